@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -81,6 +85,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -225,8 +243,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -751,111 +767,112 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsSWQdS8iPJhfK6Smd7E9/FssvyVepKUgkgMZQQgQAXA0pmYlXtr9kftr/k+jEzGBAgDT7sxDFS"
-    "u4mIx0xPT0/31z09jd/2RulkGss8SpO9wd5v53tXWTqbqvO9wdnZ+d75nof/uZIJ/HW+94NMZBbkUgQiT9NYjLN0An9f"
-    "B0kYy0yJcRTL/vnehQfvjK7l6IbeeoZ/LT4m7qL8Op3l4i6L8ii5EkEyz6/hD/N+Iu/47Uxyj3CBe51m6S9ylJsHMznO"
-    "pLqmh9/KXiaTUGbwvH5sX4lcwhCxEexYCRWMZTzH1+EfeAk4MAHSzJh5sGcX3iGMHX73Umq61wNqp7Mcez3fw5boMl/k"
-    "IXVCOQ5mcT4QT5JgIp/2p3MxlCoKpfjx+OT5Ty/ennaJaGy1h49wY0macGP5tUSyr7JgIvC26KS3MsugAWWud/D6X/v9"
-    "ftdpCh5SMIErWtNP1DWoby22WcwfkJqanxdeMotjuIjTJkWS0pwdCWA6zajAToEnwFMpVB4gV+T7KBcPuiIam7vIsUiJ"
-    "SaQUTn2a/esf/yx6VnkWjfKia/Pb9p2jSIi7IEvgbSU6SSrCdISPUWMik/ksS0CigLwAJdsDcYgjlcMdBfNjZW8UZGGU"
-    "lDofp9lIFn3rn7brTIIkjUAcE+HOfH4NBA1n2ZWUIoxC5Iu40ovFYaldampBioJYpYJZiiwaBuraE7/iv8aRuobeQjG9"
-    "gz+KFoQaZdE0VyJK8hReAnaGUQbynmZzh5U3URz34Mby/k7/5+VPP10+f/n2gIX2gC70JyH1Wtw9/uHFybtTuF60DqyI"
-    "koJX+ueCiJAU4h0BvJwMhAR5m8NsJCAJyP0Afo3SUHpGmGiQQGho1AtPLM8Sd63HMYZhSFzDjrpx1u3aghQoAYsjzdSq"
-    "jlgvud3AYqK5qK5A+C+PVAVzHNkdigkshjCVqmBjMANpzBZenaezTOsAq1WuItRmMyWzPt5xFmscjWSipNaIr16+ozaO"
-    "pwGwpfewf0g//+v0ee9R71kczBT38SZLp1kk84BFhjWGbsrpFppzuqoK0921zGCeUzFiVa31Dipfp5X+wcnxqxduQ3xH"
-    "FfNTXLEzFKgbIxcDHDk1bp5DidLyFCTqDrQ+rbvoViY4l7hGzaxwp5q77nQW1qM0pZVBLhlUiTHjsTMW+mXHAXxOcnGd"
-    "3gkJcyLwriR1xbYwncWhGIGBvIJ1gKSLaZDDczhAH6ZdBNNpPPd5IGy1sjTN0WKRkcZ/XdzveXtxPFFsx9FUkkmDv9nU"
-    "DM73rmU8pcdLMgs3nqej2UQmrC7JzNJ6BA0Zx8EQrLp4gXT71OrZBcmfjzoc+aJAzmRPyWmA+i4U2qDiGK5FOmbtpM1N"
-    "X7xMbtMbCyFgsL5WnKx/RK/3iwIa9p/cBvFMPt332bD4+rcPb/736esTkQ5pMibIKOQk6WBsE9aIHyWgm09B+ieBf4RL"
-    "jgVECVyS9LpMbmWcTkELgS7NQ9DmnvB/Oz+HVXuD/x6IPJvBbODfYZAHfA2M5L3vwUJOQRZ9vO4zBWBQfbYIulfRCYy5"
-    "IcqABchQFEomHDU2zcIQWIZsoM75Facz5HAmSRnDG7rLKFcyHnf74liMgyie0QM8wPIYSNR5EKTa+Co9chMlIf6X706k"
-    "UsGVLC4AT4mM+3s9AYDA0qT3q8xSQRYdlfaR8PEZMPT5THHb+O9ghGJ0mcm/z8AmUS8+SgUwiecyke/zswtgJIqPERfU"
-    "lAr1SDZLBD7Rt6KhNE8Nw5Re9vpVDxmidTdxyhKokEVxSviSNATwcARWuzMBtdeHGU5GKLJHtidt1d+++JsP8nsFPQ0D"
-    "QK9I5xiWMmDJ93m3IKzXG+Ls+0gzABoAsbRk1ICF7CcaEk9J5HBb011cIHkldvtaICNALSisVk7JkKD2wCGFchQHwFqL"
-    "tSLSdzxIXrqBEY1BM7nmS7o9vooaGwgi2QMGp3dJwdm+eM2PwljLQG+A0EdoBDlAOlDHlfCeVoCKTTyZRXyH9SDhhiNi"
-    "uVHroBhAvBK4NBEdn7rzux4RBqyCiRcKdKtylatMRrLfJ2XnKAMYFerG+ZT1IS9Fegj001RmeYSWefDb/b3F9uu+eO+5"
-    "Gte4TosKt5krdZ7A/97KILQOBKBdFH0RTaZpRo5TlHeJEQy3UGSAP0kYxPjnG3CqQJ4maTiLJTOMRBkdIWgazCviLJgQ"
-    "7adEsOh+1ujYdMmrFFDClQQhIGkjas+Q8D4vhAvAofRYIkEsFYhyMp0bRy1PJ7HomKF5eo15DpqFixaqegwXYXoBo+IY"
-    "zFoDVoK2SbTFlmR7gGdxrI0Tm1LgQg6iBOIGWB1YhGsk0VJyxOpHi6bH4sLCi8jgPKHbKOooQwW7tBh2Ks5NF5EdKLXr"
-    "SPcPqxB0sSPo9BhO5LEileC5DQbxHb6u20AXQo4Q8oHNlGZEXuFXGaC6sVSDVteTwL9AXb0ea4yA6DzI6X202wx6TIsM"
-    "wUE7eW4/iG3g2kWNeCO5ZX+/AE1lubFPgQCVRaarFw69Bq1id8Wy/NQjWN+xryVWK4IFUrdj7DohglqibLzg09DVPNhQ"
-    "S5125UoiPQSRkUG9Kt1tKIIfXSCNYBTSZlzIxsTtOFYRxFE+98QssQAglFOMeCUjWOOgMueA4d9jrAzUC+DOxFiAR/3v"
-    "u66DWz88He5oPLqNwiH1XZeCI592ae862lIrxWTPLsmR/Gyj2SCWU0u7juQs1Q5WJBoTudtYEC6cEcY2QtFB8AL+5w1g"
-    "dcQWmbyN5B38Ecrh7AqvdY9EEZ4auAEEosJR7oSM8JKjG0iegxhWcTgHW6VqlRbyLAjDCIcbxG9cm2vlexMwad3BylSs"
-    "6q2G/T8bhA2rcVAgQHSM77IUUShoDIQmqdKr1w5Zxhr8Mz86qI8Azlh4z+/Mpui4gT8hu6aZRZUqOvodwFrxvGvBVRnV"
-    "LDJA4zn+ATI0UQvMK9aLczHIsmDO18DDo7hKuHkT2iJs+roZYKWFNSfxdYLaNLhKUpVHIwSJ1a2XGg6yillKMa6+hdug"
-    "5CSsHL4/SuPZJFn1hMJlDGZpRScmurDkiXuKrOtgAcW0rF5k8hw6Sh26TVMAM8pjbhs4OozlpKxbzUKrnakqEVb2ymJU"
-    "SERpcsv9G/8uXEZBneKsocEogAvSMRYlWPUQhK9hNf2IwZqS5ICTP8qjW7lwB8AYOI4wqFzfwGDAgsta7PwsSuC6O3k1"
-    "7itAENJDKWifDut/+T5AOwtaPFMy9EpKAfQxYB1WFtpp0kF0aFljIFVRJRRDxeDGkYk+kE6jTl0sQhESxQHXGUqR0EEy"
-    "dgSZPGfJgeEKZY7v9IurX7s7ti0kXg1KNzOta2rW4wXm5NpckpCoAdk/7cFwqNFsGdvQ2Gojpt9doSBLHlntE84udWuH"
-    "vi47ZMXHFZSSSKwwRKSzl5uhjxsVChdva1NMNkfFoizP7iDjYe8TGu3laU9dR9PSk8Y1MFkeXqHecWXyXhZ5Y4JC7knV"
-    "reNIH7Izov1Z0H1MEW69YRhRRejpbaHoP0UYSE//vqJA0EDEKZjHUQDQG0aXS70VEkZXpKDQoCEeB/W239tHVL5/uS+G"
-    "Mr+TkkK3Ew65c6jYbu1hiInexafR18KXOxw3vruGN9MJgqSQeQa9TjBIscxWlIexM26s3mevpcRsuu+OiGY79rXE2O37"
-    "RWpkMpuwDth8T38rGVuWDVA/u58+2LFmrsESITRpBo0hy47SEHaGb9YNHSyy9vP7GWa0rlFwM/cWOb5WJh+ZiuMwXLxv"
-    "XxVxMLphfUixVSfQwbuFR4K31TBizbEq14s5FsBZTEqgHbCAdQ1c0lDauB+cs2HzCbpHvAmMt189e0Mbw6iVoRG9dYVb"
-    "cOimbGFYPsOaW576skQLYOZL46W1q8yY321tbRuW06uAPV0Ozi2IMY4yDNk1XpBbRi4dva2J17ogU425iYazlp/1EJ6o"
-    "2NwB0Zv+mzdApG5ss2u0nh6QS1vRTRlHv9Xbzl9gQMdsmNaq2SCsyXAhp86kk7C83QWUOePRCrwC/YgZJnmEwBNfBSnm"
-    "nAtEjlHCyRq6gX3MjMluUJcnBBTLyTd9eHcLDQhvLxGjmvG+K5EaUC6Qm2QiOj4xgVk2oDygbp+lLx2PlVw0qNYDRRcw"
-    "SqIJAbbDkjY6ZIwHQLnRyw9KLz84xH9qBWnMMvqpVNwytn6cFzRemVxVHH53wHVTYwUQRIYb8FBeQGNlwQhdGj0V+MgK"
-    "6hJ7u1ZNOHQ2NIFIGw+Z8xkl5afRQgDkgEQH45xWCkDmQOHZhGUz5jDP4ZIdk6W+kX7YzDdHEqYy+TnN4rAMzyiHdDKa"
-    "XlKe54pEUpPWVA14f+RsSA1z21SoNhWqTYVqU6HaVKg2FapNhfLaVKg2FapNhWpTodpUqHYL+g+zBf3Vp0ItbKivU86g"
-    "Rn7bRKo2kapNpGoTqVor1iZSbZZI5dC1okBOnelpM6421vxtxlWbcdVmXLUZV3+KjCs3tWGdqmk1k9Uma7XJWm2yVpus"
-    "1SZr7TRZyx3Pmmlay/R0m+3VZnu12V4fsaFfVbYXl1bjVK8R4K2pHBETDvuPmD6jmDiwWY6d0HMPtGfED5iqb+pyStvt"
-    "9NDTvz7qf786+avI1AKlcwVD6PGum/a5ewTjKBeNww84kaHZ0jdRM1YsblZMTmEsh9/TaEozZC4h46/idBjEl0F2VUl0"
-    "42qE9aCsPOXLcIOJtqPVX1F98MhU2aMyh6IDJr5Hhp5qwXU5mk8qk5GVWwPxRs6BF8M5Rv6B8FzrNy3yzlgc46LAGWfU"
-    "qQsc1w2v8IYLLrC8Nhu72TkmiOsJKuwIQyKj42w2Y029ZcT2ihKchkALkxtQUOy263lAd5YL5IFPy6wfoPWLJiB1oIiA"
-    "vGAWRin8OZznaCM4CQWDPmQrdZHCN8fvfuw99LhyHoW98K5tEyZMxtptNYJWHh7typcH5kLvBmPDmnciB10ph+QxgbJC"
-    "ZZeBbbA7AYu9og1PDb4odOFkqPV0g25HAVjTuFS60ejDSNdAVHKUYlQfeOfrHn0mqWaeJ8F7VzBrzUcTsma5O88mOYVr"
-    "MlqT4i1AHxXc6rRP3y392DkcgIwIMuNHrI+sL2iKjJrUCXqoZlxqaosvbyy9HHypgDUXyUSKB1FDgAYBW4gYO3w01Wwb"
-    "MGWLKsWShkJ9ZoOiXZA+lSPEBBIB7iUFvHeIGkcyDrfRpxxXpaF5wgwSl22vh9VvB4JpxswK7ehnOeJXTlVKKXTKc7BI"
-    "mnxfVLTekDju+06XbNVhKJAVVuqU0UrWqwmnhuzZbCo7WEV1SUHS36LQc2qnolG5Z7r+9vKnFzSzxurUlyDl/F/aE+BS"
-    "tJzIUh3DL+lQbbWqtbNMvBhQ5IHGhNigR1NMo6OSsQFO+qiInIrH3cZ0BspUZ1/0GddcMGV62foQx+ymO2Zk55yUjfim"
-    "MYVxnN71HOy3QzKRe07Lxa4s0NWYwLmO/DvAYr4VjTSn1sRwKpa6wZ3RTBXJoHAJQyadRMqQd0gyzIAdpogdrVerJcEO"
-    "jMYPNgramhDivhzOp4FSiAFrxoaKZVd61O54U6AaY42Eag8o1gm3ojHMRGOuT0bT7TCEzG5lhTBLFcVYSRk0FwQaa4+Y"
-    "ux2+0UIKQzRKXRsiND/c/izjiuVNaXN3fbefS5PdbUtONyWDNkd3QAQI0DFiE3FKu60dk+TabUASQnhr8Vz7J56w2XqK"
-    "zkmxAPXRDFxeCHcXLVpnHAdXHtoKT8+NV+S9UMln1sr6hI7eLxzKAPDVjPYOdOF3uwnK6fImgAQt3coEoafrbDIyY1cP"
-    "cOSldf0eYxwF+ctxJ5ugkjj4ELUDca8D8u4ZdegxliBaSFsjQTCsKEsTAj4cOjIvd6m8uEkxp24duIkGHjcNEAkXu8cF"
-    "pbqzAgKLE08cEh7FjxV0db3yAdcwZywCGBZ1Be+QTIKpMgeOJlEY0hYHmJZRmoXgF0q8C4+Ch4jZv+VQnG6GzBMDypD2"
-    "/fVxnzIgxg6MWjC3/O7SGunsiStQZ3n0a8H/V2kIrgPIR55BM3l6IxMin+TBzgdaRnAennyIJpcqB/z24aknzl6enL67"
-    "8MSTJ6f/d/r0KXleXTpjlMgZeEEwGMkh+SgTQ+D/De7/DCUdeojT9AZMaHQjS76ASq2DhgGIORtl/OCBKbjPO00Bk9rX"
-    "+Y/AQZXrKMI7fNds6j+x9+gEnZ7kp9TYk4MlNyNOsTPH35ACm+OdzrKRLH1AQDfBm6JRbhL0eMqY2nGKWIEwJln0lHkc"
-    "mUmRo0zSosGELf61iFT1sKdTGXAKG4IuEyZ9wu8McMv3KbepsWqBW8UZQskLPZUfw55FVqJagjj12S+U5Yje07EQEHM8"
-    "jlZGcAPkCkzsHLBCEqlrkHyk43IBMGJmHshCHINIdhiripMupjriM8x13n8BFwukiPPwqdK/CVQVcUAa3FDCyuVpgRHp"
-    "X8Vtfjyi2EeBtiiiQKRpg1eBekATH9d5+A2rJJwNTLmUYb+S1FZ7TrM9c9meudztmUs5HgNzWYsUcWdOpyvOZ2logwae"
-    "/aq6GGuRvLupr7ujtNwV4dIqWZUA6hrx0OYnKRdJ4j83D1Cse2iyEYDenITm5yMXCXFS8xtD6FLGwdJg8a6PT1bAf/FZ"
-    "st2R/kc9XFkJ/9nv6+1u7BsdvazIk3voclM9tOvjlLV+43Yh5e3OSFZ8/WrAdF0n/090HJJ8at7/uVTODvy/2x9g7PJ8"
-    "qgYHB+hf6uB1P82uDsIM0OHBw8OHh70HDw+c0D1Ag+qm9oqt/FQfGAcnS9kcE2Q8fuypPT3Znp5sz538+U9PesWX3IhV"
-    "xUa+7vGCuZkvyxGqGUWqi8KTHrkod7yGPnIKSNBXA5dPNp8hbJzDRB803Fh0PP3Jw+W3AUJlc4wNLTzjlADAtUbHGptz"
-    "lakuyV85qWlRvrx65bGCMeZrg8uHhkGF5mvKtndxv1xM9ORdsDAaOEh5nAtfh7Txo0sOaejkQE5kKH5ks6lZBdoiXFpM"
-    "qjea+CyMXStOqsOsWNp6XajycqBgOB2f1SpV+6lFCMXmGE25N5M2g94lXqJx6rA0BekY3qTZDX0ftSDjUnek2y/CC8Lp"
-    "QvRSYZv2Sk/1io9x6yTK3YGNr+WsbVs4qS2c1BZOagsnbSyrbeGktnDS5y2c1H6kafvaIu6mhd0RrN2z4IPbX96WxecI"
-    "Lrvh3S8k4tWWMWnDSX+acNKnLWPSBoXaoNBXFxRaEvspUJaJ2RzkaZgelGJBWwZ+eCtjVfttmOcLLan2p/0GnoujE1i2"
-    "H0kA+giY3kVOyx+7NFP17J8zgs0HvroKU+UEiS7AtHl/zQouVQ5PmFpLzTveQRWmdWorVaZnB2f2mhZMqoqGqZW0Uxdu"
-    "R/WUvhB/b9HutLC2hbUtrLWw1iCRyRyRAe9mOopnS0CLoIFbFqVWfx8Y29aBbOtAtnUg2zqQ23pv7cdqS/UP1zj+8RHv"
-    "b0u4vbzgYRXVj8c7RtW7qof4hcDqtnpi072Vr7B6YutjtT5W62NZH8vFC8b2bOlYGfVpm/t9PKq2ivEWVYzLoMTh/CKR"
-    "b3SVESpaxSW3joSvq109e/X8X//4pw9OD6yDOzKbeepW49pxuotdodVZPbuohU9LEQ1XGi1EU9cV64fyVgviwe1h/1Gf"
-    "Cw7eL19gptWLL/Vr5zubHVNp9CPBdcZzZUzsFCetJlF8DBUfViP9VPV2o8Z05dsvAwg3aaUtqfsHKKnbItIWkX4mRFpv"
-    "pRxrdPjg4aPH33z73X9+HwxHoTR4sA7w6cThxTeEUdjiUGhtK1hvLgOD2ymqJQv5qyqpznXSrLtRrELrBNDkR/klZp3D"
-    "9YcLC2l5kukQCz1R1bTAHh4ByeHyqliHWBdj0lVMlcSjHjiNMjyy2e1ZkPS1IraE1XlELomPG5L4zinxi/UVEQuHchTR"
-    "yRwkEEATdcU1GY+EkqzYzy4qNC3xsVyyvv2+Met0tn6pCDFTqMtkYfErDGGGTBQlGYG0VMgq+YUuMd8dNiUmETMY85Tm"
-    "hZLVZ1gCKqGjXTYT9kjXA9IluwIxnF1ViHE9TJeWBw83mTGQDOCTyoWt+syFmhDaUglnUz7KJaHiOJfp+KYpU3KAH9g3"
-    "+SRYTYvSgk1xMG7/iJKTzPaRqWPE5QHn9TPlOO0lwh41na2XRSui8yzP4t4zcSBOX/7w8uRd9wjIvaTzXUgyF9WuW18L"
-    "gYESJY8fNZ0q24joQP/vXrx9tYoAVEPu0VWyetyl53qUzsmzcn/O0dGBOXFRPrWmA4OcTHZnKj2wP0z7DEdu9ShS9+z5"
-    "TEDrU8d+l6O0XO9KYIFy5TrZaDRoMPTlAcxH2xuA39A7T3gjtfjKAB4csfTjjR1/KED8L0WXsXg2pcVxWTWR034TKRId"
-    "dOlAF57QFbuouIUOw3S5bm6Um6peVDGSFh5Vdl4s9d/HQWHeXZBHwwh9OxzWW/21BOeM3X+gL49NMwX0HuJYhKWD80SY"
-    "s5H4uv76ApbRACY++bdeT9iCAfhBAD0IYoRJD+9P50ciTElNyhBLrvV6T8+T8+Qv+nH8e9ffZcDm/yKeYeFHMBn4syfe"
-    "whhNdbVnr1+9Oj55jkUdNSt9qkPt91L6bIAP7Ga/EIUW0NIoj+dVJnvCN4Bc0McvhHXbsOl7n3a8ZqMRQFEucmkf53Uq"
-    "ClAuiiXPVf5dhG2uaERNjXPr2gL0xWv7N8cUqN2itGGEVQR1AUp0efQZtrFePH3k0A9YH9CtHGo/AGFHrj8B4RQUR0ih"
-    "BhXOagHdL1x2hhf3+8BprA9KtePKX5BQRzAB/F7P17UcI51tyhXCiUzTlYlOcY8+F+1VpQHwhixmm2qgw9OgAW/AVeq4"
-    "XCPXh6USijPGRtV2+ksEyJSyff3m3cvXJ75bvHZVWfaiiK2t9nobZBFqclPVlhWnW8/WHK3ThdxdTHKEzjdN0wR0td6q"
-    "thIwAn8nkk66BwzfXyh26/dxBq5lPPUFBYq5ERoK8f5E40B4ZTLN1WCxZHYFt/FxOtJZ/gJQ9PXp5sddu/usShCLy1hq"
-    "9UQePIzPxz98IuaY69QWXyZA96DTqGxtl1XwPJ3ZyQ+KKruENkE1M9nlgrn+QHPNxth8l/SZyW02klKUtS38KRCR5ZVs"
-    "YWCvbCF9U2a+WGAa1PjVWqeoXCJXfxR+KvyAa2CohXbbSOFoLVKsr/Uqo/oRTmFtJXcUA2Rcpbao39Uz17AQrHHs/FIV"
-    "WN9o+BcEXkDYFV74QH+KD1r3oTaFHxMZ0EL5AA+A3bL/x+cP4f4Hq6Hp0kO44JOv5cNfO3SbuPnH2HxlIXwQ2zg/3PK3"
-    "32PTVceHh7GxC8ONf4ec8o37Qk1u7ohwk+BmYJv2gy1lHjRyJ0xD32BDri9BBG7vFOj2HxWDZyyPzW8E7XWDjx/RyC0k"
-    "p8GvAdCxmfPktcbnXJUaplBPghqUZlnlfBDDrGoDbDorsQv+LGo6CVx2oCqMQmSM5Nm676zhB6VFaApZrF6BD5ATjObh"
-    "r0/iNYi1fQbmLyFIfcYxcYEH9nhmjq9fgEFoVt8YsPQLjrsNSk3V1+Hx3R751Fapz3UP3tf1/pHDYCUSMM/2DMWAOl9+"
-    "iKiun9oc3VLr2suBptfKbqvrrLxv7dNKYfimP2bEczpYiiPRD6igWcJE0OHe/f8Da6ZQXg=="
+    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fssv2VepKUgkgMZQQgQAXA0pmYlXtr9kftr/k+jEzGBAgDT7sxDFS"
+    "u4mIx0xPT0/31z09jd8Oxul0Fss8SpODwcFvZweXWTqfqbODwenp2cHZgYf/uZQJ/HV28INMZBbkUgQiT9NYTLJ0Cn9f"
+    "BUkYy0yJSRTL/tnBuQfvjK/k+Jreeop/LT8mbqP8Kp3n4jaL8ii5FEGyyK/gD/N+Im/57Uxyj3CBe51l6S9ynJsHMznJ"
+    "pLqih9/IXiaTUGbwvH7snhK5hCFiI9ixEiqYyHiBr8M/8BJwYAqkmTHzYE/PvSMYO/zupdR0rwfUzuY59np2gC3RZb7I"
+    "Q+qEchLM43wgHifBVD7pzxZiJFUUSvHj8cmzn56/edslorHVHj7CjSVpwo3lVxLJvsyCqcDbopPeyCyDBpS53sHrf+33"
+    "+12nKXhIwQSuaU0/UdegvrXcZjF/QGpqfp57yTyO4SJOmxRJSnM2FMB0mlGBnQJPgKdSqDxArsj3US7ud0U0MXeRY5ES"
+    "00gpnPo0+9c//ln0rPIsGudF1+a37TtHkRC3QZbA20p0klSE6Rgfo8ZEJvN5loBEAXkBSrYH4hBHKoc7CubHyt44yMIo"
+    "KXU+SbOxLPrWP23XmQRJGoM4JsKd+fwKCBrNs0spRRiFyBdxqReLw1K71NSSFAWxSgWzFFk0CtSVJ37Ff00idQW9hWJ2"
+    "C38ULQg1zqJZrkSU5Cm8BOwMowzkPc0WDiuvozjuwY3V/b39nxc//XTx7MWbQxbaQ7rQn4bUa3H3+IfnJ+/ewvWidWBF"
+    "lBS80j+XRISkEO8I4OV0ICTI2wJmIwFJQO4H8GuchtIzwkSDBEJDo154YnmWuGs9jgkMQ+IadtSNs243FqRACVgcaabW"
+    "dcR6ye0GFhPNRXUFwn95pCpY4MhuUUxgMYSpVAUbgzlIY7b06iKdZ1oHWK1yGaE2myuZ9fGOs1jjaCwTJbVGfPniHbVx"
+    "PAuALb0H/SP6+V9vn/Ue9p7GwVxxH6+zdJZFMg9YZFhj6KacbqE5p6uqMN1eyQzmORVjVtVa76DydVrpH54cv3zuNsR3"
+    "VDE/xRU7Q4G6NnIxwJFT4+Y5lCgtT0GibkHr07qLbmSCc4lr1MwKd6q5605nYT1KU1oZ5IpBlRgzmThjoV92HMDnJBdX"
+    "6a2QMCcC70pSV2wL03kcijEYyEtYB0i6mAU5PIcD9GHaRTCbxQufB8JWK0vTHC0WGWn81/ndgXcQx1PFdhxNJZk0+JtN"
+    "zeDs4ErGM3q8JLNw41k6nk9lwuqSzCytR9CQcRyMwKqL50i3T62enpP8+ajDkS8K5Ez2lJwFqO9CoQ0qjuFKpBPWTtrc"
+    "9MWL5Ca9thACButrxcn6R/R6vyig4d7jmyCeyyf3fDYsvv7tw5v//fbViUhHNBlTZBRyknQwtglrxI8S0M1vQfqngT/E"
+    "JccCogQuSXpdJjcyTmeghUCX5iFoc0/4v52dwaq9xn8PRJ7NYTbw7zDIA74GRvLO92AhpyCLPl73mQIwqD5bBN2r6ATG"
+    "3BBlwAJkKAolE44am2ZhBCxDNlDn/IrTGXI4k6SM4Q3dZZQrGU+6fXEsJkEUz+kBHmB5DCTqPAhSbXyVHrmOkhD/y3en"
+    "UqngUhYXgKdExt2dngBAYGnS+1VmqSCLjkp7KHx8Bgx9PlfcNv47GKMYXWTy73OwSdSLj1IBTOK5TOT7/PQcGIniY8QF"
+    "NaVCPZLNE4FP9K1oKM1TwzCll71+1UOGaN1NnLIEKmRRnBK+JA0BPByD1e5MQe31YYaTMYrs0Pakrfqb53/zQX4voadR"
+    "AOgV6ZzAUgYs+T7vFoT1eiOcfR9pBkADIJaWjBqwkP1EQ+IpiRxua7qLCySvxG5fC2QEqAWF1copGRLUHjikUI7jAFhr"
+    "sVZE+o4HyUs3MKIxaCbXfEm3x1dRYwNBJHvA4PQ2KTjbF6/4URhrGegNEPoIjSAHSAfquBLe0wpQsYkns4jvsB4k3DAk"
+    "lhu1DooBxCuBS1PR8ak7v+sRYcAqmHihQLcqV7nKZCz7fVJ2jjKAUaFuXMxYH/JSpIdAP81klkdomQe/3d1ZbL/pi3ee"
+    "q3GN67SscJu5UmcJ/O+NDELrQADaRdEX0XSWZuQ4RXmXGMFwC0UG+JOEQYx/vganCuRpmobzWDLDSJTREYKmwbwizoIJ"
+    "0X5KBIvuZ42OTZe8SgElXEoQApI2ovYUCe/zQjgHHEqPJRLEUoEoJ7OFcdTydBqLjhmap9eY56BZuGihqsdwEaYXMCqO"
+    "waw1YCVom0RbbEm2B3gWx9o4sSkFLuQgSiBugNWBRbhGEi0lQ1Y/WjQ9FhcWXkQGZwndRlFHGSrYpcWwU3FuuojsQKld"
+    "Rbp/WIWgix1Bp8dwIo8VqQTPbTCIb/F13Qa6EHKMkA9spjQj8gq/ygDVraUatLqeBP4F6urVRGMEROdBTu+j3WbQY1pk"
+    "CA7ayXP7QWwD185rxBvJLfv7BWgqy419CgSoLDJdvXDoNWgVuyuW5aceweaOfS2xWhEskbobYzcJEdQSZeMFn4au5sGG"
+    "Wuq0K1cS6RGIjAzqVel+QxH86BJpBKOQNuNCNiZuz7GKII7yhSfmiQUAoZxhxCsZwxoHlbkADP8eY2WgXgB3JsYCPOx/"
+    "33Ud3Prh6XBH49FtFQ6p77oUHPm0S3vf0ZZaKSZ7dkGO5GcbzRaxnFradSRnpXawItGYyP3GgnDhjDG2EYoOghfwP68B"
+    "qyO2yORNJG/hj1CO5pd4rTsURXhq4AYQiApHuRMywkuObiB5DmJYxeECbJWqVVrIsyAMIxxuEL92ba6V723ApHUHK1Ox"
+    "rrca9v9sEDasxkGBANExvs1SRKGgMRCapEqvXjtkGWvwz/zooD4COGPhPb8zn6HjBv6E7JpmllWq6Oh3AGvFi64FV2VU"
+    "s8wAjef4B8jQVC0xr1gvzsUgy4IFXwMPj+Iq4fZNaIuw7etmgJUWNpzEVwlq0+AySVUejREkVrdeajjIKmYlxbj6lm6D"
+    "kpOwcvj+OI3n02TdEwqXMZilNZ2Y6MKKJ+4osq6DBRTTsnqRyXPoKHXoNk0BzCiPuW3g6CiW07JuNQutdqaqRFjZK4tR"
+    "IRGlyS33b/y7cBUFdYqzhgajAM5Jx1iUYNVDEL6C1fQjBmtKkgNO/jiPbuTSHQBj4DjCoHJ9A4MBSy5rsfOzLIGb7uTV"
+    "uK8AQUgPpaB9Oqz/5fsA7Sxo8UzJ0CspBdDHgHVYWWinSQfRoWWNgVRFlVAMFYMbQxN9IJ1GnbpYhCIkigOuc5QioYNk"
+    "7Agyec6SA8MVyhzf6RdXv3Z3bFdIvB6UbmdaN9Ssx0vMybW5JCFRA7J/2oPhUKPZMrahsfVGTL+7RkGWPLLaJ5xd6tYO"
+    "fV12yIqPKyglkVhjiEhnrzZDHzcqFC7e1aaYbI6KRVmd3UHGw94nNNrL0566imalJ41rYLI8vEK948rkvSzyxgSF3JOq"
+    "W8eRPmRnRPuzoPuYItx6wzCiitDT20HRf4owkJ7+e4oCQQMRp2AexwFAbxhdLvVWSBhdkoJCg4Z4HNTbvd49ROX3Lu6J"
+    "kcxvpaTQ7ZRD7hwqtlt7GGKid/Fp9LXw5Q7HjW+v4M10iiApZJ5Br1MMUqyyFeVh7I0b6/fZaykxm+77I6LZjn0tMXb7"
+    "fpkamcynrAO239PfScZWZQPUz+6nD3ZsmGuwQghNmkFjyLKnNIS94ZtNQwfLrP38foYZrWsU3My9ZY5vlMlHpuI4DJfv"
+    "21dFHIyvWR9SbNUJdPBu4VDwthpGrDlW5XoxxwI4i0kJtAMWsK6BSxpKG/eDczZsPkF3yJvAePvl09e0MYxaGRrRW1e4"
+    "BYduyg6G5TOsudWpLyu0AGa+NF5a+8qM+d3W1q5hOb0K2NPl4NySGOMow5Bd4yW5ZeTS0duaeK0LMtWYm2g4a/lZD+GJ"
+    "iu0dEL3pv30DROrWNrtG6+kBubQV3ZRx9Bu97fwFBnTMhmmtmg3CmgwXcupMOgnL221AmTMercBL0I+YYZJHCDzxVZBi"
+    "zrlA5BglnKyhG7iHmTHZNeryhIBiOfmmD+/uoAHh7RViVDPedyVSA8oFcpNMRMcnJjDLBpQH1O2z9KWTiZLLBtV6oOgC"
+    "Rkk0JcB2VNJGR4zxACg3evl+6eX7R/hPrSBNWEY/lYpbxdaP84LGK5PLisPvDrhuaqwAgshwAx7KC2isLBijS6OnAh9Z"
+    "Q11ib9eqCYfOhiYQaeMhcz6jpPw0WgiAHJDoYJLTSgHIHCg8m7BqxhzmOVyyY7LUN9IP2/nmSMJMJj+nWRyW4RnlkE7H"
+    "swvK81yTSGrSmqoB74+cDalhbpsK1aZCtalQbSpUmwrVpkK1qVBemwrVpkK1qVBtKlSbCtVuQf9htqC/+lSopQ31TcoZ"
+    "1Mhvm0jVJlK1iVRtIlVrxdpEqu0SqRy61hTIqTM9bcbV1pq/zbhqM67ajKs24+pPkXHlpjZsUjWtZrLaZK02WatN1mqT"
+    "tdpkrb0ma7nj2TBNa5WebrO92myvNtvrIzb0q8r24tJqnOo1Brw1k2NiwlH/IdNnFBMHNsuxE3ruvvaM+AFT9U1dzGi7"
+    "nR568teH/e/XJ38VmVqgdC5hCD3eddM+d49gHOWicfgBJzI0W/omasaKxc2KySmM5fB7Fs1ohswlZPxlnI6C+CLILiuJ"
+    "blyNsB6Ulad8FW4w0Xa0+muqDw5NlT0qcyg6YOJ7ZOipFlyXo/mkMhlZuTUQr+UCeDFaYOQfCM+1ftMi74zFMS4KnHFG"
+    "nbrAcd3wCm+44ALLa7Oxm51jgrieoMKOMCQyOs5mM9bUW0VsryjBaQi0MLkBBcVuu54HdGe5QB74tMz6AVq/aApSB4oI"
+    "yAvmYZTCn6NFjjaCk1Aw6EO2UhcpfH387sfeA48r51HYC+/aNmHCZKzdViNo5eHRrnx5YC70bjA2rHknctCVckQeEygr"
+    "VHYZ2Aa7E7DcK9rw1OCLQhdOR1pPN+h2HIA1jUulG40+jHQNRCXHKUb1gXe+7tFnkmrmeRq8dwWz1nw0IWueu/NsklO4"
+    "JqM1Kd4S9FHBjU779N3Sj52jAciIIDM+ZH1kfUFTZNSkTtBDNeNSM1t8eWvp5eBLBay5SCZSPIgaAjQI2EHE2OGjqWbb"
+    "gClbVCmWNBTqMxsU7YL0qRwhJpAIcC8p4L1D1CSScbiLPuW4Kg3NE2aQuGx7Pax+OxBMM2ZWaEc/yxG/cqpSSqFTnoNl"
+    "0uT7oqL1lsRx37e6ZKsOQ4GssFKnjFayXk04NWLPZlvZwSqqKwqS/haFnlM7FY3KHdP1txc/PaeZNVanvgQp5//SngCX"
+    "ouVEluoYfklHaqdVrZ1l4sWAIg80JsQGPZpiGh2VjA1w0sdF5FQ86jamM1CmOvuyz7jhginTy9aHOGY33TEjO+ekbMQ3"
+    "jSmM4/S252C/PZKJ3HNaLnZlga7mBNIA94CUsL+/z4Ec3C/CsHLZ1CiwdJ1MzmSQY2Xq7lAvtyQdpYgXYdmNpKD9Ek/4"
+    "S6WIfe340ZRQNfDlYSz0BoaDjxY7sZpE05LPGWU4hkmUqSKnFS5h5KeTSBnyRk95SMwbLdB2fmgawdRCW1NyHC5Gi1mg"
+    "FELZmilC/bgvc2A37inejiFTAueHFLKFW9EEZrCx8EzHs92gkMxuZIUwSxWFikmnNZdnGmuPmLsbTNNrDYZobJO2p2hF"
+    "uf15xoXXm9Lmbl7vPpcmSd1Wzm5KBu3x7oEIEKBjhFjiLW0ad0yubrcBSeiJWMPtmnHxmK3vE/SxigWoT5jg8kLUvmyY"
+    "O5M4uPTQ5Hl6brwifYcqV7Nx0QeN9LbnCJTRkFLRM1O/3u7lcta/iYNBSzcyQQTt+swMMNljBTh8YT3YRxgOQv5y+Mzm"
+    "2SQOzEXtQNzrgLx7Rqt7DImIFjI6SBAMK8rShPAbK0LzcpeqpJtMeerWQc2IU3DvAwF9sQleUKo7K5C8OPHEEcFq/OZC"
+    "V5ddH3ApdrYKAMVRV/BGzzSYKXNuahqFIe3UgIUcp1kI7q3Eu/AoOLqYxFyOKOpmSKUzLg4pfUGfWirjeuzAqAVzy++u"
+    "LPXOAQUF6iyPfi34/zINwQMC+cgzaCZPr2VC5JM82PlAAw+26vGHaHqhcoChH5544vTFydt35554/Pjt/7198oQcyC4d"
+    "lUrkHJw5GIzknYUoEyPg/zVuY40knd2I0/QakEB0LUsujUqtn4lxlAVjC7SO5rsBvGEWMKl9ncYJHFS5Doa8w3dNbsJj"
+    "e48OAupJfkKNPT5ccTPiTEFzig8psKnq6Twby9J3EHQTvLcb5SbPkKeMqZ2kCHkIKhMwSZnHkZkUOc4kLRrMO+Nfy4Bb"
+    "D3sGYIEz8RA7mmjvY35ngBDjCbepIXcBv8UpIuJzPZUfg9BFcqVaAZz1ETaU5Yje0yEdEHM8VVcGogPkCkzsArBCEqkr"
+    "kHyk42IJ92KCIchCHINIdhhyi5MuZmziM8x13kYCTxGkiI8T0AcLTLytCGfS4EYSVi5PC4xI/ypu8+MRhXAK0EiBESJN"
+    "G7wKYgWa+NTRg29YJeFsYOaoDPuV3Lza46bt0dH26Oh+j47KyQSYy1qkCJ9zVmBxzExDGzTw7B7WhYqLHORtXfY9ZRev"
+    "ifpWyarEgTcI6zY/ELpMEv+5vau46dnPRgB6exKaH/NcJsQ5YdAYQpcSJ1bGvPd9CrQC/ouvq+2P9D/qGdFKFNN+JnB/"
+    "Y9/qBGlFntyzo9vqoX2fCq31G3eLjO921LPi61fjvps6+X+iU53kU/M21oVyEgn+3f4AY5fnMzU4PET/Usfg+2l2eRhm"
+    "gA4PHxw9OOrdf3Do7EAANKjuza/JSEj1uXdwspRNlUHG4zer2kOg7SHQ9vjMn/8QqFd8kI5YVeQj6B7PmZv5qlSnmlGk"
+    "urY96ZHzcscb6COnDgZ9/HD1ZPNRyMapWPRdxq1Fx9Nfblx9GyBUtsDY0NIzTiUDXGt0OrM5V5nqkvyVc7OW5curVx5r"
+    "GGM+mrh6aBhUaL6mbHvnd6vFRE/eOQujgYOUjrr0kUsbP7rgkIbOceR8jOJHNp+ZVaAtwoXFpHqjiY/02LXiZGzMi6Wt"
+    "14UqLwcKhtMpYK1StZ9ahFBsqtSMezPZP+hd4iUapw5LU5CO4U2aXdNnXgsyLnRHuv0ivCCcLkQvFbZpr/RUr/imuM4F"
+    "3R/Y+FqODLf1n9r6T239p7b+09ay2tZ/aus/fd76T+23pnYvkeJuWtgdwdo9Cz5//uVtWXyO4LIb3v1CIl5tNZY2nPSn"
+    "CSd92mosbVCoDQp9dUGhFbGfAmWZmM1hnobpYSkWtGPgh7cy1rXfhnm+0Mpwf9pP+bk4OoFl+5EEoI+A6X3ktPyxK0xV"
+    "jzA6I9h+4OuLSVXOmeg6Utv316xuVOXwhCkZ1bzjPRST2qREVGV69nD0sGndp6pomJJPe3Xh9lQW6gvx95btTgtrW1jb"
+    "wloLaw0SmS4QGfBupqN4dgS0CBq4ZVFq9feBsW05y7acZVvOsi1nuav31n5zt1TGcYPjHx/x/naE26vrNlZR/WSyZ1S9"
+    "r7KOXwisbotANt1b+QqLQLY+VutjtT6W9bFcvGBsz46OlVGftrnfx6NqizHvUIy5DEoczi8T+VpXGaHaW1w5bCh8XbTr"
+    "6ctn//rHP7EmD6yDWzKbeeoWFdtzuotdodVZPT2vhU8rEQ0XTC1EU5dH64fyRgvi4c1R/2Gf6yberV5gptXzL/Wj7Xub"
+    "HVMw9SPBdcZzZUzs1FitJlF8DBUfVSP9VLx3q8Z0Ad8vAwg3aaWtDPwHqAzcItIWkX4mRFpvpRxrdHT/wcNH33z73X9+"
+    "H4zGoTR4sA7w6cTh5TeEUdjiSGhtK1hvrgKDuymqFQv5q6oMz3XSrLtRrELrBNDkR/kFZp3D9QdLC2l1kukICz1R1bTA"
+    "Hh4ByeEqsVhOWRdj0sVYlcSjHjiNMhza7PYsSPpaEVvC6jwil8RHDUl855SPxPqKiIVDOY7oZA4SCKCJuuKajEOhJCv2"
+    "0/MKTSt8LJesb79vzDqdrV8qcMkU6jJZWPwKQ5ghE0VJRiAtFbJKfqFLzHdHTYlJxBzGPKN5oWT1OZaASuhol82EHep6"
+    "QLpkVyBG88sKMa6H6dJy/8E2MwaSAXxSubDFq7lQE0JbqkRtyke5JFQc5zId3zRlSg7wA/smnwSraVFasCkOxu0PKTnJ"
+    "bB+ZOkZcHnBRP1OO014i7GHT2XpRtCI6T/Ms7j0Vh+Ltix9enLzrDoHcCzrfhSRzbfC69bUUGChR8uhh06myjYgO9P/u"
+    "+ZuX6whANeQeXSWrx116rkfpnDwr9+ccHR2YExflU2s6MMjJZLem0gP7w7TPMHSrR5G6Z89nClqfOva7HKXlelcC66wr"
+    "18lGo0GDoQ8oYD7awQD8ht5ZwhupxccS8OCIpR9v7Pl7B+J/KbqMNcApLY7Lqomc9ptIkeigSwe68ISu2EXFLXQYpsvl"
+    "f6PcVPWiipG08KhA9fIXC/o4KMy7C/JoFKFvh8N6oz/64Jyx+w/05bFppoDeQxyLsHRwlghzNhJf1x+RwDIawMTH/9br"
+    "CVswAL9roAdBjDDp4f3ZYijClNSkDLHkWq/35Cw5S/6iH8e/9/15CWz+L+IpFn4Ek4E/e+INjNFUV3v66uXL45NnWNRR"
+    "s9Knctp+L6WvH/jAbvYLUWgBLY3zeFFlsid8A8gFfcNDWLcNm77zacdrPh4DFOUil/ZxXqeiAOWiWPL8sQIXYZsrGlFT"
+    "49y6tgB98cr+zTEFarcobRhhFUFdgBJdHn2GbaIXTx859APWB3Qrh9rvWNiR6y9ZOHXREVKoQYWzWkDvFS47w4u7e8Bp"
+    "rA9KtePKH8JQQ5gAfq/n61qOkc425ULnRKbpykSnuEefi/aq0gB4QxazTTXQ4WnQgDfgKnVcrpHrw1IJxTljo2o7/RUC"
+    "ZErZvnr97sWrE98tXruuunxRxNZWe70Jsgg1ualqy4rTrWdrjtbpevQuJhmi803TNAVdrbeqrQSMwd+JpJPuAcP3l4rd"
+    "+n2cgSsZz3xBgWJuhIZCvD/ROBBemc5yNVgumV3BbXycjnRWtcg3n25+1LW7z6oEsbiMpVZP5MHD+Hz8wydijrlObfGB"
+    "BXQPOo3K1nZZBS/SuZ38oKiyS2gTVDOTXS6Y6w8012yMzXdJn5vcZiMpRVnbwp8CEVldyRYG9tJ+D8BUyy8WmAY1frXW"
+    "KSqXyNUfhZ8KP+AaGGqh3TZSOFqLFOtrs8qofoRTWFuQHsUAGVepLep39cw1LARrHDu/VAXWNxr+OYEXEHaFFz7Qn+KD"
+    "1n2oTeHHVAa0UD7AA2C37P/x+SO4/8FqaLr0AC745Gv58Nce3SZu/hE2X1kIH8Quzg+3/O332HTV8eFhbO3CcOPfIad8"
+    "475Qk9s7ItwkuBnYpv3uTJkHjdwJ09A32JDrSxCBuzsFuv2HxeAZy2PzW0F73eCjhzRyC8lp8BsAdGzmLHml8TlXpYYp"
+    "1JOgBqVZVjkfxDCr2gCbzlrsgj+Lmk70fQdQFUYhMkbybN131vCD0iI0hSzWr8D7yAlG8/DXJ/EaxMY+A/OXEKQ+45i4"
+    "wAN7PDXH18/BIDSrbwxY+jnH3Qalpurr8Phuj3xqq9Tnpgfv63r/yGGwEgmYZ3uKYkCdrz5EVNdPbY5uqXXt5UDTG2W3"
+    "1XVW3rf2aaUwfNPfZOI5HazEkegHVNAsYSLo8ODu/wF/KZZb"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -884,7 +901,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1667,6 +1684,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1675,6 +1701,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1735,6 +1763,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1765,6 +1815,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -2090,6 +2341,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2566,9 +2824,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2645,10 +2906,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2662,6 +2919,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2678,27 +2978,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -5125,6 +5404,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5493,6 +5778,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5576,6 +5863,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7621,16 +7914,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7776,6 +8076,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7826,7 +8127,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7872,6 +8173,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -8171,7 +8654,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8212,6 +8695,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8306,6 +8795,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8345,6 +8837,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8406,6 +8899,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8523,6 +9018,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8581,6 +9083,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8653,6 +9159,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8773,6 +9281,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8845,6 +9354,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8860,6 +9371,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -9189,7 +9703,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9481,61 +9995,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9611,6 +10070,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9621,7 +10087,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

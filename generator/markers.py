@@ -194,6 +194,26 @@ class Context:
         """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
         number is kept as its text (a number that shows it is written as that text redacted)."""
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask yes or no: at a terminal, of an MCP client's user (elicitation), or answered by
+        `--answer NAME=yes`; where nobody can answer, the command stops with
+        `action_required` whose `next` reruns it with each answer. `name`: the question's NAME
+        (default: its first words, `overwrite-x` for "Overwrite x?")."""
+        return default
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for text (one of `choices`; a `secret` without echo, never of an MCP client), as
+        `confirm` asks; declined or cancelled, the command stops with `action_required`."""
+        return default or ""
+
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
     ) -> NoReturn:

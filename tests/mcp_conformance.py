@@ -3,9 +3,10 @@ against: the suite's own test tools, prompts and resources, under the names its 
 them by, each as burgee expresses it; and the scenarios expected to fail, each with its reason
 (`EXPECTED_FAILURES`; tests/test_mcp_conformance.py requires that exactly those fail).
 
-Left out, because burgee has no such thing yet: image, audio, embedded-resource and mixed
-content in tool results, sampling and elicitation (requests from the server to the client),
-the hand-written JSON Schema 2020-12 tool, and resource subscriptions.
+Left out, because burgee has no such thing: embedded-resource and mixed content in tool
+results, sampling (a request from the server to the client), elicitation forms of several
+fields (a question is one field), the hand-written JSON Schema 2020-12 tool, and resource
+subscriptions (`EXPECTED_FAILURES` below).
 """
 
 HANDLERS = '''
@@ -18,7 +19,7 @@ import time
 
 from typing import Annotated
 
-from burgee import CommandError, Context, Option, command, prompt, resource
+from burgee import Audio, CommandError, Context, Image, Option, command, prompt, resource
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -55,6 +56,28 @@ def with_logging(ctx: Context = None) -> str:
     time.sleep(0.05)
     ctx.log("info", "Tool execution completed")
     return "Tool with logging executed successfully"
+
+
+@command(effects="read_only", name="test_image_content")
+def image_content() -> Image:
+    """A one-pixel PNG, as an image content item."""
+    return Image(data=PNG, mime_type="image/png")
+
+
+@command(effects="read_only", name="test_audio_content")
+def audio_content() -> Audio:
+    """A silent WAV of four samples, as an audio content item."""
+    header = b"RIFF" + (40).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
+    form = (1).to_bytes(2, "little") * 2 + (8000).to_bytes(4, "little") * 2
+    samples = (1).to_bytes(2, "little") + (8).to_bytes(2, "little") + b"data"
+    silence = (4).to_bytes(4, "little") + bytes([128] * 4)
+    return Audio(data=header + form + samples + silence, mime_type="audio/wav")
+
+
+@command(effects="read_only", name="test_elicitation")
+def elicitation(message: str, ctx: Context = None) -> str:
+    """Asks the client's user, within the call."""
+    return f"User provided: {ctx.ask(message, name='username')}"
 
 
 @command(effects="read_only", name="test_tool_with_progress")
@@ -157,15 +180,8 @@ EXPECTED_FAILURES = {
         "no SSE resumption: events carry no id and no retry field, and a dropped stream is not"
         " resumed with Last-Event-ID (warnings, SEP-1699)"
     ),
-    # NOTE: issue 37 item 1 (branch `elicit`): once `ctx.confirm`/`ctx.ask` are merged, the
-    # suite's elicitation tools join HANDLERS and these leave the list.
-    "tools-call-elicitation": "no elicitation yet (issue 37 item 1, branch elicit)",
-    "elicitation-sep1034-defaults": "no elicitation yet (issue 37 item 1, branch elicit)",
-    "elicitation-sep1330-enums": "no elicitation yet (issue 37 item 1, branch elicit)",
-    # NOTE: issue 37 item 2 (branch `media`): once `Image`/`Audio` are merged, the suite's
-    # `test_image_content` and `test_audio_content` join HANDLERS and these leave the list.
-    "tools-call-image": "no image results yet (issue 37 item 2, branch media)",
-    "tools-call-audio": "no audio results yet (issue 37 item 2, branch media)",
+    "elicitation-sep1034-defaults": "a question is one field (a boolean or text), never a form",
+    "elicitation-sep1330-enums": "a question is one field (a boolean or text), never a form",
     "tools-call-embedded-resource": "a tool's result embeds no resource (not planned)",
     "tools-call-mixed-content": (
         "its tool returns text, an image and an embedded resource: a tool's result embeds no"

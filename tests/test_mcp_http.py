@@ -92,7 +92,7 @@ def test_python_sdk_over_http(pantry: HttpServer, mode: str) -> None:
 
     found = asyncio.run(go())
     assert found["version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-    assert found["tools"] == ["stock", "restock", "wait", "output"]
+    assert found["tools"] == ["stock", "restock", "wait", "use", "output"]
     assert found["restock"].structured_content == {"result": 3}
     assert progress == [1, 2, 3]
     assert found["prompt"].messages[0].content.text == "What do I need for stew?"

@@ -78,7 +78,7 @@ def test_sdk_lists_and_uses_every_tool_prompt_and_resource(mode: str) -> None:
 
     found = asyncio.run(go())
     assert found["version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-    assert found["tools"] == ["stock", "restock", "wait", "output"]
+    assert found["tools"] == ["stock", "restock", "wait", "use", "output"]
     assert found["wait"].structured_content == {"result": False}
     assert found["stock"].structured_content == {"name": "flour", "count": 3}
     assert found["restock"].structured_content == {"result": 2}

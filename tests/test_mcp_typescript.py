@@ -71,7 +71,7 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
         "completions",
         "logging",
     }
-    assert seen["tools"] == ["stock", "restock", "wait", "output"]
+    assert seen["tools"] == ["stock", "restock", "wait", "use", "output"]
     assert seen["calls"]["stock"]["structuredContent"] == {"name": "salt", "count": 1}
     assert json.loads(seen["calls"]["stock"]["text"]) == {
         "ok": True,
@@ -155,3 +155,24 @@ def test_typescript_client_gets_images_and_audio(tmp_path: Path, transport: str)
     assert [item["type"] for item in calls["sheet"]["content"]] == ["text", "image", "image"]
     shown = json.loads(calls["sheet"]["text"])["data"]
     assert shown[0] == "red" and shown[1]["data"] == "[image/png, 69 bytes: content item 2]"
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_typescript_client_answers_questions_within_the_call(
+    tmp_path: Path, transport: str
+) -> None:
+    plan = {"tools": {"use": {"name": "salt"}}, "elicit": {"action": "accept", "value": "lunch"}}
+    if transport == "stdio":
+        seen = drive(tmp_path, {"command": [sys.executable, str(PANTRY), "--mcp"]}, plan)
+    else:
+        server = HttpServer(PANTRY)
+        try:
+            seen = drive(tmp_path, {"url": server.url}, plan)
+        finally:
+            server.stop(signal.SIGTERM)
+    assert seen["calls"]["use"]["structuredContent"] == {"name": "salt", "count": 0}
+    assert [question["message"] for question in seen["asked"]] == [
+        "Take the last salt?",
+        "For which meal?",
+    ]
+    assert seen["logs"] == [{"level": "info", "logger": "use", "data": "salt taken for lunch"}]

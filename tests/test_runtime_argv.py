@@ -50,6 +50,11 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
         True,
     ),
     "--skill": (["--skill"], lambda i: i.asked, {"--skill": ""}),
+    "--answer": (
+        ["--answer", "a=1", "--answer=b=x=y"],
+        lambda i: i.answers,
+        {"a": "1", "b": "x=y"},
+    ),
     # NOTE: --yes belongs to the commands that ask first; it is read once the command is known.
     "--yes": (["--yes"], lambda i: i.rest, ["add", "--yes", "x"]),
 }
@@ -71,7 +76,7 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
 
 @pytest.mark.parametrize("flag", [flag for flag in FLAGS if flag.metavar and flag.name != "--json"])
 def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
-    value = flag.choices[0] if flag.choices else "7"
+    value = flag.choices[0] if flag.choices else "n=7" if "=" in flag.metavar else "7"
     partner = [name for name in flag.goes_with if name.startswith("-")][:1]
     after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"], config=True)
     next_word = _Invocation([*partner, flag.name, value, "add"], config=True)

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -64,6 +65,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -87,6 +91,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -227,8 +245,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -753,93 +769,94 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wGxcZTiOJm5G9kXIMhkZnwX20HsxewhEkxKbMmMKZLLHzuaxMA9zQH3AvcC+yb3JFc/3c0mRcq0"
-    "5cnPjgaTRKLI7uqq6qqvqruaH7cm8TwJZR7E0dZg6+Nwa5bGRZINtwbv3g23hlsO/jOJiyiHz8Otl/hJhEEkM0dcx6mf"
-    "CS/yxeTCS71JLlO4GgaXUlxP+sOtkQPPZtJLJxf08Js0gIfzC8kNwCcvF3Mvn1wITyReDs9H6vlZKhPRi3QjeeAvqIm3"
-    "8joNcily+SEX0FoMT05C6UUyFdM4neMDI/sRJD8Lixk9feRB0574y9vXAq8NxIvTl4eHAoaPpNNI/GAW5Jl4HwOFvhgv"
-    "4PZMJjC6PE41NUQ9NXgMXXph8Jsa0UBkeRokDvIjmkkx8TLpCD+NEzEOveiSu9iOE2S3F4aLHeEXSRhMvFxmTPrIQXbP"
-    "53CjFoLm/ruRswvjgSu9Xh7nXkgk9HpRrL+OnKgIQ7j4wveBcKRJXAf5BfGc7smwE2LKNAglNJCnhVQcM5KyOgpUH8Es"
-    "ilPZwwGVvVYumr6PSKDYbVzkIpUzL/Whc6Fvo3Yj1UoYzIMcrw63ojjitk9z4Jc3BZEA3UEGGhItWE1kSb66ewpDkkT9"
-    "8nhQA4SSvc07I89av4a4uSJu7n3ohTKa5Re1O18WrMbYOA6tJLOcCM2UWpRpLbJJMzwabl1KmVBnYXwtU/pUJIlURBta"
-    "C0VrEQV/KyzZ6O9GLD+iFsKskqBrvp7B2EkQzWgw0yDNctNujzS5bE99Nc2d4nej1WAzQLGlB4LHlluUDAlP4zhHvSbb"
-    "QuO42XK2wnCesfnJ4zgkxYfPkTeHpwfDrQsZMim+zCbQL04f+uHHeFLMZZR7eEXgs46I4hx0LQy9cSj74hXS5FKr70Z9"
-    "bNEVQcbSS7yJ1NoAPFHTDi3RhYinLNUkjWepN++Lw+gqJuuBbQkvE26yABWPyBRdBnk/WYgDbP+56PXeZ/DDo4MrLyzk"
-    "80cuT0JXfXehkX8/PTkW8fi9nCgLyFIAe4jNP4LWgygp8lPQ+bnn7osgB9ORXaOVAnXix2V0JcM4kXAF7I4Ps80R7sfh"
-    "cLgVX+LfA4F8dwR+9r3c42v9fv/GBdt9EWdSuHjd1ZNLuNBG2avY9kBhsiLMmTLgBvLWizThcIEFMgbuIUeoc37E6gyZ"
-    "nUoyffCE6hKMrAynO33xQky9ICzoBh5gdQw0b3gQMk1h0tJVuuUyiHz8l3+dyyzzZrK8ADwlMm5ulAA8oD/q/SbTWMgP"
-    "wNFJ7Mt94eI9GahQkXHb+DfMYdCo81T+rQhSSb24qCDAJJZlBFJ/NwJGoiZpzVFuLRZpEQm8o9+kJZlir+ZdJuSVTBe6"
-    "FQd5I2is7C8MrRlyK4xBU5hVyM4JmKLtucy9Pgg7Qkfi7zd1ypIVb1/95IKCz6DTsTe55IkPM5pu3Wkkt9cbo3q4OCht"
-    "5WB6gbMjLXxNY2aZBZY41GjKC6TQJA9XaWwA3h612SgyOSy0In2a7dYUALmgcVgkbBBYAekmmKBgFfMAbeng480NXLK1"
-    "uPuDN45tckrIU7c5d4FAwwj+/zm4kqAOsYhxIggaFQoZJpcHD4PqRT76SPXD9UUAJgtEK+dJvoCv8DAynOeYsj/bRy/f"
-    "OFo0OwMxgz5ImNQI3ZjOyDRm9+Ylm2/1EUDXXF9F0JPTs2gq6UnTGvqJCDzujX3RS1Nv0cjMn7AHQgfE1W1fTj2wHoMa"
-    "V3bUw/QjeocRtc+opzKaMXAH4GBjZ6tQUaV5sjmkSp7vBwzW3ti84RvuqWrGRNYZu6qzhuHgzGMNrCog8zJDF4azixjY"
-    "b6RDafvHFvkphFL5HWyqnCEKwRtI+1fdgDS134B3GAtLmIAJcmyIrfooG0MUkQd5KMvZmFV1UHO+SQcbOtXSIJ3yIvBx"
-    "BCeMrDz/JAoXv6A32RqQSyVZwCdwEldS/aClFPgwb+McZp71RM24WDFRXaj3iZG+cSujRtWiiE3zGKOKIvRScI0JSC+j"
-    "H1B6n9FgsQzvaLE4YjpnmN/Zbq2OqBosF00gCqzIrESLk6mC1E3T1L6M6B6ujRqoWB2WVajAVhommhH06Cu3rCdgNg0q"
-    "x3l4b/O5yjgixmp7/BbTyCpMz1fNIanKN2YN7Ti9SfnXzdnc1y6tkE8DnWcXKiuF+YAijXR2igeGzLTyDu2N6ikEYTc/"
-    "Nfc+nOskRLMuNWHUTgmKSoff7zYoQ6liv/907TIJvpBylmikzuiHTQB+4478M3pf5MUdfW/pdOut/hJf0ySBRnNlWEhy"
-    "zAoZFXPWvtUpOQuTar982xTnBpE4na7rjAm6pvOa0YHK5nXu7ZZsX6UTNYk+s4fvpFFfhUXhYTey+S1q9XJeBiM5L9JJ"
-    "H4oIrj1K/TgUFIChgUsw1YO5HNCjqZzKVEYTiYYhQKuCV7mBR+gJ0ktoiTJykahmj/rw7Bo2AJ6+m88sSfUomaVGiezK"
-    "xLZLTGCWDSh7tdNn2cbTaSbrrsP2ifMgCuY0dXcr+rlbg8e3PPyk8vCTXfyvUY+mv6+jbGPr7byg8d4VQZzZCggqww04"
-    "qC8lhOjfDmTh58j8/ECRCNLGQ+Y0vaRcK02EfYHPmTAF3LKXYfKjTWIW8ywumTEZ6n9H84AkJDL6NU5D377/5oaWRuaT"
-    "5JyWL1asj5TJylpipOtKbROE3KQ5N2nOryEY36Q5/wHSnOVI7rUJpEEtNonSTaJ0kyj9wrZ5kyj93Lmoc5MotcfyACnS"
-    "Td51k3f9yvKu5yU8KpX9gbdcNghxk9Pd5HQ3Od1KJ5ucbuecbqkyd87mNpujTVJ4kxTeJIU3SWE7KcxbiDkjPAmDLJET"
-    "YsJu/ynTZ2AU7+Oli1cgHM0tuLG/S1fHRTqTUu90zs55AzDd9PzfnvZ/aFYEbnbAOThHx/hoO2jBnAwUQQcARmndlStQ"
-    "RFvz9dZpBkLs5PCxgLaXI6bBTcL1JhgSqX3l8AdrLNg+aUtMipcvDBN4AgUJCVpfQvnNwnjsheeAlZbS6ryPv9XrW5rT"
-    "Fh8ru0Vp2BX79vf1/nQqECCW9bCciTdJ7zg1WFepHriUCw6+MMgBq63MpJo51lgsH5VdxKkKduLW4ZUYqeSCCUs6jF3t"
-    "OGeo6AgqiYAhkWqUKI/2nbcR21P1IxaBBm52oECVihknJ1BfuEAE81LE+gE60WAOVgLsGZDnFX4Qw8fxIkflxTx6hqaO"
-    "jEmstve/eXH2S2/PwfIG3q2vA1BuEwQmgSJOvCtFqw7Pl2MdxTdBtQ5jAxECwAWTKxEaUBYcbWYKLkbVDiz3ilAg1jCl"
-    "NKnzsTL3HbqdeOCUw0rRQz3TlclJHPnEO1f16DJJDXLGEisbPDV5oS5kqbhbo6HmyNupIajMu4Kpg/PMtcsjtncHGKoR"
-    "GtgXoBm4yjCTuVpIofIcpb98U8O4siQIw54fpGtoL1m3ZcxnAyIYIw2igQCFJdZQscRk2JWLEb4qtyILhfZM6cCjbAe0"
-    "L8sRqQKJgBoj5eirRE0DGfrr2FMykzw0DH35E07bXg9LyAaCaY7B/RLhYBNzhMGkDX6cY1zFMqiTJj8koResZey572tV"
-    "7CQ4IQC6wkZ9An2JaRrPO3FqvJyevIvuYP1RS6XOx8B3rFIjdCo3TNdPh69fKXfNXqe5Nkds63mgiriI3Q1z4H08ztaa"
-    "1SRtxYuBQINHY0Ko0CMR0+io2MpDoUO4oB2LeLbTmU4v66kiaOmvNWGq9LL3IY5pGICghYENjmHRncIwjK97FoR8QDKR"
-    "e1bLWjXQz8WdCVyoNJ0FLBZr0UgyNS6GolsvAzdHGRCzwgOXMDWyHUnpw8zmqRfF49hH3dDBsdIEMzAaP/goaGtOwP18"
-    "vEi8LEMM2DA2NCwPZUc1CYjiInH08g0xN3uMIAOVO5iCJDpzfT5J1sMQMlUpQ5swQ5WIIWIgY9BdEWisPWLuevhGKSkM"
-    "URt15YjQ/XD7Rcplv11pM/HPg8hStVZWaHYlA3QWg9i1iQAFeoHYRJxig2L79D8OX7/uz/2dDiQhhDcez/Z/4oDd1nMM"
-    "TsoJmHmLTE0vhLt1j7Y9Db2Zg77CUbJxRLJI0pgiFPAoyiozaddUTJyLsfQAXxWRL1NdMk1rJ9hsClFxZvJQ0BLEgQg9"
-    "7ZCVkRmHerhaY0K/Z5iOQf5y+sqshkcWPkTrQNyrpNEdxhJEiw4xcVhBGkcEfDgDpR/eoWpcTr9Fgrq14CY6eCx2RiRs"
-    "gJIoKVWdlRBYHDtil/AoxrM7qrx3wCW/jEVo11WW85rD3EuIR0jkPPD9UHLJ9gT3ymDeOCNpQYSY7ezXMnqqGXJPDChx"
-    "01Aqpw59rAJi7ECbBf2Tu9NaR8yReAbmLA9+K/l/FPsQOoB+5Ck0k8eXMiLySR+MPDgRsH3wKZifQ9Cf5p+eO+Ld4fHp"
-    "2cgRBwen/3n6/DlFXjsc+csCoiAYjPQpyxmkYgz8v5QwuLHEim1gX3wJLhR3gtixQBabAA2zCwt2ynhqgC5Vj7Aum5Zb"
-    "gFQeVAHEF1musgiYBoFe8msJqnJgfqP9ekrIz6mxg8ctPyIsRRVRazq0BEJTygP6inQiK6X3qomBKDJJRwLw0ywypnYa"
-    "I1YgjEkePWYeB1oocpJKmjS4O4S/1ZGqGnaSSC+lhxF06WzrAT8zOH5x9Oo5t6mwaolbxTuEkiMlytuwJ2medbbBMuJ0"
-    "2GWjLgf0nMqFgJoDodtVBDdAroBgF4AVoiC7AM1HOs5rgBEawYRJGIJKbjNWFcdwr0f3MNd5wQ9CLNCinLY4UAm8B/NR"
-    "OnY6kQY3ljBzWSwwIvWt/JlvDyj3UaItyigQacrhLUE9oIls+ZO979gkoTTwyATpq0yrfVxM867QdfZ2UipoOgVDzlpj"
-    "mMmb1bwUYgWYXCrVNsZlJAWjm1JqajmxHte8G7X7vnLFr2Ek3TdWLiVDzAk63d1wZc2tgZpVOy/J53J+6DyzEv3/ZL4M"
-    "ty7yPMkGjx+j/1HBbT9OZ4/9FLTn8d7u3m7vyd5jK7QH9VnOna9YMYgv+V8wwplZynLU8SCbfZpfYJ+mgweX5G2LPg00"
-    "oQiNxEbV5ZE7SN5aNqaTT9rZzqeudF6UokNZ2lvTp7S033HByx1tP4PzSRfopWv3mMlL+gwsDcL6qFZwlam26RtVV6ka"
-    "NjI0rVSvYIw+EKV9aGje235eJtm0N7ppVxMlvNHNyIgy4xvqJ9ywJ/fPzd5D7dnP2dmo1V9OMZdf0iLRaZMgVqukWQY0"
-    "n/sykeALoonKBMh0Dp7C5FisXHShOE5BiYd+XBkg5UBsVwYwSGb9XC3o5LEfQ8ijpKXiAkJJHETG6SWd8lR2c656UA2r"
-    "9THlPkzjwjTs1O85EBYJI0etiD+cSf/KNuV8iwULv+thGw+Lh+zZdkvauVxI7rTH+7Ogrtv3dtdhV/0gwUYFsdKIwf3R"
-    "2Ord4EtpPt784TRBgypJnfM0qzeC/8MDwj/O5vANiNuAuA2Iuw3EWY747OTHk08/Hf716BUb13TSTxbrozjljh6VzT8S"
-    "pu0vA9U2NVu3gL8/Xs3WZz/9qDtcxTmvdlw1oVWzke5+UPW2Up3aOllZtnN7j8uoUBXyLG83svdz3oL05rd38/1uw0C7"
-    "lQF9IwCwBQFs4M4G7mzgzgq4Y95ZYIz7L3//nzCMHfHr3/83Df0/rY93jO8Qj2ptP/pigGdTvdm1evMLHjR3N1RQRF9s"
-    "We+2msC6g1/OK3XHC6YUsFN1YL1n6wUMt+W0ivvntLqWCC6BKfM2h7uvdraguVvqB78RdHPncsMN+NmAnw346Qx+So9W"
-    "XbmzTHVpW0sr+iDIiBd1ykU97lNQf8Lq68sApU1lPdO/qay/84pmqWhtK5pU7sLFOvvCVXUyL49+/L//+m9XRKAy8TXV"
-    "WIIgrTqeB04XGYO3LNwWZNgKGrjUuZyJqiKp78srNe8eX2FNK5cq3rQbJt3q6Fs9lfXBpKNLnTvk8paqM8vq6O61PVap"
-    "/ce7rLyubEyV3n8bWLNLK5ua/q+gpn8D8DcA/zMB/GYvZXmj3Sd7T5999/2//OsP3nji04EiNy3gV9Vs1J8Q2mCLXaGs"
-    "rWC72YZ91zNULRP5D3WmC1dYmeitnIW1kAy39p/ju/0UAfZcat1lHokCpgHAHwSz+u2JQZQFPvL2AlQwlCmWPSRxmqs6"
-    "EU+Mi1lf2V5DiwrkaoTsdSUEUBEQQLVfnlBhpDl1jE5TUCUlqhY7A3mn8j0Rvo+BGRdVeNESYSo0tal62pkqjKxw42Lo"
-    "U9XMWKoASFGIxPog0EkepwsqwqLaGnoBYp2OpqDbJupZR6LOrAMTsFoVBeLLSUAlhMgoAJLUFUci+yKT7OzejZZoqgf9"
-    "Nj3f3YEetcivmjKv90SRBX7DLoQlQloSBzY93//QWWoQ118iaM6XWKUow5omOgSPuYP3oWdaIsvOVFTm1959pAXaCaRl"
-    "mD1QDXMRI0J9OgxDF+JURVTLw1Tp6CqlFxhgY98Uo2FdEh0AocusuP19Koyi3bOqTDNQR/FcXyyWJ1YtB1Qh7OluR8IO"
-    "y1bE9ss8DXsvxWNxevjz4fHZzj6Qe84vLQWS+XiSpjleSzBVKHnWdbafmUbENvR/9urt0SoC+PQkLJjdGkDo0RtG6H8G"
-    "YlielDSMrD7wlzUPOxJ/oaNg8KgOKtTlIi6Re9ml0m+dtNqudOCUy3uOlc/a4ZL9INcVY1Ssqo9QWj5lqI8jwuo4Lw/G"
-    "AQaHOKa36rgn8Ybf9/q0/8M/6xfX6ne/4oOIhBHYDoaR0CXP+Lw6P2oYEQ8P/tTriZ9lJPlFyuOF4NQdlzIqh5T1k8W+"
-    "8GOayxJ8Zx+Ifz6MhtGfdZf4Zd2jpaLf4WAppPHP4iVWroKVxq898ZaF0PgiaFcd9AHzchqHVKSIBwJd8/lD5qBOJAgi"
-    "LszzgVTxbl0yrUwd2j0zEKwLRqb9qsqwOYmgTCLRoQhwHaoPxYxEX1Pa8F7flydHRy+Of8RSWqVFLnHU7cV0WJO7M1Dn"
-    "GdFJpB9g5OFiWb/ondMczOj3TeuQV73+GY+5KiYTcCJcWmxu1692NgGNKM0Dn61kRyf6iopGqHFuXUGgvjgxnzkfQ+2W"
-    "BaUB1m6qsl8MF9logkmFYcKtxCw8qVXY9drm2C0zcv326/IYF4RA2WAVk/UrwcvMByOjm0fAdCzQJm2rHuGV7YMs+Lme"
-    "q/QYxE6qxUe0EMWtb5jWnbt8gEJWGRavDGdOeUgsCUeFEB6X7XLpLNfqUzlrwQhvuZ3GN0dXNUyfMHDy5uzw5Ni1zxRY"
-    "dVpOebaAKcK/8tIA3YI+bIABn33MgNlOyOfr2JhiHzMbJMc5+Br16m2jIhMIJgOZlQcR4LyqnUHg9lEu+E56V9CKBDdC"
-    "QyGJHCtgC4/MkxwUo3aSyRIARKXVLxavIU5QD/Jkz/jsBK7aX/nOcRwfvZ7cJWKa3xje6TSBHbaGi7gweuCVhx8QbAUf"
-    "xmRXzzFwB4prJoHp2qQXeaaOGVj1ovIybj1uf2c5jfHIHHWkDwJqnIzlm8zrhelokwLb7JSpAfgC14b4EnP1CnO0U8r4"
-    "lHPxbmXsboCCbTx2B5UD2blUCO7uKHl2rNrXsbRbKdl3tTd7Zd4qjxc+0UfxSZlMNMLwZS49mj6f4AZw9OYP3r8Lv38y"
-    "hp0uPYELrg5vXfiyRqTKLe5hixSkUnMPF29y80+J4JjbXiNq5NaeYWtL0/eTWCf245a/w5atsE+3eucIjpv7/gdsbzl6"
-    "Yz7cOw5TSrBHfDAn/1XH3yma0g2pYZehFBG4fkyk2n+6a/SVQxls/l6RjWrwGelTGdbQ4O8Qn2AzCmmqEx2iFgfPVZl0"
-    "zMYpmKIR2Nu7nOkAWP4VZw4b7WRLMazbhjZYC9+8OIPRHVepuk+F5S3UtRd5tBFYbpM8e/XXM6Bq7V31t5C4Yl/mShqZ"
-    "RxUGPuy+vy50d9o14aJqnjD2U6dSss42i6yGRzHKWIWVCVsBtVs3/w/Se+LK"
+    "eJztXY1u20iSfpVe7wGxcZTi/MzcRfYFCDKZGd+N7SD2YvYQCSYltmTGFMlhk3Y0iYF7mgX2Be4F9k3uSa5+ups/ImXa"
+    "cv52NJgkEkV2V1dVV31V3dX8sDWJ50kosyCOtgZbH4ZbszTOEzXcGrx9O9wabjn4zyTOoww+D7de4icRBpFUjriKU18J"
+    "L/LF5NxLvUkmU7gaBhdSXE36w62RA88q6aWTc3r4dRrAw9m55Abgk5eJuZdNzoUnEi+D5yP9/CyViehFppEs8BfUxBt5"
+    "lQaZFJl8nwloLYYnJ6H0IpmKaZzO8YFR+REkX4X5jJ4+9KBpT/zlzS8Crw3Ei5OXBwcCho+k00j8YBZkSryLgUJfjBdw"
+    "u5IJjC6LU0MNUU8NHkGXXhj8rkc0ECpLg8RBfkQzKSaeko7w0zgR49CLLriL7ThBdnthuNgRfp6EwcTLpGLSRw6yez6H"
+    "G40QDPffjpxdGA9c6fWyOPNCIqHXi2LzdeREeRjCxRe+D4QjTeIqyM6J53SPwk6IKdMglNBAluZSc8xKqtRRoPsIZlGc"
+    "yh4OqOi1ctH2fUgCxW7jPBOpnHmpD50Lcxu1G+lWwmAeZHh1uBXFEbd9kgG/vCmIBOgOFGhItGA1kQX5+u4pDEkS9cvj"
+    "QQ0QWvZl3ll51vq1xM01cXPvfS+U0Sw7r935Mmc1xsZxaAWZxURoprREmdGiMmmWR8OtCykT6iyMr2RKn/IkkZpoS2uu"
+    "ac2j4Le8JBvz3YrlB9RCmFUSdM03Mxg7CaIZDWYapCqz7fZIk4v29Ffb3Al+t1oNNgMUW3ogeGy5RcmQ8DSOM9Rrsi00"
+    "justZysM54rNTxbHISk+fI68OTw9GG6dy5BJ8aWaQL84feiHH+JJPpdR5uEVgc86Iooz0LUw9Mah7ItXSJNLrb4d9bFF"
+    "VwSKpZd4E2m0AXiipx1aonMRT1mqSRrPUm/eFwfRZUzWA9sSnhJusgAVj8gUXQRZP1mIfWz/uej13in44cH+pRfm8vkD"
+    "lyehq7+70Mh/nhwfiXj8Tk60BWQpgD3E5h9A60GU5NkJ6Pzcc/dEkIHpUFdopUCd+HEZXcowTiRcAbvjw2xzhPthOBxu"
+    "xRf490Ag3x2Bn30v8/hav9+/dsF2n8dKChevu2ZyCRfaKHoV2x4ojMrDjCkDbiBvvcgQDhdYIGPgHnKEOudHSp0hs1NJ"
+    "pg+e0F2CkZXhdKcvXoipF4Q53cADrI6B5g0PQqYpTFq6SrdcBJGP//Kvc6mUN5PFBeApkXF9rQXgAf1R73eZxkK+B45O"
+    "Yl/uCRfvUaBCueK28W+Yw6BRZ6n8LQ9SSb24qCDAJJZlBFJ/OwJGoiYZzdFuLRZpHgm8o9+kJUqz1/BOCXkp04VpxUHe"
+    "CBor+wtLq0JuhTFoCrMK2TkBU7Q9l5nXB2FH6Ej8vaZOWbLizasfXVDwGXQ69iYXPPFhRtOtO43k9npjVA8XB2WsHEwv"
+    "cHakhb/QmFlmQUkcejTFBVJokoerNTYAb4/abBWZHBZakT7N9tIUALmgcVgkbBBYAekmmKBgFbMAbengw/U1XCprcfcH"
+    "r52yySkgT93m3AYCDSP4/6fgUoI6xCLGiSBoVChkmFwePAyqF/noI/UPV+cBmCwQrZwn2QK+wsPIcJ5j2v5sH7587RjR"
+    "7AzEDPogYVIjdGM6I9Oo7sxLNt/6I4CuubmKoCejZ9FU0pO2NfQTEXjc6/JFL029RSMzf8QeCB0QV7d9OfXAegxqXNnR"
+    "D9OP6B1G1D6jnspoxsAdgIONna1CRZXmyeaQKnm+HzBYe13mDd9wR1WzJrLO2FWdNQwHZx5rYFUBmZcKXRjOLmJgv5EO"
+    "re0fWuSnEUrld7CpcoYoBG8g7V91A9LUfgPeYS0sYQImyClDbN1H0RiiiCzIQlnMRlXVQcP5Jh1s6NRIg3TKi8DHEZyw"
+    "svL84yhc/IzeZGtALpVkAZ/ASVxK/YORUuDDvI0zmHmlJ2rGpRQT1YV6lxjpG7cyelQtitg0jzGqyEMvBdeYgPQU/YDS"
+    "+4wGi2V4S4vFEdMZw/zOdmt1RNVguWgCUWBFZiVaHE81pG6apuXLiO7h2qiBitVhWYUKbKVhollBj75yy3oMZtOicpyH"
+    "dzafq4wjYqy2x28wjazC9HzVHJKqfGPWsBynNyn/ujmbu9qlFfJpoPP0XGelMB+Qp5HJTvHAkJmlvEN7o2YKQdjNT829"
+    "92cmCdGsS00YtVOCotLh97sNylCo2Kefrl0mwRdSzgKN1Bl9vwnAb9yRf0bvi7y4pe8tnG691Z/jK5ok0GimDQtJjlkh"
+    "o3zO2rc6JVfCpMYv3zTFuUEkzqTrOmOCrum8ZnSgs3mde7sh21fpRE+iz+zhO2nUV2FReNiNbH6DWr2cl8FIzotM0oci"
+    "giuPUj8OBQVgaOASTPVgLgf0aCqnMpXRRKJhCNCq4FVu4AF6gvQCWqKMXCSq2aM+PLuGDYCnb+czC1I9SmbpUSK7lNh2"
+    "iQnMsgFlr3b6LNt4OlWy7jrKPnEeRMGcpu5uRT93a/D4hocfVR5+tIv/NerR9NM6yja23swLGu9tEcRpWQFBZbgBB/Wl"
+    "gBD9m4Es/BzZn+8pEkHaeMicppeUa6WJsCfwORumgFv2FCY/2iRWYl6JS3ZMlvpPaB6QhERGv8Zp6Jfvv76mpZH5JDmj"
+    "5YsV6yNFsrKWGOm6UtsEITdpzk2a82sIxjdpzn+CNGcxkjttAmlQi02idJMo3SRKv7Bt3iRKP3cu6swmSstjuYcU6Sbv"
+    "usm7fmV517MCHhXKfs9bLhuEuMnpbnK6m5xupZNNTrdzTrdQmVtnc5vN0SYpvEkKb5LCm6RwOSnMW4g5IzwJA5XICTFh"
+    "t/+E6bMwivfx0sVLEI7hFtzY36Wr4zydSWl2Oqsz3gBMNz3/jyf9Z82KwM0OOAfnmBgfbQctmJOBIugAwCitu3INimhr"
+    "vtk6zUCInRw+FtD2csQ0uEm43gRDIr2vHP5gjQXbJ2OJSfGyhWUCT6AgIUGbSyi/WRiPvfAMsNJSWp338bd6/ZLmtMXH"
+    "2m5RGnbFvv09sz+dCgSIZT0sZ+JN0jtODdZVqgcu5IKDLwxywGprM6lnTmksJR+lzuNUBztx6/AKjFRwwYYlHcaud5wz"
+    "VHQElUTAkEg1CpRH+87biO3p+pESgRZudqBAl4pZJydQX7hABPNSxPoBOtFgDlYC7BmQ5+V+EMPH8SJD5cU8ukJTR8Yk"
+    "1tv7X784/bn32MHyBt6tbwJQbhMEJoEiTrxrRasOz5djE8U3QbUOYwMRAsAFkysRGlAWHG1mCi5G1w4s94pQIDYwpTCp"
+    "87E29x26nXjglMNK0UM906XkJI584p2re3SZpAY5Y4lVGTw1eaEuZOm426Ch5sjbqSEo5V3C1MF55pbLI7Z3BxiqERrY"
+    "E6AZuMowk5leSKHyHK2/fFPDuFQShGHPD9I1tJes2zLmKwMiGCMNooEAjSXWULHEZti1ixG+LrciC4X2TOvAA7UD2qcy"
+    "RKpAIqDGSDv6KlHTQIb+OvaUzCQPDUNf/oTTttfDErKBYJpjcL9EONjEDGEwaYMfZxhXsQzqpMn3SegFaxl77vtKFzsJ"
+    "TgiArrBRn0BfYprG806cGi+nJ2+jO1h/1FKp8yHwnVKpETqVa6brx4NfXml3zV6nuTZHbJt5oIu4iN0Nc+BdPFZrzWqS"
+    "tubFQKDBozEhVOiRiGl0VGzlodAhXDCORTzd6Uynp3q6CFr6a02YKr3sfYhjBgYgaGFgg2NYdKcwDOOrXglC3iOZyL1S"
+    "y0Y10M/F3QmkAd4DUsL+fsuBHKznPHpx+KrqahR4um3OkGB5586enm5RPI591IdIjCXeJkG33VoRn6vjRxIJFeXWh7HQ"
+    "2cYSPlqsxWpSTUs+Bek0Bkrk2IUquIQZnu1ISh8M1NKQmDdaoa18SIzgaqGtOcUfZ+NF4imFULZBRGgf78sdGBIQjEbi"
+    "8OVr0hH1ELESztFgChLsrDzzSbIeFJKpznyWCbNUiRgCH7Jp3fWZxtoj5q4H0/RcgyEa36T9KXpRbj9PuXq5K202jLsX"
+    "WerWikLTrmSAzmIsvjYRoEAvEGKJE2xQbJ/818Evv/Tn/k4HkjASsY677MbFPnvf5xhjFRNQeQulpxei9rpj3p6G3sxB"
+    "l+do2TgiWSRpTIEWOEbtXJi0K6qJzsDgeAAT88iXqan8piUgbDaF4F7ZdBq0BOEsIuhy5M0AkyNWXHSyEexTzCohfzkL"
+    "Zxf1oxLMRetA3KusBjgMiYgWEynjsII0jgi/sSE0D+9QUTFnESNB3ZZQM+IUrNlGQG/xnigo1Z0VSF4cOWKXYDWG5Tu6"
+    "SnnAlcvsFWjzmMp46WTuJcQjJHIe+H4oufJ8glt+MP2tSFoQ6Cow+NXEpG6GTDrjYtz7lMqpQx+ruB47MGbB/OTutJZD"
+    "c0JBgTnLgt8L/h/GPkRAoB9ZCs1k8YWMiHzSBysPzmds738M5mcqAxj68bkj3h4cnZyOHLG/f/LfJ8+fUwC5wwkMmUMw"
+    "B4ORPiVrg1SMgf8XEgY3llh4DuyLLwAJ4IaWckijYhtnYpJkwdgCvaOpuI+wvJxWjYBUHlQOxOcq08kQzOZAL9mVBFXZ"
+    "t7/RtkMt5OfU2P7Dlh8RXaOK6KUpWsmhKeUBfXk6kZUTBHQTA5ErSScb8NMsMqZ2GiPkIahMwCRmHgdGKHKSSpo0uMmF"
+    "v9UBtx52AmAhpYcRO5qk8T4/M0CI8Zzb1JC7gN/iLSLikRblTRCaNK90RMMycHbYZaMuB/ScTumAmgOh21UgOkCugGAX"
+    "gBWiQJ2D5iMdZzXcC41g3icMQSW3GXKLI7jXo3uY67xuCZEiaFFGOzWokt+D+SidclaUBjeWMHNZLDAi/a34mW8PKIVT"
+    "gEZKjBBp2uEtIVagiWz5o8ffsUlCaeDJD9LXCePyqTfNm1vX2aJKGa3pFAw5a41lJu+581IIeWBy6YzhGFfDdDTQlBnU"
+    "q6L18OztqN33FQuXDSPpvj90KadjDwLq7oYrS4cN1KzaQEo+l9NcZ6q0XvEv9stw6zzLEjV4+BD9j47R+3E6e+inoD0P"
+    "H+8+3u09evywlKEA9VleAlix8BFf8L9ghJVdkXP0KSeb7aZfYLupg+evZG1rVw00oQitxEbVVZ5bSL60+k0HuLSznQ+P"
+    "6by2RmfLtLdmDptpv+OcV23afgbnky7QS9fusZOX9BlYGoT1Ua3gKlNdpm9UXWxr2I/RtOC+gjHmXJf2oaF5b/t5mWTb"
+    "3ui6XU208EbXIytKxTfUD+phT+6f2S2UxrOfsbPRi9icKS++pHlisj9BrBd7lQKaz3yZSPAF0URnAmQ6B09hU0WllHqu"
+    "OU5BiYd+XBsg7UDKrgxgkFT9TK9LZbEfQ8ijpaXjAkJJHETG6QUdVlV0c6Z70A3rZT7tPmzjwjbs1O/ZFyUSRo5e2L8/"
+    "k/6V7S36FusuPumZIfeLh8qz7YYEYLEe3mmr+mdBXTdvUa/Drvp5iI0KUkojBndHY6s3tS+l+XgPi9MEDaokdc7TrN7P"
+    "/k8PCP84e9w3IG4D4jYg7iYQV3LEp8c/HH/88eCvh6/YuKaTfrJYH8Vpd/SgaP6BsG1/Gai2KT27Afz98UrPPvshTt3h"
+    "Ks55vXGsCa3a/YB3g6o3VRzV1smK6qObe1xGhboeaXnXVHlb6g1Ib35zN9/vNgy0WzXTNwIAWxDABu5s4M4G7qyAO/bV"
+    "C9a4//yPv4dh7Ihf//G/aej/aX28Y32HeFBr+8EXAzybItSuRahf8Ly826GCPPpiy3o3lTbWHfxyXqk7XrAVjZ2KHOs9"
+    "l94jcVNOK797TqtrpeMSmLIvpbj9amcLmruhDPIbQTe3rprcgJ8N+NmAn87gp/Bo1ZW7kqkubGthRe8FGfGiTrGox30K"
+    "6k+U+voyQGlzQADTvzkg4NYrmoWita1oUtUO1xztCVeX+7w8/OH//udvuJsfzMoVlYqCIEvlSPecLrIGb1m4LciwFTRw"
+    "xXYxE3VhVd+Xl3rePbzE0lyuuLxuN0ym1dG3erjsvUnHVGx3yOUtFZkWRd7dS5RKJwZ8uM3K68rG9AkC3wbW7NLK5miC"
+    "r+Bogg3A3wD8zwTwm71UyRvtPnr85Ol33//bvz/zxhOfzkW5bgG/umaj/oQwBlvsCm1tBdvNNuy7nqFqmch/qKNpuMLK"
+    "Rm/FLKyFZLi1/wxfUagJKM+l1l3mkchhGgD8QTBrXgIZRCrwkbfnoIKhTLHsIYnTTNeJeGKcz/ra9lpadCBXI+RxV0IA"
+    "FQEBVPvlCR1G2sPT6FAIXVKiS8oVyDuV74jwPQzMuKjCi5YI06FpmaonnanCyAo3LoY+Vc2MpQ6ANIVIrA8CnWRxuqAi"
+    "LKqtofc41uloCrrLRD3tSNRpqRgXq1VRIL6cBFRCiIwCIEldcSSyJ5RkZ/d2tERTPegv0/PdLejRi/y6KfuWUhRZ4Dfs"
+    "QlgipCVxUKbn+2edpQZx/QWC5myJVZoyrGmis/yYO3gfeqYlssqZisr8enwXaYF2AmkKswe6YS5iRKhPZ3qYQpyqiGp5"
+    "mCodXaX0AgNs7JtiNKxLonMsTJkVt79HhVG0e1aXaQb6RKGr88XyxKrlgCqEPdntSNhB0YrYfpmlYe+leChODn46ODrd"
+    "2QNyz/jdq0Ayn7LSNMdrCaYKJU+7zvZT24jYhv5PX705XEUAHwKFBbNbAwg9esMI/c9ADIsDn4ZRqQ/8Zc0zm8Rf6EQb"
+    "PHGECnW5iEtknrrQ+m2SVtuVDpxiec8p5bN2+OSBIDMVY1Ssak6CWj4sqY8jwuo4LwvGAQaHOKY3+tQq8ZpfW/uk/+xf"
+    "zft3zSts8UFEwghsB8NImJJnfF4fgzWMiIf7f+r1xE8ykvw+6PFCcOqOSxm1Q1L9ZLEn/JjmsgTf2Qfinw+jYfRn0yV+"
+    "WfeErOgTnI+FNP5ZvMTKVbDS+LUn3rAQGt9n7erzSmBeTuOQihTxXKMrPkbJnjeKBEHEhXk+kCrebUqmtalDu2cHgnXB"
+    "yLRfdRk2JxG0SSQ6NAGuQ/WhmJHoG0obXk/88vjw8MXRD1hKq7XIJY66vZjOnHJ3BvpYJjpQ9T2MPFws6xe9OpuDGfPa"
+    "bBPy6rdY42ld+WQCToRLi+3t5g3VNqARhXngI6LK0Ym5oqMRapxb1xCoL47tZ87HULtFQWmAtZu67BfDRTaaYFJhmHAr"
+    "MQsPnBXlem17epgduXmJd3EaDUIgNVjFZPNm8yLzwcjo+gEwHQu0SduqJ5GpPZAFP9dztR6D2Em1+KQZorj1Rdmmc5cP"
+    "UFCVYfHKsHKKs25JODqE8Lhsl0tnuVafyllzRnjL7TS+ALuqYeaEgePXpwfHR275TIFVh/4UZwvYIvxLLw3QLZjDBhjw"
+    "lY8ZsNsJ+ZigMqbYw8wGyXEOvka/QdyqyASCyUCq4iACnFe1MwjcPsrlXIaJK2hFghuhoZBEjjSwhUfmSQaKUTvJZAkA"
+    "otKa96Mvnb2yTZ7sKZ+dwFX7K1+djuOjt6y7REzzi887nSaww9ZwEedWD7zi8AOCreDDmOzqOQbuQHPNJjDdMul5pvQx"
+    "A6vet17ErUftr16nMR7aE5vMeUaNk7F4IXu9MB1tUlA2O0VqAL7AtSG+i12/iR3tlDY+xVy8XRm7G6BgG08PQuVAdi4V"
+    "grs7Wp4dq/ZNLO1WSvZd481eET6CKaDwwkf6KD5qk4lGGL7MpUfT5yPcAI7e/sH7d+H3j9aw06VHcME14a0LX9aIVLnF"
+    "x9giBanU3P3Fm9z8EyI45rbXiBq5tafY2tL0/SjWif245e+w5VLYZ1q9dQTHzX3/DNtbjt6YD3eOw7QSPCY+2AMMq+Pv"
+    "FE2ZhvSwi1CKCFw/JtLtP9m1+sqhDDZ/p8hGN/iU9KkIa2jwt4hPsBmNNPWJDlGLg+eqTDpm4wRM0Qjs7W3OdAAs/4oz"
+    "h412sqUY1m1DG6yFr1+cwuiOqlTdpcLyBuraizzaCCy2SZ6++uspULX2rvobSFyxL3MljcyjCgPvd99fF7o77ZpwUTWP"
+    "GfvpwzVZZ5tFVsOjGGWswsqErYDarev/B30fKNY="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -868,7 +885,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1485,6 +1502,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1493,6 +1519,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1553,6 +1581,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1583,6 +1633,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1904,6 +2155,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2369,9 +2627,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2448,10 +2709,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2465,6 +2722,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2481,27 +2781,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4928,6 +5207,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5296,6 +5581,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5379,6 +5666,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7424,16 +7717,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7579,6 +7879,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7629,7 +7930,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7675,6 +7976,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -7974,7 +8457,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8015,6 +8498,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8109,6 +8598,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8148,6 +8640,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8209,6 +8702,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8326,6 +8821,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8384,6 +8886,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8456,6 +8962,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8576,6 +9084,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8648,6 +9157,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8663,6 +9174,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8992,7 +9506,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9284,61 +9798,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9414,6 +9873,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9424,7 +9890,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

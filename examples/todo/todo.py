@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -64,6 +65,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -87,6 +91,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -234,8 +252,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -761,89 +777,90 @@ _CONFIG = True
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "eJztXY1u20iSfpU+7wKxcZT8k2TuIvsMGIkn4zvbChIv5gaWILbElswxRWpJyo42MXBPsw+2T3L1081/ypTluSS3WszO"
-    "WCS7urq6uuqrYlfzy9YomM48FbuBv9XZ+tLbmoTBfBb1tjrX172t3paF/5GOA3/1tk4cR0gRy+i23dvqW3DHc6OYbp3D"
-    "H3QnssTcH7u+G90oRwS+iuC3p6JItFrS80xDB+5QwwsZ3mqiQkYCr5tniBw91J2pUCKPEVAU8Y0S9zeBpwR2j0/3c88j"
-    "y7N5OOEOPqppcKeYNzEOgym1T1v24RkQwlT6jhk2j/e6b+0BLfjdas1CNwjdeGGGHdwT7Rt3coOXelu/BPcCu/Rj4cI/"
-    "EY8B27J8Wq1YTvhR3wz9BJiaHIpQzZSMxTgIxTQIVdKw5cxVocWvN8pn+gJuiu3f4H+ti4vWu3c7aYetKNZkeltj1+OW"
-    "VzDm//zUvRR4BSQAHYIEnYiEQbIhaRAF3d1YepHSotXznBGJ1MOCOdV/+QH/6Fv+3PPg0pk/8uaOEok26AkyfJYl0vW9"
-    "hZ6peze+AeZgpPDYcw2un9W97Pz+ASLjYRg9hM72TWfYfyuAoaaCy1xKxKcVF6/WinBNaWC7MAhi1Hta7fiv/sOWteV5"
-    "04gNQhwEHi0M+NuXU+ijA4qvvBk97qhoFLozXJt0410wmk9hFdBqFdjWEn4QixGohhx6qi1O5ehG2ET1ut9GijbqMzIX"
-    "zeRItSI1k7DaYbB6WYqZBF0IxqwOszCYhHLaFmf+XXCr0HYALbQd9mwR31CvTtCeLcQREj8Gu/N7BFdfHN1Jb66OX9is"
-    "W7b+bQMFElcw/F2NYjGV8ejG9ScsOaT9Aki7/mwefxrdqKm0D3EJSj+6VyHaIy1t5d8pL5jhhIkodoJ5bAn7S6/X2wpu"
-    "8d8dEYdzZQn825Gx5GvtdvvBttCcRUrYeN1mDsBu2kAj7VVsSzAV0dyLmTMQBQpW+oZxNAo0G0MQHYqDOucmmc5Q0iGI"
-    "DeQKLXSXbhwpb7zTFidiLF1vTg/wAPNjIA3nQagwDEK+So/cur6D/+W7UzD5ElQ/uQAyJTYeHvQESODfb/1NhYFQn0Gi"
-    "o8BRh8LGZyLQn3nEtPHfcoTqNAjVX+duqKgXG7VDaTth++pzfN0HQaIaGbXxXPQ+cSDCuS/wiXZJRSItWyO4SKg7FS4M"
-    "CQsFI2igEUksYTRCUXkBqAnLCWU5msdie6pi2YaZ9keowoelHnlOxcfTn23Q6wn0OJSjW+J7DOtexMDnTpnRVmuIWmHj"
-    "WCLQEH9BSyrqsPKd01B5qtzMLOhxpBdIj2kabK2orm+REif6i2ITClZpm1Z4RvNhOtAgLGZsBFjv6CFYlOCiY1ehpfjy"
-    "8ACXssrbvOGDlTUzBngUrUwOiDyNR3jGjdFi5h6P4hCWfmWfv7I5AIQCwiNyBhIgBeXPp2xFy9igCfUK/EBPjSWuXnyC"
-    "6GLH5DaxTzdW06hmAA/ZfmUYykW1IGsgSK7v6z5SIzSCfYHudcfaIUALsFZECgwJN6zgJcsheje41q8U8TJ4k+MJqSBX"
-    "2gEu4Qudx5p8NfKoZfaQv8RkkW5olcM+QLVd7EB6H7J6Sfa1evksa1HBdNdXmRVSVH7XKSgOWGc1UaHWnCVLo6z7lY8w"
-    "yMrdHoIvVdLX96vUqeEU6VVghrLiMqiYF5fNTGZ6jARg8kGGef0xNgXpSB+cMIcmzEKopIMw9hd0d7nZAacAbuxOFe64"
-    "jprOghhWfvZGwRAmcVZxlleIu55qJwnUV09kBUN1oD+3PBItT2zZE7SgUudr44cf0nqsbiSaTKiGhMXFs7Ev36F9aUDc"
-    "TGe/iT2iGGQlc4QtCtYoSd4UdaI6mfNUw1OvQzWrDPuFYA3b/Qiru6wjG2Dw/2bh/gHAoGIl5pNM5blemvx86rrEGRxw"
-    "sqoxLFiWzMqtDhrkD7B4n22Z1q+151UrbfkbwU1mvmYipVORssD0nPRNMoQkeS8pJWKBQ8BEh4BL4BrcqepQ01CNVaj8"
-    "kcJwz/V7PR+vMoEXmOIIb4ESpal8kc+qtKHtGvoLrWusQo2KpKxKSvLoUaK4IrFtkxBYZB1K7GC0SjowHkcqXuLEprAS"
-    "ppQ42Mtp2R629typ26zxfq7x/h7+rxIojJ/qYtYT6+OyoPEqf4IreiWXnyggqAwTsFBfRjcylKNYhZGeCnxkCXd+crvS"
-    "62T4XMGy8JA5ca0oAUkL4VBgOyHHMa0UMMeSzHHdjGWEl5FSMqaE+z8Q/yELM+X/GoSekzcb9LJgOpoNKKG/5I2BSeWl"
-    "/rOYxNsk+TZJvh8zTN8k+TZY/jmTfClfq6X3NsnBTXJwkxz857FL33dyMB1FbVpwkz/c5A83a/tb5w8Haf4w5e6xzOEm"
-    "0/j9+vkfM9OY1b0Vc4x1KrlJVW5SlZtU5SZVmaYqecMn5ylH4J1makRC2Gu/ZP4SzxhgDhCu3MHMGFHtt/fae3R1iC5T"
-    "mR2p4EJpuyY9dPwfL9tvqrUAaHbIsvgciZJ/FLdqFqMmyNRDtMHGwD9X5E09GDreb++yo8DtzJYIQrxGlg1dCjIO1g53"
-    "ipJDE9vwwFX3XXfw6ar78VTn1oy5Je0imJWZm5k7o9k0l3CSJl4wlN5AhpNSRpf3VVf7xbx61CFJbZwoGl+yj/rQ7Bem"
-    "Dds0sBalMWn36g5v+iXzikFDfjf3rVqwWHBPOZhmbQv18siMJeOIopsgZMffCmqHl+aCUymwbjcbu94HzCjDErRFHYZE"
-    "DmpbW8gO7wauY7aVbPlPGEyQSgMO7gFoK5F6MoH7wnm3fhxo0XfQU7pTMAVgtIA9OXfcAP4cLmL0J5IUGH6TxQj0dusP"
-    "J1e/tA4s3G7OG6hpUAlNmDAFHDHy0YqWH56jhvNJfmBZxNdgbDCF9yIGu6rQ/0do2NAwhuBH9Hbucq/o7wODRVK7OR1q"
-    "m96g25EEz+vlNqEb2+nqXduRGgW+Q7KzdY82s1Qxz1P5OauYla6mCVvzODvPMBMpP6n7sQowKZJ3sHRwndnZTevbex3Q"
-    "EUEu/1BIfJsRiYniHnS5hNZffqhiXNHM9byW44ZraC9VMZSBXRb1wBhpEBUMaMCwhopBqOrzoLUfEY6ufSELhfZM68CL"
-    "aAe0L4oRjgKLAA39NHjIMDV2leesY0/JTPLQLGEGicu21cJ6no5gnik0QsbBJsaIdUkbnCDGmhuegyJr6vPMk+5axp77"
-    "vtfFJyKgO6ArbNRH0BeHjU0kBUto7E6erjwhdUC/uf8kZAVBXHUvzlFoiTMu90+1GGt0P/frSji+uI6VqT5Bp/bAvP18"
-    "dn5KmmW8XnXRhtg261AX9dB0V6zB34NhtJZVIW3TsugINLg0JpQtlbLx6Kj4RqLSQUxiHJt4tdOYTxm1dI2qctZasHl+"
-    "2fuRxAwMSV9M4hgWzTn0vOC+lcGpz8gmSi9D2agG+tmgMYMLFRWBzWItHmlOExdHITTnfdwQ8CyOICAwdot1dNu+Ug5Y"
-    "Fl76fjAMHNQNE4FrTUgGRuOnBY7ICMu+houZjCLEoBVjQ8P2XHbcsIAo0hcXbz+QcKNdQulwyx3DTDSW+nQ0Ww/DqPBO"
-    "lRhLuBIBRCZkDJorAo210no+TUlhiMapaEeI7o/pz7liuzFvSZz1LHOpqaVFe03ZAJ3VFc3rMQEKdEI7PT4hQbH96b/O"
-    "zs/bU2enAUsYQiQeN+t/xRE7rWMMjtIFGMlFpJcXwu2iR90ee3Jioa+w9NxYYraYhQFFSOBRtFVm1u6puDQWQyUB3819"
-    "R4WmhJZqdJFsCKF3lCS7gNKd8hH6ZkNjRoYcagKOHSSh5yvM+aB8OUeW7FLxM/gUrQNJbxv03TLm0GIsQ7yQtUaGYFhu"
-    "GPgEvDjNZRrvUIEm5/h8Qd1m4C4CDCx+RSSeADWRcqo7SyG4uLTEHuFhrPbe0RWfHa4CZSwEGBptBdeKTuUsMiH61HUc"
-    "CNKphHcUhA7EpQrvwqMQoUY7h4W0oSZD7okBLe6FCtXYoj/zgBw7MGbB3LJ3aqtLORMQgTmL3b+l8r8IHAhdQD/iEMjE"
-    "wa3yiX3Sh2Q+0DNC8HL01Z0Oohjw49djS1yfXX666lvi6OjTb5+OjynyA2VCa6/mEIXBYJRDqVQ3FEOQ/62CwQ0VVvCC"
-    "+IJbcKHurcrFIlGQBIggXFRw7BpLyE3pso+lulT+DazyoObA/DyKdRbjCtsOVXyvQFWOknu0VU1P8jERO9qtuYmwGFVE"
-    "15gTbKQlJYG/eThSuVJsTaIj5pGiEnFuzVPG3I4DxAqEccmjByxj10yKGoWKFg3u2uJfRaSshz2bKRlSYwRdJqV7xG06"
-    "lycXp8dMU2PVFLeKa4SSfT2Vj2FP0rxMrXsZcVrsslGXXWqnczGg5sDodh7BdVAqMLHm3czOIfExKABGIIIJG88Dldxm"
-    "rCou4VlJz7DUQVt81PAItCimin2qjZawHpWVzVnS4IZqHIQ8LTAi/Su9zY+7lHtJ0RZlNIg17fBKUA94Ilu+f/CaTRLO"
-    "BpbQK0enc0FggxmsXPczK2X3XZfmxXhhtI8YZUScTWrvUsl3HEzZC+nfSZLpz//97v3gbffy57P3g1+6F6d0e5eJpa2W"
-    "PpXQukatbuOtvjFUPmgVgpzEP2ia6JJoQmkQ6FDEMeoC/JupchbyuNAQLiTZ/gcrf9BK1u82LfRW4zGQ5gUCVniQpoBZ"
-    "pjKE2AiMiU5tRqAVOkVWlcHUb5wej2nTVPSS3aIlqKXfZK8SMhd2glrL95w2218Ks5Ro3uDDx7Pux7Or3yrSX3JSxet1"
-    "vxg6xI+zf13F3ZJtqDkWr07eV6QE54WJSnaiNkBkj245zfX/7i+nFbAwNrw+KeJv+vo3xwgl7jUc5NTpIMq86Ppz8gN0"
-    "Io5nUWd3F5e2zvu0g3Cy64Rg2HYP9g72WvsHu5msF1i28rujJW/Mglv+Lyz2KPvynE4y2ewi6WXfsX1Hu0gQVfaqX4tW"
-    "9BMwJZ7Tfn5wK+hG8nJWH+NSP3Y+Qqbxa1s6Yaaemjlypv6JG34hWHcbkFO4QIi5VDNApK5XHNUSqTLXWf76+fe4FVv4"
-    "q5RmiWDMMS/1Q0NsUne7zHJCr/9QryZ68vqs8OatCj5QPK4ngaEDRkZ6PwS/j0l/hPOZyfFN3Qh998ABZwERqD9isQDK"
-    "HoyDuZYnNJmCt0/ygpn3N3MtaAqkJWJPvZo1CkgRx3C+gOjM4yEV3DZ7WivxeeAEZ3r2dJBLkJ8zIkF4S+dXpf0PdNe6"
-    "R8RZAroVL0yfL0TaocDORAuCHerEyj7PTkN+VhG2QBcGFv2n1t6r1v5rHiQh7ufzDpvKmgrDvBqk2VTWfLvKmj/k7JRs"
-    "6JGErJVRxxAtlDZK1Rsn5LIUYwZqy8ehdh2+WlJqkQOZJ+fnjWOBpmh3eaXF42B/A7YfA9ubyozvG3eXiG+w+AaLb7B4"
-    "DRZPPLT2jGshbHpZawh9G2i8KYr8ZoBxBVy4+ilWWQi4XubZeJZHtt7U5J1LtWob+LTJVf7wmGmDjzb4aIOPqvBR4qn2"
-    "18RGSEjsfzNctCnIfgSSrHuc3/O+Hi9+qaL5hrhsiW39MOpKdPNvY7uXp4Pu5XnFG+sNznkizqkHKxu/vPHL384v1+z6"
-    "1svd7GL/0bx3athSw54zrVmXnrXgxYqCp3r9jFcR+Y6/DQzYnOqwGirIiLfIwAe94Z3qt7j67FDYuvDr7cW7f/zP323h"
-    "g00I7nG3Mb6AzRSmrfpi6xG8kKz4skz1LrKiV651o1ygn+qfLrFrO+pOa9vu3V77pd7K+FC/+AzV/o96wu2zzY4p0G+w"
-    "1bFUbpzW9D+WsSpjwL1SxQ4fFvEkYvrAiB8DfTWhsjmJ4js4iWKDcDcI9/8o81TtpTLeaG//4OWr1z/927+/kcORQ8fg"
-    "PNSAO10EVGwhjMEWe0JbW8F2sw7xrWeoahbyP9VJRFyylwQm6SosRB9YKzLA7wdqBrJrqS5PceKLOSwDgD9YGGY+z+j6"
-    "keugbG9ABT0V0i60IIx14ZEUw/mkrW1vwosOVgqMHDRlBFARMEDFhFLowEmAFvOpB3g8iK5R0ocLRDDfofqdGD/EEimu"
-    "0pF+ibF8uJVl7mVD5ky6EHCw4nIsoMIuItdTVcSY7e/VCv2Z+ksscEaRO2rkUtUpigKgInXFRdGHIlLszq77JZ5qYtAs"
-    "Wz+9aTxJEBDeIhqNSxzqOjWsPsPSKoeZwufQ5JfYyoa5OcU9eIqQYNqBNXo3rwlzuSliaDo2xZRMZVkoxfJ5Pl43FUoM"
-    "OAf7puAHK8joqBBTEMf0D6mEjcradEGtS4cDYEnsosRZMY+QY+zlXkPGzlIqYvttHHqtt2JXfDp7f3Z5tXMI7A74i6PA"
-    "Mh9kU7V4CtmJHCevGq+fhIjYhv6vTj9eLGOAD9PC0uatDmD6Vs9Hw94RPX1wVs/PdICXVzj7SvyFTgfC01uodprr6rgR"
-    "KzKlNbbBInO9rUUvNqxsomOHj05wY1O5R0XDpId09kfxtKk2soxVijJ2hy7GVMj0R328l/jAX2N92X7zr+aDslSWh60Q"
-    "PSIY7PR8YerOsbE+LKznk3iO/qXVEu+Vr/jTxsOF4HQOp/G1EY/as8UhDIbtF/ibNnB+3PN7/p+oP/xrlUPE/Gc+QgwZ"
-    "+ZN4izXCYNzwZ0t8ZDGXv79s6/NcYFGNA49qQfHcp3s+Zmri6sMNsGuIQzAbA5OGT5vKdG2n0GglVgT3WKNYftXV7hxa"
-    "a3tGTGDvtkU1uBiktw2PxS/qvu1eXJxcvsNaZa0eNg3YbgV0GpcN3HCMiX0A8hrF3qKsOPSRZwb35gPPJgTU31vGc8zm"
-    "oxFuJ6ba7eRx8y3lBOCLdFXz4VlZtG6uaHROxJm6hgRt0U3+5vwE0U0rdl0sjtV11Rg+sa0DSwjDhEdJUu9xWrIF8cm5"
-    "asnIzeem03N6EBJEnVoJmw9wp2kAhgkPL0DiWP5OpeL5A9qiQ5gIbteydakyzDZpFB+AQ+xWf8/Z9Gzz2RRRbkBcTh1Z"
-    "CXDhadFgWnJFNFcl8zEIVCk8Z6xTplP+VHNesczJDd0PV2fdSzt7VsOyU5DSMxuSww3uZOiiEbdyFbfZ4xvMwSv63KQs"
-    "AjjElU7TNwXPoL9ynWjGCGIqV0XpAQ+4kApnO9htnBH88LstKPHMRGgoNBeXGt9Bk+ksjjrFE2JKKAl11XzAuwDLQDHI"
-    "77ziMyn4NISl3/bG8dFnwG1ipvrj3I1Oadhhh7MI5okSyPRQCcJ2YHSZ7fz5EHZHSy3J49lZ1udxpI9vqP0meBq7XdZ/"
-    "HpwGeJGcH2VOVyovwPSj4cVSf9u8jTdWJY2N4Qdc6+H3wvXXwtEwaWuTrr/VDgawXZzSyoOMUC1QkKXSentHz2TDcxBM"
-    "MGnnDkGwjdc6TT7djhe+0p/iq7aRaHXhx1RJWjhf4QHw2sn/8fk9uP81seR0aR8u2Ca+s+HHGqEaUzxAihSlEbnnC7iY"
-    "/Eskn8Ra2EVd2MTPv8LnS0uTWz01+GHKP71B0uXAh4f95BBGz8sBMZ4cr5hnuFEgYgi9RkLZKIQYXD+c0PRf7iUqxFEA"
-    "kn9SUKAJvqIpTiMCGvwK0B7JaJCnT2rwq/wsliVenV2dn4LJy57RAAj4lHNUZWvUrPTRruoOjSj01Lxgaxkf6Qbxyr5o"
-    "j9TZO+iuch/wMsq8vaqSaiY0AcrL9vEs66DmTa6Nk9RlPKIPweTZK1MoAiQEvLWwjZw9cLT18L89wa6g"
+    "WCS7u7q6uuqrYlfxy9YomM48FbuBv9XZ+tLbmoTBfBb1tjrX172t3paF/5GOA3/1tk4cR0gRy+i23dvqW3DHc6OYbp3D"
+    "H3QnssTcH7u+G90oRwS+iuC3p6JItFrS80xDB+5QwwsZ3upOhYwEXjfPUHf0UHemQok0RtCjiG+UuL8JPCVweHy6n3se"
+    "SZ7NwwkP8FFNgzvFtIlxGEypfdqyD88AE6bSd8y0eb7XfWsP+oLfrdYsdIPQjRdm2sE99X3jTm7wUm/rl+Be4JB+LFz4"
+    "J+I5YFvmT6sVywk/6pupnwBRk0MRqpmSsRgHoZgGoUoatpy5KrT49Ub53L+Am2L7N/hf6+Ki9e7dTjpgK4p1N72tsetx"
+    "yyuY839+6l4KvAIcgAGBg05EzCDeEDeoBz3cWHqR0qzV65xhidTTgjXVf/kB/+hb/tzz4NKZP/LmjhKJNOgFMnSWOdL1"
+    "vYVeqXs3vgHiYKbw2HNNrp+Vvez6/gEs42kYOYTB9s1gOH4rgKmmjMtcStinBRev1rJwTW5guzAIYpR72u34r/7DlrXl"
+    "edOIFUIcBB5tDPjbl1MYowOCr7wZPe6oaBS6M9ybdONdMJpPYRfQbhXY1hJ+EIsRiIYceqotTuXoRtjU63W/jT3aKM9I"
+    "XDSTI9WK1EzCbofJ6m0pZhJkIRizOMzCYBLKaVuc+XfBrULdAX2h7rBni/iGRnWC9mwhjrDzY9A7v0dw9cXRnfTm6viF"
+    "zbJl69829EDsCoa/q1EspjIe3bj+hDmHfb+Arl1/No8/jW7UVNqHuAWlH92rEPWR5rby75QXzHDBRBQ7wTy2hP2l1+tt"
+    "Bbf4746Iw7myBP7tyFjytXa7/WBbqM4iJWy8bjMFoDdt6CMdVWxLUBXR3IuZMmAFMlb6hnBUCrQaQ2AdsoMG5yaZwZDT"
+    "IbAN+Aot9JBuHClvvNMWJ2IsXW9OD/AE83MgCedJqDAMQr5Kj9y6voP/5btTUPkSRD+5ADwlMh4e9AJIoN9v/U2FgVCf"
+    "gaOjwFGHwsZnIpCfecR947/lCMVpEKq/zt1Q0Sg2SofSesL21ef4ug+MRDEyYuO5aH3iQIRzX+AT7ZKIRJq3hnGRUHcq"
+    "XJguLGSMoIlGxLGE0AhZ5QUgJswn5OVoHovtqYplG1baH6EIH5ZG5DUVH09/tkGuJzDiUI5uie4x7HsRA507ZUJbrSFK"
+    "hY1ziUBC/AVtqajDwndOU+WlcjOroOeRXiA5pmWwtaC6vkVCnMgvsk0o2KVt2uEZyYflQIWwmLESYLmjh2BTgomOXYWa"
+    "4svDA1zKCm/zhg9WVs0Y4FHUMjkg8jQa4Rk3Ro2ZezyKQ9j6lWP+yuoAEAowj7ozkAB7UP58ylq0jA2a9F6BH+ipscTd"
+    "i09QvzgwmU0c043VNKqZwEN2XBmGclHNyBoIkhv7uo+9ERrBsUD2umNtEKAFaCvqChQJN6ygJUshWje41q9k8TJ4k6MJ"
+    "e0GqtAFcQhcajzXpamRRy+QhfYnKItnQIodjgGi7OID0PmTlkvRr9fZZ1qKC6K6vMjukKPyuUxAc0M5qokItOUu2Rln2"
+    "Kx9hkJW7PQRbqqSv71eJU8Ml0rvATGXFbVCxLi6rmczyGA7A4gMP8/JjdAr2I30wwuyaMAmhkg7C2F/Q3OVWB4wCmLE7"
+    "VbjjOmo6C2LY+dkbBUWY+FnFVV7B73qqniRQX72QFQTVgf7c9kikPNFlT5CCSpmv9R9+SO2xupJosqAaEhY3z0a/fIf6"
+    "pUHnZjn7TfQR+SArqSNsUdBGSfCmKBPVwZynKp56GarZZTguOGvY7kfY3WUZ2QCD/zcb9w8ABhU7MR9kKq/10uDnU/cl"
+    "ruCAg1WNYcGyYFZud9Akf4DN+2zbtH6vPa9Yac3fCG4y8TULKZ2KkAWG56RvgiHEyXtJIRELDAIGOgRcAtPgTlWHmoZq"
+    "rELljxS6e67f6/l4lTt4gSGO8BZ6ojCVL/JRlTa0XUN+oXWNVqgRkZRUSUEePUtkVyS2bWICs6xDgR30VkkGxuNIxUuM"
+    "2BR2wpQCB3s5KdvD1p47dZs13s813t/D/1UChfFTTcx6bH2cFzRf5U9wR69k8hMBBJHhDiyUl9GNDOUoVmGklwIfWUKd"
+    "n9yutDoZOlfQLDxlDlwrCkDSRjgU2E7IcUw7BdSxJHVct2IZ5mW4lMwpof4PxH9Iwkz5vwah5+TVBr0smI5mAwroL3lj"
+    "YEJ5qf0sBvE2Qb5NkO/HdNM3Qb4Nln/OIF9K12rhvU1wcBMc3AQH/3n00vcdHExnURsW3MQPN/HDzd7+1vHDQRo/TKl7"
+    "LHK4iTR+v3b+x4w0ZmVvxRhjnUhuQpWbUOUmVLkJVaahSj7wyXHKEVinmRoRE/baL5m+xDIGGAOEK3ewMoZV++299h5d"
+    "HaLJVOZEKphQOq5JDx3/x8v2m2opgD47pFl89kTJPopbNYtREmRqIdqgY+CfK7KmHkwd77d32VDgcWZLBCFeI82GJgUJ"
+    "B22HJ0XJoIlteOCq+647+HTV/XiqY2tG3ZJ0EczKrM3MndFqmku4SBMvGEpvIMNJKaLL56qr7WJePOqQpFZO5I0vOUd9"
+    "aM4L04FtmliLwph0enWHD/2SekWnIX+a+1YtmC14phxUs9aFentk5pIxRNFNELLhbwW100tjwSkXWLabzV2fA2aUYQk6"
+    "og5TIgO1rTVkh08D1xHbSo78JwQmSKUBBfcAtJVILZnAc+F8Wj8ONOs7aCndKagCUFpAnpw7bgB/Dhcx2hNJAgy/SWME"
+    "+rj1h5OrX1oHFh435wPUNKmkT1gwBRQx8tGClp+eo4bzSX5iWcTXYG6whPciBr2q0P5HqNhQMYZgR/Rx7vKoaO8Dg0VS"
+    "vTkdap3eYNiRBMvr5Q6hG93p6lPbkRoFvkO8s/WINpNUsc5T+TkrmJWmpglZ8zi7zrASKT2p+bEKMCmSd7B1cJ/Z2UPr"
+    "23sdkBFBJv9QSHybEYmJ4hF0uoSWX36oYl7RzPW8luOGa0gvZTGUgV0W9cAcaRIVBGjAsIaIgavq86S1HRGOzn0hDYX6"
+    "TMvAi2gHpC+KEY4CiQAN/dR5yBA1dpXnrKNPSU3y1CxhJonbttXCfJ6OYJrJNULCQSfGiHVJGpwgxpwbXoMiaerzzJPu"
+    "Wsqex77XyScioDsgK6zURzAWu41NOAVbaOxOni48IQ1Av3n8xGUFRlx1L86RaYkxLo9PuRhrDD/361I4vriOlck+QaP2"
+    "wLT9fHZ+SpJlrF510obYNvtQJ/XQclfswd+DYbSWViFp07zoCFS4NCfkLaWy8ewo+Uai0IFPYgybeLXTmE4ZtXSOqnLW"
+    "2rB5etn6EccMDElfTOIcFs0p9LzgvpXBqc9IJnIv07MRDbSzQXMCaYLPgNRwvL/CbqGNc3lycZo3dQhWt/k1M+b67Rzq"
+    "7e4Hw8BBefDFUOFjCmTbLiR12dpJpSWhGF9xGgsVFfHZYi1Wk2gm5FMkgMNXbgiwHBciIEx5i+mA275SDijI0pSYN1qg"
+    "k/WhZSQ9hQAPJzpczGQUIZSuWCLUz89ljgwJCIZ9cfH2A8lItEvOBtxyx7CCjYVnOpqtB8VUeKdKhCVUiQAcLNJpzeWZ"
+    "5lppBJ6212CKxjZqe45WnPufc+J5Y9oSd/FZ1lL3luYeNiUDZFYnZq9HBAjQCR1Y+YQdiu1P/3V2ft6eOjsNSEJPKAEO"
+    "WRghjtj2HqOPl27ASC4ivb3QaygCg+2xJycWmjxLr40lZotZGJCjB4ZRGxcm7Z5yZGNQOBJg6tx3VGgygSnVGLsNXZh0"
+    "ErODnu6Ujwg+6+EzwGWPGeD4IPGgX2HoCvnLob7ksI2fgdmoHYh72yDvltHqFkMyooWMDhIE03LDwCf8yIrQNN6hPFMO"
+    "VfqChs2gdsRJmMOLDkWCN0VKqR4s9STEpSX2CNZj0vqOTlztcDIrWwVwBVBXcMrrVM4iE2mYuo7jKc5EHgWhA+61wrvw"
+    "KDjaESj8fPRTd0MqnXE5HukK1diiP/N+BQ5g1IK5Ze/UJslyQCMCdRa7f0v5fxE44IGBfMQhdBMHt8on8kkekvVAAw+2"
+    "6uirOx1EMcDgr8eWuD67/HTVt8TR0affPh0fkwMLwoTaXs3BmYTJKIciwm4ohsD/WwWTGypMRAb2BbeABNxblXOpoiDx"
+    "c4G5KOA4NFpHk4HtY8YxZbEDqTypORA/j2IdjLnCtkMV3ysQlaPkHp2404t8TJ0d7dbcRHSPIqJT5Qn90paSQN88HKlc"
+    "RrnuoiPmkaJMd27NS8bUjgOEPATVCZgEzGPXLIoahYo2DR4+419FwK+nPQOwEFJjxI4mMn3EbToIMY65Tw25U/gtrhER"
+    "9/VSPgahSfIyKftl4GyxyUZZdqmdDimBmAOh23kg2kGuwMKaV0w7h0THoIB7oROMO3keiOQ2Q25xCc9Keoa5DtLio4RH"
+    "IEUxFR6gFG8J+1FZ2dArTW6oxkHIywIz0r/S2/y4SyGkFDRSYIZI0wavhFiBJtLl+wevWSXhamAlAOXoqDQwbDCDnet+"
+    "ZqHsvuvSuhgrjPoRnaWIg2LtXcpcj4MpWyH9O4mV/fm/370fvO1e/nz2fvBL9+KUbu9yZ2mrpU8lfV2jVLfxVt8oKh+k"
+    "CkFOYh90n2iSaEFpEmhQxDHKAvybe+Vg6nGhIVxIXlo8WPl6MVm72zRfXY3H0DVvENDCgzSSzTyVIbh4oEx0hDYCqdCR"
+    "vqpArH5x9ji6TyPqSw69lqCWfiG/ivNQONBqLT862+yYLKxSInmDDx/Puh/Prn6riOLJSRWt1/2i6xA/Tv51FXVLTtPm"
+    "SLw6eV8R2ZwXFio5UNsAkT16cjY3/ru/nFbAwtjQ+qTARdO32DlC6P2DhoMcAR5Emfd1f05+gEzE8Szq7O7i1tbhq3YQ"
+    "TnadEBTb7sHewV5r/2A3E7wDzVZ+BbbkxV9wy/+FzR5lzwBQQZbNYZhe9lXhd3QYBlFlr/rtbsU4AffEa9rPT24F2Uje"
+    "MetqNPVz50o4jd8+U6Gc+t5M5Zz6J274vWbdbUBO4QIh5lLJAJa6XnFWS7jKVGfp6+dfR1dkIlQJzRLGmGo19VNDbFJ3"
+    "u0xy0l//oV5M9OL1WeDNyyF8oFh1KIGhA0ZG+lgHv1ZKf4TzmQlVTt0IbffAAWMBHqg/YrYAyh6Mg7nmJzSZgrVPwpuZ"
+    "11BzzWhypCViT72bNQpIEcdwvgDvzOMpFcw2W1orsXlgBGd69bSTS5CfIyJBeEtluNLxB3poPSLiLAHDihdmzBciHVDg"
+    "YKIFzg4NYmWfZ6MhP6sIW6AJA43+U2vvVWv/NU+SEPfzWYdNglCFYl4N0mwShL5dgtAfUgIm63okLmul1zFEDaWVUvX5"
+    "D7ksxJiB2vJxqF2Hr5ZkjORA5sn5eWNfoCnaXZ4w8jjY34Dtx8D2JsHk+8bdpc43WHyDxTdYvAaLJxZaW8a1EDa9rDUd"
+    "fRtovMnt/GaAcQVcuHoxriwEXC/ybCzLIyeIauLOpZS7DXzaxCp/eMy0wUcbfLTBR1X4KLFU+2tiI+xI7H8zXLTJK38E"
+    "kqxblfB5X48XP7jR/EBcNlO4fhp1mcb5t7Hdy9NB9/K84o31Buc8EefUg5WNXd7Y5W9nl2tOfevtbk6x/2jWO1VsqWLP"
+    "qdasSc9q8GJixFOtfsaqiPzA3wYGbIpTrIYKMuwtEvBBH3inNDROojsUts5fe3vx7h//83dMD4Edc4+njfEFbCa/btUX"
+    "W4/ghWTHl3mqT5EVrXKtGeU6A6n86UzBtqPutLTt3u21X+qjjA/1m8/02v9RC/U+2+qYOgMNjjqWsqbT0gSPRazKGHCv"
+    "lLHDNS+e1Jmue/FjoK8mvWwKanwHBTU2CHeDcP+PIk/VVipjjfb2D16+ev3Tv/37GzkcOVTN56EG3OkkoGILYRS22BNa"
+    "2wrWm3WIbz1FVbOR/6kKKnHKXuKYpLuw4H1grsgAP4OoCcjupbo4xYkv5rANAP5gYpj5yqTrR66DvL0BEfRUSKfQgjDW"
+    "iUdSDOeTtta9CS3aWSkQctCUEEBFQAAlE0qhHScBUszFG7DKic5R0jUSIljvUP1OhB9iihRn6Ui/RFje3coS97IhcSZc"
+    "CDhYcToW9MImIjdSlceYHe/VCuOZ/EtMcEaWO2rkUtYpsgKgIg3FSdGHIlJszq77JZpqfNAsWT+9abxI4BDeIhqNSxTq"
+    "PDXMPsPUKoeJwudQ5ZfIyrq5OcE9eAqTYNmBNHo3rzvmdFPE0FT9xaRMZUko+fJ5Ol43ZUoMOAfHJucHM8io4olJiOP+"
+    "DymFjdLadEKtSzUOMCV2UaKsGEfIEfZyryFhZ2kvYvttHHqtt2JXfDp7f3Z5tXMI5A74w6lAMtfjqdo8hehEjpJXjfdP"
+    "0onYhvGvTj9eLCOAa4JhavNWBzB9q+ejYu+Inq7/1fMzA+DlFUp4ib9QkSMsQkO505xXx41YkCmssQ0amfNtLXqxYWUD"
+    "HTtcAcKNTeYeJQ2THFIJk2LRrDaSjFmKMnaHLvpUSPRHXaVMfOCPyr5sv/lX811cSsvDVogeEQx2er4weefYWNc86/nE"
+    "nqN/abXEe+Ur/kLzcCE4nMNhfK3Eo/ZscQiTYf0F9qYNlB/3/J7/JxoP/1qlFpr/zJXQkJA/ibeYIwzKDX+2xEdmc/kz"
+    "0rYuSwObahx4lAuK5avuuVrWxNXFDXBo8EMwGgOLhk+bzHStp1BpJVoEz1gjW37V2e7sWmt9RkTg6LZFObjopLcNjcUP"
+    "A7/tXlycXL7DXGUtHjZN2G4FVFTMBmrYx8QxAHmNYm9RFhz6VjWDe/OdauMC6s9GYzm2+WiEx4kpdzt53HwSOgH4It3V"
+    "XAMsi9bNFY3OqXPuXUOCtugmf3N8gvpNM3ZdTI7VedXoPrGuA00I04RHiVPvcVmyCfFJebhk5uar2Wm5IYQEUaeWw+Y7"
+    "4mkYgGHCwwvgOKa/U6p4vs5cdAgLwe1atk5VhtUmieI6PkRu9Wepzcg216aIchPidOrISoALL4sG05IzojkrmcsgUKbw"
+    "nLFOuZ/yF6fzgmUqN3Q/XJ11L+1srYZlxZzSmg1JcYM7GbqoxK1cxm22fIMpvKLLP2URwCHudFq+KVgG/bHuRDJG4FO5"
+    "KkoLPOBGKtR2sNu4Ivj9eltQ4Jk7oanQWlxqfAdNprM46hQrxJRQEsqq+Q55qabNNtmdV1yTgqshLP1EOc6PvmZuEzHV"
+    "3xhvVKVhhw3OIpgnQiDTohKE7UDpMtn5+hB2R3MtiePZWdLncaTLN9R+2jz13S7rv3JOE7xIymCZIlHlDZh++7yY6m+b"
+    "t/FGq6S+MfyAaz387Ln+6DkqJq1t0v23WmEA28UlrazHhGKBjCyl1ts7eiUb1kEwzqSdK4JgG6t1mnyBHi98pT/FV60j"
+    "UevCj6mStHG+wgNgtZP/4/N7cP9rosnp0j5csI1/Z8OPNVw17vEAeyQvjbp7PoeLu3+J3Se+Fg5R5zbx86/w+dLW5FZP"
+    "dX6455/eYNdlx4en/WQXRq/LARGeVInME9zIETEdvcaOsl4IEbi+O6H7f7mXiBB7Adj9k5wC3eErWuLUI6DJrwDtsRsN"
+    "8nSlBr/KzmJa4tXZ1fkpqLxsjQZAwKccoypro2apj3bVcKhEYaTmCVvL6EgPiFeORWekzt7BcJXngJf1zMerKnvNuCbQ"
+    "87JzPMsGqHmTa+MidRmP6FqevHrlHooACQFvLWwjYw8UbT38Lx1o9J0="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -872,7 +889,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1476,6 +1493,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1484,6 +1510,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1544,6 +1572,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1574,6 +1624,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1899,6 +2150,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2408,9 +2666,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2487,10 +2748,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2504,6 +2761,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2520,27 +2820,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4967,6 +5246,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5335,6 +5620,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5418,6 +5705,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7463,16 +7756,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7618,6 +7918,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7668,7 +7969,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7714,6 +8015,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -8013,7 +8496,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8054,6 +8537,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8148,6 +8637,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8187,6 +8679,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8248,6 +8741,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8365,6 +8860,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8423,6 +8925,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8495,6 +9001,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8615,6 +9123,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8687,6 +9196,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8702,6 +9213,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -9031,7 +9545,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9323,61 +9837,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9453,6 +9912,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9463,7 +9929,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

@@ -256,6 +256,13 @@ FLAGS: tuple[Flag, ...] = (
         group="agents",
     ),
     Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
+    ),
+    Flag(
         "--yes",
         "",
         "run a command that asks first without asking (needed where nobody can answer)",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.kinds import _load_json
+from burgee.runtime.mcp_ask import _nobody_answers
 from burgee.runtime.mcp_io import _MCP_ENV, _MCP_LEGACY, _MCP_META, _MCP_MODERN, _wire
 
 if TYPE_CHECKING:
@@ -99,16 +100,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -254,6 +262,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -304,7 +313,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:

@@ -57,6 +57,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -96,6 +99,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -157,6 +161,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:

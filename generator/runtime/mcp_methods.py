@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.embedded import _document
+from burgee.runtime.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
 from burgee.runtime.program import _MCP_EXTRA, DESCRIPTION, PROGRAM, VERSION
 
@@ -30,6 +31,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),

@@ -14,6 +14,8 @@ def sync(run: Optional[Context] = None) -> str:
     def inner(run: int) -> int:
         return run.real  # another `run`, not the Context
 
+    if run.confirm("Sure?") and run.ask("Who?", choices=["a"], name="who"):
+        run.confrim("Really?")
     if run.is_agent:
         run.action_required(reason="x", message="y", next=["sync --yes"])
     return "ok"

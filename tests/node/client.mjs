@@ -1,19 +1,32 @@
 // Drive a burgee tool's MCP server with the official TypeScript SDK client and print what it
 // saw as one JSON object. Usage: node client.mjs PLAN.json, where the plan names the server
 // ({"command": [...]} for stdio, or {"url": ...} for HTTP) and what to call:
-// {"tools": {name: args}, "prompts": {name: args}, "resources": [uri], "cancel": {name, arguments}}.
+// {"tools": {name: args}, "prompts": {name: args}, "resources": [uri], "cancel": {name, arguments},
+//  "elicit": {"action": "accept" | "decline" | "cancel", "value": TEXT}} (with "elicit", the client
+// declares elicitation and answers every question so: a boolean field true, a text one TEXT).
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const transport = plan.url
   ? new StreamableHTTPClientTransport(new URL(plan.url))
   : new StdioClientTransport({ command: plan.command[0], args: plan.command.slice(1), stderr: "pipe" });
-const client = new Client({ name: "burgee-ts-test", version: "1.0.0" });
+const capabilities = plan.elicit ? { elicitation: { form: {} } } : {};
+const client = new Client({ name: "burgee-ts-test", version: "1.0.0" }, { capabilities });
 const logs = [];
+const asked = [];
+if (plan.elicit) {
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const schema = request.params.requestedSchema;
+    asked.push({ message: request.params.message, schema });
+    if (plan.elicit.action !== "accept") return { action: plan.elicit.action };
+    const [key, field] = Object.entries(schema.properties)[0];
+    return { action: "accept", content: { [key]: field.type === "boolean" ? true : plan.elicit.value } };
+  });
+}
 client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => logs.push(note.params));
 await client.connect(transport);
 const seen = { protocolVersion: transport.protocolVersion ?? null, capabilities: client.getServerCapabilities() };
@@ -63,5 +76,6 @@ if (plan.cancel) {
   seen.afterCancel = (await client.callTool({ name: seen.tools[0], arguments: plan.tools[seen.tools[0]] })).isError ?? false;
 }
 seen.logs = logs;
+seen.asked = asked;
 await client.close();
 process.stdout.write(JSON.stringify(seen) + "\n");

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -61,6 +62,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -84,6 +88,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -242,8 +260,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -841,61 +857,61 @@ _DATA = (
     "1+MhDYX6TMvAPbUH0qcSBLJAIoDKMHPOLKJGvgy8TfQpqUkeGkZp+RMu23Ybawx1BdMcgXUmwkEnJoiSSRq8KMFYPM9B"
     "kTQwYoHrb6Tsue8rXQ5HRPQLyAor9SH0xZubVuEU1WVZX3Yw8FpTzuWD77WsajRoVK6Zrp+ePT+hmTVWp7qAiwn/RYEu"
     "80PsrlgD76KB2mhV02xrXnQxictjQvzVpimm0VGU2cVJB2/CGBbxYG9lOl3V1mU8pbfRgsnTy9aHOGZggM4CgSziGBar"
-    "UxgE0VXbwkJbJBO5V4mygK6VCVxIVQQWi41opDlNTQw5v9kuq9IGG9xxxVm2qs1WWhLSgdH4baB5PljMXKUQA1aMDRXL"
-    "tvRoimARxOI+D2Kuuo8gA4XbH8FMrMz16XC2GYaQ8aUsEZZSxZtRUBmsLgg01jYxdzN8o4UUhmiUujZEaH64/XnMbsKq"
-    "tKX+0VbmUreWFfFalQyQWfRxNyYCBOgJYhPxFhsUu29/ffb8eWfq7a1AEkL41OLZ9k88YrP1mPYwpQtQuQuzlxHhbtGi"
-    "7fLODrAV2oODL7PFLI7IQwGLorUyk8bJpUQMpAv4ah56MjYZV6rbh83G4DSrNEwFLV3KEKGn7dIyMuuZTQ7nqev3AKM1"
-    "yF+ObqXbO0ILH6J2IO7tgry3jDpsMZYgWtK9RDAsP45CAj4coDIP79HOKY7OhYK6teAm+a9u4iISToGSyCjVnWUQWLxs"
-    "iX3Co1ijcU9XgOvy9izGIoBhUVewDzx1Z8QjJHLqe+AEc1G/Iea2ccOfotkCD1HtHRcCfroZMk9DvfkMnx216GMeEGMH"
-    "Ri2Yn5y92lpz7IkrUGeJ/0fG/xeRB64DyEcSQzOUfSPySR7S+UDLCM7Do4/+9FwlgN8+Pm6Js2cv3572W+LRo7d/f/v4"
-    "MXleIEyo7eUcvCAYjPQoCOrHYgD8v8BtYQOJNf1wB94FmFD/QuZ8ARWlDhowFwUcu8aykqaYYUibxlwmlQc1B+LnKtFR"
-    "hFN8diCTKwmi8ij9jV7k0JP8mBp7dL/mR4SlKCK67iRSwEvKBfrm8VDmijPqJroYeKGikfw0TxlTO4oQKxDGJIseMY99"
-    "MylyGEtaNLjdib8Vkaoe9mwm3ZgeRtBlgrGP+JnuyycvTh5zmxqrZrhVnCGU7OupvAl7cjQnq35ZRpy8o5Zk2afndCwE"
-    "xBwI3c0juC5yBSZ2AVgh9NVk75joOC8ARmgEAyZBACK5y1hVvIR7XbqHuQ7SEqKEp1u9+XUYF9Yjbl/Loo00uIGElcvT"
-    "AiPS37Kf+XafYh8Z2qKIApGmDV4J6gFNpMsPDr9jlUQRM9cPpKcDsXbhatvU3F2dQzkagWJnKUqZyzklN/Zwj4CvQ2+4"
-    "e0CHcKoibGmWaWWXq/SmT8Xw8i8IlezvpBQDudH+5pJttQzNvzpERpYDQufKCvz/Nf3S25kkyUx179+nMsF8vRPF4/te"
-    "DOJy/3D/cL99cHjf8uVhvsqx9CUZhEhvxgWtq9LUFg4AK8bWB+/RVvSq0xQVMXXsJG2znw/o34K2NFmiy7XWk8elYlff"
-    "No+VZJcNlkvL1t8x4QB93c+gD+MFGo7CPalYEceBpX5QHNUSrjLVNn39fF6lYqtX1e6wJYwxhVzrh4Zaoe7nMslpe/3r"
-    "ejHRk9fnFLGJVdI2rkJZ3tS4nLO+0/lJjnJmX+L5zHjuer/SuSdnEnBlONReKO9cSv17Kw4616wlQOyiDeHhGm1lq9En"
-    "Hi/CVIfQCAwa5YwGP8MnBmTJF66PrfM++iIZc6PJLqhadUbRuSZGt8dZHtZoAsgQGQktnbLdno75872xeVd1Xle3k4MI"
-    "/SCv1lCawx/qomlW4GV0sxmr2l1+42uPWmzBm6D79WuVpRxDVE/kUpqOKmha+W3Jr8TW3v79ysYWN7a4scWpLS6oZksr"
-    "Hi6xxvaZOpuY30AZRX/42Qzvn+Nt9s9QGNu21SFIfrZr5y4d22zz0PLXtr8O+7aN18Ebc9eYu09j7mpSgL18SvPLN4qW"
-    "eoxl+vKHHoFtFG0VV0wmr28VuXvBXQvT7dfhlm6rOMbd1v3frmkyh/Wt5aVVeY4VZSa+HXt1cyGLxmA1Bqvxz3qm+JNM"
-    "7tDofCaz8unr7nyWE0m2ltZLz3K1+XvTRmOrkEwNT9csU1Pecxxf5Em7zdbKLRSf+bqt47J38Rpb2NjCxhYyVZnSttXh"
-    "fucgbx/X8LioZaFbFdzi5zGMTa2xu6k19pnPe9oiENhkh8/UrTnro6JQV8VmXy62ZXdNrKFLVr70cj2vd0k1rtKOI6rF"
-    "1arUvEv7pcpYVaivXFGrlId1x7Wr2Bp8cDMRH64rKFhWTqv0Lh/X0lpdBrRm1CSAEh8mUbzQHgRfy9pcVoqrgVoN1Gqg"
-    "1rcPtTID2b681JArVbqH9Jdfm9f6LpHu9IchKasNoRj1LKBXwT2KQ3Ek2rgNPuvh80CzpvRlU/ryZltdsPTY5JdW+vIL"
-    "ON9wuwkYqlZ4Mxqq2RpQLg+Za5v6Kzd+1l8BbVZBzWXFIrXaxMRpMomj+XiSgps8AjQ1R2oGbeHR2Sp+wVGlBCwpPVmk"
-    "Jys62arCAjdRwHLZIMsGWTbI8htHlsbcDKMrpdlsVQXS6op2+2+GI1FdcR/GDrVnwrxF8BnQY1Ox+EuoWPyJz761Yc6m"
-    "e0yyKrvLDf68BvYYbBEDjuRbqbRvdbBPV/JdG1MVqwYjL8JL+unp82e/Pjs9P33168lLpp3ef72RULsGcYMUGqTQIIVv"
-    "HClk2tlSfm76xmCmWdQRK5BNI0/Yn+C+hEuvBLJKT9v/PMjhy6/n/pWdNV60zBsm5GiyS2/Ap5lSyzS/q/eEbyguXrTP"
-    "Q3W5pMuVe8gqhhc7uH2W8Ybi4MUOTNnY1XfMrlL5u1hD3GaZKQHeqsGYTYSiwR0N7mhwh2W/LD1ovwjCehxa7HDgYhXg"
-    "YTbvpmaLV3zWbcGQWDq+X6GcaNHZD6eEatVaeIi0RH85AOKBC24rff3knbAG+nkQUHOmRx0tzZkeRd34jZ3pkUcx1rop"
-    "cu21rqNIZXm5qPCxcHQ936cvfvz3P//lwJyC9r3CzCKG5qx6w1sGxaldKK+AmrxZLbRifmWKRVdO7njyUquR+5f7nSOt"
-    "oK7r1bpptV9/EMmXfY7I1manBL3rQ3ulnWfZIQ+rA3drL0G+NX16yFqN6RNEvg5EvkorzdEkX8DRJI0f1PhBn8gPqrZS"
-    "ljXaPzg8evDd9//9Pw/dwdDTAKMawOvassUnhFHYYl9obStYb9ZB+c0UVc1C/lMdTcWVoFMnN1uFBU8WS5CeDyNPagLs"
-    "tVT7plwo5iEfDoTHbMCymmN91FD5HvJWH9tzbFw3Xx9uM5iPzX72lBbtBhcIOVyVEEBFXvpGRJoT1WlkOvVFl77VZ0Zg"
-    "SD2W74jwY6y8y8Vf3bBEWFVMwCbxwYoknlrvkXDJGld4cuhTiXEkEAAcdcWlbY6FkmxkzvolmmqiDDZZ3z9cmXXgtFwg"
-    "RkxKFOqixFhqGOvoekwU3oeKuESWHdbIidPhOkyCyeDSQ/kXWgnZmvddSySUojV5Or5blSkJoA9XR+6pXDCdy2KqH3P7"
-    "x1SvmN4U0tXT/eFE1z9flCgrRopyhB3tr0jYs6wVsfs0iYP2U3FfvH3287OXp3vHQO45lRJGkvnUoCqRLkSjcpQ8OFp1"
-    "qtJGxC70f3ry5sUyAvjMM6xjv9MFpN3uhahuuyI736wXWl3gD1s8okz8Roc14WE6VEqfyyyLxFUXWtR1yGmXKlhyCXYu"
-    "Q9bSxUPwGFiFP9G7eS3eF97C7SQtztS1RK83B/T+/V7X3mRi7zql4t+lU8I6OHYKHiT+wEenCUf/Rh/nZrauHHUe/pfZ"
-    "v8LE0nMIEBHvdXuhMCcW4OP6eLheSLx+9B/ttvhZhjKmCRssBIf/uLal1tOqM1scg7NOa156uNu33X7cC3vhX3SP+Hmb"
-    "B8eFd3lsXHZqHI7gL+IplqXH+Ax8bYs3PEO0k5gZrJk6Wzj6EJ8Ed9oEVIAcD/u64rPFxr4+UQPfGgQvBSNrMON4tzkO"
-    "QetLu6o27dlBjv6uj1hgx1vrVSKD+3daVPodnfiOobNEoXj66sWLJy9/xCL5Wr4cOtfHaUd0DJsDFLEXiv3YKcec5LWE"
-    "Y+C/oGyMSJ1EbPraoQPs5sMhAF8+NCC9ndWCyFwAkWkYPjXNxvPmisbv1Di3rkFDR7xKP3MEg9rNSsX7WJVdF/SnOnQk"
-    "RiAIMEy4lXj1M06NfRJDeqBeOnJ9pJ51QBPKmOou4bFev/eyUAFDiet7wHM8eYFOKcifzaeOYSr0Lj9HV8nH13pRrvjs"
-    "JSK43KmJj3HfDh+MonKD4lr+uELMLjku9MCQW2eruSQ+n8FBZernjIjK7XRuFC9zcMir16fPXr107KNClh2ClR0Zkp6t"
-    "cenGPpoVc4YIv3lrnx5iiiXpY7NsTHKMgQCaxCnYKr3fP5WPIfhevlTZ+SK4pApHizgdnBXc+O8ISoZwIzQUmo+XGgfy"
-    "Vi/VLR5QVMJtKLH6uCGnABRBOMgSPuAjUfgwjmL1fWU0OkUTYHwOfnCImCf8InV2Dhy6KrsrHRKyxwZuEc1TMXCzM00I"
-    "bYLhY7Lzx5M4Xc21NN7n2KTPE6VPDynJTHacSOblgbDUnyACQ3yRHmBmjveqWogadTnl0yZQHfm2xsn8aPgC1wDfCO1W"
-    "korSeidbh7c7m8LxcVorTQ+KBjKzdLqDs6dnc8WjOIzj6eTO4XCMFTshdAULQOGFj/RRfNTaEvUvfJlKlxbPR7gBzH/6"
-    "f7x/H37/mOp0unQAFxzjCzrwZQO3jls8xBbJo6PmtueccfMPsPnScvsoNnGxuOXvH2LTZfeKh7G2o6T5fEiEpydm5gle"
-    "yd0xDX2HDdm+DhG4udOi2z/aT0WCfQ1sfi3XQzf44IhGnroMNPhbOBDYjAZx+iSUsNp+cv38M1wzfdBlmxyDAnj6hINa"
-    "VUqpVKjfqSYocySAnBULyy/v2apRXNOnrteITIBOt1NAdzlNFRUia2gjJwqoun2dxMrmyBmD5rZWJWv5OEt1WepmHZ1D"
-    "4v3Wq3fcIBw3va1cNy2AQfCFybMnb35+C1YSF8+dvXC5fAg1L8rUcdreJPvb25M36S5Z2tCPi27zVydu4Pnyfbo1hOvN"
-    "Lbt6dwsuVlCKtFkGQdQeUH4Xu1PFLfemwtDZrbJvH3VFtjsIp1lvDbqJUzdt6HFQrb9ivyQXNKhqrOgqofu7xIkj2A8E"
-    "7lz/P1GR66c="
+    "UxgE0VXbwkJbJBO5V4mygK7VCaQBbgEpYX//mAM5iP9ePnlxkjc1GJ/e5fwd1v/aOy5vsMLEs7rAwKFTKPPkaPeSpoSK"
+    "oBWHsZCqiI8WG7GaRDMln3z4bLNYaZ8QbhzjZGHVnjEt0On80DTaePl8sJi5SiGUrZgi1I/bMgcpEEcsjttVSEbUfcRK"
+    "uEb9EczgysIzHc42g0IyvpQlwlKqeE8N6rTV5ZnG2ibmbgbT9FqDIRrbpO0pWlFufx6zt7Mqbambt5W51K1ltchWJQNk"
+    "Fl31jYkAAXqCEEu8xQbF7ttfnz1/3pl6eyuQhJ5IarhtMy4esfV9TFux0gWo3IXZkomovWiYd3mDCpg87YjCl9liFkfk"
+    "aIFh1MaFSeMcWQIKxwWYOA89GZvEMZUfxGZj8P1VGm2Dli5liAja9swZYPbMXo3z1IN9gEEn5C8H6dJdKqEFc1E7EPd2"
+    "Qd5bRqu3GBIRLemWKBiWH0ch4TdWhObhPdoAxkHGUFC3FmomNxz0LQL6FO+JjFLdWYbkxcuW2CdYjaUm93Qhuy7vMmOr"
+    "AFAcdQW78lN3RjxCIqe+B7481yYcYooe9y0qmi1wdBUo/HzcUjdDKn2o99Dhs6MWfczjeuzAqAXzk7NXWzKPAwoK1Fni"
+    "/5Hx/0XkgQcE8pHE0AwlEYl8kod0PtDAg6169NGfnqsEYOjHxy1x9uzl29N+Szx69Pbvbx8/JgcShAm1vZyDMweDkR7F"
+    "cv1YDID/F7i7bSCxNCFuJLwAJOBfyJxLo6LUzwTmooBj12gdTU3GkPa+uUwqD2oOxM9VooMhp/jsQCZXEkTlUfobvY+i"
+    "J/kxNfbofs2PiK5RRHT5TKSAl5QL9M3joczVmNRNdDF+RLUv+WmeMqZ2FCHkIahMwCRiHvtmUuQwlrRocNcWfysCbj3s"
+    "GYCFmB5G7Ghiyo/4mS5CjMfcpobcGfwWZ4iI+3oqb4LQHJTKiniWgTNvDCZZ9uk5HdIBMQdCd/NAtItcgYldAFYIfTXZ"
+    "OyY6zgu4FxrBuE8QgEjuMuQWL+Fel+5hroO0hCjh6Y51fqvHhfWIu/CyoCkNbiBh5fK0wIj0t+xnvt2nEE4GGikwQqRp"
+    "g1dCrEAT6fKDw+9YJVHgz/UD6el4sl1/2zY1d1euUY5GoNhZilLmcmrMjT3c6uDrCCJugtCRqKpAYZosWxn8ll5Yqhhe"
+    "/j2nkv2dlEI5N9rfXM6wlqH5N6DIyHJc61xZ+Yu/pl96O5Mkmanu/ftU7Zivd6J4fN+LQVzuH+4f7rcPDu9bIQmYr3JK"
+    "YEkiJNJ7ikHrqjRDhwPAwrf1OQi0Fb3qbEtFagA7Sdvs5/MSt6AtzfnoqrP15HHF29V3/2NB3GWD5Qq59XdMOM9Q9zPo"
+    "w3iBhqNwTypWxHFgqR8UR7WEq0y1TV8/nx6q2LFWtcltCWNMPdr6oaFWqPu5THLaXv+6Xkz05PU5021CrrQbrVBdODUu"
+    "56zvdJqVg7XZl3g+MwEIve3q3ANPF3BlONReKG/ASsMUVjh3rllLgNhFG8LDNdrKVqNPPF6EqQ6hERg0yokZfoYPPshy"
+    "SFzmW6ev9EUy5kaTXVDR7Yyic02Mbo+TVazRBJAhMhJaOvO8PR3z53vx9K7K1a5uJwcR+kFeraE0Z1jUBQWtwMvoZjNW"
+    "tUn+xrc3tdiCN0H367dDS6mSqJ7IpTQdVdC08kufX4mtvf1roo0tbmxxY4tTW1xQzZZWPFxije2jgTYxv4Eyiv7wsxne"
+    "P8dL+Z+hvrdtq0OQ/Gzz0V06ttkeqOVvn38d9m0bb7U35q4xd5/G3NWkAHv5lOaXbxQt9RjL9B0WPQLbKNoqrpgTX98q"
+    "cveCuxam26/DLd1WjY+7Pb5gu6bJnDm4lpdW5TlWVMv4duzVzfU4GoPVGKzGP+uZGlYyuUOj85nMyqcvH/RZDlbZWlov"
+    "PZLW5u9N+6Wtejg1PF2z2k5563R8kSftNjtEt1BD5+u2jsteKWxsYWMLG1vIVGVK21aH+52DvH1cw+OiloVuVXCLn8cw"
+    "NiXT7qZk2mc+tmqLQGCTHT5Tt+bIkop6YxWbfblmmN01sYYuWfnSy/W83iVFxUo7jqikWKtS8y7tlwp8VaG+cmGwUh7W"
+    "HdeuYmvwwc1EfLiuoGBZVbDSK4lcEmx1GdCaUZMASnyYRPFCexB8LWtzWUWxBmo1UKuBWt8+1MoMZPvyUkOuVOke0l9+"
+    "+1/ru0S60x+GpKw2hGLUs4BeBfcoDsWRaOM2+KyHzwPNmgqeTQXPm211wdJjk19aBc8v4JjG7SZgqOjizWioZmtAucpl"
+    "rm3qr9z4WX8FtFkFNZfVvNRqExOnySSO5uNJCm7yCNCUTqkZtIVHZ6v4BUeVErCkgmaRnqx2ZqsKC9xEActlgywbZNkg"
+    "y28cWRpzM4yulGazVdxIqyva7b8ZjkR1xX0YO9SeCfMWwWdAj03h5S+h8PInPsLXhjmb7jHJigUvN/jzGthjsEUMOJJv"
+    "pQrF1cE+XZB4bUxVLH6MvAgv6aenz5/9+uz0/PTVrycvmXZ6//VGQu1Syg1SaJBCgxS+caSQaWdL+bnpG4OZZlFHrEA2"
+    "jTxhf4L7Ei69EsgqPW3/8yCHL78s/Vd2ZHrRMm+YkKPJLr0Bn2ZKLdP8rt4TvqFGetE+D9Xlki5X7iErfF7s4PZZxhtq"
+    "nBc7MNVvV98xu0oB82IpdJtlppJ5qwZjNhGKBnc0uKPBHZb9svSg/SII63FoscOBi1WAh9m8m5otXvFZtwVDYun4foVy"
+    "okVnP5wSqlVr4SHSEv3lAIgHLrit9PWTd8Ia6OdBQM3RJHW0NEeTFHXjN3Y0SR7FWOumyLXXuo4iVRfm2sjHwtFliZ++"
+    "+PHf//wXVh0F7XuFmUUMzVllk7cMilO7UF4BNXmzWmjF/MoUiy4A3fHkpVYj9y/3O0daQV3Xq3XTar/+PJUv+ziUrc1O"
+    "CXrXh/ZKO8+ysypWB+7WXoJ8a/oQlLUa0wehfB2IfJVWmhNWvoATVho/qPGDPpEfVG2lLGu0f3B49OC77//7fx66g6Gn"
+    "AUY1gNe1ZYtPCKOwxb7Q2law3qyD8pspqpqF/Kc6YYsrQadObrYKC54sliA9H0ae1ATYa6n2TblQzEM+4whPC4FlNcf6"
+    "qKHyPeStPn3o2Lhuvj6jZzAfm/3sKS3aDS4QcrgqIYCKvPSNiDQnqtPIdHiNLn2rj77AkHos3xHhx1h5l4u/umGJsKqY"
+    "gE3igxVJPLXeI+GSNa7w5NCnEuNIIAA46opL2xwLJdnInPVLNNVEGWyyvn+4MuvAablAjJiUKNRFibHUMNbR9ZgovA8V"
+    "cYksO6yRE6fDdZgEk8Glh/IvtBKyNe+7lkgoRWvydHy3KlMSQB+ujtxTuWA6XsZUP+b2j6leMb0ppKun+8OJrn++KFFW"
+    "jBTlCDvaX5GwZ1krYvdpEgftp+K+ePvs52cvT/eOgdxzKiWMJPPhR1UiXYhG5Sh5cLTqVKWNiF3o//TkzYtlBPDRbVjH"
+    "fqcLSLvdC1HddkV2TFsvtLrAH7Z40pr4jc6cwjOBqJQ+l1kWiasutKjrkNMuVbDkEuxchqyli4fgabYKf6J381q8L7yF"
+    "20lanKlriV5vDuj9+72uvcnE3nVKxb9Lh511cOwUPEj8gY9OE47+jT6VzmxdOeo8/C+zf4WJpecQICLe6/ZCYU4swMf1"
+    "KXe9kHj96D/abfGzDGVMEzZYCA7/cW1LradVZ7Y4Bmed1rz0cLdvu/24F/bCv+ge8fM2z78L7/L0u+zwOxzBX8RTLEuP"
+    "8Rn42hZveIZoJzEzWDN1tnD0WUQJ7rQJqAA5nll2xUekjX19oga+NQheCkbWYMbxbnMcgtaXdlVt2rODHP1dH7HAjrfW"
+    "q0QG9++0qPQ7OvEdQ2eJQvH01YsXT17+iEXytXw5dDyR047oNDkHKGIvFPuxU445yWsJx8B/QdkYkTqJ2PS1Q+fwzYdD"
+    "AL58aEB6O6sFkbkAItMwfPibjefNFY3fqXFuXYOGjniVfuYIBrWblYr3sSq7LuhPdehIjEAQYJhwK/HqZ5wa+ySG9FzA"
+    "dOT6ZEDrnCmUMdVdwmO9fu9loQKGEtf3gOd48gKdUpA/YlAdw1ToXX6OrpKPr/WiXPERUkRwuVMTH+O+HT4YReUGxbX8"
+    "cYWYXXJc6IEht85Wc0l8PoODytTPGRGV2+ncKF7m4JBXr0+fvXrp2EeFLDvLKzsyJD1b49KNfTQr5gwRfvPWPj3EFEvS"
+    "p3/ZmOQYAwE0iVOwVXq/fyofQ/C9fKmy80VwSRWOFnE6OCu48d8RlAzhRmgoNB8vNQ7krV6qWzygqITbUGL1cUPlI5V2"
+    "yRI+4CNR+DCOYvV9ZTQ6RRNgfA5+cIiYJ/widXacHboquysdErLHBm4RzVMxcLMzTQhtguFjsvPHkzhdzbU03ufYpM8T"
+    "pU8PKclMdpxI5uWBsNSfIAJDfJGew2ZOKataiBp1OeXTJlAd+bbGyfxo+ALXAN8I7VaSitJ6J1uHtzubwvFxWitND4oG"
+    "MrN0uoOzp2dzxaM4jOPp5M7hcIwVOyF0BQtA4YWP9FF81NoS9S98mUqXFs9HuAHMf/p/vH8ffv+Y6nS6dAAXHOMLOvBl"
+    "A7eOWzzEFsmjo+a255xx8w+w+dJy+yg2cbG45e8fYtNl94qHsbajpPl8SISnB3/mCV7J3TENfYcN2b4OEbi506LbP9pP"
+    "RYJ9DWx+LddDN/jgiEaeugw0+Fs4ENiMBnH6JJSw2n5y/fwzXDN90GWbHIMCePqEg1pVSqlUqN+pJihzJICcFQvLL+/Z"
+    "qlFc06eu14hMgE63U0B3OU0VFSJraCMnCqi6fZ3EyubIGYPmtlYla/k4S3VZ6mYdnUPi/dard9wgHDe9rVw3LYBB8IXJ"
+    "sydvfn4LVhIXz529cLl8CDUvytRx2t4k+9vbkzfpLlna0I+LbvNXJ27g+fJ9ujWE680tu3p3Cx3o+VHQZhkEUXtA+V3s"
+    "ThW33JsKQ2e3yr591BXZ7iCcZr016CZO3bShx0G1/or9klzQoKqxoquE7u8SJ45gPxC4c/3/jK4xsw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -925,7 +941,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "async": ("_await",),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1551,6 +1567,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1559,6 +1584,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1619,6 +1646,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1649,6 +1698,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1974,6 +2224,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2462,9 +2719,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2541,10 +2801,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2603,6 +2859,49 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
+
+
 def _keep_secret(value: object, name: str) -> None:
     """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
     a secret, as given and as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
@@ -2617,27 +2916,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -5165,6 +5443,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5533,6 +5817,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5616,6 +5902,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7661,16 +7953,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7816,6 +8115,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7866,7 +8166,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7912,6 +8212,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -8211,7 +8693,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8252,6 +8734,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8346,6 +8834,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8385,6 +8876,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8446,6 +8938,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8563,6 +9057,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8621,6 +9122,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8693,6 +9198,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8813,6 +9320,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8885,6 +9393,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8900,6 +9410,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -9229,7 +9742,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9521,61 +10034,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9651,6 +10109,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9661,7 +10126,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

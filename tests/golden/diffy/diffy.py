@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -54,6 +55,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -77,6 +81,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -201,8 +219,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -731,79 +747,80 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv20a2/iuz2gVsYSnasdP2RvYaCNK09W7sBIkvioUlmCNyJLGmSC5nZFebGNhfsz/s/pJ7HjN8SJQtP9pu73WA"
-    "yBIfM+c153xnziE/d8JslifKxFna6Xc+DzqTIpvnetDpn58POoOOh3/wGlko+DXovOHvwlxnwqifje4LM1UiiVOlRZYm"
-    "C/hQIhvj0ZmYSu2JmSwuVSR6QqaR+LM/6Aw9GDSRI5XQkCfyUgkprlShgQy4kk4diNho0cvorl7PnhU4N57IrlNPpJmh"
-    "2U2WJVsaR4Z/HhE8g9scGxX950NvFz/waApzwaGxTLQiihoHhg0i+T68q5cRzb1eNjf53Fhm5nmuCjqRZNf4Dak4Q7ng"
-    "AFtahFIruhaHcMzwZXba5vXVFS3EMpNFlhlkkNSEH8ObjtdJkplmTaJQSALwPZUzuL0/6ExVktPlkdJhEeeGJoET32bh"
-    "fKZSI/EICZTFG8oEaEqUL97KcCoCGvV86OOIgYg1yV/nMlQ9rUDK0oACrfxFLs2UbQEuzItsUsiZL47Tq4w0jmMJqUWQ"
-    "L8wUZo3i8Xjh5wtxiKMfgdZ/0nB46/BKJnN1tBWI6xgGDOzvAIb466f3pyIb/aRCA3ZmwmmcTmA6aaxNiCBOQU2fQrBG"
-    "GaBNgT1pUJEmO6XbVXqlkiwHq02FNhEo1hPB58Fg0Mku8RMsvJgrT+D3SBrJx3zfvwk8cT3NtBIBHg+YAlgHARuHnVVs"
-    "S1EoPU8MUwayQMnK1BEOB1gdI5AdyoMm51tqk6GowfpRsHCHnRLWgkrGXV+8FmMZJ3O6gBls8kCmw0yoosgKPkqXXMZp"
-    "hH/57ExpLSeqOgAyJTJubqwCJNCf9v6pikyon0GiYRapAxHgNRoMaK55bPyUIdrTRaH+MY8LRbMEaB4gJNZlCj7kfAiC"
-    "RDtydsPexGSimKcCr/BXbURb4TrJaaFg0SzcGB55CeJUk8hKSjXKKsnATlhQKMxwbsT2TBnpg6rTEI34YHVK1qr4+Pa7"
-    "AEx7AlOOZHhJlI/nSUL+sNtCaq83QsMIkB0NRpIuaFmB6yT7e0fcsrbimiIsJ9UBMmXSRGBtNQYniHZcmjBKTihYqchk"
-    "pMIE/F6EhKPMkVOwOmabl7d0VtPfzOT5kB2Pj56+PnkLBJFZsmOuZO2L93wp8IriAGlv08kX3b5Af0chxJ46IElapSSx"
-    "NroWWmjl8HW+Tx6strCBDHR4i5ydHC8rugicDnhmEyv0hJ9vbjwi/gE33nh1N1qPiMue9Cki5MPYg+ijxmbpam0K8Imt"
-    "lKICxnGhDdF5IK6zItIUYYlYsDMMM/Fkes8xtQozYGTdoDSqcwgUwJjsajIMbzKKYhxVJh/qTJIbe6gaS6dK32OjZnoN"
-    "ZzhDeVAWhVy0Eu6GG+IpmcKKovhZTiaj96DwH9CBdvq0pEhi8A384pWyJ9g14+JXszwzEIVrdyxZXgWbliX/hDDqoeZn"
-    "qdzQVH6kMO1Aj8Cbrc05bIUjqXQ+Y2G3gqxNbbIJxOiisWRTKMfDqUvg1eAC1KEmdvLbRi/vhutmcRrPiPYXjeletNgR"
-    "C+7XMftVW/9PsGun8hYBf4TpWiItutAymnF8uJYUyj1YBhifhcQAZ+KZYhdcKIgeKg0pEMbpYJBWAWdLsxcuOJClookG"
-    "fLj3EQsD7r6fC61IlQROLJe0RsR2QEJgkfUJj3R9u3LGY62WFV233soqdxtWuYt3J/Es3uzmJZPexX+tdjT+Zc16nVjv"
-    "lgXxq9KJmd5zrZcGCCbDA3hoL+EUkp/QgAOwqsBLbqEuLU8DHnw/tolaG531wylMDseGa2hjli24IORMC+FA4H1Cjg2t"
-    "FPRX2vhrVv6YOHfCq0mp5Kmk/hd0D0hCrtIfsyKJ6tff3FCaOwvzC0pFb8l16yDNxCZRTwnPnlHfM+r7LVBfZchPi/ee"
-    "0eQzmvw/iSarBXNvHNm+Mp7h6DMcfYajz3C0Dkd5M5qxaJjEOlchCWHX32f6nGOiPWE6VIWGQeeFv+vv0tHRvJgo5fbL"
-    "9QVvJdNFR3/Z91+1125w0L6weFfbTVXaCh4t6C9vr1/LBW2hiijDZcsbseJ6qlI8vbDbq112LPWoacyCJirlncc5acgd"
-    "QsFPkmwkkwtZTFaQOBdyWGUtHqemcqeEZRatw6GawS2FmwNXoKAKkdjOCoDXY/ikvfIui4FcJtZZmuWjS7UAmAMCwyoW"
-    "uFvr36zJ13ipBRc9zQoO+rYu2MZehTkqKbC9bsa7LTsAGzMJwYRqYsASBZ1t6/X6XHxYR2xvHCeqSSDW5jaV/nUBqLm+"
-    "O4+FKIv0Miv6Pka/eAbLGxwRkCfnUZzB19HCoLFJ2tGH3+QFMlvf+fD67IfenseVBUSQxFQ5JihMAUUMJ62hNdmL1Gg+"
-    "aTI2AtypZLopb6DCa2HAVyqM6RqdFTq7AmKDLR+tzooxPHP4ovKFs5H10xtMG0qIpkmj6uX8YWxrRJxQkewCO2PAJLXo"
-    "eSZ/rhtma/jYhKy5qesZNFHRU4UUbwn6aHkFSwfXWVCvkW3v9sFGBIXxAwGWkYKGJ6qeHghrv3xRC186j5OkF8XFI6yX"
-    "yqarYK2OZIBHYqKFAAsCHmFiObgCZtrGBnDAXG0nD4X+zNrAlu6C9WmDEBNIBLiX2gjdJGocqyR6jD8lN8msecIxicu2"
-    "18MOgr5gmmnjAgkHn2gEJVhYrM4MVvlZB8ukqZ/zRMaPcvY897WtdouMzmA+RE49hLnEuMhmG0mKKq8Ptx0sQK8p2H6O"
-    "I69WbcagcsN0fXf87i1p1kWd9hKt2HbrwFbxSdwta+CnbKQftapJ21YWfYEOj3hCZNQjFRN3VG2XqHTA+S6wiJfdjemU"
-    "umfbiVT0qAXTpJejD0nMwQCELDE1TiAPi80pTCA579Ww3xOSidKrjexMA+NctjGBC6WXgcXiUTSSTssQQ2mp1BDmeAcQ"
-    "OcgIDF1i48x2qlQEK5uXXpqNsghtw2W11hJKxoh/iFEw1owQ98VokUutEQO28IaO5an8qCNBUkfDyZsPJFy9gyADjTse"
-    "gyY2lvoszB+HIVRxpVYIK6kSGYB9cgabGwLx2iPhPg7fWCMFFp1Tt4EIww+PPy+462tT2ur7Uo/XZbmJ6Jp0NiUDbDZJ"
-    "noAIMKDXiE3EJxxQbH/62/G7d/4s6m5AEkL4MuLV45845LB1hMlJtQC1XGi7vBDuLke07XEiJx7GCs/qxhP5Ii8yylAg"
-    "olivzKRdUzeZESMlAV/N00gVrmeOuvJw2ALSWV1uIMFIVypF6FnPNhmZcaoHOPKiTP1e4j4Kypf3nZzYXqc1fIjegaS3"
-    "DfbuOXfoMZYgWlyCiWzFRZYS8OGtI3dzlxqyeN8sFTRtDW5igMcuJETCJVASFaV2sgoCi1NP7BIexb7Jru3w6nPXF2MR"
-    "wLDcYoSCnMmcZIREzuIoShT37IVZEUFeqPAsXAoZou4eLG3F2WEoPDGgBCSPG2YefW0CYpzAuQV3KuiubSbjTFyDOzPx"
-    "Pyv5n2QRpA5gH6aAYUx2qVIin+yh1AdGRkgeDr/EswttAL99OfLE+fHpp7OhJw4PP/3909ERZV5d2r9P1RyyIGBGRbQ9"
-    "GRdiBPK/VMDcSFH7WJJllxBC40vVyAV0ViZoIFw0cJwam0Zdr2KKrXnU8AmkMlNzIH6ujd1FOMN7R8pcKzCVw/Iclfis"
-    "ko9osMOdNScRlqKJ2K5SpICXlAT65kWoGr2Xdoi+mGtFPaF8N6uMqR1niBUIY1JEz1jGsVOKCgtFiwbWg+Bfy0jVsp3n"
-    "ShZ0M4Iut016yPf0sX3uiMe0WLXCreIcoeTQqvIu7EmWV2tuXUWcHodstOWY7rN7IWDm2JnXRHB9lArtC43jNNZTsHyk"
-    "42IJMMIguGGSJGCS24xVxSlcK+kaljpYS4oWrsGKDLXoUiekhPWovPo+IDE3UrByWS3Akf1VnebLY9r7qNBWVtZZbcBb"
-    "gXpAE+947X3FLgm1gd2PKrJbpPW28V+520+Nx+Dh2ZxKKdOZUBaQRMCqs3twowwdPePrtr22sqp6R/JV7YPetzpcn82W"
-    "bh813R2FYwyxvB10oWsb8n8qfww6U2Ny3d/ZwXBjc1k/KyY7UQHGsrO3u7fbe7G3U8vkQSere9y37Oxnl/wXCNVlycmz"
-    "vbEPKyt7VRvtUmWSt2HtdjYGm0F7BaJluxzpLMkaNvfq78FeWQex7dzr2eJW8o0rJNRpvn4013q+/oop772vOw0OtVhg"
-    "5Fm6psSFpDQQaZwsc3WLVJnqOn3DZslkWbleuz3cIhjX672eNXRZ606vklyON7xZbyZWecObYalKzRcst+2X0emCHaYt"
-    "PfI2afWjmOcu9Z/FWgNxF5HKFfirNLRprCpm4M3KDYLaRurcirZaGHppPRDWlhieWBDO/TU9tBSj6i9xZmEuBX3OibLi"
-    "kp5ZqSa+sCPX5ly4iorYgrG2+JPJoLD5dO7oucmnqr7+Nu3Om8dftGpbS2kLv/zlwfFwXRfL2gpU2zQrVanWVHilYcW7"
-    "sz3m7laYjbYK7ty9LAv5d8y5pkHmdwIZ1oTA53j/HO//n8X7NVG9cv7gsu3GuPVolXtq+pi9x4Z863dxPgwjNE8tkOz9"
-    "ZvH/uRvyl+2GbEaumnKWafpgd66pEMpl3AMR2Arqm5Nv/+df/w5A4LC6rnHbEPdIaxXeJ4Yb5bpfVdf5sDXArg2O3L1W"
-    "Wa+tVfuRurK2unO16+/73MRys37ZulGHv9dHfJ5MO657bQMsuALxqoa3++Om3ZXSG3dSPgyEcTfl7wxTPbdp/me3aT7j"
-    "3Gec+yvh3PYoVYtGuy/29l9+9fU3//VKjsKIesRv1oBEW81bvkM4hy12hfW2gv3mOrz43Kb/2DZ9rr2XSUy1CsvUgpQf"
-    "mwt8EwUc31taSOu6Al4DEokEV+KlsImNAMvhlj3sbbUFPtsZp0HGhUI14mtDIHfgEpdMfeuIS8La8qw6iS83JPGs1jaK"
-    "PTvYyxypMKYcBQkE0ERT8SbggdCKHfv5cIWmNZlbnayvX20sOkixLhGXmRUKbekVC6pYLYyYKLwOnd8KWY1ss07MN7ub"
-    "EpOKOfCck17Kt+PA/HGEC2QKpCX41pFC5VlhbBlYitF8skJMPW+t0/Ji7yEaA8sAOWkjyk5ibudAaEttwa4kWSdhJR1v"
-    "0vHVpkIxAD9wbspJsEJLrbCu4Mzj8y4qlY1tw0pMzXfYcrJo11RtK6BB2P6m2jquRhHbb0yR9N6IHfHp+Pvj07PuAZB7"
-    "wW+VAZK5UbttfS1tNzQoebm/qarKQcQ2zH/29uPJbQQsFywo6vGU3tKTH7fgwwe9CAdnp8dPsHGp0weg3xukOGNflI+a"
-    "DNLadHj8qZ8WEf9NHfrYQU39U1xbF0bqS7vyeWdl287ocUbf5Y7J2LiCPfUK0fKgnt7lhzx8ZIWGMPEoxgwMmfloH5QR"
-    "H/idS/v+qz+7F0fx+5fwNgSbiB37g1S4fQS82z53M0hJcId/6PXE9ypV/BIzEAbvInEfiXUX2s8XByAS8mUKwpMPpB8N"
-    "0kH6R54Qvz75Azk4/B/FG+z4Ab+OP3viI0uv5f1pgW2PhjnHWUKtHfgYxTU/tTGJba8iPhMC2Qi2Q4My8GrXaGZ9NDrs"
-    "0mlhNxVy+6NtXuME2/pyooKmDzzqqUEr9R2VKy/EevP+5OT16bfYfGQVH1C/dNDL6PGWAOjhXBNnAQQWGttI0TAJek0b"
-    "g3z3viqXCto3puGDQfMwBHjLzVjl5e5taCXQF5Ubse+5qqF2d8SidBqcR7dRxRfvy++8QmncqgUH37yV2EYpTKPYGMD1"
-    "AptwKYnqe1RMvcOtfFCp5Ny9MK5qfEeYovvrRezeoVftBzB2udkCkWNDG9XGmo886QPQBN/XC2zzESicjIpb2oneNa9k"
-    "c1MH3G6qGyxxh5T2SjjFirGwWnKTEzcacWcjNf/MGYGtjtPysrWmbbluzPcfzo7fnwb1/svbniyo+jDLhsUrWcQYOFxj"
-    "Ji2fRkuma6a2zyLUIdAB5vqkwRmEBvumutI4QkivYqWrpk1cTUv9moGPOsHXNwaC9rJ5EGKFtHFqYSfcMsuxDWmp63sF"
-    "JqK5urfwLeHSwPqil9xnWoWgtS/oQ/7oXX4BEdP+gr2NOi+77P8W2by0Alk1ihK4hcDCZDd7PoO+lVq5pRfUSZ8bbVsy"
-    "17/Xr8rjTte/4o84PCkfCnGPTLQswurFf8sNfOiJ4rqzqRJl+OHTK+6Ee+Mfeifrcqo1eL92vyBGpbY+noCGgaJcaZgL"
-    "ulaXG3Y3uswyaLQ2Bi56vS1fwIgHvtBX8cU6SnS98GOmJC2dL3ABxOTyP16/C+e/lO6cDu3BgYCSvQC+PWHexsO/xOFX"
-    "lsYX8Zjsi0f++hUOvZp5MRsPzqF48G9QUoHLn2jIh2dCPCTkOThm+RRiUwYb5TNuoK9woHoyQwQ+Piux4+9XzHMygcM/"
-    "KLewA77cJ87LnICYv0eGgMMMUvcaTG61BhVaJdh20fLxAIMIulrVDgVt3wp08GfVS+heyOlcJAMqr3yYgX1+v7EI3QtC"
-    "b1+BL1ASjEmdCTwobWGREKC1DbdpK55w7Vfv3n53Jj4ef//DGbj4J2i4hSTgLe/qtfjslp6voJU6rqyisIGqp+tGupW4"
-    "u6rTAdkaYyP7jCuLuGWsZbSG+Hs9iiTkAdR1bv4XWY/rPA=="
+    "eJztXAtv28aW/iuzugtEwqVox07bjew1EKRp693YCRIvioUlmCNyZLOmSF7O0K5uYmB/zf6w/SV7HjN8SJQtP9re7jpA"
+    "ZImPmfOac74z55BfemE2zxNl4iztjXpfxr3zIitzPe6NTk/HvXHPwz94jSwU/Br33vJ3Ya4zYdSvRo+EuVAiiVOlRZYm"
+    "C/hQIpvh0bm4kNoTc1lcqkgMhUwj8Vd/3Jt4MGgipyqhIY/kpRJSXKlCAxlwJZ3aE7HRYpjRXcOhPStwbjyRXaeeSDND"
+    "s5ssS15oHBn+eUTwHG5zbNT0n068bfzAoynMBYdmMtGKKGodmLSI5PvwrmFGNA+HWWny0lhmyjxXBZ1Ismv8hlScoFxw"
+    "gBdahFIruhaHcMzwZXba9vX1FR3EMpNFlhlkkNSEH5ObntdLkrlmTaJQSALwPZVzuH007l2oJKfLI6XDIs4NTQInvs/C"
+    "cq5SI/EICZTFG8oEaEqUL97J8EIENOrpxMcRAxFrkr/OZaiGWoGUpQEFWvmLXJoLtgW4MC+y80LOfXGYXmWkcRxLSC2C"
+    "fGEuYNYons0Wfr4Q+zj6AWj9Fw2HX+xfyaRUBy8CcR3DgIH9HcAQ//b5w7HIpr+o0ICdmfAiTs9hOmmsTYggTkFNn0Ow"
+    "RhmgTYE9aVCRJjul21V6pZIsB6tNhTYRKNYTwZfxeNzLLvETLLwolSfweySN5GO+798Enri+yLQSAR4PmAJYBwEbh51V"
+    "9KUolC4Tw5SBLFCyMnWEwwFWxxRkh/KgyfmWxmQoarB+FCzcYaeEtaCS2cAXb8RMxklJFzCDbR7IdJgJVRRZwUfpkss4"
+    "jfAvn50rreW5qg+ATImMmxurAAn0p8O/qyIT6leQaJhFak8EeI0GAyo1j42fMkR7OivU38q4UDRLgOYBQmJdpuBDTicg"
+    "SLQjZzfsTUwmijIVeIW/aiPaCtdJTgsFi2bhxvDISxCnmkRWUapRVkkGdsKCQmGGpRH9uTLSB1WnIRrx3uqUrFXx6d0P"
+    "AZj2OUw5leElUT4rk4T84aCD1OFwioYRIDsajCRd0LIC10n29564ZW3FDUVYTuoDZMqkicDaagxOEO24MmGUnFCwUpHJ"
+    "SIUJ+L0ICUeZI6dgdcw2L2/prGa0mcnzITseHz1+c/QOCCKzZMdcy9oXH/hS4BXFAdLu08mXg5FAf0chxJ7aI0lapSSx"
+    "NroRWmjl8HW+Tx6ssbCBDHR4i5ydHC8rugicDnhmEyv0hF9ubjwi/gE33nhNN9qMiMue9Cki5MPYg+ijZmbpam0K8Imd"
+    "lKICZnGhDdG5J66zItIUYYlYsDMMM/H5xT3H1CrMgJF1g9KoziFQAGOy68kwvMkoinFUmXxsMklu7KFqrJwqfY+Nmus1"
+    "nOEM1UFZFHLRSbgbboKnZAoriuJnNZmMPoDCf0IH2hvRkiKJwTfwi1fKnmDXjItfzfPMQBRu3LFkeTVsWpb8E8Koh5qf"
+    "pXJDU/mZwrQDPQJvtjbnsBWOpNJyzsLuBFmb2mQbiNFFM8mmUI2HU1fAq8UFqEOd28lvG726G66bx2k8J9pftqZ72WFH"
+    "LLjfx+xXbf0fwa6dyjsE/Amm64i06EKraMbx4VpSKPdgGWB8FhIDnInnil1woSB6qDSkQBin43FaB5wXmr1wwYEsFW00"
+    "4MO9j1gYcPf9XGhNqiRwYrmkNSL6AQmBRTYiPDLw7cqZzbRaVnTTemur3G5Z5TbencTzeLObl0x6G/912tHstzXrdWK9"
+    "WxbEr0rPzcU913plgGAyPICH9hJeQPITGnAAVhV4yS3UpdVpwIMfZjZR66KzeTiFyeHYZA1tzLIFF4ScaSHsCbxPyJmh"
+    "lYL+Sht/zcqfEedOeA0pVTxV1P+G7gFJyFX6c1YkUfP6mxtKc+dhfkap6C25bhOkmdgk6inh2TPqe0Z9fwTqqw35afHe"
+    "M5p8RpP/J9FkvWDujSO7V8YzHH2Go89w9BmONuEob0YzFg2TWOcqJCFs+7tMn3NMtCdMh+rQMO699Lf9bTo6LYtzpdx+"
+    "uT7jrWS66OBfd/3X3bUbHHQkLN7VdlOVtoKnC/rL2+vXckFbqCLKcNnyRqy4vlApnl7Y7dUBO5Zm1DRmQRNV8s7jnDTk"
+    "DqHgz5NsKpMzWZyvIHEu5LDKOjxOQ+VOCcssWodDNYNbCjd7rkBBFSLRzwqA1zP4pL3yAYuBXCbWWdrlo0u1AJgDAsMq"
+    "Frhb69+syTd4aQQXfZEVHPRtXbCLvRpz1FJge92Md1t2ADbmEoIJ1cSAJQo6fev1Rlx8WEfscBYnqk0g1uY2lf51Aai5"
+    "uTuPhSiL9DIr+hFGv3gOyxscEZAnyyjO4Ot0YdDYJO3ow2/yApmt73x8c/LTcMfjygIiSGKqGhMUpoAihpPW0NrsRWpa"
+    "nrcZmwLuVDLdlDdQ4bUw4CsVxnSNzgqdXQGxwZaPVmfFGJ45fFH7wvnU+ukNpg0lRNOkVfVy/jC2NSJOqEh2gZ0xYJI6"
+    "9DyXvzYNszN8bEJWaZp6Bk3U9NQhxVuCPlpewdLBdRY0a2T97RHYiKAwvifAMlLQ8LlqpgfC2i9f1MGXzuMkGUZx8Qjr"
+    "pbLpKlhrIhngkZjoIMCCgEeYWA6ugJm2sQEcMFfbyUOhP7M28EIPwPq0QYgJJALcS22EbhM1i1USPcafkptk1jzhmMRl"
+    "OxxiB8FIMM20cYGEg080ghIsLFZnBqv8rINl0tSveSLjRzl7nvvaVrtFRmcwHyKnHsJcYlZk840kRZXXh9sOFqDXFGy/"
+    "xJHXqDZjULlhun44fP+ONOuiTneJVvTdOrBVfBJ3xxr4JZvqR61q0raVxUigwyOeEBkNScXEHVXbJSodcL4LLOLVYGM6"
+    "pR7adiIVPWrBtOnl6EMSczAAIUtMjRPIw2JzChNIzocN7PeEZKL0GiM708A4l21OIDH4BEgJ5/tbCeTg/gyW6NuhRkOk"
+    "6xcqV9Jgd89gzy63NJtmEdpDKqYKL1Ng28FSF0dgEz9SCTUmLbOxUHoZHy0eJWoyzYp8yq6JB97IREVkhOkusf+nnyoV"
+    "gYNaYYllYw260g+pEUItjDWnxOFsusil1ghlO1SE/vGpwoEjQVJjxtHbj2QjeguxEq7ReAYa3Nh45mH+OCikiiu1QlhF"
+    "lcggZyGftrk9E69DEu7jYJpda8Cii002nmIU5fHLgpvXNqWtub32eF1We6Gu12hTMsBmk+QJiAADeoMQS3zGAUX/878f"
+    "vn/vz6PBBiRhJlIF7mYYF/scfQ8wx6oXoJYLbZcXovblwNyfJfLcw5DnWd14Il/kRUaJFgRGG1yYtGtqijPgcCTAxDKN"
+    "VOFa/6i5EIctICvX1T4YjHSlUkTQzaSZASZnrACHz6oM9hVuB6F8efvMie1N2oC56B1Ien2wd895dY8hEdHi8mRkKy6y"
+    "lPAbO0J384D6ynj7LxU0bQM1I07BZioE9BXeEzWldrIayYtjT2wTrMb2z4FtVBtx8xpHBYDi3CmFgpzLnGSERM7jKEoU"
+    "tx6GWRFBeqvwLFwKia4Gh9/eUbTDkEtnXAxRAvf9PPraxvU4gXML7lQwWNsTxxsKGtyZif9ey/8oiyADAvswBQxjskuV"
+    "EvlkD5U+MMBDrNr/Gs/PtAEY+vXAE6eHx59PJp7Y3//8n58PDiiBHFAZIlUlJHPAjIpolzUuxBTkf6mAuamiLrgkyy4B"
+    "CcSXqpXS6KzKM0G4aOA4NUZH13KZYoch9a0CqcxUCcSX2tjNkBO8d6rMtQJT2a/OUaXSKvmABtvfWnMS0TWaiG2ORQp4"
+    "SUmgryxC1WohtUOMRKkVtbby3awypnaWIeQhqEzAJGMZx04pKiwULRpYD4J/LQNuy3YOYKGgmxE7ut3efb5nhBDjgMe0"
+    "kLuG3+IUEfHEqvIuCE2W1+jRXQXOHodstOWY7rNbOmDm2GDYBqIjlAptb83iNNYXYPlIx9kS7oVBcN8nScAk+wy5xTFc"
+    "K+kaljpYS4oWrsGKDHUaU0OnhPWovOZ2JjE3VbByWS3Akf1Vn+bLY9rCqUFjVpWLbcBbQaxAE2/c7XzDLgm1gU2cKrI7"
+    "vc3u99+5aVHNZuDh2ZwqKdOZUBaQC8Gqs1uJ0wwdPacJXVuGVXH4Dhhcb+fet8jdnM1WoB813R31bwyxvKt1pht1hX+u"
+    "fox7F8bkerS1heHGpuR+VpxvRQUYy9bO9s728OXOVmNDAnSyulV/S4Eiu+S/QKiuKmeebfF9WHXcq7uBlwqsvJtsd+Ux"
+    "2Iy7Cykdu/5IZ0XWpF1yuAd7VTnHdqWvZ4s74jcu9FDD/PrRXAf9+isuuISw7jQ41GKBkWfpmgoXktJApHGyzNUtUmWq"
+    "m/RN2pWfZeV63fZwi2Bcy/p61tBlrTu9SnI13uRmvZlY5U1uJpUqNV+w/PRBFZ3O2GHaCirv9tY/ijJ3OxjzWGsg7iyC"
+    "VBn8VRraNFYVc/Bm1T5HYz+4tKKtF4ZeWg+EtSWGJxaEc39tDy3FtP5LnFmYS0Gfc6KsuKRHb+qJz+zIjTkXrjAkXsBY"
+    "L/iTyaCw+XTu6LlXqS4i/zFd25vHX7RqWxLqCr/85cHxcF0zztpCWtc0K8W1zlR4pe/Gu7PL5+6Ono22Cu7chK36Ee6Y"
+    "c02fz58EMqwJgc/x/jne/z+L92uieu38wWXbjXHr0Wr31PYxO48N+dbv4nwYRmieRiDZ+cPi/3NT52/b1NmOXA3lLNP0"
+    "0e5cUz2Xq9F7IrCF4LdH3//Pf/031nlgdV3jtiHukTYK1U8MN6p1v6qu00lngF0bHLkJr7ZeW3L3I3VlbXXratvf9bkX"
+    "52b9snWjTv6sTyo9mXZcE94GWHAF4tV9e/fHTdsrpTduCH0YCOOm0D8ZpnruNv3H7jZ9xrnPOPd3wrndUaoRjbZf7uy+"
+    "+ubb7/7ltZyGEbW636wBibaat3yHcA5bbAvrbQX7zXV48flpg8c+bcC19yqJqVdhlVqQ8mNzhi/UgOM7SwtpXVfAG0Ai"
+    "keBKvBQ2sRFgOdx5iC26tsBnG/w0yLhQqEZ8+wnkDlzikqlvHXFFWFee1STx1YYknjRakrBnB1uyIxXGlKMggQCaaCre"
+    "BNwTWrFjP52s0LQmc2uS9e3rjUUHKdYl4jKzQqEtvWJBFauFEROF16HzWyGrlW02iflue1NiUlECzznppXrJD8wfR7hA"
+    "LoC0BF+eUqg8K4wtA0sxLc9XiGnmrU1aXu48RGNgGSAnbUTVEM3tHAhtqbvZlSSbJKyk4206vtlUKAbgB85NOQlWaKmj"
+    "1xWceXzeRaWysW1YiamHEFtOFt2aamwFtAjb3VRbh/Uoov/WFMnwrdgSnw9/PDw+GewBuWf8chwgmfvNu9bX0nZDi5JX"
+    "u5uqqhpE9GH+k3efjm4jYLlgQVGPp/SWHmC5BR8+6H0+ODs9RYONS70RAP3hOMUZR6J6YmacNqbD40/90Iv4D3rQABvB"
+    "qX+Ka+vCSH1pVz7vrPTtjB5n9ANu/IyNK9hTrxAtD2pNXn5WxUdWaAgTT2PMwJCZT/Z5H/GRXx2167/+q3v/Fb9GCm9D"
+    "sInYcTROhdtHwLvt40PjlAS3/0/DofhRpYrfxQbC4F0k7iOx7kL7+WIPREK+TEF48oH0g3E6Tv/CE+LXJ3+uCIf/i3iL"
+    "HT/g1/HnUHxi6XW8Bi6wXd4w5yxLqLUDnwa55odPzmPbq4iPtkA2gl3doAy82jWaWR+NDrtyWthNhdz+bJvXOMG2vpyo"
+    "oOkDj3pq0Ep9R+XKe73efjg6enP8PTYfWcUH1PYdDDN6SicAejjXxFkAgYXGNlK0TILeNscg3712y6WC9sVv+HxTGYYA"
+    "b7kZq7rcvdStAvqidiP2dV0N1O6OWJROg/PoNqr44kP1nVcojVu34OALxBLbKIVpFBsDuF5gEy4lUf2Iiml2uFXPW1Wc"
+    "u/fe1f37CFP0aL2I3asA6/0Axi43L0Dk2NBGtbH2k1t6DzTB9w0D23wECiej4s58onfNm+Xc1AG3m+oWS9whpb0KTrFi"
+    "LKyW3OTEjUbc2UjNPyUjsNVxOt4Z17Yt14354ePJ4YfjoNl/edsDEnUfZtWweCWLGAOHa8yk5dNqyXTN1PaRiiYE2sNc"
+    "nzQ4h9BgX7hXGUcI6VWsdN20iatpqV8z8FEn+BbKQNBeNg9CrJA2ji3shFvmObYhLXV9r8BENFf3MsGVPnX2Ra+4z7QO"
+    "QWvfM4j80SsJAyKm+z2BG3VeDtj/LbKysgJZN4oSuIXAwmS3ez6DkZVataUXNEkvjbYtmetfT1jnccfr31RIHB5Vz7a4"
+    "Jz86FmH9/sLlBj70RHHT2dSJMvzw6U19wr24EL2TdTn1Grxfu18Qo1I7n7JAw0BRrjTMBQOryw27G11mGbRaGwMXvd5V"
+    "75HEA1/pq/hqHSW6XvgxV5KWzle4AGJy9R+v34bzXyt3Tod24EBAyV4A354wb+PhX+HwK0vjq3hM9sUjf/sah17NvJiN"
+    "B+dQPPh3KKnA5U805MMzIR4S8hwcs3qYsi2DjfIZN9A3OFAzmSECH5+V2PF3a+Y5mcDhH5Rb2AFf7RLnVU5AzN8jQ8Bh"
+    "xql7mye3WoMKrRJsu2j1eIBBBF2vaoeC+rcCHfxZ9xK694o6F8mAyqseZmCfP2otQvee09tX4EuUBGNSZwIPSltYJARo"
+    "bcNt2oknXPvV+3c/nIhPhz/+dAIu/gkabiEJeMe7eh0+u6PnK+ikjiurKGyg6um6kW4l7q7qdEC2xtjIPqrLIu4Yaxmt"
+    "If5ejyIJeQB1vZv/BYJQMUg="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -832,7 +849,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1307,6 +1324,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1315,6 +1341,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1375,6 +1403,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1405,6 +1455,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1726,6 +1977,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2140,9 +2398,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2219,10 +2480,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2236,6 +2493,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2252,27 +2552,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4699,6 +4978,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5067,6 +5352,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5150,6 +5437,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7195,16 +7488,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7350,6 +7650,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7400,7 +7701,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7446,6 +7747,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -7745,7 +8228,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -7786,6 +8269,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7880,6 +8369,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -7919,6 +8411,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -7980,6 +8473,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8097,6 +8592,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8155,6 +8657,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8227,6 +8733,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8347,6 +8855,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8419,6 +8928,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8434,6 +8945,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8763,7 +9277,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9055,61 +9569,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9185,6 +9644,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9195,7 +9661,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

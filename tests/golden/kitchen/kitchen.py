@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -67,6 +68,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -90,6 +94,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -282,8 +300,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -823,116 +839,116 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPWtz3EZyf2XCO5fIGLtaUrIvXiq60snyWTnrUaKulBS5IbCLIRcmFsABWFJ7EqvyR/I1VanKl3zN1/yTVCq/I/2Y"
-    "AQbPBZcr2bRhW9YudtDT09PTj5me7g87s3AR+TL1wmBnvPPhZOc8DpdRcrIzPj4+2TnZsfCvdBVJeGSd7DybzUMhL2W8"
-    "EskyisI4la7An8XUmV1YYhYG8CM8HJ7sTCx41Y2dK3rzW/ggHJHMHWh87l3KQDiJ+IejVy910zPH86npd/BBeIFI51Jc"
-    "OSuxCpfQ9kKchbFum6RhLKnxURrOLkQYydjBQSTYYlJogyNI5tI/o/avAinomwjPqAdqpuFeeRGDfQcf8p8Psf9EnHlx"
-    "kordwWAlE5FceFFCTf6ylAn2vaehRN7sgqC8hg8iCRcynXvBuTiLwwXRALrXbWN4N1TN3/Bn3WQMH85851xEjhdbwgkA"
-    "5TOkAgDxw0Ba+vcrL52LIMx+LtFA6NEjJWbhMkipt6f4ScDcpzJOkN7SmQEYZ5FRI3AiprEvZWThWGHSguRKxtAbDYl7"
-    "mlgId7FwAldzjmaZ44k1gn7hyWBAM4SgATKgT6CfwAhCJ7XE/mj0BU6Jl3Lv9AaOjpoNBkGovk2sYOn79Oo0DH0JZKHx"
-    "c+v7WUsDTOSkc+73zPO53/xH11mVcMp/W8DUIbUafnaaf/Lc1hcXPAuN3boyWxQJz1bih1f8Qt5uFvphnPGRS+3OYykD"
-    "+jT1l7L8hg9r11dv7FOrg3KThbOayibUPDUbXioXpTZvZCSdVCzwXW6tfjpz/EQyP5kPJqZ8MNmEREQJ+FtcifjcQqnh"
-    "kNwQ4fRHOTPZJZk5fvnN78MrsVgCY6ehoN8Vh8E7E1PsMAYTRmLhJQlwN5Nxmazowyx2kjl9imKPZ88cCS81JUAA0L4e"
-    "D6zImTS4mL9mbGziYixXoRdqjlg2qjReyuoCF7xcC6SUIJBxTZZns9SjEljGq4lCWAlRartwPMVZDjZHmO/mHpA2b8S9"
-    "en9Vs+CuQJx4s2wipt65yb1tawAoHFbXLP+ag61OQC5PTULUQHs3l3Em4kHoggADqY4iOkPiSBNh7vi0/OibC8LQmL9X"
-    "gb8iMPAqyNOYlyl3C9OdrVHV/LUPVBS+M5V+Ygi6ElPkmuAMHmgBboIFWV3lolra4KjjMExRMpNKp9bXO9aO7y8S1vop"
-    "SFIS3R9Q6uMaHp/sQKcs/12ZzGIvQh1HP3wbzpYoGEnjCnzXQoUgYHnBwHw5FM9QldgE9XgyRIi28FhbJpEzk8CZkQP6"
-    "AKwHpTgECmnWydAwisPz2FkMxfPgMryQQAeEhWvfjlbpHHq98FKgQDCMVuIRwn8MCuDHBH649+jSAcn3+J7NesFW3+2i"
-    "2BALBwCgVk7nILYQ/D2A7gXRMj0CyAvHPgRRofRdIoBD+XUJFo4P9gY8Ac5xwyUoL/vDycnJTniB/x8LXJ6WwM+ukzr8"
-    "bDgcXtuWuJqHiRQ2PrcZA+A5G2DkvYpdB5l46aeMGVADaYvanxGHBzwhU6AeUoQ651eMzpDYwOBIWnhDdemlCXDS3lCA"
-    "3gW5t6QGPMDiGIh5eBAyjoGD6Sk1ufACF//mX2HRJM65zB/MUTbC39fXagIcwD8Y/FXGYDm+B4rOQLsdChvbJMBCy4Rh"
-    "4/+dGXLUaSz/svRQocEjWy1MnstAvk+PJzbZIhnn+F4ADUC+x8tAYIthHZckiryadomyYxUUC2kjaKwJES3DNUFqgb11"
-    "rm0fIOdsCXYgmHXOECY7mCEjH9Z1yjMr3jz7zgYGP4dOUXayuMCFnQK2e7XoDgZTZA8bB5UAqwQrWl7JmLnwBxozz5ln"
-    "TIcaTf6AGJrmw1Yc6wUWcXPGyEg/Mv6GtNqNJQDz8oFtOVr3zIBKBaLJnXpo5I0/XF/DI5OLu794bZkiJ/c0yjLnJp7H"
-    "ZoOANjAbpdZJGmtDoIzRE6LvX5ZhypxKk6lZHh6cEGaJT1YDEihYLqYyLnUAq0We49O6HgKR/YwAlAFdeF8DrUWwzram"
-    "hmcOCoud8f7wKwTMlnUBrrKtGwCvs7wLnZAswW7YDsdu0EtB63msH1pNNNdATnaGTASy10swQLjJTjAORgdfD0b78B8D"
-    "0wY+woMl9upM6cAS7EHqLRo6IP41ZsMHY/J6UugWH2JnTntHW+lD+R0t3SyXnnv7oSgHptxPhS0JJkwx+JjMO/98/OVg"
-    "8vvd49Hgm8mXuEqGv6fPf/uRvvDzvd1j+WxCLdWD3/+2AedJaYZHw/2Rnlv0ohBDCdiw9VPjTq1jGX7lmlxcMuUQYnVF"
-    "gE+wcEid+LRNYZndtjlnqZf6jMBTht8BJ4KHKCl/zhzkvnVQBPsDt7EahU4mDIhq7P41TqwhkLozJXmLCBI/aWFbA9F4"
-    "6sSxs6qVPoajWejteEJqKDMeiPIs0g3hixg6rushOMd/bWqATE5VNVnbGzUovkPDzSZlZmsDa3hTlbNeZazTCetE+wYy"
-    "+eYSuCxmbyJac5nZUU4WBGBHoVeUZp9SVhWEUu3PP6GI2YY42YIA0fIi2VBgdJEB+bLJFohlML2rBI/mWsWGOXMZLJNN"
-    "aT55OR1zauSDKhITZBlYskVqagOVODMA3483tpkIsXRc3HH4nnagxuRqEq/AJ3CeLqX6QUsmwHgRgYUapMYbJaM726Ov"
-    "+Plte/abGtlqe28Dqdq+CVjTlRph82KLAxDMFUa7IVqwMEOgLXpX6NdFvhPIenzetzHyqvHHKke/J/CrMje9Dr2ghZkq"
-    "S6UocMzV+vmFT60sqI6cp7QI94g5qmnYale4q9fUsGFctJSGoxrcjI3rrVkYaoFvJBwMhu0qHRjBonjIzuXKlGo/p9tU"
-    "PszRMC9a7V2347v57TjBMLc8rJppnGvP4OaT2GV8aqOuQSxV0dHtJ59NHxROMmqM2w2PRjdlCLU33rI7UdxouN7m+mu0"
-    "m7e8ItXEdVqQdadE1WlqPd7ddC7w9RbLzNSuHTy5lwgN12I+ioUXPFeA9xvEf/K5Vud6k6BNOncwTH+qpZ3FJ5QnpD1e"
-    "YXOLj06vuu6rsplHr5D65sPFkkaoHkV2AV04rrSKeyoMknqk88uu6GbnmmV40vUQXbayMv+yyx4Mn1a27OG1+efddmXq"
-    "rBd1xvgzsV62yO9mjE11N2lrMTc/zfr4NMxSXjfNZ+VV3rLIFOYT885nCnXH6AXQNLtFj6UT4OKBey3I9RZGE8+Yp/M1"
-    "poiFoQ2n6qz+RgbMz3ttbuBZ1CxORrWBwo5bc1SKh1hOFoNGx+NXDp3G4rrEA1YBjxyBW4RjejWWZ8C6wUziqS0I+JMA"
-    "nzKAe3iuGl8AJDokD0TxQHcI795iVcPbN1vTOaoOnS/rSDsyknZtIgKTbEwHynvqQAwkUCLbtAvYVN6CNOeowG0j2vLz"
-    "Fl63l/eLimqE/9QaNRtz6u3Iup4WvMUZnOsd706HsG9NBgSWYQAW8sts7sTOLOXNfbL51uzmZz9vfLRSxY2HrKNZsQta"
-    "CIcC3xPOWUorRYIETHAfo2nGDOIZVMrGlGH/CW1VRCGSwbsw9t2i+0PRSotZdEoRRS0hS3n8QL49dMPIgT7woA886AMP"
-    "+sCDPvCgDzzoAw/6wIM+8KAPPOgDDz5t4EGO17qQgz5EoQ9R6EMU+hCFhhCFnOJrgxP6aIZfSTSDnMUyHSTOUt3CzHnk"
-    "iZh7LmhWfQdoTJdtLDFdZteufC9p3Bm64eub3Kv5LPN205P8207rdk4P6GjvNItSyWf1FvEpfajLzzHU5ZSOv07zIBFT"
-    "X7cHufRBMX1QTEdJkgXFGMbqunCYPn6mj5/5uZ7Rb3FpmPEz5hbCNiNn+ricPi6nj8u55ZrfelyOudpvGJHTtKz7wJ4+"
-    "sOdmZO0De37ZgT2cmYWjema+l0RyRkQYDR8wflowqfQo9PASJkdT62C4PxwN4tlwX22qxedS6iwyySknV6GWj//+wfCb"
-    "Wm74E8Meq1AfnCQUPYHEDRxBWREt4cqZ7wB5VZ4Yi+TLPAS/35fERkOQQ/Df99KPWK4tlkkqkmV8CaTilEDhcurjbgEQ"
-    "KeE0LfdwOzB7do/ztug/wGVRob3+Y0E/ZL3DPxTrIwGfDx/Ej17woyOAG8SHL8TUB32YiC+uVSyOD+5b7PgCVt4M5kiN"
-    "APPzPDl6+vz5WMycs//+d0v837/+5//+13+wkNTqgLg/XRG1Mt6JvIi4TT9CJjr3w6njnzrxeSU+i3M0NYYaGOzbdJSh"
-    "hCeZeS05mQ51PBQlfxK7YSwGaA9yApw9TiBE4r9yUCMu5AqmeLoSmKIKVIeS1Wr5GmMxFGUyp+M0fBw2Di/3v3Iq8Nrr"
-    "NnaVTYhtSEtQuisYEjHarpLgY84p1ITsIMt/liGY2aEdMLiKgYFErmkFGqCc/AvPIoj0Y9Tk3gJEFQhVQM9Zul4IH6er"
-    "FPWdQ5ui8J0kWqhSN71+8vb7wYGFqas4ExMNKoMJEwZmIvesGa04PFdOl+fFgZm2XIexwRReiRTkvqTwOYpbC/BIHtYL"
-    "r/dqr2iPhNpWqjm56dDtzAHLwC8ktNKy3VOJn1QaP6SdrXq0GaWaeV44703GrFWFXdBapuY8w0zk+OTq0SqZcYlzCUsH"
-    "15ltpr7aHY3RJyOT5FAAZ4DoEeeSe1Cp1xT/cqOacSWR5/sD14tvwb2Zu1Q0PE2rDMZIg6hBQBk0t2AxOtvhqWY9J1yV"
-    "So8kFMozxQP3kj3gPtA9YC4DimC6BrlraCB15km/IcCkI01QTPLQLKEHict2MMD0gGPBOIfaDQSZmKItTtzghilqR56D"
-    "MmryfeTrbaYNkeO+r1QiOxHSL8ArLNRn0BfvsXWhFKVT25x3MLdcQxa2D55rGWnkUKlcM17fPf/hGc2s1jr1edfErl4H"
-    "KkEfkbtmDfwYTpNbrWoVNku0GAsUeDQmtPIGNMU0Okqk5+Ckg8+iFYt4uNcZTycZqLzS0r3Vginiy9qHKKbNAExJ7NFx"
-    "G45h1R1D3AYZGHbsFtFE6hmQNWugngs7I7hSceyGYbG6FY40p5mKIRfbOM7CEYRkDF3gzvVuIKULK5uXXhBOQxd5Q3vo"
-    "ihOygdH4QUcBrAV5D6fTVeQkCdqANWNDwbItOapRQCsuEC+evibiJvfRyEDm9s4kntZ1pPpiFt3OhpDxpawglmElQnAu"
-    "SBh0ZwQa64CIezv7RjEpDFELdaWIUP0w/CUnUe+MW+aEbWUuFbQ8+2ZXNIBn0ZO+NRLAQE/QNhFHCFDsHv3p+Q8/DBfu"
-    "XgeU0ITPNJ6p/8QjVluP0TnJF2DirBK1vNDcLWu0XdzMtlBXWGpuLBGtojgkDwU0ipLKjNoVJYpNxVQ6YF8tA1fGOh0u"
-    "bQ4j2Bhc8yTbDANIlzJA09N0mdkyY1cP7MjTzPV7iHtCSF/eQzPuieT2IUoHot4u8LulxaHFtgThQtIaEYJheXEYkOHD"
-    "22D65T3KtMp7gIGgbg1zExU8JrJFSzgzlESOqeosN4HFS0uMyB7FFNN7KnXrmNO5si0CNizKCk76unCiRAcBLTzXBc+b"
-    "0vHOwtgFv1Dir9AUPMRk77C0rajAkHpigxIsedz8Yye7aBBjB1os6J/svcYcseyJJyDOUu+vOf1fhC64DsAfaQxg0vBC"
-    "BoQ+8UM2H6gZwXl49NFbnCYp2G8fH1vi+PnLo7cTSzx6dPRPR48fk+cFzITSXi7BC4LBSJe2Wr1YTIH+FxIGN5V4xADk"
-    "Cy9AhXoXsuALJGHmoAFxkcGxa8wIrdMQB7i7QtmcAVUe1BKQXyap2kV4i+9OZXolgVUeZb/RxS81yY8J2KP7DT+iWYos"
-    "olJGIwbZQWy4jGeykFZZgRiLZSIp3TO/rfZFCNuzEG0FsjFJo4dMYx1yx/FFCa8Hwd/KlqoadhRJh8MO0OjSW76P+J3x"
-    "yycvnj0eqlNZslVzu1Ucoyk5UVO5zvYkzjPyVlctTotVNvKyR++pvRBgc0B0t2jBjZEqMLErsBUCL5kD5yMepyWDEYDg"
-    "honvA0vusq0qXkJbh9ow1YFbAuTw/Iyc0hvrI7x8T5MGN5VnYczTAiNS3/KfublHex+5tUU7CoSaUngVUw9wIlm+f/AV"
-    "iyScDQygo0gtPsvKi1mYqia/XnjLW4Ly7AzkODNNRksOBHRicBVgbamdNt4bpJ/qNtSyjbg1Hla+cXubq4Rmz8Yuxzpv"
-    "pKnzwi3DokrPw+Q7b6sYVwtrR1p3J7HiTuuY/O6GROGMsLbjdXcWKxZf5WC43VEt3VQs7Ys5JbchuzCzBlbxxmLJTM4v"
-    "KBTgZjdkyrAr7lfp5c4v5hchsnezKzZrO82vTuRYy5m3cPwuBNEX/MqkcGWXBVgHMbsU2HxPsNzdrPWq3pr+dAx8h6j4"
-    "isvWfpevfUFaxVs91R1LfVWlE+wKS9Alv5q3jydlD9pbj+xx3XGccfOPDH3elD5NjCPO32ZfTnbmaRol4/v30ehVO2rD"
-    "MD6/78agsu7DwhoN9g/uG/uJoLOqp4YtZ6XhBf8NWiUxAyao3kR/b7CMVH9vsL83WC9e+nuDW743iC7xSX3MR81AQ5WT"
-    "i8TWpEjfG4i/LPJE1ZNpZleuZdM5JoVK3TRD07VvmlvMvUrcqvkzuH3xCv3jNoHnAkk9vzyqFqoy1iZ+k2KQSk0Ueh3b"
-    "thBGl5lpHtoVBWp0vRaUwZtcN7OJmrwJrzl9JIsNynWDMh/6lN06tcel7lrpU938S7yM9EmFeTtLfT51Qf0HsJJmypSW"
-    "8QJctOxswzgDXip6I37vHfSflWBRrpvpQs4lOKb0icNcTKdnNPxKzZramaN9CqLiVRhfUA2tvMNT1Vei559CWcj9TAR1"
-    "Ix4IBV4waEsFv23PhunCNn2em26BrH2emz7PTZ/nps9z05kp71Kemy0VnzC3UANQ/nnk6Sb7qFnZ2QZNtn43sz31QzWY"
-    "yCnH4XXf3xzVdN+QE+Bub1e03YXoPY3e0+g9jckmLsJPZP33aXXqVXKfVqe6qVYd+S8hrc62Cuts7fh4rq5zdjs93iSH"
-    "TXu+mrthnTSo5N7+6O2P3v64O/bHHcnFtSZ91S2zUJmqY43LPA0xktQtKI+7IbBvnNGql+e9PO/luWw9uSpKogkzCUqe"
-    "3EC8G5rg+oYS+JOVQ9z2FqbKl2LVrUdrza4ij/xuiPetJLDr5X0v7z+PvG+4GKcWrb7od1e1QpYMLpOQakxm+IIp6cqX"
-    "Lm8R4ZCLZqE7/Wlci60n7vwUFV+77xrVWf4mPirjZNUtUiG360/Lylku74jm2XL2y14N9Wqodzvu2DbSXUn326xCAieq"
-    "xeXIlzKilC7Zvd4gpGt6nyjkgvPaFCnfNQxiNBzdEaVRPt3qpX4v9Xup39WtyLO4kthq8iowUHaucyHlX+7WzhRtsrFI"
-    "bD60NgXgRn5Elun8xunLt3bunE9qt5Pn1lzLJaWScU4daOMyYLJexxiJ0ltzp7fmSa8gSOnR1w+9Fh2VFL2mzyyPevXK"
-    "aOXWa/erm5XLlpTV2oTVeDf5jmjnPvSw19699v5U2jvTNU7EmtUqiMBk4aBJfNubTrleE9yP4D6Ehv8TKfO+cMcvqHBH"
-    "nSllVsb4tBUsbhC38flsr3zVokq8dGJqcPT9sx++O8V0RlVj5Ab2Qy0bt9a7qMHl2+dvaiwwXQXDqlNHRSvxaL2R1ECn"
-    "hsoZCkmYXWY/TF0so5qUG0FYl+2j84FuA1aVshsKnwvJzJN3WUU0x6iC7K2PnlsXUKmcRxGzWsJxaY9boVPupTdne3O2"
-    "N2d/3easqe8LFi3LcKsiJbdg1sZaDGrLFvsShX7uonnb18fq62M1mNY5G1aIopIFU+55zpx/KGyVtP7pi2//51/+zRYB"
-    "iMjwCjO14rmakVR/y5uYmQCs8mg1DqJ9S4yLH+XrVJUHGLryUq3K+5ej4YMh1w25bhFVCuqkuabXz7sk19ZmRxc/6uDk"
-    "VEql5PWSbr5lOqqkzuNCXBsBU8W47obp2QVKX+XrZ1Dlqzf4e4P/Mxn89VrK0Eaj/YMHD7/6+nd/940znblUYvC6wSxW"
-    "CdTLbwgtsMVIKGkrWG42Wca3E1QNC/lXVeWRyx1k3ly+CkueGubZPp1xnqD90lpqvFUfiCUsAzB/MIc2OoNLTAIeJJ6L"
-    "tJ0DC/oyxhzkmIpQJW13xHSZ5VLOcFGuXQmRg66IgFXkCi7E4AjlWArgYq7YhKXNVH53VRgpgfmO5Y+E+KEOnRKxE1QQ"
-    "Mz1WE7UHHVFDhmPo6m64qrqls9qj31PptM7jNjt/eIPOdRkLrBOD1Mc8ylS8A6kCViN1xddgDkUiWbMdT5oIUXbXTbS+"
-    "/qbzfIFXfYGGaVrBUBEGk/hjhnqXkcJ2KP0raGX7DiYiv/uqhEjTBnm8Es65Q0n1kXEoBVqlC3MLorBMDjaZB2AyGH2S"
-    "iqwmHRcGQYudCszp5PaFUZa3W4p4lIfbSHcMOse+ydXCXP9UVE2XLmD4h1RsgAoQqNInHpVxwuIlqwpm5R2eAmIPRh0R"
-    "e55DEbtP09gfPBX3xdHzPz5/+XbvENA9pToAiDKX/KtbqqWdowImDzuv1wyI2IX+3z5786INAS6LikVodsbgQQxOAlQj"
-    "Y2GUQD0JjD7wly0VMBV/pjKLHl1bg6nkAgkixfwTvJT07tQudgEgMIOXRbNsGRcy9Gfj0oJlnNNaxc2tPa6a5aU64SHV"
-    "iyHGprpu5UKfQyQAFqhwUm/qoUuIJHijKr6K11TxVTwYfvMlbgEgaIU1vYj2L5qz45NA6KpD+L5ZR/YkILo/+pvBQPxR"
-    "BjKmyZuuBO/ncXCU0kXJMFodCjckESNBbQ5hBI9PgpPgN7pf/LKtErNBc4HZUnnZ2uKyO/hvsawsPbJ0PdlPVk0WCfIb"
-    "8RTL1YCCwK8D8YanHeSUzXV6s5mKVraq7geC4yz0qTIJVgG94qKjmBOOtyyANODZ4X4h8BG21nWSlLhH2Z9JSlKTMEPv"
-    "VO0l3qxQaoHwUAjYFhWFwZ2Poca0iqN4+urFiycvv8X6OYpvbSr5Zw9CqtBqA07su2NPYNHOUn9V5WhL2NppEqRXROZa"
-    "I+hrm2rbLmczcBe4nlDWnIWOyB0nkcsvLqhqekH6ifJ6CDhDV6bWULzKPvO+D8HNq8h4WLBF1fpBt5SlOsh8GCY0JWL9"
-    "ESfHLNKU1drNRq6q7Rq1G9HUSsZtRFaC4V6+w8IW2PU9IDpWZaIKRsW6vckhzAW/N7BVBR2YdmItrstIGNf0qvcVuXOb"
-    "q6YlhWFxoR/kfGUW8uQoV0UlLOR6OVygi2rYLNmSrMIZrucwXVbs1eu3z1+9tM1CYm0lMvOCYlnlrUsn9lBv6QpjtJAK"
-    "tcV0VUBVVNO0qw7RuKF5xDSgSqRlLDIDp9WTSV59DNdVqfCYPcR5AfUQ2YLORBjIFduuMCMvlQENryyiNBmXyxdWbE9k"
-    "WlWM0C4Zu8AepGofcsE0LtVlmolcUkgpC9qGgfHZ+MEmZJ5wzbC8Siz6eLudSojtsRJFS13zgZNXPCOLGZQro10sXmaP"
-    "FdWyjVLbRH2pRW4N0+TVxnL/GLilucAYjPFFVt9UV/+sXYzKsLOr1ahQJnmm2Mm3IOALPEONpDxyklNK+ORr8Wa1q2wP"
-    "J7a21iYyB5KzUv3J3lPz2bFUl/bZ7UKdLltrs2dkwMESSPDBR/ooPiqRiUIYviykQ8vnIzQAqyL7g+1H8PvHTLDTo314"
-    "YGs32oYvt/CIGeIBQiRnmMBtz69l8A8QvIKDHXTyTvnVh/hqZa0yiE19TIb89TcGVoZ/yRTY2FNk4L/7CoGjl0jI1jp8"
-    "ajIPaIhZ2e7i0Dq5bRoQ92n4bDSU2ztfCv6DUcZ37DMh+I1cKAXwIfFF7j/R4G/gCCEYZTGqcmxBg6ImT0S8ffaPb8XL"
-    "P7/4w7M3IDhvUJENvIBnvNNYK+8Yek0efbsBHfSIhMooTOIR0GlLZ1wPBadOfP/qHbzcmhCwwXbJPDF4f8McJWvoUr59"
-    "30SOiiMoUIQegewH1NourbeBo2BfijQEIK0XVzqNoil2uH1MOjQjj3gEZLYX99kJ83XhITaumldsXqpq9zpRWAeTFx2Z"
-    "NnOczDfAdOf6/wEE4MJK"
+    "eJztPdty3EZ2v9LhrktkjBkNKdkbDxVtaWV5rax1KVFbSoqcEJhBkwMTA2ABDKlZiVX5kbymKlV5yWte8yepVL4j59IN"
+    "NK4DDkeyacO2rBlM4/Tp7tPn1qfP+bAzCxeRL1MvDHbGOx9Ods7jcBklJzvj4+OTnZMdC/9KV5GER9bJzrPZPBTyUsYr"
+    "kSyjKIxT6Qr8WUyd2YUlZmEAP8LD4cnOxIJX3di5oje/hQ/CEcncgcbn3qUMhJOIfzh69VI3PXM8n5p+Bx+EF4h0LsWV"
+    "sxKrcAltL8RZGOu2SRrGkhofpeHsQoSRjB0cRIItJoU2OIJkLv0zav8qkIK+ifCMeqBmGu6VFzHYd/Ah//kQ+0/EmRcn"
+    "qdgdDFYyEcmFFyXU5C9LmWDfexpK5M0uCMpr+CCScCHTuReci7M4XNAcQPe6bQzvhqr5G/6sm4zhw5nvnIvI8WJLOAGg"
+    "fIazAED8MJCW/v3KS+ciCLOfS3Mg9OhxJmbhMkipt6f4ScDapzJOcL6lMwMwziKbjcCJeI59KSMLxwqLFiRXMobeaEjc"
+    "08RCuIuFE7iacjTJHE+sEfQLTwYDWiEEDZABfQL9BEYQOqkl9kejL3BJvJR7pzdwdNRsMAhC9W1iBUvfp1enYehLmBYa"
+    "P7e+n7U0wEROOud+zzyf+81/dJ1VCaf8twUsHc5Ww89O80+e2/riglehsVtXZpsi4dVK/PCKX8jbzUI/jDM6cqndeSxl"
+    "QJ+m/lKW3/Bh7/rqjX1qdVBusnBWU9mEmqdWw0vlotTmjYykk4oFvsut1U9njp9IpifzwcTkDyaZEIsoAX+LOxGfW8g1"
+    "HOIbIpz+KGcmuSQzxy+/+X14JRZLIOw0FPS7ojB4Z2KyHcZgwkgsvCQB6uZpXCYr+jCLnWROn6LY49UzR8JbTTEQALSv"
+    "xwM7ciYNKuavGRmbuBjbVeiNmiOWjSqNl7K6wQVv18JUSmDIuCfLq1nqUTEs49VEIayYKLVdOJ6iLAebI8x3cw+mNm/E"
+    "vXp/VavgroCdeLNsIabeuUm9bXsAZjis7ln+NQdbXYCcn5oTUQPt3VzGGYsHpgsMDLg6sugMiSM9CXPHp+1H31xghsb6"
+    "vQr8FYGBV4GfxrxNuVtY7myPquavfZhF4TtT6ScGoysRRS4JzuCBZuAmWODVVSqqnRscdRyGKXJmEunU+nrH2vH9RcJS"
+    "PwVOSqz7A3J93MPjkx3olPm/K5NZ7EUo4+iHb8PZEhkjSVyB71ooEARsLxiYL4fiGYoSm6AeT4YI0RYeS8skcmYSKDNy"
+    "QB6A9qAEh0AmzTIZGkZxeB47i6F4HlyGFxLmAWHh3rejVTqHXi+8FGYgGEYr8QjhPwYB8GMCP9x7dOkA53t8z2a5YKvv"
+    "dpFtiIUDAFAqp3NgWwj+HkD3gmiZHgHkhWMfAqtQ8i4RQKH8ugQNxwd9A54A5bjhEoSX/eHk5GQnvMD/jwVuT0vgZ9dJ"
+    "HX42HA6vbUtczcNEChuf24wB0JwNMPJexa6DRLz0U8YMZgPnFqU/Iw4PeEGmMHs4I9Q5v2J0hpMNBI5TC2+oLr00AUra"
+    "GwqQu8D3ltSAB1gcAxEPD0LGMVAwPaUmF17g4t/8K2yaxDmX+YM58kb4+/paLYAD+AeDv8oYNMf3MKMzkG6HwsY2CZDQ"
+    "MmHY+H9nhhR1Gsu/LD0UaPDIVhuT1zKQ79PjiU26SEY5vhdAA+Dv8TIQ2GJYRyWJml49d4nSYxUUC+dG0FgTmrQM1wRn"
+    "C/Stc637wHTOlqAHglrnDGGxgxkS8mFdp7yy4s2z72wg8HPoFHknswvc2Clgu1eL7mAwRfKwcVAJkEqwou2VjJkKf6Ax"
+    "85p5xnKo0eQPiKBpPWxFsV5gETVnhIzzR8rfkHa7sQVgXT6wLkf7nglQiUBUuVMPlbzxh+treGRScfcXry2T5eSWRpnn"
+    "3MTy2GwQ0AZWo9Q6SWOtCJQxekLz+5dlmDKl0mJqkocHJ4RZ4pPWgBMULBdTGZc6gN0iz/FpXQ+ByH5GAEqBLryvgdYi"
+    "WKdbU8MzB5nFznh/+BUCZs26AFfp1g2A12nehU6Il2A3rIdjN2iloPY81g+tpjnXQE52hjwJpK+XYABzk51gHIwOvh6M"
+    "9uE/BqYVfIQHW+zVmZKBJdiD1Fs0dED0a6yGD8rk9aTQLT7Ezpz2jrbSh7I7WrpZLj339kNRBky5nwpZEkxYYrAxmXb+"
+    "+fjLweT3u8ejwTeTL3GXDH9Pn//2I33h53u7x/LZhFqqB7//bQPOk9IKj4b7I722aEUhhhKwYe2nxpxaRzL8yjWZuKTK"
+    "IcTqjgCbYOGQOPHJTWGZ3bYZZ6mX+ozAU4bfASeChygpe84c5L51UAT7A7exGplOxgxo1tj8a1xYgyF1J0qyFhEkftLM"
+    "tgai8dSJY2dVy30MQ7PQ2/GExFCmPNDMM0s3mC9i6Liuh+Ac/7UpATI+VZVkbW/UoPgOFTebhJmtFazhTUXOepGxTias"
+    "Y+0b8OSbc+Aym70Ja815Zkc+WWCAHZlekZt9Sl5VYEq1P/+ELGYb7GQLDETzi2RDhtGFB+TbJtsglkH0rmI8mmoVGebE"
+    "ZZBMtqT54uXzmM9GPqjiZAIvA022OJtaQSXKDMD2Y8c2T0IsHRc9Dt+TB2pMpibRCnwC4+lSqh80ZwKMFxFoqEFqvFFS"
+    "ujMffcXOb/PZb6pkK/feBly13QlY05UaYfNmiwNgzBVCuyFasDFDmFu0rtCui3wnkPX4vG8j5FXjj1WKfk/gV2Vqeh16"
+    "QQsxVbZKkeGYu/XzM59aXlAdOS9pEe4RU1TTsJVXuKvV1OAwLmpKw1ENbobjemsahtrgGzEHg2C7cgdGsMgesnO58ky1"
+    "n9Ntyh/mqJgXtfau7vhudjsuMKwtD6tmGefaMrj5InYZn3LUNbClKjq6/eSzyYPCSUaNcrvh0eimBKF84y3eiaKj4Xqb"
+    "+69Rb97yjlQL12lD1p0SVZep9Xh307XA11s0M1O6drDkXiI03Iv5KBZe8FwB3m9g/8nn2p3rVYI27txBMf2ptnYWn1Be"
+    "kPZ4hc01Pjq96upXZTWPXiHxzYeLJYlQPYrsArpwXGkVfSoMknqk88uu6GbnmmV40vUQXdayMvuyiw+GTytbfHht9nk3"
+    "r0yd9qLOGH8m2ssW6d2Msal6k7YWc/PT7I9PQyzlfdN8Vl6lLYtUYT4x73ymUHeMXgBNq1u0WDoBLh6414Jcr2E00Yx5"
+    "Ol+jilgY2nCqzupvpMD8vPfmBpZFzeZkVBtm2HFrjkrxEMvJYtDoePzKodNY3Jd4wCrgkSPQRTimV2N5BqQbzCSe2gKD"
+    "PwnwKQO4h+eq8QVAokPyQBQPdIfw7i12Nbx9sz2do+rQ+bKOtCMlademSeApG9OB8p46EAMOlMg26QI6lbcgyTkqUNuI"
+    "XH7ewuv28n5RUI3wn1qlZmNKvd20rp8LdnEG59rj3ekQ9q1JgEAyDMBCepnNndiZpezcJ51vjTc/+3njo5UqbjxkHc2K"
+    "XdBGOBT4nnDOUtopEjhggn6MphUzJs+YpWxMGfafUFdFFCIZvAtj3y2aPxSttJhFpxRR1BKylMcP5O6hG0YO9IEHfeBB"
+    "H3jQBx70gQd94EEfeNAHHvSBB33gQR948GkDD3K81oUc9CEKfYhCH6LQhyg0hCjkM742OKGPZviVRDPIWSzTQeIs1S3M"
+    "nEaeiLnngmTVd4DGdNnGEtNldu3K95JGz9ANX9/kXs1nWbebnuTfdlm3c3pAR3unWZRKvqq3iE/pQ11+jqEup3T8dZoH"
+    "iZjyuj3IpQ+K6YNiOnKSLCjGUFbXhcP08TN9/MzP9Yx+i1vDjJ8xXQjbjJzp43L6uJw+LueWe37rcTnmbr9hRE7Ttu4D"
+    "e/rAnptNax/Y88sO7OHMLBzVM/O9JJIzmoTR8AHjpxmTSo9CDy9hcfRsHQz3h6NBPBvuK6dafC6lziKTnHJyFWr5+O8f"
+    "DL+ppYY/MeyxCvXBRULWE0h04AjKimgJV858B6ZX5YmxiL/MQ7D7fUlkNAQ+BP99L/2I+dpimaQiWcaXMFWcEihcTn30"
+    "FsAkJZym5R66A7Nn9zhvi/4DVBYV2us/FvRD2jv8Q7E+EvD58EH86AU/OgKoQXz4Qkx9kIeJ+OJaxeL4YL7Fji9g581g"
+    "jdQIMD/Pk6Onz5+Pxcw5++9/t8T//et//u9//QczSS0OiPrTFc1WRjuRFxG16UdIROd+OHX8Uyc+r8RncY6mxlADg3yb"
+    "jjIU8yQ1ryUn06GOh6LkT2I3jMUA9UFOgLPHCYSI/VcOasSFXMEST1cCU1SB6FC8Wm1fYyyGoEzmdJyGj8PG4eX2Vz4L"
+    "vPe6jV1lE2Id0hKU7gqGRIS2qzj4mHMKNSE7yPKfZQhmemgHDK5iICCRS1qBCign/8KzCJr6MUpybwGsCpgqoOcsXS+E"
+    "j9NVivLOIacofCeOFqrUTa+fvP1+cGBh6irOxESDymDCgoGayD1rQisOz5XT5XlxYKYu12FssIRXIgW+Lyl8juLWAjyS"
+    "h/3C+73aK+ojodaVak5uOnQ7c0Az8AsJrTRv91TiJ5XGD+fOVj3ajFLNOi+c9yZh1orCLmgtU3OdYSVyfHLxaJXUuMS5"
+    "hK2D+8w2U1/tjsZok5FKciiAMoD1iHPJPajUa4p+uVHNuJLI8/2B68W3oN7MXCoqnqZWBmOkQdQgoBSaW5AYne3wUrOc"
+    "E65KpUccCvmZooF7yR5QH8geUJcBRVBdg9w0NJA686TfEGDScU6QTfLQLKEHidt2MMD0gGPBOIfaDASemKIuTtTghilK"
+    "R16DMmryfeRrN9OGyHHfVyqRnQjpF6AVZuoz6It9bF1mitKpbU47mFuuIQvbB8+1jDRyKFSuGa/vnv/wjFZWS536vGti"
+    "V+8DlaCPprtmD/wYTpNb7WoVNktzMRbI8GhMqOUNaIlpdJRIz8FFB5tFCxbxcK8znk4yUHmlpXurDVPEl6UPzZhWAzAl"
+    "sUfHbTiGVXcM0Q0yMPTYLaKJs2dA1qSBci7sjiANcAuaknk2JV4+efGsKGrwRGs3pshGTN25d6i2WxBOQxfpIRBTic0k"
+    "0LZdStBoKyOWloRyuJaHsVLh+IZ+tLrVVBNpZuiTp8A4lcOFCEmnu0AH/G4gpQsMqjIknhtF0Nn60DKCqAVYCzKCTqer"
+    "yEkSVGVrlgj547bEgUYBldFAvHj6mmgkuY+6Eu5R70zioWNH4lnMotupQjK+lBXEMqxECDYS8bTu9ExjHdDk3k5NU3sN"
+    "hqhlk5KnKEUZ/pJzwXfGLbMlt7KWClqeRLQrGkCz6BC4NRJAQE9QxRJHCFDsHv3p+Q8/DBfuXgeU0BLJBLcpxsUjlr6P"
+    "0cbKN2DirBK1vVBrLwvmXfTJWyjyLLU2lohWURySoQWCUQkXRu2K8t2mwHAcUBOXgStjndWXfNwINvZg0JlPDyBdygA1"
+    "aNPyZwWTLVZQh08zC/YhurZwftkVaFx3ydVc5A40e7tA75bm6harRIQLCR1ECIblxWFA+hszQv3yHiWMZVdmIKhbQ2tG"
+    "PQXz8aJCn+l7IsdUdZZr8uKlJUakVmOm7D2VgXbMWWlZKoAqjryCc9cunCjRsUwLz3V9yVmFZ2Hsgnkr8VdoCoZuAgy/"
+    "6B1VYIils14MUgJ9mOwrKOr12IFmC/one68x1S07FBJgZ6n313z+X4QuWEBAH2kMYNLwQgaEPtFDth4o4EFWPfroLU6T"
+    "FNTQj48tcfz85dHbiSUePTr6p6PHj8mABGJCbi+XYMzBYKRLHmMvFlOY/wsJg5tKPCmB6QsvQBPwLmTBpEnCzM6EyUUC"
+    "x65ROupsygE6iSgpNaDKg1oC8sskVc6Qt/juVKZXEkjlUfYb3V9Ti/yYgD263/AjatdIIirzNWKQnSeHy3gmC9mhFYix"
+    "WCaSslbz28q9Q9iehajykKpMiknIc6wjBzlMKuH9IPhbWeFWw45AWeDoCdQdtef6Eb8zRhXj8VAdLpPKnavf4hg14ola"
+    "ynUqNFGekX67qjhbLLKRlj16T7l0gMwB0d2iIjrGWYGFXYGuEHjJHCgf8Tgt6b0ABP0+vg8kucsqt3gJbR1qw7MO1BIg"
+    "hedH/ZSlWZ9E5q5ZGtxUnoUxLwuMSH3Lf+bmHrlwcqWRHCOEmhJ4FY0VcCJevn/wFbMkXA2MA6SAMz6Sy2tymKImvyV5"
+    "y8uO8uwM+DgTTTaXHM/oxGDxwN5SDkN2cdJPdX7BzJ+4RtfN/c+3uRFp9mw4a9YZVU2dFy5LFkV6Hu3f2Ttk3JCsHWnd"
+    "1cqKV0BfLeiuSBSOOms7Xnf1sqLxVc632+3t0oXLknvPKZkN2b2fNbCKFy9LanJ+z6IAN7voU4ZdMdJKL3d+Mb/Pkb2b"
+    "3RRa22l+AyTHWs68heN3mRB9T7E8Fa7ssgHrIGZ3G5uvO5a7m7XeOFzTnw7l7xDcXzHZ2q8ktm9Iq3g5qep41TduOsGu"
+    "kATdVax5+3hStqC99cge150qGhcYSdFn3/ppYpzU/jb7crIzT9MoGd+/j0qvcgwOw/j8vhuDyLoPG2s02D+4b7hFQWZV"
+    "Dz9bjnzDC/4bpEpixn1Q2Yz++mMZqf76Y3/9sZ699Ncft3z9EU3ik/rQlZqBhiq1GLGtSXF+b8D+sgAaVRanmVy5JE/n"
+    "0Bqq2NMMTZfwaW4x9yrht+bPYPbFK7SP2xieC1Pq+eVRtcwqY23iNynG2tQE09eRbcvE6Go5zUO7oniTrrebMniT62Yy"
+    "UYs34T2nT5axQbn8UWZDn7JZp3xc6sqYPpzOv8TLSB+4mJfM1OdTF8R/ADtpplRpGS/ARMuOaIyj7KWab8TvvYP2s2Is"
+    "ynQzTci5BMOUPnG0jmn0jIZfqVVTnjnyU9AsXoXxBZUCyzs8VX0lev0pIofMz0RQN+KBUOAFg7ZUDN/2dJguZNOn6+kW"
+    "j9un6+nT9fTpevp0PZ2J8i6l69lSDQ3ThRqA8M8DaDfxo2bVcxsk2XpvZnsGi2pMlFMOJ+zu3xzVdN+Q2uBuuyvarnT0"
+    "lkZvafSWxmQTE+En0v777ED1IrnPDlR1qlVH/kvIDrSt+kBbOz6eq1up3U6PN0nF0552525oJw0iudc/ev2j1z/ujv5x"
+    "R1KKrcnCdctkWqboWGMyT0OMJHULwuNuMOwbJ+bq+XnPz3t+LltProqcaMJEgpwnVxDvhiS4viEH/mRVHbftwlRpX6y6"
+    "/Wit8SryyO8Ge99KHr6e3/f8/vPw+4aLcWrT6ot+d1UqZDntMg6pxmSGL5icrnx39BYRDjlrFrrTn8a02Hr+0U9RuLa7"
+    "16hO8zfxUYkzq2aRCrldf1pWTtZ5RyTPlpN49mKoF0O92XHH3Eh3JWtxswgJnKgWlyNfyogy02T3eoOQrul9opALTs9T"
+    "nPmuYRCj4eiOCI3y6VbP9Xuu33P9rmZFnoyW2FaTVYGBsnOd0in/crc8U+RkY5bYfGhtMsCN7IgsYfuNs7Bv7dw5X9Ru"
+    "J8+tKaNLQiWjnDrQxmXAZL2MMfK9t6aAb033XkGQsryvH3otOiq3e02fWTr46pXRyq3X7lc3K5ctKTm3CavxbvIdkc59"
+    "6GEvvXvp/amkdyZrnIglq1VggcnCQZX4tjedcrkmuB/BfQgN/ycS5n39kV9Q/ZE6Vcos8PFpC3HcIG7j8+le+a5FkXjp"
+    "xNTg6PtnP3x3iumMqsrIDfSHWjJuLdtRg8u3z9/UaGC6mIdVJ46KWuLReiWpYZ4aCoAoJGF1mfwwA7OMalJuBGFdto/O"
+    "B7oNWFWqhyh8LiQTT95lFdEcowqytz56bt1ApaokRcxqJ44rlNwKnXIvvTrbq7O9OvvrVmdNeV/QaJmHWxUuuQW1NtZs"
+    "UGu22Jco9HMX1du+zFdf5qtBtc7JsDIpKlkwpdDnAgCHwla595+++PZ//uXfMLU2sJkrzNSK52pGbYAtOzEzBlil0Woc"
+    "RLtLjGs45ftUVTkYuvJS7cr7l6PhgyGXP7luYVUK6qS5NNnPu7LY1lZH13DqYORUKr7kZZ9u7jIdVVLncT2xjYCpmmJ3"
+    "Q/XsAqUvVvYzKFbWK/y9wv+ZFP56KWVIo9H+wYOHX339u7/7xpnOXKqUeN2gFqsE6uU3hGbYYiQUtxXMN5s049sxqoaN"
+    "/KsqVsnlDjJrLt+FJUsN82yfzjhP0H5pLzXeqg/EErYBqD+YQxuNwSUmAQ8Sz8W5nQMJ+jLGHOSYilAlbXfEdJnlUs5w"
+    "UaZdCZGDroiAVuQKLsTgCGVYCqBiLjyFFdpUfndV3ymB9Y7lj4T4oQ6dErETVBAzLVYTtQcdUUOCY+jqbrgqHqaz2qPd"
+    "U+m0zuI2O394g851GQusE4Ozj3mUqXgHzgpojdQVX4M5FIlkyXY8aZqIsrluovX1N53XC6zqC1RM0wqGamIwiT9mqHcZ"
+    "KWyH3L+CVuZ3MBH53VclRJoc5PFKOOcOJdVHwqEUaJUuTBdEYZscbLIOQGQw+iQVWWk9LgyCGjvVydPJ7QujLLtbiniU"
+    "h9s47xh0jn2TqYW5/qk2nC5dwPAPqdgAFSBQpU88qkaFxUtWFczKHp4CYg9GHRF7nkMRu0/T2B88FffF0fM/Pn/5du8Q"
+    "0D2lOgCIMlcurNuqJc9RAZOHnfdrBkTsQv9vn7150YYAV3fFIjQ7Y7AgBicBipGxMCq5ngRGH/jLluqwij9TtUiPrq3B"
+    "UnKBBJFi/gneSto7tYtdAAjM4GXRKlvGhQz92bi0YBnntFbRubXHxb+8VCc8pHoxRNhUnq5cr3SIE4AFKpzUm3poEuIU"
+    "vFGFa8VrKlwrHgy/+RJdAAhaYU0vov6L6uz4JBC66hC+b5bDPQlo3h/9zWAg/igDGdPiTVeC/XkcHKVkUTKMVofCDYnF"
+    "SBCbQxjB45PgJPiN7he/bKtSbtBcJ7dUJbe2Ru4O/lusjkuPLF0W95MVxcUJ+Y14iuVqQEDg14F4w8sOfMrmcsPZSkUr"
+    "WxUpBMZxFvpUmQSLmV5x7VTMCccuC5gasOzQXwh0hK11nSTF7pH3Z5ySxCSs0DtVe4mdFUosEB4KAduiojDo+RhqTKs4"
+    "iqevXrx48vJbrJ+j6NamyoX2IKRCszbgxLY79gQa7Sz1V1WKtoStjSZBckVkpjWCvrapRO9yNgNzgesJZc2Z6YjccBI5"
+    "/+K6sKYVpJ8oq4eAM3Slag3Fq+wz+30Ibl5FxsOCLarWD5qlzNWB58MwoSlN1h9xccwiTVnJ4GzkqmiwUYISVa1k3DbJ"
+    "ijHcyz0srIFd34NJx6pMVMGoWH44OYS14PcGtqqgA8tOpMXlJQnjml61X5E7t7lqWlIYFhf6QcpXaiEvjjJVVMJCrpfD"
+    "Bbqohs2SNckqnOF6CtNlxV69fvv81UvbLCTWVukzLyiWVd66dGIP5ZauMEYbqVBbTFcFVLVBTb3qEJUbWkdMA6pYWkYi"
+    "MzBaPZnk1cdwX5UKj9lDXBcQD5Et6EyEgVyx7gor8lIp0PDKIkqTcbl8YUX3RKJVxQirBRd3SdQ+5IJpXKrLVBO5pJAS"
+    "FuSGgfHZ+MEmZJ5wzbC82C3aeLudSojtsRBFTV3TgZNXPCONGYQro10sXmaP1axljlLbRH2pWW4N0eTVxnL7GKilucAY"
+    "jPFFVqZVFzGt3YxKsbOr1aiQJ3km28ldEPAFnqFEUhY58SnFfPK9eLPaVbaHC1tbMhSJA6ezUv3J3lPr2bFUl7bZ7UKd"
+    "LltLs2ekwMEWSPDBR/ooPiqWiUwYviykQ9vnIzQArSL7g+1H8PvHjLHTo314YGsz2oYvt7CIGeIBQiRjmMBtz65l8A8Q"
+    "vIKDHXSyTvnVh/hqZa8yiE1tTIb89TcGVoZ9yTOwsaXIwH/3FQJHK5GQrTX41GIe0BCz6uPFoXUy2zQg7tOw2Wgotze+"
+    "FPwHo4zu2GZC8BuZUArgQ6KL3H6iwd/AEEIwSmNU5diCBkFNloh4++wf34qXf37xh2dvgHHeoCIbWAHP2NNYy+8Yek0e"
+    "fbsBHbSIhMooTOwR0GlLZ1wPBZdOfP/qHbzcmhCwQXfJLDF4f8McJWvmpXz7vmk6KoYgVVM+At4PqLVdWm8DR8G+FGkI"
+    "QFovrnQaRVPscPuYdGhGHvEIyGwv7rMT5uvCQ2zcNa9YvWTekCUK66DyoiHTpo6T+gaY7lz/P8Q6CFY="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -961,7 +977,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1773,6 +1789,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1781,6 +1806,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1841,6 +1868,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1871,6 +1920,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -2196,6 +2446,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2845,9 +3102,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2924,10 +3184,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2941,6 +3197,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2957,27 +3256,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -5463,6 +5741,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5831,6 +6115,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5914,6 +6200,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -8116,16 +8408,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8271,6 +8570,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -8321,7 +8621,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -8367,6 +8667,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -8666,7 +9148,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8707,6 +9189,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8801,6 +9289,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8840,6 +9331,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8901,6 +9393,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -9018,6 +9512,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -9076,6 +9577,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -9148,6 +9653,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -9268,6 +9775,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -9340,6 +9848,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -9355,6 +9865,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -9684,7 +10197,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9976,61 +10489,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -10106,6 +10564,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10116,7 +10581,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -54,6 +55,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -77,6 +81,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -244,8 +262,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -770,79 +786,80 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtyG7d2v4LydsbSlKRoSXFjStWM6+gmai3JY6nNdExVC3JBcaPdxXYBSmZszfRr+mH9kp4HsA9yqVCPuPENMxOb"
-    "XAIH54XzAM5Zf26NdJLFykY6bfVbnwetq1xPMzNo9T9+HLQGrTb+lUWfVAyfB63TVAn6JqQRUrw/+VFEibxS3UHrog0j"
-    "rU4VDXwjxupWGInAjdBjYaJYpSOF835+8+9CTsNI+1lmopR100Y6tXJkBT3rCyVHE3gW6/yFEalMVFvYiUpFZA0jgjDg"
-    "P5gLlCQyDT3uHumPF+0eUAFPOh0C5BbNVUhLDuOpwkeD1hHApBEEEyZWSaqCcWTxrNST/JO+FYDATHzfGUbW016D5Qld"
-    "wMksRep8ohgp0xZRKnQeqhI/HJBrbZFkkhb+cXHXarfiODEsUKt1TDyBz8hA+DhoTVSc0fBQmVEeZSh/+uEHPZomCkSA"
-    "TwTObYtUWzGScSyHseqKQ5RIQFA/XnQRYiAig1IRJpMj1TEqk7m0KhROIiKTdoI6YCcwMMv1VS6TrjhKb/Q1KAStgnoR"
-    "ZDM7gVUTFUaym83EPkI/EJ3OLwYev9i/kcCWgxeBuI0AYOC+BwDiX85OT4Qe/qJAcxJpR5MovYLlpCXgoDpBlGZTezaa"
-    "qEQGe6A+QqbmVuWgm6DSNF2lNyrWmYInwthQT21bBJ8Hg0FLX+OffWHzKegffg6llfys2+3eBW1xO9FGiQCfB4wBqH0A"
-    "MMpVxYYUuTLT2DJmwAvkrEw94vCAxTEE3iE/aHGeUlkMWZ0D34CxMMMtCftBxePNroCNJ6N4SgOYwDoNYxkbR4TKc9gN"
-    "9JSGXEdpiH/zr4kyBnZ2+QB4Smjc3TkBSMA/7fyqci3UJ+DoSIdqTwQ4xoACTQ3Dxj9hR4M+Xebqv6YR6jg8ClA9gEks"
-    "y1R9sh8vAtrdhd7EUQoDrBb5NBU4oruoI8Yx13POCHWj8pmH0SZLQZQaYlmBqUFexRr0hBmFzBxNrdhIlJVdEHU6QiXe"
-    "W1ySpSo+HP41ANW+giWHcnRNmI+ncSwsYLrZgGqnM0TFCJAcw6YCt5Xps/69I2pZWlFFEI6S8gGpMkkicLoapW3S40KF"
-    "kXNkO7u0yyvKDxJBozDL2BCw6tEg2JiZym2Ehq3/+e4OHlX1d/WJd+2qqSmdx7ytuceZPA5n5BUZePyo0mnCdnHRqBag"
-    "jM3BUjRiV/UG9PNY4j7EnwggMUiGYYQzZPy+igltsmYG3jejAYs3KfOkT3o8nFlQEXADQ2nUq902aTToXZSL46PjQ4F0"
-    "0TMT/aoaGeQoJ1alhsmhBYAgGJ5Eibosx4DhtipnTP6Thm0R1AX+4VxeE6clURolxP1edTDYD3Wlch5NFtQjYsHjHKaw"
-    "KwkYDGX6lqyF0wtLQhLmMXX8C4yKxWqS90pEUkzBEJPHc1zKlQxP03j2E5q8Vp/sPskGPoElu1HuBy+1KFRJppGKyoy5"
-    "fVCERgsiXjFUeuyeKKKV2oRCGA0YLY1kavvg+6+0A5D831P9ib+/rf40bK3+j1X/MsZf1P9HxPxPchDuc2RVYh7hLO6q"
-    "D2Wey1kjXUsidxJTeuTWftkgzjIjeMz2WoULLqac5wJs+dOxSxUaqF57rz/e9r1oUsaGNbzEL77ahmfNbNwZH2C5hpgZ"
-    "fR9kQy4cpxzpVlJQDqpCkbaAR5AvApv6NDVXY0iF0FdGqFiDQYpPGcALDLHza4BEmRLG4dW4vgtzn2BHYPbc4HtCyfMa"
-    "qpLSDEclssuIjYCYwCzrU2ax2WVN0+OxUfYe511X19I993B2HCXRapNf1ia/7OF/jXo0/n0N0zK2/jYviF6VXtnJA0Kd"
-    "86oCgsowADLYo4nMwStBCu1EgUPuwS4tfm60oxU8q49TWBz38RLcmGQ+PFGUA9NG2BM4T8ixpZ0CCZ80trtk54+Jcs+8"
-    "CpcKmgrsf0fzgChkKv1Z53FYHX93RwdWySi7pEOle06tylTSRjbmZ/cnkeuUc+20/3hO+6unnOV2eUCyuc5T13nqn2/P"
-    "lHlqddM8LkNdZ7rrTHftNP9MmW5pMx6c4zabjHWqvE6V16nyOlWupsp85c158iiOTKZGxIRed4fx84aJbp7p0Q2IxvPq"
-    "ZbfX7bHnn+ZXSvlbeXPJF9Y06OCfdrqvG9XgGIH2/f26YePjtiiXBThXiJbI6CneweucrVYCMU3Io4baustpbz5JW+yM"
-    "MxfP6yzKSDr+ETL9KtZDGV/K/GrhhIBLRZr9UV3cyxx5lZJ7SkP2fAkE1aCIDaCwI8bwJ93Gb3IdA5lLPmmoFqhcqxlw"
-    "YTgTWCcDptbZNqfuFVoqjsVMdM5RQEcvJa+M7UousK6uRrsrbAAyEgmOhKpuvOg2nMXrc3nDMmQ74yhWdQSx+mdV7t/m"
-    "EKSJ0jMJLHXhCiSrHev7hYaBEQL0KOF54YOuDSlgS6B9IgugXQXJ+zfnP3W221hBwyUhRFQBEwSmACNa2StanbxQDadX"
-    "dcKGWsdKpqvSBiK8FRbspEJ/Thk0Groc/IIrUFlcFf239rFFaQeTobPRKyw7kuBJ41pdjbeFkatCMQpiu5B4F7gVA0ap"
-    "Qc6J/FRVzEbXsQpaU1uVM0iixKd0J+25sMfIG9g6uM+CahXORq8POiLIhe8J0IwUJHyleAVXAeb0lwc10GWyKI47YZQ/"
-    "QXupMGsxUKtGMUAjEdGAgAsAnqBiGZgCJtr5BRG6ej6yUGjPnA68MJugfcZieAkoQqiXlrlPBalxpOLwKfaUzCST1hae"
-    "SNy2nQ7WKPYF46zBZxLiYBMtxq6kDaG2WEfIMphHTX3KYhk9ydjz2reunk5o+gV0hY36CNYS41wnK3GKarserztY4rak"
-    "JOxzBC60rGdDp3LHeP316N0hSdZ7neYiMLHh94GrEyR2N+yBX/TQPGlXk7QdL/pi4s/nMCrqkIiJOqrnkyh0iPG9YxG7"
-    "myvjKU3H1S2r8Ekbpo4vex/imA8D+DQGdy3SMFsdwzjWt51K3PeMaCL3KpAroZjWKyM4U2Y+sJg9CUeSaeFiOCo04ObG"
-    "UW4sRUuagqFrLM3dSJUKMRSkrZfqoQ5RN3xG6zShIIzoBx8FsBKKti+Hs0wagzFgA21oWJ7LjnoUMIpLxfHb98Rcs4VB"
-    "Bip3NAZJrMz1ZJQ9LYZQ+Y1aQKzASmgI9MkYrK4IRGuHmPu0+MYpKZDojbpzROh+GP4057ryVXEr0pZnkaWDVpYBr4oG"
-    "6Cxmnk9GAhToDcYm4gwBio2zfz16966bhJsroIQhfOHxqv5P7LPbOsDkpNyARs6M214Y7s57tI1xLK/a6CvaTjZtkc2y"
-    "XFOGAh7FWWVG7Zbq1a0YKgnxFaR0KvdV+VT3j2BzSGVNcXgEkG5UiqFnNdPkyIxTPYgjL4vUbxfPUJC/fOZUOVUt40O0"
-    "DsS9DdD3tjeHbY4lCBey1ogQkBXlOqXAh4+N/ORNKvnmM7NU0LKVcBMdPJ5BYiRcBEqixNQtVobA4qQtehSPYhvIpqsh"
-    "73NdOcciEMOireDq80RmxCNEMonCMFbcFTDSeQh5ocJfYShkiGZzb+4YzoHhOwMKKCGSx8MyPl6uB8S4gDcL/qdgc2m5"
-    "OmfiBsyZjX4t+X+sQ0gd8OA3BzBWX6uU0L/lnN/JAz0jJA/7X6Lk0liI374ctMXHo5Oz84u22N8/+4+zgwPKvECZ0Nqr"
-    "KWRBQIwK++5QfAj8v1Z4cK6wKQDYp6/BhUbXqpYLGF0kaMBcVHBcGttSfDdEisX/1FICqDJRU0B+aqw7RTjHuUNlbxWo"
-    "yn7xG5UeOCEfELD9rSU/YliKKuL6VhAD3lJ02pGPVK27w4Hoi6lR1HXCs1lkjO1YY6xAMSZ5dM08jrxQ1ChXtGnwAom/"
-    "zUeqjuwsUzKnyRh0+SPSfZ7TP3lzfHjAMF2sWsat4iOGkhdOlL8Ve5LmVdpnFiPONrts1OWI5rmzELoaEhv1CK6PXAHB"
-    "ziBWSCMzAc1HPC7nAkYAggcmcQwqucGxqjiBsZLGMNdBW1LUcANaZKkJiHotJOxHPI8qzwCJuKGCnctiAYrct/JnHh7R"
-    "2UcZbdGJAqHmHN5CqAc4kS1/uf0dmySUBnblqNAdj1Zb1ZoLXB5WuKLGYzDbrCMF6+iXkcwhM4Ct5A7WDPDEHdA0n5+5"
-    "cpaH5FRzVSrt+y8Z7yt6IS/HJzKXpnIe/vfFl0FrYm1m+ltbaPFdOtnV+dVWmIO8trZ7273Oy+2tSjINAls8Yr7nYF1f"
-    "D2oXb3Tj067ehK3vBv9gd4M4S9lllycNi6GMS5j1a4YHqEZxheP63ZbfeHCv3cqXO9SKtxya781bPmLC1wbLfgZ/kM/Q"
-    "cc6NKcJaEi+wNIrnqbqHq4x1Fb+L+m1PQy1B5VJ+taoGboZbThpa3GU/N1UgOHgXd8vVxAnvgu+g/VktDpjvayyc6yXb"
-    "e3dryqe85Zd8mvmTiyQyaJMvQ5UpiKvTkcvCVQ47UBbnG5Vz4KljLSUEVPLkrJKz54UbIWxd5E1xCKdpOr+mRt0S2KWD"
-    "Q9Mv2u6e9/ks8DdXRvn8nVvP6KGLOrkHndMV1XANdCyto/sb9cfrSr21M14747Uz/irOmL3HN+WL/x8rsX/vptHV/fAQ"
-    "S1ecxO9JlU2TTf14Me+IXVnPQxLjJVW134hPXhfbfss+vLnYdu3Z1579z+jZvxW//TfV8jEXCZScmEflvbvgpXohrnba"
-    "E4ErNHp7/MP//vf/BBARgDrd4u0aXiVWCqGeOT0vFH2VoIAJXebPucC7VBVX0tUN1Y1TjK2bXneny7Wed8sjUA/14lvt"
-    "0H826fgC79+42uBoph7sVWrCH37o0luoUOFmg0cBcw0H30YYuO5k+EY6GdaB3Tqw+0qBXbOXqnij3svtnd3vXv3j96/l"
-    "cBRSG9VdY5xVtCzMzxDeYIuecNZWsN3kyGMxOHuaoVqykf9UnWxcolZE7eUunAvNsTbiEt/A6RCo7qV7Mv4pbAMIf7AQ"
-    "yr/hNEpNFCJvJ6CCscqxbiTTuXWFNlIMp1ddZ3sLXFxcP4fI9qqIQFQECFDxnBQuqxCgxVxlj+0oribHFbMbkHeufiHE"
-    "97AkiKtSZLqAWFOSU0Vxd0UUzyudHlhmi4wI1Sii2kdEEAI4WopLc/eEUexkPl4s4LQkbaqi9er1yqyDjOkaY0S7gKGr"
-    "lsIaKCzwCRkpHIeGeAGtap5WU6ftxzAJhAGoGSuKfhsuesTIlppnfOFOFYWF9LOOx3erMsVC9IFrU0qCdUzUMOLLshj+"
-    "Hp1zUXGVK+uMqEQdCzNnC5jNp741xHZ6KyJ2VEIRG29tHnfeii1xdvTj0cn55h6ge8lv0gWUuZ2pSaXn0usaJrs7q4qq"
-    "ACI2YP3zww/H9yHALZJYYNvqQ6TdGaRobvuiaIccpJUV8PlzdjSKf6MuMuzyoRpfrv8SVpprp+qEhdigM+m2sFSYRmfY"
-    "m1zZH1lfWEY1raSg1Hsy34zYRVKwiE7aaBhhCoTEfHDNnOI9v314p/v6H/wrlPlNxDgNoz0M3vqDVPi6aJztekMHKTFu"
-    "/+86HfGjShW/zns4E3wSwvWOzuiabjbbg8ybNjAsYLuA+sEgHaR/4QXx47M2jSLov4i3WJUKhgy/dsQH5lzDW8QD18ID"
-    "O2isYyo/xFa/W+4svIpcPT32LUIqgC07m3yu7IuhnVFCC1WYDKz4RUp/dgXWnN0640VY0PJBm+o+kdqux3LhtdBvT4+P"
-    "35z8gAWyTugB9fQEHU0tmAHgw4kergLhz8jGs0V1oJeVc4TtX1Tu8zD33nBsXp2ORhBbcsFwMdy/E7yIskW5ibljshoy"
-    "+ycuRCbgDN355a44LT6zpAluWSYaYUWmK+bFHIZNG9ZPWJBPTqz6EQVTrcIummkLyv1r08vmLPTLpr+cxf5N8mUyzs76"
-    "7gWwHIuuqUC53pZr9kASPK8TuAJZEDgpFbddEb5LXkzulw64JcLUSOIqXtMu4gcWjItpJRficjEsV99TgeqUQ45FOA2v"
-    "HK/rlu8YOH1/fnR6ElR7BO7rfit7BYqi+huZR2i2ffMAbZ9a24Bv+HH9clWfv4eJNkkwAV/g3tdeKMcIcptImbKxgHdT"
-    "racg6KJM8B8xCASdxTIQIoWkceLiLJiSZBZUYq4zaSEuQnX176KfC8RANcjT7HIvBFfh3/uaeqSP3mgfEDLNr5lfqTtg"
-    "kx3ITE8LLZBlMwNFc+BYGO16X0LQd1wrztOCKupTa1zbwPK325dJ1MnyF90ThcdF46Jv62vYhOXr7+eLzNESRVVjU2ap"
-    "8AWeDfDN9+6992idnMkp9+DDStKDCIXa2EKHioGsXCjqDnib+6vHovG8FGu7kANZ7XblX3YIylRMFFeLZFUrV4ueeHdl"
-    "6L96G/7Pb84OX+0C1RtILskSlkgqjSabDf9WQd0AVHr0qSM+4JZHU7lHdb3y3qo6BV6x7cDnskGt5yDwLvuw+LcX8MEX"
-    "+ii+OO+A/ga+JEqSvfgCAyAIKf7H8T34/Uvhw+jRS3gQ+PQygC9PyBQZ4jZCpCSRwD1fvsfgdxH8goX5Ip6StTHkV68R"
-    "9GLGxmQ8OvdyfN4mxIu3A9QRXimD8oC+Q0DV9IkQfHoe5ODv9AqV4PQFwT8qm3EAd3eI8iILIeIfkJMgGBexuq6PtDFg"
-    "oIwAzPbyVo+mWZhAwKQVS1EbAxVMPoQvZwGL8e70wxmBfHiJDVB2ysGIe/EBk9zgDebDIwx4l4dt5OoBfOvu/wA9zOSn"
+    "eJztPYtyGzeSv4LVXpWpOpKiJcUbUzpV+Rxvoj1LclnaS12ZOg3IAcWJZgazA1AyY6tqv2Y/bL/k+gHMgxwq1CO+eMNU"
+    "xSaHQKNf6AfQPf60MdJJFisb6XSjv/FpsHGZ62lmBhv9Dx8GG4ONNv6VRR9VDJ8HGyepEvRNSCOkeHf8vYgSeam6g43z"
+    "Noy0OlU08JUYqxthJAI3Qo+FiWKVjhTO+/HVfws5DSPtZ5mJUtZNG+nUypEV9KwvlBxN4Fms82dGpDJRbWEnKhWRNYwI"
+    "woD/YC5Qksg09Lh7pD+ct3tABTzpdAiQWzRXIS05jKcKHw02DgEmjSCYMLFKUhWMI4tnpZ7kH/SNAARm4tvOMLKe9hos"
+    "T+gCTmYpUmcTxUiZtohSofNQlfjhgFxriySTtPCP89uN9kYcJ4YFarWOiSfwGRkIHwcbExVnNDxUZpRHGcqffvhOj6aJ"
+    "AhHgE4Fz2yLVVoxkHMthrLriDUokIKgfzrsIMRCRQakIk8mR6hiVyVxaFQonEZFJO0EdsBMYmOX6MpdJVxym1/oKFIJW"
+    "Qb0IspmdwKqJCiPZzWZiH6EfiE7nJwOPn+1fS2DLwbNA3EQAMHDfAwDxl9OTY6GHPynQnETa0SRKL2E5aQk4qE4QpdnU"
+    "no4mKpHBHqiPkKm5UTnoJqg0TVfptYp1puCJMDbUU9sWwafBYLChr/DPvrD5FPQPP4fSSn7W7XZvg7a4mWijRIDPA8YA"
+    "1D4AGOWqoiVFrsw0towZ8AI5K1OPODxgcQyBd8gPWpynVBZDVufAN2AszHBLwn5Q8XizK2DjySie0gAmsE7DWMbGEaHy"
+    "HHYDPaUhV1Ea4t/8a6KMgZ1dPgCeEhq3t04AEvBPOz+rXAv1ETg60qHaEwGOMaBAU8Ow8U/Y0aBPF7n62zRCHYdHAaoH"
+    "MIllmaqP9sN5QLu70Js4SmGA1SKfpgJHdBd1xDjmes4Zoa5VPvMw2mQpiFJDLCswNcirWIOeMKOQmaOpFa1EWdkFUacj"
+    "VOK9xSVZquL9mz8HoNqXsORQjq4I8/E0joUFTDcbUO10hqgYAZJj2FTgtjJ91r+3RC1LK6oIwlFSPiBVJkkETlejtE16"
+    "XKgwco5sZ5d2eUX5QSJoFGYZGwJWPRoEGzNTuY3QsPU/3d7Co6r+rj7xtl01NaXzmLc1dziTh+GMvCIDjx9VOk3YLi4a"
+    "1QKUsTlYikbsqt6Afh5L3If4EwEkBskwjHCGjN9VMaFN1szAu2Y0YPEqZZ70SY+HMwsqAm5gKI16sdsmjQa9i3JxdHj0"
+    "RiBd9MxEP6tGBjnKiVWpYXJoASAIhidRoi7KMWC4rcoZk/+lYVsEdYF/OJfXxGlJlEYJcb9XHQz2Q12qnEeTBfWIWPA4"
+    "b1LYlQQMhjJ9S9bC6YUlIQnzmDr+BUbFYjXJeyUiKaZgiMnjOS7lSoYnaTz7AU3eRp/sPskGPoElu1buBy+1KFRJppGK"
+    "yoy5fVCERgsiXjFUeuieKKKV2oRCGA0YLY1kavvg2y+0A5D8X1P9ib+/rP40bK3+D1X/MsZf1P8HxPyPchDuc2RVYh7g"
+    "LG6rD2Wey1kjXUsidxJTeujWft4gzjIjeMj2WoULLqac5wJs+ZOxSxUaqF57r9/e9j1vUsaGNbzEz7/YhmfNbNwZ72G5"
+    "hpgZfR9kQy4cpxzpRlJQDqpCkbaAR5AvApv6NDVXY0iF0FdGqFiDQYpPGcAzDLHzK4BEmRLG4dW4vgtzH2FHYPbc4DtC"
+    "ybMaqpLSDEclssuIVkBMYJb1KbPY7LKm6fHYKHuH866ra+meezg7jpJotcnPa5Of9/C/Rj0a/7qGaRlbf5kXRK9KL+3k"
+    "HqHOWVUBQWUYABns0UTm4JUghXaiwCF3YJcWPzfa0Qqe1ccpLI77eAluTDIfnijKgWkj7AmcJ+TY0k6BhE8a212y88dE"
+    "uWdehUsFTQX2v6J5QBQylf6o8zisjr+9pQOrZJRd0KHSHadWZSppIxvzs7uTyHXKuXbavz2n/cVTznK73CPZXOep6zz1"
+    "97dnyjy1umkelqGuM911prt2mr+nTLe0GffOcZtNxjpVXqfK61R5nSpXU2W+8uY8eRRHJlMjYkKvu8P4ecNEN8/06BpE"
+    "43n1vNvr9tjzT/NLpfytvLngC2sadPAfO92XjWpwhED7/n7dsPFxW5TLApwrREtk9BTv4HXOViuBmCbkUUNt3eW0N5+k"
+    "LXbGmYvndRZlJB3/CJl+GeuhjC9kfrlwQsClIs3+qC7uZY68SskdpSF7vgSCalBECyjsiDH8Sbfxm1zHQOaSTxqqBSpX"
+    "agZcGM4E1smAqXW2zal7hZaKYzETnXMU0NFLyStju5ILrKur0e4KG4CMRIIjoaobL7qWs3h9Lm9YhmxnHMWqjiBW/6zK"
+    "/ZscgjRReiaBpS5cgWS1Y32/0DAwQoAeJTzPfNDVkgK2BNonsgDaVZC8e3X2Q2e7jRU0XBJCRBUwQWAKMKKVvaLVyQvV"
+    "cHpZJ2yodaxkuiptIMIbYcFOKvTnlEGjocvBL7gClcVV0X9rH1uUdjAZOhu9wrIjCZ40rtXVeFsYuSoUoyC2C4l3gVsx"
+    "YJQa5JzIj1XFbHQdq6A1tVU5gyRKfEp30p4Le4y8hq2D+yyoVuG0en3QEUEufE+AZqQg4UvFK7gKMKe/PKiBLpNFcdwJ"
+    "o/wR2kuFWYuBWjWKARqJiAYEXADwCBXLwBQw0c4viNDV85GFQnvmdOCZ2QTtMxbDS0ARQr20zH0qSI0jFYePsadkJpm0"
+    "tvBE4rbtdLBGsS8YZw0+kxAHm2gxdiVtCLXFOkKWwTxq6mMWy+hRxp7XvnH1dELTL6ArbNRHsJYY5zpZiVNU2/Vw3cES"
+    "tyUlYZ8icKFlPRs6lVvG68+Hb9+QZL3XaS4CEy2/D1ydILG7YQ/8pIfmUbuapO140RcTfz6HUVGHREzUUT2fRKFDjO8d"
+    "i9jdXBlPaTqublmFj9owdXzZ+xDHfBjApzG4a5GG2eoYxrG+6VTividEE7lXgVwJxbReHUEi8AkiJVzvb1NABwuGj1/h"
+    "6UbV1RjwdK1cZQpS+2GsNvfcdkv1UIeoD6kY4hHylQLdDubqRAOX9JFI6DB7noyZMvPx0exRrCbVLNDn4BZpGEe5sRT0"
+    "aYrprrDCuJUqFWJEO08S88YpdCEfEiO4WoCVUNJwMZxl0hgMZRtEhPbxqdyBRwGD0VQcvX5HOmK2MFbCPRqNQYIrK08y"
+    "yh4XCqn8Wi0gVmAlNOQrZNNW12eitUPMfVyY5vYakOh9k/On6EUZ/jTn8vhVcSuyryeRpYNWVjOvigboLCbQj0YCFOgV"
+    "hljiFAGK1ul/Hb59203CzRVQwkykcNxVNy722fseYI5VbkAjZ8ZtL4za5x1zaxzLyza6vLaTTVtksyzXlGiBY3TOhVG7"
+    "obJ7CwZHQpgImanKfXMBtS8g2BwyclOcgQGka5ViBF1NmDnA5IwVwuGLIoPdxaMg5C8fnVUOh8swF60Dca8F+t72Vr3N"
+    "IRHhQk4HEQKyolynFL+xIfSTN6lynY/+UkHLVqJmjFPwKBUD+iLeEyWmbrEykhfHbdGjsBq7WTZdKXyfy+PZK0AojraC"
+    "i+gTmRGPEMkkCsNYcXPDSOchpLcKf4WhkOgaMPj100QHhq8+KC4GL4FnfnxKXo/rcQFvFvxPwebSqns+UDBgzmz0c8n/"
+    "Ix1CBoTn1zmAsfpKpYT+DR9dOHmggwdftf85Si6MhTD080FbfDg8Pj07b4v9/dP/OT04oAQSlAmtvZpCMgfEqLDvzvaH"
+    "wP8rhef/CnsbgH36CiKB6ErVUhqjizwTmIsKjkujd/RNHSn2MFBnDKDKRE0B+amx7jDkDOcOlb1RoCr7xW9UQeGEfEDA"
+    "9reW/IjRNaqIa79BDHhL0aFNPlK1JhUHoi+mRlHzDM9mkTG2Y40hD4XKFJho5nHkhaJGuaJNg/dg/G0+4HZkZxAs5DQZ"
+    "Y0d/0rvPc/oYYhwwTBdyl+G3+IAR8bkT5S+F0KR5lS6gxcC5zS4bdTmiee5Ih264RKseiPaRKyDYGcQKaWQmoPmIx8Vc"
+    "3AtA8NwnjkElWxxyi2MYK2kMcx20JUUNN6BFlnqZqGVEwn7EY7XyKJOIGyrYuSwWoMh9K3/m4REd4ZRBIx2MEGrO4S1E"
+    "rIAT2fLn29+wSUJpYHORCt0pb7XjrrlO5371N2o8BrPNOlKwjn4ZyRwSHNhK7nzQAE/cOVPzMaCryrlPdDtXbNO++670"
+    "rtod8nJ8sHRhKsf6/1Z8GWxMrM1Mf2sLLb7Lirs6v9wKc5DX1nZvu9d5vr1VORMAgS2elN9xP6CvBrX7Q7q4alcv9NZX"
+    "nL+xK06cpeyyO6CGxVDGJcz6bck9VKO4iXJte8svbrhlcOU7KuooXA7NtxguHzHh249lP4M/yGfoOOfGFGEtiRdYGsXz"
+    "VN3BVca6it95/dKqoSSiUluwWnEG9/QtJw0t7rKfmwopHLzz2+Vq4oR3zlfp/sgZB8y3ZxbO9YLtvbv85cPq8ks+zfwB"
+    "TBIZtMkXIWT6EFenI5eFqxx2oCyOaSrH2VPHWkoIqHLLWSVnzws3Qti6yJviEE7TdH5F/cYlsAsHh6aft9119dNZ4K+u"
+    "GvTpG9Ce0EMX5X73Om4sivoa6FhaDvgv6o/XBYdrZ7x2xmtn/EWcMXuPr8oX/z8WlP/ava+r++EhVuA4id+RKpsmm/rh"
+    "fN4Ru+qk+yTGS4qDvxKfvK4Z/pp9eHPN8Nqzrz3779Gzfy1++1+qc2UuEig5MY/KO3fBS2VPXLS1JwJXL/X66Lt//v0f"
+    "WA4B6nSDt2t4lVip53ri9LxQ9FWCAiZ0mT/nOvVSVVxlWjdU104xtq573Z0ul6zeLo9APdTzr/VFA08mHV+n/gtXGxzN"
+    "1IO9Smn7/Q9degsVKtwz8SBgrm/i6wgD1w0ZX0lDxjqwWwd2Xyiwa/ZSFW/Ue769s/vNiz99+1IORyF1g902xllF58X8"
+    "DOENtugJZ20F202OPBaDs8cZqiUb+XfVkMclakXUXu7CudAcayMu8EWiDoHqXroj45/CNoDwBwuh/Itao9REIfJ2AioY"
+    "qxzrRjKdW1doI8Vwetl1trfAxcX1c4hsr4oIREWAABXPSeGyCgFazM0C2FXjanJcTb4BeefqJ0J8D0uCuCpFpguINSU5"
+    "VRR3V0TxrFJFjGW2yIhQjSKqfUQEIYCjpbg0d08YxU7mw/kCTkvSpipaL16uzDrImK4wRrQLGLpqKayBwgKfkJHCcWiI"
+    "F9Cq5mk1ddp+CJNAGICasaJoG+KiR4xsqQfIF+5UUVhIP+t4fLMqUyxEH7g2pSRYx0R9L74si+Hv0TkXFVe5ss6IKu2x"
+    "MHO2gNl86ltDbKe3ImKHJRTRem3zuPNabInTw+8Pj8829wDdC34hMKDMXVlNKj2XXtcw2d1ZVVQFENGC9c/evD+6CwHu"
+    "9MQC240+RNqdQYrmti+Krs5BWlkBnz9lY6b4KzXDYbMS1fhy/Zew0lw5VScsRIvOpNvCUmEanWFvcoNCZH1hGdW0koJS"
+    "C818T2UXScEiOmmjYYQpEBLz3vWkinf8EuWd7st/92+C5hcq4zSM9jB46w9S4euicbZrcR2kxLj9P3Q64nuVKn4r+XAm"
+    "+CSE6x2d0TXdbLYHmTdtYFjAdgH1g0E6SP/IC+LHJ+19RdB/FK+xKhUMGX7tiPfMuYaXoQeuEwl20FjHVH6IHYs33CB5"
+    "Gbl6emy/hFQAO482+VzZF0M7o4QWqjAZWPGLlP7oCqw5u3XGi7Cg5YM21X0itV2P5cLbrV+fHB29Ov4OC2Sd0ANqTQo6"
+    "mjpJA8CHEz1cBcKfkY1ni+pA71znCNu/b93nYe7159iDOx2NILbkguFiuH+1eRFli3ITc+NnNWT2T1yITMAZuvPLXXFS"
+    "fGZJE9yyTDTCikxXzIs5DJs2rJ+wIJ+cWPU9CqZahV30BBeU+7e/lz1m6JdNfzmL/Qvxy2ScnfXtM2A5Fl1TgXK9u9js"
+    "gSR4XidwBbIgcFIq7h4jfJe8X90vHXBLhKmRxFW8pl3EDywYF9NKLsTlYliuvqcC1SmHHItwGt6cXtct3zFw8u7s8OQ4"
+    "qPYI3NXEV/YKFEX11zKP0Gz75gHaPrW2Ad/w49r+qj5/DxNtkmACvsC9dr5QjhHkNpEyZWMB76ZaT0HQRZngv8UQCDqL"
+    "ZSBECknj2MVZMCXJLKjEXGfSQlyE6upfqb/QS9UiT7PLvRBchX/n2/aRPnoxf0DINL8tf6XugE12IDM9LbRAls0MFM2B"
+    "Y2G0630JQd9xrThPC6qoT61xbQPLX9JfJlHHy9/XTxQeFf2XvjuxYROWb/GfLzJHSxRVjU2ZpcIXeDbAF/i71/ejdXIm"
+    "p9yD9ytJDyIUamMnICoGsnKhqDvgbe6vHov++VKs7UIOZLXblX+gIihTMVFcLZJVrVwteuLdlaH/6m34f746ffNiF6hu"
+    "IbkkS1giqTSabDb8kwt1A1B51QA19gfcuWkq96iu5d9bVafAK7Yd+Fw2qPUcBN5lvyn+CQl88Jk+is/OO6C/gS+JkmQv"
+    "PsMACEKK/3F8D37/XPgwevQcHgQ+vQzgyyMyRYa4jRApSSRwT5fvMfhdBL9gYT6Lx2RtDPnFSwS9mLExGQ/OvRyftwnx"
+    "4iUHdYRXyqA8oG8QUDV9IgQfnwc5+Du9QiU4fUHwD8pmHMDdHaK8yEKI+HvkJAjGRayu6yNtDBgoIwCzvbzVo2kWJhAw"
+    "acVS1MZABZMP4ctZwGK8PXl/SiDvX2IDlJ1wMOLe38AkN3iD+fAIA97lYRu5egC/cft/wR8qsw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -871,7 +888,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_kind", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1362,6 +1379,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1370,6 +1396,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1430,6 +1458,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1460,6 +1510,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1936,6 +2187,13 @@ FLAGS: tuple[Flag, ...] = (
         group="agents",
     ),
     Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
+    ),
+    Flag(
         "--yes",
         "",
         "run a command that asks first without asking (needed where nobody can answer)",
@@ -2405,9 +2663,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2484,10 +2745,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2501,6 +2758,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2517,27 +2817,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4964,6 +5243,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5332,6 +5617,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5415,6 +5702,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7460,16 +7753,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7615,6 +7915,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7665,7 +7966,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7711,6 +8012,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -8010,7 +8493,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8051,6 +8534,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8145,6 +8634,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8184,6 +8676,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8245,6 +8738,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8362,6 +8857,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8420,6 +8922,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8492,6 +8998,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8612,6 +9120,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8684,6 +9193,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8699,6 +9210,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -9028,7 +9542,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9320,61 +9834,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9450,6 +9909,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9460,7 +9926,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

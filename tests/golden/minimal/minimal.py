@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -54,6 +55,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -77,6 +81,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -194,8 +212,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -718,69 +734,70 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4luG7n1V1hvgcioJCu2s21k10CQze66je0gdrEoLMFDzVDyxHN1yLGjTQT0a/ph/ZK+g5xDGnkVO9tuAQdIopkh"
-    "H9/Fd5Kftvw0ziJlwjTZGm59Gm3N8rTI9GhreHk52hptdfG/axVFKfwebZ3LuaCn/mhrDH/gFQCIZRK4KW7s5bg7gMnw"
-    "ptdLZKxgPAxO0kQRIJwOYwhCnqYGZ9N69Gmx1d2KolgzSiZNIwIPvxnUkNbJaHigtJ+HGVJAH75L/SJWiZH4RuDcrkhS"
-    "I3wZRXISqb54I/1r4RHUy3EfIXoi1MJcK6Ez6aueVpnMpVGBsMSJTJprkU5hDAzM8nSWy7gvjpPb9EYJSasIqYWXzc01"
-    "rBqHSRjLqJ/NxSHCPxK93gcNH54d3sqoUEfPPHEXAkjPPnsA5C/nZ6cinXxQvhGxNP51mMxgQWkI/DOAHiZZYc79axVL"
-    "70CERshE36lcC+AqT1fJrYrSTMEboU2QFqYrvE+j0WgrvcF/h8LkheoK/B1II/ldv99feF1xd51qJTx87zEGChYFGNWq"
-    "oiNFrnQRGcYMuIG8lYlDHF6wQCbAPeQILc5Taoshs3PgHLAWZtglQ6NVNN3ui1diKsOooAFMYJOGqYy0JULleZrzWxpy"
-    "EyYB/s9fY6W1nKnqBfCU0FgsrAAk4J/0flZ5KtRH4KifBupAeDhGgwoVmmHjv9JHjbrK1T+KMFe0iocKAkxiWSbqo7kc"
-    "AyNRk5zmRGECA0wq8iIROKLfpiXastfxTgt1q/K5g9JF3giiVRPTSlw1citKQVOYVchOvzCiEysj+yDsxEdFPmhblCUr"
-    "3r/53gMFn8GiE+nfEPbTIoqEAWy3W9Ht9SaoHh4SpUFVkjltLz1kLXxLNLPMwpo4LDXVC1JokodnNTZMuqTNpSIj/4SC"
-    "Hdun3V7bAiAXNA7zjA0CKyANgg2aqdyECq3Gp8UCXtW1ePOJi+6SybFmcNnm1M3iw5Asl6mP1iYHG2BXnErcQvj6Ls2j"
-    "AHUY3ssgCBENGb2rw6Md8lC6y/3ajg2tW+4Csttu/JhQSsAkkPUtocngLInmP+Lm2xqSBSIewi/YU7fKfuBtjSqj4iw1"
-    "YMNrM5ZkwXS1CuM9LNeiyWi+wU7ZbULW607SZumCFUD9F/AKbHkYqyFNzdUUjFTiK9xUYTIaJfiWATxDtc9vABLZMNgd"
-    "jf3Wh7mP0AWYfZ8qNOm9aKAqaftbKpFdWnQ8YgKzbEj7fRuQI/WYTrVaFjQwXc1UTovRpi9ieD9oaOEAZ0dhHG42+Xlj"
-    "8vMB/mnVoynHCb+WWq9j6y/zguhVycxc30Nwm2hKBQSVYQBd1Bf/GkIM34Bzs6LAIfdgl5SfwdqeTW041IZn/XUCi8O7"
-    "8RrcmGQObBR5J9oIBwLnCTk1tFPACEtt+mt2/pQod8yrcamkqcT+VzQPiEKmkp/QNNbHLxYUTMZ+dkUB3/0RpTXvJjSR"
-    "ajPsT3b/N2T3Kyl9scVvl+aT43hyHE+O48lx1B0HJ2bsNfwo1JnyiQmD/h7j5wyTzY7oJaRu2nFr0H/eH9DbSZHPlHL5"
-    "o77itIoGHf15r/+yVRHqYJ3tI1GbOX0vGZWFGbHWvUKOzaJ0IqMrmc9WnB3XI5jXLaaiJivHvWXMrKWg1Pee+sOBy7Op"
-    "0CE6aS56Ygr/UrK3zcky2TosFzSrIDdqrsAizwWWY8BOWsNkdbVGS80r6Os0Z3fZS9eSpxIyLqCGFRdY0Taj3WbOQEYs"
-    "wQtQaQdIIm/RseZqyPnzOmR70zBSTQSxyLQp9+/y0ChRuRWB9RQudJnUsn6Ibgu0Z6bAggB6sgjCFH5O5gaNu4TcWqNx"
-    "oe2b2jLFu1cXP/Z2u1im4aoDEVXCBIEpwIhWdorWJC9Qk2LWJGwC4ZaSyaa0gQjvhAEjp9AZa7QyaKVyMOq2BrK6Kjrf"
-    "1AUGlRGLJ9bAbrCsL8ENRo3ijTNkoS1yaOWnSUC88+yKHqPUIudYfqwrZqvd3wStwtTlDJKo8Kl8QXcpZtHyFrYO7jOv"
-    "XubpDIagI4L874EAzUhAwjPFK9gyo9VfHtRCl87CKOoFYf4I7aXq32qUVQ9BgEYiogUB670foWIZmAIm2hp1EdiyMVko"
-    "tGdWB57pbdA+bTA2BBQhTkusa20iNQ0VBucPt6dkJpm0rnBE4rbt9bAUPhSMcwoOjxAHm2gw8CRtCFKD5WqWwTJq6mMW"
-    "yfBRxp7XvrNFW5HSF9AVNuo+rCWmeRpvxCkqHT5cd7COuqbi+CkMurWSKTqVBeP1/fHbNyRZ53Xaa4yi4/aBLUYTu1v2"
-    "wId0oh+1q0nalhdDgQaPaMKQpkciJuqoaCxR6BCgO8ci9rc3xlPqnm3wqOBRG6aJL3sf4pgLA65Vgh0J0EWkYb45hpA9"
-    "3/VqQdtXRBO5V4PsVAP9XLoxgnOllwOL+aNwJJmWLobySanBzU3DXBuKllIKhm6w/9NJlApgZ/PWS9JJGqBuuHTUakJJ"
-    "GNEPPgpgxRQqX03mmdQaY8AW2tCwfC076lDAKC4RJ6/fEXP1DgYZqNzhFCSxMddjP3tcDKHyW7WCWImVSCFGJ2OwuSIQ"
-    "rT1i7uPiG6ukQKIz6tYRofth+EXO7ctNcSszjq8iSwut6jRtigbobBR9BSRAgV5hbCLOEaDonP/1+O3bfhxsb4AShvCl"
-    "x6v7P3HIbusIk5NqA2o513Z7Ybi77NE600jOuugrulY2XZHNszylDAU8irXKjNodNUWNmCgJ8VWRBCp3rV9qLyPYHPJQ"
-    "XVZ+ANKtSjD0rCeJHJlxqgdx5FWZ+u1jAQT5ywUjx7ZXSS0+ROtA3OuAvnedOexyLEG4kLVGhICsME8TCny45uMmb1NX"
-    "kQteiaBla+EmOnhs2mIkXAZKosLULlaFwOK0KwYUj+IRgG3bphxy65JjEYhh0VZwgzOWGfEIkYzDIIgUt579NA8gL1T4"
-    "FYZChqi3D5ZqaBYMuScOKCGSx0pXl342A2JcwJkF98nbXtsP5dqcBnNmwp8r/p+kAaQOoB8mBzAmvVEJoU/6UMoDPSMk"
-    "D4efw/hKG4jfPh91xeXx6fnFuCsOD8//fn50RJkXKBNae1VAFgTEqIDqimEuJsD/GwXETRR2noF96Q240PBGNXIBnZYJ"
-    "GjAXFRyXxtMPruWeYH+ZTi4AqkxUAcgX2tgqwgXOnShzp0BVDstvVEW3Qj4iYIc7az5iWIoqYo9HIAa8pSTgV+S+ahwh"
-    "sCCGotCKjjbwbBYZYztNMVagGJM8eso8Dp1QlJ8r2jSwHwQ/LUeqluwsUzKnyRh0ufrmIc8Znr46eXPEMG2sWsWt4hJD"
-    "ybEV5S/FnqR5tTMaqxFnl1026nJI82wtBNQcEO00I7ghcgUEO4dYIQn1NWg+4nG1FDACECyYRBGoZIdjVXEKYyWNYa6D"
-    "tiSo4Rq0yNBJE2rlS9iPqlsv4BFxEwU7l8UCFNmn6jMPD6n2UUVbVFEg1KzDWwn1ACey5c93X7BJQmng0Q8V2Npm/XDR"
-    "g1rxajoFO81KUfKKvvgyh1QA9o6tpGlggq3ItBfM+OeX5FCrrRt0TlxIudK1GvTvywcgzZhMD3d20FDbLLCf5rOdIAc2"
-    "7+wOdge957s7tRwY+Lxa1r2nmJ3e8P9grXTZZena80Dr68hoY0ftFfOW8i4uUsIcN2vLX4BbWbe3h3HWo8cHgTau6NM5"
-    "ofuI5YND60dcc6143WewI/kcDe7SmDIcIo4DS8Nomap7uMpY1/EbN0v8JRCZ55L1HDK1eN0SLYxxZ3TWk4Y7dd3nVZRL"
-    "eOPFejWxwhsvxqUoNQ9YPnRVGuUrthO2VcbVweohLzKX8cahxq19FahMQTyW+DZ7U3kM27/Mi2v1w8KylgJJibaXyXVm"
-    "oTQ/hK2N2Mh/ub1+Q+cIK2BXFg5NH3dtc+/rmYD/UZ+5Gf7X8Fk2yu9sakGVKq6zHQjPlrhen3z373/+y4P4E+R+h3Ed"
-    "BrG1EtxXtuSlRq6a8stxqzFfa7a5L1gJzBYT+4G6teLZuR309/rcZVisVygHdfz/eszpq0nH9QV/wcmy01pqrFStxM3L"
-    "crW+9FJthHvUDwJm+9T/Z97+qQH+226AP0VgTxHYfykCa/dSNW80eL67t//i2z/+6aWc+AGdvlm0Rjtls3x5hnAGWwyE"
-    "tbaC7SaHXqsh0tMBqMcegOLiaBleV7twKYbGrPwKrxdYBOp7aV3l9lUiCtgGEP5gCc5d4AgTHQbI22tQwUjlWLHI0tzY"
-    "Eo8Uk2LWt7a3xMUG4EuI7G6KCERFgACVbaWw4b8ALeb+Lh6EsNUg20bVIO9cfSDED7AYxfUQmawg1paN1FHc3xDFi9oZ"
-    "A2zwICMC5YdUdUcEIYCjpbgpdCC0YidzOV7BaU1+U0fr25cbsw7ylhuMEc0KhrZOh9U3LC0FjBSOQ0O8glY9oWqo0+5D"
-    "mATCANS0EeVJDy63Y2RLxzZcyaiOwkqe2MTjxaZMMRB94NqUkmAFjY4quIIgwz+gEh6V9WxDIaTmKLYE5iuYLeeoDcT2"
-    "BhsidlxBEZ3XJo96r8WOOD/+4fj0YvsA0L3ia0KAMh+kaVPppTy4gcn+3qaiKoGIDqx/8eb9yX0I8Mk6bO1sDSHS7o0S"
-    "NLdDUTvuNkpqa+CXC2oE0FenFT1iNxaX++JvdCYJz4xQx4iricJIfWPV183tUO6+zc3h0LjaJLVFSNPo+MLyebY+YoR1"
-    "WGnCSYi5DOL03h7lE+/4htRe/+Uf3FUvd1sKJ2LghnHYcJQI11zD+fZs4CghHhz+rtcTP6hE8dXDyVxwaYGL5tZ+6n42"
-    "P4AkmvaiAlPfB+SPRsko+cYtiQ+e/U0XG2ULw2jGN+I1dizA1OBjT7xnlrReZPTsAQ/Q8mkaUXEaD4Ld8bmzWWi7rXiq"
-    "DcJ1PNABPMbRrlVmDQdakXJbYz8ISfjJtt84A7UGhvBwdHSpL4DpbN9h2nIv7fXZycmr0++whWJl6tGpD6+X0iE9D3Di"
-    "hAxXgjDFN9F8Vdp0Z5IjYXdf0uVL9voiHm8sfB9iQG4plcPd1cQyGhbVZuMzdfXQ1r2xoSwBZ+jWf/bFWfmbk3mCWzUS"
-    "ULyRbfdgrsEmCAwUkAlDiVk/oHDqfbryuGVJubu9WR3fQf+ph/cx2V1prdJmdquLZ8B0bMxRE6t5dFMfgCx4Xs+zTRQQ"
-    "O6kWH80hjNfekHSLe9w41w2yuNeju6WvZ+HY+FNyu4ZbJtyjpTZGweHBKpzWm49NDXOd5bN3F8dnp169l3zfKamqp1w2"
-    "X29lHqKRdU1m2kiN9rI7GGLPVdU99AGmxSTHGCy3vTpaqogPmUiodNWApn3V7D17fZQL3qn2BNUvGQiRQhI5tVERTIkz"
-    "A4qxdIJlJYpBpXUXY5fCJlAP8gv73DPnbu29d2aRPrpe6xEy7TdeN+oib7NrmKdFqQeyanpT7AUug9Fu9q+9oeVaWf3y"
-    "6qgXRtv28n0Xbauk53T9nVui8aQ84uYOgLVuxuom7nJDEm1SWDc7VV4JD/BuhJdw7RVctFPW+FR78cval16Igm09boXK"
-    "gexcaQB621aeG3ZrXSLmNVq1nvNmb8pb0fjiM/0Un63JRCMMDzHk/qjIn2EAuN3yL44fwPfPpWGnV8/hhedyIw8eHpHm"
-    "MMRdhEgZDoH7eskKg99H8Csb7rN4TMrBkL99iaBX0w0m48GJg+XzLiFeHqpuIrxR+O8AvUBA9difEHx8EG/h7w1KleDY"
-    "G8E/KBS3APf3iPIyhCbivyCgRjA2mLPN8mSND6XQF+xYrUcOQ8/Y3dkD2Ayj1dYsu2AMrO4LD8idwBJbi/8AFuC5hg=="
+    "eJztG4luG8f1V6ZKAVMoSdGSnNaUKsBwnERtJBuWiqAQCe1wd0ittVd2ZiUzNoF+TT+sX9J3zOxBLhVaUtoEkAHb3N2Z"
+    "N++ad8582vLTOIuUCdNka7j1abQ1y9Mi06Ot4cXFaGu01cX/rlQUpfB7tHUm54Ke+qOtMfyBVwAglkngprixF+PuACbD"
+    "m14vkbGC8TA4SRNFgHA6jCEIeZoanE3r0afFVncrimLNKJk0jQg8/GZQQ1ono+GB0n4eZkgBffgm9YtYJUbiG4FzuyJJ"
+    "jfBlFMlJpPrijfSvhEdQL8Z9hOiJUAtzpYTOpK96WmUyl0YFwhInMmmuRDqFMTAwy9NZLuO+OE5u0mslJK0ipBZeNjdX"
+    "sGocJmEso342F4cI/0j0eh80fHh2eCOjQh0988RtCCA9++wBkL+dvT0V6eSD8o2IpfGvwmQGC0pD4J8B9DDJCnPmX6lY"
+    "egciNEIm+lblWgBXebpKblSUZgreCG2CtDBd4X0ajUZb6TX+OxQmL1RX4O9AGsnv+v3+wuuK26tUK+Hhe48xULAowKhW"
+    "FR0pcqWLyDBmwA3krUwc4vCCBTIB7iFHaHGeUlsMmZ0D54C1MMMuGRqtoul2X7wSUxlGBQ1gAps0TGWkLREqz9Oc39KQ"
+    "6zAJ8H/+Giut5UxVL4CnhMZiYQUgAf+k97PKU6E+Akf9NFAHwsMxGlSo0Awb/5U+atRlrn4qwlzRKh4qCDCJZZmoj+Zi"
+    "DIxETXKaE4UJDDCpyItE4Ih+m5Zoy17HOy3UjcrnDkoXeSOIVk1MK3HVyK0oBU1hViE7/cKITqyM7IOwEx8V+aBtUZas"
+    "eP/mWw8UfAaLTqR/TdhPiygSBrDdbkW315ugenhIlAZVSea0vfSQtfAHopllFtbEYampXpBCkzw8q7Fh0iVtLhUZ+ScU"
+    "7Ng+7fbaFgC5oHGYZ2wQWAFpEGzQTOUmVGg1Pi0W8KquxZtPXHSXTI41g8s2p24W74dkuUx9tDY52AC74lTiFsLXt2ke"
+    "BajD8F4GQYhoyOhdHR7tkPvSXe7Xdmxo3XIXkN1248eEUgImgaxvCU0Gb5No/j1uvq0hWSDiIfyCPXWj7Afe1qgyKs5S"
+    "Aza8NmNJFkxXqzDew3ItmozmG+yU3SZkvW4lbZYuWAHUfwGvwJaHsRrS1FxNwUglvsJNFSajUYJvGcAzVPv8GiCRDYPd"
+    "0dhvfZj7AF2A2XepQpPe8waqkra/pRLZpUXHIyYwy4a037cBOVKP6VSrZUED09VM5bQYbfoihveDhhYOcHYUxuFmk583"
+    "Jj8f4J9WPZpynPBrqfU6tv4yL4helczM1R0Et4mmVEBQGQbQRX3xryDE8A04NysKHHIHdkn5Gazt26kNh9rwrL9OYHF4"
+    "N16DG5PMgY0i70Qb4UDgPCGnhnYKGGGpTX/Nzp8S5Y55NS6VNJXY/4rmAVHIVPIjmsb6+MWCgsnYzy4p4Ls7orTm3YQm"
+    "Um2G/cnu/4bsfiWlL7b47dJ8chxPjuPJcTw5jrrj4MSMvYYfhTpTPjFh0N9j/JxhstkRvYTUTTtuDfrP+wN6OynymVIu"
+    "f9SXnFbRoKO/7vVftipCHayzfSRqM6fvJaOyMCPWulfIsVmUTmR0KfPZirPjegTzusVU1GTluLeMmbUUlPreUX84cHk2"
+    "FTpEJ81FT0zhX0r2tjlZJluH5YJmFeRazRVY5LnAcgzYSWuYrK7WaKl5BX2V5uwue+la8lRCxgXUsOICK9pmtNvMGciI"
+    "JXgBKu0ASeQtOtZcDTl/XodsbxpGqokgFpk25f5tHholKrcisJ7ChS6TWtYP0W2B9swUWBBATxZBmMLPydygcZeQW2s0"
+    "LrR9U1umePfq/PvebhfLNFx1IKJKmCAwBRjRyk7RmuQFalLMmoRNINxSMtmUNhDhrTBg5BQ6Y41WBq1UDkbd1kBWV0Xn"
+    "m7rAoDJi8cQa2A2W9SW4wahRvHGGLLRFDq38NAmId55d0WOUWuQcy491xWy1+5ugVZi6nEESFT6VL+guxSxa3sDWwX3m"
+    "1cs8ncEQdESQ/z0QoBkJSHimeAVbZrT6y4Na6NJZGEW9IMwfoL1U/VuNsuohCNBIRLQgYL33A1QsA1PARFujLgJbNiYL"
+    "hfbM6sAzvQ3apw3GhoAixGmJda1NpKahwuD8/vaUzCST1hWOSNy2vR6WwoeCcU7B4RHiYBMNBp6kDUFqsFzNMlhGTX3M"
+    "Ihk+yNjz2re2aCtS+gK6wkbdh7XENE/jjThFpcP76w7WUddUHD+FQbdWMkWnsmC8vj3+4Q1J1nmd9hqj6Lh9YIvRxO6W"
+    "PfAhnegH7WqStuXFUKDBI5owpOmRiIk6KhpLFDoE6M6xiP3tjfGUumcbPCp40IZp4svehzjmwoArlWBHAnQRaZhvjiFk"
+    "z7e9WtD2iGgi92qQnWqgn0s3R5AIfIRICdf7qQB0sC91+urkTdPVaPB0nVxlShpsU20f2O2WpJM0QH1IxEThMAW67S01"
+    "IzybsZFIqMe2TMZc6eX4aP4gVpNqluhTWkw0TMNcGwr6UorprrGN1UmUCsBArZDEvLEKXcqHxAiuFmDFFPFfTuaZ1BpD"
+    "2RYRoX18LHfgUMBgNBEnr9+RjugdjJVwj4ZTkODGyhP72cNCIZXfqBXESqxECqkG2bTN9Zlo7RFzHxam2b0GJDrfZP0p"
+    "elGGX+Tchd0UtzJxehRZWmhVw2xTNEBno+gRkAAFeoUhljhDgKJz9vfjH37ox8H2BihhJlI67robF4fsfY8wx6o2oJZz"
+    "bbcXRu3LjrkzjeSsiy6va2XTFdk8y1NKtMAxWufCqN1Sb9eAwZEQJhZJoHLXwaYuOYLNIZ3WZQELIN2oBCPoeq7LASZn"
+    "rBAOX5YZ7D7WcZC/XPdybHuV1MJctA7EvQ7oe9dZ9S6HRIQLOR1ECMgK8zSh+I0NoZu8Tc1RrtslgpatRc0Yp2DvGQP6"
+    "Mt4TFaZ2sSqSF6ddMaCwGk8ybNtu65A7sOwVIBRHW8F92lhmxCNEMg6DIFLcQffTPID0VuFXGAqJrgaD3ywFWjBk0jku"
+    "Bi+BBbsu/WzG9biAMwvuk7e9tq3LJUYN5syEP1f8P0kDyIBAP0wOYEx6rRJCn/ShlAc6ePBVh5/D+FIbCEM/H3XFxfHp"
+    "2fm4Kw4Pz/55dnRECSQoE1p7VUAyB8SogMqjYS4mwP9rBcRNFDbQgX3pNUQC4bVqpDQ6LfNMYC4qOC6N3tGdHEiwTU4H"
+    "MABVJqoA5AttbDHkHOdOlLlVoCqH5TdqBlghHxGww501HzG6RhWxpzwQA95SEvArcl81TkJYEENRaEUnNHg2i4yxnaYY"
+    "8lCoTIFJyjwOnVCUnyvaNLAfBD8tB9yW7AyChZwmY+zoyrSHPGeIIcYRw7QhdxV+iwuMiMdWlL8UQpPm1Y6arAbOXXbZ"
+    "qMshzbMlHVBzQLTTDESHyBUQ7BxihSTUV6D5iMflUtwLQLDuE0Wgkh0OucUpjJU0hrkO2pKghmvQIkMHZuhEgoT9qLr1"
+    "OiQRN1Gwc1ksQJF9qj7z8JBKOFXQSIURQs06vJWIFXAiW/589wWbJJQGnmBRgS3R1s9I3etEgZpOwU6zUpS8oi++zCGj"
+    "gb1jC4IamGALS+11P/75JdHsagcKnRPXgy51rZT+x/IBSDMm08OdHTTUNpntp/lsJ8iBzTu7g91B7/nuTi2VBz6vVqfv"
+    "qMmn1/w/WCtdNou69ljT+nI42thRe+G/pUqNi5Qwx80S+RfgVrYf7Jmi9ejxeaaNGxN03OkuYvn80/oRV1zyXvcZ7Eg+"
+    "R4O7NKYMh4jjwNIwWqbqDq4y1nX8xs1ORQlE5rlkPYeEM163RAtj3FGj9aThTl33eRXlEt54sV5NrPDGi3EpSs0Dls+O"
+    "lUb5ku2E7fhxkbN6yIvMJe5xqHFrXwaQIUI8lvg2e1N5DNu/TO9rZdDCspYCSYm2l8l1ZqE0P4StjdjIf7m9fk3HIStg"
+    "lxYOTR93bY/y8UzA/6ld3gz/a/gsG+V3NrWgghuXCw+EZyt1r0+++c+//o2JOMj9FuM6DGJrlcRHtuSlRq6a8otxqzFf"
+    "a7a5vVkJzNZE+4G6seLZuRn09/rcLFmsVygHdfx7Pa31aNJx7c1fcLLstJb6Q1VHdPPqYq29vlQb4Vb7vYDZdvvvzNs/"
+    "9fF/2338pwjsKQL7H0Vg7V6q5o0Gz3f39l98/ee/vJQTP6BDRIvWaKfs+S/PEM5gi4Gw1law3eTQazVEejrH9dBzXFwc"
+    "LcPrahcuxdCYlV/iLQmLQH0vravcvkpEAdsAwh8swbl7KGGiwwB5ewUqGKkcKxZZmhtb4pFiUsz61vaWuNgAfAmR3U0R"
+    "gagIEKCyrRQ2/BegxdymxvMcthpku8Ea5J2rD4T4ARajuB4ikxXE2rKROor7G6J4XutfYYMHGREoP6SqOyIIARwtxU2h"
+    "A6EVO5mL8QpOa/KbOlpfv9yYdZC3XGOMaFYwtHU6rL5haSlgpHAcGuIVtOoJVUOddu/DJBAGoKaNKA+scLkdI1s6feJK"
+    "RnUUVvLEJh4vNmWKgegD16aUBCtodOLCFQQZ/gGV8KisZxsKIfV4sSUwX8FsOUdtILY32BCx4wqK6Lw2edR7LXbE2fF3"
+    "x6fn2weA7iXfdgKU+TxQm0ov5cENTPb3NhVVCUR0YP3zN+9P7kKADwhia2drCJF2b5SguR2K2qm9UVJbA7+cUyOAvjqt"
+    "6BG7sbjcF/+go1V49IU6RlxNFEbqa6u+bm6Hcvdt7nGHxtUmqS1CmkanMJaP5fURI6zDShNOQsxlEKf39kSieMcXvfb6"
+    "L//kbqy5S184EQM3jMOGo0S45hrOt0ccRwnx4PAPvZ74TiWKb1BO5oJLC1w0t/ZT97P5ASTRtBcVmPo+IH80SkbJV25J"
+    "fPDsb7qfKVsYRjO+Eq+xYwGmBh974j2zpPU+pmfPqYCWT9OIitN4nu2Wj8/NQtttxcN5EK7juRTgMY52rTJrONCKlNsa"
+    "+0FIwo+2/cYZqDUwhIejo0t9AUxn+w7Tlut1r9+enLw6/QZbKFamHh1e8XopnTX0ACdOyHAlCFN8E81XpU1XPzkSdtc+"
+    "Xb5kb2HiKc3C9yEG5JZSOdzdsCyjYVFtNj4aWA9t3RsbyhJwhm79Z1+8LX9zMk9wq0YCijey7R7MNdgEgYECMmEoMes7"
+    "FE69T1eeGi0pd5dQq1NI6D/18C4mu5u5VdrMbnXxDJiOjTlqYjVPoOoDkAXP63m2iQJiJ9XiE0aE8dqLnm5xjxvnukEW"
+    "93p0t/T1LBwbf0pu13DLhHu01MYoODxYhdN6gbOpYa6z/Pbd+fHbU6/eS77rsFfVUy6brzcyD9HIuiYzbaRGe9kdDLHH"
+    "w+oe+gDTYpJjDJbb3oAtVcSHTCRUumpA075q9p69PsoFr4Z7guqXDIRIIYmc2qgIpsSZAcVYOsGyEsWg0rr7vStnbjrk"
+    "F/a5Z87d2juv/iJ9dEvYI2TaL+5u1EXeZtcwT4tSD2TV9KbYC1wGo93sX3tDy7Wy+uXVUS+Mtu3lu+4LV0nP6fqrw0Tj"
+    "SXlSz51ja92M1YXi5YYk2qSwbnaqvBIe4N0I7xLbm8Rop6zxqfbil7UvvRAF23pqDJUD2bnSAPS2rTw37Na6RMxrtGo9"
+    "583elJe78cVn+ik+W5OJRhgeYsj9UZE/wwBwu+VfHD+A759Lw06vnsMLz+VGHjw8IM1hiLsIkTIcAvd4yQqD30fwKxvu"
+    "s3hIysGQv36JoFfTDSbj3omD5fMuIV6eDW8ivFH47wC9QED12J8QfHgQb+HvDUqV4Ngbwd8rFLcA9/eI8jKEJuK/IKBG"
+    "MDaYs83yZI0PpdAX7FitRw5D37K7s+fIGUarrVl2wRhY3RUekDuBJbYW/wWjdf+D"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -809,7 +826,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1247,6 +1264,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1255,6 +1281,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1315,6 +1343,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1345,6 +1395,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1666,6 +1917,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2080,9 +2338,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2159,10 +2420,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2176,6 +2433,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2192,27 +2492,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4626,6 +4905,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4994,6 +5279,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5077,6 +5364,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7122,16 +7415,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7277,6 +7577,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7327,7 +7628,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7373,6 +7674,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -7672,7 +8155,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -7713,6 +8196,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7807,6 +8296,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -7846,6 +8338,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -7907,6 +8400,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8024,6 +8519,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8082,6 +8584,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8154,6 +8660,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8274,6 +8782,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8346,6 +8855,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8361,6 +8872,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8690,7 +9204,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -8982,61 +9496,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9112,6 +9571,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9122,7 +9588,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

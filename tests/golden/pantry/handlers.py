@@ -1,4 +1,5 @@
-"""A pantry served to agents: tools, prompts, resources and a command that logs."""
+"""A pantry served to agents: tools, prompts, resources, a command that logs and one that
+asks."""
 
 from __future__ import annotations
 
@@ -49,6 +50,17 @@ def wait(seconds: float = 10.0, ctx: Context = None) -> bool:
     cancelled = ctx.cancelled.wait(seconds)
     ctx.log("notice", "wait: cancelled" if cancelled else "wait: done")
     return cancelled
+
+
+@command(effects="non_idempotent", examples=["pantry use flour --answer use-last=yes"])
+def use(name: Annotated[str, Argument(help="What to take")], ctx: Context = None) -> Item:
+    """Take one of an item, asking first when it is the last one, and for what."""
+    count = ITEMS.get(name, 0)
+    if count == 1 and not ctx.confirm(f"Take the last {name}?", name="use-last"):
+        return Item(name=name, count=count)
+    meal = ctx.ask("For which meal?", choices=["breakfast", "lunch", "dinner"], default="dinner")
+    ctx.log("info", f"{name} taken for {meal}")
+    return Item(name=name, count=max(count - 1, 0))
 
 
 def stores(partial: str, context: dict[str, Any]) -> list[str | tuple[str, str]]:

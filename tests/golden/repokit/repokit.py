@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -81,6 +85,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -223,8 +241,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -751,90 +767,91 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20aSvzKnvSpLdSQlS072TCmq8tnaWLuW5LOUS22JLGIIDEVEIIBgQMncWFf7Nfdh9yXXjxm8CIiUKF9sh65K"
-    "BOIx093T0y90N37bcKNJHKjUj8KN7sZvvY2rJJrGurfRvbzsbfQ2WvgnUZMoVfCjt3EiQ3mlBJ/Rnd5GvwU3uEEU8vXX"
-    "eCQk3BBH2k+jZGbv0alMp5puOh9HtyIdK3EbJdd+eCXSRKlnWvAt+ECfHsnmRSCk59HDrzyPxsdLduw4mZr53yhARtHg"
-    "w0SG7ljp7G4RRgLAu1KJGEszTR+eARJMZOhZpC0yl/3WDswMZ9ptT8XpGCfrbYQWVZobr/5KP9vtX6e+Ss1xGNmf/VY4"
-    "DQLEWs4AgnSMCA+nKcEoQ32rkk421FvzOJKvPY4mqjLnz2OVqJy4PmAX+DdEBx7B3DmSgVZEmtKJfnklChh+gTikyVSV"
-    "GEEwCxSgTrKpmFFwHm8Wyonv0pWLsWVVkUZiqlUOZdtLZm1gmxzX7ESOLfLp7VimwKjTwBPuWAL3tMxfS4h8zBsz2I1K"
-    "hpFWFbpNIkB7E/BWMOAoSujEVucLYyNDnUnkKbO5Rip1x/RYPNV8MIzsbqhnvNKq2c25XrfPvHVYmiVRlKIkI+nNUgq2"
-    "/FgmysulekHKfUk4lKV+dd9/S6wD/+42WhtBMNGsd9MoCkgDwTFgAyN1extjFcQ0gae0m/gxqmm68CZypxMVgiCHMwKf"
-    "bSFswpVBIIeB6ogj6Y6FQ6Ne9js4oiN8TSumY+mqtlaxTGSqAEfWfyKW6VhEI7gHboyT6CqRk444Dm+ia1TpOJaQWjjx"
-    "LB3DrLiE137aiWfiAMc/FO32LxouPDu4kcFUHT5zxK0PQzrmtwOD/PX87FREw1+Um4qJBMFC6h/pjcODDeD4YTxNz0Fx"
-    "T6SzL/zUMJgWaFjQ4yq8UUEUKzgDJoMXTdOWcH7r9Xob0TX+vytQdbQEHnsylXyu0+ncOS1YW1gm4eB5hyEABnRgjHxW"
-    "sYkWg54GKUMG1EDaytACDid4QYZAPaQITc6PFCZDYie4QTx8wkzpp1oFo62OeCVG0g+micoQLONAkpSRUEkSJXyWbgGb"
-    "ycO/fHWitAabLD8BNCUw7u7MAkiAP2z/QyWRUB+Boi4I933h4D3GFqCx8f/SRY4aJAq2PkoMOOUggwCReC1D9TG97AMh"
-    "kZMs5wR+CDfAfoPNJPCOTh2XaENeSzstFGybmR2lhbQRhKsmomWwaqQWWm6GVEhOF8TP5kSlsgOLHbrIyPt1k/LKig9H"
-    "f3GAwa9g0qF0rwn6EWxUkQK0W7XgtttDZA8HkdLAKuGMtpfuMhe+I5x5zfzCchhs8hPE0LQejuFYP2wRN2eMjPQTCnZs"
-    "h3Z7YQvAuqBwmMUsEJgBWRkn8GSSgvzEe+7u4FSRi5d/8K5VFDm5KV+VObWm/eOgBb5L3MrNOk1AFtTO/DPLB0GwwaSI"
-    "q6fThwyAGxFGQFaA1TU3jSRuWLzBDspmfmlY2EwKXIbKIzt4u1GPpduHIMaUDGvBuFd9loanzX9HGjCOBqxFH4ZsnYKt"
-    "IP3f23QTCgqayWx5sh1ofVC3gu71cWgZvC8uYQbgPM81PEEyuYY5cBAZAllIlxn2SJT0zsJg9hZFWfYsYApHIKFulLnA"
-    "QhI3oJrEoPPDtPBEhbMLDujcwixySB/L5qhSzaGfqoluWMW7ImFkkshZLZjv/IlPGwFABSVGg1eX9bL/zXHmt8OCJXt2"
-    "nj6V0MZjmW6aBMuvSW4vA7//9OGdkYTWvH74MLnZXVlUWPArPzSCNpkNyPBenkOXNczruTWzzxtl+8QP/cl0grK9YYM0"
-    "WvPfsGZAwlAoAOdQIdFnUUygHpR8dL6zRukQ434xSsdu7CfZ8nmEcs6Ve0jE8rEiYb2d19v5i1KnzZvLjDq3txi+8uZi"
-    "UGuJ8wHmq3H1ML4BjrzxI8m9v5XkTbZg16GDKOCUFKk/UV16NFEjIHPoKvQ6geF7Yb6az9AvTK5hJHLyQ1F2SDvw7Eqb"
-    "dvTQHWtBleQfGyyRXFpsOkQEJlmXHOIto+yj0UjP8fd9m6m0OQK0Spd6+Hnp4ec7+K9GDRDej1MDq5F1MS0IXxVeLfAS"
-    "55cmY0BgGR6ghfwC4i6RbqoSbZYCb7kHujC7LMPZGeJx2QBn8TRGJOFcvwE2Rpkjf4rCN7QR9gU+J+QopZ2iRCA1us5N"
-    "K1YgXoFKGU4Z9P3PZ24jCLEKf46SwCuLDYq2Ttx4QBHRe0Kuefwj9dOAzzVFPtYRkhre/3YV5x8pQpIz/zKxkXU85Wvi"
-    "42+HYdlFGdh4Ss6085GUdaxl7Zx94XuztY61PIk4yGMtuUB4aJRlHaVZC4K1kn7yKE2+IR8cn6nfl+swzzrMsw7zrMM8"
-    "xTAP5xlxjMcNfB0rl4iw09lj+HJ7gZJ96CToKm2ptdN53tlhQ2uaXCll06H0gLOE6KbDH/Y6LxtkEg3bFRGds7lDJstc"
-    "UC5mS1wBsqEYqhEquGIyFeg4XgwMw/RQEr0SrwMfRBzl5gNnmXFRlF3A4ieUl4RC8BmeS65imWh0MRw4AMrpH5yu8JQb"
-    "YA6oiEhwYIYVjCwDX8IzQCRMBAROdczYPziWUUwiIIKFQpWBaIlUXiP4M0pbwiuYvGVxZGlo5T6xeToj2mRMEvsxsZU9"
-    "hdxyFURDGQwAg7mwHKcWMp/ViMkCnxZ0VmlVjJSkLLZ7Ugn3bcoc5SyKTUC7TXYH5W1tcd4byXkiYimh8VrNgIpAE8ys"
-    "BB1hhLLZpwVcChpRj6OE9X87akQvdwZyKvAmWw53kwQHaEwkaEDK0gSUSFNuGlHd5VS4JmDbIz9QZQAxXrIs9W8T35jP"
-    "Zh3QKuKcVTBdmfRdVNn+BGQS8jjsgqnnR3A4nKWo2CSxKfwm0RWZjMP3ry7etndbmHHJCYSEVDYmLJgCiGhmy2hl9Dw1"
-    "nF6VESsajUvgpinaBQJe4R7UtBlAQiewu0w64/ysaHhE1ijKBfhkaJTLEtO64IaooCQ6rBD3jczRyo1Q5ADtHDOjwyDV"
-    "rPNEfiwyZq3OWwaskiXN0TULT64HWxV7Tcsb2Dq4z5xixubmTpe8K7Q99gVwBkgzcaV4BpMxbPiXb6rBS8d+ELQ9P1mB"
-    "ezk6PmdhFs0vwJGQqAHAWC4rsFgMooCRNgpNeCYDnCQUyjPDA8/0FnAfiHOwiwFEsFFDY1aUgRr5KvBWkackJhm1lrBI"
-    "4rZttzGrvSsY5giUPesRmaRodBM3eFGKCofXoAqa+hgH0l9J2PPctyb/2ihM4BUW6i7MJUZJNFmKUpQF/HjewZTohuTh"
-    "33yvVch+RqVyx3D95fjdEa2s1Tr16cJi0+4Dk1dO5K7ZA79EQ73SrqbVNrToChR4hBOac21aYsKO8r9lyjaGVSzixdbS"
-    "cErdNgWJyltpw5ThZe1DFLNmwBisF59S+RGH2fIQBkF02y4YrE8IJlKvMHJuMgJcSwM4U7pqWMxWgpHWNFMx5EtLDWpu"
-    "5Cc6JWspImOIXvRshkp5sLN564XRMPKQN6wrbjghQ4zwBx0FY03ITRgMZ7HUGm3AGtxQsDyVHLUgkCksTl6/J+LqbTQy"
-    "kLn9EazE0lSfuPFqNoRKbtQcYBlUIgL/hITB8oxAuLaJuKvZN4ZJAUUr1I0iQvXD408TrkRaFrbM23qStTSj5UUjy4IB"
-    "PIsu88pAAAO9QttEnOOAYvP8b8fv3nUm3tYSIKEJn2m8ov4TB6y2DtE5yTegljNttheau1WNtjkK5FULdUXLrE1LxDNw"
-    "4shDAY1ipDKDRrFdgG6oJNhX09BTia3iokoxHDYBH1xnUS8YCfxWND2LDjJbZuzqgR05yFy/Fxj8QfpysCx7+xYW7EOU"
-    "DkS9TeD3lhWHLbYlCBaS1ggQoOUnUUiGD8e77MNbNgQPAioUNG3B3EQFj/VXaAlnhpLIITWT5SawOG2JHbJHsXBxy1Qc"
-    "dbkKiW0R4zdzrdJExkQjBHLie16guIrMjRIP/EKFV+FW8BD11n4lfmiGIfXEBiW/mhy16LBsEOMEVizYS85WY2kTe+Ia"
-    "xFnq/yOn/0nkgesA/JEmMEwagS9P4BM/ZOuBmhGch4NP/mSgU7DfPh22xOXx6flFvyUODs7/fn54SJ4XMBNKezUFLwiQ"
-    "UR7FVP0E35W41wqQGyosIgPyRdegQv1rVfIFdJQ5aJgjMGOljIWMtnouxFIxKkIEUBmpKQA/1amJIlzgs0OV3ipglYPs"
-    "GuX7mEU+pMEOthsuolmKLGIqHREC3lIS4JsmripVA5ohuvjahaoU+WleMoZ2FKGtQDYmafSIaWyza8A5SxRtGtgPgn9V"
-    "LVWDdhwrmdDDaHTZ2O4BP9M9fXVydMhjGls1t1vFJZqSfbOUi2xP4rxCueW8xdlilY287NNzJhYCbA6AbpYtuC5SBRZ2"
-    "BrZC6OsxcD7CMagYjDAIBkyCAFhyk21VcQr3SrqHqc5vnMDFAi7iNzZUlScx36lVDF4Sciaq5vNeKsTY+LINr6GJmltb"
-    "FFEg0IzCmzP1ACaS5c93v2ORhKuBVZzKM3FdINgghp3rf+RI4NH7s78dX9DSFLtM1CecLZtOpkYjkOXahDANPXkOmYC7"
-    "APvLRNs0EMpEbeqCapTCtNjJyoO0C3LOimNT9tlDHLhSqlntdNUMtflITpxWHLWFXk72ioMXr7hqgzdH7y/ezk+T18jX"
-    "Gg0Fu/vXxfM22RWL3k1WYf3Pn46PLooaOav4L4S5q5gUSvQbVqqAzNtlli57h9m4gA0vQqv44N/B27OTo4U4UXsDivUN"
-    "dOEV0b9mP3ob4zSNdXd7G20JE6joRMnVtpeAJNje3dndaT/f3S6EaYCh59+63POuKbrmv6BQdZabgCTA6vPHvpxFI6FX"
-    "/7qr5t0MgpDN2C+/GHoA5NlLN5sL2PiOiovSl34dRzXrzaPZIvbmO8b8oqfpMijCZIYWQ68hAYCzV1OQ1lWs7qEqQ12E"
-    "r19+P1eTZViXmHgPYWy9eDNqqGqaLs+DnI3Xv2tmE7N4/bt+tpSab6g2AMisigErOvOem8Pb+Y9kGtuQzcTXqHcGII4V"
-    "OBSha8IPKpmAbsoCO4UA+NSQljwhicaD2TRGZxWVpBGqVnWRmiEkjIwgu4zd1ii5plYX+RwDM7wZ1QgR0f6VlZiAUYVV"
-    "XPZifqX9Vmzr5IYBJbPn6STOOiP8a0zSeUxG+JMWpT+ZKWgSq+fNgMv+Yr1/WZdy0JBcvbam1tbU2ppaW1Nra+r3s6Ys"
-    "Nz7ObvqdrJ916c/nzipesVdJ0RbJ0/YeY4xQbUKDDl0cl6qtsqmq6qzF4AI9vUToKE+yvxeYUor+vII+ObtYoJ2FhXou"
-    "7lVoa7j8e6yFNtMDcv/nImcf/j748NPpI/HJygaK+LjRNJzLmLtZLrD30LqCKjr/dfThP87OH7s8awv3i7Jwqy/uqeJq"
-    "sbCpg56Lq1pLF2tVgT45e3O0trnXNvfa5v72be6CyWFNKts8mG2MghFhd/vH1UObxvZo34h2IngKNOlEcYrfx55fV06v"
-    "CyafyrVpfXmV05+5C1zR2QpB2q3mcK09orVHtPaI/qge0dr/WPsfa//jj+N/GCuk6FoUzYlqbcvX8oJg7QysnYFHvOco"
-    "cFl18vemwoQKFrnccl84ptLx9cmb//3n/zgiBLkV3WJ6P7JRoRLziTM0Mqk0b2g05Gg0KnZujZFvQ1NT2vHUjdl02zc7"
-    "nb0OF5vfNQsVO2r/a+3L+2SrY1tjLPHKaq6+Pu+m8Yi85bkSOW7T8qjBTKuWr8MeXE4lrHvA/O49YNZW+NoK/3+ywuu1"
-    "VEEb7Tzf3Xvx3fd//veXcuh61IDqrtaGzXqmVJ8QVmCLHWGkrWC52RRJX01QNRquf6AeYFwjm7lY+S6s+FFYnDVwORD8"
-    "vLKXmsJEr0IB3tBHMH+wEtN+ks8Pte8hbcFU9wKV7JMJmqSm0k+CxXtl80oyWIwTVgFkd1lAwCoCAKh6VwrjAmI3J27z"
-    "gf1wTFGg6aahYb0T9QsBvp+Z4okM5wCr80iLIL5YEsSLQqsZrPNHQnjK9an4GgEEA46m4t4A+0IrVjKX/TmYGnzcIljf"
-    "v1yadOCNXqONmM5BaMo1sQgTKww9BgrvQ0E8B1bRqS6x0+5jiASLAaDpVGQNf7jqGi1b6t5jKweLIMzFCspwfLcsUVKw"
-    "PnBuckmwkJI61ti6UB5/nyo5qbrT1JX71CMDK8Nnc5BV4xQlwPZ2lgTsOB9FbL5Ok6D9WmyL8+Mfj08vtvYB3AF/+NH0"
-    "NNO1LF2JhZQgebG37FJlg4hNmP/i6MPJfQBwczms8N/ogqXd7oUobruiEEvthYU58MoT9oITP1EfK+wzRF0GuAJVpFJf"
-    "G163cfdNl8ti2fZpiTyVLzumGNAWtxzxU1vxSsX2xLjUFKfaJa2DCGJ1r0z9oY+uEaPIzfHEe/6E5l7n5b/Zb4Haz2ni"
-    "g2gHolnX7YXCtmzA5023vV5IJD34l3Zb/KhCxd+mHc4Ex5+4FNuIY92JZ/vgk9PWVh4Sp90+7IW98E92SvzxlI34ws/X"
-    "hu/zdeFDgvxJvMYyfxDM+LMtPvCK137I1zFdkWCQURRQRTd2T7vlZm1IKPbaQXQAXpg0CyyEd9v+EkbMoszNyIhhJ1yh"
-    "n03PCvbXjTgmOAwATouK6dH571hIa77L+vrs5OTV6RvsO2BY1qFWSU47os52DsDE7ivOBEadmwazeWambwaz32C/F2y9"
-    "S/P5XuwJOHVdsJi5D0N2u/00b+Y7iFw0cSO6oiNgzxjDnwbn0Y210RFn2TGHPmjcvPrex0J30yMBPTMW2LDagCbcSsT6"
-    "ERen2Nwi61GYYW6/Xpz3vEJrQ3fvI7L9pHMeZGAj5O4ZEB27WVDnh3K/Q70Pa8HPtR3TeQCWnViL+1kRxI1fCLaTO9xt"
-    "RpfQyjedsYx4cYy1LrnHAfcZ4MYmtK2nbEzNj1P75d8yh9l2LGfvL47PTp1iA5b7WovljViyjiU3MvFRJdnOLLSRSj1Z"
-    "bDcl04ysKI72UTDQOmKqg/l0csYiLvhtGBzNurbgvqo0bHE6uC74TXGHasrM95cJFVqRU2NDwiOTOAXGqLR9mrP5kGnt"
-    "h6ErRiawB2nRF9xohluc3PvNaBJ8eOAQMPVffF6q9coW68ZZNM34QOadYkiug85ksMtNX0BCO+VYoVMEfZpq05Plvg9N"
-    "5y7iafM3pwnHk6wvnO2aVrsZ8y9RV7t4oEzyi2In98LhB5zr4UeozSeoUU4Z4ZPvxYf1/HB8XNjaHmXIHEjOua4ZzpZZ"
-    "zyVbnFi31Sn1N3GsNjvKvgqOJz7RofhkRCYKYfgxUZK2zye4AayK7D+8fweuf8oEO516Dicc60k68GMFp5BH3MURyR+k"
-    "4Z7OtePhX+Dwcxvuk1jFQeORv3+JQ887Z4zGo90sQ+ddAjzrRFoGeClnyQ70HQ5U9JQIwNVdHjP+3k7GEuyp4PCPclzM"
-    "gC/2CPPM4SDkH+B+4DDGmDNtZMIGHcr16ucfXovLN+cXfZBodX1kwAQ/4nBXvcSpVMQ7TQqbPAxxiV14z0G24HSL6pbr"
-    "R8p9FMzvhGHKBUYL4F2Y5tqEQNEdgkkfkoYHC3C2ql/RbVzGS5Mm1cejLM1IZFk9/aKVgsqW7AEzxdb92F7afD/BWXY0"
-    "h8mZo2Pz6rl+DoefdQqT5ZTgrrh8oXalqiYeGu73mZ9krgCxN+7+D80TraA="
+    "eJztXY1y28iRfpWJclWW6khKlr2bM6VVlc9W1kosybG02UqJLGIIDEWsQIDGgJKZta7yNPdg9yTpnxn8Q6RE+db2cqsS"
+    "UyQw093T0/11Y7rx64YbTaaBSvwo3Ohu/NrbuIyj2VT3NroXF72N3kYL/4nVJEoU/NHbOJahvFSCv9Gd3ka/BRe4QRTy"
+    "76/wk5BwwTTSfhLFc3uNTmQy03TR2Ti6EclYiZsovvLDS5HESj3Rgi/BG/p0SzovEiE9j25+6Xk0Pv5kx57GMzP/awXM"
+    "KBp8GMvQHSudXi3CSAB5lyoWY2mm6cM9IIKJDD3LtGXmot/agZnhm3bbU9NkjJP1NkLLKs2Nv36gP9vtDzNfJeZzGNk/"
+    "+61wFgTItZwDBckYGR7OEqJRhvpGxZ10qDfmdhRfexxNVGnOn8cqVplwfeAu8K9JDjyCuXIkA61INIUv+sWVyHH4BfKQ"
+    "xDNVUATBKpCjOk6nYkXBebx5KCe+S7+cj62qiiQSM60yKttePG+D2mS8pl9k3KKe3oxlAoo6CzzhjiVoT8v8awWRjXlt"
+    "BrtW8TDSqiS3SQRsbwLfCgYcRTF9sdX5wtTISGcSecpsrpFK3DHdNp1p/jCM7G6oV7zCqtnNuV63z7x12JrFUZSgJSPr"
+    "zVYKtvxYxsrLrHrOyn1JPBStfnnff0uqA//dbrQ2gmCi2e8mURSQB4LPwA2M1O1tjFUwpQk8pd3Yn6Kbph9eR+5sokIw"
+    "5PCNwHtbSJtwZRDIYaA64lC6Y+HQqBf9Do7oCF/TiumpdFVbq6mMZaKAR/Z/YiqTsYhGcA1cOI2jy1hOOuIovI6u0KXj"
+    "WEJq4UznyRhmxSW88pPOdC72cfwD0W7/ouGHJ/vXMpipgyeOuPFhSMf87cAgfzk7PRHR8BflJmIiwbCQ+0d54/CAARw/"
+    "nM6SM3DcE+nsCT8xCqYFAgu6XYXXKoimCr4ByOBFs6QlnF97vd5GdIX/3xXoOloCP3sykfxdp9O5dVqwtrBMwsHvHaYA"
+    "FNCBMbJZxSYiBj0LEqYMpIGylaElHL7gBRmC9FAiNDnfkpsMhR3jBvHwDjOln2gVjLY64qUYST+YxSplsMgDWVJmQsVx"
+    "FPO3dAlgJg//5V8nSmvAZNkXIFMi4/bWLIAE+sP2P1UcCfURJOqCcd8TDl5jsACNjf8vXdSoQaxg66PFgK8cVBAQEq9l"
+    "qD4mF30QJGqS1ZzAD+EC2G+wmQRe0anTEm3Ea2WnhYJtM7ejtFA2gnjVJLSUVo3SQuRmRIXidMH8bE5UIjuw2KGLirxX"
+    "NymvrHh/+GcHFPwSJh1K94qoH8FGFQlQu1VLbrs9RPVwkCkNqhLOaXvpLmvhW+KZ18zPLYfhJvuCFJrWwzEa64ct0uZU"
+    "kVF+QsGO7dBuz20BWBc0DvMpGwRWQHbGMdwZJ2A/8ZrbW/gqr8XL33jbypucDMqXbU4ttH8YtaB3sVu6WCcx2ILamX9m"
+    "+yCINpgUefV0cp8BcCPCCKgKsLrmopHEDYsX2EEZ5heGhc2kIGQo3bKDlxv3WLh8CGZMybCWjDvdZ2F42vy35AGn0YC9"
+    "6P2YrXOwJab/Z5suQkNBM5ktT9iB1gd9K/heH4eWwbv8EqYEVnWu4Q6yyTXKgYPIEMRCvsyoR6ykdxoG8zdoytJ7gVP4"
+    "BBbqWpkf2EjiBlSTKfj8MMndUdLsXABaWZhFAelD1RxdqvnoJ2qiG1bxNi8YGcdyXkvmW3/i00YAUsGJ0eDlZb3of3Oa"
+    "+e2oYAHPVuVTSm08VOlmcbD8mmR4GfT9p/dvjSW08Pr+w2Swu7SosOCXfmgMbTwfEPBeXkOXBeb12pri80bbPvFDfzKb"
+    "oG1v2CCNaP4b9gwoGEoF4BwqJPksygnUk5KNzlfWOB1S3C/G6diN/ShbPstQVkK5+2QsH2oS1tt5vZ2/KHfavLnMqJW9"
+    "xfQVNxeTWiuc9zBfTaiH+Q0I5E0cSeH9jaRosgW7DgNEAV9JkfgT1aVbYzUCMYeuwqgTFL4XZqv5BOPC+ApGoiA/FMWA"
+    "tAP3rrRpR/fdsZZUSfGx4RLFpcWmQ0JgkXUpIN4yzj4ajXRFv+/aTIXNESAqXermp4Wbn+7gfzVugPh+mBtYTayLZUH8"
+    "qvByQZRYXZpUAUFleIAW6guYu1i6iYq1WQq85A7qwvRnGc5PkY+LBjrzX2NGEr7rN9DGLHPmT1H6hjbCnsD7hBwltFOU"
+    "CKTG0LlpxXLCy0kp5Smlvv/54DaSMFXhz1EceEWzQdnWiTsdUEb0jpRrlv9I/CTg75oyH+sMSY3uf7uO8/eUIcmUf5nc"
+    "yDqf8jXp8bejsByiDGw+JVPaaiZlnWtZB2df+N5srXMtj2IOslxLZhDum2VZZ2nWhmDtpB89S5NtyHvnZ+r35TrNs07z"
+    "rNM86zRPPs3D54w4x+MGvp4ql4Sw03nG9GV4gQ770Jfgq7SV1k7naWeHgdYsvlTKHofSAz4lRBcd/PCs86LBJtGwXRHR"
+    "d/bskDllLugsZktcArOhGKoROrj8YSrwcbwYmIbpoSV6KV4FPpg4OpsPmmXGRVN2Dosf07kkNIJP8Lv4cipjjSGGAx9A"
+    "cvoHpys85QZ4BlREZDjwhBWMLANfwj0gJDwICJrqmLF/cKyimIOASBYaVSaiJRJ5heTP6dgS/oKHtyyPbA2t3Sc1T+Yk"
+    "m1RJpv6U1Mp+hdpyGURDGQyAg0pajo8Wsp7VmMmcnuZ8VmFVjJWkU2x3HCXcs0fm6Myi2AS224Q76NzWFp97IztPQiwc"
+    "aLxSc5AiyARPVoKPMEbZ7NMcLzmPqMdRzP6/HTWylwUDmRR4ky3HuzkEB2xMJHhAOqUJLJGn3DSmustH4ZqIbY/8QBUJ"
+    "xHzJstK/iX0Dn806ICriM6sAXVn0XXTZ/gRsEuo47IKZ50fwcThP0LFJUlP4m0xXZE4cvnt5/qa928ITl3yAkJhKx4QF"
+    "U0ARzWwVrciep4azyyJjedC4BG+asl1g4BXuQU2bASx0DLvLHGeszorAI7KgKDPgk6FxLktM60IYooKC6bBG3Dc2Rys3"
+    "QpMDsnPMjA6TVLPOE/kxr5i1Pm8ZsgpImrNrlp7MD7ZKeE3La9g6uM+c/InNzZ0uRVeIPfYEaAZYM3GpeAZzYtjoL19U"
+    "w5ee+kHQ9vx4Be3l7HgFYebhF/BITNQQYJDLCio2BVPATBuHJjxzApwsFNozowNP9BZoH5hzwMVAImDU0MCKIlEjXwXe"
+    "KvaUzCSz1hKWSdy27Taeau8KpjkCZ89+RMYJgm7SBi9K0OHwGpRJUx+ngfRXMvY89405f20cJugKG3UX5hKjOJosJSk6"
+    "Bfxw3cEj0Q2Hh3/1vVbu9DM6lVum689Hbw9pZa3XqT8uLDbtPjDnykncNXvgl2ioV9rVtNpGFl2BBo94QjjXpiUm7uj8"
+    "t0wYY1jHIp5vLU2n1G1TkKi8lTZMkV72PiQxCwPGgF58OsqPPMyXpzAIopt2DrA+IpkovdzIGWQEupYnkBh8BKSE832Y"
+    "ATlYYnLy8viw6Go0eDqTl8GKk609s93CaBh5qA8IbvEyBbrtlOoKHBOtMngMayDSXOkyPpqvJGpSzZR8SgkQDyM/1gmB"
+    "vogwHT2v2gyV8sBAVVhi2RiFTteHlhFcLYw1oWhnMJxPpdYIZWuWCO3jY7kDSwIhenH86h3piN5GrIR71B/BCi6tPBN3"
+    "uhoUUvG1qhCWUiUiCLPIpi2vz8Rrm4S7Gkwzew1YtL7J+FP0ojz+LOaCqmVpS4PGR1lLM1pW+7IsGaCzGPmvTAQo0EuE"
+    "WOIMBxSbZ389evu2M/G2liAJI5HUcefduNhn73uAMVa2AbWca7O9ELWXHfPmKJCXLXR5LbM2LTGdQyxKgRY4RuNcmDRK"
+    "UQN1QzBGe2IWeiq2xWhU8IbDxj4wnSbvYCQIvxFB5+N8BpgcsQIcHqQR7HPMYaF8OeeXPkQMczAXrQNJbxP0vWWteosh"
+    "EdFCTgcJArb8OAoJv7EhtDdv2ScJYKBCQdPmUDPiFCwjQ0Cf4j2RUWomy5C8OGmJHYLVWH+5ZQqnulxMxV7BhP9ccjWR"
+    "U5IREjnxPS9QXAznRrEH4a3CX+FSCHQ1GPxiGtQMQyadcTE/YR216GMR1+ME1izYn5ytxgotTihoMGeJ/89M/seRBxEQ"
+    "6EcSwzBJdKVCIp/0IV0PdPDgq/Y/+ZOBTgCGfjpoiYujk7Pzfkvs75/94+zggAJIUCa09moGwRwwozxKDfsxPvJxrxQw"
+    "N1RYCwfii64ACfhXqhDS6CiNM/Gow5yxBXpHWwQYYsUb1VICqczUDIif6cQkQ87x3qFKbhSoyn76Gx1bMot8QIPtbzf8"
+    "iOgaVcQUbCIFvKUk0DeLXVUoajRDdPHpERVb8t28ZEztKELIQ1CZgEnEMraHhCDGjBVtGtgPgv8qA27D9hTAQkw3I3a0"
+    "Kep9vqeLEOOAxzSQO4Pf4gIRcd8s5SIITZqXqxqtAucWu2zUZZ/uMykdUHMgdLMIRLsoFVjYOWCF0Ndj0HykY1DCvTAI"
+    "5n2CAFRykyG3OIFrJV3DUucHZxApghbxgycqLpR4bKuVz8EScyY56PNeyqUK+WebJUSknYFGSowQacbhVRAr0ES2/Onu"
+    "d2yScDWwGFV5Jj0NAhtMYef6Hzmhefju9K9H57Q0+WYZ9efmlj0Vp0YjsOXaZGKNPHkOGUPUA/vLJA01CMokn+pyg3QS"
+    "azHczXLNC47O5cemQ3T3gdKFE3O105UP2lUTUtOkFG8uDNbSJzW8ePlVG7w+fHf+pjpNVupfCxpyuPvD4nmbcMWiR6xl"
+    "Wv/209Hhed4jp40Lctn6Mie5TgMNK5Vj5s0yS5c+im1cwIbnuWV+8N/Bm9Pjw4U8UZcGSlkOdO5J13+kf/Q2xkky1d3t"
+    "bcQSJt/SieLLbS8GS7C9u7O70366u53LNoFCVx8e3fHILLrif8Gh6vSIBYoAi+gf+owZQUKv/qldzSMmJCGdsV98vnUP"
+    "ytNnh/ZIY+OjNq6tX/qpIpXeN49ma/Gbrxjz86qmn8ERxnNEDL2Gcwx8CDcBa13m6g6pMtV5+vrFx4w1hyXrzlfeIRhb"
+    "9t7MGrqapp+rJKfj9W+b1cQsXv+2ny6l5gvKfQxSVDFgR2ce13OWPvsjnk1t5mnia/Q7AzDHCgKK0DXpBxVPwDel+alc"
+    "Hn9mREuRkETwYDaN8Vl5J2mMqnVd5GaICWMjCJdx2BrFV9SxI5tjYIY3oxojItof2IkJGFVYx2V/zH5pvxHbOr5mQgn2"
+    "PJ7FWR9s/xrPGj3kYPuj1tY/GhQ058OrMOCiv9jvX9SdnGg4I75GU2s0tUZTazS1RlO/HZqy2vgw3PQboZ91BdPnPhy9"
+    "YsuVPBbJTh8+BIxQiUWDD12cl6otFiq76rRT4gI/vUTqKKsVuJOYQqVB1UEfn54v8M7CUl3Je+W6My7/HGshZrpHCUMl"
+    "c/b+H4P3P508kJ+0+iHPjxvNwsrBv+vlEnv3LY8os/P3w/f/fXr20OVZI9wvCuGWH9xT4dhiY1NHPdeItZauOSsTfXz6"
+    "+nCNudeYe425v33MnYMcFlLZHsiMMXIgwu72j6unNg32aF+Ldix4CoR0Ij/Fb4Pn1wXg67rPxwptWl9eAfhnbmaXD7ZC"
+    "sHarBVzriGgdEa0jot9rRLSOP9bxxzr++P3EHwaF5EOLPJwol+h8LQ8I1sHAOhh4wHOOnJaVJ39nKkyo7pKrRveEYwo2"
+    "Xx2//r9//S/WY8Hev8Hj/ahGuYLSRz6hkVqlKtBoOKPR6Ni5w0e2DU1pbMdT12bTbV/vdJ51uGb+ttmo2FH7X2t74Udb"
+    "HdvhY4lHVpU2AVlTkAecW66UyHG3mQcNZjrOfB14cDmXsG5l85u3slmj8DUK/39C4fVeKueNdp7uPnv+3fd/+q8Xcuh6"
+    "1EfrthbDpq1fyncIa7DFjjDWVrDdbMqkr2aoGoHr76iVGdfIpiFWtgtLcRQWZw1cTgQ/Le2lpjTRy1BANPQR4A9WYto3"
+    "C/qh9j2ULUB1L1DxHkHQODGVfhIQ76U9V5LSYoKwEiG7yxICqAgIoOpdKUwIiE2puFsJtvUxRYGmKYiG9Y7VL0T4XgrF"
+    "YxlWCKuLSPMkPl+SxPNcGwOs80dBeMr1qfgaCQQAR1Nxb4A9oRU7mYt+haaGGDdP1vcvlhYdRKNXiBGTCoWmXBOLMLHC"
+    "0GOi8Do0xBWy8kF1QZ12HyIkWAwgTSci7VvEVdeIbKkJka0czJNQyRUU6fhuWaEkgD5wbgpJsJCSGu/YulAef48qOam6"
+    "09SV+9TqAyvD5xXKynmKAmHPdpYk7CgbRWy+SuKg/Upsi7OjH49Ozrf2gNwBv7/StGbTtSpdyoUUKHn+bNmlSgcRmzD/"
+    "+eH747sI4B55WOG/0QWk3e6FaG67IpdL7YW5OfCXR2xpJ36idlzYLom6DHAFqkikvjK6bvPumy6XxTL2aYnsKF/6mXJA"
+    "W9w5xU9sxSsV25PiUm+fcrO3DjKI1b0y8Yc+hkbMIvf4E+/4TaDPOi/+077S1L4VFG9EHIiwrtsLhW3ZgPebpoG9kES6"
+    "/4d2W/yoQsWv2B3OBeefuBTbmGPdmc73ICanra08FE67fdALe+Ef7ZT4x2P2Eww/XzfBz9dMEAXyR/EKy/zBMOOfbfGe"
+    "V7z2fcSOae4Eg4yigCq6sQncDfecQ0Fx1A6mA/jCQ7OgQni17S9hzCza3FSMmHbCFfrZ9KzgeN2YY6LDEOC0qJgeg/+O"
+    "pbTm9bKvTo+PX568xr4DRmUd6vjktCNq0OcATRy+4kwA6twkmFeVmV59zHGDfe2xjS7NW4ixteHMdQExcx+G9HL7huE0"
+    "dhCZaeJ+evlAwH5jgD8NzqMbtNERp+lnTn3QuFn1vY+F7qZHAkZmbLBhtYFNuJSE9SMuTr65RdpqMeXcvoQ5a92FaEN3"
+    "7xKyfTN1lmRgEHL7BISO3Syo80OxbaPeg7Xg+9qO6TwAy06qxW25iOLGFx3byR3uNqMLbGWbziAjXhyD1iX3OOA+A9zY"
+    "hLb1jMFUdZzaFxgXNcy2Yzl9d350euLkG7Dc1SEta8SSdiy5lrGPLsl2ZqGNVOjJYrspmZ5qeXO0h4aB1hGPOpg3QKcq"
+    "4kLchsnRtGsL7qtSwxang+uCr0Z3qKbMvEaaWKEVOTEYEm6ZTBNQjFLbpwrmQ6W177euNKraJC/6nBvNcIuTO199TYYP"
+    "PzhETP2Lq5dqvbLFvnEezVI9kFmnGLLr4DOZ7GLTF7DQTjFX6ORJnyXa9GS5633ZWYh40vzqbOLxOG1vZ5u/1W7G7IXa"
+    "5S4eaJP8vNnJonD4A77r4bu0zZu00U4Z45Ptxfv1/HB8XNjaVmuoHCjOStcMZ8us55ItTmzY6hT6mzjWmx2mLzfHLz7R"
+    "R/HJmEw0wvDHREnaPp/gAkAV6f/w+h34/VNq2Omrp/CFYyNJB/5YISjkEXdxRIoHabjHC+14+Oc4fGXDfRKrBGg88vcv"
+    "cOhqcMZsPDjMMnLeJcLThqpFgpcKluxA3+FA+UiJCFw95DHjP9tJVYIjFRz+QYGLGfD5M+I8DTiI+XuEHziMAXOmjUzY"
+    "4EO5Xv3s/Stx8frsvA8Wra6PDEDwQ0531VucUkW80+SwKcIQF9hM+AxsC063qG65fqQsRsHznTBMscBoAb0Lj7k2MZAP"
+    "h2DS+xzDgwU4XTWu6DYu44U5JtXHT+kxI5Ge6unnUQo6W8IDZoqtu7m9sOf9BJ+yoznMmTn6bB4918/h8L1ObrJMEtzc"
+    "l3+oXakyxEPgfhf8JLgCwt64/TelzfOd"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -863,7 +880,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1432,6 +1449,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1440,6 +1466,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1500,6 +1528,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1530,6 +1580,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1851,6 +2102,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2320,9 +2578,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2399,10 +2660,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2416,6 +2673,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2432,27 +2732,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4879,6 +5158,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5247,6 +5532,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5330,6 +5617,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7532,16 +7825,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7687,6 +7987,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7737,7 +8038,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7783,6 +8084,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -8082,7 +8565,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -8123,6 +8606,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8217,6 +8706,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8256,6 +8748,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8317,6 +8810,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8434,6 +8929,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8492,6 +8994,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8564,6 +9070,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8684,6 +9192,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8756,6 +9265,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8771,6 +9282,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -9100,7 +9614,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9392,61 +9906,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9522,6 +9981,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9532,7 +9998,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

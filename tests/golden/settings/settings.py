@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     class UsageError(CommandError): ...
 
     class Context:
+        _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
         _report: Callable[[float, float | None, str | None], None] | None
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
+        _person: bool
+        _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
+        _rerun: Callable[[str, str], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -78,6 +82,20 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def confirm(
+            self, question: str, *, default: bool = False, name: str | None = None
+        ) -> bool: ...
+
+        def ask(
+            self,
+            question: str,
+            *,
+            default: str | None = None,
+            secret: bool = False,
+            choices: Sequence[str] | None = None,
+            name: str | None = None,
+        ) -> str: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -224,8 +242,6 @@ if TYPE_CHECKING:
             secret: bool = False,
             prompt: str | None = None,
         ) -> list[_T]: ...
-
-        def _may_ask(self) -> bool: ...
 
         def check(self) -> None: ...
 
@@ -756,90 +772,91 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcZLs2M7cRM4ZCDKejG9jO4h9mFtYgkmJLZljiuSxKTvaxMA9zT3YPcnVTzfZ/JNpyzNBZrXA"
-    "Tiyy2V1dVV31VbOq+WVjHM3iQKZ+FG70N74MNqZJNI/VYKN/eTnYGGx08J9xFIZynMKvwca5uxB31zKRwk/FXTQPPKFv"
-    "H4gwSq/9cCp8hddSd5xKrzfYGHagDzeOgwX18Bb/Eum1FEqmKbRXB8JVN0pM/ESlHRElQqVRrHCYEPocRd5CjN1QuKG6"
-    "k4npMJGzKJXU4wX0xT+FDGnEYbEJTkJdR3c8A/hDRGH2yGghQncmTb+TKJlKnuvP9KdwTcvNWEbALHg4WGzxMMMOsmc2"
-    "c0PPMC3n1uWwswNjw7Vu9zpSKY4w2Ahh7IxsJZNbmbxQAu9bdOAzMbXqduMoqXv04t1HYW7xGGl0I8Oalm8/HovsHjed"
-    "RZ40E3YVT1e5E8lP/wIcGruJnMwDeFCMLKK6iUwTX6rSMPhENElBYNAemyzEpgxvxaeji0/HR+dbVgcw31GkpJ5cGOUX"
-    "hp1wHgRItBvciFkESrYZSrgtJkk0I5WBPv0kCmcyTO0+U3danrc7VUiLAo04AIpi6aYCZEvd2tNxQfdLz76F8UB5YU3A"
-    "1NM7CbPaAe3zxEsSOsi1oNK2mBfIGTOxBbNJT4r1/s5Pr6N5ihoPql/oT2uZVlS7V9SLGrnyA6A8Rm/KXWW6/EBn5lG8"
-    "mERRippMq59u3W90NoJgpthApFEUkKrD39xVf7BxLQPWVk+qceLHyDu68VM0nqOwXOImPttBMwHaFQTuKJA9ceSOr4VD"
-    "vV4Oe9ijgwaE7EPsjmVXydgFKUk0NLTQROym16Bt0AYaxkk0TdxZTxyHt6DjsFqxL+CvcOIF8DrMzEwvXog3OMCh6HZ/"
-    "U3DnxZtbN5jLwxcOyUU4+rcDvfzH+dmpiEa/wVIWMzcdk2VLr0GLsH9guuOH8Tw9H1/LmescoDlkA6XIuNDjoK0yiGK0"
-    "GGDTPJB7RzhfBoPBRnSD/+2LNJnLjsC/PTd1+Vqv17t3OmD+YFEIB687TIGEQaGPfFSxibZJzYOUKQN2IHPBVmrC4QJL"
-    "ZATsQ5bQ4PyINRhyGxYb8hae0EP6qZLBZKsnYDm4fjCnBjzB4hwmbqD0JGSSRAlfpSag4x7+y3dnUil3KvMLwFMi4/5e"
-    "C8AF+sPuP2QSCfkZODoGM3UgHGyjQIfmivvG//ICvUrkf8/9RNIoDmoIMIllGcrP6eUQGImqZFQn8ENJdiGZg2+BFr1a"
-    "NVGav4Z5SqAZWphuOsgcQZNVxLWMWIXsCiJQFeYV+UJY7pszmbo9kHY4RlU+qB2VZQs282cHdHwKo47c8Q3RD5YYTDHQ"
-    "u1VPcLc7Qg1xcF4KtCVc0BJTfVbEDzRtFptvSUTPJ79AOk0icbTS+mGHFDrTZWShkLBqe7TirVUAokEDsYjZKLAOUiNY"
-    "pLFMUvIb/S/393DJVuT2D953bLNjA5Oy5XkCUHnabECNybcXWitwkuG0lrBGt09tJy4uTWwXRCBB7hr5xa6+MAisHjmV"
-    "SeMoOUKABjM/9GfzGdx8ib/cz/rXD69e7b0qDP3jzo87OKKGDDgk6NPZRBv9yhxJJtlV9HZwbdhAk4VFcAzGITiEDImc"
-    "ekDShq91oKXEUu4Qx81QTGuGtkA4BS7vFMbew0EzoFMYdATuRLphvRTbAqHCYGSQSYIIi3AwP5Wz8mRz8VkX3SRxFw2k"
-    "LAdUBQouh8Rkxlb9onrMRg0cXgq7irzt7RR0+GWvyO2d3iuyMa7n+difG3y0l2zGn6oNWvZEDcm/koFxtGFxinamQ8QD"
-    "mus91mo8tN6LK6f28QcUvIU6agVST9MgYv8cNDVMfXJ5y4ZZpij3PBvt5clAMOcyHmXMsKdtzy+bSJWmfHAyM34a8Ojv"
-    "WIQk506NF6DpheBHCNhqxiTS9c4gNvwFYc1Gn7Ad6Qz8BX3dSn3DaJPvyVkMOD1MrSdKLi6PmyvLZeU4+qn+blHRq2U2"
-    "rCHuqbFYz7pkNfefJDlrua8gumI8V4NQGjcinioYPfQjgEg5hCw5zCjxp36oF+HjRdOGZh2MNFiW6uI37Yd/2BLkedWy"
-    "8BMMVwPSMTjNFhqHZncuBQLgEwjaCxf3lVJ/Jvv0KMAW8CThWCImBY4PQrzKHbxAQJ/cQE8UoIWiGEv04NkVdAaefqzK"
-    "GFJdCm30LJFdSmw6xARmWZ9CGYQnpB6TiZLLIGwTdiIwGvgzv93DLwsPv9zB/9Xq0YSN/u+l1k1sfZgXNF8ZTtPrR+DT"
-    "C1sBQWW4gw7qy/jaRWAFkbsWBTZZQl2Y3a7F/RadjwD+PGXetpEUetNCgGAMiXYBWSd0JwD032tY+ROauWGexaVsThn1"
-    "v6N5QBJiGf4aJYFnt7+/p62y2Ti+ou2sJftlduCag46nhazrwHcd+K4D33Xguw5814HvnzLwzYl7lpB3HUd/l3H0VRZH"
-    "W4BpWQS9Dre/+3A7l/SjA+16HVjH6+t4fR2vr+N1O17nd/0crI8DX8VyTEzY6e0xfcYwGXhgMJYy7IKWvR26OponUylN"
-    "UoK64jf11Ojw3/d6r+sdk+63j7GNuHUThVYHsPTEnwIICWRHxAvQV9TdXhrNAryt5BggX0eMonnocRJCKSOCbYyxpqQ8"
-    "6YIGzFgf+zEJy1xCGUyDaOQGV24yrexacNZMERdaxseSflPYoG0PJWgsyZI5MNkglI4jNgGCdSnkonyELU7pIOuJSS3F"
-    "XJ0buZAeOnfMGgLLq02d1n5rLpafAWiRsAfuRo3Ty+P0nAusuu3mrrM7YBozFwRHCUgwJfI/m9oA9jnHo4nYLmpDkUDM"
-    "hWrL/bsEghmROyqBQRznY2F8S6zvoyP0Z7DSwSYBee7c8yP4c7RI0V24AlYImisyCJFOpvn49uKX7m4Hk4k4NYYmlfUJ"
-    "ApNAEY1sFK04PU+O5tPixGwo3GJuiA5FCmZTontXaLfQ7iXgJnSiTnVUdOeRgRo1cXqLYSEOGMugkGJkTKOv83BgpUa4"
-    "RIF3jh7RYZJq5Ayhva2YtZ6kDVnz1JYzSCKnJ/cunRIKUu4tLB1cZ46dirS50wcdEeTRITSagnVVAhNjSZ6cDKf1lxvV"
-    "zEvFfhB0PT9ZQXtpy6GK22xQA3OkSdQQoPHACioWgyngSWs3ITyd3UgWCu2Z1oEXagu0T6WINoFEQH5hvmFoETXxZeCt"
-    "Yk/JTPLUOsJMEpdtt4sZm33BNGPCMhEONjFFKEva4EUpZlWyDMqkyc9x4PorGXse+06nFoqI7oCusFEfw1i8q9eGU+wN"
-    "n648CQ1Av3l8ZXYUgREXZycfkGnkRtjElsen7LoVhp+HTUl5X3yvY+UVolO7Z9p+Pv5wRJplvF59Gp7YNOtQp2xyfnp1"
-    "Dr9FI7WSVSFt07zo4/4ezwl52yUVo9lRaqWLSgchh3FsYn+rNZ2u6uqqBOmttGCL9LL3I44ZGIIbOj5lyeIcFu0pDILo"
-    "rmvB0GckE7ln9WxUA/1s1JpAk4ZuAZvFSjSSTDMXRxFyvkdW2pTCLXvpgWXhpV/ZMdOakE2M5k8LHJERQtjRInaVQgxa"
-    "Mzc0bM9lxw0JiCJDcfLuIzFXbSPIQeX2JyCJ1lyfjePVMAy+HKsQllElInwRgsagvSLQXGut59OUFKZonIp2hOj+uP95"
-    "wln+bWnLQqhnkaXuLU/HbksG6CwGwisTAQr0FrGROMcOxeb5344/fOjNvK0WJGEIkXlc2/+KN+y0DjE4yhegchcqe8lb"
-    "9aibk8CddtBXdLRsrBASPZ22ykzaHZUOpGIkXcB3EE7KxBRI0K44dptAZK2yvSzo6VaGCH3tqJeRIYeagGOvstBzH7d0"
-    "kL+8BZZtaIcWPkXrQNzbBH3vGHPYYSxDtJC1Lr0B1LtY5uEtSr3nLbxQ0LAW3EWAgaUNiMQzoCZySvVgOQQXpx2xQ3gY"
-    "K2W2dC5/n/P7GQsBhkZbwQH4zI2JR0jkzPe8QHKBxjhKPIhLJd6FphChqq2D0q6g7obcEwNajwrPJvwyrQjIcQBjFswt"
-    "Z6uxZqCnXyqHfur/I+f/SeRB6IJ5AEkU8LtpIp/0IZMHekYIXt589WdXKgX8+PWwIy6PT88vhh3x5s35388PDynyA2VC"
-    "ay/nEIXBZKRHO6V+IkbA/xsJkxtJrM8A9kU34EL9G1mIRVSUBYjAXFRwHBqLhExhCr8JdplUntQciJ+rVO9iXOCz5hXq"
-    "m+wepWNoIR9SZ2+2G24iLEYV0VVEBBtpSblA3zwZy0Khje6iL+aKsi1cfppFpt9bR4gVCOOSR4+Yx74RCm3jKF4PelOn"
-    "jJT1tONYugk9jKDL7Ni+4Wf6p29Pjg65T41Vc9wqLhFKDrUoH8KepHlWJVMVcXbYZaMu+/Sc3osBNQdCN4sIro9cAcEu"
-    "ACuEvrreOiA6rkqAETrBDZsgAJXcZKwqTqGtS22Y66AtIWq4Ai3iPBaqdnFhPcqOvSVJkxvJScRJMDgj/Su/zc192nvJ"
-    "0RbtaBBp2uFVoB7QRLb85e4rNkkoDSyQoh23e9oour2KYeX6n3l77+ji4vj0/TnJxnhitJEYaSjeUeptZ8U8uMFHTa1r"
-    "2YbTX//rp/dX785Ofz5+f/XL2clR1mSbO86ffrBl1uclanrP3B4aAxaCtiH4KW498m4XCZomh45GHNLG5aG9ZQm/ig/C"
-    "hWyT/75TLJptyox6nswmOZlAC5WFgaR5LAw3gcAKLJHeF1XQgd5fq9/+zN6/t46Ia7OaGnbcm3KjgLkFRQJ5nl/UQD2T"
-    "E1Ab3lmRQPwwuZgJ1UBlIbeqQtrHs08XD2ddVTbiOC/q6VsNpQSrOsouzv52dGrZ3IF++VjG8Cah4gki5iyrzgMpXS3T"
-    "tyoTODn76agqdTvvo31cn2VnNdDzcL6XIU9fLb8QrMH6eUpKa5hdSGuoE3vbLLGKwrnTOiFfDh+m5bL2hdnDOWJVhXz7"
-    "vkacnJPzmA1pK/erhrKHcssqZH16e3F8VhZnNe2MQhbe3r9S1rvWv2Y/BhvXaRqr/vY2uhq9N9mLkum2l4Dz3d7d2d3p"
-    "vtzdtnZmwftWX18ueWkb3fC/YPFVvqB1LfU6ra24yNZpbQ+ktWFANqhPGKghGnUvU7Vh8dX6I1Q2S1vQ9e3NEuHa+tYJ"
-    "DVR639ybqcVvbnHNr8qXKeQCo7NliuABS/2gPKslXGWqbfqGxQyHmoTdOlVewhhT8948NYT1TberJGf9De+b1UQLb3g/"
-    "zESpoX/5HIMsgrvioEJnCvGrzPxHMo+Nws98hcj1ygO3E3oyHC/00plAWKp30GUC1jxbIvaLz7lmM+1AuRi0acupEXAR"
-    "klsYWLdGi65vZct3f39PC05vDVGgTIy8i5IbOtcjH/xK96SHM5GIMbuCxxTWeILHEjxOR2dSPZ8fWtc+rGsfHoGF17UP"
-    "303twx9aXG3vPOSZaU/beliUY7yVg6fmfPJKTPB3DPC+b8S/LI19DfzWwG8N/KrALzeP2v6sDOmoR2F6+zbA7ZtV3Tzj"
-    "6RDPuKfNfzbArQc2PE29SgPsq6l2qbgWfG/13fiWBoO69h5r77H2HmXvYR3Qy0buad7jG3mJb1jbV+snrGOJy4M/dExx"
-    "yV+EoDarRiNtnYZG3X8Sq693OdY2f23z/9ltvjbjtl1BjHxt6hnyH8YG/AkMf43M8sO0H2HSLYrKtvyjzmel8gwuLjkQ"
-    "jq7reHfy0//9z/864GBAKe4wmRD35qy6k2cODjJ1rRr6hjfljRady2tzkekKmp4nb7WAtm+xjJKzku6bUYXpdfi9HtL2"
-    "bNIx5bUtXHClmjCvyH18zkglt0OXej+pM13u/Z0BgXUdeft3P9+ijnwNz9bw7A+CZ/VeyvJGOy939/Zf/fBvP752R2OP"
-    "DrG4r8U7WYV4+QlhDLbYEdraCrabTXuoqxmqxvj2n+gcEa7IybB3vgpLABtTwa/G/D77ZWktNb54C8UclgHAH6z7MN/W"
-    "8EMFUTnw9hpUMJAJvW7FJAdfH3Iwmk9NJmNGi0bkJUJ22xICqAgIoFohV+jYQIAWc1EzVv/rEgRdO6xA3on8jQjPU64T"
-    "N6wQVheq2CTutyTxwiqsx6pCZIQnxz6VeiGBoT72gl/MHggl2clcDis02VGOTcurEi35KSMNKRxC96RL9UxmWWXAhmjL"
-    "HvuH161lBaHSDYLStMISXY2CNSZYQOExF7AdWv4KWXZIV9Df3adIBaQPpClM09Edc1EZQmk6HMEURtgkVKLWIh1liTQy"
-    "JQW4g2NTDIR1InQggCl74f4PqFCFild02ZxPJcBY+LaoUFaOmAuE7e20JOw470VsvkuToPtObIvz4/fHpxdbB0DuFX8x"
-    "Bkjm4yrq1lApEi9Qsr/XVlRZJ2ITxr84+nSyjAA+EQcLGDf6AO27gxDte1/Yp98MQmsQvPV7HWAj/pMODcFDHaikkstt"
-    "ROqqG6352YvFzTxHF1/YdYT1em2Li6r91NT0UDkh6S6dClA+h6aHU8T6JTf1Rz6GYzjJT/pMH/GRv76z13v9r+ZDQlmh"
-    "Dj6J4BOxZH8QClOVih3oU4IGIbH1zb90u+K9DCV/2mq0ELxBwsk+2gfgp30OhBfR8pbgrnpA/eEgHIR/ycbEX7/bCUI4"
-    "0l/EOywRhHv4sys+MS/rP7Dl6CMdYMVNooDKwfDolzs+aWbq6/pmpAliFTxCAaSDrU1xqjZiaNEyE4MJRzj3X03tD4Xf"
-    "2tgRIYYCp0OleBjM9wytdZ9Lend2cvL29CcsW9T64NBJC043ooN5HKCK41EcC1DaOA0WVU2hr3lxIGC+5GXCRf1hLRx3"
-    "Ph4DBOYyzqy5+WhWFgyIfOnzOTo2sjdXNJKnzrl3DR964iz7m/cyqN+8eM/HOjldYomhFhtEMJcwTWhK3HqP4rFrY7Mj"
-    "lrKZm++K5Ud2IHwAxVvGZfO1tXzbgGHF/QvgOlbDUuVo8bwmdQDC4Oe6jq5cBMmTdvF5GERy88e7zOgOl6urwsS4whJX"
-    "iQY7LB4NwF0ukuRCRa6MpuLBOeOjaj/13+QqKpkp6D77eHF8durYJdzLDkfJS7mzmmdY3z5a/U6h4M6u6jbpCvo4FRsy"
-    "HODGAIkSszD1Z80yLRlDLOZLldd94+IqlXw7PZQMfvEP6yOSG/1tNJoKyeRU40J4ZBanoBulgyMqOA711ny1rWSCQEHI"
-    "Ue1zqToXSS/9oBvOj7795hAx9V9ja1W8vcUOZxHNM0Vw81pzQp/giJjsYtm409dcy/b/HJv0eap0VffSj8Dlcd9p8/fg"
-    "aJIn2dEy5uCV+gWZfyWuXAmMhsm3bU8eW8MPuDbAD8Tpz8OhsdIWKF+Pj6sbdnwUbe05J6geyNBK5a2zpSXaskzaBKNO"
-    "oUbaMV7tKPtmH174Sn+Kr9puoiWGHzPp0gL6Cg3AbWf/x/Y7cP9rZt3p0ku44Jj40IEfK4R63OMu9khRHnX3fAEbd7+P"
-    "3VeW3FexStjFPb/CnnWcZHpcHj3xcz+8xgerkRNP/8kxkJbPLk04O4WtONFWkYzpiOZnhzFE4OrxiO5/bydTJQ4jsPsn"
-    "RRW6w/09mnkWDdDkHxEbYDcaDOrC7bDJ/5rqub54fME2QOYj3hOrt2CtakKcJsooNgC6Vs7ufohMK8+xkRgrQkFWNaX7"
-    "AZvPGGXo0+6Y//XjlqEPQtqlwIzcOAyycf//Bnfmug=="
+    "eJztXY1u20iSfpU+7wKRcZLs2M7cRPYZCBJPxruxHcQ+zC0swaTElswxRWrZlB1tYuCeZh9sn+Tqp5ts/sm05Zkgs1pg"
+    "JxbZ7K6uqq76qlnV/LIxiqazQCZ+FG70Nr70NyZxNJ+p/kbv8rK/0d9o4z+jKAzlKIFf/Y1zdyHurmUshZ+Iu2geeELf"
+    "3hdhlFz74UT4Cq8l7iiRXre/MWhDH+5sFiyohzf4l0iupVAySaC92heuulFi7McqaYsoFiqJZgqHCaHPYeQtxMgNhRuq"
+    "OxmbDmM5jRJJPV5AX/xTyJBGHOSb4CTUdXTHM4A/RBSmjwwXInSn0vQ7juKJ5Ln+RH8K17RszWQEzIKHg8UmDzNoI3um"
+    "Uzf0DNMybl0O2tswNlzrdK4jleAI/Y0Qxk7JVjK+lfELJfC+RQc+M6NWnc4siqsevXj7UZhbPEYS3ciwouWbj8civcdN"
+    "p5EnzYRdxdNV7ljy0z8Dh0ZuLMfzAB4UQ4uoTiyT2JeqMAw+EY0TEBi0xyYL0ZLhrfh0dPHp+Oh80+oA5juMlNSTC6Ps"
+    "wqAdzoMAiXaDGzGNQMlaoYTbYhxHU1IZ6NOPo3Aqw8TuM3EnxXm7E4W0KNCIfaBoJt1EgGypW3s6Luh+4dk3MB4oL6wJ"
+    "mHpyJ2FW26B9nnhJQge55lTaFvMCOWMmtmA26Umx3t/5yXU0T1DjQfVz/Wkt04pq94p6USFXfgCUx+hNsatUlx/ozDyK"
+    "F+MoSlCTafXTrfuN9kYQTBUbiCSKAlJ1+Ju76vU3rmXA2upJNYr9GfKObryLRnMUlkvcxGfbaCZAu4LAHQayK47c0bVw"
+    "qNfLQRd7dNCAkH2YuSPZUXLmgpQkGhpaaGLmJtegbdAGGs7iaBK70644Dm9Bx2G1Yl/AX+HMFsDrMDUz3dlCHOAAh6LT"
+    "+VXBnRcHt24wl4cvHJKLcPRvB3r5y/nZqYiGv8JSFlM3GZFlS65Bi7B/YLrjh7N5cj66llPX2UdzyAZKkXGhx0FbZRDN"
+    "0GKATfNA7m3hfOn3+xvRDf63J5J4LtsC//bcxOVr3W733mmD+YNFIRy87jAFEgaFPrJRRQttk5oHCVMG7EDmgq3UhMMF"
+    "lsgQ2IcsocH5EWsw5DYsNuQtPKGH9BMlg/FmV8BycP1gTg14gvk5jN1A6UnIOI5ivkpNQMc9/JfvTqVS7kRmF4CnRMb9"
+    "vRaAC/SHnX/IOBLyM3B0BGZqXzjYRoEOzRX3jf/lBXoVy7/P/VjSKA5qCDCJZRnKz8nlABiJqmRUJ/BDSXYhnoNvgRbd"
+    "SjVRmr+GeUqgGVqYbtrIHEGTVcS1lFiF7AoiUBXmFflCWO6tqUzcLkg7HKEq71eOyrIFm/mTAzo+gVGH7uiG6AdLDKYY"
+    "6N2sJrjTGaKGODgvBdoSLmiJqR4r4geaNovNtySi55NdIJ0mkThaaf2wTQqd6jKyUEhYtV1a8dYqANGggVjM2CiwDlIj"
+    "WKQzGSfkN3pf7u/hkq3IzR+8b9tmxwYmRcvzBKDytNmAGpNvz7VW4CTDSSVhtW6f2o5dXJrYLohAgtw18otdfW4QWD1y"
+    "IuPaUTKEAA2mfuhP51O4+RJ/uZ/1rx9evdp9lRv6x+0ft3FEDRlwSNCns7E2+qU5kkzSq+jt4NqghiYLi+AYjENwCBkS"
+    "OdWApAlfq0BLgaXcIY6bopjGDG2AcHJc3s6NvYuDpkAnN+gQ3Il0w2opNgVCucHIIJMEERbhYH4ip8XJZuKzLrpx7C5q"
+    "SFkOqHIUXA6IyYytenn1mA5rOLwUduV5293O6fDLbp7b291XZGNcz/OxPzf4aC/ZlD9lG7TsiQqSfyED42jD4uTtTJuI"
+    "BzTXfazVeGi951dO5eMPKHgDddQKpJ6mQcT+OWhqmPjk8pYNs0xR7nk22suTgWDOpTxKmWFP255fOpEyTdngZGb8JODR"
+    "37IISc7tCi9A0wvBjxCw1YyJpeudQWz4M8KajR5hO9IZ+Av6upX6htEm35PTGeD0MLGeKLi4LG4uLZeV4+in+rtFSa+W"
+    "2bCauKfCYj3rktXcf5LkrOW+gujy8VwFQqndiHiqYPTQjwAixRCy4DCj2J/4oV6EjxdNE5p1MFJjWcqL37Qf/G5LkOdV"
+    "ycJPMFwFSMfgNF1oHJrduRQIgE8gaC9c3FdK/Kns0aMAW8CThCOJmBQ43g/xKnfwAgF9fAM9UYAWinws0YVnV9AZePqx"
+    "KmNIdSm00bNEdinRcogJzLIehTIIT0g9xmMll0HYOuxEYDTwp36zh1/mHn65jf+r1KMxG/3fSq3r2PowL2i+Mpwk14/A"
+    "pxe2AoLKcAdt1JfRtYvACiJ3LQpssoS6ML1difstOh8B/HnKvG0jKfSmhQDBGBLtArKO6U4A6L9bs/LHNHPDPItL6ZxS"
+    "6n9D84AkzGT4SxQHnt3+/p62yqaj2RVtZy3ZL7MD1wx0PC1kXQe+68B3HfiuA9914LsOfP+QgW9G3LOEvOs4+ruMo6/S"
+    "ONoCTMsi6HW4/d2H25mkHx1oV+vAOl5fx+vreH0dr9vxOr/r52B9FPhqJkfEhO3uLtNnDJOBBwZjKcMuaNndpqvDeTyR"
+    "0iQlqCt+U0+NDv97t/u62jHpfnsY24hbN1ZodQBLj/0JgJBAtsVsAfqKuttNommAt5UcAeRri2E0Dz1OQihkRLCNMdaU"
+    "lCdZ0IAp62f+jIRlLqEMJkE0dIMrN56Udi04ayaPCy3jY0m/LmzQtocSNJZkyeybbBBKxxEtgGAdCrkoH2GTUzrIemJS"
+    "Sz5X50YupIfOHbOGwPJqU6e135qL5WcAWsTsgTtR7fSyOD3jAqtus7nr7A6YxtQFwVECEkyJ/E9LG8Ae53jUEdtBbcgT"
+    "iLlQTbl/F0MwIzJHJTCI43wsjG+J9T10hP4UVjrYJCDPnXt+BH8OFwm6C1fACkFzRQYh0sk0H99c/NzZaWMyEafG0KTS"
+    "PkFgEiiikY2i5afnyeF8kp+YDYUbzA3RoUjAbEp07wrtFtq9GNyETtQpj4ruPDJQoyJObzAsxAEjGeRSjIxp9HUeDqzU"
+    "CJco8M7RIzpMUoWcIbS3FbPSkzQha57YcgZJZPRk3qVdQEHKvYWlg+vMsVORWts90BFBHh1CowlYVyUwMZbkyclwWn+5"
+    "UcW81MwPgo7nxytoL205lHGbDWpgjjSJCgI0HlhBxWZgCnjS2k0IT2c3koVCe6Z14IXaBO1TCaJNIBGQX5htGFpEjX0Z"
+    "eKvYUzKTPLW2MJPEZdvpYMZmTzDNmLBMhINNTBDKkjZ4UYJZlSyDImny8yxw/ZWMPY99p1MLRUR3QFfYqI9gLN7Va8Ip"
+    "9oZPV56YBqDfPL4yO4rAiIuzkw/INHIjbGKL41N23QrDz8O6pLwvvte28grRqd0zbT8dfzgizTJerzoNT7TMOtQpm5yf"
+    "Xp7Dr9FQrWRVSNs0L3q4v8dzQt52SMVodpRa6aLSQchhHJvY22xMp6s6uipBeist2Dy97P2IYwaG4IaOT1myOIdFcwqD"
+    "ILrrWDD0GclE7lk9G9VAPxs1J5Am+AxIDcf7O6wWWjinb06O8q4Ot8lavCWO2dyb+3q5W7tkQ4nNJOi2UwCojo5BSSSU"
+    "il6chsmmt/DZYiVWk2qm5FOgn231FfbW8M2D9MBAlqbEvNEKncqHxEh2CgEeTnS4mLlKIZSuEBHa5+dyR4YEBMOhOHn7"
+    "kXREbSFWwzXqj0GCjZVnOpqtBsXwHV+JsJQqEeH7HLRpzfWZ5lrpBJ621mCKxjdqf45enPufx1ys0JS2NBJ8Flnq3rKs"
+    "8qZkgM5iPL8yEaBAbxDiiXPsULTO/3r84UN36m02IAkjoRQ42DBCHLDvPcQYL1uAyl2o9F11GRi0xoE7aaPLa2vZWJEw"
+    "OmztXJi0O6qASMDguABTISqWsanzoM197Db2YdLplhz0dCtDRPB28M4AlyNmgONXaQS9hztTyF/eyUv35UMLZqN1IO61"
+    "QN/bxqq3GZIRLeR0Ci8ytSE0D29SBQHvRIaChrVQO+IkrNDAgCLFmyKjVA+WRRLitC22CdZjwc+mLknocZkCewUIBdBW"
+    "8D7C1J0Rj5DIqe95geQ6k1EUexBeS7wLTSHQVmDw85ubuhsy6YzLPaqfG/M7wXxcgQMYs2BuOZu1pQ9d/W489BP/Hxn/"
+    "TyIPIjBMZ4ijgF+xE/mkD6k80MGDrzr46k+vVAIw+OthW1wen55fDNri4OD8b+eHhxTAgjKhtZdzCCZhMtKjDV8/FkPg"
+    "/42EyQ0llpkA+6IbQAL+jcyFVCpK41xgLio4Do3e0dTX8Attl0nlSc2B+LlK9GbMBT5r3gQfpPcoq0QL+ZA6O9iquYno"
+    "HlVEF0MR+qUl5QJ983gkc/VCuouemCtKGnH5aRaZfv0eIeQhqE7AJGIe+0YotBuleD3ovaki4NfTngFYiOlhxI5m4/mA"
+    "n+khxDjkPjXkzuC3uEREPNCifAhCk+ZZBVll4Nxml4267NNzeksJ1BwIbeWBaA+5AoJdAFYIfXW9uU90XBVwL3SC+05B"
+    "ACrZYsgtTqGtS22Y66AtIWq4Ai3idBwq2nFhPcq2vbNKkxvKccS5PDgj/Su7zc192kLKQCNtzBBp2uGVECvQRLb85c4r"
+    "NkkoDazzoo3De9rvur2awcr1P/Mu5dHFxfHp+3OSjfHEaCMxYFK8MdbdSmuScJ+SmlrX0n2zP//vu/dXb89Ofzp+f/Xz"
+    "2clR2mSLO86efrBl2uclanrX3B4YAxaCtiH4ye+g8qYdCZomh45GHNL+66G98wq/8g/ChfRdxX07X/tbl+D1PAlacjyG"
+    "FiqNZknzWBhuDPEhWCK9vaugA71NWL2Lm6YRNI4NKpOzal4c1KV4AXNzigTyPL+ogHomtaEySrUigdnD5GJCVw2VuRSx"
+    "Emkfzz5dPJw8VtpP5PSupwddhTyxKsouzv56dGrZ3L5+h1rE8CYv5Aki5mSx9gOZaQ2z0EoTODl7d1SWup2+0nx7Ik0y"
+    "q6Hn4bQ1Q56+WnyvWYH1s8yaxjA7l51RJfamyW4lhXMnVUK+HDxMy2Xle7+HU93KCvnmfYU4ObXoMfvqVgpbBWUPpciV"
+    "yPr05uL4rCjOcvYchSz8luJKWa+M/5z+6G9cJ8lM9ba20NXoLdZuFE+2vBic79bO9s525+XOlrXBDN63/BZ2ybvn6Ib/"
+    "BYuvsgWtS8LX2Xn5RbbOznsgOw8Dsn513kMF0ah7qaoN8hkCj1DZNPtCl+nXS4SPCGicl0EnCNT3Zo4UqG9xzW/8lynk"
+    "AqOzZYrgAUv9oDirJVxlqm36BvlEjYq84ypVXsIYU7pfPzWE9XW3yySn/Q3u69VEC29wP0hFqaF/8TiGNIK74qBCJzzx"
+    "G9nsRzyfGYWf+gqR65UHbif0ZDha6KUzhrBUvwiQMVjzdInY72/nms20A+Vi0KYtp0bAeUhuYWDdGi26vpUu3729XS04"
+    "vTVEgTIx8i6Kb+h4kmzwK92THs5EIsbsCh5TWOMJHkvwOG2dEPZ8fmhdwrEu4XgEFl6XcHw3JRy/a424vfOQJdg9beth"
+    "UYzxVg6e6tPiSzHB3zDA+74R/7Js/DXwWwO/NfArA7/MPGr7szKkox6F6e3bALdvVjz0jIdcPOOeNv9ZA7ce2PA0ZTc1"
+    "sK+iaKfkWvC91XfjW2oM6tp7rL3H2nsUvYd1zjAbuad5j2/kJb5hiWKln7BOVy4O/tBpywV/EYLarBqNNHUaGnX/Qay+"
+    "3uVY2/y1zf93t/najNt2BTHytSnLyH4YG/AHMPwVMsvOBH+ESbcoKtryjzqflapMuEZmXzi6POXtybt//d8/MfsblOIO"
+    "kwlxb84qn3nm4CBV17Khr3lTXmvRuUo4E5kuBOp68lYLaOsWq0E5K+m+HlWYXgff61lzzyYdUyXcwAWXiiKzwuLH54yU"
+    "cjt0xfqTOtNV698ZEFiXwzd/9/MtyuHX8GwNz34neFbtpSxvtP1yZ3fv1Q//9eNrdzjy6CyO+0q8kxa6F58QxmCLbaGt"
+    "rWC7WbeHupqhqo1v/42OQ+GKnBR7Z6uwALAxFfxqxO+zXxbWUu2Lt1DMYRkA/MG6D/OJED9UEJUDb69BBQMZ0+tWTHLw"
+    "9VkNw/nEZDKmtGhEXiBkpykhgIqAAKoVcoWODQRoMddm4yEGugRBl0ArkHcsfyXCs5Tr2A1LhFWFKjaJew1JvLCKJrGq"
+    "EBnhyZFPpV5IYKhP7+AXs/tCSXYyl4MSTXaUY9PyqkBLdlhKTQqH0D3pUj2TWVYasCbassf+4XVjWUGodIOgNCmxRFej"
+    "YI0JFlB4zAVsh5a/RJYd0uX0d+cpUgHpA2kK03R0x1xUhlCazngwhRE2CaWoNU9HUSK1TEkA7uDYFANhnQida2DKXrj/"
+    "fSpUoeIVXTbnUyUzFr4tSpQVI+YcYbvbDQk7znoRrbdJHHTeii1xfvz++PRicx/IveIP3wDJfOpG1RoqROI5SvZ2m4oq"
+    "7US0YPyLo08nywjgg32wgHGjB9C+0w/RvveEfYhPP7QGwVu/1Tk84n/o7BM8m4JKKrncRiSuutGan75YbGU5uvjCri2s"
+    "12ubXBvuJ6amh8oJSXfpcIPicTpdnCLWL7mJP/QxHMNJftJHE4mP/BGh3e7r/zTfQ0oLdfBJBJ+IJXv9UJiqVOxAH3bU"
+    "D4mtB//R6Yj3MpT8ha7hQvAGCSf7aB+AXyjaF15Ey1uCu+oC9Yf9sB/+KR0Tf/1mByHhSH8Sb7FEEO7hz474xLys/k6Y"
+    "o0+mgBU3jgIqB8MTbO74wJyJr+ubkSaIVfAkCJAOtjbFqdqIoUVLTQwmHOHcfzG1PxR+a2NHhBgKnDaV4mEw3zW0Vn31"
+    "6e3Zycmb03dYtqj1waEDI5xOROcLOUAVx6M4FqC0URIsyppCHyXjQMB8kMyEi/r7YDjufDQCCMxlnGlz8+2vNBgQ2dLn"
+    "44BsZG+uaCRPnXPvGj50xVn6N+9lUL9Z8Z6PdXK6xBJDLTaIYC5hmtCUuPUexWPXxqYnRaUzN59Hy04eQfgAireMy+aj"
+    "cdm2AcOK+xfAdayGpcrR/LFTah+Ewc91HF25CJIn7eJjPYjk+m+QmdEdLldXuYlxhSWuEg12WDwagLtcJMmFilwZTcWD"
+    "c8ZH5X6qPy2WVzJT0H328eL47NSxS7iXnfGSlXKnNc+wvn20+u1cwZ1d1W3SFfSpMDZk2MeNARIlZmHqr7OlWjKCWMyX"
+    "Kqv7xsVVKPl2uigZ/HAh1kfEN/oTbzQVksmpxoXwyHSWgG4UDo4o4TjUW/PxudJRFy1yVHtcqs5F0ku/S4fzo0/YOURM"
+    "9UflGhVvb7LDWUTzVBHcrNac0Cc4IiY7Xzbu9DTX0v0/xyZ9nihd1b30W3ZZ3Hda/1k7muRJekKOOT+mekFmH7srVgKj"
+    "YfJt25PF1vADrvXxO3f6K3dorLQFytbj4+qGHR9FW3lcC6oHMrRUeetsaok2LJM2waiTq5F2jFc7Sj89iBe+0p/iq7ab"
+    "aInhx1S6tIC+QgNw2+n/sf023P+aWne69BIuOCY+dODHCqEe97iDPVKUR909X8DG3e9h96Ul91WsEnZxz6+wZx0nmR6X"
+    "R0/83A+v8cFy5MTTf3IMpOWzQxNOD5PLT7RRJGM6ovnZYQwRuHo8ovvf3U5VicMI7P5JUYXucG+XZp5GAzT5R8QG2I0G"
+    "g7pwO6zzv6Z6riceX7ANkPmI98SqLVijmhCnjjKKDYCulbO7HyLTynOsJcaKUJBVdel+wOYzRhn60D7mf/W4ReiDkHYp"
+    "MCM3DoNs3P8/MqAsxg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -868,7 +885,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1427,6 +1444,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -1435,6 +1461,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1495,6 +1523,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1525,6 +1575,207 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean, secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    secret: bool = False,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1850,6 +2101,13 @@ FLAGS: tuple[Flag, ...] = (
         dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2307,9 +2565,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2386,10 +2647,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2403,6 +2660,49 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2419,27 +2719,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4866,6 +5145,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5234,6 +5519,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5317,6 +5604,12 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         if flag.choices and value not in flag.choices:
             raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
         try:
             read = flag.read(value)
         except ValueError as error:
@@ -7362,16 +7655,23 @@ class _Endpoint:
         every value of a header, by name, any case)."""
         return _Exchange(self, method, target, header)
 
-    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+    def run(
+        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+    ) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
+        as events, so a call may ask the client a question before its answer)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
+        if not stream:
+            # NOTE: nothing reaches the client before its one answer: no question can.
+            server.unstreamed.add(thread)
         try:
             server.handle(body)
         finally:
             del server.sinks[thread]
+            server.unstreamed.discard(thread)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -7517,6 +7817,7 @@ class _Exchange:
             ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
+        _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
         return self.answer(200)
 
     def length(self) -> _Answer | int:
@@ -7567,7 +7868,7 @@ class _Exchange:
             with endpoint.guard:
                 if len(endpoint.sessions) >= _HTTP_SESSIONS:
                     # NOTE: clients seldom end their sessions; the least recently used goes.
-                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                    _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
         elif session is not None:
@@ -7613,6 +7914,188 @@ class _Exchange:
         yield from headers.items()
         yield "Content-Type", "text/event-stream"
         yield "Cache-Control", "no-cache"
+
+
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
+    try:
+        while not done.wait(_ASK_POLL):
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        context._on_cancel.remove(done.set)
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
@@ -7912,7 +8395,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink)
+                endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 done.set()
             if not routed.stream:
@@ -7953,6 +8436,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -8047,6 +8536,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -8086,6 +8578,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -8147,6 +8640,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -8264,6 +8759,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -8322,6 +8824,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
@@ -8394,6 +8900,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8514,6 +9022,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8586,6 +9095,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8601,6 +9112,9 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            asked.answer(self, request)
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8930,7 +9444,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink)
+                    endpoint.run(routed.server, body, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9222,61 +9736,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -9352,6 +9811,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -9362,7 +9828,7 @@ def run(invocation: _Invocation) -> object:
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

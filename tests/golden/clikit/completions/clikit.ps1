@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        '|--answer' = '|--answer'
         'greet|-o' = 'greet|--output'
         'greet|--output' = 'greet|--output'
         'greet|--output-file' = 'greet|--output-file'
@@ -39,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'greet|--spill-dir' = 'greet|--spill-dir'
         'greet|--field' = 'greet|--field'
         'greet|--explain' = 'greet|--explain'
+        'greet|--answer' = 'greet|--answer'
         'hi|-o' = 'greet|--output'
         'hi|--output' = 'greet|--output'
         'hi|--output-file' = 'greet|--output-file'
@@ -47,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'hi|--spill-dir' = 'greet|--spill-dir'
         'hi|--field' = 'greet|--field'
         'hi|--explain' = 'greet|--explain'
+        'hi|--answer' = 'greet|--answer'
         'list-items|-f' = 'list-items|--from'
         'list-items|--from' = 'list-items|--from'
         'list-items|--to' = 'list-items|--to'
@@ -58,6 +61,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--spill-dir' = 'list-items|--spill-dir'
         'list-items|--field' = 'list-items|--field'
         'list-items|--explain' = 'list-items|--explain'
+        'list-items|--answer' = 'list-items|--answer'
         'ls|-f' = 'list-items|--from'
         'ls|--from' = 'list-items|--from'
         'ls|--to' = 'list-items|--to'
@@ -69,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'ls|--spill-dir' = 'list-items|--spill-dir'
         'ls|--field' = 'list-items|--field'
         'ls|--explain' = 'list-items|--explain'
+        'ls|--answer' = 'list-items|--answer'
         'l|-f' = 'list-items|--from'
         'l|--from' = 'list-items|--from'
         'l|--to' = 'list-items|--to'
@@ -80,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'l|--spill-dir' = 'list-items|--spill-dir'
         'l|--field' = 'list-items|--field'
         'l|--explain' = 'list-items|--explain'
+        'l|--answer' = 'list-items|--answer'
         'delete|-o' = 'delete|--output'
         'delete|--output' = 'delete|--output'
         'delete|--output-file' = 'delete|--output-file'
@@ -88,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'delete|--spill-dir' = 'delete|--spill-dir'
         'delete|--field' = 'delete|--field'
         'delete|--explain' = 'delete|--explain'
+        'delete|--answer' = 'delete|--answer'
         'reset|--keep' = 'reset|--keep'
         'reset|-o' = 'reset|--output'
         'reset|--output' = 'reset|--output'
@@ -97,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'reset|--spill-dir' = 'reset|--spill-dir'
         'reset|--field' = 'reset|--field'
         'reset|--explain' = 'reset|--explain'
+        'reset|--answer' = 'reset|--answer'
         'fetch|--delay' = 'fetch|--delay'
         'fetch|--mark' = 'fetch|--mark'
         'fetch|-o' = 'fetch|--output'
@@ -107,6 +115,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--spill-dir' = 'fetch|--spill-dir'
         'fetch|--field' = 'fetch|--field'
         'fetch|--explain' = 'fetch|--explain'
+        'fetch|--answer' = 'fetch|--answer'
         'label|--name' = 'label|--name'
         'label|--size' = 'label|--size'
         'label|-l' = 'label|--tag'
@@ -120,6 +129,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--spill-dir' = 'label|--spill-dir'
         'label|--field' = 'label|--field'
         'label|--explain' = 'label|--explain'
+        'label|--answer' = 'label|--answer'
         'run|-p' = 'run|--python'
         'run|--python' = 'run|--python'
         'run|-o' = 'run|--output'
@@ -130,6 +140,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'run|--spill-dir' = 'run|--spill-dir'
         'run|--field' = 'run|--field'
         'run|--explain' = 'run|--explain'
+        'run|--answer' = 'run|--answer'
         'login|-u' = 'login|--user'
         'login|--user' = 'login|--user'
         'login|--token' = 'login|--token'
@@ -141,6 +152,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'login|--spill-dir' = 'login|--spill-dir'
         'login|--field' = 'login|--field'
         'login|--explain' = 'login|--explain'
+        'login|--answer' = 'login|--answer'
         'export|-j' = 'export|--json-out'
         'export|--json-out' = 'export|--json-out'
         'export|--csv-out' = 'export|--csv-out'
@@ -154,6 +166,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'export|--spill-dir' = 'export|--spill-dir'
         'export|--field' = 'export|--field'
         'export|--explain' = 'export|--explain'
+        'export|--answer' = 'export|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -164,6 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'output|--spill-dir' = 'output|--spill-dir'
         'output|--field' = 'output|--field'
         'output|--explain' = 'output|--explain'
+        'output|--answer' = 'output|--answer'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -175,6 +189,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|--explain' = @('none')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        '|--answer' = @('none')
         '#0' = @('none')
         'greet|--output' = @('choice', 'json', 'text')
         'greet|--output-file' = @('file')
@@ -183,6 +198,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'greet|--spill-dir' = @('file')
         'greet|--field' = @('none')
         'greet|--explain' = @('none')
+        'greet|--answer' = @('none')
         'greet#0' = @('none')
         'hi#0' = @('none')
         'list-items|--from' = @('none')
@@ -194,6 +210,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--spill-dir' = @('file')
         'list-items|--field' = @('none')
         'list-items|--explain' = @('none')
+        'list-items|--answer' = @('none')
         'delete|--output' = @('choice', 'json', 'text')
         'delete|--output-file' = @('file')
         'delete|--timeout' = @('none')
@@ -201,6 +218,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'delete|--spill-dir' = @('file')
         'delete|--field' = @('none')
         'delete|--explain' = @('none')
+        'delete|--answer' = @('none')
         'delete#0' = @('none')
         'reset|--keep' = @('none')
         'reset|--output' = @('choice', 'json', 'text')
@@ -210,6 +228,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'reset|--spill-dir' = @('file')
         'reset|--field' = @('none')
         'reset|--explain' = @('none')
+        'reset|--answer' = @('none')
         'fetch|--delay' = @('none')
         'fetch|--mark' = @('file')
         'fetch|--output' = @('choice', 'json', 'text')
@@ -219,6 +238,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--spill-dir' = @('file')
         'fetch|--field' = @('none')
         'fetch|--explain' = @('none')
+        'fetch|--answer' = @('none')
         'label|--name' = @('none')
         'label|--size' = @('none')
         'label|--tag' = @('none')
@@ -230,6 +250,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--spill-dir' = @('file')
         'label|--field' = @('none')
         'label|--explain' = @('none')
+        'label|--answer' = @('none')
         'run|--python' = @('none')
         'run|--output' = @('choice', 'json', 'text')
         'run|--output-file' = @('file')
@@ -238,6 +259,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'run|--spill-dir' = @('file')
         'run|--field' = @('none')
         'run|--explain' = @('none')
+        'run|--answer' = @('none')
         'run#0' = @('none')
         'run#*' = @('none')
         'login|--user' = @('none')
@@ -249,6 +271,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'login|--spill-dir' = @('file')
         'login|--field' = @('none')
         'login|--explain' = @('none')
+        'login|--answer' = @('none')
         'export|--json-out' = @('file')
         'export|--csv-out' = @('file')
         'export|--name' = @('none')
@@ -260,6 +283,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'export|--spill-dir' = @('file')
         'export|--field' = @('none')
         'export|--explain' = @('none')
+        'export|--answer' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -270,27 +294,28 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'output|--spill-dir' = @('file')
         'output|--field' = @('none')
         'output|--explain' = @('none')
+        'output|--answer' = @('none')
         'output#0' = @('none')
     }
     $listing = @{
         '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('run', 'Run an app as `pipx run` does: every word after APP is the app''s, --json and --…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('export', 'Export one item, named or numbered, as JSON or CSV (as argparse''s mutually excl…'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
-        '' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'greet' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'hi' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'list-items' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'ls' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'l' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'delete' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'reset' = @(@('--keep', 'How many to keep.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'fetch' = @(@('--delay', 'How long to wait, in seconds.'), @('--mark', 'A file that gets one line when the command ends, however it ends.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'run' = @(@('-p', 'The Python to run it with'), @('--python', 'The Python to run it with'), @('--isolated', ''), @('--no-isolated', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'export' = @(@('-j', 'Write JSON here'), @('--json-out', 'Write JSON here'), @('--csv-out', 'Write CSV here'), @('--name', 'The item''s name'), @('--ref', 'The item''s number'), @('--compact', ''), @('--no-compact', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'greet' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'hi' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'list-items' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'ls' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'l' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'delete' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'reset' = @(@('--keep', 'How many to keep.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'fetch' = @(@('--delay', 'How long to wait, in seconds.'), @('--mark', 'A file that gets one line when the command ends, however it ends.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'run' = @(@('-p', 'The Python to run it with'), @('--python', 'The Python to run it with'), @('--isolated', ''), @('--no-isolated', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'export' = @(@('-j', 'Write JSON here'), @('--json-out', 'Write JSON here'), @('--csv-out', 'Write CSV here'), @('--name', 'The item''s name'), @('--ref', 'The item''s number'), @('--compact', ''), @('--no-compact', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

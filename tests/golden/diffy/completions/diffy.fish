@@ -42,6 +42,8 @@ function __diffy_option --argument-names key
             echo '|--batch'
         case '|--jobs'
             echo '|--jobs'
+        case '|--answer'
+            echo '|--answer'
         case 'compare|-o' 'compare|--output'
             echo 'compare|--output'
         case 'compare|--output-file'
@@ -56,6 +58,8 @@ function __diffy_option --argument-names key
             echo 'compare|--field'
         case 'compare|--explain'
             echo 'compare|--explain'
+        case 'compare|--answer'
+            echo 'compare|--answer'
         case 'label|-o' 'label|--output'
             echo 'label|--output'
         case 'label|--version'
@@ -72,6 +76,8 @@ function __diffy_option --argument-names key
             echo 'label|--field'
         case 'label|--explain'
             echo 'label|--explain'
+        case 'label|--answer'
+            echo 'label|--answer'
         case 'output|--offset'
             echo 'output|--offset'
         case 'output|--limit'
@@ -90,6 +96,8 @@ function __diffy_option --argument-names key
             echo 'output|--field'
         case 'output|--explain'
             echo 'output|--explain'
+        case 'output|--answer'
+            echo 'output|--answer'
     end
 end
 
@@ -108,6 +116,7 @@ function __diffy_values --argument-names key cur prefix
         case '|--batch'
             __diffy_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case '|--answer'
         case 'compare|--output'
             __diffy_add "$prefix" 'json' 'text'
         case 'compare|--output-file'
@@ -118,6 +127,7 @@ function __diffy_values --argument-names key cur prefix
             __diffy_add "$prefix" (__fish_complete_path "$cur")
         case 'compare|--field'
         case 'compare|--explain'
+        case 'compare|--answer'
         case 'compare#0'
         case 'compare#1'
         case 'label|--output'
@@ -131,6 +141,7 @@ function __diffy_values --argument-names key cur prefix
             __diffy_add "$prefix" (__fish_complete_path "$cur")
         case 'label|--field'
         case 'label|--explain'
+        case 'label|--answer'
         case 'label#0'
         case 'completion#0'
             __diffy_add '' 'bash' 'zsh' 'fish' 'pwsh'
@@ -146,6 +157,7 @@ function __diffy_values --argument-names key cur prefix
             __diffy_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
+        case 'output|--answer'
         case 'output#0'
         case '*'
             return 1
@@ -182,6 +194,7 @@ function __diffy_flags --argument-names node
             printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
             printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
             printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -201,6 +214,7 @@ function __diffy_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'label'
@@ -216,6 +230,7 @@ function __diffy_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'completion'
@@ -235,6 +250,7 @@ function __diffy_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
     end

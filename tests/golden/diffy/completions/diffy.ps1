@@ -21,6 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        '|--answer' = '|--answer'
         'compare|-o' = 'compare|--output'
         'compare|--output' = 'compare|--output'
         'compare|--output-file' = 'compare|--output-file'
@@ -29,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         'compare|--spill-dir' = 'compare|--spill-dir'
         'compare|--field' = 'compare|--field'
         'compare|--explain' = 'compare|--explain'
+        'compare|--answer' = 'compare|--answer'
         'label|-o' = 'label|--output'
         'label|--output' = 'label|--output'
         'label|--version' = 'label|--version'
@@ -38,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         'label|--spill-dir' = 'label|--spill-dir'
         'label|--field' = 'label|--field'
         'label|--explain' = 'label|--explain'
+        'label|--answer' = 'label|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -48,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         'output|--spill-dir' = 'output|--spill-dir'
         'output|--field' = 'output|--field'
         'output|--explain' = 'output|--explain'
+        'output|--answer' = 'output|--answer'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -59,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         '|--explain' = @('none')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        '|--answer' = @('none')
         'compare|--output' = @('choice', 'json', 'text')
         'compare|--output-file' = @('file')
         'compare|--timeout' = @('none')
@@ -66,6 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         'compare|--spill-dir' = @('file')
         'compare|--field' = @('none')
         'compare|--explain' = @('none')
+        'compare|--answer' = @('none')
         'compare#0' = @('none')
         'compare#1' = @('none')
         'label|--output' = @('choice', 'upper', 'lower')
@@ -76,6 +82,7 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         'label|--spill-dir' = @('file')
         'label|--field' = @('none')
         'label|--explain' = @('none')
+        'label|--answer' = @('none')
         'label#0' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
@@ -87,17 +94,18 @@ Register-ArgumentCompleter -Native -CommandName 'diffy' -ScriptBlock {
         'output|--spill-dir' = @('file')
         'output|--field' = @('none')
         'output|--explain' = @('none')
+        'output|--answer' = @('none')
         'output#0' = @('none')
     }
     $listing = @{
         '' = @(@('compare', 'Compare two texts: the lines only one of them has, marked - and +.'), @('label', 'Make a versioned label; its -o and --version are its own, not the tool''s.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'compare' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'label' = @(@('-o', 'The label''s case'), @('--output', 'The label''s case'), @('--version', 'The label''s version'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'compare' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'label' = @(@('-o', 'The label''s case'), @('--output', 'The label''s case'), @('--version', 'The label''s version'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

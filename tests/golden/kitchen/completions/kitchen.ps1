@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        '|--answer' = '|--answer'
         'store|-o' = 'store|--output'
         'store|--output' = 'store|--output'
         'store|--output-file' = 'store|--output-file'
@@ -37,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store|--spill-dir' = 'store|--spill-dir'
         'store|--field' = 'store|--field'
         'store|--explain' = 'store|--explain'
+        'store|--answer' = 'store|--answer'
         'store shelf|-o' = 'store shelf|--output'
         'store shelf|--output' = 'store shelf|--output'
         'store shelf|--output-file' = 'store shelf|--output-file'
@@ -45,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf|--spill-dir' = 'store shelf|--spill-dir'
         'store shelf|--field' = 'store shelf|--field'
         'store shelf|--explain' = 'store shelf|--explain'
+        'store shelf|--answer' = 'store shelf|--answer'
         'types|--ratio' = 'types|--ratio'
         'types|--path' = 'types|--path'
         'types|--day' = 'types|--day'
@@ -66,6 +69,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'types|--spill-dir' = 'types|--spill-dir'
         'types|--field' = 'types|--field'
         'types|--explain' = 'types|--explain'
+        'types|--answer' = 'types|--answer'
         'draw|--shape' = 'draw|--shape'
         'draw|--scale' = 'draw|--scale'
         'draw|-o' = 'draw|--output'
@@ -76,6 +80,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'draw|--spill-dir' = 'draw|--spill-dir'
         'draw|--field' = 'draw|--field'
         'draw|--explain' = 'draw|--explain'
+        'draw|--answer' = 'draw|--answer'
         'fail|-o' = 'fail|--output'
         'fail|--output' = 'fail|--output'
         'fail|--output-file' = 'fail|--output-file'
@@ -84,6 +89,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'fail|--spill-dir' = 'fail|--spill-dir'
         'fail|--field' = 'fail|--field'
         'fail|--explain' = 'fail|--explain'
+        'fail|--answer' = 'fail|--answer'
         'store wipe|-o' = 'store wipe|--output'
         'store wipe|--output' = 'store wipe|--output'
         'store wipe|--output-file' = 'store wipe|--output-file'
@@ -92,6 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store wipe|--spill-dir' = 'store wipe|--spill-dir'
         'store wipe|--field' = 'store wipe|--field'
         'store wipe|--explain' = 'store wipe|--explain'
+        'store wipe|--answer' = 'store wipe|--answer'
         'store shelf count|-o' = 'store shelf count|--output'
         'store shelf count|--output' = 'store shelf count|--output'
         'store shelf count|--output-file' = 'store shelf count|--output-file'
@@ -100,6 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf count|--spill-dir' = 'store shelf count|--spill-dir'
         'store shelf count|--field' = 'store shelf count|--field'
         'store shelf count|--explain' = 'store shelf count|--explain'
+        'store shelf count|--answer' = 'store shelf count|--answer'
         'store shelf nap|--seconds' = 'store shelf nap|--seconds'
         'store shelf nap|-o' = 'store shelf nap|--output'
         'store shelf nap|--output' = 'store shelf nap|--output'
@@ -109,6 +117,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf nap|--spill-dir' = 'store shelf nap|--spill-dir'
         'store shelf nap|--field' = 'store shelf nap|--field'
         'store shelf nap|--explain' = 'store shelf nap|--explain'
+        'store shelf nap|--answer' = 'store shelf nap|--answer'
         'store pick|-s' = 'store pick|--store'
         'store pick|--store' = 'store pick|--store'
         'store pick|--size' = 'store pick|--size'
@@ -122,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick|--spill-dir' = 'store pick|--spill-dir'
         'store pick|--field' = 'store pick|--field'
         'store pick|--explain' = 'store pick|--explain'
+        'store pick|--answer' = 'store pick|--answer'
         'store restock|--into' = 'store restock|--into'
         'store restock|-o' = 'store restock|--output'
         'store restock|--output' = 'store restock|--output'
@@ -131,6 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store restock|--spill-dir' = 'store restock|--spill-dir'
         'store restock|--field' = 'store restock|--field'
         'store restock|--explain' = 'store restock|--explain'
+        'store restock|--answer' = 'store restock|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -141,6 +152,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'output|--spill-dir' = 'output|--spill-dir'
         'output|--field' = 'output|--field'
         'output|--explain' = 'output|--explain'
+        'output|--answer' = 'output|--answer'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -152,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         '|--explain' = @('none')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        '|--answer' = @('none')
         'store|--output' = @('choice', 'json', 'text')
         'store|--output-file' = @('file')
         'store|--timeout' = @('none')
@@ -159,6 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store|--spill-dir' = @('file')
         'store|--field' = @('none')
         'store|--explain' = @('none')
+        'store|--answer' = @('none')
         'store shelf|--output' = @('choice', 'json', 'text')
         'store shelf|--output-file' = @('file')
         'store shelf|--timeout' = @('none')
@@ -166,6 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf|--spill-dir' = @('file')
         'store shelf|--field' = @('none')
         'store shelf|--explain' = @('none')
+        'store shelf|--answer' = @('none')
         'types|--ratio' = @('none')
         'types|--path' = @('file')
         'types|--day' = @('none')
@@ -185,6 +200,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'types|--spill-dir' = @('file')
         'types|--field' = @('none')
         'types|--explain' = @('none')
+        'types|--answer' = @('none')
         'types#0' = @('none')
         'types#1' = @('none')
         'draw|--shape' = @('none')
@@ -196,6 +212,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'draw|--spill-dir' = @('file')
         'draw|--field' = @('none')
         'draw|--explain' = @('none')
+        'draw|--answer' = @('none')
         'fail|--output' = @('choice', 'json', 'text')
         'fail|--output-file' = @('file')
         'fail|--timeout' = @('none')
@@ -203,6 +220,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'fail|--spill-dir' = @('file')
         'fail|--field' = @('none')
         'fail|--explain' = @('none')
+        'fail|--answer' = @('none')
         'fail#0' = @('choice', 'missing', 'busy', 'crash', 'print')
         'store wipe|--output' = @('choice', 'json', 'text')
         'store wipe|--output-file' = @('file')
@@ -211,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store wipe|--spill-dir' = @('file')
         'store wipe|--field' = @('none')
         'store wipe|--explain' = @('none')
+        'store wipe|--answer' = @('none')
         'store shelf count|--output' = @('choice', 'json', 'text')
         'store shelf count|--output-file' = @('file')
         'store shelf count|--timeout' = @('none')
@@ -218,6 +237,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf count|--spill-dir' = @('file')
         'store shelf count|--field' = @('none')
         'store shelf count|--explain' = @('none')
+        'store shelf count|--answer' = @('none')
         'store shelf count#*' = @('none')
         'store shelf nap|--seconds' = @('none')
         'store shelf nap|--output' = @('choice', 'json', 'text')
@@ -227,6 +247,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf nap|--spill-dir' = @('file')
         'store shelf nap|--field' = @('none')
         'store shelf nap|--explain' = @('none')
+        'store shelf nap|--answer' = @('none')
         'store pick|--store' = @('choice', 'main', 'back')
         'store pick|--size' = @('dynamic')
         'store pick|--count' = @('none')
@@ -238,6 +259,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick|--spill-dir' = @('file')
         'store pick|--field' = @('none')
         'store pick|--explain' = @('none')
+        'store pick|--answer' = @('none')
         'store pick#0' = @('dynamic')
         'store restock|--into' = @('file')
         'store restock|--output' = @('choice', 'json', 'text')
@@ -247,6 +269,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store restock|--spill-dir' = @('file')
         'store restock|--field' = @('none')
         'store restock|--explain' = @('none')
+        'store restock|--answer' = @('none')
         'store restock#0' = @('dynamic')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
@@ -258,6 +281,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'output|--spill-dir' = @('file')
         'output|--field' = @('none')
         'output|--explain' = @('none')
+        'output|--answer' = @('none')
         'output#0' = @('none')
     }
     $listing = @{
@@ -266,19 +290,19 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf' = @(@('count', 'Count letters in each name.'), @('nap', 'Sleep, then answer nothing.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store shelf' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'types' = @(@('--ratio', 'A float, 100% of it.'), @('--flag', 'A boolean with --flag/--no-flag.'), @('--no-flag', 'A boolean with --flag/--no-flag.'), @('--path', ''), @('--day', ''), @('--moment', ''), @('--at', ''), @('--ident', ''), @('--amount', ''), @('--mode', ''), @('--color', ''), @('--level', ''), @('--maybe', ''), @('-i', 'Repeat me'), @('--item', 'Repeat me'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'draw' = @(@('--shape', 'The shape, as a JSON object.'), @('--scale', 'How much to scale it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'fail' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store wipe' = @(@('--force', ''), @('--no-force', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store shelf count' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store shelf nap' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store pick' = @(@('-s', 'Which store'), @('--store', 'Which store'), @('--size', 'How big'), @('--count', ''), @('--into', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store restock' = @(@('--into', 'Where the stock comes from'), @('-S', 'Only the front row'), @('--shallow', 'Only the front row'), @('--deep', 'Only the front row'), @('--no-color', 'Plain labels'), @('--force', 'Restock a full shelf'), @('--no-cache', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'types' = @(@('--ratio', 'A float, 100% of it.'), @('--flag', 'A boolean with --flag/--no-flag.'), @('--no-flag', 'A boolean with --flag/--no-flag.'), @('--path', ''), @('--day', ''), @('--moment', ''), @('--at', ''), @('--ident', ''), @('--amount', ''), @('--mode', ''), @('--color', ''), @('--level', ''), @('--maybe', ''), @('-i', 'Repeat me'), @('--item', 'Repeat me'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'draw' = @(@('--shape', 'The shape, as a JSON object.'), @('--scale', 'How much to scale it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'fail' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store wipe' = @(@('--force', ''), @('--no-force', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf count' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf nap' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store pick' = @(@('-s', 'Which store'), @('--store', 'Which store'), @('--size', 'How big'), @('--count', ''), @('--into', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store restock' = @(@('--into', 'Where the stock comes from'), @('-S', 'Only the front row'), @('--shallow', 'Only the front row'), @('--deep', 'Only the front row'), @('--no-color', 'Plain labels'), @('--force', 'Restock a full shelf'), @('--no-cache', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

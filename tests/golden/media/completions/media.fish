@@ -44,6 +44,8 @@ function __media_option --argument-names key
             echo '|--batch'
         case '|--jobs'
             echo '|--jobs'
+        case '|--answer'
+            echo '|--answer'
         case 'pixel|--color'
             echo 'pixel|--color'
         case 'pixel|-o' 'pixel|--output'
@@ -60,6 +62,8 @@ function __media_option --argument-names key
             echo 'pixel|--field'
         case 'pixel|--explain'
             echo 'pixel|--explain'
+        case 'pixel|--answer'
+            echo 'pixel|--answer'
         case 'tone|--samples'
             echo 'tone|--samples'
         case 'tone|-o' 'tone|--output'
@@ -76,6 +80,8 @@ function __media_option --argument-names key
             echo 'tone|--field'
         case 'tone|--explain'
             echo 'tone|--explain'
+        case 'tone|--answer'
+            echo 'tone|--answer'
         case 'sheet|--colors'
             echo 'sheet|--colors'
         case 'sheet|-o' 'sheet|--output'
@@ -92,6 +98,8 @@ function __media_option --argument-names key
             echo 'sheet|--field'
         case 'sheet|--explain'
             echo 'sheet|--explain'
+        case 'sheet|--answer'
+            echo 'sheet|--answer'
         case 'output|--offset'
             echo 'output|--offset'
         case 'output|--limit'
@@ -110,6 +118,8 @@ function __media_option --argument-names key
             echo 'output|--field'
         case 'output|--explain'
             echo 'output|--explain'
+        case 'output|--answer'
+            echo 'output|--answer'
     end
 end
 
@@ -128,6 +138,7 @@ function __media_values --argument-names key cur prefix
         case '|--batch'
             __media_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case '|--answer'
         case 'pixel|--color'
             __media_add "$prefix" 'red' 'blue'
         case 'pixel|--output'
@@ -140,6 +151,7 @@ function __media_values --argument-names key cur prefix
             __media_add "$prefix" (__fish_complete_path "$cur")
         case 'pixel|--field'
         case 'pixel|--explain'
+        case 'pixel|--answer'
         case 'tone|--samples'
         case 'tone|--output'
             __media_add "$prefix" 'json' 'text'
@@ -151,6 +163,7 @@ function __media_values --argument-names key cur prefix
             __media_add "$prefix" (__fish_complete_path "$cur")
         case 'tone|--field'
         case 'tone|--explain'
+        case 'tone|--answer'
         case 'sheet|--colors'
             __media_add "$prefix" 'red' 'blue'
         case 'sheet|--output'
@@ -163,6 +176,7 @@ function __media_values --argument-names key cur prefix
             __media_add "$prefix" (__fish_complete_path "$cur")
         case 'sheet|--field'
         case 'sheet|--explain'
+        case 'sheet|--answer'
         case 'completion#0'
             __media_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case 'output|--offset'
@@ -177,6 +191,7 @@ function __media_values --argument-names key cur prefix
             __media_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
+        case 'output|--answer'
         case 'output#0'
         case '*'
             return 1
@@ -214,6 +229,7 @@ function __media_flags --argument-names node
             printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
             printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
             printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -234,6 +250,7 @@ function __media_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'tone'
@@ -249,6 +266,7 @@ function __media_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'sheet'
@@ -264,6 +282,7 @@ function __media_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'completion'
@@ -283,6 +302,7 @@ function __media_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
     end

@@ -40,6 +40,8 @@ function __minimal_option --argument-names key
             echo '|--batch'
         case '|--jobs'
             echo '|--jobs'
+        case '|--answer'
+            echo '|--answer'
         case 'hello|--name'
             echo 'hello|--name'
         case 'hello|-o' 'hello|--output'
@@ -56,6 +58,8 @@ function __minimal_option --argument-names key
             echo 'hello|--field'
         case 'hello|--explain'
             echo 'hello|--explain'
+        case 'hello|--answer'
+            echo 'hello|--answer'
         case 'output|--offset'
             echo 'output|--offset'
         case 'output|--limit'
@@ -74,6 +78,8 @@ function __minimal_option --argument-names key
             echo 'output|--field'
         case 'output|--explain'
             echo 'output|--explain'
+        case 'output|--answer'
+            echo 'output|--answer'
     end
 end
 
@@ -92,6 +98,7 @@ function __minimal_values --argument-names key cur prefix
         case '|--batch'
             __minimal_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case '|--answer'
         case 'hello|--name'
         case 'hello|--output'
             __minimal_add "$prefix" 'json' 'text'
@@ -103,6 +110,7 @@ function __minimal_values --argument-names key cur prefix
             __minimal_add "$prefix" (__fish_complete_path "$cur")
         case 'hello|--field'
         case 'hello|--explain'
+        case 'hello|--answer'
         case 'completion#0'
             __minimal_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case 'output|--offset'
@@ -117,6 +125,7 @@ function __minimal_values --argument-names key cur prefix
             __minimal_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
+        case 'output|--answer'
         case 'output#0'
         case '*'
             return 1
@@ -152,6 +161,7 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
             printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
             printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -172,6 +182,7 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'completion'
@@ -191,6 +202,7 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
     end

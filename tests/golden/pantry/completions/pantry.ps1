@@ -8,6 +8,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|stock' = 'stock'
         '|restock' = 'restock'
         '|wait' = 'wait'
+        '|use' = 'use'
         '|prompt' = 'prompt'
         '|resource' = 'resource'
         '|output' = 'output'
@@ -26,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        '|--answer' = '|--answer'
         'prompt|-o' = 'prompt|--output'
         'prompt|--output' = 'prompt|--output'
         'prompt|--output-file' = 'prompt|--output-file'
@@ -34,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt|--spill-dir' = 'prompt|--spill-dir'
         'prompt|--field' = 'prompt|--field'
         'prompt|--explain' = 'prompt|--explain'
+        'prompt|--answer' = 'prompt|--answer'
         'stock|-o' = 'stock|--output'
         'stock|--output' = 'stock|--output'
         'stock|--output-file' = 'stock|--output-file'
@@ -42,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'stock|--spill-dir' = 'stock|--spill-dir'
         'stock|--field' = 'stock|--field'
         'stock|--explain' = 'stock|--explain'
+        'stock|--answer' = 'stock|--answer'
         'restock|--steps' = 'restock|--steps'
         'restock|-o' = 'restock|--output'
         'restock|--output' = 'restock|--output'
@@ -51,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--spill-dir' = 'restock|--spill-dir'
         'restock|--field' = 'restock|--field'
         'restock|--explain' = 'restock|--explain'
+        'restock|--answer' = 'restock|--answer'
         'wait|--seconds' = 'wait|--seconds'
         'wait|-o' = 'wait|--output'
         'wait|--output' = 'wait|--output'
@@ -60,6 +65,16 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'wait|--spill-dir' = 'wait|--spill-dir'
         'wait|--field' = 'wait|--field'
         'wait|--explain' = 'wait|--explain'
+        'wait|--answer' = 'wait|--answer'
+        'use|-o' = 'use|--output'
+        'use|--output' = 'use|--output'
+        'use|--output-file' = 'use|--output-file'
+        'use|--timeout' = 'use|--timeout'
+        'use|--max-output' = 'use|--max-output'
+        'use|--spill-dir' = 'use|--spill-dir'
+        'use|--field' = 'use|--field'
+        'use|--explain' = 'use|--explain'
+        'use|--answer' = 'use|--answer'
         'prompt shopping-list|--store' = 'prompt shopping-list|--store'
         'prompt shopping-list|--budget' = 'prompt shopping-list|--budget'
         'prompt shopping-list|-o' = 'prompt shopping-list|--output'
@@ -70,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt shopping-list|--spill-dir' = 'prompt shopping-list|--spill-dir'
         'prompt shopping-list|--field' = 'prompt shopping-list|--field'
         'prompt shopping-list|--explain' = 'prompt shopping-list|--explain'
+        'prompt shopping-list|--answer' = 'prompt shopping-list|--answer'
         'prompt recipe|--dish' = 'prompt recipe|--dish'
         'prompt recipe|--course' = 'prompt recipe|--course'
         'prompt recipe|-o' = 'prompt recipe|--output'
@@ -80,6 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt recipe|--spill-dir' = 'prompt recipe|--spill-dir'
         'prompt recipe|--field' = 'prompt recipe|--field'
         'prompt recipe|--explain' = 'prompt recipe|--explain'
+        'prompt recipe|--answer' = 'prompt recipe|--answer'
         'resource|-o' = 'resource|--output'
         'resource|--output' = 'resource|--output'
         'resource|--output-file' = 'resource|--output-file'
@@ -88,6 +105,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'resource|--spill-dir' = 'resource|--spill-dir'
         'resource|--field' = 'resource|--field'
         'resource|--explain' = 'resource|--explain'
+        'resource|--answer' = 'resource|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -98,6 +116,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'output|--spill-dir' = 'output|--spill-dir'
         'output|--field' = 'output|--field'
         'output|--explain' = 'output|--explain'
+        'output|--answer' = 'output|--answer'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -109,6 +128,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|--explain' = @('none')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        '|--answer' = @('none')
         'prompt|--output' = @('choice', 'json', 'text')
         'prompt|--output-file' = @('file')
         'prompt|--timeout' = @('none')
@@ -116,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt|--spill-dir' = @('file')
         'prompt|--field' = @('none')
         'prompt|--explain' = @('none')
+        'prompt|--answer' = @('none')
         'stock|--output' = @('choice', 'json', 'text')
         'stock|--output-file' = @('file')
         'stock|--timeout' = @('none')
@@ -123,6 +144,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'stock|--spill-dir' = @('file')
         'stock|--field' = @('none')
         'stock|--explain' = @('none')
+        'stock|--answer' = @('none')
         'stock#0' = @('none')
         'restock|--steps' = @('none')
         'restock|--output' = @('choice', 'json', 'text')
@@ -132,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--spill-dir' = @('file')
         'restock|--field' = @('none')
         'restock|--explain' = @('none')
+        'restock|--answer' = @('none')
         'wait|--seconds' = @('none')
         'wait|--output' = @('choice', 'json', 'text')
         'wait|--output-file' = @('file')
@@ -140,6 +163,16 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'wait|--spill-dir' = @('file')
         'wait|--field' = @('none')
         'wait|--explain' = @('none')
+        'wait|--answer' = @('none')
+        'use|--output' = @('choice', 'json', 'text')
+        'use|--output-file' = @('file')
+        'use|--timeout' = @('none')
+        'use|--max-output' = @('none')
+        'use|--spill-dir' = @('file')
+        'use|--field' = @('none')
+        'use|--explain' = @('none')
+        'use|--answer' = @('none')
+        'use#0' = @('none')
         'prompt shopping-list|--store' = @('none')
         'prompt shopping-list|--budget' = @('none')
         'prompt shopping-list|--output' = @('choice', 'json', 'text')
@@ -149,6 +182,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt shopping-list|--spill-dir' = @('file')
         'prompt shopping-list|--field' = @('none')
         'prompt shopping-list|--explain' = @('none')
+        'prompt shopping-list|--answer' = @('none')
         'prompt recipe|--dish' = @('none')
         'prompt recipe|--course' = @('choice', 'starter', 'main', 'dessert')
         'prompt recipe|--output' = @('choice', 'json', 'text')
@@ -158,6 +192,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt recipe|--spill-dir' = @('file')
         'prompt recipe|--field' = @('none')
         'prompt recipe|--explain' = @('none')
+        'prompt recipe|--answer' = @('none')
         'resource|--output' = @('choice', 'json', 'text')
         'resource|--output-file' = @('file')
         'resource|--timeout' = @('none')
@@ -165,6 +200,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'resource|--spill-dir' = @('file')
         'resource|--field' = @('none')
         'resource|--explain' = @('none')
+        'resource|--answer' = @('none')
         'resource#0' = @('choice', 'pantry://inventory', 'pantry://notes')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
@@ -176,23 +212,25 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'output|--spill-dir' = @('file')
         'output|--field' = @('none')
         'output|--explain' = @('none')
+        'output|--answer' = @('none')
         'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('prompt', 'list the prompts, or print one: prompt NAME [--ARG VALUE]'), @('resource', 'list the resources, or read one: resource URI'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
+        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('use', 'Take one of an item, asking first when it is the last one, and for what.'), @('prompt', 'list the prompts, or print one: prompt NAME [--ARG VALUE]'), @('resource', 'list the resources, or read one: resource URI'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
         'prompt' = @(@('shopping-list', 'Write a shopping list for what is running out.'), @('recipe', 'Suggest a recipe from what is in stock.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'prompt' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'stock' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'prompt shopping-list' = @(@('--store', 'Where to shop.'), @('--budget', 'How much to spend, in euros.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'prompt recipe' = @(@('--dish', 'The dish to cook.'), @('--course', 'Which course it is.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'resource' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'stock' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'use' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt shopping-list' = @(@('--store', 'Where to shop.'), @('--budget', 'How much to spend, in euros.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt recipe' = @(@('--dish', 'The dish to cook.'), @('--course', 'Which course it is.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'resource' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

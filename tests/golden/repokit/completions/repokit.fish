@@ -50,6 +50,8 @@ function __repokit_option --argument-names key
             echo '|--batch'
         case '|--jobs'
             echo '|--jobs'
+        case '|--answer'
+            echo '|--answer'
         case 'remote|-H' 'remote|--repo-home'
             echo 'clone|--repo-home'
         case 'remote|-r' 'remote|--remote'
@@ -68,6 +70,8 @@ function __repokit_option --argument-names key
             echo 'remote|--field'
         case 'remote|--explain'
             echo 'remote|--explain'
+        case 'remote|--answer'
+            echo 'remote|--answer'
         case 'clone|--depth'
             echo 'clone|--depth'
         case 'clone|-H' 'clone|--repo-home'
@@ -86,6 +90,8 @@ function __repokit_option --argument-names key
             echo 'clone|--field'
         case 'clone|--explain'
             echo 'clone|--explain'
+        case 'clone|--answer'
+            echo 'clone|--answer'
         case 'status|-H' 'status|--repo-home'
             echo 'status|--repo-home'
         case 'status|-o' 'status|--output'
@@ -102,6 +108,8 @@ function __repokit_option --argument-names key
             echo 'status|--field'
         case 'status|--explain'
             echo 'status|--explain'
+        case 'status|--answer'
+            echo 'status|--answer'
         case 'remote add|-r' 'remote add|--remote'
             echo 'remote add|--remote'
         case 'remote add|-H' 'remote add|--repo-home'
@@ -122,6 +130,8 @@ function __repokit_option --argument-names key
             echo 'remote add|--field'
         case 'remote add|--explain'
             echo 'remote add|--explain'
+        case 'remote add|--answer'
+            echo 'remote add|--answer'
         case 'remote prune|-r' 'remote prune|--remote'
             echo 'remote prune|--remote'
         case 'remote prune|-H' 'remote prune|--repo-home'
@@ -140,6 +150,8 @@ function __repokit_option --argument-names key
             echo 'remote prune|--field'
         case 'remote prune|--explain'
             echo 'remote prune|--explain'
+        case 'remote prune|--answer'
+            echo 'remote prune|--answer'
         case 'output|--offset'
             echo 'output|--offset'
         case 'output|--limit'
@@ -158,6 +170,8 @@ function __repokit_option --argument-names key
             echo 'output|--field'
         case 'output|--explain'
             echo 'output|--explain'
+        case 'output|--answer'
+            echo 'output|--answer'
     end
 end
 
@@ -177,6 +191,7 @@ function __repokit_values --argument-names key cur prefix
         case '|--batch'
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case '|--answer'
         case 'remote add|--remote'
             __repokit_dynamic "$prefix"
         case 'remote|--output'
@@ -189,6 +204,7 @@ function __repokit_values --argument-names key cur prefix
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case 'remote|--field'
         case 'remote|--explain'
+        case 'remote|--answer'
         case 'clone|--depth'
         case 'clone|--output'
             __repokit_add "$prefix" 'json' 'text'
@@ -200,6 +216,7 @@ function __repokit_values --argument-names key cur prefix
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case 'clone|--field'
         case 'clone|--explain'
+        case 'clone|--answer'
         case 'clone#0'
         case 'clone#1'
         case 'status|--repo-home'
@@ -213,6 +230,7 @@ function __repokit_values --argument-names key cur prefix
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case 'status|--field'
         case 'status|--explain'
+        case 'status|--answer'
         case 'status#+'
         case 'remote add|--repo-home'
         case 'remote add|--mode'
@@ -227,6 +245,7 @@ function __repokit_values --argument-names key cur prefix
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case 'remote add|--field'
         case 'remote add|--explain'
+        case 'remote add|--answer'
         case 'remote add#0'
         case 'remote prune|--remote'
             __repokit_dynamic "$prefix"
@@ -241,6 +260,7 @@ function __repokit_values --argument-names key cur prefix
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case 'remote prune|--field'
         case 'remote prune|--explain'
+        case 'remote prune|--answer'
         case 'completion#0'
             __repokit_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case 'output|--offset'
@@ -255,6 +275,7 @@ function __repokit_values --argument-names key cur prefix
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
+        case 'output|--answer'
         case 'output#0'
         case '*'
             return 1
@@ -300,6 +321,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
             printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
             printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -330,6 +352,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'clone'
@@ -350,6 +373,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'status'
@@ -369,6 +393,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'remote add'
@@ -395,6 +420,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'remote prune'
@@ -420,6 +446,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'completion'
@@ -439,6 +466,7 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
     end

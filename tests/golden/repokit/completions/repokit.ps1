@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        '|--answer' = '|--answer'
         'remote|-H' = 'clone|--repo-home'
         'remote|--repo-home' = 'clone|--repo-home'
         'remote|-r' = 'remote add|--remote'
@@ -38,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote|--spill-dir' = 'remote|--spill-dir'
         'remote|--field' = 'remote|--field'
         'remote|--explain' = 'remote|--explain'
+        'remote|--answer' = 'remote|--answer'
         'clone|--depth' = 'clone|--depth'
         'clone|-H' = 'clone|--repo-home'
         'clone|--repo-home' = 'clone|--repo-home'
@@ -49,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'clone|--spill-dir' = 'clone|--spill-dir'
         'clone|--field' = 'clone|--field'
         'clone|--explain' = 'clone|--explain'
+        'clone|--answer' = 'clone|--answer'
         'status|-H' = 'status|--repo-home'
         'status|--repo-home' = 'status|--repo-home'
         'status|-o' = 'status|--output'
@@ -59,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'status|--spill-dir' = 'status|--spill-dir'
         'status|--field' = 'status|--field'
         'status|--explain' = 'status|--explain'
+        'status|--answer' = 'status|--answer'
         'remote add|-r' = 'remote add|--remote'
         'remote add|--remote' = 'remote add|--remote'
         'remote add|-H' = 'remote add|--repo-home'
@@ -72,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote add|--spill-dir' = 'remote add|--spill-dir'
         'remote add|--field' = 'remote add|--field'
         'remote add|--explain' = 'remote add|--explain'
+        'remote add|--answer' = 'remote add|--answer'
         'remote prune|-r' = 'remote prune|--remote'
         'remote prune|--remote' = 'remote prune|--remote'
         'remote prune|-H' = 'remote prune|--repo-home'
@@ -84,6 +89,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote prune|--spill-dir' = 'remote prune|--spill-dir'
         'remote prune|--field' = 'remote prune|--field'
         'remote prune|--explain' = 'remote prune|--explain'
+        'remote prune|--answer' = 'remote prune|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -94,6 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'output|--spill-dir' = 'output|--spill-dir'
         'output|--field' = 'output|--field'
         'output|--explain' = 'output|--explain'
+        'output|--answer' = 'output|--answer'
     }
     $values = @{
         'clone|--repo-home' = @('none')
@@ -106,6 +113,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         '|--explain' = @('none')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        '|--answer' = @('none')
         'remote add|--remote' = @('dynamic')
         'remote|--output' = @('choice', 'json', 'text')
         'remote|--output-file' = @('file')
@@ -114,6 +122,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote|--spill-dir' = @('file')
         'remote|--field' = @('none')
         'remote|--explain' = @('none')
+        'remote|--answer' = @('none')
         'clone|--depth' = @('none')
         'clone|--output' = @('choice', 'json', 'text')
         'clone|--output-file' = @('file')
@@ -122,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'clone|--spill-dir' = @('file')
         'clone|--field' = @('none')
         'clone|--explain' = @('none')
+        'clone|--answer' = @('none')
         'clone#0' = @('none')
         'clone#1' = @('none')
         'status|--repo-home' = @('none')
@@ -132,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'status|--spill-dir' = @('file')
         'status|--field' = @('none')
         'status|--explain' = @('none')
+        'status|--answer' = @('none')
         'status#*' = @('none')
         'remote add|--repo-home' = @('none')
         'remote add|--mode' = @('choice', 'fetch', 'push', 'both')
@@ -142,6 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote add|--spill-dir' = @('file')
         'remote add|--field' = @('none')
         'remote add|--explain' = @('none')
+        'remote add|--answer' = @('none')
         'remote add#0' = @('none')
         'remote prune|--remote' = @('dynamic')
         'remote prune|--repo-home' = @('none')
@@ -152,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote prune|--spill-dir' = @('file')
         'remote prune|--field' = @('none')
         'remote prune|--explain' = @('none')
+        'remote prune|--answer' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -162,6 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'output|--spill-dir' = @('file')
         'output|--field' = @('none')
         'output|--explain' = @('none')
+        'output|--answer' = @('none')
         'output#0' = @('none')
     }
     $listing = @{
@@ -169,14 +183,14 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote' = @(@('add', 'Add a remote.'), @('prune', 'Delete the branches a remote no longer has.'))
     }
     $flags = @{
-        '' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'clone' = @(@('--depth', ''), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'status' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote add' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--mode', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote prune' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'clone' = @(@('--depth', ''), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'status' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote add' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--mode', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote prune' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -25,6 +25,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|--config' = '|--config'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        '|--answer' = '|--answer'
         'remote|-o' = 'remote|--output'
         'remote|--output' = 'remote|--output'
         'remote|--output-file' = 'remote|--output-file'
@@ -34,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote|--field' = 'remote|--field'
         'remote|--explain' = 'remote|--explain'
         'remote|--config' = 'remote|--config'
+        'remote|--answer' = 'remote|--answer'
         'connect|--host' = 'connect|--host'
         'connect|-p' = 'connect|--port'
         'connect|--port' = 'connect|--port'
@@ -51,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--field' = 'connect|--field'
         'connect|--explain' = 'connect|--explain'
         'connect|--config' = 'connect|--config'
+        'connect|--answer' = 'connect|--answer'
         'apply|-o' = 'apply|--output'
         'apply|--output' = 'apply|--output'
         'apply|--output-file' = 'apply|--output-file'
@@ -60,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'apply|--field' = 'apply|--field'
         'apply|--explain' = 'apply|--explain'
         'apply|--config' = 'apply|--config'
+        'apply|--answer' = 'apply|--answer'
         'remote show|--name' = 'remote show|--name'
         'remote show|-o' = 'remote show|--output'
         'remote show|--output' = 'remote show|--output'
@@ -70,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote show|--field' = 'remote show|--field'
         'remote show|--explain' = 'remote show|--explain'
         'remote show|--config' = 'remote show|--config'
+        'remote show|--answer' = 'remote show|--answer'
         'remote forget|--name' = 'remote forget|--name'
         'remote forget|-o' = 'remote forget|--output'
         'remote forget|--output' = 'remote forget|--output'
@@ -80,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote forget|--field' = 'remote forget|--field'
         'remote forget|--explain' = 'remote forget|--explain'
         'remote forget|--config' = 'remote forget|--config'
+        'remote forget|--answer' = 'remote forget|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -91,6 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'output|--field' = 'output|--field'
         'output|--explain' = 'output|--explain'
         'output|--config' = 'output|--config'
+        'output|--answer' = 'output|--answer'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -103,6 +110,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|--config' = @('file')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        '|--answer' = @('none')
         'remote|--output' = @('choice', 'json', 'text')
         'remote|--output-file' = @('file')
         'remote|--timeout' = @('none')
@@ -111,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote|--field' = @('none')
         'remote|--explain' = @('none')
         'remote|--config' = @('file')
+        'remote|--answer' = @('none')
         'connect|--host' = @('none')
         'connect|--port' = @('none')
         'connect|--token' = @('none')
@@ -126,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--field' = @('none')
         'connect|--explain' = @('none')
         'connect|--config' = @('file')
+        'connect|--answer' = @('none')
         'apply|--output' = @('choice', 'json', 'text')
         'apply|--output-file' = @('file')
         'apply|--timeout' = @('none')
@@ -134,6 +144,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'apply|--field' = @('none')
         'apply|--explain' = @('none')
         'apply|--config' = @('file')
+        'apply|--answer' = @('none')
         'remote show|--name' = @('none')
         'remote show|--output' = @('choice', 'json', 'text')
         'remote show|--output-file' = @('file')
@@ -143,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote show|--field' = @('none')
         'remote show|--explain' = @('none')
         'remote show|--config' = @('file')
+        'remote show|--answer' = @('none')
         'remote forget|--name' = @('none')
         'remote forget|--output' = @('choice', 'json', 'text')
         'remote forget|--output-file' = @('file')
@@ -152,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote forget|--field' = @('none')
         'remote forget|--explain' = @('none')
         'remote forget|--config' = @('file')
+        'remote forget|--answer' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -163,6 +176,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'output|--field' = @('none')
         'output|--explain' = @('none')
         'output|--config' = @('file')
+        'output|--answer' = @('none')
         'output#0' = @('none')
     }
     $listing = @{
@@ -170,14 +184,14 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote' = @(@('show', 'Show one remote by name.'), @('forget', 'Forget a remote (people only).'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

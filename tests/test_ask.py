@@ -1,0 +1,387 @@
+"""A handler's questions (`ctx.confirm`, `ctx.ask`), a missing `Option(prompt=)` and a command
+that asks first, on every surface: a person at a terminal is asked; an MCP client that declared
+elicitation is asked within the call (stdio and HTTP, both eras, through the official Python
+SDK client); anywhere else the call stops with `action_required` whose `next` reruns it with
+`--answer NAME=VALUE`."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import importlib.util
+import json
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp_types import ElicitResult
+
+from tests.helpers import GOLDEN, invoked, load_tool, run
+from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
+from tests.node_clients import HttpServer
+from tests.test_clikit import _at_a_terminal
+
+PANTRY = GOLDEN / "pantry" / "pantry.py"
+CLIKIT = GOLDEN / "clikit" / "clikit.py"
+
+
+@pytest.fixture(scope="module")
+def pantry() -> Any:
+    """The pantry golden tool, imported in this process (its `invoke()`)."""
+    spec = importlib.util.spec_from_file_location("pantry_asks", PANTRY)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rerun(pantry: Any, step: dict[str, str]) -> Any:
+    """Run a `next` step's command line, as an agent would (in this process: the tool's name,
+    then its words)."""
+    name, *words = shlex.split(step["command"])
+    assert name == "pantry"
+    return pantry.invoke(words)
+
+
+def test_nobody_to_ask_stops_with_the_lines_that_answer(pantry: Any) -> None:
+    first = pantry.invoke(["use", "salt", "--json"])
+    assert first.exit_code == 4
+    stopped = first.envelope
+    assert (stopped["status"], stopped["reason"]) == ("action_required", "answer")
+    assert "Take the last salt?" in stopped["error"]["message"]
+    assert [step["command"] for step in stopped["next"]] == [
+        "pantry use salt --answer use-last=yes --json",
+        "pantry use salt --answer use-last=no --json",
+    ]
+    # NOTE: each rerun answers one more question: the earlier answers stay on the line.
+    second = _rerun(pantry, stopped["next"][0])
+    assert (second.exit_code, second.envelope["reason"]) == (4, "answer")
+    meals = [step["command"] for step in second.envelope["next"]]
+    assert meals[1] == "pantry use salt --answer use-last=yes --answer for-which-meal=lunch --json"
+    assert len(meals) == 3
+    done = _rerun(pantry, second.envelope["next"][1])
+    assert (done.exit_code, done.envelope["data"]) == (0, {"name": "salt", "count": 0})
+    kept = _rerun(pantry, stopped["next"][1])
+    assert (kept.exit_code, kept.envelope["data"]) == (0, {"name": "salt", "count": 1})
+
+
+def test_a_wrong_answer_is_a_usage_error(pantry: Any) -> None:
+    wrong = pantry.invoke(["use", "salt", "--answer", "use-last=maybe", "--json"])
+    assert wrong.exit_code == 2
+    assert wrong.envelope["error"]["message"] == "answer use-last: expected yes or no, got 'maybe'"
+    meal = pantry.invoke(["use", "flour", "--answer", "for-which-meal=tea", "--json"])
+    assert meal.exit_code == 2 and "one of breakfast, lunch, dinner" in meal.stderr
+    bare = pantry.invoke(["use", "flour", "--answer", "lunch"])
+    assert bare.exit_code == 2 and "--answer: expected NAME=VALUE" in bare.stderr
+
+
+def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
+    line = '{"id": 1, "command": "use", "input": {"name": "salt"}}\n'
+    stopped = run(PANTRY, "--batch", stdin=line)
+    answer = json.loads(stopped.out.splitlines()[0])
+    assert answer["reason"] == "answer"
+    assert answer["next"][1]["command"] == f"{invoked(PANTRY)} --batch --answer use-last=no --json"
+    ran = run(PANTRY, "--batch", "--answer", "use-last=no", stdin=line)
+    assert json.loads(ran.out.splitlines()[0])["data"] == {"name": "salt", "count": 1}
+
+
+def test_at_a_terminal_a_person_is_asked_until_the_answer_fits() -> None:
+    code, seen = _at_a_terminal(
+        PANTRY,
+        ["use", "salt"],
+        [
+            (b"Take the last salt? [y/N] ", b"y\n"),
+            (b"For which meal? (breakfast/lunch/dinner) [dinner]: ", b"tea\n"),
+            (b"answer breakfast, lunch, dinner", b"\n"),
+        ],
+    )
+    assert code == 0, seen
+    assert seen.count("For which meal?") == 2  # NOTE: asked again; empty takes the default
+    assert seen.rstrip().endswith("count: 0"), seen
+
+
+def _answering(action: str, asked: list[tuple[str, dict[str, Any]]], value: str = "lunch") -> Any:
+    async def on_elicit(context: Any, params: Any) -> ElicitResult:
+        schema = params.requested_schema
+        asked.append((params.message, schema))
+        if action != "accept":
+            return ElicitResult(action=action)  # type: ignore[arg-type]
+        key, field = next(iter(schema["properties"].items()))
+        return ElicitResult(action="accept", content={key: field["type"] == "boolean" or value})
+
+    return on_elicit
+
+
+def _calls(server: Any, mode: str, action: str, calls: list[tuple[str, dict[str, Any]]]) -> Any:
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    async def go() -> list[Any]:
+        callback = None if action == "none" else _answering(action, asked)
+        async with Client(server, mode=mode, elicitation_callback=callback) as client:  # type: ignore[arg-type]
+            return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+    results = asyncio.run(go())
+    return [json.loads(result.content[0].text) for result in results], asked
+
+
+def _stdio(tool: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=[str(tool), "--mcp"])
+
+
+@pytest.fixture(scope="module")
+def http_pantry() -> Any:
+    server = HttpServer(PANTRY)
+    yield server
+    server.stop(signal.SIGTERM)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_an_mcp_client_that_elicits_answers_within_the_call(
+    transport: str, mode: str, http_pantry: HttpServer
+) -> None:
+    server = _stdio(PANTRY) if transport == "stdio" else http_pantry.url
+    calls = [("use", {"name": "salt"})]
+    (taken,), asked = _calls(server, mode, "accept", calls)
+    assert taken["data"] == {"name": "salt", "count": 0}
+    boolean = {"type": "boolean", "title": "Take the last salt?", "default": False}
+    assert asked[0] == (
+        "Take the last salt?",
+        {"type": "object", "properties": {"use-last": boolean}, "required": ["use-last"]},
+    )
+    meal = asked[1][1]["properties"]["for-which-meal"]
+    assert meal == {
+        "type": "string",
+        "title": "For which meal?",
+        "enum": ["breakfast", "lunch", "dinner"],
+        "default": "dinner",
+    }
+    calls = [("use", {"name": "salt"}), ("use", {"name": "flour"})]
+    (kept, stopped), asked = _calls(server, mode, "decline", calls)
+    assert kept["data"] == {"name": "salt", "count": 1}  # NOTE: a declined confirm is False
+    assert (stopped["reason"], stopped["error"]["kind"]) == ("declined", "action_required")
+    assert [message for message, _ in asked] == ["Take the last salt?", "For which meal?"]
+    (cancelled,), _ = _calls(server, mode, "cancel", [("use", {"name": "salt"})])
+    assert cancelled["reason"] == "cancelled"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_client_without_elicitation_gets_the_line_that_answers(mode: str) -> None:
+    (stopped,), _ = _calls(_stdio(PANTRY), mode, "none", [("use", {"name": "salt"})])
+    assert (stopped["reason"], stopped["error"]["kind"]) == ("answer", "action_required")
+    line = stopped["next"][0]["command"]
+    assert line.endswith(f"""{PANTRY} use --json '{{"name":"salt"}}' --answer use-last=yes""")
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_prompted_options_and_confirmations_are_elicited_too(mode: str) -> None:
+    calls = [("login", {"token": "s3cret"}), ("delete", {"name": "report"})]
+    (login, deleted), asked = _calls(_stdio(CLIKIT), mode, "accept", calls)
+    assert login["data"] == {"user": "lunch", "token_length": 6}
+    assert login["meta"]["provenance"]["user"]["source"] == "prompt"
+    assert deleted["data"] == {"deleted": "report"}
+    assert [message for message, _ in asked] == ["Your name", "Delete report for good?"]
+    # NOTE: a secret is never asked of a client (the spec forbids it): its answer is the rerun.
+    (stopped,), asked = _calls(_stdio(CLIKIT), mode, "accept", [("login", {"user": "ada"})])
+    assert stopped["error"]["kind"] == "usage" and asked == []
+
+
+ASKING_INIT = {**INIT, "params": {**INIT["params"], "capabilities": {"elicitation": {}}}}
+
+
+def test_a_call_cancelled_while_it_waits_for_its_answer_ends_unanswered() -> None:
+    server = Server(PANTRY)
+    try:
+        server.send(ASKING_INIT)
+        server.read()
+        server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = {"name": "use", "arguments": {"name": "salt"}}
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        asked = server.read()
+        assert (asked["method"], asked["params"]["message"]) == (
+            "elicitation/create",
+            "Take the last salt?",
+        )
+        server.send(
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+        )
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert server.read() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        # NOTE: an answer that comes too late, or to nothing asked, is ignored.
+        late = {"action": "accept", "content": {"use-last": True}}
+        server.send({"jsonrpc": "2.0", "id": asked["id"], "result": late})
+        server.send({"jsonrpc": "2.0", "id": "elicit-99", "result": late})
+        server.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        assert server.read() == {"jsonrpc": "2.0", "id": 3, "result": {}}
+    finally:
+        server.proc.stdin.close()  # type: ignore[union-attr]
+        out, _, code = server.close()
+    assert (out, code) == (b"", 0)
+
+
+def _modern_call(ident: int, **more: Any) -> dict[str, Any]:
+    meta = {**MODERN_META, "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    params = {"name": "use", "arguments": {"name": "salt"}, "_meta": meta, **more}
+    return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+
+
+def test_a_2026_call_asks_with_input_required_and_runs_again_with_the_answers() -> None:
+    yes = {"action": "accept", "content": {"use-last": True}}
+    lunch = {"action": "accept", "content": {"for-which-meal": "lunch"}}
+    first, _, _, _ = exchange(PANTRY, line(_modern_call(1)))
+    asked = first[0]["result"]
+    assert asked["resultType"] == "input_required"
+    request = asked["inputRequests"]["use-last"]
+    assert (request["method"], request["params"]["mode"]) == ("elicitation/create", "form")
+    second, _, _, _ = exchange(
+        PANTRY,
+        line(_modern_call(2, inputResponses={"use-last": yes}, requestState=asked["requestState"])),
+    )
+    again = second[0]["result"]
+    assert list(again["inputRequests"]) == ["for-which-meal"]
+    # NOTE: the last round gives only its own answer: the first comes back in requestState.
+    third, _, _, _ = exchange(
+        PANTRY,
+        line(
+            _modern_call(
+                3, inputResponses={"for-which-meal": lunch}, requestState=again["requestState"]
+            )
+        ),
+    )
+    done = third[0]["result"]
+    assert (done["resultType"], done["structuredContent"]) == (
+        "complete",
+        {"name": "salt", "count": 0},
+    )
+    # NOTE: a state that is not the server's own is no answer: the question is asked again.
+    forged, _, _, _ = exchange(PANTRY, line(_modern_call(4, requestState="not base64!")))
+    assert list(forged[0]["result"]["inputRequests"]) == ["use-last"]
+
+
+def test_an_http_client_that_takes_one_json_answer_is_not_asked(http_pantry: HttpServer) -> None:
+    def post(body: Any, session: str = "") -> tuple[dict[str, str], bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", http_pantry.port, timeout=30)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if session:
+            headers["Mcp-Session-Id"] = session
+        connection.request("POST", "/mcp", json.dumps(body).encode(), headers)
+        response = connection.getresponse()
+        answer = dict(response.getheaders()), response.read()
+        connection.close()
+        return answer
+
+    headers, _ = post(ASKING_INIT)
+    session = headers["Mcp-Session-Id"]
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    _, body = post({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, session)
+    answer = json.loads(json.loads(body)["result"]["content"][0]["text"])
+    assert (answer["reason"], answer["error"]["kind"]) == ("answer", "action_required")
+
+
+SECRET_ASK = '''
+from burgee import Context, command
+
+
+@command(effects="read_only")
+def connect(ctx: Context = None) -> str:
+    """Connect with a token asked for."""
+    token = ctx.ask("Your token?", secret=True, name="token", default="fallback-token")
+    return f"connected with {token}"
+'''
+
+
+def test_a_secret_answer_is_never_written_and_never_asked_of_a_client(tmp_path: Path) -> None:
+    tool = load_tool(tmp_path, SECRET_ASK, "secret_ask")
+    given = tool.invoke(["connect", "--answer", "token=s3cret-value", "--json"])
+    assert given.envelope["data"] == "connected with <secret:token>"
+    (stopped,), asked = _calls(_stdio(tmp_path / "tool.py"), "legacy", "accept", [("connect", {})])
+    assert asked == [] and stopped["reason"] == "answer"
+    assert "a secret is never asked of an MCP client" in stopped["error"]["message"]
+    assert stopped["next"][0]["command"].endswith("--answer token=VALUE")
+    assert "fallback-token" not in json.dumps(stopped)  # NOTE: not even its default
+
+
+def test_a_prompted_option_is_answered_by_its_parameter_name() -> None:
+    ran = run(CLIKIT, "login", "--token", "t", "--answer", "user=ada", "--json")
+    assert ran.json()["data"] == {"user": "ada", "token_length": 1}
+
+
+def test_the_end_of_input_ends_a_call_waiting_for_its_answer() -> None:
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    requests = [ASKING_INIT, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}]
+    messages, _, _, code = exchange(PANTRY, b"".join(map(line, requests)), timeout=30)
+    assert messages[1]["method"] == "elicitation/create"
+    answer = json.loads(messages[2]["result"]["content"][0]["text"])
+    assert (code, answer["reason"]) == (0, "cancelled")
+
+
+def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
+    http_pantry: HttpServer,
+) -> None:
+    def request(method: str, body: Any, session: str = "") -> http.client.HTTPResponse:
+        connection = http.client.HTTPConnection("127.0.0.1", http_pantry.port, timeout=30)
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
+        if session:
+            headers["Mcp-Session-Id"] = session
+        connection.request(method, "/mcp", json.dumps(body).encode() if body else None, headers)
+        return connection.getresponse()
+
+    opened = request("POST", ASKING_INIT)
+    session = opened.getheader("Mcp-Session-Id") or ""
+    opened.read()
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    stream = request(
+        "POST", {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, session
+    )
+    first = stream.readline()
+    while not first.startswith(b"data: "):
+        first = stream.readline()
+    assert json.loads(first[6:])["method"] == "elicitation/create"
+    ended = request("DELETE", None, session)
+    assert ended.status == 200
+    rest = [json.loads(raw[6:]) for raw in stream.read().splitlines() if raw.startswith(b"data: ")]
+    answer = json.loads(rest[-1]["result"]["content"][0]["text"])
+    assert answer["reason"] == "cancelled"
+
+
+WHO = '''
+from burgee import Context, command
+
+
+@command(effects="read_only")
+def greet(ctx: Context = None) -> str:
+    """Greet whoever answers."""
+    return "hello " + ctx.ask("Who?")
+'''
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [({"who": "ada"}, "hello ada"), ({}, "answer who: expected text, got None")],
+)
+def test_an_accepted_answer_without_a_value_is_no_answer(
+    tmp_path: Path, content: dict[str, Any], expected: str
+) -> None:
+    tool = load_tool(tmp_path, WHO, f"who_{len(content)}")
+    server = Server(Path(tool.__file__))
+    try:
+        server.send(ASKING_INIT)
+        server.read()
+        call = {"name": "greet", "arguments": {}}
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        asked = server.read()
+        assert list(asked["params"]["requestedSchema"]["properties"]) == ["who"]
+        reply = {"action": "accept", "content": content}
+        server.send({"jsonrpc": "2.0", "id": asked["id"], "result": reply})
+        answer = json.loads(server.read()["result"]["content"][0]["text"])
+    finally:
+        server.close()
+    assert answer.get("data", answer.get("error", {}).get("message")) == expected
