@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from context import GEN_UNAVAILABLE, Context
@@ -108,8 +109,16 @@ class Burgee:
             )
         return output
 
-    def install(self, venv_name: str, module: Path, script: str, installer: str = "pip") -> Venv:
-        """Package the generated module with a console script and install it (pip or uv)."""
+    def install(
+        self,
+        venv_name: str,
+        module: Path,
+        script: str,
+        installer: str = "pip",
+        requirements: Sequence[str] = (),
+    ) -> Venv:
+        """Package the generated module with a console script and install it (pip or uv),
+        with the PyPI `requirements` its handlers import."""
         if "def main(" not in module.read_text():
             raise BenchError(f"{module.name} defines no main(); cannot make a console script")
         pkg = self.ctx.work / "packages" / venv_name
@@ -123,7 +132,11 @@ class Burgee:
         )
         try:
             return self.ctx.venvs.ensure(
-                venv_name, local=pkg, stamp=file_digest(module), installer=installer
+                venv_name,
+                requirements,
+                local=pkg,
+                stamp=file_digest(module),
+                installer=installer,
             )
         except VenvError as exc:
             raise BenchError(str(exc)) from exc

@@ -29,7 +29,7 @@ SHAPES = (("gen", "burgee"), ("gen-examples", "burgee-examples"))
 #: What each shape is called in the tables and goals.
 SHAPE_NAMES = {"gen": "", "gen-examples": " with an example each (Annotated options)"}
 LINEAR_SLOPE_RATIO = 1.5
-GOAL_1_KB = 50.0
+GOAL_1_KB = 320.0  # issue 34: the 50 KB goal is retired (the runtime stays readable)
 GOAL_KB_PER_COMMAND = 1.5
 
 
@@ -176,7 +176,9 @@ def size_goals(outputs: dict[int, int]) -> list[Goal]:
     found = []
     if 1 in outputs:
         kib = outputs[1] / 1024
-        found.append(Goal(f"module of 1 command ≤ {GOAL_1_KB:g} KB", f"{kib:.1f} KB", kib <= 50))
+        found.append(
+            Goal(f"module of 1 command ≤ {GOAL_1_KB:g} KB", f"{kib:.1f} KB", kib <= GOAL_1_KB)
+        )
         largest = max(outputs)
         if largest > 1:
             per = (outputs[largest] - outputs[1]) / (largest - 1) / 1024

@@ -2,8 +2,9 @@
 connection, and 8 clients at once, each with its own connection and session.
 
 Servers: the burgee-generated tool (`python hello_mcp.py --mcp --http PORT`, from the bare
-venv) and the official SDK's `MCPServer.streamable_http_app(json_response=True)` under uvicorn
-(from the SDK's venv). Both answer JSON (`Accept: application/json`). The client is
+venv), the same module's `asgi` under uvicorn (`uvicorn hello_mcp:asgi`, one worker), and the
+official SDK's `MCPServer.streamable_http_app(json_response=True)` under uvicorn (both from the
+SDK's venv, so on the same uvicorn). Both answer JSON (`Accept: application/json`). The client is
 `http.client` in this process. Each repetition starts every server afresh, in a reshuffled
 order.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import socket
 import statistics
 import subprocess
@@ -21,10 +23,13 @@ from dataclasses import dataclass
 
 import programs
 from burgee_tool import Burgee
-from context import Context, Section, Table, fmt_int
+from context import Context, Goal, Section, Table, fmt_int, fmt_ratio
 from harness import BenchError, clean_env, percentile
+from mcp_client import McpError, run_session
 
 CLIENTS = 8
+BURGEE = "burgee `hello_mcp.py --mcp --http`"
+SDK = "official SDK 2.x streamable HTTP, uvicorn"
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
 INIT = {
     "jsonrpc": "2.0",
@@ -38,11 +43,22 @@ INIT = {
 }
 
 
+#: Issue 34's goals for `--mcp --http`: lock-step against the SDK and against burgee's own
+#: stdio rate (the same module, `--mcp`, lock-step over pipes, in the same repetitions);
+#: 8 clients against the SDK, and no request of theirs over 1 s.
+GOAL_LOCKSTEP_VS_SDK = 3.0
+GOAL_LOCKSTEP_VS_STDIO = 0.5
+GOAL_CONCURRENT_VS_SDK = 2.0
+GOAL_SLOWEST_US = 1e6
+
+
 @dataclass
 class Result:
     lockstep_per_s: float
     concurrent_per_s: float
     latencies_us: list[float]
+    #: The slowest request of the 8 clients.
+    slowest_us: float
 
 
 def free_port() -> int:
@@ -116,10 +132,11 @@ def measure(argv: list[str], count: int) -> Result:
         lockstep = count / (time.perf_counter() - started)
         each = max(1, count // CLIENTS)
         errors: list[BaseException] = []
+        waits: list[float] = []
 
         def client() -> None:
             try:
-                calls(port, each)
+                calls(port, each, waits)
             except (BenchError, OSError) as exc:
                 errors.append(exc)
 
@@ -132,7 +149,7 @@ def measure(argv: list[str], count: int) -> Result:
         concurrent = CLIENTS * each / (time.perf_counter() - started)
         if errors:
             raise BenchError(f"{CLIENTS} clients: {errors[0]!r}")
-        return Result(lockstep, concurrent, latencies)
+        return Result(lockstep, concurrent, latencies, max(waits))
     finally:
         proc.terminate()
         proc.wait(30)
@@ -146,11 +163,17 @@ def servers(ctx: Context) -> list[tuple[str, list[str]]]:
         handlers = programs.write_mcp_server(directory, "burgee")
         module = burgee.generate(handlers, directory / "hello_mcp.py")
         argv = [str(ctx.base().python), str(module), "--mcp", "--http"]
-        found.append(("burgee `hello_mcp.py --mcp --http`", argv))
+        found.append((BURGEE, argv))
     venv = ctx.peer("mcp-sdk")
     if venv is not None:
+        if burgee is not None:
+            # NOTE: the same module's `asgi`, under the uvicorn the SDK's row runs on.
+            uvicorn = [str(venv.python), "-m", "uvicorn", "hello_mcp:asgi"]
+            uvicorn += ["--app-dir", str(directory), "--host", "127.0.0.1"]
+            uvicorn += ["--log-level", "warning", "--port"]
+            found.append(("burgee `hello_mcp:asgi`, uvicorn", uvicorn))
         path = programs.write_mcp_server(directory, "mcp-sdk-http")
-        found.append(("official SDK 2.x streamable HTTP, uvicorn", [str(venv.python), str(path)]))
+        found.append((SDK, [str(venv.python), str(path)]))
     return found
 
 
@@ -166,6 +189,7 @@ def run(ctx: Context) -> Section:
     )
     found = servers(ctx)
     results: dict[str, list[Result]] = {label: [] for label, _ in found}
+    stdio: list[float] = []
     order = list(found)
     for rep in range(budget.mcp_spawns):
         ctx.rng.shuffle(order)
@@ -174,6 +198,11 @@ def run(ctx: Context) -> Section:
                 results[label].append(measure(argv, count))
             except BenchError as exc:
                 ctx.skip(f"HTTP: {label}: {exc}")
+            if label == BURGEE:
+                try:
+                    stdio.append(run_session(argv[:-1], clean_env(), count).lockstep_per_s)
+                except (McpError, OSError) as exc:
+                    ctx.skip(f"HTTP: burgee's stdio rate: {exc}")
         ctx.log(f"HTTP: start {rep + 1}/{budget.mcp_spawns}")
     out = Table(
         [
@@ -181,8 +210,9 @@ def run(ctx: Context) -> Section:
             "lock-step calls/s (min-max)",
             "latency median / p99 µs",
             f"{CLIENTS} clients calls/s (min-max)",
+            f"{CLIENTS} clients slowest ms",
         ],
-        right={1, 2, 3},
+        right={1, 2, 3, 4},
     )
     for label, rs in results.items():
         if not rs:
@@ -196,6 +226,18 @@ def run(ctx: Context) -> Section:
                 f"{fmt_int(statistics.median(lock))} ({fmt_int(min(lock))}-{fmt_int(max(lock))})",
                 f"{statistics.median(lat):,.0f} / {percentile(lat, 99):,.0f}",
                 f"{fmt_int(statistics.median(both))} ({fmt_int(min(both))}-{fmt_int(max(both))})",
+                f"{max(r.slowest_us for r in rs) / 1e3:,.1f}",
+            ]
+        )
+    if stdio:
+        rate = statistics.median(stdio)
+        out.rows.append(
+            [
+                "(burgee `hello_mcp.py --mcp`, stdio, the same repetitions)",
+                f"{fmt_int(rate)} ({fmt_int(min(stdio))}-{fmt_int(max(stdio))})",
+                "",
+                "",
+                "",
             ]
         )
     section.tables.append(("Loopback, free scheduling", out))
@@ -203,4 +245,45 @@ def run(ctx: Context) -> Section:
         "Before TCP_NODELAY (issue 34) burgee's lock-step rate was about 22 calls/s: each "
         "answer's last segment waited for the client's delayed ACK (~45 ms)."
     )
+    section.goals.extend(goals(results, stdio))
     return section
+
+
+def goals(results: dict[str, list[Result]], stdio: list[float]) -> list[Goal]:
+    def median(label: str, field: str) -> float:
+        rs = results.get(label)
+        return statistics.median(getattr(r, field) for r in rs) if rs else math.nan
+
+    lock, sdk_lock = median(BURGEE, "lockstep_per_s"), median(SDK, "lockstep_per_s")
+    both, sdk_both = median(BURGEE, "concurrent_per_s"), median(SDK, "concurrent_per_s")
+    own = statistics.median(stdio) if stdio else math.nan
+    slowest = max((r.slowest_us for r in results.get(BURGEE, [])), default=math.nan)
+
+    def ratio(text: str, value: float, limit: float) -> Goal:
+        if math.isnan(value):
+            return Goal(text, "not measured", None)
+        return Goal(text, fmt_ratio(value), value >= limit)
+
+    head = "HTTP `--mcp --http`"
+    return [
+        ratio(
+            f"{head} lock-step tools/call ≥ {GOAL_LOCKSTEP_VS_SDK:g}x the SDK under uvicorn",
+            lock / sdk_lock,
+            GOAL_LOCKSTEP_VS_SDK,
+        ),
+        ratio(
+            f"{head} lock-step tools/call ≥ {GOAL_LOCKSTEP_VS_STDIO:g}x burgee's stdio rate",
+            lock / own,
+            GOAL_LOCKSTEP_VS_STDIO,
+        ),
+        ratio(
+            f"{head}, {CLIENTS} clients ≥ {GOAL_CONCURRENT_VS_SDK:g}x the SDK",
+            both / sdk_both,
+            GOAL_CONCURRENT_VS_SDK,
+        ),
+        Goal(
+            f"{head}, {CLIENTS} clients: no request over {GOAL_SLOWEST_US / 1e6:g} s",
+            "not measured" if math.isnan(slowest) else f"slowest {slowest / 1e3:,.1f} ms",
+            None if math.isnan(slowest) else slowest <= GOAL_SLOWEST_US,
+        ),
+    ]

@@ -30,6 +30,8 @@ from mcp_client import SessionResult, probe, run_session
 #: Issue 12's goals: spawn → initialize installed and as a script; lock-step against the SDK.
 GOAL_INIT_RATIO = 1.2
 GOAL_INIT_SCRIPT_RATIO = 2.0
+#: Issue 34's goal: spawn → initialize → tools/list, installed, whatever the handlers import.
+GOAL_LIST_RATIO = 1.4
 GOAL_LOCKSTEP_VS_SDK = 15.0
 
 
@@ -73,6 +75,17 @@ def servers(ctx: Context) -> list[Server]:
                 candidates.insert(1, Server("burgee-uv", label, argv))
             except BenchError as exc:
                 ctx.skip(f"MCP: the uv-installed burgee row skipped: {exc}")
+        try:
+            # NOTE: issue 34: tools/list must not wait for what the handlers import.
+            handlers = programs.write_pydantic_handlers(directory)
+            module = burgee.generate(handlers, directory / "shop.py")
+            shop = burgee.install("burgee-shop", module, "shop", requirements=("pydantic",))
+            label = "burgee `shop --mcp` (handlers import pydantic)"
+            candidates.insert(
+                1, Server("burgee-pydantic", label, (str(shop.script("shop")), "--mcp"))
+            )
+        except BenchError as exc:
+            ctx.skip(f"MCP: the pydantic tool's row skipped: {exc}")
     for name, label in (("mcp-sdk", "official SDK 2.x MCPServer"), ("fastmcp", "fastmcp")):
         venv = ctx.peer(name)
         if venv is not None:
@@ -166,19 +179,21 @@ def table(found: list[Server], results: dict[str, list[SessionResult]], pass_ms:
             "spawn→initialize ms",
             "x python -c pass",
             "spawn→tools/list ms",
+            "x python -c pass",
             "lock-step calls/s (min-max)",
             "latency median / p99 µs",
             "pipelined calls/s (min-max)",
             "lock-step x SDK (paired)",
             "exit after stdin close ms",
         ],
-        right=set(range(1, 9)),
+        right=set(range(1, 10)),
     )
     sdk = results.get("mcp-sdk")
     sdk_rate = statistics.median(r.lockstep_per_s for r in sdk) if sdk else float("nan")
     for server in found:
         rs = results[server.key]
         init = statistics.median(r.init_ms for r in rs)
+        listed = statistics.median(r.list_ms for r in rs)
         lock = [r.lockstep_per_s for r in rs]
         lat = [x for r in rs for x in r.latencies_us]
         out.rows.append(
@@ -186,7 +201,8 @@ def table(found: list[Server], results: dict[str, list[SessionResult]], pass_ms:
                 server.label,
                 fmt_ms(init),
                 fmt_ratio(init / pass_ms),
-                fmt_ms(statistics.median(r.list_ms for r in rs)),
+                fmt_ms(listed),
+                fmt_ratio(listed / pass_ms),
                 _span(lock),
                 f"{statistics.median(lat):,.0f} / {percentile(lat, 99):,.0f}",
                 _span([r.pipelined_per_s for r in rs]),
@@ -242,7 +258,13 @@ def mode_summary(results: dict[str, list[SessionResult]], pass_ms: float) -> dic
         rs = results.get(key)
         return statistics.median(r.init_ms for r in rs) / pass_ms if rs else float("nan")
 
+    def listed(key: str) -> float:
+        rs = results.get(key)
+        return statistics.median(r.list_ms for r in rs) / pass_ms if rs else float("nan")
+
     return {
+        "list_ratio": listed("burgee"),
+        "list_ratio_pydantic": listed("burgee-pydantic"),
         "init_ratio": init("burgee"),
         "init_ratio_uv": init("burgee-uv"),
         "init_ratio_script": init("burgee-script"),
@@ -270,6 +292,19 @@ def goals(summary: dict[str, dict[str, float]]) -> list[Goal]:
                 f"MCP spawn→initialize, {how}, ≤ {limit}x python -c pass (free scheduling)",
                 fmt_ratio(init) if not math.isnan(init) else "not measured",
                 None if math.isnan(init) else init <= limit,
+            )
+        )
+    for key, what in (
+        ("list_ratio", "`hello-mcp --mcp`"),
+        ("list_ratio_pydantic", "`shop --mcp`, whose handlers import pydantic"),
+    ):
+        listed = free.get(key, float("nan"))
+        found.append(
+            Goal(
+                f"MCP spawn→initialize→tools/list, {what}, installed by pip, "
+                f"≤ {GOAL_LIST_RATIO}x python -c pass (free scheduling)",
+                fmt_ratio(listed) if not math.isnan(listed) else "not measured",
+                None if math.isnan(listed) else listed <= GOAL_LIST_RATIO,
             )
         )
     return [

@@ -76,6 +76,9 @@ PEER_PACKAGES: dict[str, tuple[str, ...]] = {
     "cyclopts": ("cyclopts",),
     "mcp-sdk": ("mcp>=2",),
     "fastmcp": ("fastmcp",),
+    # NOTE: the pydantic tool run as a script; the originals of the ported CLIs (case heavy).
+    "pydantic": ("pydantic",),
+    "originals": ("black", "sqlite-utils", "twine"),
 }
 
 

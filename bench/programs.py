@@ -235,6 +235,69 @@ def write_program(directory: Path, peer: str, n: int) -> Path:
     return path
 
 
+#: A tool whose handlers import a heavy library (issue 34): pydantic validates inside the
+#: handlers' bodies, so `--help`, `schema`, TAB and MCP's lists need not import it, and a
+#: command does. `greet` answers as the MCP servers' tool does; `add --category` has a
+#: `complete=` function, which is what TAB runs the tool for.
+BURGEE_PYDANTIC_HANDLERS = '''"""Shop: a tool whose handlers validate with pydantic."""
+
+from typing import Annotated, Any, Literal
+
+import pydantic
+
+from burgee import Option, command, program
+
+program(name="shop", version="1.0.0")
+
+CATEGORIES = ("books", "games", "garden", "kitchen", "tools")
+
+
+def categories(partial: str) -> list[str]:
+    """The categories TAB offers."""
+    return [c for c in CATEGORIES if c.startswith(partial)]
+
+
+def _model() -> type[pydantic.BaseModel]:
+    class Greeting(pydantic.BaseModel):
+        greeting: str
+
+    return Greeting
+
+
+@command(effects="read_only", examples=["shop greet --name Ada"])
+def greet(name: Annotated[str, Option(help="Who to greet")]) -> dict[str, str]:
+    """Say hello, through a pydantic model."""
+    return _model().model_validate({"greeting": f"Hello, {name}!"}).model_dump()
+
+
+@command(effects="read_only")
+def add(
+    name: Annotated[str, Option(help="The item's name")],
+    price: Annotated[float, Option(help="Its price")] = 1.0,
+    category: Annotated[str, Option(help="Its category", complete=categories)] = "books",
+    state: Literal["new", "used"] = "new",
+) -> dict[str, Any]:
+    """Add an item, validated by a pydantic model."""
+
+    class Item(pydantic.BaseModel):
+        name: str
+        price: pydantic.PositiveFloat
+        category: str
+        state: str
+
+    item = Item(name=name, price=price, category=category, state=state)
+    return item.model_dump()
+'''
+
+
+def write_pydantic_handlers(directory: Path) -> Path:
+    """Write the pydantic tool's handlers file and return its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "handlers_pydantic.py"
+    path.write_text(BURGEE_PYDANTIC_HANDLERS)
+    return path
+
+
 # --- MCP servers -------------------------------------------------------------------------
 
 STDLIB_MCP_SERVER = '''"""A stdlib MCP stdio server: one JSON-RPC message per line, one tool."""

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import case_gen
+import case_heavy
 import case_http
 import case_mcp
 import case_memory
@@ -36,6 +37,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 CASES: dict[str, Callable[[Context], Section]] = {
     "startup": case_startup.run,
+    "heavy": case_heavy.run,
     "mcp": case_mcp.run,
     "http": case_http.run,
     "gen": case_gen.run,
