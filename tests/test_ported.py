@@ -166,8 +166,8 @@ def _twine(argv: Sequence[str]) -> Answer:
         except SystemExit as stop:
             return Answer("info" if stop.code in (0, None) else "refused")
     values = _plain(vars(sub.namespace))
-    if top.namespace.no_color:  # NOTE: only the top-level parser has it (KNOWN)
-        values["no_color"] = True
+    # NOTE: only the top-level parser has it; the port shares it with every command.
+    values["no_color"] = bool(top.namespace.no_color)
     return Answer("ok", values)
 
 
@@ -288,10 +288,8 @@ KNOWN: dict[str, dict[str, str]] = {
             "an option has one long flag; Click's --if-not-exists has the alias --ignore",
     },
     "twine": {
-        "--no-color upload dist/a":
-            "options shared by all commands before the command (issue 35 item 5)",
-        "--no-color check dist/a":
-            "options shared by all commands before the command (issue 35 item 5)",
+        "upload --no-color dist/a": "a shared option may follow the command too (as the"
+        " command's own option); argparse's top-level option goes before the command only",
         "upload dist/a -r x dist/b":
             "burgee reads options among positionals (item 1); argparse's parse_args stops",
         "upload --sign-w gpg2 dist/a": "argparse takes a unique prefix of a long option",

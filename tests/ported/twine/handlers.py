@@ -2,10 +2,10 @@
 
 `twine upload`, `twine check` and `twine register`, each with every argument its own parser
 has. twine's settings (`-r`, `-u`, `-p`, ... from `Settings.register_argparse_arguments`) are
-written out on `upload` and `register` alike: burgee has no shared options yet (issue 35 item
-5), and neither has it twine's `--no-color`, which the top-level parser takes before the
-command. Each handler returns what it was given, so `--json` shows the parsed values that
-tests/test_ported.py compares with twine's own argparse parsers.
+written out on `upload` and `register` alike; twine's `--no-color`, which its top-level parser
+takes before the command, is a shared option (`program(options=[NoColor])`). Each handler
+returns what it was given, so `--json` shows the parsed values that tests/test_ported.py
+compares with twine's own argparse parsers.
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from typing import Annotated, Any
 
 from burgee import Argument, Option, command, program
 
+NoColor = Annotated[bool, Option(off=False, help="Disable colored output.")]
+
 program(
     name="twine",
     version="6.2.0",
     description="Collection of utilities for publishing packages on PyPI",
+    options=[NoColor],
 )
 
 
@@ -66,6 +69,7 @@ def upload(
     disable_progress_bar: Annotated[
         bool, Option(off=False, help="Disable the progress bar.")
     ] = False,
+    no_color: NoColor = False,
 ) -> dict[str, Any]:
     """Upload distributions to a repository (package index)."""
     return dict(locals())
@@ -75,6 +79,7 @@ def upload(
 def check(
     dists: Annotated[list[str], Argument(metavar="dist", help="The distribution files to check.")],
     strict: Annotated[bool, Option(off=False, help="Fail on warnings.")] = False,
+    no_color: NoColor = False,
 ) -> dict[str, Any]:
     """Check that a distribution will render correctly on PyPI."""
     return dict(locals())
@@ -125,6 +130,7 @@ def register(
     disable_progress_bar: Annotated[
         bool, Option(off=False, help="Disable the progress bar.")
     ] = False,
+    no_color: NoColor = False,
 ) -> dict[str, Any]:
     """Pre-register a name with a repository (not required with PyPI.org)."""
     return dict(locals())
