@@ -408,8 +408,8 @@ def test_a_bad_answer_to_a_prompt_names_the_option(
     monkeypatch: pytest.MonkeyPatch, project: Path, secret: bool, shown: str | None
 ) -> None:
     """With two prompted options, the error must say which answer was wrong."""
-    monkeypatch.setattr(values._Call, "_may_ask", lambda self: True)
-    monkeypatch.setattr(values, "_ask", lambda question, default, secret: "12x34")
+    # NOTE: every question goes through `_asked` (a terminal, or an MCP client's user).
+    monkeypatch.setattr(values, "_asked", lambda *question: "12x34")
     call = _call({})
     call.value("pin", _Int.convert, flag="--pin", prompt="PIN", secret=secret)
     hidden = "not a valid value (secret, not shown)"
