@@ -923,11 +923,16 @@ _boot(globals(), _LAZY)
 
 def _import_handlers() -> None:
     """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function runs (not for help, schema or completion)."""
+    first command or a `complete=` function that uses them runs (not for help, schema
+    or completion)."""
     global Path, argparse, gc
     import argparse
     import gc
     from pathlib import Path
+
+
+#: The `complete=` functions that use none of those imports: a TAB press runs them alone.
+_FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 # ---- From commands.py ----

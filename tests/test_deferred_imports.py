@@ -101,11 +101,32 @@ def _moods(partial: str) -> list[str]:
     return [heavy.shout(m).lower() for m in ("calm", "cross") if m.startswith(partial)]
 
 
+TONES = ("low", "high")
+
+
+def _tone_words() -> tuple[str, ...]:
+    return TONES
+
+
+def _tones(partial: str) -> list[str]:
+    return [t for t in _tone_words() if t.startswith(partial)]
+
+
+def _loud_words() -> list[str]:
+    return [heavy.shout(w) for w in ("up", "down")]
+
+
+def _pitches(partial: str) -> list[str]:
+    return [w.lower() for w in _loud_words() if w.lower().startswith(partial)]
+
+
 @command(effects="read_only")
 def say(
     text: Annotated[str, Argument(help="What to say")],
     mood: Annotated[str, Option(complete=_moods)] = "calm",
     style: Literal["a", "b"] = "a",
+    tone: Annotated[str, Option(complete=_tones)] = "low",
+    pitch: Annotated[str, Option(complete=_pitches)] = "up",
 ) -> str:
     """Say it loudly."""
     return heavy.shout(text) + " (" + mood + ")"
@@ -179,6 +200,19 @@ def test_a_command_or_a_completer_imports_them_once(loud: tuple[Path, dict[str, 
         "cross",
     ]
     assert _marks(env) == ["imported", "imported"]  # NOTE: one run, one import
+
+
+def test_a_completer_that_uses_none_of_them_runs_without_them(
+    loud: tuple[Path, dict[str, str]],
+) -> None:
+    """`_tones` reaches only the file's own constants (through `_tone_words`): TAB runs it
+    without `heavy`; `_pitches` reaches `heavy` through `_loud_words`: TAB imports it."""
+    tool, env = loud
+    assert 'frozenset({"_tones"})' in tool.read_text(encoding="utf-8")
+    assert run(tool, "__complete", "say", "--tone", "", env=env).out.split() == ["low", "high"]
+    assert _marks(env) == []
+    assert run(tool, "__complete", "say", "--pitch", "d", env=env).out.split() == ["down"]
+    assert _marks(env) == ["imported"]
 
 
 def test_a_missing_package_fails_the_command_that_needs_it(

@@ -910,10 +910,15 @@ _boot(globals(), _LAZY)
 
 def _import_handlers() -> None:
     """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function runs (not for help, schema or completion)."""
+    first command or a `complete=` function that uses them runs (not for help, schema
+    or completion)."""
     global re, unicodedata
     import re
     import unicodedata
+
+
+#: The `complete=` functions that use none of those imports: a TAB press runs them alone.
+_FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 # ---- From handlers.py ----

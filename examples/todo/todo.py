@@ -914,11 +914,16 @@ _boot(globals(), _LAZY)
 
 def _import_handlers() -> None:
     """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function runs (not for help, schema or completion)."""
+    first command or a `complete=` function that uses them runs (not for help, schema
+    or completion)."""
     global Path, asdict, json
     import json
     from dataclasses import asdict
     from pathlib import Path
+
+
+#: The `complete=` functions that use none of those imports: a TAB press runs them alone.
+_FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 # ---- From handlers.py ----

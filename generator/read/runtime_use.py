@@ -44,15 +44,34 @@ def module_level_names(tree: ast.Module) -> dict[str, ast.Name]:
     such use; a top-level function or class that code uses then counts whole (it may be
     called then: `CONFIG = load()`, a decorator of the file's own). An import only function
     bodies use may wait for the first command (`_import_handlers`)."""
+    return _reached(tree, [(tree, False)])
+
+
+def names_reached(tree: ast.Module, name: str) -> set[str]:
+    """The names the file's top-level function (or class) `name` uses when it runs, through
+    every top-level function and class of the file it uses: a `complete=` function that
+    reaches none of the imports that wait for the first command runs without them."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return {name, *_reached(tree, [(node, True)])}
+    return {name}
+
+
+def _reached(tree: ast.Module, stack: list[tuple[ast.AST, bool]]) -> dict[str, ast.Name]:
+    """The names met walking `stack`'s nodes (`whole`: bodies included, else only what runs
+    when the node is defined), each top-level definition a name loads walked whole, once."""
     defined = {
         node.name: node
         for node in tree.body
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
     found: dict[str, ast.Name] = {}
-    # NOTE: (node, whole): a definition the code uses then is walked whole, bodies included.
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
-    expanded: set[str] = set()
+    expanded: set[str] = {
+        n.name
+        for n, _ in stack
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
     while stack:
         node, whole = stack.pop()
         if isinstance(node, ast.Name):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from burgee.model.ir import Program
 from burgee.model.literals import call, py
+from burgee.read.runtime_use import names_reached
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined
 from burgee.render.stubs import stubs
@@ -101,15 +102,39 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
     plain, guarded = third_party(program, shown)
     eager = ImportBlock.of(plain)
     bound = sorted(block.bound())
+    free = free_completers(program, set(bound))
     lines = [
         "def _import_handlers() -> None:",
         '    """The handlers\' imports that only their functions use: run once, before the',
-        '    first command or `complete=` function runs (not for help, schema or completion)."""',
+        "    first command or a `complete=` function that uses them runs (not for help, schema",
+        '    or completion)."""',
         f"    global {', '.join(bound)}",
         *(f"    {line}" for line in eager.render().splitlines() if line and plain.strip()),
         *(f"    {line}" for line in guarded),
+        "",
+        "",
+        "#: The `complete=` functions that use none of those imports: a TAB press runs them alone.",
+        f"_FREE_COMPLETERS: frozenset[str] = frozenset({_names(free)})",
     ]
     return "\n".join(lines) + "\n", shown
+
+
+def _names(names: list[str]) -> str:
+    """A set display of `names` in order, or nothing (`frozenset()`)."""
+    return "{" + ", ".join(py(name) for name in names) + "}" if names else ""
+
+
+def free_completers(program: Program, bound: set[str]) -> list[str]:
+    """The program's `complete=` functions that reach none of the names `bound` (those the
+    imports of `_import_handlers` bind), through the file's own functions and classes."""
+    params = [p for c in program.commands for p in c.params]
+    params += [p for prompt in program.prompts for p in prompt.params]
+    params += [p for resource in program.resources for p in resource.params]
+    names = sorted({p.complete for p in params if p.complete})
+    if not names:
+        return []
+    tree = ast.parse(program.user_code)
+    return [name for name in names if not names_reached(tree, name) & bound]
 
 
 def _checking_block(lines: list[str], code: list[str], tail: list[str]) -> str:

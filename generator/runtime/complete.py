@@ -12,6 +12,7 @@ from burgee.runtime.errors import UsageError, _from_ctrl_c
 from burgee.runtime.flags import HELP_FLAGS, _flag
 from burgee.runtime.program import (
     _CONFIG,
+    _FREE_COMPLETERS,
     ALIASES,
     COMMANDS,
     GROUPS,
@@ -196,7 +197,10 @@ def _offered(
     (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
-        if _import_handlers is not None and not _IMPORTED:
+        # NOTE: a completer that uses none of the handlers' waiting imports runs without
+        # them: TAB stays as quick as the tool's start (gen's `_FREE_COMPLETERS`).
+        free = getattr(complete, "__name__", "") in _FREE_COMPLETERS
+        if _import_handlers is not None and not _IMPORTED and not free:
             _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():

@@ -99,6 +99,8 @@ _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: The handlers' imports that only their functions use, run once before the first command
 #: or `complete=` function (`table._import_once`); None in a program that has none.
 _import_handlers: Callable[[], None] | None = None
+#: The `complete=` functions that need none of `_import_handlers`' imports (by name).
+_FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

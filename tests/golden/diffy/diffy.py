@@ -864,6 +864,7 @@ _boot(globals(), _LAZY)
 
 #: The handlers have no imports that wait for the first command (burgee.runtime.table).
 _import_handlers = None
+_FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 # ---- From handlers.py ----

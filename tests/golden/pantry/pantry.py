@@ -1217,9 +1217,14 @@ _boot(globals(), _LAZY)
 
 def _import_handlers() -> None:
     """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function runs (not for help, schema or completion)."""
+    first command or a `complete=` function that uses them runs (not for help, schema
+    or completion)."""
     global time
     import time
+
+
+#: The `complete=` functions that use none of those imports: a TAB press runs them alone.
+_FREE_COMPLETERS: frozenset[str] = frozenset({"shelves", "stores"})
 
 
 # ---- From handlers.py ----
@@ -7469,7 +7474,10 @@ def _offered(
     (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
-        if _import_handlers is not None and not _IMPORTED:
+        # NOTE: a completer that uses none of the handlers' waiting imports runs without
+        # them: TAB stays as quick as the tool's start (gen's `_FREE_COMPLETERS`).
+        free = getattr(complete, "__name__", "") in _FREE_COMPLETERS
+        if _import_handlers is not None and not _IMPORTED and not free:
             _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():

@@ -898,6 +898,7 @@ _boot(globals(), _LAZY)
 
 #: The handlers have no imports that wait for the first command (burgee.runtime.table).
 _import_handlers = None
+_FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 # ---- From handlers.py ----
@@ -7222,7 +7223,10 @@ def _offered(
     (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
-        if _import_handlers is not None and not _IMPORTED:
+        # NOTE: a completer that uses none of the handlers' waiting imports runs without
+        # them: TAB stays as quick as the tool's start (gen's `_FREE_COMPLETERS`).
+        free = getattr(complete, "__name__", "") in _FREE_COMPLETERS
+        if _import_handlers is not None and not _IMPORTED and not free:
             _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
