@@ -138,7 +138,9 @@ class Tool:
         #: The commands with a pass-through argument: from its first word on, `--json` is the
         #: app's (`Argument(passthrough=True)`), not the tool's.
         self.passing = {
-            c["name"] for c in self.commands if any(a.get("burgee_passthrough") for a in c.get("args", []))
+            c["name"]
+            for c in self.commands
+            if any(a.get("burgee_passthrough") for a in c.get("args", []))
         }
         #: Every spelling of a secret's value that no output may hold.
         self.hidden = {SECRET}
