@@ -54,6 +54,7 @@ TAIL = (
     "mcp",
     "mcp_asgi",
     "surfaces",
+    "cli_help",
     "cli",
 )
 _RUNTIME = "burgee.runtime"
@@ -64,10 +65,10 @@ _RUNTIME = "burgee.runtime"
 #: (`burgee.render.join`).
 SECTIONS: dict[str, str] = {
     "argv": "argparse",
-    "cli._group_help": "argparse",
-    "cli._tool_flags": "argparse",
-    "cli._command_epilog": "argparse",
-    "cli._add_flag": "argparse",
+    "cli_help._group_help": "argparse",
+    "cli_help._tool_flags": "argparse",
+    "cli_help._command_epilog": "argparse",
+    "cli_help._add_flag": "argparse",
     "truncate": "agent",
     "sanitize": "agent",
     "spill": "agent",

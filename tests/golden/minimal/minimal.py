@@ -9413,17 +9413,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-def _help(invocation: _Invocation) -> object:
-    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
-    `help COMMAND...` (as `COMMAND... --help`)."""
-    words = invocation.rest[1:]
-    if words == ["flags"]:
-        sys.stdout.write(_flags_help())
-        return _PRINTED
-    invocation.rest = [*words, "--help"]
-    return run(invocation)
-
-
 # ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
@@ -9494,6 +9483,17 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 
 
 # ---- burgee: end of argparse ----
+
+
+def _help(invocation: _Invocation) -> object:
+    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
+    `help COMMAND...` (as `COMMAND... --help`)."""
+    words = invocation.rest[1:]
+    if words == ["flags"]:
+        sys.stdout.write(_flags_help())
+        return _PRINTED
+    invocation.rest = [*words, "--help"]
+    return run(invocation)
 
 
 def run(invocation: _Invocation) -> object:
