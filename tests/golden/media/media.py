@@ -8031,7 +8031,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    def answer(self, server: _McpServer, request: _Request) -> None:
+    def answer(self, server: _McpWire, request: _Request) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -8044,7 +8044,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: _McpServer) -> str:
+    def result(self, server: _McpWire) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -8076,7 +8076,7 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: _McpServer,
+    server: _McpWire,
     request: _Request,
     params: dict[str, Any],
     modern: bool,
@@ -8102,7 +8102,7 @@ def _asking(
 
 
 def _confirming(
-    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+    server: _McpWire, call: _Call, command: _Command, arguments: dict[str, Any]
 ) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8136,7 +8136,7 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
 
 
 def _elicited(
-    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+    server: _McpWire, request: _Request, message: str, schema: dict[str, Any]
 ) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
@@ -8178,7 +8178,7 @@ def _elicited(
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
-def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -8187,7 +8187,7 @@ def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> Non
         waiting[0].set()
 
 
-def _nobody_answers(server: _McpServer) -> None:
+def _nobody_answers(server: _McpWire) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True
@@ -8777,52 +8777,8 @@ class _McpLoop:
             worker[1].acquire()
 
 
-#: The error of a request whose id is already in flight.
-_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
-
-
-class _Request:
-    """One tools/call in flight."""
-
-    __slots__ = (
-        "cancelled",
-        "context",
-        "key",
-        "last",
-        "level",
-        "quarantine",
-        "sanitize",
-        "server",
-        "token",
-    )
-
-    def __init__(
-        self, server: _McpServer, key: str, context: Context, token: object, command: _Command
-    ) -> None:
-        self.server = server
-        self.key = key
-        self.context = context
-        self.token = token
-        self.last: float | None = None
-        self.cancelled = False
-        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
-        self.level: str | None = None
-        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
-        self.sanitize = command.sanitize
-        #: Whether they are quarantined, as its answer is (an external or untrusted command).
-        self.quarantine = command.trust in _QUARANTINED
-
-    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
-        self.server.progress(self, done, total, message)
-
-
-def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
-    """Progress of a call that asked for none (it must not reach a terminal either)."""
-
-
-class _McpServer(_McpLoop):
-    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
-    line `_McpLoop` reads is `dispatch`ed here."""
+class _McpWire(_McpLoop):
+    """The state of one MCP session and the writing of its messages."""
 
     inflight: dict[str, _Request]
     #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
@@ -8831,7 +8787,7 @@ class _McpServer(_McpLoop):
     spill_dir: str | None = None
     config: str | None = None
 
-    def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
+    def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
         self.codec = _Codec()
         self.debug = debug
@@ -8927,118 +8883,62 @@ class _McpServer(_McpLoop):
         # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
         _nobody_answers(self)
 
-    def dispatch(self, line: bytes) -> None:
-        if line.strip():
-            try:
-                self.handle(line)
-            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-                self.fail("null", -32603, "Internal error")
+    def complete(self, result: str, meta: str = "") -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
+        of it: `"key":value`)."""
+        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        more = "," + meta if meta else ""
+        stamp = (
+            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
+        )
+        return stamp + ("," + result[1:] if result != "{}" else "}")
 
-    def handle(self, line: bytes) -> None:
-        try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
-            self.fail("null", -32700, "Parse error")
-            return
-        if isinstance(message, list):
-            self.batch(message)
-            return
-        self.message(message)
 
-    def batch(self, messages: list[Any]) -> None:
-        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
-        none for notifications; each call runs on this thread."""
-        if self.version != _MCP_BATCHES or not messages:
-            why = f"batches need protocol {_MCP_BATCHES}"
-            if self.version == _MCP_BATCHES:
-                why = "an empty batch"
-            self.fail("null", -32600, f"Invalid Request: {why}")
-            return
-        thread = self.thread()
-        with self.lock:
-            self.batches[thread] = []
-        try:
-            for message in messages:
-                if isinstance(message, dict) and message.get("method") == "initialize":
-                    why = "Invalid Request: initialize cannot be part of a batch"
-                    self.fail(self.ident(message.get("id")) or "null", -32600, why)
-                    continue
-                try:
-                    self.message(message)
-                except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-                    self.fail("null", -32603, "Internal error")
-        finally:
-            with self.lock:
-                answers = self.batches.pop(thread)
-        if answers:
-            self.send("[" + ",".join(answers) + "]")
+#: The error of a request whose id is already in flight.
+_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
-    def ident(self, request_id: object) -> str | None:
-        """A request's id as the answer gives it back (JSON text); None if it is no id."""
-        # NOTE: JSON gives exact ints and strs; a bool, a float, null or an object is no id.
-        if type(request_id) is int:
-            return str(request_id)
-        return self.dumps(request_id) if type(request_id) is str else None
 
-    def message(self, message: object) -> None:
-        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
-        if not isinstance(message, dict):
-            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
-            return
-        method = message.get("method")
-        if "id" not in message:
-            if isinstance(method, str):
-                self.notify(method, message.get("params"))
-            else:
-                self.fail("null", -32600, "Invalid Request: no method")
-            return
-        ident = self.ident(message["id"])
-        if not isinstance(method, str):
-            if "result" not in message and "error" not in message:
-                self.fail(ident or "null", -32600, "Invalid Request: no method")
-            elif ident is not None and self.awaited:
-                _handed_back(self, ident, message)
-            return
-        if ident is None:
-            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
-            return
-        try:
-            if message.get("jsonrpc") != "2.0":
-                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
-            self.request(ident, method, message.get("params"))
-        except _McpError as error:
-            # NOTE: a second request with the id of one in flight is answered without an id:
-            # the id's one answer belongs to the first.
-            shown = "null" if error.message == _DUPLICATE[1] else ident
-            self.fail(shown, error.code, error.message, error.data)
+class _Request:
+    """One tools/call in flight."""
 
-    def notify(self, method: str, params: object) -> None:
-        if method != "notifications/cancelled" or not isinstance(params, dict):
-            return
-        ident = self.ident(params.get("requestId"))
-        if ident is None:
-            return
-        with self.lock:
-            request = self.inflight.get(ident)
-            if request is not None:
-                request.cancelled = True
-        if request is not None:
-            request.context.cancelled.set()
+    __slots__ = (
+        "cancelled",
+        "context",
+        "key",
+        "last",
+        "level",
+        "quarantine",
+        "sanitize",
+        "server",
+        "token",
+    )
 
-    def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
-        if handler is None:
-            raise _McpError(-32601, f"Method not found: {method}")
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            raise _McpError(-32602, "Invalid params: expected an object")
-        modern = method != "initialize" and "_meta" in params and self.modern(params)
-        result = handler(self, ident, params, modern)
-        if result is not None:
-            self.reply(ident, result)
+    def __init__(
+        self, server: _McpCalls, key: str, context: Context, token: object, command: _Command
+    ) -> None:
+        self.server = server
+        self.key = key
+        self.context = context
+        self.token = token
+        self.last: float | None = None
+        self.cancelled = False
+        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
+        self.level: str | None = None
+        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
+        self.sanitize = command.sanitize
+        #: Whether they are quarantined, as its answer is (an external or untrusted command).
+        self.quarantine = command.trust in _QUARANTINED
+
+    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        self.server.progress(self, done, total, message)
+
+
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
+
+
+class _McpCalls(_McpWire):
+    """Runs each tools/call, on the thread that read it or on a worker."""
 
     def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
         """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
@@ -9065,34 +8965,6 @@ class _McpServer(_McpLoop):
             ):
                 return
             self.write(text + self.dumps(params) + "}")
-
-    def modern(self, params: dict[str, Any]) -> bool:
-        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
-        meta = params.get("_meta")
-        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
-            return False
-        version = meta[_MCP_META + "protocolVersion"]
-        if version != _MCP_MODERN:
-            raise _McpError(
-                -32022,
-                "Unsupported protocol version",
-                {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version},
-            )
-        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
-            raise _McpError(
-                -32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required"
-            )
-        return True
-
-    def complete(self, result: str, meta: str = "") -> str:
-        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
-        of it: `"key":value`)."""
-        info = self.dumps({"name": PROGRAM, "version": VERSION})
-        more = "," + meta if meta else ""
-        stamp = (
-            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
-        )
-        return stamp + ("," + result[1:] if result != "{}" else "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
         """`tools/call`: run on this thread, or on a worker while the main thread is busy."""
@@ -9266,6 +9138,142 @@ class _McpServer(_McpLoop):
             if not request.cancelled:
                 self.write(answer)
             del self.inflight[request.key]
+
+
+class _McpServer(_McpCalls):
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
+    line `_McpLoop` reads is `dispatch`ed here."""
+
+    def dispatch(self, line: bytes) -> None:
+        if line.strip():
+            try:
+                self.handle(line)
+            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                self.fail("null", -32603, "Internal error")
+
+    def handle(self, line: bytes) -> None:
+        try:
+            message = self.codec.load(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            self.fail("null", -32700, "Parse error")
+            return
+        if isinstance(message, list):
+            self.batch(message)
+            return
+        self.message(message)
+
+    def batch(self, messages: list[Any]) -> None:
+        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
+        none for notifications; each call runs on this thread."""
+        if self.version != _MCP_BATCHES or not messages:
+            why = f"batches need protocol {_MCP_BATCHES}"
+            if self.version == _MCP_BATCHES:
+                why = "an empty batch"
+            self.fail("null", -32600, f"Invalid Request: {why}")
+            return
+        thread = self.thread()
+        with self.lock:
+            self.batches[thread] = []
+        try:
+            for message in messages:
+                if isinstance(message, dict) and message.get("method") == "initialize":
+                    why = "Invalid Request: initialize cannot be part of a batch"
+                    self.fail(self.ident(message.get("id")) or "null", -32600, why)
+                    continue
+                try:
+                    self.message(message)
+                except Exception as error:  # noqa: BLE001 (the other calls still answer)
+                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    self.fail("null", -32603, "Internal error")
+        finally:
+            with self.lock:
+                answers = self.batches.pop(thread)
+        if answers:
+            self.send("[" + ",".join(answers) + "]")
+
+    def ident(self, request_id: object) -> str | None:
+        """A request's id as the answer gives it back (JSON text); None if it is no id."""
+        # NOTE: JSON gives exact ints and strs; a bool, a float, null or an object is no id.
+        if type(request_id) is int:
+            return str(request_id)
+        return self.dumps(request_id) if type(request_id) is str else None
+
+    def message(self, message: object) -> None:
+        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
+        if not isinstance(message, dict):
+            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
+            return
+        method = message.get("method")
+        if "id" not in message:
+            if isinstance(method, str):
+                self.notify(method, message.get("params"))
+            else:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        ident = self.ident(message["id"])
+        if not isinstance(method, str):
+            if "result" not in message and "error" not in message:
+                self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
+            return
+        if ident is None:
+            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
+            return
+        try:
+            if message.get("jsonrpc") != "2.0":
+                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
+            self.request(ident, method, message.get("params"))
+        except _McpError as error:
+            # NOTE: a second request with the id of one in flight is answered without an id:
+            # the id's one answer belongs to the first.
+            shown = "null" if error.message == _DUPLICATE[1] else ident
+            self.fail(shown, error.code, error.message, error.data)
+
+    def notify(self, method: str, params: object) -> None:
+        if method != "notifications/cancelled" or not isinstance(params, dict):
+            return
+        ident = self.ident(params.get("requestId"))
+        if ident is None:
+            return
+        with self.lock:
+            request = self.inflight.get(ident)
+            if request is not None:
+                request.cancelled = True
+        if request is not None:
+            request.context.cancelled.set()
+
+    def request(self, ident: str, method: str, params: object) -> None:
+        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
+        if handler is None:
+            raise _McpError(-32601, f"Method not found: {method}")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise _McpError(-32602, "Invalid params: expected an object")
+        modern = method != "initialize" and "_meta" in params and self.modern(params)
+        result = handler(self, ident, params, modern)
+        if result is not None:
+            self.reply(ident, result)
+
+    def modern(self, params: dict[str, Any]) -> bool:
+        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
+        meta = params.get("_meta")
+        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
+            return False
+        version = meta[_MCP_META + "protocolVersion"]
+        if version != _MCP_MODERN:
+            raise _McpError(
+                -32022,
+                "Unsupported protocol version",
+                {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version},
+            )
+        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
+            raise _McpError(
+                -32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required"
+            )
+        return True
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
