@@ -39,6 +39,7 @@ TAIL = (
     "table",
     "batch",
     "quickargs",
+    "argv_parser",
     "argv",
     "embedded",
     "describe",
@@ -67,6 +68,7 @@ _RUNTIME = "burgee.runtime"
 #: (`burgee.render.join`).
 SECTIONS: dict[str, str] = {
     "argv": "argparse",
+    "argv_parser": "argparse",
     "cli_help._group_help": "argparse",
     "cli_help._tool_flags": "argparse",
     "cli_help._command_epilog": "argparse",

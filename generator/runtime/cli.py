@@ -10,10 +10,10 @@ from burgee.runtime.argv import (
     _find,
     _Invocation,
     _keep_argv_secrets,
-    _new_parser,
     _read_json_input,
     _take_yes,
 )
+from burgee.runtime.argv_parser import _new_parser
 from burgee.runtime.batch import _BatchFailed, _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.cli_help import (

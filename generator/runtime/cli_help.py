@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.argv import _new_parser, _terminal_width
+from burgee.runtime.argv_parser import _new_parser, _terminal_width
 from burgee.runtime.describe import _for_agents
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.flags import Flag, flags_at, grouped
