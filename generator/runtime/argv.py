@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.context import _SECRETS
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
-from burgee.runtime.kinds import _expected, _load_json, _one_of
+from burgee.runtime.kinds import _load_json
 from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
@@ -23,6 +23,7 @@ from burgee.runtime.program import (
 from burgee.runtime.quickargs import _pass_start, _recorded, _Recorder
 from burgee.runtime.shells import _TOOL_WORDS
 from burgee.runtime.table import _command
+from burgee.runtime.wording import _expected, _one_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -9,7 +9,6 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError, _run_hint
-from burgee.runtime.kinds import _expected, _one_of
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import (
     _BOOL_ACTION,
@@ -19,6 +18,7 @@ from burgee.runtime.quickargs import (
     _pass_start,
     _Recorder,
 )
+from burgee.runtime.wording import _expected, _one_of
 
 if TYPE_CHECKING:
     import argparse

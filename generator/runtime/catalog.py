@@ -26,6 +26,7 @@ HEAD = ("errors", "context", "media")
 #: Modules joined after the per-program tables, in this order.
 TAIL = (
     "flags",
+    "wording",
     "kinds",
     "values",
     "output",

@@ -2111,16 +2111,6 @@ def _choice_text(choice: object) -> str:
     return str(choice).lower() if isinstance(choice, bool) else str(choice)
 
 
-def _same(one: object, other: object) -> bool:
-    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
-    alike: 1 equals 1.0, but true is not 1."""
-    if isinstance(one, bool) or isinstance(other, bool):
-        return type(one) is type(other) and one == other
-    if isinstance(one, list) and isinstance(other, list):
-        return len(one) == len(other) and all(map(_same, one, other))
-    return one == other
-
-
 def _number(value: float) -> str:
     """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
     (`:g` wrote `1e+06`, JSON `1000000`)."""
@@ -2165,6 +2155,16 @@ def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | 
     if maximum is not None and count > maximum:
         return f"takes at most {maximum} item(s)"
     return None
+
+
+def _same(one: object, other: object) -> bool:
+    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
+    alike: 1 equals 1.0, but true is not 1."""
+    if isinstance(one, bool) or isinstance(other, bool):
+        return type(one) is type(other) and one == other
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(_same, one, other))
+    return one == other
 
 
 def _not_json(name: str) -> Any:
