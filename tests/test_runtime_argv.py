@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import argv
-from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _unrecognized
+from burgee.runtime import argv, argv_parser
+from burgee.runtime.argv import _find, _Invocation, _read_json_input
+from burgee.runtime.argv_parser import _new_parser, _unrecognized
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import FLAGS
 from tests.runtime_program import install
@@ -360,11 +361,11 @@ def test_help_is_as_wide_as_columns_says(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(os, "get_terminal_size", no_terminal)
     monkeypatch.setenv("COLUMNS", "100")
-    assert argv._terminal_width() == 98
+    assert argv_parser._terminal_width() == 98
     monkeypatch.setenv("COLUMNS", "10")
-    assert argv._terminal_width() == 78
+    assert argv_parser._terminal_width() == 78
     monkeypatch.setenv("COLUMNS", "wide")
-    assert argv._terminal_width() == 78
+    assert argv_parser._terminal_width() == 78
 
 
 @pytest.mark.parametrize("flag", ["--field", "--explain", "--timeout", "--output", "--jobs"])

@@ -13,7 +13,7 @@ from typing import Any, get_args
 import pytest
 
 from burgee.model.ir import TypeKind
-from burgee.runtime import kinds
+from burgee.runtime import kinds, wording
 from burgee.runtime.errors import _Invalid
 from burgee.runtime.inputs import _problem
 from burgee.runtime.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
@@ -257,4 +257,4 @@ def test_a_toml_date_is_a_midnight_and_is_shown_as_toml_writes_it() -> None:
     with pytest.raises(ValueError) as raised:
         kinds._Date.convert(datetime.datetime(2026, 1, 2, 10, 0))
     assert str(raised.value) == "expected a date (YYYY-MM-DD), got 2026-01-02T10:00:00"
-    assert kinds._show(datetime.time(10, 0)) == "10:00:00"
+    assert wording._show(datetime.time(10, 0)) == "10:00:00"

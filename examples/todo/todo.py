@@ -2289,16 +2289,6 @@ def _choice_text(choice: object) -> str:
     return str(choice).lower() if isinstance(choice, bool) else str(choice)
 
 
-def _same(one: object, other: object) -> bool:
-    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
-    alike: 1 equals 1.0, but true is not 1."""
-    if isinstance(one, bool) or isinstance(other, bool):
-        return type(one) is type(other) and one == other
-    if isinstance(one, list) and isinstance(other, list):
-        return len(one) == len(other) and all(map(_same, one, other))
-    return one == other
-
-
 def _number(value: float) -> str:
     """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
     (`:g` wrote `1e+06`, JSON `1000000`)."""
@@ -2343,6 +2333,16 @@ def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | 
     if maximum is not None and count > maximum:
         return f"takes at most {maximum} item(s)"
     return None
+
+
+def _same(one: object, other: object) -> bool:
+    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
+    alike: 1 equals 1.0, but true is not 1."""
+    if isinstance(one, bool) or isinstance(other, bool):
+        return type(one) is type(other) and one == other
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(_same, one, other))
+    return one == other
 
 
 def _not_json(name: str) -> Any:
@@ -5554,8 +5554,8 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
 
 def _positional(word: str, recorder: _Recorder) -> bool:
     """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
-    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv._new_parser`) or holds a space, and is no
-    option's flag (`--size=3` names one)."""
+    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv_parser._new_parser`) or holds a space,
+    and is no option's flag (`--size=3` names one)."""
     if word[:1] != "-" or word == "-":
         return True
     if word in recorder.options or word.partition("=")[0] in recorder.options:
@@ -5585,6 +5585,233 @@ def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
         if argument is not None:
             typed.setdefault(argument.dest, name)
     return typed
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _terminal_width() -> int:
+    try:
+        size = os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        # NOTE: AttributeError: stdout replaced by one without a file descriptor (the MCP
+        # server's, while a handler runs).
+        size = 0
+    if size > 20:
+        return size - 2
+    # NOTE: not a terminal, or one that knows no size (a pty nobody sized says 0).
+    columns = os.environ.get("COLUMNS", "")
+    # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
+    # int() can read it.
+    usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
+    return int(columns) - 2 if usable else 78
+
+
+def _as_written(text: str) -> str:
+    """Text argparse shows as it is: it %-formats a description or epilog holding `%(prog)`,
+    which a docstring means literally, as every other surface shows it."""
+    return text.replace("%", "%%") if "%(prog)" in text else text
+
+
+#: What a word after `--` starts with while argparse reads it (`_new_parser`): no flag does.
+_MASK = "\x00--"
+
+
+def _unmasked(value: Any) -> Any:
+    """A parsed value with the mask of the words after `--` taken off."""
+    if isinstance(value, str):
+        return value[len(_MASK) :] if value[: len(_MASK)] == _MASK else value
+    if isinstance(value, list):
+        return [_unmasked(item) for item in value]
+    return value
+
+
+def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        #: The command's arguments as `_quick_parse` reads them: where a pass-through
+        #: argument begins (`_pass_start`) is found the same way on both paths.
+        recorded: _Recorder
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.recorded = _Recorder()
+            super().__init__(*args, **options)
+
+        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+            self.recorded.add_argument(*names, **options)
+            if options.get("nargs") == _PASS:
+                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
+                # which reads the rest intermixed, as it cannot with a REMAINDER.
+                options["nargs"] = "*"
+            return super().add_argument(*names, **options)
+
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            given = list(args or ())
+            start = _pass_start(self.recorded, given)
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self._intermixed(given[:start])
+            if start < len(given):
+                assert self.recorded.passthrough is not None
+                setattr(parsed, self.recorded.passthrough.dest, given[start:])
+            if extras:
+                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
+                shown = [
+                    flag
+                    for flag, action in self._option_string_actions.items()
+                    if action.help != _HIDDEN
+                ]
+                given = given[:start]
+                # NOTE: the words left after `--` are values: no flag is suggested for them.
+                after = given[given.index("--") + 1 :] if "--" in given else []
+                ending = 0
+                while ending < min(len(extras), len(after)) and (
+                    extras[-1 - ending] == after[-1 - ending]
+                ):
+                    ending += 1
+                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                if not hint and ending:
+                    hint = "every word after '--' is an argument, not a flag"
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
+            return parsed
+
+        def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
+            """Read as Click, Typer and git read a line: options may come between positionals
+            (`commit a.txt -m x b.txt`), up to `--`. argparse's intermixed reading (before
+            Python 3.13) takes the words after `--` for options, so each is masked until read."""
+            cut = args.index("--") if "--" in args else len(args)
+            masked = [*args[:cut], *(_MASK + word for word in args[cut + 1 :])]
+            parsed, extras = self.parse_known_intermixed_args(masked)
+            for name, value in vars(parsed).items():
+                setattr(parsed, name, _unmasked(value))
+            return parsed, _unmasked(extras)
+
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            value = _unmasked(value)
+            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
+            # long flag or the key named), not in argparse's words.
+            if action.choices is not None and value not in action.choices:
+                label = action.option_strings[-1] if action.option_strings else action.dest
+                wanted = _one_of(list(action.choices))
+                raise UsageError(
+                    f"{label}: {_expected(wanted, value)}",
+                    hint=self._for_usage(),
+                )
+
+        def error(self, message: str) -> NoReturn:
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
+            # messages start `argument --count: `).
+            message = message.removeprefix("argument ")
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    parser = Parser(
+        prog=prog,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+
+    class Switch(argparse.Action):
+        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
+        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
+
+        def __init__(
+            self,
+            option_strings: Sequence[str],
+            dest: str,
+            off: Sequence[str] | None = None,
+            **options: Any,
+        ) -> None:
+            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
+            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
+            super().__init__(names, dest, nargs=0, **options)
+
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            setattr(namespace, self.dest, option_string not in self.off)
+
+        def format_usage(self) -> str:
+            return " | ".join(self.option_strings)
+
+    parser.register("action", _BOOL_ACTION, Switch)
+    import re
+
+    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
+    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+    return parser
+
+
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+    import difflib
+
+    for word in words:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
+            if close:
+                return f"did you mean '{close[0]}'?"
+    return ""
+
+
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
+    shown: list[str] = []
+    hidden = 0
+    after_flag = False
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
+            shown.append(flag)
+            hidden += bool(has_value)
+            after_flag = True
+        elif after_flag or word.startswith("-") or '"' in word:
+            # NOTE: a word holding a JSON string may be `--json` input that is no object
+            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
+            hidden += 1
+            after_flag = False
+        else:
+            # NOTE: an empty word, or one with spaces, quoted: '' shows, not nothing.
+            plain = word and not any(c.isspace() for c in word)
+            shown.append(word if plain else repr(word))
+    if not shown:
+        return f"unrecognized arguments: {hidden} not shown"
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
+
+
+# ---- burgee: end of argparse ----
 
 
 class _Invocation:
@@ -5839,222 +6066,6 @@ def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
 
 
 # ---- burgee: loaded on first use: argparse ----
-def _terminal_width() -> int:
-    try:
-        size = os.get_terminal_size(sys.stdout.fileno()).columns
-    except (OSError, ValueError, AttributeError):
-        # NOTE: AttributeError: stdout replaced by one without a file descriptor (the MCP
-        # server's, while a handler runs).
-        size = 0
-    if size > 20:
-        return size - 2
-    # NOTE: not a terminal, or one that knows no size (a pty nobody sized says 0).
-    columns = os.environ.get("COLUMNS", "")
-    # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
-    # int() can read it.
-    usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
-    return int(columns) - 2 if usable else 78
-
-
-def _as_written(text: str) -> str:
-    """Text argparse shows as it is: it %-formats a description or epilog holding `%(prog)`,
-    which a docstring means literally, as every other surface shows it."""
-    return text.replace("%", "%%") if "%(prog)" in text else text
-
-
-#: What a word after `--` starts with while argparse reads it (`_new_parser`): no flag does.
-_MASK = "\x00--"
-
-
-def _unmasked(value: Any) -> Any:
-    """A parsed value with the mask of the words after `--` taken off."""
-    if isinstance(value, str):
-        return value[len(_MASK) :] if value[: len(_MASK)] == _MASK else value
-    if isinstance(value, list):
-        return [_unmasked(item) for item in value]
-    return value
-
-
-def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting."""
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        #: The command's arguments as `_quick_parse` reads them: where a pass-through
-        #: argument begins (`_pass_start`) is found the same way on both paths.
-        recorded: _Recorder
-
-        def __init__(self, *args: Any, **options: Any) -> None:
-            self.recorded = _Recorder()
-            super().__init__(*args, **options)
-
-        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
-            self.recorded.add_argument(*names, **options)
-            if options.get("nargs") == _PASS:
-                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
-                # which reads the rest intermixed, as it cannot with a REMAINDER.
-                options["nargs"] = "*"
-            return super().add_argument(*names, **options)
-
-        def parse_args(  # type: ignore[override]
-            self, args: Sequence[str] | None = None, namespace: None = None
-        ) -> argparse.Namespace:
-            given = list(args or ())
-            start = _pass_start(self.recorded, given)
-            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
-            # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self._intermixed(given[:start])
-            if start < len(given):
-                assert self.recorded.passthrough is not None
-                setattr(parsed, self.recorded.passthrough.dest, given[start:])
-            if extras:
-                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
-                shown = [
-                    flag
-                    for flag, action in self._option_string_actions.items()
-                    if action.help != _HIDDEN
-                ]
-                given = given[:start]
-                # NOTE: the words left after `--` are values: no flag is suggested for them.
-                after = given[given.index("--") + 1 :] if "--" in given else []
-                ending = 0
-                while ending < min(len(extras), len(after)) and (
-                    extras[-1 - ending] == after[-1 - ending]
-                ):
-                    ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
-                if not hint and ending:
-                    hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
-            return parsed
-
-        def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
-            """Read as Click, Typer and git read a line: options may come between positionals
-            (`commit a.txt -m x b.txt`), up to `--`. argparse's intermixed reading (before
-            Python 3.13) takes the words after `--` for options, so each is masked until read."""
-            cut = args.index("--") if "--" in args else len(args)
-            masked = [*args[:cut], *(_MASK + word for word in args[cut + 1 :])]
-            parsed, extras = self.parse_known_intermixed_args(masked)
-            for name, value in vars(parsed).items():
-                setattr(parsed, name, _unmasked(value))
-            return parsed, _unmasked(extras)
-
-        def _check_value(self, action: argparse.Action, value: Any) -> None:
-            value = _unmasked(value)
-            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
-            # long flag or the key named), not in argparse's words.
-            if action.choices is not None and value not in action.choices:
-                label = action.option_strings[-1] if action.option_strings else action.dest
-                wanted = _one_of(list(action.choices))
-                raise UsageError(
-                    f"{label}: {_expected(wanted, value)}",
-                    hint=self._for_usage(),
-                )
-
-        def error(self, message: str) -> NoReturn:
-            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
-            # word may be a mistyped secret.
-            message = message.partition(" explicit argument '")[0]
-            # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
-            # messages start `argument --count: `).
-            message = message.removeprefix("argument ")
-            if message.endswith(": ignored"):
-                message += " explicit argument"
-            raise UsageError(message, hint=self._for_usage())
-
-        def _for_usage(self) -> str:
-            words = self.prog.removeprefix(PROGRAM).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
-
-    width = _terminal_width()
-
-    def formatter(prog: str) -> argparse.HelpFormatter:
-        return argparse.RawDescriptionHelpFormatter(prog, width=width)
-
-    parser = Parser(
-        prog=prog,
-        description=_as_written(description) or None,
-        epilog=_as_written(epilog) or None,
-        formatter_class=formatter,
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
-    )
-
-    class Switch(argparse.Action):
-        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
-        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
-
-        def __init__(
-            self,
-            option_strings: Sequence[str],
-            dest: str,
-            off: Sequence[str] | None = None,
-            **options: Any,
-        ) -> None:
-            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
-            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
-            super().__init__(names, dest, nargs=0, **options)
-
-        def __call__(
-            self,
-            parser: argparse.ArgumentParser,
-            namespace: argparse.Namespace,
-            values: object,
-            option_string: str | None = None,
-        ) -> None:
-            setattr(namespace, self.dest, option_string not in self.off)
-
-        def format_usage(self) -> str:
-            return " | ".join(self.option_strings)
-
-    parser.register("action", _BOOL_ACTION, Switch)
-    import re
-
-    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
-    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-    return parser
-
-
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
-    import difflib
-
-    for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
-    return ""
-
-
-def _unrecognized(words: list[str]) -> str:
-    """argparse's message for the words it left, but the word right after an unknown flag (and
-    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
-    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
-    shown: list[str] = []
-    hidden = 0
-    after_flag = False
-    for word in words:
-        flag, has_value, _ = word.partition("=")
-        if _looks_like_flag(flag):
-            shown.append(flag)
-            hidden += bool(has_value)
-            after_flag = True
-        elif after_flag or word.startswith("-") or '"' in word:
-            # NOTE: a word holding a JSON string may be `--json` input that is no object
-            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
-            hidden += 1
-            after_flag = False
-        else:
-            # NOTE: an empty word, or one with spaces, quoted: '' shows, not nothing.
-            plain = word and not any(c.isspace() for c in word)
-            shown.append(word if plain else repr(word))
-    if not shown:
-        return f"unrecognized arguments: {hidden} not shown"
-    more = f" (and {hidden} more)" if hidden else ""
-    return "unrecognized arguments: " + " ".join(shown) + more
-
-
 def _keep_argv_secrets(argv: Sequence[str]) -> None:
     """Before a usage error is written: every value argv gives an option that is secret in
     any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
@@ -6087,13 +6098,6 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
                 _SECRETS[text] = name
-
-
-def _looks_like_flag(word: str) -> bool:
-    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
-    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
-    rest = name.replace("-", "").replace("_", "")
-    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -8039,7 +8043,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    def answer(self, server: _McpServer, request: _Request) -> None:
+    def answer(self, server: _McpWire, request: _Request) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -8052,7 +8056,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: _McpServer) -> str:
+    def result(self, server: _McpWire) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -8084,7 +8088,7 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: _McpServer,
+    server: _McpWire,
     request: _Request,
     params: dict[str, Any],
     modern: bool,
@@ -8110,7 +8114,7 @@ def _asking(
 
 
 def _confirming(
-    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+    server: _McpWire, call: _Call, command: _Command, arguments: dict[str, Any]
 ) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8144,7 +8148,7 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
 
 
 def _elicited(
-    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+    server: _McpWire, request: _Request, message: str, schema: dict[str, Any]
 ) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
@@ -8186,7 +8190,7 @@ def _elicited(
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
-def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -8195,7 +8199,7 @@ def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> Non
         waiting[0].set()
 
 
-def _nobody_answers(server: _McpServer) -> None:
+def _nobody_answers(server: _McpWire) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True
@@ -8785,52 +8789,8 @@ class _McpLoop:
             worker[1].acquire()
 
 
-#: The error of a request whose id is already in flight.
-_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
-
-
-class _Request:
-    """One tools/call in flight."""
-
-    __slots__ = (
-        "cancelled",
-        "context",
-        "key",
-        "last",
-        "level",
-        "quarantine",
-        "sanitize",
-        "server",
-        "token",
-    )
-
-    def __init__(
-        self, server: _McpServer, key: str, context: Context, token: object, command: _Command
-    ) -> None:
-        self.server = server
-        self.key = key
-        self.context = context
-        self.token = token
-        self.last: float | None = None
-        self.cancelled = False
-        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
-        self.level: str | None = None
-        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
-        self.sanitize = command.sanitize
-        #: Whether they are quarantined, as its answer is (an external or untrusted command).
-        self.quarantine = command.trust in _QUARANTINED
-
-    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
-        self.server.progress(self, done, total, message)
-
-
-def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
-    """Progress of a call that asked for none (it must not reach a terminal either)."""
-
-
-class _McpServer(_McpLoop):
-    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
-    line `_McpLoop` reads is `dispatch`ed here."""
+class _McpWire(_McpLoop):
+    """The state of one MCP session and the writing of its messages."""
 
     inflight: dict[str, _Request]
     #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
@@ -8839,7 +8799,7 @@ class _McpServer(_McpLoop):
     spill_dir: str | None = None
     config: str | None = None
 
-    def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
+    def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
         self.codec = _Codec()
         self.debug = debug
@@ -8935,118 +8895,62 @@ class _McpServer(_McpLoop):
         # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
         _nobody_answers(self)
 
-    def dispatch(self, line: bytes) -> None:
-        if line.strip():
-            try:
-                self.handle(line)
-            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-                self.fail("null", -32603, "Internal error")
+    def complete(self, result: str, meta: str = "") -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
+        of it: `"key":value`)."""
+        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        more = "," + meta if meta else ""
+        stamp = (
+            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
+        )
+        return stamp + ("," + result[1:] if result != "{}" else "}")
 
-    def handle(self, line: bytes) -> None:
-        try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
-            self.fail("null", -32700, "Parse error")
-            return
-        if isinstance(message, list):
-            self.batch(message)
-            return
-        self.message(message)
 
-    def batch(self, messages: list[Any]) -> None:
-        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
-        none for notifications; each call runs on this thread."""
-        if self.version != _MCP_BATCHES or not messages:
-            why = f"batches need protocol {_MCP_BATCHES}"
-            if self.version == _MCP_BATCHES:
-                why = "an empty batch"
-            self.fail("null", -32600, f"Invalid Request: {why}")
-            return
-        thread = self.thread()
-        with self.lock:
-            self.batches[thread] = []
-        try:
-            for message in messages:
-                if isinstance(message, dict) and message.get("method") == "initialize":
-                    why = "Invalid Request: initialize cannot be part of a batch"
-                    self.fail(self.ident(message.get("id")) or "null", -32600, why)
-                    continue
-                try:
-                    self.message(message)
-                except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-                    self.fail("null", -32603, "Internal error")
-        finally:
-            with self.lock:
-                answers = self.batches.pop(thread)
-        if answers:
-            self.send("[" + ",".join(answers) + "]")
+#: The error of a request whose id is already in flight.
+_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
-    def ident(self, request_id: object) -> str | None:
-        """A request's id as the answer gives it back (JSON text); None if it is no id."""
-        # NOTE: JSON gives exact ints and strs; a bool, a float, null or an object is no id.
-        if type(request_id) is int:
-            return str(request_id)
-        return self.dumps(request_id) if type(request_id) is str else None
 
-    def message(self, message: object) -> None:
-        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
-        if not isinstance(message, dict):
-            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
-            return
-        method = message.get("method")
-        if "id" not in message:
-            if isinstance(method, str):
-                self.notify(method, message.get("params"))
-            else:
-                self.fail("null", -32600, "Invalid Request: no method")
-            return
-        ident = self.ident(message["id"])
-        if not isinstance(method, str):
-            if "result" not in message and "error" not in message:
-                self.fail(ident or "null", -32600, "Invalid Request: no method")
-            elif ident is not None and self.awaited:
-                _handed_back(self, ident, message)
-            return
-        if ident is None:
-            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
-            return
-        try:
-            if message.get("jsonrpc") != "2.0":
-                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
-            self.request(ident, method, message.get("params"))
-        except _McpError as error:
-            # NOTE: a second request with the id of one in flight is answered without an id:
-            # the id's one answer belongs to the first.
-            shown = "null" if error.message == _DUPLICATE[1] else ident
-            self.fail(shown, error.code, error.message, error.data)
+class _Request:
+    """One tools/call in flight."""
 
-    def notify(self, method: str, params: object) -> None:
-        if method != "notifications/cancelled" or not isinstance(params, dict):
-            return
-        ident = self.ident(params.get("requestId"))
-        if ident is None:
-            return
-        with self.lock:
-            request = self.inflight.get(ident)
-            if request is not None:
-                request.cancelled = True
-        if request is not None:
-            request.context.cancelled.set()
+    __slots__ = (
+        "cancelled",
+        "context",
+        "key",
+        "last",
+        "level",
+        "quarantine",
+        "sanitize",
+        "server",
+        "token",
+    )
 
-    def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
-        if handler is None:
-            raise _McpError(-32601, f"Method not found: {method}")
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            raise _McpError(-32602, "Invalid params: expected an object")
-        modern = method != "initialize" and "_meta" in params and self.modern(params)
-        result = handler(self, ident, params, modern)
-        if result is not None:
-            self.reply(ident, result)
+    def __init__(
+        self, server: _McpCalls, key: str, context: Context, token: object, command: _Command
+    ) -> None:
+        self.server = server
+        self.key = key
+        self.context = context
+        self.token = token
+        self.last: float | None = None
+        self.cancelled = False
+        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
+        self.level: str | None = None
+        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
+        self.sanitize = command.sanitize
+        #: Whether they are quarantined, as its answer is (an external or untrusted command).
+        self.quarantine = command.trust in _QUARANTINED
+
+    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        self.server.progress(self, done, total, message)
+
+
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
+
+
+class _McpCalls(_McpWire):
+    """Runs each tools/call, on the thread that read it or on a worker."""
 
     def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
         """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
@@ -9073,34 +8977,6 @@ class _McpServer(_McpLoop):
             ):
                 return
             self.write(text + self.dumps(params) + "}")
-
-    def modern(self, params: dict[str, Any]) -> bool:
-        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
-        meta = params.get("_meta")
-        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
-            return False
-        version = meta[_MCP_META + "protocolVersion"]
-        if version != _MCP_MODERN:
-            raise _McpError(
-                -32022,
-                "Unsupported protocol version",
-                {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version},
-            )
-        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
-            raise _McpError(
-                -32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required"
-            )
-        return True
-
-    def complete(self, result: str, meta: str = "") -> str:
-        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
-        of it: `"key":value`)."""
-        info = self.dumps({"name": PROGRAM, "version": VERSION})
-        more = "," + meta if meta else ""
-        stamp = (
-            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
-        )
-        return stamp + ("," + result[1:] if result != "{}" else "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
         """`tools/call`: run on this thread, or on a worker while the main thread is busy."""
@@ -9274,6 +9150,142 @@ class _McpServer(_McpLoop):
             if not request.cancelled:
                 self.write(answer)
             del self.inflight[request.key]
+
+
+class _McpServer(_McpCalls):
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
+    line `_McpLoop` reads is `dispatch`ed here."""
+
+    def dispatch(self, line: bytes) -> None:
+        if line.strip():
+            try:
+                self.handle(line)
+            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                self.fail("null", -32603, "Internal error")
+
+    def handle(self, line: bytes) -> None:
+        try:
+            message = self.codec.load(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            self.fail("null", -32700, "Parse error")
+            return
+        if isinstance(message, list):
+            self.batch(message)
+            return
+        self.message(message)
+
+    def batch(self, messages: list[Any]) -> None:
+        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
+        none for notifications; each call runs on this thread."""
+        if self.version != _MCP_BATCHES or not messages:
+            why = f"batches need protocol {_MCP_BATCHES}"
+            if self.version == _MCP_BATCHES:
+                why = "an empty batch"
+            self.fail("null", -32600, f"Invalid Request: {why}")
+            return
+        thread = self.thread()
+        with self.lock:
+            self.batches[thread] = []
+        try:
+            for message in messages:
+                if isinstance(message, dict) and message.get("method") == "initialize":
+                    why = "Invalid Request: initialize cannot be part of a batch"
+                    self.fail(self.ident(message.get("id")) or "null", -32600, why)
+                    continue
+                try:
+                    self.message(message)
+                except Exception as error:  # noqa: BLE001 (the other calls still answer)
+                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    self.fail("null", -32603, "Internal error")
+        finally:
+            with self.lock:
+                answers = self.batches.pop(thread)
+        if answers:
+            self.send("[" + ",".join(answers) + "]")
+
+    def ident(self, request_id: object) -> str | None:
+        """A request's id as the answer gives it back (JSON text); None if it is no id."""
+        # NOTE: JSON gives exact ints and strs; a bool, a float, null or an object is no id.
+        if type(request_id) is int:
+            return str(request_id)
+        return self.dumps(request_id) if type(request_id) is str else None
+
+    def message(self, message: object) -> None:
+        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
+        if not isinstance(message, dict):
+            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
+            return
+        method = message.get("method")
+        if "id" not in message:
+            if isinstance(method, str):
+                self.notify(method, message.get("params"))
+            else:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        ident = self.ident(message["id"])
+        if not isinstance(method, str):
+            if "result" not in message and "error" not in message:
+                self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
+            return
+        if ident is None:
+            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
+            return
+        try:
+            if message.get("jsonrpc") != "2.0":
+                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
+            self.request(ident, method, message.get("params"))
+        except _McpError as error:
+            # NOTE: a second request with the id of one in flight is answered without an id:
+            # the id's one answer belongs to the first.
+            shown = "null" if error.message == _DUPLICATE[1] else ident
+            self.fail(shown, error.code, error.message, error.data)
+
+    def notify(self, method: str, params: object) -> None:
+        if method != "notifications/cancelled" or not isinstance(params, dict):
+            return
+        ident = self.ident(params.get("requestId"))
+        if ident is None:
+            return
+        with self.lock:
+            request = self.inflight.get(ident)
+            if request is not None:
+                request.cancelled = True
+        if request is not None:
+            request.context.cancelled.set()
+
+    def request(self, ident: str, method: str, params: object) -> None:
+        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
+        if handler is None:
+            raise _McpError(-32601, f"Method not found: {method}")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise _McpError(-32602, "Invalid params: expected an object")
+        modern = method != "initialize" and "_meta" in params and self.modern(params)
+        result = handler(self, ident, params, modern)
+        if result is not None:
+            self.reply(ident, result)
+
+    def modern(self, params: dict[str, Any]) -> bool:
+        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
+        meta = params.get("_meta")
+        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
+            return False
+        version = meta[_MCP_META + "protocolVersion"]
+        if version != _MCP_MODERN:
+            raise _McpError(
+                -32022,
+                "Unsupported protocol version",
+                {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version},
+            )
+        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
+            raise _McpError(
+                -32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required"
+            )
+        return True
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
@@ -9759,17 +9771,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-def _help(invocation: _Invocation) -> object:
-    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
-    `help COMMAND...` (as `COMMAND... --help`)."""
-    words = invocation.rest[1:]
-    if words == ["flags"]:
-        sys.stdout.write(_flags_help())
-        return _PRINTED
-    invocation.rest = [*words, "--help"]
-    return run(invocation)
-
-
 # ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
@@ -9840,6 +9841,17 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 
 
 # ---- burgee: end of argparse ----
+
+
+def _help(invocation: _Invocation) -> object:
+    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
+    `help COMMAND...` (as `COMMAND... --help`)."""
+    words = invocation.rest[1:]
+    if words == ["flags"]:
+        sys.stdout.write(_flags_help())
+        return _PRINTED
+    invocation.rest = [*words, "--help"]
+    return run(invocation)
 
 
 def run(invocation: _Invocation) -> object:

@@ -7,7 +7,7 @@ import re
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef, cli_word
-from burgee.model.kinds import CONSTRUCTED, TEXT, python_type, spelling
+from burgee.model.kinds import CONSTRUCTED, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import (
     NotLiteral,
@@ -20,47 +20,16 @@ from burgee.read.checks import check_context_uses
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
 from burgee.read.flags import deprecation, metavar_fits, names, off_default, off_forms
-from burgee.read.reader import Parameter, Reader, is_none
+from burgee.read.markers import (
+    default_within,
+    marker_settings,
+    not_text,
+    read_bounds,
+    read_text_rules,
+)
+from burgee.read.reader import Parameter, Reader
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_MARKER_KEYS = {
-    "Argument": ({"help", "complete", "passthrough", "metavar"}, ()),
-    "Option": (
-        {
-            "help",
-            "env",
-            "hidden",
-            "secret",
-            "complete",
-            "min",
-            "max",
-            "count",
-            "pattern",
-            "min_length",
-            "max_length",
-            "prompt",
-            "default_factory",
-            "shadows",
-            "off",
-            "metavar",
-            "deprecated",
-        },
-        ("name", "other_name"),
-    ),
-}
-#: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how
-#: an error says them (the others are checked where they are read).
-_SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
-    "help": ((str, type(None)), "a string"),
-    "hidden": ((bool,), "True or False"),
-    "secret": ((bool,), "True or False"),
-    "count": ((bool,), "True or False"),
-    "shadows": ((bool,), "True or False"),
-    "passthrough": ((bool,), "True or False"),
-    "prompt": ((bool, str), "True, False or the question to ask"),
-    "metavar": ((str,), "a string"),
-    "deprecated": ((bool, str), "True, False or the reason"),
-}
 
 
 def read_params(
@@ -150,32 +119,11 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
     settings: dict[str, object] = {}
     #: Where each setting is written, for a problem with it.
     written: dict[str, ast.expr] = {}
-    mistyped = False
     if isinstance(marker, ast.Call):
-        kind = reader.api_name(marker.func) or ""
-        role = "argument" if kind == "Argument" else "option"
-        allowed, positional = _MARKER_KEYS[kind]
-        args = reader.call_args(marker, positional, allowed, f"{kind}()")
-        written = dict(args)
-        for key, value in args.items():
-            if key in ("complete", "default_factory"):
-                if is_none(value):
-                    continue  # NOTE: the signature's own default, spelled out
-                if not isinstance(value, ast.Name):
-                    reader.error(value, f"{key}= must name a function defined in this file")
-                    return None
-                settings[key] = value.id
-                continue
-            try:
-                settings[key] = reader.literal(value, f"{kind}({key}=...)")
-            except NotLiteral:
-                return None
-            types, what = _SETTING_TYPES.get(key, ((object,), ""))
-            if not isinstance(settings[key], types):
-                reader.error(value, f"{kind}({key}=...) of {name!r} must be {what}")
-                mistyped = True
-        if mistyped:
+        read = marker_settings(reader, marker, name)
+        if read is None:
             return None
+        role, settings, written = read
     try:
         type_ref = read_type(reader, base, "param")
     except UnsupportedType as exc:
@@ -196,7 +144,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         )
         return None
     if settings.get("secret"):
-        unfit = _not_text(type_ref)
+        unfit = not_text(type_ref)
         if unfit is not None:
             reader.error(
                 written["secret"],
@@ -222,7 +170,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default_code, required = f"{factory}()", False
     elif type_ref.kind == "count":
         default_code, default, required = "0", 0, False
-    text_rules = _text_rules(reader, param, settings, type_ref, name)
+    text_rules = read_text_rules(reader, param, settings, type_ref, name)
     if text_rules is None:
         return None
     prompt = settings.get("prompt", False)
@@ -252,10 +200,10 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
     word = settings.get("metavar")
     if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
         return None
-    bounds = _bounds(reader, param, settings, type_ref, name)
+    bounds = read_bounds(reader, param, settings, type_ref, name)
     if bounds is None:
         return None
-    if not _default_within(reader, param, bounds, default, name):
+    if not default_within(reader, param, bounds, default, name):
         return None
     return Param(
         name=name,
@@ -285,99 +233,6 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default=default,
         span=span,
     )
-
-
-def _not_text(ref: TypeRef) -> str | None:
-    """What in a secret's type is not text (a number, a boolean, a record, a choice of
-    numbers), as written; None when every value of it is a JSON string."""
-    if ref.kind in ("list", "tuple", "dict"):
-        for part in (ref.item, ref.value, *ref.items):
-            found = _not_text(part) if part is not None else None
-            if found is not None:
-                return found
-        return None
-    if ref.kind in ("choice", "enum"):
-        return None if all(isinstance(c, str) for c in ref.choices) else ref.source
-    return None if ref.kind in TEXT else ref.source
-
-
-def _bounds(
-    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
-) -> tuple[int | float | None, int | float | None] | None:
-    """`Option(min=..., max=...)`: numbers, on a number (or a list of numbers) only."""
-    low, high = settings.get("min"), settings.get("max")
-    if low is None and high is None:
-        return None, None
-    item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    if item.kind not in ("int", "float", "decimal"):
-        reader.error(param, f"min=/max= of {name!r} need a number type, not {ref.source}")
-        return None
-    for bound in (low, high):
-        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, (int, float))):
-            reader.error(param, f"min=/max= of {name!r} must be numbers, not {bound!r}")
-            return None
-    if low is not None and high is not None and low > high:  # type: ignore[operator]
-        reader.error(param, f"min= of {name!r} is greater than its max=")
-        return None
-    return low, high  # type: ignore[return-value]
-
-
-def _text_rules(
-    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
-) -> tuple[str | None, int | None, int | None] | None:
-    """`Option(pattern=, min_length=, max_length=)`: on a string (or a list of strings) only."""
-    pattern, low, high = (settings.get(k) for k in ("pattern", "min_length", "max_length"))
-    if pattern is None and low is None and high is None:
-        return None, None, None
-    item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    if item.kind != "str":
-        reader.error(param, f"pattern=/min_length=/max_length= of {name!r} need a str type")
-        return None
-    if pattern is not None:
-        try:
-            re.compile(str(pattern))
-        except re.error as error:
-            reader.error(param, f"pattern= of {name!r} is not a regular expression: {error}")
-            return None
-        if not isinstance(pattern, str):
-            reader.error(param, f"pattern= of {name!r} must be a string")
-            return None
-    for length in (low, high):
-        if length is not None and (type(length) is not int or length < 0):
-            reader.error(param, f"min_length=/max_length= of {name!r} must be whole numbers")
-            return None
-    if low is not None and high is not None and low > high:  # type: ignore[operator]
-        reader.error(param, f"min_length= of {name!r} is greater than its max_length=")
-        return None
-    return pattern, low, high  # type: ignore[return-value]
-
-
-def _default_within(
-    reader: Reader,
-    param: Parameter,
-    bounds: tuple[int | float | None, int | float | None],
-    default: object,
-    name: str,
-) -> bool:
-    """A default must pass the bounds every given value is checked against."""
-    low, high = bounds
-    values = default if isinstance(default, tuple) else (default,)
-    for value in values:
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            continue
-        if (low is not None and value < low) or (high is not None and value > high):
-            node = param.default if param.default is not None else param
-            shown = " and ".join(
-                part
-                for part in (
-                    f"at least {low}" if low is not None else "",
-                    f"at most {high}" if high is not None else "",
-                )
-                if part
-            )
-            reader.error(node, f"the default {value} of {name!r} must be {shown}")
-            return False
-    return True
 
 
 def _is_marker(reader: Reader, node: ast.expr) -> bool:

@@ -4,28 +4,21 @@ from __future__ import annotations
 
 import ast
 import re
-import string
 from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import (
-    EFFECTS,
     PROGRAM_NAME,
     PROGRAM_NAME_RULE,
-    TRUSTS,
-    Command,
     Group,
-    Param,
     Program,
-    cli_word,
 )
 from burgee.model.reserved import FREE_NAMES
 from burgee.read import docstrings
-from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
+from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, with_outcomes, with_stdin
-from burgee.read.classes import read_type
-from burgee.read.declarations import assignment, decorator_target
-from burgee.read.exclusive import GROUP_KEYS, read_exclusive
+from burgee.read.commands import COMMAND_NAME, NONE_IS_UNSAID, CommandReader
+from burgee.read.declarations import assignment
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -36,44 +29,18 @@ from burgee.read.imports import (
     requirement,
 )
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
-from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
-from burgee.read.reader import Decorator, is_none
+from burgee.read.reader import is_none
 from burgee.read.runtime_use import start_notes, typing_notes
-from burgee.read.shared import SharedOptions
 from burgee.read.source import check, longest_line, marker_lines, statements_with
 from burgee.read.strip import strip
-from burgee.read.surfaces import read_prompt, read_resource
 from burgee.runtime.errors import BUILTIN_ERRORS
 
 _REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*([;<>=!~@ (].*)?$")
-_COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: `from` and the space after it, up to the module name of `from MODULE import ...`.
 _AFTER_FROM = re.compile(r"from(?:[ \t\f]|\\\r?\n)*")
-_COMMAND_KEYS = {
-    "effects",
-    "name",
-    "examples",
-    "cardinality",
-    "hidden",
-    "open_world",
-    "max_output",
-    "sanitize",
-    "trust",
-    "aliases",
-    "root",
-    "confirm",
-    "deprecated",
-    "short_help",
-    *GROUP_KEYS,
-}
-#: The arguments of `program()` and `@command` whose default is None: None says nothing.
-_NONE_IS_UNSAID = frozenset({
-    "name", "version", "description", "env_prefix", "max_output", "exit_codes", "cardinality",
-    "open_world",
-})  # fmt: skip
 
 
 _PROGRAM_KEYS = (
@@ -90,7 +57,7 @@ _PROGRAM_KEYS = (
 #: The names a handlers file may import from burgee: its public API, read from the package.
 
 
-class ProgramReader(SharedOptions):
+class ProgramReader(CommandReader):
     """Walks the top level of one handlers file, collecting the program and every problem."""
 
     # -- the walk ---------------------------------------------------------------------------
@@ -210,28 +177,6 @@ class ProgramReader(SharedOptions):
         if target is not None and isinstance(value, ast.Call):
             self.read_group(statement, target, value)
 
-    def _check_question(
-        self, node: ast.AST, question: str, command: str, params: tuple[Param, ...]
-    ) -> None:
-        """`confirm="Delete {name}?"`: each `{...}` names a parameter the question shows."""
-
-        names = [param.name for param in params if param.role != "context"]
-        try:
-            fields = [
-                field for _, field, _, _ in string.Formatter().parse(question) if field is not None
-            ]
-        except ValueError as error:
-            self.error(node, f"confirm: {error}; write {{{{ and }}}} for a brace")
-            return
-        for field in fields:
-            if re.split(r"[.\[!:]", field, maxsplit=1)[0] not in names:
-                known = ", ".join(names) or "none"
-                self.error(
-                    node,
-                    f"confirm shows {{{field}}}, which is not a parameter of {command} "
-                    f"(parameters: {known})",
-                )
-
     def read_program_call(self, call: ast.Call) -> None:
         """Read the literal arguments of `program(...)`."""
         if self.program_seen:
@@ -243,7 +188,7 @@ class ProgramReader(SharedOptions):
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
         self.program_nodes = args
         for key, value in args.items():
-            if is_none(value) and key in _NONE_IS_UNSAID:
+            if is_none(value) and key in NONE_IS_UNSAID:
                 continue  # NOTE: the signature's own default, spelled out
             if key == "exit_codes":
                 self.read_exit_codes(value)
@@ -297,21 +242,6 @@ class ProgramReader(SharedOptions):
             else:
                 self.moved[kind] = (code, key)
 
-    def parent_of(self, func: ast.expr, api: str) -> tuple[str, ...] | None:
-        """The group path that `group(...)`/`command(...)` (or `grp.group`, `grp.command`)
-        places its result in: `()` at the top level; None when `func` is not burgee's."""
-        if self.api_name(func) == api:
-            return ()
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr == api
-            and isinstance(func.value, ast.Name)
-        ):
-            if func.value.id in self.groups:
-                return self.groups[func.value.id].path
-            self.not_groups.append((func.value.id, func))
-        return None
-
     def read_group(self, statement: ast.stmt, target: str, call: ast.Call) -> None:
         """Read `tasks = group("tasks", help=...)` or `sub = tasks.group(...)`."""
         func = call.func
@@ -325,7 +255,7 @@ class ProgramReader(SharedOptions):
             help_text = self.literal(args["help"], "group help") if "help" in args else ""
         except NotLiteral:
             return
-        if not isinstance(name, str) or not _COMMAND_NAME.match(name):
+        if not isinstance(name, str) or not COMMAND_NAME.match(name):
             self.error(call, "group() needs a name: letters, digits, '-' and '_'")
             # NOTE: its commands are still read, under the variable's name, so their own
             # problems are reported now too (nothing is written either way).
@@ -338,187 +268,6 @@ class ProgramReader(SharedOptions):
             self.read_options(args["options"], group.path)
         self.groups[target] = group
         self.group_nodes.append(group)
-
-    def read_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """Read a function decorated as a command, a prompt or a resource."""
-        found = False
-        for index, decorator in enumerate(self.decorators(node)):
-            target = decorator_target(decorator.decorator)
-            surface = self.api_name(target)
-            if surface in ("prompt", "resource"):
-                self.removals.remove_decorator(self.text, node, index)
-                if found:
-                    self.error(decorator, f"{node.name} is already a command or a {surface}")
-                    continue
-                found = True
-                self.surfaces_seen.add(surface + "s")
-                if surface == "prompt":
-                    prompt = read_prompt(self, node, decorator)
-                    if prompt is not None:
-                        self.prompts.append(prompt)
-                else:
-                    resource = read_resource(self, node, decorator)
-                    if resource is not None:
-                        self.resources.append(resource)
-                continue
-            parent = self.parent_of(target, "command")
-            if parent is None:
-                continue
-            self.removals.remove_decorator(self.text, node, index)
-            if found:
-                self.error(
-                    decorator,
-                    f"{node.name} has more than one @command; a function is one command",
-                )
-                continue
-            found = True
-            if not isinstance(decorator.decorator, ast.Call):
-                self.error(decorator, "@command needs effects=..., as in @command(effects=...)")
-                continue
-            self.read_command(node, decorator, decorator.decorator, parent)
-
-    def read_command(
-        self,
-        node: ast.FunctionDef | ast.AsyncFunctionDef,
-        decorator: Decorator,
-        call: ast.Call,
-        parent: tuple[str, ...],
-    ) -> None:
-        """Build a Command from a decorated function."""
-        args = self.call_args(call, (), _COMMAND_KEYS, "@command")
-        options: dict[str, object] = {}
-        for key, value in args.items():
-            if (is_none(value) and key in _NONE_IS_UNSAID) or key in GROUP_KEYS:
-                continue  # NOTE: the signature's own default, spelled out; groups: below
-            try:
-                options[key] = self.literal(value, f"@command({key}=...)")
-            except NotLiteral:
-                continue
-        effects = options.get("effects")
-        if "effects" not in args:
-            self.error(
-                decorator,
-                f"command {node.name} needs effects=: one of {', '.join(EFFECTS)}",
-            )
-        elif effects not in EFFECTS:
-            self.error(args["effects"], f"effects must be one of {', '.join(EFFECTS)}")
-        given = options["name"] if "name" in options else cli_word(node.name)
-        named = isinstance(given, str) and bool(_COMMAND_NAME.match(given))
-        if not named:
-            # NOTE: the command is not made, but the rest of it is still checked: every
-            # problem is reported at once.
-            self.error(decorator, f"command name {given!r}: use letters, digits, '-' and '_'")
-        name = given if isinstance(given, str) and named else node.name
-        examples = options.get("examples", ())
-        if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):
-            self.error(args["examples"], "examples must be a list of strings")
-            examples = ()
-        listed = args.get("examples")
-        example_spans = (
-            tuple(self.span(element) for element in listed.elts)
-            if isinstance(listed, ast.List | ast.Tuple) and len(listed.elts) == len(examples)
-            else ()
-        )
-        cardinality = options.get("cardinality")
-        if cardinality not in (None, "single", "bounded", "unbounded"):
-            self.error(args["cardinality"], "cardinality must be single, bounded or unbounded")
-            cardinality = None
-        max_output = options.get("max_output")
-        if "max_output" in options:
-            self.check_max_output(args["max_output"], max_output, "@command")
-        sanitize = options.get("sanitize", True)
-        if not isinstance(sanitize, bool):
-            self.error(args["sanitize"], "sanitize must be True or False")
-        trust = options.get("trust", "workspace")
-        if trust not in TRUSTS:
-            self.error(args["trust"], f"trust must be one of {', '.join(TRUSTS)}")
-            trust = "workspace"
-        if "trust" not in args and options.get("open_world") is True:
-            # NOTE: a command that reaches the open world brings back what it found there,
-            # unless its author says where its data comes from (`trust=` wins).
-            trust = "external"
-        aliases = options.get("aliases", ())
-        if not isinstance(aliases, tuple) or not all(
-            isinstance(a, str) and _COMMAND_NAME.match(a) and a != name for a in aliases
-        ):
-            self.error(
-                args["aliases"],
-                "aliases must be a list of command names (letters, digits, '-' and '_'), "
-                "each other than the command's name",
-            )
-            aliases = ()
-        flags: dict[str, bool | None] = {}
-        for key, default in (("root", False), ("hidden", False), ("open_world", None)):
-            flags[key] = found = options.get(key, default)  # type: ignore[assignment]
-            if not (isinstance(found, bool) or (found is None and default is None)):
-                either = "True, False or None" if default is None else "True or False"
-                self.error(args[key], f"{key} must be {either}")
-                flags[key] = default
-        root = bool(flags["root"])
-        confirm = options.get("confirm", True)
-        if not isinstance(confirm, (bool, str)) or confirm == "":
-            self.error(args["confirm"], "confirm must be True, False or the question to ask")
-            confirm = True
-        deprecated = options.get("deprecated", False)
-        if not isinstance(deprecated, (bool, str)):
-            self.error(args["deprecated"], "deprecated must be True, False or the reason")
-            deprecated = False
-        short_help = options.get("short_help")
-        if short_help is not None and (not isinstance(short_help, str) or "\n" in short_help):
-            self.error(args["short_help"], "short_help must be one line of text")
-            short_help = None
-        doc = docstrings.parse(ast.get_docstring(node))
-        params = read_params(self, node, doc)
-        exclusive = read_exclusive(self, args, node, params, name)
-        # NOTE: a destructive command asks unless confirm=False; any other asks only when
-        # confirm= is given (a question, or True).
-        asks = confirm is not False and (effects == "destructive" or "confirm" in args)
-        if isinstance(confirm, str) and asks:
-            self._check_question(args["confirm"], confirm, name, params)
-        returns = None
-        if node.returns is not None:
-            try:
-                returns = read_type(self, node.returns, "return")
-            except UnsupportedType as exc:
-                self.error(exc.node, f"return type of {node.name}: {exc.message}")
-        if effects not in EFFECTS or not named:
-            return
-        self.commands.append(
-            Command(
-                path=(*parent, name),
-                function=node.name,
-                summary=doc.summary,
-                description=doc.description,
-                effects=effects,  # type: ignore[arg-type]
-                examples=examples,
-                example_spans=example_spans,
-                cardinality=cardinality,
-                hidden=bool(flags["hidden"]),
-                open_world=flags["open_world"],
-                max_output=max_output if isinstance(max_output, int) else None,
-                sanitize=sanitize is not False,
-                trust=trust,  # type: ignore[arg-type]
-                aliases=aliases,
-                root=root,
-                confirm=(None if not asks else "Proceed?" if confirm is True else str(confirm)),
-                deprecated=(
-                    None if deprecated is False else "" if deprecated is True else str(deprecated)
-                ),
-                short_help=short_help,
-                is_async=isinstance(node, ast.AsyncFunctionDef),
-                params=params,
-                exclusive=exclusive,
-                returns=returns,
-                span=self.span(decorator),
-            )
-        )
-
-    def check_max_output(self, node: ast.AST, value: object, where: str) -> None:
-        """`max_output=` is a number of characters: a whole number, 0 for no limit."""
-        if type(value) is not int or value < 0:
-            self.error(
-                node, f"{where}(max_output=...) must be a whole number of characters (0: no limit)"
-            )
 
 
 def read_program(

@@ -20,8 +20,8 @@ from burgee.describe.mcp import PROMPT_COMMAND, RESOURCE_COMMAND, completing
 from burgee.model.ir import Command, Param, Program, Prompt, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
-from burgee.runtime.kinds import _choice_text
 from burgee.runtime.shells import _SHELLS, _completion_script, _help_line
+from burgee.runtime.wording import _choice_text
 
 SHELLS: tuple[str, ...] = _SHELLS
 

@@ -25,8 +25,8 @@ from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
 from burgee.runtime.catalog import code_names, generated_names
 from burgee.runtime.context import _Command
-from burgee.runtime.kinds import _characters, _choice_text, _number
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
+from burgee.runtime.wording import _characters, _choice_text, _number
 
 
 def docstring(text: str) -> str:

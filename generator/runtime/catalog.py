@@ -26,6 +26,7 @@ HEAD = ("errors", "context", "media")
 #: Modules joined after the per-program tables, in this order.
 TAIL = (
     "flags",
+    "wording",
     "kinds",
     "values",
     "output",
@@ -39,6 +40,7 @@ TAIL = (
     "table",
     "batch",
     "quickargs",
+    "argv_parser",
     "argv",
     "embedded",
     "describe",
@@ -51,9 +53,12 @@ TAIL = (
     "mcp_http",
     "mcp_methods",
     "mcp_loop",
+    "mcp_wire",
+    "mcp_call",
     "mcp",
     "mcp_asgi",
     "surfaces",
+    "cli_help",
     "cli",
 )
 _RUNTIME = "burgee.runtime"
@@ -64,10 +69,11 @@ _RUNTIME = "burgee.runtime"
 #: (`burgee.render.join`).
 SECTIONS: dict[str, str] = {
     "argv": "argparse",
-    "cli._group_help": "argparse",
-    "cli._tool_flags": "argparse",
-    "cli._command_epilog": "argparse",
-    "cli._add_flag": "argparse",
+    "argv_parser": "argparse",
+    "cli_help._group_help": "argparse",
+    "cli_help._tool_flags": "argparse",
+    "cli_help._command_epilog": "argparse",
+    "cli_help._add_flag": "argparse",
     "truncate": "agent",
     "sanitize": "agent",
     "spill": "agent",
@@ -101,6 +107,8 @@ SECTIONS: dict[str, str] = {
     "mcp_asgi": "mcp",
     "mcp_methods": "mcp",
     "mcp_loop": "mcp",
+    "mcp_wire": "mcp",
+    "mcp_call": "mcp",
     "mcp_ask": "mcp",
     "mcp": "mcp",
     "surfaces": "mcp",

@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from burgee.runtime.embedded import _document
-from burgee.runtime.kinds import (
+from burgee.runtime.kinds import _same
+from burgee.runtime.wording import (
     _JSON_EXPECTED,
     _badly_sized,
     _expected,
     _mismatched,
     _one_of,
     _out_of_bounds,
-    _same,
     _wrong_count,
 )
 

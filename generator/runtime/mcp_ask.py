@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from burgee.runtime.context import _Command
-    from burgee.runtime.mcp import _McpServer, _Request
+    from burgee.runtime.mcp_call import _Request
+    from burgee.runtime.mcp_wire import _McpWire
     from burgee.runtime.values import _Call
 
 #: The session-era versions without elicitation (it came in 2025-06-18).
@@ -39,7 +40,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    def answer(self, server: _McpServer, request: _Request) -> None:
+    def answer(self, server: _McpWire, request: _Request) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -52,7 +53,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: _McpServer) -> str:
+    def result(self, server: _McpWire) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -84,7 +85,7 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: _McpServer,
+    server: _McpWire,
     request: _Request,
     params: dict[str, Any],
     modern: bool,
@@ -110,7 +111,7 @@ def _asking(
 
 
 def _confirming(
-    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+    server: _McpWire, call: _Call, command: _Command, arguments: dict[str, Any]
 ) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -144,7 +145,7 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
 
 
 def _elicited(
-    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+    server: _McpWire, request: _Request, message: str, schema: dict[str, Any]
 ) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
@@ -186,7 +187,7 @@ def _elicited(
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
-def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -195,7 +196,7 @@ def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> Non
         waiting[0].set()
 
 
-def _nobody_answers(server: _McpServer) -> None:
+def _nobody_answers(server: _McpWire) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True

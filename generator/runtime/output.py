@@ -8,9 +8,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _SECRETS
-from burgee.runtime.kinds import _JSON_EXPECTED, _expected, _one_of, _Type
+from burgee.runtime.kinds import _Type
 from burgee.runtime.program import RECORDS
 from burgee.runtime.sanitize import _redact_text
+from burgee.runtime.wording import _JSON_EXPECTED, _expected, _one_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable

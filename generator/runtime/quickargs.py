@@ -211,8 +211,8 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
 
 def _positional(word: str, recorder: _Recorder) -> bool:
     """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
-    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv._new_parser`) or holds a space, and is no
-    option's flag (`--size=3` names one)."""
+    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv_parser._new_parser`) or holds a space,
+    and is no option's flag (`--size=3` names one)."""
     if word[:1] != "-" or word == "-":
         return True
     if word in recorder.options or word.partition("=")[0] in recorder.options:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.argv import _new_parser, _read_json_input
+from burgee.runtime.argv import _read_json_input
+from burgee.runtime.argv_parser import _new_parser
 from burgee.runtime.complete import _coerce, _offered
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver, _failure_envelope

@@ -7,20 +7,19 @@ from typing import TYPE_CHECKING, Any, cast
 from burgee.runtime.context import _SECRETS, _UNANSWERED, _asked, _jsonable_text
 from burgee.runtime.errors import UsageError, _ActionRequired, _Explained, _Invalid
 from burgee.runtime.flags import _either
-from burgee.runtime.kinds import (
+from burgee.runtime.kinds import _load_json, _same
+from burgee.runtime.output import _jsonable
+from burgee.runtime.sanitize import _redact_text
+from burgee.runtime.wording import (
     _JSON_EXPECTED,
     _badly_sized,
     _choice_text,
     _expected,
-    _load_json,
     _mismatched,
     _one_of,
     _out_of_bounds,
-    _same,
     _wrong_count,
 )
-from burgee.runtime.output import _jsonable
-from burgee.runtime.sanitize import _redact_text
 
 if TYPE_CHECKING:
     import enum

@@ -21,7 +21,8 @@ from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
 from burgee.render.module import parser_arguments, shadows
 from burgee.runtime import argv
-from burgee.runtime.argv import _Invocation, _new_parser
+from burgee.runtime.argv import _Invocation
+from burgee.runtime.argv_parser import _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import TYPES
