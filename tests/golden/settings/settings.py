@@ -9305,15 +9305,22 @@ def _asgi_endpoint() -> _Endpoint:
     return found  # type: ignore[no-any-return]
 
 
+#: The pool `_asgi_pool` made, once (`concurrent.futures` costs ~15 ms to import: only an
+#: ASGI server pays it, never `--mcp`, which loads this section too).
+_ASGI_POOL: list[Any] = []
+
+
 def _asgi_pool() -> Any:
     """The threads the messages run on: as many as the requests served at once, and a few
-    for those refused (`asyncio`'s default pool has a handful, and a long call holds one)."""
-    from concurrent.futures import ThreadPoolExecutor
+    for those refused (`asyncio`'s default pool has a handful, and a long call holds one).
+    Made on first use, on the event loop's thread."""
+    if not _ASGI_POOL:
+        from concurrent.futures import ThreadPoolExecutor
 
-    return ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM}-mcp")
-
-
-_ASGI_POOL = _asgi_pool()
+        _ASGI_POOL.append(
+            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM}-mcp")
+        )
+    return _ASGI_POOL[0]
 
 
 class _AsgiBase:
@@ -9354,7 +9361,7 @@ async def _asgi_serve(
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 if _ASGI and isinstance(_ASGI[0], _Endpoint):
-                    await loop.run_in_executor(_ASGI_POOL, _ASGI[0].stop, _TIMEOUT_GRACE)
+                    await loop.run_in_executor(_asgi_pool(), _ASGI[0].stop, _TIMEOUT_GRACE)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     if scope["type"] != "http":
@@ -9461,7 +9468,7 @@ async def _asgi_post(
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
-        running = loop.run_in_executor(_ASGI_POOL, run)
+        running = loop.run_in_executor(_asgi_pool(), run)
         watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
         try:
             await _asgi_relay(exchange, routed, queue, send)
