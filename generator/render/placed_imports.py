@@ -106,8 +106,7 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
     lines = [
         "def _import_handlers() -> None:",
         '    """The handlers\' imports that only their functions use: run once, before the',
-        "    first command or a `complete=` function that uses them runs (not for help, schema",
-        '    or completion)."""',
+        '    first command or `complete=` function that needs them (not for help or schema)."""',
         f"    global {', '.join(bound)}",
         *(f"    {line}" for line in eager.render().splitlines() if line and plain.strip()),
         *(f"    {line}" for line in guarded),

@@ -9316,17 +9316,8 @@ def _group_help(group: str) -> str:
         parts.append(shared)
     parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
     if not group:
-        import textwrap
-
         parts.append(_exit_codes())
-        # NOTE: a path (AGENTS.md's) is never cut at its hyphens.
-        agents = textwrap.wrap(
-            _for_agents(),
-            _terminal_width(),
-            subsequent_indent="  ",
-            break_on_hyphens=False,
-            break_long_words=False,
-        )
+        agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
 
@@ -9365,16 +9356,34 @@ def _shared_help(group: str) -> str:
     return "options (given here, before the command, or after it):\n" + _rows(rows)
 
 
+def _wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """The words of `text` in lines of at most `width` characters, each after the first
+    starting with `indent`; a longer word has a line of its own, never cut (nor at its
+    hyphens: a flag or a path stays whole). textwrap's wrap, without the `re` (and `enum`)
+    it imports, which would cost `--help` a third of its start-up."""
+    lines: list[str] = []
+    words: list[str] = []
+    used = 0
+    for word in text.split():
+        lead = len(indent) if lines else 0
+        if words and lead + used + 1 + len(word) > width:
+            lines.append((indent if lines else "") + " ".join(words))
+            words, used = [], 0
+        used += len(word) + (1 if words else 0)
+        words.append(word)
+    if words:
+        lines.append((indent if lines else "") + " ".join(words))
+    return lines
+
+
 def _rows(rows: list[tuple[str, str]]) -> str:
     """Names and what each is, as argparse lays out options: the text from one column on,
     on the next line after a name too long for the first."""
-    import textwrap
-
     column = min(max(len(label) for label, _ in rows), 20) + 4
     width = max(_terminal_width() - column, 20)
     lines = []
     for label, text in rows:
-        wrapped = textwrap.wrap(" ".join(text.split()), width) or [""]
+        wrapped = _wrap(text, width) or [""]
         if len(label) + 4 > column:
             lines.append(f"  {label}\n")
         else:
