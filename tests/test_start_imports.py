@@ -188,3 +188,25 @@ LISTS = {
     "resources/list": "resources",
     "resources/templates/list": "resourceTemplates",
 }
+
+
+def test_help_imports_neither_re_nor_textwrap(tmp_path: Path) -> None:
+    """Help wraps its own lines (`cli_help._wrap`): textwrap imports `re` and `enum`, a third
+    of a `--help`'s start-up."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-X",
+            "importtime",
+            str(GOLDEN / "minimal" / "minimal.py"),
+            "--help",
+        ],
+        capture_output=True,
+        check=False,
+        env={"BURGEE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""},
+    )
+    assert result.returncode == 0
+    assert b"usage: minimal" in result.stdout
+    imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
+    assert not imported & {"re", "textwrap", "enum"}
