@@ -463,44 +463,39 @@ def _is_media(value: object) -> bool:
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
-class _Image(_Type):
+class _MediaType(_Type):
+    """What a handler returns as an MCP content item (`media`: its kind), never an input."""
+
+    word = False
+    clispec = "json"
+
+    @classmethod
+    def convert(cls, value: object) -> Any:
+        raise _Invalid(f"{cls.expected.partition(' (')[0]} is a result, never an input")
+
+    @classmethod
+    def check(cls, value: object) -> bool:
+        return _media_check(value, cls.media)
+
+
+class _Image(_MediaType):
     """`burgee.Image`: an image a handler returns (an MCP `image` content item)."""
 
     name = "image"
-    word = False
     media = "image"
     spellings = ("burgee.Image",)
     expected = "an image (burgee.Image)"
-    clispec = "json"
     schema: ClassVar[dict[str, Any]] = _media_schema("image")
 
-    @staticmethod
-    def convert(value: object) -> Any:
-        raise _Invalid("an image is a result, never an input")
 
-    @staticmethod
-    def check(value: object) -> bool:
-        return _media_check(value, "image")
-
-
-class _Audio(_Type):
+class _Audio(_MediaType):
     """`burgee.Audio`: audio a handler returns (an MCP `audio` content item)."""
 
     name = "audio"
-    word = False
     media = "audio"
     spellings = ("burgee.Audio",)
     expected = "audio (burgee.Audio)"
-    clispec = "json"
     schema: ClassVar[dict[str, Any]] = _media_schema("audio")
-
-    @staticmethod
-    def convert(value: object) -> Any:
-        raise _Invalid("audio is a result, never an input")
-
-    @staticmethod
-    def check(value: object) -> bool:
-        return _media_check(value, "audio")
 
 
 #: Every leaf type by its IR name (structured types are built from these: see `values`).
