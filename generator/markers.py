@@ -12,8 +12,6 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn, TypeVar, overload
 
-from burgee.runtime.errors import BUILTIN_ERRORS
-
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
@@ -224,7 +222,6 @@ class Context:
         """
         error = CommandError(message)
         error.kind = "action_required"
-        error.exit_code = BUILTIN_ERRORS["action_required"][0]
         raise error
 
 

@@ -1,8 +1,8 @@
-"""Fill in the per-program names of the runtime modules, for in-process unit tests.
+"""Programs for in-process unit tests of the runtime modules.
 
-A generated file defines `PROGRAM`, `COMMANDS`, `RECORDS`, ... once for everything; the
-runtime modules import stand-ins from `burgee.runtime.program`, so a test sets the value in
-every module that imported it.
+A generated file builds its one `PROGRAM` (`burgee.runtime.program.Program`) from its tables;
+the runtime modules import the stand-in, so a test builds a program (`program()`: the
+stand-in's facts, with those it gives) and `install()`s it in every module that reads it.
 """
 
 from __future__ import annotations
@@ -14,37 +14,34 @@ import pytest
 
 from burgee.render.embedded import pack, unpack
 from burgee.runtime import catalog, embedded, table
+from burgee.runtime.program import Program
 
+#: Where the program installed now is (`program.PROGRAM`, which `install` sets too).
+STAND_IN = importlib.import_module("burgee.runtime.program")
 MODULES = [
     importlib.import_module(f"burgee.runtime.{name}") for name in (*catalog.HEAD, *catalog.TAIL)
 ]
 
 
-#: The documents of `_DATA`, by the names tests give them (`_SCHEMA_JSON=...`).
-DOCUMENTS = {
-    "_SCHEMA_JSON": "schema",
-    "_LLMS_JSON": "llms",
-    "_MCP_TOOLS_JSON": "mcp_tools",
-    "_SKILL": "skill",
-    "_COMPLETION_TABLE": "completion",
-}
+def program(documents: dict[str, str] | None = None, **facts: Any) -> Program:
+    """The program installed now (at first the stand-in: no commands, empty documents) with
+    the facts given (by `Program`'s names: `name=`, `commands=`, ...); `documents`
+    (`{"schema": ..., "skill": ...}`) go into `data`, over its own, encoded as `burgee gen`
+    encodes them."""
+    given = {fact: getattr(STAND_IN.PROGRAM, fact) for fact in Program.__slots__}
+    unknown = set(facts) - set(given)
+    assert not unknown, f"not facts of a program: {sorted(unknown)}"
+    given.update(facts)
+    if documents:
+        given["data"] = pack({**unpack(given["data"]), **documents})
+    return Program(**given)
 
 
-def install(monkeypatch: pytest.MonkeyPatch, **names: Any) -> None:
-    """Give every runtime module that uses one of `names` the value given here; documents
-    (`_SCHEMA_JSON`, `_SKILL`, ...) go into `_DATA`, encoded as `burgee gen` encodes them."""
-    program = importlib.import_module("burgee.runtime.program")
-    given = {DOCUMENTS[name]: names.pop(name) for name in list(names) if name in DOCUMENTS}
-    if given:
-        # NOTE: the stand-in's own (empty) documents, with the ones given here in their place.
-        names["_DATA"] = pack({**unpack(program._DATA), **given})
-        monkeypatch.setattr(embedded, "_DOCUMENTS", {})
-    if "COMMANDS" in names:
-        # NOTE: the `_Command`s made from the rows of another test's table.
-        monkeypatch.setattr(table, "_MADE", {})
-    for name, value in names.items():
-        assert hasattr(program, name), f"{name} is not a per-program name"
-        monkeypatch.setattr(program, name, value)
-        for module in MODULES:
-            if name in vars(module):
-                monkeypatch.setattr(module, name, value)
+def install(monkeypatch: pytest.MonkeyPatch, made: Program) -> None:
+    """Make `made` the program every runtime module reads, for this test."""
+    # NOTE: what the modules made from another test's program: its `_Command`s and documents.
+    monkeypatch.setattr(table, "_MADE", {})
+    monkeypatch.setattr(embedded, "_DOCUMENTS", {})
+    for module in MODULES:
+        if "PROGRAM" in vars(module):
+            monkeypatch.setattr(module, "PROGRAM", made)

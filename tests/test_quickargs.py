@@ -49,7 +49,7 @@ CASES = [
 def _argparse(module: ModuleType, path: str, words: list[str]) -> dict[str, Any] | None:
     """What the command's real parser makes of `words`; None for an error or help."""
     command = module._command(path)
-    parser = module._new_parser(f"{module.PROGRAM} {path}", command.description)
+    parser = module._new_parser(f"{module.PROGRAM.name} {path}", command.description)
     command.build(parser)
     out = io.StringIO()
     try:

@@ -181,9 +181,9 @@ def test_a_function_keeps_its_signature_and_brings_what_it_names() -> None:
 
 
 def test_the_program_own_names_can_be_left_to_the_caller() -> None:
-    assert "\nPROMPTS: dict[str, _Command] = {}\n" in stubs(["PROMPTS"])
-    assert "class _Command:" in stubs(["PROMPTS"])
-    assert "class _Command:" not in stubs(["PROMPTS"], defined=["_Command"])
+    assert "\nPROGRAM: Program\n" in stubs(["PROGRAM"])
+    assert "class Program:" in stubs(["PROGRAM"])
+    assert "class Program:" not in stubs(["PROGRAM"], defined=["Program"])
 
 
 def test_output_is_the_same_whatever_the_order() -> None:

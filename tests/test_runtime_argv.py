@@ -16,7 +16,7 @@ from burgee.runtime.argv import _find, _Invocation, _read_json_input
 from burgee.runtime.argv_parser import _new_parser, _unrecognized
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import FLAGS
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 
 def _usage(args: list[str]) -> UsageError:
@@ -212,8 +212,13 @@ def _tables(monkeypatch: pytest.MonkeyPatch) -> None:
     command = (lambda: None, "s", None, (), (("description", "d"),))
     install(
         monkeypatch,
-        GROUPS={"": (("add", "Add"), ("tasks", "Tasks")), "tasks": (("purge", ""), ("list", ""))},
-        COMMANDS={"add": command, "tasks purge": command, "tasks list": command},
+        program(
+            groups={
+                "": (("add", "Add"), ("tasks", "Tasks")),
+                "tasks": (("purge", ""), ("list", "")),
+            },
+            commands={"add": command, "tasks purge": command, "tasks list": command},
+        ),
     )
 
 
@@ -257,7 +262,8 @@ def test_find_an_unknown_command(
 def _with_root(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
     _tables(monkeypatch)
     install(
-        monkeypatch, ALIASES={"ls": "add", "tasks rm": "tasks purge"}, ROOT="add", ROOT_MODE=mode
+        monkeypatch,
+        program(aliases={"ls": "add", "tasks rm": "tasks purge"}, root="add", root_mode=mode),
     )
 
 

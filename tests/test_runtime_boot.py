@@ -476,7 +476,8 @@ def test_a_generated_tool_uses_its_cache_and_sees_edits(tmp_path: Path) -> None:
     assert len(list(cache.iterdir())) == 1
     text = tool.read_text(encoding="utf-8")
     patched = text.replace(
-        'sys.stdout.write(f"{PROGRAM} {_installed_version()}\\n")', 'sys.stdout.write("patched\\n")'
+        'sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\\n")',
+        'sys.stdout.write("patched\\n")',
     )
     assert patched != text
     tool.write_text(patched, encoding="utf-8")
@@ -723,7 +724,7 @@ def test_a_second_ctrl_c_stops_the_start_at_once(
 ) -> None:
     path = _module(tmp_path, KILLED_CODE)
     namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool", "KILLS": 2}
-    namespace["PROGRAM"], namespace["EXIT_CODES"] = "tool", {"interrupted": 99}
+    namespace["PROGRAM_NAME"], namespace["EXIT_CODES"] = "tool", {"interrupted": 99}
     with pytest.raises(SystemExit) as stopped:
         boot._boot(namespace)
     assert stopped.value.code == 99

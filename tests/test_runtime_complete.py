@@ -14,7 +14,7 @@ from burgee.runtime.complete import _builtin, _candidates, _complete
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
 from burgee.runtime.shells import _completion_nodes, _completion_script
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 #: A completion table as `burgee.render.completions.table` writes it: a group `store` with
 #: `pick` (an alias `grab`, an argument completed by a function, a choice, a negatable
@@ -82,13 +82,13 @@ def _program(monkeypatch: pytest.MonkeyPatch) -> None:
     SEEN.clear()
     install(
         monkeypatch,
-        _COMPLETION_TABLE=json.dumps(TABLE),
-        _SKILL="---\nname: tool\n---\n",
-        GROUPS={"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
-        COMMANDS={"store pick": command, "load": command},
-        _completion_slots=_slots,
-        # NOTE: a tool with `complete=` options answers `__complete` with `_candidates`.
-        _complete_values=_candidates,
+        program(
+            documents={"completion": json.dumps(TABLE), "skill": "---\nname: tool\n---\n"},
+            groups={"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
+            commands={"store pick": command, "load": command},
+            completion_slots=_slots,
+            complete_values=_candidates,
+        ),
     )
 
 
@@ -341,7 +341,7 @@ def test_a_completer_that_raises_offers_nothing(capsys: pytest.CaptureFixture[st
 
 
 def test_an_alias_completes_as_the_command_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    install(monkeypatch, ALIASES={"store p": "store pick", "ld": "load"})
+    install(monkeypatch, program(aliases={"store p": "store pick", "ld": "load"}))
     assert _candidates(["store", "p", "--size", "m"]) == ["medium"]
     assert _candidates(["--debug", "ld", "B"]) == ["B1"]
     assert SEEN[-1][1]["path"] == "load"
@@ -351,7 +351,7 @@ def test_an_alias_completes_as_the_command_it_names(monkeypatch: pytest.MonkeyPa
 def test_the_root_commands_own_words_complete(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
     """Words that name no command are the root command's (ROOT_MODE "words"); a program whose
     only command is its root has no command words at all ("alone")."""
-    install(monkeypatch, ROOT="load", ROOT_MODE=mode)
+    install(monkeypatch, program(root="load", root_mode=mode))
     assert _candidates(["A"]) == ["A1", "A2"]
     assert _candidates(["--timeout", "5", "x", "B"]) == ["B1"]
     assert SEEN[-1][1]["positionals"] == ["x"]

@@ -12,7 +12,7 @@ from burgee.runtime.argv import _Invocation
 from burgee.runtime.describe import _describe, _part
 from burgee.runtime.errors import UsageError
 from burgee.runtime.output import _PRINTED
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 ADD = {
     "name": "add",
@@ -33,11 +33,12 @@ def _program(monkeypatch: pytest.MonkeyPatch) -> None:
     command = (lambda: None, "s", None, (), (("description", "d"),))
     install(
         monkeypatch,
-        PROGRAM="tool",
-        _SCHEMA_JSON=json.dumps(DOCUMENT),
-        _LLMS_JSON=json.dumps(LLMS),
-        GROUPS={"": (("add", ""), ("tasks", "")), "tasks": (("purge", ""), ("list", ""))},
-        COMMANDS={"add": command, "tasks purge": command, "tasks list": command},
+        program(
+            documents={"schema": json.dumps(DOCUMENT), "llms": json.dumps(LLMS)},
+            name="tool",
+            groups={"": (("add", ""), ("tasks", "")), "tasks": (("purge", ""), ("list", ""))},
+            commands={"add": command, "tasks purge": command, "tasks list": command},
+        ),
     )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from burgee.model.reserved import RUNTIME_NAMES
 from burgee.render.join import join
 from burgee.runtime import boot
 from burgee.runtime.catalog import (
@@ -74,7 +75,8 @@ def test_every_runtime_name_is_bound_once() -> None:
                 assert name not in seen, f"{name} is bound in {seen[name]} and {module}"
                 seen[name] = module
     assert set(seen) <= runtime_names()
-    assert {"PROGRAM", "COMMANDS", "_DATA"} <= runtime_names()
+    assert {"PROGRAM", "Program"} <= runtime_names()
+    assert {"PROGRAM", "COMMANDS", "_DATA"} <= RUNTIME_NAMES
 
 
 def test_the_joined_runtime_is_ascii() -> None:
@@ -132,7 +134,7 @@ def test_generated_names_agree_with_ast_on_what_join_reads(path: Path) -> None:
     # NOTE: gen reads the names its own per-command code uses with a regular expression
     # (`generated_names`); for every name the runtime binds it must agree with `ast`.
     code = _generated_regions(path)
-    bound = set(runtime_names())
+    bound = set(RUNTIME_NAMES)
     for module in (BOOT, *HEAD, *TAIL):
         bound |= {found.binds for found in parse(module)[1]}
     by_ast = names_used(ast.parse(code)) & bound

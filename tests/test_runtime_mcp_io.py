@@ -16,7 +16,7 @@ import pytest
 from burgee.runtime.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcp_io import _Codec, _read_line, _Stdout
 from burgee.runtime.mcp_methods import _mcp_discover, _mcp_initialize, _mcp_ping, _mcp_tools_list
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 TRICKY = [
     "plain",
@@ -205,7 +205,7 @@ def test_read_line_ends_the_input_when_stdin_fails(
     error: Exception,
     shown: str,
 ) -> None:
-    install(monkeypatch, PROGRAM="tool")
+    install(monkeypatch, program(name="tool"))
     assert _read_line(_raising(error)) == b""
     captured = capsys.readouterr()
     assert captured.err == f"tool: mcp: cannot read stdin ({shown}); stopping\n"

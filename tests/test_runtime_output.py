@@ -32,7 +32,7 @@ from burgee.runtime.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.output import _conform, _jsonable, _Redacting, _Status, _text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 
 class Unit(str, enum.Enum):
@@ -126,9 +126,11 @@ def test_decimal_text_passes_the_check_that_the_schema_uses() -> None:
 def test_conform_names_the_path_and_what_was_expected(monkeypatch: pytest.MonkeyPatch) -> None:
     install(
         monkeypatch,
-        RECORDS={
-            "Item": ({"name": _Str, "unit": ("in", ("g", "pc", "l"))}, ("name", "unit")),
-        },
+        program(
+            records={
+                "Item": ({"name": _Str, "unit": ("in", ("g", "pc", "l"))}, ("name", "unit")),
+            }
+        ),
     )
     shape = ("list", ("record", "Item"))
     assert _conform([{"name": "a", "unit": "g"}], shape) is None
@@ -158,7 +160,7 @@ def test_text_shows_enum_values_not_member_names() -> None:
 def test_action_required_envelope_keeps_status_reason_and_next(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    install(monkeypatch, PROGRAM="kitchen")
+    install(monkeypatch, program(name="kitchen"))
     error = _ActionRequired(
         "confirm", "really?", [{"command": "purge --yes", "when": "sure"}], True
     )

@@ -18,7 +18,7 @@ from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
 from burgee.runtime.sources import _meta, _Sources
 from burgee.runtime.values import _REQUIRED, _Call
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def project(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.delenv("TOOL_LEVEL", raising=False)
     monkeypatch.delenv("TOOL_TOKEN", raising=False)
     monkeypatch.setattr(sources, "_FILES", {})
-    install(monkeypatch, PROGRAM="tool", _CONFIG=True)
+    install(monkeypatch, program(name="tool", config=True))
     return Path(os.getcwd())
 
 
@@ -97,7 +97,7 @@ def test_config_files_are_read_once_per_process(
 
 
 def test_without_config_only_env_is_read(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
-    install(monkeypatch, _CONFIG=False)
+    install(monkeypatch, program(config=False))
     (project / "tool.toml").write_text("level = 3\n")
     (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
     assert _level(_call({}, config=str(project / "missing.toml"))) == 1
@@ -390,7 +390,7 @@ def test_the_quick_pick_agrees_with_the_full_one(
     source, given, default, flag, secret, full = shape
     answers = []
     for config in (False, True):
-        install(monkeypatch, PROGRAM="tool", _CONFIG=config)
+        install(monkeypatch, program(name="tool", config=config))
         call = _call({} if given is _ABSENT else {"level": given}, source)
         call.sources.full = full
         fallback = _REQUIRED if default is _ABSENT else default
@@ -440,7 +440,7 @@ _ROWS: dict[str, tuple[Any, ...]] = {
 def test_config_keys_no_command_reads_are_warned_about_once(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    install(monkeypatch, COMMANDS=_ROWS)
+    install(monkeypatch, program(commands=_ROWS))
     (project / "tool.toml").write_text(
         "levle = 3\nlevel = 2\ndone-only = false\ntitle = 'x'\n"
         "[add]\nlevel = 7\nmax_items = 1\n[tasks]\nmax-items = 2\nlevel = 1\n"
@@ -465,7 +465,7 @@ def test_config_keys_no_command_reads_are_warned_about_once(
 def test_a_pyproject_table_is_checked_too(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    install(monkeypatch, COMMANDS=_ROWS)
+    install(monkeypatch, program(commands=_ROWS))
     (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\nlvl = 1\n")
     assert _level(_call({})) == 2
     where = f"pyproject {project / 'pyproject.toml'} [tool.tool]"
@@ -478,7 +478,7 @@ def test_a_pyproject_that_does_not_parse_is_a_warning(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Someone else's pyproject.toml, mid-edit perhaps: the tool still works in that folder."""
-    install(monkeypatch, COMMANDS=_ROWS)
+    install(monkeypatch, program(commands=_ROWS))
     (project / "pyproject.toml").write_text("[tool.tool\nlevel = 2\n")
     assert _level(_call({})) == 1
     path = project / "pyproject.toml"
@@ -519,7 +519,7 @@ def test_stray_keys_know_prompts_and_quote_what_toml_quotes(
         (str, "A recipe.", kinds._Any, (("dish", ("--dish",), "_Str", ..., ()),), ()),
         {"_Str": kinds._Str},
     )
-    install(monkeypatch, COMMANDS=_ROWS, PROMPTS={"recipe": recipe})
+    install(monkeypatch, program(commands=_ROWS, prompts={"recipe": recipe}))
     # NOTE: a prompt's options are read from the top level and from `[prompt.recipe]`.
     assert sources._stray_keys({"dish": "soup", "prompt": {"recipe": {"dish": "x"}}}) == []
     assert sources._stray_keys({"prompt": {"recipe": {"dsh": "x"}}}) == [

@@ -15,7 +15,7 @@ import pytest
 from burgee.runtime import boot
 from burgee.runtime.errors import UsageError
 from burgee.runtime.spill import _SPILL_REF_DIGITS, _read_spill, _spill
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")
 
@@ -100,7 +100,7 @@ def test_a_symlinked_temporary_directory_is_not_saved_in(
 ) -> None:
     """The code cache's fallback, planted as a symlink to one of this user's own private
     directories: outputs are not saved there (nor read from there)."""
-    install(monkeypatch, PROGRAM="mytool")
+    install(monkeypatch, program(name="mytool"))
     (tmp_path / "home-is-a-file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-is-a-file"))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))

@@ -12,7 +12,7 @@ from burgee.runtime.mcp_asgi import _asgi_settings
 from burgee.runtime.mcp_endpoint import _Endpoint, _hostname
 from burgee.runtime.mcp_io import _http_address, _McpOptions
 from burgee.runtime.surfaces import _contents, _match, _messages
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 TEMPLATES: dict[str, Any] = {
     "kitchen://menu": (None, None),
@@ -40,7 +40,7 @@ TEMPLATES: dict[str, Any] = {
     ],
 )
 def test_match(monkeypatch: pytest.MonkeyPatch, uri: str, found: object) -> None:
-    install(monkeypatch, RESOURCES=TEMPLATES)
+    install(monkeypatch, program(resources=TEMPLATES))
     assert _match(uri) == found
 
 

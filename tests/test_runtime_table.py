@@ -21,7 +21,7 @@ from burgee.runtime.quickargs import _BOOL_ACTION, _quick_parse
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command, _converter, _from_row
 from burgee.runtime.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
-from tests.runtime_program import install
+from tests.runtime_program import install, program
 
 SEEN: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
 
@@ -72,10 +72,12 @@ def _program(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(table, name, value, raising=False)
     install(
         monkeypatch,
-        COMMANDS={
-            "pick": (_handler, "Pick.", _Str, PICK, (("effects", "idempotent"),)),
-            "bare": (_handler, "Bare.", _Str, (), ()),
-        },
+        program(
+            commands={
+                "pick": (_handler, "Pick.", _Str, PICK, (("effects", "idempotent"),)),
+                "bare": (_handler, "Bare.", _Str, (), ()),
+            }
+        ),
     )
 
 
@@ -251,7 +253,7 @@ def test_the_handlers_waiting_imports_run_once_whichever_thread_asks_first(
         if next(fails):
             raise ImportError("the first try fails")
 
-    monkeypatch.setattr(table, "_import_handlers", imports)
+    install(monkeypatch, program(import_handlers=imports))
     monkeypatch.setattr(table, "_IMPORTED", [])
     with pytest.raises(ImportError):
         table._import_once()

@@ -21,7 +21,6 @@ from burgee.runtime import boot, spill
 from burgee.runtime.deliver import _deliver
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Any, _Int, _Str
-from burgee.runtime.program import RECORDS
 from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
 from burgee.runtime.truncate import (
     _over,
@@ -29,7 +28,7 @@ from burgee.runtime.truncate import (
     _truncate_marker,
     _Truncation,
 )
-from tests.runtime_program import install
+from tests.runtime_program import STAND_IN, install, program
 
 REF = "0123456789abcdef"
 
@@ -178,7 +177,7 @@ def _maps(data: Any, shape: Any, found: set[int]) -> None:
             _maps(item, inner, found)
     elif form == "record" and isinstance(data, dict):
         for key, item in data.items():
-            _maps(item, RECORDS[inner][0].get(key), found)
+            _maps(item, STAND_IN.PROGRAM.records[inner][0].get(key), found)
 
 
 def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -> dict[str, Any]:
@@ -513,9 +512,8 @@ def test_a_map_with_too_many_keys_loses_its_middle_entries() -> None:
 def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(
-        RECORDS, "Tally", ({"name": _Str, "counts": ("map", _Int), "extra": _Any}, ("name",))
-    )
+    tally = ({"name": _Str, "counts": ("map", _Int), "extra": _Any}, ("name",))
+    install(monkeypatch, program(records={"Tally": tally}))
     extra = {f"x{i}": i for i in range(500)}  # NOTE: `Any`: a dict of its own, never a map
     tallies = [
         {"name": f"t{n}", "counts": {f"w{i}": i for i in range(300)}, "extra": extra}
@@ -534,9 +532,8 @@ def test_maps_are_known_by_their_type_in_a_long_list_of_records(
 ) -> None:
     """An `Optional[dict[str, int]]` field of each of 5,000 records: the maps the cut reaches
     lose entries, the records keep their keys, and `Any` data is never a map."""
-    monkeypatch.setitem(
-        RECORDS, "Row", ({"id": _Int, "counts": ("null", ("map", _Int)), "extra": _Any}, ("id",))
-    )
+    row = ({"id": _Int, "counts": ("null", ("map", _Int)), "extra": _Any}, ("id",))
+    install(monkeypatch, program(records={"Row": row}))
     rows = [
         {"id": i, "counts": {f"w{j}": j for j in range(60)} if i % 2 else None, "extra": {}}
         for i in range(5000)
@@ -614,7 +611,7 @@ def test_saving_twice_is_idempotent(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 def test_the_default_directory_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    install(monkeypatch, PROGRAM="mytool")
+    install(monkeypatch, program(name="mytool"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     ref = _spill("secret output")
     assert ref is not None
@@ -635,7 +632,7 @@ def test_a_home_that_cannot_be_written_saves_in_the_code_caches_fallback(
 ) -> None:
     """Where the code cache goes too (`boot._cache_directory`): this user's private directory
     in the temporary directory; never one that others may write in."""
-    install(monkeypatch, PROGRAM="mytool")
+    install(monkeypatch, program(name="mytool"))
     home = tmp_path / "home"
     home.mkdir()
     (home / ".cache").write_text("a file, not a directory")

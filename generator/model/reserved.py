@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
 from burgee.runtime.flags import confirm_flags, reserved_flags, shadowable_flags
+from burgee.runtime.program import TABLES
 from burgee.runtime.shells import _TOOL_WORDS
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
@@ -34,6 +35,7 @@ FREE_NAMES = frozenset(("Audio", "Image"))
 #: classes and functions): a handlers file that defined one would replace it.
 RUNTIME_NAMES: frozenset[str] = (
     runtime_names()
+    | set(TABLES.values())
     | {
         "TYPE_CHECKING",
         "cast",

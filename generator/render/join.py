@@ -26,7 +26,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from burgee.runtime.boot import SECTION_BEGIN, SECTION_END
-from burgee.runtime.catalog import ALWAYS, BOOT, HEAD, SECTIONS, TAIL, Chunk, names_used, parse
+from burgee.runtime.catalog import (
+    ALWAYS,
+    BOOT,
+    HEAD,
+    SECTIONS,
+    TAIL,
+    Chunk,
+    names_used,
+    parse,
+    stand_ins,
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,9 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
     for the plain form, without sections, and only the start-up code that is used."""
     roots = set(roots)
     boot_chunks = [_unquoted(c) for c in parse(BOOT)[0]]
-    every = [(m, c) for m in (*HEAD, *TAIL) for c in parse(m)[0]]
+    # NOTE: the program's stand-ins never: the generated file builds its own `PROGRAM`.
+    standing_in = stand_ins()
+    every = [(m, c) for m in (*HEAD, *TAIL) for c in parse(m)[0] if not c.binds & standing_in]
     every += [(BOOT, c) for c in boot_chunks]
     binders: dict[str, list[Chunk]] = {}
     for _, chunk in every:

@@ -25,6 +25,7 @@ from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
 from burgee.runtime.catalog import code_names, generated_names
 from burgee.runtime.context import _Command
+from burgee.runtime.program import TABLES
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 from burgee.runtime.wording import _characters, _choice_text, _number
 
@@ -370,7 +371,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
     refs += [f.type for r in input_records for f in r.fields]
     errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     constants = [
-        f"PROGRAM = {py(program.name)}",
+        f"PROGRAM_NAME = {py(program.name)}",
         f"VERSION = {py(program.version)}",
         f"DISTRIBUTION = {py(program.distribution or '')}",
         f"DESCRIPTION = {py(program.description)}",
@@ -429,7 +430,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
         "_complete_values = _candidates" if completion["slot_tables"] else "",
     ]
-    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any"}
+    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any", "Program"}
     if plain:
         roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
     # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
@@ -480,11 +481,25 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         ],
         shadows=py(shadows(program)),
         shared=py(program.shared),
+        program_facts=_facts(
+            resources=bool(resources),
+            mcp_completions=bool(completions),
+            completion_slots=bool(completion["slot_tables"]),
+        ),
         **completion,
         mcp=mcp,
     )
     text = formatted(source, f"{program.name.replace('-', '_')}.py")
     return text if plain else wrap(text)
+
+
+def _facts(**written: bool) -> list[tuple[str, str]]:
+    """`PROGRAM = Program(...)`'s keywords: each fact's table, or its empty value where the
+    program has no such table (`written`: which of those it has)."""
+    empty = {"resources": "{}", "mcp_completions": "{}", "completion_slots": "None"}
+    return [
+        (fact, name if written.get(fact, True) else empty[fact]) for fact, name in TABLES.items()
+    ]
 
 
 def _root_constants(program: Program) -> list[str]:

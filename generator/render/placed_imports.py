@@ -24,7 +24,7 @@ from burgee.read.runtime_use import names_reached
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined
 from burgee.render.stubs import stubs
-from burgee.runtime.catalog import BOOT, parse
+from burgee.runtime.catalog import BOOT, parse, stand_ins
 
 #: The runtime's names a user's tests of the tool call (`tool.invoke([...])`, `tool.main()`):
 #: type checkers see them in the default form too, where the runtime is in the string.
@@ -196,9 +196,8 @@ def _stubbed(joined: Joined, roots: set[str]) -> tuple[str, list[str]]:
     """The stubs of the runtime names the module's own code uses, and of those a user's
     tests call (`PUBLIC`), for type checkers and linters (the runtime itself is in the
     string): their imports, and their code."""
-    defined = {"cast"}
-    for module in (BOOT, "program"):
-        defined |= {name for chunk in parse(module)[0] for name in chunk.binds}
+    defined = {"cast", *stand_ins()}
+    defined |= {name for chunk in parse(BOOT)[0] for name in chunk.binds}
     names = ((roots | set(PUBLIC)) & joined.bound) - defined
     text = stubs(names, defined=defined)
     tree = ast.parse(text)

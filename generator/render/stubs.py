@@ -22,8 +22,7 @@ from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse
 
-#: The placeholders of the per-program names: stubbed only when no runtime module binds them.
-_MODULES = (BOOT, *HEAD, *TAIL, "program")
+_MODULES = (BOOT, *HEAD, *TAIL)
 #: What a variable's value may be made of and be kept (never run: ruff sees the name bound),
 #: besides operators.
 _LITERAL = (ast.Constant, ast.Name, ast.Attribute, ast.Load, ast.UnaryOp, ast.BinOp)

@@ -9,17 +9,7 @@ from burgee.runtime.context import _SECRETS
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
 from burgee.runtime.kinds import _load_json
-from burgee.runtime.program import (
-    _CONFIG,
-    _EXTRA_COMMANDS,
-    ALIASES,
-    COMMANDS,
-    GROUPS,
-    ROOT,
-    ROOT_MODE,
-    SHADOWS,
-    SHARED,
-)
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import _pass_start, _recorded, _Recorder
 from burgee.runtime.shells import _TOOL_WORDS
 from burgee.runtime.table import _command
@@ -50,8 +40,8 @@ class _Invocation:
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
-        table = SHADOWS if shadows is None else shadows
-        reads_config = _CONFIG if config is None else config
+        table = PROGRAM.shadows if shadows is None else shadows
+        reads_config = PROGRAM.config if config is None else config
         #: The arguments of the command at a path as typed (`_arguments_at`, or another
         #: program's): where a pass-through argument begins, the tool's flags end.
         lookup = _arguments_at if arguments is None else arguments
@@ -78,14 +68,16 @@ class _Invocation:
         self.problem: UsageError | None = None
         given: list[Flag] = []
         #: `SHARED` and what a path names (`_named`), or another program's.
-        spread, named_by = (SHARED, _named) if shared is None else shared
+        spread, named_by = (PROGRAM.shared, _named) if shared is None else shared
         tokens = _hoisted(list(argv), reads_config, spread, named_by) if spread else list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
-        passing, begins = _passing(lookup, ROOT, 0) if ROOT_MODE == "alone" else (None, 0)
+        passing, begins = (
+            _passing(lookup, PROGRAM.root, 0) if PROGRAM.root_mode == "alone" else (None, 0)
+        )
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -106,7 +98,7 @@ class _Invocation:
                 if token[:1] != "-" and (not shadowed or passing is None):
                     named = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = shadowed or table.get(named, ())
-                    if passing is None and ROOT_MODE != "alone":
+                    if passing is None and PROGRAM.root_mode != "alone":
                         passing, begins = _passing(lookup, named, len(self.rest))
                 continue
             given.append(flag)
@@ -174,8 +166,8 @@ class _Invocation:
 
 def _named(path: str) -> str:
     """What the words `path` name: "command" (an alias's too), "group", or ""."""
-    path = ALIASES.get(path, path)
-    return "command" if path in COMMANDS else "group" if path in GROUPS else ""
+    path = PROGRAM.aliases.get(path, path)
+    return "command" if path in PROGRAM.commands else "group" if path in PROGRAM.groups else ""
 
 
 def _hoisted(
@@ -235,7 +227,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and ROOT):
+    if keep or (not node and PROGRAM.root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -244,8 +236,8 @@ def _hoisted(
 
 def _arguments_at(named: str) -> _Recorder | None:
     """The arguments of the command (or alias) at the path `named`, as typed."""
-    path = ALIASES.get(named, named)
-    command = _command(path) if path in COMMANDS else None
+    path = PROGRAM.aliases.get(named, named)
+    command = _command(path) if path in PROGRAM.commands else None
     return _recorded(command) if command is not None else None
 
 
@@ -258,10 +250,13 @@ def _passing(
     found = lookup(named)
     # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
     # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
-    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = not any(
+        named in names
+        for names in (PROGRAM.commands, PROGRAM.groups, PROGRAM.aliases, PROGRAM.extra_commands)
+    )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and ROOT and " " not in named and unnamed:
-        found, end = lookup(ROOT), 0
+    if found is None and PROGRAM.root and " " not in named and unnamed:
+        found, end = lookup(PROGRAM.root), 0
     if found is None or found.passthrough is None:
         return None, 0
     return found, end
@@ -289,7 +284,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
-    for row in COMMANDS.values():
+    for row in PROGRAM.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
@@ -319,27 +314,27 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
 def _find(tokens: list[str]) -> tuple[str, list[str]]:
     """The longest command or group path at the start of `tokens` (an alias read as the
     command it names), and what follows it; the root command when argv names none."""
-    if ROOT_MODE == "alone":
+    if PROGRAM.root_mode == "alone":
         # NOTE: the program's only command is its root: there is no subcommand level.
-        return ROOT, tokens
+        return PROGRAM.root, tokens
     node = ""
     index = 0
-    while index < len(tokens) and node in GROUPS:
+    while index < len(tokens) and node in PROGRAM.groups:
         token = tokens[index]
         if token.startswith("-"):
             break
         child = f"{node} {token}".lstrip()
-        child = ALIASES.get(child, child)
-        if child not in COMMANDS and child not in GROUPS:
-            if not node and ROOT_MODE == "words":
-                return ROOT, tokens  # NOTE: not a command: the root command's argument
-            names = [name for name, _ in GROUPS[node]]
-            names += [a.rpartition(" ")[2] for a in ALIASES if a.rpartition(" ")[0] == node]
+        child = PROGRAM.aliases.get(child, child)
+        if child not in PROGRAM.commands and child not in PROGRAM.groups:
+            if not node and PROGRAM.root_mode == "words":
+                return PROGRAM.root, tokens  # NOTE: not a command: the root command's argument
+            names = [name for name, _ in PROGRAM.groups[node]]
+            names += [a.rpartition(" ")[2] for a in PROGRAM.aliases if a.rpartition(" ")[0] == node]
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and ROOT and not (tokens and tokens[0] in HELP_FLAGS):
-        return ROOT, tokens
+    if not node and PROGRAM.root and not (tokens and tokens[0] in HELP_FLAGS):
+        return PROGRAM.root, tokens
     return node, tokens[index:]
 
 

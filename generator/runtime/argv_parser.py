@@ -150,7 +150,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             raise UsageError(message, hint=self._for_usage())
 
         def _for_usage(self) -> str:
-            words = self.prog.removeprefix(PROGRAM).strip()
+            words = self.prog.removeprefix(PROGRAM.name).strip()
             return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()

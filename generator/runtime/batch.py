@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.context import Context, _answer_flags, _rerun_line
 from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.errors import (
-    BUILTIN_ERRORS,
     CommandError,
     UsageError,
     _ActionRequired,
@@ -26,7 +25,7 @@ from burgee.runtime.errors import (
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _QUIET, _dumps
-from burgee.runtime.program import ALIASES
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
@@ -57,7 +56,8 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         ident = item.get("id")
         path = item.get("command")
         if isinstance(path, str):
-            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
+            # NOTE: `ls` runs `list-items`, as on the command line
+            path = PROGRAM.aliases.get(path, path)
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -118,7 +118,6 @@ class _BatchFailed(CommandError):
     """At least one call of the batch failed: the batch's own error, after every line."""
 
     kind = "batch_failed"
-    exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
     def __init__(self, failed: int, calls: int) -> None:
         super().__init__(

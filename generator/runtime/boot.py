@@ -253,7 +253,7 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
-            f"{namespace.get('PROGRAM', path)}: cannot start: the code of {path} is not there "
+            f"{namespace.get('PROGRAM_NAME', path)}: cannot start: the code of {path} is not there "
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
@@ -382,7 +382,7 @@ def _boot(
 def _stop_starting(namespace: "dict[str, Any]", path: str) -> "NoReturn":
     """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
     exit code of `interrupted`, no traceback."""
-    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    sys.stderr.write(f"{namespace.get('PROGRAM_NAME', path)}: interrupted (Ctrl-C)\n")
     moved = namespace.get("EXIT_CODES", {})
     raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
 

@@ -1,7 +1,8 @@
 """The generator's view of the runtime: each module as chunks of code and the names they bind.
 
-Never joined into a tool (like `program`): `burgee gen` reads it to choose what a program
-needs (`burgee.render.join`) and which names a handlers file may not redefine.
+Never joined into a tool (nor is `program`'s stand-in `PROGRAM`): `burgee gen` reads it to
+choose what a program needs (`burgee.render.join`) and which names a handlers file may not
+redefine.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ BOOT = "boot"
 HEAD = ("errors", "context", "media")
 #: Modules joined after the per-program tables, in this order.
 TAIL = (
+    "program",
     "flags",
     "wording",
     "kinds",
@@ -352,10 +354,18 @@ def _parse(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...
     return tuple(chunks), tuple(imports)
 
 
+def stand_ins() -> frozenset[str]:
+    """What `runtime/program.py` binds but the `Program` type: the stand-in `PROGRAM` (and its
+    parts) for the one a generated file builds itself; never joined."""
+    return frozenset(
+        name for chunk in parse("program")[0] for name in chunk.binds if name != "Program"
+    )
+
+
 def runtime_names() -> frozenset[str]:
     """Every top-level name the runtime binds, in any module: a handler may not reuse one."""
     found: set[str] = set()
-    for module in (BOOT, *HEAD, *TAIL, "program"):
+    for module in (BOOT, *HEAD, *TAIL):
         chunks, _ = parse(module)
         for chunk in chunks:
             found |= chunk.binds

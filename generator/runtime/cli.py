@@ -32,7 +32,6 @@ from burgee.runtime.context import (
 from burgee.runtime.deliver import _OUTPUT_WORD, _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _loosen
 from burgee.runtime.errors import (
-    BUILTIN_ERRORS,
     EXIT_BROKEN_PIPE,
     CommandError,
     UsageError,
@@ -57,17 +56,7 @@ from burgee.runtime.output import (
     _stdin_apart,
     _text,
 )
-from burgee.runtime.program import (
-    _EXTRA_COMMANDS,
-    _MEDIA,
-    DISTRIBUTION,
-    GROUPS,
-    OUTCOMES,
-    PROGRAM,
-    REQUIRES_PYTHON,
-    ROOT_MODE,
-    VERSION,
-)
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import (
     _pass_start,
     _quick_parse,
@@ -101,9 +90,9 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
-    if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
+    if invocation.rest and invocation.rest[0] in PROGRAM.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
+        return PROGRAM.extra_commands[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -117,7 +106,7 @@ def run(invocation: _Invocation) -> object:
             f"--version is a flag of the tool, not of the command {path!r}",
             hint=_run_hint("--version"),
         )
-    if path in GROUPS:
+    if path in PROGRAM.groups:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
@@ -127,7 +116,7 @@ def run(invocation: _Invocation) -> object:
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
             if not invocation.json:
                 sys.stderr.write(_group_help(path))
-            children = ", ".join(name for name, _ in GROUPS[path])
+            children = ", ".join(name for name, _ in PROGRAM.groups[path])
             raise UsageError("missing command", hint=f"commands: {children}")
         sys.stdout.write(_group_help(path))
         return _PRINTED
@@ -141,7 +130,7 @@ def run(invocation: _Invocation) -> object:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
-        if ROOT_MODE == "alone" and rest == [path]:
+        if PROGRAM.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
             raise UsageError(
@@ -156,7 +145,7 @@ def run(invocation: _Invocation) -> object:
             raw = quick
         else:
             parser = _new_parser(
-                PROGRAM if ROOT_MODE == "alone" else f"{PROGRAM} {path}",
+                PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
                 command.description,
                 _command_epilog(path, command),
             )
@@ -292,7 +281,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 def _write_answer(data: object, output_file: str | None) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
     as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
-    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
@@ -329,7 +318,7 @@ def _main(args: list[str]) -> int:
             return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
-                sys.stdout.write(f"{PROGRAM} {_installed_version()}\n")
+                sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\n")
                 return 0
             envelope: Any = _success(_version())
         else:
@@ -354,16 +343,16 @@ def _main(args: list[str]) -> int:
                 )
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
-                _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")
+                _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
-        return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
+        return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
         _keep_argv_secrets(args)
-        return _write_error(error, json_mode, PROGRAM)
+        return _write_error(error, json_mode, PROGRAM.name)
     except KeyboardInterrupt:
-        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
     except _Terminated:
-        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM)
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -372,25 +361,29 @@ def _main(args: list[str]) -> int:
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
-        return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
 
 
 def _version() -> dict[str, str]:
     """`--version --json`: the tool, its version, and the Python it needs."""
-    return {"name": PROGRAM, "version": _installed_version(), "requires_python": REQUIRES_PYTHON}
+    return {
+        "name": PROGRAM.name,
+        "version": _installed_version(),
+        "requires_python": PROGRAM.requires_python,
+    }
 
 
 def _installed_version() -> str:
     """The version `--version` shows: the installed distribution's (read from its metadata
     only here, never on the way to a command), else the one `burgee gen` wrote."""
-    if DISTRIBUTION:
+    if PROGRAM.distribution:
         from importlib import metadata
 
         try:
-            return metadata.version(DISTRIBUTION)
+            return metadata.version(PROGRAM.distribution)
         except (metadata.PackageNotFoundError, ValueError):
             pass
-    return VERSION
+    return PROGRAM.version
 
 
 def _batch(invocation: _Invocation) -> int:
@@ -399,7 +392,7 @@ def _batch(invocation: _Invocation) -> int:
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
-        return _write_error(error, False, PROGRAM)
+        return _write_error(error, False, PROGRAM.name)
 
 
 def _batch_calls(invocation: _Invocation) -> int:
@@ -425,7 +418,6 @@ def _batch_calls(invocation: _Invocation) -> int:
 
 class _Stopped(CommandError):
     kind = "terminated"
-    exit_code = BUILTIN_ERRORS["terminated"][0]
 
 
 def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
@@ -437,5 +429,5 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
             used.append((flag if source == "flag" else repr(key), reason))
     for what, reason in used:
         sys.stderr.write(
-            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+            f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )

@@ -8,23 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv_parser import _new_parser, _terminal_width
 from burgee.runtime.describe import _for_agents
-from burgee.runtime.errors import BUILTIN_ERRORS
+from burgee.runtime.errors import _builtin_errors
 from burgee.runtime.flags import Flag, flags_at, grouped
-from burgee.runtime.program import (
-    _CONFIG,
-    _EXTRA_COMMANDS,
-    ALIASES,
-    COMMANDS,
-    DESCRIPTION,
-    ERRORS,
-    GROUP_HELP,
-    GROUPS,
-    OUTCOMES,
-    PROGRAM,
-    ROOT,
-    SHADOWS,
-    SHARED,
-)
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
 from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.values import _apart_text
@@ -37,9 +23,12 @@ if TYPE_CHECKING:
 
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
-    rows = sorted({**BUILTIN_ERRORS, **ERRORS, **OUTCOMES}.items(), key=lambda item: item[1][0])
+    rows = sorted(
+        {**_builtin_errors(), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
+        key=lambda item: item[1][0],
+    )
     return "exit codes:\n  0    success\n" + "".join(
-        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in OUTCOMES else ''}\n"
+        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in PROGRAM.outcomes else ''}\n"
         for kind, (code, _) in rows
     )
 
@@ -47,25 +36,25 @@ def _exit_codes() -> str:
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
-    prog = f"{PROGRAM} {group}".strip()
-    description = GROUP_HELP.get(group, "") if group else DESCRIPTION
+    prog = f"{PROGRAM.name} {group}".strip()
+    description = PROGRAM.group_help.get(group, "") if group else PROGRAM.description
     rows = []
-    for name, summary in GROUPS[group]:
+    for name, summary in PROGRAM.groups[group]:
         path = f"{group} {name}".lstrip()
-        aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
+        aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
         label = f"{name} ({', '.join(aliases)})" if aliases else name
-        rows.append((label, summary + (" (the default command)" if path == ROOT else "")))
+        rows.append((label, summary + (" (the default command)" if path == PROGRAM.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
-    shared = _shared_help(group) if SHARED else ""
+        rows += [(word, summary) for word, (summary, _) in PROGRAM.extra_commands.items()]
+    shared = _shared_help(group) if PROGRAM.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
+    parts.append(_compact_flags(flags_at(not group, PROGRAM.config, False)))
     if not group:
         parts.append(_exit_codes())
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
@@ -77,11 +66,11 @@ def _shared_help(group: str) -> str:
     """The options the commands under `group` share (`SHARED`: the program's and its groups'
     `options=`), as the first of those commands' help shows them: given before the command
     (here) or after it."""
-    scopes = [scope for scope in SHARED if f"{group} ".startswith(f"{scope} ".lstrip())]
-    spellings = {spelling for scope in scopes for spelling in SHARED[scope]}
+    scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
     under = [
         row[3]
-        for path, row in COMMANDS.items()
+        for path, row in PROGRAM.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
         and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
@@ -144,7 +133,7 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     """The tool-wide flags as help lists them after the commands or options: their spellings
     only, a line or two for each group (`help flags` explains each); none of `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{PROGRAM} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{PROGRAM.name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
@@ -170,17 +159,17 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
 
 def _flags_help() -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
-    parser = _new_parser(f"{PROGRAM} help flags")
+    parser = _new_parser(f"{PROGRAM.name} help flags")
     formatter = parser._get_formatter()
     import textwrap
 
     about = (
-        f"The flags {PROGRAM} answers itself, before or after the command; a command's own"
+        f"The flags {PROGRAM.name} answers itself, before or after the command; a command's own"
         " option of the same spelling takes it over on that command. -h or --help shows the"
         " help of the tool, a group or a command."
     )
     formatter.add_text(textwrap.fill(about, _terminal_width()))
-    for group, members in grouped(flags_at(True, _CONFIG, True)):
+    for group, members in grouped(flags_at(True, PROGRAM.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
             _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
@@ -194,14 +183,14 @@ def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
     parts = []
-    aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
+    aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
             name: flags[-1]
-            for name, flags, _, _, options in COMMANDS[path][3]
+            for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
         parts.append(
@@ -218,8 +207,8 @@ def _command_epilog(path: str, command: _Command) -> str:
 def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
     after its own options, but those its own options take over (`SHADOWS`)."""
-    shadowed = SHADOWS.get(path, ())
-    row = COMMANDS.get(path)
+    shadowed = PROGRAM.shadows.get(path, ())
+    row = PROGRAM.commands.get(path)
     required = (
         {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
     )
@@ -244,7 +233,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 

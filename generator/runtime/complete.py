@@ -10,20 +10,7 @@ from burgee.runtime.argv import _hoisted, _named
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _from_ctrl_c
 from burgee.runtime.flags import HELP_FLAGS, _flag
-from burgee.runtime.program import (
-    _CONFIG,
-    _FREE_COMPLETERS,
-    ALIASES,
-    COMMANDS,
-    GROUPS,
-    PROGRAM,
-    ROOT,
-    ROOT_MODE,
-    SHARED,
-    _complete_values,
-    _completion_slots,
-    _import_handlers,
-)
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.shells import _SHELLS, _completion_script
 from burgee.runtime.table import _IMPORTED, _import_once
 
@@ -48,14 +35,14 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM))
+        sys.stdout.write(_completion_usage(PROGRAM.name))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     import json
 
     table = json.loads(_document("completion"))
-    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
@@ -80,7 +67,7 @@ def _completion_usage(name: str) -> str:
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = _complete_values(words)
+        found = PROGRAM.complete_values(words)
     except Exception:  # noqa: BLE001
         # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
@@ -94,39 +81,46 @@ def _candidates(words: list[str]) -> list[str]:
     if not words:
         return []
     partial, before = words[-1], words[:-1]
-    if SHARED:
+    if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, _CONFIG, SHARED, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
-    while index < len(before) and node in GROUPS and ROOT_MODE != "alone":
+    while index < len(before) and node in PROGRAM.groups and PROGRAM.root_mode != "alone":
         token = before[index]
         name, has_value, _ = token.partition("=")
-        tool_flag = _flag(name, _CONFIG)
+        tool_flag = _flag(name, PROGRAM.config)
         if tool_flag is not None:
             following = before[index + 1] if index + 1 < len(before) else partial
             index += 2 if not has_value and tool_flag.takes(following) else 1
             continue
         child = f"{node} {token}".lstrip()
-        child = ALIASES.get(child, child)
-        if token.startswith("-") or (child not in COMMANDS and child not in GROUPS):
+        child = PROGRAM.aliases.get(child, child)
+        if token.startswith("-") or (child not in PROGRAM.commands and child not in PROGRAM.groups):
             break
         node = child
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in COMMANDS and not node and ROOT:
-        node = ROOT
+    if node not in PROGRAM.commands and not node and PROGRAM.root:
+        node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
-    sharing = node not in COMMANDS and bool(SHARED)
+    sharing = node not in PROGRAM.commands and bool(PROGRAM.shared)
     if sharing:
         group = ""
         for word in before:
-            group = f"{group} {word}".lstrip() if f"{group} {word}".lstrip() in GROUPS else group
-        node = next((path for path in COMMANDS if path.startswith(f"{group} ".lstrip())), "")
-    slots = _completion_slots(node) if node in COMMANDS else ()
+            group = (
+                f"{group} {word}".lstrip()
+                if f"{group} {word}".lstrip() in PROGRAM.groups
+                else group
+            )
+        node = next(
+            (path for path in PROGRAM.commands if path.startswith(f"{group} ".lstrip())), ""
+        )
+    slotted = PROGRAM.completion_slots
+    slots = slotted(node) if slotted is not None and node in PROGRAM.commands else ()
     if not slots:
         return []
     by_flag = {flag: slot for slot in slots for flag in slot[1]}
@@ -158,7 +152,7 @@ def _candidates(words: list[str]) -> list[str]:
             slot = by_flag.get(flag)
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
-                pending = _flag(flag, _CONFIG) if not has_value else None
+                pending = _flag(flag, PROGRAM.config) if not has_value else None
                 continue
             if slot[2] in ("flag", "off"):
                 options[slot[0]] = slot[2] == "flag"
@@ -199,8 +193,8 @@ def _offered(
     try:
         # NOTE: a completer that uses none of the handlers' waiting imports runs without
         # them: TAB stays as quick as the tool's start (gen's `_FREE_COMPLETERS`).
-        free = getattr(complete, "__name__", "") in _FREE_COMPLETERS
-        if _import_handlers is not None and not _IMPORTED and not free:
+        free = getattr(complete, "__name__", "") in PROGRAM.free_completers
+        if PROGRAM.import_handlers is not None and not _IMPORTED and not free:
             _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError, _ActionRequired
-from burgee.runtime.program import PROGRAM, ROOT_MODE
+from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
@@ -76,7 +76,7 @@ class Context:
     _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
-        self.program = PROGRAM
+        self.program: str = PROGRAM.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
@@ -117,7 +117,7 @@ class Context:
         if _LOG_LEVELS.index(level) < 3 and not self._verbose:
             return
         extra = "".join(f" {key}={value!r}" for key, value in data.items())
-        sys.stderr.write(f"{PROGRAM}: {level}: {message}{extra}\n")
+        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -178,7 +178,7 @@ class Context:
                 callback()
             except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
-                sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
+                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
 
 
 def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
@@ -373,7 +373,7 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
-    words = [] if ROOT_MODE == "alone" else path.split()
+    words = [] if PROGRAM.root_mode == "alone" else path.split()
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 

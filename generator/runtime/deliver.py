@@ -15,7 +15,7 @@ from burgee.runtime.context import _SECRETS, _agent, _Command
 from burgee.runtime.errors import CommandError, _failure
 from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.output import _dumps, _emit, _text
-from burgee.runtime.program import _MAX_OUTPUT
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sanitize import _neutralise, _quarantined, _redact, _sanitized
 from burgee.runtime.spill import _PAGE, _read_spill, _spill
 from burgee.runtime.truncate import _over, _truncate
@@ -43,7 +43,7 @@ def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> i
         return 0
     if command is not None and command.max_output is not None:
         return command.max_output
-    return _MAX_OUTPUT if _MAX_OUTPUT is not None else _AGENT_LIMIT
+    return PROGRAM.max_output if PROGRAM.max_output is not None else _AGENT_LIMIT
 
 
 def _deliver(

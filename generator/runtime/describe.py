@@ -11,7 +11,7 @@ from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _Explained, _run_hint
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.output import _PRINTED, _dumps
-from burgee.runtime.program import ALIASES, COMMANDS, PROGRAM
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import _HIDDEN
 
 if TYPE_CHECKING:
@@ -26,10 +26,10 @@ def _for_agents() -> str:
     """The root help's closing paragraph: every surface an agent can use, in one place (one
     line: help wraps it to the terminal's width)."""
     return (
-        f"For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json"
+        f"For agents: `{PROGRAM.name} schema` (or --schema) prints every command as JSON; --json"
         " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
-        f" them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;"
-        f" `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}."
+        f" them; `{PROGRAM.name} COMMAND --explain OPTION` says where an option's value came from;"
+        f" `{PROGRAM.name} --skill` prints an Agent Skill{_agents_md()}."
     )
 
 
@@ -52,7 +52,8 @@ def _describe(invocation: _Invocation) -> object | None:
         return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
-        path = ALIASES.get(" ".join(words), " ".join(words))  # NOTE: `schema ls`, as `ls --schema`
+        # NOTE: `schema ls`, as `ls --schema`
+        path = PROGRAM.aliases.get(" ".join(words), " ".join(words))
     elif "--schema" in asked:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):
@@ -136,7 +137,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     if key not in command.keys:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
-        row = COMMANDS.get(call.context.command)
+        row = PROGRAM.commands.get(call.context.command)
         flags = [
             flags[-1]
             for _, flags, _, _, options in (row[3] if row else ())

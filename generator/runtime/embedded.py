@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.program import _DATA
+from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,5 +36,5 @@ def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
             import json
 
             load = json.loads
-        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(_DATA)).decode("utf-8")))
+        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8")))
     return _DOCUMENTS[name]

@@ -6,17 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.boot import EXIT_INTERRUPTED
-from burgee.runtime.program import EXIT_CODES, PROGRAM
+from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
 
 
-#: Built-in error kinds: kind -> (exit code, description), with the codes the program moved
-#: (`program(exit_codes=...)`, `EXIT_CODES`) in place of the defaults. 0 is success.
+#: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
+#: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
-    kind: (EXIT_CODES.get(kind, code), text)
+    kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
         "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
@@ -32,6 +32,17 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     }.items()
 }
 
+
+def _exit_code(kind: str) -> int:
+    """The exit code of a built-in kind, with the code the program moved it to, if it did."""
+    return PROGRAM.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
+
+
+def _builtin_errors() -> dict[str, tuple[int, str]]:
+    """`BUILTIN_ERRORS` with the program's moved codes in place of burgee's."""
+    return {kind: (_exit_code(kind), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+
+
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
 
@@ -43,8 +54,13 @@ class CommandError(Exception):
     # NOTE: raised as it is (`raise CommandError("...")`), it is an `internal` error with the
     # handler's message: a kind every table documents. A declared error names its own.
     kind = "internal"
-    exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
+
+    @property
+    def exit_code(self) -> int:
+        """The built-in kind's code, the program's when it moved it (a declared error's class
+        sets its own)."""
+        return _exit_code(self.kind if self.kind in BUILTIN_ERRORS else "internal")
 
     def __init__(
         self,
@@ -80,7 +96,6 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
-    exit_code = BUILTIN_ERRORS["usage"][0]
 
 
 class _Internal(CommandError):
@@ -91,12 +106,10 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
-    exit_code = BUILTIN_ERRORS["timeout"][0]
 
 
 class _Interrupted(CommandError):
     kind = "interrupted"
-    exit_code = BUILTIN_ERRORS["interrupted"][0]
 
 
 class _Terminated(BaseException):
@@ -153,7 +166,6 @@ class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
     kind = "action_required"
-    exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
         self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
@@ -165,8 +177,8 @@ class _ActionRequired(CommandError):
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
-            if line.split(" ", 1)[0] == PROGRAM:
-                line = line[len(PROGRAM) :].lstrip()
+            if line.split(" ", 1)[0] == PROGRAM.name:
+                line = line[len(PROGRAM.name) :].lstrip()
             line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
@@ -226,7 +238,7 @@ def _command_line(words: str) -> str:
     shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
     return f"{prefix} {words}" if words else prefix
 
 
@@ -254,7 +266,6 @@ class _MissingDependency(CommandError):
     """A third-party package the command needs is not installed."""
 
     kind = "missing_dependency"
-    exit_code = BUILTIN_ERRORS["missing_dependency"][0]
 
 
 class _Missing:

@@ -20,7 +20,7 @@ from burgee.runtime.errors import (
 )
 from burgee.runtime.inputs import _input_problems
 from burgee.runtime.output import _QUIET, _conform, _emit, _finite, _jsonable
-from burgee.runtime.program import DEBUG_ENV, PROGRAM
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sources import _meta
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
 def _debugging(flag: bool) -> bool:
     """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
-    return flag or _switched_on(DEBUG_ENV)
+    return flag or _switched_on(PROGRAM.debug_env)
 
 
 def _as_error(error: BaseException, debug: bool) -> CommandError:
@@ -181,7 +181,7 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
-    hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
+    hint = None if debug else f"rerun with --debug (or {PROGRAM.debug_env}=1) to see the traceback"
     internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
     internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
     return internal
@@ -207,7 +207,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         # callbacks run first, while what they print still goes to stderr.
         context.close()
         _QUIET.stop()
-        code = _write_error(error, json_mode, PROGRAM)
+        code = _write_error(error, json_mode, PROGRAM.name)
         sys.stderr.flush()
         os._exit(code)
 

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.errors import BUILTIN_ERRORS, _on_sigint, _on_sigterm, _Terminated
+from burgee.runtime.errors import _exit_code, _on_sigint, _on_sigterm, _Terminated
 from burgee.runtime.execute import _debugging
 from burgee.runtime.mcp_ask import _handed_back
 from burgee.runtime.mcp_call import _DUPLICATE, _McpCalls
@@ -29,7 +29,7 @@ from burgee.runtime.mcp_io import (
 )
 from burgee.runtime.mcp_methods import _mcp_discover, _mcp_initialize, _mcp_ping, _mcp_tools_list
 from burgee.runtime.output import _stdin_apart
-from burgee.runtime.program import _MCP_EXTRA, PROGRAM
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sources import _config_file
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class _McpServer(_McpCalls):
             try:
                 self.handle(line)
             except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
 
     def handle(self, line: bytes) -> None:
@@ -82,7 +82,7 @@ class _McpServer(_McpCalls):
                 try:
                     self.message(message)
                 except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
                     self.fail("null", -32603, "Internal error")
         finally:
             with self.lock:
@@ -143,7 +143,7 @@ class _McpServer(_McpCalls):
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
+        handler = _MCP_METHODS.get(method) or PROGRAM.mcp_extra.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -239,5 +239,5 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(BUILTIN_ERRORS[kind][0])
+            os._exit(_exit_code(kind))
         raise

@@ -32,7 +32,7 @@ from burgee.runtime.mcp_endpoint import (
     _Routed,
     _Settings,
 )
-from burgee.runtime.mcp_io import _MCP_ENV, _endpoint_path, _origin, _read_token, _Stdout, _wire
+from burgee.runtime.mcp_io import _endpoint_path, _mcp_env, _origin, _read_token, _Stdout, _wire
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -56,23 +56,24 @@ def _asgi_settings() -> _Settings:
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
     separated by commas; `*` for any host), `<TOOL>_MCP_PATH`."""
     env = os.environ
+    prefix = _mcp_env()
     named = {
-        name: env.get(_MCP_ENV + name, "").strip()
+        name: env.get(prefix + name, "").strip()
         for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH")
     }
     if named["TOKEN"] and named["TOKEN_FILE"]:
-        raise UsageError(f"{_MCP_ENV}TOKEN and {_MCP_ENV}TOKEN_FILE: set one of them")
+        raise UsageError(f"{prefix}TOKEN and {prefix}TOKEN_FILE: set one of them")
     token = named["TOKEN"] or _read_token(
-        file=named["TOKEN_FILE"] or None, source=_MCP_ENV + "TOKEN_FILE"
+        file=named["TOKEN_FILE"] or None, source=prefix + "TOKEN_FILE"
     )
     # NOTE: as `--http` on loopback: the loopback names pass, and those named (a reverse
     # proxy passes the name the client used, or its own).
     hosts = set(_LOOPBACK)
     hosts.update(n.strip().lower() for n in named["ALLOW_HOST"].split(",") if n.strip())
     origins = {
-        _origin(n, _MCP_ENV + "ALLOW_ORIGIN") for n in named["ALLOW_ORIGIN"].split(",") if n.strip()
+        _origin(n, prefix + "ALLOW_ORIGIN") for n in named["ALLOW_ORIGIN"].split(",") if n.strip()
     }
-    path = _endpoint_path(named["PATH"], _MCP_ENV + "PATH") if named["PATH"] else "/mcp"
+    path = _endpoint_path(named["PATH"], prefix + "PATH") if named["PATH"] else "/mcp"
     return _Settings(path, token or None, hosts, origins)
 
 
@@ -104,7 +105,7 @@ def _asgi_pool() -> Any:
         from concurrent.futures import ThreadPoolExecutor
 
         _ASGI_POOL.append(
-            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM}-mcp")
+            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM.name}-mcp")
         )
     return _ASGI_POOL[0]
 
@@ -174,7 +175,7 @@ async def _asgi_serve(
 
 
 def _asgi_problem(error: UsageError) -> str:
-    return f"{PROGRAM}: {error}"
+    return f"{PROGRAM.name}: {error}"
 
 
 def _asgi_error(message: str) -> str:

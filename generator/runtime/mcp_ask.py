@@ -14,7 +14,7 @@ from burgee.runtime.context import _answer_flags, _rerun_line
 from burgee.runtime.errors import _ActionRequired
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp_io import _MCP_BATCHES, _MCP_META
-from burgee.runtime.program import PROGRAM, VERSION
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.values import _confirmation
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class _InputRequired(BaseException):
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
-        info = {"name": PROGRAM, "version": VERSION}
+        info = {"name": PROGRAM.name, "version": PROGRAM.version}
         return server.dumps(
             {
                 "resultType": "input_required",

@@ -15,7 +15,7 @@ from burgee.runtime.mcp_ask import _asking, _confirming, _InputRequired
 from burgee.runtime.mcp_io import _MCP_META, _arguments, _McpError
 from burgee.runtime.mcp_wire import _McpWire
 from burgee.runtime.output import _finite, _jsonable
-from burgee.runtime.program import _MCP_EXTRA, _MCP_NAMES, _MEDIA, PROGRAM
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sanitize import _neutralise, _quarantine, _quarantined
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
@@ -87,7 +87,7 @@ class _McpCalls(_McpWire):
                 payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
         if request is not None and request.quarantine:
             payload = _quarantined(payload)
-        logger = request.context.command if request is not None else PROGRAM
+        logger = request.context.command if request is not None else PROGRAM.name
         params = {"level": level, "logger": logger, "data": payload}
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
         with self.lock:
@@ -102,7 +102,7 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = _MCP_NAMES.get(name)
+        entry = PROGRAM.mcp_names.get(name)
         if entry is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
         arguments = _arguments(params)
@@ -119,7 +119,7 @@ class _McpCalls(_McpWire):
             context._verbose = True
         request = _Request(self, ident, context, token, command)
         context._report = _no_progress if token is None else request.report
-        if "logging/setLevel" in _MCP_EXTRA:
+        if "logging/setLevel" in PROGRAM.mcp_extra:
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
@@ -226,7 +226,7 @@ class _McpCalls(_McpWire):
         outcome = ""
         try:
             string = self.codec.string
-            media = _MEDIA[1](envelope) if _MEDIA else None
+            media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
                 # NOTE: images and audio as content items; the text says where each is.
                 whole = self.codec.envelope(media[0])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp_ask import _nobody_answers
-from burgee.runtime.mcp_io import _MCP_ENV, _MCP_LEGACY, _MCP_META, _MCP_MODERN, _wire
+from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _mcp_env, _wire
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -213,7 +213,7 @@ class _Exchange:
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
-            served = f"see --allow-host, or {_MCP_ENV}ALLOW_HOST for asgi"
+            served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
         origins = self.header("Origin")
         if origins:

@@ -65,7 +65,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         hosts.add(host.lower())
     if not loopback and token is None:
         sys.stderr.write(
-            f"{PROGRAM}: warning: serving MCP on {host} without a token (--token-env,"
+            f"{PROGRAM.name}: warning: serving MCP on {host} without a token (--token-env,"
             " --token-file): anyone who can reach the port can call every tool\n"
         )
     settings = _Settings(options.path, token, hosts, set(options.allow_origins))
@@ -83,14 +83,16 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     bound = httpd.server_address[1]
     where = f" on every address of this machine ({host})," if wildcard else ""
     try:
-        sys.stderr.write(f"{PROGRAM}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n")
+        sys.stderr.write(
+            f"{PROGRAM.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
+        )
         sys.stderr.flush()
         httpd.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         endpoint.stop(_TIMEOUT_GRACE)
     finally:
         httpd.server_close()
-    sys.stderr.write(f"{PROGRAM}: stopped\n")
+    sys.stderr.write(f"{PROGRAM.name}: stopped\n")
     return 0
 
 
@@ -133,7 +135,7 @@ def _server_class(host: str, debug: bool) -> Any:
             error = sys.exc_info()[1]
             if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
                 return
-            sys.stderr.write(f"{PROGRAM}: mcp: a request failed: {error!r}\n")
+            sys.stderr.write(f"{PROGRAM.name}: mcp: a request failed: {error!r}\n")
             if debug:
                 import traceback
 
@@ -187,7 +189,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         # NOTE: every answer has a status line and headers: http.server answers a line that
         # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
         default_request_version = "HTTP/1.1"
-        server_version = PROGRAM
+        server_version = PROGRAM.name
         timeout = _HTTP_PATIENCE
         # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
         # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
@@ -218,7 +220,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
-                sys.stderr.write(f"{PROGRAM}: http: {format % args}\n")
+                sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
 
         def send(self, answer: _Answer) -> None:
             status, body, headers = answer

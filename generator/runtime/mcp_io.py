@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.errors import UsageError, _command_line, _invoked_as
 from burgee.runtime.kinds import _finite_float, _load_json, _not_json
 from burgee.runtime.output import _dumps
-from burgee.runtime.program import DEBUG_ENV, PROGRAM
+from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -22,9 +22,12 @@ _MCP_LEGACY = ("2025-11-25", "2025-06-18", _MCP_BATCHES, "2024-11-05")
 _MCP_MODERN = "2026-07-28"
 #: The prefix of the protocol's own `_meta` keys.
 _MCP_META = "io.modelcontextprotocol/"
-#: The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
-#: the tool's own, as in its `*_DEBUG`.
-_MCP_ENV = DEBUG_ENV[: -len("DEBUG")] + "MCP_"
+
+
+def _mcp_env() -> str:
+    """The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
+    the tool's own, as in its `*_DEBUG`."""
+    return PROGRAM.debug_env[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
@@ -151,7 +154,7 @@ def _read_line(readline: Callable[[], bytes]) -> bytes:
     try:
         return readline()
     except (OSError, ValueError) as error:
-        sys.stderr.write(f"{PROGRAM}: mcp: cannot read stdin ({error}); stopping\n")
+        sys.stderr.write(f"{PROGRAM.name}: mcp: cannot read stdin ({error}); stopping\n")
         return b""
 
 
@@ -361,7 +364,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
             server = {"type": "http", **server}
         # NOTE: a client's configuration reads a token from its environment, never from a
         # file: with --token-file, the variable the ASGI application reads is named.
-        named = options.token_env or (_MCP_ENV + "TOKEN" if options.token_file else None)
+        named = options.token_env or (_mcp_env() + "TOKEN" if options.token_file else None)
         if named:
             if client == "codex":
                 server["bearer_token_env_var"] = named
@@ -370,7 +373,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
             if options.token_file:
                 sys.stderr.write(
-                    f"{PROGRAM}: note: set {named}, where the client runs, to the token in"
+                    f"{PROGRAM.name}: note: set {named}, where the client runs, to the token in"
                     f" {options.token_file}\n"
                 )
     else:
@@ -391,9 +394,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     if options.env:
         server["env"] = dict(options.env)
     if client == "codex":
-        sys.stdout.write(_codex_toml(PROGRAM, server))
+        sys.stdout.write(_codex_toml(PROGRAM.name, server))
         return 0
-    sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
+    sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
 
 
@@ -456,6 +459,6 @@ def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
     names = ", ".join(_CLIENTS)
-    text = _MCP_HELP.format(program=PROGRAM, module=module, prefix=_MCP_ENV, clients=names)
+    text = _MCP_HELP.format(program=PROGRAM.name, module=module, prefix=_mcp_env(), clients=names)
     sys.stdout.write(text)
     return 0

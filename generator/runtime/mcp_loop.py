@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.errors import BUILTIN_ERRORS
+from burgee.runtime.errors import _exit_code
 from burgee.runtime.mcp_io import _read_line
 from burgee.runtime.program import PROGRAM
 
@@ -85,7 +85,7 @@ class _McpLoop:
                 _thread.start_new_thread(self.watch, ())
             except RuntimeError as error:
                 sys.stderr.write(
-                    f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                    f"{PROGRAM.name}: mcp: no watchdog ({error}): a long call delays what follows\n"
                 )
 
     def serve(self, requests: BinaryIO) -> int:
@@ -117,7 +117,7 @@ class _McpLoop:
 
         def end(number: int, frame: object) -> None:
             sys.stderr.flush()
-            os._exit(BUILTIN_ERRORS["terminated"][0])
+            os._exit(_exit_code("terminated"))
 
         try:
             _signal.signal(_signal.SIGTERM, end)
@@ -195,6 +195,6 @@ class _McpLoop:
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
             self.idle.append(worker)
             worker[1].acquire()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.embedded import _document
 from burgee.runtime.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
-from burgee.runtime.program import _MCP_EXTRA, DESCRIPTION, PROGRAM, VERSION
+from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from burgee.runtime.mcp import _McpServer
@@ -27,9 +27,9 @@ _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
-    info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
-    if DESCRIPTION:
-        info["description"] = DESCRIPTION
+    info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
+    if PROGRAM.description:
+        info["description"] = PROGRAM.description
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
     capabilities = params.get("capabilities")
     server.elicits = (
@@ -42,8 +42,8 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
         "capabilities": _capabilities(False),
         "serverInfo": info,
     }
-    if DESCRIPTION:
-        result["instructions"] = DESCRIPTION
+    if PROGRAM.description:
+        result["instructions"] = PROGRAM.description
     return server.dumps(result)
 
 
@@ -61,21 +61,21 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
         "capabilities": _capabilities(True),
         **_MCP_CACHE,
     }
-    if DESCRIPTION:
-        discover["instructions"] = DESCRIPTION
+    if PROGRAM.description:
+        discover["instructions"] = PROGRAM.description
     return server.complete(server.dumps(discover))
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
     """Tools, and prompts, resources, completions and logging when the program has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
-    if "prompts/list" in _MCP_EXTRA:
+    if "prompts/list" in PROGRAM.mcp_extra:
         found["prompts"] = {"listChanged": False}
-    if "resources/list" in _MCP_EXTRA:
+    if "resources/list" in PROGRAM.mcp_extra:
         found["resources"] = {"subscribe": False, "listChanged": False}
-    if "completion/complete" in _MCP_EXTRA:
+    if "completion/complete" in PROGRAM.mcp_extra:
         found["completions"] = {}
-    if "logging/setLevel" in _MCP_EXTRA and not modern:
+    if "logging/setLevel" in PROGRAM.mcp_extra and not modern:
         found["logging"] = {}
     return found
 

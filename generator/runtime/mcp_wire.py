@@ -14,7 +14,7 @@ from burgee.runtime.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcp_ask import _nobody_answers
 from burgee.runtime.mcp_io import _MCP_META, _Codec, _Stdout, _wire
 from burgee.runtime.mcp_loop import _McpLoop
-from burgee.runtime.program import PROGRAM, VERSION
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sanitize import _redact, _redact_text
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ class _McpWire(_McpLoop):
     def complete(self, result: str, meta: str = "") -> str:
         """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
         of it: `"key":value`)."""
-        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        info = self.dumps({"name": PROGRAM.name, "version": PROGRAM.version})
         more = "," + meta if meta else ""
         stamp = (
             '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _SECRETS
 from burgee.runtime.kinds import _Type
-from burgee.runtime.program import RECORDS
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sanitize import _redact_text
 from burgee.runtime.wording import _JSON_EXPECTED, _expected, _one_of
 
@@ -125,7 +125,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if problem:
                 return problem
         return None
-    fields, required = RECORDS[shape[1]]
+    fields, required = PROGRAM.records[shape[1]]
     for key in required:
         if key not in data:
             return f"{path}: missing field {key!r}"

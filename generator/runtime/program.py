@@ -1,114 +1,283 @@
-"""Stand-ins for the names every generated module defines for its own program.
+"""The program: every fact about it the runtime reads, in one frozen object.
 
-In a generated file these are the constants and tables `burgee gen` writes from the handlers
-file; here they are placeholders, so the runtime modules import, type-check and run in tests
-(`tests/runtime_program.py` fills them in). The joiner never copies this module.
+A generated file writes its tables as plain code and then builds the one value the runtime
+reads, `PROGRAM = Program(name=..., commands=COMMANDS, ...)`, after its handlers' code and
+tables (nothing the runtime runs while it is defined reads it). `PROGRAM` below is a stand-in,
+the program of no commands, so the runtime modules import, type-check and run in tests
+(`tests/runtime_program.py` builds others); the joiner keeps only the class.
+
+It imports no other runtime module: the values it holds are typed `Any` or as callables.
 """
 
 from __future__ import annotations
 
-import base64
-import json
-import zlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from burgee.runtime.context import _Command
 
-PROGRAM = "tool"
-VERSION = "0.0.0"
-#: The distribution whose installed version `--version` prefers ("": VERSION is the version).
-DISTRIBUTION = ""
-DESCRIPTION = ""
-#: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
-REQUIRES_PYTHON = ">=3.9"
-#: The environment variable that turns on tracebacks (`TOOL_DEBUG=1`).
-DEBUG_ENV = "TOOL_DEBUG"
-#: Each group's help text, by group path ("" is the program).
-GROUP_HELP: dict[str, str] = {}
-#: Every command: path -> its row, made into a `_Command` on first use (`table._command`).
-COMMANDS: dict[str, tuple[Any, ...]] = {}
-#: Each group's visible children (name, summary), for help and for finding commands in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {"": ()}
-#: `@command(aliases=[...])`: alias path -> the command's path.
-ALIASES: dict[str, str] = {}
-#: `@command(root=True)`: the command that runs when argv names none ("": there is none).
-ROOT = ""
-#: How argv finds the root command: "alone" (it is the only command: no subcommand level),
-#: "words" (a first word that names no command is its argument), "flags" (argv starts with
-#: an option, or is empty).
-ROOT_MODE = ""
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-#: `program(exit_codes={...})`: the built-in kinds the program moved, kind -> exit code.
-EXIT_CODES: dict[str, int] = {}
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-#: `Option(..., shadows=True)`: command path (or alias path) -> the tool-wide flag spellings
-#: its own options take over on that command.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, which may come before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
-#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = False
-#: The embedded documents (`embedded._document`): base64 of zlib of a JSON object; here, an
-#: empty schema, tool, prompt and resource lists, skill and completion table.
-_DATA = base64.b64encode(
-    zlib.compress(
-        json.dumps(
-            {
-                "schema": '{"commands": []}',
-                "llms": '{"tools": []}',
-                "mcp_tools": '{"tools":[]}',
-                "mcp_prompts": '{"prompts":[]}',
-                "mcp_resources": '{"resources":[]}',
-                "mcp_templates": '{"resourceTemplates":[]}',
-                "skill": "",
-                "completion": '{"groups": [["", []]], "commands": []}',
-            }
-        ).encode()
+class Program:
+    """Every per-program fact: made once, by keyword, then read only (setting one raises).
+
+    A slotted class written out, not a dataclass: making the class costs next to nothing at
+    start-up (a dataclass runs `exec` for its `__init__`)."""
+
+    __slots__ = (
+        "aliases",
+        "commands",
+        "complete_values",
+        "completion_slots",
+        "config",
+        "data",
+        "debug_env",
+        "description",
+        "distribution",
+        "errors",
+        "exit_codes",
+        "extra_commands",
+        "free_completers",
+        "group_help",
+        "groups",
+        "import_handlers",
+        "max_output",
+        "mcp_completions",
+        "mcp_extra",
+        "mcp_names",
+        "media",
+        "name",
+        "outcomes",
+        "prompts",
+        "records",
+        "requires_python",
+        "resources",
+        "root",
+        "root_mode",
+        "shadows",
+        "shared",
+        "version",
     )
-).decode()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {}
-#: Each `@prompt`: name -> its entry, run by `_execute` like a command.
-PROMPTS: dict[str, _Command] = {}
-#: Each `@resource`: URI or URI template -> (MIME type, its entry).
-RESOURCES: dict[str, tuple[str | None, _Command]] = {}
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
-#: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
-#: template one of whose arguments completes.
-_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {}
-#: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
-#: how text mode writes them and how an MCP answer carries them; empty in any other.
-_MEDIA: tuple[Any, ...] = ()
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+
+    #: The program's name, as its command line and messages spell it.
+    name: str
+    version: str
+    #: The distribution whose installed version `--version` prefers ("": `version` is it).
+    distribution: str
+    description: str
+    #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
+    requires_python: str
+    #: The environment variable that turns on tracebacks (`TOOL_DEBUG=1`).
+    debug_env: str
+    #: Each group's help text, by group path ("" is the program).
+    group_help: dict[str, str]
+    #: Every command: path -> its row, made into a `_Command` on first use (`table._command`).
+    commands: dict[str, tuple[Any, ...]]
+    #: Each group's visible children (name, summary), for help and for finding commands in argv.
+    groups: dict[str, tuple[tuple[str, str], ...]]
+    #: `@command(aliases=[...])`: alias path -> the command's path.
+    aliases: dict[str, str]
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    root: str
+    #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
+    #: "words" (a first word that names no command is its argument), "flags" (argv starts with
+    #: an option, or is empty).
+    root_mode: str
+    #: The error kinds the handlers declare: kind -> (exit code, description).
+    errors: dict[str, tuple[int, str]]
+    #: `program(exit_codes={...})`: the built-in kinds the program moved, kind -> exit code.
+    exit_codes: dict[str, int]
+    #: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+    #: description).
+    outcomes: dict[str, tuple[int, str]]
+    #: `Option(..., shadows=True)`: command path (or alias path) -> the tool-wide flag spellings
+    #: its own options take over on that command.
+    shadows: dict[str, tuple[str, ...]]
+    #: `options=` of the program ("") and its groups: group path -> the spellings of the options
+    #: its commands share, which may come before the command too -> how many words each takes.
+    shared: dict[str, dict[str, int]]
+    #: Each record's result shape: name -> (field shapes, required field names).
+    records: dict[str, tuple[dict[str, Any], tuple[str, ...]]]
+    #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+    max_output: int | None
+    #: Whether the tool reads a config file (`program(config=True)`).
+    config: bool
+    #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
+    data: str
+    #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+    mcp_names: dict[str, tuple[str, bool]]
+    #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
+    prompts: dict[str, Any]
+    #: Each `@resource`: URI or URI template -> (MIME type, its entry).
+    resources: dict[str, tuple[str | None, Any]]
+    #: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+    mcp_extra: dict[str, Any]
+    #: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
+    #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
+    #: template one of whose arguments completes.
+    mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
+    #: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
+    #: how text mode writes them and how an MCP answer carries them; empty in any other.
+    media: tuple[Any, ...]
+    #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+    extra_commands: dict[str, tuple[str, Any]]
+    #: The handlers' imports that only their functions use, run once before the first command
+    #: or `complete=` function (`table._import_once`); None in a program that has none.
+    import_handlers: Callable[[], None] | None
+    #: The `complete=` functions that need none of `import_handlers`' imports (by name).
+    free_completers: frozenset[str]
+    #: Each input of a command with `complete=`: path -> (name, flags, mode, convert, fn, arity);
+    #: None in a tool that has no such input.
+    completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
+    #: The values `complete=` functions offer for the last of the words (`complete._candidates`
+    #: in a tool that has such options; none in one that has not).
+    complete_values: Callable[[list[str]], list[str]]
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        version: str,
+        distribution: str,
+        description: str,
+        requires_python: str,
+        debug_env: str,
+        group_help: dict[str, str],
+        commands: dict[str, tuple[Any, ...]],
+        groups: dict[str, tuple[tuple[str, str], ...]],
+        aliases: dict[str, str],
+        root: str,
+        root_mode: str,
+        errors: dict[str, tuple[int, str]],
+        exit_codes: dict[str, int],
+        outcomes: dict[str, tuple[int, str]],
+        shadows: dict[str, tuple[str, ...]],
+        shared: dict[str, dict[str, int]],
+        records: dict[str, tuple[dict[str, Any], tuple[str, ...]]],
+        max_output: int | None,
+        config: bool,
+        data: str,
+        mcp_names: dict[str, tuple[str, bool]],
+        prompts: dict[str, Any],
+        resources: dict[str, tuple[str | None, Any]],
+        mcp_extra: dict[str, Any],
+        mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
+        media: tuple[Any, ...],
+        extra_commands: dict[str, tuple[str, Any]],
+        import_handlers: Callable[[], None] | None,
+        free_completers: frozenset[str],
+        completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
+        complete_values: Callable[[list[str]], list[str]],
+    ) -> None:
+        facts = locals()
+        for fact in Program.__slots__:
+            object.__setattr__(self, fact, facts[fact])
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"the program is read only: {name} cannot be set")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"the program is read only: {name} cannot be deleted")
+
+    def __repr__(self) -> str:
+        return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
 
 
-#: The handlers' imports that only their functions use, run once before the first command
-#: or `complete=` function (`table._import_once`); None in a program that has none.
-_import_handlers: Callable[[], None] | None = None
-#: The `complete=` functions that need none of `_import_handlers`' imports (by name).
-_FREE_COMPLETERS: frozenset[str] = frozenset()
+#: Each fact -> the name of the table a generated file writes it in, as plain code, then
+#: gives `Program` (`PROGRAM = Program(name=PROGRAM_NAME, ...)`); a handlers file may not bind
+#: one (`model/reserved.RUNTIME_NAMES`).
+TABLES = {
+    "name": "PROGRAM_NAME",
+    "version": "VERSION",
+    "distribution": "DISTRIBUTION",
+    "description": "DESCRIPTION",
+    "requires_python": "REQUIRES_PYTHON",
+    "debug_env": "DEBUG_ENV",
+    "group_help": "GROUP_HELP",
+    "commands": "COMMANDS",
+    "groups": "GROUPS",
+    "aliases": "ALIASES",
+    "root": "ROOT",
+    "root_mode": "ROOT_MODE",
+    "errors": "ERRORS",
+    "exit_codes": "EXIT_CODES",
+    "outcomes": "OUTCOMES",
+    "shadows": "SHADOWS",
+    "shared": "SHARED",
+    "records": "RECORDS",
+    "max_output": "_MAX_OUTPUT",
+    "config": "_CONFIG",
+    "data": "_DATA",
+    "mcp_names": "_MCP_NAMES",
+    "prompts": "PROMPTS",
+    "resources": "RESOURCES",
+    "mcp_extra": "_MCP_EXTRA",
+    "mcp_completions": "_MCP_COMPLETIONS",
+    "media": "_MEDIA",
+    "extra_commands": "_EXTRA_COMMANDS",
+    "import_handlers": "_import_handlers",
+    "free_completers": "_FREE_COMPLETERS",
+    "completion_slots": "_completion_slots",
+    "complete_values": "_complete_values",
+}
 
 
-def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
-    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
-    return ()
-
-
-def _complete_values(words: list[str]) -> list[str]:
-    """The values `complete=` functions offer for the last of `words` (`complete._candidates`
-    in a tool that has such options; none in one that has not)."""
+def _no_values(words: list[str]) -> list[str]:
     return []
+
+
+def _no_documents() -> str:
+    """An empty schema, tool, prompt and resource lists, skill and completion table, as
+    `_DATA` holds documents: base64 of zlib of a JSON object."""
+    # NOTE: imported here: the joiner keeps a module's imports, and only `Program` is joined.
+    import base64
+    import json
+    import zlib
+
+    documents = {
+        "schema": '{"commands": []}',
+        "llms": '{"tools": []}',
+        "mcp_tools": '{"tools":[]}',
+        "mcp_prompts": '{"prompts":[]}',
+        "mcp_resources": '{"resources":[]}',
+        "mcp_templates": '{"resourceTemplates":[]}',
+        "skill": "",
+        "completion": '{"groups": [["", []]], "commands": []}',
+    }
+    return base64.b64encode(zlib.compress(json.dumps(documents).encode())).decode()
+
+
+#: The stand-in: a program of no commands and empty documents (a generated file builds its own).
+PROGRAM = Program(
+    name="tool",
+    version="0.0.0",
+    distribution="",
+    description="",
+    requires_python=">=3.9",
+    debug_env="TOOL_DEBUG",
+    group_help={},
+    commands={},
+    groups={"": ()},
+    aliases={},
+    root="",
+    root_mode="",
+    errors={},
+    exit_codes={},
+    outcomes={},
+    shadows={},
+    shared={},
+    records={},
+    max_output=None,
+    config=False,
+    data=_no_documents(),
+    mcp_names={},
+    prompts={},
+    resources={},
+    mcp_extra={},
+    mcp_completions={},
+    media=(),
+    extra_commands={},
+    import_handlers=None,
+    free_completers=frozenset(),
+    completion_slots=None,
+    complete_values=_no_values,
+)

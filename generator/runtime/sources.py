@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _PLAIN, _dumps, _jsonable
-from burgee.runtime.program import _CONFIG, COMMANDS, PROGRAM, PROMPTS
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import _Recorder
 from burgee.runtime.values import _REQUIRED
 
@@ -91,7 +91,7 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in COMMANDS.items():
+    for path, entry in PROGRAM.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
         options[tuple(path.split())] = {
             spelling
@@ -99,10 +99,10 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
             if flags
             for spelling in (name, flags[-1].lstrip("-"))
         }
-    for name, prompt in PROMPTS.items():
+    for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
         recorder = _Recorder()
-        prompt.build(recorder)  # type: ignore[arg-type]
+        prompt.build(recorder)
         flags = {flag[2:] for flag in recorder.options if flag[:2] == "--"}
         options[("prompt", name)] = flags | set(prompt.keys)
     stray: list[str] = []
@@ -134,7 +134,7 @@ def _bare(key: str) -> bool:
 
 def _config_places() -> list[str]:
     """Where the config file is looked for, as a person would write the paths."""
-    return [pattern.format(name=PROGRAM, config="~/.config") for pattern in _CONFIG_FILES]
+    return [pattern.format(name=PROGRAM.name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
 class _Sources:
@@ -157,7 +157,7 @@ class _Sources:
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
         else:
             first = (call.source, call.source + " " + key, given)
-        layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        layered = flag is not None and (env or PROGRAM.config) and (given is _REQUIRED or self.full)
         # NOTE: another option of its group was given (`values._apart`): the call wins.
         layered = layered and key not in call.unread
         if layered or call.explaining:
@@ -214,7 +214,7 @@ class _Sources:
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
         if env:
             yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
-        if not _CONFIG:
+        if not PROGRAM.config:
             return
         for source in ("config", "pyproject"):
             path, table = self._file(source)
@@ -232,7 +232,7 @@ class _Sources:
             _FILES[key] = read
             for stray in _stray_keys(read[1]):
                 sys.stderr.write(
-                    f"{PROGRAM}: warning: {source} {read[0]}: no command reads {stray}\n"
+                    f"{PROGRAM.name}: warning: {source} {read[0]}: no command reads {stray}\n"
                 )
         return _FILES[key]
 
@@ -265,7 +265,7 @@ class _Sources:
         for pattern in _CONFIG_FILES:
             if "{config}" in pattern and not os.path.isabs(home):
                 continue  # NOTE: no home (`~` unexpanded): never a folder of the working directory
-            path = os.path.normpath(pattern.format(name=PROGRAM, config=home))
+            path = os.path.normpath(pattern.format(name=PROGRAM.name, config=home))
             if os.path.isfile(path):
                 return path, _Sources._load(path)
         return "", {}
@@ -288,7 +288,7 @@ class _Sources:
         """`[tool.<name>]` of a pyproject.toml, someone else's file perhaps (anything may sit
         where ours would, and it may be mid-edit): what cannot be read is a warning and an
         empty table, never a tool that stops working in that folder."""
-        where = f"{path} [tool.{PROGRAM}]"
+        where = f"{path} [tool.{PROGRAM.name}]"
         try:
             import tomllib  # novermin (Python < 3.11 lands in the except)  # noqa: F401
         except ImportError:
@@ -301,20 +301,22 @@ class _Sources:
 
             # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
             # `tool.NAME.level = 1`: any of them is our table.
-            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM), text, re.MULTILINE)
+            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM.name), text, re.MULTILINE)
             if ours:
                 sys.stderr.write(
-                    f"{PROGRAM}: warning: {where} not read: reading TOML needs Python 3.11 "
+                    f"{PROGRAM.name}: warning: {where} not read: reading TOML needs Python 3.11 "
                     "or later\n"
                 )
             return f"{where} (not read: TOML needs Python 3.11 or later)", {}
         try:
             data = _Sources._load(path)
         except UsageError as error:
-            sys.stderr.write(f"{PROGRAM}: warning: {error.message}; [tool.{PROGRAM}] not read\n")
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: {error.message}; [tool.{PROGRAM.name}] not read\n"
+            )
             return f"{where} (not read)", {}
         tools = data.get("tool")
-        table = tools.get(PROGRAM, {}) if isinstance(tools, dict) else {}
+        table = tools.get(PROGRAM.name, {}) if isinstance(tools, dict) else {}
         return where, table if isinstance(table, dict) else {}
 
     @staticmethod
@@ -330,7 +332,7 @@ class _Sources:
                 except ImportError:
                     raise UsageError(
                         f"{path}: reading TOML needs Python 3.11 or later",
-                        hint=f"use {PROGRAM}.json instead",
+                        hint=f"use {PROGRAM.name}.json instead",
                     ) from None
                 data = tomllib.loads(text)
         except (OSError, ValueError) as error:
@@ -341,9 +343,9 @@ class _Sources:
             # NOTE: often a data file that happens to have the config file's name (notes.json
             # of a tool named notes): say which file is read, and why.
             raise UsageError(
-                f"{path}: expected a table of option values (it is read as {PROGRAM}'s config "
+                f"{path}: expected a table of option values (it is read as {PROGRAM.name}'s config "
                 "file)",
                 hint=f"keep data in a file of another name, or name the config file with "
-                f"--config PATH; {PROGRAM} looks for {', '.join(_config_places())}",
+                f"--config PATH; {PROGRAM.name} looks for {', '.join(_config_places())}",
             )
         return data

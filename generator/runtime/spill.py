@@ -28,9 +28,9 @@ def _spill_directories() -> list[tuple[str, str | None]]:
     base = _user_cache()
     found: list[tuple[str, str | None]] = []
     if base is not None:
-        found.append((os.path.join(base, PROGRAM, "output"), None))
+        found.append((os.path.join(base, PROGRAM.name, "output"), None))
     temporary = _temporary_cache()
-    found.append((os.path.join(temporary, PROGRAM, "output"), temporary))
+    found.append((os.path.join(temporary, PROGRAM.name, "output"), temporary))
     return found
 
 

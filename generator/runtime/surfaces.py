@@ -23,12 +23,7 @@ from burgee.runtime.kinds import _Any
 from burgee.runtime.mcp_io import _arguments, _McpError
 from burgee.runtime.mcp_methods import _MCP_READ_CACHE, _mcp_page
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
-from burgee.runtime.program import (
-    _MCP_COMPLETIONS,
-    PROGRAM,
-    PROMPTS,
-    RESOURCES,
-)
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 
@@ -70,7 +65,7 @@ def _get_prompt(
 ) -> Any:
     """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages; for an
     agent, delivered as a tool's answer is (`_for_agent`)."""
-    command = PROMPTS[name]
+    command = PROGRAM.prompts[name]
     call = _Call(arguments, source, context, _Sources(context.command))
     try:
         data = _execute(command, call)["data"]
@@ -94,9 +89,9 @@ def _for_agent(data: object, command: _Command) -> Any:
 def _match(uri: str) -> tuple[str, dict[str, str]] | None:
     """The resource `uri` names, and its placeholders' values: a fixed URI first, then each
     template in file order (a placeholder's value is not empty and has no `/`)."""
-    if uri in RESOURCES and "{" not in uri:
+    if uri in PROGRAM.resources and "{" not in uri:
         return uri, {}
-    for template in RESOURCES:
+    for template in PROGRAM.resources:
         if "{" not in template:
             continue
         values: dict[str, str] = {}
@@ -142,7 +137,7 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
     if found is None:
         return None
     template, values = found
-    mime, command = RESOURCES[template]
+    mime, command = PROGRAM.resources[template]
     kept: list[object] = []
 
     def run(call: _Call) -> object:
@@ -191,7 +186,7 @@ def _answered(work: Callable[[], _T], server: _McpServer) -> _T:
 
 def _unknown_prompt(name: object) -> UsageError:
     """The error of a prompt the program does not have, on the command line and over MCP."""
-    return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROMPTS)}")
+    return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROGRAM.prompts)}")
 
 
 def _mcp_context(server: _McpServer, path: str) -> Context:
@@ -208,7 +203,7 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
     name = params.get("name")
     if not isinstance(name, str):
         raise _McpError(-32602, "Invalid params: name must be a string")
-    if name not in PROMPTS:
+    if name not in PROGRAM.prompts:
         raise _mcp_failure(_unknown_prompt(name), server)
     arguments = _arguments(params)
     context = _mcp_context(server, "prompt " + name)
@@ -257,14 +252,14 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
     kind = ref.get("type")
     if kind == "ref/prompt":
         name = ref.get("name")
-        if name not in PROMPTS:
+        if name not in PROGRAM.prompts:
             raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
-        key, keys, what = f"prompt {name}", PROMPTS[name].keys, f"prompt {name!r}"
+        key, keys, what = f"prompt {name}", PROGRAM.prompts[name].keys, f"prompt {name!r}"
     elif kind == "ref/resource":
         uri = ref.get("uri")
-        if not isinstance(uri, str) or "{" not in uri or uri not in RESOURCES:
+        if not isinstance(uri, str) or "{" not in uri or uri not in PROGRAM.resources:
             raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
-        key, keys = f"resource {uri}", RESOURCES[uri][1].keys
+        key, keys = f"resource {uri}", PROGRAM.resources[uri][1].keys
         what = f"resource template {uri!r}"
     else:
         raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")
@@ -280,7 +275,7 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         for name, text in (given.items() if isinstance(given, dict) else ())
         if name != wanted and name in keys and isinstance(text, str)
     }
-    slots = {slot[0]: slot for slot in _MCP_COMPLETIONS.get(key, ())}
+    slots = {slot[0]: slot for slot in PROGRAM.mcp_completions.get(key, ())}
     values: list[str] = []
     slot = slots.get(wanted)
     if slot is not None:
@@ -323,7 +318,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
             raise UsageError(f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help"))
         return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
-    command = PROMPTS.get(name)
+    command = PROGRAM.prompts.get(name)
     if command is None:
         raise _unknown_prompt(name)
     source = "flag"
@@ -335,7 +330,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
             )
         raw, source = _read_json_input(invocation.json_input), "json"
     else:
-        parser = _new_parser(f"{PROGRAM} prompt {name}", command.description, "")
+        parser = _new_parser(f"{PROGRAM.name} prompt {name}", command.description, "")
         command.build(parser)
         raw = vars(parser.parse_args(rest[1:]))
     context = Context("prompt " + name, invocation.json)
@@ -393,7 +388,7 @@ def _resource_cli(invocation: _Invocation) -> object:
 
 def _surface_help(usage: str, description: str, *texts: str) -> object:
     """`prompt --help`, `resource --help`: usage, what it does, and what there is to name."""
-    lines = [f"usage: {PROGRAM} {usage}", "", description]
+    lines = [f"usage: {PROGRAM.name} {usage}", "", description]
     for kind, entries in _entries(texts).items():
         if entries:
             lines += ["", f"{kind.replace('resourceTemplates', 'templates')}:"]

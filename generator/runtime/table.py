@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _Command
 from burgee.runtime.deliver import _OUTPUT, _OUTPUT_WORD
-from burgee.runtime.program import COMMANDS, _import_handlers
+from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _negatives
 from burgee.runtime.values import _REQUIRED
 
@@ -56,7 +56,7 @@ def _command(path: str) -> _Command | None:
     """The command at `path`: the program's own, or the built-in `output`."""
     command = _MADE.get(path)
     if command is None:
-        row = COMMANDS.get(path)
+        row = PROGRAM.commands.get(path)
         if row is None:
             return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
@@ -134,8 +134,8 @@ def _import_once() -> None:
     and the MCP lists never import what the handlers import. Callers check first that there
     are some (`_import_handlers` is None in a program without), and that they have not run."""
     with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
-        if not _IMPORTED and _import_handlers is not None:
-            _import_handlers()
+        if not _IMPORTED and PROGRAM.import_handlers is not None:
+            PROGRAM.import_handlers()
             _IMPORTED.append(True)
 
 
@@ -181,7 +181,7 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
-        if _import_handlers is not None and not _IMPORTED:
+        if PROGRAM.import_handlers is not None and not _IMPORTED:
             _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}

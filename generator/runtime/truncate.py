@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.kinds import _is_media
-from burgee.runtime.program import RECORDS
+from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -290,7 +290,7 @@ def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map")
-    fields = RECORDS[found[1]][0]
+    fields = PROGRAM.records[found[1]][0]
     return map(fields.get, keys) if _truncate_has_map(found) else None
 
 
@@ -356,7 +356,7 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form in ("null", "list"):
         return _truncate_has_map(inner, seen)
     if form == "record" and inner not in seen:
-        fields = RECORDS[inner][0].values()
+        fields = PROGRAM.records[inner][0].values()
         return any(_truncate_has_map(field, seen | {inner}) for field in fields)
     return False
 

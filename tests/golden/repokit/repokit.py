@@ -28,8 +28,10 @@ if TYPE_CHECKING:
         message: str
         text: str | None
         kind: str
-        exit_code: int
         retryable: bool
+
+        @property
+        def exit_code(self) -> int: ...
 
         def __init__(
             self,
@@ -140,6 +142,83 @@ if TYPE_CHECKING:
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
         ) -> None: ...
+
+    class Program:
+        name: str
+        version: str
+        distribution: str
+        description: str
+        requires_python: str
+        debug_env: str
+        group_help: dict[str, str]
+        commands: dict[str, tuple[Any, ...]]
+        groups: dict[str, tuple[tuple[str, str], ...]]
+        aliases: dict[str, str]
+        root: str
+        root_mode: str
+        errors: dict[str, tuple[int, str]]
+        exit_codes: dict[str, int]
+        outcomes: dict[str, tuple[int, str]]
+        shadows: dict[str, tuple[str, ...]]
+        shared: dict[str, dict[str, int]]
+        records: dict[str, tuple[dict[str, Any], tuple[str, ...]]]
+        max_output: int | None
+        config: bool
+        data: str
+        mcp_names: dict[str, tuple[str, bool]]
+        prompts: dict[str, Any]
+        resources: dict[str, tuple[str | None, Any]]
+        mcp_extra: dict[str, Any]
+        mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
+        media: tuple[Any, ...]
+        extra_commands: dict[str, tuple[str, Any]]
+        import_handlers: Callable[[], None] | None
+        free_completers: frozenset[str]
+        completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
+        complete_values: Callable[[list[str]], list[str]]
+
+        def __init__(
+            self,
+            *,
+            name: str,
+            version: str,
+            distribution: str,
+            description: str,
+            requires_python: str,
+            debug_env: str,
+            group_help: dict[str, str],
+            commands: dict[str, tuple[Any, ...]],
+            groups: dict[str, tuple[tuple[str, str], ...]],
+            aliases: dict[str, str],
+            root: str,
+            root_mode: str,
+            errors: dict[str, tuple[int, str]],
+            exit_codes: dict[str, int],
+            outcomes: dict[str, tuple[int, str]],
+            shadows: dict[str, tuple[str, ...]],
+            shared: dict[str, dict[str, int]],
+            records: dict[str, tuple[dict[str, Any], tuple[str, ...]]],
+            max_output: int | None,
+            config: bool,
+            data: str,
+            mcp_names: dict[str, tuple[str, bool]],
+            prompts: dict[str, Any],
+            resources: dict[str, tuple[str | None, Any]],
+            mcp_extra: dict[str, Any],
+            mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
+            media: tuple[Any, ...],
+            extra_commands: dict[str, tuple[str, Any]],
+            import_handlers: Callable[[], None] | None,
+            free_completers: frozenset[str],
+            completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
+            complete_values: Callable[[list[str]], list[str]],
+        ) -> None: ...
+
+        def __setattr__(self, name: str, value: object) -> None: ...
+
+        def __delattr__(self, name: str) -> None: ...
+
+        def __repr__(self) -> str: ...
 
     class _Type:
         name: ClassVar[str]
@@ -319,7 +398,7 @@ else:
         return value
 
 
-PROGRAM = "repokit"
+PROGRAM_NAME = "repokit"
 VERSION = "0.1.0"
 DISTRIBUTION = ""
 DESCRIPTION = "Repokit: options many commands share, given before the command or after it.\n\nA Click group's options, a Typer callback's, argparse's `parents=`: declared once as an\nalias, listed in `options=` of the program or of a group, taken by each of its commands."
@@ -546,7 +625,7 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
-            f"{namespace.get('PROGRAM', path)}: cannot start: the code of {path} is not there "
+            f"{namespace.get('PROGRAM_NAME', path)}: cannot start: the code of {path} is not there "
             f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
             "was edited away); install the tool with its .py file"
         )
@@ -675,7 +754,7 @@ def _boot(
 def _stop_starting(namespace: dict[str, Any], path: str) -> NoReturn:
     """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
     exit code of `interrupted`, no traceback."""
-    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    sys.stderr.write(f"{namespace.get('PROGRAM_NAME', path)}: interrupted (Ctrl-C)\n")
     moved = namespace.get("EXIT_CODES", {})
     raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
 
@@ -1093,6 +1172,43 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
 _complete_values = _candidates
 
 
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=_completion_slots,
+    complete_values=_complete_values,
+)
+
+
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
 _release_interrupts()
 
@@ -1123,10 +1239,10 @@ if TYPE_CHECKING:
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
-#: Built-in error kinds: kind -> (exit code, description), with the codes the program moved
-#: (`program(exit_codes=...)`, `EXIT_CODES`) in place of the defaults. 0 is success.
+#: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
+#: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
-    kind: (EXIT_CODES.get(kind, code), text)
+    kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
         "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
@@ -1143,6 +1259,16 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 }
 
 
+def _exit_code(kind: str) -> int:
+    """The exit code of a built-in kind, with the code the program moved it to, if it did."""
+    return PROGRAM.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
+
+
+def _builtin_errors() -> dict[str, tuple[int, str]]:
+    """`BUILTIN_ERRORS` with the program's moved codes in place of burgee's."""
+    return {kind: (_exit_code(kind), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+
+
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
 
@@ -1154,8 +1280,13 @@ class CommandError(Exception):
     # NOTE: raised as it is (`raise CommandError("...")`), it is an `internal` error with the
     # handler's message: a kind every table documents. A declared error names its own.
     kind = "internal"
-    exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
+
+    @property
+    def exit_code(self) -> int:
+        """The built-in kind's code, the program's when it moved it (a declared error's class
+        sets its own)."""
+        return _exit_code(self.kind if self.kind in BUILTIN_ERRORS else "internal")
 
     def __init__(
         self,
@@ -1191,7 +1322,6 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
-    exit_code = BUILTIN_ERRORS["usage"][0]
 
 
 class _Internal(CommandError):
@@ -1202,12 +1332,10 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
-    exit_code = BUILTIN_ERRORS["timeout"][0]
 
 
 class _Interrupted(CommandError):
     kind = "interrupted"
-    exit_code = BUILTIN_ERRORS["interrupted"][0]
 
 
 class _Terminated(BaseException):
@@ -1264,7 +1392,6 @@ class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
     kind = "action_required"
-    exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
         self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
@@ -1276,8 +1403,8 @@ class _ActionRequired(CommandError):
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
-            if line.split(" ", 1)[0] == PROGRAM:
-                line = line[len(PROGRAM) :].lstrip()
+            if line.split(" ", 1)[0] == PROGRAM.name:
+                line = line[len(PROGRAM.name) :].lstrip()
             line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
@@ -1337,7 +1464,7 @@ def _command_line(words: str) -> str:
     shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1365,7 +1492,6 @@ class _MissingDependency(CommandError):
     """A third-party package the command needs is not installed."""
 
     kind = "missing_dependency"
-    exit_code = BUILTIN_ERRORS["missing_dependency"][0]
 
 
 class _Invalid(ValueError):
@@ -1461,7 +1587,7 @@ class Context:
     _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
-        self.program = PROGRAM
+        self.program: str = PROGRAM.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
@@ -1502,7 +1628,7 @@ class Context:
         if _LOG_LEVELS.index(level) < 3 and not self._verbose:
             return
         extra = "".join(f" {key}={value!r}" for key, value in data.items())
-        sys.stderr.write(f"{PROGRAM}: {level}: {message}{extra}\n")
+        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -1563,7 +1689,7 @@ class Context:
                 callback()
             except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
-                sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
+                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
 
 
 # ---- burgee: loaded on first use: timeout ----
@@ -1765,7 +1891,7 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
-    words = [] if ROOT_MODE == "alone" else path.split()
+    words = [] if PROGRAM.root_mode == "alone" else path.split()
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
@@ -1853,6 +1979,171 @@ class _Command:
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
+
+
+class Program:
+    """Every per-program fact: made once, by keyword, then read only (setting one raises).
+
+    A slotted class written out, not a dataclass: making the class costs next to nothing at
+    start-up (a dataclass runs `exec` for its `__init__`)."""
+
+    __slots__ = (
+        "aliases",
+        "commands",
+        "complete_values",
+        "completion_slots",
+        "config",
+        "data",
+        "debug_env",
+        "description",
+        "distribution",
+        "errors",
+        "exit_codes",
+        "extra_commands",
+        "free_completers",
+        "group_help",
+        "groups",
+        "import_handlers",
+        "max_output",
+        "mcp_completions",
+        "mcp_extra",
+        "mcp_names",
+        "media",
+        "name",
+        "outcomes",
+        "prompts",
+        "records",
+        "requires_python",
+        "resources",
+        "root",
+        "root_mode",
+        "shadows",
+        "shared",
+        "version",
+    )
+
+    #: The program's name, as its command line and messages spell it.
+    name: str
+    version: str
+    #: The distribution whose installed version `--version` prefers ("": `version` is it).
+    distribution: str
+    description: str
+    #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
+    requires_python: str
+    #: The environment variable that turns on tracebacks (`TOOL_DEBUG=1`).
+    debug_env: str
+    #: Each group's help text, by group path ("" is the program).
+    group_help: dict[str, str]
+    #: Every command: path -> its row, made into a `_Command` on first use (`table._command`).
+    commands: dict[str, tuple[Any, ...]]
+    #: Each group's visible children (name, summary), for help and for finding commands in argv.
+    groups: dict[str, tuple[tuple[str, str], ...]]
+    #: `@command(aliases=[...])`: alias path -> the command's path.
+    aliases: dict[str, str]
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    root: str
+    #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
+    #: "words" (a first word that names no command is its argument), "flags" (argv starts with
+    #: an option, or is empty).
+    root_mode: str
+    #: The error kinds the handlers declare: kind -> (exit code, description).
+    errors: dict[str, tuple[int, str]]
+    #: `program(exit_codes={...})`: the built-in kinds the program moved, kind -> exit code.
+    exit_codes: dict[str, int]
+    #: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+    #: description).
+    outcomes: dict[str, tuple[int, str]]
+    #: `Option(..., shadows=True)`: command path (or alias path) -> the tool-wide flag spellings
+    #: its own options take over on that command.
+    shadows: dict[str, tuple[str, ...]]
+    #: `options=` of the program ("") and its groups: group path -> the spellings of the options
+    #: its commands share, which may come before the command too -> how many words each takes.
+    shared: dict[str, dict[str, int]]
+    #: Each record's result shape: name -> (field shapes, required field names).
+    records: dict[str, tuple[dict[str, Any], tuple[str, ...]]]
+    #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+    max_output: int | None
+    #: Whether the tool reads a config file (`program(config=True)`).
+    config: bool
+    #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
+    data: str
+    #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+    mcp_names: dict[str, tuple[str, bool]]
+    #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
+    prompts: dict[str, Any]
+    #: Each `@resource`: URI or URI template -> (MIME type, its entry).
+    resources: dict[str, tuple[str | None, Any]]
+    #: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+    mcp_extra: dict[str, Any]
+    #: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
+    #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
+    #: template one of whose arguments completes.
+    mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
+    #: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
+    #: how text mode writes them and how an MCP answer carries them; empty in any other.
+    media: tuple[Any, ...]
+    #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+    extra_commands: dict[str, tuple[str, Any]]
+    #: The handlers' imports that only their functions use, run once before the first command
+    #: or `complete=` function (`table._import_once`); None in a program that has none.
+    import_handlers: Callable[[], None] | None
+    #: The `complete=` functions that need none of `import_handlers`' imports (by name).
+    free_completers: frozenset[str]
+    #: Each input of a command with `complete=`: path -> (name, flags, mode, convert, fn, arity);
+    #: None in a tool that has no such input.
+    completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
+    #: The values `complete=` functions offer for the last of the words (`complete._candidates`
+    #: in a tool that has such options; none in one that has not).
+    complete_values: Callable[[list[str]], list[str]]
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        version: str,
+        distribution: str,
+        description: str,
+        requires_python: str,
+        debug_env: str,
+        group_help: dict[str, str],
+        commands: dict[str, tuple[Any, ...]],
+        groups: dict[str, tuple[tuple[str, str], ...]],
+        aliases: dict[str, str],
+        root: str,
+        root_mode: str,
+        errors: dict[str, tuple[int, str]],
+        exit_codes: dict[str, int],
+        outcomes: dict[str, tuple[int, str]],
+        shadows: dict[str, tuple[str, ...]],
+        shared: dict[str, dict[str, int]],
+        records: dict[str, tuple[dict[str, Any], tuple[str, ...]]],
+        max_output: int | None,
+        config: bool,
+        data: str,
+        mcp_names: dict[str, tuple[str, bool]],
+        prompts: dict[str, Any],
+        resources: dict[str, tuple[str | None, Any]],
+        mcp_extra: dict[str, Any],
+        mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
+        media: tuple[Any, ...],
+        extra_commands: dict[str, tuple[str, Any]],
+        import_handlers: Callable[[], None] | None,
+        free_completers: frozenset[str],
+        completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
+        complete_values: Callable[[list[str]], list[str]],
+    ) -> None:
+        facts = locals()
+        for fact in Program.__slots__:
+            object.__setattr__(self, fact, facts[fact])
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"the program is read only: {name} cannot be set")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"the program is read only: {name} cannot be deleted")
+
+    def __repr__(self) -> str:
+        return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
 
 
 def _either(names: tuple[str, ...]) -> str:
@@ -2891,7 +3182,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if problem:
                 return problem
         return None
-    fields, required = RECORDS[shape[1]]
+    fields, required = PROGRAM.records[shape[1]]
     for key in required:
         if key not in data:
             return f"{path}: missing field {key!r}"
@@ -3454,7 +3745,7 @@ def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map")
-    fields = RECORDS[found[1]][0]
+    fields = PROGRAM.records[found[1]][0]
     return map(fields.get, keys) if _truncate_has_map(found) else None
 
 
@@ -3520,7 +3811,7 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form in ("null", "list"):
         return _truncate_has_map(inner, seen)
     if form == "record" and inner not in seen:
-        fields = RECORDS[inner][0].values()
+        fields = PROGRAM.records[inner][0].values()
         return any(_truncate_has_map(field, seen | {inner}) for field in fields)
     return False
 
@@ -3846,9 +4137,9 @@ def _spill_directories() -> list[tuple[str, str | None]]:
     base = _user_cache()
     found: list[tuple[str, str | None]] = []
     if base is not None:
-        found.append((os.path.join(base, PROGRAM, "output"), None))
+        found.append((os.path.join(base, PROGRAM.name, "output"), None))
     temporary = _temporary_cache()
-    found.append((os.path.join(temporary, PROGRAM, "output"), temporary))
+    found.append((os.path.join(temporary, PROGRAM.name, "output"), temporary))
     return found
 
 
@@ -4051,7 +4342,7 @@ def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> i
         return 0
     if command is not None and command.max_output is not None:
         return command.max_output
-    return _MAX_OUTPUT if _MAX_OUTPUT is not None else _AGENT_LIMIT
+    return PROGRAM.max_output if PROGRAM.max_output is not None else _AGENT_LIMIT
 
 
 def _deliver(
@@ -4289,7 +4580,7 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in COMMANDS.items():
+    for path, entry in PROGRAM.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
         options[tuple(path.split())] = {
             spelling
@@ -4297,10 +4588,10 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
             if flags
             for spelling in (name, flags[-1].lstrip("-"))
         }
-    for name, prompt in PROMPTS.items():
+    for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
         recorder = _Recorder()
-        prompt.build(recorder)  # type: ignore[arg-type]
+        prompt.build(recorder)
         flags = {flag[2:] for flag in recorder.options if flag[:2] == "--"}
         options[("prompt", name)] = flags | set(prompt.keys)
     stray: list[str] = []
@@ -4332,7 +4623,7 @@ def _bare(key: str) -> bool:
 
 def _config_places() -> list[str]:
     """Where the config file is looked for, as a person would write the paths."""
-    return [pattern.format(name=PROGRAM, config="~/.config") for pattern in _CONFIG_FILES]
+    return [pattern.format(name=PROGRAM.name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
 class _Sources:
@@ -4355,7 +4646,7 @@ class _Sources:
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
         else:
             first = (call.source, call.source + " " + key, given)
-        layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        layered = flag is not None and (env or PROGRAM.config) and (given is _REQUIRED or self.full)
         # NOTE: another option of its group was given (`values._apart`): the call wins.
         layered = layered and key not in call.unread
         if layered or call.explaining:
@@ -4412,7 +4703,7 @@ class _Sources:
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
         if env:
             yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
-        if not _CONFIG:
+        if not PROGRAM.config:
             return
         for source in ("config", "pyproject"):
             path, table = self._file(source)
@@ -4430,7 +4721,7 @@ class _Sources:
             _FILES[key] = read
             for stray in _stray_keys(read[1]):
                 sys.stderr.write(
-                    f"{PROGRAM}: warning: {source} {read[0]}: no command reads {stray}\n"
+                    f"{PROGRAM.name}: warning: {source} {read[0]}: no command reads {stray}\n"
                 )
         return _FILES[key]
 
@@ -4463,7 +4754,7 @@ class _Sources:
         for pattern in _CONFIG_FILES:
             if "{config}" in pattern and not os.path.isabs(home):
                 continue  # NOTE: no home (`~` unexpanded): never a folder of the working directory
-            path = os.path.normpath(pattern.format(name=PROGRAM, config=home))
+            path = os.path.normpath(pattern.format(name=PROGRAM.name, config=home))
             if os.path.isfile(path):
                 return path, _Sources._load(path)
         return "", {}
@@ -4486,7 +4777,7 @@ class _Sources:
         """`[tool.<name>]` of a pyproject.toml, someone else's file perhaps (anything may sit
         where ours would, and it may be mid-edit): what cannot be read is a warning and an
         empty table, never a tool that stops working in that folder."""
-        where = f"{path} [tool.{PROGRAM}]"
+        where = f"{path} [tool.{PROGRAM.name}]"
         try:
             import tomllib  # novermin (Python < 3.11 lands in the except)  # noqa: F401
         except ImportError:
@@ -4499,20 +4790,22 @@ class _Sources:
 
             # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
             # `tool.NAME.level = 1`: any of them is our table.
-            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM), text, re.MULTILINE)
+            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM.name), text, re.MULTILINE)
             if ours:
                 sys.stderr.write(
-                    f"{PROGRAM}: warning: {where} not read: reading TOML needs Python 3.11 "
+                    f"{PROGRAM.name}: warning: {where} not read: reading TOML needs Python 3.11 "
                     "or later\n"
                 )
             return f"{where} (not read: TOML needs Python 3.11 or later)", {}
         try:
             data = _Sources._load(path)
         except UsageError as error:
-            sys.stderr.write(f"{PROGRAM}: warning: {error.message}; [tool.{PROGRAM}] not read\n")
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: {error.message}; [tool.{PROGRAM.name}] not read\n"
+            )
             return f"{where} (not read)", {}
         tools = data.get("tool")
-        table = tools.get(PROGRAM, {}) if isinstance(tools, dict) else {}
+        table = tools.get(PROGRAM.name, {}) if isinstance(tools, dict) else {}
         return where, table if isinstance(table, dict) else {}
 
     @staticmethod
@@ -4528,7 +4821,7 @@ class _Sources:
                 except ImportError:
                     raise UsageError(
                         f"{path}: reading TOML needs Python 3.11 or later",
-                        hint=f"use {PROGRAM}.json instead",
+                        hint=f"use {PROGRAM.name}.json instead",
                     ) from None
                 data = tomllib.loads(text)
         except (OSError, ValueError) as error:
@@ -4539,10 +4832,10 @@ class _Sources:
             # NOTE: often a data file that happens to have the config file's name (notes.json
             # of a tool named notes): say which file is read, and why.
             raise UsageError(
-                f"{path}: expected a table of option values (it is read as {PROGRAM}'s config "
+                f"{path}: expected a table of option values (it is read as {PROGRAM.name}'s config "
                 "file)",
                 hint=f"keep data in a file of another name, or name the config file with "
-                f"--config PATH; {PROGRAM} looks for {', '.join(_config_places())}",
+                f"--config PATH; {PROGRAM.name} looks for {', '.join(_config_places())}",
             )
         return data
 
@@ -4824,7 +5117,7 @@ def _execute(
 def _debugging(flag: bool) -> bool:
     """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
-    return flag or _switched_on(DEBUG_ENV)
+    return flag or _switched_on(PROGRAM.debug_env)
 
 
 def _as_error(error: BaseException, debug: bool) -> CommandError:
@@ -4844,7 +5137,7 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
         # NOTE: through `_emit`, so not even a traceback shows a secret.
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
-    hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
+    hint = None if debug else f"rerun with --debug (or {PROGRAM.debug_env}=1) to see the traceback"
     internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
     internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
     return internal
@@ -4871,7 +5164,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         # callbacks run first, while what they print still goes to stderr.
         context.close()
         _QUIET.stop()
-        code = _write_error(error, json_mode, PROGRAM)
+        code = _write_error(error, json_mode, PROGRAM.name)
         sys.stderr.flush()
         os._exit(code)
 
@@ -4913,7 +5206,7 @@ def _command(path: str) -> _Command | None:
     """The command at `path`: the program's own, or the built-in `output`."""
     command = _MADE.get(path)
     if command is None:
-        row = COMMANDS.get(path)
+        row = PROGRAM.commands.get(path)
         if row is None:
             return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
@@ -4993,8 +5286,8 @@ def _import_once() -> None:
     and the MCP lists never import what the handlers import. Callers check first that there
     are some (`_import_handlers` is None in a program without), and that they have not run."""
     with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
-        if not _IMPORTED and _import_handlers is not None:
-            _import_handlers()
+        if not _IMPORTED and PROGRAM.import_handlers is not None:
+            PROGRAM.import_handlers()
             _IMPORTED.append(True)
 
 
@@ -5040,7 +5333,7 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
-        if _import_handlers is not None and not _IMPORTED:
+        if PROGRAM.import_handlers is not None and not _IMPORTED:
             _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
@@ -5121,7 +5414,8 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         ident = item.get("id")
         path = item.get("command")
         if isinstance(path, str):
-            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
+            # NOTE: `ls` runs `list-items`, as on the command line
+            path = PROGRAM.aliases.get(path, path)
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -5182,7 +5476,6 @@ class _BatchFailed(CommandError):
     """At least one call of the batch failed: the batch's own error, after every line."""
 
     kind = "batch_failed"
-    exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
     def __init__(self, failed: int, calls: int) -> None:
         super().__init__(
@@ -5620,7 +5913,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             raise UsageError(message, hint=self._for_usage())
 
         def _for_usage(self) -> str:
-            words = self.prog.removeprefix(PROGRAM).strip()
+            words = self.prog.removeprefix(PROGRAM.name).strip()
             return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
@@ -5741,8 +6034,8 @@ class _Invocation:
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
-        table = SHADOWS if shadows is None else shadows
-        reads_config = _CONFIG if config is None else config
+        table = PROGRAM.shadows if shadows is None else shadows
+        reads_config = PROGRAM.config if config is None else config
         #: The arguments of the command at a path as typed (`_arguments_at`, or another
         #: program's): where a pass-through argument begins, the tool's flags end.
         lookup = _arguments_at if arguments is None else arguments
@@ -5769,14 +6062,16 @@ class _Invocation:
         self.problem: UsageError | None = None
         given: list[Flag] = []
         #: `SHARED` and what a path names (`_named`), or another program's.
-        spread, named_by = (SHARED, _named) if shared is None else shared
+        spread, named_by = (PROGRAM.shared, _named) if shared is None else shared
         tokens = _hoisted(list(argv), reads_config, spread, named_by) if spread else list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
-        passing, begins = _passing(lookup, ROOT, 0) if ROOT_MODE == "alone" else (None, 0)
+        passing, begins = (
+            _passing(lookup, PROGRAM.root, 0) if PROGRAM.root_mode == "alone" else (None, 0)
+        )
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -5797,7 +6092,7 @@ class _Invocation:
                 if token[:1] != "-" and (not shadowed or passing is None):
                     named = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = shadowed or table.get(named, ())
-                    if passing is None and ROOT_MODE != "alone":
+                    if passing is None and PROGRAM.root_mode != "alone":
                         passing, begins = _passing(lookup, named, len(self.rest))
                 continue
             given.append(flag)
@@ -5865,8 +6160,8 @@ class _Invocation:
 
 def _named(path: str) -> str:
     """What the words `path` name: "command" (an alias's too), "group", or ""."""
-    path = ALIASES.get(path, path)
-    return "command" if path in COMMANDS else "group" if path in GROUPS else ""
+    path = PROGRAM.aliases.get(path, path)
+    return "command" if path in PROGRAM.commands else "group" if path in PROGRAM.groups else ""
 
 
 def _hoisted(
@@ -5926,7 +6221,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and ROOT):
+    if keep or (not node and PROGRAM.root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -5935,8 +6230,8 @@ def _hoisted(
 
 def _arguments_at(named: str) -> _Recorder | None:
     """The arguments of the command (or alias) at the path `named`, as typed."""
-    path = ALIASES.get(named, named)
-    command = _command(path) if path in COMMANDS else None
+    path = PROGRAM.aliases.get(named, named)
+    command = _command(path) if path in PROGRAM.commands else None
     return _recorded(command) if command is not None else None
 
 
@@ -5949,10 +6244,13 @@ def _passing(
     found = lookup(named)
     # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
     # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
-    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = not any(
+        named in names
+        for names in (PROGRAM.commands, PROGRAM.groups, PROGRAM.aliases, PROGRAM.extra_commands)
+    )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and ROOT and " " not in named and unnamed:
-        found, end = lookup(ROOT), 0
+    if found is None and PROGRAM.root and " " not in named and unnamed:
+        found, end = lookup(PROGRAM.root), 0
     if found is None or found.passthrough is None:
         return None, 0
     return found, end
@@ -5981,7 +6279,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
-    for row in COMMANDS.values():
+    for row in PROGRAM.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
@@ -6014,27 +6312,27 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
 def _find(tokens: list[str]) -> tuple[str, list[str]]:
     """The longest command or group path at the start of `tokens` (an alias read as the
     command it names), and what follows it; the root command when argv names none."""
-    if ROOT_MODE == "alone":
+    if PROGRAM.root_mode == "alone":
         # NOTE: the program's only command is its root: there is no subcommand level.
-        return ROOT, tokens
+        return PROGRAM.root, tokens
     node = ""
     index = 0
-    while index < len(tokens) and node in GROUPS:
+    while index < len(tokens) and node in PROGRAM.groups:
         token = tokens[index]
         if token.startswith("-"):
             break
         child = f"{node} {token}".lstrip()
-        child = ALIASES.get(child, child)
-        if child not in COMMANDS and child not in GROUPS:
-            if not node and ROOT_MODE == "words":
-                return ROOT, tokens  # NOTE: not a command: the root command's argument
-            names = [name for name, _ in GROUPS[node]]
-            names += [a.rpartition(" ")[2] for a in ALIASES if a.rpartition(" ")[0] == node]
+        child = PROGRAM.aliases.get(child, child)
+        if child not in PROGRAM.commands and child not in PROGRAM.groups:
+            if not node and PROGRAM.root_mode == "words":
+                return PROGRAM.root, tokens  # NOTE: not a command: the root command's argument
+            names = [name for name, _ in PROGRAM.groups[node]]
+            names += [a.rpartition(" ")[2] for a in PROGRAM.aliases if a.rpartition(" ")[0] == node]
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and ROOT and not (tokens and tokens[0] in HELP_FLAGS):
-        return ROOT, tokens
+    if not node and PROGRAM.root and not (tokens and tokens[0] in HELP_FLAGS):
+        return PROGRAM.root, tokens
     return node, tokens[index:]
 
 
@@ -6102,7 +6400,7 @@ def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
             import json
 
             load = json.loads
-        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(_DATA)).decode("utf-8")))
+        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8")))
     return _DOCUMENTS[name]
 
 
@@ -6111,10 +6409,10 @@ def _for_agents() -> str:
     """The root help's closing paragraph: every surface an agent can use, in one place (one
     line: help wraps it to the terminal's width)."""
     return (
-        f"For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json"
+        f"For agents: `{PROGRAM.name} schema` (or --schema) prints every command as JSON; --json"
         " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
-        f" them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;"
-        f" `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}."
+        f" them; `{PROGRAM.name} COMMAND --explain OPTION` says where an option's value came from;"
+        f" `{PROGRAM.name} --skill` prints an Agent Skill{_agents_md()}."
     )
 
 
@@ -6140,7 +6438,8 @@ def _describe(invocation: _Invocation) -> object | None:
         return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
-        path = ALIASES.get(" ".join(words), " ".join(words))  # NOTE: `schema ls`, as `ls --schema`
+        # NOTE: `schema ls`, as `ls --schema`
+        path = PROGRAM.aliases.get(" ".join(words), " ".join(words))
     elif "--schema" in asked:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):
@@ -6225,7 +6524,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     if key not in command.keys:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
-        row = COMMANDS.get(call.context.command)
+        row = PROGRAM.commands.get(call.context.command)
         flags = [
             flags[-1]
             for _, flags, _, _, options in (row[3] if row else ())
@@ -7078,14 +7377,14 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM))
+        sys.stdout.write(_completion_usage(PROGRAM.name))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     import json
 
     table = json.loads(_document("completion"))
-    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
@@ -7110,7 +7409,7 @@ def _completion_usage(name: str) -> str:
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = _complete_values(words)
+        found = PROGRAM.complete_values(words)
     except Exception:  # noqa: BLE001
         # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
@@ -7124,39 +7423,46 @@ def _candidates(words: list[str]) -> list[str]:
     if not words:
         return []
     partial, before = words[-1], words[:-1]
-    if SHARED:
+    if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, _CONFIG, SHARED, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
-    while index < len(before) and node in GROUPS and ROOT_MODE != "alone":
+    while index < len(before) and node in PROGRAM.groups and PROGRAM.root_mode != "alone":
         token = before[index]
         name, has_value, _ = token.partition("=")
-        tool_flag = _flag(name, _CONFIG)
+        tool_flag = _flag(name, PROGRAM.config)
         if tool_flag is not None:
             following = before[index + 1] if index + 1 < len(before) else partial
             index += 2 if not has_value and tool_flag.takes(following) else 1
             continue
         child = f"{node} {token}".lstrip()
-        child = ALIASES.get(child, child)
-        if token.startswith("-") or (child not in COMMANDS and child not in GROUPS):
+        child = PROGRAM.aliases.get(child, child)
+        if token.startswith("-") or (child not in PROGRAM.commands and child not in PROGRAM.groups):
             break
         node = child
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in COMMANDS and not node and ROOT:
-        node = ROOT
+    if node not in PROGRAM.commands and not node and PROGRAM.root:
+        node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
-    sharing = node not in COMMANDS and bool(SHARED)
+    sharing = node not in PROGRAM.commands and bool(PROGRAM.shared)
     if sharing:
         group = ""
         for word in before:
-            group = f"{group} {word}".lstrip() if f"{group} {word}".lstrip() in GROUPS else group
-        node = next((path for path in COMMANDS if path.startswith(f"{group} ".lstrip())), "")
-    slots = _completion_slots(node) if node in COMMANDS else ()
+            group = (
+                f"{group} {word}".lstrip()
+                if f"{group} {word}".lstrip() in PROGRAM.groups
+                else group
+            )
+        node = next(
+            (path for path in PROGRAM.commands if path.startswith(f"{group} ".lstrip())), ""
+        )
+    slotted = PROGRAM.completion_slots
+    slots = slotted(node) if slotted is not None and node in PROGRAM.commands else ()
     if not slots:
         return []
     by_flag = {flag: slot for slot in slots for flag in slot[1]}
@@ -7188,7 +7494,7 @@ def _candidates(words: list[str]) -> list[str]:
             slot = by_flag.get(flag)
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
-                pending = _flag(flag, _CONFIG) if not has_value else None
+                pending = _flag(flag, PROGRAM.config) if not has_value else None
                 continue
             if slot[2] in ("flag", "off"):
                 options[slot[0]] = slot[2] == "flag"
@@ -7229,8 +7535,8 @@ def _offered(
     try:
         # NOTE: a completer that uses none of the handlers' waiting imports runs without
         # them: TAB stays as quick as the tool's start (gen's `_FREE_COMPLETERS`).
-        free = getattr(complete, "__name__", "") in _FREE_COMPLETERS
-        if _import_handlers is not None and not _IMPORTED and not free:
+        free = getattr(complete, "__name__", "") in PROGRAM.free_completers
+        if PROGRAM.import_handlers is not None and not _IMPORTED and not free:
             _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
@@ -7297,9 +7603,10 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
-#: The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
-#: the tool's own, as in its `*_DEBUG`.
-_MCP_ENV = DEBUG_ENV[: -len("DEBUG")] + "MCP_"
+def _mcp_env() -> str:
+    """The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
+    the tool's own, as in its `*_DEBUG`."""
+    return PROGRAM.debug_env[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
@@ -7426,7 +7733,7 @@ def _read_line(readline: Callable[[], bytes]) -> bytes:
     try:
         return readline()
     except (OSError, ValueError) as error:
-        sys.stderr.write(f"{PROGRAM}: mcp: cannot read stdin ({error}); stopping\n")
+        sys.stderr.write(f"{PROGRAM.name}: mcp: cannot read stdin ({error}); stopping\n")
         return b""
 
 
@@ -7642,7 +7949,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
             server = {"type": "http", **server}
         # NOTE: a client's configuration reads a token from its environment, never from a
         # file: with --token-file, the variable the ASGI application reads is named.
-        named = options.token_env or (_MCP_ENV + "TOKEN" if options.token_file else None)
+        named = options.token_env or (_mcp_env() + "TOKEN" if options.token_file else None)
         if named:
             if client == "codex":
                 server["bearer_token_env_var"] = named
@@ -7651,7 +7958,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
             if options.token_file:
                 sys.stderr.write(
-                    f"{PROGRAM}: note: set {named}, where the client runs, to the token in"
+                    f"{PROGRAM.name}: note: set {named}, where the client runs, to the token in"
                     f" {options.token_file}\n"
                 )
     else:
@@ -7672,9 +7979,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     if options.env:
         server["env"] = dict(options.env)
     if client == "codex":
-        sys.stdout.write(_codex_toml(PROGRAM, server))
+        sys.stdout.write(_codex_toml(PROGRAM.name, server))
         return 0
-    sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
+    sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
 
 
@@ -7737,7 +8044,7 @@ def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
     names = ", ".join(_CLIENTS)
-    text = _MCP_HELP.format(program=PROGRAM, module=module, prefix=_MCP_ENV, clients=names)
+    text = _MCP_HELP.format(program=PROGRAM.name, module=module, prefix=_mcp_env(), clients=names)
     sys.stdout.write(text)
     return 0
 
@@ -7946,7 +8253,7 @@ class _Exchange:
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
-            served = f"see --allow-host, or {_MCP_ENV}ALLOW_HOST for asgi"
+            served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
         origins = self.header("Origin")
         if origins:
@@ -8129,7 +8436,7 @@ class _InputRequired(BaseException):
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
-        info = {"name": PROGRAM, "version": VERSION}
+        info = {"name": PROGRAM.name, "version": PROGRAM.version}
         return server.dumps(
             {
                 "resultType": "input_required",
@@ -8308,7 +8615,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         hosts.add(host.lower())
     if not loopback and token is None:
         sys.stderr.write(
-            f"{PROGRAM}: warning: serving MCP on {host} without a token (--token-env,"
+            f"{PROGRAM.name}: warning: serving MCP on {host} without a token (--token-env,"
             " --token-file): anyone who can reach the port can call every tool\n"
         )
     settings = _Settings(options.path, token, hosts, set(options.allow_origins))
@@ -8326,14 +8633,16 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     bound = httpd.server_address[1]
     where = f" on every address of this machine ({host})," if wildcard else ""
     try:
-        sys.stderr.write(f"{PROGRAM}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n")
+        sys.stderr.write(
+            f"{PROGRAM.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
+        )
         sys.stderr.flush()
         httpd.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         endpoint.stop(_TIMEOUT_GRACE)
     finally:
         httpd.server_close()
-    sys.stderr.write(f"{PROGRAM}: stopped\n")
+    sys.stderr.write(f"{PROGRAM.name}: stopped\n")
     return 0
 
 
@@ -8376,7 +8685,7 @@ def _server_class(host: str, debug: bool) -> Any:
             error = sys.exc_info()[1]
             if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
                 return
-            sys.stderr.write(f"{PROGRAM}: mcp: a request failed: {error!r}\n")
+            sys.stderr.write(f"{PROGRAM.name}: mcp: a request failed: {error!r}\n")
             if debug:
                 import traceback
 
@@ -8430,7 +8739,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         # NOTE: every answer has a status line and headers: http.server answers a line that
         # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
         default_request_version = "HTTP/1.1"
-        server_version = PROGRAM
+        server_version = PROGRAM.name
         timeout = _HTTP_PATIENCE
         # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
         # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
@@ -8461,7 +8770,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
-                sys.stderr.write(f"{PROGRAM}: http: {format % args}\n")
+                sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
 
         def send(self, answer: _Answer) -> None:
             status, body, headers = answer
@@ -8610,9 +8919,9 @@ _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 
 def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
-    info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
-    if DESCRIPTION:
-        info["description"] = DESCRIPTION
+    info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
+    if PROGRAM.description:
+        info["description"] = PROGRAM.description
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
     capabilities = params.get("capabilities")
     server.elicits = (
@@ -8625,8 +8934,8 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
         "capabilities": _capabilities(False),
         "serverInfo": info,
     }
-    if DESCRIPTION:
-        result["instructions"] = DESCRIPTION
+    if PROGRAM.description:
+        result["instructions"] = PROGRAM.description
     return server.dumps(result)
 
 
@@ -8644,21 +8953,21 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
         "capabilities": _capabilities(True),
         **_MCP_CACHE,
     }
-    if DESCRIPTION:
-        discover["instructions"] = DESCRIPTION
+    if PROGRAM.description:
+        discover["instructions"] = PROGRAM.description
     return server.complete(server.dumps(discover))
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
     """Tools, and prompts, resources, completions and logging when the program has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
-    if "prompts/list" in _MCP_EXTRA:
+    if "prompts/list" in PROGRAM.mcp_extra:
         found["prompts"] = {"listChanged": False}
-    if "resources/list" in _MCP_EXTRA:
+    if "resources/list" in PROGRAM.mcp_extra:
         found["resources"] = {"subscribe": False, "listChanged": False}
-    if "completion/complete" in _MCP_EXTRA:
+    if "completion/complete" in PROGRAM.mcp_extra:
         found["completions"] = {}
-    if "logging/setLevel" in _MCP_EXTRA and not modern:
+    if "logging/setLevel" in PROGRAM.mcp_extra and not modern:
         found["logging"] = {}
     return found
 
@@ -8742,7 +9051,7 @@ class _McpLoop:
                 _thread.start_new_thread(self.watch, ())
             except RuntimeError as error:
                 sys.stderr.write(
-                    f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                    f"{PROGRAM.name}: mcp: no watchdog ({error}): a long call delays what follows\n"
                 )
 
     def serve(self, requests: BinaryIO) -> int:
@@ -8774,7 +9083,7 @@ class _McpLoop:
 
         def end(number: int, frame: object) -> None:
             sys.stderr.flush()
-            os._exit(BUILTIN_ERRORS["terminated"][0])
+            os._exit(_exit_code("terminated"))
 
         try:
             _signal.signal(_signal.SIGTERM, end)
@@ -8852,7 +9161,7 @@ class _McpLoop:
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
             self.idle.append(worker)
             worker[1].acquire()
 
@@ -8966,7 +9275,7 @@ class _McpWire(_McpLoop):
     def complete(self, result: str, meta: str = "") -> str:
         """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
         of it: `"key":value`)."""
-        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        info = self.dumps({"name": PROGRAM.name, "version": PROGRAM.version})
         more = "," + meta if meta else ""
         stamp = (
             '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
@@ -9036,7 +9345,7 @@ class _McpCalls(_McpWire):
                 payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
         if request is not None and request.quarantine:
             payload = _quarantined(payload)
-        logger = request.context.command if request is not None else PROGRAM
+        logger = request.context.command if request is not None else PROGRAM.name
         params = {"level": level, "logger": logger, "data": payload}
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
         with self.lock:
@@ -9051,7 +9360,7 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = _MCP_NAMES.get(name)
+        entry = PROGRAM.mcp_names.get(name)
         if entry is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
         arguments = _arguments(params)
@@ -9068,7 +9377,7 @@ class _McpCalls(_McpWire):
             context._verbose = True
         request = _Request(self, ident, context, token, command)
         context._report = _no_progress if token is None else request.report
-        if "logging/setLevel" in _MCP_EXTRA:
+        if "logging/setLevel" in PROGRAM.mcp_extra:
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
@@ -9175,7 +9484,7 @@ class _McpCalls(_McpWire):
         outcome = ""
         try:
             string = self.codec.string
-            media = _MEDIA[1](envelope) if _MEDIA else None
+            media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
                 # NOTE: images and audio as content items; the text says where each is.
                 whole = self.codec.envelope(media[0])
@@ -9229,7 +9538,7 @@ class _McpServer(_McpCalls):
             try:
                 self.handle(line)
             except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
 
     def handle(self, line: bytes) -> None:
@@ -9264,7 +9573,7 @@ class _McpServer(_McpCalls):
                 try:
                     self.message(message)
                 except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
                     self.fail("null", -32603, "Internal error")
         finally:
             with self.lock:
@@ -9325,7 +9634,7 @@ class _McpServer(_McpCalls):
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
+        handler = _MCP_METHODS.get(method) or PROGRAM.mcp_extra.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -9421,7 +9730,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(BUILTIN_ERRORS[kind][0])
+            os._exit(_exit_code(kind))
         raise
 
 
@@ -9443,23 +9752,24 @@ def _asgi_settings() -> _Settings:
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
     separated by commas; `*` for any host), `<TOOL>_MCP_PATH`."""
     env = os.environ
+    prefix = _mcp_env()
     named = {
-        name: env.get(_MCP_ENV + name, "").strip()
+        name: env.get(prefix + name, "").strip()
         for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH")
     }
     if named["TOKEN"] and named["TOKEN_FILE"]:
-        raise UsageError(f"{_MCP_ENV}TOKEN and {_MCP_ENV}TOKEN_FILE: set one of them")
+        raise UsageError(f"{prefix}TOKEN and {prefix}TOKEN_FILE: set one of them")
     token = named["TOKEN"] or _read_token(
-        file=named["TOKEN_FILE"] or None, source=_MCP_ENV + "TOKEN_FILE"
+        file=named["TOKEN_FILE"] or None, source=prefix + "TOKEN_FILE"
     )
     # NOTE: as `--http` on loopback: the loopback names pass, and those named (a reverse
     # proxy passes the name the client used, or its own).
     hosts = set(_LOOPBACK)
     hosts.update(n.strip().lower() for n in named["ALLOW_HOST"].split(",") if n.strip())
     origins = {
-        _origin(n, _MCP_ENV + "ALLOW_ORIGIN") for n in named["ALLOW_ORIGIN"].split(",") if n.strip()
+        _origin(n, prefix + "ALLOW_ORIGIN") for n in named["ALLOW_ORIGIN"].split(",") if n.strip()
     }
-    path = _endpoint_path(named["PATH"], _MCP_ENV + "PATH") if named["PATH"] else "/mcp"
+    path = _endpoint_path(named["PATH"], prefix + "PATH") if named["PATH"] else "/mcp"
     return _Settings(path, token or None, hosts, origins)
 
 
@@ -9491,7 +9801,7 @@ def _asgi_pool() -> Any:
         from concurrent.futures import ThreadPoolExecutor
 
         _ASGI_POOL.append(
-            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM}-mcp")
+            ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM.name}-mcp")
         )
     return _ASGI_POOL[0]
 
@@ -9561,7 +9871,7 @@ async def _asgi_serve(
 
 
 def _asgi_problem(error: UsageError) -> str:
-    return f"{PROGRAM}: {error}"
+    return f"{PROGRAM.name}: {error}"
 
 
 def _asgi_error(message: str) -> str:
@@ -9698,9 +10008,12 @@ async def _asgi_relay(
 
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
-    rows = sorted({**BUILTIN_ERRORS, **ERRORS, **OUTCOMES}.items(), key=lambda item: item[1][0])
+    rows = sorted(
+        {**_builtin_errors(), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
+        key=lambda item: item[1][0],
+    )
     return "exit codes:\n  0    success\n" + "".join(
-        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in OUTCOMES else ''}\n"
+        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in PROGRAM.outcomes else ''}\n"
         for kind, (code, _) in rows
     )
 
@@ -9709,25 +10022,25 @@ def _exit_codes() -> str:
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
-    prog = f"{PROGRAM} {group}".strip()
-    description = GROUP_HELP.get(group, "") if group else DESCRIPTION
+    prog = f"{PROGRAM.name} {group}".strip()
+    description = PROGRAM.group_help.get(group, "") if group else PROGRAM.description
     rows = []
-    for name, summary in GROUPS[group]:
+    for name, summary in PROGRAM.groups[group]:
         path = f"{group} {name}".lstrip()
-        aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
+        aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
         label = f"{name} ({', '.join(aliases)})" if aliases else name
-        rows.append((label, summary + (" (the default command)" if path == ROOT else "")))
+        rows.append((label, summary + (" (the default command)" if path == PROGRAM.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
-    shared = _shared_help(group) if SHARED else ""
+        rows += [(word, summary) for word, (summary, _) in PROGRAM.extra_commands.items()]
+    shared = _shared_help(group) if PROGRAM.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
     if shared:
         parts.append(shared)
-    parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
+    parts.append(_compact_flags(flags_at(not group, PROGRAM.config, False)))
     if not group:
         parts.append(_exit_codes())
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
@@ -9742,11 +10055,11 @@ def _shared_help(group: str) -> str:
     """The options the commands under `group` share (`SHARED`: the program's and its groups'
     `options=`), as the first of those commands' help shows them: given before the command
     (here) or after it."""
-    scopes = [scope for scope in SHARED if f"{group} ".startswith(f"{scope} ".lstrip())]
-    spellings = {spelling for scope in scopes for spelling in SHARED[scope]}
+    scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
     under = [
         row[3]
-        for path, row in COMMANDS.items()
+        for path, row in PROGRAM.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
         and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
@@ -9809,7 +10122,7 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     """The tool-wide flags as help lists them after the commands or options: their spellings
     only, a line or two for each group (`help flags` explains each); none of `shadowed`."""
     width = _terminal_width()
-    lines = [f"tool-wide flags ('{PROGRAM} help flags' explains each):\n"]
+    lines = [f"tool-wide flags ('{PROGRAM.name} help flags' explains each):\n"]
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
@@ -9835,17 +10148,17 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
 
 def _flags_help() -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
-    parser = _new_parser(f"{PROGRAM} help flags")
+    parser = _new_parser(f"{PROGRAM.name} help flags")
     formatter = parser._get_formatter()
     import textwrap
 
     about = (
-        f"The flags {PROGRAM} answers itself, before or after the command; a command's own"
+        f"The flags {PROGRAM.name} answers itself, before or after the command; a command's own"
         " option of the same spelling takes it over on that command. -h or --help shows the"
         " help of the tool, a group or a command."
     )
     formatter.add_text(textwrap.fill(about, _terminal_width()))
-    for group, members in grouped(flags_at(True, _CONFIG, True)):
+    for group, members in grouped(flags_at(True, PROGRAM.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
             _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
@@ -9860,14 +10173,14 @@ def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
     parts = []
-    aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
+    aliases = [a.rpartition(" ")[2] for a, p in PROGRAM.aliases.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
             name: flags[-1]
-            for name, flags, _, _, options in COMMANDS[path][3]
+            for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
         parts.append(
@@ -9884,8 +10197,8 @@ def _command_epilog(path: str, command: _Command) -> str:
 def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
     after its own options, but those its own options take over (`SHADOWS`)."""
-    shadowed = SHADOWS.get(path, ())
-    row = COMMANDS.get(path)
+    shadowed = PROGRAM.shadows.get(path, ())
+    row = PROGRAM.commands.get(path)
     required = (
         {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
     )
@@ -9910,7 +10223,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -9943,9 +10256,9 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
-    if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
+    if invocation.rest and invocation.rest[0] in PROGRAM.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
+        return PROGRAM.extra_commands[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -9959,7 +10272,7 @@ def run(invocation: _Invocation) -> object:
             f"--version is a flag of the tool, not of the command {path!r}",
             hint=_run_hint("--version"),
         )
-    if path in GROUPS:
+    if path in PROGRAM.groups:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
@@ -9969,7 +10282,7 @@ def run(invocation: _Invocation) -> object:
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
             if not invocation.json:
                 sys.stderr.write(_group_help(path))
-            children = ", ".join(name for name, _ in GROUPS[path])
+            children = ", ".join(name for name, _ in PROGRAM.groups[path])
             raise UsageError("missing command", hint=f"commands: {children}")
         sys.stdout.write(_group_help(path))
         return _PRINTED
@@ -9983,7 +10296,7 @@ def run(invocation: _Invocation) -> object:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
-        if ROOT_MODE == "alone" and rest == [path]:
+        if PROGRAM.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
             raise UsageError(
@@ -9998,7 +10311,7 @@ def run(invocation: _Invocation) -> object:
             raw = quick
         else:
             parser = _new_parser(
-                PROGRAM if ROOT_MODE == "alone" else f"{PROGRAM} {path}",
+                PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
                 command.description,
                 _command_epilog(path, command),
             )
@@ -10134,7 +10447,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 def _write_answer(data: object, output_file: str | None) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
     as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
-    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
@@ -10171,7 +10484,7 @@ def _main(args: list[str]) -> int:
             return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
-                sys.stdout.write(f"{PROGRAM} {_installed_version()}\n")
+                sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\n")
                 return 0
             envelope: Any = _success(_version())
         else:
@@ -10196,16 +10509,16 @@ def _main(args: list[str]) -> int:
                 )
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
-                _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")
+                _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
-        return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
+        return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
         _keep_argv_secrets(args)
-        return _write_error(error, json_mode, PROGRAM)
+        return _write_error(error, json_mode, PROGRAM.name)
     except KeyboardInterrupt:
-        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
     except _Terminated:
-        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM)
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -10214,25 +10527,29 @@ def _main(args: list[str]) -> int:
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
-        return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
 
 
 def _version() -> dict[str, str]:
     """`--version --json`: the tool, its version, and the Python it needs."""
-    return {"name": PROGRAM, "version": _installed_version(), "requires_python": REQUIRES_PYTHON}
+    return {
+        "name": PROGRAM.name,
+        "version": _installed_version(),
+        "requires_python": PROGRAM.requires_python,
+    }
 
 
 def _installed_version() -> str:
     """The version `--version` shows: the installed distribution's (read from its metadata
     only here, never on the way to a command), else the one `burgee gen` wrote."""
-    if DISTRIBUTION:
+    if PROGRAM.distribution:
         from importlib import metadata
 
         try:
-            return metadata.version(DISTRIBUTION)
+            return metadata.version(PROGRAM.distribution)
         except (metadata.PackageNotFoundError, ValueError):
             pass
-    return VERSION
+    return PROGRAM.version
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -10242,7 +10559,7 @@ def _batch(invocation: _Invocation) -> int:
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
-        return _write_error(error, False, PROGRAM)
+        return _write_error(error, False, PROGRAM.name)
 
 
 def _batch_calls(invocation: _Invocation) -> int:
@@ -10271,7 +10588,6 @@ def _batch_calls(invocation: _Invocation) -> int:
 
 class _Stopped(CommandError):
     kind = "terminated"
-    exit_code = BUILTIN_ERRORS["terminated"][0]
 
 
 def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
@@ -10283,7 +10599,7 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
             used.append((flag if source == "flag" else repr(key), reason))
     for what, reason in used:
         sys.stderr.write(
-            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+            f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
 
 
