@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import re
     import threading
     import unicodedata
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
     from typing import Any, ClassVar, NoReturn, TypeVar
@@ -124,7 +124,7 @@ if TYPE_CHECKING:
         keys: tuple[str, ...]
         max_output: int | None
         returns: Any
-        run: Callable[[_Call], object]
+        run: Callable[[Any], object]
         sanitize: bool
         summary: str
         trust: str
@@ -134,7 +134,7 @@ if TYPE_CHECKING:
             summary: str,
             keys: tuple[str, ...],
             build: Callable[[argparse.ArgumentParser], None],
-            run: Callable[[_Call], object],
+            run: Callable[[Any], object],
             returns: Any,
             *,
             description: str | None = None,
@@ -272,104 +272,9 @@ if TYPE_CHECKING:
         @staticmethod
         def check(value: object) -> bool: ...
 
-    _T = TypeVar("_T")
-
     _E = TypeVar("_E", bound=enum.Enum)
 
-    class _Call:
-        confirm: Callable[[_Call], None] | None
-        context: Context
-        explaining: bool
-        layered: dict[str, str]
-        problems: list[str]
-        provenance: dict[str, dict[str, Any]]
-        raw: dict[str, Any]
-        refused: set[str]
-        settled: dict[str, Any]
-        source: str
-        sources: _Sources
-        spill_dir: str | None
-        hint: str | None
-        unread: frozenset[str] | set[str]
-        typed: dict[str, str] | None
-
-        def __init__(
-            self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
-        ) -> None: ...
-
-        def _label(self, key: str, flag: str | None) -> str: ...
-
-        def value(
-            self,
-            key: str,
-            convert: Callable[[Any], _T],
-            default: Any = ...,
-            *,
-            flag: str | None = None,
-            nullable: bool = False,
-            env: str | None = None,
-            secret: bool = False,
-            prompt: str | None = None,
-        ) -> _T: ...
-
-        def values(
-            self,
-            key: str,
-            convert: Callable[[Any], _T],
-            default: Any = ...,
-            *,
-            flag: str | None = None,
-            nullable: bool = False,
-            env: str | None = None,
-            secret: bool = False,
-            prompt: str | None = None,
-        ) -> list[_T]: ...
-
-        def check(self) -> None: ...
-
     def _member(enum: type[_E]) -> Callable[[object], _E]: ...
-
-    class _Sources:
-        command: str
-        config_path: str | None
-        full: bool
-
-        def __init__(self, command: str, config: str | None = None, full: bool = False) -> None: ...
-
-        def pick(
-            self,
-            call: _Call,
-            key: str,
-            flag: str | None,
-            env: str | None,
-            default: Any,
-            secret: bool,
-        ) -> tuple[str, str, Any]: ...
-
-        def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T: ...
-
-        def _layers(
-            self, key: str, flag: str, env: str | None
-        ) -> Iterator[tuple[str, str, Any]]: ...
-
-        def _file(self, source: str) -> tuple[str, dict[str, Any]]: ...
-
-        @staticmethod
-        def _lookup(
-            table: dict[str, Any], command: str, key: str, flag: str
-        ) -> tuple[Any, str]: ...
-
-        @staticmethod
-        def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]: ...
-
-        @staticmethod
-        def _pyproject() -> tuple[str, dict[str, Any]]: ...
-
-        @staticmethod
-        def _tool_table(path: str) -> tuple[str, dict[str, Any]]: ...
-
-        @staticmethod
-        def _load(path: str) -> dict[str, Any]: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
@@ -1667,7 +1572,8 @@ class Context:
         if self._report is not None:
             self._report(done, total, message)
             return
-        status: _Status | None = getattr(sys.stderr, "status", None)
+        # NOTE: `output._Status`, when a terminal shows one (output imports this module).
+        status = getattr(sys.stderr, "status", None)
         if status is None or not sys.stderr.isatty():
             return
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
@@ -1992,7 +1898,7 @@ class _Command:
         summary: str,
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
-        run: Callable[[_Call], object],
+        run: Callable[[Any], object],  # NOTE: given a `values._Call`
         returns: Any,
         *,
         description: str | None = None,
@@ -2874,15 +2780,14 @@ class _Call:
     #: (`quickargs._typed`): what a message about a group names.
     typed: dict[str, str] | None = None
 
-    def __init__(
-        self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
-    ) -> None:
+    def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
         self.raw = raw
         #: "flag" (the command line), "json" (`--json` input, an MCP call) or "uri" (the
         #: placeholders of a resource's URI: text, read as flags are, named by their names).
         self.source = source
         self.context = context
         self.problems: list[str] = []
+        #: The `sources._Sources` of the call (typed Any: that module imports this one).
         self.sources = sources
         #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
         self.provenance: dict[str, dict[str, Any]] = {}
@@ -2897,6 +2802,11 @@ class _Call:
         self.settled: dict[str, Any] = {}
         #: The options whose value came from an env var or a config file, and from where.
         self.layered: dict[str, str] = {}
+
+    def _settled(self, key: str, value: _T, secret: bool) -> _T:
+        """`value`, as the call's sources settle it (`sources._Sources.settle`)."""
+        settled: _T = self.sources.settle(self, key, value, secret)
+        return settled
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -2936,7 +2846,7 @@ class _Call:
         # NOTE: a default, or a nullable parameter's None, is a value of its type already.
         kept: _T = raw
         if source == "default":
-            return self.sources.settle(self, key, kept, secret)
+            return self._settled(key, kept, secret)
         if source in _LAYERS:
             self.layered[key] = label
         # NOTE: a config file's null is a value, and not one of this type: refused below as
@@ -2948,7 +2858,7 @@ class _Call:
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
         if raw is None and nullable:
-            return self.sources.settle(self, key, kept, secret)
+            return self._settled(key, kept, secret)
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
@@ -2959,7 +2869,7 @@ class _Call:
             return fallback
         if secret:
             _keep_secret(converted, key)
-        return self.sources.settle(self, key, converted, secret)
+        return self._settled(key, converted, secret)
 
     def values(
         self,
@@ -8303,7 +8213,9 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    def answer(self, server: _McpWire, request: _Request) -> None:
+    # NOTE: `server` is the call's `mcp_wire._McpWire`, `request` its `mcp_call._Request`,
+    # typed Any here as below: those modules import this one.
+    def answer(self, server: Any, request: Any) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -8316,13 +8228,13 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: _McpWire) -> str:
+    def result(self, server: Any) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
         info = {"name": PROGRAM.name, "version": PROGRAM.version}
-        return server.dumps(
+        text: str = server.dumps(
             {
                 "resultType": "input_required",
                 "inputRequests": self.requests,
@@ -8330,6 +8242,7 @@ class _InputRequired(BaseException):
                 "_meta": {_MCP_META + "serverInfo": info},
             }
         )
+        return text
 
 
 def _state(text: object) -> dict[str, Any]:
@@ -8348,8 +8261,8 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: _McpWire,
-    request: _Request,
+    server: Any,
+    request: Any,
     params: dict[str, Any],
     modern: bool,
     path: str,
@@ -8373,9 +8286,7 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
-def _confirming(
-    server: _McpWire, call: _Call, command: _Command, arguments: dict[str, Any]
-) -> None:
+def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
@@ -8407,9 +8318,7 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
     return ask
 
 
-def _elicited(
-    server: _McpWire, request: _Request, message: str, schema: dict[str, Any]
-) -> dict[str, Any]:
+def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
@@ -8450,7 +8359,7 @@ def _elicited(
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
-def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -8459,7 +8368,7 @@ def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
         waiting[0].set()
 
 
-def _nobody_answers(server: _McpWire) -> None:
+def _nobody_answers(server: Any) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True
@@ -8802,7 +8711,8 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 
 
-def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+# NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
+def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
     if PROGRAM.description:
@@ -8821,16 +8731,17 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     }
     if PROGRAM.description:
         result["instructions"] = PROGRAM.description
-    return server.dumps(result)
+    text: str = server.dumps(result)
+    return text
 
 
-def _mcp_ping(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     if modern:
         raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
     return "{}"
 
 
-def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
     discover: dict[str, Any] = {
@@ -8840,7 +8751,8 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
     }
     if PROGRAM.description:
         discover["instructions"] = PROGRAM.description
-    return server.complete(server.dumps(discover))
+    text: str = server.complete(server.dumps(discover))
+    return text
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
@@ -8857,11 +8769,11 @@ def _capabilities(modern: bool) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
 
 
-def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:
+def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
     """A `*/list` result (one page, embedded as JSON text)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
@@ -9054,7 +8966,7 @@ class _McpLoop:
 class _McpWire(_McpLoop):
     """The state of one MCP session and the writing of its messages."""
 
-    inflight: dict[str, _Request]
+    inflight: dict[str, Any]  # NOTE: `mcp_call._Request`s (that module imports this one)
     #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
     #: `--spill-dir`, `--config` (set by `_serve_mcp`).
     limit: int | None = None
@@ -9235,7 +9147,7 @@ class _McpCalls(_McpWire):
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
         with self.lock:
             if request is not None and (
-                self.inflight.get(request.key) is not request or request.cancelled
+                request.cancelled or self.inflight.get(request.key) is not request
             ):
                 return
             self.write(text + self.dumps(params) + "}")

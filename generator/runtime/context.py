@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn
 
-    from burgee.runtime.output import _Status
-    from burgee.runtime.values import _Call
 
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
 #: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
@@ -100,7 +98,8 @@ class Context:
         if self._report is not None:
             self._report(done, total, message)
             return
-        status: _Status | None = getattr(sys.stderr, "status", None)
+        # NOTE: `output._Status`, when a terminal shows one (output imports this module).
+        status = getattr(sys.stderr, "status", None)
         if status is None or not sys.stderr.isatty():
             return
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
@@ -419,7 +418,7 @@ class _Command:
         summary: str,
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
-        run: Callable[[_Call], object],
+        run: Callable[[Any], object],  # NOTE: given a `values._Call`
         returns: Any,
         *,
         description: str | None = None,

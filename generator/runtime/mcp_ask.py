@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from burgee.runtime.context import _Command
-    from burgee.runtime.mcp_call import _Request
-    from burgee.runtime.mcp_wire import _McpWire
     from burgee.runtime.values import _Call
 
 #: The session-era versions without elicitation (it came in 2025-06-18).
@@ -40,7 +38,9 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    def answer(self, server: _McpWire, request: _Request) -> None:
+    # NOTE: `server` is the call's `mcp_wire._McpWire`, `request` its `mcp_call._Request`,
+    # typed Any here as below: those modules import this one.
+    def answer(self, server: Any, request: Any) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -53,13 +53,13 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: _McpWire) -> str:
+    def result(self, server: Any) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
         info = {"name": PROGRAM.name, "version": PROGRAM.version}
-        return server.dumps(
+        text: str = server.dumps(
             {
                 "resultType": "input_required",
                 "inputRequests": self.requests,
@@ -67,6 +67,7 @@ class _InputRequired(BaseException):
                 "_meta": {_MCP_META + "serverInfo": info},
             }
         )
+        return text
 
 
 def _state(text: object) -> dict[str, Any]:
@@ -85,8 +86,8 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: _McpWire,
-    request: _Request,
+    server: Any,
+    request: Any,
     params: dict[str, Any],
     modern: bool,
     path: str,
@@ -110,9 +111,7 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
-def _confirming(
-    server: _McpWire, call: _Call, command: _Command, arguments: dict[str, Any]
-) -> None:
+def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
@@ -144,9 +143,7 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
     return ask
 
 
-def _elicited(
-    server: _McpWire, request: _Request, message: str, schema: dict[str, Any]
-) -> dict[str, Any]:
+def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
@@ -187,7 +184,7 @@ def _elicited(
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
-def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -196,7 +193,7 @@ def _handed_back(server: _McpWire, ident: str, message: dict[str, Any]) -> None:
         waiting[0].set()
 
 
-def _nobody_answers(server: _McpWire) -> None:
+def _nobody_answers(server: Any) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True

@@ -92,7 +92,7 @@ class _McpCalls(_McpWire):
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
         with self.lock:
             if request is not None and (
-                self.inflight.get(request.key) is not request or request.cancelled
+                request.cancelled or self.inflight.get(request.key) is not request
             ):
                 return
             self.write(text + self.dumps(params) + "}")

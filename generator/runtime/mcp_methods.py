@@ -7,15 +7,12 @@ returns its result as JSON text, as every entry of `mcp._MCP_METHODS` does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from burgee.runtime.embedded import _document
 from burgee.runtime.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
 from burgee.runtime.program import PROGRAM
-
-if TYPE_CHECKING:
-    from burgee.runtime.mcp import _McpServer
 
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
@@ -25,7 +22,8 @@ _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 
-def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+# NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
+def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
     if PROGRAM.description:
@@ -44,16 +42,17 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     }
     if PROGRAM.description:
         result["instructions"] = PROGRAM.description
-    return server.dumps(result)
+    text: str = server.dumps(result)
+    return text
 
 
-def _mcp_ping(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     if modern:
         raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
     return "{}"
 
 
-def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
     discover: dict[str, Any] = {
@@ -63,7 +62,8 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
     }
     if PROGRAM.description:
         discover["instructions"] = PROGRAM.description
-    return server.complete(server.dumps(discover))
+    text: str = server.complete(server.dumps(discover))
+    return text
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
@@ -80,11 +80,11 @@ def _capabilities(modern: bool) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
     return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
 
 
-def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:
+def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
     """A `*/list` result (one page, embedded as JSON text)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":

@@ -20,13 +20,11 @@ from burgee.runtime.sanitize import _redact, _redact_text
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from burgee.runtime.mcp_call import _Request
-
 
 class _McpWire(_McpLoop):
     """The state of one MCP session and the writing of its messages."""
 
-    inflight: dict[str, _Request]
+    inflight: dict[str, Any]  # NOTE: `mcp_call._Request`s (that module imports this one)
     #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
     #: `--spill-dir`, `--config` (set by `_serve_mcp`).
     limit: int | None = None

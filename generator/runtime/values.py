@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from burgee.runtime.context import Context
-    from burgee.runtime.sources import _Sources
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
@@ -53,15 +52,14 @@ class _Call:
     #: (`quickargs._typed`): what a message about a group names.
     typed: dict[str, str] | None = None
 
-    def __init__(
-        self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
-    ) -> None:
+    def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
         self.raw = raw
         #: "flag" (the command line), "json" (`--json` input, an MCP call) or "uri" (the
         #: placeholders of a resource's URI: text, read as flags are, named by their names).
         self.source = source
         self.context = context
         self.problems: list[str] = []
+        #: The `sources._Sources` of the call (typed Any: that module imports this one).
         self.sources = sources
         #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
         self.provenance: dict[str, dict[str, Any]] = {}
@@ -76,6 +74,11 @@ class _Call:
         self.settled: dict[str, Any] = {}
         #: The options whose value came from an env var or a config file, and from where.
         self.layered: dict[str, str] = {}
+
+    def _settled(self, key: str, value: _T, secret: bool) -> _T:
+        """`value`, as the call's sources settle it (`sources._Sources.settle`)."""
+        settled: _T = self.sources.settle(self, key, value, secret)
+        return settled
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -115,7 +118,7 @@ class _Call:
         # NOTE: a default, or a nullable parameter's None, is a value of its type already.
         kept: _T = raw
         if source == "default":
-            return self.sources.settle(self, key, kept, secret)
+            return self._settled(key, kept, secret)
         if source in _LAYERS:
             self.layered[key] = label
         # NOTE: a config file's null is a value, and not one of this type: refused below as
@@ -127,7 +130,7 @@ class _Call:
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
         if raw is None and nullable:
-            return self.sources.settle(self, key, kept, secret)
+            return self._settled(key, kept, secret)
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
@@ -138,7 +141,7 @@ class _Call:
             return fallback
         if secret:
             _keep_secret(converted, key)
-        return self.sources.settle(self, key, converted, secret)
+        return self._settled(key, converted, secret)
 
     def values(
         self,
