@@ -14,7 +14,7 @@ import pytest
 
 from burgee.render.embedded import pack, unpack
 from burgee.runtime import catalog, embedded, table
-from burgee.runtime.program import Program
+from burgee.runtime.program import Program, replaced
 
 #: Where the program installed now is (`program.PROGRAM`, which `install` sets too).
 STAND_IN = importlib.import_module("burgee.runtime.program")
@@ -28,13 +28,10 @@ def program(documents: dict[str, str] | None = None, **facts: Any) -> Program:
     the facts given (by `Program`'s names: `name=`, `commands=`, ...); `documents`
     (`{"schema": ..., "skill": ...}`) go into `data`, over its own, encoded as `burgee gen`
     encodes them."""
-    given = {fact: getattr(STAND_IN.PROGRAM, fact) for fact in Program.__slots__}
-    unknown = set(facts) - set(given)
-    assert not unknown, f"not facts of a program: {sorted(unknown)}"
-    given.update(facts)
+    base = STAND_IN.PROGRAM
     if documents:
-        given["data"] = pack({**unpack(given["data"]), **documents})
-    return Program(**given)
+        facts["data"] = pack({**unpack(base.data), **documents})
+    return replaced(base, **facts)
 
 
 def install(monkeypatch: pytest.MonkeyPatch, made: Program) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from burgee.model.diagnostics import GenerationError
-from burgee.render import module
+from burgee.render import tables
 from burgee.write import examples
 from burgee.write.generate import generate
 from tests.helpers import burgee, run
@@ -121,6 +121,34 @@ def test_a_missing_required_value_is_reported_unless_it_may_come_from_the_enviro
     generate(source.format(prefix=', env_prefix="KITCHEN"'), "kitchen.py")
 
 
+@pytest.mark.parametrize("settings", [", config=True", ', env_prefix="KITCHEN"'])
+def test_an_argument_left_out_of_json_input_is_required_as_the_tool_requires_it(
+    settings: str,
+) -> None:
+    """A config file or env vars give options their values, never arguments: the example
+    check asks the tool's own rule (`sources._layered`), and the tool refuses this line too."""
+    source = textwrap.dedent(
+        """\
+        from typing import Annotated
+
+        from burgee import Argument, command, program
+
+        program(name="kitchen"{settings})
+
+
+        @command(effects="read_only", examples=["kitchen greet --json '{{}}'"])
+        def greet(name: Annotated[str, Argument()]) -> str:
+            \"\"\"Greet.\"\"\"
+            return name
+        """
+    )
+    with pytest.raises(GenerationError) as raised:
+        generate(source.format(settings=settings), "kitchen.py")
+    [diagnostic] = raised.value.diagnostics
+    assert "example 'kitchen greet --json '{}'' does not parse:" in str(diagnostic)
+    assert str(diagnostic).endswith(" is required")
+
+
 LIST_WITHOUT_CARDINALITY = '''\
 from burgee import command
 
@@ -219,11 +247,11 @@ def test_the_examples_check_reads_the_program_once_not_once_per_example(
     per example, that walked every command for each, and `gen` grew with the square of them."""
     walks: list[object] = []
 
-    def counted(program: object) -> dict[str, tuple[str, ...]]:
+    def counted(program: object) -> object:
         walks.append(program)
-        return module.shadows(program)  # type: ignore[arg-type]
+        return tables.lookup(program)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(examples, "shadows", counted)
+    monkeypatch.setattr(examples, "lookup", counted)
     command = textwrap.dedent(
         '''
         @command(effects="read_only", examples=["many c{n} --name Ada"])

@@ -21,7 +21,7 @@ from tests.runtime_program import install, program
 
 def _usage(args: list[str]) -> UsageError:
     with pytest.raises(UsageError) as raised:
-        _Invocation(args, config=True)
+        _Invocation(args, program(config=True))
     return raised.value
 
 
@@ -69,7 +69,7 @@ def test_the_table_covers_every_flag() -> None:
 def test_every_flag_is_taken_out_of_argv(name: str) -> None:
     words, read, expected = _EVERY_FLAG[name]
     # NOTE: `--config` is a tool-wide flag only where the program reads a config file.
-    invocation = _Invocation(["add", *words, "x"], config=True)
+    invocation = _Invocation(["add", *words, "x"], program(config=True))
     assert read(invocation) == expected
     if name != "--yes":
         assert invocation.rest == ["add", "x"]
@@ -79,8 +79,8 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
 def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
     value = flag.choices[0] if flag.choices else "n=7" if "=" in flag.metavar else "7"
     partner = [name for name in flag.goes_with if name.startswith("-")][:1]
-    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"], config=True)
-    next_word = _Invocation([*partner, flag.name, value, "add"], config=True)
+    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"], program(config=True))
+    next_word = _Invocation([*partner, flag.name, value, "add"], program(config=True))
     assert after_equals.rest == next_word.rest == ["add"]
     assert vars(after_equals) == vars(next_word)
     assert vars(next_word) != vars(_Invocation(["add"]))

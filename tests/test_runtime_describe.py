@@ -125,7 +125,7 @@ def test_config_is_no_flag_of_a_tool_without_one() -> None:
     invocation = _Invocation(["--config", "x.toml", "add"])
     assert (invocation.rest, invocation.config()) == (["--config", "x.toml", "add"], None)
     assert _describe(invocation) is None
-    read = _Invocation(["--config", "x.toml", "add"], config=True)
+    read = _Invocation(["--config", "x.toml", "add"], program(config=True))
     assert (read.rest, read.config()) == (["add"], "x.toml")
 
 

@@ -14,7 +14,7 @@ from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
 from burgee.model.kinds import has_media, metavar
 from burgee.model.literals import call, py
-from burgee.model.reserved import FREE_NAMES, RESERVED_FLAGS
+from burgee.model.reserved import FREE_NAMES
 from burgee.render.completions import surface_slots, template_values
 from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
@@ -23,6 +23,7 @@ from burgee.render.format import formatted
 from burgee.render.join import join
 from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
+from burgee.render.tables import aliases, groups, shadows
 from burgee.runtime.catalog import code_names, generated_names
 from burgee.runtime.context import _Command
 from burgee.runtime.program import TABLES
@@ -337,13 +338,8 @@ def record_converter(record: Record) -> str:
 
 def _group_entries(program: Program) -> Iterator[str]:
     """Each group's visible children, in the order the handlers file defines them."""
-    members = sorted(
-        [(g.span.line, g.path, g.help.split("\n\n")[0]) for g in program.groups]
-        + [(c.span.line, c.path, c.listed) for c in program.commands if not c.hidden]
-    )
-    for path in [(), *(g.path for g in program.groups)]:
-        children = tuple((p[-1], text) for _, p, text in members if p[:-1] == path)
-        yield call("", [py(child) for child in children], "    ", f"{py(' '.join(path))}: ", ",")
+    for path, children in groups(program).items():
+        yield call("", [py(child) for child in children], "    ", f"{py(path)}: ", ",")
 
 
 def script_block(program: Program) -> str:
@@ -504,39 +500,12 @@ def _facts(**written: bool) -> list[tuple[str, str]]:
 
 def _root_constants(program: Program) -> list[str]:
     """`ALIASES`, `ROOT` and `ROOT_MODE`: how argv names a command other than by its path."""
-    aliases = {
-        " ".join((*c.path[:-1], alias)): c.name for c in program.commands for alias in c.aliases
-    }
     root, mode = program.root()
     return [
-        "ALIASES: dict[str, str] = " + py(aliases),
+        "ALIASES: dict[str, str] = " + py(aliases(program)),
         f"ROOT = {py(root)}",
         f"ROOT_MODE = {py(mode)}",
     ]
-
-
-def shadows(program: Program) -> dict[str, tuple[str, ...]]:
-    """`SHADOWS`: each command (and alias) path -> the tool-wide spellings its own options take
-    over (`Option(..., shadows=True)`); "" -> those of the root command of a program that has
-    no other, which argv never names (they are taken over from its first word)."""
-    table: dict[str, tuple[str, ...]] = {}
-    root, mode = program.root()
-    for command in program.commands:
-        spellings = tuple(
-            sorted(
-                spelling
-                for param in command.inputs
-                if param.shadows
-                for spelling in (param.short, param.flag, *(param.off or ()))
-                if spelling in RESERVED_FLAGS
-            )
-        )
-        if spellings:
-            for last in (command.path[-1], *command.aliases):
-                table[" ".join((*command.path[:-1], last))] = spellings
-            if mode == "alone" and command.name == root:
-                table[""] = spellings
-    return table
 
 
 def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Record]:

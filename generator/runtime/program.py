@@ -221,6 +221,12 @@ TABLES = {
 }
 
 
+def replaced(program: Program, **facts: Any) -> Program:
+    """`program` with the facts given in place of its own (the generator's examples check and
+    tests build programs so; never joined)."""
+    return Program(**{**{fact: getattr(program, fact) for fact in Program.__slots__}, **facts})
+
+
 def _no_values(words: list[str]) -> list[str]:
     return []
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import TypeVar
 
+    from burgee.runtime.program import Program
     from burgee.runtime.values import _Call
 
     _T = TypeVar("_T")
@@ -137,6 +138,13 @@ def _config_places() -> list[str]:
     return [pattern.format(name=PROGRAM.name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
+def _layered(flag: str | None, env: str | None, program: Program) -> bool:
+    """Whether an env var or a config file may give an input its value: an option's (it has a
+    flag), through its env var or the program's config file (`burgee gen` asks this of a
+    required option an example leaves out)."""
+    return flag is not None and bool(env or program.config)
+
+
 class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
@@ -157,7 +165,7 @@ class _Sources:
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
         else:
             first = (call.source, call.source + " " + key, given)
-        layered = flag is not None and (env or PROGRAM.config) and (given is _REQUIRED or self.full)
+        layered = _layered(flag, env, PROGRAM) and (given is _REQUIRED or self.full)
         # NOTE: another option of its group was given (`values._apart`): the call wins.
         layered = layered and key not in call.unread
         if layered or call.explaining:

@@ -1,10 +1,12 @@
 """Each command's examples, parsed at generation time the way the tool will parse them.
 
 An example is a command line: the program's name, then argv. It goes through the runtime's own
-pieces: `_Invocation` takes the tool-wide flags out, the command path is found among the
-program's commands and groups, and the command's own argparse builder (`table._builder`, given
-the flags and keywords of its inputs' rows) parses the rest; each value is then converted by its
-type's converter (`runtime/kinds.py`). Nothing of the handlers file is run.
+pieces, given the program's tables as a runtime `Program` (`render.tables.lookup`):
+`_Invocation` takes the tool-wide flags out, `argv._find` finds the command path, and the
+command's own argparse builder (`table._builder`, given the flags and keywords of its inputs'
+rows) parses the rest; each value is then converted by its type's converter
+(`runtime/kinds.py`); a required value left out may come from an env var or a config file as
+`sources._layered` says. Nothing of the handlers file is run.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import TYPE_CHECKING, cast
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
-from burgee.render.module import parser_arguments, shadows
+from burgee.render.module import parser_arguments
+from burgee.render.tables import lookup
 from burgee.runtime import argv
 from burgee.runtime.argv import _Invocation
 from burgee.runtime.argv_parser import _new_parser
@@ -27,6 +30,7 @@ from burgee.runtime.errors import UsageError, _Invalid
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import TYPES
 from burgee.runtime.quickargs import _Recorder
+from burgee.runtime.sources import _layered
 from burgee.runtime.table import _builder
 from burgee.runtime.values import _apart, _Call
 
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
     import argparse
 
     from burgee.runtime.context import Context
+    from burgee.runtime.program import Program as RuntimeProgram
     from burgee.runtime.sources import _Sources
 
 #: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
@@ -50,33 +55,14 @@ class _Facts:
     example, it walked every command for each: generation grew with the square of the commands).
     """
 
-    #: The flags the program's commands take over (`render.module.shadows`).
-    shadows: dict[str, tuple[str, ...]]
-    commands: frozenset[tuple[str, ...]]
-    #: An alias's path -> its command's path.
-    aliases: dict[tuple[str, ...], tuple[str, ...]]
-    #: Every group's path, and the program's own ().
-    groups: frozenset[tuple[str, ...]]
-    root: Command | None
-    #: The options the program's groups share (`Program.shared`), and what words name.
-    shared: dict[str, dict[str, int]]
-    paths: dict[str, str]
+    #: The program as the runtime reads a command line (`render.tables.lookup`).
+    tables: RuntimeProgram
+    #: Each command by its path, as the runtime names it.
+    commands: dict[str, Command]
 
     @classmethod
     def of(cls, program: Program) -> _Facts:
-        return cls(
-            shadows=shadows(program),
-            commands=frozenset(c.path for c in program.commands),
-            aliases={(*c.path[:-1], a): c.path for c in program.commands for a in c.aliases},
-            groups=frozenset({g.path for g in program.groups} | {()}),
-            root=next((c for c in program.commands if c.root), None),
-            shared=program.shared,
-            paths=program.paths,
-        )
-
-    def named(self, words: str) -> str:
-        """What `words` name, as `argv._named` says for the tool: "command", "group" or ""."""
-        return self.paths.get(words, "")
+        return cls(tables=lookup(program), commands={c.name: c for c in program.commands})
 
 
 def check(program: Program) -> list[Diagnostic]:
@@ -155,26 +141,26 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         raise _Refused(f"it must start with the program's name, {program.name!r}")
     try:
         # NOTE: with the flags the program's commands take over (`Option(shadows=True)`).
-        invocation = _Invocation(
-            words[1:],
-            facts.shadows,
-            config=program.config,
-            arguments=_arguments(program, facts),
-            shared=(facts.shared, facts.named),
-        )
+        invocation = _Invocation(words[1:], facts.tables, arguments=_arguments(program, facts))
     except UsageError as error:
         raise _Refused(error.message) from None
     if invocation.batch is not None or invocation.mcp:
         raise _Refused("an example runs one command, not --batch or --mcp")
-    path, rest = _find(program, facts, invocation.rest)
+    try:
+        path, rest = argv._find(invocation.rest, facts.tables)
+    except UsageError as error:
+        raise _Refused(error.message) from None
+    if path and path in facts.tables.groups:
+        raise _Refused(f"{path!r} is a group, not a command")
     if command.confirm is not None:
         _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that asks first
-    if path != command.path:
+    if path != command.name:
         if not path:
             raise _Refused("it names no command")
-        raise _Refused(f"it runs {' '.join(path)!r}, not {command.name!r}")
+        raise _Refused(f"it runs {path!r}, not {command.name!r}")
     if invocation.json_input is not None:
-        _missing(program, command, _json_input(command, invocation.json_input, rest), "json")
+        given = _json_input(command, invocation.json_input, rest)
+        _missing(program, facts, command, given, "json")
         return
     parser = _new_parser(f"{program.name} {command.name}")
     _build(program, command)(parser)
@@ -192,7 +178,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
-    _missing(program, command, raw.keys())
+    _missing(program, facts, command, raw.keys())
 
 
 def _build(program: Program, command: Command) -> Callable[[argparse.ArgumentParser], None]:
@@ -210,9 +196,7 @@ def _arguments(program: Program, facts: _Facts) -> Callable[[str], _Recorder | N
     reading records them (where a pass-through argument begins, the tool's flags end)."""
 
     def arguments(named: str) -> _Recorder | None:
-        path = tuple(named.split(" "))
-        path = facts.aliases.get(path, path)
-        command = next((c for c in program.commands if c.path == path), None)
+        command = facts.commands.get(facts.tables.aliases.get(named, named))
         if command is None:
             return None
         recorder = _Recorder()
@@ -223,7 +207,7 @@ def _arguments(program: Program, facts: _Facts) -> Callable[[str], _Recorder | N
 
 
 def _missing(
-    program: Program, command: Command, given: Iterable[str], source: str = "flag"
+    program: Program, facts: _Facts, command: Command, given: Iterable[str], source: str = "flag"
 ) -> None:
     """A required value the example leaves out, unless an env var or a config file may give
     it; two options of a group given apart (`@command(exclusive=, one_of=)`), or none of a
@@ -231,7 +215,7 @@ def _missing(
     ordered = dict.fromkeys(given)
     present = set(ordered)
     for param in command.inputs:
-        if param.required and param.name not in present and not _elsewhere(program, param):
+        if param.required and param.name not in present and not _elsewhere(program, facts, param):
             raise _Refused(f"{param.flag} is required")
     if not command.exclusive:
         return
@@ -243,42 +227,18 @@ def _missing(
     unreachable = tuple(
         (names, required)
         for names, required in groups
-        if not any(_elsewhere(program, inputs[name]) for name in names)
+        if not any(_elsewhere(program, facts, inputs[name]) for name in names)
     )
     _apart(call, unreachable, longs, True)
     if call.problems:
         raise _Refused("; ".join(call.problems))
 
 
-def _elsewhere(program: Program, param: Param) -> bool:
-    """An env var or a config file may give the option its value."""
-    return bool(program.config or (param.env if param.env is not None else program.env_prefix))
-
-
-def _find(program: Program, facts: _Facts, tokens: list[str]) -> tuple[tuple[str, ...], list[str]]:
-    """The command path at the start of `tokens`, as the tool's `_find` reads it (aliases
-    and the root command included)."""
-    commands, aliases, groups, root = facts.commands, facts.aliases, facts.groups, facts.root
-    if root is not None and len(program.commands) == 1:
-        return root.path, tokens  # NOTE: no subcommand level at all
-    node: tuple[str, ...] = ()
-    index = 0
-    while index < len(tokens) and node in groups:
-        token = tokens[index]
-        if token.startswith("-"):
-            break
-        child = aliases.get((*node, token), (*node, token))
-        if child not in commands and child not in groups:
-            if not node and root is not None and any(p.role == "argument" for p in root.inputs):
-                return root.path, tokens  # NOTE: the root command's argument
-            raise _Refused(f"unknown command {token!r}")
-        node = child
-        index += 1
-    if not node and root is not None:
-        return root.path, tokens[index:]
-    if node in groups and node:
-        raise _Refused(f"{' '.join(node)!r} is a group, not a command")
-    return node, tokens[index:]
+def _elsewhere(program: Program, facts: _Facts, param: Param) -> bool:
+    """An env var or a config file may give the input its value, by the tool's own rule
+    (`sources._layered`, given what the input's row gives the reader: its flag, its env var)."""
+    flags, _ = parser_arguments(param, program)
+    return _layered(flags[-1] if flags else None, program.env_of(param), facts.tables)
 
 
 def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:

@@ -358,12 +358,10 @@ if TYPE_CHECKING:
         def __init__(
             self,
             argv: Sequence[str],
-            shadows: dict[str, tuple[str, ...]] | None = None,
+            program: Program | None = None,
             *,
-            config: bool | None = None,
             strict: bool = True,
             arguments: Callable[[str], _Recorder | None] | None = None,
-            shared: tuple[dict[str, dict[str, int]], Callable[[str], str]] | None = None,
         ) -> None: ...
 
         def config(self) -> str | None: ...
@@ -4889,6 +4887,13 @@ def _config_places() -> list[str]:
     return [pattern.format(name=PROGRAM.name, config="~/.config") for pattern in _CONFIG_FILES]
 
 
+def _layered(flag: str | None, env: str | None, program: Program) -> bool:
+    """Whether an env var or a config file may give an input its value: an option's (it has a
+    flag), through its env var or the program's config file (`burgee gen` asks this of a
+    required option an example leaves out)."""
+    return flag is not None and bool(env or program.config)
+
+
 class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
@@ -4909,7 +4914,7 @@ class _Sources:
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
         else:
             first = (call.source, call.source + " " + key, given)
-        layered = flag is not None and (env or PROGRAM.config) and (given is _REQUIRED or self.full)
+        layered = _layered(flag, env, PROGRAM) and (given is _REQUIRED or self.full)
         # NOTE: another option of its group was given (`values._apart`): the call wins.
         layered = layered and key not in call.unread
         if layered or call.explaining:
@@ -6286,19 +6291,18 @@ class _Invocation:
     def __init__(
         self,
         argv: Sequence[str],
-        shadows: dict[str, tuple[str, ...]] | None = None,
+        program: Program | None = None,
         *,
-        config: bool | None = None,
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
-        shared: tuple[dict[str, dict[str, int]], Callable[[str], str]] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
-        #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
-        table = PROGRAM.shadows if shadows is None else shadows
-        reads_config = PROGRAM.config if config is None else config
+        #: This program, or another (`burgee gen` parses examples with the one it writes).
+        program = program or PROGRAM
+        table = program.shadows
+        reads_config = program.config
         #: The arguments of the command at a path as typed (`_arguments_at`, or another
         #: program's): where a pass-through argument begins, the tool's flags end.
         lookup = _arguments_at if arguments is None else arguments
@@ -6324,17 +6328,18 @@ class _Invocation:
         #: The first problem with argv (`strict=False`).
         self.problem: UsageError | None = None
         given: list[Flag] = []
-        #: `SHARED` and what a path names (`_named`), or another program's.
-        spread, named_by = (PROGRAM.shared, _named) if shared is None else shared
-        tokens = _hoisted(list(argv), reads_config, spread, named_by) if spread else list(argv)
+        spread = program.shared
+        if spread:
+            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+        else:
+            tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
-        passing, begins = (
-            _passing(lookup, PROGRAM.root, 0) if PROGRAM.root_mode == "alone" else (None, 0)
-        )
+        alone = program.root_mode == "alone"
+        passing, begins = _passing(lookup, program.root, 0, program) if alone else (None, 0)
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -6355,8 +6360,8 @@ class _Invocation:
                 if token[:1] != "-" and (not shadowed or passing is None):
                     named = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = shadowed or table.get(named, ())
-                    if passing is None and PROGRAM.root_mode != "alone":
-                        passing, begins = _passing(lookup, named, len(self.rest))
+                    if passing is None and not alone:
+                        passing, begins = _passing(lookup, named, len(self.rest), program)
                 continue
             given.append(flag)
             if flag.name == "--batch":
@@ -6421,10 +6426,12 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
-def _named(path: str) -> str:
-    """What the words `path` name: "command" (an alias's too), "group", or ""."""
-    path = PROGRAM.aliases.get(path, path)
-    return "command" if path in PROGRAM.commands else "group" if path in PROGRAM.groups else ""
+def _named(path: str, program: Program | None = None) -> str:
+    """What the words `path` name in the program (this one by default): "command" (an alias's
+    too), "group", or ""."""
+    program = program or PROGRAM
+    path = program.aliases.get(path, path)
+    return "command" if path in program.commands else "group" if path in program.groups else ""
 
 
 def _hoisted(
@@ -6499,7 +6506,7 @@ def _arguments_at(named: str) -> _Recorder | None:
 
 
 def _passing(
-    lookup: Callable[[str], _Recorder | None], named: str, end: int
+    lookup: Callable[[str], _Recorder | None], named: str, end: int, program: Program
 ) -> tuple[_Recorder | None, int]:
     """The arguments of the command the words `named` name, when it has a pass-through argument,
     and where its own words begin in argv's rest (`end`, past the command's words): the root
@@ -6509,11 +6516,11 @@ def _passing(
     # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
     unnamed = not any(
         named in names
-        for names in (PROGRAM.commands, PROGRAM.groups, PROGRAM.aliases, PROGRAM.extra_commands)
+        for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and PROGRAM.root and " " not in named and unnamed:
-        found, end = lookup(PROGRAM.root), 0
+    if found is None and program.root and " " not in named and unnamed:
+        found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
     return found, end
@@ -6572,30 +6579,33 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
 # ---- burgee: end of argparse ----
 
 
-def _find(tokens: list[str]) -> tuple[str, list[str]]:
+def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[str]]:
     """The longest command or group path at the start of `tokens` (an alias read as the
-    command it names), and what follows it; the root command when argv names none."""
-    if PROGRAM.root_mode == "alone":
+    command it names), and what follows it; the root command when argv names none. In this
+    program, or another (`burgee gen` finds the commands of examples with the one it writes).
+    """
+    program = program or PROGRAM
+    if program.root_mode == "alone":
         # NOTE: the program's only command is its root: there is no subcommand level.
-        return PROGRAM.root, tokens
+        return program.root, tokens
     node = ""
     index = 0
-    while index < len(tokens) and node in PROGRAM.groups:
+    while index < len(tokens) and node in program.groups:
         token = tokens[index]
         if token.startswith("-"):
             break
         child = f"{node} {token}".lstrip()
-        child = PROGRAM.aliases.get(child, child)
-        if child not in PROGRAM.commands and child not in PROGRAM.groups:
-            if not node and PROGRAM.root_mode == "words":
-                return PROGRAM.root, tokens  # NOTE: not a command: the root command's argument
-            names = [name for name, _ in PROGRAM.groups[node]]
-            names += [a.rpartition(" ")[2] for a in PROGRAM.aliases if a.rpartition(" ")[0] == node]
+        child = program.aliases.get(child, child)
+        if child not in program.commands and child not in program.groups:
+            if not node and program.root_mode == "words":
+                return program.root, tokens  # NOTE: not a command: the root command's argument
+            names = [name for name, _ in program.groups[node]]
+            names += [a.rpartition(" ")[2] for a in program.aliases if a.rpartition(" ")[0] == node]
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and PROGRAM.root and not (tokens and tokens[0] in HELP_FLAGS):
-        return PROGRAM.root, tokens
+    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+        return program.root, tokens
     return node, tokens[index:]
 
 
