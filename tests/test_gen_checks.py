@@ -149,6 +149,31 @@ def test_an_argument_left_out_of_json_input_is_required_as_the_tool_requires_it(
     assert str(diagnostic).endswith(" is required")
 
 
+def test_a_help_flag_before_a_root_commands_words_asks_for_help() -> None:
+    """The tool's lookup names no command there (it shows the program's help): the check says
+    the example asks for help, not that it names no command."""
+    source = textwrap.dedent(
+        """\
+        from burgee import command, program
+
+        program(name="kitchen")
+
+
+        @command(effects="read_only", root=True, examples=["kitchen --help", "kitchen x"])
+        def greet(name: str = "x") -> str:
+            \"\"\"Greet.\"\"\"
+            return name
+        """
+    )
+    with pytest.raises(GenerationError) as raised:
+        generate(source, "kitchen.py")
+    assert [str(d) for d in raised.value.diagnostics] == [
+        "kitchen.py:6:52: error: example 'kitchen --help' does not parse: it asks for help; an"
+        " example runs the command",
+        "kitchen.py:6:70: error: example 'kitchen x' does not parse: unrecognized arguments: x",
+    ]
+
+
 LIST_WITHOUT_CARDINALITY = '''\
 from burgee import command
 

@@ -152,6 +152,9 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         raise _Refused(error.message) from None
     if path and path in facts.tables.groups:
         raise _Refused(f"{path!r} is a group, not a command")
+    if not path and facts.tables.root and rest[:1] and rest[0] in HELP_FLAGS:
+        # NOTE: the tool shows the program's help here, not its root command's.
+        raise _Refused("it asks for help; an example runs the command")
     if command.confirm is not None:
         _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that asks first
     if path != command.name:
