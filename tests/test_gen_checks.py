@@ -174,6 +174,49 @@ def test_a_help_flag_before_a_root_commands_words_asks_for_help() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("example", "reason"),
+    [
+        ("kitchen pick --limit 9", "--limit: "),
+        ("kitchen pick --code ab1", "--code: "),
+        ("kitchen pick --limit 2 --code ab", ""),
+        ("kitchen pick --pair 1 x", "--pair: "),
+        ("kitchen pick --pair 1 2 -l a=1 -l b=2 --tag 1 --tag 2", ""),
+    ],
+)
+def test_an_example_value_is_converted_as_the_tool_converts_it(example: str, reason: str) -> None:
+    """The example's values go through the converter the command's row names, bounds and text
+    rules included (`table._converter`), as the tool's would."""
+    source = textwrap.dedent(
+        """\
+        from typing import Annotated
+
+        from burgee import Option, command, program
+
+        program(name="kitchen")
+
+
+        @command(effects="read_only", examples=["{example}"])
+        def pick(
+            limit: Annotated[int, Option(min=1, max=5)] = 1,
+            code: Annotated[str, Option(pattern="^[a-z]+$")] = "a",
+            pair: tuple[int, int] = (0, 0),
+            label: Annotated[dict[str, int], Option("-l")] = {{}},
+            tag: list[int] = [],
+        ) -> str:
+            \"\"\"Pick.\"\"\"
+            return code
+        """
+    )
+    if not reason:
+        generate(source.format(example=example), "kitchen.py")
+        return
+    with pytest.raises(GenerationError) as raised:
+        generate(source.format(example=example), "kitchen.py")
+    [diagnostic] = raised.value.diagnostics
+    assert f"example '{example}' does not parse: {reason}" in str(diagnostic)
+
+
 LIST_WITHOUT_CARDINALITY = '''\
 from burgee import command
 

@@ -192,11 +192,7 @@ def _input_row(param: Param, program: Program) -> str:
     assert param.type is not None
     ref = param.type
     flags, parser = parser_arguments(param, program)
-    spec = converter_spec(ref.item if ref.kind == "list" and ref.item else ref)
-    if param.pattern is not None or param.min_length is not None or param.max_length is not None:
-        spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
-    if param.minimum is not None or param.maximum is not None:
-        spec = ("_within", spec, param.minimum, param.maximum)
+    spec = input_spec(param)
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = program.env_of(param)
@@ -212,6 +208,20 @@ def _input_row(param: Param, program: Program) -> str:
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
     row = [py(param.name), py(flags), py(spec), default, _tuple(options)]
     return f"({', '.join(row)})"
+
+
+def input_spec(param: Param) -> str | tuple[object, ...]:
+    """The converter an input's row names, as data (`runtime/table._converter` makes it): its
+    type's (each item's, for a list), checked against its bounds or text rules if it has some;
+    the examples check makes it too."""
+    assert param.type is not None
+    ref = param.type
+    spec = converter_spec(ref.item if ref.kind == "list" and ref.item else ref)
+    if param.pattern is not None or param.min_length is not None or param.max_length is not None:
+        spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
+    if param.minimum is not None or param.maximum is not None:
+        spec = ("_within", spec, param.minimum, param.maximum)
+    return spec
 
 
 def _converter_code(param: Param) -> str:

@@ -21,17 +21,16 @@ from typing import TYPE_CHECKING, cast
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
-from burgee.render.module import parser_arguments
+from burgee.render.module import input_spec, parser_arguments
 from burgee.render.tables import lookup
-from burgee.runtime import argv
+from burgee.runtime import argv, kinds, values
 from burgee.runtime.argv import _Invocation
 from burgee.runtime.argv_parser import _new_parser
-from burgee.runtime.errors import UsageError, _Invalid
+from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS
-from burgee.runtime.kinds import TYPES
 from burgee.runtime.quickargs import _Recorder
 from burgee.runtime.sources import _layered
-from burgee.runtime.table import _builder
+from burgee.runtime.table import _builder, _converter
 from burgee.runtime.values import _apart, _Call
 
 if TYPE_CHECKING:
@@ -41,6 +40,8 @@ if TYPE_CHECKING:
     from burgee.runtime.program import Program as RuntimeProgram
     from burgee.runtime.sources import _Sources
 
+#: The names a row's converter may name (`table._converter`): the types' and the wrappers'.
+_RUNTIME = {**vars(kinds), **vars(values)}
 #: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
 _OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
 
@@ -263,19 +264,31 @@ def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:
 
 
 def _convert(param: Param, value: object) -> None:
-    """Each value through its type's converter, as the tool converts it before the handler."""
-    ref = param.type
-    if ref is None:
+    """Each value through the converter its row names, made as the tool makes it
+    (`table._converter`), but one that needs the handlers' own classes (an enum's, a record's),
+    which gen never runs."""
+    spec = input_spec(param)
+    if _needs_handlers(spec):
         return
-    item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    kind = TYPES.get(item.kind)
-    if kind is None:
-        return
-    values = value if isinstance(value, list) else [value]
-    for one in values:
-        if one is None or (item.kind == "bool" and isinstance(one, bool)):
-            continue
+    convert = _converter(spec, _RUNTIME)
+    # NOTE: a list's converter is its items' (`_Call.values`); a tuple's takes its words whole.
+    many = param.type is not None and param.type.kind == "list"
+    for one in value if many and isinstance(value, list) else [value]:
+        if one is None or isinstance(one, bool):
+            continue  # NOTE: not given, or a switch argparse has read
         try:
-            kind.convert(one)
-        except _Invalid as error:
+            convert(one)
+        except ValueError as error:
             raise _Refused(f"{param.flag}: {error}") from None
+
+
+def _needs_handlers(spec: object) -> bool:
+    """The converter `spec` names one of the handlers' classes: an enum's, a record's."""
+    if isinstance(spec, str):
+        return spec.startswith("_to_")
+    # NOTE: read as `table._converter` reads it: a choice's arguments are values, a tuple's
+    # are converters, any other wrapper's first one is.
+    wrapper, *arguments = cast("tuple[str, ...]", spec)
+    if wrapper in ("_member", "_choice"):
+        return wrapper == "_member"
+    return any(_needs_handlers(part) for part in arguments[: None if wrapper == "_tuple" else 1])
