@@ -7719,6 +7719,8 @@ class _Endpoint:
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
         self.slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+        #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
+        self.codec = _Codec()
 
     def exchange(self, method: str, target: str, header: Callable[[str], list[str]]) -> _Exchange:
         """One request: its method, its target (path and query) and its headers (`header`:
@@ -7726,10 +7728,11 @@ class _Endpoint:
         return _Exchange(self, method, target, header)
 
     def run(
-        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
     ) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
-        as events, so a call may ask the client a question before its answer)."""
+        """`server.read(message)` (a body's, routed), what it writes on this thread going to
+        `sink` (`stream`: as events, so a call may ask the client a question before its
+        answer)."""
         import threading
 
         thread = threading.get_ident()
@@ -7738,7 +7741,7 @@ class _Endpoint:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
-            server.handle(body)
+            server.read(message)
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
@@ -7784,11 +7787,15 @@ class _Busy:
 
 
 class _Routed:
-    """A POST whose messages a server answers: `stream` as events, else one JSON answer;
-    `watch`: a client closing its connection meanwhile cancels the call (2026-07-28)."""
+    """A POST whose messages (`message`, its body read) a server answers: `stream` as events,
+    else one JSON answer; `watch`: a client closing its connection meanwhile cancels the call
+    (2026-07-28)."""
 
-    def __init__(self, server: Any, stream: bool, headers: dict[str, str], watch: bool) -> None:
+    def __init__(
+        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+    ) -> None:
         self.server = server
+        self.message = message
         self.stream = stream
         self.headers = headers
         self.watch = watch
@@ -7923,7 +7930,7 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = _load_json(body)
+            message = endpoint.codec.load(body.decode("utf-8"))
         except (ValueError, RecursionError):
             return self.refusal(400, "Parse error", -32700)
         items = message if isinstance(message, list) else [message]
@@ -7964,13 +7971,13 @@ class _Exchange:
             # the server writes here is an error: the body holds no message (`null`, `[]`,
             # an object without a method).
             errors: list[str] = []
-            endpoint.run(server, body, errors.append)
+            endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
         accept = self.first("Accept")
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
-        return _Routed(server, stream, self.answer(200, "", headers)[2], watch)
+        return _Routed(server, message, stream, self.answer(200, "", headers)[2], watch)
 
     def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
@@ -8181,6 +8188,13 @@ _HTTP_BODY_SECONDS = 30.0
 _HTTP_PATIENCE = 30
 
 
+#: The most header fields a request may have, and the longest line of its head (http.server's).
+_HTTP_FIELDS = 100
+
+
+_HTTP_LINE = 65536
+
+
 def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
     """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import signal
@@ -8324,12 +8338,18 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         default_request_version = "HTTP/1.1"
         server_version = PROGRAM
         timeout = _HTTP_PATIENCE
-        # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
+        # NOTE: a streamed answer is written in parts (its head, then each event); Nagle's
         # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
         disable_nagle_algorithm = True
+        raw_requestline: bytes
         reads: Any
         #: The request was read to its end: a refusal leaves nothing unread on the connection.
         whole: bool
+        #: The request's header fields: each lower-case name, and its values in order.
+        fields: dict[str, list[str]]
+        #: `Server`, and the second of the last `Date` with its text.
+        served = f"Server: {PROGRAM} Python/{sys.version.split()[0]}\r\n".encode("latin-1")
+        clock: tuple[int, bytes] = (0, b"")
 
         def setup(self) -> None:
             super().setup()
@@ -8342,18 +8362,96 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             # connection ends as a slow one does. (Either holds a thread, never a slot.)
             self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
             self.whole = False
+            self.fields = {}
             super().handle_one_request()
 
         def parse_request(self) -> bool:
-            parsed = super().parse_request()
-            if parsed:
-                lengths = self.headers.get_all("Content-Length")
-                self.whole = lengths in (None, ["0"]) and "Transfer-Encoding" not in self.headers
-            return parsed
+            """The request line as http.server reads it, and the header fields read here: its
+            parser of them (the email package's) took a third of a request's time."""
+            self.command = ""
+            self.request_version = self.default_request_version
+            self.close_connection = True
+            line = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+            self.requestline = line
+            words = line.split()
+            if not words:
+                return False
+            if len(words) >= 3:
+                version = words[-1]
+                numbers = version[5:].split(".")
+                if not (
+                    version.startswith("HTTP/")
+                    and len(numbers) == 2
+                    and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
+                ):
+                    self.send_error(400, f"Bad request version ({version!r})")
+                    return False
+                number = (int(numbers[0]), int(numbers[1]))
+                if number >= (2, 0):
+                    self.send_error(505, f"Invalid HTTP version ({version[5:]})")
+                    return False
+                self.close_connection = number < (1, 1)
+                self.request_version = version
+            if not 2 <= len(words) <= 3:
+                self.send_error(400, f"Bad request syntax ({line!r})")
+                return False
+            if len(words) == 2:
+                self.close_connection = True
+                if words[0] != "GET":
+                    self.send_error(400, f"Bad HTTP/0.9 request type ({words[0]!r})")
+                    return False
+            self.command, self.path = words[0], words[1]
+            fields = self.fields
+            readline = self.rfile.readline
+            for _ in range(_HTTP_FIELDS + 1):
+                raw = readline(_HTTP_LINE + 1)
+                if len(raw) > _HTTP_LINE:
+                    self.send_error(431, "Line too long")
+                    return False
+                if raw in (b"\r\n", b"\n", b""):
+                    break
+                name, colon, value = str(raw, "iso-8859-1").partition(":")
+                # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
+                # folded onto the one before is refused too (5.2).
+                if not (colon and name and name.isascii() and name.isprintable()) or " " in name:
+                    self.send_error(400, "Bad request: a header line is not NAME: VALUE")
+                    return False
+                fields.setdefault(name.lower(), []).append(value.strip(" \t\r\n"))
+            else:
+                self.send_error(431, "Too many headers")
+                return False
+            lengths = fields.get("content-length")
+            self.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
+            connection = fields.get("connection", ("",))[0].lower()
+            if connection == "close":
+                self.close_connection = True
+            elif connection == "keep-alive":
+                self.close_connection = False
+            expect = fields.get("expect", ("",))[0].lower()
+            if expect == "100-continue" and self.request_version >= "HTTP/1.1":
+                return bool(self.handle_expect_100())
+            return True
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
                 sys.stderr.write(f"{PROGRAM}: http: {format % args}\n")
+
+        def head(self, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
+            """An answer's status line and headers, to write with its body in one send: each
+            write is a segment of its own (no Nagle's algorithm), which the client waits for."""
+            self.log_request(status)
+            now = int(time.time())
+            clock = self.clock
+            if clock[0] != now:
+                clock = Handler.clock = (now, f"Date: {self.date_time_string(now)}\r\n".encode())
+            phrase = self.responses[status][0] if status in self.responses else ""
+            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), self.served, clock[1]]
+            for name, value in headers:
+                if name == "Connection" and value == "close":
+                    self.close_connection = True
+                lines.append(f"{name}: {value}\r\n".encode("latin-1"))
+            lines.append(b"\r\n")
+            return b"".join(lines)
 
         def send(self, answer: _Answer) -> None:
             status, body, headers = answer
@@ -8363,19 +8461,17 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 # NOTE: what follows on the connection could be the rest of this request's
                 # body, taken for the next request (RFC 9112 6.3): the connection ends.
                 headers["Connection"] = "close"
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
             if data:
-                self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            if self.command != "HEAD":  # NOTE: RFC 9110: an answer to HEAD has no content
-                self.wfile.write(data)
+                headers["Content-Type"] = "application/json"
+            headers["Content-Length"] = str(len(data))
+            head = self.head(status, headers.items())
+            # NOTE: RFC 9110: an answer to HEAD has no content.
+            self.wfile.write(head if self.command == "HEAD" else head + data)
 
         def exchange(self) -> _Exchange:
+            fields = self.fields
             return endpoint.exchange(
-                self.command, self.path, lambda name: self.headers.get_all(name) or []
+                self.command, self.path, lambda name: fields.get(name.lower(), [])
             )
 
         def do_GET(self) -> None:
@@ -8416,7 +8512,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     self.send(routed)
                     return
                 with endpoint.serving(routed.server):
-                    self.dispatch(exchange, routed, body)
+                    self.dispatch(exchange, routed)
             finally:
                 endpoint.slots.release()
 
@@ -8439,19 +8535,17 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.whole = True
             return body
 
-        def dispatch(self, exchange: _Exchange, routed: _Routed, body: bytes) -> None:
+        def dispatch(self, exchange: _Exchange, routed: _Routed) -> None:
             """Dispatch on this thread; stream what it writes, or answer once. A client that
             closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
-            done = threading.Event()
+            done = None
             if routed.watch:
+                done = threading.Event()
                 threading.Thread(target=self.watch, args=(routed.server, done), daemon=True).start()
             written: list[str] = []
             if routed.stream:
-                self.send_response(200)
-                for name, value in exchange.stream_head(routed.headers):
-                    self.send_header(name, value)
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
+                head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
+                self.wfile.write(self.head(200, head))
 
             def sink(text: str) -> None:
                 if not routed.stream:
@@ -8465,9 +8559,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     pass  # the client went away; the call still ends as it would
 
             try:
-                endpoint.run(routed.server, body, sink, routed.stream)
+                endpoint.run(routed.server, routed.message, sink, routed.stream)
             finally:
-                done.set()
+                if done is not None:
+                    done.set()
             if not routed.stream:
                 self.send(exchange.answered(written, routed.headers))
                 return
@@ -9130,6 +9225,11 @@ class _McpServer(_McpCalls):
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
+        self.read(message)
+
+    def read(self, message: object) -> None:
+        """One message or batch, read (over HTTP, by the endpoint, which routes it by what it
+        holds: read once)."""
         if isinstance(message, list):
             self.batch(message)
             return
@@ -9529,7 +9629,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink, routed.stream)
+                    endpoint.run(routed.server, routed.message, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 

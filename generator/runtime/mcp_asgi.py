@@ -3,7 +3,7 @@ server (`uvicorn tool:asgi --workers 4`, hypercorn, granian) that runs on asynci
 
 Each request goes through the same `_Exchange` as `--mcp --http` (`mcp_endpoint`), so the
 checks, the sessions and the answers are the same; the messages run on a thread of the
-event loop's executor (`_McpServer.handle` blocks while a call runs), and what they write
+event loop's executor (`_McpServer.read` blocks while a call runs), and what they write
 reaches the client as it comes, as server-sent events, or as one JSON answer. Configured by
 environment variables (`_asgi_settings`), read on the first request or at start-up (the
 lifespan protocol), once per process. A 2026-07-28 request needs no session, so any worker
@@ -250,7 +250,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink, routed.stream)
+                    endpoint.run(routed.server, routed.message, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 

@@ -3,7 +3,7 @@
 put each request through an `_Exchange` of one `_Endpoint`, so the checks (`Host`, `Origin`,
 the bearer token, the protocol version header), the sessions, the routing of a message to the
 server that answers it and the statuses of the answers are the same, and every message goes
-through `_McpServer.handle`. A transport reads the body (within `_HTTP_LIMIT`) and writes
+through `_McpServer.read`. A transport reads the body (within `_HTTP_LIMIT`) and writes
 the answers, streamed as server-sent events (`_event`) or whole.
 """
 
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp_ask import _nobody_answers
-from burgee.runtime.mcp_io import _MCP_ENV, _MCP_LEGACY, _MCP_META, _MCP_MODERN, _wire
+from burgee.runtime.mcp_io import _MCP_ENV, _MCP_LEGACY, _MCP_META, _MCP_MODERN, _Codec, _wire
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -94,6 +93,8 @@ class _Endpoint:
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
         self.slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+        #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
+        self.codec = _Codec()
 
     def exchange(self, method: str, target: str, header: Callable[[str], list[str]]) -> _Exchange:
         """One request: its method, its target (path and query) and its headers (`header`:
@@ -101,10 +102,11 @@ class _Endpoint:
         return _Exchange(self, method, target, header)
 
     def run(
-        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
     ) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
-        as events, so a call may ask the client a question before its answer)."""
+        """`server.read(message)` (a body's, routed), what it writes on this thread going to
+        `sink` (`stream`: as events, so a call may ask the client a question before its
+        answer)."""
         import threading
 
         thread = threading.get_ident()
@@ -113,7 +115,7 @@ class _Endpoint:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
-            server.handle(body)
+            server.read(message)
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
@@ -159,11 +161,15 @@ class _Busy:
 
 
 class _Routed:
-    """A POST whose messages a server answers: `stream` as events, else one JSON answer;
-    `watch`: a client closing its connection meanwhile cancels the call (2026-07-28)."""
+    """A POST whose messages (`message`, its body read) a server answers: `stream` as events,
+    else one JSON answer; `watch`: a client closing its connection meanwhile cancels the call
+    (2026-07-28)."""
 
-    def __init__(self, server: Any, stream: bool, headers: dict[str, str], watch: bool) -> None:
+    def __init__(
+        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+    ) -> None:
         self.server = server
+        self.message = message
         self.stream = stream
         self.headers = headers
         self.watch = watch
@@ -298,7 +304,7 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = _load_json(body)
+            message = endpoint.codec.load(body.decode("utf-8"))
         except (ValueError, RecursionError):
             return self.refusal(400, "Parse error", -32700)
         items = message if isinstance(message, list) else [message]
@@ -339,13 +345,13 @@ class _Exchange:
             # the server writes here is an error: the body holds no message (`null`, `[]`,
             # an object without a method).
             errors: list[str] = []
-            endpoint.run(server, body, errors.append)
+            endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
         accept = self.first("Accept")
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
-        return _Routed(server, stream, self.answer(200, "", headers)[2], watch)
+        return _Routed(server, message, stream, self.answer(200, "", headers)[2], watch)
 
     def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
