@@ -161,9 +161,7 @@ async def _asgi_serve(
     headers: dict[str, list[str]] = {}
     for name, value in scope["headers"]:
         headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
-    exchange = endpoint.exchange(
-        scope["method"], scope["path"], lambda name: headers.get(name.lower(), [])
-    )
+    exchange = endpoint.exchange(scope["method"], scope["path"], headers)
     refused = exchange.screen()
     if refused is None and scope["method"] == "DELETE":
         refused = exchange.delete()
@@ -197,7 +195,7 @@ async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "P
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
     """The request's body, at most `_HTTP_LIMIT` bytes (the ASGI server reads the framing;
     `Content-Length` may be absent, with chunked encoding); None: the client went away."""
-    given = "".join(exchange.header("Content-Length")[:1]).strip()
+    given = "".join(exchange.header("content-length")[:1]).strip()
     if given.isascii() and given.isdigit() and int(given) > _HTTP_LIMIT:
         return exchange.too_large()
     wrong = exchange.media()
@@ -230,7 +228,7 @@ async def _asgi_post(
     if not isinstance(body, bytes):
         await _asgi_send(send, body)
         return
-    if not endpoint.slots.acquire(blocking=False):
+    if not endpoint.seat():
         why = "Service Unavailable: too many requests at once"
         await _asgi_send(send, exchange.refusal(503, why, Retry_After="1"))
         return
@@ -263,7 +261,7 @@ async def _asgi_post(
                 watching.cancel()
             await running
     finally:
-        endpoint.slots.release()
+        endpoint.unseat()
 
 
 async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:

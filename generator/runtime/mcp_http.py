@@ -190,7 +190,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         # NOTE: every answer has a status line and headers: http.server answers a line that
         # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
         default_request_version = "HTTP/1.1"
-        server_version = PROGRAM
         timeout = _HTTP_PATIENCE
         # NOTE: a streamed answer is written in parts (its head, then each event); Nagle's
         # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
@@ -201,8 +200,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         whole: bool
         #: The request's header fields: each lower-case name, and its values in order.
         fields: dict[str, list[str]]
-        #: `Server`, and the second of the last `Date` with its text.
-        served = f"Server: {PROGRAM} Python/{sys.version.split()[0]}\r\n".encode("latin-1")
+        #: The second of the last `Date`, and its header line.
         clock: tuple[int, bytes] = (0, b"")
 
         def setup(self) -> None:
@@ -233,7 +231,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             if len(words) >= 3:
                 version = words[-1]
                 numbers = version[5:].split(".")
-                if not (
+                if version != "HTTP/1.1" and not (
                     version.startswith("HTTP/")
                     and len(numbers) == 2
                     and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
@@ -264,15 +262,18 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     return False
                 if raw in (b"\r\n", b"\n", b""):
                     break
-                name, colon, value = str(raw, "iso-8859-1").partition(":")
-                # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
-                # folded onto the one before is refused too (5.2).
-                if not (colon and name and name.isascii() and name.isprintable()) or " " in name:
-                    self.send_error(400, "Bad request: a header line is not NAME: VALUE")
-                    return False
+                # NOTE: a line without a colon is a name here, its line end included.
+                name, _, value = str(raw, "iso-8859-1").partition(":")
                 fields.setdefault(name.lower(), []).append(value.strip(" \t\r\n"))
             else:
                 self.send_error(431, "Too many headers")
+                return False
+            # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
+            # folded onto the one before, or without a colon, is refused too (5.2). Checked
+            # once for every name.
+            names = "".join(fields)
+            if "" in fields or " " in names or not (names.isascii() and names.isprintable()):
+                self.send_error(400, "Bad request: a header line is not NAME: VALUE")
                 return False
             lengths = fields.get("content-length")
             self.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
@@ -293,13 +294,16 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         def head(self, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
             """An answer's status line and headers, to write with its body in one send: each
             write is a segment of its own (no Nagle's algorithm), which the client waits for."""
-            self.log_request(status)
+            if debug:
+                self.log_request(status)
             now = int(time.time())
             clock = self.clock
             if clock[0] != now:
                 clock = Handler.clock = (now, f"Date: {self.date_time_string(now)}\r\n".encode())
             phrase = self.responses[status][0] if status in self.responses else ""
-            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), self.served, clock[1]]
+            # NOTE: no `Server` (which software, and which Python, is nobody's business): one
+            # line less for every client to read.
+            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), clock[1]]
             for name, value in headers:
                 if name == "Connection" and value == "close":
                     self.close_connection = True
@@ -323,10 +327,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.wfile.write(head if self.command == "HEAD" else head + data)
 
         def exchange(self) -> _Exchange:
-            fields = self.fields
-            return endpoint.exchange(
-                self.command, self.path, lambda name: fields.get(name.lower(), [])
-            )
+            return endpoint.exchange(self.command, self.path, self.fields)
 
         def do_GET(self) -> None:
             exchange = self.exchange()
@@ -348,7 +349,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.whole = False  # NOTE: the connection ends, and the answer says so
             phrase = http.HTTPStatus(code).phrase
             # NOTE: the request line may not have been read: no method or path to go by.
-            nothing = endpoint.exchange("", "", lambda name: [])
+            nothing = endpoint.exchange("", "", {})
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
         def post(self, exchange: _Exchange) -> None:
@@ -356,7 +357,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             if body is None:
                 return
             # NOTE: only now: a client slow to send its request holds no slot meanwhile.
-            if not endpoint.slots.acquire(blocking=False):
+            if not endpoint.seat():
                 why = "Service Unavailable: too many requests at once"
                 self.send(exchange.refusal(503, why, Retry_After="1"))
                 return
@@ -368,7 +369,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 with endpoint.serving(routed.server):
                     self.dispatch(exchange, routed)
             finally:
-                endpoint.slots.release()
+                endpoint.unseat()
 
         def body(self, exchange: _Exchange) -> bytes | None:
             """The request's body, read to its end within its deadline; None: refused."""

@@ -8412,14 +8412,27 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        self.slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
+        self.seated = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
-    def exchange(self, method: str, target: str, header: Callable[[str], list[str]]) -> _Exchange:
-        """One request: its method, its target (path and query) and its headers (`header`:
-        every value of a header, by name, any case)."""
-        return _Exchange(self, method, target, header)
+    def exchange(self, method: str, target: str, fields: dict[str, list[str]]) -> _Exchange:
+        """One request: its method, its target (path and query) and its header fields (each
+        lower-case name, and its values in order)."""
+        return _Exchange(self, method, target, fields)
+
+    def seat(self) -> bool:
+        """Take a place for a request, to give back with `unseat`; False: none is free."""
+        with self.guard:
+            if self.seated >= _HTTP_WORKERS:
+                return False
+            self.seated += 1
+            return True
+
+    def unseat(self) -> None:
+        with self.guard:
+            self.seated -= 1
 
     def run(
         self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
@@ -8499,17 +8512,21 @@ class _Exchange:
     """One request to the endpoint: what to answer it, from its method, target and headers."""
 
     def __init__(
-        self, endpoint: _Endpoint, method: str, target: str, header: Callable[[str], list[str]]
+        self, endpoint: _Endpoint, method: str, target: str, fields: dict[str, list[str]]
     ) -> None:
         self.endpoint = endpoint
         self.method = method
         self.path = target.partition("?")[0]
-        self.header = header
+        self.fields = fields
         #: The CORS headers every answer carries, for a page of an `--allow-origin` origin.
         self.cors: dict[str, str] = {}
 
+    def header(self, name: str) -> list[str]:
+        """Every value of the header field `name` (lower case), in order."""
+        return self.fields.get(name, [])
+
     def first(self, name: str, default: str = "") -> str:
-        values = self.header(name)
+        values = self.fields.get(name)
         return values[0] if values else default
 
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
@@ -8534,14 +8551,14 @@ class _Exchange:
             return 200, '{"status":"ok"}', {}
         if self.path != settings.path:
             return self.refusal(404, f"Not Found: the MCP endpoint is {settings.path}")
-        hosts = self.header("Host")
+        hosts = self.header("host")
         name = _hostname(hosts[0]) if len(hosts) == 1 else None
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
             served = f"see --allow-host, or {_MCP_ENV}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
-        origins = self.header("Origin")
+        origins = self.header("origin")
         if origins:
             origin = origins[0].strip().lower()
             if origin in settings.origins:
@@ -8566,10 +8583,10 @@ class _Exchange:
                 return self.refusal(403, "Forbidden: requests from this Origin are refused")
         token = settings.token
         if token is not None:
-            given = self.first("Authorization").encode("utf-8", "replace")
+            given = self.first("authorization").encode("utf-8", "replace")
             if not hmac.compare_digest(given, f"Bearer {token}".encode()):
                 return self.refusal(401, "Unauthorized", WWW_Authenticate="Bearer")
-        version = self.header("MCP-Protocol-Version")
+        version = self.header("mcp-protocol-version")
         if version and version[0] not in (_MCP_MODERN, *_MCP_LEGACY):
             return self.refusal(
                 400, f"Bad Request: unsupported MCP-Protocol-Version {version[0]!r}"
@@ -8585,7 +8602,7 @@ class _Exchange:
         """DELETE: the session named ends."""
         endpoint = self.endpoint
         with endpoint.guard:
-            ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
+            ended = endpoint.sessions.pop(self.first("mcp-session-id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
         _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
@@ -8593,8 +8610,8 @@ class _Exchange:
 
     def length(self) -> _Answer | int:
         """The body's length from `Content-Length`, or the refusal of the request."""
-        lengths = self.header("Content-Length")
-        if len(lengths) > 1 or (lengths and self.header("Transfer-Encoding")):
+        lengths = self.header("content-length")
+        if len(lengths) > 1 or (lengths and self.header("transfer-encoding")):
             # NOTE: where a proxy and this server could read different bodies (request
             # smuggling, RFC 9112 6.3).
             return self.refusal(400, "Bad Request: one Content-Length, without Transfer-Encoding")
@@ -8612,7 +8629,7 @@ class _Exchange:
         return self.refusal(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
 
     def media(self) -> _Answer | None:
-        media = self.first("Content-Type").partition(";")[0].strip().lower()
+        media = self.first("content-type").partition(";")[0].strip().lower()
         if media != "application/json":
             return self.refusal(415, "Unsupported Media Type: send application/json")
         return None
@@ -8630,7 +8647,7 @@ class _Exchange:
         items = message if isinstance(message, list) else [message]
         requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
         opening = any(m.get("method") == "initialize" for m in requests)
-        session = self.first("Mcp-Session-Id") or None
+        session = self.first("mcp-session-id") or None
         headers: dict[str, str] = {}
         watch = False
         if opening and not isinstance(message, list):
@@ -8653,7 +8670,7 @@ class _Exchange:
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
-            header = self.header("MCP-Protocol-Version")
+            header = self.header("mcp-protocol-version")
             meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
             if header and header[0] != meta:
                 return self.refusal(400, "Header mismatch: MCP-Protocol-Version", -32020)
@@ -8667,7 +8684,7 @@ class _Exchange:
             errors: list[str] = []
             endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
-        accept = self.first("Accept")
+        accept = self.first("accept")
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
@@ -9030,7 +9047,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         # NOTE: every answer has a status line and headers: http.server answers a line that
         # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
         default_request_version = "HTTP/1.1"
-        server_version = PROGRAM
         timeout = _HTTP_PATIENCE
         # NOTE: a streamed answer is written in parts (its head, then each event); Nagle's
         # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
@@ -9041,8 +9057,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         whole: bool
         #: The request's header fields: each lower-case name, and its values in order.
         fields: dict[str, list[str]]
-        #: `Server`, and the second of the last `Date` with its text.
-        served = f"Server: {PROGRAM} Python/{sys.version.split()[0]}\r\n".encode("latin-1")
+        #: The second of the last `Date`, and its header line.
         clock: tuple[int, bytes] = (0, b"")
 
         def setup(self) -> None:
@@ -9073,7 +9088,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             if len(words) >= 3:
                 version = words[-1]
                 numbers = version[5:].split(".")
-                if not (
+                if version != "HTTP/1.1" and not (
                     version.startswith("HTTP/")
                     and len(numbers) == 2
                     and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
@@ -9104,15 +9119,18 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     return False
                 if raw in (b"\r\n", b"\n", b""):
                     break
-                name, colon, value = str(raw, "iso-8859-1").partition(":")
-                # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
-                # folded onto the one before is refused too (5.2).
-                if not (colon and name and name.isascii() and name.isprintable()) or " " in name:
-                    self.send_error(400, "Bad request: a header line is not NAME: VALUE")
-                    return False
+                # NOTE: a line without a colon is a name here, its line end included.
+                name, _, value = str(raw, "iso-8859-1").partition(":")
                 fields.setdefault(name.lower(), []).append(value.strip(" \t\r\n"))
             else:
                 self.send_error(431, "Too many headers")
+                return False
+            # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
+            # folded onto the one before, or without a colon, is refused too (5.2). Checked
+            # once for every name.
+            names = "".join(fields)
+            if "" in fields or " " in names or not (names.isascii() and names.isprintable()):
+                self.send_error(400, "Bad request: a header line is not NAME: VALUE")
                 return False
             lengths = fields.get("content-length")
             self.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
@@ -9133,13 +9151,16 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         def head(self, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
             """An answer's status line and headers, to write with its body in one send: each
             write is a segment of its own (no Nagle's algorithm), which the client waits for."""
-            self.log_request(status)
+            if debug:
+                self.log_request(status)
             now = int(time.time())
             clock = self.clock
             if clock[0] != now:
                 clock = Handler.clock = (now, f"Date: {self.date_time_string(now)}\r\n".encode())
             phrase = self.responses[status][0] if status in self.responses else ""
-            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), self.served, clock[1]]
+            # NOTE: no `Server` (which software, and which Python, is nobody's business): one
+            # line less for every client to read.
+            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), clock[1]]
             for name, value in headers:
                 if name == "Connection" and value == "close":
                     self.close_connection = True
@@ -9163,10 +9184,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.wfile.write(head if self.command == "HEAD" else head + data)
 
         def exchange(self) -> _Exchange:
-            fields = self.fields
-            return endpoint.exchange(
-                self.command, self.path, lambda name: fields.get(name.lower(), [])
-            )
+            return endpoint.exchange(self.command, self.path, self.fields)
 
         def do_GET(self) -> None:
             exchange = self.exchange()
@@ -9188,7 +9206,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.whole = False  # NOTE: the connection ends, and the answer says so
             phrase = http.HTTPStatus(code).phrase
             # NOTE: the request line may not have been read: no method or path to go by.
-            nothing = endpoint.exchange("", "", lambda name: [])
+            nothing = endpoint.exchange("", "", {})
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
         def post(self, exchange: _Exchange) -> None:
@@ -9196,7 +9214,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             if body is None:
                 return
             # NOTE: only now: a client slow to send its request holds no slot meanwhile.
-            if not endpoint.slots.acquire(blocking=False):
+            if not endpoint.seat():
                 why = "Service Unavailable: too many requests at once"
                 self.send(exchange.refusal(503, why, Retry_After="1"))
                 return
@@ -9208,7 +9226,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 with endpoint.serving(routed.server):
                     self.dispatch(exchange, routed)
             finally:
-                endpoint.slots.release()
+                endpoint.unseat()
 
         def body(self, exchange: _Exchange) -> bytes | None:
             """The request's body, read to its end within its deadline; None: refused."""
@@ -10234,9 +10252,7 @@ async def _asgi_serve(
     headers: dict[str, list[str]] = {}
     for name, value in scope["headers"]:
         headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
-    exchange = endpoint.exchange(
-        scope["method"], scope["path"], lambda name: headers.get(name.lower(), [])
-    )
+    exchange = endpoint.exchange(scope["method"], scope["path"], headers)
     refused = exchange.screen()
     if refused is None and scope["method"] == "DELETE":
         refused = exchange.delete()
@@ -10270,7 +10286,7 @@ async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "P
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
     """The request's body, at most `_HTTP_LIMIT` bytes (the ASGI server reads the framing;
     `Content-Length` may be absent, with chunked encoding); None: the client went away."""
-    given = "".join(exchange.header("Content-Length")[:1]).strip()
+    given = "".join(exchange.header("content-length")[:1]).strip()
     if given.isascii() and given.isdigit() and int(given) > _HTTP_LIMIT:
         return exchange.too_large()
     wrong = exchange.media()
@@ -10303,7 +10319,7 @@ async def _asgi_post(
     if not isinstance(body, bytes):
         await _asgi_send(send, body)
         return
-    if not endpoint.slots.acquire(blocking=False):
+    if not endpoint.seat():
         why = "Service Unavailable: too many requests at once"
         await _asgi_send(send, exchange.refusal(503, why, Retry_After="1"))
         return
@@ -10336,7 +10352,7 @@ async def _asgi_post(
                 watching.cancel()
             await running
     finally:
-        endpoint.slots.release()
+        endpoint.unseat()
 
 
 async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
