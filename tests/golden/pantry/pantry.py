@@ -8670,7 +8670,11 @@ def _reads_class() -> Any:
             left = self.until - time.monotonic()
             if left <= 0:
                 raise socket.timeout("timed out")  # noqa: UP041 (3.9: not yet TimeoutError)
-            self.connection.settimeout(min(left, _HTTP_PATIENCE))
+            if left >= _HTTP_PATIENCE - 0.05:
+                # NOTE: the socket's own timeout (the writes') ends the wait in time, give or
+                # take 50 ms: the first read of a head or a body sets no timeout of its own.
+                return self.connection.recv_into(buffer)
+            self.connection.settimeout(left)
             try:
                 return self.connection.recv_into(buffer)
             finally:
