@@ -143,6 +143,22 @@ def test_an_answer_is_one_send(path: str, body: bytes, status: bytes) -> None:
     assert b"\r\nServer:" not in head, head
 
 
+def test_a_streamed_answer_ends_its_stream_in_the_same_send() -> None:
+    """The head goes at once (a call may run long), the answer's event and the stream's end
+    in one send: they were two, and the client woke for each."""
+    body = json.dumps(INIT).encode()
+    request = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    request += b"Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+    request += b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    head, answer = _served(request)
+    assert head.startswith(b"HTTP/1.1 200 ") and head.endswith(b"\r\n\r\n"), head
+    assert b"Transfer-Encoding: chunked" in head, head
+    size, _, rest = answer.partition(b"\r\n")
+    event, end = rest[: int(size, 16)], rest[int(size, 16) :]
+    assert event.startswith(b"event: message\ndata: {"), event
+    assert end == b"\r\n0\r\n\r\n", end
+
+
 @pytest.mark.parametrize(
     "field", [b"Host : 127.0.0.1", b"X-Folded: a\r\n b", b"no colon", b": empty name"]
 )

@@ -8260,6 +8260,8 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 done = threading.Event()
                 threading.Thread(target=self.watch, args=(routed.server, done), daemon=True).start()
             written: list[str] = []
+            #: The events written and not yet sent.
+            events: list[bytes] = []
             if routed.stream:
                 head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
                 self.wfile.write(self.head(200, head))
@@ -8269,11 +8271,16 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     written.append(text)
                     return
                 event = _event(text)
+                events.append(b"%x\r\n%s\r\n" % (len(event), event))
+                if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
+                    # NOTE: an answer (a request of the server's names its method first) is
+                    # the last event: it goes with the end of the stream, in one send.
+                    return
                 try:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
-                    self.wfile.flush()
+                    self.wfile.write(b"".join(events))
                 except OSError:
                     pass  # the client went away; the call still ends as it would
+                events.clear()
 
             try:
                 endpoint.run(routed.server, routed.message, sink, routed.stream)
@@ -8284,7 +8291,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 self.send(exchange.answered(written, routed.headers))
                 return
             try:
-                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.write(b"".join(events) + b"0\r\n\r\n")
             except OSError:
                 self.close_connection = True
 
