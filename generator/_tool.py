@@ -8619,16 +8619,21 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.command, self.path = words[0], words[1]
             fields = self.fields
             readline = self.rfile.readline
+            longest = _HTTP_LINE + 1
             for _ in range(_HTTP_FIELDS + 1):
-                raw = readline(_HTTP_LINE + 1)
-                if len(raw) > _HTTP_LINE:
+                raw = readline(longest)
+                if len(raw) == longest:
                     self.send_error(431, "Line too long")
                     return False
                 if raw in (b"\r\n", b"\n", b""):
                     break
                 # NOTE: a line without a colon is a name here, its line end included.
-                name, _, value = str(raw, "iso-8859-1").partition(":")
-                fields.setdefault(name.lower(), []).append(value.strip(" \t\r\n"))
+                name, _, value = raw.decode("iso-8859-1").partition(":")
+                name = name.lower()
+                if name in fields:
+                    fields[name].append(value.strip(" \t\r\n"))
+                else:
+                    fields[name] = [value.strip(" \t\r\n")]
             else:
                 self.send_error(431, "Too many headers")
                 return False
