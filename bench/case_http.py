@@ -4,9 +4,10 @@ connection, and 8 clients at once, each with its own connection and session.
 Servers: the burgee-generated tool (`python hello_mcp.py --mcp --http PORT`, from the bare
 venv), the same module's `asgi` under uvicorn (`uvicorn hello_mcp:asgi`, one worker), and the
 official SDK's `MCPServer.streamable_http_app(json_response=True)` under uvicorn (both from the
-SDK's venv, so on the same uvicorn). Both answer JSON (`Accept: application/json`). The client is
-`http.client` in this process. Each repetition starts every server afresh, in a reshuffled
-order.
+SDK's venv, so on the same uvicorn). Both answer JSON (`Accept: application/json`). And a floor:
+a stdlib socket loop answering every request with one fixed body (`FLOOR_SERVER`), what the
+client itself allows. The client is `http.client` in this process. Each repetition starts every
+server afresh, in a reshuffled order.
 """
 
 from __future__ import annotations
@@ -30,6 +31,46 @@ from mcp_client import McpError, run_session
 CLIENTS = 8
 BURGEE = "burgee `hello_mcp.py --mcp --http`"
 SDK = "official SDK 2.x streamable HTTP, uvicorn"
+FLOOR = "(floor: a stdlib socket loop answering one fixed body, no MCP)"
+#: The floor row's server: a thread per connection, each request's head and body read and
+#: one fixed answer sent. What this client reaches against it bounds every row above it.
+FLOOR_SERVER = """import socket, sys, threading
+BODY = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, bench!"}]}}'
+ANSWER = b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nMcp-Session-Id: floor\\r\\n"
+ANSWER += b"Content-Length: %d\\r\\n\\r\\n%s" % (len(BODY), BODY)
+
+
+def serve(conn):
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    data = b""
+    with conn:
+        while True:
+            head, blank, rest = data.partition(b"\\r\\n\\r\\n")
+            if not blank:
+                more = conn.recv(65536)
+                if not more:
+                    return
+                data += more
+                continue
+            length = 0
+            for line in head.split(b"\\r\\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            while len(rest) < length:
+                more = conn.recv(65536)
+                if not more:
+                    return
+                rest += more
+            data = rest[length:]
+            conn.sendall(ANSWER)
+
+
+listener = socket.create_server(("127.0.0.1", int(sys.argv[-1])))
+while True:
+    conn, _ = listener.accept()
+    threading.Thread(target=serve, args=(conn,), daemon=True).start()
+"""
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
 INIT = {
     "jsonrpc": "2.0",
@@ -174,6 +215,10 @@ def servers(ctx: Context) -> list[tuple[str, list[str]]]:
             found.append(("burgee `hello_mcp:asgi`, uvicorn", uvicorn))
         path = programs.write_mcp_server(directory, "mcp-sdk-http")
         found.append((SDK, [str(venv.python), str(path)]))
+    floor = directory / "floor_http.py"
+    directory.mkdir(parents=True, exist_ok=True)
+    floor.write_text(FLOOR_SERVER)
+    found.append((FLOOR, [str(ctx.base().python), str(floor)]))
     return found
 
 
@@ -244,6 +289,11 @@ def run(ctx: Context) -> Section:
     section.notes.append(
         "Before TCP_NODELAY (issue 34) burgee's lock-step rate was about 22 calls/s: each "
         "answer's last segment waited for the client's delayed ACK (~45 ms)."
+    )
+    section.notes.append(
+        "The floor row is what this client (`http.client`, which sends a request's head and "
+        "body in two sends and reads each answer's head with the email parser) reaches against "
+        "a server that does no work: no server measured here can be faster."
     )
     section.goals.extend(goals(results, stdio))
     return section

@@ -10,6 +10,7 @@ import re
 import select
 import signal
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -17,6 +18,10 @@ from typing import Any
 
 import pytest
 
+from burgee.runtime.mcp import _McpServer
+from burgee.runtime.mcp_endpoint import _Endpoint, _Settings
+from burgee.runtime.mcp_http import _handler_class
+from burgee.runtime.mcp_io import _Stdout
 from tests.helpers import run
 from tests.node_clients import HttpServer
 from tests.test_mcp_http import BOTH, INIT, PANTRY, post, session
@@ -76,6 +81,109 @@ def test_lock_step_calls_over_one_connection_are_not_delayed(tmp_path: Path) -> 
         connection.close()
     finally:
         server.stop(signal.SIGTERM)
+
+
+class _Sends:
+    """A connected socket whose `sendall` calls are kept: each is a segment of its own (no
+    Nagle's algorithm), which the client waits for."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.sent: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sent.append(bytes(data))
+        self.sock.sendall(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sock, name)
+
+
+def _served(request: bytes) -> list[bytes]:
+    """What the runtime's HTTP handler sends, write by write, answering `request` (which ends
+    with `Connection: close`) on a loopback connection, in this process."""
+    settings = _Settings("/mcp", None, {"127.0.0.1"})
+    # NOTE: a session's server writes its messages to the request's sink; what it shares with
+    # the stateless one (its stdout) is never written here.
+    shared = type("Shared", (), {"out": -1, "stdout": _Stdout(sys.stderr)})()
+    endpoint = _Endpoint(settings, False, lambda debug, _: _McpServer(debug, shared), shared)
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        client = socket.create_connection(listening.getsockname()[:2], timeout=30)
+        accepted, address = listening.accept()
+    sends = _Sends(accepted)
+    try:
+        client.sendall(request)
+        _handler_class(endpoint)(sends, address, None)
+    finally:
+        accepted.close()
+        client.close()
+    return sends.sent
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [("/mcp", json.dumps(INIT).encode(), b"200"), ("/health", b"", b"200"), ("/x", b"", b"404")],
+)
+def test_an_answer_is_one_send(path: str, body: bytes, status: bytes) -> None:
+    """Its head and its body were two sends: the client woke for the head and waited again
+    for the body, a third of a lock-step request's time."""
+    method = b"POST" if body else b"GET"
+    request = b"%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" % (
+        method,
+        path.encode(),
+    )
+    request += b"Content-Type: application/json\r\nAccept: application/json\r\n"
+    request += b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    sent = _served(request)
+    assert len(sent) == 1, sent
+    head, _, answer = sent[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 " + status + b" "), head
+    assert json.loads(answer), answer
+    # NOTE: which software serves, and on which Python, is not told (one line less to read).
+    assert b"\r\nServer:" not in head, head
+
+
+def test_a_streamed_answer_ends_its_stream_in_the_same_send() -> None:
+    """The head goes at once (a call may run long), the answer's event and the stream's end
+    in one send: they were two, and the client woke for each."""
+    body = json.dumps(INIT).encode()
+    request = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    request += b"Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+    request += b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    head, answer = _served(request)
+    assert head.startswith(b"HTTP/1.1 200 ") and head.endswith(b"\r\n\r\n"), head
+    assert b"Transfer-Encoding: chunked" in head, head
+    size, _, rest = answer.partition(b"\r\n")
+    event, end = rest[: int(size, 16)], rest[int(size, 16) :]
+    assert event.startswith(b"event: message\ndata: {"), event
+    assert end == b"\r\n0\r\n\r\n", end
+
+
+@pytest.mark.parametrize(
+    "field", [b"Host : 127.0.0.1", b"X-Folded: a\r\n b", b"no colon", b": empty name"]
+)
+def test_a_head_line_that_is_no_field_gets_400(pantry_server: HttpServer, field: bytes) -> None:
+    """RFC 9112 5: no space before the colon, no line folded onto the one before. The email
+    parser http.server read fields with stopped at such a line and took the rest for the body
+    (here the request then lacked its length: 411)."""
+    body = json.dumps(INIT).encode()
+    request = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    request += field + b"\r\nAccept: application/json\r\nContent-Length: %d\r\n" % len(body)
+    request += b"Connection: close\r\n\r\n" + body
+    answer = raw(pantry_server.port, request)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer
+
+
+def test_a_body_read_once_as_utf_8(pantry_server: HttpServer) -> None:
+    """The endpoint read the body with `json.loads`, which takes UTF-16 too, and the server
+    read it again as UTF-8: an `initialize` in UTF-16 opened a session, answered 200 with a
+    parse error. The body is read once, as a line over stdio is."""
+    for encoding in ("utf-16", "utf-32"):
+        status, headers, answer = post(
+            pantry_server.port, None, raw=json.dumps(INIT).encode(encoding)
+        )
+        assert (status, json.loads(answer)["error"]["code"]) == (400, -32700), encoding
+        assert "Mcp-Session-Id" not in headers
 
 
 def test_bodies_that_hold_no_request_get_400_and_nothing_reaches_stdout() -> None:

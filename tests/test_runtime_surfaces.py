@@ -132,10 +132,10 @@ def test_asgi_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
     # NOTE: `*`: any Host passes, and the token is still asked for.
     endpoint = _Endpoint(settings, False, lambda *args: None, None)
     headers = {"host": ["anything.example:8443"], "authorization": ["Bearer t0ken"]}
-    exchange = endpoint.exchange("POST", "/api/mcp", lambda name: headers.get(name.lower(), []))
+    exchange = endpoint.exchange("POST", "/api/mcp", headers)
     assert exchange.screen() is None
     del headers["authorization"]
-    refused = endpoint.exchange("POST", "/api/mcp", lambda name: headers.get(name.lower(), []))
+    refused = endpoint.exchange("POST", "/api/mcp", headers)
     answer = refused.screen()
     assert answer is not None and answer[0] == 401
     monkeypatch.setenv("TOOL_MCP_TOKEN", "x")

@@ -7940,18 +7940,34 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        self.slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
+        self.seated = 0
+        #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
+        self.codec = _Codec()
 
-    def exchange(self, method: str, target: str, header: Callable[[str], list[str]]) -> _Exchange:
-        """One request: its method, its target (path and query) and its headers (`header`:
-        every value of a header, by name, any case)."""
-        return _Exchange(self, method, target, header)
+    def exchange(self, method: str, target: str, fields: dict[str, list[str]]) -> _Exchange:
+        """One request: its method, its target (path and query) and its header fields (each
+        lower-case name, and its values in order)."""
+        return _Exchange(self, method, target, fields)
+
+    def seat(self) -> bool:
+        """Take a place for a request, to give back with `unseat`; False: none is free."""
+        with self.guard:
+            if self.seated >= _HTTP_WORKERS:
+                return False
+            self.seated += 1
+            return True
+
+    def unseat(self) -> None:
+        with self.guard:
+            self.seated -= 1
 
     def run(
-        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
     ) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
-        as events, so a call may ask the client a question before its answer)."""
+        """`server.read(message)` (a body's, routed), what it writes on this thread going to
+        `sink` (`stream`: as events, so a call may ask the client a question before its
+        answer)."""
         import threading
 
         thread = threading.get_ident()
@@ -7960,7 +7976,7 @@ class _Endpoint:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
-            server.handle(body)
+            server.read(message)
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
@@ -8006,11 +8022,15 @@ class _Busy:
 
 
 class _Routed:
-    """A POST whose messages a server answers: `stream` as events, else one JSON answer;
-    `watch`: a client closing its connection meanwhile cancels the call (2026-07-28)."""
+    """A POST whose messages (`message`, its body read) a server answers: `stream` as events,
+    else one JSON answer; `watch`: a client closing its connection meanwhile cancels the call
+    (2026-07-28)."""
 
-    def __init__(self, server: Any, stream: bool, headers: dict[str, str], watch: bool) -> None:
+    def __init__(
+        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+    ) -> None:
         self.server = server
+        self.message = message
         self.stream = stream
         self.headers = headers
         self.watch = watch
@@ -8020,17 +8040,21 @@ class _Exchange:
     """One request to the endpoint: what to answer it, from its method, target and headers."""
 
     def __init__(
-        self, endpoint: _Endpoint, method: str, target: str, header: Callable[[str], list[str]]
+        self, endpoint: _Endpoint, method: str, target: str, fields: dict[str, list[str]]
     ) -> None:
         self.endpoint = endpoint
         self.method = method
         self.path = target.partition("?")[0]
-        self.header = header
+        self.fields = fields
         #: The CORS headers every answer carries, for a page of an `--allow-origin` origin.
         self.cors: dict[str, str] = {}
 
+    def header(self, name: str) -> list[str]:
+        """Every value of the header field `name` (lower case), in order."""
+        return self.fields.get(name, [])
+
     def first(self, name: str, default: str = "") -> str:
-        values = self.header(name)
+        values = self.fields.get(name)
         return values[0] if values else default
 
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
@@ -8055,14 +8079,14 @@ class _Exchange:
             return 200, '{"status":"ok"}', {}
         if self.path != settings.path:
             return self.refusal(404, f"Not Found: the MCP endpoint is {settings.path}")
-        hosts = self.header("Host")
+        hosts = self.header("host")
         name = _hostname(hosts[0]) if len(hosts) == 1 else None
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
             served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
-        origins = self.header("Origin")
+        origins = self.header("origin")
         if origins:
             origin = origins[0].strip().lower()
             if origin in settings.origins:
@@ -8087,10 +8111,10 @@ class _Exchange:
                 return self.refusal(403, "Forbidden: requests from this Origin are refused")
         token = settings.token
         if token is not None:
-            given = self.first("Authorization").encode("utf-8", "replace")
+            given = self.first("authorization").encode("utf-8", "replace")
             if not hmac.compare_digest(given, f"Bearer {token}".encode()):
                 return self.refusal(401, "Unauthorized", WWW_Authenticate="Bearer")
-        version = self.header("MCP-Protocol-Version")
+        version = self.header("mcp-protocol-version")
         if version and version[0] not in (_MCP_MODERN, *_MCP_LEGACY):
             return self.refusal(
                 400, f"Bad Request: unsupported MCP-Protocol-Version {version[0]!r}"
@@ -8106,7 +8130,7 @@ class _Exchange:
         """DELETE: the session named ends."""
         endpoint = self.endpoint
         with endpoint.guard:
-            ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
+            ended = endpoint.sessions.pop(self.first("mcp-session-id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
         _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
@@ -8114,8 +8138,8 @@ class _Exchange:
 
     def length(self) -> _Answer | int:
         """The body's length from `Content-Length`, or the refusal of the request."""
-        lengths = self.header("Content-Length")
-        if len(lengths) > 1 or (lengths and self.header("Transfer-Encoding")):
+        lengths = self.header("content-length")
+        if len(lengths) > 1 or (lengths and self.header("transfer-encoding")):
             # NOTE: where a proxy and this server could read different bodies (request
             # smuggling, RFC 9112 6.3).
             return self.refusal(400, "Bad Request: one Content-Length, without Transfer-Encoding")
@@ -8133,7 +8157,7 @@ class _Exchange:
         return self.refusal(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
 
     def media(self) -> _Answer | None:
-        media = self.first("Content-Type").partition(";")[0].strip().lower()
+        media = self.first("content-type").partition(";")[0].strip().lower()
         if media != "application/json":
             return self.refusal(415, "Unsupported Media Type: send application/json")
         return None
@@ -8145,13 +8169,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = _load_json(body)
+            message = endpoint.codec.load(body.decode("utf-8"))
         except (ValueError, RecursionError):
             return self.refusal(400, "Parse error", -32700)
         items = message if isinstance(message, list) else [message]
         requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
         opening = any(m.get("method") == "initialize" for m in requests)
-        session = self.first("Mcp-Session-Id") or None
+        session = self.first("mcp-session-id") or None
         headers: dict[str, str] = {}
         watch = False
         if opening and not isinstance(message, list):
@@ -8174,7 +8198,7 @@ class _Exchange:
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
-            header = self.header("MCP-Protocol-Version")
+            header = self.header("mcp-protocol-version")
             meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
             if header and header[0] != meta:
                 return self.refusal(400, "Header mismatch: MCP-Protocol-Version", -32020)
@@ -8186,13 +8210,13 @@ class _Exchange:
             # the server writes here is an error: the body holds no message (`null`, `[]`,
             # an object without a method).
             errors: list[str] = []
-            endpoint.run(server, body, errors.append)
+            endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
-        accept = self.first("Accept")
+        accept = self.first("accept")
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
-        return _Routed(server, stream, self.answer(200, "", headers)[2], watch)
+        return _Routed(server, message, stream, self.answer(200, "", headers)[2], watch)
 
     def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
@@ -8402,6 +8426,13 @@ _HTTP_BODY_SECONDS = 30.0
 _HTTP_PATIENCE = 30
 
 
+#: The most header fields a request may have, and the longest line of its head (http.server's).
+_HTTP_FIELDS = 100
+
+
+_HTTP_LINE = 65536
+
+
 def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
     """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import signal
@@ -8519,7 +8550,11 @@ def _reads_class() -> Any:
             left = self.until - time.monotonic()
             if left <= 0:
                 raise socket.timeout("timed out")  # noqa: UP041 (3.9: not yet TimeoutError)
-            self.connection.settimeout(min(left, _HTTP_PATIENCE))
+            if left >= _HTTP_PATIENCE - 0.05:
+                # NOTE: the socket's own timeout (the writes') ends the wait in time, give or
+                # take 50 ms: the first read of a head or a body sets no timeout of its own.
+                return self.connection.recv_into(buffer)
+            self.connection.settimeout(left)
             try:
                 return self.connection.recv_into(buffer)
             finally:
@@ -8545,14 +8580,18 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         # NOTE: every answer has a status line and headers: http.server answers a line that
         # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
         default_request_version = "HTTP/1.1"
-        server_version = PROGRAM.name
         timeout = _HTTP_PATIENCE
-        # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
+        # NOTE: a streamed answer is written in parts (its head, then each event); Nagle's
         # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
         disable_nagle_algorithm = True
+        raw_requestline: bytes
         reads: Any
         #: The request was read to its end: a refusal leaves nothing unread on the connection.
         whole: bool
+        #: The request's header fields: each lower-case name, and its values in order.
+        fields: dict[str, list[str]]
+        #: The second of the last `Date`, and its header line.
+        clock: tuple[int, bytes] = (0, b"")
 
         def setup(self) -> None:
             super().setup()
@@ -8565,18 +8604,107 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             # connection ends as a slow one does. (Either holds a thread, never a slot.)
             self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
             self.whole = False
+            self.fields = {}
             super().handle_one_request()
 
         def parse_request(self) -> bool:
-            parsed = super().parse_request()
-            if parsed:
-                lengths = self.headers.get_all("Content-Length")
-                self.whole = lengths in (None, ["0"]) and "Transfer-Encoding" not in self.headers
-            return parsed
+            """The request line as http.server reads it, and the header fields read here: its
+            parser of them (the email package's) took a third of a request's time."""
+            self.command = ""
+            self.request_version = self.default_request_version
+            self.close_connection = True
+            line = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+            self.requestline = line
+            words = line.split()
+            if not words:
+                return False
+            if len(words) >= 3:
+                version = words[-1]
+                numbers = version[5:].split(".")
+                if version != "HTTP/1.1" and not (
+                    version.startswith("HTTP/")
+                    and len(numbers) == 2
+                    and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
+                ):
+                    self.send_error(400, f"Bad request version ({version!r})")
+                    return False
+                number = (int(numbers[0]), int(numbers[1]))
+                if number >= (2, 0):
+                    self.send_error(505, f"Invalid HTTP version ({version[5:]})")
+                    return False
+                self.close_connection = number < (1, 1)
+                self.request_version = version
+            if not 2 <= len(words) <= 3:
+                self.send_error(400, f"Bad request syntax ({line!r})")
+                return False
+            if len(words) == 2:
+                self.close_connection = True
+                if words[0] != "GET":
+                    self.send_error(400, f"Bad HTTP/0.9 request type ({words[0]!r})")
+                    return False
+            self.command, self.path = words[0], words[1]
+            fields = self.fields
+            readline = self.rfile.readline
+            longest = _HTTP_LINE + 1
+            for _ in range(_HTTP_FIELDS + 1):
+                raw = readline(longest)
+                if len(raw) == longest:
+                    self.send_error(431, "Line too long")
+                    return False
+                if raw in (b"\r\n", b"\n", b""):
+                    break
+                # NOTE: a line without a colon is a name here, its line end included.
+                name, _, value = raw.decode("iso-8859-1").partition(":")
+                name = name.lower()
+                if name in fields:
+                    fields[name].append(value.strip(" \t\r\n"))
+                else:
+                    fields[name] = [value.strip(" \t\r\n")]
+            else:
+                self.send_error(431, "Too many headers")
+                return False
+            # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
+            # folded onto the one before, or without a colon, is refused too (5.2). Checked
+            # once for every name.
+            names = "".join(fields)
+            if "" in fields or " " in names or not (names.isascii() and names.isprintable()):
+                self.send_error(400, "Bad request: a header line is not NAME: VALUE")
+                return False
+            lengths = fields.get("content-length")
+            self.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
+            connection = fields.get("connection", ("",))[0].lower()
+            if connection == "close":
+                self.close_connection = True
+            elif connection == "keep-alive":
+                self.close_connection = False
+            expect = fields.get("expect", ("",))[0].lower()
+            if expect == "100-continue" and self.request_version >= "HTTP/1.1":
+                return bool(self.handle_expect_100())
+            return True
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
                 sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
+
+        def head(self, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
+            """An answer's status line and headers, to write with its body in one send: each
+            write is a segment of its own (no Nagle's algorithm), which the client waits for."""
+            if debug:
+                self.log_request(status)
+            now = int(time.time())
+            clock = self.clock
+            if clock[0] != now:
+                clock = Handler.clock = (now, f"Date: {self.date_time_string(now)}\r\n".encode())
+            phrase = self.responses[status][0] if status in self.responses else ""
+            # NOTE: no `Server` (which software, and which Python, is nobody's business): one
+            # line less for every client to read.
+            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), clock[1]]
+            for name, value in headers:
+                if name == "Connection" and value == "close":
+                    self.close_connection = True
+                lines.append(f"{name}: {value}\r\n".encode("latin-1"))
+            lines.append(b"\r\n")
+            return b"".join(lines)
 
         def send(self, answer: _Answer) -> None:
             status, body, headers = answer
@@ -8586,20 +8714,15 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 # NOTE: what follows on the connection could be the rest of this request's
                 # body, taken for the next request (RFC 9112 6.3): the connection ends.
                 headers["Connection"] = "close"
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
             if data:
-                self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            if self.command != "HEAD":  # NOTE: RFC 9110: an answer to HEAD has no content
-                self.wfile.write(data)
+                headers["Content-Type"] = "application/json"
+            headers["Content-Length"] = str(len(data))
+            head = self.head(status, headers.items())
+            # NOTE: RFC 9110: an answer to HEAD has no content.
+            self.wfile.write(head if self.command == "HEAD" else head + data)
 
         def exchange(self) -> _Exchange:
-            return endpoint.exchange(
-                self.command, self.path, lambda name: self.headers.get_all(name) or []
-            )
+            return endpoint.exchange(self.command, self.path, self.fields)
 
         def do_GET(self) -> None:
             exchange = self.exchange()
@@ -8621,7 +8744,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.whole = False  # NOTE: the connection ends, and the answer says so
             phrase = http.HTTPStatus(code).phrase
             # NOTE: the request line may not have been read: no method or path to go by.
-            nothing = endpoint.exchange("", "", lambda name: [])
+            nothing = endpoint.exchange("", "", {})
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
         def post(self, exchange: _Exchange) -> None:
@@ -8629,7 +8752,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             if body is None:
                 return
             # NOTE: only now: a client slow to send its request holds no slot meanwhile.
-            if not endpoint.slots.acquire(blocking=False):
+            if not endpoint.seat():
                 why = "Service Unavailable: too many requests at once"
                 self.send(exchange.refusal(503, why, Retry_After="1"))
                 return
@@ -8639,9 +8762,9 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     self.send(routed)
                     return
                 with endpoint.serving(routed.server):
-                    self.dispatch(exchange, routed, body)
+                    self.dispatch(exchange, routed)
             finally:
-                endpoint.slots.release()
+                endpoint.unseat()
 
         def body(self, exchange: _Exchange) -> bytes | None:
             """The request's body, read to its end within its deadline; None: refused."""
@@ -8662,40 +8785,46 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.whole = True
             return body
 
-        def dispatch(self, exchange: _Exchange, routed: _Routed, body: bytes) -> None:
+        def dispatch(self, exchange: _Exchange, routed: _Routed) -> None:
             """Dispatch on this thread; stream what it writes, or answer once. A client that
             closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
-            done = threading.Event()
+            done = None
             if routed.watch:
+                done = threading.Event()
                 threading.Thread(target=self.watch, args=(routed.server, done), daemon=True).start()
             written: list[str] = []
+            #: The events written and not yet sent.
+            events: list[bytes] = []
             if routed.stream:
-                self.send_response(200)
-                for name, value in exchange.stream_head(routed.headers):
-                    self.send_header(name, value)
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
+                head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
+                self.wfile.write(self.head(200, head))
 
             def sink(text: str) -> None:
                 if not routed.stream:
                     written.append(text)
                     return
                 event = _event(text)
+                events.append(b"%x\r\n%s\r\n" % (len(event), event))
+                if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
+                    # NOTE: an answer (a request of the server's names its method first) is
+                    # the last event: it goes with the end of the stream, in one send.
+                    return
                 try:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
-                    self.wfile.flush()
+                    self.wfile.write(b"".join(events))
                 except OSError:
                     pass  # the client went away; the call still ends as it would
+                events.clear()
 
             try:
-                endpoint.run(routed.server, body, sink, routed.stream)
+                endpoint.run(routed.server, routed.message, sink, routed.stream)
             finally:
-                done.set()
+                if done is not None:
+                    done.set()
             if not routed.stream:
                 self.send(exchange.answered(written, routed.headers))
                 return
             try:
-                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.write(b"".join(events) + b"0\r\n\r\n")
             except OSError:
                 self.close_connection = True
 
@@ -9356,6 +9485,11 @@ class _McpServer(_McpCalls):
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
+        self.read(message)
+
+    def read(self, message: object) -> None:
+        """One message or batch, read (over HTTP, by the endpoint, which routes it by what it
+        holds: read once)."""
         if isinstance(message, list):
             self.batch(message)
             return
@@ -9667,9 +9801,7 @@ async def _asgi_serve(
     headers: dict[str, list[str]] = {}
     for name, value in scope["headers"]:
         headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
-    exchange = endpoint.exchange(
-        scope["method"], scope["path"], lambda name: headers.get(name.lower(), [])
-    )
+    exchange = endpoint.exchange(scope["method"], scope["path"], headers)
     refused = exchange.screen()
     if refused is None and scope["method"] == "DELETE":
         refused = exchange.delete()
@@ -9703,7 +9835,7 @@ async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "P
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
     """The request's body, at most `_HTTP_LIMIT` bytes (the ASGI server reads the framing;
     `Content-Length` may be absent, with chunked encoding); None: the client went away."""
-    given = "".join(exchange.header("Content-Length")[:1]).strip()
+    given = "".join(exchange.header("content-length")[:1]).strip()
     if given.isascii() and given.isdigit() and int(given) > _HTTP_LIMIT:
         return exchange.too_large()
     wrong = exchange.media()
@@ -9736,7 +9868,7 @@ async def _asgi_post(
     if not isinstance(body, bytes):
         await _asgi_send(send, body)
         return
-    if not endpoint.slots.acquire(blocking=False):
+    if not endpoint.seat():
         why = "Service Unavailable: too many requests at once"
         await _asgi_send(send, exchange.refusal(503, why, Retry_After="1"))
         return
@@ -9756,7 +9888,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink, routed.stream)
+                    endpoint.run(routed.server, routed.message, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -9769,7 +9901,7 @@ async def _asgi_post(
                 watching.cancel()
             await running
     finally:
-        endpoint.slots.release()
+        endpoint.unseat()
 
 
 async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:

@@ -56,6 +56,11 @@ class _McpServer(_McpCalls):
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
+        self.read(message)
+
+    def read(self, message: object) -> None:
+        """One message or batch, read (over HTTP, by the endpoint, which routes it by what it
+        holds: read once)."""
         if isinstance(message, list):
             self.batch(message)
             return

@@ -3,7 +3,7 @@ server (`uvicorn tool:asgi --workers 4`, hypercorn, granian) that runs on asynci
 
 Each request goes through the same `_Exchange` as `--mcp --http` (`mcp_endpoint`), so the
 checks, the sessions and the answers are the same; the messages run on a thread of the
-event loop's executor (`_McpServer.handle` blocks while a call runs), and what they write
+event loop's executor (`_McpServer.read` blocks while a call runs), and what they write
 reaches the client as it comes, as server-sent events, or as one JSON answer. Configured by
 environment variables (`_asgi_settings`), read on the first request or at start-up (the
 lifespan protocol), once per process. A 2026-07-28 request needs no session, so any worker
@@ -162,9 +162,7 @@ async def _asgi_serve(
     headers: dict[str, list[str]] = {}
     for name, value in scope["headers"]:
         headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
-    exchange = endpoint.exchange(
-        scope["method"], scope["path"], lambda name: headers.get(name.lower(), [])
-    )
+    exchange = endpoint.exchange(scope["method"], scope["path"], headers)
     refused = exchange.screen()
     if refused is None and scope["method"] == "DELETE":
         refused = exchange.delete()
@@ -198,7 +196,7 @@ async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "P
 async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
     """The request's body, at most `_HTTP_LIMIT` bytes (the ASGI server reads the framing;
     `Content-Length` may be absent, with chunked encoding); None: the client went away."""
-    given = "".join(exchange.header("Content-Length")[:1]).strip()
+    given = "".join(exchange.header("content-length")[:1]).strip()
     if given.isascii() and given.isdigit() and int(given) > _HTTP_LIMIT:
         return exchange.too_large()
     wrong = exchange.media()
@@ -231,7 +229,7 @@ async def _asgi_post(
     if not isinstance(body, bytes):
         await _asgi_send(send, body)
         return
-    if not endpoint.slots.acquire(blocking=False):
+    if not endpoint.seat():
         why = "Service Unavailable: too many requests at once"
         await _asgi_send(send, exchange.refusal(503, why, Retry_After="1"))
         return
@@ -251,7 +249,7 @@ async def _asgi_post(
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, body, sink, routed.stream)
+                    endpoint.run(routed.server, routed.message, sink, routed.stream)
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
@@ -264,7 +262,7 @@ async def _asgi_post(
                 watching.cancel()
             await running
     finally:
-        endpoint.slots.release()
+        endpoint.unseat()
 
 
 async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:

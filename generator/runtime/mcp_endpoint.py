@@ -3,7 +3,7 @@
 put each request through an `_Exchange` of one `_Endpoint`, so the checks (`Host`, `Origin`,
 the bearer token, the protocol version header), the sessions, the routing of a message to the
 server that answers it and the statuses of the answers are the same, and every message goes
-through `_McpServer.handle`. A transport reads the body (within `_HTTP_LIMIT`) and writes
+through `_McpServer.read`. A transport reads the body (within `_HTTP_LIMIT`) and writes
 the answers, streamed as server-sent events (`_event`) or whole.
 """
 
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp_ask import _nobody_answers
-from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _mcp_env, _wire
+from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _Codec, _mcp_env, _wire
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -93,18 +92,34 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        self.slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
+        self.seated = 0
+        #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
+        self.codec = _Codec()
 
-    def exchange(self, method: str, target: str, header: Callable[[str], list[str]]) -> _Exchange:
-        """One request: its method, its target (path and query) and its headers (`header`:
-        every value of a header, by name, any case)."""
-        return _Exchange(self, method, target, header)
+    def exchange(self, method: str, target: str, fields: dict[str, list[str]]) -> _Exchange:
+        """One request: its method, its target (path and query) and its header fields (each
+        lower-case name, and its values in order)."""
+        return _Exchange(self, method, target, fields)
+
+    def seat(self) -> bool:
+        """Take a place for a request, to give back with `unseat`; False: none is free."""
+        with self.guard:
+            if self.seated >= _HTTP_WORKERS:
+                return False
+            self.seated += 1
+            return True
+
+    def unseat(self) -> None:
+        with self.guard:
+            self.seated -= 1
 
     def run(
-        self, server: Any, body: bytes, sink: Callable[[str], None], stream: bool = True
+        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
     ) -> None:
-        """`server.handle(body)`, what it writes on this thread going to `sink` (`stream`:
-        as events, so a call may ask the client a question before its answer)."""
+        """`server.read(message)` (a body's, routed), what it writes on this thread going to
+        `sink` (`stream`: as events, so a call may ask the client a question before its
+        answer)."""
         import threading
 
         thread = threading.get_ident()
@@ -113,7 +128,7 @@ class _Endpoint:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
-            server.handle(body)
+            server.read(message)
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
@@ -159,11 +174,15 @@ class _Busy:
 
 
 class _Routed:
-    """A POST whose messages a server answers: `stream` as events, else one JSON answer;
-    `watch`: a client closing its connection meanwhile cancels the call (2026-07-28)."""
+    """A POST whose messages (`message`, its body read) a server answers: `stream` as events,
+    else one JSON answer; `watch`: a client closing its connection meanwhile cancels the call
+    (2026-07-28)."""
 
-    def __init__(self, server: Any, stream: bool, headers: dict[str, str], watch: bool) -> None:
+    def __init__(
+        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+    ) -> None:
         self.server = server
+        self.message = message
         self.stream = stream
         self.headers = headers
         self.watch = watch
@@ -173,17 +192,21 @@ class _Exchange:
     """One request to the endpoint: what to answer it, from its method, target and headers."""
 
     def __init__(
-        self, endpoint: _Endpoint, method: str, target: str, header: Callable[[str], list[str]]
+        self, endpoint: _Endpoint, method: str, target: str, fields: dict[str, list[str]]
     ) -> None:
         self.endpoint = endpoint
         self.method = method
         self.path = target.partition("?")[0]
-        self.header = header
+        self.fields = fields
         #: The CORS headers every answer carries, for a page of an `--allow-origin` origin.
         self.cors: dict[str, str] = {}
 
+    def header(self, name: str) -> list[str]:
+        """Every value of the header field `name` (lower case), in order."""
+        return self.fields.get(name, [])
+
     def first(self, name: str, default: str = "") -> str:
-        values = self.header(name)
+        values = self.fields.get(name)
         return values[0] if values else default
 
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
@@ -208,14 +231,14 @@ class _Exchange:
             return 200, '{"status":"ok"}', {}
         if self.path != settings.path:
             return self.refusal(404, f"Not Found: the MCP endpoint is {settings.path}")
-        hosts = self.header("Host")
+        hosts = self.header("host")
         name = _hostname(hosts[0]) if len(hosts) == 1 else None
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
             served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
-        origins = self.header("Origin")
+        origins = self.header("origin")
         if origins:
             origin = origins[0].strip().lower()
             if origin in settings.origins:
@@ -240,10 +263,10 @@ class _Exchange:
                 return self.refusal(403, "Forbidden: requests from this Origin are refused")
         token = settings.token
         if token is not None:
-            given = self.first("Authorization").encode("utf-8", "replace")
+            given = self.first("authorization").encode("utf-8", "replace")
             if not hmac.compare_digest(given, f"Bearer {token}".encode()):
                 return self.refusal(401, "Unauthorized", WWW_Authenticate="Bearer")
-        version = self.header("MCP-Protocol-Version")
+        version = self.header("mcp-protocol-version")
         if version and version[0] not in (_MCP_MODERN, *_MCP_LEGACY):
             return self.refusal(
                 400, f"Bad Request: unsupported MCP-Protocol-Version {version[0]!r}"
@@ -259,7 +282,7 @@ class _Exchange:
         """DELETE: the session named ends."""
         endpoint = self.endpoint
         with endpoint.guard:
-            ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
+            ended = endpoint.sessions.pop(self.first("mcp-session-id"), None)
         if ended is None:
             return self.refusal(404, "Not Found: no such session")
         _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
@@ -267,8 +290,8 @@ class _Exchange:
 
     def length(self) -> _Answer | int:
         """The body's length from `Content-Length`, or the refusal of the request."""
-        lengths = self.header("Content-Length")
-        if len(lengths) > 1 or (lengths and self.header("Transfer-Encoding")):
+        lengths = self.header("content-length")
+        if len(lengths) > 1 or (lengths and self.header("transfer-encoding")):
             # NOTE: where a proxy and this server could read different bodies (request
             # smuggling, RFC 9112 6.3).
             return self.refusal(400, "Bad Request: one Content-Length, without Transfer-Encoding")
@@ -286,7 +309,7 @@ class _Exchange:
         return self.refusal(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
 
     def media(self) -> _Answer | None:
-        media = self.first("Content-Type").partition(";")[0].strip().lower()
+        media = self.first("content-type").partition(";")[0].strip().lower()
         if media != "application/json":
             return self.refusal(415, "Unsupported Media Type: send application/json")
         return None
@@ -298,13 +321,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = _load_json(body)
+            message = endpoint.codec.load(body.decode("utf-8"))
         except (ValueError, RecursionError):
             return self.refusal(400, "Parse error", -32700)
         items = message if isinstance(message, list) else [message]
         requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
         opening = any(m.get("method") == "initialize" for m in requests)
-        session = self.first("Mcp-Session-Id") or None
+        session = self.first("mcp-session-id") or None
         headers: dict[str, str] = {}
         watch = False
         if opening and not isinstance(message, list):
@@ -327,7 +350,7 @@ class _Exchange:
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
-            header = self.header("MCP-Protocol-Version")
+            header = self.header("mcp-protocol-version")
             meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
             if header and header[0] != meta:
                 return self.refusal(400, "Header mismatch: MCP-Protocol-Version", -32020)
@@ -339,13 +362,13 @@ class _Exchange:
             # the server writes here is an error: the body holds no message (`null`, `[]`,
             # an object without a method).
             errors: list[str] = []
-            endpoint.run(server, body, errors.append)
+            endpoint.run(server, message, errors.append)
             return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
-        accept = self.first("Accept")
+        accept = self.first("accept")
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
-        return _Routed(server, stream, self.answer(200, "", headers)[2], watch)
+        return _Routed(server, message, stream, self.answer(200, "", headers)[2], watch)
 
     def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
