@@ -12,8 +12,8 @@ from burgee.model.ir import Program
 from burgee.render import completions
 from burgee.write.files import diff, is_generated, write_atomic, written
 
-#: The generated module's line that names its program.
-_PROGRAM_LINE = re.compile(r'^PROGRAM = "([^"\\]*)"$')
+#: The name line of a tool burgee wrote (`PROGRAM = "..."` before the program object came).
+_PROGRAM_LINE = re.compile(r'^PROGRAM(?:_NAME)? = "([^"\\]*)"$')
 
 
 def sidecar_files(program: Program, args: argparse.Namespace) -> dict[Path, str]:
@@ -52,7 +52,7 @@ def write_sidecars(files: dict[Path, str], done: dict[str, bool]) -> None:
 
 def previous_program(output: Path) -> str | None:
     """The name of the program a generated module was before it is written again (its
-    `PROGRAM = "..."` line), or None: not there, or not burgee's."""
+    `PROGRAM_NAME = "..."` line), or None: not there, or not burgee's."""
     if not is_generated(output):
         return None
     try:
