@@ -4,8 +4,10 @@ would stumble on."""
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -237,3 +239,54 @@ def test_the_examples_check_reads_the_program_once_not_once_per_example(
     )
     generate(source, "many.py")
     assert len(walks) == 1
+
+
+def _many(examples_of: dict[int, str]) -> str:
+    """A program of 20 commands, `c{n}`, each with the example `many c{n} --name Ada` or the one
+    `examples_of` gives it."""
+    command = textwrap.dedent(
+        '''
+        @command(effects="read_only", examples=[{example!r}])
+        def c{n}(name: str) -> str:
+            """Greet."""
+            return name
+        '''
+    )
+    return "from burgee import command, program\n\nprogram(name='many')\n" + "".join(
+        command.format(n=n, example=examples_of.get(n, f"many c{n} --name Ada")) for n in range(20)
+    )
+
+
+def test_an_example_is_read_as_the_tool_reads_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plainly valid example by the quick reading, from its command's arguments recorded once
+    (`_Invocation` asks for them more than once an example); argparse, whose parser cost more
+    than the rest of the check, only reads the others (`--` here)."""
+    builds: list[str] = []
+    parsers: list[str] = []
+    build, new_parser = examples._build, examples._new_parser
+    monkeypatch.setattr(
+        examples,
+        "_build",
+        lambda program, command: builds.append(command.name) or build(program, command),
+    )
+    monkeypatch.setattr(
+        examples, "_new_parser", lambda prog: parsers.append(prog) or new_parser(prog)
+    )
+    generate(_many({1: "many c1 --name Ada --"}), "many.py")
+    assert sorted(builds) == sorted([f"c{n}" for n in range(20)] + ["c1"])
+    assert parsers == ["many c1"]
+
+
+def test_gen_parses_the_handlers_code_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handlers' code as the tool keeps it is read for its names, what runs when, and the
+    arities of its functions: one parse for all (`catalog.code_tree`)."""
+    parsed: list[str] = []
+    parse = ast.parse
+
+    def counted(source: str, *args: Any, **options: Any) -> ast.AST:
+        parsed.append(source)
+        return parse(source, *args, **options)
+
+    monkeypatch.setattr(ast, "parse", counted)
+    program, _ = generate(_many({}).replace("Greet.", "Greet, again."), "many.py")
+    assert parsed.count(program.user_code) == 1

@@ -26,7 +26,7 @@ from burgee.runtime.argv_parser import _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import TYPES
-from burgee.runtime.quickargs import _Recorder
+from burgee.runtime.quickargs import _quick_parse, _Recorder
 from burgee.runtime.table import _builder
 from burgee.runtime.values import _apart, _Call
 
@@ -61,6 +61,11 @@ class _Facts:
     #: The options the program's groups share (`Program.shared`), and what words name.
     shared: dict[str, dict[str, int]]
     paths: dict[str, str]
+    #: Each command by its path.
+    by_path: dict[tuple[str, ...], Command]
+    #: Each command's arguments as the quick reading records them (`_recorded`), made on
+    #: first use: `_Invocation` asks for them once per example, or more.
+    recorders: dict[tuple[str, ...], _Recorder]
 
     @classmethod
     def of(cls, program: Program) -> _Facts:
@@ -72,7 +77,16 @@ class _Facts:
             root=next((c for c in program.commands if c.root), None),
             shared=program.shared,
             paths=program.paths,
+            by_path={c.path: c for c in program.commands},
+            recorders={},
         )
+
+    def recorded(self, program: Program, command: Command) -> _Recorder:
+        found = self.recorders.get(command.path)
+        if found is None:
+            found = self.recorders[command.path] = _Recorder()
+            _build(program, command)(cast("argparse.ArgumentParser", found))
+        return found
 
     def named(self, words: str) -> str:
         """What `words` name, as `argv._named` says for the tool: "command", "group" or ""."""
@@ -176,23 +190,30 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     if invocation.json_input is not None:
         _missing(program, command, _json_input(command, invocation.json_input, rest), "json")
         return
-    parser = _new_parser(f"{program.name} {command.name}")
-    _build(program, command)(parser)
     words_before = rest[: rest.index("--")] if "--" in rest else rest
     if any(word in HELP_FLAGS for word in words_before):
         raise _Refused("it asks for help; an example runs the command")
-    try:
-        # NOTE: argparse prints and exits for anything help-like that slipped through.
-        with contextlib.redirect_stdout(io.StringIO()):
-            raw = vars(parser.parse_args(rest))
-    except UsageError as error:
-        raise _Refused(error.message) from None
-    except SystemExit:
-        raise _Refused("it asks for help; an example runs the command") from None
+    # NOTE: as the tool reads it: a plainly valid line quickly, anything else by argparse.
+    raw = _quick_parse(facts.recorded(program, command), rest)
+    if raw is None:
+        raw = _argparse(program, command, rest)
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
     _missing(program, command, raw.keys())
+
+
+def _argparse(program: Program, command: Command, rest: list[str]) -> dict[str, object]:
+    parser = _new_parser(f"{program.name} {command.name}")
+    _build(program, command)(parser)
+    try:
+        # NOTE: argparse prints and exits for anything help-like that slipped through.
+        with contextlib.redirect_stdout(io.StringIO()):
+            return vars(parser.parse_args(rest))
+    except UsageError as error:
+        raise _Refused(error.message) from None
+    except SystemExit:
+        raise _Refused("it asks for help; an example runs the command") from None
 
 
 def _build(program: Program, command: Command) -> Callable[[argparse.ArgumentParser], None]:
@@ -211,13 +232,8 @@ def _arguments(program: Program, facts: _Facts) -> Callable[[str], _Recorder | N
 
     def arguments(named: str) -> _Recorder | None:
         path = tuple(named.split(" "))
-        path = facts.aliases.get(path, path)
-        command = next((c for c in program.commands if c.path == path), None)
-        if command is None:
-            return None
-        recorder = _Recorder()
-        _build(program, command)(cast("argparse.ArgumentParser", recorder))
-        return recorder
+        command = facts.by_path.get(facts.aliases.get(path, path))
+        return None if command is None else facts.recorded(program, command)
 
     return arguments
 
