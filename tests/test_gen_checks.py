@@ -5,6 +5,7 @@ would stumble on."""
 from __future__ import annotations
 
 import ast
+import gc
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -290,3 +291,22 @@ def test_gen_parses_the_handlers_code_once(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(ast, "parse", counted)
     program, _ = generate(_many({}).replace("Greet.", "Greet, again."), "many.py")
     assert parsed.count(program.user_code) == 1
+
+
+def test_gen_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pipeline's objects live until it ends; the collector walking them again and again
+    as they grew was a third of a large program's `gen`."""
+    seen: list[bool] = []
+    check = examples.check
+
+    def checked(program: Any) -> Any:
+        seen.append(gc.isenabled())
+        return check(program)
+
+    monkeypatch.setattr(examples, "check", checked)
+    assert gc.isenabled()
+    generate(_many({}), "many.py")
+    assert seen == [False]
+    assert gc.isenabled()
