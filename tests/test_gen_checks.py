@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import ast
 import gc
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from burgee import cli
 from burgee.model.diagnostics import GenerationError
 from burgee.render import module
 from burgee.write import examples
@@ -310,3 +312,33 @@ def test_gen_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
     generate(_many({}), "many.py")
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_the_burgee_command_leaves_its_objects_out_of_the_collection_at_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python collects once more at exit, walking every object gen left: as long as the rest
+    of a 1,000-command `gen`. The command (argv from the process) freezes them; a caller that
+    passes argv (tests, in-process) keeps its collector as it was."""
+    handlers = tmp_path / "many.py"
+    handlers.write_text(_many({}), encoding="utf-8")
+    words = ["gen", str(handlers), "-o", str(tmp_path / "tool.py")]
+    programs: list[Any] = []
+    check = examples.check
+
+    def kept(program: Any) -> Any:
+        programs.append(program)
+        return check(program)
+
+    monkeypatch.setattr(examples, "check", kept)
+    monkeypatch.setattr(sys, "argv", ["burgee", *words])
+    seen: list[bool] = []
+    try:
+        for argv in (None, words):
+            assert cli.main(argv) == 0
+            # NOTE: the collector's generations hold what it may walk; frozen objects: none.
+            seen.append(any(found is programs[-1] for found in gc.get_objects()))
+            gc.unfreeze()
+    finally:
+        gc.unfreeze()
+    assert seen == [False, True]
