@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from burgee.runtime import kinds
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcp_io import _Codec, _read_line, _Stdout
@@ -38,9 +39,10 @@ VALUES: list[Any] = [
 
 
 def _fallback(monkeypatch: pytest.MonkeyPatch) -> _Codec:
-    """A codec made where the C accelerator cannot be imported."""
+    """A codec made where the C accelerator cannot be imported (none made before it)."""
     with monkeypatch.context() as patch:
         patch.setitem(sys.modules, "_json", None)
+        patch.setattr(kinds, "_SCANNERS", [])
         codec = _Codec()
     return codec
 

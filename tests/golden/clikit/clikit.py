@@ -2429,9 +2429,7 @@ def _load_json(text: str | bytes) -> Any:
     documents: ValueError for anything else, NaN and the infinities included, which Python's
     json would read. Valid text is read by `_json_scanner`; json itself says what is wrong."""
     if isinstance(text, str):
-        if not _SCANNERS:
-            _SCANNERS.append(_json_scanner())
-        scan = _SCANNERS[0]
+        scan = _json_scanner()
         if scan is not None:
             try:
                 return scan(text)
@@ -2446,29 +2444,33 @@ def _load_json(text: str | bytes) -> Any:
 _SCANNERS: list[Callable[[str], Any] | None] = []
 
 
-class _JsonRules:
-    """What `_json.make_scanner` reads: `json.loads` with `_load_json`'s rules."""
-
-    strict = True
-    object_hook = object_pairs_hook = None
-    parse_int = int
-
-    def __init__(self) -> None:
-        self.parse_float, self.parse_constant = _finite_float, _not_json
-
-
 def _json_scanner() -> Callable[[str], Any] | None:
     """A reader of JSON text with `_load_json`'s rules that never imports `json` (which imports
     `re` and `enum`: more time than the rest of a `schema` or an MCP `tools/list`): `_json`'s
     scanner, what json itself runs on, so the values are the same. ValueError ("not JSON",
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
-    included. None without CPython's accelerator."""
+    included. None without CPython's accelerator. Made once."""
+    if _SCANNERS:
+        return _SCANNERS[0]
     try:
         import _json
     except ImportError:
+        _SCANNERS.append(None)
         return None
+
+    class Rules:
+        """What `_json.make_scanner` reads: `json.loads` with `_load_json`'s rules (made here,
+        not at start-up: most runs read no JSON)."""
+
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = int
+
+        def __init__(self) -> None:
+            self.parse_float, self.parse_constant = _finite_float, _not_json
+
     codec: Any = _json
-    scan = codec.make_scanner(_JsonRules())
+    scan = codec.make_scanner(Rules())
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2481,6 +2483,7 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
+    _SCANNERS.append(load)
     return load
 
 
