@@ -4,11 +4,16 @@ would stumble on."""
 
 from __future__ import annotations
 
+import ast
+import gc
+import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from burgee import cli
 from burgee.model.diagnostics import GenerationError
 from burgee.render import tables
 from burgee.write import examples
@@ -333,3 +338,103 @@ def test_the_examples_check_reads_the_program_once_not_once_per_example(
     )
     generate(source, "many.py")
     assert len(walks) == 1
+
+
+def _many(examples_of: dict[int, str]) -> str:
+    """A program of 20 commands, `c{n}`, each with the example `many c{n} --name Ada` or the one
+    `examples_of` gives it."""
+    command = textwrap.dedent(
+        '''
+        @command(effects="read_only", examples=[{example!r}])
+        def c{n}(name: str) -> str:
+            """Greet."""
+            return name
+        '''
+    )
+    return "from burgee import command, program\n\nprogram(name='many')\n" + "".join(
+        command.format(n=n, example=examples_of.get(n, f"many c{n} --name Ada")) for n in range(20)
+    )
+
+
+def test_an_example_is_read_as_the_tool_reads_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plainly valid example by the quick reading, from its command's arguments recorded once
+    (`_Invocation` asks for them more than once an example); argparse, whose parser cost more
+    than the rest of the check, only reads the others (`--` here)."""
+    builds: list[str] = []
+    parsers: list[str] = []
+    build, new_parser = examples._build, examples._new_parser
+    monkeypatch.setattr(
+        examples,
+        "_build",
+        lambda program, command: builds.append(command.name) or build(program, command),
+    )
+    monkeypatch.setattr(
+        examples, "_new_parser", lambda prog: parsers.append(prog) or new_parser(prog)
+    )
+    generate(_many({1: "many c1 --name Ada --"}), "many.py")
+    assert sorted(builds) == sorted([f"c{n}" for n in range(20)] + ["c1"])
+    assert parsers == ["many c1"]
+
+
+def test_gen_parses_the_handlers_code_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handlers' code as the tool keeps it is read for its names, what runs when, and the
+    arities of its functions: one parse for all (`catalog.code_tree`)."""
+    parsed: list[str] = []
+    parse = ast.parse
+
+    def counted(source: str, *args: Any, **options: Any) -> ast.AST:
+        parsed.append(source)
+        return parse(source, *args, **options)
+
+    monkeypatch.setattr(ast, "parse", counted)
+    program, _ = generate(_many({}).replace("Greet.", "Greet, again."), "many.py")
+    assert parsed.count(program.user_code) == 1
+
+
+def test_gen_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pipeline's objects live until it ends; the collector walking them again and again
+    as they grew was a third of a large program's `gen`."""
+    seen: list[bool] = []
+    check = examples.check
+
+    def checked(program: Any) -> Any:
+        seen.append(gc.isenabled())
+        return check(program)
+
+    monkeypatch.setattr(examples, "check", checked)
+    assert gc.isenabled()
+    generate(_many({}), "many.py")
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_the_burgee_command_leaves_its_objects_out_of_the_collection_at_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python collects once more at exit, walking every object gen left: as long as the rest
+    of a 1,000-command `gen`. The command (argv from the process) freezes them; a caller that
+    passes argv (tests, in-process) keeps its collector as it was."""
+    handlers = tmp_path / "many.py"
+    handlers.write_text(_many({}), encoding="utf-8")
+    words = ["gen", str(handlers), "-o", str(tmp_path / "tool.py")]
+    programs: list[Any] = []
+    check = examples.check
+
+    def kept(program: Any) -> Any:
+        programs.append(program)
+        return check(program)
+
+    monkeypatch.setattr(examples, "check", kept)
+    monkeypatch.setattr(sys, "argv", ["burgee", *words])
+    seen: list[bool] = []
+    try:
+        for argv in (None, words):
+            assert cli.main(argv) == 0
+            # NOTE: the collector's generations hold what it may walk; frozen objects: none.
+            seen.append(any(found is programs[-1] for found in gc.get_objects()))
+            gc.unfreeze()
+    finally:
+        gc.unfreeze()
+    assert seen == [False, True]

@@ -81,7 +81,7 @@ def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
 def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.DataObject) -> None:
     module = MODULES[program]
     words = data.draw(_words(module, path))
-    quick = module._quick_parse(module._command(path), list(words))
+    quick = module._quick_parse(module._recorded(module._command(path)), list(words))
     if quick is not None:
         assert _argparse(module, path, list(words)) == quick, words
 
@@ -112,7 +112,7 @@ def test_plain_lines_are_read_quickly(program: str, path: str) -> None:
     if not recorder.plain:
         pytest.skip(f"{path} uses an argparse feature the quick reading leaves to argparse")
     words = _plain_line(module, path)
-    quick = module._quick_parse(module._command(path), list(words))
+    quick = module._quick_parse(module._recorded(module._command(path)), list(words))
     assert quick is not None, words
     assert quick == _argparse(module, path, list(words))
 
@@ -180,6 +180,6 @@ def test_a_shadowing_command_reads_its_own_flags(
             assert spelling in rest, (words, rest)
     assert invocation.json == ("--json" in before), words
     assert invocation.version is False
-    quick = module._quick_parse(module._command(path), list(rest))
+    quick = module._quick_parse(module._recorded(module._command(path)), list(rest))
     if quick is not None:
         assert _argparse(module, path, list(rest)) == quick, rest

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
+import json
 import pathlib
 import uuid
 from typing import Any, get_args
@@ -248,6 +249,23 @@ def test_json_input_refuses_what_json_cannot_give_back() -> None:
     for text in ('{"id": 1e400}', "[-1e999]", '{"x": NaN}', "Infinity"):
         with pytest.raises(ValueError, match=r"too large a number|is not a JSON value"):
             _load_json(text)
+
+
+def test_json_input_reads_as_json_does_and_says_where_it_is_wrong() -> None:
+    """`_load_json` reads valid text by `_json`'s scanner (no `import json`), and leaves what
+    is wrong to json, whose message says where."""
+    from burgee.runtime.kinds import _load_json  # noqa: PLC0415
+
+    valid = ('{"a": [1, -2.5e-3, "é\\u2028\\ud800", null, true, {}]}', " \r\n[] \t", '"x"', "0")
+    for text in valid:
+        assert _load_json(text) == json.loads(text)
+    assert _load_json(b'{"a": 1}') == {"a": 1}
+    with pytest.raises(ValueError, match=r"^Expecting value: line 1 column 7 \(char 6\)$"):
+        _load_json('{"a": }')
+    with pytest.raises(ValueError, match=r"^Extra data: line 1 column 4"):
+        _load_json("{} x")
+    with pytest.raises(ValueError, match=r"^Unexpected UTF-8 BOM"):
+        _load_json("\ufeff{}")
 
 
 def test_a_toml_date_is_a_midnight_and_is_shown_as_toml_writes_it() -> None:

@@ -17,7 +17,7 @@ from burgee.runtime.deliver import _OUTPUT
 from burgee.runtime.errors import UsageError, _Explained
 from burgee.runtime.execute import _await
 from burgee.runtime.kinds import _Bool, _Int, _Str
-from burgee.runtime.quickargs import _BOOL_ACTION, _quick_parse
+from burgee.runtime.quickargs import _BOOL_ACTION, _quick_parse, _recorded
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command, _converter, _from_row
 from burgee.runtime.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
@@ -111,7 +111,7 @@ def test_the_builder_gives_argparse_the_flags_and_its_own_keywords_only() -> Non
     }
     assert "How many" in parser.format_help()
     # NOTE: the quick reading reads the same rows, and agrees on a plain line.
-    assert _quick_parse(command, ["a", "--count", "3"]) == {"shelf": "a", "count": "3"}
+    assert _quick_parse(_recorded(command), ["a", "--count", "3"]) == {"shelf": "a", "count": "3"}
 
 
 def test_the_reader_converts_each_value_and_calls_the_handler_by_keyword() -> None:

@@ -210,3 +210,22 @@ def test_help_imports_neither_re_nor_textwrap(tmp_path: Path) -> None:
     assert b"usage: minimal" in result.stdout
     imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
     assert not imported & {"re", "textwrap", "enum"}
+
+
+def test_schema_and_llms_never_import_json(tmp_path: Path) -> None:
+    """`schema` and `--llms` read their embedded documents and print them (for a program,
+    stdout not a terminal) with `_json`, what `json` runs on: json imports `re` and `enum`,
+    a third of a `schema`'s start-up. (A golden whose handlers import nothing at start-up.)"""
+    tool = GOLDEN / "repokit" / "repokit.py"
+    for words in (["schema"], ["schema", "remote", "add"], ["--llms", "--field", "tools.0"]):
+        result = subprocess.run(
+            [sys.executable, "-S", "-X", "importtime", str(tool), *words],
+            capture_output=True,
+            check=False,
+            env={"BURGEE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""},
+        )
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)
+        imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
+        assert not imported & {"json", "re", "enum"}, words
+        assert "zlib" in imported  # NOTE: the check sees the imports: the documents were decoded

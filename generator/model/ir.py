@@ -419,11 +419,16 @@ class Program(Node):
                 spellings.update(dict.fromkeys(param.spellings, takes))
         return table
 
+    @cached_property
+    def root_command(self) -> Command | None:
+        """The command `root=True` marks, if any (found once: every MCP tool's name asks)."""
+        return next((c for c in self.commands if c.root), None)
+
     def root(self) -> tuple[str, str]:
         """The root command's name and how argv reaches it: "alone" (it is the only command),
         "words" (words that name no command are its arguments) or "flags" (only its options
         come without a command word); ("", "") without one."""
-        root = next((c for c in self.commands if c.root), None)
+        root = self.root_command
         if root is None:
             return "", ""
         if len(self.commands) == 1:

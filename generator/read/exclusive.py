@@ -23,6 +23,8 @@ def read_exclusive(
 ) -> tuple[Exclusive, ...]:
     """The command's groups; each problem is reported at the name (or group) it is about."""
     found: list[Exclusive] = []
+    if not args.keys() & GROUP_KEYS.keys():
+        return ()
     #: The function's own parameters: one whose annotation could not be read is reported there.
     written = {arg.arg for arg in ast.walk(node.args) if isinstance(arg, ast.arg)}
     params = {param.name: param for param in read if param.role != "context"}

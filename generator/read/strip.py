@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from burgee.read.runtime_use import module_level_names, runtime_names
 from burgee.read.source import Text
-from burgee.runtime.catalog import code_names
+from burgee.runtime.catalog import code_names, code_tree
 
 
 @dataclass
@@ -101,7 +101,7 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
     code = rest_code.strip("\r\n") + newline if rest_code.strip() else ""
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
     used = code_names(code)
-    parsed = ast.parse(code)
+    parsed = code_tree(code)
     running = frozenset(runtime_names(parsed)) if code else frozenset()
     defining = frozenset(module_level_names(parsed)) if code else frozenset()
     pruned = [_pruned(text, unit, (used, running, defining), newline) for unit in imports]

@@ -20,6 +20,7 @@ from burgee.describe.mcp import PROMPT_COMMAND, RESOURCE_COMMAND, completing
 from burgee.model.ir import Command, Param, Program, Prompt, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
+from burgee.runtime.catalog import code_tree
 from burgee.runtime.shells import _SHELLS, _completion_script, _help_line
 from burgee.runtime.wording import _choice_text
 
@@ -160,7 +161,7 @@ def template_values(program: Program) -> dict[str, object]:
 def arities(user_code: str) -> dict[str, int]:
     """How many positional parameters each top-level function of the user code takes (≤ 2)."""
     try:
-        tree = ast.parse(user_code)
+        tree = code_tree(user_code)
     except SyntaxError:
         return {}
     found = {}
@@ -216,9 +217,11 @@ def surface_slots(program: Program) -> list[str]:
     """The entries of `_MCP_COMPLETIONS` (`completion/complete`): per prompt or resource
     template with an argument that completes, each argument as (name, convert, `complete=`
     function, its arity, choices)."""
-    counts = arities(program.user_code)
     entries = []
+    counts: dict[str, int] | None = None
     for surface in completing(program):
+        if counts is None:
+            counts = arities(program.user_code)
         word = "prompt" if isinstance(surface, Prompt) else "resource"
         key = f"{word} {surface.name if isinstance(surface, Prompt) else surface.uri}"
         rows = []

@@ -37,8 +37,8 @@ _ELLIPSIS = ast.Constant(value=...)
 class _Binding:
     """One top-level statement of the runtime that binds a name."""
 
-    #: Its place in the runtime, in the order the modules join.
-    position: int
+    #: Its place in the runtime, in the order the modules join: its chunk's, then its own.
+    position: tuple[int, int]
     module: str
     node: ast.stmt
     #: From a module's `if TYPE_CHECKING:` block (a TypeVar, an alias): kept as written.
@@ -48,25 +48,54 @@ class _Binding:
     ignores: tuple[tuple[str, str], ...] = ()
 
 
-@cache
-def _index() -> dict[str, tuple[_Binding, ...]]:
+class _Index:
     """Each name the runtime binds -> the statements of the first module that binds it (an
-    overloaded function has several)."""
-    found: dict[str, list[_Binding]] = {}
-    position = 0
-    for module in _MODULES:
-        for chunk in parse(module)[0]:
+    overloaded function has several). A chunk is parsed when a name of it is first asked
+    for: a tool stubs a few dozen names, and parsing every chunk of the runtime was a third
+    of a large program's rendering."""
+
+    def __init__(self) -> None:
+        self.chunks = [(module, chunk) for module in _MODULES for chunk in parse(module)[0]]
+        #: Each name -> the numbers of its chunks.
+        self.where: dict[str, list[int]] = {}
+        for number, (module, chunk) in enumerate(self.chunks):
+            for name in chunk.binds:
+                here = self.where.setdefault(name, [number])
+                if self.chunks[here[0]][0] == module and number not in here:
+                    here.append(number)
+        self.parsed: dict[int, tuple[_Binding, ...]] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.where
+
+    def __getitem__(self, name: str) -> tuple[_Binding, ...]:
+        return tuple(b for number in self.where[name] for b in self._bindings(number))
+
+    def get(self, name: str) -> tuple[_Binding, ...] | None:
+        return self[name] if name in self.where else None
+
+    def _bindings(self, number: int) -> tuple[_Binding, ...]:
+        found = self.parsed.get(number)
+        if found is None:
+            module, chunk = self.chunks[number]
             checking = chunk.text.startswith("\t")
             tree = ast.parse(chunk.text.removeprefix("\t"), type_comments=True)
-            for node in tree.body:
-                ignores = tuple(_ignored_headers(node, tree.type_ignores))
-                binding = _Binding(position, module, node, checking, ignores)
-                position += 1
-                for name in sorted(chunk.binds):
-                    here = found.setdefault(name, [binding])
-                    if here[0].module == module and binding not in here:
-                        here.append(binding)
-    return {name: tuple(bindings) for name, bindings in found.items()}
+            found = self.parsed[number] = tuple(
+                _Binding(
+                    (number, at),
+                    module,
+                    node,
+                    checking,
+                    tuple(_ignored_headers(node, tree.type_ignores)),
+                )
+                for at, node in enumerate(tree.body)
+            )
+        return found
+
+
+@cache
+def _index() -> _Index:
+    return _Index()
 
 
 def _ignored_headers(node: ast.stmt, ignores: list[ast.TypeIgnore]) -> Iterator[tuple[str, str]]:
@@ -98,7 +127,8 @@ def stubs(names: Iterable[str], *, defined: Iterable[str] = ()) -> str:
         raise LookupError(f"the runtime binds no name {', '.join(map(repr, unknown))}")
     skipped = set(defined)
     done: set[str] = set()
-    chosen: dict[int, list[ast.stmt]] = {}
+    chosen: dict[tuple[int, int], list[ast.stmt]] = {}
+    ignores: dict[str, str] = {}
     block = ImportBlock()
     while wanted:
         name = wanted.pop()
@@ -109,6 +139,7 @@ def stubs(names: Iterable[str], *, defined: Iterable[str] = ()) -> str:
             if binding.position in chosen:
                 continue
             stub = chosen[binding.position] = _stub(binding)
+            ignores.update(binding.ignores)
             for used in sorted({n for statement in stub for n in _loads(statement)}):
                 text = _imports(binding.module).get(used)
                 if text is not None:
@@ -117,7 +148,6 @@ def stubs(names: Iterable[str], *, defined: Iterable[str] = ()) -> str:
                     wanted.append(used)
                 elif used == _ANY:
                     block.add_source("from typing import Any")
-    ignores = dict(ignore for bindings in index.values() for b in bindings for ignore in b.ignores)
     if not chosen:
         return ""
     code = "\n\n".join(_text(chosen[p], ignores) for p in sorted(chosen))

@@ -213,7 +213,14 @@ def generated_names(code: str) -> frozenset[str]:
 def code_names(code: str) -> frozenset[str]:
     """`names_used` of some source text, kept: the handlers' code is asked about twice (which
     typing imports it keeps, which runtime it reaches)."""
-    return names_used(ast.parse(code))
+    return names_used(code_tree(code))
+
+
+@lru_cache(maxsize=4)
+def code_tree(code: str) -> ast.Module:
+    """The `ast` tree of some source text, parsed once: the handlers' code, as the IR keeps it,
+    is read by `read/strip.py` too. Callers must not change it."""
+    return ast.parse(code)
 
 
 def _binds(node: ast.stmt) -> frozenset[str]:

@@ -140,7 +140,7 @@ def run(invocation: _Invocation) -> object:
         source = "json"
     else:
         explaining = "--explain" in invocation.asked
-        quick = None if explaining else _quick_parse(command, rest)
+        quick = None if explaining else _quick_parse(_recorded(command), rest)
         if quick is not None:
             raw = quick
         else:

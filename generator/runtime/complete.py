@@ -10,6 +10,7 @@ from burgee.runtime.argv import _hoisted, _named
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _from_ctrl_c
 from burgee.runtime.flags import HELP_FLAGS, _flag
+from burgee.runtime.kinds import _load_json
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.shells import _SHELLS, _completion_script
 from burgee.runtime.table import _IMPORTED, _import_once
@@ -39,9 +40,7 @@ def _builtin(args: list[str]) -> int:
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    import json
-
-    table = json.loads(_document("completion"))
+    table = _load_json(_document("completion"))
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 

@@ -10,6 +10,7 @@ from burgee.runtime.argv import _did_you_mean, _find
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _Explained, _run_hint
 from burgee.runtime.flags import HELP_FLAGS
+from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _PRINTED, _dumps
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.quickargs import _HIDDEN
@@ -64,9 +65,7 @@ def _describe(invocation: _Invocation) -> object | None:
         path = " ".join((path, *extra)).strip()
     else:
         return None
-    import json
-
-    document = json.loads(_document("schema"))
+    document = _load_json(_document("schema"))
     commands = document["commands"]
     if not path:
         document["commands"] = [c for c in commands if not c.get("hidden")]
@@ -85,15 +84,20 @@ def _describe(invocation: _Invocation) -> object | None:
 
 
 def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
-    """Print one JSON document (or the part at the dotted path `field`); indented for people."""
-    import json
-
+    """Print one JSON document (or the part at the dotted path `field`); indented for people.
+    Neither the reader nor the one line for programs imports `json` (`_load_json`, `_dumps`):
+    it would be a third of a `schema`."""
     if json_text:
-        data = json.loads(data)
+        data = _load_json(data)
     for part in field.split(".") if field else ():
         data = _part(data, part, field or "")
-    indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    if sys.stdout.isatty():
+        import json
+
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+    else:
+        text = _dumps(data)
+    sys.stdout.write(text + "\n")
     return _PRINTED
 
 

@@ -12,29 +12,23 @@ milliseconds); a run that needs none of them never decodes it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from burgee.runtime.kinds import _load_json
 from burgee.runtime.program import PROGRAM
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
 
 
-def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
+def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    The MCP server passes its own JSON reader (`mcp_io._Codec`): importing `json` would cost
-    its `tools/list` more than the rest of a session's start."""
+    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
+    more than the rest of the run."""
     if not _DOCUMENTS:
         import binascii
         import zlib
 
-        if load is None:
-            import json
-
-            load = json.loads
-        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8")))
+        _DOCUMENTS.update(
+            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
+        )
     return _DOCUMENTS[name]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from burgee.runtime.embedded import _document
-from burgee.runtime.kinds import _same
+from burgee.runtime.kinds import _load_json, _same
 from burgee.runtime.wording import (
     _JSON_EXPECTED,
     _badly_sized,
@@ -33,9 +33,7 @@ _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
     if not _INPUT_SCHEMAS:
-        import json
-
-        for entry in json.loads(_document("schema"))["commands"]:
+        for entry in _load_json(_document("schema"))["commands"]:
             secrets = frozenset(
                 arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
                 for arg in entry.get("args", ())

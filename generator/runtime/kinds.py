@@ -12,10 +12,13 @@ import datetime as _datetime
 import decimal as _decimal
 import pathlib as _pathlib
 import uuid as _uuid
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from burgee.runtime.errors import _Invalid
 from burgee.runtime.wording import _JSON_EXPECTED, _expected, _out_of_bounds, _show
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _same(one: object, other: object) -> bool:
@@ -35,12 +38,66 @@ def _not_json(name: str) -> Any:
 
 def _load_json(text: str | bytes) -> Any:
     """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
-    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
-    anything else, NaN and the infinities included, which Python's json would read. (MCP over
-    stdio runs `_json`'s scanner itself, with these same rules: `mcp_io._Codec`.)"""
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line) and of its own
+    documents: ValueError for anything else, NaN and the infinities included, which Python's
+    json would read. Valid text is read by `_json_scanner`; json itself says what is wrong."""
+    if isinstance(text, str):
+        scan = _json_scanner()
+        if scan is not None:
+            try:
+                return scan(text)
+            except ValueError:
+                pass  # NOTE: read again below, for json's message (where, and what)
     import json
 
     return json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
+
+
+#: `_json_scanner()`, made on first use.
+_SCANNERS: list[Callable[[str], Any] | None] = []
+
+
+def _json_scanner() -> Callable[[str], Any] | None:
+    """A reader of JSON text with `_load_json`'s rules that never imports `json` (which imports
+    `re` and `enum`: more time than the rest of a `schema` or an MCP `tools/list`): `_json`'s
+    scanner, what json itself runs on, so the values are the same. ValueError ("not JSON",
+    without json's place: it lives in `json.decoder`) for anything else, too deep nesting
+    included. None without CPython's accelerator. Made once."""
+    if _SCANNERS:
+        return _SCANNERS[0]
+    try:
+        import _json
+    except ImportError:
+        _SCANNERS.append(None)
+        return None
+
+    class Rules:
+        """What `_json.make_scanner` reads: `json.loads` with `_load_json`'s rules (made here,
+        not at start-up: most runs read no JSON)."""
+
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = int
+
+        def __init__(self) -> None:
+            self.parse_float, self.parse_constant = _finite_float, _not_json
+
+    codec: Any = _json
+    scan = codec.make_scanner(Rules())
+
+    def load(text: str) -> Any:
+        text = text.strip(" \t\r\n")
+        try:
+            value, end = scan(text, 0)
+        except Exception:  # noqa: BLE001
+            # NOTE: StopIteration, RecursionError, or json.decoder's own error.
+            raise ValueError("not JSON") from None
+        if end != len(text):
+            raise ValueError("extra data after the JSON value")
+        return value
+
+    _SCANNERS.append(load)
+    return load
 
 
 def _finite_float(text: str) -> float:

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError, _command_line, _invoked_as
-from burgee.runtime.kinds import _finite_float, _load_json, _not_json
+from burgee.runtime.kinds import _json_scanner, _load_json
 from burgee.runtime.output import _dumps
 from burgee.runtime.program import PROGRAM
 
@@ -45,9 +45,8 @@ class _Codec:
     """
 
     def __init__(self) -> None:
-        try:
-            import _json
-        except ImportError:
+        load = _json_scanner()
+        if load is None:
             import json
 
             def compact(value: object) -> str:
@@ -58,31 +57,14 @@ class _Codec:
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
             return
-        self.strict = True
-        self.object_hook = self.object_pairs_hook = None
-        # NOTE: `1e400` is refused as every other reader refuses it (`_load_json`).
-        self.parse_float, self.parse_int = _finite_float, int
-        self.parse_constant = _not_json
+        import _json
+
         codec: Any = _json
-        scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
         # byte what `--json` prints.
         encoder = codec.make_encoder
         quote = codec.encode_basestring
         packed = encoder(None, self.default, quote, None, ":", ",", False, False, True)
-
-        def load(text: str) -> Any:
-            text = text.strip(" \t\r\n")
-            try:
-                value, end = scan(text, 0)
-            except Exception:  # noqa: BLE001
-                # NOTE: StopIteration, or SystemError: the scanner reports its errors through
-                # json.decoder, which is not imported.
-                raise ValueError("not JSON") from None
-            if end != len(text):
-                raise ValueError("extra data after the JSON value")
-            return value
-
         self.load = load
         self.compact = lambda value: "".join(packed(value, 0))
         self.string = quote

@@ -81,7 +81,7 @@ def _capabilities(modern: bool) -> dict[str, Any]:
 
 
 def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
+    return _mcp_page(server, params, modern, _document("mcp_tools"))
 
 
 def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:

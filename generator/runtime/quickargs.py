@@ -112,10 +112,10 @@ def _recorded(command: _Command) -> _Recorder:
     return recorder
 
 
-def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
-    """What `vars(parser.parse_args(words))` gives for this command, when the line is plainly
-    valid; None when argparse must read it (help, any error, anything unusual)."""
-    recorder = _recorded(command)
+def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None:
+    """What `vars(parser.parse_args(words))` gives for the command whose arguments `recorder`
+    recorded (`_recorded`), when the line is plainly valid; None when argparse must read it
+    (help, any error, anything unusual)."""
     if not recorder.plain:
         return None
     start = _pass_start(recorder, words)

@@ -196,7 +196,7 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
 
 
 def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_prompts", server.codec.load))
+    return _mcp_page(server, params, modern, _document("mcp_prompts"))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -215,13 +215,13 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_resources", server.codec.load))
+    return _mcp_page(server, params, modern, _document("mcp_resources"))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_templates", server.codec.load))
+    return _mcp_page(server, params, modern, _document("mcp_templates"))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

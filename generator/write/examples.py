@@ -28,7 +28,7 @@ from burgee.runtime.argv import _Invocation
 from burgee.runtime.argv_parser import _new_parser
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS
-from burgee.runtime.quickargs import _Recorder
+from burgee.runtime.quickargs import _quick_parse, _Recorder
 from burgee.runtime.sources import _layered
 from burgee.runtime.table import _builder, _converter
 from burgee.runtime.values import _apart, _Call
@@ -60,10 +60,21 @@ class _Facts:
     tables: RuntimeProgram
     #: Each command by its path, as the runtime names it.
     commands: dict[str, Command]
+    #: Each command's arguments as the quick reading records them (`recorded`), made on
+    #: first use: `_Invocation` asks for them once per example, or more.
+    recorders: dict[str, _Recorder]
 
     @classmethod
     def of(cls, program: Program) -> _Facts:
-        return cls(tables=lookup(program), commands={c.name: c for c in program.commands})
+        commands = {c.name: c for c in program.commands}
+        return cls(tables=lookup(program), commands=commands, recorders={})
+
+    def recorded(self, program: Program, command: Command) -> _Recorder:
+        found = self.recorders.get(command.name)
+        if found is None:
+            found = self.recorders[command.name] = _Recorder()
+            _build(program, command)(cast("argparse.ArgumentParser", found))
+        return found
 
 
 def check(program: Program) -> list[Diagnostic]:
@@ -166,23 +177,30 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         given = _json_input(command, invocation.json_input, rest)
         _missing(program, facts, command, given, "json")
         return
-    parser = _new_parser(f"{program.name} {command.name}")
-    _build(program, command)(parser)
     words_before = rest[: rest.index("--")] if "--" in rest else rest
     if any(word in HELP_FLAGS for word in words_before):
         raise _Refused("it asks for help; an example runs the command")
-    try:
-        # NOTE: argparse prints and exits for anything help-like that slipped through.
-        with contextlib.redirect_stdout(io.StringIO()):
-            raw = vars(parser.parse_args(rest))
-    except UsageError as error:
-        raise _Refused(error.message) from None
-    except SystemExit:
-        raise _Refused("it asks for help; an example runs the command") from None
+    # NOTE: as the tool reads it: a plainly valid line quickly, anything else by argparse.
+    raw = _quick_parse(facts.recorded(program, command), rest)
+    if raw is None:
+        raw = _argparse(program, command, rest)
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
     _missing(program, facts, command, raw.keys())
+
+
+def _argparse(program: Program, command: Command, rest: list[str]) -> dict[str, object]:
+    parser = _new_parser(f"{program.name} {command.name}")
+    _build(program, command)(parser)
+    try:
+        # NOTE: argparse prints and exits for anything help-like that slipped through.
+        with contextlib.redirect_stdout(io.StringIO()):
+            return vars(parser.parse_args(rest))
+    except UsageError as error:
+        raise _Refused(error.message) from None
+    except SystemExit:
+        raise _Refused("it asks for help; an example runs the command") from None
 
 
 def _build(program: Program, command: Command) -> Callable[[argparse.ArgumentParser], None]:
@@ -201,11 +219,7 @@ def _arguments(program: Program, facts: _Facts) -> Callable[[str], _Recorder | N
 
     def arguments(named: str) -> _Recorder | None:
         command = facts.commands.get(facts.tables.aliases.get(named, named))
-        if command is None:
-            return None
-        recorder = _Recorder()
-        _build(program, command)(cast("argparse.ArgumentParser", recorder))
-        return recorder
+        return None if command is None else facts.recorded(program, command)
 
     return arguments
 

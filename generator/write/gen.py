@@ -14,7 +14,7 @@ from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
 from burgee.read.imports import load_toml, nearest_pyproject, toml_error
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
-from burgee.write.generate import checked, default_output, generate, read
+from burgee.write.generate import checked, default_output, generate, read, uncollected
 from burgee.write.sidecars import (
     check_sidecars,
     orphans,
@@ -198,6 +198,7 @@ def check(handlers: Path, strict: bool, warn: Callable[[Diagnostic], None]) -> P
     """Read a handlers file as `gen` would (its examples parsed, its warnings reported; with
     `strict`, warnings are errors), writing nothing; raises GenerationError or Refused."""
     source = _source(handlers)
-    program = read(source, str(handlers))
-    checked(program, str(handlers), warn=warn, strict=strict)
+    with uncollected():
+        program = read(source, str(handlers))
+        checked(program, str(handlers), warn=warn, strict=strict)
     return program

@@ -2575,12 +2575,66 @@ def _not_json(name: str) -> Any:
 
 def _load_json(text: str | bytes) -> Any:
     """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
-    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
-    anything else, NaN and the infinities included, which Python's json would read. (MCP over
-    stdio runs `_json`'s scanner itself, with these same rules: `mcp_io._Codec`.)"""
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line) and of its own
+    documents: ValueError for anything else, NaN and the infinities included, which Python's
+    json would read. Valid text is read by `_json_scanner`; json itself says what is wrong."""
+    if isinstance(text, str):
+        scan = _json_scanner()
+        if scan is not None:
+            try:
+                return scan(text)
+            except ValueError:
+                pass  # NOTE: read again below, for json's message (where, and what)
     import json
 
     return json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
+
+
+#: `_json_scanner()`, made on first use.
+_SCANNERS: list[Callable[[str], Any] | None] = []
+
+
+def _json_scanner() -> Callable[[str], Any] | None:
+    """A reader of JSON text with `_load_json`'s rules that never imports `json` (which imports
+    `re` and `enum`: more time than the rest of a `schema` or an MCP `tools/list`): `_json`'s
+    scanner, what json itself runs on, so the values are the same. ValueError ("not JSON",
+    without json's place: it lives in `json.decoder`) for anything else, too deep nesting
+    included. None without CPython's accelerator. Made once."""
+    if _SCANNERS:
+        return _SCANNERS[0]
+    try:
+        import _json
+    except ImportError:
+        _SCANNERS.append(None)
+        return None
+
+    class Rules:
+        """What `_json.make_scanner` reads: `json.loads` with `_load_json`'s rules (made here,
+        not at start-up: most runs read no JSON)."""
+
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = int
+
+        def __init__(self) -> None:
+            self.parse_float, self.parse_constant = _finite_float, _not_json
+
+    codec: Any = _json
+    scan = codec.make_scanner(Rules())
+
+    def load(text: str) -> Any:
+        text = text.strip(" \t\r\n")
+        try:
+            value, end = scan(text, 0)
+        except Exception:  # noqa: BLE001
+            # NOTE: StopIteration, RecursionError, or json.decoder's own error.
+            raise ValueError("not JSON") from None
+        if end != len(text):
+            raise ValueError("extra data after the JSON value")
+        return value
+
+    _SCANNERS.append(load)
+    return load
 
 
 def _finite_float(text: str) -> float:
@@ -4839,9 +4893,7 @@ _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
     if not _INPUT_SCHEMAS:
-        import json
-
-        for entry in json.loads(_document("schema"))["commands"]:
+        for entry in _load_json(_document("schema"))["commands"]:
             secrets = frozenset(
                 arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
                 for arg in entry.get("args", ())
@@ -5648,10 +5700,10 @@ def _recorded(command: _Command) -> _Recorder:
     return recorder
 
 
-def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
-    """What `vars(parser.parse_args(words))` gives for this command, when the line is plainly
-    valid; None when argparse must read it (help, any error, anything unusual)."""
-    recorder = _recorded(command)
+def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None:
+    """What `vars(parser.parse_args(words))` gives for the command whose arguments `recorder`
+    recorded (`_recorded`), when the line is plainly valid; None when argparse must read it
+    (help, any error, anything unusual)."""
     if not recorder.plain:
         return None
     start = _pass_start(recorder, words)
@@ -6384,20 +6436,18 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
-def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
+def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    The MCP server passes its own JSON reader (`mcp_io._Codec`): importing `json` would cost
-    its `tools/list` more than the rest of a session's start."""
+    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
+    more than the rest of the run."""
     if not _DOCUMENTS:
         import binascii
         import zlib
 
-        if load is None:
-            import json
-
-            load = json.loads
-        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8")))
+        _DOCUMENTS.update(
+            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
+        )
     return _DOCUMENTS[name]
 
 
@@ -6447,9 +6497,7 @@ def _describe(invocation: _Invocation) -> object | None:
         path = " ".join((path, *extra)).strip()
     else:
         return None
-    import json
-
-    document = json.loads(_document("schema"))
+    document = _load_json(_document("schema"))
     commands = document["commands"]
     if not path:
         document["commands"] = [c for c in commands if not c.get("hidden")]
@@ -6469,15 +6517,20 @@ def _describe(invocation: _Invocation) -> object | None:
 
 # ---- burgee: loaded on first use: describe ----
 def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
-    """Print one JSON document (or the part at the dotted path `field`); indented for people."""
-    import json
-
+    """Print one JSON document (or the part at the dotted path `field`); indented for people.
+    Neither the reader nor the one line for programs imports `json` (`_load_json`, `_dumps`):
+    it would be a third of a `schema`."""
     if json_text:
-        data = json.loads(data)
+        data = _load_json(data)
     for part in field.split(".") if field else ():
         data = _part(data, part, field or "")
-    indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    if sys.stdout.isatty():
+        import json
+
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+    else:
+        text = _dumps(data)
+    sys.stdout.write(text + "\n")
     return _PRINTED
 
 
@@ -7378,9 +7431,7 @@ def _builtin(args: list[str]) -> int:
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    import json
-
-    table = json.loads(_document("completion"))
+    table = _load_json(_document("completion"))
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
@@ -7454,9 +7505,8 @@ class _Codec:
     """
 
     def __init__(self) -> None:
-        try:
-            import _json
-        except ImportError:
+        load = _json_scanner()
+        if load is None:
             import json
 
             def compact(value: object) -> str:
@@ -7467,31 +7517,14 @@ class _Codec:
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
             return
-        self.strict = True
-        self.object_hook = self.object_pairs_hook = None
-        # NOTE: `1e400` is refused as every other reader refuses it (`_load_json`).
-        self.parse_float, self.parse_int = _finite_float, int
-        self.parse_constant = _not_json
+        import _json
+
         codec: Any = _json
-        scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
         # byte what `--json` prints.
         encoder = codec.make_encoder
         quote = codec.encode_basestring
         packed = encoder(None, self.default, quote, None, ":", ",", False, False, True)
-
-        def load(text: str) -> Any:
-            text = text.strip(" \t\r\n")
-            try:
-                value, end = scan(text, 0)
-            except Exception:  # noqa: BLE001
-                # NOTE: StopIteration, or SystemError: the scanner reports its errors through
-                # json.decoder, which is not imported.
-                raise ValueError("not JSON") from None
-            if end != len(text):
-                raise ValueError("extra data after the JSON value")
-            return value
-
         self.load = load
         self.compact = lambda value: "".join(packed(value, 0))
         self.string = quote
@@ -8934,7 +8967,7 @@ def _capabilities(modern: bool) -> dict[str, Any]:
 
 
 def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
+    return _mcp_page(server, params, modern, _document("mcp_tools"))
 
 
 def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
@@ -10270,7 +10303,7 @@ def run(invocation: _Invocation) -> object:
         source = "json"
     else:
         explaining = "--explain" in invocation.asked
-        quick = None if explaining else _quick_parse(command, rest)
+        quick = None if explaining else _quick_parse(_recorded(command), rest)
         if quick is not None:
             raw = quick
         else:
