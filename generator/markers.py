@@ -3,7 +3,8 @@
 burgee reads handler files statically and never imports them, so nothing here
 runs at generation time. These definitions exist so that a handlers file imports,
 type-checks and can be unit-tested on its own; the generated module carries its
-own standard-library versions of `CommandError`, `Context`, `Image` and `Audio`.
+own standard-library versions of `CommandError`, `Context`, `Image`, `Audio` and
+`EmbeddedResource`.
 """
 
 from __future__ import annotations
@@ -164,6 +165,27 @@ class Audio:
 
     def __init__(self, data: bytes, mime_type: str) -> None:
         self.data = bytes(data)
+        self.mime_type = mime_type
+
+
+class EmbeddedResource:
+    """A resource's contents a handler returns: `EmbeddedResource("file:///notes.md",
+    text=..., mime_type="text/markdown")`, or `data=` bytes; alone or in a list with text,
+    images and audio. Over MCP it is a `resource` content item; with `--json`, `{"type":
+    "resource", "uri", "mime_type", "size", "text"}` (or `"data"`, base64); in text mode its
+    text is printed, its bytes go where an image's do. At most 16 MiB."""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        text: str | None = None,
+        data: bytes | None = None,
+        mime_type: str | None = None,
+    ) -> None:
+        self.uri = uri
+        self.text = text
+        self.data = None if data is None else bytes(data)
         self.mime_type = mime_type
 
 

@@ -3,10 +3,9 @@ against: the suite's own test tools, prompts and resources, under the names its 
 them by, each as burgee expresses it; and the scenarios expected to fail, each with its reason
 (`EXPECTED_FAILURES`; tests/test_mcp_conformance.py requires that exactly those fail).
 
-Left out, because burgee has no such thing: embedded-resource and mixed content in tool
-results, sampling (a request from the server to the client), elicitation forms of several
-fields (a question is one field), the hand-written JSON Schema 2020-12 tool, and resource
-subscriptions (`EXPECTED_FAILURES` below).
+Left out, because burgee has no such thing: sampling (a request from the server to the client),
+elicitation forms of several fields (a question is one field), the hand-written JSON Schema
+2020-12 tool, and resource subscriptions (`EXPECTED_FAILURES` below).
 """
 
 HANDLERS = '''
@@ -19,7 +18,17 @@ import time
 
 from typing import Annotated
 
-from burgee import Audio, CommandError, Context, Image, Option, command, prompt, resource
+from burgee import (
+    Audio,
+    CommandError,
+    Context,
+    EmbeddedResource,
+    Image,
+    Option,
+    command,
+    prompt,
+    resource,
+)
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -72,6 +81,26 @@ def audio_content() -> Audio:
     samples = (1).to_bytes(2, "little") + (8).to_bytes(2, "little") + b"data"
     silence = (4).to_bytes(4, "little") + bytes([128] * 4)
     return Audio(data=header + form + samples + silence, mime_type="audio/wav")
+
+
+@command(effects="read_only", name="test_embedded_resource")
+def embedded_resource() -> EmbeddedResource:
+    """A text resource's contents, as a resource content item."""
+    text = "This is an embedded resource content."
+    return EmbeddedResource("test://embedded-resource", text=text, mime_type="text/plain")
+
+
+@command(effects="read_only", name="test_multiple_content_types", cardinality="bounded")
+def multiple_content_types() -> list[str | Image | EmbeddedResource]:
+    """Text, an image and an embedded resource, in that order."""
+    data = '{"test":"data","value":123}'
+    return [
+        "Multiple content types test:",
+        Image(data=PNG, mime_type="image/png"),
+        EmbeddedResource(
+            "test://mixed-content-resource", text=data, mime_type="application/json"
+        ),
+    ]
 
 
 @command(effects="read_only", name="test_elicitation")
@@ -182,9 +211,4 @@ EXPECTED_FAILURES = {
     ),
     "elicitation-sep1034-defaults": "a question is one field (a boolean or text), never a form",
     "elicitation-sep1330-enums": "a question is one field (a boolean or text), never a form",
-    "tools-call-embedded-resource": "a tool's result embeds no resource (not planned)",
-    "tools-call-mixed-content": (
-        "its tool returns text, an image and an embedded resource: a tool's result embeds no"
-        " resource"
-    ),
 }

@@ -45,6 +45,7 @@ TypeKind = Literal[
     "none",
     "image",
     "audio",
+    "resource",
     "content",
 ]
 
@@ -389,8 +390,8 @@ class Program(Node):
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
-    #: burgee's `Image`/`Audio` as the handlers take them from burgee (a file's own class of
-    #: that name is its own: `reserved.FREE_NAMES`).
+    #: burgee's `Image`/`Audio`/`EmbeddedResource` as the handlers take them from burgee (a
+    #: file's own class of that name is its own: `reserved.FREE_NAMES`).
     kept: tuple[str, ...] = ()
 
     @cached_property

@@ -290,8 +290,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `_MEDIA`)."""
     text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
     if text is None and output_file is not None:
         try:

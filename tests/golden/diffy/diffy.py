@@ -772,55 +772,55 @@ _DATA = (
     "uT7jrWS66OBfd/3X3bUbHHQkLN7VdlOVtoKnC/rL2+vXckFbqCLKcNnyRqy4vlApnl7Y7dUBO5Zm1DRmQRNV8s7jnDTk"
     "DqHgz5NsKpMzWZyvIHEu5LDKOjxOQ+VOCcssWodDNYNbCjd7rkBBFSLRzwqA1zP4pL3yAYuBXCbWWdrlo0u1AJgDAsMq"
     "Frhb69+syTd4aQQXfZEVHPRtXbCLvRpz1FJge92Md1t2ADbmEoIJ1cSAJQo6fev1Rlx8WEfscBYnqk0g1uY2lf51Aai5"
-    "uTuPhSiL9DIr+hFGv3gOyxscEZAnyyjO4Ot0YdDYJO3ow2/yApmt73x8c/LTcMfjygIiSGKqGhMUpoAihpPW0NrsRWpa"
-    "nrcZmwLuVDLdlDdQ4bUw4CsVxnSNzgqdXQGxwZaPVmfFGJ45fFH7wvnU+ukNpg0lRNOkVfVy/jC2NSJOqEh2gZ0xYJI6"
-    "9DyXvzYNszN8bEJWaZp6Bk3U9NQhxVuCPlpewdLBdRY0a2T97RHYiKAwvifAMlLQ8LlqpgfC2i9f1MGXzuMkGUZx8Qjr"
-    "pbLpKlhrIhngkZjoIMCCgEeYWA6ugJm2sQEcMFfbyUOhP7M28EIPwPq0QYgJJALcS22EbhM1i1USPcafkptk1jzhmMRl"
-    "OxxiB8FIMM20cYGEg080ghIsLFZnBqv8rINl0tSveSLjRzl7nvvaVrtFRmcwHyKnHsJcYlZk840kRZXXh9sOFqDXFGy/"
-    "xJHXqDZjULlhun44fP+ONOuiTneJVvTdOrBVfBJ3xxr4JZvqR61q0raVxUigwyOeEBkNScXEHVXbJSodcL4LLOLVYGM6"
-    "pR7adiIVPWrBtOnl6EMSczAAIUtMjRPIw2JzChNIzocN7PeEZKL0GiM708A4l21OIDH4BEgJ5/tbCeTg/gyW6NuhRkOk"
-    "6xcqV9Jgd89gzy63NJtmEdpDKqYKL1Ng28FSF0dgEz9SCTUmLbOxUHoZHy0eJWoyzYp8yq6JB97IREVkhOkusf+nnyoV"
-    "gYNaYYllYw260g+pEUItjDWnxOFsusil1ghlO1SE/vGpwoEjQVJjxtHbj2QjeguxEq7ReAYa3Nh45mH+OCikiiu1QlhF"
-    "lcggZyGftrk9E69DEu7jYJpda8Cii002nmIU5fHLgpvXNqWtub32eF1We6Gu12hTMsBmk+QJiAADeoMQS3zGAUX/878f"
-    "vn/vz6PBBiRhJlIF7mYYF/scfQ8wx6oXoJYLbZcXovblwNyfJfLcw5DnWd14Il/kRUaJFgRGG1yYtGtqijPgcCTAxDKN"
-    "VOFa/6i5EIctICvX1T4YjHSlUkTQzaSZASZnrACHz6oM9hVuB6F8efvMie1N2oC56B1Ien2wd895dY8hEdHi8mRkKy6y"
-    "lPAbO0J384D6ynj7LxU0bQM1I07BZioE9BXeEzWldrIayYtjT2wTrMb2z4FtVBtx8xpHBYDi3CmFgpzLnGSERM7jKEoU"
-    "tx6GWRFBeqvwLFwKia4Gh9/eUbTDkEtnXAxRAvf9PPraxvU4gXML7lQwWNsTxxsKGtyZif9ey/8oiyADAvswBQxjskuV"
-    "EvlkD5U+MMBDrNr/Gs/PtAEY+vXAE6eHx59PJp7Y3//8n58PDiiBHFAZIlUlJHPAjIpolzUuxBTkf6mAuamiLrgkyy4B"
-    "CcSXqpXS6KzKM0G4aOA4NUZH13KZYoch9a0CqcxUCcSX2tjNkBO8d6rMtQJT2a/OUaXSKvmABtvfWnMS0TWaiG2ORQp4"
-    "SUmgryxC1WohtUOMRKkVtbby3awypnaWIeQhqEzAJGMZx04pKiwULRpYD4J/LQNuy3YOYKGgmxE7ut3efb5nhBDjgMe0"
-    "kLuG3+IUEfHEqvIuCE2W1+jRXQXOHodstOWY7rNbOmDm2GDYBqIjlAptb83iNNYXYPlIx9kS7oVBcN8nScAk+wy5xTFc"
-    "K+kaljpYS4oWrsGKDHUaU0OnhPWovOZ2JjE3VbByWS3Akf1Vn+bLY9rCqUFjVpWLbcBbQaxAE2/c7XzDLgm1gU2cKrI7"
-    "vc3u99+5aVHNZuDh2ZwqKdOZUBaQC8Gqs1uJ0wwdPacJXVuGVXH4Dhhcb+fet8jdnM1WoB813R31bwyxvKt1pht1hX+u"
-    "fox7F8bkerS1heHGpuR+VpxvRQUYy9bO9s728OXOVmNDAnSyulV/S4Eiu+S/QKiuKmeebfF9WHXcq7uBlwqsvJtsd+Ux"
-    "2Iy7Cykdu/5IZ0XWpF1yuAd7VTnHdqWvZ4s74jcu9FDD/PrRXAf9+isuuISw7jQ41GKBkWfpmgoXktJApHGyzNUtUmWq"
-    "m/RN2pWfZeV63fZwi2Bcy/p61tBlrTu9SnI13uRmvZlY5U1uJpUqNV+w/PRBFZ3O2GHaCirv9tY/ijJ3OxjzWGsg7iyC"
-    "VBn8VRraNFYVc/Bm1T5HYz+4tKKtF4ZeWg+EtSWGJxaEc39tDy3FtP5LnFmYS0Gfc6KsuKRHb+qJz+zIjTkXrjAkXsBY"
-    "L/iTyaCw+XTu6LlXqS4i/zFd25vHX7RqWxLqCr/85cHxcF0zztpCWtc0K8W1zlR4pe/Gu7PL5+6Ono22Cu7chK36Ee6Y"
-    "c02fz58EMqwJgc/x/jne/z+L92uieu38wWXbjXHr0Wr31PYxO48N+dbv4nwYRmieRiDZ+cPi/3NT52/b1NmOXA3lLNP0"
-    "0e5cUz2Xq9F7IrCF4LdH3//Pf/031nlgdV3jtiHukTYK1U8MN6p1v6qu00lngF0bHLkJr7ZeW3L3I3VlbXXratvf9bkX"
-    "52b9snWjTv6sTyo9mXZcE94GWHAF4tV9e/fHTdsrpTduCH0YCOOm0D8ZpnruNv3H7jZ9xrnPOPd3wrndUaoRjbZf7uy+"
-    "+ubb7/7ltZyGEbW636wBibaat3yHcA5bbAvrbQX7zXV48flpg8c+bcC19yqJqVdhlVqQ8mNzhi/UgOM7SwtpXVfAG0Ai"
-    "keBKvBQ2sRFgOdx5iC26tsBnG/w0yLhQqEZ8+wnkDlzikqlvHXFFWFee1STx1YYknjRakrBnB1uyIxXGlKMggQCaaCre"
-    "BNwTWrFjP52s0LQmc2uS9e3rjUUHKdYl4jKzQqEtvWJBFauFEROF16HzWyGrlW02iflue1NiUlECzznppXrJD8wfR7hA"
-    "LoC0BF+eUqg8K4wtA0sxLc9XiGnmrU1aXu48RGNgGSAnbUTVEM3tHAhtqbvZlSSbJKyk4206vtlUKAbgB85NOQlWaKmj"
-    "1xWceXzeRaWysW1YiamHEFtOFt2aamwFtAjb3VRbh/Uoov/WFMnwrdgSnw9/PDw+GewBuWf8chwgmfvNu9bX0nZDi5JX"
-    "u5uqqhpE9GH+k3efjm4jYLlgQVGPp/SWHmC5BR8+6H0+ODs9RYONS70RAP3hOMUZR6J6YmacNqbD40/90Iv4D3rQABvB"
-    "qX+Ka+vCSH1pVz7vrPTtjB5n9ANu/IyNK9hTrxAtD2pNXn5WxUdWaAgTT2PMwJCZT/Z5H/GRXx2167/+q3v/Fb9GCm9D"
-    "sInYcTROhdtHwLvt40PjlAS3/0/DofhRpYrfxQbC4F0k7iOx7kL7+WIPREK+TEF48oH0g3E6Tv/CE+LXJ3+uCIf/i3iL"
-    "HT/g1/HnUHxi6XW8Bi6wXd4w5yxLqLUDnwa55odPzmPbq4iPtkA2gl3doAy82jWaWR+NDrtyWthNhdz+bJvXOMG2vpyo"
-    "oOkDj3pq0Ep9R+XKe73efjg6enP8PTYfWcUH1PYdDDN6SicAejjXxFkAgYXGNlK0TILeNscg3712y6WC9sVv+HxTGYYA"
-    "b7kZq7rcvdStAvqidiP2dV0N1O6OWJROg/PoNqr44kP1nVcojVu34OALxBLbKIVpFBsDuF5gEy4lUf2Iiml2uFXPW1Wc"
-    "u/fe1f37CFP0aL2I3asA6/0Axi43L0Dk2NBGtbH2k1t6DzTB9w0D23wECiej4s58onfNm+Xc1AG3m+oWS9whpb0KTrFi"
-    "LKyW3OTEjUbc2UjNPyUjsNVxOt4Z17Yt14354ePJ4YfjoNl/edsDEnUfZtWweCWLGAOHa8yk5dNqyXTN1PaRiiYE2sNc"
-    "nzQ4h9BgX7hXGUcI6VWsdN20iatpqV8z8FEn+BbKQNBeNg9CrJA2ji3shFvmObYhLXV9r8BENFf3MsGVPnX2Ra+4z7QO"
-    "QWvfM4j80SsJAyKm+z2BG3VeDtj/LbKysgJZN4oSuIXAwmS3ez6DkZVataUXNEkvjbYtmetfT1jnccfr31RIHB5Vz7a4"
-    "Jz86FmH9/sLlBj70RHHT2dSJMvzw6U19wr24EL2TdTn1Grxfu18Qo1I7n7JAw0BRrjTMBQOryw27G11mGbRaGwMXvd5V"
-    "75HEA1/pq/hqHSW6XvgxV5KWzle4AGJy9R+v34bzXyt3Tod24EBAyV4A354wb+PhX+HwK0vjq3hM9sUjf/sah17NvJiN"
-    "B+dQPPh3KKnA5U805MMzIR4S8hwcs3qYsi2DjfIZN9A3OFAzmSECH5+V2PF3a+Y5mcDhH5Rb2AFf7RLnVU5AzN8jQ8Bh"
-    "xql7mye3WoMKrRJsu2j1eIBBBF2vaoeC+rcCHfxZ9xK694o6F8mAyqseZmCfP2otQvee09tX4EuUBGNSZwIPSltYJARo"
-    "bcNt2oknXPvV+3c/nIhPhz/+dAIu/gkabiEJeMe7eh0+u6PnK+ikjiurKGyg6um6kW4l7q7qdEC2xtjIPqrLIu4Yaxmt"
-    "If5ejyIJeQB1vZv/BYJQMUg="
+    "uTuPhSiL9DIreo5p04XBfIdCYTyHtQ7Br4ziDAlW86mKIpAx2GhWFhBM+pL2+cFzkW/IbNXn45uTn4Y7HtcbEFcSq9VM"
+    "oEYFdDLItObXZjpS0/K8ze4U0KiS6aYcg2KvhQEPqjDSE0foAguIGLaotDorRvbMoY7aQwLXxabThhJibNKqhTkvGdvK"
+    "EadZGmUX2BkDJqlD+3P5a9NcO4PKJmSVpql90ERNTx1ovCVApOUVKBtXX9CsnPW3R2A5goL7ngATSUHD56qZNAhr1XxR"
+    "B186j5NkGMXFI2yaiqmrEK6Jb4BHYqKDAAsNHmFiOTgIZtpGDHDLXIMnv4VeztrACz0A69MGgSeQCCAwtXG7TdQsVkn0"
+    "GC9LzpNZ84RjEpfucIh9BSPBNNN2BhIOntIISruwhJ0ZrP2zDpZJU7/miYwfFQJ47mtbAxcZncEsiVx9CHOJWZHNN5IU"
+    "1WMfbjtYll5Txv0SR16jBo2h5obp+uHw/TvSrItF3YVb0XfrwNb2Sdwda+CXbKoftapJ21YWI4EOj3hCvDQkFRN3VIOX"
+    "qHR02G5hvhpsTKfUQ9tkpKJHLZg2vRyTSGIOHCCQiamdAnlYbE5hAin7sIEIn5BMlF5jZGcaGOeyzQkkBp8AP+F8fyuB"
+    "HNy1wcJ9O9RoiHT9QuVKGuz5GezZ5ZZm0yxCe0jFVOFlCmw7WOrtCGw6SCqhdqVlNhZKL6OmxaNETaZZkU85N/HA25uo"
+    "iIyQ3iV2BfVTpRB9rLDEsrEGXemH1AihFsaaUzpxNl3kUmsEuB0qQv/4VOHAkSCpXePo7UeyEb2FWAnXaDwDDW5sPPMw"
+    "fxwUUsWVWiGsokpkkMmQT9vcnonXIQn3cTDNrjVg0cUmG08xivL4ZcEtbZvS1tx0e7wuqx1S14G0KRlgs0nyBESAAb1B"
+    "iCU+44Ci//nfD9+/9+fRYAOSMD+pAnczjIt9jr4HmHnVC1DLhbbLC1H7cmDuzxJ57mHI86xuPJEv8iKj9AsCow0uTNo1"
+    "tcoZcDgSYGKZRqpwDYHUcojDFpCr62p3DEa6Uiki6GYqzQCT81iAw2dVXvsKN4lQvryp5sT2Jm3AXPQOJL0+2LvnvLrH"
+    "kIhocdkzshUXWUr4jR2hu3lA3Wa8KZgKmraBmhGnYIsVAvoK74maUjtZjeTFsSe2CVZjU+jAtq+NuKWNowJAce6fQkHO"
+    "ZU4yQiLncRQlihsSw6yIIOlVeBYuhfRXg8Nv7zPaYcilMy6GKIG7gR59beN6nMC5BXcqGKztlONtBg3uzMR/r+V/lEWQ"
+    "AYF9mAKGMdmlSol8sodKHxjgIVbtf43nZ9oADP164InTw+PPJxNP7O9//s/PBweUQA6oOJGqEpI5YEZFlKfGhZiC/C8V"
+    "MDdV1BuXZNklIIH4UrVSGp1VeSYIFw0cp8bo6BoxU+w7pG5WIJWZKoH4Uhu7RXKC906VuVZgKvvVOapfWiUf0GD7W2tO"
+    "IrpGE7Ets0gBLykpbCbdbCy1Q4xEqRU1vPLdrDKmdpYh5CGoTMAkYxnHTikqLBQtGlgPgn8tA27Ldg5goaCbETu6PeB9"
+    "vmeEEOOAx7SQu4bf4hQR8cSq8i4ITZbX6NxdBc4eh2y05Zjusxs9YObYdtgGoiOUCm16zeI01hdg+UjH2RLuhUFwNyhJ"
+    "wCT7DLnFMVwr6RqWOlhLihauwYoM9R9Tm6eE9Yi7H/UmJzE3VbByWS3Akf1Vn+bLY9rYqUFjVhWRbcBbQaxAE2/n7XzD"
+    "Lgm1ga2dKrL7v82e+N+5lVHNZuDh2ZwqKdOZUBaQC8GqsxuM0wwdPacJXRuJVcn4Dhhcb/Let/TdnM3WpR813R1VcQyx"
+    "vKt1phvVhn+ufox7F8bkerS1heHGpuR+VpxvRQUYy9bO9s728OXOVmNDAnSyuoF/S9kiu+S/QKiu6mmebfx9WM3cq3uE"
+    "l8quvMds9+ox2Iy7yysdtQCksyJr0i5E3IO9qshje9XXs8V98huXf6iNfv1orq9+/RUXXFhYdxocarHAyLN0TYULSWkg"
+    "0jhZ5uoWqTLVTfom7XrQsnK9bnu4RTCukX09a+iy1p1eJbkab3Kz3kys8iY3k0qVmi9Yfiahik5n7DBtXZV3e+sfRZm7"
+    "HYx5rDUQdxZBqgz+Kg1tGquKOXizap+jsR9cWtHWC0MvrQfC2hLDEwvCub+2h5ZiWv8lzizMpaDPOVFWXNIDOfXEZ3bk"
+    "xpwLVy4SL2CsF/zJZFDYfDp39NzBVJeW/5he7s3jL1q1LRR1hV/+8uB4uK5FZ215rWualZJbZyq80o3j3dn7c3efz0Zb"
+    "BXduwlZdCnfMuab7508CGdaEwOd4/xzv/5/F+zVRvXb+4LLtxrj1aLV7avuYnceGfOt3cT4MIzRPI5Ds/GHx/7nV87dt"
+    "9WxHroZylmn6aHeuqZ7L1eg9EdhC8Nuj7//nv/4b6zywuq5x2xD3SBuF6ieGG9W6X1XX6aQzwK4NjtyaV1uvLbn7kbqy"
+    "trp1te3v+tyhc7N+2bpRJ3/W55eeTDuuNW8DLLgC8epuvvvjpu2V0hu3iT4MhHGr6J8MUz33oP5j96A+49xnnPs74dzu"
+    "KNWIRtsvd3ZfffPtd//yWk7DiBrgb9aARFvNW75DOIcttoX1toL95jq8+PwMwmOfQeDae5XE1KuwSi1I+bE5w9dswPGd"
+    "pYW0rivgDSCRSHAlXgqb2AiwHO48zIqqedo2+GmQcaFQjfhOFMgduMQlU9864oqwrjyrSeKrDUk8abQkYc8ONmpHKowp"
+    "R0ECATTRVLwJuCe0Ysd+OlmhaU3m1iTr29cbiw5SrEvEZWaFQlt6xYIqVgsjJgqvQ+e3QlYr22wS8932psSkogSec9JL"
+    "9eofmD+OcIFcAGkJvlKlUHlWGFsGlmJanq8Q08xbm7S83HmIxsAyQE7aiKohmts5ENpSd7MrSTZJWEnH23R8s6lQDMAP"
+    "nJtyEqzQUkevKzjz+LyLSmVj27ASUw8htpwsujXV2ApoEba7qbYO61FE/60pkuFbsSU+H/54eHwy2ANyz/iVOUAy95t3"
+    "ra+l7YYWJa92N1VVNYjow/wn7z4d3UbAcsGCoh5P6S091nILPnzQW35wdnq2BhuXeiMA+sNxijOORPUczThtTIfHn/pR"
+    "GPEf9KABNoJT/xTX1oWR+tKufN5Z6dsZPc7oB9z4GRtXsKdeIVoe1Jq8/ASLj6zQECaexpiBITOf7FNA4iO/UGrXf/1X"
+    "91YsfrkU3oZgE7HjaJwKt4+Ad9uHisYpCW7/n4ZD8aNKFb+hDYTBu0jcR2LdhfbzxR6IhHyZgvDkA+kH43Sc/oUnxK9P"
+    "/rQRDv8X8RY7fsCv48+h+MTS63g5XGC7vGHOWZZQawc+DXLNj6Scx7ZXER94gWwEu7pBGXi1azSzPhodduW0sJsKuf3Z"
+    "Nq9xgm19OVFB0wce9dSglfqOypW3fb39cHT05vh7bD6yig+o7TsYZvTsTgD0cK6JswACC41tpGiZBL2DjkG+exmXSwXt"
+    "6+DwqacyDAHecjNWdbl71VsF9EXtRuxLvBqo3R2xKJ0G59FtVPHFh+o7r1Aat27BwdeKJbZRCtMoNgZwvcAmXEqi+hEV"
+    "0+xwq57Cqjh3b8Or+/cRpujRehG7FwTW+wGMXW5egMixoY1qY+3nufQeaILvGwa2+QgUTkbFnflE75r3zbmpA2431S2W"
+    "uENKexWcYsVYWC25yYkbjbizkZp/SkZgq+N0vEmubVuuG/PDx5PDD8dBs//ytgck6j7MqmHxShYxBg7XmEnLp9WS6Zqp"
+    "7SMVTQi0h7k+aXAOocG+hq8yjhDSq1jpumkTV9NSv2bgo07w3ZSBoL1sHoRYIW0cW9gJt8xzbENa6vpegYloru4Vgyt9"
+    "6uyLXnGfaR2C1r59EPmjFxUGREz32wM36rwcsP9bZGVlBbJuFCVwC4GFyW73fAYjK7VqSy9okl4abVsy17+0sM7jjte/"
+    "v5A4PKqebXFPfnQswvqthssNfOiJ4qazqRNl+OHT+/uEe50heifrcuo1eL92vyBGpXY+ZYGGgaJcaZgLBlaXG3Y3uswy"
+    "aLU2Bi56vaveLokHvtJX8dU6SnS98GOuJC2dr3ABxOTqP16/Dee/Vu6cDu3AgYCSvQC+PWHexsO/wuFXlsZX8Zjsi0f+"
+    "9jUOvZp5MRsPzqF48O9QUoHLn2jIh2dCPCTkOThm9TBlWwYb5TNuoG9woGYyQwQ+Piux4+/WzHMygcM/KLewA77aJc6r"
+    "nICYv0eGgMOMU/eOT261BhVaJdh20erxAIMIul7VDgX1bwU6+LPuJXRvG3UukgGVVz3MwD5/1FqE7u2nt6/AlygJxqTO"
+    "BB6UtrBICNDahtu0E0+49qv37344EZ8Of/zpBFz8EzTcQhLwjnf1Onx2R89X0EkdV1ZR2EDV03Uj3UrcXdXpgGyNsZF9"
+    "VJdF3DHWMlpD/L0eRRLyAOp6N/8LxYA5aA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1875,8 +1875,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2312,19 +2312,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -2662,7 +2675,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3107,9 +3121,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3218,7 +3233,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3241,11 +3256,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3559,10 +3575,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8837,7 +8857,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = _MEDIA[1](envelope) if _MEDIA else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -9792,8 +9812,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `_MEDIA`)."""
     text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
     if text is None and output_file is not None:
         try:

@@ -734,70 +734,70 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4luG8f1V6ZKAVMoSdGSnNaUKsBwnERtJBuWiqAQCe1wd0ittVd2ZiUzNoF+TT+sX9J3zOxBLhVaUtoEkAHb3N2Z"
-    "N++ad8582vLTOIuUCdNka7j1abQ1y9Mi06Ot4cXFaGu01cX/rlQUpfB7tHUm54Ke+qOtMfyBVwAglkngprixF+PuACbD"
-    "m14vkbGC8TA4SRNFgHA6jCEIeZoanE3r0afFVncrimLNKJk0jQg8/GZQQ1ono+GB0n4eZkgBffgm9YtYJUbiG4FzuyJJ"
-    "jfBlFMlJpPrijfSvhEdQL8Z9hOiJUAtzpYTOpK96WmUyl0YFwhInMmmuRDqFMTAwy9NZLuO+OE5u0mslJK0ipBZeNjdX"
-    "sGocJmEso342F4cI/0j0eh80fHh2eCOjQh0988RtCCA9++wBkL+dvT0V6eSD8o2IpfGvwmQGC0pD4J8B9DDJCnPmX6lY"
-    "egciNEIm+lblWgBXebpKblSUZgreCG2CtDBd4X0ajUZb6TX+OxQmL1RX4O9AGsnv+v3+wuuK26tUK+Hhe48xULAowKhW"
-    "FR0pcqWLyDBmwA3krUwc4vCCBTIB7iFHaHGeUlsMmZ0D54C1MMMuGRqtoul2X7wSUxlGBQ1gAps0TGWkLREqz9Oc39KQ"
-    "6zAJ8H/+Giut5UxVL4CnhMZiYQUgAf+k97PKU6E+Akf9NFAHwsMxGlSo0Awb/5U+atRlrn4qwlzRKh4qCDCJZZmoj+Zi"
-    "DIxETXKaE4UJDDCpyItE4Ih+m5Zoy17HOy3UjcrnDkoXeSOIVk1MK3HVyK0oBU1hViE7/cKITqyM7IOwEx8V+aBtUZas"
-    "eP/mWw8UfAaLTqR/TdhPiygSBrDdbkW315ugenhIlAZVSea0vfSQtfAHopllFtbEYampXpBCkzw8q7Fh0iVtLhUZ+ScU"
-    "7Ng+7fbaFgC5oHGYZ2wQWAFpEGzQTOUmVGg1Pi0W8KquxZtPXHSXTI41g8s2p24W74dkuUx9tDY52AC74lTiFsLXt2ke"
-    "BajD8F4GQYhoyOhdHR7tkPvSXe7Xdmxo3XIXkN1248eEUgImgaxvCU0Gb5No/j1uvq0hWSDiIfyCPXWj7Afe1qgyKs5S"
-    "Aza8NmNJFkxXqzDew3ItmozmG+yU3SZkvW4lbZYuWAHUfwGvwJaHsRrS1FxNwUglvsJNFSajUYJvGcAzVPv8GiCRDYPd"
-    "0dhvfZj7AF2A2XepQpPe8waqkra/pRLZpUXHIyYwy4a037cBOVKP6VSrZUED09VM5bQYbfoihveDhhYOcHYUxuFmk583"
-    "Jj8f4J9WPZpynPBrqfU6tv4yL4helczM1R0Et4mmVEBQGQbQRX3xryDE8A04NysKHHIHdkn5Gazt26kNh9rwrL9OYHF4"
-    "N16DG5PMgY0i70Qb4UDgPCGnhnYKGGGpTX/Nzp8S5Y55NS6VNJXY/4rmAVHIVPIjmsb6+MWCgsnYzy4p4Ls7orTm3YQm"
-    "Um2G/cnu/4bsfiWlL7b47dJ8chxPjuPJcTw5jrrj4MSMvYYfhTpTPjFh0N9j/JxhstkRvYTUTTtuDfrP+wN6OynymVIu"
-    "f9SXnFbRoKO/7vVftipCHayzfSRqM6fvJaOyMCPWulfIsVmUTmR0KfPZirPjegTzusVU1GTluLeMmbUUlPreUX84cHk2"
-    "FTpEJ81FT0zhX0r2tjlZJluH5YJmFeRazRVY5LnAcgzYSWuYrK7WaKl5BX2V5uwue+la8lRCxgXUsOICK9pmtNvMGciI"
-    "JXgBKu0ASeQtOtZcDTl/XodsbxpGqokgFpk25f5tHholKrcisJ7ChS6TWtYP0W2B9swUWBBATxZBmMLPydygcZeQW2s0"
-    "LrR9U1umePfq/PvebhfLNFx1IKJKmCAwBRjRyk7RmuQFalLMmoRNINxSMtmUNhDhrTBg5BQ6Y41WBq1UDkbd1kBWV0Xn"
-    "m7rAoDJi8cQa2A2W9SW4wahRvHGGLLRFDq38NAmId55d0WOUWuQcy491xWy1+5ugVZi6nEESFT6VL+guxSxa3sDWwX3m"
-    "1cs8ncEQdESQ/z0QoBkJSHimeAVbZrT6y4Na6NJZGEW9IMwfoL1U/VuNsuohCNBIRLQgYL33A1QsA1PARFujLgJbNiYL"
-    "hfbM6sAzvQ3apw3GhoAixGmJda1NpKahwuD8/vaUzCST1hWOSNy2vR6WwoeCcU7B4RHiYBMNBp6kDUFqsFzNMlhGTX3M"
-    "Ihk+yNjz2re2aCtS+gK6wkbdh7XENE/jjThFpcP76w7WUddUHD+FQbdWMkWnsmC8vj3+4Q1J1nmd9hqj6Lh9YIvRxO6W"
-    "PfAhnegH7WqStuXFUKDBI5owpOmRiIk6KhpLFDoE6M6xiP3tjfGUumcbPCp40IZp4svehzjmwoArlWBHAnQRaZhvjiFk"
-    "z7e9WtD2iGgi92qQnWqgn0s3R5AIfIRICdf7qQB0sC91+urkTdPVaPB0nVxlShpsU20f2O2WpJM0QH1IxEThMAW67S01"
-    "IzybsZFIqMe2TMZc6eX4aP4gVpNqluhTWkw0TMNcGwr6UorprrGN1UmUCsBArZDEvLEKXcqHxAiuFmDFFPFfTuaZ1BpD"
-    "2RYRoX18LHfgUMBgNBEnr9+RjugdjJVwj4ZTkODGyhP72cNCIZXfqBXESqxECqkG2bTN9Zlo7RFzHxam2b0GJDrfZP0p"
-    "elGGX+Tchd0UtzJxehRZWmhVw2xTNEBno+gRkAAFeoUhljhDgKJz9vfjH37ox8H2BihhJlI67robF4fsfY8wx6o2oJZz"
-    "bbcXRu3LjrkzjeSsiy6va2XTFdk8y1NKtMAxWufCqN1Sb9eAwZEQJhZJoHLXwaYuOYLNIZ3WZQELIN2oBCPoeq7LASZn"
-    "rBAOX5YZ7D7WcZC/XPdybHuV1MJctA7EvQ7oe9dZ9S6HRIQLOR1ECMgK8zSh+I0NoZu8Tc1RrtslgpatRc0Yp2DvGQP6"
-    "Mt4TFaZ2sSqSF6ddMaCwGk8ybNtu65A7sOwVIBRHW8F92lhmxCNEMg6DIFLcQffTPID0VuFXGAqJrgaD3ywFWjBk0jku"
-    "Bi+BBbsu/WzG9biAMwvuk7e9tq3LJUYN5syEP1f8P0kDyIBAP0wOYEx6rRJCn/ShlAc6ePBVh5/D+FIbCEM/H3XFxfHp"
-    "2fm4Kw4Pz/55dnRECSQoE1p7VUAyB8SogMqjYS4mwP9rBcRNFDbQgX3pNUQC4bVqpDQ6LfNMYC4qOC6N3tGdHEiwTU4H"
-    "MABVJqoA5AttbDHkHOdOlLlVoCqH5TdqBlghHxGww501HzG6RhWxpzwQA95SEvArcl81TkJYEENRaEUnNHg2i4yxnaYY"
-    "8lCoTIFJyjwOnVCUnyvaNLAfBD8tB9yW7AyChZwmY+zoyrSHPGeIIcYRw7QhdxV+iwuMiMdWlL8UQpPm1Y6arAbOXXbZ"
-    "qMshzbMlHVBzQLTTDESHyBUQ7BxihSTUV6D5iMflUtwLQLDuE0Wgkh0OucUpjJU0hrkO2pKghmvQIkMHZuhEgoT9qLr1"
-    "OiQRN1Gwc1ksQJF9qj7z8JBKOFXQSIURQs06vJWIFXAiW/589wWbJJQGnmBRgS3R1s9I3etEgZpOwU6zUpS8oi++zCGj"
-    "gb1jC4IamGALS+11P/75JdHsagcKnRPXgy51rZT+x/IBSDMm08OdHTTUNpntp/lsJ8iBzTu7g91B7/nuTi2VBz6vVqfv"
-    "qMmn1/w/WCtdNou69ljT+nI42thRe+G/pUqNi5Qwx80S+RfgVrYf7Jmi9ejxeaaNGxN03OkuYvn80/oRV1zyXvcZ7Eg+"
-    "R4O7NKYMh4jjwNIwWqbqDq4y1nX8xs1ORQlE5rlkPYeEM163RAtj3FGj9aThTl33eRXlEt54sV5NrPDGi3EpSs0Dls+O"
-    "lUb5ku2E7fhxkbN6yIvMJe5xqHFrXwaQIUI8lvg2e1N5DNu/TO9rZdDCspYCSYm2l8l1ZqE0P4StjdjIf7m9fk3HIStg"
-    "lxYOTR93bY/y8UzA/6ld3gz/a/gsG+V3NrWgghuXCw+EZyt1r0+++c+//o2JOMj9FuM6DGJrlcRHtuSlRq6a8otxqzFf"
-    "a7a5vVkJzNZE+4G6seLZuRn09/rcLFmsVygHdfx7Pa31aNJx7c1fcLLstJb6Q1VHdPPqYq29vlQb4Vb7vYDZdvvvzNs/"
-    "9fF/2338pwjsKQL7H0Vg7V6q5o0Gz3f39l98/ee/vJQTP6BDRIvWaKfs+S/PEM5gi4Gw1law3eTQazVEejrH9dBzXFwc"
-    "LcPrahcuxdCYlV/iLQmLQH0vravcvkpEAdsAwh8swbl7KGGiwwB5ewUqGKkcKxZZmhtb4pFiUsz61vaWuNgAfAmR3U0R"
-    "gagIEKCyrRQ2/BegxdymxvMcthpku8Ea5J2rD4T4ARajuB4ikxXE2rKROor7G6J4XutfYYMHGREoP6SqOyIIARwtxU2h"
-    "A6EVO5mL8QpOa/KbOlpfv9yYdZC3XGOMaFYwtHU6rL5haSlgpHAcGuIVtOoJVUOddu/DJBAGoKaNKA+scLkdI1s6feJK"
-    "RnUUVvLEJh4vNmWKgegD16aUBCtodOLCFQQZ/gGV8KisZxsKIfV4sSUwX8FsOUdtILY32BCx4wqK6Lw2edR7LXbE2fF3"
-    "x6fn2weA7iXfdgKU+TxQm0ov5cENTPb3NhVVCUR0YP3zN+9P7kKADwhia2drCJF2b5SguR2K2qm9UVJbA7+cUyOAvjqt"
-    "6BG7sbjcF/+go1V49IU6RlxNFEbqa6u+bm6Hcvdt7nGHxtUmqS1CmkanMJaP5fURI6zDShNOQsxlEKf39kSieMcXvfb6"
-    "L//kbqy5S184EQM3jMOGo0S45hrOt0ccRwnx4PAPvZ74TiWKb1BO5oJLC1w0t/ZT97P5ASTRtBcVmPo+IH80SkbJV25J"
-    "fPDsb7qfKVsYRjO+Eq+xYwGmBh974j2zpPU+pmfPqYCWT9OIitN4nu2Wj8/NQtttxcN5EK7juRTgMY52rTJrONCKlNsa"
-    "+0FIwo+2/cYZqDUwhIejo0t9AUxn+w7Tlut1r9+enLw6/QZbKFamHh1e8XopnTX0ACdOyHAlCFN8E81XpU1XPzkSdtc+"
-    "Xb5kb2HiKc3C9yEG5JZSOdzdsCyjYVFtNj4aWA9t3RsbyhJwhm79Z1+8LX9zMk9wq0YCijey7R7MNdgEgYECMmEoMes7"
-    "FE69T1eeGi0pd5dQq1NI6D/18C4mu5u5VdrMbnXxDJiOjTlqYjVPoOoDkAXP63m2iQJiJ9XiE0aE8dqLnm5xjxvnukEW"
-    "93p0t/T1LBwbf0pu13DLhHu01MYoODxYhdN6gbOpYa6z/Pbd+fHbU6/eS77rsFfVUy6brzcyD9HIuiYzbaRGe9kdDLHH"
-    "w+oe+gDTYpJjDJbb3oAtVcSHTCRUumpA075q9p69PsoFr4Z7guqXDIRIIYmc2qgIpsSZAcVYOsGyEsWg0rr7vStnbjrk"
-    "F/a5Z87d2juv/iJ9dEvYI2TaL+5u1EXeZtcwT4tSD2TV9KbYC1wGo93sX3tDy7Wy+uXVUS+Mtu3lu+4LV0nP6fqrw0Tj"
-    "SXlSz51ja92M1YXi5YYk2qSwbnaqvBIe4N0I7xLbm8Rop6zxqfbil7UvvRAF23pqDJUD2bnSAPS2rTw37Na6RMxrtGo9"
-    "583elJe78cVn+ik+W5OJRhgeYsj9UZE/wwBwu+VfHD+A759Lw06vnsMLz+VGHjw8IM1hiLsIkTIcAvd4yQqD30fwKxvu"
-    "s3hIysGQv36JoFfTDSbj3omD5fMuIV6eDW8ivFH47wC9QED12J8QfHgQb+HvDUqV4Ngbwd8rFLcA9/eI8jKEJuK/IKBG"
-    "MDaYs83yZI0PpdAX7FitRw5D37K7s+fIGUarrVl2wRhY3RUekDuBJbYW/wWjdf+D"
+    "eJztG4luG8f1V6ZKAVMoSdGSnNaUKsBwnERtJBuWiqAQCe1wd0ittVd2ZiUzNoF+TT+sX9J3zOxBLhVaUtoEUIAk4u7M"
+    "m3fNu/fTlp/GWaRMmCZbw61Po61ZnhaZHm0NLy5GW6OtLv7vSkVRCn+Pts7kXNCv/mhrDP/AIwAQyyRwW9zai3F3AJvh"
+    "Sa+XyFjBelicpIkiQLgd1hCEPE0N7qbz6NViq7sVRbFmlEyaRgQe/mZQQzono+WB0n4eZkgBvfgm9YtYJUbiE4F7uyJJ"
+    "jfBlFMlJpPrijfSvhEdQL8Z9hOiJUAtzpYTOpK96WmUyl0YFwhInMmmuRDqFNbAwy9NZLuO+OE5u0mslJJ0ipBZeNjdX"
+    "cGocJmEso342F4cI/0j0eh80vHh2eCOjQh0988RtCCA9+9sDIH87e3sq0skH5RsRS+NfhckMDpSGwD8D6GGSFebMv1Kx"
+    "9A5EaIRM9K3KtQCu8naV3KgozRQ8EdoEaWG6wvs0Go220mv871CYvFBdgX8H0kh+1u/3F15X3F6lWgkPn3uMgYJDAUZ1"
+    "quhIkStdRIYxA24gb2XiEIcHLJAJcA85QofzltphyOwcOAeshR32yNBoFU23++KVmMowKmgBE9ikYSojbYlQeZ7m/JSW"
+    "XIdJgP/nt7HSWs5U9QB4SmgsFlYAEvBPej+rPBXqI3DUTwN1IDxco0GFCs2w8b/SR426zNVPRZgrOsVDBQEmsSwT9dFc"
+    "jIGRqElOc6IwgQUmFXmRCFzRb9MSbdnreKeFulH53EHpIm8E0aqJaSWuGrkVpaApzCpkp18Y0YmVkX0QduKjIh+0HcqS"
+    "Fe/ffOuBgs/g0In0rwn7aRFFwgC2263o9noTVA8PidKgKsmcrpceshb+QDSzzMKaOCw11QNSaJKHZzU2TLqkzaUiI/+E"
+    "ghvbp9teuwIgFzQO84wNAisgLYILmqnchAqtxqfFAh7VtXjzjYvuksmxZnDZ5tTN4v2QLI+pr9YmBxtgT5xKvEL4+DbN"
+    "owB1GJ7LIAgRDRm9q8OjG3Jfusv72o4NnVveArLbbv2YUErAJJD1LaHJ4G0Szb/Hy7c1JAtEPIS/4E7dKPuCrzWqjIqz"
+    "1IANr+1YkgXT1SqM93Bciyaj+QY7Za8JWa9bSZelC1YA9V/AI7DlYayGtDVXUzBSia/wUoXJaJTgUwbwDNU+vwZIZMPg"
+    "djTuWx/2PkAXYPddqtCk97yBqqTrb6lEdmnR8YgJzLIh3fdtQI7UYzrValnQwHQ1UzkdRpe+iOH5oKGFA9wdhXG42ebn"
+    "jc3PB/hPqx5NOU74tdR6HVt/mRdEr0pm5uoOgttEUyogqAwD6KK++FcQYvgGnJsVBS65A7ukfA3W9u3UhkNteNYfJ3A4"
+    "PBuvwY1J5sBGkXeii3AgcJ+QU0M3BYyw1Ka/5uZPiXLHvBqXSppK7H9F84AoZCr5EU1jff1iQcFk7GeXFPDdHVFa825C"
+    "E6k2w/5k939Ddr+S0hdb/HZpPjmOJ8fx5DieHEfdcXBixl7Dj0KdKZ+YMOjvMX7OMNnsiB5C6qYdtwb95/0BPZ0U+Uwp"
+    "lz/qS06raNHRX/f6L1sVoQ7W2T4StZnT+5JRWZgRa90j5NgsSicyupT5bMXZcT2Ced1iKmqyctxbxsxaCkp976g/HLg8"
+    "mwodopPmoiem8F9K9rY5WSZbh+WCZhXkWs0VWOS5wHIM2ElrmKyu1mipeQV9lebsLnvpWvJUQsYF1LDiAivaZrTbzBnI"
+    "iCV4ASrtAEnkLTrWXA05f16HbG8aRqqJIBaZNuX+bR4aJSq3IrCewoUuk1rWszOazA2YcvZhoEozWCWLIEwRYRVPVBAA"
+    "j0Ef0yIHL9CRkHFrNDl0qVNbvHj36vz73m4XizdciyBSy5NAjArwpPOc+jWJDtSkmDXJnUAQpmSyKcUg2FthwPQpdNFE"
+    "EdquHEy9rYysnoouOXXhQmXagOp802N9Cc4xapR0nHkLbelDKz9NAo288+yJHqPUIv1Yfqyra6s32AStwtSlD5Ko8Kk8"
+    "RHcpktHyBoSNt8+rF386gyFojiCvfCBARRKQ8EzxCbb4aLWaF7XQpbMwinpBmD9Ap6kmuBp71QMToJGIaEHA+vQHqFgG"
+    "BoKJtqZeBLaYTHYLrZzVgWd6G7RPG4wYAUWI3hLrcJtITUOFIfv9rSwZTyatKxyReHV7PSyQDwXjnIIbJMTBUhoMR0kb"
+    "gtRgEZtlsIya+phFMnyQC+Czb20pV6T0BnSFTb0PZ4lpnsYbcYoKivfXHayurqlDfgqDbq2Qiq5mwXh9e/zDG5Ks80Xt"
+    "lUfRcffAlqiJ3S134EM60Q+61SRty4uhQINHNGGg0yMRE3VUSpYodDTY7mLub2+Mp9Q92/ZRwYMuTBNf9knEMRccXKkE"
+    "+xSgi0jDfHMMIae+7dVCuUdEE7lXg+xUA/1cujmCROAjxE943k8FoIPdqtNXJ2+arkaDp+vkKlPSYPNq+8BetySdpAHq"
+    "QyImCpcp0G1vqUXh2TyOREKdt2Uy5kovR03zB7GaVLNEn5JlomEa5tpQKJhSpHeNza1OohRGHyskMW+sQpfyITGCqwVY"
+    "MeUBl5N5JrXGALdFRGgfH8sdOBQwRE3Eyet3pCN6B2MlvKPhFCS4sfLEfvawUEjlN2oFsRIrkUICQjZtc30mWnvE3IeF"
+    "afauAYnON1l/il6U4Rc592Y3xa1Mpx5FlhZa1UbbFA3Q2Sh6BCRAgV5hiCXOEKDonP39+Icf+nGwvQFKmJ+UjrvuxsUh"
+    "e98jzLyqC6jlXNvrhVH7smPuTCM566LL61rZdEU2z/KU0i9wjNa5MGq31PE1YHAkhIlFEqjc9bWpd45gc0iydVnWAkg3"
+    "KsEIup4Bc4DJeSyEw5dlXruP1R3kL1fDHNteJbUwF60Dca8D+t51Vr3LIRHhQk4HEQKywjxNKH5jQ+g2b1PLlKt5iaBj"
+    "a1EzxinYkcaAvoz3RIWpPayK5MVpVwworMb5hm3bgx1yX5a9AoTiaCu4exvLjHiESMZhEESK++p+mgeQ9Cp8C0sh/dVg"
+    "8JsFQguGTDrHxeAlsIzXpT+bcT0e4MyCe+Vtr232cuFRgzkz4c8V/0/SADIg0A+TAxiTXquE0Cd9KOWBDh581eHnML7U"
+    "BsLQz0ddcXF8enY+7orDw7N/nh0dUQIJyoTWXhWQzAExKqA8NczFBPh/rYC4icK2OrAvvYZIILxWjZRGp2WeCcxFBcej"
+    "0Tu6eYIEm+c0lgGoMlEFIF9oY0sk57h3osytAlU5LN9Ri8AK+YiAHe6seYnRNaqInf1ADPhKSWEz6fp8hAUxFIVWNLfB"
+    "u1lkjO00xZCHQmUKTFLmceiEovxc0aWB+yD413LAbcnOIFjIaTPGjq54e8h7hhhiHDFMG3JX4be4wIh4bEX5SyE0aV5t"
+    "AGU1cO6yy0ZdDmmfLfSAmgOinWYgOkSugGDnECskob4CzUc8LpfiXgCC1aAoApXscMgtTmGtpDXMddCWBDVcgxYZGqOh"
+    "OQUJ9xGrH1V1koibKLi5LBagyP6qXvPykAo7VdBIhRFCzTq8lYgVcCJb/nz3BZsklAbOtajAFm7rk1P3mjNQ0ynYaVaK"
+    "klf0xpc5ZDRwd2yZUAMTbLmpvRrIf35JNLval0LnxPWgS10rsP+x/AGkGZPp4c4OGmqbzPbTfLYT5MDmnd3B7qD3fHen"
+    "lsoDn1dr1ndU6tNr/j9YK122kLp22Gl9kRxt7Ki9HdBSu8ZDSpjjZuH8C3ArmxJ20mg9ejzltHG7goag7iKWp6LWr7ji"
+    "Qvi612BH8jka3KU1ZThEHAeWhtEyVXdwlbGu4zdu9i9KIDLPJes5JJzxuiNaGOMGkNaThjd13etVlEt448V6NbHCGy/G"
+    "pSg1L1ieKCuN8iXbCdsH5CJn9SMvMpe4x6HGq30ZQIYI8Vji2+xN5TFc/zK9r5VBC8taCiQl2l4m15mF0vwQtjZiI//l"
+    "7vo1DUlWwC4tHNo+7trO5eOZgP9TE70Z/tfwWTbK72xqQQU3LhceCM9W6l6ffPOff/0bE3GQ+y3GdRjE1iqJj2zJS41c"
+    "NeUX41ZjvtZsc9OzEpitifYDdWPFs3Mz6O/1uYWyWK9QDur49zrD9WjScU3PX3Cy7LSWukZVn3Tz6mKt6b5UG+EG/L2A"
+    "2Sb878zbP3X3f9vd/acI7CkC+x9FYO1equaNBs939/ZffP3nv7yUEz+g0aJFa7RTTgIs7xDOYIuBsNZWsN3k0Gs1RHqa"
+    "7nrodBcXR8vwurqFSzE0ZuWX+O2ERaB+l9ZVbl8looBrAOEPluDc1ylhosMAeXsFKhipHCsWWZobW+KRYlLM+tb2lrjY"
+    "AHwJkd1NEYGoCBCgsq0UNvwXoMXcpk7zctLGdoM1yDtXHwjxAyxGcT1EJiuItWUjdRT3N0TxvNa/wgYPMiJQfkhVd0QQ"
+    "Ajg6iptCB0IrdjIX4xWc1uQ3dbS+frkx6yBvucYY0axgaOt0WH3D0lLASOE6NMQraNUTqoY67d6HSSAMQE0bUQ6scLkd"
+    "I1uaPnElozoKK3liE48XmzLFQPSBZ1NKghU0mrhwBUGGf0AlPCrr2YZCSD1ebAnMVzBbzlEbiO0NNkTsuIIiOq9NHvVe"
+    "ix1xdvzd8en59gGge8nfQAHKPA/UptJLeXADk/29TUVVAhEdOP/8zfuTuxDgsUFs7WwNIdLujRI0t0NRm+UbJbUz8M05"
+    "NQLordOKHrEbi8t98Q8arcLRF+oYcTVRGKmvrfq6vR3K3be5xx0aV5uktghpGk1hLA/r9REjrMNKE05CzGUQp/d2TlG8"
+    "48+/9vov/+S+Y3OfguFGDNwwDhuOEuGaa7jfDj6OEuLB4R96PfGdShR/VzmZCy4tcNHc2k/dz+YHkETTXVRg6vuA/NEo"
+    "GSVfuSPxh2f/pq82ZQvDaMdX4jV2LMDU4M+eeM8saf1K07NzKqDl0zSi4jTOs93yUN0stN1WHNmDcB3nUoDHuNq1yqzh"
+    "QCtSXmvsByEJP9r2G2eg1sAQHo6OLvUFMJ3tO0xbPrp7/fbk5NXpN9hCsTL1aHjF66U0gegBTpyQ4UkQpvgmmq9Kmz4I"
+    "5UjYfQzq8iX7bSbObha+DzEgt5TK5e67yzIaFtVl49HAemjrnthQloAzdOs/++Jt+Tcn8wS3aiSgeCPb7sFcg00QGCgg"
+    "E5YSs75D4dT7dOUsaUm5+zS1mkJC/6mHdzHZfa9bpc3sVhfPgOnYmKMmVnMuVR+ALHhfz7NNFBA7qRZPGBHGaz//dId7"
+    "3DjXDbK416O7pa9n4dj4U3K7hlsm3KOlNkbB4cEqnNbPOpsa5jrLb9+dH7899eq95LuGvaqectl8vZF5iEbWNZnpIjXa"
+    "y24wxI6H1T30AabFJMcYLLf9LrZUER8ykVDpqgFN96rZe/b6KBf8YNwTVL9kIEQKSeTURkWwJc4MKMbSBMtKFINK6776"
+    "XZm56ZBf2OeeOXdr7/wgGOmjb4c9Qqb9c96Nusjb7BrmaVHqgaya3hR7gctgtJv9a29ouVZWv7w66oXRtr1811fEVdJz"
+    "uv6DYqLxpJzUc3NsrZex+sx4uSGJNimsm50qr4Qf8GyEXxjb74vRTlnjU93FL2tfeiEKtnVqDJUD2bnSAPS2rTw37Na6"
+    "RMxrtGo9583elJ9844PP9Kf4bE0mGmH4EUPuj4r8GRaA2y3/xfUDeP+5NOz06Dk88Fxu5MGPB6Q5DHEXIVKGQ+AeL1lh"
+    "8PsIfuXCfRYPSTkY8tcvEfRqusFk3DtxsHzeJcTL2fAmwhuF/w7QCwRUj/0JwYcH8Rb+3qBUCY69Efy9QnELcH+PKC9D"
+    "aCL+CwJqBGODOdssT9b4UAp9wY7VeuSw9C27OztHzjBabc2yC8bA6q7wgNwJHLG1+C/LoQey"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1815,8 +1815,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2252,19 +2252,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -2589,7 +2602,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3034,9 +3048,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3145,7 +3160,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3168,11 +3183,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3486,10 +3502,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8764,7 +8784,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = _MEDIA[1](envelope) if _MEDIA else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -9719,8 +9739,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `_MEDIA`)."""
     text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
     if text is None and output_file is not None:
         try:
