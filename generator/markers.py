@@ -22,6 +22,7 @@ Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 
 class Argument:
@@ -235,6 +236,16 @@ class Context:
         """Ask for text (one of `choices`; a `secret` without echo, never of an MCP client), as
         `confirm` asks; declined or cancelled, the command stops with `action_required`."""
         return default or ""
+
+    def form(self, message: str, form: type[_T], *, legacy_titles: Sequence[str] = ()) -> _T:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (str, int, float, bool, a Literal or an Enum of strings, or a list of
+        such a choice; defaults and `Attributes:` help included; an Enum's members titled by
+        their names). One form over MCP (elicitation), each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: Enum
+        fields whose titles MCP clients get as `enumNames` (for clients that read no
+        `oneOf`). Returns a `form` of the answers; here, one of its defaults."""
+        return form()
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()

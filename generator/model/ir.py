@@ -373,6 +373,8 @@ class Program(Node):
     exit_codes: tuple[tuple[str, int], ...] = ()
     records: tuple[Record, ...]
     enums: tuple[EnumDecl, ...]
+    #: The records the handlers ask for with `ctx.form` (`read/forms.py`), by name.
+    forms: tuple[str, ...] = ()
     #: The handlers file with burgee's markers removed, split where imports end: the imports
     #: the code needs when it runs, those only its annotations use (`if TYPE_CHECKING:`),
     #: and the rest.
