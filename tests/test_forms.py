@@ -238,6 +238,26 @@ def test_an_mcp_client_fills_in_the_form_within_the_call(
     assert "--answer item=VALUE" in declined["next"][0]["command"]
 
 
+def test_a_typeddict_is_a_form_too(tmp_path: Path) -> None:
+    """Its fields have no defaults: each is asked, or answered ahead; the answer a dict."""
+    source = (
+        "from typing import Literal, TypedDict\n"
+        "from burgee import Context, command\n"
+        "class Profile(TypedDict):\n"
+        "    name: str\n"
+        '    tier: Literal["free", "pro"]\n'
+        '@command(effects="read_only")\n'
+        "def setup(ctx: Context = None) -> dict:\n"
+        '    """Set up."""\n'
+        '    return dict(ctx.form("Your profile", Profile))\n'
+    )
+    tool = import_tool(generate(tmp_path, source), "tool_profiles")
+    stopped = tool.invoke(["setup", "--json"]).envelope
+    assert stopped["next"][0]["when"] == "with the answers in place of VALUE"
+    answered = tool.invoke(["setup", "--json", "--answer", "name=ada", "--answer", "tier=pro"])
+    assert answered.envelope["data"] == {"name": "ada", "tier": "pro"}
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

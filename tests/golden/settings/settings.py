@@ -1693,7 +1693,9 @@ def _answer_steps(
         }
         when = "as it is, or with other answers in place of the defaults shown"
         if "VALUE" in given.values():
-            when = "with the answers in place of VALUE (and of the defaults shown, as you wish)"
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
         return [{"command": context._rerun(given), "when": when}]
     name, default, choices = fields[0][0], fields[0][8], fields[0][5]
     if fields[0][3] == "boolean":
