@@ -19,6 +19,7 @@ from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
 from tests.helpers import burgee, generate, import_tool
+from tests.mcp_wire import MODERN_META, exchange, line
 from tests.node_clients import HttpServer
 from tests.test_clikit import _at_a_terminal
 
@@ -236,6 +237,44 @@ def test_an_mcp_client_fills_in_the_form_within_the_call(
     }
     assert (declined["reason"], declined["error"]["kind"]) == ("declined", "action_required")
     assert "--answer item=VALUE" in declined["next"][0]["command"]
+
+
+def test_a_2026_call_asks_the_form_with_input_required(orders: tuple[Path, Any]) -> None:
+    """2026-07-28: the form is one `inputRequests` entry (named as its class); the retried call
+    with its answer runs the handler again, the form filled in."""
+    path, _ = orders
+    meta = {**MODERN_META, "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+
+    def call(ident: int, **more: Any) -> bytes:
+        params = {"name": "order", "arguments": {}, "_meta": meta, **more}
+        return line({"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params})
+
+    first, _, _, _ = exchange(path, call(1))
+    asked = first[0]["result"]
+    assert asked["resultType"] == "input_required"
+    request = asked["inputRequests"]["Order"]
+    assert request["params"]["message"] == "Your order"
+    assert list(request["params"]["requestedSchema"]["properties"]) == [
+        "item",
+        "count",
+        "price",
+        "size",
+        "toppings",
+        "gift",
+    ]
+    answer = {"action": "accept", "content": {"item": "tea", "count": 4, "gift": True}}
+    state = asked["requestState"]
+    second, _, _, _ = exchange(path, call(2, inputResponses={"Order": answer}, requestState=state))
+    done = second[0]["result"]
+    assert done["resultType"] == "complete"
+    assert done["structuredContent"] == {
+        "item": "tea",
+        "count": 4,
+        "price": 2.5,
+        "size": "s",
+        "toppings": [],
+        "gift": True,
+    }
 
 
 def test_a_typeddict_is_a_form_too(tmp_path: Path) -> None:
