@@ -329,3 +329,25 @@ def test_gen_checks_each_form(tmp_path: Path, line: str, message: str) -> None:
     result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
     assert result.returncode == 2, result.stderr
     assert "handlers.py:16:" in result.stderr and message in result.stderr, result.stderr
+
+
+def test_a_form_no_handler_asks_for_is_an_error_that_says_where_to_ask(tmp_path: Path) -> None:
+    """gen reads `ctx.form` where a command's function calls it on its Context: a helper that
+    asks for a form gen never saw fails with a message that says so, not a KeyError."""
+    source = (
+        "from dataclasses import dataclass\n"
+        "from burgee import Context, command\n"
+        "@dataclass\n"
+        "class Order:\n"
+        "    count: int = 1\n"
+        "def ask(asker, form):\n"
+        '    return asker.form("x", form)\n'
+        '@command(effects="read_only")\n'
+        "def order(ctx: Context = None) -> int:\n"
+        '    """Order."""\n'
+        "    return ask(ctx, Order).count\n"
+    )
+    tool = import_tool(generate(tmp_path, source), "tool_unseen_form")
+    failed = tool.invoke(["order", "--json"]).envelope["error"]
+    assert failed["kind"] == "internal"
+    assert "ctx.form(message, 'Order'): no handler asks for it" in failed["message"]

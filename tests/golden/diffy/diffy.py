@@ -2757,8 +2757,11 @@ def _form_fields(form: type) -> list[Any]:
     try:
         read = json.loads(_document("forms"))[form.__name__]
     except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
         raise TypeError(
-            f"ctx.form takes a dataclass or TypedDict of the handlers file, not {form!r}"
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
         ) from None
     defaults: dict[str, object] = {}
     for entry in getattr(form, "__dataclass_fields__", {}).values():
