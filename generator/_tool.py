@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -101,6 +103,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -803,60 +809,60 @@ _DATA = (
     "tdpkrb0ma7nj2TBNa5WebrO92myvNtvrIzb0q8r24tJqnOo1Brw1k2NiwlH/IdNnFBMHNsuxE3ruvvaM+AFT9U1dzGi7"
     "nR568teH/e/XJ38VmVqgdC5hCD3eddM+d49gHOWicfgBJzI0W/omasaKxc2KySmM5fB7Fs1ohswlZPxlnI6C+CLILiuJ"
     "blyNsB6Ulad8FW4w0Xa0+muqDw5NlT0qcyg6YOJ7ZOipFlyXo/mkMhlZuTUQr+UCeDFaYOQfCM+1ftMi74zFMS4KnHFG"
-    "nbrAcd3wCm+44ALLa7Oxm51jgrieoMKOMCQyOs5mM9bUW0VsryjBaQi0MLkBBcVuu54HdGe5QB74tMz6AVq/aApSB4oI"
-    "yAvmYZTCn6NFjjaCk1Aw6EO2UhcpfH387sfeA48r51HYC+/aNmHCZKzdViNo5eHRrnx5YC70bjA2rHknctCVckQeEygr"
-    "VHYZ2Aa7E7DcK9rw1OCLQhdOR1pPN+h2HIA1jUulG40+jHQNRCXHKUb1gXe+7tFnkmrmeRq8dwWz1nw0IWueu/NsklO4"
-    "JqM1Kd4S9FHBjU779N3Sj52jAciIIDM+ZH1kfUFTZNSkTtBDNeNSM1t8eWvp5eBLBay5SCZSPIgaAjQI2EHE2OGjqWbb"
-    "gClbVCmWNBTqMxsU7YL0qRwhJpAIcC8p4L1D1CSScbiLPuW4Kg3NE2aQuGx7Pax+OxBMM2ZWaEc/yxG/cqpSSqFTnoNl"
-    "0uT7oqL1lsRx37e6ZKsOQ4GssFKnjFayXk04NWLPZlvZwSqqKwqS/haFnlM7FY3KHdP1txc/PaeZNVanvgQp5//SngCX"
-    "ouVEluoYfklHaqdVrZ1l4sWAIg80JsQGPZpiGh2VjA1w0sdF5FQ86jamM1CmOvuyz7jhginTy9aHOGY33TEjO+ekbMQ3"
-    "jSmM4/S252C/PZKJ3HNaLnZlga7mBNIA94CUsL+/z4Ec3C/CsHLZ1CiwdJ1MzmSQY2Xq7lAvtyQdpYgXYdmNpKD9Ek/4"
-    "S6WIfe340ZRQNfDlYSz0BoaDjxY7sZpE05LPGWU4hkmUqSKnFS5h5KeTSBnyRk95SMwbLdB2fmgawdRCW1NyHC5Gi1mg"
-    "FELZmilC/bgvc2A37inejiFTAueHFLKFW9EEZrCx8EzHs92gkMxuZIUwSxWFikmnNZdnGmuPmLsbTNNrDYZobJO2p2hF"
-    "uf15xoXXm9Lmbl7vPpcmSd1Wzm5KBu3x7oEIEKBjhFjiLW0ad0yubrcBSeiJWMPtmnHxmK3vE/SxigWoT5jg8kLUvmyY"
-    "O5M4uPTQ5Hl6brwifYcqV7Nx0QeN9LbnCJTRkFLRM1O/3u7lcta/iYNBSzcyQQTt+swMMNljBTh8YT3YRxgOQv5y+Mzm"
-    "2SQOzEXtQNzrgLx7Rqt7DImIFjI6SBAMK8rShPAbK0LzcpeqpJtMeerWQc2IU3DvAwF9sQleUKo7K5C8OPHEEcFq/OZC"
-    "V5ddH3ApdrYKAMVRV/BGzzSYKXNuahqFIe3UgIUcp1kI7q3Eu/AoOLqYxFyOKOpmSKUzLg4pfUGfWirjeuzAqAVzy++u"
-    "LPXOAQUF6iyPfi34/zINwQMC+cgzaCZPr2VC5JM82PlAAw+26vGHaHqhcoChH5544vTFydt35554/Pjt/7198oQcyC4d"
-    "lUrkHJw5GIzknYUoEyPg/zVuY40knd2I0/QakEB0LUsujUqtn4lxlAVjC7SO5rsBvGEWMKl9ncYJHFS5Doa8w3dNbsJj"
-    "e48OAupJfkKNPT5ccTPiTEFzig8psKnq6Twby9J3EHQTvLcb5SbPkKeMqZ2kCHkIKhMwSZnHkZkUOc4kLRrMO+Nfy4Bb"
-    "D3sGYIEz8RA7mmjvY35ngBDjCbepIXcBv8UpIuJzPZUfg9BFcqVaAZz1ETaU5Yje0yEdEHM8VVcGogPkCkzsArBCEqkr"
-    "kHyk42IJ92KCIchCHINIdhhyi5MuZmziM8x13kYCTxGkiI8T0AcLTLytCGfS4EYSVi5PC4xI/ypu8+MRhXAK0EiBESJN"
-    "G7wKYgWa+NTRg29YJeFsYOaoDPuV3Lza46bt0dH26Oh+j47KyQSYy1qkCJ9zVmBxzExDGzTw7B7WhYqLHORtXfY9ZRev"
-    "ifpWyarEgTcI6zY/ELpMEv+5vau46dnPRgB6exKaH/NcJsQ5YdAYQpcSJ1bGvPd9CrQC/ouvq+2P9D/qGdFKFNN+JnB/"
-    "Y9/qBGlFntyzo9vqoX2fCq31G3eLjO921LPi61fjvps6+X+iU53kU/M21oVyEgn+3f4AY5fnMzU4PET/Usfg+2l2eRhm"
-    "gA4PHxw9OOrdf3Do7EAANKjuza/JSEj1uXdwspRNlUHG4zer2kOg7SHQ9vjMn/8QqFd8kI5YVeQj6B7PmZv5qlSnmlGk"
-    "urY96ZHzcscb6COnDgZ9/HD1ZPNRyMapWPRdxq1Fx9Nfblx9GyBUtsDY0NIzTiUDXGt0OrM5V5nqkvyVc7OW5curVx5r"
-    "GGM+mrh6aBhUaL6mbHvnd6vFRE/eOQujgYOUjrr0kUsbP7rgkIbOceR8jOJHNp+ZVaAtwoXFpHqjiY/02LXiZGzMi6Wt"
-    "14UqLwcKhtMpYK1StZ9ahFBsqtSMezPZP+hd4iUapw5LU5CO4U2aXdNnXgsyLnRHuv0ivCCcLkQvFbZpr/RUr/imuM4F"
-    "3R/Y+FqODLf1n9r6T239p7b+09ay2tZ/aus/fd76T+23pnYvkeJuWtgdwdo9Cz5//uVtWXyO4LIb3v1CIl5tNZY2nPSn"
-    "CSd92mosbVCoDQp9dUGhFbGfAmWZmM1hnobpYSkWtGPgh7cy1rXfhnm+0Mpwf9pP+bk4OoFl+5EEoI+A6X3ktPyxK0xV"
-    "jzA6I9h+4OuLSVXOmeg6Utv316xuVOXwhCkZ1bzjPRST2qREVGV69nD0sGndp6pomJJPe3Xh9lQW6gvx95btTgtrW1jb"
-    "wloLaw0SmS4QGfBupqN4dgS0CBq4ZVFq9feBsW05y7acZVvOsi1nuav31n5zt1TGcYPjHx/x/naE26vrNlZR/WSyZ1S9"
-    "r7KOXwisbotANt1b+QqLQLY+VutjtT6W9bFcvGBsz46OlVGftrnfx6NqizHvUIy5DEoczi8T+VpXGaHaW1w5bCh8XbTr"
-    "6ctn//rHP7EmD6yDWzKbeeoWFdtzuotdodVZPT2vhU8rEQ0XTC1EU5dH64fyRgvi4c1R/2Gf6yberV5gptXzL/Wj7Xub"
-    "HVMw9SPBdcZzZUzs1FitJlF8DBUfVSP9VLx3q8Z0Ad8vAwg3aaWtDPwHqAzcItIWkX4mRFpvpRxrdHT/wcNH33z73X9+"
-    "H4zGoTR4sA7w6cTh5TeEUdjiSGhtK1hvrgKDuymqFQv5q6oMz3XSrLtRrELrBNDkR/kFZp3D9QdLC2l1kukICz1R1bTA"
-    "Hh4ByeEqsVhOWRdj0sVYlcSjHjiNMhza7PYsSPpaEVvC6jwil8RHDUl855SPxPqKiIVDOY7oZA4SCKCJuuKajEOhJCv2"
-    "0/MKTSt8LJesb79vzDqdrV8qcMkU6jJZWPwKQ5ghE0VJRiAtFbJKfqFLzHdHTYlJxBzGPKN5oWT1OZaASuhol82EHep6"
-    "QLpkVyBG88sKMa6H6dJy/8E2MwaSAXxSubDFq7lQE0JbqkRtyke5JFQc5zId3zRlSg7wA/smnwSraVFasCkOxu0PKTnJ"
-    "bB+ZOkZcHnBRP1OO014i7GHT2XpRtCI6T/Ms7j0Vh+Ltix9enLzrDoHcCzrfhSRzbfC69bUUGChR8uhh06myjYgO9P/u"
-    "+ZuX6whANeQeXSWrx116rkfpnDwr9+ccHR2YExflU2s6MMjJZLem0gP7w7TPMHSrR5G6Z89nClqfOva7HKXlelcC66wr"
-    "18lGo0GDoQ8oYD7awQD8ht5ZwhupxccS8OCIpR9v7Pl7B+J/KbqMNcApLY7Lqomc9ptIkeigSwe68ISu2EXFLXQYpsvl"
-    "f6PcVPWiipG08KhA9fIXC/o4KMy7C/JoFKFvh8N6oz/64Jyx+w/05bFppoDeQxyLsHRwlghzNhJf1x+RwDIawMTH/9br"
-    "CVswAL9roAdBjDDp4f3ZYijClNSkDLHkWq/35Cw5S/6iH8e/9/15CWz+L+IpFn4Ek4E/e+INjNFUV3v66uXL45NnWNRR"
-    "s9Knctp+L6WvH/jAbvYLUWgBLY3zeFFlsid8A8gFfcNDWLcNm77zacdrPh4DFOUil/ZxXqeiAOWiWPL8sQIXYZsrGlFT"
-    "49y6tgB98cr+zTEFarcobRhhFUFdgBJdHn2GbaIXTx859APWB3Qrh9rvWNiR6y9ZOHXREVKoQYWzWkDvFS47w4u7e8Bp"
-    "rA9KtePKH8JQQ5gAfq/n61qOkc425ULnRKbpykSnuEefi/aq0gB4QxazTTXQ4WnQgDfgKnVcrpHrw1IJxTljo2o7/RUC"
-    "ZErZvnr97sWrE98tXruuunxRxNZWe70Jsgg1ualqy4rTrWdrjtbpevQuJhmi803TNAVdrbeqrQSMwd+JpJPuAcP3l4rd"
-    "+n2cgSsZz3xBgWJuhIZCvD/ROBBemc5yNVgumV3BbXycjnRWtcg3n25+1LW7z6oEsbiMpVZP5MHD+Hz8wydijrlObfGB"
-    "BXQPOo3K1nZZBS/SuZ38oKiyS2gTVDOTXS6Y6w8012yMzXdJn5vcZiMpRVnbwp8CEVldyRYG9tJ+D8BUyy8WmAY1frXW"
-    "KSqXyNUfhZ8KP+AaGGqh3TZSOFqLFOtrs8qofoRTWFuQHsUAGVepLep39cw1LARrHDu/VAXWNxr+OYEXEHaFFz7Qn+KD"
-    "1n2oTeHHVAa0UD7AA2C37P/x+SO4/8FqaLr0AC745Gv58Nce3SZu/hE2X1kIH8Quzg+3/O332HTV8eFhbO3CcOPfIad8"
-    "475Qk9s7ItwkuBnYpv3uTJkHjdwJ09A32JDrSxCBuzsFuv2HxeAZy2PzW0F73eCjhzRyC8lp8BsAdGzmLHml8TlXpYYp"
-    "1JOgBqVZVjkfxDCr2gCbzlrsgj+Lmk70fQdQFUYhMkbybN131vCD0iI0hSzWr8D7yAlG8/DXJ/EaxMY+A/OXEKQ+45i4"
-    "wAN7PDXH18/BIDSrbwxY+jnH3Qalpurr8Phuj3xqq9Tnpgfv63r/yGGwEgmYZ3uKYkCdrz5EVNdPbY5uqXXt5UDTG2W3"
-    "1XVW3rf2aaUwfNPfZOI5HazEkegHVNAsYSLo8ODu/wF/KZZb"
+    "nbrAcd3wCm+44ALLa7Oxm51jgrieoMKOMCQyOs5mM9bUW0VsryjBaQi0MLkBBcVuu54HdGe5QB74tMx6tmmjRQ4WgU1h"
+    "NA0IdM3DKEWC5XQkEX1gJko6z8boR5BzgqEgsqC6dOHr43c/9h54XE+PgmF41/YE0yhj7cwa8SsPmvbqy8N1AXmDEWMl"
+    "PJGDBpUj8qNgRKgCM7AYdn9guVe07KlBHYWGhFFnTbsdB2Bj41JBR6MlI10ZUclxirF+4J2ve/SZpJrZnwbvXXGtNSpN"
+    "yJrn7uyblBWu1GgNjbcEiFRwo5NBfbcgZOdoAJIjyLgPWUtZD9GUHjUJFfRQzbjUzJZk3lqmOSRTgXAuvokUD6KGAA0N"
+    "dhAxdgNpqtliYCIX1Y8lvYVazoZKuyB9KkfgCSQCCEwK0O8QNYlkHO6iZTnaSkPzhBkkLt1eD2viDgTTjPkW2v3PckS1"
+    "nMCUUkCV52CZNPm+qHO9JXHc960u5KqDUyArrOopz5VsWhNOjdjf2VZ2sLbqijKlv0Wh51RURVNzx3T97cVPz2lmjS2q"
+    "L0zKWcG0U8AFajm9pTqGX9KR2mlVaxeaeDGgeASNCRFDj6aYRkeFZAOc9HERTxWPuo3pDJSp2b7sSW64YMr0sk0ijtmt"
+    "eMzTzjlVG1FPYwrjOL3tOYhwj2Qi95yWi71aoKs5gTTAPeAn7O/vcyAHd5Ew2Fw2NQosXSeTMxnkWK+6O9TLLUlHKaJI"
+    "WHYjKWgXxRP+UoFiX7uDNCVUI3x5GAu9reGgpsVOrCbRtORznhmOYRJlqsh0hUsYD+okUoa8/VMeEvNGC7SdH5pGMLXQ"
+    "1pTciYvRYhYohQC3ZopQP+7LHNjtfIrCYyCVIPshBXLhVjSBGWwsPNPxbDcoJLMbWSHMUkUBZNJpzeWZxtoj5u4G0/Ra"
+    "gyEa26TtKVpRbn+ecTn2prS5W9q7z6VJXbf1tJuSQTu/eyACBOgYIZZ4S1vJHZPB221AEvon1nC7Zlw8Zuv7BD2vYgHq"
+    "cye4vBC1LxvmziQOLj00eZ6eG69I6qF61mxc9PEjvRk6AmU0pAT1zFS1tzu8fBbARMegpRuZIIJ2PWkGmOzHAhy+sH7t"
+    "IwwSIX85qGazbxIH5qJ2IO51QN49o9U9hkRECxkdJAiGFWVpQviNFaF5uUu1003+PHXroGbEKbgjgoC+2BovKNWdFUhe"
+    "nHjiiGA1fomhq4uxD7hAO1sFgOKoK3j7ZxrMlDlNNY3CkPZvwEKO0ywEp1fiXXgU3F9MbS7HGXUzpNIZF4eU1KDPMpVx"
+    "PXZg1IK55XdXFoDnMIMCdZZHvxb8f5mG4AGBfOQZNJOn1zIh8kke7HyggQdb9fhDNL1QOcDQD088cfri5O27c088fvz2"
+    "/94+eUIOZJcOUCVyDs4cDEbyfkOUiRHw/xo3t0aSTnTEaXoNSCC6liWXRqXWz8ToyoKxBVpH8zUB3kYLmNS+Tu4EDqpc"
+    "h0je4bsmY+GxvUfHA/UkP6HGHh+uuBlx/qA524cU2AR29qTdryPoJnjHN8pN9iFPGVM7SRHyEFQmYJIyjyMzKXKcSVo0"
+    "mI3Gv5YBtx72DMAC5+chdjQx4Mf8zgAhxhNuU0PuAn6LU0TE53oqPwahi5RLtQI464NtKMsRvacDPSDmeNauDEQHyBWY"
+    "2AVghSRSVyD5SMfFEu7FtEOQhTgGkeww5BYnXczjxGeY67y5BJ4iSBEfMqDPGJgoXBHkpMGNJKxcnhYYkf5V3ObHIwrs"
+    "FKCRAiNEmjZ4FcQKNPFZpAffsErC2cB8Uhn2Kxl7tYdQ2wOl7YHS/R4olZMJMJe1SBFU51zB4vCZhjZo4Nk9rAsgF5nJ"
+    "27rse8o5XhMLrpJViQ5vEOxtfkx0mST+c3tXcdMToY0A9PYkND/8uUyIc+6gMYQupVOsjITv+2xoBfwX31zbH+l/1JOj"
+    "lSim/Xjg/sa+1bnSijy5J0q31UP7Pita6zfuFhnf7QBoxdevxn03dfL/RGc9yafmbawL5aQX/Lv9AcYuz2dqcHiI/qWO"
+    "wffT7PIwzAAdHj44enDUu//g0NmBAGhQ3bFfk6eQ6tPw4GQpm0CDjMcvWbVHQ9ujoe2hmj//0VCv+EwdsarIUtA9njM3"
+    "81UJUDWjSHXFe9Ij5+WON9BHTnUM+iTi6snmA5KNE7Toa41bi46nv+e4+jZAqGyBsaGlZ5z6BrjW6Mxmc64y1SX5K2ds"
+    "LcuXV6881jDGfEpx9dAwqNB8Tdn2zu9Wi4mevHMWRgMHKUl16dOXNn50wSENnfnI+RjFj2w+M6tAW4QLi0n1RhMf9LFr"
+    "xcnYmBdLW68LVV4OFAyns8FapWo/tQih2ASqGfdmcoLQu8RLNE4dlqYgHcObNLumj78WZFzojnT7RXhBOF2IXips017p"
+    "qV7xpXGdIbo/sPG1HCRuq0K1VaHaqlBtVaitZbWtCtVWhfq8VaHaL1DtXjjF3bSwO4K1exZ8Kv3L27L4HMFlN7z7hUS8"
+    "2hotbTjpTxNO+rQ1WtqgUBsU+uqCQitiPwXKMjGbwzwN08NSLGjHwA9vZaxrvw3zfKH14v60H/hzcXQCy/YjCUAfAdP7"
+    "yGn5Y9edqh5hdEaw/cDXl5iqnDPR1aW2769ZNanK4QlTSKp5x3soMbVJ4ajK9Ozh6GHTalBV0TCFoPbqwu2pWNQX4u8t"
+    "250W1rawtoW1FtYaJDJdIDLg3UxH8ewIaBE0cMui1OrvA2PbIpdtkcu2yGVb5HJX7639Em+puOMGxz8+4v3tCLdXV3Os"
+    "ovrJZM+oel/FHr8QWN2Whmy6t/IVloZsfazWx2p9LOtjuXjB2J4dHSujPm1zv49H1ZZo3qFEcxmUOJxfJvK1rjJCtbe4"
+    "cthQ+Lpo19OXz/71j39iTR5YB7dkNvPULSq253QXu0Krs3p6XgufViIaLqNaiKYuj9YP5Y0WxMObo/7DPldTvFu9wEyr"
+    "51/qp9z3NjumjOpHguuM58qY2Km8Wk2i+BgqPqpG+qmk71aN6bK+XwYQbtJKWy/4D1AvuEWkLSL9TIi03ko51ujo/oOH"
+    "j7759rv//D4YjUNp8GAd4NOJw8tvCKOwxZHQ2law3lwFBndTVCsW8ldVL57rpFl3o1iF1gmgyY/yC8w6h+sPlhbS6iTT"
+    "ERZ6oqppgT08ApLDVWLTzBa61sVYlcSjHjiNMhza7PYsSPpaEVvC6jwil8RHDUl855SPxPqKiIVDOY7oZA4SCKCJuuKa"
+    "jEOhJCv20/MKTSt8LJesb79vzDqdrV8qcMkU6jJZWPwKQ5ghE0VJRiAtFbJKfqFLzHdHTYlJxBzGPKN5oWT1OZaASuho"
+    "l82EHep6QLpkVyBG88sKMa6H6dJy/8E2MwaSAXxSubDFq7lQE0JbqkRtyke5JFQc5zId3zRlSg7wA/smnwSraVFasCkO"
+    "xu0PKTnJbB+ZOkZcHnBRP1OO014i7GHT2XpRtCI6T/Ms7j0Vh+Ltix9enLzrDoHcCzrfhSRzbfC69bUUGChR8uhh06my"
+    "jYgO9P/u+ZuX6whANeQeXSWrx116rkfpnDwr9+ccHR2YExflU2s6MMjJZLem0gP7w7TPMHSrR5G6Z89nClqfOva7HKXl"
+    "elcC66wr18lGo0GDoc8qYD7awQD8ht5ZwhupxScU8OCIpR9v7PkrCOJ/KbqMNcApLY7Lqomc9ptIkeigSwe68ISu2EXF"
+    "LXQYpsvlf6PcVPWiipG08KhA9fJ3DPo4KMy7C/JoFKFvh8N6oz8F4Zyx+w/05bFppoDeQxyLsHRwlghzNhJf15+WwDIa"
+    "wMTH/9brCVswAL92oAdBjDDp4f3ZYijClNSkDLHkWq/35Cw5S/6iH8e/9/3RCWz+L+IpFn4Ek4E/e+INjNFUV3v66uXL"
+    "45NnWNRRs9Knctp+L6VvIvjAbvYLUWgBLY3zeFFlsid8A8gFfdlDWLcNm77zacdrPh4DFOUil/ZxXqeiAOWiWPL8sQIX"
+    "YZsrGlFT49y6tgB98cr+zTEFarcobRhhFUFdgBJdHn2GbaIXTx859APWB3Qrh9qvW9iR6+9bOHXREVKoQYWzWkDvFS47"
+    "w4u7e8BprA9KtePKn8dQQ5gAfq/n61qOkc425ULnRKbpykSnuEefi/aq0gB4QxazTTXQ4WnQgDfgKnVcrpHrw1IJxTlj"
+    "o2o7/RUCZErZvnr97sWrE98tXruuunxRxNZWe70Jsgg1ualqy4rTrWdrjtbpevQuJhmi803TNAVdrbeqrQSMwd+JpJPu"
+    "AcP3l4rd+n2cgSsZz3xBgWJuhIZCvD/ROBBemc5yNVgumV3BbXycjnRWtcg3n25+1LW7z6oEsbiMpVZP5MHD+Hz8wydi"
+    "jrlObfGBBXQPOo3K1nZZBS/SuZ38oKiyS2gTVDOTXS6Y6w8012yMzXdJn5vcZiMpRVnbwp8CEVldyRYG9tJ+D8BUyy8W"
+    "mAY1frXWKSqXyNUfhZ8KP+AaGGqh3TZSOFqLFOtrs8qofoRTWFuQHsUAGVepLep39cw1LARrHDu/VAXWNxr+OYEXEHaF"
+    "Fz7Qn+KD1n2oTeHHVAa0UD7AA2C37P/x+SO4/8FqaLr0AC745Gv58Nce3SZu/hE2X1kIH8Quzg+3/O332HTV8eFhbO3C"
+    "cOPfIad8475Qk9s7ItwkuBnYpv3uTJkHjdwJ09A32JDrSxCBuzsFuv2HxeAZy2PzW0F73eCjhzRyC8lp8BsAdGzmLHml"
+    "8TlXpYYp1JOgBqVZVjkfxDCr2gCbzlrsgj+Lmk70fQdQFUYhMkbybN131vCD0iI0hSzWr8D7yAlG8/DXJ/EaxMY+A/OX"
+    "EKQ+45i4wAN7PDXH18/BIDSrbwxY+jnH3Qalpurr8Phuj3xqq9Tnpgfv63r/yGGwEgmYZ3uKYkCdrz5EVNdPbY5uqXXt"
+    "5UDTG2W31XVW3rf2aaUwfNPfZOI5HazEkegHVNAsYSLo8ODu/wGxS557"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -885,7 +891,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1371,6 +1377,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1725,9 +1732,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1821,6 +1828,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1858,13 +1875,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1872,6 +1882,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1883,9 +1901,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1895,7 +1914,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1905,33 +1924,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1939,7 +1981,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1953,61 +1995,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -2039,9 +2115,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2439,8 +2515,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2992,19 +3068,32 @@ class _Null(_Type):
         return value is None
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3282,6 +3371,126 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3346,7 +3555,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3791,9 +4001,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3902,7 +4113,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3925,11 +4136,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -4243,10 +4455,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5674,8 +5890,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8538,9 +8754,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9654,7 +9868,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10503,7 +10717,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10616,8 +10830,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

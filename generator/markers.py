@@ -3,7 +3,8 @@
 burgee reads handler files statically and never imports them, so nothing here
 runs at generation time. These definitions exist so that a handlers file imports,
 type-checks and can be unit-tested on its own; the generated module carries its
-own standard-library versions of `CommandError`, `Context`, `Image` and `Audio`.
+own standard-library versions of `CommandError`, `Context`, `Image`, `Audio` and
+`EmbeddedResource`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 
 class Argument:
@@ -165,6 +167,27 @@ class Audio:
         self.mime_type = mime_type
 
 
+class EmbeddedResource:
+    """A resource's contents a handler returns: `EmbeddedResource("file:///notes.md",
+    text=..., mime_type="text/markdown")`, or `data=` bytes; alone or in a list with text,
+    images and audio. Over MCP it is a `resource` content item; with `--json`, `{"type":
+    "resource", "uri", "mime_type", "size", "text"}` (or `"data"`, base64); in text mode its
+    text is printed, its bytes go where an image's do. At most 16 MiB."""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        text: str | None = None,
+        data: bytes | None = None,
+        mime_type: str | None = None,
+    ) -> None:
+        self.uri = uri
+        self.text = text
+        self.data = None if data is None else bytes(data)
+        self.mime_type = mime_type
+
+
 class Context:
     """What a handler may ask of the running tool; injected, never parsed."""
 
@@ -211,6 +234,16 @@ class Context:
         """Ask for text (one of `choices`; a `secret` without echo, never of an MCP client), as
         `confirm` asks; declined or cancelled, the command stops with `action_required`."""
         return default or ""
+
+    def form(self, message: str, form: type[_T], *, legacy_titles: Sequence[str] = ()) -> _T:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (str, int, float, bool, a Literal or an Enum of strings, or a list of
+        such a choice; defaults and `Attributes:` help included; an Enum's members titled by
+        their names). One form over MCP (elicitation), each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: Enum
+        fields whose titles MCP clients get as `enumNames` (for clients that read no
+        `oneOf`). Returns a `form` of the answers; here, one of its defaults."""
+        return form()
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()

@@ -3,10 +3,11 @@ against: the suite's own test tools, prompts and resources, under the names its 
 them by, each as burgee expresses it; and the scenarios expected to fail, each with its reason
 (`EXPECTED_FAILURES`; tests/test_mcp_conformance.py requires that exactly those fail).
 
-Left out, because burgee has no such thing: embedded-resource and mixed content in tool
-results, sampling (a request from the server to the client), elicitation forms of several
-fields (a question is one field), the hand-written JSON Schema 2020-12 tool, and resource
-subscriptions (`EXPECTED_FAILURES` below).
+Embedded resources (`EmbeddedResource`, alone and among text and an image) and elicitation
+forms (`ctx.form`: SEP-1034's defaults, SEP-1330's five kinds of choice, the legacy one through
+`legacy_titles`) are the suite's tools as burgee writes them. Left out, because burgee has no
+such thing: sampling (a request from the server to the client), the hand-written JSON Schema
+2020-12 tool, resource subscriptions and SSE resumption (`EXPECTED_FAILURES` below).
 """
 
 HANDLERS = '''
@@ -16,10 +17,21 @@ from __future__ import annotations
 
 import base64
 import time
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Literal
 
-from typing import Annotated
-
-from burgee import Audio, CommandError, Context, Image, Option, command, prompt, resource
+from burgee import (
+    Audio,
+    CommandError,
+    Context,
+    EmbeddedResource,
+    Image,
+    Option,
+    command,
+    prompt,
+    resource,
+)
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -74,10 +86,92 @@ def audio_content() -> Audio:
     return Audio(data=header + form + samples + silence, mime_type="audio/wav")
 
 
+@command(effects="read_only", name="test_embedded_resource")
+def embedded_resource() -> EmbeddedResource:
+    """A text resource's contents, as a resource content item."""
+    text = "This is an embedded resource content."
+    return EmbeddedResource("test://embedded-resource", text=text, mime_type="text/plain")
+
+
+@command(effects="read_only", name="test_multiple_content_types", cardinality="bounded")
+def multiple_content_types() -> list[str | Image | EmbeddedResource]:
+    """Text, an image and an embedded resource, in that order."""
+    data = '{"test":"data","value":123}'
+    return [
+        "Multiple content types test:",
+        Image(data=PNG, mime_type="image/png"),
+        EmbeddedResource(
+            "test://mixed-content-resource", text=data, mime_type="application/json"
+        ),
+    ]
+
+
 @command(effects="read_only", name="test_elicitation")
 def elicitation(message: str, ctx: Context = None) -> str:
     """Asks the client's user, within the call."""
     return f"User provided: {ctx.ask(message, name='username')}"
+
+
+@dataclass
+class Person:
+    """A person.
+
+    Attributes:
+        name: User name
+        age: User age
+        score: User score
+        status: User status
+        verified: Verification status
+    """
+
+    name: str = "John Doe"
+    age: int = 30
+    score: float = 95.5
+    status: Literal["active", "inactive", "pending"] = "active"
+    verified: bool = True
+
+
+@command(effects="read_only", name="test_elicitation_sep1034_defaults")
+def elicitation_defaults(ctx: Context = None) -> str:
+    """Asks for a form whose every field has a default (SEP-1034)."""
+    person = ctx.form("Test client default value handling - please accept with defaults", Person)
+    return f"Elicitation completed: {person}"
+
+
+class Titled(Enum):
+    FIRST_OPTION = "value1"
+    SECOND_OPTION = "value2"
+    THIRD_OPTION = "value3"
+
+
+class Legacy(Enum):
+    OPTION_ONE = "opt1"
+    OPTION_TWO = "opt2"
+    OPTION_THREE = "opt3"
+
+
+class Choice(Enum):
+    FIRST_CHOICE = "value1"
+    SECOND_CHOICE = "value2"
+    THIRD_CHOICE = "value3"
+
+
+@dataclass
+class Choices:
+    """Every kind of choice (SEP-1330)."""
+
+    untitledSingle: Literal["option1", "option2", "option3"]
+    titledSingle: Titled
+    legacyEnum: Legacy
+    untitledMulti: list[Literal["option1", "option2", "option3"]]
+    titledMulti: list[Choice]
+
+
+@command(effects="read_only", name="test_elicitation_sep1330_enums")
+def elicitation_enums(ctx: Context = None) -> str:
+    """Asks for a form of every kind of choice (SEP-1330)."""
+    chosen = ctx.form("Choose", Choices, legacy_titles=["legacyEnum"])
+    return f"Elicitation completed: {chosen}"
 
 
 @command(effects="read_only", name="test_tool_with_progress")
@@ -179,12 +273,5 @@ EXPECTED_FAILURES = {
     "server-sse-polling": (
         "no SSE resumption: events carry no id and no retry field, and a dropped stream is not"
         " resumed with Last-Event-ID (warnings, SEP-1699)"
-    ),
-    "elicitation-sep1034-defaults": "a question is one field (a boolean or text), never a form",
-    "elicitation-sep1330-enums": "a question is one field (a boolean or text), never a form",
-    "tools-call-embedded-resource": "a tool's result embeds no resource (not planned)",
-    "tools-call-mixed-content": (
-        "its tool returns text, an image and an embedded resource: a tool's result embeds no"
-        " resource"
     ),
 }

@@ -119,14 +119,15 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_typescript_client_gets_images_and_audio(tmp_path: Path, transport: str) -> None:
-    """The golden program `media`: an image, a sound and a list mixing text and images arrive as
-    content items with the handler's bytes, and structuredContent passes the SDK's check against
-    the outputSchema."""
+    """The golden program `media`: an image, a sound, a list mixing text and images and an
+    embedded resource arrive as content items with the handler's bytes, and structuredContent
+    passes the SDK's check against the outputSchema."""
     plan = {
         "tools": {
             "pixel": {"color": "blue"},
             "tone": {"samples": 4},
             "sheet": {"colors": ["red", "blue"]},
+            "palette": {},
         }
     }
     if transport == "stdio":
@@ -138,7 +139,7 @@ def test_typescript_client_gets_images_and_audio(tmp_path: Path, transport: str)
         finally:
             server.stop(signal.SIGTERM)
     calls = seen["calls"]
-    for name in ("pixel", "tone", "sheet"):
+    for name in ("pixel", "tone", "sheet", "palette"):
         assert calls[name]["isError"] is False, calls[name]
     pixel = calls["pixel"]
     blue = subprocess.run(
@@ -155,6 +156,16 @@ def test_typescript_client_gets_images_and_audio(tmp_path: Path, transport: str)
     assert [item["type"] for item in calls["sheet"]["content"]] == ["text", "image", "image"]
     shown = json.loads(calls["sheet"]["text"])["data"]
     assert shown[0] == "red" and shown[1]["data"] == "[image/png, 69 bytes: content item 2]"
+    palette = calls["palette"]
+    assert palette["content"][1] == {
+        "type": "resource",
+        "resource": {
+            "uri": "media://palette.json",
+            "mimeType": "application/json",
+            "text": '{"colors": ["red", "blue"]}',
+        },
+    }
+    assert palette["structuredContent"]["type"] == "resource"
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

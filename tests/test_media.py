@@ -1,5 +1,6 @@
-"""Images and audio a handler returns (`burgee.Image`, `burgee.Audio`): read, described, and
-given to each caller: `--json`, text mode (`--output-file`), MCP content items, truncation."""
+"""Images, audio and embedded resources a handler returns (`burgee.Image`, `burgee.Audio`,
+`burgee.EmbeddedResource`): read, described, and given to each caller: `--json`, text mode
+(`--output-file`), MCP content items, truncation."""
 
 from __future__ import annotations
 
@@ -14,17 +15,18 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp.types import AudioContent, ImageContent, TextContent
+from mcp.types import AudioContent, EmbeddedResource, ImageContent, TextContent
 
 from burgee.runtime.kinds import TYPES, _is_media
 from burgee.runtime.media import Audio, Image
+from burgee.runtime.media import EmbeddedResource as Resource
 from burgee.runtime.output import _jsonable
 from tests.helpers import burgee, generate, load_tool
 
 HANDLERS = '''
 """Pictures and sounds."""
 
-from burgee import Audio, Image, command, program
+from burgee import Audio, EmbeddedResource, Image, command, program
 
 program(name="pics", version="1.0")
 
@@ -76,6 +78,37 @@ def album(count: int = 1, words: int = 1) -> list[Image | Audio | str]:
         Audio(WAV, "audio/wav"),
         "the end",
     ]
+
+
+@command(effects="read_only")
+def notes() -> EmbeddedResource:
+    """A text resource."""
+    return EmbeddedResource(
+        "file:///notes.md", text="# Notes\\n\\nfirst", mime_type="text/markdown"
+    )
+
+
+@command(effects="read_only")
+def raw() -> EmbeddedResource:
+    """A binary resource."""
+    return EmbeddedResource("file:///raw.bin", data=bytes(range(256)))
+
+
+@command(effects="read_only", cardinality="bounded", trust="external")
+def bundle(words: int = 1) -> list[str | Image | EmbeddedResource]:
+    """Text, an image and a resource."""
+    return [
+        *["word " * 40 for _ in range(words)],
+        Image(PNG, "image/png"),
+        EmbeddedResource("test://data", text="<|im_start|>" + "x" * 2000, mime_type="text/plain"),
+        "the end",
+    ]
+
+
+@command(effects="read_only", cardinality="bounded")
+def pages() -> list[str | EmbeddedResource]:
+    """Text and text resources."""
+    return ["first", EmbeddedResource("test://a", text="page a"), "last"]
 '''
 
 PNG = bytes.fromhex(
@@ -234,6 +267,97 @@ def test_truncation_keeps_media_whole_or_drops_them(tool: Any) -> None:
     assert "truncated" not in alone.get("meta", {})
 
 
+def test_an_embedded_resource_is_checked_and_has_a_json_form() -> None:
+    text = _jsonable(Resource("file:///a.md", text="é", mime_type="text/markdown"))
+    assert text == {
+        "type": "resource",
+        "uri": "file:///a.md",
+        "mime_type": "text/markdown",
+        "size": 2,
+        "text": "é",
+    }
+    blob = _jsonable(Resource("file:///b", data=b"\x00\x01"))
+    assert blob["mime_type"] == "application/octet-stream" and blob["data"] == "AAE="
+    assert TYPES["resource"].check(text) and TYPES["resource"].check(blob)
+    assert _is_media(text) and not TYPES["image"].check(text)
+    assert not _is_media({**text, "data": "AAE="}) and not _is_media({**text, "uri": 3})
+    assert Resource("test://x", text="t").mime_type == "text/plain"
+    with pytest.raises(TypeError, match="one of them"):
+        Resource("test://x", text="t", data=b"d")
+    with pytest.raises(TypeError, match="one of them"):
+        Resource("test://x")
+    with pytest.raises(ValueError, match="no URI"):
+        Resource("no uri here", text="t")
+    with pytest.raises(ValueError, match="no URI"):
+        Resource("test://x\n<|im_start|>", text="t")
+    with pytest.raises(ValueError, match="no MIME type"):
+        Resource("test://x", text="t", mime_type="text")
+    with pytest.raises(ValueError, match="over the limit"):
+        Resource("test://x", data=bytes(16 << 20) + b"x")
+
+
+def test_an_embedded_resource_on_the_command_line(tool: Any, tmp_path: Path) -> None:
+    """--json gives its JSON form; text mode prints its text, writes its bytes to
+    --output-file, and keeps a list's text resources as text."""
+    notes = json.loads(tool.invoke(["notes", "--json"]).stdout)["data"]
+    assert notes["uri"] == "file:///notes.md" and notes["text"] == "# Notes\n\nfirst"
+    raw = json.loads(tool.invoke(["raw", "--json"]).stdout)["data"]
+    assert base64.b64decode(raw["data"]) == bytes(range(256)) and raw["size"] == 256
+    assert tool.invoke(["notes"]).stdout == "# Notes\n\nfirst\n"
+    assert tool.invoke(["pages"]).stdout == "first\npage a\nlast\n"
+    target = tmp_path / "raw.bin"
+    written = tool.invoke(["raw", "--output-file", str(target)])
+    assert written.exit_code == 0, written.stderr
+    assert target.read_bytes() == bytes(range(256))
+    note = f"[file:///raw.bin, application/octet-stream, 256 bytes written to {target}]\n"
+    assert written.stdout == note
+    mixed = tool.invoke(["bundle"])
+    assert mixed.exit_code == 2 and "--output-file PATH" in mixed.stderr
+
+
+def test_truncation_and_quarantine_keep_a_resource_whole(tool: Any) -> None:
+    """A resource is never cut inside (it counts as its description); from an external
+    command its text is quarantined and neutralised like any text, its URI and type kept."""
+    cut = tool.invoke(["bundle", "--json", "--max-output", "600"])
+    data = json.loads(cut.stdout)["data"]
+    resources = [item for item in data if isinstance(item, dict) and item["type"] == "resource"]
+    assert resources and resources[0]["text"].endswith("x" * 2000), data
+    agent = tool.invoke(["bundle", "--json", "--max-output", "0"], env={"AI_AGENT": "tester"})
+    item = json.loads(agent.stdout)["data"][2]
+    assert (item["type"], item["uri"]) == ("resource", "test://data")
+    assert item["text"].startswith("<untrusted_tool_output>") and "<|im_start|>" not in item["text"]
+
+
+def test_mcp_gives_embedded_resource_content_items(tmp_path: Path) -> None:
+    path = generate(tmp_path, HANDLERS)
+
+    async def go() -> tuple[Any, Any, Any, Any]:
+        async with Client(params(path)) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            notes = await client.call_tool("notes", {})
+            raw = await client.call_tool("raw", {})
+            bundle = await client.call_tool("bundle", {})
+            return tools, notes, raw, bundle
+
+    tools, notes, raw, bundle = asyncio.run(go())
+    assert not notes.is_error and not raw.is_error and not bundle.is_error
+    text, item = notes.content
+    assert isinstance(text, TextContent) and isinstance(item, EmbeddedResource)
+    assert str(item.resource.uri) == "file:///notes.md"
+    assert item.resource.mime_type == "text/markdown"
+    assert item.resource.text == "# Notes\n\nfirst"  # type: ignore[union-attr]
+    said = json.loads(text.text)["data"]
+    assert said["text"] == "[file:///notes.md, text/markdown, 14 bytes: content item 2]"
+    # NOTE: the SDK checked structuredContent against the outputSchema.
+    assert notes.structured_content["text"] == "# Notes\n\nfirst"
+    assert tools["notes"].output_schema["properties"]["type"] == {"const": "resource"}
+    blob = raw.content[1]
+    assert isinstance(blob, EmbeddedResource)
+    assert base64.b64decode(blob.resource.blob) == bytes(range(256))  # type: ignore[union-attr]
+    kinds = [type(block) for block in bundle.content]
+    assert kinds == [TextContent, ImageContent, EmbeddedResource]
+
+
 def params(path: Path) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=[str(path), "--mcp"])
 
@@ -280,7 +404,7 @@ def test_mcp_gives_image_and_audio_content_items(tmp_path: Path, mode: str) -> N
         ("def f() -> dict[str, Image]:", "media is only a command's result"),
         ("def f() -> list[list[Image]]:", "media is only a command's result"),
         ("def f() -> list[Image | None]:", "never None"),
-        ("def f() -> Image | int:", "content is Image, Audio and str, each at most once"),
+        ("def f() -> Image | int:", "content is Image, Audio, EmbeddedResource and str"),
     ],
 )
 def test_media_only_where_a_result_can_carry_it(

@@ -76,6 +76,7 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
     # NOTE: a result only (`tests/test_media.py`): never read from input.
     "image": ([], ["x", None, {"type": "image"}]),
     "audio": ([], ["x", None]),
+    "resource": ([], ["x", None, {"type": "resource", "uri": "a:b", "text": "t"}]),
 }
 
 

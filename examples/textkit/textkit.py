@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -69,7 +71,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -107,6 +109,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -787,60 +793,60 @@ _DATA = (
     "t/+E6bMwivfx0sVLEI7hFtzY36Wr4zydSWl2Oqsz3gBMNz3/jyf9Z82KwM0OOAfnmBgfbQctmJOBIugAwCitu3INimhr"
     "vtk6zUCInRw+FtD2csQ0uEm43gRDIr2vHP5gjQXbJ2OJSfGyhWUCT6AgIUGbSyi/WRiPvfAMsNJSWp338bd6/ZLmtMXH"
     "2m5RGnbFvv09sz+dCgSIZT0sZ+JN0jtODdZVqgcu5IKDLwxywGprM6lnTmksJR+lzuNUBztx6/AKjFRwwYYlHcaud5wz"
-    "VHQElUTAkEg1CpRH+87biO3p+pESgRZudqBAl4pZJydQX7hABPNSxPoBOtFgDlYC7BmQ5+V+EMPH8SJD5cU8ukJTR8Yk"
-    "1tv7X784/bn32MHyBt6tbwJQbhMEJoEiTrxrRasOz5djE8U3QbUOYwMRAsAFkysRGlAWHG1mCi5G1w4s94pQIDYwpTCp"
-    "87E29x26nXjglMNK0UM906XkJI584p2re3SZpAY5Y4lVGTw1eaEuZOm426Ch5sjbqSEo5V3C1MF55pbLI7Z3BxiqERrY"
-    "E6AZuMowk5leSKHyHK2/fFPDuFQShGHPD9I1tJes2zLmKwMiGCMNooEAjSXWULHEZti1ixG+LrciC4X2TOvAA7UD2qcy"
-    "RKpAIqDGSDv6KlHTQIb+OvaUzCQPDUNf/oTTttfDErKBYJpjcL9EONjEDGEwaYMfZxhXsQzqpMn3SegFaxl77vtKFzsJ"
-    "TgiArrBRn0BfYprG806cGi+nJ2+jO1h/1FKp8yHwnVKpETqVa6brx4NfXml3zV6nuTZHbJt5oIu4iN0Nc+BdPFZrzWqS"
-    "tubFQKDBozEhVOiRiGl0VGzlodAhXDCORTzd6Uynp3q6CFr6a02YKr3sfYhjBgYgaGFgg2NYdKcwDOOrXglC3iOZyL1S"
-    "y0Y10M/F3QmkAd4DUsL+fsuBHKznPHpx+KrqahR4um3OkGB5586enm5RPI591IdIjCXeJkG33VoRn6vjRxIJFeXWh7HQ"
-    "2cYSPlqsxWpSTUs+Bek0Bkrk2IUquIQZnu1ISh8M1NKQmDdaoa18SIzgaqGtOcUfZ+NF4imFULZBRGgf78sdGBIQjEbi"
-    "8OVr0hH1ELESztFgChLsrDzzSbIeFJKpznyWCbNUiRgCH7Jp3fWZxtoj5q4H0/RcgyEa36T9KXpRbj9PuXq5K202jLsX"
-    "WerWikLTrmSAzmIsvjYRoEAvEGKJE2xQbJ/818Evv/Tn/k4HkjASsY677MbFPnvf5xhjFRNQeQulpxei9rpj3p6G3sxB"
-    "l+do2TgiWSRpTIEWOEbtXJi0K6qJzsDgeAAT88iXqan8piUgbDaF4F7ZdBq0BOEsIuhy5M0AkyNWXHSyEexTzCohfzkL"
-    "Zxf1oxLMRetA3KusBjgMiYgWEynjsII0jgi/sSE0D+9QUTFnESNB3ZZQM+IUrNlGQG/xnigo1Z0VSF4cOWKXYDWG5Tu6"
-    "SnnAlcvsFWjzmMp46WTuJcQjJHIe+H4oufJ8glt+MP2tSFoQ6Cow+NXEpG6GTDrjYtz7lMqpQx+ruB47MGbB/OTutJZD"
-    "c0JBgTnLgt8L/h/GPkRAoB9ZCs1k8YWMiHzSBysPzmds738M5mcqAxj68bkj3h4cnZyOHLG/f/LfJ8+fUwC5wwkMmUMw"
-    "B4ORPiVrg1SMgf8XEgY3llh4DuyLLwAJ4IaWckijYhtnYpJkwdgCvaOpuI+wvJxWjYBUHlQOxOcq08kQzOZAL9mVBFXZ"
-    "t7/RtkMt5OfU2P7Dlh8RXaOK6KUpWsmhKeUBfXk6kZUTBHQTA5ErSScb8NMsMqZ2GiPkIahMwCRmHgdGKHKSSpo0uMmF"
-    "v9UBtx52AmAhpYcRO5qk8T4/M0CI8Zzb1JC7gN/iLSLikRblTRCaNK90RMMycHbYZaMuB/ScTumAmgOh21UgOkCugGAX"
-    "gBWiQJ2D5iMdZzXcC41g3icMQSW3GXKLI7jXo3uY67xuCZEiaFFGOzWokt+D+SidclaUBjeWMHNZLDAi/a34mW8PKIVT"
-    "gEZKjBBp2uEtIVagiWz5o8ffsUlCaeDJD9LXCePyqTfNm1vX2aJKGa3pFAw5a41lJu+581IIeWBy6YzhGFfDdDTQlBnU"
-    "q6L18OztqN33FQuXDSPpvj90KadjDwLq7oYrS4cN1KzaQEo+l9NcZ6q0XvEv9stw6zzLEjV4+BD9j47R+3E6e+inoD0P"
-    "H+8+3u09evywlKEA9VleAlix8BFf8L9ghJVdkXP0KSeb7aZfYLupg+evZG1rVw00oQitxEbVVZ5bSL60+k0HuLSznQ+P"
-    "6by2RmfLtLdmDptpv+OcV23afgbnky7QS9fusZOX9BlYGoT1Ua3gKlNdpm9UXWxr2I/RtOC+gjHmXJf2oaF5b/t5mWTb"
-    "3ui6XU208EbXIytKxTfUD+phT+6f2S2UxrOfsbPRi9icKS++pHlisj9BrBd7lQKaz3yZSPAF0URnAmQ6B09hU0WllHqu"
-    "OU5BiYd+XBsg7UDKrgxgkFT9TK9LZbEfQ8ijpaXjAkJJHETG6QUdVlV0c6Z70A3rZT7tPmzjwjbs1O/ZFyUSRo5e2L8/"
-    "k/6V7S36FusuPumZIfeLh8qz7YYEYLEe3mmr+mdBXTdvUa/Drvp5iI0KUkojBndHY6s3tS+l+XgPi9MEDaokdc7TrN7P"
-    "/k8PCP84e9w3IG4D4jYg7iYQV3LEp8c/HH/88eCvh6/YuKaTfrJYH8Vpd/SgaP6BsG1/Gai2KT27Afz98UrPPvshTt3h"
-    "Ks55vXGsCa3a/YB3g6o3VRzV1smK6qObe1xGhboeaXnXVHlb6g1Ib35zN9/vNgy0WzXTNwIAWxDABu5s4M4G7qyAO/bV"
-    "C9a4//yPv4dh7Ihf//G/aej/aX28Y32HeFBr+8EXAzybItSuRahf8Ly826GCPPpiy3o3lTbWHfxyXqk7XrAVjZ2KHOs9"
-    "l94jcVNOK797TqtrpeMSmLIvpbj9amcLmruhDPIbQTe3rprcgJ8N+NmAn87gp/Bo1ZW7kqkubGthRe8FGfGiTrGox30K"
-    "6k+U+voyQGlzQADTvzkg4NYrmoWita1oUtUO1xztCVeX+7w8/OH//udvuJsfzMoVlYqCIEvlSPecLrIGb1m4LciwFTRw"
-    "xXYxE3VhVd+Xl3rePbzE0lyuuLxuN0ym1dG3erjsvUnHVGx3yOUtFZkWRd7dS5RKJwZ8uM3K68rG9AkC3wbW7NLK5miC"
-    "r+Bogg3A3wD8zwTwm71UyRvtPnr85Ol33//bvz/zxhOfzkW5bgG/umaj/oQwBlvsCm1tBdvNNuy7nqFqmch/qKNpuMLK"
-    "Rm/FLKyFZLi1/wxfUagJKM+l1l3mkchhGgD8QTBrXgIZRCrwkbfnoIKhTLHsIYnTTNeJeGKcz/ra9lpadCBXI+RxV0IA"
-    "FQEBVPvlCR1G2sPT6FAIXVKiS8oVyDuV74jwPQzMuKjCi5YI06FpmaonnanCyAo3LoY+Vc2MpQ6ANIVIrA8CnWRxuqAi"
-    "LKqtofc41uloCrrLRD3tSNRpqRgXq1VRIL6cBFRCiIwCIEldcSSyJ5RkZ/d2tERTPegv0/PdLejRi/y6KfuWUhRZ4Dfs"
-    "QlgipCVxUKbn+2edpQZx/QWC5myJVZoyrGmis/yYO3gfeqYlssqZisr8enwXaYF2AmkKswe6YS5iRKhPZ3qYQpyqiGp5"
-    "mCodXaX0AgNs7JtiNKxLonMsTJkVt79HhVG0e1aXaQb6RKGr88XyxKrlgCqEPdntSNhB0YrYfpmlYe+leChODn46ODrd"
-    "2QNyz/jdq0Ayn7LSNMdrCaYKJU+7zvZT24jYhv5PX705XEUAHwKFBbNbAwg9esMI/c9ADIsDn4ZRqQ/8Zc0zm8Rf6EQb"
-    "PHGECnW5iEtknrrQ+m2SVtuVDpxiec8p5bN2+OSBIDMVY1Ssak6CWj4sqY8jwuo4LwvGAQaHOKY3+tQq8ZpfW/uk/+xf"
-    "zft3zSts8UFEwghsB8NImJJnfF4fgzWMiIf7f+r1xE8ykvw+6PFCcOqOSxm1Q1L9ZLEn/JjmsgTf2Qfinw+jYfRn0yV+"
-    "WfeErOgTnI+FNP5ZvMTKVbDS+LUn3rAQGt9n7erzSmBeTuOQihTxXKMrPkbJnjeKBEHEhXk+kCrebUqmtalDu2cHgnXB"
-    "yLRfdRk2JxG0SSQ6NAGuQ/WhmJHoG0obXk/88vjw8MXRD1hKq7XIJY66vZjOnHJ3BvpYJjpQ9T2MPFws6xe9OpuDGfPa"
-    "bBPy6rdY42ld+WQCToRLi+3t5g3VNqARhXngI6LK0Ym5oqMRapxb1xCoL47tZ87HULtFQWmAtZu67BfDRTaaYFJhmHAr"
-    "MQsPnBXlem17epgduXmJd3EaDUIgNVjFZPNm8yLzwcjo+gEwHQu0SduqJ5GpPZAFP9dztR6D2Em1+KQZorj1Rdmmc5cP"
-    "UFCVYfHKsHKKs25JODqE8Lhsl0tnuVafyllzRnjL7TS+ALuqYeaEgePXpwfHR275TIFVh/4UZwvYIvxLLw3QLZjDBhjw"
-    "lY8ZsNsJ+ZigMqbYw8wGyXEOvka/QdyqyASCyUCq4iACnFe1MwjcPsrlXIaJK2hFghuhoZBEjjSwhUfmSQaKUTvJZAkA"
-    "otKa96Mvnb2yTZ7sKZ+dwFX7K1+djuOjt6y7REzzi887nSaww9ZwEedWD7zi8AOCreDDmOzqOQbuQHPNJjDdMul5pvQx"
-    "A6vet17ErUftr16nMR7aE5vMeUaNk7F4IXu9MB1tUlA2O0VqAL7AtSG+i12/iR3tlDY+xVy8XRm7G6BgG08PQuVAdi4V"
-    "grs7Wp4dq/ZNLO1WSvZd481eET6CKaDwwkf6KD5qk4lGGL7MpUfT5yPcAI7e/sH7d+H3j9aw06VHcME14a0LX9aIVLnF"
-    "x9giBanU3P3Fm9z8EyI45rbXiBq5tafY2tL0/SjWif245e+w5VLYZ1q9dQTHzX3/DNtbjt6YD3eOw7QSPCY+2AMMq+Pv"
-    "FE2ZhvSwi1CKCFw/JtLtP9m1+sqhDDZ/p8hGN/iU9KkIa2jwt4hPsBmNNPWJDlGLg+eqTDpm4wRM0Qjs7W3OdAAs/4oz"
-    "h412sqUY1m1DG6yFr1+cwuiOqlTdpcLyBuraizzaCCy2SZ6++uspULX2rvobSFyxL3MljcyjCgPvd99fF7o77ZpwUTWP"
-    "GfvpwzVZZ5tFVsOjGGWswsqErYDarev/B30fKNY="
+    "VHQElUTAkEg1CpRH+87biO3p+pESgRZudqBAl4pZJydQX7hABPNSxHp2jeMFYHXtUYM5mAzwobkfxEiwnI+l70tUURXn"
+    "KfikbcyuKzSAZGJiven/9YvTn3uPHSx64D38JizlnkCMEujkdLxWv+qgfTk2sX0TgOswYhAswF4wxBIBA40ILWkKjkdX"
+    "FCz3igAhNuClMLQw6rRrtxMPXHVYKYWo57+UnMQRzHDgnat7dJmkBulj4VUZUjX5pi5k6WjcYKTmeNyp4SrlXYKwcfa5"
+    "5aKJ7d0BBnCEEfYEqAiuPcxkppdXqGhHazXf1DAulQRh2PODdA2dJpu3jATLMAnGSINoIEAjjDVULLF5d+14hK+LsMhu"
+    "oZXTOvBA7YD2qQzxK5AIWDLS7r9K1DSQob+OlSXjyUPDgJg/4dTt9bCwbCCY5hicMhEOljJDcEza4McZRlssgzpp8n0S"
+    "esFaLoD7vtIlUILTBKArbOon0JeYpvG8E6fGy0nL2+gOViW11O98CHynVICEruaa6frx4JdX2omzL2qu2BHbZh7o0i5i"
+    "d8MceBeP1VqzmqSteTEQaPBoTAggeiRiGh2VYHkodDTYZmI+3elMp6d6ujRa+mtNmCq97JOIYwYcIJRhuINjWHSnMAzj"
+    "q14JWN4jmci9UstGNdDPxd0JpAHeA37C/n7LgRys8jx6cfiq6moUeLptzptg0efOnp5uUTyOfdSHSIwl3iZBt91aaZ+r"
+    "o0oSCZXq1oex0DnIEmparMVqUk1LPoXuNAZK79jlK7iEeZ/tSEpEH0tDYt5ohbbyITGCq4W25hSVnI0XiacUAtwGEaF9"
+    "vC93YEhAiBqJw5evSUfUQ8RKOEeDKUiws/LMJ8l6UEimOh9aJsxSJWIIh8imdddnGmuPmLseTNNzDYZofJP2p+hFuf08"
+    "5ZrmrrTZ4O5eZKlbK8pPu5IBOosR+tpEgAK9QIglTrBBsX3yXwe//NKf+zsdSML4xDrushsX++x9n2PkVUxA5S2Unl6I"
+    "2uuOeXsaejMHXZ6jZeOIZJGkMYVf4Bi1c2HSrqhSOgOD4wFMzCNfpqYenBaGsNkUQn5lk2zQEgS5iKDL8TgDTI5jcSnK"
+    "xrVPMdeE/OXcnF3qj0owF60Dca+yRuAwJCJaTPyMwwrSOCL8xobQPLxDpcacW4wEdVtCzYhTsJIbAb3Fe6KgVHdWIHlx"
+    "5IhdgtUYrO/o2uUB1zOzV6AtZSrjBZW5lxCPkMh54Puh5Hr0CW4EwqS4ImlB+KvA4FfTlboZMumMi3FHVCqnDn2s4nrs"
+    "wJgF85O701okzWkGBeYsC34v+H8Y+xABgX5kKTSTxRcyIvJJH6w8OMuxvf8xmJ+pDGDox+eOeHtwdHI6csT+/sl/nzx/"
+    "TgHkDqc1ZA7BHAxG+hSnBqkYA/8vJAxuLLEcHdgXXwASwG0u5ZBGxTbOxNTJgrEFekdThx9h0TmtJQGpPKgciM9VplMk"
+    "mOOBXrIrCaqyb3+jzYhayM+psf2HLT8iukYV0QtWtL5DU8oTOpIunyugmxiIXEk674CfZpExtdMYIQ9BZQImMfM4MEKR"
+    "k1TSpMGtL/ytDrj1sBMACyk9jNjRpJL3+ZkBQozn3KaG3AX8Fm8REY+0KG+C0KR5pYMbloGzwy4bdTmg53SiB9QcCN2u"
+    "AtEBcgUEuwCsEAXqHDQf6Tir4V5oBLNBYQgquc2QWxzBvR7dw1zn1UyIFEGLMtq/QfX9HsxHzH4UuVIa3FjCzGWxwIj0"
+    "t+Jnvj2gxE4BGikxQqRph7eEWIEmsuWPHn/HJgmlgedBSF+nkctn4TRveV1n4yrluaZTMOSsNZaZvBPPSyHkgcml84hj"
+    "XCPT0UBTvlCvldbDs7ejdt9XLGc2jKT7rtGlnI49Hqi7G64sKDZQs2pbKflcTnOdqdIqxr/YL8Ot8yxL1ODhQ/Q/Okbv"
+    "x+nsoZ+C9jx8vPt4t/fo8cNShgLUZ3lhYMVySHzB/4IRVnadztFnn2w2oX6BTagOnsqSta1oNdCEIrQSG1XXfm4h+dKa"
+    "OB3r0s52PlKm84obnTjT3po5gqb9jnNey2n7GZxPukAvXbvHTl7SZ2BpENZHtYKrTHWZvlF1Ca5hl0bTMvwKxpjTXtqH"
+    "hua97edlkm17o+t2NdHCG12PrCgV31A/voc9uX9mN1Yaz37GzkYvbXOmvPiS5onJ/gSxXgJWCmg+82UiwRdEE50JkOkc"
+    "PIVNFZVS6rnmOAUlHvpxbYC0Aym7MoBBUvUzvVqVxX4MIY+Wlo4LCCVxEBmnF3SEVdHNme5BN6wX/7T7sI0L27BTv2df"
+    "lEgYOXq5//5M+le24+hbrMb4pCeJ3C8eKs+2GxKAxSp5pw3snwV13bxxvQ676qckNipIKY0Y3B2Nrd7qvpTm450tThM0"
+    "qJLUOU+zepf7Pz0g/OPsfN+AuA2I24C4m0BcyRGfHv9w/PHHg78evmLjmk76yWJ9FKfd0YOi+QfCtv1loNqmIO0G8PfH"
+    "K0j77Ec7dYerOOf1drImtGp3Cd4Nqt5Uh1RbJytqkm7ucRkV6iql5V1T5c2qNyC9+c3dfL/bMNBuNU7fCABsQQAbuLOB"
+    "Oxu4swLu2BcyWOP+8z/+HoaxI379x/+mof+n9fGO9R3iQa3tB18M8GxKU7uWpn7BU/Ruhwry6Ist691U8Fh38Mt5pe54"
+    "wdY5dip9rPdcervETTmt/O45ra71j0tgyr6q4varnS1o7obiyG8E3dy6lnIDfjbgZwN+OoOfwqNVV+5KprqwrYUVvRdk"
+    "xIs6xaIe9ymoP1Hq68sApc2xAUz/5tiAW69oForWtqJJVTtcc7QnXF3u8/Lwh//7n7/hbn4wK1dUQAqCLJUj3XO6yBq8"
+    "ZeG2IMNW0MB13MVM1IVVfV9e6nn38BILdrkO87rdMJlWR9/qkbP3Jh1Tx90hl7dUelqUfncvUSqdI/DhNiuvKxvT5wp8"
+    "G1izSyubAwu+ggMLNgB/A/A/E8Bv9lIlb7T76PGTp999/2///swbT3w6LeW6Bfzqmo36E8IYbLErtLUVbDfbsO96hqpl"
+    "Iv+hDqzhCisbvRWzsBaS4db+M3xxoSagPJdad5lHIodpAPAHwax5NWQQqcBH3p6DCoYyxbKHJE4zXSfiiXE+62vba2nR"
+    "gVyNkMddCQFUBARQ7ZcndBhpj1TD6iZzXIcuKVcg71S+I8L3MDDjogovWiJMh6Zlqp50pgojK9y4GPpUNTOWOgDSFCKx"
+    "Pgh0ksXpgoqwqLaG3u5Yp6Mp6C4T9bQjUaelYlysVkWB+HISUAkhMgqAJHXFkcieUJKd3dvREk31oL9Mz3e3oEcv8uum"
+    "7LtLUWSB37ALYYmQlsRBmZ7vn3WWGsT1FwiasyVWacqwpolO+GPu4H3omZbIKmcqKvPr8V2kBdoJpCnMHuiGuYgRoT6d"
+    "6WEKcaoiquVhqnR0ldILDLCxb4rRsC6JzrEwZVbc/h4VRtHuWV2mGehzhq7OF8sTq5YDqhD2ZLcjYQdFK2L7ZZaGvZfi"
+    "oTg5+Ong6HRnD8g94zeyAsl8ykrTHK8lmCqUPO06209tI2Ib+j999eZwFQF8NBQWzG4NIPToDSP0PwMxLI6BGkalPvCX"
+    "NU9yEn+hE23wxBEq1OUiLpF56kLrt0labVc6cIrlPaeUz9rhkweCzFSMUbGqOR9q+QilPo4Iq+O8LBgHGBzimN7os6zE"
+    "a36Z7ZP+s381b+U1L7bFBxEJI7AdDCNhSp7xeX041jAiHu7/qdcTP8lI8luixwvBqTsuZdQOSfWTxZ7wY5rLEnxnH4h/"
+    "PoyG0Z9Nl/hl3XOzok9wahbS+GfxEitXwUrj1554w0JofMu1q88rgXk5jUMqUsRzja74cCV7CikSBBEX5vlAqni3KZnW"
+    "pg7tnh0I1gUj037VZdicRNAmkejQBLgO1YdiRqJvKG14afHL48PDF0c/YCmt1iKXOOr2YjqJyt0Z6GOZ6JjV9zDycLGs"
+    "X/RCbQ5mzMu0Tcir322NZ3jlkwk4ES4ttreb91bbgEYU5oGPiCpHJ+aKjkaocW5dQ6C+OLafOR9D7RYFpQHWbuqyXwwX"
+    "2WiCSYVhwq3ELDyGVpTrte2ZYnbk5tXexWk0CIHUYBWTzfvOi8wHI6PrB8B0LNAmbaueT6b2QBb8XM/VegxiJ9Xik2aI"
+    "4tbXZ5vOXT5AQVWGxSvDyilOwCXh6BDC47JdLp3lWn0qZ80Z4S230/ha7KqGmRMGjl+fHhwfueUzBVYd+lOcLWCL8C+9"
+    "NEC3YA4bYMBXPmbAbifkY4LKmGIPMxskxzn4Gv1ecasiEwgmA6mKgwhwXtXOIHD7KJdzGSauoBUJboSGQhI50sAWHpkn"
+    "GShG7SSTJQCISmvemr509so2ebKnfHYCV+2vfKE6jo/eve4SMc2vQ+90msAOW8NFnFs98IrDDwi2gg9jsqvnGLgDzTWb"
+    "wHTLpOeZ0scMrHoLexG3HrW/kJ3GeGhPbDLnGTVOxuI17fXCdLRJQdnsFKkB+ALXhviGdv1+drRT2vgUc/F2ZexugIJt"
+    "PD0IlQPZuVQI7u5oeXas2jextFsp2XeNN3tF+AimgMILH+mj+KhNJhph+DKXHk2fj3ADOHr7B+/fhd8/WsNOlx7BBdeE"
+    "ty58WSNS5RYfY4sUpFJz9xdvcvNPiOCY214jauTWnmJrS9P3o1gn9uOWv8OWS2GfafXWERw39/0zbG85emM+3DkO00rw"
+    "mPhgDzCsjr9TNGUa0sMuQikicP2YSLf/ZNfqK4cy2PydIhvd4FPSpyKsocHfIj7BZjTS1Cc6RC0Onqsy6ZiNEzBFI7C3"
+    "tznTAbD8K84cNtrJlmJYtw1tsBa+fnEKozuqUnWXCssbqGsv8mgjsNgmefrqr6dA1dq76m8gccW+zJU0Mo8qDLzffX9d"
+    "6O60a8JF1Txm7KcP12SdbRZZDY9ilLEKKxO2Amq3rv8fOJUw9g=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -869,7 +875,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1188,6 +1194,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
     _Values = str | list[str] | None
@@ -1543,9 +1550,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1639,6 +1646,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1676,13 +1693,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1690,6 +1700,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1701,9 +1719,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1713,7 +1732,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1723,33 +1742,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1757,7 +1799,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1771,61 +1813,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1857,9 +1933,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2253,8 +2329,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2795,19 +2871,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3085,6 +3174,126 @@ def _member(enum: type[_E]) -> Callable[[object], _E]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3149,7 +3358,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3594,9 +3804,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3705,7 +3916,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3728,11 +3939,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -4046,10 +4258,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5477,8 +5693,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8341,9 +8557,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9457,7 +9671,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10306,7 +10520,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10419,8 +10633,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

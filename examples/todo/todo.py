@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from datetime import date
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -69,7 +71,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -107,6 +109,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -760,91 +766,91 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcZT8k2TuIvsMGIkn4zvbChIv5gaWILbElswxRWpJyo42MXBPsw+2T3L1081/ypTluSS3WszO"
-    "WCS7u7q6uuqrYlfxy9YomM48FbuBv9XZ+tLbmoTBfBb1tjrX172t3paF/5GOA3/1tk4cR0gRy+i23dvqW3DHc6OYbp3D"
-    "H3QnssTcH7u+G90oRwS+iuC3p6JItFrS80xDB+5QwwsZ3upOhYwEXjfPUHf0UHemQok0RtCjiG+UuL8JPCVweHy6n3se"
-    "SZ7NwwkP8FFNgzvFtIlxGEypfdqyD88AE6bSd8y0eb7XfWsP+oLfrdYsdIPQjRdm2sE99X3jTm7wUm/rl+Be4JB+LFz4"
-    "J+I5YFvmT6sVywk/6pupnwBRk0MRqpmSsRgHoZgGoUoatpy5KrT49Ub53L+Am2L7N/hf6+Ki9e7dTjpgK4p1N72tsetx"
-    "yyuY839+6l4KvAIcgAGBg05EzCDeEDeoBz3cWHqR0qzV65xhidTTgjXVf/kB/+hb/tzz4NKZP/LmjhKJNOgFMnSWOdL1"
-    "vYVeqXs3vgHiYKbw2HNNrp+Vvez6/gEs42kYOYTB9s1gOH4rgKmmjMtcStinBRev1rJwTW5guzAIYpR72u34r/7DlrXl"
-    "edOIFUIcBB5tDPjbl1MYowOCr7wZPe6oaBS6M9ybdONdMJpPYRfQbhXY1hJ+EIsRiIYceqotTuXoRtjU63W/jT3aKM9I"
-    "XDSTI9WK1EzCbofJ6m0pZhJkIRizOMzCYBLKaVuc+XfBrULdAX2h7rBni/iGRnWC9mwhjrDzY9A7v0dw9cXRnfTm6viF"
-    "zbJl69829EDsCoa/q1EspjIe3bj+hDmHfb+Arl1/No8/jW7UVNqHuAWlH92rEPWR5rby75QXzHDBRBQ7wTy2hP2l1+tt"
-    "Bbf4746Iw7myBP7tyFjytXa7/WBbqM4iJWy8bjMFoDdt6CMdVWxLUBXR3IuZMmAFMlb6hnBUCrQaQ2AdsoMG5yaZwZDT"
-    "IbAN+Aot9JBuHClvvNMWJ2IsXW9OD/AE83MgCedJqDAMQr5Kj9y6voP/5btTUPkSRD+5ADwlMh4e9AJIoN9v/U2FgVCf"
-    "gaOjwFGHwsZnIpCfecR947/lCMVpEKq/zt1Q0Sg2SofSesL21ef4ug+MRDEyYuO5aH3iQIRzX+AT7ZKIRJq3hnGRUHcq"
-    "XJguLGSMoIlGxLGE0AhZ5QUgJswn5OVoHovtqYplG1baH6EIH5ZG5DUVH09/tkGuJzDiUI5uie4x7HsRA507ZUJbrSFK"
-    "hY1ziUBC/AVtqajDwndOU+WlcjOroOeRXiA5pmWwtaC6vkVCnMgvsk0o2KVt2uEZyYflQIWwmLESYLmjh2BTgomOXYWa"
-    "4svDA1zKCm/zhg9WVs0Y4FHUMjkg8jQa4Rk3Ro2ZezyKQ9j6lWP+yuoAEAowj7ozkAB7UP58ylq0jA2a9F6BH+ipscTd"
-    "i09QvzgwmU0c043VNKqZwEN2XBmGclHNyBoIkhv7uo+9ERrBsUD2umNtEKAFaCvqChQJN6ygJUshWje41q9k8TJ4k6MJ"
-    "e0GqtAFcQhcajzXpamRRy+QhfYnKItnQIodjgGi7OID0PmTlkvRr9fZZ1qKC6K6vMjukKPyuUxAc0M5qokItOUu2Rln2"
-    "Kx9hkJW7PQRbqqSv71eJU8Ml0rvATGXFbVCxLi6rmczyGA7A4gMP8/JjdAr2I30wwuyaMAmhkg7C2F/Q3OVWB4wCmLE7"
-    "VbjjOmo6C2LY+dkbBUWY+FnFVV7B73qqniRQX72QFQTVgf7c9kikPNFlT5CCSpmv9R9+SO2xupJosqAaEhY3z0a/fIf6"
-    "pUHnZjn7TfQR+SArqSNsUdBGSfCmKBPVwZynKp56GarZZTguOGvY7kfY3WUZ2QCD/zcb9w8ABhU7MR9kKq/10uDnU/cl"
-    "ruCAg1WNYcGyYFZud9Akf4DN+2zbtH6vPa9Yac3fCG4y8TULKZ2KkAWG56RvgiHEyXtJIRELDAIGOgRcAtPgTlWHmoZq"
-    "rELljxS6e67f6/l4lTt4gSGO8BZ6ojCVL/JRlTa0XUN+oXWNVqgRkZRUSUEePUtkVyS2bWICs6xDgR30VkkGxuNIxUuM"
-    "2BR2wpQCB3s5KdvD1p47dZs13s813t/D/1UChfFTTcx6bH2cFzRf5U9wR69k8hMBBJHhDiyUl9GNDOUoVmGklwIfWUKd"
-    "n9yutDoZOlfQLDxlDlwrCkDSRjgU2E7IcUw7BdSxJHVct2IZ5mW4lMwpof4PxH9Iwkz5vwah5+TVBr0smI5mAwroL3lj"
-    "YEJ5qf0sBvE2Qb5NkO/HdNM3Qb4Nln/OIF9K12rhvU1wcBMc3AQH/3n00vcdHExnURsW3MQPN/HDzd7+1vHDQRo/TKl7"
-    "LHK4iTR+v3b+x4w0ZmVvxRhjnUhuQpWbUOUmVLkJVaahSj7wyXHKEVinmRoRE/baL5m+xDIGGAOEK3ewMoZV++299h5d"
-    "HaLJVOZEKphQOq5JDx3/x8v2m2opgD47pFl89kTJPopbNYtREmRqIdqgY+CfK7KmHkwd77d32VDgcWZLBCFeI82GJgUJ"
-    "B22HJ0XJoIlteOCq+647+HTV/XiqY2tG3ZJ0EczKrM3MndFqmku4SBMvGEpvIMNJKaLL56qr7WJePOqQpFZO5I0vOUd9"
-    "aM4L04FtmliLwph0enWHD/2SekWnIX+a+1YtmC14phxUs9aFentk5pIxRNFNELLhbwW100tjwSkXWLabzV2fA2aUYQk6"
-    "og5TIgO1rTVkh08D1xHbSo78JwQmSKUBBfcAtJVILZnAc+F8Wj8ONOs7aCndKagCUFpAnpw7bgB/Dhcx2hNJAgy/SWME"
-    "+rj1h5OrX1oHFh435wPUNKmkT1gwBRQx8tGClp+eo4bzSX5iWcTXYG6whPciBr2q0P5HqNhQMYZgR/Rx7vKoaO8Dg0VS"
-    "vTkdap3eYNiRBMvr5Q6hG93p6lPbkRoFvkO8s/WINpNUsc5T+TkrmJWmpglZ8zi7zrASKT2p+bEKMCmSd7B1cJ/Z2UPr"
-    "23sdkBFBJv9QSHybEYmJ4hF0uoSWX36oYl7RzPW8luOGa0gvZTGUgV0W9cAcaRIVBGjAsIaIgavq86S1HRGOzn0hDYX6"
-    "TMvAi2gHpC+KEY4CiQAN/dR5yBA1dpXnrKNPSU3y1CxhJonbttXCfJ6OYJrJNULCQSfGiHVJGpwgxpwbXoMiaerzzJPu"
-    "Wsqex77XyScioDsgK6zURzAWu41NOAVbaOxOni48IQ1Av3n8xGUFRlx1L86RaYkxLo9PuRhrDD/361I4vriOlck+QaP2"
-    "wLT9fHZ+SpJlrF510obYNvtQJ/XQclfswd+DYbSWViFp07zoCFS4NCfkLaWy8ewo+Uai0IFPYgybeLXTmE4ZtXSOqnLW"
-    "2rB5etn6EccMDElfTOIcFs0p9LzgvpXBqc9IJnIv07MRDbSzQXMCaYLPgNRwvL/CbqGNc3lycZo3dQhWt/k1M+b67Rzq"
-    "7e4Hw8BBefDFUOFjCmTbLiR12dpJpSWhGF9xGgsVFfHZYi1Wk2gm5FMkgMNXbgiwHBciIEx5i+mA275SDijI0pSYN1qg"
-    "k/WhZSQ9hQAPJzpczGQUIZSuWCLUz89ljgwJCIZ9cfH2A8lItEvOBtxyx7CCjYVnOpqtB8VUeKdKhCVUiQAcLNJpzeWZ"
-    "5lppBJ6212CKxjZqe45WnPufc+J5Y9oSd/FZ1lL3luYeNiUDZFYnZq9HBAjQCR1Y+YQdiu1P/3V2ft6eOjsNSEJPKAEO"
-    "WRghjtj2HqOPl27ASC4ivb3QaygCg+2xJycWmjxLr40lZotZGJCjB4ZRGxcm7Z5yZGNQOBJg6tx3VGgygSnVGLsNXZh0"
-    "ErODnu6Ujwg+6+EzwGWPGeD4IPGgX2HoCvnLob7ksI2fgdmoHYh72yDvltHqFkMyooWMDhIE03LDwCf8yIrQNN6hPFMO"
-    "VfqChs2gdsRJmMOLDkWCN0VKqR4s9STEpSX2CNZj0vqOTlztcDIrWwVwBVBXcMrrVM4iE2mYuo7jKc5EHgWhA+61wrvw"
-    "KDjaESj8fPRTd0MqnXE5HukK1diiP/N+BQ5g1IK5Ze/UJslyQCMCdRa7f0v5fxE44IGBfMQhdBMHt8on8kkekvVAAw+2"
-    "6uirOx1EMcDgr8eWuD67/HTVt8TR0affPh0fkwMLwoTaXs3BmYTJKIciwm4ohsD/WwWTGypMRAb2BbeABNxblXOpoiDx"
-    "c4G5KOA4NFpHk4HtY8YxZbEDqTypORA/j2IdjLnCtkMV3ysQlaPkHp2404t8TJ0d7dbcRHSPIqJT5Qn90paSQN88HKlc"
-    "RrnuoiPmkaJMd27NS8bUjgOEPATVCZgEzGPXLIoahYo2DR4+419FwK+nPQOwEFJjxI4mMn3EbToIMY65Tw25U/gtrhER"
-    "9/VSPgahSfIyKftl4GyxyUZZdqmdDimBmAOh23kg2kGuwMKaV0w7h0THoIB7oROMO3keiOQ2Q25xCc9Keoa5DtLio4RH"
-    "IEUxFR6gFG8J+1FZ2dArTW6oxkHIywIz0r/S2/y4SyGkFDRSYIZI0wavhFiBJtLl+wevWSXhamAlAOXoqDQwbDCDnet+"
-    "ZqHsvuvSuhgrjPoRnaWIg2LtXcpcj4MpWyH9O4mV/fm/370fvO1e/nz2fvBL9+KUbu9yZ2mrpU8lfV2jVLfxVt8oKh+k"
-    "CkFOYh90n2iSaEFpEmhQxDHKAvybe+Vg6nGhIVxIXlo8WPl6MVm72zRfXY3H0DVvENDCgzSSzTyVIbh4oEx0hDYCqdCR"
-    "vqpArH5x9ji6TyPqSw69lqCWfiG/ivNQONBqLT862+yYLKxSInmDDx/Puh/Prn6riOLJSRWt1/2i6xA/Tv51FXVLTtPm"
-    "SLw6eV8R2ZwXFio5UNsAkT16cjY3/ru/nFbAwtjQ+qTARdO32DlC6P2DhoMcAR5Emfd1f05+gEzE8Szq7O7i1tbhq3YQ"
-    "TnadEBTb7sHewV5r/2A3E7wDzVZ+BbbkxV9wy/+FzR5lzwBQQZbNYZhe9lXhd3QYBlFlr/rtbsU4AffEa9rPT24F2Uje"
-    "MetqNPVz50o4jd8+U6Gc+t5M5Zz6J274vWbdbUBO4QIh5lLJAJa6XnFWS7jKVGfp6+dfR1dkIlQJzRLGmGo19VNDbFJ3"
-    "u0xy0l//oV5M9OL1WeDNyyF8oFh1KIGhA0ZG+lgHv1ZKf4TzmQlVTt0IbffAAWMBHqg/YrYAyh6Mg7nmJzSZgrVPwpuZ"
-    "11BzzWhypCViT72bNQpIEcdwvgDvzOMpFcw2W1orsXlgBGd69bSTS5CfIyJBeEtluNLxB3poPSLiLAHDihdmzBciHVDg"
-    "YKIFzg4NYmWfZ6MhP6sIW6AJA43+U2vvVWv/NU+SEPfzWYdNglCFYl4N0mwShL5dgtAfUgIm63okLmul1zFEDaWVUvX5"
-    "D7ksxJiB2vJxqF2Hr5ZkjORA5sn5eWNfoCnaXZ4w8jjY34Dtx8D2JsHk+8bdpc43WHyDxTdYvAaLJxZaW8a1EDa9rDUd"
-    "fRtovMnt/GaAcQVcuHoxriwEXC/ybCzLIyeIauLOpZS7DXzaxCp/eMy0wUcbfLTBR1X4KLFU+2tiI+xI7H8zXLTJK38E"
-    "kqxblfB5X48XP7jR/EBcNlO4fhp1mcb5t7Hdy9NB9/K84o31Buc8EefUg5WNXd7Y5W9nl2tOfevtbk6x/2jWO1VsqWLP"
-    "qdasSc9q8GJixFOtfsaqiPzA3wYGbIpTrIYKMuwtEvBBH3inNDROojsUts5fe3vx7h//83dMD4Edc4+njfEFbCa/btUX"
-    "W4/ghWTHl3mqT5EVrXKtGeU6A6n86UzBtqPutLTt3u21X+qjjA/1m8/02v9RC/U+2+qYOgMNjjqWsqbT0gSPRazKGHCv"
-    "lLHDNS+e1Jmue/FjoK8mvWwKanwHBTU2CHeDcP+PIk/VVipjjfb2D16+ev3Tv/37GzkcOVTN56EG3OkkoGILYRS22BNa"
-    "2wrWm3WIbz1FVbOR/6kKKnHKXuKYpLuw4H1grsgAP4OoCcjupbo4xYkv5rANAP5gYpj5yqTrR66DvL0BEfRUSKfQgjDW"
-    "iUdSDOeTtta9CS3aWSkQctCUEEBFQAAlE0qhHScBUszFG7DKic5R0jUSIljvUP1OhB9iihRn6Ui/RFje3coS97IhcSZc"
-    "CDhYcToW9MImIjdSlceYHe/VCuOZ/EtMcEaWO2rkUtYpsgKgIg3FSdGHIlJszq77JZpqfNAsWT+9abxI4BDeIhqNSxTq"
-    "PDXMPsPUKoeJwudQ5ZfIyrq5OcE9eAqTYNmBNHo3rzvmdFPE0FT9xaRMZUko+fJ5Ol43ZUoMOAfHJucHM8io4olJiOP+"
-    "DymFjdLadEKtSzUOMCV2UaKsGEfIEfZyryFhZ2kvYvttHHqtt2JXfDp7f3Z5tXMI5A74w6lAMtfjqdo8hehEjpJXjfdP"
-    "0onYhvGvTj9eLCOAa4JhavNWBzB9q+ejYu+Inq7/1fMzA+DlFUp4ib9QkSMsQkO505xXx41YkCmssQ0amfNtLXqxYWUD"
-    "HTtcAcKNTeYeJQ2THFIJk2LRrDaSjFmKMnaHLvpUSPRHXaVMfOCPyr5sv/lX811cSsvDVogeEQx2er4weefYWNc86/nE"
-    "nqN/abXEe+Ur/kLzcCE4nMNhfK3Eo/ZscQiTYf0F9qYNlB/3/J7/JxoP/1qlFpr/zJXQkJA/ibeYIwzKDX+2xEdmc/kz"
-    "0rYuSwObahx4lAuK5avuuVrWxNXFDXBo8EMwGgOLhk+bzHStp1BpJVoEz1gjW37V2e7sWmt9RkTg6LZFObjopLcNjcUP"
-    "A7/tXlycXL7DXGUtHjZN2G4FVFTMBmrYx8QxAHmNYm9RFhz6VjWDe/OdauMC6s9GYzm2+WiEx4kpdzt53HwSOgH4It3V"
-    "XAMsi9bNFY3OqXPuXUOCtugmf3N8gvpNM3ZdTI7VedXoPrGuA00I04RHiVPvcVmyCfFJebhk5uar2Wm5IYQEUaeWw+Y7"
-    "4mkYgGHCwwvgOKa/U6p4vs5cdAgLwe1atk5VhtUmieI6PkRu9Wepzcg216aIchPidOrISoALL4sG05IzojkrmcsgUKbw"
-    "nLFOuZ/yF6fzgmUqN3Q/XJ11L+1srYZlxZzSmg1JcYM7GbqoxK1cxm22fIMpvKLLP2URwCHudFq+KVgG/bHuRDJG4FO5"
-    "KkoLPOBGKtR2sNu4Ivj9eltQ4Jk7oanQWlxqfAdNprM46hQrxJRQEsqq+Q55qabNNtmdV1yTgqshLP1EOc6PvmZuEzHV"
-    "3xhvVKVhhw3OIpgnQiDTohKE7UDpMtn5+hB2R3MtiePZWdLncaTLN9R+2jz13S7rv3JOE7xIymCZIlHlDZh++7yY6m+b"
-    "t/FGq6S+MfyAaz387Ln+6DkqJq1t0v23WmEA28UlrazHhGKBjCyl1ts7eiUb1kEwzqSdK4JgG6t1mnyBHi98pT/FV60j"
-    "UevCj6mStHG+wgNgtZP/4/N7cP9rosnp0j5csI1/Z8OPNVw17vEAeyQvjbp7PoeLu3+J3Se+Fg5R5zbx86/w+dLW5FZP"
-    "dX6455/eYNdlx4en/WQXRq/LARGeVInME9zIETEdvcaOsl4IEbi+O6H7f7mXiBB7Adj9k5wC3eErWuLUI6DJrwDtsRsN"
-    "8nSlBr/KzmJa4tXZ1fkpqLxsjQZAwKccoypro2apj3bVcKhEYaTmCVvL6EgPiFeORWekzt7BcJXngJf1zMerKnvNuCbQ"
-    "87JzPMsGqHmTa+MidRmP6FqevHrlHooACQFvLWwjYw8UbT38Lx1o9J0="
+    "eJztXQtv20iS/it93gUi4yT5kWTuIvsMGIkn4zvbChIv5gaWILbEls0xRWr5sKNNDNyv2R+2v+Tq0c03ZcryXJJbLWZn"
+    "LJLdXV1dXfVVsav4ZWviz+auihzf2+ptfRlsXQd+PA8HW72rq8HWYKuN/5G2DX8Nto5tW0gRyfC2O9gatuGO64QR3TqD"
+    "P+hO2BaxN3U8J7xRtvA9FcJvV4Wh6HSk65qGNtyhhucyuNWdChkKvG6eoe7oof5cBRJpDKFHEd0ocX/ju0rg8Pj0MPc8"
+    "kjyPg2se4KOa+XeKaRPTwJ9R+7TlEJ4BJsykZ5tp83yvhu1d6At+dzrzwPEDJ1qYafv31PeNc32DlwZbv/j3Aof0IuHA"
+    "PyHPAdsyfzqdSF7zo56Z+jEQdX0gAjVXMhJTPxAzP1BJw44dq0KLX2+Ux/0LuClav8H/OufnnXfvttMBO2GkuxlsTR2X"
+    "W17CnP/zU/9C4BXgAAwIHLRDYgbxhrhBPejhptINlWatXucMS6SeFqyp/svz+cew7cWuC5dOvYkb20ok0qAXyNBZ5kjf"
+    "cxd6pe6d6AaIg5nCY881uWFW9rLr+wewjKdh5BAG2zOD4fgdH6aaMi5zKWGfFly8WsvCNbmB7QLfj1Duabfjv4YPW+0t"
+    "152FrBAi33dpY8DfnpzBGD0QfOXO6XFbhZPAmePepBvv/Ek8g11Au1Vg27bw/EhMQDTk2FVdcSInN8KiXq+GXezRQnlG"
+    "4sK5nKhOqOYSdjtMVm9LMZcgC/6UxWEe+NeBnHXFqXfn3yrUHdAX6g5rvohuaFTb784X4hA7PwK983sIV18c3kk3Vkcv"
+    "LJYtS/+2oAdilz/+XU0iMZPR5Mbxrplz2PcL6Nrx5nH0aXKjZtI6wC0ovfBeBaiPNLeVd6dcf44LJsLI9uOoLawvg8Fg"
+    "y7/Ff/dEFMSqLfBvW0aSr3W73QerjeosVMLC6xZTAHrTgj7SUUVLgqoIYzdiyoAVyFjpGcJRKdBqjIF1yA4anJtkBkNO"
+    "B8A24Cu00EM6Uajc6XZXHIupdNyYHuAJ5udAEs6TUEHgB3yVHrl1PBv/y3dnoPIliH5yAXhKZDw86AWQQL/X+ZsKfKE+"
+    "A0cnvq0OhIXPhCA/cch947/lBMVpFKi/xk6gaBQLpUNpPWF56nN0NQRGohgZsXEdtD6RL4LYE/hEtyQioeatYVwo1J0K"
+    "FqaLNjJG0ERD4lhCaIiscn0QE+YT8nISR6I1U5Hswkp7ExThg9KIvKbi48nPFsj1NYw4lpNbonsK+15EQOd2mdBOZ4xS"
+    "YeFcQpAQb0FbKuyx8J3RVHmpnMwq6HmkF0iOaRksLaiO1yYhTuQX2SYU7NIu7fCM5MNyoEJYzFkJsNzRQ7ApwURHjkJN"
+    "8eXhAS5lhbd5w4d2Vs0Y4FHUMjkg8jQa4RknQo2ZezyMAtj6lWP+yuoAEAowj7ozkAB7UF48Yy1axgZNeq/AD/TUVOLu"
+    "xSeoXxyYzCaO6URqFtZM4CE7rgwCuahmZA0EyY19NcTeCI3gWCB7/ak2CNACtBV1BYqEG1bQkqUQrRtcG1ayeBm8ydGE"
+    "vSBV2gAuoQuNx5p0NbKoZfKQvkRlkWxokcMxQLQdHEC6H7JySfq1evssa1FBdN9TmR1SFH7HLggOaGd1rQItOUu2Rln2"
+    "Kx9hkJW7PQZbqqSn71eJU8Ml0rvATGXFbVCxLg6rmczyGA7A4gMP8/JjdAr2Iz0wwuyaMAmBkjbC2F/Q3OVWB4wCmLE7"
+    "Vbjj2Go29yPY+dkbBUWY+FnFVV7B73qqniRQX72QFQTVgf7c9kikPNFlT5CCSpmv9R9+SO2xupJosqAaEhY3z0a/fIf6"
+    "pUHnZjmHTfQR+SArqSNsUdBGSfCmKBPVwZynKp56GarZZTguOGvY7kfY3WUZ2QCD/zcb9w8ABhU7MR9kKq/10uDnU/cl"
+    "ruCIg1WNYcGyYFZud9Akf4DN+2zbtH6vPa9Yac3fCG4y8TULKe2KkAWG56RngiHEyXtJIZE2GAQMdAi4BKbBmakeNQ3U"
+    "VAXKmyh09xxvMPDwKnfwAkMcwS30RGEqT+SjKl1ou4b8QusarVAjIimpkoI8epbIrlC0LGICs6xHgR30VkkGptNQRUuM"
+    "2Ax2wowCB7s5KdvF1q4zc5o13ss13tvF/1UChelTTcx6bH2cFzRf5V3jjl7J5CcCCCLDHbRRXiY3MpCTSAWhXgp8ZAl1"
+    "XnK70upk6FxBs/CUOXCtKABJG+FAYDshpxHtFFDHktRx3YplmJfhUjKnhPo/EP8hCXPl/eoHrp1XG/SyYDaZjyigv+SN"
+    "gQnlpfazGMTbBPk2Qb4f003fBPk2WP45g3wpXauF9zbBwU1wcBMc/OfRS993cDCdRW1YcBM/3MQPN3v7W8cPR2n8MKXu"
+    "scjhJtL4/dr5HzPSmJW9FWOMdSK5CVVuQpWbUOUmVJmGKvnAJ8cpJ2Cd5mpCTNjtvmT6EsvoYwwQrtzByhhW7XV3u7t0"
+    "dYwmU5kTqWBC6bgmPXT0Hy+7b6qlAPrskWbx2BMl+yhu1TxCSZCpheiCjoF/LsmaujB1vN/dYUOBx5nbwg/wGmk2NClI"
+    "OGg7PClKBk204IHL/rv+6NNl/+OJjq0ZdUvSRTArszZzZ06raS7hIl27/li6IxlclyK6fK662i7mxaMOSWrlRN74knPU"
+    "B+a8MB3Ypol1KIxJp1e3+dAvqVd0GvKnuW/VgtmCZ8pBNWtdqLdHZi4ZQxTe+AEb/o5fO700FpxygWW72dz1OWBGGW1B"
+    "R9RhSmSgWlpD9vg0cB2xneTIf0JgglQaUHAPQFuJ1JIJPBfOp/UjX7Oe7d94EYH1YLPpzEAvgKGMbcdHgtVsrGwbeAy7"
+    "wI8DMDwtSWINWo70iK8PYX84vvyls9/GQ+h8rJqmmowEy6iATsZDWvzyk7bVOL7OTzeLAxvMGBb2XkSgbRWiApoRqssA"
+    "rIs+5F0eFVGAbxBKqk1h1kHTYScS7LGbO5puNKqjz3KHauJ7gAaBd5Ye0WKSKlZ/Jj9nxbXSADUhK46yqw8rkdKTGqV2"
+    "ATyF8g4WG3eflT3K3trtgeQIAgIHQuI7jlBcKx5BJ1FoqeaHKuYVzh3X7dhOsIZMU25DGe5lsRDMkSZRQYCGEWuIGDiw"
+    "Hk9aWxdh64wY0luo5bQMvAi3QfrCCEEqkAiA0UtdigxRU0e59jpalpQnT60tzCRx63Y6mOXTE0wzOUxIOGjKCBEwSYPt"
+    "R5iJw2tQJE19nrvSWcsE8Nj3OiVF+HQHZIVV/QTGYmeyCadgC02d66cLT0AD0G8eP3FkgRGX/fMzZFpiosvjU4bGGsPH"
+    "Xl1ixxfHbmdyUtDUPTBtP5+enZBkGVtYncohWmYf6lQfWu6KPfi7Pw7X0iokbZoXPYEKl+aEvKUEN54dpeRIFDo0GEYx"
+    "vNpuTKcMOzpzVdlrbdg8vWwTiWMGnKSvK3EOi+YUuq5/38mg12ckE7mX6dmIBtpZvzmBNMFnwG843l9ht9DGuTg+P8mb"
+    "OoSwLX75jBmA2wd6u3v+2LdRHjwxVviYAtm2CqlelnZdaUko8lecxkKFRdS2WIvVJJoJ+RQf4KCWEwBYx4XwCWneYpJg"
+    "y1MK0U9pSswbLdDJ+tAykp5C2IcTHS/mMgwRYFcsEern5zJHhgSEyJ44f/uBZCTcIRcEbjlTWMHGwjObzNeDYiq4UyXC"
+    "EqqED24X6bTm8kxzrTQCT9trMEVjG7U9RyvO/cecjt6YtsSJfJa11L2lGYlNyQCZ1ena6xEBAnRMx1g+YYei9em/Ts/O"
+    "ujN7uwFJ6B8lwCELI8Qh294j9PzSDRjKRai3F3oNRWDQmrryuo0mr63Xpi3mi3ngk/sHhlEbFybtnjJnI1A4EmBq7Nkq"
+    "MPnBlICM3QYOTDqJ5EFPd8pDBJ/1+xngsh8NcHyU+NWvMKCF/OUAYHIEx8vAbNQOxL0WyHvbaPU2QzKihYwOEgTTcgLf"
+    "I/zIitA03qbsUw5geoKGzaB2xEmY2YsORYI3RUqpHiz1JMRFW+wSrMdU9m2dztrjFFe2CuAKoK7gRNiZnIcm/jBzbNtV"
+    "nJ888QMbnG6Fd+FRcL9DUPj5mKjuhlQ643I86BWoaZv+zPsVOIBRC+aWtV2bOsthjhDUWeT8LeX/uW+DBwbyEQXQTeTf"
+    "Ko/IJ3lI1gMNPNiqw6/ObBRGAIO/HrXF1enFp8thWxwefvrt09ERObAgTKjtVQzOJExG2eQnO4EYA/9vFUxurDA9Gdjn"
+    "3wIScG5VzqUK/cTPBeaigOPQaB1NXraHeciU2w6k8qRiID4OIx2iucS2YxXdKxCVw+QencPTi3xEnR3u1NxEdI8iohPo"
+    "Cf3SlpJCe/LZPHPdRU/EoaL8d27NS8bUTn2EPATVCZj4zGPHLIqaBIo2DR5J419FwK+nPQewEFBjxI4mXn3IbXoIMY64"
+    "Tw25U/gtrhARD/VSPgahSfIyifxl4Nxmk42y7FA7HWgCMQdCW3kg2kOuwMKaF0/bB0THqIB7oROMRrkuiGSLIbe4gGcl"
+    "PcNcB2nxUMJDkKKIyhFQ4reE/YjRlzQgS5Mbq6kf8LLAjPSv9DY/7lBgKQWNFJgh0rTBKyFWoIl0+d7+a1ZJuBpYH0DZ"
+    "OlYNDBvNYec6n1ko++/6tC7GCqN+RGcp5FBZd4fy2SN/xlZI/04iaH/+73fvR2/7Fz+fvh/90j8/ods73FnaaulTSV9X"
+    "KNVdvDU0isoDqUKQk9gH3SeaJFpQmgQaFHGEsgD/5l45xHpUaAgXklcZD+18FZms3W2axa6mU+iaNwho4VEa32aeygBc"
+    "PFAmOm4bglTo+F9VeFa/Tnsc3adx9iVHYUtQS7+mX8V5KBxzbS8/UNvs8CysUiJ5ow8fT/sfTy9/q4jiyesqWq+GRdch"
+    "epz8qyrqlpyxzZF4efy+IrIZFxYqOWbbAJE9ep42N/67v5xUwMLI0PqkwEXTd9s5QuithIaDHAEehZm3eH9OfoBMRNE8"
+    "7O3s4NbW4auuH1zv2AEotp393f3dzt7+TiZ4B5qt/GJsyetA/5b/C5s9zJ4MoDItmyMyg+wLxO/oiAyiykH1O9+KcXzu"
+    "idd0mJ/cCrKRvHnWNWrq5871cRq/k6byOfW9mXo69U/c8NvOutuAnIIFQsylkgEsddzirJZwlanO0jfMv6SuyE+oEpol"
+    "jDE1bOqnhtik7naZ5KS/4UO9mOjFG7LAm5dD+ECxFlECQ0eMjPRhD36tlP4I4rkJVc6cEG33yAZjAR6oN2G2AMoeTf1Y"
+    "8xOazMDaJ+HNzGuoWDOaHGmJ2FPvZo0CUsQxjhfgnbk8pYLZZkvbTmweGMG5Xj3t5BLk54iIH9xSca50/JEeWo+IOEvA"
+    "sOKFGfOFSAcUOJjogLNDg7Szz7PRkJ9ViC3QhIFG/6mz+6qz95onSYj7+azDJm2oQjGvBmk2aUPfLm3oDykMk3U9Epe1"
+    "0usYo4bSSqn6VIhcFmLMQG35ONSuw1dL8khyIPP47KyxL9AU7S5PI3kc7G/A9mNge5N28n3j7lLnGyy+weIbLF6DxRML"
+    "rS3jWgibXtaajr4NNN5kfH4zwLgCLly9RFcWAq4XeTaW5ZETRDVx51Ii3gY+bWKVPzxm2uCjDT7a4KMqfJRYqr01sRF2"
+    "JPa+GS7aZJs/AknWrVX4vK/Hi5/haH4gLps/XD+Nuvzj/NvY/sXJqH9xVvHGeoNznohz6sHKxi5v7PK3s8s1p771djen"
+    "2H80650qtlSx51Rr1qRnNXgxMeKpVj9jVUR+4G8DAzYlK1ZDBRn2Fgn4oA+8UxoaJ9EdCEvnr709f/eP//k7pofAjrnH"
+    "08b4AjaTX7fqi61H8EKy48s81afIila51oxy9YFU/nSmYNdWd1radu52uy/1UcaH+s1neh3+qOV7n211TPWBBkcdS7nU"
+    "acGCxyJWZQy4W8rY4UoYT+pMV8P4MdBXk142ZTa+gzIbG4S7Qbj/R5GnaiuVsUa7e/svX73+6d/+/Y0cT2yq8fNQA+50"
+    "ElCxhTAKW+wKrW0F6806xLeeoqrZyP9UZZY4ZS9xTNJdWPA+MFdkhB9H1ARk91JdnOLYEzFsA4A/mBhmvj3peKFjI29v"
+    "QARdFdApND+IdOKRFOP4uqt1b0KLdlYKhOw3JQRQERBAyYRSaMdJgBRz8QY/SOrP6BoJIax3oH4nwg8wRYqzdKRXIizv"
+    "bmWJe9mQOBMuBBysOB0LemETkRupymPMjvdqhfFM/iUmOCPLbTVxKOsUWQFQkYbipOgDESo2Z1fDEk01PmiWrJ/eNF4k"
+    "cAhvEY1GJQp1nhpmn2Fqlc1E4XOo8ktkZd3cnODuP4VJsOxAGr2b1x1zuiliaKr+YlKmsiSUfPk8Ha+bMiUCnINjk/OD"
+    "GWRU8cQkxHH/B5TCRmltOqHWoRoHmBK7KFFWjCPkCHu525Cw07QX0XobBW7nrdgRn07fn15cbh8AuSP+nCqQzPV4qjZP"
+    "ITqRo+RV4/2TdCJaMP7lycfzZQRwpTBMbd7qAabvDDxU7D0x0FXBBl5mALy8QmEv8RcqcoRFaCh3mvPquBELMoU1WqCR"
+    "Od+2TS822tlAxzZXgHAik7lHScMkh1TCpFhKq4skY5aijJyxgz4VEv1R1y4TH/hTsy+7b/7VfC2X0vKwFaJHBIO9gSdM"
+    "3jk21pXQBh6x5/BfOh3xXnmKv9s8XggO53AYXyvxsDtfHMBkWH+BvekC5UcDb+D9icbDv1apkOY9c300JORP4i3mCINy"
+    "w58d8ZHZXP64tKXL0sCmmvou5YJi+ap7rqF17ejiBjg0+CEYjYFFw6dNZrrWU6i0Ei2CZ6yRLb/qbHd2rbU+IyJwdKtN"
+    "ObjopHcNjcXPBb/tn58fX7zDXGUtHhZN2Or4VGrMAmrYx8QxAHlNIndRFhz6gjWDe/P1auMC6o9JY5G2eDLB48SUu508"
+    "bj4UnQB8ke5qrgGWRevmikbn1Dn3riFBV/STvzk+Qf2mGbsOJsfqvGp0n1jXgSaEacKjxKn3uCzZhPikaFwyc/Mt7bTc"
+    "EEKCsFfLYfN18TQMwDDh4QVwHNPfKVU8X30uPICF4HYdS6cqw2qTRHEdHyK3+mPVZmSLa1OEuQlxOnXYToALL4sG05Iz"
+    "ojkrmcsgUKZwzFin3E/5O9R5wTKVG/ofLk/7F1a2VsOyYk5pzYakuMGdDBxU4u1cxm22fIMpvKLLP2URwAHudFq+GVgG"
+    "/QnvRDIm4FM5KkwLPOBGKtR2sLq4IvhVe0tQ4Jk7oanQWlxofAdNZvMo7BUrxJRQEsqq+Tp5qaZNi+zOK65JwdUQln64"
+    "HOdH3zi3iJjqL483qtKwzQZn4ceJEMi0qARhO1C6THa+PoTV01xL4nhWlvQ4CnX5htoPnqe+20X9t89pgudJGSxTJKq8"
+    "AdMvohdT/S3zNt5oldQ3hh9wbYAfQ9efQkfFpLVNuv9WKwxgObiklfWYUCyQkaXUemtbr2TDOgjGmbRyRRAsY7VOku/S"
+    "44Wv9Kf4qnUkal34MVOSNs5XeACsdvJ/fH4X7n9NNDld2oMLlvHvLPixhqvGPe5jj+SlUXfP53Bx9y+x+8TXwiHq3CZ+"
+    "/hU+X9qa3Oqpzg/3/NMb7Lrs+PC0n+zC6HXZJ8KTKpF5ghs5Iqaj19hR1gshAtd3J3T/L3cTEWIvALt/klOgO3xFS5x6"
+    "BDT5FaA9dqNBnq7U4FXZWUxLvDy9PDsBlZet0QAI+IRjVGVt1Cz10aoaDpUojNQ8YWsZHekB8cqx6IzU6TsYrvIc8LKe"
+    "+XhVZa8Z1wR6XnaOZ9kANW9yLVykPuMRXcuTV6/cQxEgIeCthW1k7IGirYf/BbaL/L0="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -873,7 +879,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1180,6 +1186,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1534,9 +1541,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1630,6 +1637,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1667,13 +1684,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1681,6 +1691,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1692,9 +1710,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1704,7 +1723,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1714,33 +1733,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1748,7 +1790,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1762,61 +1804,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1848,9 +1924,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2248,8 +2324,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2834,19 +2910,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3124,6 +3213,126 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3188,7 +3397,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3633,9 +3843,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3744,7 +3955,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3767,11 +3978,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -4085,10 +4297,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5516,8 +5732,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8380,9 +8596,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9496,7 +9710,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10345,7 +10559,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10458,8 +10672,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

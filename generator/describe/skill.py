@@ -142,14 +142,24 @@ def _outcomes(program: Program) -> list[str]:
 
 
 def _media_line(program: Program, run: str) -> list[str]:
-    """How an image or audio answer reads, in a program whose commands give one."""
-    if not any(has_media(command.returns) for command in program.commands):
-        return []
-    return [
-        "- An image or audio answer is, with `--json`, an object"
-        ' `{"type": "image", "mime_type": ..., "size": ..., "data": BASE64}` (in a list, among'
-        f" strings); `{run} ... --output-file PATH` writes its bytes to PATH instead."
-    ]
+    """How an image, audio or embedded resource answer reads, in a program whose commands
+    give one."""
+    lines = []
+    returns = [command.returns for command in program.commands]
+    if any(has_media(ref, frozenset({"image", "audio"})) for ref in returns):
+        lines.append(
+            "- An image or audio answer is, with `--json`, an object"
+            ' `{"type": "image", "mime_type": ..., "size": ..., "data": BASE64}` (in a list,'
+            f" among strings); `{run} ... --output-file PATH` writes its bytes to PATH instead."
+        )
+    if any(has_media(ref, frozenset({"resource"})) for ref in returns):
+        lines.append(
+            '- An embedded resource is, with `--json`, `{"type": "resource", "uri": ...,'
+            ' "mime_type": ..., "size": ..., "text": ...}` (bytes as `"data": BASE64` in place'
+            f" of `text`); in text mode its text is printed, `{run} ... --output-file PATH`"
+            " writes it to PATH."
+        )
+    return lines
 
 
 def body(program: Program, source: str) -> str:

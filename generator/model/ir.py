@@ -45,6 +45,7 @@ TypeKind = Literal[
     "none",
     "image",
     "audio",
+    "resource",
     "content",
 ]
 
@@ -372,6 +373,8 @@ class Program(Node):
     exit_codes: tuple[tuple[str, int], ...] = ()
     records: tuple[Record, ...]
     enums: tuple[EnumDecl, ...]
+    #: The records the handlers ask for with `ctx.form` (`read/forms.py`), by name.
+    forms: tuple[str, ...] = ()
     #: The handlers file with burgee's markers removed, split where imports end: the imports
     #: the code needs when it runs, those only its annotations use (`if TYPE_CHECKING:`),
     #: and the rest.
@@ -389,8 +392,8 @@ class Program(Node):
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
-    #: burgee's `Image`/`Audio` as the handlers take them from burgee (a file's own class of
-    #: that name is its own: `reserved.FREE_NAMES`).
+    #: burgee's `Image`/`Audio`/`EmbeddedResource` as the handlers take them from burgee (a
+    #: file's own class of that name is its own: `reserved.FREE_NAMES`).
     kept: tuple[str, ...] = ()
 
     @cached_property

@@ -33,17 +33,24 @@ CONSTRUCTED = tuple(kind for kind, spec in TYPES.items() if spec.module)
 TEXT: tuple[TypeKind, ...] = ("str", "path", "date", "datetime", "time", "uuid", "decimal")
 
 
-#: The result-only kinds (`burgee.Image`, `burgee.Audio`): MCP content items.
+#: The kinds of a form's field (`ctx.form`) that hold one value -> the JSON Schema type an
+#: elicitation asks it as (a choice, an Enum or Literal of strings, is a string).
+FORM_KINDS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+
+#: The result-only kinds (`burgee.Image`, `burgee.Audio`, `burgee.EmbeddedResource`): MCP
+#: content items.
 MEDIA = frozenset(kind for kind, spec in TYPES.items() if spec.media)
 
 
-def has_media(ref: TypeRef | None) -> bool:
-    """Whether a type is or holds an image or audio (a list's items, content)."""
+def has_media(ref: TypeRef | None, kinds: frozenset[str] = MEDIA) -> bool:
+    """Whether a type is or holds an image, audio or an embedded resource (a list's items,
+    content)."""
     if ref is None:
         return False
-    if ref.kind in MEDIA:
+    if ref.kind in kinds:
         return True
-    return has_media(ref.item) or has_media(ref.value) or any(map(has_media, ref.items))
+    inner = (ref.item, ref.value, *ref.items)
+    return any(has_media(item, kinds) for item in inner)
 
 
 def spelling(kind: str) -> str:

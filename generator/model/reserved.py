@@ -29,7 +29,7 @@ RESERVED_WHEN = {"prompt": "prompts", "resource": "resources"}
 #: The runtime's classes a handlers file may define a class of its own by the name of (a
 #: dataclass `Image` of its own, or PIL's `Image`): the runtime never refers to them by name
 #: (`output._jsonable` asks a value for `_as_json`), so the file's own is all that changes.
-FREE_NAMES = frozenset(("Audio", "Image"))
+FREE_NAMES = frozenset(("Audio", "EmbeddedResource", "Image"))
 
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.

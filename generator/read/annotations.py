@@ -26,7 +26,8 @@ def _supported(use: Use) -> str:
     if use == "param":
         return SUPPORTED
     extra = "typing.Any, dict" + (
-        " and None; burgee.Image, burgee.Audio, a list of them or of `Image | Audio | str`"
+        " and None; burgee.Image, burgee.Audio, burgee.EmbeddedResource, a list of them or of"
+        " `Image | Audio | EmbeddedResource | str`"
         if use == "return"
         else ""
     )
@@ -256,9 +257,10 @@ def _content(
     if wrong or len(set(kinds)) < len(kinds):
         raise UnsupportedType(
             members[0],
-            f"unsupported union {source}: content is Image, Audio and str, each at most once",
+            f"unsupported union {source}: content is Image, Audio, EmbeddedResource and str,"
+            " each at most once",
         )
-    order = ("str", "image", "audio")
+    order = ("str", "image", "audio", "resource")
     ordered = tuple(sorted(refs, key=lambda ref: order.index(ref.kind)))
     return TypeRef(kind="content", source=source, items=ordered)
 

@@ -17,6 +17,7 @@ import re
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, TypeRef
+from burgee.read.forms import read_form
 from burgee.read.naming import NameChecks
 from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_with
@@ -330,9 +331,10 @@ def check_context_uses(
 ) -> None:
     """Every `NAME.X` a handler reads, where NAME is its Context parameter, must be something
     `Context` has: a misspelt `ctx.progess(...)` would otherwise fail only when it runs, as an
-    internal error."""
+    internal error. Its `NAME.form(...)` calls are read too (`read/forms.py`)."""
     known = _context_names()
     uses: list[ast.Attribute] = []
+    forms: list[ast.Call] = []
     stack: list[ast.AST] = [*node.body]
     while stack:
         item = stack.pop()
@@ -344,7 +346,14 @@ def check_context_uses(
         if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name):
             if item.value.id == name:
                 uses.append(item)
+        if isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute):
+            called = item.func
+            if called.attr == "form" and isinstance(called.value, ast.Name):
+                if called.value.id == name:
+                    forms.append(item)
         stack.extend(ast.iter_child_nodes(item))
+    for call in sorted(forms, key=lambda c: (c.lineno, c.col_offset)):
+        read_form(reader, call)
     # NOTE: an attribute the handler sets itself is its own to read back.
     own = {use.attr for use in uses if isinstance(use.ctx, ast.Store)}
     public = sorted(n for n in known if not n.startswith("_"))

@@ -387,6 +387,7 @@ def _read(
         outcomes=tuple(reader.outcomes),
         exit_codes=tuple(sorted((k, code) for k, (code, _) in reader.moved.items())),
         records=tuple(reader.records.values()),
+        forms=tuple(sorted(reader.forms)),
         enums=tuple(reader.enums.values()),
         user_imports=stripped.imports,
         user_checking=stripped.checking,

@@ -80,6 +80,8 @@ class Reader:
         self.classes: dict[str, ast.ClassDef] = {}
         self.records: dict[str, Record] = {}
         self.enums: dict[str, EnumDecl] = {}
+        #: The records a handler asks for with `ctx.form` (`read/forms.py`).
+        self.forms: dict[str, Record] = {}
         #: `Name = Annotated[T, Option(...)]` at the top level: name -> its `Annotated[...]`
         #: (`read/shared.py`); those whose marker is an `Argument`.
         self.aliases: dict[str, ast.Subscript] = {}

@@ -20,8 +20,9 @@ DOCUMENTS = (
     "skill",
     "completion",
 )
-#: The documents only a program with prompts or resources has (`runtime/surfaces.py`).
-OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates")
+#: The documents only a program with prompts or resources has (`runtime/surfaces.py`), and
+#: the forms of one whose handlers call `ctx.form` (`runtime/fields.py`).
+OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates", "forms")
 _WIDTH = 92
 _BLOCK = re.compile(r"^_DATA = \(\n((?:    \"[^\"\n]*\"\n)+)\)\n", re.MULTILINE)
 

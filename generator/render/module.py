@@ -10,6 +10,7 @@ from typing import Any
 
 from burgee import __version__
 from burgee.describe import documents
+from burgee.describe.forms import forms as forms_document
 from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
 from burgee.model.kinds import has_media, metavar
@@ -373,7 +374,9 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
     every line ordinary code, nothing compiled from a string or cached."""
     refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
     records = {r.name: r for r in program.records}
-    input_records = _input_records(refs, records)
+    # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
+    forms = [TypeRef(kind="record", source=name, name=name) for name in program.forms]
+    input_records = _input_records(refs + forms, records)
     refs += [f.type for r in input_records for f in r.fields]
     errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     constants = [
@@ -415,6 +418,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
                 if key in lists
             },
             **completion.pop("documents"),  # type: ignore[dict-item]
+            **({"forms": documents.compact(forms_document(program))} if program.forms else {}),
         }
     )
     # NOTE: the names the program's own code uses decide which parts of the runtime it gets.

@@ -98,8 +98,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)

@@ -166,7 +166,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -279,8 +279,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

@@ -7,13 +7,17 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError, _ActionRequired
+from burgee.runtime.fields import _answer_text, _checked, _field_schema, _form_fields
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Sequence
-    from typing import NoReturn
+    from typing import NoReturn, TypeVar
+
+    #: What `Context.form` returns: the form's own class.
+    _F = TypeVar("_F")
 
 
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
@@ -69,9 +73,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -165,6 +169,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -196,17 +210,20 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 #: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
 #: given ahead (`--answer`).
 _UNANSWERED: Any = object()
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
 
 
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
     return "-".join(words[:4]) or "answer"
+
+
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
 
 
 def _answer(
@@ -220,9 +237,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -232,7 +250,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -242,33 +260,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -276,7 +317,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -290,61 +331,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -376,9 +451,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 

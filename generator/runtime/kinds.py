@@ -504,19 +504,51 @@ def _media_schema(kind: str) -> dict[str, Any]:
     }
 
 
+#: An embedded resource's JSON form (`media.EmbeddedResource._as_json`): its text, or its
+#: bytes in base64 as `data`, exactly one of the two (five keys in all).
+_RESOURCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "An embedded resource: its URI, MIME type and size (in bytes), and its text,"
+    " or its bytes in base64 (data)",
+    "properties": {
+        "type": {"const": "resource"},
+        "uri": {"type": "string", "minLength": 1},
+        "mime_type": {"type": "string", "pattern": "/"},
+        "size": {"type": "integer", "minimum": 0},
+        "text": {"type": "string"},
+        "data": {"type": "string", "contentEncoding": "base64"},
+    },
+    "required": ["type", "uri", "mime_type", "size"],
+    "minProperties": 5,
+    "maxProperties": 5,
+    "additionalProperties": False,
+}
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -555,6 +587,17 @@ class _Audio(_MediaType):
     schema: ClassVar[dict[str, Any]] = _media_schema("audio")
 
 
+class _Resource(_MediaType):
+    """`burgee.EmbeddedResource`: a resource's contents a handler returns (an MCP `resource`
+    content item)."""
+
+    name = "resource"
+    media = "resource"
+    spellings = ("burgee.EmbeddedResource",)
+    expected = "an embedded resource (burgee.EmbeddedResource)"
+    schema: ClassVar[dict[str, Any]] = _RESOURCE_SCHEMA
+
+
 #: Every leaf type by its IR name (structured types are built from these: see `values`).
 TYPES: dict[str, type[_Type]] = {
     _Str.name: _Str,
@@ -572,4 +615,5 @@ TYPES: dict[str, type[_Type]] = {
     _Null.name: _Null,
     _Image.name: _Image,
     _Audio.name: _Audio,
+    _Resource.name: _Resource,
 }

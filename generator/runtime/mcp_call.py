@@ -228,7 +228,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)

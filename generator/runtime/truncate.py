@@ -123,9 +123,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -234,7 +235,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -257,11 +258,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:

@@ -41,8 +41,9 @@ for (const [name, args] of Object.entries(plan.tools ?? {})) {
     onprogress: (p) => progress.push(p.progress),
   });
   seen.calls[name] = { isError: result.isError ?? false, structuredContent: result.structuredContent ?? null, text: result.content[0]?.text };
-  // NOTE: what each content item is (images and audio: their MIME type and base64 data).
-  seen.calls[name].content = result.content.map((c) => (c.type === "text" ? { type: "text" } : { type: c.type, mimeType: c.mimeType, data: c.data }));
+  // NOTE: what each content item is (images and audio: their MIME type and base64 data; an
+  // embedded resource: its contents).
+  seen.calls[name].content = result.content.map((c) => (c.type === "text" ? { type: "text" } : c.type === "resource" ? { type: c.type, resource: c.resource } : { type: c.type, mimeType: c.mimeType, data: c.data }));
   seen.progress[name] = progress;
 }
 seen.prompts = served.prompts ? (await client.listPrompts()).prompts.map((p) => p.name) : [];

@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -66,7 +68,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -104,6 +106,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -889,68 +895,68 @@ _DATA = (
     "o+vtPP7hqPOwUg6eUqtd9gNOYXLiloBroKJQezxdDINoliiBUFoBopphvQBUVybu2qZoLG5iMOhKYI2I7C14N/BdJcHV"
     "xvQExgU1mNKpEi74AC1aXDUP83vzqBnVIhxC2xP4HpicmlHUJJfJgkaTzurMn5EcmEs4veMgGrjBufawc/stOAxQDXby"
     "gmVB9xwftVqjogJLKjscmwoGVEJC7ALUbZMfRm/S73EZAlLMiIbz9SUu5IITCVjnApS61qJ6YVljsUyYmpCLgJej2uHJ"
-    "kDShRg3W8uivNnZdlYChY4vwNGJ4Mm1ZiIxqE9QR204roKQEpvBzBQquCGdmNpDgJlcQSSLN+i5Kkj8FJYLxELCOc8+P"
-    "4ONgkaAlcgVueUC8RhZZF4B4/eT0l/ZhCwtgcEEHGlTaJkyYBIqoZyNo+eF5cjAf5wdmo7sVxgZTeCUS0MgSkYPCtYIq"
-    "NUb/nMtLlHvViaZ8vxYQXaFbTl3lUixG6/q6goTOHSHvHN2jwyRVzPPUfW8LZqWRWoWseWLPM8xERk9muFoFgKXcS1g6"
-    "uM4cu4TG7n4XtzURWDgWIBkhzPBYcg+6gIuWX76pYlxq5gdB2/PjDaSXtg6UIaGNl2CMNIgKAjTU2EDEZqAKeNDaAglP"
-    "1+MhDYX6TMvAPbUH0qcSBLJAIoDKMHPOLKJGvgy8TfQpqUkeGkZp+RMu23Ybawx1BdMcgXUmwkEnJoiSSRq8KMFYPM9B"
-    "kTQwYoHrb6Tsue8rXQ5HRPQLyAor9SH0xZubVuEU1WVZX3Yw8FpTzuWD77WsajRoVK6Zrp+ePT+hmTVWp7qAiwn/RYEu"
-    "80PsrlgD76KB2mhV02xrXnQxictjQvzVpimm0VGU2cVJB2/CGBbxYG9lOl3V1mU8pbfRgsnTy9aHOGZggM4CgSziGBar"
-    "UxgE0VXbwkJbJBO5V4mygK7VCaQBbgEpYX//mAM5iP9ePnlxkjc1GJ/e5fwd1v/aOy5vsMLEs7rAwKFTKPPkaPeSpoSK"
-    "oBWHsZCqiI8WG7GaRDMln3z4bLNYaZ8QbhzjZGHVnjEt0On80DTaePl8sJi5SiGUrZgi1I/bMgcpEEcsjttVSEbUfcRK"
-    "uEb9EczgysIzHc42g0IyvpQlwlKqeE8N6rTV5ZnG2ibmbgbT9FqDIRrbpO0pWlFufx6zt7Mqbambt5W51K1ltchWJQNk"
-    "Fl31jYkAAXqCEEu8xQbF7ttfnz1/3pl6eyuQhJ5IarhtMy4esfV9TFux0gWo3IXZkomovWiYd3mDCpg87YjCl9liFkfk"
-    "aIFh1MaFSeMcWQIKxwWYOA89GZvEMZUfxGZj8P1VGm2Dli5liAja9swZYPbMXo3z1IN9gEEn5C8H6dJdKqEFc1E7EPd2"
-    "Qd5bRqu3GBIRLemWKBiWH0ch4TdWhObhPdoAxkHGUFC3FmomNxz0LQL6FO+JjFLdWYbkxcuW2CdYjaUm93Qhuy7vMmOr"
-    "AFAcdQW78lN3RjxCIqe+B7481yYcYooe9y0qmi1wdBUo/HzcUjdDKn2o99Dhs6MWfczjeuzAqAXzk7NXWzKPAwoK1Fni"
-    "/5Hx/0XkgQcE8pHE0AwlEYl8kod0PtDAg6169NGfnqsEYOjHxy1x9uzl29N+Szx69Pbvbx8/JgcShAm1vZyDMweDkR7F"
-    "cv1YDID/F7i7bSCxNCFuJLwAJOBfyJxLo6LUzwTmooBj12gdTU3GkPa+uUwqD2oOxM9VooMhp/jsQCZXEkTlUfobvY+i"
-    "J/kxNfbofs2PiK5RRHT5TKSAl5QL9M3joczVmNRNdDF+RLUv+WmeMqZ2FCHkIahMwCRiHvtmUuQwlrRocNcWfysCbj3s"
-    "GYCFmB5G7Ghiyo/4mS5CjMfcpobcGfwWZ4iI+3oqb4LQHJTKiniWgTNvDCZZ9uk5HdIBMQdCd/NAtItcgYldAFYIfTXZ"
-    "OyY6zgu4FxrBuE8QgEjuMuQWL+Fel+5hroO0hCjh6Y51fqvHhfWIu/CyoCkNbiBh5fK0wIj0t+xnvt2nEE4GGikwQqRp"
-    "g1dCrEAT6fKDw+9YJVHgz/UD6el4sl1/2zY1d1euUY5GoNhZilLmcmrMjT3c6uDrCCJugtCRqKpAYZosWxn8ll5Yqhhe"
-    "/j2nkv2dlEI5N9rfXM6wlqH5N6DIyHJc61xZ+Yu/pl96O5Mkmanu/ftU7Zivd6J4fN+LQVzuH+4f7rcPDu9bIQmYr3JK"
-    "YEkiJNJ7ikHrqjRDhwPAwrf1OQi0Fb3qbEtFagA7Sdvs5/MSt6AtzfnoqrP15HHF29V3/2NB3GWD5Qq59XdMOM9Q9zPo"
-    "w3iBhqNwTypWxHFgqR8UR7WEq0y1TV8/nx6q2LFWtcltCWNMPdr6oaFWqPu5THLaXv+6Xkz05PU5021CrrQbrVBdODUu"
-    "56zvdJqVg7XZl3g+MwEIve3q3ANPF3BlONReKG/ASsMUVjh3rllLgNhFG8LDNdrKVqNPPF6EqQ6hERg0yokZfoYPPshy"
-    "SFzmW6ev9EUy5kaTXVDR7Yyic02Mbo+TVazRBJAhMhJaOvO8PR3z53vx9K7K1a5uJwcR+kFeraE0Z1jUBQWtwMvoZjNW"
-    "tUn+xrc3tdiCN0H367dDS6mSqJ7IpTQdVdC08kufX4mtvf1roo0tbmxxY4tTW1xQzZZWPFxije2jgTYxv4Eyiv7wsxne"
-    "P8dL+Z+hvrdtq0OQ/Gzz0V06ttkeqOVvn38d9m0bb7U35q4xd5/G3NWkAHv5lOaXbxQt9RjL9B0WPQLbKNoqrpgTX98q"
-    "cveCuxam26/DLd1WjY+7Pb5gu6bJnDm4lpdW5TlWVMv4duzVzfU4GoPVGKzGP+uZGlYyuUOj85nMyqcvH/RZDlbZWlov"
-    "PZLW5u9N+6Wtejg1PF2z2k5563R8kSftNjtEt1BD5+u2jsteKWxsYWMLG1vIVGVK21aH+52DvH1cw+OiloVuVXCLn8cw"
-    "NiXT7qZk2mc+tmqLQGCTHT5Tt+bIkop6YxWbfblmmN01sYYuWfnSy/W83iVFxUo7jqikWKtS8y7tlwp8VaG+cmGwUh7W"
-    "HdeuYmvwwc1EfLiuoGBZVbDSK4lcEmx1GdCaUZMASnyYRPFCexB8LWtzWUWxBmo1UKuBWt8+1MoMZPvyUkOuVOke0l9+"
-    "+1/ru0S60x+GpKw2hGLUs4BeBfcoDsWRaOM2+KyHzwPNmgqeTQXPm211wdJjk19aBc8v4JjG7SZgqOjizWioZmtAucpl"
-    "rm3qr9z4WX8FtFkFNZfVvNRqExOnySSO5uNJCm7yCNCUTqkZtIVHZ6v4BUeVErCkgmaRnqx2ZqsKC9xEActlgywbZNkg"
-    "y28cWRpzM4yulGazVdxIqyva7b8ZjkR1xX0YO9SeCfMWwWdAj03h5S+h8PInPsLXhjmb7jHJigUvN/jzGthjsEUMOJJv"
-    "pQrF1cE+XZB4bUxVLH6MvAgv6aenz5/9+uz0/PTVrycvmXZ6//VGQu1Syg1SaJBCgxS+caSQaWdL+bnpG4OZZlFHrEA2"
-    "jTxhf4L7Ei69EsgqPW3/8yCHL78s/Vd2ZHrRMm+YkKPJLr0Bn2ZKLdP8rt4TvqFGetE+D9Xlki5X7iErfF7s4PZZxhtq"
-    "nBc7MNVvV98xu0oB82IpdJtlppJ5qwZjNhGKBnc0uKPBHZb9svSg/SII63FoscOBi1WAh9m8m5otXvFZtwVDYun4foVy"
-    "okVnP5wSqlVr4SHSEv3lAIgHLrit9PWTd8Ia6OdBQM3RJHW0NEeTFHXjN3Y0SR7FWOumyLXXuo4iVRfm2sjHwtFliZ++"
-    "+PHf//wXVh0F7XuFmUUMzVllk7cMilO7UF4BNXmzWmjF/MoUiy4A3fHkpVYj9y/3O0daQV3Xq3XTar/+PJUv+ziUrc1O"
-    "CXrXh/ZKO8+ysypWB+7WXoJ8a/oQlLUa0wehfB2IfJVWmhNWvoATVho/qPGDPpEfVG2lLGu0f3B49OC77//7fx66g6Gn"
-    "AUY1gNe1ZYtPCKOwxb7Q2law3qyD8pspqpqF/Kc6YYsrQadObrYKC54sliA9H0ae1ATYa6n2TblQzEM+4whPC4FlNcf6"
-    "qKHyPeStPn3o2Lhuvj6jZzAfm/3sKS3aDS4QcrgqIYCKvPSNiDQnqtPIdHiNLn2rj77AkHos3xHhx1h5l4u/umGJsKqY"
-    "gE3igxVJPLXeI+GSNa7w5NCnEuNIIAA46opL2xwLJdnInPVLNNVEGWyyvn+4MuvAablAjJiUKNRFibHUMNbR9ZgovA8V"
-    "cYksO6yRE6fDdZgEk8Glh/IvtBKyNe+7lkgoRWvydHy3KlMSQB+ujtxTuWA6XsZUP+b2j6leMb0ppKun+8OJrn++KFFW"
-    "jBTlCDvaX5GwZ1krYvdpEgftp+K+ePvs52cvT/eOgdxzKiWMJPPhR1UiXYhG5Sh5cLTqVKWNiF3o//TkzYtlBPDRbVjH"
-    "fqcLSLvdC1HddkV2TFsvtLrAH7Z40pr4jc6cwjOBqJQ+l1kWiasutKjrkNMuVbDkEuxchqyli4fgabYKf6J381q8L7yF"
-    "20lanKlriV5vDuj9+72uvcnE3nVKxb9Lh511cOwUPEj8gY9OE47+jT6VzmxdOeo8/C+zf4WJpecQICLe6/ZCYU4swMf1"
-    "KXe9kHj96D/abfGzDGVMEzZYCA7/cW1LradVZ7Y4Bmed1rz0cLdvu/24F/bCv+ge8fM2z78L7/L0u+zwOxzBX8RTLEuP"
-    "8Rn42hZveIZoJzEzWDN1tnD0WUQJ7rQJqAA5nll2xUekjX19oga+NQheCkbWYMbxbnMcgtaXdlVt2rODHP1dH7HAjrfW"
-    "q0QG9++0qPQ7OvEdQ2eJQvH01YsXT17+iEXytXw5dDyR047oNDkHKGIvFPuxU445yWsJx8B/QdkYkTqJ2PS1Q+fwzYdD"
-    "AL58aEB6O6sFkbkAItMwfPibjefNFY3fqXFuXYOGjniVfuYIBrWblYr3sSq7LuhPdehIjEAQYJhwK/HqZ5wa+ySG9FzA"
-    "dOT6ZEDrnCmUMdVdwmO9fu9loQKGEtf3gOd48gKdUpA/YlAdw1ToXX6OrpKPr/WiXPERUkRwuVMTH+O+HT4YReUGxbX8"
-    "cYWYXXJc6IEht85Wc0l8PoODytTPGRGV2+ncKF7m4JBXr0+fvXrp2EeFLDvLKzsyJD1b49KNfTQr5gwRfvPWPj3EFEvS"
-    "p3/ZmOQYAwE0iVOwVXq/fyofQ/C9fKmy80VwSRWOFnE6OCu48d8RlAzhRmgoNB8vNQ7krV6qWzygqITbUGL1cUPlI5V2"
-    "yRI+4CNR+DCOYvV9ZTQ6RRNgfA5+cIiYJ/widXacHboquysdErLHBm4RzVMxcLMzTQhtguFjsvPHkzhdzbU03ufYpM8T"
-    "pU8PKclMdpxI5uWBsNSfIAJDfJGew2ZOKataiBp1OeXTJlAd+bbGyfxo+ALXAN8I7VaSitJ6J1uHtzubwvFxWitND4oG"
-    "MrN0uoOzp2dzxaM4jOPp5M7hcIwVOyF0BQtA4YWP9FF81NoS9S98mUqXFs9HuAHMf/p/vH8ffv+Y6nS6dAAXHOMLOvBl"
-    "A7eOWzzEFsmjo+a255xx8w+w+dJy+yg2cbG45e8fYtNl94qHsbajpPl8SISnB3/mCV7J3TENfYcN2b4OEbi506LbP9pP"
-    "RYJ9DWx+LddDN/jgiEaeugw0+Fs4ENiMBnH6JJSw2n5y/fwzXDN90GWbHIMCePqEg1pVSqlUqN+pJihzJICcFQvLL+/Z"
-    "qlFc06eu14hMgE63U0B3OU0VFSJraCMnCqi6fZ3EyubIGYPmtlYla/k4S3VZ6mYdnUPi/dard9wgHDe9rVw3LYBB8IXJ"
-    "sydvfn4LVhIXz529cLl8CDUvytRx2t4k+9vbkzfpLlna0I+LbvNXJ27g+fJ9ujWE680tu3p3Cx3o+VHQZhkEUXtA+V3s"
-    "ThW33JsKQ2e3yr591BXZ7iCcZr016CZO3bShx0G1/or9klzQoKqxoquE7u8SJ45gPxC4c/3/jK4xsw=="
+    "kDShRg3W8uivNnZdlYChY4vwNGJ4Mm1ZiIxqE9QR204roKQEpvBzBQquCGdmNpDgJlcQSSLNeracg0UCdocNrj8FjQKC"
+    "Off8CAmWANTAyfWwWgZ4l2Cydl2BGyEQxZGd1mUhXj85/aV92MKyGFzmgYaa9gTTKIFO6s+IX37QnhzMx/nh2phvhRHD"
+    "xF6JBPS0RDxBI0JFG6PXzkUnyr3q9FO+XwuertAtJ7RyiReji31dV0JnlJB3ju7RYZIqZn/qvrfFtdJ0rULWPLFnH2Yi"
+    "oyczZ60C7FLuJUw2rj7HLqyxu9/FzU4EIY4FiEgIMzyW3IMu66Klmm+qGJea+UHQ9vx4A5mmDQVloGijKBgjDaKCAA1A"
+    "NhCxGSgIHrS2S8LTVXpIb6GW0zJwT+2B9KkE4S2QCFAzzFw2i6iRLwNvEy1LypOHhrFb/oRLt93GykNdwTRHYLOJcNCU"
+    "CWJnkgYvSjBCz3NQJA1MW+D6G5kA7vtKF8kREf0CssKqfgh98ZanVThF1VrWlx0Mx9YUefngey2rRg2ammum66dnz09o"
+    "Zo0tqi7rYoKCUaCL/xC7K9bAu2igNlrVNNuaF11M7fKYEJW1aYppdBR7dnHSUWGbhflgb2U6XdXWxT2lt9GCydPLNok4"
+    "ZsCBzg2BLOIYFqtTGATRVdtCSFskE7lXib2ArtUJpAFuAT9hf/+YAzmICl8+eXGSNzUYtd7lrB5WBds7Lm+7wnS0usBw"
+    "olMo/uRop5OmhEqjFYexkKqImhYbsZpEMyWfPPtsC1lp9xBuJ+MUYtVOMi3Q6fzQNNoo+nywmLlKIcCtmCLUj9syByk8"
+    "R4SOm1hIRtR9xEq4Rv0RzODKwjMdzjaDQjK+lCXCUqp4pw3qtNXlmcbaJuZuBtP0WoMhGtuk7SlaUW5/HrMPtCptqfO3"
+    "lbnUrWUVylYlA2QWHfiNiQABeoIQS7zFBsXu21+fPX/emXp7K5CE/klquG0zLh6x9X1MG7TSBajchdmoiai9aJh3edsK"
+    "mDztnsKX2WIWR+R+gWHUxoVJ48xZAgrHBZg4Dz0Zm3QyFSXEZmMfBp3G4KClSxkigrb9dQaYPbOD4zz1ax9gKAr5y6G7"
+    "dO9KaMFc1A7EvV2Q95bR6i2GRERLulEKhuXHUUj4jRWheXiPtoVx6DEU1K2Fmsk5B32LgD7FeyKjVHeWIXnxsiX2CVZj"
+    "Aco9Xd6uy3vP2CoAFEddwQ7+1J0Rj5DIqe+Bh88VC4eYuMfdjIpmC9xfBQo/H83UzZBKH+qddfjsqEUf87geOzBqwfzk"
+    "7NUW0uMwgwJ1lvh/ZPx/EXngAYF8JDE0Q6lFIp/kIZ0PNPBgqx599KfnKgEY+vFxS5w9e/n2tN8Sjx69/fvbx4/JgQRh"
+    "Qm0v5+DMwWCkR36qH4sB8P8C97wNJBYsxO2FF4AE/AuZc2lUlPqZwFwUcOwaraOp1BjSjjiXSeVBzYH4uUp0iOQUnx3I"
+    "5EqCqDxKf6O3VPQkP6bGHt2v+RHRNYqILqqJFPCScoX2pO3Kk7qJLkaVqCImP81TxtSOIoQ8BJUJmETMY99MihzGkhYN"
+    "7uXib0XArYc9A7AQ08OIHU2k+RE/00WI8Zjb1JA7g9/iDBFxX0/lTRCaQ1VZac8ycObtwiTLPj2nAz0g5kDobh6IdpEr"
+    "MLELwAqhryZ7x0THeQH3QiMYDQoCEMldhtziJdzr0j3MdZCWECU83cfO7/q4sB4x+pGFUmlwAwkrl6cFRqS/ZT/z7T4F"
+    "djLQSIERIk0bvBJiBZpIlx8cfscqicKBrh9IT0eZ7arctqm5uyKOcjQCxc5SlDKXE2Zu7OEGCF/HFXFrhI5PVYUP0xTa"
+    "yuC39BpTxfDybz+V7O+kFMq50f7mMom1DM2/F0VGluNa58rKavw1/dLbmSTJTHXv36cayHy9E8Xj+14M4nL/cP9wv31w"
+    "eN8KScB8lRMFS9Ijkd5pDFpXpXk7HACWw63PTKCt6FXnYCoSBthJ2mY/n624BW1pJkjXoq0nj+vgrv5OAJbJXTZYrptb"
+    "f8eEsw91P4M+jBdoOAr3pGJFHAeW+kFxVEu4ylTb9PXzSaOKfWxVW9+WMMZUqa0fGmqFup/LJKft9a/rxURPXp/z3ybk"
+    "SnvUCjWHU+NyzvpOJ185WJt9ieczE4DQm7HOPfB0AVeGQ+2F8rasNExhhXPnmrUEiF20ITxco61sNfrE40WY6hAagUGj"
+    "nK7hZ/g4hCyzxMW/dVJLXyRjbjTZBZXizig618To9jiFxRpNABkiI6Gl89Hb0zF/vtdR76qI7ep2chChH+TVGkpzskVd"
+    "UNAKvIxuNmNVW+dvfKdTiy14E3S/fme0lCqJ6olcStNRBU0rvwr6ldja27882tjixhY3tji1xQXVbGnFwyXW2D4waBPz"
+    "Gyij6A8/m+H9c7yq/xmqftu2OgTJz7Yk3aVjm+2MWv5O+tdh37bxrntj7hpz92nMXU0KsJdPaX75RtFSj7FM32zRI7CN"
+    "oq3iijnx9a0idy+4a2G6/Trc0m1V/rjbQw22a5rMSYRreWlVnmNFDY1vx17dXKWjMViNwWr8s56pbCWTOzQ6n8msfPqi"
+    "Qp/luJWtpfXSg2pt/t60X9qqklPD0zVr8JS3TscXedJus0N0C5V1vm7ruOxFw8YWNrawsYVMVaa0bXW43znI28c1PC5q"
+    "WehWBbf4eQxjU0jtbgqpfebDrLYIBDbZ4TN1aw4yqahCVrHZlyuJ2V0Ta+iSlS+9XM/rXVJqrLTjiAqNtSo179J+qexX"
+    "Feorlwsr5WHdce0qtgYf3EzEh+sKCpbVCiu9qMiFwlaXAa0ZNQmgxIdJFC+0B8HXsjaX1RlroFYDtRqo9e1DrcxAti8v"
+    "NeRKle4h/eWaAFrfJdKd/jAkZbUhFKOeBfQquEdxKI5EG7fBZz18HmjW1PVs6nrebKsLlh6b/NLqen4BhzduNwFDpRhv"
+    "RkM1WwPKtS9zbVN/5cbP+iugzSqouawSplabmDhNJnE0H09ScJNHgKagSs2gLTw6W8UvOKqUgCV1NYv0ZBU1W1VY4CYK"
+    "WC4bZNkgywZZfuPI0pibYXSlNJutkkdaXdFu/81wJKor7sPYofZMmLcIPgN6bMoxfwnlmD/xwb42zNl0j0lWQni5wZ/X"
+    "wB6DLWLAkXwr1S2uDvbpMsVrY6piSWTkRXhJPz19/uzXZ6fnp69+PXnJtNP7rzcSahdYbpBCgxQapPCNI4VMO1vKz03f"
+    "GMw0izpiBbJp5An7E9yXcOmVQFbpafufBzl8+cXqv7KD1IuWecOEHE126Q34NFNqmeZ39Z7wDZXTi/Z5qC6XdLlyD1k5"
+    "9GIHt88y3lD5vNiBqYm7+o7ZVcqaFwuk2ywz9c1bNRiziVA0uKPBHQ3usOyXpQftF0FYj0OLHQ5crAI8zObd1Gzxis+6"
+    "LRgSS8f3K5QTLTr74ZRQrVoLD5GW6C8HQDxwwW2lr5+8E9ZAPw8Cag4sqaOlObCkqBu/sQNL8ijGWjdFrr3WdRSpujDX"
+    "Rj4Wji5L/PTFj//+57+w6iho3yvMLGJoziqbvGVQnNqF8gqoyZvVQivmV6ZYdAHojicvtRq5f7nfOdIK6rperZtW+/Wn"
+    "rHzZh6RsbXZK0Ls+tFfaeZadYLE6cLf2EuRb00ejrNWYPh7l60Dkq7TSnLvyBZy70vhBjR/0ifygaitlWaP9g8OjB999"
+    "/9//89AdDD0NMKoBvK4tW3xCGIUt9oXWtoL1Zh2U30xR1SzkP9W5W1wJOnVys1VY8GSxBOn5MPKkJsBeS7VvyoViHvLJ"
+    "R3haCCyrOdZHDZXvIW/1mUTHxnXz9ck9g/nY7GdPadFucIGQw1UJAVTkpW9EpDlRnUbG0K05VkgffYEh9Vi+I8KPsfIu"
+    "F391wxJhVTEBm8QHK5J4ar1HwiVrXOHJoU8lxpFAAHDUFZe2ORZKspE565doqoky2GR9/3Bl1oHTcoEYMSlRqIsSY6lh"
+    "rKPrMVF4HyriEll2WCMnTofrMAkmg0sP5V9oJWRr3nctkVCK1uTp+G5VpiSAPlwduadywXS8jKl+zO0fU71ielNIV0/3"
+    "hxNd/3xRoqwYKcoRdrS/ImHPslbE7tMkDtpPxX3x9tnPz16e7h0DuedUShhJ5sOPqkS6EI3KUfLgaNWpShsRu9D/6cmb"
+    "F8sI4APdsI79TheQdrsXorrtiuzwtl5odYE/bPH8NfEbnTmFZwJRKX0usywSV11oUdchp12qYMkl2LkMWUsXD8EzbhX+"
+    "RO/mtXhfeAu3k7Q4U9cSvd4c0Pv3e117k4m965SKf5eOQOvg2Cl4kPgDH50mHP0bfVad2bpy1Hn4X2b/ChNLzyFARLzX"
+    "7YXCnFiAj+uz73oh8frRf7Tb4mcZypgmbLAQHP7j2pZaT6vObHEMzjqteenhbt92+3Ev7IV/0T3i522eihfe5Zl42ZF4"
+    "OIK/iKdYlh7jM/C1Ld7wDNFOYmawZups4eiziBLcaRNQAXI8s+yKD04b+/pEDXxrELwUjKzBjOPd5jgErS/tqtq0Zwc5"
+    "+rs+YoEdb61XiQzu32lR6Xd04juGzhKF4umrFy+evPwRi+Rr+XLoeCKnHdEZcw5QxF4o9mOnHHOS1xKOgf+CsjEidRKx"
+    "6WuHTuebD4cAfPnQgPR2VgsicwFEpmH48Dcbz5srGr9T49y6Bg0d8Sr9zBEMajcrFe9jVXZd0J/q0JEYgSDAMOFW4tXP"
+    "ODX2SQzpaYHpyPV5gdY5UyhjqruEx3r93stCBQwlru8Bz/HkBTqlIH/woDqGqdC7/BxdJR9f60W54iOkiOBypyY+xn07"
+    "fDCKyg2Ka/njCjG75LjQA0Nuna3mkvh8BgeVqZ8zIiq307lRvMzBIa9enz579dKxjwpZdpZXdmRIerbGpRv7aFbMGSL8"
+    "5q19eogplqRP/7IxyTEGAmgSp2Cr9H7/VD6G4Hv5UmXni+CSKhwt4nRwVnDjvyMoGcKN0FBoPl5qHMhbvVS3eEBRCbeh"
+    "xOrjhspHKu2SJXzAR6LwYRzF6vvKaHSKJsD4HPzgEDFP+EXq7Dg7dFV2VzokZI8N3CKap2LgZmeaENoEw8dk548ncbqa"
+    "a2m8z7FJnydKnx5SkpnsOJHMywNhqT9BBIb4Ij2HzZxSVrUQNepyyqdNoDrybY2T+dHwBa4BvhHarSQVpfVOtg5vdzaF"
+    "4+O0VpoeFA1kZul0B2dPz+aKR3EYx9PJncPhGCt2QugKFoDCCx/po/iotSXqX/gylS4tno9wA5j/9P94/z78/jHV6XTp"
+    "AC44xhd04MsGbh23eIgtkkdHzW3POePmH2DzpeX2UWziYnHL3z/EpsvuFQ9jbUdJ8/mQCE8P/swTvJK7Yxr6DhuyfR0i"
+    "cHOnRbd/tJ+KBPsa2Pxarodu8MERjTx1GWjwt3AgsBkN4vRJKGG1/eT6+We4ZvqgyzY5BgXw9AkHtaqUUqlQv1NNUOZI"
+    "ADkrFpZf3rNVo7imT12vEZkAnW6ngO5ymioqRNbQRk4UUHX7OomVzZEzBs1trUrW8nGW6rLUzTo6h8T7rVfvuEE4bnpb"
+    "uW5aAIPgC5NnT978/BasJC6eO3vhcvkQal6UqeO0vUn2t7cnb9JdsrShHxfd5q9O3MDz5ft0awjXm1t29e4WOtDzo6DN"
+    "Mgii9oDyu9idKm65NxWGzm6VffuoK7LdQTjNemvQTZy6aUOPg2r9FfsluaBBVWNFVwnd3yVOHMF+IHDn+v8BwvU50w=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -980,7 +986,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "async": ("_await",),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1309,6 +1315,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1663,9 +1670,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1759,6 +1766,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1796,13 +1813,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1810,6 +1820,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1821,9 +1839,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1833,7 +1852,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1843,33 +1862,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1877,7 +1919,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1891,61 +1933,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1977,9 +2053,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2377,8 +2453,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2942,19 +3018,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3334,6 +3423,126 @@ def _matching(
     return check
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3398,7 +3607,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3843,9 +4053,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3954,7 +4165,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3977,11 +4188,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -4295,10 +4507,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5768,8 +5984,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8632,9 +8848,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9748,7 +9962,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10597,7 +10811,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10710,8 +10924,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

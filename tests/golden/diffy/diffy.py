@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -97,6 +99,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -758,55 +764,55 @@ _DATA = (
     "uT7jrWS66OBfd/3X3bUbHHQkLN7VdlOVtoKnC/rL2+vXckFbqCLKcNnyRqy4vlApnl7Y7dUBO5Zm1DRmQRNV8s7jnDTk"
     "DqHgz5NsKpMzWZyvIHEu5LDKOjxOQ+VOCcssWodDNYNbCjd7rkBBFSLRzwqA1zP4pL3yAYuBXCbWWdrlo0u1AJgDAsMq"
     "Frhb69+syTd4aQQXfZEVHPRtXbCLvRpz1FJge92Md1t2ADbmEoIJ1cSAJQo6fev1Rlx8WEfscBYnqk0g1uY2lf51Aai5"
-    "uTuPhSiL9DIr+hFGv3gOyxscEZAnyyjO4Ot0YdDYJO3ow2/yApmt73x8c/LTcMfjygIiSGKqGhMUpoAihpPW0NrsRWpa"
-    "nrcZmwLuVDLdlDdQ4bUw4CsVxnSNzgqdXQGxwZaPVmfFGJ45fFH7wvnU+ukNpg0lRNOkVfVy/jC2NSJOqEh2gZ0xYJI6"
-    "9DyXvzYNszN8bEJWaZp6Bk3U9NQhxVuCPlpewdLBdRY0a2T97RHYiKAwvifAMlLQ8LlqpgfC2i9f1MGXzuMkGUZx8Qjr"
-    "pbLpKlhrIhngkZjoIMCCgEeYWA6ugJm2sQEcMFfbyUOhP7M28EIPwPq0QYgJJALcS22EbhM1i1USPcafkptk1jzhmMRl"
-    "OxxiB8FIMM20cYGEg080ghIsLFZnBqv8rINl0tSveSLjRzl7nvvaVrtFRmcwHyKnHsJcYlZk840kRZXXh9sOFqDXFGy/"
-    "xJHXqDZjULlhun44fP+ONOuiTneJVvTdOrBVfBJ3xxr4JZvqR61q0raVxUigwyOeEBkNScXEHVXbJSodcL4LLOLVYGM6"
-    "pR7adiIVPWrBtOnl6EMSczAAIUtMjRPIw2JzChNIzocN7PeEZKL0GiM708A4l21OIDH4BEgJ5/tbCeTg/gyW6NuhRkOk"
-    "6xcqV9Jgd89gzy63NJtmEdpDKqYKL1Ng28FSF0dgEz9SCTUmLbOxUHoZHy0eJWoyzYp8yq6JB97IREVkhOkusf+nnyoV"
-    "gYNaYYllYw260g+pEUItjDWnxOFsusil1ghlO1SE/vGpwoEjQVJjxtHbj2QjeguxEq7ReAYa3Nh45mH+OCikiiu1QlhF"
-    "lcggZyGftrk9E69DEu7jYJpda8Cii002nmIU5fHLgpvXNqWtub32eF1We6Gu12hTMsBmk+QJiAADeoMQS3zGAUX/878f"
-    "vn/vz6PBBiRhJlIF7mYYF/scfQ8wx6oXoJYLbZcXovblwNyfJfLcw5DnWd14Il/kRUaJFgRGG1yYtGtqijPgcCTAxDKN"
-    "VOFa/6i5EIctICvX1T4YjHSlUkTQzaSZASZnrACHz6oM9hVuB6F8efvMie1N2oC56B1Ien2wd895dY8hEdHi8mRkKy6y"
-    "lPAbO0J384D6ynj7LxU0bQM1I07BZioE9BXeEzWldrIayYtjT2wTrMb2z4FtVBtx8xpHBYDi3CmFgpzLnGSERM7jKEoU"
-    "tx6GWRFBeqvwLFwKia4Gh9/eUbTDkEtnXAxRAvf9PPraxvU4gXML7lQwWNsTxxsKGtyZif9ey/8oiyADAvswBQxjskuV"
-    "EvlkD5U+MMBDrNr/Gs/PtAEY+vXAE6eHx59PJp7Y3//8n58PDiiBHFAZIlUlJHPAjIpolzUuxBTkf6mAuamiLrgkyy4B"
-    "CcSXqpXS6KzKM0G4aOA4NUZH13KZYoch9a0CqcxUCcSX2tjNkBO8d6rMtQJT2a/OUaXSKvmABtvfWnMS0TWaiG2ORQp4"
-    "SUmgryxC1WohtUOMRKkVtbby3awypnaWIeQhqEzAJGMZx04pKiwULRpYD4J/LQNuy3YOYKGgmxE7ut3efb5nhBDjgMe0"
-    "kLuG3+IUEfHEqvIuCE2W1+jRXQXOHodstOWY7rNbOmDm2GDYBqIjlAptb83iNNYXYPlIx9kS7oVBcN8nScAk+wy5xTFc"
-    "K+kaljpYS4oWrsGKDHUaU0OnhPWovOZ2JjE3VbByWS3Akf1Vn+bLY9rCqUFjVpWLbcBbQaxAE2/c7XzDLgm1gU2cKrI7"
-    "vc3u99+5aVHNZuDh2ZwqKdOZUBaQC8Gqs1uJ0wwdPacJXVuGVXH4Dhhcb+fet8jdnM1WoB813R31bwyxvKt1pht1hX+u"
-    "fox7F8bkerS1heHGpuR+VpxvRQUYy9bO9s728OXOVmNDAnSyulV/S4Eiu+S/QKiuKmeebfF9WHXcq7uBlwqsvJtsd+Ux"
-    "2Iy7Cykdu/5IZ0XWpF1yuAd7VTnHdqWvZ4s74jcu9FDD/PrRXAf9+isuuISw7jQ41GKBkWfpmgoXktJApHGyzNUtUmWq"
-    "m/RN2pWfZeV63fZwi2Bcy/p61tBlrTu9SnI13uRmvZlY5U1uJpUqNV+w/PRBFZ3O2GHaCirv9tY/ijJ3OxjzWGsg7iyC"
-    "VBn8VRraNFYVc/Bm1T5HYz+4tKKtF4ZeWg+EtSWGJxaEc39tDy3FtP5LnFmYS0Gfc6KsuKRHb+qJz+zIjTkXrjAkXsBY"
-    "L/iTyaCw+XTu6LlXqS4i/zFd25vHX7RqWxLqCr/85cHxcF0zztpCWtc0K8W1zlR4pe/Gu7PL5+6Ono22Cu7chK36Ee6Y"
-    "c02fz58EMqwJgc/x/jne/z+L92uieu38wWXbjXHr0Wr31PYxO48N+dbv4nwYRmieRiDZ+cPi/3NT52/b1NmOXA3lLNP0"
-    "0e5cUz2Xq9F7IrCF4LdH3//Pf/031nlgdV3jtiHukTYK1U8MN6p1v6qu00lngF0bHLkJr7ZeW3L3I3VlbXXratvf9bkX"
-    "52b9snWjTv6sTyo9mXZcE94GWHAF4tV9e/fHTdsrpTduCH0YCOOm0D8ZpnruNv3H7jZ9xrnPOPd3wrndUaoRjbZf7uy+"
-    "+ubb7/7ltZyGEbW636wBibaat3yHcA5bbAvrbQX7zXV48flpg8c+bcC19yqJqVdhlVqQ8mNzhi/UgOM7SwtpXVfAG0Ai"
-    "keBKvBQ2sRFgOdx5iC26tsBnG/w0yLhQqEZ8+wnkDlzikqlvHXFFWFee1STx1YYknjRakrBnB1uyIxXGlKMggQCaaCre"
-    "BNwTWrFjP52s0LQmc2uS9e3rjUUHKdYl4jKzQqEtvWJBFauFEROF16HzWyGrlW02iflue1NiUlECzznppXrJD8wfR7hA"
-    "LoC0BF+eUqg8K4wtA0sxLc9XiGnmrU1aXu48RGNgGSAnbUTVEM3tHAhtqbvZlSSbJKyk4206vtlUKAbgB85NOQlWaKmj"
-    "1xWceXzeRaWysW1YiamHEFtOFt2aamwFtAjb3VRbh/Uoov/WFMnwrdgSnw9/PDw+GewBuWf8chwgmfvNu9bX0nZDi5JX"
-    "u5uqqhpE9GH+k3efjm4jYLlgQVGPp/SWHmC5BR8+6H0+ODs9RYONS70RAP3hOMUZR6J6YmacNqbD40/90Iv4D3rQABvB"
-    "qX+Ka+vCSH1pVz7vrPTtjB5n9ANu/IyNK9hTrxAtD2pNXn5WxUdWaAgTT2PMwJCZT/Z5H/GRXx2167/+q3v/Fb9GCm9D"
-    "sInYcTROhdtHwLvt40PjlAS3/0/DofhRpYrfxQbC4F0k7iOx7kL7+WIPREK+TEF48oH0g3E6Tv/CE+LXJ3+uCIf/i3iL"
-    "HT/g1/HnUHxi6XW8Bi6wXd4w5yxLqLUDnwa55odPzmPbq4iPtkA2gl3doAy82jWaWR+NDrtyWthNhdz+bJvXOMG2vpyo"
-    "oOkDj3pq0Ep9R+XKe73efjg6enP8PTYfWcUH1PYdDDN6SicAejjXxFkAgYXGNlK0TILeNscg3712y6WC9sVv+HxTGYYA"
-    "b7kZq7rcvdStAvqidiP2dV0N1O6OWJROg/PoNqr44kP1nVcojVu34OALxBLbKIVpFBsDuF5gEy4lUf2Iiml2uFXPW1Wc"
-    "u/fe1f37CFP0aL2I3asA6/0Axi43L0Dk2NBGtbH2k1t6DzTB9w0D23wECiej4s58onfNm+Xc1AG3m+oWS9whpb0KTrFi"
-    "LKyW3OTEjUbc2UjNPyUjsNVxOt4Z17Yt14354ePJ4YfjoNl/edsDEnUfZtWweCWLGAOHa8yk5dNqyXTN1PaRiiYE2sNc"
-    "nzQ4h9BgX7hXGUcI6VWsdN20iatpqV8z8FEn+BbKQNBeNg9CrJA2ji3shFvmObYhLXV9r8BENFf3MsGVPnX2Ra+4z7QO"
-    "QWvfM4j80SsJAyKm+z2BG3VeDtj/LbKysgJZN4oSuIXAwmS3ez6DkZVataUXNEkvjbYtmetfT1jnccfr31RIHB5Vz7a4"
-    "Jz86FmH9/sLlBj70RHHT2dSJMvzw6U19wr24EL2TdTn1Grxfu18Qo1I7n7JAw0BRrjTMBQOryw27G11mGbRaGwMXvd5V"
-    "75HEA1/pq/hqHSW6XvgxV5KWzle4AGJy9R+v34bzXyt3Tod24EBAyV4A354wb+PhX+HwK0vjq3hM9sUjf/sah17NvJiN"
-    "B+dQPPh3KKnA5U805MMzIR4S8hwcs3qYsi2DjfIZN9A3OFAzmSECH5+V2PF3a+Y5mcDhH5Rb2AFf7RLnVU5AzN8jQ8Bh"
-    "xql7mye3WoMKrRJsu2j1eIBBBF2vaoeC+rcCHfxZ9xK694o6F8mAyqseZmCfP2otQvee09tX4EuUBGNSZwIPSltYJARo"
-    "bcNt2oknXPvV+3c/nIhPhz/+dAIu/gkabiEJeMe7eh0+u6PnK+ikjiurKGyg6um6kW4l7q7qdEC2xtjIPqrLIu4Yaxmt"
-    "If5ejyIJeQB1vZv/BYJQMUg="
+    "uTuPhSiL9DIreo5p04XBfIdCYTyHtQ7Br4ziDAlW86mKIpAx2GhWFhBM+pL2+cFzkW/IbNXn45uTn4Y7HtcbEFcSq9VM"
+    "oEYFdDLItObXZjpS0/K8ze4U0KiS6aYcg2KvhQEPqjDSE0foAguIGLaotDorRvbMoY7aQwLXxabThhJibNKqhTkvGdvK"
+    "EadZGmUX2BkDJqlD+3P5a9NcO4PKJmSVpql90ERNTx1ovCVApOUVKBtXX9CsnPW3R2A5goL7ngATSUHD56qZNAhr1XxR"
+    "B186j5NkGMXFI2yaiqmrEK6Jb4BHYqKDAAsNHmFiOTgIZtpGDHDLXIMnv4VeztrACz0A69MGgSeQCCAwtXG7TdQsVkn0"
+    "GC9LzpNZ84RjEpfucIh9BSPBNNN2BhIOntIISruwhJ0ZrP2zDpZJU7/miYwfFQJ47mtbAxcZncEsiVx9CHOJWZHNN5IU"
+    "1WMfbjtYll5Txv0SR16jBo2h5obp+uHw/TvSrItF3YVb0XfrwNb2Sdwda+CXbKoftapJ21YWI4EOj3hCvDQkFRN3VIOX"
+    "qHR02G5hvhpsTKfUQ9tkpKJHLZg2vRyTSGIOHCCQiamdAnlYbE5hAin7sIEIn5BMlF5jZGcaGOeyzQkkBp8AP+F8fyuB"
+    "HNy1wcJ9O9RoiHT9QuVKGuz5GezZ5ZZm0yxCe0jFVOFlCmw7WOrtCGw6SCqhdqVlNhZKL6OmxaNETaZZkU85N/HA25uo"
+    "iIyQ3iV2BfVTpRB9rLDEsrEGXemH1AihFsaaUzpxNl3kUmsEuB0qQv/4VOHAkSCpXePo7UeyEb2FWAnXaDwDDW5sPPMw"
+    "fxwUUsWVWiGsokpkkMmQT9vcnonXIQn3cTDNrjVg0cUmG08xivL4ZcEtbZvS1tx0e7wuqx1S14G0KRlgs0nyBESAAb1B"
+    "iCU+44Ci//nfD9+/9+fRYAOSMD+pAnczjIt9jr4HmHnVC1DLhbbLC1H7cmDuzxJ57mHI86xuPJEv8iKj9AsCow0uTNo1"
+    "tcoZcDgSYGKZRqpwDYHUcojDFpCr62p3DEa6Uiki6GYqzQCT81iAw2dVXvsKN4lQvryp5sT2Jm3AXPQOJL0+2LvnvLrH"
+    "kIhocdkzshUXWUr4jR2hu3lA3Wa8KZgKmraBmhGnYIsVAvoK74maUjtZjeTFsSe2CVZjU+jAtq+NuKWNowJAce6fQkHO"
+    "ZU4yQiLncRQlihsSw6yIIOlVeBYuhfRXg8Nv7zPaYcilMy6GKIG7gR59beN6nMC5BXcqGKztlONtBg3uzMR/r+V/lEWQ"
+    "AYF9mAKGMdmlSol8sodKHxjgIVbtf43nZ9oADP164InTw+PPJxNP7O9//s/PBweUQA6oOJGqEpI5YEZFlKfGhZiC/C8V"
+    "MDdV1BuXZNklIIH4UrVSGp1VeSYIFw0cp8bo6BoxU+w7pG5WIJWZKoH4Uhu7RXKC906VuVZgKvvVOapfWiUf0GD7W2tO"
+    "IrpGE7Ets0gBLykpbCbdbCy1Q4xEqRU1vPLdrDKmdpYh5CGoTMAkYxnHTikqLBQtGlgPgn8tA27Ldg5goaCbETu6PeB9"
+    "vmeEEOOAx7SQu4bf4hQR8cSq8i4ITZbX6NxdBc4eh2y05Zjusxs9YObYdtgGoiOUCm16zeI01hdg+UjH2RLuhUFwNyhJ"
+    "wCT7DLnFMVwr6RqWOlhLihauwYoM9R9Tm6eE9Yi7H/UmJzE3VbByWS3Akf1Vn+bLY9rYqUFjVhWRbcBbQaxAE2/n7XzD"
+    "Lgm1ga2dKrL7v82e+N+5lVHNZuDh2ZwqKdOZUBaQC8GqsxuM0wwdPacJXRuJVcn4Dhhcb/Let/TdnM3WpR813R1VcQyx"
+    "vKt1phvVhn+ufox7F8bkerS1heHGpuR+VpxvRQUYy9bO9s728OXOVmNDAnSyuoF/S9kiu+S/QKiu6mmebfx9WM3cq3uE"
+    "l8quvMds9+ox2Iy7yysdtQCksyJr0i5E3IO9qshje9XXs8V98huXf6iNfv1orq9+/RUXXFhYdxocarHAyLN0TYULSWkg"
+    "0jhZ5uoWqTLVTfom7XrQsnK9bnu4RTCukX09a+iy1p1eJbkab3Kz3kys8iY3k0qVmi9Yfiahik5n7DBtXZV3e+sfRZm7"
+    "HYx5rDUQdxZBqgz+Kg1tGquKOXizap+jsR9cWtHWC0MvrQfC2hLDEwvCub+2h5ZiWv8lzizMpaDPOVFWXNIDOfXEZ3bk"
+    "xpwLVy4SL2CsF/zJZFDYfDp39NzBVJeW/5he7s3jL1q1LRR1hV/+8uB4uK5FZ215rWualZJbZyq80o3j3dn7c3efz0Zb"
+    "BXduwlZdCnfMuab7508CGdaEwOd4/xzv/5/F+zVRvXb+4LLtxrj1aLV7avuYnceGfOt3cT4MIzRPI5Ds/GHx/7nV87dt"
+    "9WxHroZylmn6aHeuqZ7L1eg9EdhC8Nuj7//nv/4b6zywuq5x2xD3SBuF6ieGG9W6X1XX6aQzwK4NjtyaV1uvLbn7kbqy"
+    "trp1te3v+tyhc7N+2bpRJ3/W55eeTDuuNW8DLLgC8epuvvvjpu2V0hu3iT4MhHGr6J8MUz33oP5j96A+49xnnPs74dzu"
+    "KNWIRtsvd3ZfffPtd//yWk7DiBrgb9aARFvNW75DOIcttoX1toL95jq8+PwMwmOfQeDae5XE1KuwSi1I+bE5w9dswPGd"
+    "pYW0rivgDSCRSHAlXgqb2AiwHO48zIqqedo2+GmQcaFQjfhOFMgduMQlU9864oqwrjyrSeKrDUk8abQkYc8ONmpHKowp"
+    "R0ECATTRVLwJuCe0Ysd+OlmhaU3m1iTr29cbiw5SrEvEZWaFQlt6xYIqVgsjJgqvQ+e3QlYr22wS8932psSkogSec9JL"
+    "9eofmD+OcIFcAGkJvlKlUHlWGFsGlmJanq8Q08xbm7S83HmIxsAyQE7aiKohmts5ENpSd7MrSTZJWEnH23R8s6lQDMAP"
+    "nJtyEqzQUkevKzjz+LyLSmVj27ASUw8htpwsujXV2ApoEba7qbYO61FE/60pkuFbsSU+H/54eHwy2ANyz/iVOUAy95t3"
+    "ra+l7YYWJa92N1VVNYjow/wn7z4d3UbAcsGCoh5P6S091nILPnzQW35wdnq2BhuXeiMA+sNxijOORPUczThtTIfHn/pR"
+    "GPEf9KABNoJT/xTX1oWR+tKufN5Z6dsZPc7oB9z4GRtXsKdeIVoe1Jq8/ASLj6zQECaexpiBITOf7FNA4iO/UGrXf/1X"
+    "91YsfrkU3oZgE7HjaJwKt4+Ad9uHisYpCW7/n4ZD8aNKFb+hDYTBu0jcR2LdhfbzxR6IhHyZgvDkA+kH43Sc/oUnxK9P"
+    "/rQRDv8X8RY7fsCv48+h+MTS63g5XGC7vGHOWZZQawc+DXLNj6Scx7ZXER94gWwEu7pBGXi1azSzPhodduW0sJsKuf3Z"
+    "Nq9xgm19OVFB0wce9dSglfqOypW3fb39cHT05vh7bD6yig+o7TsYZvTsTgD0cK6JswACC41tpGiZBL2DjkG+exmXSwXt"
+    "6+DwqacyDAHecjNWdbl71VsF9EXtRuxLvBqo3R2xKJ0G59FtVPHFh+o7r1Aat27BwdeKJbZRCtMoNgZwvcAmXEqi+hEV"
+    "0+xwq57Cqjh3b8Or+/cRpujRehG7FwTW+wGMXW5egMixoY1qY+3nufQeaILvGwa2+QgUTkbFnflE75r3zbmpA2431S2W"
+    "uENKexWcYsVYWC25yYkbjbizkZp/SkZgq+N0vEmubVuuG/PDx5PDD8dBs//ytgck6j7MqmHxShYxBg7XmEnLp9WS6Zqp"
+    "7SMVTQi0h7k+aXAOocG+hq8yjhDSq1jpumkTV9NSv2bgo07w3ZSBoL1sHoRYIW0cW9gJt8xzbENa6vpegYloru4Vgyt9"
+    "6uyLXnGfaR2C1r59EPmjFxUGREz32wM36rwcsP9bZGVlBbJuFCVwC4GFyW73fAYjK7VqSy9okl4abVsy17+0sM7jjte/"
+    "v5A4PKqebXFPfnQswvqthssNfOiJ4qazqRNl+OHT+/uEe50heifrcuo1eL92vyBGpXY+ZYGGgaJcaZgLBlaXG3Y3uswy"
+    "aLU2Bi56vaveLokHvtJX8dU6SnS98GOuJC2dr3ABxOTqP16/Dee/Vu6cDu3AgYCSvQC+PWHexsO/wuFXlsZX8Zjsi0f+"
+    "9jUOvZp5MRsPzqF48O9QUoHLn2jIh2dCPCTkOThm9TBlWwYb5TNuoG9woGYyQwQ+Piux4+/WzHMygcM/KLewA77aJc6r"
+    "nICYv0eGgMOMU/eOT261BhVaJdh20erxAIMIul7VDgX1bwU6+LPuJXRvG3UukgGVVz3MwD5/1FqE7u2nt6/AlygJxqTO"
+    "BB6UtrBICNDahtu0E0+49qv37344EZ8Of/zpBFz8EzTcQhLwjnf1Onx2R89X0EkdV1ZR2EDV03Uj3UrcXdXpgGyNsZF9"
+    "VJdF3DHWMlpD/L0eRRLyAOp6N/8LxYA5aA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -835,7 +841,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1010,6 +1016,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1364,9 +1371,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1460,6 +1467,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1497,13 +1514,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1511,6 +1521,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1522,9 +1540,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1534,7 +1553,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1544,33 +1563,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1578,7 +1620,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1592,61 +1634,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1678,9 +1754,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2074,8 +2150,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2565,19 +2641,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -2855,6 +2944,126 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -2919,7 +3128,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3364,9 +3574,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3475,7 +3686,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3498,11 +3709,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3816,10 +4028,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5247,8 +5463,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8111,9 +8327,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9227,7 +9441,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10076,7 +10290,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10189,8 +10403,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -72,7 +74,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -110,6 +112,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -825,116 +831,116 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdty3EZ2v9LhrktkjBkNKdkbDxVtaWV5rax1KVFbSoqcEJhBkwMTA2ABDKlZiVX5kbymKlV5yWte8yepVL4j59IN"
-    "NK4DDkeyacO2rBlM4/Tp7tPn1qfP+bAzCxeRL1MvDHbGOx9Ods7jcBklJzvj4+OTnZMdC/9KV5GER9bJzrPZPBTyUsYr"
-    "kSyjKIxT6Qr8WUyd2YUlZmEAP8LD4cnOxIJX3di5oje/hQ/CEcncgcbn3qUMhJOIfzh69VI3PXM8n5p+Bx+EF4h0LsWV"
-    "sxKrcAltL8RZGOu2SRrGkhofpeHsQoSRjB0cRIItJoU2OIJkLv0zav8qkIK+ifCMeqBmGu6VFzHYd/Ah//kQ+0/EmRcn"
-    "qdgdDFYyEcmFFyXU5C9LmWDfexpK5M0uCMpr+CCScCHTuReci7M4XNAcQPe6bQzvhqr5G/6sm4zhw5nvnIvI8WJLOAGg"
-    "fIazAED8MJCW/v3KS+ciCLOfS3Mg9OhxJmbhMkipt6f4ScDapzJOcL6lMwMwziKbjcCJeI59KSMLxwqLFiRXMobeaEjc"
-    "08RCuIuFE7iacjTJHE+sEfQLTwYDWiEEDZABfQL9BEYQOqkl9kejL3BJvJR7pzdwdNRsMAhC9W1iBUvfp1enYehLmBYa"
-    "P7e+n7U0wEROOud+zzyf+81/dJ1VCaf8twUsHc5Ww89O80+e2/riglehsVtXZpsi4dVK/PCKX8jbzUI/jDM6cqndeSxl"
-    "QJ+m/lKW3/Bh7/rqjX1qdVBusnBWU9mEmqdWw0vlotTmjYykk4oFvsut1U9njp9IpifzwcTkDyaZEIsoAX+LOxGfW8g1"
-    "HOIbIpz+KGcmuSQzxy+/+X14JRZLIOw0FPS7ojB4Z2KyHcZgwkgsvCQB6uZpXCYr+jCLnWROn6LY49UzR8JbTTEQALSv"
-    "xwM7ciYNKuavGRmbuBjbVeiNmiOWjSqNl7K6wQVv18JUSmDIuCfLq1nqUTEs49VEIayYKLVdOJ6iLAebI8x3cw+mNm/E"
-    "vXp/VavgroCdeLNsIabeuUm9bXsAZjis7ln+NQdbXYCcn5oTUQPt3VzGGYsHpgsMDLg6sugMiSM9CXPHp+1H31xghsb6"
-    "vQr8FYGBV4GfxrxNuVtY7myPquavfZhF4TtT6ScGoysRRS4JzuCBZuAmWODVVSqqnRscdRyGKXJmEunU+nrH2vH9RcJS"
-    "PwVOSqz7A3J93MPjkx3olPm/K5NZ7EUo4+iHb8PZEhkjSVyB71ooEARsLxiYL4fiGYoSm6AeT4YI0RYeS8skcmYSKDNy"
-    "QB6A9qAEh0AmzTIZGkZxeB47i6F4HlyGFxLmAWHh3rejVTqHXi+8FGYgGEYr8QjhPwYB8GMCP9x7dOkA53t8z2a5YKvv"
-    "dpFtiIUDAFAqp3NgWwj+HkD3gmiZHgHkhWMfAqtQ8i4RQKH8ugQNxwd9A54A5bjhEoSX/eHk5GQnvMD/jwVuT0vgZ9dJ"
-    "HX42HA6vbUtczcNEChuf24wB0JwNMPJexa6DRLz0U8YMZgPnFqU/Iw4PeEGmMHs4I9Q5v2J0hpMNBI5TC2+oLr00AUra"
-    "GwqQu8D3ltSAB1gcAxEPD0LGMVAwPaUmF17g4t/8K2yaxDmX+YM58kb4+/paLYAD+AeDv8oYNMf3MKMzkG6HwsY2CZDQ"
-    "MmHY+H9nhhR1Gsu/LD0UaPDIVhuT1zKQ79PjiU26SEY5vhdAA+Dv8TIQ2GJYRyWJml49d4nSYxUUC+dG0FgTmrQM1wRn"
-    "C/Stc637wHTOlqAHglrnDGGxgxkS8mFdp7yy4s2z72wg8HPoFHknswvc2Clgu1eL7mAwRfKwcVAJkEqwou2VjJkKf6Ax"
-    "85p5xnKo0eQPiKBpPWxFsV5gETVnhIzzR8rfkHa7sQVgXT6wLkf7nglQiUBUuVMPlbzxh+treGRScfcXry2T5eSWRpnn"
-    "3MTy2GwQ0AZWo9Q6SWOtCJQxekLz+5dlmDKl0mJqkocHJ4RZ4pPWgBMULBdTGZc6gN0iz/FpXQ+ByH5GAEqBLryvgdYi"
-    "WKdbU8MzB5nFznh/+BUCZs26AFfp1g2A12nehU6Il2A3rIdjN2iloPY81g+tpjnXQE52hjwJpK+XYABzk51gHIwOvh6M"
-    "9uE/BqYVfIQHW+zVmZKBJdiD1Fs0dED0a6yGD8rk9aTQLT7Ezpz2jrbSh7I7WrpZLj339kNRBky5nwpZEkxYYrAxmXb+"
-    "+fjLweT3u8ejwTeTL3GXDH9Pn//2I33h53u7x/LZhFqqB7//bQPOk9IKj4b7I722aEUhhhKwYe2nxpxaRzL8yjWZuKTK"
-    "IcTqjgCbYOGQOPHJTWGZ3bYZZ6mX+ozAU4bfASeChygpe84c5L51UAT7A7exGplOxgxo1tj8a1xYgyF1J0qyFhEkftLM"
-    "tgai8dSJY2dVy30MQ7PQ2/GExFCmPNDMM0s3mC9i6Liuh+Ac/7UpATI+VZVkbW/UoPgOFTebhJmtFazhTUXOepGxTias"
-    "Y+0b8OSbc+Aym70Ja815Zkc+WWCAHZlekZt9Sl5VYEq1P/+ELGYb7GQLDETzi2RDhtGFB+TbJtsglkH0rmI8mmoVGebE"
-    "ZZBMtqT54uXzmM9GPqjiZAIvA022OJtaQSXKDMD2Y8c2T0IsHRc9Dt+TB2pMpibRCnwC4+lSqh80ZwKMFxFoqEFqvFFS"
-    "ujMffcXOb/PZb6pkK/feBly13QlY05UaYfNmiwNgzBVCuyFasDFDmFu0rtCui3wnkPX4vG8j5FXjj1WKfk/gV2Vqeh16"
-    "QQsxVbZKkeGYu/XzM59aXlAdOS9pEe4RU1TTsJVXuKvV1OAwLmpKw1ENbobjemsahtrgGzEHg2C7cgdGsMgesnO58ky1"
-    "n9Ntyh/mqJgXtfau7vhudjsuMKwtD6tmGefaMrj5InYZn3LUNbClKjq6/eSzyYPCSUaNcrvh0eimBKF84y3eiaKj4Xqb"
-    "+69Rb97yjlQL12lD1p0SVZep9Xh307XA11s0M1O6drDkXiI03Iv5KBZe8FwB3m9g/8nn2p3rVYI27txBMf2ptnYWn1Be"
-    "kPZ4hc01Pjq96upXZTWPXiHxzYeLJYlQPYrsArpwXGkVfSoMknqk88uu6GbnmmV40vUQXdayMvuyiw+GTytbfHht9nk3"
-    "r0yd9qLOGH8m2ssW6d2Msal6k7YWc/PT7I9PQyzlfdN8Vl6lLYtUYT4x73ymUHeMXgBNq1u0WDoBLh6414Jcr2E00Yx5"
-    "Ol+jilgY2nCqzupvpMD8vPfmBpZFzeZkVBtm2HFrjkrxEMvJYtDoePzKodNY3Jd4wCrgkSPQRTimV2N5BqQbzCSe2gKD"
-    "PwnwKQO4h+eq8QVAokPyQBQPdIfw7i12Nbx9sz2do+rQ+bKOtCMlademSeApG9OB8p46EAMOlMg26QI6lbcgyTkqUNuI"
-    "XH7ewuv28n5RUI3wn1qlZmNKvd20rp8LdnEG59rj3ekQ9q1JgEAyDMBCepnNndiZpezcJ51vjTc/+3njo5UqbjxkHc2K"
-    "XdBGOBT4nnDOUtopEjhggn6MphUzJs+YpWxMGfafUFdFFCIZvAtj3y2aPxSttJhFpxRR1BKylMcP5O6hG0YO9IEHfeBB"
-    "H3jQBx70gQd94EEfeNAHHvSBB33gQR948GkDD3K81oUc9CEKfYhCH6LQhyg0hCjkM742OKGPZviVRDPIWSzTQeIs1S3M"
-    "nEaeiLnngmTVd4DGdNnGEtNldu3K95JGz9ANX9/kXs1nWbebnuTfdlm3c3pAR3unWZRKvqq3iE/pQ11+jqEup3T8dZoH"
-    "iZjyuj3IpQ+K6YNiOnKSLCjGUFbXhcP08TN9/MzP9Yx+i1vDjJ8xXQjbjJzp43L6uJw+LueWe37rcTnmbr9hRE7Ttu4D"
-    "e/rAnptNax/Y88sO7OHMLBzVM/O9JJIzmoTR8AHjpxmTSo9CDy9hcfRsHQz3h6NBPBvuK6dafC6lziKTnHJyFWr5+O8f"
-    "DL+ppYY/MeyxCvXBRULWE0h04AjKimgJV858B6ZX5YmxiL/MQ7D7fUlkNAQ+BP99L/2I+dpimaQiWcaXMFWcEihcTn30"
-    "FsAkJZym5R66A7Nn9zhvi/4DVBYV2us/FvRD2jv8Q7E+EvD58EH86AU/OgKoQXz4Qkx9kIeJ+OJaxeL4YL7Fji9g581g"
-    "jdQIMD/Pk6Onz5+Pxcw5++9/t8T//et//u9//QczSS0OiPrTFc1WRjuRFxG16UdIROd+OHX8Uyc+r8RncY6mxlADg3yb"
-    "jjIU8yQ1ryUn06GOh6LkT2I3jMUA9UFOgLPHCYSI/VcOasSFXMEST1cCU1SB6FC8Wm1fYyyGoEzmdJyGj8PG4eX2Vz4L"
-    "vPe6jV1lE2Id0hKU7gqGRIS2qzj4mHMKNSE7yPKfZQhmemgHDK5iICCRS1qBCign/8KzCJr6MUpybwGsCpgqoOcsXS+E"
-    "j9NVivLOIacofCeOFqrUTa+fvP1+cGBh6irOxESDymDCgoGayD1rQisOz5XT5XlxYKYu12FssIRXIgW+Lyl8juLWAjyS"
-    "h/3C+73aK+ojodaVak5uOnQ7c0Az8AsJrTRv91TiJ5XGD+fOVj3ajFLNOi+c9yZh1orCLmgtU3OdYSVyfHLxaJXUuMS5"
-    "hK2D+8w2U1/tjsZok5FKciiAMoD1iHPJPajUa4p+uVHNuJLI8/2B68W3oN7MXCoqnqZWBmOkQdQgoBSaW5AYne3wUrOc"
-    "E65KpUccCvmZooF7yR5QH8geUJcBRVBdg9w0NJA686TfEGDScU6QTfLQLKEHidt2MMD0gGPBOIfaDASemKIuTtTghilK"
-    "R16DMmryfeRrN9OGyHHfVyqRnQjpF6AVZuoz6It9bF1mitKpbU47mFuuIQvbB8+1jDRyKFSuGa/vnv/wjFZWS536vGti"
-    "V+8DlaCPprtmD/wYTpNb7WoVNktzMRbI8GhMqOUNaIlpdJRIz8FFB5tFCxbxcK8znk4yUHmlpXurDVPEl6UPzZhWAzAl"
-    "sUfHbTiGVXcM0Q0yMPTYLaKJs2dA1qSBci7sjiANcAuaknk2JV4+efGsKGrwRGs3pshGTN25d6i2WxBOQxfpIRBTic0k"
-    "0LZdStBoKyOWloRyuJaHsVLh+IZ+tLrVVBNpZuiTp8A4lcOFCEmnu0AH/G4gpQsMqjIknhtF0Nn60DKCqAVYCzKCTqer"
-    "yEkSVGVrlgj547bEgUYBldFAvHj6mmgkuY+6Eu5R70zioWNH4lnMotupQjK+lBXEMqxECDYS8bTu9ExjHdDk3k5NU3sN"
-    "hqhlk5KnKEUZ/pJzwXfGLbMlt7KWClqeRLQrGkCz6BC4NRJAQE9QxRJHCFDsHv3p+Q8/DBfuXgeU0BLJBLcpxsUjlr6P"
-    "0cbKN2DirBK1vVBrLwvmXfTJWyjyLLU2lohWURySoQWCUQkXRu2K8t2mwHAcUBOXgStjndWXfNwINvZg0JlPDyBdygA1"
-    "aNPyZwWTLVZQh08zC/YhurZwftkVaFx3ydVc5A40e7tA75bm6harRIQLCR1ECIblxWFA+hszQv3yHiWMZVdmIKhbQ2tG"
-    "PQXz8aJCn+l7IsdUdZZr8uKlJUakVmOm7D2VgXbMWWlZKoAqjryCc9cunCjRsUwLz3V9yVmFZ2Hsgnkr8VdoCoZuAgy/"
-    "6B1VYIils14MUgJ9mOwrKOr12IFmC/one68x1S07FBJgZ6n313z+X4QuWEBAH2kMYNLwQgaEPtFDth4o4EFWPfroLU6T"
-    "FNTQj48tcfz85dHbiSUePTr6p6PHj8mABGJCbi+XYMzBYKRLHmMvFlOY/wsJg5tKPCmB6QsvQBPwLmTBpEnCzM6EyUUC"
-    "x65ROupsygE6iSgpNaDKg1oC8sskVc6Qt/juVKZXEkjlUfYb3V9Ti/yYgD263/AjatdIIirzNWKQnSeHy3gmC9mhFYix"
-    "WCaSslbz28q9Q9iehajykKpMiknIc6wjBzlMKuH9IPhbWeFWw45AWeDoCdQdtef6Eb8zRhXj8VAdLpPKnavf4hg14ola"
-    "ynUqNFGekX67qjhbLLKRlj16T7l0gMwB0d2iIjrGWYGFXYGuEHjJHCgf8Tgt6b0ABP0+vg8kucsqt3gJbR1qw7MO1BIg"
-    "hedH/ZSlWZ9E5q5ZGtxUnoUxLwuMSH3Lf+bmHrlwcqWRHCOEmhJ4FY0VcCJevn/wFbMkXA2MA6SAMz6Sy2tymKImvyV5"
-    "y8uO8uwM+DgTTTaXHM/oxGDxwN5SDkN2cdJPdX7BzJ+4RtfN/c+3uRFp9mw4a9YZVU2dFy5LFkV6Hu3f2Ttk3JCsHWnd"
-    "1cqKV0BfLeiuSBSOOms7Xnf1sqLxVc632+3t0oXLknvPKZkN2b2fNbCKFy9LanJ+z6IAN7voU4ZdMdJKL3d+Mb/Pkb2b"
-    "3RRa22l+AyTHWs68heN3mRB9T7E8Fa7ssgHrIGZ3G5uvO5a7m7XeOFzTnw7l7xDcXzHZ2q8ktm9Iq3g5qep41TduOsGu"
-    "kATdVax5+3hStqC99cge150qGhcYSdFn3/ppYpzU/jb7crIzT9MoGd+/j0qvcgwOw/j8vhuDyLoPG2s02D+4b7hFQWZV"
-    "Dz9bjnzDC/4bpEpixn1Q2Yz++mMZqf76Y3/9sZ699Ncft3z9EU3ik/rQlZqBhiq1GLGtSXF+b8D+sgAaVRanmVy5JE/n"
-    "0Bqq2NMMTZfwaW4x9yrht+bPYPbFK7SP2xieC1Pq+eVRtcwqY23iNynG2tQE09eRbcvE6Go5zUO7oniTrrebMniT62Yy"
-    "UYs34T2nT5axQbn8UWZDn7JZp3xc6sqYPpzOv8TLSB+4mJfM1OdTF8R/ADtpplRpGS/ARMuOaIyj7KWab8TvvYP2s2Is"
-    "ynQzTci5BMOUPnG0jmn0jIZfqVVTnjnyU9AsXoXxBZUCyzs8VX0lev0pIofMz0RQN+KBUOAFg7ZUDN/2dJguZNOn6+kW"
-    "j9un6+nT9fTpevp0PZ2J8i6l69lSDQ3ThRqA8M8DaDfxo2bVcxsk2XpvZnsGi2pMlFMOJ+zu3xzVdN+Q2uBuuyvarnT0"
-    "lkZvafSWxmQTE+En0v777ED1IrnPDlR1qlVH/kvIDrSt+kBbOz6eq1up3U6PN0nF0552525oJw0iudc/ev2j1z/ujv5x"
-    "R1KKrcnCdctkWqboWGMyT0OMJHULwuNuMOwbJ+bq+XnPz3t+LltProqcaMJEgpwnVxDvhiS4viEH/mRVHbftwlRpX6y6"
-    "/Wit8SryyO8Ge99KHr6e3/f8/vPw+4aLcWrT6ot+d1UqZDntMg6pxmSGL5icrnx39BYRDjlrFrrTn8a02Hr+0U9RuLa7"
-    "16hO8zfxUYkzq2aRCrldf1pWTtZ5RyTPlpN49mKoF0O92XHH3Eh3JWtxswgJnKgWlyNfyogy02T3eoOQrul9opALTs9T"
-    "nPmuYRCj4eiOCI3y6VbP9Xuu33P9rmZFnoyW2FaTVYGBsnOd0in/crc8U+RkY5bYfGhtMsCN7IgsYfuNs7Bv7dw5X9Ru"
-    "J8+tKaNLQiWjnDrQxmXAZL2MMfK9t6aAb033XkGQsryvH3otOiq3e02fWTr46pXRyq3X7lc3K5ctKTm3CavxbvIdkc59"
-    "6GEvvXvp/amkdyZrnIglq1VggcnCQZX4tjedcrkmuB/BfQgN/ycS5n39kV9Q/ZE6Vcos8PFpC3HcIG7j8+le+a5FkXjp"
-    "xNTg6PtnP3x3iumMqsrIDfSHWjJuLdtRg8u3z9/UaGC6mIdVJ46KWuLReiWpYZ4aCoAoJGF1mfwwA7OMalJuBGFdto/O"
-    "B7oNWFWqhyh8LiQTT95lFdEcowqytz56bt1ApaokRcxqJ44rlNwKnXIvvTrbq7O9OvvrVmdNeV/QaJmHWxUuuQW1NtZs"
-    "UGu22Jco9HMX1du+zFdf5qtBtc7JsDIpKlkwpdDnAgCHwla595+++PZ//uXfMLU2sJkrzNSK52pGbYAtOzEzBlil0Woc"
-    "RLtLjGs45ftUVTkYuvJS7cr7l6PhgyGXP7luYVUK6qS5NNnPu7LY1lZH13DqYORUKr7kZZ9u7jIdVVLncT2xjYCpmmJ3"
-    "Q/XsAqUvVvYzKFbWK/y9wv+ZFP56KWVIo9H+wYOHX339u7/7xpnOXKqUeN2gFqsE6uU3hGbYYiQUtxXMN5s049sxqoaN"
-    "/KsqVsnlDjJrLt+FJUsN82yfzjhP0H5pLzXeqg/EErYBqD+YQxuNwSUmAQ8Sz8W5nQMJ+jLGHOSYilAlbXfEdJnlUs5w"
-    "UaZdCZGDroiAVuQKLsTgCGVYCqBiLjyFFdpUfndV3ymB9Y7lj4T4oQ6dErETVBAzLVYTtQcdUUOCY+jqbrgqHqaz2qPd"
-    "U+m0zuI2O394g851GQusE4Ozj3mUqXgHzgpojdQVX4M5FIlkyXY8aZqIsrluovX1N53XC6zqC1RM0wqGamIwiT9mqHcZ"
-    "KWyH3L+CVuZ3MBH53VclRJoc5PFKOOcOJdVHwqEUaJUuTBdEYZscbLIOQGQw+iQVWWk9LgyCGjvVydPJ7QujLLtbiniU"
-    "h9s47xh0jn2TqYW5/qk2nC5dwPAPqdgAFSBQpU88qkaFxUtWFczKHp4CYg9GHRF7nkMRu0/T2B88FffF0fM/Pn/5du8Q"
-    "0D2lOgCIMlcurNuqJc9RAZOHnfdrBkTsQv9vn7150YYAV3fFIjQ7Y7AgBicBipGxMCq5ngRGH/jLluqwij9TtUiPrq3B"
-    "UnKBBJFi/gneSto7tYtdAAjM4GXRKlvGhQz92bi0YBnntFbRubXHxb+8VCc8pHoxRNhUnq5cr3SIE4AFKpzUm3poEuIU"
-    "vFGFa8VrKlwrHgy/+RJdAAhaYU0vov6L6uz4JBC66hC+b5bDPQlo3h/9zWAg/igDGdPiTVeC/XkcHKVkUTKMVofCDYnF"
-    "SBCbQxjB45PgJPiN7he/bKtSbtBcJ7dUJbe2Ru4O/lusjkuPLF0W95MVxcUJ+Y14iuVqQEDg14F4w8sOfMrmcsPZSkUr"
-    "WxUpBMZxFvpUmQSLmV5x7VTMCccuC5gasOzQXwh0hK11nSTF7pH3Z5ySxCSs0DtVe4mdFUosEB4KAduiojDo+RhqTKs4"
-    "iqevXrx48vJbrJ+j6NamyoX2IKRCszbgxLY79gQa7Sz1V1WKtoStjSZBckVkpjWCvrapRO9yNgNzgesJZc2Z6YjccBI5"
-    "/+K6sKYVpJ8oq4eAM3Slag3Fq+wz+30Ibl5FxsOCLarWD5qlzNWB58MwoSlN1h9xccwiTVnJ4GzkqmiwUYISVa1k3DbJ"
-    "ijHcyz0srIFd34NJx6pMVMGoWH44OYS14PcGtqqgA8tOpMXlJQnjml61X5E7t7lqWlIYFhf6QcpXaiEvjjJVVMJCrpfD"
-    "Bbqohs2SNckqnOF6CtNlxV69fvv81UvbLCTWVukzLyiWVd66dGIP5ZauMEYbqVBbTFcFVLVBTb3qEJUbWkdMA6pYWkYi"
-    "MzBaPZnk1cdwX5UKj9lDXBcQD5Et6EyEgVyx7gor8lIp0PDKIkqTcbl8YUX3RKJVxQirBRd3SdQ+5IJpXKrLVBO5pJAS"
-    "FuSGgfHZ+MEmZJ5wzbC82C3aeLudSojtsRBFTV3TgZNXPCONGYQro10sXmaP1axljlLbRH2pWW4N0eTVxnL7GKilucAY"
-    "jPFFVqZVFzGt3YxKsbOr1aiQJ3km28ldEPAFnqFEUhY58SnFfPK9eLPaVbaHC1tbMhSJA6ezUv3J3lPr2bFUl7bZ7UKd"
-    "LltLs2ekwMEWSPDBR/ooPiqWiUwYviykQ9vnIzQArSL7g+1H8PvHjLHTo314YGsz2oYvt7CIGeIBQiRjmMBtz65l8A8Q"
-    "vIKDHXSyTvnVh/hqZa8yiE1tTIb89TcGVoZ9yTOwsaXIwH/3FQJHK5GQrTX41GIe0BCz6uPFoXUy2zQg7tOw2Wgotze+"
-    "FPwHo4zu2GZC8BuZUArgQ6KL3H6iwd/AEEIwSmNU5diCBkFNloh4++wf34qXf37xh2dvgHHeoCIbWAHP2NNYy+8Yek0e"
-    "fbsBHbSIhMooTOwR0GlLZ1wPBZdOfP/qHbzcmhCwQXfJLDF4f8McJWvmpXz7vmk6KoYgVVM+At4PqLVdWm8DR8G+FGkI"
-    "QFovrnQaRVPscPuYdGhGHvEIyGwv7rMT5uvCQ2zcNa9YvWTekCUK66DyoiHTpo6T+gaY7lz/P8Q6CFY="
+    "eJztPWtz3EZyf2XCO5fIGLtaUrIvXiq60snyWTnrUaKulBS5IbCLIRcmFsABWFJ7EqvyR/I1VanKl3zN1/yTVCq/I/2Y"
+    "AQbPBZcr2bRhW9YudtDT09PTj5me7g87s3AR+TL1wmBnvPPhZOc8DpdRcrIzPj4+2TnZsfCvdBVJeGSd7DybzUMhL2W8"
+    "EskyisI4la7An8XUmV1YYhYG8CM8HJ7sTCx41Y2dK3rzW/ggHJHMHWh87l3KQDiJ+IejVy910zPH86npd/BBeIFI51Jc"
+    "OSuxCpfQ9kKchbFum6RhLKnxURrOLkQYydjBQSTYYlJogyNI5tI/o/avAinomwjPqAdqpuFeeRGDfQcf8p8Psf9EnHlx"
+    "kordwWAlE5FceFFCTf6ylAn2vaehRN7sgqC8hg8iCRcynXvBuTiLwwXRALrXbWN4N1TN3/Bn3WQMH85851xEjhdbwgkA"
+    "5TOkAgDxw0Ba+vcrL52LIMx+LtFA6NEjJWbhMkipt6f4ScDcpzJOkN7SmQEYZ5FRI3AiprEvZWThWGHSguRKxtAbDYl7"
+    "mlgId7FwAldzjmaZ44k1gn7hyWBAM4SgATKgT6CfwAhCJ7XE/mj0BU6Jl3Lv9AaOjpoNBkGovk2sYOn79Oo0DH0JZKHx"
+    "c+v7WUsDTOSkc+73zPO53/xH11mVcMp/W8DUIbUafnaaf/Lc1hcXPAuN3boyWxQJz1bih1f8Qt5uFvphnPGRS+3OYykD"
+    "+jT1l7L8hg9r11dv7FOrg3KThbOayibUPDUbXioXpTZvZCSdVCzwXW6tfjpz/EQyP5kPJqZ8MNmEREQJ+FtcifjcQqnh"
+    "kNwQ4fRHOTPZJZk5fvnN78MrsVgCY6ehoN8Vh8E7E1PsMAYTRmLhJQlwN5Nxmazowyx2kjl9imKPZ88cCS81JUAA0L4e"
+    "D6zImTS4mL9mbGziYixXoRdqjlg2qjReyuoCF7xcC6SUIJBxTZZns9SjEljGq4lCWAlRartwPMVZDjZHmO/mHpA2b8S9"
+    "en9Vs+CuQJx4s2wipt65yb1tawAoHFbXLP+ag61OQC5PTULUQHs3l3Em4kHoggADqY4iOkPiSBNh7vi0/OibC8LQmL9X"
+    "gb8iMPAqyNOYlyl3C9OdrVHV/LUPVBS+M5V+Ygi6ElPkmuAMHmgBboIFWV3lolra4KjjMExRMpNKp9bXO9aO7y8S1vop"
+    "SFIS3R9Q6uMaHp/sQKcs/12ZzGIvQh1HP3wbzpYoGEnjCnzXQoUgYHnBwHw5FM9QldgE9XgyRIi28FhbJpEzk8CZkQP6"
+    "AKwHpTgECmnWydAwisPz2FkMxfPgMryQQAeEhWvfjlbpHHq98FKgQDCMVuIRwn8MCuDHBH649+jSAcn3+J7NesFW3+2i"
+    "2BALBwCgVk7nILYQ/D2A7gXRMj0CyAvHPgRRofRdIoBD+XUJFo4P9gY8Ac5xwyUoL/vDycnJTniB/x8LXJ6WwM+ukzr8"
+    "bDgcXtuWuJqHiRQ2PrcZA+A5G2DkvYpdB5l46aeMGVADaYvanxGHBzwhU6AeUoQ651eMzpDYwOBIWnhDdemlCXDS3lCA"
+    "3gW5t6QGPMDiGIh5eBAyjoGD6Sk1ufACF//mX2HRJM65zB/MUTbC39fXagIcwD8Y/FXGYDm+B4rOQLsdChvbJMBCy4Rh"
+    "4/+dGXLUaSz/svRQocEjWy1MnstAvk+PJzbZIhnn+F4ADUC+x8tAYIthHZckiryadomyYxUUC2kjaKwJES3DNUFqgb11"
+    "rm0fIOdsCXYgmHXOECY7mCEjH9Z1yjMr3jz7zgYGP4dOUXayuMCFnQK2e7XoDgZTZA8bB5UAqwQrWl7JmLnwBxozz5ln"
+    "TIcaTf6AGJrmw1Yc6wUWcXPGyEg/Mv6GtNqNJQDz8oFtOVr3zIBKBaLJnXpo5I0/XF/DI5OLu794bZkiJ/c0yjLnJp7H"
+    "ZoOANjAbpdZJGmtDoIzRE6LvX5ZhypxKk6lZHh6cEGaJT1YDEihYLqYyLnUAq0We49O6HgKR/YwAlAFdeF8DrUWwzram"
+    "hmcOCoud8f7wKwTMlnUBrrKtGwCvs7wLnZAswW7YDsdu0EtB63msH1pNNNdATnaGTASy10swQLjJTjAORgdfD0b78B8D"
+    "0wY+woMl9upM6cAS7EHqLRo6IP41ZsMHY/J6UugWH2JnTntHW+lD+R0t3SyXnnv7oSgHptxPhS0JJkwx+JjMO/98/OVg"
+    "8vvd49Hgm8mXuEqGv6fPf/uRvvDzvd1j+WxCLdWD3/+2AedJaYZHw/2Rnlv0ohBDCdiw9VPjTq1jGX7lmlxcMuUQYnVF"
+    "gE+wcEid+LRNYZndtjlnqZf6jMBTht8BJ4KHKCl/zhzkvnVQBPsDt7EahU4mDIhq7P41TqwhkLozJXmLCBI/aWFbA9F4"
+    "6sSxs6qVPoajWejteEJqKDMeiPIs0g3hixg6rushOMd/bWqATE5VNVnbGzUovkPDzSZlZmsDa3hTlbNeZazTCetE+wYy"
+    "+eYSuCxmbyJac5nZUU4WBGBHoVeUZp9SVhWEUu3PP6GI2YY42YIA0fIi2VBgdJEB+bLJFohlML2rBI/mWsWGOXMZLJNN"
+    "aT55OR1zauSDKhITZBlYskVqagOVODMA3483tpkIsXRc3HH4nnagxuRqEq/AJ3CeLqX6QUsmwHgRgYUapMYbJaM726Ov"
+    "+Plte/abGtlqe28Dqdq+CVjTlRph82KLAxDMFUa7IVqwMEOgLXpX6NdFvhPIenzetzHyqvHHKke/J/CrMje9Dr2ghZkq"
+    "S6UocMzV+vmFT60sqI6cp7QI94g5qmnYale4q9fUsGFctJSGoxrcjI3rrVkYaoFvJBwMhu0qHRjBonjIzuXKlGo/p9tU"
+    "PszRMC9a7V2347v57TjBMLc8rJppnGvP4OaT2GV8aqOuQSxV0dHtJ59NHxROMmqM2w2PRjdlCLU33rI7UdxouN7m+mu0"
+    "m7e8ItXEdVqQdadE1WlqPd7ddC7w9RbLzNSuHTy5lwgN12I+ioUXPFeA9xvEf/K5Vud6k6BNOncwTH+qpZ3FJ5QnpD1e"
+    "YXOLj06vuu6rsplHr5D65sPFkkaoHkV2AV04rrSKeyoMknqk88uu6GbnmmV40vUQXbayMv+yyx4Mn1a27OG1+efddmXq"
+    "rBd1xvgzsV62yO9mjE11N2lrMTc/zfr4NMxSXjfNZ+VV3rLIFOYT885nCnXH6AXQNLtFj6UT4OKBey3I9RZGE8+Yp/M1"
+    "poiFoQ2n6qz+RgbMz3ttbuBZ1CxORrWBwo5bc1SKh1hOFoNGx+NXDp3G4rrEA1YBjxyBW4RjejWWZ8C6wUziqS0I+JMA"
+    "nzKAe3iuGl8AJDokD0TxQHcI795iVcPbN1vTOaoOnS/rSDsyknZtIgKTbEwHynvqQAwkUCLbtAvYVN6CNOeowG0j2vLz"
+    "Fl63l/eLimqE/9QaNRtz6u3Iup4WvMUZnOsd706HsG9NBgSWYQAW8sts7sTOLOXNfbL51uzmZz9vfLRSxY2HrKNZsQta"
+    "CIcC3xPOWUorRYIETHAfo2nGDOIZVMrGlGH/CW1VRCGSwbsw9t2i+0PRSotZdEoRRS0hS3n8QL49dMPIgT7woA886AMP"
+    "+sCDPvCgDzzoAw/6wIM+8KAPPOgDDz5t4EGO17qQgz5EoQ9R6EMU+hCFhhCFnOJrgxP6aIZfSTSDnMUyHSTOUt3CzHnk"
+    "iZh7LmhWfQdoTJdtLDFdZteufC9p3Bm64eub3Kv5LPN205P8207rdk4P6GjvNItSyWf1FvEpfajLzzHU5ZSOv07zIBFT"
+    "X7cHufRBMX1QTEdJkgXFGMbqunCYPn6mj5/5uZ7Rb3FpmPEz5hbCNiNn+ricPi6nj8u55ZrfelyOudpvGJHTtKz7wJ4+"
+    "sOdmZO0De37ZgT2cmYWjema+l0RyRkQYDR8wflowqfQo9PASJkdT62C4PxwN4tlwX22qxedS6iwyySknV6GWj//+wfCb"
+    "Wm74E8Meq1AfnCQUPYHEDRxBWREt4cqZ7wB5VZ4Yi+TLPAS/35fERkOQQ/Df99KPWK4tlkkqkmV8CaTilEDhcurjbgEQ"
+    "KeE0LfdwOzB7do/ztug/wGVRob3+Y0E/ZL3DPxTrIwGfDx/Ej17woyOAG8SHL8TUB32YiC+uVSyOD+5b7PgCVt4M5kiN"
+    "APPzPDl6+vz5WMycs//+d0v837/+5//+13+wkNTqgLg/XRG1Mt6JvIi4TT9CJjr3w6njnzrxeSU+i3M0NYYaGOzbdJSh"
+    "hCeZeS05mQ51PBQlfxK7YSwGaA9yApw9TiBE4r9yUCMu5AqmeLoSmKIKVIeS1Wr5GmMxFGUyp+M0fBw2Di/3v3Iq8Nrr"
+    "NnaVTYhtSEtQuisYEjHarpLgY84p1ITsIMt/liGY2aEdMLiKgYFErmkFGqCc/AvPIoj0rJ+nK+BXpda9BcgtYLWl64WI"
+    "sFxMpesCjWF1hkvgRMx5hVulIIVJzoUqodPrJ2+/HxxYmNCK8zPRULOeYBrBeGR8NPsVB+3K6fK8OFzTwuswYpjYK5GC"
+    "NpAUVEfRbAEe1MMqYilQ7RWtlFBbUDXnOR26nTlgL/iFNFda4nsqHZRK7oe0s1WPNqNUM/sL573JrrUKsgtay9ScfZiJ"
+    "HJ9caVol4y5xLmGycfXZZkKs3dEYPTUyVA4FsAgIJHEuuQeVkE1xNTeqGVcSeb4/cL34FjydOVFFc9S01WCMNIgaBJSZ"
+    "cwsWoxMfnmrWfsJVCfZIbqGUUzxwL9kD7gONBEY0oAgGbZA7jAZSZ570G8JOOtIEhScPzRJ6kLh0BwNMGjgWjHOonUOQ"
+    "lCla6MQNbpiizuQ5KKMm30e+3nzaEDnu+0qltxMh/QK8wqJ+Bn3xzlsXSlGStc15BzPONeRm++C5lpFcDlXNNeP13fMf"
+    "ntHMal1Un41N7Op1oNL2Eblr1sCP4TS51apWwbREi7FAgUdjQttvQFNMo6P0eg5OOgpsvTAf7nXG00kGKtu0dG+1YIr4"
+    "sk4iimnjABMVe3QIh2NYdccQN0cGhnW7RTSRegZkzRqo58LuCNIAt2A/mSdW4uWTF8+KqgbPuXZjinfEhJ57h2q5BeE0"
+    "dJEfAjGV2EwCb9ultI22cm1pSiiza3kYKxWkb1hNq1uRmlgzQ5/2D4yzOpyIkCy9C9yW3w2kROujMiSmjWLobH5oGkHV"
+    "AqwFuUan01XkJAkauDVThPJxW+pAo4AmaiBePH1NPJLcR1sJ16h3JvEosiPzLGbR7UwhGV/KCmIZViIEz4lkWnd+prEO"
+    "iLi3M9PUWoMhat2k9ClqUYa/5AzxnXHLPMytzKWClqcW7YoG8CxuE9waCWCgJ2hiiSMEKHaP/vT8hx+GC3evA0ron2SK"
+    "21Tj4hFr38foeeULMHFWiVpeaLWXFfMu7tRbqPIsNTeWiFZRHJL7BYpRKRdG7Yqy4KYgcBwwE5eBK2Od65d2vhFs7MGg"
+    "s50+gHQpA7Sgzf0ANjDZjwVz+DTzax/ihhfSlzcIjUswuZmL0oGotwv8bmmpbrFJRLiQ0kGEYFheHAZkv7Eg1C/vURpZ"
+    "3uAMBHVrWM1op2CWXjToM3tP5JiqznJLXry0xIjMasyfvafy0o45Vy1rBTDFUVZwRtuFEyU6wmnhua4vOdfwLIxdcHol"
+    "/gpNwf1NQOAX90wVGBLpbBeDlsCdTd5BKNr12IEWC/one68xAS5vMyQgzlLvrzn9X4QueEDAH2kMYNLwQgaEPvFDNh+o"
+    "4EFXPfroLU6TFMzQj48tcfz85dHbiSUePTr6p6PHj8mBBGZCaS+X4MzBYKRLfqoXiynQ/0LC4KYSz0+AfOEFWALehSy4"
+    "NEmY+ZlAXGRw7Bq1o86xHODWEaWqBlR5UEtAfpmkaovkLb47lemVBFZ5lP1Gt9rUJD8mYI/uN/yI1jWyiMqHjRhkp8zs"
+    "SZs5oxWIsVgmknJZ89tq04ewPQvR5CFTmQyTkGms4wk5eCrh9SD4W9ngVsOOwFjgmAq0HfV+9iN+Z4wmxuOhOnImkzs3"
+    "v8UxWsQTNZXrTGjiPCMpd9VwtlhlIy979J7a6AE2B0R3i4boGKkCE7sCWyHwkjlwPuJxWrJ7AQjuBvk+sOQum9ziJbR1"
+    "qA1THbglQA7PAwAod7M+n8w3bGlwU3kWxjwtMCL1Lf+Zm3u0sZMbjbQxQqgphVexWAEnkuX7B1+xSMLZwOhACkPjg7q8"
+    "UoepavK7k7e8AinPzkCOM9NktOQoRycGjwfWltpG5I1P+qlutzDbZVxj6+a70re5J2n2bGzWrHOqmjovXKEsqvT8DkDn"
+    "3SHj3mTtSOsuXFZ2BfSFg+6GROEAtLbjdRcyKxZf5dS73d8uXcMsbe85Jbchuw20BlbxOmbJTM5vXxTgZtd/yrArTlrp"
+    "5c4v5rc8snez+0NrO83vheRYy5m3cPwuBNG3F8ukcGWXBVgHMbvx2HwJstzdrPUe4pr+dIB/h5D/isvWflGxfUFaxStL"
+    "1Y1XfQ+nE+wKS9ANxpq3jydlD9pbj+xx3Vmjca2RDH3eWz9NjPPb32ZfTnbmaRol4/v30ehVG4PDMD6/78agsu7DwhoN"
+    "9g/uG9uioLOqR6ItB8HhBf8NWiUxo0GomEZ/KbKMVH8psr8UWS9e+kuRW74UiS7xSX1AS81AQ5VwjMTWpEjfG4i/LKxG"
+    "FctpZlcu1NM54Ibq+DRD04V9mlvMvUpQrvkzuH3xCv3jNoHnAkk9vzyqFqoy1iZ+k2IETk2IfR3bthBG19BpHtoVRaF0"
+    "vfOUwZtcN7OJmrwJrzl9sowNykWRMh/6lN06tcelLpLpw+n8S7yM9IGLefVMfT51Qf0HsJJmypSW8QJctOyIxjjKXip6"
+    "I37vHfSflWBRrpvpQs4lOKb0iWN4TKdnNPxKzZramaN9CqLiVRhfUIGwvMNT1Vei55/idMj9TAR1Ix4IBV4waEtF9m3P"
+    "hunCNn0Sn25Run0Snz6JT5/Ep0/i05kp71ISny1V1jC3UANQ/nlY7Sb7qFlN3QZNtn43sz2vRTUmyikHGXbf3xzVdN+Q"
+    "8OBub1e0XfToPY3e0+g9jckmLsJPZP33OYPqVXKfM6i6qVYd+S8hZ9C2qgZt7fh4ru6qdjs93iRBT3synrthnTSo5N7+"
+    "6O2P3v64O/bHHUk0tiY31y1TbJmqY43LPA0xktQtKI+7IbBvnK6rl+e9PO/luWw9uSpKogkzCUqe3EC8G5rg+oYS+JPV"
+    "etz2FqZKBmPVrUdrza4ij/xuiPetZOfr5X0v7z+PvG+4GKcWrb7od1e1QpbpLpOQakxm+IIp6cp3R28R4ZCLZqE7/Wlc"
+    "i61nJf0U5Wy77xrVWf4mPiqdZtUtUiG360/Lyik874jm2XJqz14N9Wqodzvu2DbSXcll3KxCAieqxeXIlzKizDTZvd4g"
+    "pGt6nyjkgtPzFCnfNQxiNBzdEaVRPt3qpX4v9Xup39WtyFPUkthq8iowUHauUzrlX+7WzhRtsrFIbD60NgXgRn5Elsb9"
+    "xrnZt3bunE9qt5Pn1kTSJaWScU4daOMyYLJexxhZ4FsTw7cmga8gSLnf1w+9Fh2V8b2mzyxJfPXKaOXWa/erm5XLlpSy"
+    "24TVeDf5jmjnPvSw19699v5U2jvTNU7EmtUqiMBk4aBJfNubTrleE9yP4D6Ehv8TKfO+KskvqCpJnSlllv34tOU5bhC3"
+    "8flsr3zVokq8dGJqcPT9sx++O8V0RlVj5Ab2Qy0btxbzqMHl2+dvaiwwXeLDqlNHRSvxaL2R1ECnhrIgCkmYXWY/zMAs"
+    "o5qUG0FYl+2j84FuA1aVmiIKnwvJzJN3WUU0x6iC7K2PnlsXUKlWSRGzWsJx3ZJboVPupTdne3O2N2d/3easqe8LFi3L"
+    "cKsiJbdg1sZaDGrLFvsShX7uonnbF//qi381mNY5G1aIopIFUwp9LgBwKGyVe//pi2//51/+DVNrg5i5wkyteK5m1AbY"
+    "8iZmJgCrPFqNg2jfEuPKTvk6VVUOhq68VKvy/uVo+GDIRVGuW0SVgjppLlj28643trXZ0ZWdOjg5lToweTGom2+Zjiqp"
+    "87jK2EbAVKWxu2F6doHSlzD7GZQw6w3+3uD/TAZ/vZYytNFo/+DBw6++/t3ffeNMZy7VT7xuMItVAvXyG0ILbDESStoK"
+    "lptNlvHtBFXDQv5VlbDkcgeZN5evwpKnhnm2T2ecJ2i/tJYab9UHYgnLAMwfzKGNzuASk4AHiecibefAgr6MMQc5piJU"
+    "SdsdMV1muZQzXJRrV0LkoCsiYBW5ggsxOEI5lgK4mAtPhXFWO0/Vd0pgvmP5IyF+qEOnROwEFcRMj9VE7UFH1JDhGLq6"
+    "G66Kh+ms9uj3VDqt87jNzh/eoHNdxgLrxCD1MY8yFe9AqoDVSF3xNZhDkUjWbMeTJkKU3XUTra+/6Txf4FVfoGGaVjBU"
+    "hMEk/pih3mWksB1K/wpa2b6Dicjvvioh0rRBHq+Ec+5QUn1kHEqBVunC3IIoLJODTeYBmAxGn6QiK63HhUHQYqc6eTq5"
+    "fWGU5e2WIh7l4TbSHYPOsW9ytTDXP9WG06ULGP4hFRugAgSq9IlH1aiweMmqgll5h6eA2INRR8Se51DE7tM09gdPxX1x"
+    "9PyPz1++3TsEdE+pDgCizJUL65ZqaeeogMnDzus1AyJ2of+3z968aEOAa75iEZqdMXgQg5MA1chYGPVdTwKjD/xlS9VZ"
+    "xZ+pWqRH19ZgKrlAgkgx/wQvJb07tYtdAAjM4GXRLFvGhQz92bi0YBnntFZxc2uPi395qU54SPViiLGpPF25iukQCYAF"
+    "KpzUm3roEiIJ3qhytuI1lbMVD4bffIlbAAhaYU0vov2L5uz4JBC66hC+bxbJPQmI7o/+ZjAQf5SBjGnypivB+3kcHKV0"
+    "UTKMVofCDUnESFCbQxjB45PgJPiN7he/bKt+btBcPbdUO7e2cu4O/lusmUuPLF0s95OVykWC/EY8xXI1oCDw60C84WkH"
+    "OWVzEeJspqKVrYoUguA4C32qTILFTK+4oirmhOMtCyANeHa4Xwh8hK11nSQl7lH2Z5KS1CTM0DtVe4k3K5RaIDwUArZF"
+    "RWFw52OoMa3iKJ6+evHiyctvsX6O4lubKhfag5DKz9qAE/vu2BNYtLPUX1U52hK2dpoE6RWRudYI+tqmwr3L2QzcBa4n"
+    "lDVnoSNyx0nk8ovrwppekH6ivB4CztCVqTUUr7LPvO9DcPMqMh4WbFG1ftAtZakOMh+GCU2JWH/EyTGLNGWFhLORq1LC"
+    "RglKNLWScRuRlWC4l++wsAV2fQ+IjlWZqIJRsShxcghzwe8NbFVBB6adWIvLSxLGNb3qfUXu3OaqaUlhWFzoBzlfmYU8"
+    "OcpVUQkLuV4OF+iiGjZLtiSrcIbrOUyXFXv1+u3zVy9ts5BYW6XPvKBYVnnr0ok91Fu6whgtpEJtMV0VUNUGNe2qQzRu"
+    "aB4xDagSaRmLzMBp9WSSVx/DdVUqPGYPcV5APUS2oDMRBnLFtivMyEtlQMMriyhNxuXyhRXbE5lWFSOsFlzcJVX7kAum"
+    "caku00zkkkJKWdA2DIzPxg82IfOEa4blxW7Rx9vtVEJsj5UoWuqaD5y84hlZzKBcGe1i8TJ7rKiWbZTaJupLLXJrmCav"
+    "Npb7x8AtzQXGYIwvsjKtuohp7WJUhp1drUaFMskzxU6+BQFf4BlqJOWRk5xSwidfizerXWV7OLG1JUOROZCclepP9p6a"
+    "z46lurTPbhfqdNlamz0jAw6WQIIPPtJH8VGJTBTC8GUhHVo+H6EBWBXZH2w/gt8/ZoKdHu3DA1u70TZ8uYVHzBAPECI5"
+    "wwRue34tg3+A4BUc7KCTd8qvPsRXK2uVQWzqYzLkr78xsDL8S6bAxp4iA//dVwgcvURCttbhU5N5QEPMqo8Xh9bJbdOA"
+    "uE/DZ6Oh3N75UvAfjDK+Y58JwW/kQimAD4kvcv+JBn8DRwjBKItRlWMLGhQ1eSLi7bN/fCte/vnFH569AcF5g4ps4AU8"
+    "453GWnnH0Gvy6NsN6KBHJFRGYRKPgE5bOuN6KDh14vtX7+Dl1oSADbZL5onB+xvmKFlDl/Lt+yZyVBxBqqZ8BLIfUGu7"
+    "tN4GjoJ9KdIQgLReXOk0iqbY4fYx6dCMPOIRkNle3GcnzNeFh9i4al6xecmyIUsU1sHkRUemzRwn8w0w3bn+f1KUEHY="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -963,7 +969,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1477,6 +1483,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
     _Values = str | list[str] | None
@@ -1832,9 +1839,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1928,6 +1935,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1965,13 +1982,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1979,6 +1989,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1990,9 +2008,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -2002,7 +2021,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -2012,33 +2031,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -2046,7 +2088,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -2060,61 +2102,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -2146,9 +2222,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2546,8 +2622,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -3272,19 +3348,32 @@ class _Null(_Type):
         return value is None
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3621,6 +3710,126 @@ def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
     return convert_or_none
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3685,7 +3894,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -4130,9 +4340,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -4241,7 +4452,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -4264,11 +4475,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -4582,10 +4794,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -6013,8 +6229,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -9044,9 +9260,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -10160,7 +10374,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -11009,7 +11223,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11122,8 +11336,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

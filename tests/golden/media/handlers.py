@@ -1,10 +1,11 @@
-"""Media: commands that answer with an image, a sound, or text mixed with both."""
+"""Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
+them."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from burgee import Audio, Image, command, program
+from burgee import Audio, EmbeddedResource, Image, command, program
 
 program(name="media", version="1.0.0")
 
@@ -55,3 +56,11 @@ def sheet(colors: list[Literal["red", "blue"]]) -> list[Image | str]:
     for color in colors:
         shown += [color, Image(PIXELS[color], "image/png")]
     return shown
+
+
+@command(effects="read_only")
+def palette() -> EmbeddedResource:
+    """The colors as a JSON document, embedded as a resource."""
+    return EmbeddedResource(
+        "media://palette.json", text='{"colors": ["red", "blue"]}', mime_type="application/json"
+    )

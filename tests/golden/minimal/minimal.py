@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn
+    from typing import Any, ClassVar, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -97,6 +99,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -718,70 +724,70 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4luG8f1V6ZKAVMoSdGSnNaUKsBwnERtJBuWiqAQCe1wd0ittVd2ZiUzNoF+TT+sX9J3zOxBLhVaUtoEkAHb3N2Z"
-    "N++ad8582vLTOIuUCdNka7j1abQ1y9Mi06Ot4cXFaGu01cX/rlQUpfB7tHUm54Ke+qOtMfyBVwAglkngprixF+PuACbD"
-    "m14vkbGC8TA4SRNFgHA6jCEIeZoanE3r0afFVncrimLNKJk0jQg8/GZQQ1ono+GB0n4eZkgBffgm9YtYJUbiG4FzuyJJ"
-    "jfBlFMlJpPrijfSvhEdQL8Z9hOiJUAtzpYTOpK96WmUyl0YFwhInMmmuRDqFMTAwy9NZLuO+OE5u0mslJK0ipBZeNjdX"
-    "sGocJmEso342F4cI/0j0eh80fHh2eCOjQh0988RtCCA9++wBkL+dvT0V6eSD8o2IpfGvwmQGC0pD4J8B9DDJCnPmX6lY"
-    "egciNEIm+lblWgBXebpKblSUZgreCG2CtDBd4X0ajUZb6TX+OxQmL1RX4O9AGsnv+v3+wuuK26tUK+Hhe48xULAowKhW"
-    "FR0pcqWLyDBmwA3krUwc4vCCBTIB7iFHaHGeUlsMmZ0D54C1MMMuGRqtoul2X7wSUxlGBQ1gAps0TGWkLREqz9Oc39KQ"
-    "6zAJ8H/+Giut5UxVL4CnhMZiYQUgAf+k97PKU6E+Akf9NFAHwsMxGlSo0Awb/5U+atRlrn4qwlzRKh4qCDCJZZmoj+Zi"
-    "DIxETXKaE4UJDDCpyItE4Ih+m5Zoy17HOy3UjcrnDkoXeSOIVk1MK3HVyK0oBU1hViE7/cKITqyM7IOwEx8V+aBtUZas"
-    "eP/mWw8UfAaLTqR/TdhPiygSBrDdbkW315ugenhIlAZVSea0vfSQtfAHopllFtbEYampXpBCkzw8q7Fh0iVtLhUZ+ScU"
-    "7Ng+7fbaFgC5oHGYZ2wQWAFpEGzQTOUmVGg1Pi0W8KquxZtPXHSXTI41g8s2p24W74dkuUx9tDY52AC74lTiFsLXt2ke"
-    "BajD8F4GQYhoyOhdHR7tkPvSXe7Xdmxo3XIXkN1248eEUgImgaxvCU0Gb5No/j1uvq0hWSDiIfyCPXWj7Afe1qgyKs5S"
-    "Aza8NmNJFkxXqzDew3ItmozmG+yU3SZkvW4lbZYuWAHUfwGvwJaHsRrS1FxNwUglvsJNFSajUYJvGcAzVPv8GiCRDYPd"
-    "0dhvfZj7AF2A2XepQpPe8waqkra/pRLZpUXHIyYwy4a037cBOVKP6VSrZUED09VM5bQYbfoihveDhhYOcHYUxuFmk583"
-    "Jj8f4J9WPZpynPBrqfU6tv4yL4helczM1R0Et4mmVEBQGQbQRX3xryDE8A04NysKHHIHdkn5Gazt26kNh9rwrL9OYHF4"
-    "N16DG5PMgY0i70Qb4UDgPCGnhnYKGGGpTX/Nzp8S5Y55NS6VNJXY/4rmAVHIVPIjmsb6+MWCgsnYzy4p4Ls7orTm3YQm"
-    "Um2G/cnu/4bsfiWlL7b47dJ8chxPjuPJcTw5jrrj4MSMvYYfhTpTPjFh0N9j/JxhstkRvYTUTTtuDfrP+wN6OynymVIu"
-    "f9SXnFbRoKO/7vVftipCHayzfSRqM6fvJaOyMCPWulfIsVmUTmR0KfPZirPjegTzusVU1GTluLeMmbUUlPreUX84cHk2"
-    "FTpEJ81FT0zhX0r2tjlZJluH5YJmFeRazRVY5LnAcgzYSWuYrK7WaKl5BX2V5uwue+la8lRCxgXUsOICK9pmtNvMGciI"
-    "JXgBKu0ASeQtOtZcDTl/XodsbxpGqokgFpk25f5tHholKrcisJ7ChS6TWtYP0W2B9swUWBBATxZBmMLPydygcZeQW2s0"
-    "LrR9U1umePfq/PvebhfLNFx1IKJKmCAwBRjRyk7RmuQFalLMmoRNINxSMtmUNhDhrTBg5BQ6Y41WBq1UDkbd1kBWV0Xn"
-    "m7rAoDJi8cQa2A2W9SW4wahRvHGGLLRFDq38NAmId55d0WOUWuQcy491xWy1+5ugVZi6nEESFT6VL+guxSxa3sDWwX3m"
-    "1cs8ncEQdESQ/z0QoBkJSHimeAVbZrT6y4Na6NJZGEW9IMwfoL1U/VuNsuohCNBIRLQgYL33A1QsA1PARFujLgJbNiYL"
-    "hfbM6sAzvQ3apw3GhoAixGmJda1NpKahwuD8/vaUzCST1hWOSNy2vR6WwoeCcU7B4RHiYBMNBp6kDUFqsFzNMlhGTX3M"
-    "Ihk+yNjz2re2aCtS+gK6wkbdh7XENE/jjThFpcP76w7WUddUHD+FQbdWMkWnsmC8vj3+4Q1J1nmd9hqj6Lh9YIvRxO6W"
-    "PfAhnegH7WqStuXFUKDBI5owpOmRiIk6KhpLFDoE6M6xiP3tjfGUumcbPCp40IZp4svehzjmwoArlWBHAnQRaZhvjiFk"
-    "z7e9WtD2iGgi92qQnWqgn0s3R5AIfIRICdf7qQB0sC91+urkTdPVaPB0nVxlShpsU20f2O2WpJM0QH1IxEThMAW67S01"
-    "IzybsZFIqMe2TMZc6eX4aP4gVpNqluhTWkw0TMNcGwr6UorprrGN1UmUCsBArZDEvLEKXcqHxAiuFmDFFPFfTuaZ1BpD"
-    "2RYRoX18LHfgUMBgNBEnr9+RjugdjJVwj4ZTkODGyhP72cNCIZXfqBXESqxECqkG2bTN9Zlo7RFzHxam2b0GJDrfZP0p"
-    "elGGX+Tchd0UtzJxehRZWmhVw2xTNEBno+gRkAAFeoUhljhDgKJz9vfjH37ox8H2BihhJlI67robF4fsfY8wx6o2oJZz"
-    "bbcXRu3LjrkzjeSsiy6va2XTFdk8y1NKtMAxWufCqN1Sb9eAwZEQJhZJoHLXwaYuOYLNIZ3WZQELIN2oBCPoeq7LASZn"
-    "rBAOX5YZ7D7WcZC/XPdybHuV1MJctA7EvQ7oe9dZ9S6HRIQLOR1ECMgK8zSh+I0NoZu8Tc1RrtslgpatRc0Yp2DvGQP6"
-    "Mt4TFaZ2sSqSF6ddMaCwGk8ybNtu65A7sOwVIBRHW8F92lhmxCNEMg6DIFLcQffTPID0VuFXGAqJrgaD3ywFWjBk0jku"
-    "Bi+BBbsu/WzG9biAMwvuk7e9tq3LJUYN5syEP1f8P0kDyIBAP0wOYEx6rRJCn/ShlAc6ePBVh5/D+FIbCEM/H3XFxfHp"
-    "2fm4Kw4Pz/55dnRECSQoE1p7VUAyB8SogMqjYS4mwP9rBcRNFDbQgX3pNUQC4bVqpDQ6LfNMYC4qOC6N3tGdHEiwTU4H"
-    "MABVJqoA5AttbDHkHOdOlLlVoCqH5TdqBlghHxGww501HzG6RhWxpzwQA95SEvArcl81TkJYEENRaEUnNHg2i4yxnaYY"
-    "8lCoTIFJyjwOnVCUnyvaNLAfBD8tB9yW7AyChZwmY+zoyrSHPGeIIcYRw7QhdxV+iwuMiMdWlL8UQpPm1Y6arAbOXXbZ"
-    "qMshzbMlHVBzQLTTDESHyBUQ7BxihSTUV6D5iMflUtwLQLDuE0Wgkh0OucUpjJU0hrkO2pKghmvQIkMHZuhEgoT9qLr1"
-    "OiQRN1Gwc1ksQJF9qj7z8JBKOFXQSIURQs06vJWIFXAiW/589wWbJJQGnmBRgS3R1s9I3etEgZpOwU6zUpS8oi++zCGj"
-    "gb1jC4IamGALS+11P/75JdHsagcKnRPXgy51rZT+x/IBSDMm08OdHTTUNpntp/lsJ8iBzTu7g91B7/nuTi2VBz6vVqfv"
-    "qMmn1/w/WCtdNou69ljT+nI42thRe+G/pUqNi5Qwx80S+RfgVrYf7Jmi9ejxeaaNGxN03OkuYvn80/oRV1zyXvcZ7Eg+"
-    "R4O7NKYMh4jjwNIwWqbqDq4y1nX8xs1ORQlE5rlkPYeEM163RAtj3FGj9aThTl33eRXlEt54sV5NrPDGi3EpSs0Dls+O"
-    "lUb5ku2E7fhxkbN6yIvMJe5xqHFrXwaQIUI8lvg2e1N5DNu/TO9rZdDCspYCSYm2l8l1ZqE0P4StjdjIf7m9fk3HIStg"
-    "lxYOTR93bY/y8UzA/6ld3gz/a/gsG+V3NrWgghuXCw+EZyt1r0+++c+//o2JOMj9FuM6DGJrlcRHtuSlRq6a8otxqzFf"
-    "a7a5vVkJzNZE+4G6seLZuRn09/rcLFmsVygHdfx7Pa31aNJx7c1fcLLstJb6Q1VHdPPqYq29vlQb4Vb7vYDZdvvvzNs/"
-    "9fF/2338pwjsKQL7H0Vg7V6q5o0Gz3f39l98/ee/vJQTP6BDRIvWaKfs+S/PEM5gi4Gw1law3eTQazVEejrH9dBzXFwc"
-    "LcPrahcuxdCYlV/iLQmLQH0vravcvkpEAdsAwh8swbl7KGGiwwB5ewUqGKkcKxZZmhtb4pFiUsz61vaWuNgAfAmR3U0R"
-    "gagIEKCyrRQ2/BegxdymxvMcthpku8Ea5J2rD4T4ARajuB4ikxXE2rKROor7G6J4XutfYYMHGREoP6SqOyIIARwtxU2h"
-    "A6EVO5mL8QpOa/KbOlpfv9yYdZC3XGOMaFYwtHU6rL5haSlgpHAcGuIVtOoJVUOddu/DJBAGoKaNKA+scLkdI1s6feJK"
-    "RnUUVvLEJh4vNmWKgegD16aUBCtodOLCFQQZ/gGV8KisZxsKIfV4sSUwX8FsOUdtILY32BCx4wqK6Lw2edR7LXbE2fF3"
-    "x6fn2weA7iXfdgKU+TxQm0ov5cENTPb3NhVVCUR0YP3zN+9P7kKADwhia2drCJF2b5SguR2K2qm9UVJbA7+cUyOAvjqt"
-    "6BG7sbjcF/+go1V49IU6RlxNFEbqa6u+bm6Hcvdt7nGHxtUmqS1CmkanMJaP5fURI6zDShNOQsxlEKf39kSieMcXvfb6"
-    "L//kbqy5S184EQM3jMOGo0S45hrOt0ccRwnx4PAPvZ74TiWKb1BO5oJLC1w0t/ZT97P5ASTRtBcVmPo+IH80SkbJV25J"
-    "fPDsb7qfKVsYRjO+Eq+xYwGmBh974j2zpPU+pmfPqYCWT9OIitN4nu2Wj8/NQtttxcN5EK7juRTgMY52rTJrONCKlNsa"
-    "+0FIwo+2/cYZqDUwhIejo0t9AUxn+w7Tlut1r9+enLw6/QZbKFamHh1e8XopnTX0ACdOyHAlCFN8E81XpU1XPzkSdtc+"
-    "Xb5kb2HiKc3C9yEG5JZSOdzdsCyjYVFtNj4aWA9t3RsbyhJwhm79Z1+8LX9zMk9wq0YCijey7R7MNdgEgYECMmEoMes7"
-    "FE69T1eeGi0pd5dQq1NI6D/18C4mu5u5VdrMbnXxDJiOjTlqYjVPoOoDkAXP63m2iQJiJ9XiE0aE8dqLnm5xjxvnukEW"
-    "93p0t/T1LBwbf0pu13DLhHu01MYoODxYhdN6gbOpYa6z/Pbd+fHbU6/eS77rsFfVUy6brzcyD9HIuiYzbaRGe9kdDLHH"
-    "w+oe+gDTYpJjDJbb3oAtVcSHTCRUumpA075q9p69PsoFr4Z7guqXDIRIIYmc2qgIpsSZAcVYOsGyEsWg0rr7vStnbjrk"
-    "F/a5Z87d2juv/iJ9dEvYI2TaL+5u1EXeZtcwT4tSD2TV9KbYC1wGo93sX3tDy7Wy+uXVUS+Mtu3lu+4LV0nP6fqrw0Tj"
-    "SXlSz51ja92M1YXi5YYk2qSwbnaqvBIe4N0I7xLbm8Rop6zxqfbil7UvvRAF23pqDJUD2bnSAPS2rTw37Na6RMxrtGo9"
-    "583elJe78cVn+ik+W5OJRhgeYsj9UZE/wwBwu+VfHD+A759Lw06vnsMLz+VGHjw8IM1hiLsIkTIcAvd4yQqD30fwKxvu"
-    "s3hIysGQv36JoFfTDSbj3omD5fMuIV6eDW8ivFH47wC9QED12J8QfHgQb+HvDUqV4Ngbwd8rFLcA9/eI8jKEJuK/IKBG"
-    "MDaYs83yZI0PpdAX7FitRw5D37K7s+fIGUarrVl2wRhY3RUekDuBJbYW/wWjdf+D"
+    "eJztG4luG8f1V6ZKAVMoSdGSnNaUKsBwnERtJBuWiqAQCe1wd0ittVd2ZiUzNoF+TT+sX9J3zOxBLhVaUtoEUIAk4u7M"
+    "m3fNu/fTlp/GWaRMmCZbw61Po61ZnhaZHm0NLy5GW6OtLv7vSkVRCn+Pts7kXNCv/mhrDP/AIwAQyyRwW9zai3F3AJvh"
+    "Sa+XyFjBelicpIkiQLgd1hCEPE0N7qbz6NViq7sVRbFmlEyaRgQe/mZQQzono+WB0n4eZkgBvfgm9YtYJUbiE4F7uyJJ"
+    "jfBlFMlJpPrijfSvhEdQL8Z9hOiJUAtzpYTOpK96WmUyl0YFwhInMmmuRDqFNbAwy9NZLuO+OE5u0mslJJ0ipBZeNjdX"
+    "cGocJmEso342F4cI/0j0eh80vHh2eCOjQh0988RtCCA9+9sDIH87e3sq0skH5RsRS+NfhckMDpSGwD8D6GGSFebMv1Kx"
+    "9A5EaIRM9K3KtQCu8naV3KgozRQ8EdoEaWG6wvs0Go220mv871CYvFBdgX8H0kh+1u/3F15X3F6lWgkPn3uMgYJDAUZ1"
+    "quhIkStdRIYxA24gb2XiEIcHLJAJcA85QofzltphyOwcOAeshR32yNBoFU23++KVmMowKmgBE9ikYSojbYlQeZ7m/JSW"
+    "XIdJgP/nt7HSWs5U9QB4SmgsFlYAEvBPej+rPBXqI3DUTwN1IDxco0GFCs2w8b/SR426zNVPRZgrOsVDBQEmsSwT9dFc"
+    "jIGRqElOc6IwgQUmFXmRCFzRb9MSbdnreKeFulH53EHpIm8E0aqJaSWuGrkVpaApzCpkp18Y0YmVkX0QduKjIh+0HcqS"
+    "Fe/ffOuBgs/g0In0rwn7aRFFwgC2263o9noTVA8PidKgKsmcrpceshb+QDSzzMKaOCw11QNSaJKHZzU2TLqkzaUiI/+E"
+    "ghvbp9teuwIgFzQO84wNAisgLYILmqnchAqtxqfFAh7VtXjzjYvuksmxZnDZ5tTN4v2QLI+pr9YmBxtgT5xKvEL4+DbN"
+    "owB1GJ7LIAgRDRm9q8OjG3Jfusv72o4NnVveArLbbv2YUErAJJD1LaHJ4G0Szb/Hy7c1JAtEPIS/4E7dKPuCrzWqjIqz"
+    "1IANr+1YkgXT1SqM93Bciyaj+QY7Za8JWa9bSZelC1YA9V/AI7DlYayGtDVXUzBSia/wUoXJaJTgUwbwDNU+vwZIZMPg"
+    "djTuWx/2PkAXYPddqtCk97yBqqTrb6lEdmnR8YgJzLIh3fdtQI7UYzrValnQwHQ1UzkdRpe+iOH5oKGFA9wdhXG42ebn"
+    "jc3PB/hPqx5NOU74tdR6HVt/mRdEr0pm5uoOgttEUyogqAwD6KK++FcQYvgGnJsVBS65A7ukfA3W9u3UhkNteNYfJ3A4"
+    "PBuvwY1J5sBGkXeii3AgcJ+QU0M3BYyw1Ka/5uZPiXLHvBqXSppK7H9F84AoZCr5EU1jff1iQcFk7GeXFPDdHVFa825C"
+    "E6k2w/5k939Ddr+S0hdb/HZpPjmOJ8fx5DieHEfdcXBixl7Dj0KdKZ+YMOjvMX7OMNnsiB5C6qYdtwb95/0BPZ0U+Uwp"
+    "lz/qS06raNHRX/f6L1sVoQ7W2T4StZnT+5JRWZgRa90j5NgsSicyupT5bMXZcT2Ced1iKmqyctxbxsxaCkp976g/HLg8"
+    "mwodopPmoiem8F9K9rY5WSZbh+WCZhXkWs0VWOS5wHIM2ElrmKyu1mipeQV9lebsLnvpWvJUQsYF1LDiAivaZrTbzBnI"
+    "iCV4ASrtAEnkLTrWXA05f16HbG8aRqqJIBaZNuX+bR4aJSq3IrCewoUuk1rWszOazA2YcvZhoEozWCWLIEwRYRVPVBAA"
+    "j0Ef0yIHL9CRkHFrNDl0qVNbvHj36vz73m4XizdciyBSy5NAjArwpPOc+jWJDtSkmDXJnUAQpmSyKcUg2FthwPQpdNFE"
+    "EdquHEy9rYysnoouOXXhQmXagOp802N9Cc4xapR0nHkLbelDKz9NAo288+yJHqPUIv1Yfqyra6s32AStwtSlD5Ko8Kk8"
+    "RHcpktHyBoSNt8+rF386gyFojiCvfCBARRKQ8EzxCbb4aLWaF7XQpbMwinpBmD9Ap6kmuBp71QMToJGIaEHA+vQHqFgG"
+    "BoKJtqZeBLaYTHYLrZzVgWd6G7RPG4wYAUWI3hLrcJtITUOFIfv9rSwZTyatKxyReHV7PSyQDwXjnIIbJMTBUhoMR0kb"
+    "gtRgEZtlsIya+phFMnyQC+Czb20pV6T0BnSFTb0PZ4lpnsYbcYoKivfXHayurqlDfgqDbq2Qiq5mwXh9e/zDG5Ks80Xt"
+    "lUfRcffAlqiJ3S134EM60Q+61SRty4uhQINHNGGg0yMRE3VUSpYodDTY7mLub2+Mp9Q92/ZRwYMuTBNf9knEMRccXKkE"
+    "+xSgi0jDfHMMIae+7dVCuUdEE7lXg+xUA/1cujmCROAjxE943k8FoIPdqtNXJ2+arkaDp+vkKlPSYPNq+8BetySdpAHq"
+    "QyImCpcp0G1vqUXh2TyOREKdt2Uy5kovR03zB7GaVLNEn5JlomEa5tpQKJhSpHeNza1OohRGHyskMW+sQpfyITGCqwVY"
+    "MeUBl5N5JrXGALdFRGgfH8sdOBQwRE3Eyet3pCN6B2MlvKPhFCS4sfLEfvawUEjlN2oFsRIrkUICQjZtc30mWnvE3IeF"
+    "afauAYnON1l/il6U4Rc592Y3xa1Mpx5FlhZa1UbbFA3Q2Sh6BCRAgV5hiCXOEKDonP39+Icf+nGwvQFKmJ+UjrvuxsUh"
+    "e98jzLyqC6jlXNvrhVH7smPuTCM566LL61rZdEU2z/KU0i9wjNa5MGq31PE1YHAkhIlFEqjc9bWpd45gc0iydVnWAkg3"
+    "KsEIup4Bc4DJeSyEw5dlXruP1R3kL1fDHNteJbUwF60Dca8D+t51Vr3LIRHhQk4HEQKywjxNKH5jQ+g2b1PLlKt5iaBj"
+    "a1EzxinYkcaAvoz3RIWpPayK5MVpVwworMb5hm3bgx1yX5a9AoTiaCu4exvLjHiESMZhEESK++p+mgeQ9Cp8C0sh/dVg"
+    "8JsFQguGTDrHxeAlsIzXpT+bcT0e4MyCe+Vtr232cuFRgzkz4c8V/0/SADIg0A+TAxiTXquE0Cd9KOWBDh581eHnML7U"
+    "BsLQz0ddcXF8enY+7orDw7N/nh0dUQIJyoTWXhWQzAExKqA8NczFBPh/rYC4icK2OrAvvYZIILxWjZRGp2WeCcxFBcej"
+    "0Tu6eYIEm+c0lgGoMlEFIF9oY0sk57h3osytAlU5LN9Ri8AK+YiAHe6seYnRNaqInf1ADPhKSWEz6fp8hAUxFIVWNLfB"
+    "u1lkjO00xZCHQmUKTFLmceiEovxc0aWB+yD413LAbcnOIFjIaTPGjq54e8h7hhhiHDFMG3JX4be4wIh4bEX5SyE0aV5t"
+    "AGU1cO6yy0ZdDmmfLfSAmgOinWYgOkSugGDnECskob4CzUc8LpfiXgCC1aAoApXscMgtTmGtpDXMddCWBDVcgxYZGqOh"
+    "OQUJ9xGrH1V1koibKLi5LBagyP6qXvPykAo7VdBIhRFCzTq8lYgVcCJb/nz3BZsklAbOtajAFm7rk1P3mjNQ0ynYaVaK"
+    "klf0xpc5ZDRwd2yZUAMTbLmpvRrIf35JNLval0LnxPWgS10rsP+x/AGkGZPp4c4OGmqbzPbTfLYT5MDmnd3B7qD3fHen"
+    "lsoDn1dr1ndU6tNr/j9YK122kLp22Gl9kRxt7Ki9HdBSu8ZDSpjjZuH8C3ArmxJ20mg9ejzltHG7goag7iKWp6LWr7ji"
+    "Qvi612BH8jka3KU1ZThEHAeWhtEyVXdwlbGu4zdu9i9KIDLPJes5JJzxuiNaGOMGkNaThjd13etVlEt448V6NbHCGy/G"
+    "pSg1L1ieKCuN8iXbCdsH5CJn9SMvMpe4x6HGq30ZQIYI8Vji2+xN5TFc/zK9r5VBC8taCiQl2l4m15mF0vwQtjZiI//l"
+    "7vo1DUlWwC4tHNo+7trO5eOZgP9TE70Z/tfwWTbK72xqQQU3LhceCM9W6l6ffPOff/0bE3GQ+y3GdRjE1iqJj2zJS41c"
+    "NeUX41ZjvtZsc9OzEpitifYDdWPFs3Mz6O/1uYWyWK9QDur49zrD9WjScU3PX3Cy7LSWukZVn3Tz6mKt6b5UG+EG/L2A"
+    "2Sb878zbP3X3f9vd/acI7CkC+x9FYO1equaNBs939/ZffP3nv7yUEz+g0aJFa7RTTgIs7xDOYIuBsNZWsN3k0Gs1RHqa"
+    "7nrodBcXR8vwurqFSzE0ZuWX+O2ERaB+l9ZVbl8looBrAOEPluDc1ylhosMAeXsFKhipHCsWWZobW+KRYlLM+tb2lrjY"
+    "AHwJkd1NEYGoCBCgsq0UNvwXoMXcpk7zctLGdoM1yDtXHwjxAyxGcT1EJiuItWUjdRT3N0TxvNa/wgYPMiJQfkhVd0QQ"
+    "Ajg6iptCB0IrdjIX4xWc1uQ3dbS+frkx6yBvucYY0axgaOt0WH3D0lLASOE6NMQraNUTqoY67d6HSSAMQE0bUQ6scLkd"
+    "I1uaPnElozoKK3liE48XmzLFQPSBZ1NKghU0mrhwBUGGf0AlPCrr2YZCSD1ebAnMVzBbzlEbiO0NNkTsuIIiOq9NHvVe"
+    "ix1xdvzd8en59gGge8nfQAHKPA/UptJLeXADk/29TUVVAhEdOP/8zfuTuxDgsUFs7WwNIdLujRI0t0NRm+UbJbUz8M05"
+    "NQLordOKHrEbi8t98Q8arcLRF+oYcTVRGKmvrfq6vR3K3be5xx0aV5uktghpGk1hLA/r9REjrMNKE05CzGUQp/d2TlG8"
+    "48+/9vov/+S+Y3OfguFGDNwwDhuOEuGaa7jfDj6OEuLB4R96PfGdShR/VzmZCy4tcNHc2k/dz+YHkETTXVRg6vuA/NEo"
+    "GSVfuSPxh2f/pq82ZQvDaMdX4jV2LMDU4M+eeM8saf1K07NzKqDl0zSi4jTOs93yUN0stN1WHNmDcB3nUoDHuNq1yqzh"
+    "QCtSXmvsByEJP9r2G2eg1sAQHo6OLvUFMJ3tO0xbPrp7/fbk5NXpN9hCsTL1aHjF66U0gegBTpyQ4UkQpvgmmq9Kmz4I"
+    "5UjYfQzq8iX7bSbObha+DzEgt5TK5e67yzIaFtVl49HAemjrnthQloAzdOs/++Jt+Tcn8wS3aiSgeCPb7sFcg00QGCgg"
+    "E5YSs75D4dT7dOUsaUm5+zS1mkJC/6mHdzHZfa9bpc3sVhfPgOnYmKMmVnMuVR+ALHhfz7NNFBA7qRZPGBHGaz//dId7"
+    "3DjXDbK416O7pa9n4dj4U3K7hlsm3KOlNkbB4cEqnNbPOpsa5jrLb9+dH7899eq95LuGvaqectl8vZF5iEbWNZnpIjXa"
+    "y24wxI6H1T30AabFJMcYLLf9LrZUER8ykVDpqgFN96rZe/b6KBf8YNwTVL9kIEQKSeTURkWwJc4MKMbSBMtKFINK6776"
+    "XZm56ZBf2OeeOXdr7/wgGOmjb4c9Qqb9c96Nusjb7BrmaVHqgaya3hR7gctgtJv9a29ouVZWv7w66oXRtr1811fEVdJz"
+    "uv6DYqLxpJzUc3NsrZex+sx4uSGJNimsm50qr4Qf8GyEXxjb74vRTlnjU93FL2tfeiEKtnVqDJUD2bnSAPS2rTw37Na6"
+    "RMxrtGo9583elJ9844PP9Kf4bE0mGmH4EUPuj4r8GRaA2y3/xfUDeP+5NOz06Dk88Fxu5MGPB6Q5DHEXIVKGQ+AeL1lh"
+    "8PsIfuXCfRYPSTkY8tcvEfRqusFk3DtxsHzeJcTL2fAmwhuF/w7QCwRUj/0JwYcH8Rb+3qBUCY69Efy9QnELcH+PKC9D"
+    "aCL+CwJqBGODOdssT9b4UAp9wY7VeuSw9C27OztHzjBabc2yC8bA6q7wgNwJHLG1+C/LoQey"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -810,7 +816,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -948,6 +954,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1302,9 +1309,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1398,6 +1405,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1435,13 +1452,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1449,6 +1459,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1460,9 +1478,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1472,7 +1491,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1482,33 +1501,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1516,7 +1558,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1530,61 +1572,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1616,9 +1692,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2012,8 +2088,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2503,19 +2579,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -2780,6 +2869,126 @@ def _within(
     return check
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -2844,7 +3053,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3289,9 +3499,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3400,7 +3611,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3423,11 +3634,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3741,10 +3953,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5172,8 +5388,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8036,9 +8252,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9152,7 +9366,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10001,7 +10215,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10114,8 +10328,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

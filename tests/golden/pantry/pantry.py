@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import time
     from collections.abc import Callable, Iterable, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -101,6 +103,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -1078,57 +1084,57 @@ _DATA = (
     "JiLs9Paq0SeraboG7nJiifW8B84HXR1l8dQYW6GXXHDpGj10+Oe93suGkJThqsTEV8ZFIwVkDtKkT3WXSaco9y6Vauu8"
     "wI+0FbjsXJmHJhmvgEICayzus9WoJEDpgqbNyR95ETHMXkI+TP1wpP0LHU9Xol8uJK0aiZICWk4h1SxY9A/VLN5SOLpv"
     "CySpQlVtgsfQJb+BCvW2uMqRNCgGKtXy1UuzAEqOFgrLaEH7irqTHVBaS8nWJLMQa4/xcti4PBOQygLhLqjA4ttu7VL0"
-    "CMuYa7AtVJOLvjTurk1Rgn0ufWxCtjvxfFNFEIuD21L/mlK9hbFSmHHgAmXMpRLp++TSzUEMQS8BejpzvfCZ5EqwBBfT"
-    "w5i2ItMp9aXvX5390t3tYH0t14vSonKYwDAIEXhmK2jV5blmlE2rC8td7HZrSzD/l4LqNGjiE9RdqPtiMBVSvbo6K5r0"
-    "0LobNTFGi2k51qlU3Vr16EmBqoQySDtHZnQYpRo+z/WnsmDWWpM2aGVpmc/o/Ob4FBams+QJJRqVEO4zp1yhu7nTBxlR"
-    "ZNX3RUGpqeEZpD5c5JcfqllXEnm+33W9+BHSy0cIK75b2bGBNdIiahAQn+ARIsbtNsRqNhXKlXJ/0lCoz0QGniVbIH1J"
-    "Sg01E3uAsorUxDO++xh9SmqSl9ZRdpG4bbtdbGHo5y1C/kKijThFd5akwQ1TbDNgHiyjZj5ROvoxyPHc11Jtr0K6A7LC"
-    "Sn0Mc/FBSRtKUdn3w2UHC+AbqsU/e26nVOyORuWG8frL0ds3xFlrderrw9Wm3QfSRUDkrtkDv4Wj5FG7mrgttOgXBx7o"
-    "KHWJxbQ6qvbXyHRw+61hUS+2WuOpk6707Bn3URumii9bH6KYdQOKNAGuYdEeQ98Pr7slV/AJ0UTqlSBb0UA7F7ZHkBb4"
-    "BJ4SzvfXDNDBfiLq7quYGnDz1GZsIqNTbC/a2pftFoSj0EV5CNTI4GMGZNtZ6iJxJA4kllAX1/IyFnLiVfKPFo8iNYlm"
-    "1X2lNUjaCBgRkk9HuaTNwBgXFNTKkpg2ItA5f4iNYGoB1pziiIvRItJJgq5sDYtQPz6VObAooDMaqHev37P7vk1H6XDL"
-    "m+DxcFvhmY+jx7lCGEysIJZjpUKIYEintZdnWmuXiPs4N032GizR2iaxp2hFGX4Wc/dcW9zyeOxJeCnQilantmiAzGJM"
-    "/WgkQIBeoYulThGg2jz9r6O3b3tzd6sFShiJ5Ia7bMbVAVvfQ4yxig2Y6EUi2wu99mXDvDnx9bSDJq8jvIGAdAEhKQVa"
-    "YBjFuDBqXO+QgsLR4CZmgWti23pI3Y0INoYgPcnTYgDpygToQZdDaHYwOWIFd/gij2BfYHYI6cvZtDyIDkpuLmoHot4m"
-    "yHvHavUOu0SECxkdRAiW5cVhQP4bK0I7eIva2jgbGCiatuQ1o5+CTYPo0Of+niowlckKT14dd9QOudXYK7slfXJ97p1j"
-    "qwCuOOoKjuPnOiIaIZJzz3V9w62P4zB2Ibw1eBcehUA3AYVfTTAKGFLp7Be7VJYy4dx71a/HCaxasLecrcaOPE4oJKDO"
-    "Uu9vBf3fhS5EQCAfaQxg0vDSBIQ+yUPODzTwYKsOvnjzC+oA/nLYUedHx6dnw446ODj9n9PDQwogt7B0A8LLDII5WIxx"
-    "KenqxWoE9L80sLiRwc5HOrYGT8C7NJWQJgnzOBOIiwKOU6N1tC2fAZ54UuMsoMqLygD5LEklGXKGY0cmvTYgKgf5PaoO"
-    "ECYfErCD7Yab6F2jiEh3LnXW05bSSjrryy2sAqKvMq7J0TyaWcbYTkJ0echVJsckZBp7lilmHBvaNFTnQH8tO9yy7Aic"
-    "hZgGo+9ok78HPKaPLsYhwxSXu3C/1Tl6xENh5V0uNEleqUd41XHusMlGWfa4iItTOiDmgOhm1RHtI1WAsQvwFQIvmYHk"
-    "Ix4XS36vF1Dex/dBJDfZ5VbH8KymZ5jqIC0BSngCUpRSpzN1k2qfj6iK7CYtbmRg5zJbYEXyV3GbH/cohVM4jZQYIdTE"
-    "4K14rIAT6fLnuz+wSkJuYOsxHZvy8U7xgoP6GpQHlJWYyQR0NwtKTj8+FNIxRDmwnyRJmABhJNlUlwvMD5Pu8G+LtO0d"
-    "tSdouzhddJGU8vf/mv8x2JilaZT0t6maSGLdXhhPt90YuLC9u7O7032+u12K9IEIqynxWw4Cwkv+F5RZkp+1dqRd/Y90"
-    "3IdGZVB/flIzUyjiSFQaVk8a7kHt/BRHut+bScGd963Pd6gxvxma7dRvfmLmrVC+fBsUZ7xAC7P0TFElQKKRwu5eXtUt"
-    "VGWsy/gNqwc+ORAdx5o3MdX6tSeM7YtvXhqqpqbbqyjn8IY3zWIizMP6UvtXwg8sv+Ugt0IXrBjl4JSzusUfcRbZTMXc"
-    "S1BvXbgGC4NNMJZw1cRz0G15PqOU982EtIX/SdaYg5UwvqSXchRPXphPGi0SYTzsyDnu02msf+oqv6/USV62ScUh3kOM"
-    "Uv4mn3sl2fL6siaTWilJ+04MVf1J9Vqvr/X6H06vi8oWB07URkl/Eb7fi/L/9jW13/yVE08Wo5Teylam7l0nvJXC0u9M"
-    "21dU01rbr7X9WtszVqy3vi9V/9Q18L/De2fKujwAqXicf/9ESScpBP8+VPs647S2VWtb9YeyVVYzT/wwY01fqSiB213U"
-    "uX+m8oyHmTRb0UxHTjSPsnOoJfi/j/H7fVp8lt67WaC8POF7KRigMjouAtxXjtTfvX730z/+9+9YXgOidk3ZLsCtVB/4"
-    "xHFOvglWLeP5sDbOabR93ApR8FQqHXuuuRIObl/t9PZ6tqG7UYYt1OH3+uqxJ+OObYVo4bOsVH0X3RP3T2furFQ8cVvO"
-    "g4BJa8734TKte36+k56ftdO3dvq+kdNXb6VK1mjn+e7eix9+/Pf/eKlHY5caDm8aXCcpoloeoazCVjtKtK1ivdnkRT1O"
-    "UTVs5D9Uz+dN6eB2/f6s9fuzGvbE7/aewrwtdP3KLJNz42u+rnCJ4MXbswrKr1+T9dDXZFWyJ4XHs5QiwbrGC/xCiCj7"
-    "st/SlLZ8FagMXA4INbGI2X6CxQsSz0XlOgNx9U2MNZ9RGKdSJKvVKJv2hGA5LpJfWUJkty0iEIECAlT4rpVkd5TVOtQR"
-    "K/W00k+XGPxy1m+E+D6KJleU6mAFsbpkUxnFFy1RPCt1AGGLDBLCBcVJfQuIIATLNBWn6/dVYtihPx+u4NSQviqj9ePL"
-    "1qSLIHjHeDxdwVAqnbF+GY+BXUYKn0OndwWtcr6sIk67DyESMANQAwOTt/xywwJmEUpHz1UUVtKAVTx+aEuUFCI9OSDh"
-    "GmTqWbUl1Qx/n4qgqTBaWjI86pLDporFCmbLKcgKYns7LRE7KqCozddp7Hdfq211evTz0fHZ1j6ge8Ff+gGUuaO6TqSX"
-    "0pwVTF7stWVVDkRtwvxnbz68uw0BfnEDNsds9De63e4gQOXXV8VLGgZBaQq88XXes0Ctaz31K3W2Y+cxNexwMbdK4abI"
-    "vsy9SV4MzcA/8Eiyg9nWLe469FJbLU6NKiS58km+6osSerhErIwHqzHyMA+Fi/wgr55Q7/mrSXu9l/9mP/6UHwINAoy5"
-    "MYTuDwJlu51wuLzKYhAQSQ/+pdtVP5vA8KfIwHyxYWXXTNRx0osW+8oNaWsb8NJ7gPvhIBgEf5IZ8fdXesmFvOMCJ/uT"
-    "eo3dJ6D08M+u+sDErPsmmiMtx7DdJqFPfQb4aoJrfhPC1JPGOXzPwrOEWqOBOfi07XoSDYbqLMcQnX1c/EfppGKvVTQd"
-    "o0HzO8RtQr9n8Vz9xtXrk3fvXh3/hL0wIgoOdSE73ZBeGuEARpyDw3kgMh2n/mJVSOjja5z8sB9esyky+Q4avm4jGwO1"
-    "mbLF4/YbZ3kCRBV7nt/xUM5m2CuSvSDgDF3MeE+d5L+ZmwS36AjxsPlC+nboMJk0IehJWCY8SrT6GVlTbrjKX/+Rr9x+"
-    "Bq5oJ0czDmLWTGP7abzC+WfjfvMMaI4NVtSMVH2TSLIPrOBxXUeaYYDnJFfcKU4IN31pzc7tcP9jUlkUt+yg+Nswh4We"
-    "Ew6au26484Vb7agbJWMfZRVO3SfUquJl+wNP3p8dnRw75Y7A21r2i87AvIXuSsceKnrbKkh7qNIkaNt7bTxc8hL2Mcoj"
-    "Js7BekjZcC4fYx3HnkmKNkLcUksdhE4PuYIfZnQUHX4xEFoK8eNYPDNRNv1lDbPiSaHE2s/rrXROb5JtesGdj9xzd+uX"
-    "93B99JE+h5Cp/3Beq17ALbYwizDLxUAXrYvk/4HlYbSrXYhOX6iWn3Y4ZdQz1MCkCG75Xl+R4zpu/nQfLfFd/roF+zKC"
-    "uo1YfNBvuakM1ZFX1jhFFhH+gGsD/JaffMkPVZTonWIf3q8FzfGQrbWd/ygaSMyVJi5nS7jZsuPOpt2cSrudY63Ym/zT"
-    "injhC/1UX0Rbov6FP+ZG0+b5Ag+Apc7/j8/vwP0vuU6nS8/hgmOjMwf+eESgxRB3ESLFWATu6cIlBv8Cwa9sty/qMUEP"
-    "Q/7xJYJeDXh4GQ8OXYTOu4R4/n6fKsKtAhAL6AcEVI4+CMHHhxECf28nFwn2/hH8g4IBAfhij1aeO/G0+Hu49AhGnDhp"
-    "eAwa7Ce1lOCWAU12R69jLQDxvGF06/6UWjjouAOQp6l4rp0B3URZ6JOV44G7/4aPMeoU8R11IA4y5YS9CnnrEnOrDtay"
-    "o4PO6y0uGBltqwPfSxK/QQbqvo+t5JvY6vTs5AOS7J4p+dsmkoQ0f/Ba/XR0+gvAb5uvhjU0AS5Z3nnuTzq5teKOd+zN"
-    "Fz87j3Q+5JnkBgrl325fzS0D6i0ywC2hUhIW5fPuzGxbPEsZWABckzxtCWglRQrQGtOatUyyMKtsmmB8T69WcD7D+sZm"
-    "RiEkBju4I2yquZ6fxE18SwJ69TDtxs3/AefZ6t8="
+    "CMuYa7AtVJOLvjTurk1Rgn0ufWxCtjvxfFNFEIuD21L/mlK9hbFSmHHgAmXMpRLp2cRRZsT6d3OQSZC6zPVCRNiAD+66"
+    "QOO8S2BTU9IYk1lkUKXq9P2rs1+6ux2suuUqUlpqPhOwEQIHxseKX3XRrhll0+pyc8e73YoTzAqmoFANGn5aEWrEGAyI"
+    "1LSuzoqGPrROSE3k0WJajoAqtbhWaXpStioBDtLOkRkdRqmG+3P9qSyutTamDVpZWuY+usQ5PoXd6Sz5R4lG1YS7zynX"
+    "7W7u9EFyFNn6fVFbamp4BqkaF6nmh2rWlUSe73ddL36ETPPBwopHV3Z3YI20iBoExFN4hIhxEw6xmg2IcqUJgPQWajmR"
+    "gWfJFkhfklKbzcQeq6wiNfGM7z5Gy5Ly5KV1lF0kbt1uFxsb+nnjkL+QGCRO0cklaXDDFJsPmAfLqJlPlKR+DHI897XU"
+    "4KuQ7oCssKofw1x8fNKGUlQM/nDZwbL4hhryz57bKZXAo6m5Ybz+cvT2DXHW2qL6qnG1afeB9BYQuWv2wG/hKHnUriZu"
+    "Cy36xTEIuk9dYjGtjnoANDIdFbbdmC+2WuOpk6508hn3URumii/bJKKYdQ6K5AGuYdEeQ98Pr7slB/EJ0UTqlSBb0UA7"
+    "F7ZHkBb4BP4TzvfXDNDBLiPq+auYGnD+1GZsIqNTbDra2pftFoSj0EV5CNTI4GMGZNtZ6i1xJDokllBv1/IyFnIOVvKa"
+    "Fo8iNYlm1amlNUgyCRgRkqdHGabNwBj0PlaWxLQRgc75Q2wEUwuw5hRdXIwWkU4SdHBrWIT68anMgUUBXdRAvXv9np36"
+    "bTpgh1veBA+N2wrPfBw9zhXCEGMFsRwrFUJcQzqtvTzTWrtE3Me5abLXYInWNok9RSvK8LOYe+ra4pZHaU/CS4FWNEC1"
+    "RQNkFiPtRyMBAvQKXSx1igDV5ul/Hb1925u7Wy1QwvgkN9xlM64O2PoeYuRVbMBELxLZXui1LxvmzYmvpx00eR3hDYSp"
+    "CwhUKfwCwyjGhVHjKogUFI4GNzELXBPbhkTqeUSwMYTuSZ4sA0hXJkAPuhxYs4PJcSy4wxd5XPsCc0ZIX86x5aF1UHJz"
+    "UTsQ9TZB3jtWq3fYJSJcyOggQrAsLw4D8t9YEdrBW9TsxjnCQNG0Ja8Z/RRsJUSHPvf3VIGpTFZ48uq4o3bIrcYO2i3p"
+    "nutzRx1bBXDFUVdwdD/XEdEIkZx7rusbbogch7ELQa/Bu/AohL8JKPxq2lHAkEpnv9ilYpUJZ+Srfj1OYNWCveVsNfbp"
+    "cZohAXWWen8r6P8udCECAvlIYwCThpcmIPRJHnJ+oIEHW3XwxZtfUF/wl8OOOj86Pj0bdtTBwen/nB4eUgC5hQUdEF5m"
+    "EMzBYoxLcaoXqxHQ/9LA4kYG+yHpMBs8Ae/SVEKaJMzjTCAuCjhOjdbRNoIGeA5K7bSAKi8qA+SzJJUUyRmOHZn02oCo"
+    "HOT3qGZAmHxIwA62G26id40iIj271G9PW0oriaTLja0Coq8yrtTRPJpZxthOQnR5yFUmxyRkGnuWKWYcG9o0VP1Afy07"
+    "3LLsCJyFmAaj72hTwgc8po8uxiHDFJe7cL/VOXrEQ2HlXS40SV6pc3jVce6wyUZZ9ri0ixM9IOaA6GbVEe0jVYCxC/AV"
+    "Ai+ZgeQjHhdLfq8XUDbI90EkN9nlVsfwrKZnmOogLQFKeAJSlFL/M/WYap8ProqcJy1uZGDnMltgRfJXcZsf9yixUziN"
+    "lBgh1MTgrXisgBPp8ue7P7BKQm5gQzIdpvKhT/Hag/rKlAcUm5jJBHQ3C0pOPz4q0jFEObCfJHWYAGEkBVWXIcyPmO7w"
+    "b4tk7h0VKWi7OF10kZSy+v+a/zHYmKVplPS3qcZIYt1eGE+33Ri4sL27s7vTfb67XYr0gQirifJbjgfCS/4XlFmSn8B2"
+    "pIn9j3QIiEZlUH+qUjNTKOJIVBpWzx/uQe38bEd64ptJwf34rU99qF2/GZrt329+YuatUL58GxRnvEALs/RMUTtAopHC"
+    "7l5e1S1UZazL+A2rx0A5EB3HmjcxVQC2J4ztlm9eGqqmpturKOfwhjfNYiLMw6pT+1fCDyy/+yC3QhesGOU4lbO6xR9x"
+    "FtlMxdxLUG9duAbLhU0wlnDVxHPQbXk+o5T3zYS0hf9J1piDlTC+pFd1FE9emE8aLRJhPOzI6e7Taax/6tq/r9RfXrZJ"
+    "xdHeQ4xS/n6feyXZ8qqzJpNaKVT7TgxV/fn1Wq+v9fofTq+LyhYHTtRGSX8Rvt+L8v/2lbbf/EUUTxajlN7VVqbuXSe8"
+    "lXLT70zbV1TTWtuvtf1a2zNWrLe+L1X/1JXxv8PbaMq6PACpeJx//0RJJykP/z5U+zrjtLZVa1v1h7JVVjNP/DBjTV+p"
+    "KIHbXdS5f6byjIeZNFvnTEdONI+yc6gl+L+P8ft9Gn+W3sZZoLw84XspGKAyOi4C3FeO1N+9fvfTP/7371heA6J2Tdku"
+    "wK1UH/jEcU6+CVYt4/mwNs5ptH3cIFHwVCode665Eg5uX+309nq2zbtRhi3U4ff6QrIn445tkGjhs6zUghc9FfdPZ+6s"
+    "VDxxs86DgEnDzvfhMq07gb6TTqC107d2+r6R01dvpUrWaOf57t6LH3789/94qUdjl9oQbxpcJymiWh6hrMJWO0q0rWK9"
+    "2eRFPU5RNWzkP1Qn6E3p4Hb9Vq31W7Ua9sTv9vbCvFl0/SItk3Pja77EcIngxTu1CsqvX5710JdnVbInhcezlCLBusYL"
+    "/G6IKPuy39KUtnwVqAxcDgg1sYjZfpjFCxLPReU6A3H1TYw1n1EYp1Ikq9Uom/aEYDkukl9ZQmS3LSIQgQICVPiulWR3"
+    "lNU6eJZpe5Wlny4x+D2t3wjxfRRNrijVwQpidcmmMoovWqJ4VuoAwhYZJIQLipP6FhBBCJZpKk7X76vEsEN/PlzBqSF9"
+    "VUbrx5etSRdB8I7xeLqCoVQ6Y/0yHgO7jBQ+h07vClrlfFlFnHYfQiRgBqAGBiZv+eWGBcwilI6eqyispAGrePzQligp"
+    "RHpyQMI1yNSzakuqGf4+FUFTYbS0ZHjUJYdNFYsVzJZTkBXE9nZaInZUQFGbr9PY775W2+r06Oej47OtfUD3gr//Ayhz"
+    "R3WdSC+lOSuYvNhry6ociNqE+c/efHh3GwL8Ogdsjtnob3S73UGAyq+vilc3DILSFHjj67x9gVrXeupX6mzHzmNq2OFi"
+    "bpXCTZF9mXuTvBiagX/gkWQHs61b3HXopbZanBpVSHLlQ33V1yf0cIlYGQ9WY+RhHgoX+UFeSKHe87eU9nov/81+Eio/"
+    "BBoEGHNjCN0fBMp2O+FwecHFICCSHvxLt6t+NoHhD5SB+WLDyq6ZqOOkFy32lRvS1jbgpfcA98NBMAj+JDPi76/06gt5"
+    "8wVO9if1GrtPQOnhn131gYlZ96U0R1qOYbtNQp/6DPDVBNf8foSpJ41z+PaFZwm1RgNz8Gnb9SQaDNVZjiE6+7j4j9JJ"
+    "xV6raDpGg+Z3iNuEfs/iufrlq9cn7969Ov4Je2FEFBzqQna6Ib1KwgGMOAeH80BkOk79xaqQ0CfZOPlhP8dmU2TydTR8"
+    "CUc2BmozZYvH7ZfP8gSIKvY8v+OhnM2wVyR7QcAZupjxnjrJfzM3CW7REeJh84X07dBhMmlC0JOwTHiUaPUzsqbccJW/"
+    "FCRfuf04XNFOjmYcxKyZxvaDeYXzz8b95hnQHBusqBmp+n6RZB9YweO6jjTDAM9JrrhTnBBu+v6andvh/seksihu2UHx"
+    "t2EOCz0nHDR33XDnC7faUTdKxj7KKpy6D6tVxcv2B568Pzs6OXbKHYG3tewXnYF5C92Vjj1U9LZVkPZQpUnQtvfaeLjk"
+    "JexjlEdMnIP1kLLhXD7GOo49kxRthLilljoInR5yBT/X6Cg6/GIgtBTix7F4ZqJs+ssaZsWTQom1H91b6ZzeJNv0gjsf"
+    "uefu1u/x4fro030OIVP/Ob1WvYBbbGEWYZaLgS5aF8n/A8vDaFe7EJ2+UC0/7XDKqGeogUkR3PIVvyLHddz8QT9a4rv8"
+    "dQv2ZQR1G7H4zN9yUxmqI6+scYosIvwB1wb4hT/5vh+qKNE7xT68Xwua4yFbazv/UTSQmCtNXM6WcLNlx51NuzmVdjvH"
+    "WrE3+QcX8cIX+qm+iLZE/Qt/zI2mzfMFHgBLnf8fn9+B+19ynU6XnsMFx0ZnDvzxiECLIe4iRIqxCNzThUsM/gWCX9lu"
+    "X9Rjgh6G/ONLBL0a8PAyHhy6CJ13CfH8/T5VhFsFIBbQDwioHH0Qgo8PIwT+3k4uEuz9I/gHBQMC8MUerTx34mnx93Dp"
+    "EYw4cdLwGDTYT2opwS0DmuyOXsdaAOJ5w+jW/Sm1cNBxByBPU/FcOwO6ibLQJyvHA3f/DR9j1CniO+pAHGTKCXsV8tYl"
+    "5lYdrGVHB53XW1wwMtpWB76XJH6DDNR9NVvJl7LV6dnJByTZPVPyt00kCWn+DLb66ej0F4DfNl8Na2gCXLK889yfdHJr"
+    "xR3v2JsvfnYe6XzIM8kNFMrf1baaWwbUW2SAW0KlJCzK592Z2bZ4ljKwALgmedoS0EqKFKA1pjVrmWRhVtk0wfieXq3g"
+    "fIb1jc2MQkgMdnBH2FRzPT+Jm/iWBPTqYdqNm/8Dii3y/w=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1157,7 +1163,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": (
         "_builtin",
         "_coerce",
@@ -1501,6 +1507,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1855,9 +1862,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1951,6 +1958,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1988,13 +2005,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -2002,6 +2012,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -2013,9 +2031,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -2025,7 +2044,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -2035,33 +2054,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -2069,7 +2111,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -2083,61 +2125,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -2169,9 +2245,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2569,8 +2645,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -3092,19 +3168,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3382,6 +3471,126 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3446,7 +3655,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3891,9 +4101,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -4002,7 +4213,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -4025,11 +4236,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -4343,10 +4555,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5774,8 +5990,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8678,9 +8894,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9799,7 +10013,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -11044,7 +11258,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11157,8 +11371,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -101,6 +103,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -751,91 +757,91 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y28iRfpWJclWW6khKlr2bM6VVlc9W1kosybG02UqJLGIIDEWsQIDGgJKZta7yNPdg9yTpnxn8Q6RE+db2cqsS"
-    "UyQw093T0/11Y7rx64YbTaaBSvwo3Ohu/NrbuIyj2VT3NroXF72N3kYL/4nVJEoU/NHbOJahvFSCv9Gd3ka/BRe4QRTy"
-    "76/wk5BwwTTSfhLFc3uNTmQy03TR2Ti6EclYiZsovvLDS5HESj3Rgi/BG/p0SzovEiE9j25+6Xk0Pv5kx57GMzP/awXM"
-    "KBp8GMvQHSudXi3CSAB5lyoWY2mm6cM9IIKJDD3LtGXmot/agZnhm3bbU9NkjJP1NkLLKs2Nv36gP9vtDzNfJeZzGNk/"
-    "+61wFgTItZwDBckYGR7OEqJRhvpGxZ10qDfmdhRfexxNVGnOn8cqVplwfeAu8K9JDjyCuXIkA61INIUv+sWVyHH4BfKQ"
-    "xDNVUATBKpCjOk6nYkXBebx5KCe+S7+cj62qiiQSM60yKttePG+D2mS8pl9k3KKe3oxlAoo6CzzhjiVoT8v8awWRjXlt"
-    "BrtW8TDSqiS3SQRsbwLfCgYcRTF9sdX5wtTISGcSecpsrpFK3DHdNp1p/jCM7G6oV7zCqtnNuV63z7x12JrFUZSgJSPr"
-    "zVYKtvxYxsrLrHrOyn1JPBStfnnff0uqA//dbrQ2gmCi2e8mURSQB4LPwA2M1O1tjFUwpQk8pd3Yn6Kbph9eR+5sokIw"
-    "5PCNwHtbSJtwZRDIYaA64lC6Y+HQqBf9Do7oCF/TiumpdFVbq6mMZaKAR/Z/YiqTsYhGcA1cOI2jy1hOOuIovI6u0KXj"
-    "WEJq4UznyRhmxSW88pPOdC72cfwD0W7/ouGHJ/vXMpipgyeOuPFhSMf87cAgfzk7PRHR8BflJmIiwbCQ+0d54/CAARw/"
-    "nM6SM3DcE+nsCT8xCqYFAgu6XYXXKoimCr4ByOBFs6QlnF97vd5GdIX/3xXoOloCP3sykfxdp9O5dVqwtrBMwsHvHaYA"
-    "FNCBMbJZxSYiBj0LEqYMpIGylaElHL7gBRmC9FAiNDnfkpsMhR3jBvHwDjOln2gVjLY64qUYST+YxSplsMgDWVJmQsVx"
-    "FPO3dAlgJg//5V8nSmvAZNkXIFMi4/bWLIAE+sP2P1UcCfURJOqCcd8TDl5jsACNjf8vXdSoQaxg66PFgK8cVBAQEq9l"
-    "qD4mF30QJGqS1ZzAD+EC2G+wmQRe0anTEm3Ea2WnhYJtM7ejtFA2gnjVJLSUVo3SQuRmRIXidMH8bE5UIjuw2KGLirxX"
-    "NymvrHh/+GcHFPwSJh1K94qoH8FGFQlQu1VLbrs9RPVwkCkNqhLOaXvpLmvhW+KZ18zPLYfhJvuCFJrWwzEa64ct0uZU"
-    "kVF+QsGO7dBuz20BWBc0DvMpGwRWQHbGMdwZJ2A/8ZrbW/gqr8XL33jbypucDMqXbU4ttH8YtaB3sVu6WCcx2ILamX9m"
-    "+yCINpgUefV0cp8BcCPCCKgKsLrmopHEDYsX2EEZ5heGhc2kIGQo3bKDlxv3WLh8CGZMybCWjDvdZ2F42vy35AGn0YC9"
-    "6P2YrXOwJab/Z5suQkNBM5ktT9iB1gd9K/heH4eWwbv8EqYEVnWu4Q6yyTXKgYPIEMRCvsyoR6ykdxoG8zdoytJ7gVP4"
-    "BBbqWpkf2EjiBlSTKfj8MMndUdLsXABaWZhFAelD1RxdqvnoJ2qiG1bxNi8YGcdyXkvmW3/i00YAUsGJ0eDlZb3of3Oa"
-    "+e2oYAHPVuVTSm08VOlmcbD8mmR4GfT9p/dvjSW08Pr+w2Swu7SosOCXfmgMbTwfEPBeXkOXBeb12pri80bbPvFDfzKb"
-    "oG1v2CCNaP4b9gwoGEoF4BwqJPksygnUk5KNzlfWOB1S3C/G6diN/ShbPstQVkK5+2QsH2oS1tt5vZ2/KHfavLnMqJW9"
-    "xfQVNxeTWiuc9zBfTaiH+Q0I5E0cSeH9jaRosgW7DgNEAV9JkfgT1aVbYzUCMYeuwqgTFL4XZqv5BOPC+ApGoiA/FMWA"
-    "tAP3rrRpR/fdsZZUSfGx4RLFpcWmQ0JgkXUpIN4yzj4ajXRFv+/aTIXNESAqXermp4Wbn+7gfzVugPh+mBtYTayLZUH8"
-    "qvByQZRYXZpUAUFleIAW6guYu1i6iYq1WQq85A7qwvRnGc5PkY+LBjrzX2NGEr7rN9DGLHPmT1H6hjbCnsD7hBwltFOU"
-    "CKTG0LlpxXLCy0kp5Smlvv/54DaSMFXhz1EceEWzQdnWiTsdUEb0jpRrlv9I/CTg75oyH+sMSY3uf7uO8/eUIcmUf5nc"
-    "yDqf8jXp8bejsByiDGw+JVPaaiZlnWtZB2df+N5srXMtj2IOslxLZhDum2VZZ2nWhmDtpB89S5NtyHvnZ+r35TrNs07z"
-    "rNM86zRPPs3D54w4x+MGvp4ql4Sw03nG9GV4gQ770Jfgq7SV1k7naWeHgdYsvlTKHofSAz4lRBcd/PCs86LBJtGwXRHR"
-    "d/bskDllLugsZktcArOhGKoROrj8YSrwcbwYmIbpoSV6KV4FPpg4OpsPmmXGRVN2Dosf07kkNIJP8Lv4cipjjSGGAx9A"
-    "cvoHpys85QZ4BlREZDjwhBWMLANfwj0gJDwICJrqmLF/cKyimIOASBYaVSaiJRJ5heTP6dgS/oKHtyyPbA2t3Sc1T+Yk"
-    "m1RJpv6U1Mp+hdpyGURDGQyAg0pajo8Wsp7VmMmcnuZ8VmFVjJWkU2x3HCXcs0fm6Myi2AS224Q76NzWFp97IztPQiwc"
-    "aLxSc5AiyARPVoKPMEbZ7NMcLzmPqMdRzP6/HTWylwUDmRR4ky3HuzkEB2xMJHhAOqUJLJGn3DSmustH4ZqIbY/8QBUJ"
-    "xHzJstK/iX0Dn806ICriM6sAXVn0XXTZ/gRsEuo47IKZ50fwcThP0LFJUlP4m0xXZE4cvnt5/qa928ITl3yAkJhKx4QF"
-    "U0ARzWwVrciep4azyyJjedC4BG+asl1g4BXuQU2bASx0DLvLHGeszorAI7KgKDPgk6FxLktM60IYooKC6bBG3Dc2Rys3"
-    "QpMDsnPMjA6TVLPOE/kxr5i1Pm8ZsgpImrNrlp7MD7ZKeE3La9g6uM+c/InNzZ0uRVeIPfYEaAZYM3GpeAZzYtjoL19U"
-    "w5ee+kHQ9vx4Be3l7HgFYebhF/BITNQQYJDLCio2BVPATBuHJjxzApwsFNozowNP9BZoH5hzwMVAImDU0MCKIlEjXwXe"
-    "KvaUzCSz1hKWSdy27Taeau8KpjkCZ89+RMYJgm7SBi9K0OHwGpRJUx+ngfRXMvY89405f20cJugKG3UX5hKjOJosJSk6"
-    "Bfxw3cEj0Q2Hh3/1vVbu9DM6lVum689Hbw9pZa3XqT8uLDbtPjDnykncNXvgl2ioV9rVtNpGFl2BBo94QjjXpiUm7uj8"
-    "t0wYY1jHIp5vLU2n1G1TkKi8lTZMkV72PiQxCwPGgF58OsqPPMyXpzAIopt2DrA+IpkovdzIGWQEupYnkBh8BKSE832Y"
-    "ATlYYnLy8viw6Go0eDqTl8GKk609s93CaBh5qA8IbvEyBbrtlOoKHBOtMngMayDSXOkyPpqvJGpSzZR8SgkQDyM/1gmB"
-    "vogwHT2v2gyV8sBAVVhi2RiFTteHlhFcLYw1oWhnMJxPpdYIZWuWCO3jY7kDSwIhenH86h3piN5GrIR71B/BCi6tPBN3"
-    "uhoUUvG1qhCWUiUiCLPIpi2vz8Rrm4S7Gkwzew1YtL7J+FP0ojz+LOaCqmVpS4PGR1lLM1pW+7IsGaCzGPmvTAQo0EuE"
-    "WOIMBxSbZ389evu2M/G2liAJI5HUcefduNhn73uAMVa2AbWca7O9ELWXHfPmKJCXLXR5LbM2LTGdQyxKgRY4RuNcmDRK"
-    "UQN1QzBGe2IWeiq2xWhU8IbDxj4wnSbvYCQIvxFB5+N8BpgcsQIcHqQR7HPMYaF8OeeXPkQMczAXrQNJbxP0vWWteosh"
-    "EdFCTgcJArb8OAoJv7EhtDdv2ScJYKBCQdPmUDPiFCwjQ0Cf4j2RUWomy5C8OGmJHYLVWH+5ZQqnulxMxV7BhP9ccjWR"
-    "U5IREjnxPS9QXAznRrEH4a3CX+FSCHQ1GPxiGtQMQyadcTE/YR216GMR1+ME1izYn5ytxgotTihoMGeJ/89M/seRBxEQ"
-    "6EcSwzBJdKVCIp/0IV0PdPDgq/Y/+ZOBTgCGfjpoiYujk7Pzfkvs75/94+zggAJIUCa09moGwRwwozxKDfsxPvJxrxQw"
-    "N1RYCwfii64ACfhXqhDS6CiNM/Gow5yxBXpHWwQYYsUb1VICqczUDIif6cQkQ87x3qFKbhSoyn76Gx1bMot8QIPtbzf8"
-    "iOgaVcQUbCIFvKUk0DeLXVUoajRDdPHpERVb8t28ZEztKELIQ1CZgEnEMraHhCDGjBVtGtgPgv8qA27D9hTAQkw3I3a0"
-    "Kep9vqeLEOOAxzSQO4Pf4gIRcd8s5SIITZqXqxqtAucWu2zUZZ/uMykdUHMgdLMIRLsoFVjYOWCF0Ndj0HykY1DCvTAI"
-    "5n2CAFRykyG3OIFrJV3DUucHZxApghbxgycqLpR4bKuVz8EScyY56PNeyqUK+WebJUSknYFGSowQacbhVRAr0ES2/Onu"
-    "d2yScDWwGFV5Jj0NAhtMYef6Hzmhefju9K9H57Q0+WYZ9efmlj0Vp0YjsOXaZGKNPHkOGUPUA/vLJA01CMokn+pyg3QS"
-    "azHczXLNC47O5cemQ3T3gdKFE3O105UP2lUTUtOkFG8uDNbSJzW8ePlVG7w+fHf+pjpNVupfCxpyuPvD4nmbcMWiR6xl"
-    "Wv/209Hhed4jp40Lctn6Mie5TgMNK5Vj5s0yS5c+im1cwIbnuWV+8N/Bm9Pjw4U8UZcGSlkOdO5J13+kf/Q2xkky1d3t"
-    "bcQSJt/SieLLbS8GS7C9u7O70366u53LNoFCVx8e3fHILLrif8Gh6vSIBYoAi+gf+owZQUKv/qldzSMmJCGdsV98vnUP"
-    "ytNnh/ZIY+OjNq6tX/qpIpXeN49ma/Gbrxjz86qmn8ERxnNEDL2Gcwx8CDcBa13m6g6pMtV5+vrFx4w1hyXrzlfeIRhb"
-    "9t7MGrqapp+rJKfj9W+b1cQsXv+2ny6l5gvKfQxSVDFgR2ce13OWPvsjnk1t5mnia/Q7AzDHCgKK0DXpBxVPwDel+alc"
-    "Hn9mREuRkETwYDaN8Vl5J2mMqnVd5GaICWMjCJdx2BrFV9SxI5tjYIY3oxojItof2IkJGFVYx2V/zH5pvxHbOr5mQgn2"
-    "PJ7FWR9s/xrPGj3kYPuj1tY/GhQ058OrMOCiv9jvX9SdnGg4I75GU2s0tUZTazS1RlO/HZqy2vgw3PQboZ91BdPnPhy9"
-    "YsuVPBbJTh8+BIxQiUWDD12cl6otFiq76rRT4gI/vUTqKKsVuJOYQqVB1UEfn54v8M7CUl3Je+W6My7/HGshZrpHCUMl"
-    "c/b+H4P3P508kJ+0+iHPjxvNwsrBv+vlEnv3LY8os/P3w/f/fXr20OVZI9wvCuGWH9xT4dhiY1NHPdeItZauOSsTfXz6"
-    "+nCNudeYe425v33MnYMcFlLZHsiMMXIgwu72j6unNg32aF+Ldix4CoR0Ij/Fb4Pn1wXg67rPxwptWl9eAfhnbmaXD7ZC"
-    "sHarBVzriGgdEa0jot9rRLSOP9bxxzr++P3EHwaF5EOLPJwol+h8LQ8I1sHAOhh4wHOOnJaVJ39nKkyo7pKrRveEYwo2"
-    "Xx2//r9//S/WY8Hev8Hj/ahGuYLSRz6hkVqlKtBoOKPR6Ni5w0e2DU1pbMdT12bTbV/vdJ51uGb+ttmo2FH7X2t74Udb"
-    "HdvhY4lHVpU2AVlTkAecW66UyHG3mQcNZjrOfB14cDmXsG5l85u3slmj8DUK/39C4fVeKueNdp7uPnv+3fd/+q8Xcuh6"
-    "1EfrthbDpq1fyncIa7DFjjDWVrDdbMqkr2aoGoHr76iVGdfIpiFWtgtLcRQWZw1cTgQ/Le2lpjTRy1BANPQR4A9WYto3"
-    "C/qh9j2ULUB1L1DxHkHQODGVfhIQ76U9V5LSYoKwEiG7yxICqAgIoOpdKUwIiE2puFsJtvUxRYGmKYiG9Y7VL0T4XgrF"
-    "YxlWCKuLSPMkPl+SxPNcGwOs80dBeMr1qfgaCQQAR1Nxb4A9oRU7mYt+haaGGDdP1vcvlhYdRKNXiBGTCoWmXBOLMLHC"
-    "0GOi8Do0xBWy8kF1QZ12HyIkWAwgTSci7VvEVdeIbKkJka0czJNQyRUU6fhuWaEkgD5wbgpJsJCSGu/YulAef48qOam6"
-    "09SV+9TqAyvD5xXKynmKAmHPdpYk7CgbRWy+SuKg/Upsi7OjH49Ozrf2gNwBv7/StGbTtSpdyoUUKHn+bNmlSgcRmzD/"
-    "+eH747sI4B55WOG/0QWk3e6FaG67IpdL7YW5OfCXR2xpJ36idlzYLom6DHAFqkikvjK6bvPumy6XxTL2aYnsKF/6mXJA"
-    "W9w5xU9sxSsV25PiUm+fcrO3DjKI1b0y8Yc+hkbMIvf4E+/4TaDPOi/+077S1L4VFG9EHIiwrtsLhW3ZgPebpoG9kES6"
-    "/4d2W/yoQsWv2B3OBeefuBTbmGPdmc73ICanra08FE67fdALe+Ef7ZT4x2P2Eww/XzfBz9dMEAXyR/EKy/zBMOOfbfGe"
-    "V7z2fcSOae4Eg4yigCq6sQncDfecQ0Fx1A6mA/jCQ7OgQni17S9hzCza3FSMmHbCFfrZ9KzgeN2YY6LDEOC0qJgeg/+O"
-    "pbTm9bKvTo+PX568xr4DRmUd6vjktCNq0OcATRy+4kwA6twkmFeVmV59zHGDfe2xjS7NW4ixteHMdQExcx+G9HL7huE0"
-    "dhCZaeJ+evlAwH5jgD8NzqMbtNERp+lnTn3QuFn1vY+F7qZHAkZmbLBhtYFNuJSE9SMuTr65RdpqMeXcvoQ5a92FaEN3"
-    "7xKyfTN1lmRgEHL7BISO3Syo80OxbaPeg7Xg+9qO6TwAy06qxW25iOLGFx3byR3uNqMLbGWbziAjXhyD1iX3OOA+A9zY"
-    "hLb1jMFUdZzaFxgXNcy2Yzl9d350euLkG7Dc1SEta8SSdiy5lrGPLsl2ZqGNVOjJYrspmZ5qeXO0h4aB1hGPOpg3QKcq"
-    "4kLchsnRtGsL7qtSwxang+uCr0Z3qKbMvEaaWKEVOTEYEm6ZTBNQjFLbpwrmQ6W177euNKraJC/6nBvNcIuTO199TYYP"
-    "PzhETP2Lq5dqvbLFvnEezVI9kFmnGLLr4DOZ7GLTF7DQTjFX6ORJnyXa9GS5633ZWYh40vzqbOLxOG1vZ5u/1W7G7IXa"
-    "5S4eaJP8vNnJonD4A77r4bu0zZu00U4Z45Ptxfv1/HB8XNjaVmuoHCjOStcMZ8us55ItTmzY6hT6mzjWmx2mLzfHLz7R"
-    "R/HJmEw0wvDHREnaPp/gAkAV6f/w+h34/VNq2Omrp/CFYyNJB/5YISjkEXdxRIoHabjHC+14+Oc4fGXDfRKrBGg88vcv"
-    "cOhqcMZsPDjMMnLeJcLThqpFgpcKluxA3+FA+UiJCFw95DHjP9tJVYIjFRz+QYGLGfD5M+I8DTiI+XuEHziMAXOmjUzY"
-    "4EO5Xv3s/Stx8frsvA8Wra6PDEDwQ0531VucUkW80+SwKcIQF9hM+AxsC063qG65fqQsRsHznTBMscBoAb0Lj7k2MZAP"
-    "h2DS+xzDgwU4XTWu6DYu44U5JtXHT+kxI5Ge6unnUQo6W8IDZoqtu7m9sOf9BJ+yoznMmTn6bB4918/h8L1ObrJMEtzc"
-    "l3+oXakyxEPgfhf8JLgCwt64/TelzfOd"
+    "eJztXY1y20aSfpU57VVZqiMpWXayZ0pxlc/Wxtq1JJ+lXGpLZBFDYigiAgF6BpTMjXW1T3MPdk9y/TODf4jUjy+Ow1Tt"
+    "miKBme6enu6vG9ONXzdG8XQWqiSIo43uxq+9jQsdz2emt9E9P+9t9DZa+I9W0zhR8Edv40hG8kIJ/sZ0ehv9FlwwCuOI"
+    "f3+Nn4SEC2axCZJYL9w1JpHJ3NBFp5P4WiQTJa5jfRlEFyLRSj0xgi/BG/p0SzovEiF9n25+5fs0Pv7kxp7puZ3/jQJm"
+    "FA0+1DIaTZRJrxZRLIC8C6XFRNpp+nAPiGAqI98x7Zg577d2YGb4pt321SyZ4GS9jcixSnPjrx/pz3b74zxQif0cxe7P"
+    "fiuahyFyLRdAQTJBhofzhGiUkblWupMO9dbejuJrT+KpKs3580RplQk3AO7C4IrkwCPYK8cyNIpEU/iiX1yJHIdfIQ+J"
+    "nquCIghWgRzVOp2KFQXn8ReRnAYj+uVs4lRVJLGYG5VR2fb1og1qk/GafpFxi3p6PZEJKOo89MVoIkF7WvZfJ4hszCs7"
+    "2JXSw9ioktymMbC9CXwrGHAca/piq/OVqZGVzjT2ld1cY5WMJnTbbG74wzB2u6Fe8Qqr5jbnet2+8NZha6bjOEFLRtab"
+    "rRRs+YnUys+ses7KfU08FK1+ed9/S6oD/91stDbCcGrY7yZxHJIHgs/ADYzU7W1MVDijCXxlRjqYoZumH97Eo/lURWDI"
+    "4RuB97aQNjGSYSiHoeqIAzmaCI9GPe93cERPBIZWzMzkSLWNmkktEwU8sv8TM5lMRDyGa+DCmY4vtJx2xGF0FV+iS8ex"
+    "hDTCmy2SCcyKS3gZJJ3ZQuzj+C9Fu/2LgR+e7F/JcK5ePvHEdQBDevZvDwb56+nJsYiHv6hRIqYSDAu5f5Q3Dg8YwAui"
+    "2Tw5Bcc9ld6eCBKrYEYgsKDbVXSlwnim4BuADH48T1rC+7XX623El/j/XYGuoyXwsy8Tyd91Op0brwVrC8skPPzeYwpA"
+    "AT0YI5tVbCJiMPMwYcpAGihbGTnC4QtekCFIDyVCk/MtuclQ2Bo3iI932CmDxKhwvNURr8RYBuFcq5TBIg9kSZkJpXWs"
+    "+Vu6BDCTj//yr1NlDGCy7AuQKZFxc2MXQAL9UfsfSsdCfQKJjsC47wkPr7FYgMbG/5cj1KiBVrD10WLAVx4qCAiJ1zJS"
+    "n5LzPggSNclpThhEcAHsN9hMAq/o1GmJseJ1sjNCwbZZuFFaKBtBvBoSWkqrQWkhcrOiQnGOwPxsTlUiO7DY0QgVea9u"
+    "Ul5Z8eHgLx4o+AVMOpSjS6J+DBtVJEDtVi257fYQ1cNDpgyoSrSg7WW6rIXviGdesyC3HJab7AtSaFoPz2psELVIm1NF"
+    "RvkJBTu2Q7s9twVgXdA4LGZsEFgB2RlruFMnYD/xmpsb+CqvxavfeNPKm5wMypdtTi20vx+1oHd6VLrYJBpsQe3MP7N9"
+    "EEQbTIq8+ia5ywC4EWEEVAVYXXvRWOKGxQvcoAzzC8PCZlIQMpRu2cHLrXssXD4EM6ZkVEvGre6zMDxt/hvygLN4wF70"
+    "bszWOdgS0/+9TRehoaCZ7JYn7EDrg74VfG+AQ8vwfX4JUwKrOtdwB9nkGuXAQWQEYiFfZtVDK+mfROHiLZqy9F7gFD6B"
+    "hbpS9gc2krgB1XQGPj9KcneUNDsXgFYWZllAel81R5dqPwaJmpqGVbzJC0ZqLRe1ZL4LpgFtBCAVnBgNXl7W8/43p5nf"
+    "jgoW8GxVPqXUxn2Vbq7D1dckw8ug7z99eGctoYPXdx8mg92lRYUFvwgia2j1YkDAe3UNXRWY12tris8bbfs0iILpfIq2"
+    "vWGDNKL5b9gzoGAoFYBzqIjksywnUE9KNjpfWeN0SHG/GqfjNvajbPksQ1kJ5e6SsbyvSVhv5/V2/qrcafPmsqNW9hbT"
+    "V9xcTGqtcD7AfDWhHuY3IJC3cSSF99eSoskW7DoMEAV8JUUSTFWXbtVqDGKORgqjTlD4XpSt5hOMC/UljERBfiSKAWkH"
+    "7n3Qph3fdcc6UiXFx5ZLFJcRmx4JgUXWpYB4yzr7eDw2Ff2+bTMVNkeIqHSlm58Wbn66g//VuAHi+35u4GFiXS4L4ldF"
+    "F0uixOrSpAoIKsMDtFBfwNxpOUqUNnYp8JJbqIvSn2W0OEE+zhvozH+NGUn4rt9AG7PMmT9F6RvaCHsC7xNynNBOUSKU"
+    "BkPnphXLCS8npZSnlPr+l4PbSMJMRT/HOvSLZoOyrdPRbEAZ0VtSrln+IwmSkL9rynysMyQ1uv/tOs4/UoYkU/5VciPr"
+    "fMrvSY+/HYXlEGXg8imZ0lYzKetcyzo4+8r3Zmuda3kUc5DlWjKDcNcsyzpLszYEayf96FmabEPeOT9Tvy/XaZ51mmed"
+    "5lmnefJpHj5nxDmeURiYmRqREHY6z5i+DC/QYR/6EnyVcdLa6Tzt7DDQmusLpdxxKDPgU0J00csfnnVeNNgkGrYrYvrO"
+    "nR2yp8wFncVsiQtgNhJDNUYHlz9MBT6OFwPTMD20RK/E6zAAE0dn80Gz7Lhoys5g8TWdS0Ij+AS/0xczqQ2GGB58AMmZ"
+    "H7yu8NUoxDOgIibDgSesYGQZBhLuASHhQUDQVM+O/YPnFMUeBESy0KgyES2RyEskf0HHlvAXPLzleGRr6Ow+qXmyINmk"
+    "SjILZqRW7ivUloswHspwABxU0nJ8tJD1rMZM5vQ057MKq2KtJJ1iu+Uo4Z47MkdnFsUmsN0m3EHntrb43BvZeRJi4UDj"
+    "pVqAFEEmeLISfIQ1ynaf5njJeUQziTX7/3bcyF4WDGRS4E22Gu/2EBywMZXgAemUJrBEnnLTmuouH4VrIrY9DkJVJBDz"
+    "JatK/1oHFj7bdUBUxGdWAbqy6NkRDxcJuDH238FUItyUcz+IkWA1HSrfBxnDXoznGhR5U5LygrKTQYvtOcT3r87etndb"
+    "eA6TjxUSq+lMsIwK6KT5nPoVmfbVcH5RZDcPJVfg2FAODMy+wp1JHKHd1rDn7CHH6qwIR2IHlTKzDlzrVacdQXCiwoJB"
+    "caY9sJbIqFGMhghk59kZPSapZvWn8lNeXWs94SpkFfA159wcPZl3bJVQnJFXsNi4+7z8Oc7NnS7FXIhI9gSoCNg4caF4"
+    "BnuO2Go1X1TDl5kFYdj2A/0AneaceQV35kEZ8EhM1BBg8cwDVGwGBoKZtm5O+PZcONkttHJWB56YLdA+MPKAloFEQK6R"
+    "BRtFosaBCv2HWFkynsxaSzgmceu223jWvSuY5hggAHsXqROE4qQNfpygG+I1KJOmPs1CGTzIBfDc1/ZUtnWjoCts6kcw"
+    "lxjreLqSpOhs8P11Bw9KNxwp/jXwW7kz0ehqbpiuvxy+O6CVdb6o/hCx2HT7wJ42J3HX7IFf4qF50K6m1bay6Ao0eMQT"
+    "grw2LTFxR6fCZcLIw7kb8XxrZTqladsyReU/aMMU6WWfRBJz4GACmCagA/7Iw2J1CsMwvm7nYOwjkonSy42cAUmga3UC"
+    "icFHwE8438c5kIOFJ8evjg6KrsaAp7PZGqxD2dqz2y2Kh7GP+oCQFy9ToNteqdrAszEsQ8qoBjgtlCmjpsWDRE2qmZJP"
+    "iQLiYRxokxAUjAnp0VOszUgpRB8Vllg2VqHT9aFlBFcLY00pBhoMFzNpDALcmiVC+/hY7sCRQDhfHL1+TzpithEr4R4N"
+    "xrCCKyvPdDR7GBRS+kpVCEupEjEEX2TTVtdn4rVNwn0YTLN7DVh0vsn6U/SiPP5cc5nVqrSloeSjrKUdLauIWZUM0FnM"
+    "BzyYCFCgVwixxCkOKDZP/3b47l1n6m+tQBLGJ6njzrtxsc/e9yVGXtkGNHJh7PZC1F52zJvjUF600OW17Nq0xGwBESqF"
+    "X+AYrXNh0ihxDdQNwRjtiXnkK+1K1KgMDofVATCdpvRgJAjKEUHno38GmBzHAhwepHHtc8xsoXw5E5g+WoxyMBetA0lv"
+    "E/S95ax6iyER0UJOBwkCtgIdR4Tf2BC6m7fc8wUwUJGgaXOoGXEKFpchoE/xnsgotZNlSF4ct8QOwWqsytyy5VRdLrFi"
+    "r2CTAlyINZUzkhESOQ18P1RcIjeKtQ9Br8Jf4VIIfw0Y/GJy1A5DJp1xMT93HbfoYxHX4wTOLLifvK3Gui1OMxgwZ0nw"
+    "j0z+R7EPERDoR6JhmCS+VBGRT/qQrgc6ePBV+5+D6cAkAEM/v2yJ88Pj07N+S+zvn/799OVLCiBBmdDaqzkEc8CM8ilO"
+    "DTQ+CBpdKmBuqLBCDsQXXwISCC5VIaQxcRpn4gGIBWML9I6uNDDCOjiqsARSmak5ED83iU2RnOG9Q5VcK1CV/fQ3Osxk"
+    "F/klDba/3fAjomtUEVvGiRTwlpLCRtL5Ukc7RBefKVEJJt/NS8bUjmOEPASVCZjELGN3dAhiTK1o08B+EPxXGXBbtmcA"
+    "FjTdjNjRJa73+Z4uQoyXPKaF3Bn8FueIiPt2KZdBaNK8XC1pFTi32GWjLgd0n030gJoDoZtFINpFqcDCLgArRIGZgOYj"
+    "HYMS7oVBMBsUhqCSmwy5xTFcK+kaljo/ToNIEbSIH0dRyaHEw1ytfGaWmLMpw4D3Ui6ByD+73CEi7Qw0UmKESLMOr4JY"
+    "gSay5U93v2OThKuBJarKt0lrENhgBjs3+MRpzoP3J387PKOlybfQqD9Nt+pZOTUegy03Nj9r5clzSA1RD+wvm0o0ICib"
+    "kqrLGNL5rOVwN8tALzlQlx+bjtbdBUoXztHVTlc+fldNSM2SUry5NFhLn9/w4uVXbfDm4P3Z2+o0WQOAWtCQw90fl8/b"
+    "hCuWPXgt0/qfPx0enOU9ctrOIJfDL3OS6z/QsFI5Zt6usnTpA9rGBWx4ylvmB/8dvD05OljKE/VuoJTlwOSef/1r+kdv"
+    "Y5IkM9Pd3kYsYfMtnVhfbPsaLMH27s7uTvvp7nYu2wQKXX2kdMuDtPiS/wWHatKDFygCLK2/75NnBAm9+md5NQ+ekIR0"
+    "xn7xqdcdKE+fKLqDjo0P4LjifuVnjVSQ3zyaq9BvvmLCT7GafgZHqBeIGHoNpxv4aG4C1rrM1S1SZarz9PWLDx9rjlDW"
+    "nbq8RTCuGL6ZNXQ1TT9XSU7H6980q4ldvP5NP11KwxeUuxukqGLAjs4+xOcsffaHns9c5mkaGPQ7AzDHCgKKaGTTD0pP"
+    "wTel+alcHn9uRUuRkETwYDeN9Vl5J2mNqnNd5GaICWsjCJdx2BrrS+rjkc0xsMPbUa0REe2P7MQEjCqc43I/Zr+034pt"
+    "o6+YUII9j2dx1sfdf48nkO5z3P1RK+4fDQraU+NVGHDeX+73z+vOUzScHF+jqTWaWqOpNZpao6nfDk05bbwfbvqN0M+6"
+    "rulLH5l+YCOWPBbJziTeB4xQ4UWDD12el6otISq76rR/4hI/vULqKKsguJWYQv1B1UEfnZwt8c7CUV3Je+V6Nq7+HGsp"
+    "ZrpDYUMlc/bh74MPPx3fk5+0JiLPzyieR5XjgFerJfbuWjRRZue/Dj78x8npfZdnjXC/KoRbfnBP5WTLjU0d9Vw51lq5"
+    "Eq1M9NHJm4M15l5j7jXm/vYxdw5yOEjlOiMzxsiBCLfbPz08tWmxR/tKtLXgKRDSifwUvw2eX5eFr6tBHyu0aX19ZeFf"
+    "uMVdPtiKwNo9LOBaR0TriGgdEf1RI6J1/LGOP9bxxx8n/rAoJB9a5OFEuUTn9/KAYB0MrIOBezznyGlZefL3tsKE6i65"
+    "anRPeLZg8/XRm//95/9gPRbs/Ws83o9qlCsofeQTGqlVqgKNhjMajY6d+35k29CWxnZ8dWU33fbVTudZhyvpb5qNihu1"
+    "/3ttOvxoq+P6fqzwyKrSPCBrFXKPc8uVEjnuQXOvwWwfmt8HHlzNJawb3PzmDW7WKHyNwv+fUHi9l8p5o52nu8+ef/f9"
+    "n//9hRyOfOqudVOLYdOGMOU7hDPYYkdYayvYbjZl0h9mqBqB6x+owRnXyKYhVrYLS3EUFmcNRpwIflraS01poleRgGjo"
+    "E8AfrMR07xsMIhP4KFuA6n6o9B5BUJ3YSj8JiPfCnStJabFBWImQ3VUJAVQEBFD1rhQ2BMRWVdytBFte2aJA2xTEwHpr"
+    "9QsRvpdCcS2jCmF1EWmexOcrkniWa2OAdf4oCF+NAiq+RgIBwNFU3BtgTxjFTua8X6GpIcbNk/X9i5VFB9HoJWLEpEKh"
+    "LdfEIkysMPSZKLwODXGFrHxQXVCn3fsICRYDSDOJSPsWcdU1IltqQuQqB/MkVHIFRTq+W1UoCaAPnJtCEiykpMY7ri6U"
+    "x9+jSk6q7rR15QG1+sDK8EWFsnKeokDYs50VCTvMRhGbrxMdtl+LbXF6+OPh8dnWHpA74Lda2oZtplalS7mQAiXPn626"
+    "VOkgYhPmPzv4cHQbAdw5Dyv8N7qAtNu9CM1tV+Ryqb0oNwf+8oiN7sRP1I4L2yVRlwGuQBWJNJdW113efXPEZbGMfVoi"
+    "O8qXfqYc0BZ3TgkSV/FKxfakuNTbp9wCroMMYnWvTIJhgKERs8id/8R7fj/os86Lf3MvOnXvCsUbEQcirOv2IuFaNuD9"
+    "tpVgLyKR7v9Luy1+VJHiF+8OF4LzT1yKbc2x6cwWexCT09ZWPgqn3X7Zi3rRn9yU+MdjdhmMvlyPwS/XYhAF8ifxGsv8"
+    "wTDjn23xgVe89i3Fnm3uBIOM45AqurEJ3DV3okNBcdQOpgP4wkOzoEJ4tesvYc0s2txUjJh2whX62fas4HjdmmOiwxLg"
+    "taiYHoP/jqO05qWzr0+Ojl4dv8G+A1ZlPer45LVjatvnAU0cvuJMAOpGSbioKjO9EJnjBvcyZBdd2ncTY8PD+WgEiJn7"
+    "MKSXu/cOp7GDyEwT99PLBwLuGwv8aXAe3aKNjjhJP3Pqg8bNqu8DLHS3PRIwMmODDasNbMKlJKwfcXHyzS3SBowp5+7V"
+    "zFnrLkQbpnubkN37qrMkA4OQmycgdOxmQZ0fis0czR6sBd/X9mznAVh2Ui1uy0UUN77+2E3ucbcZU2Ar23QWGfHiWLQu"
+    "uccB9xngxia0recMpqrj1L7WuKhhrh3Lyfuzw5NjL9+A5bYOaVkjlrRjyZXUAbok15mFNlKhJ4vrpmR7quXN0R4aBlpH"
+    "POpg3wudqsgI4jZMjqZdW3BflRq2eB1cF3xhukc1Zfbl0sQKrcixxZBwy3SWgGKU2j5VMB8qrXvrdaVR1SZ50efcaIZb"
+    "nNz6QmwyfPjBI2LqX2e9UuuVLfaNi3ie6oHMOsWQXQefyWQXm76AhfaKuUIvT/o8MbYny21v0c5CxOPmF2oTj0dpezvX"
+    "/K12M2av2S538UCbFOTNThaFwx/wXQ/fsG3fr412yhqfbC/ereeHF+DC1rZaQ+VAcVa6Znhbdj1XbHHiwlav0N/Ec97s"
+    "IH3lOX7xmT6Kz9ZkohGGP6ZK0vb5DBcAqkj/h9fvwO+fU8NOXz2FLzwXSXrwxwOCQh5xF0ekeJCGe7zQjod/jsNXNtxn"
+    "8ZAAjUf+/gUOXQ3OmI17h1lWzrtEeNpQtUjwSsGSG+g7HCgfKRGBDw957PjPdlKV4EgFh79X4GIHfP6MOE8DDmL+DuEH"
+    "DmPBnG0jEzX4UK5XP/3wWpy/OT3rg0Wr6yMDEPyA0131FqdUEe81OWyKMMQ5NhM+BduC0y2rW64fKYtR8HwnDFMsMFpC"
+    "79Jjrk0M5MMhmPQux/BgAU4eGld0G5fx3B6T6uOn9JiRSE/19PMoBZ0t4QE7xdbt3J67836CT9nRHPbMHH22j57r5/D4"
+    "Xi83WSYJbu7LP9SuVBniIXC/DX4SXAFhb9z8H+2h+70="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -864,7 +870,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1133,6 +1139,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1487,9 +1494,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1583,6 +1590,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1620,13 +1637,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1634,6 +1644,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1645,9 +1663,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1657,7 +1676,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1667,33 +1686,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1701,7 +1743,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1715,61 +1757,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1801,9 +1877,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2197,8 +2273,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2743,19 +2819,32 @@ class _Any(_Type):
     clispec = "json"
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3033,6 +3122,126 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3097,7 +3306,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3542,9 +3752,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3653,7 +3864,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3676,11 +3887,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3994,10 +4206,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5425,8 +5641,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8456,9 +8672,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9572,7 +9786,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10421,7 +10635,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10534,8 +10748,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
+    _F = TypeVar("_F")
+
     class Context:
         _answers: dict[str, str]
         _callbacks: list[Callable[[], object]]
@@ -60,7 +62,7 @@ if TYPE_CHECKING:
         _verbose: bool
         _person: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
-        _rerun: Callable[[str, str], str] | None
+        _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
 
@@ -98,6 +100,10 @@ if TYPE_CHECKING:
             choices: Sequence[str] | None = None,
             name: str | None = None,
         ) -> str: ...
+
+        def form(
+            self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
+        ) -> _F: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -789,60 +795,60 @@ _DATA = (
     "0iQlqCt+U0+NDv97t/u62jHpfnsY24hbN1ZodQBLj/0JgJBAtsVsAfqKuttNommAt5UcAeRri2E0Dz1OQihkRLCNMdaU"
     "lCdZ0IAp62f+jIRlLqEMJkE0dIMrN56Udi04ayaPCy3jY0m/LmzQtocSNJZkyeybbBBKxxEtgGAdCrkoH2GTUzrIemJS"
     "Sz5X50YupIfOHbOGwPJqU6e135qL5WcAWsTsgTtR7fSyOD3jAqtus7nr7A6YxtQFwVECEkyJ/E9LG8Ae53jUEdtBbcgT"
-    "iLlQTbl/F0MwIzJHJTCI43wsjG+J9T10hP4UVjrYJCDPnXt+BH8OFwm6C1fACkFzRQYh0sk0H99c/NzZaWMyEafG0KTS"
-    "PkFgEiiikY2i5afnyeF8kp+YDYUbzA3RoUjAbEp07wrtFtq9GNyETtQpj4ruPDJQoyJObzAsxAEjGeRSjIxp9HUeDqzU"
-    "CJco8M7RIzpMUoWcIbS3FbPSkzQha57YcgZJZPRk3qVdQEHKvYWlg+vMsVORWts90BFBHh1CowlYVyUwMZbkyclwWn+5"
-    "UcW81MwPgo7nxytoL205lHGbDWpgjjSJCgI0HlhBxWZgCnjS2k0IT2c3koVCe6Z14IXaBO1TCaJNIBGQX5htGFpEjX0Z"
-    "eKvYUzKTPLW2MJPEZdvpYMZmTzDNmLBMhINNTBDKkjZ4UYJZlSyDImny8yxw/ZWMPY99p1MLRUR3QFfYqI9gLN7Va8Ip"
-    "9oZPV56YBqDfPL4yO4rAiIuzkw/INHIjbGKL41N23QrDz8O6pLwvvte28grRqd0zbT8dfzgizTJerzoNT7TMOtQpm5yf"
-    "Xp7Dr9FQrWRVSNs0L3q4v8dzQt52SMVodpRa6aLSQchhHJvY22xMp6s6uipBeist2Dy97P2IYwaG4IaOT1myOIdFcwqD"
-    "ILrrWDD0GclE7lk9G9VAPxs1J5Am+AxIDcf7O6wWWjinb06O8q4Ot8lavCWO2dyb+3q5W7tkQ4nNJOi2UwCojo5BSSSU"
-    "il6chsmmt/DZYiVWk2qm5FOgn231FfbW8M2D9MBAlqbEvNEKncqHxEh2CgEeTnS4mLlKIZSuEBHa5+dyR4YEBMOhOHn7"
-    "kXREbSFWwzXqj0GCjZVnOpqtBsXwHV+JsJQqEeH7HLRpzfWZ5lrpBJ621mCKxjdqf45enPufx1ys0JS2NBJ8Flnq3rKs"
-    "8qZkgM5iPL8yEaBAbxDiiXPsULTO/3r84UN36m02IAkjoRQ42DBCHLDvPcQYL1uAyl2o9F11GRi0xoE7aaPLa2vZWJEw"
-    "OmztXJi0O6qASMDguABTISqWsanzoM197Db2YdLplhz0dCtDRPB28M4AlyNmgONXaQS9hztTyF/eyUv35UMLZqN1IO61"
-    "QN/bxqq3GZIRLeR0Ci8ytSE0D29SBQHvRIaChrVQO+IkrNDAgCLFmyKjVA+WRRLitC22CdZjwc+mLknocZkCewUIBdBW"
-    "8D7C1J0Rj5DIqe95geQ6k1EUexBeS7wLTSHQVmDw85ubuhsy6YzLPaqfG/M7wXxcgQMYs2BuOZu1pQ9d/W489BP/Hxn/"
-    "TyIPIjBMZ4ijgF+xE/mkD6k80MGDrzr46k+vVAIw+OthW1wen55fDNri4OD8b+eHhxTAgjKhtZdzCCZhMtKjDV8/FkPg"
-    "/42EyQ0llpkA+6IbQAL+jcyFVCpK41xgLio4Do3e0dTX8Attl0nlSc2B+LlK9GbMBT5r3gQfpPcoq0QL+ZA6O9iquYno"
-    "HlVEF0MR+qUl5QJ983gkc/VCuouemCtKGnH5aRaZfv0eIeQhqE7AJGIe+0YotBuleD3ovaki4NfTngFYiOlhxI5m4/mA"
-    "n+khxDjkPjXkzuC3uEREPNCifAhCk+ZZBVll4Nxml4267NNzeksJ1BwIbeWBaA+5AoJdAFYIfXW9uU90XBVwL3SC+05B"
-    "ACrZYsgtTqGtS22Y66AtIWq4Ai3idBwq2nFhPcq2vbNKkxvKccS5PDgj/Su7zc192kLKQCNtzBBp2uGVECvQRLb85c4r"
-    "NkkoDazzoo3De9rvur2awcr1P/Mu5dHFxfHp+3OSjfHEaCMxYFK8MdbdSmuScJ+SmlrX0n2zP//vu/dXb89Ofzp+f/Xz"
-    "2clR2mSLO86efrBl2uclanrX3B4YAxaCtiH4ye+g8qYdCZomh45GHNL+66G98wq/8g/ChfRdxX07X/tbl+D1PAlacjyG"
-    "FiqNZknzWBhuDPEhWCK9vaugA71NWL2Lm6YRNI4NKpOzal4c1KV4AXNzigTyPL+ogHomtaEySrUigdnD5GJCVw2VuRSx"
-    "Emkfzz5dPJw8VtpP5PSupwddhTyxKsouzv56dGrZ3L5+h1rE8CYv5Aki5mSx9gOZaQ2z0EoTODl7d1SWup2+0nx7Ik0y"
-    "q6Hn4bQ1Q56+WnyvWYH1s8yaxjA7l51RJfamyW4lhXMnVUK+HDxMy2Xle7+HU93KCvnmfYU4ObXoMfvqVgpbBWUPpciV"
-    "yPr05uL4rCjOcvYchSz8luJKWa+M/5z+6G9cJ8lM9ba20NXoLdZuFE+2vBic79bO9s525+XOlrXBDN63/BZ2ybvn6Ib/"
-    "BYuvsgWtS8LX2Xn5RbbOznsgOw8Dsn513kMF0ah7qaoN8hkCj1DZNPtCl+nXS4SPCGicl0EnCNT3Zo4UqG9xzW/8lynk"
-    "AqOzZYrgAUv9oDirJVxlqm36BvlEjYq84ypVXsIYU7pfPzWE9XW3yySn/Q3u69VEC29wP0hFqaF/8TiGNIK74qBCJzzx"
-    "G9nsRzyfGYWf+gqR65UHbif0ZDha6KUzhrBUvwiQMVjzdInY72/nms20A+Vi0KYtp0bAeUhuYWDdGi26vpUu3729XS04"
-    "vTVEgTIx8i6Kb+h4kmzwK92THs5EIsbsCh5TWOMJHkvwOG2dEPZ8fmhdwrEu4XgEFl6XcHw3JRy/a424vfOQJdg9beth"
-    "UYzxVg6e6tPiSzHB3zDA+74R/7Js/DXwWwO/NfArA7/MPGr7szKkox6F6e3bALdvVjz0jIdcPOOeNv9ZA7ce2PA0ZTc1"
-    "sK+iaKfkWvC91XfjW2oM6tp7rL3H2nsUvYd1zjAbuad5j2/kJb5hiWKln7BOVy4O/tBpywV/EYLarBqNNHUaGnX/Qay+"
-    "3uVY2/y1zf93t/najNt2BTHytSnLyH4YG/AHMPwVMsvOBH+ESbcoKtryjzqflapMuEZmXzi6POXtybt//d8/MfsblOIO"
-    "kwlxb84qn3nm4CBV17Khr3lTXmvRuUo4E5kuBOp68lYLaOsWq0E5K+m+HlWYXgff61lzzyYdUyXcwAWXiiKzwuLH54yU"
-    "cjt0xfqTOtNV698ZEFiXwzd/9/MtyuHX8GwNz34neFbtpSxvtP1yZ3fv1Q//9eNrdzjy6CyO+0q8kxa6F58QxmCLbaGt"
-    "rWC7WbeHupqhqo1v/42OQ+GKnBR7Z6uwALAxFfxqxO+zXxbWUu2Lt1DMYRkA/MG6D/OJED9UEJUDb69BBQMZ0+tWTHLw"
-    "9VkNw/nEZDKmtGhEXiBkpykhgIqAAKoVcoWODQRoMddm4yEGugRBl0ArkHcsfyXCs5Tr2A1LhFWFKjaJew1JvLCKJrGq"
-    "EBnhyZFPpV5IYKhP7+AXs/tCSXYyl4MSTXaUY9PyqkBLdlhKTQqH0D3pUj2TWVYasCbassf+4XVjWUGodIOgNCmxRFej"
-    "YI0JFlB4zAVsh5a/RJYd0uX0d+cpUgHpA2kK03R0x1xUhlCazngwhRE2CaWoNU9HUSK1TEkA7uDYFANhnQida2DKXrj/"
-    "fSpUoeIVXTbnUyUzFr4tSpQVI+YcYbvbDQk7znoRrbdJHHTeii1xfvz++PRicx/IveIP3wDJfOpG1RoqROI5SvZ2m4oq"
-    "7US0YPyLo08nywjgg32wgHGjB9C+0w/RvveEfYhPP7QGwVu/1Tk84n/o7BM8m4JKKrncRiSuutGan75YbGU5uvjCri2s"
-    "12ubXBvuJ6amh8oJSXfpcIPicTpdnCLWL7mJP/QxHMNJftJHE4mP/BGh3e7r/zTfQ0oLdfBJBJ+IJXv9UJiqVOxAH3bU"
-    "D4mtB//R6Yj3MpT8ha7hQvAGCSf7aB+AXyjaF15Ey1uCu+oC9Yf9sB/+KR0Tf/1mByHhSH8Sb7FEEO7hz474xLys/k6Y"
-    "o0+mgBU3jgIqB8MTbO74wJyJr+ubkSaIVfAkCJAOtjbFqdqIoUVLTQwmHOHcfzG1PxR+a2NHhBgKnDaV4mEw3zW0Vn31"
-    "6e3Zycmb03dYtqj1waEDI5xOROcLOUAVx6M4FqC0URIsyppCHyXjQMB8kMyEi/r7YDjufDQCCMxlnGlz8+2vNBgQ2dLn"
-    "44BsZG+uaCRPnXPvGj50xVn6N+9lUL9Z8Z6PdXK6xBJDLTaIYC5hmtCUuPUexWPXxqYnRaUzN59Hy04eQfgAireMy+aj"
-    "cdm2AcOK+xfAdayGpcrR/LFTah+Ewc91HF25CJIn7eJjPYjk+m+QmdEdLldXuYlxhSWuEg12WDwagLtcJMmFilwZTcWD"
-    "c8ZH5X6qPy2WVzJT0H328eL47NSxS7iXnfGSlXKnNc+wvn20+u1cwZ1d1W3SFfSpMDZk2MeNARIlZmHqr7OlWjKCWMyX"
-    "Kqv7xsVVKPl2uigZ/HAh1kfEN/oTbzQVksmpxoXwyHSWgG4UDo4o4TjUW/PxudJRFy1yVHtcqs5F0ku/S4fzo0/YOURM"
-    "9UflGhVvb7LDWUTzVBHcrNac0Cc4IiY7Xzbu9DTX0v0/xyZ9nihd1b30W3ZZ3Hda/1k7muRJekKOOT+mekFmH7srVgKj"
-    "YfJt25PF1vADrvXxO3f6K3dorLQFytbj4+qGHR9FW3lcC6oHMrRUeetsaok2LJM2waiTq5F2jFc7Sj89iBe+0p/iq7ab"
-    "aInhx1S6tIC+QgNw2+n/sf023P+aWne69BIuOCY+dODHCqEe97iDPVKUR909X8DG3e9h96Ul91WsEnZxz6+wZx0nmR6X"
-    "R0/83A+v8cFy5MTTf3IMpOWzQxNOD5PLT7RRJGM6ovnZYQwRuHo8ovvf3U5VicMI7P5JUYXucG+XZp5GAzT5R8QG2I0G"
-    "g7pwO6zzv6Z6riceX7ANkPmI98SqLVijmhCnjjKKDYCulbO7HyLTynOsJcaKUJBVdel+wOYzRhn60D7mf/W4ReiDkHYp"
-    "MCM3DoNs3P8/MqAsxg=="
+    "iLlQTbl/F0MwIzJHJTCI43wsjG+J9ezehosEnAN7RX8Kyx5Ubu75ERIsITzxPOAxKHg0j8GvtFwB6waNGJmJSKfYfHxz"
+    "8XNnp40pRpwwQ1NNRwIxSqCTxjPql5+0J4fzSX66NkBuMGPEjCIBYyrR6dOM0BrG4Dx0+k55VHTykQEgFdF7g2EhOhjJ"
+    "IJd4ZAymr7NzYP1GuHCBd44e0WGSKqQPAb+trpX+pQlZ88SWPkgioyfzOe0CNlLuLQgbV59jJyi1tnugOYL8PARME7C5"
+    "SmC6LMmTU+S0VnOjinmpmR8EHc+PV9Bp2ogoozkb6sAcaRIVBGiUsIKKzcBA8KS18xCeznkku4VWTuvAC7UJ2qcSxKBA"
+    "IuDBMNtGtIga+zLwVrGyZDx5am1hJolLt9PBPM6eYJoxjZkIB0uZIMAlbfCiBHMtWQZF0uTnWeD6K7kAHvtOJxyKiO6A"
+    "rrCpH8FYvNfXhFPsI5+uPDENQL95fGX2GYERF2cnH5Bp5FzY8BbHp5y7FYafh3Wpel98r21lG6Kru2fafjr+cESaZXxh"
+    "dXKeaJl1qBM5OWu9PIdfo6FayaqQtmle9HDXj+eEvO2QitHsKOHSRaVDh2EMw95mYzpd1dG1CtJbacHm6WWfSBwz4AS3"
+    "eXzKncU5LJpTGATRXccCp89IJnLP6tmoBvrZqDmBNMFnwG843t9htdDCOX1zcpR3dbh51uKNcszx3tzXy93aOxtKbCZB"
+    "t50CbHV0ZEoioQT14jRMjr2F2hYrsZpUMyWfwv9sA7Cw44bvIySin9KUmDdaoVP5kBjJTiHsw4kOFzNXKQTYFSJC+/xc"
+    "7siQgBA5FCdvP5KOqC3EarhG/TFIsLHyTEez1aAYvvkrEZZSJSJ8y4M2rbk+01wrncDT1hpM0fhG7c/Ri3P/85hLGJrS"
+    "lsaHzyJL3VuWa96UDNBZjPJXJgIU6A1CPHGOHYrW+V+PP3zoTr3NBiRhfJQCBxtGiAP2vYcY+WULULkLlb7BLgOD1jhw"
+    "J210eW0tGys+RoetnQuTdkd1EQkYHBdgKsTKMjbVH7Tlj93GPkw63aiDnm5liAjeDukZ4HIcDXD8Ko2r93C/CvnL+3vp"
+    "bn1owWy0DsS9Fuh721j1NkMyooWcTuH1pjaE5uFNqivg/clQ0LAWakechHUbGFCkeFNklOrBskhCnLbFNsF6LAPa1IUK"
+    "PS5eYK8AoQDaCt5dmLoz4hESOfU9L5BcfTKKYg+Cbol3oSmE3woMfn7LU3dDJp1xuUdVdWN+U5iPK3AAYxbMLWeztiCi"
+    "q9+Yh37i/yPj/0nkQQSGSQ5xFPCLdyKf9CGVBzp48FUHX/3plUoABn89bIvL49Pzi0FbHByc/+388JACWFAmtPZyDsEk"
+    "TEZ6FCf7sRgC/28kTG4osfgE2BfdABLwb2QupFJRGucCc1HBcWj0jqbqhl9zu0wqT2oOxM9VordoLvBZ8374IL1HuSZa"
+    "yIfU2cFWzU1E96giukSK0C8tKVfoSN6uItJd9MRcUSqJy0+zyPRL+QghD0F1AiYR89g3QqE9KsXrQe9YFQG/nvYMwEJM"
+    "DyN2NNvRB/xMDyHGIfepIXcGv8UlIuKBFuVDEJo0zyrTKgPnNrts1GWfntMbTaDmQGgrD0R7yBUQ7AKwQuir6819ouOq"
+    "gHuhE9yNCgJQyRZDbnEKbV1qw1wHbQlRwxVoESfpUCmPC+sRd1+y/Vaa3FCOI87wwRnpX9ltbu7TxlIGGmljhkjTDq+E"
+    "WIEmsuUvd16xSUJpYPUXbSfe0y7Y7dUMVq7/mfcujy4ujk/fn5NsjCdGG4kBk+Ltsu5WWqmEu5fU1LqW7qb9+X/fvb96"
+    "e3b60/H7q5/PTo7SJlvccfb0gy3TPi9R07vm9sAYsBC0DcFPfl+Vt/JI0DQ5dDTikHZlD+39WPiVfxAupG8w7tv5iuC6"
+    "tK/nSduS4zG0UGk0S5rHwnBjiA/BEulNXwUd6M3D6r3dNLmgcWxQmbJV8zqhLvELmJtTJJDn+UUF1DMJD5VRqhUJzB4m"
+    "F9O8aqjMJY6VSPt49uni4ZSy0n4iJ309PegqZI9VUXZx9tejU8vm9vWb1SKGN9kiTxAxp5C1H8hXa5ibVprAydm7o7LU"
+    "7aSW5tsTaepZDT0PJ7MZ8vTV4tvOCqyf5ds0htm5nI0qsTdNgSspnDupEvLl4GFaLivfBj6cAFdWyDfvK8TJCUeP2Ve3"
+    "EtsqKHsoca5E1qc3F8dnRXGWc+ooZOG3FFfKepH85/RHf+M6SWaqt7WFrkZvsXajeLLlxeB8t3a2d7Y7L3e2rA1m8L7l"
+    "d7NL3khHN/wvWHyVLWhdKL7O2csvsnXO3gM5exiQ9auzISqIRt1LVW2Qzxt4hMqmORm6eL9eInxwQONsDTpXoL43c9BA"
+    "fYtrzgNYppALjM6WKYIHLPWD4qyWcJWptukb5NM3KrKRq1R5CWNMQX/91BDW190uk5z2N7ivVxMtvMH9IBWlhv7FQxrS"
+    "CO6KgwqdBsVvZLMf8XxmFH7qK0SuVx64ndCT4Wihl84YwlL9IkDGYM3TJWK/v51rNtMOlItBm7acGgHnIbmFgXVrtOj6"
+    "Vrp89/Z2teD01hAFysTIuyi+oUNLssGvdE96OBOJGLMreExhjSd4LMHjtHWa2PP5oXVhx7qw4xFYeF3Y8d0UdvyuleP2"
+    "zkOWdve0rYdFMcZbOXiqT5YvxQR/wwDv+0b8y3L018BvDfzWwK8M/DLzqO3PypCOehSmt28D3L5ZSdEzHn3xjHva/GcN"
+    "3Hpgw9MU49TAvopSnpJrwfdW341vqTGoa++x9h5r71H0Htbpw2zknuY9vpGX+IaFi5V+wjpzuTj4Q2cwF/xFCGqzajTS"
+    "1Glo1P0Hsfp6l2Nt89c2/9/d5mszbtsVxMjXpiwj+2FswB/A8FfILDsp/BEm3aKoaMs/6nxWqjLhGpl94ejylLcn7/71"
+    "f//E7G9QijtMJsS9Oat85pmDg1Rdy4a+5k15rUXn2uFMZLoQqOvJWy2grVusEeWspPt6VGF6HXyvJ9A9m3RM7XADF1wq"
+    "lczKjR+fM1LK7dB17E/qTNeyf2dAYF0k3/zdz7cokl/DszU8+53gWbWXsrzR9sud3b1XP/zXj6/d4cijEzruK/FOWv5e"
+    "fEIYgy22hba2gu1m3R7qaoaqNr79NzokhStyUuydrcICwMZU8KsRv89+WVhLtS/eQjGHZQDwB+s+zIdD/FBBVA68vQYV"
+    "DGRMr1sxycHXJzgM5xOTyZjSohF5gZCdpoQAKgICqFbIFTo2EKDFXJsdxenxEroEWoG8Y/krEZ6lXMduWCKsKlSxSdxr"
+    "SOKFVTSJVYXICE+OfCr1QgJDfaYHv5jdF0qyk7kclGiyoxybllcFWrIjVGpSOITuSZfqmcyy0oA10ZY99g+vG8sKQqUb"
+    "BKVJiSW6GgVrTLCAwmMuYDu0/CWy7JAup787T5EKSB9IU5imozvmojKE0nTGgymMsEkoRa15OooSqWVKAnAHx6YYCOtE"
+    "6FwDU/bC/e9ToQoVr+iyOZ8qmbHwbVGirBgx5wjb3W5I2HHWi2i9TeKg81ZsifPj98enF5v7QO4Vfw4HSOZTN6rWUCES"
+    "z1Gyt9tUVGknogXjXxx9OllGAB/3gwWMGz2A9p1+iPa9J+yjffqhNQje+q1O5xH/Q2ef4NkUVFLJ5TYicdWN1vz0xWIr"
+    "y9HFF3ZtYb1e2+TacD8xNT1UTki6S4cbFA/Z6eIUsX7JTfyhj+EYTvKTPrBIfORPC+12X/+n+UpSWqiDTyL4RCzZ64fC"
+    "VKViB/oIpH5IbD34j05HvJeh5O92DReCN0g42Uf7APxu0b7wIlreEtxVF6g/7If98E/pmPjrNzseCUf6k3iLJYJwD392"
+    "xCfmZfXXwxx9MgWsuHEUUDkYnmBzx8foTHxd34w0QayCJ0GAdLC1KU7VRgwtWmpiMOEI5/6Lqf2h8FsbOyLEUOC0qRQP"
+    "g/muobXqW1Bvz05O3py+w7JFrQ8OHRjhdCI6dcgBqjgexbEApY2SYFHWFPpUGQcC5jNlJlzUXw3DceejEUBgLuNMm5sv"
+    "gqXBgMiWPh8HZCN7c0Ujeeqce9fwoSvO0r95L4P6zYr3fKyT0yWWGGqxQQRzCdOEpsSt9ygeuzY2PT8qnbn5aFp28gjC"
+    "B1C8ZVw2n5LLtg0YVty/AK5jNSxVjuYPo1L7IAx+ruPoykWQPGkXH+tBJNd/mcyM7nC5uspNjCsscZVosMPi0QDc5SJJ"
+    "LlTkymgqHpwzPir3U/3BsbySmYLus48Xx2enjl3CveyMl6yUO615hvXto9Vv5wru7Kpuk66gT4WxIcM+bgyQKDELU3+z"
+    "LdWSEcRivlRZ3TcurkLJt9NFyeDnDLE+Ir7RH36jqZBMTjUuhEemswR0o3BwRAnHod6aT9KVjrpokaPa41J1LpJe+rU6"
+    "nB992M4hYqo/NdeoeHuTHc4imqeK4Ga15oQ+wREx2fmycaenuZbu/zk26fNE6arupV+4y+K+0/qP3dEkT9ITcsz5MdUL"
+    "MvsEXrESGA2Tb9ueLLaGH3Ctj1+/09++Q2OlLVC2Hh9XN+z4KNrK41pQPZChpcpbZ1NLtGGZtAlGnVyNtGO82lH6QUK8"
+    "8JX+FF+13URLDD+m0qUF9BUagNtO/4/tt+H+19S606WXcMEx8aEDP1YI9bjHHeyRojzq7vkCNu5+D7svLbmvYpWwi3t+"
+    "hT3rOMn0uDx64ud+eI0PliMnnv6TYyAtnx2acHqYXH6ijSIZ0xHNzw5jiMDV4xHd/+52qkocRmD3T4oqdId7uzTzNBqg"
+    "yT8iNsBuNBjUhdthnf811XM98fiCbYDMR7wnVm3BGtWEOHWUUWwAdK2c3f0QmVaeYy0xVoSCrKpL9wM2nzHK0If2Mf+r"
+    "xy1CH4S0S4EZuXEYZOP+/wHopDTm"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -871,7 +877,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -1130,6 +1136,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
+    _F = TypeVar("_F")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1484,9 +1491,9 @@ class Context:
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
-    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
-    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
-    _rerun: Callable[[str, str], str] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program: str = PROGRAM.name
@@ -1580,6 +1587,16 @@ class Context:
         `action_required`."""
         return str(_answer(self, name, question, default, secret, choices, False))
 
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1617,13 +1634,6 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 _UNANSWERED: Any = object()
 
 
-#: How a person or `--answer` says yes or no.
-_YES_NO = {
-    **dict.fromkeys(("y", "yes", "true", "1"), True),
-    **dict.fromkeys(("n", "no", "false", "0"), False),
-}
-
-
 def _answer_name(question: str) -> str:
     """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
     words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
@@ -1631,6 +1641,14 @@ def _answer_name(question: str) -> str:
 
 
 # ---- burgee: loaded on first use: confirm ----
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
 def _answer(
     context: Context,
     name: str | None,
@@ -1642,9 +1660,10 @@ def _answer(
 ) -> object:
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
     given = context._answers.get(name)
     if given is not None:
-        answer: object = _checked(name, given, choices, boolean)
+        answer: object = _checked(given, entry)
     else:
         answer = _asked(context, name, question, default, secret, choices, boolean)
         if answer is _UNANSWERED:
@@ -1654,7 +1673,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean, secret),
+                _answer_steps(context, (entry,), secret),
                 context.json,
             )
         if answer is None:
@@ -1664,33 +1683,56 @@ def _answer(
     return answer
 
 
-def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
-    """An answer as the question wants it: yes or no; one of the choices; text."""
-    if boolean:
-        if type(given) is bool:
-            return given
-        if isinstance(given, str) and given.strip().lower() in _YES_NO:
-            return _YES_NO[given.strip().lower()]
-        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
-    if not isinstance(given, str) or (choices and given not in choices):
-        wanted = f"one of {', '.join(choices)}" if choices else "text"
-        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
-    return given
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
 def _answer_steps(
-    context: Context,
-    name: str,
-    default: object,
-    choices: Sequence[str] | None,
-    boolean: bool,
-    secret: bool = False,
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer (a
-    secret's never shown: `VALUE`)."""
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
     if context._rerun is None:
         return []
-    if boolean:
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -1698,7 +1740,7 @@ def _answer_steps(
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
-        steps.append({"command": context._rerun(name, value), "when": when})
+        steps.append({"command": context._rerun({name: value}), "when": when})
     return steps
 
 
@@ -1712,61 +1754,95 @@ def _asked(
     boolean: bool,
     steps: list[dict[str, str]] | None = None,
 ) -> object:
-    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
-    a command that asks first): of the MCP client's user (`elicitation/create`, never a
-    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
-    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
-    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
-    `steps`, by default the call again with `--answer`)."""
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
     if context._elicit is not None and not secret:
-        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
-        if choices:
-            field["enum"] = list(choices)
-        if default is not None and (boolean or isinstance(default, str)):
-            field["default"] = default
-        schema = {"type": "object", "properties": {name: field}, "required": [name]}
-        result = context._elicit(name, question, schema)
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
         action = result.get("action")
         if action == "accept":
             content = result.get("content")
-            value = content.get(name) if isinstance(content, dict) else None
-            if value is None and (default is not None or boolean):
-                return None  # NOTE: the default (a required field the client left out)
-            return _checked(name, value, choices, boolean)
-        if action == "decline" and boolean:
-            return False
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
-            steps = _answer_steps(context, name, default, choices, boolean)
-        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
-    if context._person and _interactive():
-        return _from_person(question, default, secret, choices, boolean)
-    return _UNANSWERED
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
 
 
-def _from_person(
-    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
-) -> object:
-    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
     if boolean:
         question += " [Y/n]" if default else " [y/N]"
     elif choices:
-        question += f" ({'/'.join(choices)})"
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
     while True:
-        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
         if answer is None:
             return _UNANSWERED
-        answer = answer.strip() if boolean else answer
+        answer = answer.strip() if kind != "string" or several else answer
         if not answer:
             if default is not None or boolean:
                 return None
             continue
-        if boolean and answer.lower() in _YES_NO:
-            return _YES_NO[answer.lower()]
-        if not boolean and (not choices or answer in choices):
-            return answer
-        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
 
 
 def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
@@ -1798,9 +1874,9 @@ def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[
     return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
 
 
-def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
-    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
-    given = {**answers, name: value}
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
     return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
 
 
@@ -2198,8 +2274,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output-file",
         "PATH",
-        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
-        " ones to PATH-2, ..., its text to stdout), else the text",
+        "write the answer here, not to stdout: the bytes of an image, audio or embedded"
+        " resource (a list's next ones to PATH-2, ..., its text to stdout), else the text",
         kind="path",
         not_with=("--json", "--mcp", "--batch"),
         group="output",
@@ -2732,19 +2808,32 @@ class _Null(_Type):
         return value is None
 
 
+#: The keys of each kind's JSON form: its content, and what describes it.
+_MEDIA_KEYS = {
+    "image": ({"type", "mime_type", "size", "data"},),
+    "audio": ({"type", "mime_type", "size", "data"},),
+    "resource": (
+        {"type", "uri", "mime_type", "size", "text"},
+        {"type", "uri", "mime_type", "size", "data"},
+    ),
+}
+
+
 def _media_check(value: object, kind: object) -> bool:
     return (
         type(value) is dict
-        and value.keys() == {"type", "mime_type", "size", "data"}
-        and kind in ("image", "audio")
+        and kind in ("image", "audio", "resource")
+        and value.keys() in _MEDIA_KEYS[kind]
         and value["type"] == kind
         and isinstance(value["mime_type"], str)
-        and isinstance(value["data"], str)
+        and isinstance(value.get("data", value.get("text")), str)
+        and isinstance(value.get("uri", ""), str)
     )
 
 
 def _is_media(value: object) -> bool:
-    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    """Whether JSON data is a content item's JSON form (an image's, an audio clip's, an
+    embedded resource's; a list's item may be)."""
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
@@ -3022,6 +3111,126 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+# ---- burgee: loaded on first use: confirm ----
+#: How a person or `--answer` says yes or no.
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
+
+
+def _checked(given: object, entry: tuple[Any, ...]) -> object:
+    """An answer as its field wants it: yes or no; a whole number; a number; one of the
+    choices, or several (a list, or text separated by commas); text."""
+    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    if kind == "boolean":
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        wanted = "yes or no"
+    elif several:
+        items = (
+            [i.strip() for i in given.split(",") if i.strip()] if isinstance(given, str) else given
+        )
+        if isinstance(items, list) and all(isinstance(i, str) and i in choices for i in items):
+            return items
+        wanted = f"some of {', '.join(choices)}, separated by commas"
+    elif kind in ("integer", "number"):
+        number = _answer_number(given, kind == "integer")
+        if number is not None:
+            return number
+        wanted = "a whole number" if kind == "integer" else "a number"
+    else:
+        if isinstance(given, str) and (not choices or given in choices):
+            return given
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+    raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+
+
+def _answer_number(given: object, whole: bool) -> int | float | None:
+    """A number an answer gives (JSON's, or its text), None if it is none (or not whole)."""
+    if isinstance(given, str):
+        text = given.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and all("0" <= c <= "9" for c in digits):
+            return int(text)
+        if whole:
+            return None
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+        return given
+    return None
+
+
+def _answer_text(value: object) -> str:
+    """A default as `--answer` gives it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _form_fields(form: type) -> list[Any]:
+    """A form's fields as gen read them (the `forms` document), with the defaults the class
+    itself has (a dataclass's; an Enum member as its value)."""
+    import json
+
+    try:
+        read = json.loads(_document("forms"))[form.__name__]
+    except (KeyError, AttributeError):
+        # NOTE: gen reads the calls in a command's own function (its Context parameter's).
+        raise TypeError(
+            f"ctx.form(message, {getattr(form, '__name__', form)!r}): no handler asks for it;"
+            " call ctx.form in a command's function, with a dataclass or TypedDict of the"
+            " handlers file"
+        ) from None
+    defaults: dict[str, object] = {}
+    for entry in getattr(form, "__dataclass_fields__", {}).values():
+        factory = entry.default_factory
+        default = factory() if callable(factory) else entry.default
+        if type(default).__name__ != "_MISSING_TYPE":
+            defaults[entry.name] = default
+    fields = []
+    for spec in read:
+        default = defaults.get(spec[0])
+        if isinstance(default, (list, tuple)):
+            default = [getattr(item, "value", item) for item in default]
+        elif hasattr(type(default), "_member_map_"):
+            default = getattr(default, "value", default)  # NOTE: an Enum member's value
+        fields.append((*spec, default))
+    return fields
+
+
+def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+    """A field of an elicitation's requested schema: its type, title and description, its
+    choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
+    for `legacy`; several: an array of them), its default."""
+    _, title, description, kind, several, choices, titles, _, default = entry
+    schema: dict[str, Any] = {"type": kind, "title": title}
+    if description:
+        schema["description"] = description
+    if choices:
+        options = [{"const": c, "title": titles[i]} for i, c in enumerate(choices) if titles]
+        if several:
+            items = {"anyOf": options} if titles else {"type": "string", "enum": list(choices)}
+            schema.update(type="array", items=items)
+        elif titles and not legacy:
+            schema["oneOf"] = options
+        else:
+            schema["enum"] = list(choices)
+            if titles:
+                schema["enumNames"] = list(titles)
+    if default is not None and (kind != "string" or isinstance(default, str) or several):
+        schema["default"] = default
+    return schema
+
+
+# ---- burgee: end of confirm ----
+
+
 _MISSING: Any = object()
 
 
@@ -3086,7 +3295,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3531,9 +3741,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
-        if "data" in node and _is_media(node):
-            # NOTE: an image or audio is never cut: it counts as its description (the bytes
-            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+        if "mime_type" in node and _is_media(node):
+            # NOTE: an image, audio or embedded resource is never cut: it counts as its
+            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
@@ -3642,7 +3853,7 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
-            if "data" in node and _is_media(node):
+            if "mime_type" in node and _is_media(node):
                 return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
@@ -3665,11 +3876,12 @@ class _Truncation:
 
 
 def _truncate_media(node: dict[str, Any]) -> int:
-    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
-    MCP answer's text shows it."""
+    """What an image, audio or embedded resource counts for (`measure_dict`): its JSON without
+    the bytes (or text), as an MCP answer's text shows it."""
     import json
 
-    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
+    held = "text" if "text" in node else "data"
+    return len(json.dumps({**node, held: ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3983,10 +4195,14 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
-        if "data" in value and _is_media(value):
-            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
-            # that instructs anyone, and any change would break the bytes.
-            return value
+        if "mime_type" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type (and a
+            # resource's checked URI): not text that instructs anyone, and any change would
+            # break the bytes; a resource's text is text, changed as any other.
+            if "text" not in value:
+                return value
+            text = change(value["text"])
+            return value if text is value["text"] else {**value, "text": text}
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -5414,8 +5630,8 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     # NOTE: the batch again, its answers given to every call (`--answer`).
     calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda name, value: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
     )
     try:
         sources = _Sources(path, invocation.config(), True)
@@ -8278,9 +8494,7 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = server.dumps(arguments)
-    context._rerun = lambda name, value: _rerun_line(
-        path, [], given, _answer_flags({}, name, value)
-    )
+    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9394,7 +9608,7 @@ class _McpCalls(_McpWire):
             string = self.codec.string
             media = PROGRAM.media[1](envelope) if PROGRAM.media else None
             if media is not None:
-                # NOTE: images and audio as content items; the text says where each is.
+                # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
             elif whole is None:
                 whole = self.codec.envelope(envelope)
@@ -10243,7 +10457,7 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
 
-    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10356,8 +10570,9 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
-    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
-    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
     text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:
