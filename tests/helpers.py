@@ -49,15 +49,20 @@ def generate(tmp_path: Path, source: str, name: str = "handlers.py", *extra: str
     return out
 
 
-def burgee_in_process(*args: str) -> subprocess.CompletedProcess[str]:
-    """What `burgee(*args)` answers, asked in this process through the generator's own
-    `invoke()` (its command line is a generated tool): about an eighth of the time of a
-    process, for the many tests that need a tool made, not the generator's process (which
-    `burgee()` runs, as users do). Paths in `args` must be absolute."""
+def burgee_in_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """What `burgee(*args, cwd=cwd)` answers, asked in this process through the generator's
+    own `invoke()` (its command line is a generated tool): about an eighth of the time of a
+    process, for the many tests that need a tool made or compare what gen writes, not the
+    generator's process (which `burgee()` runs, as users do)."""
     from burgee._tool import invoke  # noqa: PLC0415
 
-    with _signals_kept():
-        done = invoke(list(args))
+    before = os.getcwd()
+    os.chdir(cwd or before)
+    try:
+        with _signals_kept():
+            done = invoke(list(args))
+    finally:
+        os.chdir(before)
     return subprocess.CompletedProcess(["burgee", *args], done.exit_code, done.stdout, done.stderr)
 
 
