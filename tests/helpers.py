@@ -92,7 +92,7 @@ def plain_build(case: Path, folder: Path) -> Path:
         if (case / name).exists():
             (work / name).write_bytes((case / name).read_bytes())
     out = work / golden_output(case).name
-    result = burgee("gen", "handlers.py", "-o", out.name, "--plain", cwd=work)
+    result = burgee_in_process("gen", "handlers.py", "-o", out.name, "--plain", cwd=work)
     assert result.returncode == 0, result.stderr
     return out
 
