@@ -180,12 +180,30 @@ class InProcess:
 _NAMES = itertools.count()
 
 
-def in_process(tool: Path, cwd: Path | None = None) -> InProcess:
-    """The tool at `tool` asked in this process as `run()` asks it in a subprocess: in `cwd`
-    (its folder), with this environment but the `*_DEBUG` switches. For the tests where the
-    process does not matter; signals, pipes, terminals and start-up keep `run()`."""
-    environ = {k: v for k, v in os.environ.items() if not k.endswith("_DEBUG")}
-    return InProcess(tool, f"in_process_{tool.stem}_{next(_NAMES)}", cwd or tool.parent, environ)
+class InProcessTool:
+    """A generated tool asked in this process as `run()` asks it in a subprocess: in `cwd` (its
+    folder), with this environment but the `*_DEBUG` switches, and each call a fresh import of
+    the tool, so that nothing one call leaves in the module (config files read, secrets seen)
+    is there for the next, as in a new process. For the tests where the process does not
+    matter; signals, pipes, terminals, start-up and `--batch` (whose answers `invoke()` does
+    not capture) keep `run()`."""
+
+    def __init__(self, tool: Path, cwd: Path | None = None) -> None:
+        self.tool, self.cwd = tool, cwd or tool.parent
+        self.env = {k: v for k, v in os.environ.items() if not k.endswith("_DEBUG")}
+
+    def run(self, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> Run:
+        """What `run(tool, *args, stdin=, env=)` answers, asked through `invoke()`."""
+        name = f"in_process_{self.tool.stem}_{next(_NAMES)}"
+        try:
+            return InProcess(self.tool, name, self.cwd, self.env).run(*args, stdin=stdin, env=env)
+        finally:
+            sys.modules.pop(name, None)
+
+
+def in_process(tool: Path, cwd: Path | None = None) -> InProcessTool:
+    """The tool at `tool` asked in this process (see `InProcessTool`)."""
+    return InProcessTool(tool, cwd)
 
 
 def run(

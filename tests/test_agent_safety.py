@@ -14,7 +14,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
-from tests.helpers import GOLDEN, InProcess, burgee, generate, in_process, invoked, run
+from tests.helpers import GOLDEN, InProcessTool, burgee, generate, in_process, invoked, run
 from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
@@ -120,7 +120,7 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def asked(tool: Path) -> InProcess:
+def asked(tool: Path) -> InProcessTool:
     """The tool asked in this process, for the tests where the process does not matter."""
     return in_process(tool)
 
@@ -142,14 +142,14 @@ def _text_of(result: Any) -> str:
     return next(block.text for block in result.content if isinstance(block, TextContent))
 
 
-def test_a_person_gets_everything_unless_they_ask(asked: InProcess) -> None:
+def test_a_person_gets_everything_unless_they_ask(asked: InProcessTool) -> None:
     full = asked.run("big", "--count", "20000", "--json")
     assert full.code == 0
     assert "truncated" not in full.json().get("meta", {})
     assert len(full.json()["data"]["lines"]) == 20000
 
 
-def test_max_output_cuts_and_the_reference_pages_back(asked: InProcess) -> None:
+def test_max_output_cuts_and_the_reference_pages_back(asked: InProcessTool) -> None:
     full = asked.run("big", "--count", "20000", "--json").out.strip()
     cut = asked.run("big", "--count", "20000", "--json", "--max-output", "2000")
     assert cut.code == 0
@@ -172,7 +172,7 @@ def test_max_output_cuts_and_the_reference_pages_back(asked: InProcess) -> None:
     assert "".join(pages) == full
 
 
-def test_an_agent_gets_the_default_limit_schema_valid(asked: InProcess) -> None:
+def test_an_agent_gets_the_default_limit_schema_valid(asked: InProcessTool) -> None:
     result = asked.run("big", "--json", env={"CLAUDECODE": "1"})
     envelope = result.json()
     assert envelope["meta"]["truncated"]["ref"]
@@ -182,7 +182,7 @@ def test_an_agent_gets_the_default_limit_schema_valid(asked: InProcess) -> None:
 
 
 def test_a_long_input_echoed_in_provenance_does_not_unbound_the_answer(
-    tool: Path, asked: InProcess
+    tool: Path, asked: InProcessTool
 ) -> None:
     """A short result of a 1,000,000-character input: the echo in meta.provenance is cut too,
     on the command line for an agent and over MCP, and the full answer pages back."""
@@ -218,7 +218,7 @@ def test_mcp_results_are_cut_and_the_output_tool_pages_back(tool: Path) -> None:
 TOKENS = ["<|im_start|>", "<|im_end|>", "[INST]", "[/INST]"]
 
 
-def test_control_tokens_never_reach_an_agent(tool: Path, asked: InProcess) -> None:
+def test_control_tokens_never_reach_an_agent(tool: Path, asked: InProcessTool) -> None:
     for env in ({"CLAUDECODE": "1"},):
         out = asked.run("chatty", "--json", env=env).out
         assert not any(token in out for token in TOKENS), out
@@ -231,9 +231,7 @@ def test_control_tokens_never_reach_an_agent(tool: Path, asked: InProcess) -> No
 
 
 @pytest.mark.parametrize("how", ["result", "error", "crash"])
-def test_a_secret_never_leaves(tool: Path, how: str) -> None:
-    # NOTE: a fresh tool for each call: the secrets a run has seen are redacted for the rest
-    # of its process, which would hide a way that failed to mark its secret.
+def test_a_secret_never_leaves(tool: Path, asked: InProcessTool, how: str) -> None:
     ways = [
         ("leak", "--token", SECRET, "--how", how, "--json"),
         ("leak", "--token", SECRET, "--how", how),
@@ -241,15 +239,15 @@ def test_a_secret_never_leaves(tool: Path, how: str) -> None:
         ("leak", "--json", json.dumps({"token": SECRET, "how": how})),
     ]
     for args in ways:
-        result = in_process(tool).run(*args)
+        result = asked.run(*args)
         assert SECRET not in result.out + result.err, (args, result)
         assert "file-token-123456" not in result.out + result.err, (args, result)
-    by_env = in_process(tool).run("leak", "--how", how, "--json", env={"SAFE_TOKEN": SECRET})
+    by_env = asked.run("leak", "--how", how, "--json", env={"SAFE_TOKEN": SECRET})
     assert SECRET not in by_env.out + by_env.err
     (tool.parent / "safe.json").write_text(json.dumps({"leak": {"token": SECRET}}))
     try:
-        by_config = in_process(tool).run("leak", "--how", how, "--json")
-        explained = in_process(tool).run("leak", "--explain", "token", "--json")
+        by_config = asked.run("leak", "--how", how, "--json")
+        explained = asked.run("leak", "--explain", "token", "--json")
     finally:
         (tool.parent / "safe.json").unlink()
     assert SECRET not in by_config.out + by_config.err + explained.out + explained.err
@@ -265,7 +263,7 @@ def test_a_secret_never_leaves_over_mcp(tool: Path) -> None:
         assert SECRET not in dumped and "file-token-123456" not in dumped
 
 
-def test_untrusted_output_is_quarantined_for_agents(tool: Path, asked: InProcess) -> None:
+def test_untrusted_output_is_quarantined_for_agents(tool: Path, asked: InProcessTool) -> None:
     (result,) = _mcp(tool, [("fetch", {})])
     envelope = json.loads(_text_of(result))
     page = envelope["data"]["page"]
@@ -294,7 +292,7 @@ def test_untrusted_output_is_quarantined_for_agents(tool: Path, asked: InProcess
 
 def test_quarantined_values_of_constrained_strings_still_meet_the_output_schema(
     tool: Path,
-    asked: InProcess,
+    asked: InProcessTool,
 ) -> None:
     """The official SDK checks `structuredContent` against `outputSchema` and fails the call
     otherwise: a quarantined choice, date or patterned string must still pass."""
@@ -314,7 +312,7 @@ def test_quarantined_values_of_constrained_strings_still_meet_the_output_schema(
     assert tools["weather"]["outputSchema"]["properties"]["state"] == {"type": "string"}
 
 
-def test_a_command_limit_and_an_opt_out(tool: Path, asked: InProcess) -> None:
+def test_a_command_limit_and_an_opt_out(tool: Path, asked: InProcessTool) -> None:
     small, raw = _mcp(tool, [("small", {}), ("raw", {})])
     data = json.loads(_text_of(small))["data"]
     assert len(data) < 300 + 120
@@ -417,7 +415,7 @@ def test_what_a_handler_prints_reaches_an_mcp_client_made_safe(tmp_path: Path) -
     assert len(cut) < 41_000 and "full output:" in cut
 
 
-def test_a_page_of_a_quarantined_answer_is_quarantined_too(asked: InProcess) -> None:
+def test_a_page_of_a_quarantined_answer_is_quarantined_too(asked: InProcessTool) -> None:
     """Any page of an untrusted answer an agent got cut, read back with `output REF`: however
     it falls, no page is free of the tags (the first page may hold none of its own)."""
     agent = {"CLAUDECODE": "1"}

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import GOLDEN, InProcess, burgee, generate, in_process, invoked, run
+from tests.helpers import GOLDEN, InProcessTool, burgee, generate, in_process, invoked, run
 from tests.mcp_wire import INIT, Server
 
 CASE = GOLDEN / "clikit"
@@ -38,7 +38,7 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def asked(tool: Path) -> InProcess:
+def asked(tool: Path) -> InProcessTool:
     """The clikit tool asked in this process, for the tests where the process does not matter."""
     return in_process(tool)
 
@@ -76,13 +76,15 @@ def _mcp_tools(tool: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", ["list-items", "ls", "l"])
-def test_an_alias_runs_its_command(asked: InProcess, name: str) -> None:
+def test_an_alias_runs_its_command(asked: InProcessTool, name: str) -> None:
     result = asked.run(name, "--from", "1", "--json")
     assert result.code == 0, result
     assert result.json()["data"] == [1, 2]
 
 
-def test_aliases_are_in_help_and_schema_but_not_extra_tools(tool: Path, asked: InProcess) -> None:
+def test_aliases_are_in_help_and_schema_but_not_extra_tools(
+    tool: Path, asked: InProcessTool
+) -> None:
     assert "list-items (ls, l)" in asked.run("--help").out
     assert "aliases: ls, l" in asked.run("ls", "--help").out
     document = asked.run("schema").json()
@@ -95,7 +97,7 @@ def test_aliases_are_in_help_and_schema_but_not_extra_tools(tool: Path, asked: I
 
 
 @pytest.mark.parametrize("name", ["ls", "l"])
-def test_schema_of_an_alias_is_its_commands(asked: InProcess, name: str) -> None:
+def test_schema_of_an_alias_is_its_commands(asked: InProcessTool, name: str) -> None:
     wanted = asked.run("schema", "list-items").json()
     assert asked.run("schema", name).json() == wanted
     assert asked.run(name, "--schema").json() == wanted
@@ -159,18 +161,18 @@ def test_completion_takes_an_alias_like_its_command(shell: str) -> None:
     ],
 )
 def test_the_root_command_runs_when_no_command_is_named(
-    asked: InProcess, argv: list[str], out: str
+    asked: InProcessTool, argv: list[str], out: str
 ) -> None:
     result = asked.run(*argv)
     assert (result.code, result.out) == (0, out), result
 
 
-def test_command_names_win_over_the_root_command(asked: InProcess) -> None:
+def test_command_names_win_over_the_root_command(asked: InProcessTool) -> None:
     assert asked.run("reset").out == "kept: 0\n"
     assert "COMMAND" in asked.run("--help").out
 
 
-def test_the_root_command_with_json_input(asked: InProcess) -> None:
+def test_the_root_command_with_json_input(asked: InProcessTool) -> None:
     result = asked.run("--json", '{"name": "Ada"}')
     assert result.json()["data"] == "Hello, Ada!"
 
@@ -226,14 +228,14 @@ def test_two_root_commands_are_refused(tmp_path: Path) -> None:
 # ---- flag names --------------------------------------------------------------------------
 
 
-def test_a_flag_named_by_option(asked: InProcess) -> None:
+def test_a_flag_named_by_option(asked: InProcessTool) -> None:
     assert asked.run("ls", "--from", "2").out == "- 2\n"
     assert asked.run("ls", "-f", "1", "--to", "2").out == "- 1\n"
     assert "  -f FROM, --from FROM" in asked.run("ls", "--help").out
 
 
 def test_the_json_key_and_the_mcp_property_stay_the_parameter_name(
-    tool: Path, asked: InProcess
+    tool: Path, asked: InProcessTool
 ) -> None:
     result = asked.run("ls", "--json", '{"from_": 1}')
     assert result.json()["data"] == [1, 2]
@@ -252,7 +254,7 @@ def test_the_json_key_and_the_mcp_property_stay_the_parameter_name(
     assert (arg["short"], arg["burgee_key"]) == ("-f", "from_")
 
 
-def test_a_bad_value_names_the_flag(asked: InProcess) -> None:
+def test_a_bad_value_names_the_flag(asked: InProcessTool) -> None:
     result = asked.run("ls", "--from", "-3", "--json")
     assert result.json()["error"]["message"] == "--from: -3 is less than the minimum 0"
 
@@ -284,7 +286,7 @@ def test_a_destructive_command_stops_in_a_pipe(tool: Path) -> None:
 
 
 @pytest.mark.parametrize("flag", ["--yes", "-y"])
-def test_yes_runs_it(asked: InProcess, flag: str) -> None:
+def test_yes_runs_it(asked: InProcessTool, flag: str) -> None:
     result = asked.run("delete", flag, "report")
     assert (result.code, result.out) == (0, "deleted: report\n")
 
@@ -306,12 +308,12 @@ def test_over_mcp_the_client_confirms(tool: Path) -> None:
     assert answer["structuredContent"] == {"deleted": "report"}
 
 
-def test_confirm_false_never_asks(asked: InProcess) -> None:
+def test_confirm_false_never_asks(asked: InProcessTool) -> None:
     assert asked.run("reset", "--keep", "2").out == "kept: 2\n"
     assert asked.run("reset", "--yes").code == 2  # NOTE: it has no --yes to take
 
 
-def test_the_schema_declares_the_bypass(asked: InProcess) -> None:
+def test_the_schema_declares_the_bypass(asked: InProcessTool) -> None:
     commands = {c["name"]: c for c in asked.run("schema").json()["commands"]}
     assert commands["delete"]["confirmation_bypass_arg"] == "--yes"
     assert "confirmation_bypass_arg" not in commands["reset"]
@@ -406,7 +408,7 @@ def test_the_question_shows_the_values_from_defaults_env_and_config(tmp_path: Pa
 # ---- async handlers ----------------------------------------------------------------------
 
 
-def test_an_async_command_runs(tool: Path, asked: InProcess) -> None:
+def test_an_async_command_runs(tool: Path, asked: InProcessTool) -> None:
     assert asked.run("fetch", "--delay", "0.01", "--json").json()["data"] == {"waited": 0.01}
     answer = _mcp_call(tool, "fetch", {"delay": 0.01})
     assert answer["structuredContent"] == {"waited": 0.01}
@@ -448,7 +450,7 @@ def test_mcp_cancellation_cancels_an_async_command(tool: Path, tmp_path: Path) -
 # ---- types: count, tuple, dict, string rules, default_factory ---------------------------
 
 
-def test_the_types_on_the_command_line(asked: InProcess) -> None:
+def test_the_types_on_the_command_line(asked: InProcessTool) -> None:
     result = asked.run("label", "-vvv", "--size", "2", "3", "-l", "a=b", "--tag", "c=d=e", "--json")
     data = result.json()["data"]
     assert data == {
@@ -460,7 +462,7 @@ def test_the_types_on_the_command_line(asked: InProcess) -> None:
     }
 
 
-def test_the_types_as_json_input_and_over_mcp(tool: Path, asked: InProcess) -> None:
+def test_the_types_as_json_input_and_over_mcp(tool: Path, asked: InProcessTool) -> None:
     values = {"verbose": 2, "size": [4, 5], "tag": {"x": "y"}, "name": "ok-1"}
     by_json = asked.run("label", "--json", json.dumps(values)).json()
     by_mcp = _mcp_call(tool, "label", values)
@@ -469,7 +471,7 @@ def test_the_types_as_json_input_and_over_mcp(tool: Path, asked: InProcess) -> N
     assert by_mcp["structuredContent"] == by_json["data"]
 
 
-def test_default_factory_runs_on_every_call(asked: InProcess) -> None:
+def test_default_factory_runs_on_every_call(asked: InProcessTool) -> None:
     assert (
         asked.run("label", "--json", env={"CLIKIT_OWNER": "ada"}).json()["data"]["owner"] == "ada"
     )
@@ -491,7 +493,7 @@ def test_default_factory_runs_on_every_call(asked: InProcess) -> None:
         (["--owner", ""], "--owner: '' is shorter than 1 character"),
     ],
 )
-def test_the_types_refuse_bad_values(asked: InProcess, argv: list[str], message: str) -> None:
+def test_the_types_refuse_bad_values(asked: InProcessTool, argv: list[str], message: str) -> None:
     result = asked.run("label", *argv, "--json")
     assert (result.code, result.json()["error"]["message"]) == (2, message)
 
@@ -507,13 +509,13 @@ def test_the_types_refuse_bad_values(asked: InProcess, argv: list[str], message:
     ],
 )
 def test_json_input_is_checked_by_the_published_schema(
-    asked: InProcess, values: dict[str, Any], message: str
+    asked: InProcessTool, values: dict[str, Any], message: str
 ) -> None:
     result = asked.run("label", "--json", json.dumps(values))
     assert (result.code, result.json()["error"]["message"]) == (2, message)
 
 
-def test_the_schemas_carry_the_types(tool: Path, asked: InProcess) -> None:
+def test_the_schemas_carry_the_types(tool: Path, asked: InProcessTool) -> None:
     entry = next(c for c in asked.run("schema").json()["commands"] if c["name"] == "label")
     properties = entry["input_schema"]["properties"]
     assert properties["name"]["pattern"] == "^[a-z][a-z0-9-]*$"
@@ -568,7 +570,7 @@ def test_a_value_given_is_not_asked_for() -> None:
     assert "Your name" not in seen and "token_length: 1" in seen
 
 
-def test_anywhere_else_a_missing_value_is_a_usage_error(asked: InProcess) -> None:
+def test_anywhere_else_a_missing_value_is_a_usage_error(asked: InProcessTool) -> None:
     result = asked.run("login", "--json")
     assert result.code == 2
     assert result.json()["error"]["message"] == (
@@ -694,7 +696,7 @@ def test_a_batch_line_may_name_a_command_by_its_alias(tool: Path) -> None:
 
 @pytest.mark.parametrize("spelled", ["--from", "from", "from_"])
 def test_explain_finds_an_option_by_its_flag_or_its_parameter(
-    asked: InProcess, spelled: str
+    asked: InProcessTool, spelled: str
 ) -> None:
     result = asked.run("ls", "--from", "2", "--explain", spelled, "--json")
     assert result.code == 0, result

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GOLDEN, REPO, InProcess, generate, in_process, invoked, run
+from tests.helpers import GOLDEN, REPO, InProcessTool, generate, in_process, invoked, run
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def kitchen_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def kitchen(kitchen_file: Path) -> InProcess:
+def kitchen(kitchen_file: Path) -> InProcessTool:
     """The kitchen tool asked in this process (the process does not matter to most tests)."""
     return in_process(kitchen_file)
 
@@ -37,7 +37,7 @@ def todo_file(tmp_path: Path) -> Path:
 
 
 @pytest.fixture()
-def todo(todo_file: Path) -> InProcess:
+def todo(todo_file: Path) -> InProcessTool:
     return in_process(todo_file)
 
 
@@ -52,7 +52,7 @@ def _is_json(text: str) -> bool:
 # ---- help and version ----
 
 
-def test_root_help_lists_commands_groups_and_exit_codes(kitchen: InProcess) -> None:
+def test_root_help_lists_commands_groups_and_exit_codes(kitchen: InProcessTool) -> None:
     result = kitchen.run("--help")
     assert result.code == 0
     for name in ("types", "draw", "fail", "store", "--json", "--output", "--version"):
@@ -61,7 +61,9 @@ def test_root_help_lists_commands_groups_and_exit_codes(kitchen: InProcess) -> N
     assert "75   busy" in result.out and "3    missing" in result.out
 
 
-def test_a_group_without_its_command_is_a_usage_error_after_its_help(kitchen: InProcess) -> None:
+def test_a_group_without_its_command_is_a_usage_error_after_its_help(
+    kitchen: InProcessTool,
+) -> None:
     """As in Click: exit 2 in every mode; a person reads the help first (on stderr)."""
     for argv in ((), ("store",)):
         result = kitchen.run(*argv)
@@ -75,7 +77,7 @@ def test_a_group_without_its_command_is_a_usage_error_after_its_help(kitchen: In
     assert kitchen.run("store", "--help").code == 0
 
 
-def test_group_help_at_every_level(kitchen: InProcess) -> None:
+def test_group_help_at_every_level(kitchen: InProcessTool) -> None:
     assert "shelf" in kitchen.run("store", "--help").out
     shelf = kitchen.run("store", "shelf", "-h")
     assert shelf.code == 0
@@ -84,7 +86,7 @@ def test_group_help_at_every_level(kitchen: InProcess) -> None:
 
 
 def test_command_help_shows_options_defaults_and_examples(
-    kitchen: InProcess, todo: InProcess
+    kitchen: InProcessTool, todo: InProcessTool
 ) -> None:
     result = todo.run("add", "--help", env={"COLUMNS": "120"})
     assert result.code == 0
@@ -95,7 +97,7 @@ def test_command_help_shows_options_defaults_and_examples(
     assert "A boolean with --flag/--no-flag. (default: off)" in kitchen.run("types", "--help").out
 
 
-def test_help_is_a_word_too_and_explains_the_flags(kitchen: InProcess) -> None:
+def test_help_is_a_word_too_and_explains_the_flags(kitchen: InProcessTool) -> None:
     """`help` is `--help`, `help COMMAND...` is `COMMAND... --help`, and `help flags` explains
     each tool-wide flag that help only lists (issue 36)."""
     for words in ((), ("store",), ("store", "shelf"), ("types",)):
@@ -109,7 +111,7 @@ def test_help_is_a_word_too_and_explains_the_flags(kitchen: InProcess) -> None:
     assert sections == ["output:", "run:", "describe:", "agents:", "MCP:"]
 
 
-def test_version(todo: InProcess) -> None:
+def test_version(todo: InProcessTool) -> None:
     assert todo.run("--version").out == "todo 1.0.0\n"
     misplaced = todo.run("add", "--version", "--json")
     assert misplaced.code == 2
@@ -121,7 +123,7 @@ def test_version(todo: InProcess) -> None:
 # ---- output ----
 
 
-def test_json_envelope_and_text_for_people(todo: InProcess) -> None:
+def test_json_envelope_and_text_for_people(todo: InProcessTool) -> None:
     added = todo.run("add", "buy milk", "--priority", "high", "-t", "shop", "--json")
     assert added.code == 0
     envelope = added.json()
@@ -160,7 +162,7 @@ def test_json_envelope_and_text_for_people(todo: InProcess) -> None:
         ["store", "wipe", "--yes"],
     ],
 )
-def test_text_output_is_never_valid_json(kitchen: InProcess, args: list[str]) -> None:
+def test_text_output_is_never_valid_json(kitchen: InProcessTool, args: list[str]) -> None:
     result = kitchen.run(*args, "-o", "text")
     assert result.code == 0, result
     assert result.out.strip() and not _is_json(result.out)
@@ -191,7 +193,7 @@ def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
     assert tool.run("answer", "--json").json() == {"ok": True, "data": 42}
 
 
-def test_values_of_every_type_are_converted(kitchen: InProcess) -> None:
+def test_values_of_every_type_are_converted(kitchen: InProcessTool) -> None:
     result = kitchen.run(
         "types",
         "hi",
@@ -244,14 +246,14 @@ def test_values_of_every_type_are_converted(kitchen: InProcess) -> None:
     assert kitchen.run("types", "a", "1", "--no-flag", "--json").json()["data"]["flag"] is False
 
 
-def test_variadic_positionals(kitchen: InProcess) -> None:
+def test_variadic_positionals(kitchen: InProcessTool) -> None:
     result = kitchen.run("store", "shelf", "count", "a", "bb", "ccc", "--json")
     assert [row["letters"] for row in result.json()["data"]] == [1, 2, 3]
     missing = kitchen.run("store", "shelf", "count")
     assert missing.code == 2 and missing.error_line()["error"]["kind"] == "usage"
 
 
-def test_none_result(kitchen: InProcess) -> None:
+def test_none_result(kitchen: InProcessTool) -> None:
     nap = kitchen.run("store", "shelf", "nap", "--json").json()
     assert nap["ok"] is True and nap["data"] is None
     assert kitchen.run("store", "shelf", "nap").out == ""
@@ -260,7 +262,7 @@ def test_none_result(kitchen: InProcess) -> None:
 # ---- JSON input ----
 
 
-def test_json_input_is_validated_like_flags(kitchen: InProcess) -> None:
+def test_json_input_is_validated_like_flags(kitchen: InProcessTool) -> None:
     good = kitchen.run(
         "types", "--json", '{"text": "a", "number": 1, "color": "green", "item": [4]}'
     )
@@ -281,7 +283,7 @@ def test_json_input_is_validated_like_flags(kitchen: InProcess) -> None:
     assert bad.error_line() == bad.json()
 
 
-def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: InProcess) -> None:
+def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: InProcessTool) -> None:
     unknown = kitchen.run("types", "--json", '{"text": "a", "number": 1, "colour": "red"}')
     assert unknown.code == 2 and "unknown key 'colour'" in unknown.json()["error"]["message"]
     # NOTE: every problem at once: each unknown key, and a bad value beside them.
@@ -300,7 +302,7 @@ def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: InProcess) -> 
     assert broken.code == 2 and "not valid JSON" in broken.json()["error"]["message"]
 
 
-def test_json_input_from_stdin_and_records(kitchen: InProcess) -> None:
+def test_json_input_from_stdin_and_records(kitchen: InProcessTool) -> None:
     shape = {"shape": {"name": "tri", "corners": [{"x": 1, "y": 2}], "color": "red"}, "scale": 2}
     result = kitchen.run("draw", "--json", "-", stdin=json.dumps(shape))
     assert result.code == 0, result
@@ -319,7 +321,7 @@ def test_json_input_from_stdin_and_records(kitchen: InProcess) -> None:
     assert as_flag.json()["data"]["corners"] == []
 
 
-def test_json_input_and_flags_do_not_mix(kitchen: InProcess) -> None:
+def test_json_input_and_flags_do_not_mix(kitchen: InProcessTool) -> None:
     result = kitchen.run("types", "x", "--json", '{"text": "a", "number": 1}')
     assert result.code == 2 and result.json()["error"]["kind"] == "usage"
 
@@ -348,7 +350,7 @@ def test_defaults_are_fresh_on_every_call(tmp_path: Path) -> None:
 # ---- errors ----
 
 
-def test_declared_error_kinds_and_exit_codes(kitchen: InProcess) -> None:
+def test_declared_error_kinds_and_exit_codes(kitchen: InProcessTool) -> None:
     missing = kitchen.run("fail", "missing")
     assert missing.code == 3
     assert missing.out == ""
@@ -373,7 +375,7 @@ def test_declared_error_kinds_and_exit_codes(kitchen: InProcess) -> None:
     assert busy.error_line() == busy.json()
 
 
-def test_internal_errors_hide_the_traceback_unless_asked(kitchen: InProcess) -> None:
+def test_internal_errors_hide_the_traceback_unless_asked(kitchen: InProcessTool) -> None:
     crash = kitchen.run("fail", "crash", "--json")
     assert crash.code == 1
     assert "Traceback" not in crash.err
@@ -398,7 +400,7 @@ def test_internal_errors_hide_the_traceback_unless_asked(kitchen: InProcess) -> 
         (["--output", "yaml", "types"], "--output: expected one of json, text, got 'yaml'"),
     ],
 )
-def test_usage_errors(kitchen: InProcess, args: list[str], message: str) -> None:
+def test_usage_errors(kitchen: InProcessTool, args: list[str], message: str) -> None:
     text = kitchen.run(*args)
     assert text.code == 2
     assert text.out == ""
@@ -410,17 +412,17 @@ def test_usage_errors(kitchen: InProcess, args: list[str], message: str) -> None
     assert as_json.json() == as_json.error_line()
 
 
-def test_unknown_command_suggests_the_close_one(todo: InProcess) -> None:
+def test_unknown_command_suggests_the_close_one(todo: InProcessTool) -> None:
     assert todo.run("ad").error_line()["error"]["hint"] == "did you mean 'add'?"
 
 
-def test_handler_prints_go_to_stderr_in_json_mode(kitchen: InProcess) -> None:
+def test_handler_prints_go_to_stderr_in_json_mode(kitchen: InProcessTool) -> None:
     result = kitchen.run("fail", "print", "--json")
     assert result.json() == {"ok": True, "data": "printed"}
     assert "a handler wrote this to stdout" in result.err
 
 
-def test_hidden_and_withheld_commands_run(kitchen: InProcess) -> None:
+def test_hidden_and_withheld_commands_run(kitchen: InProcessTool) -> None:
     assert kitchen.run("secret-sauce").code == 0
     assert "nap" in kitchen.run("store", "shelf", "--help").out
 
