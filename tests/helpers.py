@@ -192,11 +192,18 @@ class InProcessTool:
         self.tool, self.cwd = tool, cwd or tool.parent
         self.env = {k: v for k, v in os.environ.items() if not k.endswith("_DEBUG")}
 
-    def run(self, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> Run:
-        """What `run(tool, *args, stdin=, env=)` answers, asked through `invoke()`."""
+    def run(
+        self,
+        *args: str,
+        stdin: str | None = None,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> Run:
+        """What `run(tool, *args, stdin=, env=, cwd=)` answers, asked through `invoke()`."""
         name = f"in_process_{self.tool.stem}_{next(_NAMES)}"
         try:
-            return InProcess(self.tool, name, self.cwd, self.env).run(*args, stdin=stdin, env=env)
+            inside = InProcess(self.tool, name, cwd or self.cwd, self.env)
+            return inside.run(*args, stdin=stdin, env=env)
         finally:
             sys.modules.pop(name, None)
 
