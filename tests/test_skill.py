@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from burgee.describe.skill import skill_name
-from tests.helpers import GOLDEN, REGEN, burgee, generate, run
+from tests.helpers import GOLDEN, REGEN, burgee, generate, in_process, run
 
 TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.name != "handlers.py")
 
@@ -205,11 +205,12 @@ def test_root_help_names_agents_md(tmp_path: Path) -> None:
             """Go."""
     ''',
     )
-    plain = run(tool, "--help").out
+    asked = in_process(tool)
+    plain = asked.run("--help").out
     assert "`tool --skill` prints an Agent Skill." in plain
     assert "--skill" in plain and "AGENTS.md" not in plain
     (tmp_path / "AGENTS.md").write_text("notes\n", encoding="utf-8")
-    assert "; read AGENTS.md." in run(tool, "--help").out
+    assert "; read AGENTS.md." in asked.run("--help").out
     (tmp_path / "AGENTS.md").unlink()
     nested = tmp_path / "bin"
     nested.mkdir()
@@ -282,12 +283,13 @@ def test_a_root_only_program_is_taught_without_a_command_word(tmp_path: Path) ->
     """The only command of a program, its root command, has no command word: the skill must
     say `hello [NAME]`, and what it says must run."""
     tool = generate(tmp_path, ROOT_ONLY)
-    skill = run(tool, "--skill").out
+    asked = in_process(tool)
+    skill = asked.run("--skill").out
     assert "- `python tool.py [NAME]`: Greet someone." in skill
     assert "hello greet" not in skill and "COMMAND" not in skill
-    assert run(tool, "Ada", "--json").json()["data"] == "Hello, Ada!"
-    assert run(tool, "--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
-    assert run(tool, "schema").json()["name"] == "hello"  # the document, not a greeting
+    assert asked.run("Ada", "--json").json()["data"] == "Hello, Ada!"
+    assert asked.run("--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
+    assert asked.run("schema").json()["name"] == "hello"  # the document, not a greeting
 
 
 REQUIRED_OPTIONS = '''
@@ -324,15 +326,16 @@ def test_required_options_are_shown_as_typed_in_usage_and_skill(tmp_path: Path) 
     command's real required options as an agent types them (the others stay behind `schema`),
     and it runs."""
     tool = generate(tmp_path, REQUIRED_OPTIONS)
-    usage = " ".join(run(tool, "sync", "--help").out.split("\n\n")[0].split())
+    asked = in_process(tool)
+    usage = " ".join(asked.run("sync", "--help").out.split("\n\n")[0].split())
     assert usage == (
         "usage: bm sync [-h] [--limit LIMIT] --token TOKEN --since YYYY-MM-DD -f FROM"
         " [--dry-run | --no-dry-run]"
     )
     synopsis = "python tool.py sync --token TOKEN --since YYYY-MM-DD --from FROM"
-    assert f"- `{synopsis}`: Sync bookmarks." in run(tool, "--skill").out
+    assert f"- `{synopsis}`: Sync bookmarks." in asked.run("--skill").out
     typed = ["sync", "--token", "t0k", "--since", "2026-01-02", "--from", "web"]
-    assert run(tool, *typed).out == "t 2026-01-02 web 10 False\n"
+    assert asked.run(*typed).out == "t 2026-01-02 web 10 False\n"
 
 
 SHIPPED = '''
