@@ -146,13 +146,12 @@ def _mcp_calls(tool: Path, mode: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_cli_json_input_and_the_sdk_client_agree(
-    tool: Path, asked: InProcessTool, mode: str
-) -> None:
+def test_cli_json_input_and_the_sdk_client_agree(tool: Path, mode: str) -> None:
+    # NOTE: subprocesses: an answer's `next` lines run the tool again as it was run.
     results = _mcp_calls(tool, mode)
     for (name, arguments, argv), result in zip(CALLS, results, strict=True):
-        by_flags = asked.run(*argv, "--json")
-        by_input = asked.run(name, "--json", json.dumps(arguments))
+        by_flags = run(tool, *argv, "--json")
+        by_input = run(tool, name, "--json", json.dumps(arguments))
         assert "Traceback" not in by_flags.err + by_input.err
         text = next(block.text for block in result.content if isinstance(block, TextContent))
         # NOTE: over MCP the text is the `--json` envelope byte for byte.
