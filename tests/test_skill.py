@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from burgee.describe.skill import skill_name
-from tests.helpers import GOLDEN, REGEN, burgee, generate, in_process, run
+from tests.helpers import GOLDEN, REGEN, burgee, burgee_in_process, generate, in_process, run
 
 TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.name != "handlers.py")
 
@@ -175,21 +175,21 @@ def test_gen_skill_dir_writes_checks_and_protects(tmp_path: Path) -> None:
     handlers = str(GOLDEN / "kitchen" / "handlers.py")
     out = tmp_path / "kitchen.py"
     args = ("gen", handlers, "-o", str(out), "--skill-dir", str(tmp_path))
-    assert burgee(*args).returncode == 0
+    assert burgee_in_process(*args).returncode == 0
     assert validate(tmp_path / "kitchen").returncode == 0
     assert (tmp_path / "AGENTS.md").read_text(encoding="utf-8") == (
         GOLDEN / "kitchen" / "skill" / "AGENTS.md"
     ).read_text(encoding="utf-8")
-    assert burgee(*args, "--check").returncode == 0
+    assert burgee_in_process(*args, "--check").returncode == 0
     skill_file = tmp_path / "kitchen" / "SKILL.md"
     skill_file.write_text(skill_file.read_text(encoding="utf-8") + "old\n", encoding="utf-8")
-    stale = burgee(*args, "--check")
+    stale = burgee_in_process(*args, "--check")
     assert stale.returncode == 1 and "SKILL.md is stale" in stale.stderr
     # an AGENTS.md that a person wrote is never replaced without --force
     (tmp_path / "AGENTS.md").write_text("# my notes\n", encoding="utf-8")
-    refused = burgee(*args)
+    refused = burgee_in_process(*args)
     assert refused.returncode == 2 and "AGENTS.md exists" in refused.stderr
-    assert burgee(*args, "--force").returncode == 0
+    assert burgee_in_process(*args, "--force").returncode == 0
 
 
 def test_root_help_names_agents_md(tmp_path: Path) -> None:
@@ -251,7 +251,9 @@ def incinerate_everything() -> None:
 def test_withheld_commands_are_never_mentioned_for_agents(tmp_path: Path) -> None:
     handlers = tmp_path / "handlers.py"
     handlers.write_text(WITHHELD, encoding="utf-8")
-    result = burgee("gen", "handlers.py", "-o", "vault.py", "--skill-dir", "skill", cwd=tmp_path)
+    result = burgee_in_process(
+        "gen", "handlers.py", "-o", "vault.py", "--skill-dir", "skill", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     texts = {
         "SKILL.md": (tmp_path / "skill" / "vault" / "SKILL.md").read_text(encoding="utf-8"),
