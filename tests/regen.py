@@ -96,7 +96,12 @@ def error_stderr(handlers: Path) -> str:
         text=True,
         check=False,
     )
-    return f"exit {proc.returncode}\n{proc.stderr}"
+    return error_snapshot(proc.returncode, proc.stderr)
+
+
+def error_snapshot(code: int, stderr: str) -> str:
+    """How an error case's `.stderr` file holds gen's exit code and what it printed."""
+    return f"exit {code}\n{stderr}"
 
 
 def main() -> int:

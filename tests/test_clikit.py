@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import GOLDEN, burgee, generate, invoked, run
+from tests.helpers import GOLDEN, InProcessTool, burgee, generate, in_process, invoked, run
 from tests.mcp_wire import INIT, Server
 
 CASE = GOLDEN / "clikit"
@@ -35,6 +35,12 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("clikit")
     shutil.copy(CASE / "clikit.py", work / "clikit.py")
     return work / "clikit.py"
+
+
+@pytest.fixture(scope="module")
+def asked(tool: Path) -> InProcessTool:
+    """The clikit tool asked in this process, for the tests where the process does not matter."""
+    return in_process(tool)
 
 
 def _person() -> dict[str, str]:
@@ -70,29 +76,31 @@ def _mcp_tools(tool: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", ["list-items", "ls", "l"])
-def test_an_alias_runs_its_command(tool: Path, name: str) -> None:
-    result = run(tool, name, "--from", "1", "--json")
+def test_an_alias_runs_its_command(asked: InProcessTool, name: str) -> None:
+    result = asked.run(name, "--from", "1", "--json")
     assert result.code == 0, result
     assert result.json()["data"] == [1, 2]
 
 
-def test_aliases_are_in_help_and_schema_but_not_extra_tools(tool: Path) -> None:
-    assert "list-items (ls, l)" in run(tool, "--help").out
-    assert "aliases: ls, l" in run(tool, "ls", "--help").out
-    document = run(tool, "schema").json()
+def test_aliases_are_in_help_and_schema_but_not_extra_tools(
+    tool: Path, asked: InProcessTool
+) -> None:
+    assert "list-items (ls, l)" in asked.run("--help").out
+    assert "aliases: ls, l" in asked.run("ls", "--help").out
+    document = asked.run("schema").json()
     entry = next(c for c in document["commands"] if c["name"] == "list-items")
     assert entry["burgee_aliases"] == ["ls", "l"]
-    listed = [t["name"] for t in run(tool, "--llms").json()["tools"]]
+    listed = [t["name"] for t in asked.run("--llms").json()["tools"]]
     assert "ls" not in listed and "list-items" in listed
     served = [t["name"] for t in _mcp_tools(tool)]
     assert "ls" not in served and "list-items" in served
 
 
 @pytest.mark.parametrize("name", ["ls", "l"])
-def test_schema_of_an_alias_is_its_commands(tool: Path, name: str) -> None:
-    wanted = run(tool, "schema", "list-items").json()
-    assert run(tool, "schema", name).json() == wanted
-    assert run(tool, name, "--schema").json() == wanted
+def test_schema_of_an_alias_is_its_commands(asked: InProcessTool, name: str) -> None:
+    wanted = asked.run("schema", "list-items").json()
+    assert asked.run("schema", name).json() == wanted
+    assert asked.run(name, "--schema").json() == wanted
 
 
 def _bash(script: Path, line: str) -> list[str]:
@@ -153,19 +161,19 @@ def test_completion_takes_an_alias_like_its_command(shell: str) -> None:
     ],
 )
 def test_the_root_command_runs_when_no_command_is_named(
-    tool: Path, argv: list[str], out: str
+    asked: InProcessTool, argv: list[str], out: str
 ) -> None:
-    result = run(tool, *argv)
+    result = asked.run(*argv)
     assert (result.code, result.out) == (0, out), result
 
 
-def test_command_names_win_over_the_root_command(tool: Path) -> None:
-    assert run(tool, "reset").out == "kept: 0\n"
-    assert "COMMAND" in run(tool, "--help").out
+def test_command_names_win_over_the_root_command(asked: InProcessTool) -> None:
+    assert asked.run("reset").out == "kept: 0\n"
+    assert "COMMAND" in asked.run("--help").out
 
 
-def test_the_root_command_with_json_input(tool: Path) -> None:
-    result = run(tool, "--json", '{"name": "Ada"}')
+def test_the_root_command_with_json_input(asked: InProcessTool) -> None:
+    result = asked.run("--json", '{"name": "Ada"}')
     assert result.json()["data"] == "Hello, Ada!"
 
 
@@ -220,23 +228,25 @@ def test_two_root_commands_are_refused(tmp_path: Path) -> None:
 # ---- flag names --------------------------------------------------------------------------
 
 
-def test_a_flag_named_by_option(tool: Path) -> None:
-    assert run(tool, "ls", "--from", "2").out == "- 2\n"
-    assert run(tool, "ls", "-f", "1", "--to", "2").out == "- 1\n"
-    assert "  -f FROM, --from FROM" in run(tool, "ls", "--help").out
+def test_a_flag_named_by_option(asked: InProcessTool) -> None:
+    assert asked.run("ls", "--from", "2").out == "- 2\n"
+    assert asked.run("ls", "-f", "1", "--to", "2").out == "- 1\n"
+    assert "  -f FROM, --from FROM" in asked.run("ls", "--help").out
 
 
-def test_the_json_key_and_the_mcp_property_stay_the_parameter_name(tool: Path) -> None:
-    result = run(tool, "ls", "--json", '{"from_": 1}')
+def test_the_json_key_and_the_mcp_property_stay_the_parameter_name(
+    tool: Path, asked: InProcessTool
+) -> None:
+    result = asked.run("ls", "--json", '{"from_": 1}')
     assert result.json()["data"] == [1, 2]
-    refused = run(tool, "ls", "--json", '{"from": 1}')
+    refused = asked.run("ls", "--json", '{"from": 1}')
     assert refused.code == 2 and "unknown key 'from'" in refused.json()["error"]["message"]
     tool_entry = next(t for t in _mcp_tools(tool) if t["name"] == "list-items")
     assert set(tool_entry["inputSchema"]["properties"]) == {"from_", "to"}
     assert _mcp_call(tool, "list-items", {"from_": 2})["structuredContent"] == {"result": [2]}
     arg = next(
         a
-        for c in run(tool, "schema").json()["commands"]
+        for c in asked.run("schema").json()["commands"]
         if c["name"] == "list-items"
         for a in c["args"]
         if a["name"] == "--from"
@@ -244,8 +254,8 @@ def test_the_json_key_and_the_mcp_property_stay_the_parameter_name(tool: Path) -
     assert (arg["short"], arg["burgee_key"]) == ("-f", "from_")
 
 
-def test_a_bad_value_names_the_flag(tool: Path) -> None:
-    result = run(tool, "ls", "--from", "-3", "--json")
+def test_a_bad_value_names_the_flag(asked: InProcessTool) -> None:
+    result = asked.run("ls", "--from", "-3", "--json")
     assert result.json()["error"]["message"] == "--from: -3 is less than the minimum 0"
 
 
@@ -276,8 +286,8 @@ def test_a_destructive_command_stops_in_a_pipe(tool: Path) -> None:
 
 
 @pytest.mark.parametrize("flag", ["--yes", "-y"])
-def test_yes_runs_it(tool: Path, flag: str) -> None:
-    result = run(tool, "delete", flag, "report")
+def test_yes_runs_it(asked: InProcessTool, flag: str) -> None:
+    result = asked.run("delete", flag, "report")
     assert (result.code, result.out) == (0, "deleted: report\n")
 
 
@@ -298,16 +308,16 @@ def test_over_mcp_the_client_confirms(tool: Path) -> None:
     assert answer["structuredContent"] == {"deleted": "report"}
 
 
-def test_confirm_false_never_asks(tool: Path) -> None:
-    assert run(tool, "reset", "--keep", "2").out == "kept: 2\n"
-    assert run(tool, "reset", "--yes").code == 2  # NOTE: it has no --yes to take
+def test_confirm_false_never_asks(asked: InProcessTool) -> None:
+    assert asked.run("reset", "--keep", "2").out == "kept: 2\n"
+    assert asked.run("reset", "--yes").code == 2  # NOTE: it has no --yes to take
 
 
-def test_the_schema_declares_the_bypass(tool: Path) -> None:
-    commands = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
+def test_the_schema_declares_the_bypass(asked: InProcessTool) -> None:
+    commands = {c["name"]: c for c in asked.run("schema").json()["commands"]}
     assert commands["delete"]["confirmation_bypass_arg"] == "--yes"
     assert "confirmation_bypass_arg" not in commands["reset"]
-    assert "-y/--yes" in run(tool, "delete", "--help").out
+    assert "-y/--yes" in asked.run("delete", "--help").out
 
 
 def _at_a_terminal(
@@ -398,8 +408,8 @@ def test_the_question_shows_the_values_from_defaults_env_and_config(tmp_path: Pa
 # ---- async handlers ----------------------------------------------------------------------
 
 
-def test_an_async_command_runs(tool: Path) -> None:
-    assert run(tool, "fetch", "--delay", "0.01", "--json").json()["data"] == {"waited": 0.01}
+def test_an_async_command_runs(tool: Path, asked: InProcessTool) -> None:
+    assert asked.run("fetch", "--delay", "0.01", "--json").json()["data"] == {"waited": 0.01}
     answer = _mcp_call(tool, "fetch", {"delay": 0.01})
     assert answer["structuredContent"] == {"waited": 0.01}
 
@@ -440,8 +450,8 @@ def test_mcp_cancellation_cancels_an_async_command(tool: Path, tmp_path: Path) -
 # ---- types: count, tuple, dict, string rules, default_factory ---------------------------
 
 
-def test_the_types_on_the_command_line(tool: Path) -> None:
-    result = run(tool, "label", "-vvv", "--size", "2", "3", "-l", "a=b", "--tag", "c=d=e", "--json")
+def test_the_types_on_the_command_line(asked: InProcessTool) -> None:
+    result = asked.run("label", "-vvv", "--size", "2", "3", "-l", "a=b", "--tag", "c=d=e", "--json")
     data = result.json()["data"]
     assert data == {
         "name": "main",
@@ -452,24 +462,24 @@ def test_the_types_on_the_command_line(tool: Path) -> None:
     }
 
 
-def test_the_types_as_json_input_and_over_mcp(tool: Path) -> None:
+def test_the_types_as_json_input_and_over_mcp(tool: Path, asked: InProcessTool) -> None:
     values = {"verbose": 2, "size": [4, 5], "tag": {"x": "y"}, "name": "ok-1"}
-    by_json = run(tool, "label", "--json", json.dumps(values)).json()
+    by_json = asked.run("label", "--json", json.dumps(values)).json()
     by_mcp = _mcp_call(tool, "label", values)
     expected = {"name": "ok-1", "verbose": 2, "size": [4, 5], "tags": {"x": "y"}}
     assert by_json["data"] == {**expected, "owner": "nobody"}
     assert by_mcp["structuredContent"] == by_json["data"]
 
 
-def test_default_factory_runs_on_every_call(tool: Path) -> None:
+def test_default_factory_runs_on_every_call(asked: InProcessTool) -> None:
     assert (
-        run(tool, "label", "--json", env={"CLIKIT_OWNER": "ada"}).json()["data"]["owner"] == "ada"
+        asked.run("label", "--json", env={"CLIKIT_OWNER": "ada"}).json()["data"]["owner"] == "ada"
     )
     assert (
-        run(tool, "label", "--json", env={"CLIKIT_OWNER": "bob"}).json()["data"]["owner"] == "bob"
+        asked.run("label", "--json", env={"CLIKIT_OWNER": "bob"}).json()["data"]["owner"] == "bob"
     )
-    assert run(tool, "label", "--owner", "cy", "--json").json()["data"]["owner"] == "cy"
-    shown = run(tool, "label", "-h", env={"COLUMNS": "200"}).out
+    assert asked.run("label", "--owner", "cy", "--json").json()["data"]["owner"] == "cy"
+    shown = asked.run("label", "-h", env={"COLUMNS": "200"}).out
     assert "Who owns it. (default: computed when it runs, by default_owner())" in shown
 
 
@@ -483,8 +493,8 @@ def test_default_factory_runs_on_every_call(tool: Path) -> None:
         (["--owner", ""], "--owner: '' is shorter than 1 character"),
     ],
 )
-def test_the_types_refuse_bad_values(tool: Path, argv: list[str], message: str) -> None:
-    result = run(tool, "label", *argv, "--json")
+def test_the_types_refuse_bad_values(asked: InProcessTool, argv: list[str], message: str) -> None:
+    result = asked.run("label", *argv, "--json")
     assert (result.code, result.json()["error"]["message"]) == (2, message)
 
 
@@ -499,14 +509,14 @@ def test_the_types_refuse_bad_values(tool: Path, argv: list[str], message: str) 
     ],
 )
 def test_json_input_is_checked_by_the_published_schema(
-    tool: Path, values: dict[str, Any], message: str
+    asked: InProcessTool, values: dict[str, Any], message: str
 ) -> None:
-    result = run(tool, "label", "--json", json.dumps(values))
+    result = asked.run("label", "--json", json.dumps(values))
     assert (result.code, result.json()["error"]["message"]) == (2, message)
 
 
-def test_the_schemas_carry_the_types(tool: Path) -> None:
-    entry = next(c for c in run(tool, "schema").json()["commands"] if c["name"] == "label")
+def test_the_schemas_carry_the_types(tool: Path, asked: InProcessTool) -> None:
+    entry = next(c for c in asked.run("schema").json()["commands"] if c["name"] == "label")
     properties = entry["input_schema"]["properties"]
     assert properties["name"]["pattern"] == "^[a-z][a-z0-9-]*$"
     assert properties["name"]["maxLength"] == 20
@@ -560,13 +570,13 @@ def test_a_value_given_is_not_asked_for() -> None:
     assert "Your name" not in seen and "token_length: 1" in seen
 
 
-def test_anywhere_else_a_missing_value_is_a_usage_error(tool: Path) -> None:
-    result = run(tool, "login", "--json")
+def test_anywhere_else_a_missing_value_is_a_usage_error(asked: InProcessTool) -> None:
+    result = asked.run("login", "--json")
     assert result.code == 2
     assert result.json()["error"]["message"] == (
         "--user is required; --token is required (or set CLIKIT_TOKEN)"
     )
-    given = run(tool, "login", "-u", "ada", env={"CLIKIT_TOKEN": "abc"})
+    given = asked.run("login", "-u", "ada", env={"CLIKIT_TOKEN": "abc"})
     assert given.out == "user:         ada\ntoken_length: 3\n"
 
 
@@ -672,6 +682,7 @@ def test_ctrl_c_cancels_an_async_command(tool: Path, tmp_path: Path) -> None:
 
 
 def test_a_batch_line_may_name_a_command_by_its_alias(tool: Path) -> None:
+    # NOTE: a subprocess: `invoke(["--batch"])` writes its answers to the process's stdout.
     lines = [
         {"id": 1, "command": "ls", "input": {"from_": 1}},
         {"id": 2, "command": "list-items", "input": {"from_": 1}},
@@ -684,8 +695,10 @@ def test_a_batch_line_may_name_a_command_by_its_alias(tool: Path) -> None:
 
 
 @pytest.mark.parametrize("spelled", ["--from", "from", "from_"])
-def test_explain_finds_an_option_by_its_flag_or_its_parameter(tool: Path, spelled: str) -> None:
-    result = run(tool, "ls", "--from", "2", "--explain", spelled, "--json")
+def test_explain_finds_an_option_by_its_flag_or_its_parameter(
+    asked: InProcessTool, spelled: str
+) -> None:
+    result = asked.run("ls", "--from", "2", "--explain", spelled, "--json")
     assert result.code == 0, result
     explained = result.json()["data"]
     assert (explained["option"], explained["from"], explained["value"]) == (

@@ -32,6 +32,8 @@ from tests.helpers import GOLDEN
 pytestmark = pytest.mark.slow
 
 EXAMPLES = int(os.environ.get("BURGEE_FUZZ_EXAMPLES", "8"))
+# NOTE: the grammar strategies are built on first draw (`st.deferred`): building them takes
+# seconds, which every run of the suite, the inner loop too, paid while collecting.
 TIMEOUT = 60
 SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -133,14 +135,14 @@ def _splice(code: str, where: str) -> str:
 
 
 @SETTINGS
-@given(code=hypothesmith.from_grammar())
+@given(code=st.deferred(hypothesmith.from_grammar))
 def test_grammar_generated_file(work: Path, code: str) -> None:
     check_gen(work, code.encode("utf-8", "surrogatepass"))
 
 
 @SETTINGS
 @given(
-    code=hypothesmith.from_grammar(),
+    code=st.deferred(hypothesmith.from_grammar),
     where=st.sampled_from(["after", "before", "body"]),
 )
 def test_grammar_generated_helper_code(work: Path, code: str, where: str) -> None:
@@ -164,7 +166,10 @@ SLOTS = [
 
 
 @SETTINGS
-@given(expression=hypothesmith.from_grammar("eval_input"), slot=st.sampled_from(SLOTS))
+@given(
+    expression=st.deferred(lambda: hypothesmith.from_grammar("eval_input")),
+    slot=st.sampled_from(SLOTS),
+)
 def test_grammar_generated_expression(
     work: Path, expression: str, slot: tuple[str, str | None]
 ) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import tomllib
 
-from tests.helpers import GOLDEN, generate, run
+from tests.helpers import GOLDEN, generate, in_process, run
 from tests.mcp_wire import INIT, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -136,7 +136,8 @@ def test_a_config_file_that_is_not_there_is_refused_before_it_is_registered(
     tmp_path: Path,
 ) -> None:
     tool = generate(tmp_path, COUNT)
-    result = run(tool, "--mcp", "--config", "missing.toml", "--print-config")
+    asked = in_process(tool)
+    result = asked.run("--mcp", "--config", "missing.toml", "--print-config")
     assert result.code == 2 and result.out == ""
     assert result.error_line()["error"]["message"] == "--config missing.toml: no such file"
 
@@ -177,9 +178,10 @@ def _call_printed(server: dict[str, Any], tool: str) -> Any:
 
 def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
     tool = generate(tmp_path, WHERE)
+    asked = in_process(tool)
     home = tmp_path / "home"
     home.mkdir()
-    printed = run(tool, "--mcp", "--print-config", "--cwd", str(home))
+    printed = asked.run("--mcp", "--print-config", "--cwd", str(home))
     (server,) = json.loads(printed.out)["mcpServers"].values()
     assert _call_printed(server, "where") == {"result": str(home)}
 

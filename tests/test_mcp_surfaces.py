@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import _v2026_07_28 as modern
 
-from tests.helpers import GOLDEN, burgee, generate, run
+from tests.helpers import GOLDEN, burgee, generate, in_process, run
 from tests.mcp_wire import INIT, MODERN_META, exchange, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -392,8 +392,9 @@ def row(n: int) -> str:
 def test_a_bad_uri_placeholder_is_named_by_its_name(tmp_path: Path) -> None:
     """A resource's placeholders are no flags: an error names the placeholder."""
     tool = generate(tmp_path, ROWS)
-    assert run(tool, "resource", "rows://row/2").out == "row 2\n"
-    bad = run(tool, "resource", "rows://row/abc", "--json")
+    asked = in_process(tool)
+    assert asked.run("resource", "rows://row/2").out == "row 2\n"
+    bad = asked.run("resource", "rows://row/abc", "--json")
     assert (bad.code, bad.json()["error"]["message"]) == (2, "n: expected an integer, got 'abc'")
 
 

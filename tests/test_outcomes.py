@@ -12,7 +12,7 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 
-from tests.helpers import GOLDEN, burgee, generate, run
+from tests.helpers import GOLDEN, burgee, generate, in_process, run
 
 DIFFY = GOLDEN / "diffy" / "diffy.py"
 
@@ -69,7 +69,8 @@ def test_a_moved_internal_code_is_the_exit_code(tmp_path: Path) -> None:
             return 1 // 0
         """,
     )
-    failed = run(tool, "boom", "--json")
+    asked = in_process(tool)
+    failed = asked.run("boom", "--json")
     assert failed.code == 70
     assert failed.error_line()["error"]["kind"] == "internal"
 
@@ -96,9 +97,10 @@ def go() -> str:
 
 def test_a_moved_internal_code_frees_exit_code_1_for_a_declared_error(tmp_path: Path) -> None:
     tool = generate(tmp_path, CLICK_STYLE)
-    failed = run(tool, "go", "--json")
+    asked = in_process(tool)
+    failed = asked.run("go", "--json")
     assert (failed.code, failed.error_line()["error"]["kind"]) == (1, "failed")
-    codes = {e["kind"]: e["exit_code"] for e in run(tool, "schema").json()["errors"]}
+    codes = {e["kind"]: e["exit_code"] for e in asked.run("schema").json()["errors"]}
     assert (codes["failed"], codes["internal"]) == (1, 70)
 
 
@@ -215,7 +217,8 @@ def test_a_command_lists_the_outcomes_its_handler_raises(tmp_path: Path) -> None
             return text
         """,
     )
-    listed = {c["name"]: c.get("outcomes") for c in run(tool, "schema").json()["commands"]}
+    asked = in_process(tool)
+    listed = {c["name"]: c.get("outcomes") for c in asked.run("schema").json()["commands"]}
     assert listed["show"] == ["empty"] and listed["echo"] == ["empty"]
-    ended = run(tool, "show", "--json")
+    ended = asked.run("show", "--json")
     assert (ended.code, ended.json()["outcome"], ended.json()["data"]) == (3, "empty", "")

@@ -75,6 +75,7 @@ def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
     return st.lists(word, max_size=8)
 
 
+@pytest.mark.slow  # NOTE: 150 drawn lines for each of the golden programs' commands
 @pytest.mark.parametrize(("program", "path"), CASES)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

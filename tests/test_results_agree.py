@@ -15,7 +15,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
-from tests.helpers import generate, invoked, run
+from tests.helpers import InProcessTool, generate, in_process, invoked, run
 
 #: Slow: the official MCP SDK client (`pytest -m "not slow"` leaves it out).
 pytestmark = pytest.mark.slow
@@ -126,6 +126,12 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("pantry"), HANDLERS)
 
 
+@pytest.fixture(scope="module")
+def asked(tool: Path) -> InProcessTool:
+    """The tool asked in this process, for the tests where the process does not matter."""
+    return in_process(tool)
+
+
 def _without_meta(envelope: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in envelope.items() if key != "meta"}
 
@@ -141,6 +147,7 @@ def _mcp_calls(tool: Path, mode: str) -> list[Any]:
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_cli_json_input_and_the_sdk_client_agree(tool: Path, mode: str) -> None:
+    # NOTE: subprocesses: an answer's `next` lines run the tool again as it was run.
     results = _mcp_calls(tool, mode)
     for (name, arguments, argv), result in zip(CALLS, results, strict=True):
         by_flags = run(tool, *argv, "--json")
@@ -192,14 +199,14 @@ def test_the_payloads_themselves(tool: Path) -> None:
     }
 
 
-def test_text_shows_enum_values(tool: Path) -> None:
-    added = run(tool, "add", "--name", "flour")
+def test_text_shows_enum_values(asked: InProcessTool) -> None:
+    added = asked.run("add", "--name", "flour")
     assert added.code == 0
     assert "unit:         g" in added.out
     assert "priority:     2" in added.out
     assert "Unit." not in added.out
     assert "Priority." not in added.out
-    listed = run(tool, "items")
+    listed = asked.run("items")
     assert listed.out.splitlines()[1].split()[:4] == ["salt", "g", "1", "bottom"]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import burgee, generate, run
+from tests.helpers import InProcessTool, burgee, generate, in_process
 
 TPL = '''\
 """tpl: render a template."""
@@ -37,27 +37,35 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("tpl"), TPL)
 
 
-def test_the_root_command_answers_its_own_flags(tool: Path) -> None:
-    own = run(tool, "page", "-o", "/srv/out", "-V", "--config", "site.toml")
+@pytest.fixture(scope="module")
+def asked(tool: Path) -> InProcessTool:
+    """The tool asked in this process, for the tests where the process does not matter."""
+    return in_process(tool)
+
+
+def test_the_root_command_answers_its_own_flags(tool: Path, asked: InProcessTool) -> None:
+    own = asked.run("page", "-o", "/srv/out", "-V", "--config", "site.toml")
     assert (own.code, own.out) == (0, "page -> /srv/out verbose=True config=site.toml\n")
     # NOTE: the spellings it does not take over are the tool's, as they always were.
-    answer = run(tool, "page", "-o", "x", "--output", "json").json()
+    answer = asked.run("page", "-o", "x", "--output", "json").json()
     assert answer["data"] == "page -> x verbose=False config="
-    assert run(tool, "--version").out == "tpl 1.0.0\n"
+    assert asked.run("--version").out == "tpl 1.0.0\n"
 
 
-def test_help_schema_and_completion_describe_the_commands_options(tool: Path) -> None:
-    own, _, tool_wide = run(tool, "--help").out.partition("tool-wide flags (")
+def test_help_schema_and_completion_describe_the_commands_options(
+    tool: Path, asked: InProcessTool
+) -> None:
+    own, _, tool_wide = asked.run("--help").out.partition("tool-wide flags (")
     assert "-o OUT, --out OUT" in own and "-V, --verbose" in own and "--config CONFIG" in own
     spellings = set(re.findall(r"(?<![\w-])-[\w-]+", tool_wide))
     assert {"--json", "--output"} <= spellings and spellings.isdisjoint({"-o", "--config"})
-    assert "--config" not in run(tool, "help", "flags").out
-    command = run(tool, "schema").json()["commands"][0]
+    assert "--config" not in asked.run("help", "flags").out
+    command = asked.run("schema").json()["commands"][0]
     options = {o["name"]: o for o in command["args"]}
     assert (options["--out"]["short"], options["--verbose"]["short"]) == ("-o", "-V")
     assert "--config" in options
-    assert "--config" not in {a["name"] for a in run(tool, "schema").json()["global_args"]}
-    bash = run(tool, "completion", "bash").out
+    assert "--config" not in {a["name"] for a in asked.run("schema").json()["global_args"]}
+    bash = asked.run("completion", "bash").out
     assert "--out" in bash and "-V" in bash
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import generate, run
+from tests.helpers import InProcessTool, generate, in_process, run
 from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
@@ -70,6 +70,12 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("vault"), HANDLERS)
 
 
+@pytest.fixture(scope="module")
+def asked(tool: Path) -> InProcessTool:
+    """The tool asked in this process, for the tests where the process does not matter."""
+    return in_process(tool)
+
+
 def _mcp(tool: Path, arguments: dict[str, Any]) -> bytes:
     call = {"name": "unlock", "arguments": arguments}
     request = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": call}
@@ -121,7 +127,9 @@ def test_a_secret_is_redacted_as_given_and_as_written(
 
 
 @pytest.mark.parametrize("how", ["flag", "env", "json"])
-def test_a_secret_of_digits_keeps_the_answer_json(tool: Path, how: str) -> None:
+def test_a_secret_of_digits_keeps_the_answer_json(
+    tool: Path, asked: InProcessTool, how: str
+) -> None:
     """A text secret the handler turns into a number: the number is redacted as its text
     would be (it becomes the string), and `--json` stays one JSON document."""
     given = {
@@ -130,7 +138,7 @@ def test_a_secret_of_digits_keeps_the_answer_json(tool: Path, how: str) -> None:
         "json": (["unlock", "--json", '{"token": "20261231", "number": true}'], None),
     }
     argv, env = given[how]
-    answer = run(tool, *argv, env=env)
+    answer = asked.run(*argv, env=env)
     assert "20261231" not in answer.out + answer.err
     data = json.loads(answer.out)["data"]
     assert data["number"] == "<secret:token>"
@@ -144,15 +152,15 @@ def test_a_secret_of_digits_keeps_the_answer_json(tool: Path, how: str) -> None:
 SECRET = "hunter2-S3CR3T"
 
 
-def test_a_commands_options_do_not_hide_its_schema(tool: Path) -> None:
+def test_a_commands_options_do_not_hide_its_schema(asked: InProcessTool) -> None:
     """`--schema` after a command's options is that command's schema, as `--help` is its
     help (the options' values were once read as more words of the command's name)."""
     for argv in (["--token", SECRET, "extra"], [f"--token={SECRET}"], ["-t", SECRET]):
-        answer = run(tool, "unlock", *argv, "--schema")
+        answer = asked.run("unlock", *argv, "--schema")
         assert answer.code == 0, answer
         assert [c["name"] for c in answer.json()["commands"]] == ["unlock"]
         assert SECRET not in answer.out + answer.err
-    unknown = run(tool, "unlock", "extra", "--token", SECRET, "--schema")
+    unknown = asked.run("unlock", "extra", "--token", SECRET, "--schema")
     assert unknown.error_line()["error"]["message"] == "unknown command 'unlock extra'"
 
 
@@ -177,24 +185,24 @@ def test_a_commands_options_do_not_hide_its_schema(tool: Path) -> None:
         ["unlock", "--pair", SECRET],
     ],
 )
-def test_no_usage_error_shows_a_secret(tool: Path, argv: list[str]) -> None:
+def test_no_usage_error_shows_a_secret(asked: InProcessTool, argv: list[str]) -> None:
     for json_mode in ([], ["--json"]):
-        answer = run(tool, *argv, *json_mode)
+        answer = asked.run(*argv, *json_mode)
         assert answer.code == 2, answer
         assert SECRET not in answer.out + answer.err, answer
         assert answer.error_line()["error"]["kind"] == "usage"
 
 
-def test_a_tool_wide_flag_is_never_taken_for_a_secret(tool: Path) -> None:
+def test_a_tool_wide_flag_is_never_taken_for_a_secret(tool: Path, asked: InProcessTool) -> None:
     """`--token --field x`: the tool takes `--field` out before the command's parser sees it,
     so it is no value of `--token`, and its own error names it."""
-    answer = run(tool, "unlock", "--token", "--field", "x")
+    answer = asked.run("unlock", "--token", "--field", "x")
     assert answer.error_line()["error"]["message"] == "--field goes with schema, --schema or --llms"
 
 
-def test_a_number_a_handler_calls_secret_is_redacted(tool: Path) -> None:
+def test_a_number_a_handler_calls_secret_is_redacted(asked: InProcessTool) -> None:
     """`ctx.secret(12345678)`: a number is kept as its text (it was once ignored, silently)."""
-    answer = run(tool, "account", "--json")
+    answer = asked.run("account", "--json")
     assert "12345678" not in answer.out + answer.err
     assert answer.json()["data"] == {
         "number": "<secret:account>",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from burgee.describe.skill import skill_name
-from tests.helpers import GOLDEN, REGEN, burgee, generate, run
+from tests.helpers import GOLDEN, REGEN, burgee, burgee_in_process, generate, in_process, run
 
 TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.name != "handlers.py")
 
@@ -175,21 +175,21 @@ def test_gen_skill_dir_writes_checks_and_protects(tmp_path: Path) -> None:
     handlers = str(GOLDEN / "kitchen" / "handlers.py")
     out = tmp_path / "kitchen.py"
     args = ("gen", handlers, "-o", str(out), "--skill-dir", str(tmp_path))
-    assert burgee(*args).returncode == 0
+    assert burgee_in_process(*args).returncode == 0
     assert validate(tmp_path / "kitchen").returncode == 0
     assert (tmp_path / "AGENTS.md").read_text(encoding="utf-8") == (
         GOLDEN / "kitchen" / "skill" / "AGENTS.md"
     ).read_text(encoding="utf-8")
-    assert burgee(*args, "--check").returncode == 0
+    assert burgee_in_process(*args, "--check").returncode == 0
     skill_file = tmp_path / "kitchen" / "SKILL.md"
     skill_file.write_text(skill_file.read_text(encoding="utf-8") + "old\n", encoding="utf-8")
-    stale = burgee(*args, "--check")
+    stale = burgee_in_process(*args, "--check")
     assert stale.returncode == 1 and "SKILL.md is stale" in stale.stderr
     # an AGENTS.md that a person wrote is never replaced without --force
     (tmp_path / "AGENTS.md").write_text("# my notes\n", encoding="utf-8")
-    refused = burgee(*args)
+    refused = burgee_in_process(*args)
     assert refused.returncode == 2 and "AGENTS.md exists" in refused.stderr
-    assert burgee(*args, "--force").returncode == 0
+    assert burgee_in_process(*args, "--force").returncode == 0
 
 
 def test_root_help_names_agents_md(tmp_path: Path) -> None:
@@ -205,11 +205,12 @@ def test_root_help_names_agents_md(tmp_path: Path) -> None:
             """Go."""
     ''',
     )
-    plain = run(tool, "--help").out
+    asked = in_process(tool)
+    plain = asked.run("--help").out
     assert "`tool --skill` prints an Agent Skill." in plain
     assert "--skill" in plain and "AGENTS.md" not in plain
     (tmp_path / "AGENTS.md").write_text("notes\n", encoding="utf-8")
-    assert "; read AGENTS.md." in run(tool, "--help").out
+    assert "; read AGENTS.md." in asked.run("--help").out
     (tmp_path / "AGENTS.md").unlink()
     nested = tmp_path / "bin"
     nested.mkdir()
@@ -250,7 +251,9 @@ def incinerate_everything() -> None:
 def test_withheld_commands_are_never_mentioned_for_agents(tmp_path: Path) -> None:
     handlers = tmp_path / "handlers.py"
     handlers.write_text(WITHHELD, encoding="utf-8")
-    result = burgee("gen", "handlers.py", "-o", "vault.py", "--skill-dir", "skill", cwd=tmp_path)
+    result = burgee_in_process(
+        "gen", "handlers.py", "-o", "vault.py", "--skill-dir", "skill", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     texts = {
         "SKILL.md": (tmp_path / "skill" / "vault" / "SKILL.md").read_text(encoding="utf-8"),
@@ -282,12 +285,13 @@ def test_a_root_only_program_is_taught_without_a_command_word(tmp_path: Path) ->
     """The only command of a program, its root command, has no command word: the skill must
     say `hello [NAME]`, and what it says must run."""
     tool = generate(tmp_path, ROOT_ONLY)
-    skill = run(tool, "--skill").out
+    asked = in_process(tool)
+    skill = asked.run("--skill").out
     assert "- `python tool.py [NAME]`: Greet someone." in skill
     assert "hello greet" not in skill and "COMMAND" not in skill
-    assert run(tool, "Ada", "--json").json()["data"] == "Hello, Ada!"
-    assert run(tool, "--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
-    assert run(tool, "schema").json()["name"] == "hello"  # the document, not a greeting
+    assert asked.run("Ada", "--json").json()["data"] == "Hello, Ada!"
+    assert asked.run("--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
+    assert asked.run("schema").json()["name"] == "hello"  # the document, not a greeting
 
 
 REQUIRED_OPTIONS = '''
@@ -324,15 +328,16 @@ def test_required_options_are_shown_as_typed_in_usage_and_skill(tmp_path: Path) 
     command's real required options as an agent types them (the others stay behind `schema`),
     and it runs."""
     tool = generate(tmp_path, REQUIRED_OPTIONS)
-    usage = " ".join(run(tool, "sync", "--help").out.split("\n\n")[0].split())
+    asked = in_process(tool)
+    usage = " ".join(asked.run("sync", "--help").out.split("\n\n")[0].split())
     assert usage == (
         "usage: bm sync [-h] [--limit LIMIT] --token TOKEN --since YYYY-MM-DD -f FROM"
         " [--dry-run | --no-dry-run]"
     )
     synopsis = "python tool.py sync --token TOKEN --since YYYY-MM-DD --from FROM"
-    assert f"- `{synopsis}`: Sync bookmarks." in run(tool, "--skill").out
+    assert f"- `{synopsis}`: Sync bookmarks." in asked.run("--skill").out
     typed = ["sync", "--token", "t0k", "--since", "2026-01-02", "--from", "web"]
-    assert run(tool, *typed).out == "t 2026-01-02 web 10 False\n"
+    assert asked.run(*typed).out == "t 2026-01-02 web 10 False\n"
 
 
 SHIPPED = '''

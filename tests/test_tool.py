@@ -14,20 +14,31 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GOLDEN, REPO, generate, invoked, run
+from tests.helpers import GOLDEN, REPO, InProcessTool, generate, in_process, invoked, run
 
 
 @pytest.fixture(scope="module")
-def kitchen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def kitchen_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("kitchen")
     shutil.copy(GOLDEN / "kitchen" / "kitchen.py", work / "kitchen.py")
     return work / "kitchen.py"
 
 
+@pytest.fixture(scope="module")
+def kitchen(kitchen_file: Path) -> InProcessTool:
+    """The kitchen tool asked in this process (the process does not matter to most tests)."""
+    return in_process(kitchen_file)
+
+
 @pytest.fixture()
-def todo(tmp_path: Path) -> Path:
+def todo_file(tmp_path: Path) -> Path:
     shutil.copy(REPO / "examples" / "todo" / "todo.py", tmp_path / "todo.py")
     return tmp_path / "todo.py"
+
+
+@pytest.fixture()
+def todo(todo_file: Path) -> InProcessTool:
+    return in_process(todo_file)
 
 
 def _is_json(text: str) -> bool:
@@ -41,8 +52,8 @@ def _is_json(text: str) -> bool:
 # ---- help and version ----
 
 
-def test_root_help_lists_commands_groups_and_exit_codes(kitchen: Path) -> None:
-    result = run(kitchen, "--help")
+def test_root_help_lists_commands_groups_and_exit_codes(kitchen: InProcessTool) -> None:
+    result = kitchen.run("--help")
     assert result.code == 0
     for name in ("types", "draw", "fail", "store", "--json", "--output", "--version"):
         assert name in result.out
@@ -50,55 +61,59 @@ def test_root_help_lists_commands_groups_and_exit_codes(kitchen: Path) -> None:
     assert "75   busy" in result.out and "3    missing" in result.out
 
 
-def test_a_group_without_its_command_is_a_usage_error_after_its_help(kitchen: Path) -> None:
+def test_a_group_without_its_command_is_a_usage_error_after_its_help(
+    kitchen: InProcessTool,
+) -> None:
     """As in Click: exit 2 in every mode; a person reads the help first (on stderr)."""
     for argv in ((), ("store",)):
-        result = run(kitchen, *argv)
+        result = kitchen.run(*argv)
         assert (result.code, result.out) == (2, ""), result
         assert result.err.startswith(f"usage: kitchen{''.join(' ' + a for a in argv)} ")
         assert "kitchen: error: missing command\nhint: commands: " in result.err
         assert json.loads(result.err.splitlines()[-1])["error"]["kind"] == "usage"
-        answer = run(kitchen, *argv, "--json")
+        answer = kitchen.run(*argv, "--json")
         assert (answer.code, answer.json()["error"]["message"]) == (2, "missing command")
         assert "usage:" not in answer.err
-    assert run(kitchen, "store", "--help").code == 0
+    assert kitchen.run("store", "--help").code == 0
 
 
-def test_group_help_at_every_level(kitchen: Path) -> None:
-    assert "shelf" in run(kitchen, "store", "--help").out
-    shelf = run(kitchen, "store", "shelf", "-h")
+def test_group_help_at_every_level(kitchen: InProcessTool) -> None:
+    assert "shelf" in kitchen.run("store", "--help").out
+    shelf = kitchen.run("store", "shelf", "-h")
     assert shelf.code == 0
     assert "count" in shelf.out and "nap" in shelf.out
     assert "usage: kitchen store shelf" in shelf.out
 
 
-def test_command_help_shows_options_defaults_and_examples(kitchen: Path, todo: Path) -> None:
-    result = run(todo, "add", "--help", env={"COLUMNS": "120"})
+def test_command_help_shows_options_defaults_and_examples(
+    kitchen: InProcessTool, todo: InProcessTool
+) -> None:
+    result = todo.run("add", "--help", env={"COLUMNS": "120"})
     assert result.code == 0
     assert "--priority {low,high}" in result.out
     assert "How urgent it is. (default: low)" in result.out
     assert "-t TAG, --tag TAG" in result.out and "(repeatable)" in result.out
     assert "examples:\n  todo add 'buy milk' --priority high -t shop" in result.out
-    assert "A boolean with --flag/--no-flag. (default: off)" in run(kitchen, "types", "--help").out
+    assert "A boolean with --flag/--no-flag. (default: off)" in kitchen.run("types", "--help").out
 
 
-def test_help_is_a_word_too_and_explains_the_flags(kitchen: Path) -> None:
+def test_help_is_a_word_too_and_explains_the_flags(kitchen: InProcessTool) -> None:
     """`help` is `--help`, `help COMMAND...` is `COMMAND... --help`, and `help flags` explains
     each tool-wide flag that help only lists (issue 36)."""
     for words in ((), ("store",), ("store", "shelf"), ("types",)):
-        assert run(kitchen, "help", *words).out == run(kitchen, *words, "--help").out
-    listed = run(kitchen, "--help").out.partition("tool-wide flags (")[2]
+        assert kitchen.run("help", *words).out == kitchen.run(*words, "--help").out
+    listed = kitchen.run("--help").out.partition("tool-wide flags (")[2]
     assert "--timeout SECONDS" in listed and "cancel the command" not in listed
-    explained = run(kitchen, "help", "flags")
+    explained = kitchen.run("help", "flags")
     assert explained.code == 0
     assert "--timeout SECONDS     cancel the command after this many seconds" in explained.out
     sections = [line for line in explained.out.splitlines() if line.endswith(":")]
     assert sections == ["output:", "run:", "describe:", "agents:", "MCP:"]
 
 
-def test_version(todo: Path) -> None:
-    assert run(todo, "--version").out == "todo 1.0.0\n"
-    misplaced = run(todo, "add", "--version", "--json")
+def test_version(todo: InProcessTool) -> None:
+    assert todo.run("--version").out == "todo 1.0.0\n"
+    misplaced = todo.run("add", "--version", "--json")
     assert misplaced.code == 2
     assert misplaced.json()["error"]["message"] == (
         "--version is a flag of the tool, not of the command 'add'"
@@ -108,8 +123,8 @@ def test_version(todo: Path) -> None:
 # ---- output ----
 
 
-def test_json_envelope_and_text_for_people(todo: Path) -> None:
-    added = run(todo, "add", "buy milk", "--priority", "high", "-t", "shop", "--json")
+def test_json_envelope_and_text_for_people(todo: InProcessTool) -> None:
+    added = todo.run("add", "buy milk", "--priority", "high", "-t", "shop", "--json")
     assert added.code == 0
     envelope = added.json()
     assert envelope["ok"] is True
@@ -126,15 +141,15 @@ def test_json_envelope_and_text_for_people(todo: Path) -> None:
         "source": "flag",
         "from": "flag --priority",
     }
-    run(todo, "add", "file taxes", "--due", "2026-04-15")
-    listed = run(todo, "list")
+    todo.run("add", "file taxes", "--due", "2026-04-15")
+    listed = todo.run("list")
     assert listed.out.splitlines() == [
         "id  title       priority  done  due         tags",
         '1   buy milk    high      no    -           ["shop"]',
         "2   file taxes  low       no    2026-04-15  []",
     ]
-    assert run(todo, "-o", "json", "list").json()["data"][1]["due"] == "2026-04-15"
-    assert run(todo, "list", "--output=json").json()["ok"] is True
+    assert todo.run("-o", "json", "list").json()["data"][1]["due"] == "2026-04-15"
+    assert todo.run("list", "--output=json").json()["ok"] is True
 
 
 @pytest.mark.parametrize(
@@ -147,16 +162,17 @@ def test_json_envelope_and_text_for_people(todo: Path) -> None:
         ["store", "wipe", "--yes"],
     ],
 )
-def test_text_output_is_never_valid_json(kitchen: Path, args: list[str]) -> None:
-    result = run(kitchen, *args, "-o", "text")
+def test_text_output_is_never_valid_json(kitchen: InProcessTool, args: list[str]) -> None:
+    result = kitchen.run(*args, "-o", "text")
     assert result.code == 0, result
     assert result.out.strip() and not _is_json(result.out)
 
 
 def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from burgee import command
 
         @command(effects="read_only")
@@ -169,16 +185,16 @@ def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
             """Echo a word."""
             return text
     ''',
+        )
     )
-    assert run(tool, "answer").out == "result: 42\n"
-    assert run(tool, "word").out == "result: true\n"
-    assert run(tool, "word", "--text", "hello").out == "hello\n"
-    assert run(tool, "answer", "--json").json() == {"ok": True, "data": 42}
+    assert tool.run("answer").out == "result: 42\n"
+    assert tool.run("word").out == "result: true\n"
+    assert tool.run("word", "--text", "hello").out == "hello\n"
+    assert tool.run("answer", "--json").json() == {"ok": True, "data": 42}
 
 
-def test_values_of_every_type_are_converted(kitchen: Path) -> None:
-    result = run(
-        kitchen,
+def test_values_of_every_type_are_converted(kitchen: InProcessTool) -> None:
+    result = kitchen.run(
         "types",
         "hi",
         "3",
@@ -227,32 +243,32 @@ def test_values_of_every_type_are_converted(kitchen: Path) -> None:
         "maybe": -5,
         "items": [1, 2],
     }
-    assert run(kitchen, "types", "a", "1", "--no-flag", "--json").json()["data"]["flag"] is False
+    assert kitchen.run("types", "a", "1", "--no-flag", "--json").json()["data"]["flag"] is False
 
 
-def test_variadic_positionals(kitchen: Path) -> None:
-    result = run(kitchen, "store", "shelf", "count", "a", "bb", "ccc", "--json")
+def test_variadic_positionals(kitchen: InProcessTool) -> None:
+    result = kitchen.run("store", "shelf", "count", "a", "bb", "ccc", "--json")
     assert [row["letters"] for row in result.json()["data"]] == [1, 2, 3]
-    missing = run(kitchen, "store", "shelf", "count")
+    missing = kitchen.run("store", "shelf", "count")
     assert missing.code == 2 and missing.error_line()["error"]["kind"] == "usage"
 
 
-def test_none_result(kitchen: Path) -> None:
-    nap = run(kitchen, "store", "shelf", "nap", "--json").json()
+def test_none_result(kitchen: InProcessTool) -> None:
+    nap = kitchen.run("store", "shelf", "nap", "--json").json()
     assert nap["ok"] is True and nap["data"] is None
-    assert run(kitchen, "store", "shelf", "nap").out == ""
+    assert kitchen.run("store", "shelf", "nap").out == ""
 
 
 # ---- JSON input ----
 
 
-def test_json_input_is_validated_like_flags(kitchen: Path) -> None:
-    good = run(
-        kitchen, "types", "--json", '{"text": "a", "number": 1, "color": "green", "item": [4]}'
+def test_json_input_is_validated_like_flags(kitchen: InProcessTool) -> None:
+    good = kitchen.run(
+        "types", "--json", '{"text": "a", "number": 1, "color": "green", "item": [4]}'
     )
     assert good.code == 0, good
     assert good.json()["data"]["color"] == "green" and good.json()["data"]["items"] == [4]
-    bad = run(kitchen, "types", "--json", '{"text": 5, "ratio": "x", "level": 7, "day": "soon"}')
+    bad = kitchen.run("types", "--json", '{"text": 5, "ratio": "x", "level": 7, "day": "soon"}')
     assert bad.code == 2
     error = bad.json()["error"]
     assert error["kind"] == "usage"
@@ -267,28 +283,28 @@ def test_json_input_is_validated_like_flags(kitchen: Path) -> None:
     assert bad.error_line() == bad.json()
 
 
-def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: Path) -> None:
-    unknown = run(kitchen, "types", "--json", '{"text": "a", "number": 1, "colour": "red"}')
+def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: InProcessTool) -> None:
+    unknown = kitchen.run("types", "--json", '{"text": "a", "number": 1, "colour": "red"}')
     assert unknown.code == 2 and "unknown key 'colour'" in unknown.json()["error"]["message"]
     # NOTE: every problem at once: each unknown key, and a bad value beside them.
-    many = run(kitchen, "types", "--json", '{"text": "a", "number": "x", "zz": 1, "colour": 2}')
+    many = kitchen.run("types", "--json", '{"text": "a", "number": "x", "zz": 1, "colour": 2}')
     error = many.json()["error"]
     assert error["message"] == (
         "unknown key 'colour'; unknown key 'zz'; number: expected an integer, got 'x'"
     )
     assert error["hint"].startswith("keys: text, number")
     # NOTE: a command without inputs refuses keys too (its reader has nothing else to check).
-    none = run(kitchen, "secret-sauce", "--json", '{"x": 1}')
+    none = kitchen.run("secret-sauce", "--json", '{"x": 1}')
     assert (none.code, none.json()["error"]["message"]) == (2, "unknown key 'x'")
     assert none.json()["error"]["hint"] == "this command takes no input"
-    assert run(kitchen, "types", "--json", "[1, 2]").code == 2
-    broken = run(kitchen, "types", "--json", "{not json")
+    assert kitchen.run("types", "--json", "[1, 2]").code == 2
+    broken = kitchen.run("types", "--json", "{not json")
     assert broken.code == 2 and "not valid JSON" in broken.json()["error"]["message"]
 
 
-def test_json_input_from_stdin_and_records(kitchen: Path) -> None:
+def test_json_input_from_stdin_and_records(kitchen: InProcessTool) -> None:
     shape = {"shape": {"name": "tri", "corners": [{"x": 1, "y": 2}], "color": "red"}, "scale": 2}
-    result = run(kitchen, "draw", "--json", "-", stdin=json.dumps(shape))
+    result = kitchen.run("draw", "--json", "-", stdin=json.dumps(shape))
     assert result.code == 0, result
     assert result.json()["data"] == {
         "name": "tri",
@@ -296,17 +312,17 @@ def test_json_input_from_stdin_and_records(kitchen: Path) -> None:
         "color": "red",
         "command": "draw",
     }
-    nested = run(kitchen, "draw", "--json", '{"shape": {"name": "sq", "corners": [{"x": 1}]}}')
+    nested = kitchen.run("draw", "--json", '{"shape": {"name": "sq", "corners": [{"x": 1}]}}')
     assert (
         nested.code == 2
         and "shape.corners[0]: missing field 'y'" in nested.json()["error"]["message"]
     )
-    as_flag = run(kitchen, "draw", "--shape", '{"name": "dot"}', "--json")
+    as_flag = kitchen.run("draw", "--shape", '{"name": "dot"}', "--json")
     assert as_flag.json()["data"]["corners"] == []
 
 
-def test_json_input_and_flags_do_not_mix(kitchen: Path) -> None:
-    result = run(kitchen, "types", "x", "--json", '{"text": "a", "number": 1}')
+def test_json_input_and_flags_do_not_mix(kitchen: InProcessTool) -> None:
+    result = kitchen.run("types", "x", "--json", '{"text": "a", "number": 1}')
     assert result.code == 2 and result.json()["error"]["kind"] == "usage"
 
 
@@ -334,8 +350,8 @@ def test_defaults_are_fresh_on_every_call(tmp_path: Path) -> None:
 # ---- errors ----
 
 
-def test_declared_error_kinds_and_exit_codes(kitchen: Path) -> None:
-    missing = run(kitchen, "fail", "missing")
+def test_declared_error_kinds_and_exit_codes(kitchen: InProcessTool) -> None:
+    missing = kitchen.run("fail", "missing")
     assert missing.code == 3
     assert missing.out == ""
     assert missing.err.splitlines()[:2] == [
@@ -350,7 +366,7 @@ def test_declared_error_kinds_and_exit_codes(kitchen: Path) -> None:
             "hint": "try another thing",
         },
     }
-    busy = run(kitchen, "fail", "busy", "--json")
+    busy = kitchen.run("fail", "busy", "--json")
     assert busy.code == 75
     assert busy.json() == {
         "ok": False,
@@ -359,16 +375,16 @@ def test_declared_error_kinds_and_exit_codes(kitchen: Path) -> None:
     assert busy.error_line() == busy.json()
 
 
-def test_internal_errors_hide_the_traceback_unless_asked(kitchen: Path) -> None:
-    crash = run(kitchen, "fail", "crash", "--json")
+def test_internal_errors_hide_the_traceback_unless_asked(kitchen: InProcessTool) -> None:
+    crash = kitchen.run("fail", "crash", "--json")
     assert crash.code == 1
     assert "Traceback" not in crash.err
     assert crash.json()["error"]["kind"] == "internal"
     assert "RuntimeError: the oven exploded" in crash.json()["error"]["message"]
-    debug = run(kitchen, "fail", "crash", "--debug")
+    debug = kitchen.run("fail", "crash", "--debug")
     assert debug.code == 1 and "Traceback (most recent call last)" in debug.err
     assert debug.error_line()["error"]["kind"] == "internal"
-    env = run(kitchen, "fail", "crash", env={"KITCHEN_DEBUG": "1"})
+    env = kitchen.run("fail", "crash", env={"KITCHEN_DEBUG": "1"})
     assert "Traceback (most recent call last)" in env.err
 
 
@@ -384,31 +400,31 @@ def test_internal_errors_hide_the_traceback_unless_asked(kitchen: Path) -> None:
         (["--output", "yaml", "types"], "--output: expected one of json, text, got 'yaml'"),
     ],
 )
-def test_usage_errors(kitchen: Path, args: list[str], message: str) -> None:
-    text = run(kitchen, *args)
+def test_usage_errors(kitchen: InProcessTool, args: list[str], message: str) -> None:
+    text = kitchen.run(*args)
     assert text.code == 2
     assert text.out == ""
     assert "Traceback" not in text.err
     assert text.error_line()["error"]["kind"] == "usage"
     assert message in text.error_line()["error"]["message"]
-    as_json = run(kitchen, *args, "--json")
+    as_json = kitchen.run(*args, "--json")
     assert as_json.code == 2
     assert as_json.json() == as_json.error_line()
 
 
-def test_unknown_command_suggests_the_close_one(todo: Path) -> None:
-    assert run(todo, "ad").error_line()["error"]["hint"] == "did you mean 'add'?"
+def test_unknown_command_suggests_the_close_one(todo: InProcessTool) -> None:
+    assert todo.run("ad").error_line()["error"]["hint"] == "did you mean 'add'?"
 
 
-def test_handler_prints_go_to_stderr_in_json_mode(kitchen: Path) -> None:
-    result = run(kitchen, "fail", "print", "--json")
+def test_handler_prints_go_to_stderr_in_json_mode(kitchen: InProcessTool) -> None:
+    result = kitchen.run("fail", "print", "--json")
     assert result.json() == {"ok": True, "data": "printed"}
     assert "a handler wrote this to stdout" in result.err
 
 
-def test_hidden_and_withheld_commands_run(kitchen: Path) -> None:
-    assert run(kitchen, "secret-sauce").code == 0
-    assert "nap" in run(kitchen, "store", "shelf", "--help").out
+def test_hidden_and_withheld_commands_run(kitchen: InProcessTool) -> None:
+    assert kitchen.run("secret-sauce").code == 0
+    assert "nap" in kitchen.run("store", "shelf", "--help").out
 
 
 # ---- pipes, signals, start-up ----
@@ -446,9 +462,9 @@ def test_broken_pipe_ends_quietly(tmp_path: Path, unbuffered: str, json_mode: bo
     assert result.returncode == 141
 
 
-def test_ctrl_c_exits_130_without_a_traceback(kitchen: Path) -> None:
+def test_ctrl_c_exits_130_without_a_traceback(kitchen_file: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, str(kitchen), "store", "shelf", "nap", "--seconds", "30"],
+        [sys.executable, str(kitchen_file), "store", "shelf", "nap", "--seconds", "30"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -460,7 +476,7 @@ def test_ctrl_c_exits_130_without_a_traceback(kitchen: Path) -> None:
     assert "Traceback" not in err and out == ""
 
 
-def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
+def test_only_the_running_commands_parser_is_built(todo_file: Path) -> None:
     """A plain line builds no parser at all (the quick reading); a line with an error builds
     the running command's parser only."""
     script = (
@@ -476,9 +492,13 @@ def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
         "tool.main(['list', '--bogus'])\n"
         "print(built)\n"
     )
-    shutil.copy(todo, todo.parent / "tool.py")
+    shutil.copy(todo_file, todo_file.parent / "tool.py")
     out = subprocess.run(
-        [sys.executable, "-c", script], cwd=todo.parent, capture_output=True, text=True, check=True
+        [sys.executable, "-c", script],
+        cwd=todo_file.parent,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert out.splitlines()[-2:] == ["[]", "['todo list']"]
 
@@ -516,19 +536,20 @@ def other() -> str:
 
 
 def test_an_optional_positional_with_choices_may_be_left_out(tmp_path: Path) -> None:
-    tool = generate(tmp_path, OPTIONAL_CHOICE)
-    assert run(tool, "pick").out == "fast m\n"
-    assert run(tool, "pick", "slow").out == "slow m\n"
-    assert run(tool, "pick", "slow", "s").out == "slow s\n"
-    refused = run(tool, "pick", "medium", "--json")
+    tool = in_process(generate(tmp_path, OPTIONAL_CHOICE))
+    assert tool.run("pick").out == "fast m\n"
+    assert tool.run("pick", "slow").out == "slow m\n"
+    assert tool.run("pick", "slow", "s").out == "slow s\n"
+    refused = tool.run("pick", "medium", "--json")
     assert refused.code == 2
     assert "mode: expected one of fast, slow, got 'medium'" in refused.json()["error"]["message"]
 
 
 def test_a_hidden_option_is_left_out_of_help_and_still_works(tmp_path: Path) -> None:
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from typing import Annotated
 
         from burgee import Option, command
@@ -539,27 +560,29 @@ def test_a_hidden_option_is_left_out_of_help_and_still_works(tmp_path: Path) -> 
             """Go."""
             return name + internal
         ''',
+        )
     )
-    shown = run(tool, "go", "--help")
+    shown = tool.run("go", "--help")
     assert shown.code == 0 and "--name NAME" in shown.out
     assert "--internal" not in shown.out and "SUPPRESS" not in shown.out
-    assert run(tool, "go", "--internal", "!").out == "x!\n"
+    assert tool.run("go", "--internal", "!").out == "x!\n"
     # NOTE: nor is it offered for a mistyped flag.
-    hint = run(tool, "go", "--internl", "!", "--json").json()["error"]["hint"]
+    hint = tool.run("go", "--internl", "!", "--json").json()["error"]["hint"]
     assert "did you mean" not in hint and "internal" not in hint
     assert (
-        run(tool, "go", "--nme", "y", "--json").json()["error"]["hint"] == "did you mean '--name'?"
+        tool.run("go", "--nme", "y", "--json").json()["error"]["hint"] == "did you mean '--name'?"
     )
-    explained = run(tool, "go", "--explain", "nope", "--json").json()["error"]["hint"]
+    explained = tool.run("go", "--explain", "nope", "--json").json()["error"]["hint"]
     assert explained == "options: --name"
 
 
 def test_a_trailing_underscore_is_dropped_from_command_names_and_env_vars(
     tmp_path: Path,
 ) -> None:
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from typing import Annotated
 
         from burgee import Option, command, program
@@ -578,18 +601,20 @@ def test_a_trailing_underscore_is_dropped_from_command_names_and_env_vars(
             """Echo tags."""
             return tags_
         ''',
+        )
     )
-    assert run(tool, "list", "--limit", "2", "--json").json()["data"] == [0, 1]
-    names = [t["name"] for t in run(tool, "--llms").json()["tools"]]
+    assert tool.run("list", "--limit", "2", "--json").json()["data"] == [0, 1]
+    names = [t["name"] for t in tool.run("--llms").json()["tools"]]
     assert names == ["help", "list", "tag", "output"]
-    assert "(env: LS_TAGS)" in run(tool, "tag", "--help").out
-    assert run(tool, "tag", "--json", env={"LS_TAGS": "a=1"}).json()["data"] == {"a": "1"}
+    assert "(env: LS_TAGS)" in tool.run("tag", "--help").out
+    assert tool.run("tag", "--json", env={"LS_TAGS": "a=1"}).json()["data"] == {"a": "1"}
 
 
 def test_a_positional_tuple_takes_its_items_as_words(tmp_path: Path) -> None:
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from typing import Annotated, Any, Literal
 
         from burgee import Argument, command
@@ -604,22 +629,24 @@ def test_a_positional_tuple_takes_its_items_as_words(tmp_path: Path) -> None:
             """A."""
             return {"mode": mode, "point": point, "rest": rest}
         ''',
+        )
     )
-    assert " a [-h] {x,y} point point [rest ...]\n" in run(tool, "a", "--help").out
+    assert " a [-h] {x,y} point point [rest ...]\n" in tool.run("a", "--help").out
     expected = {"mode": "x", "point": [1, 2], "rest": [3]}
-    assert run(tool, "a", "x", "1", "2", "3", "--json").json()["data"] == expected
+    assert tool.run("a", "x", "1", "2", "3", "--json").json()["data"] == expected
     given = '{"mode": "x", "point": [1, 2], "rest": [3]}'
-    assert run(tool, "a", "--json", given).json()["data"] == expected
-    assert " a MODE POINT POINT [REST...]`" in run(tool, "--skill").out
-    bad = run(tool, "a", "x", "1", "q", "--json")
+    assert tool.run("a", "--json", given).json()["data"] == expected
+    assert " a MODE POINT POINT [REST...]`" in tool.run("--skill").out
+    bad = tool.run("a", "x", "1", "q", "--json")
     assert (bad.code, bad.json()["error"]["message"]) == (2, "point: expected an integer, got 'q'")
 
 
 def test_a_context_may_be_annotated_optional(tmp_path: Path) -> None:
     # NOTE: the spellings a type checker accepts with the default None.
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from typing import Optional
 
         from burgee import Context, command
@@ -645,19 +672,21 @@ def test_a_context_may_be_annotated_optional(tmp_path: Path) -> None:
             assert ctx is not None
             return ctx.command
         ''',
+        )
     )
-    assert run(tool, "one", "--json").json()["data"] == "one"
-    assert run(tool, "two", "--json").json()["data"] == "two"
-    assert run(tool, "three", "--json").json()["data"] == "three"
-    assert run(tool, "--llms").json()["tools"][1]["inputSchema"]["properties"] == {}
+    assert tool.run("one", "--json").json()["data"] == "one"
+    assert tool.run("two", "--json").json()["data"] == "two"
+    assert tool.run("three", "--json").json()["data"] == "three"
+    assert tool.run("--llms").json()["tools"][1]["inputSchema"]["properties"] == {}
 
 
 def test_a_command_that_is_not_destructive_asks_first_when_confirm_is_given(
     tmp_path: Path,
 ) -> None:
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from burgee import command
 
 
@@ -672,23 +701,25 @@ def test_a_command_that_is_not_destructive_asks_first_when_confirm_is_given(
             """Write a note: no question asked."""
             return text
         ''',
+        )
     )
-    stopped = run(tool, "send", "--to", "bob", "--json")
+    stopped = tool.run("send", "--to", "bob", "--json")
     assert stopped.code == 4
     assert stopped.json()["error"]["message"] == "send asks first: it runs only when confirmed"
     assert stopped.json()["next"][0]["command"].endswith(" send --to bob --yes --json")
-    assert run(tool, "send", "--to", "bob", "--yes").out == "sent to bob\n"
-    assert run(tool, "note", "--text", "hi").out == "hi\n"
-    assert run(tool, "note", "--text", "hi", "--yes").code == 2
-    schema = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
+    assert tool.run("send", "--to", "bob", "--yes").out == "sent to bob\n"
+    assert tool.run("note", "--text", "hi").out == "hi\n"
+    assert tool.run("note", "--text", "hi", "--yes").code == 2
+    schema = {c["name"]: c for c in tool.run("schema").json()["commands"]}
     assert schema["send"]["confirmation_bypass_arg"] == "--yes"
     assert "confirmation_bypass_arg" not in schema["note"]
 
 
 def test_a_float_result_that_is_not_a_json_number_says_what_it_was(tmp_path: Path) -> None:
-    tool = generate(
-        tmp_path,
-        '''
+    tool = in_process(
+        generate(
+            tmp_path,
+            '''
         from burgee import command
 
 
@@ -703,10 +734,11 @@ def test_a_float_result_that_is_not_a_json_number_says_what_it_was(tmp_path: Pat
             """None, where a float was promised."""
             return None  # type: ignore[return-value]
         ''',
+        )
     )
-    nan = run(tool, "ratio", "--json").json()["error"]["message"]
+    nan = tool.run("ratio", "--json").json()["error"]["message"]
     assert nan == "result: nan is not a JSON number (NaN and the infinities are not)"
-    none = run(tool, "missing", "--json").json()["error"]["message"]
+    none = tool.run("missing", "--json").json()["error"]["message"]
     assert none == "result: expected a number, got null"
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from burgee.runtime.sources import _CONFIG_BYTES
-from tests.helpers import generate, run
+from tests.helpers import InProcessTool, generate, in_process, run
 from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
@@ -99,23 +99,29 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("hard"), HANDLERS)
 
 
+@pytest.fixture(scope="module")
+def asked(tool: Path) -> InProcessTool:
+    """The tool asked in this process, for the tests where the process does not matter."""
+    return in_process(tool)
+
+
 def _one_json_document(out: str) -> object:
     assert out.count("\n") == 1, out
     return json.loads(out)
 
 
-def test_percent_in_help_texts(tool: Path) -> None:
+def test_percent_in_help_texts(tool: Path, asked: InProcessTool) -> None:
     for args in (("--help",), ("tools", "--help")):
-        result = run(tool, *args)
+        result = asked.run(*args)
         assert "Traceback" not in result.err
         assert result.code == 0, result
     # NOTE: no command named: the help, on stderr, before the usage error.
     bare = run(tool)
     assert bare.code == 2 and "Summarise 100% of it." in bare.err and "Traceback" not in bare.err
-    assert "Summarise 100% of it." in run(tool, "--help").out
+    assert "Summarise 100% of it." in asked.run("--help").out
     # NOTE: as written: argparse would %-format `%(prog)s` (and fail on the other `%`).
-    assert "100% of the edge cases, as %(prog)s says." in run(tool, "--help").out
-    shown = run(tool, "unit", "--help")
+    assert "100% of the edge cases, as %(prog)s says." in asked.run("--help").out
+    shown = asked.run("unit", "--help")
     assert shown.code == 0, shown
     assert "[--unit {%,px}]" in shown.out and "100% of %(prog)s's." in shown.out
 
@@ -146,6 +152,7 @@ def test_non_utf8_arguments_give_valid_json(tool: Path) -> None:
 
 
 def test_json_mode_keeps_stdout_to_the_envelope(tool: Path) -> None:
+    # NOTE: a subprocess: a child process of the handler writes to the tool's descriptors.
     result = run(tool, "tools", "shell", "--json")
     assert result.code == 0
     assert _one_json_document(result.out) == {"ok": True, "data": "done"}
@@ -155,8 +162,8 @@ def test_json_mode_keeps_stdout_to_the_envelope(tool: Path) -> None:
     assert text.out.splitlines()[-1] == "done"
 
 
-def test_a_huge_timeout_is_armed_without_a_traceback(tool: Path) -> None:
-    result = run(tool, "summary", "--timeout", "1e10", "--json")
+def test_a_huge_timeout_is_armed_without_a_traceback(asked: InProcessTool) -> None:
+    result = asked.run("summary", "--timeout", "1e10", "--json")
     assert result.code == 0, result
     assert "Traceback" not in result.err
     assert "Error" not in result.err
@@ -169,17 +176,17 @@ def test_a_huge_timeout_is_armed_without_a_traceback(tool: Path) -> None:
         ("summary", "--json", '{"text": ' + "[" * 100000 + "}"),
     ],
 )
-def test_deep_json_input_is_a_usage_error(tool: Path, args: tuple[str, ...]) -> None:
-    result = run(tool, *args)
+def test_deep_json_input_is_a_usage_error(asked: InProcessTool, args: tuple[str, ...]) -> None:
+    result = asked.run(*args)
     assert result.code == 2, result
     assert result.json()["error"]["kind"] == "usage"
 
 
-def test_deep_config_file_is_a_usage_error(tool: Path) -> None:
+def test_deep_config_file_is_a_usage_error(tool: Path, asked: InProcessTool) -> None:
     config = tool.parent / "hard.json"
     config.write_text('{"summary": {"text": ' + "[" * 100000 + "}}", encoding="utf-8")
     try:
-        result = run(tool, "summary", "--json")
+        result = asked.run("summary", "--json")
     finally:
         config.unlink()
     assert result.code == 2, result
@@ -187,18 +194,20 @@ def test_deep_config_file_is_a_usage_error(tool: Path) -> None:
 
 
 @pytest.mark.parametrize("columns", ["²", "9" * 5000, "-5", ""])
-def test_odd_columns_do_not_break_help(tool: Path, columns: str) -> None:
-    result = run(tool, "summary", "--help", env={"COLUMNS": columns})
+def test_odd_columns_do_not_break_help(asked: InProcessTool, columns: str) -> None:
+    result = asked.run("summary", "--help", env={"COLUMNS": columns})
     assert result.code == 0, result
     assert "--times" in result.out
 
 
 @pytest.mark.parametrize("table", ["tool = 5", "tool = [1]", "[tool]\nhard = 3"])
-def test_a_strange_pyproject_does_not_break_the_tool(tool: Path, table: str) -> None:
+def test_a_strange_pyproject_does_not_break_the_tool(
+    tool: Path, asked: InProcessTool, table: str
+) -> None:
     folder = tool.parent / "repo"
     folder.mkdir(exist_ok=True)
     (folder / "pyproject.toml").write_text(table + "\n", encoding="utf-8")
-    result = run(tool, "summary", "--times", "2", "--json", cwd=folder)
+    result = asked.run("summary", "--times", "2", "--json", cwd=folder)
     assert result.code == 0, result
     assert result.json()["data"]["times"] == 2
 
@@ -213,20 +222,20 @@ SECRETS = [
 
 
 @pytest.mark.parametrize("args", SECRETS)
-def test_a_secret_never_appears_in_a_message(tool: Path, args: tuple[str, ...]) -> None:
-    result = run(tool, *args)
+def test_a_secret_never_appears_in_a_message(asked: InProcessTool, args: tuple[str, ...]) -> None:
+    result = asked.run(*args)
     assert result.code == 2, result
     assert "S3CR3T" not in result.out + result.err
 
 
-def test_a_secret_default_is_not_in_help(tool: Path) -> None:
-    result = run(tool, "login", "--help")
+def test_a_secret_default_is_not_in_help(asked: InProcessTool) -> None:
+    result = asked.run("login", "--help")
     assert result.code == 0
     assert "hunter2" not in result.out
 
 
-def test_an_unknown_flag_error_names_the_flag(tool: Path) -> None:
-    result = run(tool, "summary", "--tmes", "3", "--json")
+def test_an_unknown_flag_error_names_the_flag(asked: InProcessTool) -> None:
+    result = asked.run("summary", "--tmes", "3", "--json")
     assert result.code == 2
     assert "--tmes" in result.json()["error"]["message"]
 
@@ -293,26 +302,26 @@ def test_ctrl_c_in_the_timeout_grace_is_interrupted(tool: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["0", "", "false", "no", "off"])
-def test_debug_env_off_values(tool: Path, value: str) -> None:
-    result = run(tool, "summary", "--times", "x", env={"HARD_DEBUG": value})
+def test_debug_env_off_values(asked: InProcessTool, value: str) -> None:
+    result = asked.run("summary", "--times", "x", env={"HARD_DEBUG": value})
     assert result.code == 2
-    result = run(tool, "summary", "--json", '{"times": 1}', env={"HARD_DEBUG": value})
+    result = asked.run("summary", "--json", '{"times": 1}', env={"HARD_DEBUG": value})
     assert result.code == 0
 
 
-def test_version_after_a_command_is_a_usage_error(tool: Path) -> None:
-    result = run(tool, "summary", "--version", "--json")
+def test_version_after_a_command_is_a_usage_error(asked: InProcessTool) -> None:
+    result = asked.run("summary", "--version", "--json")
     assert result.code == 2
     assert "--version" in result.json()["error"]["message"]
 
 
-def test_a_toml_date_is_a_date(tool: Path) -> None:
+def test_a_toml_date_is_a_date(tool: Path, asked: InProcessTool) -> None:
     if sys.version_info < (3, 11):
         pytest.skip("TOML needs Python 3.11")
     config = tool.parent / "hard.toml"
     config.write_text("[when]\nday = 2026-05-04\n", encoding="utf-8")
     try:
-        result = run(tool, "when", "--json")
+        result = asked.run("when", "--json")
     finally:
         config.unlink()
     assert result.code == 0, result
@@ -330,23 +339,23 @@ def test_a_toml_date_is_a_date(tool: Path) -> None:
     ],
 )
 def test_json_input_follows_the_input_schema(
-    tool: Path, given: dict[str, object], ok: bool
+    asked: InProcessTool, given: dict[str, object], ok: bool
 ) -> None:
-    result = run(tool, "summary", "--json", json.dumps(given))
+    result = asked.run("summary", "--json", json.dumps(given))
     assert result.json()["ok"] is ok, result
     assert result.code == (0 if ok else 2)
 
 
 @pytest.mark.parametrize("text", ['{"ratio": NaN}', '{"ratio": Infinity}', '{"ratio": -Infinity}'])
-def test_nan_is_not_json_input(tool: Path, text: str) -> None:
-    result = run(tool, "summary", "--json", text)
+def test_nan_is_not_json_input(asked: InProcessTool, text: str) -> None:
+    result = asked.run("summary", "--json", text)
     assert result.code == 2, result
     assert result.json()["error"]["kind"] == "usage"
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
-def test_nan_is_not_a_float_flag(tool: Path, value: str) -> None:
-    result = run(tool, "summary", "--ratio", value, "--json")
+def test_nan_is_not_a_float_flag(asked: InProcessTool, value: str) -> None:
+    result = asked.run("summary", "--ratio", value, "--json")
     assert result.code == 2, result
 
 
@@ -455,12 +464,13 @@ def test_an_env_var_supplies_a_required_option_on_every_surface(tmp_path: Path) 
             return "pong"
         """,
     )
+    asked = in_process(tool)
     env = {"SC_REPLICAS": "3"}
     for args in (["--name", "api", "--json"], ["--json", '{"name": "api"}']):
-        answered = run(tool, "scale", *args, env=env).json()
+        answered = asked.run("scale", *args, env=env).json()
         assert answered["data"] == 3
         assert answered["meta"]["provenance"]["replicas"]["from"] == "env SC_REPLICAS"
-    missing = run(tool, "scale", "--json", '{"name": "api"}')
+    missing = asked.run("scale", "--json", '{"name": "api"}')
     assert (missing.code, missing.error_line()["error"]["message"]) == (2, "replicas is required")
     call = {"name": "scale", "arguments": {"name": "api"}}
     request = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
@@ -487,7 +497,7 @@ _OVERSIZED = {
 
 @pytest.mark.parametrize("where", sorted(_OVERSIZED))
 def test_a_config_file_over_the_bound_is_a_usage_error(
-    tmp_path: Path, tool: Path, where: str
+    tmp_path: Path, asked: InProcessTool, where: str
 ) -> None:
     """Read whole, a 200 MB JSON config took 425 MB of memory and a TOML of 200,000 keys 19 s:
     over `_CONFIG_BYTES` it is refused, naming the file, before it is read."""
@@ -500,7 +510,7 @@ def test_a_config_file_over_the_bound_is_a_usage_error(
     path.write_text(shape % ("a" * padding), encoding="utf-8")
     assert path.stat().st_size == _CONFIG_BYTES + 1
     env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
-    result = run(tool, "summary", "--json", *flags, env=env, cwd=tmp_path)
+    result = asked.run("summary", "--json", *flags, env=env, cwd=tmp_path)
     assert result.code == 2, result
     error = result.json()["error"]
     assert error["kind"] == "usage"
@@ -508,12 +518,14 @@ def test_a_config_file_over_the_bound_is_a_usage_error(
     assert "1 MiB" in error["message"]
     # NOTE: at the bound it is read.
     path.write_text(shape % ("a" * (padding - 1)), encoding="utf-8")
-    result = run(tool, "summary", "--json", *flags, env=env, cwd=tmp_path)
+    result = asked.run("summary", "--json", *flags, env=env, cwd=tmp_path)
     assert result.code == 0, result
     assert len(result.json()["data"]["text"]) == padding - 1
 
 
-def test_a_pyproject_over_the_bound_is_not_read(tmp_path: Path, tool: Path) -> None:
+def test_a_pyproject_over_the_bound_is_not_read(
+    tmp_path: Path, tool: Path, asked: InProcessTool
+) -> None:
     """Someone else's pyproject.toml perhaps: over the bound, a warning naming it and no table,
     never a tool that stops working in that folder."""
     if sys.version_info < (3, 11):
@@ -521,7 +533,7 @@ def test_a_pyproject_over_the_bound_is_not_read(tmp_path: Path, tool: Path) -> N
     shape = '[tool.hard.summary]\ntext = "x"\n[tool.other]\npad = "%s"\n'
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text(shape % ("a" * (_CONFIG_BYTES + 1 - len(shape % ""))), "utf-8")
-    result = run(tool, "summary", "--json", cwd=tmp_path)
+    result = asked.run("summary", "--json", cwd=tmp_path)
     assert result.code == 0, result
     assert result.json()["data"]["text"] == ""
     assert f"warning: {pyproject}: larger than 1 MiB" in result.err

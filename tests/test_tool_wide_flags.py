@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import generate, invoked, run
+from tests.helpers import InProcessTool, generate, in_process, invoked, run
 from tests.mcp_wire import INIT, line
 
 HANDLERS = '''
@@ -78,6 +78,12 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("flags"), HANDLERS)
 
 
+@pytest.fixture(scope="module")
+def asked(tool: Path) -> InProcessTool:
+    """The tool asked in this process, for the tests where the process does not matter."""
+    return in_process(tool)
+
+
 def _mcp(tool: Path, flags: list[str], *messages: Any, cwd: Path | None = None) -> list[Any]:
     """The answers of a stdio server started with `--mcp FLAGS`, to `messages` after
     initialize."""
@@ -112,17 +118,17 @@ def _call(ident: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     ],
 )
 def test_a_flag_without_its_partner_or_with_a_conflicting_one_is_a_usage_error(
-    tool: Path, words: list[str], message: str
+    asked: InProcessTool, words: list[str], message: str
 ) -> None:
-    result = run(tool, "echo", "--text", "hi", *words, stdin="")
+    result = asked.run("echo", "--text", "hi", *words, stdin="")
     assert result.code == 2, result
     assert result.error_line()["error"]["message"] == message
 
 
-def test_field_picks_a_part_of_the_llms_manifest(tool: Path) -> None:
-    result = run(tool, "--llms", "--field", "tools")
+def test_field_picks_a_part_of_the_llms_manifest(asked: InProcessTool) -> None:
+    result = asked.run("--llms", "--field", "tools")
     assert result.code == 0, result
-    assert json.loads(result.out) == json.loads(run(tool, "--llms").out)["tools"]
+    assert json.loads(result.out) == json.loads(asked.run("--llms").out)["tools"]
 
 
 @pytest.mark.parametrize(
@@ -130,31 +136,31 @@ def test_field_picks_a_part_of_the_llms_manifest(tool: Path) -> None:
 )
 @pytest.mark.parametrize("before", [True, False])
 def test_an_error_in_argv_itself_answers_in_json_for_every_json_spelling(
-    tool: Path, spelling: list[str], before: bool
+    asked: InProcessTool, spelling: list[str], before: bool
 ) -> None:
     bad = ["--timeout", "soon"]
     words = [*spelling, *bad] if before else [*bad, *spelling]
-    result = run(tool, "echo", "--text", "hi", *words)
+    result = asked.run("echo", "--text", "hi", *words)
     assert result.code == 2, result
     envelope = json.loads(result.out)
     message = "--timeout: expected a positive number of seconds, got 'soon'"
     assert envelope["error"]["message"] == message
 
 
-def test_skill_is_a_flag_wherever_it_is(tool: Path) -> None:
-    first = run(tool, "--skill")
-    later = run(tool, "--debug", "--skill")
+def test_skill_is_a_flag_wherever_it_is(asked: InProcessTool) -> None:
+    first = asked.run("--skill")
+    later = asked.run("--debug", "--skill")
     assert first.code == later.code == 0, later
     assert later.out == first.out
     assert first.out.startswith('---\nname: "flagged"')
-    extra = run(tool, "--skill", "echo")
+    extra = asked.run("--skill", "echo")
     assert extra.code == 2
     assert extra.error_line()["error"]["message"] == "--skill takes nothing more, not 'echo'"
 
 
 @pytest.mark.parametrize("value", [" my secret", "hunter2 xylophone", "alpha=beta gamma"])
-def test_a_mistyped_secret_flag_never_shows_its_value(tool: Path, value: str) -> None:
-    result = run(tool, "login", "--token", "t", "--tokn", value, "--json")
+def test_a_mistyped_secret_flag_never_shows_its_value(asked: InProcessTool, value: str) -> None:
+    result = asked.run("login", "--token", "t", "--tokn", value, "--json")
     assert result.code == 2, result
     error = json.loads(result.out)["error"]
     assert error["message"] == "unrecognized arguments: --tokn (and 1 more)"
@@ -163,9 +169,9 @@ def test_a_mistyped_secret_flag_never_shows_its_value(tool: Path, value: str) ->
         assert word not in result.out + result.err
 
 
-def test_a_value_argparse_takes_for_a_short_flag_is_not_shown(tool: Path) -> None:
+def test_a_value_argparse_takes_for_a_short_flag_is_not_shown(asked: InProcessTool) -> None:
     # NOTE: argparse reads `-hunter2` as `-h` with the value `unter2`.
-    result = run(tool, "login", "--token", "t", "--tokn", "-hunter2", "--json")
+    result = asked.run("login", "--token", "t", "--tokn", "-hunter2", "--json")
     assert result.code == 2, result
     assert json.loads(result.out)["error"]["message"] == ("-h/--help: ignored explicit argument")
     assert "unter2" not in result.out + result.err
@@ -189,12 +195,12 @@ def test_the_retry_line_of_a_destructive_command_puts_yes_before_the_double_dash
     assert json.loads(again.stdout)["data"] == "wiped -x"
 
 
-def test_the_exit_codes_in_the_descriptions_are_the_moved_ones(tool: Path) -> None:
-    skill = run(tool, "--skill").out
+def test_the_exit_codes_in_the_descriptions_are_the_moved_ones(asked: InProcessTool) -> None:
+    skill = asked.run("--skill").out
     assert "fails with `action_required` (exit 5)" in skill
-    batch = run(tool, "schema", "--field", "burgee_agents.batch")
+    batch = asked.run("schema", "--field", "burgee_agents.batch")
     assert "exit 120 when any failed" in json.loads(batch.out)
-    assert "exit 124" not in run(tool, "echo", "--help").out
+    assert "exit 124" not in asked.run("echo", "--help").out
 
 
 def test_mcp_applies_max_output_and_spill_dir_to_every_call(tool: Path, tmp_path: Path) -> None:
@@ -229,16 +235,18 @@ def test_mcp_refuses_a_config_flag_the_tool_does_not_have(tool: Path) -> None:
     assert b"unexpected '--config' with --mcp" in proc.stderr
 
 
-def test_output_reads_back_from_the_spill_dir_it_was_saved_in(tool: Path, tmp_path: Path) -> None:
+def test_output_reads_back_from_the_spill_dir_it_was_saved_in(
+    asked: InProcessTool, tmp_path: Path
+) -> None:
     spill = str(tmp_path / "spill")
-    cut = run(tool, "long", "--max-output", "50", "--spill-dir", spill, "--json")
+    cut = asked.run("long", "--max-output", "50", "--spill-dir", spill, "--json")
     ref = cut.json()["meta"]["truncated"]["ref"]
-    page = run(tool, "output", ref, "--spill-dir", spill, "--json")
+    page = asked.run("output", ref, "--spill-dir", spill, "--json")
     assert page.code == 0, page
     assert json.loads(page.json()["data"]["text"])["data"] == "x" * 300
 
 
-def test_prompts_and_resources_reach_an_agent_neutralised(tool: Path) -> None:
+def test_prompts_and_resources_reach_an_agent_neutralised(tool: Path, asked: InProcessTool) -> None:
     get = {"name": "about", "arguments": {"topic": CONTROL}}
     read = {"uri": f"note://{CONTROL}"}
     said = _call(1, "echo", {"text": CONTROL})
@@ -256,7 +264,7 @@ def test_prompts_and_resources_reach_an_agent_neutralised(tool: Path) -> None:
     assert prompt_text == f"About {tool_text}"
     assert resource_text == f"note {tool_text}"
     # NOTE: a person at a terminal reads them as they are.
-    assert run(tool, "prompt", "about", "--topic", CONTROL).out == f"About {CONTROL}\n"
+    assert asked.run("prompt", "about", "--topic", CONTROL).out == f"About {CONTROL}\n"
 
 
 @pytest.mark.parametrize(
@@ -301,20 +309,20 @@ def test_no_input_takes_nan_or_infinity(tool: Path, tmp_path: Path, value: str, 
     ],
 )
 def test_bounds_and_lengths_read_the_same_from_flags_and_json(
-    tool: Path, key: str, flag_value: str, json_value: object, problem: str
+    asked: InProcessTool, key: str, flag_value: str, json_value: object, problem: str
 ) -> None:
-    by_flag = run(tool, "sized", f"--{key}", flag_value, "--json")
-    by_json = run(tool, "sized", "--json", json.dumps({key: json_value}))
+    by_flag = asked.run("sized", f"--{key}", flag_value, "--json")
+    by_json = asked.run("sized", "--json", json.dumps({key: json_value}))
     assert by_flag.json()["error"]["message"] == f"--{key}: {problem}"
     assert by_json.json()["error"]["message"] == f"{key}: {problem}"
-    help_text = " ".join(run(tool, "sized", "--help").out.split())
+    help_text = " ".join(asked.run("sized", "--help").out.split())
     assert "(at least 1000000 and at most 2500000.5)" in help_text
     assert "(at least 1 character and at most 3 characters)" in help_text
 
 
-def test_output_pages_refuse_the_same_bounds_from_flags_and_json(tool: Path) -> None:
+def test_output_pages_refuse_the_same_bounds_from_flags_and_json(asked: InProcessTool) -> None:
     ref = "0123456789abcdef"
-    by_flag = run(tool, "output", ref, "--offset=-1", "--json")
-    by_json = run(tool, "output", "--json", json.dumps({"ref": ref, "offset": -1}))
+    by_flag = asked.run("output", ref, "--offset=-1", "--json")
+    by_json = asked.run("output", "--json", json.dumps({"ref": ref, "offset": -1}))
     assert by_flag.json()["error"]["message"] == "--offset: -1 is less than the minimum 0"
     assert by_json.json()["error"]["message"] == "offset: -1 is less than the minimum 0"
