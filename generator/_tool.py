@@ -322,7 +322,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {"internal": 70}
 
 
-# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.start.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -905,7 +905,7 @@ _release_interrupts = _hold_interrupts(globals())
 _boot(globals(), _LAZY)
 
 
-# ---- The handlers' imports that wait for the first command (burgee.runtime.table) ----
+# ---- The handlers' imports that wait for the first command (burgee.runtime.execution.table) ----
 
 # Type checkers read them at the top, under TYPE_CHECKING, as if they ran there:
 # ruff: noqa: TC004
@@ -1203,7 +1203,7 @@ def refresh(
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {

@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import plain_build
 
-# NOTE: generated tools keep their compiled code in a private cache (runtime/boot.py); the
+# NOTE: generated tools keep their compiled code in a private cache (runtime/start/boot.py); the
 # suite runs thousands of tools from temporary paths, so it gets a cache of its own rather
 # than filling the user's ~/.cache/burgee. Tests that are about the cache set their own.
 if "BURGEE_CACHE_DIR" not in os.environ:

@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 from burgee.render.embedded import pack, unpack
-from burgee.runtime import catalog, embedded, table
+from burgee.runtime import catalog
+from burgee.runtime.agents import embedded
+from burgee.runtime.execution import table
 from burgee.runtime.program import Program, replaced
 
 #: Where the program installed now is (`program.PROGRAM`, which `install` sets too).
 STAND_IN = importlib.import_module("burgee.runtime.program")
-MODULES = [
-    importlib.import_module(f"burgee.runtime.{name}") for name in (*catalog.HEAD, *catalog.TAIL)
-]
+MODULES = [importlib.import_module(catalog.dotted(name)) for name in (*catalog.HEAD, *catalog.TAIL)]
 
 
 def program(documents: dict[str, str] | None = None, **facts: Any) -> Program:

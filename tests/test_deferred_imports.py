@@ -4,7 +4,7 @@ command (or a `complete=` function) runs.
 The default form keeps only burgee's runtime in a string (`render/sections.py`); the handlers,
 their converters and the tables are ordinary code that linters, type checkers, coverage and
 readers see. Their imports that only function bodies use wait for the first command
-(`_import_handlers`, `runtime/table._import_once`): help, schema, completion and the MCP
+(`_import_handlers`, `runtime/execution/table._import_once`): help, schema, completion and the MCP
 lists never import what the handlers import.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.runtime.boot import _CODE_OPEN
+from burgee.runtime.start.boot import _CODE_OPEN
 from tests.helpers import GOLDEN, burgee, run
 from tests.mcp_wire import INIT, line
 from tests.regen import golden_output

@@ -26,9 +26,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from burgee.runtime import boot
-from burgee.runtime.errors import UsageError
-from burgee.runtime.spill import _read_spill, _spill
+from burgee.runtime.answers.spill import _read_spill, _spill
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.start import boot
 from tests.helpers import GOLDEN
 from tests.regen import golden_output
 

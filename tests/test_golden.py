@@ -15,7 +15,7 @@ import pytest
 
 from burgee.render.embedded import decode, normalized
 from burgee.render.sections import OPEN, unwrap
-from burgee.runtime.complete import _completion_script
+from burgee.runtime.commandline.complete import _completion_script
 from tests.helpers import CASE_INPUTS, GOLDEN, REGEN, REPO, burgee_in_process, in_process
 from tests.regen import example_gen_args, golden_gen_args, golden_output
 

@@ -17,10 +17,10 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import AudioContent, EmbeddedResource, ImageContent, TextContent
 
-from burgee.runtime.kinds import TYPES, _is_media
-from burgee.runtime.media import Audio, Image
-from burgee.runtime.media import EmbeddedResource as Resource
-from burgee.runtime.output import _jsonable
+from burgee.runtime.answers.media import Audio, Image
+from burgee.runtime.answers.media import EmbeddedResource as Resource
+from burgee.runtime.answers.output import _jsonable
+from burgee.runtime.execution.kinds import TYPES, _is_media
 from tests.helpers import burgee, generate, load_tool
 
 HANDLERS = '''

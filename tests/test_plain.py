@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burgee.render.join import _unquoted
-from burgee.runtime.boot import _CODE_OPEN, SECTION_BEGIN
 from burgee.runtime.catalog import Chunk
+from burgee.runtime.start.boot import _CODE_OPEN, SECTION_BEGIN
 from tests.helpers import GOLDEN, REPO, InProcess, burgee, run
 from tests.mcp_wire import INIT, line
 from tests.regen import golden_output
@@ -294,7 +294,7 @@ def test_a_plain_tool_puts_the_usual_ctrl_c_back_once_imported(
 
 
 def test_the_start_up_code_loses_its_quotes_in_the_plain_form() -> None:
-    """runtime/boot.py quotes what Python 3.9 cannot evaluate without `from __future__ import
+    """runtime/start/boot.py quotes what Python 3.9 cannot evaluate without `from __future__ import
     annotations`; under it (the plain form) the quotes are what ruff calls unneeded (UP037).
     Each is replaced by its text, at ast's places (UTF-8 byte columns), and what the text
     names is then used (an import of `Callable` for type checkers)."""

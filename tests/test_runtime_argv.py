@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import argv, argv_parser
-from burgee.runtime.argv import _find, _Invocation, _read_json_input
-from burgee.runtime.argv_parser import _new_parser, _unrecognized
-from burgee.runtime.errors import UsageError
-from burgee.runtime.flags import FLAGS
+from burgee.runtime.commandline import argv, argv_parser
+from burgee.runtime.commandline.argv import _find, _Invocation, _read_json_input
+from burgee.runtime.commandline.argv_parser import _new_parser, _unrecognized
+from burgee.runtime.commandline.flags import FLAGS
+from burgee.runtime.execution.errors import UsageError
 from tests.runtime_program import install, program
 
 

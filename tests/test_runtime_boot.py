@@ -1,5 +1,5 @@
 """The start-up code: the module's code compiled once, then read from a private cache
-(runtime/boot.py).
+(runtime/start/boot.py).
 
 In-process tests of the cache's rules, and black-box runs of a generated tool: edits take
 effect, tracebacks point at the file's real lines, a cache others could write is never read,
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from burgee.render.sections import unwrap, wrap
-from burgee.runtime import boot
+from burgee.runtime.start import boot
 from tests.helpers import GOLDEN, generate
 from tests.regen import golden_output
 

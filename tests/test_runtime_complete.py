@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.complete import _builtin, _candidates, _complete
-from burgee.runtime.errors import UsageError
-from burgee.runtime.kinds import _Int, _Str
-from burgee.runtime.shells import _completion_nodes, _completion_script
+from burgee.runtime.commandline.complete import _builtin, _candidates, _complete
+from burgee.runtime.commandline.shells import _completion_nodes, _completion_script
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.execution.kinds import _Int, _Str
 from tests.runtime_program import install, program
 
 #: A completion table as `burgee.render.completions.table` writes it: a group `store` with

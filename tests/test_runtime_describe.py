@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.argv import _Invocation
-from burgee.runtime.describe import _describe, _part
-from burgee.runtime.errors import UsageError
-from burgee.runtime.output import _PRINTED
+from burgee.runtime.agents.describe import _describe, _part
+from burgee.runtime.answers.output import _PRINTED
+from burgee.runtime.commandline.argv import _Invocation
+from burgee.runtime.execution.errors import UsageError
 from tests.runtime_program import install, program
 
 ADD = {

@@ -1,4 +1,4 @@
-"""JSON input checked against the command's input schema (`runtime/inputs.py`), in-process."""
+"""JSON input checked against the command's input schema (`inputs.py`), in-process."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from burgee.runtime import inputs
+from burgee.runtime.execution import inputs
 
 SCHEMA = {
     "type": "object",

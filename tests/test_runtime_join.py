@@ -9,7 +9,6 @@ import pytest
 
 from burgee.model.reserved import RUNTIME_NAMES
 from burgee.render.join import join
-from burgee.runtime import boot
 from burgee.runtime.catalog import (
     ALWAYS,
     BOOT,
@@ -21,6 +20,7 @@ from burgee.runtime.catalog import (
     parse,
     runtime_names,
 )
+from burgee.runtime.start import boot
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,12 +14,13 @@ from typing import Any, get_args
 import pytest
 
 from burgee.model.ir import TypeKind
-from burgee.runtime import kinds, wording
-from burgee.runtime.errors import _Invalid
-from burgee.runtime.inputs import _problem
-from burgee.runtime.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
-from burgee.runtime.output import _jsonable
-from burgee.runtime.values import _choice, _matching, _member, _pairs, _tuple, _within
+from burgee.runtime.answers.output import _jsonable
+from burgee.runtime.commandline import wording
+from burgee.runtime.execution import kinds
+from burgee.runtime.execution.errors import _Invalid
+from burgee.runtime.execution.inputs import _problem
+from burgee.runtime.execution.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
+from burgee.runtime.execution.values import _choice, _matching, _member, _pairs, _tuple, _within
 
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
 CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
@@ -239,7 +240,7 @@ def test_an_integer_longer_than_python_reads_says_so() -> None:
 
 
 def test_json_input_refuses_what_json_cannot_give_back() -> None:
-    from burgee.runtime.kinds import _load_json  # noqa: PLC0415
+    from burgee.runtime.execution.kinds import _load_json  # noqa: PLC0415
 
     assert _load_json('{"a": 1.5, "b": 1e300, "c": -2e-300}') == {
         "a": 1.5,
@@ -255,7 +256,7 @@ def test_json_input_refuses_what_json_cannot_give_back() -> None:
 def test_json_input_reads_as_json_does_and_says_where_it_is_wrong() -> None:
     """`_load_json` reads valid text by `_json`'s scanner (no `import json`), and leaves what
     is wrong to json, whose message says where."""
-    from burgee.runtime.kinds import _load_json  # noqa: PLC0415
+    from burgee.runtime.execution.kinds import _load_json  # noqa: PLC0415
 
     valid = ('{"a": [1, -2.5e-3, "é\\u2028\\ud800", null, true, {}]}', " \r\n[] \t", '"x"', "0")
     for text in valid:

@@ -13,11 +13,16 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import kinds
-from burgee.runtime.kinds import _load_json
-from burgee.runtime.mcp import _MCP_METHODS, _McpServer
-from burgee.runtime.mcp_io import _Codec, _read_line, _Stdout
-from burgee.runtime.mcp_methods import _mcp_discover, _mcp_initialize, _mcp_ping, _mcp_tools_list
+from burgee.runtime.execution import kinds
+from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.mcpserver.mcp import _MCP_METHODS, _McpServer
+from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line, _Stdout
+from burgee.runtime.mcpserver.mcp_methods import (
+    _mcp_discover,
+    _mcp_initialize,
+    _mcp_ping,
+    _mcp_tools_list,
+)
 from tests.runtime_program import install, program
 
 TRICKY = [

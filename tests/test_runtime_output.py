@@ -18,8 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from burgee import CommandError as AuthoredError
-from burgee.runtime.context import _SECRETS, Context, _Command
-from burgee.runtime.errors import (
+from burgee.runtime.answers.output import _conform, _jsonable, _Redacting, _Status, _text
+from burgee.runtime.execution.context import _SECRETS, Context, _Command
+from burgee.runtime.execution.errors import (
     BUILTIN_ERRORS,
     CommandError,
     UsageError,
@@ -27,11 +28,10 @@ from burgee.runtime.errors import (
     _failure,
     _Internal,
 )
-from burgee.runtime.execute import _as_error, _execute
-from burgee.runtime.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
-from burgee.runtime.output import _conform, _jsonable, _Redacting, _Status, _text
-from burgee.runtime.sources import _Sources
-from burgee.runtime.values import _Call
+from burgee.runtime.execution.execute import _as_error, _execute
+from burgee.runtime.execution.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
+from burgee.runtime.execution.sources import _Sources
+from burgee.runtime.execution.values import _Call
 from tests.runtime_program import install, program
 
 
@@ -306,14 +306,14 @@ def test_table_columns_line_up_on_a_terminal_with_wide_and_combining_characters(
 
 
 def _no_agent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from burgee.runtime.context import _AGENTS  # noqa: PLC0415
+    from burgee.runtime.execution.context import _AGENTS  # noqa: PLC0415
 
     for variable in ("AI_AGENT", *(name for name, _ in _AGENTS)):
         monkeypatch.delenv(variable, raising=False)
 
 
 def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from burgee.runtime.context import _agent  # noqa: PLC0415
+    from burgee.runtime.execution.context import _agent  # noqa: PLC0415
 
     _no_agent(monkeypatch)
     assert _agent() is None
@@ -331,7 +331,7 @@ def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyP
 def test_ci_and_force_tty_are_switches_read_as_every_other(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from burgee.runtime.context import _interactive  # noqa: PLC0415
+    from burgee.runtime.execution.context import _interactive  # noqa: PLC0415
 
     _no_agent(monkeypatch)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)

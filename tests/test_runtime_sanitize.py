@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from burgee.runtime.sanitize import (
+from burgee.runtime.answers.sanitize import (
     _UNTRUSTED_NOTE,
     _neutralise,
     _quarantine,

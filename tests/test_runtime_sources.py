@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import kinds, sources, table, values
-from burgee.runtime.context import Context
-from burgee.runtime.errors import UsageError
-from burgee.runtime.kinds import _Int, _Str
-from burgee.runtime.sources import _meta, _Sources
-from burgee.runtime.values import _REQUIRED, _Call
+from burgee.runtime.execution import kinds, sources, table, values
+from burgee.runtime.execution.context import Context
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.execution.kinds import _Int, _Str
+from burgee.runtime.execution.sources import _meta, _Sources
+from burgee.runtime.execution.values import _REQUIRED, _Call
 from tests.runtime_program import install, program
 
 

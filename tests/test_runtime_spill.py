@@ -1,4 +1,4 @@
-"""Saved outputs read back only from files of this user's (runtime/spill.py): a `--spill-dir`
+"""Saved outputs read back only from files of this user's (`spill.py`): a `--spill-dir`
 others may write in (a shared one), or a temporary directory they planted a symlink in, never
 serves their text as the tool's output. (Saving and paging: tests/test_runtime_truncate.py.)"""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from burgee.runtime import boot
-from burgee.runtime.errors import UsageError
-from burgee.runtime.spill import _SPILL_REF_DIGITS, _read_spill, _spill
+from burgee.runtime.answers.spill import _SPILL_REF_DIGITS, _read_spill, _spill
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.start import boot
 from tests.runtime_program import install, program
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")

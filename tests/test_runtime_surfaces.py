@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.errors import UsageError, _Internal
-from burgee.runtime.mcp_asgi import _asgi_settings
-from burgee.runtime.mcp_endpoint import _Endpoint, _hostname
-from burgee.runtime.mcp_io import _http_address, _McpOptions
-from burgee.runtime.surfaces import _contents, _match, _messages
+from burgee.runtime.agents.surfaces import _contents, _match, _messages
+from burgee.runtime.execution.errors import UsageError, _Internal
+from burgee.runtime.mcpserver.mcp_asgi import _asgi_settings
+from burgee.runtime.mcpserver.mcp_endpoint import _Endpoint, _hostname
+from burgee.runtime.mcpserver.mcp_io import _http_address, _McpOptions
 from tests.runtime_program import install, program
 
 TEMPLATES: dict[str, Any] = {

@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import table
-from burgee.runtime.context import Context
-from burgee.runtime.deliver import _OUTPUT
-from burgee.runtime.errors import UsageError, _Explained
-from burgee.runtime.execute import _await
-from burgee.runtime.kinds import _Bool, _Int, _Str
-from burgee.runtime.quickargs import _BOOL_ACTION, _quick_parse, _recorded
-from burgee.runtime.sources import _Sources
-from burgee.runtime.table import _command, _converter, _from_row
-from burgee.runtime.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
+from burgee.runtime.answers.deliver import _OUTPUT
+from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _quick_parse, _recorded
+from burgee.runtime.execution import table
+from burgee.runtime.execution.context import Context
+from burgee.runtime.execution.errors import UsageError, _Explained
+from burgee.runtime.execution.execute import _await
+from burgee.runtime.execution.kinds import _Bool, _Int, _Str
+from burgee.runtime.execution.sources import _Sources
+from burgee.runtime.execution.table import _command, _converter, _from_row
+from burgee.runtime.execution.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
 from tests.runtime_program import install, program
 
 SEEN: list[tuple[tuple[Any, ...], dict[str, Any]]] = []

@@ -17,17 +17,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from burgee.runtime import boot, spill
-from burgee.runtime.deliver import _deliver
-from burgee.runtime.errors import UsageError
-from burgee.runtime.kinds import _Any, _Int, _Str
-from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
-from burgee.runtime.truncate import (
+from burgee.runtime.answers import spill
+from burgee.runtime.answers.deliver import _deliver
+from burgee.runtime.answers.spill import _SPILL_KEEP, _read_spill, _spill
+from burgee.runtime.answers.truncate import (
     _over,
     _truncate,
     _truncate_marker,
     _Truncation,
 )
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.execution.kinds import _Any, _Int, _Str
+from burgee.runtime.start import boot
 from tests.runtime_program import STAND_IN, install, program
 
 REF = "0123456789abcdef"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.runtime.sources import _CONFIG_BYTES
+from burgee.runtime.execution.sources import _CONFIG_BYTES
 from tests.helpers import InProcessTool, generate, in_process, run
 from tests.mcp_wire import INIT, exchange, line
 

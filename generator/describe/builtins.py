@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS, _OUTPUT_WORD
+from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_INPUTS, _OUTPUT_WORD
 
 NAME = _OUTPUT_WORD
 

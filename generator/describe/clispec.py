@@ -25,13 +25,13 @@ from burgee.describe import builtins
 from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
-from burgee.runtime.argv import _hoisted
-from burgee.runtime.deliver import _AGENT_LIMIT
-from burgee.runtime.errors import BUILTIN_ERRORS
-from burgee.runtime.flags import FLAGS, confirm_flag
-from burgee.runtime.kinds import TYPES
-from burgee.runtime.sanitize import _UNTRUSTED_NOTE
-from burgee.runtime.sources import _CONFIG_FILES
+from burgee.runtime.answers.deliver import _AGENT_LIMIT
+from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
+from burgee.runtime.commandline.argv import _hoisted
+from burgee.runtime.commandline.flags import FLAGS, confirm_flag
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.execution.kinds import TYPES
+from burgee.runtime.execution.sources import _CONFIG_FILES
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
 
@@ -263,7 +263,7 @@ _SCOPES = {
 
 
 def global_args(program: Program) -> list[dict[str, Any]]:
-    """The tool-wide flags (`burgee.runtime.flags.FLAGS`), as clispec `global_args`."""
+    """The tool-wide flags (`burgee.runtime.commandline.flags.FLAGS`), as clispec `global_args`."""
     args: list[dict[str, Any]] = []
     for flag in FLAGS:
         if flag.config_only and not program.config:

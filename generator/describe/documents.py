@@ -15,7 +15,7 @@ from burgee.describe.clispec import document
 from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import tool
 from burgee.model.ir import Program
-from burgee.runtime.deliver import _QUARANTINED
+from burgee.runtime.answers.deliver import _QUARANTINED
 
 HELP_TOOL = (
     "Documentation tool, not callable. Each `tools[].name` is the space-separated command "

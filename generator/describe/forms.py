@@ -1,5 +1,5 @@
 """The `forms` document: each record a handler asks for with `ctx.form` (`read/forms.py`), its
-fields as the tool asks them (`runtime/fields._form_fields` reads it)."""
+fields as the tool asks them (`runtime/execution/fields._form_fields` reads it)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def title(member: str) -> str:
 
 def forms(program: Program) -> dict[str, list[list[object]]]:
     """Each form's fields: [name, title, description, kind, several, choices, titles,
-    required] (a field as `runtime/fields.py` describes it, but its default: the class's)."""
+    required] (a field as `fields.py` describes it, but its default: the class's)."""
     records = {record.name: record for record in program.records}
     members = {enum.name: enum.members for enum in program.enums}
     found: dict[str, list[list[object]]] = {}

@@ -2,7 +2,7 @@
 
 `tools/list` is embedded as JSON text (parsed never: the server splices it into its answer),
 each tool's name maps to its command path, and the command's result is checked by the one
-execution path every caller shares (`burgee.runtime.execute`).
+execution path every caller shares (`burgee.runtime.execution.execute`).
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def surfaces(program: Program) -> dict[str, list[dict[str, Any]]]:
 
 
 #: The MCP methods of prompts, resources and logging, and the runtime functions that answer
-#: them (`burgee.runtime.surfaces`).
+#: them (`burgee.runtime.agents.surfaces`).
 _PROMPT_METHODS = (("prompts/list", "_mcp_prompts_list"), ("prompts/get", "_mcp_prompt_get"))
 _RESOURCE_METHODS = (
     ("resources/list", "_mcp_resources_list"),

@@ -19,10 +19,10 @@ from typing_extensions import NotRequired, TypedDict
 
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
 from burgee.model.kinds import MEDIA, python_type
-from burgee.runtime.deliver import _QUARANTINED
-from burgee.runtime.kinds import TYPES, _Decimal
-from burgee.runtime.sanitize import _UNTRUSTED_NOTE
-from burgee.runtime.values import _apart_text
+from burgee.runtime.answers.deliver import _QUARANTINED
+from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
+from burgee.runtime.execution.kinds import TYPES, _Decimal
+from burgee.runtime.execution.values import _apart_text
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -257,7 +257,7 @@ def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
 def _refused_together(command: Command) -> dict[str, Any] | None:
     """`@command(exclusive=, one_of=)` as one `not` at the root (MCP clients refuse `anyOf`,
     `oneOf` and `allOf` there): never two keys of a group, nor none of a `one_of` group.
-    `runtime/inputs.py` leaves it to `values._apart`, which knows env vars and config files
+    `inputs.py` leaves it to `values._apart`, which knows env vars and config files
     too, as it leaves a required key."""
     refused: list[dict[str, Any]] = []
     for group in command.exclusive:

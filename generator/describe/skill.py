@@ -15,9 +15,9 @@ from pathlib import Path
 
 from burgee.model.ir import Command, Program
 from burgee.model.kinds import has_media, option_words
-from burgee.runtime.deliver import _QUARANTINED
-from burgee.runtime.sanitize import _UNTRUSTED_NOTE
-from burgee.runtime.values import _apart_text
+from burgee.runtime.answers.deliver import _QUARANTINED
+from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
+from burgee.runtime.execution.values import _apart_text
 
 NAME_LIMIT = 64
 DESCRIPTION_LIMIT = 1024

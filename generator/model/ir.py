@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.runtime.errors import BUILTIN_ERRORS
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 EFFECTS: tuple[str, ...] = get_args(Effects)
@@ -21,8 +21,8 @@ Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 TRUSTS: tuple[str, ...] = get_args(Trust)
 Scalar = str | int | float | bool | None
 
-#: The leaf kinds are `burgee.runtime.kinds.TYPES`'s names (a test holds the two together), the
-#: others are built from them.
+#: The leaf kinds are the names of `TYPES` (`burgee.runtime.execution.kinds`; a test holds the
+#: two together), the others are built from them.
 TypeKind = Literal[
     "str",
     "int",
@@ -355,7 +355,7 @@ class Program(Node):
     #: How the shipped tool is run, for what is written once for later (the skill, AGENTS.md,
     #: `--llms`): the name a `[project.scripts]` entry of its project installs it under, else
     #: `python FILE.py` (`write/generate.py`); empty: its name (a program not generated to a
-    #: file). What the tool prints when it runs starts as it was run (`runtime/errors.py`).
+    #: file). What the tool prints when it runs starts as it was run (`errors.py`).
     invocation: str = ""
     #: Warnings: things that generate, but that the author should know.
     warnings: tuple[Diagnostic, ...] = ()
@@ -399,7 +399,7 @@ class Program(Node):
     @cached_property
     def paths(self) -> dict[str, str]:
         """What the words of a command line name: a command's path (an alias's too) ->
-        "command", a group's -> "group" (`runtime/argv._named` says the same in the tool)."""
+        "command", a group's -> "group" (`argv._named` says the same in the tool)."""
         found = {" ".join(group.path): "group" for group in self.groups}
         for command in self.commands:
             for last in (command.path[-1], *command.aliases):
@@ -456,7 +456,7 @@ class Program(Node):
         return prefix + cli_word(param.name).replace("-", "_").upper()
 
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
-        """The built-in error kinds (`runtime/errors.BUILTIN_ERRORS`) with this program's moved
+        """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved
         exit codes (`program(exit_codes=...)`): kind -> (exit code, description)."""
         moved = dict(self.exit_codes)
         return {

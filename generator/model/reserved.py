@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
-from burgee.runtime.flags import confirm_flags, reserved_flags, shadowable_flags
+from burgee.runtime.commandline.flags import confirm_flags, reserved_flags, shadowable_flags
+from burgee.runtime.commandline.shells import _TOOL_WORDS
 from burgee.runtime.program import TABLES
-from burgee.runtime.shells import _TOOL_WORDS
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
 RESERVED_FLAGS = reserved_flags()

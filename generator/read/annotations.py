@@ -9,7 +9,7 @@ from typing import Literal
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
 from burgee.model.kinds import MEDIA, SPELLINGS, has_media
-from burgee.runtime.kinds import TYPES
+from burgee.runtime.execution.kinds import TYPES
 
 Use = Literal["param", "return", "field"]
 

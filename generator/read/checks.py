@@ -22,8 +22,8 @@ from burgee.read.naming import NameChecks
 from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_with
 from burgee.read.source import tree as parsed
-from burgee.runtime.context import Context
-from burgee.runtime.errors import BUILTIN_ERRORS
+from burgee.runtime.execution.context import Context
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
 
 class Checks(NameChecks):

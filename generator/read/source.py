@@ -93,7 +93,7 @@ class Statement:
     longest: int = 0
 
 
-#: How the lines begin that cut a generated tool's code into pieces (`runtime/boot._pieces`,
+#: How the lines begin that cut a generated tool's code into pieces (`runtime/start/boot._pieces`,
 #: `render/sections`): one in the handlers' code would cut it wrong.
 _MARKER = "# ---- burgee:"
 

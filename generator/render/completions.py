@@ -3,7 +3,7 @@ and the `__complete` slot tables.
 
 The table says, per group and per visible command, what can follow it on the command line;
 the tool stores it once in `_DATA`, and `completion SHELL` renders the script from it at run
-time (`runtime/shells._completion_script`), as `gen --completions` does here in-process.
+time (`runtime/commandline/shells._completion_script`), as `gen --completions` does here in-process.
 A script walks the words before the cursor to find the command and what is being completed;
 it runs the tool (`PROG __complete WORD...`) only for a value whose parameter declares
 `complete=fn`.
@@ -21,8 +21,8 @@ from burgee.model.ir import Command, Param, Program, Prompt, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
-from burgee.runtime.shells import _SHELLS, _completion_script, _help_line
-from burgee.runtime.wording import _choice_text
+from burgee.runtime.commandline.shells import _SHELLS, _completion_script, _help_line
+from burgee.runtime.commandline.wording import _choice_text
 
 SHELLS: tuple[str, ...] = _SHELLS
 
@@ -69,7 +69,7 @@ def _command_row(command: Command) -> list[Any]:
 
 
 def table(program: Program) -> dict[str, Any]:
-    """The completion table (`runtime/shells._completion_nodes` reads it): each group's
+    """The completion table (`runtime/commandline/shells._completion_nodes` reads it): each group's
     children in source order, aliases beside their command, and each visible command."""
     members = sorted(
         [(g.span.line, g.path, g.help) for g in program.groups]

@@ -1,6 +1,6 @@
 """What the runtime uses for each type: its converter and its result shape, as Python source.
 
-Both come from the runtime's type table (`burgee.runtime.kinds.TYPES`): the generated code
+Both come from the runtime's type table (`burgee.runtime.execution.kinds.TYPES`): the generated code
 names the type's class (`_Int.convert`, `_Int`), so a tool carries only the classes it uses.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from burgee.model.ir import TypeRef
 from burgee.model.literals import call, py
-from burgee.runtime.kinds import TYPES, _Any
+from burgee.runtime.execution.kinds import TYPES, _Any
 
 #: Kinds that are not leaves of the type table but read like one.
 _ALIASES = {"dict": _Any}
@@ -39,7 +39,7 @@ def converter(ref: TypeRef, *, in_record: bool = False) -> str:
 
 
 def converter_spec(ref: TypeRef, *, in_record: bool = False) -> str | tuple[object, ...]:
-    """The converter of `ref` as data (`runtime/table._converter` makes it when a command is
+    """The converter of `ref` as data (`table._converter` makes it when a command is
     first used): the name of a type's class (or of a record's converter), or a wrapper's name
     with its arguments; the same converter `converter()` writes as code."""
     spec: str | tuple[object, ...]

@@ -1,4 +1,4 @@
-"""`_DATA`: the tool's documents as one compressed literal (read by `runtime/embedded.py`).
+"""`_DATA`: the tool's documents as one compressed literal (read by `runtime/agents/embedded.py`).
 
 zlib's output may differ between zlib builds for the same input, so nothing compares `_DATA`
 byte for byte: `normalized()` puts the decoded documents in its place, one key per line, for
@@ -12,7 +12,7 @@ import json
 import re
 import zlib
 
-#: The names `runtime/embedded._document` answers.
+#: The names `runtime/agents/embedded._document` answers.
 DOCUMENTS = (
     "schema",
     "llms",
@@ -20,8 +20,8 @@ DOCUMENTS = (
     "skill",
     "completion",
 )
-#: The documents only a program with prompts or resources has (`runtime/surfaces.py`), and
-#: the forms of one whose handlers call `ctx.form` (`runtime/fields.py`).
+#: The documents only a program with prompts or resources has (`runtime/agents/surfaces.py`), and
+#: the forms of one whose handlers call `ctx.form` (`runtime/execution/fields.py`).
 OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates", "forms")
 _WIDTH = 92
 _BLOCK = re.compile(r"^_DATA = \(\n((?:    \"[^\"\n]*\"\n)+)\)\n", re.MULTILINE)

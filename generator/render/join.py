@@ -9,7 +9,7 @@ imports a kept chunk needs go to the module's import block, the annotation-only 
 `if TYPE_CHECKING:` block.
 
 The chunks of the modules in `catalog.SECTIONS` (but `catalog.ALWAYS`) are marked as
-sections the tool compiles on first use (`runtime/boot.py`): a function of one that other
+sections the tool compiles on first use (`runtime/start/boot.py`): a function of one that other
 code uses gets a stand-in (`Joined.lazy`); anything else other code uses of it (a class, a
 table) stays in the code that always runs.
 
@@ -25,7 +25,6 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from burgee.runtime.boot import SECTION_BEGIN, SECTION_END
 from burgee.runtime.catalog import (
     ALWAYS,
     BOOT,
@@ -37,6 +36,7 @@ from burgee.runtime.catalog import (
     parse,
     stand_ins,
 )
+from burgee.runtime.start.boot import SECTION_BEGIN, SECTION_END
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Joined:
     tail: str
     imports: tuple[str, ...]
     checking: tuple[str, ...]
-    #: The start-up code (`runtime/boot.py`), always there, outside the compiled-once code.
+    #: The start-up code (`runtime/start/boot.py`), always there, outside the compiled-once code.
     boot: str = ""
     #: Section -> the functions of it that code outside it uses (`_boot` makes stand-ins).
     lazy: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -119,7 +119,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
 
 
 def _unquoted(chunk: Chunk) -> Chunk:
-    """A start-up chunk with its quoted annotations unquoted: `runtime/boot.py` runs without
+    """A start-up chunk with its quoted annotations unquoted: `runtime/start/boot.py` runs without
     `from __future__ import annotations` and quotes what Python 3.9 cannot evaluate, which
     the plain module, under it, needs no more (ruff's UP037)."""
     quoted = [

@@ -26,10 +26,10 @@ from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
 from burgee.render.tables import aliases, groups, shadows
 from burgee.runtime.catalog import code_names, generated_names
-from burgee.runtime.context import _Command
+from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
+from burgee.runtime.commandline.wording import _characters, _choice_text, _number
+from burgee.runtime.execution.context import _Command
 from burgee.runtime.program import TABLES
-from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
-from burgee.runtime.wording import _characters, _choice_text, _number
 
 
 def docstring(text: str) -> str:
@@ -189,7 +189,7 @@ def _default(param: Param) -> tuple[str, bool]:
 
 
 def _input_row(param: Param, program: Program) -> str:
-    """One input's row: `(name, flags, converter, default, options)` (see `runtime/table.py`)."""
+    """One input's row: `(name, flags, converter, default, options)` (`table.py`)."""
     assert param.type is not None
     ref = param.type
     flags, parser = parser_arguments(param, program)
@@ -212,7 +212,7 @@ def _input_row(param: Param, program: Program) -> str:
 
 
 def input_spec(param: Param) -> str | tuple[object, ...]:
-    """The converter an input's row names, as data (`runtime/table._converter` makes it): its
+    """The converter an input's row names, as data (`table._converter` makes it): its
     type's (each item's, for a list), checked against its bounds or text rules if it has some;
     the examples check makes it too."""
     assert param.type is not None
@@ -257,7 +257,7 @@ _ROW_DEFAULTS = {
 
 def command_row(command: Command, program: Program, indent: str = "    ") -> str:
     """One command's row of its table: `(handler, summary, result shape, inputs, details)`
-    (see `runtime/table.py`), each input on a line of its own (the table is left as written by
+    (see `table.py`), each input on a line of its own (the table is left as written by
     the formatter), indented under a row that starts at `indent`."""
     details: list[tuple[str, str]] = []
     description = command.description

@@ -3,7 +3,7 @@
 The handlers' imports are split when the file is read (`read/strip.py`): those only
 annotations use go under `if TYPE_CHECKING:`; those only function bodies use wait for the
 first command (or `complete=` function) that runs, in `_import_handlers`, which the runtime
-calls once (`runtime/table._import_once`); the rest, used by code that runs when the module is
+calls once (`table._import_once`); the rest, used by code that runs when the module is
 defined, run at the top of the module. A third-party import is guarded wherever it runs: a
 missing package becomes `_Missing` (the tool still starts, describes itself and serves MCP; a
 command that uses it fails as `missing_dependency`).
@@ -91,7 +91,7 @@ def third_party(program: Program, source: str) -> tuple[str, list[str]]:
 
 def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tuple[str, str]:
     """`_import_handlers`: the handlers' imports that only function bodies use, run once
-    before the first command or `complete=` function (`runtime/table._import_once`), but
+    before the first command or `complete=` function (`runtime/execution/table._import_once`), but
     those the module's top has (`taken`); and those imports, for type checkers."""
     if not program.user_deferred.strip():
         return "", ""

@@ -1,5 +1,5 @@
 """burgee's runtime in the generated module, moved into a raw string so it is compiled once
-(`runtime/boot.py`).
+(`runtime/start/boot.py`).
 
 The template writes the runtime last, after `if __name__ == "__main__":`, between two comment
 lines; `wrap()` turns what lies between them into a raw string that the module's start-up
@@ -14,7 +14,7 @@ own: the compiler drops it, so an installed tool's `.pyc` does not load the code
 
 from __future__ import annotations
 
-from burgee.runtime.boot import _CODE_OPEN
+from burgee.runtime.start.boot import _CODE_OPEN
 
 BEGIN = "# ---- burgee: code ----\n"
 END = "# ---- burgee: end of code ----\n"

@@ -1,6 +1,6 @@
 """Stubs of runtime names, for the generated module's `if TYPE_CHECKING:` block.
 
-The runtime a tool carries is compiled from a string (`runtime/boot.py`), so linters and
+The runtime a tool carries is compiled from a string (`runtime/start/boot.py`), so linters and
 type checkers do not see it; code outside the string that names it (the handlers, the
 tables, a user's `tool.invoke(...)`) needs its names declared. `stubs()` writes each one
 from the runtime module that binds it (`runtime/catalog.py`'s chunks): a function's
@@ -258,7 +258,7 @@ def _default(value: ast.expr) -> ast.expr:
 
 
 def _unquoted(annotation: ast.expr) -> ast.expr:
-    """`"str | None"` as `str | None`: `runtime/boot.py` quotes what Python 3.9 cannot
+    """`"str | None"` as `str | None`: `runtime/start/boot.py` quotes what Python 3.9 cannot
     evaluate; the stubs are never evaluated (and ruff's UP037 wants them unquoted)."""
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         return _type(annotation.value)

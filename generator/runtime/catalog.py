@@ -139,9 +139,29 @@ ALWAYS = frozenset(
 )
 
 
+@cache
+def _folders() -> dict[str, str]:
+    """Each runtime module's folder, by its name (`"values"` -> `"execution."`; `"program"`,
+    at the top, -> `""`)."""
+    top = files(_RUNTIME)
+    folders = [top, *(f for f in top.iterdir() if f.is_dir() and not f.name.startswith("_"))]
+    return {
+        entry.name.removesuffix(".py"): "" if folder is top else f"{folder.name}."
+        for folder in folders
+        for entry in folder.iterdir()
+        if entry.name.endswith(".py") and entry.name != "__init__.py"
+    }
+
+
+def dotted(module: str) -> str:
+    """The import name of one runtime module: `"values"` -> `"burgee.runtime.execution.values"`."""
+    return f"{_RUNTIME}.{_folders()[module]}{module}"
+
+
 def source(module: str) -> str:
     """The source text of one runtime module (`"values"`), as installed."""
-    return (files(_RUNTIME) / f"{module}.py").read_text("utf-8")
+    path = _folders()[module].replace(".", "/")
+    return (files(_RUNTIME) / f"{path}{module}.py").read_text("utf-8")
 
 
 @dataclass(frozen=True)
@@ -279,7 +299,7 @@ def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
 
 
 def _entry(module: str, text: str) -> str | None:
-    from burgee.runtime.boot import _cache_directory
+    from burgee.runtime.start.boot import _cache_directory
 
     directory = _cache_directory()
     if directory is None:

@@ -5,7 +5,7 @@ pieces, given the program's tables as a runtime `Program` (`render.tables.lookup
 `_Invocation` takes the tool-wide flags out, `argv._find` finds the command path, and the
 command's own argparse builder (`table._builder`, given the flags and keywords of its inputs'
 rows) parses the rest; each value is then converted by its type's converter
-(`runtime/kinds.py`); a required value left out may come from an env var or a config file as
+(`kinds.py`); a required value left out may come from an env var or a config file as
 `sources._layered` says. Nothing of the handlers file is run.
 """
 
@@ -23,22 +23,23 @@ from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
 from burgee.render.module import input_spec, parser_arguments
 from burgee.render.tables import lookup
-from burgee.runtime import argv, kinds, values
-from burgee.runtime.argv import _Invocation
-from burgee.runtime.argv_parser import _new_parser
-from burgee.runtime.errors import UsageError
-from burgee.runtime.flags import HELP_FLAGS
-from burgee.runtime.quickargs import _quick_parse, _Recorder
-from burgee.runtime.sources import _layered
-from burgee.runtime.table import _builder, _converter
-from burgee.runtime.values import _apart, _Call
+from burgee.runtime.commandline import argv
+from burgee.runtime.commandline.argv import _Invocation
+from burgee.runtime.commandline.argv_parser import _new_parser
+from burgee.runtime.commandline.flags import HELP_FLAGS
+from burgee.runtime.commandline.quickargs import _quick_parse, _Recorder
+from burgee.runtime.execution import kinds, values
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.execution.sources import _layered
+from burgee.runtime.execution.table import _builder, _converter
+from burgee.runtime.execution.values import _apart, _Call
 
 if TYPE_CHECKING:
     import argparse
 
-    from burgee.runtime.context import Context
+    from burgee.runtime.execution.context import Context
+    from burgee.runtime.execution.sources import _Sources
     from burgee.runtime.program import Program as RuntimeProgram
-    from burgee.runtime.sources import _Sources
 
 #: The names a row's converter may name (`table._converter`): the types' and the wrappers'.
 _RUNTIME = {**vars(kinds), **vars(values)}

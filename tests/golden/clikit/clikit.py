@@ -416,7 +416,7 @@ ROOT_MODE = "words"
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.start.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -1003,7 +1003,7 @@ _boot(globals(), _LAZY)
 # ruff: noqa: B006
 
 
-# ---- The handlers' imports that wait for the first command (burgee.runtime.table) ----
+# ---- The handlers' imports that wait for the first command (burgee.runtime.execution.table) ----
 
 # Type checkers read them at the top, under TYPE_CHECKING, as if they ran there:
 # ruff: noqa: TC004
@@ -1139,7 +1139,7 @@ def export(
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {

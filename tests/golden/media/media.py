@@ -364,7 +364,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.start.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -919,7 +919,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
 _release_interrupts = _hold_interrupts(globals())
 _boot(globals(), _LAZY)
 
-#: The handlers have no imports that wait for the first command (burgee.runtime.table).
+#: The handlers have no imports that wait for the first command (burgee.runtime.execution.table).
 _import_handlers = None
 _FREE_COMPLETERS: frozenset[str] = frozenset()
 
@@ -983,7 +983,7 @@ def palette() -> EmbeddedResource:
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {

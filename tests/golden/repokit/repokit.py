@@ -322,7 +322,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.start.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -886,7 +886,7 @@ _boot(globals(), _LAZY)
 # The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
 
-#: The handlers have no imports that wait for the first command (burgee.runtime.table).
+#: The handlers have no imports that wait for the first command (burgee.runtime.execution.table).
 _import_handlers = None
 _FREE_COMPLETERS: frozenset[str] = frozenset()
 
@@ -969,7 +969,7 @@ def prune(
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {

@@ -1,0 +1,1 @@
+"""The runtime's agents modules (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""The runtime's answers modules (see docs/architecture.md)."""

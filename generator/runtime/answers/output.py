@@ -1,0 +1,405 @@
+"""Results as data: normalised to JSON, checked against the declared type, written as the
+one envelope (`--json`, MCP) or as text for people."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.answers.sanitize import _redact_text
+from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _one_of
+from burgee.runtime.execution.context import _SECRETS
+from burgee.runtime.execution.kinds import _Type
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+_MISSING: Any = object()
+#: What a command path returns when it has printed its answer itself (help, schema, ...).
+_PRINTED: Any = object()
+#: Types whose values are JSON as they are (exactly these: subclasses need normalising).
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
+def _finite(number: float) -> bool:
+    """False for NaN and the infinities (`math.isfinite`, without loading `math` at start-up)."""
+    return number - number == 0
+
+
+def _jsonable(value: object) -> Any:
+    """Plain JSON data for a handler's result, the same for the same value every time.
+
+    Enum members become their values (also `str`/`int` mixins, `IntEnum`, `StrEnum`) at any
+    depth, dataclasses objects, dates, times, UUIDs, paths and Decimals their text.
+    """
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if isinstance(value, float) and kind is float:
+        # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
+        return value if _finite(value) else None
+    # NOTE: exact strings and integers inside containers are kept without a call: results
+    # are mostly those, and the MCP server converts one result per call.
+    if isinstance(value, dict):
+        return {
+            key if type(key) is str else str(_jsonable(key)): item
+            if type(item) in _PLAIN
+            else _jsonable(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [item if type(item) in _PLAIN else _jsonable(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        items = [_jsonable(item) for item in value]
+        return sorted(items, key=lambda item: (type(item).__name__, str(item)))
+    fields = getattr(kind, "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: _jsonable(getattr(value, name)) for name in fields}
+    # NOTE: before the str/int checks: a `class Unit(str, Enum)` member is also a str.
+    member = getattr(value, "_value_", _MISSING)
+    if member is not _MISSING:
+        return _jsonable(member)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return _jsonable(float(value))
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    isoformat = getattr(value, "isoformat", None)
+    if callable(isoformat):
+        return isoformat()
+    if kind.__name__ in ("Decimal", "UUID"):
+        return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        return as_json()
+    raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _conform(data: object, shape: Any, path: str = "result") -> str | None:
+    """What is wrong with normalised `data` for the declared type `shape`, or None.
+
+    A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
+    """
+    if not isinstance(shape, tuple):
+        kind: type[_Type] = shape
+        return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
+    form = shape[0]
+    if form == "null":
+        return None if data is None else _conform(data, shape[1], path)
+    if form == "in":
+        for choice in shape[1]:
+            if type(data) is type(choice) and data == choice:
+                return None
+        return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
+    if form == "list":
+        if not isinstance(data, list):
+            return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
+        item_shape = shape[1]
+        if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
+            return None  # NOTE: a list of a plain type, checked without a path for each item
+        for index, item in enumerate(data):
+            problem = _conform(item, item_shape, f"{path}[{index}]")
+            if problem:
+                return problem
+        return None
+    if not isinstance(data, dict):
+        return f"{path}: {_expected(_JSON_EXPECTED['object'], data)}"
+    if form == "map":
+        item_shape = shape[1]
+        if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):
+            return None
+        for key, item in data.items():
+            problem = _conform(item, item_shape, f"{path}.{key}")
+            if problem:
+                return problem
+        return None
+    fields, required = PROGRAM.records[shape[1]]
+    for key in required:
+        if key not in data:
+            return f"{path}: missing field {key!r}"
+    for key, item in data.items():
+        field = fields.get(key)
+        if field is None:
+            return f"{path}: unexpected field {key!r}"
+        if not isinstance(field, tuple) and field.check(item):
+            continue  # NOTE: a plain field that passes: no path made for it
+        problem = _conform(item, field, f"{path}.{key}")
+        if problem:
+            return problem
+    return None
+
+
+def _dumps(value: object) -> str:
+    """One envelope as JSON text: the same bytes on stdout and in an MCP result
+    (`json.dumps(value, ensure_ascii=False)`, by an encoder made once)."""
+    if not _ENCODERS:
+        _ENCODERS.append(_envelope_encoder())
+    return _ENCODERS[0](value)
+
+
+def _envelope_encoder() -> Callable[[object], str]:
+    """`json.dumps(value, ensure_ascii=False)`, from CPython's C encoder when there is one
+    (`JSONEncoder.encode` builds that encoder again on every call)."""
+    try:
+        import _json
+    except ImportError:
+        import json
+
+        return json.JSONEncoder(ensure_ascii=False).encode
+
+    def refuse(value: object) -> object:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+    codec: Any = _json
+    # NOTE: json.dumps's own arguments for ensure_ascii=False and the default separators.
+    spaced = codec.make_encoder(
+        None, refuse, codec.encode_basestring, None, ": ", ", ", False, False, True
+    )
+
+    def encode(value: object) -> str:
+        return "".join(spaced(value, 0))
+
+    return encode
+
+
+#: The JSON encoder of `_dumps`, made on first use (`import json` costs start-up time).
+_ENCODERS: list[Callable[[object], str]] = []
+
+
+def _text(data: object) -> str:
+    """Text for people: never valid JSON, so a reader can always tell the two apart."""
+    if data is None:
+        return ""
+    if isinstance(data, str):
+        return f"result: {data}" if _looks_like_json(data) else data
+    if isinstance(data, dict):
+        width = max((_width(str(key)) for key in data), default=0)
+        # NOTE: a value's further lines stay under its first, so they never read as keys.
+        below = "\n" + " " * (width + 2)
+        return "\n".join(
+            f"{key}:{' ' * (width - _width(str(key)))} {_cell(value).replace(chr(10), below)}"
+            for key, value in data.items()
+        )
+    if isinstance(data, list):
+        if not data:
+            return "(no results)"
+        if all(isinstance(row, dict) for row in data):
+            return _table(data)
+        items = [_cell(item) for item in data]
+        lines = "\n".join(items)
+        # NOTE: one line can happen to be JSON on its own ("0", "true"), and an item of several
+        # lines would read as several items; bullets prevent both.
+        if any("\n" in item for item in items) or _looks_like_json(lines):
+            return "\n".join("- " + item.replace("\n", "\n  ") for item in items)
+        return lines
+    return f"result: {_cell(data)}"
+
+
+def _looks_like_json(text: str) -> bool:
+    stripped = text.strip()
+    if not stripped or stripped[0] not in '{["-0123456789tfn':
+        return False
+    import json
+
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return False
+    return True
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (dict, list)):
+        return _dumps(value)
+    return str(value)
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(key for key in row if key not in columns)
+    # NOTE: a table row is one line, and a tab would break its columns.
+    cells = [
+        [_cell(row.get(column)).replace("\n", " ").replace("\t", " ") for column in columns]
+        for row in rows
+    ]
+    lines = [columns, *cells]
+    sizes = [[_width(cell) for cell in line] for line in lines]
+    widths = [max(size[i] for size in sizes) for i in range(len(columns))]
+    return "\n".join(
+        "  ".join(cell + " " * (widths[i] - sizes[row][i]) for i, cell in enumerate(line)).rstrip()
+        for row, line in enumerate(lines)
+    )
+
+
+def _width(text: str) -> int:
+    """How many columns a terminal gives `text`: two for a wide character (CJK, most emoji),
+    none for a combining one."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
+    """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
+    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
+    No secret the process has seen is ever written: each becomes `<secret:NAME>`; JSON text
+    comes redacted as data (`sanitize._redact`, `redact=False`), which this would break (a
+    secret of digits in a number). The status line (`_Status`) is erased first."""
+    status: _Status | None = getattr(stream, "status", None)
+    if status is not None:
+        status.clear()
+    if not redact:
+        stream = stream.stream if isinstance(stream, _Redacting) else stream
+    elif _SECRETS:
+        text = _redact_text(text, _SECRETS)
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()
+    data = text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace")
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        descriptor = -1  # NOTE: a stream in memory (a test's capture)
+    if descriptor < 0:
+        buffer.write(data)
+        stream.flush()
+        return
+    # NOTE: the descriptor itself, to the last byte: a buffered write of a large answer whose
+    # reader went away mid-way (`| head`) can end without an error, and the tool then exits 0;
+    # `os.write` raises BrokenPipeError on the next write (exit 141).
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+
+
+class _Status:
+    """The one line `ctx.progress` keeps at the bottom of a terminal (on stderr): erased before
+    anything else is written there or on stdout, so no text lands on its line, and at the end
+    of the run, whatever ended it."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def show(self, text: str) -> None:
+        self.shown = True
+        self.stream.write(f"\r\x1b[K{text}")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.shown = False
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+class _Redacting:
+    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
+    secrets the process has seen (`<secret:NAME>`) on its way out, after the status line."""
+
+    def __init__(self, stream: Any, status: _Status) -> None:
+        self.stream = stream
+        self.status = status
+
+    def write(self, text: str) -> int:
+        self.status.clear()
+        if _SECRETS:
+            text = _redact_text(text, _SECRETS)
+        return int(self.stream.write(text))
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+class _Quiet:
+    """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
+    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+
+    def __init__(self) -> None:
+        self.saved: int | None = None
+        self.stdout: Any = None
+
+    def start(self) -> None:
+        self.stdout = sys.stdout
+        sys.stdout.flush()
+        sys.stdout = sys.stderr
+        try:
+            self.saved = os.dup(1)
+            os.dup2(2, 1)
+        except OSError:
+            self.saved = None  # no file descriptor 1 (or 2): nothing to protect
+
+    def stop(self) -> None:
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        if self.stdout is None:
+            return
+        sys.stderr.flush()
+        if self.saved is not None:
+            os.dup2(self.saved, 1)
+            os.close(self.saved)
+            self.saved = None
+        sys.stdout, self.stdout = self.stdout, None
+
+
+#: The one `_Quiet` of this process (the command line runs one call).
+_QUIET = _Quiet()
+
+
+def _stdin_apart() -> Any:
+    """The caller's stream (the MCP requests, the `--batch` calls) as a binary file of the
+    reader's own, and an empty standard input for everything else: file descriptor 0 becomes
+    the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
+    the end of input at once, never the stream's next line."""
+    stream = sys.stdin
+    try:
+        own = stream is not None and stream.fileno() == 0
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        own = False
+    if not own:
+        # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
+        import io
+
+        text = stream.read() if stream is not None else ""
+        sys.stdin = io.StringIO()
+        return io.BytesIO(text.encode("utf-8", "surrogateescape"))
+    try:
+        kept = os.dup(0)
+    except OSError:
+        return open(os.devnull, "rb")  # NOTE: no descriptor 0: nothing to read
+    try:
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+    except OSError:
+        pass  # NOTE: no null device (a sandbox): handlers read the stream as before
+    return open(kept, "rb")

@@ -1,0 +1,1 @@
+"""The runtime's commandline modules (see docs/architecture.md)."""

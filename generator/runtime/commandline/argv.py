@@ -1,0 +1,394 @@
+"""The command line: the tool-wide flags taken out of argv, and the command found in the rest."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.commandline.flags import (
+    BATCH_JOBS,
+    FORMATS,
+    HELP_FLAGS,
+    _either,
+    _flag,
+    confirm_flags,
+)
+from burgee.runtime.commandline.quickargs import _pass_start, _recorded, _Recorder
+from burgee.runtime.commandline.shells import _TOOL_WORDS
+from burgee.runtime.commandline.wording import _expected, _one_of
+from burgee.runtime.execution.context import _SECRETS
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.table import _command
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from burgee.runtime.commandline.flags import Flag
+    from burgee.runtime.program import Program
+
+
+class _Invocation:
+    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
+    those that the command named first takes over with its own options (`SHADOWS`; under ""
+    those of a program whose only command is its root, which no word names)."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        program: Program | None = None,
+        *,
+        strict: bool = True,
+        arguments: Callable[[str], _Recorder | None] | None = None,
+    ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
+        #: This program, or another (`burgee gen` parses examples with the one it writes).
+        program = program or PROGRAM
+        table = program.shadows
+        reads_config = program.config
+        #: The arguments of the command at a path as typed (`_arguments_at`, or another
+        #: program's): where a pass-through argument begins, the tool's flags end.
+        lookup = _arguments_at if arguments is None else arguments
+        self.json = False
+        self.json_input: str | None = None
+        self.debug = False
+        self.version = False
+        self.mcp = False
+        self.print_config = False
+        self.timeout: float | None = None
+        #: `--batch`: None when not batching, "" for stdin, else a file name.
+        self.batch: str | None = None
+        self.jobs = BATCH_JOBS
+        #: `--max-output`: None when not given (the command's or the default applies).
+        self.max_output: int | None = None
+        self.spill_dir: str | None = None
+        self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
+        self.rest: list[str] = []
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
+        self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
+        spread = program.shared
+        if spread:
+            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+        else:
+            tokens = list(argv)
+        index = 0
+        #: The spellings the command named so far takes over (`SHADOWS`).
+        shadowed: tuple[str, ...] = table.get("", ())
+        #: The arguments of the command named, once it has a pass-through argument, and
+        #: where its words begin in `rest` (`Argument(passthrough=True)`).
+        alone = program.root_mode == "alone"
+        passing, begins = _passing(lookup, program.root, 0, program) if alone else (None, 0)
+        while index < len(tokens):
+            token = tokens[index]
+            index += 1
+            if passing is not None:
+                words = self.rest[begins:]
+                if _pass_start(passing, [*words, token]) <= len(words):
+                    self.rest.extend(tokens[index - 1 :])
+                    break
+            if token == "--":
+                self.rest.extend(tokens[index - 1 :])
+                break
+            name, has_value, value = token.partition("=")
+            if token[:2] == "-o" and token[2:] in FORMATS:
+                name, has_value, value = "-o", "=", token[2:]
+            flag = None if name in shadowed else _flag(name, reads_config)
+            if flag is None:
+                self.rest.append(token)
+                if token[:1] != "-" and (not shadowed or passing is None):
+                    named = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = shadowed or table.get(named, ())
+                    if passing is None and not alone:
+                        passing, begins = _passing(lookup, named, len(self.rest), program)
+                continue
+            given.append(flag)
+            if flag.name == "--batch":
+                # NOTE: the file is optional (stdin otherwise); no command may follow.
+                # NOTE: `-` is stdin, as for `--json -`.
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.batch = value if has_value and value != "-" else ""
+                continue
+            if flag.name == "--json":
+                # NOTE: the input is optional; a next word counts only when it looks like one.
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.json = True
+                if has_value:
+                    if self.json_input is not None:
+                        self.problem = self.problem or UsageError("--json takes one input")
+                    self.json_input = value
+                continue
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    ended = index >= len(tokens)
+                    if ended or _flag(tokens[index].partition("=")[0], reads_config) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given, self.rest)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given (a tool-wide flag only where the program reads a config
+        file: elsewhere it is no flag of the tool's, and a command may take it)."""
+        return self.asked.get("--config")
+
+    def _take(self, flag: Flag, value: str) -> None:
+        if flag.choices and value not in flag.choices:
+            raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        if flag.name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
+            return
+        try:
+            read = flag.read(value)
+        except ValueError as error:
+            raise UsageError(f"{flag.name}: {_expected(str(error), value)}") from None
+        if flag.name == "--output":
+            read = read == "json"
+        if flag.dest:
+            setattr(self, flag.dest, read)
+        else:
+            self.asked[flag.name] = value
+
+
+def _named(path: str, program: Program | None = None) -> str:
+    """What the words `path` name in the program (this one by default): "command" (an alias's
+    too), "group", or ""."""
+    program = program or PROGRAM
+    path = program.aliases.get(path, path)
+    return "command" if path in program.commands else "group" if path in program.groups else ""
+
+
+def _hoisted(
+    tokens: list[str],
+    reads_config: bool,
+    shared: dict[str, dict[str, int]],
+    named: Callable[[str], str],
+    *,
+    keep: bool = False,
+) -> list[str]:
+    """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
+    the program's and each group's `options=`) moved to right after the command's name, where
+    the command reads them as its own: given there too, it is as if given twice (the later
+    value wins, a count adds up, a list takes both). When no command is named, they are left
+    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
+    root command's)."""
+    node = ""
+    spellings = shared.get("", {})
+    kept: list[str] = []
+    moved: list[str] = []
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        name, has_value, _ = word.partition("=")
+        takes = spellings.get(name)
+        if takes is None and name[:1] == "-" and name[1:2] != "-" and len(name) > 2:
+            # NOTE: `-vvv` (each a shared flag), `-Hvalue` (a short one given its value).
+            short = spellings.get(name[:2])
+            if short or all(spellings.get(f"-{c}") == 0 for c in name[1:]):
+                takes, has_value = 0, "="
+        if takes is not None:
+            count = 0 if has_value else takes
+            moved += tokens[index - 1 : index + count]
+            index += count
+            continue
+        if word in HELP_FLAGS:
+            index -= 1
+            break
+        if word == "--":
+            return tokens
+        if word[:1] == "-":
+            kept.append(word)
+            flag = _flag(name, reads_config)
+            # NOTE: a tool-wide flag's value is no command's name (`-o json`, `--json '{}'`).
+            valued = flag is not None and flag.metavar != "" and not has_value
+            if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+                kept.append(tokens[index])
+                index += 1
+            continue
+        child = f"{node} {word}".lstrip()
+        what = named(child)
+        if what == "command":
+            return [*kept, word, *moved, *tokens[index:]]
+        if what != "group":
+            return tokens  # NOTE: the root command's words, or an unknown command
+        kept.append(word)
+        node = child
+        spellings = {**spellings, **shared.get(child, {})}
+    if keep or (not node and PROGRAM.root):
+        return tokens  # NOTE: the root command's options
+    # NOTE: a group named and no command (its help, or a missing command): the shared
+    # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
+    return [*kept, *tokens[index:]]
+
+
+def _arguments_at(named: str) -> _Recorder | None:
+    """The arguments of the command (or alias) at the path `named`, as typed."""
+    path = PROGRAM.aliases.get(named, named)
+    command = _command(path) if path in PROGRAM.commands else None
+    return _recorded(command) if command is not None else None
+
+
+def _passing(
+    lookup: Callable[[str], _Recorder | None], named: str, end: int, program: Program
+) -> tuple[_Recorder | None, int]:
+    """The arguments of the command the words `named` name, when it has a pass-through argument,
+    and where its own words begin in argv's rest (`end`, past the command's words): the root
+    command's, from the start, when the first word names no command."""
+    found = lookup(named)
+    # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
+    # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
+    unnamed = not any(
+        named in names
+        for names in (program.commands, program.groups, program.aliases, program.extra_commands)
+    )
+    unnamed = unnamed and named not in _TOOL_WORDS
+    if found is None and program.root and " " not in named and unnamed:
+        found, end = lookup(program.root), 0
+    if found is None or found.passthrough is None:
+        return None, 0
+    return found, end
+
+
+def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
+    """A flag given without one it goes with (a flag, or the command `rest` names), or with
+    one it cannot be given with."""
+    names = {flag.name for flag in given}
+    if rest:
+        names.add(rest[0])
+    for flag in given:
+        if flag.goes_with and names.isdisjoint(flag.goes_with):
+            return UsageError(f"{flag.name} goes with {_either(flag.goes_with)}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
+def _keep_argv_secrets(argv: Sequence[str]) -> None:
+    """Before a usage error is written: every value argv gives an option that is secret in
+    any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
+    (an option given before its command, the words after a command `--schema` does not know,
+    a word `--json` input leaves over). Only on an error: a run that succeeds reads each
+    secret as it converts it (`values._keep_secret`)."""
+    takes: dict[str, tuple[str, int]] = {}
+    for row in PROGRAM.commands.values():
+        for name, flags, _, _, options in row[3]:
+            settings = dict(options)
+            if settings.get("secret"):
+                nargs = settings.get("nargs")
+                for flag in flags:
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+    if not takes:
+        return
+    index = 0
+    while index < len(argv) and argv[index] != "--":
+        word = argv[index]
+        index += 1
+        flag, has_value, value = word.partition("=")
+        if flag not in takes and word[:2] in takes and word[:2] != "--":
+            flag, has_value, value = word[:2], "=", word[2:].removeprefix("=")
+        if flag not in takes:
+            continue
+        name, count = takes[flag]
+        # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
+        # takes it out first.
+        values = [value] if has_value else argv[index : index + count]
+        for text in values:
+            if text and _flag(text.partition("=")[0]) is None:
+                _SECRETS[text] = name
+
+
+def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[str]]:
+    """The longest command or group path at the start of `tokens` (an alias read as the
+    command it names), and what follows it; the root command when argv names none. In this
+    program, or another (`burgee gen` finds the commands of examples with the one it writes).
+    """
+    program = program or PROGRAM
+    if program.root_mode == "alone":
+        # NOTE: the program's only command is its root: there is no subcommand level.
+        return program.root, tokens
+    node = ""
+    index = 0
+    while index < len(tokens) and node in program.groups:
+        token = tokens[index]
+        if token.startswith("-"):
+            break
+        child = f"{node} {token}".lstrip()
+        child = program.aliases.get(child, child)
+        if child not in program.commands and child not in program.groups:
+            if not node and program.root_mode == "words":
+                return program.root, tokens  # NOTE: not a command: the root command's argument
+            names = [name for name, _ in program.groups[node]]
+            names += [a.rpartition(" ")[2] for a in program.aliases if a.rpartition(" ")[0] == node]
+            raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
+        node = child
+        index += 1
+    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+        return program.root, tokens
+    return node, tokens[index:]
+
+
+def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:
+    """`did you mean 'list'?` for the closest of `names`, else `otherwise` (by default the list
+    of them)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, names, n=1)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return otherwise if otherwise is not None else f"commands: {', '.join(names)}"
+
+
+def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
+    """The confirmation flag (`--yes`/`-y`) of a command that asks first, taken out of its
+    words (before `--`)."""
+    spellings = confirm_flags()
+    kept: list[str] = []
+    yes = False
+    for index, word in enumerate(rest):
+        if word == "--":
+            kept += rest[index:]
+            break
+        if word in spellings:
+            yes = True
+        else:
+            kept.append(word)
+    return yes, kept
+
+
+def _read_json_input(text: str) -> dict[str, Any]:
+    """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
+    if text == "-":
+        text = sys.stdin.read()
+    try:
+        data = _load_json(text)
+    except ValueError as error:
+        raise UsageError(f"--json input is not valid JSON: {error}") from None
+    except RecursionError:
+        raise UsageError("--json input is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise UsageError("--json input must be a JSON object whose keys are parameter names")
+    return data

@@ -1,0 +1,249 @@
+"""argparse as a tool uses it (`_new_parser`): its errors are usage errors (an unknown flag
+with a "did you mean", a value that may be a secret counted, not shown), help as wide as the
+terminal, and the words after `--` kept as words."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.commandline.quickargs import (
+    _BOOL_ACTION,
+    _HIDDEN,
+    _PASS,
+    _negatives,
+    _pass_start,
+    _Recorder,
+)
+from burgee.runtime.commandline.wording import _expected, _one_of
+from burgee.runtime.execution.errors import UsageError, _run_hint
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import NoReturn
+
+
+def _terminal_width() -> int:
+    try:
+        size = os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        # NOTE: AttributeError: stdout replaced by one without a file descriptor (the MCP
+        # server's, while a handler runs).
+        size = 0
+    if size > 20:
+        return size - 2
+    # NOTE: not a terminal, or one that knows no size (a pty nobody sized says 0).
+    columns = os.environ.get("COLUMNS", "")
+    # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
+    # int() can read it.
+    usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
+    return int(columns) - 2 if usable else 78
+
+
+def _as_written(text: str) -> str:
+    """Text argparse shows as it is: it %-formats a description or epilog holding `%(prog)`,
+    which a docstring means literally, as every other surface shows it."""
+    return text.replace("%", "%%") if "%(prog)" in text else text
+
+
+#: What a word after `--` starts with while argparse reads it (`_new_parser`): no flag does.
+_MASK = "\x00--"
+
+
+def _unmasked(value: Any) -> Any:
+    """A parsed value with the mask of the words after `--` taken off."""
+    if isinstance(value, str):
+        return value[len(_MASK) :] if value[: len(_MASK)] == _MASK else value
+    if isinstance(value, list):
+        return [_unmasked(item) for item in value]
+    return value
+
+
+def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        #: The command's arguments as `_quick_parse` reads them: where a pass-through
+        #: argument begins (`_pass_start`) is found the same way on both paths.
+        recorded: _Recorder
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.recorded = _Recorder()
+            super().__init__(*args, **options)
+
+        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+            self.recorded.add_argument(*names, **options)
+            if options.get("nargs") == _PASS:
+                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
+                # which reads the rest intermixed, as it cannot with a REMAINDER.
+                options["nargs"] = "*"
+            return super().add_argument(*names, **options)
+
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            given = list(args or ())
+            start = _pass_start(self.recorded, given)
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self._intermixed(given[:start])
+            if start < len(given):
+                assert self.recorded.passthrough is not None
+                setattr(parsed, self.recorded.passthrough.dest, given[start:])
+            if extras:
+                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
+                shown = [
+                    flag
+                    for flag, action in self._option_string_actions.items()
+                    if action.help != _HIDDEN
+                ]
+                given = given[:start]
+                # NOTE: the words left after `--` are values: no flag is suggested for them.
+                after = given[given.index("--") + 1 :] if "--" in given else []
+                ending = 0
+                while ending < min(len(extras), len(after)) and (
+                    extras[-1 - ending] == after[-1 - ending]
+                ):
+                    ending += 1
+                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                if not hint and ending:
+                    hint = "every word after '--' is an argument, not a flag"
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
+            return parsed
+
+        def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
+            """Read as Click, Typer and git read a line: options may come between positionals
+            (`commit a.txt -m x b.txt`), up to `--`. argparse's intermixed reading (before
+            Python 3.13) takes the words after `--` for options, so each is masked until read."""
+            cut = args.index("--") if "--" in args else len(args)
+            masked = [*args[:cut], *(_MASK + word for word in args[cut + 1 :])]
+            parsed, extras = self.parse_known_intermixed_args(masked)
+            for name, value in vars(parsed).items():
+                setattr(parsed, name, _unmasked(value))
+            return parsed, _unmasked(extras)
+
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            value = _unmasked(value)
+            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
+            # long flag or the key named), not in argparse's words.
+            if action.choices is not None and value not in action.choices:
+                label = action.option_strings[-1] if action.option_strings else action.dest
+                wanted = _one_of(list(action.choices))
+                raise UsageError(
+                    f"{label}: {_expected(wanted, value)}",
+                    hint=self._for_usage(),
+                )
+
+        def error(self, message: str) -> NoReturn:
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
+            # messages start `argument --count: `).
+            message = message.removeprefix("argument ")
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM.name).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    parser = Parser(
+        prog=prog,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+
+    class Switch(argparse.Action):
+        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
+        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
+
+        def __init__(
+            self,
+            option_strings: Sequence[str],
+            dest: str,
+            off: Sequence[str] | None = None,
+            **options: Any,
+        ) -> None:
+            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
+            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
+            super().__init__(names, dest, nargs=0, **options)
+
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            setattr(namespace, self.dest, option_string not in self.off)
+
+        def format_usage(self) -> str:
+            return " | ".join(self.option_strings)
+
+    parser.register("action", _BOOL_ACTION, Switch)
+    import re
+
+    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
+    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+    return parser
+
+
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+    import difflib
+
+    for word in words:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
+            if close:
+                return f"did you mean '{close[0]}'?"
+    return ""
+
+
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
+    shown: list[str] = []
+    hidden = 0
+    after_flag = False
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
+            shown.append(flag)
+            hidden += bool(has_value)
+            after_flag = True
+        elif after_flag or word.startswith("-") or '"' in word:
+            # NOTE: a word holding a JSON string may be `--json` input that is no object
+            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
+            hidden += 1
+            after_flag = False
+        else:
+            # NOTE: an empty word, or one with spaces, quoted: '' shows, not nothing.
+            plain = word and not any(c.isspace() for c in word)
+            shown.append(word if plain else repr(word))
+    if not shown:
+        return f"unrecognized arguments: {hidden} not shown"
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()

@@ -1,0 +1,434 @@
+"""`main`: from argv to one answer (text, or one JSON envelope) and an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.agents.describe import _describe, _explain, _loosen
+from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _write_error
+from burgee.runtime.answers.output import (
+    _PRINTED,
+    _QUIET,
+    _dumps,
+    _emit,
+    _jsonable,
+    _Redacting,
+    _Status,
+    _stdin_apart,
+    _text,
+)
+from burgee.runtime.answers.sanitize import _redact
+from burgee.runtime.commandline.argv import (
+    _find,
+    _Invocation,
+    _keep_argv_secrets,
+    _read_json_input,
+    _take_yes,
+)
+from burgee.runtime.commandline.argv_parser import _new_parser
+from burgee.runtime.commandline.cli_help import (
+    _command_epilog,
+    _flags_help,
+    _group_help,
+    _tool_flags,
+)
+from burgee.runtime.commandline.complete import _BUILTINS, _builtin
+from burgee.runtime.commandline.flags import HELP_FLAGS
+from burgee.runtime.commandline.quickargs import (
+    _pass_start,
+    _quick_parse,
+    _recorded,
+    _typed,
+)
+from burgee.runtime.execution.batch import _BatchFailed, _run_batch
+from burgee.runtime.execution.context import (
+    _SECRETS,
+    Context,
+    _answer_flags,
+    _rerun_line,
+)
+from burgee.runtime.execution.errors import (
+    EXIT_BROKEN_PIPE,
+    CommandError,
+    UsageError,
+    _command_line,
+    _Interrupted,
+    _on_sigterm,
+    _run_hint,
+    _success,
+    _Terminated,
+)
+from burgee.runtime.execution.execute import _as_error, _debugging, _execute
+from burgee.runtime.execution.sources import _Sources
+from burgee.runtime.execution.table import _command
+from burgee.runtime.execution.values import _Call, _confirmation
+from burgee.runtime.mcpserver.mcp import _serve_mcp
+from burgee.runtime.program import PROGRAM
+from burgee.runtime.start.boot import _INTERRUPTED
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from burgee.runtime.execution.context import _Command
+
+
+def _help(invocation: _Invocation) -> object:
+    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
+    `help COMMAND...` (as `COMMAND... --help`)."""
+    words = invocation.rest[1:]
+    if words == ["flags"]:
+        sys.stdout.write(_flags_help())
+        return _PRINTED
+    invocation.rest = [*words, "--help"]
+    return run(invocation)
+
+
+def run(invocation: _Invocation) -> object:
+    """Find the command in argv, read its input, and run it; return its envelope."""
+    described = _describe(invocation)
+    if described is not None:
+        return described
+    if invocation.rest and invocation.rest[0] in PROGRAM.extra_commands:
+        # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
+        return PROGRAM.extra_commands[invocation.rest[0]][1](invocation)
+    if invocation.rest[:1] == ["help"]:
+        # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
+        return _help(invocation)
+    if invocation.rest[:1] == [_OUTPUT_WORD]:
+        # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
+        path, rest = _OUTPUT_WORD, invocation.rest[1:]
+    else:
+        path, rest = _find(invocation.rest)
+    if invocation.version and path:
+        raise UsageError(
+            f"--version is a flag of the tool, not of the command {path!r}",
+            hint=_run_hint("--version"),
+        )
+    if path in PROGRAM.groups:
+        if invocation.version:
+            return _success(_version())
+        if rest and rest[0] not in HELP_FLAGS:
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+        if not rest:
+            # NOTE: a usage error, as Click's: a script that left out the command must see it
+            # fail, whichever mode it runs in; a person gets the help first, on stderr.
+            if not invocation.json:
+                sys.stderr.write(_group_help(path))
+            children = ", ".join(name for name, _ in PROGRAM.groups[path])
+            raise UsageError("missing command", hint=f"commands: {children}")
+        sys.stdout.write(_group_help(path))
+        return _PRINTED
+    command = _command(path)
+    assert command is not None  # NOTE: `_find` found it
+    yes = False
+    #: The words before a pass-through argument's (all of them without one): only they
+    #: may be the command's own `--yes` or `--help`.
+    own = _pass_start(_recorded(command), rest)
+    if command.confirm is not None:
+        yes, head = _take_yes(rest[:own])
+        own, rest = len(head), head + rest[own:]
+    if invocation.json_input is not None:
+        if PROGRAM.root_mode == "alone" and rest == [path]:
+            rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
+        if rest:
+            raise UsageError(
+                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+            )
+        raw = _read_json_input(invocation.json_input)
+        source = "json"
+    else:
+        explaining = "--explain" in invocation.asked
+        quick = None if explaining else _quick_parse(_recorded(command), rest)
+        if quick is not None:
+            raw = quick
+        else:
+            parser = _new_parser(
+                PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
+                command.description,
+                _command_epilog(path, command),
+            )
+            command.build(parser)
+            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+                _tool_flags(parser, command, path)
+            if explaining:
+                _loosen(parser)
+            raw = vars(parser.parse_args(rest))
+        source = "flag"
+    if command.deprecated is not None or command.deprecated_flags:
+        _warn_deprecated(path, command, raw, source)
+    context = Context(path, invocation.json)
+    context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    if invocation.json:
+        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
+        # its child processes print goes to stderr instead.
+        _QUIET.start()
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
+    if command.exclusive and source == "flag":
+        call.typed = _typed(_recorded(command), rest)
+    call.sources.full = invocation.json
+    if command.confirm is not None and not yes:
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
+    try:
+        if "--explain" in invocation.asked:
+            call.explaining = True
+            explained = _explain(command, call, invocation)
+            return explained if explained is _PRINTED else _success(explained)
+        envelope = _execute(command, call, invocation.timeout, invocation.json)
+        agent = invocation.json and context.agent is not None
+        return _deliver(
+            envelope,
+            command,
+            agent=agent,
+            limit=invocation.max_output,
+            spill_dir=invocation.spill_dir,
+            text=not invocation.json,
+        )
+    finally:
+        try:
+            context.close()
+        finally:
+            _QUIET.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the tool with `argv` (default: the command line); return the exit code."""
+    if argv is None:
+        _freeze()
+    streams = sys.stdout, sys.stderr
+    status = _Status(sys.stderr)
+    sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    finally:
+        sys.stdout, sys.stderr = streams
+        status.clear()
+
+
+def _freeze() -> None:
+    """Move every object made so far out of the garbage collector's sight, when the tool runs
+    as the program (not imported into another): the code's functions, classes and tables live
+    as long as the process, and each full collection, the one at exit among them, would walk
+    them all (a tenth of a 500-command tool's run)."""
+    import gc
+
+    freeze = getattr(gc, "freeze", None)  # NOTE: CPython only
+    if freeze is not None:
+        freeze()
+
+
+class Invoked:
+    """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
+
+    def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
+        self.exit_code = exit_code
+        self.stdout = stdout
+        self.stderr = stderr
+
+    @property
+    def envelope(self) -> Any:
+        """The JSON envelope: stdout's under `--json`, else a failure's (the last line of
+        stderr); None when there is none (text output)."""
+        import json
+
+        for text in (self.stdout.strip(), self.stderr.strip().rpartition("\n")[2]):
+            if text.startswith("{"):
+                try:
+                    return json.loads(text)
+                except ValueError:
+                    pass
+        return None
+
+    def __repr__(self) -> str:
+        return (
+            f"Invoked(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+        )
+
+
+def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
+    """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
+    `env` is added to the environment, and stdout, stderr and the exit code are captured
+    (`--help` included). Subprocess tests stay for what only a process shows (signals,
+    file descriptors, a terminal)."""
+    import io
+
+    streams = sys.stdin, sys.stdout, sys.stderr
+    environ = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(input), out, err
+    os.environ.update(env or {})
+    try:
+        try:
+            code = main(list(argv))
+        except SystemExit as stop:  # NOTE: argparse's --help ends with sys.exit(0)
+            code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        os.environ.clear()
+        os.environ.update(environ)
+    return Invoked(code, out.getvalue(), err.getvalue())
+
+
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
+    or embedded resource as `media._write_media` says (a program whose commands return some:
+    `PROGRAM.media`)."""
+    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
+def _main(args: list[str]) -> int:
+    invocation: _Invocation | None = None
+    json_mode = False
+    try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
+        if _INTERRUPTED:
+            # NOTE: Ctrl-C while the tool's code was being defined (`_hold_interrupts` held
+            # it): answered here, where the tool can say so, instead of as a traceback.
+            del _INTERRUPTED[:]
+            raise KeyboardInterrupt
+        if invocation is None:
+            return _builtin(args)
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
+            return _serve_mcp(invocation)
+        if invocation.batch is not None:
+            return _batch(invocation)
+        if invocation.version and not invocation.rest:
+            if not invocation.json:
+                sys.stdout.write(f"{PROGRAM.name} {_installed_version()}\n")
+                return 0
+            envelope: Any = _success(_version())
+        else:
+            _on_sigterm()
+            envelope = run(invocation)
+        if envelope is _PRINTED:
+            return 0
+        if invocation.json:
+            # NOTE: redacted as data, so it stays JSON (delivery did most; not `--explain`'s);
+            # `_redact` is in a section of its own, which a run with no secret never loads.
+            shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
+            _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
+        else:
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            cut = envelope.get("meta", {}).get("truncated")
+            if cut:
+                # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
+                where = (
+                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
+                    if cut["ref"]
+                    else "it was not saved"
+                )
+                paths = ", ".join(c["path"] for c in cut["cuts"])
+                what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
+                _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
+        # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
+        return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
+    except CommandError as error:
+        _keep_argv_secrets(args)
+        return _write_error(error, json_mode, PROGRAM.name)
+    except KeyboardInterrupt:
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
+    except _Terminated:
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
+    except BrokenPipeError:
+        # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
+        # final flush does not fail again, and end quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
+        debug = _debugging(invocation is not None and invocation.debug)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
+
+
+def _version() -> dict[str, str]:
+    """`--version --json`: the tool, its version, and the Python it needs."""
+    return {
+        "name": PROGRAM.name,
+        "version": _installed_version(),
+        "requires_python": PROGRAM.requires_python,
+    }
+
+
+def _installed_version() -> str:
+    """The version `--version` shows: the installed distribution's (read from its metadata
+    only here, never on the way to a command), else the one `burgee gen` wrote."""
+    if PROGRAM.distribution:
+        from importlib import metadata
+
+        try:
+            return metadata.version(PROGRAM.distribution)
+        except (metadata.PackageNotFoundError, ValueError):
+            pass
+    return PROGRAM.version
+
+
+def _batch(invocation: _Invocation) -> int:
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call; a batch with a failed call
+    ends with its error on stderr (stdout has only the calls' lines, `--json` or not)."""
+    try:
+        return _batch_calls(invocation)
+    except _BatchFailed as error:
+        return _write_error(error, False, PROGRAM.name)
+
+
+def _batch_calls(invocation: _Invocation) -> int:
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
+    _on_sigterm()
+    # NOTE: a handler that reads standard input finds it empty, never the calls.
+    calls = _stdin_apart()
+    if not invocation.batch:
+        import io
+
+        return _run_batch(io.TextIOWrapper(calls, "utf-8", "replace"), invocation)
+    calls.close()
+    try:
+        lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
+    except OSError as error:
+        raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
+    # NOTE: only opening the file is the caller's mistake; a broken pipe while answering
+    # (`| head`) ends quietly, as everywhere (`_main`).
+    with lines:
+        return _run_batch(lines, invocation)
+
+
+class _Stopped(CommandError):
+    kind = "terminated"
+
+
+def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+    """A line on stderr for a deprecated command, and for each deprecated option given (by
+    its flag, or its key in `--json` input); never in the envelope on stdout."""
+    used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
+    for key, flag, reason in command.deprecated_flags:
+        if key in raw:
+            used.append((flag if source == "flag" else repr(key), reason))
+    for what, reason in used:
+        sys.stderr.write(
+            f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+        )

@@ -1,0 +1,1 @@
+"""The runtime's execution modules (see docs/architecture.md)."""

@@ -1,0 +1,195 @@
+"""`--batch`: many calls in one run, one JSON Lines envelope per call.
+
+Each input line is `{"id": ..., "command": "shelf label", "input": {...}}`; each output line is
+that call's envelope with its `id` first. Calls go through `_execute`, like flags and MCP.
+`read_only` calls run in parallel (`--jobs N` workers); a call that changes something
+(`idempotent`, `non_idempotent`, or `destructive` with `--allow-destructive`, else refused) runs
+alone, after every line before it and before any line after it, so a batch answers as its lines
+run one by one would; `withheld` ones are never callable. Output is in input order, or as
+calls complete with `--as-completed`. A bad line gets an error line and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.answers.deliver import _deliver, _failure_envelope
+from burgee.runtime.answers.output import _QUIET, _dumps
+from burgee.runtime.execution.context import Context, _answer_flags, _rerun_line
+from burgee.runtime.execution.errors import (
+    CommandError,
+    UsageError,
+    _ActionRequired,
+)
+from burgee.runtime.execution.execute import _as_error, _debugging, _execute
+from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.sources import _Sources
+from burgee.runtime.execution.table import _command
+from burgee.runtime.execution.values import _Call
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from burgee.runtime.commandline.argv import _Invocation
+
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
+
+
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
+    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
+    ident: Any = None
+    try:
+        try:
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
+        if not isinstance(item, dict):
+            raise UsageError("not a JSON object")
+        ident = item.get("id")
+        path = item.get("command")
+        if isinstance(path, str):
+            # NOTE: `ls` runs `list-items`, as on the command line
+            path = PROGRAM.aliases.get(path, path)
+        arguments = item.get("input", {})
+        command = _command(path) if isinstance(path, str) else None
+        if command is None or command.effects == "withheld":
+            raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
+        if not isinstance(arguments, dict):
+            raise UsageError("input must be a JSON object whose keys are parameter names")
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            # NOTE: as on the command line, a destructive call waits for a decision (there,
+            # `--yes`): `action_required`, with the line that decides.
+            import shlex
+
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
+            raise _ActionRequired(
+                "confirm",
+                f"{path} is destructive: a batch runs it only with --allow-destructive",
+                [{"command": f"{rerun} --allow-destructive", "when": "to run it too"}],
+                False,
+            )
+        unknown = [key for key in item if key not in ("id", "command", "input")]
+        if unknown:
+            raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
+    except CommandError as error:
+        failure = _deliver(_failure_envelope(error, True), None, agent=True)
+        return ident, "now", lambda: failure
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
+    name = str(path)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
+    command = _command(path)
+    assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
+    context = Context(path, True)
+    context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda more: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
+    )
+    try:
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
+        envelope = _execute(command, call)
+    except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
+        envelope = _failure_envelope(_as_error(error, debug), True)
+    finally:
+        context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
+    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+
+
+class _BatchFailed(CommandError):
+    """At least one call of the batch failed: the batch's own error, after every line."""
+
+    kind = "batch_failed"
+
+    def __init__(self, failed: int, calls: int) -> None:
+        super().__init__(
+            f"{failed} of {calls} calls failed; each one's line says why",
+            details={"failed": failed, "calls": calls},
+        )
+
+
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else raise `_BatchFailed`.
+    The tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each
+    call."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
+
+    lock = threading.Lock()
+    failed: list[bool] = []
+    # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
+    _QUIET.start()
+    out = _QUIET.saved
+
+    def write(ident: Any, envelope: dict[str, Any]) -> None:
+        text = _dumps({"id": ident, **envelope}) + "\n"
+        with lock:
+            if not envelope.get("ok"):
+                failed.append(True)
+            data = text.encode("utf-8", "backslashreplace")
+            if out is None:
+                sys.stderr.write(text)
+            else:
+                while data:
+                    data = data[os.write(out, data) :]
+
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
+    pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            ident, lane, job = _batch_call(line, invocation)
+            future: Future[dict[str, Any]]
+            if lane == "now":
+                future = Future()
+                future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
+            else:
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
+            if invocation.as_completed:
+                future.add_done_callback(_batch_written(write, ident))
+            pending.append((ident, future))
+        if not invocation.as_completed:
+            for ident, future in pending:
+                write(ident, future.result())
+    finally:
+        workers.shutdown(wait=True)
+        _QUIET.stop()
+    if failed:
+        raise _BatchFailed(len(failed), len(pending))
+    return 0
+
+
+def _batch_written(
+    write: Callable[[Any, dict[str, Any]], None], ident: Any
+) -> Callable[[Any], None]:
+    def done(future: Any) -> None:
+        write(ident, future.result())
+
+    return done

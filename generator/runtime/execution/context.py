@@ -1,0 +1,539 @@
+"""What a handler may ask of the running tool (`Context`), and one command's table entry."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.execution.errors import UsageError, _ActionRequired
+from burgee.runtime.execution.fields import _answer_text, _checked, _field_schema, _form_fields
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    import argparse
+    import threading
+    from collections.abc import Callable, Sequence
+    from typing import NoReturn, TypeVar
+
+    #: What `Context.form` returns: the form's own class.
+    _F = TypeVar("_F")
+
+
+#: Every secret value this process has seen (value -> name): an option given `secret=True`
+#: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
+#: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
+_SECRETS: dict[str, str] = {}
+
+#: Environment variables that name the agent running this tool.
+_AGENTS = (
+    ("CLAUDECODE", "claude-code"),
+    ("CURSOR_AGENT", "cursor"),
+    ("CODEX_THREAD_ID", "codex"),
+    ("GEMINI_CLI", "gemini-cli"),
+)
+
+
+def _switched_on(variable: str) -> bool:
+    """An environment variable set to anything but empty or false-like (`0`, `false`, `no`,
+    `off`): how the tool reads every switch it takes from the environment."""
+    return os.environ.get(variable, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def _agent() -> str | None:
+    """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
+    if _switched_on("AI_AGENT"):
+        return os.environ["AI_AGENT"].strip()
+    return next((agent for variable, agent in _AGENTS if _switched_on(variable)), None)
+
+
+def _interactive() -> bool:
+    """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
+    if _switched_on("FORCE_TTY"):
+        return True
+    return sys.stdin.isatty() and not _switched_on("CI") and _agent() is None
+
+
+#: The MCP (syslog) log levels of `ctx.log`, least to most severe.
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class Context:
+    """What a handler may ask of the running tool. It is injected, never parsed."""
+
+    #: Where progress goes instead of the terminal (set by the MCP server for each call).
+    _report: Callable[[float, float | None, str | None], None] | None = None
+    #: Where `log` messages go instead of stderr (set by the MCP server for each call).
+    _log: Callable[[str, str, dict[str, object]], None] | None = None
+    #: `--debug`: every level of `log` reaches stderr, not only warning and above.
+    _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with answers (`--answer NAME=VALUE` each): the
+    #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[dict[str, str]], str] | None = None
+
+    def __init__(self, command: str, json: bool) -> None:
+        self.program: str = PROGRAM.name
+        self.command = command
+        self.json = json
+        self._callbacks: list[Callable[[], object]] = []
+        #: Called when `cancelled` is set (an async handler's task is cancelled then).
+        self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set when the caller gives up on this command; long handlers should check it."""
+        event: threading.Event | None = self.__dict__.get("_cancelled")
+        if event is None:
+            # NOTE: the MCP reader or the --timeout timer may ask at the same moment as the
+            # handler; setdefault is atomic, so every thread gets the same Event.
+            event = self.__dict__.setdefault("_cancelled", _cancel_event(self._on_cancel))
+        return event
+
+    def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        """Report progress: a status line on a terminal's stderr, and nothing elsewhere."""
+        if self._report is not None:
+            self._report(done, total, message)
+            return
+        # NOTE: `output._Status`, when a terminal shows one (output imports this module).
+        status = getattr(sys.stderr, "status", None)
+        if status is None or not sys.stderr.isatty():
+            return
+        amount = f"{done:g}/{total:g}" if total else f"{done:g}"
+        status.show(f"{self.command}: {amount} {message or ''}".rstrip())
+
+    def log(self, level: str, message: str, **data: object) -> None:
+        """Log `message` (and `data`): to an MCP client that asked for the level, else to
+        stderr (warning and above, or every level with `--debug`)."""
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"log level {level!r} is not one of {', '.join(_LOG_LEVELS)}")
+        if self._log is not None:
+            self._log(level, str(message), data)
+            return
+        if _LOG_LEVELS.index(level) < 3 and not self._verbose:
+            return
+        extra = "".join(f" {key}={value!r}" for key, value in data.items())
+        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
+
+    @property
+    def interactive(self) -> bool:
+        """True only when a person can answer: a terminal on stdin, no CI, no agent."""
+        return _interactive()
+
+    @property
+    def agent(self) -> str | None:
+        """The coding agent running this tool, when the environment names one."""
+        return _agent()
+
+    def secret(self, value: str | float, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
+        number is kept as its text (a number that shows it is written as that text redacted)."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = repr(value)
+        if isinstance(value, str) and value:
+            _SECRETS[value] = name
+
+    def action_required(
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+    ) -> NoReturn:
+        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
+        `{"command": "x --yes", "when": "..."}`."""
+        raise _ActionRequired(reason, message, next, self.json)
+
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
+    def form(self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()) -> _F:
+        """Ask for several values at once: the fields of `form`, a dataclass or TypedDict of
+        the handlers file (each field's type, default and help; a Literal or an Enum of strings
+        is a choice, titled by its members' names for an Enum; a list of one, several). Asked
+        as `ask` asks: one form of an MCP client's user, each field in turn at a terminal,
+        `--answer FIELD=VALUE` given ahead; else `action_required`. `legacy_titles`: the Enum
+        fields whose titles an MCP client gets as `enumNames`, for clients that read no
+        `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
+        return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    def on_exit(self, callback: Callable[[], object]) -> None:
+        """Run `callback` once when the command ends, however it ends."""
+        self._callbacks.append(callback)
+
+    def close(self) -> None:
+        """Run the on_exit callbacks, newest first, each exactly once."""
+        while self._callbacks:
+            callback = self._callbacks.pop()
+            try:
+                callback()
+            except (Exception, SystemExit) as error:  # noqa: BLE001
+                # NOTE: a cleanup that fails must not hide the command's own result.
+                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
+
+
+def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
+    """A `threading.Event` that also calls `hooks` when it is set."""
+    import threading
+
+    class Cancel(threading.Event):
+        def set(self) -> None:
+            super().set()
+            for hook in list(hooks):
+                hook()
+
+    return Cancel()
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+def _question_field(
+    name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
+) -> tuple[Any, ...]:
+    """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
+    kind = "boolean" if boolean else "string"
+    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+
+
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    entry = _question_field(name, question, default, choices, boolean)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(given, entry)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, (entry,), secret),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
+    """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
+    form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
+    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    fields = _form_fields(form)
+    values: dict[str, Any] = {}
+    missing = []
+    for entry in fields:
+        given = context._answers.get(entry[0])
+        if given is None:
+            missing.append(entry)
+        else:
+            values[entry[0]] = _checked(given, entry)
+    if missing:
+        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        if answers is _UNANSWERED:
+            names = ", ".join(entry[0] for entry in missing)
+            raise _ActionRequired(
+                "answer",
+                f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
+                f" for each of {names})",
+                _answer_steps(context, missing),
+                context.json,
+            )
+        values.update((key, value) for key, value in answers.items() if value is not None)
+    try:
+        return globals()["_to_" + form.__name__](values)
+    except ValueError as error:
+        raise UsageError(f"the answers to {message!r}: {error}") from None
+
+
+def _answer_steps(
+    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
+) -> list[dict[str, str]]:
+    """The `next` steps of questions nobody could answer: the call again with each answer
+    (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
+    if context._rerun is None:
+        return []
+    if len(fields) > 1:
+        given = {
+            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+        }
+        when = "as it is, or with other answers in place of the defaults shown"
+        if "VALUE" in given.values():
+            when = "with the answers in place of VALUE"
+            if any(entry[8] is not None for entry in fields):
+                when += " (and of the defaults shown, as you wish)"
+        return [{"command": context._rerun(given), "when": when}]
+    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
+    if fields[0][3] == "boolean":
+        values = ["yes", "no"]
+    else:
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun({name: value}), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
+    first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
+    answer); `_UNANSWERED`: nobody could be asked."""
+    entry = _question_field(name, question, default, choices, boolean)
+    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    return answers if answers is _UNANSWERED else answers[name]
+
+
+def _ask_fields(
+    context: Context,
+    key: str,
+    message: str,
+    fields: Sequence[tuple[Any, ...]],
+    secret: bool = False,
+    steps: list[dict[str, str]] | None = None,
+    legacy: Sequence[str] = (),
+) -> Any:
+    """The one way questions are asked: of the MCP client's user (one `elicitation/create`
+    of every field, `key` naming it; never a secret), else of a person at the terminal, each
+    field in turn. The answers by field name (None: the default, an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
+    question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
+    whose `next` is `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
+        required = [entry[0] for entry in fields if entry[7]]
+        schema = {"type": "object", "properties": properties, "required": required}
+        result = context._elicit(key, message, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            content = content if isinstance(content, dict) else {}
+            answers: dict[str, object] = {}
+            for entry in fields:
+                value = content.get(entry[0])
+                if value is None and (
+                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                ):
+                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                else:
+                    answers[entry[0]] = _checked(value, entry)
+            return answers
+        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+            return {key: False}  # NOTE: a yes/no question (named as its field), not a form
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, fields)
+        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+    if not (context._person and _interactive()):
+        return _UNANSWERED
+    if len(fields) > 1 or message != fields[0][1]:
+        sys.stderr.write(message + "\n")
+    answers = {}
+    for entry in fields:
+        answer = _from_person(entry, secret)
+        if answer is _UNANSWERED:
+            return _UNANSWERED
+        answers[entry[0]] = answer
+    return answers
+
+
+def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+    """Ask at the terminal until the answer is one the field takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    _, question, description, kind, several, choices, _, _, default = entry
+    boolean = kind == "boolean"
+    if description:
+        question += f" ({description})"
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)}{', several: a,b' if several else ''})"
+    shown = None if boolean or default in (None, []) else _answer_text(default)
+    while True:
+        answer = _ask(question, shown, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if kind != "string" or several else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        try:
+            return _checked(answer, entry)
+        except UsageError as error:
+            wanted = error.message.partition("expected ")[2].rpartition(", got")[0]
+            if boolean or (choices and not several):
+                wanted = "y or n" if boolean else ", ".join(choices)
+            sys.stderr.write(f"answer {wanted}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if PROGRAM.root_mode == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
+    given = {**answers, **more}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+#: The default of an injected Context parameter; the tool always passes a real one.
+INJECTED: Any = None
+
+
+class _Command:
+    """One command: its help, how to build its parser, how to run it, and its result's shape."""
+
+    __slots__ = (
+        "build",
+        "confirm",
+        "deprecated",
+        "deprecated_flags",
+        "description",
+        "effects",
+        "examples",
+        "exclusive",
+        "keys",
+        "max_output",
+        "returns",
+        "run",
+        "sanitize",
+        "summary",
+        "trust",
+    )
+
+    def __init__(
+        self,
+        summary: str,
+        keys: tuple[str, ...],
+        build: Callable[[argparse.ArgumentParser], None],
+        run: Callable[[Any], object],  # NOTE: given a `values._Call`
+        returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
+        effects: str = "read_only",
+        max_output: int | None = None,
+        sanitize: bool = True,
+        trust: str = "workspace",
+        confirm: str | None = None,
+        deprecated: str | None = None,
+        deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+    ) -> None:
+        self.summary = summary
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
+        self.examples = examples
+        self.keys = keys
+        self.build = build
+        self.run = run
+        #: The declared return type, as a shape `_conform` checks.
+        self.returns = returns
+        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        self.effects = effects
+        #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
+        self.max_output = max_output
+        #: `@command(sanitize=False)`: a trusted command whose text is not neutralised.
+        self.sanitize = sanitize
+        #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
+        self.trust = trust
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
+        self.confirm = confirm
+        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
+        self.deprecated = deprecated
+        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
+        self.deprecated_flags = deprecated_flags
+        #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
+        self.exclusive = exclusive
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """The parser of a command that takes no input needs nothing added."""

@@ -1,0 +1,340 @@
+"""The errors a command can end with (a kind, an exit code, a message), and the table of the
+built-in kinds and their exit codes: the clispec document, help and the skill read it too."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.program import PROGRAM
+from burgee.runtime.start.boot import EXIT_INTERRUPTED
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import NoReturn
+
+
+#: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
+#: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
+BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
+    kind: (code, text)
+    for kind, (code, text) in {
+        "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "action_required": (4, "The command needs a decision or an action first; see next[]."),
+        "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
+        "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "batch_failed": (
+            125,
+            "At least one call of a --batch failed; its line says which and why.",
+        ),
+        "interrupted": (EXIT_INTERRUPTED, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+        "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
+    }.items()
+}
+
+
+def _exit_code(kind: str) -> int:
+    """The exit code of a built-in kind, with the code the program moved it to, if it did."""
+    return PROGRAM.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
+
+
+def _builtin_errors() -> dict[str, tuple[int, str]]:
+    """`BUILTIN_ERRORS` with the program's moved codes in place of burgee's."""
+    return {kind: (_exit_code(kind), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+
+
+#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+
+
+class CommandError(Exception):
+    """A failure the tool declares: a kind, an exit code, a message, an optional hint,
+    optional details (data) and optional text for people."""
+
+    # NOTE: raised as it is (`raise CommandError("...")`), it is an `internal` error with the
+    # handler's message: a kind every table documents. A declared error names its own.
+    kind = "internal"
+    retryable = False
+
+    @property
+    def exit_code(self) -> int:
+        """The built-in kind's code, the program's when it moved it (a declared error's class
+        sets its own)."""
+        return _exit_code(self.kind if self.kind in BUILTIN_ERRORS else "internal")
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        #: More about the failure, as data (`error.details` of the envelope).
+        self.details = details
+        #: What a person reads on stderr instead of `PROG: error: MESSAGE`, the hint and the
+        #: envelope line (without --json only; JSON callers get the envelope as always).
+        self.text = text
+
+
+class Outcome(Exception):
+    """A declared outcome: the command ends with a data state (like diff's or grep's 1), not a
+    failure. Raised with the command's result, which is still its answer."""
+
+    name = "outcome"
+    exit_code = 1
+
+    def __init__(self, result: object = None) -> None:
+        super().__init__(self.name)
+        self.result = result
+
+
+class UsageError(CommandError):
+    """The command line or the JSON input was wrong; nothing ran."""
+
+    kind = "usage"
+
+
+class _Internal(CommandError):
+    """A failure the tool did not declare: a bug in a handler, or a result of the wrong type."""
+
+    kind = "internal"
+
+
+class _TimedOut(CommandError):
+    kind = "timeout"
+
+
+class _Interrupted(CommandError):
+    kind = "interrupted"
+
+
+class _Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so `finally` blocks and on_exit callbacks run.
+
+    A BaseException, like KeyboardInterrupt: a handler's `except Exception` must not swallow it.
+    """
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _on_sigterm() -> None:
+    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
+    then a `terminated` error (exit 143)."""
+    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    try:
+        _signal.signal(_signal.SIGTERM, _terminate)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
+
+
+#: The KeyboardInterrupt the last Ctrl-C raised in an MCP server (`_on_sigint`): any other one
+#: was raised by a handler, and is that call's error, not the server's end.
+_SIGINTS: list[BaseException] = []
+
+
+def _on_sigint() -> None:
+    """Ctrl-C raises KeyboardInterrupt as usual, and is recorded in `_SIGINTS`."""
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    def interrupt(number: int, frame: object) -> None:
+        # NOTE: the exception itself, not a count: a handler that swallowed a Ctrl-C must not
+        # make its later KeyboardInterrupt of its own stop the server.
+        error = KeyboardInterrupt()
+        _SIGINTS[:] = [error]
+        raise error
+
+    try:
+        _signal.signal(_signal.SIGINT, interrupt)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
+
+
+def _from_ctrl_c(error: BaseException) -> bool:
+    """Whether Ctrl-C raised `error`, rather than a handler."""
+    return any(error is seen for seen in _SIGINTS)
+
+
+class _ActionRequired(CommandError):
+    """The command stopped because the caller must decide or do something first."""
+
+    kind = "action_required"
+
+    def __init__(
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+    ) -> None:
+        self.reason = reason
+        self.next: list[dict[str, str]] = []
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
+            line = step.get("command", "").strip()
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM.name:
+                line = line[len(PROGRAM.name) :].lstrip()
+            line = _command_line(line)
+            if json and "--json" not in line.split():
+                line = _with_flag(line, "--json")
+            self.next.append({**step, "command": line})
+        hint = "; ".join(
+            f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
+        )
+        super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
+
+
+class _MissingDependency(CommandError):
+    """A third-party package the command needs is not installed."""
+
+    kind = "missing_dependency"
+
+
+class _Missing:
+    """Stands for a third-party module, or a name imported from one, that is not installed.
+
+    The tool still starts, describes itself and serves MCP; a command that uses it fails as
+    `missing_dependency`, with the package to install in the hint.
+    """
+
+    def __init__(self, module: str, package: str, error: ImportError) -> None:
+        #: The module, the requirement that provides it (`humanize>=4.9`), the import's error.
+        self._missing = (module, package, str(error))
+
+    def _fail(self) -> NoReturn:
+        import shlex
+
+        module, package, reason = self._missing
+        raise _MissingDependency(
+            f"this command needs the package {package!r} (module {module!r}), which is not"
+            f" installed: {reason}",
+            # NOTE: `package` is the requirement as declared; a pin like `>=4.9` is quoted, or
+            # the shell would read `>` as a redirection.
+            hint=f"pip install {shlex.quote(package)}",
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self._fail()
+
+    def __call__(self, *args: object, **kwargs: object) -> Any:
+        self._fail()
+
+    def __getitem__(self, key: object) -> Any:
+        self._fail()
+
+    def __iter__(self) -> Any:
+        self._fail()
+
+
+class _Invalid(ValueError):
+    """A value that does not fit its parameter's type; the message says why."""
+
+
+class _Explained(Exception):
+    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
+
+
+def _success(data: Any) -> dict[str, Any]:
+    """The `{ok: true, data}` envelope of an answer, the same on the CLI and over MCP (`meta`,
+    `outcome` and the like are added by whoever knows them)."""
+    return {"ok": True, "data": data}
+
+
+def _failure(error: CommandError) -> dict[str, Any]:
+    """The `{ok: false, ...}` envelope of `error`, the same on the CLI and over MCP."""
+    body: dict[str, Any] = {"kind": error.kind, "message": error.message}
+    if error.hint:
+        body["hint"] = error.hint
+    if error.retryable:
+        body["retryable"] = True
+    if error.details:
+        body["details"] = error.details
+    if isinstance(error, _ActionRequired):
+        return {
+            "ok": False,
+            "status": "action_required",
+            "reason": error.reason,
+            "error": body,
+            "next": error.next,
+        }
+    return {"ok": False, "error": body}

@@ -1,0 +1,229 @@
+"""The one execution path: flags, `--json` input and MCP `tools/call` all run a command here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.answers.deliver import _QUARANTINED, _write_error
+from burgee.runtime.answers.output import _QUIET, _conform, _emit, _finite, _jsonable
+from burgee.runtime.execution.context import _switched_on
+from burgee.runtime.execution.errors import (
+    BUILTIN_ERRORS,
+    CommandError,
+    Outcome,
+    _Internal,
+    _MissingDependency,
+    _success,
+    _Terminated,
+    _TimedOut,
+)
+from burgee.runtime.execution.inputs import _input_problems
+from burgee.runtime.execution.sources import _meta
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Coroutine
+    from typing import TypeVar
+
+    from burgee.runtime.execution.context import Context, _Command
+    from burgee.runtime.execution.values import _Call
+
+    _T = TypeVar("_T")
+
+#: How long a handler may run on after --timeout cancelled it, before the tool gives up.
+_TIMEOUT_GRACE = 2.0
+#: The longest deadline a timer can wait for (longer ones overflow the platform's clock).
+_TIMEOUT_LONGEST = 1e9
+
+
+def _unknown_keys(command: _Command, call: _Call) -> None:
+    """Keys of a JSON input that are not the command's parameters: each is one more problem of
+    the call, reported with the others in its one usage error, whose hint names the keys."""
+    keys = command.keys
+    for key in call.raw:
+        if key not in keys:
+            break
+    else:
+        return  # NOTE: the common case, without building a list (an MCP server's every call)
+    unknown = sorted(key for key in call.raw if key not in keys)
+    call.problems.extend(f"unknown key {key!r}" for key in unknown)
+    call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+
+
+def _execute(
+    command: _Command, call: _Call, timeout: float | None = None, json_mode: bool = True
+) -> dict[str, Any]:
+    """Run one call: convert its input, run the handler, normalise and check the result.
+
+    Returns the success envelope (`{"ok": true, "data": ..., "outcome"?: ..., "meta"?: ...}`;
+    a handler that raised a declared `Outcome` gave its result with it); a failure is raised,
+    and `_as_error` + `_failure` make its envelope.
+    """
+    if call.source == "json":
+        # NOTE: unknown keys and the keys the schema refuses are reported with the converters'
+        # own problems (a date that is not one), all in the one usage error `call.check()`
+        # raises.
+        _unknown_keys(command, call)
+        problems = _input_problems(call.context.command, call.raw)
+        if problems:
+            call.problems.extend(problems.values())
+            call.refused = set(problems)
+    outcome = None
+    try:
+        if timeout is None:
+            result = command.run(call)
+        else:
+            result = _run_timed(command, call, timeout, json_mode)
+    except Outcome as ended:
+        result, outcome = ended.result, ended.name
+    except SystemExit as exited:
+        # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
+        # every line after), so it is the handler's failure, as on every surface.
+        raise _Internal(
+            f"the handler called sys.exit({exited.code!r}) instead of returning",
+            hint="raise CommandError (or an error the command declares) to fail with a message",
+        ) from None
+    except Exception as error:
+        # NOTE: what the handler of an external or untrusted command raised may carry the text
+        # it read: marked, so an agent gets it quarantined (`deliver._failure_envelope`). The
+        # tool's own errors (usage, timeout, ...) are not the handler's.
+        if command.trust in _QUARANTINED and (
+            not isinstance(error, CommandError)
+            or type(error) is CommandError
+            or error.kind not in BUILTIN_ERRORS
+        ):
+            error._trust = command.trust  # type: ignore[attr-defined]
+        raise
+    try:
+        data = _jsonable(result)
+        problem = _conform(data, command.returns)
+    except RecursionError:
+        # NOTE: Python's recursion limit, reached at about 500 levels (1,000 from 3.12): the
+        # walkers after this one (cuts, neutralising, text) take no more frames a level.
+        raise _Internal(
+            "result: nested too deeply to write as JSON",
+            hint="return flatter data (the handler's result nests lists or objects hundreds deep)",
+        ) from None
+    if problem is not None:
+        if type(result) is float and not _finite(result):
+            # NOTE: null by now (`_jsonable`): say what it was.
+            problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
+        raise _Internal(problem, hint="the handler returned a value its return type does not allow")
+    envelope: dict[str, Any] = _success(data)
+    if outcome is not None:
+        envelope["outcome"] = outcome
+    meta = _meta(call)
+    if meta:
+        envelope["meta"] = meta
+    return envelope
+
+
+def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
+    """Run an `async def` handler's coroutine on an event loop of its own (one per call, so
+    MCP calls on worker threads stay concurrent). `ctx.cancelled` (MCP cancellation,
+    --timeout) cancels its task, so its `await`s raise CancelledError; Ctrl-C cancels it too,
+    and waits for it to finish before the error goes on."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(work)
+
+    def cancel() -> None:
+        try:
+            loop.call_soon_threadsafe(task.cancel)
+        except RuntimeError:
+            return  # NOTE: the loop is closed: the call is over
+
+    context._on_cancel.append(cancel)
+    if context.cancelled.is_set():
+        task.cancel()
+    try:
+        return loop.run_until_complete(task)
+    except BaseException:
+        if not task.done():
+            task.cancel()
+            # NOTE: waits for the handler to finish, without raising its CancelledError: the
+            # first error is the one to report.
+            loop.run_until_complete(asyncio.wait([task]))
+        elif not task.cancelled():
+            # NOTE: a SystemExit or KeyboardInterrupt of the handler's leaves the loop at once
+            # and stays stored in the task; taken here, asyncio does not log it as never
+            # retrieved (a traceback on stderr).
+            task.exception()
+        raise
+    finally:
+        context._on_cancel.remove(cancel)
+        loop.close()
+
+
+def _debugging(flag: bool) -> bool:
+    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
+    anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
+    return flag or _switched_on(PROGRAM.debug_env)
+
+
+def _as_error(error: BaseException, debug: bool) -> CommandError:
+    """`error` as the tool reports it: a declared error as it is, anything else as `internal`."""
+    if isinstance(error, CommandError):
+        return error
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        # NOTE: an import inside a handler; the tool's top-level ones are guarded by `_Missing`.
+        package = error.name.split(".")[0]
+        return _MissingDependency(
+            f"this command needs the module {package!r}, which is not installed",
+            hint=f"pip install {package}",
+        )
+    if debug:
+        import traceback
+
+        # NOTE: through `_emit`, so not even a traceback shows a secret.
+        lines = traceback.format_exception(type(error), error, error.__traceback__)
+        _emit(sys.stderr, "".join(lines))
+    hint = None if debug else f"rerun with --debug (or {PROGRAM.debug_env}=1) to see the traceback"
+    internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
+    internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
+    return internal
+
+
+def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:
+    """Run a command; set ctx.cancelled at the deadline and end as `timeout`."""
+    import threading
+
+    context = call.context
+    finished = threading.Event()
+    expired: list[bool] = []
+    error = _TimedOut(
+        f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request"
+    )
+
+    def expire() -> None:
+        expired.append(True)
+        context.cancelled.set()
+        if finished.wait(_TIMEOUT_GRACE):
+            return
+        # NOTE: the handler ignored the cancellation; end the process from here. Its on_exit
+        # callbacks run first, while what they print still goes to stderr.
+        context.close()
+        _QUIET.stop()
+        code = _write_error(error, json_mode, PROGRAM.name)
+        sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(min(seconds, _TIMEOUT_LONGEST), expire)
+    timer.daemon = True
+    timer.start()
+    stopped = False
+    try:
+        result = command.run(call)
+    except (KeyboardInterrupt, _Terminated):
+        # NOTE: Ctrl-C or SIGTERM in the grace period is what ended the call, not the timeout.
+        stopped = True
+        raise
+    finally:
+        finished.set()
+        timer.cancel()
+        if expired and not stopped:
+            raise error from None
+    return result

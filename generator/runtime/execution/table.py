@@ -1,0 +1,240 @@
+"""Each command as the generated file writes it: one row of data, made into a `_Command` when a
+run first asks for it.
+
+A tool of hundreds of commands runs one of them. So the generated `COMMANDS` table holds a plain
+tuple per command, not code: its handler, its summary, its result's shape, one tuple per input
+(mostly constants, which Python loads in one step) and its other details. `_command(path)` makes
+the `_Command` of the command a run names, once: its parser builder gives each input's
+`add_argument` keywords to argparse (and to `_quick_parse`, which reads the same calls), and its
+reader takes each value through `_Call` (converted, checked, from a flag, JSON, an env var, a
+config file or its default) and calls the handler.
+
+An input: `(name, flags, converter, default, options)`, all constants (Python loads a command's
+inputs as one). `flags` is `()` for an argument (its name is the one argparse gets); `converter`
+names what converts its values (`_converter`); `default` is `...` when the input is required;
+`options` are `(keyword, value)` pairs: `add_argument`'s own (`_PARSER_KEYWORDS`) and the
+reader's (`env`, `secret`, `prompt`, `nullable` for `_Call.value`; `many`: a list, read with
+`_Call.values`; `fresh`: the default is a function that makes it anew for every call (then the
+inputs are not all constants); `positional`: the handler takes it by position only).
+
+A command's details are pairs too: `_Command`'s keywords, and how to call the handler
+(`context`: the keyword, or the position, of its injected `Context`; `await_with`: `_await`,
+which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
+returns; `apart`: `values._apart`, which checks the groups of options given apart that
+`_Command.exclusive` holds).
+"""
+
+from __future__ import annotations
+
+import _thread
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_WORD
+from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _negatives
+from burgee.runtime.execution.context import _Command
+from burgee.runtime.execution.values import _REQUIRED
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+
+    from burgee.runtime.execution.values import _Call
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard", "apart")
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = PROGRAM.commands.get(path)
+        if row is None:
+            return _OUTPUT if path == _OUTPUT_WORD else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            if "choices" in keywords and not flags and keywords.get("nargs") == "?":
+                keywords["choices"] = _Choices(keywords["choices"])
+            if keywords.get("help") == _HIDDEN:
+                # NOTE: argparse tells `SUPPRESS` by identity, and the table's string is another
+                # object. argparse is loaded whenever it is its parser being built (the quick
+                # reading's `_Recorder` needs no argparse, and takes the string as it is).
+                keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+class _Choices(tuple):  # type: ignore[type-arg]
+    """The choices of an optional positional. Left out, it gets its default, which argparse
+    checks against them, and the parsers' default is `SUPPRESS`: that check passes (every
+    supported Python's argparse makes it)."""
+
+    def __contains__(self, value: object) -> bool:
+        return value == _HIDDEN or tuple.__contains__(self, value)
+
+
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and PROGRAM.import_handlers is not None:
+            PROGRAM.import_handlers()
+            _IMPORTED.append(True)
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
+    how: dict[str, Any],
+    checks: bool,
+    exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them
+    (`exclusive`: its groups of options given apart, which `how["apart"]` checks before and
+    after)."""
+    context = how.get("context")
+    await_with = how.get("await_with")
+    discard = bool(how.get("discard"))
+    apart = how.get("apart")
+    # NOTE: what each input needs is worked out once per command, not on every call (an MCP
+    # server runs the same command thousands of times).
+    plan = []
+    for index, (name, flags, _, written, options) in enumerate(inputs):
+        named = dict(options)
+        off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
+        plan.append(
+            (
+                name,
+                converters[index],
+                written,
+                bool(named.get("many")),
+                bool(named.get("fresh")),
+                bool(named.get("positional")),
+                flags[-1] if flags else None,
+                off[-1] if off else None,
+                bool(named.get("nullable")),
+                named.get("env"),
+                bool(named.get("secret")),
+                named.get("prompt"),
+            )
+        )
+
+    #: Each option's long flag, for what a group's problem names.
+    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+
+    def run(call: _Call) -> object:
+        if PROGRAM.import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        if apart is not None:
+            apart(call, exclusive, longs, False)
+        for (
+            name,
+            convert,
+            written,
+            many,
+            fresh,
+            positional,
+            flag,
+            off,
+            nullable,
+            env,
+            secret,
+            prompt,
+        ) in plan:
+            default = written() if fresh else written
+            if default is ...:
+                default = _REQUIRED
+            read = call.values if many else call.value
+            # NOTE: a False from the command line came from the off form (`--deep`).
+            typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
+            # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
+            # it, and the reader runs once per input of every call.
+            value = read(
+                name,
+                convert,
+                default,
+                flag=typed,
+                nullable=nullable,
+                env=env,
+                secret=secret,
+                prompt=prompt,
+            )
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if apart is not None:
+            apart(call, exclusive, longs, True)
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        # NOTE: a command without inputs has problems only when a JSON input had keys.
+        if checks or call.problems:
+            call.check()
+        result = handler(*args, **given)
+        if await_with is not None:
+            return await_with(call.context, result)
+        return None if discard else result
+
+    return run

@@ -1,0 +1,473 @@
+"""One call's input, from flags or a JSON object, converted and checked parameter by parameter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from burgee.runtime.answers.output import _jsonable
+from burgee.runtime.answers.sanitize import _redact_text
+from burgee.runtime.commandline.flags import _either
+from burgee.runtime.commandline.wording import (
+    _JSON_EXPECTED,
+    _badly_sized,
+    _choice_text,
+    _expected,
+    _mismatched,
+    _one_of,
+    _out_of_bounds,
+    _wrong_count,
+)
+from burgee.runtime.execution.context import _SECRETS, _UNANSWERED, _asked, _jsonable_text
+from burgee.runtime.execution.errors import UsageError, _ActionRequired, _Explained, _Invalid
+from burgee.runtime.execution.kinds import _load_json, _same
+
+if TYPE_CHECKING:
+    import enum
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    from burgee.runtime.execution.context import Context
+
+    _T = TypeVar("_T")
+    _E = TypeVar("_E", bound=enum.Enum)
+
+#: A parameter with no value (and no default): distinct from every value, None included.
+_REQUIRED: Any = object()
+#: The places an option's value may come from when the call does not give it.
+_LAYERS = ("env", "config", "pyproject")
+
+
+class _Call:
+    """The raw input of one command call, converted parameter by parameter."""
+
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+    #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
+    hint: str | None = None
+    #: The options whose env var and config file are not read: another of their group was
+    #: given (`_apart`).
+    unread: frozenset[str] | set[str] = frozenset()
+    #: On the command line, the flag each option was first typed as, in the order typed
+    #: (`quickargs._typed`): what a message about a group names.
+    typed: dict[str, str] | None = None
+
+    def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
+        self.raw = raw
+        #: "flag" (the command line), "json" (`--json` input, an MCP call) or "uri" (the
+        #: placeholders of a resource's URI: text, read as flags are, named by their names).
+        self.source = source
+        self.context = context
+        self.problems: list[str] = []
+        #: The `sources._Sources` of the call (typed Any: that module imports this one).
+        self.sources = sources
+        #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
+        self.provenance: dict[str, dict[str, Any]] = {}
+        self.explaining = False
+        #: Keys already refused by the input schema: their problems are known.
+        self.refused: set[str] = set()
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
+        self.confirm: Callable[[_Call], None] | None = None
+        #: The value each parameter ended up with, from wherever it came (its default, an env
+        #: var, ...): what the question of `confirm` shows. Kept only when it asks.
+        self.settled: dict[str, Any] = {}
+        #: The options whose value came from an env var or a config file, and from where.
+        self.layered: dict[str, str] = {}
+
+    def _settled(self, key: str, value: _T, secret: bool) -> _T:
+        """`value`, as the call's sources settle it (`sources._Sources.settle`)."""
+        settled: _T = self.sources.settle(self, key, value, secret)
+        return settled
+
+    def _label(self, key: str, flag: str | None) -> str:
+        return flag if flag and self.source == "flag" else key
+
+    def value(
+        self,
+        key: str,
+        convert: Callable[[Any], _T],
+        default: Any = _REQUIRED,
+        *,
+        flag: str | None = None,
+        nullable: bool = False,
+        env: str | None = None,
+        secret: bool = False,
+        prompt: str | None = None,
+    ) -> _T:
+        """The converted value of one parameter: from the call; for an option, else from its
+        env var, the config file or pyproject.toml; else (`prompt=`, at a terminal) what a
+        person answers; else its default."""
+        # NOTE: the typed locals below stand where `cast` stood: an MCP server reads thousands
+        # of values a second, and `cast` is a call at run time.
+        fallback: _T = default
+        if key in self.refused:
+            return fallback
+        source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
+                source, label, raw = "prompt", "prompt", answer
+                if key in self.provenance:
+                    self.provenance[key].update({"source": "prompt", "from": "prompt"})
+        if secret and source != "default":
+            _keep_secret(raw, key)
+        # NOTE: a default, or a nullable parameter's None, is a value of its type already.
+        kept: _T = raw
+        if source == "default":
+            return self._settled(key, kept, secret)
+        if source in _LAYERS:
+            self.layered[key] = label
+        # NOTE: a config file's null is a value, and not one of this type: refused below as
+        # `--json` input's null is, never taken for "unset" with the config named as its source.
+        from_file = source in ("config", "pyproject")
+        if raw is _REQUIRED or (raw is None and not nullable and not from_file):
+            if default is _REQUIRED:
+                also = f" (or set {env})" if env and self.source == "flag" else ""
+                self.problems.append(f"{self._label(key, flag)} is required{also}")
+            return fallback
+        if raw is None and nullable:
+            return self._settled(key, kept, secret)
+        if source in ("flag", "json", "uri", "prompt"):
+            label = self._label(key, flag)
+        try:
+            converted = convert(raw)
+        except ValueError as error:
+            reason = "not a valid value (secret, not shown)" if secret else error
+            self.problems.append(f"{label}: {reason}")
+            return fallback
+        if secret:
+            _keep_secret(converted, key)
+        return self._settled(key, converted, secret)
+
+    def values(
+        self,
+        key: str,
+        convert: Callable[[Any], _T],
+        default: Any = _REQUIRED,
+        *,
+        flag: str | None = None,
+        nullable: bool = False,
+        env: str | None = None,
+        secret: bool = False,
+        prompt: str | None = None,
+    ) -> list[_T]:
+        """The converted items of a list parameter, or its default."""
+        raw = self.raw.get(key, _REQUIRED)
+        if key in self.refused:
+            return cast("list[_T]", default)
+        if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
+            reason = (
+                "not a valid value (secret, not shown)"
+                if secret
+                else _expected(_JSON_EXPECTED["array"], raw)
+            )
+            self.problems.append(f"{self._label(key, flag)}: {reason}")
+            return cast("list[_T]", default)
+
+        def convert_all(items: object) -> list[_T]:
+            found = _as_list(items)
+            if not found and default is _REQUIRED:
+                # NOTE: a required list needs a value, in JSON as on the command line.
+                raise _Invalid("needs at least one value")
+            return [convert(item) for item in found]
+
+        return self.value(
+            key,
+            convert_all,
+            default,
+            flag=flag,
+            nullable=nullable,
+            env=env,
+            secret=secret,
+            prompt=prompt,
+        )
+
+    def check(self) -> None:
+        """Raise one usage error that lists every problem found."""
+        if self.explaining:
+            raise _Explained
+        if self.problems:
+            raise UsageError("; ".join(self.problems), hint=self.hint)
+        if self.confirm is not None:
+            self.confirm(self)
+
+
+def _apart(
+    call: _Call,
+    groups: tuple[tuple[tuple[str, ...], bool], ...],
+    longs: dict[str, str],
+    read: bool,
+) -> None:
+    """`@command(exclusive=, one_of=)` (its row names this function only then). Before any
+    value is read: two options of a group given in the call is a problem; one given leaves
+    the others' env vars and config files unread (what the call says wins: they keep their
+    defaults). Once every value is `read`: of a group the call gave none of, an env var or a
+    config file may give one option at most (each named with where it came from), and a
+    `one_of` group needs one."""
+    typed = call.typed or {}
+
+    def named(key: str) -> str:
+        # NOTE: as typed, else its long flag; its key in JSON.
+        return typed.get(key) or call._label(key, longs.get(key))
+
+    def together(names: list[str]) -> None:
+        call.problems.append(f"{names[0]} cannot be given with {' and '.join(names[1:])}")
+
+    unread: set[str] = set()
+    for keys, required in groups:
+        given = [key for key in keys if key in call.raw]
+        if not read:
+            if len(given) > 1:
+                order = list(typed or call.raw)
+                given.sort(key=lambda key: order.index(key) if key in order else len(order))
+                together([named(key) for key in given])
+            if given:
+                unread.update(key for key in keys if key not in given)
+            continue
+        if given:
+            continue
+        layered = [key for key in keys if key in call.layered]
+        if len(layered) > 1:
+            together([f"{named(key)} ({call.layered[key]})" for key in layered])
+        elif required and not layered:
+            call.problems.append(f"{_either(tuple(named(key) for key in keys))} is required")
+    if not read:
+        call.unread = unread
+
+
+def _apart_text(named: tuple[str, ...], required: bool) -> str:
+    """A group of options given apart, as help, the skill and `--llms` say it."""
+    return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+def _keep_secret(value: object, name: str) -> None:
+    """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
+    a secret, as given and as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
+    without leading zeros, a path without `./`): any spelling of it is redacted."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _keep_secret(item, name)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _keep_secret(item, name)
+    elif value is not None and value is not _REQUIRED:
+        text = _jsonable(value)
+        if isinstance(text, str) and text:
+            _SECRETS[text] = name
+
+
+def _as_list(value: object) -> list[Any]:
+    """A list from a list, or from text: a JSON array, or comma-separated items."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        if value.lstrip().startswith("["):
+            try:
+                items = _load_json(value)
+            except (ValueError, RecursionError):
+                raise _Invalid(_expected("a JSON array", value)) from None
+            return _as_list(items) if isinstance(items, list) else [items]
+        return [item.strip() for item in value.split(",") if item.strip()]
+    raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
+
+
+def _within(
+    convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
+) -> Callable[[object], _T]:
+    """A converter that also checks a number's `min=`/`max=` bounds."""
+
+    def check(value: object) -> _T:
+        number: Any = convert(value)
+        problem = _out_of_bounds(number, minimum, maximum)
+        if problem:
+            raise _Invalid(problem)
+        return cast("_T", number)
+
+    return check
+
+
+def _choice(*choices: Any) -> Callable[[object], Any]:
+    """A converter that accepts one of `choices` (as itself, or as text on the command line)."""
+
+    def convert(value: object) -> Any:
+        for choice in choices:
+            text = _choice_text(choice)
+            if _same(value, choice) or value == text:
+                return choice
+        raise _Invalid(_expected(_one_of(choices), value))
+
+    return convert
+
+
+def _member(enum: type[_E]) -> Callable[[object], _E]:
+    """A converter that accepts an enum member's value (as text too: a flag, an env var), as
+    the schemas and argparse's choices do; never its name."""
+
+    def convert(value: object) -> _E:
+        for member in enum:
+            if _same(value, member.value) or value == str(member.value):
+                return member
+        raise _Invalid(_expected(_one_of([member.value for member in enum]), value))
+
+    return convert
+
+
+def _fields(
+    value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
+) -> dict[str, Any]:
+    """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
+    if isinstance(value, str):
+        try:
+            value = _load_json(value)
+        except (ValueError, RecursionError):
+            raise _Invalid(_expected("a JSON object", value)) from None
+    if not isinstance(value, dict):
+        raise _Invalid(_expected(_JSON_EXPECTED["object"], value))
+    unknown = sorted(set(value) - set(converters))
+    if unknown:
+        raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
+    missing = [key for key in required if key not in value]
+    if missing:
+        raise _Invalid(f"missing field {missing[0]!r}")
+    fields = {}
+    for key, item in value.items():
+        try:
+            fields[key] = converters[key](item)
+        except ValueError as error:
+            raise _Invalid(f"{key}: {error}") from None
+    return fields
+
+
+def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]:
+    """A converter of a JSON array whose items `convert` converts."""
+
+    def convert_all(value: object) -> list[_T]:
+        if not isinstance(value, list):
+            raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
+        return [convert(item) for item in value]
+
+    return convert_all
+
+
+def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
+    """A converter that also accepts null."""
+
+    def convert_or_none(value: object) -> _T | None:
+        return None if value is None else convert(value)
+
+    return convert_or_none
+
+
+def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
+    """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
+    a JSON array or comma-separated values)."""
+
+    def convert(value: object) -> tuple[Any, ...]:
+        items = _as_list(value)
+        problem = _wrong_count(len(items), len(converters), len(converters))
+        if problem:
+            raise _Invalid(problem)
+        return tuple(converters[index](item) for index, item in enumerate(items))
+
+    return convert
+
+
+def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
+    """A converter of `dict[str, T]`: a JSON object, `KEY=VALUE` words (a repeated flag), or
+    text (a JSON object, or comma-separated `KEY=VALUE`s)."""
+
+    def convert_all(value: object) -> dict[str, _T]:
+        if isinstance(value, str):
+            if value.lstrip().startswith("{"):
+                try:
+                    value = _load_json(value)
+                except (ValueError, RecursionError):
+                    raise _Invalid(_expected("a JSON object", value)) from None
+            else:
+                value = [item.strip() for item in value.split(",") if item.strip()]
+        if isinstance(value, list):
+            pairs: dict[str, object] = {}
+            for item in value:
+                if isinstance(item, str) and item.lstrip().startswith("{"):
+                    pairs.update(convert_all(item))  # NOTE: a JSON object, as one word
+                    continue
+                # NOTE: `=V` is the key "", as a JSON object may have it.
+                key, equals, text = str(item).partition("=")
+                if not equals:
+                    raise _Invalid(_expected("KEY=VALUE", item))
+                pairs[key] = text
+            value = pairs
+        if not isinstance(value, dict):
+            raise _Invalid(_expected("an object of KEY=VALUE pairs", value))
+        found = {}
+        for key, item in value.items():
+            try:
+                found[str(key)] = convert(item)
+            except ValueError as error:
+                raise _Invalid(f"{key}: {error}") from None
+        return found
+
+    return convert_all
+
+
+def _matching(
+    convert: Callable[[Any], str],
+    pattern: str | None,
+    min_length: int | None,
+    max_length: int | None,
+) -> Callable[[object], str]:
+    """A converter that also checks a string's `pattern=`, `min_length=` and `max_length=`."""
+
+    def check(value: object) -> str:
+        text = convert(value)
+        problem = _badly_sized(text, min_length, max_length)
+        if problem is None and pattern is not None:
+            problem = _mismatched(text, pattern)
+        if problem:
+            raise _Invalid(problem)
+        return text
+
+    return check

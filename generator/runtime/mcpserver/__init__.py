@@ -1,0 +1,1 @@
+"""The runtime's mcpserver modules (see docs/architecture.md)."""

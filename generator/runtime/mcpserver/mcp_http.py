@@ -1,0 +1,463 @@
+"""`--mcp --http [HOST:]PORT`: the MCP server over streamable HTTP, standard library only.
+
+One endpoint, `/mcp` (`--path`), and `GET /health`. What to answer each request is the
+endpoint's (`mcp_endpoint`, shared with the ASGI application): a POST carries one JSON-RPC
+message (or a 2025-03-26 batch) that `_McpServer.read` answers, as on stdio, on the
+request's own thread, and what it writes (progress, log messages, the answer) streams back as
+server-sent events, or as one JSON answer to a client that accepts only JSON. Here: reading
+requests from sockets, each under its deadlines, and writing the answers. Loopback by
+default; `Host` and `Origin` are checked against DNS rebinding (`--allow-host NAME` adds a
+name, `--allow-origin` an origin); `--token-env NAME` or `--token-file PATH` requires
+`Authorization: Bearer`. Nothing is ever written to stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.execution.execute import _TIMEOUT_GRACE
+from burgee.runtime.mcpserver.mcp_endpoint import (
+    _HTTP_WORKERS,
+    _LOOPBACK,
+    _Endpoint,
+    _event,
+    _Exchange,
+    _Routed,
+    _Settings,
+)
+from burgee.runtime.mcpserver.mcp_io import _WILDCARDS, _http_address, _read_token, _url, _wire
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from burgee.runtime.mcpserver.mcp_endpoint import _Answer
+    from burgee.runtime.mcpserver.mcp_io import _McpOptions
+
+#: Seconds a client may take to send the head of a request (its line and headers; on a
+#: connection kept alive, counted from the previous answer), and then its body: one deadline
+#: for each, however the bytes trickle in.
+_HTTP_HEAD_SECONDS = 30.0
+_HTTP_BODY_SECONDS = 30.0
+#: Seconds a client may take to take in one write of an answer.
+_HTTP_PATIENCE = 30
+#: The most header fields a request may have, and the longest line of its head (http.server's).
+_HTTP_FIELDS = 100
+_HTTP_LINE = 65536
+
+
+def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
+    """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
+    import signal
+
+    assert options.http is not None
+    host, port = _http_address(options.http)
+    token = _read_token(env=options.token_env, file=options.token_file)
+    wildcard = host in _WILDCARDS
+    loopback = host in _LOOPBACK or host.startswith("127.")
+    # NOTE: DNS rebinding: a page whose name resolves to this machine sends that name as its
+    # Host. Only the names of this server pass: loopback ones where it listens there (every
+    # address included), the address it was given, and those --allow-host names.
+    hosts = set(options.allow_hosts)
+    if loopback or wildcard:
+        hosts.update(_LOOPBACK)
+    if not wildcard:
+        hosts.add(host.lower())
+    if not loopback and token is None:
+        sys.stderr.write(
+            f"{PROGRAM.name}: warning: serving MCP on {host} without a token (--token-env,"
+            " --token-file): anyone who can reach the port can call every tool\n"
+        )
+    settings = _Settings(options.path, token, hosts, set(options.allow_origins))
+    endpoint = _Endpoint(settings, debug, make, _stateless(make, debug))
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # NOTE: before the address is announced: whoever reads it may stop the server at once.
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        httpd = _server_class(host, debug)((host, port), _handler_class(endpoint))
+    except OSError as error:
+        raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
+    bound = httpd.server_address[1]
+    where = f" on every address of this machine ({host})," if wildcard else ""
+    try:
+        sys.stderr.write(
+            f"{PROGRAM.name}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n"
+        )
+        sys.stderr.flush()
+        httpd.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        endpoint.stop(_TIMEOUT_GRACE)
+    finally:
+        httpd.server_close()
+    sys.stderr.write(f"{PROGRAM.name}: stopped\n")
+    return 0
+
+
+def _stateless(make: Callable[..., Any], debug: bool) -> Any:
+    """The server that owns the protocol's stdout; each session and each 2026-07-28 request
+    gets a server of its own made from it, so ids, in-flight calls and cancellations never mix
+    between clients."""
+    stateless = make(debug)
+    # NOTE: every message of a request goes to the request's sink; one that found none must
+    # not reach stdout either, which nobody reads: once its pipe is full, the server blocks.
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, stateless.out)
+    os.close(null)
+    return stateless
+
+
+def _server_class(host: str, debug: bool) -> Any:
+    """The listening server: a thread for each connection."""
+    import http.server
+    import socket
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        #: Connections waiting to be accepted; more than `_HTTP_WORKERS` (they get a 503).
+        request_queue_size = 4 * _HTTP_WORKERS
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+        def server_bind(self) -> None:
+            if host == "::":
+                # NOTE: every address, IPv4's too, whatever the system's default for IPv6.
+                try:
+                    self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+                except (OSError, AttributeError):
+                    pass
+            super().server_bind()
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            # NOTE: a client that went away mid-request is not the server's error; anything
+            # else is one line on stderr (with --debug, the traceback), not socketserver's dump.
+            error = sys.exc_info()[1]
+            if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
+                return
+            sys.stderr.write(f"{PROGRAM.name}: mcp: a request failed: {error!r}\n")
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+
+    return Server
+
+
+def _reads_class() -> Any:
+    """A connection's reads, all under one deadline (`until`), not each its own: a client
+    sending a byte now and then is held to it too."""
+    import io
+    import socket
+    import time
+
+    class Reads(io.RawIOBase):
+        def __init__(self, connection: socket.socket) -> None:
+            self.connection = connection
+            self.until = 0.0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            left = self.until - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("timed out")  # noqa: UP041 (3.9: not yet TimeoutError)
+            if left >= _HTTP_PATIENCE - 0.05:
+                # NOTE: the socket's own timeout (the writes') ends the wait in time, give or
+                # take 50 ms: the first read of a head or a body sets no timeout of its own.
+                return self.connection.recv_into(buffer)
+            self.connection.settimeout(left)
+            try:
+                return self.connection.recv_into(buffer)
+            finally:
+                self.connection.settimeout(_HTTP_PATIENCE)  # for the answer's writes
+
+    return Reads
+
+
+def _handler_class(endpoint: _Endpoint) -> Any:
+    """The request handler: reads each request under its deadlines, puts it through the
+    endpoint's `_Exchange`, and writes the answer."""
+    import http.server
+    import io
+    import socket
+    import threading
+    import time
+
+    debug = endpoint.debug
+    Reads = _reads_class()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        # NOTE: every answer has a status line and headers: http.server answers a line that
+        # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
+        default_request_version = "HTTP/1.1"
+        timeout = _HTTP_PATIENCE
+        # NOTE: a streamed answer is written in parts (its head, then each event); Nagle's
+        # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
+        disable_nagle_algorithm = True
+        raw_requestline: bytes
+        reads: Any
+        #: The request was read to its end: a refusal leaves nothing unread on the connection.
+        whole: bool
+        #: The request's header fields: each lower-case name, and its values in order.
+        fields: dict[str, list[str]]
+        #: The second of the last `Date`, and its header line.
+        clock: tuple[int, bytes] = (0, b"")
+
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()
+            self.reads = Reads(self.connection)
+            self.rfile = io.BufferedReader(self.reads)
+
+        def handle_one_request(self) -> None:
+            # NOTE: on a connection kept alive, the wait for the next request counts: an idle
+            # connection ends as a slow one does. (Either holds a thread, never a slot.)
+            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
+            self.whole = False
+            self.fields = {}
+            super().handle_one_request()
+
+        def parse_request(self) -> bool:
+            """The request line as http.server reads it, and the header fields read here: its
+            parser of them (the email package's) took a third of a request's time."""
+            self.command = ""
+            self.request_version = self.default_request_version
+            self.close_connection = True
+            line = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+            self.requestline = line
+            words = line.split()
+            if not words:
+                return False
+            if len(words) >= 3:
+                version = words[-1]
+                numbers = version[5:].split(".")
+                if version != "HTTP/1.1" and not (
+                    version.startswith("HTTP/")
+                    and len(numbers) == 2
+                    and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
+                ):
+                    self.send_error(400, f"Bad request version ({version!r})")
+                    return False
+                number = (int(numbers[0]), int(numbers[1]))
+                if number >= (2, 0):
+                    self.send_error(505, f"Invalid HTTP version ({version[5:]})")
+                    return False
+                self.close_connection = number < (1, 1)
+                self.request_version = version
+            if not 2 <= len(words) <= 3:
+                self.send_error(400, f"Bad request syntax ({line!r})")
+                return False
+            if len(words) == 2:
+                self.close_connection = True
+                if words[0] != "GET":
+                    self.send_error(400, f"Bad HTTP/0.9 request type ({words[0]!r})")
+                    return False
+            self.command, self.path = words[0], words[1]
+            fields = self.fields
+            readline = self.rfile.readline
+            longest = _HTTP_LINE + 1
+            for _ in range(_HTTP_FIELDS + 1):
+                raw = readline(longest)
+                if len(raw) == longest:
+                    self.send_error(431, "Line too long")
+                    return False
+                if raw in (b"\r\n", b"\n", b""):
+                    break
+                # NOTE: a line without a colon is a name here, its line end included.
+                name, _, value = raw.decode("iso-8859-1").partition(":")
+                name = name.lower()
+                if name in fields:
+                    fields[name].append(value.strip(" \t\r\n"))
+                else:
+                    fields[name] = [value.strip(" \t\r\n")]
+            else:
+                self.send_error(431, "Too many headers")
+                return False
+            # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
+            # folded onto the one before, or without a colon, is refused too (5.2). Checked
+            # once for every name.
+            names = "".join(fields)
+            if "" in fields or " " in names or not (names.isascii() and names.isprintable()):
+                self.send_error(400, "Bad request: a header line is not NAME: VALUE")
+                return False
+            lengths = fields.get("content-length")
+            self.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
+            connection = fields.get("connection", ("",))[0].lower()
+            if connection == "close":
+                self.close_connection = True
+            elif connection == "keep-alive":
+                self.close_connection = False
+            expect = fields.get("expect", ("",))[0].lower()
+            if expect == "100-continue" and self.request_version >= "HTTP/1.1":
+                return bool(self.handle_expect_100())
+            return True
+
+        def log_message(self, format: str, *args: Any) -> None:
+            if debug:
+                sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
+
+        def head(self, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
+            """An answer's status line and headers, to write with its body in one send: each
+            write is a segment of its own (no Nagle's algorithm), which the client waits for."""
+            if debug:
+                self.log_request(status)
+            now = int(time.time())
+            clock = self.clock
+            if clock[0] != now:
+                clock = Handler.clock = (now, f"Date: {self.date_time_string(now)}\r\n".encode())
+            phrase = self.responses[status][0] if status in self.responses else ""
+            # NOTE: no `Server` (which software, and which Python, is nobody's business): one
+            # line less for every client to read.
+            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), clock[1]]
+            for name, value in headers:
+                if name == "Connection" and value == "close":
+                    self.close_connection = True
+                lines.append(f"{name}: {value}\r\n".encode("latin-1"))
+            lines.append(b"\r\n")
+            return b"".join(lines)
+
+        def send(self, answer: _Answer) -> None:
+            status, body, headers = answer
+            data = _wire(body)
+            headers = dict(headers)
+            if status >= 400 and not self.whole:
+                # NOTE: what follows on the connection could be the rest of this request's
+                # body, taken for the next request (RFC 9112 6.3): the connection ends.
+                headers["Connection"] = "close"
+            if data:
+                headers["Content-Type"] = "application/json"
+            headers["Content-Length"] = str(len(data))
+            head = self.head(status, headers.items())
+            # NOTE: RFC 9110: an answer to HEAD has no content.
+            self.wfile.write(head if self.command == "HEAD" else head + data)
+
+        def exchange(self) -> _Exchange:
+            return endpoint.exchange(self.command, self.path, self.fields)
+
+        def do_GET(self) -> None:
+            exchange = self.exchange()
+            refused = exchange.screen()
+            if refused is not None:
+                self.send(refused)
+            elif self.command == "DELETE":
+                self.send(exchange.delete())
+            elif self.command == "POST":
+                self.post(exchange)
+
+        do_HEAD = do_PUT = do_PATCH = do_OPTIONS = do_DELETE = do_POST = do_GET
+
+        def send_error(
+            self, code: int, message: str | None = None, explain: str | None = None
+        ) -> None:
+            # NOTE: http.server's own errors (a method it has no handler for, a bad request
+            # line) as JSON too, as every other answer of the endpoint; never an HTML page.
+            self.whole = False  # NOTE: the connection ends, and the answer says so
+            phrase = http.HTTPStatus(code).phrase
+            # NOTE: the request line may not have been read: no method or path to go by.
+            nothing = endpoint.exchange("", "", {})
+            self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
+
+        def post(self, exchange: _Exchange) -> None:
+            body = self.body(exchange)
+            if body is None:
+                return
+            # NOTE: only now: a client slow to send its request holds no slot meanwhile.
+            if not endpoint.seat():
+                why = "Service Unavailable: too many requests at once"
+                self.send(exchange.refusal(503, why, Retry_After="1"))
+                return
+            try:
+                routed = exchange.route(body)
+                if not isinstance(routed, _Routed):
+                    self.send(routed)
+                    return
+                with endpoint.serving(routed.server):
+                    self.dispatch(exchange, routed)
+            finally:
+                endpoint.unseat()
+
+        def body(self, exchange: _Exchange) -> bytes | None:
+            """The request's body, read to its end within its deadline; None: refused."""
+            length = exchange.length()
+            if not isinstance(length, int):
+                self.send(length)
+                return None
+            self.reads.until = time.monotonic() + _HTTP_BODY_SECONDS
+            try:
+                body = self.rfile.read(length)
+            except socket.timeout:  # noqa: UP041 (3.9: not yet TimeoutError)
+                took = f"the body took more than {_HTTP_BODY_SECONDS:g} s"
+                self.send(exchange.refusal(408, f"Request Timeout: {took}"))
+                return None
+            if len(body) < length:
+                self.close_connection = True  # the client ended the connection
+                return None
+            self.whole = True
+            return body
+
+        def dispatch(self, exchange: _Exchange, routed: _Routed) -> None:
+            """Dispatch on this thread; stream what it writes, or answer once. A client that
+            closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
+            done = None
+            if routed.watch:
+                done = threading.Event()
+                threading.Thread(target=self.watch, args=(routed.server, done), daemon=True).start()
+            written: list[str] = []
+            #: The events written and not yet sent.
+            events: list[bytes] = []
+            if routed.stream:
+                head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
+                self.wfile.write(self.head(200, head))
+
+            def sink(text: str) -> None:
+                if not routed.stream:
+                    written.append(text)
+                    return
+                event = _event(text)
+                events.append(b"%x\r\n%s\r\n" % (len(event), event))
+                if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
+                    # NOTE: an answer (a request of the server's names its method first) is
+                    # the last event: it goes with the end of the stream, in one send.
+                    return
+                try:
+                    self.wfile.write(b"".join(events))
+                except OSError:
+                    pass  # the client went away; the call still ends as it would
+                events.clear()
+
+            try:
+                endpoint.run(routed.server, routed.message, sink, routed.stream)
+            finally:
+                if done is not None:
+                    done.set()
+            if not routed.stream:
+                self.send(exchange.answered(written, routed.headers))
+                return
+            try:
+                self.wfile.write(b"".join(events) + b"0\r\n\r\n")
+            except OSError:
+                self.close_connection = True
+
+        def watch(self, server: Any, done: threading.Event) -> None:
+            """Until `done`: the client closing its connection abandons the server's calls."""
+            import select
+
+            connection = self.connection
+            try:
+                while not done.is_set():
+                    if select.select([connection], [], [], 0.1)[0]:
+                        # NOTE: readable: either the end of the connection, or the client's
+                        # next request on it (it is still there; nothing more to watch).
+                        if not connection.recv(1, socket.MSG_PEEK):
+                            server.abandon()
+                        return
+            except (OSError, ValueError):
+                server.abandon()
+
+    return Handler

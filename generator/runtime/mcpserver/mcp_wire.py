@@ -1,0 +1,138 @@
+"""The MCP server's session and its writing: what `initialize` agreed on, the questions
+waiting for answers, and each message out (to stdout's private descriptor, a JSON-RPC batch's
+answers, or an HTTP exchange's sink), secrets redacted; `mcp_call._McpCalls` runs tools/call
+on it, `mcp._McpServer` answers each line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, cast
+
+from burgee.runtime.answers.sanitize import _redact, _redact_text
+from burgee.runtime.execution.context import _SECRETS
+from burgee.runtime.execution.execute import _TIMEOUT_GRACE
+from burgee.runtime.mcpserver.mcp_ask import _nobody_answers
+from burgee.runtime.mcpserver.mcp_io import _MCP_META, _Codec, _Stdout, _wire
+from burgee.runtime.mcpserver.mcp_loop import _McpLoop
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+class _McpWire(_McpLoop):
+    """The state of one MCP session and the writing of its messages."""
+
+    inflight: dict[str, Any]  # NOTE: `mcp_call._Request`s (that module imports this one)
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
+
+    def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
+        _McpLoop.__init__(self)
+        self.codec = _Codec()
+        self.debug = debug
+        self.out: int
+        self.stdout: _Stdout
+        if shared is not None:
+            # NOTE: one more session of the HTTP transport: stdout is already protected.
+            self.out, self.stdout = shared.out, shared.stdout
+        else:
+            self.out = os.dup(1)
+            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
+            # the protocol stream; the protocol goes to the private descriptor `self.out`.
+            os.dup2(2, 1)
+            self.stdout = _Stdout(sys.stderr)
+            sys.stdout = cast("Any", self.stdout)
+        self.broken = False
+        #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
+        self.sinks: dict[int, Callable[[str], None]] = {}
+        #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
+        self.version = ""
+        #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
+        self.level: str | None = None
+        #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
+        #: batches of one session may run at once, each on its own thread).
+        self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
+
+    def write(self, text: str) -> None:
+        """Write one message; the caller holds `self.lock` when calls may be running."""
+        if _SECRETS and _redact_text(text, _SECRETS) is not text:
+            # NOTE: a secret in the message (a progress or log message, say; an answer's data
+            # was redacted on delivery): redacted as data, so the message stays JSON.
+            text = self.dumps(_redact(self.codec.load(text), _SECRETS))
+        if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
+            answers = self.batches.get(self.thread())
+            if answers is not None:
+                answers.append(text)
+                return
+        if self.sinks:
+            sink = self.sinks.get(self.thread())
+            if sink is not None:
+                sink(text)
+                return
+        data = _wire(text + "\n")
+        while data and not self.broken:
+            try:
+                data = data[os.write(self.out, data) :]
+            except OSError:
+                self.broken = True
+
+    def send(self, text: str) -> None:
+        with self.lock:
+            self.write(text)
+
+    def reply(self, ident: str, result: str) -> None:
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+
+    def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"error":' + self.dumps(error) + "}")
+
+    def dumps(self, value: object) -> str:
+        return self.codec.compact(value)
+
+    def stop(self) -> None:
+        """Ctrl-C or SIGTERM: cancel the calls still running on workers and give them
+        `_TIMEOUT_GRACE` seconds to end, so their `finally` blocks and on_exit callbacks run."""
+        import time
+
+        self.abandon()
+        deadline = time.monotonic() + _TIMEOUT_GRACE
+        while self.inflight and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def abandon(self) -> None:
+        """Cancel every call in flight, unanswered: the client stopped the server or went away;
+        it did not cancel a call."""
+        # NOTE: without the lock: a signal may have come while this thread held it; copying
+        # the dict is one step under the GIL.
+        for request in list(self.inflight.values()):
+            request.cancelled = True
+            request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
+
+    def complete(self, result: str, meta: str = "") -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
+        of it: `"key":value`)."""
+        info = self.dumps({"name": PROGRAM.name, "version": PROGRAM.version})
+        more = "," + meta if meta else ""
+        stamp = (
+            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
+        )
+        return stamp + ("," + result[1:] if result != "{}" else "}")

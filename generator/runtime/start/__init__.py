@@ -1,0 +1,1 @@
+"""The runtime's start modules (see docs/architecture.md)."""
