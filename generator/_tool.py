@@ -3761,10 +3761,7 @@ def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
         return
     stream.flush()
     data = text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace")
-    try:
-        descriptor = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        descriptor = -1  # NOTE: a stream in memory (a test's capture)
+    descriptor = _descriptor(stream)
     if descriptor < 0:
         buffer.write(data)
         stream.flush()
@@ -3772,9 +3769,21 @@ def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
     # NOTE: the descriptor itself, to the last byte: a buffered write of a large answer whose
     # reader went away mid-way (`| head`) can end without an error, and the tool then exits 0;
     # `os.write` raises BrokenPipeError on the next write (exit 141).
+    _write_all(descriptor, data)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(descriptor, view) :]
+
+
+def _descriptor(stream: Any) -> int:
+    """The file descriptor `stream` writes to, or -1: a stream in memory (`invoke()`'s capture)."""
+    try:
+        return int(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        return -1
 
 
 class _Status:
@@ -3849,6 +3858,20 @@ class _Quiet:
             self.saved = None
         sys.stdout, self.stdout = self.stdout, None
 
+    def answer(self, text: str) -> None:
+        """Write `text` (already redacted) to the stdout `start` put aside, while it is aside:
+        file descriptor 1 as it was, when that is where it wrote (else stderr: there was no
+        descriptor 1); else the stream itself (`invoke()`'s capture, an embedding program's
+        file)."""
+        stream = self.stdout.stream if isinstance(self.stdout, _Redacting) else self.stdout
+        if _descriptor(stream) != 1:
+            stream.write(text)
+            stream.flush()
+        elif self.saved is None:
+            sys.stderr.write(text)
+        else:
+            _write_all(self.saved, text.encode("utf-8", "backslashreplace"))
+
 
 #: The one `_Quiet` of this process (the command line runs one call).
 _QUIET = _Quiet()
@@ -3860,11 +3883,7 @@ def _stdin_apart() -> Any:
     the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
     the end of input at once, never the stream's next line."""
     stream = sys.stdin
-    try:
-        own = stream is not None and stream.fileno() == 0
-    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
-        own = False
-    if not own:
+    if stream is None or _descriptor(stream) != 0:
         # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
         import io
 
@@ -5466,6 +5485,11 @@ _TIMEOUT_GRACE = 2.0
 _TIMEOUT_LONGEST = 1e9
 
 
+#: Not empty while `invoke()` runs the tool inside its caller's process, which is not the
+#: tool's to end (`_run_apart`).
+_INVOKED: list[bool] = []
+
+
 def _unknown_keys(command: _Command, call: _Call) -> None:
     """Keys of a JSON input that are not the command's parameters: each is one more problem of
     the call, reported with the others in its one usage error, whose hint names the keys."""
@@ -5588,6 +5612,8 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     error = _TimedOut(
         f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request"
     )
+    if _INVOKED:
+        return _run_apart(command, call, min(seconds, _TIMEOUT_LONGEST), error)
 
     def expire() -> None:
         expired.append(True)
@@ -5621,6 +5647,39 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut) -> object:
+    """`_run_timed` under `invoke()`: the handler runs on a thread of its own, which the
+    calling thread waits for. At the deadline ctx.cancelled is set; a handler still running
+    after the grace is left to run on, on its daemon thread (Python cannot stop a thread), and
+    the call ends as `timeout`, where a process of its own would have ended."""
+    import threading
+
+    done = threading.Event()
+    ended: list[tuple[bool, Any]] = []
+
+    def work() -> None:
+        try:
+            ended.append((True, command.run(call)))
+        except BaseException as failure:  # noqa: BLE001 (raised again in the calling thread)
+            ended.append((False, failure))
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name=f"{PROGRAM.name} handler", daemon=True).start()
+    try:
+        if not done.wait(seconds):
+            call.context.cancelled.set()
+            done.wait(_TIMEOUT_GRACE)
+            raise error from None
+    except (KeyboardInterrupt, _Terminated):
+        call.context.cancelled.set()
+        raise
+    returned, value = ended[0]
+    if returned:
+        return value
+    raise value
 
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
@@ -5929,19 +5988,13 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     failed: list[bool] = []
     # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
     _QUIET.start()
-    out = _QUIET.saved
 
     def write(ident: Any, envelope: dict[str, Any]) -> None:
         text = _dumps({"id": ident, **envelope}) + "\n"
         with lock:
             if not envelope.get("ok"):
                 failed.append(True)
-            data = text.encode("utf-8", "backslashreplace")
-            if out is None:
-                sys.stderr.write(text)
-            else:
-                while data:
-                    data = data[os.write(out, data) :]
+            _QUIET.answer(text)
 
     workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -10808,25 +10861,56 @@ class Invoked:
 def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
     """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
     `env` is added to the environment, and stdout, stderr and the exit code are captured
-    (`--help` included). Subprocess tests stay for what only a process shows (signals,
+    (`--help` and `--batch` included). Each call starts as a new process would (no config file
+    read, no secret seen) and leaves the process as it found it: environment, working
+    directory, signal handlers. Subprocess tests stay for what only a process shows (signals,
     file descriptors, a terminal)."""
+    import _signal  # type: ignore[import-not-found, unused-ignore]
     import io
 
     streams = sys.stdin, sys.stdout, sys.stderr
     environ = dict(os.environ)
+    folder = os.getcwd()
+    handlers = {number: _signal.getsignal(number) for number in (_signal.SIGINT, _signal.SIGTERM)}
+    kept = [held.copy() for held in _PER_RUN]
+    _refill([type(held)() for held in _PER_RUN])
     out, err = io.StringIO(), io.StringIO()
     sys.stdin, sys.stdout, sys.stderr = io.StringIO(input), out, err
     os.environ.update(env or {})
+    _INVOKED.append(True)
     try:
         try:
             code = main(list(argv))
         except SystemExit as stop:  # NOTE: argparse's --help ends with sys.exit(0)
             code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
     finally:
+        _INVOKED.pop()
         sys.stdin, sys.stdout, sys.stderr = streams
         os.environ.clear()
         os.environ.update(environ)
+        os.chdir(folder)  # NOTE: `--mcp --cwd` moves the process
+        _refill(kept)
+        for number, handler in handlers.items():
+            try:
+                _signal.signal(number, handler)
+            except (ValueError, OSError, TypeError):
+                pass  # NOTE: not the main thread (none was set), or a handler not Python's
     return Invoked(code, out.getvalue(), err.getvalue())
+
+
+#: What one run fills in the runtime's modules: the config files read, the secrets seen, an
+#: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+
+
+def _refill(contents: list[Any]) -> None:
+    """Give each of `_PER_RUN` the contents of its own in `contents`, and nothing else."""
+    for index, held in enumerate(_PER_RUN):
+        held.clear()
+        if isinstance(held, dict):
+            held.update(contents[index])
+        else:
+            held.extend(contents[index])
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

@@ -7,7 +7,6 @@ import itertools
 import json
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import textwrap
@@ -59,23 +58,10 @@ def burgee_in_process(*args: str, cwd: Path | None = None) -> subprocess.Complet
     before = os.getcwd()
     os.chdir(cwd or before)
     try:
-        with _signals_kept():
-            done = invoke(list(args))
+        done = invoke(list(args))
     finally:
         os.chdir(before)
     return subprocess.CompletedProcess(["burgee", *args], done.exit_code, done.stdout, done.stderr)
-
-
-@contextlib.contextmanager
-def _signals_kept() -> Iterator[None]:
-    """A tool run by `invoke()` sets its SIGTERM (and an MCP server its Ctrl-C) handler for
-    its process; here that process is the test run's, so they are put back afterwards."""
-    kept = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for number, handler in kept.items():
-            signal.signal(number, handler)
 
 
 #: What a golden case or an example is made from: its handlers, and the pyproject.toml its
@@ -158,7 +144,7 @@ class InProcess:
         before = os.getcwd()
         os.chdir(self.cwd)
         try:
-            with mock.patch.dict(os.environ, self.env, clear=True), _signals_kept():
+            with mock.patch.dict(os.environ, self.env, clear=True):
                 yield
         finally:
             os.chdir(before)
@@ -185,8 +171,7 @@ class InProcessTool:
     folder), with this environment but the `*_DEBUG` switches, and each call a fresh import of
     the tool, so that nothing one call leaves in the module (config files read, secrets seen)
     is there for the next, as in a new process. For the tests where the process does not
-    matter; signals, pipes, terminals, start-up and `--batch` (whose answers `invoke()` does
-    not capture) keep `run()`."""
+    matter; signals, pipes, terminals and start-up keep `run()`."""
 
     def __init__(self, tool: Path, cwd: Path | None = None) -> None:
         self.tool, self.cwd = tool, cwd or tool.parent

@@ -282,10 +282,7 @@ def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
         return
     stream.flush()
     data = text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace")
-    try:
-        descriptor = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        descriptor = -1  # NOTE: a stream in memory (a test's capture)
+    descriptor = _descriptor(stream)
     if descriptor < 0:
         buffer.write(data)
         stream.flush()
@@ -293,9 +290,21 @@ def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
     # NOTE: the descriptor itself, to the last byte: a buffered write of a large answer whose
     # reader went away mid-way (`| head`) can end without an error, and the tool then exits 0;
     # `os.write` raises BrokenPipeError on the next write (exit 141).
+    _write_all(descriptor, data)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(descriptor, view) :]
+
+
+def _descriptor(stream: Any) -> int:
+    """The file descriptor `stream` writes to, or -1: a stream in memory (`invoke()`'s capture)."""
+    try:
+        return int(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        return -1
 
 
 class _Status:
@@ -370,6 +379,20 @@ class _Quiet:
             self.saved = None
         sys.stdout, self.stdout = self.stdout, None
 
+    def answer(self, text: str) -> None:
+        """Write `text` (already redacted) to the stdout `start` put aside, while it is aside:
+        file descriptor 1 as it was, when that is where it wrote (else stderr: there was no
+        descriptor 1); else the stream itself (`invoke()`'s capture, an embedding program's
+        file)."""
+        stream = self.stdout.stream if isinstance(self.stdout, _Redacting) else self.stdout
+        if _descriptor(stream) != 1:
+            stream.write(text)
+            stream.flush()
+        elif self.saved is None:
+            sys.stderr.write(text)
+        else:
+            _write_all(self.saved, text.encode("utf-8", "backslashreplace"))
+
 
 #: The one `_Quiet` of this process (the command line runs one call).
 _QUIET = _Quiet()
@@ -381,11 +404,7 @@ def _stdin_apart() -> Any:
     the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
     the end of input at once, never the stream's next line."""
     stream = sys.stdin
-    try:
-        own = stream is not None and stream.fileno() == 0
-    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
-        own = False
-    if not own:
+    if stream is None or _descriptor(stream) != 0:
         # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
         import io
 

@@ -50,6 +50,7 @@ from burgee.runtime.execution.context import (
     _rerun_line,
 )
 from burgee.runtime.execution.errors import (
+    _SIGINTS,
     EXIT_BROKEN_PIPE,
     CommandError,
     UsageError,
@@ -60,8 +61,8 @@ from burgee.runtime.execution.errors import (
     _success,
     _Terminated,
 )
-from burgee.runtime.execution.execute import _as_error, _debugging, _execute
-from burgee.runtime.execution.sources import _Sources
+from burgee.runtime.execution.execute import _INVOKED, _as_error, _debugging, _execute
+from burgee.runtime.execution.sources import _FILES, _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call, _confirmation
 from burgee.runtime.mcpserver.mcp import _serve_mcp
@@ -257,25 +258,56 @@ class Invoked:
 def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
     """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
     `env` is added to the environment, and stdout, stderr and the exit code are captured
-    (`--help` included). Subprocess tests stay for what only a process shows (signals,
+    (`--help` and `--batch` included). Each call starts as a new process would (no config file
+    read, no secret seen) and leaves the process as it found it: environment, working
+    directory, signal handlers. Subprocess tests stay for what only a process shows (signals,
     file descriptors, a terminal)."""
+    import _signal  # type: ignore[import-not-found, unused-ignore]
     import io
 
     streams = sys.stdin, sys.stdout, sys.stderr
     environ = dict(os.environ)
+    folder = os.getcwd()
+    handlers = {number: _signal.getsignal(number) for number in (_signal.SIGINT, _signal.SIGTERM)}
+    kept = [held.copy() for held in _PER_RUN]
+    _refill([type(held)() for held in _PER_RUN])
     out, err = io.StringIO(), io.StringIO()
     sys.stdin, sys.stdout, sys.stderr = io.StringIO(input), out, err
     os.environ.update(env or {})
+    _INVOKED.append(True)
     try:
         try:
             code = main(list(argv))
         except SystemExit as stop:  # NOTE: argparse's --help ends with sys.exit(0)
             code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
     finally:
+        _INVOKED.pop()
         sys.stdin, sys.stdout, sys.stderr = streams
         os.environ.clear()
         os.environ.update(environ)
+        os.chdir(folder)  # NOTE: `--mcp --cwd` moves the process
+        _refill(kept)
+        for number, handler in handlers.items():
+            try:
+                _signal.signal(number, handler)
+            except (ValueError, OSError, TypeError):
+                pass  # NOTE: not the main thread (none was set), or a handler not Python's
     return Invoked(code, out.getvalue(), err.getvalue())
+
+
+#: What one run fills in the runtime's modules: the config files read, the secrets seen, an
+#: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+
+
+def _refill(contents: list[Any]) -> None:
+    """Give each of `_PER_RUN` the contents of its own in `contents`, and nothing else."""
+    for index, held in enumerate(_PER_RUN):
+        held.clear()
+        if isinstance(held, dict):
+            held.update(contents[index])
+        else:
+            held.extend(contents[index])
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

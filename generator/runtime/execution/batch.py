@@ -12,7 +12,6 @@ calls complete with `--as-completed`. A bad line gets an error line and the batc
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope
@@ -137,19 +136,13 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     failed: list[bool] = []
     # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
     _QUIET.start()
-    out = _QUIET.saved
 
     def write(ident: Any, envelope: dict[str, Any]) -> None:
         text = _dumps({"id": ident, **envelope}) + "\n"
         with lock:
             if not envelope.get("ok"):
                 failed.append(True)
-            data = text.encode("utf-8", "backslashreplace")
-            if out is None:
-                sys.stderr.write(text)
-            else:
-                while data:
-                    data = data[os.write(out, data) :]
+            _QUIET.answer(text)
 
     workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []

@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 _TIMEOUT_GRACE = 2.0
 #: The longest deadline a timer can wait for (longer ones overflow the platform's clock).
 _TIMEOUT_LONGEST = 1e9
+#: Not empty while `invoke()` runs the tool inside its caller's process, which is not the
+#: tool's to end (`_run_apart`).
+_INVOKED: list[bool] = []
 
 
 def _unknown_keys(command: _Command, call: _Call) -> None:
@@ -197,6 +200,8 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     error = _TimedOut(
         f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request"
     )
+    if _INVOKED:
+        return _run_apart(command, call, min(seconds, _TIMEOUT_LONGEST), error)
 
     def expire() -> None:
         expired.append(True)
@@ -227,3 +232,36 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         if expired and not stopped:
             raise error from None
     return result
+
+
+def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut) -> object:
+    """`_run_timed` under `invoke()`: the handler runs on a thread of its own, which the
+    calling thread waits for. At the deadline ctx.cancelled is set; a handler still running
+    after the grace is left to run on, on its daemon thread (Python cannot stop a thread), and
+    the call ends as `timeout`, where a process of its own would have ended."""
+    import threading
+
+    done = threading.Event()
+    ended: list[tuple[bool, Any]] = []
+
+    def work() -> None:
+        try:
+            ended.append((True, command.run(call)))
+        except BaseException as failure:  # noqa: BLE001 (raised again in the calling thread)
+            ended.append((False, failure))
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name=f"{PROGRAM.name} handler", daemon=True).start()
+    try:
+        if not done.wait(seconds):
+            call.context.cancelled.set()
+            done.wait(_TIMEOUT_GRACE)
+            raise error from None
+    except (KeyboardInterrupt, _Terminated):
+        call.context.cancelled.set()
+        raise
+    returned, value = ended[0]
+    if returned:
+        return value
+    raise value
