@@ -307,7 +307,10 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     keys = "|".join(re.escape(k) for k in sorted(values, key=len, reverse=True))
 
     def of_key(message: str) -> set[str]:
-        return {p for p in re.split(f"; (?=(?:{keys}): )", message) if p.startswith(f"{key}: ")}
+        # NOTE: a problem starts with a key: its value's (`ref: ...`), or a group's given
+        # together (`name cannot be given with ref`, `@command(exclusive=, one_of=)`).
+        parts = re.split(f"; (?=(?:{keys})(?:: | cannot be given with ))", message)
+        return {p for p in parts if p.startswith(f"{key}: ")}
 
     by_flag = of_key(_keyed(flags["error"]["message"], surfaces.commands[command]))
     by_key = of_key(given_json["error"]["message"])

@@ -462,6 +462,23 @@ def test_broken_pipe_ends_quietly(tmp_path: Path, unbuffered: str, json_mode: bo
     assert result.returncode == 141
 
 
+@pytest.mark.parametrize("argv", [["--version"], ["store", "shelf", "list"], ["--batch"]])
+def test_a_closed_stdout_is_said_on_stderr(kitchen_file: Path, argv: list[str]) -> None:
+    """Started with stdout closed (`tool >&-`), the tool says so and ends as for a broken
+    pipe, never as an internal error."""
+    result = subprocess.run(
+        [sys.executable, str(kitchen_file), *argv],
+        input="",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.close(1),  # NOTE: after subprocess has put devnull there
+    )
+    assert result.stderr == "kitchen: error: stdout is closed: nothing can answer\n"
+    assert result.returncode == 141
+
+
 def test_ctrl_c_exits_130_without_a_traceback(kitchen_file: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, str(kitchen_file), "store", "shelf", "nap", "--seconds", "30"],

@@ -205,6 +205,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool with `argv` (default: the command line); return the exit code."""
     if argv is None:
         _freeze()
+    if sys.stdout is None:
+        # NOTE: started with stdout closed (`tool >&-`): the answer would have nowhere to go,
+        # as when its reader went away (`| head`), but nobody read it at all: say so.
+        if sys.stderr is not None:
+            sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
+        return EXIT_BROKEN_PIPE
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
