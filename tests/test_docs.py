@@ -413,10 +413,10 @@ def test_quick_start_runs(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith('{"ok": true, "data": {"id": 1, "title": "buy milk"')
-    assert second == "pip install -e '.[test]' && python -m pytest -q"
+    assert second == "pip install -e '.[test]' && python -m pytest -q -n auto"
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install --quiet --disable-pip-version-check -e '.[test]'" in ci
-    assert "\npython -m pytest -q\n" in ci
+    assert "\npython -m pytest -q -n auto\n" in ci
 
 
 def test_readme_is_short() -> None:
