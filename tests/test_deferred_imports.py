@@ -302,6 +302,7 @@ def fails(ctx: minimal.Context) -> None:
 """
 
 
+@pytest.mark.slow  # NOTE: a type checker (docs/contributing.md)
 def test_a_users_test_that_calls_invoke_type_checks(tmp_path: Path) -> None:
     """`mypy --strict` on a test that imports the tool and calls its `invoke` (and a
     handler, and names `Context`): the runtime's names are declared for type checkers."""

@@ -32,6 +32,7 @@ def outcomes(out: Path) -> dict[str, bool]:
     return passed
 
 
+@pytest.mark.slow  # NOTE: a Node client, the conformance suite (docs/contributing.md)
 @pytest.mark.parametrize("served", ["http", "asgi"])
 def test_conformance_suite(tmp_path: Path, served: str) -> None:
     binary = node()

@@ -151,6 +151,7 @@ def test_a_plain_run_imports_neither_argparse_nor_enum(tmp_path: Any) -> None:
 SHADOWING = [(program, path) for program, module in MODULES.items() for path in module.SHADOWS]
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @pytest.mark.parametrize(("program", "path"), SHADOWING)
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -145,6 +145,7 @@ def _run(*args: str, cwd: Path) -> str:
     return result.stdout
 
 
+@pytest.mark.slow  # NOTE: a type checker (docs/contributing.md)
 def test_stubs_pass_mypy_strict(folder: Path) -> None:
     # NOTE: one run for every file: mypy is slow.
     _run(

@@ -95,6 +95,7 @@ JSON = st.recursive(
 )
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.sampled_from(sorted(SCHEMA["properties"])), JSON))
 def test_the_shortcut_agrees_with_the_schema_walk(raw: dict[str, Any]) -> None:

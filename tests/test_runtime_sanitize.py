@@ -330,6 +330,7 @@ def _spliced(pieces: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 _TOKEN_TEXT = _spliced(st.sampled_from(TOKENS))
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=400)
 @given(_TOKEN_TEXT)
 def test_no_token_survives(text: str) -> None:
@@ -390,6 +391,7 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=300)
 @given(st.data())
 def test_redact_never_leaves_a_secret(data: st.DataObject) -> None:
@@ -410,6 +412,7 @@ def test_redact_never_leaves_a_secret(data: st.DataObject) -> None:
         assert redacted is nested
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=300)
 @given(_spliced(st.sampled_from(TAG_VARIANTS)))
 def test_quarantine_has_exactly_one_pair_of_tags(text: str) -> None:

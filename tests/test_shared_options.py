@@ -138,6 +138,7 @@ _SHARED_WORDS = ["-q", "--quiet", "--no-quiet", "-H", "--repo-home", "-H/x", "--
 _GROUP_WORDS = ["-r", "--remote", "up", "--dry-run", "--no-dry-run", "-rx", "-v", "-vv", "-vq"]
 
 
+@pytest.mark.slow  # NOTE: hundreds of drawn inputs (docs/contributing.md)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     before=st.lists(st.sampled_from(_SHARED_WORDS), max_size=5),
