@@ -3,8 +3,10 @@
 burgee reads handler files statically and never imports them, so nothing here
 runs at generation time. These definitions exist so that a handlers file imports,
 type-checks and can be unit-tested on its own; the generated module carries its
-own standard-library versions of `CommandError`, `Context`, `Image`, `Audio` and
-`EmbeddedResource`.
+own standard-library versions of `CommandError` and `Context`. `Image`, `Audio` and
+`EmbeddedResource` are the runtime's own classes (`runtime/answers/media_items.py`, which
+imports nothing else of the runtime), so a handler's unit test makes the checks the tool
+makes: a MIME type, a URI, at most 16 MiB.
 """
 
 from __future__ import annotations
@@ -13,11 +15,35 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn, TypeVar, overload
 
+# NOTE: re-exported (`burgee.Image`, ...): the runtime's classes, not copies of them.
+from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
+
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 #: The MCP (syslog) log levels, least to most severe.
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+__all__ = [
+    "Argument",
+    "Audio",
+    "Cardinality",
+    "CommandError",
+    "Context",
+    "Effects",
+    "EmbeddedResource",
+    "Group",
+    "Image",
+    "LogLevel",
+    "Option",
+    "Outcome",
+    "Trust",
+    "command",
+    "group",
+    "program",
+    "prompt",
+    "resource",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _T = TypeVar("_T")
@@ -145,47 +171,6 @@ class Outcome(Exception):
     def __init__(self, result: object = None) -> None:
         super().__init__(self.name)
         self.result = result
-
-
-class Image:
-    """An image a handler returns: `return Image(png_bytes, "image/png")`, alone or in a list
-    with strings (`-> list[Image | str]`). Over MCP it is an `image` content item; with
-    `--json`, `{"type": "image", "mime_type", "size", "data"}` (base64); in text mode its bytes
-    go to `--output-file PATH` or to a stdout that is not a terminal. At most 16 MiB."""
-
-    def __init__(self, data: bytes, mime_type: str) -> None:
-        self.data = bytes(data)
-        self.mime_type = mime_type
-
-
-class Audio:
-    """Audio a handler returns: `return Audio(wav_bytes, "audio/wav")`; as `Image`, an `audio`
-    content item over MCP."""
-
-    def __init__(self, data: bytes, mime_type: str) -> None:
-        self.data = bytes(data)
-        self.mime_type = mime_type
-
-
-class EmbeddedResource:
-    """A resource's contents a handler returns: `EmbeddedResource("file:///notes.md",
-    text=..., mime_type="text/markdown")`, or `data=` bytes; alone or in a list with text,
-    images and audio. Over MCP it is a `resource` content item; with `--json`, `{"type":
-    "resource", "uri", "mime_type", "size", "text"}` (or `"data"`, base64); in text mode its
-    text is printed, its bytes go where an image's do. At most 16 MiB."""
-
-    def __init__(
-        self,
-        uri: str,
-        *,
-        text: str | None = None,
-        data: bytes | None = None,
-        mime_type: str | None = None,
-    ) -> None:
-        self.uri = uri
-        self.text = text
-        self.data = None if data is None else bytes(data)
-        self.mime_type = mime_type
 
 
 class Context:

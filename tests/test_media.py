@@ -17,8 +17,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import AudioContent, EmbeddedResource, ImageContent, TextContent
 
-from burgee.runtime.answers.media import Audio, Image
-from burgee.runtime.answers.media import EmbeddedResource as Resource
+import burgee as authoring
+from burgee.runtime.answers.media_items import Audio, Image
+from burgee.runtime.answers.media_items import EmbeddedResource as Resource
 from burgee.runtime.answers.output import _jsonable
 from burgee.runtime.execution.kinds import TYPES, _is_media
 from tests.helpers import burgee, generate, load_tool
@@ -294,6 +295,20 @@ def test_an_embedded_resource_is_checked_and_has_a_json_form() -> None:
         Resource("test://x", text="t", mime_type="text")
     with pytest.raises(ValueError, match="over the limit"):
         Resource("test://x", data=bytes(16 << 20) + b"x")
+
+
+def test_the_authoring_classes_check_what_the_tool_checks() -> None:
+    # A handler's own unit test (burgee installed, the handlers file imported) makes the values
+    # the tool makes: the runtime's classes, with their checks, not look-alikes without them.
+    assert authoring.Image is Image and authoring.Audio is Audio
+    assert authoring.EmbeddedResource is Resource
+    with pytest.raises(ValueError, match="image/"):
+        authoring.Image(PNG, "text/plain")
+    with pytest.raises(ValueError, match="no URI"):
+        authoring.EmbeddedResource("no uri here", text="t")
+    with pytest.raises(ValueError, match="over the limit"):
+        authoring.Audio(bytes(16 << 20) + b"x", "audio/wav")
+    assert authoring.Image(PNG, "image/png") == Image(PNG, "image/png")
 
 
 def test_an_embedded_resource_on_the_command_line(tool: Any, tmp_path: Path) -> None:

@@ -1,13 +1,11 @@
-"""Images, audio and embedded resources a handler returns (`Image`, `Audio`,
-`EmbeddedResource`): their JSON form, and how each surface gives them to its caller.
+"""How each surface gives a handler's images, audio and embedded resources to its caller
+(the values themselves, their checks and JSON form: `media_items`).
 
 A handler returns `Image(data, mime_type)`, `Audio(...)`, `EmbeddedResource(uri, text=... |
 data=..., mime_type=...)`, or a list mixing them with strings. As data (`--json`,
-`structuredContent`) one is `{"type", "mime_type", "size", "data"}`, the bytes in base64
-(`_Media._as_json`; a resource has its `uri`, and its `text` in place of `data` when it is
-text); over MCP each is also an `image`/`audio`/`resource` content item (`_media_text`); in
-text mode the bytes go to `--output-file` or a stdout that is not a terminal, a resource's
-text is printed (`_write_media`). A result holds at most `_MEDIA_MOST` bytes of each.
+`structuredContent`) one is its JSON form; over MCP each is also an `image`/`audio`/`resource`
+content item (`_media_text`); in text mode the bytes go to `--output-file` or a stdout that is
+not a terminal, a resource's text is printed (`_write_media`).
 """
 
 from __future__ import annotations
@@ -20,143 +18,6 @@ from burgee.runtime.execution.kinds import _is_media
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-#: The most bytes one image or one audio clip may hold (16 MiB): an MCP client reads the whole
-#: message into memory, base64 makes it a third longer, and the data goes into a model's context.
-_MEDIA_MOST = 16 << 20
-#: A URI as an embedded resource names itself (`file:///notes.md`, `test://x`): a scheme, and
-#: no space or control character (it reaches an agent unquarantined, as a MIME type does).
-_RESOURCE_URI = r"[A-Za-z][A-Za-z0-9+.-]*:[^\s\x00-\x1f\x7f]+"
-#: A MIME type as RFC 6838 spells one (`image/svg+xml`), with parameters (`audio/ogg;
-#: codecs=opus`): nothing else reaches an agent unquarantined (`sanitize._sanitize_walk`).
-_MIME_TYPE = r"[a-z]+/[A-Za-z0-9][\w!#$&^.+-]*(; ?[\w!#$&^.+-]+=[\w!#$&^.+-]+)*"
-
-
-class _Media:
-    """Bytes with their MIME type; `Image` and `Audio` say which content item they are."""
-
-    #: The JSON form's `type` and the MCP content item's type.
-    _kind = ""
-
-    def __init__(self, data: bytes, mime_type: str) -> None:
-        name = type(self).__name__
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"{name}(data=...) takes bytes, not {type(data).__name__}")
-        if not isinstance(mime_type, str) or not mime_type.startswith(self._kind + "/"):
-            raise ValueError(f"{name}(mime_type=...) is a {self._kind}/... type, not {mime_type!r}")
-        import re
-
-        if not re.fullmatch(_MIME_TYPE, mime_type, flags=re.ASCII):
-            raise ValueError(f"{name}(mime_type=...): {mime_type!r} is no MIME type")
-        data = bytes(data)
-        if len(data) > _MEDIA_MOST:
-            raise ValueError(
-                f"{name}: {len(data):,} bytes is over the limit of {_MEDIA_MOST:,} bytes (16 MiB)"
-            )
-        self.data = data
-        self.mime_type = mime_type
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({len(self.data)} bytes, {self.mime_type!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Media) or type(other) is not type(self):
-            return False
-        return (self.data, self.mime_type) == (other.data, other.mime_type)
-
-    def __hash__(self) -> int:
-        return hash((self._kind, self.data, self.mime_type))
-
-    def _as_json(self) -> dict[str, Any]:
-        """The JSON form (`output._jsonable` calls it): the bytes in base64."""
-        import binascii
-
-        text = binascii.b2a_base64(self.data, newline=False).decode("ascii")
-        return {
-            "type": self._kind,
-            "mime_type": self.mime_type,
-            "size": len(self.data),
-            "data": text,
-        }
-
-
-class Image(_Media):
-    """An image a handler returns: `Image(png_bytes, "image/png")`."""
-
-    _kind = "image"
-
-
-class Audio(_Media):
-    """Audio a handler returns: `Audio(wav_bytes, "audio/wav")`."""
-
-    _kind = "audio"
-
-
-class EmbeddedResource:
-    """A resource's contents a handler returns: `EmbeddedResource("file:///a.md", text=...,
-    mime_type="text/markdown")` or `data=` bytes (MIME type by default `text/plain` for text,
-    `application/octet-stream` for bytes); an MCP `resource` content item."""
-
-    def __init__(
-        self,
-        uri: str,
-        *,
-        text: str | None = None,
-        data: bytes | None = None,
-        mime_type: str | None = None,
-    ) -> None:
-        import re
-
-        if not isinstance(uri, str) or not re.fullmatch(_RESOURCE_URI, uri):
-            raise ValueError(f"EmbeddedResource(uri=...): {uri!r} is no URI (scheme:...)")
-        if (text is None) == (data is None):
-            raise TypeError("EmbeddedResource takes its contents as text= or data=, one of them")
-        if text is not None and not isinstance(text, str):
-            raise TypeError(f"EmbeddedResource(text=...) takes str, not {type(text).__name__}")
-        if data is not None and not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"EmbeddedResource(data=...) takes bytes, not {type(data).__name__}")
-        if mime_type is None:
-            mime_type = "text/plain" if text is not None else "application/octet-stream"
-        if not isinstance(mime_type, str) or not re.fullmatch(
-            _MIME_TYPE, mime_type, flags=re.ASCII
-        ):
-            raise ValueError(f"EmbeddedResource(mime_type=...): {mime_type!r} is no MIME type")
-        size = len(text.encode("utf-8", "surrogatepass")) if text is not None else len(data or b"")
-        if size > _MEDIA_MOST:
-            raise ValueError(
-                f"EmbeddedResource: {size:,} bytes is over the limit of {_MEDIA_MOST:,} bytes"
-                " (16 MiB)"
-            )
-        self.uri = uri
-        self.text = text
-        self.data = None if data is None else bytes(data)
-        self.mime_type = mime_type
-
-    def __repr__(self) -> str:
-        held = f"{len(self.text or '')} characters"
-        if self.data is not None:
-            held = f"{len(self.data)} bytes"
-        return f"EmbeddedResource({self.uri!r}, {held}, {self.mime_type!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EmbeddedResource):
-            return False
-        mine = (self.uri, self.text, self.data, self.mime_type)
-        return mine == (other.uri, other.text, other.data, other.mime_type)
-
-    def __hash__(self) -> int:
-        return hash((self.uri, self.text, self.data, self.mime_type))
-
-    def _as_json(self) -> dict[str, Any]:
-        """The JSON form (`output._jsonable` calls it): the text, or the bytes in base64."""
-        form: dict[str, Any] = {"type": "resource", "uri": self.uri, "mime_type": self.mime_type}
-        if self.data is None:
-            text = self.text or ""
-            return {**form, "size": len(text.encode("utf-8", "surrogatepass")), "text": text}
-        import binascii
-
-        encoded = binascii.b2a_base64(self.data, newline=False).decode("ascii")
-        return {**form, "size": len(self.data), "data": encoded}
 
 
 def _media_in(data: object) -> Iterator[tuple[int | None, dict[str, Any]]]:

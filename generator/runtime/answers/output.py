@@ -76,7 +76,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        # NOTE: an Image, Audio (`media_items._Media`) or EmbeddedResource, named without
+        # importing it
         return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 

@@ -125,7 +125,7 @@ class _Truncation:
             return 2
         if "mime_type" in node and _is_media(node):
             # NOTE: an image, audio or embedded resource is never cut: it counts as its
-            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # description (the bytes have their own limit, `media_items._MEDIA_MOST`), and a list
             # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node

@@ -488,7 +488,8 @@ class _Null(_Type):
 
 
 def _media_schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of an image's or an audio clip's JSON form (`media._Media._as_json`)."""
+    """The JSON Schema of an image's or an audio clip's JSON form
+    (`media_items._Media._as_json`)."""
     return {
         "type": "object",
         "description": f"{'An image' if kind == 'image' else 'Audio'}: its bytes in base64, and"

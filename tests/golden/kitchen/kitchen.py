@@ -3894,7 +3894,8 @@ def _jsonable(value: object) -> Any:
         return str(value)
     as_json = getattr(value, "_as_json", None)
     if as_json is not None:
-        # NOTE: an Image, Audio (`media._Media`) or EmbeddedResource, named without importing it
+        # NOTE: an Image, Audio (`media_items._Media`) or EmbeddedResource, named without
+        # importing it
         return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
@@ -4361,7 +4362,7 @@ class _Truncation:
             return 2
         if "mime_type" in node and _is_media(node):
             # NOTE: an image, audio or embedded resource is never cut: it counts as its
-            # description (the bytes have their own limit, `media._MEDIA_MOST`), and a list
+            # description (the bytes have their own limit, `media_items._MEDIA_MOST`), and a list
             # keeps it whole or drops it.
             return _truncate_media(node)
         keys: Iterable[str] = node
