@@ -6,8 +6,10 @@ golden tool again and again, as a project's own tests do."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import json
+import os
 import signal
 import sys
 import time
@@ -136,3 +138,35 @@ def test_a_handler_that_ignores_its_timeout_returns_the_timeout_error(kitchen: A
 def test_a_handler_within_its_timeout_answers(kitchen: Any) -> None:
     done = kitchen.invoke(["store", "shelf", "nap", "--seconds", "0.01", "--timeout", "5"])
     assert done.exit_code == 0, done
+
+
+def test_an_mcp_session_answers_in_the_capture_and_leaves_no_thread_behind(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The answers land in `Invoked.stdout` (they went to the caller's file descriptor 1, which
+    then pointed at stderr for good). A long call on the main thread starts the watchdog, and a
+    call it reads meanwhile runs on a worker thread; both end with the session instead of
+    staying parked in the caller."""
+
+    def message(number: int, method: str, **params: Any) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+
+    before = _thread._count()  # type: ignore[attr-defined]
+    stdout = os.fstat(1)
+    lines = [
+        message(1, "initialize", protocolVersion="2025-06-18", capabilities={}, clientInfo={}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        message(2, "tools/call", name="wait", arguments={"seconds": 0.3}),
+        message(3, "tools/call", name="wait", arguments={"seconds": 0}),
+    ]
+    pantry = _tool("pantry", monkeypatch, tmp_path)
+    served = pantry.invoke(["--mcp"], input="\n".join(lines) + "\n")
+    assert served.exit_code == 0, served
+    answers = {answer["id"]: answer for answer in map(json.loads, served.stdout.splitlines())}
+    assert "result" in answers[2] and "result" in answers[3], answers
+    # NOTE: the answers were captured, and the caller's own stdout is still where it was.
+    assert (os.fstat(1).st_dev, os.fstat(1).st_ino) == (stdout.st_dev, stdout.st_ino)
+    deadline = time.monotonic() + 5
+    while _thread._count() > before and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.01)
+    assert _thread._count() == before  # type: ignore[attr-defined]

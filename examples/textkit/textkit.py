@@ -9255,6 +9255,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Every call is answered after the end of input: the server's threads end (`release`).
+        self.over = False
         #: Reads the next line of requests (`serve`).
         self.readline: Callable[[], bytes] = bytes
 
@@ -9311,8 +9313,21 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.release()
         self.ended()
         return 0
+
+    def release(self) -> None:
+        """End the watchdog and the idle workers: a process would exit now, but `invoke()`'s
+        caller lives on, and would keep them parked for good."""
+        with self.lock:
+            self.over = True
+            if self.parked:
+                self.parked = False
+                self.unpark.release()
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker[1].release()  # NOTE: with no job: the worker ends
 
     def ended(self) -> None:
         """The input has ended and every call is answered; Python may still wait at exit (for a
@@ -9344,7 +9359,7 @@ class _McpLoop:
         import time
 
         quiet = 0
-        while True:
+        while not self.over:
             running, started = self.running, self.started
             time.sleep(_MCP_PATIENCE)
             with self.lock:
@@ -9353,7 +9368,9 @@ class _McpLoop:
                 quiet = quiet + 1 if self.started == started else 0
                 # NOTE: parked after a quiet second, so an idle server does not wake up 200
                 # times a second; the next call unparks it.
-                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                park = self.parked = (
+                    self.running == 0 and quiet * _MCP_PATIENCE > 1 and not self.over
+                )
                 self.relaying = relay
             if relay:
                 self.relay()
@@ -9395,14 +9412,19 @@ class _McpLoop:
         worker[1].release()
 
     def work(self, worker: list[Any]) -> None:
-        while True:
-            job, worker[0] = worker[0], None
+        job = worker[0]
+        while job is not None:
+            worker[0] = None
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
                 sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
-            self.idle.append(worker)
+            with self.lock:
+                if self.over:
+                    return
+                self.idle.append(worker)
             worker[1].acquire()
+            job = worker[0]
 
 
 class _McpWire(_McpLoop):
@@ -9421,14 +9443,21 @@ class _McpWire(_McpLoop):
         self.debug = debug
         self.out: int
         self.stdout: _Stdout
+        #: The stream in memory the protocol goes to instead of a descriptor (`invoke()`).
+        self.memory: Any = None
         if shared is not None:
             # NOTE: one more session of the HTTP transport: stdout is already protected.
             self.out, self.stdout = shared.out, shared.stdout
         else:
-            self.out = os.dup(1)
-            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
-            # the protocol stream; the protocol goes to the private descriptor `self.out`.
-            os.dup2(2, 1)
+            if _descriptor(sys.stdout) < 0:
+                # NOTE: `invoke()`'s capture: the protocol goes there, and the caller's file
+                # descriptors stay as they are.
+                self.out, self.memory = -1, sys.stdout
+            else:
+                self.out = os.dup(1)
+                # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can
+                # reach the protocol stream; the protocol goes to the private descriptor.
+                os.dup2(2, 1)
             self.stdout = _Stdout(sys.stderr)
             sys.stdout = cast("Any", self.stdout)
         self.broken = False
@@ -9465,6 +9494,9 @@ class _McpWire(_McpLoop):
             if sink is not None:
                 sink(text)
                 return
+        if self.memory is not None:
+            self.memory.write(text + "\n")
+            return
         data = _wire(text + "\n")
         while data and not self.broken:
             try:

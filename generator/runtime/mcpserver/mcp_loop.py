@@ -50,6 +50,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Every call is answered after the end of input: the server's threads end (`release`).
+        self.over = False
         #: Reads the next line of requests (`serve`).
         self.readline: Callable[[], bytes] = bytes
 
@@ -106,8 +108,21 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.release()
         self.ended()
         return 0
+
+    def release(self) -> None:
+        """End the watchdog and the idle workers: a process would exit now, but `invoke()`'s
+        caller lives on, and would keep them parked for good."""
+        with self.lock:
+            self.over = True
+            if self.parked:
+                self.parked = False
+                self.unpark.release()
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker[1].release()  # NOTE: with no job: the worker ends
 
     def ended(self) -> None:
         """The input has ended and every call is answered; Python may still wait at exit (for a
@@ -139,7 +154,7 @@ class _McpLoop:
         import time
 
         quiet = 0
-        while True:
+        while not self.over:
             running, started = self.running, self.started
             time.sleep(_MCP_PATIENCE)
             with self.lock:
@@ -148,7 +163,9 @@ class _McpLoop:
                 quiet = quiet + 1 if self.started == started else 0
                 # NOTE: parked after a quiet second, so an idle server does not wake up 200
                 # times a second; the next call unparks it.
-                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                park = self.parked = (
+                    self.running == 0 and quiet * _MCP_PATIENCE > 1 and not self.over
+                )
                 self.relaying = relay
             if relay:
                 self.relay()
@@ -190,11 +207,16 @@ class _McpLoop:
         worker[1].release()
 
     def work(self, worker: list[Any]) -> None:
-        while True:
-            job, worker[0] = worker[0], None
+        job = worker[0]
+        while job is not None:
+            worker[0] = None
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
                 sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
-            self.idle.append(worker)
+            with self.lock:
+                if self.over:
+                    return
+                self.idle.append(worker)
             worker[1].acquire()
+            job = worker[0]

@@ -9,6 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
+from burgee.runtime.answers.output import _descriptor
 from burgee.runtime.answers.sanitize import _redact, _redact_text
 from burgee.runtime.execution.context import _SECRETS
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
@@ -37,14 +38,21 @@ class _McpWire(_McpLoop):
         self.debug = debug
         self.out: int
         self.stdout: _Stdout
+        #: The stream in memory the protocol goes to instead of a descriptor (`invoke()`).
+        self.memory: Any = None
         if shared is not None:
             # NOTE: one more session of the HTTP transport: stdout is already protected.
             self.out, self.stdout = shared.out, shared.stdout
         else:
-            self.out = os.dup(1)
-            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
-            # the protocol stream; the protocol goes to the private descriptor `self.out`.
-            os.dup2(2, 1)
+            if _descriptor(sys.stdout) < 0:
+                # NOTE: `invoke()`'s capture: the protocol goes there, and the caller's file
+                # descriptors stay as they are.
+                self.out, self.memory = -1, sys.stdout
+            else:
+                self.out = os.dup(1)
+                # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can
+                # reach the protocol stream; the protocol goes to the private descriptor.
+                os.dup2(2, 1)
             self.stdout = _Stdout(sys.stderr)
             sys.stdout = cast("Any", self.stdout)
         self.broken = False
@@ -81,6 +89,9 @@ class _McpWire(_McpLoop):
             if sink is not None:
                 sink(text)
                 return
+        if self.memory is not None:
+            self.memory.write(text + "\n")
+            return
         data = _wire(text + "\n")
         while data and not self.broken:
             try:

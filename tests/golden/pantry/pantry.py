@@ -409,6 +409,7 @@ if TYPE_CHECKING:
         inflight: dict[str, Any]
         lock: Any
         main: Any
+        over: bool
         parked: bool
         readline: Callable[[], bytes]
         relaying: bool
@@ -432,6 +433,8 @@ if TYPE_CHECKING:
 
         def serve(self, requests: BinaryIO) -> int: ...
 
+        def release(self) -> None: ...
+
         def ended(self) -> None: ...
 
         def take(self) -> bytes: ...
@@ -454,6 +457,7 @@ if TYPE_CHECKING:
         elicits: bool
         gone: bool
         level: str | None
+        memory: Any
         out: int
         sinks: dict[int, Callable[[str], None]]
         stdout: _Stdout
@@ -9597,6 +9601,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Every call is answered after the end of input: the server's threads end (`release`).
+        self.over = False
         #: Reads the next line of requests (`serve`).
         self.readline: Callable[[], bytes] = bytes
 
@@ -9653,8 +9659,21 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.release()
         self.ended()
         return 0
+
+    def release(self) -> None:
+        """End the watchdog and the idle workers: a process would exit now, but `invoke()`'s
+        caller lives on, and would keep them parked for good."""
+        with self.lock:
+            self.over = True
+            if self.parked:
+                self.parked = False
+                self.unpark.release()
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker[1].release()  # NOTE: with no job: the worker ends
 
     def ended(self) -> None:
         """The input has ended and every call is answered; Python may still wait at exit (for a
@@ -9686,7 +9705,7 @@ class _McpLoop:
         import time
 
         quiet = 0
-        while True:
+        while not self.over:
             running, started = self.running, self.started
             time.sleep(_MCP_PATIENCE)
             with self.lock:
@@ -9695,7 +9714,9 @@ class _McpLoop:
                 quiet = quiet + 1 if self.started == started else 0
                 # NOTE: parked after a quiet second, so an idle server does not wake up 200
                 # times a second; the next call unparks it.
-                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                park = self.parked = (
+                    self.running == 0 and quiet * _MCP_PATIENCE > 1 and not self.over
+                )
                 self.relaying = relay
             if relay:
                 self.relay()
@@ -9737,14 +9758,19 @@ class _McpLoop:
         worker[1].release()
 
     def work(self, worker: list[Any]) -> None:
-        while True:
-            job, worker[0] = worker[0], None
+        job = worker[0]
+        while job is not None:
+            worker[0] = None
             try:
                 job()
             except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
                 sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
-            self.idle.append(worker)
+            with self.lock:
+                if self.over:
+                    return
+                self.idle.append(worker)
             worker[1].acquire()
+            job = worker[0]
 
 
 class _McpWire(_McpLoop):
@@ -9763,14 +9789,21 @@ class _McpWire(_McpLoop):
         self.debug = debug
         self.out: int
         self.stdout: _Stdout
+        #: The stream in memory the protocol goes to instead of a descriptor (`invoke()`).
+        self.memory: Any = None
         if shared is not None:
             # NOTE: one more session of the HTTP transport: stdout is already protected.
             self.out, self.stdout = shared.out, shared.stdout
         else:
-            self.out = os.dup(1)
-            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
-            # the protocol stream; the protocol goes to the private descriptor `self.out`.
-            os.dup2(2, 1)
+            if _descriptor(sys.stdout) < 0:
+                # NOTE: `invoke()`'s capture: the protocol goes there, and the caller's file
+                # descriptors stay as they are.
+                self.out, self.memory = -1, sys.stdout
+            else:
+                self.out = os.dup(1)
+                # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can
+                # reach the protocol stream; the protocol goes to the private descriptor.
+                os.dup2(2, 1)
             self.stdout = _Stdout(sys.stderr)
             sys.stdout = cast("Any", self.stdout)
         self.broken = False
@@ -9807,6 +9840,9 @@ class _McpWire(_McpLoop):
             if sink is not None:
                 sink(text)
                 return
+        if self.memory is not None:
+            self.memory.write(text + "\n")
+            return
         data = _wire(text + "\n")
         while data and not self.broken:
             try:
