@@ -16,9 +16,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from burgee.read.runtime_use import runtime_names
+from burgee.read.runtime_use import runtime_names, type_only_aliases
 from burgee.write.generate import checked, generate, read
-from tests.helpers import GOLDEN, REPO
+from tests.helpers import GOLDEN, REPO, load_tool
 from tests.mcp_wire import INIT, line
 
 #: Handlers written the way docs/handlers.md shows them.
@@ -83,6 +83,67 @@ def test_class_annotations_run_where_a_library_may_read_them() -> None:
         "Optional",
         "int",
     }
+
+
+def test_what_only_type_checkers_read_never_runs() -> None:
+    both = "if TYPE_CHECKING:\n    a = A\nelse:\n    b = B\n"
+    assert _uses(both) == {"TYPE_CHECKING", "b", "B"}
+    assert _uses("if typing.TYPE_CHECKING:\n    a = A\n") == {"typing"}
+
+
+def _aliases(code: str) -> list[str]:
+    tree = ast.parse(textwrap.dedent(code))
+    return [ast.unparse(s).split()[0].rstrip(":") for s in type_only_aliases(tree)]
+
+
+def test_type_aliases_only_annotations_use_are_found() -> None:
+    code = """
+        Store = Path | None
+        Count: TypeAlias = int
+        Inner = int | str
+        Outer = list[Inner]
+        Used = int | None
+        Twice = int
+        Twice = str
+        Unused = int
+        Shared = int | None; Other = 1
+        def f(a: Store, b: Count, c: Outer, d: Twice, e: Shared) -> Used:
+            return isinstance(a, Used)
+        """
+    # NOTE: `Used` runs (isinstance), `Twice` is assigned twice, nothing uses `Unused`, and
+    # `Shared` shares its line with another statement.
+    assert _aliases(code) == ["Store", "Count", "Inner", "Outer"]
+    # NOTE: an alias an alias that runs uses runs too.
+    assert _aliases("A = int | None\nB = list[A]\nprint(B)\ndef f(x: A): ...\n") == []
+
+
+def test_a_type_alias_only_annotations_use_never_runs(tmp_path: Path) -> None:
+    """`Path | None` cannot run on Python 3.9: an alias written so for an option's type, which
+    only annotations use, goes under `if TYPE_CHECKING:` with the import only it used."""
+    tool = load_tool(
+        tmp_path,
+        '''\
+        from pathlib import Path
+        from typing import Annotated
+
+        from burgee import Option, command
+
+        Store = Annotated[Path | None, Option("-s", help="Where")]
+        Count = Annotated[int, Option("-n", min=1)]
+
+
+        @command(effects="read_only")
+        def where(store: Store = None, n: Count = 1) -> str:
+            """Say where."""
+            return f"{store} {n}"
+        ''',
+        "aliases",
+    )
+    source = Path(tool.__file__).read_text(encoding="utf-8")
+    assert "if TYPE_CHECKING:  # only annotations use these\n    Store = Path | None\n" in source
+    assert not hasattr(tool, "Store") and not hasattr(tool, "Count") and not hasattr(tool, "Path")
+    done = tool.invoke(["where", "-s", "x", "-n", "2"])
+    assert (done.exit_code, done.stdout) == (0, "x 2\n"), done
 
 
 def test_a_docs_style_tool_never_imports_typing_when_it_runs(tmp_path: Path) -> None:

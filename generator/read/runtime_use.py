@@ -101,6 +101,8 @@ def _evaluated_children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of `node` that run, its unevaluated annotations left out."""
     if isinstance(node, ast.arg):
         return []  # NOTE: a parameter is its name and its annotation, which never runs
+    if isinstance(node, ast.If) and _type_checking(node.test):
+        return [node.test, *node.orelse]  # NOTE: its body is for type checkers alone
     read = isinstance(node, ast.ClassDef) and not _annotations_never_read(node)
     children: list[ast.AST] = []
     for child in ast.iter_child_nodes(node):
@@ -111,6 +113,92 @@ def _evaluated_children(node: ast.AST) -> list[ast.AST]:
             continue
         children.append(child)
     return children
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING`: false whenever the tool runs."""
+    if isinstance(test, ast.Attribute):
+        return test.attr == "TYPE_CHECKING"
+    return isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+
+
+def type_only_aliases(tree: ast.Module) -> list[ast.stmt]:
+    """The file's type aliases (`Store = Annotated[Path | None, Option(...)]`, `X: TypeAlias =
+    ...`) that only annotations use, each assigned once at the top level on lines of its own:
+    they go under `if TYPE_CHECKING:` and never run, as the imports annotations use do (on
+    Python 3.9 `Path | None` cannot run). One alias another runs with runs too."""
+    assigned: dict[str, list[ast.stmt]] = {}
+    for statement in tree.body:
+        for target in _targets(statement):
+            assigned.setdefault(target, []).append(statement)
+    aliases = {
+        name: statements[0]
+        for name, statements in assigned.items()
+        if len(statements) == 1 and _alias(statements[0]) == name
+    }
+    if not aliases:
+        return []
+    ids = {id(statement) for statement in aliases.values()}
+    needed: set[str] = set()
+    for statement in tree.body:
+        if id(statement) not in ids:
+            needed.update(runtime_names(statement))
+    waiting = [name for name in aliases if name in needed]
+    while waiting:
+        value = getattr(aliases[waiting.pop()], "value", None)
+        for name in runtime_names(value) if value is not None else ():
+            if name in aliases and name not in needed:
+                waiting.append(name)
+            needed.add(name)
+    loaded = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    lines: dict[int, int] = {}
+    for statement in tree.body:
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+            lines[line] = lines.get(line, 0) + 1
+    return [
+        statement
+        for name, statement in aliases.items()
+        if name not in needed
+        and name in loaded
+        and all(lines[n] == 1 for n in range(statement.lineno, (statement.end_lineno or 0) + 1))
+        and not _multiline_string(statement)
+    ]
+
+
+def _targets(statement: ast.stmt) -> list[str]:
+    """The names a top-level statement binds by assignment."""
+    if isinstance(statement, ast.Assign):
+        return [n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    if isinstance(statement, ast.AnnAssign | ast.AugAssign) and isinstance(
+        statement.target, ast.Name
+    ):
+        return [statement.target.id]
+    return []
+
+
+def _alias(statement: ast.stmt) -> str | None:
+    """The name a `NAME = VALUE` or `NAME: TypeAlias = VALUE` statement binds."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        return target.id if isinstance(target, ast.Name) else None
+    if isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        annotation = statement.annotation
+        named = getattr(annotation, "id", getattr(annotation, "attr", None))
+        if named == "TypeAlias" and isinstance(statement.target, ast.Name):
+            return statement.target.id
+    return None
+
+
+def _multiline_string(statement: ast.stmt) -> bool:
+    """A string over several lines, which indenting the statement would change."""
+    return any(
+        isinstance(n, ast.Constant)
+        and isinstance(n.value, str | bytes)
+        and n.lineno != n.end_lineno
+        for n in ast.walk(statement)
+    )
 
 
 def _annotations_never_read(node: ast.ClassDef) -> bool:

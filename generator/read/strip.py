@@ -17,7 +17,7 @@ import ast
 import bisect
 from dataclasses import dataclass, field
 
-from burgee.read.runtime_use import module_level_names, runtime_names
+from burgee.read.runtime_use import module_level_names, runtime_names, type_only_aliases
 from burgee.read.source import Text
 from burgee.runtime.catalog import code_names, code_tree
 
@@ -99,9 +99,13 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
         rest.append(_edited(text, (lead, unit.last), edits, newline))
     rest_code = "".join(rest)
     code = rest_code.strip("\r\n") + newline if rest_code.strip() else ""
+    parsed = code_tree(code)
+    aliases = type_only_aliases(parsed) if code else []
+    if aliases:
+        code = _checking_only(code, aliases, newline)
+        parsed = code_tree(code)
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
     used = code_names(code)
-    parsed = code_tree(code)
     running = frozenset(runtime_names(parsed)) if code else frozenset()
     defining = frozenset(module_level_names(parsed)) if code else frozenset()
     pruned = [_pruned(text, unit, (used, running, defining), newline) for unit in imports]
@@ -113,6 +117,24 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
         deferred="".join(p.deferred for p in pruned),
         eager=tuple(e for p in pruned for e in p.eager),
     )
+
+
+def _checking_only(code: str, aliases: list[ast.stmt], newline: str) -> str:
+    """`code` with each of `aliases` (statements on lines of their own) under `if
+    TYPE_CHECKING:`, where type checkers read it and the tool never runs it; aliases on
+    consecutive lines share one."""
+    runs: list[list[int]] = []
+    for statement in aliases:
+        first, last = statement.lineno - 1, statement.end_lineno or statement.lineno
+        if runs and runs[-1][1] == first:
+            runs[-1][1] = last
+        else:
+            runs.append([first, last])
+    lines = code.splitlines(keepends=True)
+    for first, last in reversed(runs):
+        body = ["    " + line if line.strip() else line for line in lines[first:last]]
+        lines[first:last] = ["if TYPE_CHECKING:  # only annotations use these" + newline, *body]
+    return "".join(lines)
 
 
 def _units(text: Text, tree: ast.Module) -> list[_Unit]:

@@ -894,10 +894,11 @@ _FREE_COMPLETERS: frozenset[str] = frozenset()
 # ---- From handlers.py ----
 
 
-Quiet = bool
-Verbose = int
-RepoHome = str
-DryRun = bool
+if TYPE_CHECKING:  # only annotations use these
+    Quiet = bool
+    Verbose = int
+    RepoHome = str
+    DryRun = bool
 
 
 def remotes(partial: str) -> list[str]:
@@ -905,7 +906,8 @@ def remotes(partial: str) -> list[str]:
     return ["origin", "upstream"]
 
 
-Remote = str
+if TYPE_CHECKING:  # only annotations use these
+    Remote = str
 
 
 def clone(
