@@ -408,6 +408,26 @@ def test_dependencies_come_from_the_nearest_pyproject(tmp_path: Path) -> None:
     assert '#     "PyYAML>=6",\n#     "rich",\n' in text
 
 
+def test_an_import_no_declared_dependency_provides_is_a_warning(tmp_path: Path) -> None:
+    """Dependencies taken from a pyproject.toml above the handlers (a monorepo's, say) that
+    do not provide an import: the PEP 723 block would install the wrong things, silently."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "mono"\nversion = "1"\ndependencies = ["django>=5", "PyYAML>=6"]\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "handlers.py").write_text(
+        "import yaml\nimport rich\n" + COMMAND, encoding="utf-8"
+    )
+    result = burgee("gen", "tools/handlers.py", "-o", "go.py", "--name", "go", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "tools/handlers.py:2:1: warning: the handlers import rich, which no declared dependency "
+        "provides (the dependencies come from pyproject.toml); the tool's PEP 723 block does "
+        "not install it: add its distribution there"
+    )
+
+
 @pytest.mark.parametrize("case", ["kitchen", "minimal", "settings"])
 def test_golden_tools_run_on_the_oldest_python_they_declare(case: str) -> None:
     # NOTE: vermin checks the source (tests/test_quality.py); this runs the tool on a real

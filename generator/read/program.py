@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -345,6 +346,10 @@ def _read(
     warnings = [newer] if newer is not None else []
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
     warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
+    listed = {d.strip() for d in dependencies}
+    unlisted = [m for m, package in third_party if listed and package not in listed]
+    if unlisted:
+        warnings.append(_unlisted(unlisted, bundled, path, bool(declared)))
     if third_party and not dependencies:
         dependencies = tuple(sorted({package for _, package in third_party}))
         first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
@@ -416,6 +421,22 @@ def nearest_project(path: str) -> tuple[str, str] | None:
     project = data.get("project") if data is not None else None
     name = project.get("name") if isinstance(project, dict) else None
     return (name, version) if isinstance(name, str) and version is not None else None
+
+
+def _unlisted(modules: list[str], bundled: Bundle, path: str, in_program: bool) -> Diagnostic:
+    """A warning at the first import of a third-party module no declared dependency provides:
+    the tool's PEP 723 block (and a package's metadata) would not install it."""
+    first = min((bundled.third_party[m] for m in modules), key=lambda s: (s.path != path, s.line))
+    pyproject = None if in_program else nearest_pyproject(path)
+    source = "program(dependencies=[...])" if pyproject is None else os.path.relpath(pyproject)
+    one = len(modules) == 1
+    return Diagnostic(
+        span=first,
+        level="warning",
+        message=f"the handlers import {', '.join(modules)}, which no declared dependency "
+        f"provides (the dependencies come from {source}); the tool's PEP 723 block does not "
+        f"install {'it' if one else 'them'}: add {'its' if one else 'their'} distribution there",
+    )
 
 
 def _position(diagnostic: Diagnostic) -> tuple[int, int]:
