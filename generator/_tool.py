@@ -274,10 +274,6 @@ if TYPE_CHECKING:
         @staticmethod
         def check(value: object) -> bool: ...
 
-    class _Null(_Type):
-        @staticmethod
-        def check(value: object) -> bool: ...
-
     def _choice(*choices: Any) -> Callable[[object], Any]: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
@@ -757,112 +753,114 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fssv2VepKUgkgMZQQgQAXA0pmYlXtr9kftr/k+jEzGBAgDT7sxDFS"
-    "u4mIx0xPT0/31z09jd8Oxul0Fss8SpODwcFvZweXWTqfqbODwenp2cHZgYf/uZQJ/HV28INMZBbkUgQiT9NYTLJ0Cn9f"
-    "BUkYy0yJSRTL/tnBuQfvjK/k+Jreeop/LT8mbqP8Kp3n4jaL8ii5FEGyyK/gD/N+Im/57Uxyj3CBe51l6S9ynJsHMznJ"
-    "pLqih9/IXiaTUGbwvH7snhK5hCFiI9ixEiqYyHiBr8M/8BJwYAqkmTHzYE/PvSMYO/zupdR0rwfUzuY59np2gC3RZb7I"
-    "Q+qEchLM43wgHifBVD7pzxZiJFUUSvHj8cmzn56/edslorHVHj7CjSVpwo3lVxLJvsyCqcDbopPeyCyDBpS53sHrf+33"
-    "+12nKXhIwQSuaU0/UdegvrXcZjF/QGpqfp57yTyO4SJOmxRJSnM2FMB0mlGBnQJPgKdSqDxArsj3US7ud0U0MXeRY5ES"
-    "00gpnPo0+9c//ln0rPIsGudF1+a37TtHkRC3QZbA20p0klSE6Rgfo8ZEJvN5loBEAXkBSrYH4hBHKoc7CubHyt44yMIo"
-    "KXU+SbOxLPrWP23XmQRJGoM4JsKd+fwKCBrNs0spRRiFyBdxqReLw1K71NSSFAWxSgWzFFk0CtSVJ37Ff00idQW9hWJ2"
-    "C38ULQg1zqJZrkSU5Cm8BOwMowzkPc0WDiuvozjuwY3V/b39nxc//XTx7MWbQxbaQ7rQn4bUa3H3+IfnJ+/ewvWidWBF"
-    "lBS80j+XRISkEO8I4OV0ICTI2wJmIwFJQO4H8GuchtIzwkSDBEJDo154YnmWuGs9jgkMQ+IadtSNs243FqRACVgcaabW"
-    "dcR6ye0GFhPNRXUFwn95pCpY4MhuUUxgMYSpVAUbgzlIY7b06iKdZ1oHWK1yGaE2myuZ9fGOs1jjaCwTJbVGfPniHbVx"
-    "PAuALb0H/SP6+V9vn/Ue9p7GwVxxH6+zdJZFMg9YZFhj6KacbqE5p6uqMN1eyQzmORVjVtVa76DydVrpH54cv3zuNsR3"
-    "VDE/xRU7Q4G6NnIxwJFT4+Y5lCgtT0GibkHr07qLbmSCc4lr1MwKd6q5605nYT1KU1oZ5IpBlRgzmThjoV92HMDnJBdX"
-    "6a2QMCcC70pSV2wL03kcijEYyEtYB0i6mAU5PIcD9GHaRTCbxQufB8JWK0vTHC0WGWn81/ndgXcQx1PFdhxNJZk0+JtN"
-    "zeDs4ErGM3q8JLNw41k6nk9lwuqSzCytR9CQcRyMwKqL50i3T62enpP8+ajDkS8K5Ez2lJwFqO9CoQ0qjuFKpBPWTtrc"
-    "9MWL5Ca9thACButrxcn6R/R6vyig4d7jmyCeyyf3fDYsvv7tw5v//fbViUhHNBlTZBRyknQwtglrxI8S0M1vQfqngT/E"
-    "JccCogQuSXpdJjcyTmeghUCX5iFoc0/4v52dwaq9xn8PRJ7NYTbw7zDIA74GRvLO92AhpyCLPl73mQIwqD5bBN2r6ATG"
-    "3BBlwAJkKAolE44am2ZhBCxDNlDn/IrTGXI4k6SM4Q3dZZQrGU+6fXEsJkEUz+kBHmB5DCTqPAhSbXyVHrmOkhD/y3en"
-    "UqngUhYXgKdExt2dngBAYGnS+1VmqSCLjkp7KHx8Bgx9PlfcNv47GKMYXWTy73OwSdSLj1IBTOK5TOT7/PQcGIniY8QF"
-    "NaVCPZLNE4FP9K1oKM1TwzCll71+1UOGaN1NnLIEKmRRnBK+JA0BPByD1e5MQe31YYaTMYrs0Pakrfqb53/zQX4voadR"
-    "AOgV6ZzAUgYs+T7vFoT1eiOcfR9pBkADIJaWjBqwkP1EQ+IpiRxua7qLCySvxG5fC2QEqAWF1copGRLUHjikUI7jAFhr"
-    "sVZE+o4HyUs3MKIxaCbXfEm3x1dRYwNBJHvA4PQ2KTjbF6/4URhrGegNEPoIjSAHSAfquBLe0wpQsYkns4jvsB4k3DAk"
-    "lhu1DooBxCuBS1PR8ak7v+sRYcAqmHihQLcqV7nKZCz7fVJ2jjKAUaFuXMxYH/JSpIdAP81klkdomQe/3d1ZbL/pi3ee"
-    "q3GN67SscJu5UmcJ/O+NDELrQADaRdEX0XSWZuQ4RXmXGMFwC0UG+JOEQYx/vganCuRpmobzWDLDSJTREYKmwbwizoIJ"
-    "0X5KBIvuZ42OTZe8SgElXEoQApI2ovYUCe/zQjgHHEqPJRLEUoEoJ7OFcdTydBqLjhmap9eY56BZuGihqsdwEaYXMCqO"
-    "waw1YCVom0RbbEm2B3gWx9o4sSkFLuQgSiBugNWBRbhGEi0lQ1Y/WjQ9FhcWXkQGZwndRlFHGSrYpcWwU3FuuojsQKld"
-    "Rbp/WIWgix1Bp8dwIo8VqQTPbTCIb/F13Qa6EHKMkA9spjQj8gq/ygDVraUatLqeBP4F6urVRGMEROdBTu+j3WbQY1pk"
-    "CA7ayXP7QWwD185rxBvJLfv7BWgqy419CgSoLDJdvXDoNWgVuyuW5aceweaOfS2xWhEskbobYzcJEdQSZeMFn4au5sGG"
-    "Wuq0K1cS6RGIjAzqVel+QxH86BJpBKOQNuNCNiZuz7GKII7yhSfmiQUAoZxhxCsZwxoHlbkADP8eY2WgXgB3JsYCPOx/"
-    "33Ud3Prh6XBH49FtFQ6p77oUHPm0S3vf0ZZaKSZ7dkGO5GcbzRaxnFradSRnpXawItGYyP3GgnDhjDG2EYoOghfwP68B"
-    "qyO2yORNJG/hj1CO5pd4rTsURXhq4AYQiApHuRMywkuObiB5DmJYxeECbJWqVVrIsyAMIxxuEL92ba6V723ApHUHK1Ox"
-    "rrca9v9sEDasxkGBANExvs1SRKGgMRCapEqvXjtkGWvwz/zooD4COGPhPb8zn6HjBv6E7JpmllWq6Oh3AGvFi64FV2VU"
-    "s8wAjef4B8jQVC0xr1gvzsUgy4IFXwMPj+Iq4fZNaIuw7etmgJUWNpzEVwlq0+AySVUejREkVrdeajjIKmYlxbj6lm6D"
-    "kpOwcvj+OI3n02TdEwqXMZilNZ2Y6MKKJ+4osq6DBRTTsnqRyXPoKHXoNk0BzCiPuW3g6CiW07JuNQutdqaqRFjZK4tR"
-    "IRGlyS33b/y7cBUFdYqzhgajAM5Jx1iUYNVDEL6C1fQjBmtKkgNO/jiPbuTSHQBj4DjCoHJ9A4MBSy5rsfOzLIGb7uTV"
-    "uK8AQUgPpaB9Oqz/5fsA7Sxo8UzJ0CspBdDHgHVYWWinSQfRoWWNgVRFlVAMFYMbQxN9IJ1GnbpYhCIkigOuc5QioYNk"
-    "7Agyec6SA8MVyhzf6RdXv3Z3bFdIvB6UbmdaN9Ssx0vMybW5JCFRA7J/2oPhUKPZMrahsfVGTL+7RkGWPLLaJ5xd6tYO"
-    "fV12yIqPKyglkVhjiEhnrzZDHzcqFC7e1aaYbI6KRVmd3UHGw94nNNrL0566imalJ41rYLI8vEK948rkvSzyxgSF3JOq"
-    "W8eRPmRnRPuzoPuYItx6wzCiitDT20HRf4owkJ7+e4oCQQMRp2AexwFAbxhdLvVWSBhdkoJCg4Z4HNTbvd49ROX3Lu6J"
-    "kcxvpaTQ7ZRD7hwqtlt7GGKid/Fp9LXw5Q7HjW+v4M10iiApZJ5Br1MMUqyyFeVh7I0b6/fZaykxm+77I6LZjn0tMXb7"
-    "fpkamcynrAO239PfScZWZQPUz+6nD3ZsmGuwQghNmkFjyLKnNIS94ZtNQwfLrP38foYZrWsU3My9ZY5vlMlHpuI4DJfv"
-    "21dFHIyvWR9SbNUJdPBu4VDwthpGrDlW5XoxxwI4i0kJtAMWsK6BSxpKG/eDczZsPkF3yJvAePvl09e0MYxaGRrRW1e4"
-    "BYduyg6G5TOsudWpLyu0AGa+NF5a+8qM+d3W1q5hOb0K2NPl4NySGOMow5Bd4yW5ZeTS0duaeK0LMtWYm2g4a/lZD+GJ"
-    "iu0dEL3pv30DROrWNrtG6+kBubQV3ZRx9Bu97fwFBnTMhmmtmg3CmgwXcupMOgnL221AmTMercBL0I+YYZJHCDzxVZBi"
-    "zrlA5BglnKyhG7iHmTHZNeryhIBiOfmmD+/uoAHh7RViVDPedyVSA8oFcpNMRMcnJjDLBpQH1O2z9KWTiZLLBtV6oOgC"
-    "Rkk0JcB2VNJGR4zxACg3evl+6eX7R/hPrSBNWEY/lYpbxdaP84LGK5PLisPvDrhuaqwAgshwAx7KC2isLBijS6OnAh9Z"
-    "Q11ib9eqCYfOhiYQaeMhcz6jpPw0WgiAHJDoYJLTSgHIHCg8m7BqxhzmOVyyY7LUN9IP2/nmSMJMJj+nWRyW4RnlkE7H"
-    "swvK81yTSGrSmqoB74+cDalhbpsK1aZCtalQbSpUmwrVpkK1qVBemwrVpkK1qVBtKlSbCtVuQf9htqC/+lSopQ31TcoZ"
-    "1Mhvm0jVJlK1iVRtIlVrxdpEqu0SqRy61hTIqTM9bcbV1pq/zbhqM67ajKs24+pPkXHlpjZsUjWtZrLaZK02WatN1mqT"
-    "tdpkrb0ma7nj2TBNa5WebrO92myvNtvrIzb0q8r24tJqnOo1Brw1k2NiwlH/IdNnFBMHNsuxE3ruvvaM+AFT9U1dzGi7"
-    "nR568teH/e/XJ38VmVqgdC5hCD3eddM+d49gHOWicfgBJzI0W/omasaKxc2KySmM5fB7Fs1ohswlZPxlnI6C+CLILiuJ"
-    "blyNsB6Ulad8FW4w0Xa0+muqDw5NlT0qcyg6YOJ7ZOipFlyXo/mkMhlZuTUQr+UCeDFaYOQfCM+1ftMi74zFMS4KnHFG"
-    "nbrAcd3wCm+44ALLa7Oxm51jgrieoMKOMCQyOs5mM9bUW0VsryjBaQi0MLkBBcVuu54HdGe5QB74tMx6tmmjRQ4WgU1h"
-    "NA0IdM3DKEWC5XQkEX1gJko6z8boR5BzgqEgsqC6dOHr43c/9h54XE+PgmF41/YE0yhj7cwa8SsPmvbqy8N1AXmDEWMl"
-    "PJGDBpUj8qNgRKgCM7AYdn9guVe07KlBHYWGhFFnTbsdB2Bj41JBR6MlI10ZUclxirF+4J2ve/SZpJrZnwbvXXGtNSpN"
-    "yJrn7uyblBWu1GgNjbcEiFRwo5NBfbcgZOdoAJIjyLgPWUtZD9GUHjUJFfRQzbjUzJZk3lqmOSRTgXAuvokUD6KGAA0N"
-    "dhAxdgNpqtliYCIX1Y8lvYVazoZKuyB9KkfgCSQCCEwK0O8QNYlkHO6iZTnaSkPzhBkkLt1eD2viDgTTjPkW2v3PckS1"
-    "nMCUUkCV52CZNPm+qHO9JXHc960u5KqDUyArrOopz5VsWhNOjdjf2VZ2sLbqijKlv0Wh51RURVNzx3T97cVPz2lmjS2q"
-    "L0zKWcG0U8AFajm9pTqGX9KR2mlVaxeaeDGgeASNCRFDj6aYRkeFZAOc9HERTxWPuo3pDJSp2b7sSW64YMr0sk0ijtmt"
-    "eMzTzjlVG1FPYwrjOL3tOYhwj2Qi95yWi71aoKs5gTTAPeAn7O/vcyAHd5Ew2Fw2NQosXSeTMxnkWK+6O9TLLUlHKaJI"
-    "WHYjKWgXxRP+UoFiX7uDNCVUI3x5GAu9reGgpsVOrCbRtORznhmOYRJlqsh0hUsYD+okUoa8/VMeEvNGC7SdH5pGMLXQ"
-    "1pTciYvRYhYohQC3ZopQP+7LHNjtfIrCYyCVIPshBXLhVjSBGWwsPNPxbDcoJLMbWSHMUkUBZNJpzeWZxtoj5u4G0/Ra"
-    "gyEa26TtKVpRbn+ecTn2prS5W9q7z6VJXbf1tJuSQTu/eyACBOgYIZZ4S1vJHZPB221AEvon1nC7Zlw8Zuv7BD2vYgHq"
-    "cye4vBC1LxvmziQOLj00eZ6eG69I6qF61mxc9PEjvRk6AmU0pAT1zFS1tzu8fBbARMegpRuZIIJ2PWkGmOzHAhy+sH7t"
-    "IwwSIX85qGazbxIH5qJ2IO51QN49o9U9hkRECxkdJAiGFWVpQviNFaF5uUu1003+PHXroGbEKbgjgoC+2BovKNWdFUhe"
-    "nHjiiGA1fomhq4uxD7hAO1sFgOKoK3j7ZxrMlDlNNY3CkPZvwEKO0ywEp1fiXXgU3F9MbS7HGXUzpNIZF4eU1KDPMpVx"
-    "PXZg1IK55XdXFoDnMIMCdZZHvxb8f5mG4AGBfOQZNJOn1zIh8kke7HyggQdb9fhDNL1QOcDQD088cfri5O27c088fvz2"
-    "/94+eUIOZJcOUCVyDs4cDEbyfkOUiRHw/xo3t0aSTnTEaXoNSCC6liWXRqXWz8ToyoKxBVpH8zUB3kYLmNS+Tu4EDqpc"
-    "h0je4bsmY+GxvUfHA/UkP6HGHh+uuBlx/qA524cU2AR29qTdryPoJnjHN8pN9iFPGVM7SRHyEFQmYJIyjyMzKXKcSVo0"
-    "mI3Gv5YBtx72DMAC5+chdjQx4Mf8zgAhxhNuU0PuAn6LU0TE53oqPwahi5RLtQI464NtKMsRvacDPSDmeNauDEQHyBWY"
-    "2AVghSRSVyD5SMfFEu7FtEOQhTgGkeww5BYnXczjxGeY67y5BJ4iSBEfMqDPGJgoXBHkpMGNJKxcnhYYkf5V3ObHIwrs"
-    "FKCRAiNEmjZ4FcQKNPFZpAffsErC2cB8Uhn2Kxl7tYdQ2wOl7YHS/R4olZMJMJe1SBFU51zB4vCZhjZo4Nk9rAsgF5nJ"
-    "27rse8o5XhMLrpJViQ5vEOxtfkx0mST+c3tXcdMToY0A9PYkND/8uUyIc+6gMYQupVOsjITv+2xoBfwX31zbH+l/1JOj"
-    "lSim/Xjg/sa+1bnSijy5J0q31UP7Pita6zfuFhnf7QBoxdevxn03dfL/RGc9yafmbawL5aQX/Lv9AcYuz2dqcHiI/qWO"
-    "wffT7PIwzAAdHj44enDUu//g0NmBAGhQ3bFfk6eQ6tPw4GQpm0CDjMcvWbVHQ9ujoe2hmj//0VCv+EwdsarIUtA9njM3"
-    "81UJUDWjSHXFe9Ij5+WON9BHTnUM+iTi6snmA5KNE7Toa41bi46nv+e4+jZAqGyBsaGlZ5z6BrjW6Mxmc64y1SX5K2ds"
-    "LcuXV6881jDGfEpx9dAwqNB8Tdn2zu9Wi4mevHMWRgMHKUl16dOXNn50wSENnfnI+RjFj2w+M6tAW4QLi0n1RhMf9LFr"
-    "xcnYmBdLW68LVV4OFAyns8FapWo/tQih2ASqGfdmcoLQu8RLNE4dlqYgHcObNLumj78WZFzojnT7RXhBOF2IXips017p"
-    "qV7xpXGdIbo/sPG1HCRuq0K1VaHaqlBtVaitZbWtCtVWhfq8VaHaL1DtXjjF3bSwO4K1exZ8Kv3L27L4HMFlN7z7hUS8"
-    "2hotbTjpTxNO+rQ1WtqgUBsU+uqCQitiPwXKMjGbwzwN08NSLGjHwA9vZaxrvw3zfKH14v60H/hzcXQCy/YjCUAfAdP7"
-    "yGn5Y9edqh5hdEaw/cDXl5iqnDPR1aW2769ZNanK4QlTSKp5x3soMbVJ4ajK9Ozh6GHTalBV0TCFoPbqwu2pWNQX4u8t"
-    "250W1rawtoW1FtYaJDJdIDLg3UxH8ewIaBE0cMui1OrvA2PbIpdtkcu2yGVb5HJX7639Em+puOMGxz8+4v3tCLdXV3Os"
-    "ovrJZM+oel/FHr8QWN2Whmy6t/IVloZsfazWx2p9LOtjuXjB2J4dHSujPm1zv49H1ZZo3qFEcxmUOJxfJvK1rjJCtbe4"
-    "cthQ+Lpo19OXz/71j39iTR5YB7dkNvPULSq253QXu0Krs3p6XgufViIaLqNaiKYuj9YP5Y0WxMObo/7DPldTvFu9wEyr"
-    "51/qp9z3NjumjOpHguuM58qY2Km8Wk2i+BgqPqpG+qmk71aN6bK+XwYQbtJKWy/4D1AvuEWkLSL9TIi03ko51ujo/oOH"
-    "j7759rv//D4YjUNp8GAd4NOJw8tvCKOwxZHQ2law3lwFBndTVCsW8ldVL57rpFl3o1iF1gmgyY/yC8w6h+sPlhbS6iTT"
-    "ERZ6oqppgT08ApLDVWLTzBa61sVYlcSjHjiNMhza7PYsSPpaEVvC6jwil8RHDUl855SPxPqKiIVDOY7oZA4SCKCJuuKa"
-    "jEOhJCv20/MKTSt8LJesb79vzDqdrV8qcMkU6jJZWPwKQ5ghE0VJRiAtFbJKfqFLzHdHTYlJxBzGPKN5oWT1OZaASuho"
-    "l82EHep6QLpkVyBG88sKMa6H6dJy/8E2MwaSAXxSubDFq7lQE0JbqkRtyke5JFQc5zId3zRlSg7wA/smnwSraVFasCkO"
-    "xu0PKTnJbB+ZOkZcHnBRP1OO014i7GHT2XpRtCI6T/Ms7j0Vh+Ltix9enLzrDoHcCzrfhSRzbfC69bUUGChR8uhh06my"
-    "jYgO9P/u+ZuX6whANeQeXSWrx116rkfpnDwr9+ccHR2YExflU2s6MMjJZLem0gP7w7TPMHSrR5G6Z89nClqfOva7HKXl"
-    "elcC66wr18lGo0GDoc8qYD7awQD8ht5ZwhupxScU8OCIpR9v7PkrCOJ/KbqMNcApLY7Lqomc9ptIkeigSwe68ISu2EXF"
-    "LXQYpsvlf6PcVPWiipG08KhA9fJ3DPo4KMy7C/JoFKFvh8N6oz8F4Zyx+w/05bFppoDeQxyLsHRwlghzNhJf15+WwDIa"
-    "wMTH/9brCVswAL92oAdBjDDp4f3ZYijClNSkDLHkWq/35Cw5S/6iH8e/9/3RCWz+L+IpFn4Ek4E/e+INjNFUV3v66uXL"
-    "45NnWNRRs9Knctp+L6VvIvjAbvYLUWgBLY3zeFFlsid8A8gFfdlDWLcNm77zacdrPh4DFOUil/ZxXqeiAOWiWPL8sQIX"
-    "YZsrGlFT49y6tgB98cr+zTEFarcobRhhFUFdgBJdHn2GbaIXTx859APWB3Qrh9qvW9iR6+9bOHXREVKoQYWzWkDvFS47"
-    "w4u7e8BprA9KtePKn8dQQ5gAfq/n61qOkc425ULnRKbpykSnuEefi/aq0gB4QxazTTXQ4WnQgDfgKnVcrpHrw1IJxTlj"
-    "o2o7/RUCZErZvnr97sWrE98tXruuunxRxNZWe70Jsgg1ualqy4rTrWdrjtbpevQuJhmi803TNAVdrbeqrQSMwd+JpJPu"
-    "AcP3l4rd+n2cgSsZz3xBgWJuhIZCvD/ROBBemc5yNVgumV3BbXycjnRWtcg3n25+1LW7z6oEsbiMpVZP5MHD+Hz8wydi"
-    "jrlObfGBBXQPOo3K1nZZBS/SuZ38oKiyS2gTVDOTXS6Y6w8012yMzXdJn5vcZiMpRVnbwp8CEVldyRYG9tJ+D8BUyy8W"
-    "mAY1frXWKSqXyNUfhZ8KP+AaGGqh3TZSOFqLFOtrs8qofoRTWFuQHsUAGVepLep39cw1LARrHDu/VAXWNxr+OYEXEHaF"
-    "Fz7Qn+KD1n2oTeHHVAa0UD7AA2C37P/x+SO4/8FqaLr0AC745Gv58Nce3SZu/hE2X1kIH8Quzg+3/O332HTV8eFhbO3C"
-    "cOPfIad8475Qk9s7ItwkuBnYpv3uTJkHjdwJ09A32JDrSxCBuzsFuv2HxeAZy2PzW0F73eCjhzRyC8lp8BsAdGzmLHml"
-    "8TlXpYYp1JOgBqVZVjkfxDCr2gCbzlrsgj+Lmk70fQdQFUYhMkbybN131vCD0iI0hSzWr8D7yAlG8/DXJ/EaxMY+A/OX"
-    "EKQ+45i4wAN7PDXH18/BIDSrbwxY+jnH3Qalpurr8Phuj3xqq9Tnpgfv63r/yGGwEgmYZ3uKYkCdrz5EVNdPbY5uqXXt"
-    "5UDTG2W31XVW3rf2aaUwfNPfZOI5HazEkegHVNAsYSLo8ODu/wGxS557"
+    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fj7J9lbqSVAJIDCVEIMDFgJKZWFX7a/aH7S+5fswMBgRIgQ977TVS"
+    "u4mIx0xPT0/31z09jT8Oxul0Fss8SpODwcEfpwcXWTqfqdODwcnJ6cHpgYf/uZAJ/HV68JNMZBbkUgQiT9NYTLJ0Cn9f"
+    "BkkYy0yJSRTL/unBmQfvjC/l+Ireeop/LT8mbqL8Mp3n4iaL8ii5EEGyyC/hD/N+Im/47Uxyj3CBe51l6W9ynJsHMznJ"
+    "pLqkh9/KXiaTUGbwvH7snhK5hCFiI9ixEiqYyHiBr8M/8BJwYAqkmTHzYE/OvCMYO/zupdR0rwfUzuY59np6gC3RZb7I"
+    "Q+qEchLM43wgHifBVD7pzxZiJFUUSvHz8atnvzx/+65LRGOrPXyEG0vShBvLLyWSfZEFU4G3RSe9llkGDShzvYPX/9zv"
+    "97tOU/CQgglc05p+oq5BfWu5zWL+gNTU/Dzzknkcw0WcNimSlOZsKIDpNKMCOwWeAE+lUHmAXJEfolzc74poYu4ixyIl"
+    "ppFSOPVp9o+//b3oWeVZNM6Lrs1v23eOIiFugiyBt5XoJKkI0zE+Ro2JTObzLAGJAvIClGwPxCGOVA53FMyPlb1xkIVR"
+    "Uup8kmZjWfStf9quMwmSNAZxTIQ78/klEDSaZxdSijAKkS/iQi8Wh6V2qaklKQpilQpmKbJoFKhLT/yO/5pE6hJ6C8Xs"
+    "Bv4oWhBqnEWzXIkoyVN4CdgZRhnIe5otHFZeRXHcgxur+3v3Py9++eX82Yu3hyy0h3ShPw2p1+Lu8U/PX71/B9eL1oEV"
+    "UVLwSv9cEhGSQrwjgJfTgZAgbwuYjQQkAbkfwK9xGkrPCBMNEggNjXrhieVZ4q71OCYwDIlr2FE3zrrdWJACJWBxpJla"
+    "1xHrJbcbWEw0F9UVCP/lkapggSO7QTGBxRCmUhVsDOYgjdnSq4t0nmkdYLXKRYTabK5k1sc7zmKNo7FMlNQa8eWL99TG"
+    "8SwAtvQe9I/o53+9e9Z72HsaB3PFfbzJ0lkWyTxgkWGNoZtyuoXmnK6qwnRzKTOY51SMWVVrvYPK12mlf/jq+OVztyG+"
+    "o4r5Ka7YGQrUlZGLAY6cGjfPoURpeQoSdQNan9ZddC0TnEtco2ZWuFPNXXc6C+tRmtLKIFcMqsSYycQZC/2y4wA+J7m4"
+    "TG+EhDkReFeSumJbmM7jUIzBQF7AOkDSxSzI4TkcoA/TLoLZLF74PBC2Wlma5mixyEjjv85uD7yDOJ4qtuNoKsmkwd9s"
+    "aganB5cyntHjJZmFG8/S8XwqE1aXZGZpPYKGjONgBFZdPEe6fWr15Izkz0cdjnxRIGeyp+QsQH0XCm1QcQyXIp2wdtLm"
+    "pi9eJNfplYUQMFhfK07WP6LX+00BDfceXwfxXD6557Nh8fVvH97873evX4l0RJMxRUYhJ0kHY5uwRvwoAd38DqR/GvhD"
+    "XHIsIErgkqTXZXIt43QGWgh0aR6CNveE/8fpKazaK/z3QOTZHGYD/w6DPOBrYCRvfQ8Wcgqy6ON1nykAg+qzRdC9ik5g"
+    "zA1RBixAhqJQMuGosWkWRsAyZAN1zq84nSGHM0nKGN7QXUa5kvGk2xfHYhJE8Zwe4AGWx0CizoMg1cZX6ZGrKAnxv3x3"
+    "KpUKLmRxAXhKZNze6gkABJYmvd9llgqy6Ki0h8LHZ8DQ53PFbeO/gzGK0Xkm/zoHm0S9+CgVwCSey0R+yE/OgJEoPkZc"
+    "UFMq1CPZPBH4RN+KhtI8NQxTetnrVz1kiNbdxClLoEIWxSnhS9IQwMMxWO3OFNReH2Y4GaPIDm1P2qq/ff4XH+T3Anoa"
+    "BYBekc4JLGXAkh/ybkFYrzfC2feRZgA0AGJpyagBC9kvNCSeksjhtqa7uEDySuz2tUBGgFpQWK2ckiFB7YFDCuU4DoC1"
+    "FmtFpO94kLx0AyMag2ZyzZd0e3wVNTYQRLIHDE5vkoKzffGaH4WxloHeAKGP0AhygHSgjivhPa0AFZt4Mov4DutBwg1D"
+    "YrlR66AYQLwSuDQVHZ+687seEQasgokXCnSrcpWrTMay3ydl5ygDGBXqxsWM9SEvRXoI9NNMZnmElnnwx+2txfabvnjr"
+    "uRrXuE7LCreZK3WawP/eyiC0DgSgXRR9EU1naUaOU5R3iREMt1BkgD9JGMT45xtwqkCepmk4jyUzjEQZHSFoGswr4iyY"
+    "EO2nRLDoftXo2HTJqxRQwoUEISBpI2pPkPA+L4QzwKH0WCJBLBWIcjJbGEctT6ex6JiheXqNeQ6ahYsWqnoMF2F6AaPi"
+    "GMxaA1aCtkm0xZZke4BncayNE5tS4EIOogTiBlgdWIRrJNFSMmT1o0XTY3Fh4UVkcJrQbRR1lKGCXVoMOxXnpovIDpTa"
+    "ZaT7h1UIutgRdHoMJ/JYkUrw3AaD+AZf122gCyHHCPnAZkozIq/wqwxQ3VqqQavrSeBfoK5eTzRGQHQe5PQ+2m0GPaZF"
+    "huCgnTy3H8Q2cO2sRryR3LK/X4CmstzYp0CAyiLT1QuHXoNWsbtiWX7qEWzu2NcSqxXBEqm7MXaTEEEtUTZe8Gnoah5s"
+    "qKVOu3IlkR6ByMigXpXuNxTBjy6RRjAKaTMuZGPi9hyrCOIoX3hinlgAEMoZRrySMaxxUJkLwPAfMFYG6gVwZ2IswMP+"
+    "j13Xwa0fng53NB7dVuGQ+q5LwZFPu7T3HW2plWKyZ+fkSH620WwRy6mlXUdyVmoHKxKNidxvLAgXzhhjG6HoIHgB//MK"
+    "sDpii0xeR/IG/gjlaH6B17pDUYSnBm4AgahwlDshI7zk6AaS5yCGVRwuwFapWqWFPAvCMMLhBvEb1+Za+d4GTFp3sDIV"
+    "63qrYf+vBmHDahwUCBAd45ssRRQKGgOhSar06rVDlrEG/8yPDuojgDMW3vM78xk6buBPyK5pZlmlio5+B7BWvOhacFVG"
+    "NcsM0HiOf4AMTdUS84r14lwMsixY8DXw8CiuEm7fhLYI275uBlhpYcNJfJ2gNg0uklTl0RhBYnXrpYaDrGJWUoyrb+k2"
+    "KDkJK4fvj9N4Pk3WPaFwGYNZWtOJiS6seOKWIus6WEAxLasXmTyHjlKHbtMUwIzymNsGjo5iOS3rVrPQameqSoSVvbIY"
+    "FRJRmtxy/8a/C1dRUKc4a2gwCuCMdIxFCVY9BOFrWE0/Y7CmJDng5I/z6Fou3QEwBo4jDCrXNzAYsOSyFjs/yxK46U5e"
+    "jfsKEIT0UArap8P6X34I0M6CFs+UDL2SUgB9DFiHlYV2mnQQHVrWGEhVVAnFUDG4MTTRB9Jp1KmLRShCojjgOkcpEjpI"
+    "xo4gk+csOTBcoczxnX5x9Vt3x3aFxOtB6XamdUPNerzEnFybSxISNSD7pz0YDjWaLWMbGltvxPS7axRkySOrfcLZpW7t"
+    "0Ldlh6z4uIJSEok1hoh09mozdLdRoXDxrjbFZHNULMrq7A4yHvY+odFenvbUZTQrPWlcA5Pl4RXqHVcm72WRNyYo5J5U"
+    "3TqO9CE7I9qfBd3HFOHWG4YRVYSeHgbeQaRxdwrJ0TG7mwAD/yGGDykMy9tQdhNjyDsBeOvl0ze0O4Dr5ELmOn7JlmoH"
+    "I/IpQkxatO4pCjINRJyC6R0HAOuBc7nU2yxhdEHKD40lYn1Qnfd69xDx3zu/J0Yyv5GSwsJTDudzGNpuG2L4it7Fp9GP"
+    "w5c7HJO+uYQ30ykCsJDnA3qdYgBklR0qD2Nv3Fi/h19LidnQ3x8RzbIBaomxqQHL1MhkPmX9sn2+wE4ytirToH52P30g"
+    "ZcM8hhVCaFIYGsOhPaU47A07fe6wBOpZ1J8Dl+Fa8TDaMrtXEfEjxvS+TjBSYIgp3ADzhnvkpLiBJaCHy2pb2F2dSZSp"
+    "XOv5Yndn5f6zh4onzaC/ekRTKN56sEFkr3ngDkTEdOYmclEXfUPD+iHfEhJWgQYPyCHdcxaWQ47tdwlq0Lr50j1eszZc"
+    "eOLmkC4L6UY5pQRajsNw+b59VcTB+IqtJ0X5nZAb71sPBW/w4t4JR01df9oCENqLDdgywSXt1BmR5uwhm9nSvRuEoDu9"
+    "Gwz5DBp6dRLWCpuBOViNFfG+crS+Wk2sVwHHXFgdL4kxjjIMOUizJLesTzt6gx2vdUGmGnMTYVYtP+tVL1GxvSus00+2"
+    "b4BI3Rrh1Wg9PSCXtqKbspp9qxMgvnRFW+MGmq37WjUbhDW5VhReMIlNLG/ocI0xfySgDC2BuxUij6YaQYAUc/YPooEo"
+    "4bQh3cA9dNWyK9TlCbkV5TSwPry7gwaEt1eIUc1435dIDSgrzU13Eh2fmMAsG1BGWrfP0pdOJkouh9xsLATtd5REU4L3"
+    "RyVtdMQeAdjxRi/fL718/wj/qRWkCcvop1Jxq9h6Ny9ovDK5qAAtd8B1U2MFEESGGyA0CBorC8boAOupyC3+qqWugGe1"
+    "asKhs6EJRNp4yJxZKwmp0kIA5IBEB5OcVgo4WIHCUzKrZsxhnsMlO6YC5H26KBGSMJPJr2kWh2V4RtnM0/HsnDKO16Q0"
+    "mwS76tbLHaeUapjbJuW1SXltUl6blNcm5bVJeW1Sntcm5bVJeW1SXpuU1ybltckQX0wyxDeflLeU2rFJYY0a+W1T+tqU"
+    "vjalr03pa61Ym9K3XUrf8v5/fammOtPT5v61uX9t7t9dRLS5f23uX5v71+b+lYWpzf37FLl/bpLNJpUka+S7TRts0wbb"
+    "tME2bbBNG9xr2qA7ng0TBlfp6TbvsM07bPMO77Ch31TeIZeb5KTDMeCtmRwTE476D5k+o5g4xF6O4tFz97UfzQ+YSpjq"
+    "fEaJH/TQkz8/7P+4Pg2xyBkEpXMBQ+jx/q/2WnoE4ygrkgNhOJGhSS4x8VtWLG5+Vk4BVYffs2hGM2QuIeMv4nQUxOdB"
+    "dlFJueQKrfWgrDzlq3CD2fdBq7+mIuvQVB6l0q+iAya+R4ae6mN2eV+JVCYjK7cu7JVcAC9GC9yDAsJzrd+0yDtjcYyL"
+    "ukwzRp266Hvd8IrYScEF6xA1GLvJYSCI6wkqdgtDIqPjpD1gndFVxPaKssSGQAuTG1BQ5H3oecDgBxcNBQ+YWc82bbTI"
+    "wSKwKYymAYGueRilSLCcjiSiD8yJSufZGP0Ick7QfycLql3qN8fvf+498LjGKIVl8a7tCaZRxjr0YcSvPGjKGikP1wXk"
+    "DUaM1UFFDhpUjsiPghGhCszAYtidquVe0bKnBnUUGhJGnTXtdhyAjY1LgQajJSNdLVbJcYq7TsA7X/foM0k1sz8NPrji"
+    "WmtUmpA1z93ZN8lTXL3WGhpvCRCp4FqnJftukdzO0QAkR5BxH7KWsh6iKcdsUnvooZpxqZktU7+1THMArwLhXHwTKR5E"
+    "DQEaGuwgYuwG0lSzxcCUQqqpTXoLtZwNrHdB+lSOwBNIBBCYFKDfIWoSyTjcRctybJ6G5gkzSFy6vR7WCR8Iphkzf7T7"
+    "n+WIajmVLqXwO8/BMmnyQ1H7f0viuO8bXdxahzJBVljVU8Y12bQmnBqxv7Ot7GDMb0Xp5j+i0HOqTKOpuWW6/vLil+c0"
+    "s8YW1Rdr5vx02rPiot2caFUdw2/pSO20qrULTbwYUDyCxoSIoUdTTKOjAGeAkz4uou/iUbcxnYEy37FY9iQ3XDBletkm"
+    "EcdsUgieGMj50ACinsYUxnF603MQ4R7JRO45LRdZA0BXcwJpgHvAT9jfX+dADu5n4tZE2dQosHSdTM5kkGMN/+5QL7ck"
+    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqEk1LPmc84hg4dG9ykuASxoM6iZQhbxaWh8S80QJt54em"
+    "EUwttDUld+J8tJgFSiHArZki1I/7Mgc2sYT2bDCQSpD9kAK5cCuawAw2Fp7peLYbFJLZtawQZqmiADLptObyTGPtEXN3"
+    "g2l6rcEQjW3S9hStKLc/z/gTFU1pc5Mrdp9Lc4jCfmOgKRmUg7AHIkCAjhFiiXeU1NAxueTdBiShf2INt2vGxWO2vk/Q"
+    "8yoWoD4BhcsLUfuyYe5M4uDCQ5Pn6bnxivQyqvHPxkUfhNNb5yNQRkM6KpGZL33YfAA+lWKiY9DStUwQQbueNANM9mMB"
+    "Dp9bv/YRBomQvxxUs3lgiQNzUTsQ9zog757R6h5DIqKFjA4SBMOKsjQh/MaK0Lzcpe9JmJMc1K2DmhGn4I4IAvoikaKg"
+    "VHdWIHnxyhNHBKvx6zRd/YGKAX+0gq0CQHHUFbz9Mw1mypzrm0ZhSPs3YCHHaRaC0yvxLjwK7i8m2ZfjjLoZUumMi0NK"
+    "r9Gn6sq4HjswasHc8rsrP4rBYQYF6iyPfi/4/zINwQMC+cgzaCZPr2RC5JM82PnglJrO44/R9FzlAEM/PvHEyYtX796f"
+    "eeLx43f/9+7JE3Igu3SUL5FzcOZgMJL3G6JMjID/V7i5NZJ0tihO0ytAAtGVLLk0KrV+JkZXFowt0DqaL6zwNlrApPZ1"
+    "mjFwUOU6RPIe3zX5LY/tPTqoqif5CTX2+HDFzYjTfswpU6TAHqVgT9r9YoxugvMDotwkDfGUMbWTFCEPQWUCJinzODKT"
+    "IseZpEWDeZH8axlw62HPACxwpihiRxMDfszvDBBiPOE2NeQu4Lc4QUR8pqfyLghdJP+qFcDZK7buI3pPB3poTx6PLbhA"
+    "dIBcgYldAFZIInUJko90nC/hXkyABVmIYxDJDkNu8aqLGcX4DHOdN5fAUwQp4uMu9GkXE4Urgpw0uJGElcvTAiPSv4rb"
+    "/HhEgZ0CNFJghEjTBq+CWIEmPhX34DtWSTgbmNksw34ld7T2OHR7tLk92rzfo81yMgHmshYpguqcHlIcg9TQBg08u4d1"
+    "AeQiR35bl31P2e9rYsFVsirR4Q2Cvc0PLC+TZPNytnQVNz2b3AhAb09C82PIy4Q4J2AaQ+hSOsXKSPi+TylXwH/xHcr9"
+    "kf6lnmGuRDHtB1X3N/atTjhX5Mk927ytHtr3qeVav3G3yPhuR5Ervn417rupk/8vdOqYfGrexjpXTnrBv9sfYOzyfKYG"
+    "h4foX+oYfD/NLg7DDNDh4YOjB0e9+w8OnR0IgAbVHfs1eQqprssATpayCTTIePy6X3tIuT2k3B7v+tc/pOwVn+4kVhVZ"
+    "CrrHM+ZmvioBqmYUqf4KCOmRs3LHG+gjp04LfSZ29WTzUd3GCVr0BdutRcfT37hdfRsgVLbA2NDSM6UkfH16uDlXmeqS"
+    "/JUztpbly6tXHmsYYz4vu3poGFRovqZse2e3q8VET94ZC6OBg5SkuvQ5YBs/OueQhs585HyM4kc2n5lVoC3CucWkeqOJ"
+    "j4XZteJkbMyLpa3XhSovBwqG0yl1rVK1n1qEUGwC1Yx7MzlB6F3iJRqnDktTkI7hTZpd0QexCzLOdUe6/SK8IJwuRC8V"
+    "tmmv9JT1fc48nSG6P7DxrRxpb+uTtfXJ2vpkbX2yrWW1rU/W1if7vPXJ2q/y7V7Cx920sDuCtXsWXMPg69uy+BzBZTe8"
+    "+5VEvNpqQW046V8mnPRpqwW1QaE2KPTNBYVWxH4KlGViNod5GqaHpVjQjoEf3spY134b5vlKKxe2Hz3dovCZi9ETUAl3"
+    "JBfdAdT3kS/zZVdAqx6PdEaw/cDXFzurnGHRdc62769ZXbPKwQxT0qx5x3sodrZJCbPK9OzhWGPTumRV0TAlyfbqHu6p"
+    "bNnX4ku2Rc5WYOm2yNmgycZ862C1DlbrYOkVqDHxdIEYlffVHTO1o2tFqpZaFqVW/zkOVVucty3O2xbnbYvz7hpHaL9O"
+    "XiozusFBpDtiBTs6Z6vrilZ9wMlkzz7YvsqOfiNOWFuktHEDX1+R0tbHan2s1seyPpaLF4zt2dGxMurTNvfP8ajaYuE7"
+    "FAsvgxKH88tEvtH1bqgKHNewGwpfl497+vLZP/72d6wOBevghsxmnrrl7faceGVXaHVWT85q4dNKRMMFfQvR1IX6+qG8"
+    "1oJ4eH3Uf9jnup63qxeYafVsdZ3qL7vM9N5mxxT0vWMrhvFcGRM7NYCr6Tx3oeKj6r4QFZfeqjFdYPrrAMJNWmkrV38B"
+    "latbRNoi0s+ESOutlGONju4/ePjou+9/+M8fg9E4lAYP1gE+ncK+/IYwClscCa1tBevNVWBwN0W1YiF/U18u4Ip91t0o"
+    "VqF1Amjyo/wczz/A9QdLC2l1uvMIS45R/b7AHmMCyeF6xWlmS67rssBK4qEjnEYZDu05iyxI+loRW8LqPCKXxEcNSXzv"
+    "7FtjpU/EwqEcR3RGDAkE0ERd8Z73UCjJiv3krELTCh/LJev7HxuzTp8bKe2sM4W6YBuWYcMQZshEUbobSEuFrJJf6BLz"
+    "w1FTYhIxhzHPaF7o2MQci5EldMjQ5mQPdWUqXTwuEKP5RYUY18N0abn/YJsZA8kAPqlc2DLqXDIMoS3VRDeFzFwSKo5z"
+    "mY7vmjIlB/iBfZNPgnXdKEHdlKnj9oeULmG2j0xFLU5lW9TPlOO0lwh72HS2XhStiM7TPIt7T8WhePfipxev3neHQO45"
+    "nTREkrlKfd36WgoMlCh59LDpVNlGRAf6f//87ct1BKAacg9Rk9XjLj3Xo3TOQJb7cw4xD8zZn/L5SR0Y5LTGG1NzhP1h"
+    "2mcYunXMSN2z5zMFrU8d+12O0nLlNYEV/5XrZKPRoMHQBz4wM/JgAH5D7zThjdTiYx54hMnSjzf2/D0O8b8UXcZq9JSg"
+    "yQX+RE77TaRIdNClA114QteOozIrOgzT5ULUUW7qy1HtUlp4VCp9+YsafRwUZoAGeTSK0LfDYb3VHyVxTnv+h8kOYgro"
+    "PcSxCEsHp4kwp3Txdf2REyzoAkx8/G+9nrClK/C7G3oQxAhzUKE/WwxFmJKalCEW/+v1npwmp8mf9OP4974/f4LN/0k8"
+    "xRKkYDLwZ0+8hTGaOn9PX798efzqGZYX1az0qbC730vp6xw+sJv9QhRaQEvjPF5UmewJ3wByQd+YEdZtw6Zvfdrxmo/H"
+    "AEW53Kp9nNepKEC5KJY8fzbDRdjmikbU1Di3ri1AX7y2f3NMgdotimxiFlmsS6Giy6NPU0704ukjh37CSpVuDVv7nRU7"
+    "cv2lFadCP0IKNahwVgvovcJlZ3hxew84jZVqqYph+UMtaggTwO/1fJ16HOm8Zy65T2Sarkx0inv0uXy0Kg2AN2Qx71kD"
+    "HZ4GDXgDrpfIhUO5UjEV85wzNqq2018hQKao8us371+8fuW7ZZTXfeegKKds6w5fB1mEmtzUV2bF6VZWNoc89ZcRXEwy"
+    "ROebpmkKulpvVVsJGIO/E0kn3QOG7y+VXfb7OAOXMp75ggLF3AgNhXj/SuNAeGU6y9VguXh7BbfxwU7SWdVy83zO/lHX"
+    "7j6r9cmLOD4f//CJmGOumFx86gPdg06jAspdVsGLdG4nPyjqPRPaBNXMZJdLN/sDzTUbY/Nd0ucmy95ISlFgufCnQERW"
+    "11SGgb20X6Yw320oFpgGNX616i4ql8jVH4WfCj/gGhhqod02UjhaixTra7MavX6EU1j7aQQUA2Rcpcqt39Uz17AksXHs"
+    "/FI9Yt9o+OcEXkDYFV74SH+Kj1r3oTaFH1MZ0EL5CA+A3bL/x+eP4P5Hq6Hp0gO44JOv5cNfe3SbuPlH2HxlIXwUuzg/"
+    "3PL3P2LTVceHh7G1C8ON/4Cc8o37Qk1u74hwk+BmYJv2C0hlHjRyJ0xD32FDri9BBO7uFOj2HxaDZyyPzW8F7XWDjx7S"
+    "yC0kp8FvANCxmdPktcbnXB8dplBPghqUZlnlfCTIrGoDbDprsQv+LKqL0ZdGQFUYhcgYybNfIGANPygtQlNSZf0KvI+c"
+    "YDQPf30Sr0Fs7DMwfwlB6tO2iQs8sMcTU0jhDAxCs0rbgKWfc9xtUGqqviKU7/bI5wdLfW5aAqKu9zuOJZZIwDzbExQD"
+    "6nz1cba6fmpzdEutay8Hmt4ou62us/K+tU8rheGb/joYz+lgJY5EP6CCZgkTQYcHt/8Pk5RGeQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -963,6 +961,18 @@ class Refreshed:
     added: list[str]
     differs: list[str]
     patch: str | None
+
+
+@dataclass
+class Created:
+    """What new made: the project's name, its module, its folder (absolute), whether it is a
+    git repository with its first commit, and the command lines to run next, in order."""
+
+    name: str
+    module: str
+    path: str
+    committed: bool
+    next: list[str]
 
 
 @dataclass
@@ -1139,11 +1149,13 @@ def new(
     license: Literal["MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"] | None = None,
     dir: Path | None = None,
     defaults: bool = False,
-) -> None:
+    ctx: Context = INJECTED,
+) -> Created | None:
     """Create a new tool project.
 
     Create a ready-to-ship tool project from a template, generate its tool, skill and
-    completion scripts, and commit it in a new git repository.
+    completion scripts, and commit it in a new git repository. A person reads what was made
+    and what to run next; JSON and MCP callers get them as data.
     """
     with _Pipeline():
         from burgee import scaffold
@@ -1157,7 +1169,7 @@ def new(
             defaults=defaults,
         )
         try:
-            scaffold.new(args)
+            created = scaffold.new(args)
         except BrokenPipeError:
             raise  # NOTE: the reader went away (`| head`): the tool's own quiet exit, 141
         except (scaffold.ScaffoldError, OSError) as error:
@@ -1165,6 +1177,12 @@ def new(
         except KeyboardInterrupt:
             print("burgee new: aborted; nothing was written", file=sys.stderr)
             raise
+    name, module, dst, committed = created
+    if ctx.json:
+        steps = scaffold.next_steps(scaffold.relative(dst), name, module)
+        return Created(name, module, str(dst.absolute()), committed, [line for line, _ in steps])
+    scaffold.report(name, module, dst, committed)
+    return None
 
 
 def refresh(
@@ -1223,14 +1241,14 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
         ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
     ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
-    "new": (new, "Create a new tool project.", _Null, (
+    "new": (new, "Create a new tool project.", ("null", ("record", "Created")), (
         ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
         ("description", ("--description",), "_Str", None, (("help", "one line saying what it does"), ("nullable", True))),
         ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
         ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
         ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
         ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option (default: off)"))),
-    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
+    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository. A person reads what was made\nand what to run next; JSON and MCP callers get them as data."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("context", "ctx"))),
     "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
         ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
         ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply` (default: off)"))),
@@ -1280,6 +1298,10 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
             "warnings": ("list", ("record", "Problem")),
         },
         ("program", "version", "commands", "warnings"),
+    ),
+    "Created": (
+        {"name": _Str, "module": _Str, "path": _Str, "committed": _Bool, "next": ("list", _Str)},
+        ("name", "module", "path", "committed", "next"),
     ),
     "Generated": (
         {
@@ -3055,17 +3077,6 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
-
-
-class _Null(_Type):
-    name = "none"
-    word = False
-    spellings = ("builtins.None",)
-    expected = _JSON_EXPECTED["null"]
-
-    @staticmethod
-    def check(value: object) -> bool:
-        return value is None
 
 
 #: The keys of each kind's JSON form: its content, and what describes it.

@@ -64,6 +64,18 @@ class Refreshed:
 
 
 @dataclass
+class Created:
+    """What new made: the project's name, its module, its folder (absolute), whether it is a
+    git repository with its first commit, and the command lines to run next, in order."""
+
+    name: str
+    module: str
+    path: str
+    committed: bool
+    next: list[str]
+
+
+@dataclass
 class Generated:
     """What gen did: the files it wrote anew, those that already held its output (with
     --check: those up to date), those missing or stale (--check only) and the warnings."""
@@ -302,11 +314,13 @@ def new(
     defaults: Annotated[
         bool, Option(help="ask nothing: use the defaults for every answer not given as an option")
     ] = False,
-) -> None:
+    ctx: Context = None,  # type: ignore[assignment]
+) -> Created | None:
     """Create a new tool project.
 
     Create a ready-to-ship tool project from a template, generate its tool, skill and
-    completion scripts, and commit it in a new git repository.
+    completion scripts, and commit it in a new git repository. A person reads what was made
+    and what to run next; JSON and MCP callers get them as data.
     """
     with _Pipeline():
         from burgee import scaffold
@@ -320,7 +334,7 @@ def new(
             defaults=defaults,
         )
         try:
-            scaffold.new(args)
+            created = scaffold.new(args)
         except BrokenPipeError:
             raise  # NOTE: the reader went away (`| head`): the tool's own quiet exit, 141
         except (scaffold.ScaffoldError, OSError) as error:
@@ -328,6 +342,12 @@ def new(
         except KeyboardInterrupt:
             print("burgee new: aborted; nothing was written", file=sys.stderr)
             raise
+    name, module, dst, committed = created
+    if ctx.json:
+        steps = scaffold.next_steps(scaffold.relative(dst), name, module)
+        return Created(name, module, str(dst.absolute()), committed, [line for line, _ in steps])
+    scaffold.report(name, module, dst, committed)
+    return None
 
 
 @command(effects="idempotent", examples=["burgee refresh --diff"])

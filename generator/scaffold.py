@@ -62,9 +62,10 @@ def _destination(dst: Path) -> Path:
     return dst
 
 
-def new(args: argparse.Namespace) -> None:
+def new(args: argparse.Namespace) -> tuple[str, str, Path, bool]:
     """`burgee new`: render, generate and commit in a staging directory, then move the result
-    into place; raises ScaffoldError (or OSError) with what the user can fix."""
+    into place; raises ScaffoldError (or OSError) with what the user can fix. Returns the
+    project's name, its module, where it is and whether it has its first commit."""
     name: str | None = args.name
     if name is not None:
         check_name(name)
@@ -95,7 +96,7 @@ def new(args: argparse.Namespace) -> None:
         _move(project, dst)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    _report(dst, name, module, committed)
+    return name, module, dst, committed
 
 
 def _render(project: Path, data: dict[str, Any], *, interactive: bool) -> dict[str, Any]:
@@ -258,19 +259,29 @@ def _move(project: Path, dst: Path) -> None:
         raise ScaffoldError(f"cannot create {dst}: {error.strerror or error}") from error
 
 
-def _report(dst: Path, name: str, module: str, committed: bool) -> None:
-    """Tell the user what was made and what to do next."""
-    where = _relative(dst)
+def next_steps(where: str, name: str, module: str) -> list[tuple[str, str]]:
+    """What to run after `burgee new`, in order: (command line, what it is for)."""
+    steps = [("cd " + shlex.quote(where), "")] if where != "." else []
+    return [
+        *steps,
+        ("python3 -m venv .venv && . .venv/bin/activate", ""),
+        ('pip install -e ".[test]"', f"the tool and pytest; then: {name} --help"),
+        (f"pip install {install_source()}", "burgee, to regenerate"),
+        ("burgee gen", f"after editing handlers.py: refreshes {module}.py, skill/, completions/"),
+        ("pytest", ""),
+    ]
+
+
+def report(name: str, module: str, dst: Path, committed: bool) -> None:
+    """Tell a person what `new` made and what to do next."""
+    where = relative(dst)
     repo = " (a git repository with one commit)" if committed else ""
     print(f"Created {name} in {where}/{repo}.")
     print("Next:")
-    if where != ".":
-        print(f"  cd {where}")
-    print("  python3 -m venv .venv && . .venv/bin/activate")
-    print(f'  pip install -e ".[test]"        # the tool and pytest; then: {name} --help')
-    print(f"  pip install {install_source()}   # burgee, to regenerate")
-    print(f"  # edit handlers.py, then: burgee gen   (refreshes {module}.py, skill/, completions/)")
-    print("  pytest")
+    steps = next_steps(where, name, module)
+    width = max(len(line) for line, why in steps if why)
+    for line, why in steps:
+        print(f"  {line:<{width}}   # {why}" if why else f"  {line}")
 
 
 def install_source() -> str:
@@ -291,7 +302,7 @@ def install_source() -> str:
     return shlex.quote(url) if url else f"burgee=={burgee.__version__}"
 
 
-def _relative(path: Path) -> str:
+def relative(path: Path) -> str:
     """Show `path` relative to the working directory when it is inside it."""
     try:
         return str(path.relative_to(Path.cwd())) or "."

@@ -234,6 +234,22 @@ def test_commits_without_a_git_identity(tmp_path: Path) -> None:
     assert log.stdout == "burgee <burgee@localhost>\n"
 
 
+def test_json_callers_get_what_was_made_and_what_to_run_next(tmp_path: Path) -> None:
+    """An agent (`--json`, or burgee's own MCP tool) gets the project and the next steps as
+    data, not `data: null` and text it has to scrape."""
+    proc = burgee("new", "made", "--defaults", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)["data"]
+    assert {k: data[k] for k in ("name", "module", "path")} == {
+        "name": "made",
+        "module": "made",
+        "path": str((tmp_path / "made").resolve()),
+    }
+    assert data["next"][0] == "cd made" and data["next"][-1] == "pytest"
+    assert "burgee gen" in data["next"]
+    assert "Created" not in proc.stdout
+
+
 def test_asks_in_a_terminal(tmp_path: Path) -> None:
     code, output = in_terminal(
         [sys.executable, "-m", "burgee", "new", "--author", "Bo"],
