@@ -306,7 +306,7 @@ def test_a_bad_program_name_is_reported_where_it_was_given(tmp_path: Path) -> No
             "from burgee import command, program\nprogram(name='my tool')",
         ),
     )
-    rule = "letters, digits, '.', '-' and '_', starting with a letter or a digit"
+    rule = "ASCII letters, digits, '.', '-' and '_', starting with a letter or a digit"
     in_file = burgee_in_process("gen", "handlers.py", "-o", "tool.py", cwd=handlers.parent)
     assert in_file.stderr.splitlines()[0] == (
         f"handlers.py:4:14: error: program name 'my tool' (from program(name=...)) is not a "

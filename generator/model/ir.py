@@ -52,7 +52,10 @@ TypeKind = Literal[
 
 #: What a program's name may be (it is the command people type, and a file and env prefix).
 PROGRAM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-PROGRAM_NAME_RULE = "letters, digits, '.', '-' and '_', starting with a letter or a digit"
+PROGRAM_NAME_RULE = "ASCII letters, digits, '.', '-' and '_', starting with a letter or a digit"
+#: What a command's, an alias', a prompt's or a resource's name may be, and the rule in words.
+COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+NAME_RULE = "use ASCII letters, digits, '-' and '_', starting with a letter or a digit"
 
 
 def cli_word(identifier: str) -> str:

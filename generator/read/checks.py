@@ -59,7 +59,8 @@ class Checks(NameChecks):
                     f"{kind if moved == other else other!r}; give each kind its own exit code",
                 )
             owners.setdefault(code, kind)
-        taken = ", ".join(f"{c} ({k})" for c, k in sorted(owners.items()))
+        # NOTE: 130 and 143 (interrupted, terminated) are out of a declared code's range anyway.
+        taken = ", ".join(f"{c} ({k})" for c, k in sorted(owners.items()) if c <= 125)
         for node, kind, code in self.builtin_raised:
             if code != builtin[kind]:
                 self.error(

@@ -8,7 +8,7 @@ import ast
 import re
 import string
 
-from burgee.model.ir import EFFECTS, TRUSTS, Command, Param, cli_word
+from burgee.model.ir import COMMAND_NAME, EFFECTS, NAME_RULE, TRUSTS, Command, Param, cli_word
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType
 from burgee.read.classes import read_type
@@ -20,7 +20,6 @@ from burgee.read.shared import SharedOptions
 from burgee.read.surfaces import read_prompt, read_resource
 
 #: A command's or a group's name (and an alias).
-COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _COMMAND_KEYS = {
     "effects",
     "name",
@@ -131,7 +130,7 @@ class CommandReader(SharedOptions):
         if not named:
             # NOTE: the command is not made, but the rest of it is still checked: every
             # problem is reported at once.
-            self.error(decorator, f"command name {given!r}: use letters, digits, '-' and '_'")
+            self.error(decorator, f"command name {given!r}: {NAME_RULE}")
         name = given if isinstance(given, str) and named else node.name
         examples = options.get("examples", ())
         if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):

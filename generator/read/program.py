@@ -9,6 +9,8 @@ from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import (
+    COMMAND_NAME,
+    NAME_RULE,
     PROGRAM_NAME,
     PROGRAM_NAME_RULE,
     Group,
@@ -18,7 +20,7 @@ from burgee.model.reserved import FREE_NAMES
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, with_outcomes, with_stdin
-from burgee.read.commands import COMMAND_NAME, NONE_IS_UNSAID, CommandReader
+from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
 from burgee.read.imports import (
     Bundle,
@@ -257,7 +259,7 @@ class ProgramReader(CommandReader):
         except NotLiteral:
             return
         if not isinstance(name, str) or not COMMAND_NAME.match(name):
-            self.error(call, "group() needs a name: letters, digits, '-' and '_'")
+            self.error(call, f"group() needs a name: {NAME_RULE}")
             # NOTE: its commands are still read, under the variable's name, so their own
             # problems are reported now too (nothing is written either way).
             name = target

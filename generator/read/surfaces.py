@@ -6,13 +6,12 @@ import ast
 import re
 
 from burgee.model.diagnostics import Diagnostic
-from burgee.model.ir import Param, Prompt, Resource, cli_word
+from burgee.model.ir import COMMAND_NAME, NAME_RULE, Param, Prompt, Resource, cli_word
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral
 from burgee.read.params import read_params
 from burgee.read.reader import Decorator, Reader
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: `scheme:rest`, the start every URI has.
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S*$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -78,8 +77,8 @@ def read_prompt(
     if options is None:
         return None
     name = str(options.get("name") or cli_word(node.name))
-    if not _NAME.match(name):
-        reader.error(decorator, f"prompt name {name!r}: use letters, digits, '-' and '_'")
+    if not COMMAND_NAME.match(name):
+        reader.error(decorator, f"prompt name {name!r}: {NAME_RULE}")
         return None
     params = _inputs(reader, node, "prompt")
     if params is None:
@@ -138,8 +137,8 @@ def read_resource(
         )
         return None
     name = str(options.get("name") or cli_word(node.name))
-    if not _NAME.match(name):
-        reader.error(decorator, f"resource name {name!r}: use letters, digits, '-' and '_'")
+    if not COMMAND_NAME.match(name):
+        reader.error(decorator, f"resource name {name!r}: {NAME_RULE}")
         return None
     params = _inputs(reader, node, "resource")
     if params is None:
