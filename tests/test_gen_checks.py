@@ -438,3 +438,37 @@ def test_the_burgee_command_leaves_its_objects_out_of_the_collection_at_exit(
     finally:
         gc.unfreeze()
     assert seen == [False, True]
+
+
+def test_a_default_that_is_the_tools_config_file_is_a_warning(tmp_path: Path) -> None:
+    """A config=True tool reads ./NAME.json as its configuration: a command whose default
+    path is that file would, once it wrote it, break every command."""
+    (tmp_path / "handlers.py").write_text(
+        textwrap.dedent(
+            '''\
+            from pathlib import Path
+
+            from burgee import command, program
+
+            program(name="notebook", config=True)
+
+
+            @command(effects="non_idempotent")
+            def add(
+                title: str, store: Path = Path("notebook.json"), log: str = "./notebook.toml"
+            ) -> str:
+                """Add a note."""
+                return title
+            '''
+        ),
+        encoding="utf-8",
+    )
+    result = burgee("gen", "handlers.py", "-o", "notebook.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    said = "is the file this tool reads its configuration from (config=True)"
+    warned = [line for line in result.stderr.splitlines() if said in line]
+    assert [line.split(": warning: the default of ")[1].split(",")[0] for line in warned] == [
+        "'store'",
+        "'log'",
+    ]
+    assert warned[0].startswith("handlers.py:10:")

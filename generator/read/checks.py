@@ -13,7 +13,9 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
+import os
 import re
+from collections.abc import Iterable
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, TypeRef
@@ -364,3 +366,24 @@ def check_context_uses(
         close = difflib.get_close_matches(use.attr, public, n=1)
         advice = f"did you mean {close[0]!r}?" if close else f"it has {', '.join(public)}"
         reader.error(reader.attr_span_node(use), f"Context has no attribute {use.attr!r}; {advice}")
+
+
+def config_collisions(name: str, commands: Iterable[Command]) -> list[Diagnostic]:
+    """A warning at each default that names the file a `config=True` tool reads its
+    configuration from in the working directory (`./NAME.json`): once a command writes it,
+    every command reads it as configuration, and refuses it."""
+    from burgee.runtime.execution.sources import _CONFIG_FILES  # noqa: PLC0415
+
+    files = {f.format(name=name) for f in _CONFIG_FILES if "{config}" not in f}
+    warnings = []
+    for command in commands:
+        for param in command.params:
+            default = param.default
+            if isinstance(default, str) and os.path.normpath(default) in files:
+                message = (
+                    f"the default of {param.name!r}, {default!r}, is the file this tool reads "
+                    f"its configuration from (config=True): once a command writes it, every "
+                    f"command reads it as configuration; choose another name"
+                )
+                warnings.append(Diagnostic(span=param.span, level="warning", message=message))
+    return warnings

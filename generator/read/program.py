@@ -19,7 +19,7 @@ from burgee.model.ir import (
 from burgee.model.reserved import FREE_NAMES
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, literal_value
-from burgee.read.checks import calls_log, with_outcomes, with_stdin
+from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
 from burgee.read.imports import (
@@ -348,6 +348,8 @@ def _read(
     warnings = [newer] if newer is not None else []
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
     warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
+    if reader.program_args.get("config") is True:
+        warnings += config_collisions(str(program_name), reader.commands)
     listed = {d.strip() for d in dependencies}
     unlisted = [m for m, package in third_party if listed and package not in listed]
     if unlisted:
