@@ -6,14 +6,13 @@ venv), the same module's `asgi` under uvicorn (`uvicorn hello_mcp:asgi`, one wor
 official SDK's `MCPServer.streamable_http_app(json_response=True)` under uvicorn (both from the
 SDK's venv, so on the same uvicorn). Both answer JSON (`Accept: application/json`). And a floor:
 a stdlib socket loop answering every request with one fixed body (`FLOOR_SERVER`), what the
-client itself allows. The client is `http.client` in this process. Each repetition starts every
-server afresh, in a reshuffled order.
+client itself allows. The client, for every row, is `http_client.HttpMcp` in this process: one
+socket, one send per request, the answer read by its `Content-Length`, its id and result
+checked. Each repetition starts every server afresh, in a reshuffled order.
 """
 
 from __future__ import annotations
 
-import http.client
-import json
 import math
 import socket
 import statistics
@@ -26,6 +25,7 @@ import programs
 from burgee_tool import Burgee
 from context import Context, Goal, Section, Table, fmt_int, fmt_ratio
 from harness import BenchError, clean_env, percentile
+from http_client import HttpMcp, McpHttpError, call_body
 from mcp_client import McpError, run_session
 
 CLIENTS = 8
@@ -33,11 +33,24 @@ BURGEE = "burgee `hello_mcp.py --mcp --http`"
 SDK = "official SDK 2.x streamable HTTP, uvicorn"
 FLOOR = "(floor: a stdlib socket loop answering one fixed body, no MCP)"
 #: The floor row's server: a thread per connection, each request's head and body read and
-#: one fixed answer sent. What this client reaches against it bounds every row above it.
+#: one fixed answer sent, with the request's id (202 and no body for a notification), so the
+#: client checks it as it checks the others. What the client reaches against it bounds every
+#: row above it.
 FLOOR_SERVER = """import socket, sys, threading
-BODY = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, bench!"}]}}'
-ANSWER = b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nMcp-Session-Id: floor\\r\\n"
-ANSWER += b"Content-Length: %d\\r\\n\\r\\n%s" % (len(BODY), BODY)
+BODY = b'{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"Hello, bench!"}]}}'
+HEAD = b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nMcp-Session-Id: floor\\r\\n"
+ACCEPTED = b"HTTP/1.1 202 Accepted\\r\\nContent-Length: 0\\r\\n\\r\\n"
+
+
+def answer(body):
+    at = body.find(b'"id":')
+    if at < 0:
+        return ACCEPTED
+    end = at + 5
+    while body[end] not in b",}":
+        end += 1
+    out = BODY % body[at + 5 : end].strip()
+    return HEAD + b"Content-Length: %d\\r\\n\\r\\n%s" % (len(out), out)
 
 
 def serve(conn):
@@ -63,7 +76,7 @@ def serve(conn):
                     return
                 rest += more
             data = rest[length:]
-            conn.sendall(ANSWER)
+            conn.sendall(answer(rest[:length]))
 
 
 listener = socket.create_server(("127.0.0.1", int(sys.argv[-1])))
@@ -71,17 +84,6 @@ while True:
     conn, _ = listener.accept()
     threading.Thread(target=serve, args=(conn,), daemon=True).start()
 """
-HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "1"},
-    },
-}
 
 
 #: Issue 34's goals for `--mcp --http`: lock-step against the SDK and against burgee's own
@@ -131,36 +133,21 @@ def start(argv: list[str]) -> subprocess.Popen[bytes]:
     raise BenchError(f"{' '.join(argv)} did not listen within 60 s")
 
 
-def session(port: int) -> tuple[http.client.HTTPConnection, dict[str, str]]:
-    """A kept-alive connection with an initialized session, and the headers of its calls."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    connection.request("POST", "/mcp", json.dumps(INIT), HEADERS)
-    response = connection.getresponse()
-    response.read()
-    if response.status != 200:
-        raise BenchError(f"initialize: HTTP {response.status}")
-    headers = {**HEADERS, "Mcp-Session-Id": response.getheader("Mcp-Session-Id") or ""}
-    headers["MCP-Protocol-Version"] = "2025-11-25"
-    note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    connection.request("POST", "/mcp", json.dumps(note), headers)
-    connection.getresponse().read()
-    return connection, headers
-
-
 def calls(port: int, count: int, latencies: list[float] | None = None) -> None:
-    connection, headers = session(port)
-    params = {"name": "greet", "arguments": {"name": "bench"}}
-    for ident in range(1, count + 1):
-        body = {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
-        started = time.perf_counter()
-        connection.request("POST", "/mcp", json.dumps(body), headers)
-        response = connection.getresponse()
-        answer = response.read()
-        if latencies is not None:
-            latencies.append((time.perf_counter() - started) * 1e6)
-        if response.status != 200 or b"Hello, bench!" not in answer:
-            raise BenchError(f"tools/call: HTTP {response.status}: {answer[:200]!r}")
-    connection.close()
+    """A session's `count` lock-step calls; each request's bytes made before the first is sent."""
+    client = HttpMcp(port)
+    try:
+        client.initialize()
+        requests = [client.request(call_body(ident)) for ident in range(1, count + 1)]
+        for ident, request in enumerate(requests, 1):
+            started = time.perf_counter()
+            client.call(request, ident)
+            if latencies is not None:
+                latencies.append((time.perf_counter() - started) * 1e6)
+    except McpHttpError as exc:
+        raise BenchError(str(exc)) from exc
+    finally:
+        client.close()
 
 
 def measure(argv: list[str], count: int) -> Result:
