@@ -13,6 +13,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +100,9 @@ class _Sends:
         return getattr(self.sock, name)
 
 
-def _served(request: bytes) -> list[bytes]:
-    """What the runtime's HTTP handler sends, write by write, answering `request` (which ends
-    with `Connection: close`) on a loopback connection, in this process."""
+def _served(request: bytes, wrap: Callable[[type], type] = lambda handler: handler) -> list[bytes]:
+    """What the runtime's HTTP handler (`wrap` of its class) sends, write by write, answering
+    `request` (which ends with `Connection: close`) on a loopback connection, in this process."""
     settings = _Settings("/mcp", None, {"127.0.0.1"})
     # NOTE: a session's server writes its messages to the request's sink; what it shares with
     # the stateless one (its stdout) is never written here.
@@ -113,7 +114,7 @@ def _served(request: bytes) -> list[bytes]:
     sends = _Sends(accepted)
     try:
         client.sendall(request)
-        _handler_class(endpoint)(sends, address, None)
+        wrap(_handler_class(endpoint))(sends, address, None)
     finally:
         accepted.close()
         client.close()
@@ -141,6 +142,59 @@ def test_an_answer_is_one_send(path: str, body: bytes, status: bytes) -> None:
     assert json.loads(answer), answer
     # NOTE: which software serves, and on which Python, is not told (one line less to read).
     assert b"\r\nServer:" not in head, head
+
+
+def _request(fields: list[bytes], end: bytes = b"\r\n") -> bytes:
+    """An `initialize` POST whose head has `fields` after its own, each line ended by `end`."""
+    body = json.dumps(INIT).encode()
+    lines = [b"POST /mcp HTTP/1.1", b"Host: 127.0.0.1", b"Content-Type: application/json"]
+    lines += [b"Accept: application/json", b"Content-Length: %d" % len(body), *fields]
+    return end.join([*lines, b"Connection: close", b"", body])
+
+
+def test_a_head_that_came_whole_is_split_at_once() -> None:
+    """Its field lines were read one by one (a readline and a decode each), a tenth of a
+    lock-step request's time: now the request line and the blank line are the only lines
+    read so."""
+    read: list[bytes] = []
+
+    def counted(handler: type) -> type:
+        class Counted(handler):  # type: ignore[valid-type,misc]
+            def setup(self) -> None:
+                super().setup()
+                readline = self.rfile.readline
+
+                def kept(size: int = -1) -> bytes:
+                    read.append(readline(size))
+                    return read[-1]
+
+                self.rfile.readline = kept
+
+        return Counted
+
+    sent = _served(_request([b"X-One: 1", b"X-Two: 2"]), counted)
+    assert sent[0].startswith(b"HTTP/1.1 200 "), sent
+    assert read == [b"POST /mcp HTTP/1.1\r\n", b"\r\n"], read
+
+
+@pytest.mark.parametrize("end", [b"\r\n", b"\n"])
+@pytest.mark.parametrize(
+    ("fields", "status"),
+    [
+        ([b"X-Many: %d" % n for n in range(95)], b"200"),  # NOTE: 100 fields in all
+        ([b"X-Many: %d" % n for n in range(96)], b"431"),
+        ([b"X-Many: 1", b"X-Many: 2", b"x-many:3"], b"200"),
+        ([b"no colon"], b"400"),
+        ([b"X-Folded: a", b" b"], b"400"),
+    ],
+)
+def test_a_head_split_at_once_reads_as_line_by_line(
+    fields: list[bytes], status: bytes, end: bytes
+) -> None:
+    """A head read whole is split at once; one whose lines end with a lone LF is read line by
+    line (such a line could hide the head's end): the same answers either way."""
+    sent = _served(_request(fields, end))
+    assert sent[0].startswith(b"HTTP/1.1 " + status + b" "), sent
 
 
 def test_a_streamed_answer_ends_its_stream_in_the_same_send() -> None:
