@@ -9237,7 +9237,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         disable_nagle_algorithm = True
         raw_requestline: bytes
         reads: Any
-        rfile: io.BufferedReader
         #: The request was read to its end: a refusal leaves nothing unread on the connection.
         whole: bool
         #: The request's header fields: each lower-case name, and its values in order.
@@ -9313,43 +9312,26 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                     self.send_error(400, f"Bad HTTP/0.9 request type ({words[0]!r})")
                     return False
             self.command, self.path = words[0], words[1]
-            rfile = self.rfile
-            #: The head's field lines, decoded.
-            lines: list[str] = []
-            # NOTE: most often the whole head came in one read: its lines are split at once
-            # (read one by one, each readline and decode took a tenth of a request's time).
-            # Not where a line ends with a lone LF (which ends a line read one by one, and
-            # could hide the head's end): those lines are read one by one.
-            data = rfile.peek()
-            end = data.find(b"\r\n\r\n")
-            if (
-                0 < end <= _HTTP_LINE - 2
-                and data[:2] != b"\r\n"
-                and data.count(b"\n", 0, end) == data.count(b"\r\n", 0, end) < _HTTP_FIELDS
-            ):
-                lines = rfile.read(end + 2).decode("iso-8859-1").split("\r\n")[:-1]
-            readline = rfile.readline
+            fields = self.fields
+            readline = self.rfile.readline
             longest = _HTTP_LINE + 1
-            for _ in range(_HTTP_FIELDS + 1 - len(lines)):
+            for _ in range(_HTTP_FIELDS + 1):
                 raw = readline(longest)
                 if len(raw) == longest:
                     self.send_error(431, "Line too long")
                     return False
                 if raw in (b"\r\n", b"\n", b""):
                     break
-                lines.append(raw.decode("iso-8859-1"))
-            else:
-                self.send_error(431, "Too many headers")
-                return False
-            fields = self.fields
-            for line in lines:
-                name, colon, value = line.partition(":")
-                # NOTE: a line without a colon counts as a field without a name: refused below.
-                name = name.lower() if colon else ""
+                # NOTE: a line without a colon is a name here, its line end included.
+                name, _, value = raw.decode("iso-8859-1").partition(":")
+                name = name.lower()
                 if name in fields:
                     fields[name].append(value.strip(" \t\r\n"))
                 else:
                     fields[name] = [value.strip(" \t\r\n")]
+            else:
+                self.send_error(431, "Too many headers")
+                return False
             # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
             # folded onto the one before, or without a colon, is refused too (5.2). Checked
             # once for every name.
