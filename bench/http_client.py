@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 from typing import Any
 
 PROTOCOL_VERSION = "2025-11-25"
@@ -49,6 +50,12 @@ class HttpMcp:
     def __init__(self, port: int, path: str = "/mcp", timeout: float = 60.0) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # NOTE: the system's timeouts, not Python's: with a timeout of its own, a socket polls
+        # before every send and receive, a system call more each.
+        self.sock.settimeout(None)
+        limit = struct.pack("ll", int(timeout), 0)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, limit)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, limit)
         self.buffer = b""
         self.head = (
             f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
@@ -59,34 +66,36 @@ class HttpMcp:
         """The bytes of one POST of body, in this connection's session."""
         return b"%sContent-Length: %d\r\n\r\n%s" % (self.head, len(body), body)
 
-    def exchange(self, request: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
-        """Send one request; its answer's status, header fields (names lower-cased), body."""
+    def exchange(self, request: bytes) -> tuple[int, bytes, bytes]:
+        """Send one request; its answer's status, head and body."""
         self.sock.sendall(request)
         return self.answer()
 
-    def answer(self) -> tuple[int, dict[bytes, bytes], bytes]:
+    def answer(self) -> tuple[int, bytes, bytes]:
         data = self.buffer
         end = data.find(b"\r\n\r\n")
         while end < 0:
             data += self._more()
             end = data.find(b"\r\n\r\n")
-        lines = data[:end].split(b"\r\n")
-        status = lines[0].split(b" ", 2)
-        if len(status) < 2 or not status[0].startswith(b"HTTP/1."):
-            raise McpHttpError(f"not an HTTP answer: {data[:200]!r}")
-        fields: dict[bytes, bytes] = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(b":")
-            fields[name.strip().lower()] = value.strip()
-        length = fields.get(b"content-length")
-        if length is None or b"transfer-encoding" in fields:
+        # NOTE: the head is searched, not split into fields: the client's time is the row's.
+        head = data[:end] + b"\r\n"
+        low = head.lower()
+        at = low.find(b"\r\ncontent-length:")
+        if not low.startswith(b"http/1.") or at < 0 or b"\r\ntransfer-encoding:" in low:
             raise McpHttpError(f"an answer without Content-Length: {data[: end + 4]!r}")
         start = end + 4
-        stop = start + int(length)
+        stop = start + int(low[at + 17 : low.index(b"\r\n", at + 17)])
         while len(data) < stop:
             data += self._more()
         self.buffer = data[stop:]
-        return int(status[1]), fields, data[start:stop]
+        return int(head[9:12]), head, data[start:stop]
+
+    def field(self, head: bytes, name: bytes) -> bytes | None:
+        """The value of the field `name` (lower case) of an answer's head."""
+        at = head.lower().find(b"\r\n" + name + b":")
+        if at < 0:
+            return None
+        return head[at + len(name) + 3 : head.index(b"\r\n", at + 2)].strip()
 
     def _more(self) -> bytes:
         chunk = self.sock.recv(65536)
@@ -97,10 +106,10 @@ class HttpMcp:
     def initialize(self) -> None:
         """`initialize` and `notifications/initialized`; later requests carry the session."""
         body = json.dumps(INITIALIZE).encode()
-        status, fields, answer = self.exchange(self.request(body))
+        status, head, answer = self.exchange(self.request(body))
         if status != 200 or b'"result"' not in answer:
             raise McpHttpError(f"initialize: HTTP {status}: {answer[:200]!r}")
-        session = fields.get(b"mcp-session-id")
+        session = self.field(head, b"mcp-session-id")
         if session:
             self.head += b"Mcp-Session-Id: %s\r\n" % session
         self.head += b"MCP-Protocol-Version: %s\r\n" % PROTOCOL_VERSION.encode()
