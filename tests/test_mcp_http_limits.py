@@ -13,6 +13,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +100,9 @@ class _Sends:
         return getattr(self.sock, name)
 
 
-def _served(request: bytes) -> list[bytes]:
-    """What the runtime's HTTP handler sends, write by write, answering `request` (which ends
-    with `Connection: close`) on a loopback connection, in this process."""
+def _served(request: bytes, wrap: Callable[[type], type] = lambda handler: handler) -> list[bytes]:
+    """What the runtime's HTTP handler (`wrap` of its class) sends, write by write, answering
+    `request` (which ends with `Connection: close`) on a loopback connection, in this process."""
     settings = _Settings("/mcp", None, {"127.0.0.1"})
     # NOTE: a session's server writes its messages to the request's sink; what it shares with
     # the stateless one (its stdout) is never written here.
@@ -113,7 +114,7 @@ def _served(request: bytes) -> list[bytes]:
     sends = _Sends(accepted)
     try:
         client.sendall(request)
-        _handler_class(endpoint)(sends, address, None)
+        wrap(_handler_class(endpoint))(sends, address, None)
     finally:
         accepted.close()
         client.close()
@@ -141,6 +142,65 @@ def test_an_answer_is_one_send(path: str, body: bytes, status: bytes) -> None:
     assert json.loads(answer), answer
     # NOTE: which software serves, and on which Python, is not told (one line less to read).
     assert b"\r\nServer:" not in head, head
+
+
+def _request(fields: list[bytes], end: bytes = b"\r\n") -> bytes:
+    """An `initialize` POST whose head has `fields` after its own, each line ended by `end`."""
+    body = json.dumps(INIT).encode()
+    lines = [b"POST /mcp HTTP/1.1", b"Host: 127.0.0.1", b"Content-Type: application/json"]
+    lines += [b"Accept: application/json", b"Content-Length: %d" % len(body), *fields]
+    return end.join([*lines, b"Connection: close", b"", body])
+
+
+#: Calls of the HTTP layer's own functions (`mcp_http`, `mcp_endpoint`) for one POST: 40
+#: before issue 34's second round (a helper call per header field, comprehensions, a sink per
+#: JSON answer, http.server's request loop and its writer). Each was about a microsecond of a
+#: lock-step request that took about 80 µs of the server's time; counted, not timed.
+HTTP_LAYER_CALLS = 28
+LAYER = ("mcp_http.py", "mcp_endpoint.py")
+
+
+def test_the_http_layer_takes_few_steps_per_request() -> None:
+    """What the HTTP layer does around `_McpServer.read` is most of a lock-step request's
+    time over HTTP (over stdio, nearly none): it stays within its count of calls."""
+    calls: list[str] = []
+
+    def profile(frame: Any, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code.co_filename.endswith(LAYER):
+            calls.append(frame.f_code.co_name)
+
+    def profiled(handler: type) -> type:
+        class Profiled(handler):  # type: ignore[valid-type,misc]
+            def handle(self) -> None:
+                sys.setprofile(profile)
+                try:
+                    super().handle()
+                finally:
+                    sys.setprofile(None)
+
+        return Profiled
+
+    sent = _served(_request([b"X-One: 1"]), profiled)
+    assert sent[0].startswith(b"HTTP/1.1 200 "), sent
+    assert len(calls) <= HTTP_LAYER_CALLS, calls
+
+
+@pytest.mark.parametrize("end", [b"\r\n", b"\n"])
+@pytest.mark.parametrize(
+    ("fields", "status"),
+    [
+        ([b"X-Many: %d" % n for n in range(95)], b"200"),  # NOTE: 100 fields in all
+        ([b"X-Many: %d" % n for n in range(96)], b"431"),
+        ([b"X-Many: 1", b"X-Many: 2", b"x-many:3"], b"200"),
+        ([b"no colon"], b"400"),
+        ([b"X-Folded: a", b" b"], b"400"),
+    ],
+)
+def test_a_heads_limits_and_line_ends(fields: list[bytes], status: bytes, end: bytes) -> None:
+    """At most 100 header fields (http.server's limit), a name given twice kept, a line that
+    is no field refused; lines ended by CRLF or by a lone LF alike."""
+    sent = _served(_request(fields, end))
+    assert sent[0].startswith(b"HTTP/1.1 " + status + b" "), sent
 
 
 def test_a_streamed_answer_ends_its_stream_in_the_same_send() -> None:

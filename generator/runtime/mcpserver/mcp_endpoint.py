@@ -238,14 +238,15 @@ class _Exchange:
             return 200, '{"status":"ok"}', {}
         if self.path != settings.path:
             return self.refusal(404, f"Not Found: the MCP endpoint is {settings.path}")
-        hosts = self.header("host")
+        fields = self.fields
+        hosts = fields.get("host", ())
         name = _hostname(hosts[0]) if len(hosts) == 1 else None
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
             served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
-        origins = self.header("origin")
+        origins = fields.get("origin")
         if origins:
             origin = origins[0].strip().lower()
             if origin in settings.origins:
@@ -273,7 +274,7 @@ class _Exchange:
             given = self.first("authorization").encode("utf-8", "replace")
             if not hmac.compare_digest(given, f"Bearer {token}".encode()):
                 return self.refusal(401, "Unauthorized", WWW_Authenticate="Bearer")
-        version = self.header("mcp-protocol-version")
+        version = fields.get("mcp-protocol-version")
         if version and version[0] not in (_MCP_MODERN, *_MCP_LEGACY):
             return self.refusal(
                 400, f"Bad Request: unsupported MCP-Protocol-Version {version[0]!r}"
@@ -297,8 +298,9 @@ class _Exchange:
 
     def length(self) -> _Answer | int:
         """The body's length from `Content-Length`, or the refusal of the request."""
-        lengths = self.header("content-length")
-        if len(lengths) > 1 or (lengths and self.header("transfer-encoding")):
+        fields = self.fields
+        lengths = fields.get("content-length", ())
+        if len(lengths) > 1 or (lengths and fields.get("transfer-encoding")):
             # NOTE: where a proxy and this server could read different bodies (request
             # smuggling, RFC 9112 6.3).
             return self.refusal(400, "Bad Request: one Content-Length, without Transfer-Encoding")
@@ -332,8 +334,12 @@ class _Exchange:
         except (ValueError, RecursionError):
             return self.refusal(400, "Parse error", -32700)
         items = message if isinstance(message, list) else [message]
-        requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
-        opening = any(m.get("method") == "initialize" for m in requests)
+        requests: list[dict[str, Any]] = []
+        opening = False
+        for m in items:
+            if isinstance(m, dict) and "method" in m and "id" in m:
+                requests.append(m)
+                opening = opening or m["method"] == "initialize"
         session = self.first("mcp-session-id") or None
         headers: dict[str, str] = {}
         watch = False
@@ -375,14 +381,18 @@ class _Exchange:
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
-        return _Routed(server, message, stream, self.answer(200, "", headers)[2], watch)
+        if self.cors:
+            headers.update(self.cors)
+        return _Routed(server, message, stream, headers, watch)
 
     def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
-        answers = [t for t in written if t.startswith(('{"jsonrpc":"2.0","id"', "["))]
         # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
         # notification's does, not a 200 without a JSON body.
-        return 200 if answers else 202, answers[-1] if answers else "", headers
+        for text in reversed(written):
+            if text.startswith(('{"jsonrpc":"2.0","id"', "[")):
+                return 200, text, headers
+        return 202, "", headers
 
     def stream_head(self, headers: dict[str, str]) -> Iterator[tuple[str, str]]:
         """The headers of an answer streamed as events."""

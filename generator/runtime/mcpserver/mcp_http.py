@@ -47,6 +47,8 @@ _HTTP_PATIENCE = 30
 #: The most header fields a request may have, and the longest line of its head (http.server's).
 _HTTP_FIELDS = 100
 _HTTP_LINE = 65536
+#: The methods the handler answers (each `do_GET`): any other gets 501, as from http.server.
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "OPTIONS", "DELETE"))
 
 
 def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
@@ -216,12 +218,30 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.rfile = io.BufferedReader(self.reads)
 
         def handle_one_request(self) -> None:
-            # NOTE: on a connection kept alive, the wait for the next request counts: an idle
-            # connection ends as a slow one does. (Either holds a thread, never a slot.)
+            """http.server's, with the deadline of the head: on a connection kept alive, the
+            wait for the next request counts: an idle connection ends as a slow one does.
+            (Either holds a thread, never a slot.)"""
             self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
             self.whole = False
             self.fields = {}
-            super().handle_one_request()
+            try:
+                self.raw_requestline = line = self.rfile.readline(_HTTP_LINE + 1)
+                if len(line) > _HTTP_LINE:
+                    self.requestline = self.request_version = self.command = ""
+                    self.send_error(414)
+                    return
+                if not line:
+                    self.close_connection = True
+                    return
+                if not self.parse_request():
+                    return
+                if self.command not in _METHODS:
+                    self.send_error(501, f"Unsupported method ({self.command!r})")
+                    return
+                self.do_GET()
+            except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
+                self.log_error("Request timed out: %r", error)
+                self.close_connection = True
 
         def parse_request(self) -> bool:
             """The request line as http.server reads it, and the header fields read here: its
@@ -335,13 +355,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             headers["Content-Length"] = str(len(data))
             head = self.head(status, headers.items())
             # NOTE: RFC 9110: an answer to HEAD has no content.
-            self.wfile.write(head if self.command == "HEAD" else head + data)
-
-        def exchange(self) -> _Exchange:
-            return endpoint.exchange(self.command, self.path, self.fields)
+            self.connection.sendall(head if self.command == "HEAD" else head + data)
 
         def do_GET(self) -> None:
-            exchange = self.exchange()
+            """Every method's request (`_METHODS`)."""
+            exchange = endpoint.exchange(self.command, self.path, self.fields)
             refused = exchange.screen()
             if refused is not None:
                 self.send(refused)
@@ -349,8 +367,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 self.send(exchange.delete())
             elif self.command == "POST":
                 self.post(exchange)
-
-        do_HEAD = do_PUT = do_PATCH = do_OPTIONS = do_DELETE = do_POST = do_GET
 
         def send_error(
             self, code: int, message: str | None = None, explain: str | None = None
@@ -416,9 +432,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 self.wfile.write(self.head(200, head))
 
             def sink(text: str) -> None:
-                if not routed.stream:
-                    written.append(text)
-                    return
                 event = _event(text)
                 events.append(b"%x\r\n%s\r\n" % (len(event), event))
                 if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
@@ -432,7 +445,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 events.clear()
 
             try:
-                endpoint.run(routed.server, routed.message, sink, routed.stream)
+                stream = routed.stream
+                endpoint.run(
+                    routed.server, routed.message, sink if stream else written.append, stream
+                )
             finally:
                 if done is not None:
                     done.set()

@@ -8152,14 +8152,15 @@ class _Exchange:
             return 200, '{"status":"ok"}', {}
         if self.path != settings.path:
             return self.refusal(404, f"Not Found: the MCP endpoint is {settings.path}")
-        hosts = self.header("host")
+        fields = self.fields
+        hosts = fields.get("host", ())
         name = _hostname(hosts[0]) if len(hosts) == 1 else None
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
             served = f"see --allow-host, or {_mcp_env()}ALLOW_HOST for asgi"
             return self.refusal(403, f"Forbidden: this Host is not served ({served})")
-        origins = self.header("origin")
+        origins = fields.get("origin")
         if origins:
             origin = origins[0].strip().lower()
             if origin in settings.origins:
@@ -8187,7 +8188,7 @@ class _Exchange:
             given = self.first("authorization").encode("utf-8", "replace")
             if not hmac.compare_digest(given, f"Bearer {token}".encode()):
                 return self.refusal(401, "Unauthorized", WWW_Authenticate="Bearer")
-        version = self.header("mcp-protocol-version")
+        version = fields.get("mcp-protocol-version")
         if version and version[0] not in (_MCP_MODERN, *_MCP_LEGACY):
             return self.refusal(
                 400, f"Bad Request: unsupported MCP-Protocol-Version {version[0]!r}"
@@ -8211,8 +8212,9 @@ class _Exchange:
 
     def length(self) -> _Answer | int:
         """The body's length from `Content-Length`, or the refusal of the request."""
-        lengths = self.header("content-length")
-        if len(lengths) > 1 or (lengths and self.header("transfer-encoding")):
+        fields = self.fields
+        lengths = fields.get("content-length", ())
+        if len(lengths) > 1 or (lengths and fields.get("transfer-encoding")):
             # NOTE: where a proxy and this server could read different bodies (request
             # smuggling, RFC 9112 6.3).
             return self.refusal(400, "Bad Request: one Content-Length, without Transfer-Encoding")
@@ -8246,8 +8248,12 @@ class _Exchange:
         except (ValueError, RecursionError):
             return self.refusal(400, "Parse error", -32700)
         items = message if isinstance(message, list) else [message]
-        requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
-        opening = any(m.get("method") == "initialize" for m in requests)
+        requests: list[dict[str, Any]] = []
+        opening = False
+        for m in items:
+            if isinstance(m, dict) and "method" in m and "id" in m:
+                requests.append(m)
+                opening = opening or m["method"] == "initialize"
         session = self.first("mcp-session-id") or None
         headers: dict[str, str] = {}
         watch = False
@@ -8289,14 +8295,18 @@ class _Exchange:
         stream = "text/event-stream" in accept
         if not stream and "application/json" not in accept and "*/*" not in accept:
             return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
-        return _Routed(server, message, stream, self.answer(200, "", headers)[2], watch)
+        if self.cors:
+            headers.update(self.cors)
+        return _Routed(server, message, stream, headers, watch)
 
     def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
         """The one JSON answer of a request whose messages wrote `written`."""
-        answers = [t for t in written if t.startswith(('{"jsonrpc":"2.0","id"', "["))]
         # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
         # notification's does, not a 200 without a JSON body.
-        return 200 if answers else 202, answers[-1] if answers else "", headers
+        for text in reversed(written):
+            if text.startswith(('{"jsonrpc":"2.0","id"', "[")):
+                return 200, text, headers
+        return 202, "", headers
 
     def stream_head(self, headers: dict[str, str]) -> Iterator[tuple[str, str]]:
         """The headers of an answer streamed as events."""
@@ -8504,6 +8514,10 @@ _HTTP_FIELDS = 100
 _HTTP_LINE = 65536
 
 
+#: The methods the handler answers (each `do_GET`): any other gets 501, as from http.server.
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "OPTIONS", "DELETE"))
+
+
 def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
     """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import signal
@@ -8671,12 +8685,30 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.rfile = io.BufferedReader(self.reads)
 
         def handle_one_request(self) -> None:
-            # NOTE: on a connection kept alive, the wait for the next request counts: an idle
-            # connection ends as a slow one does. (Either holds a thread, never a slot.)
+            """http.server's, with the deadline of the head: on a connection kept alive, the
+            wait for the next request counts: an idle connection ends as a slow one does.
+            (Either holds a thread, never a slot.)"""
             self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
             self.whole = False
             self.fields = {}
-            super().handle_one_request()
+            try:
+                self.raw_requestline = line = self.rfile.readline(_HTTP_LINE + 1)
+                if len(line) > _HTTP_LINE:
+                    self.requestline = self.request_version = self.command = ""
+                    self.send_error(414)
+                    return
+                if not line:
+                    self.close_connection = True
+                    return
+                if not self.parse_request():
+                    return
+                if self.command not in _METHODS:
+                    self.send_error(501, f"Unsupported method ({self.command!r})")
+                    return
+                self.do_GET()
+            except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
+                self.log_error("Request timed out: %r", error)
+                self.close_connection = True
 
         def parse_request(self) -> bool:
             """The request line as http.server reads it, and the header fields read here: its
@@ -8790,13 +8822,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             headers["Content-Length"] = str(len(data))
             head = self.head(status, headers.items())
             # NOTE: RFC 9110: an answer to HEAD has no content.
-            self.wfile.write(head if self.command == "HEAD" else head + data)
-
-        def exchange(self) -> _Exchange:
-            return endpoint.exchange(self.command, self.path, self.fields)
+            self.connection.sendall(head if self.command == "HEAD" else head + data)
 
         def do_GET(self) -> None:
-            exchange = self.exchange()
+            """Every method's request (`_METHODS`)."""
+            exchange = endpoint.exchange(self.command, self.path, self.fields)
             refused = exchange.screen()
             if refused is not None:
                 self.send(refused)
@@ -8804,8 +8834,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 self.send(exchange.delete())
             elif self.command == "POST":
                 self.post(exchange)
-
-        do_HEAD = do_PUT = do_PATCH = do_OPTIONS = do_DELETE = do_POST = do_GET
 
         def send_error(
             self, code: int, message: str | None = None, explain: str | None = None
@@ -8871,9 +8899,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 self.wfile.write(self.head(200, head))
 
             def sink(text: str) -> None:
-                if not routed.stream:
-                    written.append(text)
-                    return
                 event = _event(text)
                 events.append(b"%x\r\n%s\r\n" % (len(event), event))
                 if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
@@ -8887,7 +8912,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 events.clear()
 
             try:
-                endpoint.run(routed.server, routed.message, sink, routed.stream)
+                stream = routed.stream
+                endpoint.run(
+                    routed.server, routed.message, sink if stream else written.append, stream
+                )
             finally:
                 if done is not None:
                     done.set()
