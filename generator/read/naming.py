@@ -337,6 +337,12 @@ class NameChecks(Reader):
                 message = _renaming(
                     name, next(c for c in self.commands if c.function == name), taken
                 )
+            elif name.startswith("_"):
+                # NOTE: the runtime's own names are private ones; a later burgee may add more.
+                message = (
+                    f"{name!r} is defined by the generated module (burgee's runtime, whose own "
+                    "names start with '_'); rename it, best without a leading underscore"
+                )
             else:
                 message = f"{name!r} is defined by the generated module; rename it"
             self.diagnostics.append(Diagnostic(span=self.span(node), message=message))
