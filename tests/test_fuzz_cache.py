@@ -97,7 +97,7 @@ def _planted(path: Path, name: str) -> bytes:
     for section in ("extra",):
         sections[section] = marshal.dumps(boot._compile(padding + hot[section][1:], str(path)))
     code = boot._compile(padding + hot[""][1:], str(path))
-    return boot._sealed(name, marshal.dumps((code, sections)))
+    return boot._sealed(name, marshal.dumps((code, sections, {})))
 
 
 #: What may happen to an entry, or to the directory that holds it.

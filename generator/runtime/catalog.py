@@ -108,9 +108,11 @@ SECTIONS: dict[str, str] = {
     "shells": "describe",
     "completion_scripts": "describe",
     "mcp_io": "mcp",
-    "mcp_endpoint": "mcp",
-    "mcp_http": "mcp",
-    "mcp_asgi": "mcp",
+    # NOTE: a stdio session never serves HTTP: the endpoint, the stdlib server and the ASGI
+    # application are a section of their own, run after `mcp` (`AFTER`).
+    "mcp_endpoint": "http",
+    "mcp_http": "http",
+    "mcp_asgi": "http",
     "mcp_methods": "mcp",
     "mcp_loop": "mcp",
     "mcp_wire": "mcp",
@@ -119,6 +121,10 @@ SECTIONS: dict[str, str] = {
     "mcp": "mcp",
     "surfaces": "mcp",
 }
+#: A section whose code needs another's when it runs (a base class, a name its functions use)
+#: -> that section, which `_boot` runs first; the section's uses of it need no stand-in and
+#: keep nothing of it in the code that always runs (`burgee.render.join`).
+AFTER: dict[str, str] = {"http": "mcp"}
 #: Functions of those modules that a plain run of a command calls, and `asgi` (an ASGI
 #: server's import of the tool finds it, and tells an ASGI 3 application by its being a
 #: coroutine function, which a section's stand-in is not): they always run.

@@ -41,8 +41,11 @@ describing the tool, truncation, batches), so it sits in sections, each between 
 `# ---- burgee: loaded on first use: NAME ----` line and its `# ---- burgee: end of NAME ----`
 line. A run compiles (or unmarshals) and runs only the code outside them; each function of a
 section that other code uses gets a stand-in (the generated `_LAZY` table names them) that
-runs the section the first time it is called and then calls the real function. Every piece
-is compiled with the other pieces' lines left empty, so line numbers stay the file's.
+runs the section the first time it is called and then calls the real function. A section
+whose code needs another's (the HTTP server builds on the MCP server's classes) says so on its
+opening line (`# ---- burgee: loaded on first use: NAME, after OTHER ----`), and OTHER runs
+first. Every piece is compiled with the other pieces' lines left empty, so line numbers stay
+the file's.
 
 This module runs as it is written, without `from __future__ import annotations` (importing
 `__future__` costs a run more than a twentieth of Python's own start-up): its annotations are
@@ -79,6 +82,8 @@ EXIT_INTERRUPTED = 130
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> "str | None":
@@ -206,12 +211,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -225,6 +231,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> "dict[str, str]":
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
@@ -266,9 +283,12 @@ def _compile(text: str, path: str) -> "CodeType":
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: "dict[str, Any]"
+) -> "tuple[CodeType, dict[str, Any], dict[str, str]]":
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -278,18 +298,19 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
         try:
             body = _unsealed(key[1], _read_owned(entry))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, sections, order = marshal.loads(body)
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled, order))))
+    return hot, compiled, order
 
 
 def _digest(data: "bytes | memoryview") -> bytes:
@@ -364,9 +385,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -425,8 +446,10 @@ def _stand_ins(
     lazy: "dict[str, tuple[str, ...]]",
     sections: "dict[str, Any]",
     path: str,
+    order: "dict[str, str] | None" = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -437,6 +460,9 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
