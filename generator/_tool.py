@@ -173,6 +173,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -209,6 +210,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -889,6 +891,9 @@ _DATA = (
     "EKQ+45i4wAN7PDXH18/BIDSrbwxY+jnH3Qalpurr8Phuj3xqq9Tnpgfv63r/yGGwEgmYZ3uKYkCdrz5EVNdPbY5uqXXt"
     "5UDTG2W31XVW3rf2aaUwfNPfZOI5HazEkegHVNAsYSLo8ODu/wGxS557"
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1370,6 +1375,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2257,6 +2263,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2317,6 +2324,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2370,6 +2381,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6910,6 +6922,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
