@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -343,6 +343,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -441,6 +445,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -453,14 +463,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -580,9 +591,20 @@ def _load_code(
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections, order = marshal.loads(body)
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
                 return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
@@ -593,8 +615,51 @@ def _load_code(
     if directory is None or key is None or not _may_write():
         return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled, order))))
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
     return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -750,7 +815,16 @@ def _stand_ins(
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -911,19 +985,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
@@ -10507,6 +10581,7 @@ async def _asgi_relay(
 # ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10519,7 +10594,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10547,9 +10621,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10669,7 +10740,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10899,6 +10969,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10980,6 +11051,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

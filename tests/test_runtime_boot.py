@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import json
-import marshal
 import os
 import py_compile
 import signal
@@ -63,7 +62,7 @@ def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> N
         assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     # NOTE: the next run reads the entry: different code planted in it proves it.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    entries[0].write_bytes(boot._sealed(entries[0].stem, marshal.dumps((planted, {}, {}))))
+    entries[0].write_bytes(boot._entry(entries[0].stem, planted, {}, {}))
     assert _run(path)["result"] == 7
 
 
@@ -172,6 +171,32 @@ def test_a_section_after_another_runs_that_one_first(
         assert "Base" in namespace and "More" in namespace
 
 
+@pytest.mark.parametrize("damage", ["flip", "cut"])
+def test_a_run_reads_only_the_head_and_a_broken_section_runs_from_the_file(
+    tmp_path: Path, cache: Path, damage: str
+) -> None:
+    """A run reads the head of its entry (the code that always runs); a section is read, and
+    checked, when it runs: one not whole and right is compiled from the file, and the entry
+    goes (the next run writes it again)."""
+    path = _module(tmp_path, SECTIONED)
+    _sectioned(path)
+    (entry,) = cache.iterdir()
+    good = entry.read_bytes()
+    head = boot._HEAD_SIZE + int.from_bytes(good[: boot._HEAD_SIZE], "little")
+    assert boot._head(entry.stem, good) is not None and len(good) > head
+    if damage == "flip":
+        entry.write_bytes(good[:-10] + bytes([good[-10] ^ 1]) + good[-9:])
+    else:
+        entry.write_bytes(good[:head])
+    broken = entry.read_bytes()
+    namespace = _sectioned(path)
+    assert namespace["RUNS"] == 0 and entry.read_bytes() == broken  # NOTE: no miss
+    assert namespace["main"]() == 42  # type: ignore[operator]
+    assert namespace["RUNS"] == 1 and not entry.exists()
+    _sectioned(path)
+    assert boot._head(entry.stem, entry.read_bytes()) is not None
+
+
 def test_a_sections_lines_are_the_files_own(tmp_path: Path, cache: Path) -> None:
     path = _module(tmp_path, SECTIONED)
     namespace = _sectioned(path)
@@ -256,6 +281,7 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
             "confirm",
             "describe",
             "http",
+            "invoke",
             "mcp",
             "timeout",
             "validate",
@@ -414,7 +440,7 @@ def test_an_entry_that_is_a_symlink_or_another_users_is_not_read(
     # NOTE: a whole, valid entry for this very file, whose code answers 7: only where it is
     # keeps it from running.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    sealed = boot._sealed(entry.stem, marshal.dumps((planted, {}, {})))
+    sealed = boot._entry(entry.stem, planted, {}, {})
     elsewhere = tmp_path / "planted.code"
     elsewhere.write_bytes(sealed)
     entry.unlink()

@@ -73,10 +73,8 @@ _RUNTIME = "burgee.runtime"
 SECTIONS: dict[str, str] = {
     "argv": "argparse",
     "argv_parser": "argparse",
-    "cli_help._group_help": "argparse",
-    "cli_help._tool_flags": "argparse",
-    "cli_help._command_epilog": "argparse",
-    "cli_help._add_flag": "argparse",
+    # NOTE: help (`--help`, `help flags`) is argparse's or reads as its does.
+    "cli_help": "argparse",
     "truncate": "agent",
     "sanitize": "agent",
     "spill": "agent",
@@ -101,6 +99,11 @@ SECTIONS: dict[str, str] = {
     "context._rerun_line": "confirm",
     "context._answer_flags": "confirm",
     "batch": "batch",
+    # NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
+    "cli.invoke": "invoke",
+    "cli.Invoked": "invoke",
+    "cli._PER_RUN": "invoke",
+    "cli._refill": "invoke",
     "cli._batch": "batch",
     "cli._batch_calls": "batch",
     "describe": "describe",

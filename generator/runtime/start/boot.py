@@ -26,15 +26,19 @@ set it routinely, and without the cache an installed tool would compile its code
 `_KEEP` entries.
 
 An entry is read only when it is a regular file, not a symlink, of this user's that no one
-else may write (`_read_owned`), and it carries a digest of its name and content (`_sealed`),
+else may write (`_open_owned`). A run reads its head alone (`_entry`: the code that always
+runs, and where each section is), which carries a digest of its name and content (`_sealed`),
 checked before anything in it is unmarshalled: a bit flipped on disk, a file cut short or
 another file's entry under its name is a miss, compiled again and replaced, never run
-(marshal trusts its input: a flipped bit could crash the interpreter). The digest is
-`_imp.source_hash` (SipHash, 64 bits, what hash-based `.pyc` files use): already imported and
-as fast as `zlib.crc32` (0.15-0.4 ms for the 580 kB entry of a 500-command tool, whose run
-takes some 22 ms of CPU), where zlib's import costs as much again and `hashlib.blake2b` took
-five times as long after a 10 ms import. It guards against corruption, not an attacker: no
-one else can write in the directory.
+(marshal trusts its input: a flipped bit could crash the interpreter). Each section is read
+when it first runs, and checked against its own digest, kept in the head: one that is not
+whole and right is compiled from the file, and the entry goes. Reading and checking the
+sections a run never needs cost it as much as the code it runs (0.6 ms of CPU a start).
+The digest is `_imp.source_hash` (SipHash, 64 bits, what hash-based `.pyc` files use): already
+imported and as fast as `zlib.crc32` (0.15-0.4 ms for the 580 kB entry of a 500-command tool,
+whose run takes some 22 ms of CPU), where zlib's import costs as much again and
+`hashlib.blake2b` took five times as long after a 10 ms import. It guards against corruption,
+not an attacker: no one else can write in the directory.
 
 Most of the code is rarely needed by one run (the MCP server, argparse's help and errors,
 describing the tool, truncation, batches), so it sits in sections, each between a
@@ -59,7 +63,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import CodeType
-    from typing import Any, NoReturn
+    from typing import Any, BinaryIO, NoReturn
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
 #: module around it is, wherever `_boot` is called from.
@@ -69,6 +73,8 @@ _KEEP = 64
 #: An entry begins with a digest of the rest (`_sealed`): its key and length.
 _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -157,6 +163,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> "BinaryIO":
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -169,14 +181,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> "tuple[str, str] | None":
@@ -296,9 +309,20 @@ def _load_code(
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections, order = marshal.loads(body)
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
                 return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
@@ -309,8 +333,53 @@ def _load_code(
     if directory is None or key is None or not _may_write():
         return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled, order))))
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
     return hot, compiled, order
+
+
+def _entry(
+    name: str, hot: "CodeType", sections: "dict[str, bytes]", order: "dict[str, str]"
+) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> "memoryview | None":
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: "tuple[str, int, int, bytes]") -> "CodeType | None":
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: "bytes | memoryview") -> bytes:
@@ -466,7 +535,16 @@ def _stand_ins(
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
