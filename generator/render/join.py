@@ -192,13 +192,14 @@ def _sections(
     for module, chunk in chosen:
         if chunk.text.startswith("\t") or not chunk.binds or chunk.binds & ALWAYS:
             continue
-        found = SECTIONS.get(module) or next(
+        # NOTE: a function's own entry first: it may go elsewhere than the rest of its module.
+        found = next(
             (
                 SECTIONS[f"{module}.{name}"]
                 for name in chunk.binds
                 if f"{module}.{name}" in SECTIONS
             ),
-            None,
+            SECTIONS.get(module),
         )
         if found is not None:
             section[id(chunk)] = found
