@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -173,6 +173,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -209,6 +210,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -337,6 +339,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -358,6 +364,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -431,6 +441,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -443,14 +459,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -485,12 +502,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -504,6 +522,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -545,9 +574,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -555,20 +587,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -643,9 +730,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -704,8 +791,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -716,10 +805,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -862,6 +963,9 @@ _DATA = (
     "YDQPf30Sr0Fs7DMwfwlB6tO2iQs8sMcTU0jhDAxCs0rbgKWfc9xtUGqqviKU7/bI5wdLfW5aAqKu9zuOJZZIwDzbExQD"
     "6nz1cba6fmpzdEutay8Hmt4ou62us/K+tU8rheGb/joYz+lgJY5EP6CCZgkTQYcHt/8Pk5RGeQ=="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -879,19 +983,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1366,6 +1473,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2253,6 +2361,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2313,6 +2422,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2366,6 +2479,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6896,6 +7010,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -8065,8 +8184,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -8097,8 +8218,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8246,6 +8369,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8336,6 +8463,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8358,6 +8489,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8367,6 +8502,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8753,6 +8892,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8802,6 +8945,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8817,6 +8964,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8841,6 +8992,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8914,6 +9069,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8932,6 +9091,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9384,6 +9547,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10246,9 +10413,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10258,7 +10429,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10513,9 +10684,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10528,7 +10700,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10556,9 +10727,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10678,7 +10846,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10908,6 +11075,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10989,6 +11157,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.render.embedded import decode, normalized
+from burgee.render.embedded import DOCUMENTS, SHORT, decode, encode, normalized
 from burgee.render.sections import OPEN, unwrap
 from burgee.runtime.commandline.complete import _completion_script
 from tests.helpers import CASE_INPUTS, GOLDEN, REGEN, REPO, burgee_in_process, in_process
@@ -216,3 +216,18 @@ def test_embedded_documents_decode_to_what_the_tool_prints(module: Path, tmp_pat
     skill = tool.run("--skill")
     assert skill.code == 0, skill
     assert skill.out == documents["skill"]
+
+
+def test_short_mcp_lists_are_plain_text_and_long_ones_stay_packed() -> None:
+    """A session lists short MCP lists without decoding `_DATA` (runtime/agents/embedded.py):
+    they are written out of it, as plain text; a long one stays packed with the rest."""
+    documents = {name: json.dumps({"name": name}) for name in DOCUMENTS}
+    short = encode(documents)
+    assert decode(short) == documents
+    assert "mcp_tools" in short.partition("_MCP_LISTS")[2]
+    # NOTE: `_DATA` alone: the tool list is not in it a second time.
+    assert set(decode(short.replace("_MCP_LISTS", "_OTHER"))) == set(DOCUMENTS) - {"mcp_tools"}
+    documents["mcp_tools"] = json.dumps({"tools": ["x" * SHORT]})
+    long = encode(documents)
+    assert "_MCP_LISTS: dict[str, str] = {}\n" in long
+    assert decode(long) == documents

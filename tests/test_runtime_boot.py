@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import json
-import marshal
 import os
 import py_compile
 import signal
@@ -63,7 +62,7 @@ def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> N
         assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     # NOTE: the next run reads the entry: different code planted in it proves it.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    entries[0].write_bytes(boot._sealed(entries[0].stem, marshal.dumps((planted, {}))))
+    entries[0].write_bytes(boot._entry(entries[0].stem, planted, {}, {}))
     assert _run(path)["result"] == 7
 
 
@@ -127,6 +126,75 @@ def test_a_section_runs_on_the_first_call_of_one_of_its_functions(
         assert stand_in(1) == 2  # type: ignore[operator]
         assert namespace["RUNS"] == 1
     assert len(list(cache.iterdir())) == 1 if setting == "cache" else not cache.exists()
+
+
+ORDERED = """
+def main(argv=None):
+    return more(20)
+
+
+# ---- burgee: loaded on first use: base ----
+class Base:
+    def twice(self, value):
+        return value * 2
+# ---- burgee: end of base ----
+
+
+# ---- burgee: loaded on first use: more, after base ----
+class More(Base):
+    pass
+
+
+def more(value):
+    return More().twice(value) + 2
+# ---- burgee: end of more ----
+"""
+
+
+@pytest.mark.parametrize("setting", ["cache", "off"])
+def test_a_section_after_another_runs_that_one_first(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, setting: str
+) -> None:
+    """`more` builds on `base`'s class when it runs, and no code outside calls `base`: its
+    opening line says so, and `base` runs first (none of it stays in the code that always
+    runs, as `render/join` lays out the HTTP server after the MCP server's section)."""
+    if setting == "off":
+        monkeypatch.setenv("BURGEE_CACHE_DIR", "off")
+    assert boot._order(ORDERED) == {"more": "base"}
+    assert set(boot._pieces(ORDERED)) == {"", "base", "more"}
+    path = _module(tmp_path, ORDERED)
+    for _ in range(2):  # NOTE: the second time from the cache (with "cache")
+        namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
+        main = boot._boot(namespace, {"more": ("more",)})
+        assert "Base" not in namespace and "More" not in namespace
+        assert main() == 42
+        assert "Base" in namespace and "More" in namespace
+
+
+@pytest.mark.parametrize("damage", ["flip", "cut"])
+def test_a_run_reads_only_the_head_and_a_broken_section_runs_from_the_file(
+    tmp_path: Path, cache: Path, damage: str
+) -> None:
+    """A run reads the head of its entry (the code that always runs); a section is read, and
+    checked, when it runs: one not whole and right is compiled from the file, and the entry
+    goes (the next run writes it again)."""
+    path = _module(tmp_path, SECTIONED)
+    _sectioned(path)
+    (entry,) = cache.iterdir()
+    good = entry.read_bytes()
+    head = boot._HEAD_SIZE + int.from_bytes(good[: boot._HEAD_SIZE], "little")
+    assert boot._head(entry.stem, good) is not None and len(good) > head
+    if damage == "flip":
+        entry.write_bytes(good[:-10] + bytes([good[-10] ^ 1]) + good[-9:])
+    else:
+        entry.write_bytes(good[:head])
+    broken = entry.read_bytes()
+    namespace = _sectioned(path)
+    assert namespace["RUNS"] == 0 and entry.read_bytes() == broken  # NOTE: no miss
+    assert namespace["main"]() == 42  # type: ignore[operator]
+    assert namespace["RUNS"] == 1 and not entry.exists()
+    _sectioned(path)
+    assert boot._head(entry.stem, entry.read_bytes()) is not None
 
 
 def test_a_sections_lines_are_the_files_own(tmp_path: Path, cache: Path) -> None:
@@ -210,8 +278,12 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
             "agent",
             "argparse",
             "batch",
+            "clients",
             "confirm",
             "describe",
+            "elicit",
+            "http",
+            "invoke",
             "mcp",
             "timeout",
             "validate",
@@ -223,6 +295,68 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
         "after_schema": ["describe", "validate"],
         "mcp_class": False,
     }
+
+
+def test_a_stdio_mcp_session_never_runs_the_http_section(tmp_path: Path) -> None:
+    """`--mcp` over stdio, initialize then tools/list: the MCP server's section runs, the HTTP
+    server's (the endpoint, the stdlib server, the ASGI application) does not; `asgi` runs
+    both, the MCP server's first."""
+    script = textwrap.dedent(
+        """
+        import asyncio, json, sys
+        namespace = {"__file__": sys.argv[1], "__name__": "tool"}
+        with open(sys.argv[1], encoding="utf-8") as source:
+            exec(compile(source.read(), sys.argv[1], "exec"), namespace)
+
+        def ran():
+            return sorted(
+                section
+                for section, names in namespace["_LAZY"].items()
+                if any(namespace[name].__code__.co_name != "call" for name in names)
+            )
+
+        out = {"code": namespace["main"](["--mcp"]), "after_mcp": ran()}
+
+        async def nothing():
+            return {"type": "lifespan.shutdown"}
+
+        async def ignore(message):
+            pass
+
+        asyncio.run(namespace["asgi"]({"type": "lifespan"}, nothing, ignore))
+        out["after_asgi"] = ran()
+        sys.stderr.write(json.dumps(out) + "\\n")
+        """
+    )
+    tool = GOLDEN / "minimal" / "minimal.py"
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    ]
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    found = subprocess.run(
+        [sys.executable, "-c", script, str(tool)],
+        input="".join(json.dumps(m) + "\n" for m in messages),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    answers = [json.loads(text) for text in found.stdout.splitlines()]
+    assert [answer["id"] for answer in answers] == [0, 1] and answers[1]["result"]["tools"]
+    out = json.loads(found.stderr.splitlines()[-1])
+    assert out == {"code": 0, "after_mcp": ["mcp"], "after_asgi": ["http", "mcp"]}
 
 
 def test_an_edit_makes_a_new_entry_and_drops_the_old(tmp_path: Path, cache: Path) -> None:
@@ -308,7 +442,7 @@ def test_an_entry_that_is_a_symlink_or_another_users_is_not_read(
     # NOTE: a whole, valid entry for this very file, whose code answers 7: only where it is
     # keeps it from running.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    sealed = boot._sealed(entry.stem, marshal.dumps((planted, {})))
+    sealed = boot._entry(entry.stem, planted, {}, {})
     elsewhere = tmp_path / "planted.code"
     elsewhere.write_bytes(sealed)
     entry.unlink()

@@ -102,6 +102,20 @@ def test_each_stand_in_names_a_function_of_its_own_section() -> None:
         assert not set(names) & hot, section
 
 
+def test_a_section_run_after_another_keeps_what_it_needs_of_that_one_there() -> None:
+    """The HTTP server's classes build on the MCP server's (`catalog.AFTER`): `_McpServer`
+    stays in the mcp section, which `_boot` runs before the http one, not in the code that
+    always runs; a function with its own entry in `SECTIONS` leaves its module's section."""
+    joined = join({"main", "invoke", "asgi"})
+    code = "\n" + joined.head + "\n\n\n" + joined.tail + "\n"
+    pieces = boot._pieces(code)
+    assert boot._order(code) == {"clients": "mcp", "elicit": "mcp", "http": "mcp"}
+    assert "\nclass _McpServer(" in pieces["mcp"] and "class _McpServer(" not in pieces[""]
+    assert "\ndef _serve_http(" in pieces["http"] and "\nasync def asgi(" in pieces[""]
+    assert "\nclass _McpOptions" in pieces["mcp"] and "\ndef _print_config(" in pieces["clients"]
+    assert "_serve_http" in joined.lazy["http"] and "_print_config" in joined.lazy["clients"]
+
+
 def test_the_section_tables_name_what_the_runtime_has() -> None:
     """A renamed module or function must not silently drop out of `SECTIONS` or `ALWAYS`."""
     bound = {m: {n for c in parse(m)[0] for n in c.binds} for m in (*HEAD, *TAIL)}

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -177,6 +177,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -213,6 +214,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -343,6 +345,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -364,6 +370,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -437,6 +447,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -449,14 +465,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -491,12 +508,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -510,6 +528,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -551,9 +580,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -561,20 +593,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -649,9 +736,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -710,8 +797,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -722,10 +811,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -759,95 +860,162 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wGxcZTi/MzcRfYFCDKZGd+N7SD2YvYQCSYltmTGFMlhk3Y0iYF7mgX2Be4F9k3uSa5+ups/ImXa"
-    "cv52NJgkEkV2V1dVV31V3dX8sDWJ50kosyCOtgZbH4ZbszTOEzXcGrx9O9wabjn4zyTOoww+D7de4icRBpFUjriKU18J"
-    "L/LF5NxLvUkmU7gaBhdSXE36w62RA88q6aWTc3r4dRrAw9m55Abgk5eJuZdNzoUnEi+D5yP9/CyViehFppEs8BfUxBt5"
-    "lQaZFJl8nwloLYYnJ6H0IpmKaZzO8YFR+REkX4X5jJ4+9KBpT/zlzS8Crw3Ei5OXBwcCho+k00j8YBZkSryLgUJfjBdw"
-    "u5IJjC6LU0MNUU8NHkGXXhj8rkc0ECpLg8RBfkQzKSaeko7w0zgR49CLLriL7ThBdnthuNgRfp6EwcTLpGLSRw6yez6H"
-    "G40QDPffjpxdGA9c6fWyOPNCIqHXi2LzdeREeRjCxRe+D4QjTeIqyM6J53SPwk6IKdMglNBAluZSc8xKqtRRoPsIZlGc"
-    "yh4OqOi1ctH2fUgCxW7jPBOpnHmpD50Lcxu1G+lWwmAeZHh1uBXFEbd9kgG/vCmIBOgOFGhItGA1kQX5+u4pDEkS9cvj"
-    "QQ0QWvZl3ll51vq1xM01cXPvfS+U0Sw7r935Mmc1xsZxaAWZxURoprREmdGiMmmWR8OtCykT6iyMr2RKn/IkkZpoS2uu"
-    "ac2j4Le8JBvz3YrlB9RCmFUSdM03Mxg7CaIZDWYapCqz7fZIk4v29Ffb3Al+t1oNNgMUW3ogeGy5RcmQ8DSOM9Rrsi00"
-    "justZysM54rNTxbHISk+fI68OTw9GG6dy5BJ8aWaQL84feiHH+JJPpdR5uEVgc86Iooz0LUw9Mah7ItXSJNLrb4d9bFF"
-    "VwSKpZd4E2m0AXiipx1aonMRT1mqSRrPUm/eFwfRZUzWA9sSnhJusgAVj8gUXQRZP1mIfWz/uej13in44cH+pRfm8vkD"
-    "lyehq7+70Mh/nhwfiXj8Tk60BWQpgD3E5h9A60GU5NkJ6Pzcc/dEkIHpUFdopUCd+HEZXcowTiRcAbvjw2xzhPthOBxu"
-    "xRf490Ag3x2Bn30v8/hav9+/dsF2n8dKChevu2ZyCRfaKHoV2x4ojMrDjCkDbiBvvcgQDhdYIGPgHnKEOudHSp0hs1NJ"
-    "pg+e0F2CkZXhdKcvXoipF4Q53cADrI6B5g0PQqYpTFq6SrdcBJGP//Kvc6mUN5PFBeApkXF9rQXgAf1R73eZxkK+B45O"
-    "Yl/uCRfvUaBCueK28W+Yw6BRZ6n8LQ9SSb24qCDAJJZlBFJ/OwJGoiYZzdFuLRZpHgm8o9+kJUqz1/BOCXkp04VpxUHe"
-    "CBor+wtLq0JuhTFoCrMK2TkBU7Q9l5nXB2FH6Ej8vaZOWbLizasfXVDwGXQ69iYXPPFhRtOtO43k9npjVA8XB2WsHEwv"
-    "cHakhb/QmFlmQUkcejTFBVJokoerNTYAb4/abBWZHBZakT7N9tIUALmgcVgkbBBYAekmmKBgFbMAbengw/U1XCprcfcH"
-    "r52yySkgT93m3AYCDSP4/6fgUoI6xCLGiSBoVChkmFwePAyqF/noI/UPV+cBmCwQrZwn2QK+wsPIcJ5j2v5sH7587RjR"
-    "7AzEDPogYVIjdGM6I9Oo7sxLNt/6I4CuubmKoCejZ9FU0pO2NfQTEXjc6/JFL029RSMzf8QeCB0QV7d9OfXAegxqXNnR"
-    "D9OP6B1G1D6jnspoxsAdgIONna1CRZXmyeaQKnm+HzBYe13mDd9wR1WzJrLO2FWdNQwHZx5rYFUBmZcKXRjOLmJgv5EO"
-    "re0fWuSnEUrld7CpcoYoBG8g7V91A9LUfgPeYS0sYQImyClDbN1H0RiiiCzIQlnMRlXVQcP5Jh1s6NRIg3TKi8DHEZyw"
-    "svL84yhc/IzeZGtALpVkAZ/ASVxK/YORUuDDvI0zmHmlJ2rGpRQT1YV6lxjpG7cyelQtitg0jzGqyEMvBdeYgPQU/YDS"
-    "+4wGi2V4S4vFEdMZw/zOdmt1RNVguWgCUWBFZiVaHE81pG6apuXLiO7h2qiBitVhWYUKbKVhollBj75yy3oMZtOicpyH"
-    "dzafq4wjYqy2x28wjazC9HzVHJKqfGPWsBynNyn/ujmbu9qlFfJpoPP0XGelMB+Qp5HJTvHAkJmlvEN7o2YKQdjNT829"
-    "92cmCdGsS00YtVOCotLh97sNylCo2Kefrl0mwRdSzgKN1Bl9vwnAb9yRf0bvi7y4pe8tnG691Z/jK5ok0GimDQtJjlkh"
-    "o3zO2rc6JVfCpMYv3zTFuUEkzqTrOmOCrum8ZnSgs3mde7sh21fpRE+iz+zhO2nUV2FReNiNbH6DWr2cl8FIzotM0oci"
-    "giuPUj8OBQVgaOASTPVgLgf0aCqnMpXRRKJhCNCq4FVu4AF6gvQCWqKMXCSq2aM+PLuGDYCnb+czC1I9SmbpUSK7lNh2"
-    "iQnMsgFlr3b6LNt4OlWy7jrKPnEeRMGcpu5uRT93a/D4hocfVR5+tIv/NerR9NM6yja23swLGu9tEcRpWQFBZbgBB/Wl"
-    "gBD9m4Es/BzZn+8pEkHaeMicppeUa6WJsCfwORumgFv2FCY/2iRWYl6JS3ZMlvpPaB6QhERGv8Zp6Jfvv76mpZH5JDmj"
-    "5YsV6yNFsrKWGOm6UtsEITdpzk2a82sIxjdpzn+CNGcxkjttAmlQi02idJMo3SRKv7Bt3iRKP3cu6swmSstjuYcU6Sbv"
-    "usm7fmV517MCHhXKfs9bLhuEuMnpbnK6m5xupZNNTrdzTrdQmVtnc5vN0SYpvEkKb5LCm6RwOSnMW4g5IzwJA5XICTFh"
-    "t/+E6bMwivfx0sVLEI7hFtzY36Wr4zydSWl2Oqsz3gBMNz3/jyf9Z82KwM0OOAfnmBgfbQctmJOBIugAwCitu3INimhr"
-    "vtk6zUCInRw+FtD2csQ0uEm43gRDIr2vHP5gjQXbJ2OJSfGyhWUCT6AgIUGbSyi/WRiPvfAMsNJSWp338bd6/ZLmtMXH"
-    "2m5RGnbFvv09sz+dCgSIZT0sZ+JN0jtODdZVqgcu5IKDLwxywGprM6lnTmksJR+lzuNUBztx6/AKjFRwwYYlHcaud5wz"
-    "VHQElUTAkEg1CpRH+87biO3p+pESgRZudqBAl4pZJydQX7hABPNSxHp2jeMFYHXtUYM5mAzwobkfxEiwnI+l70tUURXn"
-    "KfikbcyuKzSAZGJiven/9YvTn3uPHSx64D38JizlnkCMEujkdLxWv+qgfTk2sX0TgOswYhAswF4wxBIBA40ILWkKjkdX"
-    "FCz3igAhNuClMLQw6rRrtxMPXHVYKYWo57+UnMQRzHDgnat7dJmkBulj4VUZUjX5pi5k6WjcYKTmeNyp4SrlXYKwcfa5"
-    "5aKJ7d0BBnCEEfYEqAiuPcxkppdXqGhHazXf1DAulQRh2PODdA2dJpu3jATLMAnGSINoIEAjjDVULLF5d+14hK+LsMhu"
-    "oZXTOvBA7YD2qQzxK5AIWDLS7r9K1DSQob+OlSXjyUPDgJg/4dTt9bCwbCCY5hicMhEOljJDcEza4McZRlssgzpp8n0S"
-    "esFaLoD7vtIlUILTBKArbOon0JeYpvG8E6fGy0nL2+gOViW11O98CHynVICEruaa6frx4JdX2omzL2qu2BHbZh7o0i5i"
-    "d8MceBeP1VqzmqSteTEQaPBoTAggeiRiGh2VYHkodDTYZmI+3elMp6d6ujRa+mtNmCq97JOIYwYcIJRhuINjWHSnMAzj"
-    "q14JWN4jmci9UstGNdDPxd0JpAHeA37C/n7LgRys8jx6cfiq6moUeLptzptg0efOnp5uUTyOfdSHSIwl3iZBt91aaZ+r"
-    "o0oSCZXq1oex0DnIEmparMVqUk1LPoXuNAZK79jlK7iEeZ/tSEpEH0tDYt5ohbbyITGCq4W25hSVnI0XiacUAtwGEaF9"
-    "vC93YEhAiBqJw5evSUfUQ8RKOEeDKUiws/LMJ8l6UEimOh9aJsxSJWIIh8imdddnGmuPmLseTNNzDYZofJP2p+hFuf08"
-    "5ZrmrrTZ4O5eZKlbK8pPu5IBOosR+tpEgAK9QIglTrBBsX3yXwe//NKf+zsdSML4xDrushsX++x9n2PkVUxA5S2Unl6I"
-    "2uuOeXsaejMHXZ6jZeOIZJGkMYVf4Bi1c2HSrqhSOgOD4wFMzCNfpqYenBaGsNkUQn5lk2zQEgS5iKDL8TgDTI5jcSnK"
-    "xrVPMdeE/OXcnF3qj0owF60Dca+yRuAwJCJaTPyMwwrSOCL8xobQPLxDpcacW4wEdVtCzYhTsJIbAb3Fe6KgVHdWIHlx"
-    "5IhdgtUYrO/o2uUB1zOzV6AtZSrjBZW5lxCPkMh54Puh5Hr0CW4EwqS4ImlB+KvA4FfTlboZMumMi3FHVCqnDn2s4nrs"
-    "wJgF85O701okzWkGBeYsC34v+H8Y+xABgX5kKTSTxRcyIvJJH6w8OMuxvf8xmJ+pDGDox+eOeHtwdHI6csT+/sl/nzx/"
-    "TgHkDqc1ZA7BHAxG+hSnBqkYA/8vJAxuLLEcHdgXXwASwG0u5ZBGxTbOxNTJgrEFekdThx9h0TmtJQGpPKgciM9VplMk"
-    "mOOBXrIrCaqyb3+jzYhayM+psf2HLT8iukYV0QtWtL5DU8oTOpIunyugmxiIXEk674CfZpExtdMYIQ9BZQImMfM4MEKR"
-    "k1TSpMGtL/ytDrj1sBMACyk9jNjRpJL3+ZkBQozn3KaG3AX8Fm8REY+0KG+C0KR5pYMbloGzwy4bdTmg53SiB9QcCN2u"
-    "AtEBcgUEuwCsEAXqHDQf6Tir4V5oBLNBYQgquc2QWxzBvR7dw1zn1UyIFEGLMtq/QfX9HsxHzH4UuVIa3FjCzGWxwIj0"
-    "t+Jnvj2gxE4BGikxQqRph7eEWIEmsuWPHn/HJgmlgedBSF+nkctn4TRveV1n4yrluaZTMOSsNZaZvBPPSyHkgcml84hj"
-    "XCPT0UBTvlCvldbDs7ejdt9XLGc2jKT7rtGlnI49Hqi7G64sKDZQs2pbKflcTnOdqdIqxr/YL8Ot8yxL1ODhQ/Q/Okbv"
-    "x+nsoZ+C9jx8vPt4t/fo8cNShgLUZ3lhYMVySHzB/4IRVnadztFnn2w2oX6BTagOnsqSta1oNdCEIrQSG1XXfm4h+dKa"
-    "OB3r0s52PlKm84obnTjT3po5gqb9jnNey2n7GZxPukAvXbvHTl7SZ2BpENZHtYKrTHWZvlF1Ca5hl0bTMvwKxpjTXtqH"
-    "hua97edlkm17o+t2NdHCG12PrCgV31A/voc9uX9mN1Yaz37GzkYvbXOmvPiS5onJ/gSxXgJWCmg+82UiwRdEE50JkOkc"
-    "PIVNFZVS6rnmOAUlHvpxbYC0Aym7MoBBUvUzvVqVxX4MIY+Wlo4LCCVxEBmnF3SEVdHNme5BN6wX/7T7sI0L27BTv2df"
-    "lEgYOXq5//5M+le24+hbrMb4pCeJ3C8eKs+2GxKAxSp5pw3snwV13bxxvQ676qckNipIKY0Y3B2Nrd7qvpTm450tThM0"
-    "qJLUOU+zepf7Pz0g/OPsfN+AuA2I24C4m0BcyRGfHv9w/PHHg78evmLjmk76yWJ9FKfd0YOi+QfCtv1loNqmIO0G8PfH"
-    "K0j77Ec7dYerOOf1drImtGp3Cd4Nqt5Uh1RbJytqkm7ucRkV6iql5V1T5c2qNyC9+c3dfL/bMNBuNU7fCABsQQAbuLOB"
-    "Oxu4swLu2BcyWOP+8z/+HoaxI379x/+mof+n9fGO9R3iQa3tB18M8GxKU7uWpn7BU/Ruhwry6Ist691U8Fh38Mt5pe54"
-    "wdY5dip9rPdcervETTmt/O45ra71j0tgyr6q4varnS1o7obiyG8E3dy6lnIDfjbgZwN+OoOfwqNVV+5KprqwrYUVvRdk"
-    "xIs6xaIe9ymoP1Hq68sApc2xAUz/5tiAW69oForWtqJJVTtcc7QnXF3u8/Lwh//7n7/hbn4wK1dUQAqCLJUj3XO6yBq8"
-    "ZeG2IMNW0MB13MVM1IVVfV9e6nn38BILdrkO87rdMJlWR9/qkbP3Jh1Tx90hl7dUelqUfncvUSqdI/DhNiuvKxvT5wp8"
-    "G1izSyubAwu+ggMLNgB/A/A/E8Bv9lIlb7T76PGTp999/2///swbT3w6LeW6Bfzqmo36E8IYbLErtLUVbDfbsO96hqpl"
-    "Iv+hDqzhCisbvRWzsBaS4db+M3xxoSagPJdad5lHIodpAPAHwax5NWQQqcBH3p6DCoYyxbKHJE4zXSfiiXE+62vba2nR"
-    "gVyNkMddCQFUBARQ7ZcndBhpj1TD6iZzXIcuKVcg71S+I8L3MDDjogovWiJMh6Zlqp50pgojK9y4GPpUNTOWOgDSFCKx"
-    "Pgh0ksXpgoqwqLaG3u5Yp6Mp6C4T9bQjUaelYlysVkWB+HISUAkhMgqAJHXFkcieUJKd3dvREk31oL9Mz3e3oEcv8uum"
-    "7LtLUWSB37ALYYmQlsRBmZ7vn3WWGsT1FwiasyVWacqwpolO+GPu4H3omZbIKmcqKvPr8V2kBdoJpCnMHuiGuYgRoT6d"
-    "6WEKcaoiquVhqnR0ldILDLCxb4rRsC6JzrEwZVbc/h4VRtHuWV2mGehzhq7OF8sTq5YDqhD2ZLcjYQdFK2L7ZZaGvZfi"
-    "oTg5+Ong6HRnD8g94zeyAsl8ykrTHK8lmCqUPO06209tI2Ib+j999eZwFQF8NBQWzG4NIPToDSP0PwMxLI6BGkalPvCX"
-    "NU9yEn+hE23wxBEq1OUiLpF56kLrt0labVc6cIrlPaeUz9rhkweCzFSMUbGqOR9q+QilPo4Iq+O8LBgHGBzimN7os6zE"
-    "a36Z7ZP+s381b+U1L7bFBxEJI7AdDCNhSp7xeX041jAiHu7/qdcTP8lI8luixwvBqTsuZdQOSfWTxZ7wY5rLEnxnH4h/"
-    "PoyG0Z9Nl/hl3XOzok9wahbS+GfxEitXwUrj1554w0JofMu1q88rgXk5jUMqUsRzja74cCV7CikSBBEX5vlAqni3KZnW"
-    "pg7tnh0I1gUj037VZdicRNAmkejQBLgO1YdiRqJvKG14afHL48PDF0c/YCmt1iKXOOr2YjqJyt0Z6GOZ6JjV9zDycLGs"
-    "X/RCbQ5mzMu0Tcir322NZ3jlkwk4ES4ttreb91bbgEYU5oGPiCpHJ+aKjkaocW5dQ6C+OLafOR9D7RYFpQHWbuqyXwwX"
-    "2WiCSYVhwq3ELDyGVpTrte2ZYnbk5tXexWk0CIHUYBWTzfvOi8wHI6PrB8B0LNAmbaueT6b2QBb8XM/VegxiJ9Xik2aI"
-    "4tbXZ5vOXT5AQVWGxSvDyilOwCXh6BDC47JdLp3lWn0qZ80Z4S230/ha7KqGmRMGjl+fHhwfueUzBVYd+lOcLWCL8C+9"
-    "NEC3YA4bYMBXPmbAbifkY4LKmGIPMxskxzn4Gv1ecasiEwgmA6mKgwhwXtXOIHD7KJdzGSauoBUJboSGQhI50sAWHpkn"
-    "GShG7SSTJQCISmvemr509so2ebKnfHYCV+2vfKE6jo/eve4SMc2vQ+90msAOW8NFnFs98IrDDwi2gg9jsqvnGLgDzTWb"
-    "wHTLpOeZ0scMrHoLexG3HrW/kJ3GeGhPbDLnGTVOxuI17fXCdLRJQdnsFKkB+ALXhviGdv1+drRT2vgUc/F2ZexugIJt"
-    "PD0IlQPZuVQI7u5oeXas2jextFsp2XeNN3tF+AimgMILH+mj+KhNJhph+DKXHk2fj3ADOHr7B+/fhd8/WsNOlx7BBdeE"
-    "ty58WSNS5RYfY4sUpFJz9xdvcvNPiOCY214jauTWnmJrS9P3o1gn9uOWv8OWS2GfafXWERw39/0zbG85emM+3DkO00rw"
-    "mPhgDzCsjr9TNGUa0sMuQikicP2YSLf/ZNfqK4cy2PydIhvd4FPSpyKsocHfIj7BZjTS1Cc6RC0Onqsy6ZiNEzBFI7C3"
-    "tznTAbD8K84cNtrJlmJYtw1tsBa+fnEKozuqUnWXCssbqGsv8mgjsNgmefrqr6dA1dq76m8gccW+zJU0Mo8qDLzffX9d"
-    "6O60a8JF1Txm7KcP12SdbRZZDY9ilLEKKxO2Amq3rv8fOJUw9g=="
+    "eJztXY1y20aSfpVZ7VVZqgNp+Se5C6VzlctxEu1FksvSVvbKZAkgMaQQgQCDH8mMrap9mq26F7gX2De5J7n+m8EPAQoS"
+    "FTu+KBXbJAjM9HT3dH/dMz34sDWJ54tQZ0EcbQ22Pgy3ZkmcL9Lh1uDdu+HWcMvBfyZxHmXwebj1Cj+pMIh06qirOPFT"
+    "5UW+mpx7iTfJdAJXw+BCq6tJf7g1cuDZVHvJ5JwefpME8HB2rrkB+ORlau5lk3PlqYWXwfORPD9L9EL1ItNIFvhLauKt"
+    "vkqCTKtMv88UtBbDk5NQe5FO1DRO5vjAqPwIkp+G+YyePvSgaU/99e2PCq8N1MuTVwcHCoaPpNNI/GAWZKn6OQYKfTVe"
+    "wu2pXsDosjgx1BD11OARdOmFwa8yooFKsyRYOMiPaKbVxEu1o/wkXqhx6EUX3MV2vEB2e2G43FF+vgiDiZfplEkfOcju"
+    "+RxuNEIw3H83cnZhPHCl18vizAuJhF4vis3XkRPlYQgXX/o+EI40qasgOyee0z0pdkJMmQahhgayJNfCMSupUkeB9BHM"
+    "ojjRPRxQ0Wvlou37kASK3cZ5phI98xIfOlfmNmo3klbCYB5keHW4FcURt32SAb+8KYgE6A5S0JBoyWqiC/Ll7ikMSRP1"
+    "q+NBDVAi+zLvrDxr/Vri5kLc3HvfC3U0y85rd77KWY2xcRxaQWYxEZopLVFmtKhMmuXRcOtC6wV1FsZXOqFP+WKhhWhL"
+    "ay605lHwS16SjfluxfItaiHMKg265psZjJ0E0YwGMw2SNLPt9kiTi/bkq23uBL9brQabAYqtPRA8ttyiZEh4EscZ6jXZ"
+    "FhrH9ZazFYbzlM1PFschKT58jrw5PD0Ybp3rkEnxdTqBfnH60A/fxpN8rqPMwysKn3VUFGega2HojUPdV6+RJpdafTfq"
+    "Y4uuClKW3sKbaKMNwBOZdmiJzlU8ZakukniWePO+OoguY7Ie2JbyUuUulqDiEZmiiyDrL5ZqH9t/oXq9n1P44dH+pRfm"
+    "+sUjlyehK99daOQvJ8dHKh7/rCdiAVkKYA+x+UfQehAt8uwEdH7uuXsqyMB0pFdopUCd+HEdXeowXmi4AnbHh9nmKPfD"
+    "cDjcii/w74FCvjsKP/te5vG1fr9/7YLtPo9TrVy87prJpVxoo+hVbXugMGkeZkwZcAN560WGcLjAAhkD95Aj1Dk/UuoM"
+    "mZ1oMn3whHQJRlaH052+eqmmXhDmdAMPsDoGmjc8CJ0kMGnpKt1yEUQ+/su/znWaejNdXACeEhnX1yIAD+iPer/qJFb6"
+    "PXB0Evt6T7l4TwoqlKfcNv4Ncxg06izRv+RBoqkXFxUEmMSyjEDq70bASNQkozni1mKV5JHCO/pNWpIKew3vUqUvdbI0"
+    "rTjIG0VjZX9haU2RW2EMmsKsQnZOwBRtz3Xm9UHYEToSf6+pU5asevv6OxcUfAadjr3JBU98mNF0604jub3eGNXDxUEZ"
+    "KwfTC5wdaeGPNGaWWVASh4ymuEAKTfJwRWMD8PaozVaRyWGhFenTbC9NAZALGoflgg0CKyDdBBMUrGIWoC0dfLi+hktl"
+    "Le7+4LVTNjkF5KnbnNtAoGEE/38fXGpQh1jFOBEUjQqFDJPLg4dB9SIffaT8cHUegMkC0er5IlvCV3gYGc5zTOzP9uGr"
+    "N44Rzc5AzaAPEiY1QjcmMzKN6Z15yeZbPgLompurCHoyehZNJT1pW0M/EYHHvS5f9JLEWzYy8zvsgdABcXXb11MPrMeg"
+    "xpUdeZh+RO8wovYZ9VRGMwbuABxs7GwdKqo0TzaHVMnz/YDB2psyb/iGO6qaNZF1xq7rrGE4OPNYA6sKyLxM0YXh7CIG"
+    "9hvpEG3/0CI/QSiV38Gm6hmiELyBtH/dDUhT+w14h7WwhAmYIKcMsaWPojFEEVmQhbqYjWlVBw3nm3SwoVMjDdIpLwIf"
+    "R3DCysrzj6Nw+QN6k60BuVSSBXwCJ3Gp5QcjpcCHeRtnMPNKT9SMSykmqgv1LjHSF25lZFQtitg0jzGqyEMvAde4AOml"
+    "9ANK7xMaLJbhLS0WR0xnDPM72631EVWD5aIJRIEVmZVoeTwVSN00TcuXEd3DtVEDFevDsgoV2ErDRLOCHv3OLesxmE2L"
+    "ynEe3tl8rjOOiLHaHr/BNLIK0/NVc0iq8oVZw3Kc3qT8m+Zs7mqX1singc7Tc8lKYT4gTyKTneKBITNLeYf2Rs0UgrCb"
+    "n5p7789MEqJZl5owaqcERaXDr3cblKFQsd9+unaZBJ9JOQs0Umf0/SYAv3BH/gm9L/Lilr63cLr1Vn+Ir2iSQKOZGBaS"
+    "HLNCR/mctW99Sq6ESY1fvmmKc4NInEnXdcYEXdN5zehAsnmde7sh21fpRCbRJ/bwnTTqd2FReNiNbH6LWr2al8FIzotM"
+    "0ocigiuPUj8OBQVgaOASTPVgrgf0aKKnOtHRRKNhCNCq4FVu4BF6guQCWqKMXKSq2aM+PLuBDYCnb+czC1I9SmbJKJFd"
+    "qdp2iQnMsgFlr3b6LNt4Ok113XWUfeI8iII5Td3din7u1uDxDQ8/qTz8ZBf/a9Sj6W/rKNvYejMvaLy3RRCnZQUEleEG"
+    "HNSXAkL0bway8HNkf76nSARp4yFzml5TrpUmwp7C52yYAm7ZSzH50SaxEvNKXLJjstT/huYBSVjo6Kc4Cf3y/dfXtDTC"
+    "2WJeHJmEQbrQE2LCbv8Z02eRCqds6eIlCMdwC27s79LVcZ7MtDZJ7fSMc71004v/eNb/plkRuNkBZ5UcE/ei7SBsRAaK"
+    "PD/gmqTuiQXT0CqMyZIzjmEfhY8FtJKAkATzwfUmGNHIEgL8weU0tk/GkJLiZUvLBJ5AwYIEbS6h/GZhPPbCM4A6KytM"
+    "vGTT6rRLmtMWM4rdosTimiWaPbMUQWtBxLIerlxzPnzHqaGyykLRhV5yfINxBFhtMZMyc0pjKbmY9DxOJJ6IW4dXQJyC"
+    "Cxb5dxi7LC4w0nMUrX7BkEg1CpBGSwxtxPZkqbBEoEWLHSiQXQHWySnUF14LxFwNsZ5d43gJUFs8ajAHkwE+NPeDGAnW"
+    "87H2fY0qmsZ5Aj5pG/PFKRpAMjGxrO+8eXn6Q++pg+tbvFxjIj/uCcSogU5OMIv6VQft67HEu434q8OIQbCAWsEQawQM"
+    "NCK0pAk4Hlk8Wu0VAUIsilEytDDqpGu3Ew9cdVhZ9arnhFI9iSOY4cA7V3p0maQG6eMae0ldG31TF7Ik4DUYqTnkdWq4"
+    "KvUuQdg4+9zy+tj27gDjL8IIewpUBLPpM53JggGtz4pW800N40oXQRj2/CDZQKfJ5q0iwTJMgjHSIBoIEISxgYotbC5a"
+    "HI/yZb2d7BZaOdGBR+kOaF+aIX4FEgFLRuL+q0RNAx36m1hZMp48NIxn+RNO3V4P9xAMFNMcg1MmwsFSZgiOSRv8OMNg"
+    "iWVQJ02/X4ResJEL4L6vZLVbcZQPusKmfgJ9qWkSzztxaryayLuN7uACdMtS7YfAd0przehqrpmu7w5+fC1OnH1R8+Ks"
+    "2jbzQFbxid0Nc+DneJxuNKtJ2sKLgUKDR2NCANEjEdPoaLXdQ6GjwTYT8/lOZzq9tCe74LS/0YSp0ss+iThmwAFCGYY7"
+    "OIZldwrDML7qlYDlPZKJ3Cu1bFQD/VzcnUAa4D3gJ+zvlxzIwQ09Ry8PX1ddTQqebpvTHri/Z2dPplsUj2Mf9SFSY423"
+    "adBtt7aLw5WokkRCu7Lqw1hKmq+EmpYbsZpU05JPoTuNgbIzdkkHLmHaZjvSGtHHypCYN6LQVj4kRnC10NacopKz8XLh"
+    "pSkC3AYRoX28L3dgSECIGqnDV29IR9LHiJVwjgZTkGBn5ZlPFptBIZ1IOrNMmKVKxRAOkU3rrs801h4xdzOYJnMNhmh8"
+    "k/hT9KLcfp7w9rWutNng7l5kKa0VO426kgE6ixH6xkSAAr1EiKVOsEG1ffKfBz/+2J/7Ox1IwvjEOu6yG1f77H1fYORV"
+    "TMDUW6YyvRC11x3z9jT0Zg66PEdk46jFcpHEFH6BYxTnwqRd0aa4DAyOBzAxj3ydmK1/tPaCzSYQ8qc2yQYtQZCLCLoc"
+    "jzPA5DgWV3tsXPscc03IX87N2eXvqARz0ToQ9yopfochEdFi4mccVpDEEeE3NoTm4R3aVca5xUhRtyXUjDgFN+0hoLd4"
+    "TxWUSmcFkldHjtolWI3B+o5sUxvw1jX2CrRJKs14PWTuLYhHSOQ88P1Q89bDCW5twZx2StKC8DcFg19NV0ozZNIZF+Me"
+    "n0RPHfpYxfXYgTEL5id3p3U/HKcZUjBnWfBrwf/D2IcICPQjS6CZLL7QEZFP+mDlwVmO7f2PwfwszQCGfnzhqHcHRyen"
+    "I0ft75/818mLFxRA7nBaQ+cQzMFgtE9xapCoMfD/QsPgxhp3HgL74gtAArj1oxzSpLGNMzF1smRsgd7RbLmMcH8hLQUB"
+    "qTyoHIjP00xSJJjjgV6yKw2qsm9/O0M+iZBfUGP7j1t+RHSNKiLrTbQ8Q1PKUxJJl7eQShMDlaeatrby0ywypnYaI+Qh"
+    "qEzAJGYeB0YoepJomjS4HYS/1QG3DHsBYCGhhxE7mlTyPj8zQIjxgtsUyF3Ab/UOEfFIRHkThCbNK+3RXQXODrts1OWA"
+    "npNED6g5ELpdBaID5AoIdglYIQrSc9B8pOOshnuhEcwGhSGo5DZDbnUE93p0D3OdFyMhUgQtymhPA23l9GA+YvajyJXS"
+    "4MYaZi6LBUYk34qf+faAEjsFaKTECJEmDm8FsQJNZMufPP2KTRJKA7f+al/SyOWyh/vfikl5rukUDDlrjWUm7y3zEgh5"
+    "YHJJHnGMS1wSDTTlC2Wpsx6evRu1+75iNbJhJN33Qa7kdGwlSHc3XFkPbKBm3UZJ8rmc5jpLS6sY/2K/DLfOs2yRDh4/"
+    "Rv8jMXo/TmaP/QS05/HT3ae7vSdPH5cyFKA+qwsDa5ZD4gv+F4xwapfZHNnm/rCt8jNsq3RwA37WtqLVQBOK0EpsVF37"
+    "uYXkS0vatIO/ne1cPdB5xY2KC9pbM9UG7Xec81pO28/gfJIleunaPXbykj4DS4OwPqo1XGWqy/SNqktwDZssmlbR1zDG"
+    "bOxvHxqa97afV0m27Y2u29VEhDe6HllRpnxDvVKDPbl/ZjcbGs9+xs5GlrY5U158SfKFyf4EsSwBpynQfObrhQZfEE0k"
+    "E6CTOXgKmyoqpdRz4TgFJR76cTFA4kDKrgxgkE77maxWZbEfQ8gj0pK4gFASB5FxckHVSkU3Z9KDNCyLf+I+bOPKNuzU"
+    "79lXJRJGjiz3359J/51tGPoS6wt+003j94uHyrPthgRgsUreaVP3J0FdN2/mrsOuekFso4KU0ojB3dHY+u3fK2k+3tni"
+    "NEGDKkmd8zTrd37/vweEf5zd4A8g7gHEPYC4m0BcyRGfHn97/PG7g78dvmbjmkz6i+XmKE7c0aOi+UfKtv15oNpDkdYN"
+    "4O+PV6T1yat4usNVnPOynawJrdpdgneDqjeV+tTWyYqyn5t7XEWFUgi0umuqvFn1BqQ3v7mbr3cbBtqtjOgLAYAtCOAB"
+    "7jzAnQe4swbu2LO3rHH/4Z//HYaxo3765/8kof+nzfGO9R3qUa3tR58N8DxUf3at/vyMBZO3QwV59NmW9W6qV6w7+NW8"
+    "Une8YMsUO1Uu1nsuHSR2U04rv3tOq2v54gqYsqeS3X61swXN3VDb+IWgm1uXQj6Anwfw8wB+OoOfwqNVV+5KprqwrYUV"
+    "vRdkxIs6xaIe96moP1Xq6/MApYeqf6b/oer/1iuahaK1rWhS1Q7XHO0pV8p9Xh1++79//wfu5gezckUFpCDIUjnSPaeL"
+    "rMFbFW4LMmwFDVzHXcxEKazq+/pS5t3jSyzY5TrM63bDZFodfamnC9ybdEwdd4dc3krpaVH63b1EqXSOwIfbrLyubUzO"
+    "FfgysGaXVh4OLPgdHFjwAPAfAP4nAvjNXqrkjXafPH32/Kuv/+3fv/HGE59OS7luAb9Ss1F/QhmDrXaVWFvFdrMN+25m"
+    "qFom8h/qwBqusLLRWzELayEZbu0/wzOqhYDyXGrdZR6pHKYBwB8Es+YU8CBKAx95ew4qGOoEyx4WcZJJnYinxvmsL7bX"
+    "0iKBXI2Qp10JAVQEBFDtl6ckjLQnomF1kzmuQ0rKU5B3on8mwvcwMOOiCi9aIUxC0zJVzzpThZEVblwMfaqaGWsJgIRC"
+    "JNYHgU6yOFlSERbV1tBB3nU6moLuMlHPOxJ1WirGxWpVFIivJwGVECKjAEhSVxyJ7KlUs7N7N1qhqR70l+n56hb0yCK/"
+    "NGWPqUeRBX7DLoQVQloSB2V6vv6ms9Qgrr9A0JytsEoow5omOqCPuYP3oWdaIaucqajMr6d3kRZoJ5CWYvZAGuYiRoT6"
+    "dKaHKcSpiqiWh6nS0VVKLzHAxr4pRsO6JDrHwpRZcft7VBhFu2elTDOQc4auzperE6uWA6oQ9my3I2EHRStq+1WWhL1X"
+    "6rE6Ofj+4Oh0Zw/IPePD94FkPmWlaY7XEkwVSp53ne2nthG1Df2fvn57uI4APhoKC2a3BhB69IYR+p+BGhbHQA2jUh/4"
+    "y4YnOam/0ok2eOIIFepyEZfKvPRC9NskrbYrHTjF8p5Tymft8MkDQWYqxqhY1ZwPtXqEUh9HhNVxXhaMAwwOcUxv5Swr"
+    "9YbfW/Cs/82/mhcwmHcY4IOIhBHYDoaRMiXP+LwcjjWMiIf7f+r11Pc60vxCkPFSceqOSxnFIaX9xXJP+THNZQ2+sw/E"
+    "vxhGw+jPpkv8sum5WdFvcGoW0vhn9QorV8FK49eeestCaHyhiSvnlcC8nMYhFSniuUZXfLiSPUQUCYKIC/N8IFW825RM"
+    "i6lDu2cHgnXByLSfpAybkwhiEokOIcB1qD4UMxJ9Q2nD+yleHR8evjz6FktpRYtc4qjbi+kkKndnIMcy0Smp72Hk4XJV"
+    "v+jdKRzMmPemmJBXXmOCZ3jlkwk4ES4ttrebV5TYgEYV5oGPiCpHJ+aKRCPUOLcuEKivju1nzsdQu0VBaYC1m1L2i+Ei"
+    "G00wqTBMuJWYhafIqnK9tj1TzI7cvMWlOI0GIVA6WMdk82qbIvPByOj6ETAdC7RJ26rnk6V7IAt+rueKHoPYSbX4pBmi"
+    "uPVNKaZzlw9QSCvD4pXh1CkOsCXhSAjhcdkul85yrT6Vs+aM8FbbaXwDSlXDzAkDx29OD46P3PKZAusO/SnOFrBF+Jde"
+    "EqBbMIcNMOArHzNgtxPyMUFlTLGHmQ2S4xx8jbxCxqrIBILJQKfFQQQ4r2pnELh9lAu+W8lVtCLBjdBQSCJHAmzhkfki"
+    "A8WonWSyAgBRac0LclbOXtkmT/acz07gqv21787B8dFrdlwipvnNN51OE9hha7iMc6sHXnH4AcFW8GFMdvUcA3cgXLMJ"
+    "TLdMep6lcszAuhfuFHHrUfu7d2iMh/bEJnOeUeNkLN7IUy9MR5sUlM1OkRqAL3BtiC/jkVfxoJ0S41PMxduVsbsBCrbx"
+    "9CBUDmTnSiG4uyPy7Fi1b2Jpt1Ky7xpv9tq+HQkvfKSP6qOYTDTC8GWuPZo+H+EGcPT2D96/C79/tIadLj2BC64Jb134"
+    "skGkyi0+xRYpSKXm7i/e5OafEcExt71B1MitPcfWVqbvR7VJ7Mctf4Utl8I+0+qtIzhu7utvsL3V6I35cOc4TJTgKfHB"
+    "HmBYHX+naMo0JMMuQikicPOYSNp/tmv1lUMZbP5OkY00+Jz0qQhraPC3iE+wGUGacqJD1OLguSqTjtk4AVM0Ant7mzMd"
+    "AMu/5sxho51sKYZ129AGa+Gbl6cwuqMqVXepsLyBuvYijzYCi22Sp6//dgpUbbyr/gYS1+zLXEsj86jCwPvd99eF7k67"
+    "JlxUzWPGfnK4Jutss8hqeBSjjHVYmbAVULt1/X+7QnOo"
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"count","title":"Count lines, words and characters, like wc.",'
+        '"description":"Count lines, words and characters, like wc.\\n\\nGiven no other inp'
+        "ut, it reads standard input, which is empty when called as a tool (MCP, --batch)"
+        ': give the input as arguments.","inputSchema":{"type":"object","properties":{"fi'
+        'les":{"items":{"format":"path","type":"string"},"type":"array","description":"Fi'
+        'les to count (default: standard input)","default":[]},"total":{"type":"boolean",'
+        '"description":"Add a line with the totals","default":false}},"additionalProperti'
+        'es":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"add'
+        'itionalProperties":false,"description":"Line, word and character counts of one i'
+        'nput.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words"'
+        ':{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","word'
+        's","chars"],"title":"Counts","type":"object"},"type":"array"}},"required":["resu'
+        'lt"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint'
+        '":true}},{"name":"search","title":"Print the lines that match a pattern, like gr'
+        'ep -n.","description":"Print the lines that match a pattern, like grep -n.\\n\\nGi'
+        "ven no other input, it reads standard input, which is empty when called as a too"
+        'l (MCP, --batch): give the input as arguments.","inputSchema":{"type":"object","'
+        'properties":{"pattern":{"type":"string","description":"A regular expression"},"f'
+        'iles":{"items":{"format":"path","type":"string"},"type":"array","description":"F'
+        'iles to search (default: standard input)","default":[]},"ignore_case":{"type":"b'
+        'oolean","description":"Match without regard to case","default":false},"limit":{"'
+        'anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many '
+        'matches","default":null}},"required":["pattern"],"additionalProperties":false},"'
+        'outputSchema":{"type":"object","properties":{"result":{"items":{"additionalPrope'
+        'rties":false,"description":"One matching line.","properties":{"name":{"type":"st'
+        'ring"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","l'
+        'ine","text"],"title":"Match","type":"object"},"type":"array"}},"required":["resu'
+        'lt"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint'
+        '":true}},{"name":"tidy_slug","title":"Make a URL slug: ASCII letters and digits '
+        'joined by a separator.","description":"Make a URL slug: ASCII letters and digits'
+        ' joined by a separator.","inputSchema":{"type":"object","properties":{"text":{"t'
+        'ype":"string","description":"The text to turn into a slug"},"separator":{"type":'
+        '"string","default":"-"},"max_length":{"type":"integer","description":"Cut the sl'
+        'ug to this many characters","default":60}},"required":["text"],"additionalProper'
+        'ties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"str'
+        'ing"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHin'
+        't":false,"idempotentHint":true}},{"name":"tidy_lines","title":"Normalize lines: '
+        'strip, change case, drop blanks and (optionally) duplicates.","description":"Nor'
+        "malize lines: strip, change case, drop blanks and (optionally) duplicates.\\n\\nGi"
+        "ven no other input, it reads standard input, which is empty when called as a too"
+        'l (MCP, --batch): give the input as arguments.","inputSchema":{"type":"object","'
+        'properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","'
+        'description":"Files to read (default: standard input)","default":[]},"case":{"de'
+        'scription":"How to treat letter case.","enum":["keep","lower","upper"],"title":"'
+        'Case","type":"string","default":"keep"},"unique":{"type":"boolean","description"'
+        ':"Drop repeated lines, keeping the first","default":false},"strip":{"type":"bool'
+        'ean","description":"Strip blanks around each line","default":true}},"additionalP'
+        'roperties":false},"outputSchema":{"type":"object","properties":{"result":{"items'
+        '":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"read'
+        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output",'
+        '"title":"Read back the full text of an answer that was cut.","description":"Read'
+        " back the full text of an answer that was cut, a page at a time: the reference i"
+        's in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"obj'
+        'ect","properties":{"ref":{"type":"string","description":"The reference a cut ans'
+        'wer names (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"defaul'
+        't":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"'
+        '],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"r'
+        'ef":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","de'
+        'scription":"The full text\'s length, in characters."},"text":{"type":"string"},"n'
+        'ext":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of '
+        'the next page; null after the last."}},"required":["ref","offset","length","text'
+        '","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempoten'
+        'tHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -865,19 +1033,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1159,6 +1330,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2045,6 +2217,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2105,6 +2278,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2158,6 +2335,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6688,6 +6866,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -7857,8 +8040,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -7889,8 +8074,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8038,6 +8225,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8128,6 +8319,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8150,6 +8345,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8159,6 +8358,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8545,6 +8748,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8594,6 +8801,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8609,6 +8820,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8633,6 +8848,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8706,6 +8925,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8724,6 +8947,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9176,6 +9403,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10038,9 +10269,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10050,7 +10285,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10305,9 +10540,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10320,7 +10556,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10348,9 +10583,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10470,7 +10702,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10700,6 +10931,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10781,6 +11013,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

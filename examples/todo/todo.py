@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from datetime import date
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -179,6 +179,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -215,6 +216,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -350,6 +352,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -371,6 +377,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -444,6 +454,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -456,14 +472,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -498,12 +515,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -517,6 +535,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -558,9 +587,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -568,20 +600,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -656,9 +743,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -717,8 +804,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -729,10 +818,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -766,92 +867,154 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yT5kWTuIvsMGIkn4zvbChIv5gaWILbEls0xRWr5sKNNDNyv2R+2v+Tq0c03ZcryXJJbLWZn"
-    "LJLdXV1dXfVVsav4ZWviz+auihzf2+ptfRlsXQd+PA8HW72rq8HWYKuN/5G2DX8Nto5tW0gRyfC2O9gatuGO64QR3TqD"
-    "P+hO2BaxN3U8J7xRtvA9FcJvV4Wh6HSk65qGNtyhhucyuNWdChkKvG6eoe7oof5cBRJpDKFHEd0ocX/ju0rg8Pj0MPc8"
-    "kjyPg2se4KOa+XeKaRPTwJ9R+7TlEJ4BJsykZ5tp83yvhu1d6At+dzrzwPEDJ1qYafv31PeNc32DlwZbv/j3Aof0IuHA"
-    "PyHPAdsyfzqdSF7zo56Z+jEQdX0gAjVXMhJTPxAzP1BJw44dq0KLX2+Ux/0LuClav8H/OufnnXfvttMBO2GkuxlsTR2X"
-    "W17CnP/zU/9C4BXgAAwIHLRDYgbxhrhBPejhptINlWatXucMS6SeFqyp/svz+cew7cWuC5dOvYkb20ok0qAXyNBZ5kjf"
-    "cxd6pe6d6AaIg5nCY881uWFW9rLr+wewjKdh5BAG2zOD4fgdH6aaMi5zKWGfFly8WsvCNbmB7QLfj1Duabfjv4YPW+0t"
-    "152FrBAi33dpY8DfnpzBGD0QfOXO6XFbhZPAmePepBvv/Ek8g11Au1Vg27bw/EhMQDTk2FVdcSInN8KiXq+GXezRQnlG"
-    "4sK5nKhOqOYSdjtMVm9LMZcgC/6UxWEe+NeBnHXFqXfn3yrUHdAX6g5rvohuaFTb784X4hA7PwK983sIV18c3kk3Vkcv"
-    "LJYtS/+2oAdilz/+XU0iMZPR5Mbxrplz2PcL6Nrx5nH0aXKjZtI6wC0ovfBeBaiPNLeVd6dcf44LJsLI9uOoLawvg8Fg"
-    "y7/Ff/dEFMSqLfBvW0aSr3W73QerjeosVMLC6xZTAHrTgj7SUUVLgqoIYzdiyoAVyFjpGcJRKdBqjIF1yA4anJtkBkNO"
-    "B8A24Cu00EM6Uajc6XZXHIupdNyYHuAJ5udAEs6TUEHgB3yVHrl1PBv/y3dnoPIliH5yAXhKZDw86AWQQL/X+ZsKfKE+"
-    "A0cnvq0OhIXPhCA/cch947/lBMVpFKi/xk6gaBQLpUNpPWF56nN0NQRGohgZsXEdtD6RL4LYE/hEtyQioeatYVwo1J0K"
-    "FqaLNjJG0ERD4lhCaIiscn0QE+YT8nISR6I1U5Hswkp7ExThg9KIvKbi48nPFsj1NYw4lpNbonsK+15EQOd2mdBOZ4xS"
-    "YeFcQpAQb0FbKuyx8J3RVHmpnMwq6HmkF0iOaRksLaiO1yYhTuQX2SYU7NIu7fCM5MNyoEJYzFkJsNzRQ7ApwURHjkJN"
-    "8eXhAS5lhbd5w4d2Vs0Y4FHUMjkg8jQa4RknQo2ZezyMAtj6lWP+yuoAEAowj7ozkAB7UF48Yy1axgZNeq/AD/TUVOLu"
-    "xSeoXxyYzCaO6URqFtZM4CE7rgwCuahmZA0EyY19NcTeCI3gWCB7/ak2CNACtBV1BYqEG1bQkqUQrRtcG1ayeBm8ydGE"
-    "vSBV2gAuoQuNx5p0NbKoZfKQvkRlkWxokcMxQLQdHEC6H7JySfq1evssa1FBdN9TmR1SFH7HLggOaGd1rQItOUu2Rln2"
-    "Kx9hkJW7PQZbqqSn71eJU8Ml0rvATGXFbVCxLg6rmczyGA7A4gMP8/JjdAr2Iz0wwuyaMAmBkjbC2F/Q3OVWB4wCmLE7"
-    "Vbjj2Go29yPY+dkbBUWY+FnFVV7B73qqniRQX72QFQTVgf7c9kikPNFlT5CCSpmv9R9+SO2xupJosqAaEhY3z0a/fIf6"
-    "pUHnZjmHTfQR+SArqSNsUdBGSfCmKBPVwZynKp56GarZZTguOGvY7kfY3WUZ2QCD/zcb9w8ABhU7MR9kKq/10uDnU/cl"
-    "ruCIg1WNYcGyYFZud9Akf4DN+2zbtH6vPa9Yac3fCG4y8TULKe2KkAWG56RngiHEyXtJIZE2GAQMdAi4BKbBmakeNQ3U"
-    "VAXKmyh09xxvMPDwKnfwAkMcwS30RGEqT+SjKl1ou4b8QusarVAjIimpkoI8epbIrlC0LGICs6xHgR30VkkGptNQRUuM"
-    "2Ax2wowCB7s5KdvF1q4zc5o13ss13tvF/1UChelTTcx6bH2cFzRf5V3jjl7J5CcCCCLDHbRRXiY3MpCTSAWhXgp8ZAl1"
-    "XnK70upk6FxBs/CUOXCtKABJG+FAYDshpxHtFFDHktRx3YplmJfhUjKnhPo/EP8hCXPl/eoHrp1XG/SyYDaZjyigv+SN"
-    "gQnlpfazGMTbBPk2Qb4f003fBPk2WP45g3wpXauF9zbBwU1wcBMc/OfRS993cDCdRW1YcBM/3MQPN3v7W8cPR2n8MKXu"
-    "scjhJtL4/dr5HzPSmJW9FWOMdSK5CVVuQpWbUOUmVJmGKvnAJ8cpJ2Cd5mpCTNjtvmT6EsvoYwwQrtzByhhW7XV3u7t0"
-    "dYwmU5kTqWBC6bgmPXT0Hy+7b6qlAPrskWbx2BMl+yhu1TxCSZCpheiCjoF/LsmaujB1vN/dYUOBx5nbwg/wGmk2NClI"
-    "OGg7PClKBk204IHL/rv+6NNl/+OJjq0ZdUvSRTArszZzZ06raS7hIl27/li6IxlclyK6fK662i7mxaMOSWrlRN74knPU"
-    "B+a8MB3Ypol1KIxJp1e3+dAvqVd0GvKnuW/VgtmCZ8pBNWtdqLdHZi4ZQxTe+AEb/o5fO700FpxygWW72dz1OWBGGW1B"
-    "R9RhSmSgWlpD9vg0cB2xneTIf0JgglQaUHAPQFuJ1JIJPBfOp/UjX7Oe7d94EYH1YLPpzEAvgKGMbcdHgtVsrGwbeAy7"
-    "wI8DMDwtSWINWo70iK8PYX84vvyls9/GQ+h8rJqmmowEy6iATsZDWvzyk7bVOL7OTzeLAxvMGBb2XkSgbRWiApoRqssA"
-    "rIs+5F0eFVGAbxBKqk1h1kHTYScS7LGbO5puNKqjz3KHauJ7gAaBd5Ye0WKSKlZ/Jj9nxbXSADUhK46yqw8rkdKTGqV2"
-    "ATyF8g4WG3eflT3K3trtgeQIAgIHQuI7jlBcKx5BJ1FoqeaHKuYVzh3X7dhOsIZMU25DGe5lsRDMkSZRQYCGEWuIGDiw"
-    "Hk9aWxdh64wY0luo5bQMvAi3QfrCCEEqkAiA0UtdigxRU0e59jpalpQnT60tzCRx63Y6mOXTE0wzOUxIOGjKCBEwSYPt"
-    "R5iJw2tQJE19nrvSWcsE8Nj3OiVF+HQHZIVV/QTGYmeyCadgC02d66cLT0AD0G8eP3FkgRGX/fMzZFpiosvjU4bGGsPH"
-    "Xl1ixxfHbmdyUtDUPTBtP5+enZBkGVtYncohWmYf6lQfWu6KPfi7Pw7X0iokbZoXPYEKl+aEvKUEN54dpeRIFDo0GEYx"
-    "vNpuTKcMOzpzVdlrbdg8vWwTiWMGnKSvK3EOi+YUuq5/38mg12ckE7mX6dmIBtpZvzmBNMFnwG843l9ht9DGuTg+P8mb"
-    "OoSwLX75jBmA2wd6u3v+2LdRHjwxVviYAtm2CqlelnZdaUko8lecxkKFRdS2WIvVJJoJ+RQf4KCWEwBYx4XwCWneYpJg"
-    "y1MK0U9pSswbLdDJ+tAykp5C2IcTHS/mMgwRYFcsEern5zJHhgSEyJ44f/uBZCTcIRcEbjlTWMHGwjObzNeDYiq4UyXC"
-    "EqqED24X6bTm8kxzrTQCT9trMEVjG7U9RyvO/cecjt6YtsSJfJa11L2lGYlNyQCZ1ena6xEBAnRMx1g+YYei9em/Ts/O"
-    "ujN7uwFJ6B8lwCELI8Qh294j9PzSDRjKRai3F3oNRWDQmrryuo0mr63Xpi3mi3ngk/sHhlEbFybtnjJnI1A4EmBq7Nkq"
-    "MPnBlICM3QYOTDqJ5EFPd8pDBJ/1+xngsh8NcHyU+NWvMKCF/OUAYHIEx8vAbNQOxL0WyHvbaPU2QzKihYwOEgTTcgLf"
-    "I/zIitA03qbsUw5geoKGzaB2xEmY2YsORYI3RUqpHiz1JMRFW+wSrMdU9m2dztrjFFe2CuAKoK7gRNiZnIcm/jBzbNtV"
-    "nJ888QMbnG6Fd+FRcL9DUPj5mKjuhlQ643I86BWoaZv+zPsVOIBRC+aWtV2bOsthjhDUWeT8LeX/uW+DBwbyEQXQTeTf"
-    "Ko/IJ3lI1gMNPNiqw6/ObBRGAIO/HrXF1enFp8thWxwefvrt09ERObAgTKjtVQzOJExG2eQnO4EYA/9vFUxurDA9Gdjn"
-    "3wIScG5VzqUK/cTPBeaigOPQaB1NXraHeciU2w6k8qRiID4OIx2iucS2YxXdKxCVw+QencPTi3xEnR3u1NxEdI8iohPo"
-    "Cf3SlpJCe/LZPHPdRU/EoaL8d27NS8bUTn2EPATVCZj4zGPHLIqaBIo2DR5J419FwK+nPQewEFBjxI4mXn3IbXoIMY64"
-    "Tw25U/gtrhARD/VSPgahSfIyifxl4Nxmk42y7FA7HWgCMQdCW3kg2kOuwMKaF0/bB0THqIB7oROMRrkuiGSLIbe4gGcl"
-    "PcNcB2nxUMJDkKKIyhFQ4reE/YjRlzQgS5Mbq6kf8LLAjPSv9DY/7lBgKQWNFJgh0rTBKyFWoIl0+d7+a1ZJuBpYH0DZ"
-    "OlYNDBvNYec6n1ko++/6tC7GCqN+RGcp5FBZd4fy2SN/xlZI/04iaH/+73fvR2/7Fz+fvh/90j8/ods73FnaaulTSV9X"
-    "KNVdvDU0isoDqUKQk9gH3SeaJFpQmgQaFHGEsgD/5l45xHpUaAgXklcZD+18FZms3W2axa6mU+iaNwho4VEa32aeygBc"
-    "PFAmOm4bglTo+F9VeFa/Tnsc3adx9iVHYUtQS7+mX8V5KBxzbS8/UNvs8CysUiJ5ow8fT/sfTy9/q4jiyesqWq+GRdch"
-    "epz8qyrqlpyxzZF4efy+IrIZFxYqOWbbAJE9ep42N/67v5xUwMLI0PqkwEXTd9s5QuithIaDHAEehZm3eH9OfoBMRNE8"
-    "7O3s4NbW4auuH1zv2AEotp393f3dzt7+TiZ4B5qt/GJsyetA/5b/C5s9zJ4MoDItmyMyg+wLxO/oiAyiykH1O9+KcXzu"
-    "idd0mJ/cCrKRvHnWNWrq5871cRq/k6byOfW9mXo69U/c8NvOutuAnIIFQsylkgEsddzirJZwlanO0jfMv6SuyE+oEpol"
-    "jDE1bOqnhtik7naZ5KS/4UO9mOjFG7LAm5dD+ECxFlECQ0eMjPRhD36tlP4I4rkJVc6cEG33yAZjAR6oN2G2AMoeTf1Y"
-    "8xOazMDaJ+HNzGuoWDOaHGmJ2FPvZo0CUsQxjhfgnbk8pYLZZkvbTmweGMG5Xj3t5BLk54iIH9xSca50/JEeWo+IOEvA"
-    "sOKFGfOFSAcUOJjogLNDg7Szz7PRkJ9ViC3QhIFG/6mz+6qz95onSYj7+azDJm2oQjGvBmk2aUPfLm3oDykMk3U9Epe1"
-    "0usYo4bSSqn6VIhcFmLMQG35ONSuw1dL8khyIPP47KyxL9AU7S5PI3kc7G/A9mNge5N28n3j7lLnGyy+weIbLF6DxRML"
-    "rS3jWgibXtaajr4NNN5kfH4zwLgCLly9RFcWAq4XeTaW5ZETRDVx51Ii3gY+bWKVPzxm2uCjDT7a4KMqfJRYqr01sRF2"
-    "JPa+GS7aZJs/AknWrVX4vK/Hi5/haH4gLps/XD+Nuvzj/NvY/sXJqH9xVvHGeoNznohz6sHKxi5v7PK3s8s1p771djen"
-    "2H80650qtlSx51Rr1qRnNXgxMeKpVj9jVUR+4G8DAzYlK1ZDBRn2Fgn4oA+8UxoaJ9EdCEvnr709f/eP//k7pofAjrnH"
-    "08b4AjaTX7fqi61H8EKy48s81afIila51oxy9YFU/nSmYNdWd1radu52uy/1UcaH+s1neh3+qOV7n211TPWBBkcdS7nU"
-    "acGCxyJWZQy4W8rY4UoYT+pMV8P4MdBXk142ZTa+gzIbG4S7Qbj/R5GnaiuVsUa7e/svX73+6d/+/Y0cT2yq8fNQA+50"
-    "ElCxhTAKW+wKrW0F6806xLeeoqrZyP9UZZY4ZS9xTNJdWPA+MFdkhB9H1ARk91JdnOLYEzFsA4A/mBhmvj3peKFjI29v"
-    "QARdFdApND+IdOKRFOP4uqt1b0KLdlYKhOw3JQRQERBAyYRSaMdJgBRz8QY/SOrP6BoJIax3oH4nwg8wRYqzdKRXIizv"
-    "bmWJe9mQOBMuBBysOB0LemETkRupymPMjvdqhfFM/iUmOCPLbTVxKOsUWQFQkYbipOgDESo2Z1fDEk01PmiWrJ/eNF4k"
-    "cAhvEY1GJQp1nhpmn2Fqlc1E4XOo8ktkZd3cnODuP4VJsOxAGr2b1x1zuiliaKr+YlKmsiSUfPk8Ha+bMiUCnINjk/OD"
-    "GWRU8cQkxHH/B5TCRmltOqHWoRoHmBK7KFFWjCPkCHu525Cw07QX0XobBW7nrdgRn07fn15cbh8AuSP+nCqQzPV4qjZP"
-    "ITqRo+RV4/2TdCJaMP7lycfzZQRwpTBMbd7qAabvDDxU7D0x0FXBBl5mALy8QmEv8RcqcoRFaCh3mvPquBELMoU1WqCR"
-    "Od+2TS822tlAxzZXgHAik7lHScMkh1TCpFhKq4skY5aijJyxgz4VEv1R1y4TH/hTsy+7b/7VfC2X0vKwFaJHBIO9gSdM"
-    "3jk21pXQBh6x5/BfOh3xXnmKv9s8XggO53AYXyvxsDtfHMBkWH+BvekC5UcDb+D9icbDv1apkOY9c300JORP4i3mCINy"
-    "w58d8ZHZXP64tKXL0sCmmvou5YJi+ap7rqF17ejiBjg0+CEYjYFFw6dNZrrWU6i0Ei2CZ6yRLb/qbHd2rbU+IyJwdKtN"
-    "ObjopHcNjcXPBb/tn58fX7zDXGUtHhZN2Or4VGrMAmrYx8QxAHlNIndRFhz6gjWDe/P1auMC6o9JY5G2eDLB48SUu508"
-    "bj4UnQB8ke5qrgGWRevmikbn1Dn3riFBV/STvzk+Qf2mGbsOJsfqvGp0n1jXgSaEacKjxKn3uCzZhPikaFwyc/Mt7bTc"
-    "EEKCsFfLYfN18TQMwDDh4QVwHNPfKVU8X30uPICF4HYdS6cqw2qTRHEdHyK3+mPVZmSLa1OEuQlxOnXYToALL4sG05Iz"
-    "ojkrmcsgUKZwzFin3E/5O9R5wTKVG/ofLk/7F1a2VsOyYk5pzYakuMGdDBxU4u1cxm22fIMpvKLLP2URwAHudFq+GVgG"
-    "/QnvRDIm4FM5KkwLPOBGKtR2sLq4IvhVe0tQ4Jk7oanQWlxofAdNZvMo7BUrxJRQEsqq+Tp5qaZNi+zOK65JwdUQln64"
-    "HOdH3zi3iJjqL483qtKwzQZn4ceJEMi0qARhO1C6THa+PoTV01xL4nhWlvQ4CnX5htoPnqe+20X9t89pgudJGSxTJKq8"
-    "AdMvohdT/S3zNt5oldQ3hh9wbYAfQ9efQkfFpLVNuv9WKwxgObiklfWYUCyQkaXUemtbr2TDOgjGmbRyRRAsY7VOku/S"
-    "44Wv9Kf4qnUkal34MVOSNs5XeACsdvJ/fH4X7n9NNDld2oMLlvHvLPixhqvGPe5jj+SlUXfP53Bx9y+x+8TXwiHq3CZ+"
-    "/hU+X9qa3Oqpzg/3/NMb7Lrs+PC0n+zC6HXZJ8KTKpF5ghs5Iqaj19hR1gshAtd3J3T/L3cTEWIvALt/klOgO3xFS5x6"
-    "BDT5FaA9dqNBnq7U4FXZWUxLvDy9PDsBlZet0QAI+IRjVGVt1Cz10aoaDpUojNQ8YWsZHekB8cqx6IzU6TsYrvIc8LKe"
-    "+XhVZa8Z1wR6XnaOZ9kANW9yLVykPuMRXcuTV6/cQxEgIeCthW1k7IGirYf/BbaL/L0="
+    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitTyYUebGNhfsz/sfsnVo5sPkZRpy3OZ3Gkx"
+    "O2PxUV1dXV31VXVX88vWOJjNPRW7gb/V3frS35qGQTKP+lvd6+v+Vn/Lwv9Ix4G/+lvHjiOkiGV02+lvDSy447lRTLfO"
+    "4Q+6E1ki8Seu70Y3yhGBryL47akoEu229DzzogN36MULGd5qokJGAq+bZ4gcPdSbq1AijxFQFPGNEvc3gacENo9PDwrP"
+    "I8vzJJxyAx/VLLhTzJuYhMGM3s/eHMAzIISZ9B3Tbe7v9cDaBVrwu92eh24QuvHCdDu4J9o37vQGL/W3fg7uBTbpx8KF"
+    "fyLuA77L8mm3YznlR33T9WNganogQjVXMhaTIBSzIFTpi20nUUtv/HKjfKYv4KZo/Qr/a19ctE9OtrMG21GsyfS3Jq7H"
+    "b15Bn//yqXcp8ApIABoECToRCYNkQ9IgCrq5ifQipUWrxzknEqm7BWOq//ID/jGw/MTz4NKZP/YSR4lUG/QAGT7LEun5"
+    "3kKP1L0b3wBz0FN47KU6N8jrXn58fweRcTeMHkJje6YxbL8dQFczweUupeLTiotXa0W4pjTwvTAIYtR7mu34r8HDlrXl"
+    "ebOIDUIcBB5NDPjblzNoowuKr7w5Pe6oaBy6c5ybdOMkGCczmAU0WwW+awk/iMUYVEOOPNURp3J8I2yiej3oIEUb9RmZ"
+    "i+ZyrNqRmkuY7dBZPS3FXIIuBBNWh3kYTEM564gz/y64VWg7gBbaDnu+iG+oVSfozBfiEIkfgd35LYKrrw7vpJeoo1c2"
+    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9P4k/jGzWT9gFOQelH9ypEe6Slrfw75QVzHDARxU6QxJawv/T7/a3g"
+    "Fv/dFXGYKEvg346MJV/rdDoPtoXmLFLCxus2cwB20wYaWauiJcFURIkXM2cgChSs9A3jaBRoNEYgOhQHNc6v5BpDSYcg"
+    "NpArvKGbdONIeZPtjjgWE+l6CT3AHSz2gTScO6HCMAj5Kj1y6/oO/pfvzsDkS1D99ALIlNh4eNADIIF/v/13FQZCfQaJ"
+    "jgNHHQgbn4lAf5KIaeO/5RjVaRiqvyVuqKgVG7VDaTth++pzfD0AQaIaGbXxXPQ+cSDCxBf4RKekIpGWrRFcJNSdCheG"
+    "hIWCEdTRiCSWMhqhqLwA1ITlhLIcJ7FozVQsOzDS/hhV+KDUIo+p+Hj6kw16PYUWR3J8S3xPYN6LGPjcLjPabo9QK2zs"
+    "SwQa4i9oSkVdVr5z6ioPlZsbBd2P7ALpMQ2DrRXV9S1S4lR/UWxCwSzt0AzPaT4MBxqExZyNAOsdPQSTElx07Cq0FF8e"
+    "HuBSXnmbv/hg5c2MAR7LVqYARJ7HIzzjxmgxC49HcQhTv7LNX9gcAEIB4RE5AwmQgvKTGVvRMjZoQr0CP9BTE4mzF58g"
+    "utgwuU1s043VLKrpwEO+XRmGclEtyBoIUmj7eoDUCI1gW6B7vYl2CPAGWCsiBYaEX6zgJc8heje4NqgU8Sp4U+AJqSBX"
+    "2gGu4Audx5p8NfKoZfaQv9RkkW5olcM2QLVdbEB6H/J6Sfa1evqseqOC6Z6vcjNkWfldZ0lxwDqrqQq15qyYGmXdr3yE"
+    "QVbh9gh8qZK+vl+lTg2HSM8C05UnToOKcXHZzOSGx0gABh9kWNQfY1OQjvTBCXNowiyESjoIY39Gd1cYHXAK4Mbu1NId"
+    "11GzeRDDzM/fWDKEaZy1PMpPiLueaycJ1FcPZAVDdaC/MD1SLU9t2TO0oFLna+OH79J6PN1INBlQDQmXJ8/GvvwB7UsD"
+    "4mY4B03sEcUgTzJH+MaSNUqTN8s6UZ3Mea7hqdehmlmG7UKwhu99D7O7rCMbYPB/ZuL+DsCgYiYWk0zlsV6Z/HzuvMQR"
+    "HHKyqjEsWJXMKswO6uR3MHlfbJrWz7WXVStt+RvBTWa+ZiClU5GywPSc9E0yhCR5LyklYoFDwESHgEvgGtyZ6tKroZqo"
+    "UPljheGe6/f7Pl5lAq8wxRHeAiVKU/mimFXpwLtr6C+8XWMValQkY1VSkkf3EsUViZZNQmCRdSmxg9Eq6cBkEql4hROb"
+    "wUyYUeJgt6Blu/i2587cZi/vFV7e28X/VQKFyXNdzHpifVwW1F/lT3FGP8nlpwoIKsMELNSX8Y0M5ThWYaSHAh9ZwZ2f"
+    "3q70Ojk+n2BZuMucuFaUgKSJcCDwPSEnMc0UMMeSzHHdiOWEl5NS2qeU+98R/yELc+X/EoSeUzQbtFjAWVReLhiDc5mr"
+    "MQlht/Oa+UvdVYDZM7hyByNjRLXX2e3s0tUR+jFl0rzRkHOg9NDRf7zu/FitBUCzS5bF59iP3Ju4VfMYNUFmBr4DNgb+"
+    "uSJn6EHX8X5nh+08rhFYIgjxGlk29AjIOFg7TL+SPxIteOCqd9IbfrrqfTzVWSljLUm7CPvkxmbuzmk0zSUcpKkXjKQ3"
+    "lOG0tLDCixXVbq2oHnXwThsnin9XLE4cmCQ8rYJQx9qUAKSU8DZn0sm8IpIvLpHcqgWLBRdqwDRrW6inR64vOT8S3QQh"
+    "++12UNu9LIuaSYF1u1nfdXKdQYIlaN0HukQOqqUtZJdT7HXMttN1tJTBFGg04OAe0K8SmScTuNjCS2BxoEXP/m+0iMF7"
+    "sNt0Z2AXwFEmjhsgw2o2Uo4DMoZZECQhOJ6WJLUGK0d2JNArGx+Or35u71u4ssNrFdTVtCUYRgV8MpzR6lfstKNGybTY"
+    "3TyMa9BjGNh7EYO1VYgKqEdoLkPwLnrlpNwqooBAK0bOmkKvw6bNjiX4Y6+w3mMsqqsXSCI1DnwAcyA7W7doM0sVoz+T"
+    "n/PqWumAmrCVxPnRh5HI+MmckrUEniJ5B4ONs8/Orw+1drugOYKAwIGQuDoQianiFvTKpNZqfqiiX9Hc9by244Zr6DQt"
+    "GJbhXh4LQR+pExUMaBixhopBVOlzp7V3EY5eZia7hVZO68CraBu0L4oRpAKLABj9LCLIMTVxleesY2XJeHLXLGE6iVO3"
+    "3cal865gnineQcbBUsaIgEkbnCDG5W0eg2XW1Oe5J921XAC3fa/XeUVAd0BX2NSPoS2OBZtICqbQxJ0+X3lCaoB+c/tp"
+    "HAqCuOpdnKPQUhddbp+WPddoPvHrVku/uI6VW+hFV/fAvP10dn5KmmV8YfX6qGiZeajXz2m4K+bgb8EoWsuqkLZpWXQF"
+    "GlzqE8qWdo1w72idW6LSocMwhuHNdmM+ZdTW28GUs9aELfLLPpEkZsBJttCHfVg059Dzgvt2Dr2+IJsovRxloxroZ4Pm"
+    "DFIHXwC/YXt/g9lCE+fy+OK06OoQwrZ42Ra31Wwf6OnuB6PAQX3wxUjhYwp0217aP2Hr0JWGhNJxy91YqGgZtS3WEjWp"
+    "Zso+5Qc4J+WGANZxIAJCmre486blK4Xop9Qllo1W6HR8aBjJTiHsw46OFnMZRQiwK4YI7fNLuSPDAkJkX1y8+0A6Eu1Q"
+    "CAK33AmMYGPlmY3n60ExFd6pEmMpVyKAsItsWnN9pr5WOoHnzTXoovGN2p+jF2f6Ce/xbMxbGkS+yFhqatk2n6ZsgM7q"
+    "PZDrMQEKdEwbQD4hQdH69J9n5+edmbPdgCWMj1LgkIcR4pB97xFGftkEjOQi0tMLo4ZlYNCaeHJqocuz9NhYYr6YhwGF"
+    "f+AYtXNh1u5pO1oMBkcCTE18R4Vm0x3t6kOyoQudTjN5QOlO+Yjg83E/A1yOowGOD9O4+g0mtFC+nABMN6/4OZiN1oGk"
+    "1wJ9t4xVtxiSES/kdJAh6JYbBj7hRzaE5uVt2tLFCUxfULM51I44CbfLYUCR4k2RcaobyyIJcWmJXYL1uD90W+8R6/K+"
+    "MfYKEAqgreDdZTM5j0z+YeY6jqd40984CB0IuhXehUch/I7A4BdzopoMmXTG5bhFKlQTi/4sxhXYgDEL5pa9XbsfjdMc"
+    "EZiz2P17Jv+LwIEIDPQjDoFMHNwqn9gnfUjHAx08+KrDr+5sGMUAg78eWeL67PLT1cASh4effv10dEQBLCgTWnuVQDAJ"
+    "nVEOxcluKEYg/1sFnRsp3PMH4gtuAQm4t6oQUkVBGueCcFHBsWn0jmazo4+b+2jDKLDKnUqA+SSKdYrmCt8dqfhegaoc"
+    "pveGKCc9yEdE7HCn5iaie1QRvSuV0C9NKSl0JJ/fvKlJdEUSKdpUym/zkDG3kwAhD0F1AiYBy9g1g6LGoaJJg5u5+Ncy"
+    "4NfdngNYCOllxI4mX33I73QRYhwxTQ25M/gtrhERD/RQPgahSfNyu2PLwNlil4267NJ7OtEEag6MtopAtItSgYE160bb"
+    "B8THcAn3AhHMRnkeqGSLIbe4hGclPcNSB23xUcMj0KKY9vjSbkoJ8xGzL1lCljo3UpMg5GGBHulf2W1+3KXEUgYaKTFD"
+    "rGmHV0KswBPZ8r39t2yScDRw061ydK4aBDacw8x1P7NS9k56NC7GC6N9xGAp4lRZZ4c2icbBjL2Q/p1m0P78Xyfvh+96"
+    "lz+dvR/+3Ls4pds7TCx7a+VTKa1r1OoO3hoYQ+WDViHISf2DpokuiQaUOoEORRyhLsC/mSqnWI+WXoQL6VLGg1Uszcj7"
+    "3aZbQ9VkAqR5goAVHmb5bZapDCHEA2Oi87YRaIXO/1WlZ/Xq7+PoPsuzr9hEWoJaeu38KcHD0gZRa/VW1GbbTmGUUs0b"
+    "fvh41vt4dvVrRRZPTqt4vR4shw7x4+xfV3G3YndqgcWr4/cVmc1kaaDSDaoNENmjO1EL7Z/89bQCFsaG12clLpouTRcY"
+    "oVUJDQc5AzyMcqt4f05/gE7E8Tzq7uzg1Nbpq04QTnecEAzbzv7u/m57b38nl7wDy1ZeGFuxHBjc8n9hskf5hX2qfdjs"
+    "W+nnFxD/QPtWEFX2q9d8K9oJmBKP6aDYuSfoRrryrAs/6vvORSeN16SpJqWemilSqX/ihlc7624DcgoXCDFXagaI1PWW"
+    "e7VCqsx1nr9BcZG6Ymd/ldKsEIwpDKnvGmKTuttlllN6g4d6NdGDN2CFN4tD+MBygU8KQ4eMjPRmD15Wyn6EydykKmdu"
+    "hL576ICzgAjUH7NYAGUPJ0Gi5QmvzMDbp+nN3DJUogVNgbRE7Klns0YBGeIYJQuIzjzu0pLbZk9rpT4PnOBcj54Ocgny"
+    "c0YkCG+p4i1rf6ib1i0izhLQrHhl2nwlsgYFNibaEOxQI1b+eXYa8rOK8A10YWDRf2jvvmnvveVOEuJ+Oe+wKbipMMxP"
+    "gzSbgptvV3Dzu1Rb5EOPNGStjDpGaKG0UareFSJXpRhzUFs+DrXr8NWKyo0CyDw+P28cCzRFu6sLNx4H+xuw/RjY3hR6"
+    "/LFxd4n4BotvsPgGi9dg8dRDa8+4FsKmxVpD6NtA402N5TcDjE/AhU+ve8tDwPUyz8azPLKDqCbvXKqO28CnTa7yu8dM"
+    "G3y0wUcbfFSFj1JPtbcmNkJCYu+b4aJNCfgjkGTdAuCXXR5fPtuu+Ya4fPlvfTfqyoeLq7G9y9Nh7/K8YsV6g3OeiXPq"
+    "wcrGL2/88rfzyzW7vvV0N7vYvzfvnRm2zLAXTGvepect+HJhxHO9fs6riGLD3wYGbE6ceBoqyIl3mYEPesM7laFxEd2B"
+    "sHX92ruLk//+xz+xPARmzD3uNsYF2Fx93VMXth7BC+mML8tU7yJb9sq1bpRPH8j0T1cKdhx1p7Vt526381pvZXyon3yG"
+    "6uB7PRPjxUbHnD7QYKtjqZY6O7DgsYxVGQPulip2+CSMZxHTp2F8H+irCZXNMRt/gGM2Ngh3g3D/lzJP1V4q54129/Zf"
+    "v3n7w7/9+49yNHbojJ+HGnCni4CW3xDGYItdoa2tYLtZh/jWM1Q1E/n/1TFLXLKXBibZLFyKPrBWZIgnjmsG8nOpLk9x"
+    "7IsEpgHAHywMMwe6u37kOijbG1BBT4W0Cy0IY114JMUomXa07U150cHKEiP7TRkBVAQMUDGhFDpwEqDFfHhDEKbnz+gz"
+    "EiIY71D9RowfYIkUV+lIv8RYMdzKM/e6IXMmXQg4WHE5FlBhF1FoqSpizLf35gntmfpLLHBGkTtq7FLVKYoCoCI1xUXR"
+    "ByJS7M6uByWeamLQPFs//Nh4kCAgvEU0Gpc41HVqWH2GpVUOM4XPockvsZUPcwuKu/8cIcGwA2u0Nq8Jc7kpYmg6/cWU"
+    "TOVZKMXyRT7eNhVKDDgH26bgByvI6MQTUxDH9A+ohI3K2nRBrUtnHGBJ7KLE2XIeocDY692GjJ1lVETrXRx67XdiR3w6"
+    "e392ebV9AOwO+RsFwDKfx1M1eZayEwVO3jSePykR0YL2r04/XqxigE8Kw9LmrS5g+nbfR8PeFX19KljfzzWAl59wsJf4"
+    "Kx1yhIfQUO0019XxS6zIlNZogUXmeluLFjasfKJjm0+AcGNTuUdFw6SHdITJ8lFaHWQZqxRl7I5cjKmQ6Y/67DLxgb/f"
+    "8Lrz47+aT1BQWR6+hegRwWC37wtTd44v65PQ+j6J5/Bf2m3xXvmKP4YyWghO53AaXxvxqDNfHEBn2H6Bv+kA50d9v+//"
+    "idrDv55yQpr/wuejISN/Eu+wRhiMG/5si48s5vIXW2x9LA1MqkngUS0oHl91z2doTV19uAE2DXEIZmNg0PBpU5mu7RQa"
+    "rdSK4B5rFMsvutqdQ2ttz4gJbN22qAYXg/SO4XH5GxzvehcXx5cnWKus1cOmDtvtgI4as4EbjjGxDUBe49hblBWHPgvD"
+    "4N58EsaEgPoLLXhIWzIe43Ziqt1OHzdfX0kBvshmNZ8Blkfr5opG50ScqWtI0BG99G/OTxDdrGLXxeJYXVeN4RPbOrCE"
+    "0E14lCT1HoclXxCfHhqX9tx8oCY7bgghQdStlbD5ZE+WBmCY8PAKJI7l71QqXjx9LjqAgeD32rYuVYbRJo3ic3yI3eov"
+    "wJiWbT6bIip0iMupIysFLjwsGkxLrojmqmQ+BoEqhRPGOmU65Y+7FBXLnNzQ+3B11ru082c1rDrMKTuzIT3c4E6GLhpx"
+    "q1Bxmz++wRy8oo9/yiOAA5zpNHwz8Az6uzipZowhpnJVlB3wgBNp6WwHu4Mjgp+KsgUlnpkIdYXG4lLjO3hlNo+j7vIJ"
+    "MSWUhLpqPvlTOtOmRX7nDZ9JwachrPwaEPaPPhxkEzPVn/NpdErDNjucRZCkSiCzQyUI24HRZbaL50PYXS21NI9n51lP"
+    "4kgf31D7FaEsdrus/6AQdfAiPQbLHBJVnoDZZ4aWS/1tsxpvrEoWG8MPuNbHLwzp7wuhYdLWJpt/TzsYwHZxSCvPY0K1"
+    "QEGWSuvtbT2SDc9BMMGkXTgEwTZe6zT92BNe+Ep/iq/aRqLVhR8zJWnifIUHwGun/8fnd+H+19SS06U9uGCb+M6GH2uE"
+    "akxxHylSlEbkXi7gYvKvkXwaa2ETdWETP/8Gny9NTX7rucEPU/7hRyRdDny4288OYfS47BPj6SmRRYYbBSKG0FsklI9C"
+    "iMH1wwlN//VuqkIcBSD5ZwUFmuAbGuIsIqDOPwHaIxkN8vRJDX6Vn8WyxKuzq/NTMHn5MxoAAZ9yjqpsjZqVPtpVzaER"
+    "hZaaF2yt4iPbIF7ZFu2ROjuB5ir3Aa+izNurKqnmQhOgvGofz6oGalZybRykHuMRfZYnj16ZwjJAQsBbC9vI2QNHWw//"
+    "AzACy8c="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"add","title":"Add a task.","description":"Add a task.","input'
+        'Schema":{"type":"object","properties":{"title":{"type":"string","description":"W'
+        'hat to do"},"priority":{"enum":["low","high"],"type":"string","description":"How'
+        ' urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array"'
+        ',"description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":'
+        '"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-'
+        'DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type'
+        '":"null"}],"description":"The JSON file that holds the tasks.","default":null}},'
+        '"required":["title"],"additionalProperties":false},"outputSchema":{"additionalPr'
+        'operties":false,"description":"One task.","properties":{"id":{"type":"integer"},'
+        '"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"}'
+        ',"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"st'
+        'ring"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"'
+        '},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":f'
+        'alse}},{"name":"list","title":"List tasks, unfinished ones unless --all.","descr'
+        'iption":"List tasks, unfinished ones unless --all.","inputSchema":{"type":"objec'
+        't","properties":{"all":{"type":"boolean","description":"Include finished tasks",'
+        '"default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description'
+        '":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path"'
+        ',"type":"string"},{"type":"null"}],"description":"The JSON file that holds the t'
+        'asks.","default":null}},"additionalProperties":false},"outputSchema":{"type":"ob'
+        'ject","properties":{"result":{"items":{"additionalProperties":false,"description'
+        '":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"p'
+        'riority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"st'
+        'ring"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"req'
+        'uired":["id","title"],"title":"Task","type":"object"},"type":"array"}},"required'
+        '":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempo'
+        'tentHint":true}},{"name":"done","title":"Mark a task as done.","description":"Ma'
+        'rk a task as done.","inputSchema":{"type":"object","properties":{"id":{"type":"i'
+        'nteger","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type"'
+        ':"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.",'
+        '"default":null}},"required":["id"],"additionalProperties":false},"outputSchema":'
+        '{"additionalProperties":false,"description":"One task.","properties":{"id":{"typ'
+        'e":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"ty'
+        'pe":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"item'
+        's":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","'
+        'type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"ide'
+        'mpotentHint":true}},{"name":"tasks_purge","title":"Remove tasks from the list.",'
+        '"description":"Remove tasks from the list.","inputSchema":{"type":"object","prop'
+        'erties":{"done_only":{"type":"boolean","description":"Remove only finished tasks'
+        '","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"n'
+        'ull"}],"description":"The JSON file that holds the tasks.","default":null}},"add'
+        'itionalProperties":false},"outputSchema":{"additionalProperties":{"type":"intege'
+        'r"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,'
+        '"idempotentHint":false}},{"name":"output","title":"Read back the full text of an'
+        ' answer that was cut.","description":"Read back the full text of an answer that '
+        "was cut, a page at a time: the reference is in\\nthe answer's marker and in meta."
+        'truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"stri'
+        'ng","description":"The reference a cut answer names (`full output: REF`)."},"off'
+        'set":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minim'
+        'um":1,"default":100000}},"required":["ref"],"additionalProperties":false},"outpu'
+        'tSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type"'
+        ':"integer"},"length":{"type":"integer","description":"The full text\'s length, in'
+        ' characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"ty'
+        'pe":"null"}],"description":"The offset of the next page; null after the last."}}'
+        ',"required":["ref","offset","length","text","next"]},"annotations":{"readOnlyHin'
+        't":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -869,19 +1032,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1151,6 +1317,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2040,6 +2207,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2100,6 +2268,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2153,6 +2325,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6727,6 +6900,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -7896,8 +8074,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -7928,8 +8108,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8077,6 +8259,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8167,6 +8353,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8189,6 +8379,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8198,6 +8392,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8584,6 +8782,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8633,6 +8835,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8648,6 +8854,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8672,6 +8882,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8745,6 +8959,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8763,6 +8981,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9215,6 +9437,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10077,9 +10303,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10089,7 +10319,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10344,9 +10574,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10359,7 +10590,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10387,9 +10617,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10509,7 +10736,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10739,6 +10965,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10820,6 +11047,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

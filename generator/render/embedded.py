@@ -7,6 +7,7 @@ byte for byte: `normalized()` puts the decoded documents in its place, one key p
 
 from __future__ import annotations
 
+import ast
 import base64
 import json
 import re
@@ -23,17 +24,48 @@ DOCUMENTS = (
 #: The documents only a program with prompts or resources has (`runtime/agents/surfaces.py`), and
 #: the forms of one whose handlers call `ctx.form` (`runtime/execution/fields.py`).
 OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates", "forms")
+#: The lists an MCP session starts with (`tools/list`, ...), by document name.
+MCP_LISTS = ("mcp_tools", "mcp_prompts", "mcp_resources", "mcp_templates")
+#: Up to this many characters in all, the MCP lists are written as plain text (`_MCP_LISTS`),
+#: out of `_DATA`: a session then lists them without importing zlib and binascii and decoding
+#: every document (about 0.9 ms of a 16 ms start); a longer list costs the file more than that.
+SHORT = 8192
 _WIDTH = 92
+#: A line of `_MCP_LISTS` (a backslash in the text takes two characters in the literal).
+_PLAIN = 80
 _BLOCK = re.compile(r"^_DATA = \(\n((?:    \"[^\"\n]*\"\n)+)\)\n", re.MULTILINE)
 
 
 def encode(documents: dict[str, str]) -> str:
-    """The `_DATA = (...)` assignment for `documents` (every name in DOCUMENTS, and those
-    of OPTIONAL the program has)."""
+    """The `_DATA = (...)` and `_MCP_LISTS = {...}` assignments for `documents` (every name in
+    DOCUMENTS, and those of OPTIONAL the program has)."""
     assert set(DOCUMENTS) <= set(documents) <= {*DOCUMENTS, *OPTIONAL}, sorted(documents)
-    packed = pack(documents)
+    lists = {name: text for name, text in documents.items() if name in MCP_LISTS}
+    if sum(map(len, lists.values())) > SHORT:
+        lists = {}
+    packed = pack({name: text for name, text in documents.items() if name not in lists})
     lines = [f'    "{packed[i : i + _WIDTH]}"' for i in range(0, len(packed), _WIDTH)]
-    return "_DATA = (\n" + "\n".join(lines) + "\n)\n"
+    plain = [
+        f"    {name!r}: (\n"
+        + "".join(f"        {text[i : i + _PLAIN]!r}\n" for i in range(0, len(text), _PLAIN))
+        + "    ),"
+        for name, text in sorted(lists.items())
+    ]
+    return (
+        "_DATA = (\n"
+        + "\n".join(lines)
+        + "\n)\n"
+        + _LISTS_COMMENT
+        + "_MCP_LISTS: dict[str, str] = {"
+        + ("\n" + "\n".join(plain) + "\n" if plain else "")
+        + "}\n"
+    )
+
+
+_LISTS_COMMENT = """\
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+"""
 
 
 def pack(documents: dict[str, str]) -> str:
@@ -49,11 +81,23 @@ def unpack(packed: str) -> dict[str, str]:
 
 
 def decode(module: str) -> dict[str, str]:
-    """The documents of a generated module's `_DATA`."""
+    """The documents of a generated module: its `_DATA`'s and its `_MCP_LISTS`."""
     found = _BLOCK.search(module)
     if found is None:
         raise ValueError("no _DATA block")
-    return unpack("".join(line.strip()[1:-1] for line in found.group(1).splitlines()))
+    packed = "".join(line.strip()[1:-1] for line in found.group(1).splitlines())
+    return {**unpack(packed), **_plain_lists(module)}
+
+
+def _plain_lists(module: str) -> dict[str, str]:
+    """The MCP lists a generated module writes as plain text (`_MCP_LISTS`)."""
+    start = module.find("\n_MCP_LISTS: dict[str, str] = {")
+    if start < 0:
+        return {}
+    start = module.index("{", start)
+    end = start + 2 if module.startswith("{}", start) else module.index("\n}\n", start) + 2
+    found: dict[str, str] = ast.literal_eval(module[start:end])
+    return found
 
 
 def normalized(module: str) -> str:

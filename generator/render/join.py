@@ -11,7 +11,8 @@ imports a kept chunk needs go to the module's import block, the annotation-only 
 The chunks of the modules in `catalog.SECTIONS` (but `catalog.ALWAYS`) are marked as
 sections the tool compiles on first use (`runtime/start/boot.py`): a function of one that other
 code uses gets a stand-in (`Joined.lazy`); anything else other code uses of it (a class, a
-table) stays in the code that always runs.
+table) stays in the code that always runs, unless only a section run after it uses it
+(`catalog.AFTER`: its opening line says `, after NAME`, and `_boot` runs NAME first).
 
 The plain form (`burgee gen --plain`) has no sections and no compiled-once code: every kept
 chunk is ordinary code defined at import, and only the start-up code its runtime uses (the
@@ -26,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from burgee.runtime.catalog import (
+    AFTER,
     ALWAYS,
     BOOT,
     HEAD,
@@ -165,7 +167,8 @@ class _Layout:
         if section != self.open:
             self.close()
             if section:
-                text = f"{SECTION_BEGIN}{section} ----\n{text}"
+                after = f", after {AFTER[section]}" if section in AFTER else ""
+                text = f"{SECTION_BEGIN}{section}{after} ----\n{text}"
             self.open = section
         self.texts.append(text)
 
@@ -189,13 +192,14 @@ def _sections(
     for module, chunk in chosen:
         if chunk.text.startswith("\t") or not chunk.binds or chunk.binds & ALWAYS:
             continue
-        found = SECTIONS.get(module) or next(
+        # NOTE: a function's own entry first: it may go elsewhere than the rest of its module.
+        found = next(
             (
                 SECTIONS[f"{module}.{name}"]
                 for name in chunk.binds
                 if f"{module}.{name}" in SECTIONS
             ),
-            None,
+            SECTIONS.get(module),
         )
         if found is not None:
             section[id(chunk)] = found
@@ -213,7 +217,7 @@ def _sections(
         pulled = {
             id(owner[name])
             for name, where in outside.items()
-            if not owner[name].function and where - {section[id(owner[name])]}
+            if not owner[name].function and _elsewhere(where, section[id(owner[name])])
         }
         if not pulled:
             break
@@ -223,6 +227,12 @@ def _sections(
     lazy: dict[str, list[str]] = {}
     for name, where in sorted(outside.items()):
         home = section[id(owner[name])]
-        if where - {home}:
+        if _elsewhere(where, home):
             lazy.setdefault(home, []).append(name)
     return section, {home: tuple(names) for home, names in sorted(lazy.items())}
+
+
+def _elsewhere(where: set[str], home: str) -> set[str]:
+    """The places of `where` (sections; "": the code that always runs) that may use a name of
+    section `home` before `home` has run: all but `home` and the sections run after it."""
+    return {here for here in where if here != home and AFTER.get(here) != home}

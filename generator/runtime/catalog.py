@@ -66,17 +66,16 @@ TAIL = (
 )
 _RUNTIME = "burgee.runtime"
 #: What a plain run of a command never needs: a module (all of it) or one function of one
-#: (`module.name`), and the section of the code it goes to, which `_boot` compiles (or reads
+#: (`module.name`, which may go elsewhere than the rest of its module), and the section of the
+#: code it goes to, which `_boot` compiles (or reads
 #: from its cache) and runs the first time one of its functions is called. What code outside a
 #: section uses of it, other than by calling a function, stays in the code that always runs
 #: (`burgee.render.join`).
 SECTIONS: dict[str, str] = {
     "argv": "argparse",
     "argv_parser": "argparse",
-    "cli_help._group_help": "argparse",
-    "cli_help._tool_flags": "argparse",
-    "cli_help._command_epilog": "argparse",
-    "cli_help._add_flag": "argparse",
+    # NOTE: help (`--help`, `help flags`) is argparse's or reads as its does.
+    "cli_help": "argparse",
     "truncate": "agent",
     "sanitize": "agent",
     "spill": "agent",
@@ -101,6 +100,11 @@ SECTIONS: dict[str, str] = {
     "context._rerun_line": "confirm",
     "context._answer_flags": "confirm",
     "batch": "batch",
+    # NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
+    "cli.invoke": "invoke",
+    "cli.Invoked": "invoke",
+    "cli._PER_RUN": "invoke",
+    "cli._refill": "invoke",
     "cli._batch": "batch",
     "cli._batch_calls": "batch",
     "describe": "describe",
@@ -108,9 +112,23 @@ SECTIONS: dict[str, str] = {
     "shells": "describe",
     "completion_scripts": "describe",
     "mcp_io": "mcp",
-    "mcp_endpoint": "mcp",
-    "mcp_http": "mcp",
-    "mcp_asgi": "mcp",
+    # NOTE: a stdio session never serves HTTP: the endpoint, the stdlib server and the ASGI
+    # application are a section of their own, run after `mcp` (`AFTER`).
+    "mcp_endpoint": "http",
+    "mcp_http": "http",
+    "mcp_asgi": "http",
+    # NOTE: asking the client (elicitation) and a client's config (`--mcp --print-config`,
+    # `--mcp --help`): what a session needs only when a handler asks, or never.
+    "mcp_ask._elicited": "elicit",
+    "mcp_ask._retried": "elicit",
+    "mcp_ask._state": "elicit",
+    "mcp_ask._confirming": "elicit",
+    "mcp_io._print_config": "clients",
+    "mcp_io._codex_toml": "clients",
+    "mcp_io._uv_cached": "clients",
+    "mcp_io._ENV_SPELLING": "clients",
+    "mcp_io._mcp_help": "clients",
+    "mcp_io._MCP_HELP": "clients",
     "mcp_methods": "mcp",
     "mcp_loop": "mcp",
     "mcp_wire": "mcp",
@@ -119,6 +137,10 @@ SECTIONS: dict[str, str] = {
     "mcp": "mcp",
     "surfaces": "mcp",
 }
+#: A section whose code needs another's when it runs (a base class, a name its functions use)
+#: -> that section, which `_boot` runs first; the section's uses of it need no stand-in and
+#: keep nothing of it in the code that always runs (`burgee.render.join`).
+AFTER: dict[str, str] = {"http": "mcp", "elicit": "mcp", "clients": "mcp"}
 #: Functions of those modules that a plain run of a command calls, and `asgi` (an ASGI
 #: server's import of the tool finds it, and tells an ASGI 3 application by its being a
 #: coroutine function, which a section's stand-in is not): they always run.

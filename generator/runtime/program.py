@@ -43,6 +43,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -103,6 +104,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -156,6 +161,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -207,6 +213,7 @@ TABLES = {
     "max_output": "_MAX_OUTPUT",
     "config": "_CONFIG",
     "data": "_DATA",
+    "mcp_lists": "_MCP_LISTS",
     "mcp_names": "_MCP_NAMES",
     "prompts": "PROMPTS",
     "resources": "RESOURCES",
@@ -275,6 +282,7 @@ PROGRAM = Program(
     max_output=None,
     config=False,
     data=_no_documents(),
+    mcp_lists={},
     mcp_names={},
     prompts={},
     resources={},

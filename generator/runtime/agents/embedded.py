@@ -6,7 +6,9 @@ same things about every command in different shapes: stored as written they were
 of a large tool's file, and a script's whole file is
 read (and its literals compiled) on every run. So `burgee gen` stores them as one JSON object,
 zlib-compressed and base64-encoded (binascii's C decoder; base64's pure-Python base85 took
-milliseconds); a run that needs none of them never decodes it.
+milliseconds); a run that needs none of them never decodes it. The MCP lists of a program
+whose lists are short are plain JSON text instead (`PROGRAM.mcp_lists`): an MCP session
+starts with them, and decompressing the rest cost it more than a millisecond.
 `burgee.render.embedded` writes `_DATA` and reads it back (for tests and `gen --check`).
 """
 
@@ -24,6 +26,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib

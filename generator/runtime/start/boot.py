@@ -26,23 +26,30 @@ set it routinely, and without the cache an installed tool would compile its code
 `_KEEP` entries.
 
 An entry is read only when it is a regular file, not a symlink, of this user's that no one
-else may write (`_read_owned`), and it carries a digest of its name and content (`_sealed`),
+else may write (`_open_owned`). A run reads its head alone (`_entry`: the code that always
+runs, and where each section is), which carries a digest of its name and content (`_sealed`),
 checked before anything in it is unmarshalled: a bit flipped on disk, a file cut short or
 another file's entry under its name is a miss, compiled again and replaced, never run
-(marshal trusts its input: a flipped bit could crash the interpreter). The digest is
-`_imp.source_hash` (SipHash, 64 bits, what hash-based `.pyc` files use): already imported and
-as fast as `zlib.crc32` (0.15-0.4 ms for the 580 kB entry of a 500-command tool, whose run
-takes some 22 ms of CPU), where zlib's import costs as much again and `hashlib.blake2b` took
-five times as long after a 10 ms import. It guards against corruption, not an attacker: no
-one else can write in the directory.
+(marshal trusts its input: a flipped bit could crash the interpreter). Each section is read
+when it first runs, and checked against its own digest, kept in the head: one that is not
+whole and right is compiled from the file, and the entry goes. Reading and checking the
+sections a run never needs cost it as much as the code it runs (0.6 ms of CPU a start).
+The digest is `_imp.source_hash` (SipHash, 64 bits, what hash-based `.pyc` files use): already
+imported and as fast as `zlib.crc32` (0.15-0.4 ms for the 580 kB entry of a 500-command tool,
+whose run takes some 22 ms of CPU), where zlib's import costs as much again and
+`hashlib.blake2b` took five times as long after a 10 ms import. It guards against corruption,
+not an attacker: no one else can write in the directory.
 
 Most of the code is rarely needed by one run (the MCP server, argparse's help and errors,
 describing the tool, truncation, batches), so it sits in sections, each between a
 `# ---- burgee: loaded on first use: NAME ----` line and its `# ---- burgee: end of NAME ----`
 line. A run compiles (or unmarshals) and runs only the code outside them; each function of a
 section that other code uses gets a stand-in (the generated `_LAZY` table names them) that
-runs the section the first time it is called and then calls the real function. Every piece
-is compiled with the other pieces' lines left empty, so line numbers stay the file's.
+runs the section the first time it is called and then calls the real function. A section
+whose code needs another's (the HTTP server builds on the MCP server's classes) says so on its
+opening line (`# ---- burgee: loaded on first use: NAME, after OTHER ----`), and OTHER runs
+first. Every piece is compiled with the other pieces' lines left empty, so line numbers stay
+the file's.
 
 This module runs as it is written, without `from __future__ import annotations` (importing
 `__future__` costs a run more than a twentieth of Python's own start-up): its annotations are
@@ -56,7 +63,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import CodeType
-    from typing import Any, NoReturn
+    from typing import Any, BinaryIO, NoReturn
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
 #: module around it is, wherever `_boot` is called from.
@@ -66,6 +73,8 @@ _KEEP = 64
 #: An entry begins with a digest of the rest (`_sealed`): its key and length.
 _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -79,6 +88,8 @@ EXIT_INTERRUPTED = 130
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> "str | None":
@@ -152,6 +163,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> "BinaryIO":
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -164,14 +181,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> "tuple[str, str] | None":
@@ -206,12 +224,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -225,6 +244,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> "dict[str, str]":
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
@@ -266,9 +296,12 @@ def _compile(text: str, path: str) -> "CodeType":
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: "dict[str, Any]"
+) -> "tuple[CodeType, dict[str, Any], dict[str, str]]":
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -276,20 +309,77 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(
+    name: str, hot: "CodeType", sections: "dict[str, bytes]", order: "dict[str, str]"
+) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> "memoryview | None":
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: "tuple[str, int, int, bytes]") -> "CodeType | None":
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: "bytes | memoryview") -> bytes:
@@ -364,9 +454,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -425,8 +515,10 @@ def _stand_ins(
     lazy: "dict[str, tuple[str, ...]]",
     sections: "dict[str, Any]",
     path: str,
+    order: "dict[str, str] | None" = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -437,10 +529,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -176,6 +176,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -212,6 +213,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -435,6 +437,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -456,6 +462,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -529,6 +539,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -541,14 +557,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -583,12 +600,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -602,6 +620,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -643,9 +672,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -653,20 +685,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -741,9 +828,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -802,8 +889,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -814,10 +903,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -851,113 +952,209 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS9+la1sakvkCSAxJGGBABcDSmZsVe2v2R+2v+T6MQMMXhRFUn4FqV2Z"
-    "BIGZnp6e7q+7Bz0fdobRdBbIxI/Cne7Oh97OOI7mM9Xb6Z6d9XZ6Oy38ZxxLmcDn3s7P+EmoaCqjUB6LeB4qcTWRoUgm"
-    "UkBTUzf0ROCHUoTuVCoRRuZqp7fTb0FbE39LDQXUznNfJfSMn8ipEqM4mop2m/6Zz0QSwZckSh+Bm9t04xrPrvGMJ4Gz"
-    "kp77kT7SgJOJH46Phasu4Hk/VklLRLEIpfQUPL2QxIgYBh4NIm8hhm4o3FBdydg0G0ulp+MNfhLyUsYLarUlrvxkEs0T"
-    "bB2+i91hFEIf0x9+cgMl90wLI5kMJ9TC766fiAh7wGbCRARRNGvhCE2vx0jBUAaB9MRggePzYdKwC5ihCLoWL56+Trnk"
-    "DmSgB6yGsT+QwhV0sQsfhtEcehgFLhDqimQOgocfPH+Y4L8zN0lkHFLDePN0Nk+gU0+O3Pm///kvM/p5yGOfE9XubAaD"
-    "Fc7Mn71HMXKEF0nVZaaIqyiGtkbQrHjy+rXwFc0dPHNPtWAo71TE3bXbWQdBNPa5i+fRWPihmSqYpKuJm2AjU18pZC98"
-    "g3HIeOqHbiB2se0kugDWTXzPk2HKb/l+FsU8ZSf0EVjOItQi+fZIAubTAcy718Lx/O/bVy/x4tO3fxO78N2NxzM3VvIe"
-    "dD5P5m4QLIR8PwyYbPgPmtYLxCxes2r1ouu39mExw5d2W6GIEDXtdhiZr/1WOA+CdG36IUz8zE9AcHAYfdIEIdAND45Q"
-    "mrDT4qLKFkpg9zjSneE6wetpQ72dU+AZrQJiB/GLaEyiwo2vgGMzV6++wNUPaNL6+fV21m8d4J8aks0COrN4ciHlrNDj"
-    "L9GVAIYucFnjz7m+zBKy24D+3UVFI0EEsgKNXMFiayFjlYR16alONtypG1/wkyM/4CefCPwIwwUpG8tEkcyQSiwpSgmN"
-    "tcQkukKpB77QhRy5ZmHa5KLkFah9ArTCmm8PXcWaN6XwUk8hdDCIlLTE5a27ENMoRi0uZxKIxZWCF7LRKf+PYk+/+14y"
-    "obU3kf54kmS8CHRPiTsuPPPryd9/+NuT57+dLOkqugplXOxrEgm4roAzOaawKrFYMtNdz0CdRmGFpL6mH3Au4VlkNOrb"
-    "rHNfRYELOitbW9mVlF/Vi6mVXUjiebq4tC6yaJzrxueqNE579YAWKvz692iOWvCZMD+mfEjVk9XNO90Nqsi21g+WcP4e"
-    "w+pjLYXGKut5qC5rb0dllr+7QgRPtXEFTZcTwHYsR0tuJeVpkQHWwx1aSi69UJgHVp1xFCWoNm2sg7YDdFn/eqe1EwRT"
-    "xfgoiaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhvMpmFUXrwh8FhR+lIBmDWBFBrIjTtzhRDjU6lm/gy06xkwpIFi2lQTF"
-    "jyKUrnawkxMRjeAeuHEWR+PYnXbEs/AS5hXtEbTFJpGFdRj4FyD4s4V4hM0/Nnbv3qNLN5jLx/cckmLh6O8OtMHmZ/BO"
-    "DhNQgaDp0NqRJsLWgd+OH4J1fjucyKnrHONKYLTAWooel+GlDKKZRHihEg+EoiWcD71ebye6wL9dgYLeEvjZcxOXr3U6"
-    "nWsHcMwElIxw8LrDFAAucqCNrFewi6AG1DxImDJfEWsBE2jC4YKnUYhHDKHO+RGrM+Q1wC3kLDyhu/QTJYPRXkeAFnb9"
-    "YE438ADzY6DVy4OQcRzFfJVuAQTm4b/8K6BY5Y5ldgF4SmRcX+sJcIH+sP2HjCMw7cDRYeSBUnXwHgUSNFfcNv4FSQaB"
-    "Oo/lP+Y+QAa85KB8IHikuQzl++Ss77RKeFoZ5YV3dCqERGnuGtYpDaV0Iy1kjaChKuJZSqpCZpGpY04hN4eAE3cB8rod"
-    "mOtwiGJ8XNEnz6t4c/KTA9I9hj4H7vCCaB/BYgWI9T7ZqyK23R6gbDjsQJCxxqUF+I9E8DkNmCfMt+ZCjyW7QNJMk+Fo"
-    "cfXDFolyKsVkeSWs1g6tdEv+YVJQMSxmrAxY+ugmWJwzGSe+RI3x4foaLtkivPqD1y1b3WQ6qqhvNnKr1htVSpd9t0pi"
-    "0BiVJKIxBhG0xwD4PkjoR9C5AdhKZJRGpblmB6B8pBsuGXoeteZap5VKc+B6no/PucFreyh8w5pzlCqWakZQv+lyJUtj"
-    "7u8TSSHoLrISaWuu9yoMFr+gltjpkqqkQcMnWPyXUv/A+gfFW05nUQK2xnqiIDcF/7fIwVV923XlBFs6L9wOtMoxGu4K"
-    "eoquAdwCjpY/ncPn7n5ubveRh+gyrNx4rTuBvbjvdS8H+/l+jj6R/OhJqh4NjdVcdeMYfY4vQr6seEcJCG0n/vGpVBQB"
-    "HWHGU8HcDLjeXhhqnqhUG62K8a0yn2bayhOqZ7o0n0Y92hOaRZqKLFoj8rTu3LFnvvLCrvDaC6pivSW8wqxVr9BPP21Z"
-    "eK8k2VsL9607mzpGkrvdOG81s7kkfFIyCZnq/i4/6x0yERxmoekMF69G2o8bRTG4GNQf+lbUbMVSzJMcBHCtX0HyFuI2"
-    "OdKxq+3KrJaltSR0O0AkDROX7cRWw8ZB8smMRkXorEXyhMTRHf935rb/6OOf/fbDdv8//2rAxnMZjlHsuod5tIE/YvgH"
-    "5yWNu9UqwiI2ypO3JEpXRlIcr8OegLpnGoscch/211ksR356w1mNLqy+3K9AMVUaqxwnzNF7dtA6IIRD4cJtmNcKIpYF"
-    "HnPUaB+PY5C38YhMeFLs6sa6mSST2gDlgN7cnpnqVGYOvjHdYPI7JcSx3XwPhuwwmLWBfoBmV5/kU6ZDR180P+Oxqsf7"
-    "lUJav1BOzUBRljBfRIFHVVwutFZMfPs2xNeEvgsK64jpzcLeS/z3smOex9jE361C7E2Eux6a1Up3FTbLsosl93sL2cZ1"
-    "RZmTCfXixxmDVcWlmGmomFvuMGv6a57mCiVmJXyLzNlyAniugMJeL+R9G10UkmmkuH1mWAvuc4cJ3G/6BEnphfC/J/a9"
-    "o65A9XhOcfqhusQPx+LEehRvQWJbglIx68qa6eWucXgpRVVG1XBFj/TTEJMlwCppyQCnTcj6nZZSaZW90mTWdlqNMA/W"
-    "osF280rzYPJztzIYYVQxc3lNk4mbPdt9GkBVTMdwhO+o8QmMLmDeaXr63xYQY0proj+uV5GiwaRkGq1jB/jKpSQQ+2lj"
-    "qW2YP5VdehT4B8shHEq0cz7qJMJr1ABqOnDXoSVKzYUin0fqwLMbWLxU6lfFPxmpLqW19Cg5j7LrEBOYZV1KZKE5pgkf"
-    "jSiItrLflvPEAn/qr/bwQe7hg338rzIqPFrX2m7G1pt5QeM1bs2tkgRGAEFkuAEKEw0nbgwqRcZKTwXesoS6MP15uSa8"
-    "le7jIXO6XlLSlRbCscDntKtiUhCdmjg+G1vDPItL6ZhS6u8w2I8kzGT4O6bo8gCXtkhMh7Nz2sawZJ9ElvRL/CTga5um"
-    "LJsUaJMCXTsFmonhLZKfTd60yZveVd40E8jtZUybXOy3lYvNZGS9LGyTy/0qc7nZtG81i9ukiJsU8RcYfchSxLZJvJPk"
-    "cJODbnLQTQ66yUGXc9AW0rrL7HOT6m5S3d90qtsKs2wnyd3kzv8UufNMbu4iay5umTNvsvkV0t9k85tsfpPN//IhrZXN"
-    "t+OHt8zj1wUQm+0AzXaAZjtAsx0g2w7Ar5HzXoBh4KuZHBIT9jtHTJ9RTPwyN10Dv1YZZh10HnT26epgHo+lNO+6q/PU"
-    "o+vtPP7hqPOwUg6eUqtd9gNOYXLiloBroKJQezxdDINoliiBUFoBopphvQBUVybu2qZoLG5iMOhKYI2I7C14N/BdJcHV"
-    "xvQExgU1mNKpEi74AC1aXDUP83vzqBnVIhxC2xP4HpicmlHUJJfJgkaTzurMn5EcmEs4veMgGrjBufawc/stOAxQDXby"
-    "gmVB9xwftVqjogJLKjscmwoGVEJC7ALUbZMfRm/S73EZAlLMiIbz9SUu5IITCVjnApS61qJ6YVljsUyYmpCLgJej2uHJ"
-    "kDShRg3W8uivNnZdlYChY4vwNGJ4Mm1ZiIxqE9QR204roKQEpvBzBQquCGdmNpDgJlcQSSLNeracg0UCdocNrj8FjQKC"
-    "Off8CAmWANTAyfWwWgZ4l2Cydl2BGyEQxZGd1mUhXj85/aV92MKyGFzmgYaa9gTTKIFO6s+IX37QnhzMx/nh2phvhRHD"
-    "xF6JBPS0RDxBI0JFG6PXzkUnyr3q9FO+XwuertAtJ7RyiReji31dV0JnlJB3ju7RYZIqZn/qvrfFtdJ0rULWPLFnH2Yi"
-    "oyczZ60C7FLuJUw2rj7HLqyxu9/FzU4EIY4FiEgIMzyW3IMu66Klmm+qGJea+UHQ9vx4A5mmDQVloGijKBgjDaKCAA1A"
-    "NhCxGSgIHrS2S8LTVXpIb6GW0zJwT+2B9KkE4S2QCFAzzFw2i6iRLwNvEy1LypOHhrFb/oRLt93GykNdwTRHYLOJcNCU"
-    "CWJnkgYvSjBCz3NQJA1MW+D6G5kA7vtKF8kREf0CssKqfgh98ZanVThF1VrWlx0Mx9YUefngey2rRg2ammum66dnz09o"
-    "Zo0tqi7rYoKCUaCL/xC7K9bAu2igNlrVNNuaF11M7fKYEJW1aYppdBR7dnHSUWGbhflgb2U6XdXWxT2lt9GCydPLNok4"
-    "ZsCBzg2BLOIYFqtTGATRVdtCSFskE7lXib2ArtUJpAFuAT9hf/+YAzmICl8+eXGSNzUYtd7lrB5WBds7Lm+7wnS0usBw"
-    "olMo/uRop5OmhEqjFYexkKqImhYbsZpEMyWfPPtsC1lp9xBuJ+MUYtVOMi3Q6fzQNNoo+nywmLlKIcCtmCLUj9syByk8"
-    "R4SOm1hIRtR9xEq4Rv0RzODKwjMdzjaDQjK+lCXCUqp4pw3qtNXlmcbaJuZuBtP0WoMhGtuk7SlaUW5/HrMPtCptqfO3"
-    "lbnUrWUVylYlA2QWHfiNiQABeoIQS7zFBsXu21+fPX/emXp7K5CE/klquG0zLh6x9X1MG7TSBajchdmoiai9aJh3edsK"
-    "mDztnsKX2WIWR+R+gWHUxoVJ48xZAgrHBZg4Dz0Zm3QyFSXEZmMfBp3G4KClSxkigrb9dQaYPbOD4zz1ax9gKAr5y6G7"
-    "dO9KaMFc1A7EvV2Q95bR6i2GRERLulEKhuXHUUj4jRWheXiPtoVx6DEU1K2Fmsk5B32LgD7FeyKjVHeWIXnxsiX2CVZj"
-    "Aco9Xd6uy3vP2CoAFEddwQ7+1J0Rj5DIqe+Bh88VC4eYuMfdjIpmC9xfBQo/H83UzZBKH+qddfjsqEUf87geOzBqwfzk"
-    "7NUW0uMwgwJ1lvh/ZPx/EXngAYF8JDE0Q6lFIp/kIZ0PNPBgqx599KfnKgEY+vFxS5w9e/n2tN8Sjx69/fvbx4/JgQRh"
-    "Qm0v5+DMwWCkR36qH4sB8P8C97wNJBYsxO2FF4AE/AuZc2lUlPqZwFwUcOwaraOp1BjSjjiXSeVBzYH4uUp0iOQUnx3I"
-    "5EqCqDxKf6O3VPQkP6bGHt2v+RHRNYqILqqJFPCScoX2pO3Kk7qJLkaVqCImP81TxtSOIoQ8BJUJmETMY99MihzGkhYN"
-    "7uXib0XArYc9A7AQ08OIHU2k+RE/00WI8Zjb1JA7g9/iDBFxX0/lTRCaQ1VZac8ycObtwiTLPj2nAz0g5kDobh6IdpEr"
-    "MLELwAqhryZ7x0THeQH3QiMYDQoCEMldhtziJdzr0j3MdZCWECU83cfO7/q4sB4x+pGFUmlwAwkrl6cFRqS/ZT/z7T4F"
-    "djLQSIERIk0bvBJiBZpIlx8cfscqicKBrh9IT0eZ7arctqm5uyKOcjQCxc5SlDKXE2Zu7OEGCF/HFXFrhI5PVYUP0xTa"
-    "yuC39BpTxfDybz+V7O+kFMq50f7mMom1DM2/F0VGluNa58rKavw1/dLbmSTJTHXv36cayHy9E8Xj+14M4nL/cP9wv31w"
-    "eN8KScB8lRMFS9Ijkd5pDFpXpXk7HACWw63PTKCt6FXnYCoSBthJ2mY/n624BW1pJkjXoq0nj+vgrv5OAJbJXTZYrptb"
-    "f8eEsw91P4M+jBdoOAr3pGJFHAeW+kFxVEu4ylTb9PXzSaOKfWxVW9+WMMZUqa0fGmqFup/LJKft9a/rxURPXp/z3ybk"
-    "SnvUCjWHU+NyzvpOJ185WJt9ieczE4DQm7HOPfB0AVeGQ+2F8rasNExhhXPnmrUEiF20ITxco61sNfrE40WY6hAagUGj"
-    "nK7hZ/g4hCyzxMW/dVJLXyRjbjTZBZXizig618To9jiFxRpNABkiI6Gl89Hb0zF/vtdR76qI7ep2chChH+TVGkpzskVd"
-    "UNAKvIxuNmNVW+dvfKdTiy14E3S/fme0lCqJ6olcStNRBU0rvwr6ldja27882tjixhY3tji1xQXVbGnFwyXW2D4waBPz"
-    "Gyij6A8/m+H9c7yq/xmqftu2OgTJz7Yk3aVjm+2MWv5O+tdh37bxrntj7hpz92nMXU0KsJdPaX75RtFSj7FM32zRI7CN"
-    "oq3iijnx9a0idy+4a2G6/Trc0m1V/rjbQw22a5rMSYRreWlVnmNFDY1vx17dXKWjMViNwWr8s56pbCWTOzQ6n8msfPqi"
-    "Qp/luJWtpfXSg2pt/t60X9qqklPD0zVr8JS3TscXedJus0N0C5V1vm7ruOxFw8YWNrawsYVMVaa0bXW43znI28c1PC5q"
-    "WehWBbf4eQxjU0jtbgqpfebDrLYIBDbZ4TN1aw4yqahCVrHZlyuJ2V0Ta+iSlS+9XM/rXVJqrLTjiAqNtSo179J+qexX"
-    "Feorlwsr5WHdce0qtgYf3EzEh+sKCpbVCiu9qMiFwlaXAa0ZNQmgxIdJFC+0B8HXsjaX1RlroFYDtRqo9e1DrcxAti8v"
-    "NeRKle4h/eWaAFrfJdKd/jAkZbUhFKOeBfQquEdxKI5EG7fBZz18HmjW1PVs6nrebKsLlh6b/NLqen4BhzduNwFDpRhv"
-    "RkM1WwPKtS9zbVN/5cbP+iugzSqouawSplabmDhNJnE0H09ScJNHgKagSs2gLTw6W8UvOKqUgCV1NYv0ZBU1W1VY4CYK"
-    "WC4bZNkgywZZfuPI0pibYXSlNJutkkdaXdFu/81wJKor7sPYofZMmLcIPgN6bMoxfwnlmD/xwb42zNl0j0lWQni5wZ/X"
-    "wB6DLWLAkXwr1S2uDvbpMsVrY6piSWTkRXhJPz19/uzXZ6fnp69+PXnJtNP7rzcSahdYbpBCgxQapPCNI4VMO1vKz03f"
-    "GMw0izpiBbJp5An7E9yXcOmVQFbpafufBzl8+cXqv7KD1IuWecOEHE126Q34NFNqmeZ39Z7wDZXTi/Z5qC6XdLlyD1k5"
-    "9GIHt88y3lD5vNiBqYm7+o7ZVcqaFwuk2ywz9c1bNRiziVA0uKPBHQ3usOyXpQftF0FYj0OLHQ5crAI8zObd1Gzxis+6"
-    "LRgSS8f3K5QTLTr74ZRQrVoLD5GW6C8HQDxwwW2lr5+8E9ZAPw8Cag4sqaOlObCkqBu/sQNL8ijGWjdFrr3WdRSpujDX"
-    "Rj4Wji5L/PTFj//+57+w6iho3yvMLGJoziqbvGVQnNqF8gqoyZvVQivmV6ZYdAHojicvtRq5f7nfOdIK6rperZtW+/Wn"
-    "rHzZh6RsbXZK0Ls+tFfaeZadYLE6cLf2EuRb00ejrNWYPh7l60Dkq7TSnLvyBZy70vhBjR/0ifygaitlWaP9g8OjB999"
-    "/9//89AdDD0NMKoBvK4tW3xCGIUt9oXWtoL1Zh2U30xR1SzkP9W5W1wJOnVys1VY8GSxBOn5MPKkJsBeS7VvyoViHvLJ"
-    "R3haCCyrOdZHDZXvIW/1mUTHxnXz9ck9g/nY7GdPadFucIGQw1UJAVTkpW9EpDlRnUbG0K05VkgffYEh9Vi+I8KPsfIu"
-    "F391wxJhVTEBm8QHK5J4ar1HwiVrXOHJoU8lxpFAAHDUFZe2ORZKspE565doqoky2GR9/3Bl1oHTcoEYMSlRqIsSY6lh"
-    "rKPrMVF4HyriEll2WCMnTofrMAkmg0sP5V9oJWRr3nctkVCK1uTp+G5VpiSAPlwduadywXS8jKl+zO0fU71ielNIV0/3"
-    "hxNd/3xRoqwYKcoRdrS/ImHPslbE7tMkDtpPxX3x9tnPz16e7h0DuedUShhJ5sOPqkS6EI3KUfLgaNWpShsRu9D/6cmb"
-    "F8sI4APdsI79TheQdrsXorrtiuzwtl5odYE/bPH8NfEbnTmFZwJRKX0usywSV11oUdchp12qYMkl2LkMWUsXD8EzbhX+"
-    "RO/mtXhfeAu3k7Q4U9cSvd4c0Pv3e117k4m965SKf5eOQOvg2Cl4kPgDH50mHP0bfVad2bpy1Hn4X2b/ChNLzyFARLzX"
-    "7YXCnFiAj+uz73oh8frRf7Tb4mcZypgmbLAQHP7j2pZaT6vObHEMzjqteenhbt92+3Ev7IV/0T3i522eihfe5Zl42ZF4"
-    "OIK/iKdYlh7jM/C1Ld7wDNFOYmawZups4eiziBLcaRNQAXI8s+yKD04b+/pEDXxrELwUjKzBjOPd5jgErS/tqtq0Zwc5"
-    "+rs+YoEdb61XiQzu32lR6Xd04juGzhKF4umrFy+evPwRi+Rr+XLoeCKnHdEZcw5QxF4o9mOnHHOS1xKOgf+CsjEidRKx"
-    "6WuHTuebD4cAfPnQgPR2VgsicwFEpmH48Dcbz5srGr9T49y6Bg0d8Sr9zBEMajcrFe9jVXZd0J/q0JEYgSDAMOFW4tXP"
-    "ODX2SQzpaYHpyPV5gdY5UyhjqruEx3r93stCBQwlru8Bz/HkBTqlIH/woDqGqdC7/BxdJR9f60W54iOkiOBypyY+xn07"
-    "fDCKyg2Ka/njCjG75LjQA0Nuna3mkvh8BgeVqZ8zIiq307lRvMzBIa9enz579dKxjwpZdpZXdmRIerbGpRv7aFbMGSL8"
-    "5q19eogplqRP/7IxyTEGAmgSp2Cr9H7/VD6G4Hv5UmXni+CSKhwt4nRwVnDjvyMoGcKN0FBoPl5qHMhbvVS3eEBRCbeh"
-    "xOrjhspHKu2SJXzAR6LwYRzF6vvKaHSKJsD4HPzgEDFP+EXq7Dg7dFV2VzokZI8N3CKap2LgZmeaENoEw8dk548ncbqa"
-    "a2m8z7FJnydKnx5SkpnsOJHMywNhqT9BBIb4Ij2HzZxSVrUQNepyyqdNoDrybY2T+dHwBa4BvhHarSQVpfVOtg5vdzaF"
-    "4+O0VpoeFA1kZul0B2dPz+aKR3EYx9PJncPhGCt2QugKFoDCCx/po/iotSXqX/gylS4tno9wA5j/9P94/z78/jHV6XTp"
-    "AC44xhd04MsGbh23eIgtkkdHzW3POePmH2DzpeX2UWziYnHL3z/EpsvuFQ9jbUdJ8/mQCE8P/swTvJK7Yxr6DhuyfR0i"
-    "cHOnRbd/tJ+KBPsa2Pxarodu8MERjTx1GWjwt3AgsBkN4vRJKGG1/eT6+We4ZvqgyzY5BgXw9AkHtaqUUqlQv1NNUOZI"
-    "ADkrFpZf3rNVo7imT12vEZkAnW6ngO5ymioqRNbQRk4UUHX7OomVzZEzBs1trUrW8nGW6rLUzTo6h8T7rVfvuEE4bnpb"
-    "uW5aAIPgC5NnT978/BasJC6eO3vhcvkQal6UqeO0vUn2t7cnb9JdsrShHxfd5q9O3MDz5ft0awjXm1t29e4WOtDzo6DN"
-    "Mgii9oDyu9idKm65NxWGzm6VffuoK7LdQTjNemvQTZy6aUOPg2r9FfsluaBBVWNFVwnd3yVOHMF+IHDn+v8BwvU50w=="
+    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6ecytSuT"
+    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx1E6U72d7vl5b6e308J/xrGUCXzu7fyMn4SKpjIK5bGI01CJ64kMRTKR"
+    "ApqauqEnAj+UInSnUokwMlc7vZ1+C9qa+BtqKKB2nvkqoWf8RE6VGMXRVLTb9E86E0kEX5IoewRubtONKzy7wjOeBM5K"
+    "eu5H+kgDTiZ+OD4WrrqE5/1YJS0RxSKU0lPw9FwSI2IYeDSIvLkYuqFwQ3UtY9NsLJWejtf4ScgrGc+p1Za49pNJlCbY"
+    "OnwXu8MohD6mP/zkBkrumRZGMhlOqIXfXT8REfaAzYSJCKJo1sIRml6PkYKhDALpicEcx+fDpGEXMEMRdC2eP32Vcckd"
+    "yEAPWA1jfyCFK+hiFz4MoxR6GAUuEOqKJAXBww+eP0zw35mbJDIOqWG8eTpLE+jUkyM3/dc//mlGn4Y89pSodmczGKxw"
+    "Zv7sHYqRI7xIqi4zRVxHMbQ1gmbFk1evhK9o7uCZe6oFQ3mrIu6u3c47CKKxz108i8bCD81UwSRdT9wEG5n6SiF74RuM"
+    "Q8ZTP3QDsYttJ9ElsG7ie54MM37Ld7Mo5ik7oY/AchahFsm3RxKQTgcw714Lx/O/b16+wItP3/xN7MJ3Nx7P3FjJe9B5"
+    "mqRuEMyFfDcMmGz4D5rWC8QsXrNq9aLrt/ZhMcOXdluhiBA17XYYma/9VpgGQbY2/RAmfuYnIDg4jD5pghDohgdHKE3Y"
+    "aXlR5QslsHsc6c5wneD1rKHezhnwjFYBsYP4RTQmUenGl8CxmatXX+DqBzRp/eJ6O++3DvBPA8lmAZ1bPLmUclbq8Zfo"
+    "WgBD57is8edCX2YJ2W1A/+68ppEgAlmBRq5hsbWQsUrCuvRUJx/u1I0v+cmRH/CTTwR+hOGClI1lokhmSCVWFKWExlpi"
+    "El2j1ANf6EKBXLMwbXJR8krUPgFaYc23h65izZtReKWnEDoYREpa4vLGnYtpFKMWlzMJxOJKwQv56JT/Z7mn330vmdDa"
+    "m0h/PElyXgS6p8Qdl5759eSPH/725NlvJwu6iq5DGZf7mkQCrivgTIEprEoslsx01zNQp1FYI6mv6AecS3gWGY36Nu/c"
+    "V1Hggs7K11Z+JeNX/WJq5ReSOM0Wl9ZFFo2pbjxVlXHaqwe0UOnXP6IUteCpMD9mfMjUk9XNW90Nqsi21g+WcP4ew+pj"
+    "LYXGKu95qK4ab0dlVry7RgTPtHEFTVcQwHYsRwtuJeVpkQHWwx1aSi67UJoHVp1xFCWoNm2sg7YDdFn/Zqe1EwRTxfgo"
+    "iaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhukUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9bzfwRYdY6YUECzbSoLiRxHK"
+    "VjvYyYmIRnAP3DiLo3HsTjviNLyCeUV7BG2xSWRhHQb+JQj+bC4eYfOPjd279+jKDVL5+J5DUiwc/d2BNtj8DN7KYQIq"
+    "EDQdWjvSRNg68NvxQ7DOb4YTOXWdY1wJjBZYS9HjMrySQTSTCC9U4oFQtITzvtfr7USX+LcrUNBbAj97buLytU6nc+MA"
+    "jpmAkhEOXneYAsBFDrSR9wp2EdSASoOEKfMVsRYwgSYcLngahXjEEOqcH7E6Q14D3ELOwhO6Sz9RMhjtdQRoYdcPUrqB"
+    "B1gcA61eHoSM4yjmq3QLIDAP/+VfAcUqdyzzC8BTIuPmRk+AC/SH7T9lHIFpB44OIw+UqoP3KJCgVHHb+BckGQTqIpZ/"
+    "T32ADHjJQflA8EhzGcp3yXnfaVXwtDLKC+/o1AiJ0tw1rFMaSulGWsgaQUNVxLOMVIXMIlPHnEJuDgEn7gLkdTsw1+EQ"
+    "xfi4pk+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXR2y7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS36BpJkmw9Hi6oct"
+    "EuVMisnySlitHVrplvzDpKBimM9YGbD00U2wOGcyTnyJGuP9zQ1cskV4+QdvWra6yXVUWd+s5VatNqqMLvtulcSgMWpJ"
+    "RGMMImiPAfB9kNCPoHMDsJXIKI1KC80OQPlIN1ww9CJqLbROK5XmwPU8H59zg1f2UPiGFecoUyz1jKB+s+VKlsbc3yeS"
+    "QtBdZCWy1lzvZRjMf0EtsdMlVUmDhk+w+K+k/oH1D4q3nM6iBGyN9URJbkr+b5mDy/q2q8oJtnRRuh1olWM03DX0lF0D"
+    "uAUcLX+awufufmFu95GH6DIs3XijO4G9uO90Lwf7xX6OPpH86EmqHw2N1Vx14xh9ji9Cvqx4RwUIbSb+8alUFAEdYcZT"
+    "w9wcuN5dGBqeqFUbrZrxLTOfZtqqE6pnujKfRj3aE5pHmsosWiHytOrcsWe+9MKu8dpLqmK1JbzErNWv0E8/bXl4ryLZ"
+    "Gwv3rTqbOkZSuN04bw2zuSB8UjEJuer+rjjrHTIRHGah6QznL0fajxtFMbgY1B/6VtRszVIskhwEcK1fQ/IG4jYF0rGr"
+    "zcqslqWVJHQzQCQLE1ftxEbDxkHyyYxGTeisRfKExNEd/3futv/s45/99sN2/z//asDGMxmOUey6h0W0gT9i+AfnJYu7"
+    "NSrCMjYqkrcgSldFUhyvw56AulONRQ65D/vrLJYjP7vhvEEX1l/u16CYOo1VjRMW6D0/aB0QwqFw4SbMaw0RiwKPBWq0"
+    "j8cxyLt4RCY8KXZ1Y91ckkltgHJAb27PTHUmMwffmG4w+zsVxLHZ/R4M2WEwaw39AM0uP8lnTIeOvmh+xmPVjPdrhbR5"
+    "oZyZgaIs4X4RBR5VebnQWjHx7bsQ3xD6LimsI6Y3D3sv8N+rjnkRYxN/Nwqx1xHuZmjWKN112CzfXay43xvYbVxVlHkz"
+    "oVn8eMdgWXEp7zTUzC13mDf9NU9zjRKzNnzLzNnwBnCqgMJeL+S8jS4KyTRS3D4zrAX3ucME7jd9gqT0QvjfE/veUVeg"
+    "erygOP1QXeGHY3FiPYq3ILEtQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
+    "N68yD2Z/7k4GI4xqZq6oaXJxs2e7TwOoi+kYjvAdDT6B0QXMO01P/9sCYkxpQ/TH9Wq2aHBTMovWsQN87dImEPtpY6lt"
+    "mD+VXXoU+AfLIRxKtHM+6iTCa9QAajpw16El2poLRXEfqQPPrmHxMqlfFv/kpLq0raVHyfsouw4xgVnWpY0sNMc04aMR"
+    "BdGW9tsKnljgT/3lHj4oPHywj//VRoVHq1rb9dh6Oy9ovMatudMmgRFAEBlugMJEw4kbg0qRsdJTgbcsoC7Mfl6sCe+k"
+    "+3jIvF0vadOVFsKxwOe0q2K2IDoNcXw2toZ5FpeyMWXUf8RgP5Iwk+HvuEVXBLiUIsH7xpwkMQx8NZNDYsJ+54jpM3qF"
+    "d2/pGvhsyjDroPOgs09XB2k8ltJsbquLzFvp7Tz+4ajzsFYOnlKrXQbNZzA5cUvANVBRqD2ezodBNEuUQNypABDNMEEA"
+    "1ZWJxbUpQofZDQYcCUwKybe93cB3lQQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg6h7Ql8D8yGhtGzJJfJnEaTzSq4"
+    "uSQH5hJO7ziIBm5wob3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtk9NCW+d7nHdAihnBbDGh5FLOObiM"
+    "iS2g1LUW1QvLGotlgdSE8DRejhqHJ0PShNroW8ujv9zYdRoCI78WwWGE4GTa8rgMJSM0EdvOUp4yAjP0uAQF1wQTcxtI"
+    "aJFThsDxZtaz5RzME7A7bHD9KWgUEMzU8yMkWALOAo/Qw/QYcMXAZO26Ajd/EYSRndZ5IK+enP3SPmxhHgznddBQs55g"
+    "GiXQSf0Z8SsO2pODdFwcrg3ZlhgxTOy1SEBPS8QTNCJUtDG6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdLGvE0n0LgPyztE9"
+    "OkxSzexP3Xe2uNaarmXIShN79mEmcnpyc9YqwS7lXsFk4+pz7Eya3f0uJngQhDgWICIhzPBYcg86j0tLNd9UMy4184Og"
+    "7fnxGjJNu7lVoGijKBgjDaKGAA1A1hCxGSgIHrS2S8LTaXmkt1DLaRm4p/ZA+lSC8BZIBKgZ5h6XRdTIl4G3jpYl5clD"
+    "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
+    "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
+    "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
+    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJtHMyCfPPs/fqaR+YC4P71vVpfFogc7mh6bR"
+    "RtEXg/nMVQoBbs0UoX7clDnI4DkidExsIBlR9xEr4Rr1RzCDSwvPdDhbDwrJ+EpWCMuo4uwL1GnLyzONtU3MXQ+m6bUG"
+    "QzS2SdtTtKLcfhqzD7QsbZnzt5G51K3lKcnLkgEyiw782kSAAD1BiCXeYINi982vp8+edabe3hIkoX+SGW7bjItHbH0f"
+    "U9JOtgCVOzdZcojay4Z5l3MlwORp9xS+zOazOCL3CwyjNi5MGm8zJaBwXICJaejJ2GyV0lsI2Gzsw6CzGBy0dCVDRNC2"
+    "v84As2fSBi4yv/YBhqKQvxy6yxImQgvmonYg7u2CvLeMVm8xJCJasuQZGJYfRyHhN1aE5uE9ShXi0GMoqFsLNZNzDvoW"
+    "AX2G90ROqe4sR/LiRUvsE6zGN072dD57l/OR2CoAFEddwQ7+1J0Rj5DIqe+Bh8+vKAxxUxpT0RTNFri/ChR+MZqpmyGV"
+    "PtTZVvjsqEUfi7geOzBqwfzk7DVmznOYQYE6S/w/c/4/jzzwgEA+khiaoX04Ip/kIZsPNPBgqx598KcXKgEY+uFxS5yf"
+    "vnhz1m+JR4/e/PHm8WNyIEGYUNvLFJw5GIz0yE/1YzEA/l9iHtRA4hsKmHJ2CUjAv5QFl0ZFmZ8JzEUBx67ROppXM0LK"
+    "knKZVB5UCsSnKtEhkjN8diCTawmi8ij77QL5pCf5MTX26H7Dj4iuUUT0WzRIAS8pV2hP2n7VRDfRxagSvQLDT/OUMbWj"
+    "CCEPQWUCJhHz2DeTIoexpEWDCUT8rQy49bBnABZiehixo4k0P+JnuggxHnObGnLn8FucIyLu66m8DUJzqCp/l6cKnDnX"
+    "k2TZp+d0oAfEHAjdLQLRLnIFJnYOWCH01WTvmOi4KOFeaASjQUEAIrnLkFu8gHtduoe5DtISooRnScT8foML6xGjH3ko"
+    "lQY3kLByeVpgRPpb/jPf7lNgJweNFBgh0rTBqyBWoIl0+cHhd6ySKBzo+oH0dJTZfg3XNjUf760NORqBYmcpypjL+11u"
+    "7GG2gK/jiphHoONTdeHDbAdsafBbeXWjZnjFNz4q9ndSCeXcan8LG4GNDC2+C0JGluNaF8ra1fhr9qW3M0mSmerev08v"
+    "PfL1ThSP73sxiMv9w/3D/fbB4X0rJAHzVd0oWLA9EunsU9C6Ktt2a+n335p3JtBW9Or3YGo2DLCTrM1+cbfiDrRlO0H6"
+    "5bNm8vjFt+UTuvG9uEWD5Rflmu+Y8O5D08+gD+M5Go7SPZlYEceBpX5QHtUCrjLVNn394qZRTY5WXVrXAsaY19Kah4Za"
+    "oennKslZe/2bZjHRk9fn7WsTcqX8q9JLhplxuWB9pzdfOVibf4nTmQlA6MylCw88XcCV4VB7oZzDlIUprHBuqllLgNhF"
+    "G8LDNdrKVqNPPF6EmQ6hERg0yts1/AzXP8h3lvhtX72ppS+SMTea7JLevc0putDE6PZ4C4s1mgAyRE5CS+9Hb07H/Pu9"
+    "gvex3lpb3k4OIvSDvEZDaUpZNAUFrcDL6HYzVpevfevLb1pswZug+/XLdZWtkqiZyIU0HdXQtPQ7c1+Jrb37W3ZbW7y1"
+    "xVtbnNnikmq2tOLhAmtsVwhax/wGyij6w89meP893mn+DK/52rY6BMnPU5I+pmObZ0YtfiH467Bvm3jReGvutubu05i7"
+    "hi3AXnFL88s3ipZ6jGX2GogegW0UbRVX3hNf3Spy94K7Fqbbr8Mt3VTZhY9bxWCzpsmUHlzJS6vzHGsKIHw79ur2Egtb"
+    "g7U1WFv/rGdKAMnkIxqdz2RWPn1FmM9SX2Vj23pZZVqbv7flS1uVUxp4umJdlmrqdHxZJO0uGaIbqLbydVvHRe8Jbm3h"
+    "1hZubSFTlSttWx3udw6K9nEFj4taFrpVwS1+HsO4La71cYprfebqVRsEAutk+EzdhsolNaWvapJ9uXyV3TWxhi5Z+6VX"
+    "q3m9C+pbVTKOqLpVq1bzLuyXak3Vob5qjarKPqw7blzF1uCD24l4f1NDwaICVZUXFbk61fIyoDWjJgGU+DCJ4rn2IPha"
+    "3uai4lZbqLWFWluo9e1DrdxAtq/MuSGZ0j2kv1wTQOu7RLrTH4Z8jMd6UIx6FtCr4B7FoTgSbUyDz3v4PNBsW0xyW0zy"
+    "dltdsvTY5JdWTPILqNa42Q0YKjN4OxpqSA2o1nUstE39VRs/7y+BNuug5qIqj1pt4sZpMomjdDzJwE0RAZqCKg2DtvDo"
+    "bBm/4KhWAhbUjCzTUzg2qTbT9Pa3ALbIcosst8jyW0eWxtwMo2ul2WyVPNLqirL918ORqK64D2OH2jNh3iL4DOhxW2r4"
+    "Syg1/Ikr+dowZ90ck7ze7mKDnzbAHoMtYsCRfCsV+a0P9umavitjqnL9YORFeEU/PX12+uvp2cXZy19PXjDt9P7rrYTa"
+    "1Yi3SGGLFLZI4RtHCrl2tpSfm70xmGsWdcQKZN3IE/YnuC/h0iuBrNKz9j8PcvjyK7t/ZZXTy5Z5zQ25/Hxde0KznVLL"
+    "NL9t9oRvKXxets/ZGb21XS7dQ17NvNzB3XcZbylcXu7A1MRdPmN2mark5frmNsus84S3EYot7tjiji3uqMUdlv2y9KD9"
+    "IgjrcWixw4GLZYCHSd7NzBav+LzbkiEpncNeVk606OyHM0KtY9ZLfhqprwUAiAcuuK3s9ZO3whro50FA2/NGmmjZnjdS"
+    "1o3f2HkjRRRjrZsy117pOopUXZhrIx8LR5clfvr8x3/9459YdRS07zXuLGJoziqbvGFQnNmF6gpo2DdrhFbMr1yx6ALQ"
+    "HU9eaTVy/2q/c6QV1E2zWjet9r/WQ1I2NjsV6N0c2qtknuUnWCwP3K1cgmJr+miUlRrTx6N8HYh8mVa25658AeeubP2g"
+    "rR/0ifygeitlWaP9g8OjB999/9//89AdDD0NMOoBvK4tW35CGIUt9oXWtoL1ZhOUX09RNSzkf6tzt7gSdObk5quw5Mli"
+    "CdKLYeRJTYC9lhrflAtFGvLJR3haCCyrFOujhsr3kLf6TKJj47r5+uSeQTo2+ewZLdoNLhFyuCwhgIq87I2IbE9UbyNj"
+    "6NYcK6SPvsCQeizfEuHHWHmXi7+6YYWwupiATeKDJUk8s94j4ZI1rvDk0KcS40ggADjqikvbHAsl2cic9ys0NUQZbLK+"
+    "f7g068BpuUSMmFQo1EWJsdQw1tH1mCi8DxVxhSw7rFEQp8NVmASTwaWHii+0ErI177tWSKhEa4p0fLcsUxJAH66O3FO5"
+    "YDpexlQ/5vaPqV4xvSmkq6f7w4mufz6vUFaOFBUIO9pfkrDTvBWx+zSJg/ZTcV+8Of359MXZ3jGQe0GlhJFkPvyoTqRL"
+    "0agCJQ+Olp2qrBGxC/2fnbx+vogAPtAN69jvdAFpt3shqtuuyA9v64VWF/jDBs9fE7/RmVN4JhCV0ucyyyJx1aUWdR1y"
+    "2qUKllyCncuQtXTxEDyiVuFP9G5ei/PCW5hO0uKdupbo9VJA79/vde0kEzvrlIp/V45A6+DYKXiQ+AMfnSYc/Wt9Vp1J"
+    "XTnqPPwvk7/CxNJzCBAR73V7oTAnFuDj+uy7Xki8fvQf7bb4WYYypgkbzAWH/7i2pdbTqjObH4OzTmteepjt224/7oW9"
+    "8C+6R/y8yVPxwo95Jl5+JB6O4C/iKZalx/gMfG2L1zxDlEnMDNZMnc0dfRZRgpk2ARUgxzPLrvngtLGvT9TAtwbBS8HI"
+    "Gsw43m2OQ9D60q6qTTk7yNHf9REL7HhrvUpkcP9Oi0q/oxPfMXRWKBRPXz5//uTFj1gkX8uXQ8cTOe2IzphzgCL2QrEf"
+    "e8uxIHkt4Rj4L2g3RmROIjZ949DpfOlwCMCXDw3Ibme1IHIXQOQahg9/s/G8uaLxOzXOrWvQ0BEvs88cwaB281LxPlZl"
+    "1wX9qQ4diREIAgwTbiVe/YxTY5/EkJ0WmI1cnxdonTOFMqa6C3is1++9PFTAUOLmHvAcT16gUwqKBw+qY5gKneXn6Cr5"
+    "+FovyhUfIUUEVzs18THu2+GDUVRhUFzLH1eIyZLjQg8MufVuNZfE5zM4qEx9yoio2k7nVvEyB4e8fHV2+vKFYx8Vsugs"
+    "r/zIkOxsjSs39tGsmDNE+M1b+/QQUyxJn/5lY5JjDATQJE7BVul8/0w+huB7+VLl54vgkiodLeJ0cFYw8d8RtBnCjdBQ"
+    "aD5eaBzIqV6qWz6gqILbUGL1cUPVI5V2yRI+4CNR+DCOcvV9ZTQ6RRNgfA5+cIiYJ/widX6cHboqu0sdErLHBm4epZkY"
+    "uPmZJoQ2wfAx2cXjSZyu5loW73Ns0tNE6dNDKjKTHyeSe3kgLM0niMAQn2fnsJlTyuoWokZdTvW0CVRHvq1xcj8avsA1"
+    "wDdCu5WkorTeydfh3c6mcHyc1lrTg6KBzKyc7uDs6dlc8igO43g6hXM4HGPFTghdwQJQeOEDfRQftLZE/QtfptKlxfMB"
+    "bgDzn/0f79+H3z9kOp0uHcAFx/iCDnxZw63jFg+xRfLoqLnNOWfc/ANsvrLcPoh1XCxu+fuH2HTVveJhrOwoaT4fEuHZ"
+    "wZ9Fgpdyd0xD32FDtq9DBK7vtOj2j/YzkWBfA5tfyfXQDT44opFnLgMN/g4OBDajQZw+CSWst59cP/8c10wfdNk6x6AA"
+    "nj7hoFadUqoU6nfqCcodCSBnycLyi3u2ahQ39KnrNSIToNPNFNBdTFNNhcgG2siJAqruXiextjlyxqC5jVXJWjzOSl2W"
+    "pllH55B4v/HqHbcIx21vKzdNC2AQfGHy/Mnrn9+AlcTF89FeuFw8hIYXZZo4bSfJ/vbm5HWWJUsJ/bjo1n914haeL87T"
+    "bSBcJ7fs6uwWOtDzg6BkGQRRe0D5x8hOFXfMTYWhs1tl3z7qijw7CKdZpwbdxqnbEnocVOsv2S8pBA3qGiu7Suj+LnDi"
+    "CPYDgTs3/w/F2f5i"
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"greet","title":"Greet someone; runs when the command line nam'
+        'es no command.","description":"Greet someone; runs when the command line names n'
+        'o command.","inputSchema":{"type":"object","properties":{"name":{"type":"string"'
+        ',"description":"Who to greet","default":"world"},"shout":{"type":"boolean","desc'
+        'ription":"Greet in capitals.","default":false}},"additionalProperties":false},"o'
+        'utputSchema":{"type":"object","properties":{"result":{"type":"string"}},"require'
+        'd":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idemp'
+        'otentHint":true}},{"name":"list-items","title":"List the items from --from up to'
+        ' --to.","description":"List the items from --from up to --to.","inputSchema":{"t'
+        'ype":"object","properties":{"from_":{"type":"integer","description":"The first i'
+        'tem","minimum":0,"default":0},"to":{"type":"integer","description":"One past the'
+        ' last item.","maximum":100,"default":3}},"additionalProperties":false},"outputSc'
+        'hema":{"type":"object","properties":{"result":{"items":{"type":"integer"},"type"'
+        ':"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiv'
+        'eHint":false,"idempotentHint":true}},{"name":"delete","title":"Delete something;'
+        ' asks first, or needs --yes where nobody can answer.","description":"Delete some'
+        'thing; asks first, or needs --yes where nobody can answer.","inputSchema":{"type'
+        '":"object","properties":{"name":{"type":"string","description":"What to delete"}'
+        '},"required":["name"],"additionalProperties":false},"outputSchema":{"additionalP'
+        'roperties":{"type":"string"},"type":"object"},"annotations":{"readOnlyHint":fals'
+        'e,"destructiveHint":true,"idempotentHint":false}},{"name":"reset","title":"Reset'
+        ' everything, without asking (confirm=False).","description":"Reset everything, w'
+        'ithout asking (confirm=False).","inputSchema":{"type":"object","properties":{"ke'
+        'ep":{"type":"integer","description":"How many to keep.","default":0}},"additiona'
+        'lProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"t'
+        'ype":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idemp'
+        'otentHint":false}},{"name":"fetch","title":"Wait on an event loop, then answer; '
+        'cancelled by --timeout and over MCP.","description":"Wait on an event loop, then'
+        ' answer; cancelled by --timeout and over MCP.","inputSchema":{"type":"object","p'
+        'roperties":{"delay":{"type":"number","description":"How long to wait, in seconds'
+        '.","minimum":0,"maximum":5,"default":0.0},"mark":{"anyOf":[{"format":"path","typ'
+        'e":"string"},{"type":"null"}],"description":"A file that gets one line when the '
+        'command ends, however it ends.","default":null}},"additionalProperties":false},"'
+        'outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"read'
+        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"label","'
+        'title":"Describe a label: a count flag, a tuple, a dict, a pattern and a compute'
+        'd default.","description":"Describe a label: a count flag, a tuple, a dict, a pa'
+        'ttern and a computed default.","inputSchema":{"type":"object","properties":{"nam'
+        'e":{"type":"string","description":"A lower-case name","pattern":"^[a-z][a-z0-9-]'
+        '*$","maxLength":20,"default":"main"},"verbose":{"type":"integer","minimum":0,"de'
+        'scription":"Say more; repeat for more","default":0},"size":{"maxItems":2,"minIte'
+        'ms":2,"prefixItems":[{"type":"integer"},{"type":"integer"}],"type":"array","desc'
+        'ription":"Width and height.","default":[1,1]},"tag":{"additionalProperties":{"ty'
+        'pe":"string"},"type":"object","description":"KEY=VALUE; repeat for more","defaul'
+        't":{}},"owner":{"type":"string","description":"Who owns it. (default: computed w'
+        'hen it runs)","minLength":1}},"additionalProperties":false},"outputSchema":{"add'
+        'itionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"des'
+        'tructiveHint":false,"idempotentHint":true}},{"name":"run","title":"Run an app as'
+        ' `pipx run` does: every word after APP is the app\'s, --json and --help too.","de'
+        'scription":"Run an app as `pipx run` does: every word after APP is the app\'s, --'
+        'json and --help too.","inputSchema":{"type":"object","properties":{"app":{"type"'
+        ':"string","description":"The app to run"},"args":{"items":{"type":"string"},"typ'
+        'e":"array","description":"The app\'s own arguments","default":[]},"python":{"type'
+        '":"string","description":"The Python to run it with","default":"3"},"isolated":{'
+        '"type":"boolean","default":false}},"required":["app"],"additionalProperties":fal'
+        'se},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{'
+        '"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"l'
+        'ogin","title":"Log in; asks for what is missing at a terminal (the token hidden)'
+        '.","description":"Log in; asks for what is missing at a terminal (the token hidd'
+        'en).","inputSchema":{"type":"object","properties":{"user":{"type":"string"},"tok'
+        'en":{"type":"string","description":"Your API token"}},"required":["user","token"'
+        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
+        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
+        'tentHint":true}},{"name":"export","title":"Export one item, named or numbered, a'
+        "s JSON or CSV (as argparse's mutually exclusive groups: at most one output, exac"
+        'tly one item).","description":"Export one item, named or numbered, as JSON or CS'
+        "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
+        'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
+        'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
+        'string"},{"type":"null"}],"description":"Write JSON here","default":null},"csv_o'
+        'ut":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"'
+        'Write CSV here","default":null},"name":{"anyOf":[{"type":"string"},{"type":"null'
+        '"}],"description":"The item\'s name","default":null},"ref":{"anyOf":[{"type":"int'
+        'eger","minimum":1},{"type":"null"}],"description":"The item\'s number","default":'
+        'null},"compact":{"type":"boolean","default":false}},"not":{"anyOf":[{"required":'
+        '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
+        '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
+        'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
+        'false,"idempotentHint":true}},{"name":"output","title":"Read back the full text '
+        'of an answer that was cut.","description":"Read back the full text of an answer '
+        "that was cut, a page at a time: the reference is in\\nthe answer's marker and in "
+        'meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":'
+        '"string","description":"The reference a cut answer names (`full output: REF`)."}'
+        ',"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","'
+        'minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"'
+        'outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"'
+        'type":"integer"},"length":{"type":"integer","description":"The full text\'s lengt'
+        'h, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"}'
+        ',{"type":"null"}],"description":"The offset of the next page; null after the las'
+        't."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOn'
+        'lyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false'
+        "}}]}"
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -975,20 +1172,23 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "async": ("_await",),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1281,6 +1481,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2169,6 +2370,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2229,6 +2431,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2282,6 +2488,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6979,6 +7186,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -8148,8 +8360,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -8180,8 +8394,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8329,6 +8545,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8419,6 +8639,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8441,6 +8665,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8450,6 +8678,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8836,6 +9068,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8885,6 +9121,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8900,6 +9140,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8924,6 +9168,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8997,6 +9245,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -9015,6 +9267,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9467,6 +9723,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10329,9 +10589,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10341,7 +10605,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10596,9 +10860,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10611,7 +10876,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10639,9 +10903,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10761,7 +11022,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10991,6 +11251,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -11072,6 +11333,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

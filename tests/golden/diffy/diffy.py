@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -167,6 +167,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -203,6 +204,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -323,6 +325,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -344,6 +350,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -417,6 +427,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -429,14 +445,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -471,12 +488,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -490,6 +508,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -531,9 +560,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -541,20 +573,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -629,9 +716,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -690,8 +777,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -702,10 +791,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -739,81 +840,116 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv28aW/iuzugtEwqVox07bjew1EKRp693YCRIvioUlmCNyZLOmSF7O0K5uYmB/zf6w/SV7HjN8SJQtP9re7jpA"
-    "ZImPmfOac74z55BfemE2zxNl4iztjXpfxr3zIitzPe6NTk/HvXHPwz94jSwU/Br33vJ3Ya4zYdSvRo+EuVAiiVOlRZYm"
-    "C/hQIpvh0bm4kNoTc1lcqkgMhUwj8Vd/3Jt4MGgipyqhIY/kpRJSXKlCAxlwJZ3aE7HRYpjRXcOhPStwbjyRXaeeSDND"
-    "s5ssS15oHBn+eUTwHG5zbNT0n068bfzAoynMBYdmMtGKKGodmLSI5PvwrmFGNA+HWWny0lhmyjxXBZ1Ismv8hlScoFxw"
-    "gBdahFIruhaHcMzwZXba9vX1FR3EMpNFlhlkkNSEH5ObntdLkrlmTaJQSALwPZVzuH007l2oJKfLI6XDIs4NTQInvs/C"
-    "cq5SI/EICZTFG8oEaEqUL97J8EIENOrpxMcRAxFrkr/OZaiGWoGUpQEFWvmLXJoLtgW4MC+y80LOfXGYXmWkcRxLSC2C"
-    "fGEuYNYons0Wfr4Q+zj6AWj9Fw2HX+xfyaRUBy8CcR3DgIH9HcAQ//b5w7HIpr+o0ICdmfAiTs9hOmmsTYggTkFNn0Ow"
-    "RhmgTYE9aVCRJjul21V6pZIsB6tNhTYRKNYTwZfxeNzLLvETLLwolSfweySN5GO+798Enri+yLQSAR4PmAJYBwEbh51V"
-    "9KUolC4Tw5SBLFCyMnWEwwFWxxRkh/KgyfmWxmQoarB+FCzcYaeEtaCS2cAXb8RMxklJFzCDbR7IdJgJVRRZwUfpkss4"
-    "jfAvn50rreW5qg+ATImMmxurAAn0p8O/qyIT6leQaJhFak8EeI0GAyo1j42fMkR7OivU38q4UDRLgOYBQmJdpuBDTicg"
-    "SLQjZzfsTUwmijIVeIW/aiPaCtdJTgsFi2bhxvDISxCnmkRWUapRVkkGdsKCQmGGpRH9uTLSB1WnIRrx3uqUrFXx6d0P"
-    "AZj2OUw5leElUT4rk4T84aCD1OFwioYRIDsajCRd0LIC10n29564ZW3FDUVYTuoDZMqkicDaagxOEO24MmGUnFCwUpHJ"
-    "SIUJ+L0ICUeZI6dgdcw2L2/prGa0mcnzITseHz1+c/QOCCKzZMdcy9oXH/hS4BXFAdLu08mXg5FAf0chxJ7aI0lapSSx"
-    "NroRWmjl8HW+Tx6ssbCBDHR4i5ydHC8rugicDnhmEyv0hF9ubjwi/gE33nhNN9qMiMue9Cki5MPYg+ijZmbpam0K8Imd"
-    "lKICZnGhDdG5J66zItIUYYlYsDMMM/H5xT3H1CrMgJF1g9KoziFQAGOy68kwvMkoinFUmXxsMklu7KFqrJwqfY+Nmus1"
-    "nOEM1UFZFHLRSbgbboKnZAoriuJnNZmMPoDCf0IH2hvRkiKJwTfwi1fKnmDXjItfzfPMQBRu3LFkeTVsWpb8E8Koh5qf"
-    "pXJDU/mZwrQDPQJvtjbnsBWOpNJyzsLuBFmb2mQbiNFFM8mmUI2HU1fAq8UFqEOd28lvG726G66bx2k8J9pftqZ72WFH"
-    "LLjfx+xXbf0fwa6dyjsE/Amm64i06EKraMbx4VpSKPdgGWB8FhIDnInnil1woSB6qDSkQBin43FaB5wXmr1wwYEsFW00"
-    "4MO9j1gYcPf9XGhNqiRwYrmkNSL6AQmBRTYiPDLw7cqZzbRaVnTTemur3G5Z5TbencTzeLObl0x6G/912tHstzXrdWK9"
-    "WxbEr0rPzcU913plgGAyPICH9hJeQPITGnAAVhV4yS3UpdVpwIMfZjZR66KzeTiFyeHYZA1tzLIFF4ScaSHsCbxPyJmh"
-    "lYL+Sht/zcqfEedOeA0pVTxV1P+G7gFJyFX6c1YkUfP6mxtKc+dhfkap6C25bhOkmdgk6inh2TPqe0Z9fwTqqw35afHe"
-    "M5p8RpP/J9FkvWDujSO7V8YzHH2Go89w9BmONuEob0YzFg2TWOcqJCFs+7tMn3NMtCdMh+rQMO699Lf9bTo6LYtzpdx+"
-    "uT7jrWS66OBfd/3X3bUbHHQkLN7VdlOVtoKnC/rL2+vXckFbqCLKcNnyRqy4vlApnl7Y7dUBO5Zm1DRmQRNV8s7jnDTk"
-    "DqHgz5NsKpMzWZyvIHEu5LDKOjxOQ+VOCcssWodDNYNbCjd7rkBBFSLRzwqA1zP4pL3yAYuBXCbWWdrlo0u1AJgDAsMq"
-    "Frhb69+syTd4aQQXfZEVHPRtXbCLvRpz1FJge92Md1t2ADbmEoIJ1cSAJQo6fev1Rlx8WEfscBYnqk0g1uY2lf51Aai5"
-    "uTuPhSiL9DIreo5p04XBfIdCYTyHtQ7Br4ziDAlW86mKIpAx2GhWFhBM+pL2+cFzkW/IbNXn45uTn4Y7HtcbEFcSq9VM"
-    "oEYFdDLItObXZjpS0/K8ze4U0KiS6aYcg2KvhQEPqjDSE0foAguIGLaotDorRvbMoY7aQwLXxabThhJibNKqhTkvGdvK"
-    "EadZGmUX2BkDJqlD+3P5a9NcO4PKJmSVpql90ERNTx1ovCVApOUVKBtXX9CsnPW3R2A5goL7ngATSUHD56qZNAhr1XxR"
-    "B186j5NkGMXFI2yaiqmrEK6Jb4BHYqKDAAsNHmFiOTgIZtpGDHDLXIMnv4VeztrACz0A69MGgSeQCCAwtXG7TdQsVkn0"
-    "GC9LzpNZ84RjEpfucIh9BSPBNNN2BhIOntIISruwhJ0ZrP2zDpZJU7/miYwfFQJ47mtbAxcZncEsiVx9CHOJWZHNN5IU"
-    "1WMfbjtYll5Txv0SR16jBo2h5obp+uHw/TvSrItF3YVb0XfrwNb2Sdwda+CXbKoftapJ21YWI4EOj3hCvDQkFRN3VIOX"
-    "qHR02G5hvhpsTKfUQ9tkpKJHLZg2vRyTSGIOHCCQiamdAnlYbE5hAin7sIEIn5BMlF5jZGcaGOeyzQkkBp8AP+F8fyuB"
-    "HNy1wcJ9O9RoiHT9QuVKGuz5GezZ5ZZm0yxCe0jFVOFlCmw7WOrtCGw6SCqhdqVlNhZKL6OmxaNETaZZkU85N/HA25uo"
-    "iIyQ3iV2BfVTpRB9rLDEsrEGXemH1AihFsaaUzpxNl3kUmsEuB0qQv/4VOHAkSCpXePo7UeyEb2FWAnXaDwDDW5sPPMw"
-    "fxwUUsWVWiGsokpkkMmQT9vcnonXIQn3cTDNrjVg0cUmG08xivL4ZcEtbZvS1tx0e7wuqx1S14G0KRlgs0nyBESAAb1B"
-    "iCU+44Ci//nfD9+/9+fRYAOSMD+pAnczjIt9jr4HmHnVC1DLhbbLC1H7cmDuzxJ57mHI86xuPJEv8iKj9AsCow0uTNo1"
-    "tcoZcDgSYGKZRqpwDYHUcojDFpCr62p3DEa6Uiki6GYqzQCT81iAw2dVXvsKN4lQvryp5sT2Jm3AXPQOJL0+2LvnvLrH"
-    "kIhocdkzshUXWUr4jR2hu3lA3Wa8KZgKmraBmhGnYIsVAvoK74maUjtZjeTFsSe2CVZjU+jAtq+NuKWNowJAce6fQkHO"
-    "ZU4yQiLncRQlihsSw6yIIOlVeBYuhfRXg8Nv7zPaYcilMy6GKIG7gR59beN6nMC5BXcqGKztlONtBg3uzMR/r+V/lEWQ"
-    "AYF9mAKGMdmlSol8sodKHxjgIVbtf43nZ9oADP164InTw+PPJxNP7O9//s/PBweUQA6oOJGqEpI5YEZFlKfGhZiC/C8V"
-    "MDdV1BuXZNklIIH4UrVSGp1VeSYIFw0cp8bo6BoxU+w7pG5WIJWZKoH4Uhu7RXKC906VuVZgKvvVOapfWiUf0GD7W2tO"
-    "IrpGE7Ets0gBLykpbCbdbCy1Q4xEqRU1vPLdrDKmdpYh5CGoTMAkYxnHTikqLBQtGlgPgn8tA27Ldg5goaCbETu6PeB9"
-    "vmeEEOOAx7SQu4bf4hQR8cSq8i4ITZbX6NxdBc4eh2y05Zjusxs9YObYdtgGoiOUCm16zeI01hdg+UjH2RLuhUFwNyhJ"
-    "wCT7DLnFMVwr6RqWOlhLihauwYoM9R9Tm6eE9Yi7H/UmJzE3VbByWS3Akf1Vn+bLY9rYqUFjVhWRbcBbQaxAE2/n7XzD"
-    "Lgm1ga2dKrL7v82e+N+5lVHNZuDh2ZwqKdOZUBaQC8GqsxuM0wwdPacJXRuJVcn4Dhhcb/Let/TdnM3WpR813R1VcQyx"
-    "vKt1phvVhn+ufox7F8bkerS1heHGpuR+VpxvRQUYy9bO9s728OXOVmNDAnSyuoF/S9kiu+S/QKiu6mmebfx9WM3cq3uE"
-    "l8quvMds9+ox2Iy7yysdtQCksyJr0i5E3IO9qshje9XXs8V98huXf6iNfv1orq9+/RUXXFhYdxocarHAyLN0TYULSWkg"
-    "0jhZ5uoWqTLVTfom7XrQsnK9bnu4RTCukX09a+iy1p1eJbkab3Kz3kys8iY3k0qVmi9Yfiahik5n7DBtXZV3e+sfRZm7"
-    "HYx5rDUQdxZBqgz+Kg1tGquKOXizap+jsR9cWtHWC0MvrQfC2hLDEwvCub+2h5ZiWv8lzizMpaDPOVFWXNIDOfXEZ3bk"
-    "xpwLVy4SL2CsF/zJZFDYfDp39NzBVJeW/5he7s3jL1q1LRR1hV/+8uB4uK5FZ215rWualZJbZyq80o3j3dn7c3efz0Zb"
-    "BXduwlZdCnfMuab7508CGdaEwOd4/xzv/5/F+zVRvXb+4LLtxrj1aLV7avuYnceGfOt3cT4MIzRPI5Ds/GHx/7nV87dt"
-    "9WxHroZylmn6aHeuqZ7L1eg9EdhC8Nuj7//nv/4b6zywuq5x2xD3SBuF6ieGG9W6X1XX6aQzwK4NjtyaV1uvLbn7kbqy"
-    "trp1te3v+tyhc7N+2bpRJ3/W55eeTDuuNW8DLLgC8epuvvvjpu2V0hu3iT4MhHGr6J8MUz33oP5j96A+49xnnPs74dzu"
-    "KNWIRtsvd3ZfffPtd//yWk7DiBrgb9aARFvNW75DOIcttoX1toL95jq8+PwMwmOfQeDae5XE1KuwSi1I+bE5w9dswPGd"
-    "pYW0rivgDSCRSHAlXgqb2AiwHO48zIqqedo2+GmQcaFQjfhOFMgduMQlU9864oqwrjyrSeKrDUk8abQkYc8ONmpHKowp"
-    "R0ECATTRVLwJuCe0Ysd+OlmhaU3m1iTr29cbiw5SrEvEZWaFQlt6xYIqVgsjJgqvQ+e3QlYr22wS8932psSkogSec9JL"
-    "9eofmD+OcIFcAGkJvlKlUHlWGFsGlmJanq8Q08xbm7S83HmIxsAyQE7aiKohmts5ENpSd7MrSTZJWEnH23R8s6lQDMAP"
-    "nJtyEqzQUkevKzjz+LyLSmVj27ASUw8htpwsujXV2ApoEba7qbYO61FE/60pkuFbsSU+H/54eHwy2ANyz/iVOUAy95t3"
-    "ra+l7YYWJa92N1VVNYjow/wn7z4d3UbAcsGCoh5P6S091nILPnzQW35wdnq2BhuXeiMA+sNxijOORPUczThtTIfHn/pR"
-    "GPEf9KABNoJT/xTX1oWR+tKufN5Z6dsZPc7oB9z4GRtXsKdeIVoe1Jq8/ASLj6zQECaexpiBITOf7FNA4iO/UGrXf/1X"
-    "91YsfrkU3oZgE7HjaJwKt4+Ad9uHisYpCW7/n4ZD8aNKFb+hDYTBu0jcR2LdhfbzxR6IhHyZgvDkA+kH43Sc/oUnxK9P"
-    "/rQRDv8X8RY7fsCv48+h+MTS63g5XGC7vGHOWZZQawc+DXLNj6Scx7ZXER94gWwEu7pBGXi1azSzPhodduW0sJsKuf3Z"
-    "Nq9xgm19OVFB0wce9dSglfqOypW3fb39cHT05vh7bD6yig+o7TsYZvTsTgD0cK6JswACC41tpGiZBL2DjkG+exmXSwXt"
-    "6+DwqacyDAHecjNWdbl71VsF9EXtRuxLvBqo3R2xKJ0G59FtVPHFh+o7r1Aat27BwdeKJbZRCtMoNgZwvcAmXEqi+hEV"
-    "0+xwq57Cqjh3b8Or+/cRpujRehG7FwTW+wGMXW5egMixoY1qY+3nufQeaILvGwa2+QgUTkbFnflE75r3zbmpA2431S2W"
-    "uENKexWcYsVYWC25yYkbjbizkZp/SkZgq+N0vEmubVuuG/PDx5PDD8dBs//ytgck6j7MqmHxShYxBg7XmEnLp9WS6Zqp"
-    "7SMVTQi0h7k+aXAOocG+hq8yjhDSq1jpumkTV9NSv2bgo07w3ZSBoL1sHoRYIW0cW9gJt8xzbENa6vpegYloru4Vgyt9"
-    "6uyLXnGfaR2C1r59EPmjFxUGREz32wM36rwcsP9bZGVlBbJuFCVwC4GFyW73fAYjK7VqSy9okl4abVsy17+0sM7jjte/"
-    "v5A4PKqebXFPfnQswvqthssNfOiJ4qazqRNl+OHT+/uEe50heifrcuo1eL92vyBGpXY+ZYGGgaJcaZgLBlaXG3Y3uswy"
-    "aLU2Bi56vaveLokHvtJX8dU6SnS98GOuJC2dr3ABxOTqP16/Dee/Vu6cDu3AgYCSvQC+PWHexsO/wuFXlsZX8Zjsi0f+"
-    "9jUOvZp5MRsPzqF48O9QUoHLn2jIh2dCPCTkOThm9TBlWwYb5TNuoG9woGYyQwQ+Piux4+/WzHMygcM/KLewA77aJc6r"
-    "nICYv0eGgMOMU/eOT261BhVaJdh20erxAIMIul7VDgX1bwU6+LPuJXRvG3UukgGVVz3MwD5/1FqE7u2nt6/AlygJxqTO"
-    "BB6UtrBICNDahtu0E0+49qv37344EZ8Of/zpBFz8EzTcQhLwjnf1Onx2R89X0EkdV1ZR2EDV03Uj3UrcXdXpgGyNsZF9"
-    "VJdF3DHWMlpD/L0eRRLyAOp6N/8LxYA5aA=="
+    "eJztPItu20a2vzJXu4AlLEU7dtpuZF8DQZq23hs7QeJFcWEJ5ogc2awpDpdD2lUTA/dr9sP2S/Y8ZviQKFux3XaLmwCR"
+    "JXI4c15z3sOPvVDPs0QVsU57o97Hce8i12Vmxr3R2dm4N+55+AfHyFzBr3HvFX8XxY0Whfq5MCNRXCqRxKkyQqfJAj6U"
+    "0DO8OheX0nhiLvMrFYmhkGkk/uKPexMPJk3kVCU05bG8UkKKa5UbAANG0q19ERdGDDU9NRzauwLXxhv6JvVEqgtavdA6"
+    "2TI4M/zzCOA5PObQqOE/m3g7+IFXU1gLLs1kYhRB1LowaQHJz+FTQ00wD4e6LLKysMiUWaZyupHoG/yGUJwiXXCCLSNC"
+    "aRSNxSkcMjzMLtseX4/oAJaRzLUuEEFiE35MbnteL0nmhjmJRCEKwPdUzuHx0bh3qZKMhkfKhHmcFbQI3PhWh+VcpYXE"
+    "K0RQJm8oE4ApUb54LcNLEdCsZxMfZwxEbIj+JpOhGhoFVJYFMNDSX2SyuGRZgIFZri9yOffFUXqtieM4l5BGBNmiuIRV"
+    "o3g2W/jZQhzg7IfA9Z8MXN46uJZJqQ63AnETw4SB/R3AFH/78PZE6OlPKixAzorwMk4vYDlZWJkQQZwCmz6EII0yQJkC"
+    "eTLAIkNySo+r9FolOgOpTYUpImCsJ4KP4/G4p6/wEyQ8L5Un8HskC8nXfN+/DTxxc6mNEgFeDxgC2AcBC4ddVfSlyJUp"
+    "k4IhA1ogZWXqAIcLzI4p0A7pQYvzI43FkNQg/UhYeMIuCXtBJbOBL16KmYyTkgYwgm0cSHQYCZXnOuerNOQqTiP8y3fn"
+    "yhh5oeoLQFMC4/bWMkAC/OnwF5VroX4GioY6UvsiwDEGBKg0PDd+yhDl6TxX/yjjXNEqAYoHEIl5mYIOOZsAIVGOnNyw"
+    "Nim0yMtU4Ah/VUaMJa6jnBEKNs3CzeGRliBMDZGsgtQgrRINcsKEQmKGZSH6c1VIH1idhijE+6tLMlfF+9ffBSDaF7Dk"
+    "VIZXBPmsTBLSh4MOUIfDKQpGgOgYEJJ0QdsKVCfJ3xvClrkVNxhhMakvkCgTJwIrqzEoQZTjSoSRckLBTkUkIxUmoPci"
+    "BBxpjpiC1DHavL2lk5rRZiLPl+x8fPXk5fFrAIjEkhVzTWtfvOWhgCuSA6jdp5vPBiOB+o5MiL21T5S0TEliU5iGaaGd"
+    "w+N8nzRYY2MDGKjwFhkrOd5WNAiUDmjmIlaoCT/e3noE/AMevPWaarRpEZc16VNYyIehB9ZHzYql0abIQSd2QooMmMW5"
+    "KQjOfXGj88iQhSVgQc7QzMQXl585p1GhBkTWTUqzOoVABozBrhdD8yajKMZZZfKuiSSpsYeysVKq9D0u1NyswQxXqC7K"
+    "PJeLTsDddBO8JVPYUWQ/q8Vk9BYY/gMq0N6IthRRDL6BXrxW9garZtz8ap7pAqxw44klyavdpmXKP6Eb9VDxs1BuKCo/"
+    "kpl2To/Ah63MOd8KZ1JpOWdidzpZm8pk2xGjQTPJolDNh0tXjlcLC2CHurCL3zV79TSMm8dpPCfYn7WWe9YhR0y430bs"
+    "V2X9P0GuHcs7CPweluuwtKhCK2vG9uFGkin3YBugfRYSDVwRzxWr4FyB9VBpSIYwTsfjtDY4W4a1cM6GLBVtb8CHZx+x"
+    "MeDpz1OhNaiSnBOLJe0R0Q+ICEyyEfkjA9/unNnMqGVGN6W3lsqdllTu4NNJPI83e3hJpHfwX6cczX5dsV5H1vtpQfiq"
+    "9KK4/My9XgkgiAxP4KG8hJcQ/IQFKADLChxyB3RpdRv8wbczG6h1wdm8nMLicG2yBjZG2ToX5DnTRtgX+JyQs4J2Cuor"
+    "U/hrdv6MMHfEa1CpwqmC/ldUDwhCptIfdZ5EzfG3txTmsvfPgW4IvmKmQiLCjr/H8Dm9Qk44Xao1+7j3zN/xd+jqtMwv"
+    "lHIBijln350GHf73nv+iO1jGSUfCeoHGerHke08X9JfjmRu5IJ9VRBq3LXu+EDKqFG8vrD87YMXSNHpFsaCFKnpncUYc"
+    "cpeQ8BeJnsrkXOYXK2E+R87Msg6N02C5Y8IyilbhUJB2R6S87yJCCslFX+fgxc7gk4KTAZOBVCYGtu14/UotwEsBgmHa"
+    "ANSt1W9W5Bu4NGyDudQ522ybiOlCr3YZaiqwvG6Gu43zAA0I6D1BSQhAiYxO32q9EUd764AdzuJEtQHEZMim1L/JwTlt"
+    "hkMY+VtHTVvSs02bLgoMK8gUxnPY62D8yijWCLCaT1UUAY1BRnWZgzHpSwqsQHORbtA2zH738vSH4a7HAR66hYRqtRKw"
+    "UQGc7CNa8WsjHalpedFGdwrOpJLpphgDY28g6JShQktPGKEKzMFi2Ch+dVW07NoKRkNDAtb5psuGEmxs0ko+OC0Z21Cd"
+    "oxmDtAvsigGD1MH9ufy5Ka6dRmUTsMqiyX3gRA1PbWi8JYfIyGtgNu6+oJmq6O+MQHIEGfd9ASKSAocvVNPnF1aqeVAH"
+    "XiaLk2QYxfkjZJqyV6suXNO/ARwJiQ4ArGvwCBHLQEEw0tZigFrmpCfpLdRyVga2zACkzxToeAKI4ASm1m63gZrFKoke"
+    "o2VJeTJqnnBI4tYdDjGROxIMM2UNEHDQlIWgqAlzhrrAZCvzYBk09XOWyPhRJoDXvrFJR6HpDgY5pOpDWEvMcj3fiFKU"
+    "AHu47GAecE3e7GMceY2kH5qaW4bru6M3r4mzzhZ1Z8pE3+0Dm0wlcnfsgZ/01DxqVxO3LS1GAhUe4YT+0pBYTNhR0lMi"
+    "01Fhu435fLAxnNIMbVVHRY/aMG142SYRxZxzgI5MTPlrxGGxOYQJRNzDhkf4hGAi9RozO9FAO6c3B5AQfAL/Cdf7Rwng"
+    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFKTaFbgU8xNOHAWERmh"
+    "ydO7wjJMP1UKvY8VlJg2VqAr/hAbwdTCXHMKJ86ni0wagw5uB4tQPz6VOXAgSMqPH796RzJittFXwj0az4CDGwvPPMwe"
+    "5wqp/FqtAFZBJTREMqTTNpdnwnVIxH2cm2b3GqDobJO1p2hFef4y5xriprA1c2aP52WV4HQln03BAJlNkicAAgToJbpY"
+    "4gNOKPof/ufozRt/Hg02AAnjk8pwN824OGDre4iRV70BjVwYu73Qa182zP1ZIi88NHme5Y0nskWWawq/wDBa48Kg3VBt"
+    "sgCFI8FNLNNI5a4CSzVenDaHWN1U2TGY6Vql6EE3Q2l2MDmOBXf4vIprn2OSCOnLSTVHtpdpw81F7UDU64O8e06re+wS"
+    "ESwueka04lyn5L+xInQPD6i8x0nBVNCyDa8Z/RSsaaFDX/l7oobULlZ78uLEEzvkVmMVfmDrhSOuIbJVAFecC1ZIyLnM"
+    "iEYI5DyOokRxBTjUeQRBr8K7MBTCXwMKv51ntNOQSme/GKwEZgM9+tr263EBpxbcrWCwtjTJaQYD6qyIf6npf6wjiIBA"
+    "Poocpin0lUoJfJKHih9o4MFWHXyK5+emADf006Enzo5OPpxOPHFw8OF/PxweUgA5oNpCqkoI5gAZFVGcGudiCvS/UoDc"
+    "VFExMtH6CjyB+Eq1QhqjqzgTiIsCjkujdXSV7xQLvdQ+AKAyUiUAX5rCpkhO8dmpKm4UiMpBde8c6WSZfEiTHWyvuYne"
+    "NYqI7VFACHhLSWEj6WYl304xEqVR1GHATzPLGNqZRpeHXGVyTDTTOHZMUWGuaNPAfhD8a9nhtmhn4Czk9DD6ji4HfMDP"
+    "jNDFOOQ5rctdu9/iDD3iiWXlfS40SV6jVWLVcfbYZKMsx/ScTfSAmGOdt+2IjpAqlPSaxWlsLkHyEY7zJb8XJsFsUJKA"
+    "SPbZ5RYnMFbSGKY6SEuKEm5Aigpq+KC6uoT9iNmPOslJyE0V7FxmC2Bkf9W3eXhMiZ3aadRVrdYavBWPFWDidN7uV6yS"
+    "kBtYS1eRzf82m5B+49qxms1Aw7M4VVSmO6HMIRaCXWcTjFONip7DhK5EYlWZvccNrpO8n1thbq5my7+PWu6e4jOaWM5q"
+    "nZtGteHP1Y9x77IoMjPa3kZzY0NyX+cX21EOwrK9u7O7M3y2u91ISABPVhP4d5Qt9BX/BUBNVQ7zbKfFw0rTXt2UsVQ1"
+    "5RyzzdWjsRl3l1c6agEIZwXWpF2I+Az0qiKPbQ5ajxY3Jm1c/qG+pfWzuUam9SMuubCw7jYo1HyBlmdpTOUXEtOApHGy"
+    "jNUdVGWom/BN2vWgZeZ63fJwB2Fc59B61FBlrbu9CnI13+R2vZhY5k1uJxUrDQ9YbgKrrNM5K0xbV+Vsb/0jLzOXwZjH"
+    "xgBw5xGEyqCv0tCGsSqfgzar8hyNfHBpSVtvDLO0H8jXlmiemBBO/bU1tBTT+i9hZt1cMvocE+n8ijog64XP7cyNNReu"
+    "XCS2YK4t/mQwyGw+nTr60ihUl5Z/n+aZze0vSrUtFHWZX/7yYHu4rsNmbXmta5mVkltnKLzSTOPd27pzf5vORqmCe5Ow"
+    "VZfCPWuuad75g7gMa0zgF3v/xd7/P7P3a6x6rfxBZdvEuNVotXpq65jdx5p8q3dxPTQjtE7DkOz+bvb/S6fmr9up2bZc"
+    "DeYsw/TOZq6pnsvV6H0R2ELwq+Nv//V//8Q6D+yuG0wbYo60Uah+Ynej2ver7DqbdBrYtcaRW/Nq6bUldz9S11ZWt693"
+    "/D2fO3Ru129bN+vkj9ow+mTcca15G/iCKy5e3c33+X7TzkrpjdtEH+aEcavoH8yn+tKD+p/dg/rFz/3i5/5Gfm63lWpY"
+    "o51nu3vPv/r6m7++kNMwogb42zVOoq3mLT8hnMIWO8JqW8F6c52/+OUMwmPPIHDtvQpi6l1YhRbE/Lg4x3ONcH13aSOt"
+    "6wp4CZ5IJLgSL4UNbARIDnce6rxqnrYNfgZonCtkIx5ChdiBS1wy9a0irgDrirOaID7fEMTTRksS9uxgo3akwphiFAQQ"
+    "nCZaipOA+8IoVuxnkxWY1kRuTbC+frEx6SDEukK/rFiB0JZesaCK1cKIgcJxqPxWwGpFm01gvtnZFJhUlIBzRnypzlrD"
+    "+nGEG+QSQEvwDGuuMp0XtgwsxbS8WAGmGbc2YXm2+xCOgWQAnUwhqoZobudA15a6m11JsgnCSjjehuOrTYlSgPuBa1NM"
+    "ghVa6uh1BWeen7OoVDa2DSsx9RBiy8mim1ONVEALsL1NuXVUzyL6r4o8Gb4S2+LD0fdHJ6eDfQD3nM8oA8jcb961v5bS"
+    "DS1Inu9tyqpqEtGH9U9fvz++C4DlggVZPV7SWzrWcod/+KBj1bg6na3BxqXeCBz94TjFFUeiOkczThvL4fWnPgoj/k4H"
+    "DbARnPqnuLYuCmmu7M7nzErfruhxRD/gxs+4cAV76hWi7UGtycsnWHxEhaYo4mmMERgi896eAhLv+AT/nv/iL+41BHya"
+    "Hx9DZxN9x9E4FS6PgE/bQ0XjlAh38F/DofhepYpfiQHE4CwS95FYdWH8bLEPJCFdpsA8+QD64Tgdp3/iBfHrk582wun/"
+    "JF5hxw/odfw5FO+Zeh1v4whslzesOdMJtXbgaZAbPpJyEdteRTzwAtEIdnUDM3C0azSzOhoVdqW0sJsKsf3RNq9xgG11"
+    "OUFBywce9dSglPoOypXXK7x6e3z88uRbbD6yjA+o7TsYajq7EwA8HGviKuCBhYVtpGiJBL30g5189/YDFwra92/gqacy"
+    "DMG95Wasarh7t0bl6Itajdi3JjS8dnfFeuk0Oc9urYov3lbfeYfSvHULDr7HIbGNUhhGsTCA6gU0YSiR6ntkTLPDrTqF"
+    "VWHuXj9S9++jm2JG60ns3shS5wPYd7ndApJjQxvVxtrnucw+cIKfGwa2+QgYTkLFnfkE75oXfLilA243NS2UuEPKeJU7"
+    "xYyxbrXkJiduNOLORmr+KdkDW52n49Udbdly3Zhv350evT0Jmv2Xdx2QqPswq4bFa5nHaDhcYyZtn1ZLpmumtkcqmi7Q"
+    "Psb6xME5mAb73pNKOEIIr2Jl6qZN3E1L/ZqBjzzBlwEFgnLZPAmhQtw4sW4nPDLPsA1pqet7xU1EcXXvdFnpU2dd9Jz7"
+    "TGsTtPZ1L4gfvRkmIGC6X9eyUeflgPXfQpeVFMi6UZScWzAsDHa75zMYWapVKb2gCXpZGNuSuf4tMXUcd7L+hTGE4XF1"
+    "tsWd/OjYhPVrZJYb+FATxU1lUwfK8MOnF6YI9/4Y1E5W5dR78PPa/YIYmdp5ygIFA0m50jAXDCwvN+xudJFl0GptDJz1"
+    "el29zgcvfKKv4pNVlKh64cdcSdo6n2AA2OTqP47fgfufKnVOl3bhQkDBXgDfnjBu4+mf4/QrW+OTeEz0xTN//QKnXo28"
+    "GI0Hx1A8+TdIqcDFTzTlwyMhnhLiHJyzOkzZpsFG8Yyb6CucqBnMEICPj0rs/Hs18hxM4PQPii3shM/3CPMqJiDkPyNC"
+    "wGnGqXupErdaAwstE2y7aHU8oEAPut7Vzgvq3+no4M+6l9C93smpSHaovOowA+v8UWsTutdN3b0DnyEl2Cd1IvCgsIVJ"
+    "Qg6tbbhNO/0J13715vV3p+L90fc/nIKKf4KGWwgCXnNWr0Nnd/R8BZ3QcWUViQ1QPV030p3A3VedDkjW2DeyR3WZxB1z"
+    "LXtr6H+v9yLJ8wDoerf/Bs4Eib8="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"compare","title":"Compare two texts: the lines only one of th'
+        'em has, marked - and +.","description":"Compare two texts: the lines only one of'
+        ' them has, marked - and +.","inputSchema":{"type":"object","properties":{"left":'
+        '{"type":"string","description":"The first text; words are lines"},"right":{"type'
+        '":"string","description":"The second text; words are lines"}},"required":["left"'
+        ',"right"],"additionalProperties":false},"outputSchema":{"type":"object","propert'
+        'ies":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]'
+        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
+        'ue}},{"name":"label","title":"Make a versioned label; its -o and --version are i'
+        'ts own, not the tool\'s.","description":"Make a versioned label; its -o and --ver'
+        'sion are its own, not the tool\'s.","inputSchema":{"type":"object","properties":{'
+        '"name":{"type":"string","description":"What the label names"},"output":{"enum":['
+        '"upper","lower"],"type":"string","description":"The label\'s case","default":"low'
+        'er"},"version":{"type":"integer","description":"The label\'s version","minimum":1'
+        ',"default":1}},"required":["name"],"additionalProperties":false},"outputSchema":'
+        '{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]'
+        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
+        'ue}},{"name":"output","title":"Read back the full text of an answer that was cut'
+        '.","description":"Read back the full text of an answer that was cut, a page at a'
+        ' time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inp'
+        'utSchema":{"type":"object","properties":{"ref":{"type":"string","description":"T'
+        'he reference a cut answer names (`full output: REF`)."},"offset":{"type":"intege'
+        'r","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":1000'
+        '00}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"ob'
+        'ject","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length"'
+        ':{"type":"integer","description":"The full text\'s length, in characters."},"text'
+        '":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"descri'
+        'ption":"The offset of the next page; null after the last."}},"required":["ref","'
+        'offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructive'
+        'Hint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -831,19 +967,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -983,6 +1122,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -1866,6 +2006,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -1926,6 +2067,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -1979,6 +2124,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6458,6 +6604,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -7627,8 +7778,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -7659,8 +7812,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -7808,6 +7963,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -7898,6 +8057,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -7920,6 +8083,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -7929,6 +8096,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8315,6 +8486,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8364,6 +8539,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8379,6 +8558,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8403,6 +8586,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8476,6 +8663,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8494,6 +8685,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -8946,6 +9141,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -9808,9 +10007,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -9820,7 +10023,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10075,9 +10278,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10090,7 +10294,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10118,9 +10321,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10240,7 +10440,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10470,6 +10669,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10551,6 +10751,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

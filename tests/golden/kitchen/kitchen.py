@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import uuid as _uuid
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
     from uuid import UUID
 
     class CommandError(Exception):
@@ -182,6 +182,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -218,6 +219,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -415,6 +417,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -436,6 +442,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -509,6 +519,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -521,14 +537,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -563,12 +580,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -582,6 +600,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -623,9 +652,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -633,20 +665,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -721,9 +808,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -782,8 +869,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -794,10 +883,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -831,117 +932,219 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPWtz3EZyf2XCO5fIGLtaUrIvXiq60snyWTnrUaKulBS5IbCLIRcmFsABWFJ7EqvyR/I1VanKl3zN1/yTVCq/I/2Y"
-    "AQbPBZcr2bRhW9YudtDT09PTj5me7g87s3AR+TL1wmBnvPPhZOc8DpdRcrIzPj4+2TnZsfCvdBVJeGSd7DybzUMhL2W8"
-    "EskyisI4la7An8XUmV1YYhYG8CM8HJ7sTCx41Y2dK3rzW/ggHJHMHWh87l3KQDiJ+IejVy910zPH86npd/BBeIFI51Jc"
-    "OSuxCpfQ9kKchbFum6RhLKnxURrOLkQYydjBQSTYYlJogyNI5tI/o/avAinomwjPqAdqpuFeeRGDfQcf8p8Psf9EnHlx"
-    "kordwWAlE5FceFFCTf6ylAn2vaehRN7sgqC8hg8iCRcynXvBuTiLwwXRALrXbWN4N1TN3/Bn3WQMH85851xEjhdbwgkA"
-    "5TOkAgDxw0Ba+vcrL52LIMx+LtFA6NEjJWbhMkipt6f4ScDcpzJOkN7SmQEYZ5FRI3AiprEvZWThWGHSguRKxtAbDYl7"
-    "mlgId7FwAldzjmaZ44k1gn7hyWBAM4SgATKgT6CfwAhCJ7XE/mj0BU6Jl3Lv9AaOjpoNBkGovk2sYOn79Oo0DH0JZKHx"
-    "c+v7WUsDTOSkc+73zPO53/xH11mVcMp/W8DUIbUafnaaf/Lc1hcXPAuN3boyWxQJz1bih1f8Qt5uFvphnPGRS+3OYykD"
-    "+jT1l7L8hg9r11dv7FOrg3KThbOayibUPDUbXioXpTZvZCSdVCzwXW6tfjpz/EQyP5kPJqZ8MNmEREQJ+FtcifjcQqnh"
-    "kNwQ4fRHOTPZJZk5fvnN78MrsVgCY6ehoN8Vh8E7E1PsMAYTRmLhJQlwN5Nxmazowyx2kjl9imKPZ88cCS81JUAA0L4e"
-    "D6zImTS4mL9mbGziYixXoRdqjlg2qjReyuoCF7xcC6SUIJBxTZZns9SjEljGq4lCWAlRartwPMVZDjZHmO/mHpA2b8S9"
-    "en9Vs+CuQJx4s2wipt65yb1tawAoHFbXLP+ag61OQC5PTULUQHs3l3Em4kHoggADqY4iOkPiSBNh7vi0/OibC8LQmL9X"
-    "gb8iMPAqyNOYlyl3C9OdrVHV/LUPVBS+M5V+Ygi6ElPkmuAMHmgBboIFWV3lolra4KjjMExRMpNKp9bXO9aO7y8S1vop"
-    "SFIS3R9Q6uMaHp/sQKcs/12ZzGIvQh1HP3wbzpYoGEnjCnzXQoUgYHnBwHw5FM9QldgE9XgyRIi28FhbJpEzk8CZkQP6"
-    "AKwHpTgECmnWydAwisPz2FkMxfPgMryQQAeEhWvfjlbpHHq98FKgQDCMVuIRwn8MCuDHBH649+jSAcn3+J7NesFW3+2i"
-    "2BALBwCgVk7nILYQ/D2A7gXRMj0CyAvHPgRRofRdIoBD+XUJFo4P9gY8Ac5xwyUoL/vDycnJTniB/x8LXJ6WwM+ukzr8"
-    "bDgcXtuWuJqHiRQ2PrcZA+A5G2DkvYpdB5l46aeMGVADaYvanxGHBzwhU6AeUoQ651eMzpDYwOBIWnhDdemlCXDS3lCA"
-    "3gW5t6QGPMDiGIh5eBAyjoGD6Sk1ufACF//mX2HRJM65zB/MUTbC39fXagIcwD8Y/FXGYDm+B4rOQLsdChvbJMBCy4Rh"
-    "4/+dGXLUaSz/svRQocEjWy1MnstAvk+PJzbZIhnn+F4ADUC+x8tAYIthHZckiryadomyYxUUC2kjaKwJES3DNUFqgb11"
-    "rm0fIOdsCXYgmHXOECY7mCEjH9Z1yjMr3jz7zgYGP4dOUXayuMCFnQK2e7XoDgZTZA8bB5UAqwQrWl7JmLnwBxozz5ln"
-    "TIcaTf6AGJrmw1Yc6wUWcXPGyEg/Mv6GtNqNJQDz8oFtOVr3zIBKBaLJnXpo5I0/XF/DI5OLu794bZkiJ/c0yjLnJp7H"
-    "ZoOANjAbpdZJGmtDoIzRE6LvX5ZhypxKk6lZHh6cEGaJT1YDEihYLqYyLnUAq0We49O6HgKR/YwAlAFdeF8DrUWwzram"
-    "hmcOCoud8f7wKwTMlnUBrrKtGwCvs7wLnZAswW7YDsdu0EtB63msH1pNNNdATnaGTASy10swQLjJTjAORgdfD0b78B8D"
-    "0wY+woMl9upM6cAS7EHqLRo6IP41ZsMHY/J6UugWH2JnTntHW+lD+R0t3SyXnnv7oSgHptxPhS0JJkwx+JjMO/98/OVg"
-    "8vvd49Hgm8mXuEqGv6fPf/uRvvDzvd1j+WxCLdWD3/+2AedJaYZHw/2Rnlv0ohBDCdiw9VPjTq1jGX7lmlxcMuUQYnVF"
-    "gE+wcEid+LRNYZndtjlnqZf6jMBTht8BJ4KHKCl/zhzkvnVQBPsDt7EahU4mDIhq7P41TqwhkLozJXmLCBI/aWFbA9F4"
-    "6sSxs6qVPoajWejteEJqKDMeiPIs0g3hixg6rushOMd/bWqATE5VNVnbGzUovkPDzSZlZmsDa3hTlbNeZazTCetE+wYy"
-    "+eYSuCxmbyJac5nZUU4WBGBHoVeUZp9SVhWEUu3PP6GI2YY42YIA0fIi2VBgdJEB+bLJFohlML2rBI/mWsWGOXMZLJNN"
-    "aT55OR1zauSDKhITZBlYskVqagOVODMA3483tpkIsXRc3HH4nnagxuRqEq/AJ3CeLqX6QUsmwHgRgYUapMYbJaM726Ov"
-    "+Plte/abGtlqe28Dqdq+CVjTlRph82KLAxDMFUa7IVqwMEOgLXpX6NdFvhPIenzetzHyqvHHKke/J/CrMje9Dr2ghZkq"
-    "S6UocMzV+vmFT60sqI6cp7QI94g5qmnYale4q9fUsGFctJSGoxrcjI3rrVkYaoFvJBwMhu0qHRjBonjIzuXKlGo/p9tU"
-    "PszRMC9a7V2347v57TjBMLc8rJppnGvP4OaT2GV8aqOuQSxV0dHtJ59NHxROMmqM2w2PRjdlCLU33rI7UdxouN7m+mu0"
-    "m7e8ItXEdVqQdadE1WlqPd7ddC7w9RbLzNSuHTy5lwgN12I+ioUXPFeA9xvEf/K5Vud6k6BNOncwTH+qpZ3FJ5QnpD1e"
-    "YXOLj06vuu6rsplHr5D65sPFkkaoHkV2AV04rrSKeyoMknqk88uu6GbnmmV40vUQXbayMv+yyx4Mn1a27OG1+efddmXq"
-    "rBd1xvgzsV62yO9mjE11N2lrMTc/zfr4NMxSXjfNZ+VV3rLIFOYT885nCnXH6AXQNLtFj6UT4OKBey3I9RZGE8+Yp/M1"
-    "poiFoQ2n6qz+RgbMz3ttbuBZ1CxORrWBwo5bc1SKh1hOFoNGx+NXDp3G4rrEA1YBjxyBW4RjejWWZ8C6wUziqS0I+JMA"
-    "nzKAe3iuGl8AJDokD0TxQHcI795iVcPbN1vTOaoOnS/rSDsyknZtIgKTbEwHynvqQAwkUCLbtAvYVN6CNOeowG0j2vLz"
-    "Fl63l/eLimqE/9QaNRtz6u3Iup4WvMUZnOsd706HsG9NBgSWYQAW8sts7sTOLOXNfbL51uzmZz9vfLRSxY2HrKNZsQta"
-    "CIcC3xPOWUorRYIETHAfo2nGDOIZVMrGlGH/CW1VRCGSwbsw9t2i+0PRSotZdEoRRS0hS3n8QL49dMPIgT7woA886AMP"
-    "+sCDPvCgDzzoAw/6wIM+8KAPPOgDDz5t4EGO17qQgz5EoQ9R6EMU+hCFhhCFnOJrgxP6aIZfSTSDnMUyHSTOUt3CzHnk"
-    "iZh7LmhWfQdoTJdtLDFdZteufC9p3Bm64eub3Kv5LPN205P8207rdk4P6GjvNItSyWf1FvEpfajLzzHU5ZSOv07zIBFT"
-    "X7cHufRBMX1QTEdJkgXFGMbqunCYPn6mj5/5uZ7Rb3FpmPEz5hbCNiNn+ricPi6nj8u55ZrfelyOudpvGJHTtKz7wJ4+"
-    "sOdmZO0De37ZgT2cmYWjema+l0RyRkQYDR8wflowqfQo9PASJkdT62C4PxwN4tlwX22qxedS6iwyySknV6GWj//+wfCb"
-    "Wm74E8Meq1AfnCQUPYHEDRxBWREt4cqZ7wB5VZ4Yi+TLPAS/35fERkOQQ/Df99KPWK4tlkkqkmV8CaTilEDhcurjbgEQ"
-    "KeE0LfdwOzB7do/ztug/wGVRob3+Y0E/ZL3DPxTrIwGfDx/Ej17woyOAG8SHL8TUB32YiC+uVSyOD+5b7PgCVt4M5kiN"
-    "APPzPDl6+vz5WMycs//+d0v837/+5//+13+wkNTqgLg/XRG1Mt6JvIi4TT9CJjr3w6njnzrxeSU+i3M0NYYaGOzbdJSh"
-    "hCeZeS05mQ51PBQlfxK7YSwGaA9yApw9TiBE4r9yUCMu5AqmeLoSmKIKVIeS1Wr5GmMxFGUyp+M0fBw2Di/3v3Iq8Nrr"
-    "NnaVTYhtSEtQuisYEjHarpLgY84p1ITsIMt/liGY2aEdMLiKgYFErmkFGqCc/AvPIoj0rJ+nK+BXpda9BcgtYLWl64WI"
-    "sFxMpesCjWF1hkvgRMx5hVulIIVJzoUqodPrJ2+/HxxYmNCK8zPRULOeYBrBeGR8NPsVB+3K6fK8OFzTwuswYpjYK5GC"
-    "NpAUVEfRbAEe1MMqYilQ7RWtlFBbUDXnOR26nTlgL/iFNFda4nsqHZRK7oe0s1WPNqNUM/sL573JrrUKsgtay9ScfZiJ"
-    "HJ9caVol4y5xLmGycfXZZkKs3dEYPTUyVA4FsAgIJHEuuQeVkE1xNTeqGVcSeb4/cL34FjydOVFFc9S01WCMNIgaBJSZ"
-    "cwsWoxMfnmrWfsJVCfZIbqGUUzxwL9kD7gONBEY0oAgGbZA7jAZSZ570G8JOOtIEhScPzRJ6kLh0BwNMGjgWjHOonUOQ"
-    "lCla6MQNbpiizuQ5KKMm30e+3nzaEDnu+0qltxMh/QK8wqJ+Bn3xzlsXSlGStc15BzPONeRm++C5lpFcDlXNNeP13fMf"
-    "ntHMal1Un41N7Op1oNL2Eblr1sCP4TS51apWwbREi7FAgUdjQttvQFNMo6P0eg5OOgpsvTAf7nXG00kGKtu0dG+1YIr4"
-    "sk4iimnjABMVe3QIh2NYdccQN0cGhnW7RTSRegZkzRqo58LuCNIAt2A/mSdW4uWTF8+KqgbPuXZjinfEhJ57h2q5BeE0"
-    "dJEfAjGV2EwCb9ultI22cm1pSiiza3kYKxWkb1hNq1uRmlgzQ5/2D4yzOpyIkCy9C9yW3w2kROujMiSmjWLobH5oGkHV"
-    "AqwFuUan01XkJAkauDVThPJxW+pAo4AmaiBePH1NPJLcR1sJ16h3JvEosiPzLGbR7UwhGV/KCmIZViIEz4lkWnd+prEO"
-    "iLi3M9PUWoMhat2k9ClqUYa/5AzxnXHLPMytzKWClqcW7YoG8CxuE9waCWCgJ2hiiSMEKHaP/vT8hx+GC3evA0ron2SK"
-    "21Tj4hFr38foeeULMHFWiVpeaLWXFfMu7tRbqPIsNTeWiFZRHJL7BYpRKRdG7Yqy4KYgcBwwE5eBK2Od65d2vhFs7MGg"
-    "s50+gHQpA7Sgzf0ANjDZjwVz+DTzax/ihhfSlzcIjUswuZmL0oGotwv8bmmpbrFJRLiQ0kGEYFheHAZkv7Eg1C/vURpZ"
-    "3uAMBHVrWM1op2CWXjToM3tP5JiqznJLXry0xIjMasyfvafy0o45Vy1rBTDFUVZwRtuFEyU6wmnhua4vOdfwLIxdcHol"
-    "/gpNwf1NQOAX90wVGBLpbBeDlsCdTd5BKNr12IEWC/one68xAS5vMyQgzlLvrzn9X4QueEDAH2kMYNLwQgaEPvFDNh+o"
-    "4EFXPfroLU6TFMzQj48tcfz85dHbiSUePTr6p6PHj8mBBGZCaS+X4MzBYKRLfqoXiynQ/0LC4KYSz0+AfOEFWALehSy4"
-    "NEmY+ZlAXGRw7Bq1o86xHODWEaWqBlR5UEtAfpmkaovkLb47lemVBFZ5lP1Gt9rUJD8mYI/uN/yI1jWyiMqHjRhkp8zs"
-    "SZs5oxWIsVgmknJZ89tq04ewPQvR5CFTmQyTkGms4wk5eCrh9SD4W9ngVsOOwFjgmAq0HfV+9iN+Z4wmxuOhOnImkzs3"
-    "v8UxWsQTNZXrTGjiPCMpd9VwtlhlIy979J7a6AE2B0R3i4boGKkCE7sCWyHwkjlwPuJxWrJ7AQjuBvk+sOQum9ziJbR1"
-    "qA1THbglQA7PAwAod7M+n8w3bGlwU3kWxjwtMCL1Lf+Zm3u0sZMbjbQxQqgphVexWAEnkuX7B1+xSMLZwOhACkPjg7q8"
-    "UoepavK7k7e8AinPzkCOM9NktOQoRycGjwfWltpG5I1P+qlutzDbZVxj6+a70re5J2n2bGzWrHOqmjovXKEsqvT8DkDn"
-    "3SHj3mTtSOsuXFZ2BfSFg+6GROEAtLbjdRcyKxZf5dS73d8uXcMsbe85Jbchuw20BlbxOmbJTM5vXxTgZtd/yrArTlrp"
-    "5c4v5rc8snez+0NrO83vheRYy5m3cPwuBNG3F8ukcGWXBVgHMbvx2HwJstzdrPUe4pr+dIB/h5D/isvWflGxfUFaxStL"
-    "1Y1XfQ+nE+wKS9ANxpq3jydlD9pbj+xx3Vmjca2RDH3eWz9NjPPb32ZfTnbmaRol4/v30ehVG4PDMD6/78agsu7DwhoN"
-    "9g/uG9uioLOqR6ItB8HhBf8NWiUxo0GomEZ/KbKMVH8psr8UWS9e+kuRW74UiS7xSX1AS81AQ5VwjMTWpEjfG4i/LKxG"
-    "FctpZlcu1NM54Ibq+DRD04V9mlvMvUpQrvkzuH3xCv3jNoHnAkk9vzyqFqoy1iZ+k2IETk2IfR3bthBG19BpHtoVRaF0"
-    "vfOUwZtcN7OJmrwJrzl9sowNykWRMh/6lN06tcelLpLpw+n8S7yM9IGLefVMfT51Qf0HsJJmypSW8QJctOyIxjjKXip6"
-    "I37vHfSflWBRrpvpQs4lOKb0iWN4TKdnNPxKzZramaN9CqLiVRhfUIGwvMNT1Vei55/idMj9TAR1Ix4IBV4waEtF9m3P"
-    "hunCNn0Sn25Run0Snz6JT5/Ep0/i05kp71ISny1V1jC3UANQ/nlY7Sb7qFlN3QZNtn43sz2vRTUmyikHGXbf3xzVdN+Q"
-    "8OBub1e0XfToPY3e0+g9jckmLsJPZP33OYPqVXKfM6i6qVYd+S8hZ9C2qgZt7fh4ru6qdjs93iRBT3synrthnTSo5N7+"
-    "6O2P3v64O/bHHUk0tiY31y1TbJmqY43LPA0xktQtKI+7IbBvnK6rl+e9PO/luWw9uSpKogkzCUqe3EC8G5rg+oYS+JPV"
-    "etz2FqZKBmPVrUdrza4ij/xuiPetZOfr5X0v7z+PvG+4GKcWrb7od1e1QpbpLpOQakxm+IIp6cp3R28R4ZCLZqE7/Wlc"
-    "i61nJf0U5Wy77xrVWf4mPiqdZtUtUiG360/Lyik874jm2XJqz14N9Wqodzvu2DbSXcll3KxCAieqxeXIlzKizDTZvd4g"
-    "pGt6nyjkgtPzFCnfNQxiNBzdEaVRPt3qpX4v9Xup39WtyFPUkthq8iowUHauUzrlX+7WzhRtsrFIbD60NgXgRn5Elsb9"
-    "xrnZt3bunE9qt5Pn1kTSJaWScU4daOMyYLJexxhZ4FsTw7cmga8gSLnf1w+9Fh2V8b2mzyxJfPXKaOXWa/erm5XLlpSy"
-    "24TVeDf5jmjnPvSw19699v5U2jvTNU7EmtUqiMBk4aBJfNubTrleE9yP4D6Ehv8TKfO+KskvqCpJnSlllv34tOU5bhC3"
-    "8flsr3zVokq8dGJqcPT9sx++O8V0RlVj5Ab2Qy0btxbzqMHl2+dvaiwwXeLDqlNHRSvxaL2R1ECnhrIgCkmYXWY/zMAs"
-    "o5qUG0FYl+2j84FuA1aVmiIKnwvJzJN3WUU0x6iC7K2PnlsXUKlWSRGzWsJx3ZJboVPupTdne3O2N2d/3easqe8LFi3L"
-    "cKsiJbdg1sZaDGrLFvsShX7uonnbF//qi381mNY5G1aIopIFUwp9LgBwKGyVe//pi2//51/+DVNrg5i5wkyteK5m1AbY"
-    "8iZmJgCrPFqNg2jfEuPKTvk6VVUOhq68VKvy/uVo+GDIRVGuW0SVgjppLlj28643trXZ0ZWdOjg5lToweTGom2+Zjiqp"
-    "87jK2EbAVKWxu2F6doHSlzD7GZQw6w3+3uD/TAZ/vZYytNFo/+DBw6++/t3ffeNMZy7VT7xuMItVAvXyG0ILbDESStoK"
-    "lptNlvHtBFXDQv5VlbDkcgeZN5evwpKnhnm2T2ecJ2i/tJYab9UHYgnLAMwfzKGNzuASk4AHiecibefAgr6MMQc5piJU"
-    "SdsdMV1muZQzXJRrV0LkoCsiYBW5ggsxOEI5lgK4mAtPhXFWO0/Vd0pgvmP5IyF+qEOnROwEFcRMj9VE7UFH1JDhGLq6"
-    "G66Kh+ms9uj3VDqt87jNzh/eoHNdxgLrxCD1MY8yFe9AqoDVSF3xNZhDkUjWbMeTJkKU3XUTra+/6Txf4FVfoGGaVjBU"
-    "hMEk/pih3mWksB1K/wpa2b6Dicjvvioh0rRBHq+Ec+5QUn1kHEqBVunC3IIoLJODTeYBmAxGn6QiK63HhUHQYqc6eTq5"
-    "fWGU5e2WIh7l4TbSHYPOsW9ytTDXP9WG06ULGP4hFRugAgSq9IlH1aiweMmqgll5h6eA2INRR8Se51DE7tM09gdPxX1x"
-    "9PyPz1++3TsEdE+pDgCizJUL65ZqaeeogMnDzus1AyJ2of+3z968aEOAa75iEZqdMXgQg5MA1chYGPVdTwKjD/xlS9VZ"
-    "xZ+pWqRH19ZgKrlAgkgx/wQvJb07tYtdAAjM4GXRLFvGhQz92bi0YBnntFZxc2uPi395qU54SPViiLGpPF25iukQCYAF"
-    "KpzUm3roEiIJ3qhytuI1lbMVD4bffIlbAAhaYU0vov2L5uz4JBC66hC+bxbJPQmI7o/+ZjAQf5SBjGnypivB+3kcHKV0"
-    "UTKMVofCDUnESFCbQxjB45PgJPiN7he/bKt+btBcPbdUO7e2cu4O/lusmUuPLF0s95OVykWC/EY8xXI1oCDw60C84WkH"
-    "OWVzEeJspqKVrYoUguA4C32qTILFTK+4oirmhOMtCyANeHa4Xwh8hK11nSQl7lH2Z5KS1CTM0DtVe4k3K5RaIDwUArZF"
-    "RWFw52OoMa3iKJ6+evHiyctvsX6O4lubKhfag5DKz9qAE/vu2BNYtLPUX1U52hK2dpoE6RWRudYI+tqmwr3L2QzcBa4n"
-    "lDVnoSNyx0nk8ovrwppekH6ivB4CztCVqTUUr7LPvO9DcPMqMh4WbFG1ftAtZakOMh+GCU2JWH/EyTGLNGWFhLORq1LC"
-    "RglKNLWScRuRlWC4l++wsAV2fQ+IjlWZqIJRsShxcghzwe8NbFVBB6adWIvLSxLGNb3qfUXu3OaqaUlhWFzoBzlfmYU8"
-    "OcpVUQkLuV4OF+iiGjZLtiSrcIbrOUyXFXv1+u3zVy9ts5BYW6XPvKBYVnnr0ok91Fu6whgtpEJtMV0VUNUGNe2qQzRu"
-    "aB4xDagSaRmLzMBp9WSSVx/DdVUqPGYPcV5APUS2oDMRBnLFtivMyEtlQMMriyhNxuXyhRXbE5lWFSOsFlzcJVX7kAum"
-    "caku00zkkkJKWdA2DIzPxg82IfOEa4blxW7Rx9vtVEJsj5UoWuqaD5y84hlZzKBcGe1i8TJ7rKiWbZTaJupLLXJrmCav"
-    "Npb7x8AtzQXGYIwvsjKtuohp7WJUhp1drUaFMskzxU6+BQFf4BlqJOWRk5xSwidfizerXWV7OLG1JUOROZCclepP9p6a"
-    "z46lurTPbhfqdNlamz0jAw6WQIIPPtJH8VGJTBTC8GUhHVo+H6EBWBXZH2w/gt8/ZoKdHu3DA1u70TZ8uYVHzBAPECI5"
-    "wwRue34tg3+A4BUc7KCTd8qvPsRXK2uVQWzqYzLkr78xsDL8S6bAxp4iA//dVwgcvURCttbhU5N5QEPMqo8Xh9bJbdOA"
-    "uE/DZ6Oh3N75UvAfjDK+Y58JwW/kQimAD4kvcv+JBn8DRwjBKItRlWMLGhQ1eSLi7bN/fCte/vnFH569AcF5g4ps4AU8"
-    "453GWnnH0Gvy6NsN6KBHJFRGYRKPgE5bOuN6KDh14vtX7+Dl1oSADbZL5onB+xvmKFlDl/Lt+yZyVBxBqqZ8BLIfUGu7"
-    "tN4GjoJ9KdIQgLReXOk0iqbY4fYx6dCMPOIRkNle3GcnzNeFh9i4al6xecmyIUsU1sHkRUemzRwn8w0w3bn+f1KUEHY="
+    "eJztPdtyG0d2v9LhrktkPIBASrIjUNGWVqYtZXUrUVtKikQ4A0yTGHEwA8+FFCyxKj+S11SlKi95zWv+JJXKd+Rcumd6"
+    "rhiCkGXuwrYsYNBz+vTp0+fWp/t82pqEs7kvEy8MtoZbn463zqIwncfHW8Ojo+Ot4y0L/0oWcwmPrOOtg8k0FPJCRgsR"
+    "p/N5GCXSFfizGDuTc0tMwgB+hIf9462RBa+6kXNJb/4AH4Qj4qkDjc+8CxkIJxb/cPj6lW566ng+Nf0RPggvEMlUiktn"
+    "IRZhCm3PxWkY6bZxEkaSGh8m4eRchHMZOTiIGFuMCm1wBPFU+qfU/nUgBX0T4Sn1QM003EtvzmDfw4f8533sPxanXhQn"
+    "YrvXW8hYxOfePKYmP6cyxr53NJS5NzknKG/gg4jDmUymXnAmTqNwRjSA7nXbCN4NVfO3/Fk3GcKHU985E3PHiyzhBIDy"
+    "KVIBgPhhIC39+6WXTEUQZj+XaCD06JESkzANEurtKX4SMPeJjGKkt3QmAMaZZdQInDnT2JdybuFYYdKC+FJG0BsNiXsa"
+    "WQh3NnMCV3OOZpmjkTWAfuFJr0czhKABMqBPoJ/ACEInscTuYPANTomXcO/0Bo6OmvV6Qai+jawg9X16dRyGvgSy0Pi5"
+    "9d2spQFm7iRT7vfU87nf/EfXWZRwyn+bwdQhtRp+dpp/8tzWF2c8C43dujJbFDHPVuyHl/xC3m4S+mGU8ZFL7c4iKQP6"
+    "NPZTWX7Dh7Xrqzd2qdVeucnMWYxlE2qemg0vkbNSm7dyLp1EzPBdbq1+OnX8WDI/mQ9Gpnww2YRERAn4O1yJ+NxCqeGQ"
+    "3BDh+IOcmOwSTxy//Oaz8FLMUmDsJBT0u+IweGdkih3GYMRIzLw4Bu5mMqbxgj5MIiee0qd55PHsmSPhpaYECADa1eOB"
+    "FTmRBhfz14yNTVyM5Sr0Qs0Ry0aVRKmsLnDBy7VASgkCGddkeTZLPSqBZbwaK4SVEKW2M8dTnOVgc4T5fuoBafNG3Kv3"
+    "i5oFdwHixJtkEzH2zkzubVsDQOGwumb51xxsdQJyeWoSogba+6mMMhEPQhcEGEh1FNEZEoeaCFPHp+VH31wQhsb8vQ78"
+    "BYGBV0GeRrxMuVuY7myNquZvfKCi8J2x9GND0JWYItcEp/BAC3ATLMjqKhfV0gZHHYVhgpKZVDq1vtqytnx/FrPWT0CS"
+    "kuj+hFIf1/DweAs6ZfnvyngSeXPUcfTDD+EkRcFIGlfguxYqBAHLCwbmy744QFViE9SjUR8h2sJjbRnPnYkEzpw7oA/A"
+    "elCKQ6CQZp0MDedReBY5s754HlyE5xLogLBw7dvzRTKFXs+9BCgQ9OcL8QjhPwYF8CGGH+48unBA8j2+Y7NesNV3uyg2"
+    "xMwBAKiVkymILQR/B6B7wTxNDgHyzLH3QVQofRcL4FB+XYKF44O9AU+Ac9wwBeVlfzo+Pt4Kz/H/Q4HL0xL42XUSh5/1"
+    "+/0r2xKX0zCWwsbnNmMAPGcDjLxXse0gE6d+wpgBNZC2qP0ZcXjAEzIG6iFFqHN+xegMiQ0MjqSFN1SXXhIDJ+30Behd"
+    "kHspNeABFsdAzMODkFEEHExPqcm5F7j4N/8KiyZ2zmT+YIqyEf6+ulIT4AD+Qe8XGYHl+BEoOgHtti9sbBMDC6Uxw8b/"
+    "OxPkqJNI/px6qNDgka0WJs9lID8mRyObbJGMc3wvgAYg36M0ENiiX8clsSKvpl2s7FgFxULaCBprTETLcI2RWmBvnWnb"
+    "B8g5ScEOBLPO6cNkBxNk5P26TnlmxduDH21g8DPoFGUniwtc2Algu1OLbq83RvawcVAxsEqwoOUVD5kLX9CYec48YzrU"
+    "aPIHxNA0H7biWC+wiJszRkb6kfHXp9VuLAGYl09sy9G6ZwZUKhBN7sRDI2/46eoKHplc3P3FK8sUObmnUZY51/E8VhsE"
+    "tIHZKLWOk0gbAmWMnhB9f07DhDmVJlOzPDw4Jsxin6wGJFCQzsYyKnUAq0We4dO6HgKR/YwAlAFdeF8DrUWwzramhqcO"
+    "Cout4W7/AQJmy7oAV9nWDYCXWd6FTkiWYDdsh2M36KWg9TzUD60mmmsgx1t9JgLZ6yUYINxkJxh7g73veoNd+I+BaQMf"
+    "4cESe32qdGAJdi/xZg0dEP8as+GDMXk1KnSLD7Ezp72jtfSh/I6WbtLUc28+FOXAlPupsCXBhCkGH5N555+Pvu2N/rB9"
+    "NOg9HH2Lq6T/B/r8t5/pCz/f2T6SByNqqR784fcNOI9KMzzo7w703KIXhRhKwIatnxp3ahnL8CtX5OKSKYcQqysCfIKZ"
+    "Q+rEpzCFZXbb5pwlXuIzAk8ZfgecCB6ipPw5c5C71l4R7AtuYzUKnUwYENXY/WucWEMgdWdK8hYRJH7SwrYGovHUiSJn"
+    "USt9DEez0NvRiNRQZjwQ5VmkG8IXMXRc10Nwjv/G1ACZnKpqsrY3alB8j4abTcrM1gZW/7oqZ7nKWKYTlon2FWTy9SVw"
+    "WcxeR7TmMrOjnCwIwI5CryjNvqSsKgil2p+/oohZhzhZgwDR8iJeUWB0kQH5sskWiGUwvasEj+ZaxYY5cxksk01pPnk5"
+    "HXNq5IMqEhNkGViyRWpqA5U4MwDfjwPbTIRIOi5GHJ5RBGpIribxCnwC5+lCqh+0ZAKMZ3OwUIPEeKNkdGcx+oqf3xaz"
+    "X9XIVuG9FaRqexCwpis1wubFFgUgmCuMdk20YGGGQFv0rtCvm/tOIOvx+djGyIvGH6sc/ZHAL8rc9Cb0ghZmqiyVosAx"
+    "V+uvL3xqZUF15DylRbiHzFFNw1ZR4a5eU0PAuGgp9Qc1uBmB67VZGGqBryQcDIbtKh0YwaJ4yPblypRq36dbVT5M0TAv"
+    "Wu1dw/Hd/HacYJhbHlbNNE61Z3D9SewyPhWoaxBLVXR0+9Gvpg8KOxk1xu2KW6OrMoSKjbdEJ4qBhqt1rr9Gu3nNK1JN"
+    "XKcFWbdLVJ2m1u3dVecCX2+xzEzt2sGTe4XQcC3mo5h5wXMFeLdB/Me/1upcbhK0SecOhunXWtpZfkJ5QtrzFVa3+Gj3"
+    "qmtclc08eoXUN28uljRCdSuyC+jCdqVVjKkwSOqR9i+7opvta5bhSddDdNnKyvzLLjEY3q1sieG1+efdojJ11ovaY/yN"
+    "WC9r5Hczx6YaTVpbzs3XWR9fhlnK66Z5r7zKWxaZwrxj3nlPoW4bvQCaZrfosXQCXNxwrwW53MJo4hlzd77GFLEwteFE"
+    "7dVfy4D5ba/NFTyLmsXJqDZQ2HFrtkpxE8vJctBoe/zSod1YXJe4wSrgkSMwRDikVyN5CqwbTCTu2oKAPw7wKQO4g/uq"
+    "0TlAok3yQBQ3dPvw7g1WNbx9vTWdo+rQ/rLOtCMjadsmIjDJhrShvKM2xEACxbJNu4BN5c1Icw4K3DagkJ8387q9vFtU"
+    "VAP8p9aoWZlTb0bW5bTgEGdwpiPenTZh35kMCCzDACzkl8nUiZxJwsF9svmWRPOzn1feWqnixkPW2azYBS2EfYHvCec0"
+    "oZUiQQLGGMdomjGDeAaVsjFl2H9BWxVRmMvgfRj5btH9oWwlTuDgfKWJ78VzOSEiDPr3GD8tV1QWBT28gMnR1Nrr7/YH"
+    "vWjS31WRhOhMSp1sEp9wDga1fPz39/oPa7nhTwx7qFIRcJJQ9AQwUukKSp62hCsnvgPkVekkFsmXaQiesC+Jjfogh+C/"
+    "Z9Kfs1ybpeA9x2l0AaTizKEwHfvoPwORYs7muIMxkOzZHU7v0H+Ay+aF9vqPBf2QkQz/UC6CBHw+fRIfvOCDI4AbxKdv"
+    "xNgHdRaLb65UroAPrk/k+AJW3gTmSI0A03ieHD59/nwoJs7pf/+7Jf7vX//zf//rP1hIamlO3J8siFoZ78y9OXGbfoRM"
+    "dOaHY8c/caKzSuYZp3I1boUa7NsUlFXCk6y0ltStfZ2vQTliYjuMRA/NOc6T2eE8IxL/lZCzOJcLmOLxQmAmG6gOJavV"
+    "8jXGYui5eErhfnwcNg4vd3NyKvDa6zZ2lXTEJqAlKCsOhkSMtq0k+JBTj5qQ7WVpkhmCmRnZAYPLCBhI5JpWoP3IOYIY"
+    "VSXSs34eL4BflVr3ZiC3gNVS1wsRYTkbS9cFGsPqDFPgREyNg4WPUpjkXKjyvt48efest2dh3huncdFQs55gGsH2Y3w0"
+    "+xUH7cpxelYcrmmgdRgxTOylSEAbSEr6oWybADcSYRWxFKj2ilZKmJYC9uYe1fJuJw7YC34hG05LfE9ljakcYKSdrXq0"
+    "GaWa2Z85H012rVWQXdBKE3P2YSZyfHKlaZWMu9i5gMnG1WebeXPbgyE6WmSo7AtgERBI4kxyDypvU3E1N6oZVzz3fL/n"
+    "etENeDrzgYrmqGmrwRhpEDUIKDPnBixGYW6eatZ+wlV5uCS3UMopHrgT7wD3gUYCIxpQBIM2yP09A6lTT/oN2+IdaYLC"
+    "k4dmCT1IXLq9HuYWDwXjHGrfDiRlghY6cYMbJqgzeQ7KqMmPc1/HeFZEjvu+VFmwIqRfgFdY1E+gLw5wdaEU5WKuzjuY"
+    "mNqQwvnJcy0jBxVVzRXj9ePzFwc0s1oX1Sdtim29DlR2L5G7Zg18CMfxjVa1SvYjWgwFCjwaE9p+PZpiGh1l4To46Siw"
+    "9cK8v9MZTyfuqUNp0r3RginiyzqJKKaNAzzP5FFCNY5h0R1DjG30DOt2jWgi9QzImjVQz4XdEaQBrsF+MvdwxKsnLw+K"
+    "qgZ3frYjysfCvP+dfbXcgnAcusgPgRhLbCaBt+1SdretXFuaEjoAUh7GQuUCG1bT4kakJtbM0Kf4gbF7hRMRkqV3jtHv"
+    "7UBKtD4qQ2LaKIbO5oemEVQtwJqRa3QyXsydOEYDt2aKUD6uSx1oFNBEDcTLp2+IR+K7aCvhGvVOJW7OdWSe2WR+M1NI"
+    "RheygliGlQjBcyKZ1p2faaw9Iu7NzDS11mCIWjcpfYpalOGnfJC0M26Zh7mWuVTQ8hMIXdEAnsUwwY2RAAZ6giaWOESA"
+    "YvvwT89fvOjP3J0OKKF/kiluU42LR6x9H6PnlS/A2FnEanmh1V5WzNsYaLdQ5VlqbiwxX8yjkNwvUIxKuTBql3RYJgGB"
+    "44CZmAaujPSRIApcI9jIg0FnkT6AdCEDtKDNeAAbmOzHgjl8kvm19zHghfTlAKGRpJ+buSgdiHrbwO+WluoWm0SECykd"
+    "RAiG5UVhQPYbC0L98g6dNuEAZyCoW8NqRjsFD/OgQZ/ZeyLHVHWWW/LilSUGZFbjMbsddXxlyEdaWCuAKY6ygg++zJx5"
+    "rNM6Zp7r+pKPJE3CyAWnV+Kv0BTc3xgEfjFmqsCQSGe7GLQERjY5glC067EDLRb0T/ZO4zkZDjPEIM4S75ec/i9DFzwg"
+    "4I8kAjBJeC4DQp/4IZsPVPCgqx599mYncQJm6OfHljh6/urw3cgSjx4d/tPh48fkQAIzobSXKThzMBjpkp/qRWIM9D+X"
+    "MLixxO0PIF94DpaAdy4LLk0cZn4mEBcZHLtG7aiPYgUYOqITbYAqDyoF5NM4USGSd/juWCaXEljlUfbbCdJJTfJjAvbo"
+    "bsOPaF0ji6hjc4hBtpnLnrR5tEyBGIo0lnTkjd9WQR/C9jREk4dMZTJMQqaxzowCHzOStGgwVYy/lQ1uNew5GAucj4C2"
+    "o45nP+J3hmhiPO6rnV0yuXPzWxyhRTxSU7nMhCbOM87uVQ1ni1U28rJH76lAD7A5ILpdNESHSBWY2AXYCoEXT4HzEY+T"
+    "kt0LQDAa5PvAkttscotX0NahNkx14JYAOTzfZ6cjXnp7MQ/Y0uDG8jSMeFpgROpb/jM39yiwkxuNFBgh1JTCq1isgBPJ"
+    "8t29ByyScDYwJYoOUPE+W36g31Q1azuiJU9PQY4z02S05NQuJwKPB9aWCiNy4JN+qosWZlHGJbZuHpW+yTkus2cjWLPM"
+    "qWrqvHDEq6jS8xzlztEh41xX7UjrDoRVogI6Ibq7IVHYv6zteNmBsYrFV9m0bve3S8fESuE9p+Q2ZKcVlsAqHhcrmcl5"
+    "dngBbnY8oQy74qSVXu78Yp6Fnr2bnW9Y2mmet55jLSfezPG7EESfriqTwpVdFmAdxOxEVvMhrXJ3k9ZzUkv606nKHZKX"
+    "Ky5b+0Gq9gVpFY9UVAOv+pxAJ9gVlqATVjVvH43KHrS3HNmjur1G49gVGfocWz+Jjf3b32dfjremSTKPh3fvotGrAoP9"
+    "MDq760agsu7Cwhr0dvfuGmFR0FnVLdGWjeDwnP8GrRKbyRx05n5zaKuM1ObQ1ubQVr142RzaWvOhLXSJj+sTWmoGGqq8"
+    "RBJboyJ9ryH+srQadadGM7vyfR6dE27ouo9maPr+j+YWU6+S+2r+DG5ftED/uE3guUBSzy+PqoWqjLWJ36iYgVOTnl7H"
+    "ti2E0VdtNA/tkrJQuh70yOCNrprZRE3eiNec3lnGBuW7UzIf+oTdOhXjUqdn9OZ0/iVK53rDxTxvoz6fuKD+A1hJE2VK"
+    "y2gGLlq2RWNsZaeK3ojfRwf9ZyVYlOtmupBTCY4pfeIcHtPpGfQfqFlTkTmKUxAVL8PonO4Ryjs8UX3Fev4pT4fcz1hQ"
+    "N+KeUOAFg7ZUZt/6bJgubLO5ZKRbku3mkpHNJSObS0Y2l4x0ZsrbdMnImg7gmyHUAJR/nla7Shw1u3qzQZMtj2a2n9Cv"
+    "5kQ55STD7vHNQU33DUe3b3e4ou2cxsbT2HgaG09jtIqL8JWs/83tJ/UqeXP7STWoVh35X8LtJ+u6XGRt28dTddS02+7x"
+    "KreStN9AcjuskwaVvLE/NvbHxv64PfbHLbldqXSLAyWH9WInncjaTp+IqefClOksMEqjjy0xTrMkN0xMrMs8WuIyj0PM"
+    "JHULyuN2COzr3s+zkecbeb6R50t2roqSaMRMgpInNxBvhya4uqYE/mJXwq07hJlX26ndZVqevnhL7PG13Fe3kfcbef/r"
+    "yPuGg3Fq0eqDfrdVK2QXymUSUo3JTF8wJV357OgNMhxy0Sx0p1/HtVj7PZ1f4tbL7lGjOsvfxEddRVl1i1TK7fLdsvL1"
+    "l7dE86z5WsyNGtqooY3bccvCSLflHuBmFaJr25Zxaa11+wX8laxEp0mqrmkQg/7gliiN8u7WRupvpP5G6nd1K/IbZkls"
+    "NXkVmCg71Vc65V9uV2SKgmwsEps3rU0BuJIfsfoV6Gvbd84ntdvOc+s90CWlknFOHWjjMGC8XMcYl6233r/eetd6BUG6"
+    "Yn350GvRURer1/SZ3cVePTJaOfXa/ehm5bAl3bhtwmo8m3xLtPMm9XCjvTfa+0tp70zXOHPWrFZBBMYzB03im550yvWa"
+    "4H4E9yE0/K+kzDfFP/6Cin983eoa18jb+PVsr3zVokq8cCJqcPjs4MWPJ3idUdUYuYb9UMvGrbU4anD54fnbGgtMV+iw"
+    "6tRR0Uo8XG4kNdCpoaqHQhJml9kPb2CW85orN4Kw7raPzhu6DVhVSoIofM4lM0/eZRXRHKMKsjfeem5dQKVSI0XMagnH"
+    "ZUduhE65l405uzFnN+bsX7c5a+r7gkXLMtyqSMk1mLWRFoPassW+RKGf22jebmp3bWp3NZjWORtWiKIuC6Yr9LkAwL6w"
+    "1d37T1/+8D//8m94tTaImUu8qRX31YzaAGsOYmYCsMqj1TyI9pAYV3bK16mqctB35YValXcvBv17fS6KctUiqhTU0W2t"
+    "N7a22dGVnTo4OZU6MHkxqOuHTAeVq/O4ythKwFSlsdthenaBsilh9hsoYbYx+DcG/69k8NdrKUMbDXb37t1/8N33f/fQ"
+    "GU9cqp941WAWqwvUy28ILbDFQChpK1huNlnGNxNUDQv5r6qEJZc7yLy5fBWWPDW8Z/tkwvcE7ZbWUuOp+kCksAzA/ME7"
+    "tNEZTPES8CD2XKTtFFjQlxHeQY5XEapL2x0xTrO7lDNclGtXQmSvKyJgFbmCCzE4QjmWAriYC0+FUVY7T9V3imG+I/mB"
+    "EN/XqVMicoIKYqbHaqJ2ryNqyHAMXZ0NV8XD9K326PdUOq3zuM3O71+jc13GAuvEIPXxHmUq3oFUAauRuuJjMPsilqzZ"
+    "jkZNhCi76yZa3z3sPF/gVZ+jYZpUMFSEwUv88YZ6l5HCdij9K2hlcQcTke8flBBpCpBHC+GcOXSpPjIOXYFW6cIMQRSW"
+    "yd4q8wBMBqOPE5GV1uPCIGixU508fbl9YZTlcEsRj/JwG+mOSefYN7laeNc/1YbTpQsY/j4VG6ACBKr0iUfVqLB4yaKC"
+    "WTnCU0Ds3qAjYs9zKGL7aRL5vafirjh8/tPzV+929gHdE6oDgChz5cK6pVqKHBUwud95vWZAxDb0/+7g7cs2BLjmKxah"
+    "2RqCB9E7DlCNDIVR3/U4MPrAX9ZUnVX8mapFenRsDaaSCySIBO+f4KWko1Pb2AWAwBu8LJplyziQoT8bhxYsY5/WKga3"
+    "drj4l5foCw+pXgwxNpWnK1cx7SMBsECFk3hjD11CJMFbVc5WvKFytuJe/+G3GAJA0AprehHtXzRnh8eB0FWH8H2zSO5x"
+    "QHR/9De9nvhJBjKiyRsvBMfzODlK6aK4P1/sCzckESNBbfZhBI+Pg+Pgd7pf/LKu+rlBc/XcUu3c2sq5W/hvsWYuPbJ0"
+    "sdwvVioXCfI78RTL1YCCwK898ZanHeSUzUWIs5maL2xVpBAEx2noU2USLGZ6yRVV8U44DlkAacCzw3gh8BG21nWSlLhH"
+    "2Z9JSlKTMEPvVe0lDlYotUB4KARsi4rCYOSjrzGt4iievn758smrH7B+juJbmyoX2r2Qys/agBP77tgTWLSTxF9UOdoS"
+    "tnaaBOkVkbnWCPrKpsK96WQC7gLXE8qas9ARueMkcvnFdWFNL0g/UV4PAWfoytTqi9fZZ477ENy8ioyHBVtUrR90S1mq"
+    "g8yHYUJTItZPODlmkaaskHA2clVK2ChBiaZWPGwjshIMd/IIC1tgV3eA6FiViSoYFYsSx/swF/xez1YVdGDaibW4vCRh"
+    "XNOrjity5zZXTYsLw+JCP8j5yizkyVGuirqwkOvlcIEuqmGTsiVZhdNfzmG6rNjrN++ev35lm4XE2ip95gXFsspbF07k"
+    "od7SFcZoIRVqi+mqgKo2qGlX7aNxQ/OI14AqkZaxyAScVk/GefUxXFelwmN2H+cF1MPcFrQnwkAu2XaFGXmlDGh4ZTZP"
+    "4mG5fGHF9kSmVcUIqwUXt0nV3ueCaVyqyzQTuaSQUhYUhoHx2fjBJmSecM2wvNgt+njbnUqI7bASRUtd84GTVzwjixmU"
+    "K6NdLF5mDxXVskCpbaKeapFbwzR5tbHcPwZuaS4wBmN8mZVp1UVMaxejMuzsajUqlEmeKXbyEAR8gWeokZRHTnJKCZ98"
+    "LV6vdpXt4cTWlgxF5kByVqo/2TtqPjuW6tI+u12o02VrbXZABhwsgRgffKaP4rMSmSiE4ctMOrR8PkMDsCqyP9h+AL9/"
+    "zgQ7PdqFB7Z2o234cgOPmCHuIURyhgnc+vxaBn8PwSs42EEn75RfvY+vVtYqg1jVx2TI3z00sDL8S6bAyp4iA//+AQJH"
+    "L5GQrXX41GTu0RCz6uPFoXVy2zQg7tPw2WgoN3e+FPx7g4zv2GdC8Cu5UArgfeKL3H+iwV/DEUIwymJU5diCBkVNnoh4"
+    "d/CP78SrP7/848FbEJzXqMgGXsABRxpr5R1Dr7lH325ABz0ioW4UJvEI6LRdZ1wPBadOPHv9Hl5uvRCwwXbJPDF4f8U7"
+    "SpbQpXz6vokcFUeQqikfguwH1NoOrbeBo2RfyjQEIK0HVzqNoil3uH1MOjUjz3gEZNaX99kJ82XpITaumtdsXrJsyC4K"
+    "62DyoiPTZo6T+QaYbl39PxLsqcw="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"types","title":"Echo every supported type back, converted.","'
+        'description":"Echo every supported type back, converted.","inputSchema":{"type":'
+        '"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text '
+        'with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ra'
+        'tio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag"'
+        ':{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":fa'
+        'lse},"path":{"format":"path","type":"string","default":"."},"day":{"format":"dat'
+        'e","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-ti'
+        'me","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"'
+        'time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"form'
+        'at":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":['
+        '{"type":"number"},{"pattern":"^[+-]?([0-9]+\\\\.?[0-9]*|\\\\.[0-9]+)([eE][+-]?[0-9]+'
+        ')?$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"'
+        'string","default":"fast"},"color":{"description":"A primary color.","enum":["red'
+        '","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enu'
+        'm":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type"'
+        ':"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},'
+        '"type":"array","description":"Repeat me","default":[]}},"required":["text","numb'
+        'er"],"additionalProperties":false},"outputSchema":{"additionalProperties":false,'
+        '"description":"What `types` answers.","properties":{"text":{"type":"string"},"nu'
+        'mber":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"pa'
+        'th":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"m'
+        'oment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"stri'
+        'ng"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^[+-]?([0-9]'
+        '+\\\\.?[0-9]*|\\\\.[0-9]+)([eE][+-]?[0-9]+)?$","type":"string"},"mode":{"type":"stri'
+        'ng"},"color":{"description":"A primary color.","enum":["red","green","blue"],"ti'
+        'tle":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"inte'
+        'ger"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"'
+        'type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","pa'
+        'th","day","moment","at","ident","amount","mode","color","level","maybe","items"]'
+        ',"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructi'
+        'veHint":false,"idempotentHint":true}},{"name":"draw","title":"Draw a shape given'
+        ' as JSON.","description":"Draw a shape given as JSON.","inputSchema":{"type":"ob'
+        'ject","properties":{"shape":{"additionalProperties":false,"description":"The sha'
+        'pe, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items"'
+        ':{"additionalProperties":false,"description":"A point on the plane.","properties'
+        '":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"'
+        'Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A prim'
+        'ary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"typ'
+        'e":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"typ'
+        'e":"number","description":"How much to scale it.","default":1.0}},"required":["s'
+        'hape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true'
+        ',"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"i'
+        'dempotentHint":false}},{"name":"fail","title":"Fail in the way you ask for.","de'
+        'scription":"Fail in the way you ask for.","inputSchema":{"type":"object","proper'
+        'ties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","descrip'
+        'tion":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSc'
+        'hema":{"type":"object","properties":{"result":{"type":"string"}},"required":["re'
+        'sult"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHi'
+        'nt":true}},{"name":"secret-sauce","title":"A hidden command: runs, but is not li'
+        'sted.","description":"A hidden command: runs, but is not listed.","inputSchema":'
+        '{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"'
+        'type":"object","properties":{"result":{"items":{"type":"string"},"type":"array"}'
+        '},"required":["result"]},"annotations":{"readOnlyHint":false,"destructiveHint":f'
+        'alse,"idempotentHint":true}},{"name":"store_wipe","title":"Wipe the store; asks '
+        'first (--yes skips the question).","description":"Wipe the store; asks first (--'
+        'yes skips the question).","inputSchema":{"type":"object","properties":{"force":{'
+        '"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":'
+        '{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"read'
+        'OnlyHint":false,"destructiveHint":true,"idempotentHint":false}},{"name":"store_s'
+        'helf_count","title":"Count letters in each name.","description":"Count letters i'
+        'n each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"ty'
+        'pe":"string"},"type":"array","description":"Names to count","minItems":1}},"requ'
+        'ired":["names"],"additionalProperties":false},"outputSchema":{"type":"object","p'
+        'roperties":{"result":{"items":{"additionalProperties":true,"type":"object"},"typ'
+        'e":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destruct'
+        'iveHint":false,"idempotentHint":true}},{"name":"store_pick","title":"Pick someth'
+        'ing from a shelf.","description":"Pick something from a shelf.","inputSchema":{"'
+        'type":"object","properties":{"shelf":{"type":"string","description":"The shelf"}'
+        ',"store":{"enum":["main","back"],"type":"string","description":"Which store","de'
+        'fault":"main"},"size":{"type":"string","description":"How big","default":"medium'
+        '"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","typ'
+        'e":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalP'
+        'roperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"'
+        'annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}'
+        '},{"name":"store_restock","title":"Restock a shelf: a flag pair, an off form alo'
+        'ne, a flag with no off form.","description":"Restock a shelf: a flag pair, an of'
+        'f form alone, a flag with no off form.","inputSchema":{"type":"object","properti'
+        'es":{"shelf":{"type":"string","description":"The shelf"},"into":{"anyOf":[{"form'
+        'at":"path","type":"string"},{"type":"null"}],"description":"Where the stock come'
+        's from","default":null},"shallow":{"type":"boolean","description":"Only the fron'
+        't row","default":true},"color":{"type":"boolean","description":"Plain labels","d'
+        'efault":true},"force":{"type":"boolean","description":"Restock a full shelf","de'
+        'fault":false},"no_cache":{"type":"boolean","default":false}},"required":["shelf"'
+        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
+        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
+        'tentHint":true}},{"name":"output","title":"Read back the full text of an answer '
+        'that was cut.","description":"Read back the full text of an answer that was cut,'
+        " a page at a time: the reference is in\\nthe answer's marker and in meta.truncate"
+        'd.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","des'
+        'cription":"The reference a cut answer names (`full output: REF`)."},"offset":{"t'
+        'ype":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"d'
+        'efault":100000}},"required":["ref"],"additionalProperties":false},"outputSchema"'
+        ':{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"intege'
+        'r"},"length":{"type":"integer","description":"The full text\'s length, in charact'
+        'ers."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"nul'
+        'l"}],"description":"The offset of the next page; null after the last."}},"requir'
+        'ed":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,'
+        '"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -959,19 +1162,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1445,6 +1651,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2338,6 +2545,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2398,6 +2606,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2451,6 +2663,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -7224,6 +7437,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -8560,8 +8778,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -8592,8 +8812,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8741,6 +8963,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8831,6 +9057,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8853,6 +9083,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8862,6 +9096,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -9248,6 +9486,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -9297,6 +9539,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -9312,6 +9558,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -9336,6 +9586,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -9409,6 +9663,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -9427,6 +9685,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9879,6 +10141,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10741,9 +11007,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10753,7 +11023,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -11008,9 +11278,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -11023,7 +11294,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -11051,9 +11321,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -11173,7 +11440,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -11403,6 +11669,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -11484,6 +11751,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -217,6 +217,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -253,6 +254,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -383,6 +385,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -404,6 +410,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -477,6 +487,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -489,14 +505,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -531,12 +548,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -550,6 +568,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -591,9 +620,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -601,20 +633,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -689,9 +776,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -750,8 +837,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -762,10 +851,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -799,86 +900,143 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYlSG0mWv5LDTISlWElgwN62YInwuj3dzBpwGGY6NhBLpVQpVE1dU5kCq20i9mv2w/ZL5h2ZdUhVWBz2NGN1RGOp"
-    "VJn5rnxXvZf1aW2URGmoTJDEa/21T4O1iyyZpnqw1j89HawN1jr4Txp8VCF8HqwdxUrQNyG1kOL94U8iiOSF6g3Wzjpw"
-    "p0liRTe+FmN1LbTEybVIxkIHoYpHCsf98vpvQk79IHGj9EQpY4eNktjIkRF0rS+UHE3gWphkz7SIZaQ6wkxULAKjGRA3"
-    "RyoBC8OLn0wUj9EM5l+Ojw6Fn4ymkYpNR6hoqHxf+fxjpnQyzUaEAvwHw4EkkYx9RwSH/elZZwPIAVe6XZrdrpwpn1Yd"
-    "hlOFlwZr+wAc3UFzwsAybcrTWPrwqNjR7ufkWgAAM/FDdxgYR8TKXI5iCzDpRqAKonREEIsk81UVvoKCPCv9gCOzJDFI"
-    "C5IH/HN2s9ZZC8NIs8iYJAmJWPAZWQQfB2sTFaZ0u6/0KAtSlDD64UfLB4lXBI7tiDgxYiTDUA5D1RNvkecezXp61sMZ"
-    "PRFo5LvQqRyprlapzKQBDlpWiVSaCUqZmcCNaZZcZDLqif34KrkEkaNVkNteOjMTWDVSfiB76Uzs4ux7otv9VcPlZ7tX"
-    "Eui198wT1wFM6NnvnpOhZPirAtmMpBlNgvgClpOGJgfh9II4nZrj0URF0tsBARUy1tcKZBD4ysNVfKXCJFVwRWjjJ1MQ"
-    "Ru/TYDBYSy7xb1+YbAoSjp99aSRf6/V6N15HXE8SrYSH1z2GADaWB3MUq4oWifM0NAwZ0AIpK2MHOFxgdgxZ+nlxHlJa"
-    "DEmdAd2AsDDCLgk7ToXjdk/A1pZBOKUbGMEqDmMZaouEyjLYJnSVbrkMYh//5V8jpTXojuIC0JTAuLmxDJAAf9z9TWWJ"
-    "UB+BoqPEVzvCw3s0CNBU89z4F3QGyNN5pv4+DVD44ZKH4gFEYl7G6qM5PfNIf+RyEwYx3GASkU1jgXf0FmVEW+I6ymmh"
-    "rlQ2c3N0SBcRpppIlkOqkVZhAnLChEJijqZGtCJlZA9YHY9QiHcWl2Suig9v/+yBaF/AkkM5uiTIx9MwFAYgbdeA2u0O"
-    "UTA8REezDsFtpfssf+8IW+ZWUGKExaS4QKJMnPCsrAZxh+Q4F2GkHGnnHu3ykvADR1ApzFJWBCx6dBNszFRlJkCN1/90"
-    "cwOXyvK7/MCbTlnVFOZpXtfcYq7uBzPSijQ/flTxNGK9uKht86m0yUBT1EJXNhP081jiPsSfaEIikPT9AEfI8H0ZEtpk"
-    "9QS8bUQNFK9jpkmf5Hg4MyAiYB+GUquX2x2SaJC7IBMH+wdvBeJF13Twm6olkMWcSBVrRocWAITg9iiI1HlxDyhuozKG"
-    "5H/otnWadYF+OJbXxGFREAcRUX+jfDPoD3WhMr6bNKgDxIDFeRvDrqTJ4FbGr2EtHJ5rEuIw31OFP4coX6zCeSdExMUY"
-    "FDFZPEulTEn/KA5nP6PKW+uT3ifewCfQZFfK/uC4FvgqShPEojRibh/kztcCi5d0xu67J3I3pjIgZ0YNRI0uTmUf/PCN"
-    "dgCi/zXFn+j7ZfGn21bif1/xL6KIRfm/R1TxIANhPwdGRfoexuKmfFFmmZzV4tXg0hOb4n279vMadhahwn221zJUsD7l"
-    "PBVgyx+NbahQg/XKev3+tu9ZnTDWrOE4fvbNNnw55G/eGndLAdzTlf1GjloOtoOYxf6vH/Y7NQIuWrgTcEu0eSfgvRg6"
-    "gCuf1e0X0UJBaLOkyI8VqF6wVlm4tswGctCyZE+zIN8G71R8YSaopZp2zS077tH2GtJkjtXlyb7OViQyNGzJf64hZUmt"
-    "3VYfYLmaWBR9Shm7MJdyD9eSgl0QPIpgBVySwgCufRqaqbHKyAcNUAAHgxiv8gTPMHTNLmEmElqMb8vxcg/GPsA+w+gG"
-    "XjeokQJUSeG7xRLJpUXLIyIwyfoUsbd7zKtkPNZqXq7KTnFVNAu3dwNHh0EULDf4eWXw8w38r1Y/j7+uwW8i65dpQfg6"
-    "TbBsCHFSFkAQGZ6AHKHRRGbg7alM95ba4HH+c61/UoKzfDmGxdE+NsDGKHNSUlFuiTbCjsBxQo4N7RQlQqlNr8Gijglz"
-    "R7wSlXKccui/otlFEFIV/5JkoV++/+aGEsHRKD2nZO0t2eAiRWMCE/K125Mzq1TOyhn+/TnD38oE56mcYrvcIYmzyv+s"
-    "8j/f354p8j/lTXO/zM8qg7TKIK2M5neVQSqUxgNyR6s01CoNtUpDPXoaqtibd05A1e/LVR5rlcda5bFWeaxyHovrvDiJ"
-    "NQoDnaoREWGjt8XwOcVE5VZ06QpY42j1vLfR22C3fJpdKOVK0fQ5V2nRTXv/sdV7VSsGBzhp3xWVaVY+dotyLZz1U1ET"
-    "gR3DwjNZY4rJqJIuiyAM8Wksa6WIlY1TqyRFZkaL5zxIg5S45i4hMy7CZCjDc5ldLKT1uG6y3uhUxaDJmyhjeEud5I6r"
-    "B6SCTNECHLtiDH+pNK3NRX2kRkt+li16vFQzoMNwJrBoFFSw1Xl2G5RwKRkcPUkydhq6SSN6RUBWUIFleDncbZUfoBFJ"
-    "MDBUguqY17KasM+1fk3AdsdBqKoAYinsstS/ziCyEoXFElj3yeW4JrGkZzvHLhqbRyeGmK5AgBdkEOtQYQOhNiN9kdgi"
-    "y/evT37ubnawyLSTe4HFSsBGBXDSek78qkj7aji9qKI7TJJQyXhZjIGx18KAVlVo/QkjVIsZWBFbw7m4Klr7xHkihdYE"
-    "rLNllx1JsLthpfTUac7AFmpqBW4dbHygnWdX9BikGu6DW1wW11pDswxYU1PmPnCigKcwPp05J0nLK2A27j6vXKja2uiD"
-    "5Agy+DsCRCQGDl8oXsEWSVup5ptq8NJpEIZdP8geINNUu7zo1pV9HsCRkKgBwLoLDxCxFBQEI22tSB7wkd5CLWdl4Jlu"
-    "g/Rpg84ogAiOYVykMUpAjQMV+g/RsqQ8GbWOcEji1u12sYy/LxjmBCwsAQ6a0qCnS9LgJwZL7ZkH86Cpj2kogweZAF77"
-    "2paci4R+AVlhVT+CtcQ4S6KlKEXlz/eXHawCb6ia/hSAwS1KvtHU3DBcf95/95Y462xRfZ20aLl9YEvpidw1e+DXZKgf"
-    "tKuJ25YWfTFxqXb0obrEYsKOSt4lMh0VttuY2+2l4ZS6a5uHlP+gDVOFl20SUcw5B5xYxV2LOMyWhzAMk+tuyUt8RDCR"
-    "eqWZS45bkiwPICH4CP4Trvf3KYCDPTWHrzEFUzY1GixdK1OpkgZbbNo7drvFyTDxUR5iMcSnQZcKZNuba6XwbIhILKHn"
-    "UvNozJSe95pmDyI1iWYOPrvCiMM4yLQhVzAhT+8Sm3BasVLofSygxLSxAp3zh9gIphbmiijEOB/OUqk1Org1LEL9+Fjm"
-    "wIGALmosDt68JxnR6+gr4R4NxsDBpYUnGqUPc4VUdqUWAMuhEglEN6TTlpdnwrVLxH2Ym2b3GqDobJO1p2hFef5pxh1k"
-    "y8KWx2qPwks7W9HwsywYILMYbj8YCBCg1+hiiWOcULSO/2v/3bte5LeXAAnjk9xwl8242GXru4eRV7EBtZxpu73Qa583"
-    "zK1xKC86aPI6ljcdkc7SLKHwCwyjNS4M2jV1phlQOBLcRIhjVeb676jDD6fNIH7XecYMZrpSMXrQ5fCaHUyOY8EdPs/j"
-    "2m1MHCF9OdFWylsXbi5qB6JeC+S947R6h10igoWMDgIEaAVZEpP/xorQDW5TcxcnCmNBy5a8ZvRTMGWLDn3u74kCUrtY"
-    "4cmLw47YILcaO0Hbtluszx1kbBXAFUddwX1mkUyJRghkFPh+qLj/b5RkPgS9Cn+FWyH81aDwq7lHOw0/xSS/2KcHEGPO"
-    "0Ff9elzAqQX3k9dubEzjNIMGdWaC3wr6HyQ+RECYus5gGpNcqpjAv+ZEh+UHGniwVbufg+hcG3BDP+91xOn+4fHJWUfs"
-    "7h7/9/HeHgWQIEyo7dUUgjlARvl9+5huCPS/VPhUQWH7H5AvuQRPILhUlZBGJ3mcCcRFAcel0Tq6vscY2/yoeRRAZaSm"
-    "APxUG5siOcGxQ2WuFYjKbv4bFUNZJu/RZLvrDT+id40iYjtUEQLeUpTiwUi63Mdpp+iLqVbUX8qjmWUM7ThBl4dcZXJM"
-    "EqZx4JiiRpmiTYOPtPnbvMNt0U7BWchoMPqOLi+8y2P66GLs8ZzW5S7cb3GKHvGZZeWXXGiSvFKj7KLj3GGTjbIc0Dib"
-    "6KGH1aJVdUT7SBVg7Ax8hTjQE5B8hON8zu+FSTAbFIYgki12ucUh3CvpHqY6SEuMEq5Bigy1+1JXpYT9iNmPIvFJyA0V"
-    "7FxmC2BkvxU/8+0BJXYKp5ESIwSaNXgLHivARLr8+eYLVknIDey/Vb7NCZe71etL7u5WSqfGY1DbLCM56eiXkcwgwIGt"
-    "ZLOGGmhis0/1yUFbYHcX73aubq5ze9nDbWV4ZOU4sXSuSw8B/pR/GaxNjEl1f30dNb6NintJdrHuZ8Cv9c2NzY3u8831"
-    "Uk4AGLaYV7/laUJyOag8hKTHXJ3ys7xVtcLvrFoBRynT9MSoZjHkcTFn9dnKHUQjf25lO9ubH/NwV/3ST7So6b55NteF"
-    "33zHhJ+VNP0M9iCboeGcuyd3a4m9QNIgnMfqFqoy1GX4zqqPuGqqm0plQsvVWXHbezNqqHGbfq6ribLznd00i4ll3hlX"
-    "xbiUM94wf4JBblzPWd/bR8WcrC6+ZNPUJWCiQKNOPvch0ge/Oh7ZKFxlsANlnqYppbOnlrQUEFARptVKVp/nZoSgtZ43"
-    "+SEcpiXZJR3JUUx2bueh4Wcd+3D78TTwkyvsfvwe7Ue00Hnl7p3SjXl9bg0ejZW9/6L2eFU7vDLGK2O8MsbfxBiz9XhS"
-    "tvif2BvytY+HWN4OD7Fex3L8llBZ1+nU07N5Q2xrme4SGDfU+T8Rm7wq/3/KNry+/H9l2VeW/Xu07E/Fbv9LNaF9k3Nj"
-    "HhSWPw1DvGoVWrUK3bFVaGXkV0b+uzPyTbl0Z3ieUAR/1yi7mHveGry3xVNUUswGdUd4thb5zcGP//+//4elhsDFa6xc"
-    "wTKdUq30I6e+c/laVIKLATcj2mSiuWOsIL6t+u756sqSev1qo7fV4yaRm2bxcLOePdXzuB6NO65j7AtlA+ygVBMppSaz"
-    "uz/Q2Fio/uTuxXtNZjsYn4Znt8wsq9bI30Fr5MqfWvlT38ifqrdSJWu08Xxza/vFy3//4ZUcjnzqy76p9VzyXsf5EcIp"
-    "bLEhrLYVrDfZkVp0dx6mqBo28nfVGs/l37mzXOzCOY8Y6w7P8T0WFoDyXrol4p/CNgD3B4uM3XtCglgHPtJ2AiIYqgxr"
-    "MtMkM7aIVYrh9KJndW8Oi3Wn5wDZXBYQ8IoAACpMl8I68wKkmBvxkizvJbb9bhr4nalfCfAdLLflik8ZLwBWF1uUQdxe"
-    "EsSTUocOtrAgIXw1CqivAAEEB46W4raXHaEVG5nTswWYGqKVMlgvXy1NOohBLtFHNAsQ2kpkrC/G4lmfgcL7UBEvgFUO"
-    "jyritHkfIgEzADRtRN6Syw0F6NlSf60rii2DsBD1VeF4sSxRDHgfuDaFJFgjTD2lruSZ59+hFBUVLtuWiYC62LDpYbYA"
-    "2XzEWQFsa2NJwPaLWUTrjcnC7huxLo73f9o/PGnvALjn/D4aAJk7nutEei6qrUCyvbUsq/JJRAvWP3n74eA2APjMBWxe"
-    "WeuDp90dxKhu+yI/X2EQl1bA61/ziARBBySIv1L7ObYHU1cNV1wLI/Wl3QAEm2jRU+COMFQKTk+NO8JG923uDQyMq+mm"
-    "dhKSX+penT/koIeYYv26NMEwwAgJcf1gD48Q7/kVP1u9V//m3lPEr/vBYegMom/XH8TCtSThaHsWxSAmuu7+odsVP6lY"
-    "8TuzhjPBqQduNbA6WffS2Q4E5rS/YQHTA9D3BvEg/iMviB+/6iEV9owKXPGP4g32iYD6w69d8YEJWvMGL8/2BsO+Gych"
-    "NQTgGQLXfJDBRWA73PCYBAggsBe4zRlo155kVRnqtVzRjCnZ3BO/2JYnjomtyiMoaHmvQ50YSISeg3LhlUxvjg4OXh/+"
-    "iC0rVhY8ahb2ugmd+OABPBwe4irgNI1MOFuUEnpRGPvl7iVhLnqz7+zCszKmoxF4pNzCk9/u3seV++ai2Pp8FEPZ0XZX"
-    "rGNNk/Ps1pr3xFH+mQWA5i0aNwLskbDtNRj5sELEikYD/MmIVD8hY8p9UfnZHTnm7pVlRdc3WnPdbyaxe4tbEcKzib95"
-    "BiTHNihqGaqeAqJ3gBM8ruvZlhVgOAkV93MTvA0vBXNLe9ykqCsocV+N7uReBzPGesKSW2O4PYX74ahlZMqOyuI8Na/7"
-    "qsqW6+E7en+yf3Tolbv2bmurL7r38ja3K5kFqOxdOx9tn0ojn2vBtY34ZU9hB8Nz4mAEFsS+Ky0XjhFERIHSRasf76ZK"
-    "l5/XQ57gCwQ9QTlRnoRQIW4cWu8MhkSpAZGY6xVe8KZQXN174Ba6m1tkn7a5O5H74m59RRziR2+T8wiY+le8LdWv12YD"
-    "M0umuRTIor2QfEAwPAx2tVPQ61uq5Vk4rwz61GjbyNf8Zrki9DpsfskcYXiQn4jgzguo2YTFq+fm275QEwVlZVPEtvAF"
-    "rg3wrXP2nXOonazKKfbg3ZrEvACZWtubj4KBpFxos/J4m7tiICI9HW+Ts7WT84G0dqf0VkWvCOBEXuxDWrX0JNAhb5/z"
-    "ua9Oh//n6+O3L7cBa3wCyqfnwBJRqfWzXfOewKoCKB0JREfteHyWgi49OLWH8Dit6pBePMGnBuEqmsUTUkSDn5Dm1uTL"
-    "eNt0nbVdLYYOdcE8STzq1QvliEyIh+O8NukY9h9Qx+RHCdHLP9GvxmMM7k0sRyW7vZdsk3T5Aa/SI+k5h+Zt/lZIvPCZ"
-    "PorP1naiNYYvkZKkTT/DDeC55f/j/Rvw++fcwtOl53DBcyG7B18eEH3zjJs4IwXeNN3jxdA8/TZOv6B/P4uHRMI888tX"
-    "OPViFMxo3DuetXTeJMDzQ5mqAC8VlbqJXuBE5ZCUAHx4bGnn39rIRYJDQpz+XhGinXB7izDPIztC/g5xHk5j/XnbpRrX"
-    "ulMUT4FRa25NrRuF4RcMWrJ1ptaNw9BNuPJbUBHvjj4c05R3LwmuxYtjQpjxnoVFQK4j9v/sIVZMxxoDPO+RYozR7CmT"
-    "dwXTr938AynA4FU="
+    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkEAMnXYO9qRq8Ym"
+    "QXT3u/pd/V7P5840DpNAZX4cdUadz+POeRovEj3ujD5+HHfGHQf/SfxPKoDP485RpAR9E1ILKd4f/iT8UJ6rwbhz6sCb"
+    "WRwpevG1mKkroSVOrkU8E9oPVDRVOO6X1/8p5MLzYztKz5XKzLBpHGVymgl6NhJKTufwLIjTZ1pEMlSOyOYqEn6mGRA7"
+    "RyIBi4wXP5krHqMZzL8cHx0KL54uQhVljlDhRHme8vjHVOl4kU4JBfgDw4EkoYw8SwSL/cdTZwjkgCf9Ps1uVk6VR6tO"
+    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxGky6FaiCKI7wIxGnnqrCV1CQZ6UfcGQaxxnS"
+    "guQB/zq97jidIAg1i0wWxwERCz4ji+DjuDNXQUKve0pPUz9BCaMffjR8kPhE4FhHRHEmpjII5CRQA/EWee7SrB9PBzij"
+    "K3yNfBc6kVPV1yqRqcyAg4ZVIpHZHKUsm8OLSRqfpzIciP3oMr4AkaNVkNtusszmsGqoPF8OkqXYxdn3RL//q4bHz3Yv"
+    "JdBr75krrnyY0DXfXStD8eRXBbIZymw696NzWE5mNDkIp+tHySI7ns5VKN0dEFAhI32lQAaBrzxcRZcqiBMFT4TOvHgB"
+    "wuh+Ho/HnfgC/x6JLF2AhONnT2aSnw0Gg2vXEVfzWCvh4nOXIYCN5cIcxaqiS+K8CDKGDGiBlJWRBRweMDsmLP28OA8p"
+    "LYakToFuQFgYYZaEHaeCWW8gYGtLP1jQC4xgFYeZDLRBQqUpbBN6Sq9c+JGH//KvodIadEfxAGhKYFxfGwZIgD/q/6bS"
+    "WKhPQNFp7Kkd4eI7GgRooXlu/Bt0BsjTWar+tvBR+OGRi+IBRGJeRupT9vHUJf2Ry03gR/BCFot0EQl8Y1CXEW2Iaymn"
+    "hbpU6dLO4ZAuIkw1kSyHVCOtghjkhAmFxJwuMtENVSYHwOpoikK8U1+SuSo+vP2zC6J9DktO5PSCIJ8tgkBkAGmvAdR+"
+    "f4KC4SI6mnUIbis9Yvl7R9gyt/wSIwwmxQMSZeKEa2TVjxyS41yEkXKknQe0y0vCDxxBpbBMWBGw6NFLsDETlWY+arzR"
+    "5+treFSW3/UHXjtlVVOYp1Vdc4O5uhvMSCvS/PhRRYuQ9WJd2+ZT6SwFTdEIXdlM0M8zifsQf6IJiUDS83wcIYP3ZUho"
+    "kzUT8KYRDVC8jpgmI5LjyTIDEQH7MJFavdx2SKJB7vxUHOwfvBWIFz3T/m+qkUAGcyJVpBkdWgAQgtdDP1RnxTuguDOV"
+    "MiT/Ta9t0Kw1+uFYXhOHhX7kh0T9Yfll0B/qXKX8NmlQC0gGFudtBLuSJoNXGb+WtXB4rkmIw/xOFf4conyxCuetEBEX"
+    "I1DEZPEMlVIlvaMoWP6MKq8zIr1PvIFPoMkulfnBcs33VJjEiEVpxMo+yJ2vGovXdMbuuidyN6YyIGdGA0StLk5lH/zw"
+    "nXYAov8txZ/o+3Xxp9eexP+u4l9EEXX5v0NUcS8DYT77mQr1HYzFdfmhTFO5bMSrxaUnNkX7Zu3nDewsQoW7bK91qGB8"
+    "ylUqwJY/mplQoQHrJ+v1+9u+p03C2LCG5fjpd9vw5ZC/fWvcLgVwR1f2OzlqOdgWYhb7v37YdxoEXHRxJ+CW6PFOwHcx"
+    "dABXPm3aL6KLgtBjSZGfKlC9YK1Se7bOBrLQsmQvUj/fBu9UdJ7NUUu17ZobdtyD7TWkyQqry5N9m61IZGjZkn9fQ8qS"
+    "2ritPsByDbEo+pQysmEu5R6uJAW7IHgUwQp4JEUGuI5oaKpmKiUf1EcBHI8jfMoTPMPQNb2AmUhoMb4tx8sDGHsP+wyj"
+    "W3jdokYKUCWF7wZLJJcWXZeIwCQbUcTeGzCv4tlMq1W5KjvFVdEs3N4hjg780F9v8PPK4OdD/NOon2ff1uC3kfXrtCB8"
+    "rSZYN4Q4KQsgiAxPQI7QdC5T8PZUqgdrbfAo/7nRPynBWX4cweJoH1tgY5Q5Kakot0QbYUfgOCFnGe0UJQKps0GLRZ0R"
+    "5pZ4JSrlOOXQf0OziyAkKvolTgOv/P71NSWCOT/GqeBp4OtETYkIw8EWw2f1CqWp6NElsMbS6vlgOBiyQ7xIz5WyKTx9"
+    "xtktemnv37YGrxrF4AAnHdlknGblY7Yo5xCNh4iaCMwQJuxkgyUlm0i6LIQAwKOxrJVCVjZWK5IUZUtaPOdB4ifENfsI"
+    "mXEexBMZnMn0vJYc53xzs82oikGbM1DG8Ib88o7No1IiW3QBx76Ywd+U0utxMpTUaMlNMsniC7UEOkyWApPtoIKNzjPb"
+    "oIRLyV7oeZyyze/HregVoVBBBZbh9XA32VFAI5RgYCh1b5nXNZpwxDnSNmD7Mz9QVQDxCGFd6l+lENOIwmIJzJfzMUYW"
+    "G9KznWMPi82jFUMM8xHgmgxi/h42EGoz0hexSU6/f33yc3/TweS8kztxxUrARgVw0npW/KpIe2qyOK+iO4njQMloXYyB"
+    "sVciA62q0PoTRqgWU7AiJvddXxWtfWwEo6Q1Aet03WWnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBauA+eLVlcW00NOuA"
+    "tcjK3AdOFPAUxsdZcZK0vARm4+5zywn+7nAEkiPI4O8IEJEIOHyueAVzuGSkml9qwEsnfhD0PT+9h0zTmU/drSv7PIAj"
+    "IdEAgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
+    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRyuRSk6Nrq77ODpWctp02cfDG5xVIam5prh"
+    "+vP+u7fEWWuLms+XRNfuA3MESeRu2AO/xhN9r11N3Da0GIm5TVGjD9UnFhN2dFQokemosO3G3O6tDafUfVN0obx7bZgq"
+    "vGyTiGLWOeCUJu5axGG5PoRBEF/1S17iA4KJ1CvNXHLc4nh9AAnBB/CfcL2/LQAcrEU4fI0ZlLKp0WDpuqlKlMywNKG3"
+    "Y7ZbFE9iD+UhEhM8RblQINvuyhG0a0JEYgkdzayisVR61Wta3ovUJJo5+OwKIw4zP9UZuYIxeXoXWLzQjZRC76OGEtPG"
+    "CHTOH2IjmFqYK6QQ42yyTKTW6OA2sAj140OZAwsCuqiROHjznmREb6CvhHvUnwEH1xaecJrczxVS6aWqAZZDJWKIbkin"
+    "rS/PhGufiHs/N83sNUDR2iZjT9GK8vyLlCtv1oUtj9UehJdmtqJQYl0wQGYx3L43ECBAr9HFEsc4oege/8f+u3eD0Out"
+    "ARLGJ7nhLptxscvWdw8jr2IDarnUZnuh175qmLuzQJ47aPIcwxtHJMskjSn8AsNojAuDdkUVPRkoHAluIsSxKrV1S1QZ"
+    "hdOmEL/rPGMGM12qCD3ocnjNDibHseAOn+Vx7TYmjpC+nGgrpZ0LNxe1A1GvC/LuWK3usEtEsJDRQYAALT+NI/LfWBHa"
+    "wT0qiuFEYSRo2ZLXjH4KZlzRoc/9PVFAahYrPHlx6IghudVYQdczVTYjrrxhqwCuOOoKrs8JZUI0QiBD3/MCxXVT0zj1"
+    "IOhV+Cu8CuGvBoVfzT2aafj8kPxij84PZpxgr/r1uIBVC/Ynt9da0MNpBg3qLPN/K+h/EHsQAWHmOYVpsvhCRQT+FSc6"
+    "DD/QwIOt2v3ih2c6Azf0y54jPu4fHp+cOmJ39/i/jvf2KIAEYUJtrxYQzAEyyhuZA7IJ0P9C4aGAwrIpIF98AZ6Af6Eq"
+    "IY2O8zgTiIsCjkujdbT1YhGWR1HRHYDKSC0A+IXOTIrkBMdOVHalQFR289/OkE6GyXs02e5Gy4/oXaOImMo+hIC3FKV4"
+    "MJIu17+ZKUZioRXV5fFoZhlDO4vR5SFXmRyTmGnsW6aoaapo0+BhMn9bdbgN2gk4CykNRt/R5oV3ecwIXYw9ntO43IX7"
+    "LT6iR3xqWPk1F5okr1RgWHecHTbZKMs+jTOJHjomFt2qIzpCqgBjl+ArRL6eg+QjHGcrfi9MgtmgIACR7LLLLQ7hXUnv"
+    "MNVBWiKUcA1SlFGZJFWjSdiPmP0oEp+E3ETBzmW2AEbmW/Ezv+5TYqdwGikxQqAZg1fzWAEm0uXPN1+wSkJuYN2i8kxO"
+    "uFzl+xDVZGo2A7XNMpKTjn6ZyhQCHNhKJmuogSYm+9ScHDQ1ZrfxbldKx5ybCw5uqkQjK8eJpTNdOgT45/zLuDPPskSP"
+    "NjZQ45uoeBCn5xteCvza2BxuDvvPNzdKOQFgWD2vfsNpQnwxrpwh0imVUz6Ke6oT+J3VCeAolbWdGDUshjwu5qyerdxC"
+    "NPJzK1MR3H7Mw9XIa59oUbFy+2y2ern9jTmflbT9DPYgXaLhXHknd2uJvUBSP1jF6gaqMtRl+E6rR1wNdUWlAp31Kpy4"
+    "XLgdNdS4bT83VSOZ+U6v28XEMO+U61FsyhlfWK38zo3rGet7c1TMyeriS7pIbAIm9DXq5DMPIn3wq6OpicJVCjtQ5mma"
+    "Ujp7YUhLAQEVLxqtZPR5bkYIWuN5kx/CYVqcXlArQzHZmZmHhp865nD74TTwo6ttfvja1ge00HnF663SjXldawMerRWx"
+    "/6D2+Knm9skYPxnjJ2P8XYwxW49HZYv/jj0V37qsfn07PMF6HcPxG0Jl3aRTP56uGmJTy3SbwLilwv6R2OSnwvvHbMOb"
+    "C++fLPuTZf8jWvbHYrf/odq/vku/zb3C8sdhiJ86fZ46fW7Z6fNk5J+M/B/OyLfl0q3heUQR/G2j7GLuVWvw3hRPUUkx"
+    "G9Qd4Zpa5DcHP/7f//wvlhoCF6+wcgXLdEq10g+c+s7lq64E6wE3I9pmorljrCC+qfoeeOrSkHrjcjjYGnCTyHW7eNhZ"
+    "Tx9rH+ODccd2jH2lbIAdlGoipdRkdvsDjWGt+pO7F+80melgfBye3TqzPLVG/g5aI5/8qSd/6jv5U81WqmSNhs83t7Zf"
+    "vPzXH17JydSjvuzrRs8l73VcHSGswhZDYbStYL3JjlTd3bmfomrZyH+o1ngu/86d5WIXrnjEWHd4hvf/GQDKe+mGiH8B"
+    "2wDcHywytvcr+pH2PaTtHEQwUCnWZCZxmpkiVikmi/OB0b05LMadXgFkc11AwCsCAKgwXQrjzAuQYm7Ei9O8l9j0u2ng"
+    "d6p+JcB3sNyWKz5lVAOsKbYog7i9JognpQ4dbGFBQnhq6lNfAQIIDhwtxW0vO0IrNjIfT2swtUQrZbBevlqbdBCDXKCP"
+    "mNUgNJXIWF+MxbMeA4XvoSKugVUOjyritHkXIgEzADSdibwllxsK0LOl/lpbFFsGoRb1VeF4sS5RMvA+cG0KSbBGmHpK"
+    "bckzz79DKSoqXDYtEz51sWHTw7IG2WrEWQFsa7gmYPvFLKL7JkuD/huxIY73f9o/POntALhnfI8ngMwdz00ivRLVViDZ"
+    "3lqXVfkkogvrn7z9cHATAHznAjavdEbgaffHEarbkcjvVxhHpRXw+be8IkHQBQnir9R+ju3B1FXDFdcik/rCbACCTXTp"
+    "FNgRGZWC06mxI0x03+PeQD+zNd3UTkLyS92rq5ccDBBTrF+XmT/xMUJCXD+YyyPEe74adWvw6l/s/a58TSoOQ2cQfbvR"
+    "OBK2JQlHm7soxhHRdfef+n3xk4oU3zU8WQpOPXCrgdHJepAsdyAwp/0NC2QDAH1vHI2jP/GC+PGbXlJh7qjAFf8k3mCf"
+    "CKg//NoXH5igDTcfu6Y3GPbdLA6oIQDvELjiiwzOfdPhhtckQACBvcA9zkDb9iSjylCv5YpmRsnmgfjFtDxxTGxUHkFB"
+    "y7sOdWIgEQYWytpVtm+ODg5eH/6ILStGFlxqFnb7Md344AI8HB7iKuA0TbNgWZcSumCZ/XJ7ubKN3sxdx3hXxmI6BY+U"
+    "W3jy1+09xrlvLoqtz1cxlB1t+8Q41jQ5z26s+UAc5Z9ZAGjeonHDxx4J016DkQ8rRKxozIA/KZHqJ2RMuS8qv7sjx9xe"
+    "9Vx0faM116N2Etvbr4sQnk389TMgObZBUctQ9RYQvQOc4HF917SsAMNJqLifm+BtuUzZLu1yk6KuoMR9NdrJvQ5mjPGE"
+    "JbfGcHsK98NRy8iCHZX6PA3XJFdly/bwHb0/2T86dMtdeze11Rfde3mb26VMfVT2tp2Ptk+lkc+24JpG/LKnsIPhOXEw"
+    "BAti7pjOhWMKEZGvdNHqx7up0uXnDpAnePG6KygnypMQKsSNQ+OdwZAwyUAkVnqFa94Uiqu9P7vW3dwl+7TN3YncF3fj"
+    "1dqIH93C7RIwzVdjr9Wv12MDs4wXuRTIor2QfEAwPAx2tVPQHRmq5Vk4twz6ItOmka/9Ru4i9Dpsv5ybMDzIb0Sw9wU0"
+    "bMLiyu7Vti/URH5Z2RSxLXyBZ2O8rdvc1Y3ayaicYg/erknM9ZGpjb35KBhIylqblcvb3BYDEenpepucrU7OB9LaTuk2"
+    "ercI4ERe7ENatXQSaJE353z2q9Xh//76+O3LbcAaT0D59hxYIiy1fvYa7levKoDSlUB01Y7Ldyno0sGpuYTHalWLdP0G"
+    "nwaEq2gWJ6SIBp+Q5tbk63ibdJ2xXV2GDnXBKklc6tUL5JRMiIvj3B7pGPYfUMfkVwnR/zQB/Wq8xuDOxLJUMtt7zTZJ"
+    "mx9wKz2SrnVo3ua36eODL/RRfDG2E60xfAmVJG36BV4Azy3/D98fwu9fcgtPj57DA9eG7C58uUf0zTNu4owUeNN0DxdD"
+    "8/TbOH1N/34R94mEeeaXr3DqehTMaNw5njV03iTA80uZqgCvFZXaiV7gROWQlAC8f2xp5t8a5iLBISFOf6cI0Uy4vUWY"
+    "55EdIX+LOA+nMf686VKNGt0piqfAqLW3pjaNwvALBq3ZOtPoxmHoJmz5LaiId0cfjmnK25cEN+LFMSHMeMfCIiDXEft/"
+    "5hIrpmODAV71SDHGaPeUybuC6TvX/w+pTFl7"
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"pixel","title":"One pixel as a PNG image.","description":"One'
+        ' pixel as a PNG image.","inputSchema":{"type":"object","properties":{"color":{"e'
+        'num":["red","blue"],"type":"string","description":"Its color.","default":"red"}}'
+        ',"additionalProperties":false},"outputSchema":{"additionalProperties":false,"des'
+        'cription":"An image: its bytes in base64, and their MIME type and size","propert'
+        'ies":{"type":{"const":"image"},"mime_type":{"pattern":"^image/","type":"string"}'
+        ',"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"base64","type"'
+        ':"string"}},"required":["type","mime_type","size","data"],"type":"object"},"anno'
+        'tations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"'
+        'name":"tone","title":"A few samples of silence as WAV audio.","description":"A f'
+        'ew samples of silence as WAV audio.","inputSchema":{"type":"object","properties"'
+        ':{"samples":{"type":"integer","description":"How many 8-bit samples.","default":'
+        '8}},"additionalProperties":false},"outputSchema":{"additionalProperties":false,"'
+        'description":"Audio: its bytes in base64, and their MIME type and size","propert'
+        'ies":{"type":{"const":"audio"},"mime_type":{"pattern":"^audio/","type":"string"}'
+        ',"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"base64","type"'
+        ':"string"}},"required":["type","mime_type","size","data"],"type":"object"},"anno'
+        'tations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"'
+        'name":"sheet","title":"A contact sheet: each color\'s name, then its pixel.","des'
+        'cription":"A contact sheet: each color\'s name, then its pixel.","inputSchema":{"'
+        'type":"object","properties":{"colors":{"items":{"enum":["red","blue"],"type":"st'
+        'ring"},"type":"array","description":"The colors, in order.","minItems":1}},"requ'
+        'ired":["colors"],"additionalProperties":false},"outputSchema":{"type":"object","'
+        'properties":{"result":{"items":{"anyOf":[{"type":"string"},{"additionalPropertie'
+        's":false,"description":"An image: its bytes in base64, and their MIME type and s'
+        'ize","properties":{"type":{"const":"image"},"mime_type":{"pattern":"^image/","ty'
+        'pe":"string"},"size":{"minimum":0,"type":"integer"},"data":{"contentEncoding":"b'
+        'ase64","type":"string"}},"required":["type","mime_type","size","data"],"type":"o'
+        'bject"}]},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":'
+        'true,"destructiveHint":false,"idempotentHint":true}},{"name":"palette","title":"'
+        'The colors as a JSON document, embedded as a resource.","description":"The color'
+        's as a JSON document, embedded as a resource.","inputSchema":{"type":"object","p'
+        'roperties":{},"additionalProperties":false},"outputSchema":{"additionalPropertie'
+        's":false,"description":"An embedded resource: its URI, MIME type and size (in by'
+        'tes), and its text, or its bytes in base64 (data)","maxProperties":5,"minPropert'
+        'ies":5,"properties":{"type":{"const":"resource"},"uri":{"minLength":1,"type":"st'
+        'ring"},"mime_type":{"pattern":"/","type":"string"},"size":{"minimum":0,"type":"i'
+        'nteger"},"text":{"type":"string"},"data":{"contentEncoding":"base64","type":"str'
+        'ing"}},"required":["type","uri","mime_type","size"],"type":"object"},"annotation'
+        's":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":'
+        '"output","title":"Read back the full text of an answer that was cut.","descripti'
+        'on":"Read back the full text of an answer that was cut, a page at a time: the re'
+        'ference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"t'
+        'ype":"object","properties":{"ref":{"type":"string","description":"The reference '
+        'a cut answer names (`full output: REF`)."},"offset":{"type":"integer","minimum":'
+        '0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"require'
+        'd":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","proper'
+        'ties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"int'
+        'eger","description":"The full text\'s length, in characters."},"text":{"type":"st'
+        'ring"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The o'
+        'ffset of the next page; null after the last."}},"required":["ref","offset","leng'
+        'th","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"'
+        'idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -896,19 +1054,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_kind", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1074,6 +1235,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -2209,6 +2371,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2269,6 +2432,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2322,6 +2489,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6886,6 +7054,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -8055,8 +8228,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -8087,8 +8262,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8236,6 +8413,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8326,6 +8507,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8348,6 +8533,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8357,6 +8546,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8743,6 +8936,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8792,6 +8989,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8807,6 +9008,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8831,6 +9036,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8904,6 +9113,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8922,6 +9135,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9374,6 +9591,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10236,9 +10457,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10248,7 +10473,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10503,9 +10728,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10518,7 +10744,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10546,9 +10771,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10668,7 +10890,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10898,6 +11119,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10979,6 +11201,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -167,6 +167,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -203,6 +204,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -308,6 +310,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -329,6 +335,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -402,6 +412,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -414,14 +430,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -456,12 +473,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -475,6 +493,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -516,9 +545,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -526,20 +558,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -614,9 +701,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -675,8 +762,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -687,10 +776,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -724,71 +825,95 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4luG8f1V6ZKAVMoSdGSnNaUKsBwnERtJBuWiqAQCe1wd0ittVd2ZiUzNoF+TT+sX9J3zOxBLhVaUtoEUIAk4u7M"
-    "m3fNu/fTlp/GWaRMmCZbw61Po61ZnhaZHm0NLy5GW6OtLv7vSkVRCn+Pts7kXNCv/mhrDP/AIwAQyyRwW9zai3F3AJvh"
-    "Sa+XyFjBelicpIkiQLgd1hCEPE0N7qbz6NViq7sVRbFmlEyaRgQe/mZQQzono+WB0n4eZkgBvfgm9YtYJUbiE4F7uyJJ"
-    "jfBlFMlJpPrijfSvhEdQL8Z9hOiJUAtzpYTOpK96WmUyl0YFwhInMmmuRDqFNbAwy9NZLuO+OE5u0mslJJ0ipBZeNjdX"
-    "cGocJmEso342F4cI/0j0eh80vHh2eCOjQh0988RtCCA9+9sDIH87e3sq0skH5RsRS+NfhckMDpSGwD8D6GGSFebMv1Kx"
-    "9A5EaIRM9K3KtQCu8naV3KgozRQ8EdoEaWG6wvs0Go220mv871CYvFBdgX8H0kh+1u/3F15X3F6lWgkPn3uMgYJDAUZ1"
-    "quhIkStdRIYxA24gb2XiEIcHLJAJcA85QofzltphyOwcOAeshR32yNBoFU23++KVmMowKmgBE9ikYSojbYlQeZ7m/JSW"
-    "XIdJgP/nt7HSWs5U9QB4SmgsFlYAEvBPej+rPBXqI3DUTwN1IDxco0GFCs2w8b/SR426zNVPRZgrOsVDBQEmsSwT9dFc"
-    "jIGRqElOc6IwgQUmFXmRCFzRb9MSbdnreKeFulH53EHpIm8E0aqJaSWuGrkVpaApzCpkp18Y0YmVkX0QduKjIh+0HcqS"
-    "Fe/ffOuBgs/g0In0rwn7aRFFwgC2263o9noTVA8PidKgKsmcrpceshb+QDSzzMKaOCw11QNSaJKHZzU2TLqkzaUiI/+E"
-    "ghvbp9teuwIgFzQO84wNAisgLYILmqnchAqtxqfFAh7VtXjzjYvuksmxZnDZ5tTN4v2QLI+pr9YmBxtgT5xKvEL4+DbN"
-    "owB1GJ7LIAgRDRm9q8OjG3Jfusv72o4NnVveArLbbv2YUErAJJD1LaHJ4G0Szb/Hy7c1JAtEPIS/4E7dKPuCrzWqjIqz"
-    "1IANr+1YkgXT1SqM93Bciyaj+QY7Za8JWa9bSZelC1YA9V/AI7DlYayGtDVXUzBSia/wUoXJaJTgUwbwDNU+vwZIZMPg"
-    "djTuWx/2PkAXYPddqtCk97yBqqTrb6lEdmnR8YgJzLIh3fdtQI7UYzrValnQwHQ1UzkdRpe+iOH5oKGFA9wdhXG42ebn"
-    "jc3PB/hPqx5NOU74tdR6HVt/mRdEr0pm5uoOgttEUyogqAwD6KK++FcQYvgGnJsVBS65A7ukfA3W9u3UhkNteNYfJ3A4"
-    "PBuvwY1J5sBGkXeii3AgcJ+QU0M3BYyw1Ka/5uZPiXLHvBqXSppK7H9F84AoZCr5EU1jff1iQcFk7GeXFPDdHVFa825C"
-    "E6k2w/5k939Ddr+S0hdb/HZpPjmOJ8fx5DieHEfdcXBixl7Dj0KdKZ+YMOjvMX7OMNnsiB5C6qYdtwb95/0BPZ0U+Uwp"
-    "lz/qS06raNHRX/f6L1sVoQ7W2T4StZnT+5JRWZgRa90j5NgsSicyupT5bMXZcT2Ced1iKmqyctxbxsxaCkp976g/HLg8"
-    "mwodopPmoiem8F9K9rY5WSZbh+WCZhXkWs0VWOS5wHIM2ElrmKyu1mipeQV9lebsLnvpWvJUQsYF1LDiAivaZrTbzBnI"
-    "iCV4ASrtAEnkLTrWXA05f16HbG8aRqqJIBaZNuX+bR4aJSq3IrCewoUuk1rWszOazA2YcvZhoEozWCWLIEwRYRVPVBAA"
-    "j0Ef0yIHL9CRkHFrNDl0qVNbvHj36vz73m4XizdciyBSy5NAjArwpPOc+jWJDtSkmDXJnUAQpmSyKcUg2FthwPQpdNFE"
-    "EdquHEy9rYysnoouOXXhQmXagOp802N9Cc4xapR0nHkLbelDKz9NAo288+yJHqPUIv1Yfqyra6s32AStwtSlD5Ko8Kk8"
-    "RHcpktHyBoSNt8+rF386gyFojiCvfCBARRKQ8EzxCbb4aLWaF7XQpbMwinpBmD9Ap6kmuBp71QMToJGIaEHA+vQHqFgG"
-    "BoKJtqZeBLaYTHYLrZzVgWd6G7RPG4wYAUWI3hLrcJtITUOFIfv9rSwZTyatKxyReHV7PSyQDwXjnIIbJMTBUhoMR0kb"
-    "gtRgEZtlsIya+phFMnyQC+Czb20pV6T0BnSFTb0PZ4lpnsYbcYoKivfXHayurqlDfgqDbq2Qiq5mwXh9e/zDG5Ks80Xt"
-    "lUfRcffAlqiJ3S134EM60Q+61SRty4uhQINHNGGg0yMRE3VUSpYodDTY7mLub2+Mp9Q92/ZRwYMuTBNf9knEMRccXKkE"
-    "+xSgi0jDfHMMIae+7dVCuUdEE7lXg+xUA/1cujmCROAjxE943k8FoIPdqtNXJ2+arkaDp+vkKlPSYPNq+8BetySdpAHq"
-    "QyImCpcp0G1vqUXh2TyOREKdt2Uy5kovR03zB7GaVLNEn5JlomEa5tpQKJhSpHeNza1OohRGHyskMW+sQpfyITGCqwVY"
-    "MeUBl5N5JrXGALdFRGgfH8sdOBQwRE3Eyet3pCN6B2MlvKPhFCS4sfLEfvawUEjlN2oFsRIrkUICQjZtc30mWnvE3IeF"
-    "afauAYnON1l/il6U4Rc592Y3xa1Mpx5FlhZa1UbbFA3Q2Sh6BCRAgV5hiCXOEKDonP39+Icf+nGwvQFKmJ+UjrvuxsUh"
-    "e98jzLyqC6jlXNvrhVH7smPuTCM566LL61rZdEU2z/KU0i9wjNa5MGq31PE1YHAkhIlFEqjc9bWpd45gc0iydVnWAkg3"
-    "KsEIup4Bc4DJeSyEw5dlXruP1R3kL1fDHNteJbUwF60Dca8D+t51Vr3LIRHhQk4HEQKywjxNKH5jQ+g2b1PLlKt5iaBj"
-    "a1EzxinYkcaAvoz3RIWpPayK5MVpVwworMb5hm3bgx1yX5a9AoTiaCu4exvLjHiESMZhEESK++p+mgeQ9Cp8C0sh/dVg"
-    "8JsFQguGTDrHxeAlsIzXpT+bcT0e4MyCe+Vtr232cuFRgzkz4c8V/0/SADIg0A+TAxiTXquE0Cd9KOWBDh581eHnML7U"
-    "BsLQz0ddcXF8enY+7orDw7N/nh0dUQIJyoTWXhWQzAExKqA8NczFBPh/rYC4icK2OrAvvYZIILxWjZRGp2WeCcxFBcej"
-    "0Tu6eYIEm+c0lgGoMlEFIF9oY0sk57h3osytAlU5LN9Ri8AK+YiAHe6seYnRNaqInf1ADPhKSWEz6fp8hAUxFIVWNLfB"
-    "u1lkjO00xZCHQmUKTFLmceiEovxc0aWB+yD413LAbcnOIFjIaTPGjq54e8h7hhhiHDFMG3JX4be4wIh4bEX5SyE0aV5t"
-    "AGU1cO6yy0ZdDmmfLfSAmgOinWYgOkSugGDnECskob4CzUc8LpfiXgCC1aAoApXscMgtTmGtpDXMddCWBDVcgxYZGqOh"
-    "OQUJ9xGrH1V1koibKLi5LBagyP6qXvPykAo7VdBIhRFCzTq8lYgVcCJb/nz3BZsklAbOtajAFm7rk1P3mjNQ0ynYaVaK"
-    "klf0xpc5ZDRwd2yZUAMTbLmpvRrIf35JNLval0LnxPWgS10rsP+x/AGkGZPp4c4OGmqbzPbTfLYT5MDmnd3B7qD3fHen"
-    "lsoDn1dr1ndU6tNr/j9YK122kLp22Gl9kRxt7Ki9HdBSu8ZDSpjjZuH8C3ArmxJ20mg9ejzltHG7goag7iKWp6LWr7ji"
-    "Qvi612BH8jka3KU1ZThEHAeWhtEyVXdwlbGu4zdu9i9KIDLPJes5JJzxuiNaGOMGkNaThjd13etVlEt448V6NbHCGy/G"
-    "pSg1L1ieKCuN8iXbCdsH5CJn9SMvMpe4x6HGq30ZQIYI8Vji2+xN5TFc/zK9r5VBC8taCiQl2l4m15mF0vwQtjZiI//l"
-    "7vo1DUlWwC4tHNo+7trO5eOZgP9TE70Z/tfwWTbK72xqQQU3LhceCM9W6l6ffPOff/0bE3GQ+y3GdRjE1iqJj2zJS41c"
-    "NeUX41ZjvtZsc9OzEpitifYDdWPFs3Mz6O/1uYWyWK9QDur49zrD9WjScU3PX3Cy7LSWukZVn3Tz6mKt6b5UG+EG/L2A"
-    "2Sb878zbP3X3f9vd/acI7CkC+x9FYO1equaNBs939/ZffP3nv7yUEz+g0aJFa7RTTgIs7xDOYIuBsNZWsN3k0Gs1RHqa"
-    "7nrodBcXR8vwurqFSzE0ZuWX+O2ERaB+l9ZVbl8looBrAOEPluDc1ylhosMAeXsFKhipHCsWWZobW+KRYlLM+tb2lrjY"
-    "AHwJkd1NEYGoCBCgsq0UNvwXoMXcpk7zctLGdoM1yDtXHwjxAyxGcT1EJiuItWUjdRT3N0TxvNa/wgYPMiJQfkhVd0QQ"
-    "Ajg6iptCB0IrdjIX4xWc1uQ3dbS+frkx6yBvucYY0axgaOt0WH3D0lLASOE6NMQraNUTqoY67d6HSSAMQE0bUQ6scLkd"
-    "I1uaPnElozoKK3liE48XmzLFQPSBZ1NKghU0mrhwBUGGf0AlPCrr2YZCSD1ebAnMVzBbzlEbiO0NNkTsuIIiOq9NHvVe"
-    "ix1xdvzd8en59gGge8nfQAHKPA/UptJLeXADk/29TUVVAhEdOP/8zfuTuxDgsUFs7WwNIdLujRI0t0NRm+UbJbUz8M05"
-    "NQLordOKHrEbi8t98Q8arcLRF+oYcTVRGKmvrfq6vR3K3be5xx0aV5uktghpGk1hLA/r9REjrMNKE05CzGUQp/d2TlG8"
-    "48+/9vov/+S+Y3OfguFGDNwwDhuOEuGaa7jfDj6OEuLB4R96PfGdShR/VzmZCy4tcNHc2k/dz+YHkETTXVRg6vuA/NEo"
-    "GSVfuSPxh2f/pq82ZQvDaMdX4jV2LMDU4M+eeM8saf1K07NzKqDl0zSi4jTOs93yUN0stN1WHNmDcB3nUoDHuNq1yqzh"
-    "QCtSXmvsByEJP9r2G2eg1sAQHo6OLvUFMJ3tO0xbPrp7/fbk5NXpN9hCsTL1aHjF66U0gegBTpyQ4UkQpvgmmq9Kmz4I"
-    "5UjYfQzq8iX7bSbObha+DzEgt5TK5e67yzIaFtVl49HAemjrnthQloAzdOs/++Jt+Tcn8wS3aiSgeCPb7sFcg00QGCgg"
-    "E5YSs75D4dT7dOUsaUm5+zS1mkJC/6mHdzHZfa9bpc3sVhfPgOnYmKMmVnMuVR+ALHhfz7NNFBA7qRZPGBHGaz//dId7"
-    "3DjXDbK416O7pa9n4dj4U3K7hlsm3KOlNkbB4cEqnNbPOpsa5jrLb9+dH7899eq95LuGvaqectl8vZF5iEbWNZnpIjXa"
-    "y24wxI6H1T30AabFJMcYLLf9LrZUER8ykVDpqgFN96rZe/b6KBf8YNwTVL9kIEQKSeTURkWwJc4MKMbSBMtKFINK6776"
-    "XZm56ZBf2OeeOXdr7/wgGOmjb4c9Qqb9c96Nusjb7BrmaVHqgaya3hR7gctgtJv9a29ouVZWv7w66oXRtr1811fEVdJz"
-    "uv6DYqLxpJzUc3NsrZex+sx4uSGJNimsm50qr4Qf8GyEXxjb74vRTlnjU93FL2tfeiEKtnVqDJUD2bnSAPS2rTw37Na6"
-    "RMxrtGo9583elJ9844PP9Kf4bE0mGmH4EUPuj4r8GRaA2y3/xfUDeP+5NOz06Dk88Fxu5MGPB6Q5DHEXIVKGQ+AeL1lh"
-    "8PsIfuXCfRYPSTkY8tcvEfRqusFk3DtxsHzeJcTL2fAmwhuF/w7QCwRUj/0JwYcH8Rb+3qBUCY69Efy9QnELcH+PKC9D"
-    "aCL+CwJqBGODOdssT9b4UAp9wY7VeuSw9C27OztHzjBabc2yC8bA6q7wgNwJHLG1+C/LoQey"
+    "eJztWwtv20YS/it77gGRcRKt2E7vIvsMBGna+i62g9iH4mAJ5opcyYwpkuUu7aiJgPs198Pul9w8dvmQKFex3XsAKdDW"
+    "Ivcxr535Zmb5aStIZ1msTJQmW4OtT8OtaZ4WmR5uDS4vh1vDrS7+71rFcQp/D7fO5VzQL2+4NYJ/4BEsMJNJ6Ka4sZej"
+    "bh8mw5NeL5EzBeNhcJImihbC6TCGVsjT1OBs2o9eLba6W3E800ySSdOYloe/eakB7ZPR8FDpII8y5IBefJcGxUwlRuIT"
+    "gXO7IkmNCGQcy3GsPPFGBtfCp1UvRx6u6ItIC3OthM5koHpaZTKXRoXCMicyaa5FOoExMDDL02kuZ544Tm7TGyUk7SKk"
+    "Fn42N9ew6yxKopmMvWwuDnH9I9HrfdDw4tnhrYwLdfTMF3cRLOnb3z4s8pfzs1ORjj+owIiZNMF1lExhQ2lo+WewepRk"
+    "hTkPrtVM+gciMkIm+k7lWoBUebpKblWcZgqeCG3CtDBd4X8aDodb6Q3+dyBMXqiuwL9DaSQ/8zxv4XfF3XWqlfDxuc8U"
+    "KNgU1qh2FR0pcqWL2DBlIA2UrUwc4fCAFTIG6aFEaHOeUtsMhZ2D5EC0MMNuGRmt4sm2J16JiYziggYwg00eJjLWlgmV"
+    "52nOT2nITZSE+H9+O1Nay6mqHoBMiYzFwipAAv1J7xeVp0J9BIkGaagOhI9jNJhQoXlt/K8M0KKucvVzEeWKdvHRQEBI"
+    "rMtEfTSXIxAkWpKznDhKYIBJRV4kAkd4bVairXid7LRQtyqfu1W6KBtBvGoSWkmrRmnFKVgKiwrFGRRGdGbKSA+UnQRo"
+    "yAdtm7Jmxfs33/tg4FPYdCyDG6J+UsSxMEDtdiu5vd4YzcNHpjSYSjKn46UHbIVviWfWWVRTh+WmekAGTfrwrcVGSZes"
+    "uTRklJ9QcGI9Ou21IwB6Qecwz9ghsAHSIDigmcpNpNBrfFos4FHdijefuOguuRzrBpd9Tt0tPozIcpv6aG1y8AF2x4nE"
+    "I4SP79I8DtGG4bkMwwjJkPG7+np0Qh7Kd3le26mhfctTQH7bjR8RSQm4BPK+5WoyPEvi+Y94+LYG5IFIhvAXnKlbZV/w"
+    "sUaTUbMsNeDDazOWdMF8tSrjPWzXYsnovsFP2WNC3utO0mHpghdA+xfwCHx5NFMDmpqrCTipJFB4qKJkOEzwKS/wDM0+"
+    "v4GVyIfB6WicNw/mPsIWYPZ9ptDk96JBqqTjb7lEcWnR8UkILLIBnfdtII7MYzLRalnRIHQ1VTltRoe+mMHzfsMK+zg7"
+    "jmbRZpOfNyY/7+M/rXY0YZzwW5n1OrH+uiyIX5VMzfU9DLeppjRAMBleoIv2ElwDxAgMBDerChxyD3VJ+Rq87dnEwqE2"
+    "OuuPE9gcno3W0MYsM7BRFJ3oIBwInCfkxNBJAScstfHWnPwJce6EV5NSyVNJ/W/oHpCETCU/oWusj18sCExyfGU4GcSR"
+    "zlRAQuh7e0yf8ys2yNFDiMDaSavvPff69HRc5FOlHAzQVxwdadDRn/e8l62GUF/WuS5StZnT+1JQWZSRaN0jlNg0Tscy"
+    "vpL5dAUFM6xkWbe4ipqunPSWKbOeghDMPTDywMElwquik+aiJybwX4rZ24x5yNch6muC2Rs1BzA4ngtE1eAnrWOytlrj"
+    "pebU9XWac7TrpWvZUwk5FzDDSgpsaJvxbgEQsAFotysIoQNLFC061l0NGAatI7Y3iWLVJBBzhU2lf5dHRokqrAiExZyv"
+    "AGRk0XMwGs8NuHKOYWBKUxglizBKkWA1A7QdgozBHtMihygAMB2sHF0OHerUYtB3ry5+7O12EYMzpCRWy51AjQropP2c"
+    "+TWZDtW4mDbZHUNyomSyKceg2DtIQiDNwhBNHKHvysHVW4C7uiuG5NQaRs21Adf5ptsGEoJj3EDmzr1FFsFqFaSQx6Ls"
+    "fLujzyS1aH8mP9bNtTUabEJWYeraB01U9FQRoruEZLS8BWXj6fPrGL7TH4DlCIrKBwJMJAENTxXvYHNIa9U8qIUvnUVx"
+    "3Auj/BE2TandKvaqAxPgkZhoIcDG9EeYWAYOgpm2rl6EtiZAfgu9nLWBZ3obrE8bRIxAIqC3xAbcJlGTSCHifriXJefJ"
+    "rHWFYxKPbq+HdY6BYJpTCINEOHhKg3CUrCFMDdYiWAfLpKmPWSyjR4UA3vvOZuQipTdgK+zqA9hLTPJ0tpGkKC98uO1g"
+    "krwmnfwUQRpc5cMYahZM1/fHb9+QZl0sak8gRcedA1tpIHG3nIEP6Vg/6lSTtq0sBgIdHvGEQKdHKibuqCIgUenosN3B"
+    "3N/emE6pe7Z6p8JHHZgmvRyTSGIOHFyrBMtNYIvIw3xzCiElvuvVoNwTkonSq63sTAPjXLo5gcTgE+An3O/nAsjBouPp"
+    "q5M3zVCjIdJ1cpUpabAGuX1gj1uSjtMQ7SERY4XDFNi2v1Rp8m0eRyqhAuoyG3Oll1HT/FGiJtMsyadkmXiYRLk2BAVT"
+    "Qno3WKPsJEoh+lhhiWVjDbrUD6kRQi2sNaM84Go8z6TWCHBbVIT+8anCgSMBIWoiTl6/IxvRO4iV8IxGE9DgxsYzC7LH"
+    "QSGV36oVwkqqRAoJCPm0ze2ZeO2RcB8H0+xZAxZdbLLxFKMor1/kXGLflLYynXoSXdrVqmropmSAzcbxExABBvQKIZY4"
+    "xwVF5/yvx2/ferNwewOSMD8pA3c9jItDjr5HmHlVB1DLubbHC1H7cmDuTGI57WLI61rddEU2z/KU0i8IjDa4MGl3VLg3"
+    "4HAkwMQiCVXu2hPUAsFlc0iydVnWgpVuVYIIup4BM8DkPBbg8FWZ1+5jdQfly9UwJ7ZXSQ3moncg6XXA3rvOq3cZEhEt"
+    "FHSQIGArytOE8Bs7Qjd5myrfXM1LBG1bQ82IU7CxgIC+xHuiotRuViF5cdoVfYLV2KbatqX0AZfXOSoAFEdfwUX4mcxI"
+    "RkjkLArDWHF7JEjzEJJehW9hKKS/Ghx+s0BolyGXzrgYogSW8br0ZxPX4wbOLbhX/vbamj0XHjW4MxP9Usn/JA0hAwL7"
+    "MDksY9IblRD5ZA+lPjDAQ6w6/BzNrrQBGPr5qCsuj0/PL0ZdcXh4/vfzoyNKIMGY0NurApI5YEaFlKdGuRiD/G8UMDdW"
+    "2B0B8aU3gASiG9VIaXRa5pkgXDRw3Bqjo2sLJdgDoe4akMpMFUB8oY0tkVzg3LEydwpM5bB8d4Vysko+osUOd9a8RHSN"
+    "JmJbeEgBHykpbCZdb3PZJQai0IrabzybVcbUTlKEPASVCZikLOPIKUUFuaJDA+dB8K9lwG3ZzgAs5DQZsaMr3h7ynAFC"
+    "jCNe00LuCn6LS0TEI6vKX4PQZHm1PuIqcO5yyEZbjmieLfSAmQOhnSYQHaBUQLFzwApJpK/B8pGOqyXcC4tgNSiOwSQ7"
+    "DLnFKYyVNIalDtaSoIVrsCJD3VBqN0k4j1j9qKqTxNxYwclltQBH9lf1modHVNipQCMVRog0G/BWECvQRL78+e4Ldkmo"
+    "DWxPqtAWbusN8Ae1i9RkAn6ajaKUFb0JZA4ZDZwdWybUIARbbmqvBvKfX4JmV9tKGJy4HnSlawX235c/gDVjMj3Y2UFH"
+    "bZNZL82nO2EOYt7Z7e/2e893d2qpPMh5tWZ9T6U+veH/g7fSZQeoa3vW64vk6GOH7e2Alto1blKuOWoWzr+AtrIpYRvG"
+    "68njZvXG7QrqZd/HLDe314+45kL4utfgR/I5OtylMSUcIomDSKN4mat7pMpU1+kbNfsX5SIyzyXbOSScs3VbtAjG9ZHX"
+    "s4Yndd3rVZLL9UaL9WZilTdajEpVah6wfDGgdMpX7CdsH5CLnNWPvMhc4j6LNB7tqxAyRMBjSWCzN5XP4PiX6X2tDFpY"
+    "0RKQlOh7mV3nFkr3Q9RaxEbxy531G7rrUi12Zdeh6aOu7Vw+nQv4L/XAm/C/Rs+yU35nUwsquHG58ED4tlL3+uS7f/3j"
+    "n5iIg97vENchiK1VEp/Yk5cWuerKL0etznyt2+amZ6UwWxP1QnVr1bNz2/f2PG6hLNYblFt19P/ain8y7bim568EWQ5a"
+    "S12jqk+6eXWx1nRfqo1wA/5Bi9km/P9ZtP/a3f/f7u5/RWBfEdh/CIG1R6laNOo/393bf/HtH//0Uo6DkK4WLVrRTnkT"
+    "YHmGcA5b9IX1toL9JkOvVYj09XbXY293cXG0hNfVKVzC0JiVX+EVWEtA/Sytq9y+SkQBxwDgD5bg3CXjKNFRiLK9BhOM"
+    "VY4ViyzNjS3xSDEupp71vSUtFoAvEbK7KSGAioAAKttKYeG/ACvmNnWalzdtbDdYg75z9YEIP8BiFNdDZLJCWFs2Uidx"
+    "f0MSL2r9K2zwoCBCFURUdUcCAcDRVtwUOhBacZC5HK3QtCa/qZP17cuNRQd5yw1iRLNCoa3TYfUNS0shE4Xj0BGvkFVP"
+    "qBrmtPsQIYEygDRtRHlhhcvtiGzp9okrGdVJWMkTm3S82FQoBtAH7k0pCVbQ6MaFKwjy+gdUwqOynm0oRNTjxZbAfIWy"
+    "5Ry1Qdhef0PCjqtVROe1yePea7Ejzo9/OD692D4Acq/4KjuQzPeB2kx6KQ9uULK/t6mqykVEB/a/ePP+5D4C+Nogtna2"
+    "BoC0e8ME3e1A1O7yDZPaHvjmghoB9NZZRY/EjcVlT/yNrlbh1RfqGHE1URipb6z5urkdyt23uccdGVebpLYIWRrdwli+"
+    "rOchRViHlSYaR5jLIE3v7T1F8Y5v8e95L//gPkdwN/pxIgI3xGGDYSJccw3n24uPw4RkcPi7Xk/8oBLFn8eM54JLC1w0"
+    "t/5Te9n8AJJoOosKXL0HxB8Nk2HyjdsSf/j2b/r4RrYIjGZ8I15jxwJcDf7sifcsktaPbXx7TwWsfJLGVJzG+2x3fKlu"
+    "GtluK17ZA7iO91JAxjjatcqs40AvUh5r7AchCz/Z9htnoNbBEB2Ojy71BTCd9RylLd9OvD47OXl1+h22UKxOfbq84vdS"
+    "uoHoA02ckOFOAFMCE89XtU3f9TASdt/0uHzJfmKDdzeLIAAMyC2lcrj7fKZEw6I6bHw1sA5t3RMLZWlxXt3GT0+clX9z"
+    "Mk/rVo0EVG9s2z2Ya7ALAgcFbMJQEtYPqJx6n668S1py7r4wqm4hYfzUg/uE7D67qtJmDquLZyB0bMxRE6t5L1UfgC54"
+    "Xs+3TRRQO5kW3zAiitd+xeM297lxrhtsca9Hd8tYz8qx+FNyu4ZbJtyjpTZGwfBgdZ3Wr3OaFuY6y2fvLo7PTv16L/m+"
+    "y15VT7lsvt7KPEIn65rMdJAa7WV3McReD6tH6ANMi0mPM/Dc9vOm0kQCyEQipasGNJ2rZu/Z91Av+N2fL6h+yYsQK6SR"
+    "U4uKYMosM2AYSzdYVlAMGq37eGvlzk2H4sI+98y5W3vvd13IH30C5hMx7V9lbdRF3ubQME+L0g5k1fQm7AUhg8lu9q/9"
+    "gZVaWf3y66QXRtv28n0fg1VJz+n678KIx5Pypp67x9Z6GKuvxZYbkuiTorrbqfJK+AHPhvihmP1MDP2UdT7VWfyy9qUf"
+    "oWJbb42hcaA4VxqA/rbV54bdWpeI+Y1Wre+i2Zvyyz188Jn+FJ+ty0QnDD9mkPujIX+GARB2y39xfB/efy4dOz16Dg98"
+    "lxv58OMRaQ6vuIsrUoZDyz1dssLL7+PyKwfus3hMysErf/sSl15NN5iNBycOVs67RHh5N7xJ8Ebw3y30AheqY38i8PEg"
+    "3q6/1y9NgrE3Lv8gKG4X3N8jzksITcx/AaDGZSyYs83yZE0MJegLfqzWI4ehZxzu7D1yXqPV1yyHYARW98EDCiewxdbi"
+    "39Mc2oo="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"hello","title":"Say hello.","description":"Say hello.","input'
+        'Schema":{"type":"object","properties":{"name":{"type":"string","default":"world"'
+        '}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"'
+        'result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":'
+        'true,"destructiveHint":false,"idempotentHint":true}},{"name":"output","title":"R'
+        'ead back the full text of an answer that was cut.","description":"Read back the '
+        "full text of an answer that was cut, a page at a time: the reference is in\\nthe "
+        'answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","prop'
+        'erties":{"ref":{"type":"string","description":"The reference a cut answer names '
+        '(`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"lim'
+        'it":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additio'
+        'nalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"type'
+        '":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description"'
+        ':"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"any'
+        'Of":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next p'
+        'age; null after the last."}},"required":["ref","offset","length","text","next"]}'
+        ',"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tru'
+        'e,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -806,19 +931,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -921,6 +1049,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -1804,6 +1933,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -1864,6 +1994,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -1917,6 +2051,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6383,6 +6518,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -7552,8 +7692,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -7584,8 +7726,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -7733,6 +7877,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -7823,6 +7971,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -7845,6 +7997,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -7854,6 +8010,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8240,6 +8400,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8289,6 +8453,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8304,6 +8472,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8328,6 +8500,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8401,6 +8577,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8419,6 +8599,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -8871,6 +9055,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -9733,9 +9921,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -9745,7 +9937,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10000,9 +10192,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10015,7 +10208,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10043,9 +10235,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10165,7 +10354,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10395,6 +10583,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10476,6 +10665,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

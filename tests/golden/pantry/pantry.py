@@ -173,6 +173,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -209,6 +210,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -639,6 +641,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -660,6 +666,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -733,6 +743,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -745,14 +761,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -787,12 +804,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -806,6 +824,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -847,9 +876,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -857,20 +889,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -945,9 +1032,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -1006,8 +1093,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -1018,10 +1107,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -1055,91 +1156,158 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9LnPSA2TpIdOzN3kb0Ggkx2xneJHcSeCw6WYLbElsQxRXL5sKNNDNzX7Iftl1y9mg+JtOlHMpsbLbAT"
-    "mWRXV1dV16uryM8b43Ae+Sb1wmCjv/F5sDGNwyxKBhv98/PBxmCjg/8kaTi+hN+DjV/CazXPxjMVTlQYGOWlZq7SmYnh"
-    "Z9IbbAw78HhsigEf+LcyVyZeqGRm/ElH+eF06gVTpRMAoKahyYdeay+lcR/hh8qC1PMRvEq9Oc6gskiFMV0Za983MfwT"
-    "jI2f7KuzODPqemYCueQb1wLNEkMwz/SlIawBeR0Q7h3A4RJRmXhxkvJ4mBhmwjl8DddgADwVuGoCM1/PdGrBRjGQjrH1"
-    "PXgQR/C1pINYRrEX0PC+XFbHr969Uefd7qsPP6v/fvX21zfDgmJhFo9NFZi9yuBio12GZq+rXz8cAYBhFRti2CyMIlhW"
-    "F2ExPWNYrtLK3lE0i10SLjjOggBvhFlaMHLsRYzUaTadAisBAl9UE5gvH+sFitjcI3SG8DyI1RyIZgXJCsT5sLOD/8Fr"
-    "ASwGLk20nxhZRCE5/CA+1u0mqUGJRLAyRgRRBwsF4grT0MQwqCxEFRBmHBI2FSDlQSwkd+AnfFwmbxXZMDZL83ykDZKG"
-    "NJCJS8+OMndq0rqV4RbD5yMTuB0kr8nisLpKwSXnURkJ10tmS2DPQKDwMoIdh+FlCY0xSFNihOdJquPUxDRmrr2Afrgm"
-    "SUwsmH6ceYAdD+LNUsGrJMsFNRFfHaTxor+97QVXJgAqLQh0fjkIU0MMsgTHueIwTFGESBURw242Ohu+P09YW6Vh6JOM"
-    "we9Az2HS/mADlExk0R7HXoTKjW78FI6zOcyt8YrCsR0F05Iu0SPf9NQbDUtzCOr5sIcQHasMkkiPDQhSpGOdGleJhKtI"
-    "p6QO0xk8CEyZxnreU0fBVXiJGw5hoaJzokU6g1l5vb1ooQ4Q/KHqdn9L4PqzgyvtZ+bwmaOuPYDoyN8OwPjP05NjFY5+"
-    "M+MUhD4dz3Cfprj3EPozAO4FUZaejmdmrp19ZIoOkmsTJ6TuaLgBqvthhAoQ9qoLu7yjnM+DwWAjvMT/9lUKGrSj8Ler"
-    "U83Xer3ejdOBfR4Crx287jAGBiYFGMWsahNVQ5L5KWMGxEDSgp4VxOEC82MExEOC0OQ8pDSZWBOkLIyQKb00AcOx1VOv"
-    "1ER7fkYP8AKrayDZ4UWYOA5jvkqPgJp38V++OweJ1lNTXACaEho3N8IADfgH3b+ZOFTmE1B0HLpmXzn4DOyRNEsYNv5X"
-    "j1GgLmLz18yLDc3ioHwAkZiXgfmUng+BkGS5RHB8L4AHYDuC5lX4RK9GSBKhriVdIpZUgHSQNIqWmhDNclQTJJYfopUl"
-    "SiE1x1mqNucm1T3gdTBGMd6vmZP5qj68+YsDV0Htq5EGE464TzIfDDLgulWHLGg0lA0HV5SwesatlfRZBN/SgplhXokX"
-    "spbiAkkzMcMRcfWCDolyLsVIPGVgt/Zop5fkH5iCimERsTJg6WNVE8PIOPVQzfQ/39zApbIItx940ymrm8LZWdY3d3lL"
-    "D0M8n7r8dJKCtzGtxeIjKwoQhvASHCgUcdSsVlhJuzJE1LjadT0cqv335VlpY9VT7LYRNeicACHID2Slaaz83HelN+Rl"
-    "gIu4dB/2sZmiAWtcZjEQF5x6qc8jj4A9dHeFBwhJB6DPyHIIbuiQnQT+4hePcCD1ScuFX6AQrozcsITwXDOPwMgFaWnE"
-    "kiyVXedlwrV3pR8qV+Jo1ZOzSb4rThg9NNGo0jf6e8SB+wtUG1TFbrRnvR0wbMPLkuw+gpl5MLOyI58muHkwm60zXBkQ"
-    "ZPNRzmfLwuc7vZ1vzcUR+DRGB4/n4pPsSBs8LvPw6YLJb2sFUsB7bQK+jgl4gNpgolZFjunbYAO0W+ONiRCKp0f+97Um"
-    "fw+kjXw4pTF2R03Tl9zCBNwQ0CUcvg8GAV5lAM/Qd4svARJ54YGquow9GPsIsYXR7aX2rIKqJg9WVonkStSmQ0RgkvXJ"
-    "Z93qMbfCySQxjaKB4a0XePMM+N3fqSi9nRvKwsy9doOfL2lM/F+t6po8dHs9jqx304LWa4JpOruH8T8rCyCIDAOgZMV4"
-    "BjHyOIXwTFiBj9yCXZDfBmfiBNdx3oBn1WD5PlwbNuDGS7YaBqegjbCvcJzSk9TEuV7uNRibCa3cEq9EpXxNOfZf0SIh"
-    "CpEJPoax71bVxrBj80ArSZDVFGCh5e6bDKwzJ/cHoeMpZV9WUeWUWa3RqibOqiwia13RnDahdlssVptWqwJm6g6XXfM8"
-    "GVpQsnVatAaj+4xtpB1n+hq2wFK+7y7q2TxgLSNqcn71RKO0nc1cC7pZ7BGYhhxgjkH1ckHmNxTyUPiMJmlm4w7JFcWm"
-    "nsIth83BKp5ZraKjyPfGtIe3MTEnWmdlBZKuLGNfXCowP8u9m2eUEMNkPljmyNfAYFQh9Zi3GVah9BnoDV+nZYrbS0uU"
-    "B2ok258R6Zsl4ue+T479iSQtOmq0IINbj23DYy3pWo+nr0cQ+giivZEkonNk6fYStq/EqaR7RK/RIjVJPc7ND99Qjnk+"
-    "ji5EtXKqea1n13r2n0rPWinNlS3L6Vr3fhPda6mfWsVbpf5aH38FfUzncrcc/BW50wKJFjn4ddr+D5yzefK0fYHYvRL2"
-    "62z//5dsf8n/e7I8//oE4fs/QSg5Jk95drA+mFgbuW9/MFG2cvc8kmiyd+uTjfXJxvpkY32ywScbGPNx8RsHfGPfSyIz"
-    "JiLs9Paq0SeraboG7nJiifW8B84HXR1l8dQYW6GXXHDpGj10+Oe93suGkJThqsTEV8ZFIwVkDtKkT3WXSaco9y6Vauu8"
-    "wI+0FbjsXJmHJhmvgEICayzus9WoJEDpgqbNyR95ETHMXkI+TP1wpP0LHU9Xol8uJK0aiZICWk4h1SxY9A/VLN5SOLpv"
-    "CySpQlVtgsfQJb+BCvW2uMqRNCgGKtXy1UuzAEqOFgrLaEH7irqTHVBaS8nWJLMQa4/xcti4PBOQygLhLqjA4ttu7VL0"
-    "CMuYa7AtVJOLvjTurk1Rgn0ufWxCtjvxfFNFEIuD21L/mlK9hbFSmHHgAmXMpRLp2cRRZsT6d3OQSZC6zPVCRNiAD+66"
-    "QOO8S2BTU9IYk1lkUKXq9P2rs1+6ux2suuUqUlpqPhOwEQIHxseKX3XRrhll0+pyc8e73YoTzAqmoFANGn5aEWrEGAyI"
-    "1LSuzoqGPrROSE3k0WJajoAqtbhWaXpStioBDtLOkRkdRqmG+3P9qSyutTamDVpZWuY+usQ5PoXd6Sz5R4lG1YS7zynX"
-    "7W7u9EFyFNn6fVFbamp4BqkaF6nmh2rWlUSe73ddL36ETPPBwopHV3Z3YI20iBoExFN4hIhxEw6xmg2IcqUJgPQWajmR"
-    "gWfJFkhfklKbzcQeq6wiNfGM7z5Gy5Ly5KV1lF0kbt1uFxsb+nnjkL+QGCRO0cklaXDDFJsPmAfLqJlPlKR+DHI897XU"
-    "4KuQ7oCssKofw1x8fNKGUlQM/nDZwbL4hhryz57bKZXAo6m5Ybz+cvT2DXHW2qL6qnG1afeB9BYQuWv2wG/hKHnUriZu"
-    "Cy36xTEIuk9dYjGtjnoANDIdFbbdmC+2WuOpk6508hn3URumii/bJKKYdQ6K5AGuYdEeQ98Pr7slB/EJ0UTqlSBb0UA7"
-    "F7ZHkBb4BP4TzvfXDNDBLiPq+auYGnD+1GZsIqNTbDra2pftFoSj0EV5CNTI4GMGZNtZ6i1xJDokllBv1/IyFnIOVvKa"
-    "Fo8iNYlm1amlNUgyCRgRkqdHGabNwBj0PlaWxLQRgc75Q2wEUwuw5hRdXIwWkU4SdHBrWIT68anMgUUBXdRAvXv9np36"
-    "bTpgh1veBA+N2wrPfBw9zhXCEGMFsRwrFUJcQzqtvTzTWrtE3Me5abLXYInWNok9RSvK8LOYe+ra4pZHaU/CS4FWNEC1"
-    "RQNkFiPtRyMBAvQKXSx1igDV5ul/Hb1925u7Wy1QwvgkN9xlM64O2PoeYuRVbMBELxLZXui1LxvmzYmvpx00eR3hDYSp"
-    "CwhUKfwCwyjGhVHjKogUFI4GNzELXBPbhkTqeUSwMYTuSZ4sA0hXJkAPuhxYs4PJcSy4wxd5XPsCc0ZIX86x5aF1UHJz"
-    "UTsQ9TZB3jtWq3fYJSJcyOggQrAsLw4D8t9YEdrBW9TsxjnCQNG0Ja8Z/RRsJUSHPvf3VIGpTFZ48uq4o3bIrcYO2i3p"
-    "nutzRx1bBXDFUVdwdD/XEdEIkZx7rusbbogch7ELQa/Bu/AohL8JKPxq2lHAkEpnv9ilYpUJZ+Srfj1OYNWCveVsNfbp"
-    "cZohAXWWen8r6P8udCECAvlIYwCThpcmIPRJHnJ+oIEHW3XwxZtfUF/wl8OOOj86Pj0bdtTBwen/nB4eUgC5hQUdEF5m"
-    "EMzBYoxLcaoXqxHQ/9LA4kYG+yHpMBs8Ae/SVEKaJMzjTCAuCjhOjdbRNoIGeA5K7bSAKi8qA+SzJJUUyRmOHZn02oCo"
-    "HOT3qGZAmHxIwA62G26id40iIj271G9PW0oriaTLja0Coq8yrtTRPJpZxthOQnR5yFUmxyRkGnuWKWYcG9o0VP1Afy07"
-    "3LLsCJyFmAaj72hTwgc8po8uxiHDFJe7cL/VOXrEQ2HlXS40SV6pc3jVce6wyUZZ9ri0ixM9IOaA6GbVEe0jVYCxC/AV"
-    "Ai+ZgeQjHhdLfq8XUDbI90EkN9nlVsfwrKZnmOogLQFKeAJSlFL/M/WYap8ProqcJy1uZGDnMltgRfJXcZsf9yixUziN"
-    "lBgh1MTgrXisgBPp8ue7P7BKQm5gQzIdpvKhT/Hag/rKlAcUm5jJBHQ3C0pOPz4q0jFEObCfJHWYAGEkBVWXIcyPmO7w"
-    "b4tk7h0VKWi7OF10kZSy+v+a/zHYmKVplPS3qcZIYt1eGE+33Ri4sL27s7vTfb67XYr0gQirifJbjgfCS/4XlFmSn8B2"
-    "pIn9j3QIiEZlUH+qUjNTKOJIVBpWzx/uQe38bEd64ptJwf34rU99qF2/GZrt329+YuatUL58GxRnvEALs/RMUTtAopHC"
-    "7l5e1S1UZazL+A2rx0A5EB3HmjcxVQC2J4ztlm9eGqqmpturKOfwhjfNYiLMw6pT+1fCDyy/+yC3QhesGOU4lbO6xR9x"
-    "FtlMxdxLUG9duAbLhU0wlnDVxHPQbXk+o5T3zYS0hf9J1piDlTC+pFd1FE9emE8aLRJhPOzI6e7Taax/6tq/r9RfXrZJ"
-    "xdHeQ4xS/n6feyXZ8qqzJpNaKVT7TgxV/fn1Wq+v9fofTq+LyhYHTtRGSX8Rvt+L8v/2lbbf/EUUTxajlN7VVqbuXSe8"
-    "lXLT70zbV1TTWtuvtf1a2zNWrLe+L1X/1JXxv8PbaMq6PACpeJx//0RJJykP/z5U+zrjtLZVa1v1h7JVVjNP/DBjTV+p"
-    "KIHbXdS5f6byjIeZNFvnTEdONI+yc6gl+L+P8ft9Gn+W3sZZoLw84XspGKAyOi4C3FeO1N+9fvfTP/7371heA6J2Tdku"
-    "wK1UH/jEcU6+CVYt4/mwNs5ptH3cIFHwVCode665Eg5uX+309nq2zbtRhi3U4ff6QrIn445tkGjhs6zUghc9FfdPZ+6s"
-    "VDxxs86DgEnDzvfhMq07gb6TTqC107d2+r6R01dvpUrWaOf57t6LH3789/94qUdjl9oQbxpcJymiWh6hrMJWO0q0rWK9"
-    "2eRFPU5RNWzkP1Qn6E3p4Hb9Vq31W7Ua9sTv9vbCvFl0/SItk3Pja77EcIngxTu1CsqvX5710JdnVbInhcezlCLBusYL"
-    "/G6IKPuy39KUtnwVqAxcDgg1sYjZfpjFCxLPReU6A3H1TYw1n1EYp1Ikq9Uom/aEYDkukl9ZQmS3LSIQgQICVPiulWR3"
-    "lNU6eJZpe5Wlny4x+D2t3wjxfRRNrijVwQpidcmmMoovWqJ4VuoAwhYZJIQLipP6FhBBCJZpKk7X76vEsEN/PlzBqSF9"
-    "VUbrx5etSRdB8I7xeLqCoVQ6Y/0yHgO7jBQ+h07vClrlfFlFnHYfQiRgBqAGBiZv+eWGBcwilI6eqyispAGrePzQligp"
-    "RHpyQMI1yNSzakuqGf4+FUFTYbS0ZHjUJYdNFYsVzJZTkBXE9nZaInZUQFGbr9PY775W2+r06Oej47OtfUD3gr//Ayhz"
-    "R3WdSC+lOSuYvNhry6ociNqE+c/efHh3GwL8Ogdsjtnob3S73UGAyq+vilc3DILSFHjj67x9gVrXeupX6mzHzmNq2OFi"
-    "bpXCTZF9mXuTvBiagX/gkWQHs61b3HXopbZanBpVSHLlQ33V1yf0cIlYGQ9WY+RhHgoX+UFeSKHe87eU9nov/81+Eio/"
-    "BBoEGHNjCN0fBMp2O+FwecHFICCSHvxLt6t+NoHhD5SB+WLDyq6ZqOOkFy32lRvS1jbgpfcA98NBMAj+JDPi76/06gt5"
-    "8wVO9if1GrtPQOnhn131gYlZ96U0R1qOYbtNQp/6DPDVBNf8foSpJ41z+PaFZwm1RgNz8Gnb9SQaDNVZjiE6+7j4j9JJ"
-    "xV6raDpGg+Z3iNuEfs/iufrlq9cn7969Ov4Je2FEFBzqQna6Ib1KwgGMOAeH80BkOk79xaqQ0CfZOPlhP8dmU2TydTR8"
-    "CUc2BmozZYvH7ZfP8gSIKvY8v+OhnM2wVyR7QcAZupjxnjrJfzM3CW7REeJh84X07dBhMmlC0JOwTHiUaPUzsqbccJW/"
-    "FCRfuf04XNFOjmYcxKyZxvaDeYXzz8b95hnQHBusqBmp+n6RZB9YweO6jjTDAM9JrrhTnBBu+v6andvh/seksihu2UHx"
-    "t2EOCz0nHDR33XDnC7faUTdKxj7KKpy6D6tVxcv2B568Pzs6OXbKHYG3tewXnYF5C92Vjj1U9LZVkPZQpUnQtvfaeLjk"
-    "JexjlEdMnIP1kLLhXD7GOo49kxRthLilljoInR5yBT/X6Cg6/GIgtBTix7F4ZqJs+ssaZsWTQom1H91b6ZzeJNv0gjsf"
-    "uefu1u/x4fro030OIVP/Ob1WvYBbbGEWYZaLgS5aF8n/A8vDaFe7EJ2+UC0/7XDKqGeogUkR3PIVvyLHddz8QT9a4rv8"
-    "dQv2ZQR1G7H4zN9yUxmqI6+scYosIvwB1wb4hT/5vh+qKNE7xT68Xwua4yFbazv/UTSQmCtNXM6WcLNlx51NuzmVdjvH"
-    "WrE3+QcX8cIX+qm+iLZE/Qt/zI2mzfMFHgBLnf8fn9+B+19ynU6XnsMFx0ZnDvzxiECLIe4iRIqxCNzThUsM/gWCX9lu"
-    "X9Rjgh6G/ONLBL0a8PAyHhy6CJ13CfH8/T5VhFsFIBbQDwioHH0Qgo8PIwT+3k4uEuz9I/gHBQMC8MUerTx34mnx93Dp"
-    "EYw4cdLwGDTYT2opwS0DmuyOXsdaAOJ5w+jW/Sm1cNBxByBPU/FcOwO6ibLQJyvHA3f/DR9j1CniO+pAHGTKCXsV8tYl"
-    "5lYdrGVHB53XW1wwMtpWB76XJH6DDNR9NVvJl7LV6dnJByTZPVPyt00kCWn+DLb66ej0F4DfNl8Na2gCXLK889yfdHJr"
-    "xR3v2JsvfnYe6XzIM8kNFMrf1baaWwbUW2SAW0KlJCzK592Z2bZ4ljKwALgmedoS0EqKFKA1pjVrmWRhVtk0wfieXq3g"
-    "fIb1jc2MQkgMdnBH2FRzPT+Jm/iWBPTqYdqNm/8Dii3y/w=="
+    "eJztPQ1v28hyf2XrVyA2KsmOnbs2sl+AIJd35zaxg9jXoLAEcyWuJJ4pUo8fdvQSA/01/WH9JZ2vXZISadMfuWtwPuAS"
+    "m+TOzs7MztfObL5sjOP5IjRZEEcb/Y0vg41pEueLdLDRPzsbbAw2OvhXmsXjC/h5sPFLfKXm+Xim4omKI6OCzMxVNjMJ"
+    "/Jj2BhvDDnyemGLAR/5ZmUuTLFU6M+Gko8J4Og2iqdIpAFDT2LihVzrIaNwn+EHlURaECF5lwRxnUPlCxQk9GeswNAn8"
+    "FY1NmO6r0yQ36mpmInkUGt8CzVNDME/1hSGsAXkdEe4dwOECUZkESZrxeJgYZsI5Qg3PYAB8FflqAjNfzXRmwS4SIB1j"
+    "GwbwIY7gZ2kHsVwkQUTD+/JYHb1+/1addbuvP/6s/vP1u1/fDguKxXkyNlVg9imDS4z2GZp9rn79eAgAhlVsiGGzeLGA"
+    "ZXURFtMzgeUqrewbRbPYJeGCkzyK8EWcZwUjx8GCkTrJp1NgJUDgh2oC87mxQaSIzT1CZwjfg1jNgWhWkKxAnA07O/gH"
+    "PotgMfBoosPUyCIKyeEP8bNuN80MSiSClTEiiDpaKhBXmIYmhkFlIaqAMOOYsKkAKQ9iIbkFP+HjKnmryMaJWZnnE22Q"
+    "LKaBTFz6dpT7U5PVrQy3GH6/MJHfQfKaPImrqxRcHI/KSPhBOlsBewoChY8R7DiOL0pojEGaUiM8TzOdZCahMXMdRPSD"
+    "b9LUJILpp1kA2PEg3iwVvEqyXFAT8dVRliz729tBdGkioNKSQLvHUZwZYpAlOM6VxHGGIkSqiBh2vdHZCMN5ytoqi+OQ"
+    "ZAx+jvQcJu0PNkDJLCza4yRYoHKjFz/F43wOc2t8onBsR8G0pEv0KDQ99VbD0jyCejbsIUTPKoN0occGBGmhE50ZX4mE"
+    "q4XOSB1mM/gQmDJN9LynDqPL+AI3HMJCRectltkMZuX19hZLdYDgX6lu97cUnj87uNRhbl4989RVABA9+d0DGP9+cnyk"
+    "4tFvZpyB0GfjGe7TDPceQn8GwINokWcn45mZa28fmaKj9MokKak7Gm6A6mG8QAUIe9WHXd5R3pfBYLARX+CffZWBBu0o"
+    "/NnXmeZnvV7v2uvAPo+B1x4+9xgDA5MCjGJWtYmqIc3DjDEDYiBpQc8K4vCA+TEC4iFBaHIeUppMrAlSFkbIlEGWguHY"
+    "6qnXaqKDMKcPeIHVNZDs8CJMksQJP6VPQM37+De/nYNE66kpHgBNCY3ra2GABvyj7j9MEivzGSg6jn2zrzz8BvZIlqcM"
+    "G//UYxSo88T8PQ8SQ7N4KB9AJOZlZD5nZ0MgJFkuEZwwiOAD2I6geRV+0asRklSoa0mXiiUVIB0kjaKlpkQzh2qKxApj"
+    "tLJEKaTmOM/U5txkuge8jsYoxvs1czJf1ce3f/PgKah9NdJgwhH3SR6CQQZct+qQBY2GsuHhilJWz7i10j6L4DtaMDMs"
+    "KPFC1lI8IGkmZngirkHUIVF2UozEUwZ2a492ekn+gSmoGJYLVgYsfaxqEhiZZAGqmf6X62t4VBbh9gOvO2V1Uzg7q/rm"
+    "Nm/pfoi7qctfpxl4G9NaLD6xogBhiC/AgUIRR81qhZW0K0NEjat9P8ChOvxQnpU2Vj3FbhpRg84xEIL8QFaaxsrPXVd6"
+    "TV4GuIgr72EfmykasMZlFgNxwVmQhTzyENhDb9d4gJB0BPqMLIfghg7ZcRQufwkIB1KftFz4CRTCpZEXlhCBb+YLMHJR"
+    "VhqxIktl13mVcO1d6fvKlTha9eRsku+KE0YfTTSq9I3+HnHg7gLVBlWxG+1ZbwcM2/CyJLsPYKYLZtZ25OMEN/dms3WG"
+    "KwOifD5yfLYsfL7T2/m9uTgCn8bo6OFcfJQdaYPHVR4+XjD5+1qBDPB+MgHfxgTcQ20wUasix/RtsAHar/HGRAjF0yP/"
+    "+0qTvwfSRj6c0hi7o6bpS25hAm4I6BIO3weDCJ8ygGfouyUXAIm88EhVXcYejH2A2MLo9lJ7WkFVkwcrq0RypWrTIyIw"
+    "yfrks271mFvxZJKaRtHA8DaIgnkO/O7vVJTezjVlYeZBu8HPVzQm/leruib33V4PI+vttKD1mmiaze5g/E/LAggiwwAo"
+    "WTGeQYw8ziA8E1bgJzdgF7nX4Ewc4zrOGvCsGqwwhGfDBtx4yVbD4BS0EfYVjlN6kpnE6eVeg7GZ0Mot8UpUcmty2H9D"
+    "i4QoLEz0KU5Cv6o2hh2bB1pLgqynAAstd9dkYJ05uTsInUwp+7KOKqfMao1WNXFWZRFZ64rmtAm1m2Kx2rRaFTBTd7jq"
+    "mrtkaEHJ1mnRGozuMraRdpzpa9gCK/m+26hn84C1jKjJ+dUTjdJ2NnMt6OZJQGAacoAOg+rjgsxvKeSh8BlN0szGHZIr"
+    "Skw9hVsOm4NVPLVaRS8WYTCmPbyNiTnROmsrkHRlGfviUYH5qfNunlFCDJP5YJkXoQYGowqpx7zNsAqlT0FvhDorU9w+"
+    "WqE8UCPd/oJIX68Q3/k+DvtjSVp01GhJBrce24bPWtK1Hs9QjyD0EUR7I0lEO2Tp9Qq2r8WppHdEr9EyM2k9zs0fX1OO"
+    "mRNvnGUeg3JbmDGN2+ntVTFhjOkZiFtq4T/vQehET0d5MjXGZgfTc06b0Uev/rrXe9mAHsNVqUkujY+7GIwXKIA+5XxB"
+    "HNxRU+mYSLvkIvmAYTzlrCDGKfgE3DwIUYQi1s0ks5wtaVpn1BagkPzSI7Ru0zAe6fAcdNGaGuIkdtVzLrl1q2qiZsHi"
+    "1VG+9Iak9b5NzlJ2XG2CwemS2aEk4RZnWMkvRZZWU+cXZgmUBBHFFD74tOJEiiSW1lJywMHw4LkHPo4bl2cicgTBZSio"
+    "wE5Bu7VLwhWWMdfgsdN5AGYC0GfZFNeyz2nXJmS7kyA0VQTxYKIt9a/InBchgEINyYcjaC+J9Bw40C6xQe8cZBKkLveD"
+    "GBE285HxfaCxO6Hc1OQYoBKjMEUy3h9en/7S3e1gxp8z2LRUNxOwEfY+42PFr7po34zyaXW5Lm3QbsUpWoMM3FSD4RSt"
+    "CP3MBNxyyaevz4rhUyyCUZc3aTEt528q5wDWFQ0kZS7pGaSdJzN6jFIN9+f6c1lcaz33NmjlWZn7mCdw+BTefGcl6kw1"
+    "qibcfV75zGBzpw+SoyiC2he1pcAvY37yiZVINX9Us650EYRh1w+SB8g0O49rcXI5iIQ10iJqEJD46wEixgUAxGo2IMqX"
+    "A0jSW6jlRAaepVsgfWlGR/wT6zqvIzUJTOg/RMuS8uSldZRdJG7dbhcPVfuuaCFcSmImyTB1QNLgxxkefDIPVlEzn8k5"
+    "eQhyPPeVnP+pmN6ArLCqH8Nc7CK3oRQdRN1fdvBIruH86ksAoUNx/Iam5prx+tvhu7fEWWuL6k+s1KbdB3KuSeSu2QO/"
+    "xaP0QbuauC206BfuLwalXWIxrY7OHzUyHRW23ZgvtlrjqdOuVBEZ/0Ebpoov2ySimHUOiowqrmHZHsMwjK+6pbD7EdFE"
+    "6pUgW9FAOxe3R5AW+Aj+E8739xzQwQoHqjeqmBpw/tRmYhZGZ1jwsLUv2y2KR7GP8hCpkcHPDMi2t3Ku7UnOjVhCdSWr"
+    "y1hK/FPympYPIjWJZtWppTVIhh0YEZOnR2n3zcgY9D7WlsS0EYF2/CE2gqkFWHOKS85Hy4VOU3Rwa1iE+vGxzIFFAV3U"
+    "SL1/84Gd+m1KosCrYIKJgbbCMx8vHuYKYYixhpjDSsUQ15BOay/PtNYuEfdhbprsNViitU1iT9GKMvw84Xqetri5KO1R"
+    "eCnQiuKLtmiAzIbhIyABAvQaXSx1ggDV5sl/HL5715v7Wy1QwvjEGe6yGVcHbH1fYeRVbMBUL1PZXui1rxrmzUmopx00"
+    "eR3hDYSpSwhUKfwCwyjGhVHjTFcGCkeDm5hHvklsMRTVWyHYJIBFuyMIgHRpIvSgy4E1O5gcx4I7fO7i2heYiUf68smF"
+    "C62jkpuL2oGotwny3rFavcMuEeFCRgcRgmUFSRyR/8aK0A7eokIbPnmJFE1b8prRT8EyJnTonb+nCkxlssKTV0cdtUNu"
+    "NVbvbUnlTp+redgqgCuOuoKj+7leEI0QyXng+6HhYqxxnPgQ9Bp8C59C+JuCwq8e5ggYUunsF/uUkJzwMWXVr8cJrFqw"
+    "r7ytxhohTjOkoM6y4B8F/d/HPkRAIB9ZAmCy+MJEhD7Jg+MHGniwVQdfg/k51SR+fdVRZ4dHJ6fDjjo4OPmvk1evKIDc"
+    "wkQehJc5BHOwGONTnBokagT0vzCwuJHBWiyqfwFPILgwlZAmjV2cCcRFAcep0TraIrQIKy6olA9Q5UXlgHyeZpIiOcWx"
+    "I5NdGRCVA/fuHOkkTH5FwA62G16id40iIvWCVOtLW0oriaTLRXUCoq9yzsZqHs0sY2wnMbo85CqTYxIzjQPLFDNODG0a"
+    "yoTRb6sOtyx7Ac5CQoPRd7QHbQc8po8uxiuGKS534X6rM/SIh8LK21xokrxS1eK649xhk42yHHD6nhM9IOaA6GbVEe0j"
+    "VYCxS/AVoiCdgeQjHucrfm8QUTYoDEEkN9nlVkfwraZvmOogLRFKeApSlFHtJdW36ZBP84uTJFrcyMDOZbbAiuS34jV/"
+    "HlBip3AaKTFCqInBW/NYASfS5c93f2CVhNzAYkgqBeGT8KLk+tHq08xkArqbBcXRj8/PdQJRDuwnSR2mQBhJQdVlCN25"
+    "+y3+bXFEdksRG9ouThedp6Wz0n92vww2Zlm2SPvblG+WWLcXJ9NtPwEubO/u7O50n+9ulyJ9IML68eMNh67xBf8Nyix1"
+    "9SMdKaD9M1VGoFEZ1J9V18wUizgSlYbVU907UNudmEs9bjMpuBa49Vk6lQo3Q7O1w81fzII1ypdfg+JMlmhhVr4pKp9I"
+    "NDLY3auruoGqjHUZv2H1cN0B0UmieRPTaVB7wthK3ealoWpqer2OsoM3vG4WE2He8HroWJnyB6t1184KnbNilCIVzuoW"
+    "vyT5wmYq5kGKeuvcN3gkbKKxhKsmmYNuc/mMUt43F9IW/idZYw5W4uSC2gSKL8/NZ40WiTAedqRm5vE01v/rcuFvVNta"
+    "tklFwcR9jJLrLbpTks3VtzaZ1EpJ7HdiqOqrgp70+pNe/9PpdVHZ4sCJ2ijpL8L3e1H+v39N/+9eBP9oMUqpT7RM3dtO"
+    "eCvF8t+Ztq+opidt/6Ttn7Q9Y8V66/tS9Y/d1/MHdMKUdXkEUvEw//6Rkk7SM/N9qPanjNOTrXqyVX8qW2U18ySMc9b0"
+    "lYoSeN1FnftXKs+4n0mzdc505ETzKDuHWoH/xxi/P6YbcuUmgALl1Qk/SMEAldFxEeC+8qT+7s37n/73v/8Hy2tA1K4o"
+    "2wW4leoDHznOcZtg3TKeDWvjnEbbx21nBU+l0rHnm0vh4PblTm+vZ0v+G2XYQh1+r82Qj8Yd23bWwmdZqwUvOtXuns7c"
+    "Wat44hbIewGTNsjvw2V66q/8Tvorn5y+J6fvd3L66q1UyRrtPN/de/HDj//6by/1aOxTc/d1g+skRVSrI5RV2GpHibZV"
+    "rDebvKiHKaqGjfyn6q+/Lh3cPnVOP3VON+yJP6xz2jWLPjVQG8eNb9lAvULw8+ypkfrxGqkr2ZPC41lJkWBd4zneWSjK"
+    "vuy3NKUtX0cqB5cDQk0sYraXQgZRGvioXGcgrqFJsOZzESeZFMlqNcqnPSGYw0XyKyuI7LZFBCJQQIAK37WS7I6yWgfP"
+    "Mm2vsvTTpQbv8v2NEN9H0eSKUh2tIVaXbCqj+KIliqelDiBskUFC+KA4qW8BEYRgmabidP2+Sg079GfDNZwa0ldltH58"
+    "2Zp0CwjeMR7P1jCUSmesX8ZjYJ+Rwu/Q6V1Dq5wvq4jT7n2IBMwA1MDAuJZfbljALELp6LmKwloasIrHD22JkkGkJwck"
+    "XINMPau2pJrh71MRNBVGS0tGQF1y2FSxXMNsNQVZQWxvpyVihwUUtfkmS8LuG7WtTg5/Pjw63doHdM/57lFAmTuq60R6"
+    "Jc1ZweTFXltWOSBqE+Y/ffvx/U0I8HUO2Byz0d/odruDCJVfXxVXNwyi0hT44tvcvkCtaz31K3W2Y+cxNexwMbfK4KXI"
+    "vsy9SV4MzcA/4JFkB7OtW9x1GGS2WpwaVUhy5ZLw6vUJPVwiVsaD1RgFmIfCRX6UCynUB77Hda/38l/sdbTuEGgQYcyN"
+    "IXR/ECnb7YTD5YKLQUQkPfinblf9bCLDlyOD+WLDyq6ZqOO0t1juKz+mrW3AS+8B7q8G0SD6i8yIP3+jqy/k5guc7C/q"
+    "DXafgNLDX7vqIxOz7pZmT1qOYbtN4pD6DPBqgiu+H2EaSOMc3r7wLKXWaGAOfm27nkSDoTpzGKKzj4v/JJ1U7LWKpmM0"
+    "aH6PuE3o9yye67fuvjl+//710U/YCyOi4FEXsteN6SoJDzDiHBzOA5HpOAuX60JC10Fz8sNeBW1TZHIzM17CkY+B2kzZ"
+    "4nN767JLgKhiz/MdD+Vshn0i2QsCztDFjPfUsfuZuUlwi46QAJsvpG+HDpNJE4KehGXCp0Srn5E15YYrdymIW7m9mLpo"
+    "J0czDmLWTGN7WXfh/LNxv34GNMcGK2pGqt4vku4DK3hc15NmGOA5yRV3ihPCTXc/27k97n9MK4vilh0UfxvmsNBzwkFz"
+    "1w13vnCrHXWj5OyjrMOpu9S5Kl62P/D4w+nh8ZFX7gi8qWW/6Ax0LXSXOglQ0dtWQdpDlSZB295r4+GSl7CPUR4xcQ7W"
+    "Q8qGnXyMdZIEJi3aCHFLrXQQej3kCl4V7yk6/GIgtBTix5F4ZqJs+qsaZs2TQom1F36vdU5vkm16wZ2P3HN3413guD66"
+    "NtwjZOqv8m7VC7jFFmYZ504MdNG6SP4fWB5Gu9qF6PWFau60wyujnqMGJkVwww3iRY7rqPkycVrie3fdgr2MoG4jFleM"
+    "rzaVoToKyhqnyCLCL/BsgLeLy93iqKJE7xT78G4taF6AbK3t/EfRQGKuNXF5W8LNlh13Nu3mVdrtPGvF3rrL3vHBV/pR"
+    "fRVtifoXfpkbTZvnK3wAltr9j9/vwPuvTqfTo+fwwLPRmQe/PCDQYoi7CJFiLAL3eOESg3+B4Ne221f1kKCHIf/4EkGv"
+    "Bzy8jHuHLkLnXULc3e9TRbhVAGIB/YCAytEHIfjwMELg7+04kWDvH8HfKxgQgC/2aOXOiafF38GlRzDixEnDY9RgP6ml"
+    "BLcMaLJbeh1rAYjnDaNb96fUwkHHHYA8TsVz7QzoJspCH60cD9z9t3yMUaeIb6kD8ZApx+xVyK1LzK06WKuODjqvN7hg"
+    "ZLStDvwgSfwGGaj7F3uU/Cs96uT0+COS7I4p+ZsmkoQ0/xM86qfDk18Aftt8NayhCXDJ8s6dP+k5a8Ud79ibL362i3Q+"
+    "ukxyA4XcXW3ruWVAvUUGuCVUSsKifN6emW2LZykDC4BrkqctAa2lSAFaY1qzlkkWZpVNE4zv6WoF7wusb2xmFEJisIM7"
+    "wqaa6/lJ3MRbEtCrh2k3rv8PxCcd+Q=="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_prompts": (
+        '{"prompts":[{"name":"shopping-list","title":"Write a shopping list for what is r'
+        'unning out.","description":"Write a shopping list for what is running out.","arg'
+        'uments":[{"name":"store","description":"Where to shop.","required":true},{"name"'
+        ':"budget","description":"How much to spend, in euros.","required":false}]},{"nam'
+        'e":"recipe","title":"Suggest a recipe from what is in stock.","description":"Sug'
+        'gest a recipe from what is in stock.","arguments":[{"name":"dish","description":'
+        '"The dish to cook.","required":true},{"name":"course","description":"Which cours'
+        'e it is.","required":false}]}]}'
+    ),
+    "mcp_resources": (
+        '{"resources":[{"uri":"pantry://inventory","name":"inventory","title":"Every item'
+        ' and how many there are.","description":"Every item and how many there are.","mi'
+        'meType":"application/json"},{"uri":"pantry://notes","name":"notes","title":"The '
+        'pantry\'s notes, as plain text.","description":"The pantry\'s notes, as plain text'
+        '."}]}'
+    ),
+    "mcp_templates": (
+        '{"resourceTemplates":[{"uriTemplate":"pantry://items/{name}","name":"item","titl'
+        'e":"One item, by name.","description":"One item, by name.","mimeType":"applicati'
+        'on/json"},{"uriTemplate":"pantry://labels/{name}.bin","name":"label","title":"A '
+        'shelf label, as bytes.","description":"A shelf label, as bytes."}]}'
+    ),
+    "mcp_tools": (
+        '{"tools":[{"name":"stock","title":"How much of one item there is.","description"'
+        ':"How much of one item there is.","inputSchema":{"type":"object","properties":{"'
+        'name":{"type":"string","description":"What to look up"}},"required":["name"],"ad'
+        'ditionalProperties":false},"outputSchema":{"additionalProperties":false,"descrip'
+        'tion":"One shelf of the pantry.","properties":{"name":{"type":"string"},"count":'
+        '{"type":"integer"}},"required":["name","count"],"title":"Item","type":"object"},'
+        '"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true'
+        '}},{"name":"restock","title":"Restock every shelf, logging as it goes.","descrip'
+        'tion":"Restock every shelf, logging as it goes.","inputSchema":{"type":"object",'
+        '"properties":{"steps":{"type":"integer","description":"How many rounds.","defaul'
+        't":3}},"additionalProperties":false},"outputSchema":{"type":"object","properties'
+        '":{"result":{"type":"integer"}},"required":["result"]},"annotations":{"readOnlyH'
+        'int":false,"destructiveHint":false,"idempotentHint":true}},{"name":"wait","title'
+        '":"Wait until the time is up or the caller cancels; True when cancelled.","descr'
+        'iption":"Wait until the time is up or the caller cancels; True when cancelled.",'
+        '"inputSchema":{"type":"object","properties":{"seconds":{"type":"number","default'
+        '":10.0}},"additionalProperties":false},"outputSchema":{"type":"object","properti'
+        'es":{"result":{"type":"boolean"}},"required":["result"]},"annotations":{"readOnl'
+        'yHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"use","title'
+        '":"Take one of an item, asking first when it is the last one, and for what.","de'
+        'scription":"Take one of an item, asking first when it is the last one, and for w'
+        'hat.","inputSchema":{"type":"object","properties":{"name":{"type":"string","desc'
+        'ription":"What to take"}},"required":["name"],"additionalProperties":false},"out'
+        'putSchema":{"additionalProperties":false,"description":"One shelf of the pantry.'
+        '","properties":{"name":{"type":"string"},"count":{"type":"integer"}},"required":'
+        '["name","count"],"title":"Item","type":"object"},"annotations":{"readOnlyHint":f'
+        'alse,"destructiveHint":false,"idempotentHint":false}},{"name":"output","title":"'
+        'Read back the full text of an answer that was cut.","description":"Read back the'
+        " full text of an answer that was cut, a page at a time: the reference is in\\nthe"
+        ' answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","pro'
+        'perties":{"ref":{"type":"string","description":"The reference a cut answer names'
+        ' (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"li'
+        'mit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additi'
+        'onalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"typ'
+        'e":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description'
+        '":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"an'
+        'yOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next '
+        'page; null after the last."}},"required":["ref","offset","length","text","next"]'
+        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
+        'ue,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1157,16 +1325,16 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": (
         "_builtin",
@@ -1177,8 +1345,10 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_offered",
         "_print_json",
     ),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
     "mcp": (
-        "_asgi_serve",
         "_mcp_complete",
         "_mcp_prompt_get",
         "_mcp_prompts_list",
@@ -1478,6 +1648,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources=RESOURCES,
@@ -2365,6 +2536,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2425,6 +2597,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2478,6 +2654,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6989,6 +7166,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -8198,8 +8380,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -8230,8 +8414,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8379,6 +8565,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8469,6 +8659,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8491,6 +8685,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8500,6 +8698,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8886,6 +9088,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8935,6 +9141,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8950,6 +9160,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8974,6 +9188,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -9047,6 +9265,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -9065,6 +9287,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9517,6 +9743,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10384,9 +10614,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10396,7 +10630,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10651,6 +10885,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The roles a prompt message may have.
 _ROLES = ("user", "assistant")
 
@@ -11050,6 +11288,7 @@ def _entries(texts: tuple[str, ...]) -> dict[str, list[tuple[str, str]]]:
 # ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -11062,7 +11301,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -11090,9 +11328,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -11212,7 +11447,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -11442,6 +11676,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -11523,6 +11758,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -171,6 +171,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -207,6 +208,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -341,6 +343,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -362,6 +368,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -435,6 +445,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -447,14 +463,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -489,12 +506,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -508,6 +526,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -549,9 +578,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -559,20 +591,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -647,9 +734,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -708,8 +795,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -720,10 +809,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -757,92 +858,147 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y20aSfpU57VVZqiMpWXayZ0pxlc/Wxtq1JJ+lXGpLZBFDYigiAgF6BpTMjXW1T3MPdk9y/TODf4jUjy+Ow1Tt"
-    "miKBme6enu6vG9ONXzdG8XQWqiSIo43uxq+9jQsdz2emt9E9P+9t9DZa+I9W0zhR8Edv40hG8kIJ/sZ0ehv9FlwwCuOI"
-    "f3+Nn4SEC2axCZJYL9w1JpHJ3NBFp5P4WiQTJa5jfRlEFyLRSj0xgi/BG/p0SzovEiF9n25+5fs0Pv7kxp7puZ3/jQJm"
-    "FA0+1DIaTZRJrxZRLIC8C6XFRNpp+nAPiGAqI98x7Zg577d2YGb4pt321SyZ4GS9jcixSnPjrx/pz3b74zxQif0cxe7P"
-    "fiuahyFyLRdAQTJBhofzhGiUkblWupMO9dbejuJrT+KpKs3580RplQk3AO7C4IrkwCPYK8cyNIpEU/iiX1yJHIdfIQ+J"
-    "nquCIghWgRzVOp2KFQXn8ReRnAYj+uVs4lRVJLGYG5VR2fb1og1qk/GafpFxi3p6PZEJKOo89MVoIkF7WvZfJ4hszCs7"
-    "2JXSw9ioktymMbC9CXwrGHAca/piq/OVqZGVzjT2ld1cY5WMJnTbbG74wzB2u6Fe8Qqr5jbnet2+8NZha6bjOEFLRtab"
-    "rRRs+YnUys+ses7KfU08FK1+ed9/S6oD/91stDbCcGrY7yZxHJIHgs/ADYzU7W1MVDijCXxlRjqYoZumH97Eo/lURWDI"
-    "4RuB97aQNjGSYSiHoeqIAzmaCI9GPe93cERPBIZWzMzkSLWNmkktEwU8sv8TM5lMRDyGa+DCmY4vtJx2xGF0FV+iS8ex"
-    "hDTCmy2SCcyKS3gZJJ3ZQuzj+C9Fu/2LgR+e7F/JcK5ePvHEdQBDevZvDwb56+nJsYiHv6hRIqYSDAu5f5Q3Dg8YwAui"
-    "2Tw5Bcc9ld6eCBKrYEYgsKDbVXSlwnim4BuADH48T1rC+7XX623El/j/XYGuoyXwsy8Tyd91Op0brwVrC8skPPzeYwpA"
-    "AT0YI5tVbCJiMPMwYcpAGihbGTnC4QtekCFIDyVCk/MtuclQ2Bo3iI932CmDxKhwvNURr8RYBuFcq5TBIg9kSZkJpXWs"
-    "+Vu6BDCTj//yr1NlDGCy7AuQKZFxc2MXQAL9UfsfSsdCfQKJjsC47wkPr7FYgMbG/5cj1KiBVrD10WLAVx4qCAiJ1zJS"
-    "n5LzPggSNclpThhEcAHsN9hMAq/o1GmJseJ1sjNCwbZZuFFaKBtBvBoSWkqrQWkhcrOiQnGOwPxsTlUiO7DY0QgVea9u"
-    "Ul5Z8eHgLx4o+AVMOpSjS6J+DBtVJEDtVi257fYQ1cNDpgyoSrSg7WW6rIXviGdesyC3HJab7AtSaFoPz2psELVIm1NF"
-    "RvkJBTu2Q7s9twVgXdA4LGZsEFgB2RlruFMnYD/xmpsb+CqvxavfeNPKm5wMypdtTi20vx+1oHd6VLrYJBpsQe3MP7N9"
-    "EEQbTIq8+ia5ywC4EWEEVAVYXXvRWOKGxQvcoAzzC8PCZlIQMpRu2cHLrXssXD4EM6ZkVEvGre6zMDxt/hvygLN4wF70"
-    "bszWOdgS0/+9TRehoaCZ7JYn7EDrg74VfG+AQ8vwfX4JUwKrOtdwB9nkGuXAQWQEYiFfZtVDK+mfROHiLZqy9F7gFD6B"
-    "hbpS9gc2krgB1XQGPj9KcneUNDsXgFYWZllAel81R5dqPwaJmpqGVbzJC0ZqLRe1ZL4LpgFtBCAVnBgNXl7W8/43p5nf"
-    "jgoW8GxVPqXUxn2Vbq7D1dckw8ug7z99eGctoYPXdx8mg92lRYUFvwgia2j1YkDAe3UNXRWY12tris8bbfs0iILpfIq2"
-    "vWGDNKL5b9gzoGAoFYBzqIjksywnUE9KNjpfWeN0SHG/GqfjNvajbPksQ1kJ5e6SsbyvSVhv5/V2/qrcafPmsqNW9hbT"
-    "V9xcTGqtcD7AfDWhHuY3IJC3cSSF99eSoskW7DoMEAV8JUUSTFWXbtVqDGKORgqjTlD4XpSt5hOMC/UljERBfiSKAWkH"
-    "7n3Qph3fdcc6UiXFx5ZLFJcRmx4JgUXWpYB4yzr7eDw2Ff2+bTMVNkeIqHSlm58Wbn66g//VuAHi+35u4GFiXS4L4ldF"
-    "F0uixOrSpAoIKsMDtFBfwNxpOUqUNnYp8JJbqIvSn2W0OEE+zhvozH+NGUn4rt9AG7PMmT9F6RvaCHsC7xNynNBOUSKU"
-    "BkPnphXLCS8npZSnlPr+l4PbSMJMRT/HOvSLZoOyrdPRbEAZ0VtSrln+IwmSkL9rynysMyQ1uv/tOs4/UoYkU/5VciPr"
-    "fMrvSY+/HYXlEGXg8imZ0lYzKetcyzo4+8r3Zmuda3kUc5DlWjKDcNcsyzpLszYEayf96FmabEPeOT9Tvy/XaZ51mmed"
-    "5lmnefJpHj5nxDmeURiYmRqREHY6z5i+DC/QYR/6EnyVcdLa6Tzt7DDQmusLpdxxKDPgU0J00csfnnVeNNgkGrYrYvrO"
-    "nR2yp8wFncVsiQtgNhJDNUYHlz9MBT6OFwPTMD20RK/E6zAAE0dn80Gz7Lhoys5g8TWdS0Ij+AS/0xczqQ2GGB58AMmZ"
-    "H7yu8NUoxDOgIibDgSesYGQZBhLuASHhQUDQVM+O/YPnFMUeBESy0KgyES2RyEskf0HHlvAXPLzleGRr6Ow+qXmyINmk"
-    "SjILZqRW7ivUloswHspwABxU0nJ8tJD1rMZM5vQ057MKq2KtJJ1iu+Uo4Z47MkdnFsUmsN0m3EHntrb43BvZeRJi4UDj"
-    "pVqAFEEmeLISfIQ1ynaf5njJeUQziTX7/3bcyF4WDGRS4E22Gu/2EBywMZXgAemUJrBEnnLTmuouH4VrIrY9DkJVJBDz"
-    "JatK/1oHFj7bdUBUxGdWAbqy6NkRDxcJuDH238FUItyUcz+IkWA1HSrfBxnDXoznGhR5U5LygrKTQYvtOcT3r87etndb"
-    "eA6TjxUSq+lMsIwK6KT5nPoVmfbVcH5RZDcPJVfg2FAODMy+wp1JHKHd1rDn7CHH6qwIR2IHlTKzDlzrVacdQXCiwoJB"
-    "caY9sJbIqFGMhghk59kZPSapZvWn8lNeXWs94SpkFfA159wcPZl3bJVQnJFXsNi4+7z8Oc7NnS7FXIhI9gSoCNg4caF4"
-    "BnuO2Go1X1TDl5kFYdj2A/0AneaceQV35kEZ8EhM1BBg8cwDVGwGBoKZtm5O+PZcONkttHJWB56YLdA+MPKAloFEQK6R"
-    "BRtFosaBCv2HWFkynsxaSzgmceu223jWvSuY5hggAHsXqROE4qQNfpygG+I1KJOmPs1CGTzIBfDc1/ZUtnWjoCts6kcw"
-    "lxjreLqSpOhs8P11Bw9KNxwp/jXwW7kz0ehqbpiuvxy+O6CVdb6o/hCx2HT7wJ42J3HX7IFf4qF50K6m1bay6Ao0eMQT"
-    "grw2LTFxR6fCZcLIw7kb8XxrZTqladsyReU/aMMU6WWfRBJz4GACmCagA/7Iw2J1CsMwvm7nYOwjkonSy42cAUmga3UC"
-    "icFHwE8438c5kIOFJ8evjg6KrsaAp7PZGqxD2dqz2y2Kh7GP+oCQFy9ToNteqdrAszEsQ8qoBjgtlCmjpsWDRE2qmZJP"
-    "iQLiYRxokxAUjAnp0VOszUgpRB8Vllg2VqHT9aFlBFcLY00pBhoMFzNpDALcmiVC+/hY7sCRQDhfHL1+TzpithEr4R4N"
-    "xrCCKyvPdDR7GBRS+kpVCEupEjEEX2TTVtdn4rVNwn0YTLN7DVh0vsn6U/SiPP5cc5nVqrSloeSjrKUdLauIWZUM0FnM"
-    "BzyYCFCgVwixxCkOKDZP/3b47l1n6m+tQBLGJ6njzrtxsc/e9yVGXtkGNHJh7PZC1F52zJvjUF600OW17Nq0xGwBESqF"
-    "X+AYrXNh0ihxDdQNwRjtiXnkK+1K1KgMDofVATCdpvRgJAjKEUHno38GmBzHAhwepHHtc8xsoXw5E5g+WoxyMBetA0lv"
-    "E/S95ax6iyER0UJOBwkCtgIdR4Tf2BC6m7fc8wUwUJGgaXOoGXEKFpchoE/xnsgotZNlSF4ct8QOwWqsytyy5VRdLrFi"
-    "r2CTAlyINZUzkhESOQ18P1RcIjeKtQ9Br8Jf4VIIfw0Y/GJy1A5DJp1xMT93HbfoYxHX4wTOLLifvK3Gui1OMxgwZ0nw"
-    "j0z+R7EPERDoR6JhmCS+VBGRT/qQrgc6ePBV+5+D6cAkAEM/v2yJ88Pj07N+S+zvn/799OVLCiBBmdDaqzkEc8CM8ilO"
-    "DTQ+CBpdKmBuqLBCDsQXXwISCC5VIaQxcRpn4gGIBWML9I6uNDDCOjiqsARSmak5ED83iU2RnOG9Q5VcK1CV/fQ3Osxk"
-    "F/klDba/3fAjomtUEVvGiRTwlpLCRtL5Ukc7RBefKVEJJt/NS8bUjmOEPASVCZjELGN3dAhiTK1o08B+EPxXGXBbtmcA"
-    "FjTdjNjRJa73+Z4uQoyXPKaF3Bn8FueIiPt2KZdBaNK8XC1pFTi32GWjLgd0n030gJoDoZtFINpFqcDCLgArRIGZgOYj"
-    "HYMS7oVBMBsUhqCSmwy5xTFcK+kaljo/ToNIEbSIH0dRyaHEw1ytfGaWmLMpw4D3Ui6ByD+73CEi7Qw0UmKESLMOr4JY"
-    "gSay5U93v2OThKuBJarKt0lrENhgBjs3+MRpzoP3J387PKOlybfQqD9Nt+pZOTUegy03Nj9r5clzSA1RD+wvm0o0ICib"
-    "kqrLGNL5rOVwN8tALzlQlx+bjtbdBUoXztHVTlc+fldNSM2SUry5NFhLn9/w4uVXbfDm4P3Z2+o0WQOAWtCQw90fl8/b"
-    "hCuWPXgt0/qfPx0enOU9ctrOIJfDL3OS6z/QsFI5Zt6usnTpA9rGBWx4ylvmB/8dvD05OljKE/VuoJTlwOSef/1r+kdv"
-    "Y5IkM9Pd3kYsYfMtnVhfbPsaLMH27s7uTvvp7nYu2wQKXX2kdMuDtPiS/wWHatKDFygCLK2/75NnBAm9+md5NQ+ekIR0"
-    "xn7xqdcdKE+fKLqDjo0P4LjifuVnjVSQ3zyaq9BvvmLCT7GafgZHqBeIGHoNpxv4aG4C1rrM1S1SZarz9PWLDx9rjlDW"
-    "nbq8RTCuGL6ZNXQ1TT9XSU7H6980q4ldvP5NP11KwxeUuxukqGLAjs4+xOcsffaHns9c5mkaGPQ7AzDHCgKKaGTTD0pP"
-    "wTel+alcHn9uRUuRkETwYDeN9Vl5J2mNqnNd5GaICWsjCJdx2BrrS+rjkc0xsMPbUa0REe2P7MQEjCqc43I/Zr+034pt"
-    "o6+YUII9j2dx1sfdf48nkO5z3P1RK+4fDQraU+NVGHDeX+73z+vOUzScHF+jqTWaWqOpNZpao6nfDk05bbwfbvqN0M+6"
-    "rulLH5l+YCOWPBbJziTeB4xQ4UWDD12el6otISq76rR/4hI/vULqKKsguJWYQv1B1UEfnZwt8c7CUV3Je+V6Nq7+HGsp"
-    "ZrpDYUMlc/bh74MPPx3fk5+0JiLPzyieR5XjgFerJfbuWjRRZue/Dj78x8npfZdnjXC/KoRbfnBP5WTLjU0d9Vw51lq5"
-    "Eq1M9NHJm4M15l5j7jXm/vYxdw5yOEjlOiMzxsiBCLfbPz08tWmxR/tKtLXgKRDSifwUvw2eX5eFr6tBHyu0aX19ZeFf"
-    "uMVdPtiKwNo9LOBaR0TriGgdEf1RI6J1/LGOP9bxxx8n/rAoJB9a5OFEuUTn9/KAYB0MrIOBezznyGlZefL3tsKE6i65"
-    "anRPeLZg8/XRm//95/9gPRbs/Ws83o9qlCsofeQTGqlVqgKNhjMajY6d+35k29CWxnZ8dWU33fbVTudZhyvpb5qNihu1"
-    "/3ttOvxoq+P6fqzwyKrSPCBrFXKPc8uVEjnuQXOvwWwfmt8HHlzNJawb3PzmDW7WKHyNwv+fUHi9l8p5o52nu8+ef/f9"
-    "n//9hRyOfOqudVOLYdOGMOU7hDPYYkdYayvYbjZl0h9mqBqB6x+owRnXyKYhVrYLS3EUFmcNRpwIflraS01poleRgGjo"
-    "E8AfrMR07xsMIhP4KFuA6n6o9B5BUJ3YSj8JiPfCnStJabFBWImQ3VUJAVQEBFD1rhQ2BMRWVdytBFte2aJA2xTEwHpr"
-    "9QsRvpdCcS2jCmF1EWmexOcrkniWa2OAdf4oCF+NAiq+RgIBwNFU3BtgTxjFTua8X6GpIcbNk/X9i5VFB9HoJWLEpEKh"
-    "LdfEIkysMPSZKLwODXGFrHxQXVCn3fsICRYDSDOJSPsWcdU1IltqQuQqB/MkVHIFRTq+W1UoCaAPnJtCEiykpMY7ri6U"
-    "x9+jSk6q7rR15QG1+sDK8EWFsnKeokDYs50VCTvMRhGbrxMdtl+LbXF6+OPh8dnWHpA74Lda2oZtplalS7mQAiXPn626"
-    "VOkgYhPmPzv4cHQbAdw5Dyv8N7qAtNu9CM1tV+Ryqb0oNwf+8oiN7sRP1I4L2yVRlwGuQBWJNJdW113efXPEZbGMfVoi"
-    "O8qXfqYc0BZ3TgkSV/FKxfakuNTbp9wCroMMYnWvTIJhgKERs8id/8R7fj/os86Lf3MvOnXvCsUbEQcirOv2IuFaNuD9"
-    "tpVgLyKR7v9Luy1+VJHiF+8OF4LzT1yKbc2x6cwWexCT09ZWPgqn3X7Zi3rRn9yU+MdjdhmMvlyPwS/XYhAF8ifxGsv8"
-    "wTDjn23xgVe89i3Fnm3uBIOM45AqurEJ3DV3okNBcdQOpgP4wkOzoEJ4tesvYc0s2txUjJh2whX62fas4HjdmmOiwxLg"
-    "taiYHoP/jqO05qWzr0+Ojl4dv8G+A1ZlPer45LVjatvnAU0cvuJMAOpGSbioKjO9EJnjBvcyZBdd2ncTY8PD+WgEiJn7"
-    "MKSXu/cOp7GDyEwT99PLBwLuGwv8aXAe3aKNjjhJP3Pqg8bNqu8DLHS3PRIwMmODDasNbMKlJKwfcXHyzS3SBowp5+7V"
-    "zFnrLkQbpnubkN37qrMkA4OQmycgdOxmQZ0fis0czR6sBd/X9mznAVh2Ui1uy0UUN77+2E3ucbcZU2Ar23QWGfHiWLQu"
-    "uccB9xngxia0recMpqrj1L7WuKhhrh3Lyfuzw5NjL9+A5bYOaVkjlrRjyZXUAbok15mFNlKhJ4vrpmR7quXN0R4aBlpH"
-    "POpg3wudqsgI4jZMjqZdW3BflRq2eB1cF3xhukc1Zfbl0sQKrcixxZBwy3SWgGKU2j5VMB8qrXvrdaVR1SZ50efcaIZb"
-    "nNz6QmwyfPjBI2LqX2e9UuuVLfaNi3ie6oHMOsWQXQefyWQXm76AhfaKuUIvT/o8MbYny21v0c5CxOPmF2oTj0dpezvX"
-    "/K12M2av2S538UCbFOTNThaFwx/wXQ/fsG3fr412yhqfbC/ereeHF+DC1rZaQ+VAcVa6Znhbdj1XbHHiwlav0N/Ec97s"
-    "IH3lOX7xmT6Kz9ZkohGGP6ZK0vb5DBcAqkj/h9fvwO+fU8NOXz2FLzwXSXrwxwOCQh5xF0ekeJCGe7zQjod/jsNXNtxn"
-    "8ZAAjUf+/gUOXQ3OmI17h1lWzrtEeNpQtUjwSsGSG+g7HCgfKRGBDw957PjPdlKV4EgFh79X4GIHfP6MOE8DDmL+DuEH"
-    "DmPBnG0jEzX4UK5XP/3wWpy/OT3rg0Wr6yMDEPyA0131FqdUEe81OWyKMMQ5NhM+BduC0y2rW64fKYtR8HwnDFMsMFpC"
-    "79Jjrk0M5MMhmPQux/BgAU4eGld0G5fx3B6T6uOn9JiRSE/19PMoBZ0t4QE7xdbt3J67836CT9nRHPbMHH22j57r5/D4"
-    "Xi83WSYJbu7LP9SuVBniIXC/DX4SXAFhb9z8H+2h+70="
+    "eJztXY1y2ziSfhWc96pi10myY2dmL7LHVbnEO/FubOdiz01tWSoREiGLY4pUAMqOduKrfZp7sHuS6x+AfyIt2XJuMhml"
+    "asYSRQLdjUb31w2g+evGIB5PQpUEcbTR3vi1s3Gl4+nEdDbal5edjc5GA/9oNY4TBV86GycykldK8BXT6mx0G3DDIIwj"
+    "/v01fhISbpjEJkhiPXP3mEQmU0M3nY/iW5GMlLiN9XUQXYlEK/XMCL4FH+jSI2m/SIT0fXr4le9T+/iTa3uip7b/NwqY"
+    "UdR4X8toMFImvVtEsQDyrpQWI2m76cIzIIKxjHzHtGPmstvYgZ7hSrPpq0kyws46G5FjlfrGXz/S12bz4zRQif0cxe5r"
+    "txFNwxC5ljOgIBkhw/1pQjTKyNwq3UqbemsfR/E1R/FYlfr8eaS0yoQbAHdhcENy4BbsnUMZGkWiKVzoFkcix+FXyEOi"
+    "p6qgCIJVIEe1TrtiRcF+/Fkkx8GAfrkYOVUVSSymRmVUNn09a4LaZLymFzJuUU9vRzIBRZ2GvhiMJGhPw/51gsjavLGN"
+    "3Sjdj40qyW0cA9ubwLeCBoexpgtbra9Mjax0xrGv7OQaqmQwoscmU8Mf+rGbDdWKVxg1NznX4/aFpw5bMx3HCVoyst5s"
+    "pWDKj6RWfmbVc1bua+KhaPXL8/5bUh34d7fR2AjDsWG/m8RxSB4IPgM30FK7szFS4YQ68JUZ6GCCbpp+eBMPpmMVgSGH"
+    "KwKfbSBtYiDDUPZD1RJHcjASHrV62W1hi54IDI2YmciBaho1kVomCnhk/ycmMhmJeAj3wI0THV9pOW6J4+gmvkaXjm0J"
+    "aYQ3mSUj6BWH8DpIWpOZOMD2D0Wz+YuBH54d3Mhwqg6feeI2gCY9+92DRv56fnYq4v4vapCIsQTDQu4f5Y3NAwbwgmgy"
+    "Tc7BcY+lty+CxCqYEQgs6HEV3agwnii4ApDBj6dJQ3i/djqdjfga/98W6DoaAj/7MpF8rdVq3XkNGFsYJuHhdY8pAAX0"
+    "oI2sV7GJiMFMw4QpA2mgbGXkCIcLPCB9kB5KhDrnR3KdobA1ThAfn7BdBolR4XCrJV6JoQzCqVYpg0UeyJIyE0rrWPNV"
+    "ugUwk49/+dexMgYwWXYBZEpk3N3ZAZBAf9T8h9KxUJ9AogMw7vvCw3ssFqC28f9ygBrV0wqmPloMuOShgoCQeCwj9Sm5"
+    "7IIgUZOc5oRBBDfAfIPJJPCOVpWWGCteJzsjFEybmWulgbIRxKshoaW0GpQWIjcrKhTnAMzP5lglsgWDHQ1QkferOuWR"
+    "FR+O/uKBgl9Bp305uCbqhzBRRQLUblWS22z2UT08ZMqAqkQzml6mzVr4jnjmMQtyw2G5yS6QQtN4eFZjg6hB2pwqMspP"
+    "KJixLZrtuSkA44LGYTZhg8AKyM5Yw5M6AfuJ99zdwaW8Fi//4F0jb3IyKF+2OZXQ/nHUgt7pQelmk2iwBZU9/8z2QRBt"
+    "0Cny6pvkIQ3gRIQWUBVgdO1NQ4kTFm9wjTLMLzQLk0lByFB6ZAdvt+6xcHsfzJiSUSUZ97rPQvM0+e/IA07iHnvRhzFb"
+    "5WBLTP/3Nt2EhoJ6slOesAOND/pW8L0BNi3D9/khTAmc17maJ8gmVygHNiIjEAv5MqseWkn/LApnb9GUpc8Cp/AJLNSN"
+    "sj+wkcQJqMYT8PlRknuipNm5AHRuYBYFpI9Vc3Sp9mOQqLGpGcW7vGCk1nJWSea7YBzQRABSwYlR4+Vhvex+c5r57ahg"
+    "Ac/Oy6eU2nis0k11uPyYZHgZ9P2nD++sJXTw+uHNZLC7NKgw4FdBZA2tnvUIeC+vocsC82ptTfF5rW0fB1Ewno7RttdM"
+    "kFo0/w17BhQMpQKwDxWRfBblBKpJyVrnOyucDinuV+N03MR+kimfZSjnQrmHZCwfaxLW03k9nb8qd1o/uWyrc3OL6StO"
+    "Lia1UjgfoL+KUA/zGxDI2ziSwvtbSdFkA2YdBogCLkmRBGPVpke1GoKYo4HCqBMUvhNlo/kM40J9DS1RkB+JYkDagmdX"
+    "mrTDh85YR6qk+NhyieIyYtMjIbDI2hQQb1lnHw+HZk6/75tMhckRIipd6uHnhYef7+C/CjdAfD/ODawm1sWyIH5VdLUg"
+    "SpwfmlQBQWW4gQbqC5g7LQeJ0sYOBd5yD3VR+rOMZmfIx2UNnfnLmJGEa90a2phlzvwpSt/QRNgX+JyQw4RmihKhNBg6"
+    "141YTng5KaU8pdR3vxzcRhImKvo51qFfNBuUbeUEFOdbB2FgJmpAQthp7TF9mdOmLBBdBFdjnLR2Ws9bO4x2pvpKKZcn"
+    "Mz1OH9FNhz/stV7W2CRqti1iuuaSSnb5UVCSviGugNlI9NUQ/VM+ywYuigcDMxgdtESvxOswABNHi7agWbZdNGUXMPia"
+    "ElZoBJ/hNX01kdogzvfgA0jO/OC1ha8GIS4OiJgMB6beoGUZBhKeASFhhhg01bNt/+A5RbEZYiQLjSoT0RCJvEbyZ5TP"
+    "wl8wq+d4ZGvozDapeTIj2aRKMgkmpFbuEmrLVRj3ZdgDDuZS5JxzZj2rMJM5Pc25nMKoWCtJ6c17csz7LpdKyWyxCWw3"
+    "CTZQQm+LE6Jk50mIhUz3tZqBFEEmmHIHH2GNsp2nOV5yDs2MYs3uuxnXspch8kwKPMmW491mR4GNsQQPSOl7YIk85aY1"
+    "1W3OkdYR2xwGoSoSiImJZaV/qwOLfu04IKjhxQxAnix6dsT9WQJujP13MJaIFuXUD2IkWI37yvdBxjAX46kGRd6UpLyg"
+    "7GTQYpugfv/q4m1zt4EJes43E6tpTzCMCuik/pz6FZn2VX96VWQ3jwSX4NhQsgnMvsKZSRyh3dYw52z2e75XhCOxVYyc"
+    "WQeu9bLdDiC2UGHBoDjTHlhLZNQgRkMEsvNsjx6TVDH6Y/kpr66VnnAZsgrwmJNbjp7MOzZKKM7IGxhsnH1ePsG/udOm"
+    "kAkRyb4AFQEbJ64U92AXmKxW800VfJlJEIZNP9Ar6DSnm+dwZx6UAY/ERAUBFs+soGITMBDMtHVzwrcLhmS30MpZHXhm"
+    "tkD7wMgDWgYSAblGFmwUiRoGKvRXsbJkPJm1hnBM4tRtNnERtC2Y5hggAHsXqROE4qQNfpygG+IxKJOmPk1CGazkArjv"
+    "W7tcZ90o6Aqb+gH0JYY6Hi8lKVo0erzu4ApazVrTr4HfyC2Woau5Y7r+cvzuiEbW+aLq1SWx6eaBXYYkcVfMgV/ivllp"
+    "VtNoW1m0BRo84glBXpOGmLij5UKZMPJw7ka82FqaTmmadv+a8leaMEV62SeRxBw4GAGmCWjlF3mYLU9hGMa3zRyMfUIy"
+    "UXq5ljMgCXQtTyAx+AT4Cfv7OAVycEfC6auTo6KrMeDpbLIFNyhs7dvpFsX92Ed9QMiLtynQba+0DO3ZGJYhZVQBnGbK"
+    "lFHTbCVRk2qm5FOigHgYBtokBAVjQnq0XLQZKYXoY44llo1V6HR8aBjB1UJbY4qBev3ZRBqDALdiiNA+PpU7cCQQzhcn"
+    "r9+TjphtxEo4R4MhjODSyjMeTFaDQkrfqDnCUqpEDMEX2bTl9Zl4bZJwV4Npdq4Bi843WX+KXpTbn2ref7MsbWko+SRj"
+    "aVvLtkosSwboLOYDViYCFOgVQixxjg2KzfO/Hb971xr7W0uQhPFJ6rjzblwcsPc9xMgrm4BGzoydXojay455cxjKqwa6"
+    "vIYdm4aYzCBCpfALHKN1Lkwa5Z2Buj4Yo30xjXyl3d4l2h+FzeoAmE5TetASBOWIoPPRPwNMjmMBDvfSuPYFZrZQvpwJ"
+    "TNf3ohzMRetA0tsEfW84q95gSES0kNNBgoCtQMcR4Tc2hO7hLbc8AAYqEtRtDjUjTsFdRwjoU7wnMkptZxmSF6cNsUOw"
+    "Grfrbdl9Nm3ee8NewSYFeIfOWE5IRkjkOPD9UPHeqUGsfQh6Ff4Kt0L4a8DgF5Ojthky6YyLefFz2KCPRVyPHTiz4H7y"
+    "tmo39HCawYA5S4J/ZPI/iX2IgEA/Eg3NJPG1ioh80od0PNDBg686+ByMeyYBGPr5sCEuj0/PL7oNcXBw/vfzw0MKIEGZ"
+    "0NqrKQRzwIzyKU4NNK7jDK4VMNdXuHUKxBdfAxIIrlUhpDFxGmfiToMZYwv0jm7PWIQbpGjrHZDKTE2B+KlJbIrkAp/t"
+    "q+RWgaocpL/1UE52kA+psYPtmh8RXaOK2P19SAFPKSlsJJ3fA2ebaOOSEO3N46d5yJjaYYyQh6AyAZOYZex23UCMqRVN"
+    "GpgPgr+VAbdlewJgQdPDiB1d4vqAn2kjxDjkNi3kzuC3uERE3LVDuQhCk+blNhnOA+cGu2zU5YCes4keUHMgdLMIRNso"
+    "FRjYGWCFKDAj0Hyko1fCvdAIZoPCEFRykyG3OIV7Jd3DUufVMIgUQYt4NYn2okncB9XIZ2aJOZsyDHgu5RKI/LPLHSLS"
+    "zkAjJUaINOvw5hAr0ES2/Pnud2yScDRw76LybdIaBNabwMwNPnGa8+j92d+OL2ho8mcrVttmpoZDsOXG5metPLkPqSHq"
+    "gfllU4kGBGVTUlUZQ9ratBjuZhnoBXvR8m3TrrSHQOnCFrTK7so71+YTUpOkFG8uDNbS9RsevPyo9d4cvb94O99NtjO8"
+    "EjTkcPfHxf3W4YpF66ZlWv/zp+Oji7xHTve553L4ZU5yG9NrRirHzNtlhi5dX60dwJpF2jI/+Lf39uzkaCFPtKmfUpY9"
+    "k1v/+tf0S2djlCQT097eRixh8y2tWF9t+xoswfbuzu5O8/nudi7bBAo9v6R0z0JafM1/waGadPdDw+65fuzCMYKETvVa"
+    "XsXCE5KQ9tgtrno9gPJ0RdHtEaxdgOOt2EuvNdJO7frW3Nbt+jtGvIpV9zM4Qj1DxNCp2ZzAu1oTsNZlru6RKlOdp69b"
+    "XHys2KtYtb3xHsG4XdL1rKGrqft5nuS0ve5dvZrYweveddOhNHxDedt7iip67OjsIj5n6bMvejpxmadxYNDv9MAcKwgo"
+    "ooFNPyg9Bt+U5qdyefypFS1FQhLBg5001mflnaQ1qs51kZshJqyNIFzGYWusr+mAR9ZHzzZvW7VGRDQ/shMT0Kpwjsv9"
+    "mP3SfCu2jb5hQgn2PJ3FWe8U/z1uIHrMTvEn3Yr9ZFDQbs+ehwGX3cV+/7JqP0XNFu01mlqjqTWaWqOpNZr67dCU08bH"
+    "4abfCP2sDxB96R3PK57QyWORbE/iY8AInX6o8aGL81KV53jKrjo9WL/ATy+ROsoOANxLTOH4wLyDPjm7WOCdhaN6Lu+V"
+    "O8y//DrWQsz0gHMJc5mzD3/vffjp9JH8pEca8vwM4mk0tx3wZrnE3kPPPJTZ+a+jD/9xdv7Y4Vkj3K8K4ZYX7ulM12Jj"
+    "U0U9H99qLH0crEz0ydmbozXmXmPuNeb+9jF3DnI4SOVK5jDGyIEIN9s/rZ7atNijeSOaWnAXCOlEvovfBs+vz2avD3M+"
+    "VWjT+PrOZn/hs8/5YCsCa7dawLWOiNYR0Toi+qNGROv4Yx1/rOOPP078YVFIPrTIw4nyEZ3fywLBOhhYBwOPWOfIaVm5"
+    "8/f2hAmdu+RTo/vCswc2X5+8+d9//g+ex4K5f4vb+1GNcgdKn3iHRmqV5oFGzR6NWsfOdT+yaWiPxrZ8dWMn3fbNTmuv"
+    "xSfp7+qNimu1+3utRvNko+PqfiyxZDVXPCArFfKIfctzR+S4Bs2jGrN1aH4feHA5l7AucPObF7hZo/A1Cv9/QuHVXirn"
+    "jXae7+69+O77P//7S9kf+FRd664Sw6YFYcpPCGewxY6w1law3azLpK9mqGqB6x+owBmfkU1DrGwWluIoPJzVG3Ai+Hlp"
+    "LtWliV5FAqKhTwB/8CSmK0QfRCbwUbYA1f1Q6X2CoDqxJ/0kIN4rt68kpcUGYSVCdpclBFAREECnd6WwISCWquJqJVjy"
+    "yh4KtEVBDIy3Vr8Q4fspFNcymiOsKiLNk/hiSRIvcmUM8Jw/CsJXg4AOXyOBAOCoK64NsC+MYidz2Z2jqSbGzZP1/cul"
+    "RQfR6DVixGSOQntcEw9h4glDn4nC+9AQz5GVD6oL6rT7GCHBYABpJhFp3SI+dY3IlooQuZODeRLmcgVFOr5bVigJoA/s"
+    "m0ISPEhJhXfcuVBuf59OctLpTnuuPKBSH3gyfDZHWTlPUSBsb2dJwo6zVsTm60SHzddiW5wf/3h8erG1D+T2+HUHtmCb"
+    "qVTpUi6kQMmLvWWHKm1EbEL/F0cfTu4jgCvn4Qn/jTYg7WYnQnPbFrlcaifK9YG/PGGhO/ETlePCcklUZYBPoIpEmmur"
+    "6y7vvjngY7GMfRoi28qXfqYc0BZXTgkSd+KVDtuT4lJtn3IJuBYyiKd7ZRL0AwyNmEWu/Cfe84sj9lov/829AcO9RAIf"
+    "RByIsK7diYQr2YDP21KCnYhEevAvzab4UUWK38jSnwnOP/FRbGuOTWsy24eYnKa28lE4zeZhJ+pEf3Jd4penrDIYfbka"
+    "g1+uxCAK5E/iNR7zB8OMX5viA4945etrPFvcCRoZxiGd6MYicLdciQ4FxVE7mA7gCzfNggrh3a6+hDWzaHNTMWLaCUfo"
+    "Z1uzguN1a46JDkuA16DD9Bj8txylFW8jeX12cvLq9A3WHbAq61HFJ68ZU9k+D2ji8BV7AlA3SMLZvDLTm3I4bnBvyXHR"
+    "pX1pDRY8nA4GgJi5DkN6u3shTRo7iMw0cT29fCDgrljgT41z6xZttMRZ+plTH9Rudvo+wIPutkYCRmZssGG0gU24lYT1"
+    "Iw5OvrhFWoAx5dy9sycr3YVow7TvE7J7kVGWZGAQcvcMhI7VLKjyQ7GYo9mHseDnmp6tPADDTqrFZbmI4tr34rjOPa42"
+    "YwpsZZPOIiMeHIvWJdc44DoDXNiEpvWUwdR8O5XvuylqmCvHcvb+4vjs1MsXYLmvQlpWiCWtWHIjdYAuyVVmoYlUqMni"
+    "qinZmmp5c7SPhoHGEbc62BcGpSoygLgNk6Np1RacV6WCLV4LxwXfpOXRmTL71iFihUbk1GJIeGQ8SUAxSmWf5jAfKq17"
+    "HdJcoapN8qIvuNAMlzi5901JZPjwg0fEVL/naKnSK1vsG2fxNNUDmVWKIbsOPpPJLhZ9AQvtFXOFXp70aWJsTZb7Xq+U"
+    "hYin9W9aIh5P0vJ2rvhb5WTM3r9UruKBNinIm50sCocvcK2Dr16yL15CO2WNTzYXH1bzwwtwYCtLraFyoDjnqmZ4W3Y8"
+    "lyxx4sJWr1DfxHPe7Ch9FxZe+EwfxWdrMtEIw5exkjR9PsMNgCrS//D+Hfj9c2rY6dJzuOC5SNKDLysEhdziLrZI8SA1"
+    "93ShHTf/Apufm3CfxSoBGrf8/Utsej44YzYeHWZZOe8S4WlB1SLBSwVLrqHvsKF8pEQErh7y2Pb3dlKV4EgFm39U4GIb"
+    "fLFHnKcBBzH/gPADm7FgzpaRiWp8KJ9XP//wWly+Ob/ogkWrqiMDEPyI013VFqd0It6rc9gUYYhLLCZ8DrYFu1t0brm6"
+    "pSxGwf2d0EzxgNECehduc61jIB8OQacP2YYHA3C2alzRrh3GS7tNqouf0m1GIt3V082jFHS2+RcIbt3P7aXb7yd4lx31"
+    "YffM0We79Fzdh8fPernOMklwcV/+oXKkyhAPgft98JPgCgh74+7/ALQys/Q="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"clone","title":"Clone a repository.","description":"Clone a r'
+        'epository.","inputSchema":{"type":"object","properties":{"src":{"type":"string",'
+        '"description":"What to clone."},"dst":{"type":"string","description":"Where to p'
+        'ut it.","default":"."},"depth":{"type":"integer","default":0},"quiet":{"type":"b'
+        'oolean","description":"Say nothing but the answer.","default":false},"repo_home"'
+        ':{"type":"string","description":"Where repositories live.","default":"~/repos"}}'
+        ',"required":["src"],"additionalProperties":false},"outputSchema":{"additionalPro'
+        'perties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHi'
+        'nt":false,"idempotentHint":true}},{"name":"status","title":"Show the working tre'
+        'e\'s status.","description":"Show the working tree\'s status.","inputSchema":{"typ'
+        'e":"object","properties":{"paths":{"items":{"type":"string"},"type":"array","des'
+        'cription":"Limit to these paths.","default":[]},"quiet":{"type":"boolean","descr'
+        'iption":"Say nothing but the answer.","default":false},"repo_home":{"type":"stri'
+        'ng","description":"Where repositories live.","default":"~/repos"}},"additionalPr'
+        'operties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"a'
+        'nnotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
+        ',{"name":"remote_add","title":"Add a remote.","description":"Add a remote.","inp'
+        'utSchema":{"type":"object","properties":{"url":{"type":"string","description":"T'
+        'he remote\'s URL."},"remote":{"type":"string","description":"The remote to use.",'
+        '"default":"origin"},"dry_run":{"type":"boolean","description":"Show what would c'
+        'hange, change nothing.","default":false},"verbose":{"type":"integer","minimum":0'
+        ',"description":"Say more (repeat for more).","default":0},"quiet":{"type":"boole'
+        'an","description":"Say nothing but the answer.","default":false},"repo_home":{"t'
+        'ype":"string","description":"Where repositories live.","default":"~/repos"},"mod'
+        'e":{"enum":["fetch","push","both"],"type":"string","default":"both"}},"required"'
+        ':["url"],"additionalProperties":false},"outputSchema":{"additionalProperties":tr'
+        'ue,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,'
+        '"idempotentHint":true}},{"name":"remote_prune","title":"Delete the branches a re'
+        'mote no longer has.","description":"Delete the branches a remote no longer has."'
+        ',"inputSchema":{"type":"object","properties":{"remote":{"type":"string","descrip'
+        'tion":"The remote to use.","default":"origin"},"dry_run":{"type":"boolean","desc'
+        'ription":"Show what would change, change nothing.","default":false},"verbose":{"'
+        'type":"integer","minimum":0,"description":"Say more (repeat for more).","default'
+        '":0},"quiet":{"type":"boolean","description":"Say nothing but the answer.","defa'
+        'ult":false},"repo_home":{"type":"string","description":"Where repositories live.'
+        '","default":"~/repos"}},"additionalProperties":false},"outputSchema":{"additiona'
+        'lProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destruct'
+        'iveHint":true,"idempotentHint":false}},{"name":"output","title":"Read back the f'
+        'ull text of an answer that was cut.","description":"Read back the full text of a'
+        "n answer that was cut, a page at a time: the reference is in\\nthe answer's marke"
+        'r and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref"'
+        ':{"type":"string","description":"The reference a cut answer names (`full output:'
+        ' REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"i'
+        'nteger","minimum":1,"default":100000}},"required":["ref"],"additionalProperties"'
+        ':false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"o'
+        'ffset":{"type":"integer"},"length":{"type":"integer","description":"The full tex'
+        't\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"'
+        'integer"},{"type":"null"}],"description":"The offset of the next page; null afte'
+        'r the last."}},"required":["ref","offset","length","text","next"]},"annotations"'
+        ':{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHi'
+        'nt":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -860,19 +1016,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1108,6 +1267,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -1991,6 +2151,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2051,6 +2212,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2104,6 +2269,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6638,6 +6804,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -7974,8 +8145,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -8006,8 +8179,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -8155,6 +8330,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8245,6 +8424,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8267,6 +8450,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8276,6 +8463,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8662,6 +8853,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8711,6 +8906,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8726,6 +8925,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8750,6 +8953,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8823,6 +9030,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8841,6 +9052,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9293,6 +9508,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -10155,9 +10374,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -10167,7 +10390,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10422,9 +10645,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10437,7 +10661,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10465,9 +10688,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10587,7 +10807,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10817,6 +11036,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10898,6 +11118,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:

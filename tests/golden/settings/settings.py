@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -170,6 +170,7 @@ if TYPE_CHECKING:
         max_output: int | None
         config: bool
         data: str
+        mcp_lists: dict[str, str]
         mcp_names: dict[str, tuple[str, bool]]
         prompts: dict[str, Any]
         resources: dict[str, tuple[str | None, Any]]
@@ -206,6 +207,7 @@ if TYPE_CHECKING:
             max_output: int | None,
             config: bool,
             data: str,
+            mcp_lists: dict[str, str],
             mcp_names: dict[str, tuple[str, bool]],
             prompts: dict[str, Any],
             resources: dict[str, tuple[str | None, Any]],
@@ -348,6 +350,10 @@ _DIGEST_KEY = 2
 _DIGEST_SIZE = 8
 
 
+#: An entry begins with the length of its head (`_entry`), in this many bytes.
+_HEAD_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -369,6 +375,10 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
 
 SECTION_END = "# ---- burgee: end of "
+
+
+#: After a section's name on its opening line: the section that must run before it (`_order`).
+SECTION_AFTER = ", after "
 
 
 def _cache_directory() -> str | None:
@@ -442,6 +452,12 @@ def _read_owned(path: str) -> bytes:
     """The bytes of the file at `path`, when it is a regular file of this user's that no one
     else may write, opened without following a symlink; else OSError (FileNotFoundError when
     there is none)."""
+    with _open_owned(path) as stream:
+        return stream.read()
+
+
+def _open_owned(path: str) -> BinaryIO:
+    """The file at `path` open for reading, as `_read_owned` reads it."""
     import stat
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
@@ -454,14 +470,15 @@ def _read_owned(path: str) -> bytes:
         if error.errno != errno.ELOOP:
             raise
         raise PermissionError(f"{path} is a symlink") from None
-    with open(handle, "rb") as stream:
-        found = os.fstat(handle)
-        if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(
-                f"{path} is not a file of this user's alone (another user's, or open to others' "
-                "writes, or no regular file)"
-            )
-        return stream.read()
+    stream = open(handle, "rb")  # noqa: SIM115 (the caller closes it)
+    found = os.fstat(handle)
+    if not stat.S_ISREG(found.st_mode) or not _owned(found):
+        stream.close()
+        raise PermissionError(
+            f"{path} is not a file of this user's alone (another user's, or open to others' "
+            "writes, or no regular file)"
+        )
+    return stream
 
 
 def _key(path: str) -> tuple[str, str] | None:
@@ -496,12 +513,13 @@ def _pieces(code: str) -> dict[str, str]:
             break
         start = begin + 1 + len(SECTION_BEGIN)
         close = code.find(" ----\n", start)
-        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        name = code[start:close].partition(SECTION_AFTER)[0]
+        end = code.find(f"\n{SECTION_END}{name} ----", close)
         if close < 0 or end < 0:
             break  # NOTE: a marker edited away: the rest runs at once, as plain code would
         end = code.find("\n", end + 1)
         end = len(code) if end < 0 else end
-        spans.append((code[start:close], begin + 1, end))
+        spans.append((name, begin + 1, end))
         at = end
     if not spans:
         return {"": code}
@@ -515,6 +533,17 @@ def _pieces(code: str) -> dict[str, str]:
                 parts.append(segment if piece == owner else blank)
         at = end
     return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _order(code: str) -> dict[str, str]:
+    """Each section that needs another to have run first (its opening line says
+    `, after NAME`) -> that section."""
+    order = {}
+    for line in code.split("\n" + SECTION_BEGIN)[1:]:
+        name, after, first = line.partition(" ----\n")[0].partition(SECTION_AFTER)
+        if after:
+            order[name] = first
+    return order
 
 
 def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
@@ -556,9 +585,12 @@ def _compile(text: str, path: str) -> CodeType:
     return compiled
 
 
-def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
-    """The compiled code that always runs, and each section as marshalled code (or as text
-    to compile when it is first needed): from the cache when they are there."""
+def _load_code(
+    path: str, namespace: dict[str, Any]
+) -> tuple[CodeType, dict[str, Any], dict[str, str]]:
+    """The compiled code that always runs, each section as marshalled code (or as text to
+    compile when it is first needed), and which sections run after which (`_order`): from
+    the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -566,20 +598,75 @@ def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
     if entry and key is not None:
         try:
-            body = _unsealed(key[1], _read_owned(entry))
+            # NOTE: the head alone: reading (and checking) the sections a run never needs
+            # cost every run as much as unmarshalling the code it runs.
+            with _open_owned(entry) as stream:
+                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+                if size > os.fstat(stream.fileno()).st_size:
+                    raise ValueError("cut short")  # NOTE: and never a huge read
+                body = _unsealed(key[1], stream.read(size))
             if body is not None:
-                hot, sections = marshal.loads(body)
-                return hot, sections
+                hot, index, order = marshal.loads(body)
+                start = _HEAD_SIZE + size
+                sections = {
+                    name: (entry, start + at, length, digest)
+                    for name, (at, length, digest) in index.items()
+                }
+                return hot, sections, order
         except (OSError, EOFError, ValueError, TypeError):
             pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    order = _order(code)
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
-        return hot, pieces
+        return hot, pieces, order
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
-    return hot, compiled
+    _store(directory, key[0], entry, _entry(key[1], hot, compiled, order))
+    return hot, compiled, order
+
+
+def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str, str]) -> bytes:
+    """A cache entry: the length of its head; the head, sealed (`_sealed`): the code that
+    always runs, where each section is after the head (offset, length, digest) and `order`;
+    then each section's marshalled code, read and checked only when it runs."""
+    import marshal
+
+    index = {}
+    at = 0
+    for section, data in sections.items():
+        index[section] = (at, len(data), _digest(data))
+        at += len(data)
+    head = _sealed(name, marshal.dumps((hot, index, order)))
+    return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _head(name: str, entry: bytes) -> memoryview | None:
+    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
+    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
+    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+
+
+def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
+    """A section's code read from its entry, when it is there whole and right (its digest);
+    else None, and the entry goes (the next run writes it again)."""
+    import marshal
+
+    entry, start, length, digest = where
+    try:
+        with _open_owned(entry) as stream:
+            stream.seek(start)
+            data = stream.read(length)
+        if len(data) == length and _digest(data) == digest:
+            code: CodeType = marshal.loads(data)
+            return code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    try:
+        os.unlink(entry)
+    except OSError:
+        pass
+    return None
 
 
 def _digest(data: bytes | memoryview) -> bytes:
@@ -654,9 +741,9 @@ def _boot(
     gc.disable()
     release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, namespace)
+        hot, sections, order = _load_code(path, namespace)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path)
+            _stand_ins(namespace, lazy, sections, path, order)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
@@ -715,8 +802,10 @@ def _stand_ins(
     lazy: dict[str, tuple[str, ...]],
     sections: dict[str, Any],
     path: str,
+    order: dict[str, str] | None = None,
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call
+    (after the section `order` says must run before it)."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -727,10 +816,22 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
+            first = (order or {}).get(section)
+            if first in sections:
+                run(first)
             import marshal
 
             piece = sections[section]
-            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            if isinstance(piece, tuple):
+                code = _stored_section(piece)
+                if code is None:
+                    # NOTE: the entry changed or broke since its head was read: from the file.
+                    text, padding = _source(path, namespace)
+                    code = _compile(padding + _pieces(text)[section][1:], path)
+            elif isinstance(piece, str):
+                code = _compile(piece, path)
+            else:
+                code = marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
@@ -764,92 +865,140 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKRcZLs2M7cRPYZCBJPxruxHcQ+zC0swaTElswxRWrZlB1tYuCeZh9sn+Tqp5ts/sm05Zkgs1pg"
-    "JxbZ7K6uqq76qlnV/LIxiqazQCZ+FG70Nr70NyZxNJ+p/kbv8rK/0d9o4z+jKAzlKIFf/Y1zdyHurmUshZ+Iu2geeELf"
-    "3hdhlFz74UT4Cq8l7iiRXre/MWhDH+5sFiyohzf4l0iupVAySaC92heuulFi7McqaYsoFiqJZgqHCaHPYeQtxMgNhRuq"
-    "OxmbDmM5jRJJPV5AX/xTyJBGHOSb4CTUdXTHM4A/RBSmjwwXInSn0vQ7juKJ5Ln+RH8K17RszWQEzIKHg8UmDzNoI3um"
-    "Uzf0DNMybl0O2tswNlzrdK4jleAI/Y0Qxk7JVjK+lfELJfC+RQc+M6NWnc4siqsevXj7UZhbPEYS3ciwouWbj8civcdN"
-    "p5EnzYRdxdNV7ljy0z8Dh0ZuLMfzAB4UQ4uoTiyT2JeqMAw+EY0TEBi0xyYL0ZLhrfh0dPHp+Oh80+oA5juMlNSTC6Ps"
-    "wqAdzoMAiXaDGzGNQMlaoYTbYhxHU1IZ6NOPo3Aqw8TuM3EnxXm7E4W0KNCIfaBoJt1EgGypW3s6Luh+4dk3MB4oL6wJ"
-    "mHpyJ2FW26B9nnhJQge55lTaFvMCOWMmtmA26Umx3t/5yXU0T1DjQfVz/Wkt04pq94p6USFXfgCUx+hNsatUlx/ozDyK"
-    "F+MoSlCTafXTrfuN9kYQTBUbiCSKAlJ1+Ju76vU3rmXA2upJNYr9GfKObryLRnMUlkvcxGfbaCZAu4LAHQayK47c0bVw"
-    "qNfLQRd7dNCAkH2YuSPZUXLmgpQkGhpaaGLmJtegbdAGGs7iaBK70644Dm9Bx2G1Yl/AX+HMFsDrMDUz3dlCHOAAh6LT"
-    "+VXBnRcHt24wl4cvHJKLcPRvB3r5y/nZqYiGv8JSFlM3GZFlS65Bi7B/YLrjh7N5cj66llPX2UdzyAZKkXGhx0FbZRDN"
-    "0GKATfNA7m3hfOn3+xvRDf63J5J4LtsC//bcxOVr3W733mmD+YNFIRy87jAFEgaFPrJRRQttk5oHCVMG7EDmgq3UhMMF"
-    "lsgQ2IcsocH5EWsw5DYsNuQtPKGH9BMlg/FmV8BycP1gTg14gvk5jN1A6UnIOI5ivkpNQMc9/JfvTqVS7kRmF4CnRMb9"
-    "vRaAC/SHnX/IOBLyM3B0BGZqXzjYRoEOzRX3jf/lBXoVy7/P/VjSKA5qCDCJZRnKz8nlABiJqmRUJ/BDSXYhnoNvgRbd"
-    "SjVRmr+GeUqgGVqYbtrIHEGTVcS1lFiF7AoiUBXmFflCWO6tqUzcLkg7HKEq71eOyrIFm/mTAzo+gVGH7uiG6AdLDKYY"
-    "6N2sJrjTGaKGODgvBdoSLmiJqR4r4geaNovNtySi55NdIJ0mkThaaf2wTQqd6jKyUEhYtV1a8dYqANGggVjM2CiwDlIj"
-    "WKQzGSfkN3pf7u/hkq3IzR+8b9tmxwYmRcvzBKDytNmAGpNvz7VW4CTDSSVhtW6f2o5dXJrYLohAgtw18otdfW4QWD1y"
-    "IuPaUTKEAA2mfuhP51O4+RJ/uZ/1rx9evdp9lRv6x+0ft3FEDRlwSNCns7E2+qU5kkzSq+jt4NqghiYLi+AYjENwCBkS"
-    "OdWApAlfq0BLgaXcIY6bopjGDG2AcHJc3s6NvYuDpkAnN+gQ3Il0w2opNgVCucHIIJMEERbhYH4ip8XJZuKzLrpx7C5q"
-    "SFkOqHIUXA6IyYytenn1mA5rOLwUduV5293O6fDLbp7b291XZGNcz/OxPzf4aC/ZlD9lG7TsiQqSfyED42jD4uTtTJuI"
-    "BzTXfazVeGi951dO5eMPKHgDddQKpJ6mQcT+OWhqmPjk8pYNs0xR7nk22suTgWDOpTxKmWFP255fOpEyTdngZGb8JODR"
-    "37IISc7tCi9A0wvBjxCw1YyJpeudQWz4M8KajR5hO9IZ+Av6upX6htEm35PTGeD0MLGeKLi4LG4uLZeV4+in+rtFSa+W"
-    "2bCauKfCYj3rktXcf5LkrOW+gujy8VwFQqndiHiqYPTQjwAixRCy4DCj2J/4oV6EjxdNE5p1MFJjWcqL37Qf/G5LkOdV"
-    "ycJPMFwFSMfgNF1oHJrduRQIgE8gaC9c3FdK/Kns0aMAW8CThCOJmBQ43g/xKnfwAgF9fAM9UYAWinws0YVnV9AZePqx"
-    "KmNIdSm00bNEdinRcogJzLIehTIIT0g9xmMll0HYOuxEYDTwp36zh1/mHn65jf+r1KMxG/3fSq3r2PowL2i+Mpwk14/A"
-    "pxe2AoLKcAdt1JfRtYvACiJ3LQpssoS6ML1difstOh8B/HnKvG0jKfSmhQDBGBLtArKO6U4A6L9bs/LHNHPDPItL6ZxS"
-    "6n9D84AkzGT4SxQHnt3+/p62yqaj2RVtZy3ZL7MD1wx0PC1kXQe+68B3HfiuA9914LsOfP+QgW9G3LOEvOs4+ruMo6/S"
-    "ONoCTMsi6HW4/d2H25mkHx1oV+vAOl5fx+vreH0dr9vxOr/r52B9FPhqJkfEhO3uLtNnDJOBBwZjKcMuaNndpqvDeTyR"
-    "0iQlqCt+U0+NDv97t/u62jHpfnsY24hbN1ZodQBLj/0JgJBAtsVsAfqKuttNommAt5UcAeRri2E0Dz1OQihkRLCNMdaU"
-    "lCdZ0IAp62f+jIRlLqEMJkE0dIMrN56Udi04ayaPCy3jY0m/LmzQtocSNJZkyeybbBBKxxEtgGAdCrkoH2GTUzrIemJS"
-    "Sz5X50YupIfOHbOGwPJqU6e135qL5WcAWsTsgTtR7fSyOD3jAqtus7nr7A6YxtQFwVECEkyJ/E9LG8Ae53jUEdtBbcgT"
-    "iLlQTbl/F0MwIzJHJTCI43wsjG+J9ezehosEnAN7RX8Kyx5Ubu75ERIsITzxPOAxKHg0j8GvtFwB6waNGJmJSKfYfHxz"
-    "8XNnp40pRpwwQ1NNRwIxSqCTxjPql5+0J4fzSX66NkBuMGPEjCIBYyrR6dOM0BrG4Dx0+k55VHTykQEgFdF7g2EhOhjJ"
-    "IJd4ZAymr7NzYP1GuHCBd44e0WGSKqQPAb+trpX+pQlZ88SWPkgioyfzOe0CNlLuLQgbV59jJyi1tnugOYL8PARME7C5"
-    "SmC6LMmTU+S0VnOjinmpmR8EHc+PV9Bp2ogoozkb6sAcaRIVBGiUsIKKzcBA8KS18xCeznkku4VWTuvAC7UJ2qcSxKBA"
-    "IuDBMNtGtIga+zLwVrGyZDx5am1hJolLt9PBPM6eYJoxjZkIB0uZIMAlbfCiBHMtWQZF0uTnWeD6K7kAHvtOJxyKiO6A"
-    "rrCpH8FYvNfXhFPsI5+uPDENQL95fGX2GYERF2cnH5Bp5FzY8BbHp5y7FYafh3Wpel98r21lG6Kru2fafjr+cESaZXxh"
-    "dXKeaJl1qBM5OWu9PIdfo6FayaqQtmle9HDXj+eEvO2QitHsKOHSRaVDh2EMw95mYzpd1dG1CtJbacHm6WWfSBwz4AS3"
-    "eXzKncU5LJpTGATRXccCp89IJnLP6tmoBvrZqDmBNMFnwG843t9htdDCOX1zcpR3dbh51uKNcszx3tzXy93aOxtKbCZB"
-    "t50CbHV0ZEoioQT14jRMjr2F2hYrsZpUMyWfwv9sA7Cw44bvIySin9KUmDdaoVP5kBjJTiHsw4kOFzNXKQTYFSJC+/xc"
-    "7siQgBA5FCdvP5KOqC3EarhG/TFIsLHyTEez1aAYvvkrEZZSJSJ8y4M2rbk+01wrncDT1hpM0fhG7c/Ri3P/85hLGJrS"
-    "lsaHzyJL3VuWa96UDNBZjPJXJgIU6A1CPHGOHYrW+V+PP3zoTr3NBiRhfJQCBxtGiAP2vYcY+WULULkLlb7BLgOD1jhw"
-    "J210eW0tGys+RoetnQuTdkd1EQkYHBdgKsTKMjbVH7Tlj93GPkw63aiDnm5liAjeDukZ4HIcDXD8Ko2r93C/CvnL+3vp"
-    "bn1owWy0DsS9Fuh721j1NkMyooWcTuH1pjaE5uFNqivg/clQ0LAWakechHUbGFCkeFNklOrBskhCnLbFNsF6LAPa1IUK"
-    "PS5eYK8AoQDaCt5dmLoz4hESOfU9L5BcfTKKYg+Cbol3oSmE3woMfn7LU3dDJp1xuUdVdWN+U5iPK3AAYxbMLWeztiCi"
-    "q9+Yh37i/yPj/0nkQQSGSQ5xFPCLdyKf9CGVBzp48FUHX/3plUoABn89bIvL49Pzi0FbHByc/+388JACWFAmtPZyDsEk"
-    "TEZ6FCf7sRgC/28kTG4osfgE2BfdABLwb2QupFJRGucCc1HBcWj0jqbqhl9zu0wqT2oOxM9VordoLvBZ8374IL1HuSZa"
-    "yIfU2cFWzU1E96giukSK0C8tKVfoSN6uItJd9MRcUSqJy0+zyPRL+QghD0F1AiYR89g3QqE9KsXrQe9YFQG/nvYMwEJM"
-    "DyN2NNvRB/xMDyHGIfepIXcGv8UlIuKBFuVDEJo0zyrTKgPnNrts1GWfntMbTaDmQGgrD0R7yBUQ7AKwQuir6819ouOq"
-    "gHuhE9yNCgJQyRZDbnEKbV1qw1wHbQlRwxVoESfpUCmPC+sRd1+y/Vaa3FCOI87wwRnpX9ltbu7TxlIGGmljhkjTDq+E"
-    "WIEmsuUvd16xSUJpYPUXbSfe0y7Y7dUMVq7/mfcujy4ujk/fn5NsjCdGG4kBk+Ltsu5WWqmEu5fU1LqW7qb9+X/fvb96"
-    "e3b60/H7q5/PTo7SJlvccfb0gy3TPi9R07vm9sAYsBC0DcFPfl+Vt/JI0DQ5dDTikHZlD+39WPiVfxAupG8w7tv5iuC6"
-    "tK/nSduS4zG0UGk0S5rHwnBjiA/BEulNXwUd6M3D6r3dNLmgcWxQmbJV8zqhLvELmJtTJJDn+UUF1DMJD5VRqhUJzB4m"
-    "F9O8aqjMJY6VSPt49uni4ZSy0n4iJ309PegqZI9VUXZx9tejU8vm9vWb1SKGN9kiTxAxp5C1H8hXa5ibVprAydm7o7LU"
-    "7aSW5tsTaepZDT0PJ7MZ8vTV4tvOCqyf5ds0htm5nI0qsTdNgSspnDupEvLl4GFaLivfBj6cAFdWyDfvK8TJCUeP2Ve3"
-    "EtsqKHsoca5E1qc3F8dnRXGWc+ooZOG3FFfKepH85/RHf+M6SWaqt7WFrkZvsXajeLLlxeB8t3a2d7Y7L3e2rA1m8L7l"
-    "d7NL3khHN/wvWHyVLWhdKL7O2csvsnXO3gM5exiQ9auzISqIRt1LVW2Qzxt4hMqmORm6eL9eInxwQONsDTpXoL43c9BA"
-    "fYtrzgNYppALjM6WKYIHLPWD4qyWcJWptukb5NM3KrKRq1R5CWNMQX/91BDW190uk5z2N7ivVxMtvMH9IBWlhv7FQxrS"
-    "CO6KgwqdBsVvZLMf8XxmFH7qK0SuVx64ndCT4Wihl84YwlL9IkDGYM3TJWK/v51rNtMOlItBm7acGgHnIbmFgXVrtOj6"
-    "Vrp89/Z2teD01hAFysTIuyi+oUNLssGvdE96OBOJGLMreExhjSd4LMHjtHWa2PP5oXVhx7qw4xFYeF3Y8d0UdvyuleP2"
-    "zkOWdve0rYdFMcZbOXiqT5YvxQR/wwDv+0b8y3L018BvDfzWwK8M/DLzqO3PypCOehSmt28D3L5ZSdEzHn3xjHva/GcN"
-    "3Hpgw9MU49TAvopSnpJrwfdW341vqTGoa++x9h5r71H0Htbpw2zknuY9vpGX+IaFi5V+wjpzuTj4Q2cwF/xFCGqzajTS"
-    "1Glo1P0Hsfp6l2Nt89c2/9/d5mszbtsVxMjXpiwj+2FswB/A8FfILDsp/BEm3aKoaMs/6nxWqjLhGpl94ejylLcn7/71"
-    "f//E7G9QijtMJsS9Oat85pmDg1Rdy4a+5k15rUXn2uFMZLoQqOvJWy2grVusEeWspPt6VGF6HXyvJ9A9m3RM7XADF1wq"
-    "lczKjR+fM1LK7dB17E/qTNeyf2dAYF0k3/zdz7cokl/DszU8+53gWbWXsrzR9sud3b1XP/zXj6/d4cijEzruK/FOWv5e"
-    "fEIYgy22hba2gu1m3R7qaoaqNr79NzokhStyUuydrcICwMZU8KsRv89+WVhLtS/eQjGHZQDwB+s+zIdD/FBBVA68vQYV"
-    "DGRMr1sxycHXJzgM5xOTyZjSohF5gZCdpoQAKgICqFbIFTo2EKDFXJsdxenxEroEWoG8Y/krEZ6lXMduWCKsKlSxSdxr"
-    "SOKFVTSJVYXICE+OfCr1QgJDfaYHv5jdF0qyk7kclGiyoxybllcFWrIjVGpSOITuSZfqmcyy0oA10ZY99g+vG8sKQqUb"
-    "BKVJiSW6GgVrTLCAwmMuYDu0/CWy7JAup787T5EKSB9IU5imozvmojKE0nTGgymMsEkoRa15OooSqWVKAnAHx6YYCOtE"
-    "6FwDU/bC/e9ToQoVr+iyOZ8qmbHwbVGirBgx5wjb3W5I2HHWi2i9TeKg81ZsifPj98enF5v7QO4Vfw4HSOZTN6rWUCES"
-    "z1Gyt9tUVGknogXjXxx9OllGAB/3gwWMGz2A9p1+iPa9J+yjffqhNQje+q1O5xH/Q2ef4NkUVFLJ5TYicdWN1vz0xWIr"
-    "y9HFF3ZtYb1e2+TacD8xNT1UTki6S4cbFA/Z6eIUsX7JTfyhj+EYTvKTPrBIfORPC+12X/+n+UpSWqiDTyL4RCzZ64fC"
-    "VKViB/oIpH5IbD34j05HvJeh5O92DReCN0g42Uf7APxu0b7wIlreEtxVF6g/7If98E/pmPjrNzseCUf6k3iLJYJwD392"
-    "xCfmZfXXwxx9MgWsuHEUUDkYnmBzx8foTHxd34w0QayCJ0GAdLC1KU7VRgwtWmpiMOEI5/6Lqf2h8FsbOyLEUOC0qRQP"
-    "g/muobXqW1Bvz05O3py+w7JFrQ8OHRjhdCI6dcgBqjgexbEApY2SYFHWFPpUGQcC5jNlJlzUXw3DceejEUBgLuNMm5sv"
-    "gqXBgMiWPh8HZCN7c0Ujeeqce9fwoSvO0r95L4P6zYr3fKyT0yWWGGqxQQRzCdOEpsSt9ygeuzY2PT8qnbn5aFp28gjC"
-    "B1C8ZVw2n5LLtg0YVty/AK5jNSxVjuYPo1L7IAx+ruPoykWQPGkXH+tBJNd/mcyM7nC5uspNjCsscZVosMPi0QDc5SJJ"
-    "LlTkymgqHpwzPir3U/3BsbySmYLus48Xx2enjl3CveyMl6yUO615hvXto9Vv5wru7Kpuk66gT4WxIcM+bgyQKDELU3+z"
-    "LdWSEcRivlRZ3TcurkLJt9NFyeDnDLE+Ir7RH36jqZBMTjUuhEemswR0o3BwRAnHod6aT9KVjrpokaPa41J1LpJe+rU6"
-    "nB992M4hYqo/NdeoeHuTHc4imqeK4Ga15oQ+wREx2fmycaenuZbu/zk26fNE6arupV+4y+K+0/qP3dEkT9ITcsz5MdUL"
-    "MvsEXrESGA2Tb9ueLLaGH3Ctj1+/09++Q2OlLVC2Hh9XN+z4KNrK41pQPZChpcpbZ1NLtGGZtAlGnVyNtGO82lH6QUK8"
-    "8JX+FF+13URLDD+m0qUF9BUagNtO/4/tt+H+19S606WXcMEx8aEDP1YI9bjHHeyRojzq7vkCNu5+D7svLbmvYpWwi3t+"
-    "hT3rOMn0uDx64ud+eI0PliMnnv6TYyAtnx2acHqYXH6ijSIZ0xHNzw5jiMDV4xHd/+52qkocRmD3T4oqdId7uzTzNBqg"
-    "yT8iNsBuNBjUhdthnf811XM98fiCbYDMR7wnVm3BGtWEOHWUUWwAdK2c3f0QmVaeYy0xVoSCrKpL9wM2nzHK0If2Mf+r"
-    "xy1CH4S0S4EZuXEYZOP+/wHopDTm"
+    "eJztPYlu20iWv1LrGSAyVpLP9HZkr4Egcac9Ex+IvegdWIJJiSWZbYrUsCg7msTAfs1+2H7JvqOKLF4ybTkdZMYDTLdF"
+    "FqveVe+q96q/rI2i6SyQiR+Fa721L/21SRzNZ6q/1ru87K/119r4r1EUhnKUwK/+2rm7EHfXMpbCT8RdNA88oV/viTBK"
+    "rv1wInyFzxJ3lEiv218btGEOdzYLFjTDW/xLJNdSKJkkMF7tCVfdKDH2Y5W0RRQLlUQzhcuEMOcw8hZi5IbCDdWdjM2E"
+    "sZxGiaQZL2Au/ilkSCsO8kMQCXUd3TEG8IeIwvST4UKE7lSaecdRPJGM6y/0p3DNyNZMRkAs+DhYrPMygzaSZzp1Q88Q"
+    "LaPW5aC9CWvDs07nOlIJrtBfC2HtFGwl41sZv1IC31tw4DczGtXpzKK46tOLd2fCvOI1kuhGhhUj354difQdD51GnjQI"
+    "u4rRVe5Y8te/AoVGbizH8wA+FEMLqE4sk9iXqrAMfhGNE2AYjMchC9GS4a34dHjx6ejwfN2aAPAdRkpq5MIoezBoh/Mg"
+    "QKDd4EZMIxCyVijhtRjH0ZREBub04yicyjCx50zcSRFvd6IQFgUSsQcQzaSbCOAtTWuj44LsF759C+uB8MKeANSTOwlY"
+    "bYL0eWKLmA58zYm0zeYFUsYgtmAyaaRY7u/85DqaJyjxIPq5+bSUaUG1Z0W5qOArfwDCY+SmOFUqyw9MZj7Fh3EUJSjJ"
+    "tPvp1f1aey0IpooVRBJFAYk6/M1T9fpr1zJgafWkGsX+DGlHL95HozkyyyVq4rdtVBMgXUHgDgPZFYfu6Fo4NOvloIsz"
+    "OqhASD/M3JHsKDlzgUsSFQ1tNDFzk2uQNhgDA2dxNIndaVcchbcg47BbcS6gr3BmC6B1mKqZ7mwh9nGBA9Hp/K7gzav9"
+    "WzeYy4NXDvFFOPq3A7P85fz0RETD32Eri6mbjEizJdcgRTg/EN3xw9k8OR9dy6nr7KE6ZAWlSLnQ5yCtMohmqDFAp3nA"
+    "97ZwvvT7/bXoBv/ZE0k8l22Bf3tu4vKzbrd777RB/cGmEA4+dxgCCYvCHNmqooW6Sc2DhCEDciBxQVdqwOEBc2QI5EOS"
+    "0OL8ibUYUhs2G9IWvtBL+omSwXi9K2A7uH4wpwGMYB6HsRsojYSM4yjmpzQEZNzDf/PbqVTKncjsAdCUwLi/1wxwAf6w"
+    "8w8ZR0J+BoqOQE3tCQfHKJChueK58Z+8Qa9i+fe5H0taxUEJASIxL0P5ObkcACFRlIzoBH4oSS/Ec7AtMKJbKSZK09cQ"
+    "TwlUQwszTRuJIwhZRVRLgVVIriACUWFakS2E7d6aysTtArfDEYryXuWqzFvQmb84IOMTWHXojm4IftDEoIoB3vVqgDud"
+    "IUqIg3gpkJZwQVtM9VgQPxLazDbf4ojGJ3tAMk0scbTQ+mGbBDqVZSShkLBru7TjrV0ArEEFsZixUmAZpEGwSWcyTshu"
+    "9L7c38MjW5Cbf3jfttWO7ZgUNc8THJWnYQNiTLY9N1qBkQwnlYDVmn0aO3Zxa+K4IAIO8tRILzb1uUVg98iJjGtXyTwE"
+    "GDD1Q386n8LLLfzlfta/fnr9eud1bumfN3/exBW1y4BLgjydjrXSL+FIPEmforWDZ4MamCxfBNdgPwSXkCGBU+2QNKFr"
+    "ldNSIClPiOumXkxjgjbwcHJU3sytvYOLpo5ObtEhmBPphtVcbOoI5RYjhUwcRLcIF/MTOS0im7HPeujGsbuoAWW5Q5WD"
+    "4HJARGbfqpcXj+mwhsJL3a48bbubORne6uapvdl9TTrG9Twf53ODM3vLpvQp66BlX1SA/BspGEcrFievZ9oEPHhz3cdq"
+    "jYf2e37nVH7+gIA3EEctQOppEkTkn4OkholPJm/ZMssE5Z6x0VaeFARTLqVRSgwbbRu/FJEyTNnipGb8JODV3zELic/t"
+    "CitA6IVgR8ix1YSJpeudQmz4K7o1az3y7Uhm4C+Y61bqF0aafE9OZ+Cnh4n1RcHEZXFzabusHEc/1d4tSnK1TIfVxD0V"
+    "GutZt6ym/pM4Z233FViXj+cqPJTaRMRTGaOXfoQjUgwhCwYziv2JH+pN+HjWNIFZByM1mqW8+c34wR+2BRmvShJ+guUq"
+    "nHQMTtONxqHZnUuBANgEcu2Fi3mlxJ/KHn0KbgtYknAk0ScFivdDfMoTvEKHPr6BmShAC0U+lujCtyvIDHz9WJExoLoU"
+    "2mgskVxKtBwiApOsR6EMuickHuOxkstc2DrfiZzRwJ/6zT7eyn28tYn/q5SjMSv9byXWdWR9mBaErwwnyfUj/NMLWwBB"
+    "ZHiCNsrL6NpFxwoid80KHLIEujB9Xen3W3A+wvFnlDltIyn0po0AwRgC7YJnHdObALz/bs3OHxPmhngWlVKcUui/oXpA"
+    "EGYy/C2KA88ef39PqTLOHXCybBT4aiZHRITN7g7DZ/SKMdvGWVGGXDCyu0lPh/N4IqVJcqgrjvxp0MF/7nTfVNsVPW8P"
+    "gwRx68YKtQ44pWN/As5BINtitgB5RdntJtE0wNdKjsB3aothNA89TmoUMiysY4wyJOFJFrRgSvqZPyNmmUfIg0kQDd3g"
+    "yo0npawhZ+HyDpalfCzu1/nfWvdQwmdJ1m3PZJcovSda4Bp1KHah/MY6p4hIe2KSLJ/7u5EL6aFtxiwkaF6t6rT0W7hY"
+    "ZgJMfswGtBPVopcFvBkVWHSb4a6zRYDG1AXGUUITUCL709IKsMc5ozpgOygNeQAxt9qU+ncxRAUiM1QCoyHO72KgSKRn"
+    "8zZcJGAc2Cr6U9j2IHJzz48QYAl+vucBjUHAo3kMdqXlCtg3qMRITUQ6ZXf29uLXznYbU5acgCNU05WAjRLgpPWM+OWR"
+    "9uRwPsmjazuuDTBGX04koEwlGn3CCLVhDMZDpwPLq6KRj7RgVIXBDZYFr30kg1wi0yhMX2f7YP9GuHGBdo5e0WGQKrgP"
+    "kbMtrpX2pQlY88TmPnAigyezOe2Cb6TcW2A27j7HTni2NnsgOYLsPAQyE9C5SuDxG/GTU+5aqnlQBV5q5gdBx/PjFWSa"
+    "IvqyN2e7OoAjIVEBgPYSVhCxGSgIRlobD+HpMxTSW6jltAy8UusgfSpBHxRABH8wzPJxFlBjXwbeKlqWlCej1hYGSdy6"
+    "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
+    "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
+    "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
+    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1iWYK"
+    "PoX/WWKukAnDxL5E76eEEtNGC3TKH2Ij6Sl0+xDR4WLmKoUOdgWLUD8/lzkyIKCLHIrjd2ckI2oDfTXco/4YONhYeKaj"
+    "2WquGB6hlQBLoRIRHpegTmsuz4RrpRF42l4DFI1t1PYcrTjPP4+5JKIpbGl8+Cy81LNlZ9dNwQCZxSh/ZSBAgN6iiyfO"
+    "cULROv/r0ceP3am33gAkjI9Sx8F2I8Q+294DjPyyDajchUqPgsuOQWscuJM2mry25o0VH6PB1saFQbujOosEFI4LbirE"
+    "yjI21SSUisdpYx+QThN1MNOtDNGDt0N6dnA5jgZ3/CqNq3cxX4X05fxemkUPLTcbtQNRrwXy3jZavc0uGcFCRqdwTqgV"
+    "ofl4neoUOD8ZClrW8trRT8I6EAwoUn9TZJDqxbJIQpy0xSa59VhWtK4LH3pcDMFWAUIB1BWcXZi6M6IRAjn1PS+QXM0y"
+    "imIPgm6Jb2EohN8KFH4+5amnIZXOfrlHVXpjPnLLxxW4gFEL5pWzXltg0dVHz6Gf+P/I6H8ceRCBYbVAHAV8gk3gkzyk"
+    "/EADD7Zq/6s/vVIJuMFfD9ri8ujk/GLQFvv75387PzigABaECbW9nEMwCchIj+JkPxZDoP+NBOSGEotZgHzRDXgC/o3M"
+    "hVQqSuNcIC4KOC6N1tFU8fB5scugMlJzAH6uEp2iucBvzUHrfvruCumkmXxAk+1v1LxE7x5FRJdckfdLW8oVOpK3q5L0"
+    "FD0xV1ST4fLXzDJ9uh2hy0OuOjkmEdPYN0yhHJXi/aAzVkWHX6M9A2chpo/RdzTp6H3+pocuxgHPqV3uzP0Wl+gRDzQr"
+    "H3KhSfKssq+y49xmk42y7NN3OtEEYg6AtvKOaA+pAoxdgK8Q+up6fY/guCr4vTAJZqOCAESyxS63OIGxLo1hqoO0hCjh"
+    "CqSIq12oNMiF/YjZlyzfSsgN5TjiUhnESP/KXvNwnxJLmdNIiRkCTRu8kscKMJEu39p+zSoJuYHVZJROvKcs2O3VDHau"
+    "/5lzl4cXF0cnH86JN8YSo47EgElxuqy7kVY+YfaShlrP0mzan//7/Yerd6cnvxx9uPr19PgwHbLBE2dfPzgynfMSJb1r"
+    "Xg+MAgtB2tD5yedVOZVHjCbk0NCIA8rKHtj5WPiV/xAepCcY9+18hfG3rX+S4zGMUGk0S5LHzHBjiA9BE+mkr4IJdPKw"
+    "OrebntI3jg0qa59qjhPqKqiAuDlBAn6eX1S4eqZyoDJKtSKB2cPgYr1UDZS5CqwSaGenny4ers0q5RO5eurpQVehDKsK"
+    "sovTvx6eWDq3rw9Giz68Kbt4Aou5Fqv9QOFXwyKvEgLHp+8Py1y3q0OapyfSGq4aeB6uCjPg6afF084KXz8rXGnsZudq"
+    "KarY3rSWrCRw7qSKyZeDh2G5rDwNfLiSrCyQbz9UsJMrdx6TV7cqxCoge6gCrQTWp7cXR6dFdpaL0yhk4VOKK2UdJP85"
+    "/dFfu06SmeptbKCp0SnWbhRPNrwYjO/G9ub2Zmdre8NKMIP1LZ/NLjmRjm7436DxVbahdeH5S/FbfpO9FL89UPyGAVm/"
+    "uhqiAmiUvVTUBvm6gUeIbFqToZsB6jnCjQiNqzWoT6F+NtO4UD/imusAlgnkAqOzZYLgAUn9oIjVEqoy1DZ8g3z5RkVZ"
+    "b5UoLyGMaRCoRw3d+rrXZZDT+Qb39WKimTe4H6Ss1K5/sekjjeCuOKjQZVB8Ipv9iOczI/BTX6HneuWB2Qk9GY4WeuuM"
+    "ISzVBwEyBm2ebhH7/HauyUwZKBeDNq05tQecd8ktH1iPRo2uX6Xbd3d3RzNOp4YoUCZC3kXxDTVBZYtf6Zn0ciYSMWpX"
+    "8JrCWk/wWoLXaesyseezQy8dEi8dEo/whV86JH6YDok/tBLdzjxkZXdPSz0sijHeysFTfRF7KSb4GwZ4P7bHv6x2/sXx"
+    "e3H8Xhy/suOXqUetf1Z26WhGYWb7Po7bd2v1ecZWmmfMafOfNe7WAwlP00tT4/ZVdOKUTAueW/0wtqVGob5Yjxfr8WI9"
+    "itbDus2IldzTrMd3shLfse+w0k5YdzgVF3/oTqeCvQhBbFaNRpoaDe11/5NofZ3leNH5Lzr/X13nazVu6xX0ka9NW0b2"
+    "w+iAfwLFX8Gz7OaxR6h0C6KiLj/T9azUZcI9MnvC0e0p747f/9///C9Wf4NQ3GExIebmrPaZZw4OUnEtK/qak/Jajc69"
+    "wxnLdCNQ15O3mkEbt9gjylVJ9/VehZl18KN2tD8bd0zvcAMTXGqVzNqNH18zUqrt0H3sT5pM97L/YI7AS5N887Of79Ek"
+    "/+Kevbhnf5B7Vm2lLGu0ubW9s/v6p//4+Y07HHl0Q8d9pb+Ttr8XvxBGYYtNobWtYL1Zl0NdTVHVxrf/QpekcEdO6ntn"
+    "u7DgYGMp+NWIz7O3Cnup9uAtFHPYBuD+YN+HuYjUDxVE5UDbaxDBQMZ03IpFDr6+wWE4n5hKxhQW7ZEXANluCgh4RQAA"
+    "9Qq5QscGAqSYe7OjOL1eQrdAK+B3LH8nwLOS69gNS4BVhSo2iLsNQbywmiaxqxAJ4cmRT61eCGCo7/Tgg9k9oSQbmctB"
+    "CSY7yrFheV2AJbtCpaaEQ+iZdKueqSwrLVgTbdlr//SmMa8gVLpBpzQpkUR3o2CPCTZQeEwFHIeavwSWHdLl5Hf7KVwB"
+    "7gNoCst09MTcVIauNN3xYBojbBBKUWsejiJHaomSgLuDa1MMhH0idK+BaXvh+feoUYWaV3TbnE+dzNj4tihBVoyYc4Dt"
+    "bDYE7CibRbTeJXHQeSc2xPnRh6OTi/U9APeKr9cFkPnWjao9VIjEc5Ds7jRlVTqJaMH6F4efjpcBwNf9YAPjWg9c+04/"
+    "RP3eE/bVPv3QWgRffavbecR/0d0neDcFtVRyu41IXHWjJT89WGxlNbp4YNcW1vHaOveG+4np6aF2QpJdutygeMlOF1HE"
+    "/iU38Yc+hmOI5Cd9YZE446uKd7pv/t3cupw26uCX6HyiL9nrh8J0peIE+gqkfkhk3f+3Tkd8kKHke8CHC8EJEi720TYA"
+    "70HeE15E21uCueoC9Af9sB/+KV0Tf32z65FwpT+Jd9giCO/wZ0d8YlpW30bu6JspYMeNo4DawfAGmzu+Rmfi6/5mhAli"
+    "FbwJAriDo01zqlZiqNFSFYMFR4j7b6b3h8JvrewIEAOB06ZWPAzmuwbWqrul350eH789eY9ti1oeHLowwulEdOuQA1Bx"
+    "PIprgZc2SoJFWVLo6nMOBMy15yZc1LeQ47rz0QhcYG7jTIebG8bTYEBkW5+vA7I9e/NEe/I0Oc+u3YeuOE3/5lwGzZs1"
+    "7/nYJ6dbLDHUYoUI6hLQhKFErQ/IHrs3Nr0/KsXcXMKe3TyC7gMI3jIqm6vps7QBuxX3r4Dq2A1LnaP5y6jUHjCDv+s4"
+    "unMROE/Sxdd6EMj1N52b1R1uV1c5xLjDEneJdnaYPdoBd7lJkhsVuTOamgfn7B+V56m+wDwvZKah+/Ts4uj0xLFbuJfd"
+    "8ZK1cqc9z7C/fdT67VzDnd3VbcoV9K0wtsuwh4kBYiVWYeo74FMpGUEs5kuV9X3j5iq0fDtd5Az+5xGwPyK+0RfJEyrE"
+    "kxPtF8In01kCslG4OKLkx6HcmivuS1ddtMhQ7XKrOjdJL739HvGji/IdAqb66vpGzdvrbHAW0TwVBDfrNSfvEwwRg51v"
+    "G3d6mmpp/s+xQZ8nSnd1L70xP4v7Tuovzyckj9Mbcsz9MdUbMrtSv9gJjIrJt3VPFlvDD3jWx9v09V36qKy0Bsr24+P6"
+    "hh0fWVt5XQuKBxK01HnrrGuONmyTNsGok+uRdoxVO0z/Awf44Cv9Kb5qvYmaGH5MpUsb6CsMALOd/h/Hb8L7r6l2p0db"
+    "8MAx8aEDP1YI9XjGbZyRojya7vkCNp5+F6cvbbmvYpWwi2d+jTPrOMnMuDx64u9+eoMfliMnRv/JMZDmzzYhnF4ml0e0"
+    "USRjJiL87DCGAFw9HtHz72ymosRhBE7/pKhCT7i7Q5in0QAh/4jYAKfRzqBu3A7r7K/pnuuJxzdsg8t8yDmxag3WqCfE"
+    "qYOMYgOAa+Xq7ofAtOoca4GxIhQkVV25H5D5lL0MfWkf07963aLrgy7tUseMzDgssnb//9j6u2M="
 )
+#: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
+#: `_DATA`; empty when they are in it.
+_MCP_LISTS: dict[str, str] = {
+    "mcp_tools": (
+        '{"tools":[{"name":"connect","title":"Say where it would connect; nothing is cont'
+        'acted.","description":"Say where it would connect; nothing is contacted.","input'
+        'Schema":{"type":"object","properties":{"host":{"type":"string","description":"Th'
+        'e server\'s host name.","default":"localhost"},"port":{"type":"integer","descript'
+        'ion":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf"'
+        ':[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enu'
+        'm":["fast","safe"],"type":"string","description":"How careful to be.","default":'
+        '"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRI'
+        'ES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk m'
+        'ore (never from the environment).","default":false},"tag":{"items":{"type":"stri'
+        'ng"},"type":"array","description":"Tags to send; repeat for more.","default":[]}'
+        ',"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":'
+        '0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{'
+        '"additionalProperties":false,"description":"Where `connect` would connect, and h'
+        'ow.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"t'
+        'ype":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":'
+        '{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"r'
+        'atio":{"type":"number"}},"required":["host","port","mode","retries","verbose","t'
+        'ags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations'
+        '":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"'
+        'apply","title":"Apply the settings; asks first, or stops when nobody can answer.'
+        '","description":"Apply the settings; asks first, or stops when nobody can answer'
+        '.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","descrip'
+        'tion":"Apply without asking.","default":false}},"additionalProperties":false},"o'
+        'utputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readO'
+        'nlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote_s'
+        'how","title":"Show one remote by name.","description":"Show one remote by name."'
+        ',"inputSchema":{"type":"object","properties":{"name":{"type":"string","descripti'
+        'on":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"out'
+        'putSchema":{"type":"object","properties":{"result":{"type":"string"}},"required"'
+        ':["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempot'
+        'entHint":true}},{"name":"output","title":"Read back the full text of an answer t'
+        'hat was cut.","description":"Read back the full text of an answer that was cut, '
+        "a page at a time: the reference is in\\nthe answer's marker and in meta.truncated"
+        '.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","desc'
+        'ription":"The reference a cut answer names (`full output: REF`)."},"offset":{"ty'
+        'pe":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"de'
+        'fault":100000}},"required":["ref"],"additionalProperties":false},"outputSchema":'
+        '{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer'
+        '"},"length":{"type":"integer","description":"The full text\'s length, in characte'
+        'rs."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null'
+        '"}],"description":"The offset of the next page; null after the last."}},"require'
+        'd":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"'
+        'destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+    ),
+}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -867,19 +1016,22 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
-        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
+        "_flags_help",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
-        "_terminal_width",
         "_tool_flags",
     ),
     "batch": ("_batch",),
+    "clients": ("_mcp_help", "_print_config"),
     "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_asgi_serve", "_serve_mcp"),
+    "elicit": ("_confirming", "_elicited", "_retried"),
+    "http": ("_asgi_serve", "_serve_http"),
+    "invoke": ("invoke",),
+    "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1103,6 +1255,7 @@ PROGRAM = Program(
     max_output=_MAX_OUTPUT,
     config=_CONFIG,
     data=_DATA,
+    mcp_lists=_MCP_LISTS,
     mcp_names=_MCP_NAMES,
     prompts=PROMPTS,
     resources={},
@@ -1990,6 +2143,7 @@ class Program:
         "max_output",
         "mcp_completions",
         "mcp_extra",
+        "mcp_lists",
         "mcp_names",
         "media",
         "name",
@@ -2050,6 +2204,10 @@ class Program:
     config: bool
     #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object.
     data: str
+    #: The MCP lists (`tools/list`, prompts, resources, templates) of a program whose lists are
+    #: short, as plain JSON text, by document name (`mcp_tools`, ...); empty when they are in
+    #: `data`. A session lists its tools without decompressing `data` (`render/embedded.py`).
+    mcp_lists: dict[str, str]
     #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
     mcp_names: dict[str, tuple[str, bool]]
     #: Each `@prompt`: name -> its entry (a `_Command`), run by `_execute` like a command.
@@ -2103,6 +2261,7 @@ class Program:
         max_output: int | None,
         config: bool,
         data: str,
+        mcp_lists: dict[str, str],
         mcp_names: dict[str, tuple[str, bool]],
         prompts: dict[str, Any],
         resources: dict[str, tuple[str | None, Any]],
@@ -6625,6 +6784,11 @@ def _document(name: str) -> str:
     mcp_templates, skill or completion (the table the completion scripts are rendered from).
     Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
     more than the rest of the run."""
+    listed = PROGRAM.mcp_lists.get(name)
+    if listed is not None:
+        # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
+        # every document were a sixth of a session's start.
+        return listed
     if not _DOCUMENTS:
         import binascii
         import zlib
@@ -7794,8 +7958,10 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
     "windsurf": ("mcpServers", None, "serverUrl"),
     "codex": ("mcp_servers", None, "url"),
 }
+# ---- burgee: end of mcp ----
 
 
+# ---- burgee: loaded on first use: clients, after mcp ----
 #: How each client's config spells an environment variable in a header value.
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
@@ -7826,8 +7992,10 @@ The generated module also exposes `asgi`, an ASGI 3 application of the same endp
 (`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
 MCP page of the tool's documentation: "Deploying").
 """
+# ---- burgee: end of clients ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: What follows `--mcp` that takes a value.
 _MCP_VALUED = (
     "--client",
@@ -7975,6 +8143,10 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
     return token
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
     reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
@@ -8065,6 +8237,10 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
@@ -8087,6 +8263,10 @@ def _url(host: str, port: int, path: str = "/mcp") -> str:
     return f"http://{shown}:{port}{path}"
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: clients, after mcp ----
 def _mcp_help() -> int:
     """`--mcp --help`."""
     module = os.path.splitext(os.path.basename(__file__))[0]
@@ -8096,6 +8276,10 @@ def _mcp_help() -> int:
     return 0
 
 
+# ---- burgee: end of clients ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -8482,6 +8666,10 @@ class _Exchange:
         yield "Cache-Control", "no-cache"
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -8531,6 +8719,10 @@ class _InputRequired(BaseException):
         return text
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _state(text: object) -> dict[str, Any]:
     """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
     (a client may send anything: it only gives back what its user answered)."""
@@ -8546,6 +8738,10 @@ def _state(text: object) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _asking(
     server: Any,
     request: Any,
@@ -8570,6 +8766,10 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: elicit, after mcp ----
 def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
@@ -8643,6 +8843,10 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
+# ---- burgee: end of elicit ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
@@ -8661,6 +8865,10 @@ def _nobody_answers(server: Any) -> None:
         done.set()
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9113,6 +9321,10 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     return Handler
 
 
+# ---- burgee: end of http ----
+
+
+# ---- burgee: loaded on first use: mcp ----
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -9975,9 +10187,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
+# ---- burgee: loaded on first use: http, after mcp ----
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
 async def asgi(
@@ -9987,7 +10203,7 @@ async def asgi(
     await _asgi_serve(scope, receive, send)
 
 
-# ---- burgee: loaded on first use: mcp ----
+# ---- burgee: loaded on first use: http, after mcp ----
 def _asgi_settings() -> _Settings:
     """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
     `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
@@ -10242,9 +10458,10 @@ async def _asgi_relay(
     await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
-# ---- burgee: end of mcp ----
+# ---- burgee: end of http ----
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -10257,7 +10474,6 @@ def _exit_codes() -> str:
     )
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains, then its
     flags, compactly (as Click and Typer lead with the commands)."""
@@ -10285,9 +10501,6 @@ def _group_help(group: str) -> str:
         agents = _wrap(_for_agents(), _terminal_width(), "  ")
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
-
-
-# ---- burgee: end of argparse ----
 
 
 def _shared_help(group: str) -> str:
@@ -10407,7 +10620,6 @@ def _flags_help() -> str:
     return formatter.format_help()
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -10637,6 +10849,7 @@ def _freeze() -> None:
         freeze()
 
 
+# ---- burgee: loaded on first use: invoke ----
 class Invoked:
     """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
 
@@ -10718,6 +10931,9 @@ def _refill(contents: list[Any]) -> None:
             held.update(contents[index])
         else:
             held.extend(contents[index])
+
+
+# ---- burgee: end of invoke ----
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
