@@ -229,7 +229,7 @@ def _unrecognized(words: list[str]) -> str:
             after_flag = True
         elif after_flag or word.startswith("-") or '"' in word:
             # NOTE: a word holding a JSON string may be `--json` input that is no object
-            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
+            # (`--json '"S3CR3T"'`, a scalar, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:

@@ -2578,13 +2578,17 @@ class Flag:
         #: Only when the program reads a config file.
         self.config_only = config_only
         #: A value that may be left out: "object" (the next word is its value when it opens a
-        #: JSON object, or is `-`), "word" (when it is `-` or no flag); "" when it always has one.
+        #: JSON object or array, or is `-`), "word" (when it is `-` or no flag); "" when it
+        #: always has one.
         self.optional = optional
 
     def takes(self, word: str) -> bool:
         """Whether `word`, right after this flag (without `=`), is its value."""
         if self.optional == "object":
-            return word.startswith("{") or word == "-"
+            # NOTE: an array too, and after JSON's white space: it is meant as the input,
+            # and refused as one (`_read_json_input`), never read as the command's next word.
+            # A JSON scalar (`"Ada"`, `3`, `null`) is a plain word as well: the command's.
+            return word.lstrip(" \t\n\r")[:1] in ("{", "[") or word == "-"
         if self.optional == "word":
             return word == "-" or not word.startswith("-")
         return self.metavar != ""
@@ -6584,7 +6588,7 @@ def _unrecognized(words: list[str]) -> str:
             after_flag = True
         elif after_flag or word.startswith("-") or '"' in word:
             # NOTE: a word holding a JSON string may be `--json` input that is no object
-            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
+            # (`--json '"S3CR3T"'`, a scalar, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:
@@ -6976,7 +6980,14 @@ def _read_json_input(text: str) -> dict[str, Any]:
     except RecursionError:
         raise UsageError("--json input is nested too deeply") from None
     if not isinstance(data, dict):
-        raise UsageError("--json input must be a JSON object whose keys are parameter names")
+        many = (
+            'one call takes one object; --batch makes many, a line {"command": ..., "input":'
+            " {...}} each"
+        )
+        raise UsageError(
+            "--json input must be a JSON object whose keys are parameter names",
+            hint=many if isinstance(data, list) else None,
+        )
     return data
 
 

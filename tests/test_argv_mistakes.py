@@ -1,0 +1,120 @@
+"""What a person new to a generated tool types wrong, and what the tool makes of it: JSON that
+is no object after `--json`, a secret typed without its flag, a time with a fraction of a
+second other than 3 or 6 digits, `--config` naming something that is no file, a root command
+with a pass-through argument, an empty-string default in help."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import InProcessTool, generate, in_process
+
+HANDLERS = '''
+"""Mistakes: what a new user types."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Any, Literal, Optional
+
+from burgee import Argument, Option, command, program
+
+program(name="mistakes", config=True)
+
+
+@command(effects="read_only", root=True)
+def run_(
+    script: Annotated[str, Argument(help="The script")],
+    args: Annotated[list[str], Argument(passthrough=True, help="Its arguments")] = [],
+) -> dict[str, Any]:
+    """Run a script."""
+    return {"script": script, "args": args}
+
+
+@command(effects="read_only")
+def hello(name: Annotated[str, Argument(help="Who to greet")], times: int = 1) -> str:
+    """Greet someone."""
+    return " ".join([f"Hello, {name}!"] * times)
+
+
+@command(effects="read_only")
+def files(
+    dest: Annotated[str, Argument(help="Where to")],
+    paths: Annotated[list[str], Argument(help="What")] = [],
+    body: Annotated[str, Option(help="The text")] = "",
+) -> Any:
+    """Copy some files."""
+    return {"dest": dest, "paths": paths, "body": body}
+
+
+@command(effects="idempotent")
+def login(token: Annotated[str, Option(secret=True)], user: str = "me") -> str:
+    """Log in."""
+    return f"{user} ok"
+
+
+@command(effects="idempotent")
+def deploy(
+    target: Literal["staging", "prod"],
+    token: Annotated[str, Option(secret=True)] = "",
+    count: int = 1,
+) -> str:
+    """Deploy somewhere."""
+    return target
+
+
+@command(effects="read_only")
+def when(
+    at: Optional[datetime.datetime] = None, alarm: Optional[datetime.time] = None
+) -> dict[str, Any]:
+    """Echo a date-time and a time."""
+    return {
+        "at": at.isoformat() if at else None,
+        "alarm": alarm.isoformat() if alarm else None,
+    }
+'''
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> InProcessTool:
+    return in_process(generate(tmp_path_factory.mktemp("mistakes"), HANDLERS))
+
+
+# --- `--json` followed by JSON that is no object -------------------------------------------
+
+
+@pytest.mark.parametrize("text", ['[{"name": "Ada"}]', ' [{"name": "Ada"}]', "[]"])
+def test_a_json_array_after_json_is_input_and_refused(tool: InProcessTool, text: str) -> None:
+    """Not the next positional: `hello --json '[...]'` once answered `Hello, [...]!`."""
+    result = tool.run("hello", "--json", text)
+    assert result.code == 2, result
+    error = result.json()["error"]
+    assert error["kind"] == "usage"
+    assert error["message"] == ("--json input must be a JSON object whose keys are parameter names")
+    assert "--batch" in error["hint"]
+
+
+def test_the_same_array_after_json_equals_gets_the_same_error(tool: InProcessTool) -> None:
+    spaced = tool.run("hello", "--json", '[{"name": "Ada"}]').json()
+    joined = tool.run("hello", '--json=[{"name": "Ada"}]').json()
+    assert spaced == joined
+
+
+def test_an_object_after_json_with_leading_space_is_input(tool: InProcessTool) -> None:
+    result = tool.run("hello", "--json", ' \n {"name": "Ada"}')
+    assert (result.code, result.json()["data"]) == (0, "Hello, Ada!")
+
+
+@pytest.mark.parametrize("word", ['"Ada"', "null", "3", "true"])
+def test_a_json_scalar_after_json_stays_a_positional(tool: InProcessTool, word: str) -> None:
+    """A scalar is a plain value too (a name, a count): it stays the command's word."""
+    result = tool.run("hello", "--json", word)
+    assert (result.code, result.json()["data"]) == (0, f"Hello, {word}!")
+
+
+def test_a_batch_line_and_an_mcp_call_are_read_as_before(tool: InProcessTool) -> None:
+    line = json.dumps({"id": 1, "command": "hello", "input": {"name": "Ada"}})
+    result = tool.run("--batch", stdin=line + "\n")
+    assert json.loads(result.out)["data"] == "Hello, Ada!"
