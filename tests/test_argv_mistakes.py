@@ -57,7 +57,7 @@ def login(token: Annotated[str, Option(secret=True)], user: str = "me") -> str:
 
 @command(effects="idempotent")
 def deploy(
-    target: Literal["staging", "prod"],
+    target: Annotated[Literal["staging", "prod"], Argument(help="Where")],
     token: Annotated[str, Option(secret=True)] = "",
     count: int = 1,
 ) -> str:
@@ -118,3 +118,70 @@ def test_a_batch_line_and_an_mcp_call_are_read_as_before(tool: InProcessTool) ->
     line = json.dumps({"id": 1, "command": "hello", "input": {"name": "Ada"}})
     result = tool.run("--batch", stdin=line + "\n")
     assert json.loads(result.out)["data"] == "Hello, Ada!"
+
+
+# --- a secret typed without its flag -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (
+            ["login", "crash-token-1234"],
+            "unrecognized arguments: 1 word not shown, as the command takes a secret",
+        ),
+        (
+            ["login", "--token", "t", "crash-token-1234", "two"],
+            "unrecognized arguments: 2 words not shown, as the command takes a secret",
+        ),
+        (
+            ["login", "--tokn", "crash-token-1234"],
+            "unrecognized arguments: 2 words not shown, as the command takes a secret",
+        ),
+        (
+            ["login", "--tokn=crash-token-1234"],
+            "unrecognized arguments: 1 word not shown, as the command takes a secret",
+        ),
+        (
+            ["deploy", "prod", "crash-token-1234"],
+            "unrecognized arguments: 1 word not shown, as the command takes a secret",
+        ),
+        (
+            ["deploy", "crash-token-1234"],
+            "target: expected one of staging, prod (the word given is not shown, as the"
+            " command takes a secret)",
+        ),
+    ],
+)
+def test_a_word_of_a_command_that_takes_a_secret_is_not_shown(
+    tool: InProcessTool, words: list[str], message: str
+) -> None:
+    for json_mode in ([], ["--json"]):
+        result = tool.run(*words, *json_mode)
+        assert result.code == 2, result
+        assert "crash-token-1234" not in result.out + result.err
+        assert result.error_line()["error"]["message"] == message
+
+
+def test_a_mistyped_flag_of_a_command_that_takes_a_secret_is_still_suggested(
+    tool: InProcessTool,
+) -> None:
+    error = tool.run("login", "--tokn", "crash-token-1234").error_line()["error"]
+    assert error["hint"] == "did you mean '--token'?"
+
+
+def test_a_word_left_over_with_json_input_of_a_secret_command_is_not_shown(
+    tool: InProcessTool,
+) -> None:
+    result = tool.run("login", "crash-token-1234", "--json", '{"token": "t"}')
+    assert result.code == 2, result
+    assert "crash-token-1234" not in result.out + result.err
+    assert result.json()["error"]["message"] == (
+        "unexpected word (not shown, as the command takes a secret): with --json input, give"
+        " every value in the JSON object"
+    )
+
+
+def test_the_words_of_a_command_without_a_secret_are_still_shown(tool: InProcessTool) -> None:
+    result = tool.run("hello", "Ada", "extra")
+    assert result.error_line()["error"]["message"] == "unrecognized arguments: extra"

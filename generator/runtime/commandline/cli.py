@@ -27,7 +27,7 @@ from burgee.runtime.commandline.argv import (
     _read_json_input,
     _take_yes,
 )
-from burgee.runtime.commandline.argv_parser import _new_parser
+from burgee.runtime.commandline.argv_parser import _SECRET_SAYS, _new_parser
 from burgee.runtime.commandline.cli_help import (
     _command_epilog,
     _flags_help,
@@ -134,8 +134,10 @@ def run(invocation: _Invocation) -> object:
         if PROGRAM.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
+            word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
-                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+                f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
+                " JSON object"
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -149,6 +151,7 @@ def run(invocation: _Invocation) -> object:
                 PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
                 command.description,
                 _command_epilog(path, command),
+                secret=command.secret,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):

@@ -75,7 +75,8 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+    secret = any(("secret", True) in options for *_, options in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:

@@ -122,6 +122,7 @@ if TYPE_CHECKING:
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
+        secret: bool
         summary: str
         trust: str
 
@@ -143,6 +144,7 @@ if TYPE_CHECKING:
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+            secret: bool = False,
         ) -> None: ...
 
     class Program:
@@ -1724,6 +1726,7 @@ class _Command:
         "returns",
         "run",
         "sanitize",
+        "secret",
         "summary",
         "trust",
     )
@@ -1746,6 +1749,7 @@ class _Command:
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        secret: bool = False,
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -1773,6 +1777,9 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
+        #: Whether an input is `secret=True`: a word of its command line that is no known
+        #: option's value may be the secret typed without its flag, so no message shows it.
+        self.secret = secret
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -5221,7 +5228,8 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+    secret = any(("secret", True) in options for *_, options in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -5815,8 +5823,12 @@ def _unmasked(value: Any) -> Any:
     return value
 
 
-def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting."""
+def _new_parser(
+    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+) -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
+    command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
+    value it was given for (a word typed without its flag may be the secret)."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -5865,7 +5877,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
+                raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -5886,10 +5898,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             if action.choices is not None and value not in action.choices:
                 label = action.option_strings[-1] if action.option_strings else action.dest
                 wanted = _one_of(list(action.choices))
-                raise UsageError(
-                    f"{label}: {_expected(wanted, value)}",
-                    hint=self._for_usage(),
-                )
+                problem = _expected(wanted, value)
+                if secret and not action.option_strings:
+                    problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
+                raise UsageError(f"{label}: {problem}", hint=self._for_usage())
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -5967,10 +5979,21 @@ def _closest_flag(words: list[str], flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(words: list[str]) -> str:
+# ---- burgee: end of argparse ----
+
+
+#: Why a message about a command that takes a secret quotes none of the words typed.
+_SECRET_SAYS = "as the command takes a secret"
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _unrecognized(words: list[str], secret: bool = False) -> str:
     """argparse's message for the words it left, but the word right after an unknown flag (and
     any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
-    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
+    Only a word shaped like a flag is shown as one (a secret may start with a dash). Of a
+    command that takes a secret (`secret`), none is shown: `login SECRET` forgot `--token`."""
+    if secret:
+        return f"unrecognized arguments: {_words(len(words))} not shown, {_SECRET_SAYS}"
     shown: list[str] = []
     hidden = 0
     after_flag = False
@@ -5993,6 +6016,10 @@ def _unrecognized(words: list[str]) -> str:
         return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _words(count: int) -> str:
+    return f"{count} word{'' if count == 1 else 's'}"
 
 
 def _looks_like_flag(word: str) -> bool:
@@ -10279,8 +10306,10 @@ def run(invocation: _Invocation) -> object:
         if PROGRAM.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
+            word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
-                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+                f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
+                " JSON object"
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -10294,6 +10323,7 @@ def run(invocation: _Invocation) -> object:
                 PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
                 command.description,
                 _command_epilog(path, command),
+                secret=command.secret,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
