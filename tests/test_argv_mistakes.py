@@ -185,3 +185,40 @@ def test_a_word_left_over_with_json_input_of_a_secret_command_is_not_shown(
 def test_the_words_of_a_command_without_a_secret_are_still_shown(tool: InProcessTool) -> None:
     result = tool.run("hello", "Ada", "extra")
     assert result.error_line()["error"]["message"] == "unrecognized arguments: extra"
+
+
+# --- fractions of a second -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("23:59:59.5", "23:59:59.500000"),
+        ("23:59:59.12", "23:59:59.120000"),
+        ("23:59:59.123", "23:59:59.123000"),
+        ("23:59:59.1234", "23:59:59.123400"),
+        ("23:59:59.123456", "23:59:59.123456"),
+        ("23:59:59.1234567", "23:59:59.123456"),
+        ("23:59:59.999999999", "23:59:59.999999"),
+        ("10:00:00.5Z", "10:00:00.500000+00:00"),
+        ("10:00:00.25+02:00", "10:00:00.250000+02:00"),
+    ],
+)
+def test_a_time_takes_one_to_nine_digits_of_a_second(
+    tool: InProcessTool, text: str, read: str
+) -> None:
+    for words in (["--alarm", text], ["--json", json.dumps({"alarm": text})]):
+        result = tool.run("when", *words, "--json")
+        assert result.code == 0, result
+        assert result.json()["data"]["alarm"] == read
+    at = tool.run("when", "--at", f"2026-03-01T{text}", "--json")
+    assert at.json()["data"]["at"] == f"2026-03-01T{read}"
+
+
+@pytest.mark.parametrize("text", ["23:59:59.", "23:59:59.1234567890", "23:59:59.1a", "23:59.5"])
+def test_a_time_with_no_digit_or_too_many_is_refused(tool: InProcessTool, text: str) -> None:
+    result = tool.run("when", "--alarm", text, "--json")
+    assert result.code == 2, result
+    assert result.json()["error"]["message"] == (
+        f"--alarm: expected a time (HH:MM[:SS[.fff]]), got {text!r}"
+    )
