@@ -6,6 +6,7 @@ with a pass-through argument, an empty-string default in help."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -222,3 +223,21 @@ def test_a_time_with_no_digit_or_too_many_is_refused(tool: InProcessTool, text: 
     assert result.json()["error"]["message"] == (
         f"--alarm: expected a time (HH:MM[:SS[.fff]]), got {text!r}"
     )
+
+
+# --- `--config` naming what is no file -----------------------------------------------------
+
+
+def test_config_naming_a_device_says_what_it_is(tool: InProcessTool) -> None:
+    result = tool.run("hello", "Ada", "--config", "/dev/null", "--json")
+    assert result.code == 2, result
+    assert result.json()["error"]["message"] == (
+        "--config /dev/null: not a regular file (a character device)"
+    )
+
+
+def test_config_naming_a_directory_or_nothing_says_so(tool: InProcessTool, tmp_path: Path) -> None:
+    folder = tool.run("hello", "Ada", "--config", str(tmp_path), "--json")
+    assert folder.json()["error"]["message"] == f"--config {tmp_path}: a directory, not a file"
+    missing = tool.run("hello", "Ada", "--config", str(tmp_path / "no.json"), "--json")
+    assert missing.json()["error"]["message"] == f"--config {tmp_path / 'no.json'}: no such file"
