@@ -50,6 +50,15 @@ def files(
     return {"dest": dest, "paths": paths, "body": body}
 
 
+@command(effects="read_only")
+def pick(
+    dest: Annotated[str, Argument(help="Where to")],
+    tags: Annotated[list[Literal["a", "b"]], Argument(help="Which")] = [],
+) -> Any:
+    """Pick some tags."""
+    return {"dest": dest, "tags": tags}
+
+
 @command(effects="idempotent")
 def login(token: Annotated[str, Option(secret=True)], user: str = "me") -> str:
     """Log in."""
@@ -241,3 +250,29 @@ def test_config_naming_a_directory_or_nothing_says_so(tool: InProcessTool, tmp_p
     assert folder.json()["error"]["message"] == f"--config {tmp_path}: a directory, not a file"
     missing = tool.run("hello", "Ada", "--config", str(tmp_path / "no.json"), "--json")
     assert missing.json()["error"]["message"] == f"--config {tmp_path / 'no.json'}: no such file"
+
+
+# --- a pass-through argument, and a list argument, with a default --------------------------
+
+
+@pytest.mark.parametrize("words", [[], ["run"]])
+def test_only_the_required_argument_is_named_missing(tool: InProcessTool, words: list[str]) -> None:
+    result = tool.run(*words, "--json")
+    assert result.code == 2, result
+    assert result.json()["error"]["message"] == "the following arguments are required: script"
+
+
+def test_a_list_argument_with_a_default_is_not_required(tool: InProcessTool) -> None:
+    result = tool.run("files", "--json")
+    assert result.json()["error"]["message"] == "the following arguments are required: dest"
+    assert tool.run("files", "d", "--json").json()["data"]["paths"] == []
+
+
+def test_a_list_argument_of_choices_may_be_left_out(tool: InProcessTool) -> None:
+    assert tool.run("pick", "--json").json()["error"]["message"] == (
+        "the following arguments are required: dest"
+    )
+    assert tool.run("pick", "d", "--json").json()["data"] == {"dest": "d", "tags": []}
+    assert tool.run("pick", "d", "b", "a", "--json").json()["data"]["tags"] == ["b", "a"]
+    refused = tool.run("pick", "d", "c", "--json").json()["error"]["message"]
+    assert refused == "tags: expected one of a, b, got 'c'"

@@ -85,6 +85,11 @@ def _new_parser(
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
                 options["nargs"] = "*"
+            if options.get("nargs") == "*" and names and names[0][:1] != "-":
+                # NOTE: argparse counts a `*` positional given no default among the required
+                # ones it names when another is missing ("required: script, args"); it may
+                # be left out (the parser's default, given here, is SUPPRESS all the same).
+                options.setdefault("default", self.argument_default)
             return super().add_argument(*names, **options)
 
         def parse_args(  # type: ignore[override]

@@ -5855,7 +5855,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     def build(parser: argparse.ArgumentParser) -> None:
         for name, flags, _, _, options in inputs:
             keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
-            if "choices" in keywords and not flags and keywords.get("nargs") == "?":
+            if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
                 # NOTE: argparse tells `SUPPRESS` by identity, and the table's string is another
@@ -5868,9 +5868,9 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
 
 
 class _Choices(tuple):  # type: ignore[type-arg]
-    """The choices of an optional positional. Left out, it gets its default, which argparse
-    checks against them, and the parsers' default is `SUPPRESS`: that check passes (every
-    supported Python's argparse makes it)."""
+    """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
+    default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
+    check passes (every supported Python's argparse makes it)."""
 
     def __contains__(self, value: object) -> bool:
         return value == _HIDDEN or tuple.__contains__(self, value)
@@ -6463,6 +6463,11 @@ def _new_parser(
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
                 options["nargs"] = "*"
+            if options.get("nargs") == "*" and names and names[0][:1] != "-":
+                # NOTE: argparse counts a `*` positional given no default among the required
+                # ones it names when another is missing ("required: script, args"); it may
+                # be left out (the parser's default, given here, is SUPPRESS all the same).
+                options.setdefault("default", self.argument_default)
             return super().add_argument(*names, **options)
 
         def parse_args(  # type: ignore[override]
