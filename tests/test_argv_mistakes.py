@@ -276,3 +276,13 @@ def test_a_list_argument_of_choices_may_be_left_out(tool: InProcessTool) -> None
     assert tool.run("pick", "d", "b", "a", "--json").json()["data"]["tags"] == ["b", "a"]
     refused = tool.run("pick", "d", "c", "--json").json()["error"]["message"]
     assert refused == "tags: expected one of a, b, got 'c'"
+
+
+# --- an empty-string default in help -------------------------------------------------------
+
+
+def test_an_empty_string_default_shows_quoted_in_help(tool: InProcessTool) -> None:
+    shown = " ".join(tool.run("files", "--help").out.split())
+    assert '--body BODY The text (default: "")' in shown
+    explained = tool.run("files", "--explain", "body").out
+    assert 'body = ""' in explained

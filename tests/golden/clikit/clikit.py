@@ -5042,9 +5042,13 @@ def _config_file(path: str, given: str) -> None:
     if stat.S_ISDIR(mode):
         raise UsageError(f"--config {given}: a directory, not a file")
     if not stat.S_ISREG(mode):
-        kinds = ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"))
-        kinds += ((stat.S_ISFIFO, "pipe"), (stat.S_ISSOCK, "socket"))
-        what = next((f"a {name}" for test, name in kinds if test(mode)), "something else")
+        kinds = (
+            (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"),
+            (stat.S_ISFIFO, "a pipe"),
+            (stat.S_ISSOCK, "a socket"),
+        )
+        what = next((name for test, name in kinds if test(mode)), "something else")
         raise UsageError(f"--config {given}: not a regular file ({what})")
 
 

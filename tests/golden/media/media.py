@@ -1961,7 +1961,9 @@ class _Media:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{name}(data=...) takes bytes, not {type(data).__name__}")
         if not isinstance(mime_type, str) or not mime_type.startswith(self._kind + "/"):
-            raise ValueError(f"{name}(mime_type=...) is a {self._kind}/... type, not {mime_type!r}")
+            # NOTE: "an": image and audio, the kinds there are, both begin with a vowel.
+            wanted = f"an {self._kind}/... type"
+            raise ValueError(f"{name}(mime_type=...) is {wanted}, not {mime_type!r}")
         import re
 
         if not re.fullmatch(_MIME_TYPE, mime_type, flags=re.ASCII):
@@ -4991,9 +4993,13 @@ def _config_file(path: str, given: str) -> None:
     if stat.S_ISDIR(mode):
         raise UsageError(f"--config {given}: a directory, not a file")
     if not stat.S_ISREG(mode):
-        kinds = ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"))
-        kinds += ((stat.S_ISFIFO, "pipe"), (stat.S_ISSOCK, "socket"))
-        what = next((f"a {name}" for test, name in kinds if test(mode)), "something else")
+        kinds = (
+            (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"),
+            (stat.S_ISFIFO, "a pipe"),
+            (stat.S_ISSOCK, "a socket"),
+        )
+        what = next((name for test, name in kinds if test(mode)), "something else")
         raise UsageError(f"--config {given}: not a regular file ({what})")
 
 
