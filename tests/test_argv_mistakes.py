@@ -75,6 +75,15 @@ def deploy(
     return target
 
 
+@command(effects="idempotent")
+def unlock(
+    door: Annotated[int, Argument(help="Which door")],
+    token: Annotated[str, Option(secret=True)] = "",
+) -> int:
+    """Unlock a door."""
+    return door
+
+
 @command(effects="read_only")
 def when(
     at: Optional[datetime.datetime] = None, alarm: Optional[datetime.time] = None
@@ -190,6 +199,33 @@ def test_a_word_left_over_with_json_input_of_a_secret_command_is_not_shown(
         "unexpected word (not shown, as the command takes a secret): with --json input, give"
         " every value in the JSON object"
     )
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        (
+            "crash-token-1234",
+            "door: expected an integer, got the word given (not shown, as the command takes a"
+            " secret)",
+        ),
+        # NOTE: a word the message holds anyway ("an"): no part of the message is taken out.
+        (
+            "an",
+            "door: not a valid value (the word given is not shown, as the command takes a secret)",
+        ),
+    ],
+)
+def test_a_positional_word_a_converter_refuses_is_not_shown(
+    tool: InProcessTool, word: str, message: str
+) -> None:
+    result = tool.run("unlock", word, "--json")
+    assert result.code == 2, result
+    assert result.json()["error"]["message"] == message
+    shown = tool.run("unlock", word, "--token", "t", "--json").json()["error"]["message"]
+    assert shown == message
+    plain = tool.run("hello", "Ada", "--times", "x", "--json").json()["error"]["message"]
+    assert plain == "--times: expected an integer, got 'x'"
 
 
 def test_the_words_of_a_command_without_a_secret_are_still_shown(tool: InProcessTool) -> None:

@@ -16,7 +16,7 @@ from burgee.runtime.commandline.quickargs import (
     _pass_start,
     _Recorder,
 )
-from burgee.runtime.commandline.wording import _expected, _one_of
+from burgee.runtime.commandline.wording import _SECRET_SAYS, _expected, _one_of
 from burgee.runtime.execution.errors import UsageError, _run_hint
 from burgee.runtime.program import PROGRAM
 
@@ -221,10 +221,6 @@ def _closest_flag(words: list[str], flags: list[str]) -> str:
             if close:
                 return f"did you mean '{close[0]}'?"
     return ""
-
-
-#: Why a message about a command that takes a secret quotes none of the words typed.
-_SECRET_SAYS = "as the command takes a secret"
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:

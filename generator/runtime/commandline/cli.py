@@ -27,7 +27,7 @@ from burgee.runtime.commandline.argv import (
     _read_json_input,
     _take_yes,
 )
-from burgee.runtime.commandline.argv_parser import _SECRET_SAYS, _new_parser
+from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.cli_help import (
     _command_epilog,
     _flags_help,
@@ -42,6 +42,7 @@ from burgee.runtime.commandline.quickargs import (
     _recorded,
     _typed,
 )
+from burgee.runtime.commandline.wording import _SECRET_SAYS
 from burgee.runtime.execution.batch import _BatchFailed, _run_batch
 from burgee.runtime.execution.context import (
     _SECRETS,
@@ -177,6 +178,7 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json

@@ -2726,6 +2726,22 @@ _JSON_EXPECTED = {
 }
 
 
+#: Why a problem with the command line of a command that takes a secret quotes no word of it
+#: but a flag's value (a word typed without its flag may be the secret).
+_SECRET_SAYS = "as the command takes a secret"
+
+
+def _unquoted(problem: str, words: list[Any]) -> str:
+    """A problem with a positional argument's `words`, of a command that takes a secret, with
+    each word as `_show` quotes it taken out (`expected an integer, got the word given (not
+    shown, ...)`); when a word is still in it, quoted otherwise, a problem that names none."""
+    for word in words:
+        problem = problem.replace(_show(word), "the word given")
+    if any(str(word) in problem for word in words):
+        return f"not a valid value (the word given is not shown, {_SECRET_SAYS})"
+    return f"{problem} (not shown, {_SECRET_SAYS})"
+
+
 def _expected(wanted: str, value: object) -> str:
     """What a value that is not what was wanted gets told, the one wording of every reader (a
     flag, an env var, a config file, JSON input, the input schema's check): `expected an
@@ -3133,6 +3149,9 @@ class _Call:
     #: On the command line, the flag each option was first typed as, in the order typed
     #: (`quickargs._typed`): what a message about a group names.
     typed: dict[str, str] | None = None
+    #: The command takes a secret (`_Command.secret`): a positional argument's word on the
+    #: command line may be the secret typed without its flag, and no problem quotes it.
+    unshown = False
 
     def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
         self.raw = raw
@@ -3218,7 +3237,9 @@ class _Call:
         try:
             converted = convert(raw)
         except ValueError as error:
-            reason = "not a valid value (secret, not shown)" if secret else error
+            reason: object = "not a valid value (secret, not shown)" if secret else error
+            if self.unshown and not secret and flag is None and source == "flag":
+                reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
             self.problems.append(f"{label}: {reason}")
             return fallback
         if secret:
@@ -6504,14 +6525,6 @@ def _closest_flag(words: list[str], flags: list[str]) -> str:
     return ""
 
 
-# ---- burgee: end of argparse ----
-
-
-#: Why a message about a command that takes a secret quotes none of the words typed.
-_SECRET_SAYS = "as the command takes a secret"
-
-
-# ---- burgee: loaded on first use: argparse ----
 def _unrecognized(words: list[str], secret: bool = False) -> str:
     """argparse's message for the words it left, but the word right after an unknown flag (and
     any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
@@ -10874,6 +10887,7 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
