@@ -139,7 +139,7 @@ def _plain_number(text: str) -> bool:
 #: second is made 6 digits (`_iso_time`): what every supported Python's `fromisoformat` reads
 #: the same way.
 _TIME_SHAPES = ("##:##", "##:##:##", "##:##:##.######")
-#: The most digits a fraction of a second may have: nanoseconds, the finest any clock writes.
+#: The most digits a fraction of a second may have: nanoseconds (`date +%N`, Go's RFC3339Nano).
 _FRACTION_DIGITS = 9
 
 
