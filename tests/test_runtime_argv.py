@@ -135,7 +135,10 @@ def test_output_text_after_json_turns_json_off() -> None:
         (['--json={"a": 1}'], '{"a": 1}', ["add"]),
         (["--json=-"], "-", ["add"]),
         (["--json", "list"], None, ["add", "list"]),
-        (["--json", "[1]"], None, ["add", "[1]"]),
+        (["--json", "[1]"], "[1]", ["add"]),
+        (["--json", ' \n{"a": 1}'], ' \n{"a": 1}', ["add"]),
+        (["--json", '"a"'], None, ["add", '"a"']),
+        (["--json", "3"], None, ["add", "3"]),
         (["--json", "--debug"], None, ["add"]),
     ],
 )

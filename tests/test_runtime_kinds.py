@@ -52,15 +52,18 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
                     2026, 11, 30, 10, 5, 0, 250000, datetime.timezone(datetime.timedelta(hours=1))
                 ),
             ),
+            ("2026-11-30T10:05:00.2", datetime.datetime(2026, 11, 30, 10, 5, 0, 200000)),
         ],
-        ["tomorrow", 5, None, "20261130T1005", "2026-11-30T10", "2026-11-30T10:05:00.2"],
+        ["tomorrow", 5, None, "20261130T1005", "2026-11-30T10", "2026-11-30T10:05:00."],
     ),
     "time": (
         [
             ("07:30", datetime.time(7, 30)),
             ("07:30:15Z", datetime.time(7, 30, 15, tzinfo=datetime.UTC)),
+            ("07:30:15.1", datetime.time(7, 30, 15, 100000)),
+            ("07:30:15.123456789", datetime.time(7, 30, 15, 123456)),
         ],
-        ["25:00", 7, "0730", "07", "T07:30", "07:30:15.1"],
+        ["25:00", 7, "0730", "07", "T07:30", "07:30:15.", "07:30:15.1234567890", "07:30.5"],
     ),
     "uuid": ([(str(uuid.UUID(int=5)), uuid.UUID(int=5))], ["nope", 5]),
     "decimal": (

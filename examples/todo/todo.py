@@ -134,6 +134,7 @@ if TYPE_CHECKING:
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
+        secret: bool
         summary: str
         trust: str
 
@@ -155,6 +156,7 @@ if TYPE_CHECKING:
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+            secret: bool = False,
         ) -> None: ...
 
     class Program:
@@ -2127,6 +2129,7 @@ class _Command:
         "returns",
         "run",
         "sanitize",
+        "secret",
         "summary",
         "trust",
     )
@@ -2149,6 +2152,7 @@ class _Command:
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        secret: bool = False,
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -2176,6 +2180,9 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
+        #: Whether an input is `secret=True`: a word of its command line that is no known
+        #: option's value may be the secret typed without its flag, so no message shows it.
+        self.secret = secret
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2426,13 +2433,17 @@ class Flag:
         #: Only when the program reads a config file.
         self.config_only = config_only
         #: A value that may be left out: "object" (the next word is its value when it opens a
-        #: JSON object, or is `-`), "word" (when it is `-` or no flag); "" when it always has one.
+        #: JSON object or array, or is `-`), "word" (when it is `-` or no flag); "" when it
+        #: always has one.
         self.optional = optional
 
     def takes(self, word: str) -> bool:
         """Whether `word`, right after this flag (without `=`), is its value."""
         if self.optional == "object":
-            return word.startswith("{") or word == "-"
+            # NOTE: an array too, and after JSON's white space: it is meant as the input,
+            # and refused as one (`_read_json_input`), never read as the command's next word.
+            # A JSON scalar (`"Ada"`, `3`, `null`) is a plain word as well: the command's.
+            return word.lstrip(" \t\n\r")[:1] in ("{", "[") or word == "-"
         if self.optional == "word":
             return word == "-" or not word.startswith("-")
         return self.metavar != ""
@@ -2715,6 +2726,22 @@ _JSON_EXPECTED = {
     "array": "a list",
     "object": "an object",
 }
+
+
+#: Why a problem with the command line of a command that takes a secret quotes no word of it
+#: but a flag's value (a word typed without its flag may be the secret).
+_SECRET_SAYS = "as the command takes a secret"
+
+
+def _unquoted(problem: str, words: list[Any]) -> str:
+    """A problem with a positional argument's `words`, of a command that takes a secret, with
+    each word as `_show` quotes it taken out (`expected an integer, got the word given (not
+    shown, ...)`); when a word is still in it, quoted otherwise, a problem that names none."""
+    for word in words:
+        problem = problem.replace(_show(word), "the word given")
+    if any(str(word) in problem for word in words):
+        return f"not a valid value (the word given is not shown, {_SECRET_SAYS})"
+    return f"{problem} (not shown, {_SECRET_SAYS})"
 
 
 def _expected(wanted: str, value: object) -> str:
@@ -3134,6 +3161,9 @@ class _Call:
     #: On the command line, the flag each option was first typed as, in the order typed
     #: (`quickargs._typed`): what a message about a group names.
     typed: dict[str, str] | None = None
+    #: The command takes a secret (`_Command.secret`): a positional argument's word on the
+    #: command line may be the secret typed without its flag, and no problem quotes it.
+    unshown = False
 
     def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
         self.raw = raw
@@ -3219,7 +3249,9 @@ class _Call:
         try:
             converted = convert(raw)
         except ValueError as error:
-            reason = "not a valid value (secret, not shown)" if secret else error
+            reason: object = "not a valid value (secret, not shown)" if secret else error
+            if self.unshown and not secret and flag is None and source == "flag":
+                reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
             self.problems.append(f"{label}: {reason}")
             return fallback
         if secret:
@@ -4983,10 +5015,25 @@ _OUR_PYPROJECT_TABLE = r"""^\s*\[?\s*tool\s*\.\s*["']?%s["']?\s*[.\]=]"""
 
 
 def _config_file(path: str, given: str) -> None:
-    """A usage error when `--config` (as `given`) names no file at `path`."""
-    if not os.path.isfile(path):
-        what = "a directory, not a file" if os.path.isdir(path) else "no such file"
-        raise UsageError(f"--config {given}: {what}")
+    """A usage error when `--config` (as `given`) names no regular file at `path`, saying what
+    it names instead (`/dev/null`: a character device, not an empty config file)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        raise UsageError(f"--config {given}: no such file") from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"--config {given}: a directory, not a file")
+    if not stat.S_ISREG(mode):
+        kinds = (
+            (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"),
+            (stat.S_ISFIFO, "a pipe"),
+            (stat.S_ISSOCK, "a socket"),
+        )
+        what = next((name for test, name in kinds if test(mode)), "something else")
+        raise UsageError(f"--config {given}: not a regular file ({what})")
 
 
 #: The most a config file (a pyproject.toml too) may hold: 1 MiB, far more than any real one
@@ -5734,7 +5781,8 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+    secret = any(("secret", True) in options for *_, options in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -5743,7 +5791,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     def build(parser: argparse.ArgumentParser) -> None:
         for name, flags, _, _, options in inputs:
             keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
-            if "choices" in keywords and not flags and keywords.get("nargs") == "?":
+            if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
                 # NOTE: argparse tells `SUPPRESS` by identity, and the table's string is another
@@ -5756,9 +5804,9 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
 
 
 class _Choices(tuple):  # type: ignore[type-arg]
-    """The choices of an optional positional. Left out, it gets its default, which argparse
-    checks against them, and the parsers' default is `SUPPRESS`: that check passes (every
-    supported Python's argparse makes it)."""
+    """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
+    default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
+    check passes (every supported Python's argparse makes it)."""
 
     def __contains__(self, value: object) -> bool:
         return value == _HIDDEN or tuple.__contains__(self, value)
@@ -6328,8 +6376,12 @@ def _unmasked(value: Any) -> Any:
     return value
 
 
-def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting."""
+def _new_parser(
+    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+) -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
+    command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
+    value it was given for (a word typed without its flag may be the secret)."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6347,6 +6399,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
                 options["nargs"] = "*"
+            if options.get("nargs") == "*" and names and names[0][:1] != "-":
+                # NOTE: argparse counts a `*` positional given no default among the required
+                # ones it names when another is missing ("required: script, args"); it may
+                # be left out (the parser's default, given here, is SUPPRESS all the same).
+                options.setdefault("default", self.argument_default)
             return super().add_argument(*names, **options)
 
         def parse_args(  # type: ignore[override]
@@ -6378,7 +6435,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
+                raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -6399,10 +6456,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             if action.choices is not None and value not in action.choices:
                 label = action.option_strings[-1] if action.option_strings else action.dest
                 wanted = _one_of(list(action.choices))
-                raise UsageError(
-                    f"{label}: {_expected(wanted, value)}",
-                    hint=self._for_usage(),
-                )
+                problem = _expected(wanted, value)
+                if secret and not action.option_strings:
+                    problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
+                raise UsageError(f"{label}: {problem}", hint=self._for_usage())
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -6480,10 +6537,13 @@ def _closest_flag(words: list[str], flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(words: list[str]) -> str:
+def _unrecognized(words: list[str], secret: bool = False) -> str:
     """argparse's message for the words it left, but the word right after an unknown flag (and
     any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
-    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
+    Only a word shaped like a flag is shown as one (a secret may start with a dash). Of a
+    command that takes a secret (`secret`), none is shown: `login SECRET` forgot `--token`."""
+    if secret:
+        return f"unrecognized arguments: {_words(len(words))} not shown, {_SECRET_SAYS}"
     shown: list[str] = []
     hidden = 0
     after_flag = False
@@ -6495,7 +6555,7 @@ def _unrecognized(words: list[str]) -> str:
             after_flag = True
         elif after_flag or word.startswith("-") or '"' in word:
             # NOTE: a word holding a JSON string may be `--json` input that is no object
-            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
+            # (`--json '"S3CR3T"'`, a scalar, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:
@@ -6506,6 +6566,10 @@ def _unrecognized(words: list[str]) -> str:
         return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _words(count: int) -> str:
+    return f"{count} word{'' if count == 1 else 's'}"
 
 
 def _looks_like_flag(word: str) -> bool:
@@ -6887,7 +6951,12 @@ def _read_json_input(text: str) -> dict[str, Any]:
     except RecursionError:
         raise UsageError("--json input is nested too deeply") from None
     if not isinstance(data, dict):
-        raise UsageError("--json input must be a JSON object whose keys are parameter names")
+        many = 'one call takes one object; --batch runs many: a line {"command": ..., "input": {}}'
+        many += " each"
+        raise UsageError(
+            "--json input must be a JSON object whose keys are parameter names",
+            hint=many if isinstance(data, list) else None,
+        )
     return data
 
 
@@ -10866,8 +10935,10 @@ def run(invocation: _Invocation) -> object:
         if PROGRAM.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
+            word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
-                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+                f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
+                " JSON object"
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -10881,6 +10952,7 @@ def run(invocation: _Invocation) -> object:
                 PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
                 command.description,
                 _command_epilog(path, command),
+                secret=command.secret,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -10906,6 +10978,7 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json

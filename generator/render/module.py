@@ -67,6 +67,10 @@ def _help(param: Param, program: Program) -> str:
         shown = param.default
         if isinstance(shown, tuple):
             shown = " ".join(map(str, shown))
+        elif shown == "" or (isinstance(shown, str) and shown.strip() != shown):
+            # NOTE: quoted as `--explain` shows every string, where bare it would look like
+            # no default, or lose its spaces.
+            shown = json.dumps(shown, ensure_ascii=False)
         parts.append(f"(default: {shown})")
     if param.type.kind in ("list", "dict", "count") and param.role == "option":
         parts.append("(repeatable)")

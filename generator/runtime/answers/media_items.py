@@ -32,7 +32,9 @@ class _Media:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{name}(data=...) takes bytes, not {type(data).__name__}")
         if not isinstance(mime_type, str) or not mime_type.startswith(self._kind + "/"):
-            raise ValueError(f"{name}(mime_type=...) is a {self._kind}/... type, not {mime_type!r}")
+            # NOTE: "an": image and audio, the kinds there are, both begin with a vowel.
+            wanted = f"an {self._kind}/... type"
+            raise ValueError(f"{name}(mime_type=...) is {wanted}, not {mime_type!r}")
         import re
 
         if not re.fullmatch(_MIME_TYPE, mime_type, flags=re.ASCII):

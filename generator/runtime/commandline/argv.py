@@ -390,5 +390,10 @@ def _read_json_input(text: str) -> dict[str, Any]:
     except RecursionError:
         raise UsageError("--json input is nested too deeply") from None
     if not isinstance(data, dict):
-        raise UsageError("--json input must be a JSON object whose keys are parameter names")
+        many = 'one call takes one object; --batch runs many: a line {"command": ..., "input": {}}'
+        many += " each"
+        raise UsageError(
+            "--json input must be a JSON object whose keys are parameter names",
+            hint=many if isinstance(data, list) else None,
+        )
     return data

@@ -16,7 +16,7 @@ from burgee.runtime.commandline.quickargs import (
     _pass_start,
     _Recorder,
 )
-from burgee.runtime.commandline.wording import _expected, _one_of
+from burgee.runtime.commandline.wording import _SECRET_SAYS, _expected, _one_of
 from burgee.runtime.execution.errors import UsageError, _run_hint
 from burgee.runtime.program import PROGRAM
 
@@ -62,8 +62,12 @@ def _unmasked(value: Any) -> Any:
     return value
 
 
-def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting."""
+def _new_parser(
+    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+) -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
+    command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
+    value it was given for (a word typed without its flag may be the secret)."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -81,6 +85,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
                 options["nargs"] = "*"
+            if options.get("nargs") == "*" and names and names[0][:1] != "-":
+                # NOTE: argparse counts a `*` positional given no default among the required
+                # ones it names when another is missing ("required: script, args"); it may
+                # be left out (the parser's default, given here, is SUPPRESS all the same).
+                options.setdefault("default", self.argument_default)
             return super().add_argument(*names, **options)
 
         def parse_args(  # type: ignore[override]
@@ -112,7 +121,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
+                raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -133,10 +142,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             if action.choices is not None and value not in action.choices:
                 label = action.option_strings[-1] if action.option_strings else action.dest
                 wanted = _one_of(list(action.choices))
-                raise UsageError(
-                    f"{label}: {_expected(wanted, value)}",
-                    hint=self._for_usage(),
-                )
+                problem = _expected(wanted, value)
+                if secret and not action.option_strings:
+                    problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
+                raise UsageError(f"{label}: {problem}", hint=self._for_usage())
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -214,10 +223,13 @@ def _closest_flag(words: list[str], flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(words: list[str]) -> str:
+def _unrecognized(words: list[str], secret: bool = False) -> str:
     """argparse's message for the words it left, but the word right after an unknown flag (and
     any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
-    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
+    Only a word shaped like a flag is shown as one (a secret may start with a dash). Of a
+    command that takes a secret (`secret`), none is shown: `login SECRET` forgot `--token`."""
+    if secret:
+        return f"unrecognized arguments: {_words(len(words))} not shown, {_SECRET_SAYS}"
     shown: list[str] = []
     hidden = 0
     after_flag = False
@@ -229,7 +241,7 @@ def _unrecognized(words: list[str]) -> str:
             after_flag = True
         elif after_flag or word.startswith("-") or '"' in word:
             # NOTE: a word holding a JSON string may be `--json` input that is no object
-            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
+            # (`--json '"S3CR3T"'`, a scalar, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:
@@ -240,6 +252,10 @@ def _unrecognized(words: list[str]) -> str:
         return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _words(count: int) -> str:
+    return f"{count} word{'' if count == 1 else 's'}"
 
 
 def _looks_like_flag(word: str) -> bool:

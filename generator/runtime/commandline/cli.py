@@ -42,6 +42,7 @@ from burgee.runtime.commandline.quickargs import (
     _recorded,
     _typed,
 )
+from burgee.runtime.commandline.wording import _SECRET_SAYS
 from burgee.runtime.execution.batch import _BatchFailed, _run_batch
 from burgee.runtime.execution.context import (
     _SECRETS,
@@ -134,8 +135,10 @@ def run(invocation: _Invocation) -> object:
         if PROGRAM.root_mode == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
+            word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
-                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+                f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
+                " JSON object"
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -149,6 +152,7 @@ def run(invocation: _Invocation) -> object:
                 PROGRAM.name if PROGRAM.root_mode == "alone" else f"{PROGRAM.name} {path}",
                 command.description,
                 _command_epilog(path, command),
+                secret=command.secret,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -174,6 +178,7 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json

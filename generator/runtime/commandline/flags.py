@@ -83,13 +83,17 @@ class Flag:
         #: Only when the program reads a config file.
         self.config_only = config_only
         #: A value that may be left out: "object" (the next word is its value when it opens a
-        #: JSON object, or is `-`), "word" (when it is `-` or no flag); "" when it always has one.
+        #: JSON object or array, or is `-`), "word" (when it is `-` or no flag); "" when it
+        #: always has one.
         self.optional = optional
 
     def takes(self, word: str) -> bool:
         """Whether `word`, right after this flag (without `=`), is its value."""
         if self.optional == "object":
-            return word.startswith("{") or word == "-"
+            # NOTE: an array too, and after JSON's white space: it is meant as the input,
+            # and refused as one (`_read_json_input`), never read as the command's next word.
+            # A JSON scalar (`"Ada"`, `3`, `null`) is a plain word as well: the command's.
+            return word.lstrip(" \t\n\r")[:1] in ("{", "[") or word == "-"
         if self.optional == "word":
             return word == "-" or not word.startswith("-")
         return self.metavar != ""

@@ -31,6 +31,22 @@ _JSON_EXPECTED = {
 }
 
 
+#: Why a problem with the command line of a command that takes a secret quotes no word of it
+#: but a flag's value (a word typed without its flag may be the secret).
+_SECRET_SAYS = "as the command takes a secret"
+
+
+def _unquoted(problem: str, words: list[Any]) -> str:
+    """A problem with a positional argument's `words`, of a command that takes a secret, with
+    each word as `_show` quotes it taken out (`expected an integer, got the word given (not
+    shown, ...)`); when a word is still in it, quoted otherwise, a problem that names none."""
+    for word in words:
+        problem = problem.replace(_show(word), "the word given")
+    if any(str(word) in problem for word in words):
+        return f"not a valid value (the word given is not shown, {_SECRET_SAYS})"
+    return f"{problem} (not shown, {_SECRET_SAYS})"
+
+
 def _expected(wanted: str, value: object) -> str:
     """What a value that is not what was wanted gets told, the one wording of every reader (a
     flag, an env var, a config file, JSON input, the input schema's check): `expected an

@@ -484,6 +484,7 @@ class _Command:
         "returns",
         "run",
         "sanitize",
+        "secret",
         "summary",
         "trust",
     )
@@ -506,6 +507,7 @@ class _Command:
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        secret: bool = False,
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -533,6 +535,9 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
+        #: Whether an input is `secret=True`: a word of its command line that is no known
+        #: option's value may be the secret typed without its flag, so no message shows it.
+        self.secret = secret
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -135,20 +135,31 @@ def _plain_number(text: str) -> bool:
     return text.isascii() and "_" not in text and text.strip() == text
 
 
-#: The times a `time` (and the time of a `datetime`) may be written as: what every supported
-#: Python's `fromisoformat` reads the same way.
-_TIME_SHAPES = ("##:##", "##:##:##", "##:##:##.###", "##:##:##.######")
+#: The times a `time` (and the time of a `datetime`) may be written as, once a fraction of a
+#: second is made 6 digits (`_iso_time`): what every supported Python's `fromisoformat` reads
+#: the same way.
+_TIME_SHAPES = ("##:##", "##:##:##", "##:##:##.######")
+#: The most digits a fraction of a second may have: nanoseconds (`date +%N`, Go's RFC3339Nano).
+_FRACTION_DIGITS = 9
 
 
 def _iso_time(text: str) -> str | None:
-    """`HH:MM[:SS[.fff[fff]]]` with an optional `Z`, `+HH:MM` or `-HH:MM` offset, as
-    `fromisoformat` of every supported Python reads it (`Z` as `+00:00`); None for anything
-    else."""
+    """`HH:MM[:SS[.f…]]` (1 to 9 digits of a second) with an optional `Z`, `+HH:MM` or
+    `-HH:MM` offset, as `fromisoformat` of every supported Python reads it: the fraction as 6
+    digits (padded with zeros; past 6, cut off, not rounded, as Python 3.11's reads them: a
+    round-up could carry into the next day), `Z` as `+00:00`; None for anything else."""
     offset = ""
     if text[-1:] in ("Z", "z"):
         text, offset = text[:-1], "+00:00"
     elif len(text) > 6 and _shaped(text[-6:], "~##:##"):
         text, offset = text[:-6], text[-6:]
+    whole, dot, fraction = text.partition(".")
+    if dot:
+        # NOTE: RFC 3339 (the schema's `format: time`) allows any number of digits; Python
+        # 3.9's `fromisoformat` reads only 3 or 6.
+        if not (0 < len(fraction) <= _FRACTION_DIGITS and _shaped(fraction, "#" * len(fraction))):
+            return None
+        text = f"{whole}.{fraction[:6]:0<6}"
     if not any(_shaped(text, shape) for shape in _TIME_SHAPES):
         return None
     return text + offset
@@ -361,7 +372,7 @@ class _Date(_Type):
 class _DateTime(_Type):
     name = "datetime"
     spellings = ("datetime.datetime",)
-    expected = "a date-time (YYYY-MM-DDTHH:MM:SS)"
+    expected = "a date-time (YYYY-MM-DDTHH:MM[:SS[.fff]])"
     clispec = "datetime"
     metavar = "YYYY-MM-DDTHH:MM[:SS]"
     module = "datetime"
@@ -390,7 +401,7 @@ class _DateTime(_Type):
 class _Time(_Type):
     name = "time"
     spellings = ("datetime.time",)
-    expected = "a time (HH:MM[:SS])"
+    expected = "a time (HH:MM[:SS[.fff]])"
     clispec = "time"
     metavar = "HH:MM[:SS]"
     module = "datetime"

@@ -31,10 +31,25 @@ _OUR_PYPROJECT_TABLE = r"""^\s*\[?\s*tool\s*\.\s*["']?%s["']?\s*[.\]=]"""
 
 
 def _config_file(path: str, given: str) -> None:
-    """A usage error when `--config` (as `given`) names no file at `path`."""
-    if not os.path.isfile(path):
-        what = "a directory, not a file" if os.path.isdir(path) else "no such file"
-        raise UsageError(f"--config {given}: {what}")
+    """A usage error when `--config` (as `given`) names no regular file at `path`, saying what
+    it names instead (`/dev/null`: a character device, not an empty config file)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        raise UsageError(f"--config {given}: no such file") from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"--config {given}: a directory, not a file")
+    if not stat.S_ISREG(mode):
+        kinds = (
+            (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"),
+            (stat.S_ISFIFO, "a pipe"),
+            (stat.S_ISSOCK, "a socket"),
+        )
+        what = next((name for test, name in kinds if test(mode)), "something else")
+        raise UsageError(f"--config {given}: not a regular file ({what})")
 
 
 #: The most a config file (a pyproject.toml too) may hold: 1 MiB, far more than any real one

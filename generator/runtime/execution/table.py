@@ -75,7 +75,8 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+    secret = any(("secret", True) in options for *_, options in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -84,7 +85,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     def build(parser: argparse.ArgumentParser) -> None:
         for name, flags, _, _, options in inputs:
             keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
-            if "choices" in keywords and not flags and keywords.get("nargs") == "?":
+            if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
                 # NOTE: argparse tells `SUPPRESS` by identity, and the table's string is another
@@ -97,9 +98,9 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
 
 
 class _Choices(tuple):  # type: ignore[type-arg]
-    """The choices of an optional positional. Left out, it gets its default, which argparse
-    checks against them, and the parsers' default is `SUPPRESS`: that check passes (every
-    supported Python's argparse makes it)."""
+    """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
+    default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
+    check passes (every supported Python's argparse makes it)."""
 
     def __contains__(self, value: object) -> bool:
         return value == _HIDDEN or tuple.__contains__(self, value)

@@ -15,6 +15,7 @@ from burgee.runtime.commandline.wording import (
     _mismatched,
     _one_of,
     _out_of_bounds,
+    _unquoted,
     _wrong_count,
 )
 from burgee.runtime.execution.context import _SECRETS, _UNANSWERED, _asked, _jsonable_text
@@ -51,6 +52,9 @@ class _Call:
     #: On the command line, the flag each option was first typed as, in the order typed
     #: (`quickargs._typed`): what a message about a group names.
     typed: dict[str, str] | None = None
+    #: The command takes a secret (`_Command.secret`): a positional argument's word on the
+    #: command line may be the secret typed without its flag, and no problem quotes it.
+    unshown = False
 
     def __init__(self, raw: dict[str, Any], source: str, context: Context, sources: Any) -> None:
         self.raw = raw
@@ -136,7 +140,9 @@ class _Call:
         try:
             converted = convert(raw)
         except ValueError as error:
-            reason = "not a valid value (secret, not shown)" if secret else error
+            reason: object = "not a valid value (secret, not shown)" if secret else error
+            if self.unshown and not secret and flag is None and source == "flag":
+                reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
             self.problems.append(f"{label}: {reason}")
             return fallback
         if secret:
