@@ -236,11 +236,18 @@ def _parsed(source: str) -> tuple[ast.Module, bool]:
 def _compile(source: str, path: str) -> None:
     """Python's own verdict on the file: its first syntax error, or a recursion limit."""
     try:
+        # NOTE: the parser's errors come from parsing the tree every step reads; the
+        # compiler's own (`return` outside a function, ...) from compiling that tree, which
+        # is half the work of compiling the text again. An AST object is converted
+        # recursively, once per operator of a flat expression, where the compiler reading
+        # text is not: too deep a tree is compiled from the text.
+        parsed = tree(source)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            # NOTE: the text, not the shared tree: compiling an AST object recurses once per
-            # operator of a flat expression, where the compiler reading text does not.
-            compile(source, path, "exec", dont_inherit=True)
+            try:
+                compile(parsed, path, "exec", dont_inherit=True)
+            except RecursionError:
+                compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as error:
         line = error.lineno or 1
         column = max(error.offset or 1, 1)
