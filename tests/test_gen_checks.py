@@ -411,6 +411,27 @@ def test_gen_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
     assert gc.isenabled()
 
 
+def test_what_a_burgee_command_leaves_is_in_the_oldest_generation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the pipeline leaves alive (the IR, the cached trees) goes to the collector's
+    oldest generation as a whole when the command ends: left in the youngest, the first
+    collection after walked it all (a tenth of a 1,000-command gen)."""
+    handlers = tmp_path / "many.py"
+    handlers.write_text(_many({}), encoding="utf-8")
+    programs: list[Any] = []
+    check = examples.check
+
+    def kept(program: Any) -> Any:
+        programs.append(program)
+        return check(program)
+
+    monkeypatch.setattr(examples, "check", kept)
+    assert cli.main(["gen", str(handlers), "-o", str(tmp_path / "tool.py")]) == 0
+    assert gc.isenabled()
+    assert any(found is programs[-1] for found in gc.get_objects(generation=2))
+
+
 def _command_run(
     tmp_path: Path, before: str = "", after: str = ""
 ) -> subprocess.CompletedProcess[str]:
