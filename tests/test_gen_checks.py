@@ -411,6 +411,32 @@ def test_gen_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
     assert gc.isenabled()
 
 
+def test_the_checks_run_while_ruff_formats_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ruff formats the module in its own process (a tenth of a second for 1,000 commands)
+    while gen checks the examples; a failed check still ends gen, ruff reaped."""
+    from burgee.render import format as formatting  # noqa: PLC0415
+
+    events: list[str] = []
+    popen = formatting.subprocess.Popen
+    check = examples.check
+
+    def started(*args: Any, **kwargs: Any) -> Any:
+        events.append("ruff started")
+        return popen(*args, **kwargs)
+
+    def checked(program: Any) -> Any:
+        events.append("checked")
+        return check(program)
+
+    monkeypatch.setattr(formatting.subprocess, "Popen", started)
+    monkeypatch.setattr(examples, "check", checked)
+    generate(_many({}), "many.py")
+    # NOTE: the module's formatting is the last ruff started (the runtime's stubs come first).
+    assert events[-2:] == ["ruff started", "checked"]
+    with pytest.raises(GenerationError, match="does not parse"):
+        generate(_many({3: "nope c3"}), "many.py")
+
+
 def test_what_a_burgee_command_leaves_is_in_the_oldest_generation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from burgee import __version__
@@ -389,9 +389,16 @@ def script_block(program: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
+def render(
+    program: Program,
+    regenerate: str,
+    *,
+    plain: bool = False,
+    meanwhile: Callable[[], None] | None = None,
+) -> str:
     """The complete source of the generated module; `plain`: its plain form (`gen --plain`),
-    every line ordinary code, nothing compiled from a string or cached."""
+    every line ordinary code, nothing compiled from a string or cached. `meanwhile`: work
+    done while ruff formats it (gen's checks)."""
     refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
     records = {r.name: r for r in program.records}
     # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
@@ -519,7 +526,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         **completion,
         mcp=mcp,
     )
-    text = formatted(source, f"{program.name.replace('-', '_')}.py")
+    text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
     return text if plain else wrap(text)
 
 
