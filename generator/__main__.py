@@ -1,5 +1,5 @@
 """Allow `python -m burgee`."""
 
-from burgee.cli import main
+from burgee.cli import command
 
-raise SystemExit(main())
+raise SystemExit(command())

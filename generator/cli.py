@@ -3,19 +3,42 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
+import os
+import sys
 from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run burgee; return the exit code. Without `argv` it is the `burgee` command (the
-    console script, `python -m burgee`), whose process ends next: what it made is frozen, out
-    of the collection Python makes at exit, which walked every object `gen` left (for a
-    1,000-command program, as long as the rest of `gen`); the memory goes back to the system
-    with the process."""
+    """Run burgee; return the exit code. Without `argv` it is the `burgee` command's run (argv
+    from the process), which the process's end follows: what it made is frozen, out of the
+    collection Python makes at exit, which walked every object `gen` left (for a 1,000-command
+    program, as long as the rest of `gen`)."""
     from burgee._tool import main as run  # noqa: PLC0415 (the generated tool)
 
     code = run(argv)
     if argv is None:
         gc.freeze()
     return code
+
+
+def command() -> int:
+    """The `burgee` command (the console script, `python -m burgee`): `main`, then the
+    process ends as the interpreter would end it, without taking down one object at a time
+    what `gen` left (for 1,000 commands, the cached trees of the handlers and of the runtime:
+    hundreds of thousands of objects, freed only for the memory to go back to the system with
+    the process). Returns the exit code (for the interpreter's own exit) when another thread
+    still runs or the standard streams cannot be flushed."""
+    code = main()
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return code
+    atexit._run_exitfuncs()  # NOTE: as the interpreter's exit runs them, before the streams
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return code  # NOTE: the interpreter's exit reports it, as it always did
+    os._exit(code)

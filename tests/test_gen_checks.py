@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -408,6 +409,91 @@ def test_gen_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
     generate(_many({}), "many.py")
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_the_checks_run_while_ruff_formats_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ruff formats the module in its own process (a tenth of a second for 1,000 commands)
+    while gen checks the examples; a failed check still ends gen, ruff reaped."""
+    from burgee.render import format as formatting  # noqa: PLC0415
+
+    events: list[str] = []
+    popen = formatting.subprocess.Popen
+    check = examples.check
+
+    def started(*args: Any, **kwargs: Any) -> Any:
+        events.append("ruff started")
+        return popen(*args, **kwargs)
+
+    def checked(program: Any) -> Any:
+        events.append("checked")
+        return check(program)
+
+    monkeypatch.setattr(formatting.subprocess, "Popen", started)
+    monkeypatch.setattr(examples, "check", checked)
+    generate(_many({}), "many.py")
+    # NOTE: the module's formatting is the last ruff started (the runtime's stubs come first).
+    assert events[-2:] == ["ruff started", "checked"]
+    with pytest.raises(GenerationError, match="does not parse"):
+        generate(_many({3: "nope c3"}), "many.py")
+
+
+def test_what_a_burgee_command_leaves_is_in_the_oldest_generation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the pipeline leaves alive (the IR, the cached trees) goes to the collector's
+    oldest generation as a whole when the command ends: left in the youngest, the first
+    collection after walked it all (a tenth of a 1,000-command gen)."""
+    handlers = tmp_path / "many.py"
+    handlers.write_text(_many({}), encoding="utf-8")
+    programs: list[Any] = []
+    check = examples.check
+
+    def kept(program: Any) -> Any:
+        programs.append(program)
+        return check(program)
+
+    monkeypatch.setattr(examples, "check", kept)
+    assert cli.main(["gen", str(handlers), "-o", str(tmp_path / "tool.py")]) == 0
+    assert gc.isenabled()
+    assert any(found is programs[-1] for found in gc.get_objects(generation=2))
+
+
+def _command_run(
+    tmp_path: Path, before: str = "", after: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """A process that runs `before`, then `cli.command()` (a `burgee gen` of a missing file)
+    and, if that returned, prints so and runs `after`."""
+    script = (
+        "import atexit, sys, threading\n"
+        "from burgee import cli\n"
+        "atexit.register(lambda: print('exit handler ran', flush=True))\n"
+        f"sys.argv = ['burgee', 'gen', {str(tmp_path / 'missing.py')!r}]\n"
+        f"{before}\n"
+        "code = cli.command()\n"
+        "print('returned', code, flush=True)\n"
+        f"{after}\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_the_burgee_command_ends_its_process_after_its_exit_handlers(tmp_path: Path) -> None:
+    """`cli.command` (the console script, `python -m burgee`) ends the process itself, with
+    the command's exit code and its output flushed, after the exit handlers ran: what gen left
+    is not torn down one object at a time."""
+    done = _command_run(tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == "exit handler ran\n"
+    assert "cannot read the handlers file" in done.stderr
+
+
+def test_the_burgee_command_leaves_the_end_to_python_while_a_thread_runs(tmp_path: Path) -> None:
+    done = _command_run(
+        tmp_path, "go = threading.Event(); threading.Thread(target=go.wait).start()", "go.set()"
+    )
+    assert done.returncode == 0
+    assert done.stdout == "returned 2\nexit handler ran\n"
 
 
 def test_the_burgee_command_leaves_its_objects_out_of_the_collection_at_exit(

@@ -7,7 +7,7 @@ literal (via `repr`), so templates never quote or escape anything themselves.
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
@@ -58,6 +58,7 @@ COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 NAME_RULE = "use ASCII letters, digits, '-' and '_', starting with a letter or a digit"
 
 
+@cache  # NOTE: asked ~15 times for each parameter (`Param.flag`)
 def cli_word(identifier: str) -> str:
     """A Python name as the command line spells it: `list_tasks` is `list-tasks`, and a
     trailing underscore, there to dodge a keyword or a builtin (`list_`, `from_`), is dropped."""

@@ -14,7 +14,6 @@ import ast
 import difflib
 import functools
 import os
-import re
 from collections.abc import Iterable
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
@@ -22,7 +21,7 @@ from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, TypeRef
 from burgee.read.forms import read_form
 from burgee.read.naming import NameChecks
 from burgee.read.reader import Reader
-from burgee.read.source import nested_imports, statements_with
+from burgee.read.source import nested_imports, statements_naming, statements_with
 from burgee.read.source import tree as parsed
 from burgee.runtime.execution.context import Context
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
@@ -230,8 +229,7 @@ def with_outcomes(
     by_class = {o.class_name: o.name for o in outcomes}
     named: dict[str, set[str]] = {}
     # NOTE: only the functions whose text names one of the classes.
-    words = "|".join(re.escape(name) for name in sorted(by_class))
-    for node in statements_with(source, rf"\b(?:{words})\b"):
+    for node in statements_naming(source, tuple(sorted(by_class))):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             named[node.name] = {by_class[n] for n in names if n in by_class}
@@ -259,7 +257,8 @@ def calls_log(source: str) -> bool:
 
 
 #: The words of a statement that may read standard input (`_reads_stdin` decides).
-_STDIN_WORDS = r"stdin|\binput\b|fileinput|\b(?:open|read|fdopen)\b"
+_STDIN_TEXT = r"stdin|fileinput"
+_STDIN_WORDS = ("input", "open", "read", "fdopen")
 
 
 def _reads_stdin(node: ast.AST) -> bool:
@@ -295,7 +294,10 @@ def with_stdin(commands: tuple[Command, ...], source: str) -> tuple[Command, ...
     functions it calls (by name, in this file), marked `reads_stdin`."""
     readers = {
         node.name
-        for node in statements_with(source, _STDIN_WORDS)
+        for node in [
+            *statements_with(source, _STDIN_TEXT),
+            *statements_naming(source, _STDIN_WORDS),
+        ]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _reads_stdin(node)
     }
     if not readers:
@@ -303,10 +305,9 @@ def with_stdin(commands: tuple[Command, ...], source: str) -> tuple[Command, ...
     found = readers
     while found:
         # NOTE: only the functions whose text names a reader found so far can call one.
-        words = "|".join(re.escape(name) for name in sorted(found))
         found = {
             node.name
-            for node in statements_with(source, rf"\b(?:{words})\b", inside=True)
+            for node in statements_naming(source, tuple(sorted(found)), inside=True)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             and node.name not in readers
             and any(

@@ -18,9 +18,22 @@ from burgee.read.reader import Reader
 
 def read_type(reader: Reader, node: ast.expr, use: str) -> TypeRef:
     """Resolve an annotation and read every enum and record it mentions."""
-    ref = resolve(node, reader.names, use, reader.code)  # type: ignore[arg-type]
+    # NOTE: what an annotation resolves to depends on its text and the file's imports and
+    # classes, all known before any is read; an enum's values are read with it, so a type
+    # that names one of the file's classes is resolved each time.
+    key = (use, node.id if isinstance(node, ast.Name) else reader.code(node))
+    ref = reader.resolved.get(key)
+    if ref is None:
+        ref = resolve(node, reader.names, use, reader.code)  # type: ignore[arg-type]
+        if not _names_a_class(ref):
+            reader.resolved[key] = ref
     _read_classes_of(reader, ref)
     return ref
+
+
+def _names_a_class(ref: TypeRef) -> bool:
+    inner = (ref.item, ref.value, *ref.items)
+    return ref.name is not None or any(i is not None and _names_a_class(i) for i in inner)
 
 
 def _read_classes_of(reader: Reader, ref: TypeRef) -> None:

@@ -35,7 +35,7 @@ from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import is_none
 from burgee.read.runtime_use import start_notes, typing_notes
-from burgee.read.source import check, longest_line, marker_lines, statements_with
+from burgee.read.source import check, longest_line, marker_lines, statements_naming
 from burgee.read.strip import strip
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
@@ -141,8 +141,7 @@ class ProgramReader(CommandReader):
     def read_runtime_attributes(self) -> None:
         """`burgee.CommandError` / `burgee.Context` / `burgee.Outcome` become the runtime's own
         names; any other `burgee.X` must be one of burgee's names."""
-        words = "|".join(re.escape(name) for name in sorted(self.api_modules))
-        for statement in statements_with(self.original, rf"\b(?:{words})\b"):
+        for statement in statements_naming(self.original, tuple(sorted(self.api_modules))):
             for node in ast.walk(statement):
                 if not isinstance(node, ast.Attribute):
                     continue

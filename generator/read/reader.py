@@ -6,7 +6,16 @@ import ast
 from dataclasses import dataclass
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.model.ir import Command, EnumDecl, ErrorDecl, Group, Prompt, Record, Resource
+from burgee.model.ir import (
+    Command,
+    EnumDecl,
+    ErrorDecl,
+    Group,
+    Prompt,
+    Record,
+    Resource,
+    TypeRef,
+)
 from burgee.read.annotations import Names, NotLiteral, literal_value
 from burgee.read.source import text, tree
 from burgee.read.strip import Removals
@@ -92,6 +101,9 @@ class Reader:
         self.shared: list[tuple[tuple[str, ...], str, ast.expr]] = []
         #: Each line's origin (path, line) when sibling modules were bundled in (`read.imports`).
         self.origins: list[tuple[str, int]] | None = None
+        #: (use, annotation as written) -> its type, for the types that name none of the
+        #: file's classes (`classes.read_type`: the same few annotations, on every command).
+        self.resolved: dict[tuple[str, str], TypeRef] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -99,19 +99,24 @@ def _at_definition(node: ast.AST) -> list[ast.AST]:
 
 def _evaluated_children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of `node` that run, its unevaluated annotations left out."""
-    if isinstance(node, ast.arg):
+    if type(node) is ast.arg:
         return []  # NOTE: a parameter is its name and its annotation, which never runs
-    if isinstance(node, ast.If) and _type_checking(node.test):
+    if type(node) is ast.If and _type_checking(node.test):
         return [node.test, *node.orelse]  # NOTE: its body is for type checkers alone
     read = isinstance(node, ast.ClassDef) and not _annotations_never_read(node)
+    returns = node.returns if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
     children: list[ast.AST] = []
-    for child in ast.iter_child_nodes(node):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and child is node.returns:
-            continue
-        if isinstance(child, ast.AnnAssign) and not (read or _marks_dataclass(child)):
-            children += [n for n in (child.target, child.value) if n is not None]
-            continue
-        children.append(child)
+    # NOTE: `ast.iter_child_nodes`' order, without its generators: the walk visits every node
+    # of the handlers' code, twice.
+    for field in node._fields:
+        value = getattr(node, field, None)
+        for child in value if type(value) is list else (value,):
+            if not isinstance(child, ast.AST) or child is returns:
+                continue
+            if type(child) is ast.AnnAssign and not (read or _marks_dataclass(child)):
+                children += [n for n in (child.target, child.value) if n is not None]
+                continue
+            children.append(child)
     return children
 
 
@@ -258,11 +263,15 @@ def start_notes(
     name: its import runs on every start of the tool, where one only functions use runs
     when the first command does."""
     notes: list[Diagnostic] = []
-    uses = module_level_names(tree)
+    uses: dict[str, ast.Name] | None = None
     noted: set[str] = set()
     for name, module in eager:
         root = module.split(".")[0]
-        if root not in third_party or root in noted or name not in uses:
+        if root not in third_party or root in noted:
+            continue
+        if uses is None:
+            uses = module_level_names(tree)  # NOTE: walked only for a third-party name
+        if name not in uses:
             continue
         noted.add(root)
         message = (

@@ -236,11 +236,18 @@ def _parsed(source: str) -> tuple[ast.Module, bool]:
 def _compile(source: str, path: str) -> None:
     """Python's own verdict on the file: its first syntax error, or a recursion limit."""
     try:
+        # NOTE: the parser's errors come from parsing the tree every step reads; the
+        # compiler's own (`return` outside a function, ...) from compiling that tree, which
+        # is half the work of compiling the text again. An AST object is converted
+        # recursively, once per operator of a flat expression, where the compiler reading
+        # text is not: too deep a tree is compiled from the text.
+        parsed = tree(source)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            # NOTE: the text, not the shared tree: compiling an AST object recurses once per
-            # operator of a flat expression, where the compiler reading text does not.
-            compile(source, path, "exec", dont_inherit=True)
+            try:
+                compile(parsed, path, "exec", dont_inherit=True)
+            except RecursionError:
+                compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as error:
         line = error.lineno or 1
         column = max(error.offset or 1, 1)
@@ -307,7 +314,20 @@ def statements_with(source: str, pattern: str, *, inside: bool = False) -> list[
     """The top-level statements whose lines hold a match of `pattern` (a regular expression):
     the only ones a walk looking for it needs to enter (`inside`: below their first line,
     that of `def`, `class`, `if`, ...)."""
-    found = _lines_with(source, pattern)
+    return _statements_on(source, _lines_with(source, pattern), inside)
+
+
+def statements_naming(
+    source: str, words: tuple[str, ...], *, inside: bool = False
+) -> list[ast.stmt]:
+    """`statements_with` of a pattern of whole words (`\\b(?:word|...)\\b`), found by each
+    word's text: `re` tries a pattern that starts with `\\b` at every character (for a
+    thousand commands, a hundredth of a second or more each time)."""
+    return _statements_on(source, _lines_naming(source, words), inside)
+
+
+def _statements_on(source: str, found: list[int], inside: bool) -> list[ast.stmt]:
+    """The top-level statements whose lines include one of `found` (sorted line numbers)."""
     if not found:
         return []
     chosen = []
@@ -331,6 +351,22 @@ def _lines_with(source: str, pattern: str) -> list[int]:
     return sorted(set(lines))
 
 
+#: A word character, as `\\b` tells one.
+_WORD_CHARACTER = re.compile(r"\w")
+
+
+@lru_cache(maxsize=16)
+def _lines_naming(source: str, words: tuple[str, ...]) -> list[int]:
+    text = _text(source)
+    lines = set()
+    for word in words:
+        for match in re.finditer(re.escape(word) + r"\b", source):
+            start = match.start()
+            if start == 0 or _WORD_CHARACTER.match(source, start - 1) is None:
+                lines.add(text.line_of(start))
+    return sorted(lines)
+
+
 @lru_cache(maxsize=4)
 def _text(source: str) -> Text:
     return Text(source)
@@ -347,7 +383,7 @@ def nested_imports(source: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
     order `ast.walk` of the whole tree finds them; only statements whose text says `import`
     are entered."""
     queue: deque[ast.AST] = deque()
-    for statement in statements_with(source, r"\bimport\b"):
+    for statement in statements_naming(source, ("import",)):
         if not isinstance(statement, ast.Import | ast.ImportFrom):
             queue.append(statement)
     found: list[ast.Import | ast.ImportFrom] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from burgee import __version__
@@ -111,9 +111,29 @@ def _deprecation(reason: str) -> str:
     return f"(deprecated: {reason})" if reason else "(deprecated)"
 
 
+#: `parser_arguments` of the inputs of the program asked about last, by identity (each input
+#: is kept with its answer, so a reused id cannot answer for another): the examples check and
+#: the command table ask for every input's, and change neither part of the answer.
+_ARGUMENTS: dict[int, tuple[Param, tuple[tuple[str, ...], dict[str, Any]]]] = {}
+_ARGUMENTS_OF: list[Program] = []
+
+
 def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], dict[str, Any]]:
     """The flags (none for an argument: argparse gets its name) and the `add_argument` keywords
-    of one input, as values: its row in the command table, and the examples check, use them."""
+    of one input, as values: its row in the command table, and the examples check, use them
+    (shared: do not change them)."""
+    if not _ARGUMENTS_OF or _ARGUMENTS_OF[0] is not program:
+        _ARGUMENTS_OF[:] = [program]
+        _ARGUMENTS.clear()
+    found = _ARGUMENTS.get(id(param))
+    if found is not None and found[0] is param:
+        return found[1]
+    made = _parser_arguments(param, program)
+    _ARGUMENTS[id(param)] = (param, made)
+    return made
+
+
+def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], dict[str, Any]]:
     assert param.type is not None
     ref = param.type
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
@@ -373,9 +393,16 @@ def script_block(program: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
+def render(
+    program: Program,
+    regenerate: str,
+    *,
+    plain: bool = False,
+    meanwhile: Callable[[], None] | None = None,
+) -> str:
     """The complete source of the generated module; `plain`: its plain form (`gen --plain`),
-    every line ordinary code, nothing compiled from a string or cached."""
+    every line ordinary code, nothing compiled from a string or cached. `meanwhile`: work
+    done while ruff formats it (gen's checks)."""
     refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
     records = {r.name: r for r in program.records}
     # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
@@ -503,7 +530,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         **completion,
         mcp=mcp,
     )
-    text = formatted(source, f"{program.name.replace('-', '_')}.py")
+    text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
     return text if plain else wrap(text)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+from burgee.describe.clispec import plain_words
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
 from burgee.render.module import input_spec, parser_arguments
@@ -136,6 +137,9 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
 
 
 def _words(example: str) -> list[str]:
+    words = plain_words(example)
+    if words is not None:
+        return words
     lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:

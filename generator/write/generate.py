@@ -115,12 +115,16 @@ def generate(
         program = read(source, path, name=name, version=version)
         invocation = shipped_as(path, output, program.name)
         program = program.model_copy(update={"invocation": invocation})
-        checked(program, path, warn=warn, strict=strict)
         if plain is None:
             plain = is_plain(output or default_output(Path(path), program.name))
         regenerate = regenerate_command(path, output, program.name, plain=plain)
+
+        def check() -> None:
+            checked(program, path, warn=warn, strict=strict)
+
+        # NOTE: the checks (every example parsed) run while ruff formats the module.
         with guarded(path):
-            return program, render(program, regenerate, plain=plain)
+            return program, render(program, regenerate, plain=plain, meanwhile=check)
 
 
 @contextmanager
