@@ -759,6 +759,80 @@ def test_a_float_result_that_is_not_a_json_number_says_what_it_was(tmp_path: Pat
     assert none == "result: expected a number, got null"
 
 
+NOT_NUMBERS = '''
+from dataclasses import dataclass
+from typing import Optional, TypedDict
+
+from burgee import command
+
+
+@dataclass
+class Score:
+    name: str
+    score: Optional[float] = None
+
+
+class Row(TypedDict):
+    id: int
+
+
+@command(effects="read_only")
+def maybe() -> Optional[float]:
+    """An optional float."""
+    return float("inf")
+
+
+@command(effects="read_only")
+def scores() -> Score:
+    """A dataclass."""
+    return Score("a", float("-inf"))
+
+
+@command(effects="read_only", cardinality="bounded")
+def floats() -> list[float]:
+    """A list."""
+    return [1.0, float("nan")]
+
+
+@command(effects="read_only")
+def row() -> Row:
+    """A TypedDict."""
+    return {"id": float("nan")}  # type: ignore[typeddict-item]
+'''
+
+#: What each command says, wherever the NaN or infinity is: never null with `ok: true`.
+NOT_NUMBER_ERRORS = {
+    "maybe": "result: inf is not a JSON number (NaN and the infinities are not)",
+    "scores": "result.score: -inf is not a JSON number (NaN and the infinities are not)",
+    "floats": "result[1]: nan is not a JSON number (NaN and the infinities are not)",
+    "row": "result.id: nan is not a JSON number (NaN and the infinities are not)",
+}
+
+
+def test_nan_or_an_infinity_anywhere_in_a_result_is_an_error_that_says_so(tmp_path: Path) -> None:
+    """On the command line (`--json` and text) and over MCP alike."""
+    from tests.mcp_wire import INIT, exchange, line  # noqa: PLC0415
+
+    path = generate(tmp_path, NOT_NUMBERS)
+    tool = in_process(path)
+    for name, message in NOT_NUMBER_ERRORS.items():
+        answer = tool.run(name, "--json")
+        assert (answer.code, answer.json()["error"]["message"]) == (1, message), name
+        text = tool.run(name)
+        assert (text.code, text.out, text.error_line()["error"]["message"]) == (1, "", message)
+    calls = [
+        {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": n, "arguments": {}}}
+        for i, n in enumerate(NOT_NUMBER_ERRORS, 1)
+    ]
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    replies, _, _, _ = exchange(path, b"".join(map(line, [INIT, done, *calls])))
+    for reply in replies[1:]:
+        result = reply["result"]
+        envelope = json.loads(result["content"][0]["text"])
+        assert result["isError"] is True
+        assert envelope["error"]["message"] == list(NOT_NUMBER_ERRORS.values())[reply["id"] - 1]
+
+
 PLAIN_NEXT = '''
 from burgee import Context, command, program
 

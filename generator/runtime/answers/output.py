@@ -38,8 +38,11 @@ def _jsonable(value: object) -> Any:
     if kind in _PLAIN:
         return value
     if isinstance(value, float) and kind is float:
-        # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
-        return value if _finite(value) else None
+        if _finite(value):
+            return value
+        # NOTE: NaN and the infinities have no JSON spelling; null in their place would pass
+        # an optional's check and say nothing (`_unjsonable_at` finds where it is).
+        raise TypeError(f"{value!r} is not a JSON number (NaN and the infinities are not)")
     # NOTE: exact strings and integers inside containers are kept without a call: results
     # are mostly those, and the MCP server converts one result per call.
     if isinstance(value, dict):
@@ -80,6 +83,26 @@ def _jsonable(value: object) -> Any:
         # importing it
         return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _unjsonable_at(value: object, path: str = "result") -> str:
+    """Where in `value` is what `_jsonable` refuses (`result.scores[2]`): walked only after
+    it refused, so the walk `_jsonable` makes costs nothing more."""
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if isinstance(value, dict):
+        parts = [(f"{path}.{key}", item) for key, item in value.items()]
+    elif isinstance(value, (list, tuple)):
+        parts = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+    elif fields is not None:
+        parts = [(f"{path}.{name}", getattr(value, name)) for name in fields]
+    else:
+        return path
+    for where, item in parts:
+        try:
+            _jsonable(item)
+        except TypeError:
+            return _unjsonable_at(item, where)
+    return path
 
 
 def _conform(data: object, shape: Any, path: str = "result") -> str | None:

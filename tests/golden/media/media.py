@@ -3518,8 +3518,11 @@ def _jsonable(value: object) -> Any:
     if kind in _PLAIN:
         return value
     if isinstance(value, float) and kind is float:
-        # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
-        return value if _finite(value) else None
+        if _finite(value):
+            return value
+        # NOTE: NaN and the infinities have no JSON spelling; null in their place would pass
+        # an optional's check and say nothing (`_unjsonable_at` finds where it is).
+        raise TypeError(f"{value!r} is not a JSON number (NaN and the infinities are not)")
     # NOTE: exact strings and integers inside containers are kept without a call: results
     # are mostly those, and the MCP server converts one result per call.
     if isinstance(value, dict):
@@ -3560,6 +3563,26 @@ def _jsonable(value: object) -> Any:
         # importing it
         return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _unjsonable_at(value: object, path: str = "result") -> str:
+    """Where in `value` is what `_jsonable` refuses (`result.scores[2]`): walked only after
+    it refused, so the walk `_jsonable` makes costs nothing more."""
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if isinstance(value, dict):
+        parts = [(f"{path}.{key}", item) for key, item in value.items()]
+    elif isinstance(value, (list, tuple)):
+        parts = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+    elif fields is not None:
+        parts = [(f"{path}.{name}", getattr(value, name)) for name in fields]
+    else:
+        return path
+    for where, item in parts:
+        try:
+            _jsonable(item)
+        except TypeError:
+            return _unjsonable_at(item, where)
+    return path
 
 
 def _conform(data: object, shape: Any, path: str = "result") -> str | None:
@@ -5553,6 +5576,11 @@ def _execute(
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
+    except TypeError as error:
+        raise _Internal(
+            f"{_unjsonable_at(result)}: {error}",
+            hint="the handler returned a value its return type does not allow",
+        ) from None
     except RecursionError:
         # NOTE: Python's recursion limit, reached at about 500 levels (1,000 from 3.12): the
         # walkers after this one (cuts, neutralising, text) take no more frames a level.
@@ -5561,9 +5589,6 @@ def _execute(
             hint="return flatter data (the handler's result nests lists or objects hundreds deep)",
         ) from None
     if problem is not None:
-        if type(result) is float and not _finite(result):
-            # NOTE: null by now (`_jsonable`): say what it was.
-            problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = _success(data)
     if outcome is not None:
