@@ -868,3 +868,43 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
         f"run '{shipit} deploy --target prod --yes --json';"
         f" run '{shipit} deploy --yes --json' for staging"
     )
+
+
+EXACT = '''
+from decimal import Decimal
+
+from burgee import command
+
+
+@command(effects="read_only")
+def price(amount: Decimal, ratio: float = 0.5) -> list[str]:
+    """The amount as the handler got it."""
+    return [repr(amount), repr(ratio)]
+'''
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["12345678901234567890.123456789", "1.50", "1e3", "-0.0", "0.1", "3.14159265358979323"],
+)
+def test_a_decimal_input_given_as_a_json_number_keeps_its_digits(
+    tmp_path: Path, number: str
+) -> None:
+    """`--json`, `--batch` and MCP's `tools/call` alike: the number as written, never its
+    nearest float (`1.2345678901234567E+19`); a float input is the float of that text."""
+    from tests.mcp_wire import INIT, exchange, line  # noqa: PLC0415
+
+    path = generate(tmp_path, EXACT)
+    given = f'{{"amount": {number}, "ratio": {number}}}'
+    expected = [f"Decimal({str(__import__('decimal').Decimal(number))!r})", repr(float(number))]
+    tool = in_process(path)
+    assert tool.run("price", "--json", given).json()["data"] == expected
+    batch = tool.run("--batch", stdin=f'{{"id": 1, "command": "price", "input": {given}}}\n')
+    assert json.loads(batch.out)["data"] == expected
+    call = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call",'
+        f' "params": {{"name": "price", "arguments": {given}}}}}\n'
+    )
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    replies, _, _, _ = exchange(path, line(INIT) + line(done) + call.encode())
+    assert json.loads(replies[1]["result"]["content"][0]["text"])["data"] == expected

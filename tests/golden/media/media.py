@@ -2855,12 +2855,27 @@ def _json_scanner() -> Callable[[str], Any] | None:
     return load
 
 
+class _Exact(float):
+    """A JSON number that its float may not write back as given (more digits than a float
+    holds, a trailing zero, an exponent): the float, with its `text` for a Decimal input."""
+
+    __slots__ = ("text",)
+    text: str
+
+
 def _finite_float(text: str) -> float:
     """A JSON number with a fraction or an exponent; one too large for a float (`1e400`) would
     read as an infinity, which JSON has not, and which no answer could give back."""
     value = float(text)
     if value - value != 0:
         raise ValueError(f"{text} is too large a number")
+    # NOTE: up to 15 characters, no exponent and no trailing zero, `str(value)` is the text's
+    # own number, digit for digit (a double holds 15 significant digits): the common case stays a
+    # plain float, checked without `repr`, which would cost more than reading the number did.
+    if len(text) > 15 or text[-1] == "0" or "e" in text or "E" in text:
+        exact = _Exact(value)
+        exact.text = text
+        return exact
     return value
 
 
@@ -3422,8 +3437,10 @@ def _answer_number(given: object, whole: bool) -> int | float | None:
             given = float(text)
         except ValueError:
             return None
-    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+    if type(given) is int:
         return given
+    if isinstance(given, float) and not whole and given - given == 0:
+        return float(given)  # NOTE: JSON's number may be a `kinds._Exact`
     return None
 
 
