@@ -2241,8 +2241,9 @@ class Program:
     #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-    #: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
-    #: how text mode writes them and how an MCP answer carries them; empty in any other.
+    #: A program whose commands return images or audio: `(media._write_media, media._media_text,
+    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
+    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -10958,6 +10959,9 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else _success(explained)
+        if PROGRAM.media and not invocation.json:
+            # NOTE: bytes that could go nowhere: refused before the handler runs.
+            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(

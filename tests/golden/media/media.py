@@ -193,6 +193,8 @@ if TYPE_CHECKING:
         envelope: dict[str, Any],
     ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None: ...
 
+    def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> None: ...
+
     def _write_media(data: object, output_file: str | None, stdout: Any) -> str | None: ...
 
     class Program:
@@ -1035,7 +1037,7 @@ _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = (_write_media, _media_text)
+_MEDIA: tuple[Any, ...] = (_write_media, _media_text, _bytes_for_terminal)
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "pixel": ("pixel", False),
@@ -2129,45 +2131,52 @@ def _media_text(envelope: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str
     return {**envelope, "data": shown}, items
 
 
+def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> None:
+    """Before the handler runs, in text mode: a command whose answer is bytes, whatever it
+    returns (it declares `Image` or `Audio`), with no `--output-file` and stdout a terminal, is
+    a usage error, and nothing ran. Any other answer (an embedded resource, text or bytes; a
+    list) is known only once the handler ran: `_write_media` saves its bytes aside."""
+    media = getattr(shape, "media", "")
+    if output_file is None and media in ("image", "audio") and _is_terminal(stdout):
+        raise UsageError(
+            f"the answer is {media}, which is not written to a terminal",
+            hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
+        )
+
+
 def _write_media(data: object, output_file: str | None, stdout: Any) -> str | None:
     """Text mode of a result that holds media: each item's bytes to `output_file` (the second
     and later as `NAME-2.EXT`, ...), or, for a lone item and no `--output-file`, to stdout when
     it is not a terminal; without `--output-file` a resource's text is printed as text is.
     Returns the text left to print (a list's strings and a line per item written; "" when the
-    bytes went to stdout), or None when `data` holds no media. Bytes for a terminal, or a
-    list's bytes and no `--output-file`, is a usage error that says how."""
+    bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
+    terminal, a list's, no `--output-file`) are saved aside, each in a new file of its own
+    (`_aside`): the handler has run, so its answer is kept, not refused."""
     found = list(_media_in(data))
     if not found:
         return None
-    if output_file is None:
-        binary = [(index, item) for index, item in found if "text" not in item]
-        if not binary:
-            if found[0][0] is None:
-                return str(found[0][1]["text"])
-            assert isinstance(data, list)
-            return "\n".join(item["text"] if _is_media(item) else str(item) for item in data)
-        if binary[0][0] is not None:
-            raise UsageError(
-                "this answer mixes text with images, audio or binary resources: give"
-                " --output-file PATH for them",
-                hint="or --json, which gives each one in base64",
-            )
-        buffer = getattr(stdout, "buffer", None)
-        if buffer is None or _is_terminal(stdout):
-            raise UsageError(
-                f"the answer is binary ({_media_note(found[0][1])}): not written to a terminal",
-                hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
-            )
-        stdout.flush()
-        buffer.write(_media_bytes(found[0][1]))
-        buffer.flush()
-        return ""
     import os
 
-    stem, suffix = os.path.splitext(output_file)
+    places: dict[int | None, str] = {}
+    if output_file is None:
+        binary = [(index, item) for index, item in found if "text" not in item]
+        buffer = getattr(stdout, "buffer", None)
+        if binary and binary[0][0] is None and buffer is not None and not _is_terminal(stdout):
+            stdout.flush()
+            buffer.write(_media_bytes(binary[0][1]))
+            buffer.flush()
+            return ""
+        places = {index: _aside(item) for index, item in binary}
+    else:
+        stem, suffix = os.path.splitext(output_file)
+        for number, (index, _) in enumerate(found, 1):
+            places[index] = output_file if number == 1 else f"{stem}-{number}{suffix}"
     written: dict[int | None, str] = {}
-    for number, (index, item) in enumerate(found, 1):
-        path = output_file if number == 1 else f"{stem}-{number}{suffix}"
+    for index, item in found:
+        path = places.get(index)
+        if path is None:
+            written[index] = str(item["text"])  # NOTE: a text resource, printed
+            continue
         try:
             with open(path, "wb") as file:
                 file.write(_media_bytes(item))
@@ -2178,6 +2187,19 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
         return written[None]
     assert isinstance(data, list)
     return "\n".join(written[i] if i in written else str(item) for i, item in enumerate(data))
+
+
+def _aside(item: dict[str, Any]) -> str:
+    """A new file, this user's alone, in the temporary directory, for a media item's bytes
+    that had nowhere else to go: `TOOL-XXXXXXXX.png` (its MIME type's extension)."""
+    import mimetypes
+    import os
+    import tempfile
+
+    suffix = mimetypes.guess_extension(str(item["mime_type"]).split(";")[0]) or ".bin"
+    handle, path = tempfile.mkstemp(prefix=f"{PROGRAM.name}-", suffix=suffix)
+    os.close(handle)
+    return path
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2281,8 +2303,9 @@ class Program:
     #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-    #: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
-    #: how text mode writes them and how an MCP answer carries them; empty in any other.
+    #: A program whose commands return images or audio: `(media._write_media, media._media_text,
+    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
+    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -10865,6 +10888,9 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else _success(explained)
+        if PROGRAM.media and not invocation.json:
+            # NOTE: bytes that could go nowhere: refused before the handler runs.
+            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(
