@@ -2139,7 +2139,7 @@ def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> Non
     media = getattr(shape, "media", "")
     if output_file is None and media in ("image", "audio") and _is_terminal(stdout):
         raise UsageError(
-            f"the answer is {media}, which is not written to a terminal",
+            f"the answer is binary ({media}): not written to a terminal",
             hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
         )
 
