@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -873,13 +874,20 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
 EXACT = '''
 from decimal import Decimal
 
-from burgee import command
+from burgee import Context, command
 
 
 @command(effects="read_only")
 def price(amount: Decimal, ratio: float = 0.5) -> list[str]:
     """The amount as the handler got it."""
     return [repr(amount), repr(ratio)]
+
+
+@command(effects="read_only")
+def sure(amount: Decimal, ctx: Context = None) -> str:
+    """Ask first: the line that answers gives the amount again."""
+    ctx.ask("Sure?", choices=["yes"], name="sure")
+    return repr(amount)
 '''
 
 
@@ -908,3 +916,13 @@ def test_a_decimal_input_given_as_a_json_number_keeps_its_digits(
     done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
     replies, _, _, _ = exchange(path, line(INIT) + line(done) + call.encode())
     assert json.loads(replies[1]["result"]["content"][0]["text"])["data"] == expected
+    # NOTE: the line that runs a call again (a batch's, MCP's) gives the number as it was read.
+    amount = f'{{"amount": {number}}}'
+    batch = tool.run("--batch", stdin=f'{{"id": 1, "command": "sure", "input": {amount}}}\n')
+    again = json.loads(batch.out)["next"][0]["command"]
+    assert f'"amount": {number}' in again
+    assert tool.run(*shlex.split(again)[1:]).json()["data"] == expected[0]
+    asked = call.replace(given, amount).replace("price", "sure")
+    replies, _, _, _ = exchange(path, line(INIT) + line(done) + asked.encode())
+    stopped = json.loads(replies[1]["result"]["content"][0]["text"])
+    assert f'"amount":{number}' in stopped["next"][0]["command"]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.sanitize import _redact_text
 from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _one_of
 from burgee.runtime.execution.context import _SECRETS
-from burgee.runtime.execution.kinds import _Type
+from burgee.runtime.execution.kinds import _Exact, _Type
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -172,6 +172,28 @@ def _dumps(value: object) -> str:
     if not _ENCODERS:
         _ENCODERS.append(_envelope_encoder())
     return _ENCODERS[0](value)
+
+
+def _as_read(value: object, dumps: Callable[[object], str]) -> str:
+    """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
+    it again), each number as it was read (`kinds._Exact`: json writes a float's repr, and a
+    Decimal input would lose digits)."""
+    texts: list[str] = []
+
+    def marked(item: object) -> object:
+        if type(item) is _Exact:
+            texts.append(item.text)
+            return f"\x00burgee-number-{len(texts) - 1}\x00"
+        if isinstance(item, dict):
+            return {key: marked(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [marked(inner) for inner in item]
+        return item
+
+    text = dumps(marked(value))
+    for index, number in enumerate(texts):
+        text = text.replace(dumps(f"\x00burgee-number-{index}\x00"), number, 1)
+    return text
 
 
 def _envelope_encoder() -> Callable[[object], str]:

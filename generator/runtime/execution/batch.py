@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope
-from burgee.runtime.answers.output import _QUIET, _dumps
+from burgee.runtime.answers.output import _QUIET, _as_read, _dumps
 from burgee.runtime.execution.context import Context, _answer_flags, _rerun_line
 from burgee.runtime.execution.errors import (
     CommandError,
@@ -111,7 +111,7 @@ def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _dumps(arguments), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
 
 
 class _BatchFailed(CommandError):

@@ -3244,6 +3244,28 @@ def _dumps(value: object) -> str:
     return _ENCODERS[0](value)
 
 
+def _as_read(value: object, dumps: Callable[[object], str]) -> str:
+    """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
+    it again), each number as it was read (`kinds._Exact`: json writes a float's repr, and a
+    Decimal input would lose digits)."""
+    texts: list[str] = []
+
+    def marked(item: object) -> object:
+        if type(item) is _Exact:
+            texts.append(item.text)
+            return f"\x00burgee-number-{len(texts) - 1}\x00"
+        if isinstance(item, dict):
+            return {key: marked(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [marked(inner) for inner in item]
+        return item
+
+    text = dumps(marked(value))
+    for index, number in enumerate(texts):
+        text = text.replace(dumps(f"\x00burgee-number-{index}\x00"), number, 1)
+    return text
+
+
 def _envelope_encoder() -> Callable[[object], str]:
     """`json.dumps(value, ensure_ascii=False)`, from CPython's C encoder when there is one
     (`JSONEncoder.encode` builds that encoder again on every call)."""
@@ -5581,7 +5603,7 @@ def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _dumps(arguments), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
 
 
 class _BatchFailed(CommandError):
@@ -8425,7 +8447,7 @@ def _asking(
     """Set up how a call's questions are answered: the line that reruns it with an answer, and
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
-    given = server.dumps(arguments)
+    given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
@@ -8443,7 +8465,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
     if context._elicit is not None:
-        given = server.dumps(arguments)
+        given = _as_read(arguments, server.dumps)
         call.confirm = _confirmation(
             command.confirm or "",
             context.command,
