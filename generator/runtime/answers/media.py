@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _is_terminal
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.answers.spill import _spill_save
+from burgee.runtime.execution.errors import UsageError, _Internal
 from burgee.runtime.execution.kinds import _is_media
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -101,39 +101,35 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     it is not a terminal; without `--output-file` a resource's text is printed as text is.
     Returns the text left to print (a list's strings and a line per item written; "" when the
     bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
-    terminal, a list's, no `--output-file`) are saved aside, each in a new file of its own
+    terminal, a list's, no `--output-file`) are saved aside where a cut answer's output is
     (`_aside`): the handler has run, so its answer is kept, not refused."""
     found = list(_media_in(data))
     if not found:
         return None
-    import os
-
-    places: dict[int | None, str] = {}
+    written: dict[int | None, str] = {}
     if output_file is None:
-        binary = [(index, item) for index, item in found if "text" not in item]
+        binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and binary[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
             stdout.flush()
-            buffer.write(_media_bytes(binary[0][1]))
+            buffer.write(_media_bytes(binary[0]))
             buffer.flush()
             return ""
-        places = {index: _aside(item) for index, item in binary}
+        for index, item in found:
+            # NOTE: a text resource is printed as text is
+            written[index] = str(item["text"]) if "text" in item else _aside(item)
     else:
+        import os
+
         stem, suffix = os.path.splitext(output_file)
-        for number, (index, _) in enumerate(found, 1):
-            places[index] = output_file if number == 1 else f"{stem}-{number}{suffix}"
-    written: dict[int | None, str] = {}
-    for index, item in found:
-        path = places.get(index)
-        if path is None:
-            written[index] = str(item["text"])  # NOTE: a text resource, printed
-            continue
-        try:
-            with open(path, "wb") as file:
-                file.write(_media_bytes(item))
-        except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-        written[index] = f"[{_media_note(item)} written to {path}]"
+        for number, (index, item) in enumerate(found, 1):
+            path = output_file if number == 1 else f"{stem}-{number}{suffix}"
+            try:
+                with open(path, "wb") as file:
+                    file.write(_media_bytes(item))
+            except OSError as error:
+                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+            written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]
     assert isinstance(data, list)
@@ -141,13 +137,17 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
 
 
 def _aside(item: dict[str, Any]) -> str:
-    """A new file, this user's alone, in the temporary directory, for a media item's bytes
-    that had nowhere else to go: `TOOL-XXXXXXXX.png` (its MIME type's extension)."""
+    """Save a media item's bytes that had nowhere else to go, and say where: with the outputs
+    a cut answer saves (`spill._spill_save`: this user's alone, named by their hash, so the
+    same bytes are one file, pruned with the rest), its MIME type's extension after the name."""
     import mimetypes
-    import os
-    import tempfile
 
+    data = _media_bytes(item)
     suffix = mimetypes.guess_extension(str(item["mime_type"]).split(";")[0]) or ".bin"
-    handle, path = tempfile.mkstemp(prefix=f"{PROGRAM.name}-", suffix=suffix)
-    os.close(handle)
-    return path
+    path = _spill_save(data, suffix)
+    if path is None:
+        raise _Internal(
+            f"the answer's bytes ({_media_note(item)}) could not be saved",
+            hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
+        )
+    return f"[{_media_note(item)} written to {path}]"

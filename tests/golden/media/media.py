@@ -895,6 +895,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_redact_text",
         "_sanitized",
         "_spill",
+        "_spill_save",
         "_truncate",
     ),
     "argparse": (
@@ -2150,39 +2151,35 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     it is not a terminal; without `--output-file` a resource's text is printed as text is.
     Returns the text left to print (a list's strings and a line per item written; "" when the
     bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
-    terminal, a list's, no `--output-file`) are saved aside, each in a new file of its own
+    terminal, a list's, no `--output-file`) are saved aside where a cut answer's output is
     (`_aside`): the handler has run, so its answer is kept, not refused."""
     found = list(_media_in(data))
     if not found:
         return None
-    import os
-
-    places: dict[int | None, str] = {}
+    written: dict[int | None, str] = {}
     if output_file is None:
-        binary = [(index, item) for index, item in found if "text" not in item]
+        binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and binary[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
             stdout.flush()
-            buffer.write(_media_bytes(binary[0][1]))
+            buffer.write(_media_bytes(binary[0]))
             buffer.flush()
             return ""
-        places = {index: _aside(item) for index, item in binary}
+        for index, item in found:
+            # NOTE: a text resource is printed as text is
+            written[index] = str(item["text"]) if "text" in item else _aside(item)
     else:
+        import os
+
         stem, suffix = os.path.splitext(output_file)
-        for number, (index, _) in enumerate(found, 1):
-            places[index] = output_file if number == 1 else f"{stem}-{number}{suffix}"
-    written: dict[int | None, str] = {}
-    for index, item in found:
-        path = places.get(index)
-        if path is None:
-            written[index] = str(item["text"])  # NOTE: a text resource, printed
-            continue
-        try:
-            with open(path, "wb") as file:
-                file.write(_media_bytes(item))
-        except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-        written[index] = f"[{_media_note(item)} written to {path}]"
+        for number, (index, item) in enumerate(found, 1):
+            path = output_file if number == 1 else f"{stem}-{number}{suffix}"
+            try:
+                with open(path, "wb") as file:
+                    file.write(_media_bytes(item))
+            except OSError as error:
+                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+            written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]
     assert isinstance(data, list)
@@ -2190,16 +2187,20 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
 
 
 def _aside(item: dict[str, Any]) -> str:
-    """A new file, this user's alone, in the temporary directory, for a media item's bytes
-    that had nowhere else to go: `TOOL-XXXXXXXX.png` (its MIME type's extension)."""
+    """Save a media item's bytes that had nowhere else to go, and say where: with the outputs
+    a cut answer saves (`spill._spill_save`: this user's alone, named by their hash, so the
+    same bytes are one file, pruned with the rest), its MIME type's extension after the name."""
     import mimetypes
-    import os
-    import tempfile
 
+    data = _media_bytes(item)
     suffix = mimetypes.guess_extension(str(item["mime_type"]).split(";")[0]) or ".bin"
-    handle, path = tempfile.mkstemp(prefix=f"{PROGRAM.name}-", suffix=suffix)
-    os.close(handle)
-    return path
+    path = _spill_save(data, suffix)
+    if path is None:
+        raise _Internal(
+            f"the answer's bytes ({_media_note(item)}) could not be saved",
+            hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
+        )
+    return f"[{_media_note(item)} written to {path}]"
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -4707,15 +4708,21 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
+    return _spill_ref(data) if _spill_save(data, ".txt", directory) else None
+
+
+def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str | None:
+    """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
+    else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories()
     for folder, private in places:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
-        target = os.path.join(folder, f"{ref}.txt")
+        target = os.path.join(folder, f"{ref}{suffix}")
         if _spill_write(folder, target, data, private=directory is None):
             _spill_prune(folder, target)
-            return ref
+            return target
     return None
 
 
@@ -4762,7 +4769,8 @@ def _spill_prune(folder: str, keep: str) -> None:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = entry.name
-                spilled = name.endswith(".txt") and _spill_is_ref(name[:-4])
+                stem, dot, _ = name.partition(".")
+                spilled = bool(dot) and _spill_is_ref(stem)  # NOTE: `.txt`, or media's
                 if not spilled and not (name.startswith(".") and name.endswith(".tmp")):
                     continue
                 try:
