@@ -85,9 +85,10 @@ def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
     stopped = run(PANTRY, "--batch", stdin=line)
     answer = json.loads(stopped.out.splitlines()[0])
     assert answer["reason"] == "answer"
-    assert answer["next"][1]["command"] == f"{invoked(PANTRY)} --batch --answer use-last=no --json"
-    ran = run(PANTRY, "--batch", "--answer", "use-last=no", stdin=line)
-    assert json.loads(ran.out.splitlines()[0])["data"] == {"name": "salt", "count": 1}
+    alone = f"""{invoked(PANTRY)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    assert answer["next"][1]["command"] == alone
+    ran = run(PANTRY, *shlex.split(alone)[2:])
+    assert ran.json()["data"] == {"name": "salt", "count": 1}
 
 
 def test_at_a_terminal_a_person_is_asked_until_the_answer_fits() -> None:

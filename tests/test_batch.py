@@ -4,6 +4,7 @@ execution path as flags and MCP."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import generate, invoked, run
+from tests.helpers import generate, in_process, invoked, run
 
 HANDLERS = '''
 """Batches."""
@@ -21,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 
-from burgee import command, program
+from burgee import Context, command, program
 
 program(name="batcher", version="1.0.0")
 LOCK = threading.Lock()
@@ -54,6 +55,13 @@ def append(item: str) -> str:
     with open("log.txt", "a", encoding="utf-8") as log:
         log.write(item + "\\n")
     return item
+
+
+@command(effects="non_idempotent")
+def asked(item: str, ctx: Context = None) -> str:
+    """Record an item with how loud it is, asked."""
+    how = ctx.ask("How loud?", choices=["quiet", "loud"], default="quiet", name="volume")
+    return append(f"{item} {how}")
 
 
 @command(effects="read_only")
@@ -181,14 +189,48 @@ def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) ->
     assert [a["ok"] for a in answers] == [True] + [False] * 7 + [True]
     kinds = [a["error"]["kind"] for a in answers if not a["ok"]]
     assert kinds == ["usage", "usage", "action_required", "usage", "usage", "usage", "usage"]
-    again = f"{invoked(tool)} --batch --allow-destructive"
-    assert answers[3]["next"] == [{"command": again, "when": "to run it too"}]
-    assert answers[3]["error"]["hint"] == f"run '{again}' to run it too"
+    alone = f"{invoked(tool)} wipe --json '{{}}' --yes"
+    assert answers[3]["next"] == [{"command": alone, "when": "to run it"}]
+    assert answers[3]["error"]["hint"] == f"run '{alone}' to run it"
     allowed = run(
         tool, "--batch", "--allow-destructive", stdin=_lines({"id": 1, "command": "wipe"})
     )
     assert allowed.code == 0
     assert _answers(allowed.out) == [{"id": 1, "ok": True, "data": "wiped"}]
+
+
+@pytest.mark.parametrize("from_file", [True, False])
+def test_the_next_line_of_a_batch_call_runs_that_call_alone(
+    tool: Path, tmp_path: Path, from_file: bool
+) -> None:
+    """A call that needs an answer or a decision: its `next` runs it by itself, as the
+    command line would, not the batch again (whose other calls would run twice), from a
+    file or from stdin alike."""
+    calls = _lines(
+        {"id": 1, "command": "append", "input": {"item": "one"}},
+        {"id": 2, "command": "asked", "input": {"item": "two"}},
+        {"id": 3, "command": "wipe"},
+    )
+    (tmp_path / "calls.jsonl").write_text(calls, encoding="utf-8")
+    batcher = in_process(tool, cwd=tmp_path)
+    given = ["calls.jsonl"] if from_file else []
+    result = batcher.run("--batch", *given, stdin=None if from_file else calls)
+    assert result.code == 125
+    answers = _answers(result.out)
+    assert [a["ok"] for a in answers] == [True, False, False]
+    asked = answers[1]["next"][1]
+    assert asked["when"] == "to answer loud"
+    words = shlex.split(asked["command"])
+    assert words[:2] == ["batcher", "asked"] and "--batch" not in words
+    ran = batcher.run(*words[1:])
+    assert (ran.code, ran.json()["data"]) == (0, "two loud")
+    assert (tmp_path / "log.txt").read_text(encoding="utf-8").split("\n") == [
+        "one",
+        "two loud",
+        "",
+    ]
+    wiped = batcher.run(*shlex.split(answers[2]["next"][0]["command"])[1:])
+    assert (wiped.code, wiped.json()["data"]) == (0, "wiped")
 
 
 def test_batch_from_a_file_and_its_errors(tool: Path) -> None:

@@ -106,6 +106,14 @@ def bundle(words: int = 1) -> list[str | Image | EmbeddedResource]:
     ]
 
 
+@command(effects="non_idempotent")
+def render(log: str) -> Image:
+    """Draw, and note that it did."""
+    with open(log, "a", encoding="utf-8") as file:
+        file.write("rendered\\n")
+    return Image(PNG, "image/png")
+
+
 @command(effects="read_only", cardinality="bounded")
 def pages() -> list[str | EmbeddedResource]:
     """Text and text resources."""
@@ -193,10 +201,24 @@ def test_output_file_takes_a_text_answer_too(tool: Any, tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == "a red pixel\n"
 
 
-def test_text_mode_without_a_file_refuses_a_mixed_list(tool: Any) -> None:
+def _saved_aside(line: str) -> bytes:
+    """The bytes of the file a text answer's line names (`[image/png, 70 bytes written to
+    PATH]`): where a cut answer's output is saved, named by their hash, yours alone."""
+    path = Path(line.rpartition(" written to ")[2].rstrip("]"))
+    assert path.parent.name == "output" and path.stat().st_mode & 0o777 == 0o600
+    return path.read_bytes()
+
+
+def test_text_mode_without_a_file_saves_a_lists_bytes_aside(tool: Any) -> None:
+    """The handler ran: its answer is kept, each item's bytes in a new file of its own, never
+    refused as a usage error (which says nothing ran)."""
     result = tool.invoke(["album"])
-    assert result.exit_code == 2
-    assert "--output-file PATH" in result.stderr
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith(f"[image/png, {len(PNG)} bytes written to ")
+    assert lines[1].endswith(".png]")
+    assert [_saved_aside(lines[1]), _saved_aside(lines[2])] == [PNG, WAV]
+    assert lines[3] == "the end"
 
 
 def test_output_file_is_not_for_json(tool: Any, tmp_path: Path) -> None:
@@ -231,26 +253,45 @@ def test_binary_goes_to_a_stdout_that_is_not_a_terminal(tmp_path: Path) -> None:
     assert piped.stdout == WAV
 
 
-def test_binary_is_never_written_to_a_terminal(tmp_path: Path) -> None:
-    """A pseudo-terminal on stdout: refused, saying how."""
+def _at_a_terminal(path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], str]:
+    """The tool run with a pseudo-terminal on stdout, and what it wrote there."""
+    import select  # noqa: PLC0415
+
     pty = pytest.importorskip("pty")
-    path = generate(tmp_path, HANDLERS)
     main, other = pty.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, str(path), "dot"],
+            [sys.executable, str(path), *args],
             stdout=other,
             stderr=subprocess.PIPE,
             text=True,
             timeout=60,
             check=False,
+            cwd=path.parent,
         )
+        shown = b""
+        while select.select([main], [], [], 0.2)[0]:
+            shown += os.read(main, 65536)
+        return done, shown.decode("utf-8", "replace")
     finally:
         os.close(other)
         os.close(main)
-    assert done.returncode == 2
-    assert "not written to a terminal" in done.stderr
-    assert "--output-file PATH" in done.stderr and "> FILE" in done.stderr
+
+
+def test_binary_is_never_written_to_a_terminal(tmp_path: Path) -> None:
+    """A pseudo-terminal on stdout: a command that returns an image or audio is refused,
+    saying how, before its handler runs (a usage error: nothing ran, the note is not made);
+    bytes known only once the handler ran (a resource's) are saved aside instead."""
+    path = generate(tmp_path, HANDLERS)
+    for args in (["dot"], ["render", "--log", "log.txt"]):
+        done, shown = _at_a_terminal(path, *args)
+        assert (done.returncode, shown) == (2, "")
+        assert "not written to a terminal" in done.stderr
+        assert "--output-file PATH" in done.stderr and "> FILE" in done.stderr
+    assert not (tmp_path / "log.txt").exists()
+    kept, shown = _at_a_terminal(path, "raw")
+    assert kept.returncode == 0, kept.stderr
+    assert _saved_aside(shown.strip()) == bytes(range(256))
 
 
 def test_truncation_keeps_media_whole_or_drops_them(tool: Any) -> None:
@@ -333,7 +374,9 @@ def test_an_embedded_resource_on_the_command_line(tool: Any, tmp_path: Path) -> 
     note = f"[file:///raw.bin, application/octet-stream, 256 bytes written to {target}]\n"
     assert written.stdout == note
     mixed = tool.invoke(["bundle"])
-    assert mixed.exit_code == 2 and "--output-file PATH" in mixed.stderr
+    assert mixed.exit_code == 0, mixed.stderr
+    image, text = mixed.stdout.splitlines()[1:3]
+    assert _saved_aside(image) == PNG and text.endswith("x" * 10)
 
 
 def test_truncation_and_quarantine_keep_a_resource_whole(tool: Any) -> None:

@@ -256,6 +256,25 @@ def test_json_input_refuses_what_json_cannot_give_back() -> None:
             _load_json(text)
 
 
+@pytest.mark.parametrize("text", ["12345678901234567890.123456789", "1.50", "1e3", "0.1"])
+def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(text: str) -> None:
+    """A JSON number is a float (equal to `float(text)`) that, where the float may not give
+    its text back, keeps it: a Decimal input reads it digit for digit; a number answer (an MCP
+    client's, read as JSON) is a plain float."""
+    from burgee.runtime.execution.fields import _checked  # noqa: PLC0415
+    from burgee.runtime.execution.kinds import _load_json  # noqa: PLC0415
+
+    for read in (
+        _load_json(f"[{text}]")[0],
+        json.loads(f"[{text}]", parse_float=kinds._finite_float)[0],
+    ):
+        assert read == float(text) and isinstance(read, float)
+        assert TYPES["decimal"].convert(read) == decimal.Decimal(text)
+        assert str(TYPES["decimal"].convert(read)) == str(decimal.Decimal(text))
+        answer = _checked(read, ("n", None, None, "number", False, ()))
+        assert (type(answer), answer) == (float, float(text))
+
+
 def test_json_input_reads_as_json_does_and_says_where_it_is_wrong() -> None:
     """`_load_json` reads valid text by `_json`'s scanner (no `import json`), and leaves what
     is wrong to json, whose message says where."""

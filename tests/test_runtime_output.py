@@ -18,7 +18,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from burgee import CommandError as AuthoredError
-from burgee.runtime.answers.output import _conform, _jsonable, _Redacting, _Status, _text
+from burgee.runtime.answers.output import (
+    _conform,
+    _jsonable,
+    _Redacting,
+    _Status,
+    _text,
+    _unjsonable_at,
+)
 from burgee.runtime.execution.context import _SECRETS, Context, _Command
 from burgee.runtime.execution.errors import (
     BUILTIN_ERRORS,
@@ -103,7 +110,6 @@ def test_subclasses_of_str_and_int_become_plain() -> None:
         (datetime.time(7, 30), "07:30:00"),
         (uuid.UUID(int=1), "00000000-0000-0000-0000-000000000001"),
         (pathlib.PurePosixPath("a/b"), "a/b"),
-        (float("nan"), None),
         ({3, 1, 2}, [1, 2, 3]),
     ],
 )
@@ -114,6 +120,14 @@ def test_values_get_their_json_forms(value: object, expected: object) -> None:
 def test_an_unknown_type_is_refused() -> None:
     with pytest.raises(TypeError, match="object cannot be written as JSON"):
         _jsonable(object())
+
+
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), -float("inf")])
+def test_nan_and_the_infinities_are_refused_never_null(number: float) -> None:
+    """null in their place would pass an optional's check and hide what the handler gave."""
+    with pytest.raises(TypeError, match="is not a JSON number"):
+        _jsonable({"scores": [1.0, number]})
+    assert _unjsonable_at({"scores": [1.0, number]}) == "result.scores[1]"
 
 
 def test_decimal_text_passes_the_check_that_the_schema_uses() -> None:

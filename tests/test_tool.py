@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -759,6 +760,80 @@ def test_a_float_result_that_is_not_a_json_number_says_what_it_was(tmp_path: Pat
     assert none == "result: expected a number, got null"
 
 
+NOT_NUMBERS = '''
+from dataclasses import dataclass
+from typing import Optional, TypedDict
+
+from burgee import command
+
+
+@dataclass
+class Score:
+    name: str
+    score: Optional[float] = None
+
+
+class Row(TypedDict):
+    id: int
+
+
+@command(effects="read_only")
+def maybe() -> Optional[float]:
+    """An optional float."""
+    return float("inf")
+
+
+@command(effects="read_only")
+def scores() -> Score:
+    """A dataclass."""
+    return Score("a", float("-inf"))
+
+
+@command(effects="read_only", cardinality="bounded")
+def floats() -> list[float]:
+    """A list."""
+    return [1.0, float("nan")]
+
+
+@command(effects="read_only")
+def row() -> Row:
+    """A TypedDict."""
+    return {"id": float("nan")}  # type: ignore[typeddict-item]
+'''
+
+#: What each command says, wherever the NaN or infinity is: never null with `ok: true`.
+NOT_NUMBER_ERRORS = {
+    "maybe": "result: inf is not a JSON number (NaN and the infinities are not)",
+    "scores": "result.score: -inf is not a JSON number (NaN and the infinities are not)",
+    "floats": "result[1]: nan is not a JSON number (NaN and the infinities are not)",
+    "row": "result.id: nan is not a JSON number (NaN and the infinities are not)",
+}
+
+
+def test_nan_or_an_infinity_anywhere_in_a_result_is_an_error_that_says_so(tmp_path: Path) -> None:
+    """On the command line (`--json` and text) and over MCP alike."""
+    from tests.mcp_wire import INIT, exchange, line  # noqa: PLC0415
+
+    path = generate(tmp_path, NOT_NUMBERS)
+    tool = in_process(path)
+    for name, message in NOT_NUMBER_ERRORS.items():
+        answer = tool.run(name, "--json")
+        assert (answer.code, answer.json()["error"]["message"]) == (1, message), name
+        text = tool.run(name)
+        assert (text.code, text.out, text.error_line()["error"]["message"]) == (1, "", message)
+    calls = [
+        {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": n, "arguments": {}}}
+        for i, n in enumerate(NOT_NUMBER_ERRORS, 1)
+    ]
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    replies, _, _, _ = exchange(path, b"".join(map(line, [INIT, done, *calls])))
+    for reply in replies[1:]:
+        result = reply["result"]
+        envelope = json.loads(result["content"][0]["text"])
+        assert result["isError"] is True
+        assert envelope["error"]["message"] == list(NOT_NUMBER_ERRORS.values())[reply["id"] - 1]
+
+
 PLAIN_NEXT = '''
 from burgee import Context, command, program
 
@@ -794,3 +869,60 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
         f"run '{shipit} deploy --target prod --yes --json';"
         f" run '{shipit} deploy --yes --json' for staging"
     )
+
+
+EXACT = '''
+from decimal import Decimal
+
+from burgee import Context, command
+
+
+@command(effects="read_only")
+def price(amount: Decimal, ratio: float = 0.5) -> list[str]:
+    """The amount as the handler got it."""
+    return [repr(amount), repr(ratio)]
+
+
+@command(effects="read_only")
+def sure(amount: Decimal, ctx: Context = None) -> str:
+    """Ask first: the line that answers gives the amount again."""
+    ctx.ask("Sure?", choices=["yes"], name="sure")
+    return repr(amount)
+'''
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["12345678901234567890.123456789", "1.50", "1e3", "-0.0", "0.1", "3.14159265358979323"],
+)
+def test_a_decimal_input_given_as_a_json_number_keeps_its_digits(
+    tmp_path: Path, number: str
+) -> None:
+    """`--json`, `--batch` and MCP's `tools/call` alike: the number as written, never its
+    nearest float (`1.2345678901234567E+19`); a float input is the float of that text."""
+    from tests.mcp_wire import INIT, exchange, line  # noqa: PLC0415
+
+    path = generate(tmp_path, EXACT)
+    given = f'{{"amount": {number}, "ratio": {number}}}'
+    expected = [f"Decimal({str(__import__('decimal').Decimal(number))!r})", repr(float(number))]
+    tool = in_process(path)
+    assert tool.run("price", "--json", given).json()["data"] == expected
+    batch = tool.run("--batch", stdin=f'{{"id": 1, "command": "price", "input": {given}}}\n')
+    assert json.loads(batch.out)["data"] == expected
+    call = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call",'
+        f' "params": {{"name": "price", "arguments": {given}}}}}\n'
+    )
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    replies, _, _, _ = exchange(path, line(INIT) + line(done) + call.encode())
+    assert json.loads(replies[1]["result"]["content"][0]["text"])["data"] == expected
+    # NOTE: the line that runs a call again (a batch's, MCP's) gives the number as it was read.
+    amount = f'{{"amount": {number}}}'
+    batch = tool.run("--batch", stdin=f'{{"id": 1, "command": "sure", "input": {amount}}}\n')
+    again = json.loads(batch.out)["next"][0]["command"]
+    assert f'"amount": {number}' in again
+    assert tool.run(*shlex.split(again)[1:]).json()["data"] == expected[0]
+    asked = call.replace(given, amount).replace("price", "sure")
+    replies, _, _, _ = exchange(path, line(INIT) + line(done) + asked.encode())
+    stopped = json.loads(replies[1]["result"]["content"][0]["text"])
+    assert f'"amount":{number}' in stopped["next"][0]["command"]

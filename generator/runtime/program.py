@@ -120,8 +120,9 @@ class Program:
     #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-    #: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
-    #: how text mode writes them and how an MCP answer carries them; empty in any other.
+    #: A program whose commands return images or audio: `(media._write_media, media._media_text,
+    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
+    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]

@@ -5,7 +5,9 @@ A handler returns `Image(data, mime_type)`, `Audio(...)`, `EmbeddedResource(uri,
 data=..., mime_type=...)`, or a list mixing them with strings. As data (`--json`,
 `structuredContent`) one is its JSON form; over MCP each is also an `image`/`audio`/`resource`
 content item (`_media_text`); in text mode the bytes go to `--output-file` or a stdout that is
-not a terminal, a resource's text is printed (`_write_media`).
+not a terminal, a resource's text is printed (`_write_media`); a command that returns an image or
+audio is refused before it runs when they could go nowhere else (`_bytes_for_terminal`), and
+bytes known only once it ran are saved aside.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _is_terminal
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.answers.spill import _spill_save
+from burgee.runtime.execution.errors import UsageError, _Internal
 from burgee.runtime.execution.kinds import _is_media
 
 if TYPE_CHECKING:
@@ -79,52 +82,72 @@ def _media_text(envelope: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str
     return {**envelope, "data": shown}, items
 
 
+def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> None:
+    """Before the handler runs, in text mode: a command whose answer is bytes, whatever it
+    returns (it declares `Image` or `Audio`), with no `--output-file` and stdout a terminal, is
+    a usage error, and nothing ran. Any other answer (an embedded resource, text or bytes; a
+    list) is known only once the handler ran: `_write_media` saves its bytes aside."""
+    media = getattr(shape, "media", "")
+    if output_file is None and media in ("image", "audio") and _is_terminal(stdout):
+        raise UsageError(
+            f"the answer is binary ({media}): not written to a terminal",
+            hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
+        )
+
+
 def _write_media(data: object, output_file: str | None, stdout: Any) -> str | None:
     """Text mode of a result that holds media: each item's bytes to `output_file` (the second
     and later as `NAME-2.EXT`, ...), or, for a lone item and no `--output-file`, to stdout when
     it is not a terminal; without `--output-file` a resource's text is printed as text is.
     Returns the text left to print (a list's strings and a line per item written; "" when the
-    bytes went to stdout), or None when `data` holds no media. Bytes for a terminal, or a
-    list's bytes and no `--output-file`, is a usage error that says how."""
+    bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
+    terminal, a list's, no `--output-file`) are saved aside where a cut answer's output is
+    (`_aside`): the handler has run, so its answer is kept, not refused."""
     found = list(_media_in(data))
     if not found:
         return None
-    if output_file is None:
-        binary = [(index, item) for index, item in found if "text" not in item]
-        if not binary:
-            if found[0][0] is None:
-                return str(found[0][1]["text"])
-            assert isinstance(data, list)
-            return "\n".join(item["text"] if _is_media(item) else str(item) for item in data)
-        if binary[0][0] is not None:
-            raise UsageError(
-                "this answer mixes text with images, audio or binary resources: give"
-                " --output-file PATH for them",
-                hint="or --json, which gives each one in base64",
-            )
-        buffer = getattr(stdout, "buffer", None)
-        if buffer is None or _is_terminal(stdout):
-            raise UsageError(
-                f"the answer is binary ({_media_note(found[0][1])}): not written to a terminal",
-                hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
-            )
-        stdout.flush()
-        buffer.write(_media_bytes(found[0][1]))
-        buffer.flush()
-        return ""
-    import os
-
-    stem, suffix = os.path.splitext(output_file)
     written: dict[int | None, str] = {}
-    for number, (index, item) in enumerate(found, 1):
-        path = output_file if number == 1 else f"{stem}-{number}{suffix}"
-        try:
-            with open(path, "wb") as file:
-                file.write(_media_bytes(item))
-        except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-        written[index] = f"[{_media_note(item)} written to {path}]"
+    if output_file is None:
+        binary = [item for _, item in found if "text" not in item]
+        buffer = getattr(stdout, "buffer", None)
+        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
+            stdout.flush()
+            buffer.write(_media_bytes(binary[0]))
+            buffer.flush()
+            return ""
+        for index, item in found:
+            # NOTE: a text resource is printed as text is
+            written[index] = str(item["text"]) if "text" in item else _aside(item)
+    else:
+        import os
+
+        stem, suffix = os.path.splitext(output_file)
+        for number, (index, item) in enumerate(found, 1):
+            path = output_file if number == 1 else f"{stem}-{number}{suffix}"
+            try:
+                with open(path, "wb") as file:
+                    file.write(_media_bytes(item))
+            except OSError as error:
+                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+            written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]
     assert isinstance(data, list)
     return "\n".join(written[i] if i in written else str(item) for i, item in enumerate(data))
+
+
+def _aside(item: dict[str, Any]) -> str:
+    """Save a media item's bytes that had nowhere else to go, and say where: with the outputs
+    a cut answer saves (`spill._spill_save`: this user's alone, named by their hash, so the
+    same bytes are one file, pruned with the rest), its MIME type's extension after the name."""
+    import mimetypes
+
+    data = _media_bytes(item)
+    suffix = mimetypes.guess_extension(str(item["mime_type"]).split(";")[0]) or ".bin"
+    path = _spill_save(data, suffix)
+    if path is None:
+        raise _Internal(
+            f"the answer's bytes ({_media_note(item)}) could not be saved",
+            hint="give --output-file PATH, or send stdout to a file (> FILE), or use --json",
+        )
+    return f"[{_media_note(item)} written to {path}]"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.sanitize import _redact_text
 from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _one_of
 from burgee.runtime.execution.context import _SECRETS
-from burgee.runtime.execution.kinds import _Type
+from burgee.runtime.execution.kinds import _Exact, _Type
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -38,8 +38,11 @@ def _jsonable(value: object) -> Any:
     if kind in _PLAIN:
         return value
     if isinstance(value, float) and kind is float:
-        # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
-        return value if _finite(value) else None
+        if _finite(value):
+            return value
+        # NOTE: NaN and the infinities have no JSON spelling; null in their place would pass
+        # an optional's check and say nothing (`_unjsonable_at` finds where it is).
+        raise TypeError(f"{value!r} is not a JSON number (NaN and the infinities are not)")
     # NOTE: exact strings and integers inside containers are kept without a call: results
     # are mostly those, and the MCP server converts one result per call.
     if isinstance(value, dict):
@@ -80,6 +83,26 @@ def _jsonable(value: object) -> Any:
         # importing it
         return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _unjsonable_at(value: object, path: str = "result") -> str:
+    """Where in `value` is what `_jsonable` refuses (`result.scores[2]`): walked only after
+    it refused, so the walk `_jsonable` makes costs nothing more."""
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if isinstance(value, dict):
+        parts = [(f"{path}.{key}", item) for key, item in value.items()]
+    elif isinstance(value, (list, tuple)):
+        parts = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+    elif fields is not None:
+        parts = [(f"{path}.{name}", getattr(value, name)) for name in fields]
+    else:
+        return path
+    for where, item in parts:
+        try:
+            _jsonable(item)
+        except TypeError:
+            return _unjsonable_at(item, where)
+    return path
 
 
 def _conform(data: object, shape: Any, path: str = "result") -> str | None:
@@ -149,6 +172,28 @@ def _dumps(value: object) -> str:
     if not _ENCODERS:
         _ENCODERS.append(_envelope_encoder())
     return _ENCODERS[0](value)
+
+
+def _as_read(value: object, dumps: Callable[[object], str]) -> str:
+    """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
+    it again), each number as it was read (`kinds._Exact`: json writes a float's repr, and a
+    Decimal input would lose digits)."""
+    texts: list[str] = []
+
+    def marked(item: object) -> object:
+        if type(item) is _Exact:
+            texts.append(item.text)
+            return f"\x00burgee-number-{len(texts) - 1}\x00"
+        if isinstance(item, dict):
+            return {key: marked(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [marked(inner) for inner in item]
+        return item
+
+    text = dumps(marked(value))
+    for index, number in enumerate(texts):
+        text = text.replace(dumps(f"\x00burgee-number-{index}\x00"), number, 1)
+    return text
 
 
 def _envelope_encoder() -> Callable[[object], str]:

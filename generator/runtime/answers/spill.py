@@ -63,15 +63,21 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
+    return _spill_ref(data) if _spill_save(data, ".txt", directory) else None
+
+
+def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str | None:
+    """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
+    else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories()
     for folder, private in places:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
-        target = os.path.join(folder, f"{ref}.txt")
+        target = os.path.join(folder, f"{ref}{suffix}")
         if _spill_write(folder, target, data, private=directory is None):
             _spill_prune(folder, target)
-            return ref
+            return target
     return None
 
 
@@ -118,7 +124,8 @@ def _spill_prune(folder: str, keep: str) -> None:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = entry.name
-                spilled = name.endswith(".txt") and _spill_is_ref(name[:-4])
+                stem, dot, _ = name.partition(".")
+                spilled = bool(dot) and _spill_is_ref(stem)  # NOTE: `.txt`, or media's
                 if not spilled and not (name.startswith(".") and name.endswith(".tmp")):
                     continue
                 try:

@@ -189,6 +189,9 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else _success(explained)
+        if PROGRAM.media and not invocation.json:
+            # NOTE: bytes that could go nowhere: refused before the handler runs.
+            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(

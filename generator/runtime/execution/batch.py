@@ -11,11 +11,10 @@ calls complete with `--as-completed`. A bad line gets an error line and the batc
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope
-from burgee.runtime.answers.output import _QUIET, _dumps
+from burgee.runtime.answers.output import _QUIET, _as_read, _dumps
 from burgee.runtime.execution.context import Context, _answer_flags, _rerun_line
 from burgee.runtime.execution.errors import (
     CommandError,
@@ -65,17 +64,13 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError("input must be a JSON object whose keys are parameter names")
         if command.effects == "destructive" and not invocation.allow_destructive:
             # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that decides.
-            import shlex
-
-            # NOTE: the file by its absolute path: the line may be run from another folder.
-            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-            rerun = shlex.join(["--batch", *calls])
+            # `--yes`): `action_required`, with the line that runs this call alone, decided.
+            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": f"{rerun} --allow-destructive", "when": "to run it too"}],
-                False,
+                [{"command": alone, "when": "to run it"}],
+                True,
             )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
@@ -95,11 +90,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    # NOTE: the batch again, its answers given to every call (`--answer`).
-    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda more: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
-    )
+    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -111,6 +102,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+
+
+def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+    """The command line that runs one batch call by itself, as the batch runs it: its input
+    as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
+    Not the batch again: that would repeat its other calls, writes included, and a batch read
+    from stdin cannot be read again."""
+    command = _command(path)
+    yes = ["--yes"] if command is not None and command.confirm is not None else []
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
 
 
 class _BatchFailed(CommandError):

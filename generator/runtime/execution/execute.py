@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _QUARANTINED, _write_error
-from burgee.runtime.answers.output import _QUIET, _conform, _emit, _finite, _jsonable
+from burgee.runtime.answers.output import _QUIET, _conform, _emit, _jsonable, _unjsonable_at
 from burgee.runtime.execution.context import _switched_on
 from burgee.runtime.execution.errors import (
     BUILTIN_ERRORS,
@@ -102,6 +102,11 @@ def _execute(
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
+    except TypeError as error:
+        raise _Internal(
+            f"{_unjsonable_at(result)}: {error}",
+            hint="the handler returned a value its return type does not allow",
+        ) from None
     except RecursionError:
         # NOTE: Python's recursion limit, reached at about 500 levels (1,000 from 3.12): the
         # walkers after this one (cuts, neutralising, text) take no more frames a level.
@@ -110,9 +115,6 @@ def _execute(
             hint="return flatter data (the handler's result nests lists or objects hundreds deep)",
         ) from None
     if problem is not None:
-        if type(result) is float and not _finite(result):
-            # NOTE: null by now (`_jsonable`): say what it was.
-            problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = _success(data)
     if outcome is not None:

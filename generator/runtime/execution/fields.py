@@ -64,8 +64,10 @@ def _answer_number(given: object, whole: bool) -> int | float | None:
             given = float(text)
         except ValueError:
             return None
-    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+    if type(given) is int:
         return given
+    if isinstance(given, float) and not whole and given - given == 0:
+        return float(given)  # NOTE: JSON's number may be a `kinds._Exact`
     return None
 
 

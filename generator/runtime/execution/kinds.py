@@ -100,12 +100,27 @@ def _json_scanner() -> Callable[[str], Any] | None:
     return load
 
 
+class _Exact(float):
+    """A JSON number that its float may not write back as given (more digits than a float
+    holds, a trailing zero, an exponent): the float, with its `text` for a Decimal input."""
+
+    __slots__ = ("text",)
+    text: str
+
+
 def _finite_float(text: str) -> float:
     """A JSON number with a fraction or an exponent; one too large for a float (`1e400`) would
     read as an infinity, which JSON has not, and which no answer could give back."""
     value = float(text)
     if value - value != 0:
         raise ValueError(f"{text} is too large a number")
+    # NOTE: up to 15 characters, no exponent and no trailing zero, `str(value)` is the text's
+    # own number, digit for digit (a double holds 15 significant digits): the common case stays a
+    # plain float, checked without `repr`, which would cost more than reading the number did.
+    if len(text) > 15 or text[-1] == "0" or "e" in text or "E" in text:
+        exact = _Exact(value)
+        exact.text = text
+        return exact
     return value
 
 
@@ -460,8 +475,10 @@ class _Decimal(_Type):
         text = value if isinstance(value, str) else ""
         plain = _plain_number(text)
         if (plain or isinstance(value, (int, float))) and not isinstance(value, bool):
+            # NOTE: JSON input's number as it was written, not its nearest float.
+            text = value.text if type(value) is _Exact else str(value)
             try:
-                number = _decimal.Decimal(str(value))
+                number = _decimal.Decimal(text)
             except _decimal.InvalidOperation:
                 pass
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.answers.output import _as_read
 from burgee.runtime.execution.context import _answer_flags, _rerun_line
 from burgee.runtime.execution.errors import _ActionRequired
 from burgee.runtime.execution.kinds import _load_json
@@ -96,7 +97,7 @@ def _asking(
     """Set up how a call's questions are answered: the line that reruns it with an answer, and
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
-    given = server.dumps(arguments)
+    given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
@@ -114,7 +115,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
     if context._elicit is not None:
-        given = server.dumps(arguments)
+        given = _as_read(arguments, server.dumps)
         call.confirm = _confirmation(
             command.confirm or "",
             context.command,

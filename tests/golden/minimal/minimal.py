@@ -2017,8 +2017,9 @@ class Program:
     #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
-    #: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
-    #: how text mode writes them and how an MCP answer carries them; empty in any other.
+    #: A program whose commands return images or audio: `(media._write_media, media._media_text,
+    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
+    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2612,12 +2613,27 @@ def _json_scanner() -> Callable[[str], Any] | None:
     return load
 
 
+class _Exact(float):
+    """A JSON number that its float may not write back as given (more digits than a float
+    holds, a trailing zero, an exponent): the float, with its `text` for a Decimal input."""
+
+    __slots__ = ("text",)
+    text: str
+
+
 def _finite_float(text: str) -> float:
     """A JSON number with a fraction or an exponent; one too large for a float (`1e400`) would
     read as an infinity, which JSON has not, and which no answer could give back."""
     value = float(text)
     if value - value != 0:
         raise ValueError(f"{text} is too large a number")
+    # NOTE: up to 15 characters, no exponent and no trailing zero, `str(value)` is the text's
+    # own number, digit for digit (a double holds 15 significant digits): the common case stays a
+    # plain float, checked without `repr`, which would cost more than reading the number did.
+    if len(text) > 15 or text[-1] == "0" or "e" in text or "E" in text:
+        exact = _Exact(value)
+        exact.text = text
+        return exact
     return value
 
 
@@ -3086,8 +3102,10 @@ def _answer_number(given: object, whole: bool) -> int | float | None:
             given = float(text)
         except ValueError:
             return None
-    if type(given) is int or (type(given) is float and not whole and given - given == 0):
+    if type(given) is int:
         return given
+    if isinstance(given, float) and not whole and given - given == 0:
+        return float(given)  # NOTE: JSON's number may be a `kinds._Exact`
     return None
 
 
@@ -3182,8 +3200,11 @@ def _jsonable(value: object) -> Any:
     if kind in _PLAIN:
         return value
     if isinstance(value, float) and kind is float:
-        # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
-        return value if _finite(value) else None
+        if _finite(value):
+            return value
+        # NOTE: NaN and the infinities have no JSON spelling; null in their place would pass
+        # an optional's check and say nothing (`_unjsonable_at` finds where it is).
+        raise TypeError(f"{value!r} is not a JSON number (NaN and the infinities are not)")
     # NOTE: exact strings and integers inside containers are kept without a call: results
     # are mostly those, and the MCP server converts one result per call.
     if isinstance(value, dict):
@@ -3224,6 +3245,26 @@ def _jsonable(value: object) -> Any:
         # importing it
         return as_json()
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _unjsonable_at(value: object, path: str = "result") -> str:
+    """Where in `value` is what `_jsonable` refuses (`result.scores[2]`): walked only after
+    it refused, so the walk `_jsonable` makes costs nothing more."""
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if isinstance(value, dict):
+        parts = [(f"{path}.{key}", item) for key, item in value.items()]
+    elif isinstance(value, (list, tuple)):
+        parts = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+    elif fields is not None:
+        parts = [(f"{path}.{name}", getattr(value, name)) for name in fields]
+    else:
+        return path
+    for where, item in parts:
+        try:
+            _jsonable(item)
+        except TypeError:
+            return _unjsonable_at(item, where)
+    return path
 
 
 def _conform(data: object, shape: Any, path: str = "result") -> str | None:
@@ -3293,6 +3334,28 @@ def _dumps(value: object) -> str:
     if not _ENCODERS:
         _ENCODERS.append(_envelope_encoder())
     return _ENCODERS[0](value)
+
+
+def _as_read(value: object, dumps: Callable[[object], str]) -> str:
+    """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
+    it again), each number as it was read (`kinds._Exact`: json writes a float's repr, and a
+    Decimal input would lose digits)."""
+    texts: list[str] = []
+
+    def marked(item: object) -> object:
+        if type(item) is _Exact:
+            texts.append(item.text)
+            return f"\x00burgee-number-{len(texts) - 1}\x00"
+        if isinstance(item, dict):
+            return {key: marked(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [marked(inner) for inner in item]
+        return item
+
+    text = dumps(marked(value))
+    for index, number in enumerate(texts):
+        text = text.replace(dumps(f"\x00burgee-number-{index}\x00"), number, 1)
+    return text
 
 
 def _envelope_encoder() -> Callable[[object], str]:
@@ -4286,15 +4349,21 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
+    return _spill_ref(data) if _spill_save(data, ".txt", directory) else None
+
+
+def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str | None:
+    """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
+    else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories()
     for folder, private in places:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
-        target = os.path.join(folder, f"{ref}.txt")
+        target = os.path.join(folder, f"{ref}{suffix}")
         if _spill_write(folder, target, data, private=directory is None):
             _spill_prune(folder, target)
-            return ref
+            return target
     return None
 
 
@@ -4341,7 +4410,8 @@ def _spill_prune(folder: str, keep: str) -> None:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = entry.name
-                spilled = name.endswith(".txt") and _spill_is_ref(name[:-4])
+                stem, dot, _ = name.partition(".")
+                spilled = bool(dot) and _spill_is_ref(stem)  # NOTE: `.txt`, or media's
                 if not spilled and not (name.startswith(".") and name.endswith(".tmp")):
                     continue
                 try:
@@ -5232,6 +5302,11 @@ def _execute(
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
+    except TypeError as error:
+        raise _Internal(
+            f"{_unjsonable_at(result)}: {error}",
+            hint="the handler returned a value its return type does not allow",
+        ) from None
     except RecursionError:
         # NOTE: Python's recursion limit, reached at about 500 levels (1,000 from 3.12): the
         # walkers after this one (cuts, neutralising, text) take no more frames a level.
@@ -5240,9 +5315,6 @@ def _execute(
             hint="return flatter data (the handler's result nests lists or objects hundreds deep)",
         ) from None
     if problem is not None:
-        if type(result) is float and not _finite(result):
-            # NOTE: null by now (`_jsonable`): say what it was.
-            problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = _success(data)
     if outcome is not None:
@@ -5599,17 +5671,13 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError("input must be a JSON object whose keys are parameter names")
         if command.effects == "destructive" and not invocation.allow_destructive:
             # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that decides.
-            import shlex
-
-            # NOTE: the file by its absolute path: the line may be run from another folder.
-            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-            rerun = shlex.join(["--batch", *calls])
+            # `--yes`): `action_required`, with the line that runs this call alone, decided.
+            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": f"{rerun} --allow-destructive", "when": "to run it too"}],
-                False,
+                [{"command": alone, "when": "to run it"}],
+                True,
             )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
@@ -5629,11 +5697,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    # NOTE: the batch again, its answers given to every call (`--answer`).
-    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
-    context._rerun = lambda more: _rerun_line(
-        "", ["--batch", *calls], None, _answer_flags(invocation.answers, more)
-    )
+    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5645,6 +5709,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+
+
+def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+    """The command line that runs one batch call by itself, as the batch runs it: its input
+    as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
+    Not the batch again: that would repeat its other calls, writes included, and a batch read
+    from stdin cannot be read again."""
+    command = _command(path)
+    yes = ["--yes"] if command is not None and command.confirm is not None else []
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
 
 
 class _BatchFailed(CommandError):
@@ -8556,7 +8630,7 @@ def _asking(
     """Set up how a call's questions are answered: the line that reruns it with an answer, and
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
-    given = server.dumps(arguments)
+    given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
     if modern:
         meta = params.get("_meta") or {}
@@ -8578,7 +8652,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
     if context._elicit is not None:
-        given = server.dumps(arguments)
+        given = _as_read(arguments, server.dumps)
         call.confirm = _confirmation(
             command.confirm or "",
             context.command,
@@ -10607,6 +10681,9 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else _success(explained)
+        if PROGRAM.media and not invocation.json:
+            # NOTE: bytes that could go nowhere: refused before the handler runs.
+            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(
