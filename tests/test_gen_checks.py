@@ -84,7 +84,7 @@ def test_examples_that_parse_generate(example: str) -> None:
         ("kitchen list-items --size xl", "--size: expected one of s, m, got 'xl'"),
         ("kitchen list-items extra", "unrecognized arguments: extra"),
         ("kitchen list-items --json '{\"limt\": 2}'", "unknown key 'limt'"),
-        ("kitchen list-items --json '[1]'", "unrecognized arguments: [1]"),
+        ("kitchen list-items --json '[1]'", "--json input must be a JSON object"),
         ("kitchen list-items --json=[1]", "--json input must be a JSON object"),
         ("kitchen list-items --timeout soon", "--timeout: expected a positive number"),
         ("kitchen store", "'store' is a group, not a command"),

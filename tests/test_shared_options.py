@@ -175,12 +175,14 @@ def _whole(words: list[str]) -> bool:
 
 
 def test_the_tool_keeps_the_alias_as_its_type() -> None:
-    """The tool has no `Option`: the alias reads as the type (`Verbose = int`), and the
-    handlers' annotations (`verbose: Verbose = 0`) still name it."""
+    """The tool has no `Option`: the alias reads as the type (`Verbose = int`), for type
+    checkers alone (only annotations use it), and the handlers' annotations (`verbose: Verbose
+    = 0`) still name it."""
     code = golden_output(GOLDEN / "repokit").read_text(encoding="utf-8")
-    assert "\nVerbose = int\nRepoHome = str\n" in code
+    assert "\nif TYPE_CHECKING:  # only annotations use these\n    Quiet = bool\n" in code
+    assert "\n    Verbose = int\n    RepoHome = str\n" in code
     assert "    verbose: Verbose = 0,\n" in code
-    assert "Option(" not in code.partition("\nQuiet = bool\n")[2].partition("\ndef clone(")[0]
+    assert "Option(" not in code.partition("\n    Quiet = bool\n")[2].partition("\ndef clone(")[0]
 
 
 # ---- generation: misuse reported at its place ------------------------------------------------

@@ -159,7 +159,7 @@ _FRACTION_DIGITS = 9
 
 
 def _iso_time(text: str) -> str | None:
-    """`HH:MM[:SS[.f…]]` (1 to 9 digits of a second) with an optional `Z`, `+HH:MM` or
+    """`HH:MM[:SS[.f...]]` (1 to 9 digits of a second) with an optional `Z`, `+HH:MM` or
     `-HH:MM` offset, as `fromisoformat` of every supported Python reads it: the fraction as 6
     digits (padded with zeros; past 6, cut off, not rounded, as Python 3.11's reads them: a
     round-up could carry into the next day), `Z` as `+00:00`; None for anything else."""
