@@ -201,6 +201,25 @@ def test_output_file_takes_a_text_answer_too(tool: Any, tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == "a red pixel\n"
 
 
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_handler_runs(
+    tool: Any, tmp_path: Path
+) -> None:
+    """A usage error says nothing ran: a write command must not have run when its answer
+    had nowhere to go (it was refused after the handler ran)."""
+    log = tmp_path / "log.txt"
+    for target, problem in (
+        (tmp_path / "missing" / "out.png", f"no folder {tmp_path / 'missing'}"),
+        (tmp_path, "it is a directory"),
+    ):
+        result = tool.invoke(["render", "--log", str(log), "--output-file", str(target)])
+        assert result.exit_code == 2, result
+        assert result.envelope["error"]["message"] == f"cannot write {target}: {problem}"
+        assert not log.exists()
+    done = tool.invoke(["render", "--log", str(log), "--output-file", str(tmp_path / "a.png")])
+    assert done.exit_code == 0, done
+    assert log.read_text(encoding="utf-8") == "rendered\n"
+
+
 def _saved_aside(line: str) -> bytes:
     """The bytes of the file a text answer's line names (`[image/png, 70 bytes written to
     PATH]`): where a cut answer's output is saved, named by their hash, yours alone."""

@@ -11032,6 +11032,8 @@ def run(invocation: _Invocation) -> object:
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
             PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
+        if invocation.asked.get("--output-file") is not None:
+            _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(
@@ -11166,6 +11168,21 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _writable(path: str) -> None:
+    """`--output-file PATH` that could not be written, refused before the handler runs: a
+    usage error says nothing ran, and a handler with side effects must not have run."""
+    folder = os.path.dirname(os.path.abspath(path))
+    problem = ""
+    if os.path.isdir(path):
+        problem = "it is a directory"
+    elif not os.path.isdir(folder):
+        problem = f"no folder {folder}"
+    elif not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        problem = "permission denied"
+    if problem:
+        raise UsageError(f"cannot write {path}: {problem}", hint="give another --output-file")
 
 
 def _write_answer(data: object, output_file: str | None) -> None:
