@@ -437,14 +437,8 @@ def test_the_checks_run_while_ruff_formats_the_module(monkeypatch: pytest.Monkey
         generate(_many({3: "nope c3"}), "many.py")
 
 
-def test_what_a_burgee_command_leaves_is_in_the_oldest_generation(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """What the pipeline leaves alive (the IR, the cached trees) goes to the collector's
-    oldest generation as a whole when the command ends: left in the youngest, the first
-    collection after walked it all (a tenth of a 1,000-command gen)."""
-    handlers = tmp_path / "many.py"
-    handlers.write_text(_many({}), encoding="utf-8")
+def _keep_programs(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The programs gen reads from now on, each kept (as the examples check gets it)."""
     programs: list[Any] = []
     check = examples.check
 
@@ -453,6 +447,18 @@ def test_what_a_burgee_command_leaves_is_in_the_oldest_generation(
         return check(program)
 
     monkeypatch.setattr(examples, "check", kept)
+    return programs
+
+
+def test_what_a_burgee_command_leaves_is_in_the_oldest_generation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the pipeline leaves alive (the IR, the cached trees) goes to the collector's
+    oldest generation as a whole when the command ends: left in the youngest, the first
+    collection after walked it all (a tenth of a 1,000-command gen)."""
+    handlers = tmp_path / "many.py"
+    handlers.write_text(_many({}), encoding="utf-8")
+    programs = _keep_programs(monkeypatch)
     assert cli.main(["gen", str(handlers), "-o", str(tmp_path / "tool.py")]) == 0
     assert gc.isenabled()
     assert any(found is programs[-1] for found in gc.get_objects(generation=2))
@@ -505,14 +511,7 @@ def test_the_burgee_command_leaves_its_objects_out_of_the_collection_at_exit(
     handlers = tmp_path / "many.py"
     handlers.write_text(_many({}), encoding="utf-8")
     words = ["gen", str(handlers), "-o", str(tmp_path / "tool.py")]
-    programs: list[Any] = []
-    check = examples.check
-
-    def kept(program: Any) -> Any:
-        programs.append(program)
-        return check(program)
-
-    monkeypatch.setattr(examples, "check", kept)
+    programs = _keep_programs(monkeypatch)
     monkeypatch.setattr(sys, "argv", ["burgee", *words])
     seen: list[bool] = []
     try:

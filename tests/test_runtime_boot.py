@@ -27,6 +27,7 @@ import pytest
 from burgee.render.sections import unwrap, wrap
 from burgee.runtime.start import boot
 from tests.helpers import GOLDEN, generate
+from tests.mcp_wire import INIT
 from tests.regen import golden_output
 
 CODE = "\nVALUE = 41 + 1\n\n\ndef main(argv=None):\n    return VALUE\n"
@@ -232,22 +233,31 @@ def test_threads_racing_for_a_section_run_it_once(tmp_path: Path, cache: Path) -
     assert namespace["RUNS"] == 1
 
 
+#: A script's start: the tool at argv[1] loaded in `namespace`, and `ran()`, the sections whose
+#: functions have run (a stand-in's code is named `call`; a section run replaces it).
+_LOADED = textwrap.dedent(
+    """
+    import json, sys
+    namespace = {"__file__": sys.argv[1], "__name__": "tool"}
+    with open(sys.argv[1], encoding="utf-8") as source:
+        exec(compile(source.read(), sys.argv[1], "exec"), namespace)
+
+    def ran():
+        return sorted(
+            section
+            for section, names in namespace["_LAZY"].items()
+            if any(namespace[name].__code__.co_name != "call" for name in names)
+        )
+    """
+)
+
+
 def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None:
     """In a real tool: loading it and running a command runs none of its sections (the MCP
     server, argparse, describe, ...); asking for the schema runs the describe section only."""
-    script = textwrap.dedent(
+    script = _LOADED + textwrap.dedent(
         """
-        import io, json, sys
-        namespace = {"__file__": sys.argv[1], "__name__": "tool"}
-        with open(sys.argv[1], encoding="utf-8") as source:
-            exec(compile(source.read(), sys.argv[1], "exec"), namespace)
-
-        def ran():
-            return sorted(
-                section
-                for section, names in namespace["_LAZY"].items()
-                if any(namespace[name].__code__.co_name != "call" for name in names)
-            )
+        import io
 
         out = {"sections": sorted(namespace["_LAZY"]), "loaded": ran()}
         sys.stdout = io.StringIO()
@@ -301,19 +311,9 @@ def test_a_stdio_mcp_session_never_runs_the_http_section(tmp_path: Path) -> None
     """`--mcp` over stdio, initialize then tools/list: the MCP server's section runs, the HTTP
     server's (the endpoint, the stdlib server, the ASGI application) does not; `asgi` runs
     both, the MCP server's first."""
-    script = textwrap.dedent(
+    script = _LOADED + textwrap.dedent(
         """
-        import asyncio, json, sys
-        namespace = {"__file__": sys.argv[1], "__name__": "tool"}
-        with open(sys.argv[1], encoding="utf-8") as source:
-            exec(compile(source.read(), sys.argv[1], "exec"), namespace)
-
-        def ran():
-            return sorted(
-                section
-                for section, names in namespace["_LAZY"].items()
-                if any(namespace[name].__code__.co_name != "call" for name in names)
-            )
+        import asyncio
 
         out = {"code": namespace["main"](["--mcp"]), "after_mcp": ran()}
 
@@ -330,16 +330,7 @@ def test_a_stdio_mcp_session_never_runs_the_http_section(tmp_path: Path) -> None
     )
     tool = GOLDEN / "minimal" / "minimal.py"
     messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "test", "version": "1"},
-            },
-        },
+        INIT,
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
     ]
