@@ -191,7 +191,8 @@ def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) ->
     assert kinds == ["usage", "usage", "action_required", "usage", "usage", "usage", "usage"]
     alone = f"{invoked(tool)} wipe --json '{{}}' --yes"
     assert answers[3]["next"] == [{"command": alone, "when": "to run it"}]
-    assert answers[3]["error"]["hint"] == f"run '{alone}' to run it"
+    # NOTE: the line holds single quotes: set apart in backquotes, so it is copied whole.
+    assert answers[3]["error"]["hint"] == f"run `{alone}` to run it"
     allowed = run(
         tool, "--batch", "--allow-destructive", stdin=_lines({"id": 1, "command": "wipe"})
     )

@@ -184,7 +184,8 @@ class _ActionRequired(CommandError):
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
-            f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
+            f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
+            for s in self.next
         )
         super().__init__(message, hint=hint or None)
 
@@ -244,7 +245,13 @@ def _command_line(words: str) -> str:
 
 def _run_hint(words: str) -> str:
     """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
-    return f"run '{_command_line(words)}'"
+    return f"run {_cited(_command_line(words))}"
+
+
+def _cited(line: str) -> str:
+    """A command line set apart in a hint's text: in single quotes, or in backquotes when it
+    holds one itself (`--json '{}'`), so what an agent copies out is the line, whole."""
+    return f"`{line}`" if "'" in line else f"'{line}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
