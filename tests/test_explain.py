@@ -158,6 +158,8 @@ def test_secret_never_printed(tool: Path) -> None:
     for result in outputs:
         assert secret not in result.out + result.err
     assert "<secret>" in outputs[0].out
+    # NOTE: what is set is hidden; the default, None, hides nothing.
+    assert "env SETTINGS_TOKEN (set)" in outputs[0].out and "default null" in outputs[0].out
     assert outputs[1].json()["data"]["authenticated"] is True
     assert outputs[2].code == 2 and "5" not in outputs[2].error_line()["error"]["message"]
 

@@ -143,9 +143,11 @@ def test_a_config_file_that_is_not_there_is_refused_before_it_is_registered(
 
 
 def test_client_and_env_need_print_config() -> None:
-    result = run(PANTRY, "--mcp", "--client", "vscode")
+    result = run(PANTRY, "--mcp", "--client", "cursor")
     assert result.code == 2
-    assert result.error_line()["error"]["message"] == "--client and --env go with --print-config"
+    error = result.error_line()["error"]
+    assert error["message"] == "--client and --env go with --print-config"
+    assert "--print-config --client cursor --env" in error["hint"]  # NOTE: the client given
 
 
 WHERE = """

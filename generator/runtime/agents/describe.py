@@ -167,7 +167,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     for candidate in entry["candidates"]:
         if "value" not in candidate and not candidate.get("set"):
             candidates.append(f"{candidate['from']} (unset)")
-        elif entry.get("secret"):
+        elif entry.get("secret") and "value" not in candidate:
             candidates.append(f"{candidate['from']} (set)")
         else:
             candidates.append(f"{candidate['from']} {_dumps(candidate['value'])}")

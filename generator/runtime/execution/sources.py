@@ -83,7 +83,8 @@ def _meta(call: _Call) -> dict[str, Any]:
 def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any]:
     """One place a value could have come from, for --explain."""
     shown: dict[str, Any] = {"source": kind, "from": place}
-    if value is not _REQUIRED and secret:
+    if value is not _REQUIRED and secret and value is not None:
+        # NOTE: None, a secret's usual default, hides nothing: it is shown as the value it is.
         shown["set"] = True
     elif value is not _REQUIRED:
         shown["value"] = _jsonable(value)

@@ -270,7 +270,9 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
+                hint=_command_line(
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:

@@ -5696,7 +5696,8 @@ def _meta(call: _Call) -> dict[str, Any]:
 def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any]:
     """One place a value could have come from, for --explain."""
     shown: dict[str, Any] = {"source": kind, "from": place}
-    if value is not _REQUIRED and secret:
+    if value is not _REQUIRED and secret and value is not None:
+        # NOTE: None, a secret's usual default, hides nothing: it is shown as the value it is.
         shown["set"] = True
     elif value is not _REQUIRED:
         shown["value"] = _jsonable(value)
@@ -7766,7 +7767,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     for candidate in entry["candidates"]:
         if "value" not in candidate and not candidate.get("set"):
             candidates.append(f"{candidate['from']} (unset)")
-        elif entry.get("secret"):
+        elif entry.get("secret") and "value" not in candidate:
             candidates.append(f"{candidate['from']} (set)")
         else:
             candidates.append(f"{candidate['from']} {_dumps(candidate['value'])}")
@@ -9073,7 +9074,9 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
+                hint=_command_line(
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:
