@@ -1123,14 +1123,14 @@ def _failed(error: Any) -> Invalid:
 
 
 def _refused(problems: list[str], where: str) -> Invalid:
-    """A refusal (a file burgee may not replace or cannot read): each problem for people."""
+    """A refusal (a file burgee may not replace or cannot read): each problem for people,
+    `burgee: error: ...` whichever command refused, as the tool's own usage errors say it."""
     if where == "handlers":
         return Invalid(problems[0], text=problems[0].replace(": ", ": error: ", 1))
     if where == "write":
         text = "".join(f"burgee: error: {p}\n" for p in problems) + "burgee: nothing written"
         return Invalid("; ".join(problems) + "; nothing written", text=text)
-    prefix = "burgee" if where == "io" else f"burgee {where}"
-    return Invalid(problems[0], text=f"{prefix}: error: {problems[0]}")
+    return Invalid(problems[0], text=f"burgee: error: {problems[0]}")
 
 
 class _Pipeline:
@@ -1253,8 +1253,7 @@ def check(
         except GenerationError as error:
             raise _failed(error) from None
         except Refused as refused:
-            where = "check" if refused.where == "gen" else refused.where
-            raise _refused(refused.problems, where) from None
+            raise _refused(refused.problems, refused.where) from None
         return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
 
 
@@ -1291,7 +1290,7 @@ def new(
         except (scaffold.ScaffoldError, OSError) as error:
             raise _refused([str(error)], "new") from None
         except KeyboardInterrupt:
-            print("burgee new: aborted; nothing was written", file=sys.stderr)
+            print("burgee: aborted; nothing was written", file=sys.stderr)
             raise
     name, module, dst, committed = created
     if ctx.json:
@@ -5314,7 +5313,11 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
             elif key not in known:
                 import difflib
 
-                close = difflib.get_close_matches(key, sorted(known), n=1)
+                # NOTE: a table may be a misspelled command's or group's (`[ad]`, `["tasks
+                # purge"]`), as a key an option's: named as from here (`add`, `tasks.purge`).
+                tables = {".".join(found[len(prefix) :]) for found in under if found != prefix}
+                names = known | tables if isinstance(value, dict) else known
+                close = difflib.get_close_matches(key, sorted(names), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 # NOTE: TOML's own spelling of the key: a part with a dot or a space is quoted.
                 dotted = ".".join(part if _bare(part) else _dumps(part) for part in where)

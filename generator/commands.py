@@ -114,14 +114,14 @@ def _failed(error: Any) -> Invalid:
 
 
 def _refused(problems: list[str], where: str) -> Invalid:
-    """A refusal (a file burgee may not replace or cannot read): each problem for people."""
+    """A refusal (a file burgee may not replace or cannot read): each problem for people,
+    `burgee: error: ...` whichever command refused, as the tool's own usage errors say it."""
     if where == "handlers":
         return Invalid(problems[0], text=problems[0].replace(": ", ": error: ", 1))
     if where == "write":
         text = "".join(f"burgee: error: {p}\n" for p in problems) + "burgee: nothing written"
         return Invalid("; ".join(problems) + "; nothing written", text=text)
-    prefix = "burgee" if where == "io" else f"burgee {where}"
-    return Invalid(problems[0], text=f"{prefix}: error: {problems[0]}")
+    return Invalid(problems[0], text=f"burgee: error: {problems[0]}")
 
 
 class _Pipeline:
@@ -294,8 +294,7 @@ def check(
         except GenerationError as error:
             raise _failed(error) from None
         except Refused as refused:
-            where = "check" if refused.where == "gen" else refused.where
-            raise _refused(refused.problems, where) from None
+            raise _refused(refused.problems, refused.where) from None
         return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
 
 
@@ -347,7 +346,7 @@ def new(
         except (scaffold.ScaffoldError, OSError) as error:
             raise _refused([str(error)], "new") from None
         except KeyboardInterrupt:
-            print("burgee new: aborted; nothing was written", file=sys.stderr)
+            print("burgee: aborted; nothing was written", file=sys.stderr)
             raise
     name, module, dst, committed = created
     if ctx.json:

@@ -557,3 +557,72 @@ def test_a_default_that_is_the_tools_config_file_is_a_warning(tmp_path: Path) ->
         "'log'",
     ]
     assert warned[0].startswith("handlers.py:10:")
+
+
+ENV_AND_STDIN = '''\
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="kitchen", env_prefix="KITCHEN")
+
+
+@command(effects="read_only", cardinality="bounded", examples=[{example!r}])
+def list_items(
+    limit: int = 3,
+    tag: list[int] = [],
+    data: Annotated[str, Option(help="The data; - reads stdin.")] = "",
+) -> list[str]:
+    """List items."""
+    return ["a"] * limit
+'''
+
+
+@pytest.mark.parametrize(
+    ("example", "reason"),
+    [
+        ("KITCHEN_LIMIT=5 kitchen list-items", ""),
+        ("KITCHEN_LIMIT= KITCHEN_TAG='1, 2' kitchen list-items --data x | jq .", ""),
+        ("echo hi | kitchen list-items --data -", ""),
+        ("cat < notes.txt | kitchen list-items --data - | jq .data > out.json", ""),
+        (
+            "KITCHEN_LIMT=5 kitchen list-items",
+            "KITCHEN_LIMT is not an env var 'list-items' reads (it reads KITCHEN_DATA, "
+            "KITCHEN_LIMIT, KITCHEN_TAG)",
+        ),
+        ("KITCHEN_LIMIT=x kitchen list-items", "KITCHEN_LIMIT: expected an integer, got 'x'"),
+        ("KITCHEN_TAG=1,x kitchen list-items", "KITCHEN_TAG: expected an integer, got 'x'"),
+        ("echo hi | jq .", "it must start with the program's name, 'kitchen'"),
+        ("echo hi | kitchen list-items --lmit 2", "unrecognized arguments: --lmit"),
+    ],
+)
+def test_an_example_may_set_env_vars_and_read_a_pipeline(example: str, reason: str) -> None:
+    """`TOOL_LIMIT=5 tool list` and `echo hi | tool post --data -` are how people run a
+    command: the env vars must be ones the command reads, their values read as it reads them."""
+    source = ENV_AND_STDIN.format(example=example)
+    if not reason:
+        generate(source, "kitchen.py")
+        return
+    with pytest.raises(GenerationError) as raised:
+        generate(source, "kitchen.py")
+    [diagnostic] = raised.value.diagnostics
+    assert f"example '{example}' does not parse: {reason}" in str(diagnostic)
+
+
+def test_an_example_with_env_vars_and_a_pipeline_is_shown_as_written(tmp_path: Path) -> None:
+    example = "echo 2 | KITCHEN_LIMIT=5 kitchen list-items --data - | jq .data"
+    handlers = tmp_path / "kitchen.py"
+    handlers.write_text(ENV_AND_STDIN.format(example=example), encoding="utf-8")
+    done = burgee("gen", "kitchen.py", "-o", "tool.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tool = tmp_path / "tool.py"
+    assert f"  {example}\n" in run(tool, "list-items", "--help").out
+    [entry] = [c for c in run(tool, "schema").json()["commands"] if c["name"] == "list-items"]
+    assert entry["usage_examples"] == [example]
+    assert entry["example"] == {"args": ["list-items", "--data", "-"]}
+    skill = run(tool, "--skill").out
+    # NOTE: the program typed as the skill says to run it, where the example types it.
+    assert (
+        "  Example: `echo 2 | KITCHEN_LIMIT=5 python tool.py list-items --data - | jq .data`"
+        in skill
+    )

@@ -196,7 +196,7 @@ def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
     none = burgee_in_process("gen", cwd=project)
     assert none.returncode == 2
     assert none.stderr == (
-        'burgee gen: error: give a handlers file, or add [tool.burgee] with handlers = "..." '
+        'burgee: error: give a handlers file, or add [tool.burgee] with handlers = "..." '
         "to pyproject.toml\n"
     )
     pyproject = project / "pyproject.toml"
@@ -238,7 +238,7 @@ def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
     )
     broken = burgee_in_process("gen", cwd=project)
     assert broken.returncode == 2
-    assert broken.stderr == f"burgee gen: error: {pyproject.resolve()}:7:10: Invalid value\n"
+    assert broken.stderr == f"burgee: error: {pyproject.resolve()}:7:10: Invalid value\n"
 
 
 def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path: Path) -> None:
@@ -317,7 +317,7 @@ def test_a_bad_program_name_is_reported_where_it_was_given(tmp_path: Path) -> No
     )
     assert flag.returncode == 2
     assert flag.stderr.splitlines()[0] == (
-        f"burgee gen: error: --name 'Bad Name': a program name is {rule}"
+        f"burgee: error: --name 'Bad Name': a program name is {rule}"
     )
     assert not (handlers.parent / "tool.py").exists()
 
@@ -364,7 +364,7 @@ def test_check_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None
     project = handlers.parent
     none = burgee_in_process("check", cwd=project)
     assert none.returncode == 2
-    assert none.stderr.startswith("burgee check: error: give a handlers file, or add")
+    assert none.stderr.startswith("burgee: error: give a handlers file, or add")
     (project / "pyproject.toml").write_text(
         '[tool.burgee]\nhandlers = "handlers.py"\n', encoding="utf-8"
     )

@@ -540,3 +540,46 @@ def test_function_bodies_and_helper_code_are_copied_as_written() -> None:
     # on the `def` line, a statement after the docstring's `;`).
     expected = BODIES.split("from burgee import command\n\n\n", 1)[1]
     assert code == expected.replace('@command(effects="read_only")\n', "")
+
+
+# -- defaults ----------------------------------------------------------------------------------
+
+CONSTRUCTED_ITEMS = '''\
+import datetime as dt
+from pathlib import Path
+
+from burgee import command
+
+
+@command(effects="read_only")
+def scan(
+    roots: list[Path] = [Path("."), Path("src")],
+    days: list[dt.date] = (dt.date(2026, 1, 1),),
+    pair: tuple[Path, int] = (Path("a"), 2),
+) -> str:
+    """Scan."""
+    return f"{roots!r} {days!r} {pair!r}"
+'''
+
+
+def test_a_list_or_tuple_of_constructed_values_is_a_default(tmp_path: Path) -> None:
+    """`[Path(".")]` as `Path(".")` alone is: each item the type's constructor with literal
+    arguments, its JSON value computed as for one."""
+    tool = generate(tmp_path, CONSTRUCTED_ITEMS)
+    done = run(tool, "scan")
+    assert done.out.strip() == (
+        "[PosixPath('.'), PosixPath('src')] [datetime.date(2026, 1, 1)] (PosixPath('a'), 2)"
+    ), done.err
+    [scan] = [t for t in run(tool, "--llms").json()["tools"] if t["name"] == "scan"]
+    properties = scan["inputSchema"]["properties"]
+    assert properties["roots"]["default"] == [".", "src"]
+    assert properties["days"]["default"] == ["2026-01-01"]
+    assert properties["pair"]["default"] == ["a", 2]
+
+
+def test_a_list_default_of_other_calls_is_refused_at_the_call(tmp_path: Path) -> None:
+    source = CONSTRUCTED_ITEMS.replace('Path("src")', 'Path("src").resolve()')
+    lines = _refused(tmp_path, source)
+    assert lines == [
+        "handlers.py:9:37: error: the default of 'roots' must be a literal or pathlib.Path(...)"
+    ]

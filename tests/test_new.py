@@ -101,7 +101,7 @@ def in_terminal(
 def test_rejects_unusable_names(tmp_path: Path, name: str, complaint: str) -> None:
     proc = burgee("new", name, "--defaults", cwd=tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("burgee new: error: ")
+    assert proc.stderr.startswith("burgee: error: ")
     assert complaint in proc.stderr
     assert "Traceback" not in proc.stderr
     assert list(tmp_path.iterdir()) == []
@@ -131,7 +131,7 @@ def test_refuses_a_file_and_a_missing_parent(tmp_path: Path) -> None:
 def test_rejects_a_bad_answer_without_leaving_anything(tmp_path: Path) -> None:
     proc = burgee("new", "tool", "--description", "two\nlines", cwd=tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("burgee new: error: invalid description")
+    assert proc.stderr.startswith("burgee: error: invalid description")
     proc = burgee("new", "tool", "--license", "WTFPL", cwd=tmp_path)
     assert proc.returncode == 2
     assert "--license: expected one of MIT, Apache-2.0" in proc.stderr
@@ -141,7 +141,7 @@ def test_rejects_a_bad_answer_without_leaving_anything(tmp_path: Path) -> None:
 def test_never_prompts_without_a_terminal(tmp_path: Path) -> None:
     proc = burgee("new", cwd=tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr == "burgee new: error: the project name is required: burgee new NAME\n"
+    assert proc.stderr == "burgee: error: the project name is required: burgee new NAME\n"
     assert list(tmp_path.iterdir()) == []
     # Without --defaults and without a terminal, the defaults apply instead of a prompt.
     proc = burgee("new", "quiet-tool", cwd=tmp_path)
@@ -301,7 +301,7 @@ def test_refresh_adds_missing_files_and_never_overwrites(tmp_path: Path) -> None
     assert json.loads(proc.stdout)["data"] == {"added": [], "differs": ["README.md"], "patch": None}
     proc = burgee("refresh", cwd=tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("burgee refresh: error: ")
+    assert proc.stderr.startswith("burgee: error: ")
 
 
 @pytest.mark.slow

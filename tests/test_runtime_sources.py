@@ -462,6 +462,18 @@ def test_config_keys_no_command_reads_are_warned_about_once(
     ]
 
 
+def test_a_misspelled_table_gets_a_suggestion_as_a_misspelled_key_does(
+    monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install(monkeypatch, program(commands=_ROWS))
+    (project / "tool.toml").write_text("[ad]\nlevel = 7\n[tasks.purg]\ndone_only = true\n")
+    assert _level(_call({})) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "tool: warning: config tool.toml: no command reads 'ad' (did you mean 'add'?)",
+        "tool: warning: config tool.toml: no command reads 'tasks.purg' (did you mean 'purge'?)",
+    ]
+
+
 def test_a_pyproject_table_is_checked_too(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -528,5 +540,5 @@ def test_stray_keys_know_prompts_and_quote_what_toml_quotes(
     # NOTE: `_lookup` never reads a key that holds a space: no command's table is named so.
     assert sources._stray_keys({"tasks purge": {"done_only": True}, "add title": "x"}) == [
         "'\"add title\"'",
-        "'\"tasks purge\"'",
+        "'\"tasks purge\"' (did you mean 'tasks.purge'?)",
     ]

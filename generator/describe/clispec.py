@@ -127,14 +127,64 @@ def plain_words(line: str) -> list[str] | None:
     return [word for word in _SHLEX_SPACE.split(line) if word]
 
 
-def example_args(example: str, program: Program) -> list[str]:
-    """An example command line as clispec's `example.args`: the argv after the program name."""
+#: Where a shell ends one command (`tool list | jq .`, `tool add < notes.txt`).
+_OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
+#: The operators that name a file the command reads or writes (`tool add < notes.txt`).
+_REDIRECTIONS = frozenset({">", ">>", "<"})
+#: A word that sets an env var for the command it comes before (`TOOL_LIMIT=5 tool list`).
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def command_words(example: str, name: str) -> tuple[dict[str, str], list[str]]:
+    """The env vars an example command line sets for the program and the words that run it,
+    its name first: the line up to a shell operator (`tool list | jq .`), or the stage of a
+    pipeline that runs `name` (`echo hi | tool post --data -`); leading `NAME=VALUE` words are
+    the env. Raises ValueError when the line is not shell words (an unclosed quote)."""
     words = plain_words(example)
     if words is None:
-        try:
-            words = shlex.split(example)
-        except ValueError:
-            words = example.split()
+        lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
+    stages: list[list[str]] = [[]]
+    words_left = iter(words)
+    for word in words_left:
+        if word == "|":
+            stages.append([])
+        elif word in _REDIRECTIONS:
+            next(words_left, None)  # NOTE: the file read or written, not the command's
+        elif word in _OPERATORS:
+            break  # NOTE: what follows `&&`, `;`, `&`... is another command
+        else:
+            stages[-1].append(word)
+    found = [_assigned(stage) for stage in stages]
+    return next((one for one in found if one[1][:1] == [name]), found[0])
+
+
+def program_at(example: str, name: str) -> int | None:
+    """Where in an example command line the program's name is typed (`TOOL_LIMIT=5 tool`,
+    `echo hi | tool`), as `command_words` finds it; None when it is not."""
+    for found in re.finditer(rf"(?<!\S){re.escape(name)}(?!\S)", example):
+        before = example[: found.start()].split()
+        if not before or before[-1] == "|" or _ASSIGNMENT.match(before[-1]):
+            return found.start()
+    return None
+
+
+def _assigned(words: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The leading `NAME=VALUE` words of a command as env vars, and the rest."""
+    env: dict[str, str] = {}
+    while words and _ASSIGNMENT.match(words[0]):
+        key, _, value = words.pop(0).partition("=")
+        env[key] = value
+    return env, words
+
+
+def example_args(example: str, program: Program) -> list[str]:
+    """An example command line as clispec's `example.args`: the argv after the program name."""
+    try:
+        _, words = command_words(example, program.name)
+    except ValueError:
+        words = example.split()
     if words and words[0] == program.name:
         words = words[1:]
     return words

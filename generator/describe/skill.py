@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+from burgee.describe.clispec import program_at
 from burgee.model.ir import Command, Program
 from burgee.model.kinds import has_media, option_words
 from burgee.runtime.answers.deliver import _QUARANTINED
@@ -221,8 +222,9 @@ def body(program: Program, source: str) -> str:
         if command.examples:
             # NOTE: an example names the program (`todo add x`): it is run the same way.
             example = command.examples[0]
-            if example.split(" ", 1)[0] == program.name:
-                example = prog + example[len(program.name) :]
+            at = program_at(example, program.name)
+            if at is not None:
+                example = example[:at] + prog + example[at + len(program.name) :]
             lines.append(f"  Example: `{example}`")
     lines += _shared(program, prog)
     lines += ["", f"Options of a command: `{schema}` or `{run} --help`.", ""]

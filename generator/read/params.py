@@ -289,6 +289,8 @@ def _default(
             return f"{enum.name}.{member}", values[member]
     if isinstance(node, ast.Call) and type_ref.kind in _CONSTRUCTORS:
         return _constructed_default(reader, node, type_ref, name)
+    if isinstance(node, ast.List | ast.Tuple) and any(isinstance(e, ast.Call) for e in node.elts):
+        return _constructed_items(reader, node, type_ref, name)
     if type_ref.kind == "dict" and isinstance(node, ast.Dict):
         if not node.keys:
             return "{}", {}
@@ -372,6 +374,34 @@ def _unfit(value: object, type_ref: TypeRef) -> str:
 
 #: The default of these kinds may be the type's own constructor with literal arguments.
 _CONSTRUCTORS = {kind: (spelling(kind), python_type(kind)) for kind in CONSTRUCTED}
+
+
+def _constructed_items(
+    reader: Reader, node: ast.List | ast.Tuple, type_ref: TypeRef, name: str
+) -> tuple[str, object] | None:
+    """A list's or tuple's default whose items are constructed (`[Path(".")]`): each item read
+    as the default of its own type, the whole written as the parameter's kind writes it."""
+    if type_ref.kind == "list" and type_ref.item is not None:
+        items = [type_ref.item] * len(node.elts)
+    elif type_ref.kind == "tuple" and len(type_ref.items) == len(node.elts):
+        items = list(type_ref.items)
+    elif type_ref.kind == "tuple":
+        reader.error(node, f"the default of {name!r} must be {len(type_ref.items)} values")
+        return None
+    else:
+        reader.error(node, f"the default of {name!r} must be a single value")
+        return None
+    read = [
+        _default(reader, item_node, item, name)
+        for item_node, item in zip(node.elts, items, strict=True)
+    ]
+    found = [one for one in read if one is not None]
+    if len(found) < len(read):
+        return None
+    code = ", ".join(code for code, _ in found)
+    if type_ref.kind == "list":
+        return f"[{code}]", tuple(value for _, value in found)
+    return f"({code}{',' if len(found) == 1 else ''})", tuple(value for _, value in found)
 
 
 def _constructed_default(

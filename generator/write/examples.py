@@ -14,12 +14,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from burgee.describe.clispec import plain_words
+from burgee.describe.clispec import command_words
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
 from burgee.render.module import input_spec, parser_arguments
@@ -33,7 +32,7 @@ from burgee.runtime.execution import kinds, values
 from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.sources import _layered
 from burgee.runtime.execution.table import _builder, _converter
-from burgee.runtime.execution.values import _apart, _Call
+from burgee.runtime.execution.values import _apart, _as_list, _Call
 
 if TYPE_CHECKING:
     import argparse
@@ -44,8 +43,6 @@ if TYPE_CHECKING:
 
 #: The names a row's converter may name (`table._converter`): the types' and the wrappers'.
 _RUNTIME = {**vars(kinds), **vars(values)}
-#: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
-_OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
 
 
 class _Refused(Exception):
@@ -136,24 +133,11 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
         )
 
 
-def _words(example: str) -> list[str]:
-    words = plain_words(example)
-    if words is not None:
-        return words
-    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
+def _parse(program: Program, facts: _Facts, command: Command, example: str) -> None:
     try:
-        words = list(lexer)
+        env, words = command_words(example, program.name)
     except ValueError as error:
         raise _Refused(f"it is not a command line ({error})") from None
-    for index, word in enumerate(words):
-        if word in _OPERATORS:
-            return words[:index]
-    return words
-
-
-def _parse(program: Program, facts: _Facts, command: Command, example: str) -> None:
-    words = _words(example)
     if not words or words[0] != program.name:
         raise _Refused(f"it must start with the program's name, {program.name!r}")
     try:
@@ -192,7 +176,29 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
-    _missing(program, facts, command, raw.keys())
+    _missing(program, facts, command, [*raw.keys(), *_environment(program, command, env)])
+
+
+def _environment(program: Program, command: Command, env: dict[str, str]) -> Iterator[str]:
+    """The inputs the env vars an example sets give (`TOOL_LIMIT=5 tool list`), each value
+    read as the tool reads it (`values._Call.value`: an empty one is unset, a list's is split
+    by `values._as_list`); an env var the command does not read is refused."""
+    reads = {program.env_of(param): param for param in command.inputs}
+    reads.pop(None, None)
+    for name, value in env.items():
+        param = reads.get(name)
+        if param is None:
+            known = ", ".join(sorted(cast("dict[str, Param]", reads))) or "none"
+            raise _Refused(f"{name} is not an env var {command.name!r} reads (it reads {known})")
+        if value:
+            if param.type is not None and param.type.kind == "list":
+                try:
+                    _convert(param, _as_list(value), name)
+                except ValueError as error:
+                    raise _Refused(f"{name}: {error}") from None
+            else:
+                _convert(param, value, name)
+            yield param.name
 
 
 def _argparse(program: Program, command: Command, rest: list[str]) -> dict[str, object]:
@@ -282,7 +288,7 @@ def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:
     return data.keys()
 
 
-def _convert(param: Param, value: object) -> None:
+def _convert(param: Param, value: object, label: str | None = None) -> None:
     """Each value through the converter its row names, made as the tool makes it
     (`table._converter`), but one that needs the handlers' own classes (an enum's, a record's),
     which gen never runs."""
@@ -298,7 +304,7 @@ def _convert(param: Param, value: object) -> None:
         try:
             convert(one)
         except ValueError as error:
-            raise _Refused(f"{param.flag}: {error}") from None
+            raise _Refused(f"{label or param.flag}: {error}") from None
 
 
 def _needs_handlers(spec: object) -> bool:

@@ -136,7 +136,11 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
             elif key not in known:
                 import difflib
 
-                close = difflib.get_close_matches(key, sorted(known), n=1)
+                # NOTE: a table may be a misspelled command's or group's (`[ad]`, `["tasks
+                # purge"]`), as a key an option's: named as from here (`add`, `tasks.purge`).
+                tables = {".".join(found[len(prefix) :]) for found in under if found != prefix}
+                names = known | tables if isinstance(value, dict) else known
+                close = difflib.get_close_matches(key, sorted(names), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 # NOTE: TOML's own spelling of the key: a part with a dot or a space is quoted.
                 dotted = ".".join(part if _bare(part) else _dumps(part) for part in where)
