@@ -27,7 +27,7 @@ from burgee.runtime.commandline.argv import (
     _read_json_input,
     _take_yes,
 )
-from burgee.runtime.commandline.argv_parser import _new_parser
+from burgee.runtime.commandline.argv_parser import _closest_flag, _new_parser
 from burgee.runtime.commandline.cli_help import (
     _command_epilog,
     _flags_help,
@@ -112,7 +112,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -153,6 +156,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
