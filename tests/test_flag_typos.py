@@ -4,6 +4,8 @@ flags that apply to it (`flags.FLAGS`), case aside: `--jsn`, `--JSON` and `-j` m
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.helpers import InProcessTool, generate, in_process
@@ -12,6 +14,8 @@ HANDLERS = '''
 """Typos."""
 
 from __future__ import annotations
+
+import json
 
 from typing import Annotated
 
@@ -89,3 +93,38 @@ def test_a_command_that_takes_a_secret_names_the_flag_but_quotes_no_word(
     assert "crash-token-1234" not in result.out + result.err
     assert "--jsn" not in result.out + result.err
     assert result.error_line()["error"]["hint"] == "did you mean '--json'?"
+
+
+# --- `--yes` where it means nothing, and as a key of JSON input ------------------------------
+
+
+@pytest.mark.parametrize(
+    "words", [["ls", "--yes"], ["ls", "-y"], ["ls", "--yes", "--json", "{}"], ["ls", "--YES"]]
+)
+def test_yes_on_a_command_that_does_not_ask_says_so(tool: InProcessTool, words: list[str]) -> None:
+    """`help flags` lists `--yes` with the tool-wide flags: only a command that asks takes it."""
+    result = tool.run(*words)
+    assert result.code == 2, result
+    hint = result.error_line()["error"]["hint"]
+    assert hint == "this command does not ask first: --yes is only for the commands that do"
+
+
+def test_help_flags_says_yes_is_for_the_commands_that_ask(tool: InProcessTool) -> None:
+    help_text = " ".join(tool.run("help", "flags").out.split())
+    assert "--yes only on a command that asks first: run it without asking" in help_text
+
+
+@pytest.mark.parametrize("key", ["yes", "force"])
+def test_yes_as_a_key_of_json_input_says_how_to_confirm(tool: InProcessTool, key: str) -> None:
+    result = tool.run("rm", "--json", json.dumps({"name": "a", key: True}))
+    assert result.code == 2, result
+    error = result.json()["error"]
+    assert error["message"] == f"unknown key {key!r}"
+    assert error["hint"] == "keys: name; confirmation is no key: give --yes after the JSON input"
+    confirmed = tool.run("rm", "--json", '{"name": "a"}', "--yes")
+    assert (confirmed.code, confirmed.json()["data"]) == (0, "a")
+
+
+def test_yes_as_a_key_of_a_command_that_does_not_ask_lists_the_keys(tool: InProcessTool) -> None:
+    error = tool.run("ls", "--json", '{"yes": true}').json()["error"]
+    assert error["hint"] == "keys: sort"

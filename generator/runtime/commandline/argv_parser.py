@@ -8,7 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.commandline.flags import _either, flags_at
+from burgee.runtime.commandline.flags import NO_CONFIRM, _either, confirm_flags, flags_at
 from burgee.runtime.commandline.quickargs import (
     _BOOL_ACTION,
     _HIDDEN,
@@ -239,6 +239,8 @@ def _closest_flag(
         typed = _flag_key(word.partition("=")[0])
         if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
             continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
         if typed in known:
             return f"did you mean '{known[typed]}'?"
         if len(typed) == 1:

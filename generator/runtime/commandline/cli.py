@@ -35,7 +35,7 @@ from burgee.runtime.commandline.cli_help import (
     _tool_flags,
 )
 from burgee.runtime.commandline.complete import _BUILTINS, _builtin
-from burgee.runtime.commandline.flags import HELP_FLAGS
+from burgee.runtime.commandline.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
 from burgee.runtime.commandline.quickargs import (
     _pass_start,
     _quick_parse,
@@ -141,7 +141,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
