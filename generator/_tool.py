@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -918,52 +921,52 @@ _DATA = (
     "n+WIajmVLqXwO8/BMmnyQ1H7f0viuO8bXdxahzJBVljVU8Y12bQmnBqxv7Ot7GDMb0Xp5j+i0HOqTKOpuWW6/vLil+c0"
     "s8YW1Rdr5vx02rPiot2caFUdw2/pSO20qrULTbwYUDyCxoSIoUdTTKOjAGeAkz4uou/iUbcxnYEy37FY9iQ3XDBletkm"
     "EcdsUgieGMj50ACinsYUxnF603MQ4R7JRO45LRdZA0BXcwJpgHvAT9jfX+dADu5n4tZE2dQosHSdTM5kkGMN/+5QL7ck"
-    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqEk1LPmc84hg4dG9ykuASxoM6iZQhbxaWh8S80QJt54em"
-    "EUwttDUld+J8tJgFSiHArZki1I/7Mgc2sYT2bDCQSpD9kAK5cCuawAw2Fp7peLYbFJLZtawQZqmiADLptObyTGPtEXN3"
-    "g2l6rcEQjW3S9hStKLc/z/gTFU1pc5Mrdp9Lc4jCfmOgKRmUg7AHIkCAjhFiiXeU1NAxueTdBiShf2INt2vGxWO2vk/Q"
-    "8yoWoD4BhcsLUfuyYe5M4uDCQ5Pn6bnxivQyqvHPxkUfhNNb5yNQRkM6KpGZL33YfAA+lWKiY9DStUwQQbueNANM9mMB"
-    "Dp9bv/YRBomQvxxUs3lgiQNzUTsQ9zog757R6h5DIqKFjA4SBMOKsjQh/MaK0Lzcpe9JmJMc1K2DmhGn4I4IAvoikaKg"
-    "VHdWIHnxyhNHBKvx6zRd/YGKAX+0gq0CQHHUFbz9Mw1mypzrm0ZhSPs3YCHHaRaC0yvxLjwK7i8m2ZfjjLoZUumMi0NK"
-    "r9Gn6sq4HjswasHc8rsrP4rBYQYF6iyPfi/4/zINwQMC+cgzaCZPr2RC5JM82PnglJrO44/R9FzlAEM/PvHEyYtX796f"
-    "eeLx43f/9+7JE3Igu3SUL5FzcOZgMJL3G6JMjID/V7i5NZJ0tihO0ytAAtGVLLk0KrV+JkZXFowt0DqaL6zwNlrApPZ1"
-    "mjFwUOU6RPIe3zX5LY/tPTqoqif5CTX2+HDFzYjTfswpU6TAHqVgT9r9YoxugvMDotwkDfGUMbWTFCEPQWUCJinzODKT"
-    "IseZpEWDeZH8axlw62HPACxwpihiRxMDfszvDBBiPOE2NeQu4Lc4QUR8pqfyLghdJP+qFcDZK7buI3pPB3poTx6PLbhA"
-    "dIBcgYldAFZIInUJko90nC/hXkyABVmIYxDJDkNu8aqLGcX4DHOdN5fAUwQp4uMu9GkXE4Urgpw0uJGElcvTAiPSv4rb"
-    "/HhEgZ0CNFJghEjTBq+CWIEmPhX34DtWSTgbmNksw34ld7T2OHR7tLk92rzfo81yMgHmshYpguqcHlIcg9TQBg08u4d1"
-    "AeQiR35bl31P2e9rYsFVsirR4Q2Cvc0PLC+TZPNytnQVNz2b3AhAb09C82PIy4Q4J2AaQ+hSOsXKSPi+TylXwH/xHcr9"
-    "kf6lnmGuRDHtB1X3N/atTjhX5Mk927ytHtr3qeVav3G3yPhuR5Ervn417rupk/8vdOqYfGrexjpXTnrBv9sfYOzyfKYG"
-    "h4foX+oYfD/NLg7DDNDh4YOjB0e9+w8OnR0IgAbVHfs1eQqprssATpayCTTIePy6X3tIuT2k3B7v+tc/pOwVn+4kVhVZ"
-    "CrrHM+ZmvioBqmYUqf4KCOmRs3LHG+gjp04LfSZ29WTzUd3GCVr0BdutRcfT37hdfRsgVLbA2NDSM6UkfH16uDlXmeqS"
-    "/JUztpbly6tXHmsYYz4vu3poGFRovqZse2e3q8VET94ZC6OBg5SkuvQ5YBs/OueQhs585HyM4kc2n5lVoC3CucWkeqOJ"
-    "j4XZteJkbMyLpa3XhSovBwqG0yl1rVK1n1qEUGwC1Yx7MzlB6F3iJRqnDktTkI7hTZpd0QexCzLOdUe6/SK8IJwuRC8V"
-    "tmmv9JT1fc48nSG6P7DxrRxpb+uTtfXJ2vpkbX2yrWW1rU/W1if7vPXJ2q/y7V7Cx920sDuCtXsWXMPg69uy+BzBZTe8"
-    "+5VEvNpqQW046V8mnPRpqwW1QaE2KPTNBYVWxH4KlGViNod5GqaHpVjQjoEf3spY134b5vlKKxe2Hz3dovCZi9ETUAl3"
-    "JBfdAdT3kS/zZVdAqx6PdEaw/cDXFzurnGHRdc62769ZXbPKwQxT0qx5x3sodrZJCbPK9OzhWGPTumRV0TAlyfbqHu6p"
-    "bNnX4ku2Rc5WYOm2yNmgycZ862C1DlbrYOkVqDHxdIEYlffVHTO1o2tFqpZaFqVW/zkOVVucty3O2xbnbYvz7hpHaL9O"
-    "XiozusFBpDtiBTs6Z6vrilZ9wMlkzz7YvsqOfiNOWFuktHEDX1+R0tbHan2s1seyPpaLF4zt2dGxMurTNvfP8ajaYuE7"
-    "FAsvgxKH88tEvtH1bqgKHNewGwpfl497+vLZP/72d6wOBevghsxmnrrl7faceGVXaHVWT85q4dNKRMMFfQvR1IX6+qG8"
-    "1oJ4eH3Uf9jnup63qxeYafVsdZ3qL7vM9N5mxxT0vWMrhvFcGRM7NYCr6Tx3oeKj6r4QFZfeqjFdYPrrAMJNWmkrV38B"
-    "latbRNoi0s+ESOutlGONju4/ePjou+9/+M8fg9E4lAYP1gE+ncK+/IYwClscCa1tBevNVWBwN0W1YiF/U18u4Ip91t0o"
-    "VqF1Amjyo/wczz/A9QdLC2l1uvMIS45R/b7AHmMCyeF6xWlmS67rssBK4qEjnEYZDu05iyxI+loRW8LqPCKXxEcNSXzv"
-    "7FtjpU/EwqEcR3RGDAkE0ERd8Z73UCjJiv3krELTCh/LJev7HxuzTp8bKe2sM4W6YBuWYcMQZshEUbobSEuFrJJf6BLz"
-    "w1FTYhIxhzHPaF7o2MQci5EldMjQ5mQPdWUqXTwuEKP5RYUY18N0abn/YJsZA8kAPqlc2DLqXDIMoS3VRDeFzFwSKo5z"
-    "mY7vmjIlB/iBfZNPgnXdKEHdlKnj9oeULmG2j0xFLU5lW9TPlOO0lwh72HS2XhStiM7TPIt7T8WhePfipxev3neHQO45"
-    "nTREkrlKfd36WgoMlCh59LDpVNlGRAf6f//87ct1BKAacg9Rk9XjLj3Xo3TOQJb7cw4xD8zZn/L5SR0Y5LTGG1NzhP1h"
-    "2mcYunXMSN2z5zMFrU8d+12O0nLlNYEV/5XrZKPRoMHQBz4wM/JgAH5D7zThjdTiYx54hMnSjzf2/D0O8b8UXcZq9JSg"
-    "yQX+RE77TaRIdNClA114QteOozIrOgzT5ULUUW7qy1HtUlp4VCp9+YsafRwUZoAGeTSK0LfDYb3VHyVxTnv+h8kOYgro"
-    "PcSxCEsHp4kwp3Txdf2REyzoAkx8/G+9nrClK/C7G3oQxAhzUKE/WwxFmJKalCEW/+v1npwmp8mf9OP4974/f4LN/0k8"
-    "xRKkYDLwZ0+8hTGaOn9PX798efzqGZYX1az0qbC730vp6xw+sJv9QhRaQEvjPF5UmewJ3wByQd+YEdZtw6Zvfdrxmo/H"
-    "AEW53Kp9nNepKEC5KJY8fzbDRdjmikbU1Di3ri1AX7y2f3NMgdotimxiFlmsS6Giy6NPU0704ukjh37CSpVuDVv7nRU7"
-    "cv2lFadCP0IKNahwVgvovcJlZ3hxew84jZVqqYph+UMtaggTwO/1fJ16HOm8Zy65T2Sarkx0inv0uXy0Kg2AN2Qx71kD"
-    "HZ4GDXgDrpfIhUO5UjEV85wzNqq2018hQKao8us371+8fuW7ZZTXfeegKKds6w5fB1mEmtzUV2bF6VZWNoc89ZcRXEwy"
-    "ROebpmkKulpvVVsJGIO/E0kn3QOG7y+VXfb7OAOXMp75ggLF3AgNhXj/SuNAeGU6y9VguXh7BbfxwU7SWdVy83zO/lHX"
-    "7j6r9cmLOD4f//CJmGOumFx86gPdg06jAspdVsGLdG4nPyjqPRPaBNXMZJdLN/sDzTUbY/Nd0ucmy95ISlFgufCnQERW"
-    "11SGgb20X6Yw320oFpgGNX616i4ql8jVH4WfCj/gGhhqod02UjhaixTra7MavX6EU1j7aQQUA2Rcpcqt39Uz17AksXHs"
-    "/FI9Yt9o+OcEXkDYFV74SH+Kj1r3oTaFH1MZ0EL5CA+A3bL/x+eP4P5Hq6Hp0gO44JOv5cNfe3SbuPlH2HxlIXwUuzg/"
-    "3PL3P2LTVceHh7G1C8ON/4Cc8o37Qk1u74hwk+BmYJv2C0hlHjRyJ0xD32FDri9BBO7uFOj2HxaDZyyPzW8F7XWDjx7S"
-    "yC0kp8FvANCxmdPktcbnXB8dplBPghqUZlnlfCTIrGoDbDprsQv+LKqL0ZdGQFUYhcgYybNfIGANPygtQlNSZf0KvI+c"
-    "YDQPf30Sr0Fs7DMwfwlB6tO2iQs8sMcTU0jhDAxCs0rbgKWfc9xtUGqqviKU7/bI5wdLfW5aAqKu9zuOJZZIwDzbExQD"
-    "6nz1cba6fmpzdEutay8Hmt4ou62us/K+tU8rheGb/joYz+lgJY5EP6CCZgkTQYcHt/8Pk5RGeQ=="
+    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqktIU9/vMEDjrEcdB4Xvmf1TkX8MtjA11EilD3jgsD4/5"
+    "pIXbzhVNKZhdaHNKrsX5aDELlEKwWzNdqCv3ZRpskgnt32BQleD7IQV14VY0gdlsLEjT8Ww3WCSza1khzFJFwWTSb81l"
+    "m8baI+buBtn0uoMhGjulbStaVG5/nvHnKprS5iZa7D6X5kCF/d5AUzIoH2EPRIAAHSPcEu8owaFj8sq7DUhCX8Uacdek"
+    "i8dsiZ+UF6I+DYXLCxH8spHuTOLgwkPz5+m58YpUM6r3z4ZGH4rT2+gjUExDOjaRma9+2NwAPqFiImXQ0rVMEE27XjWD"
+    "TfZpARqfWx/3EQaMkL8cYLM5YYkDeVE7EPc6IO+e0fAewyOihQwQEgTDirI0ISzHStG83KVvS5hTHdStg6ARs+DuCIL7"
+    "IqmioFR3VqB68coTRwSx8Us1Xf2xigF/wIItBMBy1BW8FTQNZsqc8ZtGYUh7OWAtx2kWggMs8S48Cq4wJtyXY466GVLv"
+    "jJFDSrXRJ+zKGB87MGrB3PK7Kz+QwSEHBeosj34v+P8yDcEbAvnIM2gmT69kQuSTPNj54PSazuOP0fRc5QBJPz7xxMmL"
+    "V+/en3ni8eN3//fuyRNyJrt0rC+Rc3DsYDCS9x6iTIyA/1e40TWSdM4oTtMrQAXRlSy5Nyq1PidGWhaMM9BSmq+t8JZa"
+    "wKT2dcoxcFDlOlzyHt81uS6P7T06tKon+Qk19vhwxc2IU4DMiVOkwB6rYK/a/XqMboJzBaLcJBDxlDG1kxThD8FmAikp"
+    "8zgykyLHmaRFgzmS/GsZfOthzwA4cNYo4kgTD37M7wwQbjzhNjX8LqC4OEF0fKan8i44XSQCqxUg2iu28SN6Twd9aH8e"
+    "jzC4oHSAXIGJXQBmSCJ1CZKPdJwvYWBMhgVZiGMQyQ7Db/Gqi9nF+AxznTeawGsEKeKjL/SZFxORKwKeNLiRhJXL0wIj"
+    "0r+K2/x4REGeAkBSkIRI0wavgl6BJj4h9+A7Vkk4G5jlLMN+JY+09mh0e8y5Pea832POcjIB5rIWKQLsnCpSHInU0AYN"
+    "PLuKdcHkIl9+W/d9T5nwa+LCVbIqkeINAr/NDy8vk2RzdLZ0Gzc9p9wIQG9PQvMjycuEOKdhGkPoUmrFyqj4vk8sV8B/"
+    "8U3K/ZH+pZ5nrkQ07cdV9zf2rU47V+TJPee8rR7a9wnmWr9xtyj5bseSK75+NQa8qZP/L3QCmXxq3tI6V06qwb/bH2Ds"
+    "8nymBoeH6F/qeHw/zS4OwwzQ4eGDowdHvfsPDp3dCIAG1d37NTkLqa7RAE6Wssk0yHj80l97YLk9sNwe9frXP7DsFZ/x"
+    "JFYVGQu6xzPmZr4qGapmFKn+IgjpkbNyxxvoI6dmC30ydvVk87Hdxsla9DXbrUXH09+7XX0bIFS2wNjQ0jOlhHx9krg5"
+    "V5nqkvyVs7eW5curVx5rGGM+Nbt6aBhUaL6mbHtnt6vFRE/eGQujgYOUsLr0aWAbPzrnkIbOguTcjOJHNp+ZVaAtwrnF"
+    "pHrTiY+I2bXiZG/Mi6Wt14UqLwcKhtOJda1StZ9ahFBsMtWMezP5Qehd4iUapw5LU5CO4U2aXdHHsQsyznVHuv0ivCCc"
+    "LkQvFbZpr/SU9X3OPJ0tuj+w8a0cb29rlbW1ytpaZW2tsq1lta1V1tYq+7y1ytov9O1ezsfdtLA7grV7FlzP4Ovbsvgc"
+    "wWU3vPuVRLzaykFtOOlfJpz0aSsHtUGhNij0zQWFVsR+CpRlYjaHeRqmh6VY0I6BH97KWNd+G+b5SqsYth9A3aIImovR"
+    "E1AJdyQX3QHU95Ev82VXQ6selXRGsP3A1xc+q5xn0TXPtu+vWY2zysEMU96secd7KHy2STmzyvTs4Yhj0xplVdEw5cn2"
+    "6h7uqYTZ1+JLtgXPVmDptuDZoMnGfOtgtQ5W62DpFagx8XSBGJX31R0ztaNrRaqWWhalVv85DlVbqLct1NsW6m0L9e4a"
+    "R2i/VF4qObrBQaQ7YgU7Omera4xWfcDJZM8+2L5KkH4jTlhbsLRxA19fwdLWx2p9rNbHsj6WixeM7dnRsTLq0zb3z/Go"
+    "2sLhOxQOL4MSh/PLRL7R9W6oIhzXsxsKX5eSe/ry2T/+9nesFAXr4IbMZp66pe72nHhlV2h1Vk/OauHTSkTDxX0L0dRF"
+    "+/qhvNaCeHh91H/Y5xqft6sXmGn1bHXN6i+75PTeZscU971jK4bxXBkTO/WAq+k8d6Hio+q+EBWa3qoxXWz66wDCTVpp"
+    "q1h/AVWsW0TaItLPhEjrrZRjjY7uP3j46Lvvf/jPH4PROJQGD9YBPp3CvvyGMApbHAmtbQXrzVVgcDdFtWIhf1NfMeCK"
+    "fdbdKFahdQJo8qP8HM8/wPUHSwtpdbrzCEuOUf2+wB5jAsnh2sVpZsuv6xLBSuKhI5xGGQ7tOYssSPpaEVvC6jwil8RH"
+    "DUl87+xbY6VPxMKhHEd0RgwJBNBEXfGe91AoyYr95KxC0wofyyXr+x8bs06fGyntrDOFumAblmHDEGbIRFG6G0hLhayS"
+    "X+gS88NRU2ISMYcxz2he6NjEHIuRJXTI0OZkD3VlKl08LhCj+UWFGNfDdGm5/2CbGQPJAD6pXNiS6lwyDKEt1Uc3hcxc"
+    "EiqOc5mO75oyJQf4gX2TT4J13ShB3ZSp4/aHlC5hto9MRS1OZVvUz5TjtJcIe9h0tl4UrYjO0zyLe0/FoXj34qcXr953"
+    "h0DuOZ00RJK5Yn3d+loKDJQoefSw6VTZRkQH+n///O3LdQSgGnIPUZPV4y4916N0zkCW+3MOMQ/M2Z/y+UkdGOS0xhtT"
+    "c4T9YdpnGLp1zEjds+czBa1PHftdjtJy5TWB1f+V62Sj0aDB0Mc+MDPyYAB+Q+804Y3U4sMeeITJ0o839vxtDvG/FF3G"
+    "yvSUoMkF/kRO+02kSHTQpQNdeELXjqMyKzoM0y0VRTa1S2nhUdn05a9r9HFQmAEa5NEoQt8Oh/VWf6DEOe35HyY7iCmg"
+    "9xDHIiwdnCbCnNLF1/UHT7CgCzDx8b/1esKWrsBvcOhBECPMQYX+bDEUYUpqUoZY/K/Xe3KanCZ/0o/j3/v+FAo2/yfx"
+    "FEuQgsnAnz3xFsZo6vw9ff3y5fGrZ1heVLPSpyLvfi+lL3X4wG72C1FoAS2Nc6pZvcRkT/gGkAv63oywbhs2fevTjtd8"
+    "PAYoyuVW7eO8TkUBykWx5PkTGi7CNlc0oqbGuXVtAfritf2bYwrUblFkE7PIYl0KFV0efZpyohdPHzn0E1aqdGvY2m+u"
+    "2JHrr6441foRUqhBhbNaQO8VLjvDi9t7wGmsVEtVDMsfbVFDmAB+r+fr1ONI5z1z+X0i03RlolPco8/lo1VpALwhi3nP"
+    "GujwNGjAG3C9RC4cypWKqZjnnLFRtZ3+CgEyRZVfv3n/4vUr3y2jvO6bB0U5ZVt3+DrIItTkpr4yK063srI55Km/kuBi"
+    "kiE63zRNU9DVeqvaSsAY/J1IOukeMHx/qeyy38cZuJTxzBcUKOZGaCjE+1caB8Ir01muBstF3Cu4jQ92ks6qlp7nc/aP"
+    "unb3Wa1PXsTx+fiHT8Qcc8Xk4rMf6B50GhVQ7rIKXqRzO/lBUe+Z0CaoZia7XLrZH2iu2Rib75I+N1n2RlKKAsuFPwUi"
+    "srqmMgzspf1KhfmGQ7HANKjxq1V3UblErv4o/FT4AdfAUAvttpHC0VqkWF+b1ej1I5zC2s8koBgg4ypVbv2unrmGJYmN"
+    "Y+eX6hH7RsM/J/ACwq7wwkf6U3zUug+1KfyYyoAWykd4AOyW/T8+fwT3P1oNTZcewAWffC0f/tqj28TNP8LmKwvho9jF"
+    "+eGWv/8Rm646PjyMrV0YbvwH5JRv3BdqcntHhJsENwPbtF9DKvOgkTthGvoOG3J9CSJwd6dAt/+wGDxjeWx+K2ivG3z0"
+    "kEZuITkNfgOAjs2cJq81Puf66DCFehLUoDTLKucjQWZVG2DTWYtd8GdRXYy+OgKqwihExkie/QIBa/hBaRGakirrV+B9"
+    "5ASjefjrk3gNYmOfgflLCFKftk1c4IE9nphCCmdgEJpV2gYs/ZzjboNSU/UVoXy3Rz4/WOpz0xIQdb3fcSyxRALm2Z6g"
+    "GFDnq4+z1fVTm6Nbal17OdD0RtltdZ2V9619WikM3/SXwnhOBytxJPoBFTRLmAg6PLj9fyF/So8="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -985,6 +988,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1890,6 +1894,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -2047,7 +2059,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2077,7 +2089,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2536,6 +2548,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2571,8 +2584,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2671,6 +2688,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2790,9 +2808,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2864,6 +2883,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3358,7 +3381,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5763,6 +5786,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6579,11 +6609,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6634,7 +6670,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6727,16 +6763,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11116,7 +11182,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11142,7 +11211,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11157,6 +11227,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11199,6 +11270,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11507,6 +11579,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

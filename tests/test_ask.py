@@ -80,6 +80,24 @@ def test_a_wrong_answer_is_a_usage_error(pantry: Any) -> None:
     assert bare.exit_code == 2 and "--answer: expected NAME=VALUE" in bare.stderr
 
 
+def test_an_answer_no_question_asked_for_is_warned_about_once_it_ran(pantry: Any) -> None:
+    """Which questions a handler asks shows only as it runs (a name may be made of the
+    question's words): an answer it did not use is a warning on stderr, not in the envelope."""
+    ran = pantry.invoke(
+        ["use", "flour", "--answer", "for-which-meal=lunch", "--answer", "use_last=no", "--json"]
+    )
+    assert ran.exit_code == 0 and "warning" not in json.dumps(ran.envelope)
+    assert ran.stderr == (
+        "pantry: warning: --answer use_last=... was not used: no question of the command is"
+        " named 'use_last' (questions it asked: for-which-meal)\n"
+    )
+    none = pantry.invoke(["stock", "salt", "--answer", "x=y"])
+    assert none.exit_code == 0
+    assert none.stderr.endswith("named 'x' (it asked none)\n")
+    used = pantry.invoke(["use", "flour", "--answer", "for-which-meal=lunch"])
+    assert (used.exit_code, used.stderr) == (0, "")
+
+
 def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
     line = '{"id": 1, "command": "use", "input": {"name": "salt"}}\n'
     stopped = run(PANTRY, "--batch", stdin=line)

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -74,6 +75,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -902,52 +905,52 @@ _DATA = (
     "iWVQJ02/X4ResJEL4L6vZLVbcZQPusKmfgJ9qWkSzztxaryayLuN7uACdMtS7YfAd0przehqrpmu7w5+fC1OnH1R8+Ks"
     "2jbzQFbxid0Nc+DneJxuNKtJ2sKLgUKDR2NCANEjEdPoaLXdQ6GjwTYT8/lOZzq9tCe74LS/0YSp0ss+iThmwAFCGYY7"
     "OIZldwrDML7qlYDlPZKJ3Cu1bFQD/VzcnUAa4D3gJ+zvlxzIwQ09Ry8PX1ddTQqebpvTHri/Z2dPplsUj2Mf9SFSY423"
-    "adBtt7aLw5WokkRCu7Lqw1hKmq+EmpYbsZpU05JPoTuNgbIzdkkHLmHaZjvSGtHHypCYN6LQVj4kRnC10NacopKz8XLh"
-    "pSkC3AYRoX28L3dgSECIGqnDV29IR9LHiJVwjgZTkGBn5ZlPFptBIZ1IOrNMmKVKxRAOkU3rrs801h4xdzOYJnMNhmh8"
-    "k/hT9KLcfp7w9rWutNng7l5kKa0VO426kgE6ixH6xkSAAr1EiKVOsEG1ffKfBz/+2J/7Ox1IwvjEOu6yG1f77H1fYORV"
-    "TMDUW6YyvRC11x3z9jT0Zg66PEdk46jFcpHEFH6BYxTnwqRd0aa4DAyOBzAxj3ydmK1/tPaCzSYQ8qc2yQYtQZCLCLoc"
-    "jzPA5DgWV3tsXPscc03IX87N2eXvqARz0ToQ9yopfochEdFi4mccVpDEEeE3NoTm4R3aVca5xUhRtyXUjDgFN+0hoLd4"
-    "TxWUSmcFkldHjtolWI3B+o5sUxvw1jX2CrRJKs14PWTuLYhHSOQ88P1Q89bDCW5twZx2StKC8DcFg19NV0ozZNIZF+Me"
-    "n0RPHfpYxfXYgTEL5id3p3U/HKcZUjBnWfBrwf/D2IcICPQjS6CZLL7QEZFP+mDlwVmO7f2PwfwszQCGfnzhqHcHRyen"
-    "I0ft75/818mLFxRA7nBaQ+cQzMFgtE9xapCoMfD/QsPgxhp3HgL74gtAArj1oxzSpLGNMzF1smRsgd7RbLmMcH8hLQUB"
-    "qTyoHIjP00xSJJjjgV6yKw2qsm9/O0M+iZBfUGP7j1t+RHSNKiLrTbQ8Q1PKUxJJl7eQShMDlaeatrby0ywypnYaI+Qh"
-    "qEzAJGYeB0YoepJomjS4HYS/1QG3DHsBYCGhhxE7mlTyPj8zQIjxgtsUyF3Ab/UOEfFIRHkThCbNK+3RXQXODrts1OWA"
-    "npNED6g5ELpdBaID5AoIdglYIQrSc9B8pOOshnuhEcwGhSGo5DZDbnUE93p0D3OdFyMhUgQtymhPA23l9GA+YvajyJXS"
-    "4MYaZi6LBUYk34qf+faAEjsFaKTECJEmDm8FsQJNZMufPP2KTRJKA7f+al/SyOWyh/vfikl5rukUDDlrjWUm7y3zEgh5"
-    "YHJJHnGMS1wSDTTlC2Wpsx6evRu1+75iNbJhJN33Qa7kdGwlSHc3XFkPbKBm3UZJ8rmc5jpLS6sY/2K/DLfOs2yRDh4/"
-    "Rv8jMXo/TmaP/QS05/HT3ae7vSdPH5cyFKA+qwsDa5ZD4gv+F4xwapfZHNnm/rCt8jNsq3RwA37WtqLVQBOK0EpsVF37"
-    "uYXkS0vatIO/ne1cPdB5xY2KC9pbM9UG7Xec81pO28/gfJIleunaPXbykj4DS4OwPqo1XGWqy/SNqktwDZssmlbR1zDG"
-    "bOxvHxqa97afV0m27Y2u29VEhDe6HllRpnxDvVKDPbl/ZjcbGs9+xs5GlrY5U158SfKFyf4EsSwBpynQfObrhQZfEE0k"
-    "E6CTOXgKmyoqpdRz4TgFJR76cTFA4kDKrgxgkE77maxWZbEfQ8gj0pK4gFASB5FxckHVSkU3Z9KDNCyLf+I+bOPKNuzU"
-    "79lXJRJGjiz3359J/51tGPoS6wt+003j94uHyrPthgRgsUreaVP3J0FdN2/mrsOuekFso4KU0ojB3dHY+u3fK2k+3tni"
-    "NEGDKkmd8zTrd37/vweEf5zd4A8g7gHEPYC4m0BcyRGfHn97/PG7g78dvmbjmkz6i+XmKE7c0aOi+UfKtv15oNpDkdYN"
-    "4O+PV6T1yat4usNVnPOynawJrdpdgneDqjeV+tTWyYqyn5t7XEWFUgi0umuqvFn1BqQ3v7mbr3cbBtqtjOgLAYAtCOAB"
-    "7jzAnQe4swbu2LO3rHH/4Z//HYaxo3765/8kof+nzfGO9R3qUa3tR58N8DxUf3at/vyMBZO3QwV59NmW9W6qV6w7+NW8"
-    "Une8YMsUO1Uu1nsuHSR2U04rv3tOq2v54gqYsqeS3X61swXN3VDb+IWgm1uXQj6Anwfw8wB+OoOfwqNVV+5KprqwrYUV"
-    "vRdkxIs6xaIe96moP1Xq6/MApYeqf6b/oer/1iuahaK1rWhS1Q7XHO0pV8p9Xh1++79//wfu5gezckUFpCDIUjnSPaeL"
-    "rMFbFW4LMmwFDVzHXcxEKazq+/pS5t3jSyzY5TrM63bDZFodfamnC9ybdEwdd4dc3krpaVH63b1EqXSOwIfbrLyubUzO"
-    "FfgysGaXVh4OLPgdHFjwAPAfAP4nAvjNXqrkjXafPH32/Kuv/+3fv/HGE59OS7luAb9Ss1F/QhmDrXaVWFvFdrMN+25m"
-    "qFom8h/qwBqusLLRWzELayEZbu0/wzOqhYDyXGrdZR6pHKYBwB8Es+YU8CBKAx95ew4qGOoEyx4WcZJJnYinxvmsL7bX"
-    "0iKBXI2Qp10JAVQEBFDtl6ckjLQnomF1kzmuQ0rKU5B3on8mwvcwMOOiCi9aIUxC0zJVzzpThZEVblwMfaqaGWsJgIRC"
-    "JNYHgU6yOFlSERbV1tBB3nU6moLuMlHPOxJ1WirGxWpVFIivJwGVECKjAEhSVxyJ7KlUs7N7N1qhqR70l+n56hb0yCK/"
-    "NGWPqUeRBX7DLoQVQloSB2V6vv6ms9Qgrr9A0JytsEoow5omOqCPuYP3oWdaIaucqajMr6d3kRZoJ5CWYvZAGuYiRoT6"
-    "dKaHKcSpiqiWh6nS0VVKLzHAxr4pRsO6JDrHwpRZcft7VBhFu2elTDOQc4auzperE6uWA6oQ9my3I2EHRStq+1WWhL1X"
-    "6rE6Ofj+4Oh0Zw/IPePD94FkPmWlaY7XEkwVSp53ne2nthG1Df2fvn57uI4APhoKC2a3BhB69IYR+p+BGhbHQA2jUh/4"
-    "y4YnOam/0ok2eOIIFepyEZfKvPRC9NskrbYrHTjF8p5Tymft8MkDQWYqxqhY1ZwPtXqEUh9HhNVxXhaMAwwOcUxv5Swr"
-    "9YbfW/Cs/82/mhcwmHcY4IOIhBHYDoaRMiXP+LwcjjWMiIf7f+r11Pc60vxCkPFSceqOSxnFIaX9xXJP+THNZQ2+sw/E"
-    "vxhGw+jPpkv8sum5WdFvcGoW0vhn9QorV8FK49eeestCaHyhiSvnlcC8nMYhFSniuUZXfLiSPUQUCYKIC/N8IFW825RM"
-    "i6lDu2cHgnXByLSfpAybkwhiEokOIcB1qD4UMxJ9Q2nD+yleHR8evjz6FktpRYtc4qjbi+kkKndnIMcy0Smp72Hk4XJV"
-    "v+jdKRzMmPemmJBXXmOCZ3jlkwk4ES4ttrebV5TYgEYV5oGPiCpHJ+aKRCPUOLcuEKivju1nzsdQu0VBaYC1m1L2i+Ei"
-    "G00wqTBMuJWYhafIqnK9tj1TzI7cvMWlOI0GIVA6WMdk82qbIvPByOj6ETAdC7RJ26rnk6V7IAt+rueKHoPYSbX4pBmi"
-    "uPVNKaZzlw9QSCvD4pXh1CkOsCXhSAjhcdkul85yrT6Vs+aM8FbbaXwDSlXDzAkDx29OD46P3PKZAusO/SnOFrBF+Jde"
-    "EqBbMIcNMOArHzNgtxPyMUFlTLGHmQ2S4xx8jbxCxqrIBILJQKfFQQQ4r2pnELh9lAu+W8lVtCLBjdBQSCJHAmzhkfki"
-    "A8WonWSyAgBRac0LclbOXtkmT/acz07gqv21787B8dFrdlwipvnNN51OE9hha7iMc6sHXnH4AcFW8GFMdvUcA3cgXLMJ"
-    "TLdMep6lcszAuhfuFHHrUfu7d2iMh/bEJnOeUeNkLN7IUy9MR5sUlM1OkRqAL3BtiC/jkVfxoJ0S41PMxduVsbsBCrbx"
-    "9CBUDmTnSiG4uyPy7Fi1b2Jpt1Ky7xpv9tq+HQkvfKSP6qOYTDTC8GWuPZo+H+EGcPT2D96/C79/tIadLj2BC64Jb134"
-    "skGkyi0+xRYpSKXm7i/e5OafEcExt71B1MitPcfWVqbvR7VJ7Mctf4Utl8I+0+qtIzhu7utvsL3V6I35cOc4TJTgKfHB"
-    "HmBYHX+naMo0JMMuQikicPOYSNp/tmv1lUMZbP5OkY00+Jz0qQhraPC3iE+wGUGacqJD1OLguSqTjtk4AVM0Ant7mzMd"
-    "AMu/5sxho51sKYZ129AGa+Gbl6cwuqMqVXepsLyBuvYijzYCi22Sp6//dgpUbbyr/gYS1+zLXEsj86jCwPvd99eF7k67"
-    "JlxUzWPGfnK4Jutss8hqeBSjjHVYmbAVULt1/X+7QnOo"
+    "adBtt7aLw5WokkRCu7Lqw1hKmq+EmpYbsZq0FEbi2SFQ+E7joAwN8x90wizvwE+YwtmOtEYksjI85pMot5UViRTcLrQ5"
+    "pwjlbLxceGmKYLdBXGgr78s1GBIQrkbq8NUb0pf0MeImnK/BFKTZWZHmk8VmsEgnktosE2apUjGERmTfuus2jbVHzN0M"
+    "ssm8gyEaPyW+FT0qt58nvJWtK2020LsXWUprxa6jrmSAzmK0vjERoEAvEW6pE2xQbZ/858GPP/bn/k4HkjBWsU687NLV"
+    "PnviF9WJmHrLVKYXIvi6k96eht7MQffniGwctVgukphCMXCS4miYtCvaIJeB8fEAMuaRrxOzDZDWYbDZBML/1CbcoCUI"
+    "eBFNl2NzBpsc0+LKj41xn2PeCfnLeTq7FB6VIC9aB+JeJd3vMDwiWkwsjcMKkjgiLMdG0Ty8QzvMOM8YKeq2hKARs+AG"
+    "PgT3FvupglLprED16shRuwSxMXDfkS1rA97Gxh6CNkylGa+NzL0F8QiJnAe+H2rehjjBbS6Y305JWhAKp2D8q6lLaYbM"
+    "O2Nk3O+T6KlDH6sYHzswZsH85O607o3jlEMK5iwLfi34fxj7EA2BfmQJNJPFFzoi8kkfrDw447G9/zGYn6UZQNKPLxz1"
+    "7uDo5HTkqP39k/86efGCgskdTnHoHAI7GIz2KWYNEjUG/l9oGNxY4y5EYF98AagAt4GUw5s0tjEnplGWjDPQU5rtlxHu"
+    "NaRlISCVB5UD8XmaSboE8z3QS3alQVX27W9nyCcR8gtqbP9xy4+ItFFFZO2JlmpoSnlKourydlJpYqDyVNM2V36aRcbU"
+    "TmOEPwSbCaTEzOPACEVPEk2TBreG8Lc6+JZhLwA4JPQw4kiTVt7nZwYIN15wmwK/Cyiu3iE6Hokob4LTpHml/bqrINph"
+    "l426HNBzkvQBNQdCt6ugdIBcAcEuATNEQXoOmo90nNUwMDSCmaEwBJXcZvitjuBej+5hrvPCJESNoEUZ7W+gbZ0ezEfM"
+    "hBR5UxrcWMPMZbHAiORb8TPfHlCSpwCQlCQh0sThraBXoIls+ZOnX7FJQmngNmDtS0q5XAJx/9syKec1nYIhZ62xzOR9"
+    "Zl4C4Q9MLskpjnG5SyKDptyhLHvWQ7V3o3bfV6xMNoyk+57IlfyOrQrp7oYra4MN1KzbNEk+l1NeZ2lpReNf7Jfh1nmW"
+    "LdLB48fofyRe78fJ7LGfgPY8frr7dLf35OnjUrYC1Gd1kWDN0kh8wf+CEU7tkpsjW94ftlh+hi2WDm7Gz9pWtxpoQhFa"
+    "iY2q60C3kHxpeZt287eznSsJOq++UaFBe2um8qD9jnNe12n7GZxPskQvXbvHTl7SZ2BpENZHtYarTHWZvlF1Oa5hw0XT"
+    "ivoaxphN/u1DQ/Pe9vMqyba90XW7mojwRtcjK8qUb6hXbbAn98/sxkPj2c/Y2cgyN2fNiy9JvjCZoCCW5eA0BZrPfL3Q"
+    "4AuiiWQFdDIHT2HTRqX0ei4cp6DEQz8uBkgcSNmVAQzSaT+Tlass9mMIeURaEhcQSuIgMk4uqHKp6OZMepCGZSFQ3Idt"
+    "XNmGnfo9+6pEwsiRpf/7M+m/s81DX2KtwW+6gfx+8VB5tt2QDCxWzDtt8P4kqOvmjd112FUvjm1UkFJKMbg7Glu/FXwl"
+    "zce7XJwmaFAlqXOeZv0u8P/3gPCPszP8AcQ9gLgHEHcTiCs54tPjb48/fnfwt8PXbFyTSX+x3BzFiTt6VDT/SNm2Pw9U"
+    "eyjYugH8/fEKtj55RU93uIpzXraWNaFVu2PwblD1prKf2jpZUQJ0c4+rqFCKglZ3UJU3rt6A9OY3d/P1bsNAu5UUfSEA"
+    "sAUBPMCdB7jzAHfWwB17Dpc17j/887/DMHbUT//8nyT0/7Q53rG+Qz2qtf3oswGeh0rQrpWgn7F48naoII8+27LeTbWL"
+    "dQe/mlfqjhdsyWKnKsZ6z6VDxW7KaeV3z2l1LWVcAVP2hLLbr3a2oLkb6hy/EHRz67LIB/DzAH4ewE9n8FN4tOrKXclU"
+    "F7a1sKL3gox4UadY1OM+FfWnSn19HqD0cAIA0/9wAsCtVzQLRWtb0aQKHq4/2lOulP68Ovz2f//+D9zZD2bliopJQZCl"
+    "0qR7ThdZg7cq3BZk2AoauKa7mIlSZNX39aXMu8eXWLzLNZnX7YbJtDr6Uk8auDfpmJruDrm8lTLUogy8e7lS6UyBD7dZ"
+    "eV3bmJwx8GVgzS6tPBxe8Ds4vOAB4D8A/E8E8Ju9VMkb7T55+uz5V1//279/440nPp2cct0CfqVmo/6EMgZb7Sqxtort"
+    "Zhv23cxQtUzkP9ThNVxhZaO3YhbWQjLc2n+G51ULAeW51LrLPFI5TAOAPwhmzYngQZQGPvL2HFQw1AmWPSziJJM6EU+N"
+    "81lfbK+lRQK5GiFPuxICqAgIoNovT0kYaU9Hw+omc3SHlJenIO9E/0yE72FgxkUVXrRCmISmZaqedaYKIyvcuBj6VDUz"
+    "1hIACYVIrA8CnWRxsqQiLKqtoUO963Q0Bd1lop53JOq0VJiL1aooEF9PAiohREYBkKSuOBLZU6lmZ/dutEJTPegv0/PV"
+    "LeiRRX5pyh5ZjyIL/IZdCCuEtCQOyvR8/U1nqUFcf4GgOVthlVCGNU10WB9zB+9Dz7RCVjlTUZlfT+8iLdBOIC3F7IE0"
+    "zEWMCPXpfA9TiFMVUS0PU6Wjq5ReYoCNfVOMhnVJdKaFKbPi9veoMIp2z0qZZiBnDl2dL1cnVi0HVCHs2W5Hwg6KVtT2"
+    "qywJe6/UY3Vy8P3B0enOHpB7xgfxA8l84krTHK8lmCqUPO86209tI2ob+j99/fZwHQF8TBQWzG4NIPToDSP0PwM1LI6E"
+    "GkalPvCXDU91Un+l023w9BEq1OUiLpV56YXot0labVc6cIrlPaeUz9qpVMGbYlVzVtTqcUp9HBFWx3lZMA4wOMQxvZVz"
+    "rdQbfofBs/43/2pexmDeZ4APIhJGYDsYRsqUPOPzclDWMCIe7v+p11Pf60jzy0HGS8WpOy5lFIeU9hfLPeXHNJc1+M4+"
+    "EP9iGA2jP5su8cumZ2hFv8EJWkjjn9UrrFwFK41fe+otC6Hx5SaunF0C83Iah1SkiGccXfFBS/ZAUSQIIi7M84FU8W5T"
+    "Mi2mDu2eHQjWBSPTfpIybE4iiEkkOoQA16H6UMxI9A2lDe+qeHV8ePjy6FsspRUtcomjbi+mU6ncnYEc0UQnpr6HkdP5"
+    "DDX9oveocDBj3qFiQl55pQme55VPJuBEuLTY3m5eV2IDGlWYBz4uqhydmCsSjVDj3LpAoL46tp85H0PtFgWlAdZuStkv"
+    "hotsNMGkwjDhVmIWniiryvXa9nwxO3LzRpfiZBqEQOlgHZPNa26KzAcjo+tHwHQs0CZtq55Vlu6BLPi5nit6DGIn1eJT"
+    "Z4ji1remmM5dPkAhrQyLV4ZTpzjMloQjIYTHZbtcOsu1+lTOmjPCW22n8W0oVQ0zJwwcvzk9OD5yy2cKrDsAqDhbwBbh"
+    "X3pJgG7BHDbAgK98zIDdTshHBpUxxR5mNkiOc/A18joZqyITCCYDnRYHEeC8qp1B4PZRLvieJVfRigQ3QkMhiRwJsIVH"
+    "5osMFKN2oskKAESlNS/LWTmHZZs82XM+O4Gr9te+RwfHR6/ccYmY5rfgdDpNYIet4TLOrR54xeEHBFvBhzHZ1XMM3IFw"
+    "zSYw3TLpeZbKMQPrXr5TxK1H7e/hoTEe2tObzNlGjZOxeDtPvTAdbVJQNjtFagC+wLUhvphHXsuDdkqMTzEXb1fG7gYo"
+    "2MaThFA5kJ0rheDujsizY9W+iaXdSsm+a7zZa/umJLzwkT6qj2Iy0QjDl7n2aPp8hBvA0ds/eP8u/P7RGna69AQuuCa8"
+    "deHLBpEqt/gUW6QglZq7v3iTm39GBMfc9gZRI7f2HFtbmb4f1SaxH7f8FbZcCvtMq7eO4Li5r7/B9lajN+bDneMwUYKn"
+    "xAd7mGF1/J2iKdOQDLsIpYjAzWMiaf/ZrtVXDmWw+TtFNtLgc9KnIqyhwd8iPsFmBGnKiQ5Ri4Pnqkw6ZuMETNEI7O1t"
+    "znQALP+aM4eNdrKlGNZtQxushW9ensLojqpU3aXC8gbq2os82ggstkmevv7bKVC18a76G0hcsy9zLY3MowoD73ffXxe6"
+    "O+2acFE1jxn7yUGbrLPNIqvhUYwy1mFlwlZA7db1/wFfHne+"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1035,6 +1038,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1744,6 +1748,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1901,7 +1913,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1931,7 +1943,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2386,6 +2398,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2421,8 +2434,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2521,6 +2538,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2640,9 +2658,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2714,6 +2733,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3208,7 +3231,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5613,6 +5636,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6429,11 +6459,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6484,7 +6520,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6577,16 +6613,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -10966,7 +11032,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -10992,7 +11061,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11007,6 +11077,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11049,6 +11120,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11357,6 +11429,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

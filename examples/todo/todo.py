@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -74,6 +75,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -869,90 +872,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitTyYUebGNhfsz/sfsnVo5sPkZRpy3OZ3Gkx"
-    "O2PxUV1dXV31VXVX88vWOJjNPRW7gb/V3frS35qGQTKP+lvd6+v+Vn/Lwv9Ix4G/+lvHjiOkiGV02+lvDSy447lRTLfO"
-    "4Q+6E1ki8Seu70Y3yhGBryL47akoEu229DzzogN36MULGd5qokJGAq+bZ4gcPdSbq1AijxFQFPGNEvc3gacENo9PDwrP"
-    "I8vzJJxyAx/VLLhTzJuYhMGM3s/eHMAzIISZ9B3Tbe7v9cDaBVrwu92eh24QuvHCdDu4J9o37vQGL/W3fg7uBTbpx8KF"
-    "fyLuA77L8mm3YznlR33T9WNganogQjVXMhaTIBSzIFTpi20nUUtv/HKjfKYv4KZo/Qr/a19ctE9OtrMG21GsyfS3Jq7H"
-    "b15Bn//yqXcp8ApIABoECToRCYNkQ9IgCrq5ifQipUWrxzknEqm7BWOq//ID/jGw/MTz4NKZP/YSR4lUG/QAGT7LEun5"
-    "3kKP1L0b3wBz0FN47KU6N8jrXn58fweRcTeMHkJje6YxbL8dQFczweUupeLTiotXa0W4pjTwvTAIYtR7mu34r8HDlrXl"
-    "ebOIDUIcBB5NDPjblzNoowuKr7w5Pe6oaBy6c5ybdOMkGCczmAU0WwW+awk/iMUYVEOOPNURp3J8I2yiej3oIEUb9RmZ"
-    "i+ZyrNqRmkuY7dBZPS3FXIIuBBNWh3kYTEM564gz/y64VWg7gBbaDnu+iG+oVSfozBfiEIkfgd35LYKrrw7vpJeoo1c2"
-    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9P4k/jGzWT9gFOQelH9ypEe6Slrfw75QVzHDARxU6QxJawv/T7/a3g"
-    "Fv/dFXGYKEvg346MJV/rdDoPtoXmLFLCxus2cwB20wYaWauiJcFURIkXM2cgChSs9A3jaBRoNEYgOhQHNc6v5BpDSYcg"
-    "NpArvKGbdONIeZPtjjgWE+l6CT3AHSz2gTScO6HCMAj5Kj1y6/oO/pfvzsDkS1D99ALIlNh4eNADIIF/v/13FQZCfQaJ"
-    "jgNHHQgbn4lAf5KIaeO/5RjVaRiqvyVuqKgVG7VDaTth++pzfD0AQaIaGbXxXPQ+cSDCxBf4RKekIpGWrRFcJNSdCheG"
-    "hIWCEdTRiCSWMhqhqLwA1ITlhLIcJ7FozVQsOzDS/hhV+KDUIo+p+Hj6kw16PYUWR3J8S3xPYN6LGPjcLjPabo9QK2zs"
-    "SwQa4i9oSkVdVr5z6ioPlZsbBd2P7ALpMQ2DrRXV9S1S4lR/UWxCwSzt0AzPaT4MBxqExZyNAOsdPQSTElx07Cq0FF8e"
-    "HuBSXnmbv/hg5c2MAR7LVqYARJ7HIzzjxmgxC49HcQhTv7LNX9gcAEIB4RE5AwmQgvKTGVvRMjZoQr0CP9BTE4mzF58g"
-    "utgwuU1s043VLKrpwEO+XRmGclEtyBoIUmj7eoDUCI1gW6B7vYl2CPAGWCsiBYaEX6zgJc8heje4NqgU8Sp4U+AJqSBX"
-    "2gGu4Audx5p8NfKoZfaQv9RkkW5olcM2QLVdbEB6H/J6Sfa1evqseqOC6Z6vcjNkWfldZ0lxwDqrqQq15qyYGmXdr3yE"
-    "QVbh9gh8qZK+vl+lTg2HSM8C05UnToOKcXHZzOSGx0gABh9kWNQfY1OQjvTBCXNowiyESjoIY39Gd1cYHXAK4Mbu1NId"
-    "11GzeRDDzM/fWDKEaZy1PMpPiLueaycJ1FcPZAVDdaC/MD1SLU9t2TO0oFLna+OH79J6PN1INBlQDQmXJ8/GvvwB7UsD"
-    "4mY4B03sEcUgTzJH+MaSNUqTN8s6UZ3Mea7hqdehmlmG7UKwhu99D7O7rCMbYPB/ZuL+DsCgYiYWk0zlsV6Z/HzuvMQR"
-    "HHKyqjEsWJXMKswO6uR3MHlfbJrWz7WXVStt+RvBTWa+ZiClU5GywPSc9E0yhCR5LyklYoFDwESHgEvgGtyZ6tKroZqo"
-    "UPljheGe6/f7Pl5lAq8wxRHeAiVKU/mimFXpwLtr6C+8XWMValQkY1VSkkf3EsUViZZNQmCRdSmxg9Eq6cBkEql4hROb"
-    "wUyYUeJgt6Blu/i2587cZi/vFV7e28X/VQKFyXNdzHpifVwW1F/lT3FGP8nlpwoIKsMELNSX8Y0M5ThWYaSHAh9ZwZ2f"
-    "3q70Ojk+n2BZuMucuFaUgKSJcCDwPSEnMc0UMMeSzHHdiOWEl5NS2qeU+98R/yELc+X/EoSeUzQbtFjAWVReLhiDc5mr"
-    "MQlht/Oa+UvdVYDZM7hyByNjRLXX2e3s0tUR+jFl0rzRkHOg9NDRf7zu/FitBUCzS5bF59iP3Ju4VfMYNUFmBr4DNgb+"
-    "uSJn6EHX8X5nh+08rhFYIgjxGlk29AjIOFg7TL+SPxIteOCqd9IbfrrqfTzVWSljLUm7CPvkxmbuzmk0zSUcpKkXjKQ3"
-    "lOG0tLDCixXVbq2oHnXwThsnin9XLE4cmCQ8rYJQx9qUAKSU8DZn0sm8IpIvLpHcqgWLBRdqwDRrW6inR64vOT8S3QQh"
-    "++12UNu9LIuaSYF1u1nfdXKdQYIlaN0HukQOqqUtZJdT7HXMttN1tJTBFGg04OAe0K8SmScTuNjCS2BxoEXP/m+0iMF7"
-    "sNt0Z2AXwFEmjhsgw2o2Uo4DMoZZECQhOJ6WJLUGK0d2JNArGx+Or35u71u4ssNrFdTVtCUYRgV8MpzR6lfstKNGybTY"
-    "3TyMa9BjGNh7EYO1VYgKqEdoLkPwLnrlpNwqooBAK0bOmkKvw6bNjiX4Y6+w3mMsqqsXSCI1DnwAcyA7W7doM0sVoz+T"
-    "n/PqWumAmrCVxPnRh5HI+MmckrUEniJ5B4ONs8/Orw+1drugOYKAwIGQuDoQianiFvTKpNZqfqiiX9Hc9by244Zr6DQt"
-    "GJbhXh4LQR+pExUMaBixhopBVOlzp7V3EY5eZia7hVZO68CraBu0L4oRpAKLABj9LCLIMTVxleesY2XJeHLXLGE6iVO3"
-    "3cal865gnineQcbBUsaIgEkbnCDG5W0eg2XW1Oe5J921XAC3fa/XeUVAd0BX2NSPoS2OBZtICqbQxJ0+X3lCaoB+c/tp"
-    "HAqCuOpdnKPQUhddbp+WPddoPvHrVku/uI6VW+hFV/fAvP10dn5KmmV8YfX6qGiZeajXz2m4K+bgb8EoWsuqkLZpWXQF"
-    "GlzqE8qWdo1w72idW6LSocMwhuHNdmM+ZdTW28GUs9aELfLLPpEkZsBJttCHfVg059Dzgvt2Dr2+IJsovRxloxroZ4Pm"
-    "DFIHXwC/YXt/g9lCE+fy+OK06OoQwrZ42Ra31Wwf6OnuB6PAQX3wxUjhYwp0217aP2Hr0JWGhNJxy91YqGgZtS3WEjWp"
-    "Zso+5Qc4J+WGANZxIAJCmre486blK4Xop9Qllo1W6HR8aBjJTiHsw46OFnMZRQiwK4YI7fNLuSPDAkJkX1y8+0A6Eu1Q"
-    "CAK33AmMYGPlmY3n60ExFd6pEmMpVyKAsItsWnN9pr5WOoHnzTXoovGN2p+jF2f6Ce/xbMxbGkS+yFhqatk2n6ZsgM7q"
-    "PZDrMQEKdEwbQD4hQdH69J9n5+edmbPdgCWMj1LgkIcR4pB97xFGftkEjOQi0tMLo4ZlYNCaeHJqocuz9NhYYr6YhwGF"
-    "f+AYtXNh1u5pO1oMBkcCTE18R4Vm0x3t6kOyoQudTjN5QOlO+Yjg83E/A1yOowGOD9O4+g0mtFC+nABMN6/4OZiN1oGk"
-    "1wJ9t4xVtxiSES/kdJAh6JYbBj7hRzaE5uVt2tLFCUxfULM51I44CbfLYUCR4k2RcaobyyIJcWmJXYL1uD90W+8R6/K+"
-    "MfYKEAqgreDdZTM5j0z+YeY6jqd40984CB0IuhXehUch/I7A4BdzopoMmXTG5bhFKlQTi/4sxhXYgDEL5pa9XbsfjdMc"
-    "EZiz2P17Jv+LwIEIDPQjDoFMHNwqn9gnfUjHAx08+KrDr+5sGMUAg78eWeL67PLT1cASh4effv10dEQBLCgTWnuVQDAJ"
-    "nVEOxcluKEYg/1sFnRsp3PMH4gtuAQm4t6oQUkVBGueCcFHBsWn0jmazo4+b+2jDKLDKnUqA+SSKdYrmCt8dqfhegaoc"
-    "pveGKCc9yEdE7HCn5iaie1QRvSuV0C9NKSl0JJ/fvKlJdEUSKdpUym/zkDG3kwAhD0F1AiYBy9g1g6LGoaJJg5u5+Ncy"
-    "4NfdngNYCOllxI4mX33I73QRYhwxTQ25M/gtrhERD/RQPgahSfNyu2PLwNlil4267NJ7OtEEag6MtopAtItSgYE160bb"
-    "B8THcAn3AhHMRnkeqGSLIbe4hGclPcNSB23xUcMj0KKY9vjSbkoJ8xGzL1lCljo3UpMg5GGBHulf2W1+3KXEUgYaKTFD"
-    "rGmHV0KswBPZ8r39t2yScDRw061ydK4aBDacw8x1P7NS9k56NC7GC6N9xGAp4lRZZ4c2icbBjL2Q/p1m0P78Xyfvh+96"
-    "lz+dvR/+3Ls4pds7TCx7a+VTKa1r1OoO3hoYQ+WDViHISf2DpokuiQaUOoEORRyhLsC/mSqnWI+WXoQL6VLGg1Uszcj7"
-    "3aZbQ9VkAqR5goAVHmb5bZapDCHEA2Oi87YRaIXO/1WlZ/Xq7+PoPsuzr9hEWoJaeu38KcHD0gZRa/VW1GbbTmGUUs0b"
-    "fvh41vt4dvVrRRZPTqt4vR4shw7x4+xfV3G3YndqgcWr4/cVmc1kaaDSDaoNENmjO1EL7Z/89bQCFsaG12clLpouTRcY"
-    "oVUJDQc5AzyMcqt4f05/gE7E8Tzq7uzg1Nbpq04QTnecEAzbzv7u/m57b38nl7wDy1ZeGFuxHBjc8n9hskf5hX2qfdjs"
-    "W+nnFxD/QPtWEFX2q9d8K9oJmBKP6aDYuSfoRrryrAs/6vvORSeN16SpJqWemilSqX/ihlc7624DcgoXCDFXagaI1PWW"
-    "e7VCqsx1nr9BcZG6Ymd/ldKsEIwpDKnvGmKTuttlllN6g4d6NdGDN2CFN4tD+MBygU8KQ4eMjPRmD15Wyn6EydykKmdu"
-    "hL576ICzgAjUH7NYAGUPJ0Gi5QmvzMDbp+nN3DJUogVNgbRE7Klns0YBGeIYJQuIzjzu0pLbZk9rpT4PnOBcj54Ocgny"
-    "c0YkCG+p4i1rf6ib1i0izhLQrHhl2nwlsgYFNibaEOxQI1b+eXYa8rOK8A10YWDRf2jvvmnvveVOEuJ+Oe+wKbipMMxP"
-    "gzSbgptvV3Dzu1Rb5EOPNGStjDpGaKG0UareFSJXpRhzUFs+DrXr8NWKyo0CyDw+P28cCzRFu6sLNx4H+xuw/RjY3hR6"
-    "/LFxd4n4BotvsPgGi9dg8dRDa8+4FsKmxVpD6NtA402N5TcDjE/AhU+ve8tDwPUyz8azPLKDqCbvXKqO28CnTa7yu8dM"
-    "G3y0wUcbfFSFj1JPtbcmNkJCYu+b4aJNCfgjkGTdAuCXXR5fPtuu+Ya4fPlvfTfqyoeLq7G9y9Nh7/K8YsV6g3OeiXPq"
-    "wcrGL2/88rfzyzW7vvV0N7vYvzfvnRm2zLAXTGvepect+HJhxHO9fs6riGLD3wYGbE6ceBoqyIl3mYEPesM7laFxEd2B"
-    "sHX92ruLk//+xz+xPARmzD3uNsYF2Fx93VMXth7BC+mML8tU7yJb9sq1bpRPH8j0T1cKdhx1p7Vt526381pvZXyon3yG"
-    "6uB7PRPjxUbHnD7QYKtjqZY6O7DgsYxVGQPulip2+CSMZxHTp2F8H+irCZXNMRt/gGM2Ngh3g3D/lzJP1V4q54129/Zf"
-    "v3n7w7/9+49yNHbojJ+HGnCni4CW3xDGYItdoa2tYLtZh/jWM1Q1E/n/1TFLXLKXBibZLFyKPrBWZIgnjmsG8nOpLk9x"
-    "7IsEpgHAHywMMwe6u37kOijbG1BBT4W0Cy0IY114JMUomXa07U150cHKEiP7TRkBVAQMUDGhFDpwEqDFfHhDEKbnz+gz"
-    "EiIY71D9RowfYIkUV+lIv8RYMdzKM/e6IXMmXQg4WHE5FlBhF1FoqSpizLf35gntmfpLLHBGkTtq7FLVKYoCoCI1xUXR"
-    "ByJS7M6uByWeamLQPFs//Nh4kCAgvEU0Gpc41HVqWH2GpVUOM4XPockvsZUPcwuKu/8cIcGwA2u0Nq8Jc7kpYmg6/cWU"
-    "TOVZKMXyRT7eNhVKDDgH26bgByvI6MQTUxDH9A+ohI3K2nRBrUtnHGBJ7KLE2XIeocDY692GjJ1lVETrXRx67XdiR3w6"
-    "e392ebV9AOwO+RsFwDKfx1M1eZayEwVO3jSePykR0YL2r04/XqxigE8Kw9LmrS5g+nbfR8PeFX19KljfzzWAl59wsJf4"
-    "Kx1yhIfQUO0019XxS6zIlNZogUXmeluLFjasfKJjm0+AcGNTuUdFw6SHdITJ8lFaHWQZqxRl7I5cjKmQ6Y/67DLxgb/f"
-    "8Lrz47+aT1BQWR6+hegRwWC37wtTd44v65PQ+j6J5/Bf2m3xXvmKP4YyWghO53AaXxvxqDNfHEBn2H6Bv+kA50d9v+//"
-    "idrDv55yQpr/wuejISN/Eu+wRhiMG/5si48s5vIXW2x9LA1MqkngUS0oHl91z2doTV19uAE2DXEIZmNg0PBpU5mu7RQa"
-    "rdSK4B5rFMsvutqdQ2ttz4gJbN22qAYXg/SO4XH5GxzvehcXx5cnWKus1cOmDtvtgI4as4EbjjGxDUBe49hblBWHPgvD"
-    "4N58EsaEgPoLLXhIWzIe43Ziqt1OHzdfX0kBvshmNZ8Blkfr5opG50ScqWtI0BG99G/OTxDdrGLXxeJYXVeN4RPbOrCE"
-    "0E14lCT1HoclXxCfHhqX9tx8oCY7bgghQdStlbD5ZE+WBmCY8PAKJI7l71QqXjx9LjqAgeD32rYuVYbRJo3ic3yI3eov"
-    "wJiWbT6bIip0iMupIysFLjwsGkxLrojmqmQ+BoEqhRPGOmU65Y+7FBXLnNzQ+3B11ru082c1rDrMKTuzIT3c4E6GLhpx"
-    "q1Bxmz++wRy8oo9/yiOAA5zpNHwz8Az6uzipZowhpnJVlB3wgBNp6WwHu4Mjgp+KsgUlnpkIdYXG4lLjO3hlNo+j7vIJ"
-    "MSWUhLpqPvlTOtOmRX7nDZ9JwachrPwaEPaPPhxkEzPVn/NpdErDNjucRZCkSiCzQyUI24HRZbaL50PYXS21NI9n51lP"
-    "4kgf31D7FaEsdrus/6AQdfAiPQbLHBJVnoDZZ4aWS/1tsxpvrEoWG8MPuNbHLwzp7wuhYdLWJpt/TzsYwHZxSCvPY0K1"
-    "QEGWSuvtbT2SDc9BMMGkXTgEwTZe6zT92BNe+Ep/iq/aRqLVhR8zJWnifIUHwGun/8fnd+H+19SS06U9uGCb+M6GH2uE"
-    "akxxHylSlEbkXi7gYvKvkXwaa2ETdWETP/8Gny9NTX7rucEPU/7hRyRdDny4288OYfS47BPj6SmRRYYbBSKG0FsklI9C"
-    "iMH1wwlN//VuqkIcBSD5ZwUFmuAbGuIsIqDOPwHaIxkN8vRJDX6Vn8WyxKuzq/NTMHn5MxoAAZ9yjqpsjZqVPtpVzaER"
-    "hZaaF2yt4iPbIF7ZFu2ROjuB5ir3Aa+izNurKqnmQhOgvGofz6oGalZybRykHuMRfZYnj16ZwjJAQsBbC9vI2QNHWw//"
-    "AzACy8c="
+    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitSSlB1tYmB/zf6w+yVXj26+KdOW5zK502J2"
+    "xuKjurq6uuqr6q7ml61xMJt7KnYDf6u79aW/NQ2DxTzqb3Wvr/tb/S0L/yMdB/7qbx07jpAiltFtp781sOCO50Yx3TqH"
+    "P+hOZImFP3F9N7pRjgh8FcFvT0WRaLel55kXHbhDL17I8FYTFTISeN08Q+Tood5chRJ5jICiiG+UuL8JPCWweXx6kHse"
+    "WZ4vwik38FHNgjvFvIlJGMzo/fTNATwDQphJ3zHd5v5eD6xdoAW/2+156AahGy9Nt4N7on3jTm/wUn/r5+BeYJN+LFz4"
+    "J+I+4Lssn3Y7llN+1DddPwampgciVHMlYzEJQjELQpW82HYWqvDGLzfKZ/oCborWr/C/9sVF++RkO22wHcWaTH9r4nr8"
+    "5hX0+S+fepcCr4AEoEGQoBORMEg2JA2ioJubSC9SWrR6nDMikbpbMKb6Lz/gHwPLX3geXDrzx97CUSLRBj1Ahs+yRHq+"
+    "t9Qjde/GN8Ac9BQee6nODbK6lx3f30Fk3A2jh9DYnmkM228H0NVUcJlLifi04uLVWhGuKQ18LwyCGPWeZjv+a/CwZW15"
+    "3ixigxAHgUcTA/725Qza6ILiK29OjzsqGofuHOcm3TgJxosZzAKarQLftYQfxGIMqiFHnuqIUzm+ETZRvR50kKKN+ozM"
+    "RXM5Vu1IzSXMduisnpZiLkEXggmrwzwMpqGcdcSZfxfcKrQdQAtthz1fxjfUqhN05ktxiMSPwO78FsHVV4d30luoo1c2"
+    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9fxJ/GN2om7QOcgtKP7lWI9khLW/l3ygvmOGAiip1gEVvC/tLv97eC"
+    "W/x3V8ThQlkC/3ZkLPlap9N5sC00Z5ESNl63mQOwmzbQSFsVLQmmIlp4MXMGokDBSt8wjkaBRmMEokNxUOP8SqYxlHQI"
+    "YgO5whu6STeOlDfZ7ohjMZGut6AHuIP5PpCGcydUGAYhX6VHbl3fwf/y3RmYfAmqn1wAmRIbDw96ACTw77f/rsJAqM8g"
+    "0XHgqANh4zMR6M8iYtr4bzlGdRqG6m8LN1TUio3aobSdsH31Ob4egCBRjYzaeC56nzgQ4cIX+ESnpCKRlq0RXCTUnQqX"
+    "hoSFghHU0YgkljAaoai8ANSE5YSyHC9i0ZqpWHZgpP0xqvBBqUUeU/Hx9Ccb9HoKLY7k+Jb4nsC8FzHwuV1mtN0eoVbY"
+    "2JcINMRf0pSKuqx859RVHio3Mwq6H+kF0mMaBlsrqutbpMSJ/qLYhIJZ2qEZntF8GA40CMs5GwHWO3oIJiW46NhVaCm+"
+    "PDzApazyNn/xwcqaGQM8ilYmB0SexyM848ZoMXOPR3EIU7+yzV/YHABCAeEROQMJkILyFzO2omVs0IR6BX6gpyYSZy8+"
+    "QXSxYXKb2KYbq1lU04GHbLsyDOWyWpA1ECTX9vUAqREawbZA93oT7RDgDbBWRAoMCb9YwUuWQ/RucG1QKeJV8CbHE1JB"
+    "rrQDXMEXOo81+WrkUcvsIX+JySLd0CqHbYBqu9iA9D5k9ZLsa/X0WfVGBdM9X2VmSFH5XaegOGCd1VSFWnNWTI2y7lc+"
+    "wiArd3sEvlRJX9+vUqeGQ6RngenKE6dBxbi4bGYyw2MkAIMPMszrj7EpSEf64IQ5NGEWQiUdhLE/o7vLjQ44BXBjd6pw"
+    "x3XUbB7EMPOzNwqGMImziqP8hLjruXaSQH31QFYwVAf6c9Mj0fLElj1DCyp1vjZ++C6tx9ONRJMB1ZCwOHk29uUPaF8a"
+    "EDfDOWhijygGeZI5wjcK1ihJ3hR1ojqZ81zDU69DNbMM24VgDd/7HmZ3WUc2wOD/zMT9HYBBxUzMJ5nKY70y+fnceYkj"
+    "OORkVWNYsCqZlZsd1MnvYPK+2DStn2svq1ba8jeCm8x8zUBKpyJlgek56ZtkCEnyXlJKxAKHgIkOAZfANbgz1aVXQzVR"
+    "ofLHCsM91+/3fbzKBF5hiiO8BUqUpvJFPqvSgXfX0F94u8Yq1KhIyqqkJI/uJYorEi2bhMAi61JiB6NV0oHJJFLxCic2"
+    "g5kwo8TBbk7LdvFtz525zV7ey728t4v/qwQKk+e6mPXE+rgsqL/Kn+KMfpLLTxQQVIYJWKgv4xsZynGswkgPBT6ygjs/"
+    "uV3pdTJ8PsGycJc5ca0oAUkT4UDge0JOYpopYI4lmeO6EcsILyOlpE8J978j/kMW5sr/JQg9J282aLGAs6i8XDAG5zJX"
+    "YxLCbuc185e4qwCzZ3DlDkbGiGqvs9vZpasj9GPKpHmjIedA6aGj/3jd+bFaC4BmlyyLz7EfuTdxq+YxaoJMDXwHbAz8"
+    "c0XO0IOu4/3ODtt5XCOwRBDiNbJs6BGQcbB2mH4lfyRa8MBV76Q3/HTV+3iqs1LGWpJ2EfbJjM3cndNomks4SFMvGElv"
+    "KMNpaWGFFyuq3VpePergnTZOFP+uWJw4MEl4WgWhjrUpAUgp4W3OpJN5RSSfXyK5VUsWCy7UgGnWtlBPj0xfMn4kuglC"
+    "9tvtoLZ7aRY1lQLrdrO+6+Q6gwRL0LoPdIkcVEtbyC6n2OuYbSfraAmDCdBowME9oF8lUk8mcLGFl8DiQIue/d9oGYP3"
+    "YLfpzsAugKNcOG6ADKvZSDkOyBhmQbAIwfG0JKk1WDmyI4Fe2fhwfPVze9/ClR1eq6CuJi3BMCrgk+GMVr98px01Wkzz"
+    "3c3CuAY9hoG9FzFYW4WogHqE5jIE76JXTsqtIgoItGJkrCn0Omza7FiCP/Zy6z3Gorp6gSRS48AHMAeys3WLNrNUMfoz"
+    "+TmrrpUOqAlbizg7+jASKT+pU7IK4CmSdzDYOPvs7PpQa7cLmiMICBwIiasDkZgqbkGvTGqt5ocq+hXNXc9rO264hk7T"
+    "gmEZ7mWxEPSROlHBgIYRa6gYRJU+d1p7F+HoZWayW2jltA68irZB+6IYQSqwCIDRTyOCDFMTV3nOOlaWjCd3zRKmkzh1"
+    "221cOu8K5pniHWQcLGWMCJi0wQliXN7mMSiypj7PPemu5QK47Xu9zisCugO6wqZ+DG1xLNhEUjCFJu70+coTUgP0m9tP"
+    "4lAQxFXv4hyFlrjocvu07LlG8wu/brX0i+tYmYVedHUPzNtPZ+enpFnGF1avj4qWmYd6/ZyGu2IO/haMorWsCmmblkVX"
+    "oMGlPqFsadcI947WuSUqHToMYxjebDfmU0ZtvR1MOWtN2Dy/7BNJYgacpAt92Idlcw49L7hvZ9DrC7KJ0stQNqqBfjZo"
+    "ziB18AXwG7b3N5gtNHEujy9O864OIWyLl21xW832gZ7ufjAKHNQHX4wUPqZAt+3C/glbh640JJSOK3ZjqaIialuuJWrS"
+    "0gDhuOkC5Qg4L+WGUczyB53AQQkIdd7iLpyWrxQioVL3WE5auZOxoiElm4UQEDs9Ws5lFCHYrhgutNUv5ZoMCwiXfXHx"
+    "7gPpS7RD4Qjccicwmo0VaTaerwfLVHinSowlXIkAQjCyb811m/pa6RCeN++gi8ZPat+OHp3pL3i/Z2PekoDyRcZSU0u3"
+    "/DRlA3RW74dcjwlQoGPaDPIJCYrWp/88Oz/vzJztBixhrJSAiCykEIfsh4/yEzGSy0hPL4wgiiChNfHk1EL3Z+mxscR8"
+    "OQ8DCgXBSWpHw6zd09a0GIyPBMi68B0Vmg14tMMPyYYudDrJ6gGlO+Ujms/mABjsckwN0HyYxNhvMLmF8uVkYLKRxc9A"
+    "brQOJL0W6LtlLLzF8Ix4IQeEDEG33DDwCUuyUTQvb9P2Lk5m+oKazSB4xEy4dQ6DiwR7ipRT3VgaVYhLS+wSxMe9ott6"
+    "v1iX95Cxh4CwAG0F7zSbyXlkchEz13E8xRsAx0HoQACu8C48CqF4BMY/nx/VZMi8M0bH7VKhmlj0Zz7GwAaMWTC37O3a"
+    "vWmc8ojAnMXu31P5XwQORGOgH3EIZOLgVvnEPulDMh7o7MFvHX51Z8MoBkj89cgS12eXn64Gljg8/PTrp6MjCmZBmdDa"
+    "qwUEltAZ5VDM7IZiBPK/VdC5kcL9fyC+4BZQgXurcuFVFCQxLwgXFRybRk9pNj76uNGPNo8Cq9ypBTC/iGKdrrnCd0cq"
+    "vlegKofJvSHKSQ/yERE73Km5iUgfVUTvUCUkTFNKCh3VZzdyahJdsYgUbTDlt3nImNtJgPCHYDuBlIBl7JpBUeNQ0aTB"
+    "jV38qwj+dbfnABxCehlxpMldH/I7XYQbR0xTw+8UiotrRMcDPZSPwWnSvMxO2TKItthloy679J5OOoGaA6OtPCjtolRg"
+    "YM0a0vYB8TEsYGAggpkpzwOVbDH8FpfwrKRnWOqgLT5qeARaFNN+X9pZKWE+YiYmTc5S50ZqEoQ8LNAj/Su9zY+7lGRK"
+    "ASQlaYg17fBK6BV4Ilu+t/+WTRKOBm7AVY7OW4PAhnOYue5nVsreSY/GxXhhtI8YOEWcNuvs0IbROJixF9K/k2zan//r"
+    "5P3wXe/yp7P3w597F6d0e4eJpW+tfCqhdY1a3cFbA2OofNAqBDmJf9A00SXRgFIn0KGII9QF+DdT5XTrUeFFuJAsazxY"
+    "+TKNrN9tuk1UTSZAmicIWOFhmutmmcoQwj0wJjqHG4FW6FxgVapWrwQ/jvTTnPuKDaUlqKXX0Z8SSBQ2i1qrt6U224IK"
+    "o5Ro3vDDx7Pex7OrXysyenJaxev1oBhGxI+zf13F3YqdqjkWr47fV2Q5F4WBSjarNkBkj+5KzbV/8tfTClgYG16flcRo"
+    "ukydY4RWKDQc5GzwMMqs6P05+QE6EcfzqLuzg1Nbp7I6QTjdcUIwbDv7u/u77b39nUwiDyxbeZFsxdJgcMv/hckeZRf5"
+    "qQ5is4eln11M/APtYUFU2a9e/61oJ2BKPKaDfOeeoBvJKrQuAqnvOxegNF6fpvqUemqmYKX+iRte+ay7DcgpXCLEXKkZ"
+    "IFLXK/ZqhVSZ6yx/g/yCdcUu/yqlWSEYUyRS3zXEJnW3yywn9AYP9WqiB2/ACm8WivCBYrFPAkOHjIz0xg9eYkp/hIu5"
+    "SVvO3Ah999ABZwERqD9msQDKHk6ChZYnvDIDb5+kOjNLUgstaAqkJWJPPZs1CkgRx2ixhOjM4y4V3DZ7WivxeeAE53r0"
+    "dJBLkJ8zIkF4S9VvaftD3bRuEXGWgGbFK9PmK5E2KLAx0YZghxqxss+z05CfVYRvoAsDi/5De/dNe+8td5IQ98t5h03x"
+    "TYVhfhqk2RTffLvim9+l8iIbeiQha2XUMUILpY1S9Q4RuSrFmIHa8nGoXYevVlRx5EDm8fl541igKdpdXcTxONjfgO3H"
+    "wPam6OOPjbtLxDdYfIPFN1i8BosnHlp7xrUQNi3WGkLfBhpv6i2/GWB8Ai58eg1cFgKul3k2nuWR3UQ1eedSpdwGPm1y"
+    "ld89Ztrgow0+2uCjKnyUeKq9NbEREhJ73wwXbcrBH4Ek6xYDv+zyePGcu+Yb4rKlwPXdqCslzq/G9i5Ph73L84oV6w3O"
+    "eSbOqQcrG7+88cvfzi/X7PrW093saP/evHdq2FLDnjOtWZeeteDFIonnev2MVxH5hr8NDNicPvE0VJARb5GBD3rDO5Wk"
+    "cUHdgbB1Ldu7i5P//sc/sVQEZsw97jbGBdhMrd1TF7YewQvJjC/LVO8iK3rlWjfKJxGk+qerBjuOutPatnO323mttzI+"
+    "1E8+Q3XwvZ6P8WKjY04iaLDVsVRXnR5e8FjGqowBd0sVO3wqxrOI6ZMxvg/01YTK5siNP8CRGxuEu0G4/0uZp2ovlfFG"
+    "u3v7r9+8/eHf/v1HORo7dN7PQw2400VAxTeEMdhiV2hrK9hu1iG+9QxVzUT+f3XkEpfsJYFJOgsL0QfWigzx9HHNQHYu"
+    "1eUpjn2xgGkA8AcLw8zh7q4fuQ7K9gZU0FMh7UILwlgXHkkxWkw72vYmvOhgpcDIflNGABUBA1RMKIUOnARoMR/kEITJ"
+    "WTT6vIQIxjtUvxHjB1gixVU60i8xlg+3ssy9bsicSRcCDlZcjgVU2EXkWqqKGLPtvXlCe6b+EgucUeSOGrtUdYqiAKhI"
+    "TXFx9IGIFLuz60GJp5oYNMvWDz82HiQICG8RjcYlDnWdGlafYWmVw0zhc2jyS2xlw9yc4u4/R0gw7MAarc1rwlxuihia"
+    "ToIxJVNZFkqxfJ6Pt02FEgPOwbYp+MEKMjr9xBTEMf0DKmGjsjZdUOvSeQdYErsscVbMI+QYe73bkLGzlIpovYtDr/1O"
+    "7IhPZ+/PLq+2D4DdIX+vAFjms3mqJk8hO5Hj5E3j+ZMQES1o/+r048UqBvjUMCxt3uoCpm/3fTTsXdHXJ4T1/UwDePkJ"
+    "h3yJv9KBR3ggDdVOc10dv8SKTGmNFlhkrre1aGHDyiY6tnOnEZiiYdJDOs6keKxWB1nGKkUZuyMXYypk+qM+x0x84G85"
+    "vO78+K/mcxRUlodvIXpEMNjt+8LUnePL+lS0vk/iOfyXdlu8V77iD6OMloLTOZzG10Y86syXB9AZtl/gbzrA+VHf7/t/"
+    "ovbwr6eclua/8FlpyMifxDusEQbjhj/b4iOLufz1FlsfUQOTahJ4VAuKR1nd83laU1cfboBNQxyC2RgYNHzaVKZrO4VG"
+    "K7EiuMcaxfKLrnbn0FrbM2ICW7ctqsHFIL1jeCx+j+Nd7+Li+PIEa5W1etjUYbsd0LFjNnDDMSa2AchrHNMBGAXFoU/E"
+    "MLg3n4cxIaD+Wgse2LYYj3E7MdVuJ4+bL7EkAF+ks5rPA8uidXNFo3MiztQ1JOiIXvI35yeIblqx62JxrK6rxvCJbR1Y"
+    "QugmPEqSeo/Dki2ITw6QS3puPlaTHj2EkCDq1krYfL4nTQMwTHh4BRLH8ncqFc+fRBcdwEDwe21blyrDaJNG8Zk+xG71"
+    "12BMyzafTRHlOsTl1JGVABceFg2mJVdEc1UyH4NAlcILxjplOuUPveQVy5zc0Ptwdda7tLNnNaw62Ck9syE53OBOhi4a"
+    "cStXcZs9vsEcvKKPgsoigAOc6TR8M/AM+hs5iWaMIaZyVZQe8IATqXC2g93BEcHPRtmCEs9MhLpCY3Gp8R28MpvHUbd4"
+    "UkwJJaGums//lM63aZHfecNnUvBpCCu/DIT9o48I2cRM9ad9Gp3SsM0OZxksEiWQ6aEShO3A6DLb+fMh7K6WWpLHs7Os"
+    "L+JIH99Q+0WhNHa7rP+4EHXwIjkSyxwYVZ6A6SeHiqX+tlmNN1YljY3hB1zr49eG9LeG0DBpa5POv6cdDGC7OKSVZzOh"
+    "WqAgS6X19rYeyYbnIJhg0s4dgmAbr3WafPgJL3ylP8VXbSPR6sKPmZI0cb7CA+C1k//j87tw/2tiyenSHlywTXxnw481"
+    "QjWmuI8UKUojci8XcDH510g+ibWwibqwiZ9/g8+Xpia/9dzghyn/8COSLgc+3O1nhzB6XPaJ8eTEyDzDjQIRQ+gtEspG"
+    "IcTg+uGEpv96N1EhjgKQ/LOCAk3wDQ1xGhFQ558A7ZGMBnn6pAa/ys9iWeLV2dX5KZi87BkNgIBPOUdVtkbNSh/tqubQ"
+    "iEJLzQu2VvGRbhCvbIv2SJ2dQHOV+4BXUebtVZVUM6EJUF61j2dVAzUruTYOUo/xiD7Xk0evTKEIkBDw1sI2cvbA0dbD"
+    "/wAwMs/d"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1034,6 +1037,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1730,6 +1734,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1887,7 +1899,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1917,7 +1929,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2376,6 +2388,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2411,8 +2424,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2511,6 +2528,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2630,9 +2648,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2704,6 +2723,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3242,7 +3265,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5647,6 +5670,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6463,11 +6493,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6518,7 +6554,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6611,16 +6647,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11000,7 +11066,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11026,7 +11095,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11041,6 +11111,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11083,6 +11154,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11391,6 +11463,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

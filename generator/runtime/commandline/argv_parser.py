@@ -8,6 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.commandline.flags import NO_CONFIRM, _either, confirm_flags, flags_at
 from burgee.runtime.commandline.quickargs import (
     _BOOL_ACTION,
     _HIDDEN,
@@ -63,11 +64,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -118,7 +125,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -211,16 +218,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:

@@ -86,6 +86,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -238,7 +246,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -268,7 +276,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:

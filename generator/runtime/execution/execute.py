@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _QUARANTINED, _write_error
 from burgee.runtime.answers.output import _QUIET, _conform, _emit, _jsonable, _unjsonable_at
+from burgee.runtime.commandline.flags import confirm_flag
 from burgee.runtime.execution.context import _switched_on
 from burgee.runtime.execution.errors import (
     BUILTIN_ERRORS,
@@ -53,6 +54,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -71,6 +72,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -1004,61 +1007,61 @@ _DATA = (
     "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
     "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
     "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJtHMyCfPPs/fqaR+YC4P71vVpfFogc7mh6bR"
-    "RtEXg/nMVQoBbs0UoX7clDnI4DkidExsIBlR9xEr4Rr1RzCDSwvPdDhbDwrJ+EpWCMuo4uwL1GnLyzONtU3MXQ+m6bUG"
-    "QzS2SdtTtKLcfhqzD7QsbZnzt5G51K3lKcnLkgEyiw782kSAAD1BiCXeYINi982vp8+edabe3hIkoX+SGW7bjItHbH0f"
-    "U9JOtgCVOzdZcojay4Z5l3MlwORp9xS+zOazOCL3CwyjNi5MGm8zJaBwXICJaejJ2GyV0lsI2Gzsw6CzGBy0dCVDRNC2"
-    "v84As2fSBi4yv/YBhqKQvxy6yxImQgvmonYg7u2CvLeMVm8xJCJasuQZGJYfRyHhN1aE5uE9ShXi0GMoqFsLNZNzDvoW"
-    "AX2G90ROqe4sR/LiRUvsE6zGN072dD57l/OR2CoAFEddwQ7+1J0Rj5DIqe+Bh8+vKAxxUxpT0RTNFri/ChR+MZqpmyGV"
-    "PtTZVvjsqEUfi7geOzBqwfzk7DVmznOYQYE6S/w/c/4/jzzwgEA+khiaoX04Ip/kIZsPNPBgqx598KcXKgEY+uFxS5yf"
-    "vnhz1m+JR4/e/PHm8WNyIEGYUNvLFJw5GIz0yE/1YzEA/l9iHtRA4hsKmHJ2CUjAv5QFl0ZFmZ8JzEUBx67ROppXM0LK"
-    "knKZVB5UCsSnKtEhkjN8diCTawmi8ij77QL5pCf5MTX26H7Dj4iuUUT0WzRIAS8pV2hP2n7VRDfRxagSvQLDT/OUMbWj"
-    "CCEPQWUCJhHz2DeTIoexpEWDCUT8rQy49bBnABZiehixo4k0P+JnuggxHnObGnLn8FucIyLu66m8DUJzqCp/l6cKnDnX"
-    "k2TZp+d0oAfEHAjdLQLRLnIFJnYOWCH01WTvmOi4KOFeaASjQUEAIrnLkFu8gHtduoe5DtISooRnScT8foML6xGjH3ko"
-    "lQY3kLByeVpgRPpb/jPf7lNgJweNFBgh0rTBqyBWoIl0+cHhd6ySKBzo+oH0dJTZfg3XNjUf760NORqBYmcpypjL+11u"
-    "7GG2gK/jiphHoONTdeHDbAdsafBbeXWjZnjFNz4q9ndSCeXcan8LG4GNDC2+C0JGluNaF8ra1fhr9qW3M0mSmerev08v"
-    "PfL1ThSP73sxiMv9w/3D/fbB4X0rJAHzVd0oWLA9EunsU9C6Ktt2a+n335p3JtBW9Or3YGo2DLCTrM1+cbfiDrRlO0H6"
-    "5bNm8vjFt+UTuvG9uEWD5Rflmu+Y8O5D08+gD+M5Go7SPZlYEceBpX5QHtUCrjLVNn394qZRTY5WXVrXAsaY19Kah4Za"
-    "oennKslZe/2bZjHRk9fn7WsTcqX8q9JLhplxuWB9pzdfOVibf4nTmQlA6MylCw88XcCV4VB7oZzDlIUprHBuqllLgNhF"
-    "G8LDNdrKVqNPPF6EmQ6hERg0yts1/AzXP8h3lvhtX72ppS+SMTea7JLevc0putDE6PZ4C4s1mgAyRE5CS+9Hb07H/Pu9"
-    "gvex3lpb3k4OIvSDvEZDaUpZNAUFrcDL6HYzVpevfevLb1pswZug+/XLdZWtkqiZyIU0HdXQtPQ7c1+Jrb37W3ZbW7y1"
-    "xVtbnNnikmq2tOLhAmtsVwhax/wGyij6w89meP893mn+DK/52rY6BMnPU5I+pmObZ0YtfiH467Bvm3jReGvutubu05i7"
-    "hi3AXnFL88s3ipZ6jGX2GogegW0UbRVX3hNf3Spy94K7Fqbbr8Mt3VTZhY9bxWCzpsmUHlzJS6vzHGsKIHw79ur2Egtb"
-    "g7U1WFv/rGdKAMnkIxqdz2RWPn1FmM9SX2Vj23pZZVqbv7flS1uVUxp4umJdlmrqdHxZJO0uGaIbqLbydVvHRe8Jbm3h"
-    "1hZubSFTlSttWx3udw6K9nEFj4taFrpVwS1+HsO4La71cYprfebqVRsEAutk+EzdhsolNaWvapJ9uXyV3TWxhi5Z+6VX"
-    "q3m9C+pbVTKOqLpVq1bzLuyXak3Vob5qjarKPqw7blzF1uCD24l4f1NDwaICVZUXFbk61fIyoDWjJgGU+DCJ4rn2IPha"
-    "3uai4lZbqLWFWluo9e1DrdxAtq/MuSGZ0j2kv1wTQOu7RLrTH4Z8jMd6UIx6FtCr4B7FoTgSbUyDz3v4PNBsW0xyW0zy"
-    "dltdsvTY5JdWTPILqNa42Q0YKjN4OxpqSA2o1nUstE39VRs/7y+BNuug5qIqj1pt4sZpMomjdDzJwE0RAZqCKg2DtvDo"
-    "bBm/4KhWAhbUjCzTUzg2qTbT9Pa3ALbIcosst8jyW0eWxtwMo2ul2WyVPNLqirL918ORqK64D2OH2jNh3iL4DOhxW2r4"
-    "Syg1/Ikr+dowZ90ck7ze7mKDnzbAHoMtYsCRfCsV+a0P9umavitjqnL9YORFeEU/PX12+uvp2cXZy19PXjDt9P7rrYTa"
-    "1Yi3SGGLFLZI4RtHCrl2tpSfm70xmGsWdcQKZN3IE/YnuC/h0iuBrNKz9j8PcvjyK7t/ZZXTy5Z5zQ25/Hxde0KznVLL"
-    "NL9t9oRvKXxets/ZGb21XS7dQ17NvNzB3XcZbylcXu7A1MRdPmN2mark5frmNsus84S3EYot7tjiji3uqMUdlv2y9KD9"
-    "IgjrcWixw4GLZYCHSd7NzBav+LzbkiEpncNeVk606OyHM0KtY9ZLfhqprwUAiAcuuK3s9ZO3whro50FA2/NGmmjZnjdS"
-    "1o3f2HkjRRRjrZsy117pOopUXZhrIx8LR5clfvr8x3/9459YdRS07zXuLGJoziqbvGFQnNmF6gpo2DdrhFbMr1yx6ALQ"
-    "HU9eaTVy/2q/c6QV1E2zWjet9r/WQ1I2NjsV6N0c2qtknuUnWCwP3K1cgmJr+miUlRrTx6N8HYh8mVa25658AeeubP2g"
-    "rR/0ifygeitlWaP9g8OjB999/9//89AdDD0NMOoBvK4tW35CGIUt9oXWtoL1ZhOUX09RNSzkf6tzt7gSdObk5quw5Mli"
-    "CdKLYeRJTYC9lhrflAtFGvLJR3haCCyrFOujhsr3kLf6TKJj47r5+uSeQTo2+ewZLdoNLhFyuCwhgIq87I2IbE9UbyNj"
-    "6NYcK6SPvsCQeizfEuHHWHmXi7+6YYWwupiATeKDJUk8s94j4ZI1rvDk0KcS40ggADjqikvbHAsl2cic9ys0NUQZbLK+"
-    "f7g068BpuUSMmFQo1EWJsdQw1tH1mCi8DxVxhSw7rFEQp8NVmASTwaWHii+0ErI177tWSKhEa4p0fLcsUxJAH66O3FO5"
-    "YDpexlQ/5vaPqV4xvSmkq6f7w4mufz6vUFaOFBUIO9pfkrDTvBWx+zSJg/ZTcV+8Of359MXZ3jGQe0GlhJFkPvyoTqRL"
-    "0agCJQ+Olp2qrBGxC/2fnbx+vogAPtAN69jvdAFpt3shqtuuyA9v64VWF/jDBs9fE7/RmVN4JhCV0ucyyyJx1aUWdR1y"
-    "2qUKllyCncuQtXTxEDyiVuFP9G5ei/PCW5hO0uKdupbo9VJA79/vde0kEzvrlIp/V45A6+DYKXiQ+AMfnSYc/Wt9Vp1J"
-    "XTnqPPwvk7/CxNJzCBAR73V7oTAnFuDj+uy7Xki8fvQf7bb4WYYypgkbzAWH/7i2pdbTqjObH4OzTmteepjt224/7oW9"
-    "8C+6R/y8yVPxwo95Jl5+JB6O4C/iKZalx/gMfG2L1zxDlEnMDNZMnc0dfRZRgpk2ARUgxzPLrvngtLGvT9TAtwbBS8HI"
-    "Gsw43m2OQ9D60q6qTTk7yNHf9REL7HhrvUpkcP9Oi0q/oxPfMXRWKBRPXz5//uTFj1gkX8uXQ8cTOe2IzphzgCL2QrEf"
-    "e8uxIHkt4Rj4L2g3RmROIjZ949DpfOlwCMCXDw3Ibme1IHIXQOQahg9/s/G8uaLxOzXOrWvQ0BEvs88cwaB281LxPlZl"
-    "1wX9qQ4diREIAgwTbiVe/YxTY5/EkJ0WmI1cnxdonTOFMqa6C3is1++9PFTAUOLmHvAcT16gUwqKBw+qY5gKneXn6Cr5"
-    "+FovyhUfIUUEVzs18THu2+GDUVRhUFzLH1eIyZLjQg8MufVuNZfE5zM4qEx9yoio2k7nVvEyB4e8fHV2+vKFYx8Vsugs"
-    "r/zIkOxsjSs39tGsmDNE+M1b+/QQUyxJn/5lY5JjDATQJE7BVul8/0w+huB7+VLl54vgkiodLeJ0cFYw8d8RtBnCjdBQ"
-    "aD5eaBzIqV6qWz6gqILbUGL1cUPVI5V2yRI+4CNR+DCOcvV9ZTQ6RRNgfA5+cIiYJ/widX6cHboqu0sdErLHBm4epZkY"
-    "uPmZJoQ2wfAx2cXjSZyu5loW73Ns0tNE6dNDKjKTHyeSe3kgLM0niMAQn2fnsJlTyuoWokZdTvW0CVRHvq1xcj8avsA1"
-    "wDdCu5WkorTeydfh3c6mcHyc1lrTg6KBzKyc7uDs6dlc8igO43g6hXM4HGPFTghdwQJQeOEDfRQftLZE/QtfptKlxfMB"
-    "bgDzn/0f79+H3z9kOp0uHcAFx/iCDnxZw63jFg+xRfLoqLnNOWfc/ANsvrLcPoh1XCxu+fuH2HTVveJhrOwoaT4fEuHZ"
-    "wZ9Fgpdyd0xD32FDtq9DBK7vtOj2j/YzkWBfA5tfyfXQDT44opFnLgMN/g4OBDajQZw+CSWst59cP/8c10wfdNk6x6AA"
-    "nj7hoFadUqoU6nfqCcodCSBnycLyi3u2ahQ39KnrNSIToNPNFNBdTFNNhcgG2siJAqruXiextjlyxqC5jVXJWjzOSl2W"
-    "pllH55B4v/HqHbcIx21vKzdNC2AQfGHy/Mnrn9+AlcTF89FeuFw8hIYXZZo4bSfJ/vbm5HWWJUsJ/bjo1n914haeL87T"
-    "bSBcJ7fs6uwWOtDzg6BkGQRRe0D5x8hOFXfMTYWhs1tl3z7qijw7CKdZpwbdxqnbEnocVOsv2S8pBA3qGiu7Suj+LnDi"
-    "CPYDgTs3/w/F2f5i"
+    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJinFvZNsCOTd5zk8XXtXwE4Dwbwe3sOqS+nR"
+    "wp3NFU2pjagvBvOZqxSC3ZrpQl25KdOQQXVE65jkQPKi7iNuwvXqj2A2lxak6XC2HiyS8ZWsEJZRxZkYqN+Wl20aa5uY"
+    "ux5k0+sOhmjslLataFG5/TRmf2hZ2jJHcCNzqVvL05OXJQNkFp35tYkAAXqCcEu8wQbF7ptfT58960y9vSVIQl8lM+K2"
+    "SReP2BI/Li5E5c5Nxhwi+LKR3uW8CTB/2lWFL7P5LI7IFQMjqQ0Nk8ZbTgkoHxcgYxp6MjbbpvRGAjYb+zDoLB4HLV3J"
+    "ENG07bsz2OyZFIKLzMd9gGEp5C+H8bLkidCCvKgdiHu7IO8to+FbDI+IliyRBoblx1FIWI6Vonl4j9KGOAwZCurWQtDk"
+    "qIPuRXCfYT+RU6o7y1G9eNES+wSx8e2TPZ3b3uXcJLYQAMtRV7CzP3VnxCMkcup74O3z6wpD3KDGtDRFswWusALlX4xs"
+    "6mZIvQ915hU+O2rRxyLGxw6MWjA/OXuNWfQcclCgzhL/z5z/zyMPvCGQjySGZmhPjsgnecjmA4092K1HH/zphUoAkn54"
+    "3BLnpy/enPVb4tGjN3+8efyYnEkQJtT2MgXHDgYjPfJZ/VgMgP+XmBM1kPi2AqafXQIq8C9lwb1RUeZzAnNRwLFrtJTm"
+    "NY2QMqZcJpUHlQLxqUp0uOQMnx3I5FqCqDzKfrtAPulJfkyNPbrf8CMibRQR/UYNUsBLyhXaq7ZfO9FNdDHCRK/D8NM8"
+    "ZUztKEL4Q7CZQErEPPbNpMhhLGnRYDIRfyuDbz3sGQCHmB5GHGmizo/4mS7CjcfcpobfORQX54iO+3oqb4PTHLbK3+up"
+    "gmjO+yRZ9uk5HfQBMQdCd4ugtItcgYmdA2YIfTXZOyY6LkoYGBrByFAQgEjuMvwWL+Bel+5hroO0hCjhWUIxv+vgwnrE"
+    "SEgeVqXBDSSsXJ4WGJH+lv/Mt/sU5MkBJAVJiDRt8CroFWgiXX5w+B2rJAoNun4gPR1xtl/JtU3Nx3uDQ45GoNhZijLm"
+    "8t6XG3uYOeDrGCPmFOhYVV0oMdsNWxoIV17jqBle8e2Piv2dVMI6t9rfwqZgI0OL74WQkeUY14Wydjj+mn3p7UySZKa6"
+    "9+/TC5B8vRPF4/teDOJy/3D/cL99cHjfCk/AfFU3DRZslUQ6ExW0rsq24Fr6XbjmXQq0Fb36/ZiazQPsJGuzX9y5uANt"
+    "2a6QfhGtmTx+CW755G58R27RYPmlueY7JrwT0fQz6MN4joajdE8mVsRxYKkflEe1gKtMtU1fv7iBVJOvVZfitYAx5hW1"
+    "5qGhVmj6uUpy1l7/pllM9OT1eSvbhF8pF6v0wmFmXC5Y3+mNWA7c5l/idGaCETqL6cIDrxdwZTjUHinnM2UhCyu0m2rW"
+    "EiB20YbwcI22stXoE48XYaZDaAQGjfLWDT/DtRDyXSZ+81dvcOmLZMyNJruk93Bzii40Mbo93s5ijSaADJGT0NJ705vT"
+    "Mf9+r+N9rDfYlreTgwj9IK/RUJqyFk0BQisIM7rdjNXlbt/6IpwWW/Am6H79ol1l2yRqJnIhTUc1NC39/txXYmvv/sbd"
+    "1hZvbfHWFme2uKSaLa14uMAa29WC1jG/gTKK/vCzGd5/j/ebP8Mrv7atDkHy8/Skj+nY5llSi18O/jrs2yZeOt6au625"
+    "+zTmrmELsFfc3vzyjaKlHmOZvRKiR2AbRVvFlffHV7eK3L3groXp9utwSzdVguHjVjTYrGkyZQhX8tLqPMeaYgjfjr26"
+    "vdzC1mBtDdbWP+uZckAy+YhG5zOZlU9fHeaz1FrZ2LZeVqXW5u9tudNWFZUGnq5Yo6WaRh1fFkm7S7boBiqvfN3WcdE7"
+    "g1tbuLWFW1vIVOVK21aH+52Don1cweOiloVuVXCLn8cwbgttfZxCW5+5ktUGgcA6GT5Tt6GKSU0ZrJpkXy5lZXdNrKFL"
+    "1n7p1Wpe74JaV5WMI6p01arVvAv7pbpTdaivWq+qsg/rjhtXsTX44HYi3t/UULCoWFXlpUWuVLW8DGjNqEkAJT5Moniu"
+    "PQi+lre5qNDVFmptodYWan37UCs3kO0rc4ZIpnQP6S/XB9D6LpHu9IchH+mxHhSjngX0KrhHcSiORBvT4PMePg802xaW"
+    "3BaWvN1Wlyw9NvmlFZb8Aio3bnYDhkoO3o6GGlIDqjUeC21Tf9XGz/tLoM06qLmo4qNWm7hxmkziKB1PMnBTRICmuErD"
+    "oC08OlvGLziqlYAF9SPL9BSOUKrNNL39LYAtstwiyy2y/NaRpTE3w+haaTZb5Y+0uqJs//VwJKor7sPYofZMmLcIPgN6"
+    "3JYd/hLKDn/iqr42zFk3xySvvbvY4KcNsMdgixhwJN9KBX/rg326vu/KmKpcSxh5EV7RT0+fnf56enZx9vLXkxdMO73/"
+    "eiuhdmXiLVLYIoUtUvjGkUKunS3l52ZvDOaaRR2xAlk38oT9Ce5LuPRKIKv0rP3Pgxy+/CrvX1kV9bJlXnNDLj9r157Q"
+    "bKfUMs1vmz3hW4qgl+1zdl5vbZdL95BXNi93cPddxluKmJc7MPVxl8+YXaZCebnWuc0y62zhbYRiizu2uGOLO2pxh2W/"
+    "LD1ovwjCehxa7HDgYhngYZJ3M7PFKz7vtmRISmeyl5UTLTr74YxQ68j1kp9G6msBAOKBC24re/3krbAG+nkQ0PbskSZa"
+    "tmePlHXjN3b2SBHFWOumzLVXuo4iVRrmOsnHwtElip8+//Ff//gnViAF7XuNO4sYmrNKKG8YFGd2oboCGvbNGqEV8ytX"
+    "LLoYdMeTV1qN3L/a7xxpBXXTrNZNq/2v9cCUjc1OBXo3h/YqmWf5aRbLA3crl6DYmj4mZaXG9FEpXwciX6aV7RksX8AZ"
+    "LFs/aOsHfSI/qN5KWdZo/+Dw6MF33//3/zx0B0NPA4x6AK9ry5afEEZhi32hta1gvdkE5ddTVA0L+d/qDC6uBJ05ufkq"
+    "LHmyWIL0Yhh5UhNgr6XGN+VCkYZ8ChKeHALLKsX6qKHyPeStPp/o2Lhuvj7FZ5COTT57Rot2g0uEHC5LCKAiL3sjItsT"
+    "1dvIGLo1RwzpYzAwpB7Lt0T4MVbe5eKvblghrC4mYJP4YEkSz6z3SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYy5/0KTQ1R"
+    "Bpus7x8uzTpwWi4RIyYVCnVRYiw1jHV0PSYK70NFXCHLDmsUxOlwFSbBZHDpoeILrYRszfuuFRIq0ZoiHd8ty5QE0Ier"
+    "I/dULpiOmjHVj7n9Y6pXTG8K6erp/nCi65/PK5SVI0UFwo72lyTsNG9F7D5N4qD9VNwXb05/Pn1xtncM5F5QKWEkmQ9C"
+    "qhPpUjSqQMmDo2WnKmtE7EL/Zyevny8igA93wzr2O11A2u1eiOq2K/KD3Hqh1QX+sMGz2MRvdP4Ung9EpfS5zLJIXHWp"
+    "RV2HnHapgiWXYOcyZC1dPASPq1X4E72b1+K88Bamk7R4p64ler0U0Pv3e4VTLOysUyr+XTkOrYNjp+BB4g98dJpw9K/1"
+    "uXUmdeWo8/C/TP4KE0vPIUBEvNfthcKcWICP63PweiHx+tF/tNviZxnKmCZsMBcc/uPallpPq85sfgzOOq156WG2b7v9"
+    "uBf2wr/oHvHzJk/ICz/m+Xj58Xg4gr+Ip1iWHuMz8LUtXvMMUSYxM1gzdTZ39LlECWbaBFSAHM8vu+ZD1Ma+PlED3xoE"
+    "LwUjazDjeLc5DkHrS7uqNuXsIEd/10cssOOt9SqRwf07LSr9jk58x9BZoVA8ffn8+ZMXP2KRfC1fDh1V5LQjOm/OAYrY"
+    "C8V+7C3HguS1hGPgv6DdGJE5idj0jUMn9aXDIQBfPjQgu53VgshdAJFrGD4Izsbz5orG79Q4t65BQ0e8zD5zBIPazUvF"
+    "+1iVXRf0pzp0JEYgCDBMuJV49TNOjX0SQ3ZyYDZyfXagdeYUypjqLuCxXr/38lABQ4mbe8BzPHmBTikoHkKojmEqdJaf"
+    "o6vk42u9KFd8nBQRXO3UxMe4b4cPRlGFQXEtf1whJkuOCz0w5Na71VwSn8/goDL1KSOiajudW8XLHBzy8tXZ6csXjn1U"
+    "yKJzvfIjQ7KzNa7c2EezYs4Q4Tdv7dNDTLEkfRKYjUmOMRBAkzgFW6Xz/TP5GILv5UuVny+CS6p0tIjTwVnBxH9H0GYI"
+    "N0JDofl4oXEgp3qpbvmgogpuQ4nVxw1Vj1faJUv4gI9E4cM4ytX3ldHoFE2A8Tn4wSFinvCL1PnRduiq7C51SMgeG7h5"
+    "lGZi4OZnmhDaBMPHZBePJ3G6mmtZvM+xSU8TpU8PqchMfpxI7uWBsDSfIAJDfJ6dyWZOLKtbiBp1OdXTJlAd+bbGyf1o"
+    "+ALXAN8I7VaSitJ6J1+HdzubwvFxWmtND4oGMrNyuoOzp2dzyaM4jOPpFM7hcIwVOyF0BQtA4YUP9FF80NoS9S98mUqX"
+    "Fs8HuAHMf/Z/vH8ffv+Q6XS6dAAXHOMLOvBlDbeOWzzEFsmjo+Y255xx8w+w+cpy+yDWcbG45e8fYtNV94qHsbKjpPl8"
+    "SIRnh4AWCV7K3TENfYcN2b4OEbi+06LbP9rPRIJ9DWx+JddDN/jgiEaeuQw0+Ds4ENiMBnH6JJSw3n5y/fxzXDN90GXr"
+    "HIMCePqEg1p1SqlSqN+pJyh3JICcJQvLL+7ZqlHc0Keu14hMgE43U0B3MU01FSIbaCMnCqi6e53E2ubIGYPmNlYla/E4"
+    "K3VZmmYdnUPi/card9wiHLe9rdw0LYBB8IXJ8yevf34DVhIXz0d74XLxEBpelGnitJ0k+9ubk9dZliwl9OOiW//ViVt4"
+    "vjhPt4Fwndyyq7Nb6HDPD4KSZRBE7QHlHyM7VdwxNxWGzm6VffuoK/LsIJxmnRp0G6duS+hxUK2/ZL+kEDSoa6zsKqH7"
+    "u8CJI9gPBO7c/D8CJwKH"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1175,6 +1178,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1894,6 +1898,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -2051,7 +2063,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2081,7 +2093,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2540,6 +2552,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2575,8 +2588,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2675,6 +2692,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2794,9 +2812,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2868,6 +2887,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3385,7 +3408,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5892,6 +5915,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6750,11 +6780,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6805,7 +6841,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6898,16 +6934,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11287,7 +11353,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11313,7 +11382,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11328,6 +11398,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11370,6 +11441,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11678,6 +11750,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

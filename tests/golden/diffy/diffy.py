@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -64,6 +65,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -873,48 +876,48 @@ _DATA = (
     "o2VJeTJqnnBI4tYdDjGROxIMM2UNEHDQlIWgqAlzhrrAZCvzYBk09XOWyPhRJoDXvrFJR6HpDgY5pOpDWEvMcj3fiFKU"
     "AHu47GAecE3e7GMceY2kH5qaW4bru6M3r4mzzhZ1Z8pE3+0Dm0wlcnfsgZ/01DxqVxO3LS1GAhUe4YT+0pBYTNhR0lMi"
     "01Fhu435fLAxnNIMbVVHRY/aMG142SYRxZxzgI5MTPlrxGGxOYQJRNzDhkf4hGAi9RozO9FAO6c3B5AQfAL/Cdf7Rwng"
-    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFKTaFbgU8xNOHAWERmh"
-    "ydO7wjJMP1UKvY8VlJg2VqAr/hAbwdTCXHMKJ86ni0wagw5uB4tQPz6VOXAgSMqPH796RzJittFXwj0az4CDGwvPPMwe"
-    "5wqp/FqtAFZBJTREMqTTNpdnwnVIxH2cm2b3GqDobJO1p2hFef4y5xriprA1c2aP52WV4HQln03BAJlNkicAAgToJbpY"
-    "4gNOKPof/ufozRt/Hg02AAnjk8pwN824OGDre4iRV70BjVwYu73Qa182zP1ZIi88NHme5Y0nskWWawq/wDBa48Kg3VBt"
-    "sgCFI8FNLNNI5a4CSzVenDaHWN1U2TGY6Vql6EE3Q2l2MDmOBXf4vIprn2OSCOnLSTVHtpdpw81F7UDU64O8e06re+wS"
-    "ESwueka04lyn5L+xInQPD6i8x0nBVNCyDa8Z/RSsaaFDX/l7oobULlZ78uLEEzvkVmMVfmDrhSOuIbJVAFecC1ZIyLnM"
-    "iEYI5DyOokRxBTjUeQRBr8K7MBTCXwMKv51ntNOQSme/GKwEZgM9+tr263EBpxbcrWCwtjTJaQYD6qyIf6npf6wjiIBA"
-    "Poocpin0lUoJfJKHih9o4MFWHXyK5+emADf006Enzo5OPpxOPHFw8OF/PxweUgA5oNpCqkoI5gAZFVGcGudiCvS/UoDc"
-    "VFExMtH6CjyB+Eq1QhqjqzgTiIsCjkujdXSV7xQLvdQ+AKAyUiUAX5rCpkhO8dmpKm4UiMpBde8c6WSZfEiTHWyvuYne"
-    "NYqI7VFACHhLSWEj6WYl304xEqVR1GHATzPLGNqZRpeHXGVyTDTTOHZMUWGuaNPAfhD8a9nhtmhn4Czk9DD6ji4HfMDP"
-    "jNDFOOQ5rctdu9/iDD3iiWXlfS40SV6jVWLVcfbYZKMsx/ScTfSAmGOdt+2IjpAqlPSaxWlsLkHyEY7zJb8XJsFsUJKA"
-    "SPbZ5RYnMFbSGKY6SEuKEm5Aigpq+KC6uoT9iNmPOslJyE0V7FxmC2Bkf9W3eXhMiZ3aadRVrdYavBWPFWDidN7uV6yS"
-    "kBtYS1eRzf82m5B+49qxms1Aw7M4VVSmO6HMIRaCXWcTjFONip7DhK5EYlWZvccNrpO8n1thbq5my7+PWu6e4jOaWM5q"
-    "nZtGteHP1Y9x77IoMjPa3kZzY0NyX+cX21EOwrK9u7O7M3y2u91ISABPVhP4d5Qt9BX/BUBNVQ7zbKfFw0rTXt2UsVQ1"
-    "5RyzzdWjsRl3l1c6agEIZwXWpF2I+Az0qiKPbQ5ajxY3Jm1c/qG+pfWzuUam9SMuubCw7jYo1HyBlmdpTOUXEtOApHGy"
-    "jNUdVGWom/BN2vWgZeZ63fJwB2Fc59B61FBlrbu9CnI13+R2vZhY5k1uJxUrDQ9YbgKrrNM5K0xbV+Vsb/0jLzOXwZjH"
-    "xgBw5xGEyqCv0tCGsSqfgzar8hyNfHBpSVtvDLO0H8jXlmiemBBO/bU1tBTT+i9hZt1cMvocE+n8ijog64XP7cyNNReu"
-    "XCS2YK4t/mQwyGw+nTr60ihUl5Z/n+aZze0vSrUtFHWZX/7yYHu4rsNmbXmta5mVkltnKLzSTOPd27pzf5vORqmCe5Ow"
-    "VZfCPWuuad75g7gMa0zgF3v/xd7/P7P3a6x6rfxBZdvEuNVotXpq65jdx5p8q3dxPTQjtE7DkOz+bvb/S6fmr9up2bZc"
-    "DeYsw/TOZq6pnsvV6H0R2ELwq+Nv//V//8Q6D+yuG0wbYo60Uah+Ynej2ver7DqbdBrYtcaRW/Nq6bUldz9S11ZWt693"
-    "/D2fO3Ru129bN+vkj9ow+mTcca15G/iCKy5e3c33+X7TzkrpjdtEH+aEcavoH8yn+tKD+p/dg/rFz/3i5/5Gfm63lWpY"
-    "o51nu3vPv/r6m7++kNMwogb42zVOoq3mLT8hnMIWO8JqW8F6c52/+OUMwmPPIHDtvQpi6l1YhRbE/Lg4x3ONcH13aSOt"
-    "6wp4CZ5IJLgSL4UNbARIDnce6rxqnrYNfgZonCtkIx5ChdiBS1wy9a0irgDrirOaID7fEMTTRksS9uxgo3akwphiFAQQ"
-    "nCZaipOA+8IoVuxnkxWY1kRuTbC+frEx6SDEukK/rFiB0JZesaCK1cKIgcJxqPxWwGpFm01gvtnZFJhUlIBzRnypzlrD"
-    "+nGEG+QSQEvwDGuuMp0XtgwsxbS8WAGmGbc2YXm2+xCOgWQAnUwhqoZobudA15a6m11JsgnCSjjehuOrTYlSgPuBa1NM"
-    "ghVa6uh1BWeen7OoVDa2DSsx9RBiy8mim1ONVEALsL1NuXVUzyL6r4o8Gb4S2+LD0fdHJ6eDfQD3nM8oA8jcb961v5bS"
-    "DS1Inu9tyqpqEtGH9U9fvz++C4DlggVZPV7SWzrWcod/+KBj1bg6na3BxqXeCBz94TjFFUeiOkczThvL4fWnPgoj/k4H"
-    "DbARnPqnuLYuCmmu7M7nzErfruhxRD/gxs+4cAV76hWi7UGtycsnWHxEhaYo4mmMERgi896eAhLv+AT/nv/iL+41BHya"
-    "Hx9DZxN9x9E4FS6PgE/bQ0XjlAh38F/DofhepYpfiQHE4CwS95FYdWH8bLEPJCFdpsA8+QD64Tgdp3/iBfHrk582wun/"
-    "JF5hxw/odfw5FO+Zeh1v4whslzesOdMJtXbgaZAbPpJyEdteRTzwAtEIdnUDM3C0azSzOhoVdqW0sJsKsf3RNq9xgG11"
-    "OUFBywce9dSglPoOypXXK7x6e3z88uRbbD6yjA+o7TsYajq7EwA8HGviKuCBhYVtpGiJBL30g5189/YDFwra92/gqacy"
-    "DMG95Wasarh7t0bl6Itajdi3JjS8dnfFeuk0Oc9urYov3lbfeYfSvHULDr7HIbGNUhhGsTCA6gU0YSiR6ntkTLPDrTqF"
-    "VWHuXj9S9++jm2JG60ns3shS5wPYd7ndApJjQxvVxtrnucw+cIKfGwa2+QgYTkLFnfkE75oXfLilA243NS2UuEPKeJU7"
-    "xYyxbrXkJiduNOLORmr+KdkDW52n49Udbdly3Zhv350evT0Jmv2Xdx2QqPswq4bFa5nHaDhcYyZtn1ZLpmumtkcqmi7Q"
-    "Psb6xME5mAb73pNKOEIIr2Jl6qZN3E1L/ZqBjzzBlwEFgnLZPAmhQtw4sW4nPDLPsA1pqet7xU1EcXXvdFnpU2dd9Jz7"
-    "TGsTtPZ1L4gfvRkmIGC6X9eyUeflgPXfQpeVFMi6UZScWzAsDHa75zMYWapVKb2gCXpZGNuSuf4tMXUcd7L+hTGE4XF1"
-    "tsWd/OjYhPVrZJYb+FATxU1lUwfK8MOnF6YI9/4Y1E5W5dR78PPa/YIYmdp5ygIFA0m50jAXDCwvN+xudJFl0GptDJz1"
-    "el29zgcvfKKv4pNVlKh64cdcSdo6n2AA2OTqP47fgfufKnVOl3bhQkDBXgDfnjBu4+mf4/QrW+OTeEz0xTN//QKnXo28"
-    "GI0Hx1A8+TdIqcDFTzTlwyMhnhLiHJyzOkzZpsFG8Yyb6CucqBnMEICPj0rs/Hs18hxM4PQPii3shM/3CPMqJiDkPyNC"
-    "wGnGqXupErdaAwstE2y7aHU8oEAPut7Vzgvq3+no4M+6l9C93smpSHaovOowA+v8UWsTutdN3b0DnyEl2Cd1IvCgsIVJ"
-    "Qg6tbbhNO/0J13715vV3p+L90fc/nIKKf4KGWwgCXnNWr0Nnd/R8BZ3QcWUViQ1QPV030p3A3VedDkjW2DeyR3WZxB1z"
-    "LXtr6H+v9yLJ8wDoerf/Bs4Eib8="
+    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFLb9CUqbYsCxd2EB2US"
+    "mf4gE8gUTV7fFZZk+qlS6ImsoMd0ssJd8YpYCmYX5pxTaHE+XWTSGHR2O9iFuvKpTIMDQVKu/PjVO5IXs41+E+7XeAbc"
+    "3FiQ5mH2OLdI5ddqBbAKKqEhqiH9trlsE65DIu7jXDa77wBFZ6esbUWLyvOXOdcTN4WtmT97PC+rZKcr/2wKBshskjwB"
+    "ECBAL9HdEh9wQtH/8D9Hb97482iwAUgYq1RGvGnSxQFb4sP2RjRyYez2Qg9+2Uj3Z4m88ND8eZY3nsgWWa4pFAMjaQ0N"
+    "g3ZDdcoClI8El7FMI5W7aizVe3HaHOJ2U2XKYKZrlaI33Qyr2dnkmBZc4/Mqxn2OCSOkLyfYHNlepg2XF7UDUa8P8u45"
+    "De+xe0SwuEga0YpznZIvx0rRPTygUh8nCFNByzY8aPRZsL6Fzn3l+4kaUrtY7dWLE0/skIuNFfmBrR2OuJ7IFgLcci5e"
+    "ISHnMiMaIZDzOIoSxdXgUOcRBMAK78JQCIUNKP92ztFOQ+qdfWSwGJgZ9Ohr28fHBZxacLeCwdoyJaccDKizIv6lpv+x"
+    "jiAaAvkocpim0FcqJfBJHip+oLEHu3XwKZ6fmwJc0k+Hnjg7OvlwOvHEwcGH//1weEjB5IDqDKkqIbADZFREMWuciynQ"
+    "/0oBclNFhclE6yvwCuIr1QpvjK5iTiAuCjgujZbSVcFTLPpSKwGAykiVAHxpCpsuOcVnp6q4USAqB9W9c6STZfIhTXaw"
+    "veYmetooIrZfASHgLSWFjaqbVX07xUiURlG3AT/NLGNoZxrdH3KbyUnRTOPYMUWFuaJNA/tB8K9l59uinYHjkNPD6Ee6"
+    "fPABPzNCd+OQ57Tud+2KizP0jieWlfe50yR5jbaJVSfaY5ONshzTczbpA2KONd+2UzpCqlACbBansbkEyUc4zpd8YJgE"
+    "M0NJAiLZZ/dbnMBYSWOY6iAtKUq4ASkqqPmDauwS9iNmQuqEJyE3VbBzmS2Akf1V3+bhMSV5agdSV3Vba/BWvFeAiVN7"
+    "u1+xSkJuYF1dRTYX3GxI+o3ryGo2Aw3P4lRRme6EMoe4CHadTTZONSp6Dhm6kopVlfYel7hO+H5utbm5mi0FP2q5ewrR"
+    "aGI5w3VuGpWHP1c/xr3LosjMaHsbzY0Nz32dX2xHOQjL9u7O7s7w2e52IzkBPFlN5t9RwtBX/BcANVVpzLNdFw8rU3t1"
+    "g8ZSBZXzzTZvj8Zm3F1q6agLIJwVWJN2UeIz0KsKPrZRaD1a3KS0cSmIepjWz+aamtaPuOQiw7rboFDzBVqepTGVX0hM"
+    "A5LGyTJWd1CVoW7CN2nXhpaZ63XLwx2EcV1E61FDlbXu9irI1XyT2/ViYpk3uZ1UrDQ8YLkhrLJO56wwbY2VM7/1j7zM"
+    "XDZjHhsDwJ1HEDaDvkpDG9KqfA7arMp5NHLDpSVtvTHM0n4gX1uieWJCOPXX1tBSTOu/hJl1c8noc0yk8yvqhqwXPrcz"
+    "N9ZcuNKR2IK5tviTwSCz+XTq6EvTUF1m/n0aaTa3vyjVtmjUZX75y4Pt4bpum7Wltq5lVspvnaHwSmONd28bz/0tOxul"
+    "Cu5NyFYdC/esuaaR5w/iMqwxgV/s/Rd7///M3q+x6rXyB5Vtk+RWo9Xqqa1jdh9r8q3exfXQjNA6DUOy+7vZ/y9dm79u"
+    "12bbcjWYswzTO5u5ptouV6b3RWCLwq+Ov/3X//0Taz6wu24wbYg50kbR+ondjWrfr7LrbNJpYNcaR27Tq6XXlt/9SF1b"
+    "Wd2+3vH3fO7WuV2/bd2skz9q8+iTcce16W3gC664eHVn3+f7TTsrpTduGX2YE8Zto38wn+pLP+p/dj/qFz/3i5/7G/m5"
+    "3VaqYY12nu3uPf/q62/++kJOw4ia4W/XOIm2mrf8hHAKW+wIq20F6811/uKX8wiPPY/AtfcqiKl3YRVaEPPj4hzPOML1"
+    "3aWNtK4r4CV4IpHgSrwUNrARIDnchajzqpHaNvsZoHGukI14IBViBy5xydS3irgCrCvOaoL4fEMQTxvtSdizg03bkQpj"
+    "ilEQQHCaaClOAu4Lo1ixn01WYFoTuTXB+vrFxqSDEOsK/bJiBUJbesWCKlYLIwYKx6HyWwGrFW02gflmZ1NgUlECzhnx"
+    "pTp3DevHEW6QSwAtwfOsucp0XtgysBTT8mIFmGbc2oTl2e5DOAaSAXQyhaiao7mdA11b6nR2JckmCCvheBuOrzYlSgHu"
+    "B65NMQlWaKm71xWceX7OolLZ2DasxNRPiC0ni25ONVIBLcD2NuXWUT2L6L8q8mT4SmyLD0ffH52cDvYB3HM+rwwgc+95"
+    "1/5aSje0IHm+tymrqklEH9Y/ff3++C4AlgsWZPV4SW/piMsd/uGDjljj6nTOBhuXeiNw9IfjFFcciepMzThtLIfXn/pY"
+    "jPg7HTrApnDqn+LauiikubI7nzMrfbuixxH9oNWE6HqFaHtQm/LyaRYfUaEpingaYwSGyLy3J4LEOz7Nv+e/+It7JQGf"
+    "7MfH0NlE33E0ToXLI+DT9oDROCXCHfzXcCi+V6ni12MAMTiLxH0kVl0YP1vsA0lIlykwTz6AfjhOx+mfeEH8+uQnj3D6"
+    "P4lX2PEDeh1/DsV7pl7HmzkC2/ENa850Qq0deDLkho+nXMS2VxEPv0A0gh3ewAwc7RrNrI5GhV0pLeymQmx/tM1rHGBb"
+    "XU5Q0PKBRz01KKW+g3LlVQuv3h4fvzz5FpuPLOMDagEPhprO8QQAD8eauAp4YGFhGylaIkEvAGEn370JwYWC9l0ceAKq"
+    "DENwb7kZqxru3rNROfqiViP2DQoNr91dsV46Tc6zW6vii7fVd96hNG/dgoPvdEhsoxSGUSwMoHoBTRhKpPoeGdPscKtO"
+    "ZFWYu1eR1L386KaY0XoSu7ez1PkA9l1ut4Dk2NBGtbH22S6zD5zg54aBbT4ChpNQcZc+wbvmZR9u6YDbTU0LJe6QMl7l"
+    "TjFjrFstucmJG424s5Gaf0r2wFbn6XiNR1u2XDfm23enR29Pgmb/5V2HJeo+zKph8VrmMRoO15hJ26fVkumaqe3xiqYL"
+    "tI+xPnFwDqbBvgOlEo4QwqtYmbppE3fTUr9m4CNP8MVAgaBcNk9CqBA3TqzbCY/MM2xDWur+XnETUVzd+11WetZZFz3n"
+    "PtPaBK199QviR2+JCQiY7le3bNR5OWD9t9BlJQWybhQl5xYMC4Pd7vkMRpZqVUovaIJeFsa2ZK5/Y0wdx52sf3kMYXhc"
+    "nXNxp0A6NmH9SpnlBj7URHFT2dSBMvzw6eUpwr1LBrWTVTn1Hvy8dr8gRqZ2nrhAwUBSrjTMBQPLyw27G11kGbRaGwNn"
+    "vV5Xr/bBC5/oq/hkFSWqXvgxV5K2zicYADa5+o/jd+D+p0qd06VduBBQsBfAtyeM23j65zj9ytb4JB4TffHMX7/AqVcj"
+    "L0bjwTEUT/4NUipw8RNN+fBIiKeEOAfnrA5WtmmwUTzjJvoKJ2oGMwTg46MSO/9ejTwHEzj9g2ILO+HzPcK8igkI+c+I"
+    "EHCacepesMSt1sBCywTbLlodDyjQg653tfOC+nc6Oviz7iV0r3pyKpIdKq86zMA6f9TahO7VU3fvwGdICfZJnQg8KGxh"
+    "kpBDaxtu005/wrVfvXn93al4f/T9D6eg4p+g4RaCgNec1evQ2R09X0EndFxZRWIDVE/XjXQncPdVpwOSNfaN7LFdJnHH"
+    "XMveGvrf671I8jwAut7tvwEfVI3V"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -969,6 +972,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1533,6 +1537,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1690,7 +1702,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1720,7 +1732,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2175,6 +2187,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2210,8 +2223,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2310,6 +2327,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2429,9 +2447,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2503,6 +2522,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -2946,7 +2969,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5351,6 +5374,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6167,11 +6197,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6222,7 +6258,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6315,16 +6351,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -10704,7 +10770,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -10730,7 +10799,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -10745,6 +10815,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -10787,6 +10858,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11095,6 +11167,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

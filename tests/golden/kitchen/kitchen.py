@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -77,6 +78,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -985,62 +988,62 @@ _DATA = (
     "k4dmCT1IXLq9HuYWDwXjHGrfDiRlghY6cYMbJqgzeQ7KqMmPc1/HeFZEjvu+VFmwIqRfgFdY1E+gLw5wdaEU5WKuzjuY"
     "mNqQwvnJcy0jBxVVzRXj9ePzFwc0s1oX1Sdtim29DlR2L5G7Zg18CMfxjVa1SvYjWgwFCjwaE9p+PZpiGh1l4To46Siw"
     "9cK8v9MZTyfuqUNp0r3RginiyzqJKKaNAzzP5FFCNY5h0R1DjG30DOt2jWgi9QzImjVQz4XdEaQBrsF+MvdwxKsnLw+K"
-    "qgZ3frYjysfCvP+dfbXcgnAcusgPgRhLbCaBt+1SdretXFuaEjoAUh7GQuUCG1bT4kakJtbM0Kf4gbF7hRMRkqV3jtHv"
-    "7UBKtD4qQ2LaKIbO5oemEVQtwJqRa3QyXsydOEYDt2aKUD6uSx1oFNBEDcTLp2+IR+K7aCvhGvVOJW7OdWSe2WR+M1NI"
-    "RheygliGlQjBcyKZ1p2faaw9Iu7NzDS11mCIWjcpfYpalOGnfJC0M26Zh7mWuVTQ8hMIXdEAnsUwwY2RAAZ6giaWOESA"
-    "YvvwT89fvOjP3J0OKKF/kiluU42LR6x9H6PnlS/A2FnEanmh1V5WzNsYaLdQ5VlqbiwxX8yjkNwvUIxKuTBql3RYJgGB"
-    "44CZmAaujPSRIApcI9jIg0FnkT6AdCEDtKDNeAAbmOzHgjl8kvm19zHghfTlAKGRpJ+buSgdiHrbwO+WluoWm0SECykd"
-    "RAiG5UVhQPYbC0L98g6dNuEAZyCoW8NqRjsFD/OgQZ/ZeyLHVHWWW/LilSUGZFbjMbsddXxlyEdaWCuAKY6ygg++zJx5"
-    "rNM6Zp7r+pKPJE3CyAWnV+Kv0BTc3xgEfjFmqsCQSGe7GLQERjY5glC067EDLRb0T/ZO4zkZDjPEIM4S75ec/i9DFzwg"
-    "4I8kAjBJeC4DQp/4IZsPVPCgqx599mYncQJm6OfHljh6/urw3cgSjx4d/tPh48fkQAIzobSXKThzMBjpkp/qRWIM9D+X"
-    "MLixxO0PIF94DpaAdy4LLk0cZn4mEBcZHLtG7aiPYgUYOqITbYAqDyoF5NM4USGSd/juWCaXEljlUfbbCdJJTfJjAvbo"
-    "bsOPaF0ji6hjc4hBtpnLnrR5tEyBGIo0lnTkjd9WQR/C9jREk4dMZTJMQqaxzowCHzOStGgwVYy/lQ1uNew5GAucj4C2"
-    "o45nP+J3hmhiPO6rnV0yuXPzWxyhRTxSU7nMhCbOM87uVQ1ni1U28rJH76lAD7A5ILpdNESHSBWY2AXYCoEXT4HzEY+T"
-    "kt0LQDAa5PvAkttscotX0NahNkx14JYAOTzfZ6cjXnp7MQ/Y0uDG8jSMeFpgROpb/jM39yiwkxuNFBgh1JTCq1isgBPJ"
-    "8t29ByyScDYwJYoOUPE+W36g31Q1azuiJU9PQY4z02S05NQuJwKPB9aWCiNy4JN+qosWZlHGJbZuHpW+yTkus2cjWLPM"
-    "qWrqvHDEq6jS8xzlztEh41xX7UjrDoRVogI6Ibq7IVHYv6zteNmBsYrFV9m0bve3S8fESuE9p+Q2ZKcVlsAqHhcrmcl5"
-    "dngBbnY8oQy74qSVXu78Yp6Fnr2bnW9Y2mmet55jLSfezPG7EESfriqTwpVdFmAdxOxEVvMhrXJ3k9ZzUkv606nKHZKX"
-    "Ky5b+0Gq9gVpFY9UVAOv+pxAJ9gVlqATVjVvH43KHrS3HNmjur1G49gVGfocWz+Jjf3b32dfjremSTKPh3fvotGrAoP9"
-    "MDq760agsu7Cwhr0dvfuGmFR0FnVLdGWjeDwnP8GrRKbyRx05n5zaKuM1ObQ1ubQVr142RzaWvOhLXSJj+sTWmoGGqq8"
-    "RBJboyJ9ryH+srQadadGM7vyfR6dE27ouo9maPr+j+YWU6+S+2r+DG5ftED/uE3guUBSzy+PqoWqjLWJ36iYgVOTnl7H"
-    "ti2E0VdtNA/tkrJQuh70yOCNrprZRE3eiNec3lnGBuW7UzIf+oTdOhXjUqdn9OZ0/iVK53rDxTxvoz6fuKD+A1hJE2VK"
-    "y2gGLlq2RWNsZaeK3ojfRwf9ZyVYlOtmupBTCY4pfeIcHtPpGfQfqFlTkTmKUxAVL8PonO4Ryjs8UX3Fev4pT4fcz1hQ"
-    "N+KeUOAFg7ZUZt/6bJgubLO5ZKRbku3mkpHNJSObS0Y2l4x0ZsrbdMnImg7gmyHUAJR/nla7Shw1u3qzQZMtj2a2n9Cv"
-    "5kQ55STD7vHNQU33DUe3b3e4ou2cxsbT2HgaG09jtIqL8JWs/83tJ/UqeXP7STWoVh35X8LtJ+u6XGRt28dTddS02+7x"
-    "KreStN9AcjuskwaVvLE/NvbHxv64PfbHLbldqXSLAyWH9WInncjaTp+IqefClOksMEqjjy0xTrMkN0xMrMs8WuIyj0PM"
-    "JHULyuN2COzr3s+zkecbeb6R50t2roqSaMRMgpInNxBvhya4uqYE/mJXwq07hJlX26ndZVqevnhL7PG13Fe3kfcbef/r"
-    "yPuGg3Fq0eqDfrdVK2QXymUSUo3JTF8wJV357OgNMhxy0Sx0p1/HtVj7PZ1f4tbL7lGjOsvfxEddRVl1i1TK7fLdsvL1"
-    "l7dE86z5WsyNGtqooY3bccvCSLflHuBmFaJr25Zxaa11+wX8laxEp0mqrmkQg/7gliiN8u7WRupvpP5G6nd1K/IbZkls"
-    "NXkVmCg71Vc65V9uV2SKgmwsEps3rU0BuJIfsfoV6Gvbd84ntdvOc+s90CWlknFOHWjjMGC8XMcYl6233r/eetd6BUG6"
-    "Yn350GvRURer1/SZ3cVePTJaOfXa/ehm5bAl3bhtwmo8m3xLtPMm9XCjvTfa+0tp70zXOHPWrFZBBMYzB03im550yvWa"
-    "4H4E9yE0/K+kzDfFP/6Cin983eoa18jb+PVsr3zVokq8cCJqcPjs4MWPJ3idUdUYuYb9UMvGrbU4anD54fnbGgtMV+iw"
-    "6tRR0Uo8XG4kNdCpoaqHQhJml9kPb2CW85orN4Kw7raPzhu6DVhVSoIofM4lM0/eZRXRHKMKsjfeem5dQKVSI0XMagnH"
-    "ZUduhE65l405uzFnN+bsX7c5a+r7gkXLMtyqSMk1mLWRFoPassW+RKGf22jebmp3bWp3NZjWORtWiKIuC6Yr9LkAwL6w"
-    "1d37T1/+8D//8m94tTaImUu8qRX31YzaAGsOYmYCsMqj1TyI9pAYV3bK16mqctB35YValXcvBv17fS6KctUiqhTU0W2t"
-    "N7a22dGVnTo4OZU6MHkxqOuHTAeVq/O4ythKwFSlsdthenaBsilh9hsoYbYx+DcG/69k8NdrKUMbDXb37t1/8N33f/fQ"
-    "GU9cqp941WAWqwvUy28ILbDFQChpK1huNlnGNxNUDQv5r6qEJZc7yLy5fBWWPDW8Z/tkwvcE7ZbWUuOp+kCksAzA/ME7"
-    "tNEZTPES8CD2XKTtFFjQlxHeQY5XEapL2x0xTrO7lDNclGtXQmSvKyJgFbmCCzE4QjmWAriYC0+FUVY7T9V3imG+I/mB"
-    "EN/XqVMicoIKYqbHaqJ2ryNqyHAMXZ0NV8XD9K326PdUOq3zuM3O71+jc13GAuvEIPXxHmUq3oFUAauRuuJjMPsilqzZ"
-    "jkZNhCi76yZa3z3sPF/gVZ+jYZpUMFSEwUv88YZ6l5HCdij9K2hlcQcTke8flBBpCpBHC+GcOXSpPjIOXYFW6cIMQRSW"
-    "yd4q8wBMBqOPE5GV1uPCIGixU508fbl9YZTlcEsRj/JwG+mOSefYN7laeNc/1YbTpQsY/j4VG6ACBKr0iUfVqLB4yaKC"
-    "WTnCU0Ds3qAjYs9zKGL7aRL5vafirjh8/tPzV+929gHdE6oDgChz5cK6pVqKHBUwud95vWZAxDb0/+7g7cs2BLjmKxah"
-    "2RqCB9E7DlCNDIVR3/U4MPrAX9ZUnVX8mapFenRsDaaSCySIBO+f4KWko1Pb2AWAwBu8LJplyziQoT8bhxYsY5/WKga3"
-    "drj4l5foCw+pXgwxNpWnK1cx7SMBsECFk3hjD11CJMFbVc5WvKFytuJe/+G3GAJA0AprehHtXzRnh8eB0FWH8H2zSO5x"
-    "QHR/9De9nvhJBjKiyRsvBMfzODlK6aK4P1/sCzckESNBbfZhBI+Pg+Pgd7pf/LKu+rlBc/XcUu3c2sq5W/hvsWYuPbJ0"
-    "sdwvVioXCfI78RTL1YCCwK898ZanHeSUzUWIs5maL2xVpBAEx2noU2USLGZ6yRVV8U44DlkAacCzw3gh8BG21nWSlLhH"
-    "2Z9JSlKTMEPvVe0lDlYotUB4KARsi4rCYOSjrzGt4iievn758smrH7B+juJbmyoX2r2Qys/agBP77tgTWLSTxF9UOdoS"
-    "tnaaBOkVkbnWCPrKpsK96WQC7gLXE8qas9ARueMkcvnFdWFNL0g/UV4PAWfoytTqi9fZZ477ENy8ioyHBVtUrR90S1mq"
-    "g8yHYUJTItZPODlmkaaskHA2clVK2ChBiaZWPGwjshIMd/IIC1tgV3eA6FiViSoYFYsSx/swF/xez1YVdGDaibW4vCRh"
-    "XNOrjity5zZXTYsLw+JCP8j5yizkyVGuirqwkOvlcIEuqmGTsiVZhdNfzmG6rNjrN++ev35lm4XE2ip95gXFsspbF07k"
-    "od7SFcZoIRVqi+mqgKo2qGlX7aNxQ/OI14AqkZaxyAScVk/GefUxXFelwmN2H+cF1MPcFrQnwkAu2XaFGXmlDGh4ZTZP"
-    "4mG5fGHF9kSmVcUIqwUXt0nV3ueCaVyqyzQTuaSQUhYUhoHx2fjBJmSecM2wvNgt+njbnUqI7bASRUtd84GTVzwjixmU"
-    "K6NdLF5mDxXVskCpbaKeapFbwzR5tbHcPwZuaS4wBmN8mZVp1UVMaxejMuzsajUqlEmeKXbyEAR8gWeokZRHTnJKCZ98"
-    "LV6vdpXt4cTWlgxF5kByVqo/2TtqPjuW6tI+u12o02VrbXZABhwsgRgffKaP4rMSmSiE4ctMOrR8PkMDsCqyP9h+AL9/"
-    "zgQ7PdqFB7Z2o234cgOPmCHuIURyhgnc+vxaBn8PwSs42EEn75RfvY+vVtYqg1jVx2TI3z00sDL8S6bAyp4iA//+AQJH"
-    "L5GQrXX41GTu0RCz6uPFoXVy2zQg7tPw2WgoN3e+FPx7g4zv2GdC8Cu5UArgfeKL3H+iwV/DEUIwymJU5diCBkVNnoh4"
-    "d/CP78SrP7/848FbEJzXqMgGXsABRxpr5R1Dr7lH325ABz0ioW4UJvEI6LRdZ1wPBadOPHv9Hl5uvRCwwXbJPDF4f8U7"
-    "SpbQpXz6vokcFUeQqikfguwH1NoOrbeBo2RfyjQEIK0HVzqNoil3uH1MOjUjz3gEZNaX99kJ82XpITaumtdsXrJsyC4K"
-    "62DyoiPTZo6T+QaYbl39PxLsqcw="
+    "qgZ3frYjysfCvP+dfbXcgnAcusgPgRhLbCaBt+1SdretXFuaEjoAUh7GQuUCG1bT4kakJi6FkTjZECiGkO9gMf09TuMN"
+    "yeo7x0j4diAlWiKV4TGdFHNnc0VTCmoXYM7ITToZL+ZOHKOxWzNdKCvXpRo0CmiuBuLl0zfEL/FdtJtwvXqnEjfqOjLS"
+    "bDK/mVkkowtZQSzDSoTgRZF8687bNNYeEfdmJptadzBEraeUbkWNyvBTPlTaGbfM21zLXCpo+WmErmgAz2LI4MZIAAM9"
+    "QXNLHCJAsX34p+cvXvRn7k4HlNBXyZS4qdLFI9bEj4sLMXYWsVpeaMGXlfQ2Bt0tVH+WmhtLzBfzKCRXDJSkUjSM2iUd"
+    "nElA+DhgMqaBKyN9PIiC2Ag28mDQWdQPIF3IAK1pMzbAxib7tGAan2Q+7n0MfiF9OVhoJOznJi9KB6LeNvC7pSW8xeYR"
+    "4UIKCBGCYXlRGJAtx0JRv7xDJ0842BkI6tawoNFmwYM9aNxntp/IMVWd5Va9eGWJAZnYeORuRx1lGfLxFtYQYJajrOBD"
+    "MDNnHusUj5nnur7k40mTMHLBAZb4KzQFVzgG4V+MnyowJN7ZRgaNgVFOjiYUbXzsQIsF/ZO903hmhkMOMYizxPslp//L"
+    "0AVvCPgjiQBMEp7LgNAnfsjmA5U96K1Hn73ZSZyASfr5sSWOnr86fDeyxKNHh/90+PgxOZPATCjtZQqOHQxGuuSzepEY"
+    "A/3PJQxuLHErBMgXnoNV4J3LgnsTh5nPCcRFBseuUVPqY1kBhpHodBugyoNKAfk0TlS45B2+O5bJpQRWeZT9doJ0UpP8"
+    "mIA9utvwI1rayCLqCB1ikG3ssldtHjNTIIYijSUdf+O3VQCIsD0N0fwhs5mMlJBprLOkwN+MJC0aTBvjb2XjWw17DoYD"
+    "5yagHalj24/4nSGaG4/7apeXzO/cFBdHaB2P1FQuM6eJ84xzfFUj2mKVjbzs0Xsq6ANsDohuF43SIVIFJnYBNkPgxVPg"
+    "fMTjpGQDAxCMDPk+sOQ2m9/iFbR1qA1THbglQA7P99zpuJfeasyDtzS4sTwNI54WGJH6lv/MzT0K8uQGJAVJCDWl8CrW"
+    "K+BEsnx37wGLJJwNTI+iw1S855Yf7jdVzdqOa8nTU5DjzDQZLTnNy4nA+4G1pUKKHASln+oih1nEcYndm0eob3Kmy+zZ"
+    "CNwsc7CaOi8c9yqq9DxfuXOkyDjjVTvSusNhlQiBTo7ubkgU9jJrO152eKxi8VU2sNt979KRsVKozym5ENnJhSWwikfH"
+    "SmZynilegJsdVSjDrjhspZc7v5hnpGfvZmcdlnaa57DnWMuJN3P8LgTRJ63KpHBllwVYBzE7ndV8YKvc3aT1zNSS/nTa"
+    "codE5orL1n6oqn1BWsXjFdUgrD4z0Al2hSXotFXN20ejsjftLUf2qG7f0TiCRYY+x9lPYmMv9/fZl+OtaZLM4+Hdu2j0"
+    "qiBhP4zO7roRqKy7sLAGvd29u0aIFHRWdXu0ZVM4POe/QavEZmIHnb/fHOAqI7U5wLU5wFUvXjYHuNZ8gAtd4uP65Jaa"
+    "gYYqR5HE1qhI32uIvyzFRt2v0cyufLdH5+QbuvqjGZq+C6S5xdSr5MGaP4PbFy3QP24TeC6Q1PPLo2qhKmNt4jcqZuPU"
+    "pKrXsW0LYfS1G81Du6SMlK6HPjJ4o6tmNlGTN+I1p3eZsUH5HpXMhz5ht07FuNRJGr1RnX+J0rnefDHP3qjPJy6o/wBW"
+    "0kSZ0jKagYuWbdcY29qpojfi99FB/1kJFuW6mS7kVIJjSp84n8d0egb9B2rWVGSO4hRExcswOqc7hfIOT1RfsZ5/ytkh"
+    "9zMW1I24JxR4waAtleW3PhumC9tsLhzplnC7uXBkc+HI5sKRzYUjnZnyNl04sqbD+GYINQDln6fYrhJHza7hbNBky6OZ"
+    "7af1q/lRTjnhsHt8c1DTfcMx7tsdrmg7s7HxNDaexsbTGK3iInwl639zE0q9St7chFINqlVH/pdwE8q6LhpZ2/bxVB07"
+    "7bZ7vMoNJe23kdwO66RBJW/sj439sbE/bo/9cUtuWird6EDJYb3YSSeyttMnYuq5MGU6C4xSumNLjNMsyQ0TE+syj5a4"
+    "zOMQM0ndgvK4HQL7unf1bOT5Rp5v5PmSnauiJBoxk6DkyQ3E26EJrq4pgb/Y9XDrDmHmlXdqd5mWpy/eEnt8LXfXbeT9"
+    "Rt7/OvK+4WCcWrT60N9t1QrZ5XKZhFRjMtMXTElXPkd6gwyHXDQL3enXcS3Wfmfnl7gBs3vUqM7yN/FR11JW3SKVcrt8"
+    "t6x8FeYt0TxrviJzo4Y2amjjdtyyMNJtuRO4WYXoOrdlXFrr3n4BfyUr12mSqmsaxKA/uCVKo7y7tZH6G6m/kfpd3Yr8"
+    "tlkSW01eBSbKTvX1TvmX2xWZoiAbi8TmTWtTAK7kR6x+Hfra9p3zSe2289x6J3RJqWScUwfaOAwYL9cxxsXrrXext967"
+    "XkGQrltfPvRadNQl6zV9ZveyV4+MVk69dj+6WTlsSbdvm7AazybfEu28ST3caO+N9v5S2jvTNc6cNatVEIHxzEGT+KYn"
+    "nXK9JrgfwX0IDf8rKfNNIZC/oEIgX7fSxjXyNn492ytftagSL5yIGhw+O3jx4wleZ1Q1Rq5hP9SycWtdjhpcfnj+tsYC"
+    "09U6rDp1VLQSD5cbSQ10aqjwoZCE2WX2w9uY5bzmyo0grLvto/OGbgNWlfIgCp9zycyTd1lFNMeoguyNt55bF1Cp7EgR"
+    "s1rCcQmSG6FT7mVjzm7M2Y05+9dtzpr6vmDRsgy3KlJyDWZtpMWgtmyxL1Ho5zaat5s6Xps6Xg2mdc6GFaKoy4LpOn0u"
+    "BrAvbHUP/9OXP/zPv/wbXrMNYuYSb2rFfTWjTsCag5iZAKzyaDUPoj0kxlWe8nWqKh70XXmhVuXdi0H/Xp8LpFy1iCoF"
+    "dXRba4+tbXZ0lacOTk6lJkxeGOr6IdNB5eo8rji2EjBVdex2mJ5doGzKmf0GypltDP6Nwf8rGfz1WsrQRoPdvXv3H3z3"
+    "/d89dMYTl2opXjWYxeoC9fIbQgtsMRBK2gqWm02W8c0EVcNC/qsqZ8nlDjJvLl+FJU8N79k+mfA9QbultdR4qj4QKSwD"
+    "MH/wDm10BlO8BDyIPRdpOwUW9GWEd5DjVYTq0nZHjNPsLuUMF+XalRDZ64oIWEWu4EIMjlCOpQAu5iJUYZTV0VO1nmKY"
+    "70h+IMT3deqUiJyggpjpsZqo3euIGjIcQ1dnw1UhMX2rPfo9lU7rPG6z8/vX6FyXscA6MUh9vEeZincgVcBqpK74GMy+"
+    "iCVrtqNREyHK7rqJ1ncPO88XeNXnaJgmFQwVYfASf7yh3mWksB1K/wpaWdzBROT7ByVEmgLk0UI4Zw5dqo+MQ1egVbow"
+    "QxCFZbK3yjwAk8Ho40RkZfa4MAha7FQzT19uXxhlOdxSxKM83Ea6Y9I59k2uFt71T3XidOkChr9PxQaoAIEqfeJRZSos"
+    "XrKoYFaO8BQQuzfoiNjzHIrYfppEfu+puCsOn//0/NW7nX1A94TqACDKXMWwbqmWIkcFTO53Xq8ZELEN/b87ePuyDQGu"
+    "/4pFaLaG4EH0jgNUI0Nh1Ho9Dow+8Jc1VWoVf6bKkR4dW4Op5AIJIsH7J3gp6ejUNnYBIPAGL4tm2TIOZOjPxqEFy9in"
+    "tYrBrZ1CISpdL4YYm0rVlSua9pEAWKDCSbyxhy4hkuCtKm0r3lBpW3Gv//BbDAEgaIU1vYj2L5qzw+NA6KpD+L5ZMPc4"
+    "ILo/+pteT/wkAxnR5I0XguN5nByldFHcny/2hRuSiJGgNvswgsfHwXHwO90vfllXLd2guZJuqY5ubRXdLfy3WD+XHlm6"
+    "cO4XK5uLBPmdeIrlakBB4NeeeMvTDnLK5oLE2UzNF7YqWAiC4zT0qTIJFja95OqqeCcchyyANODZYbwQ+Ahb6zpJStyj"
+    "7M8kJalJmKH3qvYSByuUWiA8FAK2RUVhMPLR15hWcRRPX798+eTVD1g/R/GtTVUM7V5IpWhtwIl9d+wJLNpJQkXZShxt"
+    "CVs7TYL0ishcawR9ZVMR33QyAXeB6wllzVnoiNxxErn84hqxpheknyivh4AzdGVq9cXr7DPHfQhuXkXGw4ItqtYPuqUs"
+    "1UHmwzChKRHrJ5wcs0hTVlQ4G7kqK2yUo0RTKx62EVkJhjt5hIUtsKs7QHSsykQVjIoFiuN9mAt+r2erCjow7cRaXGqS"
+    "MK7pVccVuXObq6bFhWFxoR/kfGUW8uQoV0VdWMj1crhAF9WwSdmSrMLpL+cwXVbs9Zt3z1+/ss1CYm1VP/OCYlnlrQsn"
+    "8lBv6QpjtJAKtcV0VUBVJ9S0q/bRuKF5xGtAlUjLWGQCTqsn47z6GK6rUuExu4/zAuphbgvaE2Egl2y7woy8UgY0vDKb"
+    "J/GwXMawYnsi06pihNXii9ukau9zwTQu1WWaiVxSSCkLCsPA+Gz8YBMyT7hmWF74Fn287U4lxHZYiaKlrvnAySuekcUM"
+    "ypXRLhYvs4eKalmg1DZRT7XIrWGavNpY7h8DtzQXGIMxvsxKtuqCprWLURl2drUaFcokzxQ7eQgCvsAz1EjKIyc5pYRP"
+    "vhavV7vK9nBia8uHInMgOSvVn+wdNZ8dS3Vpn90u1OmytTY7IAMOlkCMDz7TR/FZiUwUwvBlJh1aPp+hAVgV2R9sP4Df"
+    "P2eCnR7twgNbu9E2fLmBR8wQ9xAiOcMEbn1+LYO/h+AVHOygk3fKr97HVytrlUGs6mMy5O8eGlgZ/iVTYGVPkYF//wCB"
+    "o5dIyNY6fGoy92iIWSXy4tA6uW0aEPdp+Gw0lJs7Xwr+vUHGd+wzIfiVXCgF8D7xRe4/0eCv4QghGGUxqnJsQYOiJk9E"
+    "vDv4x3fi1Z9f/vHgLQjOa1RkAy/ggCONtfKOodfco283oIMekVA3CpN4BHTarjOuh4JTJ569fg8vt14I2GC7ZJ4YvL/i"
+    "HSVL6FI+fd9EjoojSJWVD0H2A2pth9bbwFGyL2UaApDWgyudRtGUO9w+Jp2akWc8AjLry/vshPmy9BAbV81rNi9ZNmQX"
+    "hXUwedGRaTPHyXwDTLeu/h+FQq3i"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1164,6 +1167,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -2068,6 +2072,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -2225,7 +2237,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2255,7 +2267,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2714,6 +2726,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2749,8 +2762,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2849,6 +2866,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2968,9 +2986,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -3042,6 +3061,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3735,7 +3758,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -6199,6 +6222,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -7015,11 +7045,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -7070,7 +7106,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -7163,16 +7199,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11719,7 +11785,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11745,7 +11814,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11760,6 +11830,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11802,6 +11873,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -12110,6 +12182,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

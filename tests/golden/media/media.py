@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -66,6 +67,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -904,83 +907,83 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkEAMnXYO9qRq8Ym"
+    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkECMnTYO9qRq8Ym"
     "QXT3u/pd/V7P5840DpNAZX4cdUadz+POeRovEj3ujD5+HHfGHQf/SfxPKoDP485RpAR9E1ILKd4f/iT8UJ6rwbhz6sCb"
     "WRwpevG1mKkroSVOrkU8E9oPVDRVOO6X1/8p5MLzYztKz5XKzLBpHGVymgl6NhJKTufwLIjTZ1pEMlSOyOYqEn6mGRA7"
     "RyIBi4wXP5krHqMZzL8cHx0KL54uQhVljlDhRHme8vjHVOl4kU4JBfgDw4EkoYw8SwSL/cdTZwjkgCf9Ps1uVk6VR6tO"
-    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxGky6FaiCKI7wIxGnnqrCV1CQZ6UfcGQaxxnS"
-    "guQB/zq97jidIAg1i0wWxwERCz4ji+DjuDNXQUKve0pPUz9BCaMffjR8kPhE4FhHRHEmpjII5CRQA/EWee7SrB9PBzij"
-    "K3yNfBc6kVPV1yqRqcyAg4ZVIpHZHKUsm8OLSRqfpzIciP3oMr4AkaNVkNtusszmsGqoPF8OkqXYxdn3RL//q4bHz3Yv"
-    "JdBr75krrnyY0DXfXStD8eRXBbIZymw696NzWE5mNDkIp+tHySI7ns5VKN0dEFAhI32lQAaBrzxcRZcqiBMFT4TOvHgB"
-    "wuh+Ho/HnfgC/x6JLF2AhONnT2aSnw0Gg2vXEVfzWCvh4nOXIYCN5cIcxaqiS+K8CDKGDGiBlJWRBRweMDsmLP28OA8p"
-    "LYakToFuQFgYYZaEHaeCWW8gYGtLP1jQC4xgFYeZDLRBQqUpbBN6Sq9c+JGH//KvodIadEfxAGhKYFxfGwZIgD/q/6bS"
-    "WKhPQNFp7Kkd4eI7GgRooXlu/Bt0BsjTWar+tvBR+OGRi+IBRGJeRupT9vHUJf2Ry03gR/BCFot0EQl8Y1CXEW2Iaymn"
-    "hbpU6dLO4ZAuIkw1kSyHVCOtghjkhAmFxJwuMtENVSYHwOpoikK8U1+SuSo+vP2zC6J9DktO5PSCIJ8tgkBkAGmvAdR+"
-    "f4KC4SI6mnUIbis9Yvl7R9gyt/wSIwwmxQMSZeKEa2TVjxyS41yEkXKknQe0y0vCDxxBpbBMWBGw6NFLsDETlWY+arzR"
-    "5+treFSW3/UHXjtlVVOYp1Vdc4O5uhvMSCvS/PhRRYuQ9WJd2+ZT6SwFTdEIXdlM0M8zifsQf6IJiUDS83wcIYP3ZUho"
-    "kzUT8KYRDVC8jpgmI5LjyTIDEQH7MJFavdx2SKJB7vxUHOwfvBWIFz3T/m+qkUAGcyJVpBkdWgAQgtdDP1RnxTuguDOV"
-    "MiT/Ta9t0Kw1+uFYXhOHhX7kh0T9Yfll0B/qXKX8NmlQC0gGFudtBLuSJoNXGb+WtXB4rkmIw/xOFf4conyxCuetEBEX"
-    "I1DEZPEMlVIlvaMoWP6MKq8zIr1PvIFPoMkulfnBcs33VJjEiEVpxMo+yJ2vGovXdMbuuidyN6YyIGdGA0StLk5lH/zw"
-    "nXYAov8txZ/o+3Xxp9eexP+u4l9EEXX5v0NUcS8DYT77mQr1HYzFdfmhTFO5bMSrxaUnNkX7Zu3nDewsQoW7bK91qGB8"
-    "ylUqwJY/mplQoQHrJ+v1+9u+p03C2LCG5fjpd9vw5ZC/fWvcLgVwR1f2OzlqOdgWYhb7v37YdxoEXHRxJ+CW6PFOwHcx"
-    "dABXPm3aL6KLgtBjSZGfKlC9YK1Se7bOBrLQsmQvUj/fBu9UdJ7NUUu17ZobdtyD7TWkyQqry5N9m61IZGjZkn9fQ8qS"
-    "2ritPsByDbEo+pQysmEu5R6uJAW7IHgUwQp4JEUGuI5oaKpmKiUf1EcBHI8jfMoTPMPQNb2AmUhoMb4tx8sDGHsP+wyj"
-    "W3jdokYKUCWF7wZLJJcWXZeIwCQbUcTeGzCv4tlMq1W5KjvFVdEs3N4hjg780F9v8PPK4OdD/NOon2ff1uC3kfXrtCB8"
-    "rSZYN4Q4KQsgiAxPQI7QdC5T8PZUqgdrbfAo/7nRPynBWX4cweJoH1tgY5Q5Kakot0QbYUfgOCFnGe0UJQKps0GLRZ0R"
-    "5pZ4JSrlOOXQf0OziyAkKvolTgOv/P71NSWCOT/GqeBp4OtETYkIw8EWw2f1CqWp6NElsMbS6vlgOBiyQ7xIz5WyKTx9"
-    "xtktemnv37YGrxrF4AAnHdlknGblY7Yo5xCNh4iaCMwQJuxkgyUlm0i6LIQAwKOxrJVCVjZWK5IUZUtaPOdB4ifENfsI"
-    "mXEexBMZnMn0vJYc53xzs82oikGbM1DG8Ib88o7No1IiW3QBx76Ywd+U0utxMpTUaMlNMsniC7UEOkyWApPtoIKNzjPb"
-    "oIRLyV7oeZyyze/HregVoVBBBZbh9XA32VFAI5RgYCh1b5nXNZpwxDnSNmD7Mz9QVQDxCGFd6l+lENOIwmIJzJfzMUYW"
-    "G9KznWMPi82jFUMM8xHgmgxi/h42EGoz0hexSU6/f33yc3/TweS8kztxxUrARgVw0npW/KpIe2qyOK+iO4njQMloXYyB"
-    "sVciA62q0PoTRqgWU7AiJvddXxWtfWwEo6Q1Aet03WWnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBauA+eLVlcW00NOuA"
-    "tcjK3AdOFPAUxsdZcZK0vARm4+5zywn+7nAEkiPI4O8IEJEIOHyueAVzuGSkml9qwEsnfhD0PT+9h0zTmU/drSv7PIAj"
-    "IdEAgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
-    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRyuRSk6Nrq77ODpWctp02cfDG5xVIam5prh"
-    "+vP+u7fEWWuLms+XRNfuA3MESeRu2AO/xhN9r11N3Da0GIm5TVGjD9UnFhN2dFQokemosO3G3O6tDafUfVN0obx7bZgq"
-    "vGyTiGLWOeCUJu5axGG5PoRBEF/1S17iA4KJ1CvNXHLc4nh9AAnBB/CfcL2/LQAcrEU4fI0ZlLKp0WDpuqlKlMywNKG3"
-    "Y7ZbFE9iD+UhEhM8RblQINvuyhG0a0JEYgkdzayisVR61Wta3ovUJJo5+OwKIw4zP9UZuYIxeXoXWLzQjZRC76OGEtPG"
-    "CHTOH2IjmFqYK6QQ42yyTKTW6OA2sAj140OZAwsCuqiROHjznmREb6CvhHvUnwEH1xaecJrczxVS6aWqAZZDJWKIbkin"
-    "rS/PhGufiHs/N83sNUDR2iZjT9GK8vyLlCtv1oUtj9UehJdmtqJQYl0wQGYx3L43ECBAr9HFEsc4oege/8f+u3eD0Out"
-    "ARLGJ7nhLptxscvWdw8jr2IDarnUZnuh175qmLuzQJ47aPIcwxtHJMskjSn8AsNojAuDdkUVPRkoHAluIsSxKrV1S1QZ"
-    "hdOmEL/rPGMGM12qCD3ocnjNDibHseAOn+Vx7TYmjpC+nGgrpZ0LNxe1A1GvC/LuWK3usEtEsJDRQYAALT+NI/LfWBHa"
-    "wT0qiuFEYSRo2ZLXjH4KZlzRoc/9PVFAahYrPHlx6IghudVYQdczVTYjrrxhqwCuOOoKrs8JZUI0QiBD3/MCxXVT0zj1"
-    "IOhV+Cu8CuGvBoVfzT2aafj8kPxij84PZpxgr/r1uIBVC/Ynt9da0MNpBg3qLPN/K+h/EHsQAWHmOYVpsvhCRQT+FSc6"
-    "DD/QwIOt2v3ih2c6Azf0y54jPu4fHp+cOmJ39/i/jvf2KIAEYUJtrxYQzAEyyhuZA7IJ0P9C4aGAwrIpIF98AZ6Af6Eq"
-    "IY2O8zgTiIsCjkujdbT1YhGWR1HRHYDKSC0A+IXOTIrkBMdOVHalQFR289/OkE6GyXs02e5Gy4/oXaOImMo+hIC3FKV4"
-    "MJIu17+ZKUZioRXV5fFoZhlDO4vR5SFXmRyTmGnsW6aoaapo0+BhMn9bdbgN2gk4CykNRt/R5oV3ecwIXYw9ntO43IX7"
-    "LT6iR3xqWPk1F5okr1RgWHecHTbZKMs+jTOJHjomFt2qIzpCqgBjl+ArRL6eg+QjHGcrfi9MgtmgIACR7LLLLQ7hXUnv"
-    "MNVBWiKUcA1SlFGZJFWjSdiPmP0oEp+E3ETBzmW2AEbmW/Ezv+5TYqdwGikxQqAZg1fzWAEm0uXPN1+wSkJuYN2i8kxO"
-    "uFzl+xDVZGo2A7XNMpKTjn6ZyhQCHNhKJmuogSYm+9ScHDQ1ZrfxbldKx5ybCw5uqkQjK8eJpTNdOgT45/zLuDPPskSP"
-    "NjZQ45uoeBCn5xteCvza2BxuDvvPNzdKOQFgWD2vfsNpQnwxrpwh0imVUz6Ke6oT+J3VCeAolbWdGDUshjwu5qyerdxC"
-    "NPJzK1MR3H7Mw9XIa59oUbFy+2y2ern9jTmflbT9DPYgXaLhXHknd2uJvUBSP1jF6gaqMtRl+E6rR1wNdUWlAp31Kpy4"
-    "XLgdNdS4bT83VSOZ+U6v28XEMO+U61FsyhlfWK38zo3rGet7c1TMyeriS7pIbAIm9DXq5DMPIn3wq6OpicJVCjtQ5mma"
-    "Ujp7YUhLAQEVLxqtZPR5bkYIWuN5kx/CYVqcXlArQzHZmZmHhp865nD74TTwo6ttfvja1ge00HnF663SjXldawMerRWx"
-    "/6D2+Knm9skYPxnjJ2P8XYwxW49HZYv/jj0V37qsfn07PMF6HcPxG0Jl3aRTP56uGmJTy3SbwLilwv6R2OSnwvvHbMOb"
-    "C++fLPuTZf8jWvbHYrf/odq/vku/zb3C8sdhiJ86fZ46fW7Z6fNk5J+M/B/OyLfl0q3heUQR/G2j7GLuVWvw3hRPUUkx"
-    "G9Qd4Zpa5DcHP/7f//wvlhoCF6+wcgXLdEq10g+c+s7lq64E6wE3I9pmorljrCC+qfoeeOrSkHrjcjjYGnCTyHW7eNhZ"
-    "Tx9rH+ODccd2jH2lbIAdlGoipdRkdvsDjWGt+pO7F+80melgfBye3TqzPLVG/g5aI5/8qSd/6jv5U81WqmSNhs83t7Zf"
-    "vPzXH17JydSjvuzrRs8l73VcHSGswhZDYbStYL3JjlTd3bmfomrZyH+o1ngu/86d5WIXrnjEWHd4hvf/GQDKe+mGiH8B"
-    "2wDcHywytvcr+pH2PaTtHEQwUCnWZCZxmpkiVikmi/OB0b05LMadXgFkc11AwCsCAKgwXQrjzAuQYm7Ei9O8l9j0u2ng"
-    "d6p+JcB3sNyWKz5lVAOsKbYog7i9JognpQ4dbGFBQnhq6lNfAQIIDhwtxW0vO0IrNjIfT2swtUQrZbBevlqbdBCDXKCP"
-    "mNUgNJXIWF+MxbMeA4XvoSKugVUOjyritHkXIgEzADSdibwllxsK0LOl/lpbFFsGoRb1VeF4sS5RMvA+cG0KSbBGmHpK"
-    "bckzz79DKSoqXDYtEz51sWHTw7IG2WrEWQFsa7gmYPvFLKL7JkuD/huxIY73f9o/POntALhnfI8ngMwdz00ivRLVViDZ"
-    "3lqXVfkkogvrn7z9cHATAHznAjavdEbgaffHEarbkcjvVxhHpRXw+be8IkHQBQnir9R+ju3B1FXDFdcik/rCbACCTXTp"
-    "FNgRGZWC06mxI0x03+PeQD+zNd3UTkLyS92rq5ccDBBTrF+XmT/xMUJCXD+YyyPEe74adWvw6l/s/a58TSoOQ2cQfbvR"
-    "OBK2JQlHm7soxhHRdfef+n3xk4oU3zU8WQpOPXCrgdHJepAsdyAwp/0NC2QDAH1vHI2jP/GC+PGbXlJh7qjAFf8k3mCf"
-    "CKg//NoXH5igDTcfu6Y3GPbdLA6oIQDvELjiiwzOfdPhhtckQACBvcA9zkDb9iSjylCv5YpmRsnmgfjFtDxxTGxUHkFB"
-    "y7sOdWIgEQYWytpVtm+ODg5eH/6ILStGFlxqFnb7Md344AI8HB7iKuA0TbNgWZcSumCZ/XJ7ubKN3sxdx3hXxmI6BY+U"
-    "W3jy1+09xrlvLoqtz1cxlB1t+8Q41jQ5z26s+UAc5Z9ZAGjeonHDxx4J016DkQ8rRKxozIA/KZHqJ2RMuS8qv7sjx9xe"
-    "9Vx0faM116N2Etvbr4sQnk389TMgObZBUctQ9RYQvQOc4HF917SsAMNJqLifm+BtuUzZLu1yk6KuoMR9NdrJvQ5mjPGE"
-    "JbfGcHsK98NRy8iCHZX6PA3XJFdly/bwHb0/2T86dMtdeze11Rfde3mb26VMfVT2tp2Ptk+lkc+24JpG/LKnsIPhOXEw"
-    "BAti7pjOhWMKEZGvdNHqx7up0uXnDpAnePG6KygnypMQKsSNQ+OdwZAwyUAkVnqFa94Uiqu9P7vW3dwl+7TN3YncF3fj"
-    "1dqIH93C7RIwzVdjr9Wv12MDs4wXuRTIor2QfEAwPAx2tVPQHRmq5Vk4twz6ItOmka/9Ru4i9Dpsv5ybMDzIb0Sw9wU0"
-    "bMLiyu7Vti/URH5Z2RSxLXyBZ2O8rdvc1Y3ayaicYg/erknM9ZGpjb35KBhIylqblcvb3BYDEenpepucrU7OB9LaTuk2"
-    "ercI4ERe7ENatXQSaJE353z2q9Xh//76+O3LbcAaT0D59hxYIiy1fvYa7levKoDSlUB01Y7Ldyno0sGpuYTHalWLdP0G"
-    "nwaEq2gWJ6SIBp+Q5tbk63ibdJ2xXV2GDnXBKklc6tUL5JRMiIvj3B7pGPYfUMfkVwnR/zQB/Wq8xuDOxLJUMtt7zTZJ"
-    "mx9wKz2SrnVo3ua36eODL/RRfDG2E60xfAmVJG36BV4Azy3/D98fwu9fcgtPj57DA9eG7C58uUf0zTNu4owUeNN0DxdD"
-    "8/TbOH1N/34R94mEeeaXr3DqehTMaNw5njV03iTA80uZqgCvFZXaiV7gROWQlAC8f2xp5t8a5iLBISFOf6cI0Uy4vUWY"
-    "55EdIX+LOA+nMf686VKNGt0piqfAqLW3pjaNwvALBq3ZOtPoxmHoJmz5LaiId0cfjmnK25cEN+LFMSHMeMfCIiDXEft/"
-    "5hIrpmODAV71SDHGaPeUybuC6TvX/w+pTFl7"
+    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxNZh0I1AFURzhRyJOPVWFr6Agz0o/4Mg0jjOk"
+    "BckD/nV63XE6QRBqFpksjgMiFnxGFsHHcWeugoRe95Sepn6CEkY//Gj4IPGJwLGOiOJMTGUQyEmgBuIt8tylWT+eDnBG"
+    "V/ga+S50Iqeqr1UiU5kBBw2rRCKzOUpZNocXkzQ+T2U4EPvRZXwBIkerILfdZJnNYdVQeb4cJEuxi7PviX7/Vw2Pn+1e"
+    "SqDX3jNXXPkwoWu+u1aG4smvCmQzlNl07kfnsJzMaHIQTtePkkV2PJ2rULo7IKBCRvpKgQwCX3m4ii5VECcKngidefEC"
+    "hNH9PB6PO/EF/j0SWboACcfPnswkPxsMBteuI67msVbCxecuQwAby4U5ilVFl8R5EWQMGdACKSsjCzg8YHZMWPp5cR5S"
+    "WgxJnQLdgLAwwiwJO04Fs95AwNaWfrCgFxjBKg4zGWiDhEpT2Cb0lF658CMP/+VfQ6U16I7iAdCUwLi+NgyQAH/U/02l"
+    "sVCfgKLT2FM7wsV3NAjQQvPc+DfoDJCns1T9beGj8MMjF8UDiMS8jNSn7OOpS/ojl5vAj+CFLBbpIhL4xmBdRrQhrqWc"
+    "FupSpUs7h0O6iDDVRLIcUo20CmKQEyYUEnO6yEQ3VJkcAKujKQrxzvqSzFXx4e2fXRDtc1hyIqcXBPlsEQQiA0h7NaD2"
+    "+xMUDBfR0axDcFvpEcvfO8KWueWXGGEwKR6QKBMnXCOrfuSQHOcijJQj7TygXV4SfuAIKoVlwoqARY9ego2ZqDTzUeON"
+    "Pl9fw6Oy/LYfeO2UVU1hnlZ1zQ3m6m4wI61I8+NHFS1C1ovr2jafSmcpaIpa6Mpmgn6eSdyH+BNNSASSnufjCBm8L0NC"
+    "m6yegDeNqIHidcQ0GZEcT5YZiAjYh4nU6uW2QxINcuen4mD/4K1AvOiZ9n9TtQQymBOpIs3o0AKAELwe+qE6K94BxZ2p"
+    "lCH5b3ptg2Zdox+O5TVxWOhHfkjUH5ZfBv2hzlXKb5MGtYBkYHHeRrAraTJ4lfFrWAuH55qEOMzvVOHPIcoXq3DeChFx"
+    "MQJFTBbPUClV0juKguXPqPI6I9L7xBv4BJrsUpkfLNd8T4VJjFiURqzsg9z5WmNxS2fsrnsid2MqA3Jm1EDU6OJU9sEP"
+    "32kHIPrfUvyJvl8Xf3rtSfzvKv5FFLEu/3eIKu5lIMxnP1OhvoOxuC4/lGkql7V4Nbj0xKZo36z9vIadRahwl+3VhgrG"
+    "p1ylAmz5o5kJFWqwfrJev7/te1onjDVrWI6ffrcNXw75m7fG7VIAd3Rlv5OjloNtIWax/+uHfadGwEUXdwJuiR7vBHwX"
+    "Qwdw5dO6/SK6KAg9lhT5qQLVC9Yqa8/abCALLUv2IvXzbfBORefZHLVU0665Ycc92F5DmqywujzZt9mKRIaGLfn3NaQs"
+    "qbXb6gMsVxOLok8pIxvmUu7hSlKwC4JHEayAR1JkgOuIhqZqplLyQX0UwPE4wqc8wTMMXdMLmImEFuPbcrw8gLH3sM8w"
+    "uoHXDWqkAFVS+G6wRHJp0XWJCEyyEUXsvQHzKp7NtFqVq7JTXBXNwu0d4ujAD/12g59XBj8f4p9a/Tz7tga/iaxfpwXh"
+    "azVB2xDipCyAIDI8ATlC07lMwdtTqR602uBR/nOtf1KCs/w4gsXRPjbAxihzUlJRbok2wo7AcULOMtopSgRSZ4MGizoj"
+    "zC3xSlTKccqh/4ZmF0FIVPRLnAZe+f3ra0oEc36MU8HTwNeJmhIRhoMths/qFUpT0aNLYI2l1fPBcDBkh3iRnitlU3j6"
+    "jLNb9NLev20NXtWKwQFOOrLJOM3Kx2xRziEaDxE1EZghTNjJGktKNpF0WQgBgEdjWSuFrGysViQpypa0eM6DxE+Ia/YR"
+    "MuM8iCcyOJPp+VpynPPN9TajKgZNzkAZwxvyyzs2j0qJbNEFHPtiBn9TSq/HyVBSoyU3ySSLL9QS6DBZCky2gwo2Os9s"
+    "gxIuJXuh53HKNr8fN6JXhEIFFViG2+FusqOARijBwFDq3jKvazThiHOkTcD2Z36gqgDiEUJb6l+lENOIwmIJzJfzMUYW"
+    "G9KznWMPi82jFUMM8xHgNRnE/D1sINRmpC9ik5x+//rk5/6mg8l5J3fiipWAjQrgpPWs+FWR9tRkcV5FdxLHgZJRW4yB"
+    "sVciA62q0PoTRqgWU7AiJve9vipa+9gIRklrAtZp22WnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBquE+eLVlca01NG3A"
+    "WmRl7gMnCngK4+OsOElaXgKzcfe55QR/dzgCyRFk8HcEiEgEHD5XvII5XDJSzS/V4KUTPwj6np/eQ6bpzGfdrSv7PIAj"
+    "IVEDgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
+    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRy2ohQdG91ddvD0rOG06bMPBrc4KkNTc81w"
+    "/Xn/3VvirLVF9edLomv3gTmCJHLX7IFf44m+164mbhtajMTcpqjRh+oTiwk7OiqUyHRU2HZjbvdawyl13xRdKO9eG6YK"
+    "L9skoph1DjilibsWcVi2hzAI4qt+yUt8QDCReqWZS45bHLcHkBB8AP8J1/vbAsDBWoTD15hBKZsaDZaum6pEyQxLE3o7"
+    "ZrtF8ST2UB4iMcFTlAsFsu2uHEG7JkQkltDRzCoaS6VXvablvUhNUgqYyBwFdocRj5mf6ozpDzKBTInJ67vAQoZupBR6"
+    "ImvoMZ2McOe8IpaC2YU5Qwo3zibLRGqNzm4Nu1BXPpRpsCCguxqJgzfvSV70BvpNuF/9GXCztSCF0+R+bpFKL9UaYDlU"
+    "IoZIh/Rbe9kmXPtE3Pu5bGbfAYrWThnbihaV51+kXIXTFrY8bnsQXprZiqKJtmCAzGLofW8gQIBeo7sljnFC0T3+j/13"
+    "7wah12sBEsYquREvm3Sxy5Z4r7oRtVxqs73Qg1810t1ZIM8dNH+O4Y0jkmWSxhSKgZE0hoZBu6LqngyUjwSXEWJaldoa"
+    "JqqSwmlTiOV1nj2DmS5VhN50OdRmZ5NjWnCNz/IYdxuTSEhfTrqVUtCFy4vagajXBXl3rIZ32D0iWMgAIUCAlp/GEfly"
+    "rBTt4B4VyHDSMBK0bMmDRp8Fs6/o3Oe+nyggNYsVXr04dMSQXGyspuuZipsRV+GwhQC3HHUF1+qEMiEaIZCh73mB4hqq"
+    "aZx6EAAr/BVehVBYg/Kv5iHNNHyWSD6yR2cJM062V318XMCqBfuT22ss7uGUgwZ1lvm/FfQ/iD2IhjALncI0WXyhIgL/"
+    "ipMehh9o7MFu7X7xwzOdgUv6Zc8RH/cPj09OHbG7e/xfx3t7FEyCMKG2VwsI7AAZ5Y3MYdkE6H+h8IBAYQkVkC++AK/A"
+    "v1CV8EbHecwJxEUBx6XRUtrasQhLpagAD0BlpBYA/EJnJl1ygmMnKrtSICq7+W9nSCfD5D2abHej4Uf0tFFETJUfQsBb"
+    "itI9GFWXa+HMFCOx0Ipq9Hg0s4yhncXo/pDbTE5KzDT2LVPUNFW0afBgmb+tOt8G7QQch5QGox9pc8S7PGaE7sYez2nc"
+    "78IVFx/ROz41rPyaO02SVyo2XHeiHTbZKMs+jTNJHzoyFt2qUzpCqgBjl+AzRL6eg+QjHGcrPjBMgpmhIACR7LL7LQ7h"
+    "XUnvMNVBWiKUcA1SlFHJJFWmSdiPmAkpkqCE3ETBzmW2AEbmW/Ezv+5TkqdwIClJQqAZg7fmvQJMpMufb75glYTcwBpG"
+    "5Zn8cLni9yEqy9RsBmqbZSQnHf0ylSkEO7CVTAZRA01MJqo+UWjqzW7j6a6UkTk3Fx/cVJVGVo6TTGe6dCDwz/mXcWee"
+    "ZYkebWygxjcR8iBOzze8FPi1sTncHPafb26U8gPAsPUc+w0nC/HFuHKeSCdWTvlY7qlm4HdWM4CjVNZ0elSzGPK4mLN6"
+    "znIL0cjPsEx1cPORD1cmtz7dosLl5tlsJXPzG3M+N2n6GexBukTDufJO7tYSe4GkfrCK1Q1UZajL8J1Wj7tqaoxKxTrt"
+    "qp24dLgZNdS4TT/XVSaZ+U6vm8XEMO+Ua1Ns+hlfWK0Cz43rGet7c2zMieviS7pIbDIm9DXq5DMPon7wq6OpichVCjtQ"
+    "5imbUmp7YUhLAQEVMhqtZPR5bkYIWuN5kx/CYVqcXlBbQzHZmZmHhp865qD74TTwo6tzfvg61we00Hn1661Sj3mNaw0e"
+    "jdWx/6D2+Kn+9skYPxnjJ2P8XYwxW49HZYv/jv0V37rEvr0dnmDtjuH4DaGyrtOpH09XDbGpa7pNYNxQbf9IbPJTEf5j"
+    "tuH1RfhPlv3Jsv8RLftjsdv/UK1g36X35l5h+eMwxE9dP09dP7fs+nky8k9G/g9n5Jty6dbwPKII/rZRdjH3qjV4b4qn"
+    "qLyYDeqOcE1d8puDH//vf/4Xyw6Bi1dYuYJlOqW66QdOfefyta4E1wNuRrTJRHP3WEF8UwE+8NSlIfXG5XCwNeCGketm"
+    "8bCznj7WnsYH447tHvtK2QA7KNVESqnh7PYHGsO16k/uZLzTZKab8XF4dm1meWqT/B20ST75U0/+1Hfyp+qtVMkaDZ9v"
+    "bm2/ePmvP7ySk6lHPdrXtZ5L3ve4OkJYhS2GwmhbwXqTHal1d+d+iqphI/+h2uS5/Dt3lotduOIRY93hGd4FaAAo76Ub"
+    "Iv4FbANwf7DI2N616Efa95C2cxDBQKVYk5nEaWaKWKWYLM4HRvfmsBh3egWQzbaAgFcEAFBhuhTGmRcgxdyUF6d5X7Hp"
+    "fdPA71T9SoDvYLktV3zKaA2wutiiDOJ2SxBPSt062MKChPDU1Ke+AgQQHDhaittfdoRWbGQ+nq7B1BCtlMF6+ao16SAG"
+    "uUAfMVuD0FQiY30xFs96DBS+h4p4DaxyeFQRp827EAmYAaDpTOTtudxQgJ4t9draotgyCGtRXxWOF22JkoH3gWtTSII1"
+    "wtRfakueef4dSlFR4bJpmfCpow2bHpZrkK1GnBXAtoYtAdsvZhHdN1ka9N+IDXG8/9P+4UlvB8A94zs9AWTufq4T6ZWo"
+    "tgLJ9lZbVuWTiC6sf/L2w8FNAPD9C9i80hmBp90fR6huRyK/a2EclVbA59/yugRBlyWIv1IrOrYKU1cNV1yLTOoLswEI"
+    "NtGlU2BHZFQKTqfGjjDRfa/Sp2bbSUh+qZN19cKDAWKK9esy8yc+RkiI6wdzkYR4z9ekbg1e/Yu965WvTMVh6Ayibzca"
+    "R8K2JOFocy/FOCK67v5Tvy9+UpHie4cnS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0J14QP37TCyvMfRW44p/EG+wT"
+    "AfWHX/viAxO05hZk1/QJw76bxQE1BOB9Ald8qcG5bzrc8MoECCCwL7jHGWjbnmRUGeq1XNHMKNk8EL+YlieOiY3KIyho"
+    "edehTgwkwsBCuXat7Zujg4PXhz9iy4qRBZcah91+TLc/uAAPh4e4CjhN04z6IFekhC5bZr/cXrRsozdz7zHem7GYTsEj"
+    "5Rae/HV7p3Hum4ti6/O1DGVH2z4xjjVNzrMbaz4QR/lnFgCat2jc8LFHwrTXYOTDChErGjPgT0qk+gkZU+6Lyu/xyDG3"
+    "1z4XHeBozfWomcT2JuwihGcTf/0MSI5tUNQyVL0RRO8AJ3hc3zUtK8BwEiru7SZ4Gy5Wtku73KSoKyhxX412cq+DGWM8"
+    "YcmtMdyewv1w1DKyYEdlfZ6aK5OrsmV7+I7en+wfHbrlrr2bWuyL7r28ze1Spj4qe9vOR9un0shnW3BNU37ZU9jB8Jw4"
+    "GIIFMfdN58IxhYjIV7po9ePdVOnycwfIE7yE3RWUE+VJCBXixqHxzmBImGQgEis9w2veFIqrvUt7rdO5S/Zpm7sTuS/u"
+    "xmu2ET+6kdslYOqvyW7Vr9djA7OMF7kUyKK9kHxAMDwMdrVT0B0ZquVZOLcM+iLTppGv+XbuIvQ6bL6omzA8yG9HsHcH"
+    "1GzC4vru1bYv1ER+WdkUsS18gWdjvLnb3NuN2smonGIP3q5JzPWRqbV9+igYSMq1NiuXt7ktBiLS01U3OVudnA+ktZ3S"
+    "zfRuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8k06sERYav3s1dy1XlUApeuB6Nodl+9V0KWDU3Mhj9WqFun1"
+    "23xqEK6iWZyQIhp8Qppbk6/jbdJ1xnZ1GTrUBaskcalXL5BTMiEujnN7pGPYf0Adk18rRP8DBfSr8UqDOxPLUsls75Zt"
+    "kjY/4FZ6JF3r0LzNb9bHB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweuDdld+HKP6Jtn3MQZKfCm6R4u"
+    "hubpt3H6Nf37RdwnEuaZX77CqdejYEbjzvGsofMmAZ5f0FQFuFVUaid6gROVQ1IC8P6xpZl/a5iLBIeEOP2dIkQz4fYW"
+    "YZ5HdoT8LeI8nMb486ZLNap1pyieAqPW3JpaNwrDLxjUsnWm1o3D0E3Y8ltQEe+OPhzTlLcvCa7Fi2NCmPGOhUVAriP2"
+    "/8yFVkzHGgO86pFijNHsKZN3BdN3rv8fQKtdkQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1059,6 +1062,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1649,6 +1653,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1806,7 +1818,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1836,7 +1848,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2565,6 +2577,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2600,8 +2613,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2700,6 +2717,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2819,9 +2837,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2893,6 +2912,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3421,7 +3444,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5826,6 +5849,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6642,11 +6672,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6697,7 +6733,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6790,16 +6826,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11179,7 +11245,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11205,7 +11274,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11220,6 +11290,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11262,6 +11333,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11570,6 +11642,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -64,6 +65,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -827,70 +830,70 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztWwtv20YS/it77gGRcRKt2E7vIvsMBGna+i62g9iH4mAJ5opcyYwpkuUu7aiJgPs198Pul9w8dvmQKFex3XsAKdDW"
-    "Ivcxr535Zmb5aStIZ1msTJQmW4OtT8OtaZ4WmR5uDS4vh1vDrS7+71rFcQp/D7fO5VzQL2+4NYJ/4BEsMJNJ6Ka4sZej"
-    "bh8mw5NeL5EzBeNhcJImihbC6TCGVsjT1OBs2o9eLba6W3E800ySSdOYloe/eakB7ZPR8FDpII8y5IBefJcGxUwlRuIT"
-    "gXO7IkmNCGQcy3GsPPFGBtfCp1UvRx6u6ItIC3OthM5koHpaZTKXRoXCMicyaa5FOoExMDDL02kuZ544Tm7TGyUk7SKk"
-    "Fn42N9ew6yxKopmMvWwuDnH9I9HrfdDw4tnhrYwLdfTMF3cRLOnb3z4s8pfzs1ORjj+owIiZNMF1lExhQ2lo+WewepRk"
-    "hTkPrtVM+gciMkIm+k7lWoBUebpKblWcZgqeCG3CtDBd4X8aDodb6Q3+dyBMXqiuwL9DaSQ/8zxv4XfF3XWqlfDxuc8U"
-    "KNgU1qh2FR0pcqWL2DBlIA2UrUwc4fCAFTIG6aFEaHOeUtsMhZ2D5EC0MMNuGRmt4sm2J16JiYziggYwg00eJjLWlgmV"
-    "52nOT2nITZSE+H9+O1Nay6mqHoBMiYzFwipAAv1J7xeVp0J9BIkGaagOhI9jNJhQoXlt/K8M0KKucvVzEeWKdvHRQEBI"
-    "rMtEfTSXIxAkWpKznDhKYIBJRV4kAkd4bVairXid7LRQtyqfu1W6KBtBvGoSWkmrRmnFKVgKiwrFGRRGdGbKSA+UnQRo"
-    "yAdtm7Jmxfs33/tg4FPYdCyDG6J+UsSxMEDtdiu5vd4YzcNHpjSYSjKn46UHbIVviWfWWVRTh+WmekAGTfrwrcVGSZes"
-    "uTRklJ9QcGI9Ou21IwB6Qecwz9ghsAHSIDigmcpNpNBrfFos4FHdijefuOguuRzrBpd9Tt0tPozIcpv6aG1y8AF2x4nE"
-    "I4SP79I8DtGG4bkMwwjJkPG7+np0Qh7Kd3le26mhfctTQH7bjR8RSQm4BPK+5WoyPEvi+Y94+LYG5IFIhvAXnKlbZV/w"
-    "sUaTUbMsNeDDazOWdMF8tSrjPWzXYsnovsFP2WNC3utO0mHpghdA+xfwCHx5NFMDmpqrCTipJFB4qKJkOEzwKS/wDM0+"
-    "v4GVyIfB6WicNw/mPsIWYPZ9ptDk96JBqqTjb7lEcWnR8UkILLIBnfdtII7MYzLRalnRIHQ1VTltRoe+mMHzfsMK+zg7"
-    "jmbRZpOfNyY/7+M/rXY0YZzwW5n1OrH+uiyIX5VMzfU9DLeppjRAMBleoIv2ElwDxAgMBDerChxyD3VJ+Rq87dnEwqE2"
-    "OuuPE9gcno3W0MYsM7BRFJ3oIBwInCfkxNBJAScstfHWnPwJce6EV5NSyVNJ/W/oHpCETCU/oWusj18sCExyfGU4GcSR"
-    "zlRAQuh7e0yf8ys2yNFDiMDaSavvPff69HRc5FOlHAzQVxwdadDRn/e8l62GUF/WuS5StZnT+1JQWZSRaN0jlNg0Tscy"
-    "vpL5dAUFM6xkWbe4ipqunPSWKbOeghDMPTDywMElwquik+aiJybwX4rZ24x5yNch6muC2Rs1BzA4ngtE1eAnrWOytlrj"
-    "pebU9XWac7TrpWvZUwk5FzDDSgpsaJvxbgEQsAFotysIoQNLFC061l0NGAatI7Y3iWLVJBBzhU2lf5dHRokqrAiExZyv"
-    "AGRk0XMwGs8NuHKOYWBKUxglizBKkWA1A7QdgozBHtMihygAMB2sHF0OHerUYtB3ry5+7O12EYMzpCRWy51AjQropP2c"
-    "+TWZDtW4mDbZHUNyomSyKceg2DtIQiDNwhBNHKHvysHVW4C7uiuG5NQaRs21Adf5ptsGEoJj3EDmzr1FFsFqFaSQx6Ls"
-    "fLujzyS1aH8mP9bNtTUabEJWYeraB01U9FQRoruEZLS8BWXj6fPrGL7TH4DlCIrKBwJMJAENTxXvYHNIa9U8qIUvnUVx"
-    "3Auj/BE2TandKvaqAxPgkZhoIcDG9EeYWAYOgpm2rl6EtiZAfgu9nLWBZ3obrE8bRIxAIqC3xAbcJlGTSCHifriXJefJ"
-    "rHWFYxKPbq+HdY6BYJpTCINEOHhKg3CUrCFMDdYiWAfLpKmPWSyjR4UA3vvOZuQipTdgK+zqA9hLTPJ0tpGkKC98uO1g"
-    "krwmnfwUQRpc5cMYahZM1/fHb9+QZl0sak8gRcedA1tpIHG3nIEP6Vg/6lSTtq0sBgIdHvGEQKdHKibuqCIgUenosN3B"
-    "3N/emE6pe7Z6p8JHHZgmvRyTSGIOHFyrBMtNYIvIw3xzCiElvuvVoNwTkonSq63sTAPjXLo5gcTgE+An3O/nAsjBouPp"
-    "q5M3zVCjIdJ1cpUpabAGuX1gj1uSjtMQ7SERY4XDFNi2v1Rp8m0eRyqhAuoyG3Oll1HT/FGiJtMsyadkmXiYRLk2BAVT"
-    "Qno3WKPsJEoh+lhhiWVjDbrUD6kRQi2sNaM84Go8z6TWCHBbVIT+8anCgSMBIWoiTl6/IxvRO4iV8IxGE9DgxsYzC7LH"
-    "QSGV36oVwkqqRAoJCPm0ze2ZeO2RcB8H0+xZAxZdbLLxFKMor1/kXGLflLYynXoSXdrVqmropmSAzcbxExABBvQKIZY4"
-    "xwVF5/yvx2/ferNwewOSMD8pA3c9jItDjr5HmHlVB1DLubbHC1H7cmDuTGI57WLI61rddEU2z/KU0i8IjDa4MGl3VLg3"
-    "4HAkwMQiCVXu2hPUAsFlc0iydVnWgpVuVYIIup4BM8DkPBbg8FWZ1+5jdQfly9UwJ7ZXSQ3moncg6XXA3rvOq3cZEhEt"
-    "FHSQIGArytOE8Bs7Qjd5myrfXM1LBG1bQ82IU7CxgIC+xHuiotRuViF5cdoVfYLV2KbatqX0AZfXOSoAFEdfwUX4mcxI"
-    "RkjkLArDWHF7JEjzEJJehW9hKKS/Ghx+s0BolyGXzrgYogSW8br0ZxPX4wbOLbhX/vbamj0XHjW4MxP9Usn/JA0hAwL7"
-    "MDksY9IblRD5ZA+lPjDAQ6w6/BzNrrQBGPr5qCsuj0/PL0ZdcXh4/vfzoyNKIMGY0NurApI5YEaFlKdGuRiD/G8UMDdW"
-    "2B0B8aU3gASiG9VIaXRa5pkgXDRw3Bqjo2sLJdgDoe4akMpMFUB8oY0tkVzg3LEydwpM5bB8d4Vysko+osUOd9a8RHSN"
-    "JmJbeEgBHykpbCZdb3PZJQai0IrabzybVcbUTlKEPASVCZikLOPIKUUFuaJDA+dB8K9lwG3ZzgAs5DQZsaMr3h7ynAFC"
-    "jCNe00LuCn6LS0TEI6vKX4PQZHm1PuIqcO5yyEZbjmieLfSAmQOhnSYQHaBUQLFzwApJpK/B8pGOqyXcC4tgNSiOwSQ7"
-    "DLnFKYyVNIalDtaSoIVrsCJD3VBqN0k4j1j9qKqTxNxYwclltQBH9lf1modHVNipQCMVRog0G/BWECvQRL78+e4Ldkmo"
-    "DWxPqtAWbusN8Ae1i9RkAn6ajaKUFb0JZA4ZDZwdWybUIARbbmqvBvKfX4JmV9tKGJy4HnSlawX235c/gDVjMj3Y2UFH"
-    "bZNZL82nO2EOYt7Z7e/2e893d2qpPMh5tWZ9T6U+veH/g7fSZQeoa3vW64vk6GOH7e2Alto1blKuOWoWzr+AtrIpYRvG"
-    "68njZvXG7QrqZd/HLDe314+45kL4utfgR/I5OtylMSUcIomDSKN4mat7pMpU1+kbNfsX5SIyzyXbOSScs3VbtAjG9ZHX"
-    "s4Yndd3rVZLL9UaL9WZilTdajEpVah6wfDGgdMpX7CdsH5CLnNWPvMhc4j6LNB7tqxAyRMBjSWCzN5XP4PiX6X2tDFpY"
-    "0RKQlOh7mV3nFkr3Q9RaxEbxy531G7rrUi12Zdeh6aOu7Vw+nQv4L/XAm/C/Rs+yU35nUwsquHG58ED4tlL3+uS7f/3j"
-    "n5iIg97vENchiK1VEp/Yk5cWuerKL0etznyt2+amZ6UwWxP1QnVr1bNz2/f2PG6hLNYblFt19P/ain8y7bim568EWQ5a"
-    "S12jqk+6eXWx1nRfqo1wA/5Bi9km/P9ZtP/a3f/f7u5/RWBfEdh/CIG1R6laNOo/393bf/HtH//0Uo6DkK4WLVrRTnkT"
-    "YHmGcA5b9IX1toL9JkOvVYj09XbXY293cXG0hNfVKVzC0JiVX+EVWEtA/Sytq9y+SkQBxwDgD5bg3CXjKNFRiLK9BhOM"
-    "VY4ViyzNjS3xSDEupp71vSUtFoAvEbK7KSGAioAAKttKYeG/ACvmNnWalzdtbDdYg75z9YEIP8BiFNdDZLJCWFs2Uidx"
-    "f0MSL2r9K2zwoCBCFURUdUcCAcDRVtwUOhBacZC5HK3QtCa/qZP17cuNRQd5yw1iRLNCoa3TYfUNS0shE4Xj0BGvkFVP"
-    "qBrmtPsQIYEygDRtRHlhhcvtiGzp9okrGdVJWMkTm3S82FQoBtAH7k0pCVbQ6MaFKwjy+gdUwqOynm0oRNTjxZbAfIWy"
-    "5Ry1Qdhef0PCjqtVROe1yePea7Ejzo9/OD692D4Acq/4KjuQzPeB2kx6KQ9uULK/t6mqykVEB/a/ePP+5D4C+Nogtna2"
-    "BoC0e8ME3e1A1O7yDZPaHvjmghoB9NZZRY/EjcVlT/yNrlbh1RfqGHE1URipb6z5urkdyt23uccdGVebpLYIWRrdwli+"
-    "rOchRViHlSYaR5jLIE3v7T1F8Y5v8e95L//gPkdwN/pxIgI3xGGDYSJccw3n24uPw4RkcPi7Xk/8oBLFn8eM54JLC1w0"
-    "t/5Te9n8AJJoOosKXL0HxB8Nk2HyjdsSf/j2b/r4RrYIjGZ8I15jxwJcDf7sifcsktaPbXx7TwWsfJLGVJzG+2x3fKlu"
-    "GtluK17ZA7iO91JAxjjatcqs40AvUh5r7AchCz/Z9htnoNbBEB2Ojy71BTCd9RylLd9OvD47OXl1+h22UKxOfbq84vdS"
-    "uoHoA02ckOFOAFMCE89XtU3f9TASdt/0uHzJfmKDdzeLIAAMyC2lcrj7fKZEw6I6bHw1sA5t3RMLZWlxXt3GT0+clX9z"
-    "Mk/rVo0EVG9s2z2Ya7ALAgcFbMJQEtYPqJx6n668S1py7r4wqm4hYfzUg/uE7D67qtJmDquLZyB0bMxRE6t5L1UfgC54"
-    "Xs+3TRRQO5kW3zAiitd+xeM297lxrhtsca9Hd8tYz8qx+FNyu4ZbJtyjpTZGwfBgdZ3Wr3OaFuY6y2fvLo7PTv16L/m+"
-    "y15VT7lsvt7KPEIn65rMdJAa7WV3McReD6tH6ANMi0mPM/Dc9vOm0kQCyEQipasGNJ2rZu/Z91Av+N2fL6h+yYsQK6SR"
-    "U4uKYMosM2AYSzdYVlAMGq37eGvlzk2H4sI+98y5W3vvd13IH30C5hMx7V9lbdRF3ubQME+L0g5k1fQm7AUhg8lu9q/9"
-    "gZVaWf3y66QXRtv28n0fg1VJz+n678KIx5Pypp67x9Z6GKuvxZYbkuiTorrbqfJK+AHPhvihmP1MDP2UdT7VWfyy9qUf"
-    "oWJbb42hcaA4VxqA/rbV54bdWpeI+Y1Wre+i2Zvyyz188Jn+FJ+ty0QnDD9mkPujIX+GARB2y39xfB/efy4dOz16Dg98"
-    "lxv58OMRaQ6vuIsrUoZDyz1dssLL7+PyKwfus3hMysErf/sSl15NN5iNBycOVs67RHh5N7xJ8Ebw3y30AheqY38i8PEg"
-    "3q6/1y9NgrE3Lv8gKG4X3N8jzksITcx/AaDGZSyYs83yZE0MJegLfqzWI4ehZxzu7D1yXqPV1yyHYARW98EDCiewxdbi"
-    "39Mc2oo="
+    "eJztWwtvG8cR/itbpYBJlDzRkpzWlCrAcJxErSUZloqgEAnd8m5JnXmv3N5JZmwC/TX9Yf0lncfuPcijQktKH4ADJBHv"
+    "9jGvnflmZu/TjpdEaajyIIl3hjufRjuzLClSPdoZXl2NdkY7PfzfjQrDBP4e7VzIhaBfzmhnDP/AI1ggkrFvp9ixV+Pe"
+    "ACbDk34/lpGC8TA4TmJFC+F0GEMrZEmS42zaj14td3o7YRhpJilPkpCWh795qSHtk9JwX2kvC1LkgF58l3hFpOJc4hOB"
+    "c3siTnLhyTCUk1A54o30boRLq16NHVzRFYEW+Y0SOpWe6muVykzmyheGOZHK/EYkUxgDA9MsmWUycsRJfJvMlZC0i5Ba"
+    "uOkiv4FdoyAOIhk66UIc4frHot//oOHFs6NbGRbq+Jkr7gJY0jW/XVjkLxfnZyKZfFBeLiKZezdBPIMNZU7LP4PVgzgt"
+    "8gvvRkXSPRRBLmSs71SmBUiVp6v4VoVJquCJ0LmfFHlPuJ9Go9FOMsf/DkWeFaon8G9f5pKfOY6zdHvi7ibRSrj43GUK"
+    "FGwKa1S7io4UmdJFmDNlIA2UrYwt4fCAFTIB6aFEaHOeUtsMhZ2B5EC0MMNsGeRahdOuI16JqQzCggYwg00epjLUhgmV"
+    "ZUnGT2nIPIh9/D+/jZTWcqaqByBTImO5NAqQQH/c/0VliVAfQaJe4qtD4eIYDSZUaF4b/ys9tKjrTP1cBJmiXVw0EBAS"
+    "6zJWH/OrMQgSLclaThjEMCBPRFbEAkc4bVaijXit7LRQtypb2FV6KBtBvGoSWkmrRmmFCVgKiwrF6RW56EQqlw4oO/bQ"
+    "kA/bNmXNivdvvnfBwGew6UR6c6J+WoShyIHabiu5/f4EzcNFpjSYSryg46WHbIVviWfWWVBTh+GmekAGTfpwjcUGcY+s"
+    "uTRklJ9QcGIdOu21IwB6QeewSNkhsAHSIDigqcryQKHX+LRcwqO6FW8/cdlbcTnGDa76nLpbfBiR5Tb10TrPwAeYHacS"
+    "jxA+vkuy0EcbhufS9wMkQ4bv6uvRCXko3+V5baeG9i1PAfltO35MJMXgEsj7lqtJ/zwOFz/i4dsZkgciGcJfcKZulXnB"
+    "xxpNRkVpkoMPr81Y0QXz1aqM97BdiyWj+wY/ZY4Jea87SYelB14A7V/AI/DlQaSGNDVTU3BSsafwUAXxaBTjU17gGZp9"
+    "NoeVyIfB6WicNwfmPsIWYPZ9ptDk97JBqqTjb7hEcWnRcUkILLIhnfcuEEfmMZ1qtapoELqaqYw2o0NfRPB80LDCAc4O"
+    "gyjYbvLzxuTnA/yn1Y6mjBN+K7PeJNZflwXxq+JZfnMPw22qKQ0QTIYX6KG9eDcAMbwcgptRBQ65h7q4fA3e9nxq4FAb"
+    "nfXHMWwOz8YbaGOWGdgoik50EA4FzhNymtNJAScsde5sOPlT4twKryalkqeS+t/QPSAJqYp/QtdYH79cEpjk+Mpw0gsD"
+    "nSqPhDBw9pk+61dMkKOHEIG1ldbAee4M6OmkyGZKWRigrzk60qDjP+87L1sNob6sdV2k6nxB70tBpUFKorWPUGKzMJnI"
+    "8FpmszUUzLCSZd3iKmq6stJbpcx4CkIw98DIQwuXCK+KTpKJvpjCfylmdxnzkK9D1NcEs3O1ADA4WQhE1eAnjWMytlrj"
+    "pebU9U2ScbTrJxvZUzE5FzDDSgpsaNvxbgAQsAFotycIoQNLFC06xl0NGQZtIrY/DULVJBBzhW2lf5cFuRJVWBEIizlf"
+    "AcjIoudgNFnk4Mo5hoEpzWCULPwgQYJVBGjbBxmDPSZFBlEAYDpYObocOtSJwaDvXl3+2N/rIQZnSEmsljuBGhXQSftZ"
+    "82sy7atJMWuyO4HkRMl4W45BsXeQhECahSGaOELflYGrNwB3fVcMyYkxjJprA66zbbf1JATHsIHMrXsLDILVyksgj0XZ"
+    "uWZHl0lq0X4kP9bNtTUabENWkde1D5qo6KkiRG8FyWh5C8rG0+fWMXxnMATLERSVDwWYSAwanineweSQxqp5UAtfOg3C"
+    "sO8H2SNsmlK7dexVBybAIzHRQoCJ6Y8wsRQcBDNtXL3wTU2A/BZ6OWMDz3QXrE/niBiBREBvsQm4TaKmgULE/XAvS86T"
+    "WesJyyQe3X4f6xxDwTQnEAaJcPCUOcJRsgY/ybEWwTpYJU19TEMZPCoE8N53JiMXCb0BW2FX78FeYpol0VaSorzw4baD"
+    "SfKGdPJTAGlwlQ9jqFkyXd+fvH1DmrWxqD2BFB17DkylgcTdcgY+JBP9qFNN2jayGAp0eMQTAp0+qZi4o4qARKWjw7YH"
+    "86C7NZ1S9031TvmPOjBNejkmkcQsOLhRMZabwBaRh8X2FEJKfNevQbknJBOlV1vZmgbGuWR7AonBJ8BPuN/PBZCDRcez"
+    "V6dvmqFGQ6TrZCpVMscaZPfQHLc4mSQ+2kMsJgqHKbBtd6XS5Jo8jlRCBdRVNhZKr6KmxaNETVYKnMiSBUqYiY9pkOmc"
+    "5Q82gUpJCPXNsV7ZiZVCJLLGHsvJGHepK1IphF1YM6Kc4HqySKXWCHZb1IW+8qlCgyUB4WosTl+/I3vRu4ib8LwGU9Dm"
+    "1oYUeenjYJHKbtUaYSVVIoFkhPzb9rZNvPZJuI+DbObcAYs2TpnYihGV1y8yLrdvS1uZWj2JLs1qVWV0WzLAZsPwCYgA"
+    "A3qFcEtc4IKic/HXk7dvncjvbkES5iplEK+HdHHEkfi4eRC1XGhzvBDBrwbpzjSUsx6Gv57RTU+kizRLKBWDIGkCDZN2"
+    "R0X8HJyPBMhYxL7KbKuC2iG4bAYJty5LXLDSrYoRTdezYQabnNMCNL4uc9wDrPSgfLkyZsX2Kq5BXvQOJL0O2HvPevge"
+    "wyOihQIQEgRsBVkSE5Zjp2gnd6kKzpW9WNC2NQSNmAWbDAjuS+wnKkrNZhWqF2c9MSCIjS2rrimrD7nUzhECYDn6Ci7I"
+    "RzIlGSGRUeD7oeJWiZdkPiTACt/CUEiFNTj/ZrHQLEPunTEyRAws6fXozybGxw2sW7Cv3O7G+j0XITW4szz4pZL/aeJD"
+    "NgT2kWewTJ7MVUzkkz2U+sBgD3Hr6HMQXescIOnn4564Ojm7uBz3xNHRxd8vjo8pmQRjQm+vCkjsgBnlU84aZGIC8p8r"
+    "YG6isFMC4kvmgAqCuWqkNzopc04QLho4bo2R0raIYuyHUKcNSGWmCiC+0Lkpl1zi3InK7xSYylH57hrlZJR8TIsd7W54"
+    "iUgbTcS085ACPlJSmKy63vIySwxFoRW14ng2q4ypnSYIfwg2E0hJWMaBVYryMkWHBs6D4F+r4NuwnQJwyGgy4khbyD3i"
+    "OUOEG8e8poHfFRQXV4iOx0aVvwanyfJqPcV1EN3jkI22HNA8U/QBMwdCO01QOkSpgGIXgBniQN+A5SMd1ysYGBbBylAY"
+    "gkl2GH6LMxgraQxLHawlRgvXYEU5dUap9SThPGIlpKpUEnMTBSeX1QIcmV/Vax4eUJGnApBUJCHSTMBbQ69AE/ny53sv"
+    "2CWhNrBVqXxTxK03wx/UOlLTKfhpNopSVvTGkxlkN3B2TMlQgxBM6am9Msh/fgmyXW8xYXDi2tC1rhXbf1/+ANbyPNXD"
+    "3V101CaxdZJstutnIObdvcHeoP98b7eW1oOc1+vX91Ttkzn/H7yVLrtBPdO/3lwwRx87am8NtNSxcZNyzXGziP4FtJUN"
+    "CtM83kweN663bl1QX/s+ZrnRvXnEDRfFN70GP5It0OGujCnhEEkcRBqEq1zdI1Wmuk7fuNnLKBeRWSbZziH5jDZt0SIY"
+    "21PezBqe1E2v10ku1xsvN5uJUd54OS5VqXnA6iWB0ilfs58wPUEueFY/siK1SXwUaDza1z5ki4DHYs9kciqL4PiXqX6t"
+    "JFoY0RKQlOh7mV3rFkr3Q9QaxEbxy571Od17qRa7NuvQ9HHPdDGfzgX8l/rhTfhfo2fVKb8zqQUV37h0eChcU7V7ffrd"
+    "v/7xT0zKQe93iOsQxNaqik/syUuLXHflV+NWZ77RbXMDtFKYqY86vro16tm9HTj7DrdTlpsNyq46/n9tyz+ZdmwD9FeC"
+    "LAetlQ5S1TPdvtJYa8Cv1Ea4Gf+gxUxD/v8s2n/t9P9vd/q/IrCvCOw/hMDao1QtGg2e7+0fvPj2j396KSeeT9eMlq1o"
+    "p7wVsDpDWIctBsJ4W8F+k6HXOkT6etPrsTe9uDhawuvqFK5gaMzKr/E6rCGgfpY2VW5fxaKAYwDwB0tw9sJxEOvAR9ne"
+    "gAmGKsOKRZpkuSnxSDEpZo7xvSUtBoCvELK3LSGAioAAKttKYeC/ACvmlnWSlbduTGdYg74z9YEIP8RiFNdDZLxGWFs2"
+    "UifxYEsSL2u9LGzwoCB85QVUdUcCAcDRVtwcOhRacZC5Gq/RtCG/qZP17cutRQd5yxwxYr5GoanTYfUNS0s+E4Xj0BGv"
+    "kVVPqBrmtPcQIYEygDSdi/LyCpfbEdnSTRRbMqqTsJYnNul4sa1QckAfuDelJFhBo9sXtiDI6x9SCY/KeqahEFC/F1sC"
+    "izXKVnPUBmH7gy0JO6lWEZ3XeRb2X4tdcXHyw8nZZfcQyL3ma+1AMt8NajPplTy4QcnB/raqKhcRHdj/8s370/sI4CuE"
+    "2NrZGQLS7o9idLdDUbvXN4pre+CbS2oE0FtrFX0SNxaXHfE3umaF12CoY8TVRJFLPTfma+d2KHfvNvqtti1ClkY3MlYv"
+    "7jlIEdZhZR5MAsxlkKb35s6ieMc3+vedl3+wnybY2/04EYEb4rDhKBa2uYbzzSXIUUwyOPpdvy9+ULHiT2UmC8GlBS6a"
+    "G/+pnXRxCEk0nUUFrt4B4o9H8Sj+xm6JP1zzN32II1sERjO+Ea+xYwGuBn/2xXsWSeuHN665swJWPk1CKk7j3bY7vmA3"
+    "C0y3Fa/vAVzHOyogYxxtW2XGcaAXKY819oOQhZ9M+40zUONgiA7LR4/6ApjOOpbSlu8oXp+fnr46+w5bKEanLl1kcfsJ"
+    "3UZ0gSZOyHAngCleTn35FW3TNz6MhO33PTZfMp/b4D3OwvMAA3JLqRxuP6Up0bCoDhtfE6xDW/vEQFlanFc38dMR5+Xf"
+    "nMzTulUjAdUbmnYP5hrsgsBBAZswlIT1Ayqn3qcr75WWnNuvjaobSRg/9fA+IdtPsKq0mcPq8hkIHRtz1MRq3lHVh6AL"
+    "ntd3TRMF1E6mxbeNiOKNX/TYzV1unOsGW9zr0b0y1rNyDP6U3K7hlgn3aKmNUTA8WF+n9UudpoXZzvL5u8uT8zO33ku+"
+    "7+JX1VMum6+3MgvQydomMx2kRnvZXgwxV8XqEfoQ02LSYwSe23zqVJqIB5lIoHTVgKZz1ew9uw7qBb8BdAXVL3kRYoU0"
+    "cmZQEUyJ0hwMY+UmyxqKQaO1H3Kt3b/pUFw44J45d2vv/cYL+aPPwVwipv0Lra26yF0ODYukKO1AVk1vwl4QMpjsZv/a"
+    "HRqpldUvt056kWvTXr7vw7Aq6Tnb/I0Y8Xha3tqzd9paD2P15dhqQxJ9UlB3O1VeCT/g2Qg/GjOfjKGfMs6nOotf1r50"
+    "A1Rs6w0yNA4U51oD0O0afW7ZrbWJmNto1bo2mr0pv+LDB5/pT/HZuEx0wvAjgtwfDfkzDICwW/6L4wfw/nPp2OnRc3jg"
+    "2tzIhR+PSHN4xT1ckTIcWu7pkhVe/gCXXztwn8VjUg5e+duXuPR6usFsPDhxMHLeI8LLe+JNgreC/3ahF7hQHfsTgY8H"
+    "8Wb9/UFpEoy9cfkHQXGz4ME+cV5CaGL+CwA1LmPAnGmWxxtiKEFf8GO1HjkMPedwZ+6U8xqtvmY1BCOwug8eUDiBLXaW"
+    "/wZIqt6g"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -933,6 +936,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1460,6 +1464,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1617,7 +1629,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1647,7 +1659,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2102,6 +2114,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2137,8 +2150,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2237,6 +2254,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2356,9 +2374,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2430,6 +2449,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -2873,7 +2896,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5265,6 +5288,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6081,11 +6111,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6136,7 +6172,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6229,16 +6265,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -10618,7 +10684,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -10644,7 +10713,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -10659,6 +10729,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -10701,6 +10772,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11009,6 +11081,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

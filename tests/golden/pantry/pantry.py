@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -233,6 +236,7 @@ if TYPE_CHECKING:
         def __repr__(self) -> str: ...
 
     class Flag:
+        aliases: tuple[str, ...]
         bounds: tuple[int, int]
         choices: tuple[str, ...]
         config_only: bool
@@ -267,6 +271,7 @@ if TYPE_CHECKING:
             dest: str = "",
             bounds: tuple[int, int] = (0, 0),
             unit: str = "",
+            aliases: tuple[str, ...] = (),
         ) -> None: ...
 
         def takes(self, word: str) -> bool: ...
@@ -1158,88 +1163,88 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPQ1v28hyf2XrVyA2KsmOnbs2sl+AIJd35zaxg9jXoLAEcyWuJJ4pUo8fdvQSA/01/WH9JZ2vXZISadMfuWtwPuAS"
-    "m+TOzs7MztfObL5sjOP5IjRZEEcb/Y0vg41pEueLdLDRPzsbbAw2OvhXmsXjC/h5sPFLfKXm+Xim4omKI6OCzMxVNjMJ"
-    "/Jj2BhvDDnyemGLAR/5ZmUuTLFU6M+Gko8J4Og2iqdIpAFDT2LihVzrIaNwn+EHlURaECF5lwRxnUPlCxQk9GeswNAn8"
-    "FY1NmO6r0yQ36mpmInkUGt8CzVNDME/1hSGsAXkdEe4dwOECUZkESZrxeJgYZsI5Qg3PYAB8FflqAjNfzXRmwS4SIB1j"
-    "GwbwIY7gZ2kHsVwkQUTD+/JYHb1+/1addbuvP/6s/vP1u1/fDguKxXkyNlVg9imDS4z2GZp9rn79eAgAhlVsiGGzeLGA"
-    "ZXURFtMzgeUqrewbRbPYJeGCkzyK8EWcZwUjx8GCkTrJp1NgJUDgh2oC87mxQaSIzT1CZwjfg1jNgWhWkKxAnA07O/gH"
-    "PotgMfBoosPUyCIKyeEP8bNuN80MSiSClTEiiDpaKhBXmIYmhkFlIaqAMOOYsKkAKQ9iIbkFP+HjKnmryMaJWZnnE22Q"
-    "LKaBTFz6dpT7U5PVrQy3GH6/MJHfQfKaPImrqxRcHI/KSPhBOlsBewoChY8R7DiOL0pojEGaUiM8TzOdZCahMXMdRPSD"
-    "b9LUJILpp1kA2PEg3iwVvEqyXFAT8dVRliz729tBdGkioNKSQLvHUZwZYpAlOM6VxHGGIkSqiBh2vdHZCMN5ytoqi+OQ"
-    "ZAx+jvQcJu0PNkDJLCza4yRYoHKjFz/F43wOc2t8onBsR8G0pEv0KDQ99VbD0jyCejbsIUTPKoN0occGBGmhE50ZX4mE"
-    "q4XOSB1mM/gQmDJN9LynDqPL+AI3HMJCRectltkMZuX19hZLdYDgX6lu97cUnj87uNRhbl4989RVABA9+d0DGP9+cnyk"
-    "4tFvZpyB0GfjGe7TDPceQn8GwINokWcn45mZa28fmaKj9MokKak7Gm6A6mG8QAUIe9WHXd5R3pfBYLARX+CffZWBBu0o"
-    "/NnXmeZnvV7v2uvAPo+B1x4+9xgDA5MCjGJWtYmqIc3DjDEDYiBpQc8K4vCA+TEC4iFBaHIeUppMrAlSFkbIlEGWguHY"
-    "6qnXaqKDMKcPeIHVNZDs8CJMksQJP6VPQM37+De/nYNE66kpHgBNCY3ra2GABvyj7j9MEivzGSg6jn2zrzz8BvZIlqcM"
-    "G//UYxSo88T8PQ8SQ7N4KB9AJOZlZD5nZ0MgJFkuEZwwiOAD2I6geRV+0asRklSoa0mXiiUVIB0kjaKlpkQzh2qKxApj"
-    "tLJEKaTmOM/U5txkuge8jsYoxvs1czJf1ce3f/PgKah9NdJgwhH3SR6CQQZct+qQBY2GsuHhilJWz7i10j6L4DtaMDMs"
-    "KPFC1lI8IGkmZngirkHUIVF2UozEUwZ2a492ekn+gSmoGJYLVgYsfaxqEhiZZAGqmf6X62t4VBbh9gOvO2V1Uzg7q/rm"
-    "Nm/pfoi7qctfpxl4G9NaLD6xogBhiC/AgUIRR81qhZW0K0NEjat9P8ChOvxQnpU2Vj3FbhpRg84xEIL8QFaaxsrPXVd6"
-    "TV4GuIgr72EfmykasMZlFgNxwVmQhTzyENhDb9d4gJB0BPqMLIfghg7ZcRQufwkIB1KftFz4CRTCpZEXlhCBb+YLMHJR"
-    "VhqxIktl13mVcO1d6fvKlTha9eRsku+KE0YfTTSq9I3+HnHg7gLVBlWxG+1ZbwcM2/CyJLsPYKYLZtZ25OMEN/dms3WG"
-    "KwOifD5yfLYsfL7T2/m9uTgCn8bo6OFcfJQdaYPHVR4+XjD5+1qBDPB+MgHfxgTcQ20wUasix/RtsAHar/HGRAjF0yP/"
-    "+0qTvwfSRj6c0hi7o6bpS25hAm4I6BIO3weDCJ8ygGfouyUXAIm88EhVXcYejH2A2MLo9lJ7WkFVkwcrq0RypWrTIyIw"
-    "yfrks271mFvxZJKaRtHA8DaIgnkO/O7vVJTezjVlYeZBu8HPVzQm/leruib33V4PI+vttKD1mmiaze5g/E/LAggiwwAo"
-    "WTGeQYw8ziA8E1bgJzdgF7nX4Ewc4zrOGvCsGqwwhGfDBtx4yVbD4BS0EfYVjlN6kpnE6eVeg7GZ0Mot8UpUcmty2H9D"
-    "i4QoLEz0KU5Cv6o2hh2bB1pLgqynAAstd9dkYJ05uTsInUwp+7KOKqfMao1WNXFWZRFZ64rmtAm1m2Kx2rRaFTBTd7jq"
-    "mrtkaEHJ1mnRGozuMraRdpzpa9gCK/m+26hn84C1jKjJ+dUTjdJ2NnMt6OZJQGAacoAOg+rjgsxvKeSh8BlN0szGHZIr"
-    "Skw9hVsOm4NVPLVaRS8WYTCmPbyNiTnROmsrkHRlGfviUYH5qfNunlFCDJP5YJkXoQYGowqpx7zNsAqlT0FvhDorU9w+"
-    "WqE8UCPd/oJIX68Q3/k+DvtjSVp01GhJBrce24bPWtK1Hs9QjyD0EUR7I0lEO2Tp9Qq2r8WppHdEr9EyM2k9zs0fX1OO"
-    "mRNvnGUeg3JbmDGN2+ntVTFhjOkZiFtq4T/vQehET0d5MjXGZgfTc06b0Uev/rrXe9mAHsNVqUkujY+7GIwXKIA+5XxB"
-    "HNxRU+mYSLvkIvmAYTzlrCDGKfgE3DwIUYQi1s0ks5wtaVpn1BagkPzSI7Ru0zAe6fAcdNGaGuIkdtVzLrl1q2qiZsHi"
-    "1VG+9Iak9b5NzlJ2XG2CwemS2aEk4RZnWMkvRZZWU+cXZgmUBBHFFD74tOJEiiSW1lJywMHw4LkHPo4bl2cicgTBZSio"
-    "wE5Bu7VLwhWWMdfgsdN5AGYC0GfZFNeyz2nXJmS7kyA0VQTxYKIt9a/InBchgEINyYcjaC+J9Bw40C6xQe8cZBKkLveD"
-    "GBE285HxfaCxO6Hc1OQYoBKjMEUy3h9en/7S3e1gxp8z2LRUNxOwEfY+42PFr7po34zyaXW5Lm3QbsUpWoMM3FSD4RSt"
-    "CP3MBNxyyaevz4rhUyyCUZc3aTEt528q5wDWFQ0kZS7pGaSdJzN6jFIN9+f6c1lcaz33NmjlWZn7mCdw+BTefGcl6kw1"
-    "qibcfV75zGBzpw+SoyiC2he1pcAvY37yiZVINX9Us650EYRh1w+SB8g0O49rcXI5iIQ10iJqEJD46wEixgUAxGo2IMqX"
-    "A0jSW6jlRAaepVsgfWlGR/wT6zqvIzUJTOg/RMuS8uSldZRdJG7dbhcPVfuuaCFcSmImyTB1QNLgxxkefDIPVlEzn8k5"
-    "eQhyPPeVnP+pmN6ArLCqH8Nc7CK3oRQdRN1fdvBIruH86ksAoUNx/Iam5prx+tvhu7fEWWuL6k+s1KbdB3KuSeSu2QO/"
-    "xaP0QbuauC206BfuLwalXWIxrY7OHzUyHRW23ZgvtlrjqdOuVBEZ/0Ebpoov2ySimHUOiowqrmHZHsMwjK+6pbD7EdFE"
-    "6pUgW9FAOxe3R5AW+Aj+E8739xzQwQoHqjeqmBpw/tRmYhZGZ1jwsLUv2y2KR7GP8hCpkcHPDMi2t3Ku7UnOjVhCdSWr"
-    "y1hK/FPympYPIjWJZtWppTVIhh0YEZOnR2n3zcgY9D7WlsS0EYF2/CE2gqkFWHOKS85Hy4VOU3Rwa1iE+vGxzIFFAV3U"
-    "SL1/84Gd+m1KosCrYIKJgbbCMx8vHuYKYYixhpjDSsUQ15BOay/PtNYuEfdhbprsNViitU1iT9GKMvw84Xqetri5KO1R"
-    "eCnQiuKLtmiAzIbhIyABAvQaXSx1ggDV5sl/HL5715v7Wy1QwvjEGe6yGVcHbH1fYeRVbMBUL1PZXui1rxrmzUmopx00"
-    "eR3hDYSpSwhUKfwCwyjGhVHjTFcGCkeDm5hHvklsMRTVWyHYJIBFuyMIgHRpIvSgy4E1O5gcx4I7fO7i2heYiUf68smF"
-    "C62jkpuL2oGotwny3rFavcMuEeFCRgcRgmUFSRyR/8aK0A7eokIbPnmJFE1b8prRT8EyJnTonb+nCkxlssKTV0cdtUNu"
-    "NVbvbUnlTp+redgqgCuOuoKj+7leEI0QyXng+6HhYqxxnPgQ9Bp8C59C+JuCwq8e5ggYUunsF/uUkJzwMWXVr8cJrFqw"
-    "r7ytxhohTjOkoM6y4B8F/d/HPkRAIB9ZAmCy+MJEhD7Jg+MHGniwVQdfg/k51SR+fdVRZ4dHJ6fDjjo4OPmvk1evKIDc"
-    "wkQehJc5BHOwGONTnBokagT0vzCwuJHBWiyqfwFPILgwlZAmjV2cCcRFAcep0TraIrQIKy6olA9Q5UXlgHyeZpIiOcWx"
-    "I5NdGRCVA/fuHOkkTH5FwA62G16id40iIvWCVOtLW0oriaTLRXUCoq9yzsZqHs0sY2wnMbo85CqTYxIzjQPLFDNODG0a"
-    "yoTRb6sOtyx7Ac5CQoPRd7QHbQc8po8uxiuGKS534X6rM/SIh8LK21xokrxS1eK649xhk42yHHD6nhM9IOaA6GbVEe0j"
-    "VYCxS/AVoiCdgeQjHucrfm8QUTYoDEEkN9nlVkfwraZvmOogLRFKeApSlFHtJdW36ZBP84uTJFrcyMDOZbbAiuS34jV/"
-    "HlBip3AaKTFCqInBW/NYASfS5c93f2CVhNzAYkgqBeGT8KLk+tHq08xkArqbBcXRj8/PdQJRDuwnSR2mQBhJQdVlCN25"
-    "+y3+bXFEdksRG9ouThedp6Wz0n92vww2Zlm2SPvblG+WWLcXJ9NtPwEubO/u7O50n+9ulyJ9IML68eMNh67xBf8Nyix1"
-    "9SMdKaD9M1VGoFEZ1J9V18wUizgSlYbVU907UNudmEs9bjMpuBa49Vk6lQo3Q7O1w81fzII1ypdfg+JMlmhhVr4pKp9I"
-    "NDLY3auruoGqjHUZv2H1cN0B0UmieRPTaVB7wthK3ealoWpqer2OsoM3vG4WE2He8HroWJnyB6t1184KnbNilCIVzuoW"
-    "vyT5wmYq5kGKeuvcN3gkbKKxhKsmmYNuc/mMUt43F9IW/idZYw5W4uSC2gSKL8/NZ40WiTAedqRm5vE01v/rcuFvVNta"
-    "tklFwcR9jJLrLbpTks3VtzaZ1EpJ7HdiqOqrgp70+pNe/9PpdVHZ4sCJ2ijpL8L3e1H+v39N/+9eBP9oMUqpT7RM3dtO"
-    "eCvF8t+Ztq+opidt/6Ttn7Q9Y8V66/tS9Y/d1/MHdMKUdXkEUvEw//6Rkk7SM/N9qPanjNOTrXqyVX8qW2U18ySMc9b0"
-    "lYoSeN1FnftXKs+4n0mzdc505ETzKDuHWoH/xxi/P6YbcuUmgALl1Qk/SMEAldFxEeC+8qT+7s37n/73v/8Hy2tA1K4o"
-    "2wW4leoDHznOcZtg3TKeDWvjnEbbx21nBU+l0rHnm0vh4PblTm+vZ0v+G2XYQh1+r82Qj8Yd23bWwmdZqwUvOtXuns7c"
-    "Wat44hbIewGTNsjvw2V66q/8Tvorn5y+J6fvd3L66q1UyRrtPN/de/HDj//6by/1aOxTc/d1g+skRVSrI5RV2GpHibZV"
-    "rDebvKiHKaqGjfyn6q+/Lh3cPnVOP3VON+yJP6xz2jWLPjVQG8eNb9lAvULw8+ypkfrxGqkr2ZPC41lJkWBd4zneWSjK"
-    "vuy3NKUtX0cqB5cDQk0sYraXQgZRGvioXGcgrqFJsOZzESeZFMlqNcqnPSGYw0XyKyuI7LZFBCJQQIAK37WS7I6yWgfP"
-    "Mm2vsvTTpQbv8v2NEN9H0eSKUh2tIVaXbCqj+KIliqelDiBskUFC+KA4qW8BEYRgmabidP2+Sg079GfDNZwa0ldltH58"
-    "2Zp0CwjeMR7P1jCUSmesX8ZjYJ+Rwu/Q6V1Dq5wvq4jT7n2IBMwA1MDAuJZfbljALELp6LmKwloasIrHD22JkkGkJwck"
-    "XINMPau2pJrh71MRNBVGS0tGQF1y2FSxXMNsNQVZQWxvpyVihwUUtfkmS8LuG7WtTg5/Pjw63doHdM/57lFAmTuq60R6"
-    "Jc1ZweTFXltWOSBqE+Y/ffvx/U0I8HUO2Byz0d/odruDCJVfXxVXNwyi0hT44tvcvkCtaz31K3W2Y+cxNexwMbfK4KXI"
-    "vsy9SV4MzcA/4JFkB7OtW9x1GGS2WpwaVUhy5ZLw6vUJPVwiVsaD1RgFmIfCRX6UCynUB77Hda/38l/sdbTuEGgQYcyN"
-    "IXR/ECnb7YTD5YKLQUQkPfinblf9bCLDlyOD+WLDyq6ZqOO0t1juKz+mrW3AS+8B7q8G0SD6i8yIP3+jqy/k5guc7C/q"
-    "DXafgNLDX7vqIxOz7pZmT1qOYbtN4pD6DPBqgiu+H2EaSOMc3r7wLKXWaGAOfm27nkSDoTpzGKKzj4v/JJ1U7LWKpmM0"
-    "aH6PuE3o9yye67fuvjl+//710U/YCyOi4FEXsteN6SoJDzDiHBzOA5HpOAuX60JC10Fz8sNeBW1TZHIzM17CkY+B2kzZ"
-    "4nN767JLgKhiz/MdD+Vshn0i2QsCztDFjPfUsfuZuUlwi46QAJsvpG+HDpNJE4KehGXCp0Srn5E15YYrdymIW7m9mLpo"
-    "J0czDmLWTGN7WXfh/LNxv34GNMcGK2pGqt4vku4DK3hc15NmGOA5yRV3ihPCTXc/27k97n9MK4vilh0UfxvmsNBzwkFz"
-    "1w13vnCrHXWj5OyjrMOpu9S5Kl62P/D4w+nh8ZFX7gi8qWW/6Ax0LXSXOglQ0dtWQdpDlSZB295r4+GSl7CPUR4xcQ7W"
-    "Q8qGnXyMdZIEJi3aCHFLrXQQej3kCl4V7yk6/GIgtBTix5F4ZqJs+qsaZs2TQom1F36vdU5vkm16wZ2P3HN3413guD66"
-    "NtwjZOqv8m7VC7jFFmYZ504MdNG6SP4fWB5Gu9qF6PWFau60wyujnqMGJkVwww3iRY7rqPkycVrie3fdgr2MoG4jFleM"
-    "rzaVoToKyhqnyCLCL/BsgLeLy93iqKJE7xT78G4taF6AbK3t/EfRQGKuNXF5W8LNlh13Nu3mVdrtPGvF3rrL3vHBV/pR"
-    "fRVtifoXfpkbTZvnK3wAltr9j9/vwPuvTqfTo+fwwLPRmQe/PCDQYoi7CJFiLAL3eOESg3+B4Ne221f1kKCHIf/4EkGv"
-    "Bzy8jHuHLkLnXULc3e9TRbhVAGIB/YCAytEHIfjwMELg7+04kWDvH8HfKxgQgC/2aOXOiafF38GlRzDixEnDY9RgP6ml"
-    "BLcMaLJbeh1rAYjnDaNb96fUwkHHHYA8TsVz7QzoJspCH60cD9z9t3yMUaeIb6kD8ZApx+xVyK1LzK06WKuODjqvN7hg"
-    "ZLStDvwgSfwGGaj7F3uU/Cs96uT0+COS7I4p+ZsmkoQ0/xM86qfDk18Aftt8NayhCXDJ8s6dP+k5a8Ud79ibL362i3Q+"
-    "ukxyA4XcXW3ruWVAvUUGuCVUSsKifN6emW2LZykDC4BrkqctAa2lSAFaY1qzlkkWZpVNE4zv6WoF7wusb2xmFEJisIM7"
-    "wqaa6/lJ3MRbEtCrh2k3rv8PxCcd+Q=="
+    "eJztPYtu20iSv9LnXSA2TpIdOzO7kb0Ggkx2xneJHcSeCw6WYLbElsQxRWr5sKNNDNzX3Ifdl2y9mi+RNm0rmQvGA0xi"
+    "k+zq6qrqenVV5/PGOJwvfJN4YbDR3/g82JhGYbqIBxv98/PBxmCjg3/FSTi+hJ8HG7+E12qejmcqnKgwMMpLzFwlMxPB"
+    "j3FvsDHswOeRyQd84J+VuTLRUsUz4086yg+nUy+YKh0DADUNTTb0WnsJjfsIP6g0SDwfwavEm+MMKl2oMKInY+37JoK/"
+    "grHx4311FqVGXc9MII9841qgaWwI5pm+NIQ1IK8Dwr0DOFwiKhMvihMeDxPDTDiHr+EZDICvAldNYObrmU4s2EUEpGNs"
+    "fQ8+xBH8LO4glovIC2h4Xx6r41fv3qjzbvfVh5/Vf716++ubYU6xMI3GpgzMPmVwkdEuQ7PP1a8fjgDAsIwNMWwWLhaw"
+    "rC7CYnpGsFyllX2jaBa7JFxwlAYBvgjTJGfk2FswUqfpdAqsBAj8UE1gvmysFyhic4/QGcL3IFZzIJoVJCsQ58PODv6B"
+    "zwJYDDyaaD82sohccvhD/KzbjRODEolgZYwIog6WCsQVpqGJYVBRiEogzDgkbEpAioNYSO7AT/hYJW8Z2TAylXk+0gZJ"
+    "QhrIxKVvR6k7NUndynCL4fcLE7gdJK9Jo7C8SsEl41ERCdeLZxWwZyBQ+BjBjsPwsoDGGKQpNsLzONFRYiIaM9deQD+4"
+    "Jo5NJJh+nHmAHQ/izVLCqyDLOTURXx0k0bK/ve0FVyYAKi0JdPY4CBNDDLIEx7miMExQhEgVEcNuNjobvj+PWVslYeiT"
+    "jMHPgZ7DpP3BBiiZhUV7HHkLVG704qdwnM5hbo1PFI7tKJiWdIke+aan3mhYmkNQz4c9hOhYZRAv9NiAIC10pBPjKpFw"
+    "tdAJqcNkBh8CU6aRnvfUUXAVXuKGQ1io6JzFMpnBrLze3mKpDhD8oep2f4vh+bODK+2n5vCZo649gOjI7w7A+I/Tk2MV"
+    "jn4z4wSEPhnPcJ8muPcQ+jMA7gWLNDkdz8xcO/vIFB3E1yaKSd3RcANU98MFKkDYqy7s8o5yPg8Gg43wEv/sqwQ0aEfh"
+    "z65OND/r9Xo3Tgf2eQi8dvC5wxgYmBRg5LOqTVQNceonjBkQA0kLelYQhwfMjxEQDwlCk/OQwmRiTZCyMEKm9JIYDMdW"
+    "T71SE+35KX3ACyyvgWSHF2GiKIz4KX0Cat7Fv/ntHCRaT03+AGhKaNzcCAM04B90/2miUJlPQNFx6Jp95eA3sEeSNGbY"
+    "+Kceo0BdROYfqRcZmsVB+QAiMS8D8yk5HwIhyXKJ4PheAB/AdgTNq/CLXo2QxEJdS7pYLKkA6SBpFC01JpplqMZILD9E"
+    "K0uUQmqO00Rtzk2ie8DrYIxivF8zJ/NVfXjzdweegtpXIw0mHHGfpD4YZMB1qw5Z0GgoGw6uKGb1jFsr7rMIvqUFM8O8"
+    "Ai9kLfkDkmZihiPi6gUdEuVMipF4ysBu7dFOL8g/MAUVw3LByoClj1VNBCOjxEM10/98cwOPiiLcfuBNp6hucmenqm/u"
+    "8pYehng2dfHrOAFvY1qLxUdWFCAM4SU4UCjiqFmtsJJ2ZYiocbXrejhU+++Ls9LGqqfYbSNq0DkBQpAfyErTWPm570pv"
+    "yMsAF7HyHvaxmaIBa1xmPhAXnHiJzyOPgD30doUHCEkHoM/Icghu6JCdBP7yF49wIPVJy4WfQCFcGXlhCeG5Zr4AIxck"
+    "hREVWSq6zlXCtXelHypX4mjVk7NJvktOGH000ajSN/p7xIH7C1QbVMVutGe9HTBsw8uC7D6CmVkws7Ij1xPcPJjN1hku"
+    "DQjS+Sjjs2Xh853ezrfm4gh8GqODx3NxLTvSBo9VHq4vmPy2ViABvJ9MwNcxAQ9QG0zUssgxfRtsgHZrvDERQvH0yP++"
+    "1uTvgbSRD6c0xu6oafqSW5iAGwK6hMP3wSDApwzgGfpu0SVAIi88UGWXsQdjHyG2MLq91J6VUNXkwcoqkVyx2nSICEyy"
+    "PvmsWz3mVjiZxKZRNDC89QJvngK/+zslpbdzQ1mYuddu8POKxsT/alXX5KHb63FkvZsWtF4TTJPZPYz/WVEAQWQYACUr"
+    "xjOIkccJhGfCCvzkFuyC7DU4Eye4jvMGPMsGy/fh2bABN16y1TA4BW2EfYXjlJ4kJsr0cq/B2Exo5ZZ4BSpla8qw/4oW"
+    "CVFYmOBjGPluWW0MOzYPtJIEWU0B5lruvsnAOnNyfxA6mlL2ZRVVTpnVGq1y4qzMIrLWJc1pE2q3xWK1abUyYKbusOqa"
+    "Z8nQnJKt06I1GN1nbCPtONPXsAUq+b67qGfzgLWMqMn51RON0nY2cy3oppFHYBpygBkG5cc5md9QyEPhM5qkmY07JFcU"
+    "mXoKtxw2B6t4ZrWKXix8b0x7eBsTc6J1VlYg6coi9vmjHPOzzLt5RgkxTOaDZV74GhiMKqQe8zbDSpQ+A73h66RIcfuo"
+    "QnmgRrz9GZG+qRA/830y7E8kadFRoyUZ3HpsGz5rSdd6PH09gtBHEO2NJBGdIUuvK9i+EqeS3hG9RsvExPU4N398Qzlm"
+    "TrxxlnkMym1hxjRup7dXxoQxpmcgbrGF/7wHoRM9HaXR1BibHYwvOG1GHx3+ba/3sgE9hqtiE10ZF3cxGC9QAH3K+YI4"
+    "ZEdNhWMinSUXyQf0wylnBTFOwSfg5kGIIhSxbiaZ5WRJ02ZGbQEKyS08Qus29cOR9i9AF62oIU5ilz3ngltXVRM1Cxav"
+    "jvKltySt921ylrLjahMMTpfMDiUJtzjDSn4psrScOr80S6AkiCim8MGnFSdSJLGwloIDDoYHzz3wcdi4PBOQIwguQ04F"
+    "dgrarV0SrrCMuQaPnc4DMBOAPsumuJZ9Trs2IdudeL4pI4gHE22pf03mPA8BFGpIPhxBe0mk58CBdokNeucgkyB1qeuF"
+    "iLCZj4zrAo2zE8pNTY4BKjEKUyTj/f7V2S/d3Q5m/DmDTUvNZgI2wt5nfKz4lRftmlE6LS83Sxu0W3GM1iABN9VgOEUr"
+    "Qj8zArdc8umrs2L4FIpg1OVNWkzL+ZvSOYB1RT1JmUt6BmnnyIwOo1TD/bn+VBTXWs+9DVppUuQ+5gkyfHJvvlOJOmON"
+    "qgl3n1M8M9jc6YPkKIqg9kVtKfDLmJ98YiVSzR/VrCteeL7fdb3oETLNzuNKnFwMImGNtIgaBCT+eoSIcQEAsZoNiHLl"
+    "AJL0Fmo5kYFn8RZIX5zQEf/Eus6rSE0847uP0bKkPHlpHWUXiVu328VD1X5WtOAvJTETJZg6IGlwwwQPPpkHVdTMJ3JO"
+    "HoMcz30t538qpDcgK6zqxzAXu8htKEUHUQ+XHTySazi/+uxB6JAfv6GpuWG8/n709g1x1tqi+hMrtWn3gZxrErlr9sBv"
+    "4Sh+1K4mbgst+rn7i0Fpl1hMq6PzR41MR4VtN+aLrdZ46rgrVUTGfdSGKePLNokoZp2DPKOKa1i2x9D3w+tuIexeI5pI"
+    "vQJkKxpo58L2CNIC1+A/4Xz/SAEdrHCgeqOSqQHnT21GZmF0ggUPW/uy3YJwFLooD4EaGfzMgGw7lXNtR3JuxBKqK6ku"
+    "YynxT8FrWj6K1CSlsJKKY0vroCw70x9kApkSktdHKfjNwBj0RFaWx3QS4c54RSwFswsw5xSjXIyWCx3H6OzWsAt15bpM"
+    "g0UB3dVAvXv9nh38bUqowCtvgkmCtoI0Hy8e5xZhuLGCWIaVCiHGIf3WXrZprV0i7uNcNtl3sERrp8S2okVl+GnEtT1t"
+    "ccsitrXwUqDlhRht0QCZ9f01IAEC9ArdLXWKANXm6X8evX3bm7tbLVDCWCUz4kWTrg7YEh+WN2Ksl7FsL/Tgq0Z6c+Lr"
+    "aQfNX0d4AyHrEoJWCsXASIqhYdQ465WA8tHgMqaBayJbGEW1Vwg28mDR2XEEQLoyAXrTxSCbnU2OacE1vshi3BeYlUf6"
+    "8ilGFmYHBZcXtQNRbxPkvWM1fIfdI8KFDBAiBMvyojAgX46Voh28RUU3fAoTKJq24EGjz4IlTejcZ76fyjGVyXKvXh13"
+    "1A652FjJtyVVPH2u7GELAW456gqO9Od6QTRCJOee6/qGC7PGYeRCAGzwLXwKoXAMyr98sCNgSL2zj+xScnLCR5ZlHx8n"
+    "sGrBvnK2GuuFOOUQgzpLvH/m9H8XuhANgXwkEYBJwksTEPokDxk/0NiD3Tr44s0vqD7xy2FHnR8dn54NO+rg4PS/Tw8P"
+    "KZjcwqQehJopBHawGONSzOpFagT0vzSwuJHBuiyqhQGvwLs0pfAmDrOYE4iLAo5To6W0BWkBVl9QWR+gyotKAfk0TiRd"
+    "coZjRya5NiAqB9m7C6STMPmQgB1sN7xETxtFRGoHqe6XtpRWElUXC+wERF+lnJnVPJpZxthOQnR/yG0mJyVkGnuWKWYc"
+    "Gdo0lBWj36rOtyx7AY5DRIPRj7SHbgc8po/uxiHDFPc7d8XVOXrHQ2HlXe40SV6hgnHVie6wyUZZ9jiVz0kfEHNAdLPs"
+    "lPaRKsDYJfgMgRfPQPIRj4uKD+wFlBnyfRDJTXa/1TF8q+kbpjpIS4ASHoMUJVSHSbVu2ueT/fxUiRY3MrBzmS2wIvkt"
+    "f82fe5TkyR1ISpIQamLwVrxXwIl0+fPdH1glITewMJLKQvhUPC+/XlutmplMQHezoGT047N0HUHEA/tJ0ogxEEbSUXXZ"
+    "wuwM/g5fNz8uu6OgDW0Xp44u4sK56Z+zXwYbsyRZxP1tyj1L3NsLo+m2GwEXtnd3dne6z3e3C1E/EGH1KPKWA9jwkv8G"
+    "ZRZntSQdKab9I1VJoFEZ1J9b18wUijgSlYblE957UDs7PZfa3GZScF1w63N1KhtuhmbriJu/mHkrlC++BsUZLdHCVL7J"
+    "q6BINBLY3dVV3UJVxrqI37B80J4B0VGkeRPTyVB7wtiq3ealoWpqer2KcgZveNMsJsK84c0wY2XMH1RrsDMrdMGKUQpW"
+    "OMOb/xKlC5u1mHsx6q0L1+DxsAnGErqaaA66LcttFHLAqZA29z/JGnOwEkaX1DKQf3lhPmm0SITxsCP1M+vTWP+vS4e/"
+    "Up1r0SblxRMPMUpZn9G9Em5ZrWuTSS2Vx34nhqq+QuhJrz/p9T+cXheVLQ6cqI2C/iJ8vxfl/+3r+795QfzaYpRCz2iR"
+    "uned9pYK578zbV9STU/a/knbP2l7xor11vel6tfd4/M7dMUUdXkAUvE4/35NSSfpn/k+VPtTxunJVj3Zqj+UrbKaeeKH"
+    "KWv6UnUJvO6izv0blWo8zKTZmmc6cqJ5lJ1DVeD/Psbv9+mMrNwKkKNcnfC9FAxQSR0XBO4rR2rxXr/76f/+53+x1AZE"
+    "7ZqyXYBboVZwzXFOtglWLeP5sDbOabR93IKW81SqHnuuuRIObl/t9PZ6tvy/UYYt1OH32hi5Nu7YFrQWPstKXXjetXb/"
+    "dObOSsUTt0M+CJi0RH4fLtNTr+V30mv55PQ9OX3fyOmrt1IFa7TzfHfvxQ8//uWvL/Vo7FKj902D6yRFVNURyipstaNE"
+    "2yrWm01e1OMUVcNG/kP12t8UDm6fuqifuqgb9sTv1kWdNY4+NVObjBtfs5m6QvCL5Kmpen1N1aXsSe7xVFIkWNd4gfcX"
+    "irIv+i1NactXgUrB5YBQE4uY7QWRXhB7LirXGYirbyKs+VyEUSJFslqN0mlPCJbhIvmVCiK7bRGBCBQQoMJ3rSS7o6zW"
+    "wbNM27csvXWxwXt9fyPE91E0uaJUByuI1SWbiii+aIniWaEbCFtkkBAuKE7qW0AEIVimqThdv69iww79+XAFp4b0VRGt"
+    "H1+2Jt0CgneMx5MVDKXSGeuX8RjYZaTwO3R6V9Aq5stK4rT7ECIBMwA1MDBZ+y83LGAWoXD0XEZhJQ1YxuOHtkRJINKT"
+    "AxKuQab+VVtSzfD3qQiaCqOlJcOjjjlsqliuYFZNQZYQ29tpidhRDkVtvk4iv/tabavTo5+Pjs+29gHdC76HFFDm7uo6"
+    "ka6kOUuYvNhry6oMiNqE+c/efHh3GwJ8tQM2x2z0N7rd7iBA5ddX+TUOg6AwBb74OjcxUAtbT/1KXe7YhUwNO1zMrRJ4"
+    "KbIvc2+SF0Mz8A94JNnBbOtWqQPONqqQ5MqF4eWrFHq4RKyMB6sx8jAPhYv8IJdTqPd8p+te7+W/26tps0OgQYAxN4bQ"
+    "/UGgbLcTDpfLLgYBkfTg37pd9bMJDF+UDOaLDSu7ZqKO495iua/ckLa2AS+9B7gfDoJB8CeZEX/+StdgyC0YONmf1Gvs"
+    "PgGlh7921QcmZt2NzY60H8N2m4Q+9RngNQXXfFfC1JPGObyJ4VlMbdLAHPzadj2JBkN1lmGIzj4u/qN0UrHXKpqO0aD5"
+    "HeI2od+zeK7ewPv65N27V8c/YS+MiIJDHclON6RrJRzAiHNwOA9EpuOEGiwrQkJXQ3Pyw14LbVNkckszXsiRjoHaTNn8"
+    "c3sDc5YAUfme5/seitkM+0SyFwScoYsZ76mT7GfmJsHNO0I8bL6Qvh06TCZNCHoSlgmfEq1+RtYUG66yC0KyldtLqvPW"
+    "cjTjIGbNNLYXd+fOPxv3m2dAc2ywomak8l0j8T6wgsd1HWmGAZ6TXHHXOCHcdA+0ndvh/se4tChu2UHxt2EOCz0nHDR3"
+    "3XDnC7faUTdKyj7KKpy6C57L4mX7A0/enx2dHDvFjsDb2vfzzsCshe5KRx4qetsqSHuo1CRo23ttPFzwEvYxyiMmzsF6"
+    "SNlwJh9jHUWeifM2QtxSlQ5Cp4dcwWvjHUWHXwyElkL8OBbPTJRNv6phVjwplFh7+fdKF/Um2aYX3PnIPXe33guO66Mr"
+    "xB1Cpv5a71a9gFtsYZZhmomBzlsXyf8Dy8Nol7sQnb5QLTvtcIqop6iBSRHccpt4nuM6br5YnJb4Lrt6wV5MULcR8+vG"
+    "q01lqI68osbJs4jwCzwb4E3jcs84qijRO/k+vF8LmuMhW2tvAUDRQGKuNHE5W8LNlh13Nu3mlNrtHGvF3mQXv+ODL/Sj"
+    "+iLaEvUv/DI3mjbPF/gALHX2P36/A++/ZDqdHj2HB46Nzhz45RGBFkPcRYgUYxG49YVLDP4Fgl/Zbl/UY4IehvzjSwS9"
+    "GvDwMh4cugiddwnx7K6fMsKtAhAL6AcEVIw+CMHHhxECf28nEwn2/hH8g4IBAfhij1aeOfG0+Hu49AhGnDhpeAwa7Ce1"
+    "lOCWAU12R69jLQDxvGF06/6UWjjouAOQ9VQ8186AbqIsdG3leODuv+FjjDpFfEcdiINMOWGvQm5gYm7Vwao6Oui83uKC"
+    "kdG2OvC9JPEbZKDuX+9R8i/2qNOzkw9Isnum5G+bSBLS/M/xqJ+OTn8B+G3z1bCGJsAFyzvP/Ekns1bc8Y69+eJnZ5HO"
+    "hyyT3ECh7N621dwyoN4iA9wSKiVhUT7vzsy2xbOQgQXANcnTloBWUqQArTGtWcskC7PMpgnG93S1gvMZ1jc2MwohMdjB"
+    "HWFTzfX8JG7iLQno1cO0Gzf/AjLJIg8="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1327,6 +1332,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -2059,6 +2065,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -2216,7 +2230,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2246,7 +2260,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2705,6 +2719,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2740,8 +2755,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2840,6 +2859,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2959,9 +2979,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -3033,6 +3054,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3508,7 +3533,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5913,6 +5938,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6729,11 +6761,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6784,7 +6822,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6877,16 +6915,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11711,7 +11779,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11737,7 +11808,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11752,6 +11824,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11794,6 +11867,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -12102,6 +12176,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

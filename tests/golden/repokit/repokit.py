@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -897,52 +900,52 @@ _DATA = (
     "W7tcZ90o6Aqb+gH0JYY6Hi8lKVo0erzu4ApazVrTr4HfyC2Woau5Y7r+cvzuiEbW+aLq1SWx6eaBXYYkcVfMgV/ivllp"
     "VtNoW1m0BRo84glBXpOGmLij5UKZMPJw7ka82FqaTmmadv+a8leaMEV62SeRxBw4GAGmCWjlF3mYLU9hGMa3zRyMfUIy"
     "UXq5ljMgCXQtTyAx+AT4Cfv7OAVycEfC6auTo6KrMeDpbLIFNyhs7dvpFsX92Ed9QMiLtynQba+0DO3ZGJYhZVQBnGbK"
-    "lFHTbCVRk2qm5FOigHgYBtokBAVjQnq0XLQZKYXoY44llo1V6HR8aBjB1UJbY4qBev3ZRBqDALdiiNA+PpU7cCQQzhcn"
-    "r9+TjphtxEo4R4MhjODSyjMeTFaDQkrfqDnCUqpEDMEX2bTl9Zl4bZJwV4Npdq4Bi843WX+KXpTbn2ref7MsbWko+SRj"
-    "aVvLtkosSwboLOYDViYCFOgVQixxjg2KzfO/Hb971xr7W0uQhPFJ6rjzblwcsPc9xMgrm4BGzoydXojay455cxjKqwa6"
-    "vIYdm4aYzCBCpfALHKN1Lkwa5Z2Buj4Yo30xjXyl3d4l2h+FzeoAmE5TetASBOWIoPPRPwNMjmMBDvfSuPYFZrZQvpwJ"
-    "TNf3ohzMRetA0tsEfW84q95gSES0kNNBgoCtQMcR4Tc2hO7hLbc8AAYqEtRtDjUjTsFdRwjoU7wnMkptZxmSF6cNsUOw"
-    "Grfrbdl9Nm3ee8NewSYFeIfOWE5IRkjkOPD9UPHeqUGsfQh6Ff4Kt0L4a8DgF5Ojthky6YyLefFz2KCPRVyPHTiz4H7y"
-    "tmo39HCawYA5S4J/ZPI/iX2IgEA/Eg3NJPG1ioh80od0PNDBg686+ByMeyYBGPr5sCEuj0/PL7oNcXBw/vfzw0MKIEGZ"
-    "0NqrKQRzwIzyKU4NNK7jDK4VMNdXuHUKxBdfAxIIrlUhpDFxGmfiToMZYwv0jm7PWIQbpGjrHZDKTE2B+KlJbIrkAp/t"
-    "q+RWgaocpL/1UE52kA+psYPtmh8RXaOK2P19SAFPKSlsJJ3fA2ebaOOSEO3N46d5yJjaYYyQh6AyAZOYZex23UCMqRVN"
-    "GpgPgr+VAbdlewJgQdPDiB1d4vqAn2kjxDjkNi3kzuC3uERE3LVDuQhCk+blNhnOA+cGu2zU5YCes4keUHMgdLMIRNso"
-    "FRjYGWCFKDAj0Hyko1fCvdAIZoPCEFRykyG3OIV7Jd3DUufVMIgUQYt4NYn2okncB9XIZ2aJOZsyDHgu5RKI/LPLHSLS"
-    "zkAjJUaINOvw5hAr0ES2/Pnud2yScDRw76LybdIaBNabwMwNPnGa8+j92d+OL2ho8mcrVttmpoZDsOXG5metPLkPqSHq"
-    "gfllU4kGBGVTUlUZQ9ratBjuZhnoBXvR8m3TrrSHQOnCFrTK7so71+YTUpOkFG8uDNbS9RsevPyo9d4cvb94O99NtjO8"
-    "EjTkcPfHxf3W4YpF66ZlWv/zp+Oji7xHTve553L4ZU5yG9NrRirHzNtlhi5dX60dwJpF2jI/+Lf39uzkaCFPtKmfUpY9"
-    "k1v/+tf0S2djlCQT097eRixh8y2tWF9t+xoswfbuzu5O8/nudi7bBAo9v6R0z0JafM1/waGadPdDw+65fuzCMYKETvVa"
-    "XsXCE5KQ9tgtrno9gPJ0RdHtEaxdgOOt2EuvNdJO7frW3Nbt+jtGvIpV9zM4Qj1DxNCp2ZzAu1oTsNZlru6RKlOdp69b"
-    "XHys2KtYtb3xHsG4XdL1rKGrqft5nuS0ve5dvZrYweveddOhNHxDedt7iip67OjsIj5n6bMvejpxmadxYNDv9MAcKwgo"
-    "ooFNPyg9Bt+U5qdyefypFS1FQhLBg5001mflnaQ1qs51kZshJqyNIFzGYWusr+mAR9ZHzzZvW7VGRDQ/shMT0Kpwjsv9"
-    "mP3SfCu2jb5hQgn2PJ3FWe8U/z1uIHrMTvEn3Yr9ZFDQbs+ehwGX3cV+/7JqP0XNFu01mlqjqTWaWqOpNZr67dCU08bH"
-    "4abfCP2sDxB96R3PK57QyWORbE/iY8AInX6o8aGL81KV53jKrjo9WL/ATy+ROsoOANxLTOH4wLyDPjm7WOCdhaN6Lu+V"
-    "O8y//DrWQsz0gHMJc5mzD3/vffjp9JH8pEca8vwM4mk0tx3wZrnE3kPPPJTZ+a+jD/9xdv7Y4Vkj3K8K4ZYX7ulM12Jj"
-    "U0U9H99qLH0crEz0ydmbozXmXmPuNeb+9jF3DnI4SOVK5jDGyIEIN9s/rZ7atNijeSOaWnAXCOlEvovfBs+vz2avD3M+"
-    "VWjT+PrOZn/hs8/5YCsCa7dawLWOiNYR0Toi+qNGROv4Yx1/rOOPP078YVFIPrTIw4nyEZ3fywLBOhhYBwOPWOfIaVm5"
-    "8/f2hAmdu+RTo/vCswc2X5+8+d9//g+ex4K5f4vb+1GNcgdKn3iHRmqV5oFGzR6NWsfOdT+yaWiPxrZ8dWMn3fbNTmuv"
-    "xSfp7+qNimu1+3utRvNko+PqfiyxZDVXPCArFfKIfctzR+S4Bs2jGrN1aH4feHA5l7AucPObF7hZo/A1Cv9/QuHVXirn"
-    "jXae7+69+O77P//7S9kf+FRd664Sw6YFYcpPCGewxY6w1law3azLpK9mqGqB6x+owBmfkU1DrGwWluIoPJzVG3Ai+Hlp"
-    "LtWliV5FAqKhTwB/8CSmK0QfRCbwUbYA1f1Q6X2CoDqxJ/0kIN4rt68kpcUGYSVCdpclBFAREECnd6WwISCWquJqJVjy"
-    "yh4KtEVBDIy3Vr8Q4fspFNcymiOsKiLNk/hiSRIvcmUM8Jw/CsJXg4AOXyOBAOCoK64NsC+MYidz2Z2jqSbGzZP1/cul"
-    "RQfR6DVixGSOQntcEw9h4glDn4nC+9AQz5GVD6oL6rT7GCHBYABpJhFp3SI+dY3IlooQuZODeRLmcgVFOr5bVigJoA/s"
-    "m0ISPEhJhXfcuVBuf59OctLpTnuuPKBSH3gyfDZHWTlPUSBsb2dJwo6zVsTm60SHzddiW5wf/3h8erG1D+T2+HUHtmCb"
-    "qVTpUi6kQMmLvWWHKm1EbEL/F0cfTu4jgCvn4Qn/jTYg7WYnQnPbFrlcaifK9YG/PGGhO/ETlePCcklUZYBPoIpEmmur"
-    "6y7vvjngY7GMfRoi28qXfqYc0BZXTgkSd+KVDtuT4lJtn3IJuBYyiKd7ZRL0AwyNmEWu/Cfe84sj9lov/829AcO9RAIf"
-    "RByIsK7diYQr2YDP21KCnYhEevAvzab4UUWK38jSnwnOP/FRbGuOTWsy24eYnKa28lE4zeZhJ+pEf3Jd4penrDIYfbka"
-    "g1+uxCAK5E/iNR7zB8OMX5viA4945etrPFvcCRoZxiGd6MYicLdciQ4FxVE7mA7gCzfNggrh3a6+hDWzaHNTMWLaCUfo"
-    "Z1uzguN1a46JDkuA16DD9Bj8txylFW8jeX12cvLq9A3WHbAq61HFJ68ZU9k+D2ji8BV7AlA3SMLZvDLTm3I4bnBvyXHR"
-    "pX1pDRY8nA4GgJi5DkN6u3shTRo7iMw0cT29fCDgrljgT41z6xZttMRZ+plTH9Rudvo+wIPutkYCRmZssGG0gU24lYT1"
-    "Iw5OvrhFWoAx5dy9sycr3YVow7TvE7J7kVGWZGAQcvcMhI7VLKjyQ7GYo9mHseDnmp6tPADDTqrFZbmI4tr34rjOPa42"
-    "YwpsZZPOIiMeHIvWJdc44DoDXNiEpvWUwdR8O5XvuylqmCvHcvb+4vjs1MsXYLmvQlpWiCWtWHIjdYAuyVVmoYlUqMni"
-    "qinZmmp5c7SPhoHGEbc62BcGpSoygLgNk6Np1RacV6WCLV4LxwXfpOXRmTL71iFihUbk1GJIeGQ8SUAxSmWf5jAfKq17"
-    "HdJcoapN8qIvuNAMlzi5901JZPjwg0fEVL/naKnSK1vsG2fxNNUDmVWKIbsOPpPJLhZ9AQvtFXOFXp70aWJsTZb7Xq+U"
-    "hYin9W9aIh5P0vJ2rvhb5WTM3r9UruKBNinIm50sCocvcK2Dr16yL15CO2WNTzYXH1bzwwtwYCtLraFyoDjnqmZ4W3Y8"
-    "lyxx4sJWr1DfxHPe7Ch9FxZe+EwfxWdrMtEIw5exkjR9PsMNgCrS//D+Hfj9c2rY6dJzuOC5SNKDLysEhdziLrZI8SA1"
-    "93ShHTf/Apufm3CfxSoBGrf8/Utsej44YzYeHWZZOe8S4WlB1SLBSwVLrqHvsKF8pEQErh7y2Pb3dlKV4EgFm39U4GIb"
-    "fLFHnKcBBzH/gPADm7FgzpaRiWp8KJ9XP//wWly+Ob/ogkWrqiMDEPyI013VFqd0It6rc9gUYYhLLCZ8DrYFu1t0brm6"
-    "pSxGwf2d0EzxgNECehduc61jIB8OQacP2YYHA3C2alzRrh3GS7tNqouf0m1GIt3V082jFHS2+RcIbt3P7aXb7yd4lx31"
-    "YffM0We79Fzdh8fPernOMklwcV/+oXKkyhAPgft98JPgCgh74+7/ALQys/Q="
+    "lFHTbCVRk5YCJzJlgZIFxMcw0CZh+YNO4KDEhPpo6WgzUgqRyBx7LCer3OlY0ZCC24U2xxQP9fqziTQGwW7FcKGtfCrX"
+    "4EggzC9OXr8nfTHbiJtwvgZDGM2lFWk8mKwGi5S+UXOEpVSJGAIxsm/L6zbx2iThrgbZ7LwDFp2fsr4VPSq3P9W8F2dZ"
+    "2tKw8knG0raWbZtYlgzQWcwNrEwEKNArhFviHBsUm+d/O373rjX2t5YgCWOV1InnXbo4YE98WJyIRs6MnV6I4MtOenMY"
+    "yqsGur+GHZuGmMwgWqVQDJykdTRMGuWggbo+GKZ9MY18pd0+Jtorhc3qAJhO03vQEgToiKbzmQAGmxzTAjTupTHuC8xy"
+    "oXw5K5iu9UU5yIvWgaS3CfrecBa+wfCIaCEHhAQBW4GOI8JybBTdw1tuqQAMVSSo2xyCRsyCO5AQ3KfYT2SU2s4yVC9O"
+    "G2KHIDZu3duye27avA+HPYRNEPBunbGckIyQyHHg+6HifVSDWPsQACv8FW6FUNiA8S8mSm0zZN4ZI/NC6LBBH4sYHztw"
+    "ZsH95G3Vbu7hlIMBc5YE/8jkfxL7EA2BfiQamkniaxUR+aQP6Xigswe/dfA5GPdMApD082FDXB6fnl90G+Lg4Pzv54eH"
+    "FEyCMqG1V1MI7IAZ5VPMGmhc0xlcK2Cur3AbFYgvvgZUEFyrQnhj4jTmxF0HM8YZ6Cnd/rEIN0vRNjwglZmaAvFTk9h0"
+    "yQU+21fJrQJVOUh/66Gc7CAfUmMH2zU/ItJGFbF7/ZACnlJS2Kg6vx/ONtHG5SHap8dP85AxtcMY4Q/BZgIpMcvY7cCB"
+    "eFMrmjQwHwR/K4Nvy/YEgIOmhxFHuiT2AT/TRrhxyG1a+J1BcXGJ6Lhrh3IRnCbNy204nAfRDXbZqMsBPWeTPqDmQOhm"
+    "EZS2USowsDPADFFgRqD5SEevhIGhEcwMhSGo5CbDb3EK90q6h6XOK2MQNYIW8coS7UuTuCeqkc/SEnM2fRjwXMolE/ln"
+    "l0dE1J0BSEqSEGnW4c2hV6CJbPnz3e/YJOFo4D5G5dsENgisN4GZG3zilOfR+7O/HV/Q0OTPWay25UwNh2DLjc3VWnly"
+    "H1JDBATzy6YVDQjKpqeqsoe0zWkx9M2y0Qv2peXbph1qD4HVhe1old2Vd7HNJ6cmSSn2XBi4pWs5PHj5Ueu9OXp/8Xa+"
+    "m2yXeCVoyGHwj4v7rcMVi9ZQy7T+50/HRxd5j5zuec/l88uc5Dap14xUjpm3ywxdutZaO4A1C7ZlfvBv7+3ZydFCnmiD"
+    "P6Uveya3Fvav6ZfOxihJJqa9vY1YwuZeWrG+2vY1WILt3Z3dnebz3e1c5gkUen556Z5Ftfia/4JDNelOiIbdf/3YRWQE"
+    "CZ3qdb2KRSgkIe2xW1wBewDl6eqi2y9YuxjH27KXXnekXdv1rblt3PV3jHhFq+5ncIR6hoihU7NRgXe4JmCty1zdI1Wm"
+    "Ok9ft7gQWbFvsWqr4z2CcTum61lDV1P38zzJaXvdu3o1sYPXveumQ2n4hvIW+BRV9NjR2QV9zthnX/R04rJQ48Cg3+mB"
+    "OVYQUEQDm4pQegy+Kc1V5XL6UytaioQkggc7aazPyjtJa1Sd6yI3Q0xYG0G4jMPWWF/TYY+sj55t3rZqjYhofmQnJqBV"
+    "4RyX+zH7pflWbBt9w4QS7Hk6i7PeNf573Ez0mF3jT7ot+8mgoN2qPQ8DLruL/f5l1d6Kmu3aazS1RlNrNLVGU2s09duh"
+    "KaeNj8NNvxH6WR8m+tK7n1c8rZPHItn+xMeAEToJUeNDF+elKs/0lF11esh+gZ9eInWUHQa4l5jCUYJ5B31ydrHAOwtH"
+    "9VzeK3ewf/l1rIWY6QFnFOYyZx/+3vvw0+kj+UmPN+T5GcTTaG5r4M1yib2Hnn8os/NfRx/+4+z8scOzRrhfFcItL9zT"
+    "+a7FxqaKej7K1Vj6aFiZ6JOzN0drzL3G3GvM/e1j7hzkcJDKlc9hjJEDEW62f1o9tWmxR/NGNLXgLhDSiXwXvw2eX5/T"
+    "Xh/sfKrQpvH1ndP+wueg88FWBNZutYBrHRGtI6J1RPRHjYjW8cc6/ljHH3+c+MOikHxokYcT5eM6v5cFgnUwsA4GHrHO"
+    "kdOycufv7QkTOoPJJ0j3hWcPb74+efO///wfPJsFc/8Wt/ejGuUOlz7xDo3UKs0DjZo9GrWOnWuAZNPQHpNt+erGTrrt"
+    "m53WXotP1d/VGxXXavf3WpnmyUbH1QBZYslqrpBAVjbkEfuW547IcT2aRzVma9L8PvDgci5hXezmNy92s0bhaxT+/4TC"
+    "q71UzhvtPN/de/Hd93/+95eyP/Cp0tZdJYZNi8OUnxDOYIsdYa2tYLtZl0lfzVDVAtc/ULEzPiObhljZLCzFUXg4qzfg"
+    "RPDz0lyqSxO9igREQ58A/uBJTFeUPohM4KNsAar7odL7BEF1Yk/6SUC8V25fSUqLDcJKhOwuSwigIiCATu9KYUNALFvF"
+    "lUuw/JU9FGgLhBgYb61+IcL3UyiuZTRHWFVEmifxxZIkXuRKGuA5fxSErwYBHb5GAgHAUVdcI2BfGMVO5rI7R1NNjJsn"
+    "6/uXS4sOotFrxIjJHIX2uCYewsQThj4ThfehIZ4jKx9UF9Rp9zFCgsEA0kwi0hpGfOoakS0VJHInB/MkzOUKinR8t6xQ"
+    "EkAf2DeFJHiQkorwuHOh3P4+neSk0532XHlAZT/wZPhsjrJynqJA2N7OkoQdZ62IzdeJDpuvxbY4P/7x+PRiax/I7fGr"
+    "D2zxNlOp0qVcSIGSF3vLDlXaiNiE/i+OPpzcRwBX0cMT/httQNrNToTmti1yudROlOsDf3nConfiJyrNhaWTqMoAn0AV"
+    "iTTXVtdd3n1zwMdiGfs0RLaVL/1MOaCtQhUPd9ieFJfq/JTLwbWQQTzdK5OgH2BoxCxyFUDxnl8isdd6+W/ubRjuhRL4"
+    "IOJAhHXtTiRcyQZ83pYV7EQk0oN/aTbFjypS/HaW/kxw/omPYltzbFqT2T7E5DS1lY/CaTYPO1En+pPrEr88ZcXB6MvV"
+    "G/xy5QZRIH8Sr/GYPxhm/NoUH3jEK19l49lCT9DIMA7pRDcWhLvlqnQoKI7awXQAX7hpFlQI73b1JayZRZubihHTTjhC"
+    "P9uaFRyvW3NMdFgCvAYdpsfgv+UorXgzyeuzk5NXp2+w7oBVWY+qP3nNmEr4eUATh6/YE4C6QULFbErKTG/N4bjBvTHH"
+    "RZf2BTZY/HA6GABi5joM6e3u5TRp7CAy08S19fKBgLtigT81zq1btNESZ+lnTn1Qu9np+wAPutsaCRiZscGG0QY24VYS"
+    "1o84OPniFmkxxpRz9/6erIwXog3Tvk/I7qVGWZKBQcjdMxA6VrOgyg/Fwo5mH8aCn2t6tvIADDupFpfoIopr35HjOve4"
+    "2owpsJVNOouMeHAsWpdc44DrDHBhE5rWUwZT8+1UvvumqGGuHMvZ+4vjs1MvX4DlvmppWSGWtGLJjdQBuiRXmYUmUqEm"
+    "i6umZOur5c3RPhoGGkfc6mBfHpSqyADiNkyOplVbcF6VCrZ4LRwXfKuWR2fK7BuIiBUakVOLIeGR8SQBxSiVf5rDfKi0"
+    "7tVIc0WrNsmLvuBCM1zi5N63JpHhww8eEVP9zqOlSq9ssW+cxdNUD2RWKYbsOvhMJrtY9AUstFfMFXp50qeJsTVZ7nvV"
+    "UhYinta/dYl4PElL3blCcJWTMXsXU7mKB9qkIG92sigcvsC1Dr6Gyb6ECe2UNT7ZXHxYzQ8vwIGtLLuGyoHinKua4W3Z"
+    "8VyyxIkLW71CfRPPebOj9L1YeOEzfRSfrclEIwxfxkrS9PkMNwCqSP/D+3fg98+pYadLz+GC5yJJD76sEBRyi7vYIsWD"
+    "1NzThXbc/Atsfm7CfRarBGjc8vcvsen54IzZeHSYZeW8S4SnxVWLBC8VLLmGvsOG8pESEbh6yGPb39tJVYIjFWz+UYGL"
+    "bfDFHnGeBhzE/APCD2zGgjlbRiaq8aF8Xv38w2tx+eb8ogsWraqODEDwI053VVuc0ol4r85hU4QhLrGw8DnYFuxu0bnl"
+    "6payGAX3d0IzxQNGC+hduM21joF8OASdPmQbHgzA2apxRbt2GC/tNqkufkq3GYl0V083j1LQ2eZfJrh1P7eXbr+f4F12"
+    "1IfdM0ef7dJzdR8eP+vlOsskwYV++YfKkSpDPATu98FPgisg7I27/wOX7rgK"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1018,6 +1021,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1678,6 +1682,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1835,7 +1847,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1865,7 +1877,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2320,6 +2332,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2355,8 +2368,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2455,6 +2472,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2574,9 +2592,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2648,6 +2667,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3146,7 +3169,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5551,6 +5574,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6367,11 +6397,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6422,7 +6458,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6515,16 +6551,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -11071,7 +11137,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -11097,7 +11166,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -11112,6 +11182,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11154,6 +11225,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11462,6 +11534,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''

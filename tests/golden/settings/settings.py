@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     class Context:
         _answers: dict[str, str]
+        _asked: set[str]
         _callbacks: list[Callable[[], object]]
         _on_cancel: list[Callable[[], object]]
         command: str
@@ -65,6 +66,8 @@ if TYPE_CHECKING:
         _rerun: Callable[[dict[str, str]], str] | None
 
         def __init__(self, command: str, json: bool) -> None: ...
+
+        def _given(self, name: str) -> str | None: ...
 
         @property
         def cancelled(self) -> threading.Event: ...
@@ -904,52 +907,52 @@ _DATA = (
     "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
     "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
     "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
-    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1iWYK"
-    "PoX/WWKukAnDxL5E76eEEtNGC3TKH2Ij6Sl0+xDR4WLmKoUOdgWLUD8/lzkyIKCLHIrjd2ckI2oDfTXco/4YONhYeKaj"
-    "2WquGB6hlQBLoRIRHpegTmsuz4RrpRF42l4DFI1t1PYcrTjPP4+5JKIpbGl8+Cy81LNlZ9dNwQCZxSh/ZSBAgN6iiyfO"
-    "cULROv/r0ceP3am33gAkjI9Sx8F2I8Q+294DjPyyDajchUqPgsuOQWscuJM2mry25o0VH6PB1saFQbujOosEFI4LbirE"
-    "yjI21SSUisdpYx+QThN1MNOtDNGDt0N6dnA5jgZ3/CqNq3cxX4X05fxemkUPLTcbtQNRrwXy3jZavc0uGcFCRqdwTqgV"
-    "ofl4neoUOD8ZClrW8trRT8I6EAwoUn9TZJDqxbJIQpy0xSa59VhWtK4LH3pcDMFWAUIB1BWcXZi6M6IRAjn1PS+QXM0y"
-    "imIPgm6Jb2EohN8KFH4+5amnIZXOfrlHVXpjPnLLxxW4gFEL5pWzXltg0dVHz6Gf+P/I6H8ceRCBYbVAHAV8gk3gkzyk"
-    "/EADD7Zq/6s/vVIJuMFfD9ri8ujk/GLQFvv75387PzigABaECbW9nEMwCchIj+JkPxZDoP+NBOSGEotZgHzRDXgC/o3M"
-    "hVQqSuNcIC4KOC6N1tFU8fB5scugMlJzAH6uEp2iucBvzUHrfvruCumkmXxAk+1v1LxE7x5FRJdckfdLW8oVOpK3q5L0"
-    "FD0xV1ST4fLXzDJ9uh2hy0OuOjkmEdPYN0yhHJXi/aAzVkWHX6M9A2chpo/RdzTp6H3+pocuxgHPqV3uzP0Wl+gRDzQr"
-    "H3KhSfKssq+y49xmk42y7NN3OtEEYg6AtvKOaA+pAoxdgK8Q+up6fY/guCr4vTAJZqOCAESyxS63OIGxLo1hqoO0hCjh"
-    "CqSIq12oNMiF/YjZlyzfSsgN5TjiUhnESP/KXvNwnxJLmdNIiRkCTRu8kscKMJEu39p+zSoJuYHVZJROvKcs2O3VDHau"
-    "/5lzl4cXF0cnH86JN8YSo47EgElxuqy7kVY+YfaShlrP0mzan//7/Yerd6cnvxx9uPr19PgwHbLBE2dfPzgynfMSJb1r"
-    "Xg+MAgtB2tD5yedVOZVHjCbk0NCIA8rKHtj5WPiV/xAepCcY9+18hfG3rX+S4zGMUGk0S5LHzHBjiA9BE+mkr4IJdPKw"
-    "OrebntI3jg0qa59qjhPqKqiAuDlBAn6eX1S4eqZyoDJKtSKB2cPgYr1UDZS5CqwSaGenny4ers0q5RO5eurpQVehDKsK"
-    "sovTvx6eWDq3rw9Giz68Kbt4Aou5Fqv9QOFXwyKvEgLHp+8Py1y3q0OapyfSGq4aeB6uCjPg6afF084KXz8rXGnsZudq"
-    "KarY3rSWrCRw7qSKyZeDh2G5rDwNfLiSrCyQbz9UsJMrdx6TV7cqxCoge6gCrQTWp7cXR6dFdpaL0yhk4VOKK2UdJP85"
-    "/dFfu06SmeptbKCp0SnWbhRPNrwYjO/G9ub2Zmdre8NKMIP1LZ/NLjmRjm7436DxVbahdeH5S/FbfpO9FL89UPyGAVm/"
-    "uhqiAmiUvVTUBvm6gUeIbFqToZsB6jnCjQiNqzWoT6F+NtO4UD/imusAlgnkAqOzZYLgAUn9oIjVEqoy1DZ8g3z5RkVZ"
-    "b5UoLyGMaRCoRw3d+rrXZZDT+Qb39WKimTe4H6Ss1K5/sekjjeCuOKjQZVB8Ipv9iOczI/BTX6HneuWB2Qk9GY4WeuuM"
-    "ISzVBwEyBm2ebhH7/HauyUwZKBeDNq05tQecd8ktH1iPRo2uX6Xbd3d3RzNOp4YoUCZC3kXxDTVBZYtf6Zn0ciYSMWpX"
-    "8JrCWk/wWoLXaesyseezQy8dEi8dEo/whV86JH6YDok/tBLdzjxkZXdPSz0sijHeysFTfRF7KSb4GwZ4P7bHv6x2/sXx"
-    "e3H8Xhy/suOXqUetf1Z26WhGYWb7Po7bd2v1ecZWmmfMafOfNe7WAwlP00tT4/ZVdOKUTAueW/0wtqVGob5Yjxfr8WI9"
-    "itbDus2IldzTrMd3shLfse+w0k5YdzgVF3/oTqeCvQhBbFaNRpoaDe11/5NofZ3leNH5Lzr/X13nazVu6xX0ka9NW0b2"
-    "w+iAfwLFX8Gz7OaxR6h0C6KiLj/T9azUZcI9MnvC0e0p747f/9///C9Wf4NQ3GExIebmrPaZZw4OUnEtK/qak/Jajc69"
-    "wxnLdCNQ15O3mkEbt9gjylVJ9/VehZl18KN2tD8bd0zvcAMTXGqVzNqNH18zUqrt0H3sT5pM97L/YI7AS5N887Of79Ek"
-    "/+Kevbhnf5B7Vm2lLGu0ubW9s/v6p//4+Y07HHl0Q8d9pb+Ttr8XvxBGYYtNobWtYL1Zl0NdTVHVxrf/QpekcEdO6ntn"
-    "u7DgYGMp+NWIz7O3Cnup9uAtFHPYBuD+YN+HuYjUDxVE5UDbaxDBQMZ03IpFDr6+wWE4n5hKxhQW7ZEXANluCgh4RQAA"
-    "9Qq5QscGAqSYe7OjOL1eQrdAK+B3LH8nwLOS69gNS4BVhSo2iLsNQbywmiaxqxAJ4cmRT61eCGCo7/Tgg9k9oSQbmctB"
-    "CSY7yrFheV2AJbtCpaaEQ+iZdKueqSwrLVgTbdlr//SmMa8gVLpBpzQpkUR3o2CPCTZQeEwFHIeavwSWHdLl5Hf7KVwB"
-    "7gNoCst09MTcVIauNN3xYBojbBBKUWsejiJHaomSgLuDa1MMhH0idK+BaXvh+feoUYWaV3TbnE+dzNj4tihBVoyYc4Dt"
-    "bDYE7CibRbTeJXHQeSc2xPnRh6OTi/U9APeKr9cFkPnWjao9VIjEc5Ds7jRlVTqJaMH6F4efjpcBwNf9YAPjWg9c+04/"
-    "RP3eE/bVPv3QWgRffavbecR/0d0neDcFtVRyu41IXHWjJT89WGxlNbp4YNcW1vHaOveG+4np6aF2QpJdutygeMlOF1HE"
-    "/iU38Yc+hmOI5Cd9YZE446uKd7pv/t3cupw26uCX6HyiL9nrh8J0peIE+gqkfkhk3f+3Tkd8kKHke8CHC8EJEi720TYA"
-    "70HeE15E21uCueoC9Af9sB/+KV0Tf32z65FwpT+Jd9giCO/wZ0d8YlpW30bu6JspYMeNo4DawfAGmzu+Rmfi6/5mhAli"
-    "FbwJAriDo01zqlZiqNFSFYMFR4j7b6b3h8JvrewIEAOB06ZWPAzmuwbWqrul350eH789eY9ti1oeHLowwulEdOuQA1Bx"
-    "PIprgZc2SoJFWVLo6nMOBMy15yZc1LeQ47rz0QhcYG7jTIebG8bTYEBkW5+vA7I9e/NEe/I0Oc+u3YeuOE3/5lwGzZs1"
-    "7/nYJ6dbLDHUYoUI6hLQhKFErQ/IHrs3Nr0/KsXcXMKe3TyC7gMI3jIqm6vps7QBuxX3r4Dq2A1LnaP5y6jUHjCDv+s4"
-    "unMROE/Sxdd6EMj1N52b1R1uV1c5xLjDEneJdnaYPdoBd7lJkhsVuTOamgfn7B+V56m+wDwvZKah+/Ts4uj0xLFbuJfd"
-    "8ZK1cqc9z7C/fdT67VzDnd3VbcoV9K0wtsuwh4kBYiVWYeo74FMpGUEs5kuV9X3j5iq0fDtd5Az+5xGwPyK+0RfJEyrE"
-    "kxPtF8In01kCslG4OKLkx6HcmivuS1ddtMhQ7XKrOjdJL739HvGji/IdAqb66vpGzdvrbHAW0TwVBDfrNSfvEwwRg51v"
-    "G3d6mmpp/s+xQZ8nSnd1L70xP4v7Tuovzyckj9Mbcsz9MdUbMrtSv9gJjIrJt3VPFlvDD3jWx9v09V36qKy0Bsr24+P6"
-    "hh0fWVt5XQuKBxK01HnrrGuONmyTNsGok+uRdoxVO0z/Awf44Cv9Kb5qvYmaGH5MpUsb6CsMALOd/h/Hb8L7r6l2p0db"
-    "8MAx8aEDP1YI9XjGbZyRojya7vkCNp5+F6cvbbmvYpWwi2d+jTPrOMnMuDx64u9+eoMfliMnRv/JMZDmzzYhnF4ml0e0"
-    "USRjJiL87DCGAFw9HtHz72ymosRhBE7/pKhCT7i7Q5in0QAh/4jYAKfRzqBu3A7r7K/pnuuJxzdsg8t8yDmxag3WqCfE"
-    "qYOMYgOAa+Xq7ofAtOoca4GxIhQkVV25H5D5lL0MfWkf07963aLrgy7tUseMzDgssnb//9j6u2M="
+    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1SSlg"
+    "4qYoUAogS84x/fFcKpcVwyS/RE+ohB7TSQt3yitiKeksdAER6eFi5iqFznYFu1BXP5dpMiCguxyK43dnJC9qA/023K/+"
+    "GLjZWJCmo9lqbhkep5UAS6ESER6doH5rLtuEa6VBeNq+AxSNndS2HS06zz+PuTyiKWxprPgsvNSzZefYTcEAmcWIf2Ug"
+    "QIDeorsnznFC0Tr/69HHj92pt94AJIyVUifCdinEPtvhg/xGVO5CpcfCZSehNQ7cSRvNX1vzxoqV0XhrQ8Og3VHNRQLK"
+    "xwWXFeJmGZvKEkrL47SxD0inSTuY6VaG6M3b4T07uxxTg2t+lcbYu5i7Qvpyri/NqIeWy43agajXAnlvGw3fZveMYCED"
+    "VDgz1ErRfLxONQucqwwFLWt58OgzYU0IBhep7ykySPViWVQhTtpik1x8LDFa10UQPS6MYAsBYQHqCs40TN0Z0QiBnPqe"
+    "F0iubBlFsQcBuMS3MBRCcQXKP5/+1NOQemcf3aOKvTEfv+VjDFzAqAXzylmvLbbo6mPo0E/8f2T0P448iMawciCOAj7N"
+    "JvBJHlJ+oLEHu7X/1Z9eqQRc4q8HbXF5dHJ+MWiL/f3zv50fHFAwC8KE2l7OIbAEZKRHMbMfiyHQ/0YCckOJhS1AvugG"
+    "vAL/RubCKxWlMS8QFwUcl0ZLaSp6+OzYZVAZqTkAP1eJTtdc4Lfm0HU/fXeFdNJMPqDJ9jdqXqKnjyKiy6/IE6Yt5Qod"
+    "1dsVSnqKnpgrqs9w+WtmmT7pjtD9IbednJSIaewbplC+SvF+0NmrovOv0Z6B4xDTx+hHmtT0Pn/TQ3fjgOfU7nfmiotL"
+    "9I4HmpUPudMkeVYJWNmJbrPJRln26TuddAIxB0Bbeae0h1QBxi7AZwh9db2+R3BcFXxgmAQzU0EAItli91ucwFiXxjDV"
+    "QVpClHAFUsSVL1Qm5MJ+xExMlnsl5IZyHHHZDGKkf2WvebhPSabMgaQkDYGmDV7JewWYSJdvbb9mlYTcwMoySi3eU0bs"
+    "9moGO9f/zHnMw4uLo5MP58QbY4lRR2LwpDh11t1Iq6Awk0lDrWdpZu3P//3+w9W705Nfjj5c/Xp6fJgO2eCJs68fHJnO"
+    "eYmS3jWvB0aBhSBt6Pzkc6yc1iNGE3JoaMQBZWgP7Nws/Mp/CA/S04z7dr7a+NvWQsnxGEaoNLIlyWNmuDHEiqCJdAJY"
+    "wQQ6kVid501P7BvHCZV1UDVHC3XVVEDcnCABP88vKlw9U0VQGbFaUcHsYXCxdqoGylw1Vgm0s9NPFw/XaZVyi1xJ9fQA"
+    "rFCSVQXZxelfD08sndvXh6RFH96UYDyBxVyX1X6gCKxhwVcJgePT94dlrtuVIs1TFWk9Vw08D1eIGfD00+LJZ4WvnxWx"
+    "NHazc3UVVWxvWldWEjh3UsXky8HDsFxWngw+XFVWFsi3HyrYyVU8j8mxW9ViFZA9VI1WAuvT24uj0yI7y4VqFLLwicWV"
+    "sg6V/5z+6K9dJ8lM9TY20NTodGs3iicbXgzGd2N7c3uzs7W9YSWbwfqWz2mXnE5HN/xv0Pgq29C6CP2lEC6/yV4K4R4o"
+    "hMOArF9dGVEBNMpeKmqDfA3BI0Q2rc/QjQH1HOGmhMaVG9SzUD+baWKoH3HNNQHLBHKB0dkyQfCApH5QxGoJVRlqG75B"
+    "vpSjosS3SpSXEMY0C9Sjhm593esyyOl8g/t6MdHMG9wPUlZq17/YAJJGcFccVOiSKD6dzX7E85kR+Kmv0HO98sDshJ4M"
+    "Rwu9dcYQlupDARmDNk+3iH2WO9dkpgyUi0Gb1pzaA8675JYPrEejRtev0u27u7ujGadTQxQoEyHvoviGGqKyxa/0THo5"
+    "E4kYtSt4TWGtJ3gtweu0dcnY89mhl26Jl26JR/jCL90SP0y3xB9alW5nHrISvKelHhbFGG/l4Km+oL0UE/wNA7wf2+Nf"
+    "Vkf/4vi9OH4vjl/Z8cvUo9Y/K7t0NKMws30fx+27tf08Y1vNM+a0+c8ad+uBhKfpq6lx+yq6ckqmBc+tfhjbUqNQX6zH"
+    "i/V4sR5F62HdbMRK7mnW4ztZie/Yg1hpJ6z7nIqLP3S/U8FehCA2q0YjTY2G9rr/SbS+znK86PwXnf+vrvO1Grf1CvrI"
+    "16ZFI/thdMA/geKv4Fl2C9kjVLoFUVGXn+l6Vuo44X6ZPeHoVpV3x+//73/+FyvBQSjusJgQc3NWK80zBwepuJYVfc1J"
+    "ea1G5z7ijGW6KajryVvNoI1b7BflqqT7eq/CzDr4Ubvbn407po+4gQkutU1mrcePrxkp1XbonvYnTab72n8wR+ClYb75"
+    "2c/3aJh/cc9e3LM/yD2rtlKWNdrc2t7Zff3Tf/z8xh2OPLqt477S30lb4YtfCKOwxabQ2law3qzLoa6mqGrj23+hC1O4"
+    "Iyf1vbNdWHCwsRT8asTn2VuFvVR78BaKOWwDcH+w78NcSuqHCqJyoO01iGAgYzpuxSIHX9/mMJxPTCVjCov2yAuAbDcF"
+    "BLwiAIB6hVyhYwMBUsx92lGcXjWh26EV8DuWvxPgWcl17IYlwKpCFRvE3YYgXlgNlNhViITw5MinVi8EMNT3e/DB7J5Q"
+    "ko3M5aAEkx3l2LC8LsCSXadSU8Ih9Ey6Vc9UlpUWrIm27LV/etOYVxAq3aBTmpRIortRsMcEGyg8pgKOQ81fAssO6XLy"
+    "u/0UrgD3ATSFZTp6Ym4qQ1ea7nswjRE2CKWoNQ9HkSO1REnA3cG1KQbCPhG648C0vfD8e9SoQs0rum3Op65mbHxblCAr"
+    "Rsw5wHY2GwJ2lM0iWu+SOOi8Exvi/OjD0cnF+h6Ae8VX7QLIfANH1R4qROI5SHZ3mrIqnUS0YP2Lw0/HywDgq3+wgXGt"
+    "B659px+ifu8J+5qffmgtgq++1U094r/oHhS8p4JaKrndRiSuutGSnx4strIaXTywawvreG0916ds2glJdumig+KFO11E"
+    "EfuX3MQf+hiOIZKf9OVF4oyvLd7pvvl3cwNz2qiDX6Lzib5krx8K05WKE+jrkPohkXX/3zod8UGGku8EHy4EJ0i42Efb"
+    "ALwTeU94EW1vCeaqC9Af9MN++Kd0Tfz1za5KwpX+JN5hiyC8w58d8YlpWX0zuaNvqYAdN44CagfD22zu+Eqdia/7mxEm"
+    "iFXwVgjgDo42zalaiaFGS1UMFhwh7r+Z3h8Kv7WyI0AMBE6bWvEwmO8aWKvumX53enz89uQ9ti1qeXDo8ginE9ENRA5A"
+    "xfEorgVe2iihXviCpNA16BwImCvQTbiobyTHdeejEbjA3MaZDje3jafBgMi2Pl8NZHv25on25Glynl27D11xmv7NuQya"
+    "N2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9sepdUirm5kD27hQTdBxC8ZVQ219RnaQN2K+5fAdWxG5Y6R/MXU6k9YAZ/"
+    "13F05yJwnqSLr/ggkOtvPTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrPU32ZeV7ITEP36dnF0emJY7dw"
+    "L7vvJWvlTnueYX/7qPXbuYY7u6vblCvoG2Jsl2EPEwPESqzC1PfBp1IygljMlyrr+8bNVWj5drrIGfxPJWB/RHyjL5Un"
+    "VIgnJ9ovhE+mswRko3CBRMmPQ7k1192Xrr1okaHa5VZ1bpJeehM+4keX5jsETPU19o2at9fZ4CyieSoIbtZrTt4nGCIG"
+    "O9827vQ01dL8n2ODPk+U7upeent+Fved1F+kT0gep7flmLtkqjdkdr1+sRMYFZNv654stoYf8KyPN+vre/VRWWkNlO3H"
+    "x/UNOz6ytvLqFhQPJGip89ZZ1xxt2CZtglEn1yPtGKt2mP7HDvDBV/pTfNV6EzUx/JhKlzbQVxgAZjv9P47fhPdfU+1O"
+    "j7bggWPiQwd+rBDq8YzbOCNFeTTd8wVsPP0uTl/acl/FKmEXz/waZ9ZxkplxefTE3/30Bj8sR06M/pNjIM2fbUI4vVgu"
+    "j2ijSMZMRPjZYQwBuHo8ouff2UxFicMInP5JUYWecHeHME+jAUL+EbEBTqOdQd24HdbZX9M91xOPb9gGl/mQc2LVGqxR"
+    "T4hTBxnFBgDXytXdD4Fp1TnWAmNFKEiqunI/IPMpexn6Aj+mf/W6RdcHXdqljhmZcVhk7f7/AXXtv3k="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1018,6 +1021,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_closest_flag",
         "_command_epilog",
         "_did_you_mean",
         "_flags_help",
@@ -1666,6 +1670,14 @@ class Context:
         self._on_cancel: list[Callable[[], object]] = []
         #: Answers given ahead, by question name (`--answer NAME=VALUE`).
         self._answers: dict[str, str] = {}
+        #: The names of the questions the call asked (`_given`): an answer given ahead to none
+        #: of them was not used (`cli._warn_unused_answers`).
+        self._asked: set[str] = set()
+
+    def _given(self, name: str) -> str | None:
+        """The answer given ahead (`--answer`) to the question `name` the call asks now."""
+        self._asked.add(name)
+        return self._answers.get(name)
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1823,7 +1835,7 @@ def _answer(
     """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
-    given = context._answers.get(name)
+    given = context._given(name)
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1853,7 +1865,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._answers.get(entry[0])
+        given = context._given(entry[0])
         if given is None:
             missing.append(entry)
         else:
@@ -2312,6 +2324,7 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "aliases",
         "bounds",
         "choices",
         "config_only",
@@ -2347,8 +2360,12 @@ class Flag:
         dest: str = "",
         bounds: tuple[int, int] = (0, 0),
         unit: str = "",
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
+        #: What other tools call it (`--format` for `--output`): never read as it, only
+        #: suggested for it when typed (`argv_parser._closest_flag`).
+        self.aliases = aliases
         #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
         #: invocation keeps it as given, by name (`asked`).
         self.dest = dest
@@ -2447,6 +2464,7 @@ FLAGS: tuple[Flag, ...] = (
         short="-o",
         choices=FORMATS,
         dest="json",
+        aliases=("--format",),
         group="output",
     ),
     Flag(
@@ -2566,9 +2584,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a command that asks first without asking (needed where nobody can answer)",
+        "only on a command that asks first: run it without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        aliases=("--assume-yes", "--force"),
         group="run",
     ),
     Flag(
@@ -2640,6 +2659,10 @@ def _flag(name: str, config: bool = True) -> Flag | None:
 def confirm_flag() -> Flag:
     """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
+NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3126,7 +3149,7 @@ class _Call:
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and not self.explaining:
             shown = None if secret or source == "" else raw
-            answer: object = self.context._answers.get(key)
+            answer: object = self.context._given(key)
             if answer is None:
                 answer = _asked(self.context, key, prompt, shown, secret, None, False)
             if isinstance(answer, str):
@@ -5531,6 +5554,13 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     unknown = sorted(key for key in call.raw if key not in keys)
     call.problems.extend(f"unknown key {key!r}" for key in unknown)
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
+    flag = confirm_flag()
+    spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
+    if command.confirm is not None and not spellings.isdisjoint(unknown):
+        # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
+        mcp = call.context._report is not None
+        how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
+        call.hint += f"; confirmation is no key: {how}"
 
 
 def _execute(
@@ -6347,11 +6377,17 @@ def _unmasked(value: Any) -> Any:
 
 
 def _new_parser(
-    prog: str, description: str = "", epilog: str = "", *, secret: bool = False
+    prog: str,
+    description: str = "",
+    epilog: str = "",
+    *,
+    secret: bool = False,
+    confirm: bool = False,
 ) -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting; `secret`: the
     command takes a secret (`_Command.secret`), so no word of its line is quoted but a flag's
-    value it was given for (a word typed without its flag may be the secret)."""
+    value it was given for (a word typed without its flag may be the secret); `confirm`: it
+    asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
@@ -6402,7 +6438,7 @@ def _new_parser(
                     extras[-1 - ending] == after[-1 - ending]
                 ):
                     ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
@@ -6495,16 +6531,46 @@ def _new_parser(
     return parser
 
 
-def _closest_flag(words: list[str], flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
+def _closest_flag(
+    words: list[str], own: list[str], *, root: bool = False, confirm: bool = False
+) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left: the
+    closest of the command's own flags (`own`) and the tool-wide ones that apply where it was
+    typed (`root`, `confirm`: `flags_at`), case aside; a flag's `aliases` (`--format`) suggest
+    it, and a short flag no one has (`-j`) the long ones of its letter. Names flags only, never
+    a typed word (it may be a secret)."""
     import difflib
 
+    known: dict[str, str] = {}
+    for flag in flags_at(root, PROGRAM.config, confirm):
+        for name in (*flag.aliases, flag.name, flag.short):
+            if name:
+                known[_flag_key(name)] = flag.short if name == flag.short else flag.name
+    for name in own:
+        known[_flag_key(name)] = name
     for word in words:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
-            if close:
-                return f"did you mean '{close[0]}'?"
+        typed = _flag_key(word.partition("=")[0])
+        if not (word[:1] == "-" and _looks_like_flag(word.partition("=")[0])):
+            continue
+        if not confirm and typed in {_flag_key(name) for name in confirm_flags()}:
+            return NO_CONFIRM
+        if typed in known:
+            return f"did you mean '{known[typed]}'?"
+        if len(typed) == 1:
+            names = dict.fromkeys(name for key, name in known.items() if key[:1] == typed)
+            longs = tuple(f"'{name}'" for name in names if name[:2] == "--")
+            if longs:
+                return f"did you mean {_either(longs)}?"
+            continue
+        close = difflib.get_close_matches(typed, list(known), n=1)
+        if close:
+            return f"did you mean '{known[close[0]]}'?"
     return ""
+
+
+def _flag_key(flag: str) -> str:
+    """A flag as `_closest_flag` compares it: no leading dashes, lower case."""
+    return flag.lstrip("-").lower()
 
 
 def _unrecognized(words: list[str], secret: bool = False) -> str:
@@ -10884,7 +10950,10 @@ def run(invocation: _Invocation) -> object:
         if invocation.version:
             return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
+            hint = _closest_flag(rest[:1], [], root=not path)
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+            )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -10910,7 +10979,8 @@ def run(invocation: _Invocation) -> object:
             word = f"word (not shown, {_SECRET_SAYS})" if command.secret else None
             raise UsageError(
                 f"unexpected {word or repr(rest[0])}: with --json input, give every value in the"
-                " JSON object"
+                " JSON object",
+                hint=NO_CONFIRM if rest[0] in confirm_flags() else None,
             )
         raw = _read_json_input(invocation.json_input)
         source = "json"
@@ -10925,6 +10995,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
+                confirm=command.confirm is not None,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -10967,6 +11038,7 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
@@ -11275,6 +11347,20 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         sys.stderr.write(
             f"{PROGRAM.name}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
         )
+
+
+def _warn_unused_answers(context: Context) -> None:
+    """A line on stderr for each `--answer` no question of the call asked for, once it ran
+    (a mistyped name, or a question this run did not ask): which questions a handler asks
+    shows only as it runs. Never in the envelope on stdout, as `_warn_deprecated`'s."""
+    for name in context._answers:
+        if name not in context._asked:
+            asked = sorted(context._asked)
+            then = f"questions it asked: {', '.join(asked)}" if asked else "it asked none"
+            sys.stderr.write(
+                f"{PROGRAM.name}: warning: --answer {name}=... was not used: no question of"
+                f" the command is named {name!r} ({then})\n"
+            )
 
 
 '''
