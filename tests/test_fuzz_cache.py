@@ -272,7 +272,8 @@ def test_a_saved_output_is_its_text_or_an_error(kind: str, at: float, text: str)
 def test_a_real_tool_survives_bit_flips_and_cuts_in_its_entry(tmp_path: Path) -> None:
     """The issue's own experiment, on a generated tool run as a process (a crash of the
     interpreter shows as a signal, not a failed assertion in this one): every damaged entry
-    answers as the clean one did, then is replaced. Each trial flips up to 16 bits, so that
+    answers as the clean one did, then is replaced (at once, or, when a damaged section was
+    found as it ran, by the next run). Each trial flips up to 16 bits, so that
     without the digest some trial breaks a run (one flipped bit did in 1 of 90 runs here)."""
     tool = tmp_path / "minimal.py"
     tool.write_bytes(golden_output(GOLDEN / "minimal").read_bytes())
@@ -306,5 +307,9 @@ def test_a_real_tool_survives_bit_flips_and_cuts_in_its_entry(tmp_path: Path) ->
         argv = commands[trial % 2]
         entry.write_bytes(damaged)
         assert run(*argv) == clean[argv], trial
+        if not entry.exists():
+            # NOTE: a damaged section is found when it first runs: the entry goes, and the
+            # next run writes it again (`boot._stored_section`).
+            assert run(*argv) == clean[argv], trial
         # NOTE: replaced (not byte for byte the first: marshal's output varies from run to run)
-        assert boot._head(entry.stem, entry.read_bytes()) is not None
+        assert boot._head(entry.stem, entry.read_bytes()) is not None, trial
