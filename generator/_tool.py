@@ -3633,7 +3633,7 @@ def _answer_number(given: object, whole: bool) -> int | float | None:
     if type(given) is int:
         return given
     if isinstance(given, float) and not whole and given - given == 0:
-        return float(given)  # NOTE: JSON's number may be a `kinds._Exact`
+        return float(given)  # NOTE: JSON's number may be a `jsonread._Exact`
     return None
 
 
@@ -3866,7 +3866,7 @@ def _dumps(value: object) -> str:
 
 def _as_read(value: object, dumps: Callable[[object], str]) -> str:
     """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
-    it again), each number as it was read (`kinds._Exact`: json writes a float's repr, and a
+    it again), each number as it was read (`jsonread._Exact`: json writes a float's repr, and a
     Decimal input would lose digits)."""
     texts: list[str] = []
 

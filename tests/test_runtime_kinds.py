@@ -243,7 +243,7 @@ def test_an_integer_longer_than_python_reads_says_so() -> None:
 
 
 def test_json_input_refuses_what_json_cannot_give_back() -> None:
-    from burgee.runtime.execution.kinds import _load_json  # noqa: PLC0415
+    from burgee.runtime.execution.jsonread import _load_json  # noqa: PLC0415
 
     assert _load_json('{"a": 1.5, "b": 1e300, "c": -2e-300}') == {
         "a": 1.5,
@@ -262,7 +262,7 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
     its text back, keeps it: a Decimal input reads it digit for digit; a number answer (an MCP
     client's, read as JSON) is a plain float."""
     from burgee.runtime.execution.fields import _checked  # noqa: PLC0415
-    from burgee.runtime.execution.kinds import _load_json  # noqa: PLC0415
+    from burgee.runtime.execution.jsonread import _load_json  # noqa: PLC0415
 
     for read in (
         _load_json(f"[{text}]")[0],
@@ -278,7 +278,7 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
 def test_json_input_reads_as_json_does_and_says_where_it_is_wrong() -> None:
     """`_load_json` reads valid text by `_json`'s scanner (no `import json`), and leaves what
     is wrong to json, whose message says where."""
-    from burgee.runtime.execution.kinds import _load_json  # noqa: PLC0415
+    from burgee.runtime.execution.jsonread import _load_json  # noqa: PLC0415
 
     valid = ('{"a": [1, -2.5e-3, "é\\u2028\\ud800", null, true, {}]}', " \r\n[] \t", '"x"', "0")
     for text in valid:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from burgee.runtime.execution import kinds
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.mcpserver.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line, _Stdout
 from burgee.runtime.mcpserver.mcp_methods import (

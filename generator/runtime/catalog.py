@@ -29,6 +29,7 @@ TAIL = (
     "program",
     "flags",
     "wording",
+    "jsonread",
     "kinds",
     "values",
     "fields",

@@ -12,7 +12,7 @@ from burgee.runtime.commandline.argv import _did_you_mean, _find
 from burgee.runtime.commandline.flags import HELP_FLAGS
 from burgee.runtime.commandline.quickargs import _HIDDEN
 from burgee.runtime.execution.errors import UsageError, _Explained, _run_hint
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ starts with them, and decompressing the rest cost it more than a millisecond.
 
 from __future__ import annotations
 
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.program import PROGRAM
 
 #: The decoded documents, by name, once one was asked for.

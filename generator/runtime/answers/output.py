@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.sanitize import _redact_text
 from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _one_of
 from burgee.runtime.execution.context import _SECRETS
-from burgee.runtime.execution.kinds import _Exact, _Type
+from burgee.runtime.execution.jsonread import _Exact
+from burgee.runtime.execution.kinds import _Type
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ def _dumps(value: object) -> str:
 
 def _as_read(value: object, dumps: Callable[[object], str]) -> str:
     """JSON input given back as JSON text by `dumps` (a call's `--json` in the line that runs
-    it again), each number as it was read (`kinds._Exact`: json writes a float's repr, and a
+    it again), each number as it was read (`jsonread._Exact`: json writes a float's repr, and a
     Decimal input would lose digits)."""
     texts: list[str] = []
 

@@ -18,7 +18,7 @@ from burgee.runtime.commandline.shells import _TOOL_WORDS
 from burgee.runtime.commandline.wording import _expected, _one_of
 from burgee.runtime.execution.context import _SECRETS
 from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.table import _command
 from burgee.runtime.program import PROGRAM
 

@@ -11,7 +11,7 @@ from burgee.runtime.commandline.argv import _hoisted, _named
 from burgee.runtime.commandline.flags import HELP_FLAGS, _flag
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script
 from burgee.runtime.execution.errors import UsageError, _from_ctrl_c
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.table import _IMPORTED, _import_once
 from burgee.runtime.program import PROGRAM
 

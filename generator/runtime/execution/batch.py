@@ -22,7 +22,7 @@ from burgee.runtime.execution.errors import (
     _ActionRequired,
 )
 from burgee.runtime.execution.execute import _as_error, _debugging, _execute
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call

@@ -67,7 +67,7 @@ def _answer_number(given: object, whole: bool) -> int | float | None:
     if type(given) is int:
         return given
     if isinstance(given, float) and not whole and given - given == 0:
-        return float(given)  # NOTE: JSON's number may be a `kinds._Exact`
+        return float(given)  # NOTE: JSON's number may be a `jsonread._Exact`
     return None
 
 

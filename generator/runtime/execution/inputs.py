@@ -25,7 +25,7 @@ from burgee.runtime.commandline.wording import (
     _out_of_bounds,
     _wrong_count,
 )
-from burgee.runtime.execution.kinds import _load_json, _same
+from burgee.runtime.execution.jsonread import _load_json, _same
 
 #: Each command's input schema and its secret keys, from the embedded clispec document.
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}

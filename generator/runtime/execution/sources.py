@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.output import _PLAIN, _dumps, _jsonable
 from burgee.runtime.commandline.quickargs import _Recorder
 from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _REQUIRED
 from burgee.runtime.program import PROGRAM
 

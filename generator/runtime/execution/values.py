@@ -20,7 +20,7 @@ from burgee.runtime.commandline.wording import (
 )
 from burgee.runtime.execution.context import _SECRETS, _UNANSWERED, _asked, _jsonable_text
 from burgee.runtime.execution.errors import UsageError, _ActionRequired, _Explained, _Invalid
-from burgee.runtime.execution.kinds import _load_json, _same
+from burgee.runtime.execution.jsonread import _load_json, _same
 
 if TYPE_CHECKING:
     import enum

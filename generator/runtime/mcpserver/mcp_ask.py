@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.output import _as_read
 from burgee.runtime.execution.context import _answer_flags, _rerun_line
 from burgee.runtime.execution.errors import _ActionRequired
-from burgee.runtime.execution.kinds import _load_json
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _confirmation
 from burgee.runtime.mcpserver.mcp_io import _MCP_BATCHES, _MCP_META
 from burgee.runtime.program import PROGRAM

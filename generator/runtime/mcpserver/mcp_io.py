@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _dumps
 from burgee.runtime.execution.errors import UsageError, _command_line, _invoked_as
-from burgee.runtime.execution.kinds import _json_scanner, _load_json
+from burgee.runtime.execution.jsonread import _json_scanner, _load_json
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
