@@ -16,7 +16,7 @@ import pytest
 from burgee.model.ir import TypeKind
 from burgee.runtime.answers.output import _jsonable
 from burgee.runtime.commandline import wording
-from burgee.runtime.execution import kinds
+from burgee.runtime.execution import jsonread, kinds
 from burgee.runtime.execution.errors import _Invalid
 from burgee.runtime.execution.inputs import _problem
 from burgee.runtime.execution.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
@@ -266,7 +266,7 @@ def test_a_json_number_reads_as_written_where_a_decimal_or_an_answer_takes_it(te
 
     for read in (
         _load_json(f"[{text}]")[0],
-        json.loads(f"[{text}]", parse_float=kinds._finite_float)[0],
+        json.loads(f"[{text}]", parse_float=jsonread._finite_float)[0],
     ):
         assert read == float(text) and isinstance(read, float)
         assert TYPES["decimal"].convert(read) == decimal.Decimal(text)

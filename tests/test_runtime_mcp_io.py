@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.execution import kinds
+from burgee.runtime.execution import jsonread
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.mcpserver.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line, _Stdout
@@ -47,7 +47,7 @@ def _fallback(monkeypatch: pytest.MonkeyPatch) -> _Codec:
     """A codec made where the C accelerator cannot be imported (none made before it)."""
     with monkeypatch.context() as patch:
         patch.setitem(sys.modules, "_json", None)
-        patch.setattr(kinds, "_SCANNERS", [])
+        patch.setattr(jsonread, "_SCANNERS", [])
         codec = _Codec()
     return codec
 
