@@ -219,3 +219,11 @@ def run(
         check=False,
     )
     return Run(proc)
+
+
+def sound_entry(entry: Path) -> bool:
+    """Whether the tool's cache entry at `entry` has a head a run would read (`boot._head`)."""
+    from burgee.runtime.start import boot  # noqa: PLC0415
+
+    with boot._open_owned(str(entry)) as stream:
+        return boot._head(entry.stem, stream) is not None

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from burgee.runtime.answers.spill import _read_spill, _spill
 from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.start import boot
-from tests.helpers import GOLDEN
+from tests.helpers import GOLDEN, sound_entry
 from tests.regen import golden_output
 
 #: Slow: a fuzzer (`pytest -m "not slow"` leaves it out).
@@ -123,6 +123,11 @@ def _harm(
         os.chown(cache, os.getuid(), os.getgid())
     cache.chmod(0o700)
     data = entry.read_bytes() if entry.is_file() and not entry.is_symlink() else b""
+    if data == planted:
+        # NOTE: what a planting left (in a directory open to others, or theirs) is not this
+        # user's entry to damage: carried into a private directory as this user's file, it
+        # would be an entry this user wrote, which the cache trusts by design.
+        data = b""
     place = int(at * max(len(data) - 1, 0))
     if entry.is_dir() and not entry.is_symlink():
         shutil.rmtree(entry)
@@ -219,7 +224,7 @@ def test_the_cache_answers_correctly_whatever_was_done_to_it(
                     # the next run writes it again.
                     assert _answer(path) == 42, kind
                 # NOTE: a bad entry was replaced by a good one: the next run reads it.
-                assert boot._head(entry.stem, boot._read_owned(str(entry))) is not None, kind
+                assert sound_entry(entry), kind
                 assert _answer(path) == 42, kind
 
 
@@ -312,4 +317,4 @@ def test_a_real_tool_survives_bit_flips_and_cuts_in_its_entry(tmp_path: Path) ->
             # next run writes it again (`boot._stored_section`).
             assert run(*argv) == clean[argv], trial
         # NOTE: replaced (not byte for byte the first: marshal's output varies from run to run)
-        assert boot._head(entry.stem, entry.read_bytes()) is not None, trial
+        assert sound_entry(entry), trial

@@ -26,7 +26,7 @@ import pytest
 
 from burgee.render.sections import unwrap, wrap
 from burgee.runtime.start import boot
-from tests.helpers import GOLDEN, generate
+from tests.helpers import GOLDEN, generate, sound_entry
 from tests.mcp_wire import INIT
 from tests.regen import golden_output
 
@@ -184,7 +184,7 @@ def test_a_run_reads_only_the_head_and_a_broken_section_runs_from_the_file(
     (entry,) = cache.iterdir()
     good = entry.read_bytes()
     head = boot._HEAD_SIZE + int.from_bytes(good[: boot._HEAD_SIZE], "little")
-    assert boot._head(entry.stem, good) is not None and len(good) > head
+    assert sound_entry(entry) and len(good) > head
     if damage == "flip":
         entry.write_bytes(good[:-10] + bytes([good[-10] ^ 1]) + good[-9:])
     else:
@@ -195,7 +195,7 @@ def test_a_run_reads_only_the_head_and_a_broken_section_runs_from_the_file(
     assert namespace["main"]() == 42  # type: ignore[operator]
     assert namespace["RUNS"] == 1 and not entry.exists()
     _sectioned(path)
-    assert boot._head(entry.stem, entry.read_bytes()) is not None
+    assert sound_entry(entry)
 
 
 def test_a_sections_lines_are_the_files_own(tmp_path: Path, cache: Path) -> None:

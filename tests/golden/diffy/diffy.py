@@ -581,13 +581,10 @@ def _load_code(
             # NOTE: the head alone: reading (and checking) the sections a run never needs
             # cost every run as much as unmarshalling the code it runs.
             with _open_owned(entry) as stream:
-                size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
-                if size > os.fstat(stream.fileno()).st_size:
-                    raise ValueError("cut short")  # NOTE: and never a huge read
-                body = _unsealed(key[1], stream.read(size))
+                body = _head(key[1], stream)
+                start = stream.tell()  # NOTE: where the sections begin
             if body is not None:
                 hot, index, order = marshal.loads(body)
-                start = _HEAD_SIZE + size
                 sections = {
                     name: (entry, start + at, length, digest)
                     for name, (at, length, digest) in index.items()
@@ -621,10 +618,13 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
 
 
-def _head(name: str, entry: bytes) -> memoryview | None:
-    """The data of an entry's head (`_entry`), None when it is not right (`_unsealed`)."""
-    size = int.from_bytes(entry[:_HEAD_SIZE], "little")
-    return _unsealed(name, entry[_HEAD_SIZE : _HEAD_SIZE + size])
+def _head(name: str, stream: BinaryIO) -> memoryview | None:
+    """The data of the head of the entry `stream` reads (`_entry`), read alone; None when it
+    is not right (`_unsealed`), or longer than the entry (never a huge read)."""
+    size = int.from_bytes(stream.read(_HEAD_SIZE), "little")
+    if size > os.fstat(stream.fileno()).st_size:
+        return None
+    return _unsealed(name, stream.read(size))
 
 
 def _stored_section(where: tuple[str, int, int, bytes]) -> CodeType | None:
