@@ -13,7 +13,9 @@ import json
 import shlex
 import shutil
 import signal
+import socket
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -421,8 +423,6 @@ def _asking_session(port: int) -> str:
 def _ask(port: int, session: str) -> tuple[Any, Any]:
     """A call that asks (`use salt`) on a stream of its own: the connection, and the first
     message the server sent on it (the question, or the call's answer)."""
-    import socket
-
     call = {"name": "use", "arguments": {"name": "salt"}}
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -514,8 +514,6 @@ def test_a_question_waits_a_bounded_time(tmp_path: Path) -> None:
         "tool._ASK_SECONDS = 0.5\n"
         "sys.exit(tool.main(['--mcp']))\n"
     )
-    import threading
-
     server = Server(wrapper)
     # NOTE: a call that waits for ever is ended here, so the test fails instead of hanging.
     guard = threading.Timer(20, server.proc.kill)

@@ -150,7 +150,6 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
-
     import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
