@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1116: the first handler from commands.py
 #     line 1344: the tables (commands, groups, errors, result shapes)
-#     line 1515: burgee's runtime (each module begins `# -- from burgee.runtime.NAME`)
+#     line 1515: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -1535,7 +1535,7 @@ if TYPE_CHECKING:
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
-# -- from burgee.runtime.execution.errors
+# -- module: burgee.runtime.execution.errors
 #: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
 #: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
@@ -1832,7 +1832,7 @@ def _failure(error: CommandError) -> dict[str, Any]:
     return {"ok": False, "error": body}
 
 
-# -- from burgee.runtime.execution.context
+# -- module: burgee.runtime.execution.context
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
 #: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
 #: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
@@ -2373,7 +2373,7 @@ class _Command:
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
 
 
-# -- from burgee.runtime.program
+# -- module: burgee.runtime.program
 class Program:
     """Every per-program fact: made once, by keyword, then read only (setting one raises).
 
@@ -2546,7 +2546,7 @@ class Program:
         return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
 
 
-# -- from burgee.runtime.commandline.flags
+# -- module: burgee.runtime.commandline.flags
 def _either(names: tuple[str, ...]) -> str:
     """`a`, `a or b`, `a, b or c`."""
     return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
@@ -2903,7 +2903,7 @@ def confirm_flags() -> frozenset[str]:
     return frozenset((flag.name, flag.short))
 
 
-# -- from burgee.runtime.commandline.wording
+# -- module: burgee.runtime.commandline.wording
 def _show(value: object) -> str:
     """A value as a message shows it: its repr (but JSON's null, true and false: the tool
     speaks JSON), cut to 60 characters."""
@@ -3007,7 +3007,7 @@ def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | 
     return None
 
 
-# -- from burgee.runtime.execution.jsonread
+# -- module: burgee.runtime.execution.jsonread
 def _same(one: object, other: object) -> bool:
     """JSON equality, for the input schema's `enum`/`const` and the converters of choices
     alike: 1 equals 1.0, but true is not 1."""
@@ -3111,7 +3111,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-# -- from burgee.runtime.execution.kinds
+# -- module: burgee.runtime.execution.kinds
 def _plain_number(text: str) -> bool:
     """ASCII, without `_` or spaces around it (Python reads `1_000`, ` 80` and other scripts'
     digits; JSON does not)."""
@@ -3312,7 +3312,7 @@ def _is_media(value: object) -> bool:
     return type(value) is dict and _media_check(value, value.get("type"))
 
 
-# -- from burgee.runtime.execution.values
+# -- module: burgee.runtime.execution.values
 #: A parameter with no value (and no default): distinct from every value, None included.
 _REQUIRED: Any = object()
 
@@ -3593,7 +3593,7 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
 
 
 # ---- burgee: loaded on first use: confirm ----
-# -- from burgee.runtime.execution.fields
+# -- module: burgee.runtime.execution.fields
 #: How a person or `--answer` says yes or no.
 _YES_NO = {
     **dict.fromkeys(("y", "yes", "true", "1"), True),
@@ -3715,7 +3715,7 @@ def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
 # ---- burgee: end of confirm ----
 
 
-# -- from burgee.runtime.answers.output
+# -- module: burgee.runtime.answers.output
 _MISSING: Any = object()
 
 
@@ -4175,7 +4175,7 @@ def _stdin_apart() -> Any:
 
 
 # ---- burgee: loaded on first use: agent ----
-# -- from burgee.runtime.answers.truncate
+# -- module: burgee.runtime.answers.truncate
 #: Strings this short are never cut: every marker is longer than what it would save.
 _TRUNCATE_SHORT = 40
 
@@ -4659,7 +4659,7 @@ def _shrunk(
     return plan.build(data, path, plan.shape), plan.cuts
 
 
-# -- from burgee.runtime.answers.sanitize
+# -- module: burgee.runtime.answers.sanitize
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
 #: reasoning tags. NOTE: `<s>` is also HTML's strike-through tag; it reads the same neutralised.
@@ -4836,7 +4836,7 @@ def _quarantined(value: Any) -> Any:
     return _sanitize_walk(value, _quarantine, keys=False)
 
 
-# -- from burgee.runtime.answers.spill
+# -- module: burgee.runtime.answers.spill
 #: Spill files kept at most, and their age limit in seconds (7 days).
 _SPILL_KEEP = 200
 
@@ -5052,7 +5052,7 @@ def _read_spill(
 # ---- burgee: end of agent ----
 
 
-# -- from burgee.runtime.answers.deliver
+# -- module: burgee.runtime.answers.deliver
 #: The limit for agents, in characters of the serialized data, when neither the command nor
 #: the program sets one: about 10,000 tokens, a generous tool result that leaves the context
 #: room for the task.
@@ -5240,7 +5240,7 @@ _OUTPUT = _Command(
 )
 
 
-# -- from burgee.runtime.execution.sources
+# -- module: burgee.runtime.execution.sources
 #: What `_Sources.pick` finds when no place has a value and there is no default.
 _NOWHERE: tuple[str, str, Any] = ("", "", _REQUIRED)
 
@@ -5598,7 +5598,7 @@ class _Sources:
         return data
 
 
-# -- from burgee.runtime.execution.inputs
+# -- module: burgee.runtime.execution.inputs
 #: Each command's input schema and its secret keys, from the embedded clispec document.
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
@@ -5781,7 +5781,7 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
 # ---- burgee: end of validate ----
 
 
-# -- from burgee.runtime.execution.execute
+# -- module: burgee.runtime.execution.execute
 #: How long a handler may run on after --timeout cancelled it, before the tool gives up.
 _TIMEOUT_GRACE = 2.0
 
@@ -5996,7 +5996,7 @@ def _run_apart(command: _Command, call: _Call, seconds: float, error: _TimedOut)
     raise value
 
 
-# -- from burgee.runtime.execution.table
+# -- module: burgee.runtime.execution.table
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
@@ -6202,7 +6202,7 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-# -- from burgee.runtime.execution.batch
+# -- module: burgee.runtime.execution.batch
 #: The effect of the calls that may run side by side: the ones that change nothing. (Not
 #: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
 #: see the task the `add` made.)
@@ -6362,7 +6362,7 @@ def _batch_written(
 # ---- burgee: end of batch ----
 
 
-# -- from burgee.runtime.commandline.quickargs
+# -- module: burgee.runtime.commandline.quickargs
 #: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
 _HIDDEN = "==SUPPRESS=="
 
@@ -6596,7 +6596,7 @@ def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
 
 
 # ---- burgee: loaded on first use: argparse ----
-# -- from burgee.runtime.commandline.argv_parser
+# -- module: burgee.runtime.commandline.argv_parser
 def _terminal_width() -> int:
     try:
         size = os.get_terminal_size(sys.stdout.fileno()).columns
@@ -6875,7 +6875,7 @@ def _looks_like_flag(word: str) -> bool:
 # ---- burgee: end of argparse ----
 
 
-# -- from burgee.runtime.commandline.argv
+# -- module: burgee.runtime.commandline.argv
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
     those that the command named first takes over with its own options (`SHADOWS`; under ""
@@ -7254,7 +7254,7 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
-# -- from burgee.runtime.agents.embedded
+# -- module: burgee.runtime.agents.embedded
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
 
@@ -7280,7 +7280,7 @@ def _document(name: str) -> str:
 
 
 # ---- burgee: loaded on first use: describe ----
-# -- from burgee.runtime.agents.describe
+# -- module: burgee.runtime.agents.describe
 def _for_agents() -> str:
     """The root help's closing paragraph: every surface an agent can use, in one place (one
     line: help wraps it to the terminal's width)."""
@@ -7439,7 +7439,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     return _PRINTED
 
 
-# -- from burgee.runtime.commandline.completion_scripts
+# -- module: burgee.runtime.commandline.completion_scripts
 _BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
  as the tool.
 # Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
@@ -7871,7 +7871,7 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
 # ---- burgee: end of describe ----
 
 
-# -- from burgee.runtime.commandline.shells
+# -- module: burgee.runtime.commandline.shells
 #: The shells a tool writes completion scripts for.
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
@@ -8239,7 +8239,7 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
 # ---- burgee: end of describe ----
 
 
-# -- from burgee.runtime.commandline.complete
+# -- module: burgee.runtime.commandline.complete
 #: Words answered before argv is parsed at all.
 _BUILTINS = ("completion", "__complete")
 
@@ -8301,7 +8301,7 @@ def _complete(words: list[str]) -> int:
 
 
 # ---- burgee: loaded on first use: mcp ----
-# -- from burgee.runtime.mcpserver.mcp_io
+# -- module: burgee.runtime.mcpserver.mcp_io
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
 
@@ -8767,7 +8767,7 @@ def _mcp_help() -> int:
 
 
 # ---- burgee: loaded on first use: http, after mcp ----
-# -- from burgee.runtime.mcpserver.mcp_endpoint
+# -- module: burgee.runtime.mcpserver.mcp_endpoint
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
@@ -9158,7 +9158,7 @@ class _Exchange:
 
 
 # ---- burgee: loaded on first use: mcp ----
-# -- from burgee.runtime.mcpserver.mcp_ask
+# -- module: burgee.runtime.mcpserver.mcp_ask
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
@@ -9358,7 +9358,7 @@ def _nobody_answers(server: Any) -> None:
 
 
 # ---- burgee: loaded on first use: http, after mcp ----
-# -- from burgee.runtime.mcpserver.mcp_http
+# -- module: burgee.runtime.mcpserver.mcp_http
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
 #: for each, however the bytes trickle in.
@@ -9815,7 +9815,7 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
 
 # ---- burgee: loaded on first use: mcp ----
-# -- from burgee.runtime.mcpserver.mcp_methods
+# -- module: burgee.runtime.mcpserver.mcp_methods
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -9893,7 +9893,7 @@ def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> s
     return text
 
 
-# -- from burgee.runtime.mcpserver.mcp_loop
+# -- module: burgee.runtime.mcpserver.mcp_loop
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
 #: NOTE: not 5 ms, Python's GIL switch interval: a watchdog waking that often kept taking the
 #: GIL from a busy main thread, and pipelined calls fell to a ninth (2,057/s against 18,197/s).
@@ -10096,7 +10096,7 @@ class _McpLoop:
             job = worker[0]
 
 
-# -- from burgee.runtime.mcpserver.mcp_wire
+# -- module: burgee.runtime.mcpserver.mcp_wire
 class _McpWire(_McpLoop):
     """The state of one MCP session and the writing of its messages."""
 
@@ -10224,7 +10224,7 @@ class _McpWire(_McpLoop):
         return stamp + ("," + result[1:] if result != "{}" else "}")
 
 
-# -- from burgee.runtime.mcpserver.mcp_call
+# -- module: burgee.runtime.mcpserver.mcp_call
 #: The error of a request whose id is already in flight.
 _DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
@@ -10471,7 +10471,7 @@ class _McpCalls(_McpWire):
             del self.inflight[request.key]
 
 
-# -- from burgee.runtime.mcpserver.mcp
+# -- module: burgee.runtime.mcpserver.mcp
 class _McpServer(_McpCalls):
     """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
     line `_McpLoop` reads is `dispatch`ed here."""
@@ -10686,7 +10686,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
 
 # ---- burgee: loaded on first use: http, after mcp ----
-# -- from burgee.runtime.mcpserver.mcp_asgi
+# -- module: burgee.runtime.mcpserver.mcp_asgi
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []
 # ---- burgee: end of http ----
@@ -10958,7 +10958,7 @@ async def _asgi_relay(
 
 
 # ---- burgee: loaded on first use: argparse ----
-# -- from burgee.runtime.commandline.cli_help
+# -- module: burgee.runtime.commandline.cli_help
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
@@ -11188,7 +11188,7 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# -- from burgee.runtime.commandline.cli
+# -- module: burgee.runtime.commandline.cli
 def _help(invocation: _Invocation) -> object:
     """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
     `help COMMAND...` (as `COMMAND... --help`)."""

@@ -15,7 +15,7 @@ _FUNCTION = ("def ", "async def ")
 _PARTS = {
     "the first handler from {source}": ("# ---- From ",),
     "the tables (commands, groups, errors, result shapes)": ("# ---- Tables: ",),
-    "burgee's runtime (each module begins `# -- from burgee.runtime.NAME`)": (
+    "burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)": (
         "# ---- The tool's code: compiled once",
         "# ---- Start-up (burgee",
     ),
@@ -34,9 +34,7 @@ def mapped(text: str, source: str) -> str:
         if openings[0] == "# ---- From ":
             # NOTE: the first function, where a person looks for their handlers (the code
             # before it may be imports and classes the handlers use).
-            at = next(
-                (n for n in range(at + 1, len(lines)) if lines[n].startswith(_FUNCTION)), at
-            )
+            at = next((n for n in range(at + 1, len(lines)) if lines[n].startswith(_FUNCTION)), at)
         found.append((at + 1, part.format(source=source)))
     entries = [f"line {number}: {part}" for number, part in sorted(found)]
     for entry in entries + ["-"] * (text.count(PLACEHOLDER) - len(entries)):

@@ -158,7 +158,7 @@ def _annotations(node: ast.AST) -> list[ast.expr | None]:
 
 #: The comment that opens each runtime module's code in a tool: a traceback's line leads back
 #: to the source file it came from (`MODULE_MARK` + `burgee.runtime.execution.values`).
-MODULE_MARK = "# -- from "
+MODULE_MARK = "# -- module: "
 
 
 class _Layout:
