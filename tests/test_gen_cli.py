@@ -418,7 +418,7 @@ def test_a_help_text_with_three_single_quotes_keeps_the_tables_in_place(tmp_path
     stands as code, and the tables after the handlers they name."""
     (tmp_path / "handlers.py").write_text(
         '"""Quotes."""\nfrom burgee import command\n\n\n'
-        "@command(effects=\"read_only\")\ndef say(word: str = \"hi\") -> str:\n"
+        '@command(effects="read_only")\ndef say(word: str = "hi") -> str:\n'
         "    \"\"\"Say it with ''' around it.\"\"\"\n    return f\"'''{word}'''\"\n",
         encoding="utf-8",
     )
