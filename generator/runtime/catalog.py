@@ -126,7 +126,6 @@ SECTIONS: dict[str, str] = {
     "mcp_ask._confirming": "elicit",
     "mcp_io._print_config": "clients",
     "mcp_io._codex_toml": "clients",
-    "mcp_io._uv_cached": "clients",
     "mcp_io._ENV_SPELLING": "clients",
     "mcp_io._mcp_help": "clients",
     "mcp_io._MCP_HELP": "clients",
