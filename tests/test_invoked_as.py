@@ -105,7 +105,7 @@ def test_a_tool_on_path_by_its_name_is_named(tmp_path: Path) -> None:
     stopped = _shell("wiper wipe --name x --json", elsewhere, PATH=path)
     assert stopped.returncode == 4, stopped.stderr
     line = json.loads(stopped.stdout)["next"][0]["command"]
-    assert line == "wiper wipe --name x --yes --json"
+    assert line == f"cd {shlex.quote(str(elsewhere))} && wiper wipe --name x --yes --json"
     assert _shell(line, elsewhere, PATH=path).returncode == 0
 
 
@@ -124,7 +124,7 @@ def test_an_entry_point_off_path_is_named_by_its_path(tmp_path: Path) -> None:
     stopped = _shell(f"{script} wipe --name x --json", elsewhere, **python_path)
     assert stopped.returncode == 4, stopped.stderr
     line = json.loads(stopped.stdout)["next"][0]["command"]
-    assert line == f"{script} wipe --name x --yes --json"
+    assert line == f"cd {shlex.quote(str(elsewhere))} && {script} wipe --name x --yes --json"
     assert _shell(line, elsewhere, **python_path).returncode == 0
 
 

@@ -78,7 +78,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _refused(call: _Call) -> None:
+def _not_allowed(call: _Call) -> None:
     """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
     context = call.context
     raise _ActionRequired(
@@ -106,7 +106,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
-            call.confirm = _refused
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)

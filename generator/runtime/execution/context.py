@@ -48,6 +48,7 @@ def _secret(text: str, name: str) -> None:
     for form in forms:
         _SECRETS.setdefault(form, name)
 
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),

@@ -184,9 +184,9 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line, here=True)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
+            line = _command_line(line, here=True)
             needs = _needs(line, environ)
             when = step.get("when", "")
             if needs:
