@@ -5,11 +5,15 @@ Lines are run as an agent runs them: one string, handed to a shell, in another f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+from mcp import Client, StdioServerParameters
+from mcp.types import TextContent
 
 from tests.helpers import generate, in_process, run
 
@@ -54,6 +58,14 @@ def login(ctx: Context = None) -> str:
     region = ctx.ask("Region?", name="region")
     password = ctx.ask("Password?", name="passw", secret=True)
     return f"{region} {len(password)}"
+
+
+@command(effects="idempotent")
+def mark(label: str, ctx: Context = None) -> str:
+    """Write LABEL and a word asked for in ./mark."""
+    word = ctx.ask("Which word?", name="word")
+    Path("mark").write_text(f"{label} {word}")
+    return "marked"
 '''
 
 
@@ -195,3 +207,28 @@ def test_a_secret_turned_into_a_number_is_redacted(tmp_path: Path) -> None:
     shown = tool_run.run("amount", "--value", "7314159.2700", "--json")
     assert shown.code == 0, shown
     assert "7314159" not in shown.out + shown.err, shown.out
+
+
+def test_an_mcp_line_keeps_the_servers_folder_and_config(tmp_path: Path) -> None:
+    """A server started elsewhere with `--cwd A --config cfg.json`: the line that answers its
+    call's question acts in A with that config, wherever it is run."""
+    tool, first, second = _folders(tmp_path)
+    (first / "cfg.json").write_text(json.dumps({"mark": {"label": "cfg"}}))
+    (second / "pruner.json").write_text(json.dumps({"mark": {"label": "other"}}))
+    served = ["--mcp", "--cwd", str(first), "--config", "cfg.json"]
+
+    async def go() -> str:
+        params = StdioServerParameters(
+            command=sys.executable, args=[str(tool), *served], cwd=str(second), env=_environ()
+        )
+        async with Client(params) as client:  # type: ignore[arg-type]
+            result = await client.call_tool("mark", {})
+        return next(block.text for block in result.content if isinstance(block, TextContent))
+
+    answer = json.loads(asyncio.run(go()))
+    assert answer["reason"] == "answer", answer
+    line = answer["next"][0]["command"].replace("word=VALUE", "word=hi")
+    ran = _shell(line, second)
+    assert ran.returncode == 0, (line, ran.stderr)
+    assert (first / "mark").read_text() == "cfg hi", line
+    assert not (second / "mark").exists(), line
