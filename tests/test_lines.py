@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,22 @@ def test_an_mcp_line_keeps_the_servers_folder_and_config(tmp_path: Path) -> None
     assert ran.returncode == 0, (line, ran.stderr)
     assert (first / "mark").read_text() == "cfg hi", line
     assert not (second / "mark").exists(), line
+
+
+def test_completion_follows_how_the_tool_was_run(tmp_path: Path) -> None:
+    """`python tool.py completion --help` tells no one to run a `pruner` command that does not
+    exist: its instructions run the tool as it was run, and say what the scripts complete."""
+    tool, _, _ = _folders(tmp_path)
+    started = f"{shlex.quote(sys.executable)} {shlex.quote(str(tool))}"
+    usage = run(tool, "completion", "--help")
+    assert usage.code == 0, usage
+    assert f"  bash  {started} completion bash > " in usage.out, usage.out
+    assert "pruner completion" not in usage.out, usage.out
+    assert "complete the command 'pruner', which this shell has not" in usage.out, usage.out
+    installed = tmp_path / "bin" / "pruner"
+    installed.parent.mkdir()
+    installed.write_text(f"#!{sys.executable}\n" + tool.read_text().split("\n", 1)[1])
+    installed.chmod(0o755)
+    by_name = _shell("pruner completion --help", tmp_path, PATH=f"{installed.parent}:/usr/bin:/bin")
+    assert "  bash  pruner completion bash > " in by_name.stdout, by_name
+    assert "which this shell has not" not in by_name.stdout, by_name
