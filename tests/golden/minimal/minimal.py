@@ -1086,7 +1086,7 @@ import _thread
 if TYPE_CHECKING:
     import argparse
     import threading
-    from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
@@ -2007,13 +2007,13 @@ def _written(words: Sequence[str]) -> str:
 
 # ---- burgee: loaded on first use: confirm ----
 def _answer_flags(
-    answers: dict[str, str], more: dict[str, str], asked: Collection[str] = ()
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
 ) -> list[str]:
     """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
     to no question `asked` yet keeps its place, not its value (`_Placed`)."""
     flags: list[str] = []
     for key, text in {**answers, **more}.items():
-        if key in more or key in asked:
+        if key in more or (asked is not None and key in asked):
             flags += ["--answer", f"{key}={text}"]
             continue
         word = _Placed(f"{key}=")
