@@ -1000,7 +1000,15 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -2052,7 +2060,8 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json, self._environ)
+        steps = [_unsecret(step) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2373,9 +2382,6 @@ def _rerun_line(
     return _written([*words, *rest[:end], *flags, *rest[end:]])
 
 
-# ---- burgee: end of confirm ----
-
-
 class _Placed(str):
     """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
     which the person sets to `what` (an `--answer` no question asked yet, whose value the
@@ -2435,7 +2441,21 @@ def _written(words: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-# ---- burgee: loaded on first use: confirm ----
+def _unsecret(step: dict[str, str] | str) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in _SECRETS):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line))
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
 def _answer_flags(
     answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
 ) -> list[str]:

@@ -62,6 +62,13 @@ def login(ctx: Context = None) -> str:
 
 
 @command(effects="idempotent")
+def deploy(token: Annotated[str, Option(secret=True)], ctx: Context = None) -> str:
+    """Stop with a line of the handler's own that holds the token."""
+    ctx.action_required(reason="confirm", message="sure?", next=[f"deploy --token {token} --yes"])
+    return "never"
+
+
+@command(effects="idempotent")
 def mark(label: str, ctx: Context = None) -> str:
     """Write LABEL and a word asked for in ./mark."""
     word = ctx.ask("Which word?", name="word")
@@ -252,3 +259,12 @@ def test_completion_follows_how_the_tool_was_run(tmp_path: Path) -> None:
     by_name = _shell("pruner completion --help", tmp_path, PATH=f"{installed.parent}:/usr/bin:/bin")
     assert "  bash  pruner completion bash > " in by_name.stdout, by_name
     assert "which this shell has not" not in by_name.stdout, by_name
+
+
+def test_a_handlers_own_line_holds_no_secret(tmp_path: Path) -> None:
+    tool = generate(tmp_path, PRUNER)
+    stopped = in_process(tool).run("deploy", "--token", "SEKRIT-77aa", "--json")
+    assert stopped.code == 4, stopped
+    line = stopped.json()["next"][0]["command"]
+    assert "SEKRIT" not in stopped.out and "<secret:" not in line, line
+    assert line.endswith('deploy --token "$PRUNER_TOKEN" --yes --json'), line

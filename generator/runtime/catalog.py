@@ -100,6 +100,10 @@ SECTIONS: dict[str, str] = {
     "context._ask": "confirm",
     "context._rerun_line": "confirm",
     "context._answer_flags": "confirm",
+    "context._Placed": "confirm",
+    "context._variable": "confirm",
+    "context._written": "confirm",
+    "context._unsecret": "confirm",
     "batch": "batch",
     # NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
     "cli.invoke": "invoke",

@@ -180,7 +180,8 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json, self._environ)
+        steps = [_unsecret(step) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -553,6 +554,21 @@ def _written(words: Sequence[str]) -> str:
                 written.append(shlex.quote(piece))
         parts.append("".join(written))
     return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in _SECRETS):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line))
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
 
 
 def _answer_flags(
