@@ -1915,7 +1915,7 @@ _FOLDER: list[str] = []
 
 
 #: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
-#: to, in words (`_placed`).
+#: to, in words (`context._written` fills it, `_needs` says it).
 _PLACED: dict[str, str] = {}
 
 
@@ -2001,6 +2001,84 @@ def _uv_cached(executable: str) -> bool:
         if part.startswith(("environments-v", "archive-v", "builds-v")):
             return "uv" in parts[:at]
     return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
+    import shlex
+
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
 
 
 def _command_line(words: str, here: bool = False) -> str:
@@ -2244,7 +2322,7 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        steps = [_unsecret(step) for step in next] if _SECRETS else next
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
@@ -2563,81 +2641,7 @@ def _rerun_line(
     words = [] if PROGRAM.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
-    return _written([*words, *rest[:end], *flags, *rest[end:]])
-
-
-class _Placed(str):
-    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
-    which the person sets to `what` (an `--answer` no question asked yet, whose value the
-    warning about it hides: `cli._warn_unused_answers`)."""
-
-    variable = ""
-    what = ""
-
-
-def _variable(name: str, infix: str = "") -> str:
-    """The shell variable a line holds in the place of the secret `name`: its option's env var
-    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
-    for row in PROGRAM.commands.values():
-        for option, _, _, _, settings in row[3]:
-            env = dict(settings).get("env") if option == name else None
-            if isinstance(env, str) and env and not infix:
-                return env
-    prefix = PROGRAM.debug_env[: -len("DEBUG")]
-    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
-
-
-def _written(words: Sequence[str]) -> str:
-    """`shlex.join(words)`, but each secret's value (`_SECRETS`, as given or as it reads in
-    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
-    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
-    the line's `when` says (`_PLACED`, `errors._needs`)."""
-    import json
-    import re
-    import shlex
-
-    values: dict[str, str] = {}
-    for value, name in _SECRETS.items():
-        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
-            values[value] = name
-            values.setdefault(json.dumps(value)[1:-1], name)
-    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
-    parts = []
-    for word in words:
-        if isinstance(word, _Placed):
-            _PLACED[word.variable] = word.what
-            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
-            continue
-        pieces = re.split(f"({pattern})", word) if pattern else [word]
-        if len(pieces) == 1:
-            parts.append(shlex.quote(word))
-            continue
-        written = []
-        for at, piece in enumerate(pieces):
-            if at % 2:
-                name = values[piece]
-                variable = _variable(name)
-                _PLACED[variable] = f"the secret {name}"
-                written.append(f'"${variable}"')
-            elif piece:
-                written.append(shlex.quote(piece))
-        parts.append("".join(written))
-    return " ".join(parts)
-
-
-def _unsecret(step: dict[str, str] | str) -> dict[str, str] | str:
-    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
-    written as `_written` writes one; a line a shell cannot read is left to redaction."""
-    line = step if isinstance(step, str) else step.get("command", "")
-    if not any(len(value) >= 4 and value in line for value in _SECRETS):
-        return step
-    import shlex
-
-    try:
-        line = _written(shlex.split(line))
-    except ValueError:
-        return step
-    return line if isinstance(step, str) else {**step, "command": line}
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
 def _answer_flags(
