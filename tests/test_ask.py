@@ -107,9 +107,11 @@ def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
     stopped = run(PANTRY, "--batch", stdin=line)
     answer = json.loads(stopped.out.splitlines()[0])
     assert answer["reason"] == "answer"
-    alone = f"""{invoked(PANTRY)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    alone = (
+        f"""{invoked(PANTRY, PANTRY.parent)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    )
     assert answer["next"][1]["command"] == alone
-    ran = run(PANTRY, *shlex.split(alone)[2:])
+    ran = run(PANTRY, *shlex.split(alone)[5:])
     assert ran.json()["data"] == {"name": "salt", "count": 1}
 
 

@@ -894,7 +894,7 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
     result = run(tool, "deploy", "--json")
     assert result.code == 4, result
     answer = result.json()
-    shipit = invoked(tool)
+    shipit = invoked(tool, tool.parent)
     assert answer["next"] == [
         {"command": f"{shipit} deploy --target prod --yes --json"},
         {"command": f"{shipit} deploy --yes --json", "when": "for staging"},

@@ -16,7 +16,7 @@ from burgee.runtime.commandline.flags import (
 from burgee.runtime.commandline.quickargs import _pass_start, _recorded, _Recorder
 from burgee.runtime.commandline.shells import _TOOL_WORDS
 from burgee.runtime.commandline.wording import _expected, _one_of
-from burgee.runtime.execution.context import _SECRETS
+from burgee.runtime.execution.context import _secret
 from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.table import _command
@@ -318,7 +318,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[str]]:

@@ -18,7 +18,13 @@ from burgee.runtime.commandline.wording import (
     _unquoted,
     _wrong_count,
 )
-from burgee.runtime.execution.context import _SECRETS, _UNANSWERED, _asked, _jsonable_text
+from burgee.runtime.execution.context import (
+    _SECRETS,
+    _UNANSWERED,
+    _asked,
+    _jsonable_text,
+    _secret,
+)
 from burgee.runtime.execution.errors import UsageError, _ActionRequired, _Explained, _Invalid
 from burgee.runtime.execution.jsonread import _load_json, _same
 
@@ -269,7 +275,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -302,7 +308,7 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
 def _as_list(value: object) -> list[Any]:
