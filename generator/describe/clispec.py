@@ -9,7 +9,8 @@ clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, 
 `burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
-`burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
+`burgee_prompt`, `burgee_path` (`click.Path`'s checks that are not its defaults, by its
+names), `burgee_passthrough` (an argument that takes every word from its first one,
 flags included), `burgee_exclusive` (a command's groups of options given apart: each its
 `args` flags, and `required` for exactly one),
 `burgee_shared` (an option the program's or a group's `options=` shares: the
@@ -89,6 +90,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["maximum"] = param.maximum
     if param.hidden:
         entry["hidden"] = True
+    if param.path is not None:
+        entry["burgee_path"] = param.path.given
     if param.prompt is not None:
         entry["burgee_prompt"] = param.prompt
     if param.renamed:

@@ -25,6 +25,7 @@ from burgee.read.markers import (
     marker_settings,
     not_text,
     read_bounds,
+    read_path_checks,
     read_text_rules,
 )
 from burgee.read.reader import Parameter, Reader
@@ -206,6 +207,9 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return None
     if not default_within(reader, param, bounds, default, name):
         return None
+    path = read_path_checks(reader, param, settings, type_ref, name)
+    if path is False:
+        return None
     return Param(
         name=name,
         role=role,  # type: ignore[arg-type]
@@ -222,6 +226,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         pattern=text_rules[0],
         min_length=text_rules[1],
         max_length=text_rules[2],
+        path=path,
         prompt=prompt or None,
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,

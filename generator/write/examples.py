@@ -293,6 +293,8 @@ def _convert(param: Param, value: object, label: str | None = None) -> None:
     (`table._converter`), but one that needs the handlers' own classes (an enum's, a record's),
     which gen never runs."""
     spec = input_spec(param)
+    if isinstance(spec, tuple) and spec[0] == "_checked_path":
+        spec = spec[1]  # NOTE: the files an example names are where the tool runs, not here
     if _needs_handlers(spec):
         return
     convert = _converter(spec, _RUNTIME)

@@ -380,6 +380,18 @@ if TYPE_CHECKING:
         max_length: int | None,
     ) -> Callable[[object], str]: ...
 
+    def _checked_path(
+        convert: Callable[[Any], Any],
+        exists: bool,
+        file_okay: bool,
+        dir_okay: bool,
+        readable: bool,
+        writable: bool,
+        executable: bool,
+        resolve_path: bool,
+        allow_dash: bool,
+    ) -> Callable[[object], Any]: ...
+
     def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
@@ -958,110 +970,110 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6ecytSuT"
-    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx1E6U72d7vl5b6e308J/xrGUCXzu7fyMn4SKpjIK5bGI01CJ64kMRTKR"
-    "ApqauqEnAj+UInSnUokwMlc7vZ1+C9qa+BtqKKB2nvkqoWf8RE6VGMXRVLTb9E86E0kEX5IoewRubtONKzy7wjOeBM5K"
-    "eu5H+kgDTiZ+OD4WrrqE5/1YJS0RxSKU0lPw9FwSI2IYeDSIvLkYuqFwQ3UtY9NsLJWejtf4ScgrGc+p1Za49pNJlCbY"
-    "OnwXu8MohD6mP/zkBkrumRZGMhlOqIXfXT8REfaAzYSJCKJo1sIRml6PkYKhDALpicEcx+fDpGEXMEMRdC2eP32Vcckd"
-    "yEAPWA1jfyCFK+hiFz4MoxR6GAUuEOqKJAXBww+eP0zw35mbJDIOqWG8eTpLE+jUkyM3/dc//mlGn4Y89pSodmczGKxw"
-    "Zv7sHYqRI7xIqi4zRVxHMbQ1gmbFk1evhK9o7uCZe6oFQ3mrIu6u3c47CKKxz108i8bCD81UwSRdT9wEG5n6SiF74RuM"
-    "Q8ZTP3QDsYttJ9ElsG7ie54MM37Ld7Mo5ik7oY/AchahFsm3RxKQTgcw714Lx/O/b16+wItP3/xN7MJ3Nx7P3FjJe9B5"
-    "mqRuEMyFfDcMmGz4D5rWC8QsXrNq9aLrt/ZhMcOXdluhiBA17XYYma/9VpgGQbY2/RAmfuYnIDg4jD5pghDohgdHKE3Y"
-    "aXlR5QslsHsc6c5wneD1rKHezhnwjFYBsYP4RTQmUenGl8CxmatXX+DqBzRp/eJ6O++3DvBPA8lmAZ1bPLmUclbq8Zfo"
-    "WgBD57is8edCX2YJ2W1A/+68ppEgAlmBRq5hsbWQsUrCuvRUJx/u1I0v+cmRH/CTTwR+hOGClI1lokhmSCVWFKWExlpi"
-    "El2j1ANf6EKBXLMwbXJR8krUPgFaYc23h65izZtReKWnEDoYREpa4vLGnYtpFKMWlzMJxOJKwQv56JT/Z7mn330vmdDa"
-    "m0h/PElyXgS6p8Qdl5759eSPH/725NlvJwu6iq5DGZf7mkQCrivgTIEprEoslsx01zNQp1FYI6mv6AecS3gWGY36Nu/c"
-    "V1Hggs7K11Z+JeNX/WJq5ReSOM0Wl9ZFFo2pbjxVlXHaqwe0UOnXP6IUteCpMD9mfMjUk9XNW90Nqsi21g+WcP4ew+pj"
-    "LYXGKu95qK4ab0dlVry7RgTPtHEFTVcQwHYsRwtuJeVpkQHWwx1aSi67UJoHVp1xFCWoNm2sg7YDdFn/Zqe1EwRTxfgo"
-    "iaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhukUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9bzfwRYdY6YUECzbSoLiRxHK"
-    "VjvYyYmIRnAP3DiLo3HsTjviNLyCeUV7BG2xSWRhHQb+JQj+bC4eYfOPjd279+jKDVL5+J5DUiwc/d2BNtj8DN7KYQIq"
-    "EDQdWjvSRNg68NvxQ7DOb4YTOXWdY1wJjBZYS9HjMrySQTSTCC9U4oFQtITzvtfr7USX+LcrUNBbAj97buLytU6nc+MA"
-    "jpmAkhEOXneYAsBFDrSR9wp2EdSASoOEKfMVsRYwgSYcLngahXjEEOqcH7E6Q14D3ELOwhO6Sz9RMhjtdQRoYdcPUrqB"
-    "B1gcA61eHoSM4yjmq3QLIDAP/+VfAcUqdyzzC8BTIuPmRk+AC/SH7T9lHIFpB44OIw+UqoP3KJCgVHHb+BckGQTqIpZ/"
-    "T32ADHjJQflA8EhzGcp3yXnfaVXwtDLKC+/o1AiJ0tw1rFMaSulGWsgaQUNVxLOMVIXMIlPHnEJuDgEn7gLkdTsw1+EQ"
-    "xfi4pk+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXR2y7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS36BpJkmw9Hi6oct"
-    "EuVMisnySlitHVrplvzDpKBimM9YGbD00U2wOGcyTnyJGuP9zQ1cskV4+QdvWra6yXVUWd+s5VatNqqMLvtulcSgMWpJ"
-    "RGMMImiPAfB9kNCPoHMDsJXIKI1KC80OQPlIN1ww9CJqLbROK5XmwPU8H59zg1f2UPiGFecoUyz1jKB+s+VKlsbc3yeS"
-    "QtBdZCWy1lzvZRjMf0EtsdMlVUmDhk+w+K+k/oH1D4q3nM6iBGyN9URJbkr+b5mDy/q2q8oJtnRRuh1olWM03DX0lF0D"
-    "uAUcLX+awufufmFu95GH6DIs3XijO4G9uO90Lwf7xX6OPpH86EmqHw2N1Vx14xh9ji9Cvqx4RwUIbSb+8alUFAEdYcZT"
-    "w9wcuN5dGBqeqFUbrZrxLTOfZtqqE6pnujKfRj3aE5pHmsosWiHytOrcsWe+9MKu8dpLqmK1JbzErNWv0E8/bXl4ryLZ"
-    "Gwv3rTqbOkZSuN04bw2zuSB8UjEJuer+rjjrHTIRHGah6QznL0fajxtFMbgY1B/6VtRszVIskhwEcK1fQ/IG4jYF0rGr"
-    "zcqslqWVJHQzQCQLE1ftxEbDxkHyyYxGTeisRfKExNEd/3futv/s45/99sN2/z//asDGMxmOUey6h0W0gT9i+AfnJYu7"
-    "NSrCMjYqkrcgSldFUhyvw56AulONRQ65D/vrLJYjP7vhvEEX1l/u16CYOo1VjRMW6D0/aB0QwqFw4SbMaw0RiwKPBWq0"
-    "j8cxyLt4RCY8KXZ1Y91ckkltgHJAb27PTHUmMwffmG4w+zsVxLHZ/R4M2WEwaw39AM0uP8lnTIeOvmh+xmPVjPdrhbR5"
-    "oZyZgaIs4X4RBR5VebnQWjHx7bsQ3xD6LimsI6Y3D3sv8N+rjnkRYxN/Nwqx1xHuZmjWKN112CzfXay43xvYbVxVlHkz"
-    "oVn8eMdgWXEp7zTUzC13mDf9NU9zjRKzNnzLzNnwBnCqgMJeL+S8jS4KyTRS3D4zrAX3ucME7jd9gqT0QvjfE/veUVeg"
-    "erygOP1QXeGHY3FiPYq3ILEtQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
-    "N68yD2Z/7k4GI4xqZq6oaXJxs2e7TwOoi+kYjvAdDT6B0QXMO01P/9sCYkxpQ/TH9Wq2aHBTMovWsQN87dImEPtpY6lt"
-    "mD+VXXoU+AfLIRxKtHM+6iTCa9QAajpw16El2poLRXEfqQPPrmHxMqlfFv/kpLq0raVHyfsouw4xgVnWpY0sNMc04aMR"
-    "BdGW9tsKnljgT/3lHj4oPHywj//VRoVHq1rb9dh6Oy9ovMatudMmgRFAEBlugMJEw4kbg0qRsdJTgbcsoC7Mfl6sCe+k"
-    "+3jIvF0vadOVFsKxwOe0q2K2IDoNcXw2toZ5FpeyMWXUf8RgP5Iwk+HvuEVXBLiUIsH7xpwkMQx8NZNDYsJ+54jpM3qF"
-    "d2/pGvhsyjDroPOgs09XB2k8ltJsbquLzFvp7Tz+4ajzsFYOnlKrXQbNZzA5cUvANVBRqD2ezodBNEuUQNypABDNMEEA"
-    "1ZWJxbUpQofZDQYcCUwKybe93cB3lQQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg6h7Ql8D8yGhtGzJJfJnEaTzSq4"
-    "uSQH5hJO7ziIBm5wob3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtk9NCW+d7nHdAihnBbDGh5FLOObiM"
-    "iS2g1LUW1QvLGotlgdSE8DRejhqHJ0PShNroW8ujv9zYdRoCI78WwWGE4GTa8rgMJSM0EdvOUp4yAjP0uAQF1wQTcxtI"
-    "aJFThsDxZtaz5RzME7A7bHD9KWgUEMzU8yMkWALOAo/Qw/QYcMXAZO26Ajd/EYSRndZ5IK+enP3SPmxhHgznddBQs55g"
-    "GiXQSf0Z8SsO2pODdFwcrg3ZlhgxTOy1SEBPS8QTNCJUtDG6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdLGvE0n0LgPyztE9"
-    "OkxSzexP3Xe2uNaarmXIShN79mEmcnpyc9YqwS7lXsFk4+pz7Eya3f0uJngQhDgWICIhzPBYcg86j0tLNd9UMy4184Og"
-    "7fnxGjJNu7lVoGijKBgjDaKGAA1A1hCxGSgIHrS2S8LTaXmkt1DLaRm4p/ZA+lSC8BZIBKgZ5h6XRdTIl4G3jpYl5clD"
-    "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
-    "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
-    "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJinFvZNsCOTd5zk8XXtXwE4Dwbwe3sOqS+nR"
-    "wp3NFU2pjagvBvOZqxSC3ZrpQl25KdOQQXVE65jkQPKi7iNuwvXqj2A2lxak6XC2HiyS8ZWsEJZRxZkYqN+Wl20aa5uY"
-    "ux5k0+sOhmjslLataFG5/TRmf2hZ2jJHcCNzqVvL05OXJQNkFp35tYkAAXqCcEu8wQbF7ptfT58960y9vSVIQl8lM+K2"
-    "SReP2BI/Li5E5c5Nxhwi+LKR3uW8CTB/2lWFL7P5LI7IFQMjqQ0Nk8ZbTgkoHxcgYxp6MjbbpvRGAjYb+zDoLB4HLV3J"
-    "ENG07bsz2OyZFIKLzMd9gGEp5C+H8bLkidCCvKgdiHu7IO8to+FbDI+IliyRBoblx1FIWI6Vonl4j9KGOAwZCurWQtDk"
-    "qIPuRXCfYT+RU6o7y1G9eNES+wSx8e2TPZ3b3uXcJLYQAMtRV7CzP3VnxCMkcup74O3z6wpD3KDGtDRFswWusALlX4xs"
-    "6mZIvQ915hU+O2rRxyLGxw6MWjA/OXuNWfQcclCgzhL/z5z/zyMPvCGQjySGZmhPjsgnecjmA4092K1HH/zphUoAkn54"
-    "3BLnpy/enPVb4tGjN3+8efyYnEkQJtT2MgXHDgYjPfJZ/VgMgP+XmBM1kPi2AqafXQIq8C9lwb1RUeZzAnNRwLFrtJTm"
-    "NY2QMqZcJpUHlQLxqUp0uOQMnx3I5FqCqDzKfrtAPulJfkyNPbrf8CMibRQR/UYNUsBLyhXaq7ZfO9FNdDHCRK/D8NM8"
-    "ZUztKEL4Q7CZQErEPPbNpMhhLGnRYDIRfyuDbz3sGQCHmB5GHGmizo/4mS7CjcfcpobfORQX54iO+3oqb4PTHLbK3+up"
-    "gmjO+yRZ9uk5HfQBMQdCd4ugtItcgYmdA2YIfTXZOyY6LkoYGBrByFAQgEjuMvwWL+Bel+5hroO0hCjhWUIxv+vgwnrE"
-    "SEgeVqXBDSSsXJ4WGJH+lv/Mt/sU5MkBJAVJiDRt8CroFWgiXX5w+B2rJAoNun4gPR1xtl/JtU3Nx3uDQ45GoNhZijLm"
-    "8t6XG3uYOeDrGCPmFOhYVV0oMdsNWxoIV17jqBle8e2Piv2dVMI6t9rfwqZgI0OL74WQkeUY14Wydjj+mn3p7UySZKa6"
-    "9+/TC5B8vRPF4/teDOJy/3D/cL99cHjfCk/AfFU3DRZslUQ6ExW0rsq24Fr6XbjmXQq0Fb36/ZiazQPsJGuzX9y5uANt"
-    "2a6QfhGtmTx+CW755G58R27RYPmlueY7JrwT0fQz6MN4joajdE8mVsRxYKkflEe1gKtMtU1fv7iBVJOvVZfitYAx5hW1"
-    "5qGhVmj6uUpy1l7/pllM9OT1eSvbhF8pF6v0wmFmXC5Y3+mNWA7c5l/idGaCETqL6cIDrxdwZTjUHinnM2UhCyu0m2rW"
-    "EiB20YbwcI22stXoE48XYaZDaAQGjfLWDT/DtRDyXSZ+81dvcOmLZMyNJruk93Bzii40Mbo93s5ijSaADJGT0NJ705vT"
-    "Mf9+r+N9rDfYlreTgwj9IK/RUJqyFk0BQisIM7rdjNXlbt/6IpwWW/Am6H79ol1l2yRqJnIhTUc1NC39/txXYmvv/sbd"
-    "1hZvbfHWFme2uKSaLa14uMAa29WC1jG/gTKK/vCzGd5/j/ebP8Mrv7atDkHy8/Skj+nY5llSi18O/jrs2yZeOt6au625"
-    "+zTmrmELsFfc3vzyjaKlHmOZvRKiR2AbRVvFlffHV7eK3L3groXp9utwSzdVguHjVjTYrGkyZQhX8tLqPMeaYgjfjr26"
-    "vdzC1mBtDdbWP+uZckAy+YhG5zOZlU9fHeaz1FrZ2LZeVqXW5u9tudNWFZUGnq5Yo6WaRh1fFkm7S7boBiqvfN3WcdE7"
-    "g1tbuLWFW1vIVOVK21aH+52Don1cweOiloVuVXCLn8cwbgttfZxCW5+5ktUGgcA6GT5Tt6GKSU0ZrJpkXy5lZXdNrKFL"
-    "1n7p1Wpe74JaV5WMI6p01arVvAv7pbpTdaivWq+qsg/rjhtXsTX44HYi3t/UULCoWFXlpUWuVLW8DGjNqEkAJT5Moniu"
-    "PQi+lre5qNDVFmptodYWan37UCs3kO0rc4ZIpnQP6S/XB9D6LpHu9IchH+mxHhSjngX0KrhHcSiORBvT4PMePg802xaW"
-    "3BaWvN1Wlyw9NvmlFZb8Aio3bnYDhkoO3o6GGlIDqjUeC21Tf9XGz/tLoM06qLmo4qNWm7hxmkziKB1PMnBTRICmuErD"
-    "oC08OlvGLziqlYAF9SPL9BSOUKrNNL39LYAtstwiyy2y/NaRpTE3w+haaTZb5Y+0uqJs//VwJKor7sPYofZMmLcIPgN6"
-    "3JYd/hLKDn/iqr42zFk3xySvvbvY4KcNsMdgixhwJN9KBX/rg326vu/KmKpcSxh5EV7RT0+fnf56enZx9vLXkxdMO73/"
-    "eiuhdmXiLVLYIoUtUvjGkUKunS3l52ZvDOaaRR2xAlk38oT9Ce5LuPRKIKv0rP3Pgxy+/CrvX1kV9bJlXnNDLj9r157Q"
-    "bKfUMs1vmz3hW4qgl+1zdl5vbZdL95BXNi93cPddxluKmJc7MPVxl8+YXaZCebnWuc0y62zhbYRiizu2uGOLO2pxh2W/"
-    "LD1ovwjCehxa7HDgYhngYZJ3M7PFKz7vtmRISmeyl5UTLTr74YxQ68j1kp9G6msBAOKBC24re/3krbAG+nkQ0PbskSZa"
-    "tmePlHXjN3b2SBHFWOumzLVXuo4iVRrmOsnHwtElip8+//Ff//gnViAF7XuNO4sYmrNKKG8YFGd2oboCGvbNGqEV8ytX"
-    "LLoYdMeTV1qN3L/a7xxpBXXTrNZNq/2v9cCUjc1OBXo3h/YqmWf5aRbLA3crl6DYmj4mZaXG9FEpXwciX6aV7RksX8AZ"
-    "LFs/aOsHfSI/qN5KWdZo/+Dw6MF33//3/zx0B0NPA4x6AK9ry5afEEZhi32hta1gvdkE5ddTVA0L+d/qDC6uBJ05ufkq"
-    "LHmyWIL0Yhh5UhNgr6XGN+VCkYZ8ChKeHALLKsX6qKHyPeStPp/o2Lhuvj7FZ5COTT57Rot2g0uEHC5LCKAiL3sjItsT"
-    "1dvIGLo1RwzpYzAwpB7Lt0T4MVbe5eKvblghrC4mYJP4YEkSz6z3SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYy5/0KTQ1R"
-    "Bpus7x8uzTpwWi4RIyYVCnVRYiw1jHV0PSYK70NFXCHLDmsUxOlwFSbBZHDpoeILrYRszfuuFRIq0ZoiHd8ty5QE0Ier"
-    "I/dULpiOmjHVj7n9Y6pXTG8K6erp/nCi65/PK5SVI0UFwo72lyTsNG9F7D5N4qD9VNwXb05/Pn1xtncM5F5QKWEkmQ9C"
-    "qhPpUjSqQMmDo2WnKmtE7EL/Zyevny8igA93wzr2O11A2u1eiOq2K/KD3Hqh1QX+sMGz2MRvdP4Ung9EpfS5zLJIXHWp"
-    "RV2HnHapgiWXYOcyZC1dPASPq1X4E72b1+K88Bamk7R4p64ler0U0Pv3e4VTLOysUyr+XTkOrYNjp+BB4g98dJpw9K/1"
-    "uXUmdeWo8/C/TP4KE0vPIUBEvNfthcKcWICP63PweiHx+tF/tNviZxnKmCZsMBcc/uPallpPq85sfgzOOq156WG2b7v9"
-    "uBf2wr/oHvHzJk/ICz/m+Xj58Xg4gr+Ip1iWHuMz8LUtXvMMUSYxM1gzdTZ39LlECWbaBFSAHM8vu+ZD1Ma+PlED3xoE"
-    "LwUjazDjeLc5DkHrS7uqNuXsIEd/10cssOOt9SqRwf07LSr9jk58x9BZoVA8ffn8+ZMXP2KRfC1fDh1V5LQjOm/OAYrY"
-    "C8V+7C3HguS1hGPgv6DdGJE5idj0jUMn9aXDIQBfPjQgu53VgshdAJFrGD4Izsbz5orG79Q4t65BQ0e8zD5zBIPazUvF"
-    "+1iVXRf0pzp0JEYgCDBMuJV49TNOjX0SQ3ZyYDZyfXagdeYUypjqLuCxXr/38lABQ4mbe8BzPHmBTikoHkKojmEqdJaf"
-    "o6vk42u9KFd8nBQRXO3UxMe4b4cPRlGFQXEtf1whJkuOCz0w5Na71VwSn8/goDL1KSOiajudW8XLHBzy8tXZ6csXjn1U"
-    "yKJzvfIjQ7KzNa7c2EezYs4Q4Tdv7dNDTLEkfRKYjUmOMRBAkzgFW6Xz/TP5GILv5UuVny+CS6p0tIjTwVnBxH9H0GYI"
-    "N0JDofl4oXEgp3qpbvmgogpuQ4nVxw1Vj1faJUv4gI9E4cM4ytX3ldHoFE2A8Tn4wSFinvCL1PnRduiq7C51SMgeG7h5"
-    "lGZi4OZnmhDaBMPHZBePJ3G6mmtZvM+xSU8TpU8PqchMfpxI7uWBsDSfIAJDfJ6dyWZOLKtbiBp1OdXTJlAd+bbGyf1o"
-    "+ALXAN8I7VaSitJ6J1+HdzubwvFxWmtND4oGMrNyuoOzp2dzyaM4jOPpFM7hcIwVOyF0BQtA4YUP9FF80NoS9S98mUqX"
-    "Fs8HuAHMf/Z/vH8ffv+Q6XS6dAAXHOMLOvBlDbeOWzzEFsmjo+Y255xx8w+w+cpy+yDWcbG45e8fYtNV94qHsbKjpPl8"
-    "SIRnh4AWCV7K3TENfYcN2b4OEbi+06LbP9rPRIJ9DWx+JddDN/jgiEaeuQw0+Ds4ENiMBnH6JJSw3n5y/fxzXDN90GXr"
-    "HIMCePqEg1p1SqlSqN+pJyh3JICcJQvLL+7ZqlHc0Keu14hMgE43U0B3MU01FSIbaCMnCqi6e53E2ubIGYPmNlYla/E4"
-    "K3VZmmYdnUPi/card9wiHLe9rdw0LYBB8IXJ8yevf34DVhIXz0d74XLxEBpelGnitJ0k+9ubk9dZliwl9OOiW//ViVt4"
-    "vjhPt4Fwndyyq7Nb6HDPD4KSZRBE7QHlHyM7VdwxNxWGzm6VffuoK/LsIJxmnRp0G6duS+hxUK2/ZL+kEDSoa6zsKqH7"
-    "u8CJI9gPBO7c/D8CJwKH"
+    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJTO2qvbX7A/bX3L9mAEGLwoi6ecytSuT"
+    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx9F8pno73fPz3k5vp4X/jGMpE/jc2/kZPwkVTWUUymMRz0MlricyFMlE"
+    "Cmhq6oaeCPxQitCdSiXCyFzt9Hb6LWhr4m+ooYDaeearhJ7xEzlVYhRHU9Fu0z/zmUgi+JJE6SNwc5tuXOHZFZ7xJHBW"
+    "0nM/0kcacDLxw/GxcNUlPO/HKmmJKBahlJ6CpxeSGBHDwKNB5C3E0A2FG6prGZtmY6n0dLzGT0JeyXhBrbbEtZ9MonmC"
+    "rcN3sTuMQuhj+sNPbqDknmlhJJPhhFr43fUTEWEP2EyYiCCKZi0coen1GCkYyiCQnhgscHw+TBp2ATMUQdfi+dNXKZfc"
+    "gQz0gNUw9gdSuIIuduHDMJpDD6PABUJdkcxB8PCD5w8T/HfmJomMQ2oYb57O5gl06smRO//XP/5pRj8PeexzotqdzWCw"
+    "wpn5s3coRo7wIqm6zBRxHcXQ1giaFU9evRK+ormDZ+6pFgzlrYq4u3Y76yCIxj538SwaCz80UwWTdD1xE2xk6iuF7IVv"
+    "MA4ZT/3QDcQutp1El8C6ie95Mkz5Ld/Nopin7IQ+AstZhFok3x5JwHw6gHn3Wjie/33z8gVefPrmb2IXvrvxeObGSt6D"
+    "zufJ3A2ChZDvhgGTDf9B03qBmMVrVq1edP3WPixm+NJuKxQRoqbdDiPztd8K50GQrk0/hImf+QkIDg6jT5ogBLrhwRFK"
+    "E3ZaXFTZQgnsHke6M1wneD1tqLdzBjyjVUDsIH4RjUlUuPElcGzm6tUXuPoBTVo/v97O+60D/FNDsllA5xZPLqWcFXr8"
+    "JboWwNAFLmv8OdeXWUJ2G9C/u6hoJIhAVqCRa1hsLWSskrAuPdXJhjt140t+cuQH/OQTgR9huCBlY5kokhlSiSVFKaGx"
+    "lphE1yj1wBe6kCPXLEybXJS8ArVPgFZY8+2hq1jzphRe6SmEDgaRkpa4vHEXYhrFqMXlTAKxuFLwQjY65f9Z7Ol330sm"
+    "tPYm0h9PkowXge4pcceFZ349+eOHvz159tvJkq6i61DGxb4mkYDrCjiTYwqrEoslM931DNRpFFZI6iv6AecSnkVGo77N"
+    "OvdVFLigs7K1lV1J+VW9mFrZhSSep4tL6yKLxrlufK5K47RXD2ihwq9/RHPUgqfC/JjyIVVPVjdvdTeoIttaP1jC+XsM"
+    "q4+1FBqrrOehuqq9HZVZ/u4KETzTxhU0XU4A27EcLbmVlKdFBlgPd2gpufRCYR5YdcZRlKDatLEO2g7QZf2bndZOEEwV"
+    "46MkigLSsPCZ6euCfpUBi45HVm+GcIp++DEazqdgVl28IvBZUPhRApo1gBUZyI44cYcT4VCr5/0OtugYM6WAYNlWEhQ/"
+    "ilC62sFOTkQ0gnvgxlkcjWN32hGn4RXMK9ojaItNIgvrMPAvQfBnC/EIm39s7N69R1duMJeP7zkkxcLR3x1og83P4K0c"
+    "JqACQdOhtSNNhK0Dvx0/BOv8ZjiRU9c5xpXAaIG1FD0uwysZRDOJ8EIlHghFSzjve73eTnSJf7sCBb0l8LPnJi5f63Q6"
+    "Nw7gmAkoGeHgdYcpAFzkQBtZr2AXQQ2oeZAwZb4i1gIm0ITDBU+jEI8YQp3zI1ZnyGuAW8hZeEJ36SdKBqO9jgAt7PrB"
+    "nG7gAebHQKuXByHjOIr5Kt0CCMzDf/lXQLHKHcvsAvCUyLi50RPgAv1h+08ZR2DagaPDyAOl6uA9CiRorrht/AuSDAJ1"
+    "Ecu/z32ADHjJQflA8EhzGcp3yXnfaZXwtDLKC+/oVAiJ0tw1rFMaSulGWsgaQUNVxLOUVIXMIlPHnEJuDgEn7gLkdTsw"
+    "1+EQxfi4ok+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXRWy7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS3aBpJkmw9Hi"
+    "6octEuVUisnySlitHVrplvzDpKBiWMxYGbD00U2wOGcyTnyJGuP9zQ1cskW4+YM3LVvdZDqqqG/WcqtWG1VKl323SmLQ"
+    "GJUkojEGEbTHAPg+SOhH0LkB2EpklEaluWYHoHykGy4Zeh615lqnlUpz4Hqej8+5wSt7KHzDinOUKpZqRlC/6XIlS2Pu"
+    "7xNJIegushJpa673MgwWv6CW2OmSqqRBwydY/FdS/8D6B8VbTmdRArbGeqIgNwX/t8jBpr7tqnKCLV0Ubgda5RgNdwU9"
+    "RdcAbgFHy5/O4XN3Pze3+8hDdBkaN17rTmAv7jvdy8F+vp+jTyQ/epKqR0NjNVfdOEaf44uQLyveUQJCm4l/fCoVRUBH"
+    "mPFUMDcDrncXhponKtVGq2J8TebTTFt5QvVMl+bTqEd7QrNIU5FFK0SeVp079swbL+wKr72gKlZbwg1mrXqFfvppy8J7"
+    "JcneWLhv1dnUMZLc7cZ5q5nNJeGTkknIVPd3+VnvkIngMAtNZ7h4OdJ+3CiKwcWg/tC3omYrlmKe5CCAa/0KkjcQt8mR"
+    "jl1tVma1LK0koZsBImmYuGwnNho2DpJPZjQqQmctkickju74v3O3/Wcf/+y3H7b7//lXAzaeyXCMYtc9zKMN/BHDPzgv"
+    "adytVhEWsVGevCVRujKS4ngd9gTUnWoscsh92F9nsRz56Q3nNbqw+nK/AsVUaaxynDBH7/lB64AQDoULN2FeK4hYFnjM"
+    "UaN9PI5B3sUjMuFJsasb62aSTGoDlAN6c3tmqlOZOfjGdIPZ3ykhjs3u92DIDoNZa+gHaLb5JJ8xHTr6ovkZj1U93q8U"
+    "0vqFcmYGirKE+0UUeFTF5UJrxcS370J8Tei7oLCOmN4s7L3Efy875nmMTfzdKMReR7jroVmtdFdhs2x3seR+b2C3cVVR"
+    "5s2EevHjHYOm4lLcaaiYW+4wa/prnuYKJWZt+BaZs+EN4LkCCnu9kPM2uigk00hx+8ywFtznDhO43/QJktIL4X9P7HtH"
+    "XYHq8YLi9EN1hR+OxYn1KN6CxLYEbcWsKmuml4+NwwtbVLhdgMAcPFX4ATdfhD8izP3OV4k2rAXUDVc0Jz4NsdkGWSUt"
+    "GSC1CVm909JWW2WvNNm1nVYj0IOVaLDdwNI8mP27OxmUMKqYubwmysTRnu0+DaAq5mM4wnfU+AxGVzDvND39bwuoMaU1"
+    "0SHXq9jCwU3LNJrHDvK1S5tE7MeNpbZx/lR26VHgHyyHcCjRDvqoswjPUQOoCcGdh5Zo6y4U+X2mDjy7hkVMpb4pPspI"
+    "dWnbS4+S91l2HWICs6xLG11ormnCRyMKsjX263KeWuBP/WYPH+QePtjH/yqjxqNVrfF6bL2dFzRe4/bcaRPBCCCIDDdA"
+    "YaThxI1BpchY6anAW5ZQF6Y/L9eEd9J9PGTezpe0KUsL4Vjgc9qVMVsUnZo4PxtjwzyLS+mYUuo/4mYAkjCT4e+4hZcH"
+    "wJRCwfvKnEQxDHw1k0Niwn7niOkzeoV3d+ka+HTKMOug86CzT1cH83gspdn8VhepN9PbefzDUedhpRw8pVa7DKrPYHLi"
+    "loBroKJQezxdDINoliiBuFQBJJhhAgGqKxOra1MED7MfDHgSmDSSbYu7ge8qCW4mxp4xWKWxko6DcwYItGhx1TzMG+mo"
+    "GdUiHELbE/gemA0Po2dJLpMFjSadVXCDSQ7MJZzecRAN3OBCe5e5RBV2gauxSl6wLByc46NWa5RlsCTV49ikNFBOidgF"
+    "JNsmp4a21vc4L4EUM4LdfMLJpVxw8BkTX0Cpay2qF5Y1FssCqQnhbbwc1Q5PhqQJtdG3lke/2dh1mgIjvxbBZYToZNqy"
+    "uA0lK9QR205TolICU/TYgIJrgomZDSS0yClF4Jgz69lyDhYJ2B02uP4UNAoI5tzzIyRYAs4Cj9HD9Blw1YaEjXFzGEEY"
+    "2WmdJ/Lqydkv7cMW5slw3gcNNe0JplECndSfEb/8oD05mI/zw7UhW4MRw8ReiwT0tEQ8QSNCRRujC8xZKOVe9ZZFvl8L"
+    "XTboljdBcsF6o4t9nWiidyGQd47u0WGSKmZ/6r6zxbXSdDUha57Ysw8zkdGTmbNWAXYp9womG1efY2fa7O53MQGEIMSx"
+    "ABEJYYbHknvQeV5aqvmminGpmR8Ebc+P15Bp8s7KQNFGUTBGGkQFARqArCFiM1AQPGhtl4Sn0/ZIb6GW0zJwT+2B9KkE"
+    "4S2QCFAzzDwui6iRLwNvHS1LypOHhnFL/oRLt93GVMSuYJojsNlEOGjKBLEzSYMXJRg25jkokgamLXD9tUwA932ts+ZE"
+    "RL+ArLCqH0JfnDvShFOUvrW67GAosibr673vtaykNTQ1N0zXT6fPTmhmjS2qzvMyEbYo0NmAxO6KNfA2Gqi1VjXNtuZF"
+    "F7cDeUyIyto0xTQ6iru6OOmosM3CfLDXmE5XtfXbPtJba8Hk6WWbRBwz4EBvWIAs4hgWzSkMgui6bSGkDZKJ3KvEXkBX"
+    "cwJpgBvAT9jf3+dADqLCF0+en+RNDYaAd3mrCSNVe8flnBjcI1WXGC10CtmgjnY6aUooV7o4jIVURdS0WIvVJKW4t5IO"
+    "gbz7LMena+8a2GkimPfDe1xVKT9auNO5oim1EfXFYDFzlUKwWzFdqCs3ZRpSqI5oHZMgSF7UfcRNuF79EcxmY0GaDmfr"
+    "wSIZX8kSYSlVnKmB+q25bNNY28Tc9SCbXncwRGOntG1Fi8rtz2P2h5rSljqCG5lL3VqWvtyUDJBZdObXJgIE6AnCLfEG"
+    "GxS7b349ffasM/X2GpCEvkpqxG2TLh6xJX6cX4jKXZiMOkTwRSO9y3kVYP60qwpfZotZHJErBkZSGxomjbekElA+LkDG"
+    "eejJ2Gyr0hsL2Gzsw6DTeBy0dCVDRNO2785gs2dSDC5SH/cBhqWQvxzGS5MrQgvyonYg7u2CvLeMhm8xPCJa0kQbGJYf"
+    "RyFhOVaK5uE9SiviMGQoqFsLQZOjDroXwX2K/URGqe4sQ/XiRUvsE8TGt1P2dO57l3OX2EIALEddwc7+1J0Rj5DIqe+B"
+    "t8+vMwxxAxvT1hTNFrjCCpR/PrKpmyH1PtSZWfjsqEUf8xgfOzBqwfzk7NVm2XPIQYE6S/w/M/4/jzzwhkA+khiaoT07"
+    "Ip/kIZ0PNPZgtx598KcXKgFI+uFxS5yfvnhz1m+JR4/e/PHm8WNyJkGYUNvLOTh2MBjpkc/qx2IA/L/EnKmBxLcZMD3t"
+    "ElCBfylz7o2KUp8TmIsCjl3Tno5+jSOkjCqXSeVBzYH4uUp0uOQMnx3I5FqCqDxKf7tAPulJfkyNPbpf8yMibRQR/cYN"
+    "UsBLyhXaq7ZfS9FNdDHCRK/L8NM8ZUztKEL4Q7CZQErEPPbNpMhhLGnRYLIRfyuCbz3sGQCHmB5GHGmizo/4mS7Cjcfc"
+    "pobfGRQX54iO+3oqb4PTHLbK3vspg2jOCyVZ9uk5HfQBMQdCd/OgtItcgYldAGYIfTXZOyY6LgoYGBrByFAQgEjuMvwW"
+    "L+Bel+5hroO0hCjhacIxvwvhwnrESEgWVqXBDSSsXJ4WGJH+lv3Mt/sU5MkAJAVJiDRt8EroFWgiXX5w+B2rJAoNun4g"
+    "PR1xtl/ZtU3Nx3vDQ45GoNhZilLm8t6XG3uYWeDrGCPmHOhYVVUoMd0NawyES695VAwv/3ZIyf5OSmGdW+1vblOwlqH5"
+    "90bIyHKM60JZOxx/Tb/0diZJMlPd+/fpBUm+3oni8X0vBnG5f7h/uN8+OLxvhSdgvsqbBku2SiKdqQpaV6VbcC39rlz9"
+    "LgXail71fkzF5gF2krbZz+9c3IG2dFdIv6hWTx6/JNc8+RvfoVs2WH6prv6OCe9E1P0M+jBeoOEo3JOKFXEcWOoHxVEt"
+    "4SpTbdPXz28gVeRzVaWALWGMeYWtfmioFep+LpOctte/qRcTPXl93so24VfK1Sq8kJgalwvWd3ojlgO32Zd4PjPBCJ3l"
+    "dOGB1wu4Mhxqj5TzndKQhRXanWvWEiB20YbwcI22stXoE48XYapDaAQGjfLWDT/DtRKyXSZ+M1hvcOmLZMyNJruk93Qz"
+    "ii40Mbo93s5ijSaADJGR0NJ705vTMf9+r+t9rDfcmtvJQYR+kFdrKE3Zi7oAoRWEGd1uxqpyu299UU6LLXgTdL9+Ea+0"
+    "bRLVE7mUpqMKmhq/X/eV2Nq7v5G3tcVbW7y1xaktLqhmSyseLrHGdjWhdcxvoIyiP/xshvff4/3nz/BKsG2rQ5D8LD3p"
+    "Yzq2WZbU8peHvw77tomXkrfmbmvuPo25q9kC7OW3N798o2ipx1imr4zoEdhG0VZxxf3x1a0idy+4a2G6/Trc0k2VaPi4"
+    "FQ82a5pMmcKVvLQqz7GiWMK3Y69uL8ewNVhbg7X1z3qmXJBMPqLR+Uxm5dNXj/kstVg2tq2XVrG1+Xtb7rRVZaWGpyvW"
+    "cCmnUceXedLuki26gcosX7d1XPbO4NYWbm3h1hYyVZnSttXhfucgbx9X8LioZaFbFdzi5zGM20JcH6cQ12eudLVBILBO"
+    "hs/UralyUlEmqyLZl0td2V0Ta+iStV96tZrXu6QWVinjiCphtSo179J+qS5VFeor17Mq7cO649pVbA0+uJ2I9zcVFCwr"
+    "ZlV6aZErWTWXAa0ZNQmgxIdJFC+0B8HXsjaXFcLaQq0t1NpCrW8famUGsn1lzhhJle4h/eX6AFrfJdKd/jDkIz/Wg2LU"
+    "s4BeBfcoDsWRaGMafNbD54Fm28KT28KTt9vqgqXHJr+0wpNfQGXHzW7AUEnC29FQTWpAuQZkrm3qr9z4eb8B2qyCmssq"
+    "Qmq1iRunySSO5uNJCm7yCNAUV6kZtIVHZ038gqNKCVhSX7JIT+6IpcpM09vfAtgiyy2y3CLLbx1ZGnMzjK6VZrNV/kir"
+    "K8r2Xw9HorriPowdas+EeYvgM6DHbVniL6Es8Seu+mvDnHVzTLLavMsN/rwG9hhsEQOO5FupIHB1sE/X/10ZUxVrDSMv"
+    "wiv66emz019Pzy7OXv568oJpp/dfbyXUrly8RQpbpLBFCt84Usi0s6X83PSNwUyzqCNWIOtGnrA/wX0Jl14JZJWetv95"
+    "kMOXXwX+K6uyXrTMa27IZWfx2hOa7pRapvltvSe8tEh6PjZgCu16fnwRXdJusWnH1FDvVZaGto4BrqS0MWFZQfRiB3ff"
+    "nLyl9nmxA1NWt3mibZPC5sUS6TbLrCOLt4GNLVzZwpUtXKmEK5bZs/Sg/f4Iq39oscPxjiZ4xeT8ptaOV3zWbcH+FI56"
+    "LyonWnT2wymh1knuBfeO1NcS3MQDF9xW+tbKW2EN9PMAp+2RJg0seCUt2yNNirrzGzvSJI9yrHVV5NorXZ6RChhz+eVj"
+    "4ejKx0+f//ivf/wTC5uCdr7GDUuM+FmVmTeMtVO7UV4BNdtxtdCL+ZUpHl1juuPJK61m7l/td460ArupV/um1f7Xeg7L"
+    "xmanBM3rI4alhLbskIzmwN5KUci3pk9fWakxfQLL14HYm7SyPdrlCzjaZesnbf2kT+QnVVspyxrtHxwePfju+//+n4fu"
+    "YOhpgFEN8HXJ2uITwihssS+0thWsN+ug/nqKqmYh/1sd7cUFplMnOFuFBU8XK5teDCNPagLstVT7Al4o5iEfroQHksCy"
+    "mmPZ1VD5HvJWH3t0bFw7Xx8ONJiPTZp8Sot2kwuEHDYlBFCRl75okW616t1pjAibk4v06RoYqY/lWyL8GAv6ck1ZNywR"
+    "VhUzsEl80JDEM+v1FK6E4wpPDn2qXI4EAoCjrrhizrFQko3Meb9EU00Uwibr+4eNWQdOyyVixKREoa51jBWMsTyvx0Th"
+    "faiIS2TZYY+cOB2uwiSYDK5olH9PlpCteY22REIpmpOn47umTEkAfbh6Q4CqENMJNqaoMrd/TGWQ6QUkXZTdH050WfVF"
+    "ibJiJClH2NF+Q8JOs1bE7tMkDtpPxX3x5vTn0xdne8dA7gVVKEaS+XylKpEuRKtylDw4ajpVaSNiF/o/O3n9fBkBfGYc"
+    "lsff6QLSbvdCVLddkZ0P1wutLvCHDR7xJn6jY63w2CGq0M/Vm0Xiqkst6joktUuFMbmyO1c3a+maJHhKrsKf6JW/Fqeb"
+    "tzBLpcUbgC3R680BvX+/lzscw05mpZripVPWOjh2Ch4k/sBHpwlH/1ofh2cyYo46D//LpMUwsfQcAkTEe91eKMxBCPi4"
+    "Pl6vFxKvH/1Huy1+lqGMacIGC8HhQS6ZqfW06swWx+Cs05qXHiYRt9uPe2Ev/IvuET9v8uC98GMeu5eduocj+It4itXu"
+    "MT4DX9viNc8QJSgzgzVTZwtHH3eUYAJPQHXN8Vi0az6bbezrgzowUgdeCkbWYMbxbnPKgtaXdrFuSgVCjv6uT25gx1vr"
+    "VSKD+3daVFEenfiOobNEoXj68vnzJy9+xNr7Wr4cOgHJaUd0jJ0DFLEXiv3YO5k5yWsJx8B/Qbs1InUSsekbhw4AnA+H"
+    "AHz5LIL0dlYLInMBRKZh+Hw5G8+bKxq/U+PcugYNHfEy/cwRDGo3q0DvY7F3fU4AlbcjMQJBgGHCrcSrn3Fq7AMe0gMJ"
+    "05HrIwmto6xQxlR3CY/1+r2XhQoYStzcA57jgQ50+EH+bEN1DFOhkwcdXXwf3xZGueJTqojgcqcmPsZ9O3zeisoNio8I"
+    "wBViku+4fgRDbr0JzpX2+WgPqn4/Z0RUbqdzq3iZ80hevjo7ffnCsU8gWXZcWHYSSXpkx5Ub+2hWzNEk/EKvfSiJqcGk"
+    "DxizMckxBgJoEqdgq/RrBKl8DMH38qXKji3BJVU4scTp4Kzg+wSOoM0SboSGQvPxQuNAziBT3eL5RyXchhKrTzEqn9q0"
+    "S5bwAZ+0wmd8FIv6K6PRKZoA43Pwg0PEPOH3s7MT89BV2W109sgeG7hFNE/FwM2OSiG0CYaPyc6feuJ0NdfSeJ9jkz5P"
+    "lD6UpCQz2SklmZcHwlJ/MAkM8Xl61Js5CK1qIWrU5ZQPsUB15NsaJ/Oj4QtcA3wjtFtJKkrrnWwd3u3IC8fHaa00PSga"
+    "yMzSoRHOnp7Nhid8GMfTyR3v4RgrdkLoChaAwgsf6KP4oLUl6l/4MpUuLZ4PcAOY//T/eP8+/P4h1el06QAuOMYXdODL"
+    "Gm4dt3iILZJHR81tzjnj5h9g86Xl9kGs42Jxy98/xKbL7hUPY2VHSfP5kAhPzxbNE9zI3TENfYcN2b4OEbi+06LbP9pP"
+    "RYJ9DWx+JddDN/jgiEaeugw0+Ds4ENiMBnH6gJWw2n5yWf5zXDN90GXrnK4CePqEg1pVSqlU/9+pJihzJICchvXql/ds"
+    "lT6u6VOXgUQmQKebqcu7nKaKwpM1tJETBVTdvfxiZXPkjEFzGyu+tXycpXIvdbOOziHxfuNFQW4Rjttegq6bFsAg+B7m"
+    "+ZPXP78BK4mL56O9x7l8CDXv39Rx2s69/e3Nyes0+ZbeE8BFt/4bGbfwfHn6bw3hOvllV2e/0JmhHwQl0yCI2gPKP0bS"
+    "q7hjyisMnd0q+/ZRV2TZQzjNOnXoNk7dlvDjoFp/yX5JLmhQ1VjRVUL3d4kTR7AfCNy5+X/P6Sw+"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1136,29 +1148,29 @@ _MCP_LISTS: dict[str, str] = {
         "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
         'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
         'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
-        'string"},{"type":"null"}],"description":"Write JSON here","default":null},"csv_o'
-        'ut":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"'
-        'Write CSV here","default":null},"name":{"anyOf":[{"type":"string"},{"type":"null'
-        '"}],"description":"The item\'s name","default":null},"ref":{"anyOf":[{"type":"int'
-        'eger","minimum":1},{"type":"null"}],"description":"The item\'s number","default":'
-        'null},"compact":{"type":"boolean","default":false}},"not":{"anyOf":[{"required":'
-        '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
-        '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
-        'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true}},{"name":"output","title":"Read back the full text '
-        'of an answer that was cut.","description":"Read back the full text of an answer '
-        "that was cut, a page at a time: the reference is in\\nthe answer's marker and in "
-        'meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":'
-        '"string","description":"The reference a cut answer names (`full output: REF`)."}'
-        ',"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","'
-        'minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"'
-        'outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"'
-        'type":"integer"},"length":{"type":"integer","description":"The full text\'s lengt'
-        'h, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"}'
-        ',{"type":"null"}],"description":"The offset of the next page; null after the las'
-        't."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOn'
-        'lyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false'
-        "}}]}"
+        'string"},{"type":"null"}],"description":"Write JSON here (a file, writable if it'
+        ' exists)","default":null},"csv_out":{"anyOf":[{"format":"path","type":"string"},'
+        '{"type":"null"}],"description":"Write CSV here","default":null},"name":{"anyOf":'
+        '[{"type":"string"},{"type":"null"}],"description":"The item\'s name","default":nu'
+        'll},"ref":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}],"description'
+        '":"The item\'s number","default":null},"compact":{"type":"boolean","default":fals'
+        'e}},"not":{"anyOf":[{"required":["json_out","csv_out"]},{"required":["name","ref'
+        '"]},{"properties":{"name":false,"ref":false}}]},"additionalProperties":false},"o'
+        'utputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readO'
+        'nlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output","'
+        'title":"Read back the full text of an answer that was cut.","description":"Read '
+        "back the full text of an answer that was cut, a page at a time: the reference is"
+        ' in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"obje'
+        'ct","properties":{"ref":{"type":"string","description":"The reference a cut answ'
+        'er names (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default'
+        '":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"]'
+        ',"additionalProperties":false},"outputSchema":{"type":"object","properties":{"re'
+        'f":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","des'
+        'cription":"The full text\'s length, in characters."},"text":{"type":"string"},"ne'
+        'xt":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of t'
+        'he next page; null after the last."}},"required":["ref","offset","length","text"'
+        ',"next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotent'
+        'Hint":true,"openWorldHint":false}}]}'
     ),
 }
 
@@ -1386,7 +1398,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
     "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
-        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
+        ("json_out", ("-j", "--json-out"), ("_checked_path", "_Path", False, True, False, True, True, False, False, False), None, (("metavar", "PATH"), ("help", "Write JSON here (a file, writable if it exists)"), ("nullable", True))),
         ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
         ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
         ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
@@ -3705,6 +3717,57 @@ def _matching(
         if problem:
             raise _Invalid(problem)
         return text
+
+    return check
+
+
+def _checked_path(
+    convert: Callable[[Any], Any],
+    exists: bool,
+    file_okay: bool,
+    dir_okay: bool,
+    readable: bool,
+    writable: bool,
+    executable: bool,
+    resolve_path: bool,
+    allow_dash: bool,
+) -> Callable[[object], Any]:
+    """A converter of a path that also makes `click.Path`'s checks, in its order and with its
+    words (`Option(exists=True, dir_okay=False)`): a path that need not exist and does not
+    skips the rest, `-` is let through as a standard stream when `allow_dash=True`."""
+    import os
+    import stat
+
+    what = "file" if not dir_okay else "directory" if not file_okay else "path"
+
+    def check(value: object) -> Any:
+        path = convert(value)
+        if file_okay and allow_dash and str(path) == "-":
+            return path
+        if resolve_path:
+            path = type(path)(os.path.realpath(path))
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            if not exists:
+                return path
+            raise _Invalid(f"{what} {_show(value)} does not exist") from None
+        problem = (
+            "is a file"
+            if not file_okay and stat.S_ISREG(mode)
+            else "is a directory"
+            if not dir_okay and stat.S_ISDIR(mode)
+            else "is not readable"
+            if readable and not os.access(path, os.R_OK)
+            else "is not writable"
+            if writable and not os.access(path, os.W_OK)
+            else "is not executable"
+            if executable and not os.access(path, os.X_OK)
+            else None
+        )
+        if problem:
+            raise _Invalid(f"{what} {_show(value)} {problem}")
+        return path
 
     return check
 
