@@ -55,6 +55,7 @@ class Argument:
     `passthrough=True`, on the last argument, a `list[str]`: every word from its first one is
     its, flags included (`tool run APP --app-flag`, as `pipx run` and `uv run` read a line).
     `metavar="SRC"`: the word help, usage and the Agent Skill show for it (default: its name).
+    On a `Path`, `exists=`, `file_okay=`, ... check it as `Option`'s do.
     """
 
     def __init__(
@@ -64,11 +65,27 @@ class Argument:
         complete: Callable[..., Any] | None = None,
         passthrough: bool = False,
         metavar: str | None = None,
+        exists: bool = False,
+        file_okay: bool = True,
+        dir_okay: bool = True,
+        readable: bool = True,
+        writable: bool = False,
+        executable: bool = False,
+        resolve_path: bool = False,
+        allow_dash: bool = False,
     ):
         self.help = help
         self.complete = complete
         self.passthrough = passthrough
         self.metavar = metavar
+        self.exists = exists
+        self.file_okay = file_okay
+        self.dir_okay = dir_okay
+        self.readable = readable
+        self.writable = writable
+        self.executable = executable
+        self.resolve_path = resolve_path
+        self.allow_dash = allow_dash
 
 
 class Option:
@@ -82,6 +99,9 @@ class Option:
     `--version`, ...) on its own command, where the option wins.
     `metavar="FILE"`: the word help, usage and the Agent Skill show for its value.
     `deprecated=True` (or the reason): help says so, and using it warns on stderr.
+    On a `Path`, `click.Path`'s checks by its names and defaults: `exists=True`,
+    `file_okay=False`, `dir_okay=False`, `readable=`, `writable=True`, `executable=True`,
+    `resolve_path=True`, `allow_dash=True`; a value that fails them is a usage error.
 
     A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
     (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
@@ -109,6 +129,14 @@ class Option:
         off: str | Literal[False] | None = None,
         metavar: str | None = None,
         deprecated: bool | str = False,
+        exists: bool = False,
+        file_okay: bool = True,
+        dir_okay: bool = True,
+        readable: bool = True,
+        writable: bool = False,
+        executable: bool = False,
+        resolve_path: bool = False,
+        allow_dash: bool = False,
     ):
         self.names = names
         self.short = next((n for n in names if not n.startswith("--")), None)
@@ -129,6 +157,14 @@ class Option:
         self.off = off
         self.metavar = metavar
         self.deprecated = deprecated
+        self.exists = exists
+        self.file_okay = file_okay
+        self.dir_okay = dir_okay
+        self.readable = readable
+        self.writable = writable
+        self.executable = executable
+        self.resolve_path = resolve_path
+        self.allow_dash = allow_dash
 
 
 class CommandError(Exception):

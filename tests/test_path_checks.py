@@ -133,3 +133,16 @@ def test_the_checks_need_a_path_type(tmp_path: Path) -> None:
     result = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "t.py"))
     assert result.returncode == 2
     assert "exists= of 'plain' needs a Path type, not str" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["Option", "Argument"])
+def test_the_authoring_api_takes_what_gen_reads(kind: str) -> None:
+    # NOTE: a keyword gen reads that `burgee.Option` lacks fails a handlers file's type check.
+    import inspect
+
+    import burgee
+    from burgee.read.markers import _MARKER_KEYS
+
+    params = inspect.signature(getattr(burgee, kind).__init__).parameters
+    keywords = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert keywords == _MARKER_KEYS[kind][0]
