@@ -6,12 +6,15 @@ and `--llms` say what the value must be."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 from pathlib import Path
 
 import pytest
 
+import burgee
+from burgee.read.markers import _MARKER_KEYS
 from tests.helpers import burgee_in_process, generate, in_process
 
 HANDLERS = '''\
@@ -138,11 +141,6 @@ def test_the_checks_need_a_path_type(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kind", ["Option", "Argument"])
 def test_the_authoring_api_takes_what_gen_reads(kind: str) -> None:
     # NOTE: a keyword gen reads that `burgee.Option` lacks fails a handlers file's type check.
-    import inspect
-
-    import burgee
-    from burgee.read.markers import _MARKER_KEYS
-
     params = inspect.signature(getattr(burgee, kind).__init__).parameters
     keywords = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
     assert keywords == _MARKER_KEYS[kind][0]
