@@ -1,0 +1,48 @@
+"""What authors ran into using burgee (issue 45's authoring items): a `@prompt` that takes a
+`Context`; a root command's example with a shared option; `ctx.show_help()`; aliases of
+supported types; a third-party exception class caught by name with its package missing;
+`UsageError` raised by a handler; a needless `shadows=True`; a list command's cardinality."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import burgee_in_process, in_process
+
+
+def _gen(tmp_path: Path, source: str) -> tuple[int, str, Path]:
+    """gen's exit code and stderr for `source`, and where the tool went."""
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(source, encoding="utf-8")
+    out = tmp_path / "tool.py"
+    result = burgee_in_process("gen", str(handlers), "-o", str(out))
+    return result.returncode, result.stderr, out
+
+
+PROMPT_WITH_CONTEXT = '''\
+"""Prompts."""
+from burgee import Context, command, program, prompt
+
+program(name="pc", version="1.0.0")
+
+
+@command(effects="read_only")
+def noop() -> str:
+    """Do nothing."""
+    return ""
+
+
+@prompt
+def review(topic: str, ctx: Context) -> str:
+    """Review a topic."""
+    return f"Review {topic} for {ctx.program}"
+'''
+
+
+def test_a_prompt_that_takes_a_context_generates(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, PROMPT_WITH_CONTEXT)
+    assert code == 0, stderr
+    result = in_process(tool).run("prompt", "review", "--topic", "x")
+    assert result.code == 0, result.err
+    assert "Review x for pc" in result.out
