@@ -46,3 +46,36 @@ def test_a_prompt_that_takes_a_context_generates(tmp_path: Path) -> None:
     result = in_process(tool).run("prompt", "review", "--topic", "x")
     assert result.code == 0, result.err
     assert "Review x for pc" in result.out
+
+
+ROOT_WITH_SHARED = '''\
+"""A root command beside another, with a shared option."""
+from typing import Annotated
+
+from burgee import Option, command, program
+
+Region = Annotated[str, Option(help="Where")]
+
+program(name="rt", version="1.0.0", options=[Region])
+
+
+@command(effects="read_only", root=True, examples=["rt --region eu"])
+def show(region: Region) -> str:
+    """Show a region."""
+    return region
+
+
+@command(effects="read_only")
+def other(region: Region) -> str:
+    """Another."""
+    return region
+'''
+
+
+def test_a_root_commands_example_with_a_shared_option_is_read_as_the_tool_reads_it(
+    tmp_path: Path,
+) -> None:
+    code, stderr, tool = _gen(tmp_path, ROOT_WITH_SHARED)
+    assert code == 0, stderr
+    result = in_process(tool).run("--region", "eu", "--json")
+    assert json.loads(result.out)["data"] == "eu"

@@ -288,7 +288,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
             # NOTE: clispec's example starts with the command's path: the shared options given
             # before it come after it, where the tool reads them (`argv._hoisted`).
             paths = program.paths
-            words = _hoisted(words, program.config, program.shared, lambda w: paths.get(w, ""))
+            words = _hoisted(
+                words, program.config, program.shared, lambda w: paths.get(w, ""), program.root()[0]
+            )
         for alias in command.aliases:
             # NOTE: clispec's example starts with the command's path, not an alias of it.
             spelled = [*command.path[:-1], alias]
