@@ -947,26 +947,26 @@ _DATA = (
     "2sLhOxQOL4MSh/PLRL7R9W6oIhzXsxsKX5eSe/ry2T/+9nesFAXr4IbMZp66pe72nHhlV2h1Vk/OauHTSkTDxX0L0dRF"
     "+/qhvNaCeHh91H/Y5xqft6sXmGn1bHXN6i+75PTeZscU971jK4bxXBkTO/WAq+k8d6Hio+q+EBWa3qoxXWz66wDCTVpp"
     "q1h/AVWsW0TaItLPhEjrrZRjjY7uP3j46Lvvf/jPH4PROJQGD9YBPp3CvvyGMApbHAmtbQXrzVVgcDdFtWIhf1NfMeCK"
-    "fdbdKFahdQJo8qP8HM8/wPUHSwtpdbrzCEuOUf2+wB5jAsnh2sVpZsuv6xLBSuKhI5xGGQ7tOYssSPpaEVvC6jwil8RH"
-    "DUl87+xbY6VPxMKhHEd0RgwJBNBEXfGe91AoyYr95KxC0wofyyXr+x8bs06fGyntrDOFumAblmHDEGbIRFG6G0hLhayS"
-    "X+gS88NRU2ISMYcxz2he6NjEHIuRJXTI0OZkD3VlKl08LhCj+UWFGNfDdGm5/2CbGQPJAD6pXNiS6lwyDKEt1Uc3hcxc"
-    "EiqOc5mO75oyJQf4gX2TT4J13ShB3ZSp4/aHlC5hto9MRS1OZVvUz5TjtJcIe9h0tl4UrYjO0zyLe0/FoXj34qcXr953"
-    "h0DuOZ00RJK5Yn3d+loKDJQoefSw6VTZRkQH+n///O3LdQSgGnIPUZPV4y4916N0zkCW+3MOMQ/M2Z/y+UkdGOS0xhtT"
-    "c4T9YdpnGLp1zEjds+czBa1PHftdjtJy5TWB1f+V62Sj0aDB0Mc+MDPyYAB+Q+804Y3U4sMeeITJ0o839vxtDvG/FF3G"
-    "yvSUoMkF/kRO+02kSHTQpQNdeELXjqMyKzoM0y0VRTa1S2nhUdn05a9r9HFQmAEa5NEoQt8Oh/VWf6DEOe35HyY7iCmg"
-    "9xDHIiwdnCbCnNLF1/UHT7CgCzDx8b/1esKWrsBvcOhBECPMQYX+bDEUYUpqUoZY/K/Xe3KanCZ/0o/j3/v+FAo2/yfx"
-    "FEuQgsnAnz3xFsZo6vw9ff3y5fGrZ1heVLPSpyLvfi+lL3X4wG72C1FoAS2Nc6pZvcRkT/gGkAv63oywbhs2fevTjtd8"
-    "PAYoyuVW7eO8TkUBykWx5PkTGi7CNlc0oqbGuXVtAfritf2bYwrUblFkE7PIYl0KFV0efZpyohdPHzn0E1aqdGvY2m+u"
-    "2JHrr6441foRUqhBhbNaQO8VLjvDi9t7wGmsVEtVDMsfbVFDmAB+r+fr1ONI5z1z+X0i03RlolPco8/lo1VpALwhi3nP"
-    "GujwNGjAG3C9RC4cypWKqZjnnLFRtZ3+CgEyRZVfv3n/4vUr3y2jvO6bB0U5ZVt3+DrIItTkpr4yK063srI55Km/kuBi"
-    "kiE63zRNU9DVeqvaSsAY/J1IOukeMHx/qeyy38cZuJTxzBcUKOZGaCjE+1caB8Ir01muBstF3Cu4jQ92ks6qlp7nc/aP"
-    "unb3Wa1PXsTx+fiHT8Qcc8Xk4rMf6B50GhVQ7rIKXqRzO/lBUe+Z0CaoZia7XLrZH2iu2Rib75I+N1n2RlKKAsuFPwUi"
-    "srqmMgzspf1KhfmGQ7HANKjxq1V3UblErv4o/FT4AdfAUAvttpHC0VqkWF+b1ej1I5zC2s8koBgg4ypVbv2unrmGJYmN"
-    "Y+eX6hH7RsM/J/ACwq7wwkf6U3zUug+1KfyYyoAWykd4AOyW/T8+fwT3P1oNTZcewAWffC0f/tqj28TNP8LmKwvho9jF"
-    "+eGWv/8Rm646PjyMrV0YbvwH5JRv3BdqcntHhJsENwPbtF9DKvOgkTthGvoOG3J9CSJwd6dAt/+wGDxjeWx+K2ivG3z0"
-    "kEZuITkNfgOAjs2cJq81Puf66DCFehLUoDTLKucjQWZVG2DTWYtd8GdRXYy+OgKqwihExkie/QIBa/hBaRGakirrV+B9"
-    "5ASjefjrk3gNYmOfgflLCFKftk1c4IE9nphCCmdgEJpV2gYs/ZzjboNSU/UVoXy3Rz4/WOpz0xIQdb3fcSyxRALm2Z6g"
-    "GFDnq4+z1fVTm6Nbal17OdD0RtltdZ2V9619WikM3/SXwnhOBytxJPoBFTRLmAg6PLj9fyF/So8="
+    "fdbdKFahdQJo8qP8HM8/wPUHSwtpdbrzCEuOxQEdigCJIYxHpelM3XVdG1hhrC8r7SJnEqdTF6JyaapzhlzqHjWk7r3T"
+    "GRb5RBgcynFEx8OQRMBL1BVvdw+FkqzTT84qNK1wr1yyvv+xMdf0kZESO5hCXasNK7Bh9DJkoijTDQSlQlbJJXSJ+eGo"
+    "KTGJmMOYZzQVdGJijnXIEjpfaNOxh7oola4bF4jR/KJCjOtcurTcf7DNjGUBFllTubDV1LlaGKJaKo0e14hOxWcu0/Fd"
+    "U6bkgDywb3JHsKQb5aabCnXc/pAyJczOkSmmxVlsi/qZcvz1EmEPm87Wi6IV0XmaZ3HvqTgU71789OLV++4QyD2nQ4ZI"
+    "MherBy5W56kcEyhR8uhh06myjYgO9P/++duX6whADeSenyaDx116rjPpHH8s9+ecXx6YYz/lo5M6JsgZjTem3Ai7wrTF"
+    "MHRLmJGmZ6dnCgqfOva7HKDlomsCC/8r179Ge0GDoe98YFLkwQBcht5pwnuoxTc98PSSpR9v7PmzHOJ/KbCMRekpN5Nr"
+    "+4mctppIkeh4Swe68IQuG0cVVnQEpluqh2zKlrJexorpyx/W6OOgMPkzyKNRhG4dDuut/jaJc9DzP0xiEFNA7yGERUQ6"
+    "OE2EOaCLr+tvnWAtF2Di43/r9YStWoGf39CDIEaYMwr92WIowpTUpAyx7l+v9+Q0OU3+pB/Hv/f9FRRs/k/iKVYfBZOB"
+    "P3viLYzRlPh7+vrly+NXz7CyqGalT/Xd/V5KH+nwgd3sEqLQAlAa51SueonJnvANFhf0qRlhPTZs+tanza75eAwolCut"
+    "2sd5nYoCj4tiyfPXM1xwba5oME2Nc+vaAvTFa/s3hxOo3aK+JiaQxboKKno7+iDlRC+ePnLoJyxS6ZavtZ9bsSPXH1xx"
+    "CvUjmlCDCme1gN4rvHUGGLf3gNNYpJYKGJa/16KGMAH8Xs/XWceRTnnmyvtEpunKBKa4R58rR6vSAHgvFlOeNdbhadBY"
+    "N+BSiVwzlIsUUx3POamomnb6KwTI1FN+/eb9i9evfLeC8rrPHRSVlG3J4esgi1CTm9LKrDjdosrmfKf+QIKLSYbod9M0"
+    "TUFX611qKwFjcHUi6WR6wPD9pYrLfh9n4FLGM19QjJgboaEQ71/po7bwynSWq8Fy/fYKbuMznaSzqlXn+Yj9o67deFbr"
+    "8xZxfD7+4RMxx1wsufjiB3oGnUa1k7usghfp3E5+UJR6JrQJqpnJLldt9geaaza85rukz02CvZGUorZy4UqBiKwupwwD"
+    "e2k/UGE+31AsMA1q/GrBXVQukas/ChcVfsA1MNRCe2ykcLQWKdbXZuV5/QinsPYLCSgGyLhKgVu/q2euYTVi49P5pVLE"
+    "vtHwzwm8gLArvPCR/hQfte5DbQo/pjKghfIRHgC7Zf+Pzx/B/Y9WQ9OlB3DBJzfLh7/24zFxy4+w5coa+Ch28Xu45e9/"
+    "xKarPg+PYGvvhRv/AZnkG8+FmtzeB+EmwcPANu03kMo8aORJmIa+w4ZcN4II3N0f0O0/LAbPMB6b3wrV6wYfPaSRWzRO"
+    "g98Am2Mzp8lrDc25KjpMoZ4ENSjNssr5IJBZ0AbTdNbCFvxZ1BSjb42AljC6kOGRZ787wMp9UFp/ppDK+sV3HznBQB7+"
+    "+iQOg9jYXWD+EnjUZ2wTF3NgjyemfMIZ2IJm9bUBRj/naNug1FR9HSjf7ZFPDZb63LTwQ13vdxxGLJGA2bUnKAbU+epD"
+    "bHX91GbmllrXDg40vVFOW11n5d1qn1YKIzf9fTCe08FKCIkuQAXIEhyCDg9u/x+i8Ea3"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1537,7 +1537,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1611,7 +1614,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 

@@ -17,6 +17,7 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 
 # NOTE: re-exported (`burgee.Image`, ...): the runtime's classes, not copies of them.
 from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 Cardinality = Literal["single", "bounded", "unbounded"]
@@ -27,6 +28,7 @@ LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "a
 __all__ = [
     "Argument",
     "Audio",
+    "BadParameter",
     "Cardinality",
     "CommandError",
     "Context",
@@ -38,6 +40,7 @@ __all__ = [
     "Option",
     "Outcome",
     "Trust",
+    "UsageError",
     "command",
     "group",
     "program",
@@ -194,6 +197,32 @@ class CommandError(Exception):
         self.hint = hint
         self.details = details
         self.text = text
+
+
+class UsageError(CommandError):
+    """A mistake in what the caller gave, found by a handler (`raise UsageError("give --width
+    or --height")`): the tool's usage error, kind `usage` (exit 2), as the parser's are."""
+
+    kind = "usage"
+    exit_code = BUILTIN_ERRORS["usage"][0]
+
+
+class BadParameter(UsageError):
+    """A value a handler found wrong, as Click's `BadParameter` says it: a usage error whose
+    message starts with the flag it names (`raise BadParameter("must be even",
+    param_hint="--width")` says `--width: must be even`)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        param_hint: str | None = None,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
+        shown = f"{param_hint}: {message}" if param_hint else message
+        super().__init__(shown, hint=hint, details=details, text=text)
 
 
 class Outcome(Exception):

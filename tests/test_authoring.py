@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import burgee
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 from tests.helpers import burgee_in_process, in_process
 
 
@@ -79,3 +81,45 @@ def test_a_root_commands_example_with_a_shared_option_is_read_as_the_tool_reads_
     assert code == 0, stderr
     result = in_process(tool).run("--region", "eu", "--json")
     assert json.loads(result.out)["data"] == "eu"
+
+
+USAGE_ERRORS = '''\
+"""Sizes."""
+from burgee import BadParameter, UsageError, command, program
+
+program(name="sz", version="1.0.0")
+
+
+@command(effects="read_only")
+def size(width: int = 0, height: int = 0) -> str:
+    """Size a picture."""
+    if not width and not height:
+        raise UsageError("give --width or --height", hint="sz size --width 100")
+    if width < 0:
+        raise BadParameter("must not be negative", param_hint="--width")
+    return f"{width}x{height}"
+'''
+
+
+def test_a_handler_raises_a_usage_error(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, USAGE_ERRORS)
+    assert code == 0, stderr
+    result = in_process(tool).run("size", "--json")
+    assert result.code == 2
+    error = json.loads(result.out)["error"]
+    assert error == {
+        "kind": "usage",
+        "message": "give --width or --height",
+        "hint": "sz size --width 100",
+    }
+    result = in_process(tool).run("size", "--width", "-3", "--json")
+    assert result.code == 2
+    error = json.loads(result.out)["error"]
+    assert error == {"kind": "usage", "message": "--width: must not be negative"}
+
+
+def test_the_authoring_usage_errors_are_the_runtimes_kind_and_code() -> None:
+    for cls in (burgee.UsageError, burgee.BadParameter):
+        assert issubclass(cls, burgee.CommandError)
+        assert (cls.kind, cls.exit_code) == ("usage", BUILTIN_ERRORS["usage"][0])
+    assert str(burgee.BadParameter("bad", param_hint="--x")) == "--x: bad"

@@ -931,26 +931,26 @@ _DATA = (
     "0qR7ThdZg7cq3BZk2AoauKa7mIlSZNX39aXMu8eXWLzLNZnX7YbJtDr6Uk8auDfpmJruDrm8lTLUogy8e7lS6UyBD7dZ"
     "eV3bmJwx8GVgzS6tPBxe8Ds4vOAB4D8A/E8E8Ju9VMkb7T55+uz5V1//279/440nPp2cct0CfqVmo/6EMgZb7Sqxtort"
     "Zhv23cxQtUzkP9ThNVxhZaO3YhbWQjLc2n+G51ULAeW51LrLPFI5TAOAPwhmzYngQZQGPvL2HFQw1AmWPSziJJM6EU+N"
-    "81lfbK+lRQK5GiFPuxICqAgIoNovT0kYaU9Hw+omc3SHlJenIO9E/0yE72FgxkUVXrRCmISmZaqedaYKIyvcuBj6VDUz"
-    "1hIACYVIrA8CnWRxsqQiLKqtoUO963Q0Bd1lop53JOq0VJiL1aooEF9PAiohREYBkKSuOBLZU6lmZ/dutEJTPegv0/PV"
-    "LeiRRX5pyh5ZjyIL/IZdCCuEtCQOyvR8/U1nqUFcf4GgOVthlVCGNU10WB9zB+9Dz7RCVjlTUZlfT+8iLdBOIC3F7IE0"
-    "zEWMCPXpfA9TiFMVUS0PU6Wjq5ReYoCNfVOMhnVJdKaFKbPi9veoMIp2z0qZZiBnDl2dL1cnVi0HVCHs2W5Hwg6KVtT2"
-    "qywJe6/UY3Vy8P3B0enOHpB7xgfxA8l84krTHK8lmCqUPO86209tI2ob+j99/fZwHQF8TBQWzG4NIPToDSP0PwM1LI6E"
-    "GkalPvCXDU91Un+l023w9BEq1OUiLpV56YXot0labVc6cIrlPaeUz9qpVMGbYlVzVtTqcUp9HBFWx3lZMA4wOMQxvZVz"
-    "rdQbfofBs/43/2pexmDeZ4APIhJGYDsYRsqUPOPzclDWMCIe7v+p11Pf60jzy0HGS8WpOy5lFIeU9hfLPeXHNJc1+M4+"
-    "EP9iGA2jP5su8cumZ2hFv8EJWkjjn9UrrFwFK41fe+otC6Hx5SaunF0C83Iah1SkiGccXfFBS/ZAUSQIIi7M84FU8W5T"
-    "Mi2mDu2eHQjWBSPTfpIybE4iiEkkOoQA16H6UMxI9A2lDe+qeHV8ePjy6FsspRUtcomjbi+mU6ncnYEc0UQnpr6HkdP5"
-    "DDX9oveocDBj3qFiQl55pQme55VPJuBEuLTY3m5eV2IDGlWYBz4uqhydmCsSjVDj3LpAoL46tp85H0PtFgWlAdZuStkv"
-    "hotsNMGkwjDhVmIWniiryvXa9nwxO3LzRpfiZBqEQOlgHZPNa26KzAcjo+tHwHQs0CZtq55Vlu6BLPi5nit6DGIn1eJT"
-    "Z4ji1remmM5dPkAhrQyLV4ZTpzjMloQjIYTHZbtcOsu1+lTOmjPCW22n8W0oVQ0zJwwcvzk9OD5yy2cKrDsAqDhbwBbh"
-    "X3pJgG7BHDbAgK98zIDdTshHBpUxxR5mNkiOc/A18joZqyITCCYDnRYHEeC8qp1B4PZRLvieJVfRigQ3QkMhiRwJsIVH"
-    "5osMFKN2oskKAESlNS/LWTmHZZs82XM+O4Gr9te+RwfHR6/ccYmY5rfgdDpNYIet4TLOrR54xeEHBFvBhzHZ1XMM3IFw"
-    "zSYw3TLpeZbKMQPrXr5TxK1H7e/hoTEe2tObzNlGjZOxeDtPvTAdbVJQNjtFagC+wLUhvphHXsuDdkqMTzEXb1fG7gYo"
-    "2MaThFA5kJ0rheDujsizY9W+iaXdSsm+a7zZa/umJLzwkT6qj2Iy0QjDl7n2aPp8hBvA0ds/eP8u/P7RGna69AQuuCa8"
-    "deHLBpEqt/gUW6QglZq7v3iTm39GBMfc9gZRI7f2HFtbmb4f1SaxH7f8FbZcCvtMq7eO4Li5r7/B9lajN+bDneMwUYKn"
-    "xAd7mGF1/J2iKdOQDLsIpYjAzWMiaf/ZrtVXDmWw+TtFNtLgc9KnIqyhwd8iPsFmBGnKiQ5Ri4Pnqkw6ZuMETNEI7O1t"
-    "znQALP+aM4eNdrKlGNZtQxushW9ensLojqpU3aXC8gbq2os82ggstkmevv7bKVC18a76G0hcsy9zLY3MowoD73ffXxe6"
-    "O+2acFE1jxn7yUGbrLPNIqvhUYwy1mFlwlZA7db1/wFfHne+"
+    "81lfbK+lRQK5GiFPuxICqAgICL0ZVjKZU9GorMmc2SF15SkIOk4q5amJ/pkGsEKTRKVlgp51JgiDKtyzGPpUMDPWEvtI"
+    "jIvIzAdZTrI4WRKhVFZD53nX6WiKt8tEPe9I1Glp0FioirLw9SSg6kFkFWBI6oqDkD2VavZz70YrNNXj/TI9X92CHlnf"
+    "l6bsafUotMBv2ICwQkhLzqBMz9ffdJYahPQXiJezFVYJZVjOROf0MXfwPnRKK2SVkxSVqfX0LtJKPCwSSjFxIA1z/SKi"
+    "fDraI2xQ35UUTJWOrlJ6ibE19k3hGZYk0XEWpsKK29+jmijaOCsVmoEcN3R1vlydWLX0T4WwZ7sdCTsoWlHbr7Ik7L1S"
+    "j9XJwfcHR6c7e0DuGZ/BDyTzYSvAxVU5VXNLFUqed53tp7YRtQ39n75+e7iOAD4hCmtltwYQdfSGEbqegRoWp0ENo1If"
+    "+MuGBzqpv9LBNnjwCNXocv2Wyrz0QvTb5Ku2Kx04xcqeU0pl7VQK4E2dqjkmavUkpT6OCAvjvCwYBxgX4pjeypFW6g2/"
+    "vuBZ/5t/Ne9hMK8ywAcRBCOmHQwjZaqd8Xk5I2sYEQ/3/9Trqe91pPm9IOOl4qwdVzGKL0r7i+We8mOayxrcZh+IfzGM"
+    "htGfTZf4ZdPjs6Lf4PAspPHP6hUWrYKVxq899ZaF0PheE1eOLYF5OY1Dqk/E442u+Iwle5YoEgTBFqb4QKp4t6mWFlOH"
+    "ds8OBEuCkWk/SQU25w/EJBIdQoDrUGkoJiP6htKG11S8Oj48fHn0LVbRiha5xFG3F9OBVO7OQE5nosNS38PI6WiGmn7R"
+    "K1Q4jjGvTzHRrrzNBI/yyicTcCJcVWxvN28qsbGMKswDnxRVDkzMFQlEqHFuXdBPXx3bz5yKoXaLWtIAyzal4hcjRTaa"
+    "YFJhmHArMQsPk1XlUm17tJgduXmZS3EoDaKfdLCOyeYNN0XSg7HR9SNgOtZmk7ZVjylL90AW/FzPFT0GsZNq8YEzRHHr"
+    "C1NM5y6fnZBWhsWLwqlTnGNLwpHoweOKXa6a5TJ9qmTN0d83tdP4IpSqhpnDBY7fnB4cH7nl4wTWnf1THCtg6+8vvSRA"
+    "t2DOGWDAVz5hwO4k5NOCyphiD5MaJMc5+Bp5k4xVkQnEkYFOizMIcF7Vjh9w+ygXfMWSq2gxghuhoZBEjmIuFIZH5osM"
+    "FKN2mMkKAESlNe/JWTmCZZs82XM+NoEL9te+QgfHR2/bcYmY5hfgdDpIYIet4TLOrR54xbkHBFvBhzHZ1SMM3IFwzeYu"
+    "3TLpeZbKCQPr3rtThKxH7a/goTEe2oObzLFGjZOxeDFPvSYdbVJQNjtFVgC+wLUhvpNH3siDdkqMTzEXb1fB7gYo2MZD"
+    "hFA5kJ0rNeDujsizY8G+CaPdSrW+a7zZa/uSJLzwkT6qj2Iy0QjDl7n2aPp8hBvA0ds/eP8u/P7RGna69AQuuCaydeHL"
+    "BkEqt/gUW6T4lJq7l1CTW35GtMbc7AYBI7f2HFtbmbkf1SZhH7f8FbZcivhMq7cO3ri5r7/B9lYDN+bDnUMwkf9T4oM9"
+    "wrA6/k6BlGlIhl1EUUTg5uGQtP9s16oqRzHY/J2CGmnwOelTEdHQ4G8RmmAzAjLlHIeoxbdzLSYdrnECVmgEpvY2JzkA"
+    "jH/N+cJGE9lSAuu2AQ3WwjcvT2F0R1Wq7lJXeQN17aUdbQQWmyNPX//tFKjaeC/9DSSu2Y25lkbmUYWB97vbrwvdnfZK"
+    "uKiaxwz75HhN1tlmkdWgKAYY62AywSqgduv6/wAu6nPm"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1391,7 +1391,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1465,7 +1468,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 

@@ -33,7 +33,16 @@ from burgee.read.reader import Reader
 API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 #: Those of them the generated tool has too (the runtime's own classes); the rest exist only
 #: while burgee reads the file.
-KEPT_API = ("Audio", "CommandError", "Context", "EmbeddedResource", "Image", "Outcome")
+KEPT_API = (
+    "Audio",
+    "BadParameter",
+    "CommandError",
+    "Context",
+    "EmbeddedResource",
+    "Image",
+    "Outcome",
+    "UsageError",
+)
 
 
 class NameChecks(Reader):

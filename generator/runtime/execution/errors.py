@@ -19,7 +19,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -93,9 +96,27 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class BadParameter(UsageError):
+    """A value a handler found wrong, as Click's `BadParameter` says it: a usage error whose
+    message starts with the flag it names (`param_hint`), as the parser's do."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        param_hint: str | None = None,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
+        shown = f"{param_hint}: {message}" if param_hint else message
+        super().__init__(shown, hint=hint, details=details, text=text)
 
 
 class _Internal(CommandError):

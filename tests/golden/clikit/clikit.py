@@ -1053,27 +1053,27 @@ _DATA = (
     "4ejKx0+f//ivf/wTC5uCdr7GDUuM+FmVmTeMtVO7UV4BNdtxtdCL+ZUpHl1juuPJK61m7l/td460ArupV/um1f7Xeg7L"
     "xmanBM3rI4alhLbskIzmwN5KUci3pk9fWakxfQLL14HYm7SyPdrlCzjaZesnbf2kT+QnVVspyxrtHxwePfju+//+n4fu"
     "YOhpgFEN8HXJ2uITwihssS+0thWsN+ug/nqKqmYh/1sd7cUFplMnOFuFBU8XK5teDCNPagLstVT7Al4o5iEfroQHksCy"
-    "mmPZ1VD5HvJWH3t0bFw7Xx8ONJiPTZp8Sot2kwuEHDYlBFCRl75okW616t1pjAibk4v06RoYqY/lWyL8GAv6ck1ZNywR"
-    "VhUzsEl80JDEM+v1FK6E4wpPDn2qXI4EAoCjrrhizrFQko3Meb9EU00Uwibr+4eNWQdOyyVixKREoa51jBWMsTyvx0Th"
-    "faiIS2TZYY+cOB2uwiSYDK5olH9PlpCteY22REIpmpOn47umTEkAfbh6Q4CqENMJNqaoMrd/TGWQ6QUkXZTdH050WfVF"
-    "ibJiJClH2NF+Q8JOs1bE7tMkDtpPxX3x5vTn0xdne8dA7gVVKEaS+XylKpEuRKtylDw4ajpVaSNiF/o/O3n9fBkBfGYc"
-    "lsff6QLSbvdCVLddkZ0P1wutLvCHDR7xJn6jY63w2CGq0M/Vm0Xiqkst6joktUuFMbmyO1c3a+maJHhKrsKf6JW/Fqeb"
-    "tzBLpcUbgC3R680BvX+/lzscw05mpZripVPWOjh2Ch4k/sBHpwlH/1ofh2cyYo46D//LpMUwsfQcAkTEe91eKMxBCPi4"
-    "Pl6vFxKvH/1Huy1+lqGMacIGC8HhQS6ZqfW06swWx+Cs05qXHiYRt9uPe2Ev/IvuET9v8uC98GMeu5eduocj+It4itXu"
-    "MT4DX9viNc8QJSgzgzVTZwtHH3eUYAJPQHXN8Vi0az6bbezrgzowUgdeCkbWYMbxbnPKgtaXdrFuSgVCjv6uT25gx1vr"
-    "VSKD+3daVFEenfiOobNEoXj68vnzJy9+xNr7Wr4cOgHJaUd0jJ0DFLEXiv3YO5k5yWsJx8B/Qbs1InUSsekbhw4AnA+H"
-    "AHz5LIL0dlYLInMBRKZh+Hw5G8+bKxq/U+PcugYNHfEy/cwRDGo3q0DvY7F3fU4AlbcjMQJBgGHCrcSrn3Fq7AMe0gMJ"
-    "05HrIwmto6xQxlR3CY/1+r2XhQoYStzcA57jgQ50+EH+bEN1DFOhkwcdXXwf3xZGueJTqojgcqcmPsZ9O3zeisoNio8I"
-    "wBViku+4fgRDbr0JzpX2+WgPqn4/Z0RUbqdzq3iZ80hevjo7ffnCsU8gWXZcWHYSSXpkx5Ub+2hWzNEk/EKvfSiJqcGk"
-    "DxizMckxBgJoEqdgq/RrBKl8DMH38qXKji3BJVU4scTp4Kzg+wSOoM0SboSGQvPxQuNAziBT3eL5RyXchhKrTzEqn9q0"
-    "S5bwAZ+0wmd8FIv6K6PRKZoA43Pwg0PEPOH3s7MT89BV2W109sgeG7hFNE/FwM2OSiG0CYaPyc6feuJ0NdfSeJ9jkz5P"
-    "lD6UpCQz2SklmZcHwlJ/MAkM8Xl61Js5CK1qIWrU5ZQPsUB15NsaJ/Oj4QtcA3wjtFtJKkrrnWwd3u3IC8fHaa00PSga"
-    "yMzSoRHOnp7Nhid8GMfTyR3v4RgrdkLoChaAwgsf6KP4oLUl6l/4MpUuLZ4PcAOY//T/eP8+/P4h1el06QAuOMYXdODL"
-    "Gm4dt3iILZJHR81tzjnj5h9g86Xl9kGs42Jxy98/xKbL7hUPY2VHSfP5kAhPzxbNE9zI3TENfYcN2b4OEbi+06LbP9pP"
-    "RYJ9DWx+JddDN/jgiEaeugw0+Ds4ENiMBnH6gJWw2n5yWf5zXDN90GXrnK4CePqEg1pVSqlU/9+pJihzJICchvXql/ds"
-    "lT6u6VOXgUQmQKebqcu7nKaKwpM1tJETBVTdvfxiZXPkjEFzGyu+tXycpXIvdbOOziHxfuNFQW4Rjttegq6bFsAg+B7m"
-    "+ZPXP78BK4mL56O9x7l8CDXv39Rx2s69/e3Nyes0+ZbeE8BFt/4bGbfwfHn6bw3hOvllV2e/0JmhHwQl0yCI2gPKP0bS"
-    "q7hjyisMnd0q+/ZRV2TZQzjNOnXoNk7dlvDjoFp/yX5JLmhQ1VjRVUL3d4kTR7AfCNy5+X/P6Sw+"
+    "mmPZ1VD5HvJWH3t0bFw7Xx8ONJiPTZp8Sot2kwuEHDYlBFCRx6c0RXG6K01VZ8yRRfpYDQzRR3HuZZFYvqUBlGiqChfY"
+    "1D1oSN2Z1RkXwXGFJ4c+FS1HEgG7UVdcLOdYKMn25bxfoqkmAGGT9f3DxlwDf+US4WFSolCXOcbixViZ12Oi8D7UwSWy"
+    "7IhHTpIOV2FS7IZczCj/iiyBWvMGbYmEUiAnT8d3TZmSAPBw9V4AFSCmw2tMPWVu/5gqINO7R7oeuz+c6IrqixJlxSBS"
+    "jrCj/YaEnWatiN2nSRy0n4r74s3pz6cvzvaOgdwLKk6MJPPRSsDF8jzlA1U5Sh4cNZ2qtBGxC/2fnbx+vowAPi4OK+Pv"
+    "dAFkt3shatquyI6G64VWF/jDBk93E7/RiVZ44hAV5+fCzSJx1aUWdR2N2qWamFzUnQubtXQ5EjwgV+FP9LZfizPNW5ig"
+    "0uK9v5bo9eYA3L/fy52LYeexUjnx0gFrHRw7xQ0Sf+Cjv4Sjf61PwjPJMEedh/9lMmKYWHoOsSFCvW4vFOYMBHxcn6zX"
+    "C4nXj/6j3RY/y1DGNGGDheDIIFfL1CpadWaLY/DTac1LD/OH2+3HvbAX/kX3iJ83eeZe+DFP3MsO3MMR/EU8xUL3GJqB"
+    "r23xmmeIcpOZwZqps4WjTzpKMHcnoJLmeCLaNR/LNvb1GR0YpAMHBYNqMON4tzlgQetLu043ZQEhR3/Xhzawz631KpHB"
+    "/TstKiaP/nvH0FmiUDx9+fz5kxc/Ytl9LV8OHX7ktCM6wc4BitgBxX7sTcyc5LWEY5C/oI0akfqH2PSNQ2f/zYdDwLx8"
+    "DEF6O6sFkaF/kWkYPlrOhvLmiobu1Di3rvFCR7xMP3PwgtrNis/7WOddHxFAle1IjEAQYJhwK/HqZ5wa+2yH9CzCdOT6"
+    "NELrFCuUMdVdwmO9fu9lUQIGEzf3gOd4lgOde5A/1lAdw1TovEFH193HF4VRrviAKiK43KkJjXHfDh+1onKD4tMBcIWY"
+    "vDsuHcFoW+9/c5F9PtWDCt/POe+s3E7nVvEyR5G8fHV2+vKFYx8+suyksOwQkvS0jis39tGsmFNJ+F1e+zwSU35Jny1m"
+    "Y5JjjAHQJE7BVuk3CFL5GILb5UuVnViCS6pwWInTwVnBVwkcQfsk3AgNhebjRcTHCnDymOoWjz4q4TaUWH2AUfnApl2y"
+    "hA/4kBU+3qNYz18ZjU6BBBifgx8cIuYJv5qdHZaHXspuo2NH9tjALaJ5KgZudkoKoU0wfEx2/sATp6u5lob6HJv0eaL0"
+    "eSQlmckOKMkcPBCW+jNJYIjP01PezBloVQtRoy6nfH4FqiPf1jiZCw1f4BrgG6E9SlJRWu9k6/Bup104Pk5rpelB0UBm"
+    "ls6LcPb0bDY83MP4nE7uZA/HWLETQlewABRe+EAfxQetLVH/wpepdGnxfIAbwPyn/8f79+H3D6lOp0sHcMExbqADX9bw"
+    "6LjFQ2yRnDlqbiN+Gbf8AFsurbQPYh3vilv+/iE2XfaseAQr+0iaxYdEeHqiaJ7gRp6Oaeg7bMh2c4jA9f0V3f7RfioN"
+    "7GZg8yt5HbrBB0c08tRboMHfwXfAZjR+08eqhNWmk4vxn+Ny6YMaW+dMFYDSJxzKqtJHpar/TjVBmQ8B5DSsUr+8Z6vg"
+    "cU2fuvgjMgE63Uw13uU0VZSbrKGN/Ceg6u5FFyubIz8MmttYya3l4ywVeambdfQLifcbLwVyi3Dc9upz3bQA/MC3L8+f"
+    "vP75DRhIXDwf7e3N5UOoeeumjtN2xu1vb05epym39HYALrr138O4hefLk35rCNcpL7s654VOCv0gKIUG8dMeUP4xUl3F"
+    "HRNdYejsUdm3j7oiyxnCadYJQ7dx6rY0HwfV+kt2SXLxgqrGil4Ser5L/DdC/EDgzs3/A4SiKGY="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1553,7 +1553,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1627,7 +1630,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 

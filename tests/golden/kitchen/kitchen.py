@@ -1022,28 +1022,28 @@ _DATA = (
     "BrAvbHUP/9OXP/zPv/wbXrMNYuYSb2rFfTWjTsCag5iZAKzyaDUPoj0kxlWe8nWqKh70XXmhVuXdi0H/Xp8LpFy1iCoF"
     "dXRba4+tbXZ0lacOTk6lJkxeGOr6IdNB5eo8rji2EjBVdex2mJ5doGzKmf0GypltDP6Nwf8rGfz1WsrQRoPdvXv3H3z3"
     "/d89dMYTl2opXjWYxeoC9fIbQgtsMRBK2gqWm02W8c0EVcNC/qsqZ8nlDjJvLl+FJU8N79k+mfA9QbultdR4qj4QKSwD"
-    "MH/wDm10BlO8BDyIPRdpOwUW9GWEd5DjVYTq0nZHjNPsLuUMF+XalRDZ64oIWEWu4EIMjlCOpQAu5iJUYZTV0VO1nmKY"
-    "70h+IMT3deqUiJyggpjpsZqo3euIGjIcQ1dnw1UhMX2rPfo9lU7rPG6z8/vX6FyXscA6MUh9vEeZincgVcBqpK74GMy+"
-    "iCVrtqNREyHK7rqJ1ncPO88XeNXnaJgmFQwVYfASf7yh3mWksB1K/wpaWdzBROT7ByVEmgLk0UI4Zw5dqo+MQ1egVbow"
-    "QxCFZbK3yjwAk8Ho40RkZfa4MAha7FQzT19uXxhlOdxSxKM83Ea6Y9I59k2uFt71T3XidOkChr9PxQaoAIEqfeJRZSos"
-    "XrKoYFaO8BQQuzfoiNjzHIrYfppEfu+puCsOn//0/NW7nX1A94TqACDKXMWwbqmWIkcFTO53Xq8ZELEN/b87ePuyDQGu"
-    "/4pFaLaG4EH0jgNUI0Nh1Ho9Dow+8Jc1VWoVf6bKkR4dW4Op5AIJIsH7J3gp6ejUNnYBIPAGL4tm2TIOZOjPxqEFy9in"
-    "tYrBrZ1CISpdL4YYm0rVlSua9pEAWKDCSbyxhy4hkuCtKm0r3lBpW3Gv//BbDAEgaIU1vYj2L5qzw+NA6KpD+L5ZMPc4"
-    "ILo/+pteT/wkAxnR5I0XguN5nByldFHcny/2hRuSiJGgNvswgsfHwXHwO90vfllXLd2guZJuqY5ubRXdLfy3WD+XHlm6"
-    "cO4XK5uLBPmdeIrlakBB4NeeeMvTDnLK5oLE2UzNF7YqWAiC4zT0qTIJFja95OqqeCcchyyANODZYbwQ+Ahb6zpJStyj"
-    "7M8kJalJmKH3qvYSByuUWiA8FAK2RUVhMPLR15hWcRRPX798+eTVD1g/R/GtTVUM7V5IpWhtwIl9d+wJLNpJQkXZShxt"
-    "CVs7TYL0ishcawR9ZVMR33QyAXeB6wllzVnoiNxxErn84hqxpheknyivh4AzdGVq9cXr7DPHfQhuXkXGw4ItqtYPuqUs"
-    "1UHmwzChKRHrJ5wcs0hTVlQ4G7kqK2yUo0RTKx62EVkJhjt5hIUtsKs7QHSsykQVjIoFiuN9mAt+r2erCjow7cRaXGqS"
-    "MK7pVccVuXObq6bFhWFxoR/kfGUW8uQoV0VdWMj1crhAF9WwSdmSrMLpL+cwXVbs9Zt3z1+/ss1CYm1VP/OCYlnlrQsn"
-    "8lBv6QpjtJAKtcV0VUBVJ9S0q/bRuKF5xGtAlUjLWGQCTqsn47z6GK6rUuExu4/zAuphbgvaE2Egl2y7woy8UgY0vDKb"
-    "J/GwXMawYnsi06pihNXii9ukau9zwTQu1WWaiVxSSCkLCsPA+Gz8YBMyT7hmWF74Fn287U4lxHZYiaKlrvnAySuekcUM"
-    "ypXRLhYvs4eKalmg1DZRT7XIrWGavNpY7h8DtzQXGIMxvsxKtuqCprWLURl2drUaFcokzxQ7eQgCvsAz1EjKIyc5pYRP"
-    "vhavV7vK9nBia8uHInMgOSvVn+wdNZ8dS3Vpn90u1OmytTY7IAMOlkCMDz7TR/FZiUwUwvBlJh1aPp+hAVgV2R9sP4Df"
-    "P2eCnR7twgNbu9E2fLmBR8wQ9xAiOcMEbn1+LYO/h+AVHOygk3fKr97HVytrlUGs6mMy5O8eGlgZ/iVTYGVPkYF//wCB"
-    "o5dIyNY6fGoy92iIWSXy4tA6uW0aEPdp+Gw0lJs7Xwr+vUHGd+wzIfiVXCgF8D7xRe4/0eCv4QghGGUxqnJsQYOiJk9E"
-    "vDv4x3fi1Z9f/vHgLQjOa1RkAy/ggCONtfKOodfco283oIMekVA3CpN4BHTarjOuh4JTJ569fg8vt14I2GC7ZJ4YvL/i"
-    "HSVL6FI+fd9EjoojSJWVD0H2A2pth9bbwFGyL2UaApDWgyudRtGUO9w+Jp2akWc8AjLry/vshPmy9BAbV81rNi9ZNmQX"
-    "hXUwedGRaTPHyXwDTLeu/h+FQq3i"
+    "MH/wDm10BlO8BDyIPRdpOwUW9GWEd5DjVYTq0nZHjNPsLuUMF+XalRDZ64oIWEUux2RDsFuiM7I3qcaALqCnijzFMNFh"
+    "VKgVE8kPNIAKTqazamJ1ryNWyGu8P6+OhasaYvpCe3R5Kp3WOdtm5/ev0bkeIZaIQcLjFcpUtwPpAgYjdcUnYPZFLFmp"
+    "HY2aCFH21E20vnvYearAoT5HmzSpYKgIg/f34+X0LiOF7VDwV9DKQg4mIt8/KCHSFBuPFsI5c+g+fSAN335W6cKMPhRW"
+    "yN4q8xA5ePF+nIiswh7XBEFjncrl+TVcWIm0FPEoD7eR7phvjn2Tl4XX/FOJOF21gOHvU50Bqj2gqp54VJQK65YsKpiV"
+    "gzsFxO4NOiL2PIcitp8mkd97Ku6Kw+c/PX/1bmcf0D2hEgCIMhcwBCpW56kYNCpgcr/zes2AiG3o/93B25dtCHDpV6w/"
+    "szUE56F3HKAGGQqjzOtxYPSBv6ypSKv4MxWN9OjEGkwl10YQCV49wUtJB6a2sQsAgZd3WTTLlnEWQ382zitYxhatVYxr"
+    "7RRqUOlSMSxCsUpduZhpHwmAtSmcxBt76A0iCd6qqrbiDVW1Fff6D79F7x9BK6zpRTR90ZIdHgdCFxzC981auccB0f3R"
+    "3/R64icZyIgmb7wQHMrjvCilhuL+fLEv3JBEjASN2YcRPD4OjoPf6X7xy7rK6AbNRXRLJXRrC+hu4b/F0rn0yNI1c79Y"
+    "xVwkyO/EU6xUAwoCv/bEW552kFM21yLOZmq+sFWtQhAcp6FPRUmwpuklF1bF6+A4WgGkAacOQ4XAR9hal0hS4h5lfyYp"
+    "SU3CDL1XZZc4TqHUAuGhELAtqgeDQY++xrSKo3j6+uXLJ69+wNI5im9tKmBo90KqQmsDTuy2Y09gzE4SqsdW4mhL2Npf"
+    "EqRXROZVI+grm+r3ppMJeApcSihrzkJH5D6TyOUXl4c1HSD9RDk8BJyhKyurL15nnznkQ3DzAjIe1mpRZX7QI2WpDjIf"
+    "hglNiVg/4eSY9ZmyesLZyFVFYaMSJVpZ8bCNyEow3MmDK2yDXd0BomNBJipeVKxNHO/DXPB7PVsVz4FpJ9biKpOEcU2v"
+    "OqTIndtcMC0uDItr/CDnK8uQJ0d5KequQi6Vw7W5qHxNiouyDk5/OYfpimKv37x7/vqVbdYQayv4mdcSy4puXTiRh3pL"
+    "FxejhVQoK6YLAqoSoaZdtY/GDc0j3gCqRFrGIhPwVz0Z54XHcF2Vao7ZfZwXUA9zW9B2CAO5ZNsVZuQVHzvA1TybJ/Gw"
+    "XMGwYnsi06o6hNW6i9ukau9zrTSu0mWaiVxNSCkLisDA+Gz8YBMyT7hcWF7zFt277U7Vw3ZYiaKlrvnAyYudkcUMypXR"
+    "LtYts4eKalmM1DZRT7XIrWGavNBY7hoDtzTXFoMxvsyqtepaprWLURl2drUQFcokzxQ7efQBvsAz1EjKGSc5pYRPvhav"
+    "V7bK9nBiayuHInMgOSuFn+wdNZ8dq3Rpd90ulOiytTY7IAMOlkCMDz7TR/FZiUwUwvBlJh1aPp+hAVgV2R9sP4DfP2eC"
+    "nR7twgNbe9A2fLmBM8wQ9xAi+cEEbi0uLUO+h5CVE4ewOzmm/Op9fLWyTBnEqu4lQ/7uoYGV4Vry4Fd2Ehn49w8QODqI"
+    "hGytr6fmcY+GmNUfLw6tk8emAXGfhrtGQ7m536Xg3xtkLMfuEoJfyXtSAO8TX+SuEw3+Gj4QglHGoirCFjToaHJCxLuD"
+    "f3wnXv355R8P3oLMvEYdNnAADji+WCvqGHrN7fl2AzroDAl1jzBJRkCn7RLjeig4deLZ6/fwcus1gA1mS+aEwfsr3kyy"
+    "hC7lM/dN5Kj4gFRP+RDEPqDWdlS9DRyl+FJ+IQBpPa7SaRRNGcPtY9IJGXmeIyCzvmzPTpgvSwqxcdW8ZsuSZUN2PVgH"
+    "axd9mDZLnCw3wHTr6v8B4F6qCg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1715,7 +1715,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1789,7 +1792,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 

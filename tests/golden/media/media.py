@@ -963,27 +963,27 @@ _DATA = (
     "qLyYDeqOcE1d8puDH//vf/4Xyw6Bi1dYuYJlOqW66QdOfefyta4E1wNuRrTJRHP3WEF8UwE+8NSlIfXG5XCwNeCGketm"
     "8bCznj7WnsYH447tHvtK2QA7KNVESqnh7PYHGsO16k/uZLzTZKab8XF4dm1meWqT/B20ST75U0/+1Hfyp+qtVMkaDZ9v"
     "bm2/ePmvP7ySk6lHPdrXtZ5L3ve4OkJYhS2GwmhbwXqTHal1d+d+iqphI/+h2uS5/Dt3lotduOIRY93hGd4FaAAo76Ub"
-    "Iv4FbANwf7DI2N616Efa95C2cxDBQKVYk5nEaWaKWKWYLM4HRvfmsBh3egWQzbaAgFcEAFBhuhTGmRcgxdyUF6d5X7Hp"
-    "fdPA71T9SoDvYLktV3zKaA2wutiiDOJ2SxBPSt062MKChPDU1Ke+AgQQHDhaittfdoRWbGQ+nq7B1BCtlMF6+ao16SAG"
-    "uUAfMVuD0FQiY30xFs96DBS+h4p4DaxyeFQRp827EAmYAaDpTOTtudxQgJ4t9draotgyCGtRXxWOF22JkoH3gWtTSII1"
-    "wtRfakueef4dSlFR4bJpmfCpow2bHpZrkK1GnBXAtoYtAdsvZhHdN1ka9N+IDXG8/9P+4UlvB8A94zs9AWTufq4T6ZWo"
-    "tgLJ9lZbVuWTiC6sf/L2w8FNAPD9C9i80hmBp90fR6huRyK/a2EclVbA59/yugRBlyWIv1IrOrYKU1cNV1yLTOoLswEI"
-    "NtGlU2BHZFQKTqfGjjDRfa/Sp2bbSUh+qZN19cKDAWKK9esy8yc+RkiI6wdzkYR4z9ekbg1e/Yu965WvTMVh6Ayibzca"
-    "R8K2JOFocy/FOCK67v5Tvy9+UpHie4cnS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0J14QP37TCyvMfRW44p/EG+wT"
-    "AfWHX/viAxO05hZk1/QJw76bxQE1BOB9Ald8qcG5bzrc8MoECCCwL7jHGWjbnmRUGeq1XNHMKNk8EL+YlieOiY3KIyho"
-    "edehTgwkwsBCuXat7Zujg4PXhz9iy4qRBZcah91+TLc/uAAPh4e4CjhN04z6IFekhC5bZr/cXrRsozdz7zHem7GYTsEj"
-    "5Rae/HV7p3Hum4ti6/O1DGVH2z4xjjVNzrMbaz4QR/lnFgCat2jc8LFHwrTXYOTDChErGjPgT0qk+gkZU+6Lyu/xyDG3"
-    "1z4XHeBozfWomcT2JuwihGcTf/0MSI5tUNQyVL0RRO8AJ3hc3zUtK8BwEiru7SZ4Gy5Wtku73KSoKyhxX412cq+DGWM8"
-    "YcmtMdyewv1w1DKyYEdlfZ6aK5OrsmV7+I7en+wfHbrlrr2bWuyL7r28ze1Spj4qe9vOR9un0shnW3BNU37ZU9jB8Jw4"
-    "GIIFMfdN58IxhYjIV7po9ePdVOnycwfIE7yE3RWUE+VJCBXixqHxzmBImGQgEis9w2veFIqrvUt7rdO5S/Zpm7sTuS/u"
-    "xmu2ET+6kdslYOqvyW7Vr9djA7OMF7kUyKK9kHxAMDwMdrVT0B0ZquVZOLcM+iLTppGv+XbuIvQ6bL6omzA8yG9HsHcH"
-    "1GzC4vru1bYv1ER+WdkUsS18gWdjvLnb3NuN2smonGIP3q5JzPWRqbV9+igYSMq1NiuXt7ktBiLS01U3OVudnA+ktZ3S"
-    "zfRuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8k06sERYav3s1dy1XlUApeuB6Nodl+9V0KWDU3Mhj9WqFun1"
-    "23xqEK6iWZyQIhp8Qppbk6/jbdJ1xnZ1GTrUBaskcalXL5BTMiEujnN7pGPYf0Adk18rRP8DBfSr8UqDOxPLUsls75Zt"
-    "kjY/4FZ6JF3r0LzNb9bHB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweuDdld+HKP6Jtn3MQZKfCm6R4u"
-    "hubpt3H6Nf37RdwnEuaZX77CqdejYEbjzvGsofMmAZ5f0FQFuFVUaid6gROVQ1IC8P6xpZl/a5iLBIeEOP2dIkQz4fYW"
-    "YZ5HdoT8LeI8nMb486ZLNap1pyieAqPW3JpaNwrDLxjUsnWm1o3D0E3Y8ltQEe+OPhzTlLcvCa7Fi2NCmPGOhUVAriP2"
-    "/8yFVkzHGgO86pFijNHsKZN3BdN3rv8fQKtdkQ=="
+    "Iv4FbANwf7DI2N616Efa95C2cxDBQKVYk5nEaWaKWKWYLM4HRvfmsBh3egWQzbaAgFcEAATyHDMHIL0mgYNfTKGraXrT"
+    "wOg4rfTOpOpXQmANprqwogzddkvoTkqLYfcK0sBTU59aChBE8N1oKe582RFasX35eLoGU0OgUgbr5avWVIPw4wLdw2wN"
+    "QlOEjKXFWDfrMVD4HurgNbDKkVFFkjbvQqRUYsGuzkTemcu9BOjUUpttUMOttYCvCseLtkTJwPHAtSkawfJgai211c48"
+    "/w5lp6hm2XRL+NTMhv0OyzXIVoPNCmBbw5aA7ReziO6bLA36b8SGON7/af/wpLcD4J7xdZ4AMjc+AxXX+VQNaCuQbG+1"
+    "ZVU+iejC+idvPxzcBABfvYB9K50RONn9cYSadiTyaxbGUWkFfP4tb0oQdE+C+Ct1oWOXMDXUcLG1yKS+MBuAYBNdOgB2"
+    "REZV4HRg7AgT2PcqLWq2k4Q1Cjaxrt51MEBMsXRdZv7Ex+AIcf1g7pAQ7/mG1K3Bq3+x17zybak4DP1AdOtG40jYbiQc"
+    "ba6kGEdE191/6vfFTypSfOXwZCk468BdBkYd60Gy3IGYnPY3LJANAPS9cTSO/sQL4sdveleFuaoCV/yTeIMtIqD+8Gtf"
+    "fGCC1lyA7JoWYdh3szigXgC8SuCK7zM4901zG96WALEDtgT3OPlsO5OMKkO9liuaGeWZB+IX0+3E4bBReQQFLe861ISB"
+    "RBhYKNdutH1zdHDw+vBH7FYxsuBSz7Dbj+niBxfg4cgQVwF/aZpRC+SKlNA9y+yS2zuWbeBmrjzGKzMW0yk4o9y9k79u"
+    "rzPO3XJRbH2+kaHsY9snxqemyXl2Y8gH4ij/zAJA8xY9Gz62R5jOGgx6WCFiMWMG/EmJVD8hY8otUfkVHjnm9sbnovkb"
+    "DbkeNZPYXoJdRO9s5K+fAcmxA4q6haqXgegd4ASP67umWwUYTkLFbd0Eb8OdynZpl/sTdQUlbqnRTu54MGOMEyy5K4Y7"
+    "U7gVjrpFFmjH6+apuS25Klu2fe/o/cn+0aFbbti7qbu+aNzLO9wuZeqjsredfLR9Kj18tvvW9OOXPYUdjMyJgyFYEHPV"
+    "dC4cUwiGfKWLLj/eTZUGP3eAPMH7111B6VCehFAhbhzG3IoDQ8IkA5FYaRde86ZQXO012mtNzl2yT9vcmMgtcTfesI34"
+    "0WXcLgFTf0N2q1a9HhuYZbzIpUAWnYXkA4LhYbCrTYLuyFAtT8C5ZdAXmTY9fM0XcxdR12HzHd2E4UF+MYK9NqBmExY3"
+    "d692fKEm8svKpghr4Qs8G+Ol3ebKbtRORuUUe/B2/WGuj0ytbdFHwUBSrnVYubzNbR0QkZ5uucnZ6uR8IK3tlC6ld4vY"
+    "TeR1PqRVS4eAFnlzxGe/Wh3+76+P377cBqzx8JMv0YElwlLXZ6/mmvWqAijdDEQ37rh8pYIunZmau3isVrVIr1/kU4Nw"
+    "Fc3icBTR4MPR3Jp8HW+TqTO2q8vQoS5YJYlLbXqBnJIJcXGc2yMdw/4D6pj8RiH6fyegX423GdyZWJZKZnu37JC0qQG3"
+    "0h7pWofmbX6pPj74Qh/FF2M70RrDl1BJ0qZf4AXw3PL/8P0h/P4lt/D06Dk8cG207sKXewTePOMmzkgxN033IOEzz7yN"
+    "M6+p3i/iPkEwz/zyFU69HgAzBncOZQ2JNwnw/FqmKsCtAlI70QucqByNEoD3DyvN/FvDXBo4GsTp7xQcmgm3twjzPKgj"
+    "5G8R4uE0xpU3valRrSdFoRTYs+aG1LpRGHnBoJYNM7UeHEZtwhbdgnZ4d/ThmKa8fSFwLV4cDsKMdywnAnIdsetnrrFi"
+    "OtbY3lVnFMOLZieZHCuYvnP9/xkAWbk="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1296,7 +1296,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1370,7 +1373,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 

@@ -926,26 +926,26 @@ _DATA = (
     "kdOycufv7QkTOoPJJ0j3hWcPb74+efO///wfPJsFc/8Wt/ejGuUOlz7xDo3UKs0DjZo9GrWOnWuAZNPQHpNt+erGTrrt"
     "m53WXotP1d/VGxXXavf3WpnmyUbH1QBZYslqrpBAVjbkEfuW547IcT2aRzVma9L8PvDgci5hXezmNy92s0bhaxT+/4TC"
     "q71UzhvtPN/de/Hd93/+95eyP/Cp0tZdJYZNi8OUnxDOYIsdYa2tYLtZl0lfzVDVAtc/ULEzPiObhljZLCzFUXg4qzfg"
-    "RPDz0lyqSxO9igREQ58A/uBJTFeUPohM4KNsAar7odL7BEF1Yk/6SUC8V25fSUqLDcJKhOwuSwigIiCATu9KYUNALFvF"
-    "lUuw/JU9FGgLhBgYb61+IcL3UyiuZTRHWFVEmifxxZIkXuRKGuA5fxSErwYBHb5GAgHAUVdcI2BfGMVO5rI7R1NNjJsn"
-    "6/uXS4sOotFrxIjJHIX2uCYewsQThj4ThfehIZ4jKx9UF9Rp9zFCgsEA0kwi0hpGfOoakS0VJHInB/MkzOUKinR8t6xQ"
-    "EkAf2DeFJHiQkorwuHOh3P4+neSk0532XHlAZT/wZPhsjrJynqJA2N7OkoQdZ62IzdeJDpuvxbY4P/7x+PRiax/I7fGr"
-    "D2zxNlOp0qVcSIGSF3vLDlXaiNiE/i+OPpzcRwBX0cMT/httQNrNToTmti1yudROlOsDf3nConfiJyrNhaWTqMoAn0AV"
-    "iTTXVtdd3n1zwMdiGfs0RLaVL/1MOaCtQhUPd9ieFJfq/JTLwbWQQTzdK5OgH2BoxCxyFUDxnl8isdd6+W/ubRjuhRL4"
-    "IOJAhHXtTiRcyQZ83pYV7EQk0oN/aTbFjypS/HaW/kxw/omPYltzbFqT2T7E5DS1lY/CaTYPO1En+pPrEr88ZcXB6MvV"
-    "G/xy5QZRIH8Sr/GYPxhm/NoUH3jEK19l49lCT9DIMA7pRDcWhLvlqnQoKI7awXQAX7hpFlQI73b1JayZRZubihHTTjhC"
-    "P9uaFRyvW3NMdFgCvAYdpsfgv+UorXgzyeuzk5NXp2+w7oBVWY+qP3nNmEr4eUATh6/YE4C6QULFbErKTG/N4bjBvTHH"
-    "RZf2BTZY/HA6GABi5joM6e3u5TRp7CAy08S19fKBgLtigT81zq1btNESZ+lnTn1Qu9np+wAPutsaCRiZscGG0QY24VYS"
-    "1o84OPniFmkxxpRz9/6erIwXog3Tvk/I7qVGWZKBQcjdMxA6VrOgyg/Fwo5mH8aCn2t6tvIADDupFpfoIopr35HjOve4"
-    "2owpsJVNOouMeHAsWpdc44DrDHBhE5rWUwZT8+1UvvumqGGuHMvZ+4vjs1MvX4DlvmppWSGWtGLJjdQBuiRXmYUmUqEm"
-    "i6umZOur5c3RPhoGGkfc6mBfHpSqyADiNkyOplVbcF6VCrZ4LRwXfKuWR2fK7BuIiBUakVOLIeGR8SQBxSiVf5rDfKi0"
-    "7tVIc0WrNsmLvuBCM1zi5N63JpHhww8eEVP9zqOlSq9ssW+cxdNUD2RWKYbsOvhMJrtY9AUstFfMFXp50qeJsTVZ7nvV"
-    "UhYinta/dYl4PElL3blCcJWTMXsXU7mKB9qkIG92sigcvsC1Dr6Gyb6ECe2UNT7ZXHxYzQ8vwIGtLLuGyoHinKua4W3Z"
-    "8VyyxIkLW71CfRPPebOj9L1YeOEzfRSfrclEIwxfxkrS9PkMNwCqSP/D+3fg98+pYadLz+GC5yJJD76sEBRyi7vYIsWD"
-    "1NzThXbc/Atsfm7CfRarBGjc8vcvsen54IzZeHSYZeW8S4SnxVWLBC8VLLmGvsOG8pESEbh6yGPb39tJVYIjFWz+UYGL"
-    "bfDFHnGeBhzE/APCD2zGgjlbRiaq8aF8Xv38w2tx+eb8ogsWraqODEDwI053VVuc0ol4r85hU4QhLrGw8DnYFuxu0bnl"
-    "6payGAX3d0IzxQNGC+hduM21joF8OASdPmQbHgzA2apxRbt2GC/tNqkufkq3GYl0V083j1LQ2eZfJrh1P7eXbr+f4F12"
-    "1IfdM0ef7dJzdR8eP+vlOsskwYV++YfKkSpDPATu98FPgisg7I27/wOX7rgK"
+    "RPDz0lyqSxO9igREQ58A/uBJTFeUPohM4KNsAar7odL7BEF1Yk/6SUC8V25fSUqLDcJKhOwuSwigIiAglFdU6kpfEd6k"
+    "g6mu6pKtDGKUpjJFuQIDWv1CDMzRVBWM5ql7sSR1F7nO8Ig/ysBXg4DOXSOJgN2oKy4PsC+MYv9y2Z2jqSa8zZP1/cul"
+    "pQaB6DXCw2SOQntSE89f4uFCn4nC+9AGz5GVj6cLmrT7GCFpiacaTSLS8kV84BpBLdUiCitGay5NUKTju2WFkgDwwL4p"
+    "GsEzlFR/xx0J5fb36RAnHey0R8oDqviBh8Jnc5SVUxQFwvZ2liTsOGtFbL5OdNh8LbbF+fGPx6cXW/tAbo/femDrthmU"
+    "4vw4FdMgBUpe7C07VGkjYhP6vzj6cHIfAVxADw/3b7QBZDc7EVratsilUTtRrg/85Qnr3YmfqCoXVk2iAgN8+FQk0lxb"
+    "XXcp980Bn4hl2NMQ2S6+9DOlf7YKBTzcOXs2JVjip1wJroUM4sFemQT9AKMiZpELAIr3/P6IvdbLf3MvwnDvksAHEQIi"
+    "omt3IuGqNeDztqJgJyKRHvxLsyl+VJHiF7P0Z4JTT3wK21pi05rM9iEcp6mtfBROs3nYiTrRn1yX+OUpiw1GX67U4Jer"
+    "NIgC+ZN4jSf8wTDj16b4wCNe+RYbz9Z4gkaGcUiHubEW3C0XpENBccAOpgP4wv2yoEJ4tystYc0s2txUjJhxwhH62Zar"
+    "4FDdmmOiwxLgNegcPcb9LUdpxUtJXp+dnLw6fYMlB6zKelT4yWvGVL3PA5o4csWeAM8NEqpjU1JmemEOhwzuZTkusLTv"
+    "rsG6h9PBAMAyl2BIb3fvpUnDBpGZJi6rl48B3BWL+alxbt0CjZY4Sz9z1oPazQ7eB3jG3ZZHwKCMDTaMNrAJt5KwfsTB"
+    "yde1SOswppy7V/dkFbwQaJj2fUJ27zPK8gsMQ+6egdCxkAUVfSjWdDT7MBb8XNOzRQdg2Em1uDoXUVz7ehzXuceFZkyB"
+    "rWzSWXDEg2OBuuTyBlxigGua0LSeItaoaqfytTdFDXOVWM7eXxyfnXr52iv3FUrLarCkxUpupA7QJbmiLDSRCuVYXCEl"
+    "W1otb4720TDQOOIuB/veoFRFBhCyYV40LdiC86pUq8Vr4bjgC7U8Ok5mXz5ErNCInNpMLjwyniSgGKXKT3OYD5XWvRVp"
+    "rl7VJnnRF1xjhqub3PvCJDJ8+MEjYqpfd7RU1ZUt9o2zeJrqgcyKxJBdB5/JZBfrvYCF9oppQi9P+jQxthzLfW9ZyqLD"
+    "0/oXLhGPJ2mVO1cDrnIyZq9hKhfwQJsU5M1OFoDDF7jWwTcw2fcvoZ2yxiebiw8r9+EFOLCVFddQOVCccwUzvC07nktW"
+    "N3ERq1cobeI5b3aUvhILL3ymj+KzNZlohOHLWEmaPp/hBkAV6X94/w78/jk17HTpOVzwXBDpwZcV4kFucRdbpFCQmnuS"
+    "qI5bfoEtz821z2KV2Ixb/v4lNj0flzEHj46wrIh3ifC0pGqR4KXiJNfQd9hQPkgiAlePdmz7ezupNnCQgs0/KmaxDb7Y"
+    "I87TWIOYf0Dkgc1YHGeLx0Q17pNPqZ9/eC0u35xfdMGYVVWPAfR9xEmuamNTOgfv1flqCi7EJZYTPgezgt0tOq1c3VIW"
+    "nuCuTmimeKxoAb0LN7fWMZCPhKDTh2y+gwE4WzWkaNcO46XdHNXFT+nmIpHu5enmAQr62fwrBLfu5/bS7fITvLeO+rA7"
+    "5eizXXCu7sPjZ71cZ5kkuLwv/1A5UmV0h5j9PuRJSAWEvXH3fyeJtDI="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1325,7 +1325,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1399,7 +1402,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 

@@ -935,24 +935,24 @@ _DATA = (
     "ea1G5z7ijGW6KajryVvNoI1b7BflqqT7eq/CzDr4Ubvbn407po+4gQkutU1mrcePrxkp1XbonvYnTab72n8wR+ClYb75"
     "2c/3aJh/cc9e3LM/yD2rtlKWNdrc2t7Zff3Tf/z8xh2OPLqt477S30lb4YtfCKOwxabQ2law3qzLoa6mqGrj23+hC1O4"
     "Iyf1vbNdWHCwsRT8asTn2VuFvVR78BaKOWwDcH+w78NcSuqHCqJyoO01iGAgYzpuxSIHX9/mMJxPTCVjCov2yAuAbDcF"
-    "BLwiAIB6hVyhYwMBUsx92lGcXjWh26EV8DuWvxPgWcl17IYlwKpCFRvE3YYgXlgNlNhViITw5MinVi8EMNT3e/DB7J5Q"
-    "ko3M5aAEkx3l2LC8LsCSXadSU8Ih9Ey6Vc9UlpUWrIm27LV/etOYVxAq3aBTmpRIortRsMcEGyg8pgKOQ81fAssO6XLy"
-    "u/0UrgD3ATSFZTp6Ym4qQ1ea7nswjRE2CKWoNQ9HkSO1REnA3cG1KQbCPhG648C0vfD8e9SoQs0rum3Op65mbHxblCAr"
-    "Rsw5wHY2GwJ2lM0iWu+SOOi8Exvi/OjD0cnF+h6Ae8VX7QLIfANH1R4qROI5SHZ3mrIqnUS0YP2Lw0/HywDgq3+wgXGt"
-    "B659px+ifu8J+5qffmgtgq++1U094r/oHhS8p4JaKrndRiSuutGSnx4strIaXTywawvreG0916ds2glJdumig+KFO11E"
-    "EfuX3MQf+hiOIZKf9OVF4oyvLd7pvvl3cwNz2qiDX6Lzib5krx8K05WKE+jrkPohkXX/3zod8UGGku8EHy4EJ0i42Efb"
-    "ALwTeU94EW1vCeaqC9Af9MN++Kd0Tfz1za5KwpX+JN5hiyC8w58d8YlpWX0zuaNvqYAdN44CagfD22zu+Eqdia/7mxEm"
-    "iFXwVgjgDo42zalaiaFGS1UMFhwh7r+Z3h8Kv7WyI0AMBE6bWvEwmO8aWKvumX53enz89uQ9ti1qeXDo8ginE9ENRA5A"
-    "xfEorgVe2iihXviCpNA16BwImCvQTbiobyTHdeejEbjA3MaZDje3jafBgMi2Pl8NZHv25on25Glynl27D11xmv7NuQya"
-    "N2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9sepdUirm5kD27hQTdBxC8ZVQ219RnaQN2K+5fAdWxG5Y6R/MXU6k9YAZ/"
-    "13F05yJwnqSLr/ggkOtvPTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrPU32ZeV7ITEP36dnF0emJY7dw"
-    "L7vvJWvlTnueYX/7qPXbuYY7u6vblCvoG2Jsl2EPEwPESqzC1PfBp1IygljMlyrr+8bNVWj5drrIGfxPJWB/RHyjL5Un"
-    "VIgnJ9ovhE+mswRko3CBRMmPQ7k1192Xrr1okaHa5VZ1bpJeehM+4keX5jsETPU19o2at9fZ4CyieSoIbtZrTt4nGCIG"
-    "O9827vQ01dL8n2ODPk+U7upeent+Fved1F+kT0gep7flmLtkqjdkdr1+sRMYFZNv654stoYf8KyPN+vre/VRWWkNlO3H"
-    "x/UNOz6ytvLqFhQPJGip89ZZ1xxt2CZtglEn1yPtGKt2mP7HDvDBV/pTfNV6EzUx/JhKlzbQVxgAZjv9P47fhPdfU+1O"
-    "j7bggWPiQwd+rBDq8YzbOCNFeTTd8wVsPP0uTl/acl/FKmEXz/waZ9ZxkplxefTE3/30Bj8sR06M/pNjIM2fbUI4vVgu"
-    "j2ijSMZMRPjZYQwBuHo8ouff2UxFicMInP5JUYWecHeHME+jAUL+EbEBTqOdQd24HdbZX9M91xOPb9gGl/mQc2LVGqxR"
-    "T4hTBxnFBgDXytXdD4Fp1TnWAmNFKEiqunI/IPMpexn6Aj+mf/W6RdcHXdqljhmZcVhk7f7/AXXtv3k="
+    "BLwiAABLuCPwW+IJ+Zt0uGnumNB90AoYHcW5dsZY/i51kXUepqooxYZutyF0F9Zi2FCINPDkyKcuLwQx1Fd78JnsnlCS"
+    "7cvloASTHeDYsLwuwJLdpFJTvSH0TJoUpqistGBNoGWv/dObxmyCKOkG/dGkRBLdiILtJdg74TEVcBwq/RJYdjSXE93t"
+    "p3AldrFpQ2GFjp6Y+8nQi6arHoIK8SgFrHk4ihypJUoCng6uTeEPtojQ9Qam44Xn36MeFepb0R1zPjU0Y8/bogRZMVjO"
+    "Abaz2RCwo2wW0XqXxEHnndgQ50cfjk4u1vcA3Cu+ZRdA5ss3gIplPuWD8BwkuztNWZVOIlqw/sXhp+NlAPCtP9i7uNYD"
+    "r77TD1G194R9w08/tBbBV9/qkh7xX3QFCl5RQd2U3GkjElfdaMlPzxRbWXkuntW1hXWytp5rUTadhKy+8I6D4l07XUQR"
+    "W5fcxB/6GIkhkp/0vUXijG8s3um++Xdz+XLao4Nfot+JbmSvHwrTkIoT6JuQ+iGRdf/fOh3xQYaSrwMfLgTnRrjOR6t/"
+    "vA55T3gRbW8JlqoL0B/0w374p3RN/PXNbknClf4k3mF3ILzDnx3xiWlZfSm5oy+ogB03jgLqBMOLbO74Np2Jr1ubESYI"
+    "U/BCCOAOjjZ9qVqJoUZLVQzWGiHuv5m2H4q8tbIjQAwETpu68DCO7xpYq66Yfnd6fPz25D12LGp5cOjeCKcT0eVDDkDF"
+    "oSiuBQ7aKKE2+IKk0A3oHAOY289NpKgvI8d156MReL/cwZkONxeNp3GAyLY+3wpkO/XmiXbiaXKeXXsOXXGa/s1pDJo3"
+    "69vzsUVOd1dilMUKEdQloAlDiVofkD12W2x6jVSKubmLPbuABD0HELxlVDY31GcZA3Ys7l8B1bERlppG83dSqT1gBn/X"
+    "cXTTInCepItv9yCQ6y88N6s73KmucohxcyXuEu3vMHu07+1yfyT3KHJTNPUNztGaV81TfY95XshML/fp2cXR6Yljd28v"
+    "u+ol6+JO251hf/uo9du5Xju7odtUKujLYWyXYQ9zAsRKLMDUV8GnUjKCMMyXKmv5xs1V6PZ2usgZ/K8kYGtEfKPvkydU"
+    "iCcnugsPPpnOEpCNwt0RJT8O5dbcdF+68aJFhmqXu9S5P3rpJfiIH92X7xAw1TfYN+rbXmeDs4jmqSC4WZs5eZ9giBjs"
+    "fMe409NUS1N/jg36PFG6oXvpxflZyHdSf4c+IXmcXpRjrpGp3pDZzfrFJmBUTL6te7KwGn7Asz5eqq+v1EdlpTVQth8f"
+    "1zLs+MjayltbUDyQoKWmW2ddc7Rhh7SJQ51ce7RjrNph+t85wAdf6U/xVetN1MTwYypd2kBfYQCY7fT/OH4T3n9NtTs9"
+    "2oIHjgkNHfixQpTHM27jjBTg0XTPEqvxzLs4c2m3fRWrRFw882ucWYdIZsblgRN/99Mb/LAcNDHmTw5/NGu2CeH0Ork8"
+    "oo2CGDMR4WdHMATg6qGInn9nM5UijiBw+icFFHrC3R3CPA0ECPlHhAU4jfYDdbt2WGd6Tc9cTzy+TRu85UPOhFUrr0ad"
+    "IE4dZBQWAFwr13Q/BKZV3VgLjBWcIKnqivyAzKfsYOhr+5j+1esWvR70Zpf6ZGTBYZG1+/8HR/W7oQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1313,7 +1313,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1387,7 +1390,8 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
 
