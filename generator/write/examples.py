@@ -294,7 +294,8 @@ def _convert(param: Param, value: object, label: str | None = None) -> None:
     which gen never runs."""
     spec = input_spec(param)
     if isinstance(spec, tuple) and spec[0] == "_checked_path":
-        spec = spec[1]  # NOTE: the files an example names are where the tool runs, not here
+        # NOTE: the files an example names are where the tool runs, not here
+        spec = cast("str | tuple[object, ...]", spec[1])
     if _needs_handlers(spec):
         return
     convert = _converter(spec, _RUNTIME)
