@@ -123,3 +123,46 @@ def test_the_authoring_usage_errors_are_the_runtimes_kind_and_code() -> None:
         assert issubclass(cls, burgee.CommandError)
         assert (cls.kind, cls.exit_code) == ("usage", BUILTIN_ERRORS["usage"][0])
     assert str(burgee.BadParameter("bad", param_hint="--x")) == "--x: bad"
+
+
+CAUGHT_BY_NAME = '''\
+"""Pictures."""
+from burgee_absent_pil import Image, UnidentifiedImageError
+
+from burgee import command, program
+
+program(name="pic", version="1.0.0", dependencies=["burgee-absent-pil>=10"])
+
+
+@command(effects="read_only")
+def size(path: str) -> str:
+    """A picture's size."""
+    try:
+        with Image.open(path) as image:
+            return str(image.size)
+    except (UnidentifiedImageError, OSError):
+        return "not a picture"
+
+
+@command(effects="read_only")
+def kind(path: str) -> str:
+    """Whether it is a picture."""
+    try:
+        Image.open(path)
+    except UnidentifiedImageError:
+        return "no"
+    return "yes"
+'''
+
+
+def test_a_missing_packages_exception_caught_by_name_is_a_missing_dependency(
+    tmp_path: Path,
+) -> None:
+    code, stderr, tool = _gen(tmp_path, CAUGHT_BY_NAME)
+    assert code == 0, stderr
+    for name in ("size", "kind"):
+        result = in_process(tool).run(name, "--path", "a.png", "--json")
+        assert result.code == BUILTIN_ERRORS["missing_dependency"][0], result.out
+        error = json.loads(result.out)["error"]
+        assert error["kind"] == "missing_dependency"
+        assert error["hint"] == "pip install 'burgee-absent-pil>=10'"

@@ -296,21 +296,25 @@ class _MissingDependency(CommandError):
     kind = "missing_dependency"
 
 
-class _Missing:
-    """Stands for a third-party module, or a name imported from one, that is not installed.
+class _Absent(type):
+    """The class of `_Missing` and of each stand-in it makes: using a stand-in (an attribute,
+    a call, an item, a loop) fails as `missing_dependency`."""
 
-    The tool still starts, describes itself and serves MCP; a command that uses it fails as
-    `missing_dependency`, with the package to install in the hint.
-    """
+    _missing: tuple[str, str, str]
 
-    def __init__(self, module: str, package: str, error: ImportError) -> None:
-        #: The module, the requirement that provides it (`humanize>=4.9`), the import's error.
-        self._missing = (module, package, str(error))
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is _Missing:
+            # NOTE: `_Missing(module, package, error)` makes a stand-in, a class: an exception
+            # class of the package (`except UnidentifiedImageError:`) is still one to `except`,
+            # which then lets the command's `missing_dependency` through, not a TypeError.
+            module, package, error = args
+            return _Absent(module, (_Missing,), {"_missing": (module, package, str(error))})
+        cls._fail()
 
-    def _fail(self) -> NoReturn:
+    def _fail(cls) -> NoReturn:
         import shlex
 
-        module, package, reason = self._missing
+        module, package, reason = cls._missing
         raise _MissingDependency(
             f"this command needs the package {package!r} (module {module!r}), which is not"
             f" installed: {reason}",
@@ -319,19 +323,25 @@ class _Missing:
             hint=f"pip install {shlex.quote(package)}",
         )
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        self._fail()
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__") or name == "_missing":
+            raise AttributeError(name)  # NOTE: `_missing` of `_Missing` itself: none
+        cls._fail()
 
-    def __call__(self, *args: object, **kwargs: object) -> Any:
-        self._fail()
+    def __getitem__(cls, key: object) -> Any:
+        cls._fail()
 
-    def __getitem__(self, key: object) -> Any:
-        self._fail()
+    def __iter__(cls) -> Any:
+        cls._fail()
 
-    def __iter__(self) -> Any:
-        self._fail()
+
+class _Missing(Exception, metaclass=_Absent):
+    """Stands for a third-party module, or a name imported from one, that is not installed:
+    `_Missing(module, package, error)` is a class of its own (see `_Absent`).
+
+    The tool still starts, describes itself and serves MCP; a command that uses it fails as
+    `missing_dependency`, with the package to install in the hint.
+    """
 
 
 class _Invalid(ValueError):
