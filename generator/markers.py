@@ -239,7 +239,8 @@ class Outcome(Exception):
 
 
 class Context:
-    """What a handler may ask of the running tool; injected, never parsed."""
+    """What a handler may ask of the running tool; injected, never parsed. The tool's own is
+    `runtime/execution/context.py`'s (tests/test_authoring.py holds the two alike)."""
 
     program: str = ""
     command: str = ""
@@ -296,9 +297,10 @@ class Context:
         return form()
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop the command and tell the caller what must happen first.
+        """Stop the command and tell the caller what must happen first. `next` lists commands:
+        `"x --yes"`, or `{"command": "x --yes", "when": "..."}`.
 
         The tool answers `{"ok": false, "status": "action_required", ...}` with `next[]` as
         runnable command lines, and exits with the kind's code (4 unless the program moves it).

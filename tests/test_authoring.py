@@ -5,12 +5,19 @@ supported types; a third-party exception class caught by name with its package m
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 import burgee
+from burgee.runtime.execution.context import Context as RuntimeContext
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
-from tests.helpers import burgee_in_process, in_process
+from tests.helpers import REPO, burgee_in_process, in_process
 
 
 def _gen(tmp_path: Path, source: str) -> tuple[int, str, Path]:
@@ -166,3 +173,71 @@ def test_a_missing_packages_exception_caught_by_name_is_a_missing_dependency(
         error = json.loads(result.out)["error"]
         assert error["kind"] == "missing_dependency"
         assert error["hint"] == "pip install 'burgee-absent-pil>=10'"
+
+
+#: What the authors' `Context` (burgee.markers) and the runtime's spell apart by design: the
+#: runtime's type variable's name, and its log level as plain text (checked as it runs).
+_SPELLED_APART = {"_F": "_T", "level: 'str'": "level: 'LogLevel'"}
+
+
+def test_the_authors_context_is_the_runtimes() -> None:
+    authors, runtime = burgee.Context(), RuntimeContext("cmd", json=False)
+
+    def public(context: object) -> set[str]:
+        return {name for name in dir(context) if not name.startswith("_")}
+
+    # NOTE: `close` runs the on_exit callbacks when the command ends: the tool's, not a handler's.
+    assert public(authors) == public(runtime) - {"close"}
+    for name in sorted(public(authors)):
+        mine = getattr(type(authors), name, None)
+        theirs = getattr(type(runtime), name, None)
+        if not inspect.isfunction(mine):
+            assert not inspect.isfunction(theirs), name
+            continue
+        assert inspect.isfunction(theirs), name
+        said = str(inspect.signature(theirs))
+        for runtime_spelling, authors_spelling in _SPELLED_APART.items():
+            said = said.replace(runtime_spelling, authors_spelling)
+        assert str(inspect.signature(mine)) == said, name
+
+
+CONTEXT_DEFAULTS = '''\
+"""Ctx."""
+from burgee import Context, command, program
+
+program(name="cx", version="1.0.0")
+
+
+@command(effects="read_only")
+def one(ctx: Context = None) -> str:  # type: ignore[assignment]
+    """One."""
+    return ctx.command
+
+
+@command(effects="read_only")
+def two(
+    name: str = "x",
+    ctx: Context = None,  # type: ignore[assignment]
+) -> str:
+    """Two."""
+    if name == "y":
+        ctx.action_required(reason="r", message="m", next=["cx two --name z"])
+    return ctx.command
+'''
+
+
+@pytest.mark.slow
+def test_the_documented_context_spelling_passes_mypy_strict_in_both_files(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, CONTEXT_DEFAULTS)
+    assert code == 0, stderr
+    (tmp_path / "burgee").symlink_to(REPO / "generator")
+    for checked in (tmp_path / "handlers.py", tool):
+        result = subprocess.run(
+            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(checked)],
+            cwd=tmp_path,
+            env={**os.environ, "MYPYPATH": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout

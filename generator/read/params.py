@@ -271,15 +271,19 @@ def _context_param(reader: Reader, param: Parameter, name: str, span: SourceSpan
         # NOTE: `= None` needs a type checker's ignore in the handlers file; `INJECTED` (Any)
         # does not, and strict checkers reject an ignore that is not needed.
         end = reader.text.end(param.default)
-        rest = reader.text.source[end:].split("\n", 1)[0]
+        source = reader.text.source
+        rest = source[end:].split("\n", 1)[0]
+        line = source[source.rfind("\n", 0, end) + 1 : end] + rest
         found = _CONTEXT_IGNORE.match(rest)
-        if found:
+        # NOTE: kept where another `= None` on the line may need it.
+        if found and line.count("None") == 1:
             reader.removals.edits.append((end + found.start(1), end + found.end(1), ""))
     return Param(name=name, role="context", span=span)
 
 
-#: The rest of the line of a Context parameter's `= None`: a type checker's ignore alone.
-_CONTEXT_IGNORE = re.compile(r"[ \t]*,?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
+#: The rest of the line of a Context parameter's `= None`: a type checker's ignore at its end,
+#: after nothing but code (the end of a one-line signature: `) -> str:`).
+_CONTEXT_IGNORE = re.compile(r"[^#\n]*?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
 
 
 def _default(
