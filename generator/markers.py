@@ -266,6 +266,11 @@ class Context:
         """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
         number is kept as its text (a number that shows it is written as that text redacted)."""
 
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise UsageError("the command showed its help")
+
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask yes or no: at a terminal, of an MCP client's user (elicitation), or answered by
         `--answer NAME=yes`; where nobody can answer, the command stops with

@@ -241,3 +241,42 @@ def test_the_documented_context_spelling_passes_mypy_strict_in_both_files(tmp_pa
             check=False,
         )
         assert result.returncode == 0, result.stdout
+
+
+SHOWS_HELP = '''\
+"""Cookies."""
+from typing import Annotated, Optional
+
+from burgee import Argument, Context, command, program
+
+program(name="ck", version="1.0.0")
+
+
+@command(effects="non_idempotent")
+def bake(
+    template: Annotated[Optional[str], Argument(help="The template")] = None,
+    ctx: Context = None,  # type: ignore[assignment]
+) -> str:
+    """Bake a project from a template."""
+    if template is None:
+        ctx.show_help()
+    return f"baked {template}"
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Another."""
+    return ""
+'''
+
+
+def test_a_handler_shows_its_commands_help(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, SHOWS_HELP)
+    assert code == 0, stderr
+    asked = in_process(tool)
+    helped = asked.run("bake", "--help")
+    for args in (("bake",), ("bake", "--json")):
+        result = asked.run(*args)
+        assert (result.code, result.out, result.err) == (0, helped.out, ""), args
+    assert "usage: ck bake" in helped.out and "The template" in helped.out
+    assert asked.run("bake", "t").out == "baked t\n"

@@ -6,7 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import UsageError, _ActionRequired
+from burgee.runtime.execution.errors import UsageError, _ActionRequired, _ShowHelp
 from burgee.runtime.execution.fields import _answer_text, _checked, _field_schema, _form_fields
 from burgee.runtime.program import PROGRAM
 
@@ -154,6 +154,11 @@ class Context:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead

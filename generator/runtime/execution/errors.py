@@ -102,6 +102,18 @@ class UsageError(CommandError):
     kind = "usage"
 
 
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
 class BadParameter(UsageError):
     """A value a handler found wrong, as Click's `BadParameter` says it: a usage error whose
     message starts with the flag it names (`param_hint`), as the parser's do."""
