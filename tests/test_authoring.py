@@ -280,3 +280,40 @@ def test_a_handler_shows_its_commands_help(tmp_path: Path) -> None:
         assert (result.code, result.out, result.err) == (0, helped.out, ""), args
     assert "usage: ck bake" in helped.out and "The template" in helped.out
     assert asked.run("bake", "t").out == "baked t\n"
+
+
+ALIASES = '''\
+"""Stages."""
+from typing import Annotated, Literal, Optional
+
+from burgee import Option, command, program
+
+program(name="st", version="1.0.0")
+
+Stage = Literal["build", "test"]
+Count = Annotated[int, Option("-n", min=1)]
+Names = list[str]
+
+
+@command(effects="read_only")
+def run_(
+    stage: Stage = "build",
+    count: Optional[Count] = None,
+    names: Names = [],
+    later: Optional[Stage] = None,
+) -> str:
+    """Run a stage."""
+    return f"{stage} {count} {names} {later}"
+'''
+
+
+def test_module_level_aliases_of_supported_types_read_as_written_in_place(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, ALIASES)
+    assert code == 0, stderr
+    asked = in_process(tool)
+    result = asked.run("run", "--stage", "test", "-n", "2", "--names", "a", "--later", "build")
+    assert result.out == "test 2 ['a'] build\n", result.err
+    refused = asked.run("run", "--stage", "deploy")
+    assert refused.code == 2 and "expected one of build, test" in refused.err
+    assert asked.run("run", "-n", "0").code == 2
+    assert asked.run("run").out == "build None [] None\n"

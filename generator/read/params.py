@@ -92,10 +92,17 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return None
     #: An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
     #: where the tool's copy has already lost its marker.
-    named = annotation.id if isinstance(annotation, ast.Name) else ""
+    bare = without_none(annotation, reader.names)
+    named = bare.id if isinstance(bare, ast.Name) else ""
     alias = reader.aliases.get(named)
     if alias is not None:
         reader.alias_uses[(fn, name)] = named
+        if bare is not annotation:
+            # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
+            elements = subscript_elements(alias)
+            nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
+            wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
+            alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
         annotation = alias
     base, marker = annotation, None
     if isinstance(annotation, ast.Subscript) and reader.names.is_typing(

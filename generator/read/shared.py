@@ -20,14 +20,19 @@ class SharedOptions(Declarations):
         """Note `Name = Annotated[T, Option(...)]` before any command is read. The tool keeps
         the statement as `Name = T` (its parameters' annotations still name it)."""
         target, value = assignment(statement)
-        if target is None or not isinstance(value, ast.Subscript):
+        if target is None or not _a_type(value):
             return
-        if not self.names.is_typing(value.value, "Annotated"):
+        assert value is not None
+        if not (
+            isinstance(value, ast.Subscript) and self.names.is_typing(value.value, "Annotated")
+        ):
+            self.type_aliases[target] = value
             return
         elements = subscript_elements(value)
         kinds = {id(e): self.api_name(_called(e)) for e in elements[1:]}
         markers = [e for e in elements[1:] if kinds[id(e)] in ("Option", "Argument")]
         if not markers:
+            self.type_aliases[target] = value
             return
         self.aliases[target] = value
         if "Argument" in kinds.values():
@@ -130,6 +135,14 @@ def _called(node: ast.expr) -> ast.expr:
 
 def _scope_name(scope: tuple[str, ...]) -> str:
     return f"group {' '.join(scope)!r}" if scope else "program"
+
+
+def _a_type(value: ast.expr | None) -> bool:
+    """`value` may be a type alias's: a subscript (`Literal[...]`, `list[str]`, `Annotated[...]`)
+    or a union (`int | None`); what it names is read only where an annotation uses it."""
+    if isinstance(value, ast.BinOp):
+        return isinstance(value.op, ast.BitOr) and _a_type(value.left)
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name | ast.Attribute)
 
 
 def _snake(alias: str) -> str:
