@@ -317,3 +317,58 @@ def test_module_level_aliases_of_supported_types_read_as_written_in_place(tmp_pa
     assert refused.code == 2 and "expected one of build, test" in refused.err
     assert asked.run("run", "-n", "0").code == 2
     assert asked.run("run").out == "build None [] None\n"
+
+
+NEEDLESS_SHADOWS = '''\
+"""Flags."""
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="fl", version="1.0.0")
+
+
+@command(effects="read_only")
+def show(config: Annotated[str, Option("--config", shadows=True)] = "") -> str:
+    """Show."""
+    return config
+'''
+
+
+def test_a_needless_shadows_is_a_warning(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, NEEDLESS_SHADOWS)
+    assert code == 0, stderr
+    assert "warning: --config of 'show' shadows no tool-wide flag" in stderr
+    assert in_process(tool).run("show", "--config", "x").out == "x\n"
+
+
+REFUSED_SHARED = '''\
+"""Shared."""
+from typing import Annotated
+
+from burgee import Option, command, program
+
+Verbose = Annotated[int, Option("-v", count=True, min="x")]
+
+program(name="sh", version="1.0.0", options=[Verbose])
+
+
+@command(effects="read_only")
+def one(verbose: Verbose = 0) -> str:
+    """One."""
+    return ""
+
+
+@command(effects="read_only")
+def two(verbose: Verbose = 0) -> str:
+    """Two."""
+    return ""
+'''
+
+
+def test_a_shared_alias_whose_option_is_refused_is_one_error(tmp_path: Path) -> None:
+    code, stderr, _ = _gen(tmp_path, REFUSED_SHARED)
+    assert code == 2
+    errors = [line for line in stderr.splitlines() if ": error: " in line]
+    assert len(errors) == 1, stderr
+    assert "handlers.py:6:" in errors[0]

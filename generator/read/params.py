@@ -54,7 +54,16 @@ def read_params(
     for param in parameters:
         if param.kind in ("*", "**"):
             continue
+        before = len(reader.diagnostics)
         result = _read_param(reader, param, doc, fn)
+        alias = reader.alias_uses.get((fn, param.name))
+        if result is None and alias is not None:
+            # NOTE: a problem of an alias' `Option(...)` is the alias', once, not each command's.
+            here, there = reader.span(param), reader.span(reader.aliases[alias])
+            reader.diagnostics[before:] = [
+                d.model_copy(update={"span": there}) if d.span == here else d
+                for d in reader.diagnostics[before:]
+            ]
         if result is not None:
             # NOTE: the generated call passes these by position, the only way Python takes them.
             if param.kind == "positional_only":

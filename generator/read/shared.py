@@ -73,6 +73,7 @@ class SharedOptions(Declarations):
         """Every command of a scope takes each of its shared options, under one name; those
         parameters are marked `shared` (their scope)."""
         seen: dict[str, tuple[str, ...]] = {}
+        taken = {(function, alias) for (function, _), alias in self.alias_uses.items()}
         for scope, alias, node in self.shared:
             where = _scope_name(scope)
             if alias in seen:
@@ -98,6 +99,8 @@ class SharedOptions(Declarations):
                     if self.alias_uses.get((command.function, param.name)) == alias
                 ]
                 if not found:
+                    if (command.function, alias) in taken:
+                        continue  # NOTE: it takes the alias, whose own problem is reported
                     self._problem(
                         command.span,
                         f"{command.name!r} is a command of {where}, whose options= shares "
