@@ -372,3 +372,34 @@ def test_a_shared_alias_whose_option_is_refused_is_one_error(tmp_path: Path) -> 
     errors = [line for line in stderr.splitlines() if ": error: " in line]
     assert len(errors) == 1, stderr
     assert "handlers.py:6:" in errors[0]
+
+
+LISTS = '''\
+"""Lists."""
+from burgee import command, program
+
+program(name="ls2", version="1.0.0")
+
+
+@command(effects="read_only")
+def items() -> list[str]:
+    """Some items."""
+    return ["a"]
+
+
+@command(effects="read_only", cardinality="bounded")
+def few() -> list[str]:
+    """A few items."""
+    return ["a"]
+'''
+
+
+def test_a_list_commands_guessed_cardinality_says_so(tmp_path: Path) -> None:
+    code, stderr, tool = _gen(tmp_path, LISTS)
+    assert code == 0, stderr
+    assert "its schema says cardinality 'bounded' until it does" in stderr
+    commands = json.loads(in_process(tool).run("schema").out)["commands"]
+    entries = {entry["name"]: entry for entry in commands}
+    assert entries["items"]["cardinality"] == "bounded"
+    assert entries["items"]["burgee_guessed"] == ["cardinality"]
+    assert "burgee_guessed" not in entries["few"]

@@ -5,7 +5,8 @@ JSON text and parses it only when asked (`schema`, `--schema`). clispec's keys a
 its v0.3 schema defines; burgee's own keys are chosen so none is one edit away from a
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
-`burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
+`burgee_sanitize`, `burgee_guessed` (the keys clispec needs that the author did not declare:
+`cardinality` of a list), `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
@@ -302,6 +303,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     # burgee's own keys:
     if command.effects != effects:
         entry["burgee_effects"] = command.effects
+    if command.cardinality is None and entry["cardinality"] != "single":
+        # NOTE: clispec needs one; a list's length the author did not declare is a guess.
+        entry["burgee_guessed"] = ["cardinality"]
     if withheld:
         entry["withheld"] = True
     if command.hidden:

@@ -129,7 +129,8 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
             span=command.span,
             level="warning",
             message=f"command {command.name!r} returns a list but does not say how long: add "
-            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)",
+            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit); "
+            "its schema says cardinality 'bounded' until it does, marked burgee_guessed",
         )
 
 
