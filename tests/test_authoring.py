@@ -397,7 +397,7 @@ def few() -> list[str]:
 def test_a_list_commands_guessed_cardinality_says_so(tmp_path: Path) -> None:
     code, stderr, tool = _gen(tmp_path, LISTS)
     assert code == 0, stderr
-    assert "its schema says cardinality 'bounded' until it does" in stderr
+    assert "until then its schema says 'bounded' (burgee_guessed)" in stderr
     commands = json.loads(in_process(tool).run("schema").out)["commands"]
     entries = {entry["name"]: entry for entry in commands}
     assert entries["items"]["cardinality"] == "bounded"

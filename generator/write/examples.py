@@ -130,7 +130,7 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
             level="warning",
             message=f"command {command.name!r} returns a list but does not say how long: add "
             "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit); "
-            "its schema says cardinality 'bounded' until it does, marked burgee_guessed",
+            "until then its schema says 'bounded' (burgee_guessed)",
         )
 
 
