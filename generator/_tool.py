@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1235: the first handler from commands.py
-#     line 1481: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12107: the tables (commands, groups, errors, result shapes)
+#     line 1237: the first handler from commands.py
+#     line 1483: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12138: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -97,6 +97,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -875,8 +877,8 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MDg2LHNraWxs"
-    "OjE2NDQKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
+    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MDc5LHNraWxs"
+    "OjE2NDAKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
     "c2b4R7Z3dhx8dr7bZVmOz55Nlmdv2bBTgUlRsLajxtke61aZumPnqdEdl9lDvsuqlqsnaLyR//+K0KRDa8dAk9NBmz0p"
     "cwgtFrOu4Uk0Hc+esJ29Dc5+4irMQo4bx76F4B0Xjk3NDrKLyDeeAvdDJwbEoSevGu4OUMUvzyrb9whozi+mtnvIXyHP"
     "XVZYmCwKRDeMAZ4y0cfRfDCHf1Jzo8YunNMPRvX8Uzkc6JG9rpneXdxe3lzd3Z9KkLBWiICYMdaImdCyBLl3qie5ohP7"
@@ -1051,36 +1053,36 @@ _DATA = (
     "zIxD/PN/87lWm94fZe3zoNXahnJ0uwGe4y0AB98eLLv/TbLHnhRiRdi7SyFW6aLRq6zF0zTAU9/swFL4RWqc1ofy6XCz"
     "aebCmg6XJDtYqKZnXXREKpgdtHw+TQxegIYOtQ6S553wltpMOpmSDbCyKsv/yF0ByP3RJ5D0/x0kdYN1FZgPnh++ePnd"
     "737/79/LWQAhg3jrIhO747H9a+FCmjgQNjYJDjd9qGUHh+9zmTroNy6e44tQBpfk1+6iCLwtZDi5N24gAEyjBHtWB82w"
-    "u8fB9t5XnncDbY+Pnq9BF+ceknU+YLEmqi8yF7j1dW962DDpO3bNzfDmDrr2Rla7zEHvfGleVlR3cdqb6rTC/eGoEhUe"
-    "VZtrC5lOKIRZYrrw2iPr5XqyTr0VK7zKCqFZqIKItuojUZD3aQpe7ToSWnE4/HLeoKMXrHuk/O77TURkNwU31tGYKnu/"
-    "Cd5agr2gkAmhnSOg/QYpXkHhEfD7gw0ISEUJvOUkc9oWW+K9HSmd16i29h3ZOx3s/SpSzMpFg4C6LPHmf364pTZA0yAP"
-    "bUR1zybfroHIi67PtPd8VNO26qrG3N9twLyBdIvzEfzFq05oP6O7uYXHPaKFT9cEd5dO8G6QVVcLVS3nE/NiA028q98W"
-    "gzemiMdvxL44effju4+nwyMg8YIOcCCZfFVp2y8adaI/+8sXG6ihelkMYM7Tt58/3DPpeeM8GOYQmqi6o7g+RuLP4Z3O"
-    "mrr92c3jJ7YXw3t+btx5YS6lqM965N/jQWGWgHYCwZbmvBxyq4uvHRF4u6v2yzOM1Uj/7f8A9YDzkXicrVdNb9w2EL3r"
-    "V0y3h9iopSRN2qLrooDhummK2i4c9xQUES2NdllLpEpSXi/i/ve+IbkfiZOeejCwpMg3M29m3tBlWRZGDTyn2c3kFsyz"
-    "omXfOD0GbQ12X7FhpwKTD8q0qreGj0gt2ITSsWrX1NhhwJey14YpWNt76pwdKKxHbun3dVhaQ0uc6Nn5iv7wOLXUnvyt"
-    "7ntaLdmQoqD8LRnm1lNygw5g4oiaJTe3R/iyOiLHnWO/PJyTmwzpQCsdllSWf3kYAD6JPwT/6Nc3lxfE5o57O3I1K+Di"
-    "qIK+0b0Oa8R0xX9PGlgb715U338F1yNuMo9LAwfVqqDmBdEdXE90PKueV89mRQnafviiLGlDT0s3643rMfxMi6/G9TG1"
-    "lowNxK0OFTz+sSi+zIeL4n8mGNBf0qk1wakmFEVJVwiqzp6dXp6fn1z8RFVVZeJqOrCO6tJSXIFcH1o7BUKG+B4Q/fox"
-    "pUdUv5/Z29mcgpuwmglPWAH2nxrHyU9Nw97HrGyOdqr3cpadsw7r97Nbbdp0C9sDziPq7XqpTciQCbNTup8cV3S5/Y1C"
-    "UmBVALe+ieOwZPGNqVc+UOTNdhIYjlag5JW+YxRdJvaJJ21GhKz8LlR78xc3YMH4EKuqo65XCz9/RGWuvyfvZ9JG8PhO"
-    "9RP/8wTE3vIavsDNUTl8C+xIzvhj8J1ulXUsWi/VHHMKH7U5FB83djxaYFAbczWNDsT4D7y3sVc9qsYtpoHjZxCPLOao"
-    "JKLj1B4wdMOdhVOT12bxKZzqM+XC92OvtKHL369fX17U5BXCQ/8CS5l8GSgxfmoQaArpQIg7kvxoZ424hyNOq5se1dBY"
-    "0+kFdbpHihy13KmpD4extaUK0ZFG3JRkZkePkZSUo8G2TIzeXO+y3yjnNDpbLnjxAeHX0srV6OwdG2UaritJwJL7saaV"
-    "dbc+gcRQhPoLC4GCUdwYxoCcb0lKBZd0SsHbRossxHL0SY5qtAy23rkkMS3KgO9B+svDmJNe++D3o4nV6TfiY/heao5q"
-    "+VGLLycEQUCajF+hfFDbDVg58AFVsEDGE57gDGqUOo7Yg24hBodJXNd22qZeydkkLkK3iG7yuiwHdV/mirmo55kztLdp"
-    "RN3qfc+nILUmrZ3rJN+7OvsZZWK7zrOAoOwXCO1GNbfxXjdB7wMCk7jOlYGyqR68gVGLrOxaqyxvVGiWm96Iuf4t0gQt"
-    "0TvJyBRiPcPGDDuxj0Vbsmzseir6m1hMXb6tmCgPrJrlUeJCI8xaS+IwCEEA8nm3TZePyRe+4LpdlXtH6sOUL8+NQ/wf"
-    "9YOREiM1jqxczFPiDEH/kC7ML07Oz36sk36fSck0KG9fFA/xBz1knRPRxGJgFRvjoXjALNr+4fQzfH3YKrDsfI11PYm6"
-    "1vh1goy0lJpSoVR80oEsHbEsss+SNEiXh+OORQ4ZzWdyczhlqoj+UtAfVf0DXe8V+aOOESvISbyF7nc+HIM4jg3w9s8E"
-    "/O33gpwdfNfyyKZl06xTECPKChF90EvJDJpEhq1IN5IkPguynJOZkrC/E5ZqLNkZ1UdEQxOsjzHM7YABiG5lVuT5Kio6"
-    "Whc2zYQpvkiIz7+ORAQ9MFL7MQFgCx5jGJVlPhELcgWMRiRJ/NzgfCM4sQPeiRuJzRPMMRYAqV3pGxlJatMqlA4ex+KN"
-    "BZ3FWeNbNLRcZ/gXu8jdNIaE/nq3pIPT4PrylJ7Sm9evXl9cHx7D5rsoYmJX2tnvsv/85YsYNrtBG5XhrrcrOgDI9dnV"
-    "+X+hFJdTAFGchqXkLtMP6d1Prw/yYtw18eapcvDZ1wgWNmFjLQ0GTdgIXnrvJCETv5KAz/caLl/9z257LtFLocXegrAi"
-    "JfHRKlMjjjWU46bJZMLprhPvozKtZJrInZWdeiTJ6cDHMeSs9/G5IBsYo9lK9jg9Zsgv7cpH9crIaBCOnMZXYNKsYu85"
-    "Idbe/oKh/tvZ1Zs/IfTb56eKb8vk2LbefYyhwhP47F4NY7+n0oK0fXWOa8ITUgDws96zF7n40OJp3PrIxHbiCwlRkMw6"
-    "Cs0nbSdUTtv+abCtfbrny74D+NeB3krqo2lMlBiq7MZwMeNF2T5pRQ4N63isLPPTxO9j5/9IAHzFeKxDnkQ8MySkPzAA"
-    "xaBEiP94VMf9+pOmMpLYQRprtER6i6Uuzw0w/+yjUJ7wj96l8YFTFf8CSky5xA=="
+    "u8fB9t5XnncDbY+Pnq9BF+ceknU+YLEmqi8yF7j1dW962DDpO3bNzfDmjljSTljQN0ERutnFXcJpr6jT2EspGmtJhULV"
+    "8L0OFR1dZO1R9HI9RafeBHiLFaKyUAUR7dJHsiDl0xS80HUktOJI+OW8QUcvTvdI+d33m0jH7gdusM1U2atN8MISbAOF"
+    "TAhtGgHFN0jxagmPgN8fbEBAKkrgLScx047YEq/sSOmoRrWr78he52CvVpFiVi4aBNQViTf/88MttVFIvINEG1FdsckX"
+    "ayDoopsz45YptEqqxtzfbcC8gUyL8xHyxVtOaCuju7SFxz2iNU/X/3b3TfBGkFVXC1UZ5xPzYgNNvKvfFoM3pojHb8S+"
+    "OHn347uPp8MjIPGCzm4gmXxLKUirqQO/RPRnf/liAzVUL4sBzHn69vOHeyY9bxwFw/RBE1XXE9cnSPw5vINZU7c1u3ny"
+    "xLZheLvPjTsqzFUUtViP/Cs8KMISxk4gztKcl0PucvGNIwIvdtV+ZYZhGum//R9htfGleJytV8Fu3DYQvesrpttDbNRS"
+    "kiZt0XUQwHDdNEVtF457CoKIlka7rCVSJSmvF3H/vW9I7noTJzn1YGBJkW9m3sy8ocuyLIwaeE6zq8ktmGdFy75xegza"
+    "Guy+YsNOBSYflGlVbw0fkFqwCaVj1a6pscOAL2WvDVOwtvfUOTtQWI/c0p/rsLSGljjRs/MV/eVxaqk9+Wvd97RasiFF"
+    "QflrMsytp+QG7cHEATVLbq4P8GV1QI47x365Pyc3GdKBVjosqSz/9jAAfBJ/CP7R72/Oz4jNDfd25GpWwMVRBX2lex3W"
+    "iOmC/5k0sDbePat+/g6uR9xkHpcGDqpVQc0Lohu4nuh4Uj2tnsyKErS9+KYsaUNPS1frjesx/EyLr8b1IbWWjA3ErQ4V"
+    "PH5ZFN/mw0XxPxMM6G/p2JrgVBOKoqQLBFVnz47PT0+Pzn6hqqoycTXtWUd1aSmuQK4PrZ0CIUN8C4h+/ZDSA6o/zOz1"
+    "bE7BTVjNhCesAPtvjePkp6Zh72NWNkc71Xs5y85Zh/WH2bU2bbqF7QHnEfV2vdQmZMiE2SndT44rOt/+RiEpsCqAW9/E"
+    "cViy+MbUKx8o8mY7CQxHK1DySt8wii4T+8iTNiNCVv4+VHv1NzdgwfgQq6qjrlcLP39AZa6/Rx9m0kbw+Eb1E//7CMRe"
+    "8xq+wM1ROXwL7EjO+EPwnW6VdSxaL9UccwoftdkXHzd2PFpgUBtzNY0OxPiPvLexVz2qxi2mgeNnEI8s5qgkosPUHjB0"
+    "xZ2FU5PXZvE5nOoL5cK3Y6+0ofM/L1+fn9XkFcJD/wJLmXwZKDF+ahBoCmlPiDuQ/GhnjbiHI06rqx7V0FjT6QV1ukeK"
+    "HLXcqakP+7G1pQrRkUbclGRmRw+RlJSjwbZMjN5c32e/Uc5pdLZc8OIDwq+llavR2Rs2yjRcV5KAJfdjTSvrrn0CiaEI"
+    "9WcWAgWjuDGMATnfkpQKLumUgreNFlmI5eiTHNVoGWy9d0liWpQB34L05/sxJ732we9GE6vTb8TH8K3UHNXyoxZfjgiC"
+    "gDQZv0L5oLYbsLLnA6pggYwnPMEZ1Ch1HLEH3UIM9pO4ru20Tb2Ss0lchG4R3eR1WQ7qtswVc1bPM2dob9OIutW7nk9B"
+    "ak1aO9dJvndx8ivKxHadZwFB2S8Q2pVqruO9boLeBwQmcZ0qA2VTPXgDoxZZuW+tsrxSoVlueiPm+o9IE7RE30tGphDr"
+    "GTZm2Il9LNqSZeO+p6K/icXU5duKifLAqlkeJC40wqy1JA6DEAQgnzfbdPmYfOELrttVuXOk3k/58tw4xP9JPxgpMVLj"
+    "yMrFPCXOEPSLdGF+dnR68rJO+n0iJdOgvH1R3MUfdJd1TkQTi4FVbIy74g6zaPuH00/w9W6rwLLzPdb1JOpa49cRMtJG"
+    "NYslkCXjIC6ys5ItaJaHx9jdrVbHIovcVhH4uQA/KPg7uty58aBZxA7SEW+h8Z0Ph+CMY+2/fZeAf/xZkAftRaPetzyy"
+    "adk06+T/iIpCMB85lsygP2TOimojP9wmZDkn4yRh/yQE1ViyM6qPiIYmWB9jZNvZAhDdypjIo1UEdLQubPoIA3yREJ9+"
+    "H4kIemBk9VMCHKIdZQ6VZT4Ra3EFjEbUSPzc4PwgOLH434sbic0jjDAWAClbaRmZRmrTJZQOHsa6jbWcdVnjWzS0XGf4"
+    "Z/eRu2kMCf31/ZL2joPry2N6TG9ev3p9drl/CJvvo36JXelkL/FkvOfPYtjsBm1UhrvcrmgPIJcnF6dfQynOpwCiOM1J"
+    "yV2mH6q7m14f5LF437+bV8reFx8iWNiEjbX0FuRgo3XpqZM0TPxK2j3f6bV89auN9lSil0KLbQVNRUrie1UGRpxoKMdc"
+    "w3G46a4T76MorWSQyJ2VnXokyenAhzHkLPXxpSAbmKDZSvY4vWPIL+3KR+HKyGgQjpzGB2CSq2LnJSHW3v6Gef7HycWb"
+    "d9D47ctTxWdlcmxb7z7GUOH1e3KrhrHfEWhB2j44xzXh9SgA+Fnv2ItcfGzxOG59YmI77IWE+CYx6ziAP2s7oXLa9o+D"
+    "be3jHV92HcB/DfRWUh9NY5jEUGU3hovxLmL2WStyaFjHY2WZXyV+Fzv/MwLgC8Y7HfIk8pkhofqBASgGJUL8s6M67tef"
+    "NZWRxA7SWKMl0jMsdXlugPkX34Pyen/wJI1vm6r4D26lt9g="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1508,7 +1510,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1582,9 +1587,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -2103,6 +2121,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -7206,7 +7229,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7315,6 +7340,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7323,7 +7349,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7367,7 +7394,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11760,11 +11787,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -251,8 +251,6 @@ LINES = {name: _lines_of(name) for name in ORIGINALS}
 #: table in docs/handlers.md groups them).
 KNOWN: dict[str, dict[str, str]] = {
     "black": {
-        "missing.py": "burgee does not check that a path exists (Click's Path(exists=True))",
-        "--config missing.toml a.py": "burgee does not check that a path exists",
         "src/": "a Path loses its trailing slash (pathlib)",
         "./a.py": "a Path loses its leading ./ (pathlib)",
         "-l 1_000 a.py": "burgee's int is ASCII digits only; Click's is Python's int()",
@@ -276,7 +274,6 @@ KNOWN: dict[str, dict[str, str]] = {
         " reads t, y, f, n; a bool env var is 1 true yes on or 0 false no off",
         "SQLITE_UTILS_DETECT_TYPES=y insert data.db dogs data.csv --csv": "Click's bool also"
         " reads t, y, f, n; a bool env var is 1 true yes on or 0 false no off",
-        "tables missing.db": "burgee does not check that a path exists",
         "insert data.db dogs missing.json": "Click's File opens the file while parsing",
         "schema data.db": "`schema` is a command the generated tool keeps for itself",
         "rows data.db dogs -c=name": "Click reads -c=name as the value '=name'; burgee as name",

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1197: the first handler from handlers.py
-#     line 1303: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11928: the tables (commands, groups, errors, result shapes)
+#     line 1199: the first handler from handlers.py
+#     line 1305: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11959: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -103,6 +103,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -881,7 +883,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM4NzMsc2tpbGw6MTgwMgp4nG2TQW/bMAyF"
+    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM4Njgsc2tpbGw6MTc5OAp4nG2TQW/bMAyF"
     "/wqh0wrIw865FdmlwDoMDXYyfFAtxtYiS6pEIc2G/fdRkp0EQy9xZJCPnx6f/4gp+hyS2PW9EJJ/Rp8dCSn25QnWOEwS"
     "zj7qBMppGGcV1UgY+a01J4Tz+FkMshcJVRxnbvwRDTfSjK2Z/ymCRdE4g4KgiHvd2jtFDNC5JkBGX7j9Bc/REALhOwEr"
     "ee4aLSqHEY4+Llw83MoZONk8cd+zYkEFP1++QXmzg8fD/ukJLJaBjV2byVCCX565NLxeuDxh4PuQj42hErPYdx6krPm9"
@@ -973,38 +975,38 @@ _DATA = (
     "9IuPYJ47mx2y3LzAU5zb2/n8ANDtb5I9tuTXIMLWM5CNq56zqtmBpfgXaRRrWfb0bzlWWSKIBzQYkQrPDlo+mi59TIWG"
     "vsfwnepMFreuvwIjvAGWVrVsgPmWHdE4fESQ/+8IcjVYl4F55+nus+dffPm733/FxzGEDOJtFX+Fcdnm06wIaWyHhdjE"
     "fLhpg1/3cPg2l1kG/dqnYn50uXtOfl2MduJ871b/1riBUDiVcwRCO/WwuzxFuPmVp6uBtsVH17VHhhWYX/hAFb/jxOQo"
-    "1omgDStW3T7ql7IczBPyN2IrrAdyHORMrUxQZjMwGyUMzpFmUOmHgVvOxvm0T1Er7O9Rf23z3Q02h8QOm9KgPGehygD8"
-    "NfWf2WlTfr0bvm2zoDsjPhCxe4jq/WQqT2vEUM1SoeTZJpQgMMc5GZXQmPFYBEQdqEICE1BT7LRZ0LQ6DSPjB7i1vVfr"
-    "rgohz9cTclb5ogg/vEFhJyKW9BUFCgQwD23hQe8es8KngvfDGh31aq9Cwxeb0RDO6MISxfA1qUMmLQeGtc1b68UKDV9+"
-    "tYlGoMC7QBznVkQSqMEBb5xiTrwU8DmM7jVSloVp1S9276gJsDAgx2L5GBb0X20g4qQPfcNEckX8tfK6tvcGGjjE6gv3"
-    "I9iPQ9n0sWsxY+7X3aOpcBq+Ct+iyPC/BLiaLeoOUSvpq8Q821lPzNHybdZ94YzqvWDb7PTom6OTs609IHFEQ9pIpv+o"
-    "uumPtU5BdffnG3jmWfky68KeZy/fHd+y6fD6P3jpldZ4nKVX0W4btxJ936+YKg+WcLV7kya9QOWigOEqqYtYDhwVLVAU"
-    "XmqXkhjtkluSa1mN+0H9gfsD/bF7hqTkOHaTAvdBgHZFDs+cOXM4yvM806KVExp4eeM3yg+yWrrKqs4ro/F6Hl9PqDK9"
-    "9mNyUthqTULX5FW9I95GS9VIR0NjyXn8ImxNSne9HxX0o5Pk18qR26imoe1aahLkhduQlrJ2lM6l4b0DxjG6a/pV+too"
-    "Ld1oQrbXhOVb5deU5++c0QGMlaImoyX98PZiRlJfy8Z0shhklWk74dVCNcrvkNCl/K1XFnDf7Pwam58XX/+LvAlxExbs"
-    "aqUXtfBikhFdS+siGU+L58XTQZaDtW++yHN6JbW0wsuaFjta9HYlJS2taWkNSA22Fd3umGpD2niSNSID8rdZ9mR/Upb9"
-    "n/xm2VRgOZJs9yyA0rVMW0AUqF+pa6nH9GB7rAZWW0kCHw3+EPHJEzo12ltRAV9Ol5Fw4ajsImV7mrpdGdNV3tHSNLW0"
-    "NJSNk1sOOQ7nHsAcOUId1qggr+6seScroNOA1DQOZx+SWAIoU/VTABZTSOvANONIAMox9UFewhcJ6EOIdHpxfn4y+46K"
-    "okiCKQOVZW4oPAGS87Xpw0HyBmk3u4dSGlP5fmA2gwl52+NpwPLAE8L+UWI5ub6qpHOhdPulSwE2sFZaayye3w82Stdx"
-    "F163WC9W8vC8VtqnkDHmUqimt7Kgi8P3kC6FgAdsDBwnmUB2I5wP3UJmyYlhKbPziosh9iQfuSQB0HlI1SwONQndtKRl"
-    "I1Zu8ilWUwsevR+wjwD8tWh6+ccRON7InQu66oTFbx7q4DXuGNTHXXmZFIsiByEBrtIjhvvIka5ay1bsTy6hIdDl7uVk"
-    "gm25MY5d9a0MP6McqG3KlfM8jmaBMxcSWpMQkdKrx+IUn9eTvOkaoTRdvJmfXcxKcgJJb2NL6RQHAQMrVCH9mOiQmR1z"
-    "AZU1mpFiiVVi0UAuldFLtQpdw01by6XoGz8KnscyhVVpRszVTpiPUbVYxNbUkiQ8a3cnj0pYq2Q0BscYuInY4gr0IbxB"
-    "6EqWBZdlLZuupK2xGxeDhFS4IDMDG8eh2NF2HqI48BUVGd1cAG2l2C6DXl306RI9hVdXNnpvDXHIG/D/YhTK0yjn3YfZ"
-    "RLPfu7JmC0R6JX8pGcsJNYYrpt0WooL4K7AydB6CWKH4MR7HaUXHQg+xW1XDk0fR9HamP6hA8FpCH6IIoJuvpog6z1tx"
-    "kyfxzMpJ4gz9ryt2/fJD5L1n2XHvP5RMCnE5fQnFmOXSSY6Hvlghy4WoNtEle1yQvItTPBd6h7qxNYJcgwI92oZ5vhC+"
-    "Wu/7KCjgdSAPFqTunCYRi+cBXgzwJrQ/W1Jym7v+C1lEbqM5HHQUXEUKvp4DQ+zkpeJyYmgALajy9aGILkiCWUQWZpt/"
-    "sKQcxSo6WVlQ8VGXaBYeia7DVRiqF+lD/t/EDZPZyfn02zJeVVMWUgXRuyy7DV/oNtkjey0eWilCu9xmt7i5Dx+sfopf"
-    "bw/GzW+e4bmErUirRVPi4URTD911MEYks/dgWKSq2U7TRc+W0hnr93LCMLAqQsAvOWDPLh+iodo1xd4XUKSLzpPMKqgv"
-    "kcCCgG86MGHlu3D6MY8RoQet0DH68wDXxNDBLzBGNHWYNxYyKnyYjuETa3Rf5Y3dhWmAV7GWRjHYCw72oFNvaf5BYz7o"
-    "coYMxYRdQGCdP0ZZZWjaX36Ngb/iwEj8CgMAM7sPmmad9Jb7mBEFBhTPMqu+EbjkbjqMa3xYjPafrzlcSuqqlp3UtdTV"
-    "LpLQoZtA9j03iaBT+MMkEXHyOr52Y+xnXwYSvGolRPdx8qAd8XG75nlaEVpli4pXbKEcdR8n5YzevGLRRCZPcDFLDsBd"
-    "xc3Nd6zYNzHFhcehrUKrpctEpYFwu96l8M+fHnRq+87H6Gd3jzQ89bbJT+nf9Pbs1dlsPjrGmVfBdPlc9hx3J6NnL4KQ"
-    "sL1VWqRw88MTDRFkPr08/1SUODbGzs8ev8DDiEu/vDx7PX0L1/kVjnoaXgW7H/O1U0ffrtaCx08YELv5RtK2KjCJT29E"
-    "2zWPO2EMjgpLV3hcGN7Upmjr8m9miSi9Nydz5DW7j+kNzxVxlIrXEF9vbaiQ2Is1wVqh7SnXn8OWTjuaX3x3cfvy7Ofz"
-    "6RE5W/EA/Ti8w58fmk9/ngPTudiw3fx4+Tq8ntDJ29OzM6iJ0UTOarVi4bwzAB3+kAicy6MX+v1zAO/OO/r+rz9h12P6"
-    "6a//2qb+4uhTCCM/98ibGduifX9P5PFojT+TY66oXrHoeR6urelo0Qi9idCH8QaApHYjqvuuUXy/un+EOmK4q3ue8xkY"
-    "EHg0yPNeq996WWbZRRzpYseljn68WB+NmfxX4VPzbxiZiux/EENBQg=="
+    "1omgDStW3T7ql7IczBPyN2IrrAdyHORMrUxQZjMwGyUMzpFmUOmHgVvOxvm0T1Er7O9Rf23z3Q02h8QOmyo+xfFvsDeC"
+    "QjQLXny2Gz5qs6A0bWrf2xjxgYiu0UHlSoWIZ5sQgZgcR2RUQhPGYxHAdCh7EFAkoKHYabMg4mgOGb+9re29WnJVCHm+"
+    "npCzCnP4zQ3KORGxpA8oUCQAd2gLj3f3mBU+C7wf1uioF3oVGr7YjIZwPBeWKOauSSEyaTkrrG3eWipWaPjyq000ArXd"
+    "BUI4tyKSQA3OduMAc+KlgM9hYK+RsqxJqy6xe0dNGI7T0hYrx7Cg/2ADwSZ946saJtiorGt7b6CBQyy8cD9C/DiPTd+5"
+    "FuPlft09GginuavwGYoM/zeAq9mi7hC1ar5KzLOd9cQcLd9m3RfOqN4Lts1Oj745Ojnb2gMSRzSfjWT676lBWnUdVJsE"
+    "1d2fb+CZZ+XLrAt7nr18d3zLpsPr/wDE9ZPqeJylV9FuGzcWfZ+vuFUeLKGa2bTJLlC5KGC4SupFLAeOihYoCg81Q0mM"
+    "ZsgpybGsjftB+wP9gf7YnktSsh27SYF9EKAZkZfnnnvu4VWe55kWrZzQwMsbv1F+kNXSVVZ1XhmN1/P4ekKV6bUfk5PC"
+    "VmsSuiav6h3xNlqqRjoaGkvO4xdha1K66/2ooB+dJL9WjtxGNQ1t11KTIC/chrSUtaN0Lg0fHDCO0V3Tr9LXRmnpRhOy"
+    "vSYs3yq/pjx/74wOYKwUNRkt6d/vLmYk9bVsTCeLQVaZthNeLVSj/A4JXcrfemUB9+3Or7H5RfHNl+RNiJuwYFcrvaiF"
+    "F5OM6FpaF8l4Xrwong+yHKx9+0We02uppRVe1rTY0aK3KylpaU1La0BqsK3odsdUG9LGk6wRGZC/y7Jn+5Oy7P/kN8um"
+    "AsuRZLtnAZSuZdoCokD9Sl1LPaZH22M1sNpKEvho8IeIz57RqdHeigr4crqMhAtHZRcp29PU7cqYrvKOlqappaWhbJzc"
+    "cshxOPcA5sgR6rBGBXl1Z817WQGdBqSmcTj7kMQSQJmqnwKwmEJaB6YZRwJQjqkP8hK+SEAfQ6TTi/Pzk9n3VBRFEkwZ"
+    "qCxzQ+EJkJyvTR8OkjdIu9k9ltKYyg8DsxlMyNseTwOWB54Q9vcSy8n1VSWdC6XbL10KsIG10lpj8fxhsFG6jrvwusV6"
+    "sZKH57XSPoWMMZdCNb2VBV0cvod0KQQ8YGPgOMkEshvhfOgWMktODEuZnddcDLEn+cglCYDOQ6pmcahJ6KYlLRuxcpNP"
+    "sZpa8OjDgH0E4K9F08vfj8DxRu5c0FUnLH7zUAevccegPu7Ky6RYFDkICXCVHjHcJ4501Vq2Yn9yCQ2BLvcgJxNsy41x"
+    "7KpvZfgZ5UBtU66c53E0C5y5kNCahIiUXj0Vp/i8nuRN1wil6eLt/OxiVpITSHobW0qnOAgYWKEK6cdEh8zsmAuorNGM"
+    "FEusEosGcqmMXqpV6Bpu2louRd/4UfA8limsSjNirnbCfIyqxSK2ppYk4Vm7O3lUwlolozE4xsBNxBZXoA/hDUJXsiy4"
+    "LGvZdCVtjd24GCSkwgWZGdg4DsWOtvMQxYGvqMjo5gJoK8V2GfTqok+X6Cm8urLRe2uIQ96A/5ejUJ5GOe/uZxPNfu/K"
+    "mi0Q6ZX8pWQsJ9QYrph2W4gK4q/AytB5CGKF4sd4HKcVHQs9xG5VDU8eRdPbmf6gAsFrCX2IIoBuvpoi6jxvxU2exDMr"
+    "J4kz9L+u2PXL+8h7z7Lj3n8smRTicvoKijHLpZMcD32xQpYLUW2iS/a4IHkXp3gu9A51Y2sEuQYFerIN83whfLXe91FQ"
+    "wJtAHixI3TlNIhbPA7wY4E1of7ak5DZ3/ReyiNxGczjoKLiKFHw9B4bYyUvF5cTQAFpQ5etDEV2QBLOILMw2v7ekHMUq"
+    "OllZUPFRl2gWHomuw1UYqhfpQ/7fxg2T2cn59LsyXlVTFlIF0bssuw1f6DbZI3stHlopQrvcZre4uQ8frH6OX28Pxs1v"
+    "vsJzCVuRVoumxMOJph6662CMSGbvwbBIVbOdpoueLaUz1u/lhGFgVYSAX3PAnl0+REO16+CqQWnJpMLVLFL2rAQYpgMF"
+    "eHu/Kax8H1DEwC8CUhOjBqvABNHUYdRYyCjuYasce9uY+xKNV3ljd+E0XsUyGsVgLznYoya9pfm94x81OIOGWMIuILDO"
+    "H6OiMvTrL7/GwP/kwMj5Cnc/k7oPmsac9JZbmBEFDhRnuuobgfvtpsOkxofFaP/6hsOlpK5q2UldS13tIgkdGgk8P+As"
+    "gk7hD0NExMnr+MaNsb/6OpDgVSuht4+Tt8i044s1z9OK0CVbFLti9+So+zgpZ7TlFeslMnmCO1lyAG4o7mu+XsW+fyku"
+    "PA4dFbos3SMqzYLb9S6Ff/H8IFHbdz5GP7t7pOGpt01+Sv+gd2evz2bz0THOvAp+y+ey3TjOJ8V7GYSE7a3SIoWbH55o"
+    "iCDz6eX5p6LEiTE2ffb03R2mW/rl1dmb6TsYzq8w09PwKjj9mG+cOlp2tRY8ecJ72Mg3krZVgSF8eiParnnaBGNwVFi6"
+    "wuOu8KY2RVuXfzFGROm9PZkjr9lDTG95pIhTVLyB+GZrQ4XEXqwJ1godT7n+HLZ02tH84vuL21dnP59Pj8jZimfnp+Ed"
+    "/vfQfPrzHJjOxYad5sfLN+H1hE7enZ6dQU2MJnJWqxUL570B6PBfROBcnrrQ758DeHfe0Q9//hdOPaaf/vzDNvUXR59C"
+    "GPl5QN7M2Bbt+59EHk/V+B855orqFYueR+Hamo4WjdCbCH0YzR+S2o2o7rtG8dXq/hbqiOGu7nnOZ2A24Kkgz3utfutl"
+    "mWUXcZqLHZc6+ulifTRh8r+ET42+YVoqsv8BsFw/Vg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1333,7 +1335,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1407,9 +1412,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1928,6 +1946,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -7027,7 +7050,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7136,6 +7161,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7144,7 +7170,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7188,7 +7215,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11581,11 +11608,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1168: the first handler from handlers.py
-#     line 1280: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11952: the tables (commands, groups, errors, result shapes)
+#     line 1169: the first handler from handlers.py
+#     line 1281: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11982: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -103,6 +103,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -888,7 +890,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTgsc2tpbGw6MTYyNwp4nK1TTUvEMBD9"
+    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTIsc2tpbGw6MTYyMgp4nK1TTUvEMBD9"
     "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
     "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
     "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
@@ -973,35 +975,34 @@ _DATA = (
     "nApbAUYkkjlEjM3QeOF24Cl2IU3SlVOQNE1m6vm05CNPtCvVfcnPJnHKioOeb6fD4BSgo+8zXFMdqeOInJs51Tpg4VVO"
     "fi+/5Uk8jp+B1p8caLUE6yIw93f3Xr56/f1f/voDn/oQMki2VRTipp2bb7M8pLE+c7GJ2XDTBk2ecODbjkwZ9Gt3C+3k"
     "+dY1net8MhfHs7d7D8YNhIhJGOOsQr8edjs22D64ZHc10Lac0XU19biCdfMzUIW0OPA68WUgiGDFq1tLy6OEZeCekL9x"
-    "jh0hcoZzuImGQht0tgC3iYSiEQipjJuX5myazXsUtRx9i4BrxPc2IA6JHYjSPQfOHPpm4Hf2XqZUxXVvdxlSg+2U+EjM"
-    "7uM0tx0s5kmNmSpirzD0cj1DeecFYJmw0+KwnoJpuftqeVGh8WozGvkVELwZheoMhB/SNRcUGVANkbC3qvaZFjbYX41r"
-    "fLQWKxVWvv9hEwNALXGDYMmscOXG5XEIHie9A8sIvochtMZKWQlVnW/vkcoAMwI79HOa29DebEFYR9ev3dR2QbZR1tVo"
-    "v95AeAO5HOkRtsbBdbqCnM/h2333aXKepundfZ2QrjXijZtljZt6KVll5mV/PTOn5Wq29caoqPuG7bDL07enF6PtfWBx"
-    "QoPsyKa96t50+lppWqX+ahO/LxazLaA5Onl//gDR8f3/AVhx7/p4nJVXXW/bNhR916+4cx+SYJbatN2AOUWBoM2KDE08"
-    "pB72MAwRLdE2a4nUSCqJ0ey/79xL2cmStMMeApjU5blf5x4yeZ5nVrV6QqPoajfKah0qb7ponMXeDHsTUhSN3VBUYU2N"
-    "CZHWuotkLD788ml6TgvT6IJ+C5riygQKa9M0dL3SbCCHrNZ1IHZA+6qux4IyptpZPRaLQF3vl/pgQr63ZCJdm7iiPP8c"
-    "HEBsTV6rmmCeHGp7pRvX6WKUVa7tVDRz05i4QcQX+q/eeB3o101c4fCr4qfv4VlwOQAcaXVUtYpqkhFdaR9SqofFi+LF"
-    "KMtRkDff5Tl90FZ7FXVN8w3NOTpNC+9aWiGeBseKbnOEFMi6SLo2sUC8b7PsmbjJsv9ROhhLDRpzpflb8VxqUnD2Y3Ke"
-    "9+JKizFxtySmPA/ReU37MJhN308vP82mFycHQHv2jN45G72qYpbldJFKqgKVXSqKFKLblCkhEwMtXFNrT/u6CRqd8+jL"
-    "kqPZut1Dh1RcoUFs3Xn3WVecR4iqaQJqQGhEy51acLwoxu+Mwn7BiMEOcXMQ7L0cUy98UbEYQnwQHL2bnp0dn7+noigG"
-    "JpSSa5k7khWCCbF2vbjQN8i22TzmyJjKLyO3Hk0o+h6rEbceK8D+XcKcQl9VOgSh2dZ0oVAH2Grvncf6y2htbJ1OYbuF"
-    "vVrq3XplbBwgE+ZCmab3GIrp7rfkSgK4i40DhycnZW4U6NEYxO8WnBhMuTQfuA1qW949LmbXSzd3qbr5rhsyJgtaNGoZ"
-    "Jl8t6TBYe19GzCZEfqWaXv+9hwKv9QYxIdxOeXyLIAXbhCPUPZ3KS5nGwL0V/iBWYw841of+QrXSrdq6LcEbFCr8Kxsn"
-    "UhPG8LnsWy2f0Qh0dciSMzxK8w+Hc71gzvfB2OVTOMV/0EjfdI3COE1/nZ1Oz0sKCukK4eF2AAGa1IMqJJ5S3OeCjrlv"
-    "xjvLYcLEGzVvwJLK2YVZpulEc2u9UH0TD0TDmJ2QHsvhcpOHgI94pKV3ras1acjQ5o4VlfLeQML4QOAYeGpYtQoM3pW2"
-    "yla6LLghK910JV07D/UQEEmFW3HuoMVwihNtF8PkrliJiEmSFaKtDCug0DQk3S0xSti69ElLa9BC36D4rw+kN6xj4X42"
-    "wtqwVVmrb0ThSv5RcizH1Dhulw3XoBM4X6Eq+yGCDcswHvAYp1Vd2Ipda2rI7EG6Rzau31FAsS1h/NAElJuVNUWd5626"
-    "yQfmnJeToWYYe1uxkJf3I+8jc45H/gFfhvMXJz+DLm6xCJrBMA5LpDhX1TppYo8rLiJBzu9MQeIrEUJU1qE7j0cvz+cq"
-    "Vqvt7EjvP0rZoDnmTlqGkmI9wsYIOzLvrEGDvNzNnMSfqprUYMcgkRGtqtU41YZFuzTcSNzvKAj6e7VrXxAycP2QgrvO"
-    "75mUB6l/QVcedXgwH5YpR6rrtPLSt1Q7JP8mHZicH5+dvC3TlXTCFKpA95Blt/KDbgc9ZHHFotVKBuU2u8U1vPuD9Qt8"
-    "vd0pNe8cYl1CTbS3qimxOLbUg3EdlBDJbEUXmmhq1s/h1mYl6ZyPWyLhZl8WAviSAXuWdUFDq2tKU6/AxZAEZ9Ao4d1Q"
-    "BGYDtDKgEl5/Fu9H/CaQ6fPKJvRXjI7dy4Xrbc0eZjgnz4La6ZAeETegZzJ/zeaPpjAd2g7downmoMAJOQU18iEeoXFa"
-    "BvKPPxPwjz8x8pDPZa07bWttq03KuQO9UYB/zXZyY1KIu4s8IbMd330J+/ClhB1Nq0GEh+GiFMDHFZfng4XQ9xpdqFjQ"
-    "GHWL8wPjyLxcciNT7se4HTUDMNN52viiU9vBomR4JFQX+g/SbvBNHK02A/yrFzvu+L6LCf30bkn776Jv8nf0nD6dfjg9"
-    "nx0cweelSCD7ZREId609fC3NxfHWWDXAzXYr2gfI7OTi7Fso6cmWpjF74iLFo5lmp7OPJ1C1Y/xO7+oCD9iTG9V2zROC"
-    "w0f25v0G5G3WeygTLl/n8UhGx5Z4W0cKK9eVTzhjlYSfj/xclYco3mq44awJKy2P8IB1w4MoivHNKOTNK2ZPeeJ/AOj0"
-    "PZydKb/e/rcARvCHb+LKycOnMO/9OwHcC926Kz1sinLKU4sH7Vvw90AQPTvLnW02ZZZN0zsjcW/g9uPzDx8+/Gz96ltM"
-    "LvEi+wfvm5ml"
+    "jh0hcoZzuImGQht0tgC3iYSiEQipjJuX5myazXsUtRx9i4BrxPc2IA6JHYjiEKuE3KvmBIVolD+/5+1uQWowmlS161JK"
+    "fCSma3xUwXqFl5frecmbLoDIhB0Uh/UUR8vdVyuLCo1Xm9HI2cdLUajJQPgh3XBBoQHQEAl7oWqfaWHj/NW4xkdrnVJh"
+    "5fsfNtE9lBE3iJPMClduUh7n33HIO7CM4HsYPWuslEVQ1e/2HqkMxXGinH5JcxvaSy2I6OjmddSwc6Oiq9F+vYHwBtI4"
+    "0iNYjTPrdPs4H8G3++7T0DwN0rurOiHdaMTLNssaN/UqssrMy/56Zk7L1WzrjVFR9w3bYZenb08vRtv7wOKEZtiRTXvL"
+    "HbRVt0G1Kq1Sf7WJ3xeL2RbQHJ28P3+A6Pj+//7F7g54nJVXXW/bNhR916+4cx+SYJb6uQF1hgJBmxUZmnhIPexhGCJa"
+    "om3WEqmRVBKj2X/fuZeykyZZhj0EMKnLc7/OPWTyPM+savWERtHVbpTVOlTedNE4i70Z9iakKBq7oajCmhoTIq11F8lY"
+    "fPjl8/SMFqbRBf0WNMWVCRTWpmnoaqXZQA5ZretA7ID2VV2PBWVMtbN6LBaBut4v9cGEfG/JRLoycUV5/iU4gNiavFY1"
+    "wTw51PZSN67TxSirXNupaOamMXGDiM/1X73xOtCvm7jC4dfF2+/hWXA5ABxpdVS1imqSEV1qH1KqL4sXxYtRlqMgP32X"
+    "5/RRW+1V1DXNNzTn6DQtvGtphXgaHCu6zSFSIOsi6drEAvG+y7Jn4ibL/kfpYCw1aMyl5m/Fc6lJwdmPyXneiystxsTd"
+    "kpjyPETnNe3DYDb9ML34PJueHx8A7dkzeu9s9KqKWZbTeSqpClR2qShSiG5TpoRMDLRwTa097esmaHTOoy9Ljmbrdg8d"
+    "UnGFBrF1590XXXEeIaqmCagBoREtd2rB8aIYvzMK+wUjBjvEzUGw93JMvfBFxWII8V5w9H56enp09oGKohiYUEquZe5I"
+    "VggmxNr14kJfI9tm85AjYyq/jtx6NKHoe6xG3HqsAPt3CXMKfVXpEIRmW9OFQh1gq713Huuvo7WxdTqF7Rb2aql365Wx"
+    "cYBMmAtlmt5jKKa735IrCeAuNg4cnpyUuVGgR2MQv1twYjDl0nzkNqhtefe4mF0v3dyl6ua7bsiYLGjRqGWY/GtJh8Ha"
+    "+zpiNiHyS9X0+u89FHitN4gJ4XbK41sEKdgmHKLu6VReyjQG7q3wB7Eae8Cx3vcXqpVu1dZtCd6gUOGbbJxITRjD57Jv"
+    "tXxGI9DVIUvO8DDNPxzO9YI53wdjl4/hFP9BI33dNQrjNP11djI9KykopCuEh9sBBGhSD6qQeEpxnws65r4Z7yyHCRNv"
+    "1LwBSypnF2aZphPNrfVC9U08EA1jdkJ6LIfLTR4CPuSRlt61rtakIUObW1ZUynsDCeMDgWPgqWHVKjB4l9oqW+my4Ias"
+    "dNOVdOU81ENAJBVuxZmDFsMpTrRdDJPbYiUiJklWiLYyrIBC05B0t8QoYevCJy2tQQt9jeK/OZDesI6Fu9kIa8NWZa2+"
+    "FoUr+UfJsRxR47hdNlyBTuB8harshwg2LMN4wGOcVnVhK3atqSGzB+ke2bh+RwHFtoTxQxNQblbWFHWet+o6H5hzVk6G"
+    "mmHsbcVCXt6NvI/MOR75e3wZzp8f/wy6uMUiaAbDOCyR4lxV66SJPa64iAQ5v1MFia9ECFFZh+48HL08n6tYrbazI73/"
+    "JGWD5phbaRlKivUIGyPsyLyzBg3ycjtzEn+qalKDHYNERrSqVuNUGxbt0nAjcb+jIOjv5a59QcjA9UMK7iq/Y1IepP4F"
+    "XXnU4d58WKYcqa7TykvfUu2Q/E/pwOTs6PT4XZmupGOmUAW6hyy7kR90M+ghiysWrVYyKDfZDa7h3R+sX+DrzU6peecl"
+    "1iXURHurmhKLI0s9GNdBCZHMVnShiaZm/RxubVaSzvm4JRJu9mUhgK8YsGdZFzS0uhYZFY4N2iSXsRqyZxpAJANKgN27"
+    "4+D1F4kiAb9mYDwSLhautzWDz2ArL4La6ZDeD9dgZjJ/w+YPBjAd2jp4MLwcFuggpyBEPsRD9EzLLP7xZwL+8S0jtyaw"
+    "dl7UutO21rbapHQ7MBu5f5NHcmNSiLs7PCGzHV97CfvlKwk7mlaDA/fD9Yit49stzwcLYe4VGlCxljHqFucHxpFRueAe"
+    "ptyPcDFqBmCS86DxHae2M0XJ8FBYLswfVN3gmzhabQb41y92tPF9FxP6ye2S9t9H3+Tv6Tl9Pvl4cjY7OITPC1E/9svz"
+    "HzifAe+NNBfHW2PVADfbrWgfILPj89OnUNJrLQ1i9sgdivcyzU5mn44haEf4nZ7UBd6ux9eq7ZpHtIaP7M37DTS0We+h"
+    "TLh3ncf7GB1b4lkdKaxcVz7ijAUSfj7xS1XeoHim4XKzJqy0vL8D1g3PoIjFk1HIc1fMHvPEb386+QBnp8qvt/8ogBH8"
+    "4UlcOfnyMcw7/0kA91y37lIPmyKa8sriQXsK/g4IomdnubPNpsyyaXpiJO4N3H54/v6bh1+s//oMk/u7yP4BCJeXuQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1309,7 +1310,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1383,9 +1387,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1904,6 +1921,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -7051,7 +7073,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7160,6 +7184,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7168,7 +7193,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7212,7 +7238,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11605,11 +11631,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -119,6 +119,52 @@ class EnumDecl(Node):
     span: SourceSpan
 
 
+#: `click.Path`'s checks, by Click's names, with Click's defaults (`Option(exists=True)`).
+PATH_CHECKS: dict[str, bool] = {
+    "exists": False,
+    "file_okay": True,
+    "dir_okay": True,
+    "readable": True,
+    "writable": False,
+    "executable": False,
+    "resolve_path": False,
+    "allow_dash": False,
+}
+
+
+class PathChecks(Node):
+    """`Option(exists=, file_okay=, ...)` of a `Path` parameter: what Click's `click.Path`
+    checks, with its defaults (`PATH_CHECKS`)."""
+
+    exists: bool = False
+    file_okay: bool = True
+    dir_okay: bool = True
+    readable: bool = True
+    writable: bool = False
+    executable: bool = False
+    resolve_path: bool = False
+    allow_dash: bool = False
+
+    @property
+    def given(self) -> dict[str, bool]:
+        """The checks that are not Click's defaults, as `schema` shows them."""
+        return {key: value for key, value in self if value != PATH_CHECKS[key]}
+
+    @property
+    def note(self) -> str:
+        """What a value must be, as help and the input schema say it (`(an existing file)`),
+        or "" when any path will do."""
+        what = "file" if not self.dir_okay else "directory" if not self.file_okay else "path"
+        musts = [word for word in ("writable", "executable") if getattr(self, word)]
+        if not self.exists and what == "path" and not musts:
+            return ""
+        head = f"an existing {what}" if self.exists else f"a {what}"
+        tail = "".join(
+            f", {word} if it exists" if not self.exists else f", {word}" for word in musts
+        )
+        return f"({head}{tail})"
+
+
 class Param(Node):
     """One handler parameter: a positional argument, an option, or the injected context."""
 
@@ -141,6 +187,8 @@ class Param(Node):
     pattern: str | None = None
     min_length: int | None = None
     max_length: int | None = None
+    #: `Option(exists=, file_okay=, ...)` of a `Path`: Click's checks of it; None: none.
+    path: PathChecks | None = None
     #: `Option(prompt=...)`: the question asked at a terminal when no value came from anywhere.
     prompt: str | None = None
     #: `Option(default_factory=fn)`: a function of the handlers file that makes the default.

@@ -33,7 +33,16 @@ from burgee.read.reader import Reader
 API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 #: Those of them the generated tool has too (the runtime's own classes); the rest exist only
 #: while burgee reads the file.
-KEPT_API = ("Audio", "CommandError", "Context", "EmbeddedResource", "Image", "Outcome")
+KEPT_API = (
+    "Audio",
+    "BadParameter",
+    "CommandError",
+    "Context",
+    "EmbeddedResource",
+    "Image",
+    "Outcome",
+    "UsageError",
+)
 
 
 class NameChecks(Reader):
@@ -63,7 +72,11 @@ class NameChecks(Reader):
                 "tool-wide flag only when it is the program's only command"
             )
         elif param.shadows and not spellings:
+            # NOTE: a warning: the flag it was written for may have left (`--config` in a tool
+            # that reads no config file), and the file still means what it says.
             message = f"{param.flag} of {command.name!r} shadows no tool-wide flag; remove shadows="
+            self.warnings.append(Diagnostic(span=param.span, level="warning", message=message))
+            return
         elif spellings and (taken or not param.shadows):
             flag = (taken or spellings)[0]
             message = (

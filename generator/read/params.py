@@ -25,6 +25,7 @@ from burgee.read.markers import (
     marker_settings,
     not_text,
     read_bounds,
+    read_path_checks,
     read_text_rules,
 )
 from burgee.read.reader import Parameter, Reader
@@ -53,7 +54,16 @@ def read_params(
     for param in parameters:
         if param.kind in ("*", "**"):
             continue
+        before = len(reader.diagnostics)
         result = _read_param(reader, param, doc, fn)
+        alias = reader.alias_uses.get((fn, param.name))
+        if result is None and alias is not None:
+            # NOTE: a problem of an alias' `Option(...)` is the alias', once, not each command's.
+            here, there = reader.span(param), reader.span(reader.aliases[alias])
+            reader.diagnostics[before:] = [
+                d.model_copy(update={"span": there}) if d.span == here else d
+                for d in reader.diagnostics[before:]
+            ]
         if result is not None:
             # NOTE: the generated call passes these by position, the only way Python takes them.
             if param.kind == "positional_only":
@@ -91,10 +101,17 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return None
     #: An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
     #: where the tool's copy has already lost its marker.
-    named = annotation.id if isinstance(annotation, ast.Name) else ""
+    bare = without_none(annotation, reader.names)
+    named = bare.id if isinstance(bare, ast.Name) else ""
     alias = reader.aliases.get(named)
     if alias is not None:
         reader.alias_uses[(fn, name)] = named
+        if bare is not annotation:
+            # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
+            elements = subscript_elements(alias)
+            nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
+            wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
+            alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
         annotation = alias
     base, marker = annotation, None
     if isinstance(annotation, ast.Subscript) and reader.names.is_typing(
@@ -206,6 +223,9 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return None
     if not default_within(reader, param, bounds, default, name):
         return None
+    path = read_path_checks(reader, param, settings, type_ref, name)
+    if path is False:
+        return None
     return Param(
         name=name,
         role=role,  # type: ignore[arg-type]
@@ -222,6 +242,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         pattern=text_rules[0],
         min_length=text_rules[1],
         max_length=text_rules[2],
+        path=path,
         prompt=prompt or None,
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
@@ -266,15 +287,19 @@ def _context_param(reader: Reader, param: Parameter, name: str, span: SourceSpan
         # NOTE: `= None` needs a type checker's ignore in the handlers file; `INJECTED` (Any)
         # does not, and strict checkers reject an ignore that is not needed.
         end = reader.text.end(param.default)
-        rest = reader.text.source[end:].split("\n", 1)[0]
+        source = reader.text.source
+        rest = source[end:].split("\n", 1)[0]
+        line = source[source.rfind("\n", 0, end) + 1 : end] + rest
         found = _CONTEXT_IGNORE.match(rest)
-        if found:
+        # NOTE: kept where another `= None` on the line may need it.
+        if found and line.count("None") == 1:
             reader.removals.edits.append((end + found.start(1), end + found.end(1), ""))
     return Param(name=name, role="context", span=span)
 
 
-#: The rest of the line of a Context parameter's `= None`: a type checker's ignore alone.
-_CONTEXT_IGNORE = re.compile(r"[ \t]*,?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
+#: The rest of the line of a Context parameter's `= None`: a type checker's ignore at its end,
+#: after nothing but code (the end of a one-line signature: `) -> str:`).
+_CONTEXT_IGNORE = re.compile(r"[^#\n]*?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
 
 
 def _default(

@@ -345,6 +345,7 @@ def _read(
         (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
     )
     warnings = [newer] if newer is not None else []
+    warnings += reader.warnings
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
     warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
     if reader.program_args.get("config") is True:

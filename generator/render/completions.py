@@ -97,7 +97,7 @@ def table(program: Program) -> dict[str, Any]:
             options = [
                 [[a.flag], "none" if a.complete else _values(a), _help_line(a.help)]
                 for a in prompt.params
-                if a.flag
+                if a.role != "context"
             ]
             commands.append([f"prompt {prompt.name}", [], 0, options, []])
     if program.resources:

@@ -94,6 +94,8 @@ def _help(param: Param, program: Program) -> str:
     ]
     if bounds:
         parts.append(f"({' and '.join(bounds)})")
+    if param.path is not None and param.path.note:
+        parts.append(param.path.note)
     env = program.env_of(param)
     if env:
         parts.append(f"(env: {env})")
@@ -248,6 +250,8 @@ def input_spec(param: Param) -> str | tuple[object, ...]:
         spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
     if param.minimum is not None or param.maximum is not None:
         spec = ("_within", spec, param.minimum, param.maximum)
+    if param.path is not None:
+        spec = ("_checked_path", spec, *dict(param.path).values())
     return spec
 
 
@@ -260,13 +264,15 @@ def _converter_code(param: Param) -> str:
 
 def _bounded(convert: str, param: Param) -> str:
     """Wrap a converter with the parameter's `min=`/`max=` check, or its `pattern=`,
-    `min_length=`/`max_length=` check, if it has one."""
+    `min_length=`/`max_length=` check, and its `click.Path` checks, if it has some."""
     if param.pattern is not None or param.min_length is not None or param.max_length is not None:
         rules = (py(param.pattern), repr(param.min_length), repr(param.max_length))
         convert = f"_matching({convert}, {', '.join(rules)})"
-    if param.minimum is None and param.maximum is None:
-        return convert
-    return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
+    if param.minimum is not None or param.maximum is not None:
+        convert = f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
+    if param.path is not None:
+        convert = call("_checked_path", (convert, *map(repr, dict(param.path).values())))
+    return convert
 
 
 def _tuple(items: list[str]) -> str:

@@ -129,7 +129,8 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
             span=command.span,
             level="warning",
             message=f"command {command.name!r} returns a list but does not say how long: add "
-            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)",
+            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit); "
+            "until then its schema says 'bounded' (burgee_guessed)",
         )
 
 
@@ -293,6 +294,9 @@ def _convert(param: Param, value: object, label: str | None = None) -> None:
     (`table._converter`), but one that needs the handlers' own classes (an enum's, a record's),
     which gen never runs."""
     spec = input_spec(param)
+    if isinstance(spec, tuple) and spec[0] == "_checked_path":
+        # NOTE: the files an example names are where the tool runs, not here
+        spec = cast("str | tuple[object, ...]", spec[1])
     if _needs_handlers(spec):
         return
     convert = _converter(spec, _RUNTIME)

@@ -61,6 +61,7 @@ from burgee.runtime.execution.errors import (
     _Interrupted,
     _on_sigterm,
     _run_hint,
+    _ShowHelp,
     _success,
     _Terminated,
 )
@@ -212,11 +213,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

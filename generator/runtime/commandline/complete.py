@@ -102,7 +102,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.execution.errors import (
     UsageError,
+    _ShowHelp,
     _ActionRequired,
     _Placed,
     _unsecret,
@@ -189,6 +190,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead

@@ -19,7 +19,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -93,9 +96,39 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class BadParameter(UsageError):
+    """A value a handler found wrong, as Click's `BadParameter` says it: a usage error whose
+    message starts with the flag it names (`param_hint`), as the parser's do."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        param_hint: str | None = None,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
+        shown = f"{param_hint}: {message}" if param_hint else message
+        super().__init__(shown, hint=hint, details=details, text=text)
 
 
 class _Internal(CommandError):
@@ -411,21 +444,25 @@ class _MissingDependency(CommandError):
     kind = "missing_dependency"
 
 
-class _Missing:
-    """Stands for a third-party module, or a name imported from one, that is not installed.
+class _Absent(type):
+    """The class of `_Missing` and of each stand-in it makes: using a stand-in (an attribute,
+    a call, an item, a loop) fails as `missing_dependency`."""
 
-    The tool still starts, describes itself and serves MCP; a command that uses it fails as
-    `missing_dependency`, with the package to install in the hint.
-    """
+    _missing: tuple[str, str, str]
 
-    def __init__(self, module: str, package: str, error: ImportError) -> None:
-        #: The module, the requirement that provides it (`humanize>=4.9`), the import's error.
-        self._missing = (module, package, str(error))
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is _Missing:
+            # NOTE: `_Missing(module, package, error)` makes a stand-in, a class: an exception
+            # class of the package (`except UnidentifiedImageError:`) is still one to `except`,
+            # which then lets the command's `missing_dependency` through, not a TypeError.
+            module, package, error = args
+            return _Absent(module, (_Missing,), {"_missing": (module, package, str(error))})
+        cls._fail()
 
-    def _fail(self) -> NoReturn:
+    def _fail(cls) -> NoReturn:
         import shlex
 
-        module, package, reason = self._missing
+        module, package, reason = cls._missing
         raise _MissingDependency(
             f"this command needs the package {package!r} (module {module!r}), which is not"
             f" installed: {reason}",
@@ -434,19 +471,25 @@ class _Missing:
             hint=f"pip install {shlex.quote(package)}",
         )
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        self._fail()
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__") or name == "_missing":
+            raise AttributeError(name)  # NOTE: `_missing` of `_Missing` itself: none
+        cls._fail()
 
-    def __call__(self, *args: object, **kwargs: object) -> Any:
-        self._fail()
+    def __getitem__(cls, key: object) -> Any:
+        cls._fail()
 
-    def __getitem__(self, key: object) -> Any:
-        self._fail()
+    def __iter__(cls) -> Any:
+        cls._fail()
 
-    def __iter__(self) -> Any:
-        self._fail()
+
+class _Missing(Exception, metaclass=_Absent):
+    """Stands for a third-party module, or a name imported from one, that is not installed:
+    `_Missing(module, package, error)` is a class of its own (see `_Absent`).
+
+    The tool still starts, describes itself and serves MCP; a command that uses it fails as
+    `missing_dependency`, with the package to install in the hint.
+    """
 
 
 class _Invalid(ValueError):

@@ -15,6 +15,7 @@ from burgee.runtime.commandline.wording import (
     _mismatched,
     _one_of,
     _out_of_bounds,
+    _show,
     _unquoted,
     _wrong_count,
 )
@@ -481,5 +482,56 @@ def _matching(
         if problem:
             raise _Invalid(problem)
         return text
+
+    return check
+
+
+def _checked_path(
+    convert: Callable[[Any], Any],
+    exists: bool,
+    file_okay: bool,
+    dir_okay: bool,
+    readable: bool,
+    writable: bool,
+    executable: bool,
+    resolve_path: bool,
+    allow_dash: bool,
+) -> Callable[[object], Any]:
+    """A converter of a path that also makes `click.Path`'s checks, in its order and with its
+    words (`Option(exists=True, dir_okay=False)`): a path that need not exist and does not
+    skips the rest, `-` is let through as a standard stream when `allow_dash=True`."""
+    import os
+    import stat
+
+    what = "file" if not dir_okay else "directory" if not file_okay else "path"
+
+    def check(value: object) -> Any:
+        path = convert(value)
+        if file_okay and allow_dash and str(path) == "-":
+            return path
+        if resolve_path:
+            path = type(path)(os.path.realpath(path))
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            if not exists:
+                return path
+            raise _Invalid(f"{what} {_show(value)} does not exist") from None
+        problem = (
+            "is a file"
+            if not file_okay and stat.S_ISREG(mode)
+            else "is a directory"
+            if not dir_okay and stat.S_ISDIR(mode)
+            else "is not readable"
+            if readable and not os.access(path, os.R_OK)
+            else "is not writable"
+            if writable and not os.access(path, os.W_OK)
+            else "is not executable"
+            if executable and not os.access(path, os.X_OK)
+            else None
+        )
+        if problem:
+            raise _Invalid(f"{what} {_show(value)} {problem}")
+        return path
 
     return check

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1311: the first handler from handlers.py
-#     line 1442: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12236: the tables (commands, groups, errors, result shapes)
+#     line 1327: the first handler from handlers.py
+#     line 1458: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12332: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -100,6 +100,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -384,6 +386,18 @@ if TYPE_CHECKING:
         min_length: int | None,
         max_length: int | None,
     ) -> Callable[[object], str]: ...
+
+    def _checked_path(
+        convert: Callable[[Any], Any],
+        exists: bool,
+        file_okay: bool,
+        dir_okay: bool,
+        readable: bool,
+        writable: bool,
+        executable: bool,
+        resolve_path: bool,
+        allow_dash: bool,
+    ) -> Callable[[object], Any]: ...
 
     def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T: ...
 
@@ -974,7 +988,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo5MTgsaW5wdXRzOjEwMDAsbGxtczoyMDU5LHNjaGVtYTo0NzI1LHNraWxsOjIwNTkKeJytVs1u3EYM"
+    "Y29tcGxldGlvbjo5MTgsaW5wdXRzOjEwMjIsbGxtczoyMDgyLHNjaGVtYTo0NzY2LHNraWxsOjIwNTYKeJytVs1u3EYM"
     "fhVClziAFLRXGzkYqdumcRujTmMEiwUyK1HSxKOhMD+Wt0GBPk0frE9ScqTZlV3nECA+rDSz5Ed+5EeuPxedozj64nSz"
     "KYqSPzqHGIqy+Eme4GlAsngGLloPU48WQo9Q0zAo24DRFsGqAT1Yyrcvim25KXr9DUAMY1xqH5K9Djh4aB0NUFXpEUcI"
     "xIdAizmbVsnsK/2+0r5BgwHZ54f0kgiGXtvuDJS/ZV/tfCiBHFjExrPnHhNxx0RpR80eamVBWT+hmyEd+lT23+UJeIdu"
@@ -988,149 +1002,151 @@ _DATA = (
     "aPi12sNATnYqjsjpibblIjPx+s81+o1uQp9mpEfd9SEzNgk9qG5l++biw8v355d/XHwRnCaLbo3eE/CdZ94rymnAj4TH"
     "FGrktUb2kbqu0qV0hn2keLLzcjDtySjeHln5h3OuxRNSL/MxuJiFP2+EYz4xAUb/gMlR3bwDVvcfKMrueQ3LF5ljXgxH"
     "2E8JVlZSNU9oFtON45mYN4P8EORItb970lBWx9rukVzeLT9UvFFWYqkctl8wSuvpEJQ3sqoPyyQfH1Q0rSVHFHglHf4r"
-    "kE3si+1f/wGMm65GeJzNV9tu20YQfba/YkEEaFJQNwd9qIo8GIXbpg1qo24TBAKTrMghufFyl9ldRlEM/XtnlpRFUVLF"
-    "ABFSP8jQXuZy5syZ1XlmANzZ7D54ZOMcCh5Mg9y50k5Ho/dWq0G9OtQmGyWGp250Mb4YDyYXo+Z4GLhlCXhLz99D7PB7"
-    "aXQJxgmwwfQ+ULwA+t+css4IleGpBGxsROmEVrj8KtfMaeaD8Zspr6TDjYU2MglWYWBzXbmWobnWErjasfQrmWBCsZiX"
-    "wnFph217KS7ACs3xJBF0g8ubVrj1djiLonMprBsIB4U9ITip0cXbVlJCOcjA7CT1dw4sFcZiYhgRbhdCiaIqgum4ldwY"
-    "83K6h7lrBazkaM2hXckbswRUwT/VdifjtuWnvSBLQIKD/wGXuCMy1eEEFLqBD5UwkATTWW0k6pGOAXvSzrgDKHsU6ze9"
-    "YAVXS0qJrmzxedyrMCm4OD9hJog0X7ZSUVUxP5CJ1CqjTBZcuJDa1EKsVeK7tE3qByL+0M52SBQvuLkjZ4jJdYoVxTbS"
-    "puCkFiV3+Sbahh+rsBWYlMEq6gZ2ic0lAbsBiZOBs0xjg0iBH4sclO+SWBdYhIQBxhqyXC/gIxhsG7+wVRLy0U9h+Bzk"
-    "N++WSyzJAswg5haYvxISjA4M7b6Z8cHniD7Ggx8H0fePao14ASpDpKcXbZHADaFIqhGZubawl9vbwtUO5JYvWaEN/MQM"
-    "lICVwKr6haAjcVZ89rYxjuekzxiGt7v5UhpIxXpzthNFixAPS9EDmtwYJPOOqIjE5YwYkIPIcrdV8tkknEQkvjzzxNxb"
-    "+W4hVrv123b5x9XrZy8vX/xz9Z+I3BPX9EJhEr2mLB61yNshe9yYmBK3y8pBUrMdOW0qZZ/UxVpXetKL0njxhITmZXk8"
-    "RxqVeJA0BqMhlLnJ/HVR8+FwHfZXvjH4nSXoGBqrClDObtWfil8uXU4X+gR44882MRLiC+GFa9NLTykuYbXkjsbW3mdP"
-    "903TnnKEVZ8hJ3UmTlmzyu4jpn+o3EEPtF7ryrDLm+esPt9N05tfGzua7/pcdA6fSm1OOdzJyNvmxfr1BtUrgyRmv99e"
-    "/4kytK0DfuyEQWw/nsrtz7cvD3ldj5qNyy91QV1BDYpt1gyhrg/U9L0u9syWyZf527xWOliiLvL40I+Obvcp3UG9zdMH"
-    "OmwqFFGQOw/TOk+/t2+ae28NFo3nqI8w16w9m1FmfgEjQM0/28B4gMcN6sclDQ8iN1SMYsniyuGotPis8MW07PG7FB2z"
-    "2umU/XX1y7snQ1IBnab4yO7xUmjNfykKceTKpHUFf8ngX1c4PMrHgfsXDRUo+Hic1Vlvb9s2Gv8qhHBAk4NsJBv24pxt"
-    "QLFlW7fcNVh7K4bEq2npsc1FInUkFccN8t3v95CSrVjOEm/NHdoXjUWRz9/f84+6TbwxhUtGF7eJliUlo2RBRZWkSU4u"
-    "s6ryymgsfmuyuiTtJT8LPpMKbbzIZFHIaUFDcSqzhZgEahfjIdOaCOWEX5Bwlcxo4KiSVnrKRWbKUupcVNIvhJlhDzZW"
-    "1sytLIfilb42VyRk4CKkE5Nq5RfgmhXqSvlhtRJfMvmvxWDwu8P6iy+vZVHT1y8mYqlAcdI8T0Djxzev/yXM9HfKvCil"
-    "zxZKz8FP+kD9BYgrXdX+TbagUk5OhPJCarck64TRFI+TvqbCVIQV4Xxuap+Kye1lYq4uk5HwtqZUXCa59JKfh8Ph3SQV"
-    "y4VxJCa8OomcCcxwdsNNHEhhydWFjxLBCGxSqVuBsRC9MIXR2BBgGg+sGbF9LYwFa2J3w055R8XscCheiplURR02RKU2"
-    "cs9k4YLgZK2xvIJXV0rnlwmvluScnFN8gNXA8u6uMbCEnHrwgawRdAOLZSanEzG5TBzwUTumdZnIjKHy3tJ/amUJVCfs"
-    "dxgh+kjTjb8Yw1AMkBYQhdLY4I2wtRa8Y7jD+a6xXmsaJ+ia7KolkrL6Iijlgl3WIjo2SGEAgGgNtlhWe3FQkpdD+FFn"
-    "DM+THTyj38TPp99NgNo5eE5ldhVkn9VFITxkPdwl7GAwZd9PWCMHHOhVCBk3itA6CwqzU1Rj90aL+BCwCcNPGugpnQZY"
-    "rhHJBhOEyBsiYjtITka3iV9VHM4RS3iNAKvIekWI9tu7uzTpgvEJB+7SdYqYWyLfyxHf86pwcDJkPIkaLxekey4WTIbB"
-    "3q7uK30jx3qX8xZx3RPo3cIwmDbSziRiBy+WxhZ5AhO4BYzQITRFUiCpH1BNwbOyUh6RM+zSC6HEFpV5rviELM474sbX"
-    "e9q7CfS+ksynDSqk7XbfmNlr5I+QoRsKMn+ti9UPiN5kFPIUq4UfCM1rissxDQB+VFbGI8Nvdnc9XijnB8pT6Xq2OcOr"
-    "4OLwWsysKQH78Keu2P6DgTd7e5jPv+9sg1Q0J9vj/pZDUFmIwOzxulRalXWZjI46HjqCdbx5ArnXQGclG4UK2ZBl6Ut5"
-    "E+keH3Upf/58fo/m7svMusQVaa1c/Z8QkVNBnvqNQlgOWcBzsT1B4bpy0UVIXhZpnXIHTKwoZAfUJm2mJue8qJvE/Gzp"
-    "IJR90Ui+bbZAZLyvM3fv7gVtuqXBY75pnNBzTvTZtm/aBLR2DiCwI0H/zKuxWgbfpKEWQyP2ETdGB5nR8FT51XdM8HBv"
-    "P1wRVU8Ish/MMpZCOIOP3EumR/sH1CM+6MfN/8YJM0Ll76NQoh0xDHX2hPboSEwV2qAW/iccChkVBbq+KbcQXqGkspdQ"
-    "Pw28J/75zfnevgHqkSs223RdTh/wTeiR4JslRE256jkCMPJQ9LrpdZ0Sv+j6b8jJtpT2KrhGr17PwnQxMxZtMDhw15+k"
-    "vQDpCFYUyd14WzD0sqqg2CnPycf+PHQTvR6DIGsqFmbJUOeWnhrh10Iyj4+Fs4iG/ZD1F4uxnFKxI/PGfhjtedgwwo/M"
-    "1EDYrJCIdQxUdVUQ/8hV5vkvXOHJ6gAs3lxCXYCuMdMzpWHuwYHyQSZd7ASZThQEb3+7kIMPY/7vaPCPwfjvf4ul94z0"
-    "HLAZfdatvXihNNsabp5i3NqZeu73A11B3siVKI3lVpUqAqwA0bCQbHUOTn0ItCHHq1iTPwt0Nw+VpZlqX17syDz9pfFW"
-    "Fe/lCZXzqAXPLEjNF/4efi+O02Ou717O/0IR2mb50+mvX/3y8uzfp39okTg7LDWUeFIHjq0OQTgUBw2J0QZpIXQRoDwr"
-    "HEZntZ4+/nTjE9r0a28dUr6sqniloaob1hpjrCFMg3GExVyCQJwhFMTL8/P2+gRnXiCfNbcdjIjBgC9p+Apj7xgFscfd"
-    "9jZybSbxYC07d7t60h60doP5basGo0GAWLhMcvcgzXiO8/PTBDyPs3ZzWwAQcTNzb8z7nOVSzhQ81j8w5W2PcN2OkG31"
-    "kRrCPwPCh9qPB1DY6z8KM1d9IJ6ZOUp625YjvpfN3VOpnOMmEE8oFWQRi7IQB4xAb64QpwuV56T37wprtytVhIkMZB93"
-    "9q+m5nh4FcXo9e2BfEvs03HXdtKgm8rYfk4+Dcuh2eHYS0PFzMMgFRo4ylNOKPGe04pv3vwiDvCMEKukdYSIK2tfy6JY"
-    "CbrJitpBrks9t6aukHbg69K4SD5aJsU2mXlsb1keDi/1pX7Z3TkbCc5F78NVaOau+ceJOO0c5C0saYpKMtsXMC3tj9tA"
-    "vrPQJhqKx85eO5gmjSbPwZb98gDXtmvasNyXxdvm8gXObvqpbR7shF0sdrRJx/vx20wRW7ZEiQccnph1EVb35esG+BoO"
-    "Gw+NWcje8B71DO92NaZNIAZbNJzHn2yPEeXaMeLLfMfdNH9lWV+vxBlqKcPtdxwD5tSkfUyao3AUVgJcMYZyaVBIAKET"
-    "Cec5p2C8A6Hw2UGL+/fnQxzdu0Y0AH286m/kkuHyvlEp3igfTILG0TajcF2PcsVenM34QuTx+aDT9ReqVI8cOe4cOT7i"
-    "f/27uNn+NelPmOqPdGRdmqb6adepLWrg6HgwXAJkC2kR0WRdMClv2CmHbl48mGyelmCiOvHzIIWPQQGnJ4LPNE1ye0k7"
-    "3HEHylWnMcla/0bqRsZnuCAFy4r0O/68cK8pG9/9F1khTSl4nO1cjW4juZF+FUIIsPZBkmV7Npe1ZwcwnNnEt55ZY+1s"
-    "sPDobKqbkjhuNTtNtj3aWQN5mnuwe5JUFcn+t9Xy+AY+RAGyY/UP6/+rKpLNz70gkjoRQe+gNxru9/q9mC8E/IDLN9LA"
-    "71uRaqliuLQ7fDUcwZVJls6EuErFPzKZCn2VLM2cHnjz/f7wO3ggFDpIZWLsa8c00gG7m3PDLpaJSPsMrgU3jMchO14G"
-    "kUqMZpkGQkx8Al4MU1PGWaAWC3hkEMlYMKNUNPwQf4iPWKqU8Tf7jEeSa6Hhj3jJphGfMZSgDw/EU5kuOHKB4wFTJs0C"
-    "I2+Ff1kTBzxmXC/j4EM8h5+RSIcggspMkpneweeeMUsQwohPqIxEJiL0P+/7vVmkJjy64ulM9w4uP3vlDQYfNcje7xkQ"
-    "F34DZRnP4LfTGQwx5ZEWdVXxWN+JlN1JM2cKhP6v85/eMxHfClCRgCtMmxA4O7RPcHbLo0ywLZWyAZvCf+G2jLf7zMwF"
-    "kzEIAJLBYzSMmnxEzd6IpQjZZMkSngKzBsgR0/f9EvdO+n5Pz1Vq8JJqEUbE2QKk7nlZUSfjlTLasZFdsE2f4csMWMe3"
-    "2VYopjyLwFnw53YbU4OpjETBTMLNfLVe71JpBGnFaXguUnCRGPzIKKfUA7o/WRqhyf1iJhd8Bk/xLJQKWRSLiQhD0B44"
-    "vcrSADTPGUSP+UazGNkHk2kc8Ozo4q+DvT4bDod9JsG3SbicEhhIAJNEzzlSScxQTLJZIeAE/F7weLWMYKo7ZlIeiAkP"
-    "bkgGGYN5Yx4xkaYq1VU6Ri6EIiM7SmDNiUhXEwp4HIiIuHdxxPgU/cjMpWYLDEMtIPogvEA/147OtWWiZtMF/1Q4m+MD"
-    "uZ51YgTcqGRT0G/BQTAH9w6AK22jYZpFkTWD5rdgQoyWa+eKP7/94ZptjQ7AH8CcCwnxBYaPwW4zYSkg+ICRnXfah2qS"
-    "6ERG0SCU6dq+ib5Y49HCH4avFQ2kIrZrJIO5WPAnuEoCAWwFc+DPQhVkCxCZsASRx1n2G70NXqSN4CEylWZxjLFfYWMq"
-    "RRSuj3UEYVaEPvPCYJgNBlG00AfMcqniaEmsAl6BPoy1caiMASuShivMQP6IuHwC9Fpq1hgQ+4qug80txAYwPpumarFS"
-    "GxNugvm6PgAjObflUQSiE2CfSoSTzzLsF8mOQP3ecvLDyelbspdHfbRbniwoaQoezNmW92CEIhFNSaU17/2oJvoJEUg2"
-    "dDIfMAQgkiIFBQ3IcCQPKgotp2KETB9Er7Y7ccb1AKRPIshU4RNcvcqhzQOkFZ9q5wKA3mCEIdfLbjxFkboblAqKL2YM"
-    "NdRaoAAn3VgicZ5ccSCFf2TAABZL74/eva3Cu4Z8spWKRHDDJ5HYPnSBEquJCtHKMZsIfEyAj14D7sIwvj4Mr6nA0Fbt"
-    "4KNVxpdCl+uM5RNUSZ4GfOcVIzDPjeUaSkBtrH7Byqh0RVXRDWiHbcVCYD5vCGO14hw0twWZrFxWXk2WCdcay7+aORDB"
-    "vgyY8woVi1T27viMPEDvYL2BUSanYK1OrrEIkqeUEyK9FQ1Wcj6Ygr6AkKebf5JkA1LeU4obFy0gis8LLnthzrKjZqkt"
-    "9btw43uaL7GQG4NaCPFJdrMF+F0UPZksOMIRFibsHIdhW+c/npyeDhfh9momoC73qbGUJtlrm+feVMNH86V2QYHVaz0F"
-    "bmGX1cdU47os+JEsk1RRgwEJyUG8ZYvaPuBsAuBxyLI4FJjiqexHXjUOm0oQF5Ibg4aED2GkWxFjlVk0m7Ygw34MSsYr"
-    "3529GsH/QJsQ3gF3qjqKSwUhxjJpbAs8t+/xtm/LDOKBEgAyAuLIVMVUBVnA8i9vs0jFM0JJuEQ0S/Ul9ZaAi1js5lUT"
-    "K7h0xIpKl73vsxEVoDGg4TamngDbDyTCLG5D0YpxbvvTBU9IN8jkQobQoSKpFErsNIR2TuBdeBQaOw3ATBp0CgFos8MQ"
-    "9Np6EtAc3p326c9qBYwEfID7W9fbUGTNQBnYVFSrVGyTNQCRkb953b9TIXQG4BMmhSGMuhExsU4+kNsCEy3kk9e/y8WV"
-    "NlDW/f6mzy5P3p9fjPvs9evzX8/fvKHmCRwIcVlk0NaAICKkHk2mbAK6vxEg2AS0AP4TKXUDWVneiErhr1XeY4Fi0amR"
-    "NGYwkl5i24Ywxi2rKFAGrGfaUJN/ge9NhLkT4CKv8ztXqB9n3Dc00OudB25ipYquwa1OkboNIc5cB0mZChnBVtQOcYBT"
-    "IRgx3L5tTWU5nSosPagIpVJBWf1KawwRpAKDpHfE7N/1MtaJm0AiT+lFrNYsswfstX3nANP/GxzPlrJ5UcsuseIcO/Ot"
-    "KlHtzArGoX6gMO3bhIq+K+k9N2UBbg1MblVLvwPUBhhzCRk9lnoOno58XNWqTBgE5zWiCNxwy5a17D08y+kZq23wkBg9"
-    "WoPnQDMBQQdvQqhB/GG371pZyyh6GESqNQdI5H4Vt+3jkqYuivKNJgKINZe4GhUj8ER4vbv3rYUgmr3iMhLhECeWfNIt"
-    "zyrNUiFMY3rtL3iVhAGqh1aWHNQ8opPSLapBk+uuoo3FdAqgjT6TqxOuBjyFlgICiua+NOiI5lzq01z0T6eSk/IB5nGV"
-    "Uq9YFeHvc4VgbeWr5st5ZYri0XzpaLTmT6sk8I6AJ9LAE0NKiXY+5so10pBc/uD/7M2NSfTBzg4mCdecDlU62wlTMPnO"
-    "3mhvNNjd28lbcND9T1PSjWPVTrfhlGEKXp8aKSh7qRv8LyCkBlbBGQTYGoOcZhoreoQbiOWlG27I+/uy+Jc4pBtjjLpb"
-    "gz6p6h7VwE2mW1mgSZsmD/VhoZwOHxBBa0D91nsQe6b1BqBQukSYLt31pkd9gVpkpFdrhrgqeAD19HCervQiT1OODg9t"
-    "4aJlwLqYLnBamcaYa7lRY8mPML5vNaNV9/h+7FWP8darNVQemq8sXiD7bqLP/5lmiW2XF1Jj9F6F0LtB5RUH1F+JdAHR"
-    "7RrqfBows0rCQpEj6qIwLuJz6DkK0dl9XCKXvj6zs/D47FziIH6RQCnn6PklSnMWC250wqnKI9pXjjCNYtcfLCYwIMty"
-    "oihj8jxR+7i1LQrVLfooeDWx7p6a28y0uHIHkKrjGjoND0OJb/DorMSuv52DJ1Z+A+vXdUKn2EPSGgHethXJYED/ZAkK"
-    "MxgY1TU7TBTW9GFLerBDtk0r5e3+9FEoH9UZv8D6Ezt64pz8O5YLXIUY5e4FdTA8iZSvahPeqo2Vh6nv16n/FOMspFNd"
-    "xB0XqCco7i0bu6PRy8srdXDzwt/3qzC4yTibjPNiMk4FvnIk2Xsg50T4VFTKO2slGWgeHPztfcX0YiGqGZZrgV6BlRjN"
-    "qsNw3VCsjINrJB1o/6Fba9D8M10uOq7D0uQszY/gRCwaYSn0Q7Ox1XwUg3fKUCwSZURsnrFlsaVKPcVzWr510r08hG+3"
-    "Tgtk1NBrA/j/3oD/wGJGaWHmJaWEHFxSkWD92HdcllJCARDV1bmnZAVLjllizJF6cc1HFZlqBqdBxp3ROxW6ZYLpZ7zK"
-    "cOZwSeDdbyyjOTf6/gcccPt5gHowwKnt9Sr2Rr/wV78iDSrC4V7irM8K7G4W6xvw3oD3S6vWLXI8MxB/PbAlqFldOjfh"
-    "pFKAdy+Tp8JuEqqBOZeGFmJjRNvY4LJWQtvXfA18yOzmu8hu4cw38dHaBK3Ivzs+++JpfdyDGPHSTozHdgZ66Yet4Etr"
-    "mqCtOxCNlnjczsBhrY3JW49va9sD05uCjW57qY4Y7hC1Sz0zXCPE1Sda/2isioDL6z5uW6JlMVC+INb+v+QI26psssIm"
-    "K7zQrOBhrgCU0XC3nCXWqsdpNObGYjTSV0sQlv/CTjkiPgfkVWEU3R9hD/UYLx102N3yBQbW/ajEWBQRgD03KJaYRBrr"
-    "LETwiYhapoTwF+4aZPTAAe0/yiDr2d1FnJkMHAD/CGVg8F+QHR3WbWLBrQEZbnFxfD1D2lt/PXth9xrXlR2B9tJBwLVo"
-    "+bgC1DpRukSIxO6VVkVu1+tyziEcFirFxX/aokl7i/BCbS1d/lYi6jHsYTqXu/3dhiP9XYb45QlYYC7kbG6GtTUWPmuJ"
-    "pVyw6FGCn+/r1H58++v3vxyd/u3tCtHUXdxt86vDHUcSoDAwKl1SlWqv+JGaa3xwR9NGm015sCkPNuXBcyzxuMQwuL2l"
-    "IsEB1B78Hz9EJLQwgi++DzDgn1o2EBUGNJilwPbYPhvgFsZ85Bc2qdfMH/2ey31w978v+eC3Mf5nNPhuMP6PP/SoljgV"
-    "8QxKg4O9USM/3dNHnJRz2nrc6nJSt8RSW3giyx3Q3twT6/R7NG7xI0nFVPqblw0uShiTXxo3ctWqVFRPXjhnBgnp6Qsk"
-    "a+SjSh6DgWwi6TCBW2SW0uePeXHjv0/BbX3b1lje0rtr1GDwenNeN6OpBp4kuLfyOpHJJyRzzUIl9IGd8GV3uMnYbnI8"
-    "OjvDnar0xV2SfKP7fgs1mmAwmIsI946o55n+BQqP5vO2ZboLyxkW3yhvSXwavTbc5fjx6qdR+lx4wdFgDIakL+Z0MamF"
-    "yydmnqpsNvcpuvwFhP1KuilUXh0lj9ea+w0LIkdnNKyT2X/jUq2OpFYR7/75VGW/0abW2dQ6m1rnGSbICYADdadJXfkB"
-    "ART0uGPyidUNBr0d1aPxIGF2B+ZXqmkQqVemuQY0O8U0N6c1UnF78n8YjEsIDoP4sym6MNgOpVUIhiFzOG3GVtt2zbKL"
-    "oq66L8dGatYyu3CqZkzGfgeNSt0HVpo5V8UvbTlzLhr5D8JuoIyYyxA8uLY++7S1WTys47FUlrUka58lU6ht8KFfVdZ2"
-    "9gTxunbup8GOzk6Yf13Et3D5+PTkx5OLq4uffnz7vue/kHmUoWKMTe7b5L5N7nuOPt/hWA4b3H1F4GNV71NYPrnDx/GZ"
-    "HZ1x+lTAAp4f96vlQpKvNZeRpCuzUB2Balb2qEs3u+cR8cltl6oSe0uXaSUAPbhPWBzSbkxa3cBv+bn70A8uHp//wrbw"
-    "a/R0lvBUC/zINTMZj6IlE5+CKNPyVnyIZ9D/gEIxCy2UtsP7D2HBdoGhb/Utye1nmLMnu1U+EnNLJHku+tje5lS6cDoX"
-    "giTFzafVhBTo21YCncZErTWH7L7QUK9RUG143FAjbaZiWozY+QCP8pB+SSufD9qtqgGyJA+e8jHeJpFuEukmkT5DIs2B"
-    "PEeQYicsohyMMKS+ckUm9Xu0PGpTNHkiFUgt0G/cCHN08+Ilx5AFonG9XEcIeDB/W7GYHSPfb/uRFeJ8tQSOg1y5r/We"
-    "b/W9nl7qa+mQ7vTt/xXZPAM1qfrliILkuiTqKalJA92hjUTL+sPuevSKLRg1XbpE1a09j1VN62U0yN2hsBChe2OPtZWT"
-    "7rWt+Li0SLpwlMfdJ+9z363q4swdRUPHodnj2w7ZtTtH7fjdn//3n/+DRy8Bft3h8gLOa5ROdvvi0stjaIdp9fYCgLSR"
-    "h687iW4YilsXrDu3o+G+BYD7Vjh0Y43LusoPE6zvYedhyxEm7qDH/BAsKFrvOB3HYvebzISbTQF4tudDAtMQS3iQmcQD"
-    "ND7ExQGEdOpLeoM9CB4uEteOYhnCq1+s9EqV98DUSHVnxHRq9/R3qQyLFb3yUVZ42OF6A+ziETkv8EPYx990SNUoKZwK"
-    "m0uncC9ya3Ertw5flN0OPMW+SPvDihNr6OQPU62NCj580fQglHaDTysOej66Lp1bio5+yPCd8vEnXONml1p9ZB0w9yon"
-    "f9+fj0s8jjdF87970dwE6xyYR7t7+6++/eN//uk7PglCmzVbakN3MlX9aeYhjY2YwyZm4aatSnxCwLeFTAH6lVNZ7Xk6"
-    "W9cU1/4UJTxKa3v4KG488gWvBdtHX9ltAm1LjK6aHRqXOhsfA+UGBg8nugpUKIhgyavb99zHLIvt0d14ti64eIZnJsVa"
-    "hqgzd672oa/tpTuXepLN7P5BR9/2PhXiex2IQ2IP812j+SqIWxLCqSt/ULY7RhanCVPxkZg9xJO37CFQPK4w02z3Smy9"
-    "Ws3WRWlPrf28mbNQBJIODUSmoO4gEvYz6EOmhYXjy3GFj9bmscTKH7/roiKoiG+wnDENrtzhY3ikGJ6bFVpG8DkEuQor"
-    "RZdado+9NZUBirYfoFc/X6HCy3/dUiFba7MrtL/tILyBbMvdVCQdA0bHK/tTzey4h3QOGe2IdqcfymDuzi9cVriptvZl"
-    "ZvZHq5k5Kd5mW8cmjQbHbIedn/zl5P3F9iGweEXHgiGb9hjvultWpg3K1F/tdzBD/jLbApoXb39+9wjR8f2/AMkZ/GB4"
-    "nK1X23IbNxJ951f00g+iKhyuLk6qQiapYimKyrvWpSRl8+BNecAZkIQ1M5gFMJK4Vv59TzdASrJo62UfVCIwQF9Pn25k"
-    "WdZrVK3H1C8qc2NCv1dqXzjTBmMb7B7J7pjulirQ9arVbkjYK25INSUdrYrKtsFT57XzpO9bXQSyc1JU2LrGkawyjaZg"
-    "bTWi3z1+LY0nf2OqCiJ1g4NB+RtqtC49RRNosHBahyFVxofMBF37IZW60kEPyWnPn+Y6FEucUDNdYbNr8NsuDP79uzvY"
-    "O/hhd8ybBGF3Jiwpyz5524jJTquSLGz6x9X5GenmVsMDPer3YHCrgpmZyoQVPL/U/+kM1NHFKixx+XD043dwRORGQ3Gp"
-    "1kGVKqhxj+gWIYhB2x+9He31exmC+9PfsoxOdKOdCrqk2YpmnVtoTXNna1rCogrXRu1qQqWlxgbSJSTD4l96vTdJUa/3"
-    "f0xDrzclZ6EofRqSqozyGkFWzYrmlVoQQ2KIA83cuFoxFFgakBFcVwRzq9eXvehXCK1fNUUv+QMdb97QkW2CUwWsz+gy"
-    "JkN5ytsYzhTCdpXHUBiYP7dVqR0NdOU10OFgw4KVhSXiZSq94wkpWiK5fLp19hP7aRofVFV5RG9tFiQ54jD+wVJYM1CX"
-    "ziELbEbUnw85ZlCgwiiZ+cJAOjo/PZ2e/Uqj0SghKacBFOSZJVnBIB9K24kafQ+fq9VLjA0p/9y3N/0xIYpY9Rk4WEHs"
-    "XzmOk++KQvsY0vXRuUIscFY7Zx3Wn/s3pinjLWzXOK8WerNemiYkkVHmXJmqc3pE55vf4i2JwI1tbDg0WQl1pXwgAQyS"
-    "DsdwlINzwqnYIGqHA9p2ktONq3a2yYiU2Vzg5MffCGoqzZ3PfQYdbL9VVaf/2kGIb/QKVsHgVjl8C4AGn/ETRD7eynKp"
-    "Z88ZFhTBWtPssrUvNfpiqWu1VpwDPwiWf+aRFdrjSnCLrtbyGclAZpOn7OUkcghUzjRwpoEg0yy2yRm9CiaUaqVMQ+cX"
-    "1+/Oz3LyCi4L9LmoohjIk5hQAeejmwMO65CzZ5xt2FAccUbNqnXZLqRgCCku9Vx1VdgVJmSMgsAaNphTnUyeIGUxg7Ut"
-    "NWlQ2eoRG4VyzoAI+YJnG7h+mPlGKMFb3aim0PmIk7LUVZvTnXU3PgoRVzgdZxbMD6W4UYOpxo/hinCMDUDB2sIwiwpY"
-    "fWTvHAWFrY8uMnIJaOh7hP/trmSH24R/6o1g16+5utH3jEjK+UfOtkzRKzhhjb8DpID8AlEZgNtgoB8meSynVi2jXGTX"
-    "pgS17cautbLdBgTKC/8tOAkIN3ezaHWW1eo+S9g5y8cpZij+puBmkD+1vAvCv+UWxCQJl8e/ATB2PkcDhDgUxQJOzhR6"
-    "gPBjh5Ya4CJ7eMpMXggpIrYW+dlWglk2U2ij6xqS/L+X0IF9zCPJpLBi3cdGHztS+cxGiWgeay/1A45s5IUNioRQtOK2"
-    "LfFhCs8NJ3NrX2FAcAzhhL3LnhzJd2MOvS4cIvFFjTQMO1Jtq5WT3MXowf2f4oXx2fT0+Jc8tqhjhlEByPte70F+0ENi"
-    "RqZZLGqtpFgeeg9o55s/nN7D14cNZ/POPtY5OEW7RlU5FtOGuiZ2Yzizpl+woymZSVO3ZD5prQtrMGFCWIxE4AEL7Jjg"
-    "RRqSXVKsfAU8+kg7iakEeykIjAdwJoYBiP4k2ic8W0gFOtVE6W9Z+ovSeqDrJ5X0oixZC5Ist0AxzocJMqGlyj78GQX/"
-    "8CNLTgZ+LHWrm1I3xSo60QKx8OhZwUY1xssAtOnTUTKf47YWZe8fiNnB1BqZ/dJc+Ab56F5Zlk4IHu8Q1oJZiqWu5XzP"
-    "cqQAPnJmou9TND7NAhi6XEBxikqVQvHgRLAreE58bfBNFC1XSfzh3gYMrmtDlP7ucUmDo+Cq7Ij+TlfvTt6dXe9OoPOj"
-    "8Brr5br2j7naf3sobmtXm0YlcdebFQ0g5Pr48vRbUuJMFsurt7VDytxNH7hC/gRfncjSWwSy0RMmUx/p70uujW35yfw1"
-    "wjh8fK/qttpKPFHPtOTAeu5J+VZzHud/GPMeC1EsG5Fxskz+dS1zPVJuX9ELOkxXDrZrjK8M4gBA5a9xxQGQ0pkwufuI"
-    "+iFXQoRtlq30umk3dmZLpt4mkeArFiWFiQBE0nbL5N0Dmy75f+ytYtNw09ZhG5f3IE3tP//Gk+NXRiF5PkHaH8ow1Lmk"
-    "IRIkUlnbDjnMa/snj4XDj5fndWWZa0+PLl5xUrThKpxVK9ob7X8l3fyYk7DzA3TGDClbcVboYN2a+0LX8qADWjJF4P94"
-    "FTDrxubDIATlw+A0+ryGClZC2e0to9H8V4N2DynjZqrqnwsMeF/JCGaL6cUFfZhenlyhD3LF8PuBU9+28alj2ns+l+Nt"
-    "pzHzxLkK4xGsnPM4y/dNnABwZwcjwJOXahyn+NH2igPyIrV34KL19awFZX4lyvxMxjl+KtLvV8eXUjg3SPj1+T+PeUx5"
-    "bxfg4DXYAXN5dMLMTcsJnINIPhUN2PooYYkZSfP4/e14P7VACQnE6/6QG/R2s9FFuUIGWcZcIxUKBswyp+c8Ge3C7uN4"
-    "hJmbOWIorFRKnXb1DNXJT9005mDz6OpfNOB+6xbSKzFC1F3owJqsragw1WMeWTjbtTyuBozGqS/EkWL47KXHGsXx+Ep6"
-    "eno+TmnhWZAzXPhb/vlKmJLHyeE1Q3xi7SN5dfZ65/GZ8eylv03Uly8ffrt+40EmU/yo9z9u0jC2"
+    "kE3si+1f/wGMm65GeJzNV9tu20YQfba/YkEEqFNQNwd9qII+GIXbpg1qo84FgcAmK3JIbkzuMrvL0Iqhf+/MkrIoio4Y"
+    "oELrBxnay8yZM2dmVqeJBrAni3vviQlTyLk391JrCzOfTD4aJUf16ljpZBJpHtvJ+fR8OpqdT5rjvmdXBeAttfwIocXv"
+    "hVYFaCvAePN7T/Ic6H9zylgtZIKnIjChFoUVSuLy21Qxq5gD4zZjXmYWNyqls8hb+55JVWlbhpZKZcDlnqVfyQQTkoW8"
+    "EJZnZty2F+MCrNEcjyJBN3h23YJbb/uLIDjNhLEjYSE3RyQn1ip/3wpKSAsJ6L2gXqXAYqENBoaIcDsXUuRl7s2nreCm"
+    "GJdVA8xdSWAFR2sW7Wa8MUtE5fyutjubti0/G0RZBBlY+B9oiVsSUw3HI+gaPpVCQ+TNF7WRYEA4GsxRK+MWoBiQrN9U"
+    "xXIuVxQSXdnR83RQYmKwYXrESJBpvmqFIst8+UgkmZIJRVJxYX0qUwOhkpGr0raoH4T4QzvaMUk85/qWnCEnVzFmFMtI"
+    "6ZxTtyi4TbdoG32s/RawLPPWQRfYBRZXBlgNKJwErGEKCyQT+FGlIF2VhCrHJEQMEKvPUlXBZ9BYNm5hJyXkY1iH4UvI"
+    "/vNqucCUVKBHITfA3BWfaLSgaffvBR99CehjOvpxFHz/pO4RL0EmyPT8vN0kcENIatXIzFIZ6NX2buNqA7nhK5YrDc+Z"
+    "hgIwE5hVt+B1WpwRX5xtxPGC+jPCcHa3XwoNsdhsLvZQtATxsBQ8sMm1RjHvNRUR2ZSRAlIQSWp3Ur6Y+bOAmi9PnDB7"
+    "M99NxHo/f7su/7h899Obi5evL7/KyD1pTVUSgxg0ZfGoQd2O2VljYk7aLkoLUa121LQupXlaJ2uT6dkgSePFIwqaF8Xh"
+    "GGlU4kHqMYiGWOY6cddFrYfH89Cf+cbgd4aoY2iszEFas5N/Sn6xsildGALw2p1tMBLjlXCNa1tLzwiXMCrjlsZW77On"
+    "+6ZpTzniasiQy1Qijpmz0vQJ0z1UbmEAW+9UqdnF9QtWn++G6cxvjB2Md3MuOIW7QuljDncy8r55sf57g+qtRhGz32+u"
+    "/sQ2pIGdcTe5fFbhBl/iDBOxG0p3+Hp1Jbw7lnwvNJ+PBevnmzcOVY/XzSjauvxWF1Q1VMBYhs2Q6vrAnt/romf2zL7N"
+    "3/Y10+ES+yYPH/tR0q1OqTqst3X8IJdthgICufdwreN0e33T3nlruGg8B0Mad63qkwVF5hYQAc6Eky2Nj+i8Yf1wy8OD"
+    "qA0ZYjNlYWlxlBp8drhkGnb2IUbHrHY6Z39d/vLh6Zi6hIpjfIQPeEm03geZyMWBK7PWFfylg3/dxuJYPkzcP4OTM9x4"
+    "nNVZb2/bNhr/KoRwQJODbCQb9uKcbUCxZVu33DVYeyuGxKtp6bHNRSJ1JBXHDfLd7/eQkq1YzhJvzR3aF41Fkc/f3/OP"
+    "uk28MYVLRhe3iZYlJaNkQUWVpElOLrOq8spoLH5rsrok7SU/Cz6TCm28yGRRyGlBQ3Eqs4WYBGoX4yHTmgjlhF+QcJXM"
+    "aOCoklZ6ykVmylLqXFTSL4SZYQ82VtbMrSyH4pW+NlckZOAipBOTauUX4JoV6kr5YbUSXzL5r8Vg8LvD+osvr2VR09cv"
+    "JmKpQHHSPE9A48c3r/8lzPR3yrwopc8WSs/BT/pA/QWIK13V/k22oFJOToTyQmq3JOuE0RSPk76mwlSEFeF8bmqfisnt"
+    "ZWKuLpOR8LamVFwmufSSn4fD4d0kFcuFcSQmvDqJnAnMcHbDTRxIYcnVhY8SwQhsUqlbgbEQvTCF0dgQYBoPrBmxfS2M"
+    "BWtid8NOeUfF7HAoXoqZVEUdNkSlNnLPZOGC4GStsbyCV1dK55cJr5bknJxTfIDVwPLurjGwhJx68IGsEXQDi2UmpxMx"
+    "uUwc8FE7pnWZyIyh8t7Sf2plCVQn7HcYIfpI042/GMNQDJAWEIXS2OCNsLUWvGO4w/musV5rGifomuyqJZKy+iIo5YJd"
+    "1iI6NkhhAIBoDbZYVntxUJKXQ/hRZwzPkx08o9/Ez6ffTYDaOXhOZXYVZJ/VRSE8ZD3cJexgMGXfT1gjBxzoVQgZN4rQ"
+    "OgsKs1NUY/dGi/gQsAnDTxroKZ0GWK4RyQYThMgbImI7SE5Gt4lfVRzOEUt4jQCryHpFiPbbu7s06YLxCQfu0nWKmFsi"
+    "38sR3/OqcHAyZDyJGi8XpHsuFkyGwd6u7it9I8d6l/MWcd0T6N3CMJg20s4kYgcvlsYWeQITuAWM0CE0RVIgqR9QTcGz"
+    "slIekTPs0guhxBaVea74hCzOO+LG13vauwn0vpLMpw0qpO1235jZa+SPkKEbCjJ/rYvVD4jeZBTyFKuFHwjNa4rLMQ0A"
+    "flRWxiPDb3Z3PV4o5wfKU+l6tjnDq+Di8FrMrCkB+/Cnrtj+g4E3e3uYz7/vbINUNCfb4/6WQ1BZiMDs8bpUWpV1mYyO"
+    "Oh46gnW8eQK510BnJRuFCtmQZelLeRPpHh91KX/+fH6P5u7LzLrEFWmtXP2fEJFTQZ76jUJYDlnAc7E9QeG6ctFFSF4W"
+    "aZ1yB0ysKGQH1CZtpibnvKibxPxs6SCUfdFIvm22QGS8rzN37+4FbbqlwWO+aZzQc0702bZv2gS0dg4gsCNB/8yrsVoG"
+    "36ShFkMj9hE3RgeZ0fBU+dV3TPBwbz9cEVVPCLIfzDKWQjiDj9xLpkf7B9QjPujHzf/GCTNC5e+jUKIdMQx19oT26EhM"
+    "FdqgFv4nHAoZFQW6vim3EF6hpLKXUD8NvCf++c353r4B6pErNtt0XU4f8E3okeCbJURNueo5AjDyUPS66XWdEr/o+m/I"
+    "ybaU9iq4Rq9ez8J0MTMWbTA4cNefpL0A6QhWFMndeFsw9LKqoNgpz8nH/jx0E70egyBrKhZmyVDnlp4a4ddCMo+PhbOI"
+    "hv2Q9ReLsZxSsSPzxn4Y7XnYMMKPzNRA2KyQiHUMVHVVEP/IVeb5L1zhyeoALN5cQl2ArjHTM6Vh7sGB8kEmXewEmU4U"
+    "BG9/u5CDD2P+72jwj8H473+LpfeM9BywGX3Wrb14oTTbGm6eYtzamXru9wNdQd7IlSiN5VaVKgKsANGwkGx1Dk59CLQh"
+    "x6tYkz8LdDcPlaWZal9e7Mg8/aXxVhXv5QmV86gFzyxIzRf+Hn4vjtNjru9ezv9CEdpm+dPpr1/98vLs36d/aJE4Oyw1"
+    "lHhSB46tDkE4FAcNidEGaSF0EaA8KxxGZ7WePv504xPa9GtvHVK+rKp4paGqG9YaY6whTINxhMVcgkCcIRTEy/Pz9voE"
+    "Z14gnzW3HYyIwYAvafgKY+8YBbHH3fY2cm0m8WAtO3e7etIetHaD+W2rBqNBgFi4THL3IM14jvPz0wQ8j7N2c1sAEHEz"
+    "c2/M+5zlUs4UPNY/MOVtj3DdjpBt9ZEawj8DwofajwdQ2Os/CjNXfSCemTlKetuWI76Xzd1TqZzjJhBPKBVkEYuyEAeM"
+    "QG+uEKcLleek9+8Ka7crVYSJDGQfd/avpuZ4eBXF6PXtgXxL7NNx13bSoJvK2H5OPg3Lodnh2EtDxczDIBUaOMpTTijx"
+    "ntOKb978Ig7wjBCrpHWEiCtrX8uiWAm6yYraQa5LPbemrpB24OvSuEg+WibFNpl5bG9ZHg4v9aV+2d05GwnORe/DVWjm"
+    "rvnHiTjtHOQtLGmKSjLbFzAt7Y/bQL6z0CYaKoydBzJ0lBiC8ILvsIWahWbxRjkfqtH9djFNGk2fQyz2G0u1g2vbVW1Y"
+    "7svibXM5AzA0/dY2D3bSLhY72qjj/fhtpowtW6IFAFyemJURdvfl6yaANVw2HhqzkL3hPuoZ3u1qXJtADbZoOI8/2R4k"
+    "yrXjCkDmO+6u+SvM+volzlhLGW7H45gwp6YsYBIdhaOwEuCKMZVLh0KCCJ1KOM85B+MfCIXPElrcv18f4ujeNaQB6ONd"
+    "wUYuGS73G5XijfPBJGgcbTMK1/koZ+zF2YwvTB6fHzpTQaFK9ciR486R4yP+17+rm+1fs/6Eqf5IR9alabqfdt3aogaO"
+    "jgfDJUG2kBYRTdYFk/KGnXLo5sWDyeZpCSaqEz8fUvhYFHB6IvhM00S3l7jDHXekXJUak6z1b6RuZHyGC1SwrEi/488P"
+    "95q28d1/AfzAWA14nO1cjW4bOZJ+FUJYYOyDJMt2Zu/GzgQwspld3zgZY+zbxcDRyVQ3JTFuNXvJbjuarIF7mnuwe5Kr"
+    "KpL9b6vl+AIfVgvsxOof1v9XVSSbX3pBJE0igt5RbzQ87PV7MV8K+AGXb2QKv2+FNlLFcGl/+Go4givTTM+FmGjx90xq"
+    "YSbJKl3QA29+PBz+AA+EwgRaJql97S2NdMTuFjxll6tE6D6Da8EN43HI3q6CSCWpYZkBQkx8Bl5SpmaMs0Atl/DIIJKx"
+    "YKlS0fBj/DE+YVqp1N/sMx5JboSBP+IVm0V8zlCCPjwQz6RecuQCxwOmUp0FqbwV/mVDHPCYcbOKg4/xAn5GQg9BBJWl"
+    "SZb2jr700nQFQqTiMyojkYkI/c/7fm8eqSmPJlzPTe/o6otX3mDwyYDs/V4K4sJvoCzjOfx2OoMhZjwyoq4qHps7odmd"
+    "TBdMgdD/fvHLBybiWwEqEnCFmTQEzo7tE5zd8igTbEdpNmAz+C/clvFun6ULwWQMAoBk8BgNo6afULM3YiVCNl2xhGtg"
+    "NgVyxPR9v8S9k77fMwulU7ykWoQRcbYEqXteVtTJeK2MdmxkF2zTZ/gyA9bxbbYTihnPInAW/LnbxtRgJiNRMJPwdLFe"
+    "r3dapoK04jS8EBpcJAY/SpVT6hHdn65SYcj9YiaXfA5P8SyUClkUy6kIQ9AeOL3KdACa5wyiJ/3OsBjZB5MZHPD85PIv"
+    "g4M+Gw6HfSbBt0m4nBIYSACTRM85UknMUEyzeSHgFPxe8Hi9jGCqO5ZqHogpD25IBhmDeWMeMaG10qZKJ5VLocjIjhJY"
+    "cyr0ekIBjwMREfcujhifoR+lC2nYEsPQCIg+CC/Qz7Wjc22ZqNl0yT8Xzub4QK7nnRgBNyrZFPRbcBAswL0D4MrYaJhl"
+    "UWTNYPgtmBCj5dq54q/vfrpmO6Mj8Acw51JCfIHhY7DbXFgKCD5gZOed9qGaJCaRUTQIpd7YN9EXazxa+MPwtaKBVMR2"
+    "jWSwEEv+BFdJIICtYA78WaiCbAkiE5Yg8jjLfmd2wYtMKniITOksjjH2K2zMpIjCzbGOIMyK0GdeGAyzwSCKluaIWS5V"
+    "HK2IVcAr0EdqbRyqNAUrkoYrzED+iLh8AvRaatYYEPuKroPNLcQGMD6babVcq40pT4PFpj4AIzm35VEEohNgn0mEky8y"
+    "7BfJjkD93nLy0+nZO7KXR320W54sKGkKHizYjvdghCIRzUilNe/9pKbmCRFINnQyHzEEIJJCg4IGZDiSBxWFllMxQqYP"
+    "ole7nTjjZgDSJxFkqvAJrl7l0OYB0opPtQsBQJ9ihCHXq248RZG6G5QKiq9mDDXUWqAAJ91YInGeXHEghb9nwAAWSx9O"
+    "3r+rwruBfLKjRSJ4yqeR2D12gRKrqQrRyjGbCnxMgI9eA+7CML4+DK+pwDBW7eCjVcZXwpTrjNUTVEmeBnznFSMwz1PL"
+    "NZSAJrX6BSuj0hVVRTegHbYTC4H5vCGM1Ypz0NwWZLJyWTmZrhJuDJZ/NXMggn0dMOcVKhap7P3bc/IAs4f1BkaZnIG1"
+    "OrnGMkieUk4IfSsarOR8MAV9ASFPN/8kyQakvKcUNy5aQBSfF1z2wpxlR820LfW7cON7mq+xkBuDWgjxWXazBfhdFD2Z"
+    "LDjCCRYm7AKHYTsXP5+enQ2X4e56JqAu96mxlCbZa5vn3lTDx/CVcUGB1Ws9Be5gl9XHVOO6LPiRrBKtqMGAhOQg3rJF"
+    "bR9wNgXwOGZZHApM8VT2I68Gh9USxIXkxqAh4UMY6VbEWGUWzaYtyLAfg5Jx4ruzVyP4H2gTwjvgTlUncakgxFgmje2A"
+    "5/Y93vZtmUE8UAJARkAcqVVMVZAFLP/yLotUPCeUhEtEs1RfUm8JuIjFbl41sYJLR6yodNmHPhtRARoDGu5i6gmw/UAi"
+    "zOI2FK0Y57Y/XfKEdINMLmUIHSqS0lBi6xDaOYF34VFo7AwAM2nQKQSgzQ5D0GvrSUBzeHfWpz+rFTAS8AHub13vQpE1"
+    "B2VgU1GtUrFNNgBEqfzd6/69CqEzAJ9INQyRqhsRE+vkA7ktMNFCPnn9D7mcmBTKun+86bOr0w8Xl+M+e/364reLN2+o"
+    "eQIHQlwWGbQ1IIgIqUeTmk1B9zcCBJuCFsB/IqVuICvLG1Ep/I3KeyxQLDo1ksYMRtJLbNsQxrhlFQXKgPXMpNTkX+J7"
+    "U5HeCXCR1/mdCerHGfcNDfR674GbWKmia3CrU6RuQ4gz10FSpkJGsBW1QxzhVAhGDLdvW1NZTmcKSw8qQqlUUFa/0hpD"
+    "BFpgkPROmP27XsY6cRNI5JpexGrNMnvEXtt3jjD9v8HxbCmbF7XsCivOsTPfuhLVzqxgHJoHCtO+Tajou5Lec1MW4NbA"
+    "5E619DtCbYAxV5DRY2kW4OnIx6RWZcIgOK8RReCGO7asZR/gWU7PWG2Dh8To0QY8B5oJCDp4E0IN4g+7fdfKWkbRwyBS"
+    "rTlAIveruG0flzR1UZRvNBFArLnE1agYgSfC6/2D7y0E0ewVl5EIhzix5JNueVZproVIG9Nrf8arJAxQPbay5KDmEZ2U"
+    "blENmlx3FW0sZjMAbfSZXJ1wNeAaWgoIKJr7MqAjmnOpT3PRP51KTsoHmMeVpl6xKsLfFgrB2spXzZeLyhTFo/nS0WjN"
+    "n1ZJ4B0BT2QKTwwpJdr5mIlrpCG5/MH/2VukaWKO9vYwSbjmdKj0fC/UYPK9g9HBaLB/sJe34KD7X2akG8eqnW7DKUMN"
+    "Xq9TKSh7qRv8LyCkAVbBGQTYGoOcZhoreoQbiOWlG27I+/uy+Fc4pBtjjLrbgD6p6h7VwNPMtLJAkzZNHurDQjkdPiCC"
+    "MYD6rfcg9tLWG4BCeoUwXbrrTY/6ArXIyKzXDHFV8ADq6eE8XelFrjVHh4e2cNkyYF1MFzitTGPMtdyoseRHGN+3mtGq"
+    "e3w/9qrHeOvVGioPzROLF8i+m+jzf+osse3yUhqM3kkIvRtUXnFA/ZXQS4hu11Dn04CZVRIWihxRF4VxEZ9Dz0mIzu7j"
+    "Ern09ZmdhcdnFxIH8YsESjlHzy9RmrNYcGMSTlUe0Z44wjSKXX+wmMCALMuJoozJ80Tt49a2KFS36KPg1cS6e2pus7TF"
+    "lTuAVB3X0Gl4GEp8g0fnJXb97Rw8sfIbWL+uEzrDHpLWCPC2rUgGA/onS1CYwSBVXbPDVGFNH7akBztk27RS3u7PHoXy"
+    "UZ3xS6w/saMnzsm/Y7nEVYhR7l5QB8OTSHlSm/BWbaw8TP2wTv2XGGchneoi7rhAPUFxb9nYH41eXl6pg5sX/r5fhcFt"
+    "xtlmnBeTcSrwlSPJwQM5J8KnolLe2SjJQPPg4O/gG6YXC1HNsNwI9AqsxGhWHYbrhmJlHNwg6UD7D91ag+af6HLRcR2X"
+    "JmdpfgQnYtEIK2Eemo2t5qMYvFOGYpmoVMTpM7YstlSpp3hOy7dOupeH8O3WaYGMGnptAf+fG/AfWMwoLcy8pJSQg4sW"
+    "CdaPfcdlKSUUAFFdnXtKVrDkmCXGHKkX13xUkalmcBpk3Bm9tTAtE0y/4lWGM4crAu9+YxnNudGPP+GAu88D1IMBTm1v"
+    "VrE3+oW/+BVpUBEO9xJnfdZgd7NY34L3FrxfWrVukeOZgfjbgS1BzfrSuQknlQK8e5k8E3aTUA3MuUxpITZGtI1TXNZK"
+    "aPuar4GPmd18F9ktnPkmPlqboBX592/Pv3paH/cgRry0E+OxnYFe+mEr+NKaJmjrDkSjJR63M3BYa2Py1uP72vZAfVOw"
+    "0W0v1QnDHaJ2qWeOa4S4+kTrH41VEXB508dtS7QsBsoXxNr/lxxhW5VtVthmhReaFTzMFYAyGu6Xs8RG9TiNxtxYjEb6"
+    "ZgnC8l/YKUfE54C8Koyi+yPsoR7jlYMOu1u+wMC6H5UYiyICsOcGxRKTSGOThQg+FVHLlBD+wl2DjB44ov1HGWQ9u7uI"
+    "szQDB8A/Qhmk+C/Ijg7rNrHg1oAMt7g4vp4h7W2+nr20e43ryo5Ae3oQcCNaPq4AtU6VKREisXulVZHbzbqcCwiHpdK4"
+    "+E9bNGlvEV6oraXL30tEPYY9TOdqv7/fcKS/yRC/PAELLIScL9JhbY2Fz1tiKRcsepTgl/s6tZ/f/fbjX0/O/uPdGtHU"
+    "Xdxt86vDHUcSoDBIlV5RlWqv+JGaa3xwx9BGm215sC0PtuXBcyzxuMQwuL2lIsEB1AH8Hz9EJLRIBV/+GGDAP7VsICoM"
+    "aDBLgR2wQzbALYz5yC9sUq+ZP/o9l/vg7n9e8cHvY/zPaPDDYPwvf+hRLXEm4jmUBkcHo0Z+uqePOCnntPW41eWkboml"
+    "tvBEljuivbmn1ukPaNziR6LFTPqbVw0uShiTXxo3ctW6VFRPXjhnBgnp6QskG+SjSh6DgWwi6TCBW2SW0uePeXHjv0/B"
+    "bX271lje0vsb1GDwenNeN6OpBp4kuLfyOpHJZyRzzUIlzJGd8GV3uMnYbnI8OT/Hnar0xV2SfGf6fgs1mmAwWIgI946o"
+    "55n+BQqP5vO2ZbpLyxkW3yhvSXwavTbc1fjx6qdR+lx6wdFgDIakL+ZMMamFyyfpQqtsvvApuvwFhP1KuilUXh0lj9ea"
+    "hw0LIkfnNKyT2X/jUq2OpFER7/75VGW/0bbW2dY621rnGSbICYADdWdIXfkBART0uGPyidUNBr0d1aPxIGF2B+Y3qmkQ"
+    "qdemuQY0O8U0N6c1UnF78n8YjEsIDoP4sym6MNgOpVUIhiFzOG3GVtt2zbKLoq66L8dGat4yu3Cm5kzGfgeN0u4DK8Oc"
+    "q+KXtpw5F438B2E3UEYsZAgeXFuffdraLB7W8Vgqy1qStc+SGmobfOg3lbWdPUG8bpz7abCT81PmXxfxLVx+e3b68+nl"
+    "5PKXn9996PkvZB5lqBhjm/u2uW+b+56jz3c4lsMGd18R+Fg1hxSWT+7wcXxmR2ecPhWwgOfH/Wa5kORrzWUk6dosVEeg"
+    "mpU96tLN7nlEfHbbparE3tFlWglAD+4TFoe0G5NWN/Bbfu4+9IOLby/+ynbwa3Q9T7g2Aj9yzdKMR9GKic9BlBl5Kz7G"
+    "c+h/QKGYhZbK2OH9h7BguyClb/Utyd1nmLMnu1U+EnNLJHku+tTe5lS6cDoXgiTFzafllg477S+9UOqJusElIPc+niRh"
+    "QYYwupLBAnPbylEnJlDNxENlyO4rE/WiBvWM5xM18qwWs2LEzid+lIf0a2D5BNJ+VQ2QVnnwlK/3tpl3m3m3mfcZMm+O"
+    "/DmCFFtnERZhhCE1omtSr9/U5WGeoskTqWBwgX7jRpijmxcvOYYsEI3r9T1CwIMJ34rF7Bj5Bt1PrBDnm2V8HGTiPu97"
+    "vuX6Wj7C8x5w/b7PfNphckZL85/xeIfdct9Ji/OQP83t/xVbeYZqUvXrGwXJTUnUU1aTBrpLG4mWBY39zegVezpqunSJ"
+    "rFu/H6ua1stokbtLYSFC/8ambSsn3WtbQnJpk3ThKI+7rwbkvl3Vxbk724bOV7PnwR2za3cw29v3f/qf//pvPMsJ8O0O"
+    "1ytwoqR0VNxX13IeYzvM07cXCKSNPLzd0XbDUNy6YN67HQ0PLUDct8KlG2tc1lV+OmF9UzwPW85EcSdH5qdqQRV8x+l8"
+    "F7uBZS7c9AzAtz1wEpiGWMKT0SSeyPExLk40pGNk9A02NXhaSVw722UIr3610itV4ANzLdWtFrOZ/UigS+VYLBGWz8bC"
+    "0xM3G2Afz9x5gV/WPv6mQ6pGyeFU2FyLhXuRW9xbuxf5sux24Cn2RdpwVhyBQ0eJpNXaqeDDF1UPQmk3+LTioOej69JB"
+    "qOjoxwzfKZ+nwg3unqnVT9YBc69y8vf9gbvE43hbVP+zF9VNsM6BebR/cPjq+z/+67/9wKdBaLNmS+3ojrqqP808pLER"
+    "c9jELNy0VZFPCPi2kClAv3LMqz2gZ+ea4tofy4Rnc+0OH8WNRz4JtmD76Cv7TaBtidF1003jUufjY6Dc4OBpR5NAhYII"
+    "lry6fRN/zLLYngWOh/WCi2d4CFNsZIg6cwd1H/vaX7qDrqfZ3G5IdPRtb1QhftCBOCT20B4lrnS+tkTfKfsjt92BtDjh"
+    "qHRl+6wWn4jpCh/NTrDE0av1HF2WCNhPpTkLRSDpAEJkC0oOImE/qT5mRlgkvhpX+GjtK0us/PGHLtqBYvgGK5m0wZU7"
+    "yAyPJ8MzuELLCD6H+FZhpWhgy55xsKEyNI/tx+zVT2Go5vJfylTI1jrwCu3vOwifQqLlblqTjhSjo5r9CWl23GM604x2"
+    "V7uTFGWwcGchrircVLv+MjOHo/XMnBZvs523qY4Gb9keuzj98+mHy91jYHFCR4whm/ZIcNBW1QblGYUy9VeHHcyQv8x2"
+    "gOblu1/fP0J0fP+/NNcXLnicrVdNcxs3Er3zV/TSB1EVzqwtOakKmaRKpSgq71ofJSmbgzflAWdAEtbMYBbASOJa+e/7"
+    "ugFSkkVblz2oRGCA/nz9upFl2aBVjZ7QsKzNtQnDQaV96UwXjG2xeyi7E7pdqkBXq067MWGvvCbVVnS4KmvbBU+9186T"
+    "vut0GcjOSVFpmwZHstq0moK1dU6/e/xaGk/+2tQ1ROoWB4Py19RqXXmKJtBo4bQOY6qND5kJuvFjqnStgx6T054/zXUo"
+    "lzihZrrGZt/it10Y/Pt3v/d674fdCW8ShN2asKQs++RtKyY7rSqysOkfl2enpNsbDQ90PhzA4E4FMzO1CSt4fqH/0xuo"
+    "o/NVWOLyfv7jd3BE5EZDcanRQVUqqMmA6AYhiEF7k7/NXw8HGYL709+yjI51q50KuqLZima9W2hNc2cbWsKiGtfybjWl"
+    "ylJrA+kKkmHxL4PBq6RoMPg/pmEwOCBnoSh9GpOqjfIaQVbtiua1WhBDYowD7dy4RjEUWBqQEVxfBnOj15e96FcIrV+1"
+    "5SD5Ax2vXtGhbYNTJazP6CImQ3kquhjOFMJuVcRQGJg/t3WlHY107TXQ4WDDgpWFJeJlar3jCSlaIrl8unP2E/tpWh9U"
+    "XXtEb20WJDniMP7BUlgzUJfOIQtsRtRfjDlmUKBCnsx8ZiAdnp2cHJz+SnmeJyQVNIKCIrMkKxjkQ2V7UaPv4HO9eo6x"
+    "MRWfh/Z6OCFEEashAwcriP2rwHHyfVlqH0O6PjpXiAXOauesw/rz8Nq0VbyF7Qbn1UJv1kvThiQyypwrU/dO53S2+S3e"
+    "kgjc2MaGQ5OVUNfKBxLAIOlwDEc5OMecig2idjigXS853bhqZ5uMSJnNBU5+8o2gptLc+Txk0MH2G1X3+q8dhPhar2AV"
+    "DO6Uw7cAaPAZP0Xk462skHr2nGFBEaw17S5b+1yjL5e6UWvFBfCDYPknHlmhPa4Et+gbLZ+RDGQ2ecpeTiOHQOVMA2ca"
+    "CDLtYpuc/EUwoVRrZVo6O796d3ZakFdwWaDPRRXFQJ7EhEo4H90ccVjHnD3jbMuG4ogzalavy3YhBUNIcaXnqq/DrjAh"
+    "YxQE1rLBnOpk8hQpixlsbKVJg8pWD9golXMGRMgXPNvA9cPMl6MEb3Sr2lIXOSdlqeuuoFvrrn0UIq5wOk4tmB9KcaMB"
+    "U00ewhXhGBuAgrWlYRYVsPrI3gUKClsfXWTkCtDQdwj/213JDrcJ/9gbwa5fc3Wr7xiRVPCPgm05QK/ghLX+FpAC8ktE"
+    "ZQRug4F+nOSxnEZ1jHKR3ZgK1LYbu9bK9hsQKC/8t+AkINzczaLVWdaouyxh57SYpJih+NuSm0Hx2PI+CP9WWxCTJFwc"
+    "/QbA2PkcDRDiUBQLODlT6AHCjz1aaoCL7OEJM3kppIjYWuRnWwlm2Uyhja5rSPL/XkIH9jEPJJPCivUQG0PsSOUzGyWi"
+    "eai91A84spEXNigSQtGK27bEhym8MJzMrX2FAcExhBP2Nnt0pNiNOfS6dIjEFzXSMuxIdZ1WTnIXowf3f4oXJqcHJ0e/"
+    "FLFFHTGMSkDeDwb38oPuEzMyzWLRaCXFcj+4Rzvf/OH0a3y933A277zBugCnaNequsDioKW+jd0YzqzpF+xoKmbS1C2Z"
+    "TzrrwhpMmBAWuQjcY4E9E7xIQ7Kr2J8ZZ4mhxrJI3jMQQJaYAnj3cUk4/UmsiILfsuBnVXVPV49uPKtI1oP8yi2wi/Nh"
+    "iiRoKbAPf0bBP/zIkhvjmRI/VrrTbaXbchXt7wBWOPPEsKjGeJl9Ni06SuZz3NGi7Dd7YnYwjUZSvzTXwbaOG1eWpRMC"
+    "xVtEtGSCYqlrOd+zHMH+R05K9P0APU+zAEYt104coFKRUDw4FdgKlBNVG3wTRctVEr//eoMD13chSn/3sKTRYXB1dkh/"
+    "p8t3x+9Or3an0PlRKI31ckl79ifJe7svbmvXmFYlcVebFY0g5Oro4uRbUuI4FitrsLU5yshNH7g4/gRVHcvSWwSy1VPm"
+    "UR+Z70uajR350eiVYxI+ulNNV2/lnKjnoOLAem5HxVZzHkZ/GPMeC1EsG5Fsskz+9R3TPFJuX9ALJkxX9rZrjA8M4gBA"
+    "5a9xxQGQvjVlXvcR9VJxEbZZttLrft3ama2YddvEfy9YlBSm2hdJ2y2TJw9suuD/sa2KTeNNR4dtzFGjNLD//BsPjV+Z"
+    "guTlBGl/KMNQ55KGSPSu2tpuzGFe2z99KBx+tzytK8s0e3J4/oKTog1X4axa0ev8zVfSze84CTu/PWdMjrIVx4Qe1sWB"
+    "B6/FvuMZB7RkysD/8SBgwo19h0EItofBaep5CRWshLKbG0aj+a8G4+5Txn1UNT+XmO2+khGMFQfn5/Th4OL4Ei2QK4af"
+    "Dpz6rouvHNPd8bkCzzqNcSeOVJiMYOWcJ1m+b2Lzx50ddP9Hj9Q4SfF77QUH5DFqb8FF6+tZB8r8SpT5hYxz/Eqk3y+P"
+    "LqRwrpHwq7N/HvGE8t4uwMFrsAPm8t6EmYnReZpADiL51DRi66OEJcYjzZP3t+P92AIlJBCv+33uzdvNRgPlChllGXON"
+    "VCgYMMucnvNQtAu7j+IRZm7miLGwUiV12jczVCe/ctOEg83Dy3/RiFutW0i3xPTQ9KEHa7K2ssZAj1Fk4Wzf8aQaMBWn"
+    "vhCnifGTRx5rFMfjA+nx6fkkpYXHQM5w6W/45wthSh4nh9cM8Ym15/LgHAzO4gvjySN/m6gvHz38bP3GW0wG+HzwP7+s"
+    "Lso="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1205,29 +1221,29 @@ _MCP_LISTS: dict[str, str] = {
         "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
         'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
         'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
-        'string"},{"type":"null"}],"description":"Write JSON here","default":null},"csv_o'
-        'ut":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"'
-        'Write CSV here","default":null},"name":{"anyOf":[{"type":"string"},{"type":"null'
-        '"}],"description":"The item\'s name","default":null},"ref":{"anyOf":[{"type":"int'
-        'eger","minimum":1},{"type":"null"}],"description":"The item\'s number","default":'
-        'null},"compact":{"type":"boolean","default":false}},"not":{"anyOf":[{"required":'
-        '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
-        '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
-        'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true}},{"name":"output","title":"Read back the full text '
-        'of an answer that was cut.","description":"Read back the full text of an answer '
-        "that was cut, a page at a time: the reference is in\\nthe answer's marker and in "
-        'meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":'
-        '"string","description":"The reference a cut answer names (`full output: REF`)."}'
-        ',"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","'
-        'minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"'
-        'outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"'
-        'type":"integer"},"length":{"type":"integer","description":"The full text\'s lengt'
-        'h, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"}'
-        ',{"type":"null"}],"description":"The offset of the next page; null after the las'
-        't."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOn'
-        'lyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false'
-        "}}]}"
+        'string"},{"type":"null"}],"description":"Write JSON here (a file, writable if it'
+        ' exists)","default":null},"csv_out":{"anyOf":[{"format":"path","type":"string"},'
+        '{"type":"null"}],"description":"Write CSV here","default":null},"name":{"anyOf":'
+        '[{"type":"string"},{"type":"null"}],"description":"The item\'s name","default":nu'
+        'll},"ref":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}],"description'
+        '":"The item\'s number","default":null},"compact":{"type":"boolean","default":fals'
+        'e}},"not":{"anyOf":[{"required":["json_out","csv_out"]},{"required":["name","ref'
+        '"]},{"properties":{"name":false,"ref":false}}]},"additionalProperties":false},"o'
+        'utputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readO'
+        'nlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output","'
+        'title":"Read back the full text of an answer that was cut.","description":"Read '
+        "back the full text of an answer that was cut, a page at a time: the reference is"
+        ' in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"obje'
+        'ct","properties":{"ref":{"type":"string","description":"The reference a cut answ'
+        'er names (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default'
+        '":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"]'
+        ',"additionalProperties":false},"outputSchema":{"type":"object","properties":{"re'
+        'f":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","des'
+        'cription":"The full text\'s length, in characters."},"text":{"type":"string"},"ne'
+        'xt":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of t'
+        'he next page; null after the last."}},"required":["ref","offset","length","text"'
+        ',"next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotent'
+        'Hint":true,"openWorldHint":false}}]}'
     ),
 }
 
@@ -1470,7 +1486,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1544,9 +1563,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -2065,6 +2097,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -3933,6 +3970,57 @@ def _matching(
         if problem:
             raise _Invalid(problem)
         return text
+
+    return check
+
+
+def _checked_path(
+    convert: Callable[[Any], Any],
+    exists: bool,
+    file_okay: bool,
+    dir_okay: bool,
+    readable: bool,
+    writable: bool,
+    executable: bool,
+    resolve_path: bool,
+    allow_dash: bool,
+) -> Callable[[object], Any]:
+    """A converter of a path that also makes `click.Path`'s checks, in its order and with its
+    words (`Option(exists=True, dir_okay=False)`): a path that need not exist and does not
+    skips the rest, `-` is let through as a standard stream when `allow_dash=True`."""
+    import os
+    import stat
+
+    what = "file" if not dir_okay else "directory" if not file_okay else "path"
+
+    def check(value: object) -> Any:
+        path = convert(value)
+        if file_okay and allow_dash and str(path) == "-":
+            return path
+        if resolve_path:
+            path = type(path)(os.path.realpath(path))
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            if not exists:
+                return path
+            raise _Invalid(f"{what} {_show(value)} does not exist") from None
+        problem = (
+            "is a file"
+            if not file_okay and stat.S_ISREG(mode)
+            else "is a directory"
+            if not dir_okay and stat.S_ISDIR(mode)
+            else "is not readable"
+            if readable and not os.access(path, os.R_OK)
+            else "is not writable"
+            if writable and not os.access(path, os.W_OK)
+            else "is not executable"
+            if executable and not os.access(path, os.X_OK)
+            else None
+        )
+        if problem:
+            raise _Invalid(f"{what} {_show(value)} {problem}")
+        return path
 
     return check
 
@@ -7335,7 +7423,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7444,6 +7534,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7452,7 +7543,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7496,7 +7588,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11889,11 +11981,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -12276,7 +12372,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
     "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
-        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
+        ("json_out", ("-j", "--json-out"), ("_checked_path", "_Path", False, True, False, True, True, False, False, False), None, (("metavar", "PATH"), ("help", "Write JSON here (a file, writable if it exists)"), ("nullable", True))),
         ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
         ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
         ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),

@@ -128,7 +128,9 @@ def run_app(
 @command(effects="idempotent", examples=["clikit login --user ada --token s3cret"])
 def login(
     user: Annotated[str, Option("-u", prompt="Your name")],
-    token: Annotated[str, Option(help="Your API token", prompt=True, secret=True, env="CLIKIT_TOKEN")],
+    token: Annotated[
+        str, Option(help="Your API token", prompt=True, secret=True, env="CLIKIT_TOKEN")
+    ],
 ) -> dict[str, Any]:
     """Log in; asks for what is missing at a terminal (the token hidden)."""
     return {"user": user, "token_length": len(token)}
@@ -141,7 +143,9 @@ def login(
     examples=["clikit export --name report -j out.json"],
 )
 def export(
-    json_out: Annotated[Path | None, Option("-j", help="Write JSON here")] = None,
+    json_out: Annotated[
+        Path | None, Option("-j", help="Write JSON here", dir_okay=False, writable=True)
+    ] = None,
     csv_out: Annotated[Path | None, Option(help="Write CSV here")] = None,
     name: Annotated[str | None, Option(help="The item's name")] = None,
     ref: Annotated[int | None, Option(help="The item's number", min=1)] = None,

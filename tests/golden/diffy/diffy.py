@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1067: the first handler from handlers.py
-#     line 1108: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11679: the tables (commands, groups, errors, result shapes)
+#     line 1069: the first handler from handlers.py
+#     line 1110: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11710: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -861,7 +863,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMyMjEsc2tpbGw6MTYzMwp4nGWQsW4DIQyG"
+    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMyMTQsc2tpbGw6MTYzMwp4nGWQsW4DIQyG"
     "X8XykiFQdU7Gzt26nW6gOac5hcMI+3qtqrx7DFedUpXBgO2f/zM/+FF4zoKHrkN0Fk485VAIHb6sJ9CFQelL5QB6IYhj"
     "IgFO8dsCAZ9rdoJLEAdTKFcawENIA+yfsHcdxvBO0Z57DVeCAJ9UZDThAK1whFEFPDeF979VqL61wEtykFibszLHndir"
     "tlwFnUy0om/UXe+ea7BcMhd05xCFKsfjtX8AWxXW79kovedZ86wNfc6ZiiUjL7ab51udv8p2AqcghM1ow64tq82fzq36"
@@ -930,35 +932,35 @@ _DATA = (
     "O95kf9xSgqIKN1MC7mUqn/jpnumicjt4SniRB1WrISMPa3yzlq5wlEVW5sumJlZ4qks5tuKBxCaKIE6c4IRPTcjRTwS9"
     "U59YSed7G5U2OGDlVVH+TvlJE2P8OjL4vydZm8m6Ssz9o+Onz55/8+0fvpOjBCmDZdvkL/EwYf1pUaY00RcxN4mQbrZR"
     "mUcE/LaQWSX9xoc04WCnfcVxXQ6+6fTjoHdv3qjRhH4z7bZCsr33laPNRLslRnexi8saEy5jIHJVMp/2w8SkQHDccOmt"
-    "x4kvUFhTEY7xpIjcGP36JHwEZGz1bWH88sZBd1aRSVR6QuQ0zM1l3uMUFsFs0vMarGe7YV3Uvjmgo3n6djFViWbiS6BQ"
-    "93mLMEs5EU6FdPjhsoFjK9mvQfnmu31UBJ5+TXTCb6CK5zV0CkNHDWkAQs9RkmlAqTUkNQDf9vcAkIsCss1Z53w0UNA8"
-    "JXc6JaeeAk6mLB2DzI318bxIilExaQBYtTW1/Y+OH2gNWBr6cF5U3w2Gs11iXvw5YDy3qLZd68saez/fQ3iPckv7Mf2l"
-    "oxv+JK48iQrrhrETnyfFE2vNH/bQmfNy0wpVL1gH83QPS7xevS3aL73Nui/FoTh//afX7y4OTgBxyEc5BDN8erkeF40+"
-    "s777s6d7mKF6WbSx58Wrn97es2lzBks1hDdqfHN9B9cJX02HB07qH1aGM+TVkRKT7vAc7Xj7Xy+Cxqh4nK1XUW8cNRB+"
-    "318xHA9JRHZp2gLigpCiEEoQSVAI4gGhrm937s7crr3Y3lxODf+db2zfJaRpeeGh7dlrfzPzzcznaVmWhVE9T2nS6vl8"
-    "Myla9o3TQ9DWYPM72ZxSY/tBOfYU+C546rRhmm3iv4cUlkxrtSEBoNbi1D7f6UBHtF6ykc/pG7uDin71jB3tya9016UT"
-    "ioLyKzLMrY8nN7SfLR5Sp2bcHUzJjYYAutZhSWX5p7e4Z1pyrFqycOfHX64uic0td3bgalJEgKBnutMBEUyu+a9RSwg/"
-    "b8ISl19VX39GwUbcaBN3eg6qVUFNC6Jbdj5xcFS9qF5MihJUffNJWdIbNuxU4FYomI1uwUxzZ3tawqEO16phcwwiyNhA"
-    "3OpQweFvi+LTZKco/m9SAf0pnVoTnGpCUZR0nbhSnuohRZsiHDZ18lTD3tx2LTvAdp6BKVwv9C1Hy3Pd8Z4nELgE9XJ6"
-    "cPZPbgJp44PqOo/gJIBecjC3jiTK3wRFDCO9+RxIEi+i+fqQxph9Fars5FP36PTq4uLk8juqqipnuaZ9wNelpbiCOz60"
-    "doxG+A4Bd5v3839I9buJXU2mFNyI1USyihVg/65xnPzYNOx9LKHt0bkCEzjLzlmH9bvJSps23cJ2j/Nqwbv1UpuQIRPm"
-    "XOludFzR1e53DJYi4M43cRyWbCS6Uz6kzNu5BIajws0bSYTaErwndA5jTOguVDvb5SO2wJzmnVr46Yc5zV2z924iHQ/X"
-    "b1U38t97YHjFGzgFf1GQ+BZQF3LGH4P4dKusY6t5SW8sITirzYE4+55B3yy5V1u7NWoHVPl/xWOjwPhDGF2MPcfPSAXy"
-    "muOUGI9Td8PijFFjjPLRZvEcTvVflcR3Q6e0oaufb86vLmvyCgHHqofdjAK4yAg1CD0FuS+cHkrqtLNG/MQRp9WsQ6E0"
-    "1sz1IvYKIb8tz9XYhYMoUVKgUBYj/kqes8fHyFdKX29bJobIbB4Ko1HOadEDXPDig7SOaFKF7rtlo0zDdSUpWXI31LS2"
-    "buUTSAxFknFpoa4wihv9EFAOO7ZSLSaRVfC20aJvsVJ9ktUa3YStty5JZVtnzXl9EJPTaR/842hi4fqtiBqomIRXy49a"
-    "fDmhzkq+jF+joFD2DVjZ9wHlsEDqE57g9GqQEo/YvW4hogdJ5jZ23NWAkrOEDkQSQLe8GMnrsuzVXZlL57KeZs7Q+aYR"
-    "ma4fez4GKTrp+qcFkwGuz75Hvdj53LOgoSMWiHGmmlVSxhGvlgi2BHihzAZZEzkEtRbpeab9ynKmQrPc9k/M/k+ROAiP"
-    "ftCXTCrWE2xMsBObXoQoa8xD38UIEq9JEnY1FLWEVbM8TOyIdtdaUomHHZQgw7e7BPpYDsIgYrDr8tGR+iBl0HPjQMST"
-    "DjFSdKSGgZWLmUvkIfpv0oXp5cnF2bd1eprOpIgaFLwvivv4g+6zKIrCYtGziq1yX9zjmd39wekX+Hq/k2vZeYl1PYoU"
-    "1/h1gtS0lNpUoXh8koisKrFQss+SPcibh+OORTsZ7Whyuzhlqoj+WtDf64N7unlU9u/1kFhBTuIt6IHz4RjEcWyJ3/9I"
-    "wF9+LcjZwbctD2xaNs0mBTGgvhDRv7ormdE+zhG79zQhyzl5gBL2V8JSjSU7o7qIaGiE9SGGuXuNAKJbeVjypCICO1gX"
-    "tu2FaWaREI9eRiKC7hmpfUoA2ILHeLnKMp+IBbkGRiMiJX5ucb4QnNgBb8WNxOYJHj0WAKldaSB5v9S2VSgdPI7FGws6"
-    "y7XGt2houcnwrx4id+MQEvr5w5L2T4PrylP6nH45f3N+eXNwDJtvo6yJXelr/5D9o9evYtjsem1UhrvZrWgfIDdn1xcf"
-    "QymuxgCiOD2okrtMP8T4cXp9kAH4oYm3c83+B0cXLGzCxloaDJqwlcA0HCVpE7+SpE8fNVy++tFuO5Lo01i5zXkaTtPe"
-    "cQwg6/mDqOZnQJ6XdC7SEGfSJDPFc1NCHn/pp7Pvb+j6/M0PN5Du07wZ1jZZnj6yYE2e9VAs2JWBG2LeK7dCasoY+mcV"
-    "RvezO9UP3XNavLW5h1LfS3/Xz/kW/9MRKYZPF2olPZP/QwBT8WuqToylYrYs89eYc/lg1+YwJl/cD9Z2e/7jriWTuMER"
-    "dYS2uke4L2sUVhp2Uq/kMnoG6en4JePzh2fCOEpUxT9yhMPf"
+    "x4kvUFhTQcd4dDgFezMV4ZOq8qPC+MmNg9KMbXwNYBWZJsypKxybzLyG6NluRBe1DehUnj5bTFWimfMSLJR83iKMUU6E"
+    "UyETfrhs4NjK82tQvvluH+2Aol8Tk/AbqOJRDR3A0ClDGoDQc5RfGlBqvUgNwLf9PQDkooBsc1YznwoUNErJnU7Jn6eA"
+    "kylLJyBzY308KpJiVEwaAFYdTW3/o+MHWsNKOlNxXlSfDIZjXSJd/CVgtuYKay1ZY+/newjvUWlpP2a+dGrDX8OVh1Bh"
+    "3TBx4qOkeFit+ZseOm5eblqhagPrYJ7uYYnXq7dF+6W3WfelOBTnr//0+t3FwQkgDvkUh2CGry6hraYN6i1mffdnT/cw"
+    "Q/WyaGPPi1c/vb1n0+b4lcoHb9T43PoOmhM+mA4PnNS/qQzHx6vTJObb4Tna8fa/iHDEvHicrVdNcyO3Eb3Pr+jQB0ll"
+    "zmS/Ypcpl6tUsrxRypJcslI5pFI74EyThDkDjAGMKNbK/z2vAZCitdrNJYfdJTDA6+7X3Q+9ZVkWRvU8o0mrF4vtpGjZ"
+    "N04PQVuDzR9lc0aN7Qfl2FPgh+Cp04Zpvo3/TimsmDZqSwJArcWpY37QgV7TZsVGPqdv7E4q+qdn7GhPfq27Lp1QFJRf"
+    "k2FufTy5peNscUqdmnN3MiM3GgLoRocVleVv3uKeacmxasnCnX/8enNNbO65swNXkyICBD3XnQ6IYHLLv49aQvhlG1a4"
+    "/Lb67msKNuJGm7jTc1CtCmpWEN2z84mD19Wr6tWkKEHV938pS3rPhp0K3AoF89EtmWnhbE8rONThWjVsT0EEGRuIWx0q"
+    "OPxDUXyV7BTF/5tUQH9F59YEp5pQFCXdJq6Up3pI0aYIh22dPNWwt7Bdyw6wnWdgCtdLfc/R8kJ3fOQJBK5AvZwenP2N"
+    "m0Da+KC6ziM4CaCXHCysI4nyX4IihpHefA4kiRfRfD2lMWZfhSo7+dw9Or+5ujq7/pGqqspZrukY8HVpKa7gjg+tHaMR"
+    "fkDA3fbT/E+p/jix68mMghuxmkhWsQLsHzWOkx+bhr2PJbQ7ulBgAmfZOeuw/jhZa9OmW9jucV4teb9eaRMyZMJcKN2N"
+    "jiu62f+OwVIE3PsmjsOSjUR3yoeUebuQwHBUuHkviVA7go+EzmGMCd2Hauf7fMQWWNCiU0s/+zynuWuOPk6k4+H6vepG"
+    "/uMIDK95C6fgLwoS3wLqQs74UxCfbpV1bDUv6Y0lBGe1ORFnPzHomxX3ame3Ru2AKv+neGwUGD+F0eXYc/yMVCCvOU6J"
+    "8TR1NyzOGTXGKB9tli/hVP+rkvhh6JQ2dPPL3eXNdU1eIeBY9bCbUQAXGaEGoacgj4XTqaROO2vETxxxWs07FEpjzUIv"
+    "Y68Q8tvyQo1dOIkSJQUKZTHir+Q5e3yKfKX09bZlYojM9qkwGuWcFj3ABS8+SOuIJlXovns2yjRcV5KSFXdDTRvr1j6B"
+    "xFAkGdcW6gqjuNEPAeWwZyvVYhJZBW8bLfoWK9UnWa3RTdj64JJUtnXWnHcnMTmd9sEfRhML1+9E1EDFJLxaftTiyxl1"
+    "VvJl/AYFhbJvwMqxDyiHJVKf8ASnV4OUeMTudQsRPUkyt7XjvgaUnCV0IJIAuuXFSF6XZa8eylw61/Usc4bON43IdH3o"
+    "+Rik6KTrnxdMBri9+An1YhcLz4KGjlgixrlq1kkZR7xaItgS4JUyW2RN5BDUWqTnhfYry7kKzWrXPzH7P0fiIDz6SV8y"
+    "qVhPsDHBTmx6EaKsMU99FyNIvCZJ2NdQ1BJWzWqa2BHtrrWkEg87KEGG7/cJ9LEchEHEYDflwZH6JGXQc+NAxLMOMVJ0"
+    "pIaBlYuZS+Qh+u/Thdn12dXFD3V6mi6kiBoUvC+Kx/iDHrMoisJi0bOKrfJYPOKZ3f/B6Vf4+riXa9l5g3U9ihTX+HWG"
+    "1LRR+mJRZDWZxkV2VtIGXfPwGLuH9etYNJTbKgK/E+BPWuCR7g5ufNI+YgfpiLcgBc6HU3DGsRv+/Z8E/M13gtxrL/L1"
+    "oeWBTcum2Sb/B5QWgvmTY8mM9nGE2D+lCVnOyduTsL8Vgmos2RnVRURDI6wPMbL9QwQQ3cqbkocU0dbBurDrLAwyy4T4"
+    "+k0kIuiekdXnBDhEO8ijVZb5RKzFDTAa0Sfxc4fzN8GJxf9B3EhsnuG9YwGQspXekadL7bqE0sHTWLexlrNSa3yLhlbb"
+    "DP/2KXI3DiGhXz4t6fg8uK48p7/Sr5fvL6/vTk5h80NUNLErLe0lnoz37m0Mm12vjcpwd/sVHQPk7uL26ksoxc0YQBSn"
+    "t1Ryl+mHDh+m1weZfZ/6dzfSHH92asHCJmyspbcgBzv1S3NRUjXxK6n57KDX8tUvNtpriT5NlLucp7k07Z3GALKUP+lp"
+    "fgHkZUnnIg1xHE0KU7w0IOTJl36++OmObi/f//0Oqn2eN8PGJsuzAwvW5DEPxYJdmbWh471ya6SmjKF/XWFqv3hQ/dC9"
+    "JMM7m0co9aP0d/2Sb/H/G5Fi+HSl1tIz+f8CMBW/purERCpmyzJ/jTmXD3ZjpjH54n6wtjvyX3YtmcQNjqgjZNUd4L6p"
+    "UVhpzkm9ksvoBaTnk5dMzp8fB+MUURX/BXfLwfM="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1135,7 +1137,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1209,9 +1214,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1730,6 +1748,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -6778,7 +6801,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -6887,6 +6912,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6895,7 +6921,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6939,7 +6966,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11332,11 +11359,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1365: the first handler from handlers.py
-#     line 1542: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12599: the tables (commands, groups, errors, result shapes)
+#     line 1367: the first handler from handlers.py
+#     line 1544: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12630: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -106,6 +106,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -953,7 +955,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo0OTEzLHNraWxsOjE5MjcKeJx1VE2P0zAQ"
+    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo0OTE4LHNraWxsOjE5MjAKeJx1VE2P0zAQ"
     "/SujSEggpbDLEU6IDyEO7GoXaQ9VD24yaUwdO9jOVgHx33kep0n2g0udep7ffL75Uxy8G/pQvNtui6LETxx7DkVZfK5a"
     "R3zPfqQw9L3zkWtKRtqr6lhS5SyMuHxd7MptUXt1wqtPOEhRaBWAB33PllSgb7dX3zOsUdoA9gUHaUuxZTqpkUY3AHek"
     "xvmMC9F5BvA2uupIrmevonY2wLpb2RFvaNk0QF5ZJvkm1wivQDLbSfeJ7A7HYnqfPAZqtA+RXm42IwcKR90HgfwaOCSP"
@@ -1010,106 +1012,106 @@ _DATA = (
     "qtK/pbjpnLsx/18x5cL+9ZAqwbGeyPGs59MHXXIjQervKv5z1or7ryvEEvpgwnCIM7pgGXtRAznCTaVAX2GEmigaDPIv"
     "6DOJWaIi/11Lsf3vM0MUvZhiKHMewXZ+cf9xqF6S39XZVeJXHGIz9l+Drv3NOVLfQn+BxlZBFLStjFqQGdFdiijECZGb"
     "dn0f0b/u3v0EkD0hVMfW6O+F1Dxc5Z34nvJrGzWY6CAYU5bTBTc8df5GklqWRy8h6xcX3uweehGWEz5Ag//a6HF6y0iG"
-    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V1fj9vGEf8qCyFBdC2l053tpNG5DgzH"
-    "aa6xHcNnICju1LsVuZJoUVxml7yz6hzQL9LXAgX60te+9psURT9HZ2aX/ymJ0iXBtVUSOCK53J2dnfnNn12OP3TcwNeR"
-    "cDvDzqD/oON0Qr4QcDH3Y3cmQrhxLZT2ZQj3jvtH/UFPuf0juD1O1FSISyW+T3wl9GW0jGfU6smvH/Q/hwae0K7yo9i8"
-    "+43pb8gE9Ldk8TISDuMsFDoWHpsqmUQO84QbcAXXQimpNDQIPTaTOvYDwWLxPu5fhBfh1yKI6IotEh0znahr/1qwi44n"
-    "kzE0/D6RsdAXHYd9ov1wmt35xIE2+G8MZBXa4b/ORTjm7vziQgdczwQM/eEDe+eH7zi7vYWLj9k4kO5cs4/h6mgw+JgF"
-    "fiwUD1gklCvC2BIbyrD39OzZ6emQuXzyj7847N9/+tu//v7XPjBEJnGUxJ3hh04cL4ElOAW4HfmR8NLLW6czDeSYB5dc"
-    "TXVneP4hXZBe752WuB7IOrjWMItwCtd2BaCLCQ+0qDKeh/pGKHbjxzMmQ8F+e/btKybCaxHISMAdpmPgW3xiWnB2zYNE"
-    "sK5UrMcm8Cc89sMDh8UzwfwQJsC4hmbUjRy/E27M5mIJazZesogrIBb4wojoW6dAvZ2909EzqWK8JRsmI8JkAbPupHNF"
-    "now2ztH0jeQueOwwfJkB6SQjXU9MeBLEQ7o8aCKqNwH5yomJeDzbzNcbBQJAXLEcngkFIh3KmMXSMnVIz8dLEDMmJ9CQ"
-    "+Qs+RcFPPF8iiWIxFp4H3AMVkglIEutyEC0df6JBN4B8WDKNHb5++vbr3rHD+v2+w/xYm8llI8ECCSCSxrOCVJimJ8bJ"
-    "NJ/gWMpA8HDzHGGpblisuCtQOWgOfgjLG4LcGxUtjxP7CyFpke1IsJpjoTYP5PLQFQFR78rFAjWJT1CO4pmvGVwvmRau"
-    "DD2N/Lmy41wZIipruuDvc2GzdCDV01aEgBgV1hT4m1PgzkC8XaBKG22YJEFglkHza1hC1JYrK4pvnn91xbqDIcgDLOfC"
-    "B/2ChQeYYFNhRohhEWCRrXSaRpWZ6MgPgp7nq61lE2WxQiPKH8Pp2anBrIjsypAA0gu+g6hEoMBmYtagME+6yQKmTFiC"
-    "yGNX9hN9AFIEsM89JEolYYi6XyJj4ovA2x7rCMLMFByWTgbVrNcLgoUeMkOlDIMlkQp4BfyIzRp7MkZTRBwuESPeRwH3"
-    "d4BeM5pZDNB9SfdhzQ3EutA/myi52MiNMQfbua0MQE9WbHkQwNQJsF/4CCcffM9JV8MxoH5rKPnq9MVzWq8U9XHdMmMR"
-    "+HjF3RnrphKMUCSCCbG0Ir3v5FjvoIG0hnbOQ4YARLNQwKAeLRzNBxmFKydDhMxUiR4etKKM6x7MHlwAWO8dRL1MobED"
-    "xJXU1IKfA6OjhiHVy3Y0BYG8AaAG2UrcGPyZOxOGHCr0ly44WhPZjiSazs4eB47wfQIEwF326unL52V412BPukpEgscc"
-    "vLaDE6sooRxLD1c5ZGOBzQTI6BXgLnSTepveFTkY2rAdZLRM+FLoop+x3IGVJGlAN88Ijmc8NlRPfKVjw19YZWS6JK9o"
-    "Dtxh3VAItOe1yRiuWAHN1oKWDAwb9AmuC05xvIy41uj+VZYDEexuwJwOig5cyF4+e00SoA/R30At8yewWq1EY+FGu7gT"
-    "Ql2LGikZHUxCaEDI004+aWY9Yt4uzo3VFphKahes9UKbZXpNFK1JK2rSMOkuK2T7oEhCvPfbrQXIXRDsPCwIwlN0TNgZ"
-    "dsO6Z9+cvnjRX3gHm4kAvzw1jQUzyR4bO/ekrD6aL7VVCvReqyawOwn41EFT41jeOyxaRkpSgAEGyUK8IesGdREoGwN4"
-    "nLAk9ASaeHL7kVaN3SofpgvGjUFAwvvQ07UI0cvMQ1fjkGE8Bi7jZRqdPRzAP8BNUG+XW1Y9DQsOIeoycawLkuukeOsY"
-    "N4NoIAOAhMB0fCVD8oIMYKUvH7BAhlNCSbhFYxb8S/QEPMBFdHYzr4nlVNrBck+XvXLYgBxQCEDFAZoeF8MPHIQZ3Aan"
-    "FfVcEwMXPCLeIJEL3/MCijsUuNjKg3BO4FNoCoGdBmAmDlqGALSZbgh6jT8JaA7vTkwEXPaAcYBUwdNHVwfgZE2BGRhU"
-    "lL1UDJM1AFHs/yHl/UvpQWQAMhEr6CKWcxES6SQD2VqgoQV78vgHf3GpY3DrfnjisPPTV2dvRw57/Pjsd2dPnlDwBAKE"
-    "uCwSCGtgIsKjGM1XbAy8nwuY2Bi4APITSDkHq+zPRcnx1zKLsYCxKNQ4NFowmr2PYRvCGDek4oQSID3BNAfM5i2+Nxbx"
-    "jQAReZw9uUT+2MV9Qh09PlzxED1VFA1ueIqjGxXizEaQZKmQEAxFTRdDlmhUPMRbfNsmK4jSiUTXg5xQchWk4a9vFkO4"
-    "SqCSdJ4y87vqxtrpRmDIFb2I3pohdsgem3eGaP6fYH/Glc2cWnaOHufILt8mF5UkjfRQr3BMHWNQUXZ9es+mLECsgchu"
-    "2fUbIjdgMZdg0UNfz0DSkY7LipcJnWBeIwhADLvGrWWvoC2nNobbICEhSrQGyYFgApQO3gRVA/3DaN+GsoZQlDDQVLMc"
-    "MCN7lT82zX1KXeTuGyUCiDRruGoeI9BEeH10/MhAEK7EhPuB8PqYWEqNbjGrhEZD15J1z92ZtIk6nUQR+FGg9tiUVJYQ"
-    "Gh7G2C/YgMkEMBpFJOMe3HW5gggC9IdSXSYPB7erWS2bA1vtYcLkapbrKbvoUPLOu+gYTbS5q4sLIpByeEUjmaUh1gQj"
-    "jQOFLG1aMrnkFrTLcpDV6gyP+o/qs5gEEtNVlE7E1Ercr0TBYBNbGnY7TKOhf8rsq6nkYL+HvV4o6VdlUBtdbow17Yid"
-    "yuseL7jbADVi/dvHg+NPe4Mj+K/iYEo0muWeMOtT760cshReadEcXITiIEnie5sGWMikRJdw/QUP1k9y0D8aVKfnibVi"
-    "X+tjwnVcyI/aSw0Q0BmVunZlIFsGbWnfisLgtGtzNVWCsv9jwPjKCAEgQ7BemWrin3V/5ByPKum65Vi06K28cLFY1N45"
-    "HxWjPn8tQeejqpa8oVCUYdoanpms6qVNh4GL+FH6szOL40gPDw/R1bMppr5U00NPAXAfgkAPekfHh1kiDXD72wlBnqXW"
-    "JM0x8a/AdqnYF+SDyjn+CcgKC0tgBIiNphrvcs/zkUwevC6806js36E5uiJYv0qNZb82GMHu8ENFSGBEC2X5oxz/Ogb1"
-    "8ke2LTwhoMofpEgFTwg/4IlJzeeAUhsYcaPYzkJHrZ0FhmrTntX2WntebruqmUGCYksLBvUODQJAU5gK5sLh6e/Pf9kb"
-    "fdE9H/Q+H/3y4qL/Bf36xQ/w09w76J6L5yNqZW988VHz7AAXmtbFaDU8qUI7RHELDnaaGvQ3qDGM6McB9vysESVgIKPc"
-    "MFBBX/PXXjSrPlJOaoyyGi7L8l60oJnkQMR6O0K+gyKTRGY/6l3bO1wpkJHb26Jan6cORG6CrWm2ttOKm7FKmVEhM5GC"
-    "fwbpFpRTAE1hLgUoQ2GBGYAYiDVORbGRGcLobeVBhXTQeKviowJv2sCDBURYNh4nulFgaGekTkO127kfeo3vQ7CqIbRq"
-    "fAYObjN6gKuvlhgLNYOBB2zxA72ZM0RVTgMKSlhGLCMMTk1sVkzTur6NRKOr3PCgQlLaw+i2cRkNu0ck03ZnDB5VspZp"
-    "/HNpnHLKRGiahd1US3+qJDKp6YWvtTHf9telB2YqBMl1yc0SagFOtk1jZ5tvieEapmc4xjqklsbxzhz+mYDwAf6PW/65"
-    "QzvoPyJu2wwJRY+YKpNqriNOyRPq/NL2rM1q0dY+BQiaUcfsAbOdMuoS5xX9OPZ0/UI3G7ZdA4jV5nBtpLDKUraKAMpB"
-    "w2rjurWXXw0TWlvnqrffzlav9PILJjy3Fa2MedV+FIbAO5m1b+h25x4zx6Ch0xUuQgsyMx+iZi0zp+on8C9GDUFJ5nI0"
-    "RhbrFpUa/myuSTVe2dVVKarXjm5Lg5BgOLKFE7M69iiFKOt9HaBjTVxwW4iXAElvamN+CTcxZzjjkWBT/xrzRSYFV07q"
-    "hGDAQAkWEcAluUktMzu9HnXdgNjrcy5vMYGPbzq1g0aVVIN2efHYTqsszKA63Ne4wZy4MzpKgx2aNMx/SQhoGLj3P/f+"
-    "5730P7dxI38+H9Hg0nZplbWoVB3AIFRjFK9Cocrx7hZEgEmV5vySOb0U8FDUR3/fbICWTbcrovS+g+0KRvQ1jtcU4ZZj"
-    "8oITkNvRnzhTUUsmVOZCi1Do56zRGiGIkRnZ6Kw3G4qycanSYCStvaFGvawN/BXcTPdqb/iSLWWCh01wt/fO2y8zedPg"
-    "aVUNdLpQORpY3HAVxkmOOUrQqaVUkWXALZrV/bOoDSZnbzX3VnNvNZsXA6GiECZuxoL1KZgSNlTWZmZCz5agaY4Y9DRP"
-    "XNGQFZn5HjA+PUtAx/a0w8ZJdkQCj7NUd7LXBDxjieeNvBxM7x2wVbUrV5qq1d4j3h7x7gPiNeSpS1o9osVEPU5dknuJ"
-    "kbftMSvGIz83flRHrO/gpjnFiG1OCkeO8fTREg8Zzf1Il45XH/xYKRvwKd22J89LueR7B4LNC9Gk7fvsyR4VC6i44jB+"
-    "J/+w4H7jJqIGtLHYYmgubOnlKFH+1mSnHb8cxpgd6GdzRw1SNW+LlZBpW1DWMzzi7tozAWVsfoZ3WSBiOqQNMTkdgsbX"
-    "20biNe8xP6OI58OrwTgdaVqfL39F58rBlTYk3z8k3pDpWpHC3ruqe1C+j67qvXQ8LXi0j/02gAjyJjw1XR01JVb1NvF5"
-    "AVZDHtXGPguEiOiL6uwrGwjL8RD9j7YRaT4dz7nYYqtw0B/cPygtZbz3mLjHxPuBiWvcUFL7DlaViZq9UDysNDMf+2c/"
-    "73OM30nBpHHDqAAe2/qdke/Oa9j4Gm4WPipKv/NCpt557yddmk27P00bofhm+SyGXe9qZ9lxfL0WbTsLU2Ahyy6bSzyL"
-    "V99W+m7mg9dtRiwT4f9hy68qFsLzk0WN7ZicHvuVKgxu+cuPVp89lD9aCOPCR0PNX9bcP5uzP3iyt0j/SxbJ4iyPyHI4"
-    "OWzoBQe3aufTzzmKM9M3Mz0z2+/PeLwF0bm2ruuA3DKnuL1XBuD1XRUBuQbq2DsyeCNBKeg24DOl5ZKS7q04z0kYO2w8"
-    "rbviy6NNpzsrQm9Ytm30owT8v8G+vzH3U5s+hB94WJtF3FcO1QyaTKisWfYpsXlOR7xDmT1uvXv5k3kDmdagCbjmCgO7"
-    "r5+/+OoSP/3ubG0H6yKWVrQyDMNP9DX5Q00jf3n6puIZzOhr6U7DzkbmoZytNeVNs/82rSMFdGANAhrAEgMrg+KCtddE"
-    "VPmAMpTVrzTbbLQ0UfCaKm4EfCwCnY89F7jU6RBVgrLRy0TtuvWzWqSpqkNFOgwVdXZwwLadBq/0u3ef9u7T3n36Cd2n"
-    "3JIVPCjCOKeCLXdxo1QKIqknhSOwYv/32p36cbyQ1vav+jlKau2ad8c2WrCSxbktnO3d0FnFGFW7Wbdj18KA1D5eC+Wl"
-    "MRvtNgHv5MSlolKZsC3cRcUjTbHLE3Zlq04+e/nlP//4ZyxUB2p9g/WUML9eqIN55wROCi3r9wzXpBWUmBS0xdbt7Hvi"
-    "2urG4fWg/6BPpXhvm0HB9DUq8iorvVpdVe41FHyyZXGzkoE8Zjecilehr4tlorDKI2cIUqaaLhANqoBlH33cgr0I83Kt"
-    "VCNLzbEcEZZiCiuFq/rw6p2Zjjzb5CWXSwxPJlpsmTcalOttYGnYLRNPWFDs/m5grHiT5LHB0loW1oO/W/wIMJyaj1gb"
-    "AsMqQGdiB5JiXqQaUXl9L/q8dXVxDPtgy28Fq1SY6aDko+hSlWcU9BOG7xSLRXGNn6JVsMsIYCZVdv5O9nEgVcze+5L/"
-    "775kHawzYB4cHT94+OjTz371OR+7ABk0t7pHZuv4VVuzFNLYgFlsYgZumpyyHRS+SWVy0C/VsDY1FbtXpNdpzTksPHjQ"
-    "X4sbtL/tLzDVNSjDbseA7dpXjupA26Cjm7yLUcHhT3Wg6NBjKbdLlz7OPipJdfOnYSFLQDzBfmOpNowTEqwwF2rfQ57N"
-    "QGwCobDAHdYssZUAORsntvyXHd9EAKXBj1sMDobdY6aCJ2c24mAgd6b+t1TZXytgi25rWDsl3hGxJ+luP1M8LBGTBzEF"
-    "ch5sJgcFxvRoP5WytdnTkojoSpcGqodbhQEfthswrXOK5X+Rs1gYjGq54uzBwaEhzDneE6aFwf3zUdOEy7FagZRPP2+z"
-    "FhBizdFvimtUWQZgpUcsZ+gZQrAdommJFBtgFgb/7FFp8MZsoFoyPuVUdREFgeo8lLrNY82ieB9vyWMQFJiljln2Nw6Y"
-    "qrDoONJfJGArHuazKUfPpbEfteApnvnD8ch7x6KPVEw/rWFp+j2hqpNUidLWuvWpJDhWq12WqCmH6kViHgw2E3Oav826"
-    "z2IV9J6xQ3Z2+pvTV28PToDESyoCiWSav7Shqlal4L84+sM2upW9zLow5tvnb16uGXR0+x9+PPsTeJytV91u3DYWvtdT"
-    "nE4Q2EZHqp2kXXSmKOC6k8Td2g5sFynQXVgciTNDWyIVkrI9a+dR9gEW2Ju93dt9lcU+x36HlOQ0dtxe9MKwqCHPz3e+"
-    "8x0qTdNEi1pOaHShfLGSepSU0hVWNV4Zjdd/jq8nJC+lXZNfN3JMgrR0Xpa0tKZtxlTKohIWa2mtsQ4bdEkr47yqJHl5"
-    "7TP6yeFppRy5C1VVdAWbMOOFu4AtWTrq/NMmu4CJ0oqrMS2EqsbkvLGSrhT7js9uJasFFabVvn/VqOKif7YIzxQXWxOy"
-    "rSblcdavKE3PndEhOCtFSUZL+uHk6JCkvpSVaWQ2SgpTN8KruaqUXyP/Y/muVTBHb9Z+hcPPs68/J2+C3S5knKqlF6Xw"
-    "YpIQAScXsXuW7WTbqS2ynVGSAulvPktTeiW1tILBm69p3tqllLSwpqYV4qpwNmvWUyoNaeNJlgrYpem3SfKkd5ckf1BN"
-    "kuS1rJrwTHXrPLnWXqpLSaPStHPsetcaL91oTBtO6eXwYmNMo9HIgyN3e0ajcTIXxcVfXCVQG7i7uaFzpc8FvX+PxVOa"
-    "VyiIo6dY7WxvPyXgCxwqaqQtpPZdgNrodPdkb39/QoVY/OcfY/rf3//133//E8E+eUJ7RnsrCp8kKR3HwgpHeRNL05ej"
-    "WecRUeUdLUxVSkubsnISpLNAask5+hVgBxQbjlDvFZjCuxtrzmXhSWnnRVU5xAOS1TWHtjCWuBpv2Qq7Bpm7fUCZ4+gC"
-    "yMfUBrYLYBwDvR8i7R0dHOwefk9ZlnXEzGkTLvLUUFghJOdRieBIXiPtan2fsmPKb0bmYjQhb1usRkxDrGD2fY7tKGpR"
-    "SOcCuv3WhQAa2BuogfUNul+X8RRe19gvlnJYr5T2nclok7uytTKjo+E5pBu5NsTGgcOTCWCDFx5FR/xmwYlhK6Pziosh"
-    "epA3GNKmDWUdUjXzoSahaxe0qMTSTR5DtWv1jZsRyxuCvxRVK99vAOMLuUZYLBjC4jewkHiPmwL6eCrNgz44LnIgEsJV"
-    "eovDfcClw0Mtes85OAS43K9yMkFNmeJ22dYy/IxyoLZdrpznNIoSfM7lgkWs5a57yE7223yS100llKajN6f7R4c5OYGk"
-    "A//hubMDgwEVdFrdadAmIzvmAiprNEeKLVYJqMEYceiFWoauIVS5lAvRVn4raCvTFJKoOWKudhfzFFWLRaxNKTu9GuhR"
-    "CGsVpJUPOI6Bm4ilNEMfXkotdCHzjMsCtW9yujIWChKMhFS4IIcGUwVOcaJuPEgx4BUZGYeLYDlULMuBry7Ogxw9hVdn"
-    "Nmp8CXLIa+D/YiuUp1LOuw+zCfR1vfpr1k2kl/NDzrHsUmW4YtpdgVQgfwFUNh2UUi9R/GiP7dSiYaIH27UqIftbcSKu"
-    "TTuwQPBeQh+iCICbJ2WMOk1rcZ125DnMJx1m6H9d8GDJP4y87ZX1Acp0Jo5nL8EYs1g4yfbQF0tkyWoeVbLFvI4DI6UD"
-    "odeoG0sjwDUo0INtmKZzgUXfR4EBPwbwIEHqTmk6YLEe4QUmzSi0P0tSpzZ3/ReyiNhGcRh4FFRFimI1jgixkueKy4m7"
-    "DGBBlS+HIrpACUYRWZir9IMt+VasopOFBRQfdYlm4pFoGilsqF6ED/l/Ew9MDncPZt/mcVTNmEgFSO+S5DY80G0nj6y1"
-    "WNRShHa5TW5xORj+sHsbv94Ows1vdrDOISvSalHlWOxqasG7BsKIZHoNhkSqkuW0u0uwpDTG+p5OuG8ss2DwGRtsWeWD"
-    "NVS7pNj7Aox0UXk6sQrs60BgQkA3HZCw8jx4n/JNJfSgFTpaf87WOzNs/3QVLn/YwgQHk2U3Tl245fjQzOHkCz55ry2j"
-    "hb4L77U0xwd6hFOQJ+v8FDWUoUN/+Ws0/NXXH8R0VspG6lLqYh3Tb0B2YPGrZo9uuhCHQR8t8z6eitH2n75k2/PWBWun"
-    "kDixZPFlzkL4GMO4cedZyM+rWoI8H+cF+BAIpmSadjsC5a9QuYKlkN33dqJH7rEzLn4EaRcDVrIB7g5uUp6Vom9Gihun"
-    "oT1Cy3RDQeG34Gi17sw/3x74ZtvGR+v7d0va3PO2SvfoCzrZf7V/eLo1hc+zIJ7sl7XD3dFh50UgBI7XSovO3Omwok0Y"
-    "OZ0dHzxmJV7/YgcnDw/i8OFAp7OfT+nwp4PvZseQxlmxMt3YcW3DvQB/vDHoW5hp+BEvM9zcZ9eixp32QUWLxjGHKgN6"
-    "pymu8MrQdvZl/nAw/PmCbW4lmniNQTDf8ztB8R3fQnU/+z9xteCK0eujtzj7kh+7kXEl1n0jcRt96l4yfDTh+Fv8i3OW"
-    "3075qIutQptpupbhu6yJM+NdC0lEK239FiZ3HijY+AQU977YiIXyBAKPwPbCi0p6L6Oqso6HC9mjafHHHp28nv34Ejbe"
-    "8MKhz6LGhJEhosPfl0KwBmWvgANqpv6GcGsw8NGEum/MGMUZp4RQjruXnXu+jrCsoq+VHYer12LBNUOAuCuEz7bwe5hb"
-    "+Njof/59cfchDKGXUjb4p01amMrYPEmO4pUxKkGnNA9b/Ogay58ij92vw5UsS/4PoRSSMg=="
+    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V1bbxvHFf4rAyJBqHZJUbKdNJTrwHCc"
+    "Ro3tGJaBoJBYabg7JNdc7mxmdiWzjoD+kb4WKNCXvva1/6Qo+jt6zpnZ+5JcUkmgtkwCh3ubOXMu37ns7PGHjhv4OhJu"
+    "Z9gZ9B90nE7IFwIO5n7szkQIJ66F0r4M4dxx/6g/6Cm3fwSnx4maCnGpxPeJr4S+jJbxjO568usH/c/hBk9oV/lRbJ79"
+    "xow3ZALGW7J4GQmHcRYKHQuPTZVMIod5wg24gmOhlFQabgg9NpM69gPBYvE+7l+EF+HXIojoiC0SHTOdqGv/WrCLjieT"
+    "Mdz4fSJjoS86DvtE++E0O/OJA/fgvzGQVbgP/3UuwjF35xcXOuB6JmDqDx/YOz98x9ntLRx8zMaBdOeafQxHR4PBxyzw"
+    "Y6F4wCKhXBHGlthQhr2nZ89OT4fM5ZN//MVh//7T3/7197/2gSEyiaMk7gw/dOJ4CSzBJcDpyI+Elx7eOp1pIMc8uORq"
+    "qjvD8w+pQHq9d1qiPJB1cKxhFeEUjq0EYIgJD7SoMp6H+kYoduPHMyZDwX579u0rJsJrEchIwBmmY+BbfGLu4OyaB4lg"
+    "XalYj03gT7jshwcOi2eC+SEsgHENt9EwcvxOuDGbiyXIbLxkEVdALPCFEdG3ToF6u3qno2dSxXhKNixGhMkCVt1J14o8"
+    "GW1coxkbyV3w2GH4MAPSSUe6npjwJIiHdHjQRFRvAvqVExPxeLaZrzcKFIC4Yjk8EwpUOpQxi6Vl6pCuj5egZkxO4Ebm"
+    "L/gUFT/xfIkkisVYeB5wD0xIJqBJrMtBtXT8iQbbAPJBZBoHfP307de9Y4f1+32H+bE2i8tmAgEJIJLms4pUWKYnxsk0"
+    "X+BYykDwcPMaQVQ3LFbcFWgctAY/BPGGoPfGRMvzxP5CSBKynQmkORZq80QuD10REPWuXCzQkvgE9Sie+ZrB8ZJp4crQ"
+    "08ifKzvPlSGiItMFf58rm6UDqZ62IgTUqCBT4G9OgTsD9XaBKm2sYZIEgRGD5tcgQrSWK6uKb55/dcW6gyHoA4hz4YN9"
+    "geABJthUmBliEAII2WqnuamyEh35QdDzfLW1bqIuVmhE/WO4PLs0WBWRXZkSQHrBd1CVCAzYLMw6FOZJN1nAkglLEHms"
+    "ZD/RB6BFAPvcQ6JUEoZo+yUyJr4IvO2xjiDMLMFh6WLQzHq9IFjoITNUyjBYEqmAV8CP2MjYkzG6IuJwiRjxPgq4vwP0"
+    "mtmMMMD2JZ0HmRuIdWF8NlFysZEbYw6+c1sdgJGs2vIggKUTYL/wEU4++J6TSsMxoH5rKPnq9MVzkleK+ii3zFkEPh5x"
+    "d8a6qQYjFIlgQiytaO87OdY7WCDJ0K55yBCAaBUKGNQjwdF6kFEoORkiZKZG9PCgFWVc92D1EAKAvHdQ9TKFxg8QV1JX"
+    "C3EOzI4WhlQv29EUBPIGgBp0K3FjiGfuTBhyqDBeKnD0JrIdSbScnSMOnOH7BAiAs+zV05fPy/CuwZ90lYgEjzlEbQcn"
+    "1lBCOZYeSjlkY4G3CdDRK8BdGCaNNr0rCjC0YTvoaJnwpdDFOGO5AytJ04BunhEcz3hsqJ74SseGvyBlZLqkqGgO3GHd"
+    "UAj057XFGK5YBc1kQSIDxwZjQuiCSxwvI641hn8VcSCC3Q2Y00kxgAvZy2evSQP0IcYbaGX+BKTVSjUWbrRLOCHUtaiR"
+    "ktHBJKQGhDzt9JNW1iPm7RLcWGuBpaR+wXov9Flm1ESRTFpRk6ZJd5GQHYMyCfHebycL0Lsg2HlaUISnGJiwMxyGdc++"
+    "OX3xor/wDjYTAXF56hoLbpI9Nn7uSdl8NF9qaxQYvVZdYHcS8KmDrsaxvHdYtIyUpAQDHJKFeEPWDdoiUDYG8DhhSegJ"
+    "dPEU9iOtGodVPiwXnBuDhIT3YaRrEWKUmaeuJiDDfAxCxss0O3s4gH+Am2DeLresehoWAkK0ZeJYFzTXSfHWMWEG0UAO"
+    "AAmB5fhKhhQFGcBKHz5ggQynhJJwiuYsxJcYCXiAixjsZlETy6m0k+WRLnvlsAEFoJCAigN0PS6mHzgJM7gNQSvauSYG"
+    "LnhEvEEiF77nBZR3KAixlQfpnMCrcCskdhqAmThoGQLQZoYh6DXxJKA5PDsxGXA5AsYJUgNPL10dQJA1BWZgUlGOUjFN"
+    "1gBEsf+HlPcvpQeZAehErGCIWM5FSKSTDmSyQEcL/uTxD/7iUscQ1v3wxGHnp6/O3o4c9vjx2e/Onjyh5AkUCHFZJJDW"
+    "wEKERzmar9gYeD8XsLAxcAH0J5ByDl7Zn4tS4K9llmMBY1GpcWr0YLR6H9M2hDFuSMUFJUB6gmUOWM1bfG4s4hsBKvI4"
+    "u3KJ/LHCfUIDPT5ccREjVVQNbniKsxsT4sxmkOSpkBBMRc0QQ5ZoNDzEW3zaFiuI0onE0IOCUAoVpOGvb4QhXCXQSDpP"
+    "mfldDWPtciNw5IoexGjNEDtkj80zQ3T/T3A8E8pmQS07x4hzZMW3KUQlTSM71CsCU8c4VNRdn56zJQtQayCyWw79hsgN"
+    "EOYSPHro6xloOtJxWYkyYRCsawQBqGHXhLXsFdzL6R7DbdCQEDVag+ZAMgFGB0+CqYH9YbZvU1lDKGoYWKoRB6zIHuWX"
+    "ze0+lS7y8I0KAUSadVy1iBFoIrw+On5kIAglMeF+ILw+FpZSp1usKqHT0LVi3XN3Jm2hTidRBHEUmD3eSiZLCA0XYxwX"
+    "fMBkAhiNKpJxD866XEEGAfZDpS5Th4PT1aqWrYGtjjBhcTXP9ZRddKh45110jCXa2tXFBRFINbyik8zKEGuSkcaJQpbe"
+    "WnK5FBa0q3KQ1+oMj/qP6quYBBLLVVROxNJK3K9kweATWzp2O02jo3/K7KOp5uC4h71eKOlXZVKbXW7MNe2MncrjHi+E"
+    "2wA1Yv3Tx4PjT3uDI/ivEmBKdJrlkbDqUx+tnLIUHmlxO4QIxUmSxPc2TbCQSYku4foLHqxf5KB/NKguzxNr1b42xoTr"
+    "uFAftYcaIKAzKg3tykC2TNrSsRWlwenQ5miqBFX/x4DxlRkCQIZgvTHV1D8b/sg5HlXKdcuxaDFaWXCxWNSeOR8Vsz5/"
+    "LUHno6qVvKFUlGHZGq6ZquqlLYdBiPhR+rMzi+NIDw8PMdSzJaa+VNNDTwFwH4JCD3pHx4dZIQ1w+9sJQZ6l1hTNsfCv"
+    "wHep2BcUg8o5/gnICoIlMALERleNZ7nn+UgmD14Xnmk09u/QHV0RrF+lzrJfm4xgd/ihoiQwo4Wy/FKOfx2Devkley9c"
+    "IaDKL6RIBVcIP+CKKc3ngFKbGHGjeJ+Fjtp9Fhiqt/astdfu5+V7V91mkKB4pwWD+oAGAeBWWArWwuHq789/2Rt90T0f"
+    "9D4f/fLiov8F/frFD/DTnDvonovnI7rLnvjio+bVAS40ycVYNVypQjtkcQsOfppu6G8wY5jRjwMc+VkjSsBExrhhooK9"
+    "5o+9aDZ9pJzMGHU1XJb1vehBM82BjPV2hHwHQyaNzH7Uh7ZnuFKgI7e3RbM+TwOI3AVb12x9p1U345Uyp0JuIgX/DNIt"
+    "KKcAmsJcClCGwgIzADEQa5yKYSMzhLHbyoUK6WDx1sRHBd60gQcLiCA2Hie6UWHozUidhuqwcz/0Gp+HZFVDatV4DQLc"
+    "ZvSAUF8tMRdqBgMP2OIHejNniKqcBlSUsIxYRhmcmtqsWKYNfRuJxlC54UKFpHSE0W2jGA27R6TT9s0YXKpULdP859IE"
+    "5VSJ0LQK+1It/amSyJSmF77Wxn3bX5ceuKkQNNelMEuoBQTZtoydvXxLDNewPMMx1yGzNIF3FvDPBKQP8H985Z8HtIP+"
+    "I+K2rZBQ9oilMqnmOuJUPKHBL+3I2kiLXu1TgqAZDcweMDsooyFxXdGP40/XC7rZse2aQKx2h2szhVWeslUGUE4aVjvX"
+    "raP8aprQ2jtXo/12vnpllF9w4bmvaOXMq/6jMAWeybx9w7A7j5gFBg2DrggRWpCZxRA1b5kFVT9BfDFqSEqykKMxs1gn"
+    "VLrxZwtNqvnKrqFK0bx2DFsalATTkS2CmNW5RylFWR/rAB1r8oLbQr4ESHpTm/NLOIk1wxmPBJv611gvMiW4clEnBAcG"
+    "RrCIAC4pTGpZ2en1aOgGxF5fc3mLBXx80qltNKqUGrTLi9t2WlVhBtXpvsYXzIk7o600OKApw/yXpICGgfv4cx9/3sv4"
+    "c5sw8ueLEQ0ubVdWWYtK1QkMQjVm8SoUqpzvbkEEuFRp9i+Z3UsBD0V99vfNDmjZdLqiSu87eF/Bib7G+Zoy3HJOXggC"
+    "cj/6E1cqasWEylpICIVxzhq9EYIYuZGNwXqzoyg7lyoNRtPaO2q0y9rEX8HJ9F3tDV+ypUxwswm+7b3z65eZvGmItKoO"
+    "OhVUjgYWN1yFeZJjthJ0aiVVZBlwi1Z1/zxqg8vZe82919x7zWZhIFQU0sTNWLC+BFPChopsZib1bAmaZotBT/PEFQ1V"
+    "kZnvAePTvQS0bU87bJxkWyRwO0v1TfaahGcscb+Rl4PpvQO2qnXlRlP12nvE2yPefUC8hjp1yaoLJelpAsy2Sy3Y5Qil"
+    "jYaexiz3EkRv24NajHuCbvyoDmnfwUmzzRHvOSnsScbtSUvchTT3I13af33wY9V0IOh0225NLxWb7x1KNguiCQ725ZU9"
+    "bBZgc8Vu/U7+5cH9BlZEDbjHYouhuQCwOUqUP0bZ6ZVgDmPMTvSzxasGqZrfm5WQaVtQ1jPcA+/aTQNlbH6GZ1kgYtrF"
+    "DUk77ZLGx9um6rXwMt/EiBvIq9k67XlaX1B/RRvPIdY2JN8/JN5QCltR497HsntQvo+x7L0MPC14tE8ON4AI8iY8NUMd"
+    "NVVe9TYJfAFWQx7V5j4LhIjok+vsMxzI23GX/Y/2ptJ8W55zscW7xEF/cP+gtFQS32PiHhPvByauCUPJ7DvYdiZqjkJx"
+    "N9PMdAPIft7nHL+TgknjG6UCeGwbd0a+O69h42s4WfjqKP0QDJl655dDqWg2vR5qelOKT5Y3a1h5VwfL9uvrtWjbWZgO"
+    "DFn52RziZr36e6fvZj5E3WbGMhH+H7b87GIhPD9Z1NiO1euxX2nT4JY/DWn1XUT5q4YwLnxV1Pzpzf3zOfudKXuP9L/k"
+    "kSzO8og8h5PDhl5wCKt23h6dozgzYzMzMrPj/oz7XxCda3JdB+SWOcX3f2UAXj9UEZBroI6jI4M3EpSCbgM+U1kuKdne"
+    "ig2fhLHDxu28Kz5N2rT9s6L0hmXbZj9KwP8b/Psbcz716UP4gbu5WcR95VBTocmE+p5l3xqb67QHPJTZ5davN3+yaCCz"
+    "GnQB11xhYvf18xdfXeK34Z2t/WBdxdKWV4Zh+A2/pnioaeYvT99UIoMZfU7daXizkUUoZ2tdedPqv00bTQEd2KSAJrDE"
+    "gGRQXbA5m4gqX1iGsvoZZ5sXLU0UvKaWHAEfi0Dnc88FijqdokpQNnuZqF1f/axWaWr7UNEOQ0WdHRywbafJK+Puw6d9"
+    "+LQPn37C8Cn3ZIUIijDOqWDLXcIolYJIGknhDKw4/r0Op36cKKS1/6t+r5J6u+a3Yxs9WMnj3BY2/24YrOKMqsOse2PX"
+    "woHUvm4L5aVxG+1eAt4piEtVpbJg29mLukuabpgn7Mq2pXz28st//vHP2MkOzPoGGy5hfb3QKPPOBZwUWta/M1xTVlBi"
+    "UrAW29iz74lraxuH14P+gz716r1tBgUz1qjIq6w3a1Wq3GvoCGX75mY9BXnMbjh1t8JYF/tIYRtIzhCkTLtdIBpMAftC"
+    "+vgK9iLM+7lSEy01x35F2KsprHS26sOjd2Y68mxTlFzuQTyZaLFl3WhQbsiBvWO3LDxhx7H7+wJjxZOkjw2e1rKwnvzd"
+    "4leC4dR85dqQGFYBOlM70BTzIDWRyhuA0fevq7tn2AtbfkxYpcIsBzUfVZfaQKOinzB8pthNimv8Vq2CXUYBM62y63ey"
+    "rweppfY+lvx/jyXrYJ0B8+Do+MHDR59+9qvP+dgFyKC11SMy2+ivejdLIY0NmMUmZuCmKSjbweCbTCYH/VKTa9N0sXtF"
+    "dp02pcPOhAf9tbhB77f9BZa6BmXY7RiwXfvIUR1oG2x0U3QxKgT8qQ0UA3rs9Xbp0tfbRyWtbv52LGQJqCf4b+zlhnlC"
+    "gi3oQu17yLMZqE0gFHbAw6YmtlUgZ+PE9gez85sMoDT5cYvJwbF7pjAlwfeqKYVC1MUy/QsHbDtuDUKTqtQpWIl3RHSJ"
+    "jjx/KVDyYDMlqCvmVZn9jMr2bU/bJWIUXZqonmkVJnzYbsJ0JdgaGJmKTcOozyuuH2IbmsJs4T1hWhjIPx81LbicphVI"
+    "+fTzNmKA7GqOIVNco8oyALtAYqtDzxCC9yGQlkixuWVh8s8elSZvLASqJeNTTh0ZgQWmB0Rp2DzNLGr28ZY8VhzbNeqY"
+    "ZX8bgekYizEj/SUDQUWTKolzae5HLXiK2/1wPgrcsSEkNdpP+1uacU+oIyV1qbR9cH1qF46dbJclaspZepGYB4PNxJzm"
+    "T7Pus1gFvWfskJ2d/ub01duDEyDxkhpEIpnmL3QAbpVlUMz7i7M/bGNb2cOsC3O+ff7m5ZpJR7f/AY35BTl4nK1X3W4c"
+    "txW+n6c4XcOQhO5sJdtpESkIoCprW2kkGZICF2gLDXeGu0tphhyTHElbyY/SByjQm97mNq8S5Dn6HZIzUixZyUUvFjvk"
+    "kOf3O985k+d5pkUjt2l0oXy5lHqUVdKVVrVeGY3tv8TtbZKX0q7Ir1o5JkFaOi8rWljTtWOqZFkLi7W01liHA7qipXFe"
+    "1ZK8vPYT+t7haakcuQtV13QFmRDjhbuALFk5SvppnVVARGXF1ZjmQtVjct5YSVeKdcdnt5T1nErTad9vtaq86J8tzDPl"
+    "xcY22U6T8rjrl5Tn587oYJyVoiKjJX17cnRIUl/K2rRyMspK07TCq5mqlV/B/2P5oVMQR+9WfonLLydf/p68CXKTybjV"
+    "SC8q4cV2RoQ4uRi7F5OtyWZuy8nWKMsR6a9+l+f0RmppBQdvtqJZZxdS0tyahpawq8bdSbvaocqQNp5kpRC7PP86y571"
+    "6rLs/5STLHsr6zY8U9M5T66zl+pS0qgy3QynPnTGSzca05pTejFsrI1pNBp5YOTuzGg0zmaivPi7qwVyA3U3N3Su9Lmg"
+    "jx+xeE6zGglx9Byrrc3N54T4Ig41tdKWUvtkoDY63z3Z29/fplLMf/z3mH7+139/+uE/MPbZM9oz2ltR+izL6TgmVjgq"
+    "2piaPh3tqogRVd7R3NSVtLQuaycBOotILdhHv0TYEYo1R8j3Ekjh060157L0pLTzoq4d7AHImoZNmxtLnI33LIVVA8zp"
+    "HKLMdiQDijF1Ae0CMY6GPjSR9o4ODnYPv6HJZJKAWdA6VBS5obCCSc4jE0GRvIbb9eohZMdU3IzMxWibvO2wGjEMsYLY"
+    "jwWOI6llKZ0L0e2PzgWigbMBGljfoPp1FW9hu8F5sZDDeqm0TyKjTK7KzsoJHQ3Pwd2ItcE2NhyaTAg2cOGRdNhv5uwY"
+    "jnJ03nAyRB/kNQ5p24W0Dq6a2ZCTULVzmtdi4bafimoq9bWbEdMbjL8UdSc/riHGF3IFs5gwhMU7oJD4jNtB6OOtvAj8"
+    "4DjJAUgwV+kNNvcRlQ4Pjeg1F8AQwuV+4ZMJbMoQt4uukeE10oHcJl/Zz51IStA5k3MmsY6r7jE5k1/Hk7xua6E0Hb07"
+    "3T86LMgJOB3wD81JDgSGqKDSmsRB6xzZMSdQWaPZUhyxSoANxrBDz9UiVA0hy5Wci672G4FbGaagRM0Wc7aTzTvIWkxi"
+    "YyqZ+GqARymsVaBWvuDYBi4iptIJ6vBSaqFLWUw4LWD7tqArY8EgQUhwhRNyaNBVoBQ3mtYDFEO8IiJjcxFMh4ppOeDV"
+    "xX5QoKawdWYjx1cAh7xG/F9thPTUynl335sAX9ezv2behHsFPxRsyy7VhjOm3RVABfCXiMq6A1PqBZIf5bGcRrQM9CC7"
+    "URVofyN2xJXpBhQIPkuoQyQB4eZOGa3O80Zc5wk8h8V2ihnqX5fcWIr7lnc9sz4CmSTiePoaiDHzuZMsD3WxgJfM5pEl"
+    "O/Tr2DByOhB6hbwxNSK4Bgl6tAzzfCaw6OsoIOC7EDxQkLpjmhRYrEfYQKcZhfJnSkpsc1d/wYsY20gOA44Cq0hRLscx"
+    "QszkheJ0YpZBWJDlyyGJLkCCowgvzFV+70ixEbPoZGkRik+qRDPwSLStFDZkL4YP/n8VL2wf7h5Mvy5iq5oykEqA3mXZ"
+    "bXig20SPzLVYNFKEcrnNbjEcDD+c3sTb24G4eWcL6wK0Iq0WdYHFrqYOuGtBjHCm52BQpKqYTtMswZTSGut7OGHeWEyC"
+    "wBcssGOWD9KQ7SqwakBaIqlxWCTvGQkgTIcQYPd+UVh5HqyIgl+y4EY55i4WfboMcx/8ZGwDxDJ1UhcGHB/qONx8xTcf"
+    "VGSU0Ot6UM1sIZARboGZrPM7SJ8Mxfm3f0TBf/zynk1nlWylrqQuV9HzFjhHGH7hUlSTTBx6fJTM57ghRtl/+oJlzzoX"
+    "pJ2C3cSCeZfhCs7jMMaDWy+Cf141Erj51C8LJ1pukHmeTgS0XyFpJbMgq+/lRI1cXmec9xikXfRWyQK4MLg+uU2Kvg4p"
+    "HtwJlRGqJfUDhXdB0XKVxL/cHKBmu9ZH6ft3S1rf87bO9+gPdLL/Zv/wdGMHOs8Cb7Jepg3H/iR5rwIgcL1RWiRxp8OK"
+    "1iHkdHp88JSUOPnF4s0e78Hhm4FOp389pcPvD/48PQYrTsulSR3HdS2XAfTxwUBtoZ3hJQMXQ/v0WjQYZx8lsygcLag2"
+    "gHeeY3pXhjYnXxSPG8NfLjjmlqKNEwyM+Yb3BMU9HkB13/Y/M1Vwxujt0Xvcfc2PqVtciVVfSFxGnxtJhu8lXH+Pv9hi"
+    "eXeHr7pYKrSe5ysZPsna2C4+dGBDlNLGr8XkTgMFGZ8JxYOPNWKOPAG3w7C9sFFL72UkVKbwMIs96RZ/59HJ2+l3ryHj"
+    "HS8c6ixyTOgWIir8bS4EaSD1GnFAztQ/YW4DBD7pUPq8jFacsUsw5ThtJvU8iQRGbYWy4zB1zeecMxiIMSF8sYX3oWXh"
+    "O6N//dvs7k0YTK+kbPGnTV6a2tgiy47itBiZIDHN4xI/mWD5K+Sp0TpMY5Psf4hUkEY="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1575,7 +1577,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1649,9 +1654,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -2170,6 +2188,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -7531,7 +7554,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7640,6 +7665,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7648,7 +7674,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7692,7 +7719,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -8962,7 +8989,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -12252,11 +12279,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

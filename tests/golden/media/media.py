@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1169: the first handler from handlers.py
-#     line 1227: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12190: the tables (commands, groups, errors, result shapes)
+#     line 1171: the first handler from handlers.py
+#     line 1229: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12221: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -95,6 +95,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -925,7 +927,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjMzNzgsc2tpbGw6MTczNgp4nG1RPU/DMBD9"
+    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjMzNzEsc2tpbGw6MTcyOAp4nG1RPU/DMBD9"
     "K6dbWFzEiLp14mNokUAwRBkc+9pYin2R7aggxH/nYgcaITxY9vneu/eeP/EUeRoTbpsGUck2uncaUOEhEJQz6AQanvZ3"
     "4Lw+0TW2qsHMgaRpB0c6Q9J+HCgBHyG5gYKhGfO2ewU9WccVkXqiXCCGQ9YmQ6lsgbTppTZwvEoQtCcFuacALqcqoOJH"
     "PVDO89CXnmp/qtIenw97sGwmTyErIN+RtWTrY6TEUzSzbFkKDXuvg62GF69Nq27EeoObTeEt8yJZmdUNE8kVH0RMeZt5"
@@ -1000,36 +1002,36 @@ _DATA = (
     "NU70nl7de/dI9sc1NBlUuHpQgmdpiPT3HqKc1d0OnuIHch666GPo3hnOq0CwUrQv8MxvZViKDx5WUXhxyPPJdbmbnRx9"
     "T9CY+kdxaV13JRp4B5x7VZA/qn41wRgHz4nA/3sisErWc2Lu7ey+ePnq699+860cxqAMlm0lDFc/Hll+W1SUJnoicJPw"
     "dNNaE7kfseHXbZkF6Td69X3vWPuC93XVW0MNVlvdO3kjaiT0ddptebK9c8jOKtGu2aP3VayDWrZW7YF6UkYtK+eoFxQv"
-    "WPPqzxVtJdwT8Zs60SjJK6mTJrM6IZ1N4DapMtTIU+TGhY4nKYbluMusFdb3+Vxj8d0NFkdgx6LcqShFyB8F/M7/ziE3"
-    "859PhR8XWNjOqI8Mdo/6sXxrkMwaYFZT2Bqsl/fDOqu1VVP3MQmcqFhzKymBQt7BS/jO5T1hlafjD4MGjrUJcQ3K199u"
-    "oiKku5eUzrgVVKEljRrNqJsq8UDoPSK5BpRF5l13j90HKgOKBhzrxPyXSb57lBIv/sFR6IyaL7tUOjTWfrWB8A7Rltbj"
-    "7Jeaw/hHN1Wvm593j08KuGMt9MRq/ukAdbXOGmia5UodzIve/WCOFqNF+7Uzaee12BanR384Ojnb2gPEc24WI5j+x13L"
-    "btkoheqrv3yxgRnmg0Uba569eX98x6KD2/8AXMjnZHictVfbbuNGEn3nV1SUh5GxonZuGyByEEDxOrOziK2Bx0kegmDY"
-    "IktSj0k2t7tpWzvOv+dUNSU5tpMAAfIggE12n67LqVOlPM+z1jQ8o1HDlTWjrOJQettF61q8PJOXMypd05i2ChQ3JpJp"
-    "ww17urFxg2eyjVnzhAwF17fVRF5xs+Sq4oo846Uv8dl5inwbqbG3eK9n44abKX0fGE82ULiydU03G26BFU24opYZd6ph"
-    "NO5wsJ5QdC3QwoY5TqgzNcfIRzPyPQyJCTfPPwYHkFbuNxXhBP33/eKcuL3m2nU8HWXwqDPRLm1t4xaOXvD/egtr6d02"
-    "bnD41fTLf+AuxVUDcKbhaCoTzSwjumYfUoheTJ9Pn4+yHJH86rM8pzfcsjcRTi63tOz9mplW3jW0gUE1jk277TFVjloX"
-    "CchxCoO/zrLP0z1Z9nfGPNOY47LP6cS10ZsyZllOFyl6JlDRJf+Tz922SLbbGGjl6gomjLkOjCx5XLC215I8OGhrfhaQ"
-    "j7hBMmR3591HLiPZNkRT1wHu7lwCkifx+0dBkYuR/WEf7BQr9PpiQr2Sw8TpYORD8+hkcXY2P/83TafTIe8FjQFf5I50"
-    "BXNCrFyvl/AtHK63jxkxoeLTyF2NZhR9j9VI8owVYH8psJ1CX5YcgpJqt3VlEAnsZe+dx/rT6Mq2VTo1kYIKAVnarze2"
-    "jQNkwlwZW/eep7TYP6dkK+DeNjEcNzkNdG1CpNrCfrcSx7BVYvNGEmF2AX4m4ex6TejeVbfc50OLYkWr2qzD7PdjOtTR"
-    "s08jkQiYfm3qnn95hghf8RZGwd7OeHyL4IXsCccIfDqVF1p8QdKrFIKxtj0SYx9dGEqw0uzuLcAdhCr8xh+nihTAdL/u"
-    "G9bPSAXyOvgpPh6neseNSwbHGPSx7fopnOmfMYlvu9rYlhbvLt8uzgsKBg4r66XWEgrgNCJUwvXk5FhiOpHUWe9asRNb"
-    "vDXLGkQpXbuya60VKc2KV6av45EWphAUWtOKvZLnweJj5Culr3EVE0N2tgdilMZ7y0EPBLEhlU6EP95dc2vakouppGTD"
-    "dVfQjfNXIYGoK5KMcwfxxaU40XQRdNhHK3ExabCBtaUVxVOmhiREBaoJrz74JJ4ViMG3iP7rI01ObUMM971R4oadrLYi"
-    "TXCvkIdCbJlT7SRfSetA+xJRGYcIOqyR+oQnOI3phOKK3dgKsnqUGsfW9XsOGNlLqEAkAeGWhpKszvPG3OYDdc6L2RAz"
-    "VH5binAX9y3vo5BOqv4hYQaAi9NvwRe3WgUWNFTEGj4uTXmVlLFHUxMVFgfPTLtF1kQOEVqH9DxRfnm+NLHc7OpHs/+d"
-    "Bg7CYw/6MgQV6xFejPBGi16EaNCYQ92pBymuSRL2HFItYVNuJik6ot2FlVRiEkBIkOFrPjQjoYNEED64m/zelkJLez60"
-    "Jg14X1l3SOZkH33VZe1ZgybBr7jtRGFGelp8aWzDH4a3yd9g/39YDPr8zfz96Rev4epYfNS8AbgRFg20OTr+s1JPecy1"
-    "LN/NL/+DOvE2ctBQLLcxMVa+7MRz8PRRx33Ky3u+7baJe723h0bxx64KefataJwMkkL/bQwKqQdoVqmdoZBDxZHKRxoB"
-    "RD7EIV3ZkDSWMTr89ejswpJKN3DpUQEPpLEVtSHTdWy8lmzCA+2/Sgdm5/Oz06+LNJOcinqUMDVk2Z0+0N3QDaW1YtGw"
-    "UY28y+4wce1/2P0cX+/2fVrevMC6EC99a+oCC+Ssh9h04Byytmu5SKqtpHsOA5p0kc75uNMQDHHrqQK+FMBemrqiocgr"
-    "SoJvIEMhNZuhP2kFDEEQHUCjDIiE5496+7GMfyq83rQJ/bWgP1LUO7q8J6CP1FhuAfP1FDqLD/EYmWAV159+TsBffCnI"
-    "g4EfKu64rbgtt8mJDkolFRsfXWODzqj7ySwhyz4ZZRL2i5dqdgSFkdmH5sI34GNiyfNhhwrRDcJaSnMS1B3OvwRHle+D"
-    "ZCb5PsewwwIgmiXCKeQ2O4mktPFYia1CNrRpW27SRZvtAP/q+Z4Mvu9iQn97WNL4JPo6P6F/0vu3b96eX6J2kAdtZ3Kv"
-    "6Hk45OrF61fqNvvGtmaAu9yvaAyQy9OLsz9CSUN40tXsqbFI//GgPS3gmD4nOr47f5NE9slZSv4f4cycVnwjQ0FXo1Zl"
-    "VkSkEHGB+HH+QxLnp4cx+WuFCJeudijZk8V3i4v3ioj5JYJpacdMmwbpLlS7TH8T4Uabpn8x90n44S8bABNR9BL1Sxtd"
-    "5Uotn8lBXfXjTjuhE4s0wiUmDEx7oo0+HCrlT8HvT7o6IE2zXwEqzxXo"
+    "WPPqzxVtJdwT8Zs60SjJK6mTJrM6IZ1N4DapMtTIU+TGhY4nKYbluMusFdb3+Vxj8d0NFkdgx6KpHFPBB38LNTVdhG6o"
+    "8KsCC6PlptHwbNRHBt3AsZq91hC9vB/RWW0BajwmWRMVa+4iJVhIOXgJ37S8J6zyTPxh0MCxNheuQfn62020g0z3kjIZ"
+    "t4IqdKNRjxk1UiUeCL1H/NaAski6656x+0BlGEldW9aJ+Y+SfOMo5Vz8W6N0yRJLVUNj7VcbCO8QaGk9TnypL4x/b1O1"
+    "ufl59/iQgJvVQjus5l8NUEPrrIGmWanUwbzo3Q/maDFatF87k3Zei21xevSHo5OzrT1APOc+MYLpf9cFbTVtUK+C6qu/"
+    "fLGBGeaDRRtrnr15f3zHooPb/wA/iOV4eJy1V11v40QUffevuISHTUUc9gskUoQUSlkW0WbVLfCA0Hpi3ySztT1mZtw2"
+    "bPnvnHvHSUtbQELiIZLHnjlzP8499ybP86w1Dc9o1HBlzSirOJTedtG6Fi9P5OWMStc0pq0CxY2JZNpwxZ6ubNzgmWxj"
+    "1jwhQ8H1bTWRV9wsuaq4Is946Ut8dp4iX0dq7DXe69m44WZKPwbGkw0ULmxd09WGW2BFEy6oZcadahiNOxysJxRdC7Sw"
+    "YY4T6kzNMfLBjHwPQ2LCzfP3wQGklftNRThB379dnBK3l1y7jqejDB51JtqlrW3cwtEz/q23sJbebOMGh19Mv/gEdymu"
+    "GoAzDUdTmWhmGdEl+5BC9Gz6dPp0lOWI5Jcf5Tm94pa9iXByuaVl79fMtPKuoQ0MqnFs2m0PqXLUukhAjlMY/FWWfZzu"
+    "ybL/M+aZxhyXfUxHro3elDHLcjpL0TOBii75n3zutkWy3cZAK1dXMGHMdWBkyeOCtb2U5MFBW/OTgHzEDZIhuzvv3nMZ"
+    "ybYhmroOcHfnEpA8id8/C4pcjOwP+2CnWKHXFxPqlRwmTgcj75tHR4uTk/npNzSdToe8FzQGfJE70hXMCbFyvV7C13C4"
+    "3j5kxISKDyN3MZpR9D1WI8kzVoD9o8B2Cn1ZcghKqt3WlUEksJe9dx7rD6ML21bp1EQKKgRkab/e2DYOkAlzZWzde57S"
+    "Yv+ckq2Ae9vEcNzkNNC1CZFqC/vdShzDVonNK0mE2QX4iYSz6zWhe1fdcp8PLYoVrWqzDrO/j+lQR08+jEQiYPqlqXv+"
+    "4wkifMFbGAV7O+PxLYIXsiccIvDpVF5o8QVJr1IIxtr2QIx9cGEowUqzu7cAdxCq8Bd/nCpSANP9um9YPyMVyOvgp/h4"
+    "mOodNy4ZHGPQx7brx3Cm/8Ykvu5qY1tavDl/vTgtKBg4rKyXWksogNOIUAnXk5NjielEUme9a8VObPHWLGsQpXTtyq61"
+    "VqQ0K16Zvo4HWphCUGhNK/ZKngeLD5GvlL7GVUwM2dneEqM03lsOeiCIDal0Ivzx7pJb05ZcTCUlG667gq6cvwgJRF2R"
+    "ZJw6iC8uxYmmi6DDPlqJi0mDDawtrSieMjUkISpQTXj1zifxrEAMvkb0Xx5ocmobYrjrjRI37GS1FWmCe4U8FGLLnGon"
+    "+UpaB9qXiMo4RNBhjdQnPMFpTCcUV+zGVpDVg9Q4tq7fc8DIXkIFIgkItzSUZHWeN+Y6H6hzWsyGmKHy21KEu7hreR+F"
+    "dFL19wkzAJwdfwu+uNUqsKChItbwcWnKi6SMPZqaqLA4eGLaLbImcojQOqTnkfLL86WJ5WZXP5r9HzRwEB57qy9DULEe"
+    "4cUIb7ToRYgGjbmtO/UgxTVJwp5DqiVsys0kRUe0u7CSSkwCCAkyfMm3zUjoIBGED+4qv7Ol0NKeD61JA95X1t0mc7KP"
+    "vuqy9qxBk+BX3HaiMCM9Lb40tuF3w9vkb7C/3y4Gff56/vb485dwdSw+at4A3AiLBtocHP5bqac85lqWb+bn36FOvI0c"
+    "NBTLbUyMlS878Rw8fdBxH/Pyjm+7beJe7+1to/hnV4U8+1Y0TgZJof81BoXUAzSr1M5QyKHiQOUjjQAiH+KQrmxIGssY"
+    "Hf57dHZhSaUbuPSogHvS2IrakOk6Nl5LNuGB9l+mA7PT+cnxV0WaSY5FPUqYGrLsRh/oZuiG0lqxaNioRt5kN5i49j/s"
+    "foqvN/s+LW+eYV2Il741dYEFctZDbDpwDlnbtVwk1VbSPYcBTbpI53zcaQiGuPVUAZ8LYC9NXdFQ5JU2UWX70Jd06jKD"
+    "9yIA6JABIZBZ7I4Sen6vViTglwL8QExv6PzOiQdCLPeA9HoKTcWHeIgksOrqL78m4M+/EOTGBmmE7yruuK24LbfJ/g4i"
+    "JcUaH1xjg46n+6EsIcs+mWIS9rPnanYEe5HU++Z62NbJsJLnww7VoCtEtJS+JKg7nM8ER0XvnSQl+T7HnMMCIHIlmim8"
+    "Njt1pLTxUDmtGjZ0aFtu0kWb7QD/4umeB77vYkJ/fbuk8VH0dX5En9Lb169en56jbJAH7WRyr0h5EH8GvJcv1G32jW3N"
+    "AHe+X9EYIOfHZyf/hJLm7ySp2WMTkf7ZQWdawDF9Tkx8c/oq6eujY5T8NcKZOa34SuaBrkaZypiISCHiAvHz/Keky4/P"
+    "YfKvChEuXe1QrUeLHxZnbxURo0sE09KOmfYL0l0odBn8JsKNNg3+Yu6j8MO/NQAmougl6pf2uMqVQwXthVU/7mQTErFI"
+    "01tiwsC0Rzro/XlS/g/8/ZCrs9E0+xPzYhP8"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1254,7 +1256,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1328,9 +1333,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1849,6 +1867,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -7289,7 +7312,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7398,6 +7423,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7406,7 +7432,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7450,7 +7477,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11843,11 +11870,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1474: the first handler from handlers.py
-#     line 1586: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12639: the tables (commands, groups, errors, result shapes)
+#     line 1476: the first handler from handlers.py
+#     line 1588: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12670: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -97,6 +97,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -1182,7 +1184,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTQsaW5wdXRzOjM0MixsbG1zOjE1Mzcsc2NoZW1hOjM1ODIsc2tpbGw6MTg0Nwp4nH1TTY+bQAz9"
+    "Y29tcGxldGlvbjo1MTQsaW5wdXRzOjM0MixsbG1zOjE1Mzcsc2NoZW1hOjM1ODAsc2tpbGw6MTgzNwp4nH1TTY+bQAz9"
     "K9acYbfn9JTDqq3U9pBmmwPiMAUDo8AYzcdGUdX/XnsGAt1DLwx6PD+/sR+/Ve8ozl4dqkqpgh8+UHNVhfpMN5hiMwB1"
     "QBbBBJwgDOj41T+puqiUw5V8ym+Ab+ju4AccuwJG6ntje9Cei6EnXMpu2gSuufAB0QYziiwEM4kyxBnIJaTR44iOD9vg"
     "6D/C2UWE24B2gUZss2D0yHpnfcXklA1rm/wW3PsqFjrjfMi13JS7iP6oGeMCZtkWOu56G3TIkrOjaRaXo2GSsDPiC3E3"
@@ -1265,38 +1267,38 @@ _DATA = (
     "lq2IDzNNPUB8M2w4tKtkVPsUJ343w/hKqzvVBzyI+Dq/AHTDH/PEieuXKi2+5AMwbkmghGrZIRz6E6RVmwrc6ZU5krmT"
     "yKFFkenQ/bUfE80NtLnx3GZa7YTEnxXKk+VuwDfcicOfCjkRWuSqVqdNk2x5pUWVp5AKj/iVTk/ihYZuKRrsfyGwVzX1"
     "xt2DiPldbPXo0bc89MgmxtZHdtBcG6ZMjlVWgRqMucM+AuNbNWTP4zYLX2et8Ec1m/i++iB3K1ZlcRXd69Uvtc6cJiZV"
-    "TKW1eN268/M8FyUCLyoT6oijarqk5pjc6ZSobAY3y5SlhqLCWB87r6QYl9MBqyTOHwrnxuQHO0yOkgWTcsekFLFQF9Xa"
-    "p6OP6jOu+JGDQ1Sy6hODPSLXCi1KMm+A2dwrqMF6sh3WSa29m7qgSeAUhMUtrQQKFRVPEfYpj4RTIdH8OGrgaN15qEH5"
-    "7vtdVFSgqqNCzW+giq1x1PBGp0NpAELPUfrWgLLa4qi7x8ENlQFFAw4IfPmFVOhipZJydQpVm3Ztj6Yx97c7CO9RR8Rd"
-    "39Ckxh//VD13Ydwj7pLjzrnYm6v5Ewbqrl000DT3hepgHg+3g3m1elt0X3ib9V+IfXH86m+v3p7sHQHiKTetEczwkdm6"
-    "Wzb2nOqzP3m8gxmWL4su5jx5+cubayYdXf0XQz4jn3ictVddbxu5FX2fX3GrfbCNapRkkxZYebuA4XWzLmo7sF3koSgy"
-    "1IiSGM2QsyTHshDnv/fcS2rsxMo2L30wPKQ4h/fj3HPvlGVZWNXqKY06ZaPfjoq5DrU3XTTOYveE0j4F7e/0nKIjtdQ2"
-    "hikeXRPG1HnXdhEPXgfX+1rjUVHt2lZZnF+pSI1bBuKVszrtqLAOE/pX4KUJFNamaWiz0havRvxIVut52N19GKKr13JD"
-    "etgoE8fUB300Jd9bMpE2Jq6oLD8GZ+Uqr1W67x83V5ek7Z1uXKcnowKWdSqamWlM3MLDa/17b4BM77ZxhZdfT376M7vJ"
-    "uOl+vNTqqOYqqmlBdKd9SMF5NXk5eTkqSgTx5z+VJb3VVnsVEabZlma9X2pNC4SHVrCowWuTbntMc0fWRdJzEyew+Jei"
-    "+CFfVBT/n3AXEm7c8wOdOsCrOhZFSdcpcipQ1SXfs7/dtkp2mxho4Zq59nSom6CRIa/HtDR3DAznTKMPOE1xhUzwaZj3"
-    "UdeRjA1RNU2Aq4NxC+eJfX7PKHwzMp/PwVUxQ+6vJLVi+SSb+cxAOr26uDi5/JUmk0lOe0WHuKAqHckKBoU4d71co+/h"
-    "c7N9TogxVZ9Gbj1CfH2P1YizjBVgP1c4TqGvEeMUz93RhUIscFZ77zzWn0ZrY+fpLWy3OI+sDeuVsTFDJsyFMk3v9YSu"
-    "hueUOQEcbGPDcZOTUDcqILMG9rsFO4ajHJy3nIoh/wcc0K6XnA6uutmQEamJBS0atQSjvh3UXEcHn0YsDrD9TjW9/nyA"
-    "EK/1FlbB4E55/BZBDT4TjhH59FZZSfEFzrCwCNYae8TWPr8x1Cvdqt3FFfiDYIUvPHKiRUxzv+xbLT8zufuYPWUvj1PB"
-    "48qZBs80GGTsch/O5H+SSd93jTKWrt7dnl9dVhQUXBbq4+IMAzyJCdVwPrl5yGEdc/aMd5YNxRFv1KwBV2pnF2YpBUNI"
-    "8VwvVN/EI5Et5ijUxrLBnOps8jFSljLYurkmDd3ZPnKjVt4bqBa/ENgGrh+WqQlK8E5bZWtdTTgpK910FW2cX4cEIq5w"
-    "Oi4d1BeXZk2Zfi0kSYQVrK0NS56QNSSprVBQ2Prgk3zOQQ19j/C/OZLsNCbE8NQb4W7YCavV98xIqvihYltOIFucMBs2"
-    "oBSYXyMqEH7wYYncJzzGaVXHLBfs1syhq0epc2xdP5BA8dkknRxu7ijJ6rJs1X2ZuXNZTXPMUPy2ZuWunlres85K4T9j"
-    "TEa4Pvs7COMWi6AZDgeWcHKm6nXSxx5tLcJF9vBC2S3SxqKI2DrkZ18JluVMxXq1qyHJ/z8ldFAf8ygyOaxYj7Axwo5U"
-    "PqtRFprH2hMfUmSTLgwsEkHRql6NU3xYwivDycQYgKAgx3dDCoMQgmMIJ9ymfHKkOko5DLr2iMRXNWKZdqS6TisvuUvR"
-    "g/s/pxemlycXZ79UqUWdMY1qUD4UxYM80ENWRpZZLFqtpFgeigf03uEPp1/i14dBs3nnFdYVNEV7q5oKixNLPVjXQRPh"
-    "zE5+oY5mzkqaWzXrSed83JEJ7Xw5EcAfGbBngRc0JHtOqfIV+BiS7GSlEu7lIDAfoJlo7ID+KLcf8yAgFeiVTehvGP1Z"
-    "aT3Q7ZNKelaWfAuSLG9BYnyIx8iElir7938S8F9/YuRs4Ie57rSda1tvkxMdGAuPvijYdI0JMq0MfToh8zluawn71Y9i"
-    "djStRma/Nhe+AR/dqyzzCeHjBmGtWaUYdYfzF8aRAvjAmUm+n6DxaQZg6nIBcQ9Tu0qhdPBYuCt8znpt8JtctNpm+Ncv"
-    "BzL4vosJ/fxxSYen0TflKb2gm/O355e3R8e484PoGt/LdR0ec/XqzWtxW/vWWJXhbocVHQLk9uz64o9Q0kyWyqvY3yF5"
-    "5CUuEKjVb25DbQ/HEAGOhom65WQwg8P+DpuHZrx8nZ5yJwnoC4sxD4tLoaz066XT34DhkRsY7/EP9RNNIxzghDJF+o5J"
-    "KOxhlvicWUwFtxirkj4/JnvvBTzyZS9v1VqLe5xnK06OWcPZTqF3AkwT5DAc4YWk1jxnbmR4JIiJartmr9LyhYsGMzSY"
-    "lNsOtkrG+ttWh6oortLEkOiW6bwP6eshhsfQP5itpCEnrXuXOu/+zKe2jES5roPrJXcmvI4kIt03t1fXHKv3HuGBebtT"
-    "0r+GEHCAdqMFCm9/5PM9HnKCllCWcxNW9Ov5zW+Av+mX6Gio2N3P0lV20JByoRSc+Rbsk4baDjNiNXQjbBtPF6fvKE/N"
-    "+Tvlevd1sz80u4+fvDV98cKgpVlEZgujz4TgUhvMhxUXDTffVCgqDT/fAwrlAxGmImdp80DkUD668LEjY+Kuv3+XlbAp"
-    "vPjEE/Nn4F7lEh7zByNvfi9Oo2aorgw0mRkLsJNU0iS/iX2zbZR4fhvxy+ws+CucpwHMGvCt1iv59uOPFq4AGIrdqPen"
-    "UZKIMTfyhD4p/gt1XKTX"
+    "TKW1eN268/M8FyUCLyoT6oijarqk5pjc6ZSobAY3y5SlhqLCWB87r6QYl9MBqyTOHwrnxuQHO0yOkgWTZnJKxxzVmuem"
+    "wOr7rfh1g0M4qk5CYiOmVZ8YdAPH5jZBDdGT7YhOahNQAzTJmoKruJuVYKGY4inCFuWRcCrkmB9HDRytmw41KN99v4t2"
+    "ChR0VKP5DVSxK4563ehgKA1A6DnK3BpQVrsbdc84uKEyrKTuMXD38uOo0MBK1eTqAKo27dr2TGPub3cQ3qOEiBu+oT+N"
+    "v/up2u3CuEfcIMdNc7EtV/PXC9RYu2igaW4J1cE8Hm4H82r1tui+8DbrvxD74vjV3169Pdk7AsRT7lcjmOH7MmiraYP6"
+    "dlN99iePdzDD8mXRxZwnL395c82ko6v/AvkEIbN4nLVXXW/bNhR916/g3IckmKV+bkCdrkCQZW2GJSmSDH0YhoqWaJu1"
+    "RGokFcdI+t937iWtpI3b9WUPQUSaOrwf5557led5ZmSrJmLUSRPcepTVyldOd0Fbg90DEfeFV+5K1SJYIefKBD/Bo238"
+    "WHTOtl3Ag1Pe9q5SeJSism0rDc4vZBCNnXtBK2tU3JF+6Qvxp6el9sIvddOI1UIZvBrwozBK1X5z964PtlryDfFhJXUY"
+    "i96rvYlwvRE6iJUOC5HnH701fJVTMt73+8XZqVDmSjW2U8Uog2WdDHqqGx3W8PBc/dNrIIt367DAy8+Llz+Sm4Qb78dL"
+    "rQqylkFOMiGulPMxOE+LJ8WTUZYjiK9+yHPxRhnlZECYpmsx7d1cKTFDeMQCFjV4rejW+6K2wtggVK1DAYtfZ9mjdFGW"
+    "/T/hzjjcuOeROLSAl1XIslycx8hJL8ou+p787dZltFsHL2a2qZUTu6rxChlyaizm+oqA4Zxu1A6lKSyQCToN8z6qKght"
+    "fJBN4+HqYNzMOkE+vycUuhmZT+fgKpvB95ecWra8SGY+MFAcnp2cHJz+KoqiSGkvxS4uKHMreAWDfKhtz9eoa/jcrB8S"
+    "YizKm5FdjhBf12M1oixjBdhPJY4L31eIcYzn5uhMIhY4q5yzDuub0VKbOr6F7RbnkbVhvdAmJMiIOZO66Z0qxNnwHDPH"
+    "gINtZDhushzqRnpkVsN+OyPHcJSC84ZSMeR/hwLa9ZzTwVU7HTLCNTETs0bOwaivBzXV0c7NiMQBtl/JplefdhDipVrD"
+    "KhjcSYffAqhBZ/w+Ih/fyksuPk8ZZhbBWm32yNqHN/pqoVq5ubgEfxAs/5lHlrWIaO7mfav4ZyJ3H5Kn5OV+LHhcOVXg"
+    "mQKDtJlvwyn+k0zqumukNuLs3eXx2WkpvITLTH1cnGCAxzERFZyPbu5SWMeUPe2sIUNxxGk5bcCVypqZnnPBCKS4VjPZ"
+    "N2GPZYs4CrUxZDClOpm8j5TFDLa2VkJBd9Z33KikcxqqRS94soHqh2SqQAleKSNNpcqCkrJQTVeKlXVLH0HYFUrHqYX6"
+    "4tKkKZMvhSSKsIS1lSbJY7L6KLUlCgpbH1yUzxrUUNcI/4s9zk6jffD3vWHu+o2wGnVNjBQlPZRkywFkixJm/AqUAvMr"
+    "RAXCDz7MkfuIRzit7IjljN3qGrq6FzvH2vYDCSSdjdJJ4aaOEq3O81Ze54k7p+UkxQzFbypS7vK+5T3pLBf+A8YkhPOj"
+    "30AYO5t5RXA4MIeTU1ktoz72aGsBLpKHJ9KskTYSRcTWIj/bSjDPpzJUi00Ncf7/4NBBffSdyKSwYj3Cxgg7XPmkRklo"
+    "7mqPfYiRjbowsIgFRclqMY7xIQkvNSUTYwCCghxfDSn0TAiKIZywq/zekXIv5tCryiESX9SIIdoJ2XVKOs5djB7cfxVf"
+    "mJwenBy9LmOLOiIaVaC8z7JbfhC3SRlJZrFoleRiuc1u0XuHP5x+gl9vB82mnadYl9AU5YxsSiwOjOjBug6aCGc28gt1"
+    "1DUpaWrVpCeddWFDJrTzecGAzwiwJ4FnNCS7ZkFlniWFGvMieU9EgFiio9Pu/ZJw6iNbEYFfEPCDqroVl/feeFCRdA/y"
+    "y29BXZwP+0iC4gL76+8I/PNLQm61J0n8UKtOmVqZah3t70BWOPOZYfEa7XlQGVp0RKZz1NEi9tNnbHbQrUJSvzTXSaI2"
+    "GleepxNMxRUiWpFAEeoG5yfCYe5/oKRE3w/Q8xQBEGupdqh9yU2RiHhwn2nLVE5SrfEbX7RYJ/jnTwYeuL4LEf34bil2"
+    "D4Nr8kPxWFwcvzk+vdzbx50fWNLoXippT/4kvBfP2W3lWm1kgrscVmIXIJdH5yffQonjWKysbHtzpGlXUG1AqN7alWh7"
+    "OIYIUDR0UC0lg8jrtzfXNC/j5fP4lJqIR0uYjWlOnHOT5FY9t+orMDRtA+M9/qF0gm6YA5RQokjfDbQmlriUWQwEl5io"
+    "ojTfJXvrBTTtJS8v5VKxe5Rnw06OSb7JTqZ3BIzD4zAX4YUo1DRirnhuFNAR2XbNVpGlC2cNxmcwKXUcbOWE9cta+TLL"
+    "zuKwEOmW6LwN6cv5hSbQb4xV3IujzL2LTXd75mNHRqJs18H1nJoSXkcSke6Ly7NzitV7h/DAvM0pbl1DCChAm6kChbc9"
+    "8ukeBzlBN8jzWvuF+PX44i3gL/o5mhkqdvMzN5QNNFScKQVnvgZ7r5e2w3hYDo0I29qJk8N3Ig3M6RPlfPNhsz00m++e"
+    "tDV5/FijmxlEZg2jj5jgXBvEhwUVDfXdWCgyzj3fAwrlAxEmLGdxc4flkL+38J3DE+KmtX+XlbDJP76hYfkTcM9SCY/p"
+    "W5E2vxenkVNUVwIqptoA7CCWtODf2L7pOnA8v474eXZm9AFOgwDGDPhWqQV/9tH3ClUADMVuUNvTyEnEhBtoOC+yfwEH"
+    "xaLr"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1613,7 +1615,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1687,9 +1692,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -2208,6 +2226,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -7292,7 +7315,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7401,6 +7426,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7409,7 +7435,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7453,7 +7480,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -12292,11 +12319,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

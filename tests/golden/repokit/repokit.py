@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1125: the first handler from handlers.py
-#     line 1210: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12003: the tables (commands, groups, errors, result shapes)
+#     line 1126: the first handler from handlers.py
+#     line 1211: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12033: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -97,6 +97,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -879,7 +881,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM3MTYsc2tpbGw6MTc0Nwp4nO1UsU7EMAz9"
+    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM3MTIsc2tpbGw6MTczOQp4nO1UsU7EMAz9"
     "lSgLILUnZjYEAwsTSAxVh7TxNRVt3HOSO50Q/46TtHdFYmM4IdGhiRP72c92/CE7wjA5eVdVUhb8IxjRgyzks7KqA5Fl"
     "t5F1Ucl2QBvvHuIqFF9O6HqPdMz3zisfHCu8GDwIb0AckN572wlPAFdOZAVWrqP64ovdKq3Z7F7rhBqPM+JEIXl8hAE8"
     "JMiGlG0NuJOmsCg4oA5IGJXB60K2OI7K6kxtDryqi1v2Vsmy1DB5wy6kzZSiNz7f8bYsd6EHn3YWZ6EubBgGZqaO7M+b"
@@ -963,36 +965,35 @@ _DATA = (
     "NTHHU11KMRUzx0UUXpzyQDIfFCVHPxD0Tn2/qbS0hbFV4b0DVl4V5O+WB5IZ4/mG9v2/077FZF0l5t0Hew8fffnV7//w"
     "tRxGSBks22JLMBwFaD8typQmdkXITcKnm2WtwXsE/HIWVSb9xjFYfyxj64Ljuty2TmcXtvu35o024amRGJ9sb33lwWKi"
     "XRKjqxpM5zVuXsZAnYLTbvBBxP2vBw2vXrpKP0wFKPUH1G865EGUvqBN6qnVMekM7DBOlDlgbmRcOEwgQb/G/ofZML9n"
-    "743J99aYHIUdk/IhICnCaoH+4QZ/hJj++Ydw3iCc27WwnVHvGOxBxQWNTBtgFhcsNViPVsM6q51YpIN9JHCsIs2ntAgU"
-    "eAdP4Q8FHgirfDp+e97AsXT5U4Py1dfrqAjLlkuiM24BVTjtQWc46KBC7IHQc5TkGlDm66y6e+zdURlQNOBYJ6pD//5g"
-    "FhEvPssfDh1U07YWio25v1xDeIdqS/Mx+6VzF3yevTxG4sc94IMffBgkHDfTfCqXDozNGmiai9M6mIe7q8Ecz98WW0+d"
-    "SXpPxY44Pf7z8cuz7QNAHPA5jPKfILELbtlY+NZnf/RwDTNUL4stzHl29ObklknPb/4DP+3zY3icrVddc9u2En3nr9gq"
-    "D7bnmkrS5N6ZSm1nPI6a5k5tZWx17kMmY0IkJCIiCRYAbWvi/vd7dkFRTmynD+2DxwAI7OfZs6s0TZNG1XpCI6dbuzFh"
-    "lBTa5860wdgGxxfxeEJWTjzVqtlSbmv8Lzz5Ujl9TGtzrRta6pV1mkKpdxfIOlKroB2ZMKbfPX80eLUxVUU3Jd4oCspv"
-    "qNEa0nob6DCvbAOxPqjQ+WOc1zZoUkUxrFvXNfpoQvgH2XRjQklp+slbiIRepxWUN5r+ezk/J91c68q2ejxKYFirglma"
-    "yoSt+PdHZ5z29H4bSjx+Nf7hXxSsyO3NwataB1WooCYJ0bV2Psbmxfjl+MUoSRHEH79LU3qrG+1U0AUtt7Ts3FprWjlb"
-    "UwmTKjwbt9spFZYaG0gXHJI0/TlJnu00Jck/GO4kOaHTyuQbWjvbtQd+J/MYQV9sW9zKVVUtVb454DO3bpXzGvcyLHQT"
-    "/E/ZhAqdV9hxMHNkwCO6iaqMwovKePbVNJT1kn/KyK7EoNbZtVM1G4QTFU04Rq43bPiWtMpL/mKCH7yDxc+e0altglM5"
-    "YpHSRUyuYpNienYpabdZDC0LWNmqgDeHuvIaoNpFSAxZmYpdQs5LoIVvw7RPOg+wG/CqKo9sDPFDQAWp/2MprBpg7e/B"
-    "U7ajNyA7pk7QrBDoaOhDE+l0fnZ2cv6GxuNxD86MDqEiSy3JDib5UNhOFOlbuF1tH8L2mLLPI7sZTSi4DrsRQxE7iP0T"
-    "EW/Id3muvRfk766uFKKBu9o567D/PNqYpoivcFzjvlrrYV+aJvQio8yVMlXn9Jjmw1rcJRE42MaGQ5OVYFfKB8AC9iO1"
-    "cAxXOTpvORlqF+QDDmnbSVoHV+1yyIlU7opWlVr7ybei2pf7wecRUxiMv1ZVp/88QIw3eguzYDGQjG9cEXzHTxH6+CrN"
-    "hCM8J1mABHNNc8TmPqLS56Wu1U5zBgwhXP4Ln/bF5dZdreUzV2QXel/Zz2kkJujsi7fzplk/Jmf813jSt22lUH3z94t3"
-    "8/OMvILTgn9o7uVAoEQFpV73ZHTIkT3mBBpnG7YUV5xRywpwyW2zMmupGq7dQq9UV4Uj4VeGKWixYYvvkc6UGUCSWNtC"
-    "kwY/bvfwyJVzBvTKDzzbwEXEdDpGHYLFFGglG3NaSl21Gd1Yt/FRiLjCCTm36BpQihd1GwCKIV4RkbF5KOYqw9QsePWx"
-    "J2SoKRxducjzBcChbxH/10eSHuYw/wWFMnz9rgM0+jYIwfEiY1tOCK0JGWv8DdMs2AtROfQBgFj3nBgTX6uWgS6ya1OA"
-    "/49ix9vabkCB8CmhDpEE5m50wmh1mtbqNu3Bcw4ejjFD/Tc5d5jsvuVdYNhx7T+ETC/iYvYLEGNXK69ZHupiDS+Z+yNL"
-    "dujHAT6yi2fScoQaEVzm/UfLME2XKuTlro4EAb9J8EBBZs80fWCxH+FghBMpf6aknm329SdexNhGchhwJKzCXeM4RoiZ"
-    "PDOcTswrCAuyfK33jZIhwVGEF/YmvXclO4pZ9Dp3CMVXVdIw8Ei1rUYr5OzF8MH/H+ODyfnJ2eznLLaqGQMpB+h9ktzJ"
-    "gu56emSuxabWSsrlLrnDlDD84fYLfL0biJtPXmKfgVa0a1SVYXPSEGac2xbECGd2HAyKNAXTaT9UTCUnLuzghMFjPRaB"
-    "37PAjllepCHbBcXaV0Ckj8zTk5Wgrw+C9G8eBRxEfxLtUx5ZpAadaqL01yz9QXHd0eJeLT0oTNaCJMsrkIzzYYpMaKmz"
-    "Dx+j4P/8wJJ7A68K3eqm0E2+jU60gCw8+qJkoxrjZa4a2nWUzPe4t0XZL78Xs4OpNTL7tbnwDfLRwtK0vyF4vEFYc+Yp"
-    "lrqT82+WIwVwxZmJvp+g+2kWwNDlCorDT18pFC9OBbuC556xDb6JonLbi3/1YgCD69oQpb/bb+nwNLgqPaXndPnu7bvz"
-    "xdEUOq+E2XZDnd/n6uXrV+K2drVpVC9uMezoEEIWs4uzb0mJs1ksr+TxLilTO11enNKHN5eLj2CtUzlRcsmbYN12jAl6"
-    "dqvqtnqCVf7oxXiXU+FD9kRDll8G9OH9yeLXS9AIK7ss7Y3km3uINCmnefaLd5/o7PufFvT7xW+QcoKV6o//ytj+cXpN"
-    "KeZcZ9bMYHhfhtD6yfPnt09Yf/83DFS+0RVGFDF9iWhj1vCDCTydcsdBMZaKR+T53/1hMHkiex/SFFWsw0de8XlaWvTr"
-    "i9n7+dWv87PZx/vjB7dRafS9gqNvOioCZXUxO5svZqKicNsUAZA1RC2t14+ryOLbbK9rCIKUV3/8aIa+Htx4+P7WRClD"
-    "yDj5PyIKLNE="
+    "743J99aYHIUdkyZyzP/UgxkzFeJzLuU/SRAO7Fpl+Gx/7SyhUe8YdAPH4lqlhujRakRntQnoTB/JGqtI8wEtggXKwVP4"
+    "84AHwiqfid+eN3AsXfnUoHz19TrawYrlkpiMW0AVDnrQ8Q06oxB7IPQc5bcGlPkSq+4Ze3dUhpF0IMI6UZ3392eyiHPx"
+    "Mf6kZYnWGrEx95drCO9QaGk+Jr505IKPspcnSPy4B3zmg8+BhJNmmg/k0lmxWQNNc11aB/NwdzWY4/nbYuupM0nvqdgR"
+    "p8d/Pn55tn0AiAM+glH+6yOWtNW0QX3NW5/90cM1zFC9LLYw59nRm5NbJj2/+Q/mo/F3eJytV99v2zYQftdfcXMfkmCW"
+    "267dgDnbgCD1ug5LXCQe9lAUES3RFmtJVEkqidHsf993R1lJm6R72B6CkBR5P7/77pymadKoWk9p5HRrNyaMkkL73Jk2"
+    "GNvg+CweT8nKiadaNVvKbY3/hSdfKqfHtDaXuqGlXlmnKZR6d4GsI7UK2pEJE/rT80eDVxtTVXRV4o2ioPyGGq0hrbeB"
+    "9vPKNhDrgwqdH+O8tkGTKoph3bqu0QdTwj/IpisTSkrTD95CJPQ6raC80fT7+fyUdHOpK9vqySiBYa0KZmkqE7bi38fO"
+    "OO3p7TaUePxi8uO3FKzI7c3Bq1oHVaigpgnRpXY+xubZ5Pnk2ShJEcSfvklTeq0b7VTQBS23tOzcWmtaOVtTCZMqPJu0"
+    "20MqLDU2kC44JGn6S5I82WlKkv8x3ElyRMeVyTe0drZr9/xO5hhBX2xb3MpVVS1VvtnjM7dulfMa9zIsdBP8z9mUCp1X"
+    "2HEwc2TAI7qJqozCi8p49tU0lPWSf87IrsSg1tm1UzUbhBMVTRgj1xs2fEta5SV/McEP3sHiJ0/o2DbBqRyxSOksJlex"
+    "STE9u5S02yyGlgWsbFXAm31deQ1Q7SIkhqxMxS4h5yXQwrdh2gedB9gNeFWVRzaG+CGggtS/WAqrBlj7e/CU7egNyMbU"
+    "CZoVAh0NvW8iHc9PTo5OX9FkMunBmdE+VGSpJdnBJB8K24kifQ23q+192I4p+zSym9GUguuwGzEUsYPYvxHxhnyX59p7"
+    "Qf7u6kohGrirnbMO+0+jjWmK+ArHNe6rtR72pWlCLzLKXClTdU5PaD6sxV0SgYNtbDg0WQl2pXwALGA/UgvHcJWj85qT"
+    "oXZB3uOQtp2kdXDVLoecSOWuaFWptZ9+Lap9ue99GjGFwfhLVXX67z3EeKO3MAsWA8n4xhXBd/whQh9fpZlwhOckC5Bg"
+    "rmkO2NwHVPq81LXaac6AIYTLf+bTbXG5dVdr+cwV2YXeV/bzMBITdPbF23nTrB+SM/l3POnrtlKovvnbxZv5aUZewWnB"
+    "PzT3ciBQooJSr3sy2ufIjjmBxtmGLcUVZ9SyAlxy26zMWqqGa7fQK9VV4UD4lWEKWmzY4jukc8gMIEmsbaFJgx+3t/DI"
+    "lXMG9MoPPNvARcR0OkEdgsUUaCWbcFpKXbUZXVm38VGIuMIJObXoGlCKF3UbAIohXhGRsXko5irD1Cx49bEnZKgpHF24"
+    "yPMFwKGvEf+XB5Ie5jD/GYUyfP2uAzT6OgjB8SJjW44IrQkZa/wV0yzYC1HZ9wGAWPecGBNfq5aBLrJrU4D/D2LH29pu"
+    "QIHwKaEOkQTmbnTCaHWa1uo67cFzCh6OMUP9Nzl3mOyu5V1g2HHt34dML+Js9isQY1crr1ke6mINL5n7I0t26McBPrKL"
+    "J9JyhBoRXOb9B8swTZcq5OWujgQBf0jwQEHmlmn6wGI/wsEIJ1L+TEk929zWn3gRYxvJYcCRsAp3jXGMEDN5ZjidmFcQ"
+    "FmT5Ut82SoYERxFe2Kv0zpXsIGbR69whFF9UScPAI9W2Gq2QsxfDB/9/ig+mp0cns1+y2KpmDKQcoPdJciMLuunpkbkW"
+    "m1orKZeb5AZTwvCH28/w9WYgbj55jn0GWtGuUVWGzVFDmHGuWxAjnNlxMCjSFEyn/VBxKDlxYQcnDB7riQj8jgV2zPIi"
+    "DdkuhFUFaT1JjWXTey+Nm2cAx6d3i8LpD2JFFPySBd+rqxta3HlxryZZD/Irr8AvzodDJEFLib17HwX/8CNLro1nVrwo"
+    "dKubQjf5NtrfAq1w5jPDohrjZaQaOnWUzPe4rUXZz78Ts4OpNZL6pbkOtrXcvdK0vyFQvEJEc6YolrqT8z3LEexfcFKi"
+    "70dofJoFMGq5eOLc0xcJxYuHAluBck/WBt9EUbntxb94NuDAdW2I0t/cbmn/OLgqPaandP7m9ZvTxcEhdF4Iqe3mOc/+"
+    "9PJevhC3tatNo3pxi2FH+xCymJ2dfE1KHMtiZSUPN0gZ2On87JjevTpfvAdhHcuJkkveBOu2EwzPs2tVt9UjhPKxF+Nd"
+    "ToUP2SO9WH4U0Lu3R4vfzsEgrOy8tFeSb24f0p+c5rEv3n2kqd/+qqA/z/6AlCOsVH/8b8b2j9NLSrlazJrJC+/LEFo/"
+    "ffr0+hHr7/58gcpXusJ0IqYvEW2MGX4wgQdTbjYox1LxdDz/r78Jpo9k712aoop1eM8rPk9Li1Z9Nns7v/htfjJ7f3fy"
+    "4A4qPb5XcPBVR0WgrM5mJ/PFTFQUbpsiALKGqKX1+mEVWXyb3eoagiDl1R8/mKEvZzaeu782TMr8MUn+ATh4KuU="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1237,7 +1238,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1311,9 +1315,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1832,6 +1849,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -6935,7 +6957,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7044,6 +7068,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7052,7 +7077,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7096,7 +7122,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -8366,7 +8392,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -11656,11 +11682,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

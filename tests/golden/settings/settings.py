@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1143: the first handler from handlers.py
-#     line 1223: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11841: the tables (commands, groups, errors, result shapes)
+#     line 1145: the first handler from handlers.py
+#     line 1225: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11872: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -94,6 +94,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -886,7 +888,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4NDEsc2tpbGw6MTU4MAp4nHVSy27bQAz8"
+    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4Mzksc2tpbGw6MTU3NQp4nHVSy27bQAz8"
     "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
     "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
     "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
@@ -924,85 +926,85 @@ _DATA = (
     "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
     "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
     "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u47gRfxXCOOAcwHGcr+udkwYI9rJ76W2S"
-    "RWKgPaSGQ1u0zY0k6kgqWXcvQJ+mD9Yn6cyQkiVZiT+2uN6i2T8WsSSS8z2/GY0+N0ahNIkYNbqNTnu/0WrEPBLwwwhr"
-    "ZTwxcOVBaCNV7J5od+DKMNUTIQZa/JpKLcwgmdkpPXDy5/32D/BAIMxIy8S6ZTd+ry4T8QN74Nq0GGcjFY/lhI1lKFos"
-    "mSVafRQj27YqCvG2ESMtbIsNVRoHhvE4YHyEG2bHBm04SKU2SW2j+7lh7QyOsuKThcuJTESQ/XxqNSahGvJwwDUw1L39"
-    "nDG5vf3RAIWthp0lxLTVQCf8zo5odMc8NKLKEI/No9DsUdopU7Fgf7m5ukTeRKgSAVeYsQFQduSe4MBymArWVJptszH8"
-    "D7dlvNVidiqYjIEBxoFDt40aohjYvZiJgA1nLOEaiLVwHBH91CpQ77lvNcxUaYuXVA0zIk4j4LqR8Yoy6S/l0e2N5EYc"
-    "1ICLGZCOq1kzEGOehrZLP7fqiNpGvc6JSbidLpfro5ZWkFS8hKdCg3HEyjKrvFC7dH84s8IwNYYHmYz4BJ7iaSAVkiii"
-    "oQgCkB6Ypkr1CCTPGVi5/dawGMkHlRnc8MNp76ftvRZrt9stJq1xzOUngYIEEEnneUMqsBmIYTqZMzhUKhQ8Xs4jqOqR"
-    "Wc1HYshH98SDjEG9MQ+Z0FppUz7HykgoUrI/CbQ5FHr5QSMej0RI1I9UFJEDjdGO7FQaBr9n6GMKnQvkc+fPuXNEVHQa"
-    "8U9zY/N0INWTlQgBMyroFOQ7p2A0BfMeAVXGecM4DUOnBsMfQIXoLXfeFK/P3t6xZqcL9gDqjCT4Fyg+Br1NhDvBghJA"
-    "yd463UMVTkwiw3A7kHpt20RbrNCI9seQPc8acEVkV44cTUXENzCVBBzYMeaDNAvUKI2AZYolGHm8Zr81W2BFxgoeIFE6"
-    "jWP0/RIZYynCYP1YRyHMsdBiGTPoZtvbYRhBTHdUqjicEakQr0Ae1uk4UNaCFknCJWLEpyTkcoPQ605zygDfV3QddO5C"
-    "7Aj2Z2OtoqXScNlnXSPQtCX9cicadxox27u6eI+CoTBO4a904pDb0XTtA9PYOwoPQxA27f1eYgD7LINWpv+WSyNPjpq3"
-    "5+/PyEKyPIOWkqenUOIvPpqyZuYzGPxEOCYlVvzloxqaDXyerMbz3GUY8ogLlN82mQrxg6pBW1ExBunMbQ+2VqKMG1Bi"
-    "lISQG4MNnKtMocs8JJUsuU8FpBaLPo1Uz1ajKQzVI6QGsOYUwMqD+GLCUEKF/TKFY/5Sq5FE7GyMcfCEX8HOyeQvTy/O"
-    "ygnFQAZrapEIbvkwFFtH3jVjNVQBajlmQ4GPCbDRuwqAuyNIY5zYwUbLhM+EKSKb2QaiJEsDunlOsJ1y66geS22sky9o"
-    "GYWuCIfdg3RYMxYCEcQCM04q3kBzXZDKKKIgWEIWh7OEG4OAs6IOjJlflgqyQxEyxuzizQeyALODCAe9TI5BWyuZRjRK"
-    "NgEwQj+IBVJyOpiCeoEiz2r2SZwthON1vQVYyTKRz5eYJd2uqSadrERNVut8iYb8HlSyiE9yNV2A3YXhxseCIZwiFGI3"
-    "uA1r3vx8/v59Owq2lhMBlUCWjAuJmR27LHdSdh/DZ8Y7BeLlatJtjkM+aWGqaXnZFyo7TI0+xDuyHtEXgbIhBI8jBlWe"
-    "QFBBhQbSanBbLYFdSG4MSiDehp0eRIy4dl6EOgiIFSCA1EFWDx504B9IE9x7xL2oTuMCBEVfJok1wXJbWbxtOWBDNFAC"
-    "QEKAHalVTLjLBaxs8RYLVTyhKAmX6MwCokXsEUBcRHid4zQ2p9IfNsfW7LLFOgR5Y4iGW5h6Rljw4CHMxW2Ayejnrh6O"
-    "eEKyQSIjGQQhVToaQL0OoIAUeBcehVLSQGAmCXqBQGhz21DodQgWojmsHbfozzLmxgMyB89u3W0BrJuAMLCMKeNiLMwN"
-    "BCIr/5HJ/kIFUIuATVgNW1h1L2IinWwg1wUmWsgnx7/JaGAsAMnfTlrs9vzyptdvsePjm19uTk6oXAMDwrgsUiikgBER"
-    "UFUoNRuC7O8FMDYEKYD9hErdQ1aW96JUahiVV3UgWDRqPBozGHEvsVDEMMYdqchQCqSnxlJboYfrhsI+CjCR4/zOAOXj"
-    "lXtCGx3vPHMTsTGaBncyJVxJLsSZr1kpUyEhWPy6LbosNeh4GG9xtVOVo3SsEHoQ7CWooJx8pVMG9VIM+oDvq1SBs2c3"
-    "gUSuaSGiNUdslx27NV1M/ye4n4OyOahlt4g4+159yyAqWRr5oXkGmLZcQkXblbTON0nArIHIZhn6dVEaoMwZZPRYmilY"
-    "OtIxqKBM2AQ7KWEIZth0sJZdwrOcnnHSBguJ0aINWA4genA6WAmuBv6H/QVfPDtC0cLAU506gCP/a37bPS6pWTKHb9R6"
-    "INJ84lpAjEATxevdvUMXglATYw7lRNDGVhaIa5CAn8pP2Fk76/XOL9/dgE58BoU4iKUHtrka7Z2si0ddNXiocMV3g775"
-    "24/vBm+uLt+evxv8dHVxlj+w4zbMVi59zu93i/bczm72s/AUg10hLCn3+bANRUoFVjB1sBPqEJ4Ue4Pwq7wILvg0guLI"
-    "MEixrQerY3h6sQ/JZ3nyYo8qDQPmHz1CNyONY8yFKIWBghqMYjyG+8bXfmRVKGyuobKCuEJNRwMLqdm12F+cKmNXw96O"
-    "o24jVGCQflmZ/B4mRQRfGtwWn6BsRETGDwVjAP3c9CogC0F0TRWXo+vkRaK+73zfqaOmBznBb10h4cPVdQ+uRuCSEXYf"
-    "d1uYnt3f3x0e7h+We1wYZNcvUZCE0w/nLFteoaF39fPZZR79Gl3wMFHGv5CU1lOO4WNR6KiOOamJrvar1P0E4RjsREBa"
-    "RMAxrNPUxdWPZ2VNAaVailVLbk/Xft3ZCgJQjCfjllC+omddn/Wuz89utuak+CtFXXWqiHiozKqFrCeoXl08vGcRRsmm"
-    "z1mudVJCWFvtSvuTT6oquu2/ePbtgiZ6fEL9XiPiALMDVqsEs5CYGq30Tt9VlIIwZrUOrCei0z6sUnEK/LoCOIcOHUod"
-    "uzUkXJ/2zq9KSml3Ci602+4gcHd96oFvMELo/yb7szG1NjHdnR0My75p11Z6shNoSEw7e529zvbu3k7emoS8dDWm0OV5"
-    "dK8h8FWKhtysLdokHKDu8X+IkCZ3qAZCEbzKg0Aiezz8UFhTawp/pSh856PvXTkYO1gzVY/theMpLnY/V1wWaKAoNL+R"
-    "OQ3cISevW5J5Wu2qzOrnNzOzh5tgk7RMWhGZ2r39Ba41n+FvnoKZx1YS9K7f1NnY/JY3sqenopndNnxm8FHXR7B50Ch4"
-    "K6eXd+WTs2PAdqy0IZ7zxgm9VPR65aP0hNNt5UaFKLAKbwZ99Js1TIis4wktmdu0Xpb0PmKRhuq29zIOatdDwWagvKi9"
-    "Bym/3p4oZmI9UK+sAMQiQ7NcMkTVnAYQTwNfQRUWOhtpLRjTM2x6vFNLNMLFmhsVkrId+k+1anTi7j/1M9ETlKx07rIa"
-    "YOCAKZLv32Flf+o0cQYXSYP4aBBA2IUSPx7NyGDHUMpQ21ZoiHHeOOfvulInLuxNcAT6FF8cuirAuxxf+acwwtFl7x4H"
-    "B/skct8qoDIKe0ZK35uEUxeBDhr49bR9hl2zcMTcKaxwBnMnMNofGU7+O1H4ZdXXB7/VUWIdxnw+dC7Be88juwpuxGhI"
-    "+Aw1GM/KWSa33ULYC0NqSr0E9Qph/Rko9rKMaqFZBeW9mCE2wVvzVF5Ebi/mmk0RVBWJuZy1RspaG0EV0NfzuWw9RPQ8"
-    "9CnjLIxiL0CPpwKS40kSLjJ3ilddy9G7/lHhFQF16YxViXHl+MLLgHKVKAMRJQoswa5TJs7Eqi8FXgLYjpHyq4wabPkL"
-    "wP2vBT3iQ6+w5BWWfAWwJAsuzps3hx20D/O7/G7gYlbKc88loOciTCXdrB6RtYggWDIcilps1+HYAHaI/UPD2bzh9WVd"
-    "OfpjrcaP0nIiaxLyNKMOZ8vqu3HYNf8DxtuagPQaU19j6h8rpjrfalCj+nHtmPr7RU8XWVYpzRaixUKMWT96AhCfiMX3"
-    "BW/pMr3VpceaiVAgGffivxxFY1D4Zsh1aSh1CO6riomuBn2NiK8R8X8cEX2wm/spIq+pG+PN//Qe9jUFxqrs6an+ymEv"
-    "P7sc7z74CSyaO3Zz0kfszg8sv7n48d///BdOHIJaH3EwBvsZhRHqL4aVmWmt8LaqPvKBXRTE70e+24F48MLeecDvb+g9"
-    "+1NttvR79Yuyyqf2y7K6xoGTxckd/0VFPvvJLXvkNIWEn+TgvA+O63KGtuo+xACihRY4vytxbuTv8XzSn4ad9D3OleBM"
-    "TVyZQGrD0i8WOspsWfYpf50yHhux6lcMWZOpPMGJXxWst8EuTob9Ad/YvbyS7LEm0noR1r43C0U8sdMV28m52YGluIU0"
-    "7DMf1KKBF1tOGXM6slyy0FWe07NKW9mxg5bvBlXAC9DQjxiuKU79cGPbC6HLGWBuVZ7/VvYhGtHYf8US/+9YYjFY54G5"
-    "s7u3f3D43Z++/4EPRxAyiLfF/pAfyKw+zbKQxjrMxybmwk1d82gDh68vYrKgX/r8yQ3HNu/Ir7PhQZwgpaGO5+PGM+9G"
-    "8NWRC7YvLtldDLQ1ProMXfQLgC/zgSKuw5m8wYheOu2WrLq+Ex+zFMwT8jeO2iJOTHHqLDZQZIHMpmA2odD0JgXfI0r/"
-    "AegwnbjxF3++A4Klw/dWOBwSOxxKo9iceQjKwO7cp2NK51+k+u+1DOhOi49E7HwSTvO4RMwiCi6QdbCcrF7huxH8vAIZ"
-    "DsRI0qw8EhX7D3zde5cjZoQLx7f9Eh1z+Fw4/7B0vkPEz70XZX4H/w1DNv5QOqQWuBfO++6HVfQA+PseMZNdYN0P9uK4"
-    "Ls6kBo5bfA4jaYmUeV1QtMG9NSUO2gRyDL7N9hu6GXxEd/ShqJ8vzY+tlDilsw9XYN5CSsfzCGLjiC19LJlNDLt9j2jG"
-    "l+Z+/ZcFkj7Awm8DZiVqymVVkZj9znJizuerWfON1eH2G7bDbs7fnV/2to6AxAGN3CKZ7qPcqu2XCrXi6Qf7K6ghX8ya"
-    "cGbv7PrihUP7T/8BWRLH2XictVdRbxQ3EH6/XzE9HkjU2y2QtBI5hBTRFFE1CYJUfaiqrG937s5k197a3iQnwn/vN7Zv"
-    "EyChfekDytlrz3wz8803piiKiVEdH9DUcwjarPx00rCvne6Dtgb77/P+AbG5pEvl/IwU1dYs9YqWuuUZ9Zve2Q9chzLY"
-    "rpXPnmvHYUYLO5jGkzINqVoMnjv+e9COm5J+90xhrT35C922dLVmg5tB+QsyzLi1RUQ78GZgHpb7vt3MyHFnA5Nf26vd"
-    "A3KDIR3oSoc1FcUHb0106Fg1ZA3Tr+9PTwQ8t7bncjqpbderoBe61WGDCN8lSJ7ebsIal/fK599TsNHuFgOudRxUo4I6"
-    "mBBdsvMpPU/KvfLJdFIgkS++Kwp6zYadCtzQYkOLwa2YaelsR2tganGt7DdzaiwZG4gbHUpgfjmZPBpdTSb/V8rh5RG9"
-    "siY4fJlMCnqXMqc8VX2KfYy331QJtw6elrZt2NEOt55RJwcAK30p5eOI57EnZHSNWsjpjIy08UG1rUeoAN91AmlpHUnM"
-    "f4gV8Y3653NImQDZIqhmNESGqFBmqPeApFenx8eHJz9TWZa5+BXtwElVWIorgPKhsUN0xdeIvN18TYsZVR+n9mJ6QMEN"
-    "WE2l0ljB7KeKxOdQ1+xTXrdHlwr5wFl2zjqsP04vtGnSLWx3OK9WPK7X2oRsMtlcKt0Ojks6HX/HeCkaHLEJcHiyMd2t"
-    "8oFaDfx2KYHhqKTntZRDbdP8WJLaD7GyY6h2MVYldsaSlq0Skn0rrbmfHn+cikwA/aVqB/70GEm+4A1wAXKvHL4FEETO"
-    "+Dlyn24VVWxCL3WOXAJebXYF730+fb3mTm1dV+AREuY/i8pGVZJ2cKuh4/gZBUF1c7QS6Ty1PpwuGHxj8Agu7rNT/gdK"
-    "8XXfKm3o9O3Zm9OTirxC2LEJ4DobgsWYF6qRgBTqjiR3JjXUzhqBKo2s1UK6904rEwrd8FINbdiNEiZMhfIYgSwFz6Dn"
-    "KFyqY2cbJoYCbW4ZUivnNBRMLnjBIJ0kglWiGS/ZKFNzVUph1tz2FV1Zd+GTkRiKlOTEQo3hFDe6PoAXY8ISKZMoK6Ct"
-    "tYhfpKxPslt9ITWgB1+jAPu7sT6t9sHfjSYy2G9F1vC18JIq+VEJlkNqrZTM+CvQCvyvkZUdH5zUaJbtiZ1O9cL1aLvT"
-    "DRR2N02SjR1GGig5S2hFFAHplgmTUBdFp66LzJ6T6iDnDBJgatHw6i7yIQjvpP3v4Uy28e7oF1DGLpf4BoNojRXCXKj6"
-    "ImnlgEEXEKTEeKzMBoUTgUR2LSp0fysWxUKFer3tpciB32L6oEP6Vm5yarGeYmOKnagBoktZcm57MI2HmN2kECOTorSw"
-    "qtezlCMR9EpLQfEsQGJQ58uxjD6SQvKIMOxVcedItZvqmMbSl31ihHoyzRnDTeqX8ocEvEgXDk4Oj49eVmlkHQmVatAe"
-    "s/Em/qCbrJEiuFh0rGLD3ExuMInHfzj9BF9vRvWWnadYV1AWdka1FRaHhgYwr4c6IpitEEMndSOamge3qEpvXdgSCsN9"
-    "VUaDz8TgIFIfraHcDaXuV+CkT+KT9SryLydBGAHt9MiE4w/R+1yeBbELnTLJ+r5Y/6q9bujsTjd91ZrixeT5D5lxPsxR"
-    "CY6d9udfyfCPYtjxElN2NAgslxFO3M0dG99eMJSu/fRc7uW4zhvu2TRs6k2KvQfVkYjPej2h0z4+ecZhnwDJOZmLyfbT"
-    "ZzHaoDsGIb6MEimBfYy/osgnIo2vUI1aBE6sbu3E4GLfnEtBU4SHmJwsBoTx0nkyBNW2wSgdnEfKxzbIUq/xLTpab7L5"
-    "vScjh9zQh2T9ze2Sdl4F1xav6Ad6/+b1m5Oz3Tl8nkdJFL8iCP62xE/392LY7DptVDZ3Nq5oB0bOjt4df8tKetqlrpw8"
-    "MGBzKaFz79UmzzB5ONuhbbYfbxkoqou3ohJelnjzHl2rrm8fEKl8G7lcWySY09nSuhW2Ytvs7+9VD+CKr3qgOpS/aYbl"
-    "r3MRa58YPBNW+2B7nxTe2IVtREFNVrJ/BRn9AM+G/UNQ7vzPQtKEP5EseRtPenniQJVO0wMiESgT9H6nX75q5G36zQdX"
-    "nNDl5B/CZa/T"
+    "RWKgPaSGQ0u0zY0k6kgqWXcvQJ+mD9Yn6cyQsiVZiT+2uN6i2T8WsSSS8z2/GY0+N4JImlQEjW6j095vtBoJjwX8MMJa"
+    "mYwNXHkQ2kiVuCfaHbgyzPRYiIEWv2ZSCzNIp3ZCD5z8eb/9AzwQChNomVq37Mbv1WUieWAPXJsW4yxQyUiO2UhGosXS"
+    "aarVRxHYtlVxhLeNCLSwLTZUWRIaxpOQ8QA3zI8N23CQymya2Ub3c8PaKRxlxScLl1OZijD/+dRqjCM15NGAa2Coe/s5"
+    "Z3J7+6MBClsNO02JaauBTvidH9HojnhkRJUhnphHodmjtBOmEsH+cnN1ibyJSKUCrjBjQ6DsyD3BgeUoE6ypNNtmI/gf"
+    "bstkq8XsRDCZAAOMA4duGzVEMbB7MRUhG05ZyjUQa+E4IvqpVaDec99qmInSFi+pGmZEksXAdSPnFWXSX8qj2xvJjTmo"
+    "ARczIB1Xs2YoRjyLbJd+btURtY16nROTcjtZLtdHLa0gqXgJT4QG40iUZVZ5oXbp/nBqhWFqBA8yGfMxPMWzUCokUcRD"
+    "EYYgPTBNlekAJM8ZWLn91rAEyQeVGdzww2nvp+29Fmu32y0mrXHMzU4CBQkgks7zhlRgMxTDbDxncKhUJHiynEdQ1SOz"
+    "mgdiyIN74kEmoN6ER0xorbQpn2NlLBQp2Z8E2hwKvfyggCeBiIj6QMUxOdAI7chOpGHwe4o+ptC5QD53/pw7R0RFpzH/"
+    "NDc2TwdSPV6JEDCjgk5BvnMKggmYdwBUGecNoyyKnBoMfwAVorfceVO8Pnt7x5qdLtgDqDOW4F+g+AT0NhbuBAtKACV7"
+    "63QPVTgxqYyi7VDqtW0TbbFCI9ofQ/Y8a8AVkV05MpiImG9gKik4sGPMB2kWqiCLgWWKJRh5vGa/NVtgRcYKHiJROksS"
+    "9P0SGSMponD9WEchzLHQYjkz6Gbb21EUQ0x3VKokmhKpEK9AHtbpOFTWghZJwiVixKc04nKD0OtOc8oA31d0HXTuQmwA"
+    "+7ORVvFSabjss64RaNqSfrkTjTuNmO1dXbxHwVAYp/BXOnHIbTBZ+8As8Y7CowiETXu/lxjAPsuwleu/5dLIk6Pm7fn7"
+    "M7KQPM+gpczSUyTxFw8mrJn7DAY/EY1IiRV/+aiGZgOfJ6vxPHcZhjziAuW3TaZC/KBq0FZUgkE6d9uDrZUo4waUGKcR"
+    "5MZwA+cqU+gyD0klT+4TAanFok8j1dPVaIoi9QipAaw5A7DyIL6YMJRQYb9c4Zi/1GokETsbYxw84VewczL5y9OLs3JC"
+    "MZDBmlqkgls+jMTWkXfNRA1ViFpO2FDgYwJs9K4C4O4I0hgndrDRMuFTYYrIZrqBKMnSgG4+I9hOuHVUj6Q21skXtIxC"
+    "V4TD7kE6rJkIgQhigRknFW+gM12QyiiiIFhCFofTlBuDgLOiDoyZX5YK8kMRMibs4s0HsgCzgwgHvUyOQFsrmUYcpJsA"
+    "GKEfxAIpMzqYgnqBIs9q9kmcLYTjdb0FWMkzkc+XmCXdrpkmnaxETV7rfImG/B5UsohPcjVdgN1F0cbHgiGcIhRiN7gN"
+    "a978fP7+fTsOt5YTAZVAnowLiZkduyx3UnYfw6fGOwXi5WrSbY4iPm5hqml52RcqO0yNPsQ7sh7RF4GyIQSPIwZVnkBQ"
+    "QYUG0mpwWy2BXUhuDEog3oadHkSCuHZehDoIiBUggNRBXg8edOAfSBPcO+BeVKdJAYKiL5PEmmC5rTzethywIRooASAh"
+    "wI7UKiHc5QJWvniLRSoZU5SES3RmAdEi9gghLiK8nuE0NqfSHzbH1uyyxToEeROIhluYegIsePAQ5uI2wGT0c1cPxzwl"
+    "2SCRsQzDiCodDaBeh1BACrwLj0IpaSAwkwS9QCC0uW0o9DoEC9Ec1o5a9GcZc+MBuYPnt+62ANaNQRhYxpRxMRbmBgKR"
+    "lf/IZX+hQqhFwCashi2suhcJkU42MNMFJlrIJ8e/yXhgLADJ305a7Pb88qbXb7Hj45tfbk5OqFwDA8K4LDIopIAREVJV"
+    "KDUbguzvBTA2BCmA/URK3UNWlveiVGoYNavqQLBo1Hg0ZjDiXmKhiGGMO1KRoQxIz4yltkIP1w2FfRRgIsezOwOUj1fu"
+    "CW10vPPMTcTGaBrcyZRwJbkQZ75mpUyFhGDx67bossyg42G8xdVOVY7SkULoQbCXoIJy8pVOGdRLMegDvq9SBc6e3RQS"
+    "uaaFiNYcsV127NZ0Mf2f4H4Oys5ALbtFxNn36lsGUcnSyA/NM8C05RIq2q6kdb5JAmYNRDbL0K+L0gBlTiGjJ9JMwNKR"
+    "jkEFZcIm2EmJIjDDpoO17BKe5fSMkzZYSIIWbcByANGD08FKcDXwP+wv+OLZEYoWBp7q1AEc+V/z2+5xSc2SOXyj1gOR"
+    "5hPXAmIEmihe7+4duhCEmhhxKCfCNrayQFyDFPxUfsLO2lmvd3757gZ04jMoxEEsPbDN1Wjv5F086qrBQ4Urvhv0zd9+"
+    "fDd4c3X59vzd4Keri7PZAztuw3zl0uf8frdoz+38Zj8PTwnYFcKScp8P21CkVGAFUwc7oQ7hSbE3CL/Ki+CCTyMojhyD"
+    "FNt6sDqBpxf7kHw6S17sUWVRyPyjR+hmpHGMuRClMFBQg1GMRnDf+NqPrAqFzTVUVhBXqOloYCE1uxb7ixNl7GrY23HU"
+    "bUQKDNIvK5Pfw6SI4EuD2+ITlI2IyOShYAygn5teBWQhiK6p4mboOn2RqO8733fqqOlBTvBbV0j4cHXdg6sxuGSM3cfd"
+    "FqZn9/d3h4f7h+UeFwbZ9UsUJOH0wznLl1do6F39fHY5i36NLniYKONfSErrKcfwkSh0VEec1ERX+1XqfoJwDHYiIC0i"
+    "4BjWaeri6sezsqaAUi3FqiW3p2u/7mwFASjBk3FLKF/Rs67PetfnZzdbc1L8laKuOlVEPFRm1ULWE1SvLh7dsxijZNPn"
+    "LNc6KSGsrXal/cnHVRXd9l88+3ZBEz0+pn6vEUmI2QGrVYJZSEyNVnqn7ypKQRizWgfWE9FpH1apOAV+XQE8gw4dSh27"
+    "NSRcn/bOr0pKaXcKLrTb7iBwd33qgW8wQuj/Jv+zMbE2Nd2dHQzLvmnXVnq8E2pITDt7nb3O9u7ezqw1CXnpakShy/Po"
+    "XkPgqxQNuVlbtEk4QN3j/xAhzcyhGghF8CoPQ4ns8ehDYU2tKfyVovCdj7535WDsYM1EPbYXjqe42P1ccVmggaLQ/Ebu"
+    "NHCHnLxuSe5ptatyq5/fzM0eboJN0jJpRWxq9/YXuNZ8ir95BmaeWEnQu35TZ2PzW97Inp6KZnbb8JnBR10fweZBo+Ct"
+    "nF7elU/OjwHbsdJGeM4bJ/RS0euVj9ITTreVGxWiwCq8GfTRb9YwIbKOJ7RkbrN6WdL7iEUaqtveyySsXQ8Fm4HyovYe"
+    "pPx6e6KYifVAvbJCEIuMzHLJEFVzGkA8DXwFVVjobKS1YEzPsOnxTi3RCBdrblRIynfoP9Wq0Ym7/9TPRU9QstK5y2uA"
+    "gQOmSL5/h5X/qbPUGVwsDeKjQQhhF0r8JJiSwY6glKG2rdAQ47xxzt91ZU5c2JvgCPQpvjh0VYB3M3zln8IIR5e9exwc"
+    "7JPIfauAyijsGSl9b1JOXQQ6aODX0/Y5ds3DEXOnsMIZzJ3AaH9kOP3vROGXVV8f/FZHiXUY8/nQuQTvPY/sKrgRoyHh"
+    "M9RgMi1nmZntFsJeFFFT6iWoVwjrz0Cxl2VUC80qKO/FDLEJ3pqn8iJyezHXbIqgqkjM5aw1UtbaCKqAvp7PZeshoueh"
+    "TxlnYRR7AXo8FZAcT9NokblTvOpajt71jwqvCKhLZ6xKjSvHF14GlKtEGYo4VWAJdp0ycSpWfSnwEsB2jJRfZdRgy18A"
+    "7n8t6BEfeoUlr7DkK4AleXBx3rw57KB9mN/ldwMX01Keey4BPRdhKulm9YisRQzBkuFQ1GK7DscGsEPsHxpO5w2vL+vK"
+    "0R9rNX6UlmNZk5AnOXU4W1bfjcOu+R8w3tYEpNeY+hpT/1gx1flWgxrVj2vH1N8verrIskppthAtFmLM+tETgPhYLL4v"
+    "eEuX6a0uPdZMhQLJuBf/5SiagMI3Q65LQ6lDcF9VTHQ16GtEfI2I/+OI6IPd3E8ReU3cGO/sT+9hX1NgrMqenuqvHPZm"
+    "Z5fj3Qc/gUVzx25O+ojd+YHlNxc//vuf/8KJQ1DrIw7GYD+jMEL9xbAyN60V3lbVRz6wi4L4/ch3OxQPXtg7D/j9Db1n"
+    "f6rNln6vflFWs6n9sqyuceBkcXLHf1Exm/3klj1ymkLCT3Jw3gfHdTlDW3UfYgDRQguc35U4N/L3ZD7pT8NO+h7nSnCm"
+    "JqlMILVh6RcLHWW2LPuUv04ZjYxY9SuGvMlUnuDErwrW22AXJ8P+gG/sXl5J9lgTab0Ia9+bRSIZ28mK7eSZ2YGluIU0"
+    "7DMf1KKBF1tOGXM68lyy0FWe07NKW9mxg5bvBlXAC9DQjxiuKU79cGPbC6HLGeDMqjz/rfxDNKKx/4ol/t+xxGKwngXm"
+    "zu7e/sHhd3/6/gc+DCBkEG+L/SE/kFl9muUhjXWYj03MhZu65tEGDl9fxORBv/T5kxuObd6RX+fDgzhBSkMdz8eNZ96N"
+    "4KsjF2xfXLK7GGhrfHQZuugXAF/uA0VchzN5g4BeOu2WrLq+E5+wDMwT8jeO2iJOzHDqLDFQZIHMJmA2kdD0JgXfI0r/"
+    "AegwG7vxF3++A4Klw/dWOBwSOxyK83QKcq8eExSi9xj5p6j+Qy0DSlO69EWHFh+Fm30r0LEIgAsUHSynqFc4AL+sQF5D"
+    "EUgak0eyEv9tr3vlcsSMcJH4tl+iY46cC+cfls53YPi5V6LM7+BZzicfSofUYvbCed/9sIoKAHrfI1yyC6z7mV6c1MVx"
+    "1NBxi89hEC2RMi8Jiua3t6bENcfZV4Mvsv2GbvwegR19IxpV1F2pbkpnH67AvIVsjucRusbpWvpOMh8Wdvse0Xgvjfz6"
+    "jwokfXuFnwVMS9SUK6oiMfud5cScz1ez5huro+03bIfdnL87v+xtHQGJA5q2RTLd97ggrbIOijVa8fSD/RXUMFvMmnBm"
+    "7+z64oVD+0//Acllxe14nLVXUW8UNxB+v18xPR5I1NstkLQSOYQU0RSlahJEUvWhqljf7tydya69tb1JToT/3m9s3yZA"
+    "oH3pA8rZa898M/PNN6YoiolRHR/Q1HMI2qz8dNKwr53ug7YG++d5/4DYXNGVcn5GimprlnpFS93yjPpN7+x7rkMZbNfK"
+    "Z8+14zCjhR1M40mZhlQtBt85/nvQjpuSfvdMYa09+UvdtnS9ZoObQflLMsy4tUVEO/BmYB6W+77dzMhxZwOTX9vr3QNy"
+    "gyEd6FqHNRXFe29NdOhYNWQN06/nZ6cCnlvbczmd1LbrVdAL3eqwQYRvEyRPbzZhjct75fPvKdhod4sB1zoOqlFBHUyI"
+    "rtj5lJ4n5V75ZDopkMgX3xUFvWbDTgVuaLGhxeBWzLR0tqM1MLW4VvabOTWWjA3EjQ4lML+cTB6NriaT/yvl8PKIXlkT"
+    "HL5MJgW9TZlTnqo+xT7G22+qhFsHT0vbNuxoh1vPqJMDgJW+kvJxxPPYEzK6Ri3kdEZG2vig2tYjVIDvOoG0tI4k5j/E"
+    "ivhG/fM5pEyAbBFUMxoiQ1QoM9QHQNKrs5OTw9OfqSzLXPyKduCkKizFFUD50NghuuIbRN5uvqTFjKoPU3s5PaDgBqym"
+    "UmmsYPZjReJzqGv2Ka/bo0uFfOAsO2cd1h+ml9o06Ra2O5xXKx7Xa21CNplsLpVuB8clnY2/Y7wUDY7YBDg82ZjuVvlA"
+    "rQZ+u5TAcFTS81rKobZpfixJ7YdY2TFUuxirEjtjSctWCcm+ldbcT48/TEUmgP5KtQN/fIwkX/IGuAC5Vw7fAggiZ/wc"
+    "uU+3iio2oZc6Ry4Brza7gvchn75ec6e2rivwCAnzn0RloypJO7jV0HH8jIKgujlaiXSeWh9OFwy+MXgEFw/ZKf8Dpfim"
+    "b5U2dPbm4vjstCKvEHZsArjOhmAx5oVqJCCFuiPJnUkNtbNGoEoja7WQ7r3XyoRCN7xUQxt2o4QJU6E8RiBLwTPoOQqX"
+    "6tjZhomhQJs7htTKOQ0FkwteMEgniWCVaMYrNsrUXJVSmDW3fUXX1l36ZCSGIiU5tVBjOMWNrg/gxZiwRMokygpoay3i"
+    "Fynrk+xWn0kN6ME3KMD+bqxPq33w96OJDPZbkTV8I7ykSn5UguWQWislM/4atAL/a2RlxwcnNZple2KnU71wPdrudAOF"
+    "3U2TZGOHkQZKzhJaEUVAumXCJNRF0ambIrPntDrIOYMEmFo0vLqPfAjCO2n/BziTbbw9+gWUscslvsEgWmOFMBeqvkxa"
+    "OWDQBQQpMZ4os0HhRCCRXYsKPdyKRbFQoV5veyly4LeYPuiQvpObnFqsp9iYYidqgOhSlpy7HkzjIWY3KcTIpCgtrOr1"
+    "LOVIBL3SUlA8C5AY1PlqLKOPpJA8Igx7Xdw7Uu2mOqax9HmfGKGeTHPGcJP6pfwhAS/ShYPTw5Ojl1UaWUdCpRq0x2y8"
+    "jT/oNmukCC4WHavYMLeTW0zi8R9OP8HX21G9Zecp1hWUhZ1RbYXFoaEBzOuhjghmK8TQSd2IpubBLarSWxe2hMJwX5XR"
+    "4DMxOIjUR2sodxOlNXIt69QsLnL0QgWIpkcKsHu/LRy/jyiS4X0x/EVn3dLFvRtfdKX4MXn0Q2GcD3MUgWOT/flXMvyj"
+    "GHa8xIAdDQKN1CTvZlTx2QVD6dpPz+Vep73o6buGezYNm3qTwu7BcuTgk3gSOu3ja2ec8wmQnJORmGw/fRajDbpjcOHz"
+    "KB1C6mXyFUU+ERl8jULUom1idWsnBhdb5p3UMkV4iKHJYkDILk0n809te4vSwXlke+yArPIa36Kj9Sab33sy0scNfUjW"
+    "j++WtPMquLZ4RT/Q+fHr49OL3Tl8votqKH5FC7zEk+3t78Ww2XXaqGzuYlzRDoxcHL09+ZaV9KpLDTn5ymzNpYTEnatN"
+    "Hl/yZrZD22w/zqVKcQSI4OKZqCIV8dw9ulFd335Fn/Jt5HJtkWBOZ0vrVtiKHbO/v1d9BVd80APVofxN4yt/nYtO+8Tg"
+    "2D0+2N4ncTd2YRsRT5NF7F9BRj/As2H/NSj3/lMhacKfSJa8jde8vG4gSGfp7ZAIlAn6sNPPHzTyLP3mWysO53LyD5RF"
+    "rec="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1250,7 +1252,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1324,9 +1329,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1845,6 +1863,11 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
         raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -6940,7 +6963,9 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
@@ -7049,6 +7074,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7057,7 +7083,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7101,7 +7128,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -11494,11 +11521,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
