@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.execution.errors import (
     UsageError,
-    _ShowHelp,
     _ActionRequired,
     _Placed,
+    _ShowHelp,
     _unsecret,
     _variable,
     _written,
