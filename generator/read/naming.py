@@ -54,6 +54,7 @@ class NameChecks(Reader):
         named = (param.short, param.flag, *(param.off or ()))
         spellings = [s for s in named if s in reserved]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
+        many = len(self.commands) > 1
         if param.shadows and command.root and len(self.commands) > 1 and not taken:
             flag = spellings[0] if spellings else param.flag
             message = (
@@ -66,12 +67,24 @@ class NameChecks(Reader):
             message = f"{param.flag} of {command.name!r} shadows no tool-wide flag; remove shadows="
         elif spellings and (taken or not param.shadows):
             flag = (taken or spellings)[0]
+            # NOTE: a short flag is changed apart from the name (`Option("-O", "--out")`).
+            change = (
+                "give it another short flag (or none)"
+                if flag == param.short
+                else "rename the parameter"
+            )
             message = (
                 f"{flag} of {command.name!r} clashes with the tool's reserved flag {flag}; "
-                "rename the parameter"
+                + change
             )
             if not taken:
                 message += ", or declare Option(..., shadows=True) to take it over on this command"
+        elif param.short == "-h" and (param.shared is not None or (command.root and many)):
+            where = "a shared option" if param.shared is not None else "a root command's option"
+            message = (
+                f"-h of {command.name!r}: {where} cannot take -h, which is help before the "
+                "command is named; a command's own option may (--help stays help)"
+            )
         else:
             return
         self.diagnostics.append(Diagnostic(span=param.span, message=message))

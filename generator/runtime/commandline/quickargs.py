@@ -227,6 +227,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     return number or " " in word
 
 
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
+
+
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
     """Each option given in `words` and the flag it was first typed as (`-j`, `--json-out`,
     `--no-color`), in the order typed, up to `--` or a pass-through argument's words: what a

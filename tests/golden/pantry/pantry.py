@@ -6706,6 +6706,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     return number or " " in word
 
 
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
+
+
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
     """Each option given in `words` and the flag it was first typed as (`-j`, `--json-out`,
     `--no-color`), in the order typed, up to `--` or a pass-through argument's words: what a
@@ -6785,6 +6794,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -11827,7 +11840,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
