@@ -84,3 +84,44 @@ def test_a_short_flag_that_clashes_says_change_the_short_flag(tmp_path: Path) ->
     assert "-o of 'serve' clashes with the tool's reserved flag -o" in message
     assert "give it another short flag (or none)" in message
     assert "rename the parameter" not in message
+
+
+REFS = '''\
+"""A diff tool whose options have a second long flag, as Click's often do."""
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="refs", version="1.0.0")
+
+
+@command(effects="read_only")
+def diff(
+    from_ref: Annotated[str, Option("-f", "--from-ref", "--source", help="Where from")] = "HEAD",
+    if_not_exists: Annotated[bool, Option("--if-not-exists", "--ignore")] = False,
+) -> dict[str, Any]:
+    """Compare."""
+    return {"from_ref": from_ref, "if_not_exists": if_not_exists}
+'''
+
+
+@pytest.fixture(scope="module")
+def refs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("refs"), REFS, "argv_refs")
+
+
+def test_every_long_flag_spells_the_one_option(refs: Any) -> None:
+    for words in (["--from-ref", "x"], ["--source", "x"], ["--source=x"], ["-f", "x"]):
+        assert _data(refs, "diff", *words)["from_ref"] == "x", words
+    assert _data(refs, "diff", "--ignore")["if_not_exists"] is True
+    assert _data(refs, "diff", "--ignore", "--no-if-not-exists")["if_not_exists"] is False
+    done = refs.invoke(["diff", "--json", '{"from_ref": "y", "if_not_exists": true}'])
+    assert done.envelope["data"] == {"from_ref": "y", "if_not_exists": True}
+
+
+def test_help_and_schema_show_every_long_flag(refs: Any) -> None:
+    shown = refs.invoke(["diff", "--help"]).stdout
+    assert "--from-ref FROM_REF, --source FROM_REF" in shown
+    assert "--if-not-exists, --ignore" in shown
+    schema = refs.invoke(["schema"]).stdout
+    assert '"burgee_aliases": ["--source"]' in schema

@@ -284,8 +284,6 @@ KNOWN: dict[str, dict[str, str]] = {
         " command",
         "--version data.db": "Click's --version answers whatever follows; burgee refuses a tool"
         " flag among a command's words",
-        "create-index data.db dogs name --ignore":
-            "an option has one long flag; Click's --if-not-exists has the alias --ignore",
     },
     "twine": {
         "upload --no-color dist/a": "a shared option may follow the command too (as the"
@@ -379,13 +377,13 @@ class Spelling:
 
 
 def _click_surface(command: click.Command) -> tuple[list[Spelling], list[click.Argument]]:
-    """A Click command's options (each by its short flag and first long one: burgee has one
-    long flag an option) and its arguments."""
+    """A Click command's options (each by its short flag and its long ones) and its
+    arguments."""
     options = []
     for param in command.params:
         if isinstance(param, click.Option) and param.expose_value:
             longs = [flag for flag in param.opts if flag.startswith("--")]
-            flags = (*(flag for flag in param.opts if not flag.startswith("--")), *longs[:1])
+            flags = (*(flag for flag in param.opts if not flag.startswith("--")), *longs)
             if param.is_flag:
                 options.append(Spelling((*flags, *param.secondary_opts), ()))
             else:

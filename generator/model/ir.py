@@ -129,6 +129,9 @@ class Param(Node):
     short: str | None = None
     #: `Option("--from")`: the long flag, when not the parameter's name in kebab case.
     long: str | None = None
+    #: `Option("--from-ref", "--source")`: its other long flags, each another spelling of the
+    #: one option (help shows them all; the JSON key and the MCP property stay its name).
+    aliases: tuple[str, ...] = ()
     #: `None`: the program's env prefix decides; `""`: opted out.
     env: str | None = None
     hidden: bool = False
@@ -184,16 +187,24 @@ class Param(Node):
         return "--" + cli_word(self.name)
 
     @property
+    def flags(self) -> tuple[str, ...]:
+        """The flags that give an option's value (a bool's: set it True), as argparse gets
+        them: its short flag, its long flag, its other long flags (`aliases`)."""
+        own = (self.short, self.flag) if self.short else (self.flag,)
+        return own + self.aliases
+
+    @property
     def negatives(self) -> tuple[str, ...]:
-        """The flags that set a bool option False (`--no-force`, `--deep`, none)."""
+        """The flags that set a bool option False (`--no-force`, `--deep`, none): by default
+        `--no-` and each long flag (`--no-if-not-exists`, `--no-ignore`)."""
         if self.off is not None:
             return self.off
-        return ("--no-" + self.flag[2:],)
+        return tuple("--no-" + flag[2:] for flag in (self.flag, *self.aliases))
 
     @property
     def spellings(self) -> tuple[str, ...]:
-        """Every word an option answers to: its short flag, its long flag, a bool's negatives."""
-        own = (self.short, self.flag) if self.short else (self.flag,)
+        """Every word an option answers to: its flags (`flags`) and a bool's negatives."""
+        own = self.flags
         if self.type is None or self.type.kind != "bool":
             return own
         return own + tuple(name for name in self.negatives if name not in own)

@@ -51,7 +51,7 @@ class NameChecks(Reader):
         config = bool(self.program_args.get("config", False))
         reserved = RESERVED_FLAGS if config else RESERVED_WITHOUT_CONFIG
         # NOTE: the usual `--no-X` is reserved exactly when `--X` is; a named off form is checked.
-        named = (param.short, param.flag, *(param.off or ()))
+        named = (*param.flags, *(param.off or ()))
         spellings = [s for s in named if s in reserved]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
         many = len(self.commands) > 1

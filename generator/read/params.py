@@ -190,7 +190,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
         )
         return None
-    short, long = names(reader, param, settings, name)
+    short, long, aliases = names(reader, param, settings, name)
     off = off_forms(reader, param, settings, type_ref, (short, long))
     if off is False:
         return None
@@ -213,6 +213,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         help=str(help_text),
         short=short,
         long=long,
+        aliases=aliases,
         env=env,
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),

@@ -151,7 +151,7 @@ def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], 
         if param.metavar:
             options["metavar"] = param.metavar
     else:
-        flags = (param.short, param.flag) if param.short else (param.flag,)
+        flags = param.flags
         if param.renamed:
             options["dest"] = param.name
         if ref.kind == "bool":
