@@ -82,6 +82,9 @@ class Option:
     `--version`, ...) on its own command, where the option wins.
     `metavar="FILE"`: the word help, usage and the Agent Skill show for its value.
     `deprecated=True` (or the reason): help says so, and using it warns on stderr.
+    `nargs="+"` (or `"*"`, or a number N) on a list option: one flag takes every word after it
+    that is no flag (`--files a.py b.py`; `+`: at least one), or exactly N; repeated, the lists
+    join.
 
     A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
     (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
@@ -109,8 +112,10 @@ class Option:
         off: str | Literal[False] | None = None,
         metavar: str | None = None,
         deprecated: bool | str = False,
+        nargs: int | Literal["+", "*"] | None = None,
     ):
         self.names = names
+        self.nargs = nargs
         self.short = next((n for n in names if not n.startswith("--")), None)
         self.min = min
         self.max = max
@@ -382,6 +387,7 @@ def program(
     dependencies: Sequence[str] = (),
     exit_codes: dict[str, int] | None = None,
     options: Sequence[object] = (),
+    default: str | None = None,
 ) -> None:
     """Describe the program; optional, and only read by the generator.
 
@@ -392,4 +398,7 @@ def program(
     example to free 1 for an outcome.
     `options`: options every command shares, given before the command too (`tool -v clone`):
     module-level `Annotated[..., Option(...)]` aliases, as for `group(options=...)`.
+    `default`: the command (its path, `"run"`, `"db migrate"`) that runs when the command line
+    is empty (`tool` alone, tool-wide flags aside), as pre-commit's `run`; a word that names
+    no command stays an unknown command.
     """

@@ -125,3 +125,180 @@ def test_help_and_schema_show_every_long_flag(refs: Any) -> None:
     assert "--if-not-exists, --ignore" in shown
     schema = refs.invoke(["schema"]).stdout
     assert '"burgee_aliases": ["--source"]' in schema
+
+
+LINT = '''\
+"""A linter whose options take several values after one flag, as argparse's nargs does."""
+from typing import Annotated, Any
+
+from burgee import Argument, Option, command, program
+
+program(name="lint", version="1.0.0")
+
+
+@command(effects="read_only")
+def run_(
+    target: Annotated[str, Argument()],
+    files: Annotated[list[str], Option("-f", nargs="+", help="Files to check")] = [],
+    skip: Annotated[list[str], Option(nargs="*")] = [],
+    point: Annotated[list[int], Option(nargs=2)] = [],
+) -> dict[str, Any]:
+    """Check files."""
+    return {"target": target, "files": files, "skip": skip, "point": point}
+'''
+
+
+@pytest.fixture(scope="module")
+def lint(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("lint"), LINT, "argv_lint")
+
+
+def test_an_option_takes_several_words(lint: Any) -> None:
+    got = _data(lint, "run", "t", "--files", "a.py", "b.py")
+    assert got == {"target": "t", "files": ["a.py", "b.py"], "skip": [], "point": []}
+    got = _data(lint, "run", "-f", "a.py", "b.py", "--skip", "--point", "1", "2", "t")
+    assert got == {"target": "t", "files": ["a.py", "b.py"], "skip": [], "point": [1, 2]}
+    # NOTE: repeated, the lists join.
+    got = _data(
+        lint, "run", "t", "-f", "a", "-f", "b", "c", "--point", "1", "2", "--point", "3", "4"
+    )
+    assert got["files"] == ["a", "b", "c"] and got["point"] == [1, 2, 3, 4]
+    assert lint.invoke(["run", "t", "--files"]).exit_code == 2
+    assert lint.invoke(["run", "t", "--point", "1"]).exit_code == 2
+    # NOTE: the option takes the word the positional would have had: argparse's reading.
+    assert lint.invoke(["run", "--files", "a.py", "t"]).exit_code == 2
+
+
+def test_json_and_help_of_a_several_word_option(lint: Any) -> None:
+    done = lint.invoke(["run", "--json", '{"target": "t", "files": ["a", "b"]}'])
+    assert done.envelope["data"]["files"] == ["a", "b"]
+    shown = lint.invoke(["run", "--help"]).stdout
+    assert "-f FILES [FILES ...], --files FILES [FILES ...]" in shown
+    assert "--point POINT POINT" in shown
+
+
+HOOKS = '''\
+"""A hooks tool that runs its hooks when given no command, as pre-commit does."""
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="hooks", version="1.0.0", default="run")
+
+
+@command(effects="read_only")
+def run_(all_files: Annotated[bool, Option(off=False)] = False) -> str:
+    """Run the hooks."""
+    return f"ran all={all_files}"
+
+
+@command(effects="non_idempotent")
+def install() -> str:
+    """Install the hooks."""
+    return "installed"
+'''
+
+
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("hooks"), HOOKS, "argv_hooks")
+
+
+def test_the_default_command_runs_when_argv_is_empty(hooks: Any) -> None:
+    assert hooks.invoke([]).stdout.strip() == "ran all=False"
+    assert _data(hooks) == "ran all=False"
+    assert _data(hooks, "run", "--all-files") == "ran all=True"
+    assert _data(hooks, "install") == "installed"
+    shown = hooks.invoke(["--help"])
+    assert shown.exit_code == 0 and "(the default command)" in shown.stdout
+
+
+def test_a_typo_is_no_default_command(hooks: Any) -> None:
+    typo = hooks.invoke(["isntall", "--json"])
+    assert typo.exit_code == 2 and "unknown command 'isntall'" in typo.stderr
+    assert "did you mean 'install'?" in typo.stderr
+    # NOTE: the default command's options need its name: argv is not empty.
+    assert hooks.invoke(["--all-files"]).exit_code == 2
+
+
+def test_a_default_names_a_command(tmp_path: Path) -> None:
+    (message,) = _refused_program(tmp_path, HOOKS.replace('default="run"', 'default="rnu"'))
+    assert "default='rnu'" in message and "names no command" in message
+
+
+def _refused_program(tmp_path: Path, source: str) -> list[str]:
+    path = tmp_path / "handlers.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    return [d.message for d in raised.value.diagnostics]
+
+
+def test_a_flag_spelled_with_underscores_is_taken_as_written(tmp_path: Path) -> None:
+    source = SERVE.replace('Option("-p")', 'Option("-p", "--port_number", "--listen_port")')
+    tool = load_tool(tmp_path, source, "argv_underscores")
+    assert _data(tool, "serve", "--port_number", "9")["port"] == 9
+    assert _data(tool, "serve", "--listen_port=7")["port"] == 7
+    assert "-p PORT_NUMBER, --port_number PORT_NUMBER" in tool.invoke(["serve", "--help"]).stdout
+    # NOTE: as written only: Click and argparse do not read `--port-number` for it either.
+    assert tool.invoke(["serve", "--port-number", "9"]).exit_code == 2
+
+
+STATS = '''\
+"""A stats tool whose list options and same-named options read env vars as Click's do."""
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="gitstats", version="1.0.0", env_prefix="GITSTATS")
+
+
+@command(effects="read_only")
+def log(
+    author: list[str] = [],
+    paths: list[Path] = [],
+    limit: Annotated[int, Option(max=1000)] = 50,
+    size: tuple[int, int] = (1, 1),
+) -> dict[str, Any]:
+    """Show the log."""
+    return {"author": author, "paths": [str(p) for p in paths], "limit": limit, "size": size}
+
+
+@command(effects="read_only")
+def authors_top(limit: Annotated[int, Option(max=100)] = 10, size: tuple[int, int] = (1, 1)) -> int:
+    """Show the top authors."""
+    return limit
+'''
+
+
+@pytest.fixture(scope="module")
+def stats(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("stats"), STATS, "argv_stats")
+
+
+def test_a_list_env_var_splits_as_clicks_does(stats: Any) -> None:
+    import os
+
+    env = {
+        "GITSTATS_AUTHOR": " ada  bob\tcy ",
+        "GITSTATS_PATHS": os.pathsep.join(["a b", "c"]),
+        "GITSTATS_SIZE": "2 3",
+    }
+    done = stats.invoke(["log", "--json"], env=env)
+    assert done.exit_code == 0, done.stderr
+    data = done.envelope["data"]
+    assert data["author"] == ["ada", "bob", "cy"]
+    assert data["paths"] == ["a b", "c"]
+    assert data["size"] == [2, 3]
+
+
+def test_same_named_options_that_differ_read_env_vars_per_command(stats: Any) -> None:
+    env = {"GITSTATS_LOG_LIMIT": "500", "GITSTATS_AUTHORS_TOP_LIMIT": "7"}
+    assert stats.invoke(["log", "--json"], env=env).envelope["data"]["limit"] == 500
+    assert stats.invoke(["authors-top", "--json"], env=env).envelope["data"] == 7
+    # NOTE: the shared name is no longer read for either: it meant one of them.
+    assert stats.invoke(["log", "--json"], env={"GITSTATS_LIMIT": "500"}).envelope["data"]["limit"] == 50
+    # NOTE: `author` differs from nothing: its name stays PREFIX_OPT.
+    assert "GITSTATS_AUTHOR" in stats.invoke(["log", "--help"]).stdout

@@ -872,90 +872,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitSSlB1tYmB/zf6w+yVXj26+KdOW5zK502J2"
-    "xuKjurq6uuqr6q7ml61xMJt7KnYDf6u79aW/NQ2DxTzqb3Wvr/tb/S0L/yMdB/7qbx07jpAiltFtp781sOCO50Yx3TqH"
-    "P+hOZImFP3F9N7pRjgh8FcFvT0WRaLel55kXHbhDL17I8FYTFTISeN08Q+Tood5chRJ5jICiiG+UuL8JPCWweXx6kHse"
-    "WZ4vwik38FHNgjvFvIlJGMzo/fTNATwDQphJ3zHd5v5eD6xdoAW/2+156AahGy9Nt4N7on3jTm/wUn/r5+BeYJN+LFz4"
-    "J+I+4Lssn3Y7llN+1DddPwampgciVHMlYzEJQjELQpW82HYWqvDGLzfKZ/oCborWr/C/9sVF++RkO22wHcWaTH9r4nr8"
-    "5hX0+S+fepcCr4AEoEGQoBORMEg2JA2ioJubSC9SWrR6nDMikbpbMKb6Lz/gHwPLX3geXDrzx97CUSLRBj1Ahs+yRHq+"
-    "t9Qjde/GN8Ac9BQee6nODbK6lx3f30Fk3A2jh9DYnmkM228H0NVUcJlLifi04uLVWhGuKQ18LwyCGPWeZjv+a/CwZW15"
-    "3ixigxAHgUcTA/725Qza6ILiK29OjzsqGofuHOcm3TgJxosZzAKarQLftYQfxGIMqiFHnuqIUzm+ETZRvR50kKKN+ozM"
-    "RXM5Vu1IzSXMduisnpZiLkEXggmrwzwMpqGcdcSZfxfcKrQdQAtthz1fxjfUqhN05ktxiMSPwO78FsHVV4d30luoo1c2"
-    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9fxJ/GN2om7QOcgtKP7lWI9khLW/l3ygvmOGAiip1gEVvC/tLv97eC"
-    "W/x3V8ThQlkC/3ZkLPlap9N5sC00Z5ESNl63mQOwmzbQSFsVLQmmIlp4MXMGokDBSt8wjkaBRmMEokNxUOP8SqYxlHQI"
-    "YgO5whu6STeOlDfZ7ohjMZGut6AHuIP5PpCGcydUGAYhX6VHbl3fwf/y3RmYfAmqn1wAmRIbDw96ACTw77f/rsJAqM8g"
-    "0XHgqANh4zMR6M8iYtr4bzlGdRqG6m8LN1TUio3aobSdsH31Ob4egCBRjYzaeC56nzgQ4cIX+ESnpCKRlq0RXCTUnQqX"
-    "hoSFghHU0YgkljAaoai8ANSE5YSyHC9i0ZqpWHZgpP0xqvBBqUUeU/Hx9Ccb9HoKLY7k+Jb4nsC8FzHwuV1mtN0eoVbY"
-    "2JcINMRf0pSKuqx859RVHio3Mwq6H+kF0mMaBlsrqutbpMSJ/qLYhIJZ2qEZntF8GA40CMs5GwHWO3oIJiW46NhVaCm+"
-    "PDzApazyNn/xwcqaGQM8ilYmB0SexyM848ZoMXOPR3EIU7+yzV/YHABCAeEROQMJkILyFzO2omVs0IR6BX6gpyYSZy8+"
-    "QXSxYXKb2KYbq1lU04GHbLsyDOWyWpA1ECTX9vUAqREawbZA93oT7RDgDbBWRAoMCb9YwUuWQ/RucG1QKeJV8CbHE1JB"
-    "rrQDXMEXOo81+WrkUcvsIX+JySLd0CqHbYBqu9iA9D5k9ZLsa/X0WfVGBdM9X2VmSFH5XaegOGCd1VSFWnNWTI2y7lc+"
-    "wiArd3sEvlRJX9+vUqeGQ6RngenKE6dBxbi4bGYyw2MkAIMPMszrj7EpSEf64IQ5NGEWQiUdhLE/o7vLjQ44BXBjd6pw"
-    "x3XUbB7EMPOzNwqGMImziqP8hLjruXaSQH31QFYwVAf6c9Mj0fLElj1DCyp1vjZ++C6tx9ONRJMB1ZCwOHk29uUPaF8a"
-    "EDfDOWhijygGeZI5wjcK1ihJ3hR1ojqZ81zDU69DNbMM24VgDd/7HmZ3WUc2wOD/zMT9HYBBxUzMJ5nKY70y+fnceYkj"
-    "OORkVWNYsCqZlZsd1MnvYPK+2DStn2svq1ba8jeCm8x8zUBKpyJlgek56ZtkCEnyXlJKxAKHgIkOAZfANbgz1aVXQzVR"
-    "ofLHCsM91+/3fbzKBF5hiiO8BUqUpvJFPqvSgXfX0F94u8Yq1KhIyqqkJI/uJYorEi2bhMAi61JiB6NV0oHJJFLxCic2"
-    "g5kwo8TBbk7LdvFtz525zV7ey728t4v/qwQKk+e6mPXE+rgsqL/Kn+KMfpLLTxQQVIYJWKgv4xsZynGswkgPBT6ygjs/"
-    "uV3pdTJ8PsGycJc5ca0oAUkT4UDge0JOYpopYI4lmeO6EcsILyOlpE8J978j/kMW5sr/JQg9J282aLGAs6i8XDAG5zJX"
-    "YxLCbuc185e4qwCzZ3DlDkbGiGqvs9vZpasj9GPKpHmjIedA6aGj/3jd+bFaC4BmlyyLz7EfuTdxq+YxaoJMDXwHbAz8"
-    "c0XO0IOu4/3ODtt5XCOwRBDiNbJs6BGQcbB2mH4lfyRa8MBV76Q3/HTV+3iqs1LGWpJ2EfbJjM3cndNomks4SFMvGElv"
-    "KMNpaWGFFyuq3VpePergnTZOFP+uWJw4MEl4WgWhjrUpAUgp4W3OpJN5RSSfXyK5VUsWCy7UgGnWtlBPj0xfMn4kuglC"
-    "9tvtoLZ7aRY1lQLrdrO+6+Q6gwRL0LoPdIkcVEtbyC6n2OuYbSfraAmDCdBowME9oF8lUk8mcLGFl8DiQIue/d9oGYP3"
-    "YLfpzsAugKNcOG6ADKvZSDkOyBhmQbAIwfG0JKk1WDmyI4Fe2fhwfPVze9/ClR1eq6CuJi3BMCrgk+GMVr98px01Wkzz"
-    "3c3CuAY9hoG9FzFYW4WogHqE5jIE76JXTsqtIgoItGJkrCn0Omza7FiCP/Zy6z3Gorp6gSRS48AHMAeys3WLNrNUMfoz"
-    "+TmrrpUOqAlbizg7+jASKT+pU7IK4CmSdzDYOPvs7PpQa7cLmiMICBwIiasDkZgqbkGvTGqt5ocq+hXNXc9rO264hk7T"
-    "gmEZ7mWxEPSROlHBgIYRa6gYRJU+d1p7F+HoZWayW2jltA68irZB+6IYQSqwCIDRTyOCDFMTV3nOOlaWjCd3zRKmkzh1"
-    "221cOu8K5pniHWQcLGWMCJi0wQliXN7mMSiypj7PPemu5QK47Xu9zisCugO6wqZ+DG1xLNhEUjCFJu70+coTUgP0m9tP"
-    "4lAQxFXv4hyFlrjocvu07LlG8wu/brX0i+tYmYVedHUPzNtPZ+enpFnGF1avj4qWmYd6/ZyGu2IO/haMorWsCmmblkVX"
-    "oMGlPqFsadcI947WuSUqHToMYxjebDfmU0ZtvR1MOWtN2Dy/7BNJYgacpAt92Idlcw49L7hvZ9DrC7KJ0stQNqqBfjZo"
-    "ziB18AXwG7b3N5gtNHEujy9O864OIWyLl21xW832gZ7ufjAKHNQHX4wUPqZAt+3C/glbh640JJSOK3ZjqaIialuuJWrS"
-    "0gDhuOkC5Qg4L+WGUczyB53AQQkIdd7iLpyWrxQioVL3WE5auZOxoiElm4UQEDs9Ws5lFCHYrhgutNUv5ZoMCwiXfXHx"
-    "7gPpS7RD4Qjccicwmo0VaTaerwfLVHinSowlXIkAQjCyb811m/pa6RCeN++gi8ZPat+OHp3pL3i/Z2PekoDyRcZSU0u3"
-    "/DRlA3RW74dcjwlQoGPaDPIJCYrWp/88Oz/vzJztBixhrJSAiCykEIfsh4/yEzGSy0hPL4wgiiChNfHk1EL3Z+mxscR8"
-    "OQ8DCgXBSWpHw6zd09a0GIyPBMi68B0Vmg14tMMPyYYudDrJ6gGlO+Ujms/mABjsckwN0HyYxNhvMLmF8uVkYLKRxc9A"
-    "brQOJL0W6LtlLLzF8Ix4IQeEDEG33DDwCUuyUTQvb9P2Lk5m+oKazSB4xEy4dQ6DiwR7ipRT3VgaVYhLS+wSxMe9ott6"
-    "v1iX95Cxh4CwAG0F7zSbyXlkchEz13E8xRsAx0HoQACu8C48CqF4BMY/nx/VZMi8M0bH7VKhmlj0Zz7GwAaMWTC37O3a"
-    "vWmc8ojAnMXu31P5XwQORGOgH3EIZOLgVvnEPulDMh7o7MFvHX51Z8MoBkj89cgS12eXn64Gljg8/PTrp6MjCmZBmdDa"
-    "qwUEltAZ5VDM7IZiBPK/VdC5kcL9fyC+4BZQgXurcuFVFCQxLwgXFRybRk9pNj76uNGPNo8Cq9ypBTC/iGKdrrnCd0cq"
-    "vlegKofJvSHKSQ/yERE73Km5iUgfVUTvUCUkTFNKCh3VZzdyahJdsYgUbTDlt3nImNtJgPCHYDuBlIBl7JpBUeNQ0aTB"
-    "jV38qwj+dbfnABxCehlxpMldH/I7XYQbR0xTw+8UiotrRMcDPZSPwWnSvMxO2TKItthloy679J5OOoGaA6OtPCjtolRg"
-    "YM0a0vYB8TEsYGAggpkpzwOVbDH8FpfwrKRnWOqgLT5qeARaFNN+X9pZKWE+YiYmTc5S50ZqEoQ8LNAj/Su9zY+7lGRK"
-    "ASQlaYg17fBK6BV4Ilu+t/+WTRKOBm7AVY7OW4PAhnOYue5nVsreSY/GxXhhtI8YOEWcNuvs0IbROJixF9K/k2zan//r"
-    "5P3wXe/yp7P3w597F6d0e4eJpW+tfCqhdY1a3cFbA2OofNAqBDmJf9A00SXRgFIn0KGII9QF+DdT5XTrUeFFuJAsazxY"
-    "+TKNrN9tuk1UTSZAmicIWOFhmutmmcoQwj0wJjqHG4FW6FxgVapWrwQ/jvTTnPuKDaUlqKXX0Z8SSBQ2i1qrt6U224IK"
-    "o5Ro3vDDx7Pex7OrXysyenJaxev1oBhGxI+zf13F3YqdqjkWr47fV2Q5F4WBSjarNkBkj+5KzbV/8tfTClgYG16flcRo"
-    "ukydY4RWKDQc5GzwMMqs6P05+QE6EcfzqLuzg1Nbp7I6QTjdcUIwbDv7u/u77b39nUwiDyxbeZFsxdJgcMv/hckeZRf5"
-    "qQ5is4eln11M/APtYUFU2a9e/61oJ2BKPKaDfOeeoBvJKrQuAqnvOxegNF6fpvqUemqmYKX+iRte+ay7DcgpXCLEXKkZ"
-    "IFLXK/ZqhVSZ6yx/g/yCdcUu/yqlWSEYUyRS3zXEJnW3yywn9AYP9WqiB2/ACm8WivCBYrFPAkOHjIz0xg9eYkp/hIu5"
-    "SVvO3Ah999ABZwERqD9msQDKHk6ChZYnvDIDb5+kOjNLUgstaAqkJWJPPZs1CkgRx2ixhOjM4y4V3DZ7WivxeeAE53r0"
-    "dJBLkJ8zIkF4S9VvaftD3bRuEXGWgGbFK9PmK5E2KLAx0YZghxqxss+z05CfVYRvoAsDi/5De/dNe+8td5IQ98t5h03x"
-    "TYVhfhqk2RTffLvim9+l8iIbeiQha2XUMUILpY1S9Q4RuSrFmIHa8nGoXYevVlRx5EDm8fl541igKdpdXcTxONjfgO3H"
-    "wPam6OOPjbtLxDdYfIPFN1i8BosnHlp7xrUQNi3WGkLfBhpv6i2/GWB8Ai58eg1cFgKul3k2nuWR3UQ1eedSpdwGPm1y"
-    "ld89Ztrgow0+2uCjKnyUeKq9NbEREhJ73wwXbcrBH4Ek6xYDv+zyePGcu+Yb4rKlwPXdqCslzq/G9i5Ph73L84oV6w3O"
-    "eSbOqQcrG7+88cvfzi/X7PrW093saP/evHdq2FLDnjOtWZeeteDFIonnev2MVxH5hr8NDNicPvE0VJARb5GBD3rDO5Wk"
-    "cUHdgbB1Ldu7i5P//sc/sVQEZsw97jbGBdhMrd1TF7YewQvJjC/LVO8iK3rlWjfKJxGk+qerBjuOutPatnO323mttzI+"
-    "1E8+Q3XwvZ6P8WKjY04iaLDVsVRXnR5e8FjGqowBd0sVO3wqxrOI6ZMxvg/01YTK5siNP8CRGxuEu0G4/0uZp2ovlfFG"
-    "u3v7r9+8/eHf/v1HORo7dN7PQw2400VAxTeEMdhiV2hrK9hu1iG+9QxVzUT+f3XkEpfsJYFJOgsL0QfWigzx9HHNQHYu"
-    "1eUpjn2xgGkA8AcLw8zh7q4fuQ7K9gZU0FMh7UILwlgXHkkxWkw72vYmvOhgpcDIflNGABUBA1RMKIUOnARoMR/kEITJ"
-    "WTT6vIQIxjtUvxHjB1gixVU60i8xlg+3ssy9bsicSRcCDlZcjgVU2EXkWqqKGLPtvXlCe6b+EgucUeSOGrtUdYqiAKhI"
-    "TXFx9IGIFLuz60GJp5oYNMvWDz82HiQICG8RjcYlDnWdGlafYWmVw0zhc2jyS2xlw9yc4u4/R0gw7MAarc1rwlxuihia"
-    "ToIxJVNZFkqxfJ6Pt02FEgPOwbYp+MEKMjr9xBTEMf0DKmGjsjZdUOvSeQdYErsscVbMI+QYe73bkLGzlIpovYtDr/1O"
-    "7IhPZ+/PLq+2D4DdIX+vAFjms3mqJk8hO5Hj5E3j+ZMQES1o/+r048UqBvjUMCxt3uoCpm/3fTTsXdHXJ4T1/UwDePkJ"
-    "h3yJv9KBR3ggDdVOc10dv8SKTGmNFlhkrre1aGHDyiY6tnOnEZiiYdJDOs6keKxWB1nGKkUZuyMXYypk+qM+x0x84G85"
-    "vO78+K/mcxRUlodvIXpEMNjt+8LUnePL+lS0vk/iOfyXdlu8V77iD6OMloLTOZzG10Y86syXB9AZtl/gbzrA+VHf7/t/"
-    "ovbwr6eclua/8FlpyMifxDusEQbjhj/b4iOLufz1FlsfUQOTahJ4VAuKR1nd83laU1cfboBNQxyC2RgYNHzaVKZrO4VG"
-    "K7EiuMcaxfKLrnbn0FrbM2ICW7ctqsHFIL1jeCx+j+Nd7+Li+PIEa5W1etjUYbsd0LFjNnDDMSa2AchrHNMBGAXFoU/E"
-    "MLg3n4cxIaD+Wgse2LYYj3E7MdVuJ4+bL7EkAF+ks5rPA8uidXNFo3MiztQ1JOiIXvI35yeIblqx62JxrK6rxvCJbR1Y"
-    "QugmPEqSeo/Dki2ITw6QS3puPlaTHj2EkCDq1krYfL4nTQMwTHh4BRLH8ncqFc+fRBcdwEDwe21blyrDaJNG8Zk+xG71"
-    "12BMyzafTRHlOsTl1JGVABceFg2mJVdEc1UyH4NAlcILxjplOuUPveQVy5zc0Ptwdda7tLNnNaw62Ck9syE53OBOhi4a"
-    "cStXcZs9vsEcvKKPgsoigAOc6TR8M/AM+hs5iWaMIaZyVZQe8IATqXC2g93BEcHPRtmCEs9MhLpCY3Gp8R28MpvHUbd4"
-    "UkwJJaGums//lM63aZHfecNnUvBpCCu/DIT9o48I2cRM9ad9Gp3SsM0OZxksEiWQ6aEShO3A6DLb+fMh7K6WWpLHs7Os"
-    "L+JIH99Q+0WhNHa7rP+4EHXwIjkSyxwYVZ6A6SeHiqX+tlmNN1YljY3hB1zr49eG9LeG0DBpa5POv6cdDGC7OKSVZzOh"
-    "WqAgS6X19rYeyYbnIJhg0s4dgmAbr3WafPgJL3ylP8VXbSPR6sKPmZI0cb7CA+C1k//j87tw/2tiyenSHlywTXxnw481"
-    "QjWmuI8UKUojci8XcDH510g+ibWwibqwiZ9/g8+Xpia/9dzghyn/8COSLgc+3O1nhzB6XPaJ8eTEyDzDjQIRQ+gtEspG"
-    "IcTg+uGEpv96N1EhjgKQ/LOCAk3wDQ1xGhFQ558A7ZGMBnn6pAa/ys9iWeLV2dX5KZi87BkNgIBPOUdVtkbNSh/tqubQ"
-    "iEJLzQu2VvGRbhCvbIv2SJ2dQHOV+4BXUebtVZVUM6EJUF61j2dVAzUruTYOUo/xiD7Xk0evTKEIkBDw1sI2cvbA0dbD"
-    "/wAwMs/d"
+    "eJztXQtvG0eS/it92gVM4UjqYTt3oXQCDEtxtCeJhqVFLhAJTpPTpCYaznDnIZlrC9hfsz/sfsnVo3veQ41E5RzfcZFN"
+    "xHlUV1dXV31V3dXzZWvizxeuihzf2+ptfRlszQI/XoSDrd719WBrsNXG/0jbhr8GW+9sW0gRyfC2O9gatuGO64QR3TqD"
+    "P+hO2BaxN3U8J7xRtvA9FcJvV4Wh6HSk65oXbbhDL57L4FYTFTIUeN08Q+Toof5CBRJ5DIGiiG6UuL/xXSWweXx6mHse"
+    "WV7EwYwb+KTm/p1i3sQ08Of0fvrmEJ4BIcylZ5tuc3+vh+1doAW/O51F4PiBEy1Nt/17on3jzG7w0mDrZ/9eYJNeJBz4"
+    "J+Q+4Lssn04nkjN+1DNdfwdMzQ5EoBZKRmLqB2LuByp5sWPHqvDGLzfKY/oCborWr/C/zvl55/h4O22wE0aazGBr6rj8"
+    "5hX0+S+X/QuBV0AC0CBI0A5JGCQbkgZR0M1NpRsqLVo9zhmRSN0tGFP9l+fzj2Hbi10XLp16Eze2lUi0QQ+Q4bMskb7n"
+    "LvVI3TvRDTAHPYXHXqpzw6zuZcf3dxAZd8PoITS2ZxrD9js+dDUVXOZSIj6tuHi1VoRrSgPfC3w/Qr2n2Y7/Gj5stbdc"
+    "dx6yQYh836WJAX97cg5t9EDxlbugx20VTgJngXOTbhz7k3gOs4Bmq8B328LzIzEB1ZBjV3XFiZzcCIuoXg+7SNFCfUbm"
+    "woWcqE6oFhJmO3RWT0uxkKAL/pTVYRH4s0DOu+LUu/NvFdoOoIW2w1osoxtq1fa7i6U4ROJHYHd+C+Hqq8M76cbq6JXF"
+    "umXp3xZQIHH549/UJBJzGU1uHG/GkkPar4C04y3i6HJyo+bSOsApKL3wXgVoj7S0lXenXH+BAybCyPbjqC2sL4PBYMu/"
+    "xX/3RBTEqi3wb1tGkq91u90Hq43mLFTCwusWcwB20wIaaauiJcFUhLEbMWcgChSs9AzjaBRoNMYgOhQHNc6vZBpDSQcg"
+    "NpArvKGbdKJQudPtrngnptJxY3qAO5jvA2k4d0IFgR/wVXrk1vFs/C/fnYPJl6D6yQWQKbHx8KAHQAL/XufvKvCF+gwS"
+    "nfi2OhAWPhOC/sQh08Z/ywmq0yhQf4udQFErFmqH0nbC8tTn6HoIgkQ1MmrjOuh9Il8EsSfwiW5JRUItWyO4UKg7FSwN"
+    "iTYKRlBHQ5JYwmiIonJ9UBOWE8pyEkeiNVeR7MJIexNU4YNSizym4tPJTxbo9QxaHMvJLfE9hXkvIuBzu8xopzNGrbCw"
+    "LyFoiLekKRX2WPnOqKs8VE5mFHQ/0gukxzQMllZUx2uTEif6i2ITCmZpl2Z4RvNhONAgLBdsBFjv6CGYlOCiI0ehpfjy"
+    "8ACXssrb/MWHdtbMGOBRtDI5IPI8HuEZJ0KLmXs8jAKY+pVt/sLmABAKCI/IGUiAFJQXz9mKlrFBE+oV+IGemkqcvfgE"
+    "0cWGyW1im06k5mFNBx6y7cogkMtqQdZAkFzb10OkRmgE2wLd60+1Q4A3wFoRKTAk/GIFL1kO0bvBtWGliFfBmxxPSAW5"
+    "0g5wBV/oPNbkq5FHLbOH/CUmi3RDqxy2AartYAPS/ZjVS7Kv1dNn1RsVTPc9lZkhReV37ILigHVWMxVozVkxNcq6X/kI"
+    "g6zc7TH4UiU9fb9KnRoOkZ4FpitPnAYV4+KwmckMj5EADD7IMK8/xqYgHemBE+bQhFkIlLQRxv6M7i43OuAUwI3dqcId"
+    "x1bzhR/BzM/eKBjCJM4qjvIT4q7n2kkC9dUDWcFQHejPTY9EyxNb9gwtqNT52vjhu7QeTzcSTQZUQ8Li5NnYlz+gfWlA"
+    "3AznsIk9ohjkSeYI3yhYoyR5U9SJ6mTOcw1PvQ7VzDJsF4I1fO97mN1lHdkAg/8zE/d3AAYVMzGfZCqP9crk53PnJY7g"
+    "iJNVjWHBqmRWbnZQJ7+Dyfti07R+rr2sWmnL3whuMvM1AyntipQFpuekZ5IhJMl7SSmRNjgETHQIuASuwZmrHr0aqKkK"
+    "lDdRGO453mDg4VUm8ApTHMEtUKI0lSfyWZUuvLuG/sLbNVahRkVSViUleXQvUVyhaFkkBBZZjxI7GK2SDkynoYpWOLE5"
+    "zIQ5JQ52c1q2i2+7ztxp9vJe7uW9XfxfJVCYPtfFrCfWx2VB/VXeDGf0k1x+ooCgMkygjfoyuZGBnEQqCPVQ4CMruPOS"
+    "25VeJ8PnEywLd5kT14oSkDQRDgS+J+Q0opkC5liSOa4bsYzwMlJK+pRw/zviP2Rhobxf/MC182aDFgs4i8rLBRNwLgs1"
+    "ISHsdl8zf4m78jF7BlfuYGSMqPa6u91dujpGP6ZMmjcccQ6UHjr6j9fdH6u1AGj2yLJ4HPuRexO3ahGhJsjUwHfBxsA/"
+    "V+QMXeg63u/usJ3HNYK28AO8RpYNPQIyDtYO06/kj0QLHrjqH/dHl1f9Tyc6K2WsJWkXYZ/M2CycBY2muYSDNHP9sXRH"
+    "MpiVFlZ4saLareXVow7eaeNE8e+KxYkDk4SnVRDqWIcSgJQS3uZMOplXRPL5JZJbtWSx4EINmGZtC/X0yPQl40fCGz9g"
+    "v93xa7uXZlFTKbBuN+u7Tq4zSGgLWveBLpGDamkL2eMUex2znWQdLWEwARoNOLgH9KtE6skELrbwEljka9Gz/xsvI/Ae"
+    "7DadOdgFcJSx7fjIsJqPlW2DjGEW+HEAjqclSa3BypEd8fXKxsd3Vz939tu4ssNrFdTVpCUYRgV8MpzR6pfvtK3G8Szf"
+    "3SyMa9BjGNh7EYG1VYgKqEdoLgPwLnrlpNwqogBfK0bGmkKvg6bNTiT4Yze33mMsqqMXSEI18T0AcyA7S7doMUsVoz+X"
+    "n7PqWumAmrAVR9nRh5FI+UmdUrsAnkJ5B4ONs8/Krg+1dnugOYKAwIGQuDoQipniFvTKpNZqfqiiX+HCcd2O7QRr6DQt"
+    "GJbhXhYLQR+pExUMaBixhopBVOlxp7V3EbZeZia7hVZO68CrcBu0L4wQpAKLABi9NCLIMDV1lGuvY2XJeHLX2sJ0Eqdu"
+    "p4NL5z3BPFO8g4yDpYwQAZM22H6Ey9s8BkXW1OeFK521XAC3fa/XeYVPd0BX2NRPoC2OBZtICqbQ1Jk9X3kCaoB+c/tJ"
+    "HAqCuOqfn6HQEhddbp+WPddoPvbqVku/OHY7s9CLru6Befvp9OyENMv4wur1UdEy81Cvn9NwV8zB3/xxuJZVIW3TsugJ"
+    "NLjUJ5Qt7Rrh3tE6t0SlQ4dhDMOb7cZ8yrCjt4Mpe60Jm+eXfSJJzICTdKEP+7BszqHr+vedDHp9QTZRehnKRjXQz/rN"
+    "GaQOvgB+w/b+BrOFJs7Fu/OTvKtDCNviZVvcVrN9oKe75499G/XBE2OFjynQbauwf8LSoSsNCaXjit1YqrCI2pZriZq0"
+    "1Ec4brpAOQLOSzlBGLH8QSdwUHxCnbe4C6flKYVIqNQ9lpNW7mSsaEjJZiEExE6PlwsZhgi2K4YLbfVLuSbDAsJlT5y/"
+    "/0j6Eu5QOAK3nCmMZmNFmk8W68EyFdypEmMJV8KHEIzsW3Pdpr5WOoTnzTvoovGT2rejR2f6Me/3bMxbElC+yFhqaumW"
+    "n6ZsgM7q/ZDrMQEK9I42g1wiQdG6/M/Ts7Pu3N5uwBLGSgmIyEIKcch++Cg/EUO5DPX0wgiiCBJaU1fO2uj+2nps2mKx"
+    "XAQ+hYLgJLWjYdbuaWtaBMZHAmSNPVsFZgMe7fBDsoEDnU6yekDpTnmI5rM5AAa7HFMDNB8lMfYbTG6hfDkZmGxk8TKQ"
+    "G60DSa8F+t42Fr7N8Ix4IQeEDEG3nMD3CEuyUTQvb9P2Lk5meoKazSB4xEy4dQ6DiwR7ipRT3VgaVYiLttgliI97Rbf1"
+    "frEe7yFjDwFhAdoK3mk2l4vQ5CLmjm27ijcATvzAhgBc4V14FELxEIx/Pj+qyZB5Z4yO26UCNW3Tn/kYAxswZsHcsrZr"
+    "96ZxyiMEcxY5f0/lf+7bEI2BfkQBkIn8W+UR+6QPyXigswe/dfjVmY/CCCDx16O2uD69uLwatsXh4eWvl0dHFMyCMqG1"
+    "VzEEltAZZVPM7ARiDPK/VdC5scL9fyA+/xZQgXOrcuFV6CcxLwgXFRybRk9pNj56uNGPNo8Cq9ypGJiPw0ina67w3bGK"
+    "7hWoymFyb4Ry0oN8RMQOd2puItJHFdE7VAkJ05SSQkf12Y2cmkRPxKGiDab8Ng8Zczv1Ef4QbCeQ4rOMHTMoahIomjS4"
+    "sYt/FcG/7vYCgENALyOONLnrQ36nh3DjiGlq+J1CcXGN6Hioh/IxOE2al9kpWwbRbXbZqMsOvaeTTqDmwGgrD0p7KBUY"
+    "WLOGtH1AfIwKGBiIYGbKdUElWwy/xQU8K+kZljpoi4caHoIWRbTfl3ZWSpiPmIlJk7PUubGa+gEPC/RI/0pv8+MOJZlS"
+    "AElJGmJNO7wSegWeyJbv7b9lk4SjgRtwla3z1iCw0QJmrvOZlbJ/3KdxMV4Y7SMGTiGnzbo7tGE08ufshfTvJJv25/86"
+    "/jB637/46fTD6Of++Qnd3mFi6Vsrn0poXaNWd/HW0BgqD7QKQU7iHzRNdEk0oNQJdCjiCHUB/s1UOd16VHgRLiTLGg/t"
+    "fJlG1u823SaqplMgzRMErPAozXWzTGUA4R4YE53DDUErdC6wKlWrV4IfR/ppzn3FhtIS1NLr6E8JJAqbRdurt6U224IK"
+    "o5Ro3ujjp9P+p9OrXysyenJWxev1sBhGRI+zf13F3YqdqjkW3x0fj67efajIdMaFwUo2rDZAZY/uTM3xcPzXkwpoGBl+"
+    "n5XIaLpUnWOEVik0JOSM8CjMrOr9OfkBehFFi7C3s4PTW6ezun4w27EDMG47+7v7u529/Z1MMg+sW3mhbMXyoH/L/4UJ"
+    "H2YX+qkWYrOPZZBdUPwD7WNBZDmoXgOuaMdnSjymw3znnqAbyUq0LgSp7zsXoTReo6YalXpqpmil/okbXv2suw3oKVgi"
+    "zFypGSBSxy32aoVUmessf8P8onXFTv8qpVkhGFMoUt81xCd1t8ssJ/SGD/VqogdvyApvFovwgWLBTwJFR4yO9OYPXmZK"
+    "fwTxwqQu506I/ntkg8OAKNSbsFgAaY+mfqzlCa/MweMn6c7MslSsBU3BtET8qWezRgIp6hjHS4jQXO5SwXWzt20nfg8c"
+    "4UKPng50CfZzVsQPbqkCLm1/pJvWLSLWEtCseGXafCXSBgU2JjoQ8FAj7ezz7DTkZxXiG+jCwKL/0Nl909l7y50k1P1y"
+    "3mFTgFNhmJ8GazYFON+uAOd3qb7Ihh9J2FoZeYzRQmmjVL1LRK5KM2bgtnwcbtfhqxWVHHnEfXbWOB5oinZXF3Lkmj87"
+    "vbyqRvwbxP0Y4t5Uf/yxwXeJ+AaQbwD5BpDXAPLETWv3uBbMplVbQ+jb4ONN4eU3Q41PAIdPL4bL4sD1UtDGszyyragm"
+    "AV0qmdvAp03C8rvHTBt8tMFHG3xUhY8ST7W3JjZCQmLvm+GiTV34I5Bk3argl10nLx5413xnXLYmuL4bdTXF+SXZ/sXJ"
+    "qH9xVrF0vcE5z8Q59WBl45c3fvnb+eWa7d96uput7d+b904NW2rYc6Y169KzFrxYLfFcr5/xKiLf8LeBAZtjKJ6GCjLi"
+    "LTLwUe98p9o0rqw7EJYuant/fvzf//gn1ozAjLnHbce4Cpspunvq6tYjeCGZ8WWZ6u1kRa9c60b5SIJU/3T5YNdWd1rb"
+    "du52u6/1nsaH+slnqA6/14MyXmx0zJEEDfY8lgqs01MMHstYlTHgbql0h4/HeBYxfUTG94G+mlDZnL3xBzh7Y4NwNwj3"
+    "fynzVO2lMt5od2//9Zu3P/zbv/8oxxObDv55qAF3uhqo+IYwBlvsCm1tBdvNOsS3nqGqmcj/r85e4tq9JDBJZ2Eh+sCi"
+    "kREeQ64ZyM6lujzFO0/EMA0A/mCFmDnl3fFCx0bZ3oAKuiqgrWh+EOkKJCnG8ayrbW/Ciw5WCozsN2UEUBEwQFWFUujA"
+    "SYAW84kOfpAcSqMPTghhvAP1GzF+gLVSXK4jvRJj+XAry9zrhsyZdCHgYMV1WUCFXUSupaqIMdvemye0ZwoxsdIZRW6r"
+    "iUPlpygKgIrUFFdJH4hQsTu7HpZ4qolBs2z98GPjQYKA8BbRaFTiUBesYRka1ljZzBQ+hya/xFY2zM0p7v5zhATDDqzR"
+    "2rwmzHWniKHpSBhTO5VloRTL5/l421QoEeAcbJuCHywlo2NQTGUc0z+gWjaqb9OVtQ4dfIC1scsSZ8U8Qo6x17sNGTtN"
+    "qYjW+yhwO+/Fjrg8/XB6cbV9AOyO+MMFwDIf0lM1eQrZiRwnbxrPn4SIaEH7VyefzlcxwMeHYY3zVg8wfWfgoWHviYE+"
+    "KmzgZRrAy0847Uv8lU4+wpNpqIiaC+z4JVZkSmu0wCJz4W2bFjba2UTHdu5YAlM9THpI55oUz9fqIstYrigjZ+xgTIVM"
+    "f9IHmomP/FGH190f/9V8l4Lq8/AtRI8IBnsDT5gCdHxZH4828Eg8h//S6YgPylP8hZTxUnA6h9P42oiH3cXyADrD9gv8"
+    "TRc4Pxp4A+9P1B7+9ZRj07wXPjQNGfmTeI/FwmDc8GdHfGIxlz/jYumzamBSTX2XikLxTKt7Plhr5uhTDrBpiEMwGwOD"
+    "hk+bEnVtp9BoJVYEN1qjWH7RZe8cWmt7Rkxg61abinExSO8aHosf5njfPz9/d3GMRctaPSzqsNXx6fwxC7jhGBPbAOQ1"
+    "iegkjILi0LdiGNyb78SYEFB/tgVPbosnE9xTTEXcyePmkywJwBfprOaDwbJo3VzR6JyIM3UNCbqin/zN+Qmim5buOlgl"
+    "qwusMXxiWweWELoJj5KkPuCwZCvjk5Pkkp6br9akZxAhJAh7tRI23/FJ0wAMEx5egcSxDp5qxvNH0oUHMBD8XsfSNcsw"
+    "2qRRfLgPsVv9WRjTssWHVIS5DnFdddhOgAsPiwbTkkujuTyZz0OgkuGYsU6ZTvmLL3nFMkc49D9enfYvrOyhDatOeEoP"
+    "b0hOObiTgYNGvJ0rvc2e42BOYNFnQmURwAHOdBq+OXgG/bGcRDMmEFM5KkxPesCJVDjkweriiOD3oyxBiWcmQl2hsbjQ"
+    "+A5emS+isFc8MqaEklBXzXeASgfdtMjvvOHDKfhYhJWfCML+0deELGKm+hs/jY5r2GaHs/TjRAlkeroEYTswusx2/qAI"
+    "q6elluTxrCzrcRTqcxxqPy2Uxm4X9V8Zog6eJ2djmZOjyhMw/fZQsebfMqvxxqqksTH8gGsD/OyQ/ugQGiZtbdL597QT"
+    "AiwHh7TykCZUCxRkqcbe2tYj2fBABBNMWrnTECzjtU6SL0Dhha/0p/iqbSRaXfgxV5Imzld4ALx28n98fhfuf00sOV3a"
+    "gwuWie8s+LFGqMYU95EiRWlE7uUCLib/GsknsRY2URc28fNv8PnS1OS3nhv8MOUffkTS5cCHu/3sEEaPyz4xnhwdmWe4"
+    "USBiCL1FQtkohBhcP5zQ9F/vJirEUQCSf1ZQoAm+oSFOIwLq/BOgPZLRIE8f2eBV+VmsTbw6vTo7AZOXPawBEPAJ56jK"
+    "1qhZ/aNV1RwaUWipedXWKj7SDeKVbdEeqdNjaK5yH/Aqyry9qpJqJjQByqv28axqoGYl18JB6jMe0Qd88uiVKRQBEgLe"
+    "WthGzh442nr4H6j70qA="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1214,13 +1214,13 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     "add": (add, "Add a task.", ("record", "Task"), (
         ("title", (), "_Str", ..., (("help", "What to do"),)),
         ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_ADD_TAG)"), ("many", True), ("env", "TODO_ADD_TAG"), ("fresh", True))),
         ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
     "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
         ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_LIST_TAG)"), ("nullable", True), ("env", "TODO_LIST_TAG"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo list --all",)),)),
     "done": (done, "Mark a task as done.", ("record", "Task"), (
@@ -2267,11 +2267,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -3315,8 +3316,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3330,7 +3333,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3421,8 +3424,9 @@ def _keep_secret(value: object, name: str) -> None:
             _SECRETS[text] = name
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3432,7 +3436,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -5193,12 +5199,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5917,6 +5923,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5988,10 +6003,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6001,7 +6016,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6028,6 +6043,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6252,10 +6269,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6295,7 +6314,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6304,6 +6326,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6354,6 +6382,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6368,6 +6403,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
         else:
             found[argument.dest] = value
     return found if _place(recorder.positionals, loose, found) else None
+
+
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
 
 
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
@@ -6983,7 +7037,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7068,7 +7122,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7274,7 +7330,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7795,7 +7851,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -10874,7 +10932,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -10982,7 +11040,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }

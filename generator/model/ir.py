@@ -162,6 +162,10 @@ class Param(Node):
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None
+    #: `Option(nargs="+" | "*" | N)` of a list option: the words one flag takes, as argparse's
+    #: `nargs` (every word after it that is no flag, `+` at least one; or exactly N); None:
+    #: one word a flag, repeated for more.
+    nargs: int | str | None = None
     #: `Option(metavar="FILE")`, `Argument(metavar="SRC")`: the word shown for its value.
     metavar: str | None = None
     #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
@@ -363,6 +367,9 @@ class Program(Node):
     description: str
     env_prefix: str | None = None
     config: bool = False
+    #: `program(default="run")`: the command that runs when argv is empty (`tool` alone), as
+    #: pre-commit's; a word that names no command is still an unknown command.
+    default: str | None = None
     #: `program(max_output=N)`: the most an agent gets of an answer (None: the default).
     max_output: int | None = None
     #: The oldest Python 3 minor version its handlers' syntax runs on (9 unless newer).
@@ -433,6 +440,8 @@ class Program(Node):
                 ref = param.type
                 item = ref.item if ref.kind == "list" and ref.item is not None else ref
                 takes = 0 if ref.kind in ("bool", "count") else max(len(item.items), 1)
+                if isinstance(param.nargs, int):
+                    takes = param.nargs
                 spellings = table.setdefault(" ".join(param.shared), {})
                 spellings.update(dict.fromkeys(param.spellings, takes))
         return table
@@ -445,10 +454,11 @@ class Program(Node):
     def root(self) -> tuple[str, str]:
         """The root command's name and how argv reaches it: "alone" (it is the only command),
         "words" (words that name no command are its arguments) or "flags" (only its options
-        come without a command word); ("", "") without one."""
+        come without a command word), or "empty" (`program(default=...)`: only when argv is
+        empty); ("", "") without one."""
         root = self.root_command
         if root is None:
-            return "", ""
+            return (self.default, "empty") if self.default else ("", "")
         if len(self.commands) == 1:
             return root.name, "alone"
         return root.name, "words" if any(p.role == "argument" for p in root.inputs) else "flags"
@@ -468,7 +478,7 @@ class Program(Node):
         if not self.env_prefix:
             return None
         prefix = self.env_prefix if self.env_prefix.endswith("_") else self.env_prefix + "_"
-        return prefix + cli_word(param.name).replace("-", "_").upper()
+        return prefix + cli_word(param.name).replace("-", "_").upper()  # NOTE: `_env_word`
 
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved

@@ -11,7 +11,7 @@ from burgee.model.ir import TypeRef, cli_word
 from burgee.read.markers import FLAG_KEYS
 from burgee.read.reader import Parameter, Reader
 
-_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
+_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: A metavar: one word, as argparse's usage lines need it.
 _METAVAR = re.compile(r"^[^\s\[\]()|]+$")
 

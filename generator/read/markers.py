@@ -36,6 +36,7 @@ _MARKER_KEYS = {
             "off",
             "metavar",
             "deprecated",
+            "nargs",
         },
         FLAG_KEYS,
     ),

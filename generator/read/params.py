@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Literal
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef, cli_word
@@ -198,6 +199,9 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         reader, param, (short, long), off, default=default, required=required
     ):
         return None
+    nargs = _nargs(reader, param, settings, type_ref, name)
+    if nargs is False:
+        return None
     word = settings.get("metavar")
     if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
         return None
@@ -229,12 +233,34 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         passthrough=settings.get("passthrough") is True,
         off=off,
         metavar=word,  # type: ignore[arg-type]
+        nargs=nargs,
         deprecated=deprecation(settings.get("deprecated", False)),
         required=required,
         default_code=default_code,
         default=default,
         span=span,
     )
+
+
+def _nargs(
+    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
+) -> int | str | Literal[False] | None:
+    """`Option(nargs=...)`: "+", "*" or a number of words, on a list option of single values;
+    False after an error."""
+    nargs = settings.get("nargs")
+    if nargs is None:
+        return None
+    item = ref.item if ref.kind == "list" else None
+    if item is None or item.kind in ("tuple", "record", "dict", "list"):
+        reader.error(
+            param, f"nargs= of {name!r} needs a list option (list[str], ...), not {ref.source}"
+        )
+        return False
+    fits = nargs in ("+", "*") or (type(nargs) is int and nargs >= 1)
+    if not fits:
+        reader.error(param, f"nargs= of {name!r} must be '+', '*' or a number of words (1 or more)")
+        return False
+    return nargs  # type: ignore[return-value]
 
 
 def _is_marker(reader: Reader, node: ast.expr) -> bool:

@@ -265,7 +265,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -346,7 +346,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 

@@ -354,6 +354,7 @@ if TYPE_CHECKING:
             env: str | None = None,
             secret: bool = False,
             prompt: str | None = None,
+            paths: bool = False,
         ) -> list[_T]: ...
 
         def check(self) -> None: ...
@@ -958,110 +959,114 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6ecytSuT"
-    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx1E6U72d7vl5b6e308J/xrGUCXzu7fyMn4SKpjIK5bGI01CJ64kMRTKR"
-    "ApqauqEnAj+UInSnUokwMlc7vZ1+C9qa+BtqKKB2nvkqoWf8RE6VGMXRVLTb9E86E0kEX5IoewRubtONKzy7wjOeBM5K"
-    "eu5H+kgDTiZ+OD4WrrqE5/1YJS0RxSKU0lPw9FwSI2IYeDSIvLkYuqFwQ3UtY9NsLJWejtf4ScgrGc+p1Za49pNJlCbY"
-    "OnwXu8MohD6mP/zkBkrumRZGMhlOqIXfXT8REfaAzYSJCKJo1sIRml6PkYKhDALpicEcx+fDpGEXMEMRdC2eP32Vcckd"
-    "yEAPWA1jfyCFK+hiFz4MoxR6GAUuEOqKJAXBww+eP0zw35mbJDIOqWG8eTpLE+jUkyM3/dc//mlGn4Y89pSodmczGKxw"
-    "Zv7sHYqRI7xIqi4zRVxHMbQ1gmbFk1evhK9o7uCZe6oFQ3mrIu6u3c47CKKxz108i8bCD81UwSRdT9wEG5n6SiF74RuM"
-    "Q8ZTP3QDsYttJ9ElsG7ie54MM37Ld7Mo5ik7oY/AchahFsm3RxKQTgcw714Lx/O/b16+wItP3/xN7MJ3Nx7P3FjJe9B5"
-    "mqRuEMyFfDcMmGz4D5rWC8QsXrNq9aLrt/ZhMcOXdluhiBA17XYYma/9VpgGQbY2/RAmfuYnIDg4jD5pghDohgdHKE3Y"
-    "aXlR5QslsHsc6c5wneD1rKHezhnwjFYBsYP4RTQmUenGl8CxmatXX+DqBzRp/eJ6O++3DvBPA8lmAZ1bPLmUclbq8Zfo"
-    "WgBD57is8edCX2YJ2W1A/+68ppEgAlmBRq5hsbWQsUrCuvRUJx/u1I0v+cmRH/CTTwR+hOGClI1lokhmSCVWFKWExlpi"
-    "El2j1ANf6EKBXLMwbXJR8krUPgFaYc23h65izZtReKWnEDoYREpa4vLGnYtpFKMWlzMJxOJKwQv56JT/Z7mn330vmdDa"
-    "m0h/PElyXgS6p8Qdl5759eSPH/725NlvJwu6iq5DGZf7mkQCrivgTIEprEoslsx01zNQp1FYI6mv6AecS3gWGY36Nu/c"
-    "V1Hggs7K11Z+JeNX/WJq5ReSOM0Wl9ZFFo2pbjxVlXHaqwe0UOnXP6IUteCpMD9mfMjUk9XNW90Nqsi21g+WcP4ew+pj"
-    "LYXGKu95qK4ab0dlVry7RgTPtHEFTVcQwHYsRwtuJeVpkQHWwx1aSi67UJoHVp1xFCWoNm2sg7YDdFn/Zqe1EwRTxfgo"
-    "iaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhukUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9bzfwRYdY6YUECzbSoLiRxHK"
-    "VjvYyYmIRnAP3DiLo3HsTjviNLyCeUV7BG2xSWRhHQb+JQj+bC4eYfOPjd279+jKDVL5+J5DUiwc/d2BNtj8DN7KYQIq"
-    "EDQdWjvSRNg68NvxQ7DOb4YTOXWdY1wJjBZYS9HjMrySQTSTCC9U4oFQtITzvtfr7USX+LcrUNBbAj97buLytU6nc+MA"
-    "jpmAkhEOXneYAsBFDrSR9wp2EdSASoOEKfMVsRYwgSYcLngahXjEEOqcH7E6Q14D3ELOwhO6Sz9RMhjtdQRoYdcPUrqB"
-    "B1gcA61eHoSM4yjmq3QLIDAP/+VfAcUqdyzzC8BTIuPmRk+AC/SH7T9lHIFpB44OIw+UqoP3KJCgVHHb+BckGQTqIpZ/"
-    "T32ADHjJQflA8EhzGcp3yXnfaVXwtDLKC+/o1AiJ0tw1rFMaSulGWsgaQUNVxLOMVIXMIlPHnEJuDgEn7gLkdTsw1+EQ"
-    "xfi4pk+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXR2y7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS36BpJkmw9Hi6oct"
-    "EuVMisnySlitHVrplvzDpKBimM9YGbD00U2wOGcyTnyJGuP9zQ1cskV4+QdvWra6yXVUWd+s5VatNqqMLvtulcSgMWpJ"
-    "RGMMImiPAfB9kNCPoHMDsJXIKI1KC80OQPlIN1ww9CJqLbROK5XmwPU8H59zg1f2UPiGFecoUyz1jKB+s+VKlsbc3yeS"
-    "QtBdZCWy1lzvZRjMf0EtsdMlVUmDhk+w+K+k/oH1D4q3nM6iBGyN9URJbkr+b5mDy/q2q8oJtnRRuh1olWM03DX0lF0D"
-    "uAUcLX+awufufmFu95GH6DIs3XijO4G9uO90Lwf7xX6OPpH86EmqHw2N1Vx14xh9ji9Cvqx4RwUIbSb+8alUFAEdYcZT"
-    "w9wcuN5dGBqeqFUbrZrxLTOfZtqqE6pnujKfRj3aE5pHmsosWiHytOrcsWe+9MKu8dpLqmK1JbzErNWv0E8/bXl4ryLZ"
-    "Gwv3rTqbOkZSuN04bw2zuSB8UjEJuer+rjjrHTIRHGah6QznL0fajxtFMbgY1B/6VtRszVIskhwEcK1fQ/IG4jYF0rGr"
-    "zcqslqWVJHQzQCQLE1ftxEbDxkHyyYxGTeisRfKExNEd/3futv/s45/99sN2/z//asDGMxmOUey6h0W0gT9i+AfnJYu7"
-    "NSrCMjYqkrcgSldFUhyvw56AulONRQ65D/vrLJYjP7vhvEEX1l/u16CYOo1VjRMW6D0/aB0QwqFw4SbMaw0RiwKPBWq0"
-    "j8cxyLt4RCY8KXZ1Y91ckkltgHJAb27PTHUmMwffmG4w+zsVxLHZ/R4M2WEwaw39AM0uP8lnTIeOvmh+xmPVjPdrhbR5"
-    "oZyZgaIs4X4RBR5VebnQWjHx7bsQ3xD6LimsI6Y3D3sv8N+rjnkRYxN/Nwqx1xHuZmjWKN112CzfXay43xvYbVxVlHkz"
-    "oVn8eMdgWXEp7zTUzC13mDf9NU9zjRKzNnzLzNnwBnCqgMJeL+S8jS4KyTRS3D4zrAX3ucME7jd9gqT0QvjfE/veUVeg"
-    "erygOP1QXeGHY3FiPYq3ILEtQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
-    "N68yD2Z/7k4GI4xqZq6oaXJxs2e7TwOoi+kYjvAdDT6B0QXMO01P/9sCYkxpQ/TH9Wq2aHBTMovWsQN87dImEPtpY6lt"
-    "mD+VXXoU+AfLIRxKtHM+6iTCa9QAajpw16El2poLRXEfqQPPrmHxMqlfFv/kpLq0raVHyfsouw4xgVnWpY0sNMc04aMR"
-    "BdGW9tsKnljgT/3lHj4oPHywj//VRoVHq1rb9dh6Oy9ovMatudMmgRFAEBlugMJEw4kbg0qRsdJTgbcsoC7Mfl6sCe+k"
-    "+3jIvF0vadOVFsKxwOe0q2K2IDoNcXw2toZ5FpeyMWXUf8RgP5Iwk+HvuEVXBLiUIsH7xpwkMQx8NZNDYsJ+54jpM3qF"
-    "d2/pGvhsyjDroPOgs09XB2k8ltJsbquLzFvp7Tz+4ajzsFYOnlKrXQbNZzA5cUvANVBRqD2ezodBNEuUQNypABDNMEEA"
-    "1ZWJxbUpQofZDQYcCUwKybe93cB3lQQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg6h7Ql8D8yGhtGzJJfJnEaTzSq4"
-    "uSQH5hJO7ziIBm5wob3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtk9NCW+d7nHdAihnBbDGh5FLOObiM"
-    "iS2g1LUW1QvLGotlgdSE8DRejhqHJ0PShNroW8ujv9zYdRoCI78WwWGE4GTa8rgMJSM0EdvOUp4yAjP0uAQF1wQTcxtI"
-    "aJFThsDxZtaz5RzME7A7bHD9KWgUEMzU8yMkWALOAo/Qw/QYcMXAZO26Ajd/EYSRndZ5IK+enP3SPmxhHgznddBQs55g"
-    "GiXQSf0Z8SsO2pODdFwcrg3ZlhgxTOy1SEBPS8QTNCJUtDG6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdLGvE0n0LgPyztE9"
-    "OkxSzexP3Xe2uNaarmXIShN79mEmcnpyc9YqwS7lXsFk4+pz7Eya3f0uJngQhDgWICIhzPBYcg86j0tLNd9UMy4184Og"
-    "7fnxGjJNu7lVoGijKBgjDaKGAA1A1hCxGSgIHrS2S8LTaXmkt1DLaRm4p/ZA+lSC8BZIBKgZ5h6XRdTIl4G3jpYl5clD"
-    "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
-    "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
-    "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJinFvZNsCOTd5zk8XXtXwE4Dwbwe3sOqS+nR"
-    "wp3NFU2pjagvBvOZqxSC3ZrpQl25KdOQQXVE65jkQPKi7iNuwvXqj2A2lxak6XC2HiyS8ZWsEJZRxZkYqN+Wl20aa5uY"
-    "ux5k0+sOhmjslLataFG5/TRmf2hZ2jJHcCNzqVvL05OXJQNkFp35tYkAAXqCcEu8wQbF7ptfT58960y9vSVIQl8lM+K2"
-    "SReP2BI/Li5E5c5Nxhwi+LKR3uW8CTB/2lWFL7P5LI7IFQMjqQ0Nk8ZbTgkoHxcgYxp6MjbbpvRGAjYb+zDoLB4HLV3J"
-    "ENG07bsz2OyZFIKLzMd9gGEp5C+H8bLkidCCvKgdiHu7IO8to+FbDI+IliyRBoblx1FIWI6Vonl4j9KGOAwZCurWQtDk"
-    "qIPuRXCfYT+RU6o7y1G9eNES+wSx8e2TPZ3b3uXcJLYQAMtRV7CzP3VnxCMkcup74O3z6wpD3KDGtDRFswWusALlX4xs"
-    "6mZIvQ915hU+O2rRxyLGxw6MWjA/OXuNWfQcclCgzhL/z5z/zyMPvCGQjySGZmhPjsgnecjmA4092K1HH/zphUoAkn54"
-    "3BLnpy/enPVb4tGjN3+8efyYnEkQJtT2MgXHDgYjPfJZ/VgMgP+XmBM1kPi2AqafXQIq8C9lwb1RUeZzAnNRwLFrtJTm"
-    "NY2QMqZcJpUHlQLxqUp0uOQMnx3I5FqCqDzKfrtAPulJfkyNPbrf8CMibRQR/UYNUsBLyhXaq7ZfO9FNdDHCRK/D8NM8"
-    "ZUztKEL4Q7CZQErEPPbNpMhhLGnRYDIRfyuDbz3sGQCHmB5GHGmizo/4mS7CjcfcpobfORQX54iO+3oqb4PTHLbK3+up"
-    "gmjO+yRZ9uk5HfQBMQdCd4ugtItcgYmdA2YIfTXZOyY6LkoYGBrByFAQgEjuMvwWL+Bel+5hroO0hCjhWUIxv+vgwnrE"
-    "SEgeVqXBDSSsXJ4WGJH+lv/Mt/sU5MkBJAVJiDRt8CroFWgiXX5w+B2rJAoNun4gPR1xtl/JtU3Nx3uDQ45GoNhZijLm"
-    "8t6XG3uYOeDrGCPmFOhYVV0oMdsNWxoIV17jqBle8e2Piv2dVMI6t9rfwqZgI0OL74WQkeUY14Wydjj+mn3p7UySZKa6"
-    "9+/TC5B8vRPF4/teDOJy/3D/cL99cHjfCk/AfFU3DRZslUQ6ExW0rsq24Fr6XbjmXQq0Fb36/ZiazQPsJGuzX9y5uANt"
-    "2a6QfhGtmTx+CW755G58R27RYPmlueY7JrwT0fQz6MN4joajdE8mVsRxYKkflEe1gKtMtU1fv7iBVJOvVZfitYAx5hW1"
-    "5qGhVmj6uUpy1l7/pllM9OT1eSvbhF8pF6v0wmFmXC5Y3+mNWA7c5l/idGaCETqL6cIDrxdwZTjUHinnM2UhCyu0m2rW"
-    "EiB20YbwcI22stXoE48XYaZDaAQGjfLWDT/DtRDyXSZ+81dvcOmLZMyNJruk93Bzii40Mbo93s5ijSaADJGT0NJ705vT"
-    "Mf9+r+N9rDfYlreTgwj9IK/RUJqyFk0BQisIM7rdjNXlbt/6IpwWW/Am6H79ol1l2yRqJnIhTUc1NC39/txXYmvv/sbd"
-    "1hZvbfHWFme2uKSaLa14uMAa29WC1jG/gTKK/vCzGd5/j/ebP8Mrv7atDkHy8/Skj+nY5llSi18O/jrs2yZeOt6au625"
-    "+zTmrmELsFfc3vzyjaKlHmOZvRKiR2AbRVvFlffHV7eK3L3groXp9utwSzdVguHjVjTYrGkyZQhX8tLqPMeaYgjfjr26"
-    "vdzC1mBtDdbWP+uZckAy+YhG5zOZlU9fHeaz1FrZ2LZeVqXW5u9tudNWFZUGnq5Yo6WaRh1fFkm7S7boBiqvfN3WcdE7"
-    "g1tbuLWFW1vIVOVK21aH+52Don1cweOiloVuVXCLn8cwbgttfZxCW5+5ktUGgcA6GT5Tt6GKSU0ZrJpkXy5lZXdNrKFL"
-    "1n7p1Wpe74JaV5WMI6p01arVvAv7pbpTdaivWq+qsg/rjhtXsTX44HYi3t/UULCoWFXlpUWuVLW8DGjNqEkAJT5Moniu"
-    "PQi+lre5qNDVFmptodYWan37UCs3kO0rc4ZIpnQP6S/XB9D6LpHu9IchH+mxHhSjngX0KrhHcSiORBvT4PMePg802xaW"
-    "3BaWvN1Wlyw9NvmlFZb8Aio3bnYDhkoO3o6GGlIDqjUeC21Tf9XGz/tLoM06qLmo4qNWm7hxmkziKB1PMnBTRICmuErD"
-    "oC08OlvGLziqlYAF9SPL9BSOUKrNNL39LYAtstwiyy2y/NaRpTE3w+haaTZb5Y+0uqJs//VwJKor7sPYofZMmLcIPgN6"
-    "3JYd/hLKDn/iqr42zFk3xySvvbvY4KcNsMdgixhwJN9KBX/rg326vu/KmKpcSxh5EV7RT0+fnf56enZx9vLXkxdMO73/"
-    "eiuhdmXiLVLYIoUtUvjGkUKunS3l52ZvDOaaRR2xAlk38oT9Ce5LuPRKIKv0rP3Pgxy+/CrvX1kV9bJlXnNDLj9r157Q"
-    "bKfUMs1vmz3hW4qgl+1zdl5vbZdL95BXNi93cPddxluKmJc7MPVxl8+YXaZCebnWuc0y62zhbYRiizu2uGOLO2pxh2W/"
-    "LD1ovwjCehxa7HDgYhngYZJ3M7PFKz7vtmRISmeyl5UTLTr74YxQ68j1kp9G6msBAOKBC24re/3krbAG+nkQ0PbskSZa"
-    "tmePlHXjN3b2SBHFWOumzLVXuo4iVRrmOsnHwtElip8+//Ff//gnViAF7XuNO4sYmrNKKG8YFGd2oboCGvbNGqEV8ytX"
-    "LLoYdMeTV1qN3L/a7xxpBXXTrNZNq/2v9cCUjc1OBXo3h/YqmWf5aRbLA3crl6DYmj4mZaXG9FEpXwciX6aV7RksX8AZ"
-    "LFs/aOsHfSI/qN5KWdZo/+Dw6MF33//3/zx0B0NPA4x6AK9ry5afEEZhi32hta1gvdkE5ddTVA0L+d/qDC6uBJ05ufkq"
-    "LHmyWIL0Yhh5UhNgr6XGN+VCkYZ8ChKeHALLKsX6qKHyPeStPp/o2Lhuvj7FZ5COTT57Rot2g0uEHC5LCKAiL3sjItsT"
-    "1dvIGLo1RwzpYzAwpB7Lt0T4MVbe5eKvblghrC4mYJP4YEkSz6z3SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYy5/0KTQ1R"
-    "Bpus7x8uzTpwWi4RIyYVCnVRYiw1jHV0PSYK70NFXCHLDmsUxOlwFSbBZHDpoeILrYRszfuuFRIq0ZoiHd8ty5QE0Ier"
-    "I/dULpiOmjHVj7n9Y6pXTG8K6erp/nCi65/PK5SVI0UFwo72lyTsNG9F7D5N4qD9VNwXb05/Pn1xtncM5F5QKWEkmQ9C"
-    "qhPpUjSqQMmDo2WnKmtE7EL/Zyevny8igA93wzr2O11A2u1eiOq2K/KD3Hqh1QX+sMGz2MRvdP4Ung9EpfS5zLJIXHWp"
-    "RV2HnHapgiWXYOcyZC1dPASPq1X4E72b1+K88Bamk7R4p64ler0U0Pv3e4VTLOysUyr+XTkOrYNjp+BB4g98dJpw9K/1"
-    "uXUmdeWo8/C/TP4KE0vPIUBEvNfthcKcWICP63PweiHx+tF/tNviZxnKmCZsMBcc/uPallpPq85sfgzOOq156WG2b7v9"
-    "uBf2wr/oHvHzJk/ICz/m+Xj58Xg4gr+Ip1iWHuMz8LUtXvMMUSYxM1gzdTZ39LlECWbaBFSAHM8vu+ZD1Ma+PlED3xoE"
-    "LwUjazDjeLc5DkHrS7uqNuXsIEd/10cssOOt9SqRwf07LSr9jk58x9BZoVA8ffn8+ZMXP2KRfC1fDh1V5LQjOm/OAYrY"
-    "C8V+7C3HguS1hGPgv6DdGJE5idj0jUMn9aXDIQBfPjQgu53VgshdAJFrGD4Izsbz5orG79Q4t65BQ0e8zD5zBIPazUvF"
-    "+1iVXRf0pzp0JEYgCDBMuJV49TNOjX0SQ3ZyYDZyfXagdeYUypjqLuCxXr/38lABQ4mbe8BzPHmBTikoHkKojmEqdJaf"
-    "o6vk42u9KFd8nBQRXO3UxMe4b4cPRlGFQXEtf1whJkuOCz0w5Na71VwSn8/goDL1KSOiajudW8XLHBzy8tXZ6csXjn1U"
-    "yKJzvfIjQ7KzNa7c2EezYs4Q4Tdv7dNDTLEkfRKYjUmOMRBAkzgFW6Xz/TP5GILv5UuVny+CS6p0tIjTwVnBxH9H0GYI"
-    "N0JDofl4oXEgp3qpbvmgogpuQ4nVxw1Vj1faJUv4gI9E4cM4ytX3ldHoFE2A8Tn4wSFinvCL1PnRduiq7C51SMgeG7h5"
-    "lGZi4OZnmhDaBMPHZBePJ3G6mmtZvM+xSU8TpU8PqchMfpxI7uWBsDSfIAJDfJ6dyWZOLKtbiBp1OdXTJlAd+bbGyf1o"
-    "+ALXAN8I7VaSitJ6J1+HdzubwvFxWmtND4oGMrNyuoOzp2dzyaM4jOPpFM7hcIwVOyF0BQtA4YUP9FF80NoS9S98mUqX"
-    "Fs8HuAHMf/Z/vH8ffv+Q6XS6dAAXHOMLOvBlDbeOWzzEFsmjo+Y255xx8w+w+cpy+yDWcbG45e8fYtNV94qHsbKjpPl8"
-    "SIRnh4AWCV7K3TENfYcN2b4OEbi+06LbP9rPRIJ9DWx+JddDN/jgiEaeuQw0+Ds4ENiMBnH6JJSw3n5y/fxzXDN90GXr"
-    "HIMCePqEg1p1SqlSqN+pJyh3JICcJQvLL+7ZqlHc0Keu14hMgE43U0B3MU01FSIbaCMnCqi6e53E2ubIGYPmNlYla/E4"
-    "K3VZmmYdnUPi/card9wiHLe9rdw0LYBB8IXJ8yevf34DVhIXz0d74XLxEBpelGnitJ0k+9ubk9dZliwl9OOiW//ViVt4"
-    "vjhPt4Fwndyyq7Nb6HDPD4KSZRBE7QHlHyM7VdwxNxWGzm6VffuoK/LsIJxmnRp0G6duS+hxUK2/ZL+kEDSoa6zsKqH7"
-    "u8CJI9gPBO7c/D8CJwKH"
+    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS9+laVsKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6edyHwlF"
+    "AjM9PT3dX/f0TL/fGUbTWSATPwp3ujvvezvjOEpnqrfTPT/v7fR2WvivcSxlAp97Oz/jJ6GiqYxCeSziNFTieiJDkUyk"
+    "gKambuiJwA+lCN2pVCKMzLed3k6/BW1N/A01FFA7z32V0Dt+IqdKjOJoKtpt+lc6E0kEfyRR9go83KYHV3h3hXc8CZyV"
+    "9N6P9JEGnEz8cHwsXHUJ7/uxSloiikUopafg7bkkRsQw8GgQeXMxdEPhhupaxqbZWCo9HW/wk5BXMp5Tqy1x7SeTKE2w"
+    "dfhb7A6jEPqY/vCTGyi5Z1oYyWQ4oRZ+d/1ERNgDNhMmIoiiWQtHaHo9RgqGMgikJwZzHJ8Pk4ZdwAxF0LV48fR1xiV3"
+    "IAM9YDWM/YEUrqAvu/BhGKXQwyhwgVBXJCkIHn7w/GGC/565SSLjkBrGh6ezNIFOPTly03/9459m9GnIY0+Janc2g8EK"
+    "Z+bP3qEYOcKLpOoyU8R1FENbI2hWPHn9WviK5g7euadaMJS3KuLu2u28gyAa+9zF82gs/NBMFUzS9cRNsJGprxSyF/6C"
+    "cch46oduIHax7SS6BNZNfM+TYcZv+W4WxTxlJ/QRWM4i1CL59kgC0ukA5t1r4Xj+9/TVS/zy6enfxC787cbjmRsreQ86"
+    "T5PUDYK5kO+GQU62kvEVy9opfrKEdPdp4A8v4U2nPXFoHPjbJFLEdSVBRmCtRTAePTXI/6w/7gH+Ay3rJWjUg9ELeln3"
+    "W/ugLuCPdluhEBIx7XYYmT/7rTANgmz1+yGI1sxPQDSRUX3SNSFwBl4cobxip+Vlmy/FwO5xpDvDlYjfZw31ds5gsLTO"
+    "iB3ELaIxiUoPvoI5mbl6fQeufkGT1i+u6PN+6wD/0UCyWaLnFk8upZyVevwluhbA0DkqDvy50JdZpHYb0L87r2mEZg8a"
+    "uYbl3ELG8qyqTj7cqRtf8psjP+A3nwj8CMMFOR7LRJFUktKtqGIJjbVAZq5xXQFf6IsCuWbp2+SibJeofQK0glZpD13F"
+    "uj2j8EpPIXQwiJS0xOXUnYtpFKOdkDMJxKIM4xf56JT/Z7mn330vmZAwT6Q/niQ5LwLdU+KOS+/8evLHD3978vy3kwVd"
+    "RdehjMt9TSIB3yvgTIEprKwslsx01zNQ2FFYI6mv6QecS3gXGY0aPe/cV1HgglbM11b+Tcav+sXUyr9I4jRbXFrbWTSm"
+    "uvFUVcZprx7Qc6Vf/4hS1LPPhPkx40OmAK1u3upuUAm3tX6whPP3GFYf60E0h3nPQ3XV+Diqy+LTNSJ4pjUjaMSCALZj"
+    "OVrwKKlniwywT+7QUnLZF6V56BfUs8WAiX4XNbH+OPBDr4YE1/NAoyiUCvMEtXCtX7t2SVXUqL1AKtYL+oHG1YKPX2cr"
+    "hgwErRozBnw4jqIEVb+NCNHCgj7u3+y0doJgqhhFJlEUkJWAz8zjLtgIGbD4e4QNZgg66Ycfo2E6BfDh4jcC3wWzGCVg"
+    "HQLQKoHsiBN3OBEOtXre72CLjjHmCpgu20qCucJlkGksQBMTEY3gGXhwFkfj2J12xLPwCmQTrTa0xcCBF9ww8C9h8c7m"
+    "4hE2/9igg3uPrtwglY/vObQShaP/dqANNtKDt3KYgBoHDiMmIG2KraPB9UPAMKfDiZy6zjGuZsZUrGnpdRleySCaSQRh"
+    "KvFAsFvCed/r9XaiS/xnV+BibQn87LmJy991Op0bB9AeiI4UDn7vMAUw3Q60kfcK6AFUmUqDhCnzFbEWkJMmHL7wNFbz"
+    "iCHUOb9idYa8BlCKnIU3dJd+omQw2usIsCSuH6T0AA+wOAbSQDwIGcdRzN/SI5co0PBv/hWwvnLHMv8CeEpk3NzoCXCB"
+    "/rD9p4wjAEDA0WHkgWFw8BkFEpQqbhv/CasRBOoiln9PfQBW+JWD8oEQm+YylO+S877TqngdyihgfKJTIyRKc9ewTmnA"
+    "qRtpIWsEDVURzzJSFTKLzDVzCrk5BDS9C46B24G5Docoxsc1ffK8ijcnPzkg3WPoc+AOL4n2ESgcAKLvkr06YkGvoGw4"
+    "7GYR4MClBSiZRPA5DZgnzLfmQo8l/4KkmSbD0eLqhy0S5UyKCT1IWK0dWumW/MOkoGKYz1gZsPTRQ7A4ZzJOfIka4/3N"
+    "DXxli/DyL960bHWT66iyvlnL+VxtVBld9tMqiUFj1JKIgAJE0B4DeEFBQj+Czg3ACCCjNLIuNDsA5SPdcMHQi8i70Dqt"
+    "VJoDMDo+vucGr+2h8AMrzlGmWOoZQf1my5UsjXm+TySFoLvISmStud6rMJj/glpip0uqkgYNn2DxX0n9A+sfFG85nUUJ"
+    "2BrrjZLclKIEZQ4uGwFYVU6wpYvS40CrHCP4qKGn7N7AI+CO+tMUPnf3C3O7jzxEt2fpxhtdIuzFfad7Odgv9nP0ieRH"
+    "T1L9aGis5ls3jtFv+iLky4oKVYDQZqJEn0pFEdARZjw1zM3B992FoeGNWrXRqhnfMvNppq06oXqmK/Np1KM9oXk8rsyi"
+    "FeJzq84dRxeWXtg1kYeSqlhtCS8xa/Ur9NNPWx4ErUj2xoKiq86mjvMUHjcOaMNsLggBVUxCrrq/K856h0wEh4poOsP5"
+    "q5H240ZRDC4G9Ye+FTVbsxSLJAcBfNevIXkDsacC6djVZmVWy9JKEroZIJIF06t2YqPB9SD5ZEajJvzXInlC4uiJ/zt3"
+    "23/28R/77Yft/n/+1YCN5zIco9h1D4toA3/EEBbOSxY7bFSEZWxUJG9BpLGKpDiKgj0Bdc80FjnkPuw/Z7Ec+dkD5w26"
+    "sP7rfg2KqdNY1Vhngd7zg9YBIRwKeW7CvNYQsSh4WqBG+3gcR72LR2RCrGJXN9bNJZnUBigH9Ob2zFRnMnPwjekGswtW"
+    "QRyb3RXDkB0Gs9bQD9Ds8pN8xnTo6IvmZzxWzXi/VkibF8qZGSjKEu5yUeBRlZcLrRUTo78L8Q3h+5LCOmJ689D9Av+9"
+    "6pgXMTbxd6MQex3hboZmjdJdh83yPdiK+72BPdlVRZk3RJrFj3c9lhWX8m5Jzdxyh3nTX/M01ygxa1u8zJwNb5OnCijs"
+    "9ULObumikEwjxe0zw1rwnDtM4HnTJ0hKL4T/PbGfHXUFqscLitMP1RV+OBYn1qv4CBLbErSdtKqsmV4+Ng6vbLNVUTV8"
+    "o0f6aYjJN/FqackBp03I6p1WtgNre6XJbOy0HmEerESD7eZV5sHsMd7JYIRRzcwVNU0ubvZs92kAdTEdwxF+osEnMLqA"
+    "eafp6X9bQCxPu6n4EhtNwwHZBBzUBX2kEMSBaaOdVw3jUPHgW+tYN96GvhNSK29Ll2BOt3vAM6G3nzeI4co72zXwLXfP"
+    "7hwnbui0fn+83PW3Jd9MaUN00/VqtiBx0z2LRnOA59qlTU6OQ4ylxmj+VHbpVdAPoO7DoUQc56PNJX+EGkBL7saX0BJt"
+    "PYeiuE/agXfXkPlMqy8r8jmpLm3b6lHyPuGuQ0xglnVpoxYXJE34aERB4qXjEoVIQ+BP/eVePii8fLCP/6nd9RitiibX"
+    "Y+vtvKDxGrf9TptgRgBBZLgBCoMOJ24MJlPGSk8FPrKAujD7ebGlv5Nt5yFzOoqkpAJaCMcC39M63GyxdRr2qRhMGuZZ"
+    "XMrGlFH/ETezkISZDH/HLeiiA0cpQJwXwUlAw8BXMzkkJux3jpg+o1c4O4G+A3OmDLMOOg86+/TtII3HUprkDXWReeO9"
+    "ncc/HHUe1srBU2q1y07hGUxO3BJkdkl7PJ0Pg2iWKIF+lQLAP8MEGFRXJtbcpgg0Zu8Y8C8w6SlP63AD31VSoXWek8XV"
+    "WF/v43AGE7RocdW8zIkgqBnVPBxC2xP4OzAbdkbPklwmcxpNNqszf0ZyYL7C6R0H0cANLnR0pJBoxSGceixeFCzLjyvw"
+    "Uas1ypJZkKp0bFJyKCdK7AKmaROyodSQPc6rIcWMzloxYepSznnzBBO3QKlrLaoXljUWywKpCfmL+HXUODwZkibUoNZa"
+    "Hv3lxq7TbNizaZG7hy4mmbY87kjJNk3EtrO0xIzAzDtagoJrcoNyG0jeEKfEAeJh1rPlHMwTsDtscP0paBQQzNTzIyRY"
+    "gh/hecBjWD1RGoPJ2nUFJjcgmCQ7rfOcXj85+6V92MI8L85boqFmPcE0SqCT+jPiVxy0JwfpuDhc2yVZYsQwsdciAT0t"
+    "EU/QiFDRxhjC4Syqaq96y63Yr+U9LdEtb+IVNpuMLvZ1opTeRUPeObpHh0mqmf2p+84W11rTtQxZaWLPPsxETk9uzlol"
+    "2KXcK5hsXH2OnSm2u9/FBCaCEMcCRCSEGR5L7kHnKWqp5odqxqVmfhC0PT9eQ6YpW6EKFG0UBWOkQdQQoAHIGiI2AwXB"
+    "g9Z2SXg67ZT0Fmo5LQP31B5In0oQ3gKJADXDPKJgETXyZeCto2VJefLQMO7On3DpttuYStsVTHMENpsIB02ZIHYmafCi"
+    "BLc9eA7KpIFpC1x/LRPAfV/rrE8R0S8gK6zqh9AX5z4tw6lB5qStJDsYSm/IWnzvey0r6RJNzQ3T9dOz5yc0s8YW1ecp"
+    "mghxFOhsVmJ3zRp4Gw3UWquaZlvzoovb2TwmRGVtmmIaHe0buDjpqLDNwnywtzSdrmrrM33SW2vBFOllm0QcM+BAb7iB"
+    "LOIY5stTGATRddtCSBskE7lXi72AruUJpAFuAD9hf39PgRxEhS+fvDgpmhrcwtjlrVJMc987ruZ04R6/usRot1PKZna0"
+    "00lTQln85WHMpSqjpvlarCYpxb3BbAjk3ec5al1718tOc8K8Nd6jrUtZ08KdzRVNqY2oLwbzmasUgt2a6UJduSnTkEF1"
+    "ROuYxEPyou4jbsL16o9gNpcWpOlwth4sykKINmEZVZxphPptedmmsbaJuetBNr3uYIjGTmnbihaV209j9oeWpS1zBDcy"
+    "l7q1PP1+WTJAZtGZX5sIEKAnCLfEKTYodk9/ffb8eWfq7S1BEvoqmRG3Tbp4xJb4cXEhKnduMkIRwZeN9C6HlMH8aVcV"
+    "/pjNZ3FErhgYSW1omDTeUk1A+bgAGdPQk7FJC6ATN9hs7MOgs3gctHQlQ0TTtu/OYLNnUmQuMh/3AYalkL8cxsuSg0IL"
+    "8qJ2IO7tgry3jIZvMTwiWrJEMRiWH0chYTlWiublPQqocxgyFNSthaDJUQfdi+A+w34ip1R3lqN68bIl9gli47mpPX12"
+    "o8tRe7YQAMtRV7CzP3VnxCMkcup74O3zcZwhJmBg2qWi2QJXWIHyL0Y2dTOk3oc6sxDfHfHOQBHjYwdGLZifnL3GUyIc"
+    "clCgzhL/z5z/LyIPvCGQjySGZmjPmcgnecjmA4092K1HH/zphUoAkn543BLnz16envVb4tGj0z9OHz8mZxKECbW9TMGx"
+    "g8FIj3xWPxYD4P8l5vwNJJ7GwfTKS0AF/qUsuDcqynxOYC4KOHaNltIcQwopI9BlUnlQKRCfqkSHS87w3YFMriWIyqPs"
+    "twvkk57kx9TYo/sNPyLSRhHRJ8aQAl5SrtBetX2sSjfRxQgTHffit3nKmNpRhPCHYDOBlIh57JtJkcNY0qLBZDn+qwy+"
+    "9bBnABxiehlxpIk6P+J3ugg3HnObGn7nUFycIzru66m8DU5z2Co/t1YF0ZzXTLLs03s66ANiDoTuFkFpF7kCEzsHzBD6"
+    "arJ3THRclDAwNIKRoSAAkdxl+C1ewrMuPcNcB2kJUcKzhHk+y+PCesRISB5WpcENJKxcnhYYkf4r/5kf9ynIkwNICpIQ"
+    "adrgVdAr0ES6/ODwO1ZJFBp0/UB6OuJsH5u3Tc3HO6EkRyNQ7CxFGXN5b9eNPcyM8XWMEXNmdKyqLpSY7fYuDYQrx5Rq"
+    "hlc83VSxv5NKWOdW+1vY9G5kaPHcExlZjnFdKGuH46/ZH72dSZLMVPf+fTqkzN93onh834tBXO4f7h/utw8O71vhCZiv"
+    "6qbBgq2SSGdag9ZV2RZcS5/1bN6lQFvRq9+Pqdk8wE6yNvvFnYs70JbtCumDls3k8SHP5Q8v0O7xgsHyodDmJya8E9H0"
+    "M+jDeI6Go/RMJlbEcWCpH5RHtYCrl2bPO6OvX9xAqtlWrtuKXsAYcwSzeWioFZp+rpKctde/aRYTPXl9TtUw4VfKNSwd"
+    "qM2MywXrO70Ry4Hb/I84nZlghM7Su/DA6wVcGQ61R8r5elnIwgrtppq1BIhdtCE8XKOtbDX6xONFmOkQGoFBo7x1w+/w"
+    "fSX5LhOfbNcbXPpLMuZGk13SOfOcogtNjG6Pt7NYowkgQ+QktPTe9OZ0zL/fcdOPdUJzeTs5iNAP8hoNpbl6pilAaAVh"
+    "RrebsbqzCbce9NRiC94EPa8Pkla2TaJmIhfSdFRD09LnQ78SW3v3E6VbW7y1xVtbnNnikmq2tOLhAmts3+i1jvkNlFH0"
+    "h5/N8P57nN//DEfabVsdguTn6Ukf07HNs6QWH37/OuzbJg7Vb83d1tx9GnPXsAXYK25vfvlG0VKPscyOPOkR2EbRVnHl"
+    "/fHVrSJ3L7hrYbr9OtzSTV0x8nFv7NisaTJXha7kpdV5jjWXfXw79ur260S2BmtrsLb+Wc9cdyWTj2h0PpNZ+fS3H32W"
+    "u4Q2tq2X3SRt8/e23GnrlqAGnq54B1E1jTq+LJJ2l2zRDdws9HVbx0VnBre2cGsLt7aQqcqVtq0O9zsHRfu4gsdFLQvd"
+    "quAWP49h3F4k93EukvvMN7VtEAisk+EzdRtu6am55q0m2ZevarO7JtbQV9Z+6dVqXu+Cu9wqGUd0VUCrVvMu7JfuVatD"
+    "fdX72Cr7sO64cRVbgw9uJ+L9TQ0Fiy5jqxxa5JvYlpcBrRk1CaDEh0kUz7UHwd/lbS66yG0LtbZQawu1vn2olRvI9pWp"
+    "85Mp3UP6J98PoPVdIt3pD0Muu7MeFKOeBfQquEdxKI5EG9Pg8x4+DzTbXpy6vTj1dltdsvTY5Jd2ceoXcDPpZjdg6ErN"
+    "29FQQ2pA9Q7TQtvUX7Xx8/4SaLMOai660VSrTdw4TSZxlI4nGbgpIkBzuUrDoC08OlvGLziqlYAF96OW6SmUOavNNL39"
+    "FMAWWW6R5RZZfuvI0pibYXStNJut64+0uqJs//VwJKor7sPYofZMmFMEnwE9bq/V/hKu1f7Et1bbMGfdHJP8bunFBj9t"
+    "gD0GW8SAI/lRutC6Ptin769eGVOV78pGXoRX9NPT589+fXZ2cfbq15OXTDudf72VUPvm7S1S2CKFLVL4xpFCrp0t5edm"
+    "JwZzzaKOWIGsG3nC/gT3JVw6EsgqPWv/8yCHL7+KwVdWJaBsmdfckMvrYdsTmu2UWqb5bbMnfMsl/2X7nNXUru1y6R7y"
+    "m/vLHdx9l/GWS/rLHZj7cZfPmF3mBv7yXf42y6z639sIxRZ3bHHHFnfU4g7Lfll60D4IwnocWuxw4GIZ4GGSdzOzxSs+"
+    "77ZkSCwd369RTrTo7JczQrVqLb1EWqK/GADxwAW3lR0/eSusgX4eBLStrdNEy7a2Tlk3fmO1db6C4jUbhNJc0qYBdVpA"
+    "emKr1MLJ9HabK9vU6cxWMfpI1W4a5K9SKaeMJq+rNyQX9gUtYq9vR5eNG4Xlsjm3J8Lp1bfW9mR93Zwt+t2i3y36/dbR"
+    "b25itJbd79B/NbbM9Z7bmXF3A/qwZvCNb05uT4TuTuiuBHYjdBefB31u66x9ojprJayTz1K5z9f6zmiqqsA1IY6Fo8sx"
+    "PH3x47/+8U+8bR3W2jVmUSE7rHIRG0YtmRZoxAIV363JkDI2zMVYF77oePJKC+39q/3OkXbGbhYsYt1q/2stDrex2amE"
+    "GZu3MStZ9nnlruWDlFbeZLE1XRJupcZ0WbivA38t08q23twXUG9ui3q3qPcTod56K2VZo/2Dw6MH333/3//z0B0MPR1M"
+    "qQeM+h798hvCKGyB2JG0rWC92QQc11NUDQv536reKFe9yFyafBWW/Ba8bv1iGHlSE2CvpcZbAUKRhlzxEaukwbJK8S74"
+    "UPke8lbXYjw2YWpfVywcpGNzdi+jRTs9JUIOlyUEUJGXnf7M8r90yhxuU5tyirrkF6YPxPItEX6MVQb4ons3rBBW5wHa"
+    "JD5YksQz68wsX8/nCk8OfSqnggQCgKOu+Bq/Y/C22Mic9ys0NfiUNlnfP1yadeD6XSJGTCoU6gIMWFYBawZ4TBT5DyA7"
+    "FbJsJ7YgToerMAkmg69ZLF7eQcjW3O1RIaHimxfp+G5ZpiSAPlydpUClEaisnqn0wO0fU20GOhWtK8X4w4mu9TKvUFaO"
+    "CxQIO9pfkrBneSti92kSB+2n4r44ffbzs5dne8dA7gWVTUCSuehjnUiXYg8FSh4cLTtVWSNiF/o/O3nzYhEBXMgWa/bs"
+    "dAFpt3shqtuuyIvW9kKrC/xhg3VnxW9UaxNrIVLZIC4pIRJXXWpR1yGOXbqtm8vN8JWrLX1RWkvQNT8tvoegxWfgWpg6"
+    "2+KspJbo9VJA79/vFSp22SdsqNBJpfRrB8dOGyWJP/DRacLRv9E1ek2a7lHn4X+ZXF0mlt5DgIh4r9sLhanOhK/rmr+9"
+    "kHj96D/abfGzDGVMEzaYC44C8T3eWk+rzmx+DM46rXnp4cmmdvtxL+yFf9E94udNVgMOP2Yt4LwUMI7gL+IpluDBvSj4"
+    "sy3e8AzRqSlmsGbqbO7oGowJZhUHVGwFa7Vec8HYsa/3cDCKA14K7iLCjOPTpvST1pd2BRHa3UGO/q7LSbHjrfUqkcH9"
+    "Oy0qc4NOfMfQWaFQPH314sWTlz9iQSAtXw6VZXTaEdXWdYAi9kKxHzu9qiB5LeEY+C8o9i4yJxGbvnGoKnE6HGKgjAok"
+    "ZY+zWhC5CyByDcNFb208b77R+J0a59Y1aOiIV9lnjmBQu3lZHB8r0OjiRXTnLokRCAIMEx4lXv2MU2NXncqqJGcj13WS"
+    "rfqaKGOqu4DHev3ey0MFDCVu7gHPscoUVWQqFlxWxzAV+kSDoysC4RUmKFdcOpMIrnZq4mPct8NF4FRhUFy3CFeIORHA"
+    "l1ox5NaZeVz+h+uNUUmelBFRtZ3OreJliqS9en327NVLxy6LtqiGaV4eLasjduXGPpoVUy+NbxmxK6WZiyF11VMbkxxj"
+    "IIAmcQq2Sp9tzORjCL6XL1VeSw2XVKmMmtPBWcFDjo6goDc3QkOh+XipcSCntatuuShjBbehxOrSitVSkrtkCR9w+Tcu"
+    "PFauNKSMRqdoAozPwQ8OEfOEt37zMr7oquwuVRBtjw3cPEozMXDz+m2ENsHwMdnFUmxOV3Mti/c5NulponSltIrM5KXT"
+    "ci8PhKW5WhoM8UVWf9ZUZ61biBp1OdXKWqiOfFvj5H40/AHfAb4R2q0kFaX1Tr4O71aHy/FxWmtND4oGMrNSycrZ07O5"
+    "ZNkx43g6hZpjjrFiJ4SuYAEo/OIDfRQftLZE/Qt/TKVLi+cDPADmP/s/Pr8Pv3/IdDp9dQBfOMYXdOCPNdw6bvEQWySP"
+    "jprbnHPGzT/A5ivL7YNYx8Xilr9/iE1X3SsexsqOkubzIRGeFTwvEryUu2Ma+g4bsn0dInB9p0W3f7SfiQT7Gtj8Sq6H"
+    "bvDBEY08cxlo8HdwILAZDeJ01bew3n5yraBzXDN90GXrlHwDPH3CQa06pVQpSuTUE5Q7EkDOkkV0Fvds1WNo6FPfTY1M"
+    "gE43UyxgMU01t2E30EZOFFB19zuha5sjZwya29iNoIvHWbmDrmnW0Tkk3m/8prJbhOO2m1mapgUwCF4Ocf7kzc+nYCVx"
+    "8Xy0yyUWD6HhUHATp+0DQb+dnrzJTgTR4UVcdOsfE72F54vPJDUQrhN5d3UmLxUy/yAoMRhB1B5Q/jFO4og7nsOBobNb"
+    "ZT8+6oo8ExqnWadB38ap25KXG1hFeSfAj4+SPyluyZ5cPKLbU2IcNFWv2NcqBEJqmyu5f+jSL3BMyZUBEndu/h9h0LsK"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1145,20 +1150,29 @@ _MCP_LISTS: dict[str, str] = {
         '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
         '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
         'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true}},{"name":"output","title":"Read back the full text '
-        'of an answer that was cut.","description":"Read back the full text of an answer '
-        "that was cut, a page at a time: the reference is in\\nthe answer's marker and in "
-        'meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":'
-        '"string","description":"The reference a cut answer names (`full output: REF`)."}'
-        ',"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","'
-        'minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"'
-        'outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"'
-        'type":"integer"},"length":{"type":"integer","description":"The full text\'s lengt'
-        'h, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"}'
-        ',{"type":"null"}],"description":"The offset of the next page; null after the las'
-        't."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOn'
-        'lyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false'
-        "}}]}"
+        'false,"idempotentHint":true}},{"name":"serve","title":"Serve the items (Click\'s '
+        "`-h` for the host, a second long flag, and argparse's nargs: several words after"
+        ' one flag).","description":"Serve the items (Click\'s `-h` for the host, a second'
+        ' long flag, and argparse\'s nargs:\\nseveral words after one flag).","inputSchema"'
+        ':{"type":"object","properties":{"host":{"type":"string","description":"The addre'
+        'ss to bind","default":"::1"},"watch":{"items":{"type":"string"},"type":"array","'
+        'description":"The files to watch","default":[]},"size":{"items":{"type":"integer'
+        '"},"type":"array","description":"The width and the height","default":[]}},"addit'
+        'ionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"obje'
+        'ct"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint"'
+        ':true}},{"name":"output","title":"Read back the full text of an answer that was '
+        'cut.","description":"Read back the full text of an answer that was cut, a page a'
+        't a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","'
+        'inputSchema":{"type":"object","properties":{"ref":{"type":"string","description"'
+        ':"The reference a cut answer names (`full output: REF`)."},"offset":{"type":"int'
+        'eger","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":1'
+        '00000}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":'
+        '"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"leng'
+        'th":{"type":"integer","description":"The full text\'s length, in characters."},"t'
+        'ext":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"des'
+        'cription":"The offset of the next page; null after the last."}},"required":["ref'
+        '","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destruct'
+        'iveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
     ),
 }
 
@@ -1343,6 +1357,16 @@ def export(
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
 
 
+def serve(
+    host: str = "::1",
+    watch: list[str] = [],
+    size: list[int] = [],
+) -> dict[str, Any]:
+    """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
+    several words after one flag)."""
+    return {"host": host, "watch": watch, "size": size}
+
+
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
@@ -1392,6 +1416,11 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
         ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
     ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
+    "serve": (serve, "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).", ("map", _Any), (
+        ("host", ("-h", "--host", "--bind"), "_Str", "::1", (("help", "The address to bind (default: ::1)"),)),
+        ("watch", ("-w", "--watch"), "_Str", list, (("action", "extend"), ("nargs", "+"), ("help", "The files to watch (repeatable)"), ("many", True), ("fresh", True))),
+        ("size", ("--size",), "_Int", list, (("action", "extend"), ("nargs", 2), ("help", "The width and the height (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("description", "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:\nseveral words after one flag)."), ("examples", ("clikit serve -h 0.0.0.0 --watch a.py b.py",)))),
 }
 # fmt: on
 
@@ -1418,6 +1447,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "export",
             "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
+        ),
+        (
+            "serve",
+            "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
         ),
     ),
 }
@@ -1456,6 +1489,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "run": ("run", False),
     "login": ("login", False),
     "export": ("export", False),
+    "serve": ("serve", False),
     "output": ("output", False),
 }
 
@@ -2431,11 +2465,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -3458,8 +3493,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3473,7 +3510,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3607,8 +3644,9 @@ def _keep_secret(value: object, name: str) -> None:
             _SECRETS[text] = name
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3618,7 +3656,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3639,7 +3679,7 @@ def _within(
 
 def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
     """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
-    a JSON array or comma-separated values)."""
+    a JSON array or values separated by whitespace)."""
 
     def convert(value: object) -> tuple[Any, ...]:
         items = _as_list(value)
@@ -5438,12 +5478,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6204,6 +6244,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6275,10 +6324,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6288,7 +6337,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6315,6 +6364,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6539,10 +6590,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6582,7 +6635,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6591,6 +6647,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6641,6 +6703,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6655,6 +6724,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
         else:
             found[argument.dest] = value
     return found if _place(recorder.positionals, loose, found) else None
+
+
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
 
 
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
@@ -7270,7 +7358,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7355,7 +7443,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7561,7 +7651,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8082,7 +8172,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -11161,7 +11253,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11269,7 +11361,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }

@@ -150,3 +150,14 @@ def export(
     """Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive
     groups: at most one output, exactly one item)."""
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
+
+
+@command(effects="read_only", examples=["clikit serve -h 0.0.0.0 --watch a.py b.py"])
+def serve(
+    host: Annotated[str, Option("-h", "--host", "--bind", help="The address to bind")] = "::1",
+    watch: Annotated[list[str], Option("-w", nargs="+", help="The files to watch")] = [],
+    size: Annotated[list[int], Option(nargs=2, help="The width and the height")] = [],
+) -> dict[str, Any]:
+    """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
+    several words after one flag)."""
+    return {"host": host, "watch": watch, "size": size}

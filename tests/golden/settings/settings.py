@@ -870,89 +870,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYlu20iWv1LrGSAyVpLP9HZkr4Egcac9Ex+IvegdWIJJiSWZbYrUsCg7msTAfs1+2H7JvqOKLF4ybTkdZMYDTLdF"
-    "FqveVe+q96q/rI2i6SyQiR+Fa721L/21SRzNZ6q/1ru87K/119r4r1EUhnKUwK/+2rm7EHfXMpbCT8RdNA88oV/viTBK"
-    "rv1wInyFzxJ3lEiv218btGEOdzYLFjTDW/xLJNdSKJkkMF7tCVfdKDH2Y5W0RRQLlUQzhcuEMOcw8hZi5IbCDdWdjM2E"
-    "sZxGiaQZL2Au/ilkSCsO8kMQCXUd3TEG8IeIwvST4UKE7lSaecdRPJGM6y/0p3DNyNZMRkAs+DhYrPMygzaSZzp1Q88Q"
-    "LaPW5aC9CWvDs07nOlIJrtBfC2HtFGwl41sZv1IC31tw4DczGtXpzKK46tOLd2fCvOI1kuhGhhUj354difQdD51GnjQI"
-    "u4rRVe5Y8te/AoVGbizH8wA+FEMLqE4sk9iXqrAMfhGNE2AYjMchC9GS4a34dHjx6ejwfN2aAPAdRkpq5MIoezBoh/Mg"
-    "QKDd4EZMIxCyVijhtRjH0ZREBub04yicyjCx50zcSRFvd6IQFgUSsQcQzaSbCOAtTWuj44LsF759C+uB8MKeANSTOwlY"
-    "bYL0eWKLmA58zYm0zeYFUsYgtmAyaaRY7u/85DqaJyjxIPq5+bSUaUG1Z0W5qOArfwDCY+SmOFUqyw9MZj7Fh3EUJSjJ"
-    "tPvp1f1aey0IpooVRBJFAYk6/M1T9fpr1zJgafWkGsX+DGlHL95HozkyyyVq4rdtVBMgXUHgDgPZFYfu6Fo4NOvloIsz"
-    "OqhASD/M3JHsKDlzgUsSFQ1tNDFzk2uQNhgDA2dxNIndaVcchbcg47BbcS6gr3BmC6B1mKqZ7mwh9nGBA9Hp/K7gzav9"
-    "WzeYy4NXDvFFOPq3A7P85fz0RETD32Eri6mbjEizJdcgRTg/EN3xw9k8OR9dy6nr7KE6ZAWlSLnQ5yCtMohmqDFAp3nA"
-    "97ZwvvT7/bXoBv/ZE0k8l22Bf3tu4vKzbrd777RB/cGmEA4+dxgCCYvCHNmqooW6Sc2DhCEDciBxQVdqwOEBc2QI5EOS"
-    "0OL8ibUYUhs2G9IWvtBL+omSwXi9K2A7uH4wpwGMYB6HsRsojYSM4yjmpzQEZNzDf/PbqVTKncjsAdCUwLi/1wxwAf6w"
-    "8w8ZR0J+BoqOQE3tCQfHKJChueK58Z+8Qa9i+fe5H0taxUEJASIxL0P5ObkcACFRlIzoBH4oSS/Ec7AtMKJbKSZK09cQ"
-    "TwlUQwszTRuJIwhZRVRLgVVIriACUWFakS2E7d6aysTtArfDEYryXuWqzFvQmb84IOMTWHXojm4IftDEoIoB3vVqgDud"
-    "IUqIg3gpkJZwQVtM9VgQPxLazDbf4ojGJ3tAMk0scbTQ+mGbBDqVZSShkLBru7TjrV0ArEEFsZixUmAZpEGwSWcyTshu"
-    "9L7c38MjW5Cbf3jfttWO7ZgUNc8THJWnYQNiTLY9N1qBkQwnlYDVmn0aO3Zxa+K4IAIO8tRILzb1uUVg98iJjGtXyTwE"
-    "GDD1Q386n8LLLfzlfta/fnr9eud1bumfN3/exBW1y4BLgjydjrXSL+FIPEmforWDZ4MamCxfBNdgPwSXkCGBU+2QNKFr"
-    "ldNSIClPiOumXkxjgjbwcHJU3sytvYOLpo5ObtEhmBPphtVcbOoI5RYjhUwcRLcIF/MTOS0im7HPeujGsbuoAWW5Q5WD"
-    "4HJARGbfqpcXj+mwhsJL3a48bbubORne6uapvdl9TTrG9Twf53ODM3vLpvQp66BlX1SA/BspGEcrFievZ9oEPHhz3cdq"
-    "jYf2e37nVH7+gIA3EEctQOppEkTkn4OkholPJm/ZMssE5Z6x0VaeFARTLqVRSgwbbRu/FJEyTNnipGb8JODV3zELic/t"
-    "CitA6IVgR8ix1YSJpeudQmz4K7o1az3y7Uhm4C+Y61bqF0aafE9OZ+Cnh4n1RcHEZXFzabusHEc/1d4tSnK1TIfVxD0V"
-    "GutZt6ym/pM4Z233FViXj+cqPJTaRMRTGaOXfoQjUgwhCwYziv2JH+pN+HjWNIFZByM1mqW8+c34wR+2BRmvShJ+guUq"
-    "nHQMTtONxqHZnUuBANgEcu2Fi3mlxJ/KHn0KbgtYknAk0ScFivdDfMoTvEKHPr6BmShAC0U+lujCtyvIDHz9WJExoLoU"
-    "2mgskVxKtBwiApOsR6EMuickHuOxkstc2DrfiZzRwJ/6zT7eyn28tYn/q5SjMSv9byXWdWR9mBaErwwnyfUj/NMLWwBB"
-    "ZHiCNsrL6NpFxwoid80KHLIEujB9Xen3W3A+wvFnlDltIyn0po0AwRgC7YJnHdObALz/bs3OHxPmhngWlVKcUui/oXpA"
-    "EGYy/C2KA88ef39PqTLOHXCybBT4aiZHRITN7g7DZ/SKMdvGWVGGXDCyu0lPh/N4IqVJcqgrjvxp0MF/7nTfVNsVPW8P"
-    "gwRx68YKtQ44pWN/As5BINtitgB5RdntJtE0wNdKjsB3aothNA89TmoUMiysY4wyJOFJFrRgSvqZPyNmmUfIg0kQDd3g"
-    "yo0npawhZ+HyDpalfCzu1/nfWvdQwmdJ1m3PZJcovSda4Bp1KHah/MY6p4hIe2KSLJ/7u5EL6aFtxiwkaF6t6rT0W7hY"
-    "ZgJMfswGtBPVopcFvBkVWHSb4a6zRYDG1AXGUUITUCL709IKsMc5ozpgOygNeQAxt9qU+ncxRAUiM1QCoyHO72KgSKRn"
-    "8zZcJGAc2Cr6U9j2IHJzz48QYAl+vucBjUHAo3kMdqXlCtg3qMRITUQ6ZXf29uLXznYbU5acgCNU05WAjRLgpPWM+OWR"
-    "9uRwPsmjazuuDTBGX04koEwlGn3CCLVhDMZDpwPLq6KRj7RgVIXBDZYFr30kg1wi0yhMX2f7YP9GuHGBdo5e0WGQKrgP"
-    "kbMtrpX2pQlY88TmPnAigyezOe2Cb6TcW2A27j7HTni2NnsgOYLsPAQyE9C5SuDxG/GTU+5aqnlQBV5q5gdBx/PjFWSa"
-    "IvqyN2e7OoAjIVEBgPYSVhCxGSgIRlobD+HpMxTSW6jltAy8UusgfSpBHxRABH8wzPJxFlBjXwbeKlqWlCej1hYGSdy6"
-    "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
-    "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
-    "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
-    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1SSlg"
-    "4qYoUAogS84x/fFcKpcVwyS/RE+ohB7TSQt3yitiKeksdAER6eFi5iqFznYFu1BXP5dpMiCguxyK43dnJC9qA/023K/+"
-    "GLjZWJCmo9lqbhkep5UAS6ESER6doH5rLtuEa6VBeNq+AxSNndS2HS06zz+PuTyiKWxprPgsvNSzZefYTcEAmcWIf2Ug"
-    "QIDeorsnznFC0Tr/69HHj92pt94AJIyVUifCdinEPtvhg/xGVO5CpcfCZSehNQ7cSRvNX1vzxoqV0XhrQ8Og3VHNRQLK"
-    "xwWXFeJmGZvKEkrL47SxD0inSTuY6VaG6M3b4T07uxxTg2t+lcbYu5i7Qvpyri/NqIeWy43agajXAnlvGw3fZveMYCED"
-    "VDgz1ErRfLxONQucqwwFLWt58OgzYU0IBhep7ykySPViWVQhTtpik1x8LDFa10UQPS6MYAsBYQHqCs40TN0Z0QiBnPqe"
-    "F0iubBlFsQcBuMS3MBRCcQXKP5/+1NOQemcf3aOKvTEfv+VjDFzAqAXzylmvLbbo6mPo0E/8f2T0P448iMawciCOAj7N"
-    "JvBJHlJ+oLEHu7X/1Z9eqQRc4q8HbXF5dHJ+MWiL/f3zv50fHFAwC8KE2l7OIbAEZKRHMbMfiyHQ/0YCckOJhS1AvugG"
-    "vAL/RubCKxWlMS8QFwUcl0ZLaSp6+OzYZVAZqTkAP1eJTtdc4Lfm0HU/fXeFdNJMPqDJ9jdqXqKnjyKiy6/IE6Yt5Qod"
-    "1dsVSnqKnpgrqs9w+WtmmT7pjtD9IbednJSIaewbplC+SvF+0NmrovOv0Z6B4xDTx+hHmtT0Pn/TQ3fjgOfU7nfmiotL"
-    "9I4HmpUPudMkeVYJWNmJbrPJRln26TuddAIxB0Bbeae0h1QBxi7AZwh9db2+R3BcFXxgmAQzU0EAItli91ucwFiXxjDV"
-    "QVpClHAFUsSVL1Qm5MJ+xExMlnsl5IZyHHHZDGKkf2WvebhPSabMgaQkDYGmDV7JewWYSJdvbb9mlYTcwMoySi3eU0bs"
-    "9moGO9f/zHnMw4uLo5MP58QbY4lRR2LwpDh11t1Iq6Awk0lDrWdpZu3P//3+w9W705Nfjj5c/Xp6fJgO2eCJs68fHJnO"
-    "eYmS3jWvB0aBhSBt6Pzkc6yc1iNGE3JoaMQBZWgP7Nws/Mp/CA/S04z7dr7a+NvWQsnxGEaoNLIlyWNmuDHEiqCJdAJY"
-    "wQQ6kVid501P7BvHCZV1UDVHC3XVVEDcnCABP88vKlw9U0VQGbFaUcHsYXCxdqoGylw1Vgm0s9NPFw/XaZVyi1xJ9fQA"
-    "rFCSVQXZxelfD08sndvXh6RFH96UYDyBxVyX1X6gCKxhwVcJgePT94dlrtuVIs1TFWk9Vw08D1eIGfD00+LJZ4WvnxWx"
-    "NHazc3UVVWxvWldWEjh3UsXky8HDsFxWngw+XFVWFsi3HyrYyVU8j8mxW9ViFZA9VI1WAuvT24uj0yI7y4VqFLLwicWV"
-    "sg6V/5z+6K9dJ8lM9TY20NTodGs3iicbXgzGd2N7c3uzs7W9YSWbwfqWz2mXnE5HN/xv0Pgq29C6CP2lEC6/yV4K4R4o"
-    "hMOArF9dGVEBNMpeKmqDfA3BI0Q2rc/QjQH1HOGmhMaVG9SzUD+baWKoH3HNNQHLBHKB0dkyQfCApH5QxGoJVRlqG75B"
-    "vpSjosS3SpSXEMY0C9Sjhm593esyyOl8g/t6MdHMG9wPUlZq17/YAJJGcFccVOiSKD6dzX7E85kR+Kmv0HO98sDshJ4M"
-    "Rwu9dcYQlupDARmDNk+3iH2WO9dkpgyUi0Gb1pzaA8675JYPrEejRtev0u27u7ujGadTQxQoEyHvoviGGqKyxa/0THo5"
-    "E4kYtSt4TWGtJ3gtweu0dcnY89mhl26Jl26JR/jCL90SP0y3xB9alW5nHrISvKelHhbFGG/l4Km+oL0UE/wNA7wf2+Nf"
-    "Vkf/4vi9OH4vjl/Z8cvUo9Y/K7t0NKMws30fx+27tf08Y1vNM+a0+c8ad+uBhKfpq6lx+yq6ckqmBc+tfhjbUqNQX6zH"
-    "i/V4sR5F62HdbMRK7mnW4ztZie/Yg1hpJ6z7nIqLP3S/U8FehCA2q0YjTY2G9rr/SbS+znK86PwXnf+vrvO1Grf1CvrI"
-    "16ZFI/thdMA/geKv4Fl2C9kjVLoFUVGXn+l6Vuo44X6ZPeHoVpV3x+//73/+FyvBQSjusJgQc3NWK80zBwepuJYVfc1J"
-    "ea1G5z7ijGW6KajryVvNoI1b7BflqqT7eq/CzDr4Ubvbn407po+4gQkutU1mrcePrxkp1XbonvYnTab72n8wR+ClYb75"
-    "2c/3aJh/cc9e3LM/yD2rtlKWNdrc2t7Zff3Tf/z8xh2OPLqt477S30lb4YtfCKOwxabQ2law3qzLoa6mqGrj23+hC1O4"
-    "Iyf1vbNdWHCwsRT8asTn2VuFvVR78BaKOWwDcH+w78NcSuqHCqJyoO01iGAgYzpuxSIHX9/mMJxPTCVjCov2yAuAbDcF"
-    "BLwiAIB6hVyhYwMBUsx92lGcXjWh26EV8DuWvxPgWcl17IYlwKpCFRvE3YYgXlgNlNhViITw5MinVi8EMNT3e/DB7J5Q"
-    "ko3M5aAEkx3l2LC8LsCSXadSU8Ih9Ey6Vc9UlpUWrIm27LV/etOYVxAq3aBTmpRIortRsMcEGyg8pgKOQ81fAssO6XLy"
-    "u/0UrgD3ATSFZTp6Ym4qQ1ea7nswjRE2CKWoNQ9HkSO1REnA3cG1KQbCPhG648C0vfD8e9SoQs0rum3Op65mbHxblCAr"
-    "Rsw5wHY2GwJ2lM0iWu+SOOi8Exvi/OjD0cnF+h6Ae8VX7QLIfANH1R4qROI5SHZ3mrIqnUS0YP2Lw0/HywDgq3+wgXGt"
-    "B659px+ifu8J+5qffmgtgq++1U094r/oHhS8p4JaKrndRiSuutGSnx4strIaXTywawvreG0916ds2glJdumig+KFO11E"
-    "EfuX3MQf+hiOIZKf9OVF4oyvLd7pvvl3cwNz2qiDX6Lzib5krx8K05WKE+jrkPohkXX/3zod8UGGku8EHy4EJ0i42Efb"
-    "ALwTeU94EW1vCeaqC9Af9MN++Kd0Tfz1za5KwpX+JN5hiyC8w58d8YlpWX0zuaNvqYAdN44CagfD22zu+Eqdia/7mxEm"
-    "iFXwVgjgDo42zalaiaFGS1UMFhwh7r+Z3h8Kv7WyI0AMBE6bWvEwmO8aWKvumX53enz89uQ9ti1qeXDo8ginE9ENRA5A"
-    "xfEorgVe2iihXviCpNA16BwImCvQTbiobyTHdeejEbjA3MaZDje3jafBgMi2Pl8NZHv25on25Glynl27D11xmv7NuQya"
-    "N2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9sepdUirm5kD27hQTdBxC8ZVQ219RnaQN2K+5fAdWxG5Y6R/MXU6k9YAZ/"
-    "13F05yJwnqSLr/ggkOtvPTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrPU32ZeV7ITEP36dnF0emJY7dw"
-    "L7vvJWvlTnueYX/7qPXbuYY7u6vblCvoG2Jsl2EPEwPESqzC1PfBp1IygljMlyrr+8bNVWj5drrIGfxPJWB/RHyjL5Un"
-    "VIgnJ9ovhE+mswRko3CBRMmPQ7k1192Xrr1okaHa5VZ1bpJeehM+4keX5jsETPU19o2at9fZ4CyieSoIbtZrTt4nGCIG"
-    "O9827vQ01dL8n2ODPk+U7upeent+Fved1F+kT0gep7flmLtkqjdkdr1+sRMYFZNv654stoYf8KyPN+vre/VRWWkNlO3H"
-    "x/UNOz6ytvLqFhQPJGip89ZZ1xxt2CZtglEn1yPtGKt2mP7HDvDBV/pTfNV6EzUx/JhKlzbQVxgAZjv9P47fhPdfU+1O"
-    "j7bggWPiQwd+rBDq8YzbOCNFeTTd8wVsPP0uTl/acl/FKmEXz/waZ9ZxkplxefTE3/30Bj8sR06M/pNjIM2fbUI4vVgu"
-    "j2ijSMZMRPjZYQwBuHo8ouff2UxFicMInP5JUYWecHeHME+jAUL+EbEBTqOdQd24HdbZX9M91xOPb9gGl/mQc2LVGqxR"
-    "T4hTBxnFBgDXytXdD4Fp1TnWAmNFKEiqunI/IPMpexn6Aj+mf/W6RdcHXdqljhmZcVhk7f7/AXXtv3k="
+    "eJztPYlu20iWv1LrGSAyVpLP9HZkr4EgcRLvxHYQe9E7sASTEksy2xSpYVF2NImB+Zr5sP2SfUcVWbxk2nI6yI4HmG6L"
+    "LFa9q95V71V/XRtF01kgEz8K13prX/trkziaz1R/rXdx0V/rr7XxX6MoDOUogV/9tTN3IW6vZCyFn4jbaB54Qr/eE2GU"
+    "XPnhRPgKnyXuKJFet782aMMc7mwWLGiG1/iXSK6kUDJJYLzaE666VmLsxyppiygWKolmCpcJYc5h5C3EyA2FG6pbGZsJ"
+    "YzmNEkkznsNc/FPIkFYc5IcgEuoqumUM4A8Rheknw4UI3ak0846jeCIZ13f0p3DNyNZMRkAs+DhYrPMygzaSZzp1Q88Q"
+    "LaPWxaC9CWvDs07nKlIJrtBfC2HtFGwl4xsZv1AC31tw4DczGtXpzKK46tPzN5+EecVrJNG1DCtGvv50JNJ3PHQaedIg"
+    "7CpGV7ljyV9/AAqN3FiO5wF8KIYWUJ1YJrEvVWEZ/CIaJ8AwGI9DFqIlwxvx+fD889Hh2bo1AeA7jJTUyIVR9mDQDudB"
+    "gEC7wbWYRiBkrVDCazGOoymJDMzpx1E4lWFiz5m4kyLe7kQhLAokYg8gmkk3EcBbmtZGxwXZL3z7GtYD4YU9AagntxKw"
+    "2gTp88QWMR34mhNpm80LpIxBbMFk0kix3N/6yVU0T1DiQfRz82kp04Jqz4pyUcFX/gCEx8hNcapUlu+ZzHyKD+MoSlCS"
+    "affTq7u19loQTBUriCSKAhJ1+Jun6vXXrmTA0upJNYr9GdKOXryNRnNklkvUxG/bqCZAuoLAHQayKw7d0ZVwaNaLQRdn"
+    "dFCBkH6YuSPZUXLmApckKhraaGLmJlcgbTAGBs7iaBK70644Cm9AxmG34lxAX+HMFkDrMFUz3dlC7OMCB6LT+V3Bmxf7"
+    "N24wlwcvHOKLcPRvB2b5r7PTExENf4etLKZuMiLNllyBFOH8QHTHD2fz5Gx0Jaeus4fqkBWUIuVCn4O0yiCaocYAneYB"
+    "39vC+drv99eia/xnTyTxXLYF/u25icvPut3undMG9QebQjj43GEIJCwKc2SrihbqJjUPEoYMyIHEBV2pAYcHzJEhkA9J"
+    "QovzJ9ZiSG3YbEhb+EIv6SdKBuP1roDt4PrBnAYwgnkcxm6gNBIyjqOYn9IQkHEP/81vp1IpdyKzB0BTAuPuTjPABfjD"
+    "zt9lHAn5BSg6AjW1Jxwco0CG5ornxn/yBr2M5d/mfixpFQclBIjEvAzll+RiAIREUTKiE/ihJL0Qz8G2wIhupZgoTV9D"
+    "PCVQDS3MNG0kjiBkFVEtBVYhuYIIRIVpRbYQtntrKhO3C9wORyjKe5WrMm9BZ75zQMYnsOrQHV0T/KCJQRUDvOvVAHc6"
+    "Q5QQB/FSIC3hgraY6rEgfiS0mW2+xRGNT/aAZJpY4mih9cM2CXQqy0hCIWHXdmnHW7sAWIMKYjFjpcAySINgk85knJDd"
+    "6H29u4NHtiA3//Cubasd2zEpap5HOCqPwwbEmGx7brQCIxlOKgGrNfs0duzi1sRxQQQc5KmRXmzqc4vA7pETGdeuknkI"
+    "MGDqh/50PoWXW/jL/aJ//fLy5c7L3NK/bv66iStqlwGXBHk6HWulX8KReJI+RWsHzwY1MFm+CK7BfgguIUMCp9ohaULX"
+    "KqelQFKeENdNvZjGBG3g4eSovJlbewcXTR2d3KJDMCfSDau52NQRyi1GCpk4iG4RLuYnclpENmOf9dCNY3dRA8pyhyoH"
+    "wcWAiMy+VS8vHtNhDYWXul152nY3czK81c1Te7P7knSM63k+zucGn+wtm9KnrIOWfVEB8m+kYBytWJy8nmkT8ODNdR+q"
+    "Ne7b7/mdU/n5PQLeQBy1AKnHSRCRfw6SGiY+mbxlyywTlDvGRlt5UhBMuZRGKTFstG38UkTKMGWLk5rxk4BXf8MsJD63"
+    "K6wAoReCHSHHVhMmlq53CrHhB3Rr1nrk25HMwF8w143UL4w0+Z6czsBPDxPri4KJy+Lm0nZZOY5+rL1blORqmQ6riXsq"
+    "NNaTbllN/UdxztruK7AuH89VeCi1iYjHMkYv/QBHpBhCFgxmFPsTP9Sb8OGsaQKzDkZqNEt585vxgz9sCzJelST8DMtV"
+    "OOkYnKYbjUOzW5cCAbAJ5NoLF/NKiT+VPfoU3BawJOFIok8KFO+H+JQneIEOfXwNM1GAFop8LNGFb1eQGfj6oSJjQHUp"
+    "tNFYIrmUaDlEBCZZj0IZdE9IPMZjJZe5sHW+EzmjgT/1m328lft4axP/VylHY1b630us68h6Py0IXxlOkqsH+KfntgCC"
+    "yPAEbZSX0ZWLjhVE7poVOGQJdGH6utLvt+B8gOPPKHPaRlLoTRsBgjEE2gXPOqY3AXj/3ZqdPybMDfEsKqU4pdB/R/WA"
+    "IMxk+FsUB549/u6OUmWcO+Bk2Sjw1UyOiAib3R2Gz+gVY7aNs6IMuWBkd5OeDufxREqT5FCXHPnToIP/3Om+qrYret4e"
+    "Bgnixo0Vah1wSsf+BJyDQLbFbAHyirLbTaJpgK+VHIHv1BbDaB56nNQoZFhYxxhlSMKTLGjBlPQzf0bMMo+QB5MgGrrB"
+    "pRtPSllDzsLlHSxL+Vjcr/O/te6hhM+SrNueyS5Rek+0wDXqUOxC+Y11ThGR9sQkWT73dy0X0kPbjFlI0Lxa1Wnpt3Cx"
+    "zASY/JgNaCeqRS8LeDMqsOg2w11niwCNqQuMo4QmoET2p6UVYI9zRnXAdlAa8gBibrUp9W9jiApEZqgERkOc38VAkUjP"
+    "5m24SMA4sFX0p7DtQeTmnh8hwBL8fM8DGoOAR/MY7ErLFbBvUImRmoh0yu7T6/MPne02piw5AUeopisBGyXASesZ8csj"
+    "7cnhfJJH13ZcG2CMvpxIQJlKNPqEEWrDGIyHTgeWV0UjH2nBqAqDGywLXvtIBrlEplGYvs72wf6NcOMC7Ry9osMgVXAf"
+    "ImdbXCvtSxOw5onNfeBEBk9mc9oF30i5N8Bs3H2OnfBsbfZAcgTZeQhkJqBzlcDjN+Inp9y1VPOgCrzUzA+CjufHK8g0"
+    "RfRlb852dQBHQqICAO0lrCBiM1AQjLQ2HsLTZyikt1DLaRl4odZB+lSCPiiACP5gmOXjLKDGvgy8VbQsKU9GrS0Mkrh1"
+    "Ox08F+oJhhmPRQlw0JQJOrgkDV6U4NkN86AImvwyC1x/JRPAa9/qAwwR0RuQFVb1I1iLk2ZNKMU28vHCE9MC9JvXVyZh"
+    "B4Q4Pz3+iEQj48KKt7g+5fBXWH4e1qX+v/pe2zq9QFN3x7C9O/p4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
+    "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRLcdyzl9QjCRetbMRjTQ"
+    "zkbNASQEn8B/w/X+BruFNs7J6+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1SSlg"
+    "4qYoUAogS84x/fFcKpcVwyS/RE+ohB7TSQt3yitiKeksdAER6eFi5iqFznYFu1BXP5VpMiCguxyK4zefSF7UBvptuF/9"
+    "MXCzsSBNR7PV3DI8TisBlkIlIjw6Qf3WXLYJ10qD8Lh9BygaO6ltO1p0nn8ec3lEU9jSWPFJeKlny86xm4IBMosR/8pA"
+    "gAC9RndPnOGEonX2l6OPH7tTb70BSBgrpU6E7VKIfbbDB/mNqNyFSo+Fy05Caxy4kzaav7bmjRUro/HWhoZBu6WaiwSU"
+    "jwsuK8TNMjaVJZSWx2ljH5BOk3Yw040M0Zu3w3t2djmmBtf8Mo2xdzF3hfTlXF+aUQ8tlxu1A1GvBfLeNhq+ze4ZwUIG"
+    "qHBmqJWi+XidahY4VxkKWtby4NFnwpoQDC5S31NkkOrFsqhCnLTFJrn4WGK0rosgelwYwRYCwgLUFZxpmLozohECOfU9"
+    "L5Bc2TKKYg8CcIlvYSiE4gqUfz79qach9c4+ukcVe2M+fsvHGLiAUQvmlbNeW2zR1cfQoZ/4f8/ofxx5EI1h5UAcBXya"
+    "TeCTPKT8QGMPdmv/mz+9VAm4xN8O2uLi6OTsfNAW+/tnfz07OKBgFoQJtb2cQ2AJyEiPYmY/FkOg/7UE5IYSC1uAfNE1"
+    "eAX+tcyFVypKY14gLgo4Lo2W0lT08Nmxy6AyUnMAfq4Sna45x2/Noet++u4S6aSZfECT7W/UvERPH0VEl1+RJ0xbyhU6"
+    "qrcrlPQUPTFXVJ/h8tfMMn3SHaH7Q247OSkR09g3TKF8leL9oLNXRedfoz0DxyGmj9GPNKnpff6mh+7GAc+p3e/MFRcX"
+    "6B0PNCvvc6dJ8qwSsLIT3WaTjbLs03c66QRiDoC28k5pD6kCjF2AzxD66mp9j+C4LPjAMAlmpoIARLLF7rc4gbEujWGq"
+    "g7SEKOEKpIgrX6hMyIX9iJmYLPdKyA3lOOKyGcRI/8pe83CfkkyZA0lJGgJNG7yS9wowkS7f2n7JKgm5gZVllFq8o4zY"
+    "zeUMdq7/hfOYh+fnRyfvz4g3xhKjjsTgSXHqrLuRVkFhJpOGWs/SzNqf/+ft+8s3pyfvjt5ffjg9PkyHbPDE2df3jkzn"
+    "vEBJ75rXA6PAQpA2dH7yOVZO6xGjCTk0NOKAMrQHdm4WfuU/hAfpacZdO19t/H1roeR4DCNUGtmS5DEz3BhiRdBEOgGs"
+    "YAKdSKzO86Yn9o3jhMo6qJqjhbpqKiBuTpCAn2fnFa6eqSKojFitqGB2P7hYO1UDZa4aqwTap9PP5/fXaZVyi1xJ9fgA"
+    "rFCSVQXZ+elfDk8sndvXh6RFH96UYDyCxVyX1b6nCKxhwVcJgePTt4dlrtuVIs1TFWk9Vw0891eIGfD00+LJZ4WvnxWx"
+    "NHazc3UVVWxvWldWEjh3UsXki8H9sFxUngzeX1VWFsjX7yvYyVU8D8mxW9ViFZDdV41WAuvz6/Oj0yI7y4VqFLLwicWl"
+    "sg6V/5z+6K9dJclM9TY20NTodGs3iicbXgzGd2N7c3uzs7W9YSWbwfqWz2mXnE5H1/xv0Pgq29C6CP25EC6/yZ4L4e4p"
+    "hMOArF9dGVEBNMpeKmqDfA3BA0Q2rc/QjQH1HOGmhMaVG9SzUD+baWKoH3HFNQHLBHKB0dkyQfCApH5QxGoJVRlqG75B"
+    "vpSjosS3SpSXEMY0C9Sjhm593esyyOl8g7t6MdHMG9wNUlZq17/YAJJGcJccVOiSKD6dzX7E85kR+Kmv0HO99MDshJ4M"
+    "Rwu9dcYQlupDARmDNk+3iH2WO9dkpgyUi0Gb1pzaA8675JYPrEejRtev0u27u7ujGadTQxQoEyFvo/iaGqKyxS/1THo5"
+    "E4kYtSt4TWGtJ3gtweu0dcnY09mh526J526JB/jCz90SP023xB9alW5nHrISvMelHhbFGG/l4Km+oL0UE/wVA7yf2+Nf"
+    "Vkf/7Pg9O37Pjl/Z8cvUo9Y/K7t0NKMws/0Yx+2Htf08YVvNE+a0+c8ad+uehKfpq6lx+yq6csrppsPj0/PDy7MPp79d"
+    "4hnWT2NnapTrsyV5tiTPlqRoSaxbjljhPc6S/CCL8QP7EStthnW3U3Hx++56KtiOEMRm1cikqQHRHnidBXh3+vn94flP"
+    "agN0/uPZAjxbgH91C6CVuq1l0Hu+Ms0b2Q+jEf4fmIEKnmX3kz1AwVsQFTX7J13pSr0o3EmzJxzdxPLm+O3//uOfWCMO"
+    "QnGLZYaYtbOabJ44bEjFtaz2a87QazU6dxhnLNPtQl1P3mgGbdxgJynXK93V+xhm1sHP2vf+ZNwxHcYNDHKpoTJrSn54"
+    "NUmp6kN3uz9qMt3x/pM5As+t9M1PhX5EK/2ze/bsnv1B7lm1lbKs0ebW9s7uy1/+49dX7nDk0T0ed5X+TtokX/xCGIUt"
+    "NoXWtoL1Zl12dTVFVRvt/gtdpcK9Oqnvne3CgoONReKXIz7p3irspdojuVDMYRuA+4MdIea6Uj9UEKMDba9ABAMZ00Es"
+    "lj/4+p6H4XxiahxTWLRHXgBkuykg4BUBANRF5AodGwiQYu7gjuL0EgrdKK2A37H8nQDPirFjNywBVhWq2CDuNgTx3Gqt"
+    "xH5DJIQnRz41gSGAob75g49s94SSbGQuBiWY7CjHhuVlAZbsopWa4g6hZ9JNfKbmrLRgTbRlr/3Lq8a8glDpGp3SpEQS"
+    "3aeC3SfYWuExFXAcav4SWHZIl5Pf7cdwBbgPoCks4NETc7sZutJ0E4RpmbBBKEWteTiKHKklSgLuDq5NMRB2kNDtB6Yh"
+    "huffoxYWamvRDXU+9TtjS9yiBFkxYs4BtrPZELCjbBbRepPEQeeN2BBnR++PTs7X9wDcS76EF0Dmuzmq9lAhEs9BsrvT"
+    "lFXpJKIF658ffj5eBgBfCoStjWs9cO07/RD1e0/YFwD1Q2sRfPW97vAR/003pOANFtRsyY04InHVtZb89MixlVXv4lFe"
+    "W1gHb+u5DmbTaEiyS1cgFK/i6SKK2NnkJv7Qx3AMkfysrzUSn/hC453uq383dzOnLTz4JTqf6Ev2+qEw/ao4gb4oqR8S"
+    "Wff/rdMR72Uo+bbw4UJwgoTLgLQNwNuS94QX0faWYK66AP1BP+yHf0rXxF/f7RIlXOlP4g02D8I7/NkRn5mW1XeWO/r+"
+    "Cthx4yigRjG85+aWL9uZ+LrzGWGCWAXviwDu4GjTtqqVGGq0VMVgKRLi/pvpCqLwWys7AsRA4LSpSQ+D+a6BteoG6jen"
+    "x8evT95iQ6OWB4eulXA6Ed1N5ABUHI/iWuCljRLqki9ICl2QzoGAuRzdhIv6rnJcdz4agQvMDZ7pcHMPeRoMiGzr86VB"
+    "tmdvnmhPnibn2bX70BWn6d+cy6B5s7Y+HzvodPMlhlqsEEFdApowlKj1Htljd82mt0ylmJur2rP7SdB9AMFbRmVzgX2W"
+    "NmC34u4FUB37ZKmnNH9lldoDZvB3HUf3NALnSbr48g8Cuf4+dLO6w43sKocY917iLtHODrNHO+Aut09yCyP3TFNb4Zz9"
+    "o/I81dec54XMtHqffjo/Oj1x7ObuZTfBZE3eaTc07G8ftX4714pn93ubQgZ9d4ztMuxhYoBYifWZ+qb4VEpGEIv5UmUd"
+    "4bi5Cs3gThc5g/8RBeyciK/1dfOECvHkRPuF8Ml0loBsFK6WKPlxKLfmIvzShRgtMlS73MTO7dNL78hH/Og6fYeAqb7g"
+    "vlFb9zobnEU0TwXBzbrQyfsEQ8Rg5xvKnZ6mWpr/c2zQ54nS/d5L79XP4r6T+iv2Ccnj9B4dc8tM9YbMLt4v9gijYvJt"
+    "3ZPF1vADnvXxzn194z4qK62Bsv34sI5ix0fWVl7qguKBBC315DrrmqMNG6hNMOrkuqcdY9UO0/8MAj74Rn+Kb1pvoiaG"
+    "H1Pp0gb6BgPAbKf/x/Gb8P5bqt3p0RY8cEx86MCPFUI9nnEbZ6Qoj6Z7uoCNp9/F6Utb7ptYJezimV/izDpOMjMuj574"
+    "u19e4YflyInRf3QMpPmzTQinV87lEW0UyZiJCD87jCEAV49H9Pw7m6kocRiB0z8qqtAT7u4Q5mk0QMg/IDbAabQzqFu6"
+    "wzr7a/rqeuLhrdzgMh9yTqxagzXqFnHqIKPYAOBaue77PjCtCshaYKwIBUlVVwgIZD5lL0Nf7cf0r1636PqgS7vUMSMz"
+    "Dous3f0fddfHlQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1164,10 +1165,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
     ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
     "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_REMOTE_SHOW_NAME)"), ("env", "SETTINGS_REMOTE_SHOW_NAME"))),
     ), ()),
     "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_REMOTE_FORGET_NAME)"), ("env", "SETTINGS_REMOTE_FORGET_NAME"))),
     ), (("effects", "withheld"), ("discard", True))),
 }
 # fmt: on
@@ -2203,11 +2204,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -3199,8 +3201,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3214,7 +3218,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3305,8 +3309,9 @@ def _keep_secret(value: object, name: str) -> None:
             _SECRETS[text] = name
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3316,7 +3321,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -5077,12 +5084,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5801,6 +5808,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5872,10 +5888,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5885,7 +5901,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -5912,6 +5928,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6136,10 +6154,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6179,7 +6199,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6188,6 +6211,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6238,6 +6267,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6252,6 +6288,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
         else:
             found[argument.dest] = value
     return found if _place(recorder.positionals, loose, found) else None
+
+
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
 
 
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
@@ -6867,7 +6922,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -6952,7 +7007,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7158,7 +7215,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7679,7 +7736,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -10758,7 +10817,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -10866,7 +10925,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
