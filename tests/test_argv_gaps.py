@@ -302,3 +302,44 @@ def test_same_named_options_that_differ_read_env_vars_per_command(stats: Any) ->
     assert stats.invoke(["log", "--json"], env={"GITSTATS_LIMIT": "500"}).envelope["data"]["limit"] == 50
     # NOTE: `author` differs from nothing: its name stays PREFIX_OPT.
     assert "GITSTATS_AUTHOR" in stats.invoke(["log", "--help"]).stdout
+
+
+DOCS = '''\
+"""A docs tool whose root command takes -o/--open, beside other commands."""
+from typing import Annotated
+
+from burgee import Argument, Option, command, program
+
+program(name="docs", version="1.0.0")
+
+
+@command(effects="read_only", root=True)
+def show(
+    topic: Annotated[str, Argument()] = "index",
+    open_: Annotated[bool, Option("-o", "--open", off=False, shadows=True)] = False,
+) -> str:
+    """Show a topic."""
+    return f"{topic} open={open_}"
+
+
+@command(effects="read_only")
+def build(strict: bool = False) -> str:
+    """Build the docs."""
+    return f"built strict={strict}"
+'''
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("docs"), DOCS, "argv_docs")
+
+
+def test_a_root_command_beside_others_takes_over_a_tool_wide_flag(docs: Any) -> None:
+    assert docs.invoke(["-o"]).stdout.strip() == "index open=True"
+    assert docs.invoke(["intro", "--open"]).stdout.strip() == "intro open=True"
+    assert docs.invoke(["--open", "intro"]).stdout.strip() == "intro open=True"
+    assert docs.invoke(["show", "-o", "intro"]).stdout.strip() == "intro open=True"
+    # NOTE: a line that names another command keeps the tool-wide meaning.
+    built = docs.invoke(["build", "-o", "json"])
+    assert built.exit_code == 0 and '"data": "built strict=False"' in built.stdout
+    assert docs.invoke(["-o", "json", "build"]).exit_code == 0

@@ -46,8 +46,9 @@ class NameChecks(Reader):
 
     def check_reserved_flags(self, command: Command, param: Param) -> None:
         """A command's option may not take a tool-wide flag's spelling, unless it says so
-        (`Option(..., shadows=True)`): then it wins on its own command, or, for a root command,
-        in a program whose only command it is (`--config` is free where no config is read)."""
+        (`Option(..., shadows=True)`): then it wins on its own command, and a root command's
+        wherever the line reaches it (`argv._reaches_root`; `--config` is free where no config
+        is read)."""
         config = bool(self.program_args.get("config", False))
         reserved = RESERVED_FLAGS if config else RESERVED_WITHOUT_CONFIG
         # NOTE: the usual `--no-X` is reserved exactly when `--X` is; a named off form is checked.
@@ -55,15 +56,7 @@ class NameChecks(Reader):
         spellings = [s for s in named if s in reserved]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
         many = len(self.commands) > 1
-        if param.shadows and command.root and len(self.commands) > 1 and not taken:
-            flag = spellings[0] if spellings else param.flag
-            message = (
-                f"{flag} of root command {command.name!r} cannot shadow a tool-wide flag while "
-                f"the program has other commands: no word names a root command, so in "
-                f"'{flag} X COMMAND' the flag could be either's; a root command takes over a "
-                "tool-wide flag only when it is the program's only command"
-            )
-        elif param.shadows and not spellings:
+        if param.shadows and not spellings:
             message = f"{param.flag} of {command.name!r} shadows no tool-wide flag; remove shadows="
         elif spellings and (taken or not param.shadows):
             flag = (taken or spellings)[0]

@@ -27,7 +27,7 @@ from burgee.runtime.commandline import argv
 from burgee.runtime.commandline.argv import _Invocation
 from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.commandline.quickargs import _asks_help, _quick_parse, _Recorder
+from burgee.runtime.commandline.quickargs import _asks_help, _long, _quick_parse, _Recorder
 from burgee.runtime.execution import kinds, values
 from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.sources import _layered
@@ -266,7 +266,7 @@ def _elsewhere(program: Program, facts: _Facts, param: Param) -> bool:
     """An env var or a config file may give the input its value, by the tool's own rule
     (`sources._layered`, given what the input's row gives the reader: its flag, its env var)."""
     flags, _ = parser_arguments(param, program)
-    return _layered(flags[-1] if flags else None, program.env_of(param), facts.tables)
+    return _layered(_long(flags) if flags else None, program.env_of(param), facts.tables)
 
 
 def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:
