@@ -6551,6 +6551,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6821,6 +6827,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6972,9 +6982,9 @@ class _Invocation:
         #: The spellings the command named so far takes over (`SHADOWS`): a root command's
         #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
-        if program.root_mode in ("words", "flags") and program.root in table:
-            if _reaches_root(tokens, program):
-                shadowed = table[program.root]
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"

@@ -5,6 +5,7 @@ and the smaller ones. Each tool here is generated once and asked in-process (`in
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -279,8 +280,6 @@ def stats(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def test_a_list_env_var_splits_as_clicks_does(stats: Any) -> None:
-    import os
-
     env = {
         "GITSTATS_AUTHOR": " ada  bob\tcy ",
         "GITSTATS_PATHS": os.pathsep.join(["a b", "c"]),
@@ -299,7 +298,10 @@ def test_same_named_options_that_differ_read_env_vars_per_command(stats: Any) ->
     assert stats.invoke(["log", "--json"], env=env).envelope["data"]["limit"] == 500
     assert stats.invoke(["authors-top", "--json"], env=env).envelope["data"] == 7
     # NOTE: the shared name is no longer read for either: it meant one of them.
-    assert stats.invoke(["log", "--json"], env={"GITSTATS_LIMIT": "500"}).envelope["data"]["limit"] == 50
+    assert (
+        stats.invoke(["log", "--json"], env={"GITSTATS_LIMIT": "500"}).envelope["data"]["limit"]
+        == 50
+    )
     # NOTE: `author` differs from nothing: its name stays PREFIX_OPT.
     assert "GITSTATS_AUTHOR" in stats.invoke(["log", "--help"]).stdout
 
@@ -343,3 +345,50 @@ def test_a_root_command_beside_others_takes_over_a_tool_wide_flag(docs: Any) -> 
     built = docs.invoke(["build", "-o", "json"])
     assert built.exit_code == 0 and '"data": "built strict=False"' in built.stdout
     assert docs.invoke(["-o", "json", "build"]).exit_code == 0
+
+
+def test_usage_shows_a_flag_only_option_by_its_short_flag(srv: Any, tmp_path: Path) -> None:
+    source = SERVE.replace(
+        "verbose: bool = False", 'verbose: Annotated[bool, Option("-v", off=False)] = False'
+    )
+    tool = load_tool(tmp_path, source, "argv_usage")
+    usage = tool.invoke(["status", "--help"]).stdout.splitlines()[0]
+    assert usage == "usage: srv status [-h] [-v]", usage
+    # NOTE: a flag with an off form still shows both (a choice between them).
+    assert "[--verbose | --no-verbose]" in srv.invoke(["status", "--help"]).stdout
+
+
+COPY = '''\
+"""A copy tool whose sources come before the target, as cp's."""
+from typing import Annotated, Any
+
+from burgee import Argument, command, program
+
+program(name="cp3", version="1.0.0")
+
+
+@command(effects="non_idempotent")
+def copy(
+    sources: Annotated[list[str], Argument(metavar="SRC")],
+    target: Annotated[str, Argument(metavar="DST")],
+) -> dict[str, Any]:
+    """Copy files."""
+    return {"sources": sources, "target": target}
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_a_variadic_argument_before_another(tmp_path: Path) -> None:
+    tool = load_tool(tmp_path, COPY, "argv_copy")
+    assert _data(tool, "copy", "a", "b", "c", "d") == {"sources": ["a", "b", "c"], "target": "d"}
+    after = tool.invoke(["copy", "a", "--json", "--", "-d"]).envelope["data"]
+    assert after == {"sources": ["a"], "target": "-d"}
+    assert tool.invoke(["copy", "d"]).exit_code == 2
+    done = tool.invoke(["copy", "--json", '{"sources": ["a"], "target": "t"}'])
+    assert done.envelope["data"] == {"sources": ["a"], "target": "t"}
+    assert "usage: cp3 copy [-h] SRC [SRC ...] DST" in tool.invoke(["copy", "--help"]).stdout

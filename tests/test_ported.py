@@ -268,10 +268,10 @@ KNOWN: dict[str, dict[str, str]] = {
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
         "add-geometry-column spatial.db locations geometry --type polygon":
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
-        "memory data.csv 'select * from data'": "not ported: [PATHS]... SQL, a variadic"
-        " argument before another, is refused by burgee gen (issue 35 item 4)",
-        "convert data.db titles headline 'value.upper()'": "not ported: COLUMNS... CODE, a"
-        " variadic argument before another, is refused by burgee gen (issue 35 item 4)",
+        "memory data.csv 'select * from data'": "not ported yet: [PATHS]... SQL (a variadic"
+        " argument before another, which burgee gen takes since issue 45 item 10)",
+        "convert data.db titles headline 'value.upper()'": "not ported yet: COLUMNS... CODE (a"
+        " variadic argument before another, which burgee gen takes since issue 45 item 10)",
         "SQLITE_UTILS_DETECT_TYPES=t insert data.db dogs data.csv --csv": "Click's bool also"
         " reads t, y, f, n; a bool env var is 1 true yes on or 0 false no off",
         "SQLITE_UTILS_DETECT_TYPES=y insert data.db dogs data.csv --csv": "Click's bool also"

@@ -263,6 +263,14 @@ def _nargs(
     return nargs  # type: ignore[return-value]
 
 
+def _singles(params: list[Param]) -> bool:
+    """Arguments that each take one word and are required: a list argument may come before
+    them (`copy SRC... DST`), which take the last words."""
+    return all(
+        p.required and p.type is not None and p.type.kind not in ("list", "tuple") for p in params
+    )
+
+
 def _is_marker(reader: Reader, node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and reader.api_name(node.func) in ("Argument", "Option")
 
@@ -511,10 +519,10 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
-        elif kind == "list" and later:
-            # NOTE: argparse's `copy SRC... DST` takes its last word for DST; Click refuses
-            # it, and a list that must leave words for later arguments is a guess for a
-            # caller that names them (JSON, MCP) as much as for a person.
+        elif kind == "list" and later and not _singles(later):
+            # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
+            # the last words for the single arguments after it; after a list, any other
+            # argument (a list, a tuple, an optional one) would be a guess.
             after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
             reader.diagnostics.append(
                 _diag(

@@ -83,9 +83,9 @@ class _Invocation:
         #: The spellings the command named so far takes over (`SHADOWS`): a root command's
         #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
-        if program.root_mode in ("words", "flags") and program.root in table:
-            if _reaches_root(tokens, program):
-                shadowed = table[program.root]
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"

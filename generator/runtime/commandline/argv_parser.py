@@ -212,6 +212,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)

@@ -206,6 +206,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:

@@ -959,222 +959,126 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS9+laVsKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6edyHwlF"
-    "AjM9PT3dX/f0TL/fGUbTWSATPwp3ujvvezvjOEpnqrfTPT/v7fR2WvivcSxlAp97Oz/jJ6GiqYxCeSziNFTieiJDkUyk"
-    "gKambuiJwA+lCN2pVCKMzLed3k6/BW1N/A01FFA7z32V0Dt+IqdKjOJoKtpt+lc6E0kEfyRR9go83KYHV3h3hXc8CZyV"
-    "9N6P9JEGnEz8cHwsXHUJ7/uxSloiikUopafg7bkkRsQw8GgQeXMxdEPhhupaxqbZWCo9HW/wk5BXMp5Tqy1x7SeTKE2w"
-    "dfhb7A6jEPqY/vCTGyi5Z1oYyWQ4oRZ+d/1ERNgDNhMmIoiiWQtHaHo9RgqGMgikJwZzHJ8Pk4ZdwAxF0LV48fR1xiV3"
-    "IAM9YDWM/YEUrqAvu/BhGKXQwyhwgVBXJCkIHn7w/GGC/565SSLjkBrGh6ezNIFOPTly03/9459m9GnIY0+Janc2g8EK"
-    "Z+bP3qEYOcKLpOoyU8R1FENbI2hWPHn9WviK5g7euadaMJS3KuLu2u28gyAa+9zF82gs/NBMFUzS9cRNsJGprxSyF/6C"
-    "cch46oduIHax7SS6BNZNfM+TYcZv+W4WxTxlJ/QRWM4i1CL59kgC0ukA5t1r4Xj+9/TVS/zy6enfxC787cbjmRsreQ86"
-    "T5PUDYK5kO+GQU62kvEVy9opfrKEdPdp4A8v4U2nPXFoHPjbJFLEdSVBRmCtRTAePTXI/6w/7gH+Ay3rJWjUg9ELeln3"
-    "W/ugLuCPdluhEBIx7XYYmT/7rTANgmz1+yGI1sxPQDSRUX3SNSFwBl4cobxip+Vlmy/FwO5xpDvDlYjfZw31ds5gsLTO"
-    "iB3ELaIxiUoPvoI5mbl6fQeufkGT1i+u6PN+6wD/0UCyWaLnFk8upZyVevwluhbA0DkqDvy50JdZpHYb0L87r2mEZg8a"
-    "uYbl3ELG8qyqTj7cqRtf8psjP+A3nwj8CMMFOR7LRJFUktKtqGIJjbVAZq5xXQFf6IsCuWbp2+SibJeofQK0glZpD13F"
-    "uj2j8EpPIXQwiJS0xOXUnYtpFKOdkDMJxKIM4xf56JT/Z7mn330vmZAwT6Q/niQ5LwLdU+KOS+/8evLHD3978vy3kwVd"
-    "RdehjMt9TSIB3yvgTIEprKwslsx01zNQ2FFYI6mv6QecS3gXGY0aPe/cV1HgglbM11b+Tcav+sXUyr9I4jRbXFrbWTSm"
-    "uvFUVcZprx7Qc6Vf/4hS1LPPhPkx40OmAK1u3upuUAm3tX6whPP3GFYf60E0h3nPQ3XV+Diqy+LTNSJ4pjUjaMSCALZj"
-    "OVrwKKlniwywT+7QUnLZF6V56BfUs8WAiX4XNbH+OPBDr4YE1/NAoyiUCvMEtXCtX7t2SVXUqL1AKtYL+oHG1YKPX2cr"
-    "hgwErRozBnw4jqIEVb+NCNHCgj7u3+y0doJgqhhFJlEUkJWAz8zjLtgIGbD4e4QNZgg66Ycfo2E6BfDh4jcC3wWzGCVg"
-    "HQLQKoHsiBN3OBEOtXre72CLjjHmCpgu20qCucJlkGksQBMTEY3gGXhwFkfj2J12xLPwCmQTrTa0xcCBF9ww8C9h8c7m"
-    "4hE2/9igg3uPrtwglY/vObQShaP/dqANNtKDt3KYgBoHDiMmIG2KraPB9UPAMKfDiZy6zjGuZsZUrGnpdRleySCaSQRh"
-    "KvFAsFvCed/r9XaiS/xnV+BibQn87LmJy991Op0bB9AeiI4UDn7vMAUw3Q60kfcK6AFUmUqDhCnzFbEWkJMmHL7wNFbz"
-    "iCHUOb9idYa8BlCKnIU3dJd+omQw2usIsCSuH6T0AA+wOAbSQDwIGcdRzN/SI5co0PBv/hWwvnLHMv8CeEpk3NzoCXCB"
-    "/rD9p4wjAEDA0WHkgWFw8BkFEpQqbhv/CasRBOoiln9PfQBW+JWD8oEQm+YylO+S877TqngdyihgfKJTIyRKc9ewTmnA"
-    "qRtpIWsEDVURzzJSFTKLzDVzCrk5BDS9C46B24G5Docoxsc1ffK8ijcnPzkg3WPoc+AOL4n2ESgcAKLvkr06YkGvoGw4"
-    "7GYR4MClBSiZRPA5DZgnzLfmQo8l/4KkmSbD0eLqhy0S5UyKCT1IWK0dWumW/MOkoGKYz1gZsPTRQ7A4ZzJOfIka4/3N"
-    "DXxli/DyL960bHWT66iyvlnL+VxtVBld9tMqiUFj1JKIgAJE0B4DeEFBQj+Czg3ACCCjNLIuNDsA5SPdcMHQi8i70Dqt"
-    "VJoDMDo+vucGr+2h8AMrzlGmWOoZQf1my5UsjXm+TySFoLvISmStud6rMJj/glpip0uqkgYNn2DxX0n9A+sfFG85nUUJ"
-    "2BrrjZLclKIEZQ4uGwFYVU6wpYvS40CrHCP4qKGn7N7AI+CO+tMUPnf3C3O7jzxEt2fpxhtdIuzFfad7Odgv9nP0ieRH"
-    "T1L9aGis5ls3jtFv+iLky4oKVYDQZqJEn0pFEdARZjw1zM3B992FoeGNWrXRqhnfMvNppq06oXqmK/Np1KM9oXk8rsyi"
-    "FeJzq84dRxeWXtg1kYeSqlhtCS8xa/Ur9NNPWx4ErUj2xoKiq86mjvMUHjcOaMNsLggBVUxCrrq/K856h0wEh4poOsP5"
-    "q5H240ZRDC4G9Ye+FTVbsxSLJAcBfNevIXkDsacC6djVZmVWy9JKEroZIJIF06t2YqPB9SD5ZEajJvzXInlC4uiJ/zt3"
-    "23/28R/77Yft/n/+1YCN5zIco9h1D4toA3/EEBbOSxY7bFSEZWxUJG9BpLGKpDiKgj0Bdc80FjnkPuw/Z7Ec+dkD5w26"
-    "sP7rfg2KqdNY1Vhngd7zg9YBIRwKeW7CvNYQsSh4WqBG+3gcR72LR2RCrGJXN9bNJZnUBigH9Ob2zFRnMnPwjekGswtW"
-    "QRyb3RXDkB0Gs9bQD9Ds8pN8xnTo6IvmZzxWzXi/VkibF8qZGSjKEu5yUeBRlZcLrRUTo78L8Q3h+5LCOmJ689D9Av+9"
-    "6pgXMTbxd6MQex3hboZmjdJdh83yPdiK+72BPdlVRZk3RJrFj3c9lhWX8m5Jzdxyh3nTX/M01ygxa1u8zJwNb5OnCijs"
-    "9ULObumikEwjxe0zw1rwnDtM4HnTJ0hKL4T/PbGfHXUFqscLitMP1RV+OBYn1qv4CBLbErSdtKqsmV4+Ng6vbLNVUTV8"
-    "o0f6aYjJN/FqackBp03I6p1WtgNre6XJbOy0HmEerESD7eZV5sHsMd7JYIRRzcwVNU0ubvZs92kAdTEdwxF+osEnMLqA"
-    "eafp6X9bQCxPu6n4EhtNwwHZBBzUBX2kEMSBaaOdVw3jUPHgW+tYN96GvhNSK29Ll2BOt3vAM6G3nzeI4co72zXwLXfP"
-    "7hwnbui0fn+83PW3Jd9MaUN00/VqtiBx0z2LRnOA59qlTU6OQ4ylxmj+VHbpVdAPoO7DoUQc56PNJX+EGkBL7saX0BJt"
-    "PYeiuE/agXfXkPlMqy8r8jmpLm3b6lHyPuGuQ0xglnVpoxYXJE34aERB4qXjEoVIQ+BP/eVePii8fLCP/6nd9RitiibX"
-    "Y+vtvKDxGrf9TptgRgBBZLgBCoMOJ24MJlPGSk8FPrKAujD7ebGlv5Nt5yFzOoqkpAJaCMcC39M63GyxdRr2qRhMGuZZ"
-    "XMrGlFH/ETezkISZDH/HLeiiA0cpQJwXwUlAw8BXMzkkJux3jpg+o1c4O4G+A3OmDLMOOg86+/TtII3HUprkDXWReeO9"
-    "ncc/HHUe1srBU2q1y07hGUxO3BJkdkl7PJ0Pg2iWKIF+lQLAP8MEGFRXJtbcpgg0Zu8Y8C8w6SlP63AD31VSoXWek8XV"
-    "WF/v43AGE7RocdW8zIkgqBnVPBxC2xP4OzAbdkbPklwmcxpNNqszf0ZyYL7C6R0H0cANLnR0pJBoxSGceixeFCzLjyvw"
-    "Uas1ypJZkKp0bFJyKCdK7AKmaROyodSQPc6rIcWMzloxYepSznnzBBO3QKlrLaoXljUWywKpCfmL+HXUODwZkibUoNZa"
-    "Hv3lxq7TbNizaZG7hy4mmbY87kjJNk3EtrO0xIzAzDtagoJrcoNyG0jeEKfEAeJh1rPlHMwTsDtscP0paBQQzNTzIyRY"
-    "gh/hecBjWD1RGoPJ2nUFJjcgmCQ7rfOcXj85+6V92MI8L85boqFmPcE0SqCT+jPiVxy0JwfpuDhc2yVZYsQwsdciAT0t"
-    "EU/QiFDRxhjC4Syqaq96y63Yr+U9LdEtb+IVNpuMLvZ1opTeRUPeObpHh0mqmf2p+84W11rTtQxZaWLPPsxETk9uzlol"
-    "2KXcK5hsXH2OnSm2u9/FBCaCEMcCRCSEGR5L7kHnKWqp5odqxqVmfhC0PT9eQ6YpW6EKFG0UBWOkQdQQoAHIGiI2AwXB"
-    "g9Z2SXg67ZT0Fmo5LQP31B5In0oQ3gKJADXDPKJgETXyZeCto2VJefLQMO7On3DpttuYStsVTHMENpsIB02ZIHYmafCi"
-    "BLc9eA7KpIFpC1x/LRPAfV/rrE8R0S8gK6zqh9AX5z4tw6lB5qStJDsYSm/IWnzvey0r6RJNzQ3T9dOz5yc0s8YW1ecp"
-    "mghxFOhsVmJ3zRp4Gw3UWquaZlvzoovb2TwmRGVtmmIaHe0buDjpqLDNwnywtzSdrmrrM33SW2vBFOllm0QcM+BAb7iB"
-    "LOIY5stTGATRddtCSBskE7lXi72AruUJpAFuAD9hf39PgRxEhS+fvDgpmhrcwtjlrVJMc987ruZ04R6/usRot1PKZna0"
-    "00lTQln85WHMpSqjpvlarCYpxb3BbAjk3ec5al1718tOc8K8Nd6jrUtZ08KdzRVNqY2oLwbzmasUgt2a6UJduSnTkEF1"
-    "ROuYxEPyou4jbsL16o9gNpcWpOlwth4sykKINmEZVZxphPptedmmsbaJuetBNr3uYIjGTmnbihaV209j9oeWpS1zBDcy"
-    "l7q1PP1+WTJAZtGZX5sIEKAnCLfEKTYodk9/ffb8eWfq7S1BEvoqmRG3Tbp4xJb4cXEhKnduMkIRwZeN9C6HlMH8aVcV"
-    "/pjNZ3FErhgYSW1omDTeUk1A+bgAGdPQk7FJC6ATN9hs7MOgs3gctHQlQ0TTtu/OYLNnUmQuMh/3AYalkL8cxsuSg0IL"
-    "8qJ2IO7tgry3jIZvMTwiWrJEMRiWH0chYTlWiublPQqocxgyFNSthaDJUQfdi+A+w34ip1R3lqN68bIl9gli47mpPX12"
-    "o8tRe7YQAMtRV7CzP3VnxCMkcup74O3zcZwhJmBg2qWi2QJXWIHyL0Y2dTOk3oc6sxDfHfHOQBHjYwdGLZifnL3GUyIc"
-    "clCgzhL/z5z/LyIPvCGQjySGZmjPmcgnecjmA4092K1HH/zphUoAkn543BLnz16envVb4tGj0z9OHz8mZxKECbW9TMGx"
-    "g8FIj3xWPxYD4P8l5vwNJJ7GwfTKS0AF/qUsuDcqynxOYC4KOHaNltIcQwopI9BlUnlQKRCfqkSHS87w3YFMriWIyqPs"
-    "twvkk57kx9TYo/sNPyLSRhHRJ8aQAl5SrtBetX2sSjfRxQgTHffit3nKmNpRhPCHYDOBlIh57JtJkcNY0qLBZDn+qwy+"
-    "9bBnABxiehlxpIk6P+J3ugg3HnObGn7nUFycIzru66m8DU5z2Co/t1YF0ZzXTLLs03s66ANiDoTuFkFpF7kCEzsHzBD6"
-    "arJ3THRclDAwNIKRoSAAkdxl+C1ewrMuPcNcB2kJUcKzhHk+y+PCesRISB5WpcENJKxcnhYYkf4r/5kf9ynIkwNICpIQ"
-    "adrgVdAr0ES6/ODwO1ZJFBp0/UB6OuJsH5u3Tc3HO6EkRyNQ7CxFGXN5b9eNPcyM8XWMEXNmdKyqLpSY7fYuDYQrx5Rq"
-    "hlc83VSxv5NKWOdW+1vY9G5kaPHcExlZjnFdKGuH46/ZH72dSZLMVPf+fTqkzN93onh834tBXO4f7h/utw8O71vhCZiv"
-    "6qbBgq2SSGdag9ZV2RZcS5/1bN6lQFvRq9+Pqdk8wE6yNvvFnYs70JbtCumDls3k8SHP5Q8v0O7xgsHyodDmJya8E9H0"
-    "M+jDeI6Go/RMJlbEcWCpH5RHtYCrl2bPO6OvX9xAqtlWrtuKXsAYcwSzeWioFZp+rpKctde/aRYTPXl9TtUw4VfKNSwd"
-    "qM2MywXrO70Ry4Hb/I84nZlghM7Su/DA6wVcGQ61R8r5elnIwgrtppq1BIhdtCE8XKOtbDX6xONFmOkQGoFBo7x1w+/w"
-    "fSX5LhOfbNcbXPpLMuZGk13SOfOcogtNjG6Pt7NYowkgQ+QktPTe9OZ0zL/fcdOPdUJzeTs5iNAP8hoNpbl6pilAaAVh"
-    "RrebsbqzCbce9NRiC94EPa8Pkla2TaJmIhfSdFRD09LnQ78SW3v3E6VbW7y1xVtbnNnikmq2tOLhAmts3+i1jvkNlFH0"
-    "h5/N8P57nN//DEfabVsdguTn6Ukf07HNs6QWH37/OuzbJg7Vb83d1tx9GnPXsAXYK25vfvlG0VKPscyOPOkR2EbRVnHl"
-    "/fHVrSJ3L7hrYbr9OtzSTV0x8nFv7NisaTJXha7kpdV5jjWXfXw79ur260S2BmtrsLb+Wc9cdyWTj2h0PpNZ+fS3H32W"
-    "u4Q2tq2X3SRt8/e23GnrlqAGnq54B1E1jTq+LJJ2l2zRDdws9HVbx0VnBre2cGsLt7aQqcqVtq0O9zsHRfu4gsdFLQvd"
-    "quAWP49h3F4k93EukvvMN7VtEAisk+EzdRtu6am55q0m2ZevarO7JtbQV9Z+6dVqXu+Cu9wqGUd0VUCrVvMu7JfuVatD"
-    "fdX72Cr7sO64cRVbgw9uJ+L9TQ0Fiy5jqxxa5JvYlpcBrRk1CaDEh0kUz7UHwd/lbS66yG0LtbZQawu1vn2olRvI9pWp"
-    "85Mp3UP6J98PoPVdIt3pD0Muu7MeFKOeBfQquEdxKI5EG9Pg8x4+DzTbXpy6vTj1dltdsvTY5Jd2ceoXcDPpZjdg6ErN"
-    "29FQQ2pA9Q7TQtvUX7Xx8/4SaLMOai660VSrTdw4TSZxlI4nGbgpIkBzuUrDoC08OlvGLziqlYAF96OW6SmUOavNNL39"
-    "FMAWWW6R5RZZfuvI0pibYXStNJut64+0uqJs//VwJKor7sPYofZMmFMEnwE9bq/V/hKu1f7Et1bbMGfdHJP8bunFBj9t"
-    "gD0GW8SAI/lRutC6Ptin769eGVOV78pGXoRX9NPT589+fXZ2cfbq15OXTDudf72VUPvm7S1S2CKFLVL4xpFCrp0t5edm"
-    "JwZzzaKOWIGsG3nC/gT3JVw6EsgqPWv/8yCHL7+KwVdWJaBsmdfckMvrYdsTmu2UWqb5bbMnfMsl/2X7nNXUru1y6R7y"
-    "m/vLHdx9l/GWS/rLHZj7cZfPmF3mBv7yXf42y6z639sIxRZ3bHHHFnfU4g7Lfll60D4IwnocWuxw4GIZ4GGSdzOzxSs+"
-    "77ZkSCwd369RTrTo7JczQrVqLb1EWqK/GADxwAW3lR0/eSusgX4eBLStrdNEy7a2Tlk3fmO1db6C4jUbhNJc0qYBdVpA"
-    "emKr1MLJ9HabK9vU6cxWMfpI1W4a5K9SKaeMJq+rNyQX9gUtYq9vR5eNG4Xlsjm3J8Lp1bfW9mR93Zwt+t2i3y36/dbR"
-    "b25itJbd79B/NbbM9Z7bmXF3A/qwZvCNb05uT4TuTuiuBHYjdBefB31u66x9ojprJayTz1K5z9f6zmiqqsA1IY6Fo8sx"
-    "PH3x47/+8U+8bR3W2jVmUSE7rHIRG0YtmRZoxAIV363JkDI2zMVYF77oePJKC+39q/3OkXbGbhYsYt1q/2stDrex2amE"
-    "GZu3MStZ9nnlruWDlFbeZLE1XRJupcZ0WbivA38t08q23twXUG9ui3q3qPcTod56K2VZo/2Dw6MH333/3//z0B0MPR1M"
-    "qQeM+h798hvCKGyB2JG0rWC92QQc11NUDQv536reKFe9yFyafBWW/Ba8bv1iGHlSE2CvpcZbAUKRhlzxEaukwbJK8S74"
-    "UPke8lbXYjw2YWpfVywcpGNzdi+jRTs9JUIOlyUEUJGXnf7M8r90yhxuU5tyirrkF6YPxPItEX6MVQb4ons3rBBW5wHa"
-    "JD5YksQz68wsX8/nCk8OfSqnggQCgKOu+Bq/Y/C22Mic9ys0NfiUNlnfP1yadeD6XSJGTCoU6gIMWFYBawZ4TBT5DyA7"
-    "FbJsJ7YgToerMAkmg69ZLF7eQcjW3O1RIaHimxfp+G5ZpiSAPlydpUClEaisnqn0wO0fU20GOhWtK8X4w4mu9TKvUFaO"
-    "CxQIO9pfkrBneSti92kSB+2n4r44ffbzs5dne8dA7gWVTUCSuehjnUiXYg8FSh4cLTtVWSNiF/o/O3nzYhEBXMgWa/bs"
-    "dAFpt3shqtuuyIvW9kKrC/xhg3VnxW9UaxNrIVLZIC4pIRJXXWpR1yGOXbqtm8vN8JWrLX1RWkvQNT8tvoegxWfgWpg6"
-    "2+KspJbo9VJA79/vFSp22SdsqNBJpfRrB8dOGyWJP/DRacLRv9E1ek2a7lHn4X+ZXF0mlt5DgIh4r9sLhanOhK/rmr+9"
-    "kHj96D/abfGzDGVMEzaYC44C8T3eWk+rzmx+DM46rXnp4cmmdvtxL+yFf9E94udNVgMOP2Yt4LwUMI7gL+IpluDBvSj4"
-    "sy3e8AzRqSlmsGbqbO7oGowJZhUHVGwFa7Vec8HYsa/3cDCKA14K7iLCjOPTpvST1pd2BRHa3UGO/q7LSbHjrfUqkcH9"
-    "Oy0qc4NOfMfQWaFQPH314sWTlz9iQSAtXw6VZXTaEdXWdYAi9kKxHzu9qiB5LeEY+C8o9i4yJxGbvnGoKnE6HGKgjAok"
-    "ZY+zWhC5CyByDcNFb208b77R+J0a59Y1aOiIV9lnjmBQu3lZHB8r0OjiRXTnLokRCAIMEx4lXv2MU2NXncqqJGcj13WS"
-    "rfqaKGOqu4DHev3ey0MFDCVu7gHPscoUVWQqFlxWxzAV+kSDoysC4RUmKFdcOpMIrnZq4mPct8NF4FRhUFy3CFeIORHA"
-    "l1ox5NaZeVz+h+uNUUmelBFRtZ3OreJliqS9en327NVLxy6LtqiGaV4eLasjduXGPpoVUy+NbxmxK6WZiyF11VMbkxxj"
-    "IIAmcQq2Sp9tzORjCL6XL1VeSw2XVKmMmtPBWcFDjo6goDc3QkOh+XipcSCntatuuShjBbehxOrSitVSkrtkCR9w+Tcu"
-    "PFauNKSMRqdoAozPwQ8OEfOEt37zMr7oquwuVRBtjw3cPEozMXDz+m2ENsHwMdnFUmxOV3Mti/c5NulponSltIrM5KXT"
-    "ci8PhKW5WhoM8UVWf9ZUZ61biBp1OdXKWqiOfFvj5H40/AHfAb4R2q0kFaX1Tr4O71aHy/FxWmtND4oGMrNSycrZ07O5"
-    "ZNkx43g6hZpjjrFiJ4SuYAEo/OIDfRQftLZE/Qt/TKVLi+cDPADmP/s/Pr8Pv3/IdDp9dQBfOMYXdOCPNdw6bvEQWySP"
-    "jprbnHPGzT/A5ivL7YNYx8Xilr9/iE1X3SsexsqOkubzIRGeFTwvEryUu2Ma+g4bsn0dInB9p0W3f7SfiQT7Gtj8Sq6H"
-    "bvDBEY08cxlo8HdwILAZDeJ01bew3n5yraBzXDN90GXrlHwDPH3CQa06pVQpSuTUE5Q7EkDOkkV0Fvds1WNo6FPfTY1M"
-    "gE43UyxgMU01t2E30EZOFFB19zuha5sjZwya29iNoIvHWbmDrmnW0Tkk3m/8prJbhOO2m1mapgUwCF4Ocf7kzc+nYCVx"
-    "8Xy0yyUWD6HhUHATp+0DQb+dnrzJTgTR4UVcdOsfE72F54vPJDUQrhN5d3UmLxUy/yAoMRhB1B5Q/jFO4og7nsOBobNb"
-    "ZT8+6oo8ExqnWadB38ap25KXG1hFeSfAj4+SPyluyZ5cPKLbU2IcNFWv2NcqBEJqmyu5f+jSL3BMyZUBEndu/h9h0LsK"
+    "eJztXQtz20aS/itz2q2KdAfSeji5C+W4yuU4WV/8Kku7qS2RJ4DkUIQFAlwMKJmJVbW/Zn/Y/pLrxwwweFEQSfkV5GGT"
+    "IDDTM9PT/XVPo/v3nVE0mwcy8aNwp7fze3/nIo4Wc9Xf6Z2d9Xf6Ow7+dRFLmcDn/s7P+EmoaCajUB6LeBEqcT2VoUim"
+    "UkBTMy8ci8APpQi9mVQijMzVbn9n4EBbU39LDQXUzgtfJfSMn8iZEpM4molOh/5azEUSwZckSh+Bmzt04xrPrvHMWMLM"
+    "SnruR/pIA06mfnhxLDx1Cc/7sUocEcUilHKs4OmlpImIYeDRMBovxcgLhReqaxmbZmOp9HK8xU9CXsl4Sa064tpPptEi"
+    "wdbhu9gdRSH0MfvhJy9Qcs+0MJHJaEot/Or5iYiwB2wmTEQQRXMHR2h6PUYKRjII5FgMlzg+HxYNu4AViqBr8fLpm3SW"
+    "vKEM9IDVKPaHUniCLvbgwyhaQA+TwANCPZEsgPHww9gfJfj33EsSGYfUMN48my8S6HQsJ97i3//8lxn9IuSxL4hqbz6H"
+    "wQp37s/fIxu5YhxJ1eNJEddRDG1NoFnx5M0b4StaO3jmG+XAUN6piLvrdLIOgujC5y5eRBfCD81SwSJdT70EG5n5SuH0"
+    "wjcYh4xnfugFYhfbTqJLmLqpPx7LMJ1v+X4exbxkz+gjTDmzkEP8PSYOWMyGsO5jB8fzvyevX+HFpyd/E7vw3Ysv5l6s"
+    "5DfQ+SJZeEGwFPL9KMjIVjK+Yl47wU8Wk+4+DfzRJTzpdqYujQN/m0aKZl1J4BHYaxGMRy8Nzn/aX9bDKJovqYOn8AFY"
+    "NwBW3bUIc0/ePu12u+LHk1O3R30EHuwWWgM98wncLhOaF/jHwTZpUxuBYySNFhQDZx8EEHzpdBSyNfXe6YSR+TpwwkUQ"
+    "pPLED4FZ534CzE5dkPQKYa7hwQnuAOy0KAiyzR3YPU50Z7i38XraUH/nFEZCO5cmmGaHaEyiwo2vYZXnnpYYNBn4gCZt"
+    "kJcRZwPnAP+oIdls+jNrTi6lnBd6/Et0LWBClyiK8OdcX2bb221A/96yohHiB2jkGgSEgxPLfKK62XBnXnzJTyIv0JNP"
+    "iC1guLAzYKEV8TmJ8ZJwl9CYA1x4jTsV5oUu5Mg1wsQmF3dLgdonQCvIqc7IU6wtUgqv9BJCB8NISYtdTrylmEUxah45"
+    "l0As7gq8kI1O+b8Ve/rVHydT2h5T6V9Mk2wuAt1T4l0Unvnl2d9/+NuTF399tqKr6DqUcbGvaSTguoKZyU0Kiz9rSua6"
+    "6zmogCis4NQ39AOuJTyLE406IuvcV1HggZzN9lZ2JZ2v6s3kZBeSeJFuLi0/LRoXuvGFKo3T3j0gOQu//j1aoOR+LsyP"
+    "6TykItXq5p3uBsV6R8sHizl/jWH3sWRFBZv1PFJXtbejAM7fXcGCp1rWghDMMWAnlpMVt5LAt8gAjeeNLCGXXiiswyAn"
+    "8K0JmOpnUbbrj0M/HFeQ4I3HIFEUcoW5g1q41o9deyQqKsQeSn2SC/qG2t2Ct1+nO4ZUDu0aewxapVhDWL1npTeaCl6h"
+    "PEMS/zlFBmUdE0dRgvrFBrKolEDoD252nJ0gmCkGv0kUBaSK4DMvZA8UkQx4j40J0swRK9MPP0ajxQwwk4dXBD4L2jxK"
+    "QAUFILoC2RXPkFyXWj0bdLFF12hCBSsrO0qC8sS9lopFAEFTEU3gHrhxHkcXsTfriufhFWwABBvQFuMd3tWjwL8ECQH6"
+    "+BE2/9iAmm8eXXnBQj7+xqXtLlz93YU2GFsM38lRAroClhGhDIlsbB0VuR8C9DoZTeXMc49RZDAUZHFOj8vwSgbRXCJ2"
+    "VMkYdo8j3N/7/f5OdIl/gv6HFXEEfh57icfXAB3cuABSgT+lcPG6yxQAT7nQRtYrAAuQl2oRJEyZr2hqAfBpwuHCWEPM"
+    "MU0Idc6PWJ3hXAOWxpmFJ3SXfqJkMNnrClBXnh8s6AYeYH4MxEU8CBnHUcxX6ZZL3DXwN/8KJoryLmR2AeaUyLi50Qvg"
+    "Af1h5zcZR4DbYEZH0Ri0j4v3KOCgheK28U/Y8sBQ57H8x8IHPIiXXOQPtAxoLUP5PjkbuE7JWFJGyuMd3QomUXp2zdQp"
+    "jZN1Iw5OjaChKpqzlFSFk0WYgGcKZ3MERsAu2DNeF9Y6HCEbH1f0yesq3j77yQXuvoA+h97okmifwM4G/PweEGHFgyC8"
+    "kDdctg4J1eDWAnBPLPiCBswL5ltroceSXSBupsVwNbv6oUOsnHIxQRQULl3a6Rb/w6KgYFjOWRgw99FNsDnnMk58iRLj"
+    "95sbuGSzcPMHbxxb3GQyqihvNrKZ1xtVSpd9t0pikBiVJCJqARa0xwDGW5DQjyBzA9A0OFEavueaHYLwkV64Yuh5eJ9r"
+    "nXYqrQFoNh+f84I39lD4hjXXKBUs1RNB/abblTSNuX9AJIUgu0hLpK1549dhsPwLSomdHolKGjR8gs1/JfUPLH+QveVs"
+    "HiWga6wnCnxTcG4UZ7Cp42JdPsGWzgu3A63yAhFOBT1FGwpuASvany3gc28/t7b7OIdoWzVuvNbuwl6897qXg/18P0cf"
+    "iX/0IlWPhsZqrnpxjMbZZ8FfljOrBIS249z6WCKKgI4w46mY3Azh350Zap6oFBtOxfiarKdZtvKC6pUuracRj/aCZm7E"
+    "4hSt4VZcd+3YhdF4Y1e4NwqiYr0t3GDVqnfox1+2zHdb4uyt+XLXXU3tTMrdbqzcmtVc4WcqqYRMdH+bX/UuqQj2R9Fy"
+    "hsvXE23HTaIYTAzqD20rarZiK+ZJDgK4NqggeQsOrhzp2NV2eVbz0locuh0gkp4BlPXEVs8EguSjKY0KH6ND/ITE0R3/"
+    "d+Z1fhvgH/ud7zuD//yzARsvZHiBbNc7zKMN/BH9ZLguqbOjVhAWsVGevBXuzDKSYlcN9gTUPddY5JD7sL/OYznx0xvO"
+    "amRh9eVBBYqpklhlh2qO3rMD54AQDvlVt6FeK4hY5aHNUaNtPHbW3sUiMn5csasb62WcTGIDhANac3tmqVOeOfjKZIM5"
+    "vCshju0e5qHLDp1ZG8gHaLb5Ip8yHdr7ouczvlD1eL+SSes3yqkZKPISHs6R41EVtwvtFXMQcBfia84ICgLriOnNzgdW"
+    "2O9lwzyPsWl+twqxN2HuemhWy91V2Cw7Oi6Z31s4Sl6XlfnUpZ79+GilKbsUj2Qq1pY7zJr+kpe5QohZp/nFydny6f5C"
+    "AYX9fshBOT1kklmkuH2eMAfu80YJ3G/6BE7ph/DfE/veSU+geDwnP/1IXeGHY/HMehRvQWIdQWdW6/Ka6eW+cXjpLK+M"
+    "quGKHunHISY7KaykJQOcNiHrd1o6c6zslRazttNqhHmwFg22mVdaB3OQeSeFEUYVK5eXNBm72as9oAFU+XTMjPAdNTaB"
+    "kQU8d5qewdcFxLJooZItsdXoIeBNwEE9kEcKQRyoNjp51TAOBQ8+tYl247PuOyG14tl3Aeb0ege8EvqMe4sYrnh8XgHf"
+    "MvPszn7imk6rD+GLXX9d/J3GqhUnZBuxa+uyqgLoNJLbswqMKzsdrGXBH7DZjCQ33x2/km8ej1rqvRKrjukKIRqNDIF0"
+    "Uix6v2TAWGUXMK01vnZvXHEgjiEg6dkIuxuvPTpyZ6/YhdQWgz+TzK+grWDxwpFEfvURAZJ1TA0grvTiS2iJAiFCkT+1"
+    "78KzG7B1ijGaCuCMVI+CCPQo+dR616VJ4CnrUdgA7jla8slEldh5lZcs5/cK/Jnf7OGD3MMH+/hP5RncZF1W3Wxab58L"
+    "Gq9xIt3pSNYwILAMN0BO+dHUiwHAyVjppcBbVlAXpj+vxp13Qpo8ZA6OkhTiQhvhWOBzGlEYyd2tOTVl08ZMnjVL6ZhS"
+    "6u/xaBVJmMvwVwyIyIsNCkibjebnFDS2IiotC7FI/CTga5sGiLQBJ23AydoBJxkb3iHUpI1SaaNU7itKJWPI7cWntJEv"
+    "X1fkS8Yj68W8tJEzX2TkTLbsW42ZaQNy2oCcz9AXlgXk2CrxXkJx2oifNuJntcuyjfj5Y0b8WEjrPmN92sCiNrDoqw4s"
+    "stws2wkpaiOV/hCRShnf3EeMkrhjhFIbO1XB/W3sVBs71cZOff6QNoudyoTqvURNiQYxU234Vhu+9RWHb2U7bEuBW208"
+    "WBsP9snNOSsezD6BumMkWN0RVBtQ1gaUtQFlDeD3HyagjNM+cTTZKPDVXI5oEva7R0xfqncp+RJdA2mvzGQddB929+nq"
+    "cAESWZrcVOo89Qn2dx7/cNT9vlrHUqs99iSdwuLEjiBYStLj6XIURPNECXTGKLDJ55jfC8WVObnr0HkehsEZ+1xgTrcs"
+    "a5UX+J6SCtHrkhCpNsf1YTsnaIMWrVk1D3OeK5SMahmOoO0pfA9MVIYR1MSXyZJGk67q3J8TH5hLuLwXQTT0gnPto81F"
+    "7LEjudpczjOWpWVy86jFGiUBW5GJ7dhkHKOUb2IXMH+HkD9lvtrjtGEkmNGfks8HdymXfBSNeelAqGspqjeWNRZLhakp"
+    "OZnwclQ7PBmSJNR2p7U9Bs3GrrOIsfPBIY8MeoFItWWHLJRLrI7YTopCUgJTB0YDCq7JU5HpQHJYcMY/wFw89aw5h8sE"
+    "9A4rXH8GEgUYczH2IyRYgqk/HsMcw+4hpIOZ7jCUDo0t0tM6jdubJ6d/6Rw6mMaO07LRUNOeYBkl0MlIVLNfftBjOVxc"
+    "5IdrY7UGI4aFvRYJyGmJeIJGhII2Rr8vJ4kr96oDGPL9Wg6OBt1ySETu6N7IYl/ngdMxCTh3ru7RZZIqVn/mvbfZtVJ1"
+    "NSFrkdirDyuR0ZOpM6cAu5R3BYuNu8+1E+Ht7vcwXJYgxLEAFglhhQHr8npyGkbN1XxTxbjU3A+CztiPN+BpBvgloGij"
+    "KBgjDaKCAA1ANmCxOQgIHrTWS2Kss2qS3EIpp3ngG7UH3KcShLdAIkDNMHP6WURNfBmMN5GyJDx5aHj6x59w63Y6mCm0"
+    "J5jmCHQ2EQ6SMkHsTNwwjhI84+U1KJIGqi3w/I1UAPd9rZNaioh+AV5hUT+CvjhotslMDVMnxlq8gwd6NUkZf/fHjpVT"
+    "ElXNDdP10/MXz2hljS6qTsNojpWiQCfrpOmu2APvoqHaaFfTauu56GFwEI8JUVmHlphGR6eXHi46CmyzMR/uNabTUx1d"
+    "aUGON9oweXpZJ9GMGXCgowuAF3EMy+YUBkF03bEQ0hbJxNmrxF5AV3MCaYBbwE/Y3z8WQA6iwldPXj7Lqxo899zluBDM"
+    "4rt3XA7cxYAmdYkHUm4hWaurjU5aEkpFXBzGUvs2LNS03GiqiUsxQiEdAln3WSByzz57t2NRMTiZA1Kq4pI1c6drRUtq"
+    "I+rz4XLuKYVgt2K5UFZuSzWkUB3ROoZEEr+oB4ibcL/6E1jNxow0G803g0Wpi90mLKWK4zZRvjXnbRprhyZ3M8im9x0M"
+    "0egprVtRo3L7i5jtoaa0pYbgVtZSt5ZlF25KBvAsGvMbEwEM9AThljjBBsXuyS/PX7zozsZ7DUhCWyVV4rZKF49YEz/O"
+    "b0TlLU3YPyL4opLe5SMXUH/aVIUv8+U8jsgUAyWpFQ2TxnEYCQgfDyDjIhzL2AQnUUJxbDb2YdCpPw5aupIhomnbdmew"
+    "2TfxgOepjfsQ3VI4v+zGSyMhQwvyonSg2dsFfneMhHcYHhEtadgtDMuPo5CwHAtF8/AeHTixGzIU1K2FoMlQB9mL4D7F"
+    "fiKjVHeWoXrxyhH7BLEx+fueTk3d41Mt1hAAy1FWsLE/8+Y0R0jkzB+Dtc/Zxkfo3MfYeEWrBaawAuGf92zqZki8j3Sc"
+    "Nj474ZOzPMbHDoxYMD+5e7VJsNnloECcJf5v2fy/jMZgDQF/JDE0Q4EqRD7xQ7oeqOxBbz364M/OVQKQ9MNjR5w9f3Vy"
+    "OnDEo0cnfz95/JiMSWAmlPZyAYYdDEaOyWb1YzGE+b/ECOqhxGTjGKx+CajAv5Q580ZFqc0Jk4sMjl2jpjRZ1kOKr/aY"
+    "VB7UAohfqES7S07x2aFMriWwyqP0N3rnUS/yY2rs0YOaHxFpI4vohPhIAW8pT2ir2s4ar5vooYeJstnz07xkTO0kQvhD"
+    "sJlASsRz7JtFkaNY0qbByGD+VgTfethzAA4xPYw40nidH/EzPYQbj7lNDb8zKC7OEB0P9FLeBqfZbZWl5S+DaH75hHjZ"
+    "p+e00wfYHAjdzYPSHs4KLCwehoW+mu4dEx3nBQwMjaBnKAiAJXcZfotXcK9H9/CsA7eEyOHpW1H85qgH+xE9IZlblQY3"
+    "lLBzeVlgRPpb9jPf7pOTJwOQ5CQh0rTCK6FXoIlk+cHhtyySyDXo+YEca4+zXXrIVjX3l4BdTiYg2JmL0snl8AsvHmM4"
+    "na99jBhop31VVa7ENCCjMRAuvRRbMbz8u7Ql/TstuXVu1b+5s77aCc2/ZUtKln1c58o64fhz+qW/M02Sueo9eECFXvh6"
+    "N4ovHoxjYJcHh/uH+52DwweWewLWq3xosOKoJNLvrYDUVekRNQ4AS1nUn1KgruhXn8dUHB5gJ2mbg/zJxR1oS0+FdB2J"
+    "evK4hkXzN8woumLFYLnmRf0dUz6JqPsZ5GG8RMXRrzlRphmHKfWD4qhWzOqliQlJ6RvkD5AqDtKrzt5XTIypMFE/NJQK"
+    "dT+XSU7bG9zUs4levAFHUxn3K0U8F+qFpMrlnOWdPohlx232JV7MjTNCh/aej8HqBVwZjrRFykG+qcvCcu0u9NQSIPZQ"
+    "h/BwjbSyxeiTMW/CVIbQCAwa5aMbfoZrvmWnTFy4Rx9w6YukzI0ku6QyOhlF55oY3R4fZ7FEE0CGyEhw9Nn09mTMHy+5"
+    "wX0VoGiuJ4cR2kHjWkVpyvfVOQgtJ8zkdjVW9SLWrRkCNNuCNUH36wwEpWOTqJ7IlTQdVdDUOLHAF6Jr756KoNXFrS5u"
+    "dXGqiwui2ZKKhyu0sV0VdRP1Gygj6A8/meL9YyR++QQVe2xdHQLnZ+FJ92nYZlFSqzOcfBn6bRuZU1p116q7j6Puao4A"
+    "+/njzc9fKVriMZbpe5J6BLZStEVc8Xx8fa3I3QvuWphuvwyzdFt5pO63INl2VZMpt76WlVZlOVZkZPp69NXtOZ9ahdUq"
+    "rNY+65s8iTK5R6XzidTKx09R90lKJW7tWA9jtgOvEA12W+y0lXOtZk7XzOhWDqOOL/Ok3SVadAt52r5s7bjqtcNWF7a6"
+    "sNWFTFUmtG1xuN89yOvHNSwualnoVgW3+GkUY5uW837Scn7iQrRbBAKbRPjMvJoihBU5LSuCffkdf7trmhq6ZJ2XXq1n"
+    "9a5IXFmKOKJUGk6l5F3ZLyWRrEJ95eSTpXNY76J2F1uDD24n4vebCgpWZZ4svbTIaSeb84CWjJoEEOKjJIqX2oLga1mb"
+    "q7JWtlCrhVot1Pr6oVamIDtXVxpypUL3kP7k/ABa3iXSm/0wImG1IRSjngX0KrhHcSiORAfD4LMePg00a7NEt1mib9fV"
+    "BU2PTX5uWaI/g8Lr2z2AocS+t6OhmtCAciblXNvUX7nxs0EDtFkFNVflVdZiEw9Ok2kcLS6mKbjJI0CTXKVm0BYenTex"
+    "C44qOWBFluYiPVl+ZqcKC9xGAfNliyxbZNkiy68cWRp1M4qulZ5mK/2RFlcU7b8ZjkRxxX0YPdSZC/MWwSdAj21y/88h"
+    "uX9d7vx7SnVvw5xNY0yyhPSrFf6iBvYYbBEDjuRbKQt+tbNPJ71fG1MVE+zjXIRX9NPTF89/eX56fvr6l2evmHZ6//VW"
+    "Qu10/S1SaJFCixS+cqSQSWdL+HnpG4OZZFFHLEA29Txhf4L7Eh69EsgiPW3/0yCHz7/0SW1pkc+zkEdRM294IEeLXXoD"
+    "Pj0ptVTzu3pL+JY6HEX9PFJXK7ps3ENWXKPYwd1PGW+po1HswOTHbR4x26RIRrHchj1lplqGU4MxWw9Fizta3NHiDkt/"
+    "WXLQfhGE5Ti02GXHRRPgYYJ3U7XFOz7rtqBILBk/qBBOtOnsh1NCtWgtPERSYrAaAPHABbeVvn7yTlgD/TQIqC1/VUdL"
+    "W/6qKBu/svJXdfWlPqPiTluE0lzyqQZ1WkB6aovU3JvpnQ5XfqqSmU7e+0jVoGr4r1RJqogmr8sZknPnghax17ejy9qD"
+    "wmJZqdsD4fTu2+h4srquVIt+W/Tbot+vHf1mKkZL2f0u/auxZSb3vK4uJTakDxs63zhzcmcqdHdCdyWwG6G7+DTos61D"
+    "+JHqENYU+rununzbDUHK1aa7LVLolhwl6cj1dkL1dOXFjPPePi2iAFMKrwY2NenX1PKr7hNmtOHrADb4vtsLAXVuvnKd"
+    "QE1gNJkwW7WopEUlLSr5ylFJKhK9bqJrrA3TT/gS/MYABHsQ1LqgloVu9dNgjrb+67bqvxYcKNkyFCl6owtRUKkmLjR1"
+    "LFxd4+npyx///c9/YQkX2CrXGJqNs2nVoNqyKyTdxE3gxOqzKXY4ZXyqq2l1x/JKc+WDq/3ukfbw3qywDHSrg/qStZ93"
+    "xdmtrU7p7LIebpVe3cvKgTY/+bRexsi3puvMrtWYrjX7ZcCnJq20RWw/gyK2LWhtQetHAq3VWsrSRvsHh0cPv/3uv//n"
+    "e284GusTmmoQqIvzFJ8QRmALdEiRtBUsN+uQ4WaCqmYj/6GKmHMprdQiyXZhwezAGi7no2gsNQH2XqpNNRSKRchlpLH0"
+    "KmyrBRaYCZU/xrnVBZ6Pzdm3r8sgDxcXJiFASou2WQqEHDYlBFDROE0pkQaV6zh8jH0zNZp1HVGMSYzlOyL8GEsXcfUc"
+    "LywRVmXA2SQ+bEjiqZWIg3P+emATjXyq0YYEAoCjrjg38LFQkpXM2aBEU41JaJP13feNpw7MuUvEiEmJQl3VCWs1YSGi"
+    "MRNFTkngnRJZtg2aY6fDdSYJFoNzN+czghGyNQnDSiSUTOs8Hd82nZQE0IenQx+p3hLV6jXlo7j9Yyr4RKlWdPk5fzTV"
+    "BeSWJcqKZn2OsKP9hoQ9z1oRu0+TOOg8FQ/EyfOfn7863TsGcs+pFhOSzJWkq1i64DrIUfLwqOlSpY2IXej/9Nnbl6sI"
+    "GNzsODtUWXCnB0i70w9R3PaEcRj0d/qh1QX+sMVi9uKvVMAbCyxTLUKuUyUST11qVtdui10qAcI17DiPu6OzrzqCcgc6"
+    "nNzI4RfrHXwfx+FQZ0f0+wtA79/t5cqA2q/tUvW0Uj35Lo6doi8Sf+ij0YSjf8sCR5l3f4663/+XeQGIiaXnECAi3uv1"
+    "Q2FKPuLjB92HeMjUD2muH/1HpyN+lqGMacGGS8GeHS4OouW06s6Xx2Cs056XY3xdutN53A/74Z90j/h5i6uCzT0RWHsm"
+    "q7mmow8criIGAp3UspMrh0p1C6uK3HKlNlAyy3DUD/WwqJs//Uk8xbp+GOACXzviLa8QvYrNE6wndb50dWHnBF9VCqiC"
+    "GxaAv+Yq9Be+DgxBTwtYKRiaBCuOd5t6klpe2mXJKGQEZ/RXXaOSDW8tV4kM7t91qHYeGvFdQ2eJQvH09cuXT179iFUG"
+    "NX+5VOvZ7USCvgFFbIViP3bMdo7zHOEa+C/IdS5SIxGbvnExc6NajEZ4+kZVF9PbWSyIzAQQmYTBZ/GnDM+bKxq/U+Pc"
+    "ugYNXfE6/cweDGo3q7XnY1k7XRGRDqKIjYARYJhwK83Vz7g0dilLrsLnqWzkDCPtot3IY6q3Yo71/v0mcxUwlLj5BuYc"
+    "S1dSmUes1Qd70cDIY1gK/Zqkq8sMYl405Cuux00Elzs1/jHu2+XKsio3KC6GiDvEvGbImTIZcutwf64pyEVMqc7fghFR"
+    "uZ3urexlKq++fnP6/PUr1661uqowelZzNS1OeuXFPqoVU4SVU5fZ5VdNtmldSt3GJMfoCKBFnIGu0gkTUv4Yge3lS5UV"
+    "aMUtVajN6nZxVTBzgivIkc2N0FBoPV5pHMjvyqlesdJzCbchx+p6zeX61LukCR9yTVmuZlosX6iMRCdvAozPxQ8uEfOE"
+    "48m0ccKlVsVuoyqre6zgltEiZQMvKwpLaBMUH5Odr+/q9vSspf4+1yZ9kShdfrXEM1k91szKA2apL8EKQ3yZFrU3Jd+r"
+    "NqJGXW65XCeKI9+WOJkdDV/gGuAboc1KElFa7mT78G7FPV0fl7VS9SBr4GSWymO6e3o1G9YyNYanmytk6hot9ozQFWwA"
+    "hRc+0EfxQUtLlL/wZSY92jwf4AZQ/+n/eP8+/P4hlel06QAuuMYWdOHLBmYdt3iILZJFR81tzzjj5h9i86Xt9kFsYmJx"
+    "y999j02XzSsextqGkp7nQyJcGzNFghuZO6ahb7Eh29YhAjc3WnT7R/spS7Ctgc2vZXroBh8e0chTk4EGfwcDApvRIE6X"
+    "kg2r9ScXIDzDPTMAWbZJHVnA08/YqVUllEqVDt1qgjJDAshpWJlvdc9WkaeaPnXBC5wE6HQ7FYhW01RRYqOGNjKigKq7"
+    "F5qobI6MMWhua2nGV4+zlNi2btXROKS533r601uY47Z0b3XLAhgEM06dPXn78wloSdw895axavUQajKN1M20/ZbxX0+e"
+    "vU1fM6aMCLjpNs89ccucr37RuYZw/XbQrn49CDcrCEV62whB1B5Qfh+v94o7vtwLQ2ezyr590hPZ61W4zPrdqttm6rY3"
+    "omqmioJZYT7u5aUMccsrGatHdHucbc2YKD4mF2K5hTjM1bRWhuS4qElfsymY89NUjrZgnaLHYYXdTJYWULVz8//YUV8L"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"greet","title":"Greet someone; runs when the command line nam'
-        'es no command.","description":"Greet someone; runs when the command line names n'
-        'o command.","inputSchema":{"type":"object","properties":{"name":{"type":"string"'
-        ',"description":"Who to greet","default":"world"},"shout":{"type":"boolean","desc'
-        'ription":"Greet in capitals.","default":false}},"additionalProperties":false},"o'
-        'utputSchema":{"type":"object","properties":{"result":{"type":"string"}},"require'
-        'd":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idemp'
-        'otentHint":true}},{"name":"list-items","title":"List the items from --from up to'
-        ' --to.","description":"List the items from --from up to --to.","inputSchema":{"t'
-        'ype":"object","properties":{"from_":{"type":"integer","description":"The first i'
-        'tem","minimum":0,"default":0},"to":{"type":"integer","description":"One past the'
-        ' last item.","maximum":100,"default":3}},"additionalProperties":false},"outputSc'
-        'hema":{"type":"object","properties":{"result":{"items":{"type":"integer"},"type"'
-        ':"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiv'
-        'eHint":false,"idempotentHint":true}},{"name":"delete","title":"Delete something;'
-        ' asks first, or needs --yes where nobody can answer.","description":"Delete some'
-        'thing; asks first, or needs --yes where nobody can answer.","inputSchema":{"type'
-        '":"object","properties":{"name":{"type":"string","description":"What to delete"}'
-        '},"required":["name"],"additionalProperties":false},"outputSchema":{"additionalP'
-        'roperties":{"type":"string"},"type":"object"},"annotations":{"readOnlyHint":fals'
-        'e,"destructiveHint":true,"idempotentHint":false}},{"name":"reset","title":"Reset'
-        ' everything, without asking (confirm=False).","description":"Reset everything, w'
-        'ithout asking (confirm=False).","inputSchema":{"type":"object","properties":{"ke'
-        'ep":{"type":"integer","description":"How many to keep.","default":0}},"additiona'
-        'lProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"t'
-        'ype":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idemp'
-        'otentHint":false}},{"name":"fetch","title":"Wait on an event loop, then answer; '
-        'cancelled by --timeout and over MCP.","description":"Wait on an event loop, then'
-        ' answer; cancelled by --timeout and over MCP.","inputSchema":{"type":"object","p'
-        'roperties":{"delay":{"type":"number","description":"How long to wait, in seconds'
-        '.","minimum":0,"maximum":5,"default":0.0},"mark":{"anyOf":[{"format":"path","typ'
-        'e":"string"},{"type":"null"}],"description":"A file that gets one line when the '
-        'command ends, however it ends.","default":null}},"additionalProperties":false},"'
-        'outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"read'
-        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"label","'
-        'title":"Describe a label: a count flag, a tuple, a dict, a pattern and a compute'
-        'd default.","description":"Describe a label: a count flag, a tuple, a dict, a pa'
-        'ttern and a computed default.","inputSchema":{"type":"object","properties":{"nam'
-        'e":{"type":"string","description":"A lower-case name","pattern":"^[a-z][a-z0-9-]'
-        '*$","maxLength":20,"default":"main"},"verbose":{"type":"integer","minimum":0,"de'
-        'scription":"Say more; repeat for more","default":0},"size":{"maxItems":2,"minIte'
-        'ms":2,"prefixItems":[{"type":"integer"},{"type":"integer"}],"type":"array","desc'
-        'ription":"Width and height.","default":[1,1]},"tag":{"additionalProperties":{"ty'
-        'pe":"string"},"type":"object","description":"KEY=VALUE; repeat for more","defaul'
-        't":{}},"owner":{"type":"string","description":"Who owns it. (default: computed w'
-        'hen it runs)","minLength":1}},"additionalProperties":false},"outputSchema":{"add'
-        'itionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"des'
-        'tructiveHint":false,"idempotentHint":true}},{"name":"run","title":"Run an app as'
-        ' `pipx run` does: every word after APP is the app\'s, --json and --help too.","de'
-        'scription":"Run an app as `pipx run` does: every word after APP is the app\'s, --'
-        'json and --help too.","inputSchema":{"type":"object","properties":{"app":{"type"'
-        ':"string","description":"The app to run"},"args":{"items":{"type":"string"},"typ'
-        'e":"array","description":"The app\'s own arguments","default":[]},"python":{"type'
-        '":"string","description":"The Python to run it with","default":"3"},"isolated":{'
-        '"type":"boolean","default":false}},"required":["app"],"additionalProperties":fal'
-        'se},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{'
-        '"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"l'
-        'ogin","title":"Log in; asks for what is missing at a terminal (the token hidden)'
-        '.","description":"Log in; asks for what is missing at a terminal (the token hidd'
-        'en).","inputSchema":{"type":"object","properties":{"user":{"type":"string"},"tok'
-        'en":{"type":"string","description":"Your API token"}},"required":["user","token"'
-        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
-        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
-        'tentHint":true}},{"name":"export","title":"Export one item, named or numbered, a'
-        "s JSON or CSV (as argparse's mutually exclusive groups: at most one output, exac"
-        'tly one item).","description":"Export one item, named or numbered, as JSON or CS'
-        "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
-        'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
-        'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
-        'string"},{"type":"null"}],"description":"Write JSON here","default":null},"csv_o'
-        'ut":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"'
-        'Write CSV here","default":null},"name":{"anyOf":[{"type":"string"},{"type":"null'
-        '"}],"description":"The item\'s name","default":null},"ref":{"anyOf":[{"type":"int'
-        'eger","minimum":1},{"type":"null"}],"description":"The item\'s number","default":'
-        'null},"compact":{"type":"boolean","default":false}},"not":{"anyOf":[{"required":'
-        '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
-        '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
-        'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true}},{"name":"serve","title":"Serve the items (Click\'s '
-        "`-h` for the host, a second long flag, and argparse's nargs: several words after"
-        ' one flag).","description":"Serve the items (Click\'s `-h` for the host, a second'
-        ' long flag, and argparse\'s nargs:\\nseveral words after one flag).","inputSchema"'
-        ':{"type":"object","properties":{"host":{"type":"string","description":"The addre'
-        'ss to bind","default":"::1"},"watch":{"items":{"type":"string"},"type":"array","'
-        'description":"The files to watch","default":[]},"size":{"items":{"type":"integer'
-        '"},"type":"array","description":"The width and the height","default":[]}},"addit'
-        'ionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"obje'
-        'ct"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint"'
-        ':true}},{"name":"output","title":"Read back the full text of an answer that was '
-        'cut.","description":"Read back the full text of an answer that was cut, a page a'
-        't a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","'
-        'inputSchema":{"type":"object","properties":{"ref":{"type":"string","description"'
-        ':"The reference a cut answer names (`full output: REF`)."},"offset":{"type":"int'
-        'eger","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":1'
-        '00000}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":'
-        '"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"leng'
-        'th":{"type":"integer","description":"The full text\'s length, in characters."},"t'
-        'ext":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"des'
-        'cription":"The offset of the next page; null after the last."}},"required":["ref'
-        '","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destruct'
-        'iveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1368,6 +1272,15 @@ def serve(
     return {"host": host, "watch": watch, "size": size}
 
 
+def copy(
+    sources: list[str],
+    target: str,
+    verbose: bool = False,
+) -> dict[str, Any]:
+    """Copy files (argparse's `SRC... DST`: the last word is the target)."""
+    return {"sources": sources, "target": target, "verbose": verbose}
+
+
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
@@ -1422,6 +1335,11 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("watch", ("-w", "--watch"), "_Str", list, (("action", "extend"), ("nargs", "+"), ("help", "The files to watch (repeatable)"), ("many", True), ("fresh", True))),
         ("size", ("--size",), "_Int", list, (("action", "extend"), ("nargs", 2), ("help", "The width and the height (repeatable)"), ("many", True), ("fresh", True))),
     ), (("description", "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:\nseveral words after one flag)."), ("examples", ("clikit serve -h 0.0.0.0 --watch a.py b.py",)))),
+    "copy": (copy, "Copy files (argparse's `SRC... DST`: the last word is the target).", ("map", _Any), (
+        ("sources", (), "_Str", ..., (("nargs", "+"), ("metavar", "SRC"), ("help", "What to copy"), ("many", True))),
+        ("target", (), "_Str", ..., (("metavar", "DST"), ("help", "Where to"))),
+        ("verbose", ("-v", "--verbose"), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Say each file (default: off)"))),
+    ), (("examples", ("clikit copy a.txt b.txt dest",)), ("effects", "non_idempotent"))),
 }
 # fmt: on
 
@@ -1453,6 +1371,7 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "serve",
             "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
         ),
+        ("copy", "Copy files (argparse's `SRC... DST`: the last word is the target)."),
     ),
 }
 
@@ -1491,6 +1410,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "login": ("login", False),
     "export": ("export", False),
     "serve": ("serve", False),
+    "copy": ("copy", False),
     "output": ("output", False),
 }
 
@@ -6756,6 +6676,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -7026,6 +6952,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7177,9 +7107,9 @@ class _Invocation:
         #: The spellings the command named so far takes over (`SHADOWS`): a root command's
         #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
-        if program.root_mode in ("words", "flags") and program.root in table:
-            if _reaches_root(tokens, program):
-                shadowed = table[program.root]
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"

@@ -161,3 +161,13 @@ def serve(
     """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
     several words after one flag)."""
     return {"host": host, "watch": watch, "size": size}
+
+
+@command(effects="non_idempotent", examples=["clikit copy a.txt b.txt dest"])
+def copy(
+    sources: Annotated[list[str], Argument(metavar="SRC", help="What to copy")],
+    target: Annotated[str, Argument(metavar="DST", help="Where to")],
+    verbose: Annotated[bool, Option("-v", off=False, help="Say each file")] = False,
+) -> dict[str, Any]:
+    """Copy files (argparse's `SRC... DST`: the last word is the target)."""
+    return {"sources": sources, "target": target, "verbose": verbose}
