@@ -105,6 +105,9 @@ class Option:
     On a `Path`, `click.Path`'s checks by its names and defaults: `exists=True`,
     `file_okay=False`, `dir_okay=False`, `readable=`, `writable=True`, `executable=True`,
     `resolve_path=True`, `allow_dash=True`; a value that fails them is a usage error.
+    `nargs="+"` (or `"*"`, or a number N) on a list option: one flag takes every word after it
+    that is no flag (`--files a.py b.py`; `+`: at least one), or exactly N; repeated, the lists
+    join.
 
     A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
     (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
@@ -132,6 +135,7 @@ class Option:
         off: str | Literal[False] | None = None,
         metavar: str | None = None,
         deprecated: bool | str = False,
+        nargs: int | Literal["+", "*"] | None = None,
         exists: bool = False,
         file_okay: bool = True,
         dir_okay: bool = True,
@@ -142,6 +146,7 @@ class Option:
         allow_dash: bool = False,
     ):
         self.names = names
+        self.nargs = nargs
         self.short = next((n for n in names if not n.startswith("--")), None)
         self.min = min
         self.max = max
@@ -454,6 +459,7 @@ def program(
     dependencies: Sequence[str] = (),
     exit_codes: dict[str, int] | None = None,
     options: Sequence[object] = (),
+    default: str | None = None,
 ) -> None:
     """Describe the program; optional, and only read by the generator.
 
@@ -464,4 +470,7 @@ def program(
     example to free 1 for an outcome.
     `options`: options every command shares, given before the command too (`tool -v clone`):
     module-level `Annotated[..., Option(...)]` aliases, as for `group(options=...)`.
+    `default`: the command (its path, `"run"`, `"db migrate"`) that runs when the command line
+    is empty (`tool` alone, tool-wide flags aside), as pre-commit's `run`; a word that names
+    no command stays an unknown command.
     """

@@ -132,7 +132,7 @@ def test_custom_env_and_opt_out(tool: Path) -> None:
     assert data(tool, "connect", RETRIES="7")["retries"] == 7
     assert data(tool, "connect", SETTINGS_RETRIES="7")["retries"] == 3
     assert data(tool, "connect", SETTINGS_VERBOSE="true")["verbose"] is False
-    assert data(tool, "connect", SETTINGS_TAG="a, b")["tags"] == ["a", "b"]
+    assert data(tool, "connect", SETTINGS_TAG=" a  b")["tags"] == ["a", "b"]
 
 
 def test_config_sources(tool: Path, tmp_path: Path) -> None:

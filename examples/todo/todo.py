@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1169: the first handler from handlers.py
-#     line 1281: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11982: the tables (commands, groups, errors, result shapes)
+#     line 1171: the first handler from handlers.py
+#     line 1283: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12097: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -890,7 +890,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTIsc2tpbGw6MTYyMgp4nK1TTUvEMBD9"
+    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTksc2tpbGw6MTYyMgp4nK1TTUvEMBD9"
     "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
     "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
     "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
@@ -925,84 +925,85 @@ _DATA = (
     "QMP+xTcl06NpRzYP394+7+Ulwq27K4lRcXCahYojNrNw06brCje1LB360VlfE3Frvvs961HlGdkoWcsHTJ73TJ4/49/w"
     "fCyPn8o/ANV9NXItqJcksceddTvWUKOj4YS7nFfCityjdQFS3jCah+5eDMb0XT6PEXYsJ/6nh+E/nMDTc2AbEKUPRKYp"
     "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1b/U4bSRJ/lZa1UkAaG0OSvVvDIaHAZrkDHAWf9iLW"
-    "Mu2Ztj1hZnq2uwfiyyLd09yD3ZNcVXXPpyfYkNUq0pI/IuyZ7vrsql+Vqz93/CjUqfA7g06/97LjdRIeC/hgZCDh061Q"
-    "OpQJfLHb6/f68M00U3MhJkr8moVK6Em6NAt64fBvL3s/wAuB0L4KU2OXjWCfAePMhMmSGa5vGNAz7EakhoUJPPj75fCC"
-    "zcJI9H5JfklG8IaGV24FPu3t4Ard+6hl4jGp8DuzEPQ6Q0YDNl2yblcbqQTbghdGw+Ph5HI0fH+y3QNeZGbSzHQGnzvG"
-    "LFEq8cnA12mYiiD/eO915pGc8mjC1Vx3Blefcx10u0gY3jfLFD9ro8JkDp+d8LDFjEdaNGXmib4Tit2FZsFkIqyIIrkV"
-    "kUwFfMO0CYCzffsGZ7c8yiz7XTaD/+FxmGx7JGqYgACM61xTcvpR+Ki/pRU+5QqYNUCOmL73Ktw76b2OXkhl8CvZIoxI"
-    "shik7uSyok7Ga2W0eyO7MTcew8VoIFzNtgIx41lkBvRxu42pLpqwZCblZrFer3cqNIK04jS8EEp4LJGGGemUOqDn06UR"
-    "mskZvMjCmM/hLZ4FoUQWRTwVQQDaA++VmfJB85yc8oVmCbIPJtO44buj0U/dPY/1ej2PhUZb4QpKYCABTBI950gVMQMx"
-    "zealgFMpI8GT9TKCqe6YUdwXU+7fkAxhAuZNeMSEUlLpOh0TxkKSkR0lsOZUqPWEfJ74IiLufRnHPAkYn6EfmUWoGXxe"
-    "Mi18mQQa9XPt6FxbJho2jfmn0tkcH8j1fCNGwI0qNgX9lhz4C3BvH7jS9jTMsiiyZtD8FkyIp+XaueL7kx+v2VZ/AP4A"
-    "5oxDOF9g+ATsNheWggEjgJGdd9qXGpLoNIyibhCqR/sm+mKDR/Q/huI50UAqYrtB0l+ImD/BVVI4wFYwF8NZIP0sBpEp"
-    "lmDkcZZ9obfBi7QRPECmVJYkePZrbMxCEQWPj3UUwqwIHsuFwWPW7UZRrAfMcimTaEmsQrwCfRhr40AaA1YkDdeYEZ/S"
-    "iIdPCL2WmjUGnH1J34PNbYj1YX82UzJeqw1w/Fk4f6wTKNqSPlmK2lIjYUfD8zNUTJHw6hSn3PiLRxPMEndQeBSBsmnv"
-    "sxAD2Ocw8HL7ezaN3Ftufjw9OyEPyfMMekqRnqIQP3F/wbbyM4PBT0QzMmLjvHyUU/2EM09e42QeMAx5JAXqr0uuQvKg"
-    "adBXZIJBOj+2r7Y34oxrMGKcRpAbgyccrjqHNvOQVvLkvhCQWgyeaeR6uRlPUSTvIDWAN2e+AZDz1Yyhhir75QbH/CU3"
-    "Y4nEeTLGQQq/gp+Ty18cnZ/UEwqCuS0lUsENn0Zie98dzUROZYBWTthU4GsCfPQaIj1sk0PL4JogjbZqBx+tM74Uuops"
-    "lk9QJXmaRBCaM2wW3FiuZ6HSxuoXrIxKl4TDbkA7bCsRAhHEijBWK85BC1uQySiiIFhCEafLlGuNgLNhDoyZX5cKcqII"
-    "GRN2/uYdeYDeIdgNj8IZWGsj14j99CkARqhbscJKwQeTUFJQ5NnMP0mylXD82NMCouSZyOVLzJJ210yRTTbiJi+HvsZC"
-    "bg+G/iY+hZvZAvwuip5MFhzhCKEQu8Rt2NblP07PznpxsL2eCagE8mRcSczswGa5w/rx0Xyp3aFAvNxMuluziM89TDWe"
-    "073H0mWqJJU0kJBciLds3eFZBM6mEDz2WZYEAkEFFRrIq8ZtVQjiYlUIJRDvwU63IkFcW9apFgJiBQggdZLXg6/68A+0"
-    "Ccfb505VR0kFguJZJo1tged6ebz1LLAhHigBICMgTqhkQrjLBqx88TaLZDKnKAlfEc0KokXsEUBcRHhd4DRWcumIldia"
-    "XXisT5A3gWi4janHx4IHiTAbtwEm4znXpMCYpzqvmOMwCCKqdBSAehVAASnwKbwKpaSGwEwadAqB0Ga3odBrESxEc1g7"
-    "8+jPOuZGAvkBzx9dbwOsm4MysIyp42IszDUEIhP+O9f9uQygFgGfMAq2MPJGJMQ6+UBhC0y0kE8OfgvjiTYAJH879NjV"
-    "6cXlaOyxg4PLD5eHh1SugQNhXBYZFFIgiAioKgwVm4LubwQINgUtgP9EUt5AVg5vRK3U0LKo6kCx6NRIGjMYSR9ioYhh"
-    "jFtWUaAMWM+0obbCCNdNhbkT4CIHxZMJ6scZ95A2Otj5wkPExuga3OqUcCUdIc5czUqZChnB4tduMWCZxoOH8RZXW1NZ"
-    "TmcSoQfBXoIK0uo3tMYQvhJ4SDpHzP7dBM5O3BQSuaKFiNYsswN2YNcMMP0f4n4Wyhagll0h4hw7862DqORpdA71F4Cp"
-    "ZxMq+m5I61yTBNwamNyqQ78BagOMuYSMnoR6AZ6OfEwaKBM2wU5KFIEbbllYyy7gXU7vWG2DhyTo0Ro8BxA9HDpYCUcN"
-    "zh/2F1zxbBlFD5tJZc0BErlP5WP7ekjNkhK+UeuBWHOJawUxAk8Ur3f3XtsQhJaYcSgngh62skBdkxTOafgJHXF4PAR7"
-    "uOwJMRDLDmxxdXo72ODrGRljVnGfXAfou38dv528GV78ePp28tPw/IQe7thN8hUPvuP2uULf7eGDcR6GEvAfhB9F1Lf7"
-    "QZIh4wHLmCLYIVod/rf72XbfYWMRfOHSBYqdY41q+44HwUo78ijAOIZdRXRUMZvBduj4EFEnkEviVBqINKgzrqA4gtBA"
-    "fUMN1qZ+VbNFaEJT7WO1oGcw3EpW/hndCbJMIFfAjlRIcSM4boUfdMBDKm08+2kRzheo1jrdnyAEYFpMjC1dSAfJrfOU"
-    "ybv3p8P3p6MPjQ4Tnzf5uRpXobd5kL2rFS6OQP9zPIZYFlA+i+Fs1FkZHb1t9NOyipohuon12OfnskQLsL/6Af51z8+7"
-    "x8fbDcGP/3nSgFvGcvSoYny0EGVxb0PGQkaBtrmEGtl1stSnJohlO4oT1wqCg/pd/mdnYUyqBzs7eKhce6Un1XwnUBBC"
-    "dvb6e/3u7t5O0USCCDKckYc63m3DGJveCqKoMqEgNCRv8H84YNpYH4VDhEkDv4WDE6JMPHpXWdMq8zARxWmqEwgDarvX"
-    "GwNAxJ6Y8pHz8Htc77y/7WGABWD5IAfA+CSjBxAH64IXaz+XrVHA0PdjZILPLZNGxLqVnvuCK8WXnfv7qvGvULZckHEh"
-    "UQd/uyh9xukdViKyqtDIHzT2lLiWLDCusLyJ9cgw9+hE3GTt0lDTdpWH5rZQ3Aat6wHVasBgrc8gE5rWB4AJ1BJB0xfs"
-    "BmoJI71eM8RVyQPaD/v0lYXWSt6KOb8gpksWrUxjTm150GAp32F832pGq+4xuZpr2sOjRnsjB0oTm72Rfdfoz/9UWWqb"
-    "V3GoMQNNAgiZUAclPgoLyG8ykxnpBl6OIVu5Vlfxk0BmFYYlHEc8ROfEZjCXHafZEmqDCJmupR/KH56N7RDoU9K6K6kI"
-    "bmJtLdWNTjlVW0Rp4sjQ/pj3GRBhL3IaL1hJgiEB1gV4jZt7lbdt8OSfhMb3MXBDjPu+23/V3X2NohDW+z0i5cM+8oUw"
-    "9WAmr0Ww9nz88G5t+bme523sekTo2jj5VhJ2W1C1P/SVuXddkH1kMi6o43KKZchVOwcuGz+Wg83Sc52RxuEuQv4DGfK+"
-    "AiSwiF6xwBk24oiex7LEViVQcBP0zxI4Pdri/jpALYqWFWw6xRhAB3/192ve3jQqoBt/ELq1ZvzTxI+yQLCCcRKlDmyO"
-    "zs7WYsj1eGpIvxlRN5aqIfoVBXZqoKgVqPjnBm9FXHhGcb8riqtv9YzqnlHdt4jqXMaxkf9pmI1+KHIb/GFwC6mt+tPG"
-    "uaeeskqQtHk4eUzy+XbByoa4hMJwk+Q5VzeuN0YdZHinDkGe0h8LK7+9t00HtHXHRk7EF9jffU7tz32Z577Mcwb/02Rw"
-    "F5t3n5i9cTnb/QMzd2s8WRfSv6GU2Ygfmxf3FhykaKEVed+LWN46qvkIoCBk9fv87NTtop27rh+wyVCIk7ot3zpm6WfH"
-    "h6r64+HFyWR4cfbhOSevy8mtCfY5/zznnzL/fGEesFPONn6rGSoPDXnoqwajStIqo1x94PXxOa0SaVmN2B+W5JCm7b6u"
-    "L1IfDKe1QPxN5cENs16hsDrRd268kYb67SWEfXbtbgO8OT/+33/+i+O84NF3OHWGP5lU7ids2ur+Yj7Mz13bnEIjE7Wn"
-    "ECVmFZ9x9yl6gbh1HrJz2++9tIMt962Hwu01ruqquBLTdBAetIzFuetKxWA12O2O04ifB2U5DtPhLDzepIuFveUETAsl"
-    "cDg+xKGsX5LyGg1NEqobHNrCgbWkMd7Xg6VfrXTU2brJl/rVr9lMi02vCDn37NfHo/HKzuM22MWxy/63BxweXkn+2JKG"
-    "nApbAUYkkjlEjM3QeOF24Cl2IU3SlVOQNE1m6vm05CNPtCvVfcnPJnHKioOeb6fD4BSgo+8zXFMdqeOInJs51Tpg4VVO"
-    "fi+/5Uk8jp+B1p8caLUE6yIw93f3Xr56/f1f/voDn/oQMki2VRTipp2bb7M8pLE+c7GJ2XDTBk2ecODbjkwZ9Gt3C+3k"
-    "+dY1net8MhfHs7d7D8YNhIhJGOOsQr8edjs22D64ZHc10Lac0XU19biCdfMzUIW0OPA68WUgiGDFq1tLy6OEZeCekL9x"
-    "jh0hcoZzuImGQht0tgC3iYSiEQipjJuX5myazXsUtRx9i4BrxPc2IA6JHYjiEKuE3KvmBIVolD+/5+1uQWowmlS161JK"
-    "fCSma3xUwXqFl5frecmbLoDIhB0Uh/UUR8vdVyuLCo1Xm9HI2cdLUajJQPgh3XBBoQHQEAl7oWqfaWHj/NW4xkdrnVJh"
-    "5fsfNtE9lBE3iJPMClduUh7n33HIO7CM4HsYPWuslEVQ1e/2HqkMxXGinH5JcxvaSy2I6OjmddSwc6Oiq9F+vYHwBtI4"
-    "0iNYjTPrdPs4H8G3++7T0DwN0rurOiHdaMTLNssaN/UqssrMy/56Zk7L1WzrjVFR9w3bYZenb08vRtv7wOKEZtiRTXvL"
-    "HbRVt0G1Kq1Sf7WJ3xeL2RbQHJ28P3+A6Pj+//7F7g54nJVXXW/bNhR916+4cx+SYJb6uQF1hgJBmxUZmnhIPexhGCJa"
-    "om3WEqmRVBKj2X/fuZeykyZZhj0EMKnLc7/OPWTyPM+savWERtHVbpTVOlTedNE4i70Z9iakKBq7oajCmhoTIq11F8lY"
-    "fPjl8/SMFqbRBf0WNMWVCRTWpmnoaqXZQA5ZretA7ID2VV2PBWVMtbN6LBaBut4v9cGEfG/JRLoycUV5/iU4gNiavFY1"
-    "wTw51PZSN67TxSirXNupaOamMXGDiM/1X73xOtCvm7jC4dfF2+/hWXA5ABxpdVS1imqSEV1qH1KqL4sXxYtRlqMgP32X"
-    "5/RRW+1V1DXNNzTn6DQtvGtphXgaHCu6zSFSIOsi6drEAvG+y7Jn4ibL/kfpYCw1aMyl5m/Fc6lJwdmPyXneiystxsTd"
-    "kpjyPETnNe3DYDb9ML34PJueHx8A7dkzeu9s9KqKWZbTeSqpClR2qShSiG5TpoRMDLRwTa097esmaHTOoy9Ljmbrdg8d"
-    "UnGFBrF1590XXXEeIaqmCagBoREtd2rB8aIYvzMK+wUjBjvEzUGw93JMvfBFxWII8V5w9H56enp09oGKohiYUEquZe5I"
-    "VggmxNr14kJfI9tm85AjYyq/jtx6NKHoe6xG3HqsAPt3CXMKfVXpEIRmW9OFQh1gq713Huuvo7WxdTqF7Rb2aql365Wx"
-    "cYBMmAtlmt5jKKa735IrCeAuNg4cnpyUuVGgR2MQv1twYjDl0nzkNqhtefe4mF0v3dyl6ua7bsiYLGjRqGWY/GtJh8Ha"
-    "+zpiNiHyS9X0+u89FHitN4gJ4XbK41sEKdgmHKLu6VReyjQG7q3wB7Eae8Cx3vcXqpVu1dZtCd6gUOGbbJxITRjD57Jv"
-    "tXxGI9DVIUvO8DDNPxzO9YI53wdjl4/hFP9BI33dNQrjNP11djI9KykopCuEh9sBBGhSD6qQeEpxnws65r4Z7yyHCRNv"
-    "1LwBSypnF2aZphPNrfVC9U08EA1jdkJ6LIfLTR4CPuSRlt61rtakIUObW1ZUynsDCeMDgWPgqWHVKjB4l9oqW+my4Ias"
-    "dNOVdOU81ENAJBVuxZmDFsMpTrRdDJPbYiUiJklWiLYyrIBC05B0t8QoYevCJy2tQQt9jeK/OZDesI6Fu9kIa8NWZa2+"
-    "FoUr+UfJsRxR47hdNlyBTuB8harshwg2LMN4wGOcVnVhK3atqSGzB+ke2bh+RwHFtoTxQxNQblbWFHWet+o6H5hzVk6G"
-    "mmHsbcVCXt6NvI/MOR75e3wZzp8f/wy6uMUiaAbDOCyR4lxV66SJPa64iAQ5v1MFia9ECFFZh+48HL08n6tYrbazI73/"
-    "JGWD5phbaRlKivUIGyPsyLyzBg3ycjtzEn+qalKDHYNERrSqVuNUGxbt0nAjcb+jIOjv5a59QcjA9UMK7iq/Y1IepP4F"
-    "XXnU4d58WKYcqa7TykvfUu2Q/E/pwOTs6PT4XZmupGOmUAW6hyy7kR90M+ghiysWrVYyKDfZDa7h3R+sX+DrzU6peecl"
-    "1iXURHurmhKLI0s9GNdBCZHMVnShiaZm/RxubVaSzvm4JRJu9mUhgK8YsGdZFzS0uhYZFY4N2iSXsRqyZxpAJANKgN27"
-    "4+D1F4kiAb9mYDwSLhautzWDz2ArL4La6ZDeD9dgZjJ/w+YPBjAd2jp4MLwcFuggpyBEPsRD9EzLLP7xZwL+8S0jtyaw"
-    "dl7UutO21rbapHQ7MBu5f5NHcmNSiLs7PCGzHV97CfvlKwk7mlaDA/fD9Yit49stzwcLYe4VGlCxljHqFucHxpFRueAe"
-    "ptyPcDFqBmCS86DxHae2M0XJ8FBYLswfVN3gmzhabQb41y92tPF9FxP6ye2S9t9H3+Tv6Tl9Pvl4cjY7OITPC1E/9svz"
-    "HzifAe+NNBfHW2PVADfbrWgfILPj89OnUNJrLQ1i9sgdivcyzU5mn44haEf4nZ7UBd6ux9eq7ZpHtIaP7M37DTS0We+h"
-    "TLh3ncf7GB1b4lkdKaxcVz7ijAUSfj7xS1XeoHim4XKzJqy0vL8D1g3PoIjFk1HIc1fMHvPEb386+QBnp8qvt/8ogBH8"
-    "4UlcOfnyMcw7/0kA91y37lIPmyKa8sriQXsK/g4IomdnubPNpsyyaXpiJO4N3H54/v6bh1+s//oMk/u7yP4BCJeXuQ=="
+    "Mu2Ztj1hZnq2uwfiyyLd09yD3ZNcVXXPpyfYkNUq0pI/IuyZ7vqu+lW5+3PHj0KdCr8z6PR7LzteJ+GxgA9GBhI+3Qql"
+    "Q5nAF7u9fq8P30wzNRdiosSvWaiEnqRLs6AXDv/2svcDvBAI7aswNXbZCPYZMM5MmCyZ4fqGAT3DbkRqWJjAg79fDi/Y"
+    "LIxE75fkl2QEb2h45Vbg094OrtC9j1omHpMKvzMLQa8zZDRg0yXrdrWRSrAteGE0PB5OLkfD9yfbPeBFZibNTGfwuWPM"
+    "EqUSnwx8nYapCPKP915nHskpjyZczXVncPU510G3i4ThfbNM8bM2Kkzm8NkJD1vMeKRFU2ae6Duh2F1oFkwmwoooklsR"
+    "yVTAN0ybADjbt29wdsujzLLfZTP4Hx6HybZHooYJCMC4zjUlpx+Fj/pbWuFTroBZA+SI6Xuvwr2T3uvohVQGv5Itwogk"
+    "i0HqTi4r6mS8Vka7N7Ibc+MxXIwGwtVsKxAznkVmQB+325jqoglLZlJuFuv1eqdCI0grTsMLoYTHEmmYkU6pA3o+XRqh"
+    "mZzBiyyM+Rze4lkQSmRRxFMRBKA98F6ZKR80z8kpX2iWIPtgMo0bvjsa/dTd81iv1/NYaLQVrqAEBhLAJNFzjlQRMxDT"
+    "bF4KOJUyEjxZLyOY6o4ZxX0x5f4NyRAmYN6ER0woJZWu0zFhLCQZ2VECa06FWk/I54kvIuLel3HMk4DxGfqRWYSawecl"
+    "08KXSaBRP9eOzrVlomHTmH8qnc3xgVzPN2IE3KhiU9BvyYG/APf2gStto2GWRZE1g+a3YEKMlmvniu9PfrxmW/0B+AOY"
+    "Mw4hvsDwCdhtLiwFA0YAIzvvtC81JNFpGEXdIFSP9k30xQaP6H8MxXOigVTEdoOkvxAxf4KrpBDAVjCXw1kg/SwGkSmX"
+    "YOZxln2ht8GLtBE8QKZUliQY+zU2ZqGIgsfnOkphVgSP5cJgmHW7URTrAbNcyiRaEquQr0Afxto4kMaAFUnDNWbEpzTi"
+    "4RNSr6VmjQGxL+l7sLlNsT7sz2ZKxmu1AY4/C+ePdQJFW9InS1FbaiTsaHh+hoopCl6d4pQbf/FoglniAoVHESib9j4L"
+    "MYF9DgMvt79ny8i95ebH07MT8pC8zqCnFOUpCvET9xdsK48ZTH4impERG/HyUU71E2KevMbJPGCY8kgK1F+XXIXkQdOg"
+    "r8gEk3Qetq+2N+KMazBinEZQG4MnBFedQ1t5SCt5cV8IKC0GYxq5Xm7GUxTJOygN4M2ZbwDkfDVjqKHKfrnBsX7JzVgi"
+    "cZ6McZDCr+Dn5PIXR+cn9YKCYG5LiVRww6eR2N53oZnIqQzQygmbCnxNgI9eQ6aHbXJoGVwTpNFW7eCjdcaXQleRzfIJ"
+    "qiRPkwhCc4bNghvL9SxU2lj9gpVR6ZJw2A1oh20lQiCCWBHGasU5aGELMhllFARLKOJ0mXKtEXA2zIE58+tKQU4UIWPC"
+    "zt+8Iw/QOwS74VE4A2tt5Bqxnz4FwAh1K1ZYKfhgEloKyjyb+SdJtpKOHxstIEpeiVy9xCppd80U2WQjbvJ26Gss5PZg"
+    "6G/iU7iZLcDvoujJZMERjhAKsUvchm1d/uP07KwXB9vrmYBOIC/GlcLMDmyVO6yHj+ZL7YIC8XKz6G7NIj73sNR4Tvce"
+    "S5epktTSQEFyKd6ydYexCJxNIXnssywJBIIKajSQV43bqhDExa4QWiDeg51uRYK4tuxTLQTEDhBA6iTvB1/14R9oE8Lb"
+    "505VR0kFgmIsk8a2wHO9PN96FtgQD1QAkBEQJ1QyIdxlE1a+eJtFMplTloSviGYF0SL2CCAvIrwucBoruXTESmzNLjzW"
+    "J8ibQDbcxtLjY8ODRJjN2wCTMc41KTDmqc475jgMgog6HQWgXgXQQAp8Cq9CK6khMZMGnUIgtdltKPVaBAvZHNbOPPqz"
+    "jrmRQB7g+aPrbYB1c1AGtjF1XIyNuYZEZMJ/57o/lwH0IuATRsEWRt6IhFgnHyhsgYUW6snBb2E80QaA5G+HHrs6vbgc"
+    "jT12cHD54fLwkNo1cCDMyyKDRgoEEQF1haFiU9D9jQDBpqAF8J9IyhuoyuGNqLUaWhZdHSgWnRpJYwUj6UNsFDGNccsq"
+    "CpQB65k2NFYY4bqpMHcCXOSgeDJB/TjjHtJGBztfeIjYGF2DW50SrqQQ4sz1rFSpkBFsfu0WA5ZpDDzMt7jamspyOpMI"
+    "PQj2ElSQVr+hNYbwlcAg6Rwx+3cTODtxUyjkihYiWrPMDtiBXTPA8n+I+1koW4BadoWIc+zMtw6ikqdRHOovAFPPFlT0"
+    "3ZDWuSEJuDUwuVWHfgPUBhhzCRU9CfUCPB35mDRQJmyCk5QoAjfcsrCWXcC7nN6x2gYPSdCjNXgOIHoIOlgJoQbxh/MF"
+    "1zxbRtHDZlJZc4BE7lP52L4e0rCkhG80eiDWXOFaQYzAE+Xr3b3XNgWhJWYc2omgh6MsUNckhTgNP6EjDo+HYA9XPSEH"
+    "YtuBI65ObwcHfD0jY6wq7pObAH33r+O3kzfDix9P305+Gp6f0MMdu0m+4sF33D5X6Ls9fDDO01AC/oPwo8j6dj8oMmQ8"
+    "YBlLBDtEq8P/dj877jtsLIIvXLlAsXOsUR3f8SBYGUceBZjHcKqIjipmM9gOHR8y6gRqSZxKA5kGdcYVNEeQGmhuqMHa"
+    "NK9qjghNaKpzrBb0DIZbqco/oztBlQnkCtiRCiluBMet8IMOeEhljGc/LcL5AtVap/sTpAAsi4mxrQvpILl1njJ59/50"
+    "+P509KExYeLzJj9X4yr0Ng+yd7XCxRHof45hiG0B1bMYYqPOytHx8WR09LYxU8sqqoYMJ9bjn5/LNi3AGesH+Nc9P+8e"
+    "H283hD/+50kDchnL1aMa8tFClA2+TRsLGQXa1hMaZtfJ0qyaYJadKk7cOAiC9bv8z87CmFQPdnYwsNyIpSfVfCdQkEZ2"
+    "9vp7/e7u3k4xSIIsMpyRlzre7dAYB98KMqkyoSBEJG/wfwgybayfQiBh4cBvIXhClIlH7yprWmUeJqKIqDqBMKDRe304"
+    "AERs1JSPnJff43oXAW0PA2wCywc5CMYnGT2AXFgXvFj7uRyPAo6+HyMTfG6ZNCLWrfTcF1wpvuzc31eNf4Wy5YKMC4k6"
+    "+PtF6TNO77AS0VWFRv6gsafEtWSBcYXlTaxHhrlHJ+Ima5eGBrerPDS3hQY3aF0PyFYDDmt9BtXQtD4AXKCWCJy+YDdQ"
+    "Sxjp9Zohrkoe0H44q68stFbyVsz5BTFdwWhlGutqy4MGS/kO4/tWM1p1j8nV3OAeHjVGHDlYmtgKjuy7YX/+p8pSO8CK"
+    "Q41VaBJA2oReKPFRWEB/k5nMSDfwcgwVy427ip8FMqswbOM4YiKKE1vFXIWcZkvoDyJkulaCqIZ4Nr9Dsk9J666tIsiJ"
+    "/bVUNzrl1HERpYkjQ/tj7WdAhL3IabxgJQmGBFgXIDZu7lXetsmTfxIa38fEDTnu+27/VXf3NYpCeO/3yJQP+8gX0tSD"
+    "1byWwdpr8sO7tdXoeq23uesRqWvjAlwp2m1J1f7YV9bedUn2kcW4oI7LKZchV+0cuGr8WA42K891RhrBXaT8ByrkfQVI"
+    "YCO9YoEzHMYRPY9lie1MoOkm+J8lED3aYv86SC0alxV8OsUcQIG/+hs2bx8cFfCNPwjfWiv+aeJHWSBYwTiJ0kBwZ2dr"
+    "ceR6PDWk341oIksdEf2SAjs1UNTZ6eVoFS/+uRFckRyeodzvCuXqWz1Du2do9y1CO1d2bPp/GnCjX4zcBn8Y5kJqq/60"
+    "cQGq160SKW2eTh5Tgb5dxLIhOKE03CR5ztWNG5LRKBneqeOQpwzKwsqP8G3HBNrGZCMn4gsc9D6X9ufhzPNw5rmC/2kq"
+    "uMvNu0+s3ric7f6Blbs1n6xL6d9QyWzkj807fAsOUrTQirzvRSxvHdX8LKAgZPX7/P7U7aKdu24osMnpECd1W711zNLv"
+    "jw+19sfDi5PJ8OLsw3NNXleTWwvsc/15rj9l/fnCwcBOecjxW61QeWrIU181GVWKVpnl6idfH1/TKpmW1Yj9YUUOadoR"
+    "7Pom9cF0WkvE31Qd3LDqFQqrE33nzjnS6X57G2GfXbtrAW/Oj//3n//iuV7w6Ds8foa/m1QuKmw67/5iPczjru3AQqMS"
+    "tZcQJWYVn3EXK3qBuHUesnPb7720J1zuW4PC7TWu6qq4G9N0EB60nI9z95aKE9ZgtztOZ/08aMvxVB0eiscrdbGw152A"
+    "aaEEnpIP8XTWL0l5n4aOFKobPL2FJ9eSxjm/Hiz9aqWjztYdganfAZvNtNj0rpBzz379nDTe3XncBrt4/rL/7QGHh1eS"
+    "P7aUIafCVoARiWQOGWMzNF64HXiKXUhH6srjkHSszNTraclHXmhXuvuSn03ylBUHPd8eE4MoQEffZ7imeraOI3Ju1lTr"
+    "gIVXOfm9/Lon8Th+Blp/cqDVkqyLxNzf3Xv56vX3f/nrD3zqQ8og2VZRiDv23Hyb5SmN9ZnLTcymmzZo8oSAbwuZMunX"
+    "LhnaI+hb1xTX+RFdPKe93XswbyBETMIYDyz062m3Y5Ptg0t2VxNtS4yu66nHFaybx0AV0uLJ14kvA0EEK17d2loeJSwD"
+    "94T6jQfaESJneCA30dBog84W4DaRUHQOQirjDk5zNs3mPcpajr5FwDXiexsQh8IORPE0q4Taq+YEhehMf37h212H1GA0"
+    "qWr3ppT4SEzX+KiC9QovL9fzkg9dAJEJe2Ic1lMeLXdf7SwqNF5tRiNnH29HoSYD4Yd01QWFBkBDJOzNqn2mhc3zV+Ma"
+    "H619SoWV73/YRPfQRtwgTjIrXLkj83gQHk97B5YRfA+zZ42Vsgmq+t3eI5WhOB4tp1/S3Ib2dgsiOrqCHTXs3OjoarRf"
+    "byC8gTKO9AhW4+F1uoacn8W3++7T6Xk6Ue/u7IR0tRFv3Sxr3NS7yCozL/vrmTktV7OtN0ZF3Tdsh12evj29GG3vA4sT"
+    "OsyObNrr7qCtug2qXWmV+qtN/L5YzLaA5ujk/fkDRMf3/wd7K/DReJyVV11v2zYUfdevuHMfkmCW+rkBdYYCQZsVGZp4"
+    "SD3sYRgiWqJt1hKpkVQSo9l/37mXspMmWYY9BDCpy3O/zj1k8jzPrGr1hEbR1W6U1TpU3nTROIu9GfYmpCgau6Gowpoa"
+    "EyKtdRfJWHz45fP0jBam0QX9FjTFlQkU1qZp6Gql2UAOWa3rQOyA9lVdjwVlTLWzeiwWgbreL/XBhHxvyUS6MnFFef4l"
+    "OIDYmrxWNcE8OdT2Ujeu08Uoq1zbqWjmpjFxg4jP9V+98TrQr5u4wuHXxdvv4VlwOQAcaXVUtYpqkhFdah9Sqi+LF8WL"
+    "UZajID99l+f0UVvtVdQ1zTc05+g0LbxraYV4Ghwrus0hUiDrIunaxALxvsuyZ+Imy/5H6WAsNWjMpeZvxXOpScHZj8l5"
+    "3osrLcbE3ZKY8jxE5zXtw2A2/TC9+Dybnh8fAO3ZM3rvbPSqilmW03kqqQpUdqkoUohuU6aETAy0cE2tPe3rJmh0zqMv"
+    "S45m63YPHVJxhQaxdefdF11xHiGqpgmoAaERLXdqwfGiGL8zCvsFIwY7xM1BsPdyTL3wRcViCPFecPR+enp6dPaBiqIY"
+    "mFBKrmXuSFYIJsTa9eJCXyPbZvOQI2Mqv47cejSh6HusRtx6rAD7dwlzCn1V6RCEZlvThUIdYKu9dx7rr6O1sXU6he0W"
+    "9mqpd+uVsXGATJgLZZreYyimu9+SKwngLjYOHJ6clLlRoEdjEL9bcGIw5dJ85DaobXn3uJhdL93cpermu27ImCxo0ahl"
+    "mPxrSYfB2vs6YjYh8kvV9PrvPRR4rTeICeF2yuNbBCnYJhyi7ulUXso0Bu6t8AexGnvAsd73F6qVbtXWbQneoFDhm2yc"
+    "SE0Yw+eyb7V8RiPQ1SFLzvAwzT8czvWCOd8HY5eP4RT/QSN93TUK4zT9dXYyPSspKKQrhIfbAQRoUg+qkHhKcZ8LOua+"
+    "Ge8shwkTb9S8AUsqZxdmmaYTza31QvVNPBANY3ZCeiyHy00eAj7kkZbeta7WpCFDm1tWVMp7AwnjA4Fj4Klh1SoweJfa"
+    "KlvpsuCGrHTTlXTlPNRDQCQVbsWZgxbDKU60XQyT22IlIiZJVoi2MqyAQtOQdLfEKGHrwictrUELfY3ivzmQ3rCOhbvZ"
+    "CGvDVmWtvhaFK/lHybEcUeO4XTZcgU7gfIWq7IcINizDeMBjnFZ1YSt2rakhswfpHtm4fkcBxbaE8UMTUG5W1hR1nrfq"
+    "Oh+Yc1ZOhpph7G3FQl7ejbyPzDke+Xt8Gc6fH/8MurjFImgGwzgskeJcVeukiT2uuIgEOb9TBYmvRAhRWYfuPBy9PJ+r"
+    "WK22syO9/yRlg+aYW2kZSor1CBsj7Mi8swYN8nI7cxJ/qmpSgx2DREa0qlbjVBsW7dJwI3G/oyDo7+WufUHIwPVDCu4q"
+    "v2NSHqT+BV151OHefFimHKmu08pL31LtkPxP6cDk7Oj0+F2ZrqRjplAFuocsu5EfdDPoIYsrFq1WMig32Q2u4d0frF/g"
+    "681OqXnnJdYl1ER7q5oSiyNLPRjXQQmRzFZ0oYmmZv0cbm1Wks75uCUSbvZlIYCvGLBnWRc0tLoWGRWODdokl7Easmca"
+    "QCQDSoDdu+Pg9ReJIgG/ZmA8Ei4Wrrc1g89gKy+C2umQ3g/XYGYyf8PmDwYwHdo6eDC8HBboIKcgRD7EQ/RMyyz+8WcC"
+    "/vEtI7cmsHZe1LrTtta22qR0OzAbuX+TR3JjUoi7Ozwhsx1fewn75SsJO5pWgwP3w/WIrePbLc8HC2HuFRpQsZYx6hbn"
+    "B8aRUbngHqbcj3AxagZgkvOg8R2ntjNFyfBQWC7MH1Td4Js4Wm0G+NcvdrTxfRcT+sntkvbfR9/k7+k5fT75eHI2OziE"
+    "zwtRP/bL8x84nwHvjTQXx1tj1QA3261oHyCz4/PTp1DSay0NYvbIHYr3Ms1OZp+OIWhH+J2e1AXersfXqu2aR7SGj+zN"
+    "+w00tFnvoUy4d53H+xgdW+JZHSmsXFc+4owFEn4+8UtV3qB4puFysyastLy/A9YNz6CIxZNRyHNXzB7zxG9/OvkAZ6fK"
+    "r7f/KIAR/OFJXDn58jHMO/9JAPdct+5SD5simvLK4kF7Cv4OCKJnZ7mzzabMsml6YiTuDdx+eP7+m4dfrP/6DJP7u8j+"
+    "AQiXl7k="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1091,6 +1092,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -2413,11 +2415,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -3568,8 +3571,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3583,7 +3588,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3674,8 +3679,9 @@ def _keep_secret(value: object, name: str) -> None:
             _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3685,7 +3691,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -5461,12 +5469,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6191,6 +6199,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6262,10 +6279,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6275,7 +6292,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6302,6 +6319,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6542,10 +6561,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6585,7 +6606,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6594,6 +6618,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6644,6 +6674,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6660,6 +6697,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6670,6 +6726,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6726,6 +6788,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6808,6 +6879,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6928,6 +7003,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7079,8 +7158,12 @@ class _Invocation:
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7169,6 +7252,34 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program | None = None) -> str:
@@ -7266,7 +7377,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7351,7 +7462,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7588,7 +7701,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8111,7 +8224,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -11327,7 +11442,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11435,7 +11550,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11581,7 +11696,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11989,13 +12104,13 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     "add": (add, "Add a task.", ("record", "Task"), (
         ("title", (), "_Str", ..., (("help", "What to do"),)),
         ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_ADD_TAG)"), ("many", True), ("env", "TODO_ADD_TAG"), ("fresh", True))),
         ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
     "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
         ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_LIST_TAG)"), ("nullable", True), ("env", "TODO_LIST_TAG"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo list --all",)),)),
     "done": (done, "Mark a task as done.", ("record", "Task"), (

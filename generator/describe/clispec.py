@@ -6,7 +6,8 @@ its v0.3 schema defines; burgee's own keys are chosen so none is one edit away f
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `burgee_guessed` (the keys clispec needs that the author did not declare:
-`cardinality` of a list), `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
+`cardinality` of a list), `explain`, `config`, `burgee_agents`, `burgee_aliases` (a command's
+other names, an option's other long flags), `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
@@ -69,6 +70,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": param.flag, "type": arg_type(ref)}
     if param.short:
         entry["short"] = param.short
+    if param.aliases:
+        entry["burgee_aliases"] = list(param.aliases)
     entry["required"] = param.required
     if param.default_factory:
         entry["burgee_default_factory"] = param.default_factory

@@ -14,6 +14,9 @@ from burgee.model.kinds import TEXT
 from burgee.read.annotations import NotLiteral
 from burgee.read.reader import Parameter, Reader, is_none
 
+#: The positional arguments of `Option(...)`, its flags: a short one and any long ones
+#: (`Option("-f", "--from-ref", "--source")`; Click's options have up to four).
+FLAG_KEYS = ("name", "other_name", "third_name", "fourth_name", "fifth_name", "sixth_name")
 _MARKER_KEYS = {
     "Argument": ({"help", "complete", "passthrough", "metavar", *PATH_CHECKS}, ()),
     "Option": (
@@ -36,8 +39,9 @@ _MARKER_KEYS = {
             "off",
             "metavar",
             "deprecated",
+            "nargs",
         },
-        ("name", "other_name"),
+        FLAG_KEYS,
     ),
 }
 #: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Literal
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef, cli_word
@@ -207,13 +208,16 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
         )
         return None
-    short, long = names(reader, param, settings, name)
+    short, long, aliases = names(reader, param, settings, name)
     off = off_forms(reader, param, settings, type_ref, (short, long))
     if off is False:
         return None
     if off is not None and not off_default(
         reader, param, (short, long), off, default=default, required=required
     ):
+        return None
+    nargs = _nargs(reader, param, settings, type_ref, name)
+    if nargs is False:
         return None
     word = settings.get("metavar")
     if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
@@ -233,6 +237,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         help=str(help_text),
         short=short,
         long=long,
+        aliases=aliases,
         env=env,
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),
@@ -249,11 +254,41 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         passthrough=settings.get("passthrough") is True,
         off=off,
         metavar=word,  # type: ignore[arg-type]
+        nargs=nargs,
         deprecated=deprecation(settings.get("deprecated", False)),
         required=required,
         default_code=default_code,
         default=default,
         span=span,
+    )
+
+
+def _nargs(
+    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
+) -> int | str | Literal[False] | None:
+    """`Option(nargs=...)`: "+", "*" or a number of words, on a list option of single values;
+    False after an error."""
+    nargs = settings.get("nargs")
+    if nargs is None:
+        return None
+    item = ref.item if ref.kind == "list" else None
+    if item is None or item.kind in ("tuple", "record", "dict", "list"):
+        reader.error(
+            param, f"nargs= of {name!r} needs a list option (list[str], ...), not {ref.source}"
+        )
+        return False
+    fits = nargs in ("+", "*") or (type(nargs) is int and nargs >= 1)
+    if not fits:
+        reader.error(param, f"nargs= of {name!r} must be '+', '*' or a number of words (1 or more)")
+        return False
+    return nargs  # type: ignore[return-value]
+
+
+def _singles(params: list[Param]) -> bool:
+    """Arguments that each take one word and are required: a list argument may come before
+    them (`copy SRC... DST`), which take the last words."""
+    return all(
+        p.required and p.type is not None and p.type.kind not in ("list", "tuple") for p in params
     )
 
 
@@ -509,10 +544,10 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
-        elif kind == "list" and later:
-            # NOTE: argparse's `copy SRC... DST` takes its last word for DST; Click refuses
-            # it, and a list that must leave words for later arguments is a guess for a
-            # caller that names them (JSON, MCP) as much as for a person.
+        elif kind == "list" and later and not _singles(later):
+            # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
+            # the last words for the single arguments after it; after a list, any other
+            # argument (a list, a tuple, an optional one) would be a guess.
             after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
             reader.diagnostics.append(
                 _diag(

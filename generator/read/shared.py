@@ -122,6 +122,14 @@ class SharedOptions(Declarations):
                         "spelling (shadows=True): before the command, that flag is the tool's",
                     )
                     continue
+                if param.nargs in ("+", "*"):
+                    self._problem(
+                        param.span,
+                        f"{alias} is shared ({where}), so it cannot take nargs={param.nargs!r}: "
+                        "before the command, its words would run into the command's name; "
+                        "give it a number of words, or repeat the flag",
+                    )
+                    continue
                 marked = param.model_copy(update={"shared": scope})
                 params = tuple(marked if p is param else p for p in command.params)
                 # NOTE: made anew, not `model_copy`, which would keep a cached `inputs`.

@@ -155,13 +155,17 @@ def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], 
         if param.metavar:
             options["metavar"] = param.metavar
     else:
-        flags = (param.short, param.flag) if param.short else (param.flag,)
+        flags = param.flags
         if param.renamed:
             options["dest"] = param.name
         if ref.kind == "bool":
             options["action"] = _BOOL_ACTION
             if param.off is not None:
                 options["off"] = param.off
+        elif param.nargs is not None:
+            # NOTE: `--files a b`; repeated, the lists join (as one list without nargs).
+            options["action"] = "extend"
+            options["nargs"] = param.nargs
         elif ref.kind in ("list", "dict"):
             options["action"] = "append"
         elif ref.kind == "count":
@@ -225,8 +229,10 @@ def _input_row(param: Param, program: Program) -> str:
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = program.env_of(param)
+    # NOTE: a list of paths: its env var is split at os.pathsep, as Click's.
+    paths = ref.kind == "list" and ref.item is not None and ref.item.kind == "path"
     reader: list[tuple[str, object]] = [
-        ("many", ref.kind == "list"),
+        ("many", "paths" if paths else ref.kind == "list"),
         ("nullable", ref.nullable),
         ("env", env),
         ("secret", param.secret),

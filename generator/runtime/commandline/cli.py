@@ -37,6 +37,7 @@ from burgee.runtime.commandline.cli_help import (
 from burgee.runtime.commandline.complete import _BUILTINS, _builtin
 from burgee.runtime.commandline.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
 from burgee.runtime.commandline.quickargs import (
+    _asks_help,
     _pass_start,
     _quick_parse,
     _recorded,
@@ -163,7 +164,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)

@@ -122,7 +122,7 @@ def _candidates(words: list[str]) -> list[str]:
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in PROGRAM.commands and not node and PROGRAM.root:
+    if node not in PROGRAM.commands and not node and PROGRAM.root_mode not in ("", "empty"):
         node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1327: the first handler from handlers.py
-#     line 1458: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12332: the tables (commands, groups, errors, result shapes)
+#     line 1277: the first handler from handlers.py
+#     line 1427: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12414: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -361,6 +361,7 @@ if TYPE_CHECKING:
             env: str | None = None,
             secret: bool = False,
             prompt: str | None = None,
+            paths: bool = False,
         ) -> list[_T]: ...
 
         def check(self) -> None: ...
@@ -988,264 +989,212 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo5MTgsaW5wdXRzOjEwMjIsbGxtczoyMDgyLHNjaGVtYTo0NzY2LHNraWxsOjIwNTYKeJytVs1u3EYM"
-    "fhVClziAFLRXGzkYqdumcRujTmMEiwUyK1HSxKOhMD+Wt0GBPk0frE9ScqTZlV3nECA+rDSz5Ed+5EeuPxedozj64nSz"
-    "KYqSPzqHGIqy+Eme4GlAsngGLloPU48WQo9Q0zAo24DRFsGqAT1Yyrcvim25KXr9DUAMY1xqH5K9Djh4aB0NUFXpEUcI"
-    "xIdAizmbVsnsK/2+0r5BgwHZ54f0kgiGXtvuDJS/ZV/tfCiBHFjExrPnHhNxx0RpR80eamVBWT+hmyEd+lT23+UJeIdu"
-    "nxBLmHToKQZB5jOc1GQZf3j5ozIen8/eLYa6Z+8bpQOQIAuEDWCIxlJY5WhnErlGY7CB3V44aW6OwHMniMPCr6+ulqqo"
-    "HZpE0tdO7xAUpKtTfqkpMnprFCeoIMTRoLw0ug7yHFUI6GwCFeNhjIEDNtiq+O/f/8yMoxW+MWWrxpEJwsdRj/cik4/Q"
-    "EPrTuRAwkWOcliHh/OoKtE99Yp9nvmQKnzzNoaoqgxvqtMBfUgfa5rZwQ6ZeBQEYtPdSTj5x/ugGbZWBE8ENdMvl6nXT"
-    "oF3qi/cjOWnPRXrhEs8yKZNum9TpOOy4v00pPH65fvubXL66fg8nfFauG5Xz+IwDxxCVMXvA+9qkdPmvLBbZz4O4zGAa"
-    "om35HY/lpqgqLzLgHKrK0nLYljYak+dMW27uqAMLg9PeyjRbzrQoW5GKhHk4IovwzTFGm+BF83y3OBfvuCZJ0YlykXBl"
-    "FlYmb7keo1rmx6jFdE5iu56Yzbb8Xj6eSm0Zgc2R8S3iuIryM03ARdrLMMpXK/xlAFa+HFHtHzkb4o6z88RjUkq5PPI0"
-    "Nf5FJjUodys+rTbicw7ywqRYJR0Gn/qe1tX/lhgyTAk9TaJYZp8uVgkuw7RKUJSzyu+cs+P5rGrl52245HSXWsKgO/J4"
-    "aPi12sNATnYqjsjpibblIjPx+s81+o1uQp9mpEfd9SEzNgk9qG5l++biw8v355d/XHwRnCaLbo3eE/CdZ94rymnAj4TH"
-    "FGrktUb2kbqu0qV0hn2keLLzcjDtySjeHln5h3OuxRNSL/MxuJiFP2+EYz4xAUb/gMlR3bwDVvcfKMrueQ3LF5ljXgxH"
-    "2E8JVlZSNU9oFtON45mYN4P8EORItb970lBWx9rukVzeLT9UvFFWYqkctl8wSuvpEJQ3sqoPyyQfH1Q0rSVHFHglHf4r"
-    "kE3si+1f/wGMm65GeJzNV9tu20YQfba/YkEEqFNQNwd9qII+GIXbpg1qo84FgcAmK3JIbkzuMrvL0Iqhf+/MkrIoio4Y"
-    "oELrBxnay8yZM2dmVqeJBrAni3vviQlTyLk391JrCzOfTD4aJUf16ljpZBJpHtvJ+fR8OpqdT5rjvmdXBeAttfwIocXv"
-    "hVYFaCvAePN7T/Ic6H9zylgtZIKnIjChFoUVSuLy21Qxq5gD4zZjXmYWNyqls8hb+55JVWlbhpZKZcDlnqVfyQQTkoW8"
-    "EJZnZty2F+MCrNEcjyJBN3h23YJbb/uLIDjNhLEjYSE3RyQn1ip/3wpKSAsJ6L2gXqXAYqENBoaIcDsXUuRl7s2nreCm"
-    "GJdVA8xdSWAFR2sW7Wa8MUtE5fyutjubti0/G0RZBBlY+B9oiVsSUw3HI+gaPpVCQ+TNF7WRYEA4GsxRK+MWoBiQrN9U"
-    "xXIuVxQSXdnR83RQYmKwYXrESJBpvmqFIst8+UgkmZIJRVJxYX0qUwOhkpGr0raoH4T4QzvaMUk85/qWnCEnVzFmFMtI"
-    "6ZxTtyi4TbdoG32s/RawLPPWQRfYBRZXBlgNKJwErGEKCyQT+FGlIF2VhCrHJEQMEKvPUlXBZ9BYNm5hJyXkY1iH4UvI"
-    "/vNqucCUVKBHITfA3BWfaLSgaffvBR99CehjOvpxFHz/pO4RL0EmyPT8vN0kcENIatXIzFIZ6NX2buNqA7nhK5YrDc+Z"
-    "hgIwE5hVt+B1WpwRX5xtxPGC+jPCcHa3XwoNsdhsLvZQtATxsBQ8sMm1RjHvNRUR2ZSRAlIQSWp3Ur6Y+bOAmi9PnDB7"
-    "M99NxHo/f7su/7h899Obi5evL7/KyD1pTVUSgxg0ZfGoQd2O2VljYk7aLkoLUa121LQupXlaJ2uT6dkgSePFIwqaF8Xh"
-    "GGlU4kHqMYiGWOY6cddFrYfH89Cf+cbgd4aoY2iszEFas5N/Sn6xsildGALw2p1tMBLjlXCNa1tLzwiXMCrjlsZW77On"
-    "+6ZpTzniasiQy1Qijpmz0vQJ0z1UbmEAW+9UqdnF9QtWn++G6cxvjB2Md3MuOIW7QuljDncy8r55sf57g+qtRhGz32+u"
-    "/sQ2pIGdcTe5fFbhBl/iDBOxG0p3+Hp1Jbw7lnwvNJ+PBevnmzcOVY/XzSjauvxWF1Q1VMBYhs2Q6vrAnt/romf2zL7N"
-    "3/Y10+ES+yYPH/tR0q1OqTqst3X8IJdthgICufdwreN0e33T3nlruGg8B0Mad63qkwVF5hYQAc6Eky2Nj+i8Yf1wy8OD"
-    "qA0ZYjNlYWlxlBp8drhkGnb2IUbHrHY6Z39d/vLh6Zi6hIpjfIQPeEm03geZyMWBK7PWFfylg3/dxuJYPkzcP4OTM9x4"
-    "nNVZb2/bNhr/KoRwQJODbCQb9uKcbUCxZVu33DVYeyuGxKtp6bHNRSJ1JBXHDfLd7/eQkq1YzhJvzR3aF41Fkc/f3/OP"
-    "uk28MYVLRhe3iZYlJaNkQUWVpElOLrOq8spoLH5rsrok7SU/Cz6TCm28yGRRyGlBQ3Eqs4WYBGoX4yHTmgjlhF+QcJXM"
-    "aOCoklZ6ykVmylLqXFTSL4SZYQ82VtbMrSyH4pW+NlckZOAipBOTauUX4JoV6kr5YbUSXzL5r8Vg8LvD+osvr2VR09cv"
-    "JmKpQHHSPE9A48c3r/8lzPR3yrwopc8WSs/BT/pA/QWIK13V/k22oFJOToTyQmq3JOuE0RSPk76mwlSEFeF8bmqfisnt"
-    "ZWKuLpOR8LamVFwmufSSn4fD4d0kFcuFcSQmvDqJnAnMcHbDTRxIYcnVhY8SwQhsUqlbgbEQvTCF0dgQYBoPrBmxfS2M"
-    "BWtid8NOeUfF7HAoXoqZVEUdNkSlNnLPZOGC4GStsbyCV1dK55cJr5bknJxTfIDVwPLurjGwhJx68IGsEXQDi2UmpxMx"
-    "uUwc8FE7pnWZyIyh8t7Sf2plCVQn7HcYIfpI042/GMNQDJAWEIXS2OCNsLUWvGO4w/musV5rGifomuyqJZKy+iIo5YJd"
-    "1iI6NkhhAIBoDbZYVntxUJKXQ/hRZwzPkx08o9/Ez6ffTYDaOXhOZXYVZJ/VRSE8ZD3cJexgMGXfT1gjBxzoVQgZN4rQ"
-    "OgsKs1NUY/dGi/gQsAnDTxroKZ0GWK4RyQYThMgbImI7SE5Gt4lfVRzOEUt4jQCryHpFiPbbu7s06YLxCQfu0nWKmFsi"
-    "38sR3/OqcHAyZDyJGi8XpHsuFkyGwd6u7it9I8d6l/MWcd0T6N3CMJg20s4kYgcvlsYWeQITuAWM0CE0RVIgqR9QTcGz"
-    "slIekTPs0guhxBaVea74hCzOO+LG13vauwn0vpLMpw0qpO1235jZa+SPkKEbCjJ/rYvVD4jeZBTyFKuFHwjNa4rLMQ0A"
-    "flRWxiPDb3Z3PV4o5wfKU+l6tjnDq+Di8FrMrCkB+/Cnrtj+g4E3e3uYz7/vbINUNCfb4/6WQ1BZiMDs8bpUWpV1mYyO"
-    "Oh46gnW8eQK510BnJRuFCtmQZelLeRPpHh91KX/+fH6P5u7LzLrEFWmtXP2fEJFTQZ76jUJYDlnAc7E9QeG6ctFFSF4W"
-    "aZ1yB0ysKGQH1CZtpibnvKibxPxs6SCUfdFIvm22QGS8rzN37+4FbbqlwWO+aZzQc0702bZv2gS0dg4gsCNB/8yrsVoG"
-    "36ShFkMj9hE3RgeZ0fBU+dV3TPBwbz9cEVVPCLIfzDKWQjiDj9xLpkf7B9QjPujHzf/GCTNC5e+jUKIdMQx19oT26EhM"
-    "FdqgFv4nHAoZFQW6vim3EF6hpLKXUD8NvCf++c353r4B6pErNtt0XU4f8E3okeCbJURNueo5AjDyUPS66XWdEr/o+m/I"
-    "ybaU9iq4Rq9ez8J0MTMWbTA4cNefpL0A6QhWFMndeFsw9LKqoNgpz8nH/jx0E70egyBrKhZmyVDnlp4a4ddCMo+PhbOI"
-    "hv2Q9ReLsZxSsSPzxn4Y7XnYMMKPzNRA2KyQiHUMVHVVEP/IVeb5L1zhyeoALN5cQl2ArjHTM6Vh7sGB8kEmXewEmU4U"
-    "BG9/u5CDD2P+72jwj8H473+LpfeM9BywGX3Wrb14oTTbGm6eYtzamXru9wNdQd7IlSiN5VaVKgKsANGwkGx1Dk59CLQh"
-    "x6tYkz8LdDcPlaWZal9e7Mg8/aXxVhXv5QmV86gFzyxIzRf+Hn4vjtNjru9ezv9CEdpm+dPpr1/98vLs36d/aJE4Oyw1"
-    "lHhSB46tDkE4FAcNidEGaSF0EaA8KxxGZ7WePv504xPa9GtvHVK+rKp4paGqG9YaY6whTINxhMVcgkCcIRTEy/Pz9voE"
-    "Z14gnzW3HYyIwYAvafgKY+8YBbHH3fY2cm0m8WAtO3e7etIetHaD+W2rBqNBgFi4THL3IM14jvPz0wQ8j7N2c1sAEHEz"
-    "c2/M+5zlUs4UPNY/MOVtj3DdjpBt9ZEawj8DwofajwdQ2Os/CjNXfSCemTlKetuWI76Xzd1TqZzjJhBPKBVkEYuyEAeM"
-    "QG+uEKcLleek9+8Ka7crVYSJDGQfd/avpuZ4eBXF6PXtgXxL7NNx13bSoJvK2H5OPg3Lodnh2EtDxczDIBUaOMpTTijx"
-    "ntOKb978Ig7wjBCrpHWEiCtrX8uiWAm6yYraQa5LPbemrpB24OvSuEg+WibFNpl5bG9ZHg4v9aV+2d05GwnORe/DVWjm"
-    "rvnHiTjtHOQtLGmKSjLbFzAt7Y/bQL6z0CYaKoydBzJ0lBiC8ILvsIWahWbxRjkfqtH9djFNGk2fQyz2G0u1g2vbVW1Y"
-    "7svibXM5AzA0/dY2D3bSLhY72qjj/fhtpowtW6IFAFyemJURdvfl6yaANVw2HhqzkL3hPuoZ3u1qXJtADbZoOI8/2R4k"
-    "yrXjCkDmO+6u+SvM+volzlhLGW7H45gwp6YsYBIdhaOwEuCKMZVLh0KCCJ1KOM85B+MfCIXPElrcv18f4ujeNaQB6ONd"
-    "wUYuGS73G5XijfPBJGgcbTMK1/koZ+zF2YwvTB6fHzpTQaFK9ciR486R4yP+17+rm+1fs/6Eqf5IR9alabqfdt3aogaO"
-    "jgfDJUG2kBYRTdYFk/KGnXLo5sWDyeZpCSaqEz8fUvhYFHB6IvhM00S3l7jDHXekXJUak6z1b6RuZHyGC1SwrEi/488P"
-    "95q28d1/AfzAWA14nO1cjW4bOZJ+FUJYYOyDJMt2Zu/GzgQwspld3zgZY+zbxcDRyVQ3JTFuNXvJbjuarIF7mnuwe5Kr"
-    "KpL9b6vl+AIfVgvsxOof1v9XVSSbX3pBJE0igt5RbzQ87PV7MV8K+AGXb2QKv2+FNlLFcGl/+Go4givTTM+FmGjx90xq"
-    "YSbJKl3QA29+PBz+AA+EwgRaJql97S2NdMTuFjxll6tE6D6Da8EN43HI3q6CSCWpYZkBQkx8Bl5SpmaMs0Atl/DIIJKx"
-    "YKlS0fBj/DE+YVqp1N/sMx5JboSBP+IVm0V8zlCCPjwQz6RecuQCxwOmUp0FqbwV/mVDHPCYcbOKg4/xAn5GQg9BBJWl"
-    "SZb2jr700nQFQqTiMyojkYkI/c/7fm8eqSmPJlzPTe/o6otX3mDwyYDs/V4K4sJvoCzjOfx2OoMhZjwyoq4qHps7odmd"
-    "TBdMgdD/fvHLBybiWwEqEnCFmTQEzo7tE5zd8igTbEdpNmAz+C/clvFun6ULwWQMAoBk8BgNo6afULM3YiVCNl2xhGtg"
-    "NgVyxPR9v8S9k77fMwulU7ykWoQRcbYEqXteVtTJeK2MdmxkF2zTZ/gyA9bxbbYTihnPInAW/LnbxtRgJiNRMJPwdLFe"
-    "r3dapoK04jS8EBpcJAY/SpVT6hHdn65SYcj9YiaXfA5P8SyUClkUy6kIQ9AeOL3KdACa5wyiJ/3OsBjZB5MZHPD85PIv"
-    "g4M+Gw6HfSbBt0m4nBIYSACTRM85UknMUEyzeSHgFPxe8Hi9jGCqO5ZqHogpD25IBhmDeWMeMaG10qZKJ5VLocjIjhJY"
-    "cyr0ekIBjwMREfcujhifoR+lC2nYEsPQCIg+CC/Qz7Wjc22ZqNl0yT8Xzub4QK7nnRgBNyrZFPRbcBAswL0D4MrYaJhl"
-    "UWTNYPgtmBCj5dq54q/vfrpmO6Mj8Acw51JCfIHhY7DbXFgKCD5gZOed9qGaJCaRUTQIpd7YN9EXazxa+MPwtaKBVMR2"
-    "jWSwEEv+BFdJIICtYA78WaiCbAkiE5Yg8jjLfmd2wYtMKniITOksjjH2K2zMpIjCzbGOIMyK0GdeGAyzwSCKluaIWS5V"
-    "HK2IVcAr0EdqbRyqNAUrkoYrzED+iLh8AvRaatYYEPuKroPNLcQGMD6babVcq40pT4PFpj4AIzm35VEEohNgn0mEky8y"
-    "7BfJjkD93nLy0+nZO7KXR320W54sKGkKHizYjvdghCIRzUilNe/9pKbmCRFINnQyHzEEIJJCg4IGZDiSBxWFllMxQqYP"
-    "ole7nTjjZgDSJxFkqvAJrl7l0OYB0opPtQsBQJ9ihCHXq248RZG6G5QKiq9mDDXUWqAAJ91YInGeXHEghb9nwAAWSx9O"
-    "3r+rwruBfLKjRSJ4yqeR2D12gRKrqQrRyjGbCnxMgI9eA+7CML4+DK+pwDBW7eCjVcZXwpTrjNUTVEmeBnznFSMwz1PL"
-    "NZSAJrX6BSuj0hVVRTegHbYTC4H5vCGM1Ypz0NwWZLJyWTmZrhJuDJZ/NXMggn0dMOcVKhap7P3bc/IAs4f1BkaZnIG1"
-    "OrnGMkieUk4IfSsarOR8MAV9ASFPN/8kyQakvKcUNy5aQBSfF1z2wpxlR820LfW7cON7mq+xkBuDWgjxWXazBfhdFD2Z"
-    "LDjCCRYm7AKHYTsXP5+enQ2X4e56JqAu96mxlCbZa5vn3lTDx/CVcUGB1Ws9Be5gl9XHVOO6LPiRrBKtqMGAhOQg3rJF"
-    "bR9wNgXwOGZZHApM8VT2I68Gh9USxIXkxqAh4UMY6VbEWGUWzaYtyLAfg5Jx4ruzVyP4H2gTwjvgTlUncakgxFgmje2A"
-    "5/Y93vZtmUE8UAJARkAcqVVMVZAFLP/yLotUPCeUhEtEs1RfUm8JuIjFbl41sYJLR6yodNmHPhtRARoDGu5i6gmw/UAi"
-    "zOI2FK0Y57Y/XfKEdINMLmUIHSqS0lBi6xDaOYF34VFo7AwAM2nQKQSgzQ5D0GvrSUBzeHfWpz+rFTAS8AHub13vQpE1"
-    "B2VgU1GtUrFNNgBEqfzd6/69CqEzAJ9INQyRqhsRE+vkA7ktMNFCPnn9D7mcmBTKun+86bOr0w8Xl+M+e/364reLN2+o"
-    "eQIHQlwWGbQ1IIgIqUeTmk1B9zcCBJuCFsB/IqVuICvLG1Ep/I3KeyxQLDo1ksYMRtJLbNsQxrhlFQXKgPXMpNTkX+J7"
-    "U5HeCXCR1/mdCerHGfcNDfR674GbWKmia3CrU6RuQ4gz10FSpkJGsBW1QxzhVAhGDLdvW1NZTmcKSw8qQqlUUFa/0hpD"
-    "BFpgkPROmP27XsY6cRNI5JpexGrNMnvEXtt3jjD9v8HxbCmbF7XsCivOsTPfuhLVzqxgHJoHCtO+Tajou5Lec1MW4NbA"
-    "5E619DtCbYAxV5DRY2kW4OnIx6RWZcIgOK8RReCGO7asZR/gWU7PWG2Dh8To0QY8B5oJCDp4E0IN4g+7fdfKWkbRwyBS"
-    "rTlAIveruG0flzR1UZRvNBFArLnE1agYgSfC6/2D7y0E0ewVl5EIhzix5JNueVZproVIG9Nrf8arJAxQPbay5KDmEZ2U"
-    "blENmlx3FW0sZjMAbfSZXJ1wNeAaWgoIKJr7MqAjmnOpT3PRP51KTsoHmMeVpl6xKsLfFgrB2spXzZeLyhTFo/nS0WjN"
-    "n1ZJ4B0BT2QKTwwpJdr5mIlrpCG5/MH/2VukaWKO9vYwSbjmdKj0fC/UYPK9g9HBaLB/sJe34KD7X2akG8eqnW7DKUMN"
-    "Xq9TKSh7qRv8LyCkAVbBGQTYGoOcZhoreoQbiOWlG27I+/uy+Fc4pBtjjLrbgD6p6h7VwNPMtLJAkzZNHurDQjkdPiCC"
-    "MYD6rfcg9tLWG4BCeoUwXbrrTY/6ArXIyKzXDHFV8ADq6eE8XelFrjVHh4e2cNkyYF1MFzitTGPMtdyoseRHGN+3mtGq"
-    "e3w/9qrHeOvVGioPzROLF8i+m+jzf+osse3yUhqM3kkIvRtUXnFA/ZXQS4hu11Dn04CZVRIWihxRF4VxEZ9Dz0mIzu7j"
-    "Ern09ZmdhcdnFxIH8YsESjlHzy9RmrNYcGMSTlUe0Z44wjSKXX+wmMCALMuJoozJ80Tt49a2KFS36KPg1cS6e2pus7TF"
-    "lTuAVB3X0Gl4GEp8g0fnJXb97Rw8sfIbWL+uEzrDHpLWCPC2rUgGA/onS1CYwSBVXbPDVGFNH7akBztk27RS3u7PHoXy"
-    "UZ3xS6w/saMnzsm/Y7nEVYhR7l5QB8OTSHlSm/BWbaw8TP2wTv2XGGchneoi7rhAPUFxb9nYH41eXl6pg5sX/r5fhcFt"
-    "xtlmnBeTcSrwlSPJwQM5J8KnolLe2SjJQPPg4O/gG6YXC1HNsNwI9AqsxGhWHYbrhmJlHNwg6UD7D91ag+af6HLRcR2X"
-    "JmdpfgQnYtEIK2Eemo2t5qMYvFOGYpmoVMTpM7YstlSpp3hOy7dOupeH8O3WaYGMGnptAf+fG/AfWMwoLcy8pJSQg4sW"
-    "CdaPfcdlKSUUAFFdnXtKVrDkmCXGHKkX13xUkalmcBpk3Bm9tTAtE0y/4lWGM4crAu9+YxnNudGPP+GAu88D1IMBTm1v"
-    "VrE3+oW/+BVpUBEO9xJnfdZgd7NY34L3FrxfWrVukeOZgfjbgS1BzfrSuQknlQK8e5k8E3aTUA3MuUxpITZGtI1TXNZK"
-    "aPuar4GPmd18F9ktnPkmPlqboBX592/Pv3paH/cgRry0E+OxnYFe+mEr+NKaJmjrDkSjJR63M3BYa2Py1uP72vZAfVOw"
-    "0W0v1QnDHaJ2qWeOa4S4+kTrH41VEXB508dtS7QsBsoXxNr/lxxhW5VtVthmhReaFTzMFYAyGu6Xs8RG9TiNxtxYjEb6"
-    "ZgnC8l/YKUfE54C8Koyi+yPsoR7jlYMOu1u+wMC6H5UYiyICsOcGxRKTSGOThQg+FVHLlBD+wl2DjB44ov1HGWQ9u7uI"
-    "szQDB8A/Qhmk+C/Ijg7rNrHg1oAMt7g4vp4h7W2+nr20e43ryo5Ae3oQcCNaPq4AtU6VKREisXulVZHbzbqcCwiHpdK4"
-    "+E9bNGlvEV6oraXL30tEPYY9TOdqv7/fcKS/yRC/PAELLIScL9JhbY2Fz1tiKRcsepTgl/s6tZ/f/fbjX0/O/uPdGtHU"
-    "Xdxt86vDHUcSoDBIlV5RlWqv+JGaa3xwx9BGm215sC0PtuXBcyzxuMQwuL2lIsEB1AH8Hz9EJLRIBV/+GGDAP7VsICoM"
-    "aDBLgR2wQzbALYz5yC9sUq+ZP/o9l/vg7n9e8cHvY/zPaPDDYPwvf+hRLXEm4jmUBkcHo0Z+uqePOCnntPW41eWkboml"
-    "tvBEljuivbmn1ukPaNziR6LFTPqbVw0uShiTXxo3ctW6VFRPXjhnBgnp6QskG+SjSh6DgWwi6TCBW2SW0uePeXHjv0/B"
-    "bX271lje0vsb1GDwenNeN6OpBp4kuLfyOpHJZyRzzUIlzJGd8GV3uMnYbnI8OT/Hnar0xV2SfGf6fgs1mmAwWIgI946o"
-    "55n+BQqP5vO2ZbpLyxkW3yhvSXwavTbc1fjx6qdR+lx6wdFgDIakL+ZMMamFyyfpQqtsvvApuvwFhP1KuilUXh0lj9ea"
-    "hw0LIkfnNKyT2X/jUq2OpFER7/75VGW/0bbW2dY621rnGSbICYADdWdIXfkBART0uGPyidUNBr0d1aPxIGF2B+Y3qmkQ"
-    "qdemuQY0O8U0N6c1UnF78n8YjEsIDoP4sym6MNgOpVUIhiFzOG3GVtt2zbKLoq66L8dGat4yu3Cm5kzGfgeN0u4DK8Oc"
-    "q+KXtpw5F438B2E3UEYsZAgeXFuffdraLB7W8Vgqy1qStc+SGmobfOg3lbWdPUG8bpz7abCT81PmXxfxLVx+e3b68+nl"
-    "5PKXn9996PkvZB5lqBhjm/u2uW+b+56jz3c4lsMGd18R+Fg1hxSWT+7wcXxmR2ecPhWwgOfH/Wa5kORrzWUk6dosVEeg"
-    "mpU96tLN7nlEfHbbparE3tFlWglAD+4TFoe0G5NWN/Bbfu4+9IOLby/+ynbwa3Q9T7g2Aj9yzdKMR9GKic9BlBl5Kz7G"
-    "c+h/QKGYhZbK2OH9h7BguyClb/Utyd1nmLMnu1U+EnNLJHku+tTe5lS6cDoXgiTFzafllg477S+9UOqJusElIPc+niRh"
-    "QYYwupLBAnPbylEnJlDNxENlyO4rE/WiBvWM5xM18qwWs2LEzid+lIf0a2D5BNJ+VQ2QVnnwlK/3tpl3m3m3mfcZMm+O"
-    "/DmCFFtnERZhhCE1omtSr9/U5WGeoskTqWBwgX7jRpijmxcvOYYsEI3r9T1CwIMJ34rF7Bj5Bt1PrBDnm2V8HGTiPu97"
-    "vuX6Wj7C8x5w/b7PfNphckZL85/xeIfdct9Ji/OQP83t/xVbeYZqUvXrGwXJTUnUU1aTBrpLG4mWBY39zegVezpqunSJ"
-    "rFu/H6ua1stokbtLYSFC/8ambSsn3WtbQnJpk3ThKI+7rwbkvl3Vxbk724bOV7PnwR2za3cw29v3f/qf//pvPMsJ8O0O"
-    "1ytwoqR0VNxX13IeYzvM07cXCKSNPLzd0XbDUNy6YN67HQ0PLUDct8KlG2tc1lV+OmF9UzwPW85EcSdH5qdqQRV8x+l8"
-    "F7uBZS7c9AzAtz1wEpiGWMKT0SSeyPExLk40pGNk9A02NXhaSVw722UIr3610itV4ANzLdWtFrOZ/UigS+VYLBGWz8bC"
-    "0xM3G2Afz9x5gV/WPv6mQ6pGyeFU2FyLhXuRW9xbuxf5sux24Cn2RdpwVhyBQ0eJpNXaqeDDF1UPQmk3+LTioOej69JB"
-    "qOjoxwzfKZ+nwg3unqnVT9YBc69y8vf9gbvE43hbVP+zF9VNsM6BebR/cPjq+z/+67/9wKdBaLNmS+3ojrqqP808pLER"
-    "c9jELNy0VZFPCPi2kClAv3LMqz2gZ+ea4tofy4Rnc+0OH8WNRz4JtmD76Cv7TaBtidF1003jUufjY6Dc4OBpR5NAhYII"
-    "lry6fRN/zLLYngWOh/WCi2d4CFNsZIg6cwd1H/vaX7qDrqfZ3G5IdPRtb1QhftCBOCT20B4lrnS+tkTfKfsjt92BtDjh"
-    "qHRl+6wWn4jpCh/NTrDE0av1HF2WCNhPpTkLRSDpAEJkC0oOImE/qT5mRlgkvhpX+GjtK0us/PGHLtqBYvgGK5m0wZU7"
-    "yAyPJ8MzuELLCD6H+FZhpWhgy55xsKEyNI/tx+zVT2Go5vJfylTI1jrwCu3vOwifQqLlblqTjhSjo5r9CWl23GM604x2"
-    "V7uTFGWwcGchrircVLv+MjOHo/XMnBZvs523qY4Gb9keuzj98+mHy91jYHFCR4whm/ZIcNBW1QblGYUy9VeHHcyQv8x2"
-    "gOblu1/fP0J0fP+/NNcXLnicrVdNcxs3Er3zV/TSB1EVzqwtOakKmaRKpSgq71ofJSmbgzflAWdAEtbMYBbASOJa+e/7"
-    "ugFSkkVblz2oRGCA/nz9upFl2aBVjZ7QsKzNtQnDQaV96UwXjG2xeyi7E7pdqkBXq067MWGvvCbVVnS4KmvbBU+9186T"
-    "vut0GcjOSVFpmwZHstq0moK1dU6/e/xaGk/+2tQ1ROoWB4Py19RqXXmKJtBo4bQOY6qND5kJuvFjqnStgx6T054/zXUo"
-    "lzihZrrGZt/it10Y/Pt3v/d674fdCW8ShN2asKQs++RtKyY7rSqysOkfl2enpNsbDQ90PhzA4E4FMzO1CSt4fqH/0xuo"
-    "o/NVWOLyfv7jd3BE5EZDcanRQVUqqMmA6AYhiEF7k7/NXw8HGYL709+yjI51q50KuqLZima9W2hNc2cbWsKiGtfybjWl"
-    "ylJrA+kKkmHxL4PBq6RoMPg/pmEwOCBnoSh9GpOqjfIaQVbtiua1WhBDYowD7dy4RjEUWBqQEVxfBnOj15e96FcIrV+1"
-    "5SD5Ax2vXtGhbYNTJazP6CImQ3kquhjOFMJuVcRQGJg/t3WlHY107TXQ4WDDgpWFJeJlar3jCSlaIrl8unP2E/tpWh9U"
-    "XXtEb20WJDniMP7BUlgzUJfOIQtsRtRfjDlmUKBCnsx8ZiAdnp2cHJz+SnmeJyQVNIKCIrMkKxjkQ2V7UaPv4HO9eo6x"
-    "MRWfh/Z6OCFEEashAwcriP2rwHHyfVlqH0O6PjpXiAXOauesw/rz8Nq0VbyF7Qbn1UJv1kvThiQyypwrU/dO53S2+S3e"
-    "kgjc2MaGQ5OVUNfKBxLAIOlwDEc5OMecig2idjigXS853bhqZ5uMSJnNBU5+8o2gptLc+Txk0MH2G1X3+q8dhPhar2AV"
-    "DO6Uw7cAaPAZP0Xk462skHr2nGFBEaw17S5b+1yjL5e6UWvFBfCDYPknHlmhPa4Et+gbLZ+RDGQ2ecpeTiOHQOVMA2ca"
-    "CDLtYpuc/EUwoVRrZVo6O796d3ZakFdwWaDPRRXFQJ7EhEo4H90ccVjHnD3jbMuG4ogzalavy3YhBUNIcaXnqq/DrjAh"
-    "YxQE1rLBnOpk8hQpixlsbKVJg8pWD9golXMGRMgXPNvA9cPMl6MEb3Sr2lIXOSdlqeuuoFvrrn0UIq5wOk4tmB9KcaMB"
-    "U00ewhXhGBuAgrWlYRYVsPrI3gUKClsfXWTkCtDQdwj/213JDrcJ/9gbwa5fc3Wr7xiRVPCPgm05QK/ghLX+FpAC8ktE"
-    "ZQRug4F+nOSxnEZ1jHKR3ZgK1LYbu9bK9hsQKC/8t+AkINzczaLVWdaouyxh57SYpJih+NuSm0Hx2PI+CP9WWxCTJFwc"
-    "/QbA2PkcDRDiUBQLODlT6AHCjz1aaoCL7OEJM3kppIjYWuRnWwlm2Uyhja5rSPL/XkIH9jEPJJPCivUQG0PsSOUzGyWi"
-    "eai91A84spEXNigSQtGK27bEhym8MJzMrX2FAcExhBP2Nnt0pNiNOfS6dIjEFzXSMuxIdZ1WTnIXowf3f4oXJqcHJ0e/"
-    "FLFFHTGMSkDeDwb38oPuEzMyzWLRaCXFcj+4Rzvf/OH0a3y933A277zBugCnaNequsDioKW+jd0YzqzpF+xoKmbS1C2Z"
-    "TzrrwhpMmBAWuQjcY4E9E7xIQ7Kr2J8ZZ4mhxrJI3jMQQJaYAnj3cUk4/UmsiILfsuBnVXVPV49uPKtI1oP8yi2wi/Nh"
-    "iiRoKbAPf0bBP/zIkhvjmRI/VrrTbaXbchXt7wBWOPPEsKjGeJl9Ni06SuZz3NGi7Dd7YnYwjUZSvzTXwbaOG1eWpRMC"
-    "xVtEtGSCYqlrOd+zHMH+R05K9P0APU+zAEYt104coFKRUDw4FdgKlBNVG3wTRctVEr//eoMD13chSn/3sKTRYXB1dkh/"
-    "p8t3x+9Or3an0PlRKI31ckl79ifJe7svbmvXmFYlcVebFY0g5Oro4uRbUuI4FitrsLU5yshNH7g4/gRVHcvSWwSy1VPm"
-    "UR+Z70uajR350eiVYxI+ulNNV2/lnKjnoOLAem5HxVZzHkZ/GPMeC1EsG5Fsskz+9R3TPFJuX9ALJkxX9rZrjA8M4gBA"
-    "5a9xxQGQvjVlXvcR9VJxEbZZttLrft3ama2YddvEfy9YlBSm2hdJ2y2TJw9suuD/sa2KTeNNR4dtzFGjNLD//BsPjV+Z"
-    "guTlBGl/KMNQ55KGSPSu2tpuzGFe2z99KBx+tzytK8s0e3J4/oKTog1X4axa0ev8zVfSze84CTu/PWdMjrIVx4Qe1sWB"
-    "B6/FvuMZB7RkysD/8SBgwo19h0EItofBaep5CRWshLKbG0aj+a8G4+5Txn1UNT+XmO2+khGMFQfn5/Th4OL4Ei2QK4af"
-    "Dpz6rouvHNPd8bkCzzqNcSeOVJiMYOWcJ1m+b2Lzx50ddP9Hj9Q4SfF77QUH5DFqb8FF6+tZB8r8SpT5hYxz/Eqk3y+P"
-    "LqRwrpHwq7N/HvGE8t4uwMFrsAPm8t6EmYnReZpADiL51DRi66OEJcYjzZP3t+P92AIlJBCv+33uzdvNRgPlChllGXON"
-    "VCgYMMucnvNQtAu7j+IRZm7miLGwUiV12jczVCe/ctOEg83Dy3/RiFutW0i3xPTQ9KEHa7K2ssZAj1Fk4Wzf8aQaMBWn"
-    "vhCnifGTRx5rFMfjA+nx6fkkpYXHQM5w6W/45wthSh4nh9cM8Ym15/LgHAzO4gvjySN/m6gvHz38bP3GW0wG+HzwP7+s"
-    "Lso="
+    "Y29tcGxldGlvbjoxMDY4LGlucHV0czoxMTQ0LGxsbXM6MjMwMCxtY3BfdG9vbHM6MTkzNSxzY2hlbWE6NTE5MCxza2ls"
+    "bDoyMTkwCnicrVbbbuM2EP2VgV7WBSSjfU2wD0E2vabdYJ1usDAMmJbGFtcUKZBUFHdRoF/TD+uXdGYk2oqbPCzQPEQi"
+    "NXPmduYkX7Kdd10bsovlMsty+rXziDHLsx/4CcE16Cxegu9sgL5GC7FGKF3TKFuB0RbBqgYDWJdu59kqX2a1/h9ADGHc"
+    "6hDFXkdsAmy9a6Ao5NG1EB0dohvNybQQs6/0+0r7Cg1GJJ938iIFxlrb3SWosCdf7UPMwXmwiFUgzwNK4Z4KdRtXHaBU"
+    "FpQNPfoB0mOQtn/gJ+Aj+oMg5tDrWLsuMjKdYVY6S/jN2++VCfjN4L3FWNbk/aB0BMfIDGEjGOfanKtK0S45conGYAWb"
+    "A9ekaTgMT5NwFBZ+vb4bu6I2aKTIUHq9QVAgVxf0UrqO0LdGUYIKYtca5JdKl5GfrYoRvRVQNm7aLlLACreq++evv4eK"
+    "O8v1dpKtalsqENatbp+YJmuoHIaLoRHQO084W4KEq7s70EHmRD5vQk4lfA5uCFUUCdy4nWb4W7cDbdNYaCB9rSIDNDoE"
+    "biedKH/0jbbKwIxxo9tTu2pdVWjH/uJT6zyP50ZeqMUDTXLhbSWT7poNzbfKuY6fF+9/48vrxUeY0Vn5Xat8wDcUuIud"
+    "MuYA+FSalG5A/8h8WvBzQsLZtdHlnrzWRb2W/Plb7YJ0OSBxgfbHUR3jKLjfx1gJvXTtgcCv6UHUNETF2SSh9eLD9Xw+"
+    "h3eL+/WF4BtFmyA9HzsdyRwj94J+8mxc0UE0Rr2QhV/l35KELLOiCExZilkU1o2HVW47Y5ImaEtEbHUkEjMsK4+lrmb5"
+    "lmnNYZ6v87ik5hRjK/C8n3Q3Omf3lK1snzQwE1ze24nJe5pdq8Zdl1LZdEhiNd3u5Sr/jn+9lNq4rstTxXvEdhLlR9cD"
+    "NenAwsGfJvjjsk58KaI6nDnLVMm5p5XOuV3DtMM8FdUov2cfnij5XMloqShiNA0rCEdFWv8juEgwObGo5+2i6uVikuC4"
+    "+JMEmeWT/K4oO9KSolRhUO4xp0cZCYFuXMDjwBfqAI3zrP/YIqXHPOaLVEnQf0zRH3QVa6FyjXpXx1SxEfSodhPbX24+"
+    "vf14dfv7zavgrrfop+i1A7oLVPekZBGjU8GthGpJgp09Y9edXPJkyIebx/qcgungjCKlS8w/nlMvXqB6no7Rd4n4g3qd"
+    "8ukEsAvPKjmxm/Rqcv/JdayTP8H4IdWYROwE+1lgWT6LYUMTmR487cSgYvxHK0Uqw+OLhixzU7szutyPekZiMyFL4XH7"
+    "ipFI6TEo/fVQ5VFM0vFZR1cTET2VV4sPq6W8bLStzgKqqqJNDjzN8Sv79WLeK17Tc2lh9ZStHD6+xF827I8cFsEWHp8y"
+    "HQT5lOjre4OqrCXqM+IIU/JzWaIMvHORVPn4TxyLeMhWf/4LWgQ5uXiczVfbbttGEH22v2JBBKhT6OqgD2XRB6Nw27RB"
+    "bdRtgkBgkxU5JDcmd5ndpWnF0L93ZklJFCVVDFKh1QMF7mWuZ84MzxMNYM9mT94zE6aQc8/3UmsL44/HH4ySw3p1pHQy"
+    "jjSP7fhycjkZTi/HzfGBZxcF4C01/wChxfdCqwK0FWA8/8mTPAf6b04Zq4VM8FQEJtSisEJJXH6TKmYVc8a4zZiXmcWN"
+    "Suks8pYDz6SqtC1Bc6Uy4HJH0k8kggnJQl4IyzMzasuLcQGWKI5HkaAbPLttmVtvD2ZBcJ4JY4fCQm5OGJxYq/xdyykh"
+    "LSSgd5z6IwUWC23QMbQIt3MhRV7mnj9pOTdBv6zqIe5GAis4SrMoN+ONWApUzh9rudNJW/KLXiGLIAML/wMscUtgqs3x"
+    "yHQNH0uhIfL8WS0k6OGOBnPSyrgHKHok62dVsZzLBblEV7bwPOmVmBhsmJ7QE4w0X7RckWU+P+BJpmRCnlRc2AGVqYFQ"
+    "ychVaRvUayB+0/Z2RBDPub4nZRiTmxgzimWkdM6JLQpu0421DT6Wg5ZhWeYtg65hV1hcGWA1IHASsIYpLJBM4KNKQboq"
+    "CVWOSYgYoK0DlqoKHkBj2biFrZSQjn4Mw+eQ/efVcoUpqUAPQ26AuSsDCqMFTbt/zfjwU0CPyfDbYfD1s5ojXoFMMNL+"
+    "ZZskcENIomqMzFwZ2IvtbeJqG3LHFyxXGr5jGgrATGBW3YLXoTgjPjnZaMdL4mc0w8ndvBQaYrHanO1Y0QLEeilYR5Nr"
+    "jWDeIRUR2ZQRAlIQSWq3Uj6bDqYBkS9PHDD3Zr6biOVu/rZV/nr99vvXV6/+vP7HiDwR1lQl0YleXRaPGsTtiF00InzC"
+    "dlFaiGq0I6Z1Kc3zOlmrTE97QRovnhDQvCiO+0itEg8Sx6A1FGWuE3dd1Hg4nIf9mW8EfmUodAyFlTlIa7byT8kvFjal"
+    "C30MvHVnGxsp4pVwxLWppRdklzAq45ba1t6xpzvTtLscxapPk8tUIk6Zs9LsA6YbVO6hR7TeqlKzq9uXrD7fddOJXwk7"
+    "6u/qXHAOj4XSp2zuJORdM7H+e43qjUYQs1/ubn5DGtLALrjrXANW4QafYw8TsWtKjzi9uhLebksDLzQPpzLrh7vXzqo9"
+    "WletaKPyc1VQ1VABYxk2TaqrAzl/r4o9vWf6efo200wnlsibPDz0UdKtTqk6UW/jeA2XTYYCMnJncK39dHv7ur3T1sSi"
+    "0Rz0IW4so4dTTu6pMrYnd0cRDt6GuHEuZLRFir4/JeqoOI6zX8joVDamHkRJWJfMVzNGV8NmhDiuolqPDDRA1mNDR1Gf"
+    "1ISqWJwwMwYJNoQvaZCr7y0y1GtPYlM3EmmcqPuMJsRn+PW6d3489LFPMyPwMHXpPNoTV66urerTIOswns2o5t0C1iZO"
+    "S2cbgjkQ2IaPjiMeD6LvMkTss7C0iBiDA7mjOcMu3seomNVKffb79Y/vn48oSCqOzVZgD83Yrck5E7k4cmXaujKd0K8b"
+    "Rcc/xwP3NxH6Qz14nNVaUXPbNhL+KxjOzcS5oTh2O/dwctuZjOtec+e7eGK3mY6lhhC5klCRAAuAlhWP//vtAqBEiXQt"
+    "NfHdOA+JCIKLxe63u98CuY+sUoWJhjf3keQlRMNoDkUVxVEOJtOiskJJHPxeZXUJ0nJ6ZvRNzKSyLONFwScFJOycZ3OW"
+    "Omk344RkpUwYZufATMUzGBiouOYWcpapsuQyZxW3c6amOAcnVlrNNC8T9lbeqgUw7lZh3LC0Wtk5rpoVYiFsUq3YNyT+"
+    "OzYY/GZw/NU3t7yo4btXKVsKlJiG5xRl/PPq3X+YmvwGmWUlt9lcyBmux62T/gqFC1nV9iqbQ8nTUyYs49IsQRumJPjP"
+    "Qd5CoSrAEWZsrmobs/R+FKnFKBoyq2uI2SjKueX0nCTJQxqz5VwZYCmNpn5lwMXw281q7IgzDaYurNcIjUAm5bJRGAe8"
+    "FyZoNDIELuo/WC9E9tVoLLQmzg7LCWugmL5O2Bs25aKo3QS/qY3eU14YpzhorTSN4KuFkPkootESjOEz8A9oNVzy4SEY"
+    "mKOecvAJtGJwhxbLVA6nLB1FBvFRG5I1inhGUPmo4fdaaECpKfkdjeB9JOHO3ozRUASQBhCFkDjBKqZryWhG0uN8E6zX"
+    "mMYwuAW9aoTEtH3mNmWcXdYqGjJIoRAA3hpksay27KgEyxP0o8wInqc9a3q/sffnP6SI2hmuOeHZwuk+rYuCWdT1dZ+y"
+    "g8GEfJ/SjgziQK5cyJihh9aF2zA5RQS7h134B4dNNHwaoCdk7GC5RiQZjAFGXoIR20JyNLyP7KqicPZYwtcYYBVoKwCj"
+    "/f7hIY7aYNzjg4d4nSJmGsB2csQ/aJQZdDLqeOp3vJyD7LiYkRgCezN6qPZBj/UsYzXGdUehD3NFYNpoO+UYO/hiqXSR"
+    "R2gCM0cjtARNMCkAl49sTaBneSUsRk7SludCiSzK81zQF7y4bKnrXx9o7xDo3U3SOk1QYdpu5o1peYn5w2XoIIHn72Sx"
+    "+hGjNxq6PEXbwh8Ymrfgh30aQPhBWSmLGX4zu+3xQhg7EBZK07HNBb5yLnav2VSrEmHv/qkrsv9gYNXBHqbvP7amoVYw"
+    "A91Z/ZpCUGhUgZbH16WQoqzLaHjc8tAxWseqPcS9Q3RWPGyo4EEsaV/yOy/35Lgt+evn87s3d1dn2osf4Vrz1f8JETkU"
+    "YKFLFNywywKWiu0pFq6F8S7C5KUxrUNuEBMrcNkBa5NUE5VTXpQhMT9bOnBlnwXNd83mhIwPdWb/7E7Qxjs7eMo3wQkd"
+    "53if7fqmSUBr5yAEehL0exr11dL5Jna1GHdEPiJidJQpiZ4qv/2BBL4+2A8LgGqPIPtRLX0pRGfQJ1vJ9PjwgHrCB924"
+    "+d84YQpY+bso5EhHFEGdPCEtMhJVORrUwP+UQiGDokDWNyEKYQWWVPIS1k+F3mP/Prs82DeIeswVm2myLieP+MZxJPTN"
+    "ElWNqeoZQGDkrui10+s6Jf6t7b+Ekm3J9cK5Rq7eTV13MVUaaTCuQKw/ijsB0lKsKKKH8a5iyGVFAZ4pz8B6fu7YRIdj"
+    "AOoas7laEtSJ0kNQfq0krfGlcObRcBiyPrMY8wkUPZnX82Gk527CEH9kqkaETQuOsY4NVV0VQD9ykVn6F11hQUsHLJpc"
+    "4nYRdMFMz5SGiYMjygcZN54JkhyvCL799YYPPo3pr+PB3wfjv/7Fl94LkDOEzfCrdu3FF0KSrdHNE2y3elPPNh9oK3LF"
+    "V6xUmqgqVICwQoi6gWiHORjxyclGPd76mvyVk7t5qDRMRfPypifzdIfGO1W8kydETq0WemYOYja3W/i9OYlPqL5bPvuM"
+    "IrS75L/Of/n25zcXP53/oUV877CUuIm9GDhONRiECTsKIoYbpLnQxQClXuG1d1bj6ZOXG5+4m27trV3K51XljzREdUe7"
+    "xjZWAXaDvoXFvgQDcYqhwN5cXjbHJ/jNK8xn4bSDEDEY0CENHWEcHKMo7Gm3XftVQyfurKVnpo+TdqDVD+brZhuEBobC"
+    "3GGS2YI04dn3z/speOl77XBagCAiMrPV5n1NegmjCmrrH+nydlu4NiMkW30hQvhnQPgY/XgEhR3+UaiZ6ALxQs2wpDe0"
+    "HON7Gc6eSmEMkUB8wlIBGmORF+yIEGjVAuN0LvIc5OGssDZ9qcJ1ZCj2aWf/omqKh7dejQ5vd+IbYS/HXbtJA+4qpbs5"
+    "+dwNO7JDsRe7ipm7RsoROMhjSij+nFOzs6uf2RE+Y4hVXBvAiCtrW/OiWDG4y4raoF4jOdOqrjDtoK9LZbx4b5kYp/HM"
+    "4vRmydfJSI7km/bM6ZBRLvrojkIzc0s/Ttl560OaQprGWEmmhwKmkf1lCeQHjbvxhnJt5xF3jBKbIHxBZ9hMTB1ZvBPG"
+    "umq0TRfjKOz0OdQiv5FWPas2rGqz5KFLXIfDGQRD4Fu7a5CT+pbooVEnh6236TJ2bIkUAOGyZ1bGsNvWr50A1nDZeGhM"
+    "Snaae79P966PuIZAdbYIK49fLAfBpHjbPZ25otHWYd3RWSGyBV2DDOapqwb0bq6Maw982+fbwdBDUKOwSS2SaMFwJA3R"
+    "FywWxF9MIDCUBeijw+sFLb8nR8lzDcbdGEyEzLeK/3B4QiZe0vH7ZzIXShPGN8RNR98mLU17sO95Xd8SyzXbdw5wjH9n"
+    "oRcLxUxV3U2f4WAw7FELUenV+7MkSdj3V9fpcHMI64hxoMMWp4M9HFYGaUQGn8NimwPEsKFNB3jiWjFSa5+WiIqPVf19"
+    "62MXENSr0j2PM9mTxLXZ6lqrl0OLOizWa9Zzlsnznks4uk5enyP7w6Ild9d8/rxjBoHfihI8vjDdo0NkBoQvgUzHtVzu"
+    "eyJPXC9QkLtflWz7ojDBTw9GYai0T+e2jV7c3VKGLfmrs6PU7djbZujuJTEgyI/TqdlC4WMHIa3jjUKU4olPTlqfnBzT"
+    "n+6lw/RwlP0JU/3RHmkv4fRgv3ujBjXoaP+hO+3M5lwjNQFtnElpQq8eMrx4lDXtx5T8dvz/gwB36+1wesrom1BMm0SY"
+    "9Fz2EL0OJlnvP2gddHyGmyBcsgL5ge5Rt+J2/PBfFHIFFHic1Vptb9s2EP4rhDFg6WAbcYt9mIN+CNJ07ZYtQZM1KBKv"
+    "pqWTxUYiNZKK4wb577sjJVu2lMZq4g3ph9YSyeO9PHd8juptxyqVmM7w4rYjeQqdYWeqAWyn27HCJvT8Kz0zo1JQEvaY"
+    "zqVhsxgkszGwQKUplyFLhARGAgyTqnzbRykhmECLzAolHy1LyCy3p0EMKe8Mbzt2npF+avIFAlI40yoDbQUYGvXWLGYZ"
+    "q4Wc1hQ6jxWzipU2hxDxPLE4MFM6CTt33Y6JVW4rgiboL+DyHtOEZAHPhOWJ6VflRfgC7lAcD0NBK3hyUlHXD3c7uFUL"
+    "EzUYJ3zdSNpHwz+50BBiZMt5I9peSmU5KVBI4OGxTObvhEQ5VufgzMIfgRXX4F875dD7IaSZsiDtcjbutMBNIoztCQup"
+    "qYDnCF+64LoBFmmVsl7P/ZNn5Plez6o6TjZe1goStP5zZRqaAVPQtd3PcONIaFSBtsfhVEiR5mlnuFsJ6S6606oNxB0j"
+    "nDNeGJTwQixpn/IbL3ewW5X8antA8fGp60y2+Ddcaz7/nyAUQgIWKvB54164gmFjhPYe4+bK+OB0mdJMAoQG0TAHV0g0"
+    "Fg41UeEcs1AyLs0MdB1dTyV1K/WIW8J34Yn1MDgho7bgaJ5dqxrdNQseinUR1FqwPQbWY11WwEWwEVIr58wHemZwDXru"
+    "otJlM2Gp+FJ08JntBEpijNLXb0nUi3pcv0dCqxheAWQbJPw7NWN4Zs0pkLRk5STYbZ/cD8SvnsP/TQAjsEFcCeA5F5Yp"
+    "ShCKgbQsUSrrUtUrk2aPEiiAJIGQTeZUxAUyAYoPHvsK48b+ODipx/UJBbcKNyYhlsLlNJmnk3vCnSiEF4Z7hqp2iQUY"
+    "QKyFjgRUT49Fxf+5Cok+nSUp11cu2nJ+HDlCFimdciIjGbfO0Wv5WlEsSTp3o3XF9rGkJYB+wpoyBWvQh+DZVY1zAera"
+    "ZbGaUfbg+eRerOCW9ngq6HqAtQPrI8kJn0CycrCQoybAOHNDQ/wRqByxFSUcCwdnNs8SoB+hCCz9i0GwoKWDFE1O0VCE"
+    "W+GgplNmC1ts4cjZR/BiCvUCbjztJjleERz9+4L3vo7or93eL73RTz942nIEcoqYHL6s8hYcEJICiRiaKAONpXKVS1UV"
+    "OeVzlipNfQFkgJhF/LsXnTXWZcRXJxv1eO/5zEsnd/mQaYhEOXjRUCnrr0ZrDKhWhERoYxeZGMQ0tivJcTHoDogbWT59"
+    "xIG7vuXvh59ef9w/+uvwmx65paxUM4lGbNTu4FSDGd5nO4WI4RJpri5g9lNj9sIHq4z04PkmP1pT5Rm5O0l4liEtYONM"
+    "ZDdk75iFCszQ0weG7R+mYIRJwPZPTpgwrlrimh+xTPZ6X4zyWdrrxZBQR9LQxGxxo1ZlAIU9jIwzvyudYeQuCoiemqaW"
+    "oYbe5nw5K80gwDEUlqcYILOSNZQyGXI1WrCJgidubqEj4ZT43Urb/or0EkYl3BJjbuza11vyKsEmXz0Rv/4enN/HyO4B"
+    "eo2SJWoqqlg/UlMkI2V/g8VjRlwAQZYKY4gR4xOeQ6Ax0XnCdgh7Vl1hEYhFGIJsINlPIrIVfnPTVNpc941iH0bOJ5VT"
+    "cr33atR6Kie+FPZ8Yr9e5OAmU7raTx26F47zUQp33dkeuvbW8VgIu1SXfjs9/pNeHpx+ZDv4jJmacW0AEzfNbc6TZM7g"
+    "JkhygxqxqVZ5hsULg5wq46V7l3RxFg8szi53bADPNnS6lO2UupSXcr86MxoyKrOfFc0PzDX92GOHlYU0hTTt4jkctYVv"
+    "Kftpuf25Rmu8o9wFxQ53ZB9bXhzgE6T9InI8/kYY687yVSbf7RSWbkMtihtp1bBryUmXW7bd4qy4FkQwFGx1fQ8KUtMW"
+    "DSR00G6/ZQO45kskUAiXDQ8cLAKr+lXL0QIuywiNSMnaNZC304010f6ibDhfFDuPni2DwxJ9Xb0XPKXnygXxzkEigiuM"
+    "0LgXj92pRGOxMq6t8r2479GL3osarGVRkcR1hjgPKRmeWcTJTEHKKP1pTUMx24oSl/JBLVpVH9p+Q/YXhhqMIXY1ETJc"
+    "oVXD4YAiPON04/M4TkhVyvirEn99tEoHy95u04vqpi1mi1bNBcC1a2sbPdtMCFQ2ryTCAT4WLt2pYGl8+uGg3++zN6dn"
+    "4+Hyu4NrNooWw+J0sA2wfhKRrTBqkKAF8Jhmo7w2L7yzvAsYuKac1NqkOaaD1KrmG4z7vvvRrQXwIHYue7C/KE1daPV8"
+    "CGet2fCardzg85BNeHDl0BDh0Yh9wA2yrIgtvpv428gZkrogb7g0ay3CX5tNoWg7RAoenHjuYTRlAAROgZTPtdVuPbFI"
+    "rq9QEJUIIVkKlvfRBzKgrrGPS1tDuKAcD1fZpV6c1C9N8p+7d8bOYu/YIftw+HaM2UQgiCKzAuH77tMqt2SJSMUDSwaV"
+    "JYNd+lP/7he1h+h3uOpbNpItxSXUZp9uS9RgoP1CdyMfxFwjRwNtnEtpQqMeshi4lz5uRhm9OQRcQh4JdTjdY7SmONbL"
+    "Ktpv+N5KfUbhkoX9hdaFjlv4GItbZiDP6f8+rCT96O5fUGLssXic7V0LbxtHkv4rDWKBSAeSoiRnb0M5BgTF2dVFdgRL"
+    "t4tA5lHNmSY51nB6drpHMuMVsL/mftj9kquq7p63yCGtM3RYxogkzqNeXf1VVb/4peOFgYqF1xl2Bv3jTrcT8YWAD3D5"
+    "LtDw+V4kKpARXDrsv+oP4MokTWZCjBPx9zRIhBrHSz2nB978eNz/AR7whfKSINbmtTOiNGQPc67Z9TIWSZfBNe+O8chn"
+    "Z0svlLFWLFXAiInPIItmcso48+RiAY/0wiASTEsZ9j9GH6NTlkip3c0u42HAlVDwR7Rk05DPGGrQhQeiaZAsOEqB9EAo"
+    "naSeDu6Fe1mRBDxiXC0j72M0h4+hSPqggkx1nOrO8EtH6yUoocVnNEYcxMJ3Hx+7nVkoJzwc82SmOsObL854vd4nBbp3"
+    "OxrUhc/AOYhm8NnaDEhMeahE1VQ8Ug8iYQ+BnjMJSv/H1a/vmYjuBZhIwBWmtA+SnZgnOLvnYSrYnkxYj03hJ9wOov0u"
+    "03PBgggUAM3gMSIjJ5/QsndiKXw2WbKYJyCsBnYk9GO3IL3VvttRc5lovCQblBFRugCtO05XtMlorY6GNooLbdNl+DID"
+    "0fFttueLKU9DcBb8uN8kVG8ahCIXJuZ6vt6uD0mgBVnFWnguEnCRCPxIS2vUId2fLLVQ5H4RCxZ8Bk/x1A8kiigWE+H7"
+    "YD1wepkmHlieM+g9+jvFIhQfmkwhwcvT67/0jrqs3+93WQC+TcplnKCBBAhJ/KwjFdT0xSSd5QpOwO8Fj9brCE31wHTC"
+    "PTHh3h3pEETQvBEPmUgSmagyHx0shKRGtpygNSciWc/I45EnQpLe9iPGp+hHeh4otsBuqAT0PuheYJ9by+fWCFFp0wX/"
+    "nDublQOlnrUSBNyo0KZg31wCbw7u7YFUyvSGaRqGphkUv4cmxN5ya13xw9ufb9neYAj+AM25CKB/QcNH0G4zYTgg+EAj"
+    "W+80D1U0UXEQhj0/SDb2TfTFiowG/rD7GtVAKxK7wtKbiwXfwlVi6MBGMQv+zJdeugCVCUsQeWzLfqf2wYuUFtxHoZI0"
+    "irDvl8SYBiL0N8c6gjCjQpc5ZbCb9XphuFBDZqSUUbgkUQGvwB7atLEvtYZWJAuXhIH4EfJgC+g13ExjQN+XdB3a3ECs"
+    "B/TZNJGLtdaYcO3NN/UBoGTdlochqE6AfREgnHwJ/G4e7AjUH40kP59fvKX2cqiP7ZYFCwqagntztuc8GKFIhFMyacV7"
+    "P8mJ2qIHUhtanYcMAYi0SMBAPWo40gcNhS0nI4RM14le7beSjKseaB+HEKn8LVy9LKGJA2QVF2rnAoBeYw9DqZftZApD"
+    "+dArJBRfLRhaqDFBAUnaiUTqbJ1xIIe/pyAAJkvvT9+9LcO7gniyl4hYcM0nodg/sR0lkhPpYytHbCLwMQE+egu4C2Rc"
+    "fujfUoKhjNnBR8uCL4Uq5hnLLUxJngZyZxkjCM+1kRpSQKWNfaGV0eiSsqI7sA7bi4TAeF5TxljFOmjWFtRkxbRyPFnG"
+    "XClM/yrNgQj2dcCcZaiYpLJ3Z5fkAeoA8w3sZcEUWquVayy8eJt0QiT3oiZKJgeTUBcQ8rTzT9KsR8bbJrmxvQVUcXHB"
+    "Ri+MWYZqmphUv400rqb5mhayNKiEEJ+Ddm0BfheGW7MFRzjFxIRdIRm2d/XL+cVFf+HvrxcC8nIXGgthkr02ce5Nufso"
+    "vlS2U2D2Wg2Be1hldTHU2CoLPsTLOJFUYEBAshBvxKKyDySbAHicsDTyBYZ4SvtRVoVkkwDUheDGoCDhfaB0LyLMMvNi"
+    "0yRkWI9Byjh21dmrAfwH1oTu7XFrqtOokBBiXyaL7YHndh3edk2aQTJQAEBBQJ0gkRFlQQaw3Mv7LJTRjFASLhHPQn5J"
+    "tSXgIia7WdbEciktszzTZe+7bEAJaARouI+hx8PyA5kwg9uQtGI/N/XpgsdkGxRyEfhQoSKrBFLsxIdyTuBdeBQKOwXA"
+    "TBa0BgFoM2QIek0+CWgO70679Gc5A0YGroO7W7f7kGTNwBhYVJSzVCyTFQCRDn53tn8nfagMwCd0AiS0vBMRiU4+kLUF"
+    "BlqIJ6//ESzGSkNa9483XXZz/v7qetRlr19f/Xb15g0VT+BAiMsihbIGFBE+1WhBwiZg+zsBik3ACuA/oZR3EJWDO1FK"
+    "/JXMaiwwLDo1ssYIRtoHWLYhjHEjKiqUguip0lTkX+N7E6EfBLjI6+zOGO1jG/cNEXp98MRNzFTRNbixKXI3XYgzW0FS"
+    "pEJBsBQ1JIY4FII9hpu3TVMZSacSUw9KQilVkMa+gWkM4SUCO0nnlJm/q2msVTeGQJ7Qi5itGWGH7LV5Z4jh/w3SM6ls"
+    "ltSyG8w4R7b51qWoZmQF+6F6IjHtmoCKvhvQe3bIAtwahNwrp35DtAY05hIiehSoOXg6yjGuZJlABMc1whDccM+ktew9"
+    "PMvpGWNt8JAIPVqB50AxAZ0O3oSuBv0Pq31byhpB0cOgp5rmAI3sp/y2eTygoYs8faOBABLNBq5axggyEV4fHn1vIIhG"
+    "r3gQCr+PA0su6BZHlWaJELo2vPZnvErKANcTo0sGag7RyegG1aDItVexjcV0CqCNPpOZE656PIGSAjoUjX0psBGNuVSH"
+    "uehXq5ST4gHGcZlQrVhW4W9ziWBt9CvHy3lpiGJlvLQ8GuOnMRJ4h8fjQMMTfQqJZjxmbAtpCC5/cH925lrHanhwgEHC"
+    "Fqd9mcwO/ASa/OBocDToHR4dZCU42P7XKdnGimqG23DIMAGvT3QgKHrJO/wJCKlAVHAGAW2NnZxGGkt2hBuI5YUbluTj"
+    "Y1H9GyRpaYzQdhvwJ1M9ohm4TlWjCDRoU5ehShbSaf8JFZQC1G+8B31PN94AFEqWCNOFu67p0V5gliBU6y1DUuUygHk6"
+    "OE5XeJEnCUeHh7Jw0UCwqqbtOI1CY59ruFERyVEYPTY2ozH36HHkTI/9rVMpqBw0jw1eoPh2oM/9maSxKZcXgcLeO/ah"
+    "doPMK/KovhLJAnq3LaizYcDUGAkTRY6oi8rYHp9Bz6mPzu76JUrp8jMzCo/PzgMk4iYJpLSOnl2iMGew4E7FnLI84j22"
+    "jImKmX8wmMCALcuYoo7x8/Ta1a1tUKjaoivBq451j1TcprrBlVuAVBXX0Gm47wf4Bg8vC+K62xl4YubXM35dZXSBNSTN"
+    "EeBtk5H0evQrjVGZXk/LttFhIjGn9xvCgyHZNKyUlfvTlVA+qAp+jfknVvQkOfl3FCxwFmKQuRfkwfAkch5XBrxlkyhP"
+    "cz+ucv81wlFIa7qQWynQTpDcGzEOB4OXF1eq4OaUf+yWYXAXcXYR58VEnBJ8ZUhy9ETMCfGpsBB3NgoyUDxY+Dv6huHF"
+    "QFS9W24EejlWYm+WLci1Q7EiDm4QdKD8h2qtxvMnupxXXCeFwVkaH8GBWGyEpVBPjcaW41EE3hn4YhFLLSL9jCWLSVWq"
+    "IZ7T9K3V7uUhfHPrNEBGBb12gP+vDfhPTGYUJmZeUkjIwCURMeaPXStlISTkAFGendsmKhh2zDBjltWLKz7KyFRpcCIy"
+    "ao3eiVANA0wf8CrDkcMlgXe3No1m3ejHn5Hg/vMAda+HQ9ubZey1euEvbkYaTITkXuKozxrsrifrO/DegfdLy9YNcjwz"
+    "EH87sCWoWZ861+GklIC3T5OnwiwSqoA5DzRNxEaItpHGaa2Ylq+5HPiEmcV3oVnCmS3io7kJmpF/d3b51cP6uAYx5IWV"
+    "GKtWBjrt+43gS3OaYK0HUI2meOzKwH6ljMlKj+8rywOTu1yMdmupThmuEDVTPTOcI8TZJ5r/qM2KgMurLi5bomkxML4g"
+    "0f6/xAhTquyiwi4qvNCo4GAuB5RB/7AYJTbKx4kas7QYUfpmAcLIn7dThojPAXllGEX3R9hDO0ZLCx1mtXyOgVU/KggW"
+    "hgRgzw2KBSGRxyYTEXwiwoYhIfyEqwYZPTCk9UcpRD2zuogznYID4B9+4Gn8Dbqjw9pFLLg0IMUlLlauZwh7m89nL8xa"
+    "46qxQ7Be0vO4Eg2bK8CsE6kKjEjtTmFW5H6zKucKusNCJjj5T0s0aW0RXqjMpQe/F5g6DHuaz81h97DmSH8LfNx5Ai0w"
+    "F8FsrvuVORY+a+hLmWLhSoZfHqvcfnn7249/Pb34z7drVJMPUbvFrxZ3LEuAQk/LZElZqrniKNXn+OCOooU2u/Rglx7s"
+    "0oPnmOKxgaF3f09JggWoI/gfNyISWmjBFz962OG3TRuICwMezHBgR+yY9XAJY0b5hQ3q1eNHt2NjH9z9rxve+32EPwa9"
+    "H3qjf/tDh3KJCxHNIDUYHg1q8emRNnFSzGmqccvTSe0CS2XiiVpuSGtzz43THxHd/EOciGngbt7UpChgTHZpVItV60JR"
+    "NXjhmBkEpO0nSDaIR6U4BoRMIGkxgJtHlsL2xyy5cftTcFnfvmks19KHG+Rg8Hp9XDeloQYex7i28jYO4s/I5pb5Uqih"
+    "GfBlD7jI2CxyPL28xJWqtOMujr9TXbeEGpug15uLENeOyOcZ/gUOK+N50zTdtZEMk2/Ut6A+Ua+Quxmtzn5qqc+1Uxwb"
+    "jAFJ2jGn8kEtnD7R80Sms7kL0cUdEGaXdF2pLDuKV+eax7UWRIkuiazV2e1xKWdHgZIhb799qrTeaJfr7HKdXa7zDAPk"
+    "BMCefFBkruyAAOr0uGJyy+wGO72h6tC4FzOzAvMb5TSI1GvDXA2arWHqi9Nqobg5+D8NxgUEByLubIo2AjZDaRmCgWQG"
+    "p/W+1bRcs+iiaKv207GhnDWMLlzIGQsit4JGJnaDlWLWVXGnLWfWRUO3IewO0oh54IMHV+Znt5ubxcM6VoWytCFYuyiZ"
+    "QG6DD/0m06azJ0jWjWM/ETu9PGfudRHdw+Wzi/Nfzq/H17/+8vZ9x+2QWSlQTmMX+3axbxf7nqPOtziWwQa3uwhcX1XH"
+    "1C23rvCRPjPUGaetAgbwHN1vFgtJv8ZYRpqujUJVBKq0skNdutk+jojPdrlUmdlbukwzAejBXcJin1Zj0uwG7uXndqMf"
+    "XDy7+ivbw93oySzmiRK4yTXVKQ/DJROfvTBVwb34GM2g/gGDYhRaSGXIu42w0Haepr36huX+M4zZU7uVNonZKZIsFn1q"
+    "LnNKVTidC0Ga4uLTYkmHlfaXjh8kY3mHU0D2fTxJwoAMYXQpgnnqvlGiVkKgmUmGEsn2MxPVpAbtjOcT1eJsIqY5xdYn"
+    "fhRJujmwbADpsGwGCKvc22b33i7y7iLvLvI+Q+TNkD9DkHzpLMIiUOhTIbom9LpFXQ7mqTc5JiUMztFvVOvm6Ob5S1Yg"
+    "A0Sjan6PEPBkwDdqMUMjW6D7ieXqfLOIj0TGdnvf803XV+IRnveA8/dd5sIOC6Y0Nf8Zj3fYL9adNDkP8VPd/1+JlUWo"
+    "Olc3v5Gz3JRFNWTVeaC7NLFomNA43IxfvqajYksbyNrV+5GsWL2IFpm75C1E6F9btG30pHtNU0g2bJItLOdR+9kAOtun"
+    "lg9eZSf+mG2he3RIJxjmtje/pZEGvDeXihZjmFUtZrWLXbGByzLy5DDCrj78GCmcSOAhzSS48xIwAcSXniMBRIFWDUXM"
+    "O00bxnq9CUaZOkgVh3uGw8PmgSffTyA44UgRUSmlPQ/lA+AKkw2ZSA8rU6DmmQfs/8qsK0L6K1Z22I6w1fzGQzanRm1N"
+    "82q7gZBdOrZLx54jHXO4S5g06NM/SoEcZvB+jKQn+Gvb0RBzcFtvziwDZskzJM4M6W+WHhE4t5sdqGBqFYfRN8x5RF81"
+    "Z1CB0ep0gVvI0HbLfGsMLTNqH6o9Gde5nMFFq8leIeLeXn046/f77Ker69thvr2XpvDtxL2Gx4V+pi1a5girdRPrqzbU"
+    "Wu2smyNQ3/MEU5EPZ8UIZ6ReOf7RzIVO1pVNHMBGa1Zl5jley3WZjeMluISGTl+zx1ZbQeR0So6wi6y7yLqLrF8fWS2Q"
+    "8L6mY/on9jfuPds6kCJNRhQZ0WOG2jeLnQ5etw94FZjNF+Qd4psGVNcG5wxFH5uWET51llEV91bPixciiZGq/eRGZswy"
+    "/0t7TiudFW7ONj9ht/aQ8bN3P/3PP/8bzyUGF37AtXdopcKx519dlrpu1GLNWXMMoMo+8yd7THvfF/fWew7uB/1jM9j1"
+    "2JxrGlqjoq2yk/arG7y533C+p/0WhOyEaPClB05nlZrNGDNhlxpADzXpBggNvoKnfAd4uuTHKD+dn45ETe5wgg5P3owq"
+    "55T24dWvNnppRuOJHKG8bWA6VcW8otUe8/I5z/hNAJsROMTzY1/gKVGr37SjbjX8sSZszJRDu1C1YYiuITF3bgeeYl6k"
+    "zVP5ca50LKYuh8dcDhc3nxwWbDcUaNRBz0fXpS/1QEc/YfhO8WxQSKz7teBpHDDzKqt/1315DMk42uVN/+p5Ux2sM2Ae"
+    "HB4dv/r+j//+px/4xPPNCHBDhmKPba4+zRykMaz6CZuYgZumtGWLDt/UZXLQL31liTlsdu+W+rU7YhjPmd7vr8SNFcdb"
+    "GbBd+cphHWgb+ui67GJUSG5dHyjmsHhy79iTviCGBa9u3pAesTQy32uFXzwDLp7igcKRgpobbGa/dOrEzWMF9kubJunM"
+    "bK6z/E36W2J+1II5BHbffC2WTLJ1knTmlvv6KPvlKrh4xo7xu62gifhEQpfkqCf7BYlerZfousDAHPvFIbP2AjpMH8WC"
+    "lINYmOPBTpgSBolvRiU5GkuHgih//KGNdaAIuMNMRteksody41HbeJ60bwShIR1whZIoeY1S9IyjDY2R8MgczFY+1oFy"
+    "LnfqQ4ltpcgq8f6+hfIaAi23S3ToeGz62iF32rehe0Lnc9NOYfutAIE3t+f6L0vSlAu7ojDHg/XCnOdvs70znYS9M3bA"
+    "rs7/fP7+ev8ERBzTcdkopvl6K7BWuQ2KRWOR+6vjFs2Qvcz2gOf12w/vVjAdPf4vAtAjY3icrVjbchu5EX3nV3ToB1EV"
+    "DmNLzlYtubtVKlqrcmJdStJmH5wtDzgDkrBmBhMAI4mx9t9zugFSlEVbLymXRWIG6Ovp0w1mWdZrVK3H1C8qc2NCv1dq"
+    "XzjTBmMbPJ3K0zHdLVWg61Wr3ZDwrLgh1ZQ0XRWVbYOnzmvnSd+3ughk56SosHWNLVllGk3B2mpEv3l8WxpP/sZUFUTq"
+    "BhuD8jfUaF16iibQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7MPj4d3fw+uCH/TE/JAi7M2FJWfbZ"
+    "20ZMdlqVZGHTP67Oz0g3txoe6FG/B4NbFczMVCas4Pml/k9noI4uVmGJw4ejH/8KR0RuNBSHah1UqYIa94huEYIYtDej"
+    "t6PX/V6G4P70lyyjE91op4IuabaiWecWWtPc2ZqWsKjCsVG7mlBpqbGBdAnJsPiXXu9VUtTr/R/T0OsdkbNQlF4NSVVG"
+    "eY0gq2ZF80otiCExxIZmblytGAosDcgIriuCudXrw170K4TWr5qil/yBjlevaGqb4FQB6zO6jMlQnvI2hjOFsF3lMRQG"
+    "5s9tVWpHA115DXQ42LBgZWGJeJlK73lCipZILu9unf3MfprGB1VVHtFbmwVJjjiMv7MU1gzUpX3IApsR9edDjhkUqDBK"
+    "Zj4zkKbnp6dHZ+9oNBolJOU0gII8syQrGORDaTtRo+/hc7V6jrEh5V/69qY/JkQRqz4DByuI/TPHdvJdUWgfQ7reOleI"
+    "BfZq56zD+kv/xjRlPIXHNfarhd6sl6YJSWSUOVem6pwe0fnmu3hLInBjGxsOTVZCXSkfSACDpMMxbOXgnHAqNoja44C2"
+    "neR046qdbTIiZTYXOPnxd4KaSnPvS59BB9tvVdXpP/cQ4hu9glUwuFUO7wKgwXv8BJGPp7Jc6tlzhgVFsNY0+2ztc42+"
+    "WOparRXnwA+C5Z94ZIX2uBLcoqu1vEYykNnkKXs5iRwClTMNnGkgyDSLXXJGL4IJpVop09D5xfX787OcvILLAn0uqigG"
+    "8iQmVMD56OaAwzrk7BlnGzYUW5xRs2pdtgspGEKKSz1XXRX2hQkZoyCwhg3mVCeTJ0hZzGBtS00aVLZ6xEahnDMgQj7g"
+    "2QauH2a+EUrwVjeqKXQ+4qQsddXmdGfdjY9CxBVOx5kF80MpTtRgqvFjuCIcYwNQsLYwzKICVh/ZO0dB4dEnFxm5BDT0"
+    "PcL/dl+yw23Cb3sj2PVrrm70PSOScv6Ssy1H6BWcsMbfAVJAfoGoDMBtMNAPkzyWU6uWUS6ya1OC2vZj11rZbgMC5YX/"
+    "FpwEhJu7WbQ6y2p1nyXsnOXjFDMUf1NwM8i3Le+C8G+5AzFJwuXxrwCMnc/RACEORbGAkzOFHiD82KGlBrjIHp4ykxdC"
+    "ioitRX52lWCWzRTa6LqGJP8fJHRgH/NIMimsWPfxoI8nUvnMRoloHmsv9QOObOSFDYqEULTiti3xYQrPDSdzZ19hQHAM"
+    "4YS9y7a25Psxh14XDpH4qkYahh2pttXKSe5i9OD+T/HA+Ozo9PiXPLaoY4ZRAcj7Xu9BvtBDYkamWSxqraRYHnoPaOeb"
+    "/9j9Gm8fNpzNT95gnYNTtGtUlWNx1FDXxG4MZ9b0C3Y0JTNp6pbMJ611YQ0mTAiLkQg8YIEdE7xIQ7LL2J8ZZ4mhhrJI"
+    "3jMQQJaYAvjpdkk4/VmsiILfsuBnVfVA11snnlUk60F+5RTYxfkwQRK0FNjHP6LgH35kybXxTImfSt3qptRNsYr2twAr"
+    "nHliWFRjvMw+mxYdJfM+7mhR9psDMTuYWiOpX5vrYFvLjSvL0g6B4h0iWjBBsdS1nL+zHMH+J05K9P0IPU+zAEYt104c"
+    "oFKRUNw4EdgKlBNVG7wTRctVEn/4eoMD17UhSn//uKTBNLgqm9Lf6Or9yfuz6/0JdH4SSmO9XNKe/Uny3h6K29rVplFJ"
+    "3PVmRQMIuT6+PP2elDiOxcrq7WyOMnLTRy6OP0BVJ7L0FoFs9IR51Efm+5pmY0feGr1GmISP71XdVjs5J+o5KjmwnttR"
+    "vtOcx9EfxnzAQhTLg0g2WSYfXcs0j5TbF/SCCdORg90a4wWDOABQ+S6uOADStybM6z6iXiouwjbLVnrdrxs7syWzbpP4"
+    "7wWLksJU+yJpt2Vy5YFNl/wZ26rYNNx0dNjGHDVIA/vPv/LQ+I0pSG5OkPa7Mgx1LmmIRO+qrG2HHOa1/ZPHwuF7y9O6"
+    "skyzp9OLF5wUbTgKZ9WKXo/efCPdfI+TsPPdc8bkKI/imNDBujjw4LbYtTzjgJZMEfgTFwIm3Nh3GIRgexicpp6XUMFK"
+    "KLu9ZTSa/2ow7iFl3EdV/XOB2e4bGcFYcXRxQR+PLk+u0AK5YvjqwKlv23jLMe0978txrdMYd+JIhckIVs55kuXzJjZ/"
+    "nNlD99+6pMZJiu9rLzggl1F7By5aH89aUOY3osw3ZOzjWyL9dnV8KYVzg4Rfn//zmCeUD3YBDl6DHTCX+ybMTIzO0wRy"
+    "EMmnogFbHyUsMR5pnry/H+9tC5SQQDzuD7k37zYbDZQrZJBlzDVSoWDALHN6zkPRPuw+jluYuZkjhsJKpdRpV89QnXzL"
+    "TRMOHk6v/kUDbrVuId0S00PdhQ6sydqKCgM9RpGFs13Lk2rAVJz6Qpwmhk8ueaxRHI8XpO3d83FKC4+BnOHC3/LXF8KU"
+    "PE4OrxniM2sfyYVz9/1GO0xHY7rizy2+HMgPBfAxzzDrzdNgsLRe6gdTkWUu54k4FRlX0mNkGnxHFDwjGDlnCPuEYfaR"
+    "z7yUdrGMsiUIQP7BsztpqorfzvhHgJ0eFRZ/ri6nfFd6d3UN36b8hG82cGvLxvzJps0dVsotFVnAdh1eslQ0YkbHlWEm"
+    "f3nwzHu983ihe/Kbyk5Pv7pj8q8E37n6yn1p1PsfRLWqjA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"greet","title":"Greet someone; runs when the command line nam'
-        'es no command.","description":"Greet someone; runs when the command line names n'
-        'o command.","inputSchema":{"type":"object","properties":{"name":{"type":"string"'
-        ',"description":"Who to greet","default":"world"},"shout":{"type":"boolean","desc'
-        'ription":"Greet in capitals.","default":false}},"additionalProperties":false},"o'
-        'utputSchema":{"type":"object","properties":{"result":{"type":"string"}},"require'
-        'd":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idemp'
-        'otentHint":true}},{"name":"list-items","title":"List the items from --from up to'
-        ' --to.","description":"List the items from --from up to --to.","inputSchema":{"t'
-        'ype":"object","properties":{"from_":{"type":"integer","description":"The first i'
-        'tem","minimum":0,"default":0},"to":{"type":"integer","description":"One past the'
-        ' last item.","maximum":100,"default":3}},"additionalProperties":false},"outputSc'
-        'hema":{"type":"object","properties":{"result":{"items":{"type":"integer"},"type"'
-        ':"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiv'
-        'eHint":false,"idempotentHint":true}},{"name":"delete","title":"Delete something;'
-        ' asks first, or needs --yes where nobody can answer.","description":"Delete some'
-        'thing; asks first, or needs --yes where nobody can answer.","inputSchema":{"type'
-        '":"object","properties":{"name":{"type":"string","description":"What to delete"}'
-        '},"required":["name"],"additionalProperties":false},"outputSchema":{"additionalP'
-        'roperties":{"type":"string"},"type":"object"},"annotations":{"readOnlyHint":fals'
-        'e,"destructiveHint":true,"idempotentHint":false}},{"name":"reset","title":"Reset'
-        ' everything, without asking (confirm=False).","description":"Reset everything, w'
-        'ithout asking (confirm=False).","inputSchema":{"type":"object","properties":{"ke'
-        'ep":{"type":"integer","description":"How many to keep.","default":0}},"additiona'
-        'lProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"t'
-        'ype":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idemp'
-        'otentHint":false}},{"name":"fetch","title":"Wait on an event loop, then answer; '
-        'cancelled by --timeout and over MCP.","description":"Wait on an event loop, then'
-        ' answer; cancelled by --timeout and over MCP.","inputSchema":{"type":"object","p'
-        'roperties":{"delay":{"type":"number","description":"How long to wait, in seconds'
-        '.","minimum":0,"maximum":5,"default":0.0},"mark":{"anyOf":[{"format":"path","typ'
-        'e":"string"},{"type":"null"}],"description":"A file that gets one line when the '
-        'command ends, however it ends.","default":null}},"additionalProperties":false},"'
-        'outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"read'
-        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"label","'
-        'title":"Describe a label: a count flag, a tuple, a dict, a pattern and a compute'
-        'd default.","description":"Describe a label: a count flag, a tuple, a dict, a pa'
-        'ttern and a computed default.","inputSchema":{"type":"object","properties":{"nam'
-        'e":{"type":"string","description":"A lower-case name","pattern":"^[a-z][a-z0-9-]'
-        '*$","maxLength":20,"default":"main"},"verbose":{"type":"integer","minimum":0,"de'
-        'scription":"Say more; repeat for more","default":0},"size":{"maxItems":2,"minIte'
-        'ms":2,"prefixItems":[{"type":"integer"},{"type":"integer"}],"type":"array","desc'
-        'ription":"Width and height.","default":[1,1]},"tag":{"additionalProperties":{"ty'
-        'pe":"string"},"type":"object","description":"KEY=VALUE; repeat for more","defaul'
-        't":{}},"owner":{"type":"string","description":"Who owns it. (default: computed w'
-        'hen it runs)","minLength":1}},"additionalProperties":false},"outputSchema":{"add'
-        'itionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"des'
-        'tructiveHint":false,"idempotentHint":true}},{"name":"run","title":"Run an app as'
-        ' `pipx run` does: every word after APP is the app\'s, --json and --help too.","de'
-        'scription":"Run an app as `pipx run` does: every word after APP is the app\'s, --'
-        'json and --help too.","inputSchema":{"type":"object","properties":{"app":{"type"'
-        ':"string","description":"The app to run"},"args":{"items":{"type":"string"},"typ'
-        'e":"array","description":"The app\'s own arguments","default":[]},"python":{"type'
-        '":"string","description":"The Python to run it with","default":"3"},"isolated":{'
-        '"type":"boolean","default":false}},"required":["app"],"additionalProperties":fal'
-        'se},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{'
-        '"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"l'
-        'ogin","title":"Log in; asks for what is missing at a terminal (the token hidden)'
-        '.","description":"Log in; asks for what is missing at a terminal (the token hidd'
-        'en).","inputSchema":{"type":"object","properties":{"user":{"type":"string"},"tok'
-        'en":{"type":"string","description":"Your API token"}},"required":["user","token"'
-        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
-        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
-        'tentHint":true}},{"name":"export","title":"Export one item, named or numbered, a'
-        "s JSON or CSV (as argparse's mutually exclusive groups: at most one output, exac"
-        'tly one item).","description":"Export one item, named or numbered, as JSON or CS'
-        "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
-        'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
-        'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
-        'string"},{"type":"null"}],"description":"Write JSON here (a file, writable if it'
-        ' exists)","default":null},"csv_out":{"anyOf":[{"format":"path","type":"string"},'
-        '{"type":"null"}],"description":"Write CSV here","default":null},"name":{"anyOf":'
-        '[{"type":"string"},{"type":"null"}],"description":"The item\'s name","default":nu'
-        'll},"ref":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}],"description'
-        '":"The item\'s number","default":null},"compact":{"type":"boolean","default":fals'
-        'e}},"not":{"anyOf":[{"required":["json_out","csv_out"]},{"required":["name","ref'
-        '"]},{"properties":{"name":false,"ref":false}}]},"additionalProperties":false},"o'
-        'utputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readO'
-        'nlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output","'
-        'title":"Read back the full text of an answer that was cut.","description":"Read '
-        "back the full text of an answer that was cut, a page at a time: the reference is"
-        ' in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"obje'
-        'ct","properties":{"ref":{"type":"string","description":"The reference a cut answ'
-        'er names (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default'
-        '":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"]'
-        ',"additionalProperties":false},"outputSchema":{"type":"object","properties":{"re'
-        'f":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","des'
-        'cription":"The full text\'s length, in characters."},"text":{"type":"string"},"ne'
-        'xt":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of t'
-        'he next page; null after the last."}},"required":["ref","offset","length","text"'
-        ',"next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotent'
-        'Hint":true,"openWorldHint":false}}]}'
-    ),
-}
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1270,6 +1219,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "async": ("_await",),
@@ -1435,6 +1385,25 @@ def export(
     """Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive
     groups: at most one output, exactly one item)."""
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
+
+
+def serve(
+    host: str = "::1",
+    watch: list[str] = [],
+    size: list[int] = [],
+) -> dict[str, Any]:
+    """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
+    several words after one flag)."""
+    return {"host": host, "watch": watch, "size": size}
+
+
+def copy(
+    sources: list[str],
+    target: str,
+    verbose: bool = False,
+) -> dict[str, Any]:
+    """Copy files (argparse's `SRC... DST`: the last word is the target)."""
+    return {"sources": sources, "target": target, "verbose": verbose}
 
 
 # ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
@@ -2589,11 +2558,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -3723,8 +3693,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3738,7 +3710,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3872,8 +3844,9 @@ def _keep_secret(value: object, name: str) -> None:
             _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3883,7 +3856,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3904,7 +3879,7 @@ def _within(
 
 def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
     """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
-    a JSON array or comma-separated values)."""
+    a JSON array or values separated by whitespace)."""
 
     def convert(value: object) -> tuple[Any, ...]:
         items = _as_list(value)
@@ -5769,12 +5744,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6541,6 +6516,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6612,10 +6596,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6625,7 +6609,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6652,6 +6636,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6892,10 +6878,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6935,7 +6923,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6944,6 +6935,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6994,6 +6991,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -7010,6 +7014,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -7020,6 +7043,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -7076,6 +7105,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -7158,6 +7196,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -7278,6 +7320,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7429,8 +7475,12 @@ class _Invocation:
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7519,6 +7569,34 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program | None = None) -> str:
@@ -7616,7 +7694,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7701,7 +7779,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7938,7 +8018,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8461,7 +8541,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -11677,7 +11759,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11785,7 +11867,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11931,7 +12013,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -12378,6 +12460,16 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
         ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
     ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
+    "serve": (serve, "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).", ("map", _Any), (
+        ("host", ("-h", "--host", "--bind"), "_Str", "::1", (("help", "The address to bind (default: ::1)"),)),
+        ("watch", ("-w", "--watch"), "_Str", list, (("action", "extend"), ("nargs", "+"), ("help", "The files to watch (repeatable)"), ("many", True), ("fresh", True))),
+        ("size", ("--size",), "_Int", list, (("action", "extend"), ("nargs", 2), ("help", "The width and the height (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("description", "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:\nseveral words after one flag)."), ("examples", ("clikit serve -h 0.0.0.0 --watch a.py b.py",)))),
+    "copy": (copy, "Copy files (argparse's `SRC... DST`: the last word is the target).", ("map", _Any), (
+        ("sources", (), "_Str", ..., (("nargs", "+"), ("metavar", "SRC"), ("help", "What to copy"), ("many", True))),
+        ("target", (), "_Str", ..., (("metavar", "DST"), ("help", "Where to"))),
+        ("verbose", ("-v", "--verbose"), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Say each file (default: off)"))),
+    ), (("examples", ("clikit copy a.txt b.txt dest",)), ("effects", "non_idempotent"))),
 }
 # fmt: on
 
@@ -12405,6 +12497,11 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "export",
             "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
         ),
+        (
+            "serve",
+            "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
+        ),
+        ("copy", "Copy files (argparse's `SRC... DST`: the last word is the target)."),
     ),
 }
 
@@ -12442,6 +12539,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "run": ("run", False),
     "login": ("login", False),
     "export": ("export", False),
+    "serve": ("serve", False),
+    "copy": ("copy", False),
     "output": ("output", False),
 }
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1145: the first handler from handlers.py
-#     line 1225: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11872: the tables (commands, groups, errors, result shapes)
+#     line 1146: the first handler from handlers.py
+#     line 1226: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11986: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -888,7 +888,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4Mzksc2tpbGw6MTU3NQp4nHVSy27bQAz8"
+    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4NjAsc2tpbGw6MTU3NQp4nHVSy27bQAz8"
     "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
     "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
     "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
@@ -925,86 +925,86 @@ _DATA = (
     "mimdHA/107HFQbhHyw/k1+67/bnSiLEfQPMJLnrGRP7s2QogDv9LGUZRdNIwXAos4RtIVTQKR3FFo//qnHhyUnqseTGe"
     "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
     "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
-    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u47gRfxXCOOAcwHGcr+udkwYI9rJ76W2S"
-    "RWKgPaSGQ0u0zY0k6kgqWXcvQJ+mD9Yn6cyQsiVZiT+2uN6i2T8WsSSS8z2/GY0+N4JImlQEjW6j095vtBoJjwX8MMJa"
-    "mYwNXHkQ2kiVuCfaHbgyzPRYiIEWv2ZSCzNIp3ZCD5z8eb/9AzwQChNomVq37Mbv1WUieWAPXJsW4yxQyUiO2UhGosXS"
-    "aarVRxHYtlVxhLeNCLSwLTZUWRIaxpOQ8QA3zI8N23CQymya2Ub3c8PaKRxlxScLl1OZijD/+dRqjCM15NGAa2Coe/s5"
-    "Z3J7+6MBClsNO02JaauBTvidH9HojnhkRJUhnphHodmjtBOmEsH+cnN1ibyJSKUCrjBjQ6DsyD3BgeUoE6ypNNtmI/gf"
-    "bstkq8XsRDCZAAOMA4duGzVEMbB7MRUhG05ZyjUQa+E4IvqpVaDec99qmInSFi+pGmZEksXAdSPnFWXSX8qj2xvJjTmo"
-    "ARczIB1Xs2YoRjyLbJd+btURtY16nROTcjtZLtdHLa0gqXgJT4QG40iUZVZ5oXbp/nBqhWFqBA8yGfMxPMWzUCokUcRD"
-    "EYYgPTBNlekAJM8ZWLn91rAEyQeVGdzww2nvp+29Fmu32y0mrXHMzU4CBQkgks7zhlRgMxTDbDxncKhUJHiynEdQ1SOz"
-    "mgdiyIN74kEmoN6ER0xorbQpn2NlLBQp2Z8E2hwKvfyggCeBiIj6QMUxOdAI7chOpGHwe4o+ptC5QD53/pw7R0RFpzH/"
-    "NDc2TwdSPV6JEDCjgk5BvnMKggmYdwBUGecNoyyKnBoMfwAVorfceVO8Pnt7x5qdLtgDqDOW4F+g+AT0NhbuBAtKACV7"
-    "63QPVTgxqYyi7VDqtW0TbbFCI9ofQ/Y8a8AVkV05MpiImG9gKik4sGPMB2kWqiCLgWWKJRh5vGa/NVtgRcYKHiJROksS"
-    "9P0SGSMponD9WEchzLHQYjkz6Gbb21EUQ0x3VKokmhKpEK9AHtbpOFTWghZJwiVixKc04nKD0OtOc8oA31d0HXTuQmwA"
-    "+7ORVvFSabjss64RaNqSfrkTjTuNmO1dXbxHwVAYp/BXOnHIbTBZ+8As8Y7CowiETXu/lxjAPsuwleu/5dLIk6Pm7fn7"
-    "M7KQPM+gpczSUyTxFw8mrJn7DAY/EY1IiRV/+aiGZgOfJ6vxPHcZhjziAuW3TaZC/KBq0FZUgkE6d9uDrZUo4waUGKcR"
-    "5MZwA+cqU+gyD0klT+4TAanFok8j1dPVaIoi9QipAaw5A7DyIL6YMJRQYb9c4Zi/1GokETsbYxw84VewczL5y9OLs3JC"
-    "MZDBmlqkgls+jMTWkXfNRA1ViFpO2FDgYwJs9K4C4O4I0hgndrDRMuFTYYrIZrqBKMnSgG4+I9hOuHVUj6Q21skXtIxC"
-    "V4TD7kE6rJkIgQhigRknFW+gM12QyiiiIFhCFofTlBuDgLOiDoyZX5YK8kMRMibs4s0HsgCzgwgHvUyOQFsrmUYcpJsA"
-    "GKEfxAIpMzqYgnqBIs9q9kmcLYTjdb0FWMkzkc+XmCXdrpkmnaxETV7rfImG/B5UsohPcjVdgN1F0cbHgiGcIhRiN7gN"
-    "a978fP7+fTsOt5YTAZVAnowLiZkduyx3UnYfw6fGOwXi5WrSbY4iPm5hqml52RcqO0yNPsQ7sh7RF4GyIQSPIwZVnkBQ"
-    "QYUG0mpwWy2BXUhuDEog3oadHkSCuHZehDoIiBUggNRBXg8edOAfSBPcO+BeVKdJAYKiL5PEmmC5rTzethywIRooASAh"
-    "wI7UKiHc5QJWvniLRSoZU5SES3RmAdEi9gghLiK8nuE0NqfSHzbH1uyyxToEeROIhluYegIsePAQ5uI2wGT0c1cPxzwl"
-    "2SCRsQzDiCodDaBeh1BACrwLj0IpaSAwkwS9QCC0uW0o9DoEC9Ec1o5a9GcZc+MBuYPnt+62ANaNQRhYxpRxMRbmBgKR"
-    "lf/IZX+hQqhFwCashi2suhcJkU42MNMFJlrIJ8e/yXhgLADJ305a7Pb88qbXb7Hj45tfbk5OqFwDA8K4LDIopIAREVJV"
-    "KDUbguzvBTA2BCmA/URK3UNWlveiVGoYNavqQLBo1Hg0ZjDiXmKhiGGMO1KRoQxIz4yltkIP1w2FfRRgIsezOwOUj1fu"
-    "CW10vPPMTcTGaBrcyZRwJbkQZ75mpUyFhGDx67bossyg42G8xdVOVY7SkULoQbCXoIJy8pVOGdRLMegDvq9SBc6e3RQS"
-    "uaaFiNYcsV127NZ0Mf2f4H4Oys5ALbtFxNn36lsGUcnSyA/NM8C05RIq2q6kdb5JAmYNRDbL0K+L0gBlTiGjJ9JMwNKR"
-    "jkEFZcIm2EmJIjDDpoO17BKe5fSMkzZYSIIWbcByANGD08FKcDXwP+wv+OLZEYoWBp7q1AEc+V/z2+5xSc2SOXyj1gOR"
-    "5hPXAmIEmihe7+4duhCEmhhxKCfCNrayQFyDFPxUfsLO2lmvd3757gZ04jMoxEEsPbDN1Wjv5F086qrBQ4Urvhv0zd9+"
-    "fDd4c3X59vzd4Keri7PZAztuw3zl0uf8frdoz+38Zj8PTwnYFcKScp8P21CkVGAFUwc7oQ7hSbE3CL/Ki+CCTyMojhyD"
-    "FNt6sDqBpxf7kHw6S17sUWVRyPyjR+hmpHGMuRClMFBQg1GMRnDf+NqPrAqFzTVUVhBXqOloYCE1uxb7ixNl7GrY23HU"
-    "bUQKDNIvK5Pfw6SI4EuD2+ITlI2IyOShYAygn5teBWQhiK6p4mboOn2RqO8733fqqOlBTvBbV0j4cHXdg6sxuGSM3cfd"
-    "FqZn9/d3h4f7h+UeFwbZ9UsUJOH0wznLl1do6F39fHY5i36NLniYKONfSErrKcfwkSh0VEec1ERX+1XqfoJwDHYiIC0i"
-    "4BjWaeri6sezsqaAUi3FqiW3p2u/7mwFASjBk3FLKF/Rs67PetfnZzdbc1L8laKuOlVEPFRm1ULWE1SvLh7dsxijZNPn"
-    "LNc6KSGsrXal/cnHVRXd9l88+3ZBEz0+pn6vEUmI2QGrVYJZSEyNVnqn7ypKQRizWgfWE9FpH1apOAV+XQE8gw4dSh27"
-    "NSRcn/bOr0pKaXcKLrTb7iBwd33qgW8wQuj/Jv+zMbE2Nd2dHQzLvmnXVnq8E2pITDt7nb3O9u7ezqw1CXnpakShy/Po"
-    "XkPgqxQNuVlbtEk4QN3j/xAhzcyhGghF8CoPQ4ns8ehDYU2tKfyVovCdj7535WDsYM1EPbYXjqe42P1ccVmggaLQ/Ebu"
-    "NHCHnLxuSe5ptatyq5/fzM0eboJN0jJpRWxq9/YXuNZ8ir95BmaeWEnQu35TZ2PzW97Inp6KZnbb8JnBR10fweZBo+Ct"
-    "nF7elU/OjwHbsdJGeM4bJ/RS0euVj9ITTreVGxWiwCq8GfTRb9YwIbKOJ7RkbrN6WdL7iEUaqtveyySsXQ8Fm4HyovYe"
-    "pPx6e6KYifVAvbJCEIuMzHLJEFVzGkA8DXwFVVjobKS1YEzPsOnxTi3RCBdrblRIynfoP9Wq0Ym7/9TPRU9QstK5y2uA"
-    "gQOmSL5/h5X/qbPUGVwsDeKjQQhhF0r8JJiSwY6glKG2rdAQ47xxzt91ZU5c2JvgCPQpvjh0VYB3M3zln8IIR5e9exwc"
-    "7JPIfauAyijsGSl9b1JOXQQ6aODX0/Y5ds3DEXOnsMIZzJ3AaH9kOP3vROGXVV8f/FZHiXUY8/nQuQTvPY/sKrgRoyHh"
-    "M9RgMi1nmZntFsJeFFFT6iWoVwjrz0Cxl2VUC80qKO/FDLEJ3pqn8iJyezHXbIqgqkjM5aw1UtbaCKqAvp7PZeshoueh"
-    "TxlnYRR7AXo8FZAcT9NokblTvOpajt71jwqvCKhLZ6xKjSvHF14GlKtEGYo4VWAJdp0ycSpWfSnwEsB2jJRfZdRgy18A"
-    "7n8t6BEfeoUlr7DkK4AleXBx3rw57KB9mN/ldwMX01Keey4BPRdhKulm9YisRQzBkuFQ1GK7DscGsEPsHxpO5w2vL+vK"
-    "0R9rNX6UlmNZk5AnOXU4W1bfjcOu+R8w3tYEpNeY+hpT/1gx1flWgxrVj2vH1N8verrIskppthAtFmLM+tETgPhYLL4v"
-    "eEuX6a0uPdZMhQLJuBf/5SiagMI3Q65LQ6lDcF9VTHQ16GtEfI2I/+OI6IPd3E8ReU3cGO/sT+9hX1NgrMqenuqvHPZm"
-    "Z5fj3Qc/gUVzx25O+ojd+YHlNxc//vuf/8KJQ1DrIw7GYD+jMEL9xbAyN60V3lbVRz6wi4L4/ch3OxQPXtg7D/j9Db1n"
-    "f6rNln6vflFWs6n9sqyuceBkcXLHf1Exm/3klj1ymkLCT3Jw3gfHdTlDW3UfYgDRQguc35U4N/L3ZD7pT8NO+h7nSnCm"
-    "JqlMILVh6RcLHWW2LPuUv04ZjYxY9SuGvMlUnuDErwrW22AXJ8P+gG/sXl5J9lgTab0Ia9+bRSIZ28mK7eSZ2YGluIU0"
-    "7DMf1KKBF1tOGXM68lyy0FWe07NKW9mxg5bvBlXAC9DQjxiuKU79cGPbC6HLGeDMqjz/rfxDNKKx/4ol/t+xxGKwngXm"
-    "zu7e/sHhd3/6/gc+DCBkEG+L/SE/kFl9muUhjXWYj03MhZu65tEGDl9fxORBv/T5kxuObd6RX+fDgzhBSkMdz8eNZ96N"
-    "4KsjF2xfXLK7GGhrfHQZuugXAF/uA0VchzN5g4BeOu2WrLq+E5+wDMwT8jeO2iJOzHDqLDFQZIHMJmA2kdD0JgXfI0r/"
-    "AegwG7vxF3++A4Klw/dWOBwSOxyK83QKcq8eExSi9xj5p6j+Qy0DSlO69EWHFh+Fm30r0LEIgAsUHSynqFc4AL+sQF5D"
-    "EUgak0eyEv9tr3vlcsSMcJH4tl+iY46cC+cfls53YPi5V6LM7+BZzicfSofUYvbCed/9sIoKAHrfI1yyC6z7mV6c1MVx"
-    "1NBxi89hEC2RMi8Jiua3t6bENcfZV4Mvsv2GbvwegR19IxpV1F2pbkpnH67AvIVsjucRusbpWvpOMh8Wdvse0Xgvjfz6"
-    "jwokfXuFnwVMS9SUK6oiMfud5cScz1ez5huro+03bIfdnL87v+xtHQGJA5q2RTLd97ggrbIOijVa8fSD/RXUMFvMmnBm"
-    "7+z64oVD+0//Acllxe14nLVXUW8UNxB+v18xPR5I1NstkLQSOYQU0RSlahJEUvWhqljf7tydya69tb1JToT/3m9s3yZA"
-    "oH3pA8rZa898M/PNN6YoiolRHR/Q1HMI2qz8dNKwr53ug7YG++d5/4DYXNGVcn5GimprlnpFS93yjPpN7+x7rkMZbNfK"
-    "Z8+14zCjhR1M40mZhlQtBt85/nvQjpuSfvdMYa09+UvdtnS9ZoObQflLMsy4tUVEO/BmYB6W+77dzMhxZwOTX9vr3QNy"
-    "gyEd6FqHNRXFe29NdOhYNWQN06/nZ6cCnlvbczmd1LbrVdAL3eqwQYRvEyRPbzZhjct75fPvKdhod4sB1zoOqlFBHUyI"
-    "rtj5lJ4n5V75ZDopkMgX3xUFvWbDTgVuaLGhxeBWzLR0tqM1MLW4VvabOTWWjA3EjQ4lML+cTB6NriaT/yvl8PKIXlkT"
-    "HL5MJgW9TZlTnqo+xT7G22+qhFsHT0vbNuxoh1vPqJMDgJW+kvJxxPPYEzK6Ri3kdEZG2vig2tYjVIDvOoG0tI4k5j/E"
-    "ivhG/fM5pEyAbBFUMxoiQ1QoM9QHQNKrs5OTw9OfqSzLXPyKduCkKizFFUD50NghuuIbRN5uvqTFjKoPU3s5PaDgBqym"
-    "UmmsYPZjReJzqGv2Ka/bo0uFfOAsO2cd1h+ml9o06Ra2O5xXKx7Xa21CNplsLpVuB8clnY2/Y7wUDY7YBDg82ZjuVvlA"
-    "rQZ+u5TAcFTS81rKobZpfixJ7YdY2TFUuxirEjtjSctWCcm+ldbcT48/TEUmgP5KtQN/fIwkX/IGuAC5Vw7fAggiZ/wc"
-    "uU+3iio2oZc6Ry4Brza7gvchn75ec6e2rivwCAnzn0RloypJO7jV0HH8jIKgujlaiXSeWh9OFwy+MXgEFw/ZKf8Dpfim"
-    "b5U2dPbm4vjstCKvEHZsArjOhmAx5oVqJCCFuiPJnUkNtbNGoEoja7WQ7r3XyoRCN7xUQxt2o4QJU6E8RiBLwTPoOQqX"
-    "6tjZhomhQJs7htTKOQ0FkwteMEgniWCVaMYrNsrUXJVSmDW3fUXX1l36ZCSGIiU5tVBjOMWNrg/gxZiwRMokygpoay3i"
-    "Fynrk+xWn0kN6ME3KMD+bqxPq33w96OJDPZbkTV8I7ykSn5UguWQWislM/4atAL/a2RlxwcnNZple2KnU71wPdrudAOF"
-    "3U2TZGOHkQZKzhJaEUVAumXCJNRF0ambIrPntDrIOYMEmFo0vLqPfAjCO2n/BziTbbw9+gWUscslvsEgWmOFMBeqvkxa"
-    "OWDQBQQpMZ4os0HhRCCRXYsKPdyKRbFQoV5veyly4LeYPuiQvpObnFqsp9iYYidqgOhSlpy7HkzjIWY3KcTIpCgtrOr1"
-    "LOVIBL3SUlA8C5AY1PlqLKOPpJA8Igx7Xdw7Uu2mOqax9HmfGKGeTHPGcJP6pfwhAS/ShYPTw5Ojl1UaWUdCpRq0x2y8"
-    "jT/oNmukCC4WHavYMLeTW0zi8R9OP8HX21G9Zecp1hWUhZ1RbYXFoaEBzOuhjghmK8TQSd2IpubBLarSWxe2hMJwX5XR"
-    "4DMxOIjUR2sodxOlNXIt69QsLnL0QgWIpkcKsHu/LRy/jyiS4X0x/EVn3dLFvRtfdKX4MXn0Q2GcD3MUgWOT/flXMvyj"
-    "GHa8xIAdDQKN1CTvZlTx2QVD6dpPz+Vep73o6buGezYNm3qTwu7BcuTgk3gSOu3ja2ec8wmQnJORmGw/fRajDbpjcOHz"
-    "KB1C6mXyFUU+ERl8jULUom1idWsnBhdb5p3UMkV4iKHJYkDILk0n809te4vSwXlke+yArPIa36Kj9Sab33sy0scNfUjW"
-    "j++WtPMquLZ4RT/Q+fHr49OL3Tl8votqKH5FC7zEk+3t78Ww2XXaqGzuYlzRDoxcHL09+ZaV9KpLDTn5ymzNpYTEnatN"
-    "Hl/yZrZD22w/zqVKcQSI4OKZqCIV8dw9ulFd335Fn/Jt5HJtkWBOZ0vrVtiKHbO/v1d9BVd80APVofxN4yt/nYtO+8Tg"
-    "2D0+2N4ncTd2YRsRT5NF7F9BRj/As2H/NSj3/lMhacKfSJa8jde8vG4gSGfp7ZAIlAn6sNPPHzTyLP3mWysO53LyD5RF"
-    "rec="
+    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u2zgSfxXCWGAdwHGcr72tkwsQdNM2u01S"
+    "JAb2FjnDoS3aZiOJWpJK6usGuKe5B7snuZkhJUuyEtvpYa/FpX8UsSSS8z2/GY0+N0ahNIkYNbqNTnu30WrEPBLwwwhr"
+    "ZTwxcOVOaCNV7J5od+DKMNUTIQZa/J5KLcwgmdkpPXD01932K3ggEGakZWLdsiu/V5eJ+I7dcW1ajLORisdywsYyFC2W"
+    "zBKtPoqRbVsVhXjbiJEWtsWGKo0Dw3gcMD7CDbNjgzYcpFKbpLbR/dywdgZHWfHJwuVEJiLIfj60GpNQDXk44BoY6l5/"
+    "zpjc3PxogMJWw84SYtpqoBN+Z0c0umMeGlFliMfmXmh2L+2UqViwn68uzpE3EapEwBVmbACUHbgnOLAcpoI1lWabbAz/"
+    "w20Zb7SYnQomY2CAceDQbaOGKAZ2K2YiYMMZS7gGYi0cR0Q/tArUe+5bDTNV2uIlVcOMiNMIuG5kvKJM+kt5dHsjuREH"
+    "NeBiBqTjatYMxJinoe3Sz406ojZRr3NiEm6ny+V6r6UVJBUv4anQYByxsswqL9Qu3R/OrDBMjeFBJiM+gad4GkiFJIpo"
+    "KIIApAemqVI9AslzBlZuvzcsRvJBZQY3/HDce7e502LtdrvFpDWOufwkUJAAIuk8b0gFNgMxTCdzBodKhYLHy3kEVd0z"
+    "q/lIDPnolniQMag35iETWittyudYGQlFSvYngTaHQi8/aMTjkQiJ+pGKInKgMdqRnUrD4PcMfUyhc4F8bvw5N46Iik4j"
+    "/mlubJ4OpHqyEiFgRgWdgnznFIymYN4joMo4bxinYejUYPgdqBC95cab4uXJmxvW7HTBHkCdkQT/AsXHoLeJcCdYUAIo"
+    "2Vune6jCiUlkGG4GUq9tm2iLFRrR/hiy51kDrojsypGjqYj4M0wlAQd2jPkgzQI1SiNgmWIJRh6v2e/NBliRsYIHSJRO"
+    "4xh9v0TGWIowWD/WUQhzLLRYxgy62eZmGEYQ0x2VKg5nRCrEK5CHdToOlLWgRZJwiRjxKQm5fEbodac5ZYDvK7oOOnch"
+    "dgT7s7FW0VJpuOyzrhFo2pJ+uRONO42Y7V2cvUfBUBin8Fc6ccjtaLr2gWnsHYWHIQib9n4vMYB9lkEr03/LpZEHR82b"
+    "0/cnZCFZnkFLydNTKPEXH01ZM/MZDH4iHJMSK/7yUQ3NM3yerMbz3GUY8ogLlN8mmQrxg6pBW1ExBunMbfc2VqKMG1Bi"
+    "lISQG4NnOFeZQpd5SCpZcp8KSC0WfRqpnq1GUxiqe0gNYM0pgJU78cWEoYQK+2UKx/ylViOJ2Hk2xsETfgc7J5M/Pz47"
+    "KScUAxmsqUUiuOXDUGwceNeM1VAFqOWYDQU+JsBGbyoA7oYgjXFiBxstEz4TpohsZs8QJVka0M1zgu2UW0f1WGpjnXxB"
+    "yyh0RTjsFqTDmrEQiCAWmHFS8Qaa64JURhEFwRKyOJwl3BgEnBV1YMz8slSQHYqQMWZnrz+QBZgtRDjoZXIM2lrJNKJR"
+    "8hwAI/SdWCAlp4MpqBco8qxmn8TZQjhe11uAlSwT+XyJWdLtmmrSyUrUZLXOl2jI70Eli/gkV9MF2F0YPvtYMIRjhELs"
+    "CrdhzatfTt+/b0fBxnIioBLIknEhMbNDl+WOyu5j+Mx4p0C8XE26zXHIJy1MNS0v+0Jlh6nRh3hH1j36IlA2hOBxwKDK"
+    "EwgqqNBAWg1uqyWwC8mNQQnE27DTnYgR186LUAcBsQIEkDrI6sG9DvwDaYJ7j7gX1XFcgKDoyySxJlhuK4u3LQdsiAZK"
+    "AEgIsCO1igl3uYCVLd5goYonFCXhEp1ZQLSIPQKIiwivc5zG5lT6w+bYmp23WIcgbwzRcANTzwgLHjyEubgNMBn93NXD"
+    "EU9INkhkJIMgpEpHA6jXARSQAu/Co1BKGgjMJEEvEAhtbhsKvQ7BQjSHteMW/VnG3HhA5uDZrZsNgHUTEAaWMWVcjIW5"
+    "gUBk5T8y2Z+pAGoRsAmrYQurbkVMpJMN5LrARAv55PAPGQ2MBSD5x1GLXZ+eX/X6LXZ4ePXb1dERlWtgQBiXRQqFFDAi"
+    "AqoKpWZDkP2tAMaGIAWwn1CpW8jK8laUSg2j8qoOBItGjUdjBiPuJRaKGMa4IxUZSoH01FhqK/Rw3VDYewEmcpjfGaB8"
+    "vHKPaKPDrUduIjZG0+BOpoQryYU48zUrZSokBItft0WXpQYdD+MtrnaqcpSOFUIPgr0EFZSTr3TKoF6KQR/wfZUqcPbs"
+    "JpDINS1EtOaI7bJDt6aL6f8I93NQNge17BoRZ9+rbxlEJUsjPzSPANOWS6hou5LW+SYJmDUQ2SxDvy5KA5Q5g4weSzMF"
+    "S0c6BhWUCZtgJyUMwQybDtayc3iW0zNO2mAhMVq0AcsBRA9OByvB1cD/sL/gi2dHKFoYeKpTB3Dkf81vu8clNUvm8I1a"
+    "D0SaT1wLiBFooni9vbPvQhBqYsyhnAja2MoCcQ0S8FP5CTtrJ73e6fnbK9CJz6AQB7H0wDZXo72VdfGoqwYPFa74btB3"
+    "f/vp7eD1xfmb07eDdxdnJ/kDW27DbOXS5/x+12jP7exmPwtPMdgVwpJynw/bUKRUYAVTBzuiDuFRsTcIv8qL4IJPIyiO"
+    "DIMU23qwOoanF/uQfJYnL3av0jBg/tEDdDPSOMZciFIYKKjBKMZjuG987UdWhcLmGioriCvUdDSwkJpdi/3FqTJ2Nezt"
+    "OOo2QgUG6ZeVye9hUkTwpcFt8QnKRkRkfFcwBtDPVa8CshBE11RxObpOniTqx86PnTpqepAT/NYVEj5cXPbgagQuGWH3"
+    "cbuF6dn9/cP+/u5+uceFQXb9EgVJOP5wyrLlFRp6F7+cnOfRr9EFDxNl/AtJaT3lGD4WhY7qmJOa6Gq/St07CMdgJwLS"
+    "IgKOYZ2mzi5+OilrCijVUqxacnu6duvOVhCAYjwZt4TyFT3r8qR3eXpytTEnxV8p6qpTRcRDZVYtZD1B9eri4S2LMEo2"
+    "fc5yrZMSwtpoV9qffFJV0XX/ybOvFzTR4xPq9xoRB5gdsFolmIXE1Gild/y2ohSEMat1YD0RnfZ+lYpj4NcVwDl06FDq"
+    "2K4h4fK4d3pRUkq7U3Ch7XYHgbvrUw98gxFC/3fZn42ptYnpbm1hWPZNu7bSk61AQ2La2unsdDa3d7by1iTkpYsxhS7P"
+    "o3sNga9SNORmbdEm4QB1i/9DhDS5QzUQiuBVHgQS2ePhh8KaWlP4laLwjY++N+Vg7GDNVN23F46nuNj9XHFZoIGi0PxG"
+    "5jRwh5y8bknmabWrMquf38zMHm6CTdIyaUVkavf2F7jWfIa/eQpmHltJ0Lt+U2dj81veyB4eimZ23fCZwUddH8HmQaPg"
+    "rZxe3pVPzo4B27HShnjOayf0UtHrlY/SE063lRsVosAqvBn00W/WMCGyjge0ZG7TelnS+4hFGqrb3so4qF0PBZuB8qL2"
+    "HqT8enuimIn1QL2yAhCLDM1yyRBVcxpAPA18BVVY6GyktWBMj7Dp8U4t0QgXa25USMp26D/UqtGJu//Qz0RPULLSuctq"
+    "gIEDpki+f4eV/anTxBlcJA3io0EAYRdK/Hg0I4MdQylDbVuhIcZ545y/60qduLA3wRHoU3xx6KoA73J85Z/CCEeXvXvs"
+    "7e2SyH2rgMoo7BkpfWsSTl0EOmjg19P2GXbNwhFzp7DCGcydwGh/ZDj570Thp1VfH/xWR4l1GPPx0LkE7z2O7Cq4EaMh"
+    "4TPUYDwrZ5ncdgthLwypKfUU1CuE9Ueg2NMyqoVmFZT3ZIZ4Dt6ap/Iicnsy1zwXQVWRmMtZa6SstRFUAX09nsvWQ0SP"
+    "Q58yzsIo9gT0eCggOZ4k4SJzx3jVtRy96x8UXhFQl85YlRhXji+8DChXiTIQUaLAEuw6ZeJMrPpS4CmA7Rgpv8qowZa/"
+    "Adz/VtAjPvQCS15gyTcAS7Lg4rz5+bCD9mF+lz8NXMxKee6xBPRYhKmkm9UjshYRBEuGQ1GL7TocG8AOsX9oOJs3vL6s"
+    "K0d/rNX4UVpOZE1CnmbU4WxZfTfu8uTsoncyuHp38esAO+hfYeytCU4v8fUlvn5d8dX5WYOa1vdrx9c/L5K6KLNKmbYQ"
+    "ORbizfqRFED5RCy+O3hDl+kNLz3WTIQCybghgHJEjUHhz0OxS8OqQ3P18fHNxeXbk95XHiFddfoSH1/i4/84PvrQN/da"
+    "xGRTN+Cb/+n97VsKk1XZ01P9lYNgfnY5+n3ws1k0kewmqA/YjR9lfn3207//+S+cRQS13uPIDHY6CsPVXww4M9Na4T1W"
+    "feQDuyiI3w+DtwNx54W9dYdf5tAb+Ifa3On36hdllc/zl2V1iaMoizM9/luLfCqUW3bPaT4JP9bBSSAc5OUMbdV9ogFE"
+    "Cy1wslfiRMnf4/k3ADQGpW9x4gSnbeLKbFIbln6x0FFmy3JR+buV8diIVb9vyNpP5dlO/N5gvQ22cWbsK3yX9/RKssea"
+    "SOtFWPtGLRTxxE5XbDTnZgeW4hbSGNB8hItGYWw5ZczpyHLJQr95Ts8qDWfHDlq+G2EBL0BDP2C4pjgPxI1tL4QuZ4C5"
+    "VXn+W9knakRj/wVL/L9jicVgnQfmzvbO7t7+D3/58RUfjiBkEG+LnSM/qll9mmUhjXWYj03MhZu6ttIzHL6+pMmCfunD"
+    "KDc227whv87GCnG2lMY9Ho8bj7w1wZdKLtg+uWR7MdDW+OgydNEvAL7MB4q4Dqf1BiN6HbVdsur6Hn3MUjBPyN84hIs4"
+    "McV5tNhAyQUym4LZhELTOxZ8wyj9p6HDdOIGY/z5DgiWDt9Z4XBI7HAoTtopyL16QlCI3nBkH6n6T7gMKE3p0rceWnwU"
+    "biquQMciAC5QtLecol7hAPzmAnkNxEjSAD2SFfuvft3LmANmhIvE1/0SHXPkXDh/v3S+A8OPvSxlfgfPcjYTUTqkFrMX"
+    "zvvh1SoqAOh9i3DJLrDup31xhhcHVQPHLT6HQbREyrwkKJrfzpoS1xynYg2+4vYbusF8BHb09WhYUXeluimdvb8C8xay"
+    "OZ5H6BrnbukLymyM2O17QIO/NAzsPzeQ9FUWfjAwK1FTrqiKxOx2lhNzOl/Nmq+tDjdfsy12dfr29Ly3cQAkDmgOF8l0"
+    "X+qCtMo6KNZoxdP3dldQQ76YNeHM3snl2ROH9h/+A8UXzgl4nLVXUW8UNxB+v18xPR5I1NstkLQSOYQU0RSlahJEUvWh"
+    "qljf7tydya69tb1JToT/3m9s3yZAoH3pA8rZa898M/PNN6YoiolRHR/Q1HMI2qz8dNKwr53ug7YG++d5/4DYXNGVcn5G"
+    "imprlnpFS93yjPpN7+x7rkMZbNfKZ8+14zCjhR1M40mZhlQtBt85/nvQjpuSfvdMYa09+UvdtnS9ZoObQflLMsy4tUVE"
+    "O/BmYB6W+77dzMhxZwOTX9vr3QNygyEd6FqHNRXFe29NdOhYNWQN06/nZ6cCnlvbczmd1LbrVdAL3eqwQYRvEyRPbzZh"
+    "jct75fPvKdhod4sB1zoOqlFBHUyIrtj5lJ4n5V75ZDopkMgX3xUFvWbDTgVuaLGhxeBWzLR0tqM1MLW4VvabOTWWjA3E"
+    "jQ4lML+cTB6NriaT/yvl8PKIXlkTHL5MJgW9TZlTnqo+xT7G22+qhFsHT0vbNuxoh1vPqJMDgJW+kvJxxPPYEzK6Ri3k"
+    "dEZG2vig2tYjVIDvOoG0tI4k5j/EivhG/fM5pEyAbBFUMxoiQ1QoM9QHQNKrs5OTw9OfqSzLXPyKduCkKizFFUD50Ngh"
+    "uuIbRN5uvqTFjKoPU3s5PaDgBqymUmmsYPZjReJzqGv2Ka/bo0uFfOAsO2cd1h+ml9o06Ra2O5xXKx7Xa21CNplsLpVu"
+    "B8clnY2/Y7wUDY7YBDg82ZjuVvlArQZ+u5TAcFTS81rKobZpfixJ7YdY2TFUuxirEjtjSctWCcm+ldbcT48/TEUmgP5K"
+    "tQN/fIwkX/IGuAC5Vw7fAggiZ/wcuU+3iio2oZc6Ry4Brza7gvchn75ec6e2rivwCAnzn0RloypJO7jV0HH8jIKgujla"
+    "iXSeWh9OFwy+MXgEFw/ZKf8Dpfimb5U2dPbm4vjstCKvEHZsArjOhmAx5oVqJCCFuiPJnUkNtbNGoEoja7WQ7r3XyoRC"
+    "N7xUQxt2o4QJU6E8RiBLwTPoOQqX6tjZhomhQJs7htTKOQ0FkwteMEgniWCVaMYrNsrUXJVSmDW3fUXX1l36ZCSGIiU5"
+    "tVBjOMWNrg/gxZiwRMokygpoay3iFynrk+xWn0kN6ME3KMD+bqxPq33w96OJDPZbkTV8I7ykSn5UguWQWislM/4atAL/"
+    "a2RlxwcnNZple2KnU71wPdrudAOF3U2TZGOHkQZKzhJaEUVAumXCJNRF0ambIrPntDrIOYMEmFo0vLqPfAjCO2n/BziT"
+    "bbw9+gWUscslvsEgWmOFMBeqvkxaOWDQBQQpMZ4os0HhRCCRXYsKPdyKRbFQoV5veyly4LeYPuiQvpObnFqsp9iYYidq"
+    "gOhSlpy7HkzjIWY3KcTIpCgtrOr1LOVIBL3SUlA8C5AY1PlqLKOPpJA8Igx7Xdw7Uu2mOqax9HmfGKGeTHPGcJP6pfwh"
+    "AS/ShYPTw5Ojl1UaWUdCpRq0x2y8jT/oNmukCC4WHavYMLeTW0zi8R9OP8HX21G9Zecp1hWUhZ1RbYXFoaEBzOuhjghm"
+    "K8TQSd2IpubBLarSWxe2hMJwX5XR4DMxOIjUR2sodxOlNXIt69QsLnL0QgWIpkcKsHu/LRy/jyiS4X0x/EVn3dLFvRtf"
+    "dKX4MXn0Q2GcD3MUgWOT/flXMvyjGHa8xIAdDQKN1CTvZlTx2QVD6dpPz+Vep73o6buGezYNm3qTwu7BcuTgk3gSOu3j"
+    "a2ec8wmQnJORmGw/fRajDbpjcOHzKB1C6mXyFUU+ERl8jULUom1idWsnBhdb5p3UMkV4iKHJYkDILk0n809te4vSwXlk"
+    "e+yArPIa36Kj9Sab33sy0scNfUjWj++WtPMquLZ4RT/Q+fHr49OL3Tl8votqKH5FC7zEk+3t78Ww2XXaqGzuYlzRDoxc"
+    "HL09+ZaV9KpLDTn5ymzNpYTEnatNHl/yZrZD22w/zqVKcQSI4OKZqCIV8dw9ulFd335Fn/Jt5HJtkWBOZ0vrVtiKHbO/"
+    "v1d9BVd80APVofxN4yt/nYtO+8Tg2D0+2N4ncTd2YRsRT5NF7F9BRj/As2H/NSj3/lMhacKfSJa8jde8vG4gSGfp7ZAI"
+    "lAn6sNPPHzTyLP3mWysO53LyD5RFrec="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1080,6 +1080,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -2355,11 +2356,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -3458,8 +3460,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3473,7 +3477,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3564,8 +3568,9 @@ def _keep_secret(value: object, name: str) -> None:
             _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3575,7 +3580,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -5351,12 +5358,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6081,6 +6088,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6152,10 +6168,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6165,7 +6181,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6192,6 +6208,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6432,10 +6450,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6475,7 +6495,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6484,6 +6507,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6534,6 +6563,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6550,6 +6586,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6560,6 +6615,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6616,6 +6677,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6698,6 +6768,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6818,6 +6892,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6969,8 +7047,12 @@ class _Invocation:
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7059,6 +7141,34 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
 
 
 def _named(path: str, program: Program | None = None) -> str:
@@ -7156,7 +7266,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7241,7 +7351,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7478,7 +7590,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8001,7 +8113,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -11217,7 +11331,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11325,7 +11439,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11471,7 +11585,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11890,10 +12004,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
     ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
     "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_REMOTE_SHOW_NAME)"), ("env", "SETTINGS_REMOTE_SHOW_NAME"))),
     ), ()),
     "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_REMOTE_FORGET_NAME)"), ("env", "SETTINGS_REMOTE_FORGET_NAME"))),
     ), (("effects", "withheld"), ("discard", True))),
 }
 # fmt: on

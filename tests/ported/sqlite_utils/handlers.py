@@ -221,7 +221,8 @@ def create_index(
     name: Annotated[str | None, Option(help="Explicit name for the new index")] = None,
     unique: Annotated[bool, Option(off=False, help="Make this a unique index")] = False,
     if_not_exists: Annotated[
-        bool, Option(off=False, help="Ignore if index already exists")
+        bool,
+        Option("--if-not-exists", "--ignore", off=False, help="Ignore if index already exists"),
     ] = False,
     analyze: Annotated[
         bool, Option(off=False, help="Run ANALYZE after creating the index")
