@@ -178,9 +178,9 @@ def run(invocation: _Invocation) -> object:
 
     context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
     call.unshown = command.secret
@@ -200,6 +200,9 @@ def run(invocation: _Invocation) -> object:
         if invocation.asked.get("--output-file") is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": printed}
         _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
         return _deliver(

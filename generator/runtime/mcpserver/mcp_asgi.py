@@ -37,9 +37,9 @@ from burgee.runtime.mcpserver.mcp_io import (
     _mcp_env,
     _origin,
     _read_token,
-    _Stdout,
     _wire,
 )
+from burgee.runtime.answers.output import _Stdout
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:

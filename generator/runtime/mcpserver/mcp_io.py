@@ -95,41 +95,6 @@ class _McpError(Exception):
         self.data = data
 
 
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
-
-
 def _read_line(readline: Callable[[], bytes]) -> bytes:
     """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
     the input like an end of file, whichever thread was reading it."""

@@ -1,0 +1,292 @@
+"""Bodies written for Click or Typer run unchanged in a generated tool: what they print answers
+agents (`meta.printed` under `--json`, text content after the envelope over MCP), the calls
+they make into click or typer (`echo`, `secho`, `style`, `confirm`, `prompt`, the exceptions,
+`get_current_context()`, `get_app_dir`) work through the tool's stdlib stand-in when that is
+all they use, and through the real package (declared in the PEP 723 block) when they use more.
+Their exceptions are the envelope's kinds; `confirm`/`prompt` are burgee's own questions."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import burgee_in_process, generate, in_process, run
+
+CLICKY = '''\
+"""Bodies written for Click."""
+import click
+from click import echo
+
+from burgee import command, program
+
+program(name="clicky", version="1.0.0")
+
+
+@command(effects="read_only")
+def hello(name: str = "Ada") -> None:
+    """Say hello."""
+    click.echo(f"Hello {name}")
+    click.secho("in red", fg="red", bold=True)
+    echo(click.style("plain", fg="green"), nl=False)
+
+
+@command(effects="read_only")
+def count(n: int = 2) -> int:
+    """Count, saying so."""
+    print(f"counting to {n}")
+    return n
+
+
+@command(effects="read_only")
+def fail(how: str = "click") -> None:
+    """Fail as a Click body fails."""
+    if how == "click":
+        raise click.ClickException("the thing broke")
+    if how == "custom":
+        error = click.ClickException("code three")
+        error.exit_code = 3
+        raise error
+    if how == "usage":
+        raise click.UsageError("needs more")
+    if how == "param":
+        raise click.BadParameter("not a colour", param_hint="'--colour'")
+    if how == "abort":
+        raise click.Abort()
+    if how == "exit":
+        raise click.exceptions.Exit(5)
+    if how == "exit0":
+        click.echo("done early")
+        raise click.exceptions.Exit(0)
+    if how == "ctxexit":
+        click.get_current_context().exit(6)
+    if how == "ctxfail":
+        click.get_current_context().fail("bad context")
+
+
+@command(effects="non_idempotent")
+def wipe(name: str = "db") -> str:
+    """Wipe after asking."""
+    if not click.confirm(f"Wipe {name}?"):
+        return "kept"
+    colour = click.prompt("Colour", default="blue")
+    return f"wiped {name} {colour}"
+
+
+@command(effects="read_only")
+def where() -> str:
+    """Where the app's files go."""
+    ctx = click.get_current_context()
+    ctx.obj = {"seen": True}
+    return click.get_app_dir("Clicky") + " " + ctx.info_name + " " + str(ctx.obj["seen"])
+'''
+
+TYPERY = '''\
+"""Bodies written for Typer."""
+import typer
+
+from burgee import command, program
+
+program(name="typery", version="1.0.0")
+
+
+@command(effects="read_only")
+def hello(name: str = "Ada", code: int = 0) -> None:
+    """Say hello."""
+    typer.echo(f"Hello {name}")
+    typer.secho("loud", fg=typer.colors.RED)
+    if code:
+        raise typer.Exit(code=code)
+
+
+@command(effects="read_only")
+def ask() -> str:
+    """Ask for a name."""
+    return typer.prompt("Name")
+
+
+@command(effects="read_only")
+def bad() -> None:
+    """Refuse."""
+    raise typer.BadParameter("nope")
+'''
+
+#: A body that uses more of Click than the stand-in has: the tool needs the real package.
+BEYOND = '''\
+"""Bodies that need the real Click."""
+import click
+
+from burgee import command, program
+
+program(name="beyond", version="1.0.0", dependencies=["click>=8"])
+
+
+@command(effects="read_only")
+def hello() -> None:
+    """Say hello."""
+    click.echo("Hello")
+
+
+@command(effects="read_only")
+def bar() -> None:
+    """Show a bar."""
+    with click.progressbar(range(3)) as items:
+        for _ in items:
+            pass
+    raise click.UsageError("after the bar")
+'''
+
+
+@pytest.fixture(scope="module")
+def clicky(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("clicky"), CLICKY)
+
+
+@pytest.fixture(scope="module")
+def typery(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("typery"), TYPERY)
+
+
+def test_what_a_body_prints_is_carried_in_the_json_envelope(clicky: Path) -> None:
+    tool = in_process(clicky)
+    done = tool.run("hello", "--json")
+    assert done.code == 0, done
+    envelope = done.json()
+    assert envelope["data"] is None
+    assert envelope["meta"]["printed"] == "Hello Ada\nin red\nplain"
+    assert "Hello Ada" not in done.err
+    # NOTE: a command that returns a value keeps its typed data; what it printed is beside it.
+    counted = tool.run("count", "--json").json()
+    assert counted["data"] == 2
+    assert counted["meta"]["printed"] == "counting to 2\n"
+    # NOTE: nothing printed, no key.
+    assert "printed" not in tool.run("where", "--json").json().get("meta", {})
+
+
+def test_in_text_mode_a_body_prints_to_stdout(clicky: Path) -> None:
+    done = in_process(clicky).run("hello")
+    assert done.code == 0, done
+    assert done.out == "Hello Ada\nin red\nplain"
+
+
+def test_a_tool_whose_bodies_use_only_the_stand_in_needs_no_click(clicky: Path) -> None:
+    source = clicky.read_text(encoding="utf-8")
+    assert "# dependencies" not in source
+    assert not re.search(r"^\s*(import click|from click import)", source.split("TYPE_CHECKING")[-1], re.M) or (
+        "_Missing(\"click\"" not in source
+    )
+    # NOTE: run where click cannot be imported at all.
+    blocker = clicky.parent / "noclick"
+    blocker.mkdir(exist_ok=True)
+    (blocker / "click.py").write_text("raise ImportError('no click here')\n", encoding="utf-8")
+    done = run(clicky, "hello", "--json", env={"PYTHONPATH": str(blocker)})
+    assert done.code == 0, done
+    assert done.json()["meta"]["printed"] == "Hello Ada\nin red\nplain"
+
+
+@pytest.mark.parametrize(
+    ("how", "code", "kind", "message"),
+    [
+        ("click", 1, "failed", "the thing broke"),
+        ("custom", 3, "failed", "code three"),
+        ("usage", 2, "usage", "needs more"),
+        ("param", 2, "usage", "Invalid value for '--colour': not a colour"),
+        ("abort", 1, "aborted", "Aborted!"),
+        ("exit", 5, "exit", "the command exited with code 5"),
+        ("ctxexit", 6, "exit", "the command exited with code 6"),
+        ("ctxfail", 2, "usage", "bad context"),
+    ],
+)
+def test_click_exceptions_are_the_envelopes_kinds(
+    clicky: Path, how: str, code: int, kind: str, message: str
+) -> None:
+    done = in_process(clicky).run("fail", "--how", how, "--json")
+    assert done.code == code, done
+    error = done.json()["error"]
+    assert (error["kind"], error["message"]) == (kind, message)
+
+
+def test_an_exit_at_code_zero_is_a_success(clicky: Path) -> None:
+    done = in_process(clicky).run("fail", "--how", "exit0", "--json")
+    assert done.code == 0, done
+    assert done.json()["data"] is None
+    assert done.json()["meta"]["printed"] == "done early\n"
+
+
+def test_confirm_and_prompt_are_burgees_questions(clicky: Path) -> None:
+    tool = in_process(clicky)
+    stopped = tool.run("wipe", "--json")
+    assert stopped.code == 4, stopped
+    envelope = stopped.json()
+    assert envelope["reason"] == "answer"
+    lines = [step["command"] for step in envelope["next"]]
+    assert any("--answer wipe-db=yes" in line for line in lines), lines
+    asked = tool.run("wipe", "--answer", "wipe-db=yes", "--json").json()
+    assert asked["reason"] == "answer"
+    done = tool.run("wipe", "--answer", "wipe-db=yes", "--answer", "colour=red", "--json")
+    assert done.json()["data"] == "wiped db red", done
+    kept = tool.run("wipe", "--answer", "wipe-db=no", "--json")
+    assert kept.json()["data"] == "kept", kept
+
+
+def test_the_current_context_and_the_app_dir(clicky: Path, tmp_path: Path) -> None:
+    done = in_process(clicky).run("where", "--json", env={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert done.code == 0, done
+    assert done.json()["data"] == f"{tmp_path}/clicky where True"
+
+
+def test_typer_bodies_run_through_the_stand_in(typery: Path) -> None:
+    source = typery.read_text(encoding="utf-8")
+    assert "# dependencies" not in source
+    tool = in_process(typery)
+    said = tool.run("hello", "--json").json()
+    assert (said["data"], said["meta"]["printed"]) == (None, "Hello Ada\nloud\n")
+    exited = tool.run("hello", "--code", "3", "--json")
+    assert exited.code == 3 and exited.json()["error"]["kind"] == "exit", exited
+    asked = tool.run("ask", "--json").json()
+    assert asked["reason"] == "answer"
+    assert tool.run("ask", "--answer", "name=Bo", "--json").json()["data"] == "Bo"
+    bad = tool.run("bad", "--json")
+    assert (bad.code, bad.json()["error"]["message"]) == (2, "Invalid value: nope")
+
+
+def test_a_body_that_uses_more_needs_the_real_package(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(BEYOND, encoding="utf-8")
+    out = tmp_path / "tool.py"
+    made = burgee_in_process("gen", str(handlers), "-o", str(out))
+    assert made.returncode == 0, made.stderr
+    assert (
+        f"{handlers}:18:10: note: click.progressbar is more than burgee's stand-in for click"
+        in made.stderr
+    ), made.stderr
+    source = out.read_text(encoding="utf-8")
+    assert '#     "click>=8",' in source
+    tool = in_process(out)
+    said = tool.run("hello", "--json").json()
+    assert said["meta"]["printed"] == "Hello\n"
+    # NOTE: the real package's exceptions are the envelope's kinds too.
+    done = tool.run("bar", "--json")
+    assert (done.code, done.json()["error"]["kind"]) == (2, "usage"), done
+    assert done.json()["error"]["message"] == "after the bar"
+
+
+def test_mcp_gives_what_a_body_printed_after_the_envelope(clicky: Path) -> None:
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "hello", "arguments": {}}},
+    ]
+    stdin = "".join(json.dumps(m) + "\n" for m in messages)
+    done = run(clicky, "--mcp", stdin=stdin)
+    answers: list[Any] = [json.loads(line) for line in done.out.splitlines()]
+    assert all("jsonrpc" in a for a in answers), done.out
+    content = answers[-1]["result"]["content"]
+    assert json.loads(content[0]["text"])["data"] is None
+    assert content[1] == {"type": "text", "text": "Hello Ada\nin red\nplain"}
