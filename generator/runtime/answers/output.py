@@ -448,13 +448,15 @@ class _Quiet:
         self.saved: int | None = None
         self.stdout: Any = None
         self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
     def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
         if keep:
             self.kept = []
-            sys.stdout = _Stdout(sys.stderr, self.kept)  # type: ignore[assignment]
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper  # type: ignore[assignment]
         else:
             sys.stdout = sys.stderr
         try:
@@ -466,6 +468,9 @@ class _Quiet:
     def printed(self) -> str:
         """What the handler printed since `start(keep=True)`, taken (once)."""
         kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
         return "".join(kept or ())
 
     def stop(self) -> None:
