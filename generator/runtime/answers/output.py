@@ -456,7 +456,7 @@ class _Quiet:
         if keep:
             self.kept = []
             self.keeper = _Stdout(sys.stderr, self.kept)
-            sys.stdout = self.keeper  # type: ignore[assignment]
+            sys.stdout = self.keeper
         else:
             sys.stdout = sys.stderr
         try:

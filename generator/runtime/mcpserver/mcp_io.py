@@ -13,7 +13,7 @@ from burgee.runtime.execution.jsonread import _json_scanner, _load_json
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
