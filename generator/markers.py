@@ -18,7 +18,9 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 # NOTE: re-exported (`burgee.Image`, ...): the runtime's classes, not copies of them.
 from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
 
-Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Effects = Literal[
+    "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
+]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 #: The MCP (syslog) log levels, least to most severe.

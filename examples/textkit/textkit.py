@@ -190,6 +190,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -227,6 +228,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -1298,6 +1300,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "count": ("count", True),
@@ -1344,6 +1348,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,
@@ -1363,6 +1368,7 @@ if __name__ == "__main__":
 r'''
 import _thread
 import pathlib as _pathlib
+import re
 
 if TYPE_CHECKING:
     import argparse
@@ -2214,6 +2220,105 @@ class _Command:
         self.secret = secret
 
 
+#: The context of the command each thread runs (`get_current_context()`), by thread.
+_CLICK_CONTEXTS: dict[int, _ClickContext] = {}
+
+
+class _ClickError(Exception):
+    """The stand-in's `click.ClickException`: a failure with a message and an exit code."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def format_message(self) -> str:
+        return self.message
+
+    def show(self, file: Any = None) -> None:
+        (file or sys.stderr).write(f"Error: {self.format_message()}\n")
+
+
+class _ClickUsage(_ClickError):
+    """The stand-in's `click.UsageError`: the command line was wrong (exit 2)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, ctx: Any = None) -> None:
+        super().__init__(message)
+        self.ctx = ctx
+
+
+class _Abort(RuntimeError):
+    """The stand-in's `click.Abort`."""
+
+
+class _Exit(RuntimeError):
+    """The stand-in's `click.exceptions.Exit` and `typer.Exit`: end the command at `code`."""
+
+    def __init__(self, code: int = 0) -> None:
+        super().__init__(code)
+        self.exit_code = code
+
+
+class _ClickContext:
+    """What `get_current_context()` answers in a command: its `obj`, `params`, `info_name`,
+    and `exit`, `fail`, `abort`."""
+
+    def __init__(self, context: Context, params: dict[str, Any]) -> None:
+        self.context = context
+        self.params = params
+        self.info_name = context.command.split()[-1] if context.command else context.program
+        self.command_path = f"{context.program} {context.command}".strip()
+        self.obj: Any = None
+        self.meta: dict[str, Any] = {}
+        self.parent: Any = None
+        self.invoked_subcommand: str | None = None
+        self.args: list[str] = []
+
+    def exit(self, code: int = 0) -> None:
+        raise _Exit(code)
+
+    def fail(self, message: str) -> None:
+        raise _ClickUsage(message, self)
+
+    def abort(self) -> None:
+        raise _Abort()
+
+    def ensure_object(self, kind: type) -> Any:
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type) -> Any:
+        return self.obj if isinstance(self.obj, kind) else None
+
+    def find_root(self) -> _ClickContext:
+        return self
+
+    def call_on_close(self, callback: Callable[[], Any]) -> Callable[[], Any]:
+        self.context.on_exit(callback)
+        return callback
+
+
+def _current(silent: bool = False) -> Any:
+    """`click.get_current_context()`."""
+    import _thread
+
+    found = _CLICK_CONTEXTS.get(_thread.get_ident())
+    if found is None and not silent:
+        raise RuntimeError("There is no active click context.")
+    return found
+
+
+def _asking() -> Context:
+    """The running command's context, which asks `confirm`'s and `prompt`'s questions."""
+    current = _current()
+    assert isinstance(current, _ClickContext)
+    return current.context
+
+
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
 
 
@@ -2236,6 +2341,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2326,6 +2432,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2370,6 +2479,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -3995,7 +4105,7 @@ class _Quiet:
         if keep:
             self.kept = []
             self.keeper = _Stdout(sys.stderr, self.kept)
-            sys.stdout = self.keeper  # type: ignore[assignment]
+            sys.stdout = self.keeper
         else:
             sys.stdout = sys.stderr
         try:
@@ -6084,7 +6194,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result

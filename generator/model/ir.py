@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
-Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Effects = Literal[
+    "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
+]
 EFFECTS: tuple[str, ...] = get_args(Effects)
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 TRUSTS: tuple[str, ...] = get_args(Trust)

@@ -22,6 +22,7 @@ from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
+from burgee.read.effects import declared_effects
 from burgee.read.frameworks import frameworks
 from burgee.read.imports import (
     Bundle,
@@ -388,6 +389,9 @@ def _read(
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
     commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    commands, problems = declared_effects(path, list(commands))
+    if problems:
+        raise GenerationError(problems)
     program = Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -398,7 +402,7 @@ def _read(
         max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
-        commands=commands,
+        commands=tuple(commands),
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
         logging=calls_log(source),
