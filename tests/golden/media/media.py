@@ -2103,7 +2103,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
