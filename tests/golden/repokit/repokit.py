@@ -1304,7 +1304,6 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import re
 
 if TYPE_CHECKING:
     import argparse
@@ -2153,105 +2152,6 @@ class _Command:
         #: Whether an input is `secret=True`: a word of its command line that is no known
         #: option's value may be the secret typed without its flag, so no message shows it.
         self.secret = secret
-
-
-#: The context of the command each thread runs (`get_current_context()`), by thread.
-_CLICK_CONTEXTS: dict[int, _ClickContext] = {}
-
-
-class _ClickError(Exception):
-    """The stand-in's `click.ClickException`: a failure with a message and an exit code."""
-
-    exit_code = 1
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def format_message(self) -> str:
-        return self.message
-
-    def show(self, file: Any = None) -> None:
-        (file or sys.stderr).write(f"Error: {self.format_message()}\n")
-
-
-class _ClickUsage(_ClickError):
-    """The stand-in's `click.UsageError`: the command line was wrong (exit 2)."""
-
-    exit_code = 2
-
-    def __init__(self, message: str, ctx: Any = None) -> None:
-        super().__init__(message)
-        self.ctx = ctx
-
-
-class _Abort(RuntimeError):
-    """The stand-in's `click.Abort`."""
-
-
-class _Exit(RuntimeError):
-    """The stand-in's `click.exceptions.Exit` and `typer.Exit`: end the command at `code`."""
-
-    def __init__(self, code: int = 0) -> None:
-        super().__init__(code)
-        self.exit_code = code
-
-
-class _ClickContext:
-    """What `get_current_context()` answers in a command: its `obj`, `params`, `info_name`,
-    and `exit`, `fail`, `abort`."""
-
-    def __init__(self, context: Context, params: dict[str, Any]) -> None:
-        self.context = context
-        self.params = params
-        self.info_name = context.command.split()[-1] if context.command else context.program
-        self.command_path = f"{context.program} {context.command}".strip()
-        self.obj: Any = None
-        self.meta: dict[str, Any] = {}
-        self.parent: Any = None
-        self.invoked_subcommand: str | None = None
-        self.args: list[str] = []
-
-    def exit(self, code: int = 0) -> None:
-        raise _Exit(code)
-
-    def fail(self, message: str) -> None:
-        raise _ClickUsage(message, self)
-
-    def abort(self) -> None:
-        raise _Abort()
-
-    def ensure_object(self, kind: type) -> Any:
-        if not isinstance(self.obj, kind):
-            self.obj = kind()
-        return self.obj
-
-    def find_object(self, kind: type) -> Any:
-        return self.obj if isinstance(self.obj, kind) else None
-
-    def find_root(self) -> _ClickContext:
-        return self
-
-    def call_on_close(self, callback: Callable[[], Any]) -> Callable[[], Any]:
-        self.context.on_exit(callback)
-        return callback
-
-
-def _current(silent: bool = False) -> Any:
-    """`click.get_current_context()`."""
-    import _thread
-
-    found = _CLICK_CONTEXTS.get(_thread.get_ident())
-    if found is None and not silent:
-        raise RuntimeError("There is no active click context.")
-    return found
-
-
-def _asking() -> Context:
-    """The running command's context, which asks `confirm`'s and `prompt`'s questions."""
-    current = _current()
-    assert isinstance(current, _ClickContext)
-    return current.context
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
