@@ -8,6 +8,9 @@ Their exceptions are the envelope's kinds; `confirm`/`prompt` are burgee's own q
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +302,74 @@ def test_mcp_gives_what_a_body_printed_after_the_envelope(clicky: Path) -> None:
     content = answers[-1]["result"]["content"]
     assert json.loads(content[0]["text"])["data"] is None
     assert content[1] == {"type": "text", "text": "Hello Ada\nin red\nplain"}
+
+
+#: Bodies that need the real Typer, Click and Rich: the tool still starts without them.
+HEAVY = '''\
+"""Bodies that need the real packages."""
+import click
+import typer
+
+from burgee import command, program
+
+program(name="heavy", version="1.0.0", dependencies=["click>=8", "typer>=0.12", "rich>=13"])
+
+
+@command(effects="read_only")
+def show(name: str = "Ada") -> None:
+    """Show a name."""
+    from rich.console import Console
+
+    Console().print(name)
+    with click.progressbar([1]) as items:
+        for _ in items:
+            pass
+    typer.launch("https://example.org", wait=False) if name == "web" else None
+'''
+
+
+def test_describing_a_tool_never_imports_the_frameworks(tmp_path: Path) -> None:
+    """`--help`, `schema`, `--llms`, completion and the MCP lists of a tool whose bodies need
+    click, typer and rich import none of them: only a command that runs does."""
+    tool = generate(tmp_path, HEAVY)
+    assert '#     "typer>=0.12",' in tool.read_text(encoding="utf-8")
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    listing = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    listing += [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]
+    mcp = "".join(json.dumps(m) + "\n" for m in listing)
+    runs = [
+        (["--help"], None),
+        (["show", "--help"], None),
+        (["schema"], None),
+        (["--llms"], None),
+        (["completion", "bash"], None),
+        (["__complete", "bash", "2", "heavy", "sh"], None),
+        (["--mcp"], mcp),
+        (["show", "--json"], None),
+    ]
+    for args, stdin in runs:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", str(tool), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")},
+        )
+        imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+        heavy = {"click", "typer", "rich"} & imported
+        if args == ["show", "--json"]:
+            # NOTE: the check sees imports: the command that runs does import them.
+            assert heavy == {"click", "typer", "rich"}, done.stderr[-2000:]
+        else:
+            assert done.returncode == 0, (args, done.stderr[-2000:])
+            assert not heavy, (args, heavy)
