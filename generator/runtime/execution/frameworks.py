@@ -231,15 +231,16 @@ def _style(
     for on, code in (
         (bold, 1),
         (dim, 2),
-        (italic, 3),
         (underline, 4),
         (overline, 53),
+        (italic, 3),
         (blink, 5),
         (reverse, 7),
         (strikethrough, 9),
     ):
         if on is not None:
-            codes.append(str(code if on else (22 if code in (1, 2) else 20 + code)))
+            off = 22 if code in (1, 2) else 55 if code == 53 else 20 + code
+            codes.append(str(code if on else off))
     styled = "".join(f"\033[{code}m" for code in codes if code) + str(text)
     return styled + "\033[0m" if reset else styled
 
