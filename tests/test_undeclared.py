@@ -137,7 +137,6 @@ def test_pyproject_errors_are_placed_in_it(tmp_path: Path) -> None:
         " (did you mean 'show'?)" in made.stderr
     ), made.stderr
     assert f"{pyproject}:5:1: error: effects must be one of read_only," in made.stderr
-    assert (
-        f"{pyproject}:7:1: error: version declares its effects in the app"
-        in made.stderr
-    ), made.stderr
+    assert f"{pyproject}:7:1: error: version declares its effects in the app" in made.stderr, (
+        made.stderr
+    )
