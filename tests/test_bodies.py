@@ -139,6 +139,14 @@ def bar() -> None:
         for _ in items:
             pass
     raise click.UsageError("after the bar")
+
+
+@command(effects="read_only")
+def ask() -> str:
+    """Ask, as Click asks."""
+    if click.confirm("Go on?"):
+        return click.prompt("Name")
+    return "stopped"
 '''
 
 
@@ -273,6 +281,12 @@ def test_a_body_that_uses_more_needs_the_real_package(tmp_path: Path) -> None:
     done = tool.run("bar", "--json")
     assert (done.code, done.json()["error"]["kind"]) == (2, "usage"), done
     assert done.json()["error"]["message"] == "after the bar"
+    # NOTE: the real package's questions are burgee's too.
+    asked = tool.run("ask", "--json").json()
+    assert asked["reason"] == "answer", asked
+    assert tool.run("ask", "--answer", "go-on=no", "--json").json()["data"] == "stopped"
+    named = tool.run("ask", "--answer", "go-on=yes", "--answer", "name=Bo", "--json").json()
+    assert named["data"] == "Bo", named
 
 
 def test_mcp_gives_what_a_body_printed_after_the_envelope(clicky: Path) -> None:

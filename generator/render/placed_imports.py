@@ -89,6 +89,7 @@ def third_party(program: Program, source: str) -> tuple[str, list[str]]:
                 f"    {code}",
                 "except ImportError as _import_error:",
                 f"    {' = '.join(names)} = {missing}  # type: ignore",
+                *_routed(node, root, program),
             ]
     return "\n".join(plain) + ("\n" if plain else ""), guarded
 
@@ -102,6 +103,22 @@ def _stand_in(node: ast.stmt, root: str) -> list[str]:
         return [f"{node.names[0].asname or root} = {stand_in}  # type: ignore"]
     assert isinstance(node, ast.ImportFrom)
     return [f"{a.asname or a.name} = {stand_in}.{a.name}  # type: ignore" for a in node.names]
+
+
+def _routed(node: ast.stmt, root: str, program: Program) -> list[str]:
+    """The real `click` or `typer`, imported, with its questions asked as the tool asks
+    (`frameworks._Asking`): an `else:` of the guarded import, in a program that uses it."""
+    if root not in program.frameworks:
+        return []
+    stand_in = STAND_INS[root].__name__
+    if isinstance(node, ast.Import):
+        bound = node.names[0].asname or root
+        return ["else:", f"    {bound} = _Asking({bound})  # type: ignore"]
+    assert isinstance(node, ast.ImportFrom)
+    asked = [a for a in node.names if a.name in ("confirm", "prompt")]
+    if not asked:
+        return []
+    return ["else:", *(f"    {a.asname or a.name} = {stand_in}.{a.name}" for a in asked)]
 
 
 def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tuple[str, str]:

@@ -352,6 +352,21 @@ def _get_app_dir(app_name: str, roaming: bool = True, force_posix: bool = False)
     return os.path.join(base, app_name.lower().replace(" ", "-"))
 
 
+class _Asking:
+    """The real `click` or `typer` (a body uses more of it than the stand-in has), but for its
+    questions, which the tool asks as it asks every one (`confirm`, `prompt`)."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "confirm":
+            return _confirm
+        if name == "prompt":
+            return _prompt
+        return getattr(self.module, name)
+
+
 class _ClickExceptions:
     """The stand-in's `click.exceptions`."""
 
