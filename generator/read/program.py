@@ -388,8 +388,8 @@ def _read(
     kept = tuple(sorted((set(reader.api.values()) | reader.kept_attributes) & FREE_NAMES))
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
-    commands, problems = declared_effects(path, list(commands))
+    read = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    commands, problems = declared_effects(path, list(read))
     if problems:
         raise GenerationError(problems)
     program = Program(
