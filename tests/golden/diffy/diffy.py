@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1021: the first handler from handlers.py
-#     line 1044: the tables (commands, groups, errors, result shapes)
-#     line 1158: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1023: the first handler from handlers.py
+#     line 1046: the tables (commands, groups, errors, result shapes)
+#     line 1163: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1117: the first handler from handlers.py
-#     line 1157: the tables (commands, groups, errors, result shapes)
-#     line 1274: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1119: the first handler from handlers.py
+#     line 1159: the tables (commands, groups, errors, result shapes)
+#     line 1279: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1073: the first handler from handlers.py
-#     line 1140: the tables (commands, groups, errors, result shapes)
-#     line 1303: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1075: the first handler from handlers.py
+#     line 1142: the tables (commands, groups, errors, result shapes)
+#     line 1308: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1088: the first handler from handlers.py
-#     line 1150: the tables (commands, groups, errors, result shapes)
-#     line 1291: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1090: the first handler from handlers.py
+#     line 1152: the tables (commands, groups, errors, result shapes)
+#     line 1296: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
