@@ -387,3 +387,26 @@ def test_describing_a_tool_never_imports_the_frameworks(tmp_path: Path) -> None:
         else:
             assert done.returncode == 0, (args, done.stderr[-2000:])
             assert not heavy, (args, heavy)
+
+
+def test_what_a_body_prints_is_cut_for_an_agent_as_an_answer_is(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        '''\
+        """Loud."""
+        from burgee import command
+
+
+        @command(effects="read_only")
+        def loud() -> None:
+            """Print a lot."""
+            print("x" * 5_000)
+        ''',
+    )
+    done = in_process(tool).run("loud", "--json", "--max-output", "1000")
+    printed = done.json()["meta"]["printed"]
+    assert len(printed) < 1000
+    ref = printed.split("full output: ")[1].split(" ")[0]
+    back = in_process(tool).run("output", ref, "--json", "--max-output", "0").json()
+    # NOTE: what is saved is the printed text's own envelope, as for a `--json` answer.
+    assert json.loads(back["data"]["text"])["data"] == "x" * 5_000 + "\n", back
