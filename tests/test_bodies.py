@@ -23,7 +23,7 @@ CLICKY = '''\
 import click
 from click import echo
 
-from burgee import command, program
+from burgee import Context, command, program
 
 program(name="clicky", version="1.0.0")
 
@@ -82,8 +82,23 @@ def wipe(name: str = "db") -> str:
 def where() -> str:
     """Where the app's files go."""
     ctx = click.get_current_context()
-    ctx.obj = {"seen": True}
-    return click.get_app_dir("Clicky") + " " + ctx.info_name + " " + str(ctx.obj["seen"])
+    ctx.ensure_object(dict)["seen"] = True
+    return click.get_app_dir("Clicky") + " " + str(ctx.obj["seen"])
+
+
+@command(effects="read_only")
+def passed(how: str = "obj", ctx: Context = None) -> str:
+    """Use the context as a Click body given `pass_context` does."""
+    ctx.obj = {"user": "ada"}
+    if how == "exit":
+        ctx.exit(7)
+    if how == "exit0":
+        ctx.exit()
+    if how == "fail":
+        ctx.fail("no such user")
+    if how == "abort":
+        ctx.abort()
+    return click.get_current_context().obj["user"] + " " + ctx.find_object(dict)["user"]
 '''
 
 TYPERY = '''\
@@ -244,7 +259,27 @@ def test_confirm_and_prompt_are_burgees_questions(clicky: Path) -> None:
 def test_the_current_context_and_the_app_dir(clicky: Path, tmp_path: Path) -> None:
     done = in_process(clicky).run("where", "--json", env={"XDG_CONFIG_HOME": str(tmp_path)})
     assert done.code == 0, done
-    assert done.json()["data"] == f"{tmp_path}/clicky where True"
+    assert done.json()["data"] == f"{tmp_path}/clicky True"
+
+
+@pytest.mark.parametrize(
+    ("how", "code", "answer"),
+    [
+        ("obj", 0, {"ok": True, "data": "ada ada"}),
+        ("exit0", 0, {"ok": True, "data": None}),
+        ("exit", 7, {"kind": "exit", "message": "the command exited with code 7"}),
+        ("fail", 2, {"kind": "usage", "message": "no such user"}),
+        ("abort", 1, {"kind": "aborted", "message": "Aborted!"}),
+    ],
+)
+def test_the_injected_context_does_what_clicks_does(
+    clicky: Path, how: str, code: int, answer: dict[str, Any]
+) -> None:
+    done = in_process(clicky).run("passed", "--how", how, "--json")
+    assert done.code == code, done
+    envelope = done.json()
+    envelope.pop("meta", None)
+    assert envelope == answer if code == 0 else envelope["error"] == answer
 
 
 def test_typer_bodies_run_through_the_stand_in(typery: Path) -> None:

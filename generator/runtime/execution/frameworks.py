@@ -13,39 +13,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import CommandError, UsageError
+from burgee.runtime.execution.errors import CommandError, UsageError, _Aborted, _Exited, _Failed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 #: The context of the command each thread runs (`get_current_context()`), by thread.
-_CLICK_CONTEXTS: dict[int, _ClickContext] = {}
+_CLICK_CONTEXTS: dict[int, Context] = {}
 _COLOURS = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
-
-
-class _Exited(CommandError):
-    """`typer.Exit(code)` or `ctx.exit(code)` with a code other than 0."""
-
-    kind = "exit"
-    exit_code = 1
-
-
-class _Aborted(CommandError):
-    """`click.Abort` (a declined `confirm(abort=True)` too): Click's "Aborted!" at exit 1."""
-
-    kind = "aborted"
-    exit_code = 1
-
-
-class _Failed(CommandError):
-    """`click.ClickException`: the body's failure, with its message, at its own exit code."""
-
-    kind = "failed"
-    exit_code = 1
-
-
-#: `_framework_error`'s answer for an exit at 0.
-_EXIT_0 = _Exited("the command exited with code 0")
 
 
 class _ClickError(Exception):
@@ -108,20 +83,15 @@ class _Exit(RuntimeError):
 
 def _framework_error(error: BaseException) -> CommandError | None:
     """`error` as the envelope's kind when it is one of Click's or Typer's exceptions (the
-    stand-in's or the real package's, by class name: `typer` vendors click); `_EXIT_0` for an
-    exit at 0 (the command ended early, a success); None for any other, which goes on."""
+    stand-in's or the real package's, by class name: `typer` vendors click); None for any
+    other, which goes on as it is. An exit at 0 is `_Exited(0)`, a success (`_execute`)."""
     names = {
         kind.__name__
         for kind in type(error).__mro__
         if kind.__module__.split(".")[0] in ("click", "typer")
     }
     if isinstance(error, _Exit) or "Exit" in names:
-        code = getattr(error, "exit_code", 0) or 0
-        if not code:
-            return _EXIT_0
-        exited = _Exited(f"the command exited with code {code}")
-        exited.exit_code = code
-        return exited
+        return _Exited(getattr(error, "exit_code", 0) or 0)
     if isinstance(error, _Abort) or "Abort" in names:
         return _Aborted("Aborted!")
     if isinstance(error, _ClickUsage) or "UsageError" in names:
@@ -136,70 +106,29 @@ def _framework_error(error: BaseException) -> CommandError | None:
 def _framework_call(
     context: Context, handler: Callable[..., Any], args: list[Any], given: dict[str, Any]
 ) -> object:
-    """Run a command's handler as Click would: inside a context `get_current_context()` finds
-    (the real package's too, when it is imported), its exceptions made the envelope's kinds."""
+    """Run a command's handler as Click would: its context is what `get_current_context()`
+    finds (the real package's own too, when it is imported), its exceptions the envelope's
+    kinds."""
     import _thread
 
     thread = _thread.get_ident()
-    current = _CLICK_CONTEXTS[thread] = _ClickContext(context, given)
+    _CLICK_CONTEXTS[thread] = context
     real = sys.modules.get("click")
     try:
         if real is None:
             return handler(*args, **given)
         # NOTE: a body that uses the real package asks it for its context.
-        command = real.Command(current.info_name)
-        with real.Context(command, info_name=current.info_name).scope(False) as ctx:
+        name = context.command.split()[-1] if context.command else context.program
+        with real.Context(real.Command(name), info_name=name, obj=context.obj).scope(False) as ctx:
             ctx.params = given
             return handler(*args, **given)
     except Exception as error:
         mapped = _framework_error(error)
         if mapped is None:
             raise
-        if mapped is _EXIT_0:
-            return None
         raise mapped from None
     finally:
         _CLICK_CONTEXTS.pop(thread, None)
-
-
-class _ClickContext:
-    """What `get_current_context()` answers in a command: its `obj`, `params`, `info_name`,
-    and `exit`, `fail`, `abort`."""
-
-    def __init__(self, context: Context, params: dict[str, Any]) -> None:
-        self.context = context
-        self.params = params
-        self.info_name = context.command.split()[-1] if context.command else context.program
-        self.command_path = f"{context.program} {context.command}".strip()
-        self.obj: Any = None
-        self.meta: dict[str, Any] = {}
-        self.parent: Any = None
-        self.invoked_subcommand: str | None = None
-        self.args: list[str] = []
-
-    def exit(self, code: int = 0) -> None:
-        raise _Exit(code)
-
-    def fail(self, message: str) -> None:
-        raise _ClickUsage(message, self)
-
-    def abort(self) -> None:
-        raise _Abort()
-
-    def ensure_object(self, kind: type) -> Any:
-        if not isinstance(self.obj, kind):
-            self.obj = kind()
-        return self.obj
-
-    def find_object(self, kind: type) -> Any:
-        return self.obj if isinstance(self.obj, kind) else None
-
-    def find_root(self) -> _ClickContext:
-        return self
-
-    def call_on_close(self, callback: Callable[[], Any]) -> Callable[[], Any]:
-        self.context.on_exit(callback)
-        return callback
 
 
 def _current(silent: bool = False) -> Any:
@@ -308,9 +237,8 @@ def _secho(
 
 def _asker() -> Context:
     """The running command's context, which asks `confirm`'s and `prompt`'s questions."""
-    current = _current()
-    assert isinstance(current, _ClickContext)
-    return current.context
+    current: Context = _current()
+    return current
 
 
 def _confirm(text: str, default: bool | None = False, abort: bool = False, **_: Any) -> bool:
