@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1075: the first handler from handlers.py
-#     line 1142: the tables (commands, groups, errors, result shapes)
-#     line 1308: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1087: the first handler from handlers.py
+#     line 1154: the tables (commands, groups, errors, result shapes)
+#     line 1320: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -114,6 +114,18 @@ if TYPE_CHECKING:
         def form(
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
+
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
 
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
@@ -1424,6 +1436,25 @@ class _TimedOut(CommandError):
     kind = "timeout"
 
 
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
+
+
 class _Interrupted(CommandError):
     kind = "interrupted"
 
@@ -1793,6 +1824,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -5697,6 +5754,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5704,6 +5762,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5724,7 +5788,7 @@ def _execute(
         raise
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
