@@ -19,7 +19,9 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
-Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Effects = Literal[
+    "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
+]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 #: The MCP (syslog) log levels, least to most severe.

@@ -266,9 +266,10 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     """One command of the document: clispec's keys first, then burgee's."""
     withheld = command.effects == "withheld"
     effects = command.effects
-    if effects in ("destructive", "withheld"):
+    if effects in ("destructive", "withheld", "undeclared"):
         # NOTE: clispec has no "destructive"; a destructive command is honestly
-        # non-idempotent there. A withheld command's effects are unknown: assume the worst.
+        # non-idempotent there. A withheld or undeclared command's effects are unknown: assume
+        # the worst.
         effects = "non_idempotent"
     entry: dict[str, Any] = {
         "name": command.name,

@@ -370,9 +370,20 @@ def _wrapped_strings(schema: Any) -> Any:
     return node
 
 
-def tool_hints(command: Command) -> dict[str, bool]:
-    """MCP tool annotations, from the command's declared effects."""
+#: What an agent reads of a command whose effects nobody declared (`effects="undeclared"`, every
+#: command of a Typer or Click app until `[tool.burgee.commands]` says): the skill says it too.
+UNDECLARED_NOTE = (
+    "Its effects are undeclared: assume it changes things (it may write, delete or reach the"
+    " network), and run it only when the task asks for what it does."
+)
+
+
+def tool_hints(command: Command) -> dict[str, bool] | None:
+    """MCP tool annotations, from the command's declared effects; None for undeclared ones:
+    a client then assumes the worst (MCP's defaults: not read-only, destructive)."""
     effects = command.effects
+    if effects == "undeclared":
+        return None
     hints = {
         "readOnlyHint": effects == "read_only",
         "destructiveHint": effects == "destructive",
@@ -410,10 +421,15 @@ def tool(command: Command, program: Program) -> dict[str, Any]:
         )
     if command.deprecated is not None:
         description += "\n\nDeprecated" + (f": {command.deprecated}" if command.deprecated else ".")
-    return {
+    if command.effects == "undeclared":
+        description += f"\n\n{UNDECLARED_NOTE}"
+    entry = {
         "name": command.name,
         "description": description,
         "inputSchema": input_schema(command, program),
         "outputSchema": output_schema(command, program),
-        "annotations": tool_hints(command),
     }
+    hints = tool_hints(command)
+    if hints is not None:
+        entry["annotations"] = hints
+    return entry

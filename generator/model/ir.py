@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
-Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Effects = Literal[
+    "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
+]
 EFFECTS: tuple[str, ...] = get_args(Effects)
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 TRUSTS: tuple[str, ...] = get_args(Trust)
@@ -460,6 +462,11 @@ class Program(Node):
     dependencies: tuple[str, ...] = ()
     #: Sibling files bundled into the tool, relative to the handlers file's directory.
     bundled: tuple[str, ...] = ()
+    #: `click` and `typer`, as the handlers import them (`read/frameworks.py`): `frameworks`,
+    #: every one (their commands run through `runtime/execution/frameworks._framework_call`);
+    #: `stand_ins`, those the runtime's stand-in replaces (bound to it, no dependency).
+    frameworks: tuple[str, ...] = ()
+    stand_ins: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
     #: burgee's `Image`/`Audio`/`EmbeddedResource` as the handlers take them from burgee (a

@@ -25,6 +25,8 @@ from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
+from burgee.read.effects import declared_effects
+from burgee.read.frameworks import frameworks
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -345,13 +347,20 @@ def _read(
     dependencies = (
         tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
     ) or pyproject_dependencies(path)
+    used = frameworks(reader.tree, reader.span)
+    # NOTE: a framework the runtime's stand-in replaces is no dependency of the tool.
     third_party = tuple(
-        (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
+        (module, requirement(module, dependencies))
+        for module in sorted(bundled.third_party)
+        if module not in used.stand_ins
     )
     warnings = [newer] if newer is not None else []
     warnings += reader.warnings
+    warnings += [n.model_copy(update={"span": bundled.place(n.span)}) for n in used.notes]
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
-    warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
+    warnings += start_notes(
+        reader.tree, reader.span, stripped.eager, set(bundled.third_party) - set(used.stand_ins)
+    )
     if reader.program_args.get("config") is True:
         warnings += config_collisions(str(program_name), reader.commands)
     listed = {d.strip() for d in dependencies}
@@ -360,7 +369,10 @@ def _read(
         warnings.append(_unlisted(unlisted, bundled, path, bool(declared)))
     if third_party and not dependencies:
         dependencies = tuple(sorted({package for _, package in third_party}))
-        first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
+        first = min(
+            (bundled.third_party[module] for module, _ in third_party),
+            key=lambda s: (s.path != path, s.line),
+        )
         warnings.append(
             Diagnostic(
                 span=first,
@@ -381,7 +393,10 @@ def _read(
     kept = tuple(sorted((set(reader.api.values()) | reader.kept_attributes) & FREE_NAMES))
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    read = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    commands, problems = declared_effects(path, list(read))
+    if problems:
+        raise GenerationError(problems)
     prefix = reader.program_args.get("env_prefix")
     if isinstance(prefix, str) and prefix:
         commands = per_command_env(commands, prefix)
@@ -396,7 +411,7 @@ def _read(
         max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
-        commands=commands,
+        commands=tuple(commands),
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
         logging=calls_log(source),
@@ -417,6 +432,8 @@ def _read(
         third_party=third_party,
         dependencies=dependencies if third_party else (),
         bundled=tuple(bundled.siblings),
+        frameworks=used.used,
+        stand_ins=used.stand_ins,
     )
     clashes = env_clashes(program)
     if clashes:

@@ -481,6 +481,7 @@ def render(
         "x = {" + "\n".join(prompts + resources + completions) + "}",
         "x = {" + "\n".join(extra_methods + extra_commands) + "}",
         f"x = {media}",
+        "x = _framework_call" if program.frameworks else "",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
@@ -529,6 +530,7 @@ def render(
         extra_methods=extra_methods,
         extra_commands=extra_commands,
         media=media,
+        frameworks="_framework_call" if program.frameworks else "None",
         records=shapes,
         max_output=py(program.max_output),
         data=data,

@@ -23,7 +23,7 @@ from importlib.resources import files
 #: The start-up code: always joined, ahead of the code it compiles once and caches.
 BOOT = "boot"
 #: Modules joined before the handlers' code, in this order.
-HEAD = ("errors", "context", "media_items", "media")
+HEAD = ("errors", "context", "frameworks", "media_items", "media")
 #: Modules joined after the per-program tables, in this order.
 TAIL = (
     "program",

@@ -182,9 +182,9 @@ def run(invocation: _Invocation) -> object:
 
     context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
     call.unshown = command.secret
@@ -204,8 +204,16 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
+        _warn_unused_answers(context)
         return _deliver(
             envelope,
             command,

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.execution.errors import (
     UsageError,
+    _Aborted,
     _ActionRequired,
+    _Exited,
     _Placed,
     _ShowHelp,
     _unsecret,
@@ -227,6 +229,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -588,7 +616,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output

@@ -141,6 +141,32 @@ class _TimedOut(CommandError):
     kind = "timeout"
 
 
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
+
+
+class _Failed(CommandError):
+    """`click.ClickException`: the body's failure, with its message, at its own exit code."""
+
+    kind = "failed"
+    exit_code = 1
+
+
 class _Interrupted(CommandError):
     kind = "interrupted"
 

@@ -14,6 +14,7 @@ from burgee.runtime.execution.errors import (
     BUILTIN_ERRORS,
     CommandError,
     Outcome,
+    _Exited,
     _Internal,
     _MissingDependency,
     _success,
@@ -82,6 +83,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -89,6 +91,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -111,7 +119,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",

@@ -244,7 +244,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result

@@ -13,7 +13,7 @@ from burgee.runtime.execution.jsonread import _json_scanner, _load_json, _refuse
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"
@@ -108,41 +108,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1070: the first handler from handlers.py
-#     line 1111: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11824: the tables (commands, groups, errors, result shapes)
+#     line 1084: the first handler from handlers.py
+#     line 1125: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11935: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -114,6 +114,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -187,6 +199,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -224,6 +237,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -1243,6 +1257,25 @@ class _TimedOut(CommandError):
     kind = "timeout"
 
 
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
+
+
 class _Interrupted(CommandError):
     kind = "interrupted"
 
@@ -1787,6 +1820,32 @@ class Context:
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
 
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -2151,7 +2210,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2196,6 +2256,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2288,6 +2349,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2332,6 +2396,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -3960,28 +4025,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -5704,6 +5832,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5711,6 +5840,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5733,7 +5868,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6075,7 +6210,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -8446,41 +8584,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -11441,9 +11544,9 @@ def run(invocation: _Invocation) -> object:
 
     context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
     call.unshown = command.secret
@@ -11463,8 +11566,16 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        _warn_unused_answers(context)
         agent = invocation.json and context.agent is not None
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
+        _warn_unused_answers(context)
         return _deliver(
             envelope,
             command,
@@ -11876,6 +11987,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "compare": ("compare", True),
@@ -11920,6 +12033,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,
