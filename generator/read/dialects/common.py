@@ -178,7 +178,7 @@ class Rewrite:
         origins = [place.origin(1)]
         line = 1
         at = 0
-        for start, end, replacement in sorted(self.edits, key=lambda e: (e[0], -e[1])):
+        for start, end, replacement in sorted(self.edits, key=lambda e: (e[0], e[1])):
             if start < at:
                 continue  # NOTE: inside an edit already made (a removed decorator's options)
             kept = source[at:start]

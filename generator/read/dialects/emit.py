@@ -9,7 +9,14 @@ import io
 import tokenize
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import BURGEE, INCUMBENT_EFFECTS, TYPING, Param, Reading
+from burgee.read.dialects.common import (
+    BURGEE,
+    INCUMBENT_EFFECTS,
+    TYPING,
+    Param,
+    Reading,
+    flag_word,
+)
 
 
 @dataclass
@@ -28,7 +35,11 @@ class GroupOut:
 def _marker_args(param: Param) -> list[str]:
     args: list[str] = []
     if not param.argument:
-        args += [repr(flag) for flag in param.flags]
+        longs = [f for f in param.flags if f.startswith("--")]
+        # NOTE: the long flag burgee makes of the name itself is left unsaid, as burgee's
+        # own dialect leaves it (the same IR)
+        unsaid = longs[0] if longs == [flag_word(param.name)] else None
+        args += [repr(flag) for flag in param.flags if flag != unsaid]
     if param.help:
         args.append(f"help={param.help!r}")
     if param.metavar and not param.argument:

@@ -22,6 +22,8 @@ from burgee.read.dialects.emit import (
 )
 from burgee.read.imports import _is_main_block
 
+#: `X.command(...)` and the like: what names X only to declare the program, not to run it.
+_DECLARING = {"command", "group", "callback", "add_command", "add_typer"}
 #: What of a command's decorator burgee's `@command` says too.
 _COMMAND_OPTIONS = ("hidden", "deprecated", "short_help")
 
@@ -168,7 +170,18 @@ def rename(
     renamed with a trailing underscore (its command keeps its name), unless code calls it."""
     if node.name not in RUNTIME_NAMES:
         return
-    if any(isinstance(n, ast.Name) and n.id == node.name for n in ast.walk(reading.tree)):
+    outside = [s for s in reading.tree.body if not _is_main_block(s)]
+    declaring = {
+        id(n.value)
+        for s in outside
+        for n in ast.walk(s)
+        if isinstance(n, ast.Attribute) and n.attr in _DECLARING
+    }
+    if any(
+        isinstance(n, ast.Name) and n.id == node.name and id(n) not in declaring
+        for s in outside
+        for n in ast.walk(s)
+    ):
         return  # NOTE: burgee's own reader then says what to do
     text = reading.text
     at = text.source.index(node.name, text.offset(node.lineno, node.col_offset))

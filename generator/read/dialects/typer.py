@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from burgee.read.dialects.click import Found
-from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable, flag_word
+from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
@@ -201,11 +201,8 @@ class TyperReading:
                     param.off.append(second.strip())
             if not self.read_keywords(param, marker):
                 return None
-        if is_bool and not param.argument:
-            param.is_flag = True
-            if not param.flags:
-                param.flags = [flag_word(param.name)]
-                param.off = ["--no-" + param.flags[0][2:]]
+        if is_bool and not param.argument and param.flags:
+            param.is_flag = True  # NOTE: without flags, Typer's --x/--no-x is burgee's too
         if param.argument:
             param.flags = []
         return param

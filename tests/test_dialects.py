@@ -1,0 +1,311 @@
+"""A Typer app and a Click program, read as they are (issue 47): `burgee gen` on the real
+module of an installed app writes a tool whose command line means what the original's does.
+
+Each app's CLI module is read where its package installed it, never imported by gen; the
+test's copy of the package has every command's body replaced by one that returns its
+parameters, so the tool's `--json` shows what it parsed. Each line goes through the original's
+own parser (Click's `make_context`, for a Typer app the Click command Typer builds of it) and
+through the tool (in-process), compared as tests/test_ported.py compares ported CLIs (`Port`:
+the same values after `_plain`, or both refuse, or both show help). `KNOWN` lists the lines
+that still differ, each with its reason, and the test requires them still to differ.
+The apps: mcp's `mcp` (Typer, MIT) and skills-ref's `skills-ref` (Click, Apache-2.0).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+import typer.main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from burgee.model.diagnostics import GenerationError
+from burgee.read.program import read_program
+from tests.helpers import generate, import_tool
+from tests.test_ported import Port, _click, _split
+
+
+@dataclass(frozen=True)
+class App:
+    """A real app: its package and CLI module, how to get its Click command, its lines."""
+
+    package: str
+    module: str
+    command: Callable[[Any], click.Command]
+    prog: str
+    lines: tuple[str, ...]
+
+
+APPS = {
+    "mcp": App(
+        "mcp",
+        "mcp.cli.cli",
+        lambda module: typer.main.get_command(module.app),
+        "mcp",
+        (
+            "", "--help", "version", "version --help", "run", "run server.py",
+            "run server.py -t sse", "run server.py --transport stdio", "run -t sse server.py",
+            "run server.py --transport", "run server.py extra", "run server.py --bogus",
+            "dev server.py", "dev server.py --with a --with b", "dev --with a server.py",
+            "dev server.py -e src", "install server.py", "install server.py -n box",
+            "install server.py --name box -v A=1 -v B=2", "install server.py --env-var A=1",
+            "install server.py -f .env", "install server.py -f missing.env",
+            "install server.py --with x --with-editable src", "install", "nope",
+            "run -- server.py", "run server.py -t", "install server.py -n",
+            "dev server.py -e missing", "run server.py -tsse", "install server.py -nbox",
+            "run server.py --transport=sse", "version extra",
+        ),
+    ),
+    "skills_ref": App(
+        "skills_ref",
+        "skills_ref.cli",
+        lambda module: module.main,
+        "skills-ref",
+        (
+            "", "--help", "--version", "validate", "validate skill", "validate skill/SKILL.md",
+            "validate missing", "validate skill extra", "read-properties skill",
+            "read-properties", "read-properties skill --bogus", "to-prompt skill",
+            "to-prompt skill skill/SKILL.md", "to-prompt", "to-prompt -- skill",
+            "to-prompt skill missing", "nope", "validate --help", "to-prompt --help",
+            "validate -- skill", "read-properties -- skill", "VALIDATE skill",
+            "validate skill skill", "to-prompt skill skill skill", "read-properties --help",
+            "validate --bogus skill", "to-prompt --bogus", "validate=skill", "-x",
+            "validate ''", "to-prompt ''",
+        ),
+    ),
+}  # fmt: skip
+
+#: The words drawn lines give as values; each is a file in the folder the lines run in, so a
+#: check that a path exists (which the tool does not make yet: `KNOWN`) passes on both sides.
+VALUES = ("server.py", "skill", "a", "A=1", "sse", "x y", "1")
+#: The files and folders the lines name: the originals check that some exist.
+FILES = ("server.py", ".env", "skill/SKILL.md", "a", "A=1", "sse", "x y", "1", "extra")
+#: Options drawn lines leave out, with the reason: mcp's two path options resolve the path
+#: and check that it exists (`KNOWN` has lines for both).
+UNDRAWN = {"mcp": ("with_editable", "env_file")}
+FOLDERS = ("src", "skill")
+
+# fmt: off
+#: The lines that still mean something else in the tool, each with the reason.
+KNOWN: dict[str, dict[str, str]] = {
+    "mcp": {
+        "dev server.py -e src": "Typer's resolve_path=True makes the path absolute; the tool"
+        " passes it as typed",
+        "install server.py -f .env": "Typer's resolve_path=True makes the path absolute; the"
+        " tool passes it as typed",
+        "install server.py --with x --with-editable src": "Typer's resolve_path=True makes the"
+        " path absolute; the tool passes it as typed",
+        "install server.py -f missing.env": "Typer's exists=True: the tool does not check that"
+        " a path exists (yet: Option's path checks)",
+        "dev server.py -e missing": "Typer's exists=True: the tool does not check that a path"
+        " exists (yet: Option's path checks)",
+    },
+    "skills_ref": {
+        "validate missing": "click.Path(exists=True): the tool does not check that a path"
+        " exists (yet: Option's path checks)",
+        "to-prompt skill missing": "click.Path(exists=True): the tool does not check that a"
+        " path exists (yet: Option's path checks)",
+    },
+}
+# fmt: on
+
+
+def _returning(source: str) -> str:
+    """The module with each decorated function's body replaced by one that returns its
+    parameters (the run's context left out)."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in reversed(tree.body):
+        if not isinstance(node, ast.FunctionDef) or not node.decorator_list:
+            continue
+        body = node.body
+        first = body[1] if ast.get_docstring(node) and len(body) > 1 else body[0]
+        if first is body[0] and ast.get_docstring(node):
+            continue
+        indent = " " * first.col_offset
+        new = f"{indent}_v = dict(locals())\n{indent}_v.pop('ctx', None)\n{indent}return _v\n"
+        lines[first.lineno - 1 : node.end_lineno] = [new]
+        for index in range(node.lineno - 1, first.lineno - 1):  # NOTE: `-> None` says no data
+            lines[index] = re.sub(r"\)\s*->\s*None\s*:", "):", lines[index])
+    return "".join(lines)
+
+
+@pytest.fixture(scope="module")
+def apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Port]]:
+    """Each app's tool, generated from its installed module (bodies returning their
+    parameters), asked in a folder with `FILES`."""
+    ports = {}
+    for name, app in APPS.items():
+        module = importlib.import_module(app.module)
+        installed = Path(importlib.import_module(app.package).__file__ or "").parent
+        copy = tmp_path_factory.mktemp(name) / app.package
+        shutil.copytree(installed, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        cli = copy / (app.module.split(".", 1)[1].replace(".", "/") + ".py")
+        source = _returning(cli.read_text(encoding="utf-8"))
+        out = generate(cli.parent, source, cli.name, "--name", app.prog)
+        tool = import_tool(out, f"tool_dialect_{name}")
+        command = app.command(module)
+        core = next(k for k in type(command).__mro__ if k.__module__.endswith("click.core"))
+        lib = importlib.import_module(core.__module__.rsplit(".", 1)[0])
+        ports[name] = Port(
+            name, lambda argv, c=command, p=app.prog, k=lib: _click(c, p, argv, k), tool
+        )
+    work = tmp_path_factory.mktemp("work")
+    for folder in FOLDERS:
+        (work / folder).mkdir()
+    for file in FILES:
+        (work / file).write_text("")
+    here = Path.cwd()
+    os.chdir(work)
+    try:
+        yield ports
+    finally:
+        os.chdir(here)
+
+
+@pytest.mark.parametrize("name", sorted(APPS))
+def test_an_apps_lines_mean_the_same(apps: dict[str, Port], name: str) -> None:
+    port = apps[name]
+    wrong, fixed = [], []
+    for line in APPS[name].lines:
+        same, want, got = port.agree(*_split(line))
+        if line in KNOWN[name]:
+            if same:
+                fixed.append(line)
+        elif not same:
+            wrong.append(f"{line!r}: {name} said {want}, the tool {got.exit_code} {got.envelope}")
+    assert not wrong, "\n".join(wrong)
+    assert not fixed, f"now agree, take them out of KNOWN[{name!r}]: {fixed}"
+    agreed = len(APPS[name].lines) - len(KNOWN[name])
+    assert agreed / len(APPS[name].lines) >= 0.8
+
+
+def test_known_differences_are_listed_lines() -> None:
+    for name, known in KNOWN.items():
+        assert set(known) <= set(APPS[name].lines), name
+
+
+def _drawn(app: App, command: click.Command) -> st.SearchStrategy[list[str]]:
+    """Lines from the app's own commands: a command, its options (with a value where they
+    take one) and arguments, in any order, sometimes a word too many or a flag unknown."""
+    assert hasattr(command, "commands")
+    names = sorted(command.commands)
+    values = st.sampled_from(VALUES)
+
+    @st.composite
+    def line(draw: st.DrawFn) -> list[str]:
+        name = draw(st.sampled_from(names))
+        sub = command.commands[name]
+        words: list[str] = []
+        for param in sub.params:
+            if param.name in UNDRAWN.get(app.prog, ()):
+                continue
+            # NOTE: Typer's click is a copy of its own: its classes are not click's
+            param_kind = param.param_type_name
+            if param_kind == "option" and draw(st.booleans()):
+                words.append(draw(st.sampled_from(param.opts)))
+                if not param.is_flag:
+                    words.append(draw(values))
+            elif param_kind == "argument" and draw(st.integers(0, 5)):
+                words.append(draw(values))
+        words = draw(st.permutations(words)) if draw(st.booleans()) else words
+        if draw(st.integers(0, 9)) == 0:
+            words.append(draw(st.sampled_from(("--bogus", "extra"))))
+        return [name, *words]
+
+    return line()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(APPS))
+def test_drawn_lines_mean_the_same(apps: dict[str, Port], name: str) -> None:
+    port = apps[name]
+    command = APPS[name].command(importlib.import_module(APPS[name].module))
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_drawn(APPS[name], command))
+    def check(argv: list[str]) -> None:
+        same, want, got = port.agree(argv)
+        assert same, f"{argv}: {name} said {want}, the tool {got.exit_code} {got.envelope}"
+
+    check()
+
+
+def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
+    """What runs while parsing (a callback, a custom type, a computed default) is an error at
+    its line that says what to do; a computed help is left out with a warning."""
+    source = (
+        "import click\n\n"
+        "@click.command()\n"
+        "@click.option('--n', callback=lambda c, p, v: v)\n"
+        "@click.option('--t', type=Custom())\n"
+        "@click.option('--d', default=compute(1))\n"
+        "def main(n, t, d):\n"
+        "    pass\n"
+    )
+    path = tmp_path / "app.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    found = [(d.span.line, d.message) for d in raised.value.diagnostics]
+    assert [line for line, _ in found] == [4, 5, 6], found
+    assert "callback" in found[0][1] and "body" in found[0][1]
+    assert "ParamType" in found[1][1]
+    assert "default_factory" in found[2][1]
+
+
+def test_a_typer_app_is_read_into_the_ir_its_burgee_twin_makes(tmp_path: Path) -> None:
+    """The same program in Typer's dialect and in burgee's: the same commands, parameters and
+    groups; `dialect` says which it came from."""
+    typer_app = (
+        '"""Tool."""\n'
+        "from typing import Annotated, Optional\n"
+        "import typer\n\n"
+        "app = typer.Typer()\n"
+        "sub = typer.Typer()\n"
+        "app.add_typer(sub, name='sub', help='Sub things.')\n\n"
+        "@app.command()\n"
+        "def hello(name: str, count: Annotated[int, typer.Option('-c', help='How many')] = 1,"
+        " loud: bool = False) -> str:\n"
+        '    """Say hello."""\n'
+        "    return name\n\n"
+        "@sub.command('go')\n"
+        "def go_(where: Optional[str] = typer.Option(None, envvar='WHERE')) -> str:\n"
+        '    """Go."""\n'
+        "    return where or ''\n"
+    )
+    twin = (
+        '"""Tool."""\n'
+        "from typing import Annotated, Optional\n"
+        "from burgee import Argument, Option, command, group, program\n\n"
+        "sub = group('sub', help='Sub things.')\n\n"
+        "@command(effects='non_idempotent', name='hello')\n"
+        "def hello(*, name: Annotated[str, Argument()], count: Annotated[int, Option('-c',"
+        " help='How many')] = 1, loud: bool = False) -> str:\n"
+        '    """Say hello."""\n'
+        "    return name\n\n"
+        "@sub.command(effects='non_idempotent', name='go')\n"
+        "def go_(*, where: Annotated[Optional[str], Option(env='WHERE')] = None) -> str:\n"
+        '    """Go."""\n'
+        "    return where or ''\n"
+    )
+    read = read_program(typer_app, str(tmp_path / "app.py"))
+    own = read_program(twin, str(tmp_path / "app.py"))
+    assert read.dialect == "typer" and own.dialect == "burgee"
+    for mine, theirs in zip(read.commands, own.commands, strict=True):
+        assert mine.path == theirs.path
+        assert [p.model_dump(exclude={"span"}) for p in mine.params] == [
+            p.model_dump(exclude={"span"}) for p in theirs.params
+        ]
+    assert [g.path for g in read.groups] == [g.path for g in own.groups]
+    assert read.groups[0].help == own.groups[0].help
