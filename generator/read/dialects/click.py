@@ -380,6 +380,10 @@ class ClickReading:
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
                     param.type = "_pathlib.Path"
+                elif keyword.arg in ("exists", "file_okay", "dir_okay", "writable", "readable"):
+                    reading.warn(
+                        keyword, f"{keyword.arg}=: the path is not checked before the command runs"
+                    )
         elif name in ("IntRange", "FloatRange") and isinstance(node, ast.Call):
             param.type = "int" if name == "IntRange" else "float"
             bounds = [*node.args[:2]]
