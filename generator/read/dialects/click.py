@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import Param, Reading, Unreadable, click_name
+from burgee.read.dialects.common import TYPING, Param, Reading, Unreadable, click_name
 
 #: Click's type objects and what burgee calls them.
 SCALARS = {
@@ -269,6 +269,8 @@ class ClickReading:
         param.is_flag = bool(off)
         param.required = argument
         keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        if not argument and reading.is_version(keywords, flags):
+            return None
         for key, value in keywords.items():
             if not self.read_keyword(param, key, value, keywords):
                 return None
@@ -276,6 +278,7 @@ class ClickReading:
             param.default = "False"
         if param.argument and param.nargs == -1 and "required" not in keywords:
             param.required = False
+        reading.settle_flags(param)
         return param
 
     def read_keyword(
@@ -334,7 +337,9 @@ class ClickReading:
                 param.prompt = reading.fold(value)  # type: ignore[assignment]
             except Unreadable:
                 param.prompt = True
-        elif key in {"callback", "is_eager"}:
+        elif key == "is_eager":
+            pass  # NOTE: the order Click processes parameters in; burgee's values are the same
+        elif key == "callback":
             reading.error(
                 value,
                 "a callback runs code while parsing, which a static reading cannot follow: "
@@ -365,9 +370,11 @@ class ClickReading:
             try:
                 choices = reading.fold(node.args[0]) if node.args else ()
             except Unreadable:
+                choices = None
+            if not isinstance(choices, tuple) or not choices:
                 reading.error(node, "choices computed when the program runs: list them")
                 return
-            param.type = f"_typing.Literal[{', '.join(repr(c) for c in choices)}]"  # type: ignore[union-attr]
+            param.type = f"{TYPING}.Literal[{', '.join(repr(c) for c in choices)}]"
             for keyword in node.keywords:
                 if keyword.arg == "case_sensitive":
                     reading.warn(keyword, "case_sensitive=False: the tool's choices are "
@@ -404,7 +411,7 @@ class ClickReading:
                 inner = Param(name="_", node=item)
                 self.read_type(inner, item)
                 kinds.append(inner.type)
-            param.type = f"_typing.Tuple[{', '.join(kinds)}]"
+            param.type = f"{TYPING}.Tuple[{', '.join(kinds)}]"
             param.annotation = param.type
         else:
             reading.error(

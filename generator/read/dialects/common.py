@@ -6,9 +6,13 @@ line by line traced back to where it was written (`Rewrite`)."""
 from __future__ import annotations
 
 import ast
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
+from burgee.model.reserved import SHADOWABLE_FLAGS
 from burgee.read.source import Text
 
 #: What a command of a program burgee did not write is taken to do to the world: the worst,
@@ -18,6 +22,17 @@ INCUMBENT_EFFECTS = "non_idempotent"
 #: has them already.
 BURGEE = "_burgee"
 TYPING = "_typing"
+
+
+#: The arithmetic a constant may be written with (`10 * 1024 * 1024`); a power's exponent is
+#: kept small, so folding never builds a huge number.
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Pow: operator.pow,
+}
 
 
 class Unreadable(Exception):
@@ -102,10 +117,20 @@ class Reading:
             value = self.fold(node.operand)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 return -value
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
             left, right = self.fold(node.left), self.fold(node.right)
-            if isinstance(left, str) and isinstance(right, str):
+            if isinstance(left, str) and isinstance(right, str) and isinstance(node.op, ast.Add):
                 return left + right
+            numbers = (int, float)
+            if (
+                isinstance(left, numbers)
+                and isinstance(right, numbers)
+                and not isinstance(left, bool)
+                and not isinstance(right, bool)
+                and abs(left) < 2**64
+                and abs(right) < 256
+            ):
+                return _ARITHMETIC[type(node.op)](left, right)
         if isinstance(node, ast.JoinedStr):
             parts = []
             for value in node.values:
@@ -117,6 +142,45 @@ class Reading:
                     raise Unreadable
             return "".join(parts)
         raise Unreadable
+
+    def settle_flags(self, param: Param) -> None:
+        """One short and one long flag, as burgee's options have: the others are left out,
+        with a warning (a line that spells one is then refused, never read otherwise)."""
+        shorts = [f for f in param.flags if not f.startswith("--")]
+        longs = [f for f in param.flags if f.startswith("--")]
+        extra = shorts[1:] + longs[1:] + param.off[1:]
+        if extra:
+            self.warn(
+                param.node,
+                f"{param.name}: {', '.join(extra)} left out: an option has one short and one "
+                "long flag (and one off form); the line that spells one is refused",
+            )
+        param.flags = shorts[:1] + longs[:1]
+        param.off = param.off[:1]
+        taken = [flag for flag in param.flags if flag in SHADOWABLE_FLAGS]
+        if taken:
+            self.warn(
+                param.node,
+                f"{param.name}: {taken[0]} is a flag of the tool's own; on this command it is "
+                "the app's, as it was (the tool's is given before the command name)",
+            )
+
+    def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
+        """The eager `--version` option whose callback prints the version and stops: the
+        tool's own `--version` does that."""
+        try:
+            eager = self.fold(keywords["is_eager"]) if "is_eager" in keywords else False
+        except Unreadable:
+            eager = False
+        if not ("callback" in keywords and eager and "--version" in flags):
+            return False
+        others = [f for f in flags if f != "--version"]
+        note = f" ({', '.join(others)} is not read: give --version)" if others else ""
+        self.warn(
+            keywords["callback"],
+            f"an eager --version callback: read as the tool's own --version{note}",
+        )
+        return True
 
     def text_of(self, node: ast.expr, what: str) -> str | None:
         """A string argument (`help=`), folded; a warning and None when it is computed."""

@@ -9,6 +9,7 @@ import io
 import tokenize
 from dataclasses import dataclass, field
 
+from burgee.model.reserved import SHADOWABLE_FLAGS
 from burgee.read.dialects.common import (
     BURGEE,
     INCUMBENT_EFFECTS,
@@ -50,6 +51,8 @@ def _marker_args(param: Param) -> list[str]:
         return args
     if param.envvar:
         args.append(f"env={param.envvar!r}")
+    if any(flag in SHADOWABLE_FLAGS for flag in param.flags):
+        args.append("shadows=True")  # NOTE: the app's own flag keeps its meaning (a warning)
     if param.hidden:
         args.append("hidden=True")
     if param.count:
@@ -107,12 +110,21 @@ def emit_param(param: Param) -> str:
     """`name: Annotated[T, Option(...)] = default`."""
     marker = "Argument" if param.argument else "Option"
     kind = param.annotation or annotation(param)
+    if param.annotation and default(param) == "None" and not _nullable(param.annotation):
+        kind = f"{TYPING}.Optional[{kind}]"  # NOTE: Typer allows `x: Path = Option(None)`
     text = (
         f"{param.name}: {TYPING}.Annotated[{kind}, "
         f"{BURGEE}.{marker}({', '.join(_marker_args(param))})]"
     )
     given = default(param)
     return text if given is None else f"{text} = {given}"
+
+
+def _nullable(annotation: str) -> bool:
+    text = annotation.replace(" ", "")
+    return (
+        text.startswith(("Optional[", "typing.Optional[")) or "|None" in text or ("None|" in text)
+    )
 
 
 def parameter_span(

@@ -22,8 +22,6 @@ from burgee.read.dialects.emit import (
 )
 from burgee.read.imports import _is_main_block
 
-#: `X.command(...)` and the like: what names X only to declare the program, not to run it.
-_DECLARING = {"command", "group", "callback", "add_command", "add_typer"}
 #: What of a command's decorator burgee's `@command` says too.
 _COMMAND_OPTIONS = ("hidden", "deprecated", "short_help")
 
@@ -79,7 +77,6 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         layout.program["description"] = top.options.get("help") or _docstring(top.node)
         layout.shared = top.params
         remove_decorators(reading, rewrite, top.node, "")
-        rename(reading, rewrite, top.node)
     for key, item in found.items():
         if not item.group or key == root:
             continue
@@ -91,7 +88,6 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
             where, help=str(item.options.get("help") or _summary(item.node)), shared=item.params
         )
         remove_decorators(reading, rewrite, item.node, "")
-        rename(reading, rewrite, item.node)
     alone = [k for k, f in found.items() if not f.group and parents[k] is None]
     for key, item in found.items():
         if item.group:
@@ -141,9 +137,9 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
             joined = ",\n    ".join(added)
             text = f"{text}    {joined},\n" if text else f"\n    *,\n    {joined},\n"
         rewrite.replace_span(start, end, text)
-        rename(reading, rewrite, item.node)
     program = dict(layout.program)
     program["shared"] = layout.shared
+    rename_clashes(reading, rewrite)
     text = head(program, list(layout.groups.values()))
     emitted = text + "".join(edit[2] for edit in rewrite.edits)
     modules = "".join(
@@ -163,29 +159,30 @@ def remove_decorators(
     rewrite.replace_span(text.starts[first - 1], text.starts[node.lineno - 1], new)
 
 
-def rename(
-    reading: Reading, rewrite: Rewrite, node: ast.FunctionDef | ast.AsyncFunctionDef
-) -> None:
-    """A command function named as one of the generated module's own names (`run`) is
-    renamed with a trailing underscore (its command keeps its name), unless code calls it."""
-    if node.name not in RUNTIME_NAMES:
-        return
-    outside = [s for s in reading.tree.body if not _is_main_block(s)]
-    declaring = {
-        id(n.value)
-        for s in outside
-        for n in ast.walk(s)
-        if isinstance(n, ast.Attribute) and n.attr in _DECLARING
+def rename_clashes(reading: Reading, rewrite: Rewrite) -> None:
+    """A top-level function named as one of the generated module's own names (`main`, `run`)
+    is renamed with a trailing underscore, and every use of it with it: the whole program is
+    one module by now, and a command's name is written out in its decorator."""
+    clashing = {
+        s.name
+        for s in reading.tree.body
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in RUNTIME_NAMES
     }
-    if any(
-        isinstance(n, ast.Name) and n.id == node.name and id(n) not in declaring
-        for s in outside
-        for n in ast.walk(s)
-    ):
-        return  # NOTE: burgee's own reader then says what to do
+    if not clashing:
+        return
     text = reading.text
-    at = text.source.index(node.name, text.offset(node.lineno, node.col_offset))
-    rewrite.replace_span(at, at + len(node.name), node.name + "_")
+    for statement in reading.tree.body:
+        if _is_main_block(statement):
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in (
+                reading.tree.body
+            ):
+                if node.name in clashing:
+                    at = text.source.index(node.name, text.offset(node.lineno, node.col_offset))
+                    rewrite.replace_span(at, at + len(node.name), node.name + "_")
+            elif isinstance(node, ast.Name) and node.id in clashing and not rewrite.covers(node):
+                rewrite.replace(node, node.id + "_")
 
 
 def _docstring(node: ast.AST) -> str:

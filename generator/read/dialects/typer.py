@@ -9,13 +9,12 @@ from __future__ import annotations
 import ast
 
 from burgee.read.dialects.click import Found
-from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable
+from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable, flag_word
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
     drop_imports,
     remove_decorators,
-    rename,
     write_layout,
 )
 
@@ -44,6 +43,8 @@ class TyperReading:
         self.commands: list[tuple[str, Found]] = []
         self.callbacks: dict[str, Found] = {}
         self.run: str | None = None
+        #: `weight = typer.Option(...)` at the top level, a default several commands share.
+        self.markers: dict[str, ast.Call] = {}
 
     def member(self, node: ast.expr) -> str | None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
@@ -65,6 +66,14 @@ class TyperReading:
                 self.apps[statement.targets[0].id] = {
                     k.arg: k.value for k in statement.value.keywords if k.arg
                 }
+            elif (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Call)
+                and self.member(statement.value.func) in ("Option", "Argument")
+            ):
+                self.markers[statement.targets[0].id] = statement.value
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.read_function(statement)
             elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
@@ -160,6 +169,8 @@ class TyperReading:
                     "Argument",
                 ):
                     marker, annotated = extra, True
+        if marker is None and isinstance(given, ast.Name) and given.id in self.markers:
+            given = self.markers[given.id]  # NOTE: `weight = typer.Option(...)`, shared
         if marker is None and isinstance(given, ast.Call):
             if self.member(given.func) in ("Option", "Argument"):
                 marker = given
@@ -199,12 +210,16 @@ class TyperReading:
                 param.flags += [f.strip() for f in first.split("/") if f.strip()]
                 if slash and second.strip():
                     param.off.append(second.strip())
+            keywords = {k.arg: k.value for k in marker.keywords if k.arg}
+            if reading.is_version(keywords, param.flags or [flag_word(param.name)]):
+                return None
             if not self.read_keywords(param, marker):
                 return None
         if is_bool and not param.argument and param.flags:
             param.is_flag = True  # NOTE: without flags, Typer's --x/--no-x is burgee's too
         if param.argument:
             param.flags = []
+        reading.settle_flags(param)
         return param
 
     def read_keywords(self, param: Param, marker: ast.Call) -> bool:
@@ -250,7 +265,9 @@ class TyperReading:
                 reading.warn(value, "case_sensitive=False: the tool's choices are matched exactly")
             elif key in _PATH_CHECKS:
                 reading.warn(value, f"{key}=: the path is not checked before the command runs")
-            elif key in ("callback", "is_eager", "parser", "click_type"):
+            elif key == "is_eager":
+                continue  # NOTE: the order Click processes parameters in
+            elif key in ("callback", "parser", "click_type"):
                 reading.error(
                     value,
                     f"{key}= runs code while parsing, which a static reading cannot follow: "
@@ -302,7 +319,6 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
             remove_decorators(reading, rewrite, callback.node, "")
             start, end = parameter_span(reading, callback.node)
             rewrite.replace_span(start, end, plain_list(callback.params, callback.context))
-            rename(reading, rewrite, callback.node)
         helped = _text(reading, typer.apps[app].get("help"))
         if app == root:
             layout.program["description"] = helped or (
@@ -326,8 +342,13 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
         if where is None:
             reading.error(found.node, f"the app of command {found.name} is in no group")
             continue
-        # NOTE: Typer's rule: an app of one command and no callback is that command.
-        alone = app == root and len(own) == 1 and root not in typer.callbacks
+        # NOTE: Typer's rule: an app of one command, no callback and no group is that command.
+        alone = (
+            app == root
+            and len(own) == 1
+            and root not in typer.callbacks
+            and not any(parent == root for parent, _, _ in typer.added.values())
+        )
         layout.commands.append((found, where, alone))
     write_layout(reading, rewrite, layout)
     for statement in reading.tree.body:
