@@ -66,6 +66,42 @@ APPS = {
             "run server.py --transport=sse", "version extra",
         ),
     ),
+    "cruft": App(
+        "cruft",
+        "cruft._cli",
+        lambda module: typer.main.get_command(module.app),
+        "cruft",
+        (
+            "", "--help", "check", "check -p src", "check --project-dir src -c main",
+            "check --strict", "check --not-strict", "check --bogus", "check -p",
+            "create https://example.com/t", "create", "create t --output-dir out",
+            "create t -d -y -f", "create t --extra-context '{\"a\": 1}'", "create t -E ctx.json",
+            "create t --skip a --skip b", "create t --directory sub -c dev", "create t --no-input",
+            "create t extra", "create t -E", "link t", "link t -p src -y", "link",
+            "link t --config-file c.yaml -d", "update", "update -p src -i -r -y -s",
+            "update --allow-untracked-files", "update --variables-to-update '{}'",
+            "update --extra-context '{}'", "update --variables-to-update-file ctx.json",
+            "update --strict -c main", "update -x", "diff", "diff -e", "diff --exit-code -p src",
+            "diff -c x", "diff --bogus", "nope", "diff -- extra", "check --strict --not-strict",
+        ),
+    ),
+    "yamlfix": App(
+        "yamlfix",
+        "yamlfix.entrypoints.cli",
+        lambda module: module.cli,
+        "yamlfix",
+        (
+            "", "--help", "a.yaml", "a.yaml b.yaml", "--check a.yaml", "-v a.yaml",
+            "-vvv a.yaml", "-v -v a.yaml", "--verbose --verbose a.yaml", "-c c.yaml a.yaml",
+            "--config-file c.yaml --config-file d.yaml a.yaml", "--env-prefix X a.yaml",
+            "-e '*.md' a.yaml", "--exclude a --exclude b a.yaml", "-i '*.txt' a.yaml",
+            "--include x a.yaml -i y", "a.yaml --check", "a.yaml -- --check", "-- -x.yaml",
+            "--bogus a.yaml", "-c", "a.yaml -c", "--env-prefix", "--version",
+            "--check --check a.yaml", "-vc c.yaml a.yaml", "-cc.yaml a.yaml",
+            "--config-file=c.yaml a.yaml", "--env-prefix= a.yaml", "a.yaml -e",
+            "-", "- a.yaml", "--version a.yaml",
+        ),
+    ),
     "skills_ref": App(
         "skills_ref",
         "skills_ref.cli",
@@ -89,11 +125,19 @@ APPS = {
 #: check that a path exists (which the tool does not make yet: `KNOWN`) passes on both sides.
 VALUES = ("server.py", "skill", "a", "A=1", "sse", "x y", "1")
 #: The files and folders the lines name: the originals check that some exist.
-FILES = ("server.py", ".env", "skill/SKILL.md", "a", "A=1", "sse", "x y", "1", "extra")
-#: Options drawn lines leave out, with the reason: mcp's two path options resolve the path
-#: and check that it exists (`KNOWN` has lines for both).
-UNDRAWN = {"mcp": ("with_editable", "env_file")}
-FOLDERS = ("src", "skill")
+FILES = (
+    "server.py", ".env", "skill/SKILL.md", "a", "A=1", "sse", "x y", "1", "extra", "ctx.json",
+    "c.yaml", "a.yaml", "b.yaml",
+)  # fmt: skip
+#: Options drawn lines leave out, with the reason (`KNOWN` has lines for each): paths checked
+#: (`exists=`, `dir_okay=`, ...) or resolved by the original, which the tool passes as typed;
+#: Click's --version answers whatever follows it, the tool's refuses a command's words after it.
+UNDRAWN = {
+    "mcp": ("with_editable", "env_file"),
+    "cruft": ("output_dir", "config_file", "extra_context_file"),
+    "yamlfix": ("version",),
+}
+FOLDERS = ("src", "skill", "out", "sub")
 
 # fmt: off
 #: The lines that still mean something else in the tool, each with the reason.
@@ -109,6 +153,15 @@ KNOWN: dict[str, dict[str, str]] = {
         " a path exists (yet: Option's path checks)",
         "dev server.py -e missing": "Typer's exists=True: the tool does not check that a path"
         " exists (yet: Option's path checks)",
+    },
+    "cruft": {
+        "update --extra-context '{}'": "--extra-context is the second long flag of"
+        " --variables-to-update; an option has one long flag (the second is left out, with a"
+        " warning)",
+    },
+    "yamlfix": {
+        "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
+        " tool flag among a command's words",
     },
     "skills_ref": {
         "validate missing": "click.Path(exists=True): the tool does not check that a path"
@@ -198,30 +251,31 @@ def test_known_differences_are_listed_lines() -> None:
 def _drawn(app: App, command: click.Command) -> st.SearchStrategy[list[str]]:
     """Lines from the app's own commands: a command, its options (with a value where they
     take one) and arguments, in any order, sometimes a word too many or a flag unknown."""
-    assert hasattr(command, "commands")
-    names = sorted(command.commands)
+    subcommands = getattr(command, "commands", {None: command})
+    names = sorted(subcommands, key=str)
     values = st.sampled_from(VALUES)
 
     @st.composite
     def line(draw: st.DrawFn) -> list[str]:
-        name = draw(st.sampled_from(names))
-        sub = command.commands[name]
-        words: list[str] = []
+        name: str | None = draw(st.sampled_from(names))
+        sub = subcommands[name]
+        # NOTE: an option and its value stay together: Click takes the word after an option
+        # as its value whatever it is, the tool refuses one that looks like a flag (KNOWN)
+        words: list[list[str]] = []
         for param in sub.params:
             if param.name in UNDRAWN.get(app.prog, ()):
                 continue
             # NOTE: Typer's click is a copy of its own: its classes are not click's
             param_kind = param.param_type_name
             if param_kind == "option" and draw(st.booleans()):
-                words.append(draw(st.sampled_from(param.opts)))
-                if not param.is_flag:
-                    words.append(draw(values))
+                flag = draw(st.sampled_from(param.opts))
+                words.append([flag] if param.is_flag else [flag, draw(values)])
             elif param_kind == "argument" and draw(st.integers(0, 5)):
-                words.append(draw(values))
+                words.append([draw(values)])
         words = draw(st.permutations(words)) if draw(st.booleans()) else words
         if draw(st.integers(0, 9)) == 0:
-            words.append(draw(st.sampled_from(("--bogus", "extra"))))
-        return [name, *words]
+            words.append([draw(st.sampled_from(("--bogus", "extra")))])
+        return [*([name] if name else []), *(word for unit in words for word in unit)]
 
     return line()
 

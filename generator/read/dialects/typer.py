@@ -7,6 +7,7 @@ programs land on too (`common.Param`)."""
 from __future__ import annotations
 
 import ast
+import re
 
 from burgee.read.dialects.click import Found
 from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable, flag_word
@@ -217,6 +218,9 @@ class TyperReading:
                 return None
         if is_bool and not param.argument and param.flags:
             param.is_flag = True  # NOTE: without flags, Typer's --x/--no-x is burgee's too
+        sequence = re.search(r"\b(List|list|Sequence|Tuple|tuple)\[", param.annotation or "")
+        if sequence and param.default == "None" and not param.argument:
+            param.default = "()"  # NOTE: Typer gives [] for a list option left out, not None
         if param.argument:
             param.flags = []
         reading.settle_flags(param)
