@@ -18,6 +18,8 @@ import importlib
 import os
 import re
 import shutil
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +33,7 @@ from hypothesis import strategies as st
 
 from burgee.model.diagnostics import GenerationError
 from burgee.read.program import read_program
-from tests.helpers import generate, import_tool
+from tests.helpers import generate, import_tool, run
 from tests.test_ported import Port, _click, _split
 
 
@@ -363,3 +365,109 @@ def test_a_typer_app_is_read_into_the_ir_its_burgee_twin_makes(tmp_path: Path) -
         ]
     assert [g.path for g in read.groups] == [g.path for g in own.groups]
     assert read.groups[0].help == own.groups[0].help
+
+
+#: A Click program spread over the modules of one package: the group in cli.py, a command
+#: added from another module, help and an env var made of another module's constants.
+SHOP = {
+    "__init__.py": "",
+    "settings.py": 'PREFIX = "SHOP"\nUNIT = "items"\n',
+    "commands/__init__.py": "",
+    "commands/stock.py": """\
+import click
+
+from ..settings import PREFIX, UNIT
+
+
+@click.command("add")
+@click.argument("name")
+@click.option("-n", "--count", type=click.IntRange(1, 99), default=1, help="How many " + UNIT)
+@click.option("--where", envvar=f"{PREFIX}_WHERE", type=click.Choice(["front", "back"]),
+              default="back")
+def add_stock(name, count, where):
+    \"\"\"Add stock.\"\"\"
+    return {"name": name, "count": count, "where": where}
+""",
+    "cli.py": """\
+\"\"\"A shop.\"\"\"
+import click
+
+from .commands.stock import add_stock
+
+
+@click.group()
+@click.option("-v", "--verbose", count=True)
+def cli(verbose):
+    \"\"\"Run the shop.\"\"\"
+
+
+@cli.group()
+def stock():
+    \"\"\"Stock things.\"\"\"
+
+
+stock.add_command(add_stock)
+
+
+@cli.command()
+@click.option("--dry-run/--no-dry-run", default=False)
+@click.argument("files", nargs=-1)
+def clean(dry_run, files):
+    \"\"\"Clean up.\"\"\"
+    return {"dry_run": dry_run, "files": list(files)}
+""",
+}
+
+
+def test_a_click_program_spread_over_a_package(tmp_path: Path) -> None:
+    """The group in one module, a command added from another, constants folded from a third:
+    the tool reads each line as the program's own Click parser does."""
+    package = tmp_path / "shop"
+    for name, text in SHOP.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    tool = import_tool(
+        generate(package, SHOP["cli.py"], "cli.py", "--name", "shop"), "tool_dialect_shop"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        original = importlib.import_module("shop.cli").cli
+    finally:
+        sys.path.remove(str(tmp_path))
+    port = Port("shop", lambda argv: _click(original, "shop", argv), tool)
+    for line in (
+        "stock add pen", "-v stock add pen -n 3", "-vv stock add pen --count 99",
+        "stock add pen -n 0", "stock add pen --where front", "stock add pen --where side",
+        "SHOP_WHERE=front stock add pen", "SHOP_WHERE=side stock add pen", "clean",
+        "clean --dry-run a b", "clean --no-dry-run -- -a", "stock", "stock add", "nope",
+    ):  # fmt: skip
+        same, want, got = port.agree(*_split(line))
+        assert same, f"{line!r}: shop said {want}, the tool {got.exit_code} {got.envelope}"
+    schema = tool.invoke(["schema"]).envelope or {}
+    helps = {c["name"]: c for c in schema.get("data", schema).get("commands", [])}
+    assert any("How many items" in str(c) for c in helps.values()), helps
+
+
+def test_a_big_typer_app_is_every_command_a_tool() -> None:
+    """bbdc-cli (3,726 lines, 13 nested Typer apps): every command the original has is an MCP
+    tool and an --llms entry of the tool, whose --help imports neither typer nor click."""
+    module = importlib.import_module("bbdc_cli.__main__")
+    command = typer.main.get_command(module.app)
+
+    def paths(group: Any, above: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        for name, sub in getattr(group, "commands", {}).items():
+            if getattr(sub, "commands", None):
+                yield from paths(sub, (*above, name))
+            else:
+                yield (*above, name)
+
+    source = Path(module.__file__ or "")
+    out = generate(Path(tempfile.mkdtemp()), source.read_text(), "bbdc.py", "--name", "bbdc")
+    listed = run(out, "--llms")
+    tools = {tool["name"] for tool in listed.json()["tools"]}
+    want = {" ".join(p) for p in paths(command, ())}
+    own = {"help", "output"}  # NOTE: the tool's own, read back and explained
+    assert len(want) == 95 and want == tools - own, want ^ tools
+    loaded = run(out, "--help", env={"PYTHONVERBOSE": "1"})
+    assert loaded.code == 0
+    assert not re.search(r"^import '(typer|click|rich)'", loaded.err, re.MULTILINE)

@@ -107,6 +107,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     if click.version:
         layout.program["version"] = click.version
     write_layout(reading, rewrite, layout)
+    drop_declarations(reading, rewrite, "add_command")
     return drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
@@ -191,6 +192,15 @@ def _docstring(node: ast.AST) -> str:
 
 def _summary(node: ast.AST) -> str:
     return _docstring(node).strip().split("\n\n")[0].replace("\n", " ")
+
+
+def drop_declarations(reading: Reading, rewrite: Rewrite, method: str) -> None:
+    """`grp.add_command(cmd)`, `app.add_typer(sub)`: said by the groups written at the head."""
+    for statement in reading.tree.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            func = statement.value.func
+            if isinstance(func, ast.Attribute) and func.attr == method:
+                rewrite.replace(statement, "pass")
 
 
 def drop_main_block(reading: Reading, rewrite: Rewrite) -> None:

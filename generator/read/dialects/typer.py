@@ -14,6 +14,7 @@ from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable, fla
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
+    drop_declarations,
     drop_imports,
     remove_decorators,
     write_layout,
@@ -359,10 +360,7 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
             if typer.member(statement.value.func) == "Typer":
                 rewrite.replace(statement, "pass")
-        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            func = statement.value.func
-            if isinstance(func, ast.Attribute) and func.attr == "add_typer":
-                rewrite.replace(statement, "pass")
+    drop_declarations(reading, rewrite, "add_typer")
     return drop_imports(reading, rewrite, {"typer"}, typer.modules | set(typer.members))
 
 
