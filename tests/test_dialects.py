@@ -471,3 +471,50 @@ def test_a_big_typer_app_is_every_command_a_tool() -> None:
     loaded = run(out, "--help", env={"PYTHONVERBOSE": "1"})
     assert loaded.code == 0
     assert not re.search(r"^import '(typer|click|rich)'", loaded.err, re.MULTILINE)
+
+
+DEFAULT_GROUP = '''\
+"""Query a database."""
+import click
+from click_default_group import DefaultGroup
+
+
+@click.group(cls=DefaultGroup, default="query")
+@click.version_option("1.2.3")
+def cli():
+    """Query a database."""
+
+
+@cli.command()
+@click.argument("sql")
+@click.option("--limit", type=int, default=10, help="At most this many rows")
+def query(sql, limit):
+    """Run a query."""
+    return {"sql": sql, "limit": limit}
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--counts", is_flag=True)
+def tables(name, counts):
+    """List tables."""
+    return {"name": name, "counts": counts}
+'''
+
+
+def test_a_default_group_runs_its_default_command(tmp_path: Path) -> None:
+    """click-default-group's DefaultGroup: a line that names no command runs the default one,
+    as the original's parser reads it; `version_option`'s version is the tool's."""
+    namespace: dict[str, Any] = {}
+    exec(compile(DEFAULT_GROUP, "app.py", "exec"), namespace)  # noqa: S102
+    tool = import_tool(
+        generate(tmp_path, DEFAULT_GROUP, "app.py", "--name", "q"), "tool_dialect_default"
+    )
+    port = Port("q", lambda argv: _click(namespace["cli"], "q", argv), tool)
+    for line in (
+        "query 'select 1'", "'select 1'", "'select 1' --limit 3", "--limit 3 'select 1'",
+        "query 'select 1' --limit x", "tables t", "tables t --counts", "tables", "--version",
+    ):  # fmt: skip
+        same, want, got = port.agree(*_split(line))
+        assert same, f"{line!r}: q said {want}, the tool {got.exit_code} {got.envelope}"
+    assert tool.invoke(["--version"]).stdout.strip().endswith("1.2.3")

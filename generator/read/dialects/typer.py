@@ -65,9 +65,9 @@ class TyperReading:
                 and isinstance(statement.value, ast.Call)
                 and self.member(statement.value.func) == "Typer"
             ):
-                self.apps[statement.targets[0].id] = {
-                    k.arg: k.value for k in statement.value.keywords if k.arg
-                }
+                keywords = {k.arg: k.value for k in statement.value.keywords if k.arg}
+                self.apps[statement.targets[0].id] = keywords
+                self.check_app(keywords)
             elif (
                 isinstance(statement, ast.Assign)
                 and len(statement.targets) == 1
@@ -80,6 +80,26 @@ class TyperReading:
                 self.read_function(statement)
             elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
                 self.read_call(statement.value)
+
+    def check_app(self, keywords: dict[str, ast.expr]) -> None:
+        """What of `typer.Typer(...)` changes how argv reads, or what help shows."""
+        reading = self.reading
+        if "cls" in keywords:
+            reading.error(
+                keywords["cls"],
+                "a custom Group class (lazy commands, plugins) runs code while parsing, which "
+                "a static reading cannot follow: declare the commands on the app",
+            )
+        if "rich_markup_mode" in keywords:
+            reading.warn(
+                keywords["rich_markup_mode"],
+                "rich markup in help is shown as written ([bold] and the like stay)",
+            )
+        if "context_settings" in keywords:
+            reading.warn(
+                keywords["context_settings"],
+                "context_settings is not read (help_option_names, auto_envvar_prefix, ...)",
+            )
 
     def read_call(self, call: ast.Call) -> None:
         func = call.func
