@@ -518,3 +518,38 @@ def test_a_default_group_runs_its_default_command(tmp_path: Path) -> None:
         same, want, got = port.agree(*_split(line))
         assert same, f"{line!r}: q said {want}, the tool {got.exit_code} {got.envelope}"
     assert tool.invoke(["--version"]).stdout.strip().endswith("1.2.3")
+
+
+TYPER_RUN = '''\
+import typer
+
+
+def main(name: str, times: int = 1, shout: bool = False) -> dict:
+    """Greet someone."""
+    return {"name": name, "times": times, "shout": shout}
+
+
+if __name__ == "__main__":
+    typer.run(main)
+'''
+
+
+def test_typer_run_makes_the_function_the_program(tmp_path: Path) -> None:
+    """`typer.run(main)`: the program is that one command, read as Typer reads it."""
+    namespace: dict[str, Any] = {}
+    exec(compile(TYPER_RUN, "greet.py", "exec"), namespace)  # noqa: S102
+    app = typer.Typer()
+    app.command()(namespace["main"])
+    command = typer.main.get_command(app)
+    core = next(k for k in type(command).__mro__ if k.__module__.endswith("click.core"))
+    lib = importlib.import_module(core.__module__.rsplit(".", 1)[0])
+    tool = import_tool(
+        generate(tmp_path, TYPER_RUN, "greet.py", "--name", "greet"), "tool_dialect_run"
+    )
+    port = Port("greet", lambda argv: _click(command, "greet", argv, lib), tool)
+    for line in (
+        "ada", "ada --times 2", "--times 2 ada", "ada --shout", "ada --no-shout", "",
+        "ada --times x", "ada extra", "--help",
+    ):  # fmt: skip
+        same, want, got = port.agree(*_split(line))
+        assert same, f"{line!r}: greet said {want}, the tool {got.exit_code} {got.envelope}"

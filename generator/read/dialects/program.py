@@ -153,10 +153,12 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
 def remove_decorators(
     reading: Reading, rewrite: Rewrite, node: ast.FunctionDef | ast.AsyncFunctionDef, new: str
 ) -> None:
+    text = reading.text
     if not node.decorator_list:
+        at = text.starts[node.lineno - 1]  # NOTE: `typer.run(main)`: a function as it is
+        rewrite.replace_span(at, at, new)
         return
     first = min(d.lineno for d in node.decorator_list)
-    text = reading.text
     rewrite.replace_span(text.starts[first - 1], text.starts[node.lineno - 1], new)
 
 

@@ -57,6 +57,11 @@ class TyperReading:
         return None
 
     def read(self) -> None:
+        for node in ast.walk(self.reading.tree):
+            # NOTE: `typer.run(main)`, most often under `if __name__ == "__main__":`
+            if isinstance(node, ast.Call) and self.member(node.func) == "run" and node.args:
+                if isinstance(node.args[0], ast.Name):
+                    self.run = node.args[0].id
         for statement in self.reading.tree.body:
             if (
                 isinstance(statement, ast.Assign)
@@ -103,9 +108,6 @@ class TyperReading:
 
     def read_call(self, call: ast.Call) -> None:
         func = call.func
-        if self.member(func) == "run" and call.args and isinstance(call.args[0], ast.Name):
-            self.run = call.args[0].id
-            return
         if not (isinstance(func, ast.Attribute) and func.attr == "add_typer"):
             return
         if not (isinstance(func.value, ast.Name) and call.args):
