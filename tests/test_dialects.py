@@ -270,7 +270,9 @@ def _drawn(app: App, command: click.Command) -> st.SearchStrategy[list[str]]:
             # NOTE: Typer's click is a copy of its own: its classes are not click's
             param_kind = param.param_type_name
             if param_kind == "option" and draw(st.booleans()):
-                flag = draw(st.sampled_from(param.opts))
+                # NOTE: one short and one long flag (a second long one is KNOWN to differ)
+                longs = [o for o in param.opts if o.startswith("--")]
+                flag = draw(st.sampled_from([o for o in param.opts if o not in longs[1:]]))
                 words.append([flag] if param.is_flag else [flag, draw(values)])
             elif param_kind == "argument" and draw(st.integers(0, 5)):
                 words.append([draw(values)])
@@ -553,3 +555,25 @@ def test_typer_run_makes_the_function_the_program(tmp_path: Path) -> None:
     ):  # fmt: skip
         same, want, got = port.agree(*_split(line))
         assert same, f"{line!r}: greet said {want}, the tool {got.exit_code} {got.envelope}"
+
+
+def test_a_computed_help_is_left_out_with_a_note(tmp_path: Path) -> None:
+    """A help computed at run time is a warning at its line (the docstring stays); one made
+    of the module's constants is folded; a second long flag is left out with a warning."""
+    source = (
+        "import click\n\n"
+        'WHAT = "items"\n\n'
+        "@click.command()\n"
+        "@click.option('--n', help=describe())\n"
+        "@click.option('--m', help='How many ' + WHAT)\n"
+        "@click.option('--k', '--kk', default=1)\n"
+        "def main(n, m, k) -> None:\n"
+        '    """Count things."""\n'
+    )
+    program = read_program(source, str(tmp_path / "app.py"))
+    notes = [(w.span.line, w.message) for w in program.warnings if w.span.line in (6, 8)]
+    assert [line for line, _ in notes] == [6, 8], notes
+    assert "help=" in notes[0][1] and "--kk left out" in notes[1][1]
+    params = {p.name: p for p in program.commands[0].params}
+    assert params["m"].help == "How many items" and params["n"].help == ""
+    assert program.commands[0].summary == "Count things." and program.dialect == "click"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import TYPING, Param, Reading, Unreadable, click_name
+from burgee.read.dialects.common import Param, Reading, Unreadable, click_name
 
 #: Click's type objects and what burgee calls them.
 SCALARS = {
@@ -374,7 +374,7 @@ class ClickReading:
             if not isinstance(choices, tuple) or not choices:
                 reading.error(node, "choices computed when the program runs: list them")
                 return
-            param.type = f"{TYPING}.Literal[{', '.join(repr(c) for c in choices)}]"
+            param.type = f"_Literal[{', '.join(repr(c) for c in choices)}]"
             for keyword in node.keywords:
                 if keyword.arg == "case_sensitive":
                     reading.warn(keyword, "case_sensitive=False: the tool's choices are "
@@ -411,7 +411,7 @@ class ClickReading:
                 inner = Param(name="_", node=item)
                 self.read_type(inner, item)
                 kinds.append(inner.type)
-            param.type = f"{TYPING}.Tuple[{', '.join(kinds)}]"
+            param.type = f"tuple[{', '.join(kinds)}]"
             param.annotation = param.type
         else:
             reading.error(

@@ -18,10 +18,10 @@ from burgee.read.source import Text
 #: What a command of a program burgee did not write is taken to do to the world: the worst,
 #: until its author says otherwise.
 INCUMBENT_EFFECTS = "non_idempotent"
-#: The names the rewrite adds to the file (`import burgee as _burgee`), chosen so no program
-#: has them already.
+#: The names the rewrite adds to the file (`import burgee as _burgee`, `_Annotated`, ...),
+#: chosen so no program has them already.
 BURGEE = "_burgee"
-TYPING = "_typing"
+TYPING_NAMES = "from typing import Annotated as _Annotated, Literal as _Literal\n"
 
 
 #: The arithmetic a constant may be written with (`10 * 1024 * 1024`); a power's exponent is
@@ -49,7 +49,7 @@ class Param:
     #: The flags as written (`-f`, `--file`); the off form of a `--x/--no-x` pair.
     flags: list[str] = field(default_factory=list)
     off: list[str] = field(default_factory=list)
-    #: The value's type as burgee's annotation text (`str`, `int`, `_typing.Literal['a']`).
+    #: The value's type as burgee's annotation text (`str`, `int`, `_Literal['a']`).
     type: str = "str"
     #: The default's source text; None: no default (required); `...` spelled as None too.
     default: str | None = None

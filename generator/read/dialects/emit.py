@@ -13,7 +13,7 @@ from burgee.model.reserved import SHADOWABLE_FLAGS
 from burgee.read.dialects.common import (
     BURGEE,
     INCUMBENT_EFFECTS,
-    TYPING,
+    TYPING_NAMES,
     Param,
     Reading,
     flag_word,
@@ -82,12 +82,12 @@ def annotation(param: Param) -> str:
     if param.is_flag:
         return "bool"
     if (param.argument and param.nargs == -1) or param.multiple:
-        kind = f"{TYPING}.List[{kind}]"
+        kind = f"list[{kind}]"
     elif param.nargs > 1:
-        kind = f"{TYPING}.Tuple[{', '.join([kind] * param.nargs)}]"
+        kind = f"tuple[{', '.join([kind] * param.nargs)}]"
     if param.default in (None, "None") and not param.required and not param.default_factory:
         if not (param.multiple or (param.argument and param.nargs == -1)):
-            kind = f"{TYPING}.Optional[{kind}]"
+            kind = f"{kind} | None"
     return kind
 
 
@@ -99,7 +99,7 @@ def default(param: Param) -> str | None:
         return None
     if param.multiple or (param.argument and param.nargs == -1):
         if param.default in (None, "None", "()", "[]"):
-            return "()"
+            return "[]"
         return param.default
     if param.is_flag:
         return param.default if param.default not in (None, "None") else "False"
@@ -111,11 +111,8 @@ def emit_param(param: Param) -> str:
     marker = "Argument" if param.argument else "Option"
     kind = param.annotation or annotation(param)
     if param.annotation and default(param) == "None" and not _nullable(param.annotation):
-        kind = f"{TYPING}.Optional[{kind}]"  # NOTE: Typer allows `x: Path = Option(None)`
-    text = (
-        f"{param.name}: {TYPING}.Annotated[{kind}, "
-        f"{BURGEE}.{marker}({', '.join(_marker_args(param))})]"
-    )
+        kind = f"{kind} | None"  # NOTE: Typer allows `x: Path = Option(None)`
+    text = f"{param.name}: _Annotated[{kind}, {BURGEE}.{marker}({', '.join(_marker_args(param))})]"
     given = default(param)
     return text if given is None else f"{text} = {given}"
 
@@ -185,7 +182,9 @@ def command_decorator(
 def head(program: dict[str, object], groups: list[GroupOut]) -> str:
     """The statements the rewrite puts at the file's head: burgee's imports, `program(...)`,
     every group (parents first, so every command finds its group, wherever it is written)."""
-    lines = [f"import burgee as {BURGEE}\n", f"import typing as {TYPING}\n"]
+    # NOTE: typing's names imported one by one: the reader leaves out those the stripped
+    # code no longer uses (a module import would stay, unused)
+    lines = [f"import burgee as {BURGEE}\n", TYPING_NAMES]
     shared_of: dict[tuple[str, ...], list[str]] = {}
     for group in [GroupOut(()), *groups]:
         for param in group.shared if group.path else program.get("shared", []):  # type: ignore[attr-defined]
@@ -194,7 +193,7 @@ def head(program: dict[str, object], groups: list[GroupOut]) -> str:
             )
             kind = param.annotation or annotation(param)
             marker = f"{BURGEE}.Option({', '.join(_marker_args(param))})"
-            lines.append(f"{alias} = {TYPING}.Annotated[{kind}, {marker}]\n")
+            lines.append(f"{alias} = _Annotated[{kind}, {marker}]\n")
             shared_of.setdefault(group.path, []).append(alias)
     args = [f"{key}={value!r}" for key, value in program.items() if key != "shared" and value]
     if () in shared_of:

@@ -129,6 +129,13 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
                 shared += [(shared_alias(above.path, p), p) for p in above.shared]
         text = parameter_list(item.params, item.context)
         own = {p.name for p in item.params}
+        for _, clash in shared:
+            if clash.name in own:
+                reading.error(
+                    item.node,
+                    f"command {item.name} has a parameter {clash.name}, as an option of its "
+                    "group's has (given before the command): rename one of them",
+                )
         added = [
             f"{p.name}: {alias}" + ("" if default(p) is None else f" = {default(p)}")
             for alias, p in shared
@@ -196,13 +203,27 @@ def _summary(node: ast.AST) -> str:
     return _docstring(node).strip().split("\n\n")[0].replace("\n", " ")
 
 
+def remove_statement(reading: Reading, rewrite: Rewrite, node: ast.stmt) -> None:
+    """A statement left out: its whole lines at the top level, `pass` in a block (which
+    may need a statement)."""
+    text = reading.text
+    line_start = text.starts[node.lineno - 1]
+    end = text.end(node)
+    whole = not text.source[line_start : text.start(node)].strip()
+    rest = text.source[end : text.starts[min((node.end_lineno or 0), len(text.lines))]]
+    if node in reading.tree.body and whole and not rest.strip():
+        rewrite.replace_span(line_start, end + len(rest), "")
+    else:
+        rewrite.replace(node, "pass")
+
+
 def drop_declarations(reading: Reading, rewrite: Rewrite, method: str) -> None:
     """`grp.add_command(cmd)`, `app.add_typer(sub)`: said by the groups written at the head."""
     for statement in reading.tree.body:
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             func = statement.value.func
             if isinstance(func, ast.Attribute) and func.attr == method:
-                rewrite.replace(statement, "pass")
+                remove_statement(reading, rewrite, statement)
 
 
 def drop_main_block(reading: Reading, rewrite: Rewrite) -> None:
@@ -226,8 +247,8 @@ def drop_imports(
     if used:
         return set()
     for node in ast.walk(reading.tree):
-        if isinstance(node, ast.Import) and all(a.name in modules for a in node.names):
-            rewrite.replace(node, "pass")
-        elif isinstance(node, ast.ImportFrom) and node.module in modules:
-            rewrite.replace(node, "pass")
+        if (isinstance(node, ast.Import) and all(a.name in modules for a in node.names)) or (
+            isinstance(node, ast.ImportFrom) and node.module in modules
+        ):
+            remove_statement(reading, rewrite, node)
     return modules

@@ -17,6 +17,7 @@ from burgee.read.dialects.program import (
     drop_declarations,
     drop_imports,
     remove_decorators,
+    remove_statement,
     write_layout,
 )
 
@@ -243,7 +244,7 @@ class TyperReading:
             param.is_flag = True  # NOTE: without flags, Typer's --x/--no-x is burgee's too
         sequence = re.search(r"\b(List|list|Sequence|Tuple|tuple)\[", param.annotation or "")
         if sequence and param.default == "None" and not param.argument:
-            param.default = "()"  # NOTE: Typer gives [] for a list option left out, not None
+            param.default = "[]"  # NOTE: Typer gives [] for a list option left out, not None
         if param.argument:
             param.flags = []
         reading.settle_flags(param)
@@ -348,6 +349,7 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
             rewrite.replace_span(start, end, plain_list(callback.params, callback.context))
         helped = _text(reading, typer.apps[app].get("help"))
         if app == root:
+            layout.program["name"] = _text(reading, typer.apps[app].get("name"))
             layout.program["description"] = helped or (
                 ast.get_docstring(callback.node) or "" if callback else ""
             )
@@ -381,7 +383,7 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
     for statement in reading.tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
             if typer.member(statement.value.func) == "Typer":
-                rewrite.replace(statement, "pass")
+                remove_statement(reading, rewrite, statement)
     drop_declarations(reading, rewrite, "add_typer")
     return drop_imports(reading, rewrite, {"typer"}, typer.modules | set(typer.members))
 
