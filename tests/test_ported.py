@@ -93,24 +93,35 @@ def _quiet() -> Iterator[None]:
         yield
 
 
-def _click(cli: click.Command, prog: str, argv: Sequence[str]) -> Answer:
+def _click(cli: click.Command, prog: str, argv: Sequence[str], lib: Any = click) -> Answer:
     """Click's reading of a line: the group's, then the command's context (a DefaultGroup
-    resolves a word that names no command to its default command)."""
+    resolves a word that names no command to its default command). `lib`: the click the
+    command is made with (Typer carries a copy of its own, `typer._click`)."""
     with _quiet():
         try:
             ctx = cli.make_context(prog, list(argv))
             with ctx:
-                if not isinstance(cli, click.Group):
+                if not hasattr(cli, "resolve_command"):  # NOTE: not a group (Typer's own too)
                     return Answer("ok", _plain(ctx.params))
-                words = [*ctx._protected_args, *ctx.args]
-                name, command, rest = cli.resolve_command(ctx, words)
-                assert command is not None and name is not None
-                with command.make_context(name, rest, parent=ctx) as sub:
-                    return Answer("ok", _plain(sub.params))
-        except click.exceptions.Exit as stop:
-            return Answer("info" if stop.exit_code == 0 else "refused")
-        except click.ClickException:
+                return _leaf(cli, ctx)
+        except lib.ClickException:
             return Answer("refused")
+        except Exception as stop:  # NOTE: click's Exit, and Typer's (its click has none)
+            if type(stop).__name__ != "Exit":
+                raise
+            return Answer("info" if getattr(stop, "exit_code", 1) == 0 else "refused")
+
+
+def _leaf(group: Any, ctx: Any) -> Answer:
+    """The command a group's context names, read in a context of its own (a group's group
+    too)."""
+    words = [*ctx._protected_args, *ctx.args]
+    name, command, rest = group.resolve_command(ctx, words)
+    assert command is not None and name is not None
+    with command.make_context(name, rest, parent=ctx) as sub:
+        if hasattr(command, "resolve_command"):
+            return _leaf(command, sub)
+        return Answer("ok", _plain(sub.params))
 
 
 class _Parsed(Exception):

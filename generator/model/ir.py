@@ -411,6 +411,10 @@ class Program(Node):
 
     name: str
     version: str
+    #: The dialect the program was written in: "burgee", or "typer"/"click" for an app of
+    #: theirs read as it is (`read/dialects/`); nothing but the runtime's stand-ins for what
+    #: its bodies call differs by it.
+    dialect: str = "burgee"
     #: The distribution whose installed metadata `--version` prefers (the version was read
     #: from its pyproject.toml at generation time), or None.
     distribution: str | None = None

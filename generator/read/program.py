@@ -25,6 +25,7 @@ from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
+from burgee.read.dialects import translate
 from burgee.read.effects import declared_effects
 from burgee.read.frameworks import frameworks
 from burgee.read.imports import (
@@ -290,8 +291,16 @@ def read_program(
         # NOTE: sibling modules were bundled in: check the whole again.
         source = bundled.source
         check(source, path)
+    dialect = "burgee"
+    translated = translate(source, path, bundled.origins)
+    if translated is not None:
+        # NOTE: a Typer or Click program, now written in burgee's dialect (read/dialects/)
+        source, dialect = translated.source, translated.dialect
+        check(source, path)
+        third_party = {m: s for m, s in bundled.third_party.items() if m not in translated.dropped}
+        bundled = Bundle(source, translated.origins, third_party, bundled.siblings)
     try:
-        return _read(source, path, name, version, bundled=bundled)
+        program = _read(source, path, name, version, bundled=bundled)
     except RecursionError:
         line = longest_line(source)
         message = (
@@ -300,6 +309,10 @@ def read_program(
         )
         span = SourceSpan(path=path, line=line, column=1)
         raise GenerationError([Diagnostic(span=span, message=message)]) from None
+    if translated is None:
+        return program
+    warnings = (*translated.warnings, *program.warnings)
+    return program.model_copy(update={"dialect": dialect, "warnings": warnings})
 
 
 def _read(
