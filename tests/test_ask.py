@@ -404,3 +404,31 @@ def test_an_accepted_answer_without_a_value_is_no_answer(
     finally:
         server.close()
     assert answer.get("data", answer.get("error", {}).get("message")) == expected
+
+
+def _bypasses(answer: dict[str, Any]) -> list[str]:
+    """The lines of an answer that would run past a question: `--yes` or `--answer`."""
+    text = json.dumps({key: answer.get(key) for key in ("next", "error")})
+    return [flag for flag in ("--yes", "--answer") if flag in text]
+
+
+@pytest.mark.parametrize("action", ["decline", "cancel"])
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_person_who_declines_is_not_overridden(mode: str, action: str) -> None:
+    """A person's no is final: after a declined or cancelled question, no line answers it for
+    them (`--yes`, `--answer`), and the message says the person did."""
+    calls = [("delete", {"name": "report"})]
+    (deleted,), asked = _calls(_stdio(CLIKIT), mode, action, calls)
+    assert [message for message, _ in asked] == ["Delete report for good?"]
+    (meal,), _ = _calls(_stdio(PANTRY), mode, action, [("use", {"name": "flour"})])
+    ended = "declined" if action == "decline" else "cancelled"
+    for answer in (deleted, meal):
+        assert (answer["reason"], answer["next"]) == (ended, [])
+        assert _bypasses(answer) == [] and "hint" not in answer["error"]
+        assert f"the person {ended}" in answer["error"]["message"]
+
+
+def test_at_a_terminal_a_no_is_final() -> None:
+    code, seen = _at_a_terminal(CLIKIT, ["delete", "report"], [(b"[y/N] ", b"n\n")])
+    assert code == 4, seen
+    assert "the person declined" in seen and "--yes" not in seen, seen

@@ -236,7 +236,8 @@ def test_an_mcp_client_fills_in_the_form_within_the_call(
         "default": "s",
     }
     assert (declined["reason"], declined["error"]["kind"]) == ("declined", "action_required")
-    assert "--answer item=VALUE" in declined["next"][0]["command"]
+    # NOTE: the person's no is final: no line answers the form in their place.
+    assert declined["next"] == [] and "the person declined" in declined["error"]["message"]
 
 
 def test_a_2026_call_asks_the_form_with_input_required(orders: tuple[Path, Any]) -> None:
