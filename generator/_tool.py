@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -128,12 +129,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -150,6 +153,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -921,52 +926,53 @@ _DATA = (
     "n+WIajmVLqXwO8/BMmnyQ1H7f0viuO8bXdxahzJBVljVU8Y12bQmnBqxv7Ot7GDMb0Xp5j+i0HOqTKOpuWW6/vLil+c0"
     "s8YW1Rdr5vx02rPiot2caFUdw2/pSO20qrULTbwYUDyCxoSIoUdTTKOjAGeAkz4uou/iUbcxnYEy37FY9iQ3XDBletkm"
     "EcdsUgieGMj50ACinsYUxnF603MQ4R7JRO45LRdZA0BXcwJpgHvAT9jfX+dADu5n4tZE2dQosHSdTM5kkGMN/+5QL7ck"
-    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqktIU9/vMEDjrEcdB4Xvmf1TkX8MtjA11EilD3jgsD4/5"
-    "pIXbzhVNKZhdaHNKrsX5aDELlEKwWzNdqCv3ZRpskgnt32BQleD7IQV14VY0gdlsLEjT8Ww3WCSza1khzFJFwWTSb81l"
-    "m8baI+buBtn0uoMhGjulbStaVG5/nvHnKprS5iZa7D6X5kCF/d5AUzIoH2EPRIAAHSPcEu8owaFj8sq7DUhCX8Uacdek"
-    "i8dsiZ+UF6I+DYXLCxH8spHuTOLgwkPz5+m58YpUM6r3z4ZGH4rT2+gjUExDOjaRma9+2NwAPqFiImXQ0rVMEE27XjWD"
-    "TfZpARqfWx/3EQaMkL8cYLM5YYkDeVE7EPc6IO+e0fAewyOihQwQEgTDirI0ISzHStG83KVvS5hTHdStg6ARs+DuCIL7"
-    "IqmioFR3VqB68coTRwSx8Us1Xf2xigF/wIItBMBy1BW8FTQNZsqc8ZtGYUh7OWAtx2kWggMs8S48Cq4wJtyXY466GVLv"
-    "jJFDSrXRJ+zKGB87MGrB3PK7Kz+QwSEHBeosj34v+P8yDcEbAvnIM2gmT69kQuSTPNj54PSazuOP0fRc5QBJPz7xxMmL"
-    "V+/en3ni8eN3//fuyRNyJrt0rC+Rc3DsYDCS9x6iTIyA/1e40TWSdM4oTtMrQAXRlSy5Nyq1PidGWhaMM9BSmq+t8JZa"
-    "wKT2dcoxcFDlOlzyHt81uS6P7T06tKon+Qk19vhwxc2IU4DMiVOkwB6rYK/a/XqMboJzBaLcJBDxlDG1kxThD8FmAikp"
-    "8zgykyLHmaRFgzmS/GsZfOthzwA4cNYo4kgTD37M7wwQbjzhNjX8LqC4OEF0fKan8i44XSQCqxUg2iu28SN6Twd9aH8e"
-    "jzC4oHSAXIGJXQBmSCJ1CZKPdJwvYWBMhgVZiGMQyQ7Db/Gqi9nF+AxznTeawGsEKeKjL/SZFxORKwKeNLiRhJXL0wIj"
-    "0r+K2/x4REGeAkBSkIRI0wavgl6BJj4h9+A7Vkk4G5jlLMN+JY+09mh0e8y5Pea832POcjIB5rIWKQLsnCpSHInU0AYN"
-    "PLuKdcHkIl9+W/d9T5nwa+LCVbIqkeINAr/NDy8vk2RzdLZ0Gzc9p9wIQG9PQvMjycuEOKdhGkPoUmrFyqj4vk8sV8B/"
-    "8U3K/ZH+pZ5nrkQ07cdV9zf2rU47V+TJPee8rR7a9wnmWr9xtyj5bseSK75+NQa8qZP/L3QCmXxq3tI6V06qwb/bH2Ds"
-    "8nymBoeH6F/qeHw/zS4OwwzQ4eGDowdHvfsPDp3dCIAG1d37NTkLqa7RAE6Wssk0yHj80l97YLk9sNwe9frXP7DsFZ/x"
-    "JFYVGQu6xzPmZr4qGapmFKn+IgjpkbNyxxvoI6dmC30ydvVk87Hdxsla9DXbrUXH09+7XX0bIFS2wNjQ0jOlhHx9krg5"
-    "V5nqkvyVs7eW5curVx5rGGM+Nbt6aBhUaL6mbHtnt6vFRE/eGQujgYOUsLr0aWAbPzrnkIbOguTcjOJHNp+ZVaAtwrnF"
-    "pHrTiY+I2bXiZG/Mi6Wt14UqLwcKhtOJda1StZ9ahFBsMtWMezP5Qehd4iUapw5LU5CO4U2aXdHHsQsyznVHuv0ivCCc"
-    "LkQvFbZpr/SU9X3OPJ0tuj+w8a0cb29rlbW1ytpaZW2tsq1lta1V1tYq+7y1ytov9O1ezsfdtLA7grV7FlzP4Ovbsvgc"
-    "wWU3vPuVRLzaykFtOOlfJpz0aSsHtUGhNij0zQWFVsR+CpRlYjaHeRqmh6VY0I6BH97KWNd+G+b5SqsYth9A3aIImovR"
-    "E1AJdyQX3QHU95Ev82VXQ6selXRGsP3A1xc+q5xn0TXPtu+vWY2zysEMU96secd7KHy2STmzyvTs4Yhj0xplVdEw5cn2"
-    "6h7uqYTZ1+JLtgXPVmDptuDZoMnGfOtgtQ5W62DpFagx8XSBGJX31R0ztaNrRaqWWhalVv85DlVbqLct1NsW6m0L9e4a"
-    "R2i/VF4qObrBQaQ7YgU7Omera4xWfcDJZM8+2L5KkH4jTlhbsLRxA19fwdLWx2p9rNbHsj6WixeM7dnRsTLq0zb3z/Go"
-    "2sLhOxQOL4MSh/PLRL7R9W6oIhzXsxsKX5eSe/ry2T/+9nesFAXr4IbMZp66pe72nHhlV2h1Vk/OauHTSkTDxX0L0dRF"
-    "+/qhvNaCeHh91H/Y5xqft6sXmGn1bHXN6i+75PTeZscU971jK4bxXBkTO/WAq+k8d6Hio+q+EBWa3qoxXWz66wDCTVpp"
-    "q1h/AVWsW0TaItLPhEjrrZRjjY7uP3j46Lvvf/jPH4PROJQGD9YBPp3CvvyGMApbHAmtbQXrzVVgcDdFtWIhf1NfMeCK"
-    "fdbdKFahdQJo8qP8HM8/wPUHSwtpdbrzCEuOUf2+wB5jAsnh2sVpZsuv6xLBSuKhI5xGGQ7tOYssSPpaEVvC6jwil8RH"
-    "DUl87+xbY6VPxMKhHEd0RgwJBNBEXfGe91AoyYr95KxC0wofyyXr+x8bs06fGyntrDOFumAblmHDEGbIRFG6G0hLhayS"
-    "X+gS88NRU2ISMYcxz2he6NjEHIuRJXTI0OZkD3VlKl08LhCj+UWFGNfDdGm5/2CbGQPJAD6pXNiS6lwyDKEt1Uc3hcxc"
-    "EiqOc5mO75oyJQf4gX2TT4J13ShB3ZSp4/aHlC5hto9MRS1OZVvUz5TjtJcIe9h0tl4UrYjO0zyLe0/FoXj34qcXr953"
-    "h0DuOZ00RJK5Yn3d+loKDJQoefSw6VTZRkQH+n///O3LdQSgGnIPUZPV4y4916N0zkCW+3MOMQ/M2Z/y+UkdGOS0xhtT"
-    "c4T9YdpnGLp1zEjds+czBa1PHftdjtJy5TWB1f+V62Sj0aDB0Mc+MDPyYAB+Q+804Y3U4sMeeITJ0o839vxtDvG/FF3G"
-    "yvSUoMkF/kRO+02kSHTQpQNdeELXjqMyKzoM0y0VRTa1S2nhUdn05a9r9HFQmAEa5NEoQt8Oh/VWf6DEOe35HyY7iCmg"
-    "9xDHIiwdnCbCnNLF1/UHT7CgCzDx8b/1esKWrsBvcOhBECPMQYX+bDEUYUpqUoZY/K/Xe3KanCZ/0o/j3/v+FAo2/yfx"
-    "FEuQgsnAnz3xFsZo6vw9ff3y5fGrZ1heVLPSpyLvfi+lL3X4wG72C1FoAS2Nc6pZvcRkT/gGkAv63oywbhs2fevTjtd8"
-    "PAYoyuVW7eO8TkUBykWx5PkTGi7CNlc0oqbGuXVtAfritf2bYwrUblFkE7PIYl0KFV0efZpyohdPHzn0E1aqdGvY2m+u"
-    "2JHrr6441foRUqhBhbNaQO8VLjvDi9t7wGmsVEtVDMsfbVFDmAB+r+fr1ONI5z1z+X0i03RlolPco8/lo1VpALwhi3nP"
-    "GujwNGjAG3C9RC4cypWKqZjnnLFRtZ3+CgEyRZVfv3n/4vUr3y2jvO6bB0U5ZVt3+DrIItTkpr4yK063srI55Km/kuBi"
-    "kiE63zRNU9DVeqvaSsAY/J1IOukeMHx/qeyy38cZuJTxzBcUKOZGaCjE+1caB8Ir01muBstF3Cu4jQ92ks6qlp7nc/aP"
-    "unb3Wa1PXsTx+fiHT8Qcc8Xk4rMf6B50GhVQ7rIKXqRzO/lBUe+Z0CaoZia7XLrZH2iu2Rib75I+N1n2RlKKAsuFPwUi"
-    "srqmMgzspf1KhfmGQ7HANKjxq1V3UblErv4o/FT4AdfAUAvttpHC0VqkWF+b1ej1I5zC2s8koBgg4ypVbv2unrmGJYmN"
-    "Y+eX6hH7RsM/J/ACwq7wwkf6U3zUug+1KfyYyoAWykd4AOyW/T8+fwT3P1oNTZcewAWffC0f/tqj28TNP8LmKwvho9jF"
-    "+eGWv/8Rm646PjyMrV0YbvwH5JRv3BdqcntHhJsENwPbtF9DKvOgkTthGvoOG3J9CSJwd6dAt/+wGDxjeWx+K2ivG3z0"
-    "kEZuITkNfgOAjs2cJq81Puf66DCFehLUoDTLKucjQWZVG2DTWYtd8GdRXYy+OgKqwihExkie/QIBa/hBaRGakirrV+B9"
-    "5ASjefjrk3gNYmOfgflLCFKftk1c4IE9nphCCmdgEJpV2gYs/ZzjboNSU/UVoXy3Rz4/WOpz0xIQdb3fcSyxRALm2Z6g"
-    "GFDnq4+z1fVTm6Nbal17OdD0RtltdZ2V9619WikM3/SXwnhOBytxJPoBFTRLmAg6PLj9fyF/So8="
+    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqPaoFw4byViTvg8CtQzA2ZswDWnScGomD5Rg/lWI3GUxw"
+    "HaNHnUTKkLcWywzgPrX429mkSQfDDA1Oyfk4Hy1mgVIIh2smFLXpvoyHTUOhHR4MuxLAP6SwL9yKJjD2xqI2Hc92A04y"
+    "u5YVwixVFG4mDdhc+mmsPWLubqBOr0wYorFk2vqizeX25xl/0KIpbW4qxu5zaY5c2C8SNCWDMhb2QAQI0DECMvGOUiA6"
+    "JvO824Ak9GasmXeNvnjMtvoJ+mmB1Tb6vBQuL8T4y2a8M4mDCw8NpKfnxiuS0eiLAGyK9LE5vdE+AtU1pIMVmfkuiM0e"
+    "4DMsJpYGLV3LBPG263czHGWvF8DzufWCH2FICfnLITibNZY4oBi1A3GvA/LuGRvgMYAiWshEIUEwrChLE0J7rDbNy136"
+    "+oQ590HdOhgbUQ3unyD8L3RdQanurMD94pUnjgiE47dsuvpzFgP+xAXbEADuqCt4s2gazJQ5BTiNwpB2e8CejtMsBBdZ"
+    "4l14FJxlTMkvRyV1M2QAGEWHlIyjz+CVvQDswKgFc8vvrvyEBgclFKizPPq94P/LNAR/CeQjz6CZPL2SCZFP8mDngxNw"
+    "Oo8/RtNzlQNo/fjEEycvXr17f+aJx4/f/d+7J0/I3ezSwb9EzsH1g8FI3p2IMjEC/l/hVthI0kmkOE2vADdEV7LkAKnU"
+    "eqUYi1kwEkFbar7HwptuAZPa10nJwEGV64DKe3zXZMM8tvfoWKue5CfU2OPDFTcjThIyZ1KRAnvwgv1u9/syugnOJohy"
+    "k2LEU8bUTlIESASsCcakzOPITIocZ5IWDWZR8q9leK6HPQNowXmliDRNxPgxvzNAQPKE29QAvQDr4gTx85meyrsAd5Eq"
+    "rFbAbK/Y6I/oPR0Woh18POTgwtYBcgUmdgGAIYnUJUg+0nG+hJIxXRZkIY5BJDsM0MWrLuYf4zPMdd6KAr8SpIgPxxD6"
+    "MDG7IiRKgxtJWLk8LTAi/au4zY9HFAYqICaFUYg0bfAq+BZo4jN0D75jlYSzgXnQMuxXMk1rD0+3B6Hbg9D7PQgtJxNg"
+    "LmuRIgTPySTFoUkNbdDAszNZF24uMuq3dfD3lCu/JnJcJasSS94gNNz8ePMySTaLZ0vHctOTzI0A9PYkND+0vEyIc16m"
+    "MYQuJV+sjJvv+0xzBfwXX63cH+lf6onnSszTfn51f2Pf6jx0RZ7ck9Db6qF9n3Gu9Rt3i6PvdnC54utXo8SbOvn/QmeU"
+    "yafmTa9z5SQj/Lv9AcYuz2dqcHiI/qWO2PfT7OIwzAAdHj44enDUu//g0NmvAGhQ3d9fk9WQ6ioO4GQpm26DjMdvAbZH"
+    "mtsjze1hsH/9I81e8aFPYlWR06B7PGNu5qvSpWpGkepvhpAeOSt3vIE+cqq60EdlV082H+xtnM5F37vdWnQ8/UXc1bcB"
+    "QmULjA0tPVNK2ddnjZtzlakuyV85v2tZvrx65bGGMeZjtKuHhkGF5mvKtnd2u1pM9OSdsTAaOEgprUsfD7bxo3MOaeg8"
+    "Sc7eKH5k85lZBdoinFtMqrel+BCZXStOfse8WNp6XajycqBgOJ1p1ypV+6lFCMWmW824N5NBhN4lXqJx6rA0BekY3qTZ"
+    "FX0+uyDjXHek2y/CC8LpQvRSYZv2Sk9Z3+fM0/mk+wMb38oB+LaaWVvNrK1m1lYz21pW22pmbTWzz1vNrP2G3+4Ff9xN"
+    "C7sjWLtnwRUPvr4ti88RXHbDu19JxKutLdSGk/5lwkmftrZQGxRqg0LfXFBoReynQFkmZnOYp2F6WIoF7Rj44a2Mde23"
+    "YZ6vtM5h+4nULcqkuRg9AZVwR3LRHUB9H/kyX3a9tOphSmcE2w98fWm0yokXXRVt+/6aVUGrHMwwBdCad7yH0mibFDyr"
+    "TM8eDkE2rWJWFQ1TwGyv7uGeipx9Lb5kWxJtBZZuS6INmmzMtw5W62C1DpZegRoTTxeIUXlf3TFTO7pWpGqpZVFq9Z/j"
+    "ULWlfNtSvm0p37aU765xhPZb5qWipBscRLojVrCjc7a6CmnVB5xM9uyD7atI6TfihLUlTRs38PWVNG19rNbHan0s62O5"
+    "eMHYnh0dK6M+bXP/HI+qLS2+Q2nxMihxOL9M5Btd74ZqxnHFu6HwdbG5py+f/eNvf8daUrAObshs5qlbDG/PiVd2hVZn"
+    "9eSsFj6tRDRc/rcQTV3Wrx/Kay2Ih9dH/Yd9rgJ6u3qBmVbPVle1/rKLUu9tdkz53zu2YhjPlTGxUzG4ms5zFyo+qu4L"
+    "USnqrRrT5ai/DiDcpJW2zvUXUOe6RaQtIv1MiLTeSjnW6Oj+g4ePvvv+h//8MRiNQ2nwYB3g0ynsy28Io7DFkdDaVrDe"
+    "XAUGd1NUKxbyN/WdA67YZ92NYhVaJ4AmP8rP8fwDXH+wtJBWpzuPsOQY1e8L7DEmkByubpxmtkC7LiKsJB46wmmU4dCe"
+    "s8iCpK8VsSWsziNySXzUkMT3zr41VvpELBzKcURnxJBAAE3UFe95D4WSrNhPzio0rfCxXLK+/7Ex6/S5kdLOOlOoC7Zh"
+    "GTYMYYZMFKW7gbRUyCr5hS4xPxw1JSYRcxjzjOaFjk3MsRhZQocMbU72UFem0sXjAjGaX1SIcT1Ml5b7D7aZMZAM4JPK"
+    "hS26ziXDENpSBXVTyMwloeI4l+n4rilTcoAf2Df5JFjXjRLUTZk6bn9I6RJm+8hU1OJUtkX9TDlOe4mwh01n60XRiug8"
+    "zbO491Qcincvfnrx6n13COSe00lDJJlr2tetr6XAQImSRw+bTpVtRHSg//fP375cRwCqIfcQNVk97tJzPUrnDGS5P+cQ"
+    "88Cc/Smfn9SBQU5rvDE1R9gfpn2GoVvHjNQ9ez5T0PrUsd/lKC1XXhP4fQDlOtloNGgw9DkQzIw8GIDf0DtNeCO1+PQH"
+    "HmGy9OONPX+9Q/wvRZexdj0laHKBP5HTfhMpEh106UAXntC146jMig7DdLlsdZSb+nJUu5QWHhVWX/7+Rh8HhRmgQR6N"
+    "IvTtcFhv9SdMnNOe/2Gyg5gCeg9xLMLSwWkizCldfF1/EgULugATH/9bryds6Qr8SoceBDHCHFTozxZDEaakJmWIxf96"
+    "vSenyWnyJ/04/r3vj6Vg838ST7EEKZgM/NkTb2GMps7f09cvXx6/eoblRTUrfSoD7/dS+paHD+xmvxCFFtDSOI8XVSZ7"
+    "wjeAXNAXaYR127DpW592vObjMUBRLrdqH+d1KgpQLoolzx/ZcBG2uaIRNTXOrWsL0Bev7d8cU6B2iyKbmEUW61Ko6PLo"
+    "05QTvXj6yKGfsFKlW8PWfpXFjlx/l8Wp54+QQg0qnNUCeq9w2Rle3N4DTmOlWqpiWP6sixrCBPB7PV+nHkc675kL9BOZ"
+    "pisTneIefS4frUoD4A1ZzHvWQIenQQPegOslcuFQrlRMxTznjI2q7fRXCJApqvz6zfsXr1/5bhnldV9FKMop27rD10EW"
+    "oSY39ZVZcbqVlc0hT/0dBReTDNH5pmmagq7WW9VWAsbg70TSSfeA4ftLZZf9Ps7ApYxnvqBAMTdCQyHev9I4EF6ZznI1"
+    "cGpH55z4uITb+GAn6axqcXo+Z/+oa3ef1frkRRyfj3/4RMwxV0wuPgyC7kGnUQHlLqvgRTq3kx8U9Z4JbYJqZrLLpZv9"
+    "geaajbH5Lulzk2VvJKUosFz4UyAiq2sqw8Be2u9YmK88FAtMgxq/WnUXlUvk6o/CT4UfcA0MtdBuGykcrUWK9bVZjV4/"
+    "wims/ZACigEyrlLl1u/qmWtYktg4dn6pHrFvNPxzAi8g7AovfKQ/xUet+1Cbwo+pDGihfIQHwG7Z/+PzR3D/o9XQdOkB"
+    "XPDJ1/Lhrz26Tdz8I2y+shA+il2cH275+x+x6arjw8PY2oXhxn9ATvnGfaEmt3dEuElwM7BN+72kMg8auROmoe+wIdeX"
+    "IAJ3dwp0+w+LwTOWx+a3gva6wUcPaeQWktPgNwDo2Mxp8lrjc66PDlOoJ0ENSrOscj4SZFa1ATadtdgFfxbVxei7JKAq"
+    "jEJkjOTZLxCwhh+UFqEpqbJ+Bd5HTjCah78+idcgNvYZmL+EIPVp28QFHtjjiSmkcAYGoVmlbcDSzznuNig1VV8Rynd7"
+    "5PODpT43LQFR1/sdxxJLJGCe7QmKAXW++jhbXT+1Obql1rWXA01vlN1W11l539qnlcLwTX9LjOd0sBJHoh9QQbOEiaDD"
+    "g9v/B1EoV4Y="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1878,6 +1884,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2060,6 +2068,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2305,12 +2315,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2328,6 +2340,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2353,6 +2367,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2808,7 +2827,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2885,8 +2905,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3476,6 +3497,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5790,7 +5829,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -11097,6 +11136,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11131,7 +11173,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11203,7 +11245,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11229,7 +11271,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11244,6 +11286,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

@@ -432,3 +432,71 @@ def test_at_a_terminal_a_no_is_final() -> None:
     code, seen = _at_a_terminal(CLIKIT, ["delete", "report"], [(b"[y/N] ", b"n\n")])
     assert code == 4, seen
     assert "the person declined" in seen and "--yes" not in seen, seen
+
+
+TIDY = '''
+from dataclasses import dataclass
+
+from burgee import Context, command
+
+
+@dataclass
+class Order:
+    """An order."""
+
+    count: int = 1
+    size: str = "s"
+
+
+@command(effects="idempotent")
+def tidy(ctx: Context = None) -> str:
+    """Tidy up the logs."""
+    if not ctx.confirm("Remove the old logs?", name="old-logs"):
+        return "kept"
+    if ctx.confirm("Empty the bin too?"):
+        return "removed and emptied"
+    return "removed"
+
+
+@command(effects="read_only")
+def pick(ctx: Context = None) -> str:
+    """Pick a meal and an order."""
+    meal = ctx.ask("For which meal?", choices=["lunch", "dinner"])
+    order = ctx.form("Your order", Order)
+    return f"{meal} x{order.count}"
+'''
+
+
+def test_yes_answers_every_yes_no_question_of_the_command(tmp_path: Path) -> None:
+    """`--yes` means "answer yes", as `apt -y` does: a handler's `ctx.confirm` too."""
+    tool = load_tool(tmp_path, TIDY, "tidy")
+    ran = tool.invoke(["tidy", "--yes", "--json"])
+    assert (ran.exit_code, ran.envelope.get("data")) == (0, "removed and emptied"), ran.stderr
+    short = tool.invoke(["tidy", "-y", "--answer", "empty-the-bin-too=no", "--json"])
+    assert short.envelope.get("data") == "removed"  # NOTE: an answer given by name wins
+    # NOTE: `--yes` answers no question that is not yes or no.
+    asked = tool.invoke(["pick", "--yes", "--json"])
+    assert asked.exit_code == 2 and "does not ask" in asked.stderr
+
+
+def test_help_and_descriptions_name_the_questions(tmp_path: Path) -> None:
+    tool = load_tool(tmp_path, TIDY, "tidy_help")
+    shown = tool.invoke(["tidy", "--help"]).stdout
+    assert "--yes" in shown and "Remove the old logs?" in shown, shown
+    assert "--answer old-logs=" in shown and "--answer empty-the-bin-too=" in shown, shown
+    picked = tool.invoke(["pick", "--help"]).stdout
+    assert "--answer for-which-meal=" in picked and "count, size" in picked, picked
+    schema = tool.invoke(["schema"]).envelope
+    tidy = next(c for c in schema["commands"] if c["name"] == "tidy")
+    assert tidy["confirmation_bypass_arg"] == "--yes"
+    assert tidy["burgee_questions"] == [
+        {"kind": "confirm", "question": "Remove the old logs?", "answers": ["old-logs"]},
+        {"kind": "confirm", "question": "Empty the bin too?", "answers": ["empty-the-bin-too"]},
+    ]
+    pick = next(c for c in schema["commands"] if c["name"] == "pick")
+    assert [q["answers"] for q in pick["burgee_questions"]] == [["for-which-meal"], ["count", "size"]]
+    llms = json.loads(tool.invoke(["--llms"]).stdout)
+    described = {t["name"]: t["description"] for t in llms["tools"]}
+    assert "Remove the old logs?" in described["tidy"] and "old-logs" in described["tidy"]
+    skill = tool.invoke(["--skill"]).stdout
+    assert "--answer old-logs=" in skill and "--answer for-which-meal=" in skill, skill

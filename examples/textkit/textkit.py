@@ -71,6 +71,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -132,12 +133,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -154,6 +157,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -865,92 +870,92 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y20aSfpVZ7VVZqgNp+Se5C6VzlctxEu1FksvSVvbKZAkgMaQQgQCDH8mMrap9mq26F7gX2De5J7n+m8EPAQoS"
-    "FTu+KBXbJAjM9HT3dH/dMz34sDWJ54tQZ0EcbQ22Pgy3ZkmcL9Lh1uDdu+HWcMvBfyZxHmXwebj1Cj+pMIh06qirOPFT"
-    "5UW+mpx7iTfJdAJXw+BCq6tJf7g1cuDZVHvJ5JwefpME8HB2rrkB+ORlau5lk3PlqYWXwfORPD9L9EL1ItNIFvhLauKt"
-    "vkqCTKtMv88UtBbDk5NQe5FO1DRO5vjAqPwIkp+G+YyePvSgaU/99e2PCq8N1MuTVwcHCoaPpNNI/GAWZKn6OQYKfTVe"
-    "wu2pXsDosjgx1BD11OARdOmFwa8yooFKsyRYOMiPaKbVxEu1o/wkXqhx6EUX3MV2vEB2e2G43FF+vgiDiZfplEkfOcju"
-    "+RxuNEIw3H83cnZhPHCl18vizAuJhF4vis3XkRPlYQgXX/o+EI40qasgOyee0z0pdkJMmQahhgayJNfCMSupUkeB9BHM"
-    "ojjRPRxQ0Wvlou37kASK3cZ5phI98xIfOlfmNmo3klbCYB5keHW4FcURt32SAb+8KYgE6A5S0JBoyWqiC/Ll7ikMSRP1"
-    "q+NBDVAi+zLvrDxr/Vri5kLc3HvfC3U0y85rd77KWY2xcRxaQWYxEZopLVFmtKhMmuXRcOtC6wV1FsZXOqFP+WKhhWhL"
-    "ay605lHwS16SjfluxfItaiHMKg265psZjJ0E0YwGMw2SNLPt9kiTi/bkq23uBL9brQabAYqtPRA8ttyiZEh4EscZ6jXZ"
-    "FhrH9ZazFYbzlM1PFschKT58jrw5PD0Ybp3rkEnxdTqBfnH60A/fxpN8rqPMwysKn3VUFGega2HojUPdV6+RJpdafTfq"
-    "Y4uuClKW3sKbaKMNwBOZdmiJzlU8ZakukniWePO+OoguY7Ie2JbyUuUulqDiEZmiiyDrL5ZqH9t/oXq9n1P44dH+pRfm"
-    "+sUjlyehK99daOQvJ8dHKh7/rCdiAVkKYA+x+UfQehAt8uwEdH7uuXsqyMB0pFdopUCd+HEdXeowXmi4AnbHh9nmKPfD"
-    "cDjcii/w74FCvjsKP/te5vG1fr9/7YLtPo9TrVy87prJpVxoo+hVbXugMGkeZkwZcAN560WGcLjAAhkD95Aj1Dk/UuoM"
-    "mZ1oMn3whHQJRlaH052+eqmmXhDmdAMPsDoGmjc8CJ0kMGnpKt1yEUQ+/su/znWaejNdXACeEhnX1yIAD+iPer/qJFb6"
-    "PXB0Evt6T7l4TwoqlKfcNv4Ncxg06izRv+RBoqkXFxUEmMSyjEDq70bASNQkozni1mKV5JHCO/pNWpIKew3vUqUvdbI0"
-    "rTjIG0VjZX9haU2RW2EMmsKsQnZOwBRtz3Xm9UHYEToSf6+pU5asevv6OxcUfAadjr3JBU98mNF0604jub3eGNXDxUEZ"
-    "KwfTC5wdaeGPNGaWWVASh4ymuEAKTfJwRWMD8PaozVaRyWGhFenTbC9NAZALGoflgg0CKyDdBBMUrGIWoC0dfLi+hktl"
-    "Le7+4LVTNjkF5KnbnNtAoGEE/38fXGpQh1jFOBEUjQqFDJPLg4dB9SIffaT8cHUegMkC0er5IlvCV3gYGc5zTOzP9uGr"
-    "N44Rzc5AzaAPEiY1QjcmMzKN6Z15yeZbPgLompurCHoyehZNJT1pW0M/EYHHvS5f9JLEWzYy8zvsgdABcXXb11MPrMeg"
-    "xpUdeZh+RO8wovYZ9VRGMwbuABxs7GwdKqo0TzaHVMnz/YDB2psyb/iGO6qaNZF1xq7rrGE4OPNYA6sKyLxM0YXh7CIG"
-    "9hvpEG3/0CI/QSiV38Gm6hmiELyBtH/dDUhT+w14h7WwhAmYIKcMsaWPojFEEVmQhbqYjWlVBw3nm3SwoVMjDdIpLwIf"
-    "R3DCysrzj6Nw+QN6k60BuVSSBXwCJ3Gp5QcjpcCHeRtnMPNKT9SMSykmqgv1LjHSF25lZFQtitg0jzGqyEMvAde4AOml"
-    "9ANK7xMaLJbhLS0WR0xnDPM72631EVWD5aIJRIEVmZVoeTwVSN00TcuXEd3DtVEDFevDsgoV2ErDRLOCHv3OLesxmE2L"
-    "ynEe3tl8rjOOiLHaHr/BNLIK0/NVc0iq8oVZw3Kc3qT8m+Zs7mqX1singc7Tc8lKYT4gTyKTneKBITNLeYf2Rs0UgrCb"
-    "n5p7789MEqJZl5owaqcERaXDr3cblKFQsd9+unaZBJ9JOQs0Umf0/SYAv3BH/gm9L/Lilr63cLr1Vn+Ir2iSQKOZGBaS"
-    "HLNCR/mctW99Sq6ESY1fvmmKc4NInEnXdcYEXdN5zehAsnmde7sh21fpRCbRJ/bwnTTqd2FReNiNbH6LWr2al8FIzotM"
-    "0ocigiuPUj8OBQVgaOASTPVgrgf0aKKnOtHRRKNhCNCq4FVu4BF6guQCWqKMXKSq2aM+PLuBDYCnb+czC1I9SmbJKJFd"
-    "qdp2iQnMsgFlr3b6LNt4Ok113XWUfeI8iII5Td3din7u1uDxDQ8/qTz8ZBf/a9Sj6W/rKNvYejMvaLy3RRCnZQUEleEG"
-    "HNSXAkL0bway8HNkf76nSARp4yFzml5TrpUmwp7C52yYAm7ZSzH50SaxEvNKXLJjstT/huYBSVjo6Kc4Cf3y/dfXtDTC"
-    "2WJeHJmEQbrQE2LCbv8Z02eRCqds6eIlCMdwC27s79LVcZ7MtDZJ7fSMc71004v/eNb/plkRuNkBZ5UcE/ei7SBsRAaK"
-    "PD/gmqTuiQXT0CqMyZIzjmEfhY8FtJKAkATzwfUmGNHIEgL8weU0tk/GkJLiZUvLBJ5AwYIEbS6h/GZhPPbCM4A6KytM"
-    "vGTT6rRLmtMWM4rdosTimiWaPbMUQWtBxLIerlxzPnzHqaGyykLRhV5yfINxBFhtMZMyc0pjKbmY9DxOJJ6IW4dXQJyC"
-    "Cxb5dxi7LC4w0nMUrX7BkEg1CpBGSwxtxPZkqbBEoEWLHSiQXQHWySnUF14LxFwNsZ5d43gJUFs8ajAHkwE+NPeDGAnW"
-    "87H2fY0qmsZ5Aj5pG/PFKRpAMjGxrO+8eXn6Q++pg+tbvFxjIj/uCcSogU5OMIv6VQft67HEu434q8OIQbCAWsEQawQM"
-    "NCK0pAk4Hlk8Wu0VAUIsilEytDDqpGu3Ew9cdVhZ9arnhFI9iSOY4cA7V3p0maQG6eMae0ldG31TF7Ik4DUYqTnkdWq4"
-    "KvUuQdg4+9zy+tj27gDjL8IIewpUBLPpM53JggGtz4pW800N40oXQRj2/CDZQKfJ5q0iwTJMgjHSIBoIEISxgYotbC5a"
-    "HI/yZb2d7BZaOdGBR+kOaF+aIX4FEgFLRuL+q0RNAx36m1hZMp48NIxn+RNO3V4P9xAMFNMcg1MmwsFSZgiOSRv8OMNg"
-    "iWVQJ02/X4ResJEL4L6vZLVbcZQPusKmfgJ9qWkSzztxaryayLuN7uACdMtS7YfAd0przehqrpmu7w5+fC1OnH1R8+Ks"
-    "2jbzQFbxid0Nc+DneJxuNKtJ2sKLgUKDR2NCANEjEdPoaLXdQ6GjwTYT8/lOZzq9tCe74LS/0YSp0ss+iThmwAFCGYY7"
-    "OIZldwrDML7qlYDlPZKJ3Cu1bFQD/VzcnUAa4D3gJ+zvlxzIwQ09Ry8PX1ddTQqebpvTHri/Z2dPplsUj2Mf9SFSY423"
-    "adBtt7aLw5WokkRCu7Lqw1hKmq+EmpYbsZq0FEbi2SFQ+E7joAwN8x90wizvwE+YwtmOtEYksjI85pMot5UViRTcLrQ5"
-    "pwjlbLxceGmKYLdBXGgr78s1GBIQrkbq8NUb0pf0MeImnK/BFKTZWZHmk8VmsEgnktosE2apUjGERmTfuus2jbVHzN0M"
-    "ssm8gyEaPyW+FT0qt58nvJWtK2020LsXWUprxa6jrmSAzmK0vjERoEAvEW6pE2xQbZ/858GPP/bn/k4HkjBWsU687NLV"
-    "PnviF9WJmHrLVKYXIvi6k96eht7MQffniGwctVgukphCMXCS4miYtCvaIJeB8fEAMuaRrxOzDZDWYbDZBML/1CbcoCUI"
-    "eBFNl2NzBpsc0+LKj41xn2PeCfnLeTq7FB6VIC9aB+JeJd3vMDwiWkwsjcMKkjgiLMdG0Ty8QzvMOM8YKeq2hKARs+AG"
-    "PgT3FvupglLprED16shRuwSxMXDfkS1rA97Gxh6CNkylGa+NzL0F8QiJnAe+H2rehjjBbS6Y305JWhAKp2D8q6lLaYbM"
-    "O2Nk3O+T6KlDH6sYHzswZsH85O607o3jlEMK5iwLfi34fxj7EA2BfmQJNJPFFzoi8kkfrDw447G9/zGYn6UZQNKPLxz1"
-    "7uDo5HTkqP39k/86efGCgskdTnHoHAI7GIz2KWYNEjUG/l9oGNxY4y5EYF98AagAt4GUw5s0tjEnplGWjDPQU5rtlxHu"
-    "NaRlISCVB5UD8XmaSboE8z3QS3alQVX27W9nyCcR8gtqbP9xy4+ItFFFZO2JlmpoSnlKourydlJpYqDyVNM2V36aRcbU"
-    "TmOEPwSbCaTEzOPACEVPEk2TBreG8Lc6+JZhLwA4JPQw4kiTVt7nZwYIN15wmwK/Cyiu3iE6Hokob4LTpHml/bqrINph"
-    "l426HNBzkvQBNQdCt6ugdIBcAcEuATNEQXoOmo90nNUwMDSCmaEwBJXcZvitjuBej+5hrvPCJESNoEUZ7W+gbZ0ezEfM"
-    "hBR5UxrcWMPMZbHAiORb8TPfHlCSpwCQlCQh0sThraBXoIls+ZOnX7FJQmngNmDtS0q5XAJx/9syKec1nYIhZ62xzOR9"
-    "Zl4C4Q9MLskpjnG5SyKDptyhLHvWQ7V3o3bfV6xMNoyk+57IlfyOrQrp7oYra4MN1KzbNEk+l1NeZ2lpReNf7Jfh1nmW"
-    "LdLB48fofyRe78fJ7LGfgPY8frr7dLf35OnjUrYC1Gd1kWDN0kh8wf+CEU7tkpsjW94ftlh+hi2WDm7Gz9pWtxpoQhFa"
-    "iY2q60C3kHxpeZt287eznSsJOq++UaFBe2um8qD9jnNe12n7GZxPskQvXbvHTl7SZ2BpENZHtYarTHWZvlF1Oa5hw0XT"
-    "ivoaxphN/u1DQ/Pe9vMqyba90XW7mojwRtcjK8qUb6hXbbAn98/sxkPj2c/Y2cgyN2fNiy9JvjCZoCCW5eA0BZrPfL3Q"
-    "4AuiiWQFdDIHT2HTRqX0ei4cp6DEQz8uBkgcSNmVAQzSaT+Tlass9mMIeURaEhcQSuIgMk4uqHKp6OZMepCGZSFQ3Idt"
-    "XNmGnfo9+6pEwsiRpf/7M+m/s81DX2KtwW+6gfx+8VB5tt2QDCxWzDtt8P4kqOvmjd112FUvjm1UkFJKMbg7Glu/FXwl"
-    "zce7XJwmaFAlqXOeZv0u8P/3gPCPszP8AcQ9gLgHEHcTiCs54tPjb48/fnfwt8PXbFyTSX+x3BzFiTt6VDT/SNm2Pw9U"
-    "eyjYugH8/fEKtj55RU93uIpzXraWNaFVu2PwblD1prKf2jpZUQJ0c4+rqFCKglZ3UJU3rt6A9OY3d/P1bsNAu5UUfSEA"
-    "sAUBPMCdB7jzAHfWwB17Dpc17j/887/DMHbUT//8nyT0/7Q53rG+Qz2qtf3oswGeh0rQrpWgn7F48naoII8+27LeTbWL"
-    "dQe/mlfqjhdsyWKnKsZ6z6VDxW7KaeV3z2l1LWVcAVP2hLLbr3a2oLkb6hy/EHRz67LIB/DzAH4ewE9n8FN4tOrKXclU"
-    "F7a1sKL3gox4UadY1OM+FfWnSn19HqD0cAIA0/9wAsCtVzQLRWtb0aQKHq4/2lOulP68Ovz2f//+D9zZD2bliopJQZCl"
-    "0qR7ThdZg7cq3BZk2AoauKa7mIlSZNX39aXMu8eXWLzLNZnX7YbJtDr6Uk8auDfpmJruDrm8lTLUogy8e7lS6UyBD7dZ"
-    "eV3bmJwx8GVgzS6tPBxe8Ds4vOAB4D8A/E8E8Ju9VMkb7T55+uz5V1//279/440nPp2cct0CfqVmo/6EMgZb7Sqxtort"
-    "Zhv23cxQtUzkP9ThNVxhZaO3YhbWQjLc2n+G51ULAeW51LrLPFI5TAOAPwhmzYngQZQGPvL2HFQw1AmWPSziJJM6EU+N"
-    "81lfbK+lRQK5GiFPuxICqAgIoNovT0kYaU9Hw+omc3SHlJenIO9E/0yE72FgxkUVXrRCmISmZaqedaYKIyvcuBj6VDUz"
-    "1hIACYVIrA8CnWRxsqQiLKqtoUO963Q0Bd1lop53JOq0VJiL1aooEF9PAiohREYBkKSuOBLZU6lmZ/dutEJTPegv0/PV"
-    "LeiRRX5pyh5ZjyIL/IZdCCuEtCQOyvR8/U1nqUFcf4GgOVthlVCGNU10WB9zB+9Dz7RCVjlTUZlfT+8iLdBOIC3F7IE0"
-    "zEWMCPXpfA9TiFMVUS0PU6Wjq5ReYoCNfVOMhnVJdKaFKbPi9veoMIp2z0qZZiBnDl2dL1cnVi0HVCHs2W5Hwg6KVtT2"
-    "qywJe6/UY3Vy8P3B0enOHpB7xgfxA8l84krTHK8lmCqUPO86209tI2ob+j99/fZwHQF8TBQWzG4NIPToDSP0PwM1LI6E"
-    "GkalPvCXDU91Un+l023w9BEq1OUiLpV56YXot0labVc6cIrlPaeUz9qpVMGbYlVzVtTqcUp9HBFWx3lZMA4wOMQxvZVz"
-    "rdQbfofBs/43/2pexmDeZ4APIhJGYDsYRsqUPOPzclDWMCIe7v+p11Pf60jzy0HGS8WpOy5lFIeU9hfLPeXHNJc1+M4+"
-    "EP9iGA2jP5su8cumZ2hFv8EJWkjjn9UrrFwFK41fe+otC6Hx5SaunF0C83Iah1SkiGccXfFBS/ZAUSQIIi7M84FU8W5T"
-    "Mi2mDu2eHQjWBSPTfpIybE4iiEkkOoQA16H6UMxI9A2lDe+qeHV8ePjy6FsspRUtcomjbi+mU6ncnYEc0UQnpr6HkdP5"
-    "DDX9oveocDBj3qFiQl55pQme55VPJuBEuLTY3m5eV2IDGlWYBz4uqhydmCsSjVDj3LpAoL46tp85H0PtFgWlAdZuStkv"
-    "hotsNMGkwjDhVmIWniiryvXa9nwxO3LzRpfiZBqEQOlgHZPNa26KzAcjo+tHwHQs0CZtq55Vlu6BLPi5nit6DGIn1eJT"
-    "Z4ji1remmM5dPkAhrQyLV4ZTpzjMloQjIYTHZbtcOsu1+lTOmjPCW22n8W0oVQ0zJwwcvzk9OD5yy2cKrDsAqDhbwBbh"
-    "X3pJgG7BHDbAgK98zIDdTshHBpUxxR5mNkiOc/A18joZqyITCCYDnRYHEeC8qp1B4PZRLvieJVfRigQ3QkMhiRwJsIVH"
-    "5osMFKN2oskKAESlNS/LWTmHZZs82XM+O4Gr9te+RwfHR6/ccYmY5rfgdDpNYIet4TLOrR54xeEHBFvBhzHZ1XMM3IFw"
-    "zSYw3TLpeZbKMQPrXr5TxK1H7e/hoTEe2tObzNlGjZOxeDtPvTAdbVJQNjtFagC+wLUhvphHXsuDdkqMTzEXb1fG7gYo"
-    "2MaThFA5kJ0rheDujsizY9W+iaXdSsm+a7zZa/umJLzwkT6qj2Iy0QjDl7n2aPp8hBvA0ds/eP8u/P7RGna69AQuuCa8"
-    "deHLBpEqt/gUW6QglZq7v3iTm39GBMfc9gZRI7f2HFtbmb4f1SaxH7f8FbZcCvtMq7eO4Li5r7/B9lajN+bDneMwUYKn"
-    "xAd7mGF1/J2iKdOQDLsIpYjAzWMiaf/ZrtVXDmWw+TtFNtLgc9KnIqyhwd8iPsFmBGnKiQ5Ri4Pnqkw6ZuMETNEI7O1t"
-    "znQALP+aM4eNdrKlGNZtQxushW9ensLojqpU3aXC8gbq2os82ggstkmevv7bKVC18a76G0hcsy9zLY3MowoD73ffXxe6"
-    "O+2acFE1jxn7yUGbrLPNIqvhUYwy1mFlwlZA7db1/wFfHne+"
+    "eJztXY1u20iSfpVe7wG2cZTsOJncRfYZCJzMjPdiO4i9mD1EgkmJLZkxRWr4Y0eTGNinWeBe4F5g3+Se5Oqv+SdSpi0n"
+    "mdx4MEkkiuyurqqu+qq6q/lpbRROZ75OvDBY66196q9NojCdxf213vv3/bX+moX/jMI0SOBzf+0APynfC3RsqeswcmPl"
+    "BK4aXTiRM0p0BFd971Kr61G3vzaw4NlYO9Hogh5+G3nwcHKhuQH45CRq6iSjC+WomZPA84E8P4n0THUC00jiuXNq4p2+"
+    "jrxEq0R/TBS0FsKTI187gY7UOIym+MCg+AiSH/vphJ4+cqBpR/313RuF13rq5enB4aGC4SPpNBLXm3hJrD6EQKGrhnO4"
+    "PdYzGF0SRoYaop4aPIYuHd/7TUbUU3ESeTML+RFMtBo5sbaUG4UzNfSd4JK72AhnyG7H9+ebyk1nvjdyEh0z6QML2T2d"
+    "wo1GCIb77wfWNowHrnQ6SZg4PpHQ6QSh+TqwgtT34eJL1wXCkSZ17SUXxHO6J8ZOiCljz9fQQBKlWjiWSarQkSd9eJMg"
+    "jHQHB5T3WrqY9X1EAsVuwzRRkZ44kQudK3MbtRtIK7439RK82l8LwoDbPk2AX84YRAJ0ezFoSDBnNdE5+XL3GIakifrF"
+    "8aAGKJF9kXeZPCv9ZsRNhbip87Hj62CSXFTuPEhZjbFxHFpOZj4R6iktUGa0qEhaxqP+2qXWM+rMD691RJ/S2UwL0Rmt"
+    "qdCaBt6vaUE25nsmlleohTCrNOiaa2YwduIFExrM2IviJGu3Q5qctydfs+ZO8Xum1WAzQLG1A4LHlhuUDAmPwjBBvSbb"
+    "QuO4WbPWfH8as/lJwtAnxYfPgTOFp3v9tQvtMymujkfQL04f+uFVOEqnOkgcvKLwWUsFYQK65vvO0Ndd9RppsqnV94Mu"
+    "tmgrL2bpzZyRNtoAPJFph5boQoVjluosCieRM+2qw+AqJOuBbSknVvZsDioekCm69JLubK72sP191el8iOGH9b0rx0/1"
+    "/rrNk9CW7zY08pfTk2MVDj/okVhAlgLYQ2x+HVr3glmanILOTx17V3kJmI74Gq0UqBM/roMr7YczDVfA7rgw2yxlf+r3"
+    "+2vhJf7dU8h3S+Fn10kcvtbtdm9ssN0XYayVjddtM7mUDW3kvaoNBxQmTv2EKQNuIG+dwBAOF1ggQ+AecoQ650cKnSGz"
+    "I02mD56QLsHIan+82VUv1djx/JRu4AGWx0DzhgehowgmLV2lWy69wMV/+depjmNnovMLwFMi4+ZGBOAA/UHnNx2FSn8E"
+    "jo5CV+8qG++JQYXSmNvGv2EOg0adR/rX1Is09WKjggCTWJYBSP39ABiJmmQ0R9xaqKI0UHhHt05LYmGv4V2s9JWO5qYV"
+    "C3mjaKzsLzJaY+SWH4KmMKuQnSMwRRtTnThdEHaAjsTdreuUJavevf7RBgWfQKdDZ3TJEx9mNN26WUtupzNE9bBxUMbK"
+    "wfQCZ0da+IbGzDLzCuKQ0eQXSKFJHrZorAfeHrU5U2RyWGhFujTbC1MA5ILGYT5jg8AKSDfBBAWrmHhoS3ufbm7gUlGL"
+    "2z94YxVNTg55qjbnLhCoH8D/P3lXGtQhVCFOBEWjQiHD5HLgYVC9wEUfKT9cX3hgskC0ejpL5vAVHkaG8xwT+7NxdPDW"
+    "MqLZ7KkJ9EHCpEboxmhCpjG+Ny/ZfMtHAF1TcxVBT0LPoqmkJ7PW0E8E4HFvihedKHLmtcz8EXsgdEBc3XD12AHr0atw"
+    "ZVMeph/ROwyofUY9pdEMgTsAB2s7W4aKSs2TzSFVclzXY7D2tsgbvuGeqpaZyCpjl3VWMxyceayBZQVkXsbownB2EQO7"
+    "tXSItn9qkJ8glNLvYFP1BFEI3kDav+wGpKn5Brwjs7CECZggqwixpY+8MUQRiZf4Op+NcVkHDefrdLCmUyMN0iknAB9H"
+    "cCKTleOeBP78Z/Qmaz1yqSQL+ARO4krLD0ZKngvzNkxg5hWeqBiXQkxUFep9YqTv3MrIqBoUsW4eY1SR+k4ErnEG0ovp"
+    "B5TeVzRYLMM7WiyOmM4Z5re2W8sjqhrLRROIAisyK8H8ZCyQum6aFi8juodrgxoqlodlJSqwlZqJlgl68Du3rCdgNjNU"
+    "jvPw3uZzmXFEjNX0+C2mkVWYni+bQ1KV78waFuP0OuVfNWdzX7u0RD41dJ5dSFYK8wFpFJjsFA8MmVnIOzQ3aqYQhN38"
+    "1NT5eG6SEPW6VIdRWyUoSh0+365RhlzFvvx0bTMJvpFy5mikyuiHTQB+5478K3pf5MUdfW/udKut/hxe0ySBRhMxLCQ5"
+    "ZoUO0ilr3/KUXAGTGr982xTnBpE4k65rjQnapvPq0YFk81r3dku2r9SJTKKv7OFbadTvwqLwsGvZ/A61ejEvg5GcE5ik"
+    "D0UE1w6lfiwKCsDQwCWY6t5U9+jRSI91pIORRsPgoVXBq9zAOnqC6BJaooxcoMrZoy48u4INgKfv5jNzUh1KZskokV2x"
+    "2rCJCcyyHmWvNrss23A8jnXVdRR94tQLvClN3e2Sfm5X4PEtDz8pPfxkG/+r1aPxl3WUTWy9nRc03rsiiLOiAoLKcAMW"
+    "6ksOIbq3A1n4Och+fqBIBGnjIXOaXlOulSbCrsLnsjAF3LITY/KjSWIF5hW4lI0po/4LmgckYaaDX8LId4v339zQ0ghn"
+    "i3lxZOR78UyPiAnb3adMX4ZUOGVLF69AOIZbcGN3m64O02iitUlqx+ec66Wb9v/jafdFvSJwsz3OKlkm7kXbQdiIDBR5"
+    "fsA1UdUTC6ahVRiTJWccwz4KH/NoJQEhCeaDq00wopElBPiDy2lsn4whJcVL5hkTeAJ5MxK0uYTym/jh0PHPAeosrDDx"
+    "kk2j0y5oTlPMKHaLEotLlmh2zVIErQURyzq4cs358E2rgspKC0WXes7xDcYRYLXFTMrMKYyl4GLiizCSeCJsHF4OcXIu"
+    "ZMi/xdhlcYGRnqVo9QuGRKqRgzRaYmgitiNLhQUCM7TYggLZFZA5OYX6wmuBmKsh1rNrHM4BaotH9aZgMsCHpq4XIsF6"
+    "OtSuq1FF4zCNwCdtYL44RgNIJiaU9Z23L89+7uxYuL7FyzUm8uOeQIwa6OQEs6hfedCuHkq8W4u/WowYBAuoFQyxRsBA"
+    "I0JLGoHjkcWjxV4RIISiGAVDC6OO2nY7csBV+6VVr2pOKNajMIAZDryzpUebSaqRPq6xF9S11je1IUsCXoOR6kNeq4Kr"
+    "YucKhI2zzy6uj21s9zD+Ioywq0BFMJs+0YksGND6rGg131Qzrnjm+X7H9aIVdJps3iISLMIkGCMNooYAQRgrqNgsy0WL"
+    "41GurLeT3UIrJzqwHm+C9sUJ4lcgEbBkIO6/TNTY0767ipUl48lDw3iWP+HU7XRwD0FPMc0hOGUiHCxlguCYtMENEwyW"
+    "WAZV0vTHme94K7kA7vtaVrsVR/mgK2zqR9CXGkfhtBWnhouJvLvoDi5ANyzVfvJcq7DWjK7mhun68fDNa3Hi7IvqF2fV"
+    "hpkHsopP7K6ZAx/CYbzSrCZpCy96Cg0ejQkBRIdETKOj1XYHhY4G20zMZ5ut6XTijuyC0+5KE6ZML/sk4pgBBwhlGO7g"
+    "GObtKfT98LpTAJYPSCZyr9CyUQ30c2F7AmmAD4CfsL9fUyAHN/Qcvzx6XXY1MXi6DU574P6ezV2ZbkE4DF3Uh0ANNd6m"
+    "Qbftyi4OW6JKEgntyqoOYy5pvgJqmq/EahnVnGFDYSjrZtcH/LQFzsaMuUeTjmJ8GiylcXjrhVkAguuY5NkItEasssAA"
+    "7lPUP5MmCR0cMzQ4pRjmfDifOXGMcLhGoGhNH8p5GBIQ0Abq6OAtaVS8hcgKZ7Q3hrG3VrXpaLYacNKRJD+LhGVUqRDE"
+    "QhawvfbTWDvE3NVAncxMGKLxZOJ90edy+2nEm93a0paFgg8iS2kt35fUlgzQWYznVyYCFOglAjJ1ig2qjdP/PHzzpjt1"
+    "N1uQhNFM5uaLTl/tsa/exzjNyaxN7MxjmV6I8atufGPsOxMLHaQlsrHUbD6LQgrWwI2KK2LSrmkLXQLmyQFQmQaujsxG"
+    "QVqpwWYjz8V4WFJy0BKExIi3i9E7w1GOenFtKIuCn2FmCvnLmbxssTwogGK0DsS90oKAxQCKaDHRNg7Li8KA0B6bTfPw"
+    "Ju1B40xkoKjbAsZGVINb/BD+57Yup1Q6y3G/OrbUNoFwDO03ZVNbjze6sQ+hLVVxwqsnU2dGPEIip57r+po3Ko5wIwxm"
+    "wGOSFgTLMbiHcnJTmiEHwCgadwRFemzRx3IUgB0Ys2B+sjcbd89xUiIGc5Z4v+X8PwpdiJdAP5IImknCSx0Q+aQPmTw4"
+    "J7Kx99mbnscJgNbP+5Z6f3h8ejaw1N7e6X+d7u9TuLnJSRCdQugHg9EuRbVepIbA/0sNgxtq3KcI7AsvATfgRpFiABSH"
+    "WVSKiZY5IxH0pWaDZoB+iRaOgFQeVArEp3EiCRXMCEEvybUGVdnLfjtHPomQ96mxva2GHxGLo4rI6hQt5tCUcpTE3cUN"
+    "p9JET6Wxpo2w/DSLjKkdhwiQCFgTjAmZx54Rih5FmiYNbh7hb1V4LsOeAbSI6GFEmibxvMfP9BCQ7HObAtBzsK7eI34e"
+    "iChvA9ykeYUdvYsw22KXjbrs0XOSFgI1B0I3yrC1h1wBwc4BMARefAGaj3ScV1AyNIK5I98HldxggK6O4V6H7mGu89Il"
+    "xJWgRQntgCD04cB8xFxJnlmlwQ01zFwWC4xIvuU/8+0epYFyiElpFCJNHN4CvgWayJY/2fmBTRJKAzcKa1eSzsUiiYff"
+    "uElZsfEYDDlrTcZM3onmRBAgweSSrOMQF8QkdqjLLsrCaDWYez9o9n352mXNSNrvmlzIAGV1I+3dcGn1sIaaZdsqyedy"
+    "Uuw8Lqx5/Ev2pb92kSSzuLe1hf5HIvpuGE223Ai0Z2tne2e782Rnq5DPAPVZXEZYsngSXvK/YITjbFHOkk3xj5swv8Em"
+    "TAu36ydN6181NKEIM4kNyitFd5B8YQGc9vs3s51rDVqvz1EpQnNrpjah+Y4LXvlp+hmcTzRHL125J5u8pM/AUs+vjmoJ"
+    "V5nqIn2D8oJdzZaMujX3JYwxZQDNQ0Pz3vTzIslZe4ObZjUR4Q1uBpkoY76hWtfBntw9z7YmGs9+zs5GFsI5r55/idKZ"
+    "yRV5oSwYxzHQfO7qmQZfEIwkb6CjKXiKLLFUSMCnwnEKShz042KAxIEUXRnAIB13E1nbSkI3hJBHpCVxAaEkDiLD6JJq"
+    "m/JuzqUHaViWCsV9ZI2rrGGres+eKpAwsGRzwMOZ9N/Z9qLvsRrhi24xf1g8VJxtt6QL8zX1VlvAvwrqun3rdxV2Vctn"
+    "axWkkHT07o/Glm8WX0jz8T4Yqw4alElqnadZvk/8/z0g/OPsHX8EcY8g7hHE3QbiCo747OTVyecfD/929JqNazTqzuar"
+    "ozhxR+t58+sqa/vbQLXHkq5bwN8fr6Trq9f8tIerOOdl81kdWs32FN4Pqt5WGFRZJ8uLhG7vcREVStnQ4h6r4tbWW5De"
+    "9PZunm/XDLRd0dF3AgAbEMAj3HmEO49wZwncyU7qyoz7z//8b98PLfXLP/8n8t0/rY53Mt+h1ittr38zwPNYK9q2VvQb"
+    "llfeDRWkwTdb1ruturHq4BfzSu3xQlbU2KrOsdpz4dix23Ja6f1zWm2LHRfAVHaG2d1XOxvQ3C2VkN8Jurlz4eQj+HkE"
+    "P4/gpzX4yT1aeeWuYKpz25pb0QdBRryoky/qcZ+K+lOFvr4NUHo8I4Dpfzwj4M4rmrmiNa1oUo0PVyjtKluKgw6OXv3v"
+    "3/+Be//BrFxTuSkIslC89MDposzgLQq3ARk2ggau+s5nopRhdV19JfNu6wrLe7lq86bZMJlWB9/rWQQPJh1T9d0il7dQ"
+    "qJoXircvaCqcOvDpLiuvSxuTUwi+D6zZppXH4w1+B8cbPAL8R4D/lQB+vZcqeKPtJztPn/3w/N/+/YUzHLl0tspNA/iV"
+    "mo3qE8oYbLWtxNoqtptN2Hc1Q9Uwkf9Qx9twhVUWveWzsBKS4db+czzRWggozqXGXeaBSmEaAPxBMGvODPeC2HORtxeg"
+    "gr6OsOxhFkaJ1Ik4aphOumJ7M1okkKsQstOWEEBFQADVfjlKwsjs/DSsbjKHe0gBegzyjvQHInwXAzMuqnCCBcIkNC1S"
+    "9bQ1VRhZ4cZF36WqmaGWAEgoRGJdEOgoCaM5FWFRbQ0d+12loy7oLhL1rCVRZ4XSXaxWRYG4euRRCSEyCoAkdcWRyK6K"
+    "NTu794MFmqpBf5GeH+5AjyzyS1PZofYoMs+t2YWwQEhD4qBIz/MXraUGcf0lguZkgVVCGdY00XF+zB28Dz3TAlnFTEVp"
+    "fu3cR1qgnUBajNkDaZiLGBHq0wkgphCnLKJKHqZMR1spvcQAG/umGA3rkujUC1Nmxe3vUmEU7Z6VMk1PTiW6vpgvTqxK"
+    "DqhE2NPtloQd5q2ojYMk8jsHakudHv50eHy2uQvknvNR/UAyn8lSN8crCaYSJc/azvazrBG1Af2fvX53tIwAPkgKC2bX"
+    "ehB6dPoB+p+e6ueHRvWDQh/4y4rnPqm/0vk3eD4JFepyEZdKnPhS9NskrTZKHVj58p5VyGdt8jkFcLtUjFGxqjlNavHA"
+    "pS6OCKvjnMQbehgc4pjeyclX6i2/5eBp98W/mtc1mDce4IOIhBHY9vqBMiXP+LwcpdUPiId7f+p01E860Pz6kOFcceqO"
+    "SxnFIcXd2XxXuSHNZQ2+swvE7/eDfvBn0yV+WfWUreALnLGFNP5ZHWDlKlhp/NpR71gIta8/seV0E5iX49CnIkU8Bema"
+    "j2LKjhxFgiDiwjwfSBXvNiXTYurQ7mUDwbpgZNovUobNSQQxiUSHEGBbVB+KGYmuobTmbRYHJ0dHL49fYSmtaJFNHLU7"
+    "IZ1bZW/25BAnOlP1I4zcny/qF71phYMZ85YVE/LKS0/wxK90NAInwqXF2e3mhSZZQKNy88AHShWjE3NFohFqnFsXCNRV"
+    "J9lnzsdQu3lBqYe1m1L2i+EiG00wqTBMuJWYhWfOqmK9dnYCWTZy886X/OwahEBxbxmTzYtw8swHI6ObdWA6FmiTtpVP"
+    "M4t3QRb8XMcWPQaxk2rxuTREceN7VUznNh+gEJeGxSvDsZUfd0vCkRDC4bJdLp3lWn0qZ00Z4S22U/u+lLKGmRMGTt6e"
+    "HZ4c28UzBZYdEZSfLZAV4V85kYduwRw2wICveMxAtp2QDxUqYopdzGyQHKfga+TokUxFRhBMejrODyLAeVU5g8Duolzw"
+    "TUy2ohUJboSGQhI5FmALj0xnCShGfpACqeUCAESlNa/TWTipZYM82TM+O4Gr9pe+aQfHRy/lsYmY+vfktDpNYJOt4TxM"
+    "Mz1w8sMPCLaCD2Oyy+cY2D3hWpbAtIukp0ksxwwsez1PHrceN7+ph8Z4lJ3vZE4/qp2M+ft7qoXpaJO8otnJUwPwBa71"
+    "8dU98uIetFNifPK5eLcydttDwdaeNYTKgexcKAS3N0WeLav2TSxtl0r2bePNXmfvUsILn+mj+iwmE40wfJlqh6bPZ7gB"
+    "HH32B+/fht8/Z4adLj2BC7YJb234skKkyi3uYIsUpFJzDxdvcvNPieCQ214hauTWnmFrC9P3s1ol9uOWf8CWC2GfafXO"
+    "ERw39/wFtrcYvTEf7h2HiRLsEB+y4w7L428VTZmGZNh5KEUErh4TSftPtzN95VAGm79XZCMNPiN9ysMaGvwd4hNsRpCm"
+    "nOgQNDh4rsqkYzZOwRQNwN7e5UwHwPKvOXNYaycbimHtJrTBWvj25RmM7rhM1X0qLG+hrrnIo4nAfJvk2eu/nQFVK++q"
+    "v4XEJfsyl9LIPCox8GH3/bWhu9WuCRtV84SxnxzFyTpbL7IKHsUoYxlWJmwF1K7d/B+4QoS1"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1732,6 +1737,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1914,6 +1921,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2155,12 +2164,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2178,6 +2189,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2203,6 +2216,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2658,7 +2676,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2735,8 +2754,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3326,6 +3346,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5640,7 +5678,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -10947,6 +10985,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -10981,7 +11022,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11053,7 +11094,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11079,7 +11120,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11094,6 +11135,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

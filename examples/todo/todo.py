@@ -71,6 +71,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -134,12 +135,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -156,6 +159,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -872,90 +877,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitSSlB1tYmB/zf6w+yVXj26+KdOW5zK502J2"
-    "xuKjurq6uuqr6q7ml61xMJt7KnYDf6u79aW/NQ2DxTzqb3Wvr/tb/S0L/yMdB/7qbx07jpAiltFtp781sOCO50Yx3TqH"
-    "P+hOZImFP3F9N7pRjgh8FcFvT0WRaLel55kXHbhDL17I8FYTFTISeN08Q+Tood5chRJ5jICiiG+UuL8JPCWweXx6kHse"
-    "WZ4vwik38FHNgjvFvIlJGMzo/fTNATwDQphJ3zHd5v5eD6xdoAW/2+156AahGy9Nt4N7on3jTm/wUn/r5+BeYJN+LFz4"
-    "J+I+4Lssn3Y7llN+1DddPwampgciVHMlYzEJQjELQpW82HYWqvDGLzfKZ/oCborWr/C/9sVF++RkO22wHcWaTH9r4nr8"
-    "5hX0+S+fepcCr4AEoEGQoBORMEg2JA2ioJubSC9SWrR6nDMikbpbMKb6Lz/gHwPLX3geXDrzx97CUSLRBj1Ahs+yRHq+"
-    "t9Qjde/GN8Ac9BQee6nODbK6lx3f30Fk3A2jh9DYnmkM228H0NVUcJlLifi04uLVWhGuKQ18LwyCGPWeZjv+a/CwZW15"
-    "3ixigxAHgUcTA/725Qza6ILiK29OjzsqGofuHOcm3TgJxosZzAKarQLftYQfxGIMqiFHnuqIUzm+ETZRvR50kKKN+ozM"
-    "RXM5Vu1IzSXMduisnpZiLkEXggmrwzwMpqGcdcSZfxfcKrQdQAtthz1fxjfUqhN05ktxiMSPwO78FsHVV4d30luoo1c2"
-    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9fxJ/GN2om7QOcgtKP7lWI9khLW/l3ygvmOGAiip1gEVvC/tLv97eC"
-    "W/x3V8ThQlkC/3ZkLPlap9N5sC00Z5ESNl63mQOwmzbQSFsVLQmmIlp4MXMGokDBSt8wjkaBRmMEokNxUOP8SqYxlHQI"
-    "YgO5whu6STeOlDfZ7ohjMZGut6AHuIP5PpCGcydUGAYhX6VHbl3fwf/y3RmYfAmqn1wAmRIbDw96ACTw77f/rsJAqM8g"
-    "0XHgqANh4zMR6M8iYtr4bzlGdRqG6m8LN1TUio3aobSdsH31Ob4egCBRjYzaeC56nzgQ4cIX+ESnpCKRlq0RXCTUnQqX"
-    "hoSFghHU0YgkljAaoai8ANSE5YSyHC9i0ZqpWHZgpP0xqvBBqUUeU/Hx9Ccb9HoKLY7k+Jb4nsC8FzHwuV1mtN0eoVbY"
-    "2JcINMRf0pSKuqx859RVHio3Mwq6H+kF0mMaBlsrqutbpMSJ/qLYhIJZ2qEZntF8GA40CMs5GwHWO3oIJiW46NhVaCm+"
-    "PDzApazyNn/xwcqaGQM8ilYmB0SexyM848ZoMXOPR3EIU7+yzV/YHABCAeEROQMJkILyFzO2omVs0IR6BX6gpyYSZy8+"
-    "QXSxYXKb2KYbq1lU04GHbLsyDOWyWpA1ECTX9vUAqREawbZA93oT7RDgDbBWRAoMCb9YwUuWQ/RucG1QKeJV8CbHE1JB"
-    "rrQDXMEXOo81+WrkUcvsIX+JySLd0CqHbYBqu9iA9D5k9ZLsa/X0WfVGBdM9X2VmSFH5XaegOGCd1VSFWnNWTI2y7lc+"
-    "wiArd3sEvlRJX9+vUqeGQ6RngenKE6dBxbi4bGYyw2MkAIMPMszrj7EpSEf64IQ5NGEWQiUdhLE/o7vLjQ44BXBjd6pw"
-    "x3XUbB7EMPOzNwqGMImziqP8hLjruXaSQH31QFYwVAf6c9Mj0fLElj1DCyp1vjZ++C6tx9ONRJMB1ZCwOHk29uUPaF8a"
-    "EDfDOWhijygGeZI5wjcK1ihJ3hR1ojqZ81zDU69DNbMM24VgDd/7HmZ3WUc2wOD/zMT9HYBBxUzMJ5nKY70y+fnceYkj"
-    "OORkVWNYsCqZlZsd1MnvYPK+2DStn2svq1ba8jeCm8x8zUBKpyJlgek56ZtkCEnyXlJKxAKHgIkOAZfANbgz1aVXQzVR"
-    "ofLHCsM91+/3fbzKBF5hiiO8BUqUpvJFPqvSgXfX0F94u8Yq1KhIyqqkJI/uJYorEi2bhMAi61JiB6NV0oHJJFLxCic2"
-    "g5kwo8TBbk7LdvFtz525zV7ey728t4v/qwQKk+e6mPXE+rgsqL/Kn+KMfpLLTxQQVIYJWKgv4xsZynGswkgPBT6ygjs/"
-    "uV3pdTJ8PsGycJc5ca0oAUkT4UDge0JOYpopYI4lmeO6EcsILyOlpE8J978j/kMW5sr/JQg9J282aLGAs6i8XDAG5zJX"
-    "YxLCbuc185e4qwCzZ3DlDkbGiGqvs9vZpasj9GPKpHmjIedA6aGj/3jd+bFaC4BmlyyLz7EfuTdxq+YxaoJMDXwHbAz8"
-    "c0XO0IOu4/3ODtt5XCOwRBDiNbJs6BGQcbB2mH4lfyRa8MBV76Q3/HTV+3iqs1LGWpJ2EfbJjM3cndNomks4SFMvGElv"
-    "KMNpaWGFFyuq3VpePergnTZOFP+uWJw4MEl4WgWhjrUpAUgp4W3OpJN5RSSfXyK5VUsWCy7UgGnWtlBPj0xfMn4kuglC"
-    "9tvtoLZ7aRY1lQLrdrO+6+Q6gwRL0LoPdIkcVEtbyC6n2OuYbSfraAmDCdBowME9oF8lUk8mcLGFl8DiQIue/d9oGYP3"
-    "YLfpzsAugKNcOG6ADKvZSDkOyBhmQbAIwfG0JKk1WDmyI4Fe2fhwfPVze9/ClR1eq6CuJi3BMCrgk+GMVr98px01Wkzz"
-    "3c3CuAY9hoG9FzFYW4WogHqE5jIE76JXTsqtIgoItGJkrCn0Omza7FiCP/Zy6z3Gorp6gSRS48AHMAeys3WLNrNUMfoz"
-    "+TmrrpUOqAlbizg7+jASKT+pU7IK4CmSdzDYOPvs7PpQa7cLmiMICBwIiasDkZgqbkGvTGqt5ocq+hXNXc9rO264hk7T"
-    "gmEZ7mWxEPSROlHBgIYRa6gYRJU+d1p7F+HoZWayW2jltA68irZB+6IYQSqwCIDRTyOCDFMTV3nOOlaWjCd3zRKmkzh1"
-    "221cOu8K5pniHWQcLGWMCJi0wQliXN7mMSiypj7PPemu5QK47Xu9zisCugO6wqZ+DG1xLNhEUjCFJu70+coTUgP0m9tP"
-    "4lAQxFXv4hyFlrjocvu07LlG8wu/brX0i+tYmYVedHUPzNtPZ+enpFnGF1avj4qWmYd6/ZyGu2IO/haMorWsCmmblkVX"
-    "oMGlPqFsadcI947WuSUqHToMYxjebDfmU0ZtvR1MOWtN2Dy/7BNJYgacpAt92Idlcw49L7hvZ9DrC7KJ0stQNqqBfjZo"
-    "ziB18AXwG7b3N5gtNHEujy9O864OIWyLl21xW832gZ7ufjAKHNQHX4wUPqZAt+3C/glbh640JJSOK3ZjqaIialuuJWrS"
-    "0gDhuOkC5Qg4L+WGUczyB53AQQkIdd7iLpyWrxQioVL3WE5auZOxoiElm4UQEDs9Ws5lFCHYrhgutNUv5ZoMCwiXfXHx"
-    "7gPpS7RD4Qjccicwmo0VaTaerwfLVHinSowlXIkAQjCyb811m/pa6RCeN++gi8ZPat+OHp3pL3i/Z2PekoDyRcZSU0u3"
-    "/DRlA3RW74dcjwlQoGPaDPIJCYrWp/88Oz/vzJztBixhrJSAiCykEIfsh4/yEzGSy0hPL4wgiiChNfHk1EL3Z+mxscR8"
-    "OQ8DCgXBSWpHw6zd09a0GIyPBMi68B0Vmg14tMMPyYYudDrJ6gGlO+Ujms/mABjsckwN0HyYxNhvMLmF8uVkYLKRxc9A"
-    "brQOJL0W6LtlLLzF8Ix4IQeEDEG33DDwCUuyUTQvb9P2Lk5m+oKazSB4xEy4dQ6DiwR7ipRT3VgaVYhLS+wSxMe9ott6"
-    "v1iX95Cxh4CwAG0F7zSbyXlkchEz13E8xRsAx0HoQACu8C48CqF4BMY/nx/VZMi8M0bH7VKhmlj0Zz7GwAaMWTC37O3a"
-    "vWmc8ojAnMXu31P5XwQORGOgH3EIZOLgVvnEPulDMh7o7MFvHX51Z8MoBkj89cgS12eXn64Gljg8/PTrp6MjCmZBmdDa"
-    "qwUEltAZ5VDM7IZiBPK/VdC5kcL9fyC+4BZQgXurcuFVFCQxLwgXFRybRk9pNj76uNGPNo8Cq9ypBTC/iGKdrrnCd0cq"
-    "vlegKofJvSHKSQ/yERE73Km5iUgfVUTvUCUkTFNKCh3VZzdyahJdsYgUbTDlt3nImNtJgPCHYDuBlIBl7JpBUeNQ0aTB"
-    "jV38qwj+dbfnABxCehlxpMldH/I7XYQbR0xTw+8UiotrRMcDPZSPwWnSvMxO2TKItthloy679J5OOoGaA6OtPCjtolRg"
-    "YM0a0vYB8TEsYGAggpkpzwOVbDH8FpfwrKRnWOqgLT5qeARaFNN+X9pZKWE+YiYmTc5S50ZqEoQ8LNAj/Su9zY+7lGRK"
-    "ASQlaYg17fBK6BV4Ilu+t/+WTRKOBm7AVY7OW4PAhnOYue5nVsreSY/GxXhhtI8YOEWcNuvs0IbROJixF9K/k2zan//r"
-    "5P3wXe/yp7P3w597F6d0e4eJpW+tfCqhdY1a3cFbA2OofNAqBDmJf9A00SXRgFIn0KGII9QF+DdT5XTrUeFFuJAsazxY"
-    "+TKNrN9tuk1UTSZAmicIWOFhmutmmcoQwj0wJjqHG4FW6FxgVapWrwQ/jvTTnPuKDaUlqKXX0Z8SSBQ2i1qrt6U224IK"
-    "o5Ro3vDDx7Pex7OrXysyenJaxev1oBhGxI+zf13F3YqdqjkWr47fV2Q5F4WBSjarNkBkj+5KzbV/8tfTClgYG16flcRo"
-    "ukydY4RWKDQc5GzwMMqs6P05+QE6EcfzqLuzg1Nbp7I6QTjdcUIwbDv7u/u77b39nUwiDyxbeZFsxdJgcMv/hckeZRf5"
-    "qQ5is4eln11M/APtYUFU2a9e/61oJ2BKPKaDfOeeoBvJKrQuAqnvOxegNF6fpvqUemqmYKX+iRte+ay7DcgpXCLEXKkZ"
-    "IFLXK/ZqhVSZ6yx/g/yCdcUu/yqlWSEYUyRS3zXEJnW3yywn9AYP9WqiB2/ACm8WivCBYrFPAkOHjIz0xg9eYkp/hIu5"
-    "SVvO3Ah999ABZwERqD9msQDKHk6ChZYnvDIDb5+kOjNLUgstaAqkJWJPPZs1CkgRx2ixhOjM4y4V3DZ7WivxeeAE53r0"
-    "dJBLkJ8zIkF4S9VvaftD3bRuEXGWgGbFK9PmK5E2KLAx0YZghxqxss+z05CfVYRvoAsDi/5De/dNe+8td5IQ98t5h03x"
-    "TYVhfhqk2RTffLvim9+l8iIbeiQha2XUMUILpY1S9Q4RuSrFmIHa8nGoXYevVlRx5EDm8fl541igKdpdXcTxONjfgO3H"
-    "wPam6OOPjbtLxDdYfIPFN1i8BosnHlp7xrUQNi3WGkLfBhpv6i2/GWB8Ai58eg1cFgKul3k2nuWR3UQ1eedSpdwGPm1y"
-    "ld89Ztrgow0+2uCjKnyUeKq9NbEREhJ73wwXbcrBH4Ek6xYDv+zyePGcu+Yb4rKlwPXdqCslzq/G9i5Ph73L84oV6w3O"
-    "eSbOqQcrG7+88cvfzi/X7PrW093saP/evHdq2FLDnjOtWZeeteDFIonnev2MVxH5hr8NDNicPvE0VJARb5GBD3rDO5Wk"
-    "cUHdgbB1Ldu7i5P//sc/sVQEZsw97jbGBdhMrd1TF7YewQvJjC/LVO8iK3rlWjfKJxGk+qerBjuOutPatnO323mttzI+"
-    "1E8+Q3XwvZ6P8WKjY04iaLDVsVRXnR5e8FjGqowBd0sVO3wqxrOI6ZMxvg/01YTK5siNP8CRGxuEu0G4/0uZp2ovlfFG"
-    "u3v7r9+8/eHf/v1HORo7dN7PQw2400VAxTeEMdhiV2hrK9hu1iG+9QxVzUT+f3XkEpfsJYFJOgsL0QfWigzx9HHNQHYu"
-    "1eUpjn2xgGkA8AcLw8zh7q4fuQ7K9gZU0FMh7UILwlgXHkkxWkw72vYmvOhgpcDIflNGABUBA1RMKIUOnARoMR/kEITJ"
-    "WTT6vIQIxjtUvxHjB1gixVU60i8xlg+3ssy9bsicSRcCDlZcjgVU2EXkWqqKGLPtvXlCe6b+EgucUeSOGrtUdYqiAKhI"
-    "TXFx9IGIFLuz60GJp5oYNMvWDz82HiQICG8RjcYlDnWdGlafYWmVw0zhc2jyS2xlw9yc4u4/R0gw7MAarc1rwlxuihia"
-    "ToIxJVNZFkqxfJ6Pt02FEgPOwbYp+MEKMjr9xBTEMf0DKmGjsjZdUOvSeQdYErsscVbMI+QYe73bkLGzlIpovYtDr/1O"
-    "7IhPZ+/PLq+2D4DdIX+vAFjms3mqJk8hO5Hj5E3j+ZMQES1o/+r048UqBvjUMCxt3uoCpm/3fTTsXdHXJ4T1/UwDePkJ"
-    "h3yJv9KBR3ggDdVOc10dv8SKTGmNFlhkrre1aGHDyiY6tnOnEZiiYdJDOs6keKxWB1nGKkUZuyMXYypk+qM+x0x84G85"
-    "vO78+K/mcxRUlodvIXpEMNjt+8LUnePL+lS0vk/iOfyXdlu8V77iD6OMloLTOZzG10Y86syXB9AZtl/gbzrA+VHf7/t/"
-    "ovbwr6eclua/8FlpyMifxDusEQbjhj/b4iOLufz1FlsfUQOTahJ4VAuKR1nd83laU1cfboBNQxyC2RgYNHzaVKZrO4VG"
-    "K7EiuMcaxfKLrnbn0FrbM2ICW7ctqsHFIL1jeCx+j+Nd7+Li+PIEa5W1etjUYbsd0LFjNnDDMSa2AchrHNMBGAXFoU/E"
-    "MLg3n4cxIaD+Wgse2LYYj3E7MdVuJ4+bL7EkAF+ks5rPA8uidXNFo3MiztQ1JOiIXvI35yeIblqx62JxrK6rxvCJbR1Y"
-    "QugmPEqSeo/Dki2ITw6QS3puPlaTHj2EkCDq1krYfL4nTQMwTHh4BRLH8ncqFc+fRBcdwEDwe21blyrDaJNG8Zk+xG71"
-    "12BMyzafTRHlOsTl1JGVABceFg2mJVdEc1UyH4NAlcILxjplOuUPveQVy5zc0Ptwdda7tLNnNaw62Ck9syE53OBOhi4a"
-    "cStXcZs9vsEcvKKPgsoigAOc6TR8M/AM+hs5iWaMIaZyVZQe8IATqXC2g93BEcHPRtmCEs9MhLpCY3Gp8R28MpvHUbd4"
-    "UkwJJaGums//lM63aZHfecNnUvBpCCu/DIT9o48I2cRM9ad9Gp3SsM0OZxksEiWQ6aEShO3A6DLb+fMh7K6WWpLHs7Os"
-    "L+JIH99Q+0WhNHa7rP+4EHXwIjkSyxwYVZ6A6SeHiqX+tlmNN1YljY3hB1zr49eG9LeG0DBpa5POv6cdDGC7OKSVZzOh"
-    "WqAgS6X19rYeyYbnIJhg0s4dgmAbr3WafPgJL3ylP8VXbSPR6sKPmZI0cb7CA+C1k//j87tw/2tiyenSHlywTXxnw481"
-    "QjWmuI8UKUojci8XcDH510g+ibWwibqwiZ9/g8+Xpia/9dzghyn/8COSLgc+3O1nhzB6XPaJ8eTEyDzDjQIRQ+gtEspG"
-    "IcTg+uGEpv96N1EhjgKQ/LOCAk3wDQ1xGhFQ558A7ZGMBnn6pAa/ys9iWeLV2dX5KZi87BkNgIBPOUdVtkbNSh/tqubQ"
-    "iEJLzQu2VvGRbhCvbIv2SJ2dQHOV+4BXUebtVZVUM6EJUF61j2dVAzUruTYOUo/xiD7Xk0evTKEIkBDw1sI2cvbA0dbD"
-    "/wAwMs/d"
+    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitTyYUebGNhfsz/sfsnVo5sPkZRpy3OZ3Gkx"
+    "O2PxUV1dXV31VXVX88vWOJjNPRW7gb/V3frS35qGQTKP+lvd6+v+Vn/Lwv9Ix4G/+lvHjiOkiGV02+lvDSy447lRTLfO"
+    "4Q+6E1ki8Seu70Y3yhGBryL47akoEu229DzzogN36MULGd5qokJGAq+bZ4gcPdSbq1AijxFQFPGNEvc3gacENo9PDwrP"
+    "I8vzJJxyAx/VLLhTzJuYhMGM3s/eHMAzIISZ9B3Tbe7v9cDaBVrwu92eh24QuvHCdDu4J9o37vQGL/W3fg7uBTbpx8KF"
+    "fyLuA77L8mm3YznlR33T9WNganogQjVXMhaTIBSzIFTpi20nUUtv/HKjfKYv4KZo/Qr/a19ctE9OtrMG21GsyfS3Jq7H"
+    "b15Bn//yqXcp8ApIABoECToRCYNkQ9IgCrq5ifQipUWrxzknEqm7BWOq//ID/jGw/MTz4NKZP/YSR4lUG/QAGT7LEun5"
+    "3kKP1L0b3wBz0FN47KU6N8jrXn58fweRcTeMHkJje6YxbL8dQFczweUupeLTiotXa0W4pjTwvTAIYtR7mu34r8HDlrXl"
+    "ebOIDUIcBB5NDPjblzNoowuKr7w5Pe6oaBy6c5ybdOMkGCczmAU0WwW+awk/iMUYVEOOPNURp3J8I2yiej3oIEUb9RmZ"
+    "i+ZyrNqRmkuY7dBZPS3FXIIuBBNWh3kYTEM564gz/y64VWg7gBbaDnu+iG+oVSfozBfiEIkfgd35LYKrrw7vpJeoo1c2"
+    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9P4k/jGzWT9gFOQelH9ypEe6Slrfw75QVzHDARxU6QxJawv/T7/a3g"
+    "Fv/dFXGYKEvg346MJV/rdDoPtoXmLFLCxus2cwB20wYaWauiJcFURIkXM2cgChSs9A3jaBRoNEYgOhQHNc6v5BpDSYcg"
+    "NpArvKGbdONIeZPtjjgWE+l6CT3AHSz2gTScO6HCMAj5Kj1y6/oO/pfvzsDkS1D99ALIlNh4eNADIIF/v/13FQZCfQaJ"
+    "jgNHHQgbn4lAf5KIaeO/5RjVaRiqvyVuqKgVG7VDaTth++pzfD0AQaIaGbXxXPQ+cSDCxBf4RKekIpGWrRFcJNSdCheG"
+    "hIWCEdTRiCSWMhqhqLwA1ITlhLIcJ7FozVQsOzDS/hhV+KDUIo+p+Hj6kw16PYUWR3J8S3xPYN6LGPjcLjPabo9QK2zs"
+    "SwQa4i9oSkVdVr5z6ioPlZsbBd2P7ALpMQ2DrRXV9S1S4lR/UWxCwSzt0AzPaT4MBxqExZyNAOsdPQSTElx07Cq0FF8e"
+    "HuBSXnmbv/hg5c2MAR7LVqYARJ7HIzzjxmgxC49HcQhTv7LNX9gcAEIB4RE5AwmQgvKTGVvRMjZoQr0CP9BTE4mzF58g"
+    "utgwuU1s043VLKrpwEO+XRmGclEtyBoIUmj7eoDUCI1gW6B7vYl2CPAGWCsiBYaEX6zgJc8heje4NqgU8Sp4U+AJqSBX"
+    "2gGu4Audx5p8NfKoZfaQv9RkkW5olcM2QLVdbEB6H/J6Sfa1evqseqOC6Z6vcjNkWfldZ0lxwDqrqQq15qyYGmXdr3yE"
+    "QVbh9gh8qZK+vl+lTg2HSM8C05UnToOKcXHZzOSGx0gABh9kWNQfY1OQjvTBCXNowiyESjoIY39Gd1cYHXAK4Mbu1NId"
+    "11GzeRDDzM/fWDKEaZy1PMpPiLueaycJ1FcPZAVDdaC/MD1SLU9t2TO0oFLna+OH79J6PN1INBlQDQmXJ8/GvvwB7UsD"
+    "4mY4B03sEcUgTzJH+MaSNUqTN8s6UZ3Mea7hqdehmlmG7UKwhu99D7O7rCMbYPB/ZuL+DsCgYiYWk0zlsV6Z/HzuvMQR"
+    "HHKyqjEsWJXMKswO6uR3MHlfbJrWz7WXVStt+RvBTWa+ZiClU5GywPSc9E0yhCR5LyklYoFDwESHgEvgGtyZ6tKroZqo"
+    "UPljheGe6/f7Pl5lAq8wxRHeAiVKU/mimFXpwLtr6C+8XWMValQkY1VSkkf3EsUViZZNQmCRdSmxg9Eq6cBkEql4hROb"
+    "wUyYUeJgt6Blu/i2587cZi/vFV7e28X/VQKFyXNdzHpifVwW1F/lT3FGP8nlpwoIKsMELNSX8Y0M5ThWYaSHAh9ZwZ2f"
+    "3q70Ojk+n2BZuMucuFaUgKSJcCDwPSEnMc0UMMeSzHHdiOWEl5NS2qeU+98R/yELc+X/EoSeUzQbtFjAWVReLhiDc5mr"
+    "MQlht/Oa+UvdVYDZM7hyByNjRLXX2e3s0tUR+jFl0rzRkHOg9NDRf7zu/FitBUCzS5bF59iP3Ju4VfMYNUFmBr4DNgb+"
+    "uSJn6EHX8X5nh+08rhFYIgjxGlk29AjIOFg7TL+SPxIteOCqd9IbfrrqfTzVWSljLUm7CPvkxmbuzmk0zSUcpKkXjKQ3"
+    "lOG0tLDCixXVbq2oHnXwThsnin9XLE4cmCQ8rYJQx9qUAKSU8DZn0sm8IpIvLpHcqgWLBRdqwDRrW6inR64vOT8S3QQh"
+    "++12UNu9LIuaSYF1u1nfdXKdQYIlaN0HukQOqqUtZJdT7HXMttN1tJTBFGg04OAe0K8SmScTuNjCS2BxoEXP/m+0iMF7"
+    "sNt0Z2AXwFEmjhsgw2o2Uo4DMoZZECQhOJ6WJLUGK0d2JNArGx+Or35u71u4ssNrFdTVtCUYRgV8MpzR6lfstKNGybTY"
+    "3TyMa9BjGNh7EYO1VYgKqEdoLkPwLnrlpNwqooBAK0bOmkKvw6bNjiX4Y6+w3mMsqqsXSCI1DnwAcyA7W7doM0sVoz+T"
+    "n/PqWumAmrCVxPnRh5HI+MmckrUEniJ5B4ONs8/Orw+1drugOYKAwIGQuDoQianiFvTKpNZqfqiiX9Hc9by244Zr6DQt"
+    "GJbhXh4LQR+pExUMaBixhopBVOlzp7V3EY5eZia7hVZO68CraBu0L4oRpAKLABj9LCLIMTVxleesY2XJeHLXLGE6iVO3"
+    "3cal865gnineQcbBUsaIgEkbnCDG5W0eg2XW1Oe5J921XAC3fa/XeUVAd0BX2NSPoS2OBZtICqbQxJ0+X3lCaoB+c/tp"
+    "HAqCuOpdnKPQUhddbp+WPddoPvHrVku/uI6VW+hFV/fAvP10dn5KmmV8YfX6qGiZeajXz2m4K+bgb8EoWsuqkLZpWXQF"
+    "GlzqE8qWdo1w72idW6LSocMwhuHNdmM+ZdTW28GUs9aELfLLPpEkZsBJttCHfVg059Dzgvt2Dr2+IJsovRxloxroZ4Pm"
+    "DFIHXwC/YXt/g9lCE+fy+OK06OoQwrZ42Ra31Wwf6OnuB6PAQX3wxUjhYwp0217aP2Hr0JWGhNJxy91YqGgZtS3WErXu"
+    "1YJhS64rr8yWC7i1A87O9LlLk44SCZy8ckNA9bT7AYctIFx6i/t0Wr5SiJVKAuA2tfqno0mDTlYNQSKKZbSYyyhCOF4x"
+    "oGjNX8p5GRYQUPvi4t0H0qhohwIWuOVOoO+NVW02nq8H3FR4p0qMpVyJAIaFLGBz7ae+VrqM581M6KLxpNr7o89n+gnv"
+    "CG3MWxpyvshYamrZpqCmbIDO6h2T6zEBCnRM20U+IUHR+vSfZ+fnnZmz3YAljKZSmJEHHeKQPfURxokytTaRXER6emGM"
+    "sQwjWhNPTi10kJYeG0vMF/MwoGAR3Kh2RczaPW1ei8E8SQC1ie+o0GzRoz2ASDZ0odNp3g8o3Skf8X4+S8BwmKNuAO/D"
+    "NAp/g+kvlC+nC9OtLn4OlKN1IOm1QN8t4wMsBnDEC7koZAi65YaBT2iTzaZ5eZs2gHG60xfUbA7jI6rCzXUYfmS2LuNU"
+    "N5bFHeLSErsUBOBu0m29o6zLu8zYh0DggLaC96LN5Dwy2YqZ6zie4i2C4yB0IERXeBcehWA9AvdQzKBqMuQAGMXjhqpQ"
+    "TSz6sxiFYAPGLJhb9nbt7jVOikRgzmL375n8LwIH4jXQjzgEMnFwq3xin/QhHQ+EA+DZDr+6s2EUA2j+emSJ67PLT1cD"
+    "Sxwefvr109ERhbugTGjtVQKhJ3RGORRVu6EYgfxvFXRupHCHIIgvuAXc4N6qQgAWBWlUDMJFBcem0ZearZE++iXaXgqs"
+    "cqcSYD6JYp3QucJ3Ryq+V6Aqh+m9IcpJD/IRETvcqbmJsQCqiN7DSliZppQUOu7Pb/XUJLoiiRRtQeW3eciY20mAAImA"
+    "PcGYgGXsmkFR41DRpMGtX/xrOTzQ3Z4DtAjpZUSaJrt9yO90EZAcMU0N0DOwLq4RPw/0UD4GuEnzcntpyzDbYpeNuuzS"
+    "ezotBWoOjLaKsLWLUoGBNatM2wfEx3AJJQMRzF15HqhkiwG6uIRnJT3DUgdt8VHDI9CimHYEE/qQMB8xV5Olb6lzIzUJ"
+    "Qh4W6JH+ld3mx11KQ2UQk9I4xJp2eCV8CzyRLd/bf8smCUcDt+gqR2e2QWDDOcxc9zMrZe+kR+NivDDaRwytIk6sdXZo"
+    "S2kczNgL6d9pvu3P/3Xyfviud/nT2fvhz72LU7q9w8Syt1Y+ldK6Rq3u4K2BMVQ+aBWCnNQ/aJrokmhAqRPoUMQR6gL8"
+    "m6lyQvZo6UW4kC58PFjFQo683226kVRNJkCaJwhY4WGWDWeZyhACQjAmOssbgVbobGFVMlevFT8eC2RZ+RVbTktQS6+0"
+    "PyXUWNpOaq3euNpskyqMUqp5ww8fz3ofz65+rcj5yWkVr9eD5UAjfpz96yruVuxlLbB4dfy+Ig+aLA1Uup21ASJ7dN9q"
+    "of2Tv55WwMLY8PqsNEfThewCI7SGoeEg54uHUW7N78/pD9CJOJ5H3Z0dnNo62dUJwumOE4Jh29nf3d9t7+3v5FJ9YNnK"
+    "y2grFg+DW/4vTPYovw2AKiU2u1z6+eXGP9AuF0SV/eoV4op2AqbEYzoodu4JupGuU+sykfq+c4lK4xVsqmCpp2ZKWuqf"
+    "uOG10brbgJzCBULMlZoBInW95V6tkCpznedvUFzSrqgDqFKaFYIxZST1XUNsUne7zHJKb/BQryZ68Aas8GYpCR9YLgdK"
+    "YeiQkZHeGsKLUNmPMJmbxObMjdB3Dx1wFhCB+mMWC6Ds4SRItDzhlRl4+zQZmlu0SrSgKZCWiD31bNYoIEMco2QB0ZnH"
+    "XVpy2+xprdTngROc69HTQS5Bfs6IBOEt1cdl7Q9107pFxFkCmhWvTJuvRNagwMZEG4IdasTKP89OQ35WEb6BLgws+g/t"
+    "3TftvbfcSULcL+cdNuU5FYb5aZBmU57z7cpzfpfajHzokYaslVHHCC2UNkrVe0jkqhRjDmrLx6F2Hb5aUedRAJnH5+eN"
+    "Y4GmaHd1mcfjYH8Dth8D25uykD827i4R32DxDRbfYPEaLJ56aO0Z10LYtFhrCH0baLypyPxmgPEJuPDpVXJ5CLhe5tl4"
+    "lkf2G9XknUu1dBv4tMlVfveYaYOPNvhog4+q8FHqqfbWxEZISOx9M1y0KRh/BJKsWy78ssvjyyfhNd8Qly8Wru9GXbFx"
+    "cTW2d3k67F2eV6xYb3DOM3FOPVjZ+OWNX/52frlm17ee7mbP+/fmvTPDlhn2gmnNu/S8BV8uo3iu1895FVFs+NvAgM35"
+    "FE9DBTnxLjPwQW94p6I1Lrk7ELaudnt3cfLf//gnFpPAjLnH3ca4AJurxnvqwtYjeCGd8WWZ6l1ky1651o3yWQWZ/um6"
+    "wo6j7rS27dztdl7rrYwP9ZPPUB18rydovNjomLMKGmx1LFVeZ8cbPJaxKmPA3VLFDp+b8Sxi+uyM7wN9NaGyOZTjD3Ao"
+    "xwbhbhDu/1LmqdpL5bzR7t7+6zdvf/i3f/9RjsYOnQj0UAPudBHQ8hvCGGyxK7S1FWw36xDfeoaqZiL/vzqUiUv20sAk"
+    "m4VL0QfWigzxfHLNQH4u1eUpjn2RwDQA+IOFYeb4d9ePXAdlewMq6KmQdqEFYawLj6QYJdOOtr0pLzpYWWJkvykjgIqA"
+    "ASomlEIHTgK0mI96CML0tBp9okIE4x2q34jxAyyR4iod6ZcYK4ZbeeZeN2TOpAsBBysuxwIq7CIKLVVFjPn23jyhPVN/"
+    "iQXOKHJHjV2qOkVRAFSkprgy+kBEit3Z9aDEU00Mmmfrhx8bDxIEhLeIRuMSh7pODavPsLTKYabwOTT5JbbyYW5Bcfef"
+    "IyQYdmCN1uY1YS43RQxNZ8WYkqk8C6VYvsjH26ZCiQHnYNsU/GAFGZ2PYgrimP4BlbBRWZsuqHXpRAQsiV2UOFvOIxQY"
+    "e73bkLGzjIpovYtDr/1O7IhPZ+/PLq+2D4DdIX/RAFjm03uqJs9SdqLAyZvG8yclIlrQ/tXpx4tVDPC5YljavNUFTN/u"
+    "+2jYu6KvzxDr+7kG8PITjgETf6UjkfDIGqqd5ro6fokVmdIaLbDIXG9r0cKGlU90bPN5EcC6rtyjomHSQzrwZPngrQ6y"
+    "jFWKMnZHLsZUyPRHfdKZ+MBfe3jd+fFfzQcrqCwP30L0iGCw2/eFqTvHl/W5aX2fxHP4L+22eK98xZ9OGS0Ep3M4ja+N"
+    "eNSZLw6gM2y/wN90gPOjvt/3/0Tt4V9POU/Nf+HT1JCRP4l3WCMMxg1/tsVHFnP5+y62PsQGJtUk8KgWFA+7uucTt6au"
+    "PtwAm4Y4BLMxMGj4tKlM13YKjVZqRXCPNYrlF13tzqG1tmfEBLZuW1SDi0F6x/C4/MWOd72Li+PLE6xV1uphU4ftdkAH"
+    "k9nADceY2AYgr3HsLcqKQx+RYXBvPiBjQkD9PRc80i0Zj3E7MdVup4+bb7WkAF9ks5pPDMujdXNFo3MiztQ1JOiIXvo3"
+    "5yeIblax62JxrK6rxvCJbR1YQugmPEqSeo/Dki+IT4+YS3tuPmeTHU6EkCDq1krYfOAnSwMwTHh4BRLH8ncqFS+eVRcd"
+    "wEDwe21blyrDaJNG8ak/xG7192JMyzafTREVOsTl1JGVAhceFg2mJVdEc1UyH4NAlcIJY50ynfKnYIqKZU5u6H24Outd"
+    "2vmzGlYd/ZSd2ZAebnAnQxeNuFWouM0f32AOXtGHReURwAHOdBq+GXgGfaRLqhljiKlcFWUHPOBEWjrbwe7giOCHpWxB"
+    "iWcmQl2hsbjU+A5emc3jqJs7oIK0sYSSUFfNB4JKJ+C0yO+84TMp+DSEld8Owv7RZ4ZsYqb64z+NTmnYZoezCJJUCWR2"
+    "qARhOzC6zHbxfAi7q6WW5vHsPOtJHOnjG2q/OZTFbpf1nx+iDl6kh2aZI6XKEzD7KNFyqb9tVuONVcliY/gB1/r4PSL9"
+    "NSI0TNraZPPvaQcD2C4OaeXpTagWKMhSab29rUey4TkIJpi0C4cg2MZrnaafhsILX+lP8VXbSLS68GOmJE2cr/AAeO30"
+    "//j8Ltz/mlpyurQHF2wT39nwY41QjSnuI0WK0ojcywVcTP41kk9jLWyiLmzi59/g86WpyW89N/hhyj/8iKTLgQ93+9kh"
+    "jB6XfWI8PVOyyHCjQMQQeouE8lEIMbh+OKHpv95NVYijACT/rKBAE3xDQ5xFBNT5J0B7JKNBnj6pwa/ys1iWeHV2dX4K"
+    "Ji9/RgMg4FPOUZWtUbPSR7uqOTSi0FLzgq1VfGQbxCvboj1SZyfQXOU+4FWUeXtVJdVcaAKUV+3jWdVAzUqujYPUYzyi"
+    "T/7k0StTWAZICHhrYRs5e+Bo6+F/AG8R3NQ="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1718,6 +1723,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1900,6 +1907,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2145,12 +2154,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2168,6 +2179,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2193,6 +2206,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2648,7 +2666,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2725,8 +2744,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3360,6 +3380,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5674,7 +5712,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -10981,6 +11019,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11015,7 +11056,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11087,7 +11128,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11113,7 +11154,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11128,6 +11169,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

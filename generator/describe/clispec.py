@@ -272,7 +272,7 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     _paging(command, entry)
     entry["args"] = [_arg(p, program) for p in command.inputs]
     entry["stdout_schema"] = stdout_schema(command, program)
-    if command.confirm is not None:
+    if command.yes:
         entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.outcomes:
@@ -312,6 +312,15 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["burgee_deprecated"] = command.deprecated
     if not command.sanitize:
         entry["burgee_sanitize"] = False
+    if command.questions:
+        entry["burgee_questions"] = [
+            {
+                "kind": question.kind,
+                **({"question": question.text} if question.text is not None else {}),
+                "answers": list(question.answers),
+            }
+            for question in command.questions
+        ]
     if command.exclusive:
         flags = {p.name: p.flag for p in command.inputs}
         entry["burgee_exclusive"] = [

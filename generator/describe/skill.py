@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from burgee.describe.clispec import program_at
+from burgee.describe.schemas import asks
 from burgee.model.ir import Command, Program
 from burgee.model.kinds import has_media, option_words
 from burgee.runtime.answers.deliver import _QUARANTINED
@@ -219,6 +220,8 @@ def body(program: Program, source: str) -> str:
         summary = _one_line(command.summary)
         lines.append(f"- `{_usage(command, prog, alone)}`: {summary}")
         lines += _apart(command)
+        if command.questions:
+            lines.append(f"  {asks(command)}")
         if command.examples:
             # NOTE: an example names the program (`todo add x`): it is run the same way.
             example = command.examples[0]

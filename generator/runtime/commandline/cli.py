@@ -131,7 +131,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -157,7 +157,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -172,6 +172,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

@@ -70,6 +70,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -247,6 +249,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -489,12 +493,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -512,6 +518,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -537,6 +545,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -131,12 +132,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -153,6 +156,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -1007,61 +1012,61 @@ _DATA = (
     "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
     "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
     "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJinFvZNsCOTd5zk8XXtXwE4Dwbwe3sOqS+nR"
-    "wp3NFU2pjagvBvOZqxSC3ZrpQl25KdOQQXVE65jkQPKi7iNuwvXqj2A2lxak6XC2HiyS8ZWsEJZRxZkYqN+Wl20aa5uY"
-    "ux5k0+sOhmjslLataFG5/TRmf2hZ2jJHcCNzqVvL05OXJQNkFp35tYkAAXqCcEu8wQbF7ptfT58960y9vSVIQl8lM+K2"
-    "SReP2BI/Li5E5c5Nxhwi+LKR3uW8CTB/2lWFL7P5LI7IFQMjqQ0Nk8ZbTgkoHxcgYxp6MjbbpvRGAjYb+zDoLB4HLV3J"
-    "ENG07bsz2OyZFIKLzMd9gGEp5C+H8bLkidCCvKgdiHu7IO8to+FbDI+IliyRBoblx1FIWI6Vonl4j9KGOAwZCurWQtDk"
-    "qIPuRXCfYT+RU6o7y1G9eNES+wSx8e2TPZ3b3uXcJLYQAMtRV7CzP3VnxCMkcup74O3z6wpD3KDGtDRFswWusALlX4xs"
-    "6mZIvQ915hU+O2rRxyLGxw6MWjA/OXuNWfQcclCgzhL/z5z/zyMPvCGQjySGZmhPjsgnecjmA4092K1HH/zphUoAkn54"
-    "3BLnpy/enPVb4tGjN3+8efyYnEkQJtT2MgXHDgYjPfJZ/VgMgP+XmBM1kPi2AqafXQIq8C9lwb1RUeZzAnNRwLFrtJTm"
-    "NY2QMqZcJpUHlQLxqUp0uOQMnx3I5FqCqDzKfrtAPulJfkyNPbrf8CMibRQR/UYNUsBLyhXaq7ZfO9FNdDHCRK/D8NM8"
-    "ZUztKEL4Q7CZQErEPPbNpMhhLGnRYDIRfyuDbz3sGQCHmB5GHGmizo/4mS7CjcfcpobfORQX54iO+3oqb4PTHLbK3+up"
-    "gmjO+yRZ9uk5HfQBMQdCd4ugtItcgYmdA2YIfTXZOyY6LkoYGBrByFAQgEjuMvwWL+Bel+5hroO0hCjhWUIxv+vgwnrE"
-    "SEgeVqXBDSSsXJ4WGJH+lv/Mt/sU5MkBJAVJiDRt8CroFWgiXX5w+B2rJAoNun4gPR1xtl/JtU3Nx3uDQ45GoNhZijLm"
-    "8t6XG3uYOeDrGCPmFOhYVV0oMdsNWxoIV17jqBle8e2Piv2dVMI6t9rfwqZgI0OL74WQkeUY14Wydjj+mn3p7UySZKa6"
-    "9+/TC5B8vRPF4/teDOJy/3D/cL99cHjfCk/AfFU3DRZslUQ6ExW0rsq24Fr6XbjmXQq0Fb36/ZiazQPsJGuzX9y5uANt"
-    "2a6QfhGtmTx+CW755G58R27RYPmlueY7JrwT0fQz6MN4joajdE8mVsRxYKkflEe1gKtMtU1fv7iBVJOvVZfitYAx5hW1"
-    "5qGhVmj6uUpy1l7/pllM9OT1eSvbhF8pF6v0wmFmXC5Y3+mNWA7c5l/idGaCETqL6cIDrxdwZTjUHinnM2UhCyu0m2rW"
-    "EiB20YbwcI22stXoE48XYaZDaAQGjfLWDT/DtRDyXSZ+81dvcOmLZMyNJruk93Bzii40Mbo93s5ijSaADJGT0NJ705vT"
-    "Mf9+r+N9rDfYlreTgwj9IK/RUJqyFk0BQisIM7rdjNXlbt/6IpwWW/Am6H79ol1l2yRqJnIhTUc1NC39/txXYmvv/sbd"
-    "1hZvbfHWFme2uKSaLa14uMAa29WC1jG/gTKK/vCzGd5/j/ebP8Mrv7atDkHy8/Skj+nY5llSi18O/jrs2yZeOt6au625"
-    "+zTmrmELsFfc3vzyjaKlHmOZvRKiR2AbRVvFlffHV7eK3L3groXp9utwSzdVguHjVjTYrGkyZQhX8tLqPMeaYgjfjr26"
-    "vdzC1mBtDdbWP+uZckAy+YhG5zOZlU9fHeaz1FrZ2LZeVqXW5u9tudNWFZUGnq5Yo6WaRh1fFkm7S7boBiqvfN3WcdE7"
-    "g1tbuLWFW1vIVOVK21aH+52Don1cweOiloVuVXCLn8cwbgttfZxCW5+5ktUGgcA6GT5Tt6GKSU0ZrJpkXy5lZXdNrKFL"
-    "1n7p1Wpe74JaV5WMI6p01arVvAv7pbpTdaivWq+qsg/rjhtXsTX44HYi3t/UULCoWFXlpUWuVLW8DGjNqEkAJT5Moniu"
-    "PQi+lre5qNDVFmptodYWan37UCs3kO0rc4ZIpnQP6S/XB9D6LpHu9IchH+mxHhSjngX0KrhHcSiORBvT4PMePg802xaW"
-    "3BaWvN1Wlyw9NvmlFZb8Aio3bnYDhkoO3o6GGlIDqjUeC21Tf9XGz/tLoM06qLmo4qNWm7hxmkziKB1PMnBTRICmuErD"
-    "oC08OlvGLziqlYAF9SPL9BSOUKrNNL39LYAtstwiyy2y/NaRpTE3w+haaTZb5Y+0uqJs//VwJKor7sPYofZMmLcIPgN6"
-    "3JYd/hLKDn/iqr42zFk3xySvvbvY4KcNsMdgixhwJN9KBX/rg326vu/KmKpcSxh5EV7RT0+fnf56enZx9vLXkxdMO73/"
-    "eiuhdmXiLVLYIoUtUvjGkUKunS3l52ZvDOaaRR2xAlk38oT9Ce5LuPRKIKv0rP3Pgxy+/CrvX1kV9bJlXnNDLj9r157Q"
-    "bKfUMs1vmz3hW4qgl+1zdl5vbZdL95BXNi93cPddxluKmJc7MPVxl8+YXaZCebnWuc0y62zhbYRiizu2uGOLO2pxh2W/"
-    "LD1ovwjCehxa7HDgYhngYZJ3M7PFKz7vtmRISmeyl5UTLTr74YxQ68j1kp9G6msBAOKBC24re/3krbAG+nkQ0PbskSZa"
-    "tmePlHXjN3b2SBHFWOumzLVXuo4iVRrmOsnHwtElip8+//Ff//gnViAF7XuNO4sYmrNKKG8YFGd2oboCGvbNGqEV8ytX"
-    "LLoYdMeTV1qN3L/a7xxpBXXTrNZNq/2v9cCUjc1OBXo3h/YqmWf5aRbLA3crl6DYmj4mZaXG9FEpXwciX6aV7RksX8AZ"
-    "LFs/aOsHfSI/qN5KWdZo/+Dw6MF33//3/zx0B0NPA4x6AK9ry5afEEZhi32hta1gvdkE5ddTVA0L+d/qDC6uBJ05ufkq"
-    "LHmyWIL0Yhh5UhNgr6XGN+VCkYZ8ChKeHALLKsX6qKHyPeStPp/o2Lhuvj7FZ5COTT57Rot2g0uEHC5LCKAiL3sjItsT"
-    "1dvIGLo1RwzpYzAwpB7Lt0T4MVbe5eKvblghrC4mYJP4YEkSz6z3SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYy5/0KTQ1R"
-    "Bpus7x8uzTpwWi4RIyYVCnVRYiw1jHV0PSYK70NFXCHLDmsUxOlwFSbBZHDpoeILrYRszfuuFRIq0ZoiHd8ty5QE0Ier"
-    "I/dULpiOmjHVj7n9Y6pXTG8K6erp/nCi65/PK5SVI0UFwo72lyTsNG9F7D5N4qD9VNwXb05/Pn1xtncM5F5QKWEkmQ9C"
-    "qhPpUjSqQMmDo2WnKmtE7EL/Zyevny8igA93wzr2O11A2u1eiOq2K/KD3Hqh1QX+sMGz2MRvdP4Ung9EpfS5zLJIXHWp"
-    "RV2HnHapgiWXYOcyZC1dPASPq1X4E72b1+K88Bamk7R4p64ler0U0Pv3e4VTLOysUyr+XTkOrYNjp+BB4g98dJpw9K/1"
-    "uXUmdeWo8/C/TP4KE0vPIUBEvNfthcKcWICP63PweiHx+tF/tNviZxnKmCZsMBcc/uPallpPq85sfgzOOq156WG2b7v9"
-    "uBf2wr/oHvHzJk/ICz/m+Xj58Xg4gr+Ip1iWHuMz8LUtXvMMUSYxM1gzdTZ39LlECWbaBFSAHM8vu+ZD1Ma+PlED3xoE"
-    "LwUjazDjeLc5DkHrS7uqNuXsIEd/10cssOOt9SqRwf07LSr9jk58x9BZoVA8ffn8+ZMXP2KRfC1fDh1V5LQjOm/OAYrY"
-    "C8V+7C3HguS1hGPgv6DdGJE5idj0jUMn9aXDIQBfPjQgu53VgshdAJFrGD4Izsbz5orG79Q4t65BQ0e8zD5zBIPazUvF"
-    "+1iVXRf0pzp0JEYgCDBMuJV49TNOjX0SQ3ZyYDZyfXagdeYUypjqLuCxXr/38lABQ4mbe8BzPHmBTikoHkKojmEqdJaf"
-    "o6vk42u9KFd8nBQRXO3UxMe4b4cPRlGFQXEtf1whJkuOCz0w5Na71VwSn8/goDL1KSOiajudW8XLHBzy8tXZ6csXjn1U"
-    "yKJzvfIjQ7KzNa7c2EezYs4Q4Tdv7dNDTLEkfRKYjUmOMRBAkzgFW6Xz/TP5GILv5UuVny+CS6p0tIjTwVnBxH9H0GYI"
-    "N0JDofl4oXEgp3qpbvmgogpuQ4nVxw1Vj1faJUv4gI9E4cM4ytX3ldHoFE2A8Tn4wSFinvCL1PnRduiq7C51SMgeG7h5"
-    "lGZi4OZnmhDaBMPHZBePJ3G6mmtZvM+xSU8TpU8PqchMfpxI7uWBsDSfIAJDfJ6dyWZOLKtbiBp1OdXTJlAd+bbGyf1o"
-    "+ALXAN8I7VaSitJ6J1+HdzubwvFxWmtND4oGMrNyuoOzp2dzyaM4jOPpFM7hcIwVOyF0BQtA4YUP9FF80NoS9S98mUqX"
-    "Fs8HuAHMf/Z/vH8ffv+Q6XS6dAAXHOMLOvBlDbeOWzzEFsmjo+Y255xx8w+w+cpy+yDWcbG45e8fYtNV94qHsbKjpPl8"
-    "SIRnh4AWCV7K3TENfYcN2b4OEbi+06LbP9rPRIJ9DWx+JddDN/jgiEaeuQw0+Ds4ENiMBnH6JJSw3n5y/fxzXDN90GXr"
-    "HIMCePqEg1p1SqlSqN+pJyh3JICcJQvLL+7ZqlHc0Keu14hMgE43U0B3MU01FSIbaCMnCqi6e53E2ubIGYPmNlYla/E4"
-    "K3VZmmYdnUPi/card9wiHLe9rdw0LYBB8IXJ8yevf34DVhIXz0d74XLxEBpelGnitJ0k+9ubk9dZliwl9OOiW//ViVt4"
-    "vjhPt4Fwndyyq7Nb6HDPD4KSZRBE7QHlHyM7VdwxNxWGzm6VffuoK/LsIJxmnRp0G6duS+hxUK2/ZL+kEDSoa6zsKqH7"
-    "u8CJI9gPBO7c/D8CJwKH"
+    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+Vqs1qOaM2ywhnLPpIfCT/fB2Jgxd2nRUQggT/TR"
+    "+YilRBHM/OFdrrqkHy3+2WzSpNuY+2Iwn7lKIRyumVDUppsyHhmYRzyPaRAkUeo+Iitc0f4Ixr60qE2Hs/WAk4yvZIWw"
+    "jCrO1UANuLz001jbxNz1QJ1emTBEY8m09UWby+2nMXtMy9KWuYobmUvdWp7AvCwZILPo7q9NBAjQEwRk4g02KHbf/Hr6"
+    "7Fln6u0tQRJ6M5mZt42+eMS2+jGl+GTaRrlzk1OHGL9sxnc5swIMpHZm4ctsPosjctbAjGpTxKTxplQC6skFUJmGnozN"
+    "xiq9s4DNxj4MOovYQUtXMkS8bXv3DEd7JsngIvOCH2DgCvnLgb4svSK0QDFqB+LeLsh7y9iAFgMooiVLtYFh+XEUEtpj"
+    "tWke3qPEIg5UhoK6tTA2ufKgnRH+57oup1R3luN+8aIl9gmE4/spezr7vcvZS2xDALijruBwwNSdEY+QyKnveYHkFxqG"
+    "uIWNiWuKZgucZQXmoRj71M2QARjq3Cx8dtSij0UvADswasH85Ow15tlzUEKBOkv8P3P+P4888JdAPpIYmqFdOyKf5CGb"
+    "D4QDYNkeffCnFyoB0PrhcUucn754c9ZviUeP3vzx5vFjcjdBmFDbyxRcPxiM9Mir9WMxAP5fYtbUQOL7DJigdgm4wb+U"
+    "BQdIRZlXCsxFAceu0ZaaFzlCyqlymVQeVArEpyrRAZUzfHYgk2sJovIo++0C+aQn+TE19uh+w4+IxVFE9Ds3SAEvKVdo"
+    "v9t+MUU30cUYFL0ww0/zlDG1owgBEgFrgjER89g3kyKHsaRFg+lG/K0Mz/WwZwAtYnoYkaaJSz/iZ7oISB5zmxqg52Bd"
+    "nCN+7uupvA1wc2Arf/OnCrM5M5Rk2afndFgIxBwI3S3C1i5yBSZ2DoAh9NVk75jouCihZGgEY0dBACK5ywBdvIB7XbqH"
+    "uQ7SEqKEZynHjD5cWI8YK8kDrzS4gYSVy9MCI9Lf8p/5dp/CQDnEpDAKkaYNXgXfAk2kyw8Ov2OVRMFD1w+kp2PS9ku7"
+    "tqn5eO94yNEIFDtLUcZc3h1zYw9zC3wdhcSsAx3Nqgs2ZvtlS0PlyoseNcMrvh9Ssb+TSuDnVvtb2DZsZGjxzREyshwF"
+    "u1DWHshfsy+9nUmSzFT3/n16RZKvd6J4fN+LQVzuH+4f7rcPDu9bAQyYr+q2woLNlEjnqoLWVdkmXUu/Lde8j4G2ole/"
+    "Y1OzvYCdZG32i3sbd6At2zfSr6o1k8evyS2f/o1v0S0aLL9W13zHhPcqmn4GfRjP0XCU7snEijgOLPWD8qgWcJWptunr"
+    "F7eYajK66pLAFjDGvMTWPDTUCk0/V0nO2uvfNIuJnrw+b3abAC1la5VeScyMywXrO71Vy6Hd/Euczky4Quc5XXjgFwOu"
+    "DIfaZ+WMpyyoYQV/U81aAsQu2hAertFWthp94vEizHQIjcCgUd7c4We4WkK+D8XvBustMH2RjLnRZJf0pm5O0YUmRrfH"
+    "G16s0QSQIXISWnr3enM65t/vhb2P9Y7b8nZyEKEf5DUaSlP4oimEaIVpRrebsbrs7ltfldNiC94E3a9fxatsrETNRC6k"
+    "6aiGpqXfsPtKbO3d38nb2uKtLd7a4swWl1SzpRUPF1hju57QOuY3UEbRH342w/vv8Qb0Z3gp2LbVIUh+nsD0MR3bPI9q"
+    "8evDX4d928RryVtztzV3n8bcNWwB9ooboF++UbTUYyyzl0b0CGyjaKu48g766laRuxfctTDdfh1u6aaKNHzcmgebNU2m"
+    "UOFKXlqd51hTLuHbsVe3F2TYGqytwdr6Zz1TMEgmH9HofCaz8unrx3yWaiwb29bL6tja/L0tu9qqs9LA0xWruFQTrePL"
+    "Iml3ySfdQG2Wr9s6LnqrcGsLt7ZwawuZqlxp2+pwv3NQtI8reFzUstCtCm7x8xjGbSmuj1OK6zPXutogEFgnw2fqNtQ5"
+    "qSmUVZPsy8Wu7K6JNXTJ2i+9Ws3rXVANq5JxRLWwWrWad2G/VJmqDvVVK1pV9mHdceMqtgYf3E7E+5saChaVs6q81si1"
+    "rJaXAa0ZNQmgxIdJFM+1B8HX8jYXlcLaQq0t1NpCrW8fauUGsn1lThnJlO4h/eUKAlrfJdKd/jDkQz/Wg2LUs4BeBfco"
+    "DsWRaGMafN7D54Fm29KT29KTt9vqkqXHJr+00pNfQG3HzW7AUFHC29FQQ2pAtQpkoW3qr9r4eX8JtFkHNRfVhNRqEzdO"
+    "k0kcpeNJBm6KCNCUX2kYtIVHZ8v4BUe1ErCgwmSZnsIhS7WZpre/BbBFlltkuUWW3zqyNOZmGF0rzWarQJJWV5Ttvx6O"
+    "RHXFfRg71J4J8xbBZ0CP28LEX0Jh4k9c99eGOevmmOTVeRcb/LQB9hhsEQOO5FupJHB9sE9XAF4ZU5WrDSMvwiv66emz"
+    "019Pzy7OXv568oJpp/dfbyXUrl28RQpbpLBFCt84Usi1s6X83OyNwVyzqCNWIOtGnrA/wX0Jl14JZJWetf95kMOXXwf+"
+    "K6uzXrbMa27I5afx2hOa7ZRapvltsyd8S5n0sn3OTvSt7XLpHvLa5+UO7r7LeEuZ83IHpoLu8hmzy9QwL1dDt1lmnT68"
+    "jVBscccWd2xxRy3usOyXpQftF0FYj0OLHQ5cLAM8TPJuZrZ4xefdlgxJ6dT2snKiRWc/nBFqHcpe8tNIfS0AQDxwwW1l"
+    "r5+8FdZAPw8C2p5O0kTL9nSSsm78xk4nKaIYa92UufZK11GkWsRcSflYOLqI8dPnP/7rH//EGqWgfa9xZxFDc1aR5Q2D"
+    "4swuVFdAw75ZI7RifuWKRZeL7njySquR+1f7nSOtoG6a1bpptf+1HqmysdmpQO/m0F4l8yw/72J54G7lEhRb0weprNSY"
+    "Pkzl60Dky7SyPaXlCzilZesHbf2gT+QH1VspyxrtHxwePfju+//+n4fuYOhpgFEP4HVt2fITwihssS+0thWsN5ug/HqK"
+    "qmEh/1ud0sWVoDMnN1+FJU8WS5BeDCNPagLstdT4plwo0pDPScKzRWBZpVgfNVS+h7zVJxgdG9fN1+f8DNKxyWfPaNFu"
+    "cImQw2UJAVTkZW9EZHuiehsZQ7fmECJ9UAaG1GP5lgg/xsq7XPzVDSuE1cUEbBIfLEnimfUeCZescYUnhz6VGEcCAcBR"
+    "V1za5lgoyUbmvF+hqSHKYJP1/cOlWQdOyyVixKRCoS5KjKWGsY6ux0ThfaiIK2TZYY2COB2uwiSYDC49VHyhlZCted+1"
+    "QkIlWlOk47tlmZIA+nB15J7KBdNhNKb6Mbd/TPWK6U0hXT3dH050/fN5hbJypKhA2NH+koSd5q2I3adJHLSfivvizenP"
+    "py/O9o6B3AsqJYwk81FJdSJdikYVKHlwtOxUZY2IXej/7OT180UE8PFvWMd+pwtIu90LUd12RX7UWy+0usAfNnham/iN"
+    "TqjCE4SolD6XWRaJqy61qOuQ0y5VsOQS7FyGrKWLh+CBtgp/onfzWpwX3sJ0khbv1LVEr5cCev9+r2snmdhZp1T8u3Jg"
+    "WgfHTsGDxB/46DTh6F/rk+1M6spR5+F/mfwVJpaeQ4CIeK/bC4U5sQAf1yfl9ULi9aP/aLfFzzKUMU3YYC44/Me1LbWe"
+    "Vp3Z/BicdVrz0sNs33b7cS/shX/RPeLnTZ6hF37ME/TyA/RwBH8RT7EsPcZn4GtbvOYZokxiZrBm6mzu6JOLEsy0CagA"
+    "OZ5wds3HrI19faIGvjUIXgpG1mDG8W5zHILWl3ZVbcrZQY7+ro9YYMdb61Uig/t3WlT6HZ34jqGzQqF4+vL58ycvfsQi"
+    "+Vq+HDrMyGlHdCKdAxSxF4r92FuOBclrCcfAf0G7MSJzErHpG4fO8kuHQwC+fGhAdjurBZG7ACLXMHxUnI3nzRWN36lx"
+    "bl2Dho54mX3mCAa1m5eK97Equy7oT3XoSIxAEGCYcCvx6mecGvskhuxswWzk+nRB61QqlDHVXcBjvX7v5aEChhI394Dn"
+    "ePICnVJQPKZQHcNU6Cw/R1fJx9d6Ua74wCkiuNqpiY9x3w4fjKIKg+Ja/rhCTJYcF3pgyK13q7kkPp/BQWXqU0ZE1XY6"
+    "t4qXOTjk5auz05cvHPuokEUnf+VHhmRna1y5sY9mxZwhwm/e2qeHmGJJ+qwwG5McYyCAJnEKtkrn+2fyMQTfy5cqP18E"
+    "l1TpaBGng7OCif+OoM0QboSGQvPxQuNATvVSXet8FJLJCm5DidXHDVUPYNolS/iAj0ThwzjK1feV0egUTYDxOfjBIWKe"
+    "8IvU+eF36KrsLnVIyB4buHmUZmLg5meaENoEw8dkF48ncbqaa1m8z7FJTxOlTw+pyEx+nEju5YGwNJ8gAkN8np3aZs40"
+    "q1uIGnU51dMmUB35tsbJ/Wj4AtcA3wjtVpKK0nonX4d3O5vC8XFaa00PigYys3K6g7OnZ3PJoziM4+kUzuFwjBU7IXQF"
+    "C0DhhQ/0UXzQ2hL1L3yZSpcWzwe4Acx/9n+8fx9+/5DpdLp0ABcc4ws68GUNt45bPMQWyaOj5jbnnHHzD7D5ynL7INZx"
+    "sbjl7x9i01X3ioexsqOk+XxIhGfHhBYJXsrdMQ19hw3Zvg4RuL7Tots/2s9Egn0NbH4l10M3+OCIRp65DDT4OzgQ2IwG"
+    "cfoklLDefnL9/HNcM33QZescgwJ4+oSDWnVKqVKo36knKHckgJwlC8sv7tmqUdzQp67XiEyATjdTQHcxTTUVIhtoIycK"
+    "qLp7ncTa5sgZg+Y2ViVr8TgrdVmaZh2dQ+L9xqt33CIct72t3DQtgEHwhcnzJ69/fgNWEhfPR3vhcvEQGl6UaeK0nST7"
+    "25uT11mWLCX046Jb/9WJW3i+OE+3gXCd3LKrs1vo+M8PgpJlEETtAeUfIztV3DE3FYbObpV9+6gr8uwgnGadGnQbp25L"
+    "6HFQrb9kv6QQNKhrrOwqofu7wIkj2A8E7tz8P5XWD34="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1882,6 +1887,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2064,6 +2071,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2309,12 +2318,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2332,6 +2343,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2357,6 +2370,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2812,7 +2830,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2889,8 +2908,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3546,6 +3566,24 @@ def _apart(
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5919,7 +5957,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -11268,6 +11306,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11302,7 +11343,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11374,7 +11415,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11400,7 +11441,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11415,6 +11456,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

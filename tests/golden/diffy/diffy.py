@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -122,12 +123,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -144,6 +147,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -876,48 +881,48 @@ _DATA = (
     "o2VJeTJqnnBI4tYdDjGROxIMM2UNEHDQlIWgqAlzhrrAZCvzYBk09XOWyPhRJoDXvrFJR6HpDgY5pOpDWEvMcj3fiFKU"
     "AHu47GAecE3e7GMceY2kH5qaW4bru6M3r4mzzhZ1Z8pE3+0Dm0wlcnfsgZ/01DxqVxO3LS1GAhUe4YT+0pBYTNhR0lMi"
     "01Fhu435fLAxnNIMbVVHRY/aMG142SYRxZxzgI5MTPlrxGGxOYQJRNzDhkf4hGAi9RozO9FAO6c3B5AQfAL/Cdf7Rwng"
-    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFLb9CUqbYsCxd2EB2US"
-    "mf4gE8gUTV7fFZZk+qlS6ImsoMd0ssJd8YpYCmYX5pxTaHE+XWTSGHR2O9iFuvKpTIMDQVKu/PjVO5IXs41+E+7XeAbc"
-    "3FiQ5mH2OLdI5ddqBbAKKqEhqiH9trlsE65DIu7jXDa77wBFZ6esbUWLyvOXOdcTN4WtmT97PC+rZKcr/2wKBshskjwB"
-    "ECBAL9HdEh9wQtH/8D9Hb97482iwAUgYq1RGvGnSxQFb4sP2RjRyYez2Qg9+2Uj3Z4m88ND8eZY3nsgWWa4pFAMjaQ0N"
-    "g3ZDdcoClI8El7FMI5W7aizVe3HaHOJ2U2XKYKZrlaI33Qyr2dnkmBZc4/Mqxn2OCSOkLyfYHNlepg2XF7UDUa8P8u45"
-    "De+xe0SwuEga0YpznZIvx0rRPTygUh8nCFNByzY8aPRZsL6Fzn3l+4kaUrtY7dWLE0/skIuNFfmBrR2OuJ7IFgLcci5e"
-    "ISHnMiMaIZDzOIoSxdXgUOcRBMAK78JQCIUNKP92ztFOQ+qdfWSwGJgZ9Ohr28fHBZxacLeCwdoyJaccDKizIv6lpv+x"
-    "jiAaAvkocpim0FcqJfBJHip+oLEHu3XwKZ6fmwJc0k+Hnjg7OvlwOvHEwcGH//1weEjB5IDqDKkqIbADZFREMWuciynQ"
-    "/0oBclNFhclE6yvwCuIr1QpvjK5iTiAuCjgujZbSVcFTLPpSKwGAykiVAHxpCpsuOcVnp6q4USAqB9W9c6STZfIhTXaw"
-    "veYmetooIrZfASHgLSWFjaqbVX07xUiURlG3AT/NLGNoZxrdH3KbyUnRTOPYMUWFuaJNA/tB8K9l59uinYHjkNPD6Ee6"
-    "fPABPzNCd+OQ57Tud+2KizP0jieWlfe50yR5jbaJVSfaY5ONshzTczbpA2KONd+2UzpCqlACbBansbkEyUc4zpd8YJgE"
-    "M0NJAiLZZ/dbnMBYSWOY6iAtKUq4ASkqqPmDauwS9iNmQuqEJyE3VbBzmS2Akf1V3+bhMSV5agdSV3Vba/BWvFeAiVN7"
-    "u1+xSkJuYF1dRTYX3GxI+o3ryGo2Aw3P4lRRme6EMoe4CHadTTZONSp6Dhm6kopVlfYel7hO+H5utbm5mi0FP2q5ewrR"
-    "aGI5w3VuGpWHP1c/xr3LosjMaHsbzY0Nz32dX2xHOQjL9u7O7s7w2e52IzkBPFlN5t9RwtBX/BcANVVpzLNdFw8rU3t1"
-    "g8ZSBZXzzTZvj8Zm3F1q6agLIJwVWJN2UeIz0KsKPrZRaD1a3KS0cSmIepjWz+aamtaPuOQiw7rboFDzBVqepTGVX0hM"
-    "A5LGyTJWd1CVoW7CN2nXhpaZ63XLwx2EcV1E61FDlbXu9irI1XyT2/ViYpk3uZ1UrDQ8YLkhrLJO56wwbY2VM7/1j7zM"
-    "XDZjHhsDwJ1HEDaDvkpDG9KqfA7arMp5NHLDpSVtvTHM0n4gX1uieWJCOPXX1tBSTOu/hJl1c8noc0yk8yvqhqwXPrcz"
-    "N9ZcuNKR2IK5tviTwSCz+XTq6EvTUF1m/n0aaTa3vyjVtmjUZX75y4Pt4bpum7Wltq5lVspvnaHwSmONd28bz/0tOxul"
-    "Cu5NyFYdC/esuaaR5w/iMqwxgV/s/Rd7///M3q+x6rXyB5Vtk+RWo9Xqqa1jdh9r8q3exfXQjNA6DUOy+7vZ/y9dm79u"
-    "12bbcjWYswzTO5u5ptouV6b3RWCLwq+Ov/3X//0Taz6wu24wbYg50kbR+ondjWrfr7LrbNJpYNcaR27Tq6XXlt/9SF1b"
-    "Wd2+3vH3fO7WuV2/bd2skz9q8+iTcce16W3gC664eHVn3+f7TTsrpTduGX2YE8Zto38wn+pLP+p/dj/qFz/3i5/7G/m5"
-    "3VaqYY12nu3uPf/q62/++kJOw4ia4W/XOIm2mrf8hHAKW+wIq20F6811/uKX8wiPPY/AtfcqiKl3YRVaEPPj4hzPOML1"
-    "3aWNtK4r4CV4IpHgSrwUNrARIDnchajzqpHaNvsZoHGukI14IBViBy5xydS3irgCrCvOaoL4fEMQTxvtSdizg03bkQpj"
-    "ilEQQHCaaClOAu4Lo1ixn01WYFoTuTXB+vrFxqSDEOsK/bJiBUJbesWCKlYLIwYKx6HyWwGrFW02gflmZ1NgUlECzhnx"
-    "pTp3DevHEW6QSwAtwfOsucp0XtgysBTT8mIFmGbc2oTl2e5DOAaSAXQyhaiao7mdA11b6nR2JckmCCvheBuOrzYlSgHu"
-    "B65NMQlWaKm71xWceX7OolLZ2DasxNRPiC0ni25ONVIBLcD2NuXWUT2L6L8q8mT4SmyLD0ffH52cDvYB3HM+rwwgc+95"
-    "1/5aSje0IHm+tymrqklEH9Y/ff3++C4AlgsWZPV4SW/piMsd/uGDjljj6nTOBhuXeiNw9IfjFFcciepMzThtLIfXn/pY"
-    "jPg7HTrApnDqn+LauiikubI7nzMrfbuixxH9oNWE6HqFaHtQm/LyaRYfUaEpingaYwSGyLy3J4LEOz7Nv+e/+It7JQGf"
-    "7MfH0NlE33E0ToXLI+DT9oDROCXCHfzXcCi+V6ni12MAMTiLxH0kVl0YP1vsA0lIlykwTz6AfjhOx+mfeEH8+uQnj3D6"
-    "P4lX2PEDeh1/DsV7pl7HmzkC2/ENa850Qq0deDLkho+nXMS2VxEPv0A0gh3ewAwc7RrNrI5GhV0pLeymQmx/tM1rHGBb"
-    "XU5Q0PKBRz01KKW+g3LlVQuv3h4fvzz5FpuPLOMDagEPhprO8QQAD8eauAp4YGFhGylaIkEvAGEn370JwYWC9l0ceAKq"
-    "DENwb7kZqxru3rNROfqiViP2DQoNr91dsV46Tc6zW6vii7fVd96hNG/dgoPvdEhsoxSGUSwMoHoBTRhKpPoeGdPscKtO"
-    "ZFWYu1eR1L386KaY0XoSu7ez1PkA9l1ut4Dk2NBGtbH22S6zD5zg54aBbT4ChpNQcZc+wbvmZR9u6YDbTU0LJe6QMl7l"
-    "TjFjrFstucmJG424s5Gaf0r2wFbn6XiNR1u2XDfm23enR29Pgmb/5V2HJeo+zKph8VrmMRoO15hJ26fVkumaqe3xiqYL"
-    "tI+xPnFwDqbBvgOlEo4QwqtYmbppE3fTUr9m4CNP8MVAgaBcNk9CqBA3TqzbCY/MM2xDWur+XnETUVzd+11WetZZFz3n"
-    "PtPaBK199QviR2+JCQiY7le3bNR5OWD9t9BlJQWybhQl5xYMC4Pd7vkMRpZqVUovaIJeFsa2ZK5/Y0wdx52sf3kMYXhc"
-    "nXNxp0A6NmH9SpnlBj7URHFT2dSBMvzw6eUpwr1LBrWTVTn1Hvy8dr8gRqZ2nrhAwUBSrjTMBQPLyw27G11kGbRaGwNn"
-    "vV5Xr/bBC5/oq/hkFSWqXvgxV5K2zicYADa5+o/jd+D+p0qd06VduBBQsBfAtyeM23j65zj9ytb4JB4TffHMX7/AqVcj"
-    "L0bjwTEUT/4NUipw8RNN+fBIiKeEOAfnrA5WtmmwUTzjJvoKJ2oGMwTg46MSO/9ejTwHEzj9g2ILO+HzPcK8igkI+c+I"
-    "EHCacepesMSt1sBCywTbLlodDyjQg653tfOC+nc6Oviz7iV0r3pyKpIdKq86zMA6f9TahO7VU3fvwGdICfZJnQg8KGxh"
-    "kpBDaxtu005/wrVfvXn93al4f/T9D6eg4p+g4RaCgNec1evQ2R09X0EndFxZRWIDVE/XjXQncPdVpwOSNfaN7LFdJnHH"
-    "XMveGvrf671I8jwAut7tvwEfVI3V"
+    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFJbrBbsNjRQ2XLpd7i1"
+    "DcbG4TyiTUfBOSHL6UbKgyPbNPmFV1i06adKoa+yQgBe04p/xU1iOhhmmHBOwcf5dJFJY9Ad7mAoatOnMh4OBEnZ9ONX"
+    "70iizDZ6Vrij4xngvrGozcPscY6Tyq/VCmAVVEIDW0gDbi79hOuQiPs4p87uTEDRWTJrfdHm8vxlzhXHTWFrZtgez8sq"
+    "HeoKRJuCATKbJE8ABAjQS3TIxAecUPQ//M/Rmzf+PBpsABJGM5WZbxp9ccC2+hDjNFlpGyMXxm4v9PGXzXh/lsgLDw2k"
+    "Z3njiWyR5ZqCNTCj1hQxaDdUySxAPUlwKss0Urmr11JFGKfNIbI3VS4NZrpWKfrbzcCb3VGOesF5Pq+i4OeYUkL6cgrO"
+    "ke1l2nCKUTsQ9fog756zAR47UASLi7URrTjXKXl7rDbdwwMqBnIKMRW0bMPHRq8GK2Do/te6robULlb7/eLEEzvkhGPN"
+    "fmCriyOuOLINAcedy1tIyLnMiEYI5DyOokRxvTjUeQQhssK7MBSCZQPmoZ2VtNOQAWAvGmwK5g49+tqOAnABpxbcrWCw"
+    "tpDJSQkD6qyIf6npf6wjiJdAPoocpin0lUoJfJKHih/oDoBlO/gUz89NAU7rp0NPnB2dfDideOLg4MP/fjg8pHBzQJWI"
+    "VJUQ+gEyKqKoNs7FFOh/pQC5qaLSZaL1FfgN8ZVqBUBGV1EpEBcFHJdGW+rq5CnaJWo2AFAZqRKAL01hEyqn+OxUFTcK"
+    "ROWguneOdLJMPqTJDrbX3ERfHEXEdjQgBLylpLBxd7Pub6cYidIo6kfgp5llDO1Mo4NEjjW5MZppHDumqDBXtGlgPwj+"
+    "teyeW7QzcC1yehg9TZcxPuBnRuiQHPKc1kGvnXVxhv7zxLLyPoebJK/RWLHqZntsslGWY3rOpoVAzLEq3HZbR0gVSpHN"
+    "4jQ2lyD5CMf5kpcMk2DuKElAJPvsoIsTGCtpDFMdpCVFCTcgRQW1h5D3IWE/Yq6kTokSclMFO5fZAhjZX/VtHh5TGqh2"
+    "MXVV2bUGb8W/BZg4+bf7Fask5AZW3lVks8XNlqXfuNKsZjPQ8CxOFZXpTihziJxg19l05FSjouegoivtWNVx73Ga65Tw"
+    "59ajm6vZYvGjlrunVI0mlnNg56ZRm/hz9WPcuyyKzIy2t9Hc2ADe1/nFdpSDsGzv7uzuDJ/tbjfSF8CT1XT/HUUOfcV/"
+    "AVBTFc8825fxsEK2V7dwLNVYOSNtM/tobMbdxZiOygHCWYE1aZctPgO9qiRkW4nWo8VtTBsXi6jLaf1sru1p/YhLLkOs"
+    "uw0KNV+g5VkaU/mFxDQgaZwsY3UHVRnqJnyTdvVombletzzcQRjXZ7QeNVRZ626vglzNN7ldLyaWeZPbScVKwwOWW8Yq"
+    "63TOCtNWYTk3XP/Iy8zlO+axMQDceQSBNeirNLRBr8rnoM2qrEgje1xa0tYbwyztB/K1JZonJoRTf20NLcW0/kuYWTeX"
+    "jD7HRDq/on7JeuFzO3NjzYUrLoktmGuLPxkMMptPp46+tBXVhejfp9Vmc/uLUm3LSl3ml7882B6u68dZW4zrWmalQNcZ"
+    "Cq+03nj3Nvrc39SzUarg3pRt1dNwz5prWn3+IC7DGhP4xd5/sff/z+z9GqteK39Q2TaNbjVarZ7aOmb3sSbf6l1cD80I"
+    "rdMwJLu/m/3/0tf56/Z1ti1XgznLML2zmWuq/nLtel8Etmz86vjbf/3fP7EqBLvrBtOGmCNtlLWf2N2o9v0qu84mnQZ2"
+    "rXHkRr5aem2B3o/UtZXV7esdf8/nfp7b9dvWzTr5o7aXPhl3XCPfBr7giotX9/59vt+0s1J646bShzlh3Fj6B/OpvnSs"
+    "/md3rH7xc7/4ub+Rn9ttpRrWaOfZ7t7zr77+5q8v5DSMqF3+do2TaKt5y08Ip7DFjrDaVrDeXOcvfjmx8NgTC1x7r4KY"
+    "ehdWoQUxPy7O8RQkXN9d2kjrugJegicSCa7ES2EDGwGSw32KOq9arW07oAEa5wrZiEdWIXbgEpdMfauIK8C64qwmiM83"
+    "BPG00cCEPTvY1h2pMKYYBQEEp4mW4iTgvjCKFfvZZAWmNZFbE6yvX2xMOgixrtAvK1YgtKVXLKhitTBioHAcKr8VsFrR"
+    "ZhOYb3Y2BSYVJeCcEV+qk9mwfhzhBrkE0BI88ZqrTOeFLQNLMS0vVoBpxq1NWJ7tPoRjIBlAJ1OIqn2a2znQtaVeaFeS"
+    "bIKwEo634fhqU6IU4H7g2hSTYIWW+n9dwZnn5ywqlY1tw0pMHYfYcrLo5lQjFdACbG9Tbh3Vs4j+qyJPhq/Etvhw9P3R"
+    "yelgH8A95xPNADJ3p3ftr6V0QwuS53ubsqqaRPRh/dPX74/vAmC5YEFWj5f0lg7B3OEfPugQNq5OJ3Gwcak3Akd/OE5x"
+    "xZGoTt2M08ZyeP2pD86Iv9OxBGwbp/4prq2LQporu/M5s9K3K3oc0Q+4TRQmtQV76hWi7UGNzMvnXXxEhaYo4mmMERgi"
+    "896eGRLv+Lz/nv/iL+6lBXz2Hx9DZxN9x9E4FS6PgE/bI0jjlAh38F/DofhepYpfoAHE4CwS95FYdWH8bLEPJCFdpsA8"
+    "+QD64Tgdp3/iBfHrk59Nwun/JF5hxw/odfw5FO+Zeh3v7ghsTzisOdMJtXbg2ZEbPsByEdteRTweA9EI9oADM3C0azSz"
+    "OhoVdqW0sJsKsf3RNq9xgG11OUFBywce9dSglPoOypWXMbx6e3z88uRbbD6yjA+oSTwYajrpEwA8HGviKuCBhYVtpGiJ"
+    "BL0ihJ18964EFwrat3XgGakyDMG95Wasarh7E0fl6Itajdh3LDS8dnfFeuk0Oc9urYov3lbfeYfSvHULDr71IbGNUhhG"
+    "sTCA6gU0YSiR6ntkTLPDrTqzVWHuXlZSd/ujm2JG60ns3t9S5wPYd7ndApJjQxvVxtqnv8w+cIKfGwa2+QgYTkLFffwE"
+    "75rXgbilA243NS2UuEPKeJU7xYyxbrXkJiduNOLORmr+KdkDW52n40Ufbdly3Zhv350evT0Jmv2Xdx2nqPswq4bFa5nH"
+    "aDhcYyZtn1ZLpmumtgcwmi7QPsb6xME5mAbbpl0JRwjhVaxM3bSJu2mpXzPwkSf46qBAUC6bJyFUiBsn1u2ER+YZtiHV"
+    "TackkCtuIoqrewPMSlc766Ln3Gdam6C1L4dB/Og9MgEB0/1yl406Lwes/xa6rKRA1o2i5NyCYWGw2z2fwchSrUrpBU3Q"
+    "y8LYlsz175Sp47iT9a+XIQyPq5Mw7pxIxyasXzqz3MCHmihuKps6UIYfPr1eRbi3zaB2siqn3oOf1+4XxMjUzjMZKBhI"
+    "ypWGuWBgeblhd6OLLINWa2PgrNfr6uU/eOETfRWfrKJE1Qs/5krS1vkEA8AmV/9x/A7c/1Spc7q0CxcCCvYC+PaEcRtP"
+    "/xynX9kan8Rjoi+e+esXOPVq5MVoPDiG4sm/QUoFLn6iKR8eCfGUEOfgnNXRyzYNNopn3ERf4UTNYIYAfHxUYuffq5Hn"
+    "YAKnf1BsYSd8vkeYVzEBIf8ZEQJOM07dK5i41RpYaJlg20Wr4wEFetD1rnZeUP9ORwd/1r2E7mVQTkWyQ+VVhxlY549a"
+    "m9C9nOruHfgMKcE+qROBB4UtTBJyaG3DbdrpT7j2qzevvzsV74++/+EUVPwTNNxCEPCas3odOruj5yvohI4rq0hsgOrp"
+    "upHuBO6+6nRAssa+kT3YyyTumGvZW0P/e70XSZ4HQNe7/Tf4n5rM"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1521,6 +1526,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1703,6 +1710,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1944,12 +1953,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -1967,6 +1978,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -1992,6 +2005,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2447,7 +2465,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2524,8 +2543,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3064,6 +3084,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5378,7 +5416,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -10685,6 +10723,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -10719,7 +10760,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -10791,7 +10832,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -10817,7 +10858,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -10832,6 +10873,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

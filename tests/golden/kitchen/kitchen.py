@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -137,12 +138,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -159,6 +162,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -937,113 +942,113 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdtyG0d2v9LhrktkPIBASrIjUNGWVqYtZXUrUVtKikQ4A0yTGHEwA8+FFCyxKj+S11SlKi95zWv+JJXKd+Rcumd6"
-    "rhiCkGXuwrYsYNBz+vTp0+fWp/t82pqEs7kvEy8MtoZbn463zqIwncfHW8Ojo+Ot4y0L/0oWcwmPrOOtg8k0FPJCRgsR"
-    "p/N5GCXSFfizGDuTc0tMwgB+hIf9462RBa+6kXNJb/4AH4Qj4qkDjc+8CxkIJxb/cPj6lW566ng+Nf0RPggvEMlUiktn"
-    "IRZhCm3PxWkY6bZxEkaSGh8m4eRchHMZOTiIGFuMCm1wBPFU+qfU/nUgBX0T4Sn1QM003EtvzmDfw4f8533sPxanXhQn"
-    "YrvXW8hYxOfePKYmP6cyxr53NJS5NzknKG/gg4jDmUymXnAmTqNwRjSA7nXbCN4NVfO3/Fk3GcKHU985E3PHiyzhBIDy"
-    "KVIBgPhhIC39+6WXTEUQZj+XaCD06JESkzANEurtKX4SMPeJjGKkt3QmAMaZZdQInDnT2JdybuFYYdKC+FJG0BsNiXsa"
-    "WQh3NnMCV3OOZpmjkTWAfuFJr0czhKABMqBPoJ/ACEInscTuYPANTomXcO/0Bo6OmvV6Qai+jawg9X16dRyGvgSy0Pi5"
-    "9d2spQFm7iRT7vfU87nf/EfXWZRwyn+bwdQhtRp+dpp/8tzWF2c8C43dujJbFDHPVuyHl/xC3m4S+mGU8ZFL7c4iKQP6"
-    "NPZTWX7Dh7Xrqzd2qdVeucnMWYxlE2qemg0vkbNSm7dyLp1EzPBdbq1+OnX8WDI/mQ9Gpnww2YRERAn4O1yJ+NxCqeGQ"
-    "3BDh+IOcmOwSTxy//Oaz8FLMUmDsJBT0u+IweGdkih3GYMRIzLw4Bu5mMqbxgj5MIiee0qd55PHsmSPhpaYECADa1eOB"
-    "FTmRBhfz14yNTVyM5Sr0Qs0Ry0aVRKmsLnDBy7VASgkCGddkeTZLPSqBZbwaK4SVEKW2M8dTnOVgc4T5fuoBafNG3Kv3"
-    "i5oFdwHixJtkEzH2zkzubVsDQOGwumb51xxsdQJyeWoSogba+6mMMhEPQhcEGEh1FNEZEoeaCFPHp+VH31wQhsb8vQ78"
-    "BYGBV0GeRrxMuVuY7myNquZvfKCi8J2x9GND0JWYItcEp/BAC3ATLMjqKhfV0gZHHYVhgpKZVDq1vtqytnx/FrPWT0CS"
-    "kuj+hFIf1/DweAs6ZfnvyngSeXPUcfTDD+EkRcFIGlfguxYqBAHLCwbmy744QFViE9SjUR8h2sJjbRnPnYkEzpw7oA/A"
-    "elCKQ6CQZp0MDedReBY5s754HlyE5xLogLBw7dvzRTKFXs+9BCgQ9OcL8QjhPwYF8CGGH+48unBA8j2+Y7NesNV3uyg2"
-    "xMwBAKiVkymILQR/B6B7wTxNDgHyzLH3QVQofRcL4FB+XYKF44O9AU+Ac9wwBeVlfzo+Pt4Kz/H/Q4HL0xL42XUSh5/1"
-    "+/0r2xKX0zCWwsbnNmMAPGcDjLxXse0gE6d+wpgBNZC2qP0ZcXjAEzIG6iFFqHN+xegMiQ0MjqSFN1SXXhIDJ+30Behd"
-    "kHspNeABFsdAzMODkFEEHExPqcm5F7j4N/8KiyZ2zmT+YIqyEf6+ulIT4AD+Qe8XGYHl+BEoOgHtti9sbBMDC6Uxw8b/"
-    "OxPkqJNI/px6qNDgka0WJs9lID8mRyObbJGMc3wvgAYg36M0ENiiX8clsSKvpl2s7FgFxULaCBprTETLcI2RWmBvnWnb"
-    "B8g5ScEOBLPO6cNkBxNk5P26TnlmxduDH21g8DPoFGUniwtc2Algu1OLbq83RvawcVAxsEqwoOUVD5kLX9CYec48YzrU"
-    "aPIHxNA0H7biWC+wiJszRkb6kfHXp9VuLAGYl09sy9G6ZwZUKhBN7sRDI2/46eoKHplc3P3FK8sUObmnUZY51/E8VhsE"
-    "tIHZKLWOk0gbAmWMnhB9f07DhDmVJlOzPDw4Jsxin6wGJFCQzsYyKnUAq0We4dO6HgKR/YwAlAFdeF8DrUWwzramhqcO"
-    "Cout4W7/AQJmy7oAV9nWDYCXWd6FTkiWYDdsh2M36KWg9TzUD60mmmsgx1t9JgLZ6yUYINxkJxh7g73veoNd+I+BaQMf"
-    "4cESe32qdGAJdi/xZg0dEP8as+GDMXk1KnSLD7Ezp72jtfSh/I6WbtLUc28+FOXAlPupsCXBhCkGH5N555+Pvu2N/rB9"
-    "NOg9HH2Lq6T/B/r8t5/pCz/f2T6SByNqqR784fcNOI9KMzzo7w703KIXhRhKwIatnxp3ahnL8CtX5OKSKYcQqysCfIKZ"
-    "Q+rEpzCFZXbb5pwlXuIzAk8ZfgecCB6ipPw5c5C71l4R7AtuYzUKnUwYENXY/WucWEMgdWdK8hYRJH7SwrYGovHUiSJn"
-    "USt9DEez0NvRiNRQZjwQ5VmkG8IXMXRc10Nwjv/G1ACZnKpqsrY3alB8j4abTcrM1gZW/7oqZ7nKWKYTlon2FWTy9SVw"
-    "WcxeR7TmMrOjnCwIwI5CryjNvqSsKgil2p+/oohZhzhZgwDR8iJeUWB0kQH5sskWiGUwvasEj+ZaxYY5cxksk01pPnk5"
-    "HXNq5IMqEhNkGViyRWpqA5U4MwDfjwPbTIRIOi5GHJ5RBGpIribxCnwC5+lCqh+0ZAKMZ3OwUIPEeKNkdGcx+oqf3xaz"
-    "X9XIVuG9FaRqexCwpis1wubFFgUgmCuMdk20YGGGQFv0rtCvm/tOIOvx+djGyIvGH6sc/ZHAL8rc9Cb0ghZmqiyVosAx"
-    "V+uvL3xqZUF15DylRbiHzFFNw1ZR4a5eU0PAuGgp9Qc1uBmB67VZGGqBryQcDIbtKh0YwaJ4yPblypRq36dbVT5M0TAv"
-    "Wu1dw/Hd/HacYJhbHlbNNE61Z3D9SewyPhWoaxBLVXR0+9Gvpg8KOxk1xu2KW6OrMoSKjbdEJ4qBhqt1rr9Gu3nNK1JN"
-    "XKcFWbdLVJ2m1u3dVecCX2+xzEzt2sGTe4XQcC3mo5h5wXMFeLdB/Me/1upcbhK0SecOhunXWtpZfkJ5QtrzFVa3+Gj3"
-    "qmtclc08eoXUN28uljRCdSuyC+jCdqVVjKkwSOqR9i+7opvta5bhSddDdNnKyvzLLjEY3q1sieG1+efdojJ11ovaY/yN"
-    "WC9r5Hczx6YaTVpbzs3XWR9fhlnK66Z5r7zKWxaZwrxj3nlPoW4bvQCaZrfosXQCXNxwrwW53MJo4hlzd77GFLEwteFE"
-    "7dVfy4D5ba/NFTyLmsXJqDZQ2HFrtkpxE8vJctBoe/zSod1YXJe4wSrgkSMwRDikVyN5CqwbTCTu2oKAPw7wKQO4g/uq"
-    "0TlAok3yQBQ3dPvw7g1WNbx9vTWdo+rQ/rLOtCMjadsmIjDJhrShvKM2xEACxbJNu4BN5c1Icw4K3DagkJ8387q9vFtU"
-    "VAP8p9aoWZlTb0bW5bTgEGdwpiPenTZh35kMCCzDACzkl8nUiZxJwsF9svmWRPOzn1feWqnixkPW2azYBS2EfYHvCec0"
-    "oZUiQQLGGMdomjGDeAaVsjFl2H9BWxVRmMvgfRj5btH9oWwlTuDgfKWJ78VzOSEiDPr3GD8tV1QWBT28gMnR1Nrr7/YH"
-    "vWjS31WRhOhMSp1sEp9wDga1fPz39/oPa7nhTwx7qFIRcJJQ9AQwUukKSp62hCsnvgPkVekkFsmXaQiesC+Jjfogh+C/"
-    "Z9Kfs1ybpeA9x2l0AaTizKEwHfvoPwORYs7muIMxkOzZHU7v0H+Ay+aF9vqPBf2QkQz/UC6CBHw+fRIfvOCDI4AbxKdv"
-    "xNgHdRaLb65UroAPrk/k+AJW3gTmSI0A03ieHD59/nwoJs7pf/+7Jf7vX//zf//rP1hIamlO3J8siFoZ78y9OXGbfoRM"
-    "dOaHY8c/caKzSuYZp3I1boUa7NsUlFXCk6y0ltStfZ2vQTliYjuMRA/NOc6T2eE8IxL/lZCzOJcLmOLxQmAmG6gOJavV"
-    "8jXGYui5eErhfnwcNg4vd3NyKvDa6zZ2lXTEJqAlKCsOhkSMtq0k+JBTj5qQ7WVpkhmCmRnZAYPLCBhI5JpWoP3IOYIY"
-    "VSXSs34eL4BflVr3ZiC3gNVS1wsRYTkbS9cFGsPqDFPgREyNg4WPUpjkXKjyvt48efest2dh3huncdFQs55gGsH2Y3w0"
-    "+xUH7cpxelYcrmmgdRgxTOylSEAbSEr6oWybADcSYRWxFKj2ilZKmJYC9uYe1fJuJw7YC34hG05LfE9ljakcYKSdrXq0"
-    "GaWa2Z85H012rVWQXdBKE3P2YSZyfHKlaZWMu9i5gMnG1WebeXPbgyE6WmSo7AtgERBI4kxyDypvU3E1N6oZVzz3fL/n"
-    "etENeDrzgYrmqGmrwRhpEDUIKDPnBixGYW6eatZ+wlV5uCS3UMopHrgT7wD3gUYCIxpQBIM2yP09A6lTT/oN2+IdaYLC"
-    "k4dmCT1IXLq9HuYWDwXjHGrfDiRlghY6cYMbJqgzeQ7KqMmPc1/HeFZEjvu+VFmwIqRfgFdY1E+gLw5wdaEU5WKuzjuY"
-    "mNqQwvnJcy0jBxVVzRXj9ePzFwc0s1oX1Sdtim29DlR2L5G7Zg18CMfxjVa1SvYjWgwFCjwaE9p+PZpiGh1l4To46Siw"
-    "9cK8v9MZTyfuqUNp0r3RginiyzqJKKaNAzzP5FFCNY5h0R1DjG30DOt2jWgi9QzImjVQz4XdEaQBrsF+MvdwxKsnLw+K"
-    "qgZ3frYjysfCvP+dfbXcgnAcusgPgRhLbCaBt+1SdretXFuaEjoAUh7GQuUCG1bT4kakJi6FkTjZECiGkO9gMf09TuMN"
-    "yeo7x0j4diAlWiKV4TGdFHNnc0VTCmoXYM7ITToZL+ZOHKOxWzNdKCvXpRo0CmiuBuLl0zfEL/FdtJtwvXqnEjfqOjLS"
-    "bDK/mVkkowtZQSzDSoTgRZF8687bNNYeEfdmJptadzBEraeUbkWNyvBTPlTaGbfM21zLXCpo+WmErmgAz2LI4MZIAAM9"
-    "QXNLHCJAsX34p+cvXvRn7k4HlNBXyZS4qdLFI9bEj4sLMXYWsVpeaMGXlfQ2Bt0tVH+WmhtLzBfzKCRXDJSkUjSM2iUd"
-    "nElA+DhgMqaBKyN9PIiC2Ag28mDQWdQPIF3IAK1pMzbAxib7tGAan2Q+7n0MfiF9OVhoJOznJi9KB6LeNvC7pSW8xeYR"
-    "4UIKCBGCYXlRGJAtx0JRv7xDJ0842BkI6tawoNFmwYM9aNxntp/IMVWd5Va9eGWJAZnYeORuRx1lGfLxFtYQYJajrOBD"
-    "MDNnHusUj5nnur7k40mTMHLBAZb4KzQFVzgG4V+MnyowJN7ZRgaNgVFOjiYUbXzsQIsF/ZO903hmhkMOMYizxPslp//L"
-    "0AVvCPgjiQBMEp7LgNAnfsjmA5U96K1Hn73ZSZyASfr5sSWOnr86fDeyxKNHh/90+PgxOZPATCjtZQqOHQxGuuSzepEY"
-    "A/3PJQxuLHErBMgXnoNV4J3LgnsTh5nPCcRFBseuUVPqY1kBhpHodBugyoNKAfk0TlS45B2+O5bJpQRWeZT9doJ0UpP8"
-    "mIA9utvwI1rayCLqCB1ikG3ssldtHjNTIIYijSUdf+O3VQCIsD0N0fwhs5mMlJBprLOkwN+MJC0aTBvjb2XjWw17DoYD"
-    "5yagHalj24/4nSGaG4/7apeXzO/cFBdHaB2P1FQuM6eJ84xzfFUj2mKVjbzs0Xsq6ANsDohuF43SIVIFJnYBNkPgxVPg"
-    "fMTjpGQDAxCMDPk+sOQ2m9/iFbR1qA1THbglQA7P99zpuJfeasyDtzS4sTwNI54WGJH6lv/MzT0K8uQGJAVJCDWl8CrW"
-    "K+BEsnx37wGLJJwNTI+iw1S855Yf7jdVzdqOa8nTU5DjzDQZLTnNy4nA+4G1pUKKHASln+oih1nEcYndm0eob3Kmy+zZ"
-    "CNwsc7CaOi8c9yqq9DxfuXOkyDjjVTvSusNhlQiBTo7ubkgU9jJrO152eKxi8VU2sNt979KRsVKozym5ENnJhSWwikfH"
-    "SmZynilegJsdVSjDrjhspZc7v5hnpGfvZmcdlnaa57DnWMuJN3P8LgTRJ63KpHBllwVYBzE7ndV8YKvc3aT1zNSS/nTa"
-    "codE5orL1n6oqn1BWsXjFdUgrD4z0Al2hSXotFXN20ejsjftLUf2qG7f0TiCRYY+x9lPYmMv9/fZl+OtaZLM4+Hdu2j0"
-    "qiBhP4zO7roRqKy7sLAGvd29u0aIFHRWdXu0ZVM4POe/QavEZmIHnb/fHOAqI7U5wLU5wFUvXjYHuNZ8gAtd4uP65Jaa"
-    "gYYqR5HE1qhI32uIvyzFRt2v0cyufLdH5+QbuvqjGZq+C6S5xdSr5MGaP4PbFy3QP24TeC6Q1PPLo2qhKmNt4jcqZuPU"
-    "pKrXsW0LYfS1G81Du6SMlK6HPjJ4o6tmNlGTN+I1p3eZsUH5HpXMhz5ht07FuNRJGr1RnX+J0rnefDHP3qjPJy6o/wBW"
-    "0kSZ0jKagYuWbdcY29qpojfi99FB/1kJFuW6mS7kVIJjSp84n8d0egb9B2rWVGSO4hRExcswOqc7hfIOT1RfsZ5/ytkh"
-    "9zMW1I24JxR4waAtleW3PhumC9tsLhzplnC7uXBkc+HI5sKRzYUjnZnyNl04sqbD+GYINQDln6fYrhJHza7hbNBky6OZ"
-    "7af1q/lRTjnhsHt8c1DTfcMx7tsdrmg7s7HxNDaexsbTGK3iInwl639zE0q9St7chFINqlVH/pdwE8q6LhpZ2/bxVB07"
-    "7bZ7vMoNJe23kdwO66RBJW/sj439sbE/bo/9cUtuWird6EDJYb3YSSeyttMnYuq5MGU6C4xSumNLjNMsyQ0TE+syj5a4"
-    "zOMQM0ndgvK4HQL7unf1bOT5Rp5v5PmSnauiJBoxk6DkyQ3E26EJrq4pgb/Y9XDrDmHmlXdqd5mWpy/eEnt8LXfXbeT9"
-    "Rt7/OvK+4WCcWrT60N9t1QrZ5XKZhFRjMtMXTElXPkd6gwyHXDQL3enXcS3Wfmfnl7gBs3vUqM7yN/FR11JW3SKVcrt8"
-    "t6x8FeYt0TxrviJzo4Y2amjjdtyyMNJtuRO4WYXoOrdlXFrr3n4BfyUr12mSqmsaxKA/uCVKo7y7tZH6G6m/kfpd3Yr8"
-    "tlkSW01eBSbKTvX1TvmX2xWZoiAbi8TmTWtTAK7kR6x+Hfra9p3zSe2289x6J3RJqWScUwfaOAwYL9cxxsXrrXext967"
-    "XkGQrltfPvRadNQl6zV9ZveyV4+MVk69dj+6WTlsSbdvm7AazybfEu28ST3caO+N9v5S2jvTNc6cNatVEIHxzEGT+KYn"
-    "nXK9JrgfwX0IDf8rKfNNIZC/oEIgX7fSxjXyNn492ytftagSL5yIGhw+O3jx4wleZ1Q1Rq5hP9SycWtdjhpcfnj+tsYC"
-    "09U6rDp1VLQSD5cbSQ10aqjwoZCE2WX2w9uY5bzmyo0grLvto/OGbgNWlfIgCp9zycyTd1lFNMeoguyNt55bF1Cp7EgR"
-    "s1rCcQmSG6FT7mVjzm7M2Y05+9dtzpr6vmDRsgy3KlJyDWZtpMWgtmyxL1Ho5zaat5s6Xps6Xg2mdc6GFaKoy4LpOn0u"
-    "BrAvbHUP/9OXP/zPv/wbXrMNYuYSb2rFfTWjTsCag5iZAKzyaDUPoj0kxlWe8nWqKh70XXmhVuXdi0H/Xp8LpFy1iCoF"
-    "dXRba4+tbXZ0lacOTk6lJkxeGOr6IdNB5eo8rji2EjBVdex2mJ5doGzKmf0GypltDP6Nwf8rGfz1WsrQRoPdvXv3H3z3"
-    "/d89dMYTl2opXjWYxeoC9fIbQgtsMRBK2gqWm02W8c0EVcNC/qsqZ8nlDjJvLl+FJU8N79k+mfA9QbultdR4qj4QKSwD"
-    "MH/wDm10BlO8BDyIPRdpOwUW9GWEd5DjVYTq0nZHjNPsLuUMF+XalRDZ64oIWEWu4EIMjlCOpQAu5iJUYZTV0VO1nmKY"
-    "70h+IMT3deqUiJyggpjpsZqo3euIGjIcQ1dnw1UhMX2rPfo9lU7rPG6z8/vX6FyXscA6MUh9vEeZincgVcBqpK74GMy+"
-    "iCVrtqNREyHK7rqJ1ncPO88XeNXnaJgmFQwVYfASf7yh3mWksB1K/wpaWdzBROT7ByVEmgLk0UI4Zw5dqo+MQ1egVbow"
-    "QxCFZbK3yjwAk8Ho40RkZfa4MAha7FQzT19uXxhlOdxSxKM83Ea6Y9I59k2uFt71T3XidOkChr9PxQaoAIEqfeJRZSos"
-    "XrKoYFaO8BQQuzfoiNjzHIrYfppEfu+puCsOn//0/NW7nX1A94TqACDKXMWwbqmWIkcFTO53Xq8ZELEN/b87ePuyDQGu"
-    "/4pFaLaG4EH0jgNUI0Nh1Ho9Dow+8Jc1VWoVf6bKkR4dW4Op5AIJIsH7J3gp6ejUNnYBIPAGL4tm2TIOZOjPxqEFy9in"
-    "tYrBrZ1CISpdL4YYm0rVlSua9pEAWKDCSbyxhy4hkuCtKm0r3lBpW3Gv//BbDAEgaIU1vYj2L5qzw+NA6KpD+L5ZMPc4"
-    "ILo/+pteT/wkAxnR5I0XguN5nByldFHcny/2hRuSiJGgNvswgsfHwXHwO90vfllXLd2guZJuqY5ubRXdLfy3WD+XHlm6"
-    "cO4XK5uLBPmdeIrlakBB4NeeeMvTDnLK5oLE2UzNF7YqWAiC4zT0qTIJFja95OqqeCcchyyANODZYbwQ+Ahb6zpJStyj"
-    "7M8kJalJmKH3qvYSByuUWiA8FAK2RUVhMPLR15hWcRRPX798+eTVD1g/R/GtTVUM7V5IpWhtwIl9d+wJLNpJQkXZShxt"
-    "CVs7TYL0ishcawR9ZVMR33QyAXeB6wllzVnoiNxxErn84hqxpheknyivh4AzdGVq9cXr7DPHfQhuXkXGw4ItqtYPuqUs"
-    "1UHmwzChKRHrJ5wcs0hTVlQ4G7kqK2yUo0RTKx62EVkJhjt5hIUtsKs7QHSsykQVjIoFiuN9mAt+r2erCjow7cRaXGqS"
-    "MK7pVccVuXObq6bFhWFxoR/kfGUW8uQoV0VdWMj1crhAF9WwSdmSrMLpL+cwXVbs9Zt3z1+/ss1CYm1VP/OCYlnlrQsn"
-    "8lBv6QpjtJAKtcV0VUBVJ9S0q/bRuKF5xGtAlUjLWGQCTqsn47z6GK6rUuExu4/zAuphbgvaE2Egl2y7woy8UgY0vDKb"
-    "J/GwXMawYnsi06pihNXii9ukau9zwTQu1WWaiVxSSCkLCsPA+Gz8YBMyT7hmWF74Fn287U4lxHZYiaKlrvnAySuekcUM"
-    "ypXRLhYvs4eKalmg1DZRT7XIrWGavNpY7h8DtzQXGIMxvsxKtuqCprWLURl2drUaFcokzxQ7eQgCvsAz1EjKIyc5pYRP"
-    "vhavV7vK9nBia8uHInMgOSvVn+wdNZ8dS3Vpn90u1OmytTY7IAMOlkCMDz7TR/FZiUwUwvBlJh1aPp+hAVgV2R9sP4Df"
-    "P2eCnR7twgNbu9E2fLmBR8wQ9xAiOcMEbn1+LYO/h+AVHOygk3fKr97HVytrlUGs6mMy5O8eGlgZ/iVTYGVPkYF//wCB"
-    "o5dIyNY6fGoy92iIWSXy4tA6uW0aEPdp+Gw0lJs7Xwr+vUHGd+wzIfiVXCgF8D7xRe4/0eCv4QghGGUxqnJsQYOiJk9E"
-    "vDv4x3fi1Z9f/vHgLQjOa1RkAy/ggCONtfKOodfco283oIMekVA3CpN4BHTarjOuh4JTJ569fg8vt14I2GC7ZJ4YvL/i"
-    "HSVL6FI+fd9EjoojSJWVD0H2A2pth9bbwFGyL2UaApDWgyudRtGUO9w+Jp2akWc8AjLry/vshPmy9BAbV81rNi9ZNmQX"
-    "hXUwedGRaTPHyXwDTLeu/h+FQq3i"
+    "eJztPdty20h2v9LR7pSlDEhTsj0TU463vB7N2FnfyvKWk5IYASRaIiwQ4OAimWOrKj+S11SlKi95zWv+JJXKd+RcuoHG"
+    "lRBFj0e73N3ZoYDG6dOnT59bn+7zaWsSzua+TLww2BpufTreOovCdB4fbw2Pjo63jrcs/FeymEt4ZB1vHUymoZAXMlqI"
+    "OJ3PwyiRrsDXYuxMzi0xCQN4CQ/7x1sjCz51I+eSvvwBfghHxFMHGp95FzIQTiz+4fD1K9301PF8avoj/BBeIJKpFJfO"
+    "QizCFNqei9Mw0m3jJIwkNT5Mwsm5COcycnAQMbYYFdrgCOKp9E+p/etACvpLhKfUAzXTcC+9OYN9Dz/y1/vYfyxOvShO"
+    "xHavt5CxiM+9eUxNfk5ljH3vaChzb3JOUN7ADxGHM5lMveBMnEbhjGgA3eu2EXwbquZv+bduMoQfp75zJuaOF1nCCQDl"
+    "U6QCAPHDQFr6/aWXTEUQZq9LNBB69EiJSZgGCfX2FH8JmPtERjHSWzoTAOPMMmoEzpxp7Es5t3CsMGlBfCkj6I2GxD2N"
+    "LIQ7mzmBqzlHs8zRyBpAv/Ck16MZQtAAGdAn0E9gBKGTWGJ3MPgGp8RLuHf6AkdHzXq9IFR/jawg9X36dByGvgSy0Pi5"
+    "9d2spQFm7iRT7vfU87nf/KXrLEo45e9mMHVIrYbXTvMrz239cMaz0NitK7NFEfNsxX54yR/k7SahH0YZH7nU7iySMqBf"
+    "Yz+V5S98WLu++mKXWu2Vm8ycxVg2oeap2fASOSu1eSvn0knEDL/l1urVqePHkvnJfDAy5YPJJiQiSsDf4UrE5xZKDYfk"
+    "hgjHH+TEZJd44vjlL5+Fl2KWAmMnoaD3isPgm5EpdhiDESMx8+IYuJvJmMYL+jGJnHhKv+aRx7NnjoSXmhIgAGhXjwdW"
+    "5EQaXMx/Zmxs4mIsV6EXao5YNqokSmV1gQtergVSShDIuCbLs1nqUQks49NYIayEKLWdOZ7iLAebI8z3Uw9ImzfiXr1f"
+    "1Cy4CxAn3iSbiLF3ZnJv2xoACofVNctvc7DVCcjlqUmIGmjvpzLKRDwIXRBgINVRRGdIHGoiTB2flh/95YIwNObvdeAv"
+    "CAx8CvI04mXK3cJ0Z2tUNX/jAxWF74ylHxuCrsQUuSY4hQdagJtgQVZXuaiWNjjqKAwTlMyk0qn11Za15fuzmLV+ApKU"
+    "RPcnlPq4hofHW9Apy39XxpPIm6OOoxc/hJMUBSNpXIHfWqgQBCwvGJgv++IAVYlNUI9GfYRoC4+1ZTx3JhI4c+6APgDr"
+    "QSkOgUKadTI0nEfhWeTM+uJ5cBGeS6ADwsK1b88XyRR6PfcSoEDQny/EI4T/GBTAhxhe3Hl04YDke3zHZr1gq7/totgQ"
+    "MwcAoFZOpiC2EPwdgO4F8zQ5BMgzx94HUaH0XSyAQ/lzCRaOD/YGPAHOccMUlJf96fj4eCs8x/8fClyelsDfrpM4/Kzf"
+    "71/ZlrichrEUNj63GQPgORtg5L2KbQeZOPUTxgyogbRF7c+IwwOekDFQDylCnfMnRmdIbGBwJC18obr0khg4aacvQO+C"
+    "3EupAQ+wOAZiHh6EjCLgYHpKTc69wMV/81tYNLFzJvMHU5SN8O+rKzUBDuAf9H6REViOH4GiE9Bu+8LGNjGwUBozbPx/"
+    "Z4IcdRLJn1MPFRo8stXC5LkM5MfkaGSTLZJxju8F0ADke5QGAlv067gkVuTVtIuVHaugWEgbQWONiWgZrjFSC+ytM237"
+    "ADknKdiBYNY5fZjsYIKMvF/XKc+seHvwow0MfgadouxkcYELOwFsd2rR7fXGyB42DioGVgkWtLziIXPhCxozz5lnTIca"
+    "Tf6AGJrmw1Yc6wUWcXPGyEg/Mv76tNqNJQDz8oltOVr3zIBKBaLJnXho5A0/XV3BI5OLu394ZZkiJ/c0yjLnOp7HaoOA"
+    "NjAbpdZxEmlDoIzRE6Lvz2mYMKfSZGqWhwfHhFnsk9WABArS2VhGpQ5gtcgzfFrXQyCy1whAGdCF7zXQWgTrbGtqeOqg"
+    "sNga7vYfIGC2rAtwlW3dAHiZ5V3ohGQJdsN2OHaDXgpaz0P90GqiuQZyvNVnIpC9XoIBwk12grE32PuuN9iF/zEwbeAj"
+    "PFhir0+VDizB7iXerKED4l9jNnwwJq9GhW7xIXbmtHe0lj6U39HSTZp67s2HohyYcj8VtiSYMMXgYzLv/PPRt73RH7aP"
+    "Br2Ho29xlfT/QL//9jP9wc93to/kwYhaqgd/+H0DzqPSDA/6uwM9t+hFIYYSsGHrp8adWsYy/MkVubhkyiHE6ooAn2Dm"
+    "kDrxKUxhmd22OWeJl/iMwFOG3wEngocoKX/OHOSutVcE+4LbWI1CJxMGRDV2/xon1hBI3ZmSvEUEib+0sK2BaDx1oshZ"
+    "1Eofw9Es9HY0IjWUGQ9EeRbphvBFDB3X9RCc478xNUAmp6qarO2LGhTfo+FmkzKztYHVv67KWa4ylumEZaJ9BZl8fQlc"
+    "FrPXEa25zOwoJwsCsKPQK0qzLymrCkKp9vVXFDHrECdrECBaXsQrCowuMiBfNtkCsQymd5Xg0Vyr2DBnLoNlsinNJy+n"
+    "Y06NfFBFYoIsA0u2SE1toBJnBuD7cWCbiRBJx8WIwzOKQA3J1SRegV/gPF1I9UJLJsB4NgcLNUiML0pGdxajr/j5bTH7"
+    "VY1sFd5bQaq2BwFrulIjbF5sUQCCucJo10QLFmYItEXvCv26ue8Esh6fj22MvGh8WeXojwR+UeamN6EXtDBTZakUBY65"
+    "Wn994VMrC6oj5yktwj1kjmoatooKd/WaGgLGRUupP6jBzQhcr83CUAt8JeFgMGxX6cAIFsVDti9XplT7Pt2q8mGKhnnR"
+    "au8aju/mt+MEw9zysGqmcao9g+tPYpfxqUBdg1iqoqPbj341fVDYyagxblfcGl2VIVRsvCU6UQw0XK1z/TXazWtekWri"
+    "Oi3Iul2i6jS1bu+uOhf4eYtlZmrXDp7cK4SGazEfxcwLnivAuw3iP/61Vudyk6BNOncwTL/W0s7yE8oT0p6vsLrFR7tX"
+    "XeOqbObRJ6S+eXOxpBGqW5FdQBe2K61iTIVBUo+0f9kV3WxfswxPuh6iy1ZW5l92icHwbmVLDK/NP+8WlamzXtQe42/E"
+    "elkjv5s5NtVo0tpybr7O+vgyzFJeN8175VXessgU5h3zznsKddvoBdA0u0WPpRPg4oZ7LcjlFkYTz5i78zWmiIWpDSdq"
+    "r/5aBsxve22u4FnULE5GtYHCjluzVYqbWE6Wg0bb45cO7cbiusQNVgGPHIEhwiF9GslTYN1gInHXFgT8cYBPGcAd3FeN"
+    "zgESbZIHorih24dvb7Cq4evrrekcVYf2l3WmHRlJ2zYRgUk2pA3lHbUhBhIolm3aBWwqb0aac1DgtgGF/LyZ1+3j3aKi"
+    "GuB/ao2alTn1ZmRdTgsOcQZnOuLdaRP2ncmAwDIMwEJ+mUydyJkkHNwnm29JND97vfLWShU3HrLOZsUuaCHsC/xOOKcJ"
+    "rRQJEjDGOEbTjBnEM6iUjSnD/gvaqojCXAbvw8h3i+4PZStxAgfnK018L57LCRFh0L/H+Gm5orIo6OEFTI6m1l5/tz/o"
+    "RZP+rookRGdS6mST+IRzMKjl47+/139Yyw1/YthDlYqAk4SiJ4CRSldQ8rQlXDnxHSCvSiexSL5MQ/CEfUls1Ac5BP97"
+    "Jv05y7VZCt5znEYXQCrOHArTsY/+MxAp5myOOxgDyZ7d4fQO/Q9w2bzQXv9jQT9kJMN/KBdBAj6fPokPXvDBEcAN4tM3"
+    "YuyDOovFN1cqV8AH1ydyfAErbwJzpEaAaTxPDp8+fz4UE+f0v//dEv/3r//5v//1HywktTQn7k8WRK2Md+benLhNP0Im"
+    "OvPDseOfONFZJfOMU7kat0IN9m0KyirhSVZaS+rWvs7XoBwxsR1GoofmHOfJ7HCeEYn/SshZnMsFTPF4ITCTDVSHktVq"
+    "+RpjMfRcPKVwPz4OG4eXuzk5FXjtdRu7SjpiE9ASlBUHQyJG21YSfMipR03I9rI0yQzBzIzsgMFlBAwkck0r0H7kHEGM"
+    "qhLpWT+PF8CvSq17M5BbwGqp64WIsJyNpesCjWF1hilwIqbGwcJHKUxyLlR5X2+evHvW27Mw743TuGioWU8wjWD7MT6a"
+    "/YqDduU4PSsO1zTQOowYJvZSJKANJCX9ULZNgBuJsIpYClR7RSslTEsBe3OPanm3EwfsBb+QDaclvqeyxlQOMNLOVj3a"
+    "jFLN7M+cjya71irILmiliTn7MBM5PrnStErGXexcwGTj6rPNvLntwRAdLTJU9gWwCAgkcSa5B5W3qbiaG9WMK557vt9z"
+    "vegGPJ35QEVz1LTVYIw0iBoElJlzAxajMDdPNWs/4ao8XJJbKOUUD9yJd4D7QCOBEQ0ogkEb5P6egdSpJ/2GbfGONEHh"
+    "yUOzhB4kLt1eD3OLh4JxDrVvB5IyQQuduMENE9SZPAdl1OTHua9jPCsix31fqixYEdIb4BUW9RPoiwNcXShFuZir8w4m"
+    "pjakcH7yXMvIQUVVc8V4/fj8xQHNrNZF9UmbYluvA5XdS+SuWQMfwnF8o1Wtkv2IFkOBAo/GhLZfj6aYRkdZuA5OOgps"
+    "vTDv73TG04l76lCadG+0YIr4sk4iimnjAM8zeZRQjWNYdMcQYxs9w7pdI5pIPQOyZg3Uc2F3BGmAa7CfzD0c8erJy4Oi"
+    "qsGdn+2I8rEw739nXy23IByHLvJDIMYSm0ngbbuU3W0r15amhA6AlIexULnAhtW0uBGp1agWbDYYQ7mjs8Hh1V1QNnrM"
+    "Q1p0FGgwtrkoJRunLSS78Bxj5duBlGirVAjAfSr2z2aTJh0UMwCckSN1Ml7MnThGc7hmQlGarkt5aBTQoA3Ey6dviKPi"
+    "u2hZ4Yr2TiVu5XVktdlkfjPDSUYXsoJYhpUIYVpIAnbnfhprj4h7M6NOrUwYotZkSvuizmX4KR877Yxb5o+uZS4VtPy8"
+    "Qlc0gGcxqHBjJICBnqBBJg4RoNg+/NPzFy/6M3enA0rozWRq3lT64hHr6sfopzmZtImdRayWF9r4ZTW+jWF5CxWkpebG"
+    "EvPFPArJWQM1qlQRo3ZJR2sSEE8OGJVp4MpIHyCiMDeCjTwYdBYXBEgXMkB724wesDnKXi8YzyeZF3wfw2NIXw4nGin9"
+    "uVGM0oGotw38bmkdYLEBRbiQikKEYFheFAZk7bHY1B/v0NkUDocGgro1bGy0avDoD5r/uazLMVWd5Xa/eGWJARnheChv"
+    "Rx12GfIBGNYhYLijrOBjMjNnHuskkJnnur7kA0yTMHLBRZb4FpqCsxyDeihGWBUYUgBsRYNOwTgoxxuKXgB2oMWCfmXv"
+    "NJ6q4aBEDOIs8X7J6f8ydMFfAv5IIgCThOcyIPSJH7L5QHMANNujz97sJE7AaP382BJHz18dvhtZ4tGjw386fPyY3E1g"
+    "JpT2MgXXDwYjXfJqvUiMgf7nEgY3lrhZAuQLz8Fu8M5lwQGKw8wrBeIig2PXqEv1wa0A9RKdfwNUeVApIJ/GiQqovMNv"
+    "xzK5lMAqj7J3J0gnNcmPCdijuw0v0RZHFlGH7BCDbOuX/W7zIJoCMRRpLOmAHH+tQkSE7WmIBhIZ1mTGhExjnUcFHmkk"
+    "adFgYhn/VTbP1bDnYFpw9gJamjr6/Yi/GaJB8riv9oHJQM+NdXGE9vNITeUyg5s4zzjpVzWzLVbZyMsefafCQsDmgOh2"
+    "0WwdIlVgYhdgMARePAXORzxOSlYyAMHYke8DS26zgS5eQVuH2jDVgVsC5PB8V56sD70ZmYd3aXBjeRpGPC0wIvVX/pqb"
+    "exQGyk1MCqMQakrhVexbwIlk+e7eAxZJOBuYQEXHrXhXLj/+b6qatR3okqenIMeZaTJaciKYE4F/BGtLBR05TEqv6mKL"
+    "WUxyiWWcx7BvcurL7NkI7SxzwZo6LxwIK6r0PKO5cyzJOAVWO9K642OVGIJOn+5uSBR2O2s7Xna8rGLxVba4273z0qGy"
+    "UjDQKTkZ2dmGJbCKh8tKZnKeS16Amx1mKMOuuHSljzt/mOesZ99mpyGWdppnuedYy4k3c/wuBNFnscqkcGWXBVgHMTu/"
+    "1Xykq9zdpPVU1ZL+dGJzh1TnisvWfuyqfUFaxQMY1TCtPlXQCXaFJeg8Vs3XR6Oyv+0tR/aobmfSOKRFhj5H4k9iY7f3"
+    "99kfx1vTJJnHw7t30ehVYcR+GJ3ddSNQWXdhYQ16u3t3jSAq6KzqBmrLtnF4zv8GrRKbqR90Qn9zxKuM1OaI1+aIV714"
+    "2RzxWvMRL3SJj+vTX2oGGqosRhJboyJ9ryH+siQcdQNHM7vy7R+d03PocpBmaPq2kOYWU6+SKWu+BrcvWqB/3CbwXCCp"
+    "55dH1UJVxtrEb1TM16lJZq9j2xbC6Is5mod2STkrXY+FZPBGV81soiZvxGtO70Njg/JNK5kPfcJunYpxqbM2eis7/yNK"
+    "53p7xjydo36fuKD+A1hJE2VKy2gGLlq2oWNsfKeK3ojfRwf9ZyVYlOtmupBTCY4p/eKMH9PpGfQfqFlTkTmKUxAVL8Po"
+    "nG4dyjs8UX3Fev4pq4fcz1hQN+KeUOAFg7ZUHuD6bJgubLO5kqRbSu7mSpLNlSSbK0k2V5J0ZsrbdCXJmo7rmyHUAJR/"
+    "noS7Shw1u6izQZMtj2a2n+evZlA55ZTE7vHNQU33DQe9b3e4ou1Ux8bT2HgaG09jtIqL8JWs/81dKfUqeXNXSjWoVh35"
+    "X8JdKeu6imRt28dTdTC12+7xKneYtN9XcjuskwaVvLE/NvbHxv64PfbHLbmLqXTnAyWH9WInncjaTp+IqefClOksMEq6"
+    "jy0xTrMkN0xMrMs8WuIyj0PMJHULyuN2COzr3uazkecbeb6R50t2roqSaMRMgpInNxBvhya4uqYE/mIXyK07hJnX5qnd"
+    "ZVqevnhL7PG13G63kfcbef/ryPuGg3Fq0epjgbdVK2TXz2USUo3JTF8wJV35pOkNMhxy0Sx0p1/HtVj7rZ5f4o7M7lGj"
+    "OsvfxEddXFl1i1TK7fLdsvJlmbdE86z5Es2NGtqooY3bccvCSLfl1uBmFaIr4ZZxaa2M+wX8laygp0mqrmkQg/7gliiN"
+    "8u7WRupvpP5G6nd1K/L7aElsNXkVmCg71RdA5X/crsgUBdlYJDZvWpsCcCU/YvUL09e275xPared59Zbo0tKJeOcOtDG"
+    "YcB4uY4xrmZvva299Wb2CoJ0Ifvyodeio65hr+kzu7m9emS0cuq1+9HNymFLup/bhNV4NvmWaOdN6uFGe2+095fS3pmu"
+    "ceasWa2CCIxnDprENz3plOs1wf0I7kNo+F9JmW9KhfwFlQr5urU4rpG38evZXvmqRZV44UTU4PDZwYsfT/A6o6oxcg37"
+    "oZaNWyt31ODyw/O3NRaYrudh1amjopV4uNxIaqBTQw0QhSTMLrMf3tcs5zVXbgRh3W0fnTd0G7CqFBBR+JxLZp68yyqi"
+    "OUYVZG+89dy6gEqFSYqY1RKOi5TcCJ1yLxtzdmPObszZv25z1tT3BYuWZbhVkZJrMGsjLQa1ZYt9iUI/t9G83VT62lT6"
+    "ajCtczasEEVdFkwX7nO5gH1hq5v6n7784X/+5d/wIm4QM5d4UyvuqxmVBNYcxMwEYJVHq3kQ7SExrgOVr1NVE6Hvygu1"
+    "Ku9eDPr3+lxC5apFVCmoo9tanWxts6PrQHVwcipVY/LSUdcPmQ4qV+dxTbKVgKm6ZLfD9OwCZVPw7DdQ8Gxj8G8M/l/J"
+    "4K/XUoY2Guzu3bv/4Lvv/+6hM564VG3xqsEsVheol78QWmCLgVDSVrDcbLKMbyaoGhbyX1XBSy53kHlz+SoseWp4z/bJ"
+    "hO8J2i2tpcZT9YFIYRmA+YN3aKMzmOIl4EHsuUjbKbCgLyO8gxyvIlSXtjtinGZ3KWe4KNeuhMheV0TAKnIFF2JwhHIs"
+    "BXAxl6kKo6zSnqoGFcN8R/IDIb6vU6dE5AQVxEyP1UTtXkfUkOEYujobrkqN6Vvt0e+pdFrncZud379G57qMBdaJQerj"
+    "PcpUvAOpAlYjdcXHYPZFLFmzHY2aCFF21020vnvYeb7Aqz5HwzSpYKgIg5f44w31LiOF7VD6V9DK4g4mIt8/KCHSFCCP"
+    "FsI5c+hSfWQcugKt0oUZgigsk71V5gGYDEYfJyIrxMeFQdBip6p6+nL7wijL4ZYiHuXhNtIdk86xb3K18K5/qiSnSxcw"
+    "/H0qNkAFCFTpE49qV2HxkkUFs3KEp4DYvUFHxJ7nUMT20yTye0/FXXH4/Kfnr97t7AO6J1QHAFHmOod1S7UUOSpgcr/z"
+    "es2AiG3o/93B25dtCHCFWCxCszUED6J3HKAaGQqjGuxxYPSBb9ZUy1X8mWpLenRsDaaSCySIBO+f4KWko1Pb2AWAwBu8"
+    "LJplyziQoX8bhxYsY5/WKga3drhUmJfoCw+pXgwxNhWzK9c87SMBsECFk3hjD11CJMFbVfxWvKHit+Je/+G3GAJA0Apr"
+    "+hDtXzRnh8eB0FWH8HuzpO5xQHR/9De9nvhJBjKiyRsvBMfzODlK6aK4P1/sCzckESNBbfZhBI+Pg+Pgd7pf/GNd1XaD"
+    "5lq7pUq7tXV2t/C/xQq79MjSpXW/WGFdJMjvxFMsVwMKAv/sibc87SCnbC5ZnM3UfGGrkoYgOE5DnyqTYOnTS66/infC"
+    "ccgCSAOeHcYLgY+wta6TpMQ9yv5MUpKahBl6r2ovcbBCqQXCQyFgW1QUBiMffY1pFUfx9PXLl09e/YD1cxTf2lTn0O6F"
+    "VKzWBpzYd8eewKKdJP6iytGWsLXTJEiviMy1RtBXNpX5TScTcBe4nlDWnIWOyB0nkcsvriJrekH6ifJ6CDhDV6ZWX7zO"
+    "fnPch+DmVWQ8LNiiav2gW8pSHWQ+DBOaErF+wskxizRlZYezkavCw0bBSjS14mEbkZVguJNHWNgCu7oDRMeqTFTBqFjC"
+    "ON6HueDveraqoAPTTqzFxSgJ45pedVyRO7e5alpcGBYX+kHOV2YhT45yVdSFhVwvhwt0UQ2blC3JKpz+cg7TZcVev3n3"
+    "/PUr2ywk1lYXNC8ollXeunAiD/WWrjBGC6lQW0xXBVSVRE27ah+NG5pHvAZUibSMRSbgtHoyzquP4boqFR6z+zgvoB7m"
+    "tqA9EQZyybYrzMgrZUDDJ7N5Eg+N6mnElhXbE5lWFSOslmfcJlV7nwumcaku00zkkkJKWVAYBsZn4w+bkHnCNcPy0rjo"
+    "4213KiG2w0oULXXNB05e8YwsZlCujHaxeJk9VFTLAqW2iXqqRW4N0+TVxnL/GLilucAYjPFlVtRVlzytXYzKsLOr1ahQ"
+    "Jnmm2MlDEPAHPEONpDxyklNK+ORr8Xq1q2wPJ7a2wCgyB5KzUv3J3lHz2bFUl/bZ7UKdLltrswMy4GAJxPjgM/0Un5XI"
+    "RCEMf8ykQ8vnMzQAqyL7B9sP4P3nTLDTo114YGs32oY/buARM8Q9hEjOMIFbn1/L4O8heAUHO+jknfKn9/HTylplEKv6"
+    "mAz5u4cGVoZ/yRRY2VNk4N8/QODoJRKytQ6fmsw9GmJWq7w4tE5umwbEfRo+Gw3l5s6Xgn9vkPEd+0wIfiUXSgG8T3yR"
+    "+080+Gs4QghGWYyqHFvQoKjJExHvDv7xnXj155d/PHgLgvMaFdnACzjgSGOtvGPoNffo2w3ooEck1I3CJB4BnbbrjOuh"
+    "4NSJZ6/fw8etFwI22C6ZJwbfr3hHyRK6lE/fN5Gj4ghS7eVDkP2AWtuh9TZwlOxLmYYApPXgSqdRNOUOt49Jp2bkGY+A"
+    "zPryPjthviw9xMZV85rNS5YN2UVhHUxedGTazHEy3wDTrav/B2Kqutk="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -2056,6 +2061,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2238,6 +2245,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2483,12 +2492,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2506,6 +2517,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2531,6 +2544,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2986,7 +3004,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3063,8 +3082,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3853,6 +3873,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -6226,7 +6264,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -11700,6 +11738,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11734,7 +11775,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11806,7 +11847,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11832,7 +11873,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11847,6 +11888,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

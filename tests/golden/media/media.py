@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -124,12 +125,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -146,6 +149,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -907,83 +912,83 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkECMnTYO9qRq8Ym"
+    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkEAMnXYO9qRq8Ym"
     "QXT3u/pd/V7P5840DpNAZX4cdUadz+POeRovEj3ujD5+HHfGHQf/SfxPKoDP485RpAR9E1ILKd4f/iT8UJ6rwbhz6sCb"
     "WRwpevG1mKkroSVOrkU8E9oPVDRVOO6X1/8p5MLzYztKz5XKzLBpHGVymgl6NhJKTufwLIjTZ1pEMlSOyOYqEn6mGRA7"
     "RyIBi4wXP5krHqMZzL8cHx0KL54uQhVljlDhRHme8vjHVOl4kU4JBfgDw4EkoYw8SwSL/cdTZwjkgCf9Ps1uVk6VR6tO"
-    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxNZh0I1AFURzhRyJOPVWFr6Agz0o/4Mg0jjOk"
-    "BckD/nV63XE6QRBqFpksjgMiFnxGFsHHcWeugoRe95Sepn6CEkY//Gj4IPGJwLGOiOJMTGUQyEmgBuIt8tylWT+eDnBG"
-    "V/ga+S50Iqeqr1UiU5kBBw2rRCKzOUpZNocXkzQ+T2U4EPvRZXwBIkerILfdZJnNYdVQeb4cJEuxi7PviX7/Vw2Pn+1e"
-    "SqDX3jNXXPkwoWu+u1aG4smvCmQzlNl07kfnsJzMaHIQTtePkkV2PJ2rULo7IKBCRvpKgQwCX3m4ii5VECcKngidefEC"
-    "hNH9PB6PO/EF/j0SWboACcfPnswkPxsMBteuI67msVbCxecuQwAby4U5ilVFl8R5EWQMGdACKSsjCzg8YHZMWPp5cR5S"
-    "WgxJnQLdgLAwwiwJO04Fs95AwNaWfrCgFxjBKg4zGWiDhEpT2Cb0lF658CMP/+VfQ6U16I7iAdCUwLi+NgyQAH/U/02l"
-    "sVCfgKLT2FM7wsV3NAjQQvPc+DfoDJCns1T9beGj8MMjF8UDiMS8jNSn7OOpS/ojl5vAj+CFLBbpIhL4xmBdRrQhrqWc"
-    "FupSpUs7h0O6iDDVRLIcUo20CmKQEyYUEnO6yEQ3VJkcAKujKQrxzvqSzFXx4e2fXRDtc1hyIqcXBPlsEQQiA0h7NaD2"
-    "+xMUDBfR0axDcFvpEcvfO8KWueWXGGEwKR6QKBMnXCOrfuSQHOcijJQj7TygXV4SfuAIKoVlwoqARY9ego2ZqDTzUeON"
-    "Pl9fw6Oy/LYfeO2UVU1hnlZ1zQ3m6m4wI61I8+NHFS1C1ovr2jafSmcpaIpa6Mpmgn6eSdyH+BNNSASSnufjCBm8L0NC"
-    "m6yegDeNqIHidcQ0GZEcT5YZiAjYh4nU6uW2QxINcuen4mD/4K1AvOiZ9n9TtQQymBOpIs3o0AKAELwe+qE6K94BxZ2p"
-    "lCH5b3ptg2Zdox+O5TVxWOhHfkjUH5ZfBv2hzlXKb5MGtYBkYHHeRrAraTJ4lfFrWAuH55qEOMzvVOHPIcoXq3DeChFx"
-    "MQJFTBbPUClV0juKguXPqPI6I9L7xBv4BJrsUpkfLNd8T4VJjFiURqzsg9z5WmNxS2fsrnsid2MqA3Jm1EDU6OJU9sEP"
-    "32kHIPrfUvyJvl8Xf3rtSfzvKv5FFLEu/3eIKu5lIMxnP1OhvoOxuC4/lGkql7V4Nbj0xKZo36z9vIadRahwl+3VhgrG"
-    "p1ylAmz5o5kJFWqwfrJev7/te1onjDVrWI6ffrcNXw75m7fG7VIAd3Rlv5OjloNtIWax/+uHfadGwEUXdwJuiR7vBHwX"
-    "Qwdw5dO6/SK6KAg9lhT5qQLVC9Yqa8/abCALLUv2IvXzbfBORefZHLVU0665Ycc92F5DmqywujzZt9mKRIaGLfn3NaQs"
-    "qbXb6gMsVxOLok8pIxvmUu7hSlKwC4JHEayAR1JkgOuIhqZqplLyQX0UwPE4wqc8wTMMXdMLmImEFuPbcrw8gLH3sM8w"
-    "uoHXDWqkAFVS+G6wRHJp0XWJCEyyEUXsvQHzKp7NtFqVq7JTXBXNwu0d4ujAD/12g59XBj8f4p9a/Tz7tga/iaxfpwXh"
-    "azVB2xDipCyAIDI8ATlC07lMwdtTqR602uBR/nOtf1KCs/w4gsXRPjbAxihzUlJRbok2wo7AcULOMtopSgRSZ4MGizoj"
-    "zC3xSlTKccqh/4ZmF0FIVPRLnAZe+f3ra0oEc36MU8HTwNeJmhIRhoMths/qFUpT0aNLYI2l1fPBcDBkh3iRnitlU3j6"
-    "jLNb9NLev20NXtWKwQFOOrLJOM3Kx2xRziEaDxE1EZghTNjJGktKNpF0WQgBgEdjWSuFrGysViQpypa0eM6DxE+Ia/YR"
-    "MuM8iCcyOJPp+VpynPPN9TajKgZNzkAZwxvyyzs2j0qJbNEFHPtiBn9TSq/HyVBSoyU3ySSLL9QS6DBZCky2gwo2Os9s"
-    "gxIuJXuh53HKNr8fN6JXhEIFFViG2+FusqOARijBwFDq3jKvazThiHOkTcD2Z36gqgDiEUJb6l+lENOIwmIJzJfzMUYW"
-    "G9KznWMPi82jFUMM8xHgNRnE/D1sINRmpC9ik5x+//rk5/6mg8l5J3fiipWAjQrgpPWs+FWR9tRkcV5FdxLHgZJRW4yB"
-    "sVciA62q0PoTRqgWU7AiJve9vipa+9gIRklrAtZp22WnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBquE+eLVlca01NG3A"
-    "WmRl7gMnCngK4+OsOElaXgKzcfe55QR/dzgCyRFk8HcEiEgEHD5XvII5XDJSzS/V4KUTPwj6np/eQ6bpzGfdrSv7PIAj"
-    "IVEDgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
-    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRy2ohQdG91ddvD0rOG06bMPBrc4KkNTc81w"
-    "/Xn/3VvirLVF9edLomv3gTmCJHLX7IFf44m+164mbhtajMTcpqjRh+oTiwk7OiqUyHRU2HZjbvdawyl13xRdKO9eG6YK"
-    "L9skoph1DjilibsWcVi2hzAI4qt+yUt8QDCReqWZS45bHLcHkBB8AP8J1/vbAsDBWoTD15hBKZsaDZaum6pEyQxLE3o7"
-    "ZrtF8ST2UB4iMcFTlAsFsu2uHEG7JkQkltDRzCoaS6VXvablvUhNUgqYyBwFdocRj5mf6ozpDzKBTInJ67vAQoZupBR6"
-    "ImvoMZ2McOe8IpaC2YU5Qwo3zibLRGqNzm4Nu1BXPpRpsCCguxqJgzfvSV70BvpNuF/9GXCztSCF0+R+bpFKL9UaYDlU"
-    "IoZIh/Rbe9kmXPtE3Pu5bGbfAYrWThnbihaV51+kXIXTFrY8bnsQXprZiqKJtmCAzGLofW8gQIBeo7sljnFC0T3+j/13"
-    "7wah12sBEsYquREvm3Sxy5Z4r7oRtVxqs73Qg1810t1ZIM8dNH+O4Y0jkmWSxhSKgZE0hoZBu6LqngyUjwSXEWJaldoa"
-    "JqqSwmlTiOV1nj2DmS5VhN50OdRmZ5NjWnCNz/IYdxuTSEhfTrqVUtCFy4vagajXBXl3rIZ32D0iWMgAIUCAlp/GEfly"
-    "rBTt4B4VyHDSMBK0bMmDRp8Fs6/o3Oe+nyggNYsVXr04dMSQXGyspuuZipsRV+GwhQC3HHUF1+qEMiEaIZCh73mB4hqq"
-    "aZx6EAAr/BVehVBYg/Kv5iHNNHyWSD6yR2cJM062V318XMCqBfuT22ss7uGUgwZ1lvm/FfQ/iD2IhjALncI0WXyhIgL/"
-    "ipMehh9o7MFu7X7xwzOdgUv6Zc8RH/cPj09OHbG7e/xfx3t7FEyCMKG2VwsI7AAZ5Y3MYdkE6H+h8IBAYQkVkC++AK/A"
-    "v1CV8EbHecwJxEUBx6XRUtrasQhLpagAD0BlpBYA/EJnJl1ygmMnKrtSICq7+W9nSCfD5D2abHej4Uf0tFFETJUfQsBb"
-    "itI9GFWXa+HMFCOx0Ipq9Hg0s4yhncXo/pDbTE5KzDT2LVPUNFW0afBgmb+tOt8G7QQch5QGox9pc8S7PGaE7sYez2nc"
-    "78IVFx/ROz41rPyaO02SVyo2XHeiHTbZKMs+jTNJHzoyFt2qUzpCqgBjl+AzRL6eg+QjHGcrPjBMgpmhIACR7LL7LQ7h"
-    "XUnvMNVBWiKUcA1SlFHJJFWmSdiPmAkpkqCE3ETBzmW2AEbmW/Ezv+5TkqdwIClJQqAZg7fmvQJMpMufb75glYTcwBpG"
-    "5Zn8cLni9yEqy9RsBmqbZSQnHf0ylSkEO7CVTAZRA01MJqo+UWjqzW7j6a6UkTk3Fx/cVJVGVo6TTGe6dCDwz/mXcWee"
-    "ZYkebWygxjcR8iBOzze8FPi1sTncHPafb26U8gPAsPUc+w0nC/HFuHKeSCdWTvlY7qlm4HdWM4CjVNZ0elSzGPK4mLN6"
-    "znIL0cjPsEx1cPORD1cmtz7dosLl5tlsJXPzG3M+N2n6GexBukTDufJO7tYSe4GkfrCK1Q1UZajL8J1Wj7tqaoxKxTrt"
-    "qp24dLgZNdS4TT/XVSaZ+U6vm8XEMO+Ua1Ns+hlfWK0Cz43rGet7c2zMieviS7pIbDIm9DXq5DMPon7wq6OpichVCjtQ"
-    "5imbUmp7YUhLAQEVMhqtZPR5bkYIWuN5kx/CYVqcXlBbQzHZmZmHhp865qD74TTwo6tzfvg61we00Hn1661Sj3mNaw0e"
-    "jdWx/6D2+Kn+9skYPxnjJ2P8XYwxW49HZYv/jv0V37rEvr0dnmDtjuH4DaGyrtOpH09XDbGpa7pNYNxQbf9IbPJTEf5j"
-    "tuH1RfhPlv3Jsv8RLftjsdv/UK1g36X35l5h+eMwxE9dP09dP7fs+nky8k9G/g9n5Jty6dbwPKII/rZRdjH3qjV4b4qn"
-    "qLyYDeqOcE1d8puDH//vf/4Xyw6Bi1dYuYJlOqW66QdOfefyta4E1wNuRrTJRHP3WEF8UwE+8NSlIfXG5XCwNeCGketm"
-    "8bCznj7WnsYH447tHvtK2QA7KNVESqnh7PYHGsO16k/uZLzTZKab8XF4dm1meWqT/B20ST75U0/+1Hfyp+qtVMkaDZ9v"
-    "bm2/ePmvP7ySk6lHPdrXtZ5L3ve4OkJYhS2GwmhbwXqTHal1d+d+iqphI/+h2uS5/Dt3lotduOIRY93hGd4FaAAo76Ub"
-    "Iv4FbANwf7DI2N616Efa95C2cxDBQKVYk5nEaWaKWKWYLM4HRvfmsBh3egWQzbaAgFcEAFBhuhTGmRcgxdyUF6d5X7Hp"
-    "fdPA71T9SoDvYLktV3zKaA2wutiiDOJ2SxBPSt062MKChPDU1Ke+AgQQHDhaittfdoRWbGQ+nq7B1BCtlMF6+ao16SAG"
-    "uUAfMVuD0FQiY30xFs96DBS+h4p4DaxyeFQRp827EAmYAaDpTOTtudxQgJ4t9draotgyCGtRXxWOF22JkoH3gWtTSII1"
-    "wtRfakueef4dSlFR4bJpmfCpow2bHpZrkK1GnBXAtoYtAdsvZhHdN1ka9N+IDXG8/9P+4UlvB8A94zs9AWTufq4T6ZWo"
-    "tgLJ9lZbVuWTiC6sf/L2w8FNAPD9C9i80hmBp90fR6huRyK/a2EclVbA59/yugRBlyWIv1IrOrYKU1cNV1yLTOoLswEI"
-    "NtGlU2BHZFQKTqfGjjDRfa/Sp2bbSUh+qZN19cKDAWKK9esy8yc+RkiI6wdzkYR4z9ekbg1e/Yu965WvTMVh6Ayibzca"
-    "R8K2JOFocy/FOCK67v5Tvy9+UpHie4cnS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0J14QP37TCyvMfRW44p/EG+wT"
-    "AfWHX/viAxO05hZk1/QJw76bxQE1BOB9Ald8qcG5bzrc8MoECCCwL7jHGWjbnmRUGeq1XNHMKNk8EL+YlieOiY3KIyho"
-    "edehTgwkwsBCuXat7Zujg4PXhz9iy4qRBZcah91+TLc/uAAPh4e4CjhN04z6IFekhC5bZr/cXrRsozdz7zHem7GYTsEj"
-    "5Rae/HV7p3Hum4ti6/O1DGVH2z4xjjVNzrMbaz4QR/lnFgCat2jc8LFHwrTXYOTDChErGjPgT0qk+gkZU+6Lyu/xyDG3"
-    "1z4XHeBozfWomcT2JuwihGcTf/0MSI5tUNQyVL0RRO8AJ3hc3zUtK8BwEiru7SZ4Gy5Wtku73KSoKyhxX412cq+DGWM8"
-    "YcmtMdyewv1w1DKyYEdlfZ6aK5OrsmV7+I7en+wfHbrlrr2bWuyL7r28ze1Spj4qe9vOR9un0shnW3BNU37ZU9jB8Jw4"
-    "GIIFMfdN58IxhYjIV7po9ePdVOnycwfIE7yE3RWUE+VJCBXixqHxzmBImGQgEis9w2veFIqrvUt7rdO5S/Zpm7sTuS/u"
-    "xmu2ET+6kdslYOqvyW7Vr9djA7OMF7kUyKK9kHxAMDwMdrVT0B0ZquVZOLcM+iLTppGv+XbuIvQ6bL6omzA8yG9HsHcH"
-    "1GzC4vru1bYv1ER+WdkUsS18gWdjvLnb3NuN2smonGIP3q5JzPWRqbV9+igYSMq1NiuXt7ktBiLS01U3OVudnA+ktZ3S"
-    "zfRuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8k06sERYav3s1dy1XlUApeuB6Nodl+9V0KWDU3Mhj9WqFun1"
-    "23xqEK6iWZyQIhp8Qppbk6/jbdJ1xnZ1GTrUBaskcalXL5BTMiEujnN7pGPYf0Adk18rRP8DBfSr8UqDOxPLUsls75Zt"
-    "kjY/4FZ6JF3r0LzNb9bHB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweuDdld+HKP6Jtn3MQZKfCm6R4u"
-    "hubpt3H6Nf37RdwnEuaZX77CqdejYEbjzvGsofMmAZ5f0FQFuFVUaid6gROVQ1IC8P6xpZl/a5iLBIeEOP2dIkQz4fYW"
-    "YZ5HdoT8LeI8nMb486ZLNap1pyieAqPW3JpaNwrDLxjUsnWm1o3D0E3Y8ltQEe+OPhzTlLcvCa7Fi2NCmPGOhUVAriP2"
-    "/8yFVkzHGgO86pFijNHsKZN3BdN3rv8fQKtdkQ=="
+    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxGky6FaiCKI7wIxGnnqrCV1CQZ6UfcGQaxxnS"
+    "guQB/zq97jidIAg1i0wWxwERCz4ji+DjuDNXQUKve0pPUz9BCaMffjR8kPhE4FhHRHEmpjII5CRQA/EWee7SrB9PBzij"
+    "K3yNfBc6kVPV1yqRqcyAg4ZVIpHZHKUsm8OLSRqfpzIciP3oMr4AkaNVkNtusszmsGqoPF8OkqXYxdn3RL//q4bHz3Yv"
+    "JdBr75krrnyY0DXfXStD8eRXBbIZymw696NzWE5mNDkIp+tHySI7ns5VKN0dEFAhI32lQAaBrzxcRZcqiBMFT4TOvHgB"
+    "wuh+Ho/HnfgC/x6JLF2AhONnT2aSnw0Gg2vXEVfzWCvh4nOXIYCN5cIcxaqiS+K8CDKGDGiBlJWRBRweMDsmLP28OA8p"
+    "LYakToFuQFgYYZaEHaeCWW8gYGtLP1jQC4xgFYeZDLRBQqUpbBN6Sq9c+JGH//KvodIadEfxAGhKYFxfGwZIgD/q/6bS"
+    "WKhPQNFp7Kkd4eI7GgRooXlu/Bt0BsjTWar+tvBR+OGRi+IBRGJeRupT9vHUJf2Ry03gR/BCFot0EQl8Y1CXEW2Iaymn"
+    "hbpU6dLO4ZAuIkw1kSyHVCOtghjkhAmFxJwuMtENVSYHwOpoikK8U1+SuSo+vP2zC6J9DktO5PSCIJ8tgkBkAGmvAdR+"
+    "f4KC4SI6mnUIbis9Yvl7R9gyt/wSIwwmxQMSZeKEa2TVjxyS41yEkXKknQe0y0vCDxxBpbBMWBGw6NFLsDETlWY+arzR"
+    "5+treFSW3/UHXjtlVVOYp1Vdc4O5uhvMSCvS/PhRRYuQ9WJd2+ZT6SwFTdEIXdlM0M8zifsQf6IJiUDS83wcIYP3ZUho"
+    "kzUT8KYRDVC8jpgmI5LjyTIDEQH7MJFavdx2SKJB7vxUHOwfvBWIFz3T/m+qkUAGcyJVpBkdWgAQgtdDP1RnxTuguDOV"
+    "MiT/Ta9t0Kw1+uFYXhOHhX7kh0T9Yfll0B/qXKX8NmlQC0gGFudtBLuSJoNXGb+WtXB4rkmIw/xOFf4conyxCuetEBEX"
+    "I1DEZPEMlVIlvaMoWP6MKq8zIr1PvIFPoMkulfnBcs33VJjEiEVpxMo+yJ2vGovXdMbuuidyN6YyIGdGA0StLk5lH/zw"
+    "nXYAov8txZ/o+3Xxp9eexP+u4l9EEXX5v0NUcS8DYT77mQr1HYzFdfmhTFO5bMSrxaUnNkX7Zu3nDewsQoW7bK91qGB8"
+    "ylUqwJY/mplQoQHrJ+v1+9u+p03C2LCG5fjpd9vw5ZC/fWvcLgVwR1f2OzlqOdgWYhb7v37YdxoEXHRxJ+CW6PFOwHcx"
+    "dABXPm3aL6KLgtBjSZGfKlC9YK1Se7bOBrLQsmQvUj/fBu9UdJ7NUUu17ZobdtyD7TWkyQqry5N9m61IZGjZkn9fQ8qS"
+    "2ritPsByDbEo+pQysmEu5R6uJAW7IHgUwQp4JEUGuI5oaKpmKiUf1EcBHI8jfMoTPMPQNb2AmUhoMb4tx8sDGHsP+wyj"
+    "W3jdokYKUCWF7wZLJJcWXZeIwCQbUcTeGzCv4tlMq1W5KjvFVdEs3N4hjg780F9v8PPK4OdD/NOon2ff1uC3kfXrtCB8"
+    "rSZYN4Q4KQsgiAxPQI7QdC5T8PZUqgdrbfAo/7nRPynBWX4cweJoH1tgY5Q5Kakot0QbYUfgOCFnGe0UJQKps0GLRZ0R"
+    "5pZ4JSrlOOXQf0OziyAkKvolTgOv/P71NSWCOT/GqeBp4OtETYkIw8EWw2f1CqWp6NElsMbS6vlgOBiyQ7xIz5WyKTx9"
+    "xtktemnv37YGrxrF4AAnHdlknGblY7Yo5xCNh4iaCMwQJuxkgyUlm0i6LIQAwKOxrJVCVjZWK5IUZUtaPOdB4ifENfsI"
+    "mXEexBMZnMn0vJYc53xzs82oikGbM1DG8Ib88o7No1IiW3QBx76Ywd+U0utxMpTUaMlNMsniC7UEOkyWApPtoIKNzjPb"
+    "oIRLyV7oeZyyze/HregVoVBBBZbh9XA32VFAI5RgYCh1b5nXNZpwxDnSNmD7Mz9QVQDxCGFd6l+lENOIwmIJzJfzMUYW"
+    "G9KznWMPi82jFUMM8xHgmgxi/h42EGoz0hexSU6/f33yc3/TweS8kztxxUrARgVw0npW/KpIe2qyOK+iO4njQMloXYyB"
+    "sVciA62q0PoTRqgWU7AiJvddXxWtfWwEo6Q1Aet03WWnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBauA+eLVlcW00NOuA"
+    "tcjK3AdOFPAUxsdZcZK0vARm4+5zywn+7nAEkiPI4O8IEJEIOHyueAVzuGSkml9qwEsnfhD0PT+9h0zTmU/drSv7PIAj"
+    "IdEAgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
+    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRyuRSk6Nrq77ODpWctp02cfDG5xVIam5prh"
+    "+vP+u7fEWWuLms+XRNfuA3MESeRu2AO/xhN9r11N3Da0GIm5TVGjD9UnFhN2dFQokemosO3G3O6tDafUfVN0obx7bZgq"
+    "vGyTiGLWOeCUJu5axGG5PoRBEF/1S17iA4KJ1CvNXHLc4nh9AAnBB/CfcL2/LQAcrEU4fI0ZlLKp0WDpuqlKlMywNKG3"
+    "Y7ZbFE9iD+UhEhM8RblQINvuyhG0a0JEYgkdzayisVR61Wta3ovUBqsluw0lVJ7ZQ2v4aQOMjcV5RJuOfWZEduanOuPT"
+    "Y2RbTH7hBZY6dCOl0FepEYDXNOKfc5OYDoYZJgwpIDmbLBOpNbrDDQxFbfpQxsOCgA5tJA7evCeJ0hvoWeGO9meA+9qi"
+    "Fk6T+zlOKr1UNcByqEQMbCENuL70E659Iu79nDqzMwFFa8mM9UWby/MvUq7TWRe2PLJ7EF6a2YqyinXBAJnF4PzeQIAA"
+    "vUaHTBzjhKJ7/B/7794NQq+3BkgYzeRmvmz0xS7b6j2M02SubbRcarO90MdfNePdWSDPHTSQjuGNI5JlksYUrIEZNaaI"
+    "Qbui+p8M1JMEpxKiXpXaKieqo8JpU4j2dZ5fg5kuVYT+djkYZ3eUo15wns/yKHgb00xIX07LlZLUhVOM2oGo1wV5d6wN"
+    "cNiBIljIRCFAgJafxhF5e6w27eAeldBwWjEStGzJx0avBvOz6P4Xuq6A1CxW+P3i0BFDcsKx3q5nanJGXKfDNgQcd9QV"
+    "XM0TyoRohECGvucFiquspnHqQYis8Fd4FYJlDeahmqk00/BpI3nRHp02zDgdX40CcAGrFuxPbq+1/IeTEhrUWeb/VtD/"
+    "IPYgXsI8dQrTZPGFigj8K06LGH6gOwCWbfeLH57pDJzWL3uO+Lh/eHxy6ojd3eP/Ot7bo3AThAm1vVpA6AfIKG9kjtMm"
+    "QP8LhUcICousgHzxBfgN/oWqBEA6zqNSIC4KOC6NttRWl0Vol6hED0BlpBYA/EJnJqFygmMnKrtSICq7+W9nSCfD5D2a"
+    "bHej5Uf0xVFETB0gQsBbihJCGHeXq+XMFCOx0Iqq+Hg0s4yhncXoIJFjTW5MzDT2LVPUNFW0afDomb+tuucG7QRci5QG"
+    "o6dps8i7PGaEDskez2kc9MJZFx/Rfz41rPyaw02SVypHrLvZDptslGWfxpm0EB0qi27VbR0hVYCxS3AYIl/PQfIRjrMV"
+    "LxkmwdxREIBIdtlBF4fwrqR3mOogLRFKuAYpyqiokrwPCfsRcyVFmpSQmyjYucwWwMh8K37m131KAxUuJqVRCDRj8Gr+"
+    "LcBEuvz55gtWScgNrHJUnskgl2uCH6L2TM1moLZZRnLS0S9TmUI4BFvJ5Bg10MTkqppTiaYi7Ta+8EqhmXNzecJNdWtk"
+    "5TgNdaZLRwb/nH8Zd+ZZlujRxgZqfBNDD+L0fMNLgV8bm8PNYf/55kYpgwAMq2fhbzh7iC/GlRNHOtNyygd3T1UFv7Oq"
+    "AhylsrbzpYbFkMfFnNWTmFuIRn7KZeqH2w+FuHZ57fMvKm1un83WOre/MeeTlbafwR6kSzScK+/kbi2xF0jqB6tY3UBV"
+    "hroM32n1QKyhCqlUzrNePRQXF7ejhhq37eem2iUz3+l1u5gY5p1y9YpNUOMLq3XiuXE9Y31vDpY5tV18SReJTdeEvkad"
+    "fOapRIFfHU1NzK5S2IEyT+qUkt8LQ1oKCKjU0Wglo89zM0LQGs+b/BAO0+L0ghofisnOzDw0/NQxR+EPp4EfXSX0w1fC"
+    "PqCFzutjb5WczKtgG/BorZ/9B7XHTxW6T8b4yRg/GePvYozZejwqW/x37MD41kX469vhCVb3GI7fECrrJp368XTVEJvK"
+    "p9sExi31+I/EJj+V6T9mG95cpv9k2Z8s+x/Rsj8Wu/0P1Sz2Xbpz7hWWPw5D/NQX9NQXdMu+oCcj/2Tk/3BGvi2Xbg3P"
+    "I4rgbxtlF3OvWoP3pniKCpDZoO4I11Quvzn48f/+53+xMBG4eIWVK1imU6qsfuDUdy5fdSVYD7gZ0TYTzf1lBfFNjfjA"
+    "U5eG1BuXw8HWgFtKrtvFw856+li7Hh+MO7a/7CtlA+ygVBMppZa02x9oDGvVn9zreKfJTL/j4/Ds1pnlqZHyd9BI+eRP"
+    "PflT38mfarZSJWs0fL65tf3i5b/+8EpOph51cV83ei55Z+TqCGEVthgKo20F6012pOruzv0UVctG/kM10nP5d+4sF7tw"
+    "xSPGusMzvC3QAFDeSzdE/AvYBuD+YJGxvY3Rj7TvIW3nIIKBSrEmM4nTzBSxSjFZnA+M7s1hMe70CiCb6wICXhEAQIXp"
+    "UhhnXoAUc9tenOadx6Y7TgO/U/UrAb6D5bZc8SmjGmBNsUUZxO01QTwp9fNgCwsSwlNTn/oKEEBw4Ggp7n3ZEVqxkfl4"
+    "WoOpJVopg/Xy1dqkgxjkAn3ErAahqUTG+mIsnvUYKHwPFXENrHJ4VBGnzbsQCZgBoOlM5A283FCAni1149qi2DIItaiv"
+    "CseLdYmSgfeBa1NIgjXC1IFqS555/h1KUVHhsmmZ8KnnDZseljXIViPOCmBbwzUB2y9mEd03WRr034gNcbz/0/7hSW8H"
+    "wD3jWz8BZO6PbhLplai2Asn21rqsyicRXVj/5O2Hg5sA4BsasHmlMwJPuz+OUN2ORH4bwzgqrYDPv+WFCoKuUxB/pWZ1"
+    "bCamrhquuBaZ1BdmAxBsokunwI7IqBScTo0dYaL7HncSAsqmppvaSUh+qdd19UqEAWKK9esy8yc+RkiI6wdz1YR4zxep"
+    "bg1e/Yu9DZYvVcVh6AyibzcaR8K2JOFoc3PFOCK67v5Tvy9+UpHim4knS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0"
+    "J14QP37TKy3MjRa44p/EG+wTAfWHX/viAxO04Z5k13QSw76bxQE1BOCNA1d87cG5bzrc8FIFCCCwc7jHGWjbnmRUGeq1"
+    "XNHMKNk8EL+YlieOiY3KIyhoedehTgwkwsBCWbv49s3RwcHrwx+xZcXIgkutxW4/pvshXICHw0NcBZymaRYs61JC1zGz"
+    "X26vYrbRm7kZGW/WWEyn4JFyC0/+ur31OPfNRbH1+eKGsqNtnxjHmibn2Y01H4ij/DMLAM1bNG742CNh2msw8mGFiBWN"
+    "GfAnJVL9hIwp90XlN33kmNuLoYsecbTmetROYntXdhHCs4m/fgYkxzYoahmq3hmid4ATPK7vmpYVYDgJFXd/E7wtVy/b"
+    "pV1uUtQVlLivRju518GMMZ6w5NYYbk/hfjhqGVmwo1Kfp+FS5aps2R6+o/cn+0eHbrlr76Ym/KJ7L29zu5Spj8retvPR"
+    "9qk08tkWXNO2X/YUdjA8Jw6GYEFMc28uHFOIiHyli1Y/3k2VLj93gDzBa9pdQTlRnoRQIW4cGu8MhoRJBiJRtCqSQNa8"
+    "KRRXe9t2rRe6S/Zpm7sTuS/uxou4ET+6s9slYJov0l6rX6/HBmYZL3IpkEV7IfmAYHgY7GqnoDsyVMuzcG4Z9EWmTSNf"
+    "+/3dReh12H6VN2F4kN+fYG8XaNiExQXfq21fqIn8srIpYlv4As/GeLe3udkbtZNROcUevF2TmOsjUxs7+VEwkJS1NiuX"
+    "t7ktBiLS02U4OVudnA+ktZ3S3fVuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8l07sERYav3sNdzGXlUApQuE"
+    "6GIel29e0KWDU3Nlj9WqFun6fT8NCFfRLE5IEQ0+Ic2tydfxNuk6Y7u6DB3qglWSuNSrF8gpmRAXx7k90jHsP6COyS8e"
+    "ov/FAvrVeOnBnYllqWS295ptkjY/4FZ6JF3r0LzN797HB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweu"
+    "Ddld+HKP6Jtn3MQZKfCm6R4uhubpt3H6mv79Iu4TCfPML1/h1PUomNG4czxr6LxJgOdXOFUBXisqtRO9wInKISkBeP/Y"
+    "0sy/NcxFgkNCnP5OEaKZcHuLMM8jO0L+FnEeTmP8edOlGjW6UxRPgVFrb01tGoXhFwxas3Wm0Y3D0E3Y8ltQEe+OPhzT"
+    "lLcvCW7Ei2NCmPGOhUVAriP2/8yVV0zHBgO86pFijNHuKZN3BdN3rv8fV95qiA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1637,6 +1642,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1819,6 +1826,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2060,12 +2069,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2083,6 +2094,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2108,6 +2121,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2837,7 +2855,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2914,8 +2933,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3539,6 +3559,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5853,7 +5891,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -11160,6 +11198,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11194,7 +11235,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11266,7 +11307,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11292,7 +11333,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11307,6 +11348,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -122,12 +123,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -144,6 +147,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -830,70 +835,70 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztWwtvG8cR/itbpYBJlDzRkpzWlCrAcJxErSUZloqgEAnd8m5JnXmv3N5JZmwC/TX9Yf0lncfuPcijQktKH4ADJBHv"
-    "9jGvnflmZu/TjpdEaajyIIl3hjufRjuzLClSPdoZXl2NdkY7PfzfjQrDBP4e7VzIhaBfzmhnDP/AI1ggkrFvp9ixV+Pe"
-    "ACbDk34/lpGC8TA4TmJFC+F0GEMrZEmS42zaj14td3o7YRhpJilPkpCWh795qSHtk9JwX2kvC1LkgF58l3hFpOJc4hOB"
-    "c3siTnLhyTCUk1A54o30boRLq16NHVzRFYEW+Y0SOpWe6muVykzmyheGOZHK/EYkUxgDA9MsmWUycsRJfJvMlZC0i5Ba"
-    "uOkiv4FdoyAOIhk66UIc4frHot//oOHFs6NbGRbq+Jkr7gJY0jW/XVjkLxfnZyKZfFBeLiKZezdBPIMNZU7LP4PVgzgt"
-    "8gvvRkXSPRRBLmSs71SmBUiVp6v4VoVJquCJ0LmfFHlPuJ9Go9FOMsf/DkWeFaon8G9f5pKfOY6zdHvi7ibRSrj43GUK"
-    "FGwKa1S7io4UmdJFmDNlIA2UrYwt4fCAFTIB6aFEaHOeUtsMhZ2B5EC0MMNsGeRahdOuI16JqQzCggYwg00epjLUhgmV"
-    "ZUnGT2nIPIh9/D+/jZTWcqaqByBTImO5NAqQQH/c/0VliVAfQaJe4qtD4eIYDSZUaF4b/ys9tKjrTP1cBJmiXVw0EBAS"
-    "6zJWH/OrMQgSLclaThjEMCBPRFbEAkc4bVaijXit7LRQtypb2FV6KBtBvGoSWkmrRmmFCVgKiwrF6RW56EQqlw4oO/bQ"
-    "kA/bNmXNivdvvnfBwGew6UR6c6J+WoShyIHabiu5/f4EzcNFpjSYSryg46WHbIVviWfWWVBTh+GmekAGTfpwjcUGcY+s"
-    "uTRklJ9QcGIdOu21IwB6QeewSNkhsAHSIDigqcryQKHX+LRcwqO6FW8/cdlbcTnGDa76nLpbfBiR5Tb10TrPwAeYHacS"
-    "jxA+vkuy0EcbhufS9wMkQ4bv6uvRCXko3+V5baeG9i1PAfltO35MJMXgEsj7lqtJ/zwOFz/i4dsZkgciGcJfcKZulXnB"
-    "xxpNRkVpkoMPr81Y0QXz1aqM97BdiyWj+wY/ZY4Jea87SYelB14A7V/AI/DlQaSGNDVTU3BSsafwUAXxaBTjU17gGZp9"
-    "NoeVyIfB6WicNwfmPsIWYPZ9ptDk97JBqqTjb7hEcWnRcUkILLIhnfcuEEfmMZ1qtapoELqaqYw2o0NfRPB80LDCAc4O"
-    "gyjYbvLzxuTnA/yn1Y6mjBN+K7PeJNZflwXxq+JZfnMPw22qKQ0QTIYX6KG9eDcAMbwcgptRBQ65h7q4fA3e9nxq4FAb"
-    "nfXHMWwOz8YbaGOWGdgoik50EA4FzhNymtNJAScsde5sOPlT4twKryalkqeS+t/QPSAJqYp/QtdYH79cEpjk+Mpw0gsD"
-    "nSqPhDBw9pk+61dMkKOHEIG1ldbAee4M6OmkyGZKWRigrzk60qDjP+87L1sNob6sdV2k6nxB70tBpUFKorWPUGKzMJnI"
-    "8FpmszUUzLCSZd3iKmq6stJbpcx4CkIw98DIQwuXCK+KTpKJvpjCfylmdxnzkK9D1NcEs3O1ADA4WQhE1eAnjWMytlrj"
-    "pebU9U2ScbTrJxvZUzE5FzDDSgpsaNvxbgAQsAFotycIoQNLFC06xl0NGQZtIrY/DULVJBBzhW2lf5cFuRJVWBEIizlf"
-    "AcjIoudgNFnk4Mo5hoEpzWCULPwgQYJVBGjbBxmDPSZFBlEAYDpYObocOtSJwaDvXl3+2N/rIQZnSEmsljuBGhXQSftZ"
-    "82sy7atJMWuyO4HkRMl4W45BsXeQhECahSGaOELflYGrNwB3fVcMyYkxjJprA66zbbf1JATHsIHMrXsLDILVyksgj0XZ"
-    "uWZHl0lq0X4kP9bNtTUabENWkde1D5qo6KkiRG8FyWh5C8rG0+fWMXxnMATLERSVDwWYSAwanineweSQxqp5UAtfOg3C"
-    "sO8H2SNsmlK7dexVBybAIzHRQoCJ6Y8wsRQcBDNtXL3wTU2A/BZ6OWMDz3QXrE/niBiBREBvsQm4TaKmgULE/XAvS86T"
-    "WesJyyQe3X4f6xxDwTQnEAaJcPCUOcJRsgY/ybEWwTpYJU19TEMZPCoE8N53JiMXCb0BW2FX78FeYpol0VaSorzw4baD"
-    "SfKGdPJTAGlwlQ9jqFkyXd+fvH1DmrWxqD2BFB17DkylgcTdcgY+JBP9qFNN2jayGAp0eMQTAp0+qZi4o4qARKWjw7YH"
-    "86C7NZ1S9031TvmPOjBNejkmkcQsOLhRMZabwBaRh8X2FEJKfNevQbknJBOlV1vZmgbGuWR7AonBJ8BPuN/PBZCDRcez"
-    "V6dvmqFGQ6TrZCpVMscaZPfQHLc4mSQ+2kMsJgqHKbBtd6XS5Jo8jlRCBdRVNhZKr6KmxaNETVYKnMiSBUqYiY9pkOmc"
-    "5Q82gUpJCPXNsV7ZiZVCJLLGHsvJGHepK1IphF1YM6Kc4HqySKXWCHZb1IW+8qlCgyUB4WosTl+/I3vRu4ib8LwGU9Dm"
-    "1oYUeenjYJHKbtUaYSVVIoFkhPzb9rZNvPZJuI+DbObcAYs2TpnYihGV1y8yLrdvS1uZWj2JLs1qVWV0WzLAZsPwCYgA"
-    "A3qFcEtc4IKic/HXk7dvncjvbkES5iplEK+HdHHEkfi4eRC1XGhzvBDBrwbpzjSUsx6Gv57RTU+kizRLKBWDIGkCDZN2"
-    "R0X8HJyPBMhYxL7KbKuC2iG4bAYJty5LXLDSrYoRTdezYQabnNMCNL4uc9wDrPSgfLkyZsX2Kq5BXvQOJL0O2HvPevge"
-    "wyOihQIQEgRsBVkSE5Zjp2gnd6kKzpW9WNC2NQSNmAWbDAjuS+wnKkrNZhWqF2c9MSCIjS2rrimrD7nUzhECYDn6Ci7I"
-    "RzIlGSGRUeD7oeJWiZdkPiTACt/CUEiFNTj/ZrHQLEPunTEyRAws6fXozybGxw2sW7Cv3O7G+j0XITW4szz4pZL/aeJD"
-    "NgT2kWewTJ7MVUzkkz2U+sBgD3Hr6HMQXescIOnn4564Ojm7uBz3xNHRxd8vjo8pmQRjQm+vCkjsgBnlU84aZGIC8p8r"
-    "YG6isFMC4kvmgAqCuWqkNzopc04QLho4bo2R0raIYuyHUKcNSGWmCiC+0Lkpl1zi3InK7xSYylH57hrlZJR8TIsd7W54"
-    "iUgbTcS085ACPlJSmKy63vIySwxFoRW14ng2q4ypnSYIfwg2E0hJWMaBVYryMkWHBs6D4F+r4NuwnQJwyGgy4khbyD3i"
-    "OUOEG8e8poHfFRQXV4iOx0aVvwanyfJqPcV1EN3jkI22HNA8U/QBMwdCO01QOkSpgGIXgBniQN+A5SMd1ysYGBbBylAY"
-    "gkl2GH6LMxgraQxLHawlRgvXYEU5dUap9SThPGIlpKpUEnMTBSeX1QIcmV/Vax4eUJGnApBUJCHSTMBbQ69AE/ny53sv"
-    "2CWhNrBVqXxTxK03wx/UOlLTKfhpNopSVvTGkxlkN3B2TMlQgxBM6am9Msh/fgmyXW8xYXDi2tC1rhXbf1/+ANbyPNXD"
-    "3V101CaxdZJstutnIObdvcHeoP98b7eW1oOc1+vX91Ttkzn/H7yVLrtBPdO/3lwwRx87am8NtNSxcZNyzXGziP4FtJUN"
-    "CtM83kweN663bl1QX/s+ZrnRvXnEDRfFN70GP5It0OGujCnhEEkcRBqEq1zdI1Wmuk7fuNnLKBeRWSbZziH5jDZt0SIY"
-    "21PezBqe1E2v10ku1xsvN5uJUd54OS5VqXnA6iWB0ilfs58wPUEueFY/siK1SXwUaDza1z5ki4DHYs9kciqL4PiXqX6t"
-    "JFoY0RKQlOh7mV3rFkr3Q9QaxEbxy571Od17qRa7NuvQ9HHPdDGfzgX8l/rhTfhfo2fVKb8zqQUV37h0eChcU7V7ffrd"
-    "v/7xT0zKQe93iOsQxNaqik/syUuLXHflV+NWZ77RbXMDtFKYqY86vro16tm9HTj7DrdTlpsNyq46/n9tyz+ZdmwD9FeC"
-    "LAetlQ5S1TPdvtJYa8Cv1Ea4Gf+gxUxD/v8s2n/t9P9vd/q/IrCvCOw/hMDao1QtGg2e7+0fvPj2j396KSeeT9eMlq1o"
-    "p7wVsDpDWIctBsJ4W8F+k6HXOkT6etPrsTe9uDhawuvqFK5gaMzKr/E6rCGgfpY2VW5fxaKAYwDwB0tw9sJxEOvAR9ne"
-    "gAmGKsOKRZpkuSnxSDEpZo7xvSUtBoCvELK3LSGAioAAKttKYeC/ACvmlnWSlbduTGdYg74z9YEIP8RiFNdDZLxGWFs2"
-    "UifxYEsSL2u9LGzwoCB85QVUdUcCAcDRVtwcOhRacZC5Gq/RtCG/qZP17cutRQd5yxwxYr5GoanTYfUNS0s+E4Xj0BGv"
-    "kVVPqBrmtPcQIYEygDSdi/LyCpfbEdnSTRRbMqqTsJYnNul4sa1QckAfuDelJFhBo9sXtiDI6x9SCY/KeqahEFC/F1sC"
-    "izXKVnPUBmH7gy0JO6lWEZ3XeRb2X4tdcXHyw8nZZfcQyL3ma+1AMt8NajPplTy4QcnB/raqKhcRHdj/8s370/sI4CuE"
-    "2NrZGQLS7o9idLdDUbvXN4pre+CbS2oE0FtrFX0SNxaXHfE3umaF12CoY8TVRJFLPTfma+d2KHfvNvqtti1ClkY3MlYv"
-    "7jlIEdZhZR5MAsxlkKb35s6ieMc3+vedl3+wnybY2/04EYEb4rDhKBa2uYbzzSXIUUwyOPpdvy9+ULHiT2UmC8GlBS6a"
-    "G/+pnXRxCEk0nUUFrt4B4o9H8Sj+xm6JP1zzN32II1sERjO+Ea+xYwGuBn/2xXsWSeuHN665swJWPk1CKk7j3bY7vmA3"
-    "C0y3Fa/vAVzHOyogYxxtW2XGcaAXKY819oOQhZ9M+40zUONgiA7LR4/6ApjOOpbSlu8oXp+fnr46+w5bKEanLl1kcfsJ"
-    "3UZ0gSZOyHAngCleTn35FW3TNz6MhO33PTZfMp/b4D3OwvMAA3JLqRxuP6Up0bCoDhtfE6xDW/vEQFlanFc38dMR5+Xf"
-    "nMzTulUjAdUbmnYP5hrsgsBBAZswlIT1Ayqn3qcr75WWnNuvjaobSRg/9fA+IdtPsKq0mcPq8hkIHRtz1MRq3lHVh6AL"
-    "ntd3TRMF1E6mxbeNiOKNX/TYzV1unOsGW9zr0b0y1rNyDP6U3K7hlgn3aKmNUTA8WF+n9UudpoXZzvL5u8uT8zO33ku+"
-    "7+JX1VMum6+3MgvQydomMx2kRnvZXgwxV8XqEfoQ02LSYwSe23zqVJqIB5lIoHTVgKZz1ew9uw7qBb8BdAXVL3kRYoU0"
-    "cmZQEUyJ0hwMY+UmyxqKQaO1H3Kt3b/pUFw44J45d2vv/cYL+aPPwVwipv0Lra26yF0ODYukKO1AVk1vwl4QMpjsZv/a"
-    "HRqpldUvt056kWvTXr7vw7Aq6Tnb/I0Y8Xha3tqzd9paD2P15dhqQxJ9UlB3O1VeCT/g2Qg/GjOfjKGfMs6nOotf1r50"
-    "A1Rs6w0yNA4U51oD0O0afW7ZrbWJmNto1bo2mr0pv+LDB5/pT/HZuEx0wvAjgtwfDfkzDICwW/6L4wfw/nPp2OnRc3jg"
-    "2tzIhR+PSHN4xT1ckTIcWu7pkhVe/gCXXztwn8VjUg5e+duXuPR6usFsPDhxMHLeI8LLe+JNgreC/3ahF7hQHfsTgY8H"
-    "8Wb9/UFpEoy9cfkHQXGz4ME+cV5CaGL+CwA1LmPAnGmWxxtiKEFf8GO1HjkMPedwZ+6U8xqtvmY1BCOwug8eUDiBLXaW"
-    "/wZIqt6g"
+    "eJztWwtvG8cR/itbpoAplDzRkpzWpCrAcJxErSUZloqgEAnd8m5JnXWv3N5JZmwC/TX9Yf0lncfuPcijQktKH4ADJBHv"
+    "9jGvnflmZu9Tx0uiNFR5kMSdYefTuDPPkiLV487w8nLcGXd6+L9rFYYJ/D3unMuFoF/OuDOBf+ARLBDJ2LdT7NjLSW8A"
+    "k+FJvx/LSMF4GBwnsaKFcDqMoRWyJMlxNu1Hr5adXicMI80k5UkS0vLwNy81pH1SGu4r7WVBihzQi+8Sr4hUnEt8InBu"
+    "T8RJLjwZhnIaKke8kd61cGnVy4mDK7oi0CK/VkKn0lN9rVKZyVz5wjAnUplfi2QGY2BgmiXzTEaOOI5vkxslJO0ipBZu"
+    "usivYdcoiINIhk66EIe4/pHo9z9oePHs8FaGhTp65oq7AJZ0zW8XFvnL+dmpSKYflJeLSObedRDPYUOZ0/LPYPUgTov8"
+    "3LtWkXRHIsiFjPWdyrQAqfJ0Fd+qMEkVPBE695Mi7wn303g87iQ3+N+hyLNC9QT+7ctc8jPHcZZuT9xdJ1oJF5+7TIGC"
+    "TWGNalfRlSJTughzpgykgbKVsSUcHrBCpiA9lAhtzlNqm6GwM5AciBZmmC2DXKtwtuOIV2Img7CgAcxgk4eZDLVhQmVZ"
+    "kvFTGnITxD7+n99GSms5V9UDkCmRsVwaBUigP+7/orJEqI8gUS/x1Ui4OEaDCRWa18b/Sg8t6ipTPxdBpmgXFw0EhMS6"
+    "jNXH/HICgkRLspYTBjEMyBORFbHAEU6blWgjXis7LdStyhZ2lR7KRhCvmoRW0qpRWmEClsKiQnF6RS66kcqlA8qOPTTk"
+    "UdumrFnx/s33Lhj4HDadSu+GqJ8VYShyoHanldx+f4rm4SJTGkwlXtDx0kO2wrfEM+ssqKnDcFM9IIMmfbjGYoO4R9Zc"
+    "GjLKTyg4sQ6d9toRAL2gc1ik7BDYAGkQHNBUZXmg0Gt8Wi7hUd2Kt5+47K24HOMGV31O3S0+jMhym/ponWfgA8yOM4lH"
+    "CB/fJVnoow3Dc+n7AZIhw3f19eiEPJTv8ry2U0P7lqeA/LYdPyGSYnAJ5H3L1aR/FoeLH/HwdYbkgUiG8BecqVtlXvCx"
+    "RpNRUZrk4MNrM1Z0wXy1KuM9bNdiyei+wU+ZY0Le607SYemBF0D7F/AIfHkQqSFNzdQMnFTsKTxUQTwex/iUF3iGZp/d"
+    "wErkw+B0NM6bA3MfYQsw+z5TaPJ70SBV0vE3XKK4tOi6JAQW2ZDO+w4QR+Yxm2m1qmgQupqrjDajQ19E8HzQsMIBzg6D"
+    "KNhu8vPG5OcD/KfVjmaME34rs94k1l+XBfGr4nl+fQ/DbaopDRBMhhfoob141wAxvByCm1EFDrmHurh8Dd72bGbgUBud"
+    "9ccxbA7PJhtoY5YZ2CiKTnQQRgLnCTnL6aSAE5Y6dzac/BlxboVXk1LJU0n9b+gekIRUxT+ha6yPXy4JTHJ8ZTjphYFO"
+    "lUdCGDj7TJ/1KybI0UOIwNpKa+A8dwb0dFpkc6UsDNBXHB1p0NGf952XrYZQX9a6LlJ1vqD3paDSICXR2kcosXmYTGV4"
+    "JbP5GgpmWMmybnEVNV1Z6a1SZjwFIZh7YOTIwiXCq6KbZKIvZvBfitk7jHnI1yHqa4LZG7UAMDhdCETV4CeNYzK2WuOl"
+    "5tT1dZJxtOsnG9lTMTkXMMNKCmxo2/FuABCwAWi3JwihA0sULbrGXQ0ZBm0itj8LQtUkEHOFbaV/lwW5ElVYEQiLOV8B"
+    "yMii52A0XeTgyjmGgSnNYZQs/CBBglUEaNsHGYM9JkUGUQBgOlg5uhw61InBoO9eXfzY3+shBmdISayWO4EaFdBJ+1nz"
+    "azLtq2kxb7I7heREyXhbjkGxd5CEQJqFIZo4Qt+Vgas3AHd9VwzJiTGMmmsDrrNtt/UkBMewgcytewsMgtXKSyCPRdm5"
+    "ZkeXSWrRfiQ/1s21NRpsQ1aR17UPmqjoqSJEbwXJaHkLysbT59YxfHcwBMsRFJVHAkwkBg3PFe9gckhj1TyohS+dBmHY"
+    "94PsETZNqd069qoDE+CRmGghwMT0R5hYCg6CmTauXvimJkB+C72csYFnegesT+eIGIFEQG+xCbhNomaBQsT9cC9LzpNZ"
+    "6wnLJB7dfh/rHEPBNCcQBolw8JQ5wlGyBj/JsRbBOlglTX1MQxk8KgTw3ncmIxcJvQFbYVfvwV5iliXRVpKivPDhtoNJ"
+    "8oZ08lMAaXCVD2OoWTJd3x+/fUOatbGoPYEUXXsOTKWBxN1yBj4kU/2oU03aNrIYCnR4xBMCnT6pmLijioBEpaPDtgfz"
+    "YGdrOqXum+qd8h91YJr0ckwiiVlwcK1iLDeBLSIPi+0phJT4rl+Dck9IJkqvtrI1DYxzyfYEEoNPgJ9wv58LIAeLjqev"
+    "Tt40Q42GSNfNVKpkjjXInZE5bnEyTXy0h1hMFQ5TYNvuSqXJNXkcqYQKqKtsLJReRU2LR4nacLVg2FBj5ZmtTMGrXQg2"
+    "luchHTrKqonZWZDpnMtDqLaEcOENVjS7sVKIVdYEwHsa8y+1SUqHwAwLRpQ1XE0XqdQa4XCLQtGbPlXwsCQgoI3Fyet3"
+    "ZFF6F5EVnuhgBrxvbWqRlz4OOKnsVq0RVlIlElALecDtrZ947ZNwHwfqzMkEFm0kM9EXYy6vX2RckN+WtjL5ehJdmtWq"
+    "2um2ZIDNhuETEAEG9AoBmTjHBUX3/K/Hb986kb+zBUmYzZRhvh70xSHH6iPM02TpbbRcaHO8EOOvhvHuLJTzHgbIntFN"
+    "T6SLNEsoWYMwakIRk3ZHZf4c3JMEUFnEvspsM4MaJrhsBim5LotgsNKtihFv1/NlhqOc9QJ4viqz4AOsBaF8uXZmxfYq"
+    "roFi9A4kvS7Ye8/GgB4DKKKFQhQSBGwFWRIT2mO3aSfvUJ2ca3+xoG1rGBtRDbYhEP5Xvq6i1GxW4X5x2hMDAuHY1Nox"
+    "hfchF+M5hgBwR1/BJftIpiQjJDIKfD9U3EzxksyHFFnhWxgKybKG8NAsJ5plKAAwioaYgkW/Hv3ZzAJwA+sW7Ct3Z2OF"
+    "n8uUGtxZHvxSyf8k8SFfAvvIM1gmT25UTOSTPZT6QDgAke3wcxBd6RxA6+ejnrg8Pj2/mPTE4eH538+PjijdBGNCb68K"
+    "SP2AGeVTVhtkYgryv1HA3FRhLwXEl9wAbghuVCMB0kmZlYJw0cBxa4yltokUY1yiXhyQykwVQHyhc1NQucC5U5XfKTCV"
+    "w/LdFcrJKPmIFjvc3fASsTiaiGn4IQV8pKQweXe9KWaWGIpCK2rW8WxWGVM7SxAgEbAmGJOwjAOrFOVlig4NnAfBv1bh"
+    "uWE7BWiR0WREmrbUe8hzhghIjnhNA9ArsC4uET9PjCp/DXCT5dW6juswu8chG205oHmmLARmDoR2m7B1iFIBxS4AMMSB"
+    "vgbLRzquVlAyLIK1ozAEk+wyQBenMFbSGJY6WEuMFq7BinLqnRL6kHAesVZS1TKJuamCk8tqAY7Mr+o1Dw+oDFRBTCqj"
+    "EGkm4K3hW6CJfPnzvRfsklAb2MxUvinz1tvlD2ouqdkM/DQbRSkreuPJDPIfODumqKhBCKY41V475D+/BPuuN6EwOHH1"
+    "6ErXyvG/L38Aa3me6uHuLjpqk/o6STbf9TMQ8+7eYG/Qf763W0v8Qc7rFe576vrJDf8fvJUu+0U90+HeXFJHHztubx60"
+    "VLpxk3LNSbPM/gW0lS0M017eTB63trdublDn+z5muRW+ecQ1l803vQY/ki3Q4a6MKeEQSRxEGoSrXN0jVaa6Tt+k2e0o"
+    "F5FZJtnOIT2NNm3RIhjbdd7MGp7UTa/XSS7Xmyw3m4lR3mQ5KVWpecDqNYLSKV+xnzBdQy6JVj+yIrVpfhRoPNpXPuST"
+    "gMdiz+R6Kovg+JfFgFrRtDCiJSAp0fcyu9YtlO6HqDWIjeKXPes3dDOmWuzKrEPTJz3T53w6F/Bf6pg34X+NnlWn/M6k"
+    "FlSe4+LiSLimrvf65Lt//eOfmLaD3u8Q1yGIrdUdn9iTlxa57sovJ63OfKPb5hZppTBTQXV8dWvUs3s7cPYdbrgsNxuU"
+    "XXXy/9q4fzLt2BbprwRZDlorPaaqq7p9LbLWol+pjXC7/kGLmZb9/1m0/3oX4H/7LsBXBPYVgf2HEFh7lKpFo8Hzvf2D"
+    "F9/+8U8v5dTz6SLSshXtlPcGVmcI67DFQBhvK9hvMvRah0hf74I99i4YF0dLeF2dwhUMjVn5FV6YNQTUz9Kmyu2rWBRw"
+    "DAD+YAnOXkkOYh34KNtrMMFQZVixSJMsNyUeKabF3DG+t6TFAPAVQva2JQRQERBAZVspDPwXYMXc1E6y8l6O6R1r0Hem"
+    "PhDhIyxGcT1ExmuEtWUjdRIPtiTxotbtwgYPCsJXXkBVdyQQABxtxZ2hkdCKg8zlZI2mDflNnaxvX24tOshbbhAj5msU"
+    "mjodVt+wtOQzUTgOHfEaWfWEqmFOew8REigDSNO5KK+3cLkdkS3dVbElozoJa3lik44X2wolB/SBe1NKghU0up9hC4K8"
+    "/ohKeFTWMw2FgDrC2BJYrFG2mqM2CNsfbEnYcbWK6L7Os7D/WuyK8+Mfjk8vdkZA7hVffAeS+fZQm0mv5MENSg72t1VV"
+    "uYjowv4Xb96f3EcAXzLE1k5nCEi7P47R3Q5F7ebfOK7tgW8uqBFAb61V9EncWFx2xN/oIhZelKGOEVcTRS71jTFfO7dL"
+    "ufsOd8SBOFObpLYIWRrd2Vi92ucgRViHlXkwDTCXQZrem1uN4h3f+d93Xv7Bfrxg7//jRARuiMOG41jY5hrON9ckxzHJ"
+    "4PB3/b74QcWKP6aZLgSXFrhobvyndtLFCJJoOosKXL0DxB+N43H8jd0Sf7jmb/pUR7YIjGZ8I15jxwJcDf7si/csktZP"
+    "c1xzqwWsfJaEVJzG2293fAVvHphuK17wA7iOt1hAxjjatsqM40AvUh5r7AchCz+Z9htnoMbBEB2Wjx71BTCddSylLV9a"
+    "vD47OXl1+h22UIxOXbrq4vYTuq/oAk2ckOFOAFO8PFysa5u+AmIkbL8AsvmS+SAHb3oWngcYkFtK5XD7sU2JhkV12Pgi"
+    "YR3a2icGytLivLqJn444K//mZJ7WrRoJqN7QtHsw12AXBA4K2IShJKwfUDn1Pl1587Tk3H6PVN1Zwviph/cJ2X6kVaXN"
+    "HFaXz0Do2JijJlbzFqsegS54Xt81TRRQO5kW30ciijd+82M3d7lxrhtsca9H98pYz8ox+FNyu4ZbJtyjpTZGwfBgfZ3W"
+    "b3maFmY7y2fvLo7PTt16L/m+q2FVT7lsvt7KLEAna5vMdJAa7WV7McRcJqtH6BGmxaTHCDy3uXJSmogHmUigdNWApnPV"
+    "7D27DuoFvxJ0BdUveRFihTRyalARTInSHAyjaqCTWa6hGDRa+6nX2g2dLsWFA+6Zc7f23q/AkD/6YMwlYtq/4dqqi7zD"
+    "oWGRFKUdyKrpTdgLQgaT3exfu0MjtbL65dZJL3Jt2sv3fTpWJT2nm78iIx5Pynt99tZb62Gsvi1bbUiiTwrqbqfKK+EH"
+    "PBvjZ2XmozL0U8b5VGfxy9qXboCKbb1jhsaB4lxrALo7Rp9bdmttIuY2WrWujWZvyu/88MFn+lN8Ni4TnTD8iCD3R0P+"
+    "DAMg7Jb/4vgBvP9cOnZ69BweuDY3cuHHI9IcXnEPV6QMh5Z7umSFlz/A5dcO3GfxmJSDV/72JS69nm4wGw9OHIyc94jw"
+    "8iZ5k+Ct4L9d6AUuVMf+RODjQbxZf39QmgRjb1z+QVDcLHiwT5yXEJqY/wJAjcsYMGea5fGGGErQF/xYrUcOQ8843Jlb"
+    "57xGq69ZDcEIrO6DBxROYIvO8t9NxOuX"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1448,6 +1453,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1630,6 +1637,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1871,12 +1880,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -1894,6 +1905,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -1919,6 +1932,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2374,7 +2392,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2451,8 +2470,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -2991,6 +3011,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5292,7 +5330,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -10599,6 +10637,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -10633,7 +10674,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -10705,7 +10746,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -10731,7 +10772,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -10746,6 +10787,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

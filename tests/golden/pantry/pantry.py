@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -128,12 +129,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -150,6 +153,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -1163,88 +1168,90 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9LnXSA2TpIdOzO7kb0Ggkx2xneJHcSeCw6WYLbElsQxRWr5sKNNDNzX3Ifdl2y9mi+RNm0rmQvGA0xi"
-    "k+zq6qrqenVV5/PGOJwvfJN4YbDR3/g82JhGYbqIBxv98/PBxmCjg3/FSTi+hJ8HG7+E12qejmcqnKgwMMpLzFwlMxPB"
-    "j3FvsDHswOeRyQd84J+VuTLRUsUz4086yg+nUy+YKh0DADUNTTb0WnsJjfsIP6g0SDwfwavEm+MMKl2oMKInY+37JoK/"
-    "grHx4311FqVGXc9MII9841qgaWwI5pm+NIQ1IK8Dwr0DOFwiKhMvihMeDxPDTDiHr+EZDICvAldNYObrmU4s2EUEpGNs"
-    "fQ8+xBH8LO4glovIC2h4Xx6r41fv3qjzbvfVh5/Vf716++ubYU6xMI3GpgzMPmVwkdEuQ7PP1a8fjgDAsIwNMWwWLhaw"
-    "rC7CYnpGsFyllX2jaBa7JFxwlAYBvgjTJGfk2FswUqfpdAqsBAj8UE1gvmysFyhic4/QGcL3IFZzIJoVJCsQ58PODv6B"
-    "zwJYDDyaaD82sohccvhD/KzbjRODEolgZYwIog6WCsQVpqGJYVBRiEogzDgkbEpAioNYSO7AT/hYJW8Z2TAylXk+0gZJ"
-    "QhrIxKVvR6k7NUndynCL4fcLE7gdJK9Jo7C8SsEl41ERCdeLZxWwZyBQ+BjBjsPwsoDGGKQpNsLzONFRYiIaM9deQD+4"
-    "Jo5NJJh+nHmAHQ/izVLCqyDLOTURXx0k0bK/ve0FVyYAKi0JdPY4CBNDDLIEx7miMExQhEgVEcNuNjobvj+PWVslYeiT"
-    "jMHPgZ7DpP3BBiiZhUV7HHkLVG704qdwnM5hbo1PFI7tKJiWdIke+aan3mhYmkNQz4c9hOhYZRAv9NiAIC10pBPjKpFw"
-    "tdAJqcNkBh8CU6aRnvfUUXAVXuKGQ1io6JzFMpnBrLze3mKpDhD8oep2f4vh+bODK+2n5vCZo649gOjI7w7A+I/Tk2MV"
-    "jn4z4wSEPhnPcJ8muPcQ+jMA7gWLNDkdz8xcO/vIFB3E1yaKSd3RcANU98MFKkDYqy7s8o5yPg8Gg43wEv/sqwQ0aEfh"
-    "z65OND/r9Xo3Tgf2eQi8dvC5wxgYmBRg5LOqTVQNceonjBkQA0kLelYQhwfMjxEQDwlCk/OQwmRiTZCyMEKm9JIYDMdW"
-    "T71SE+35KX3ACyyvgWSHF2GiKIz4KX0Cat7Fv/ntHCRaT03+AGhKaNzcCAM04B90/2miUJlPQNFx6Jp95eA3sEeSNGbY"
-    "+Kceo0BdROYfqRcZmsVB+QAiMS8D8yk5HwIhyXKJ4PheAB/AdgTNq/CLXo2QxEJdS7pYLKkA6SBpFC01JpplqMZILD9E"
-    "K0uUQmqO00Rtzk2ie8DrYIxivF8zJ/NVfXjzdweegtpXIw0mHHGfpD4YZMB1qw5Z0GgoGw6uKGb1jFsr7rMIvqUFM8O8"
-    "Ai9kLfkDkmZihiPi6gUdEuVMipF4ysBu7dFOL8g/MAUVw3LByoClj1VNBCOjxEM10/98cwOPiiLcfuBNp6hucmenqm/u"
-    "8pYehng2dfHrOAFvY1qLxUdWFCAM4SU4UCjiqFmtsJJ2ZYiocbXrejhU+++Ls9LGqqfYbSNq0DkBQpAfyErTWPm570pv"
-    "yMsAF7HyHvaxmaIBa1xmPhAXnHiJzyOPgD30doUHCEkHoM/Icghu6JCdBP7yF49wIPVJy4WfQCFcGXlhCeG5Zr4AIxck"
-    "hREVWSq6zlXCtXelHypX4mjVk7NJvktOGH000ajSN/p7xIH7C1QbVMVutGe9HTBsw8uC7D6CmVkws7Ij1xPcPJjN1hku"
-    "DQjS+Sjjs2Xh853ezrfm4gh8GqODx3NxLTvSBo9VHq4vmPy2ViABvJ9MwNcxAQ9QG0zUssgxfRtsgHZrvDERQvH0yP++"
-    "1uTvgbSRD6c0xu6oafqSW5iAGwK6hMP3wSDApwzgGfpu0SVAIi88UGWXsQdjHyG2MLq91J6VUNXkwcoqkVyx2nSICEyy"
-    "PvmsWz3mVjiZxKZRNDC89QJvngK/+zslpbdzQ1mYuddu8POKxsT/alXX5KHb63FkvZsWtF4TTJPZPYz/WVEAQWQYACUr"
-    "xjOIkccJhGfCCvzkFuyC7DU4Eye4jvMGPMsGy/fh2bABN16y1TA4BW2EfYXjlJ4kJsr0cq/B2Exo5ZZ4BSpla8qw/4oW"
-    "CVFYmOBjGPluWW0MOzYPtJIEWU0B5lruvsnAOnNyfxA6mlL2ZRVVTpnVGq1y4qzMIrLWJc1pE2q3xWK1abUyYKbusOqa"
-    "Z8nQnJKt06I1GN1nbCPtONPXsAUq+b67qGfzgLWMqMn51RON0nY2cy3oppFHYBpygBkG5cc5md9QyEPhM5qkmY07JFcU"
-    "mXoKtxw2B6t4ZrWKXix8b0x7eBsTc6J1VlYg6coi9vmjHPOzzLt5RgkxTOaDZV74GhiMKqQe8zbDSpQ+A73h66RIcfuo"
-    "QnmgRrz9GZG+qRA/830y7E8kadFRoyUZ3HpsGz5rSdd6PH09gtBHEO2NJBGdIUuvK9i+EqeS3hG9RsvExPU4N398Qzlm"
-    "TrxxlnkMym1hxjRup7dXxoQxpmcgbrGF/7wHoRM9HaXR1BibHYwvOG1GHx3+ba/3sgE9hqtiE10ZF3cxGC9QAH3K+YI4"
-    "ZEdNhWMinSUXyQf0wylnBTFOwSfg5kGIIhSxbiaZ5WRJ02ZGbQEKyS08Qus29cOR9i9AF62oIU5ilz3ngltXVRM1Cxav"
-    "jvKltySt921ylrLjahMMTpfMDiUJtzjDSn4psrScOr80S6AkiCim8MGnFSdSJLGwloIDDoYHzz3wcdi4PBOQIwguQ04F"
-    "dgrarV0SrrCMuQaPnc4DMBOAPsumuJZ9Trs2IdudeL4pI4gHE22pf03mPA8BFGpIPhxBe0mk58CBdokNeucgkyB1qeuF"
-    "iLCZj4zrAo2zE8pNTY4BKjEKUyTj/f7V2S/d3Q5m/DmDTUvNZgI2wt5nfKz4lRftmlE6LS83Sxu0W3GM1iABN9VgOEUr"
-    "Qj8zArdc8umrs2L4FIpg1OVNWkzL+ZvSOYB1RT1JmUt6BmnnyIwOo1TD/bn+VBTXWs+9DVppUuQ+5gkyfHJvvlOJOmON"
-    "qgl3n1M8M9jc6YPkKIqg9kVtKfDLmJ98YiVSzR/VrCteeL7fdb3oETLNzuNKnFwMImGNtIgaBCT+eoSIcQEAsZoNiHLl"
-    "AJL0Fmo5kYFn8RZIX5zQEf/Eus6rSE0847uP0bKkPHlpHWUXiVu328VD1X5WtOAvJTETJZg6IGlwwwQPPpkHVdTMJ3JO"
-    "HoMcz30t538qpDcgK6zqxzAXu8htKEUHUQ+XHTySazi/+uxB6JAfv6GpuWG8/n709g1x1tqi+hMrtWn3gZxrErlr9sBv"
-    "4Sh+1K4mbgst+rn7i0Fpl1hMq6PzR41MR4VtN+aLrdZ46rgrVUTGfdSGKePLNokoZp2DPKOKa1i2x9D3w+tuIexeI5pI"
-    "vQJkKxpo58L2CNIC1+A/4Xz/SAEdrHCgeqOSqQHnT21GZmF0ggUPW/uy3YJwFLooD4EaGfzMgGw7lXNtR3JuxBKqK6ku"
-    "YynxT8FrWj6K1CSlsJKKY0vroCw70x9kApkSktdHKfjNwBj0RFaWx3QS4c54RSwFswsw5xSjXIyWCx3H6OzWsAt15bpM"
-    "g0UB3dVAvXv9nh38bUqowCtvgkmCtoI0Hy8e5xZhuLGCWIaVCiHGIf3WXrZprV0i7uNcNtl3sERrp8S2okVl+GnEtT1t"
-    "ccsitrXwUqDlhRht0QCZ9f01IAEC9ArdLXWKANXm6X8evX3bm7tbLVDCWCUz4kWTrg7YEh+WN2Ksl7FsL/Tgq0Z6c+Lr"
-    "aQfNX0d4AyHrEoJWCsXASIqhYdQ465WA8tHgMqaBayJbGEW1Vwg28mDR2XEEQLoyAXrTxSCbnU2OacE1vshi3BeYlUf6"
-    "8ilGFmYHBZcXtQNRbxPkvWM1fIfdI8KFDBAiBMvyojAgX46Voh28RUU3fAoTKJq24EGjz4IlTejcZ76fyjGVyXKvXh13"
-    "1A652FjJtyVVPH2u7GELAW456gqO9Od6QTRCJOee6/qGC7PGYeRCAGzwLXwKoXAMyr98sCNgSL2zj+xScnLCR5ZlHx8n"
-    "sGrBvnK2GuuFOOUQgzpLvH/m9H8XuhANgXwkEYBJwksTEPokDxk/0NiD3Tr44s0vqD7xy2FHnR8dn54NO+rg4PS/Tw8P"
-    "KZjcwqQehJopBHawGONSzOpFagT0vzSwuJHBuiyqhQGvwLs0pfAmDrOYE4iLAo5To6W0BWkBVl9QWR+gyotKAfk0TiRd"
-    "coZjRya5NiAqB9m7C6STMPmQgB1sN7xETxtFRGoHqe6XtpRWElUXC+wERF+lnJnVPJpZxthOQnR/yG0mJyVkGnuWKWYc"
-    "Gdo0lBWj36rOtyx7AY5DRIPRj7SHbgc8po/uxiHDFPc7d8XVOXrHQ2HlXe40SV6hgnHVie6wyUZZ9jiVz0kfEHNAdLPs"
-    "lPaRKsDYJfgMgRfPQPIRj4uKD+wFlBnyfRDJTXa/1TF8q+kbpjpIS4ASHoMUJVSHSbVu2ueT/fxUiRY3MrBzmS2wIvkt"
-    "f82fe5TkyR1ISpIQamLwVrxXwIl0+fPdH1glITewMJLKQvhUPC+/XlutmplMQHezoGT047N0HUHEA/tJ0ogxEEbSUXXZ"
-    "wuwM/g5fNz8uu6OgDW0Xp44u4sK56Z+zXwYbsyRZxP1tyj1L3NsLo+m2GwEXtnd3dne6z3e3C1E/EGH1KPKWA9jwkv8G"
-    "ZRZntSQdKab9I1VJoFEZ1J9b18wUijgSlYblE957UDs7PZfa3GZScF1w63N1KhtuhmbriJu/mHkrlC++BsUZLdHCVL7J"
-    "q6BINBLY3dVV3UJVxrqI37B80J4B0VGkeRPTyVB7wtiq3ealoWpqer2KcgZveNMsJsK84c0wY2XMH1RrsDMrdMGKUQpW"
-    "OMOb/xKlC5u1mHsx6q0L1+DxsAnGErqaaA66LcttFHLAqZA29z/JGnOwEkaX1DKQf3lhPmm0SITxsCP1M+vTWP+vS4e/"
-    "Up1r0SblxRMPMUpZn9G9Em5ZrWuTSS2Vx34nhqq+QuhJrz/p9T+cXheVLQ6cqI2C/iJ8vxfl/+3r+795QfzaYpRCz2iR"
-    "uned9pYK578zbV9STU/a/knbP2l7xor11vel6tfd4/M7dMUUdXkAUvE4/35NSSfpn/k+VPtTxunJVj3Zqj+UrbKaeeKH"
-    "KWv6UnUJvO6izv0blWo8zKTZmmc6cqJ5lJ1DVeD/Psbv9+mMrNwKkKNcnfC9FAxQSR0XBO4rR2rxXr/76f/+53+x1AZE"
-    "7ZqyXYBboVZwzXFOtglWLeP5sDbOabR93IKW81SqHnuuuRIObl/t9PZ6tvy/UYYt1OH32hi5Nu7YFrQWPstKXXjetXb/"
-    "dObOSsUTt0M+CJi0RH4fLtNTr+V30mv55PQ9OX3fyOmrt1IFa7TzfHfvxQ8//uWvL/Vo7FKj902D6yRFVNURyipstaNE"
-    "2yrWm01e1OMUVcNG/kP12t8UDm6fuqifuqgb9sTv1kWdNY4+NVObjBtfs5m6QvCL5Kmpen1N1aXsSe7xVFIkWNd4gfcX"
-    "irIv+i1NactXgUrB5YBQE4uY7QWRXhB7LirXGYirbyKs+VyEUSJFslqN0mlPCJbhIvmVCiK7bRGBCBQQoMJ3rSS7o6zW"
-    "wbNM27csvXWxwXt9fyPE91E0uaJUByuI1SWbiii+aIniWaEbCFtkkBAuKE7qW0AEIVimqThdv69iww79+XAFp4b0VRGt"
-    "H1+2Jt0CgneMx5MVDKXSGeuX8RjYZaTwO3R6V9Aq5stK4rT7ECIBMwA1MDBZ+y83LGAWoXD0XEZhJQ1YxuOHtkRJINKT"
-    "AxKuQab+VVtSzfD3qQiaCqOlJcOjjjlsqliuYFZNQZYQ29tpidhRDkVtvk4iv/tabavTo5+Pjs+29gHdC76HFFDm7uo6"
-    "ka6kOUuYvNhry6oMiNqE+c/efHh3GwJ8tQM2x2z0N7rd7iBA5ddX+TUOg6AwBb74OjcxUAtbT/1KXe7YhUwNO1zMrRJ4"
-    "KbIvc2+SF0Mz8A94JNnBbOtWqQPONqqQ5MqF4eWrFHq4RKyMB6sx8jAPhYv8IJdTqPd8p+te7+W/26tps0OgQYAxN4bQ"
-    "/UGgbLcTDpfLLgYBkfTg37pd9bMJDF+UDOaLDSu7ZqKO495iua/ckLa2AS+9B7gfDoJB8CeZEX/+StdgyC0YONmf1Gvs"
-    "PgGlh7921QcmZt2NzY60H8N2m4Q+9RngNQXXfFfC1JPGObyJ4VlMbdLAHPzadj2JBkN1lmGIzj4u/qN0UrHXKpqO0aD5"
-    "HeI2od+zeK7ewPv65N27V8c/YS+MiIJDHclON6RrJRzAiHNwOA9EpuOEGiwrQkJXQ3Pyw14LbVNkckszXsiRjoHaTNn8"
-    "c3sDc5YAUfme5/seitkM+0SyFwScoYsZ76mT7GfmJsHNO0I8bL6Qvh06TCZNCHoSlgmfEq1+RtYUG66yC0KyldtLqvPW"
-    "cjTjIGbNNLYXd+fOPxv3m2dAc2ywomak8l0j8T6wgsd1HWmGAZ6TXHHXOCHcdA+0ndvh/se4tChu2UHxt2EOCz0nHDR3"
-    "3XDnC7faUTdKyj7KKpy6C57L4mX7A0/enx2dHDvFjsDb2vfzzsCshe5KRx4qetsqSHuo1CRo23ttPFzwEvYxyiMmzsF6"
-    "SNlwJh9jHUWeifM2QtxSlQ5Cp4dcwWvjHUWHXwyElkL8OBbPTJRNv6phVjwplFh7+fdKF/Um2aYX3PnIPXe33guO66Mr"
-    "xB1Cpv5a71a9gFtsYZZhmomBzlsXyf8Dy8Nol7sQnb5QLTvtcIqop6iBSRHccpt4nuM6br5YnJb4Lrt6wV5MULcR8+vG"
-    "q01lqI68osbJs4jwCzwb4E3jcs84qijRO/k+vF8LmuMhW2tvAUDRQGKuNHE5W8LNlh13Nu3mlNrtHGvF3mQXv+ODL/Sj"
-    "+iLaEvUv/DI3mjbPF/gALHX2P36/A++/ZDqdHj2HB46Nzhz45RGBFkPcRYgUYxG49YVLDP4Fgl/Zbl/UY4IehvzjSwS9"
-    "GvDwMh4cugiddwnx7K6fMsKtAhAL6AcEVIw+CMHHhxECf28nEwn2/hH8g4IBAfhij1aeOfG0+Hu49AhGnDhpeAwa7Ce1"
-    "lOCWAU12R69jLQDxvGF06/6UWjjouAOQ9VQ8186AbqIsdG3leODuv+FjjDpFfEcdiINMOWGvQm5gYm7Vwao6Oui83uKC"
-    "kdG2OvC9JPEbZKDuX+9R8i/2qNOzkw9Isnum5G+bSBLS/M/xqJ+OTn8B+G3z1bCGJsAFyzvP/Ekns1bc8Y69+eJnZ5HO"
-    "hyyT3ECh7N621dwyoN4iA9wSKiVhUT7vzsy2xbOQgQXANcnTloBWUqQArTGtWcskC7PMpgnG93S1gvMZ1jc2MwohMdjB"
-    "HWFTzfX8JG7iLQno1cO0Gzf/AjLJIg8="
+    "eJztPYty20hyvzLRpcpShaRkybuJKa1SLq93VxdbclnauFIiSxgSQworEODhIZlnqypfkw/Ll6RfMwBIQIIeds61utqz"
+    "JQDT09Pd06/pHn9eG8ezeWiyII7W+mufB2vTJM7n6WCtf3o6WBusdfCvNIvHF/DzYO23+ErN8vG5iicqjowKMjNT2blJ"
+    "4Me0N1gbduDzxBQDPvDPylyaZKHScxNOOiqMp9MgmiqdAgA1jY0beqWDjMZ9hB9UHmVBiOBVFsxwBpXPVZzQk7EOQ5PA"
+    "X9HYhOmuOklyo67OTSSPQuNboHlqCOaJvjCENSCvI8K9AzhcICqTIEkzHg8Tw0w4R6jhGQyAryJfTWDmq3OdWbDzBEjH"
+    "2IYBfIgj+FnaQSznSRDR8L48Voev3r1Rp93uqw+/qv989fb3N8OCYnGejE0VmH3K4BKjfYZmn6vfPxwAgGEVG2LYeTyf"
+    "w7K6CIvpmcBylVb2jaJZ7JJwwUkeRfgizrOCkeNgzkgd59MpsBIg8EM1gfnc2CBSxOYeoTOE70GsZkA0K0hWIE6HnS38"
+    "A59FsBh4NNFhamQRheTwh/hZt5tmBiUSwcoYEUQdLRSIK0xDE8OgshBVQJhxTNhUgJQHsZDAmOc34Cd8XCZvFdk4MUvz"
+    "fKQNksU0kIlL345yf2qyupXhFsPv5ybyO0hekydxdZWCi+NRGQk/SM+XwJ6AQOFjBDuO44sSGmOQptQIz9NMJ5lJaMxM"
+    "BxH94Js0NYlg+vE8AOx4EG+WCl4lWS64jfjqKEsW/c3NILo0EVBpQaDd4yjODDHIEhznSuI4QxEiVUQMu17rrIXhLGVt"
+    "lcVxSDIGP0d6BpP2B2ugZOYW7XESzFG50Yuf43E+g7k1PlE4tqNgWtIlehSannqjYWkeQT0d9hCiZ5VBOtdjA4I014nO"
+    "jK9EwtVcZ6QOs3P4EJgyTfSspw6iy/gCNxzCQkXnzRfZOczK6+3NF2oPwe+rbvePFJ4/27vUYW72n3nqKgCInvzuAYy/"
+    "Hh8dqnj0hxlnIPTZ+Bz3aYZ7D6E/A+BBNM+z4/G5mWlvF5mio/TKJCmpOxpugOphPEcFCHvVh13eUd7nwWCwFl/gn32V"
+    "gQbtKPzZ15nmZ71e79rrwD6PgdcePvcYAwOTAoxiVrWOqiHNw4wxA2IgaUHPCuLwgPkxAuIhQWhyHlKaTKwJUhZGyJRB"
+    "loLh2OipV2qigzCnD3iB1TWQ7PAiTJLECT+lT0DN+/g3v52BROupKR4ATQmN62thgAb8o+7fTRIr8wkoOo59s6s8/Ab2"
+    "SJanDBv/1GMUqLPE/C0PEkOzeCgfQCTmZWQ+ZadDICRZLhGcMIjgA9iOoHkVftGrEZJUqGtJl4olFSAdJI2ipaZEM4dq"
+    "isQKY7SyRCmk5jjP1PrMZLoHvI7GKMa7NXMyX9WHN7948BTUvhppMOGI+yQPwSADrht1yIJGQ9nwcEUpq2fcWmmfRfAt"
+    "LZgZFpR4IWspHpA0EzM8Edcg6pAoOylG4ikDu7VHO70k/8AUVAyLOSsDlj5WNQmMTLIA1Uz/8/U1PCqLcPuB152yuimc"
+    "nWV9c5u3dD/E3dTlr9MMvI1pLRYfWVGAMMQX4EChiKNmtcJK2pUhosbVvh/gUB2+L89KG6ueYjeNqEHnCAhBfiArTWPl"
+    "564rvSYvA1zEpfewj80UDVjjMouBuOAsyEIeeQDsobcrPEBIOgJ9RpZDcEOH7CgKF78FhAOpT1ou/AQK4dLIC0uIwDez"
+    "ORi5KCuNWJKlsuu8TLj2rvR95UocrXpyNsl3xQmjjyYaVfpaf4c4cHeBaoOq2I32rLcDhm14WZLdBzDTBTMrO/Jxgpt7"
+    "s9k6w5UBUT4bOT5bFj7f6m19ay6OwKcxOno4Fx9lR9rgcZmHjxZMDiL47wAduwWO74PjsTApuMPqbzlgjp7qTPtGdjha"
+    "1j4YWjHqgF0XAf8EQ77AkHUA2+3CLxu7ZEl/oWnQX58ZHf47uyxuNCDRpbddfPsThaTf3CxlQMgnm/R1bNI99BgTtboH"
+    "mL4NRkn7Ne6h7AqRMwoIrjQ5oCD+5FQqjckEVH19SXZMwC8C5cb5BNgT+JQBPENnMrkASBQWwIao+LA9GPsAsYXR7aX2"
+    "pIKqJpdaVonkStW6R0RgkvXJid7oMbfiySQ1jaKB8XYQBbMc+N3fqmjhrWtKC82CdoOfL6lw/F+tLp3cd3s9jKy304LW"
+    "a6Jpdn4Hb+SkLIAgMgyAsifjcwjaxxnEi8IK/OQG7CL3GrybI1zHaQOeVQsahvBs2IAbL9lqGJyCNsKuwnFKTzKTOEPR"
+    "a7B+E1q5JV6JSm5NDvuvaCIRhbmJPsZJ6FfVxrBjE1MrWZnVnGSh5e6anawzJ3cHoZMppYNWUeUcXq3Rqmbyqiwi96Gi"
+    "OW2G76bgsDbPVwXM1B0uxwouO1tQsnWetgaju4xtpB2nHhu2wFIC8jbq2cRkLSNqkpD1RKM8ok2lC7p5EhCYhqSkw6D6"
+    "uCDzG4rBKJ5Hk3RuAyFJXiWmnsIth83AKp5YraLn8zAY0x7exEyhaJ2VFUj+tIx98ajA/MR5N88oQ4enC2CZ56EGBqMK"
+    "qce8zbAKpU9Ab4Q6K1PcPlqiPFAj3fyMSF8vEd/5Pg77I8midNRoQQa3HtuGz1rStR7PUI8gFhNEeyPJjDtk6fUStq/E"
+    "qaR3RK/RIjNpPc7NH19T0pszgZz2HoNym5sxjdvq7VQxYYzpGYhbauE/70EsR09HeTI1xqYr0zPO49FH+z/t9F42oMdw"
+    "VWqSS+PjLgbjBQqgT0loEAd39lU6t9Iu20k+YBhPOU2JgRM+ATcPYh6hiHUzySxnC5rWGbU5KCS/9Ait2zSMRzo8A120"
+    "ooY4q171nEtu3bKaqFmweHWUwL0hi75rs8WUrucAjMwOZS03OOVLfimytJrLvzALoCSIKJ4pgE8rTqRIYmktJQccDA8e"
+    "xODjuHF5JiJHEFyGggrsFLRbu2SAYRkzDR47HVBgagJ9lnVxLfucB25CtjsJQlNFEE9K2lL/isx5EQIo1JB8WoP2kkjP"
+    "gQPtEhuFz0AmQepyP4gRYTMbGd8HGrsj03VNjgEqMQpTJAX//tXJb93tDh5BcEqdlupmAjbC3md8rPhVF+2bUT6tLtfl"
+    "MdqtOEVrkIGbajCcohWhn5mAWy4J/tVZMXyKRTDqEjktpuWEUuVgwrqigeTwJV+EtPNkRo9RquH+TH8qi2ut594GrTwr"
+    "cx/zBA6fwpvvLEWdqUbVhLvPKx9irG/1QXIURVC7orYU+GXMTz5CE6nmj2rWlc6DMOz6QfIAmWbncSVOLgeRsEZaRA0C"
+    "En89QMS4IoFYzQZE+XIiSnoLtZzIwLN0A6QvzajmYGJd51WkJoEJ/YdoWVKevLSOsotUlMXCU96+q6IIF5KYSTJMHZA0"
+    "+HGGJ7HMg2XUzCdyTh6CHM99JQeSKqY3ICus6scwF7vIbShFJ2P3lx08I2w4UPscQOhQnAeiqblmvH45ePuGOGttUf0R"
+    "mlq3+0AOWoncNXvgj3iUPmhXE7eFFv3C/cWgtEssptXRgahGpqPCthvzxUZrPHXalbIm4z9ow1TxZZtEFLPOQZHixTUs"
+    "2mMYhvFVtxR2PyKaSL0SZCsaaOfi9gjSAh/Bf8L5XCKbCqAqpgacP7WemLnRGVZgbOzKdoviUeyjPERqhLnvCwOy7S0d"
+    "tHuScyOWUKHL8jIWEv+UvKbFg0gtq1qw21BayjN7Mr+UvO87X5cXy2cDdECObIvJL6RTg/XIGPRVVgjAc4r4O24S08Ew"
+    "A8AZRTFno8Vcpym6wzUMRW36WMbDooAObaTevX7PIcAmpVzgVTDBNEJbUZuN5w9znDAgWUHMYaViYAtpwPbST2vtEnEf"
+    "5tTJzoQlWksm1hdtLsPPEy5Haoubi+kehZcCragdaYsGyGwYPgISIECv0CFTxwhQrR//x8Hbt72Zv9ECJYxmnJkvG321"
+    "x7Z6H+O0IgZN9SKV7YU+/rIZX5+EetpBA9kR3kBQu4CwloI1MKNiihg1zotloJ40OJV55JvE1nJRuRiCTQJYtDuwAEiX"
+    "JkJ/uxyGszvKUS84z2cuCn6BeXukL59zuEA8KjnFqB2Ieusg7x1rAzrsQBEuZKIQIVhWkMQReXusNu3gDaoT4nOaSNG0"
+    "JR8bvRqswkL3v9B1BaYyWeH3q8OO2iInHIsPN6TwqM/FSGxDwHFHXcG5gJmeE40QyVng+6HhWrJxnPgQIht8C59CsIyn"
+    "mtWjHwFDBoC9aJ/SlxM+Za1GATiBVQv2lbfRWOLESYkU1FkW/L2g/7vYh3gJ5CNLAEwWX5iI0Cd5cPxAdwAs296XYHZG"
+    "JZVf9jvq9ODw+GTYUXt7x/91vL9P4eYGpv0gGM0h9IPFGJ+i2iBRI6D/hYHFjQyWklH5DvgNwYWpBEBp7KJSIC4KOE6N"
+    "ttTW0EVol6gSEVDlReWAfJ5mklA5wbEjk10ZEJU99+4M6SRM3idge5sNL9EXRxGRckcqVaYtpZXE3eWaQAHRx9NrqlXk"
+    "0cwyxnYSo4NEjjW5MTHTOLBMMePE0KahvBn9tuyey7Ln4FokNBg9TXsst8dj+uiQ7DNMcdALZ12dov88FFbe5nCT5JWK"
+    "Llfd7A6bbJTlgJP9nBYCMQdE16tuax+pAoxdgMMQBek5SD7icbbkJQcR5Y7CEERynR10dQjfavqGqQ7SEqGEpyBFGZWO"
+    "kvehQy5GKM6daHEjAzuX2QIrkt+K1/x5QGmgwsWkNAqhJgZvxb8FnEiXP9/+gVUScgNrOamShc/Ni4rxRyuvM5MJ6G4W"
+    "FEc/Pm3XCcREsJ8k0ZgCYSRhVZdPdKf0t3jDxYHaLTV4aLs4uXSWlk5W/9n9Mlg7z7J52t+k7LRExr04mW76CXBhc3tr"
+    "e6v7fHuzlBcAIqweVt5wRBtf8N+gzFJX/tKR+t8/Ux0FGpVB/cl2zUyxiCNRaVg9A74Dtd35upQTN5OCS5lbn7xTpXMz"
+    "NFv63PzFebBC+fJrUJzJAi3M0jdF4RaJRga7e3lVN1CVsS7jN6wexTsgOkk0b2I6O2pPGFto3Lw0VE1Nr1dRdvCG181i"
+    "IswbXg8dK1P+YLls3FmhM1aMUtLCOeDilySf27zGLEhRb535Bg+QTTSW4NYkM9BtLvtRyhLnQtrC/yRrzMFKnFxQl0Px"
+    "5Zn5pNEiEcbDjlTYPJ7G+oeudv5Kpbllm1SUV9zHKLnWqDul5Fx5bpNJrVT0fieGqr6G6EmvP+n1P51eF5UtDpyojZL+"
+    "Iny/F+X/7VsSvnkN/6PFKKU21zJ1bzsPrtT6f2favqKanrT9k7Z/0vaMFeut70vVP3Zb0jdu5FnW5RFIxcP8+0dKOkmH"
+    "zfeh2p8yTk+26slWPaKtaigREI/RFkj841s0q78nYZyzPahUqZQ7IdsZPnltCzWs9hVZdoRj7cwnOw4TmspuRTcCrAZ9"
+    "bUHSw+UWzBVw1S5M4lutWbaV3XRsRlSo7wNlKn43ibqH9n8uXcZQoLw84XspeqDCQS573FWeVBy+fvfz//73/2BBEWyE"
+    "K8rYAW6lishHjtXcRl617qfD2lit0X5zo13BU6nt7PnmUji4ebnV2+nZJofGHWahDr/X9s9H445ttGvhd61Uvxe9eXdP"
+    "yW6tVG1x0+e9gEnj5/fh9j11lH4nHaVPjuuT4/qNkiz1Vqpkjbaeb++8+OHHf/23l3o09qmd/brBdZJCsOURyipstaVE"
+    "2yrWm01e1MMUVcNG/lPdKHBdOnx+6hV/6hVv2BP/b73irj32qWXcOG58zZbxJYKfZU+t44/XOt4p53bKyYpKAgdrM8/w"
+    "2khR9mW/pSn1+ipSObgcEGpiIba9lzOI0gBvq1LnIK6hSbBudR4nmRT6ajXKpz0hmMNFsj9LiGy3RQQiUECAive1ktyT"
+    "sloHz2Ntd7Z0EKYGr1P+gxDfRdHkqlgdrSBWlworo/iiJYonpZ4nbPNBQvigOKn3AhGEYJmm4iOHXZUaduhPhys4NSTX"
+    "ymj9+LI16eYQvGM8nq1gKNXaWIONR9k+I4XfodO7glY5m1cRp+37EAmYAaiBgXFNztx0gVmE0vF5FYWVJGUVjx/aEiWD"
+    "SE8OebiOmrp0bVk4w9+lQm4q7pa2koD6ArExZLGC2XKCtILYzlZLxA4KKGr9dZaE3ddqUx0f/HpweLKxC+ie8fWvgDL3"
+    "kNeJ9FIStoLJi522rHJA1DrMf/Lmw7ubEOALLLDBZ62/1u12BxEqv74qLqsYRKUp8MXXuW+CevB66nfq5cdea2o64oJ0"
+    "lcFLkX2Ze528GJqBf8Bj1Q5mWze4zxIWKxXv1GxDkiv3tFcvjOjhErG6H6zGKMA8FC7yg1zBod7zVbo7vZf/Ym8EdgdZ"
+    "gwhjbgyh+4NI2Y4tHC5XegwiIuneP3W76lcTGb6fGswXG1Z2zUQdp735Ylf5MW1tA156D3DfH0SD6C8yI/78lS77kLs+"
+    "cLK/qNfYQQNKD3/tqg9MzLqLsj1psobtNolD6pXAyxiu+EaIaSDNf3jfxLOUmsGBOfi17dwSDYbqzGGIzj4u/qN0g7HX"
+    "KpqO0aD5PeI2od+zeK5efPz66N27V4c/Yz+PiIJHfddeN6bLMzzAiHNwOA9EpuMsXKwKCd3IzckPexu3TZHJ5dh47Ug+"
+    "BmozZYvP7cXXLgGiij3Pt1qUsxn2iWQvCDhDFzPeU0fuZ+YmwS26WgJsIJHeIzoQJ00IehKWCZ8SrX5F1pSbxtw1KG7l"
+    "9m7wooEezTiIWTON7X3phfPPxv36GdAcm8Sooap6o0q6C6zgcV1PGnqA5yRX3BtPCDddv23n9riHM60situOUPxtmMNC"
+    "zwkHzZ1D3L3D7YLUUZOzj7IKp+5e7ap42R7Ho/cnB0eHXrmr8aZLCoruRtcGeKmTABW9bXekPVRpdLQtyjYeLnkJuxjl"
+    "ERNnYD2k9NnJx1gnSWDSohUSt9RSF6TXQ67gbf2eoqM5BkJLIX4cimcmyqa/rGFWPCmUWHvn+kqv+DrZphfcvcl9gzde"
+    "x47ro5vbPUKm/jb1Vv2MG2xhFnHuxEAX7Zfk/4HlYbSrnZReX6jmTju8Muo5amBSBDdc4l7kuA6b73OnJb5zF0zY6xfq"
+    "NmJxy/tyYxyqo6CscYosIvwCzwZ4wbtc744qSvROsQ/v1kbnBcjW2rsOUDSQmCuNaN6GcLNl16BNu3mVlkHPWrE37r59"
+    "fPCFflRfRFui/oVfZkbT5vkCH4Cldv/H77fg/Ren0+nRc3jg2ejMg18eEGgxxG2ESDEWgXu8cInBv0DwK9vti3pI0MOQ"
+    "f3yJoFcDHl7GvUMXofM2Ie5uNKoi3CoAsYB+QEDl6IMQfHgYIfB3tpxIsPeP4O8VDAjAFzu0cufE0+Lv4NIjGHHipGkz"
+    "arCf1BaDWwY02S39mrUAxPOG0a17bGrhoOMOQB6nart2BnQTZaGPVlII7v5XuRl8tSjl1lvBAZU3fKJSZxNuKUnxUD6O"
+    "2MGRK69YcOpgLftc6Eff4A2S/2DV8Xs5T2gQx7p/v0nJv9mkjk+OPiD37ng6cNNEkhvnf5BJ/Xxw/BvAb5s6hzU0AS45"
+    "ATPn2nrOcPIFAnjVgbj8Luj64JLaDRRyF+WtprkB9RbJ6JZQKR+MW+X2JHFbPEvJYABck8dtCWglWwvQGjOstUyyMKts"
+    "mmCqgW6q8D7D+sbmnKJZjLtwR9isdz0/iZt46QQGGDDt2vX/Aas1068="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1294,25 +1301,27 @@ _MCP_LISTS: dict[str, str] = {
         'yHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"use","title'
         '":"Take one of an item, asking first when it is the last one, and for what.","de'
         'scription":"Take one of an item, asking first when it is the last one, and for w'
-        'hat.","inputSchema":{"type":"object","properties":{"name":{"type":"string","desc'
-        'ription":"What to take"}},"required":["name"],"additionalProperties":false},"out'
-        'putSchema":{"additionalProperties":false,"description":"One shelf of the pantry.'
-        '","properties":{"name":{"type":"string"},"count":{"type":"integer"}},"required":'
-        '["name","count"],"title":"Item","type":"object"},"annotations":{"readOnlyHint":f'
-        'alse,"destructiveHint":false,"idempotentHint":false}},{"name":"output","title":"'
-        'Read back the full text of an answer that was cut.","description":"Read back the'
-        " full text of an answer that was cut, a page at a time: the reference is in\\nthe"
-        ' answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","pro'
-        'perties":{"ref":{"type":"string","description":"The reference a cut answer names'
-        ' (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"li'
-        'mit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additi'
-        'onalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"typ'
-        'e":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description'
-        '":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"an'
-        'yOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next '
-        'page; null after the last."}},"required":["ref","offset","length","text","next"]'
-        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
-        'ue,"openWorldHint":false}}]}'
+        "hat.\\n\\nIt may ask: a yes/no question made as it runs: --answer use-last=yes|no "
+        '(or --yes); \\"For which meal?\\": --answer for-which-meal=VALUE.","inputSchema":{'
+        '"type":"object","properties":{"name":{"type":"string","description":"What to tak'
+        'e"}},"required":["name"],"additionalProperties":false},"outputSchema":{"addition'
+        'alProperties":false,"description":"One shelf of the pantry.","properties":{"name'
+        '":{"type":"string"},"count":{"type":"integer"}},"required":["name","count"],"tit'
+        'le":"Item","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint'
+        '":false,"idempotentHint":false}},{"name":"output","title":"Read back the full te'
+        'xt of an answer that was cut.","description":"Read back the full text of an answ'
+        "er that was cut, a page at a time: the reference is in\\nthe answer's marker and "
+        'in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"typ'
+        'e":"string","description":"The reference a cut answer names (`full output: REF`)'
+        '."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer'
+        '","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false'
+        '},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset"'
+        ':{"type":"integer"},"length":{"type":"integer","description":"The full text\'s le'
+        'ngth, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"intege'
+        'r"},{"type":"null"}],"description":"The offset of the next page; null after the '
+        'last."}},"required":["ref","offset","length","text","next"]},"annotations":{"rea'
+        'dOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":fa'
+        "lse}}]}"
     ),
 }
 
@@ -1522,7 +1531,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("context", "ctx"),)),
     "use": (use, "Take one of an item, asking first when it is the last one, and for what.", ("record", "Item"), (
         ("name", (), "_Str", ..., (("help", "What to take"),)),
-    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("context", "ctx"))),
+    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("questions", (("confirm", "", ("use-last",)), ("ask", "For which meal?", ("for-which-meal",)))), ("yes", True), ("context", "ctx"))),
 }
 # fmt: on
 
@@ -2049,6 +2058,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2231,6 +2242,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2476,12 +2489,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2499,6 +2514,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2524,6 +2541,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2979,7 +3001,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3056,8 +3079,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3628,6 +3652,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5942,7 +5984,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -11694,6 +11736,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11728,7 +11773,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11800,7 +11845,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11826,7 +11871,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11841,6 +11886,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

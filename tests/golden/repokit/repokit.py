@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -126,12 +127,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -148,6 +151,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -863,89 +868,89 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWc96pi10myY2dmL7LHVbnEO/FubOdiz01tWSoREiGLY4pUAMqOduKrfZp7sHuS6x+AfyIt2XJuMhml"
-    "asYSRQLdjUb31w2g+evGIB5PQpUEcbTR3vi1s3Gl4+nEdDbal5edjc5GA/9oNY4TBV86GycykldK8BXT6mx0G3DDIIwj"
-    "/v01fhISbpjEJkhiPXP3mEQmU0M3nY/iW5GMlLiN9XUQXYlEK/XMCL4FH+jSI2m/SIT0fXr4le9T+/iTa3uip7b/NwqY"
-    "UdR4X8toMFImvVtEsQDyrpQWI2m76cIzIIKxjHzHtGPmstvYgZ7hSrPpq0kyws46G5FjlfrGXz/S12bz4zRQif0cxe5r"
-    "txFNwxC5ljOgIBkhw/1pQjTKyNwq3UqbemsfR/E1R/FYlfr8eaS0yoQbAHdhcENy4BbsnUMZGkWiKVzoFkcix+FXyEOi"
-    "p6qgCIJVIEe1TrtiRcF+/Fkkx8GAfrkYOVUVSSymRmVUNn09a4LaZLymFzJuUU9vRzIBRZ2GvhiMJGhPw/51gsjavLGN"
-    "3Sjdj40qyW0cA9ubwLeCBoexpgtbra9Mjax0xrGv7OQaqmQwoscmU8Mf+rGbDdWKVxg1NznX4/aFpw5bMx3HCVoyst5s"
-    "pWDKj6RWfmbVc1bua+KhaPXL8/5bUh34d7fR2AjDsWG/m8RxSB4IPgM30FK7szFS4YQ68JUZ6GCCbpp+eBMPpmMVgSGH"
-    "KwKfbSBtYiDDUPZD1RJHcjASHrV62W1hi54IDI2YmciBaho1kVomCnhk/ycmMhmJeAj3wI0THV9pOW6J4+gmvkaXjm0J"
-    "aYQ3mSUj6BWH8DpIWpOZOMD2D0Wz+YuBH54d3Mhwqg6feeI2gCY9+92DRv56fnYq4v4vapCIsQTDQu4f5Y3NAwbwgmgy"
-    "Tc7BcY+lty+CxCqYEQgs6HEV3agwnii4ApDBj6dJQ3i/djqdjfga/98W6DoaAj/7MpF8rdVq3XkNGFsYJuHhdY8pAAX0"
-    "oI2sV7GJiMFMw4QpA2mgbGXkCIcLPCB9kB5KhDrnR3KdobA1ThAfn7BdBolR4XCrJV6JoQzCqVYpg0UeyJIyE0rrWPNV"
-    "ugUwk49/+dexMgYwWXYBZEpk3N3ZAZBAf9T8h9KxUJ9AogMw7vvCw3ssFqC28f9ygBrV0wqmPloMuOShgoCQeCwj9Sm5"
-    "7IIgUZOc5oRBBDfAfIPJJPCOVpWWGCteJzsjFEybmWulgbIRxKshoaW0GpQWIjcrKhTnAMzP5lglsgWDHQ1QkferOuWR"
-    "FR+O/uKBgl9Bp305uCbqhzBRRQLUblWS22z2UT08ZMqAqkQzml6mzVr4jnjmMQtyw2G5yS6QQtN4eFZjg6hB2pwqMspP"
-    "KJixLZrtuSkA44LGYTZhg8AKyM5Yw5M6AfuJ99zdwaW8Fi//4F0jb3IyKF+2OZXQ/nHUgt7pQelmk2iwBZU9/8z2QRBt"
-    "0Cny6pvkIQ3gRIQWUBVgdO1NQ4kTFm9wjTLMLzQLk0lByFB6ZAdvt+6xcHsfzJiSUSUZ97rPQvM0+e/IA07iHnvRhzFb"
-    "5WBLTP/3Nt2EhoJ6slOesAOND/pW8L0BNi3D9/khTAmc17maJ8gmVygHNiIjEAv5MqseWkn/LApnb9GUpc8Cp/AJLNSN"
-    "sj+wkcQJqMYT8PlRknuipNm5AHRuYBYFpI9Vc3Sp9mOQqLGpGcW7vGCk1nJWSea7YBzQRABSwYlR4+Vhvex+c5r57ahg"
-    "Ac/Oy6eU2nis0k11uPyYZHgZ9P2nD++sJXTw+uHNZLC7NKgw4FdBZA2tnvUIeC+vocsC82ptTfF5rW0fB1Ewno7RttdM"
-    "kFo0/w17BhQMpQKwDxWRfBblBKpJyVrnOyucDinuV+N03MR+kimfZSjnQrmHZCwfaxLW03k9nb8qd1o/uWyrc3OL6StO"
-    "Lia1UjgfoL+KUA/zGxDI2ziSwvtbSdFkA2YdBogCLkmRBGPVpke1GoKYo4HCqBMUvhNlo/kM40J9DS1RkB+JYkDagmdX"
-    "mrTDh85YR6qk+NhyieIyYtMjIbDI2hQQb1lnHw+HZk6/75tMhckRIipd6uHnhYef7+C/CjdAfD/ODawm1sWyIH5VdLUg"
-    "SpwfmlQBQWW4gQbqC5g7LQeJ0sYOBd5yD3VR+rOMZmfIx2UNnfnLmJGEa90a2phlzvwpSt/QRNgX+JyQw4RmihKhNBg6"
-    "141YTng5KaU8pdR3vxzcRhImKvo51qFfNBuUbeUEFOdbB2FgJmpAQthp7TF9mdOmLBBdBFdjnLR2Ws9bO4x2pvpKKZcn"
-    "Mz1OH9FNhz/stV7W2CRqti1iuuaSSnb5UVCSviGugNlI9NUQ/VM+ywYuigcDMxgdtESvxOswABNHi7agWbZdNGUXMPia"
-    "ElZoBJ/hNX01kdogzvfgA0jO/OC1ha8GIS4OiJgMB6beoGUZBhKeASFhhhg01bNt/+A5RbEZYiQLjSoT0RCJvEbyZ5TP"
-    "wl8wq+d4ZGvozDapeTIj2aRKMgkmpFbuEmrLVRj3ZdgDDuZS5JxzZj2rMJM5Pc25nMKoWCtJ6c17csz7LpdKyWyxCWw3"
-    "CTZQQm+LE6Jk50mIhUz3tZqBFEEmmHIHH2GNsp2nOV5yDs2MYs3uuxnXspch8kwKPMmW491mR4GNsQQPSOl7YIk85aY1"
-    "1W3OkdYR2xwGoSoSiImJZaV/qwOLfu04IKjhxQxAnix6dsT9WQJujP13MJaIFuXUD2IkWI37yvdBxjAX46kGRd6UpLyg"
-    "7GTQYpugfv/q4m1zt4EJes43E6tpTzCMCuik/pz6FZn2VX96VWQ3jwSX4NhQsgnMvsKZSRyh3dYw52z2e75XhCOxVYyc"
-    "WQeu9bLdDiC2UGHBoDjTHlhLZNQgRkMEsvNsjx6TVDH6Y/kpr66VnnAZsgrwmJNbjp7MOzZKKM7IGxhsnH1ePsG/udOm"
-    "kAkRyb4AFQEbJ64U92AXmKxW800VfJlJEIZNP9Ar6DSnm+dwZx6UAY/ERAUBFs+soGITMBDMtHVzwrcLhmS30MpZHXhm"
-    "tkD7wMgDWgYSAblGFmwUiRoGKvRXsbJkPJm1hnBM4tRtNnERtC2Y5hggAHsXqROE4qQNfpygG+IxKJOmPk1CGazkArjv"
-    "W7tcZ90o6Aqb+gH0JYY6Hi8lKVo0erzu4ApazVrTr4HfyC2Woau5Y7r+cvzuiEbW+aLq1SWx6eaBXYYkcVfMgV/ivllp"
-    "VtNoW1m0BRo84glBXpOGmLij5UKZMPJw7ka82FqaTmmadv+a8leaMEV62SeRxBw4GAGmCWjlF3mYLU9hGMa3zRyMfUIy"
-    "UXq5ljMgCXQtTyAx+AT4Cfv7OAVycEfC6auTo6KrMeDpbLIFNyhs7dvpFsX92Ed9QMiLtynQba+0DO3ZGJYhZVQBnGbK"
-    "lFHTbCVRk5YCJzJlgZIFxMcw0CZh+YNO4KDEhPpo6WgzUgqRyBx7LCer3OlY0ZCC24U2xxQP9fqziTQGwW7FcKGtfCrX"
-    "4EggzC9OXr8nfTHbiJtwvgZDGM2lFWk8mKwGi5S+UXOEpVSJGAIxsm/L6zbx2iThrgbZ7LwDFp2fsr4VPSq3P9W8F2dZ"
-    "2tKw8knG0raWbZtYlgzQWcwNrEwEKNArhFviHBsUm+d/O373rjX2t5YgCWOV1InnXbo4YE98WJyIRs6MnV6I4MtOenMY"
-    "yqsGur+GHZuGmMwgWqVQDJykdTRMGuWggbo+GKZ9MY18pd0+Jtorhc3qAJhO03vQEgToiKbzmQAGmxzTAjTupTHuC8xy"
-    "oXw5K5iu9UU5yIvWgaS3CfrecBa+wfCIaCEHhAQBW4GOI8JybBTdw1tuqQAMVSSo2xyCRsyCO5AQ3KfYT2SU2s4yVC9O"
-    "G2KHIDZu3duye27avA+HPYRNEPBunbGckIyQyHHg+6HifVSDWPsQACv8FW6FUNiA8S8mSm0zZN4ZI/NC6LBBH4sYHztw"
-    "ZsH95G3Vbu7hlIMBc5YE/8jkfxL7EA2BfiQamkniaxUR+aQP6Xigswe/dfA5GPdMApD082FDXB6fnl90G+Lg4Pzv54eH"
-    "FEyCMqG1V1MI7IAZ5VPMGmhc0xlcK2Cur3AbFYgvvgZUEFyrQnhj4jTmxF0HM8YZ6Cnd/rEIN0vRNjwglZmaAvFTk9h0"
-    "yQU+21fJrQJVOUh/66Gc7CAfUmMH2zU/ItJGFbF7/ZACnlJS2Kg6vx/ONtHG5SHap8dP85AxtcMY4Q/BZgIpMcvY7cCB"
-    "eFMrmjQwHwR/K4Nvy/YEgIOmhxFHuiT2AT/TRrhxyG1a+J1BcXGJ6Lhrh3IRnCbNy204nAfRDXbZqMsBPWeTPqDmQOhm"
-    "EZS2USowsDPADFFgRqD5SEevhIGhEcwMhSGo5CbDb3EK90q6h6XOK2MQNYIW8coS7UuTuCeqkc/SEnM2fRjwXMolE/ln"
-    "l0dE1J0BSEqSEGnW4c2hV6CJbPnz3e/YJOFo4D5G5dsENgisN4GZG3zilOfR+7O/HV/Q0OTPWay25UwNh2DLjc3VWnly"
-    "H1JDBATzy6YVDQjKpqeqsoe0zWkx9M2y0Qv2peXbph1qD4HVhe1old2Vd7HNJ6cmSSn2XBi4pWs5PHj5Ueu9OXp/8Xa+"
-    "m2yXeCVoyGHwj4v7rcMVi9ZQy7T+50/HRxd5j5zuec/l88uc5Dap14xUjpm3ywxdutZaO4A1C7ZlfvBv7+3ZydFCnmiD"
-    "P6Uveya3Fvav6ZfOxihJJqa9vY1YwuZeWrG+2vY1WILt3Z3dnebz3e1c5gkUen556Z5Ftfia/4JDNelOiIbdf/3YRWQE"
-    "CZ3qdb2KRSgkIe2xW1wBewDl6eqi2y9YuxjH27KXXnekXdv1rblt3PV3jHhFq+5ncIR6hoihU7NRgXe4JmCty1zdI1Wm"
-    "Ok9ft7gQWbFvsWqr4z2CcTum61lDV1P38zzJaXvdu3o1sYPXveumQ2n4hvIW+BRV9NjR2QV9zthnX/R04rJQ48Cg3+mB"
-    "OVYQUEQDm4pQegy+Kc1V5XL6UytaioQkggc7aazPyjtJa1Sd6yI3Q0xYG0G4jMPWWF/TYY+sj55t3rZqjYhofmQnJqBV"
-    "4RyX+zH7pflWbBt9w4QS7Hk6i7PeNf573Ez0mF3jT7ot+8mgoN2qPQ8DLruL/f5l1d6Kmu3aazS1RlNrNLVGU2s09duh"
-    "KaeNj8NNvxH6WR8m+tK7n1c8rZPHItn+xMeAEToJUeNDF+elKs/0lF11esh+gZ9eInWUHQa4l5jCUYJ5B31ydrHAOwtH"
-    "9VzeK3ewf/l1rIWY6QFnFOYyZx/+3vvw0+kj+UmPN+T5GcTTaG5r4M1yib2Hnn8os/NfRx/+4+z8scOzRrhfFcItL9zT"
-    "+a7FxqaKej7K1Vj6aFiZ6JOzN0drzL3G3GvM/e1j7hzkcJDKlc9hjJEDEW62f1o9tWmxR/NGNLXgLhDSiXwXvw2eX5/T"
-    "Xh/sfKrQpvH1ndP+wueg88FWBNZutYBrHRGtI6J1RPRHjYjW8cc6/ljHH3+c+MOikHxokYcT5eM6v5cFgnUwsA4GHrHO"
-    "kdOycufv7QkTOoPJJ0j3hWcPb74+efO///wfPJsFc/8Wt/ejGuUOlz7xDo3UKs0DjZo9GrWOnWuAZNPQHpNt+erGTrrt"
-    "m53WXotP1d/VGxXXavf3WpnmyUbH1QBZYslqrpBAVjbkEfuW547IcT2aRzVma9L8PvDgci5hXezmNy92s0bhaxT+/4TC"
-    "q71UzhvtPN/de/Hd93/+95eyP/Cp0tZdJYZNi8OUnxDOYIsdYa2tYLtZl0lfzVDVAtc/ULEzPiObhljZLCzFUXg4qzfg"
-    "RPDz0lyqSxO9igREQ58A/uBJTFeUPohM4KNsAar7odL7BEF1Yk/6SUC8V25fSUqLDcJKhOwuSwigIiCATu9KYUNALFvF"
-    "lUuw/JU9FGgLhBgYb61+IcL3UyiuZTRHWFVEmifxxZIkXuRKGuA5fxSErwYBHb5GAgHAUVdcI2BfGMVO5rI7R1NNjJsn"
-    "6/uXS4sOotFrxIjJHIX2uCYewsQThj4ThfehIZ4jKx9UF9Rp9zFCgsEA0kwi0hpGfOoakS0VJHInB/MkzOUKinR8t6xQ"
-    "EkAf2DeFJHiQkorwuHOh3P4+neSk0532XHlAZT/wZPhsjrJynqJA2N7OkoQdZ62IzdeJDpuvxbY4P/7x+PRiax/I7fGr"
-    "D2zxNlOp0qVcSIGSF3vLDlXaiNiE/i+OPpzcRwBX0cMT/httQNrNToTmti1yudROlOsDf3nConfiJyrNhaWTqMoAn0AV"
-    "iTTXVtdd3n1zwMdiGfs0RLaVL/1MOaCtQhUPd9ieFJfq/JTLwbWQQTzdK5OgH2BoxCxyFUDxnl8isdd6+W/ubRjuhRL4"
-    "IOJAhHXtTiRcyQZ83pYV7EQk0oN/aTbFjypS/HaW/kxw/omPYltzbFqT2T7E5DS1lY/CaTYPO1En+pPrEr88ZcXB6MvV"
-    "G/xy5QZRIH8Sr/GYPxhm/NoUH3jEK19l49lCT9DIMA7pRDcWhLvlqnQoKI7awXQAX7hpFlQI73b1JayZRZubihHTTjhC"
-    "P9uaFRyvW3NMdFgCvAYdpsfgv+UorXgzyeuzk5NXp2+w7oBVWY+qP3nNmEr4eUATh6/YE4C6QULFbErKTG/N4bjBvTHH"
-    "RZf2BTZY/HA6GABi5joM6e3u5TRp7CAy08S19fKBgLtigT81zq1btNESZ+lnTn1Qu9np+wAPutsaCRiZscGG0QY24VYS"
-    "1o84OPniFmkxxpRz9/6erIwXog3Tvk/I7qVGWZKBQcjdMxA6VrOgyg/Fwo5mH8aCn2t6tvIADDupFpfoIopr35HjOve4"
-    "2owpsJVNOouMeHAsWpdc44DrDHBhE5rWUwZT8+1UvvumqGGuHMvZ+4vjs1MvX4DlvmppWSGWtGLJjdQBuiRXmYUmUqEm"
-    "i6umZOur5c3RPhoGGkfc6mBfHpSqyADiNkyOplVbcF6VCrZ4LRwXfKuWR2fK7BuIiBUakVOLIeGR8SQBxSiVf5rDfKi0"
-    "7tVIc0WrNsmLvuBCM1zi5N63JpHhww8eEVP9zqOlSq9ssW+cxdNUD2RWKYbsOvhMJrtY9AUstFfMFXp50qeJsTVZ7nvV"
-    "UhYinta/dYl4PElL3blCcJWTMXsXU7mKB9qkIG92sigcvsC1Dr6Gyb6ECe2UNT7ZXHxYzQ8vwIGtLLuGyoHinKua4W3Z"
-    "8VyyxIkLW71CfRPPebOj9L1YeOEzfRSfrclEIwxfxkrS9PkMNwCqSP/D+3fg98+pYadLz+GC5yJJD76sEBRyi7vYIsWD"
-    "1NzThXbc/Atsfm7CfRarBGjc8vcvsen54IzZeHSYZeW8S4SnxVWLBC8VLLmGvsOG8pESEbh6yGPb39tJVYIjFWz+UYGL"
-    "bfDFHnGeBhzE/APCD2zGgjlbRiaq8aF8Xv38w2tx+eb8ogsWraqODEDwI053VVuc0ol4r85hU4QhLrGw8DnYFuxu0bnl"
-    "6payGAX3d0IzxQNGC+hduM21joF8OASdPmQbHgzA2apxRbt2GC/tNqkufkq3GYl0V083j1LQ2eZfJrh1P7eXbr+f4F12"
-    "1IfdM0ef7dJzdR8eP+vlOsskwYV++YfKkSpDPATu98FPgisg7I27/wOX7rgK"
+    "eJztXY1y2ziSfhWc96pi10my42RmL3ImVbnEO8lubOdiz01tWSoTEiGLY4pUAMqOduKrfZp7sHuS6x+ABCnSli3nJpPR"
+    "VO1G5g/Q3Wh0f90Amr9uDNPJNFZZlCYb3Y1fexvnOp1NTW+je3ra2+httPAfrSZppuCP3saBTOS5EnzFdHob/RY8MIzT"
+    "hO+/wl9CwgPT1ERZqufuGZPJbGbooeNxeiWysRJXqb6IknORaaUeGcGP4At9eiXvF4mQYUgvvwxDah9vubanemb7f62A"
+    "GUWND7RMhmNl8qdFkgog71xpMZa2mz68AyKYyCR0TDtmTvutHegZrrTboZpmY+yst5E4VqlvvPuR/my3P84ildnfSer+"
+    "7LeSWRwj13IOFGRjZHgwy4hGmZgrpTt5U2/s6yi+9jidqEqfP4+VVoVwI+Auji5JDtyCfXIkY6NINKUL/fJIeBx+hTxk"
+    "eqZKiiBYBTyqdd4VKwr2E84TOYmGdOdk7FRVZKmYGVVQ2Q71vA1qU/CaXyi4RT29GssMFHUWh2I4lqA9LfuvE0TR5qVt"
+    "7FLpQWpURW6TFNjeBL4VNDhKNV3Y6nxlamSlM0lDZSfXSGXDMb02nRn+MUjdbKhXvNKoucm5HrcvPHXYmuk0zdCSkfVm"
+    "KwVTfiy1Cgur7lm5r4mHstWvzvtvSXXgv+uN1kYcTwz73SxNY/JA8Bu4gZa6vY2xiqfUQajMUEdTdNN043U6nE1UAoYc"
+    "rgh8t4W0iaGMYzmIVUfsy+FYBNTqab+DLQYiMjRiZiqHqm3UVGqZKeCR/Z+Yymws0hE8Aw9OdXqu5aQj3iaX6QW6dGxL"
+    "SCOC6TwbQ684hBdR1pnOxXNs/4Vot38xcOPR80sZz9SLR4G4iqDJwP4dQCN/PT46FOngFzXMxESCYSH3j/LG5gEDBFEy"
+    "nWXH4LgnMtgTUWYVzAgEFvS6Si5VnE4VXAHIEKazrCWCX3u93kZ6gf/fFeg6WgJ/hzKTfK3T6VwHLRhbGCYR4PWAKQAF"
+    "DKCNolexiYjBzOKMKQNpoGxl4giHCzwgA5AeSoQ651e8zlDYGidIiG/YLqPMqHi01REvxUhG8UyrnMEyD2RJmQmldar5"
+    "Kj0CmCnEf/nuRBkDmKy4ADIlMq6v7QBIoD9p/0PpVKhPINEhGPc9EeAzFgtQ2/j/cogadaYVTH20GHApQAUBIfFYJupT"
+    "dtoHQaImOc2JowQegPkGk0ngE506LTFWvE52RiiYNnPXSgtlI4hXQ0LLaTUoLURuVlQoziGYn82JymQHBjsZoiLv1XXK"
+    "Iys+7P8lAAU/h04HcnhB1I9goooMqN2qJbfdHqB6BMiUAVVJ5jS9TJe18B3xzGMWecNhuSkukELTeARWY6OkRdqcKzLK"
+    "TyiYsR2a7d4UgHFB4zCfskFgBWRnrOFNnYH9xGeur+GSr8XLv3jd8k1OAeWrNqcW2t+PWtA7Paw8bDINtqC255/ZPgii"
+    "DTpFXkOT3aUBnIjQAqoCjK59aCRxwuIDrlGG+aVmYTIpCBkqr+zg49Y9lh4fgBlTMqkl40b3WWqeJv81ecBpesZe9G7M"
+    "1jnYCtP/vU0PoaGgnuyUJ+xA44O+FXxvhE3L+L0/hDmBizrX8AbZ5BrlwEZkAmIhX2bVQysZHiXx/A2asvxd4BR+gYW6"
+    "VPYGG0mcgGoyBZ+fZN4bFc32AtCFgbktIL2vmqNLtT+jTE1Mwyhe+4KRWst5LZnvoklEEwFIBSdGjVeH9bT/zWnmt6OC"
+    "JTy7KJ9KauO+SjfT8fJjUuBl0PefPryzltDB67s3U8DuyqDCgJ9HiTW0en5GwHt5DV0WmNdra47PG237JEqiyWyCtr1h"
+    "gjSi+W/YM6BgKBWAfaiE5HNbTqCelKJ1frLG6ZDifjVOx03sB5nyRYZyIZS7S8byviZhPZ3X0/mrcqfNk8u2ujC3mL7y"
+    "5GJSa4XzAfqrCfUwvwGBvI0jKby/khRNtmDWYYAo4JIUWTRRXXpVqxGIORkqjDpB4XtJMZqPMC7UF9ASBfmJKAekHXh3"
+    "pUk7uuuMdaRKio8tlyguIzYDEgKLrEsB8ZZ19uloZBb0+6bJVJocMaLSpV5+XHr58Q7+V+MGiO/7uYHVxHq7LIhflZzf"
+    "EiUuDk2ugKAy3EAL9QXMnZbDTGljhwIfuYG6JL8tk/kR8nHaQKd/GTOScK3fQBuzzJk/Rekbmgh7At8TcpTRTFEilgZD"
+    "56YR84TnSSnnKae+/+XgNpIwVcnPqY7DstmgbCsnoDjfOowjM1VDEsJO5wnTVzhtygLRRXA1xklrp/O4s8NoZ6bPlXJ5"
+    "MnPG6SN66MUPTzrPGmwSNdsVKV1zSSW7/CgoSd8S58BsIgZqhP7Jz7KBi+LBwAxGDy3RS/EqjsDE0aItaJZtF03ZCQy+"
+    "poQVGsFHeE2fT6U2iPMD+AGSMz8EXRGqYYyLAyIlw4GpN2hZxpGEd0BImCEGTQ1s2z8ETlFshhjJQqPKRLREJi+Q/Dnl"
+    "s/AOZvUcj2wNndkmNc/mJJtcSabRlNTKXUJtOY/TgYzPgIOFFDnnnFnPasykp6eeyymNirWSlN68Ice853KplMwWm8B2"
+    "m2ADJfS2OCFKdp6EWMp0X6g5SBFkgil38BHWKNt56vHiOTQzTjW773bayF6ByAsp8CRbjnebHQU2JhI8IKXvgSXylJvW"
+    "VHc5R9pEbHsUxapMICYmlpX+lY4s+rXjgKCGFzMAebLo2REP5hm4Mfbf0UQiWpSzMEqRYDUZqDAEGcNcTGcaFHlTkvKC"
+    "spNBS22C+v3Lkzft3RYm6DnfTKzmPcEwKqCT+nPqV2Y6VIPZeZldHwkuwbGhZBOYfYUzkzhCu61hztns92KvCEdSqxie"
+    "WQeu9bLdDiG2UHHJoDjTHllLZNQwRUMEsgtsjwGTVDP6E/nJV9daT7gMWSV4zMktR0/hHVsVFGfkJQw2zr7AT/Bv7nQp"
+    "ZEJEsidARcDGiXPFPdgFJqvV/FANX2YaxXE7jPQKOs3p5gXc6YMy4JGYqCHA4pkVVGwKBoKZtm5OhHbBkOwWWjmrA4/M"
+    "FmgfGHlAy0AiINfEgo0yUaNIxeEqVpaMJ7PWEo5JnLrtNi6CdgXTnAIEYO8idYZQnLQhTDN0QzwGVdLUp2kso5VcAPd9"
+    "ZZfrrBsFXWFTP4S+xEink6UkRYtG99cdXEFrWGv6NQpb3mIZupprpusvb9/t08g6X1S/uiQ23Tywy5Ak7po58Es6MCvN"
+    "ahptK4uuQINHPCHIa9MQE3e0XCgzRh7O3YinW0vTKU3b7l9T4UoTpkwv+ySSmAMHY8A0Ea38Ig/z5SmM4/Sq7cHYByQT"
+    "pee1XABJoGt5AonBB8BP2N/HGZCDOxIOXx7sl12NAU9nky24QWFrz063JB2kIeoDQl58TIFuB5Vl6MDGsAwpkxrgNFem"
+    "iprmK4nacjVn2OCx8sgtW8OtbXA2jucuTTrKKBCzo0ibjNeOcdhSwoW0uLSZKIVYZUEA3KdV/3w0adDBMUODE4qYzgbz"
+    "qTQG4XDNgKI1fSjn4UigqEAcvHpPGmW2EVnhjI5GwPvSqjYZTlcDTkpfqgXCcqpECsNCFnB57Sde2yTc1UCdnZnAovNk"
+    "1vuiz+X2Z5p36yxLWx54PshY2taKjRXLkgE6i9mDlYkABXqJgEwcY4Ni8/hvb9+960zCrSVIwmgmd/O+0xfP2Ve/wDhN"
+    "5tbGyLmx0wsxftWNb45ied5CB9myY9MS0znEsxSsgRu1rohJoyw1UDcA07UnZkmotNvpRLupsFkdAdN5AhBaghAe8baf"
+    "K2A4ylEvgOezPAp+inkwlC/nDfPVwMQDxWgdSHqboO8t5wNaDKCIFnJRSBCwFek0IbTHZtO9vOUWE8BKJYK69TA2ohrc"
+    "o4Twv7B1BaW2swL3i8OW2CEQjpv7tuyunC7v1GEfYlMIvJ9nIqckIyRyEoVhrHin1TDVIYTICu/CoxAsG3AP5VSqbYYc"
+    "AKNoXiodtehnOQrADpxZcLeCrcbtP5yUMGDOsugfhfwP0hDiJdCPTEMzWXqhEiKf9CEfD4QD4Nmef44mZyYD0Pr5RUuc"
+    "vj08Pum3xPPnx38/fvGCwk1QJrT2agahHzCjQopqI42rPsMLBcwNFG60AvGlF4AbogtVCoBMmkeluC9hzkgEfanbYZag"
+    "X6KNekAqMzUD4mcmswmVE3x3oLIrBaryPL93hnKyg/yCGnu+3XATsTiqiN0NiBTwlJLCxt3+jjnbRBcXkGgnH7/NQ8bU"
+    "jlIESASsCcakLGO3RwciUq1o0sB8EPxXFZ5btqcALTS9jEjTpbmf8ztdBCQvuE0L0AuwLk4RP/ftUN4GuEnzvC2JizC7"
+    "xS4bdTmi92xaCNQcCN0sw9YuSgUGdg6AIYnMGDQf6TiroGRoBHNHcQwquckAXRzCs5KeYanz2hnElaBFvPZE6EPirqmW"
+    "n8cl5myCMeK55KUb+bbLNCIuLyAmpVGINOvwFvAt0ES2/PHud2yScDRwp6MKbYobBHY2hZkbfeKk6P77o7+9PaGh8U9i"
+    "rLYpTY1GYMuNzeZaeXIfUkOMBPPLJh4NCMomsOryi7QR6nZwXOSrb9m55rdNe9juArxLG9Zqu6vuc1tMX02zSnR6a2iX"
+    "r/bw4PmjdvZ6//3Jm8Vuin3ktaDBQ+kfb++3CVfctspapfU/f3q7f+J75HxXvJfxr3LibWNvGCmPmTfLDF2+Gts4gA1L"
+    "ulV+8N+zN0cH+7fyREcAKMF5ZrzVsn/N/+htjLNsarrb24glbHamk+rz7VCDJdje3dndaT/e3fZyU6DQiwtQNyy7pRf8"
+    "LzhUk++VaNkd2vddZkaQ0Ktf+atZpkIS8h775TWyO1Cerz+6HYWNy3W8cXvplUna193cmtvo3fzEmNe8mm6DI9RzRAy9"
+    "hq0MvAc2A2td5eoGqTLVPn398lJlzc7Gus2QNwjG7aluZg1dTdPtRZLz9vrXzWpiB69/3c+H0vAD1U3yOao4Y0dnl/w5"
+    "p1/8oWdTl6eaRAb9zhmYYwUBRTK0yQqlJ+Cb8myWl/WfWdFSJCQRPNhJY32W7yStUXWui9wMMWFtBOEyDltTfUHHQYo+"
+    "zmzztlVrRET7IzsxAa0K57jczeJO+43YNvqSCSXY83AWZ72v/Pe43eg++8ofdOP2g0FBu5l7EQac9m/3+6d1uy8aNnSv"
+    "0dQaTa3R1BpNrdHUb4emnDbeDzf9RuhnfdzoS++PXvE8j49Fih2M9wEjdFaiwYfenpeqPfVTddX5Mfxb/PQSqaPiuMCN"
+    "xJQOGyw66IOjk1u8s3BUL+S9vKP/y69j3YqZ7nCKYSFz9uHvZx9+OrwnP/kBCJ+fYTpLFjYPXi6X2LvrCYkqO/+1/+E/"
+    "jo7vOzxrhPtVIdzqwj2dALvd2NRRz4e9WksfHqsSfXD0en+NudeYe425v33M7UEOB6lcgR3GGB6IcLP90+qpTYs92pei"
+    "rQV3gZBO+F38Nnh+fZJ7ffTzoUKb1td3kvsLn5T2g60ErN1qAdc6IlpHROuI6I8aEa3jj3X8sY4//jjxh0Uhfmjhw4nq"
+    "gZ7fywLBOhhYBwP3WOfwtKza+Xt7woROafIZ0z0R2OOdrw5e/+8//wdPb8Hcv8Lt/ahG3vHTB96hkVulRaDRsEej0bFz"
+    "lZBiGtqDtJ1QXdpJt32503nS4XP3181GxbXa/73Wrnmw0XFVQpZYslooNVAUFrnHvuWFI3JcseZejdmqNb8PPLicS1iX"
+    "w/nNy+GsUfgahf8/ofB6L+V5o53Hu0+efvf9n//9mRwMQ6rFdV2LYfPyMdU3hDPYYkdYayvYbjZl0lczVI3A9Q9UDo3P"
+    "yOYhVjELK3EUHs46G3Ii+HFlLjWliV4mAqKhTwB/8CSmK1sfJSYKUbYA1cNY6T2CoDqzJ/0kIN5zt68kp8UGYRVCdpcl"
+    "BFAREECnd6WwISAWtuLaJlggyx4KtCVEDIy3Vr8Q4Xs5FNcyWSCsLiL1SXy6JIknXtEDPOePggjVMKLD10ggADjqigsE"
+    "7Amj2Mmc9hdoaohxfbK+f7a06CAavUCMmC1QaI9r4iFMPGEYMlH4HBriBbL8oLqkTrv3ERIMBpBmMpFXOeJT14hsqWSR"
+    "Oznok7CQKyjT8d2yQskAfWDfFJLgQUoq0+POhXL7e3SSk0532nPlERUGwZPh8wXKqnmKEmFPdpYk7G3Rith8lem4/Ups"
+    "i+O3P749PNnaA3LP+OMItrybqVXpSi6kRMnTJ8sOVd6I2IT+T/Y/HNxEANfZwxP+G11A2u1egua2K7xcai/x+sA7D1gW"
+    "T/xExbuwuBJVGeATqCKT5sLqusu7bw75WCxjn5YotvLlvykHtMV1VuANe+KVDtuT4lIloGrBuA4yiKd7ZRYNIgyNmEWu"
+    "Eyje82cmnnSe/Zv7Xob75AS+iDgQYV23lwhXsgHft4UHewmJ9Pm/tNviR5Uo/n7LYC44/8RHsa05Np3pfA9icpraKkTh"
+    "tNsvekkv+ZPrEv94yJqEyZerSPjlChKiQP4kXuExfzDM+GdbfOARr/3YTWBLQUEjozSmE91YMu6K69ahoDhqB9MBfOGm"
+    "WVAhfNrVl7BmFm1uLkZMO+EI/WxrVnC8bs0x0WEJCFp0mB6D/46jtObbJa+ODg5eHr7GugNWZQOqDxW0UyryFwBNHL5i"
+    "TwDqhlk8X1Rm+q4Oxw3umzouurSfuMHyiLPhEBAz12HIH3efr8ljB1GYJq6+5wcC7ooF/tQ4t27RRkcc5b859UHtFqfv"
+    "IzzobmskYGTGBhtGG9iER0lYP+Lg+MUt8nKNOefuCz9FoS9EG6Z7k5DdZ4+KJAODkOtHIHSsZkGVH8qlH80ejAW/1w5s"
+    "5QEYdlItLuJFFDd+Rcd1HnC1GVNiq5h0Fhnx4Fi0LrnGAdcZ4MImNK1nDKYW26n9Ok5Zw1w5lqP3J2+PDgO/AMtN9dSK"
+    "Qix5xZJLqSN0Sa4yC02kUk0WV03JVmDzzdEeGgYaR9zqYOs05SoyhLgNk6N51RacV5WCLUEHxwW/uxXQmTJb7IlYoRE5"
+    "tBgSXplMM1CMouoMqeUC5kOldR9PWihrtUle9CkXmuESJzd+V4kMH/4IiJj6ryItVXpli33jPJ3leiCLSjFk18FnMtnl"
+    "oi9goYNyrjDwSZ9lxtZkueljTEWIeNj8XSbi8SAvhudKxdVOxuJrTdUqHmiTIt/sFFE4/AHXevihJvuZJrRT1vgUc/Fu"
+    "NT+CCAe2tjAbKgeKc6FqRrBlx3PJEicubA1K9U0C58328y9n4YXP9FN8tiYTjTD8MVGSps9neABQRf4/fH4H7n/ODTtd"
+    "egwXAhdJBvDHCkEht7iLLVI8SM09XGjHzT/F5hcm3GexSoDGLX//DJteDM6YjXuHWVbOu0R4Xn61TPBSwZJr6DtsyI+U"
+    "iMDVQx7b/pOdXCU4UsHm7xW42AafPiHO84CDmL9D+IHNWDBny8gkDT6Uz6sff3glTl8fn/TBotXVkQEIvs/prnqLUzkR"
+    "HzQ5bIowxCmWHj4G24Ld3XZuub6lIkbB/Z3QTPmA0S303rrNtYkBPxyCTu+yDQ8G4GjVuKLbOIyndptUH3/l24xEvqun"
+    "76MUdLb+5wa3bub21O33E7zLjvqwe+bot116ru8j4HcDr7NCElwKmG/UjlQV4iFwvwl+ElwBYW9c/x861cUB"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1666,6 +1671,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1848,6 +1855,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2089,12 +2098,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2112,6 +2123,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2137,6 +2150,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2592,7 +2610,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2669,8 +2688,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3264,6 +3284,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5578,7 +5616,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -11052,6 +11090,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11086,7 +11127,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11158,7 +11199,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11184,7 +11225,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11199,6 +11240,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)

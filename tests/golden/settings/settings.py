@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -125,12 +126,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -147,6 +150,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -907,52 +912,53 @@ _DATA = (
     "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
     "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
     "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
-    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1SSlg"
-    "4qYoUAogS84x/fFcKpcVwyS/RE+ohB7TSQt3yitiKeksdAER6eFi5iqFznYFu1BXP5dpMiCguxyK43dnJC9qA/023K/+"
-    "GLjZWJCmo9lqbhkep5UAS6ESER6doH5rLtuEa6VBeNq+AxSNndS2HS06zz+PuTyiKWxprPgsvNSzZefYTcEAmcWIf2Ug"
-    "QIDeorsnznFC0Tr/69HHj92pt94AJIyVUifCdinEPtvhg/xGVO5CpcfCZSehNQ7cSRvNX1vzxoqV0XhrQ8Og3VHNRQLK"
-    "xwWXFeJmGZvKEkrL47SxD0inSTuY6VaG6M3b4T07uxxTg2t+lcbYu5i7Qvpyri/NqIeWy43agajXAnlvGw3fZveMYCED"
-    "VDgz1ErRfLxONQucqwwFLWt58OgzYU0IBhep7ykySPViWVQhTtpik1x8LDFa10UQPS6MYAsBYQHqCs40TN0Z0QiBnPqe"
-    "F0iubBlFsQcBuMS3MBRCcQXKP5/+1NOQemcf3aOKvTEfv+VjDFzAqAXzylmvLbbo6mPo0E/8f2T0P448iMawciCOAj7N"
-    "JvBJHlJ+oLEHu7X/1Z9eqQRc4q8HbXF5dHJ+MWiL/f3zv50fHFAwC8KE2l7OIbAEZKRHMbMfiyHQ/0YCckOJhS1AvugG"
-    "vAL/RubCKxWlMS8QFwUcl0ZLaSp6+OzYZVAZqTkAP1eJTtdc4Lfm0HU/fXeFdNJMPqDJ9jdqXqKnjyKiy6/IE6Yt5Qod"
-    "1dsVSnqKnpgrqs9w+WtmmT7pjtD9IbednJSIaewbplC+SvF+0NmrovOv0Z6B4xDTx+hHmtT0Pn/TQ3fjgOfU7nfmiotL"
-    "9I4HmpUPudMkeVYJWNmJbrPJRln26TuddAIxB0Bbeae0h1QBxi7AZwh9db2+R3BcFXxgmAQzU0EAItli91ucwFiXxjDV"
-    "QVpClHAFUsSVL1Qm5MJ+xExMlnsl5IZyHHHZDGKkf2WvebhPSabMgaQkDYGmDV7JewWYSJdvbb9mlYTcwMoySi3eU0bs"
-    "9moGO9f/zHnMw4uLo5MP58QbY4lRR2LwpDh11t1Iq6Awk0lDrWdpZu3P//3+w9W705Nfjj5c/Xp6fJgO2eCJs68fHJnO"
-    "eYmS3jWvB0aBhSBt6Pzkc6yc1iNGE3JoaMQBZWgP7Nws/Mp/CA/S04z7dr7a+NvWQsnxGEaoNLIlyWNmuDHEiqCJdAJY"
-    "wQQ6kVid501P7BvHCZV1UDVHC3XVVEDcnCABP88vKlw9U0VQGbFaUcHsYXCxdqoGylw1Vgm0s9NPFw/XaZVyi1xJ9fQA"
-    "rFCSVQXZxelfD08sndvXh6RFH96UYDyBxVyX1X6gCKxhwVcJgePT94dlrtuVIs1TFWk9Vw08D1eIGfD00+LJZ4WvnxWx"
-    "NHazc3UVVWxvWldWEjh3UsXky8HDsFxWngw+XFVWFsi3HyrYyVU8j8mxW9ViFZA9VI1WAuvT24uj0yI7y4VqFLLwicWV"
-    "sg6V/5z+6K9dJ8lM9TY20NTodGs3iicbXgzGd2N7c3uzs7W9YSWbwfqWz2mXnE5HN/xv0Pgq29C6CP2lEC6/yV4K4R4o"
-    "hMOArF9dGVEBNMpeKmqDfA3BI0Q2rc/QjQH1HOGmhMaVG9SzUD+baWKoH3HNNQHLBHKB0dkyQfCApH5QxGoJVRlqG75B"
-    "vpSjosS3SpSXEMY0C9Sjhm593esyyOl8g/t6MdHMG9wPUlZq17/YAJJGcFccVOiSKD6dzX7E85kR+Kmv0HO98sDshJ4M"
-    "Rwu9dcYQlupDARmDNk+3iH2WO9dkpgyUi0Gb1pzaA8675JYPrEejRtev0u27u7ujGadTQxQoEyHvoviGGqKyxa/0THo5"
-    "E4kYtSt4TWGtJ3gtweu0dcnY89mhl26Jl26JR/jCL90SP0y3xB9alW5nHrISvKelHhbFGG/l4Km+oL0UE/wNA7wf2+Nf"
-    "Vkf/4vi9OH4vjl/Z8cvUo9Y/K7t0NKMws30fx+27tf08Y1vNM+a0+c8ad+uBhKfpq6lx+yq6ckqmBc+tfhjbUqNQX6zH"
-    "i/V4sR5F62HdbMRK7mnW4ztZie/Yg1hpJ6z7nIqLP3S/U8FehCA2q0YjTY2G9rr/SbS+znK86PwXnf+vrvO1Grf1CvrI"
-    "16ZFI/thdMA/geKv4Fl2C9kjVLoFUVGXn+l6Vuo44X6ZPeHoVpV3x+//73/+FyvBQSjusJgQc3NWK80zBwepuJYVfc1J"
-    "ea1G5z7ijGW6KajryVvNoI1b7BflqqT7eq/CzDr4Ubvbn407po+4gQkutU1mrcePrxkp1XbonvYnTab72n8wR+ClYb75"
-    "2c/3aJh/cc9e3LM/yD2rtlKWNdrc2t7Zff3Tf/z8xh2OPLqt477S30lb4YtfCKOwxabQ2law3qzLoa6mqGrj23+hC1O4"
-    "Iyf1vbNdWHCwsRT8asTn2VuFvVR78BaKOWwDcH+w78NcSuqHCqJyoO01iGAgYzpuxSIHX9/mMJxPTCVjCov2yAuAbDcF"
-    "BLwiAIB6hVyhYwMBUsx92lGcXjWh26EV8DuWvxPgWcl17IYlwKpCFRvE3YYgXlgNlNhViITw5MinVi8EMNT3e/DB7J5Q"
-    "ko3M5aAEkx3l2LC8LsCSXadSU8Ih9Ey6Vc9UlpUWrIm27LV/etOYVxAq3aBTmpRIortRsMcEGyg8pgKOQ81fAssO6XLy"
-    "u/0UrgD3ATSFZTp6Ym4qQ1ea7nswjRE2CKWoNQ9HkSO1REnA3cG1KQbCPhG648C0vfD8e9SoQs0rum3Op65mbHxblCAr"
-    "Rsw5wHY2GwJ2lM0iWu+SOOi8Exvi/OjD0cnF+h6Ae8VX7QLIfANH1R4qROI5SHZ3mrIqnUS0YP2Lw0/HywDgq3+wgXGt"
-    "B659px+ifu8J+5qffmgtgq++1U094r/oHhS8p4JaKrndRiSuutGSnx4strIaXTywawvreG0916ds2glJdumig+KFO11E"
-    "EfuX3MQf+hiOIZKf9OVF4oyvLd7pvvl3cwNz2qiDX6Lzib5krx8K05WKE+jrkPohkXX/3zod8UGGku8EHy4EJ0i42Efb"
-    "ALwTeU94EW1vCeaqC9Af9MN++Kd0Tfz1za5KwpX+JN5hiyC8w58d8YlpWX0zuaNvqYAdN44CagfD22zu+Eqdia/7mxEm"
-    "iFXwVgjgDo42zalaiaFGS1UMFhwh7r+Z3h8Kv7WyI0AMBE6bWvEwmO8aWKvumX53enz89uQ9ti1qeXDo8ginE9ENRA5A"
-    "xfEorgVe2iihXviCpNA16BwImCvQTbiobyTHdeejEbjA3MaZDje3jafBgMi2Pl8NZHv25on25Glynl27D11xmv7NuQya"
-    "N2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9sepdUirm5kD27hQTdBxC8ZVQ219RnaQN2K+5fAdWxG5Y6R/MXU6k9YAZ/"
-    "13F05yJwnqSLr/ggkOtvPTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrPU32ZeV7ITEP36dnF0emJY7dw"
-    "L7vvJWvlTnueYX/7qPXbuYY7u6vblCvoG2Jsl2EPEwPESqzC1PfBp1IygljMlyrr+8bNVWj5drrIGfxPJWB/RHyjL5Un"
-    "VIgnJ9ovhE+mswRko3CBRMmPQ7k1192Xrr1okaHa5VZ1bpJeehM+4keX5jsETPU19o2at9fZ4CyieSoIbtZrTt4nGCIG"
-    "O9827vQ01dL8n2ODPk+U7upeent+Fved1F+kT0gep7flmLtkqjdkdr1+sRMYFZNv654stoYf8KyPN+vre/VRWWkNlO3H"
-    "x/UNOz6ytvLqFhQPJGip89ZZ1xxt2CZtglEn1yPtGKt2mP7HDvDBV/pTfNV6EzUx/JhKlzbQVxgAZjv9P47fhPdfU+1O"
-    "j7bggWPiQwd+rBDq8YzbOCNFeTTd8wVsPP0uTl/acl/FKmEXz/waZ9ZxkplxefTE3/30Bj8sR06M/pNjIM2fbUI4vVgu"
-    "j2ijSMZMRPjZYQwBuHo8ouff2UxFicMInP5JUYWecHeHME+jAUL+EbEBTqOdQd24HdbZX9M91xOPb9gGl/mQc2LVGqxR"
-    "T4hTBxnFBgDXytXdD4Fp1TnWAmNFKEiqunI/IPMpexn6Aj+mf/W6RdcHXdqljhmZcVhk7f7/AXXtv3k="
+    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViK1xmrB"
+    "bouFyitzjgivNsDYGZx7tOkoT5Bl8PgoL583w2MAib5SiQC8phb/lJvEdNJq6CQiWYaLmasUuuMVDEVt/lzGy4CADnUo"
+    "jt+dkUSpDfTscEf7Y8C9sahNR7PVHDc8cCsBlkIlIjxcQQ3YXPoJ10qT8bSdCSgaS6qtP9p8nn8ecwFFU9jSaPJZeKln"
+    "y066m4IBMos5gZWBAAF6iw6hOMcJRev8r0cfP3an3noDkDCaSt0M2+kQ+2ypDzBOdFNto9yFSg+Oy25Eaxy4kzYayLbm"
+    "jRVNo3nXpohBu6OqjATUkwtOLUTWMja1J5S4x2ljH5BO03ow060M0d+3EwDsDnPUDc77VRqF72J2C+nL2cA05x5aTjlq"
+    "B6JeC+S9bWxAmx04goVMVOFUUatN8/E6VTVwNjMUtKzl46NXhVUjGH5kui6DVC+WxR3ipC02KQjAIqR1XSbR49IJtiEQ"
+    "OKCu4FzE1J0RjRDIqe95geTal1EUexCiS3wLQyFYV2Ae8glSPQ0ZAPbiParpG/MBXT4KwQWMWjCvnPXacoyuPqgO/cT/"
+    "R0b/48iDeA1rC+Io4PNuAp/kIeUHugNg2fa/+tMrlYDT/PWgLS6PTs4vBm2xv3/+t/ODAwp3QZhQ28s5hJ6AjPQoqvZj"
+    "MQT630hAbiix9AXIF92A3+DfyFwApqI0KgbiooDj0mhLTc0Pny67DCojNQfg5yrRCZ0L/NYcy+6n766QTprJBzTZ/kbN"
+    "S4wFUER0gRb5yrSlXKHjfruGSU/RE3NFFRwuf80s02fhETpI5NiTGxMxjX3DFMpoKd4POr9VDA802jNwLWL6GD1Nk7ze"
+    "52966JAc8JzaQc+cdXGJ/vNAs/Ihh5skzyoSK7vZbTbZKMs+fafTUiDmAGgr77b2kCrA2AU4DKGvrtf3CI6rgpcMk2Du"
+    "KghAJFvsoIsTGOvSGKY6SEuIEq5Airg2hrwPF/Yj5mqy7CwhN5TjiAtrECP9K3vNw31KQ2UuJqVxCDRt8Er+LcBEunxr"
+    "+zWrJOQG1p5R8vGecma3VzPYuf5nznQeXlwcnXw4J94YS4w6EsMrxcm17kZaJ4W5ThpqPUtzb3/+7/cfrt6dnvxy9OHq"
+    "19Pjw3TIBk+cff3gyHTOS5T0rnk9MAosBGlD5yefheXEHzGakENDIw4oh3tgZ2/hV/5DeJCed9y38/XI37ZaSo7HMEKl"
+    "sS9JHjPDjSGaBE2kU8QKJtCpxupMcHqm3ziSqKyUqjl8qKu3AuLmBAn4eX5R4eqZOoPKmNaKG2YPg4vVVTVQ5uq1SqCd"
+    "nX66eLiSq5R95Fqrp4dohaKtKsguTv96eGLp3L4+Ri368KZI4wks5sqt9gNlYg1LwkoIHJ++Pyxz3a4laZ7MSCu+auB5"
+    "uIbMgKefFs9GK3z9rMylsZudq7yoYnvTyrOSwLmTKiZfDh6G5bLy7PDhurOyQL79UMFOrvN5TBbeqiergOyherUSWJ/e"
+    "XhydFtlZLmWjkIXPNK6Udez85/RHf+06SWaqt7GBpkYnZLtRPNnwYjC+G9ub25udre0NKx0N1rd8krvk/Dq64X+DxlfZ"
+    "htZl6i+lcvlN9lIq90CpHAZk/eraiQqgUfZSURvkqwweIbJpBYduHajnCLctNK7toK6G+tlMm0P9iGuuGlgmkAuMzpYJ"
+    "ggck9YMiVkuoylDb8A3yxR4VRcBVoryEMKadoB41dOvrXpdBTucb3NeLiWbe4H6QslK7/sUWkTSCu+KgQhdN8flt9iOe"
+    "z4zAT32FnuuVB2Yn9GQ4WuitM4awVB8byBi0ebpF7NPeuSYzZaBcDNq05tQecN4lt3xgPRo1un6Vbt/d3R3NOJ0aokCZ"
+    "CHkXxTfUMpUtfqVn0suZSMSoXcFrCms9wWsJXqeti8qezw699FO89FM8whd+6af4Yfop/tC6dTvzkBXpPS31sCjGeCsH"
+    "T/Ul76WY4G8Y4P3YHv+ySvsXx+/F8Xtx/MqOX6Yetf5Z2aWjGYWZ7fs4bt+tMegZG2+eMafNf9a4Ww8kPE3nTY3bV9G3"
+    "UzIteG71w9iWGoX6Yj1erMeL9ShaD+vuI1ZyT7Me38lKfMcuxUo7Yd34VFz8oRugCvYiBLFZNRppajS01/1PovV1luNF"
+    "57/o/H91na/VuK1X0Ee+Nk0c2Q+jA/4JFH8Fz7J7yh6h0i2Iirr8TNezUk8Kd9TsCUc3s7w7fv9///O/WCsOQnGHxYSY"
+    "m7OabZ45OEjFtazoa07KazU6dxpnLNNtQ11P3moGbdxiRylXJd3XexVm1sGP2v/+bNwxncYNTHCpsTJrTn58zUiptkN3"
+    "vT9pMt35/oM5Ai8t9c3Pfr5HS/2Le/binv1B7lm1lbKs0ebW9s7u65/+4+c37nDk0X0e95X+TtosX/xCGIUtNoXWtoL1"
+    "Zl0OdTVFVRvf/gtdqcIdOanvne3CgoONpeBXIz7P3irspdqDt1DMYRuA+4N9H+baUj9UEJUDba9BBAMZ03ErFjn4+r6H"
+    "4XxiKhlTWLRHXgBkuykg4BUBANQr5AodGwiQYu7kjuL0MgrdMK2A37H8nQDPSq5jNywBVhWq2CDuNgTxwmqxxK5CJIQn"
+    "Rz61eiGAob4BhA9m94SSbGQuByWY7CjHhuV1AZbswpWaEg6hZ9KteqayrLRgTbRlr/3Tm8a8glDpBp3SpEQS3Y2CPSbY"
+    "QOExFXAcav4SWHZIl5Pf7adwBbgPoCks09ETc1MZutJ0I4RpjLBBKEWteTiKHKklSgLuDq5NMRD2idAtCKbtheffo0YV"
+    "al7RbXM+9T1j49uiBFkxYs4BtrPZELCjbBbRepfEQeed2BDnRx+OTi7W9wDcK76MF0DmOzqq9lAhEs9BsrvTlFXpJKIF"
+    "618cfjpeBgBfDoQNjGs9cO07/RD1e0/YFwH1Q2sRfPWt7vIR/0U3peBNFtRSye02InHVjZb89GCxldXo4oFdW1jHa+vc"
+    "SY49I9zTQ+2EJLt0FULxSp4uooj9S27iD30MxxDJT/p6I3HGFxvvdN/8u7mjOW3UwS/R+URfstcPhelKxQn0hUn9kMi6"
+    "/2+djvggQ8m3hg8XghMkXOyjbQDemrwnvIi2twRz1QXoD/phP/xTuib++maXKeFKfxLvsEUQ3uHPjvjEtKy+u9zR91jA"
+    "jhtHAbWD4X03d3zpzsTX/c0IE8QqeG8EcAdHm+ZUrcRQo6UqBguOEPffTO8Phd9a2REgBgKnTa14GMx3DaxVN1G/Oz0+"
+    "fnvyHtsWtTw4dL2E04nojiIHoOJ4FNcCL22UBIuypNBF6RwImEvSTbio7yzHdeejEbjA3MaZDjf3kafBgMi2Pl8eZHv2"
+    "5on25Glynl27D11xmv7NuQyaN2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9settUirm5sj27pwTdBxC8ZVQ2F9lnaQN2"
+    "K+5fAdWxG5Y6R/NXV6k9YAZ/13F05yJwnqSLLwEhkOvvRTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrP"
+    "U33deV7ITEP36dnF0emJY7dwL7sRJmvlTnueYX/7qPXbuYY7u6vblCvoO2Rsl2EPEwPESqzC1Dc9pFIygljMlyrr+8bN"
+    "VWj5drrIGfyPKWB/RHyjr4sgVIgnJ9ovhE+mswRkI+tbJ8ks+XEot+ZC/NLFGC0yVLvcqs5N0kvvykf86Fp9h4Cpvui+"
+    "UfP2OhucRTRPBcHNes3J+wRDxGDn28adnqZamv9zbNDnidJd3Uvv18/ivpP6q/YJyeP0Ph1z20z1hswu4C92AqNi8m3d"
+    "k8XW8AOe9fHufX3zPiorrYGy/fi4vmHHR9ZWXu6C4oEELXXeOuuaow3bpE0w6uR6pB1j1Q7T/xwCPvhKf4qvWm+iJoYf"
+    "U+nSBvoKA8Bsp//H8Zvw/muq3enRFjxwTHzowI8VQj2ecRtnpCiPpnu+gI2n38XpS1vuq1gl7OKZX+PMOk4yMy6Pnvi7"
+    "n97gh+XIidF/cgyk+bNNCKdXz+URbRTJmIkIPzuMIQBXj0f0/DubqShxGIHTPymq0BPu7hDmaTRAyD8iNsBptDOoG7fD"
+    "Ovtruud64vEN2+AyH3JOrFqDNeoJceogo9gA4Fq5uvshMK06x1pgrAgFSVVX7gdkPmUvQ1/xx/SvXrfo+qBLu9QxIzMO"
+    "i6zd/z8jxsxw"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1654,6 +1660,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1836,6 +1844,8 @@ def _answer(
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2081,12 +2091,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2104,6 +2116,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2129,6 +2143,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2584,7 +2603,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2661,8 +2681,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3244,6 +3265,24 @@ class _Call:
 def _apart_text(named: tuple[str, ...], required: bool) -> str:
     """A group of options given apart, as help, the skill and `--llms` say it."""
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
+
+
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5558,7 +5597,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -10865,6 +10904,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -10899,7 +10941,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -10971,7 +11013,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -10997,7 +11039,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
@@ -11012,6 +11054,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags)
