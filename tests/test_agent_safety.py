@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -619,3 +620,27 @@ def test_an_explicit_trust_wins_over_open_world(tmp_path: Path) -> None:
     assert "untrusted_tool_output" not in answer["data"]
     tools = {t["name"]: t for t in asked.run("--llms").json()["tools"]}
     assert tools["fetch"]["annotations"]["openWorldHint"] is True
+
+
+def test_reading_back_a_cut_answer_stays_within_the_limit_that_cut_it(
+    tool: Path, asked: InProcessTool
+) -> None:
+    """An agent's limit is 40,000 characters: each page of `output REF` too (on the command
+    line and over MCP), and the cut answer's `next[]` is the line that reads its first page."""
+    agent = {"CLAUDECODE": "1"}
+    envelope = asked.run("big", "--json", env=agent).json()
+    ref = envelope["meta"]["truncated"]["ref"]
+    [step] = envelope["next"]
+    words = shlex.split(step["command"])
+    assert words[1:] == ["output", ref, "--offset", "0", "--max-output", "40000", "--json"]
+    page = asked.run(*words[1:], env=agent)
+    assert page.code == 0 and len(page.out) <= 40_000, len(page.out)
+    following = page.json()["data"]["next"]
+    assert following is not None and following > 20_000  # NOTE: the escapes take the rest
+    plain = asked.run("output", ref, "--json", env=agent)
+    assert len(plain.out) <= 40_000, len(plain.out)
+    smaller = asked.run("big", "--json", "--max-output", "5000", env=agent).json()
+    line = shlex.split(smaller["next"][0]["command"])[1:]
+    assert len(asked.run(*line, env=agent).out) <= 5000
+    (page,) = _mcp(tool, [("output", {"ref": ref})])
+    assert len(_text_of(page)) <= 40_000, len(_text_of(page))

@@ -190,6 +190,18 @@ def example_args(example: str, program: Program) -> list[str]:
     return words
 
 
+def _next_steps() -> dict[str, Any]:
+    """`next`: the command lines to run next (a failure's way on, a cut answer's way back)."""
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
+            "required": ["command"],
+        },
+    }
+
+
 def _error_envelope() -> dict[str, Any]:
     return {
         "type": "object",
@@ -207,14 +219,7 @@ def _error_envelope() -> dict[str, Any]:
                 },
                 "required": ["kind", "message"],
             },
-            "next": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
-                    "required": ["command"],
-                },
-            },
+            "next": _next_steps(),
         },
         "required": ["ok", "error"],
     }
@@ -235,6 +240,7 @@ def envelope_schema(data: dict[str, Any], outcomes: tuple[str, ...] = ()) -> dic
     if outcomes:
         properties["outcome"] = {"enum": list(outcomes)}
     properties["meta"] = {"type": "object"}
+    properties["next"] = _next_steps()
     success = {"type": "object", "properties": properties, "required": ["ok", "data"]}
     return {"$schema": DIALECT, "oneOf": [success, _error_envelope()]}
 

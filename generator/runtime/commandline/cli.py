@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.agents.describe import _describe, _explain, _loosen
-from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _write_error
+from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _output_limit, _write_error
 from burgee.runtime.answers.output import (
     _PRINTED,
     _QUIET,
@@ -184,6 +184,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    agent = invocation.json and context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -202,7 +204,6 @@ def run(invocation: _Invocation) -> object:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -407,11 +408,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -44,6 +44,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was

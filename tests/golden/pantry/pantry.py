@@ -3491,6 +3491,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -5181,13 +5184,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5214,18 +5224,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        found = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(found, bound)
+        if over <= 0 or len(page) <= 1:
+            return found
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5314,7 +5338,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5393,7 +5431,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6438,6 +6476,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -10598,6 +10637,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11898,6 +11938,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    agent = invocation.json and context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11916,7 +11958,6 @@ def run(invocation: _Invocation) -> object:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
