@@ -864,115 +864,116 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fj7J9lbqSVAJIDCVEIMDFgJKZWFX7a/aH7S+5fswMBgRIgQ977TVS"
-    "u4mIx0xPT0/31z09jT8Oxul0Fss8SpODwcEfpwcXWTqfqdODwcnJ6cHpgYf/uZAJ/HV68JNMZBbkUgQiT9NYTLJ0Cn9f"
-    "BkkYy0yJSRTL/unBmQfvjC/l+Ireeop/LT8mbqL8Mp3n4iaL8ii5EEGyyC/hD/N+Im/47Uxyj3CBe51l6W9ynJsHMznJ"
-    "pLqkh9/KXiaTUGbwvH7snhK5hCFiI9ixEiqYyHiBr8M/8BJwYAqkmTHzYE/OvCMYO/zupdR0rwfUzuY59np6gC3RZb7I"
-    "Q+qEchLM43wgHifBVD7pzxZiJFUUSvHz8atnvzx/+65LRGOrPXyEG0vShBvLLyWSfZEFU4G3RSe9llkGDShzvYPX/9zv"
-    "97tOU/CQgglc05p+oq5BfWu5zWL+gNTU/Dzzknkcw0WcNimSlOZsKIDpNKMCOwWeAE+lUHmAXJEfolzc74poYu4ixyIl"
-    "ppFSOPVp9o+//b3oWeVZNM6Lrs1v23eOIiFugiyBt5XoJKkI0zE+Ro2JTObzLAGJAvIClGwPxCGOVA53FMyPlb1xkIVR"
-    "Uup8kmZjWfStf9quMwmSNAZxTIQ78/klEDSaZxdSijAKkS/iQi8Wh6V2qaklKQpilQpmKbJoFKhLT/yO/5pE6hJ6C8Xs"
-    "Bv4oWhBqnEWzXIkoyVN4CdgZRhnIe5otHFZeRXHcgxur+3v3Py9++eX82Yu3hyy0h3ShPw2p1+Lu8U/PX71/B9eL1oEV"
-    "UVLwSv9cEhGSQrwjgJfTgZAgbwuYjQQkAbkfwK9xGkrPCBMNEggNjXrhieVZ4q71OCYwDIlr2FE3zrrdWJACJWBxpJla"
-    "1xHrJbcbWEw0F9UVCP/lkapggSO7QTGBxRCmUhVsDOYgjdnSq4t0nmkdYLXKRYTabK5k1sc7zmKNo7FMlNQa8eWL99TG"
-    "8SwAtvQe9I/o53+9e9Z72HsaB3PFfbzJ0lkWyTxgkWGNoZtyuoXmnK6qwnRzKTOY51SMWVVrvYPK12mlf/jq+OVztyG+"
-    "o4r5Ka7YGQrUlZGLAY6cGjfPoURpeQoSdQNan9ZddC0TnEtco2ZWuFPNXXc6C+tRmtLKIFcMqsSYycQZC/2y4wA+J7m4"
-    "TG+EhDkReFeSumJbmM7jUIzBQF7AOkDSxSzI4TkcoA/TLoLZLF74PBC2Wlma5mixyEjjv85uD7yDOJ4qtuNoKsmkwd9s"
-    "aganB5cyntHjJZmFG8/S8XwqE1aXZGZpPYKGjONgBFZdPEe6fWr15Izkz0cdjnxRIGeyp+QsQH0XCm1QcQyXIp2wdtLm"
-    "pi9eJNfplYUQMFhfK07WP6LX+00BDfceXwfxXD6557Nh8fVvH97873evX4l0RJMxRUYhJ0kHY5uwRvwoAd38DqR/GvhD"
-    "XHIsIErgkqTXZXIt43QGWgh0aR6CNveE/8fpKazaK/z3QOTZHGYD/w6DPOBrYCRvfQ8Wcgqy6ON1nykAg+qzRdC9ik5g"
-    "zA1RBixAhqJQMuGosWkWRsAyZAN1zq84nSGHM0nKGN7QXUa5kvGk2xfHYhJE8Zwe4AGWx0CizoMg1cZX6ZGrKAnxv3x3"
-    "KpUKLmRxAXhKZNze6gkABJYmvd9llgqy6Ki0h8LHZ8DQ53PFbeO/gzGK0Xkm/zoHm0S9+CgVwCSey0R+yE/OgJEoPkZc"
-    "UFMq1CPZPBH4RN+KhtI8NQxTetnrVz1kiNbdxClLoEIWxSnhS9IQwMMxWO3OFNReH2Y4GaPIDm1P2qq/ff4XH+T3Anoa"
-    "BYBekc4JLGXAkh/ybkFYrzfC2feRZgA0AGJpyagBC9kvNCSeksjhtqa7uEDySuz2tUBGgFpQWK2ckiFB7YFDCuU4DoC1"
-    "FmtFpO94kLx0AyMag2ZyzZd0e3wVNTYQRLIHDE5vkoKzffGaH4WxloHeAKGP0AhygHSgjivhPa0AFZt4Mov4DutBwg1D"
-    "YrlR66AYQLwSuDQVHZ+687seEQasgokXCnSrcpWrTMay3ydl5ygDGBXqxsWM9SEvRXoI9NNMZnmElnnwx+2txfabvnjr"
-    "uRrXuE7LCreZK3WawP/eyiC0DgSgXRR9EU1naUaOU5R3iREMt1BkgD9JGMT45xtwqkCepmk4jyUzjEQZHSFoGswr4iyY"
-    "EO2nRLDoftXo2HTJqxRQwoUEISBpI2pPkPA+L4QzwKH0WCJBLBWIcjJbGEctT6ex6JiheXqNeQ6ahYsWqnoMF2F6AaPi"
-    "GMxaA1aCtkm0xZZke4BncayNE5tS4EIOogTiBlgdWIRrJNFSMmT1o0XTY3Fh4UVkcJrQbRR1lKGCXVoMOxXnpovIDpTa"
-    "ZaT7h1UIutgRdHoMJ/JYkUrw3AaD+AZf122gCyHHCPnAZkozIq/wqwxQ3VqqQavrSeBfoK5eTzRGQHQe5PQ+2m0GPaZF"
-    "huCgnTy3H8Q2cO2sRryR3LK/X4CmstzYp0CAyiLT1QuHXoNWsbtiWX7qEWzu2NcSqxXBEqm7MXaTEEEtUTZe8Gnoah5s"
-    "qKVOu3IlkR6ByMigXpXuNxTBjy6RRjAKaTMuZGPi9hyrCOIoX3hinlgAEMoZRrySMaxxUJkLwPAfMFYG6gVwZ2IswMP+"
-    "j13Xwa0fng53NB7dVuGQ+q5LwZFPu7T3HW2plWKyZ+fkSH620WwRy6mlXUdyVmoHKxKNidxvLAgXzhhjG6HoIHgB//MK"
-    "sDpii0xeR/IG/gjlaH6B17pDUYSnBm4AgahwlDshI7zk6AaS5yCGVRwuwFapWqWFPAvCMMLhBvEb1+Za+d4GTFp3sDIV"
-    "63qrYf+vBmHDahwUCBAd45ssRRQKGgOhSar06rVDlrEG/8yPDuojgDMW3vM78xk6buBPyK5pZlmlio5+B7BWvOhacFVG"
-    "NcsM0HiOf4AMTdUS84r14lwMsixY8DXw8CiuEm7fhLYI275uBlhpYcNJfJ2gNg0uklTl0RhBYnXrpYaDrGJWUoyrb+k2"
-    "KDkJK4fvj9N4Pk3WPaFwGYNZWtOJiS6seOKWIus6WEAxLasXmTyHjlKHbtMUwIzymNsGjo5iOS3rVrPQameqSoSVvbIY"
-    "FRJRmtxy/8a/C1dRUKc4a2gwCuCMdIxFCVY9BOFrWE0/Y7CmJDng5I/z6Fou3QEwBo4jDCrXNzAYsOSyFjs/yxK46U5e"
-    "jfsKEIT0UArap8P6X34I0M6CFs+UDL2SUgB9DFiHlYV2mnQQHVrWGEhVVAnFUDG4MTTRB9Jp1KmLRShCojjgOkcpEjpI"
-    "xo4gk+csOTBcoczxnX5x9Vt3x3aFxOtB6XamdUPNerzEnFybSxISNSD7pz0YDjWaLWMbGltvxPS7axRkySOrfcLZpW7t"
-    "0Ldlh6z4uIJSEok1hoh09mozdLdRoXDxrjbFZHNULMrq7A4yHvY+odFenvbUZTQrPWlcA5Pl4RXqHVcm72WRNyYo5J5U"
-    "3TqO9CE7I9qfBd3HFOHWG4YRVYSeHgbeQaRxdwrJ0TG7mwAD/yGGDykMy9tQdhNjyDsBeOvl0ze0O4Dr5ELmOn7JlmoH"
-    "I/IpQkxatO4pCjINRJyC6R0HAOuBc7nU2yxhdEHKD40lYn1Qnfd69xDx3zu/J0Yyv5GSwsJTDudzGNpuG2L4it7Fp9GP"
-    "w5c7HJO+uYQ30ykCsJDnA3qdYgBklR0qD2Nv3Fi/h19LidnQ3x8RzbIBaomxqQHL1MhkPmX9sn2+wE4ytirToH52P30g"
-    "ZcM8hhVCaFIYGsOhPaU47A07fe6wBOpZ1J8Dl+Fa8TDaMrtXEfEjxvS+TjBSYIgp3ADzhnvkpLiBJaCHy2pb2F2dSZSp"
-    "XOv5Yndn5f6zh4onzaC/ekRTKN56sEFkr3ngDkTEdOYmclEXfUPD+iHfEhJWgQYPyCHdcxaWQ47tdwlq0Lr50j1eszZc"
-    "eOLmkC4L6UY5pQRajsNw+b59VcTB+IqtJ0X5nZAb71sPBW/w4t4JR01df9oCENqLDdgywSXt1BmR5uwhm9nSvRuEoDu9"
-    "Gwz5DBp6dRLWCpuBOViNFfG+crS+Wk2sVwHHXFgdL4kxjjIMOUizJLesTzt6gx2vdUGmGnMTYVYtP+tVL1GxvSus00+2"
-    "b4BI3Rrh1Wg9PSCXtqKbspp9qxMgvnRFW+MGmq37WjUbhDW5VhReMIlNLG/ocI0xfySgDC2BuxUij6YaQYAUc/YPooEo"
-    "4bQh3cA9dNWyK9TlCbkV5TSwPry7gwaEt1eIUc1435dIDSgrzU13Eh2fmMAsG1BGWrfP0pdOJkouh9xsLATtd5REU4L3"
-    "RyVtdMQeAdjxRi/fL718/wj/qRWkCcvop1Jxq9h6Ny9ovDK5qAAtd8B1U2MFEESGGyA0CBorC8boAOupyC3+qqWugGe1"
-    "asKhs6EJRNp4yJxZKwmp0kIA5IBEB5OcVgo4WIHCUzKrZsxhnsMlO6YC5H26KBGSMJPJr2kWh2V4RtnM0/HsnDKO16Q0"
-    "mwS76tbLHaeUapjbJuW1SXltUl6blNcm5bVJeW1Sntcm5bVJeW1SXpuU1ybltckQX0wyxDeflLeU2rFJYY0a+W1T+tqU"
-    "vjalr03pa61Ym9K3XUrf8v5/fammOtPT5v61uX9t7t9dRLS5f23uX5v71+b+lYWpzf37FLl/bpLNJpUka+S7TRts0wbb"
-    "tME2bbBNG9xr2qA7ng0TBlfp6TbvsM07bPMO77Ch31TeIZeb5KTDMeCtmRwTE476D5k+o5g4xF6O4tFz97UfzQ+YSpjq"
-    "fEaJH/TQkz8/7P+4Pg2xyBkEpXMBQ+jx/q/2WnoE4ygrkgNhOJGhSS4x8VtWLG5+Vk4BVYffs2hGM2QuIeMv4nQUxOdB"
-    "dlFJueQKrfWgrDzlq3CD2fdBq7+mIuvQVB6l0q+iAya+R4ae6mN2eV+JVCYjK7cu7JVcAC9GC9yDAsJzrd+0yDtjcYyL"
-    "ukwzRp266Hvd8IrYScEF6xA1GLvJYSCI6wkqdgtDIqPjpD1gndFVxPaKssSGQAuTG1BQ5H3oecDgBxcNBQ+YWc82bbTI"
-    "wSKwKYymAYGueRilSLCcjiSiD8yJSufZGP0Ick7QfycLql3qN8fvf+498LjGKIVl8a7tCaZRxjr0YcSvPGjKGikP1wXk"
-    "DUaM1UFFDhpUjsiPghGhCszAYtidquVe0bKnBnUUGhJGnTXtdhyAjY1LgQajJSNdLVbJcYq7TsA7X/foM0k1sz8NPrji"
-    "WmtUmpA1z93ZN8lTXL3WGhpvCRCp4FqnJftukdzO0QAkR5BxH7KWsh6iKcdsUnvooZpxqZktU7+1THMArwLhXHwTKR5E"
-    "DQEaGuwgYuwG0lSzxcCUQqqpTXoLtZwNrHdB+lSOwBNIBBCYFKDfIWoSyTjcRctybJ6G5gkzSFy6vR7WCR8Iphkzf7T7"
-    "n+WIajmVLqXwO8/BMmnyQ1H7f0viuO8bXdxahzJBVljVU8Y12bQmnBqxv7Ot7GDMb0Xp5j+i0HOqTKOpuWW6/vLil+c0"
-    "s8YW1Rdr5vx02rPiot2caFUdw2/pSO20qrULTbwYUDyCxoSIoUdTTKOjAGeAkz4uou/iUbcxnYEy37FY9iQ3XDBletkm"
-    "EcdsUgieGMj50ACinsYUxnF603MQ4R7JRO45LRdZA0BXcwJpgHvAT9jfX+dADu5n4tZE2dQosHSdTM5kkGMN/+5QL7ck"
-    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqPaoFw4byViTvg8CtQzA2ZswDWnScGomD5Rg/lWI3GUxw"
-    "HaNHnUTKkLcWywzgPrX429mkSQfDDA1Oyfk4Hy1mgVIIh2smFLXpvoyHTUOhHR4MuxLAP6SwL9yKJjD2xqI2Hc92A04y"
-    "u5YVwixVFG4mDdhc+mmsPWLubqBOr0wYorFk2vqizeX25xl/0KIpbW4qxu5zaY5c2C8SNCWDMhb2QAQI0DECMvGOUiA6"
-    "JvO824Ak9GasmXeNvnjMtvoJ+mmB1Tb6vBQuL8T4y2a8M4mDCw8NpKfnxiuS0eiLAGyK9LE5vdE+AtU1pIMVmfkuiM0e"
-    "4DMsJpYGLV3LBPG263czHGWvF8DzufWCH2FICfnLITibNZY4oBi1A3GvA/LuGRvgMYAiWshEIUEwrChLE0J7rDbNy136"
-    "+oQ590HdOhgbUQ3unyD8L3RdQanurMD94pUnjgiE47dsuvpzFgP+xAXbEADuqCt4s2gazJQ5BTiNwpB2e8CejtMsBBdZ"
-    "4l14FJxlTMkvRyV1M2QAGEWHlIyjz+CVvQDswKgFc8vvrvyEBgclFKizPPq94P/LNAR/CeQjz6CZPL2SCZFP8mDngxNw"
-    "Oo8/RtNzlQNo/fjEEycvXr17f+aJx4/f/d+7J0/I3ezSwb9EzsH1g8FI3p2IMjEC/l/hVthI0kmkOE2vADdEV7LkAKnU"
-    "eqUYi1kwEkFbar7HwptuAZPa10nJwEGV64DKe3zXZMM8tvfoWKue5CfU2OPDFTcjThIyZ1KRAnvwgv1u9/syugnOJohy"
-    "k2LEU8bUTlIESASsCcakzOPITIocZ5IWDWZR8q9leK6HPQNowXmliDRNxPgxvzNAQPKE29QAvQDr4gTx85meyrsAd5Eq"
-    "rFbAbK/Y6I/oPR0Woh18POTgwtYBcgUmdgGAIYnUJUg+0nG+hJIxXRZkIY5BJDsM0MWrLuYf4zPMdd6KAr8SpIgPxxD6"
-    "MDG7IiRKgxtJWLk8LTAi/au4zY9HFAYqICaFUYg0bfAq+BZo4jN0D75jlYSzgXnQMuxXMk1rD0+3B6Hbg9D7PQgtJxNg"
-    "LmuRIgTPySTFoUkNbdDAszNZF24uMuq3dfD3lCu/JnJcJasSS94gNNz8ePMySTaLZ0vHctOTzI0A9PYkND+0vEyIc16m"
-    "MYQuJV+sjJvv+0xzBfwXX63cH+lf6onnSszTfn51f2Pf6jx0RZ7ck9Db6qF9n3Gu9Rt3i6PvdnC54utXo8SbOvn/QmeU"
-    "yafmTa9z5SQj/Lv9AcYuz2dqcHiI/qWO2PfT7OIwzAAdHj44enDUu//g0NmvAGhQ3d9fk9WQ6ioO4GQpm26DjMdvAbZH"
-    "mtsjze1hsH/9I81e8aFPYlWR06B7PGNu5qvSpWpGkepvhpAeOSt3vIE+cqq60EdlV082H+xtnM5F37vdWnQ8/UXc1bcB"
-    "QmULjA0tPVNK2ddnjZtzlakuyV85v2tZvrx65bGGMeZjtKuHhkGF5mvKtnd2u1pM9OSdsTAaOEgprUsfD7bxo3MOaeg8"
-    "Sc7eKH5k85lZBdoinFtMqrel+BCZXStOfse8WNp6XajycqBgOJ1p1ypV+6lFCMWmW824N5NBhN4lXqJx6rA0BekY3qTZ"
-    "FX0+uyDjXHek2y/CC8LpQvRSYZv2Sk9Z3+fM0/mk+wMb38oB+LaaWVvNrK1m1lYz21pW22pmbTWzz1vNrP2G3+4Ff9xN"
-    "C7sjWLtnwRUPvr4ti88RXHbDu19JxKutLdSGk/5lwkmftrZQGxRqg0LfXFBoReynQFkmZnOYp2F6WIoF7Rj44a2Mde23"
-    "YZ6vtM5h+4nULcqkuRg9AZVwR3LRHUB9H/kyX3a9tOphSmcE2w98fWm0yokXXRVt+/6aVUGrHMwwBdCad7yH0mibFDyr"
-    "TM8eDkE2rWJWFQ1TwGyv7uGeipx9Lb5kWxJtBZZuS6INmmzMtw5W62C1DpZegRoTTxeIUXlf3TFTO7pWpGqpZVFq9Z/j"
-    "ULWlfNtSvm0p37aU765xhPZb5qWipBscRLojVrCjc7a6CmnVB5xM9uyD7atI6TfihLUlTRs38PWVNG19rNbHan0s62O5"
-    "eMHYnh0dK6M+bXP/HI+qLS2+Q2nxMihxOL9M5Btd74ZqxnHFu6HwdbG5py+f/eNvf8daUrAObshs5qlbDG/PiVd2hVZn"
-    "9eSsFj6tRDRc/rcQTV3Wrx/Kay2Ih9dH/Yd9rgJ6u3qBmVbPVle1/rKLUu9tdkz53zu2YhjPlTGxUzG4ms5zFyo+qu4L"
-    "USnqrRrT5ai/DiDcpJW2zvUXUOe6RaQtIv1MiLTeSjnW6Oj+g4ePvvv+h//8MRiNQ2nwYB3g0ynsy28Io7DFkdDaVrDe"
-    "XAUGd1NUKxbyN/WdA67YZ92NYhVaJ4AmP8rP8fwDXH+wtJBWpzuPsOQY1e8L7DEmkByubpxmtkC7LiKsJB46wmmU4dCe"
-    "s8iCpK8VsSWsziNySXzUkMT3zr41VvpELBzKcURnxJBAAE3UFe95D4WSrNhPzio0rfCxXLK+/7Ex6/S5kdLOOlOoC7Zh"
-    "GTYMYYZMFKW7gbRUyCr5hS4xPxw1JSYRcxjzjOaFjk3MsRhZQocMbU72UFem0sXjAjGaX1SIcT1Ml5b7D7aZMZAM4JPK"
-    "hS26ziXDENpSBXVTyMwloeI4l+n4rilTcoAf2Df5JFjXjRLUTZk6bn9I6RJm+8hU1OJUtkX9TDlOe4mwh01n60XRiug8"
-    "zbO491Qcincvfnrx6n13COSe00lDJJlr2tetr6XAQImSRw+bTpVtRHSg//fP375cRwCqIfcQNVk97tJzPUrnDGS5P+cQ"
-    "88Cc/Smfn9SBQU5rvDE1R9gfpn2GoVvHjNQ9ez5T0PrUsd/lKC1XXhP4fQDlOtloNGgw9DkQzIw8GIDf0DtNeCO1+PQH"
-    "HmGy9OONPX+9Q/wvRZexdj0laHKBP5HTfhMpEh106UAXntC146jMig7DdLlsdZSb+nJUu5QWHhVWX/7+Rh8HhRmgQR6N"
-    "IvTtcFhv9SdMnNOe/2Gyg5gCeg9xLMLSwWkizCldfF1/EgULugATH/9bryds6Qr8SoceBDHCHFTozxZDEaakJmWIxf96"
-    "vSenyWnyJ/04/r3vj6Vg838ST7EEKZgM/NkTb2GMps7f09cvXx6/eoblRTUrfSoD7/dS+paHD+xmvxCFFtDSOI8XVSZ7"
-    "wjeAXNAXaYR127DpW592vObjMUBRLrdqH+d1KgpQLoolzx/ZcBG2uaIRNTXOrWsL0Bev7d8cU6B2iyKbmEUW61Ko6PLo"
-    "05QTvXj6yKGfsFKlW8PWfpXFjlx/l8Wp54+QQg0qnNUCeq9w2Rle3N4DTmOlWqpiWP6sixrCBPB7PV+nHkc675kL9BOZ"
-    "pisTneIefS4frUoD4A1ZzHvWQIenQQPegOslcuFQrlRMxTznjI2q7fRXCJApqvz6zfsXr1/5bhnldV9FKMop27rD10EW"
-    "oSY39ZVZcbqVlc0hT/0dBReTDNH5pmmagq7WW9VWAsbg70TSSfeA4ftLZZf9Ps7ApYxnvqBAMTdCQyHev9I4EF6ZznI1"
-    "cGpH55z4uITb+GAn6axqcXo+Z/+oa3ef1frkRRyfj3/4RMwxV0wuPgyC7kGnUQHlLqvgRTq3kx8U9Z4JbYJqZrLLpZv9"
-    "geaajbH5Lulzk2VvJKUosFz4UyAiq2sqw8Be2u9YmK88FAtMgxq/WnUXlUvk6o/CT4UfcA0MtdBuGykcrUWK9bVZjV4/"
-    "wims/ZACigEyrlLl1u/qmWtYktg4dn6pHrFvNPxzAi8g7AovfKQ/xUet+1Cbwo+pDGihfIQHwG7Z/+PzR3D/o9XQdOkB"
-    "XPDJ1/Lhrz26Tdz8I2y+shA+il2cH275+x+x6arjw8PY2oXhxn9ATvnGfaEmt3dEuElwM7BN+72kMg8auROmoe+wIdeX"
-    "IAJ3dwp0+w+LwTOWx+a3gva6wUcPaeQWktPgNwDo2Mxp8lrjc66PDlOoJ0ENSrOscj4SZFa1ATadtdgFfxbVxei7JKAq"
-    "jEJkjOTZLxCwhh+UFqEpqbJ+Bd5HTjCah78+idcgNvYZmL+EIPVp28QFHtjjiSmkcAYGoVmlbcDSzznuNig1VV8Rynd7"
-    "5PODpT43LQFR1/sdxxJLJGCe7QmKAXW++jhbXT+1Obql1rWXA01vlN1W11l539qnlcLwTX9LjOd0sBJHoh9QQbOEiaDD"
-    "g9v/B1EoV4Y="
+    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fj7J9tXUlqQSQGEqIQICLASUzsar21+wP219y/ZgZDB6k+HLWD6R2"
+    "ExGPmZ6enu6ve3oavx+M0+kslnmUJgeDg99PDy6ydD5TpweDk5PTg9MDD/9zIRP46/TgJ5nILMilCESeprGYZOkU/r4M"
+    "kjCWmRKTKJb904MzD94ZX8rxFb31FP+qPiZuovwynefiJovyKLkQQbLIL+EP834ib/jtTHKPcIF7nWXpr3KcmwczOcmk"
+    "uqSH38peJpNQZvC8fuyeErmEIWIj2LESKpjIeIGvwz/wEnBgCqSZMfNgT868Ixg7/O6l1HSvB9TO5jn2enqALdFlvshD"
+    "6oRyEszjfCAeJ8FUPunPFmIkVRRK8fPxq2e/PH/7rktEY6s9fIQbS9KEG8svJZJ9kQVTgbdFJ72WWQYNKHO9g9f/3O/3"
+    "u05T8JCCCVzRmn6iqUF9q9pmMX9Aamp+nnnJPI7hIk6bFElKczYUwHSaUYGdAk+Ap1KoPECuyA9RLu53RTQxd5FjkRLT"
+    "SCmc+jT759//UfSs8iwa50XX5rftO0eREDdBlsDbSnSSVITpGB+jxkQm83mWgEQBeQFKtgfiEEcqhzsK5sfK3jjIwigp"
+    "dT5Js7Es+tY/bdeZBEkagzgmwp35/BIIGs2zCylFGIXIF3GhF4vDUrvUVEWKglilglmKLBoF6tITv+G/JpG6hN5CMbuB"
+    "P4oWhBpn0SxXIkryFF4CdoZRBvKeZguHlVdRHPfgxvL+3v3Pi19+OX/24u0hC+0hXehPQ+q1uHv80/NX79/B9aJ1YEWU"
+    "FLzSPysiQlKIdwTwcjoQEuRtAbORgCQg9wP4NU5D6RlhokECoaFRLzyxPEvctR7HBIYhcQ076sZZtxsLUqAELI40U6s6"
+    "Yr3kdgOLieaivgLhvzxSFSxwZDcoJrAYwlSqgo3BHKQxq7y6SOeZ1gFWq1xEqM3mSmZ9vOMs1jgay0RJrRFfvnhPbRzP"
+    "AmBL70H/iH7+17tnvYe9p3EwV9zHmyydZZHMAxYZ1hi6KadbaM7pqi5MN5cyg3lOxZhVtdY7qHydVvqHr45fPncb4juq"
+    "mJ/iip2hQF0ZuRjgyKlx8xxKlJanIFE3oPVp3UXXMsG5xDVqZoU71dx1p7OwHqUprQ1yyaBKjJlMnLHQLzsO4HOSi8v0"
+    "RkiYE4F3JakrtoXpPA7FGAzkBawDJF3MghyewwH6MO0imM3ihc8DYauVpWmOFouMNP7r7PbAO4jjqWI7jqaSTBr8zaZm"
+    "cHpwKeMZPV6SWbjxLB3PpzJhdUlmltYjaMg4DkZg1cVzpNunVk/OSP581OHIFwVyJntKzgLUd6HQBhXHcCnSCWsnbW76"
+    "4kVynV5ZCAGD9bXiZP0jer1fFdBw7/F1EM/lk3s+GxZf//bhzf9+9/qVSEc0GVNkFHKSdDC2CWvEjxLQze9A+qeBP8Ql"
+    "xwKiBC5Jel0m1zJOZ6CFQJfmIWhzT/i/n57Cqr3Cfw9Ens1hNvDvMMgDvgZG8tb3YCGnIIs+XveZAjCoPlsE3avoBMbc"
+    "EGXAAmQoCiUTjhqbZmEELEM2UOf8itMZcjiTpIzhDd1llCsZT7p9cSwmQRTP6QEeYHkMJOo8CFJtfJUeuYqSEP/Ld6dS"
+    "qeBCFheAp0TG7a2eAEBgadL7TWapIIuOSnsofHwGDH0+V9w2/jsYoxidZ/Jvc7BJ1IuPUgFM4rlM5If85AwYieJjxAU1"
+    "pUI9ks0TgU/0rWgozVPDMKWXvX7VQ4Zo3U2csgQqZFGcEr4kDQE8HIPV7kxB7fVhhpMxiuzQ9qSt+tvnf/FBfi+gp1EA"
+    "6BXpnMBSBiz5Ie8WhPV6I5x9H2kGQAMglpaMGrCQ/UJD4imJHG5ruosLJK/Ebl8LZASoBYXVyikZEtQeOKRQjuMAWGux"
+    "VkT6jgfJSzcwojFYT675km6Pr6LGBoJI9oDB6U1ScLYvXvOjMNYy0Bsg9BEaQQ6QDtRxJbynFaBiE09mEd9hPUi4YUgs"
+    "N2odFAOIVwKXpqLjU3d+1yPCgFUw8UKBblWucpXJWPb7pOwcZQCjQt24mLE+5KVID4F+msksj9AyD36/vbXYftMXbz1X"
+    "4xrXqapw13OlThP431sZhNaBALSLoi+i6SzNyHGK8i4xguEWigzwJwmDGP98A04VyNM0DeexZIaRKKMjBE2DeUWcBROi"
+    "/ZQIFt1fNTo2XfIqBZRwIUEISNqI2hMkvM8L4QxwKD2WSBBLBaKczBbGUcvTaSw6ZmieXmOeg2bhooWqHsNFmF7AqDgG"
+    "s9aAlaBtEm2xJdke4Fkca+PEphS4kIMogbgBVgcW4RpJtJQMWf1o0fRYXFh4ERmcJnQbRR1lqGCXFsNOzbnpIrIDpXYZ"
+    "6f5hFYIudgSdHsOJPFakEjy3wSC+wdd1G+hCyDFCPrCZ0ozIK/wqA1S3lmrQ6noS+Beoq9cTjREQnQc5vY92m0GPaZEh"
+    "OGgnz+0HsQ1cO2sQbyS37O8XoKksN/YpEKCyyHT1wqHXoFXsrliWn3oEmzv2jcRqRVAhdTfGbhIiaCTKxgs+DV3rBxsa"
+    "qdOuXEmkRyAyMmhWpfsNRfCjFdIIRiFtxoVcm7g9xyqCOMoXnpgnFgCEcoYRr2QMaxxU5gIw/AeMlYF6AdyZGAvwsP9j"
+    "13Vwm4enwx1rj26rcEhz16XgyKdd2vuOtjRKMdmzc3Ik/7DRbBHLaaRdR3KWagcrEmsTud9YEC6cMcY2QtFB8AL+5xVg"
+    "dcQWmbyO5A38EcrR/AKvdYeiCE8N3AACUeEod0JGeMnRDSTPQQyrOFyArVKNSgt5FoRhhMMN4jeuzbXyvQ2YtO5gbSpW"
+    "9dbA/r8ahA2rcVAgQHSMb7IUUShoDIQmqdKr1w5Zxhr8Mz86qI8Azlh4z+/MZ+i4gT8hu6aZqkoVHf0OYK140bXgqoxq"
+    "qgzQeI5/gAxNVYV5xXpxLgZZFiz4Gnh4FFcJt29CW4RtXzcDrLWw4SS+TlCbBhdJqvJojCCxvvXSwEFWMUspxtVXuQ1K"
+    "TsLK4fvjNJ5Pk1VPKFzGYJZWdGKiC0ueuKXIug4WUEzL6kUmz6Gj1KHbNAUwozzmtoGjo1hOy7rVLLTGmaoTYWWvLEaF"
+    "RJQmt9y/8e/CZRQ0Kc4GGowCOCMdY1GCVQ9B+BpW088YrClJDjj54zy6lpU7AMbAcYRB5foGBgMqLmux81OVwE138hrc"
+    "V4AgpIdS0D4d1v/yQ4B2FrR4pmTolZQC6GPAOqwstNOkg+jQssZAqqZKKIaKwY2hiT6QTqNOXSxCERLFAdc5SpHQQTJ2"
+    "BJk8Z8mB4Qplju/0i6vfuju2KyReDUq3M60batbjCnNybS5JSNSA7J/2YDjUaLaMbWhstRHT765QkCWPrPEJZ5e6tUPf"
+    "lh2y4uMKSkkkVhgi0tnLzdDdRoXCxbvaFJPNUbMoy7M7yHjY+4RGe3naU5fRrPSkcQ1MlodXqHdcmbyXRd6YoJB7Unfr"
+    "ONKH7IxofxZ0H1OEW28YRlQRenoYeAeRxt0pJEfH7G4CDPyHGD6kMCxvQ9lNjCHvBOCtl0/f0O4ArpMLmev4JVuqHYzI"
+    "pwgxadG6pyjINBBxCqZ3HACsB87lUm+zhNEFKT80loj1QXXe691DxH/v/J4YyfxGSgoLTzmcz2Fou22I4St6F59GPw5f"
+    "7nBM+uYS3kynCMBCng/odYoBkGV2qDyMvXFj9R5+IyVmQ39/RKyXDdBIjE0NqFIjk/mU9cv2+QI7ydiyTIPm2f30gZQN"
+    "8xiWCKFJYVgbDu0pxWFv2OmPDkugnkX9OXAZrhUPoy2zexURP2JM7+sEIwWGmMINMG+4R06KG1gCeristoXd1ZlEmcq1"
+    "ni92d5buP3uoeNIM+mtGNIXibQYbRPaKB+5ARExnbiIXTdE3NKwf8i0hYR1o8IAc0j1nYTnk2H4rUIPWzefu8Zq14cIT"
+    "N4e0KqQb5ZQSaDkOw+p9+6qIg/EVW0+K8jshN963Hgre4MW9E46auv60BSC0FxuwZYJL2qkzIs3ZQzazpXs3CEF3ejcY"
+    "8gdo6OVJWEtsBuZgra2I95Wj9cVqYr0KOObC6rgixjjKMOQgTUVuWZ929AY7XuuCTK3NTYRZjfxsVr1ExfausE4/2b4B"
+    "InVrhNeg9fSAXNqKbspq9q1OgPjcFW2DG2i27hvVbBA25FpReMEkNrG8ocM1xvyRgDK0BO5WiDyaagQBUszZP4gGooTT"
+    "hnQD99BVy65QlyfkVpTTwPrw7g4aEN5eIkYN431fIjWgrDQ33Ul0fGICs2xAGWndPktfOpkoWQ252VgI2u8oiaYE749K"
+    "2uiIPQKw42u9fL/08v0j/KdRkCYso59KxS1j6928oPHK5KIGtNwBN02NFUAQGW6A0CBorCwYowOspyK3+KuRugKeNaoJ"
+    "h841TSDSxkPmzFpJSJUWAiAHJDqY5LRSwMEKFJ6SWTZjDvMcLtkxFSDv00WJkISZTP6aZnFYhmeUzTwdz84p43hFSrNJ"
+    "sKtvvdxxSqmBuW1SXpuU1ybltUl5bVJem5TXJuV5bVJem5TXJuW1SXltUl6bDPHZJEN880l5ldSOTQprNMhvm9LXpvS1"
+    "KX1tSl9rxdqUvu1S+qr7/82lmppMT5v71+b+tbl/dxHR5v61uX9t7l+b+1cWpjb371Pk/rlJNptUkmyQ7zZtsE0bbNMG"
+    "27TBNm1wr2mD7ng2TBhcpqfbvMM277DNO7zDhn5TeYdcbpKTDseAt2ZyTEw46j9k+oxi4hB7OYpHz93XfjQ/YCphqvMZ"
+    "JX7QQ0/+/LD/4+o0xCJnEJTOBQyhx/u/2mvpEYyjrEgOhOFEhia5xMRvWbG4+Vk5BVQdfs+iGc2QuYSMv4jTURCfB9lF"
+    "LeWSK7Q2g7LylC/DDWbfB63+ioqsQ1N5lEq/ig6Y+B4ZeqqP2eV9JVKZjKzcurBXcgG8GC1wDwoIz7V+0yLvjMUxLuoy"
+    "zRh16qLvTcMrYicFF6xDtMbYTQ4DQVxPULFbGBIZHSftAeuMLiO2V5QlNgRamLwGBUXeh54HDH5w0VDwgJn1bNNGixws"
+    "ApvCaBoQ6JqHUYoEy+lIIvrAnKh0no3RjyDnBP13sqDapX5z/P7n3gOPa4xSWBbv2p5gGmWsQx9G/MqDpqyR8nBdQL7G"
+    "iLE6qMhBg8oR+VEwIlSBGVgMu1NV7RUte2pQR6EhYdTZut2OA7CxcSnQYLRkpKvFKjlOcdcJeOfrHn0mqWH2p8EHV1wb"
+    "jco6ZM1zd/ZN8hRXr7WGxqsAIhVc67Rk3y2S2zkagOQIMu5D1lLWQzTlmE1qDz3UMC41s2Xqt5ZpDuDVIJyLbyLFg2gg"
+    "QEODHUSM3UCaarYYmFJINbVJb6GWs4H1LkifyhF4AokAApMC9DtETSIZh7toWY7N09A8YQaJS7fXwzrhA8E0Y+aPdv+z"
+    "HFEtp9KlFH7nOaiSJj8Utf+3JI77vtHFrXUoE2SFVT1lXJNNW4dTI/Z3tpUdjPktKd38exR6TpVpNDW3TNdfXvzynGbW"
+    "2KLmYs2cn057Vly0mxOt6mP4NR2pnVa1dqGJFwOKR9CYEDH0aIppdBTgDHDSx0X0XTzqrk1noMx3LKqe5IYLpkwv2yTi"
+    "mE0KwRMDOR8aQNSzNoVxnN70HES4RzKRe07LRdYA0LU+gTTAPeAn7O9vcyAH9zNxa6JsahRYuk4mZzLIsYZ/d6iXW5KO"
+    "UkSRsOxGUtCemyf8StF2X7uDNCX03YTqMBZ6E8xBTYudWK1HtWDYUN6K5H0QuHUIxsaMeUCLjlMjcbAc46dS7CaDCa5j"
+    "9KiTSBny1mKZAdynFn87mzTpYJihwSk5H+ejxSxQCuFww4SiNt2X8bBpKLTDg2FXAviHFPaFW9EExr62qE3Hs92Ak8yu"
+    "ZY0wSxWFm0kDri/9NNYeMXc3UKdXJgzRWDJtfdHmcvvzjD9osS5tbirG7nNpjlzYLxKsSwZlLOyBCBCgYwRk4h2lQHRM"
+    "5nl3DZLQm7Fm3jX64jHb6ifopwVW2+jzUri8EONXzXhnEgcXHhpIT8+NVySj0RcB2BTpY3N6o30EqmtIBysy810Qmz3A"
+    "Z1hMLA1aupYJ4m3X72Y4yl4vgOdz6wU/wpAS8pdDcDZrLHFAMWoH4l4H5N0zNsBjAEW0kIlCgmBYUZYmhPZYbZqXu/T1"
+    "CXPug7p1MDaiGtw/Qfhf6LqCUt1ZgfvFK08cEQjHb9l09ecsBvyJC7YhANxRV/Bm0TSYKXMKcBqFIe32gD0dp1kILrLE"
+    "u/AoOMuYkl+OSupmyAAwig4pGUefwSt7AdiBUQvmlt9d+gkNDkooUGd59FvB/5dpCP4SyEeeQTN5eiUTIp/kwc4HJ+B0"
+    "Hn+MpucqB9D68YknTl68evf+zBOPH7/7v3dPnpC72aWDf4mcg+sHg5G8OxFlYgT8v8KtsJGkk0hxml4BboiuZMkBUqn1"
+    "SjEWs2AkgrbUfI+FN90CJrWvk5KBgyrXAZX3+K7Jhnls79GxVj3JT6ixx4dLbkacJGTOpCIF9uAF+93u92V0E5xNEOUm"
+    "xYinjKmdpAiQCFgTjEmZx5GZFDnOJC0azKLkX1V4roc9A2jBeaWINE3E+DG/M0BA8oTb1AC9AOviBPHzmZ7KuwB3kSqs"
+    "lsBsr9joj+g9HRaiHXw85ODC1gFyBSZ2AYAhidQlSD7ScV5ByZguC7IQxyCSHQbo4lUX84/xGeY6b0WBXwlSxIdjCH2Y"
+    "mF0REqXBjSSsXJ4WGJH+VdzmxyMKAxUQk8IoRJo2eDV8CzTxGboH37FKwtnAPGgZ9muZpo2Hp9uD0O1B6P0ehJaTCTCX"
+    "tUgRgudkkuLQpIY2aODZmWwKNxcZ9ds6+HvKlV8ROa6TVYslbxAaXv94c5Ukm8WzpWO56UnmtQD09iSsf2i5SohzXmZt"
+    "CF1KvlgaN9/3meYa+C++Wrk/0j/XE8+1mKf9/Or+xr7VeeiaPLknobfVQ/s+49zoN+4WR9/t4HLN169HiTd18r+iM8rk"
+    "U/Om17lykhH+3f4AY5fnMzU4PET/Ukfs+2l2cRhmgA4PHxw9OOrdf3Do7FcANKjv76/Iakh1FQdwspRNt0HG47cA2yPN"
+    "7ZHm9jDY13+k2Ss+9EmsKnIadI9nzM18WbpUOceoOkavWYBXaCXzQdTlU4uO7frzats7u224m+rPm5DKOyvzaAPV6RSg"
+    "oe/fLieezyCvzQ36NO/WUu7pj/cuvw1oL1tgGKvyTOl0gT4WvUwA6lxlqktL5asQEz15Z7xuDHKl7NvKd45tqOucoy90"
+    "gf88p+DOeTZPdJ4nZ58UP7L5zKxibdHOLabW22p8CM6udSc/ZV6oJr2uVXk5UzCfzuRrk6D97CIEZNPFZtybyYBC7xgv"
+    "0eB1WJ2CjAzP0uyKPv9dkHGuO9LtF+ER4XQheqmwTXulp6zvdubpfNj9gaVv5QB/W42trcbWVmNrq7FtLattNba2Gtsf"
+    "W42t/Qbh7gWL3E0Xu6PZuOfCFRu+vC2XPyI47oanv5CIXVsbqQ2HfTXhsE9bG6kNarVBrTao9YUFtZbErgqUaGJOh3ka"
+    "poelWNaOgSveSlrVfhum+kLrTLafqN2iTJ3rYySgJ+5I7rrD0dhHvtLnXa+ufpjVGcH2A19dmq524khXpdu+v/Wq0NUO"
+    "xpgCdOt3vIfSdJsUnKtNzx4Ooa5bRa4uGqaA3F7d2z0VmftSfOG2JN0SgN2WpCv5ek34p3UQWwexdRC/HgfRYPrpAjE2"
+    "5zU4ZnZH15BMBbUsSq3+axzCthR0Wwq6LQXdloLeNQ7i1sNti9pucpDtjljHjs7l8iq2dR92MtmzD7mvIrffiBPZlsRd"
+    "u4EvryRu6yO2PmLrI341PqKLd4zt3NExNOrfNvev8Qjb0vo7lNYvgyqH81Ui3+h6T1QzkSs+DoWviy0+ffnsn3//B9ZS"
+    "g8VxQ2Y/T91ikHtO3LPLtj6rJ2eN8G8pIuPy14Vo6rKW/VBea0E8vD7qP+xzFdzb5QvMtHq2vKr7512UfW+zY8pf37EV"
+    "xni0jOmditn1dLC7UP1RfV+OSrFv1Zgux/5lAPl1WmnrvH8Gdd5bRN0i6hZRVxF1s0F1DOfR/QcPH333/Q//+WMwGofS"
+    "QNcmbKpPa1TfEMa2iCOhDYNgFb8Mt+6mU5fonG/qkyRcXNO6S8UqtP4KTX6Un+NRH7j+oLKQlmf2j7A6IJXaDOyJPZAc"
+    "LkSeZvZbCrret5J4vg6nUYZDe6QoC5K+thmWsCaPziXx0ZokvndSHLAoL8L2UI4jOg6JBAK+o644PWIolGQbdHJWo2mJ"
+    "O+iS9f2Pa7NOH5EqJWEwhbq2IlZMxGhxyERRZiRIS42skgvrEvPD0brEJGIOY57RvNAJoTnWDUzoPK09fjDUReR0ncdA"
+    "jOYXNWJcZ9il5f6DbWYMJAP4pHJhv4/A1f0QhdPHDkzNQZeEmuNfpuO7dZmSA1LCvsl9whKMdBbDVJTk9oeUWWN26kzx"
+    "O856XNQoa4xAlKn7fgMu6XlBLnmlOrZ4wpPqHioPJkkXKsYRMAGMqQaOb6O3di7RDyqfG5tQ/qeyNbC9qkc0JrcYHx3Z"
+    "goNDSk+FQXB5SpSXiyCqL/JqvKXEiofrSu+LohXReZpnce+pOBTvXvz04tX77hCm75wOGSMD+HMcTfqmEtMpUfLo4bqT"
+    "YhsRHej//fO3L1cRgGrZrZ9AKIC79NxggHP8udyfU79gYI79lY9O65g0ZwTfmHJJHMqgLa6hW4KRzB87rVOwgtSx32XZ"
+    "4qKRAj9totz4CBpRGgx9yQiTig8G4PL1ThPewy++WoSnFy39eGPPHx4S/0sbG/jZDcpt5tqkIqetTlKsOl7WgS48octe"
+    "UoUoHUHrcsX9KDelMansMiki+iZE9dNBfRwUJk8HeTSK0C3HYb3VX19yDnr/h0msYwroPXRBEKYPThNhDujj6/prTliL"
+    "Cpj4+N96PWGr7uAHhvQgiBHmjFJ/thjCmqVlKEOsW9rrPTlNTpM/6cfx731/5wmb/5N4itWTwYTiz554C2M0JUqfvn75"
+    "8vjVM6yMrFnp0xcs/F5KnyHygd3s0qPQAnoc5/GizmRP+MZBEfQxLWE9bmz61qfN1vl4DNCcK0Xbx3mdisJJEcWS5+8D"
+    "uR6HuaI9DGqcW9cWsS9e279Z+VG7RX1gTMCMdRVn9Fb1QeqJXjx95NBPWGTXLb9tPyhlR64/KeV8igQhlhrUOKsF9F4R"
+    "bWG4dXsPOI1FtqkAa/mLVGoIE8Dv9XydtR/pIwP8bREi03RlAovco8+V71VpAJwLgEcGNPDjadAOQMClXrnmMRdZpzrE"
+    "c8aK9Xb6SwTI1IN//eb9i9evfLcC/KoPuhSV4G3J9Osgi1CTm9LwrDjdovDmfLf+BIyL0YYYN6FpmoKu1lkSVgLG4P9F"
+    "0sk0guH7lYrxfh9n4FLGM19QjJ8boaEQ719pXAyvTGe5Gjhl73POGa7gWD7TTTqr/l0NLrHxqGsTH9TqvF8cn49/+ETM"
+    "MRd7L75phO5SZ63a711WwYt0bic/KErVE/oG1cxkl6vO+wPNNRse9V3S5+aAipGUojZ84V+CiCwvBw8De2k/wWM+UFMs"
+    "MA3y/HrBcFQukas/Cr8dfsA1MNRCu7GkcLQWKdbXZuXF/QinsPEbMCgGyLhagW6/q2duzWrqxtH1S6XUfaPhnxN4AWFX"
+    "eOEj/Sk+at2H2hR+TGVAC+UjPAB2y/4fnz+C+x+thqZLD+CCT76nD3/t0Y3k5h9h87WF8FHs4gxyy9//iE3XHUEextYu"
+    "HTf+A3LKN+4cNbm9Y8ZNgtuFbdpPvZV5sJZ7ZRr6DhtyfSsicHcnybT/PbZf9ZAMxV+cq6NH9bCYUvZQcEBbOSy6wUcP"
+    "aT6to0EM2sDtwGZOk9fa6+APVuDYWbTUoCS7wAY6I2h0lYFrnZWIDH8W5R7pQ1GgAI2aZ+Tn2U/CsN0alFSLqRG1Wq/c"
+    "R06wjwJ/fRJfSGzsCTF/CRfr8gGJC6ewxxNTGeYMzNx6nz4AD+E5R1cHpaaaS9z5bo98oLjU56Y1bZp6v+OccokETFw/"
+    "QTGgzpefb23qpzHpvdS69t2g6Y3SRZs6KydS+LRSGJTqjzvynA6WomP0bmoYnZAedHhw+//Z3kpY"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1005,7 +1006,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1547,6 +1560,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1620,6 +1639,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2064,7 +2089,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -2091,10 +2135,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2122,6 +2178,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11517,7 +11574,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11566,11 +11624,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -70,12 +70,13 @@ def test_nobody_to_ask_stops_with_the_lines_that_answer(pantry: Any) -> None:
     assert (kept.exit_code, kept.envelope["data"]) == (0, {"name": "salt", "count": 1})
 
 
-def test_a_wrong_answer_is_a_usage_error(pantry: Any) -> None:
+def test_a_wrong_answer_fails_the_call(pantry: Any) -> None:
+    """Found once the handler asks: `failed_after_run`, not `usage` (the handler ran)."""
     wrong = pantry.invoke(["use", "salt", "--answer", "use-last=maybe", "--json"])
-    assert wrong.exit_code == 2
+    assert wrong.exit_code == 126
     assert wrong.envelope["error"]["message"] == "answer use-last: expected yes or no, got 'maybe'"
     meal = pantry.invoke(["use", "flour", "--answer", "for-which-meal=tea", "--json"])
-    assert meal.exit_code == 2 and "one of breakfast, lunch, dinner" in meal.stderr
+    assert meal.exit_code == 126 and "one of breakfast, lunch, dinner" in meal.stderr
     bare = pantry.invoke(["use", "flour", "--answer", "lunch"])
     assert bare.exit_code == 2 and "--answer: expected NAME=VALUE" in bare.stderr
 
@@ -500,3 +501,29 @@ def test_help_and_descriptions_name_the_questions(tmp_path: Path) -> None:
     assert "Remove the old logs?" in described["tidy"] and "old-logs" in described["tidy"]
     skill = tool.invoke(["--skill"]).stdout
     assert "--answer old-logs=" in skill and "--answer for-which-meal=" in skill, skill
+
+
+def test_a_failure_after_the_handler_ran_is_no_usage_error(pantry: Any, tmp_path: Path) -> None:
+    """`usage` (exit 2) says nothing ran: an agent may fix the call and retry. An answer given
+    ahead that does not fit is found once the handler asks, and an answer that cannot be
+    written once it has run: their kind says the handler ran."""
+    wrong = pantry.invoke(["use", "salt", "--answer", "use-last=maybe", "--json"])
+    assert (wrong.exit_code, wrong.envelope["error"]["kind"]) == (126, "failed_after_run")
+    assert "answer use-last: expected yes or no, got 'maybe'" in wrong.envelope["error"]["message"]
+    full = pantry.invoke(["stock", "salt", "--output-file", "/dev/full"])
+    assert full.exit_code == 126 and '"kind": "failed_after_run"' in full.stderr, full.stderr
+
+
+def test_the_contract_lists_every_built_in_kind_with_its_code() -> None:
+    """The kinds and their exit codes have one home, `errors.BUILTIN_ERRORS`: the contract's
+    table says the same."""
+    from burgee.runtime.execution.errors import BUILTIN_ERRORS
+
+    page = (Path(__file__).parent.parent / "docs" / "contract.md").read_text(encoding="utf-8")
+    table = page.split("## Exit codes", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for row in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if cells[1].startswith("`"):
+            rows[cells[1].strip("`")] = cells[0]
+    assert rows == {kind: str(code) for kind, (code, _) in BUILTIN_ERRORS.items()}

@@ -870,92 +870,94 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTsOJncRfYZCJzMjPdiO4i9mD1EgkmJLZkxRWr4Y0eTGNinWeBe4F5g3+Se5Oqv+SdSpi0n"
-    "mdx4MEkkiuyurqqu+qq6q/lpbRROZ75OvDBY66196q9NojCdxf213vv3/bX+moX/jMI0SOBzf+0APynfC3RsqeswcmPl"
-    "BK4aXTiRM0p0BFd971Kr61G3vzaw4NlYO9Hogh5+G3nwcHKhuQH45CRq6iSjC+WomZPA84E8P4n0THUC00jiuXNq4p2+"
-    "jrxEq0R/TBS0FsKTI187gY7UOIym+MCg+AiSH/vphJ4+cqBpR/313RuF13rq5enB4aGC4SPpNBLXm3hJrD6EQKGrhnO4"
-    "PdYzGF0SRoYaop4aPIYuHd/7TUbUU3ESeTML+RFMtBo5sbaUG4UzNfSd4JK72AhnyG7H9+ebyk1nvjdyEh0z6QML2T2d"
-    "wo1GCIb77wfWNowHrnQ6SZg4PpHQ6QSh+TqwgtT34eJL1wXCkSZ17SUXxHO6J8ZOiCljz9fQQBKlWjiWSarQkSd9eJMg"
-    "jHQHB5T3WrqY9X1EAsVuwzRRkZ44kQudK3MbtRtIK7439RK82l8LwoDbPk2AX84YRAJ0ezFoSDBnNdE5+XL3GIakifrF"
-    "8aAGKJF9kXeZPCv9ZsRNhbip87Hj62CSXFTuPEhZjbFxHFpOZj4R6iktUGa0qEhaxqP+2qXWM+rMD691RJ/S2UwL0Rmt"
-    "qdCaBt6vaUE25nsmlleohTCrNOiaa2YwduIFExrM2IviJGu3Q5qctydfs+ZO8Xum1WAzQLG1A4LHlhuUDAmPwjBBvSbb"
-    "QuO4WbPWfH8as/lJwtAnxYfPgTOFp3v9tQvtMymujkfQL04f+uFVOEqnOkgcvKLwWUsFYQK65vvO0Ndd9RppsqnV94Mu"
-    "tmgrL2bpzZyRNtoAPJFph5boQoVjluosCieRM+2qw+AqJOuBbSknVvZsDioekCm69JLubK72sP191el8iOGH9b0rx0/1"
-    "/rrNk9CW7zY08pfTk2MVDj/okVhAlgLYQ2x+HVr3glmanILOTx17V3kJmI74Gq0UqBM/roMr7YczDVfA7rgw2yxlf+r3"
-    "+2vhJf7dU8h3S+Fn10kcvtbtdm9ssN0XYayVjddtM7mUDW3kvaoNBxQmTv2EKQNuIG+dwBAOF1ggQ+AecoQ650cKnSGz"
-    "I02mD56QLsHIan+82VUv1djx/JRu4AGWx0DzhgehowgmLV2lWy69wMV/+depjmNnovMLwFMi4+ZGBOAA/UHnNx2FSn8E"
-    "jo5CV+8qG++JQYXSmNvGv2EOg0adR/rX1Is09WKjggCTWJYBSP39ABiJmmQ0R9xaqKI0UHhHt05LYmGv4V2s9JWO5qYV"
-    "C3mjaKzsLzJaY+SWH4KmMKuQnSMwRRtTnThdEHaAjsTdreuUJavevf7RBgWfQKdDZ3TJEx9mNN26WUtupzNE9bBxUMbK"
-    "wfQCZ0da+IbGzDLzCuKQ0eQXSKFJHrZorAfeHrU5U2RyWGhFujTbC1MA5ILGYT5jg8AKSDfBBAWrmHhoS3ufbm7gUlGL"
-    "2z94YxVNTg55qjbnLhCoH8D/P3lXGtQhVCFOBEWjQiHD5HLgYVC9wEUfKT9cX3hgskC0ejpL5vAVHkaG8xwT+7NxdPDW"
-    "MqLZ7KkJ9EHCpEboxmhCpjG+Ny/ZfMtHAF1TcxVBT0LPoqmkJ7PW0E8E4HFvihedKHLmtcz8EXsgdEBc3XD12AHr0atw"
-    "ZVMeph/ROwyofUY9pdEMgTsAB2s7W4aKSs2TzSFVclzXY7D2tsgbvuGeqpaZyCpjl3VWMxyceayBZQVkXsbownB2EQO7"
-    "tXSItn9qkJ8glNLvYFP1BFEI3kDav+wGpKn5Brwjs7CECZggqwixpY+8MUQRiZf4Op+NcVkHDefrdLCmUyMN0iknAB9H"
-    "cCKTleOeBP78Z/Qmaz1yqSQL+ARO4krLD0ZKngvzNkxg5hWeqBiXQkxUFep9YqTv3MrIqBoUsW4eY1SR+k4ErnEG0ovp"
-    "B5TeVzRYLMM7WiyOmM4Z5re2W8sjqhrLRROIAisyK8H8ZCyQum6aFi8juodrgxoqlodlJSqwlZqJlgl68Du3rCdgNjNU"
-    "jvPw3uZzmXFEjNX0+C2mkVWYni+bQ1KV78waFuP0OuVfNWdzX7u0RD41dJ5dSFYK8wFpFJjsFA8MmVnIOzQ3aqYQhN38"
-    "1NT5eG6SEPW6VIdRWyUoSh0+365RhlzFvvx0bTMJvpFy5mikyuiHTQB+5478K3pf5MUdfW/udKut/hxe0ySBRhMxLCQ5"
-    "ZoUO0ilr3/KUXAGTGr982xTnBpE4k65rjQnapvPq0YFk81r3dku2r9SJTKKv7OFbadTvwqLwsGvZ/A61ejEvg5GcE5ik"
-    "D0UE1w6lfiwKCsDQwCWY6t5U9+jRSI91pIORRsPgoVXBq9zAOnqC6BJaooxcoMrZoy48u4INgKfv5jNzUh1KZskokV2x"
-    "2rCJCcyyHmWvNrss23A8jnXVdRR94tQLvClN3e2Sfm5X4PEtDz8pPfxkG/+r1aPxl3WUTWy9nRc03rsiiLOiAoLKcAMW"
-    "6ksOIbq3A1n4Och+fqBIBGnjIXOaXlOulSbCrsLnsjAF3LITY/KjSWIF5hW4lI0po/4LmgckYaaDX8LId4v339zQ0ghn"
-    "i3lxZOR78UyPiAnb3adMX4ZUOGVLF69AOIZbcGN3m64O02iitUlqx+ec66Wb9v/jafdFvSJwsz3OKlkm7kXbQdiIDBR5"
-    "fsA1UdUTC6ahVRiTJWccwz4KH/NoJQEhCeaDq00wopElBPiDy2lsn4whJcVL5hkTeAJ5MxK0uYTym/jh0PHPAeosrDDx"
-    "kk2j0y5oTlPMKHaLEotLlmh2zVIErQURyzq4cs358E2rgspKC0WXes7xDcYRYLXFTMrMKYyl4GLiizCSeCJsHF4OcXIu"
-    "ZMi/xdhlcYGRnqVo9QuGRKqRgzRaYmgitiNLhQUCM7TYggLZFZA5OYX6wmuBmKsh1rNrHM4BaotH9aZgMsCHpq4XIsF6"
-    "OtSuq1FF4zCNwCdtYL44RgNIJiaU9Z23L89+7uxYuL7FyzUm8uOeQIwa6OQEs6hfedCuHkq8W4u/WowYBAuoFQyxRsBA"
-    "I0JLGoHjkcWjxV4RIISiGAVDC6OO2nY7csBV+6VVr2pOKNajMIAZDryzpUebSaqRPq6xF9S11je1IUsCXoOR6kNeq4Kr"
-    "YucKhI2zzy6uj21s9zD+Ioywq0BFMJs+0YksGND6rGg131Qzrnjm+X7H9aIVdJps3iISLMIkGCMNooYAQRgrqNgsy0WL"
-    "41GurLeT3UIrJzqwHm+C9sUJ4lcgEbBkIO6/TNTY0767ipUl48lDw3iWP+HU7XRwD0FPMc0hOGUiHCxlguCYtMENEwyW"
-    "WAZV0vTHme94K7kA7vtaVrsVR/mgK2zqR9CXGkfhtBWnhouJvLvoDi5ANyzVfvJcq7DWjK7mhun68fDNa3Hi7IvqF2fV"
-    "hpkHsopP7K6ZAx/CYbzSrCZpCy96Cg0ejQkBRIdETKOj1XYHhY4G20zMZ5ut6XTijuyC0+5KE6ZML/sk4pgBBwhlGO7g"
-    "GObtKfT98LpTAJYPSCZyr9CyUQ30c2F7AmmAD4CfsL9fUyAHN/Qcvzx6XXY1MXi6DU574P6ezV2ZbkE4DF3Uh0ANNd6m"
-    "Qbftyi4OW6JKEgntyqoOYy5pvgJqmq/EahnVnGFDYSjrZtcH/LQFzsaMuUeTjmJ8GiylcXjrhVkAguuY5NkItEasssAA"
-    "7lPUP5MmCR0cMzQ4pRjmfDifOXGMcLhGoGhNH8p5GBIQ0Abq6OAtaVS8hcgKZ7Q3hrG3VrXpaLYacNKRJD+LhGVUqRDE"
-    "QhawvfbTWDvE3NVAncxMGKLxZOJ90edy+2nEm93a0paFgg8iS2kt35fUlgzQWYznVyYCFOglAjJ1ig2qjdP/PHzzpjt1"
-    "N1uQhNFM5uaLTl/tsa/exzjNyaxN7MxjmV6I8atufGPsOxMLHaQlsrHUbD6LQgrWwI2KK2LSrmkLXQLmyQFQmQaujsxG"
-    "QVqpwWYjz8V4WFJy0BKExIi3i9E7w1GOenFtKIuCn2FmCvnLmbxssTwogGK0DsS90oKAxQCKaDHRNg7Li8KA0B6bTfPw"
-    "Ju1B40xkoKjbAsZGVINb/BD+57Yup1Q6y3G/OrbUNoFwDO03ZVNbjze6sQ+hLVVxwqsnU2dGPEIip57r+po3Ko5wIwxm"
-    "wGOSFgTLMbiHcnJTmiEHwCgadwRFemzRx3IUgB0Ys2B+sjcbd89xUiIGc5Z4v+X8PwpdiJdAP5IImknCSx0Q+aQPmTw4"
-    "J7Kx99mbnscJgNbP+5Z6f3h8ejaw1N7e6X+d7u9TuLnJSRCdQugHg9EuRbVepIbA/0sNgxtq3KcI7AsvATfgRpFiABSH"
-    "WVSKiZY5IxH0pWaDZoB+iRaOgFQeVArEp3EiCRXMCEEvybUGVdnLfjtHPomQ96mxva2GHxGLo4rI6hQt5tCUcpTE3cUN"
-    "p9JET6Wxpo2w/DSLjKkdhwiQCFgTjAmZx54Rih5FmiYNbh7hb1V4LsOeAbSI6GFEmibxvMfP9BCQ7HObAtBzsK7eI34e"
-    "iChvA9ykeYUdvYsw22KXjbrs0XOSFgI1B0I3yrC1h1wBwc4BMARefAGaj3ScV1AyNIK5I98HldxggK6O4V6H7mGu89Il"
-    "xJWgRQntgCD04cB8xFxJnlmlwQ01zFwWC4xIvuU/8+0epYFyiElpFCJNHN4CvgWayJY/2fmBTRJKAzcKa1eSzsUiiYff"
-    "uElZsfEYDDlrTcZM3onmRBAgweSSrOMQF8QkdqjLLsrCaDWYez9o9n352mXNSNrvmlzIAGV1I+3dcGn1sIaaZdsqyedy"
-    "Uuw8Lqx5/Ev2pb92kSSzuLe1hf5HIvpuGE223Ai0Z2tne2e782Rnq5DPAPVZXEZYsngSXvK/YITjbFHOkk3xj5swv8Em"
-    "TAu36ydN6181NKEIM4kNyitFd5B8YQGc9vs3s51rDVqvz1EpQnNrpjah+Y4LXvlp+hmcTzRHL125J5u8pM/AUs+vjmoJ"
-    "V5nqIn2D8oJdzZaMujX3JYwxZQDNQ0Pz3vTzIslZe4ObZjUR4Q1uBpkoY76hWtfBntw9z7YmGs9+zs5GFsI5r55/idKZ"
-    "yRV5oSwYxzHQfO7qmQZfEIwkb6CjKXiKLLFUSMCnwnEKShz042KAxIEUXRnAIB13E1nbSkI3hJBHpCVxAaEkDiLD6JJq"
-    "m/JuzqUHaViWCsV9ZI2rrGGres+eKpAwsGRzwMOZ9N/Z9qLvsRrhi24xf1g8VJxtt6QL8zX1VlvAvwrqun3rdxV2Vctn"
-    "axWkkHT07o/Glm8WX0jz8T4Yqw4alElqnadZvk/8/z0g/OPsHX8EcY8g7hHE3QbiCo747OTVyecfD/929JqNazTqzuar"
-    "ozhxR+t58+sqa/vbQLXHkq5bwN8fr6Trq9f8tIerOOdl81kdWs32FN4Pqt5WGFRZJ8uLhG7vcREVStnQ4h6r4tbWW5De"
-    "9PZunm/XDLRd0dF3AgAbEMAj3HmEO49wZwncyU7qyoz7z//8b98PLfXLP/8n8t0/rY53Mt+h1ittr38zwPNYK9q2VvQb"
-    "llfeDRWkwTdb1ruturHq4BfzSu3xQlbU2KrOsdpz4dix23Ja6f1zWm2LHRfAVHaG2d1XOxvQ3C2VkN8Jurlz4eQj+HkE"
-    "P4/gpzX4yT1aeeWuYKpz25pb0QdBRryoky/qcZ+K+lOFvr4NUHo8I4Dpfzwj4M4rmrmiNa1oUo0PVyjtKluKgw6OXv3v"
-    "3/+Be//BrFxTuSkIslC89MDposzgLQq3ARk2ggau+s5nopRhdV19JfNu6wrLe7lq86bZMJlWB9/rWQQPJh1T9d0il7dQ"
-    "qJoXircvaCqcOvDpLiuvSxuTUwi+D6zZppXH4w1+B8cbPAL8R4D/lQB+vZcqeKPtJztPn/3w/N/+/YUzHLl0tspNA/iV"
-    "mo3qE8oYbLWtxNoqtptN2Hc1Q9Uwkf9Qx9twhVUWveWzsBKS4db+czzRWggozqXGXeaBSmEaAPxBMGvODPeC2HORtxeg"
-    "gr6OsOxhFkaJ1Ik4aphOumJ7M1okkKsQstOWEEBFQADVfjlKwsjs/DSsbjKHe0gBegzyjvQHInwXAzMuqnCCBcIkNC1S"
-    "9bQ1VRhZ4cZF36WqmaGWAEgoRGJdEOgoCaM5FWFRbQ0d+12loy7oLhL1rCVRZ4XSXaxWRYG4euRRCSEyCoAkdcWRyK6K"
-    "NTu794MFmqpBf5GeH+5AjyzyS1PZofYoMs+t2YWwQEhD4qBIz/MXraUGcf0lguZkgVVCGdY00XF+zB28Dz3TAlnFTEVp"
-    "fu3cR1qgnUBajNkDaZiLGBHq0wkgphCnLKJKHqZMR1spvcQAG/umGA3rkujUC1Nmxe3vUmEU7Z6VMk1PTiW6vpgvTqxK"
-    "DqhE2NPtloQd5q2ojYMk8jsHakudHv50eHy2uQvknvNR/UAyn8lSN8crCaYSJc/azvazrBG1Af2fvX53tIwAPkgKC2bX"
-    "ehB6dPoB+p+e6ueHRvWDQh/4y4rnPqm/0vk3eD4JFepyEZdKnPhS9NskrTZKHVj58p5VyGdt8jkFcLtUjFGxqjlNavHA"
-    "pS6OCKvjnMQbehgc4pjeyclX6i2/5eBp98W/mtc1mDce4IOIhBHY9vqBMiXP+LwcpdUPiId7f+p01E860Pz6kOFcceqO"
-    "SxnFIcXd2XxXuSHNZQ2+swvE7/eDfvBn0yV+WfWUreALnLGFNP5ZHWDlKlhp/NpR71gIta8/seV0E5iX49CnIkU8Bema"
-    "j2LKjhxFgiDiwjwfSBXvNiXTYurQ7mUDwbpgZNovUobNSQQxiUSHEGBbVB+KGYmuobTmbRYHJ0dHL49fYSmtaJFNHLU7"
-    "IZ1bZW/25BAnOlP1I4zcny/qF71phYMZ85YVE/LKS0/wxK90NAInwqXF2e3mhSZZQKNy88AHShWjE3NFohFqnFsXCNRV"
-    "J9lnzsdQu3lBqYe1m1L2i+EiG00wqTBMuJWYhWfOqmK9dnYCWTZy886X/OwahEBxbxmTzYtw8swHI6ObdWA6FmiTtpVP"
-    "M4t3QRb8XMcWPQaxk2rxuTREceN7VUznNh+gEJeGxSvDsZUfd0vCkRDC4bJdLp3lWn0qZ00Z4S22U/u+lLKGmRMGTt6e"
-    "HZ4c28UzBZYdEZSfLZAV4V85kYduwRw2wICveMxAtp2QDxUqYopdzGyQHKfga+TokUxFRhBMejrODyLAeVU5g8Duolzw"
-    "TUy2ohUJboSGQhI5FmALj0xnCShGfpACqeUCAESlNa/TWTipZYM82TM+O4Gr9pe+aQfHRy/lsYmY+vfktDpNYJOt4TxM"
-    "Mz1w8sMPCLaCD2Oyy+cY2D3hWpbAtIukp0ksxwwsez1PHrceN7+ph8Z4lJ3vZE4/qp2M+ft7qoXpaJO8otnJUwPwBa71"
-    "8dU98uIetFNifPK5eLcydttDwdaeNYTKgexcKAS3N0WeLav2TSxtl0r2bePNXmfvUsILn+mj+iwmE40wfJlqh6bPZ7gB"
-    "HH32B+/fht8/Z4adLj2BC7YJb234skKkyi3uYIsUpFJzDxdvcvNPieCQ214hauTWnmFrC9P3s1ol9uOWf8CWC2GfafXO"
-    "ERw39/wFtrcYvTEf7h2HiRLsEB+y4w7L428VTZmGZNh5KEUErh4TSftPtzN95VAGm79XZCMNPiN9ysMaGvwd4hNsRpCm"
-    "nOgQNDh4rsqkYzZOwRQNwN7e5UwHwPKvOXNYaycbimHtJrTBWvj25RmM7rhM1X0qLG+hrrnIo4nAfJvk2eu/nQFVK++q"
-    "v4XEJfsyl9LIPCox8GH3/bWhu9WuCRtV84SxnxzFyTpbL7IKHsUoYxlWJmwF1K7d/B+4QoS1"
+    "eJztXQ1y28aSvso8va2yVAvS8k+8G0rrKpfjJNqNJJelV3lbJksAiSGFCAQY/EhmbFXtabZqL7AXeDfZk2z/DTAAAQoS"
+    "lThOlIptEgRmerp7ur/umWl83JrE80WosyCOtgZbH4dbsyTOF+lwa/D+/XBruOXgP5M4jzL4PNx6jZ9UGEQ6ddRVnPip"
+    "8iJfTc69xJtkOoGrYXCh1dWkP9waOfBsqr1kck4Pv00CeDg719wAfPIyNfeyybny1MLL4PlInp8leqF6kWkkC/wlNfFO"
+    "XyVBplWmP2QKWovhyUmovUgnahonc3xgZD+C5KdhPqOnDz1o2lN/e/eDwmsD9erk9cGBguEj6TQSP5gFWap+ioFCX42X"
+    "cHuqFzC6LE4MNUQ9NXgEXXph8IuMaKDSLAkWDvIjmmk18VLtKD+JF2ocetEFd7EdL5DdXhgud5SfL8Jg4mU6ZdJHDrJ7"
+    "PocbjRAM99+PnF0YD1zp9bI480IiodeLYvN15ER5GMLFV74PhCNN6irIzonndE+KnRBTpkGooYEsybVwrJCU1VEgfQSz"
+    "KE50DwdU9lq5WPR9SALFbuM8U4meeYkPnStzG7UbSSthMA8yvDrciuKI2z7JgF/eFEQCdAcpaEi0ZDXRJfly9xSGpIn6"
+    "1fGgBiiRvc27Qp61fgvi5kLc3PvQC3U0y85rd77OWY2xcRxaSWY5EZoptSgzWmSTVvBouHWh9YI6C+MrndCnfLHQQnRB"
+    "ay605lHwc27JxnwvxPINaiHMKg265psZjJ0E0YwGMw2SNCva7ZEml+3J16K5E/xeaDXYDFBs7YHgseUWJUPCkzjOUK/J"
+    "ttA4rrecrTCcp2x+sjgOSfHhc+TN4enBcOtch0yKr9MJ9IvTh374Jp7kcx1lHl5R+KyjojgDXQtDbxzqvnqDNLnU6vtR"
+    "H1t0VZCy9BbeRBttAJ7ItENLdK7iKUt1kcSzxJv31UF0GZP1wLaUlyp3sQQVj8gUXQRZf7FU+9j+S9Xr/ZTCD4/2L70w"
+    "1y8fuTwJXfnuQiP/fnJ8pOLxT3oiFpClAPYQm38ErQfRIs9OQOfnnrunggxMR3qFVgrUiR/X0aUO44WGK2B3fJhtjnI/"
+    "DofDrfgC/x4o5Luj8LPvZR5f6/f71y7Y7vM41crF666ZXMqFNspe1bYHCpPmYcaUATeQt15kCIcLLJAxcA85Qp3zI1Zn"
+    "yOxEk+mDJ6RLMLI6nO701Ss19YIwpxt4gNUx0LzhQegkgUlLV+mWiyDy8V/+da7T1Jvp8gLwlMi4vhYBeEB/1PtFJ7HS"
+    "H4Cjk9jXe8rFe1JQoTzltvFvmMOgUWeJ/jkPEk29uKggwCSWZQRSfz8CRqImGc0RtxarJI8U3tFv0pJU2Gt4lyp9qZOl"
+    "acVB3igaK/uLgtYUuRXGoCnMKmTnBEzR9lxnXh+EHaEj8feaOmXJqndvvnVBwWfQ6dibXPDEhxlNt+40ktvrjVE9XByU"
+    "sXIwvcDZkRb+QGNmmQWWOGQ05QVSaJKHKxobgLdHbS4UmRwWWpE+zXZrCoBc0DgsF2wQWAHpJpigYBWzAG3p4OP1NVyy"
+    "tbj7g9eObXJKyFO3ObeBQMMI/v8uuNSgDrGKcSIoGhUKGSaXBw+D6kU++kj54eo8AJMFotXzRbaEr/AwMpznmNif7cPX"
+    "bx0jmp2BmkEfJExqhG5MZmQa0zvzks23fATQNTdXEfRk9CyaSnqyaA39RAQe99q+6CWJt2xk5rfYA6ED4uq2r6ceWI9B"
+    "jSs78jD9iN5hRO0z6qmMZgzcATjY2Nk6VFRpnmwOqZLn+wGDtbc2b/iGO6paYSLrjF3XWcNwcOaxBlYVkHmZogvD2UUM"
+    "7DfSIdr+sUV+glAqv4NN1TNEIXgDaf+6G5Cm9hvwjsLCEiZgghwbYksfZWOIIrIgC3U5G9OqDhrON+lgQ6dGGqRTXgQ+"
+    "juBEISvPP47C5ffoTbYG5FJJFvAJnMSllh+MlAIf5m2cwcyznqgZFysmqgv1LjHSF25lZFQtitg0jzGqyEMvAde4AOml"
+    "9ANK7zc0WCzDW1osjpjOGOZ3tlvrI6oGy0UTiAIrMivR8ngqkLppmtqXEd3DtVEDFevDsgoV2ErDRCsEPfqdW9ZjMJsF"
+    "Ksd5eGfzuc44IsZqe/wG08gqTM9XzSGpyhdmDe04vUn5N83Z3NUurZFPA52n55KVwnxAnkQmO8UDQ2ZaeYf2Rs0UgrCb"
+    "n5p7H85MEqJZl5owaqcERaXDF7sNylCq2K8/XbtMgs+knCUaqTP6fhOAX7gj/w29L/Lilr63dLr1Vr+Pr2iSQKOZGBaS"
+    "HLNCR/mctW99Ss7CpMYv3zTFuUEkzqTrOmOCrum8ZnQg2bzOvd2Q7at0IpPoN/bwnTTqd2FReNiNbH6HWr2al8FIzotM"
+    "0ocigiuPUj8OBQVgaOASTPVgrgf0aKKnOtHRRKNhCNCq4FVu4BF6guQCWqKMXKSq2aM+PLuBDYCnb+czS1I9SmbJKJFd"
+    "qdp2iQnMsgFlr3b6LNt4Ok113XXYPnEeRMGcpu5uRT93a/D4hoefVB5+sov/NerR9Nd1lG1svZkXNN7bIohTWwFBZbgB"
+    "B/WlhBD9m4Es/BwVP99TJIK08ZA5Ta8p10oTYU/hc0WYAm7ZSzH50SYxi3kWl4oxFdT/iuYBSVjo6Mc4CX37/utrWhrh"
+    "bDEvjkzCIF3oCTFht/+M6SuQCqds6eIlCMdwC27s79LVcZ7MtDZJ7fSMc71008t/e9b/ulkRuNkBZ5UcE/ei7SBsRAaK"
+    "PD/gmqTuiQXT0CqMyZIzjmEfhY8FtJKAkATzwfUmGNHIEgL8weU0tk/GkJLiZcuCCTyBggUJ2lxC+c3CeOyFZwB1VlaY"
+    "eMmm1WlbmtMWM4rdosTimiWaPbMUQWtBxLIerlxzPnzHqaGyykLRhV5yfINxBFhtMZMyc6yxWC4mPY8TiSfi1uGVEKfk"
+    "QoH8O4xdFhcY6TmKVr9gSKQaJUijJYY2YnuyVGgRWKDFDhTIroDCySnUF14LxFwNsZ5d43gJUFs8ajAHkwE+NPeDGAnW"
+    "87H2fY0qmsZ5Aj5pG/PFKRpAMjGxrO+8fXX6fe+pg+tbvFxjIj/uCcSogU5OMIv6VQft67HEu434q8OIQbCAWsEQawQM"
+    "NCK0pAk4Hlk8Wu0VAUIsimEZWhh10rXbiQeuOqysetVzQqmexBHMcOCdKz26TFKD9HGN3VLXRt/UhSwJeA1Gag55nRqu"
+    "Sr1LEDbOPtdeH9veHWD8RRhhT4GKYDZ9pjNZMKD1WdFqvqlhXOkiCMOeHyQb6DTZvFUkaMMkGCMNooEAQRgbqNiiyEWL"
+    "41G+rLeT3UIrJzrwKN0B7UszxK9AImDJSNx/lahpoEN/EytLxpOHhvEsf8Kp2+vhHoKBYppjcMpEOFjKDMExaYMfZxgs"
+    "sQzqpOkPi9ALNnIB3PeVrHYrjvJBV9jUT6AvNU3ieSdOjVcTebfRHVyAblmq/Rj4jrXWjK7mmun69uCHN+LE2Rc1L86q"
+    "bTMPZBWf2N0wB36Kx+lGs5qkLbwYKDR4NCYEED0SMY2OVts9FDoabDMxn+90ptNLe7ILTvsbTZgqveyTiGMGHCCUYbiD"
+    "Y1h2pzAM46ueBSzvkUzkntWyUQ30c3F3AmmA94CfsL+fcyAHN/QcvTp8U3U1KXi6bU574P6enT2ZblE8jn3Uh0iNNd6m"
+    "Qbfd2i4OV6JKEgntyqoPYylpPgs1LTditYxqybDBGsojs+sDfnoMzsaMeUCTjmJ8GiylcXjrhVkAguuY5NmOtEasssIA"
+    "7lPUv5AmCR0cMzQ4pxjmbLxceGmKcLhBoGhN78t5GBIQ0Ebq8PVb0qj0MSIrnNHBFMbeWdXmk8VmwEknkvy0CSuoUjGI"
+    "hSxgd+2nsfaIuZuBOpmZMETjycT7os/l9vOEN7t1pa0IBe9FltJauS+pKxmgsxjPb0wEKNArBGTqBBtU2yf/cfDDD/25"
+    "v9OBJIxmCjdvO321z776JcZpXmFtUm+ZyvRCjF9349vT0Js56CAdkY2jFstFElOwBm5UXBGTdkVb6DIwTx6AyjzydWI2"
+    "CtJKDTabBD7Gw5KSg5YgJEa8bUfvDEc56sW1oSIKfo6ZKeQvZ/KKxfLIAsVoHYh7lQUBhwEU0WKibRxWkMQRoT02m+bh"
+    "HdqDxpnISFG3FsZGVINb/BD+l7aupFQ6K3G/OnLULoFwDO13ZFPbgDe6sQ+hLVVpxqsnc29BPEIi54Hvh5o3Kk5wIwxm"
+    "wFOSFgTLKbiHanJTmiEHwCgadwQleurQx2oUgB0Ys2B+cndad89xUiIFc5YFv5T8P4x9iJdAP7IEmsniCx0R+aQPhTw4"
+    "J7K9/ymYn6UZgNZPLx31/uDo5HTkqP39k/88efmSws0dToLoHEI/GIz2KaoNEjUG/l9oGNxY4z5FYF98AbgBN4rYAVAa"
+    "F1EpJlqWjETQl5oNmhH6JVo4AlJ5UDkQn6eZJFQwIwS9ZFcaVGW/+O0M+SRCfkmN7T9u+RGxOKqIrE7RYg5NKU9J3G1v"
+    "OJUmBipPNW2E5adZZEztNEaARMCaYEzMPA6MUPQk0TRpcPMIf6vDcxn2AqBFQg8j0jSJ531+ZoCA5CW3KQC9BOvqPeLn"
+    "kYjyJsBNmmft6F2F2Q67bNTlgJ6TtBCoORC6XYWtA+QKCHYJgCEK0nPQfKTjrIaSoRHMHYUhqOQ2A3R1BPd6dA9znZcu"
+    "Ia4ELcpoBwShDw/mI+ZKyswqDW6sYeayWGBE8q38mW8PKA1UQkxKoxBp4vBW8C3QRLb8ydOv2CShNHCjsPYl6Wwfkrj/"
+    "jZuUFZtOwZCz1hTM5J1oXgIBEkwuyTqOcUFMYoem7KIsjNaDufejdt9Xrl02jKT7rsmVDFBxbqS7G66sHjZQs25bJflc"
+    "Toqdpdaaxz8VX4Zb51m2SAePH6P/kYi+Hyezx34C2vP46e7T3d6Tp4+tfAaoz+oywprFk/iC/wUjnBaLco5sin/YhPkZ"
+    "NmE6uF0/a1v/qi4aNWwLaFr3XSN/sxW9ncloYtp+XmVQ0d7ouuFX1LZCuUbVRa1bKKm1Vk9HE9qJ52MRnblBpybaWzPH"
+    "KNrvOOdFqrafwU8mSwQUtXsKO0NTD6QfhG0ybOAqU23TN/pDqIkIb3Q9KkSZ8g31IygMOvyzYhelASFn7BfpAn88I7d7"
+    "Bn5bFvJ5XaD8kuQLk+sKYlnwTlMYyJmvFxp8WTSRvIdO5uDpisSYtYCQixgoqPIQh4gBFQdou2KAcTrtZ7I2l8V+DCGb"
+    "iFDiGkJ5HATHyQWdzSq7OZMepGFZ6hT3VzSuioad+j37yiJh5MjmhvtzSb+z7VFf4mmKX3WL/P3iOXsK3pDuLPcEdNrC"
+    "/pugxpu3rtdhY/34b6OCWEnT4O5ocv1m95U0Je/jsUmy1xgskjrnmdbvc//DA9o/z973BxD6AEIfQOgfHYRaQOL0+Jvj"
+    "T98e/P3wDTuHZNJfLDdHoeJOH5XNP1JF258Haj4cqbsBvP75jtT95meuusNtnPOy+a8JbRd7Ou8GtW86mFVbpywPad3c"
+    "4yqqlWNbq3vc7K3FNyDV+c3dvNhtGGi3Q19fCIBtgQUPcO0Brj3AtT8wXCsqvRXO6ft//E8Yxo768R//m4T+XzbHa4Xv"
+    "U49qbT/6bIDt4axx17PGn/F47u1QTR59tmXhm07H1gHKal6vO94pDsV2Oidb79kqW3dTTjG/e06x62HZFTBY1MC7/Wp5"
+    "Cxq94STtF4LObn3w9gG8PYC3B/D2pwFvpUeurvxarqb0DaUXuBdkx4uC5aIw96moP2X19XmA3kONDKb/oUbGrVfES0Vr"
+    "WxGnM258Qm9PuXI47vXhN//3X/+NZ1/A1lzRcWsQpHV4757TdYUVXBVuC7JtBT1c9aCciXIMse/rS5l3jy/xeDufWr5u"
+    "N0ym1dGXWovj3qRjqh50yKWuHNQuCyU0BoZr4fDuLVfu1zYmVTi+DKzcpZWH8h6/g/IeDwHKQ4DyEKDUA5Rmh2o5zt0n"
+    "T589/+rFv/zr19544lMZpOsWnC7Hq+pPKONb1K4Sx6DYxLfB9M1saovN+VNVouLDkEX0Wc7CWvSIp3DOsPi8EGDPpdYD"
+    "IZHKYRoAUkPcbcr7B1Ea+Mjbc1DBUCd4QmkRJ5kc6fLUOJ/1xU0UtEjMWSPkaVdCAMABAXRM01MS8RalDvEgoqnDI7Ui"
+    "UpB3on8iwvcwhuTzT160QphE0TZVzzpThUEg7tENfTrgNtYSqwmFSKwPAp1kcbKk85J0DI4q9NfpaEoa2EQ970jUqXXK"
+    "Hg+Wo0B8PQnotC8yCjAvdcVB055KNfvl96MVmupJC5uer25Bj+wHkaaK90+gyAK/YcPKCiEtOQ6bnhdfd5baAoIBxPfZ"
+    "CquEMjx+SJU3mTt4H3qmFbLspEplfj29i7RAO4G0FBMd0jCfN8aohIr1mDNzVRHV8khVOrpK6RXmArBvCifxCCEVqDEn"
+    "Irn9PTrDSBvF5UR1IAXErs6XK5Q1JrSq1L24BZfE2CCXnMo5bB9UiFIiqQOWRw7a4wiYAMaYAyvWowJlyjvHmUpxnx9z"
+    "nglmREZDNDUcnHqEWJnqWBYk09EeHTyGQfDxSjSCMy9oMDS19F2FFc92O7LioGxFbb/OkrD3Wj1WJwffHRyd7uyB+M74"
+    "LSPAAC4n1WTzarnBCiXPu1q/06IRtQ39n755d7iOAK6Bh2f9twYQNfaGEfrjgRqW9e6GkdUH/rJhyTr1NyrdhaWVqMYA"
+    "nz9VmZdeyHw3+cbtSgdOubLsWKnIHS6xArfLYVc6Z28K4a3WiuvjiPBgr5cF4wDjehzTOynap97yC1qe9b/+Z/OmGfOy"
+    "FnwQgxgE+oNhpEy1BnxeqgAOI+Lh/l96PfWdjjS/+Wi8VJx15VPYMmfS/mK5B1pOiqsBS/SB+JfDaBj91XSJXzYtEBj9"
+    "CuUBkca/qtd46B68Fn7tqXcshMY3N7lSmAkm8TQO6Xw1FnC74ipyRbVkJAiCZUzRglTxblPtQUw/2oNiIFjSAJn2o1SQ"
+    "4PyPuAiiQwhwHTrajqaibyhteBHP6+PDw1dH32AVANEilzjq9mIquefuDKT+HJWD/gAjD5er+kUvieLgzrwgymQr5H1N"
+    "WKwwn0zAqXJVhOJ28y6mIsBTpXngWnh2tGauSHRGjXPrAgn76rj4zIaS2i3Pwgd47FwqFmCkz04EXAwME24lZmG5bGWX"
+    "miiKJxYjN6+rKstuISRMB+uYbN7hVSatGClePwKmY20J0rZqIcZ0D2TBz/Vc0WMQO6kWl9QiiltfCWU6d7n2S1oZFm9K"
+    "AGdVVOom4UhI5XHFAT71z2VG6CR+zoh3tZ3GVz1VNcwURzl+e3pwfOTa5VDWVTcry6IU9UMuvSRAt2DqpDAAtiukFDtx"
+    "uR6ajbH2MClFcpyDr5GqSYWKTCC4DnRa1lDBeVUrn+L2US74EjlX0WISN0JDIYkcCdCHR+aLDBSjrAFDarkCiFFpzZvA"
+    "VopMbZMne85lX7jgyNqXhOH46H1iLhHT/IqvToVQdtgaLuO80AOvrNtCMB58GJNdLcHiDoRrRe7ZtUnPs1QqpKx7s1gZ"
+    "xx+1v2SMxnhYlKYzhdsaJ2P56rF6TQ20SYFtdspUCXyBa0N865i8cwztlBifci7ergKHG6BgG8ukoXIgO1dqWLg7Is+O"
+    "BUdMbsGtVBtxjTd7U7wGDi98oo/qk5hMNMLwZa49mj6f4AZw9MUfvH8Xfv9UGHa69AQuuCbcd+HLBpE7t/gUW6SgnZq7"
+    "v/ibm39GBMfc9gZRNLf2HFtbmb6f1CaxMLf8FbZshcGm1VtHtNzci6+xvdVolvlw57hUlOAp8aGo1Fodf6fo0jQkwy5D"
+    "SyJw8xjRtP8C268HiIbiLy7Sk1E92y1mIQdoOKA7xWvS4HOaJWWwRgy6RdSFzQh+lhI7UQts4WPmVPfoBAzsCLzIbYrs"
+    "QITyhvPDjda/5XS/24aheG69fXUKozuqUnWXI+M3UNd+6quNwHLf8embv58CVRsfs7mBxDUbndfSyDyqMPB+N9J2obvT"
+    "Nh4XVfOYEa3URmadbRZZDWVj7LQuAiDECNRuXf8/Hmx3hw=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1054,7 +1056,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1400,6 +1414,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1473,6 +1493,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1917,7 +1943,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1944,10 +1989,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1975,6 +2032,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11366,7 +11424,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11415,11 +11474,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -877,90 +877,92 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitTyYUebGNhfsz/sfsnVo5sPkZRpy3OZ3Gkx"
-    "O2PxUV1dXV31VXVX88vWOJjNPRW7gb/V3frS35qGQTKP+lvd6+v+Vn/Lwv9Ix4G/+lvHjiOkiGV02+lvDSy447lRTLfO"
-    "4Q+6E1ki8Seu70Y3yhGBryL47akoEu229DzzogN36MULGd5qokJGAq+bZ4gcPdSbq1AijxFQFPGNEvc3gacENo9PDwrP"
-    "I8vzJJxyAx/VLLhTzJuYhMGM3s/eHMAzIISZ9B3Tbe7v9cDaBVrwu92eh24QuvHCdDu4J9o37vQGL/W3fg7uBTbpx8KF"
-    "fyLuA77L8mm3YznlR33T9WNganogQjVXMhaTIBSzIFTpi20nUUtv/HKjfKYv4KZo/Qr/a19ctE9OtrMG21GsyfS3Jq7H"
-    "b15Bn//yqXcp8ApIABoECToRCYNkQ9IgCrq5ifQipUWrxzknEqm7BWOq//ID/jGw/MTz4NKZP/YSR4lUG/QAGT7LEun5"
-    "3kKP1L0b3wBz0FN47KU6N8jrXn58fweRcTeMHkJje6YxbL8dQFczweUupeLTiotXa0W4pjTwvTAIYtR7mu34r8HDlrXl"
-    "ebOIDUIcBB5NDPjblzNoowuKr7w5Pe6oaBy6c5ybdOMkGCczmAU0WwW+awk/iMUYVEOOPNURp3J8I2yiej3oIEUb9RmZ"
-    "i+ZyrNqRmkuY7dBZPS3FXIIuBBNWh3kYTEM564gz/y64VWg7gBbaDnu+iG+oVSfozBfiEIkfgd35LYKrrw7vpJeoo1c2"
-    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9P4k/jGzWT9gFOQelH9ypEe6Slrfw75QVzHDARxU6QxJawv/T7/a3g"
-    "Fv/dFXGYKEvg346MJV/rdDoPtoXmLFLCxus2cwB20wYaWauiJcFURIkXM2cgChSs9A3jaBRoNEYgOhQHNc6v5BpDSYcg"
-    "NpArvKGbdONIeZPtjjgWE+l6CT3AHSz2gTScO6HCMAj5Kj1y6/oO/pfvzsDkS1D99ALIlNh4eNADIIF/v/13FQZCfQaJ"
-    "jgNHHQgbn4lAf5KIaeO/5RjVaRiqvyVuqKgVG7VDaTth++pzfD0AQaIaGbXxXPQ+cSDCxBf4RKekIpGWrRFcJNSdCheG"
-    "hIWCEdTRiCSWMhqhqLwA1ITlhLIcJ7FozVQsOzDS/hhV+KDUIo+p+Hj6kw16PYUWR3J8S3xPYN6LGPjcLjPabo9QK2zs"
-    "SwQa4i9oSkVdVr5z6ioPlZsbBd2P7ALpMQ2DrRXV9S1S4lR/UWxCwSzt0AzPaT4MBxqExZyNAOsdPQSTElx07Cq0FF8e"
-    "HuBSXnmbv/hg5c2MAR7LVqYARJ7HIzzjxmgxC49HcQhTv7LNX9gcAEIB4RE5AwmQgvKTGVvRMjZoQr0CP9BTE4mzF58g"
-    "utgwuU1s043VLKrpwEO+XRmGclEtyBoIUmj7eoDUCI1gW6B7vYl2CPAGWCsiBYaEX6zgJc8heje4NqgU8Sp4U+AJqSBX"
-    "2gGu4Audx5p8NfKoZfaQv9RkkW5olcM2QLVdbEB6H/J6Sfa1evqseqOC6Z6vcjNkWfldZ0lxwDqrqQq15qyYGmXdr3yE"
-    "QVbh9gh8qZK+vl+lTg2HSM8C05UnToOKcXHZzOSGx0gABh9kWNQfY1OQjvTBCXNowiyESjoIY39Gd1cYHXAK4Mbu1NId"
-    "11GzeRDDzM/fWDKEaZy1PMpPiLueaycJ1FcPZAVDdaC/MD1SLU9t2TO0oFLna+OH79J6PN1INBlQDQmXJ8/GvvwB7UsD"
-    "4mY4B03sEcUgTzJH+MaSNUqTN8s6UZ3Mea7hqdehmlmG7UKwhu99D7O7rCMbYPB/ZuL+DsCgYiYWk0zlsV6Z/HzuvMQR"
-    "HHKyqjEsWJXMKswO6uR3MHlfbJrWz7WXVStt+RvBTWa+ZiClU5GywPSc9E0yhCR5LyklYoFDwESHgEvgGtyZ6tKroZqo"
-    "UPljheGe6/f7Pl5lAq8wxRHeAiVKU/mimFXpwLtr6C+8XWMValQkY1VSkkf3EsUViZZNQmCRdSmxg9Eq6cBkEql4hROb"
-    "wUyYUeJgt6Blu/i2587cZi/vFV7e28X/VQKFyXNdzHpifVwW1F/lT3FGP8nlpwoIKsMELNSX8Y0M5ThWYaSHAh9ZwZ2f"
-    "3q70Ojk+n2BZuMucuFaUgKSJcCDwPSEnMc0UMMeSzHHdiOWEl5NS2qeU+98R/yELc+X/EoSeUzQbtFjAWVReLhiDc5mr"
-    "MQlht/Oa+UvdVYDZM7hyByNjRLXX2e3s0tUR+jFl0rzRkHOg9NDRf7zu/FitBUCzS5bF59iP3Ju4VfMYNUFmBr4DNgb+"
-    "uSJn6EHX8X5nh+08rhFYIgjxGlk29AjIOFg7TL+SPxIteOCqd9IbfrrqfTzVWSljLUm7CPvkxmbuzmk0zSUcpKkXjKQ3"
-    "lOG0tLDCixXVbq2oHnXwThsnin9XLE4cmCQ8rYJQx9qUAKSU8DZn0sm8IpIvLpHcqgWLBRdqwDRrW6inR64vOT8S3QQh"
-    "++12UNu9LIuaSYF1u1nfdXKdQYIlaN0HukQOqqUtZJdT7HXMttN1tJTBFGg04OAe0K8SmScTuNjCS2BxoEXP/m+0iMF7"
-    "sNt0Z2AXwFEmjhsgw2o2Uo4DMoZZECQhOJ6WJLUGK0d2JNArGx+Or35u71u4ssNrFdTVtCUYRgV8MpzR6lfstKNGybTY"
-    "3TyMa9BjGNh7EYO1VYgKqEdoLkPwLnrlpNwqooBAK0bOmkKvw6bNjiX4Y6+w3mMsqqsXSCI1DnwAcyA7W7doM0sVoz+T"
-    "n/PqWumAmrCVxPnRh5HI+MmckrUEniJ5B4ONs8/Orw+1drugOYKAwIGQuDoQianiFvTKpNZqfqiiX9Hc9by244Zr6DQt"
-    "GJbhXh4LQR+pExUMaBixhopBVOlzp7V3EY5eZia7hVZO68CraBu0L4oRpAKLABj9LCLIMTVxleesY2XJeHLXLGE6iVO3"
-    "3cal865gnineQcbBUsaIgEkbnCDG5W0eg2XW1Oe5J921XAC3fa/XeUVAd0BX2NSPoS2OBZtICqbQxJ0+X3lCaoB+c/tp"
-    "HAqCuOpdnKPQUhddbp+WPddoPvHrVku/uI6VW+hFV/fAvP10dn5KmmV8YfX6qGiZeajXz2m4K+bgb8EoWsuqkLZpWXQF"
-    "GlzqE8qWdo1w72idW6LSocMwhuHNdmM+ZdTW28GUs9aELfLLPpEkZsBJttCHfVg059Dzgvt2Dr2+IJsovRxloxroZ4Pm"
-    "DFIHXwC/YXt/g9lCE+fy+OK06OoQwrZ42Ra31Wwf6OnuB6PAQX3wxUjhYwp0217aP2Hr0JWGhNJxy91YqGgZtS3WErXu"
-    "1YJhS64rr8yWC7i1A87O9LlLk44SCZy8ckNA9bT7AYctIFx6i/t0Wr5SiJVKAuA2tfqno0mDTlYNQSKKZbSYyyhCOF4x"
-    "oGjNX8p5GRYQUPvi4t0H0qhohwIWuOVOoO+NVW02nq8H3FR4p0qMpVyJAIaFLGBz7ae+VrqM581M6KLxpNr7o89n+gnv"
-    "CG3MWxpyvshYamrZpqCmbIDO6h2T6zEBCnRM20U+IUHR+vSfZ+fnnZmz3YAljKZSmJEHHeKQPfURxokytTaRXER6emGM"
-    "sQwjWhNPTi10kJYeG0vMF/MwoGAR3Kh2RczaPW1ei8E8SQC1ie+o0GzRoz2ASDZ0odNp3g8o3Skf8X4+S8BwmKNuAO/D"
-    "NAp/g+kvlC+nC9OtLn4OlKN1IOm1QN8t4wMsBnDEC7koZAi65YaBT2iTzaZ5eZs2gHG60xfUbA7jI6rCzXUYfmS2LuNU"
-    "N5bFHeLSErsUBOBu0m29o6zLu8zYh0DggLaC96LN5Dwy2YqZ6zie4i2C4yB0IERXeBcehWA9AvdQzKBqMuQAGMXjhqpQ"
-    "TSz6sxiFYAPGLJhb9nbt7jVOikRgzmL375n8LwIH4jXQjzgEMnFwq3xin/QhHQ+EA+DZDr+6s2EUA2j+emSJ67PLT1cD"
-    "Sxwefvr109ERhbugTGjtVQKhJ3RGORRVu6EYgfxvFXRupHCHIIgvuAXc4N6qQgAWBWlUDMJFBcem0ZearZE++iXaXgqs"
-    "cqcSYD6JYp3QucJ3Ryq+V6Aqh+m9IcpJD/IRETvcqbmJsQCqiN7DSliZppQUOu7Pb/XUJLoiiRRtQeW3eciY20mAAImA"
-    "PcGYgGXsmkFR41DRpMGtX/xrOTzQ3Z4DtAjpZUSaJrt9yO90EZAcMU0N0DOwLq4RPw/0UD4GuEnzcntpyzDbYpeNuuzS"
-    "ezotBWoOjLaKsLWLUoGBNatM2wfEx3AJJQMRzF15HqhkiwG6uIRnJT3DUgdt8VHDI9CimHYEE/qQMB8xV5Olb6lzIzUJ"
-    "Qh4W6JH+ld3mx11KQ2UQk9I4xJp2eCV8CzyRLd/bf8smCUcDt+gqR2e2QWDDOcxc9zMrZe+kR+NivDDaRwytIk6sdXZo"
-    "S2kczNgL6d9pvu3P/3Xyfviud/nT2fvhz72LU7q9w8Syt1Y+ldK6Rq3u4K2BMVQ+aBWCnNQ/aJrokmhAqRPoUMQR6gL8"
-    "m6lyQvZo6UW4kC58PFjFQo683226kVRNJkCaJwhY4WGWDWeZyhACQjAmOssbgVbobGFVMlevFT8eC2RZ+RVbTktQS6+0"
-    "PyXUWNpOaq3euNpskyqMUqp5ww8fz3ofz65+rcj5yWkVr9eD5UAjfpz96yruVuxlLbB4dfy+Ig+aLA1Uup21ASJ7dN9q"
-    "of2Tv55WwMLY8PqsNEfThewCI7SGoeEg54uHUW7N78/pD9CJOJ5H3Z0dnNo62dUJwumOE4Jh29nf3d9t7+3v5FJ9YNnK"
-    "y2grFg+DW/4vTPYovw2AKiU2u1z6+eXGP9AuF0SV/eoV4op2AqbEYzoodu4JupGuU+sykfq+c4lK4xVsqmCpp2ZKWuqf"
-    "uOG10brbgJzCBULMlZoBInW95V6tkCpznedvUFzSrqgDqFKaFYIxZST1XUNsUne7zHJKb/BQryZ68Aas8GYpCR9YLgdK"
-    "YeiQkZHeGsKLUNmPMJmbxObMjdB3Dx1wFhCB+mMWC6Ds4SRItDzhlRl4+zQZmlu0SrSgKZCWiD31bNYoIEMco2QB0ZnH"
-    "XVpy2+xprdTngROc69HTQS5Bfs6IBOEt1cdl7Q9107pFxFkCmhWvTJuvRNagwMZEG4IdasTKP89OQ35WEb6BLgws+g/t"
-    "3TftvbfcSULcL+cdNuU5FYb5aZBmU57z7cpzfpfajHzokYaslVHHCC2UNkrVe0jkqhRjDmrLx6F2Hb5aUedRAJnH5+eN"
-    "Y4GmaHd1mcfjYH8Dth8D25uykD827i4R32DxDRbfYPEaLJ56aO0Z10LYtFhrCH0baLypyPxmgPEJuPDpVXJ5CLhe5tl4"
-    "lkf2G9XknUu1dBv4tMlVfveYaYOPNvhog4+q8FHqqfbWxEZISOx9M1y0KRh/BJKsWy78ssvjyyfhNd8Qly8Wru9GXbFx"
-    "cTW2d3k67F2eV6xYb3DOM3FOPVjZ+OWNX/52frlm17ee7mbP+/fmvTPDlhn2gmnNu/S8BV8uo3iu1895FVFs+NvAgM35"
-    "FE9DBTnxLjPwQW94p6I1Lrk7ELaudnt3cfLf//gnFpPAjLnH3ca4AJurxnvqwtYjeCGd8WWZ6l1ky1651o3yWQWZ/um6"
-    "wo6j7rS27dztdl7rrYwP9ZPPUB18rydovNjomLMKGmx1LFVeZ8cbPJaxKmPA3VLFDp+b8Sxi+uyM7wN9NaGyOZTjD3Ao"
-    "xwbhbhDu/1LmqdpL5bzR7t7+6zdvf/i3f/9RjsYOnQj0UAPudBHQ8hvCGGyxK7S1FWw36xDfeoaqZiL/vzqUiUv20sAk"
-    "m4VL0QfWigzxfHLNQH4u1eUpjn2RwDQA+IOFYeb4d9ePXAdlewMq6KmQdqEFYawLj6QYJdOOtr0pLzpYWWJkvykjgIqA"
-    "ASomlEIHTgK0mI96CML0tBp9okIE4x2q34jxAyyR4iod6ZcYK4ZbeeZeN2TOpAsBBysuxwIq7CIKLVVFjPn23jyhPVN/"
-    "iQXOKHJHjV2qOkVRAFSkprgy+kBEit3Z9aDEU00Mmmfrhx8bDxIEhLeIRuMSh7pODavPsLTKYabwOTT5JbbyYW5Bcfef"
-    "IyQYdmCN1uY1YS43RQxNZ8WYkqk8C6VYvsjH26ZCiQHnYNsU/GAFGZ2PYgrimP4BlbBRWZsuqHXpRAQsiV2UOFvOIxQY"
-    "e73bkLGzjIpovYtDr/1O7IhPZ+/PLq+2D4DdIX/RAFjm03uqJs9SdqLAyZvG8yclIlrQ/tXpx4tVDPC5YljavNUFTN/u"
-    "+2jYu6KvzxDr+7kG8PITjgETf6UjkfDIGqqd5ro6fokVmdIaLbDIXG9r0cKGlU90bPN5EcC6rtyjomHSQzrwZPngrQ6y"
-    "jFWKMnZHLsZUyPRHfdKZ+MBfe3jd+fFfzQcrqCwP30L0iGCw2/eFqTvHl/W5aX2fxHP4L+22eK98xZ9OGS0Ep3M4ja+N"
-    "eNSZLw6gM2y/wN90gPOjvt/3/0Tt4V9POU/Nf+HT1JCRP4l3WCMMxg1/tsVHFnP5+y62PsQGJtUk8KgWFA+7uucTt6au"
-    "PtwAm4Y4BLMxMGj4tKlM13YKjVZqRXCPNYrlF13tzqG1tmfEBLZuW1SDi0F6x/C4/MWOd72Li+PLE6xV1uphU4ftdkAH"
-    "k9nADceY2AYgr3HsLcqKQx+RYXBvPiBjQkD9PRc80i0Zj3E7MdVup4+bb7WkAF9ks5pPDMujdXNFo3MiztQ1JOiIXvo3"
-    "5yeIblax62JxrK6rxvCJbR1YQugmPEqSeo/Dki+IT4+YS3tuPmeTHU6EkCDq1krYfOAnSwMwTHh4BRLH8ncqFS+eVRcd"
-    "wEDwe21blyrDaJNG8ak/xG7192JMyzafTREVOsTl1JGVAhceFg2mJVdEc1UyH4NAlcIJY50ynfKnYIqKZU5u6H24Outd"
-    "2vmzGlYd/ZSd2ZAebnAnQxeNuFWouM0f32AOXtGHReURwAHOdBq+GXgGfaRLqhljiKlcFWUHPOBEWjrbwe7giOCHpWxB"
-    "iWcmQl2hsbjU+A5emc3jqJs7oIK0sYSSUFfNB4JKJ+C0yO+84TMp+DSEld8Owv7RZ4ZsYqb64z+NTmnYZoezCJJUCWR2"
-    "qARhOzC6zHbxfAi7q6WW5vHsPOtJHOnjG2q/OZTFbpf1nx+iDl6kh2aZI6XKEzD7KNFyqb9tVuONVcliY/gB1/r4PSL9"
-    "NSI0TNraZPPvaQcD2C4OaeXpTagWKMhSab29rUey4TkIJpi0C4cg2MZrnaafhsILX+lP8VXbSLS68GOmJE2cr/AAeO30"
-    "//j8Ltz/mlpyurQHF2wT39nwY41QjSnuI0WK0ojcywVcTP41kk9jLWyiLmzi59/g86WpyW89N/hhyj/8iKTLgQ93+9kh"
-    "jB6XfWI8PVOyyHCjQMQQeouE8lEIMbh+OKHpv95NVYijACT/rKBAE3xDQ5xFBNT5J0B7JKNBnj6pwa/ys1iWeHV2dX4K"
-    "Ji9/RgMg4FPOUZWtUbPSR7uqOTSi0FLzgq1VfGQbxCvboj1SZyfQXOU+4FWUeXtVJdVcaAKUV+3jWdVAzUqujYPUYzyi"
-    "T/7k0StTWAZICHhrYRs5e+Bo6+F/AG8R3NQ="
+    "eJztXQtv20iS/it93gVi4yj5kcdd5JyBIPFkvGdbQeLF3MASxJbYkjmmSC0fdrSJgfs198Pul1w9uvmmTFseZDKnxeyM"
+    "xUd3VXV11VfV3cWvW5NgvvBU7Ab+Vm/r62BrFgbJIhps9S4vB1uDLQv/Ix0H/hpsvXUcIUUso+vuYGtowR3PjWK6dQp/"
+    "0J3IEok/dX03ulKOCHwVwW9PRZHodKTnmRcduEMvnsnwWjcqZCTwunmGmqOH+gsVSqQxghZFfKXE7VXgKYHd49PDwvNI"
+    "8iIJZ9zBJzUPbhTTJqZhMKf3szeH8AwIYS59x7DN/F4OrT1oC353OovQDUI3Xhq2g1tq+8qdXeGlwdbPwa3ALv1YuPBP"
+    "xDzguyyfTieWM37UN6y/BaJmhyJUCyVjMQ1CMQ9Clb7YcRJVeuOXK+Vz+wJuiu1f4X+ds7PO+/c7WYedKNbNDLamrsdv"
+    "XgDPf/vcPxd4BSQAHYIEnYiEQbIhaVALurup9CKlRavHOScSqdmCMdV/+QH/GFp+4nlw6cSfeImjRKoNeoAMnVWJ9H1v"
+    "qUfq1o2vgDjgFB57KuaGed3Lj+/vIDJmw+ghdLZvOsP+OwGwmgkudykVn1ZcvNoowjWlge+FQRCj3tNsx38N77asLc+b"
+    "R2wQ4iDwaGLA376cQx89UHzlLehxR0WT0F3g3KQb74NJModZQLNV4LuW8INYTEA15NhTXXEsJ1fCplYvh11s0UZ9RuKi"
+    "hZyoTqQWEmY7MKunpVhI0IVgyuqwCINZKOddceLfBNcKbQe0hbbDXizjK+rVCbqLpXiDjR+B3fktgqvP3txIL1FHz2zW"
+    "LVv/tqEFElcw/k1NYjGX8eTK9WcsOWz7GTTt+osk/jy5UnNpH+IUlH50q0K0R1rayr9RXrDAARNR7ARJbAn762Aw2Aqu"
+    "8d89EYeJsgT+7chY8rVut3tnW2jOIiVsvG4zBWA3bWgj61VsSzAVUeLFTBmIAgUrfUM4GgUajTGIDsVBnfMruc5Q0iGI"
+    "DeQKb+gu3ThS3nSnK96KqXS9hB5gBos8kIYzEyoMg5Cv0iPXru/gf/nuHEy+BNVPL4BMiYy7Oz0AEuj3O/9UYSDUF5Do"
+    "JHDUobDxmQj0J4m4bfy3nKA6jUL1j8QNFfVio3YobSdsX32JL4cgSFQjozaei94nDkSY+AKf6FZUJNKyNYKLhLpR4dI0"
+    "YaFgBDEakcRSQiMUlReAmrCcUJaTJBbbcxXLLoy0P0EVPqz0yGMqPh3/ZINez6DHsZxcE91TmPciBjp3qoR2OmPUCht5"
+    "iUBD/CVNqajHyndKrPJQublR0HxkF0iPaRhsraiub5ESp/qLYhMKZmmXZnhO82E40CAsF2wEWO/oIZiU4KJjV6Gl+Hp3"
+    "B5fyytv+xTsrb2YM8ChbmQIQeRyN8Iwbo8UsPB7FIUz92j5/YXMACAWER80ZSIAtKD+ZsxWtYoM2rdfgB3pqKnH24hPU"
+    "LnZMbhP7dGM1jxoYuMv3K8NQLusF2QBBCn1fDrE1QiPYF+hef6odArwB1oqaAkPCL9bQkqcQvRtcG9aKeBW8KdCErSBV"
+    "2gGuoAudx5p0tfKoVfKQvtRkkW5olcM+QLVd7EB6H/N6Sfa1fvqseqOG6L6vcjOkrPyuU1IcsM5qpkKtOSumRlX3ax9h"
+    "kFW4PQZfqqSv79epU8sh0rPAsPLAaVAzLi6bmdzwGAnA4IMMi/pjbAq2I31wwhyaMAmhkg7C2J/R3RVGB5wCuLEbVbrj"
+    "Omq+CGKY+fkbJUOYxlnlUX5A3PVYO0mgvn4gawhqAv2F6ZFqeWrLHqEFtTrfGD/8kNbj4UaizYBqSFiePBv78ge0Ly0a"
+    "N8M5bGOPKAZ5kDnCN0rWKE3elHWiPpnzWMPTrEMNswz7hWAN3/sRZndVRzbA4E8zcX8HYFAzE4tJpupYr0x+PnZe4giO"
+    "OFnVGhasSmYVZgcx+QNM3iebps1z7WnVSlv+VnCTiW8YSOnUpCwwPSd9kwwhSd5KSolY4BAw0SHgErgGd6569GqopipU"
+    "/kRhuOf6g4GPV7mBZ5jiCK+hJUpT+aKYVenCu2voL7zdYBUaVCQjVVKSR3OJ4orEtk1CYJH1KLGD0SrpwHQaqXiFE5vD"
+    "TJhT4mCvoGV7+Lbnzt12L+8XXt7fw//VAoXpY13MemK9XxbEr/JnOKMf5PJTBQSV4QYs1JfJlQzlJFZhpIcCH1lBnZ/e"
+    "rvU6OTofYFmYZU5cK0pA0kQ4FPiekNOYZgqYY0nmuGnEcsLLSSnlKaX+d8R/SMJC+b8EoecUzQYtFnAWlZcLJuBcFmpC"
+    "QtjrPmf6UncVYPYMrtzAyBhR7Xf3unt0dYx+TJk0bzTiHCg9dPQfz7uv67UA2uyRZfE59iP3Jq7VIkZNkJmB74KNgX8u"
+    "yBl6wDre7+6yncc1AksEIV4jy4YeAQkHa4fpV/JHYhseuOi/748+X/Q/HeuslLGWpF2EfXJjs3AXNJrmEg7SzAvG0hvJ"
+    "cFZZWOHFinq3VlSPJninjRPFvysWJw5NEp5WQYixDiUAKSW8w5l0Mq+I5ItLJNdqyWLBhRowzdoW6umR4yXnR6KrIGS/"
+    "3Qka2cuyqJkUWLfb8a6T6wwSLEHrPsASOahtbSF7nGJvIraTrqOlBKZAowUFt4B+lcg8mcDFFl4CiwMtevZ/42UM3oPd"
+    "pjsHuwCOMnHcAAlW87FyHJAxzIIgCcHxbEtSa7ByZEcCvbLx8e3Fz50DC1d2eK2CWE17gmFUQCfDGa1+RaYdNU5mRXbz"
+    "MK4FxzCwtyIGa6sQFRBHaC5D8C565aTaK6KAQCtGzpoC12HbbicS/LFXWO8xFtXVCySRmgQ+gDmQna17tJmkmtGfyy95"
+    "da11QG3ISuL86MNIZPRkTskqgadI3sBg4+yz8+tD23s90BxBQOBQSFwdiMRMcQ96ZVJrNT9Uw1e0cD2v47jhGjpNC4ZV"
+    "uJfHQsAjMVFDgIYRa6gYRJU+M629i3D0MjPZLbRyWgeeRTugfVGMIBVIBMDoZxFBjqipqzxnHStLxpNZs4RhEqdup4NL"
+    "5z3BNFO8g4SDpYwRAZM2OEGMy9s8BmXS1JeFJ921XAD3favXeUVAd0BX2NRPoC+OBdtICqbQ1J09XnlC6oB+c/9pHAqC"
+    "uOifnaLQUhdd7Z+WPdfoPvGbVku/uo6VW+hFV3fHtP10cnpMmmV8Yf36qNg281Cvn9Nw18zB34JxtJZVIW3TsugJNLjE"
+    "E8qWdo0wd7TOLVHp0GEYw/BipzWdMuro7WDKWWvCFulln0gSM+AkW+hDHpbtKfS84LaTQ69PSCZKL9eyUQ30s0F7AonB"
+    "J8Bv2N8/YLbQxDl/e3ZcdHUIYbd52Ra31ewc6unuB+PAQX3wxVjhYwp02y7tn7B16EpDQum4MhtLFZVR23ItUWuulgxb"
+    "cqw8M1su4NYuODvDc48mHSUSOHnlhoDqafcDDltAuPQa9+ls+0ohVqoIgPvU6p+OJg06WTUEiSiW8XIhowjheM2AojV/"
+    "KudlSEBA7Yuzdx9Jo6JdCljgljsF3lur2nyyWA+4qfBGVQhLqRIBDAtZwPbaT7zWuozHzUxg0XhS7f3R53P7Ce8IbU1b"
+    "GnI+yVjq1rJNQW3JAJ3VOybXIwIU6C1tF/mMDYrtz/95cnranTs7LUjCaCqFGXnQId6wpz7COFGm1iaSy0hPL4wxyjBi"
+    "e+rJmYUO0tJjY4nFchEGFCyCG9WuiEm7pc1rMZgnCaA28R0Vmi16tAcQmw1dYDrN+0FLN8pHvJ/PEjAc5qgbwPsojcJf"
+    "YPoL5cvpwnSri58D5WgdSHrboO+W8QEWAziihVwUEgRsuWHgE9pks2le3qENYJzu9AV1m8P4iKpwcx2GH5mtyyjVnWVx"
+    "hzi3xB4FAbibdEfvKOvxLjP2IRA4oK3gvWhzuYhMtmLuOo6neIvgJAgdCNEV3oVHIViPwD0UM6i6GXIAjOJxQ1Wophb9"
+    "WYxCsANjFswte6dx9xonRSIwZ7H7z0z+Z4ED8RroRxxCM3FwrXwin/QhHQ+EA+DZ3nxz56MoBtD87cgSlyfnny+Glnjz"
+    "5vOvn4+OKNwFZUJrrxIIPYEZ5VBU7YZiDPK/VsDcWOEOQRBfcA24wb1WhQAsCtKoGISLCo5doy81WyN99Eu0vRRIZaYS"
+    "ID6JYp3QucB3xyq+VaAqb9J7I5STHuQjauzNbsNNjAVQRfQeVsLKNKWk0HF/fqunbqInkkjRFlR+m4eMqZ0GCJAI2BOM"
+    "CVjGrhkUNQkVTRrc+sW/yuGBZnsB0CKklxFpmuz2G36nh4DkiNvUAD0D6+IS8fNQD+V9gJs0L7eXtgqzLXbZqMsuvafT"
+    "UqDmQOh2Ebb2UCowsGaVaeeQ6BiVUDI0grkrzwOV3GaALs7hWUnPsNRBW3zU8Ai0KKYdwYQ+JMxHzNVk6VtibqymQcjD"
+    "AhzpX9ltftylNFQGMSmNQ6Rph1fBt0AT2fL9g5dsknA0cIuucnRmGwQ2WsDMdb+wUvbf92lcjBdG+4ihVcSJte4ubSmN"
+    "gzl7If07zbf99b/efxi965//dPJh9HP/7Jhu73Jj2Vsrn0rbukSt7uKtoTFUPmgVgpzUP+g20SXRgBIT6FDEEeoC/Jtb"
+    "5YTsUelFuJAufNxZxYMceb/bdiOpmk6haZ4gYIVHWTacZSpDCAjBmOgsbwRaobOFdclcvVZ8fyyQZeVXbDmtQC290v6Q"
+    "UKO0ndRavXG13SZVGKVU80YfP530P51c/FqT85OzOlovh+VAI76f/Ms66lbsZS2QePH2Q00eNCkNVLqdtQUiu3ffaqH/"
+    "938/roGFsaH1UWmOtgvZBUJoDUPDQc4Xj6Lcmt9f0x+gE3G8iHq7uzi1dbKrG4SzXScEw7Z7sHew19k/2M2l+sCyVZfR"
+    "ViweBtf8X5jsUX4bAJ2U2OxyGeSXG/9Au1wQVQ7qV4iLy6o1e9HrCF+hIeYoQzOn6B+bbleZTtsb3tXcDZhpVr9hcRwe"
+    "oMbpkro+0dJMPJ+maS0NOmzT3Jo5fdP8xBUv4zbdBpAXLhENr1RiGH3XaxrDGqky1Xn6hn8KNdGDN+S5aVa98IHyyaUU"
+    "MY8YxNEF/nNEGHEEIFNvbeFFtOxHmCxMYnbuRog9Rg44O4ig/QnLCqKE0TRItJDhlTmglTSZm1t0S7T0KREgETtra6RR"
+    "TIaYxskSokuP+SzBDkYKVuqzwYkv9JDqIJ1CFhLxbRBe0/m+rP+R7lr3iDhRQLfimenzmcg6FNiZ6ECwRp1Y+efZ6ckv"
+    "KsI30AWDR3rV2XvR2X/JTFLE8HTebXO8qMaxPAySbY4Xfb/jRb/L2ZJ86JSG3LVR0xgtlDZK9Xtg5KoUaS5UkPeHCk34"
+    "cMU5lQJIfnt62jqWaYvWVx9TuT9Y2QQLRZRVDRY2x1r+2HFDpfFNLLGJJTaxxJ80lkgRhvbsa0UItFhuGvo+0H5zIva7"
+    "Ad4H4NqHn1LMQ9j1Mv/GM96z36sh7185y7iBf5tc8Q+P+Tb4boPvNvjuz4jvUk+7vya2w4bE/nfDdZuCA/dAqnWPmz/t"
+    "9opyJcX2Gyrzh82b2Wg6rF5cze+fH4/656c1Ox42OO2ROK0ZbG1wxQZXbHBFC1zRcMBBWyZzvONPgT4yw5w5poJryEOS"
+    "vAcqHyN6LGrJeUVR7Pj7wJhNfZaHoZqceMsEfNQHPujQJh85PRS2Pu357uz9//73/+BhKphGt7jbHhfwc6dRH7oweg/e"
+    "Sc1AVaZ6F2UZVTTCAK7VkemfPlfbddSN1rbdm73uc72V96558plWhz9qBZknGx1Tq+OeNWGeP0WgmCvvcV/GsIph9yon"
+    "1rhuzKMa07Vjfgz02KaVTVGaP0BRmg1C3yD0DUIvZ/7qHWrOce7tHzx/8fLVv/37azmeOFS8664Bh+rzeuU3hPEtYk9o"
+    "xyDYxDeB0/VsaoPN+X9VP41P16aBVTYLS4ESHusa4acENAH5udSUEnrriwSmASA1PMNpvtTg+pHroGyvQAU9FdKGyyCM"
+    "9RlBKcbJrKvdREqLjqtKhBy0JQQAHBBA536l0DGeAC3mqixBmBaW0sVPIhjvUP1GhB/iaUY+UCf9CmHFyDBP3POWxJnM"
+    "LEB2xScnoRX2ZoWe6iLefH8vHtCfOSqNtQhQ5I6auHRAHEUBqJa64iIGhyJS7HkvhxWaGsLlPFmvXrceJIhdrxE4xxUK"
+    "9ZFSPCiKpyAdJgqfQ5NfISsfkRcU9+AxQoJhB9JoG4dumE+GI9ynsk7mdGOehEouokjHy7ZCiQGSYd8Up+FhTyplZM6u"
+    "cvuHdNqUTqDqs+8uFS/B0+vLCmW1SZEida8eICU9i1FKVuHEvOM6eFTZdyILprQuiYAcMAEM3nq5IGrm3uCJ0SsMuCig"
+    "SifEFLdBA4um2oZVDr0mQeI59OhYUQGXWPmHdEQcmOCDsGhdZtKtzuByCqggiud7LUVxkrUitt/Fodd5J3bF55MPJ+cX"
+    "O4cwfCP+GAsIgAuP1RmTUmKpQMmL1vYkbURsQ/8Xx5/OVhHAJRGxKsNWD8KxzsBHR9cTA13+cODnOsDLD6hgKP5O1dyw"
+    "2haVfeAjwfwST2zKSG2Dh+JSARatqVn5HNUOl7oB0vWhY6p3QPOSajWVawZ2kWQ8YC1jd+xiOIxEf9JFGsVH/lDN8+7r"
+    "fzXf2qETxfgWAn8Ex72BL0zJDHxZl3wc+CSeN//S6YgPylf81afxUnAmjleQ9HSIuovlITDD9hz8bxcoPxr4A/8v1B/+"
+    "9ZBSkP4TF4JEQv4i3mF5AzD2+LMjPrGYq5+msnX9LZiB08CjY+xYp++WiwXitE27hhASE2kwaPi0Kaqh7TZO5tSq4vEK"
+    "FMsvulAHZ0W0fScisHfbovIBOMm7hsbyx4be9c/O3p6/xzILWj1sYtjuBFRT0QZqOD2AfQASncTesqo49P0rDnbMt69M"
+    "9K4/RYXVKJPJBE8SUNmJ9HHzmak04BHZrOZih/noxVzR0Qo1zq1riNQV/fRvtm/UblZswMVz/bokBEa+bPvBMwCb8ChJ"
+    "6gMOS76WR1odM+XcfIkrq6uGECnqNUrYfJssy+AwbLp7BhLHyh1U5aJYZjM6hIHg9zq2rrIAo00axQXLiNz6T12Znm0u"
+    "qxMVGOJKEOBdDJDjYdHBheRiDlxQgSu4UJGDhLFftZ3qV6yKimWKzvQ/Xpz0z+18mZlVVeuycjNpXZYbGbpoxK1CsYB8"
+    "5RlTM0rXucsjokOc6TR8c/AMuhpVqhkTiDFdFWW1aXAilcrS2F0cEfwmni1ozYAbIVZoLM413oVX5os46uVq65A2VlAj"
+    "6qr5tlmleNc2+Z0XXE6HC7ms/OwZ8kdfSLOJmPrvlrUqMLPDDmcZJKkSyKweDmFdMLpMdrG0jd3TUktTsHae9CSOdOWZ"
+    "xs+lZbHsefOX04jBs7Ten6mGV52A2ffUylVKbLMRxFiVLFcAP+DaAD+lpj+khoZJW5ts/j2spont4pDWFp5DtUBBVqqC"
+    "2Dt6JFuWcDHBtV2o32Ibr3WcftUOL3yjP8U3bSPR6sKPuZI0cb7BA+C10//j83tw/1tqyenSPlywTbxrw481Qldu8QBb"
+    "pKiVmnu6AJSbf47Np7EndtEURvLzL/D5ytTktx4bDHLLr15j09VAkNl+dEinx+WACE/L4RYJbhWYmYZeYkP5qIwIXD+8"
+    "Mu2/wvbLsZWh+IcLkjRXz/fSicGxDTL0qFBHN/iCFDeLc0hADwhYsBkNXXXpHL8OPeA564uTi9NjMOT5ojmA6485E1m1"
+    "se3Octt13aFrgJ7an0BdRUd2YqS2L9p0ePIeuqs9GLCqZd6vWNtqLuCClldtjFvVQcPWAhsHqc8oS5di5tGrtlCGfQjj"
+    "G8EoQRigaOvu/wCacM+m"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1053,7 +1055,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1386,6 +1400,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1459,6 +1479,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1903,7 +1929,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1930,10 +1975,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1961,6 +2018,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11400,7 +11458,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11449,11 +11508,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

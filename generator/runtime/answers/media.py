@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _is_terminal
 from burgee.runtime.answers.spill import _spill_save
-from burgee.runtime.execution.errors import UsageError, _Internal
+from burgee.runtime.execution.errors import UsageError, _AfterRun, _Internal
 from burgee.runtime.execution.kinds import _is_media
 
 if TYPE_CHECKING:
@@ -128,7 +128,8 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
                 with open(path, "wb") as file:
                     file.write(_media_bytes(item))
             except OSError as error:
-                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                # NOTE: the handler has run: no `usage`, which says nothing ran.
+                raise _AfterRun(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]

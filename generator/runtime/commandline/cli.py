@@ -55,6 +55,7 @@ from burgee.runtime.execution.errors import (
     EXIT_BROKEN_PIPE,
     CommandError,
     UsageError,
+    _AfterRun,
     _command_line,
     _Interrupted,
     _on_sigterm,
@@ -359,7 +360,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:

@@ -964,110 +964,112 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6ecytSuT"
-    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx1E6U72d7vl5b6e308J/xrGUCXzu7fyMn4SKpjIK5bGI01CJ64kMRTKR"
-    "ApqauqEnAj+UInSnUokwMlc7vZ1+C9qa+BtqKKB2nvkqoWf8RE6VGMXRVLTb9E86E0kEX5IoewRubtONKzy7wjOeBM5K"
-    "eu5H+kgDTiZ+OD4WrrqE5/1YJS0RxSKU0lPw9FwSI2IYeDSIvLkYuqFwQ3UtY9NsLJWejtf4ScgrGc+p1Za49pNJlCbY"
-    "OnwXu8MohD6mP/zkBkrumRZGMhlOqIXfXT8REfaAzYSJCKJo1sIRml6PkYKhDALpicEcx+fDpGEXMEMRdC2eP32Vcckd"
-    "yEAPWA1jfyCFK+hiFz4MoxR6GAUuEOqKJAXBww+eP0zw35mbJDIOqWG8eTpLE+jUkyM3/dc//mlGn4Y89pSodmczGKxw"
-    "Zv7sHYqRI7xIqi4zRVxHMbQ1gmbFk1evhK9o7uCZe6oFQ3mrIu6u3c47CKKxz108i8bCD81UwSRdT9wEG5n6SiF74RuM"
-    "Q8ZTP3QDsYttJ9ElsG7ie54MM37Ld7Mo5ik7oY/AchahFsm3RxKQTgcw714Lx/O/b16+wItP3/xN7MJ3Nx7P3FjJe9B5"
-    "mqRuEMyFfDcMmGz4D5rWC8QsXrNq9aLrt/ZhMcOXdluhiBA17XYYma/9VpgGQbY2/RAmfuYnIDg4jD5pghDohgdHKE3Y"
-    "aXlR5QslsHsc6c5wneD1rKHezhnwjFYBsYP4RTQmUenGl8CxmatXX+DqBzRp/eJ6O++3DvBPA8lmAZ1bPLmUclbq8Zfo"
-    "WgBD57is8edCX2YJ2W1A/+68ppEgAlmBRq5hsbWQsUrCuvRUJx/u1I0v+cmRH/CTTwR+hOGClI1lokhmSCVWFKWExlpi"
-    "El2j1ANf6EKBXLMwbXJR8krUPgFaYc23h65izZtReKWnEDoYREpa4vLGnYtpFKMWlzMJxOJKwQv56JT/Z7mn330vmdDa"
-    "m0h/PElyXgS6p8Qdl5759eSPH/725NlvJwu6iq5DGZf7mkQCrivgTIEprEoslsx01zNQp1FYI6mv6AecS3gWGY36Nu/c"
-    "V1Hggs7K11Z+JeNX/WJq5ReSOM0Wl9ZFFo2pbjxVlXHaqwe0UOnXP6IUteCpMD9mfMjUk9XNW90Nqsi21g+WcP4ew+pj"
-    "LYXGKu95qK4ab0dlVry7RgTPtHEFTVcQwHYsRwtuJeVpkQHWwx1aSi67UJoHVp1xFCWoNm2sg7YDdFn/Zqe1EwRTxfgo"
-    "iaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhukUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9bzfwRYdY6YUECzbSoLiRxHK"
-    "VjvYyYmIRnAP3DiLo3HsTjviNLyCeUV7BG2xSWRhHQb+JQj+bC4eYfOPjd279+jKDVL5+J5DUiwc/d2BNtj8DN7KYQIq"
-    "EDQdWjvSRNg68NvxQ7DOb4YTOXWdY1wJjBZYS9HjMrySQTSTCC9U4oFQtITzvtfr7USX+LcrUNBbAj97buLytU6nc+MA"
-    "jpmAkhEOXneYAsBFDrSR9wp2EdSASoOEKfMVsRYwgSYcLngahXjEEOqcH7E6Q14D3ELOwhO6Sz9RMhjtdQRoYdcPUrqB"
-    "B1gcA61eHoSM4yjmq3QLIDAP/+VfAcUqdyzzC8BTIuPmRk+AC/SH7T9lHIFpB44OIw+UqoP3KJCgVHHb+BckGQTqIpZ/"
-    "T32ADHjJQflA8EhzGcp3yXnfaVXwtDLKC+/o1AiJ0tw1rFMaSulGWsgaQUNVxLOMVIXMIlPHnEJuDgEn7gLkdTsw1+EQ"
-    "xfi4pk+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXR2y7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS36BpJkmw9Hi6oct"
-    "EuVMisnySlitHVrplvzDpKBimM9YGbD00U2wOGcyTnyJGuP9zQ1cskV4+QdvWra6yXVUWd+s5VatNqqMLvtulcSgMWpJ"
-    "RGMMImiPAfB9kNCPoHMDsJXIKI1KC80OQPlIN1ww9CJqLbROK5XmwPU8H59zg1f2UPiGFecoUyz1jKB+s+VKlsbc3yeS"
-    "QtBdZCWy1lzvZRjMf0EtsdMlVUmDhk+w+K+k/oH1D4q3nM6iBGyN9URJbkr+b5mDy/q2q8oJtnRRuh1olWM03DX0lF0D"
-    "uAUcLX+awufufmFu95GH6DIs3XijO4G9uO90Lwf7xX6OPpH86EmqHw2N1Vx14xh9ji9Cvqx4RwUIbSb+8alUFAEdYcZT"
-    "w9wcuN5dGBqeqFUbrZrxLTOfZtqqE6pnujKfRj3aE5pHmsosWiHytOrcsWe+9MKu8dpLqmK1JbzErNWv0E8/bXl4ryLZ"
-    "Gwv3rTqbOkZSuN04bw2zuSB8UjEJuer+rjjrHTIRHGah6QznL0fajxtFMbgY1B/6VtRszVIskhwEcK1fQ/IG4jYF0rGr"
-    "zcqslqWVJHQzQCQLE1ftxEbDxkHyyYxGTeisRfKExNEd/3futv/s45/99sN2/z//asDGMxmOUey6h0W0gT9i+AfnJYu7"
-    "NSrCMjYqkrcgSldFUhyvw56AulONRQ65D/vrLJYjP7vhvEEX1l/u16CYOo1VjRMW6D0/aB0QwqFw4SbMaw0RiwKPBWq0"
-    "j8cxyLt4RCY8KXZ1Y91ckkltgHJAb27PTHUmMwffmG4w+zsVxLHZ/R4M2WEwaw39AM0uP8lnTIeOvmh+xmPVjPdrhbR5"
-    "oZyZgaIs4X4RBR5VebnQWjHx7bsQ3xD6LimsI6Y3D3sv8N+rjnkRYxN/Nwqx1xHuZmjWKN112CzfXay43xvYbVxVlHkz"
-    "oVn8eMdgWXEp7zTUzC13mDf9NU9zjRKzNnzLzNnwBnCqgMJeL+S8jS4KyTRS3D4zrAX3ucME7jd9gqT0QvjfE/veUVeg"
-    "erygOP1QXeGHY3FiPYq3ILEtQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
-    "N68yD2Z/7k4GI4xqZq6oaXJxs2e7TwOoi+kYjvAdDT6B0QXMO01P/9sCYkxpQ/TH9Wq2aHBTMovWsQN87dImEPtpY6lt"
-    "mD+VXXoU+AfLIRxKtHM+6iTCa9QAajpw16El2poLRXEfqQPPrmHxMqlfFv/kpLq0raVHyfsouw4xgVnWpY0sNMc04aMR"
-    "BdGW9tsKnljgT/3lHj4oPHywj//VRoVHq1rb9dh6Oy9ovMatudMmgRFAEBlugMJEw4kbg0qRsdJTgbcsoC7Mfl6sCe+k"
-    "+3jIvF0vadOVFsKxwOe0q2K2IDoNcXw2toZ5FpeyMWXUf8RgP5Iwk+HvuEVXBLiUIsH7xpwkMQx8NZNDYsJ+54jpM3qF"
-    "d2/pGvhsyjDroPOgs09XB2k8ltJsbquLzFvp7Tz+4ajzsFYOnlKrXQbNZzA5cUvANVBRqD2ezodBNEuUQNypABDNMEEA"
-    "1ZWJxbUpQofZDQYcCUwKybe93cB3lQQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg6h7Ql8D8yGhtGzJJfJnEaTzSq4"
-    "uSQH5hJO7ziIBm5wob3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtk9NCW+d7nHdAihnBbDGh5FLOObiM"
-    "iS2g1LUW1QvLGotlgdSE8DRejhqHJ0PShNroW8ujv9zYdRoCI78WwWGE4GTa8rgMJSM0EdvOUp4yAjP0uAQF1wQTcxtI"
-    "aJFThsDxZtaz5RzME7A7bHD9KWgUEMzU8yMkWALOAo/Qw/QYcMXAZO26Ajd/EYSRndZ5IK+enP3SPmxhHgznddBQs55g"
-    "GiXQSf0Z8SsO2pODdFwcrg3ZlhgxTOy1SEBPS8QTNCJUtDG6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdLGvE0n0LgPyztE9"
-    "OkxSzexP3Xe2uNaarmXIShN79mEmcnpyc9YqwS7lXsFk4+pz7Eya3f0uJngQhDgWICIhzPBYcg86j0tLNd9UMy4184Og"
-    "7fnxGjJNu7lVoGijKBgjDaKGAA1A1hCxGSgIHrS2S8LTaXmkt1DLaRm4p/ZA+lSC8BZIBKgZ5h6XRdTIl4G3jpYl5clD"
-    "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
-    "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
-    "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+Vqs1qOaM2ywhnLPpIfCT/fB2Jgxd2nRUQggT/TR"
-    "+YilRBHM/OFdrrqkHy3+2WzSpNuY+2Iwn7lKIRyumVDUppsyHhmYRzyPaRAkUeo+Iitc0f4Ixr60qE2Hs/WAk4yvZIWw"
-    "jCrO1UANuLz001jbxNz1QJ1emTBEY8m09UWby+2nMXtMy9KWuYobmUvdWp7AvCwZILPo7q9NBAjQEwRk4g02KHbf/Hr6"
-    "7Fln6u0tQRJ6M5mZt42+eMS2+jGl+GTaRrlzk1OHGL9sxnc5swIMpHZm4ctsPosjctbAjGpTxKTxplQC6skFUJmGnozN"
-    "xiq9s4DNxj4MOovYQUtXMkS8bXv3DEd7JsngIvOCH2DgCvnLgb4svSK0QDFqB+LeLsh7y9iAFgMooiVLtYFh+XEUEtpj"
-    "tWke3qPEIg5UhoK6tTA2ufKgnRH+57oup1R3luN+8aIl9gmE4/spezr7vcvZS2xDALijruBwwNSdEY+QyKnveYHkFxqG"
-    "uIWNiWuKZgucZQXmoRj71M2QARjq3Cx8dtSij0UvADswasH85Ow15tlzUEKBOkv8P3P+P4888JdAPpIYmqFdOyKf5CGb"
-    "D4QDYNkeffCnFyoB0PrhcUucn754c9ZviUeP3vzx5vFjcjdBmFDbyxRcPxiM9Mir9WMxAP5fYtbUQOL7DJigdgm4wb+U"
-    "BQdIRZlXCsxFAceu0ZaaFzlCyqlymVQeVArEpyrRAZUzfHYgk2sJovIo++0C+aQn+TE19uh+w4+IxVFE9Ds3SAEvKVdo"
-    "v9t+MUU30cUYFL0ww0/zlDG1owgBEgFrgjER89g3kyKHsaRFg+lG/K0Mz/WwZwAtYnoYkaaJSz/iZ7oISB5zmxqg52Bd"
-    "nCN+7uupvA1wc2Arf/OnCrM5M5Rk2afndFgIxBwI3S3C1i5yBSZ2DoAh9NVk75jouCihZGgEY0dBACK5ywBdvIB7XbqH"
-    "uQ7SEqKEZynHjD5cWI8YK8kDrzS4gYSVy9MCI9Lf8p/5dp/CQDnEpDAKkaYNXgXfAk2kyw8Ov2OVRMFD1w+kp2PS9ku7"
-    "tqn5eO94yNEIFDtLUcZc3h1zYw9zC3wdhcSsAx3Nqgs2ZvtlS0PlyoseNcMrvh9Ssb+TSuDnVvtb2DZsZGjxzREyshwF"
-    "u1DWHshfsy+9nUmSzFT3/n16RZKvd6J4fN+LQVzuH+4f7rcPDu9bAQyYr+q2woLNlEjnqoLWVdkmXUu/Lde8j4G2ole/"
-    "Y1OzvYCdZG32i3sbd6At2zfSr6o1k8evyS2f/o1v0S0aLL9W13zHhPcqmn4GfRjP0XCU7snEijgOLPWD8qgWcJWptunr"
-    "F7eYajK66pLAFjDGvMTWPDTUCk0/V0nO2uvfNIuJnrw+b3abAC1la5VeScyMywXrO71Vy6Hd/Euczky4Quc5XXjgFwOu"
-    "DIfaZ+WMpyyoYQV/U81aAsQu2hAertFWthp94vEizHQIjcCgUd7c4We4WkK+D8XvBustMH2RjLnRZJf0pm5O0YUmRrfH"
-    "G16s0QSQIXISWnr3enM65t/vhb2P9Y7b8nZyEKEf5DUaSlP4oimEaIVpRrebsbrs7ltfldNiC94E3a9fxatsrETNRC6k"
-    "6aiGpqXfsPtKbO3d38nb2uKtLd7a4swWl1SzpRUPF1hju57QOuY3UEbRH342w/vv8Qb0Z3gp2LbVIUh+nsD0MR3bPI9q"
-    "8evDX4d928RryVtztzV3n8bcNWwB9ooboF++UbTUYyyzl0b0CGyjaKu48g766laRuxfctTDdfh1u6aaKNHzcmgebNU2m"
-    "UOFKXlqd51hTLuHbsVe3F2TYGqytwdr6Zz1TMEgmH9HofCaz8unrx3yWaiwb29bL6tja/L0tu9qqs9LA0xWruFQTrePL"
-    "Iml3ySfdQG2Wr9s6LnqrcGsLt7ZwawuZqlxp2+pwv3NQtI8reFzUstCtCm7x8xjGbSmuj1OK6zPXutogEFgnw2fqNtQ5"
-    "qSmUVZPsy8Wu7K6JNXTJ2i+9Ws3rXVANq5JxRLWwWrWad2G/VJmqDvVVK1pV9mHdceMqtgYf3E7E+5saChaVs6q81si1"
-    "rJaXAa0ZNQmgxIdJFM+1B8HX8jYXlcLaQq0t1NpCrW8fauUGsn1lThnJlO4h/eUKAlrfJdKd/jDkQz/Wg2LUs4BeBfco"
-    "DsWRaGMafN7D54Fm29KT29KTt9vqkqXHJr+00pNfQG3HzW7AUFHC29FQQ2pAtQpkoW3qr9r4eX8JtFkHNRfVhNRqEzdO"
-    "k0kcpeNJBm6KCNCUX2kYtIVHZ8v4BUe1ErCgwmSZnsIhS7WZpre/BbBFlltkuUWW3zqyNOZmGF0rzWarQJJWV5Ttvx6O"
-    "RHXFfRg71J4J8xbBZ0CP28LEX0Jh4k9c99eGOevmmOTVeRcb/LQB9hhsEQOO5FupJHB9sE9XAF4ZU5WrDSMvwiv66emz"
-    "019Pzy7OXv568oJpp/dfbyXUrl28RQpbpLBFCt84Usi1s6X83OyNwVyzqCNWIOtGnrA/wX0Jl14JZJWetf95kMOXXwf+"
-    "K6uzXrbMa27I5afx2hOa7ZRapvltsyd8S5n0sn3OTvSt7XLpHvLa5+UO7r7LeEuZ83IHpoLu8hmzy9QwL1dDt1lmnT68"
-    "jVBscccWd2xxRy3usOyXpQftF0FYj0OLHQ5cLAM8TPJuZrZ4xefdlgxJ6dT2snKiRWc/nBFqHcpe8tNIfS0AQDxwwW1l"
-    "r5+8FdZAPw8C2p5O0kTL9nSSsm78xk4nKaIYa92UufZK11GkWsRcSflYOLqI8dPnP/7rH//EGqWgfa9xZxFDc1aR5Q2D"
-    "4swuVFdAw75ZI7RifuWKRZeL7njySquR+1f7nSOtoG6a1bpptf+1HqmysdmpQO/m0F4l8yw/72J54G7lEhRb0weprNSY"
-    "Pkzl60Dky7SyPaXlCzilZesHbf2gT+QH1VspyxrtHxwePfju+//+n4fuYOhpgFEP4HVt2fITwihssS+0thWsN5ug/HqK"
-    "qmEh/1ud0sWVoDMnN1+FJU8WS5BeDCNPagLstdT4plwo0pDPScKzRWBZpVgfNVS+h7zVJxgdG9fN1+f8DNKxyWfPaNFu"
-    "cImQw2UJAVTkZW9EZHuiehsZQ7fmECJ9UAaG1GP5lgg/xsq7XPzVDSuE1cUEbBIfLEnimfUeCZescYUnhz6VGEcCAcBR"
-    "V1za5lgoyUbmvF+hqSHKYJP1/cOlWQdOyyVixKRCoS5KjKWGsY6ux0ThfaiIK2TZYY2COB2uwiSYDC49VHyhlZCted+1"
-    "QkIlWlOk47tlmZIA+nB15J7KBdNhNKb6Mbd/TPWK6U0hXT3dH050/fN5hbJypKhA2NH+koSd5q2I3adJHLSfivvizenP"
-    "py/O9o6B3AsqJYwk81FJdSJdikYVKHlwtOxUZY2IXej/7OT180UE8PFvWMd+pwtIu90LUd12RX7UWy+0usAfNnham/iN"
-    "TqjCE4SolD6XWRaJqy61qOuQ0y5VsOQS7FyGrKWLh+CBtgp/onfzWpwX3sJ0khbv1LVEr5cCev9+r2snmdhZp1T8u3Jg"
-    "WgfHTsGDxB/46DTh6F/rk+1M6spR5+F/mfwVJpaeQ4CIeK/bC4U5sQAf1yfl9ULi9aP/aLfFzzKUMU3YYC44/Me1LbWe"
-    "Vp3Z/BicdVrz0sNs33b7cS/shX/RPeLnTZ6hF37ME/TyA/RwBH8RT7EsPcZn4GtbvOYZokxiZrBm6mzu6JOLEsy0CagA"
-    "OZ5wds3HrI19faIGvjUIXgpG1mDG8W5zHILWl3ZVbcrZQY7+ro9YYMdb61Uig/t3WlT6HZ34jqGzQqF4+vL58ycvfsQi"
-    "+Vq+HDrMyGlHdCKdAxSxF4r92FuOBclrCcfAf0G7MSJzErHpG4fO8kuHQwC+fGhAdjurBZG7ACLXMHxUnI3nzRWN36lx"
-    "bl2Dho54mX3mCAa1m5eK97Equy7oT3XoSIxAEGCYcCvx6mecGvskhuxswWzk+nRB61QqlDHVXcBjvX7v5aEChhI394Dn"
-    "ePICnVJQPKZQHcNU6Cw/R1fJx9d6Ua74wCkiuNqpiY9x3w4fjKIKg+Ja/rhCTJYcF3pgyK13q7kkPp/BQWXqU0ZE1XY6"
-    "t4qXOTjk5auz05cvHPuokEUnf+VHhmRna1y5sY9mxZwhwm/e2qeHmGJJ+qwwG5McYyCAJnEKtkrn+2fyMQTfy5cqP18E"
-    "l1TpaBGng7OCif+OoM0QboSGQvPxQuNATvVSXet8FJLJCm5DidXHDVUPYNolS/iAj0ThwzjK1feV0egUTYDxOfjBIWKe"
-    "8IvU+eF36KrsLnVIyB4buHmUZmLg5meaENoEw8dkF48ncbqaa1m8z7FJTxOlTw+pyEx+nEju5YGwNJ8gAkN8np3aZs40"
-    "q1uIGnU51dMmUB35tsbJ/Wj4AtcA3wjtVpKK0nonX4d3O5vC8XFaa00PigYys3K6g7OnZ3PJoziM4+kUzuFwjBU7IXQF"
-    "C0DhhQ/0UXzQ2hL1L3yZSpcWzwe4Acx/9n+8fx9+/5DpdLp0ABcc4ws68GUNt45bPMQWyaOj5jbnnHHzD7D5ynL7INZx"
-    "sbjl7x9i01X3ioexsqOk+XxIhGfHhBYJXsrdMQ19hw3Zvg4RuL7Tots/2s9Egn0NbH4l10M3+OCIRp65DDT4OzgQ2IwG"
-    "cfoklLDefnL9/HNcM33QZescgwJ4+oSDWnVKqVKo36knKHckgJwlC8sv7tmqUdzQp67XiEyATjdTQHcxTTUVIhtoIycK"
-    "qLp7ncTa5sgZg+Y2ViVr8TgrdVmaZh2dQ+L9xqt33CIct72t3DQtgEHwhcnzJ69/fgNWEhfPR3vhcvEQGl6UaeK0nST7"
-    "25uT11mWLCX046Jb/9WJW3i+OE+3gXCd3LKrs1vo+M8PgpJlEETtAeUfIztV3DE3FYbObpV9+6gr8uwgnGadGnQbp25L"
-    "6HFQrb9kv6QQNKhrrOwqofu7wIkj2A8E7tz8P5XWD34="
+    "eJztXQtz2ziS/is471bFvqMUPzK5i5xJVSrjmclNXpV4dmrL0pmUCEmMKVJLUHY0iav21+wP219y/QBI8CXLkvLW1K4j"
+    "USTQaDS6v2400e93BvFkGso0iKOdzs777s4oiWdT1d3pnJ11d7o7Dv4zSqRM4XN35xf8JFQ8kXEkj0Uyi5S4GstIpGMp"
+    "oKmJF/kiDCIpIm8ilYhic7Xd3ek50NY42FBDIbXzLFApPROkcqLEMIknotWif2ZTkcbwJY2zR+DmFt24wrMrPONL4Kyk"
+    "536ijzTgdBxEo2PhqQt4PkhU6og4EZGUvoKn55IYkcDA437sz8XAi4QXqSuZmGYTqfR0vMZPQl7KZE6tOuIqSMfxLMXW"
+    "4bvYHcQR9DH58WcvVHLPtDCU6WBMLfzhBamIsQdsJkpFGMdTB0doej1GCgYyDKUv+nMcXwCThl3ADMXQtXj+5FXGJa8v"
+    "Qz1gNUiCvhSeoIsd+DCIZ9DDMPSAUE+kMxA8/OAHgxT/nXppKpOIGsabJ9NZCp36cujN/v3Pf5nRzyIe+4yo9qZTGKxw"
+    "p8H0HYqRK/xYqg4zRVzFCbQ1hGbF41evRKBo7uCZO8qBobxVMXfXauUdhPEo4C6exSMRRGaqYJKuxl6KjUwCpZC98A3G"
+    "IZNJEHmh2MW20/gCWDcOfF9GGb/lu2mc8JSd0EdgOYuQQ/LtkwTMJn2Yd9/B8fzvm5cv8OKTN38Tu/DdS0ZTL1HyDnQ+"
+    "S2deGM6FfDcImWz4D5rWC8QsXrNq9aLrOfuwmOFLq6VQRIiaViuKzdeeE83CMFubQQQTPw1SEBwcRo80QQR0w4NDlCbs"
+    "tLyo8oUS2j0OdWe4TvB61lB35xR4RquA2EH8IhrTuHTjS+DY1NOrL/T0A5q0XnG9nfWcA/zTQLJZQGcWTy6knJZ6/DW+"
+    "EsDQOS5r/LnQl1lCdhvQvzevaSSMQVagkStYbA4yVklYl75q58OdeMkFPzkMQn7yscCPMFyQspFMFckMqcSKopTQmCPG"
+    "8RVKPfCFLhTINQvTJhclr0TtY6AV1nxr4CnWvBmFl3oKoYN+rKQlLm+8uZjECWpxOZVALK4UvJCPTgV/lnv6I/DTMa29"
+    "sQxG4zTnRah7Sr1R6ZnfTv7+498eP/v9ZEFX8VUkk3Jf41jAdQWcKTCFVYnFkqnuegrqNI5qJPUV/YBzCc8io1Hf5p0H"
+    "Kg490Fn52sqvZPyqX0xOfiFNZtni0rrIonGmG5+pyjjt1QNaqPTr3+MZasGnwvyY8SFTT1Y3b3U3qCJbWj9YwvlHAquP"
+    "tRQaq7zngbpsvB2VWfHuGhE81cYVNF1BAFuJHC64lZSnRQZYD29gKbnsQmkeWHUmcZyi2rSxDtoO0GW96x1nJwwnivFR"
+    "GschaVj4zPR1QL/KkEXHJ6s3RThFP/wUD2YTMKseXhH4LCj8OAXNGsKKDGVbnHiDsXCp1bNeG1t0jZlSQLBsKQmKH0Uo"
+    "W+1gJ8ciHsI9cOM0iUeJN2mLp9ElzCvaI2iLTSIL6yAMLkDwp3PxEJt/ZOzenYeXXjiTj+64JMXC1d9daIPNT/+tHKSg"
+    "AkHTobUjTYStA7/dIALr/GYwlhPPPcaVwGiBtRQ9LqNLGcZTifBCpT4IhSPc991udye+wL8dgYLuCPzse6nH19rt9rUL"
+    "OGYMSka4eN1lCgAXudBG3ivYRVADahamTFmgiLWACTThcMHXKMQnhlDn/IjVGfIa4BZyFp7QXQapkuFwry1AC3tBOKMb"
+    "eIDFMdDq5UHIJIkTvkq3AALz8V/+FVCs8kYyvwA8JTKur/UEeEB/1PpTJjGYduDoIPZBqbp4jwIJmiluG/+CJINAnSfy"
+    "H7MAIANeclE+EDzSXEbyXXrWc50KnlZGeeEd7RohUZq7hnVKQyndiIOsETRURTzLSFXILDJ1zCnk5gBw4i5AXq8Ncx0N"
+    "UIyPa/rkeRWvT352QbpH0GffG1wQ7UNYrACx3qV7dcS2Wn2UDZcdCDLWuLQA/5EIPqMB84QF1lzoseQXSJppMlwtrkHk"
+    "kChnUkyWV8JqbdNKt+QfJgUVw3zKyoClj26CxTmVSRpI1Bjvr6/hki3Cyz947djqJtdRZX2zllu12qgyuuy7VZqAxqgl"
+    "EY0xiKA9BsD3YUo/gs4NwVYiozQqLTTbB+UjvWjB0IuotdA6rVSaA8/3A3zOC1/ZQ+EbVpyjTLHUM4L6zZYrWRpzf49I"
+    "ikB3kZXIWvP8l1E4/xW1xE6HVCUNGj7B4r+U+gfWPyjecjKNU7A11hMluSn5v2UOLuvbrion2NJ56XagVY7QcNfQU3YN"
+    "4BZwtILJDD539gtzu488RJdh6cYb3QnsxXuneznYL/Zz9InkR09S/WhorOaqlyToc3wR8mXFOypAaDPxj0+logjoCDOe"
+    "GubmwPX2wtDwRK3acGrGt8x8mmmrTqie6cp8GvVoT2geaSqzaIXI06pzx5750gu7xmsvqYrVlvASs1a/Qj/9tOXhvYpk"
+    "byzct+ps6hhJ4XbjvDXM5oLwScUk5Kr7h+Kst8lEcJiFpjOavxxqP24YJ+BiUH/oW1GzNUuxSHIYwrVeDckbiNsUSMeu"
+    "NiuzWpZWktDNAJEsTFy1ExsNG4fpJzMaNaEzh+QJiaM7/u/Ma/3Zwz/7rQet3n/+1YCNZzIaodh1DotoA3/E8A/OSxZ3"
+    "a1SEZWxUJG9BlK6KpDhehz0BdU81FjnkPuyv00QOg+yGswZdWH+5V4Ni6jRWNU5YoPfswDkghEPhwk2Y1xoiFgUeC9Ro"
+    "H49jkLfxiEx4Uuzqxjq5JJPaAOWA3tyemepMZg6+Md1g9ncqiGOz+z0YssNg1hr6AZpdfpJPmQ4dfdH8TEaqGe/XCmnz"
+    "Qjk1A0VZwv0iCjyq8nKhtWLi27chviH0XVJYR0xvHvZe4L9XHfMixib+bhRiryPczdCsUbrrsFm+u1hxvzew27iqKPNm"
+    "QrP48Y7BsuJS3mmomVvuMG/6a57mGiVmbfiWmbPhDeCZAgq73YjzNjooJJNYcfvMMAfu8wYp3G/6BEnpRvC/x/a9w45A"
+    "9XhOcfqBusQPx+LEehRvQWIdQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
+    "N68yD2Z/7lYGI4prZq6oaXJxs2e7RwOoi+kYjvAdDT6B0QXMO01P79sCYkxpQ/TH82u2aHBTMovWsQN85dEmEPtpI6lt"
+    "WDCRHXoU+AfLIRpItHMB6iTCa9QAajpw16El2pqLRHEfqQ3PrmHxMqlfFv/kpHq0raVHyfsouy4xgVnWoY0sNMc04cMh"
+    "BdGW9tsKnlgYTILlHj4oPHywj//VRoWHq1rb9dh6My9ovMatudUmgRFAEBlugMJEg7GXgEqRidJTgbcsoC7Kfl6sCW+l"
+    "+3jIvF0vadOVFsKxwOe0q2K2INoNcXw2toZ5FpeyMWXUf8RgP5IwldEfuEVXBLiUIsH7xpwkMQgDNZUDYsJ++4jpM3qF"
+    "d2/pGvhsyjDroH2vvU9X+7NkJKXZ3FbnmbfS3Xn041H7Qa0cPKFWOwyaT2FyEkfANVBRqD2ezAdhPE2VQNypABBNMUEA"
+    "1ZWJxbUoQofZDQYcCUwKybe9vTDwlAQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg2g7TF8D82GhtGzJJfpnEaTzSq4"
+    "uSQH5hJO7yiM+154rr3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtkdNCW+d7nHdAihnBbDGh5ELOObiM"
+    "iS2g1LUW1QvLGotlgdSY8DRejhuHJyPShNroW8ujt9zYdRoCIz+H4DBCcDJteVyGkhGaiG1lKU8ZgRl6XIKCK4KJuQ0k"
+    "tMgpQ+B4M+vZcvbnKdgdNrjBBDQKCObMD2IkWALOAo/Qx/QYcMXAZO16Ajd/EYSRndZ5IK8en/7aOnQwD4bzOmioWU8w"
+    "jRLopP6M+BUH7cv+bFQcrg3ZlhgxTOyVSEFPS8QTNCJUtAm6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdHGgE0n0LgPyztU9"
+    "ukxSzexPvHe2uNaarmXImqX27MNM5PTk5swpwS7lXcJk4+pz7Uya3f0OJngQhDgWICIRzPBIcg86j0tLNd9UMy41DcKw"
+    "5QfJGjJNu7lVoGijKBgjDaKGAA1A1hCxKSgIHrS2S8LXaXmkt1DLaRm4o/ZA+lSK8BZIBKgZ5R6XRdQwkKG/jpYl5clD"
+    "w7gkf8Kl22phqmFHMM0x2GwiHDRlitiZpMGPUwwL8xyUSQPTFnrBWiaA+77SWXEipl9AVljVD6Avzg1ZhlOUnrW67GCo"
+    "sSGr633gO1ZSGpqaa6br56fPTmhmjS2qz+MyEbQ41Nl+xO6aNfA27qu1VjXNtuZFB7f7eEyIylo0xTQ6iqt6OOmosM3C"
+    "vLe3NJ2eaum3eaS/1oIp0ss2iThmwIHekABZxDHMl6cwDOOrloWQNkgmcq8WewFdyxNIA9wAfsL+/jEDchAVvnj8/KRo"
+    "ajDEu8tbSZgGvHdczXnBPVB1gdFAt5Tt6Wqnk6aEcqHLw5hLVUZN87VYrUc1Z9hgDeWOSQ+Fn+6CsTFj7tCioxBAnuij"
+    "8xFLiSKY+cO7XHVJP1r8s9mkSbcx93l/PvWUQjhcM6GoTTdlPDIwj3ge0yBIotRdRFa4ooMhjH1pUZsMpusBJ5lcygph"
+    "GVWcq4EacHnpp7G2iLnrgTq9MmGIxpJp64s2l9ufJewxLUtb5ipuZC51a3kC87JkgMyiu782ESBAjxGQiTfYoNh989vT"
+    "Z8/aE39vCZLQm8nMvG30xUO21Y8oxSfTNsqbm5w6xPhlM77LmRVgILUzC1+m82kSk7MGZlSbIiaNN6VSUE8egMpZ5MvE"
+    "bKzSOwvYbBLAoLOIHbR0KSPE27Z3z3C0a5IMzjMv+B4GrpC/HOjL0isiCxSjdiDu7YK8O8YGOAygiJYs1QaGFSRxRGiP"
+    "1aZ5eI8SizhQGQnq1sLY5MqDdkb4n+u6nFLdWY77xQtH7BMIx/dT9nT2e4ezl9iGAHBHXcHhgIk3JR4hkZPA90PJLzQM"
+    "cAsbE9cUzRY4ywrMQzH2qZshAzDQuVn47NChj0UvADswasH85O415tlzUEKBOkuDP3P+P4998JdAPtIEmqFdOyKf5CGb"
+    "D4QDYNkefggm5yoF0PrhkSPOnr54c9pzxMOHb/7+5tEjcjdBmFDbyxm4fjAY6ZNXGySiD/y/wKypvsT3GTBB7QJwQ3Ah"
+    "Cw6QijOvFJiLAo5doy01L3JElFPlMak8qBkQP1OpDqic4rN9mV5JEJWH2W/nyCc9yY+osYd3G35ELI4iot+5QQp4SXlC"
+    "+932iym6iQ7GoOiFGX6ap4ypHcYIkAhYE4yJmceBmRQ5SCQtGkw34m9leK6HPQVokdDDiDRNXPohP9NBQPKI29QAPQfr"
+    "4gzxc09P5U2AmwNb+Zs/VZjNmaEkywE9p8NCIOZA6G4RtnaQKzCxcwAMUaDGe8dEx3kJJUMjGDsKQxDJXQbo4gXc69E9"
+    "zHWQlgglPEs5ZvThwXrEWEkeeKXB9SWsXJ4WGJH+lv/MtwcUBsohJoVRiDRt8Cr4FmgiXX5w+AOrJAoeekEofR2Ttl/a"
+    "tU3Nx3vHQw6HoNhZijLm8u6Yl/iYWxDoKCRmHehoVl2wMdsvWxoqV170qBle8f2Qiv0dVwI/N9rfwrZhI0OLb46QkeUo"
+    "2Lmy9kD+mn3p7ozTdKo6d+/SK5J8vR0no7t+AuJy93D/cL91cHjXCmDAfFW3FRZspsQ6VxW0rso26Rz9tlzzPgbaim79"
+    "jk1xm6Mmq6guEWkBheZFqmZiUDKbfq7udWTt9a5rfkV+ZMPvFbdhbsHGbItLv1XXTDy/0bd8pnqwkBXmDcDmO8a8rdL0"
+    "M6juZI42rnRPtgJIOGD2g7BpDmu4ylTb9PW+CTHRk9fjfXkTS6bEstLbk5kdPGfVTBf44zlp/nOTlGhC0/mXZDY14Rad"
+    "p3Xug18PuDgaaJ+bM7ayoIwVvJ5pfhOg99AGMg+MtrXNwGOflUimA2lYBk3z5hQ/w6c95Pto/G6z3sLTFwmMGE18QW8a"
+    "5xSda2J0e7xhxxpZABkiJ8HRu++b05Hf3wuHH+sdveXtfD9GP85vNPTm4I6mEKgVZhrebIbrstNvfNVPiy14Q3S/fpWw"
+    "sjEUNxO5kKajGpqWfkPwK8EKt3+ncIsltlhiiyW+GSxRMi2WVj9cgCbs85zWgQ+hMobq8LMBh+/jDfTP8FK2jTUiWA55"
+    "AtnHDCzkeWyLX9/+OuzzJl4L35rrrbnemuuSuW7YLe6yz2D2yr9So26p90RmLx3pYdlG3VbR5QyM1a06dy+4a2G6/TzW"
+    "/XMd8vFxz8zYrGk1B12u5CXXee41x218O/b25gM9tgZ3a3C3Bvfb8I+15v5oRvMzmcVPf37SZzmNaGPb2tk5zjZ/b3q7"
+    "wDpnqIGnK55iVH3RILkoknabfOoNnE30dVv3RW/Vbm351pZvbfm3Yctzo2Or8/32QdG+r+DxUstCtyq4xc9j2LdH6X2c"
+    "o/Q+81l1GwQy62ToTbyGc4pqDrqrSdbnw+rsrok1dMnKF7hcLeqw4DS7SsYgnWXn1Krjhf3SyXJ1qLV6Il0lD8EbNa5i"
+    "a/DhzUS8v66hYNFxdJXXkvksuuVlQGtGTQJo9kEaJyxv5lre5qKj7LZQ8evFAFuouIWK3wtUzA1869JUOcqMxiH95RNM"
+    "tL5OpTf5ccBFh9aDktSzgF4F9ygOxZFo4Ws4eQ+fB1puj77dHn17M9YoIRVs8ks7+vYLOFt2sxt4dCjqzWiuITWmegpt"
+    "oW3qr9r4WW8JtFwHlRedSavVJu7Gp+Mkno3GGTgrIlhz/FPDoC08PV3GrzmqlYAFJ9yW6SkUeasChJsoYLncIuOvFPJs"
+    "kfEWGX8vyNh0PIivlOa9dcCcVrf0ttF6OBjVLfdh7GhrKsxbTJ8B/W4Pdv8SDnb/xOem2zBt3Ryr/HTzxYBl1gDbDDZK"
+    "AAfzrXSken2wVZ+gvjImLJ/WjryILumnJ8+e/vb09Pz05W8nL5h2Oj/gRkLts9+3SOcrNWFbpLNFOt8L0smti6W8veyN"
+    "61wzqiNWgOtG/rA/wX0Jj16pZpOUtf95kM+XXwfkK6uzUUYWa27o5tXY7QnNdtotaPG2ORJxQ5mMMr7IKrrXdrl0D3nt"
+    "i3IHt9+lvqHMRbkDc4J6bez4lh3k+RXlahg2y6zq89sI0RY3bXHTFjd9k7jJsr+WHrdfRGM7BC22OXC0DHAyyfeZ2WWN"
+    "lXdbMoSWjerVKFdaifbDGaHaNJQeIi3XWwzgeOCC28pef3srrIF+HgS3ra7VRMu2ulZZYX5j1bWKKMxaN2WuvdLnANNZ"
+    "+lwJ4Fi4+hD+J89/+vc//4VnbINKvsKdaQyNWkUCNgzqM2NRXQEN+66N0JD5lSsWXe6g7ctLrUbuXu63j7SCum5W66bV"
+    "3tdaEmxjs1NxHZpDq5XMy7xe0/KOh5WLUmxNFwJbqTFdDOzr8CiWaWVbZewLqDK29eO2ftzWjyv7cfUG1TKc+weHR/d+"
+    "uP/f//PA6w98jYXqfQ19jHv5CWFsi9gX2jAIVvFNXsd6OrVB53xXBTG56ELmpOersOR042nf54PYl5oAey01vpQbiVnE"
+    "JQmxjBcsqxkeRR6pwEfe6mKBx8bLDHRJvf5sZF49yWjRHnuJkMNlCQEA52cvL2Xb5zrjAKPkpt6frkmFuxeJfEuEH+Mh"
+    "93zOuhdVCKuLadgk3luSxFPrlS8+ncwTvhwEVM0DCQSsSV3xKWbHQkm2h2e9Ck0NARGbrPsPlmYd+FcXCGfTCoX6/H88"
+    "1R+PrPeZKLwPFXGFLDsCUxCnw1WYBJPBp8wV350nEG5era+QUIk2Fen4YVmmpACUPL1JQifzU903U2iA2z+m0gD0Up8u"
+    "VBIMxrrUyLxCWW3Yq0jd/VtwSa8t5JJTKG/iBz7WlaCXCvu6KB+NgAlgSNWxXJtRcImnFozRDSI3B1OHad6HWCkLhmhK"
+    "Izllh2gQz0Kfbu1LqraVSkxnETQIPt8f1/zIC6rrqhzkK7DiaH9JVjzNWxG7T9IkbD0Rd8Wbp788fXG6dwzTd05VDJAB"
+    "XKWxbomXAokFSu4dLTspWSNiF/o/PXn9fBEBXHkWS+jsdMBJanUjND8dkVeZ7UZWF/jDBgvFit+pOCYWL6QqPlzhQaSe"
+    "utBLX0cLd+nwaa7+widwOvrcKUfQqSMOv1bs8CshDk66w5vEjuh2Z+B43d/r2PlZdsI51R2p1Gpt49gp7pMG/QD9XRz9"
+    "a11U12R9HbUf/JdJ/WJi6TnE9oh/O91ImGJJ+Lgu0tuNiNcP/6PVEr/ISCY0Yf254MgtH0ut15ZqT+fHsBpIwKWPif6t"
+    "1qNu1I3+onvEz5ss3xt9zOK9ee1eHMFfxBOsiIOhNfjaEq95huglAmawZup07uqiiSkmqYVU+wSLq15xhVdUHxw5AfUC"
+    "DiYGRWHG8W5TiUnbD7ugB6W7IUf/0NWdOGai7QyRwf27DlWdQXXTNnRWKBRPXj5//vjFT1ifR8uXS3UU3VZMxXBdoIgD"
+    "CNiPvdtdkDxHuMYdErQRKDL/Hpu+dqmM8GwwAEeA6xVlt7NaELlLJHINw1Vqbf/GXNH+DDXOrWsQ1RYvs8+sa6ndvEpN"
+    "gAVhdC0hOoKVxAgEAYYJtxKvfsGpsYtAZWWNs5HrwsZWQUyUMdVZwGO9fu/kUR6GVtd3gOdY9IkKJBUrJKtjmAqdIOvq"
+    "Aj14IgHKFde6JIKrnZrQJvftck02VRgUlxHCFWISTPmMHXZBdKIEV+Ph8l9UIWfGCLHaTvtG8TI1y16+On368oVrVylb"
+    "VHQ0r1aWlfW69JIAzYopX8aHBtiFy8w5e7pMqY3RjjGGQ5M4AVulX/XJ5GMAvmggVV7aDJdUqaqZ28ZZwXd+XEH7WNwI"
+    "DYXm44XGxZwlqTpWaTaSyQqORYnVlQ6rtR93yRLe42psXAesXPhHGY1OgSAYn4sfXCLmMZ8BkdfdRddtd6n6ZHts4Obx"
+    "LBMDLy+nRugbDB+TXayM5nY017JQrWuTPkuVLlxWkZm8klnu9YKwNBcvgyE+zwrGmnKqdQtRo1C3WugK1VFga5w8rgBf"
+    "4BrgG6HdbFJRWu/k6/B2ZbHcAKe11vSgaCAzK4Wl3D09m0tWATOOuFsoAeYaK3ZC6AoWgMILH+ij+KC1Jepf+DKRHi2e"
+    "D3ADmP/s/3j/Pvz+IdPpdOkALrjGN3bhyxpuLrd4iC2Sh0vNbc5Z5ebvYfOV5fZBrONycsv3H2DTVXeTh7Gy46j5fEiE"
+    "ZxXKiwQv5f6Zhn7Ahmzfjwhc34kz7d/H9ssenKH4q3PF9KiO9jNBZw8KB7SSQ6UbvHdE85k5QsSgW7hF2IyGprq0XFSP"
+    "Crigzxlqgh5o6HXqyoGXcMKhyzpVW6kc5NYTlLtHQM6SlW4W92wVHWjoUx9gjEyATjdzIv5immqOTG6gjVxDoOr2BwfX"
+    "NkcuJjS3sWMXF4+zclBW06yjy0u83/hxSjcIx03HLzRNCyArfAP87PHrX96A7cfF89HeIF88hIY355o4bWed//7m5HWW"
+    "dk5v+OCiW/9dqht4vjjxvYFwnW21q9OtqJ76B0HZWwgN94Dyj5HuLW6Z7A1DZ2fRvn3YEXm6Gk6zzlW7iVM3ZZi5qNZf"
+    "srdVCIXUNVZ2ANGpX+CakjMDBO5c/z9GPVEU"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1196,7 +1198,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "async": ("_await",),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1551,6 +1565,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1624,6 +1644,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2068,7 +2094,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -2095,10 +2140,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2126,6 +2183,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11688,7 +11746,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11737,11 +11796,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

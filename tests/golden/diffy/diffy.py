@@ -850,79 +850,81 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPItu20a2vzJXu4AlLEU7dtpuZF8DQZq23hs7QeJFcWEJ5ogc2awpDpdD2lUTA/dr9sP2S/Y8ZviQKFux3XaLmwCR"
-    "JXI4c15z3sOPvVDPs0QVsU57o97Hce8i12Vmxr3R2dm4N+55+AfHyFzBr3HvFX8XxY0Whfq5MCNRXCqRxKkyQqfJAj6U"
-    "0DO8OheX0nhiLvMrFYmhkGkk/uKPexMPJk3kVCU05bG8UkKKa5UbAANG0q19ERdGDDU9NRzauwLXxhv6JvVEqgtavdA6"
-    "2TI4M/zzCOA5PObQqOE/m3g7+IFXU1gLLs1kYhRB1LowaQHJz+FTQ00wD4e6LLKysMiUWaZyupHoG/yGUJwiXXCCLSNC"
-    "aRSNxSkcMjzMLtseX4/oAJaRzLUuEEFiE35MbnteL0nmhjmJRCEKwPdUzuHx0bh3qZKMhkfKhHmcFbQI3PhWh+VcpYXE"
-    "K0RQJm8oE4ApUb54LcNLEdCsZxMfZwxEbIj+JpOhGhoFVJYFMNDSX2SyuGRZgIFZri9yOffFUXqtieM4l5BGBNmiuIRV"
-    "o3g2W/jZQhzg7IfA9Z8MXN46uJZJqQ63AnETw4SB/R3AFH/78PZE6OlPKixAzorwMk4vYDlZWJkQQZwCmz6EII0yQJkC"
-    "eTLAIkNySo+r9FolOgOpTYUpImCsJ4KP4/G4p6/wEyQ8L5Un8HskC8nXfN+/DTxxc6mNEgFeDxgC2AcBC4ddVfSlyJUp"
-    "k4IhA1ogZWXqAIcLzI4p0A7pQYvzI43FkNQg/UhYeMIuCXtBJbOBL16KmYyTkgYwgm0cSHQYCZXnOuerNOQqTiP8y3fn"
-    "yhh5oeoLQFMC4/bWMkAC/OnwF5VroX4GioY6UvsiwDEGBKg0PDd+yhDl6TxX/yjjXNEqAYoHEIl5mYIOOZsAIVGOnNyw"
-    "Nim0yMtU4Ah/VUaMJa6jnBEKNs3CzeGRliBMDZGsgtQgrRINcsKEQmKGZSH6c1VIH1idhijE+6tLMlfF+9ffBSDaF7Dk"
-    "VIZXBPmsTBLSh4MOUIfDKQpGgOgYEJJ0QdsKVCfJ3xvClrkVNxhhMakvkCgTJwIrqzEoQZTjSoSRckLBTkUkIxUmoPci"
-    "BBxpjpiC1DHavL2lk5rRZiLPl+x8fPXk5fFrAIjEkhVzTWtfvOWhgCuSA6jdp5vPBiOB+o5MiL21T5S0TEliU5iGaaGd"
-    "w+N8nzRYY2MDGKjwFhkrOd5WNAiUDmjmIlaoCT/e3noE/AMevPWaarRpEZc16VNYyIehB9ZHzYql0abIQSd2QooMmMW5"
-    "KQjOfXGj88iQhSVgQc7QzMQXl585p1GhBkTWTUqzOoVABozBrhdD8yajKMZZZfKuiSSpsYeysVKq9D0u1NyswQxXqC7K"
-    "PJeLTsDddBO8JVPYUWQ/q8Vk9BYY/gMq0N6IthRRDL6BXrxW9garZtz8ap7pAqxw44klyavdpmXKP6Eb9VDxs1BuKCo/"
-    "kpl2To/Ah63MOd8KZ1JpOWdidzpZm8pk2xGjQTPJolDNh0tXjlcLC2CHurCL3zV79TSMm8dpPCfYn7WWe9YhR0y430bs"
-    "V2X9P0GuHcs7CPweluuwtKhCK2vG9uFGkin3YBugfRYSDVwRzxWr4FyB9VBpSIYwTsfjtDY4W4a1cM6GLBVtb8CHZx+x"
-    "MeDpz1OhNaiSnBOLJe0R0Q+ICEyyEfkjA9/unNnMqGVGN6W3lsqdllTu4NNJPI83e3hJpHfwX6cczX5dsV5H1vtpQfiq"
-    "9KK4/My9XgkgiAxP4KG8hJcQ/IQFKADLChxyB3RpdRv8wbczG6h1wdm8nMLicG2yBjZG2ToX5DnTRtgX+JyQs4J2Cuor"
-    "U/hrdv6MMHfEa1CpwqmC/ldUDwhCptIfdZ5EzfG3txTmsvfPgW4IvmKmQiLCjr/H8Dm9Qk44Xao1+7j3zN/xd+jqtMwv"
-    "lHIBijln350GHf73nv+iO1jGSUfCeoHGerHke08X9JfjmRu5IJ9VRBq3LXu+EDKqFG8vrD87YMXSNHpFsaCFKnpncUYc"
-    "cpeQ8BeJnsrkXOYXK2E+R87Msg6N02C5Y8IyilbhUJB2R6S87yJCCslFX+fgxc7gk4KTAZOBVCYGtu14/UotwEsBgmHa"
-    "ANSt1W9W5Bu4NGyDudQ522ybiOlCr3YZaiqwvG6Gu43zAA0I6D1BSQhAiYxO32q9EUd764AdzuJEtQHEZMim1L/JwTlt"
-    "hkMY+VtHTVvSs02bLgoMK8gUxnPY62D8yijWCLCaT1UUAY1BRnWZgzHpSwqsQHORbtA2zH738vSH4a7HAR66hYRqtRKw"
-    "UQGc7CNa8WsjHalpedFGdwrOpJLpphgDY28g6JShQktPGKEKzMFi2Ch+dVW07NoKRkNDAtb5psuGEmxs0ko+OC0Z21Cd"
-    "oxmDtAvsigGD1MH9ufy5Ka6dRmUTsMqiyX3gRA1PbWi8JYfIyGtgNu6+oJmq6O+MQHIEGfd9ASKSAocvVNPnF1aqeVAH"
-    "XiaLk2QYxfkjZJqyV6suXNO/ARwJiQ4ArGvwCBHLQEEw0tZigFrmpCfpLdRyVga2zACkzxToeAKI4ASm1m63gZrFKoke"
-    "o2VJeTJqnnBI4tYdDjGROxIMM2UNEHDQlIWgqAlzhrrAZCvzYBk09XOWyPhRJoDXvrFJR6HpDgY5pOpDWEvMcj3fiFKU"
-    "AHu47GAecE3e7GMceY2kH5qaW4bru6M3r4mzzhZ1Z8pE3+0Dm0wlcnfsgZ/01DxqVxO3LS1GAhUe4YT+0pBYTNhR0lMi"
-    "01Fhu435fLAxnNIMbVVHRY/aMG142SYRxZxzgI5MTPlrxGGxOYQJRNzDhkf4hGAi9RozO9FAO6c3B5AQfAL/Cdf7Rwng"
-    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFJbrBbsNjRQ2XLpd7i1"
-    "DcbG4TyiTUfBOSHL6UbKgyPbNPmFV1i06adKoa+yQgBe04p/xU1iOhhmmHBOwcf5dJFJY9Ad7mAoatOnMh4OBEnZ9ONX"
-    "70iizDZ6Vrij4xngvrGozcPscY6Tyq/VCmAVVEIDW0gDbi79hOuQiPs4p87uTEDRWTJrfdHm8vxlzhXHTWFrZtgez8sq"
-    "HeoKRJuCATKbJE8ABAjQS3TIxAecUPQ//M/Rmzf+PBpsABJGM5WZbxp9ccC2+hDjNFlpGyMXxm4v9PGXzXh/lsgLDw2k"
-    "Z3njiWyR5ZqCNTCj1hQxaDdUySxAPUlwKss0Urmr11JFGKfNIbI3VS4NZrpWKfrbzcCb3VGOesF5Pq+i4OeYUkL6cgrO"
-    "ke1l2nCKUTsQ9fog756zAR47UASLi7URrTjXKXl7rDbdwwMqBnIKMRW0bMPHRq8GK2Do/te6robULlb7/eLEEzvkhGPN"
-    "fmCriyOuOLINAcedy1tIyLnMiEYI5DyOokRxvTjUeQQhssK7MBSCZQPmoZ2VtNOQAWAvGmwK5g49+tqOAnABpxbcrWCw"
-    "tpDJSQkD6qyIf6npf6wjiJdAPoocpin0lUoJfJKHih/oDoBlO/gUz89NAU7rp0NPnB2dfDideOLg4MP/fjg8pHBzQJWI"
-    "VJUQ+gEyKqKoNs7FFOh/pQC5qaLSZaL1FfgN8ZVqBUBGV1EpEBcFHJdGW+rq5CnaJWo2AFAZqRKAL01hEyqn+OxUFTcK"
-    "ROWguneOdLJMPqTJDrbX3ERfHEXEdjQgBLylpLBxd7Pub6cYidIo6kfgp5llDO1Mo4NEjjW5MZppHDumqDBXtGlgPwj+"
-    "teyeW7QzcC1yehg9TZcxPuBnRuiQHPKc1kGvnXVxhv7zxLLyPoebJK/RWLHqZntsslGWY3rOpoVAzLEq3HZbR0gVSpHN"
-    "4jQ2lyD5CMf5kpcMk2DuKElAJPvsoIsTGCtpDFMdpCVFCTcgRQW1h5D3IWE/Yq6kTokSclMFO5fZAhjZX/VtHh5TGqh2"
-    "MXVV2bUGb8W/BZg4+bf7Fask5AZW3lVks8XNlqXfuNKsZjPQ8CxOFZXpTihziJxg19l05FSjouegoivtWNVx73Ga65Tw"
-    "59ajm6vZYvGjlrunVI0mlnNg56ZRm/hz9WPcuyyKzIy2t9Hc2ADe1/nFdpSDsGzv7uzuDJ/tbjfSF8CT1XT/HUUOfcV/"
-    "AVBTFc8825fxsEK2V7dwLNVYOSNtM/tobMbdxZiOygHCWYE1aZctPgO9qiRkW4nWo8VtTBsXi6jLaf1sru1p/YhLLkOs"
-    "uw0KNV+g5VkaU/mFxDQgaZwsY3UHVRnqJnyTdvVombletzzcQRjXZ7QeNVRZ626vglzNN7ldLyaWeZPbScVKwwOWW8Yq"
-    "63TOCtNWYTk3XP/Iy8zlO+axMQDceQSBNeirNLRBr8rnoM2qrEgje1xa0tYbwyztB/K1JZonJoRTf20NLcW0/kuYWTeX"
-    "jD7HRDq/on7JeuFzO3NjzYUrLoktmGuLPxkMMptPp46+tBXVhejfp9Vmc/uLUm3LSl3ml7882B6u68dZW4zrWmalQNcZ"
-    "Cq+03nj3Nvrc39SzUarg3pRt1dNwz5prWn3+IC7DGhP4xd5/sff/z+z9GqteK39Q2TaNbjVarZ7aOmb3sSbf6l1cD80I"
-    "rdMwJLu/m/3/0tf56/Z1ti1XgznLML2zmWuq/nLtel8Etmz86vjbf/3fP7EqBLvrBtOGmCNtlLWf2N2o9v0qu84mnQZ2"
-    "rXHkRr5aem2B3o/UtZXV7esdf8/nfp7b9dvWzTr5o7aXPhl3XCPfBr7giotX9/59vt+0s1J646bShzlh3Fj6B/OpvnSs"
-    "/md3rH7xc7/4ub+Rn9ttpRrWaOfZ7t7zr77+5q8v5DSMqF3+do2TaKt5y08Ip7DFjrDaVrDeXOcvfjmx8NgTC1x7r4KY"
-    "ehdWoQUxPy7O8RQkXN9d2kjrugJegicSCa7ES2EDGwGSw32KOq9arW07oAEa5wrZiEdWIXbgEpdMfauIK8C64qwmiM83"
-    "BPG00cCEPTvY1h2pMKYYBQEEp4mW4iTgvjCKFfvZZAWmNZFbE6yvX2xMOgixrtAvK1YgtKVXLKhitTBioHAcKr8VsFrR"
-    "ZhOYb3Y2BSYVJeCcEV+qk9mwfhzhBrkE0BI88ZqrTOeFLQNLMS0vVoBpxq1NWJ7tPoRjIBlAJ1OIqn2a2znQtaVeaFeS"
-    "bIKwEo634fhqU6IU4H7g2hSTYIWW+n9dwZnn5ywqlY1tw0pMHYfYcrLo5lQjFdACbG9Tbh3Vs4j+qyJPhq/Etvhw9P3R"
-    "yelgH8A95xPNADJ3p3ftr6V0QwuS53ubsqqaRPRh/dPX74/vAmC5YEFWj5f0lg7B3OEfPugQNq5OJ3Gwcak3Akd/OE5x"
-    "xZGoTt2M08ZyeP2pD86Iv9OxBGwbp/4prq2LQporu/M5s9K3K3oc0Q+4TRQmtQV76hWi7UGNzMvnXXxEhaYo4mmMERgi"
-    "896eGRLv+Lz/nv/iL+6lBXz2Hx9DZxN9x9E4FS6PgE/bI0jjlAh38F/DofhepYpfoAHE4CwS95FYdWH8bLEPJCFdpsA8"
-    "+QD64Tgdp3/iBfHrk59Nwun/JF5hxw/odfw5FO+Zeh3v7ghsTzisOdMJtXbg2ZEbPsByEdteRTweA9EI9oADM3C0azSz"
-    "OhoVdqW0sJsKsf3RNq9xgG11OUFBywce9dSglPoOypWXMbx6e3z88uRbbD6yjA+oSTwYajrpEwA8HGviKuCBhYVtpGiJ"
-    "BL0ihJ18964EFwrat3XgGakyDMG95Wasarh7E0fl6Itajdh3LDS8dnfFeuk0Oc9urYov3lbfeYfSvHULDr71IbGNUhhG"
-    "sTCA6gU0YSiR6ntkTLPDrTqzVWHuXlZSd/ujm2JG60ns3t9S5wPYd7ndApJjQxvVxtqnv8w+cIKfGwa2+QgYTkLFffwE"
-    "75rXgbilA243NS2UuEPKeJU7xYyxbrXkJiduNOLORmr+KdkDW52n40Ufbdly3Zhv350evT0Jmv2Xdx2nqPswq4bFa5nH"
-    "aDhcYyZtn1ZLpmumtgcwmi7QPsb6xME5mAbbpl0JRwjhVaxM3bSJu2mpXzPwkSf46qBAUC6bJyFUiBsn1u2ER+YZtiHV"
-    "TackkCtuIoqrewPMSlc766Ln3Gdam6C1L4dB/Og9MgEB0/1yl406Lwes/xa6rKRA1o2i5NyCYWGw2z2fwchSrUrpBU3Q"
-    "y8LYlsz175Sp47iT9a+XIQyPq5Mw7pxIxyasXzqz3MCHmihuKps6UIYfPr1eRbi3zaB2siqn3oOf1+4XxMjUzjMZKBhI"
-    "ypWGuWBgeblhd6OLLINWa2PgrNfr6uU/eOETfRWfrKJE1Qs/5krS1vkEA8AmV/9x/A7c/1Spc7q0CxcCCvYC+PaEcRtP"
-    "/xynX9kan8Rjoi+e+esXOPVq5MVoPDiG4sm/QUoFLn6iKR8eCfGUEOfgnNXRyzYNNopn3ERf4UTNYIYAfHxUYuffq5Hn"
-    "YAKnf1BsYSd8vkeYVzEBIf8ZEQJOM07dK5i41RpYaJlg20Wr4wEFetD1rnZeUP9ORwd/1r2E7mVQTkWyQ+VVhxlY549a"
-    "m9C9nOruHfgMKcE+qROBB4UtTBJyaG3DbdrpT7j2qzevvzsV74++/+EUVPwTNNxCEPCas3odOruj5yvohI4rq0hsgOrp"
-    "upHuBO6+6nRAssa+kT3YyyTumGvZW0P/e70XSZ4HQNe7/Tf4n5rM"
+    "eJztXAtv20iS/iu92gUsYSnZsTOZi+wzEGQyM96LnSDxYrCwBLNFtmSOKTaXTdqjTQzcr7kfdr/k6tHNh0TZ8mN2NwcP"
+    "MI7NR3e9uuqr6mp+6QR6nsYqj3TSGXa+jDqzTBepGXWGZ2ejzqjj4T/4jMwU/DXqvOXfRX6tRa5+y81Q5BdKxFGijNBJ"
+    "vIAfSugpXp2LC2k8MZfZpQpFX8gkFH8ejDpjDwaN5UTFNOSxvFRCiiuVGSADnqRb+yLKjehreqvft3cFzo039HXiiUTn"
+    "NHuudbxlcGT4zyOC5/CaY6Oi/2zs7eAPvJrAXHBpKmOjiKLGhXGDSH4P3+prornf10WeFrllpkhTldGNWF/jb0jFKcoF"
+    "B9gyIpBG0bM4hGOGH7PTNp+vnmghlpnMtM6RQVIT/hjfdLxOHM8NaxKFQhKA3xM5h9eHo86FilN6PFQmyKI0p0ngxg86"
+    "KOYqySVeIYGyeAMZA02xGoh3MrgQPo16Nh7giL6IDMnfpDJQfaNAyjIHBVr5i1TmF2wL8GCa6Vkm5wNxlFxp0jiOJaQR"
+    "frrIL2DWMJpOF4N0IQ5w9EPQ+q8GLm8dXMm4UIdbvriOYEDf/u3DEH/5/OFE6MmvKsjBzvLgIkpmMJ3MrU0IP0pATZ8D"
+    "sEbpo02BPRlQkSE7pddVcqVinYLVJsLkISjWE/6X0WjU0Zf4Eyw8K5Qn8PdQ5pKvDQaDG98T1xfaKOHjdZ8pgHXgs3HY"
+    "WUVXikyZIs6ZMpAFSlYmjnC4wOqYgOxQHjQ5v1KbDEUN1o+ChTfslLAWVDztDcQbMZVRXNADzGCTBzIdZkJlmc74Kj1y"
+    "GSUh/st358oYOVPVBZApkXFzYxUggf6k/w+VaaF+A4kGOlT7wsdnDBhQYXhs/CkDtKfzTP29iDJFs/hoHiAk1mUCPuRs"
+    "DIJEO3J2w94k1yIrEoFPDFZtxFjhOskZoWDRLNwYHnkJ4tSQyEpKDcoq1mAnLCgUZlDkojtXuRyAqpMAjXh/dUrWqvj0"
+    "7kcfTHsGU05kcEmUT4s4Jn/YayG135+gYfjIjgEjSRa0rMB1kv29J25ZW1FNEZaT6gKZMmnCt7YagRNEOy5NGCUnFKxU"
+    "ZDJUQQx+L0TCUebIKVgds83LWzqrGW5m8nzJjsdXT94cvwOCyCzZMVeyHogP/CjwiuIAaXfp5oveUKC/oxBib+2TJK1S"
+    "4sjkphZaaOXwc4MBebDawgYy0OEtUnZyvKzoIXA64JnzSKEn/HJz4xHxD3jxxqu70XpEXPakTxEhH8YeRB81zZeeNnkG"
+    "PrGVUlTANMpMTnTui2udhYYiLBELdoZhJppd3HNMowINjKwblEZ1DoECGJNdTYbhTYZhhKPK+GOdSXJjD1Vj6VTp9yhX"
+    "c7OGM5yhvCizTC5aCXfDjfGWTGBFUfwsJ5PhB1D4z+hAO0NaUiQx+A384pWyN9g14+JX81TnEIVrbyxZXgWbliX/hDDq"
+    "oeZnqdzQVH6hMO1Aj8CXrc05bIUjqaSYs7BbQdamNtkEYvTQVLIplOPh1CXwanAB6lAzO/lto5dvw3PzKInmRPuLxnQv"
+    "WuyIBffPMftVW/93sGun8hYBf4LpWiItutAymnF8uJYUyj1YBhifhcQAl0dzxS44UxA9VBJQIIyS0SipAs6WYS+ccSBL"
+    "RBMNDODdRywMePt+LrQiVRI4sVzSGhFdn4TAIhsSHukN7MqZTo1aVnTdeiur3GlY5Q6+HUfzaLOXl0x6B/9rtaPp72vW"
+    "68R6tyyIX5XM8ot7rvXSAMFkeAAP7SW4gOQnyMEBWFXgI7dQl5S3AQ9+mNpErY3O+uUEJodr4zW0McsWXBBypoWwL/A9"
+    "Iac5rRT0VyYfrFn5U+LcCa8mpZKnkvrf0T0gCalKftFZHNafv7mhNJfRPye6AWDFVAUkhJ3BHtPn/AqBcLpUefZR58Vg"
+    "Z7BDVydFNlPKJSjmnLE7PXT4n3uD1+3JMg46FBYFGotiCXtPFvQv5zPXckGYVYQaly0jX0gZVYK3FxbP9tix1INeni9o"
+    "olLeaZSShtwlFPws1hMZn8tstpLmc+bMKmvxODWVOyUss2gdDiVpt2TK+y4jpJRcdHUGKHYKPyk56bEYyGViYtvM1y/V"
+    "AlAKCAzLBuBurX+zJl/jpRYbzIXOOGbbQkwbexVkqKTA9roZ7zbPAzYgofcEFSGAJQo6Xev1hpztrSO2P41i1SQQiyGb"
+    "Sv86A3BaT4cw87dATVvRc0ybLHJMKygURnNY6xD8ijDSSLCaT1QYgozBRnWRQTDpSkqswHORb9A2zf745vTn/q7HCR7C"
+    "QmK1nAnUqIBOxojW/JpMh2pSzJrsTgBMKplsyjEo9hqSThkojPTEEbrADCKGzeJXZ8XIrq1h1DwkcJ1tOm0gIcbGjeKD"
+    "85KRTdU5mzEoO9/O6DNJLdqfy9/q5toaVDYhq8jr2gdNVPRUgcZbAkRGXoGycfX59VJFd2cIliMouO8LMJEENDxTdcwv"
+    "rFXzQy18mTSK434YZY+waaperUK4Or4BHomJFgIsNHiEiaXgIJhpGzHALXPRk/wWejlrA1umB9ZncgSeQCKAwMTG7SZR"
+    "00jF4WO8LDlPZs0Tjklcuv0+FnKHgmmmqgESDp4yF5Q1Yc1Q51hsZR0sk6Z+S2MZPSoE8NzXtugoNN3BJIdcfQBziWmm"
+    "5xtJigpgD7cdrAOuqZt9iUKvVvTDUHPDdP149P4dadbFovZKmei6dWCLqSTuljXwq56YR61q0raVxVCgwyOeEC/1ScXE"
+    "HRU9JSodHbZbmC97G9MpTd/u6qjwUQumSS/HJJKYAwcIZCKqXyMPi80pjCHj7tcQ4ROSidKrjexMA+Oc3pxAYvAJ8BPO"
+    "9/cCyMGiC1ZKm6HGQKTrZipVMsdNlt6+XW6JnugQ7SERE4WPKbBtf6mY7tt0kFRC+0PLbCyUWUZNi0eJ2nK1YNhQY2XL"
+    "ld/h1jYEG8fzkBYdJefELJcbqQ6OatOECy9x06abKIVYZUUAPKc1/1KbpHQIzDDgnJKP88kilcYgHG5RKHrTpwoejgRJ"
+    "1fTjtx/Josw2Iitc0dEUeN/Y1OZB+jjgpLIrtUJYSZXQoBbygJtbP/HaJ+E+DtTZlQksukhmoy/GXB6/yHjHcVPa6hW2"
+    "x+uyLIe6DaJNyQCbjeMnIAIM6A0CMvEZBxTdz/919P79YB72NiAJs5kyzNeDvjjgWH2IeZosvY2RC2OXF2L85TDencZy"
+    "5mGA9KxuPJEu0kxTsgZh1IYiJu2adjJzcE8SQGWRhCpz+7W0I4zDZpDZm7KWBiNdqQTxdj3xZjjKWS+A5/MyC36JJSWU"
+    "L5fgnNjeJDVQjN6BpNcFe/dcDPAYQBEtLtdGtqJMJ4T22G26l3u0GcglxETQtDWMjagGd8AQ/le+rqLUTlbhfnHiiR0C"
+    "4bhn37O7i0PeceQYAsCdt7dQkHOZkoyQyHkUhrHi/eJAZyGkyArvwqOQLBsID82qpB2GAgCjaIgpWDv06NdmFoATOLfg"
+    "bvm9tRuZXJQw4M7y6B+V/I91CPkS2EeewTC5vlQJkU/2UOoD4QBEtoOv0fzc5ABavx564uzo5PPp2BMHB5//9vnwkNLN"
+    "Hu1EJKqA1A+YUSFltVEmJiD/SwXMTRRtXcZaXwJuiC5VIwEyusxKQbho4Dg1xlK3T55gXKJmAyCVmSqA+MLktqByiu9O"
+    "VH6twFQOynvnKCer5EMa7GB7zU3E4mgitqMBKeAlJYXNu+v7/naIoSiMon4EfptVxtRONQIkAtYEYzTLOHJKUUGmaNHA"
+    "ehD81zI8t2ynAC0yehmRpqsYH/A7QwQkhzymBegVWBdniJ/HVpV3AW6yvFpjxSrM9jhkoy1H9J4tC4GZ465wE7YOUSpU"
+    "IptGSWQuwPKRjvMllAyDYO0ojsEkuwzQxQk8K+kZljpYS4IWbsCKcmoPIfQhYT1iraQqiRJzEwUrl9UCHNm/qtv8eERl"
+    "oApi6nJn1wa8FXwLNHHxb/c7dkmoDdx5V6GtFtdblv7JO81qOgUPz+ZUSpnuBDKDzAlWnS1HTjQ6ek4q2sqO5T7uHaC5"
+    "Kgnfdz+6PpvdLH7UdHdsVWOI5RrYuantTfyp/GPUucjz1Ay3tzHc2AR+oLPZdpiBsWzv7uzu9F/sbtfKF6CT1XL/LZsc"
+    "+pL/BUJNuXnm2b6Mh21ke1ULx9IeK1ekbWUfg82ofTOmuYOxPIHXTtMtTLpel/VM4LJZd3t1G6Mcb3zTchdFWkpw3Nxh"
+    "uYcmyt0r2/W0nnjuuNpYGtSQtX4016G1/okL3jFZdxt8f7bAILn0TAlhyb5A+1G8ToctUmWq6/SN/1+YiVXe+GZcqtLw"
+    "A8vdbWUgPWffThf413MKHecQe+wuMte2qz+yInX1mnlkDFB8HqpUgb9NApu0q2wO3ris6tSq34WVd7WwzdJ6plxBYnhl"
+    "6Tj33YwwUkyqf4ldC9MJtHBOp7NL6vesJj63I9fmXLjNMbEFY23xTyaDwv7TudPntqhqI/1f0yq0OX5Aq7bbYm3wgX95"
+    "cDxf10+0djOxbZqVDcbWVH6ldci7s1Hp7qakjUodd5acy56MO+Zc06r0jUCeNXHxGa8845VnvPJN4ZU1qKQKXhBy7DaG"
+    "9ciVe236yN3HQhYbN3A+DIM0Ty0Q7v7L8MtzX+3v21fbjLw15SzT9NHuHNDuO/cO7Avfbtu/Pf7hf//7f3BXDpbcNZZt"
+    "sUZdayt4YrhUOoNVdZ2NWwHC2uDOjZSV9doGiUGorqytbl/tDPYG3E91s37ZulHH32p775NpxzVSboBlVyBq1Xt5f9y3"
+    "s7L1yU29DwOR3Nj7jWHC547hf++O4Wec/ozTn3H6Mk5vD6i1wLnzYnfv5Xevvv+P13IShHSy4mYNnrUbv8tvCBdbxI6w"
+    "gUGwi18HbZ8Ptzz2cAu3aZRJWLUKyyyIlB/l53hgFq7vLi2kdQ0kbwA0hYKbNqSwOZgAy+GWVp2VXfm2c9SAjDOFasTT"
+    "zZDm8G6oTAY2ZpSEteWJdRJfbkjiaa3XDdu78ARAqIKI0ikkEPAdTcX11n1hFMegs/EKTWuSzDpZr15vLDrIBi8RQuYr"
+    "FNpdetx7x43lkInC59D5rZDVSIzrxHy/sykxiSiA55T0Uh7ih/mjEBfIBZAW4+HoTKU6y23HgBSTYrZCTD3FrtPyYvch"
+    "GgPLADmZXJSd9tz5gyic2ubd7nWdhJVyQpOO7zYVSg5ICeem9Ak386lV3PUm8PhcsKYOA9vbFFFzKnYnLVYoa61rNKl7"
+    "dQ8pWb2glLxGR1QYhdiKkoTGAyXZljfkgAlgTDWs5Taz6Ao7Ai4wD+Jj7nhaCI1wis21wKLrpvSWM6JAF3FIj04UNejm"
+    "KtmnFiBgghsd0F5mMlpd5MtVnIYo9ja13qNqFNF9m2dx/63YFp+Pfjo6Oe3tg/rO+WMAIAA+2NHmb5YqRQ1KXu5tqpRy"
+    "ENGF+U/ffTq+jYDlvTJCATylt3R+7BZo/6DvF+DsdIgNe/46Q8jR+qMEZxyK8sDaKKlNh9ef+syZ+Cud6METF9R6yG0p"
+    "Ipfm0npCLop17YweF2N63GENg9peF2qzI3dBZwCWj4oNkBUaIo8mESbPyMwne9xOfORPZewNXv/Zfe+DP5uBr2GegFh6"
+    "OEqEKwHh2/b03ighwR38od8XP6lE8bdnQBhcAOQWLLtMzSBd7INIaK0oCNcDIP1wlIySP/KE+OuTH+vD4f8o3mKzHMQ5"
+    "/LMvPrH0Wj5749vjFDDnVMfUFYXHrq757Bd6Ca6QgBeBRBKPT4Ay8GnXo2ljFvqO0oljIyJy+4vt++TaiI1tRAVN73vU"
+    "joZWOnBUrnzH5O2H4+M3Jz9g355VvE/nK/y+pkNyPtDDZQKcBRBpkNsepIZJ0Nd1OOlxnxlxWbz90A0eLyyCAOA+9zGW"
+    "j7uP2JSJj6jciP08SS2LcVds1kKD8+g2yg7Eh/J3XqE0btW9hh9MiW2PIWbAbAwQioBNeJRE9RMqpt4cWh53LDl33/mp"
+    "DsogbDPD9SJ2nz6qSjmM5W62QOTYC0rbss2Dk2YfNMHv9X3btwcKJ6PiIzBE75ov6bipfe7UNg2WuLkQApqDl6wYm2ZI"
+    "7g/kHj1uCqa+uYIR6eo4Ld/IadqWa2T+8PH06MOJX29dvu0kUtXCXPb6XskswsDheppp+TS6md05BHt2qQ4J97FMQxqc"
+    "Q2iwJxxK4wgg3YyUqfqdcTUttTr7A9QJfnXLF7QNwYMQK6SNEwvD4ZV5ih18Vb82GeQKbEZzdR9PWjkQwr7oJbdoVyFo"
+    "7XeVkD/6BJNPxLR/F2mjpuUe+7+FLkorkFWPNYF9CCxMdrNd2h9aqZXVWL9OepEb2828/nNMVV57sv7LTMThcXmIzB2x"
+    "almE1fealntf0RNFdWdTFQ7gjwF9mUi4DzWhd7Iup1qD9+uU9SNUautxJjQMFOVKr6nfs7rcsDHYZdp+oyvYd9HrXfnd"
+    "LLzwlX4VX62jRNcLf8yVpKXzFR6AmFz+j8/vwP2vpTunS7twwafk14ffnjCP5eFf4vArS+OreEw2yiO/eo1Dr2aizMaD"
+    "c0oe/HuUlO/ySRry4ZkhDwl5H45ZnlpuymCj/M4N9B0OVE/uiMDHZ2lu/Fc4/nKK5ij+5nIty9VepVJOkZChB2VMdsCX"
+    "e6TPMtMhAd0j78FhRon7JhufvUDe2bRs/3h5XijHvKDyVQ7bdW+Fb/hn1Vzsvg7nHD/DRK883cSRbNhwLe5rdbf7lRco"
+    "CUbazkwelIyxSAim2w78pBUluX7G9+9+PBWfjn76+RQC1xN04ENq845rty2RqKWJ0m+ljrf6UdhA1dO1991K3F3tEj7Z"
+    "GiM+e9KfRdwy1jIGxaxiPTYmPAXUdW7+D8vyB7w="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -988,7 +990,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1189,6 +1203,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1262,6 +1282,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1706,7 +1732,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1733,10 +1778,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1764,6 +1821,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11104,7 +11162,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11153,11 +11212,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

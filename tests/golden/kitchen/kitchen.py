@@ -942,113 +942,117 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdty20h2v9LR7pSlDEhTsj0TU463vB7N2FnfyvKWk5IYASRaIiwQ4OAimWOrKj+S11SlKi95zWv+JJXKd+RcuoHG"
-    "lRBFj0e73N3ZoYDG6dOnT59bn+7zaWsSzua+TLww2BpufTreOovCdB4fbw2Pjo63jrcs/FeymEt4ZB1vHUymoZAXMlqI"
-    "OJ3PwyiRrsDXYuxMzi0xCQN4CQ/7x1sjCz51I+eSvvwBfghHxFMHGp95FzIQTiz+4fD1K9301PF8avoj/BBeIJKpFJfO"
-    "QizCFNqei9Mw0m3jJIwkNT5Mwsm5COcycnAQMbYYFdrgCOKp9E+p/etACvpLhKfUAzXTcC+9OYN9Dz/y1/vYfyxOvShO"
-    "xHavt5CxiM+9eUxNfk5ljH3vaChzb3JOUN7ADxGHM5lMveBMnEbhjGgA3eu2EXwbquZv+bduMoQfp75zJuaOF1nCCQDl"
-    "U6QCAPHDQFr6/aWXTEUQZq9LNBB69EiJSZgGCfX2FH8JmPtERjHSWzoTAOPMMmoEzpxp7Es5t3CsMGlBfCkj6I2GxD2N"
-    "LIQ7mzmBqzlHs8zRyBpAv/Ck16MZQtAAGdAn0E9gBKGTWGJ3MPgGp8RLuHf6AkdHzXq9IFR/jawg9X36dByGvgSy0Pi5"
-    "9d2spQFm7iRT7vfU87nf/KXrLEo45e9mMHVIrYbXTvMrz239cMaz0NitK7NFEfNsxX54yR/k7SahH0YZH7nU7iySMqBf"
-    "Yz+V5S98WLu++mKXWu2Vm8ycxVg2oeap2fASOSu1eSvn0knEDL/l1urVqePHkvnJfDAy5YPJJiQiSsDf4UrE5xZKDYfk"
-    "hgjHH+TEZJd44vjlL5+Fl2KWAmMnoaD3isPgm5EpdhiDESMx8+IYuJvJmMYL+jGJnHhKv+aRx7NnjoSXmhIgAGhXjwdW"
-    "5EQaXMx/Zmxs4mIsV6EXao5YNqokSmV1gQtergVSShDIuCbLs1nqUQks49NYIayEKLWdOZ7iLAebI8z3Uw9ImzfiXr1f"
-    "1Cy4CxAn3iSbiLF3ZnJv2xoACofVNctvc7DVCcjlqUmIGmjvpzLKRDwIXRBgINVRRGdIHGoiTB2flh/95YIwNObvdeAv"
-    "CAx8CvI04mXK3cJ0Z2tUNX/jAxWF74ylHxuCrsQUuSY4hQdagJtgQVZXuaiWNjjqKAwTlMyk0qn11Za15fuzmLV+ApKU"
-    "RPcnlPq4hofHW9Apy39XxpPIm6OOoxc/hJMUBSNpXIHfWqgQBCwvGJgv++IAVYlNUI9GfYRoC4+1ZTx3JhI4c+6APgDr"
-    "QSkOgUKadTI0nEfhWeTM+uJ5cBGeS6ADwsK1b88XyRR6PfcSoEDQny/EI4T/GBTAhxhe3Hl04YDke3zHZr1gq7/totgQ"
-    "MwcAoFZOpiC2EPwdgO4F8zQ5BMgzx94HUaH0XSyAQ/lzCRaOD/YGPAHOccMUlJf96fj4eCs8x/8fClyelsDfrpM4/Kzf"
-    "71/ZlrichrEUNj63GQPgORtg5L2KbQeZOPUTxgyogbRF7c+IwwOekDFQDylCnfMnRmdIbGBwJC18obr0khg4aacvQO+C"
-    "3EupAQ+wOAZiHh6EjCLgYHpKTc69wMV/81tYNLFzJvMHU5SN8O+rKzUBDuAf9H6REViOH4GiE9Bu+8LGNjGwUBozbPx/"
-    "Z4IcdRLJn1MPFRo8stXC5LkM5MfkaGSTLZJxju8F0ADke5QGAlv067gkVuTVtIuVHaugWEgbQWONiWgZrjFSC+ytM237"
-    "ADknKdiBYNY5fZjsYIKMvF/XKc+seHvwow0MfgadouxkcYELOwFsd2rR7fXGyB42DioGVgkWtLziIXPhCxozz5lnTIca"
-    "Tf6AGJrmw1Yc6wUWcXPGyEg/Mv76tNqNJQDz8oltOVr3zIBKBaLJnXho5A0/XV3BI5OLu394ZZkiJ/c0yjLnOp7HaoOA"
-    "NjAbpdZxEmlDoIzRE6Lvz2mYMKfSZGqWhwfHhFnsk9WABArS2VhGpQ5gtcgzfFrXQyCy1whAGdCF7zXQWgTrbGtqeOqg"
-    "sNga7vYfIGC2rAtwlW3dAHiZ5V3ohGQJdsN2OHaDXgpaz0P90GqiuQZyvNVnIpC9XoIBwk12grE32PuuN9iF/zEwbeAj"
-    "PFhir0+VDizB7iXerKED4l9jNnwwJq9GhW7xIXbmtHe0lj6U39HSTZp67s2HohyYcj8VtiSYMMXgYzLv/PPRt73RH7aP"
-    "Br2Ho29xlfT/QL//9jP9wc93to/kwYhaqgd/+H0DzqPSDA/6uwM9t+hFIYYSsGHrp8adWsYy/MkVubhkyiHE6ooAn2Dm"
-    "kDrxKUxhmd22OWeJl/iMwFOG3wEngocoKX/OHOSutVcE+4LbWI1CJxMGRDV2/xon1hBI3ZmSvEUEib+0sK2BaDx1oshZ"
-    "1Eofw9Es9HY0IjWUGQ9EeRbphvBFDB3X9RCc478xNUAmp6qarO2LGhTfo+FmkzKztYHVv67KWa4ylumEZaJ9BZl8fQlc"
-    "FrPXEa25zOwoJwsCsKPQK0qzLymrCkKp9vVXFDHrECdrECBaXsQrCowuMiBfNtkCsQymd5Xg0Vyr2DBnLoNlsinNJy+n"
-    "Y06NfFBFYoIsA0u2SE1toBJnBuD7cWCbiRBJx8WIwzOKQA3J1SRegV/gPF1I9UJLJsB4NgcLNUiML0pGdxajr/j5bTH7"
-    "VY1sFd5bQaq2BwFrulIjbF5sUQCCucJo10QLFmYItEXvCv26ue8Esh6fj22MvGh8WeXojwR+UeamN6EXtDBTZakUBY65"
-    "Wn994VMrC6oj5yktwj1kjmoatooKd/WaGgLGRUupP6jBzQhcr83CUAt8JeFgMGxX6cAIFsVDti9XplT7Pt2q8mGKhnnR"
-    "au8aju/mt+MEw9zysGqmcao9g+tPYpfxqUBdg1iqoqPbj341fVDYyagxblfcGl2VIVRsvCU6UQw0XK1z/TXazWtekWri"
-    "Oi3Iul2i6jS1bu+uOhf4eYtlZmrXDp7cK4SGazEfxcwLnivAuw3iP/61Vudyk6BNOncwTL/W0s7yE8oT0p6vsLrFR7tX"
-    "XeOqbObRJ6S+eXOxpBGqW5FdQBe2K61iTIVBUo+0f9kV3WxfswxPuh6iy1ZW5l92icHwbmVLDK/NP+8WlamzXtQe42/E"
-    "elkjv5s5NtVo0tpybr7O+vgyzFJeN8175VXessgU5h3zznsKddvoBdA0u0WPpRPg4oZ7LcjlFkYTz5i78zWmiIWpDSdq"
-    "r/5aBsxve22u4FnULE5GtYHCjluzVYqbWE6Wg0bb45cO7cbiusQNVgGPHIEhwiF9GslTYN1gInHXFgT8cYBPGcAd3FeN"
-    "zgESbZIHorih24dvb7Cq4evrrekcVYf2l3WmHRlJ2zYRgUk2pA3lHbUhBhIolm3aBWwqb0aac1DgtgGF/LyZ1+3j3aKi"
-    "GuB/ao2alTn1ZmRdTgsOcQZnOuLdaRP2ncmAwDIMwEJ+mUydyJkkHNwnm29JND97vfLWShU3HrLOZsUuaCHsC/xOOKcJ"
-    "rRQJEjDGOEbTjBnEM6iUjSnD/gvaqojCXAbvw8h3i+4PZStxAgfnK018L57LCRFh0L/H+Gm5orIo6OEFTI6m1l5/tz/o"
-    "RZP+rookRGdS6mST+IRzMKjl47+/139Yyw1/YthDlYqAk4SiJ4CRSldQ8rQlXDnxHSCvSiexSL5MQ/CEfUls1Ac5BP97"
-    "Jv05y7VZCt5znEYXQCrOHArTsY/+MxAp5myOOxgDyZ7d4fQO/Q9w2bzQXv9jQT9kJMN/KBdBAj6fPokPXvDBEcAN4tM3"
-    "YuyDOovFN1cqV8AH1ydyfAErbwJzpEaAaTxPDp8+fz4UE+f0v//dEv/3r//5v//1HywktTQn7k8WRK2Md+benLhNP0Im"
-    "OvPDseOfONFZJfOMU7kat0IN9m0KyirhSVZaS+rWvs7XoBwxsR1GoofmHOfJ7HCeEYn/SshZnMsFTPF4ITCTDVSHktVq"
-    "+RpjMfRcPKVwPz4OG4eXuzk5FXjtdRu7SjpiE9ASlBUHQyJG21YSfMipR03I9rI0yQzBzIzsgMFlBAwkck0r0H7kHEGM"
-    "qhLpWT+PF8CvSq17M5BbwGqp64WIsJyNpesCjWF1hilwIqbGwcJHKUxyLlR5X2+evHvW27Mw743TuGioWU8wjWD7MT6a"
-    "/YqDduU4PSsO1zTQOowYJvZSJKANJCX9ULZNgBuJsIpYClR7RSslTEsBe3OPanm3EwfsBb+QDaclvqeyxlQOMNLOVj3a"
-    "jFLN7M+cjya71irILmiliTn7MBM5PrnStErGXexcwGTj6rPNvLntwRAdLTJU9gWwCAgkcSa5B5W3qbiaG9WMK557vt9z"
-    "vegGPJ35QEVz1LTVYIw0iBoElJlzAxajMDdPNWs/4ao8XJJbKOUUD9yJd4D7QCOBEQ0ogkEb5P6egdSpJ/2GbfGONEHh"
-    "yUOzhB4kLt1eD3OLh4JxDrVvB5IyQQuduMENE9SZPAdl1OTHua9jPCsix31fqixYEdIb4BUW9RPoiwNcXShFuZir8w4m"
-    "pjakcH7yXMvIQUVVc8V4/fj8xQHNrNZF9UmbYluvA5XdS+SuWQMfwnF8o1Wtkv2IFkOBAo/GhLZfj6aYRkdZuA5OOgps"
-    "vTDv73TG04l76lCadG+0YIr4sk4iimnjAM8zeZRQjWNYdMcQYxs9w7pdI5pIPQOyZg3Uc2F3BGmAa7CfzD0c8erJy4Oi"
-    "qsGdn+2I8rEw739nXy23IByHLvJDIMYSm0ngbbuU3W0r15amhA6AlIexULnAhtW0uBGp1agWbDYYQ7mjs8Hh1V1QNnrM"
-    "Q1p0FGgwtrkoJRunLSS78Bxj5duBlGirVAjAfSr2z2aTJh0UMwCckSN1Ml7MnThGc7hmQlGarkt5aBTQoA3Ey6dviKPi"
-    "u2hZ4Yr2TiVu5XVktdlkfjPDSUYXsoJYhpUIYVpIAnbnfhprj4h7M6NOrUwYotZkSvuizmX4KR877Yxb5o+uZS4VtPy8"
-    "Qlc0gGcxqHBjJICBnqBBJg4RoNg+/NPzFy/6M3enA0rozWRq3lT64hHr6sfopzmZtImdRayWF9r4ZTW+jWF5CxWkpebG"
-    "EvPFPArJWQM1qlQRo3ZJR2sSEE8OGJVp4MpIHyCiMDeCjTwYdBYXBEgXMkB724wesDnKXi8YzyeZF3wfw2NIXw4nGin9"
-    "uVGM0oGotw38bmkdYLEBRbiQikKEYFheFAZk7bHY1B/v0NkUDocGgro1bGy0avDoD5r/uazLMVWd5Xa/eGWJARnheChv"
-    "Rx12GfIBGNYhYLijrOBjMjNnHuskkJnnur7kA0yTMHLBRZb4FpqCsxyDeihGWBUYUgBsRYNOwTgoxxuKXgB2oMWCfmXv"
-    "NJ6q4aBEDOIs8X7J6f8ydMFfAv5IIgCThOcyIPSJH7L5QHMANNujz97sJE7AaP382BJHz18dvhtZ4tGjw386fPyY3E1g"
-    "JpT2MgXXDwYjXfJqvUiMgf7nEgY3lrhZAuQLz8Fu8M5lwQGKw8wrBeIig2PXqEv1wa0A9RKdfwNUeVApIJ/GiQqovMNv"
-    "xzK5lMAqj7J3J0gnNcmPCdijuw0v0RZHFlGH7BCDbOuX/W7zIJoCMRRpLOmAHH+tQkSE7WmIBhIZ1mTGhExjnUcFHmkk"
-    "adFgYhn/VTbP1bDnYFpw9gJamjr6/Yi/GaJB8riv9oHJQM+NdXGE9vNITeUyg5s4zzjpVzWzLVbZyMsefafCQsDmgOh2"
-    "0WwdIlVgYhdgMARePAXORzxOSlYyAMHYke8DS26zgS5eQVuH2jDVgVsC5PB8V56sD70ZmYd3aXBjeRpGPC0wIvVX/pqb"
-    "exQGyk1MCqMQakrhVexbwIlk+e7eAxZJOBuYQEXHrXhXLj/+b6qatR3okqenIMeZaTJaciKYE4F/BGtLBR05TEqv6mKL"
-    "WUxyiWWcx7BvcurL7NkI7SxzwZo6LxwIK6r0PKO5cyzJOAVWO9K642OVGIJOn+5uSBR2O2s7Xna8rGLxVba4273z0qGy"
-    "UjDQKTkZ2dmGJbCKh8tKZnKeS16Amx1mKMOuuHSljzt/mOesZ99mpyGWdppnuedYy4k3c/wuBNFnscqkcGWXBVgHMTu/"
-    "1Xykq9zdpPVU1ZL+dGJzh1TnisvWfuyqfUFaxQMY1TCtPlXQCXaFJeg8Vs3XR6Oyv+0tR/aobmfSOKRFhj5H4k9iY7f3"
-    "99kfx1vTJJnHw7t30ehVYcR+GJ3ddSNQWXdhYQ16u3t3jSAq6KzqBmrLtnF4zv8GrRKbqR90Qn9zxKuM1OaI1+aIV714"
-    "2RzxWvMRL3SJj+vTX2oGGqosRhJboyJ9ryH+siQcdQNHM7vy7R+d03PocpBmaPq2kOYWU6+SKWu+BrcvWqB/3CbwXCCp"
-    "55dH1UJVxtrEb1TM16lJZq9j2xbC6Is5mod2STkrXY+FZPBGV81soiZvxGtO70Njg/JNK5kPfcJunYpxqbM2eis7/yNK"
-    "53p7xjydo36fuKD+A1hJE2VKy2gGLlq2oWNsfKeK3ojfRwf9ZyVYlOtmupBTCY4p/eKMH9PpGfQfqFlTkTmKUxAVL8Po"
-    "nG4dyjs8UX3Fev4pq4fcz1hQN+KeUOAFg7ZUHuD6bJgubLO5kqRbSu7mSpLNlSSbK0k2V5J0ZsrbdCXJmo7rmyHUAJR/"
-    "noS7Shw1u6izQZMtj2a2n+evZlA55ZTE7vHNQU33DQe9b3e4ou1Ux8bT2HgaG09jtIqL8JWs/81dKfUqeXNXSjWoVh35"
-    "X8JdKeu6imRt28dTdTC12+7xKneYtN9XcjuskwaVvLE/NvbHxv64PfbHLbmLqXTnAyWH9WInncjaTp+IqefClOksMEq6"
-    "jy0xTrMkN0xMrMs8WuIyj0PMJHULyuN2COzr3uazkecbeb6R50t2roqSaMRMgpInNxBvhya4uqYE/mIXyK07hJnX5qnd"
-    "ZVqevnhL7PG13G63kfcbef/ryPuGg3Fq0epjgbdVK2TXz2USUo3JTF8wJV35pOkNMhxy0Sx0p1/HtVj7rZ5f4o7M7lGj"
-    "OsvfxEddXFl1i1TK7fLdsvJlmbdE86z5Es2NGtqooY3bccvCSLfl1uBmFaIr4ZZxaa2M+wX8laygp0mqrmkQg/7gliiN"
-    "8u7WRupvpP5G6nd1K/L7aElsNXkVmCg71RdA5X/crsgUBdlYJDZvWpsCcCU/YvUL09e275xPared59Zbo0tKJeOcOtDG"
-    "YcB4uY4xrmZvva299Wb2CoJ0Ifvyodeio65hr+kzu7m9emS0cuq1+9HNymFLup/bhNV4NvmWaOdN6uFGe2+095fS3pmu"
-    "ceasWa2CCIxnDprENz3plOs1wf0I7kNo+F9JmW9KhfwFlQr5urU4rpG38evZXvmqRZV44UTU4PDZwYsfT/A6o6oxcg37"
-    "oZaNWyt31ODyw/O3NRaYrudh1amjopV4uNxIaqBTQw0QhSTMLrMf3tcs5zVXbgRh3W0fnTd0G7CqFBBR+JxLZp68yyqi"
-    "OUYVZG+89dy6gEqFSYqY1RKOi5TcCJ1yLxtzdmPObszZv25z1tT3BYuWZbhVkZJrMGsjLQa1ZYt9iUI/t9G83VT62lT6"
-    "ajCtczasEEVdFkwX7nO5gH1hq5v6n7784X/+5d/wIm4QM5d4UyvuqxmVBNYcxMwEYJVHq3kQ7SExrgOVr1NVE6Hvygu1"
-    "Ku9eDPr3+lxC5apFVCmoo9tanWxts6PrQHVwcipVY/LSUdcPmQ4qV+dxTbKVgKm6ZLfD9OwCZVPw7DdQ8Gxj8G8M/l/J"
-    "4K/XUoY2Guzu3bv/4Lvv/+6hM564VG3xqsEsVheol78QWmCLgVDSVrDcbLKMbyaoGhbyX1XBSy53kHlz+SoseWp4z/bJ"
-    "hO8J2i2tpcZT9YFIYRmA+YN3aKMzmOIl4EHsuUjbKbCgLyO8gxyvIlSXtjtinGZ3KWe4KNeuhMheV0TAKnIFF2JwhHIs"
-    "BXAxl6kKo6zSnqoGFcN8R/IDIb6vU6dE5AQVxEyP1UTtXkfUkOEYujobrkqN6Vvt0e+pdFrncZud379G57qMBdaJQerj"
-    "PcpUvAOpAlYjdcXHYPZFLFmzHY2aCFF21020vnvYeb7Aqz5HwzSpYKgIg5f44w31LiOF7VD6V9DK4g4mIt8/KCHSFCCP"
-    "FsI5c+hSfWQcugKt0oUZgigsk71V5gGYDEYfJyIrxMeFQdBip6p6+nL7wijL4ZYiHuXhNtIdk86xb3K18K5/qiSnSxcw"
-    "/H0qNkAFCFTpE49qV2HxkkUFs3KEp4DYvUFHxJ7nUMT20yTye0/FXXH4/Kfnr97t7AO6J1QHAFHmOod1S7UUOSpgcr/z"
-    "es2AiG3o/93B25dtCHCFWCxCszUED6J3HKAaGQqjGuxxYPSBb9ZUy1X8mWpLenRsDaaSCySIBO+f4KWko1Pb2AWAwBu8"
-    "LJplyziQoX8bhxYsY5/WKga3drhUmJfoCw+pXgwxNhWzK9c87SMBsECFk3hjD11CJMFbVfxWvKHit+Je/+G3GAJA0Apr"
-    "+hDtXzRnh8eB0FWH8HuzpO5xQHR/9De9nvhJBjKiyRsvBMfzODlK6aK4P1/sCzckESNBbfZhBI+Pg+Pgd7pf/GNd1XaD"
-    "5lq7pUq7tXV2t/C/xQq79MjSpXW/WGFdJMjvxFMsVwMKAv/sibc87SCnbC5ZnM3UfGGrkoYgOE5DnyqTYOnTS66/infC"
-    "ccgCSAOeHcYLgY+wta6TpMQ9yv5MUpKahBl6r2ovcbBCqQXCQyFgW1QUBiMffY1pFUfx9PXLl09e/YD1cxTf2lTn0O6F"
-    "VKzWBpzYd8eewKKdJP6iytGWsLXTJEiviMy1RtBXNpX5TScTcBe4nlDWnIWOyB0nkcsvriJrekH6ifJ6CDhDV6ZWX7zO"
-    "fnPch+DmVWQ8LNiiav2gW8pSHWQ+DBOaErF+wskxizRlZYezkavCw0bBSjS14mEbkZVguJNHWNgCu7oDRMeqTFTBqFjC"
-    "ON6HueDveraqoAPTTqzFxSgJ45pedVyRO7e5alpcGBYX+kHOV2YhT45yVdSFhVwvhwt0UQ2blC3JKpz+cg7TZcVev3n3"
-    "/PUr2ywk1lYXNC8ollXeunAiD/WWrjBGC6lQW0xXBVSVRE27ah+NG5pHvAZUibSMRSbgtHoyzquP4boqFR6z+zgvoB7m"
-    "tqA9EQZyybYrzMgrZUDDJ7N5Eg+N6mnElhXbE5lWFSOslmfcJlV7nwumcaku00zkkkJKWVAYBsZn4w+bkHnCNcPy0rjo"
-    "4213KiG2w0oULXXNB05e8YwsZlCujHaxeJk9VFTLAqW2iXqqRW4N0+TVxnL/GLilucAYjPFlVtRVlzytXYzKsLOr1ahQ"
-    "Jnmm2MlDEPAHPEONpDxyklNK+ORr8Xq1q2wPJ7a2wCgyB5KzUv3J3lHz2bFUl/bZ7UKdLltrswMy4GAJxPjgM/0Un5XI"
-    "RCEMf8ykQ8vnMzQAqyL7B9sP4P3nTLDTo114YGs32oY/buARM8Q9hEjOMIFbn1/L4O8heAUHO+jknfKn9/HTylplEKv6"
-    "mAz5u4cGVoZ/yRRY2VNk4N8/QODoJRKytQ6fmsw9GmJWq7w4tE5umwbEfRo+Gw3l5s6Xgn9vkPEd+0wIfiUXSgG8T3yR"
-    "+080+Gs4QghGWYyqHFvQoKjJExHvDv7xnXj155d/PHgLgvMaFdnACzjgSGOtvGPoNffo2w3ooEck1I3CJB4BnbbrjOuh"
-    "4NSJZ6/fw8etFwI22C6ZJwbfr3hHyRK6lE/fN5Gj4ghS7eVDkP2AWtuh9TZwlOxLmYYApPXgSqdRNOUOt49Jp2bkGY+A"
-    "zPryPjthviw9xMZV85rNS5YN2UVhHUxedGTazHEy3wDTrav/B2Kqutk="
+    "eJztPdty20aWv9KrTMrSDkhTspPZUF6nvI4z1k58KctT3i2JK4BES4QFAggukjmyqvZH5nWrpmpe5nVe50+2puY79ly6"
+    "gcaNhCgmjrxM4pgEG6dPnz59bn26z9XWJJxFvky9MNgabl0db53FYRYlx1vDo6PjreMtC/9K55GER9bx1rPJNBTyQsZz"
+    "kWRRFMapdAX+LMbO5NwSkzCAH+Fh/3hrZMGrbuxc0pvfwQfhiGTqQOMz70IGwknEvx++eqmbnjqeT02/hw/CC0Q6leLS"
+    "mYt5mEHbc3EaxrptkoaxpMaHaTg5F2EkYwcHkWCLUakNjiCZSv+U2r8KpKBvIjylHqiZhnvpRQz2HXwoft7H/hNx6sVJ"
+    "KrZ7vblMRHLuRQk1+TGTCfa9o6FE3uScoLyGDyIJZzKdesGZOI3DGdEAutdtY3g3VM3f8GfdZAgfTn3nTESOF1vCCQDl"
+    "U6QCAPHDQFr690svnYogzH+u0EDo0SMlJmEWpNTbU/wkYO5TGSdIb+lMAIwzy6kROBHT2JcysnCsMGlBcilj6I2GxD2N"
+    "LIQ7mzmBqzlHs8zRyBpAv/Ck16MZQtAAGdAn0E9gBKGTWmJ3MPgSp8RLuXd6A0dHzXq9IFTfRlaQ+T69Og5DXwJZaPzc"
+    "+n7e0gATOemU+z31fO63+NF15hWcit9mMHVIrZafnfafPHfhizOehdZuXZkvioRnK/HDS36haDcJ/TDO+cildmexlAF9"
+    "GvuZrL7hw9r11Ru71Gqv2mTmzMeyDTVPzYaXylmlzRsZSScVM3yXW6ufTh0/kcxP5oORKR9MNiERUQH+FlciPrdQajgk"
+    "N0Q4fi8nJrskE8evvvk8vBSzDBg7DQX9rjgM3hmZYocxGDESMy9JgLuZjFkypw+T2Emm9CmKPZ49cyS81JQAAUC7ejyw"
+    "IifS4GL+mrOxiYuxXIVeqAVi+ajSOJP1BS54uZZIKUEg45qszmalRyWwjFcThbASotR25niKsxxsjjDfTT0gbdGIe/X+"
+    "oGbBnYM48Sb5RIy9M5N7F60BoHBYX7P8awG2PgGFPDUJ0QDt3VTGuYgHoQsCDKQ6iugciUNNhKnj0/Kjby4IQ2P+XgX+"
+    "nMDAqyBPY16m3C1Md75GVfPXPlBR+M5Y+okh6CpMUWiCU3igBbgJFmR1nYsaaYOjjsMwRclMKp1aX29ZW74/S1jrpyBJ"
+    "SXRfodTHNTw83oJOWf67MpnEXoQ6jn74LpxkKBhJ4wp810KFIGB5wcB82RfPUJXYBPVo1EeItvBYWyaRM5HAmZED+gCs"
+    "B6U4BApp1snQMIrDs9iZ9cVBcBGeS6ADwsK1b0fzdAq9nnspUCDoR3PxCOE/BgXwPoEf7j26cEDyPb5ns16w1Xe7LDbE"
+    "zAEAqJXTKYgtBH8PoHtBlKWHAHnm2PsgKpS+SwRwKL8uwcLxwd6AJ8A5bpiB8rKvjo+Pt8Jz/P9Q4PK0BH52ndThZ/1+"
+    "/9q2xOU0TKSw8bnNGADP2QCj6FVsO8jEmZ8yZkANpC1qf0YcHvCEjIF6SBHqnF8xOkNiA4MjaeEN1aWXJsBJO30Behfk"
+    "XkYNeIDlMRDz8CBkHAMH01Nqcu4FLv7Nv8KiSZwzWTyYomyEv6+v1QQ4gH/Q+4OMwXL8ABSdgHbbFza2SYCFsoRh4/+d"
+    "CXLUSSx/zDxUaPDIVguT5zKQH9KjkU22SM45vhdAA5DvcRYIbNFv4pJEkVfTLlF2rIJiIW0EjTUhouW4JkgtsLfOtO0D"
+    "5JxkYAeCWef0YbKDCTLyflOnPLPizbPvbWDwM+gUZSeLC1zYKWC704hurzdG9rBxUAmwSjCn5ZUMmQt/oDHznHnGdKjR"
+    "FA+IoWk+bMWxXmARN+eMjPQj469Pq91YAjAvV2zL0bpnBlQqEE3u1EMjb3h1fQ2PTC7u/uK1ZYqcwtOoypybeB6rDQLa"
+    "wGxUWidprA2BKkZPiL4/ZmHKnEqTqVkeHhwTZolPVgMSKMhmYxlXOoDVIs/waVMPgch/RgDKgC69r4E2IthkW1PDUweF"
+    "xdZwt/8VAmbLugRX2dYtgJdZ3qVOSJZgN2yHYzfopaD1PNQPrTaaayDHW30mAtnrFRgg3GQnGHuDva97g134j4FpAx/h"
+    "wRJ7dap0YAV2L/VmLR0Q/xqz4YMxeT0qdYsPsTNncUdr6UP5HQu6yTLPvf1QlANT7afGlgQTphh8TOad/zr6dW/07fbR"
+    "oPfN6Ne4Svrf0ud//khf+PnO9pF8NqKW6sG3v2rBeVSZ4UF/d6DnFr0oxFACNmz9NLhTy1iGX7kmF5dMOYRYXxHgE8wc"
+    "Uic+hSkss9tFzlnqpT4j8JThd8CJ4CFKyp8zB7lr7ZXB/sBtrFahkwsDohq7f60Tawik7kxJ3iKCxE9a2DZANJ46cezM"
+    "G6WP4WiWejsakRrKjQeiPIt0Q/giho7regjO8V+bGiCXU3VNtuiNBhTfoeFmkzKztYHVv6nKWa4ylumEZaJ9BZl8cwlc"
+    "FbM3Ea2FzOwoJ0sCsKPQK0uzn1JWlYRS48+fUMSsQ5ysQYBoeZGsKDC6yIBi2eQLxDKY3lWCR3OtYsOCuQyWyae0mLyC"
+    "jgU1ikGViQmyDCzZMjW1gUqcGYDvx4FtJkIsHRcjDs8pAjUkV5N4BT6B83Qh1Q9aMgHGswgs1CA13qgY3XmMvubnL4rZ"
+    "r2pkq/DeClJ1cRCwoSs1wvbFFgcgmGuMdkO0YGGGQFv0rtCvi3wnkM34fFjEyPPWH+sc/YHAz6vc9Dr0ggXMVFsqZYFj"
+    "rtafX/g0yoL6yHlKy3APmaPahq2iwl29ppaAcdlS6g8acDMC12uzMNQCX0k4GAzbVTowgmXxkO/LVSm1eJ9uVfkwRcO8"
+    "bLV3Dcd389txgmFueVgN0zjVnsHNJ7HL+FSgrkUs1dHR7Uc/mz4o7WQ0GLcrbo2uyhAqNr4gOlEONFyvc/212s1rXpFq"
+    "4jotyKZdovo0LdzeXXUu8PUFlpmpXTt4ci8RGq7FYhQzLzhQgHdbxH/yc63O5SbBIuncwTD9VEs7z0+oTsjifIXVLT7a"
+    "veoaV2Uzj14h9c2bixWNUN+K7AK6tF1plWMqDJJ6pP3Lrujm+5pVeNL1EF22snL/sksMhncrF8TwFvnn3aIyTdaL2mP8"
+    "hVgva+R3M8emHk1aW87Np1kfPw2zVNdN+155nbcsMoV5x7zznkLTNnoJNM1u2WPpBLi84d4IcrmF0cYz5u58gyliYWrD"
+    "idqrv5EB88temyt4Fg2Lk1FtobDjNmyV4iaWk+eg0fb4pUO7sbgucYNVwCNHYIhwSK/G8hRYN5hI3LUFAX8c4FMGcA/3"
+    "VeNzgESb5IEob+j24d1brGp4+2ZrukDVof1lnWlHRtK2TURgkg1pQ3lHbYiBBErkIu0CNpU3I805KHHbgEJ+3szr9vJu"
+    "WVEN8J9Go2ZlTr0dWZfTgkOcwZmOeHfahH1rMiCwDAOwkF8mUyd2JikH98nmWxLNz39eeWuljhsPWWezYhe0EPYFviec"
+    "05RWigQJmGAco23GDOIZVMrHlGP/E9qqiEIkg3dh7Ltl94eylTiBg/OVJr6XRHJCRBj0HzB+Wq6oLAp6eAGTo6m119/t"
+    "D3rxpL+rIgnxmZQ62SQ54RwMavn4Xx/0v2nkht8x7KFKRcBJQtETwEilKyh52hKunPgOkFelk1gkX6YheMK+JDbqgxyC"
+    "/55LP2K5NsvAe06y+AJIxZlDYTb20X8GIiWczXEPYyD5s3uc3qH/AJdFpfb6jwX9kJEM/1AuggR8rq7Eey947wjgBnH1"
+    "pRj7oM4S8eW1yhXwwfWJHV/AypvAHKkRYBrPk8OnBwdDMXFO//YnS/zjj3/5+1//zEJSS3Pi/nRO1Mp5J/Ii4jb9CJno"
+    "zA/Hjn/ixGe1zDNO5WrdCjXYty0oq4QnWWkLUrf2db4G5YiJ7TAWPTTnOE9mh/OMSPzXQs7iXM5hisdzgZlsoDqUrFbL"
+    "1xiLoeeSKYX78XHYOrzCzSmowGuv29hV0hGbgJagrDgYEjHatpLgQ049akO2l6dJ5gjmZmQHDC5jYCBRaFqB9iPnCGJU"
+    "lUjP+nk8B35Vat2bgdwCVstcL0SE5WwsXRdoDKszzIATMTUOFj5KYZJzocr7ev3k7fPenoV5b5zGRUPNe4JpBNuP8dHs"
+    "Vx60K8fZWXm4poHWYcQwsZciBW0gKemHsm0C3EiEVcRSoN4rWilhVgnYm3tUy7udOGAv+KVsOC3xPZU1pnKAkXa26tFm"
+    "lBpmf+Z8MNm1UUF2QStLzdmHmSjwKZSmVTHuEucCJhtXn23mzW0PhuhokaGyL4BFQCCJM8k9qLxNxdXcqGFcSeT5fs/1"
+    "4lvwdO4Dlc1R01aDMdIgGhBQZs4tWIzC3DzVrP2Eq/JwSW6hlFM8cC/ZAe4DjQRGNKAIBm1Q+HsGUqee9Fu2xTvSBIUn"
+    "D80SepC4dHs9zC0eCsY51L4dSMoULXTiBjdMUWfyHFRRkx8iX8d4VkSO+75UWbAipF+AV1jUT6AvDnB1oRTlYq7OO5iY"
+    "2pLCeeW5lpGDiqrmmvH6/uCHZzSzWhc1J22Kbb0OVHYvkbthDbwPx8mtVrVK9iNaDAUKPBoT2n49mmIaHWXhOjjpKLD1"
+    "wny40xlPJ+mpQ2nSvdWCKePLOokopo0DPM/kUUI1jmHeHUOMbfQM63aNaCL1DMiaNVDPhd0RpAGuwX4y93DEyycvnpVV"
+    "De78bMeUj4V5/zv7arkF4Th0kR8CMZbYTAJv25Xsblu5tjQldACkOoy5ygU2rKb5rUitRjVns8EYyj2dDQ4/3Qdlo8c8"
+    "pEVHgQZjm4tSsnHaQrILzzFWvh1IibZKjQDcp2L/fDZp0kExA8AZOVIn43nkJAmaww0TitJ0XcpDo4AGbSBePH1NHJXc"
+    "R8sKV7R3KnErryOrzSbR7QwnGV/IGmI5ViKEaSEJ2J37aaw9Iu7tjDq1MmGIWpMp7Ys6l+FnfOy0M265P7qWuVTQivMK"
+    "XdEAnsWgwq2RAAZ6ggaZOESAYvvwdwc//NCfuTsdUEJvJlfzptIXj1hXP0Y/zcmlTeLME7W80MavqvFtDMtbqCAtNTeW"
+    "iOZRHJKzBmpUqSJG7ZKO1qQgnhwwKrPAlbE+QERhbgQbezDoPC4IkC5kgPa2GT1gc5S9XjCeT3Iv+CGGx5C+HE40UvoL"
+    "oxilA1FvG/jd0jrAYgOKcCEVhQjBsLw4DMjaY7GpX96hsykcDg0EdWvY2GjV4NEfNP8LWVdgqjor7H7x0hIDMsLxUN6O"
+    "Ouwy5AMwrEPAcEdZwcdkZk6U6CSQmee6vuQDTJMwdsFFlvgrNAVnOQH1UI6wKjCkANiKBp2CcVCON5S9AOxAiwX9k73T"
+    "eqqGgxIJiLPU+0NB/xehC/4S8EcaA5g0PJcBoU/8kM8HmgOg2R599GYnSQpG68fHljg6eHn4dmSJR48O//Pw8WNyN4GZ"
+    "UNrLDFw/GIx0yav1YjEG+p9LGNxY4mYJkC88B7vBO5clBygJc68UiIsMjl2jLtUHtwLUS3T+DVDlQWWAfJakKqDyFt8d"
+    "y/RSAqs8yn87QTqpSX5MwB7db/kRbXFkEXXIDjHIt37Z7zYPoikQQ5Elkg7I8dsqRETYnoZoIJFhTWZMyDTWeVTgkcaS"
+    "Fg0mlvG3qnmuhh2BacHZC2hp6uj3I35niAbJ477aByYDvTDWxRHazyM1lcsMbuI846Rf3cy2WGUjL3v0ngoLAZsDottl"
+    "s3WIVIGJnYPBEHjJFDgf8TipWMkABGNHvg8suc0GungJbR1qw1QHbgmQw4tdebI+9GZkEd6lwY3laRjztMCI1LfiZ27u"
+    "URioMDEpjEKoKYVXs28BJ5Llu3tfsUjC2cAEKjpuxbtyxfF/U9Ws7UCXPD0FOc5Mk9OSE8GcGPwjWFsq6MhhUvqpKbaY"
+    "xySXWMZFDPs2p77Mno3QzjIXrK3z0oGwskovMpo7x5KMU2CNI206PlaLIej06e6GRGm3s7HjZcfLahZfbYt7sXdeOVRW"
+    "CQY6FScjP9uwBFb5cFnFTC5yyUtw88MMVdg1l67ycucXi5z1/N38NMTSToss9wJrOfFmjt+FIPosVpUUruyyAJsg5ue3"
+    "2o90VbubLDxVtaQ/ndjcIdW55rItPna1eEFa5QMY9TCtPlXQCXaNJeg8VsPbR6Oqv+0tR/aoaWfSOKRFhj5H4k8SY7f3"
+    "V/mX461pmkbJ8P59NHpVGLEfxmf33RhU1n1YWIPe7t59I4gKOqu+gbpg2zg8579BqyRm6ged0N8c8aoitTnitTni1Sxe"
+    "Nke81nzEC13i4+b0l3LOSENCdRPpFghBfTlEO3NeUt5E16MJObzRdcOvoUq4JAk7KrPCDSR1ni+kLgtpR54vKulMDbrH"
+    "pB2avtikvcXUqyX1mj+DhxrP0ZVfJJtdmH3Pb5vDBqoy1iZ+o8+CTdTkjVg86C1zbFC9FCZ390/YA1XhOHUsiJ+dkKd7"
+    "Aq4yE0BtxRdf4izS20vm6SL1+cQF8yUASTBRroCMZ+Bi5htSxsZ9piYBkf7goP+vBKNyPU0XeCrBsaZPnLFkOm2D/ldq"
+    "KlVkkeIsRNrLMD6nW5OKDk9UX4lmCspKIvc5EdSNeCAUeMGgLZXHuD4brAsvba5U6ZZSvLlSZXOlyuZKlc2VKp2Z8i5d"
+    "qbKm6wbMEHAAFkGRRLxKHDi/aLRFky2Pxi6+j6CeAeZUUyq7x2cHDd23HFS/2+GWRadSNp7SxlPaeEqfg6d0YxfnE3kv"
+    "m7tqmk2KzV019aBmfeSfw10167oKZm3b91N1MLjb7v0qd8gsvi/mblhXLXp6Yz9t7KeN/bSxn34u++mO3OVVuTOEkgt7"
+    "iZNNZGOnT8TUc2HKdBYhHdpILDHO8iRJTGxtylxbErIYh5iJ7JaU391QODe9DWqjjzb6aKOPPhd91LLzWZakI+YclJzH"
+    "uYF+NzTZ9Q01yE92geK6Q+BFbarGXcrl6bt3xB9ay+2OG3210VcbfVXRVy1nWJV80Sd4Pyutll8fmUt4NVAzfceU1NWT"
+    "4rfI8ClUi9CdfhrXbu238v4Ud9x2jzo2eV4mPuri2bpbqlLml+8WVy+7vSOac82X4G7U6EaNbtToZ+L23Q3n7e7cWt6u"
+    "AnUl7iouCytz/wT+Yl5Q2CRV1zSmQX9wR5RedXd3o7U2WmujtT4TrbXUrSvu8yax2+bVYaL+VF+gV3y5W5FNCtKySK8I"
+    "PiPpxBTgK/lxqxecWFveSDGp3TJHFt66X1GKOec0gTYOUyfLdaRR2mJhtYuFlS1qCFJBi+VDb0RHlbFo6DOvfFE/cl+7"
+    "NaD70ffaYXWqb2DCar3b4Y5YF5vU5431sbE+NtZHs/WR60onYsvAKonwZOagS3Lbk6KFXhbcj+A+hIb/iYyRTamoz6hU"
+    "1KetxXSDvKufz3YsVi2q9AsnpgaHz5/98P0JXmdXN6ZuYP80svHCyk0NuHx38KbBgtT1nKwmHVW2cg+XG3ktdGqpAaWQ"
+    "hNll9sP7+mXUcOVSEDbd9tQ5oaEFq1oBKYXPuWTmKbqsI1pgVEP21qkXCxdQpTBVGbNGwnGRqluhU+1lY47fUTtrY45v"
+    "zPGNOa4EX2GvlCxy1kFWTcqvwSyPtRjXljn2JUr93EXzfFOpclOpssU1KNiwRhR12T0VjOFyN/vCVpVmnr747n//+3+w"
+    "kATInku8aRz3ZY1KOGsOIudSsc6j9TygxSFJrmNYrFNV06fvygu1Ku9fDPoP+lwC7HqBqFJQR3e1uubaZkfXMezgpNWq"
+    "nhWlD28esh7Urn7lmporAVN1Ne+G6dwFyqZg5y+gYOfGYdk4LBuHpeqwNCtUQ3EOdvcePPzq69/8yzfOeOJSYePrFgte"
+    "1SqpviG0bhEDoRSDYBHfZsTfTqa2yJz/V7WlubJQ7o0Wq7DiVGJJi5MJX2m3W1lLrReoBCKDZQCWGparQMc1w3obQeK5"
+    "SNspsKAvYyz3gbf+qvoojhhnedmCHBflhVYQ2euKCBhwruCaR45QPrAALuaKkGGcF7VVhRcTmO9YvifE93WWoIidoIaY"
+    "6VybqD3oiBoyHENX14Coqp66gAy6aLVOmyIGZucPb9C5rhiFJdmQ+liygOpkIVXAwKWu+MTdvkgkK+GjURshqpEFE62v"
+    "v+k8XxEY3GhDpzUMFWGwXg4Wg3EZKWyH0r+GVh43MRH5zVcVRNr2IuK5cM4cql+DjEO3dda6MKMlpWWyt8o8AJPB6JNU"
+    "5DVvuQYXOhdUwFbXkSmNshouKuNRHW4r3fF8CPZNXiGW1aGirbpKEMPfp7o+VOtHVRnzqEwk1gmb1zBrDFeVsfv6BlRS"
+    "MgOpZJVqk7mei0WhAlfdLUCMgyNgBNhUHBoum7ozcYruHblvbiiZtU6xzCUMUR8ntaqO3iTMfJeajiWVykxlsE/FuGAQ"
+    "XHIIZRkyTo0e1eBciRQPBh1JcVBAEdtP09jvPRX3xeHBbw9evt3Zh+k7oRJESAAusdwkuipBvxImDzvLrxyI2Ib+3z57"
+    "82IRAlycHuvfbQ3B+esdB6hWh8IoRH8cGH3gL2sqIy9+T2WtPToxDIzBtZlEilcvsWjRgcVt7AJA4OWbFjGQZZwl05+N"
+    "81aWkSJgleOSO1yl1Ev1XcVUqo4WOtXRrZZb7yMBsDaWk3pjD715JMEblvSJeD1Pp/D+g/43v8boDYJWWNOL6LqgeT88"
+    "DoQueIjv7/V3+4NePOnvYiui+6N/6vXEb2UgY5q88VxwKJbzCtU6S/rRfB9WBjG7BDOiDyN4fBwcB1/ofvHLmmYIQT2X"
+    "fsQBllkGgijJ4gssuwWMF2ZY6Y3uu8aIn7jHEQ715J4FbfBfsO0iox3+ax0HlM9wTJdh48xeXYn3XvDeEWA3iasvxdgP"
+    "kUm/vFaXVQPdgS6+AGtpgjULVcG2MOg9OXx6cDAExj79258s8Y8//uXvf/0zIf7FF+IpVsoDhYlfe+INTzvIbTviWdMz"
+    "Fc1tVU0ZpMxp6FNRNKy6fsml31E0cbQJSANOOYZ6gY+wtS7RqNQfCqxcc5DZADP0TpV95DiTUpOEh0LAtqgeHcqyvsa0"
+    "jqN4+urFiycvv8PSfYpvbSqxbPdCQd8AJw67YE9g4U9Sf17naEvY2okUpGdFHhVB0Nc2XrCXZJMJuE9cyjBvzkJHFI6k"
+    "KOQXF7A3vUL9RHmBBJyhK9OzL17ln1mSE9yigJ2HteJUmUGMKLCWAx0Iw4SmRKzf4uSY9SG5tJ2TFCNnZ8SslY2mZzJc"
+    "RGQlGO4VwTG2SK/vAdGxICQVT8QKeLDGtTeyD3PB7/VsVbwPpp1Yi+tgE8YNveqQMHduc8HWpDQsrjGInK/MZJ4c5bqp"
+    "u4a5VB/XBqXyeRlb1nU4/eUcpiuavnr99uDVS9usYbqoJHlRyzQv+nnhxB7qLV3clBZSqaypLkisipibduY+Gns0j3iD"
+    "txJpOYtMwIn3ZFIUPsV1Val5avdxXkA9RLag7SwGcsm2PMzIS+VQwCuzKE2GRuFWYsuaLY5Mq+og1ytDb5Oqfci1WrlK"
+    "qGk2czVDpSwoggbjs/GDTcg84XKlysDhEqZiO+lSvXSHlSh6LpoPnKLYKnkQoFwZ7XLdVHuoqJbHuG0T9UyL3AamKQqd"
+    "FvEC4Jb22qYwxhd5PXldbb1xMSpD164XwkSZ5JlipwjJwBd4hhpJRShITinhU6zFm5XNtD2c2Mba5sgcSM5a4Ul7R81n"
+    "xyqhOoZhl0qE2lqbPSMDDpZAgg8+0kfxUYlMFMLwZSYdWj4foQFYFfkfbD+A3z/mgp0e7cIDW4cVbPhyiwgBQ9xDiBQc"
+    "IHDr8/MZ/AMEr+BgB528dX71Ib5aW6sMYlWfmyF//Y2BleFvMwVW9pwZ+G++QuDoNROyjQ6wmsw9GqJyUqtD6+TGakDc"
+    "p+HD0lBu74xq+F8j/KonqjG+cy6lGtWDQb6a2BPEAa3kGCqAD4nbC6+QCHQD9w7BKDtY1bcNWswP8q/E22f/8Va8/P2L"
+    "f3v2BtTBDUrcgm/zjOPJjVKcoTcU9rFb0EE/T6gSByT0AZ1F9RWaoSBXiOev3sHLC2/4bbHIcv8S3l/x0qsldKleh9JG"
+    "jpp7K1AxHIJGA9QW3SKyCBxlz1PqLgBZeJKt0yjakvEXj0nnChUpxIDM+hKpO2G+LF/JxlXzio1mlnj5zZkdDHl0zxY5"
+    "GWSUAqZb1/8HxCv8bw=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1183,7 +1187,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1724,6 +1740,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1797,6 +1819,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2241,7 +2269,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -2268,10 +2315,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2299,6 +2358,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -12119,7 +12179,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12168,11 +12229,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

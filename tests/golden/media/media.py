@@ -912,83 +912,85 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkEAMnXYO9qRq8Ym"
-    "QXT3u/pd/V7P5840DpNAZX4cdUadz+POeRovEj3ujD5+HHfGHQf/SfxPKoDP485RpAR9E1ILKd4f/iT8UJ6rwbhz6sCb"
-    "WRwpevG1mKkroSVOrkU8E9oPVDRVOO6X1/8p5MLzYztKz5XKzLBpHGVymgl6NhJKTufwLIjTZ1pEMlSOyOYqEn6mGRA7"
-    "RyIBi4wXP5krHqMZzL8cHx0KL54uQhVljlDhRHme8vjHVOl4kU4JBfgDw4EkoYw8SwSL/cdTZwjkgCf9Ps1uVk6VR6tO"
-    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxGky6FaiCKI7wIxGnnqrCV1CQZ6UfcGQaxxnS"
-    "guQB/zq97jidIAg1i0wWxwERCz4ji+DjuDNXQUKve0pPUz9BCaMffjR8kPhE4FhHRHEmpjII5CRQA/EWee7SrB9PBzij"
-    "K3yNfBc6kVPV1yqRqcyAg4ZVIpHZHKUsm8OLSRqfpzIciP3oMr4AkaNVkNtusszmsGqoPF8OkqXYxdn3RL//q4bHz3Yv"
-    "JdBr75krrnyY0DXfXStD8eRXBbIZymw696NzWE5mNDkIp+tHySI7ns5VKN0dEFAhI32lQAaBrzxcRZcqiBMFT4TOvHgB"
-    "wuh+Ho/HnfgC/x6JLF2AhONnT2aSnw0Gg2vXEVfzWCvh4nOXIYCN5cIcxaqiS+K8CDKGDGiBlJWRBRweMDsmLP28OA8p"
-    "LYakToFuQFgYYZaEHaeCWW8gYGtLP1jQC4xgFYeZDLRBQqUpbBN6Sq9c+JGH//KvodIadEfxAGhKYFxfGwZIgD/q/6bS"
-    "WKhPQNFp7Kkd4eI7GgRooXlu/Bt0BsjTWar+tvBR+OGRi+IBRGJeRupT9vHUJf2Ry03gR/BCFot0EQl8Y1CXEW2Iaymn"
-    "hbpU6dLO4ZAuIkw1kSyHVCOtghjkhAmFxJwuMtENVSYHwOpoikK8U1+SuSo+vP2zC6J9DktO5PSCIJ8tgkBkAGmvAdR+"
-    "f4KC4SI6mnUIbis9Yvl7R9gyt/wSIwwmxQMSZeKEa2TVjxyS41yEkXKknQe0y0vCDxxBpbBMWBGw6NFLsDETlWY+arzR"
-    "5+treFSW3/UHXjtlVVOYp1Vdc4O5uhvMSCvS/PhRRYuQ9WJd2+ZT6SwFTdEIXdlM0M8zifsQf6IJiUDS83wcIYP3ZUho"
-    "kzUT8KYRDVC8jpgmI5LjyTIDEQH7MJFavdx2SKJB7vxUHOwfvBWIFz3T/m+qkUAGcyJVpBkdWgAQgtdDP1RnxTuguDOV"
-    "MiT/Ta9t0Kw1+uFYXhOHhX7kh0T9Yfll0B/qXKX8NmlQC0gGFudtBLuSJoNXGb+WtXB4rkmIw/xOFf4conyxCuetEBEX"
-    "I1DEZPEMlVIlvaMoWP6MKq8zIr1PvIFPoMkulfnBcs33VJjEiEVpxMo+yJ2vGovXdMbuuidyN6YyIGdGA0StLk5lH/zw"
-    "nXYAov8txZ/o+3Xxp9eexP+u4l9EEXX5v0NUcS8DYT77mQr1HYzFdfmhTFO5bMSrxaUnNkX7Zu3nDewsQoW7bK91qGB8"
-    "ylUqwJY/mplQoQHrJ+v1+9u+p03C2LCG5fjpd9vw5ZC/fWvcLgVwR1f2OzlqOdgWYhb7v37YdxoEXHRxJ+CW6PFOwHcx"
-    "dABXPm3aL6KLgtBjSZGfKlC9YK1Se7bOBrLQsmQvUj/fBu9UdJ7NUUu17ZobdtyD7TWkyQqry5N9m61IZGjZkn9fQ8qS"
-    "2ritPsByDbEo+pQysmEu5R6uJAW7IHgUwQp4JEUGuI5oaKpmKiUf1EcBHI8jfMoTPMPQNb2AmUhoMb4tx8sDGHsP+wyj"
-    "W3jdokYKUCWF7wZLJJcWXZeIwCQbUcTeGzCv4tlMq1W5KjvFVdEs3N4hjg780F9v8PPK4OdD/NOon2ff1uC3kfXrtCB8"
-    "rSZYN4Q4KQsgiAxPQI7QdC5T8PZUqgdrbfAo/7nRPynBWX4cweJoH1tgY5Q5Kakot0QbYUfgOCFnGe0UJQKps0GLRZ0R"
-    "5pZ4JSrlOOXQf0OziyAkKvolTgOv/P71NSWCOT/GqeBp4OtETYkIw8EWw2f1CqWp6NElsMbS6vlgOBiyQ7xIz5WyKTx9"
-    "xtktemnv37YGrxrF4AAnHdlknGblY7Yo5xCNh4iaCMwQJuxkgyUlm0i6LIQAwKOxrJVCVjZWK5IUZUtaPOdB4ifENfsI"
-    "mXEexBMZnMn0vJYc53xzs82oikGbM1DG8Ib88o7No1IiW3QBx76Ywd+U0utxMpTUaMlNMsniC7UEOkyWApPtoIKNzjPb"
-    "oIRLyV7oeZyyze/HregVoVBBBZbh9XA32VFAI5RgYCh1b5nXNZpwxDnSNmD7Mz9QVQDxCGFd6l+lENOIwmIJzJfzMUYW"
-    "G9KznWMPi82jFUMM8xHgmgxi/h42EGoz0hexSU6/f33yc3/TweS8kztxxUrARgVw0npW/KpIe2qyOK+iO4njQMloXYyB"
-    "sVciA62q0PoTRqgWU7AiJvddXxWtfWwEo6Q1Aet03WWnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBauA+eLVlcW00NOuA"
-    "tcjK3AdOFPAUxsdZcZK0vARm4+5zywn+7nAEkiPI4O8IEJEIOHyueAVzuGSkml9qwEsnfhD0PT+9h0zTmU/drSv7PIAj"
-    "IdEAgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
-    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRyuRSk6Nrq77ODpWctp02cfDG5xVIam5prh"
-    "+vP+u7fEWWuLms+XRNfuA3MESeRu2AO/xhN9r11N3Da0GIm5TVGjD9UnFhN2dFQokemosO3G3O6tDafUfVN0obx7bZgq"
-    "vGyTiGLWOeCUJu5axGG5PoRBEF/1S17iA4KJ1CvNXHLc4nh9AAnBB/CfcL2/LQAcrEU4fI0ZlLKp0WDpuqlKlMywNKG3"
-    "Y7ZbFE9iD+UhEhM8RblQINvuyhG0a0JEYgkdzayisVR61Wta3ovUBqsluw0lVJ7ZQ2v4aQOMjcV5RJuOfWZEduanOuPT"
-    "Y2RbTH7hBZY6dCOl0FepEYDXNOKfc5OYDoYZJgwpIDmbLBOpNbrDDQxFbfpQxsOCgA5tJA7evCeJ0hvoWeGO9meA+9qi"
-    "Fk6T+zlOKr1UNcByqEQMbCENuL70E659Iu79nDqzMwFFa8mM9UWby/MvUq7TWRe2PLJ7EF6a2YqyinXBAJnF4PzeQIAA"
-    "vUaHTBzjhKJ7/B/7794NQq+3BkgYzeRmvmz0xS7b6j2M02SubbRcarO90MdfNePdWSDPHTSQjuGNI5JlksYUrIEZNaaI"
-    "Qbui+p8M1JMEpxKiXpXaKieqo8JpU4j2dZ5fg5kuVYT+djkYZ3eUo15wns/yKHgb00xIX07LlZLUhVOM2oGo1wV5d6wN"
-    "cNiBIljIRCFAgJafxhF5e6w27eAeldBwWjEStGzJx0avBvOz6P4Xuq6A1CxW+P3i0BFDcsKx3q5nanJGXKfDNgQcd9QV"
-    "XM0TyoRohECGvucFiquspnHqQYis8Fd4FYJlDeahmqk00/BpI3nRHp02zDgdX40CcAGrFuxPbq+1/IeTEhrUWeb/VtD/"
-    "IPYgXsI8dQrTZPGFigj8K06LGH6gOwCWbfeLH57pDJzWL3uO+Lh/eHxy6ojd3eP/Ot7bo3AThAm1vVpA6AfIKG9kjtMm"
-    "QP8LhUcICousgHzxBfgN/oWqBEA6zqNSIC4KOC6NttRWl0Vol6hED0BlpBYA/EJnJqFygmMnKrtSICq7+W9nSCfD5D2a"
-    "bHej5Uf0xVFETB0gQsBbihJCGHeXq+XMFCOx0Iqq+Hg0s4yhncXoIJFjTW5MzDT2LVPUNFW0afDomb+tuucG7QRci5QG"
-    "o6dps8i7PGaEDskez2kc9MJZFx/Rfz41rPyaw02SVypHrLvZDptslGWfxpm0EB0qi27VbR0hVYCxS3AYIl/PQfIRjrMV"
-    "LxkmwdxREIBIdtlBF4fwrqR3mOogLRFKuAYpyqiokrwPCfsRcyVFmpSQmyjYucwWwMh8K37m131KAxUuJqVRCDRj8Gr+"
-    "LcBEuvz55gtWScgNrHJUnskgl2uCH6L2TM1moLZZRnLS0S9TmUI4BFvJ5Bg10MTkqppTiaYi7Ta+8EqhmXNzecJNdWtk"
-    "5TgNdaZLRwb/nH8Zd+ZZlujRxgZqfBNDD+L0fMNLgV8bm8PNYf/55kYpgwAMq2fhbzh7iC/GlRNHOtNyygd3T1UFv7Oq"
-    "AhylsrbzpYbFkMfFnNWTmFuIRn7KZeqH2w+FuHZ57fMvKm1un83WOre/MeeTlbafwR6kSzScK+/kbi2xF0jqB6tY3UBV"
-    "hroM32n1QKyhCqlUzrNePRQXF7ejhhq37eem2iUz3+l1u5gY5p1y9YpNUOMLq3XiuXE9Y31vDpY5tV18SReJTdeEvkad"
-    "fOapRIFfHU1NzK5S2IEyT+qUkt8LQ1oKCKjU0Wglo89zM0LQGs+b/BAO0+L0ghofisnOzDw0/NQxR+EPp4EfXSX0w1fC"
-    "PqCFzutjb5WczKtgG/BorZ/9B7XHTxW6T8b4yRg/GePvYozZejwqW/x37MD41kX469vhCVb3GI7fECrrJp368XTVEJvK"
-    "p9sExi31+I/EJj+V6T9mG95cpv9k2Z8s+x/Rsj8Wu/0P1Sz2Xbpz7hWWPw5D/NQX9NQXdMu+oCcj/2Tk/3BGvi2Xbg3P"
-    "I4rgbxtlF3OvWoP3pniKCpDZoO4I11Quvzn48f/+53+xMBG4eIWVK1imU6qsfuDUdy5fdSVYD7gZ0TYTzf1lBfFNjfjA"
-    "U5eG1BuXw8HWgFtKrtvFw856+li7Hh+MO7a/7CtlA+ygVBMppZa02x9oDGvVn9zreKfJTL/j4/Ds1pnlqZHyd9BI+eRP"
-    "PflT38mfarZSJWs0fL65tf3i5b/+8EpOph51cV83ei55Z+TqCGEVthgKo20F6012pOruzv0UVctG/kM10nP5d+4sF7tw"
-    "xSPGusMzvC3QAFDeSzdE/AvYBuD+YJGxvY3Rj7TvIW3nIIKBSrEmM4nTzBSxSjFZnA+M7s1hMe70CiCb6wICXhEAQIXp"
-    "UhhnXoAUc9tenOadx6Y7TgO/U/UrAb6D5bZc8SmjGmBNsUUZxO01QTwp9fNgCwsSwlNTn/oKEEBw4Ggp7n3ZEVqxkfl4"
-    "WoOpJVopg/Xy1dqkgxjkAn3ErAahqUTG+mIsnvUYKHwPFXENrHJ4VBGnzbsQCZgBoOlM5A283FCAni1149qi2DIItaiv"
-    "CseLdYmSgfeBa1NIgjXC1IFqS555/h1KUVHhsmmZ8KnnDZseljXIViPOCmBbwzUB2y9mEd03WRr034gNcbz/0/7hSW8H"
-    "wD3jWz8BZO6PbhLplai2Asn21rqsyicRXVj/5O2Hg5sA4BsasHmlMwJPuz+OUN2ORH4bwzgqrYDPv+WFCoKuUxB/pWZ1"
-    "bCamrhquuBaZ1BdmAxBsokunwI7IqBScTo0dYaL7HncSAsqmppvaSUh+qdd19UqEAWKK9esy8yc+RkiI6wdz1YR4zxep"
-    "bg1e/Yu9DZYvVcVh6AyibzcaR8K2JOFoc3PFOCK67v5Tvy9+UpHim4knS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0"
-    "J14QP37TKy3MjRa44p/EG+wTAfWHX/viAxO04Z5k13QSw76bxQE1BOCNA1d87cG5bzrc8FIFCCCwc7jHGWjbnmRUGeq1"
-    "XNHMKNk8EL+YlieOiY3KIyhoedehTgwkwsBCWbv49s3RwcHrwx+xZcXIgkutxW4/pvshXICHw0NcBZymaRYs61JC1zGz"
-    "X26vYrbRm7kZGW/WWEyn4JFyC0/+ur31OPfNRbH1+eKGsqNtnxjHmibn2Y01H4ij/DMLAM1bNG742CNh2msw8mGFiBWN"
-    "GfAnJVL9hIwp90XlN33kmNuLoYsecbTmetROYntXdhHCs4m/fgYkxzYoahmq3hmid4ATPK7vmpYVYDgJFXd/E7wtVy/b"
-    "pV1uUtQVlLivRju518GMMZ6w5NYYbk/hfjhqGVmwo1Kfp+FS5aps2R6+o/cn+0eHbrlr76Ym/KJ7L29zu5Spj8retvPR"
-    "9qk08tkWXNO2X/YUdjA8Jw6GYEFMc28uHFOIiHyli1Y/3k2VLj93gDzBa9pdQTlRnoRQIW4cGu8MhoRJBiJRtCqSQNa8"
-    "KRRXe9t2rRe6S/Zpm7sTuS/uxou4ET+6s9slYJov0l6rX6/HBmYZL3IpkEV7IfmAYHgY7GqnoDsyVMuzcG4Z9EWmTSNf"
-    "+/3dReh12H6VN2F4kN+fYG8XaNiExQXfq21fqIn8srIpYlv4As/GeLe3udkbtZNROcUevF2TmOsjUxs7+VEwkJS1NiuX"
-    "t7ktBiLS02U4OVudnA+ktZ3S3fVuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8l07sERYav3sNdzGXlUApQuE"
-    "6GIel29e0KWDU3Nlj9WqFun6fT8NCFfRLE5IEQ0+Ic2tydfxNuk6Y7u6DB3qglWSuNSrF8gpmRAXx7k90jHsP6COyS8e"
-    "ov/FAvrVeOnBnYllqWS295ptkjY/4FZ6JF3r0LzN797HB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweu"
-    "Ddld+HKP6Jtn3MQZKfCm6R4uhubpt3H6mv79Iu4TCfPML1/h1PUomNG4czxr6LxJgOdXOFUBXisqtRO9wInKISkBeP/Y"
-    "0sy/NcxFgkNCnP5OEaKZcHuLMM8jO0L+FnEeTmP8edOlGjW6UxRPgVFrb01tGoXhFwxas3Wm0Y3D0E3Y8ltQEe+OPhzT"
-    "lLcvCW7Ei2NCmPGOhUVAriP2/8yVV0zHBgO86pFijNHuKZN3BdN3rv8fV95qiA=="
+    "eJztPYly28iVv9JRUmWyAlK0JHvHlFZVXo8zo11LcllKplKmVmgSTREjEEDQoGSOrap8zX7Yfsm+oxsHAcjQ4clolqmK"
+    "hwLR3e++ul/z88YkmseBSv0o3BhufB5tXCTRItajjeHHj6ON0YaD/4n9TyqAz6ON41AJ+ktILaR4f/SD8OfyQvVHG2cO"
+    "vJlGoaIXX4upuhZa4uRaRFOh/UCFE4Xjfnr9NyEXnh/ZUXqmVGqGTaIwlZNU0LOhUHIyg2dBlDzTIpRz5Yh0pkLhp5oB"
+    "sXPEErBIefHTmeIxmsH8z5PjI+FFk8Vchakj1HysPE95/GWidLRIJoQC/A+GA0nmMvQsESz2H8+cAZADnvR6NLtZOVEe"
+    "rToOFgofjTYOADh6g+aEgUXaFKcx9OFRoaXdj9G1AACW4rve2E8tEUtzWYpVYNKNQOVEcYQfiijxVBm+nII8K32BI5Mo"
+    "SpEWJA/4z9nNhrMRBHPNIpNGUUDEgs/IIvg42pipIKbXPaUniR+jhNEX3xs+SHwicKwjwigVExkEchyovniLPHdp1o9n"
+    "fZzRFb5Gvgsdy4nqaRXLRKbAQcMqEct0hlKWzuDFOIkuEjnvi4PwKroEkaNVkNtuvExnsOpceb7sx0uxh7Pvi17vZw2P"
+    "n+1dSaDX/jNXXPswoWv+dq0MReOfFcjmXKaTmR9ewHIypclBOF0/jBfpyWSm5tLdBQEVMtTXCmQQ+MrDVXilgihW8ETo"
+    "1IsWIIzu59FotBFd4r9DkSYLkHD87MlU8rN+v3/jOuJ6FmklXHzuMgSgWC7Mka8qOiTOiyBlyIAWSFkZWsDhAbNjzNLP"
+    "i/OQwmJI6gToBoSFEWZJ0DgVTLt9Aaot/WBBLzCCZRymMtAGCZUkoCb0lF659EMP/8vfzpXWYDvyB0BTAuPmxjBAAvxh"
+    "7xeVREJ9AopOIk/tChff0SBAC81z479gM0CezhP1j4WPwg+PXBQPIBLzMlSf0o9nLtmPTG4CP4QX0kgki1DgG/2qjGhD"
+    "XEs5LdSVSpZ2DodsEWGqiWQZpBppFUQgJ0woJOZkkYrOXKWyD6wOJyjEu9Ulmaviw9u/uCDaF7DkWE4uCfLpIghECpB2"
+    "a0Dt9cYoGC6io9mGoFrpIcvfO8KWueUXGGEwyR+QKBMnXCOrfuiQHGcijJQj69wnLS8IP3AEjcIyZkPAokcvgWLGKkl9"
+    "tHjDzzc38Kgov+0H3jhFU5O7p1Vbc4u7uh/MSCuy/PhRhYs528Wqtc2m0mkClqIWuqKboK+nEvUQv6IJiUDS83wcIYP3"
+    "RUhIyeoJeNuIGiheh0yTIcnxeJmCiIB/GEutXu44JNEgd34iDg8O3wrEi55p/xdVSyCDOZEq1IwOLQAIwetzf67O83fA"
+    "cKcqYUj+m17bpFkr9MOxvCYOm/uhPyfqD4ovg/1QFyrht8mCWkBS8DhvQ9BKmgxeZfwa1sLhmSUhDvM7ZfgziLLFSpy3"
+    "QkRcDMEQk8czVEqU9I7DYPkjmryNIdl94g18Akt2pcwXlmu+p+ZxhFgURqzoQRZ8VVjcMhi7r05kYUxpQMaMGogaQ5yS"
+    "Hnz3K2kAov8txZ/o+3Xxp9fW4n9f8c+ziKr83yOreJCDMJ/9VM31PZzFTfGhTBK5rMWrIaQnNoUHZu3nNezMU4X7qFcb"
+    "KpiYcpUKoPLHU5Mq1GC99l6/PfU9qxPGmjUsx89+NYUvpvzNqnG3EsA9Q9lfKVDLwLYQs9j/9cOBUyPgooOagCrRZU3A"
+    "dzF1gFA+qdMX0UFB6LKkyE8lqF6wVak8a6NAFlqW7EXiZ2rwToUX6QytVJPW3KJxj6ZrSJMVVhcn+zaqSGRoUMl/rSNl"
+    "Sa1Vqw+wXE0uijGlDG2aS7WHa0nJLggeZbACHkmRAq5DGpqoqUooBvVRAEejEJ/yBM8wdU0uYSYSWsxvi/lyH8Y+wD/D"
+    "6AZeN5iRHFRJ6bvBEsmlRcclIjDJhpSxd/vMq2g61WpVropBcVk087B3gKMDf+63G/y8NPj5AP9Xa5+n39bhN5H167Qg"
+    "fK0laJtCnBYFEESGJ6BAaDKTCUR7KtH9VgoeZl/XxicFOIuPQ1gc/WMDbIwyFyUV1ZZIEXYFjhNympKmKBFInfYbPOqU"
+    "MLfEK1ApwymD/hu6XQQhVuFPURJ4xfdvbqgQzPUxLgVPAl/HakJEGPS3GT5rV6hMRY+ugDWWVs/7g/6AA+JFcqGULeHp"
+    "c65u0Uv7/77df1UrBoc46dAW4zQbH6OiXEM0ESJaInBDWLCTNZ6UfCLZsjkkAB6NZas0Z2NjrSJJUbqkxTMexH5MXLOP"
+    "kBkXQTSWwblMLirFca431/uMshg0BQNFDG+pL+/aOioVskUHcOyJKfxLJb0uF0PJjBbCJFMsvlRLoMN4KbDYDibY2Dyj"
+    "BgVcCv5Cz6KEfX4vakQvT4VyKrAMt8PdVEcBjbkEB0Ole8u8jrGEQ66RNgHbm/qBKgOIWwhtqX+dQE4jco8lsF7O2xhp"
+    "ZEjPfo4jLHaPVgwxzUeAKzKI9XtQILRmZC8iU5x+//r0x96Wg8V5Jwvi8pWAjQrgpPWs+JWR9tR4cVFGdxxFgZJhW4yB"
+    "sdciBauq0PsTRmgWE/AipvZdXRW9fWQEo2A1Aeuk7bITCX43KJXsreX0TYFbK4jKQPGBdq5Z0WWQargPUW1RXGsdTRuw"
+    "FmmR+8CJHJ7c+TgrQZKWV8Bs1D63WODvDIYgOYIc/q4AEQmBwxeKVzCbS0aq+aUavHTsB0HP85MHyDTt+VTDumLMAzgS"
+    "EjUAmHDhASIWg4FgpI0XyfI1slto5YwMPNNdkD6dYjAKIEJgGOYFhAJQU18F3kOsLBlPRs0RFklU3V4Ptz+HgmGOwMMS"
+    "4GApU4x0SRq8KMUtSubBKmjqUxxI/0EugNe+Nlt1IqJvQFbY1E9gLTFNonkrStG20f1lB3fPGnabPvvgcPOtMnQ1NwzX"
+    "Xw7evSXOWl9Uv78kOlYPzBYkkbtGB36OxvpBWk3cNrQYipktUWMM1SMWE3a0VSiR6WiwrWLudFvDKXXPHLpQ3oMUpgwv"
+    "+ySimA0OuKSJWos4LNtDGATRda8QJT4imEi9wsyFwC2K2gNICD5C/ITr/WMB4OBZhKPXWEEpuhoNnq6TqFjJFI8mdHeN"
+    "uoXROPJQHkIxxl2USwWy7a5sQbsmRSSW0NbMKhpLpVejpuWDSG2wWnLYUEDlmd20hq82wdlYnIekdBwzI7JTP9Ep7x4j"
+    "2yKKCy/xqEMnVApjlQoBeE0j/hk3iengmGHCOSUk5+NlLLXGcLiGoWhNH8t5WBAwoA3F4Zv3JFF6EyMr1Gh/Cri3FrX5"
+    "JH5Y4KSSK1UBLINKRMAWsoDtpZ9w7RFxHxbUGc0EFK0nM94XfS7Pv0j4nE5b2LLM7lF4aWbLj1W0BQNkFpPzBwMBAvQa"
+    "AzJxghOKzsl/Hbx715973RYgYTaTufmi0xd77Kv3MU+TmbXRcqmNemGMv+rGO9NAXjjoIB3DG0fEyziJKFkDN2pcEYN2"
+    "Ted/UjBPEoJKyHpVYk850TkqnDaBbF9n9TWY6UqFGG8Xk3EORznrheD5PMuCd7DMhPTlslyhSJ0HxWgdiHodkHfH+gCH"
+    "AyiChVwUAgRo+UkUUrTHZtMO7tIRGi4rhoKWLcTYGNVgfRbD/9zW5ZCaxfK4Xxw5YkBBOJ6365ozOUM+p8M+BAJ3tBV8"
+    "mmcuY6IRAjn3PS9QfMpqEiUepMgKv4VXIVnW4B7KlUozDe82UhTt0W7DlMvx5SwAF7BmwX7ldhuP/3BRQoM5S/1fcvof"
+    "Rh7kS1inTmCaNLpUIYF/zWURww8MB8Cz7X3x5+c6haD1y74jPh4cnZyeOWJv7+TvJ/v7lG6CMKG1VwtI/QAZ5Q3NdtoY"
+    "6H+pcAtB4SErIF90CXGDf6lKCZCOsqwUiIsCjkujL7Wny0L0S3RED0BlpBYA/EKnpqByimPHKr1WICp72XfnSCfD5H2a"
+    "bG+z4UuMxVFEzDlAhIBVigpCmHcXT8uZKYZioRWd4uPRzDKGdhphgESBNYUxEdPYt0xRk0SR0uDWM/+1Gp4btGMILRIa"
+    "jJGmrSLv8ZghBiT7PKcJ0PNgXXzE+PnMsPJrATdJXuE4YjXMdthloyz7NM6UhWhTWXTKYesQqQKMXULAEPp6BpKPcJyv"
+    "RMkwCdaOggBEssMBujiCdyW9w1QHaQlRwjVIUUqHKin6kKCPWCvJy6SE3FiB5jJbACPzV/41v+5TGSgPMamMQqAZh1eJ"
+    "bwEmsuXPt16wSUJu4ClH5ZkKcvFM8GOcPVPTKZhtlpGMdPTNRCaQDoEqmRqjBpqYWlV9KdGcSLtLLLxy0My5/XjCbefW"
+    "yMtxGepcF7YM/pT9MdqYpWmsh5ubaPFNDt2PkotNLwF+bW4Ntga951ubhQoCMKxahb9l7yG6HJV2HGlPyylu3K1PFfzG"
+    "ThXgKJU27S+VN2VqTsIUjpS0O5PDB1ybt4BQ65u+rjs/Y+Y7u6n5FsUxR7+8aXQHKc425MxR52bg+Zh1a2rQKezm2eyx"
+    "7OY3ZrwJ1PQ1uK5kiT5+5Z0sAidJBO77QRMPa6jKUBfhO/tdiIlh3hkftLG1dHxh9Uh7Fgecs2uiB/zxnDzfObhOszHO"
+    "pfn8j2QR23LT3NfoU849FSvIC8KJqTmoBCyIzIpSheL9wtCbEho6qmmsqvFHmRskFEzmQHEUp5lRckmNG/lk52YeGn7m"
+    "mK38x/MgT+4k9+Of5H3ECCM733un4mp2ircGj8bzv7/TeGJ9wngdTKyDiXUwsQ4mWgQT7P2eVCzxL+yA+dZNEO3jiDGe"
+    "rjIcv6VUoet8wsez1UDCnDy7S2GioR/iicQU6zaJpxyD1LdJrCOTdWSyjkyeXmTyVOKO31Wz4a/S3fWgssjTCCTWfWXr"
+    "vrI79pWtg5R1kLIOUp5YkNK0F2Md5xOqoNy1ypHPverN3pvDg3QAnwOCXeGak/tvDr//33/+Dx7MBdZe48ktPKZW6Cx4"
+    "5K2TTOiqRrxa8GBEm0IM7q/MiW96JPqeujKk3rwa9Lf73FJ10ywedtazp9r1+2jcsf2VXzk2wwFWuZBVaMm8+4bYoHL6"
+    "mXt97zWZ6fd9GpFpm1nWjcS/gUbidTy4jgfX8eBqPFjvUAuOc/B8a3vnxct/++6VHE88unDhpjbIypqYV0cI61vEQBjH"
+    "INjEc8xXjcweZlMbbM7/qzsvuFMjC/ZzLVwJ3vGI8Dle7GkAKOrSLcWVBagBRGrYD2AvTvVD7XtI2xmIYKASPD4dR0lq"
+    "zptLMV5c9I2byGAxkf8KIFttAYEADgCgHhIpTN4hQIq5wzZKsksCTCOrBn4n6mcCfBdPxvPhbBlWAKvLjYog7rQE8bTQ"
+    "eofdZkgIT018agFCACHWpKW4TW1XaMX+8ONZBaaGxKoI1stXrUkH6dIlhrNpBULTNICtAHjO3WOg8D00xBWwiplcSZy2"
+    "7kMkYAaAplOR9dpz7w8G4dQ4b8+vF0GoZK1lOF60JUoKgRKuTdkTHuenZnHbncDz71I1kHoMTHeTT+2p2J+0rEBWmz6X"
+    "oXt5ByoZ3UIqOaWeKM/3sBkl9LQDimaa3hADBoBDqmEhtbnwr7AnYIZpEKU5XqSY71NsrwUUbT+ls5oQTaJF4NGrY0Ut"
+    "uqkKd6koDUhwqwPq/IX0q3q1WiwokWJ70JIUB/ksovMmTYLeG7EpTg5+ODg67e4C+875wmIgAF/tUKfiKwWJEiQ7222Z"
+    "kk0iOrD+6dsPh7cBwJfLYN/dxhCSpN4oRPczFNlFMqOwsAI+/5Z3wQi6CUb8le7ZwHsQqCGQm0VEKvWlMQgEm+jQAQpH"
+    "pNTFQgcuHGEKM11uggaUTTsKdcKRPlOb/uptLn3EFFtvZOqPfUxuEdcP5pYc8Z7vgN7uv/qzvcia74PGYRjHY6w7HIXC"
+    "dlPiaHPpzigkuu79odcTP6hQ8aXq46XgqhF3SRk90v14uQuST8IMC6R9AH1/FI7CP/KC+PGb3sZjLuPBFf8o3mCLG7gD"
+    "/LMnPjBBa654d80lCKCk0yigXia8LOWab2xBzeaiBmg+5H546UGXNz9sZ6Ux7ajvmeGd0j5HX/xkujW5nGFcAEFBy7sO"
+    "NZEhEfoWysqd3W+ODw9fH32P3XZGFly6FcHtRXS1jQvwcGaPq0AQOUmDZVVK6CZ5zlPsLfI28TaXuuOlQIvJBCJ07j7M"
+    "XrcXtme5ishVn++cKSYe9olJNGhynt1EN31xnH1mAaB5854zH9u7TGcgJq3sIPAwcwr8SYhUPyBjii2d2SVFGeb2Tvv8"
+    "eguMbvSwmcT2mv+8+sIhz80zIDl2cFK3Y/m6I70LnOBxPdd02wHDSaj44gqCt+HWeLu0y/3VuoQStwSCE7JRGDPGZAaS"
+    "u/q4s45beanbbcGBW3Wemvvgy7Jl24+P358eHB+5xYbj2+4PyRuPsw7dK5n4aOxtJzKpT6kH2d4eYG4cKUZOu1hZIQ7O"
+    "wYOYewky4ZhAhugrnXcpszaVGpTdPvIEf2HCFVTO5kkIFeLGkYlWYcg8TkEk8i5rEshKdInian8ooHKNQ4f80w43VnNL"
+    "762/IYD40c8NuARM/W8AtGo17rKDWUaLTApk3hlNMTE4Hga73OTsDg3VsgKqWwR9kWrTg9z80wN5KnrU/CsEhOFhdvWL"
+    "vRilRgnz3yZY7VhFS+QXjU2e68Mf8GyEP0tgfpQArZMxObkO3q2/1fWRqbWXkKBgICkrHaIuq7k9R0ekp3u8MrY6GR/I"
+    "ajuFn91w84RWZOfkyKoWNqEt8maL2f5pbfh/vD55+3IHsMbNd74mDJaYF7rWuzU/JFE2AIW7z+hOMZcvjdGFPXtz25i1"
+    "qhbp6lVlNQiX0cw35xEN3pzPvMnX8TaVVuO7Ogwd2oJVkrjUZhzICbkQF8e5XbIxHD+gjcnuTKNfh8G4Gu9ruTexLJWM"
+    "erfs8Lb1ErfU3u3agOZt9rMh+OALfRRfjO9Ebwx/zJUka/oFXoDILfs/vj+A779kHp4ePYcHri1huPDHA6oRPOMWzkiF"
+    "CJru8WoKPP0OTl+xv1/EQyoDPPPLVzh1tSrAaNw7vzd03iLAs9vnygC3ytLtRC9womKKTgA+PNe287/E+VcTbQvxk8uY"
+    "DVbbg0zQOdFFhO6V95oJd7aJn1m+SgS6Q/aK05gsxVwbENYGiZQlgqtuviugbhQmlTCoZS9gbXCKCamw5/HB8L07/nBC"
+    "U969R6AWL850YcZ7ntQDch1zVGvuIGQ61oQVq3E2Zk7N8T/FjDD9xs3/AeLBXVo="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1078,7 +1080,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_kind", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1305,6 +1319,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1378,6 +1398,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1822,7 +1848,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1849,10 +1894,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1880,6 +1937,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2386,7 +2444,8 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
                 with open(path, "wb") as file:
                     file.write(_media_bytes(item))
             except OSError as error:
-                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                # NOTE: the handler has run: no `usage`, which says nothing ran.
+                raise _AfterRun(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]
@@ -11579,7 +11638,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11628,11 +11688,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

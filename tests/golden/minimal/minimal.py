@@ -835,70 +835,72 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztWwtvG8cR/itbpoAplDzRkpzWpCrAcJxErSUZloqgEAnd8m5JnXWv3N5JZmwC/TX9Yf0lncfuPcijQktKH4ADJBHv"
-    "9jGvnflmZu9Tx0uiNFR5kMSdYefTuDPPkiLV487w8nLcGXd6+L9rFYYJ/D3unMuFoF/OuDOBf+ARLBDJ2LdT7NjLSW8A"
-    "k+FJvx/LSMF4GBwnsaKFcDqMoRWyJMlxNu1Hr5adXicMI80k5UkS0vLwNy81pH1SGu4r7WVBihzQi+8Sr4hUnEt8InBu"
-    "T8RJLjwZhnIaKke8kd61cGnVy4mDK7oi0CK/VkKn0lN9rVKZyVz5wjAnUplfi2QGY2BgmiXzTEaOOI5vkxslJO0ipBZu"
-    "usivYdcoiINIhk66EIe4/pHo9z9oePHs8FaGhTp65oq7AJZ0zW8XFvnL+dmpSKYflJeLSObedRDPYUOZ0/LPYPUgTov8"
-    "3LtWkXRHIsiFjPWdyrQAqfJ0Fd+qMEkVPBE695Mi7wn303g87iQ3+N+hyLNC9QT+7ctc8jPHcZZuT9xdJ1oJF5+7TIGC"
-    "TWGNalfRlSJTughzpgykgbKVsSUcHrBCpiA9lAhtzlNqm6GwM5AciBZmmC2DXKtwtuOIV2Img7CgAcxgk4eZDLVhQmVZ"
-    "kvFTGnITxD7+n99GSms5V9UDkCmRsVwaBUigP+7/orJEqI8gUS/x1Ui4OEaDCRWa18b/Sg8t6ipTPxdBpmgXFw0EhMS6"
-    "jNXH/HICgkRLspYTBjEMyBORFbHAEU6blWgjXis7LdStyhZ2lR7KRhCvmoRW0qpRWmEClsKiQnF6RS66kcqlA8qOPTTk"
-    "UdumrFnx/s33Lhj4HDadSu+GqJ8VYShyoHanldx+f4rm4SJTGkwlXtDx0kO2wrfEM+ssqKnDcFM9IIMmfbjGYoO4R9Zc"
-    "GjLKTyg4sQ6d9toRAL2gc1ik7BDYAGkQHNBUZXmg0Gt8Wi7hUd2Kt5+47K24HOMGV31O3S0+jMhym/ponWfgA8yOM4lH"
-    "CB/fJVnoow3Dc+n7AZIhw3f19eiEPJTv8ry2U0P7lqeA/LYdPyGSYnAJ5H3L1aR/FoeLH/HwdYbkgUiG8BecqVtlXvCx"
-    "RpNRUZrk4MNrM1Z0wXy1KuM9bNdiyei+wU+ZY0Le607SYemBF0D7F/AIfHkQqSFNzdQMnFTsKTxUQTwex/iUF3iGZp/d"
-    "wErkw+B0NM6bA3MfYQsw+z5TaPJ70SBV0vE3XKK4tOi6JAQW2ZDO+w4QR+Yxm2m1qmgQupqrjDajQ19E8HzQsMIBzg6D"
-    "KNhu8vPG5OcD/KfVjmaME34rs94k1l+XBfGr4nl+fQ/DbaopDRBMhhfoob141wAxvByCm1EFDrmHurh8Dd72bGbgUBud"
-    "9ccxbA7PJhtoY5YZ2CiKTnQQRgLnCTnL6aSAE5Y6dzac/BlxboVXk1LJU0n9b+gekIRUxT+ha6yPXy4JTHJ8ZTjphYFO"
-    "lUdCGDj7TJ/1KybI0UOIwNpKa+A8dwb0dFpkc6UsDNBXHB1p0NGf952XrYZQX9a6LlJ1vqD3paDSICXR2kcosXmYTGV4"
-    "JbP5GgpmWMmybnEVNV1Z6a1SZjwFIZh7YOTIwiXCq6KbZKIvZvBfitk7jHnI1yHqa4LZG7UAMDhdCETV4CeNYzK2WuOl"
-    "5tT1dZJxtOsnG9lTMTkXMMNKCmxo2/FuABCwAWi3JwihA0sULbrGXQ0ZBm0itj8LQtUkEHOFbaV/lwW5ElVYEQiLOV8B"
-    "yMii52A0XeTgyjmGgSnNYZQs/CBBglUEaNsHGYM9JkUGUQBgOlg5uhw61InBoO9eXfzY3+shBmdISayWO4EaFdBJ+1nz"
-    "azLtq2kxb7I7heREyXhbjkGxd5CEQJqFIZo4Qt+Vgas3AHd9VwzJiTGMmmsDrrNtt/UkBMewgcytewsMgtXKSyCPRdm5"
-    "ZkeXSWrRfiQ/1s21NRpsQ1aR17UPmqjoqSJEbwXJaHkLysbT59YxfHcwBMsRFJVHAkwkBg3PFe9gckhj1TyohS+dBmHY"
-    "94PsETZNqd069qoDE+CRmGghwMT0R5hYCg6CmTauXvimJkB+C72csYFnegesT+eIGIFEQG+xCbhNomaBQsT9cC9LzpNZ"
-    "6wnLJB7dfh/rHEPBNCcQBolw8JQ5wlGyBj/JsRbBOlglTX1MQxk8KgTw3ncmIxcJvQFbYVfvwV5iliXRVpKivPDhtoNJ"
-    "8oZ08lMAaXCVD2OoWTJd3x+/fUOatbGoPYEUXXsOTKWBxN1yBj4kU/2oU03aNrIYCnR4xBMCnT6pmLijioBEpaPDtgfz"
-    "YGdrOqXum+qd8h91YJr0ckwiiVlwcK1iLDeBLSIPi+0phJT4rl+Dck9IJkqvtrI1DYxzyfYEEoNPgJ9wv58LIAeLjqev"
-    "Tt40Q42GSNfNVKpkjjXInZE5bnEyTXy0h1hMFQ5TYNvuSqXJNXkcqYQKqKtsLJReRU2LR4nacLVg2FBj5ZmtTMGrXQg2"
-    "luchHTrKqonZWZDpnMtDqLaEcOENVjS7sVKIVdYEwHsa8y+1SUqHwAwLRpQ1XE0XqdQa4XCLQtGbPlXwsCQgoI3Fyet3"
-    "ZFF6F5EVnuhgBrxvbWqRlz4OOKnsVq0RVlIlElALecDtrZ947ZNwHwfqzMkEFm0kM9EXYy6vX2RckN+WtjL5ehJdmtWq"
-    "2um2ZIDNhuETEAEG9AoBmTjHBUX3/K/Hb986kb+zBUmYzZRhvh70xSHH6iPM02TpbbRcaHO8EOOvhvHuLJTzHgbIntFN"
-    "T6SLNEsoWYMwakIRk3ZHZf4c3JMEUFnEvspsM4MaJrhsBim5LotgsNKtihFv1/NlhqOc9QJ4viqz4AOsBaF8uXZmxfYq"
-    "roFi9A4kvS7Ye8/GgB4DKKKFQhQSBGwFWRIT2mO3aSfvUJ2ca3+xoG1rGBtRDbYhEP5Xvq6i1GxW4X5x2hMDAuHY1Nox"
-    "hfchF+M5hgBwR1/BJftIpiQjJDIKfD9U3EzxksyHFFnhWxgKybKG8NAsJ5plKAAwioaYgkW/Hv3ZzAJwA+sW7Ct3Z2OF"
-    "n8uUGtxZHvxSyf8k8SFfAvvIM1gmT25UTOSTPZT6QDgAke3wcxBd6RxA6+ejnrg8Pj2/mPTE4eH538+PjijdBGNCb68K"
-    "SP2AGeVTVhtkYgryv1HA3FRhLwXEl9wAbghuVCMB0kmZlYJw0cBxa4yltokUY1yiXhyQykwVQHyhc1NQucC5U5XfKTCV"
-    "w/LdFcrJKPmIFjvc3fASsTiaiGn4IQV8pKQweXe9KWaWGIpCK2rW8WxWGVM7SxAgEbAmGJOwjAOrFOVlig4NnAfBv1bh"
-    "uWE7BWiR0WREmrbUe8hzhghIjnhNA9ArsC4uET9PjCp/DXCT5dW6juswu8chG205oHmmLARmDoR2m7B1iFIBxS4AMMSB"
-    "vgbLRzquVlAyLIK1ozAEk+wyQBenMFbSGJY6WEuMFq7BinLqnRL6kHAesVZS1TKJuamCk8tqAY7Mr+o1Dw+oDFRBTCqj"
-    "EGkm4K3hW6CJfPnzvRfsklAb2MxUvinz1tvlD2ouqdkM/DQbRSkreuPJDPIfODumqKhBCKY41V475D+/BPuuN6EwOHH1"
-    "6ErXyvG/L38Aa3me6uHuLjpqk/o6STbf9TMQ8+7eYG/Qf763W0v8Qc7rFe576vrJDf8fvJUu+0U90+HeXFJHHztubx60"
-    "VLpxk3LNSbPM/gW0lS0M017eTB63trdublDn+z5muRW+ecQ1l803vQY/ki3Q4a6MKeEQSRxEGoSrXN0jVaa6Tt+k2e0o"
-    "F5FZJtnOIT2NNm3RIhjbdd7MGp7UTa/XSS7Xmyw3m4lR3mQ5KVWpecDqNYLSKV+xnzBdQy6JVj+yIrVpfhRoPNpXPuST"
-    "gMdiz+R6Kovg+JfFgFrRtDCiJSAp0fcyu9YtlO6HqDWIjeKXPes3dDOmWuzKrEPTJz3T53w6F/Bf6pg34X+NnlWn/M6k"
-    "FlSe4+LiSLimrvf65Lt//eOfmLaD3u8Q1yGIrdUdn9iTlxa57sovJ63OfKPb5hZppTBTQXV8dWvUs3s7cPYdbrgsNxuU"
-    "XXXy/9q4fzLt2BbprwRZDlorPaaqq7p9LbLWol+pjXC7/kGLmZb9/1m0/3oX4H/7LsBXBPYVgf2HEFh7lKpFo8Hzvf2D"
-    "F9/+8U8v5dTz6SLSshXtlPcGVmcI67DFQBhvK9hvMvRah0hf74I99i4YF0dLeF2dwhUMjVn5FV6YNQTUz9Kmyu2rWBRw"
-    "DAD+YAnOXkkOYh34KNtrMMFQZVixSJMsNyUeKabF3DG+t6TFAPAVQva2JQRQERBAZVspDPwXYMXc1E6y8l6O6R1r0Hem"
-    "PhDhIyxGcT1ExmuEtWUjdRIPtiTxotbtwgYPCsJXXkBVdyQQABxtxZ2hkdCKg8zlZI2mDflNnaxvX24tOshbbhAj5msU"
-    "mjodVt+wtOQzUTgOHfEaWfWEqmFOew8REigDSNO5KK+3cLkdkS3dVbElozoJa3lik44X2wolB/SBe1NKghU0up9hC4K8"
-    "/ohKeFTWMw2FgDrC2BJYrFG2mqM2CNsfbEnYcbWK6L7Os7D/WuyK8+Mfjk8vdkZA7hVffAeS+fZQm0mv5MENSg72t1VV"
-    "uYjowv4Xb96f3EcAXzLE1k5nCEi7P47R3Q5F7ebfOK7tgW8uqBFAb61V9EncWFx2xN/oIhZelKGOEVcTRS71jTFfO7dL"
-    "ufsOd8SBOFObpLYIWRrd2Vi92ucgRViHlXkwDTCXQZrem1uN4h3f+d93Xv7Bfrxg7//jRARuiMOG41jY5hrON9ckxzHJ"
-    "4PB3/b74QcWKP6aZLgSXFrhobvyndtLFCJJoOosKXL0DxB+N43H8jd0Sf7jmb/pUR7YIjGZ8I15jxwJcDf7si/csktZP"
-    "c1xzqwWsfJaEVJzG2293fAVvHphuK17wA7iOt1hAxjjatsqM40AvUh5r7AchCz+Z9htnoMbBEB2Wjx71BTCddSylLV9a"
-    "vD47OXl1+h22UIxOXbrq4vYTuq/oAk2ckOFOAFO8PFysa5u+AmIkbL8AsvmS+SAHb3oWngcYkFtK5XD7sU2JhkV12Pgi"
-    "YR3a2icGytLivLqJn444K//mZJ7WrRoJqN7QtHsw12AXBA4K2IShJKwfUDn1Pl1587Tk3H6PVN1Zwviph/cJ2X6kVaXN"
-    "HFaXz0Do2JijJlbzFqsegS54Xt81TRRQO5kW30ciijd+82M3d7lxrhtsca9H98pYz8ox+FNyu4ZbJtyjpTZGwfBgfZ3W"
-    "b3maFmY7y2fvLo7PTt16L/m+q2FVT7lsvt7KLEAna5vMdJAa7WV7McRcJqtH6BGmxaTHCDy3uXJSmogHmUigdNWApnPV"
-    "7D27DuoFvxJ0BdUveRFihTRyalARTInSHAyjaqCTWa6hGDRa+6nX2g2dLsWFA+6Zc7f23q/AkD/6YMwlYtq/4dqqi7zD"
-    "oWGRFKUdyKrpTdgLQgaT3exfu0MjtbL65dZJL3Jt2sv3fTpWJT2nm78iIx5Pynt99tZb62Gsvi1bbUiiTwrqbqfKK+EH"
-    "PBvjZ2XmozL0U8b5VGfxy9qXboCKbb1jhsaB4lxrALo7Rp9bdmttIuY2WrWujWZvyu/88MFn+lN8Ni4TnTD8iCD3R0P+"
-    "DAMg7Jb/4vgBvP9cOnZ69BweuDY3cuHHI9IcXnEPV6QMh5Z7umSFlz/A5dcO3GfxmJSDV/72JS69nm4wGw9OHIyc94jw"
-    "8iZ5k+Ct4L9d6AUuVMf+RODjQbxZf39QmgRjb1z+QVDcLHiwT5yXEJqY/wJAjcsYMGea5fGGGErQF/xYrUcOQ8843Jlb"
-    "57xGq69ZDcEIrO6DBxROYIvO8t9NxOuX"
+    "eJztWwtv29YV/it37oDIGEUrtpMtkmcgSNPWW20HsYdisATxirySGVMky0vaURMB+zX7YfslO497+ZAoV7E9bB1SoK3F"
+    "x73ndc/5zoOfdvxknkYqD5N4p7/zabgzy5Ii1cOd/tXVcGe44+D/rlUUJfD3cOdCLgT9coc7I/gHLsECcxkH9hX77NXI"
+    "6cHLcKXbjeVcwfPwcJzEihbC1+EZWiFLkhzfpv3o1nLH2YmiuWaS8iSJaHn4m5fq0z4pPR4o7WdhihzQjW8Tv5irOJd4"
+    "ReC7joiTXPgyiuQkUq54K/1r4dGqVyMXV/REqEV+rYROpa+6WqUyk7kKhGFOpDK/FskUnoEH0yyZZXLuipP4NrlRQtIu"
+    "QmrhpYv8Gnadh3E4l5GbLsQRrn8sut0PGm48O7qVUaGOn3niLoQlPfPbg0X+cnF+JpLJB+XnYi5z/zqMZ7ChzGn5Z7B6"
+    "GKdFfuFfq7n0BiLMhYz1ncq0AKny6yq+VVGSKrgidB4kRe4I79NwONxJbvC/fZFnhXIE/h3IXPI113WXniPurhOthIfX"
+    "PaZAwaawRrWr6EiRKV1EOVMG0kDZytgSDhdYIROQHkqENudXapuhsDOQHIgW3jBbhrlW0XTXFa/FVIZRQQ8wg00epjLS"
+    "hgmVZUnGV+mRmzAO8P98d660ljNVXQCZEhnLpVGABPrj7i8qS4T6CBL1k0ANhIfPaDChQvPa+F/po0WNM/VzEWaKdvHQ"
+    "QEBIrMtYfcyvRiBItCRrOVEYwwN5IrIiFviE22Yl2ojXyk4LdauyhV3FQdkI4lWT0EpaNUorSsBSWFQoTr/IRWeucumC"
+    "smMfDXnQtilrVrx/+50HBj6DTSfSvyHqp0UUiRyo3W0lt9udoHl4yJQGU4kXdLx0n63wR+KZdRbW1GG4qS6QQZM+PGOx"
+    "YeyQNZeGjPITCk6sS6e9dgRAL+gcFik7BDZAeggOaKqyPFToNT4tl3CpbsXbv7h0VlyOcYOrPqfuFh9GZLlN/WmdZ+AD"
+    "zI5TiUcIL98lWRSgDcN1GQQhkiGjd/X16IQ8lO/yvLZTQ/uWp4D8tn1+RCTF4BLI+5aryeA8jhY/4OHb6ZMHIhnCX3Cm"
+    "bpW5wccaTUbN0yQHH157Y0UXzFerMt7Ddi2WjO4b/JQ5JuS97iQdFge8ANq/gEvgy8O56tOrmZqCk4p9hYcqjIfDGK/y"
+    "As/Q7LMbWIl8GJyOxnlz4d1H2AK8fZ8pNPm9bJAq6fgbLlFcWnQ8EgKLrE/nfReII/OYTrVaVTQIXc1URpvRoS/mcL3X"
+    "sMIevh2F83C7l583Xn7ew39a7WjKOOE/ZdabxPrrsiB+VTzLr+9huE01pQGCyfACDtqLfw0Qw88huBlV4CP3UBeXt8Hb"
+    "nk8NHGqjs345hs3h2mgDbcwyAxtF0YkOwkDge0JOczop4ISlzt0NJ39KnFvh1aRU8lRS/x90D0hCquKf0DXWn18uCUxy"
+    "fGU46UehTpVPQui5B0yf9SsmyNFFiMDaSqvnPnd7dHVSZDOlLAzQY46O9NDxnw/cV62GUF/Wui5Sdb6g+6Wg0jAl0dpL"
+    "KLFZlExkNJbZbA0FM6xkWbe4ipqurPRWKTOeghDMPTByYOES4VXRSTLRFVP4L8XsXcY85OsQ9TXB7I1aABicLASiavCT"
+    "xjEZW63xUnPq+jrJONp1k43sqZicC5hhJQU2tO14NwAI2AC06whC6MASRYuOcVd9hkGbiO1Ow0g1CcRcYVvp32VhrkQV"
+    "VgTCYs5XADKy6DkYTRY5uHKOYWBKM3hKFkGYIMFqDmg7ABmDPSZFBlEAYDpYObocOtSJwaDvXl/+0N13EIMzpCRWy51A"
+    "jQropP2s+TWZDtSkmDXZnUByomS8Lceg2DtIQiDNwhBNHKHvysDVG4C7viuG5MQYRs21AdfZttv6EoJj1EDm1r2FBsFq"
+    "5SeQx6LsPLOjxyS1aH8uP9bNtTUabENWkde1D5qo6KkihLOCZLS8BWXj6fPqGL7T64PlCIrKAwEmEoOGZ4p3MDmksWp+"
+    "qIUvnYZR1A3C7BE2TandOvaqAxPgkZhoIcDE9EeYWAoOgpk2rl4EpiZAfgu9nLGBZ3oXrE/niBiBREBvsQm4TaKmoULE"
+    "/XAvS86TWXOEZRKPbreLdY6+YJoTCINEOHjKHOEoWUOQ5FiLYB2skqY+ppEMHxUCeO87k5GLhO6ArbCr92EvMc2S+VaS"
+    "orzw4baDSfKGdPJTCGlwlQ9jqFkyXd+d/PiWNGtjUXsCKTr2HJhKA4m75Qx8SCb6UaeatG1k0Rfo8IgnBDpdUjFxRxUB"
+    "iUpHh20P5uHu1nRK3TXVOxU86sA06eWYRBKz4OBaxVhuAltEHhbbUwgp8V23BuWekEyUXm1laxoY55LtCSQGnwA/4X4/"
+    "F0AOFh3PXp++bYYaDZGuk6lUyRxrkLsDc9ziZJIEaA+xmCh8TIFteyuVJs/kcaQSKqCusrFQehU1LR4lasPVgmFDjZVn"
+    "tjIFt/Yg2Fie+3ToKKsmZqdhpnMuD6HaEsKFN1jR7MRKIVZZEwDvacy/1CYpHQIzLDinrGE8WaRSa4TDLQpFb/pUwcOS"
+    "gIA2Fqdv3pFF6T1EVniiwynwvrWpzf30ccBJZbdqjbCSKpGAWsgDbm/9xGuXhPs4UGdOJrBoI5mJvhhzef0i44L8trSV"
+    "ydeT6NKsVtVOtyUDbDaKnoAIMKDXCMjEBS4oOhd/PfnxR3ce7G5BEmYzZZivB31xxLH6GPM0WXobLRfaHC/E+KthvDON"
+    "5MzBAOkY3TgiXaRZQskahFETipi0Oyrz5+CeJIDKIg5UZpsZ1DDBZTNIyXVZBIOVblWMeLueLzMc5awXwPO4zIIPsRaE"
+    "8uXamRXb67gGitE7kPQ6YO+OjQEOAyiihUIUEgRshVkSE9pjt2lf3qU6Odf+YkHb1jA2ohpsQyD8r3xdRanZrML94swR"
+    "PQLh2NTaNYX3PhfjOYYAcEdfwSX7uUxJRkjkPAyCSHEzxU+yAFJkhXfhUUiWNYSHZjnRLEMBgFE0xBQs+jn0ZzMLwA2s"
+    "W7C3vN2NFX4uU2pwZ3n4SyX/0ySAfAnsI89gmTy5UTGRT/ZQ6gPhAES2o8/hfKxzAK2fjx1xdXJ2cTlyxNHRxd8vjo8p"
+    "3QRjQm+vCkj9gBkVUFYbZmIC8r9RwNxEYS8FxJfcAG4Ib1QjAdJJmZWCcNHAcWuMpbaJFGNcol4ckMpMFUB8oXNTULnE"
+    "dycqv1NgKkflvTHKySj5mBY72ttwE7E4mohp+CEFfKSkMHl3vSlmluiLQitq1vHbrDKmdpogQCJgTTAmYRmHVinKzxQd"
+    "GjgPgn+twnPDdgrQIqOXEWnaUu8Rv9NHQHLMaxqAXoF1cYX4eWRU+WuAmyyv1nVch9kOh2y05ZDeM2UhMHMgtNOErX2U"
+    "Cih2AYAhDvU1WD7SMV5BybAI1o6iCEyywwBdnMGzkp5hqYO1xGjhGqwop94poQ8J5xFrJVUtk5ibKDi5rBbgyPyqbvPj"
+    "IZWBKohJZRQizQS8NXwLNJEvf77/gl0SagObmSowZd56u/xBzSU1nYKfZqMoZUV3fJlB/gNnxxQVNQjBFKfaa4f855dg"
+    "3/UmFAYnrh6Nda0c//vyB7CW56nu7+2hozapr5tks70gAzHv7ff2e93n+3u1xB/kvF7hvqeun9zw/8Fb6bJf5JgO9+aS"
+    "OvrYYXvzoFlxL2/LLJMsa0iR5nrDyy0U2s7nZmLQWjbdXi+7l+uNli13UR4l+6NmR+ALxFh2W0wnfDPx3IXfWhrUpL9P"
+    "L9y13/zENVf4N90Gl5ctMDasPFMiNzIO0H4YbdJhi1SZ6jp9o/8LMzHKGy1HpSo1P7A68VDGjzG7NLrAf47JY47B5Zqu"
+    "J5d0qx9ZkdoyxTzU6JrGAeTDgCdj3+SqKpuD+yqLGbWib2HkTUBYYuxgGVi3VrpPYsEgToq/1lfd0GRPtdjYrEOvjxzT"
+    "p306F/Zf6vg305caPatB5Z1Jjai8yMXRgfBMXfLN6bf/+sc/sewAxnCHuBRBeK1u+sSRqDTT9VB0NWoNRhvDDrd4K4WZ"
+    "CrAbqFujnr3bnnvgcsNoudmg7Kqj3+rgwZNpx7Z4fwUkcNBd6ZFVXeHta6m1EYOV2g6PGzxoMTNy8BtDK19nGf63Zxm+"
+    "IsivCPIrglxFkO0BtRY4e8/3Dw5fvPzjn17JiR/QzNeyFZiVIxqrbwgbW0RPmMAg2MUzSlxHc1/H7h47dsd16DI9qE7h"
+    "CtzHAsgYZ5MNAfWztKlI/joWBRwDQGpY7bTT32GswwBlew0mGKkMi0NpkuWmmibFpJi5JkyUtJhcYYWQ/W0JAQAHBFCF"
+    "XAqTqQiwYp4fSLJyBMq06TXoO1MfiPAB1v249CTjNcLasqk6iYdbknhZayxiLw0FESg/pAYHEghYk7biJtxAaMXx8Gq0"
+    "RtOGVKxO1stXW4sOUqwbhLP5GoWmJIqFTqziBUwUPoeOeI2seu7XMKf9hwgJlAGk6VyUk0Tc2UAQTmNBtjpXJ2Etz23S"
+    "8WJboeQAlHBvyp6wWEmjMLb2yusPqFpKFVTTuwmp+Y7dl8UaZa0Jd5O6l18gJXO2UEpOo+MThAGW2uNAO3DQTEsPOWAC"
+    "GFL1a6nNLLzFiuc1pkGU5gSJYr1PcXgAWLTdYmc1IfKTIgro0YmiAYRcxQNqcQATXMjFMz+T4fq5Wi0vNERx0NtSFCfV"
+    "KqLzJs+i7huxJy5Ovj85u9wdgPrG/M0FCIAH19qO+EoJo0HJ4cG2SikXER3Y//Lt+9P7COD5Vuwq7vQhSeoOYww/fVEb"
+    "Oh3GtT3wziX1oOiuPSVdMj/sa7jibzQDiDNa1KzkQrbIpb4xx9m+26Gyyy4PYwBxpixOHTk6eTQutDpV6iJF2AKQeTgJ"
+    "MQ1Fmt6bgVrxjj83OXBf/cF+N2M/PcEXEXMjLu0PY2H7uvi+mdAdxiSDo991u+J7FSv+jmuyEFwV4n6NsXntposBWCkZ"
+    "noLQ5wLxx8N4GH9jt8QfnvmbvhKTLQKjN74Rb7BZBq4Xf3bFexZJ61dhnhmogiMxTSLqi+Dg5R1Pf+I54hICnDPItHCA"
+    "CmSMT9surXGkeLpKN4etSGThJ9P55eKBcbhEh+XDoZYUHjzXUtrykc+b89PT12ffYvfO6NSjKSuvm9CorAc0cS6NOwFs"
+    "8/Nosa5t+gCNMwP78ZlNdc23YDhkXPg+YGLuZpaP2++8yuxAVIeNZ1jrUN9eMdCeFufVDZ5wxXn5N7sdWrfqYaF6I9Np"
+    "xDSRXTI4bGATHiVhfY/KqbeIy6HnknP7KVw1Lod4QvfvE7L9PrCqeDDMWD4DoWNPmPqnzQFqPQBd8Htdz/TvQO1kWjwK"
+    "RxRv/NzMbu7xzIZusMVtRnD9Fvuwcgwel9wp5G4djwdQB61guLS+TutnZE0Ls0MN5+8uT87PvPoYw31TidU4Q9n3v5VZ"
+    "iE7WzjfQQWpMNtiZJDPHWEcsA6xokB7n4LnNtFNpIj5kZqHS1ewDnavm2IPnol7wA1VPUOmZFyFWSCNnBiXCK/M0B8Oo"
+    "ZjfILNdQHRqt/cpwbTisQ3HhkMc1eFDg3g8QkT/6VtEjYto/H9xqgGGXQ8MiKUo7kNW8BWFRCBlMdnN0wusbqZWFS69O"
+    "epFrM9lw31eLVRJ4tvkDRuLxtBwptQOXrYex+qxxtReOPimsu50qz4YfcG2IXzSa7xnRTxnnU53FL+uceyEqtnW8EY0D"
+    "xbnWe/Z2jT63HBSwianXmBLwbDR7W35iihc+05/is3GZ6IThx1xJOj6f4QEIu+W/+HwP7n8uHTtdeg4XPJsrevDjEWkf"
+    "r7iPK1LGR8s9XfLGyx/i8msH7rN4TArGK798hUuvp1/MxoMTKSPnfSK8/IihSfBW6ZBd6AUuVM+FiMDHJzV2/Ze4/mpG"
+    "Yyn+zaUmhquDXmnonFEgQw9KMMyChwekzzIxIAF9QZqAyxiIaqZP4g3IgAA9eOfa0Ak8es5B3HzGwWu0etBVYIFw8T7Q"
+    "Q0EStthZ/hu+VBWW"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -952,7 +954,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1116,6 +1130,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1189,6 +1209,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1633,7 +1659,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1660,10 +1705,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1691,6 +1748,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11018,7 +11076,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11067,11 +11126,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -1168,90 +1168,92 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20hyvzLRpcpShaRkybuJKa1SLq93VxdbclnauFIiSxgSQworEODhIZlnqypfkw/Ll6RfMwBIQIIeds61utqz"
-    "JQDT09Pd06/pHn9eG8ezeWiyII7W+mufB2vTJM7n6WCtf3o6WBusdfCvNIvHF/DzYO23+ErN8vG5iicqjowKMjNT2blJ"
-    "4Me0N1gbduDzxBQDPvDPylyaZKHScxNOOiqMp9MgmiqdAgA1jY0beqWDjMZ9hB9UHmVBiOBVFsxwBpXPVZzQk7EOQ5PA"
-    "X9HYhOmuOklyo67OTSSPQuNboHlqCOaJvjCENSCvI8K9AzhcICqTIEkzHg8Tw0w4R6jhGQyAryJfTWDmq3OdWbDzBEjH"
-    "2IYBfIgj+FnaQSznSRDR8L48Voev3r1Rp93uqw+/qv989fb3N8OCYnGejE0VmH3K4BKjfYZmn6vfPxwAgGEVG2LYeTyf"
-    "w7K6CIvpmcBylVb2jaJZ7JJwwUkeRfgizrOCkeNgzkgd59MpsBIg8EM1gfnc2CBSxOYeoTOE70GsZkA0K0hWIE6HnS38"
-    "A59FsBh4NNFhamQRheTwh/hZt5tmBiUSwcoYEUQdLRSIK0xDE8OgshBVQJhxTNhUgJQHsZDAmOc34Cd8XCZvFdk4MUvz"
-    "fKQNksU0kIlL345yf2qyupXhFsPv5ybyO0hekydxdZWCi+NRGQk/SM+XwJ6AQOFjBDuO44sSGmOQptQIz9NMJ5lJaMxM"
-    "BxH94Js0NYlg+vE8AOx4EG+WCl4lWS64jfjqKEsW/c3NILo0EVBpQaDd4yjODDHIEhznSuI4QxEiVUQMu17rrIXhLGVt"
-    "lcVxSDIGP0d6BpP2B2ugZOYW7XESzFG50Yuf43E+g7k1PlE4tqNgWtIlehSannqjYWkeQT0d9hCiZ5VBOtdjA4I014nO"
-    "jK9EwtVcZ6QOs3P4EJgyTfSspw6iy/gCNxzCQkXnzRfZOczK6+3NF2oPwe+rbvePFJ4/27vUYW72n3nqKgCInvzuAYy/"
-    "Hh8dqnj0hxlnIPTZ+Bz3aYZ7D6E/A+BBNM+z4/G5mWlvF5mio/TKJCmpOxpugOphPEcFCHvVh13eUd7nwWCwFl/gn32V"
-    "gQbtKPzZ15nmZ71e79rrwD6PgdcePvcYAwOTAoxiVrWOqiHNw4wxA2IgaUHPCuLwgPkxAuIhQWhyHlKaTKwJUhZGyJRB"
-    "loLh2OipV2qigzCnD3iB1TWQ7PAiTJLECT+lT0DN+/g3v52BROupKR4ATQmN62thgAb8o+7fTRIr8wkoOo59s6s8/Ab2"
-    "SJanDBv/1GMUqLPE/C0PEkOzeCgfQCTmZWQ+ZadDICRZLhGcMIjgA9iOoHkVftGrEZJUqGtJl4olFSAdJI2ipaZEM4dq"
-    "isQKY7SyRCmk5jjP1PrMZLoHvI7GKMa7NXMyX9WHN7948BTUvhppMOGI+yQPwSADrht1yIJGQ9nwcEUpq2fcWmmfRfAt"
-    "LZgZFpR4IWspHpA0EzM8Edcg6pAoOylG4ikDu7VHO70k/8AUVAyLOSsDlj5WNQmMTLIA1Uz/8/U1PCqLcPuB152yuimc"
-    "nWV9c5u3dD/E3dTlr9MMvI1pLRYfWVGAMMQX4EChiKNmtcJK2pUhosbVvh/gUB2+L89KG6ueYjeNqEHnCAhBfiArTWPl"
-    "564rvSYvA1zEpfewj80UDVjjMouBuOAsyEIeeQDsobcrPEBIOgJ9RpZDcEOH7CgKF78FhAOpT1ou/AQK4dLIC0uIwDez"
-    "ORi5KCuNWJKlsuu8TLj2rvR95UocrXpyNsl3xQmjjyYaVfpaf4c4cHeBaoOq2I32rLcDhm14WZLdBzDTBTMrO/Jxgpt7"
-    "s9k6w5UBUT4bOT5bFj7f6m19ay6OwKcxOno4Fx9lR9rgcZmHjxZMDiL47wAduwWO74PjsTApuMPqbzlgjp7qTPtGdjha"
-    "1j4YWjHqgF0XAf8EQ77AkHUA2+3CLxu7ZEl/oWnQX58ZHf47uyxuNCDRpbddfPsThaTf3CxlQMgnm/R1bNI99BgTtboH"
-    "mL4NRkn7Ne6h7AqRMwoIrjQ5oCD+5FQqjckEVH19SXZMwC8C5cb5BNgT+JQBPENnMrkASBQWwIao+LA9GPsAsYXR7aX2"
-    "pIKqJpdaVonkStW6R0RgkvXJid7oMbfiySQ1jaKB8XYQBbMc+N3fqmjhrWtKC82CdoOfL6lw/F+tLp3cd3s9jKy304LW"
-    "a6Jpdn4Hb+SkLIAgMgyAsifjcwjaxxnEi8IK/OQG7CL3GrybI1zHaQOeVQsahvBs2IAbL9lqGJyCNsKuwnFKTzKTOEPR"
-    "a7B+E1q5JV6JSm5NDvuvaCIRhbmJPsZJ6FfVxrBjE1MrWZnVnGSh5e6anawzJ3cHoZMppYNWUeUcXq3Rqmbyqiwi96Gi"
-    "OW2G76bgsDbPVwXM1B0uxwouO1tQsnWetgaju4xtpB2nHhu2wFIC8jbq2cRkLSNqkpD1RKM8ok2lC7p5EhCYhqSkw6D6"
-    "uCDzG4rBKJ5Hk3RuAyFJXiWmnsIth83AKp5YraLn8zAY0x7exEyhaJ2VFUj+tIx98ajA/MR5N88oQ4enC2CZ56EGBqMK"
-    "qce8zbAKpU9Ab4Q6K1PcPlqiPFAj3fyMSF8vEd/5Pg77I8midNRoQQa3HtuGz1rStR7PUI8gFhNEeyPJjDtk6fUStq/E"
-    "qaR3RK/RIjNpPc7NH19T0pszgZz2HoNym5sxjdvq7VQxYYzpGYhbauE/70EsR09HeTI1xqYr0zPO49FH+z/t9F42oMdw"
-    "VWqSS+PjLgbjBQqgT0loEAd39lU6t9Iu20k+YBhPOU2JgRM+ATcPYh6hiHUzySxnC5rWGbU5KCS/9Ait2zSMRzo8A120"
-    "ooY4q171nEtu3bKaqFmweHWUwL0hi75rs8WUrucAjMwOZS03OOVLfimytJrLvzALoCSIKJ4pgE8rTqRIYmktJQccDA8e"
-    "xODjuHF5JiJHEFyGggrsFLRbu2SAYRkzDR47HVBgagJ9lnVxLfucB25CtjsJQlNFEE9K2lL/isx5EQIo1JB8WoP2kkjP"
-    "gQPtEhuFz0AmQepyP4gRYTMbGd8HGrsj03VNjgEqMQpTJAX//tXJb93tDh5BcEqdlupmAjbC3md8rPhVF+2bUT6tLtfl"
-    "MdqtOEVrkIGbajCcohWhn5mAWy4J/tVZMXyKRTDqEjktpuWEUuVgwrqigeTwJV+EtPNkRo9RquH+TH8qi2ut594GrTwr"
-    "cx/zBA6fwpvvLEWdqUbVhLvPKx9irG/1QXIURVC7orYU+GXMTz5CE6nmj2rWlc6DMOz6QfIAmWbncSVOLgeRsEZaRA0C"
-    "En89QMS4IoFYzQZE+XIiSnoLtZzIwLN0A6QvzajmYGJd51WkJoEJ/YdoWVKevLSOsotUlMXCU96+q6IIF5KYSTJMHZA0"
-    "+HGGJ7HMg2XUzCdyTh6CHM99JQeSKqY3ICus6scwF7vIbShFJ2P3lx08I2w4UPscQOhQnAeiqblmvH45ePuGOGttUf0R"
-    "mlq3+0AOWoncNXvgj3iUPmhXE7eFFv3C/cWgtEssptXRgahGpqPCthvzxUZrPHXalbIm4z9ow1TxZZtEFLPOQZHixTUs"
-    "2mMYhvFVtxR2PyKaSL0SZCsaaOfi9gjSAh/Bf8L5XCKbCqAqpgacP7WemLnRGVZgbOzKdoviUeyjPERqhLnvCwOy7S0d"
-    "tHuScyOWUKHL8jIWEv+UvKbFg0gtq1qw21BayjN7Mr+UvO87X5cXy2cDdECObIvJL6RTg/XIGPRVVgjAc4r4O24S08Ew"
-    "A8AZRTFno8Vcpym6wzUMRW36WMbDooAObaTevX7PIcAmpVzgVTDBNEJbUZuN5w9znDAgWUHMYaViYAtpwPbST2vtEnEf"
-    "5tTJzoQlWksm1hdtLsPPEy5Haoubi+kehZcCragdaYsGyGwYPgISIECv0CFTxwhQrR//x8Hbt72Zv9ECJYxmnJkvG321"
-    "x7Z6H+O0IgZN9SKV7YU+/rIZX5+EetpBA9kR3kBQu4CwloI1MKNiihg1zotloJ40OJV55JvE1nJRuRiCTQJYtDuwAEiX"
-    "JkJ/uxyGszvKUS84z2cuCn6BeXukL59zuEA8KjnFqB2Ieusg7x1rAzrsQBEuZKIQIVhWkMQReXusNu3gDaoT4nOaSNG0"
-    "JR8bvRqswkL3v9B1BaYyWeH3q8OO2iInHIsPN6TwqM/FSGxDwHFHXcG5gJmeE40QyVng+6HhWrJxnPgQIht8C59CsIyn"
-    "mtWjHwFDBoC9aJ/SlxM+Za1GATiBVQv2lbfRWOLESYkU1FkW/L2g/7vYh3gJ5CNLAEwWX5iI0Cd5cPxAdwAs296XYHZG"
-    "JZVf9jvq9ODw+GTYUXt7x/91vL9P4eYGpv0gGM0h9IPFGJ+i2iBRI6D/hYHFjQyWklH5DvgNwYWpBEBp7KJSIC4KOE6N"
-    "ttTW0EVol6gSEVDlReWAfJ5mklA5wbEjk10ZEJU99+4M6SRM3idge5sNL9EXRxGRckcqVaYtpZXE3eWaQAHRx9NrqlXk"
-    "0cwyxnYSo4NEjjW5MTHTOLBMMePE0KahvBn9tuyey7Ln4FokNBg9TXsst8dj+uiQ7DNMcdALZ12dov88FFbe5nCT5JWK"
-    "Llfd7A6bbJTlgJP9nBYCMQdE16tuax+pAoxdgMMQBek5SD7icbbkJQcR5Y7CEERynR10dQjfavqGqQ7SEqGEpyBFGZWO"
-    "kvehQy5GKM6daHEjAzuX2QIrkt+K1/x5QGmgwsWkNAqhJgZvxb8FnEiXP9/+gVUScgNrOamShc/Ni4rxRyuvM5MJ6G4W"
-    "FEc/Pm3XCcREsJ8k0ZgCYSRhVZdPdKf0t3jDxYHaLTV4aLs4uXSWlk5W/9n9Mlg7z7J52t+k7LRExr04mW76CXBhc3tr"
-    "e6v7fHuzlBcAIqweVt5wRBtf8N+gzFJX/tKR+t8/Ux0FGpVB/cl2zUyxiCNRaVg9A74Dtd35upQTN5OCS5lbn7xTpXMz"
-    "NFv63PzFebBC+fJrUJzJAi3M0jdF4RaJRga7e3lVN1CVsS7jN6wexTsgOkk0b2I6O2pPGFto3Lw0VE1Nr1dRdvCG181i"
-    "IswbXg8dK1P+YLls3FmhM1aMUtLCOeDilySf27zGLEhRb535Bg+QTTSW4NYkM9BtLvtRyhLnQtrC/yRrzMFKnFxQl0Px"
-    "5Zn5pNEiEcbDjlTYPJ7G+oeudv5Kpbllm1SUV9zHKLnWqDul5Fx5bpNJrVT0fieGqr6G6EmvP+n1P51eF5UtDpyojZL+"
-    "Iny/F+X/7VsSvnkN/6PFKKU21zJ1bzsPrtT6f2favqKanrT9k7Z/0vaMFeut70vVP3Zb0jdu5FnW5RFIxcP8+0dKOkmH"
-    "zfeh2p8yTk+26slWPaKtaigREI/RFkj841s0q78nYZyzPahUqZQ7IdsZPnltCzWs9hVZdoRj7cwnOw4TmspuRTcCrAZ9"
-    "bUHSw+UWzBVw1S5M4lutWbaV3XRsRlSo7wNlKn43ibqH9n8uXcZQoLw84XspeqDCQS573FWeVBy+fvfz//73/2BBEWyE"
-    "K8rYAW6lishHjtXcRl617qfD2lit0X5zo13BU6nt7PnmUji4ebnV2+nZJofGHWahDr/X9s9H445ttGvhd61Uvxe9eXdP"
-    "yW6tVG1x0+e9gEnj5/fh9j11lH4nHaVPjuuT4/qNkiz1Vqpkjbaeb++8+OHHf/23l3o09qmd/brBdZJCsOURyipstaVE"
-    "2yrWm01e1MMUVcNG/lPdKHBdOnx+6hV/6hVv2BP/b73irj32qWXcOG58zZbxJYKfZU+t44/XOt4p53bKyYpKAgdrM8/w"
-    "2khR9mW/pSn1+ipSObgcEGpiIba9lzOI0gBvq1LnIK6hSbBudR4nmRT6ajXKpz0hmMNFsj9LiGy3RQQiUECAive1ktyT"
-    "sloHz2Ntd7Z0EKYGr1P+gxDfRdHkqlgdrSBWlworo/iiJYonpZ4nbPNBQvigOKn3AhGEYJmm4iOHXZUaduhPhys4NSTX"
-    "ymj9+LI16eYQvGM8nq1gKNXaWIONR9k+I4XfodO7glY5m1cRp+37EAmYAaiBgXFNztx0gVmE0vF5FYWVJGUVjx/aEiWD"
-    "SE8OebiOmrp0bVk4w9+lQm4q7pa2koD6ArExZLGC2XKCtILYzlZLxA4KKGr9dZaE3ddqUx0f/HpweLKxC+ie8fWvgDL3"
-    "kNeJ9FIStoLJi522rHJA1DrMf/Lmw7ubEOALLLDBZ62/1u12BxEqv74qLqsYRKUp8MXXuW+CevB66nfq5cdea2o64oJ0"
-    "lcFLkX2Ze528GJqBf8Bj1Q5mWze4zxIWKxXv1GxDkiv3tFcvjOjhErG6H6zGKMA8FC7yg1zBod7zVbo7vZf/Ym8EdgdZ"
-    "gwhjbgyh+4NI2Y4tHC5XegwiIuneP3W76lcTGb6fGswXG1Z2zUQdp735Ylf5MW1tA156D3DfH0SD6C8yI/78lS77kLs+"
-    "cLK/qNfYQQNKD3/tqg9MzLqLsj1psobtNolD6pXAyxiu+EaIaSDNf3jfxLOUmsGBOfi17dwSDYbqzGGIzj4u/qN0g7HX"
-    "KpqO0aD5PeI2od+zeK5efPz66N27V4c/Yz+PiIJHfddeN6bLMzzAiHNwOA9EpuMsXKwKCd3IzckPexu3TZHJ5dh47Ug+"
-    "BmozZYvP7cXXLgGiij3Pt1qUsxn2iWQvCDhDFzPeU0fuZ+YmwS26WgJsIJHeIzoQJ00IehKWCZ8SrX5F1pSbxtw1KG7l"
-    "9m7wooEezTiIWTON7X3phfPPxv36GdAcm8Sooap6o0q6C6zgcV1PGnqA5yRX3BtPCDddv23n9riHM60situOUPxtmMNC"
-    "zwkHzZ1D3L3D7YLUUZOzj7IKp+5e7ap42R7Ho/cnB0eHXrmr8aZLCoruRtcGeKmTABW9bXekPVRpdLQtyjYeLnkJuxjl"
-    "ERNnYD2k9NnJx1gnSWDSohUSt9RSF6TXQ67gbf2eoqM5BkJLIX4cimcmyqa/rGFWPCmUWHvn+kqv+DrZphfcvcl9gzde"
-    "x47ro5vbPUKm/jb1Vv2MG2xhFnHuxEAX7Zfk/4HlYbSrnZReX6jmTju8Muo5amBSBDdc4l7kuA6b73OnJb5zF0zY6xfq"
-    "NmJxy/tyYxyqo6CscYosIvwCzwZ4wbtc744qSvROsQ/v1kbnBcjW2rsOUDSQmCuNaN6GcLNl16BNu3mVlkHPWrE37r59"
-    "fPCFflRfRFui/oVfZkbT5vkCH4Cldv/H77fg/Ren0+nRc3jg2ejMg18eEGgxxG2ESDEWgXu8cInBv0DwK9vti3pI0MOQ"
-    "f3yJoFcDHl7GvUMXofM2Ie5uNKoi3CoAsYB+QEDl6IMQfHgYIfB3tpxIsPeP4O8VDAjAFzu0cufE0+Lv4NIjGHHipGkz"
-    "arCf1BaDWwY02S39mrUAxPOG0a17bGrhoOMOQB6nart2BnQTZaGPVlII7v5XuRl8tSjl1lvBAZU3fKJSZxNuKUnxUD6O"
-    "2MGRK69YcOpgLftc6Eff4A2S/2DV8Xs5T2gQx7p/v0nJv9mkjk+OPiD37ng6cNNEkhvnf5BJ/Xxw/BvAb5s6hzU0AS45"
-    "ATPn2nrOcPIFAnjVgbj8Luj64JLaDRRyF+WtprkB9RbJ6JZQKR+MW+X2JHFbPEvJYABck8dtCWglWwvQGjOstUyyMKts"
-    "mmCqgW6q8D7D+sbmnKJZjLtwR9isdz0/iZt46QQGGDDt2vX/Aas1068="
+    "eJztPYlyG8dyvzLhS5XICgBSh50YlJVSybLNxBJVIh1VikBxB9gBsOZiF28P0ngSq/I1+bB8Sfqa2QO75PKQE/ox9WKB"
+    "szs9Pd09fc307OetabxchSYL4mhruPV5tDVP4nyVjraGJyejrdFWD/9Js3h6Br9HWz/HF2qZTxcqnqk4MirIzFJlC5PA"
+    "z3Qw2hr34PXEFB0+8m9lzk2yVunChLOeCuP5PIjmSqcAQM1j47pe6CCjfp/gh8qjLAgRvMqCJY6g8pWKE2qZ6jA0CfwT"
+    "TU2Y7qvjJDfqYmEiaQqNb4HmqSGYx/rMENaAvI4I9x7gcIaozIIkzbg/DAwj4RihhjboAG9FvprByBcLnVmwqwRIx9iG"
+    "AbyIPbgt7SGWqySIqPtQmtX71+/eqpN+//XHn9R/vP7l17fjgmJxnkxNFZhtZXCJ0T5Ds+3q148HAGBcxYYYtohXK5hW"
+    "H2ExPROYrtLKPlE0ip0STjjJowgfxHlWMHIarBipo3w+B1YCBG5UMxjP9Q0iRWweEDpjeB/EaglEs4JkBeJk3NvD/2Bb"
+    "BJOBppkOUyOTKCSHX8TX+v00MyiRCFb6iCDqaK1AXGEYGhg6lYWoAsJMY8KmAqTciYUE+jy9Aj/hY528VWTjxNTG+UQL"
+    "JIupIxOX3p3k/txkTTPDJYbvr0zk95C8Jk/i6iwFF8ejMhJ+kC5qYI9BoLAZwU7j+KyExhSkKTXC8zTTSWYS6rPUQUQ/"
+    "fJOmJhFMPy0CwI478WKp4FWS5YLbiK+OsmQ93N0NonMTAZXWBNo1R3FmiEGW4DhWEscZihCpImLY5VZvKwyXKWurLI5D"
+    "kjH4HeklDDocbYGSWVm0p0mwQuVGD36Ip/kSxtbYorBvT8GwpEv0JDQD9VbD1DyCejIeIETPKoN0pacGBGmlE50ZX4mE"
+    "q5XOSB1mC3gRmDJP9HKgDqLz+AwXHMJCReet1tkCRuX5DlZr9RLBv1L9/m8ptD95ea7D3Lx64qmLACB68rcHMP7t6PC9"
+    "iie/mWkGQp9NF7hOM1x7CP0JAA+iVZ4dTRdmqb19ZIqO0guTpKTuqLsBqofxChUgrFUfVnlPeZ9Ho9FWfIb/HaoMNGhP"
+    "4W9fZ5rbBoPBpdeDdR4Drz1s9xgDA4MCjGJUtY2qIc3DjDEDYiBpQc8K4tDA/JgA8ZAgNDh3KQ0m1gQpCz1kyCBLwXDs"
+    "DNRrNdNBmNMLPMHqHEh2eBImSeKEW+kVUPM+/stPlyDRem6KBqApoXF5KQzQgH/U/5tJYmV+B4pOY9/sKw/fgTWS5SnD"
+    "xv/qKQrUaWL+mgeJoVE8lA8gEvMyMr9nJ2MgJFkuEZwwiOAFWI6geRW+MWgQklSoa0mXiiUVID0kjaKppkQzh2qKxApj"
+    "tLJEKaTmNM/U9tJkegC8jqYoxvsNYzJf1ce3P3rQCmpfTTSYcMR9lodgkAHXnSZkQaOhbHg4o5TVMy6tdMgi+AtNmBkW"
+    "lHghcykaSJqJGZ6IaxD1SJSdFCPxlIHVOqCVXpJ/YAoqhvWKlQFLH6uaBHomWYBqZvj58hKayiLcveNlr6xuCmenrm+u"
+    "85Zuh7gbuvx2moG3MW/E4hMrChCG+AwcKBRx1KxWWEm7MkTUuNr3A+yqww/lUWlhNVPsqh4N6BwCIcgPZKVprPzcdKaX"
+    "5GWAi1h7DuvYzNGAtU6z6IgTzoIs5J4HwB56usEDhKQj0GdkOQQ3dMgOo3D9c0A4kPqk6cIvUAjnRh5YQgS+Wa7AyEVZ"
+    "qUdNlsquc51w3V3p28qVOFrN5GyT74oTRi/NNKr0reFz4sDNBaoLqmI3urPedhh34WVJdu/ATBfMbKzI+wlubs1m6wxX"
+    "OkT5cuL4bFn4dG+w90dzcQI+jdHR3bl4LyvSBo91Ht5bMDmK4H8H6Nitsf8QHI+1ScEdVn/NAXP0VJfaN7LC0bIOwdCK"
+    "UQfs+gj4e+jyBbpsA9h+H/7Y2SdL+iMNg/760ujwX9llcb0BiT497ePT7ykk/cPNUgaEfLRJX8cm3UKPMVGra4Dp22KU"
+    "tN/gHsqqEDmjgOBCkwMK4k9OpdKYTEDVN5Rkxwz8IlBunE+ANYGtDOAJOpPJGUCisAAWRMWHHUDfO4gt9O4utccVVDW5"
+    "1DJLJFeqtj0iApNsSE70zoC5Fc9mqWkVDYy3gyhY5sDv4V5FC+9dUlpoGXTr/LSmwvH/GnXp7LbL625kvZ4WNF8TzbPF"
+    "DbyR47IAgsgwAMqeTBcQtE8ziBeFFfjKFdhF7jF4N4c4j5MWPKsWNAyhbdyCG0/ZahgcghbCvsJ+Ss8ykzhDMWixfjOa"
+    "uSVeiUpuTg77r2giEYWViT7FSehX1ca4ZxNTG1mZzZxkoeVump1sMic3B6GTOaWDNlHlHF6j0apm8qosIvehojlthu+q"
+    "4LAxz1cFzNQd12MFl50tKNk5T9uA0U36ttKOU48tS6CWgLyOejYx2ciIhiRkM9Eoj2hT6YJungQEpiUp6TCoNhdkfksx"
+    "GMXzaJIWNhCS5FVimincsdsSrOKx1Sp6tQqDKa3hXcwUitbZmIHkT8vYF00F5sfOu3lCGTrcXQDLvAo1MBhVSDPmXbpV"
+    "KH0MeiPUWZnitqlGeaBGuvsZkb6sEd/5Pg77Q8mi9NRkTQa3GduW1zrStRnPUE8gFhNEBxPJjDtk6XEN29fiVNIzotdk"
+    "nZm0Gef2ly8p6c2ZQE57T0G5rcyU+u0NnlcxYYypDcQttfCfDiCWo9ZJnsyNsenK9JTzePTSq++fD75rQY/hqtQk58bH"
+    "VQzGCxTAkJLQIA5u76u0b6VdtpN8wDCec5oSAydsATcPYh6hiHUzySxnaxrWGbUVKCS/1ITWbR7GEx2egi7aUEOcVa96"
+    "ziW3rq4mGiYsXh0lcK/Iou/bbDGl6zkAI7NDWcsdTvmSX4osrebyz8waKAkiinsK4NOKEymSWJpLyQEHw4MbMdgct07P"
+    "ROQIgstQUIGdgm5zlwwwTGOpwWOnDQpMTaDPsi2u5ZDzwG3I9mdBaKoI4k5JV+pfkDkvQgCFGpJ3a9BeEuk5cKBVYqPw"
+    "JcgkSF3uBzEibJYT4/tAY7dluq3JMUAlRmGKpOA/vD7+uf+sh1sQnFKnqbqRgI2w9hkfK37VSftmks+r03V5jG4zTtEa"
+    "ZOCmGgynaEboZybglkuCf3NUDJ9iEYymRE6HYTmhVNmYsK5oIDl8yRch7TwZ0WOUGri/1L+XxbXRc++CVp6VuY95AodP"
+    "4c33alFnqlE14erzypsY23tDkBxFEdS+qC0Ffhnzk7fQRKr5pYZ5pasgDPt+kNxBptl53IiTy0EkzJEm0YCAxF93EDE+"
+    "kUCsZgOifNkRJb2FWk5k4Em6A9KXZnTmYGZd502kZoEJ/btoWVKePLWespNUlMXCXd6hO0URriUxk2SYOiBp8OMMd2KZ"
+    "B3XUzO/knNwFOR77QjYkVUxPQFZY1U9hLHaRu1CKdsZuLzu4R9iyofY5gNCh2A9EU3PJeP148Mtb4qy1Rc1baGrbrgPZ"
+    "aCVyN6yB3+JJeqdVTdwWWgwL9xeD0j6xmGZHG6IamY4K2y7MFzud8dRpX441Gf9OC6aKL9skoph1DooUL85h3R3DMIwv"
+    "+qWw+x7RROqVIFvRQDsXd0eQJngP/hOO5xLZdACqYmrA+VPbiVkZneEJjJ19WW5RPIl9lIdITTD3fWZAtr3aRrsnOTdi"
+    "CR10qU9jLfFPyWta34nUMqs1uw2lqTyxO/O15P3Q+bo8Wd4boA1yZFtMfiHtGmxHxqCvskEAHlPE33GTmA6GGQAuKYo5"
+    "naxXOk3RHW5gKGrT+zIeFgV0aCP17s0HDgF2KeUCj4IZphG6itpyurqb44QByQZiDisVA1tIA3aXfpprn4h7N6dOViZM"
+    "0Voysb5ocxl+nvBxpK64uZjuXngp0IqzI13RAJkNw3tAAgToNTpk6ggBqu2jfz/45ZfB0t/pgBJGM87Ml42+esm2+hXG"
+    "aUUMmup1KssLffy6Gd+ehXreQwPZE95AULuGsJaCNTCjYooYNc6LZaCeNDiVeeSbxJ7louNiCDYJYNJuwwIgnZsI/e1y"
+    "GM7uKEe94Dyfuij4Bebtkb68z+EC8ajkFKN2IOptg7z3rA3osQNFuJCJQoRgWkESR+Ttsdq0nXfonBDv00SKhi352OjV"
+    "4CksdP8LXVdgKoMVfr9631N75ITj4cMdOXg05MNIbEPAcUddwbmApV4RjRDJZeD7oeGzZNM48SFENvgUXoVgGXc1q1s/"
+    "AoYMAHvRPqUvZ7zLWo0CcACrFuwjb6f1iBMnJVJQZ1nwt4L+72If4iWQjywBMFl8ZiJCn+TB8QPdAbBsL78Ey1M6Uvnl"
+    "VU+dHLw/Oh731MuXR/959OoVhZs7mPaDYDSH0A8mY3yKaoNETYD+ZwYmNzF4lIyO74DfEJyZSgCUxi4qBeKigOPQaEvt"
+    "GboI7RKdRARUeVI5IJ+nmSRUjrHvxGQXBkTlpXt2inQSJr8iYC93Wx6iL44iIscd6agyLSmtJO4unwkUEEPcvaazityb"
+    "WcbYzmJ0kMixJjcmZhoHlilmmhhaNJQ3o7/q7rlMewWuRUKd0dO023Ivuc8QHZJXDFMc9MJZVyfoP4+Fldc53CR5pUOX"
+    "m252j002ynLAyX5OC4GYA6LbVbd1iFQBxq7BYYiCdAGSj3ic1rzkIKLcURiCSG6zg67ew7ua3mGqg7REKOEpSFFGR0fJ"
+    "+9AhH0Yo9p1ochMDK5fZAjOSv4rH/HpAaaDCxaQ0CqEmBm/DvwWcSJc/ffYNqyTkBp7lpJMsvG9enBi/t+N1ZjYD3c2C"
+    "4ujHu+06gZgI1pMkGlMgjCSsmvKJbpf+Gm+42FC75gwe2i5OLp2mpZ3Vf3R/jLYWWbZKh7uUnZbIeBAn810/AS7sPtt7"
+    "ttd/+my3lBcAImxuVl6xRRuf8b+gzFJ3/KUn53//ns5RoFEZNe9sV7eD3WOdJJoFifYvWjo3zNoedm2fOC6Ptseb03bw"
+    "xpcNT2NZOcTQcXW7+gaC4Y4CyMnnduT51HVnatCh7HZo9pR2+xuLYENIyo9BxydrNIa1d4ozZiTFGSiiNh42UJWxLuM3"
+    "/lOIiTBvfDl2rEz5hfoJd2cwT1mHUwP/PCUTcQo2Ro7kcA67+CPJVzYvswxS1LunvsENcBNNJTg3yRJ0s8velLLcudC7"
+    "8J/Jm+BgK07OqEqjePPU/K7RotI0xj05IXR/Gvf/9Wntr3S0uGxTi+MhtzGqrrTrRilFd7y4zSWonEh+IIa2+QzUo116"
+    "tEuPdumB2SUxOUwDq/ZK+pcm8VCM1x9fEvKH11DcW4xYKjMuU/e6/fhKrcUDs1YVffVorR6t1aO1+nNYK9a7D8tU3XdZ"
+    "2x9cCFa3RRGIyt3iq3tKWkqF1sMwTY8Zyz+FEn20tY+29sa2tuU0zIidc3sW6IFaZGt/ZmGcsz2rnNIqVwJ3M9zy2B5U"
+    "stZDBNxRk60L72w6TGgouz5dD7B69LYFSY31EuQNcNUqZGJmo1thKxto25io0FwHzVR8MIneu9Y/1y4jKVCuD/hBDv3Q"
+    "wVk+9ruvPDlx++bdD//zX/+NB+pgdVxQxhdwK50IvudY2a3uTe/kZNwYK7f6H1xoWvBUzjYPfHMuHNw93xs8H9gin9YV"
+    "ZqGOH2r5871xxxaadvAbN6o/itrUm6f09zZOLXLR862ASeHzw3BbHyuqH0hF9aPj/eh4Pzre9SRXs0EtGc69p8+ev/jm"
+    "23/+l+/0ZOrTzROXLV6enNms91DWtqg9JYZBsYpvc/juplNbdM7f1eUfl6VzFo/XOjxe69CyJv7PrnVwleyPtzsYx42v"
+    "ebtDjeCn2eMtD/d3y0OvnJsq51UquSY8Rn2KN7yKsi/7LW1Z7teRysHlgKgYaybsFbpBlAZ4sZxagLiGJsEj5qs4yeRM"
+    "vlaTfD4QgjlcJFFVQ+RZV0QgWAYEqM5GK0mTKat1cOveXqQgxb6pwZvPfyPE91E0+QC7jjYQa0rllVF80RHF41J5Ilbk"
+    "ISF8UJxUJoUIQlxPQ/Huzr5KDcceJ+MNnFrygGW0vv2uM+lWenqGqYNsA0MprMByCTz14DNS+B46vRtolROPFXF6dhsi"
+    "ATMANTAw7j4Cro/ChEfppEUVhY0kaxWPb7oSJYOgVPbTuOSBCuptBQfD36eaC6rDkAqwgEp4sYZrvYFZY7a3it23N6CS"
+    "rC2kUq9SN+YHPhbsRD7o2oncdkAzYAQ4fB2W0kjz4BzrJhaYcqKUkh8b5vsMLSVM0eZde/XkExjU0KdXJ4bKmDMT7ZND"
+    "gPlUKgfBNT8Hdb9Bj3puu0KK53sdSXFQQFHbb7Ik7L9Ru+ro4KeD98c7+8C+U765GgjA1180LfFa/ryCyYvnXZnigKht"
+    "GP/47cd3VyHAd+9gbeLWcKvf748iNAZDVdyzM4pKQ+CDr3NVDpUPD9SvdA0JXhNB9ZJcS6MyeCi6QMbeJq+ORuAfuKPf"
+    "w0T5DpeIw2SlWIfqBGklyycmqnfdDHCKWJgEVnQSYAoRJ/lRbg9SH/gW8OeD7/7JXmbu9lBHEaZLMKUwHEXKFptid7mN"
+    "aBQRSV/+Q7+vfjKR4av1wZyzo8GuqiyhdLBa74PQkxwbiFoGgPurUTSK/iIj4u+vdE+RXFOEg/1FvcHiPzAC+GdffWRi"
+    "Nt3x78n9ELA2Z3FIZV54j8wFX2aDC5rzxrDgn6R0jwUwB9+2Raei0XGZOwwx+MHJf5JCVvbiRfMzGjS+R9wm9AcWz807"
+    "298cvnv3+v0PWIooouDRlRFeP6Z7fzzAiNOnOA5E6tMsXG8KCX1MgJNB9kMCNrsp9/rjjUn5FKjNlC1et3f2u4SQKtY8"
+    "X8hTzu7YFsnmEHCGLm7NQB2638xNglsU5AVY+yZlk3QWgywD2A2YJrxKtPoJWVOud3U3OLmZ288aFHd/oFsDYtZOY/up"
+    "hyIYYmfn8gnQHOtbqRa0ehlUug+s4H59T2oRgeckV3ytByHc9uUAO7bH5edpZVJcMYnib8M+FnpOwGgueuTCQ650pmLA"
+    "nH22TThNnwSoipctzz78cHxw+N4rF2Rfdb9KUZjtKpjPdRKgoreV2rSGKjXa9nYFmx8oeU37GPUSE5dgPaTqwcnHVCdJ"
+    "YNKiihuXVK2A2xsgV/BDI56iXVUGQlMhfrwXT1WUzbCuYTY8S5RY+7mIjWsutsk2veDCcy55vvJLEjg/+uiER8g0fwii"
+    "Uyn2DluYdZw7MdBF5Tj5w2B5GO1qEbg3FKq5jSqvjHqOGpgUwRXfnyhyfu/bP0VBU3zn7saxN8c0LcTiAxX1ml5UR0FZ"
+    "4xRZVfgD2kb4bQr5MgWqKNE7xTq8WQWwFyBbG69pQdFAYm7U0Ho7ws2OBc82DelVqp09a8Xeuk+FYMMX+qm+iLZE/Qt/"
+    "LI2mxfMFXgBL7f4f39+D51+cTqemp9Dg2WjVgz/uEHgyxGcIkWJOAnd/4SODf4HgN5bbF3WXIJAhf/sdgt4MAHkatw7l"
+    "hM7PCHF3GVsV4U4BmQX0DQIqR2OE4N3DKgv/W4Rfj6ksxg8uOJJZPd9zgs4xDU7oViGOAHzxnPjpQhMi0A0CFQQjrqlU"
+    "0UctXgHV+aEiAP18TQF9IwCJJ6B356LBRjgYjgCQ+ynjaBwBnV+Z6L2d0YUg5qt8qmHzlNS1n2kAVN7yvlmTpbvmjJSH"
+    "8nHIbpvcQciC0wSr7klidHCFj0tekTUyH2TXqEUcmz6op+Qjeuro+PAjcu+Ge0BXDSQ7IPyFPPXDwdHPAL/rBgnMoQ1w"
+    "ybVZOofdc+4A3+iCd89IIONCyY9u66KFQu7m0s3NDEC9w5ZDR6iU9celcv1WQFc8Syl/ANyQre8IaCMnD9Ba8+iNTLIw"
+    "q2yaYQKFrg7yPsP8pmZBMTpGk7gi7N5GMz+Jm3gLEIZNMOzW5f8CkS/GgQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1352,7 +1354,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": (
         "_builtin",
         "_coerce",
@@ -1721,6 +1735,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1794,6 +1814,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2238,7 +2264,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -2265,10 +2310,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2296,6 +2353,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -12117,7 +12175,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12166,11 +12225,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

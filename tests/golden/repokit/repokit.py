@@ -868,89 +868,91 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWc96pi10my42RmL3ImVbnEO8lubOdiz01tWSoTEiGLY4pUAMqOduKrfZp7sHuS6x+ABCnSli3nJpPR"
-    "VO1G5g/Q3Wh0f90Amr9uDNPJNFZZlCYb3Y1fexvnOp1NTW+je3ra2+httPAfrSZppuCP3saBTOS5EnzFdHob/RY8MIzT"
-    "hO+/wl9CwgPT1ERZqufuGZPJbGbooeNxeiWysRJXqb6IknORaaUeGcGP4At9eiXvF4mQYUgvvwxDah9vubanemb7f62A"
-    "GUWND7RMhmNl8qdFkgog71xpMZa2mz68AyKYyCR0TDtmTvutHegZrrTboZpmY+yst5E4VqlvvPuR/my3P84ildnfSer+"
-    "7LeSWRwj13IOFGRjZHgwy4hGmZgrpTt5U2/s6yi+9jidqEqfP4+VVoVwI+Auji5JDtyCfXIkY6NINKUL/fJIeBx+hTxk"
-    "eqZKiiBYBTyqdd4VKwr2E84TOYmGdOdk7FRVZKmYGVVQ2Q71vA1qU/CaXyi4RT29GssMFHUWh2I4lqA9LfuvE0TR5qVt"
-    "7FLpQWpURW6TFNjeBL4VNDhKNV3Y6nxlamSlM0lDZSfXSGXDMb02nRn+MUjdbKhXvNKoucm5HrcvPHXYmuk0zdCSkfVm"
-    "KwVTfiy1Cgur7lm5r4mHstWvzvtvSXXgv+uN1kYcTwz73SxNY/JA8Bu4gZa6vY2xiqfUQajMUEdTdNN043U6nE1UAoYc"
-    "rgh8t4W0iaGMYzmIVUfsy+FYBNTqab+DLQYiMjRiZiqHqm3UVGqZKeCR/Z+Yymws0hE8Aw9OdXqu5aQj3iaX6QW6dGxL"
-    "SCOC6TwbQ684hBdR1pnOxXNs/4Vot38xcOPR80sZz9SLR4G4iqDJwP4dQCN/PT46FOngFzXMxESCYSH3j/LG5gEDBFEy"
-    "nWXH4LgnMtgTUWYVzAgEFvS6Si5VnE4VXAHIEKazrCWCX3u93kZ6gf/fFeg6WgJ/hzKTfK3T6VwHLRhbGCYR4PWAKQAF"
-    "DKCNolexiYjBzOKMKQNpoGxl4giHCzwgA5AeSoQ651e8zlDYGidIiG/YLqPMqHi01REvxUhG8UyrnMEyD2RJmQmldar5"
-    "Kj0CmCnEf/nuRBkDmKy4ADIlMq6v7QBIoD9p/0PpVKhPINEhGPc9EeAzFgtQ2/j/cogadaYVTH20GHApQAUBIfFYJupT"
-    "dtoHQaImOc2JowQegPkGk0ngE506LTFWvE52RiiYNnPXSgtlI4hXQ0LLaTUoLURuVlQoziGYn82JymQHBjsZoiLv1XXK"
-    "Iys+7P8lAAU/h04HcnhB1I9goooMqN2qJbfdHqB6BMiUAVVJ5jS9TJe18B3xzGMWecNhuSkukELTeARWY6OkRdqcKzLK"
-    "TyiYsR2a7d4UgHFB4zCfskFgBWRnrOFNnYH9xGeur+GSr8XLv3jd8k1OAeWrNqcW2t+PWtA7Paw8bDINtqC255/ZPgii"
-    "DTpFXkOT3aUBnIjQAqoCjK59aCRxwuIDrlGG+aVmYTIpCBkqr+zg49Y9lh4fgBlTMqkl40b3WWqeJv81ecBpesZe9G7M"
-    "1jnYCtP/vU0PoaGgnuyUJ+xA44O+FXxvhE3L+L0/hDmBizrX8AbZ5BrlwEZkAmIhX2bVQysZHiXx/A2asvxd4BR+gYW6"
-    "VPYGG0mcgGoyBZ+fZN4bFc32AtCFgbktIL2vmqNLtT+jTE1Mwyhe+4KRWst5LZnvoklEEwFIBSdGjVeH9bT/zWnmt6OC"
-    "JTy7KJ9KauO+SjfT8fJjUuBl0PefPryzltDB67s3U8DuyqDCgJ9HiTW0en5GwHt5DV0WmNdra47PG237JEqiyWyCtr1h"
-    "gjSi+W/YM6BgKBWAfaiE5HNbTqCelKJ1frLG6ZDifjVOx03sB5nyRYZyIZS7S8byviZhPZ3X0/mrcqfNk8u2ujC3mL7y"
-    "5GJSa4XzAfqrCfUwvwGBvI0jKby/khRNtmDWYYAo4JIUWTRRXXpVqxGIORkqjDpB4XtJMZqPMC7UF9ASBfmJKAekHXh3"
-    "pUk7uuuMdaRKio8tlyguIzYDEgKLrEsB8ZZ19uloZBb0+6bJVJocMaLSpV5+XHr58Q7+V+MGiO/7uYHVxHq7LIhflZzf"
-    "EiUuDk2ugKAy3EAL9QXMnZbDTGljhwIfuYG6JL8tk/kR8nHaQKd/GTOScK3fQBuzzJk/Rekbmgh7At8TcpTRTFEilgZD"
-    "56YR84TnSSnnKae+/+XgNpIwVcnPqY7DstmgbCsnoDjfOowjM1VDEsJO5wnTVzhtygLRRXA1xklrp/O4s8NoZ6bPlXJ5"
-    "MnPG6SN66MUPTzrPGmwSNdsVKV1zSSW7/CgoSd8S58BsIgZqhP7Jz7KBi+LBwAxGDy3RS/EqjsDE0aItaJZtF03ZCQy+"
-    "poQVGsFHeE2fT6U2iPMD+AGSMz8EXRGqYYyLAyIlw4GpN2hZxpGEd0BImCEGTQ1s2z8ETlFshhjJQqPKRLREJi+Q/Dnl"
-    "s/AOZvUcj2wNndkmNc/mJJtcSabRlNTKXUJtOY/TgYzPgIOFFDnnnFnPasykp6eeyymNirWSlN68Ice853KplMwWm8B2"
-    "m2ADJfS2OCFKdp6EWMp0X6g5SBFkgil38BHWKNt56vHiOTQzTjW773bayF6ByAsp8CRbjnebHQU2JhI8IKXvgSXylJvW"
-    "VHc5R9pEbHsUxapMICYmlpX+lY4s+rXjgKCGFzMAebLo2REP5hm4Mfbf0UQiWpSzMEqRYDUZqDAEGcNcTGcaFHlTkvKC"
-    "spNBS22C+v3Lkzft3RYm6DnfTKzmPcEwKqCT+nPqV2Y6VIPZeZldHwkuwbGhZBOYfYUzkzhCu61hztns92KvCEdSqxie"
-    "WQeu9bLdDiG2UHHJoDjTHllLZNQwRUMEsgtsjwGTVDP6E/nJV9daT7gMWSV4zMktR0/hHVsVFGfkJQw2zr7AT/Bv7nQp"
-    "ZEJEsidARcDGiXPFPdgFJqvV/FANX2YaxXE7jPQKOs3p5gXc6YMy4JGYqCHA4pkVVGwKBoKZtm5OhHbBkOwWWjmrA4/M"
-    "FmgfGHlAy0AiINfEgo0yUaNIxeEqVpaMJ7PWEo5JnLrtNi6CdgXTnAIEYO8idYZQnLQhTDN0QzwGVdLUp2kso5VcAPd9"
-    "ZZfrrBsFXWFTP4S+xEink6UkRYtG99cdXEFrWGv6NQpb3mIZupprpusvb9/t08g6X1S/uiQ23Tywy5Ak7po58Es6MCvN"
-    "ahptK4uuQINHPCHIa9MQE3e0XCgzRh7O3YinW0vTKU3b7l9T4UoTpkwv+ySSmAMHY8A0Ea38Ig/z5SmM4/Sq7cHYByQT"
-    "pee1XABJoGt5AonBB8BP2N/HGZCDOxIOXx7sl12NAU9nky24QWFrz063JB2kIeoDQl58TIFuB5Vl6MDGsAwpkxrgNFem"
-    "iprmK4nacjVn2OCx8sgtW8OtbXA2jucuTTrKKBCzo0ibjNeOcdhSwoW0uLSZKIVYZUEA3KdV/3w0adDBMUODE4qYzgbz"
-    "qTQG4XDNgKI1fSjn4UigqEAcvHpPGmW2EVnhjI5GwPvSqjYZTlcDTkpfqgXCcqpECsNCFnB57Sde2yTc1UCdnZnAovNk"
-    "1vuiz+X2Z5p36yxLWx54PshY2taKjRXLkgE6i9mDlYkABXqJgEwcY4Ni8/hvb9+960zCrSVIwmgmd/O+0xfP2Ve/wDhN"
-    "5tbGyLmx0wsxftWNb45ied5CB9myY9MS0znEsxSsgRu1rohJoyw1UDcA07UnZkmotNvpRLupsFkdAdN5AhBaghAe8baf"
-    "K2A4ylEvgOezPAp+inkwlC/nDfPVwMQDxWgdSHqboO8t5wNaDKCIFnJRSBCwFek0IbTHZtO9vOUWE8BKJYK69TA2ohrc"
-    "o4Twv7B1BaW2swL3i8OW2CEQjpv7tuyunC7v1GEfYlMIvJ9nIqckIyRyEoVhrHin1TDVIYTICu/CoxAsG3AP5VSqbYYc"
-    "AKNoXiodtehnOQrADpxZcLeCrcbtP5yUMGDOsugfhfwP0hDiJdCPTEMzWXqhEiKf9CEfD4QD4Nmef44mZyYD0Pr5RUuc"
-    "vj08Pum3xPPnx38/fvGCwk1QJrT2agahHzCjQopqI42rPsMLBcwNFG60AvGlF4AbogtVCoBMmkeluC9hzkgEfanbYZag"
-    "X6KNekAqMzUD4mcmswmVE3x3oLIrBaryPL93hnKyg/yCGnu+3XATsTiqiN0NiBTwlJLCxt3+jjnbRBcXkGgnH7/NQ8bU"
-    "jlIESASsCcakLGO3RwciUq1o0sB8EPxXFZ5btqcALTS9jEjTpbmf8ztdBCQvuE0L0AuwLk4RP/ftUN4GuEnzvC2JizC7"
-    "xS4bdTmi92xaCNQcCN0sw9YuSgUGdg6AIYnMGDQf6TiroGRoBHNHcQwquckAXRzCs5KeYanz2hnElaBFvPZE6EPirqmW"
-    "n8cl5myCMeK55KUb+bbLNCIuLyAmpVGINOvwFvAt0ES2/PHud2yScDRwp6MKbYobBHY2hZkbfeKk6P77o7+9PaGh8U9i"
-    "rLYpTY1GYMuNzeZaeXIfUkOMBPPLJh4NCMomsOryi7QR6nZwXOSrb9m55rdNe9juArxLG9Zqu6vuc1tMX02zSnR6a2iX"
-    "r/bw4PmjdvZ6//3Jm8Vuin3ktaDBQ+kfb++3CVfctspapfU/f3q7f+J75HxXvJfxr3LibWNvGCmPmTfLDF2+Gts4gA1L"
-    "ulV+8N+zN0cH+7fyREcAKMF5ZrzVsn/N/+htjLNsarrb24glbHamk+rz7VCDJdje3dndaT/e3fZyU6DQiwtQNyy7pRf8"
-    "LzhUk++VaNkd2vddZkaQ0Ktf+atZpkIS8h775TWyO1Cerz+6HYWNy3W8cXvplUna193cmtvo3fzEmNe8mm6DI9RzRAy9"
-    "hq0MvAc2A2td5eoGqTLVPn398lJlzc7Gus2QNwjG7aluZg1dTdPtRZLz9vrXzWpiB69/3c+H0vAD1U3yOao4Y0dnl/w5"
-    "p1/8oWdTl6eaRAb9zhmYYwUBRTK0yQqlJ+Cb8myWl/WfWdFSJCQRPNhJY32W7yStUXWui9wMMWFtBOEyDltTfUHHQYo+"
-    "zmzztlVrRET7IzsxAa0K57jczeJO+43YNvqSCSXY83AWZ72v/Pe43eg++8ofdOP2g0FBu5l7EQac9m/3+6d1uy8aNnSv"
-    "0dQaTa3R1BpNrdHUb4emnDbeDzf9RuhnfdzoS++PXvE8j49Fih2M9wEjdFaiwYfenpeqPfVTddX5Mfxb/PQSqaPiuMCN"
-    "xJQOGyw66IOjk1u8s3BUL+S9vKP/y69j3YqZ7nCKYSFz9uHvZx9+OrwnP/kBCJ+fYTpLFjYPXi6X2LvrCYkqO/+1/+E/"
-    "jo7vOzxrhPtVIdzqwj2dALvd2NRRz4e9WksfHqsSfXD0en+NudeYe425v33M7UEOB6lcgR3GGB6IcLP90+qpTYs92pei"
-    "rQV3gZBO+F38Nnh+fZJ7ffTzoUKb1td3kvsLn5T2g60ErN1qAdc6IlpHROuI6I8aEa3jj3X8sY4//jjxh0Uhfmjhw4nq"
-    "gZ7fywLBOhhYBwP3WOfwtKza+Xt7woROafIZ0z0R2OOdrw5e/+8//wdPb8Hcv8Lt/ahG3vHTB96hkVulRaDRsEej0bFz"
-    "lZBiGtqDtJ1QXdpJt32503nS4XP3181GxbXa/73Wrnmw0XFVQpZYslooNVAUFrnHvuWFI3JcseZejdmqNb8PPLicS1iX"
-    "w/nNy+GsUfgahf8/ofB6L+V5o53Hu0+efvf9n//9mRwMQ6rFdV2LYfPyMdU3hDPYYkdYayvYbjZl0lczVI3A9Q9UDo3P"
-    "yOYhVjELK3EUHs46G3Ii+HFlLjWliV4mAqKhTwB/8CSmK1sfJSYKUbYA1cNY6T2CoDqzJ/0kIN5zt68kp8UGYRVCdpcl"
-    "BFAREECnd6WwISAWtuLaJlggyx4KtCVEDIy3Vr8Q4Xs5FNcyWSCsLiL1SXy6JIknXtEDPOePggjVMKLD10ggADjqigsE"
-    "7Amj2Mmc9hdoaohxfbK+f7a06CAavUCMmC1QaI9r4iFMPGEYMlH4HBriBbL8oLqkTrv3ERIMBpBmMpFXOeJT14hsqWSR"
-    "Oznok7CQKyjT8d2yQskAfWDfFJLgQUoq0+POhXL7e3SSk0532nPlERUGwZPh8wXKqnmKEmFPdpYk7G3Rith8lem4/Ups"
-    "i+O3P749PNnaA3LP+OMItrybqVXpSi6kRMnTJ8sOVd6I2IT+T/Y/HNxEANfZwxP+G11A2u1egua2K7xcai/x+sA7D1gW"
-    "T/xExbuwuBJVGeATqCKT5sLqusu7bw75WCxjn5YotvLlvykHtMV1VuANe+KVDtuT4lIloGrBuA4yiKd7ZRYNIgyNmEWu"
-    "Eyje82cmnnSe/Zv7Xob75AS+iDgQYV23lwhXsgHft4UHewmJ9Pm/tNviR5Uo/n7LYC44/8RHsa05Np3pfA9icpraKkTh"
-    "tNsvekkv+ZPrEv94yJqEyZerSPjlChKiQP4kXuExfzDM+GdbfOARr/3YTWBLQUEjozSmE91YMu6K69ahoDhqB9MBfOGm"
-    "WVAhfNrVl7BmFm1uLkZMO+EI/WxrVnC8bs0x0WEJCFp0mB6D/46jtObbJa+ODg5eHr7GugNWZQOqDxW0UyryFwBNHL5i"
-    "TwDqhlk8X1Rm+q4Oxw3umzouurSfuMHyiLPhEBAz12HIH3efr8ljB1GYJq6+5wcC7ooF/tQ4t27RRkcc5b859UHtFqfv"
-    "IzzobmskYGTGBhtGG9iER0lYP+Lg+MUt8nKNOefuCz9FoS9EG6Z7k5DdZ4+KJAODkOtHIHSsZkGVH8qlH80ejAW/1w5s"
-    "5QEYdlItLuJFFDd+Rcd1HnC1GVNiq5h0Fhnx4Fi0LrnGAdcZ4MImNK1nDKYW26n9Ok5Zw1w5lqP3J2+PDgO/AMtN9dSK"
-    "Qix5xZJLqSN0Sa4yC02kUk0WV03JVmDzzdEeGgYaR9zqYOs05SoyhLgNk6N51RacV5WCLUEHxwW/uxXQmTJb7IlYoRE5"
-    "tBgSXplMM1CMouoMqeUC5kOldR9PWihrtUle9CkXmuESJzd+V4kMH/4IiJj6ryItVXpli33jPJ3leiCLSjFk18FnMtnl"
-    "oi9goYNyrjDwSZ9lxtZkueljTEWIeNj8XSbi8SAvhudKxdVOxuJrTdUqHmiTIt/sFFE4/AHXevihJvuZJrRT1vgUc/Fu"
-    "NT+CCAe2tjAbKgeKc6FqRrBlx3PJEicubA1K9U0C58328y9n4YXP9FN8tiYTjTD8MVGSps9neABQRf4/fH4H7n/ODTtd"
-    "egwXAhdJBvDHCkEht7iLLVI8SM09XGjHzT/F5hcm3GexSoDGLX//DJteDM6YjXuHWVbOu0R4Xn61TPBSwZJr6DtsyI+U"
-    "iMDVQx7b/pOdXCU4UsHm7xW42AafPiHO84CDmL9D+IHNWDBny8gkDT6Uz6sff3glTl8fn/TBotXVkQEIvs/prnqLUzkR"
-    "HzQ5bIowxCmWHj4G24Ld3XZuub6lIkbB/Z3QTPmA0S303rrNtYkBPxyCTu+yDQ8G4GjVuKLbOIyndptUH3/l24xEvqun"
-    "76MUdLb+5wa3bub21O33E7zLjvqwe+bot116ru8j4HcDr7NCElwKmG/UjlQV4iFwvwl+ElwBYW9c/x861cUB"
+    "eJztXY1y2ziSfhWc96pi10my42SyN7InVbnEO/FtbOdiz01tWSoREiGLY4pUCMqOduKte5p7sHuS6x+ABP9s2XJqkqym"
+    "ajcyf4DuRqP76wbQ/H1jFE9noUqDONrobvze27hI4vlM9za65+e9jd5GC/9J1DROFfzR2ziSkbxQgq/oTm+j34IHRmEc"
+    "8f3X+EtIeGAW6yCNk4V9RqcynWt66HQSX4t0osR1nFwG0YVIE6WeaMGP4At9eiXrF4mQvk8vv/J9ah9v2bZnydz0/0YB"
+    "M4oaHyYyGk2Uzp4WUSyAvAuViIk03fThHRDBVEa+Zdoyc95v7UDPcKXd9tUsnWBnvY3Iskp9492P9Ge7/XEeqNT8jmL7"
+    "Z78VzcMQuZYLoCCdIMPDeUo0ykhfq6STNfXWvI7ia0/iqSr1+etEJSoXbgDchcEVyYFbME+OZagViaZwoV8cCYfDr5CH"
+    "NJmrgiIIVgGH6iTrihUF+/EXkZwGI7pzNrGqKtJYzLXKqWz7yaINapPzml3IuUU9vZ7IFBR1HvpiNJGgPS3zrxVE3uaV"
+    "aexKJcNYq5LcpjGwvQl8K2hwHCd0YavzlamRkc409pWZXGOVjib02myu+ccwtrOhXvEKo2Yn53rcvvDUYWuWxHGKloys"
+    "N1spmPITmSg/t+qOlfuaeCha/fK8/55UB/672WhthOFUs99N4zgkDwS/gRtoqdvbmKhwRh34So+SYIZumm68iUfzqYrA"
+    "kMMVge+2kDYxkmEoh6HqiAM5mgiPWj3vd7BFTwSaRkzP5Ei1tZrJRKYKeGT/J2YynYh4DM/Ag7MkvkjktCMOo6v4El06"
+    "tiWkFt5skU6gVxzCyyDtzBZiH9t/Kdrt3zTceLJ/JcO5evnEE9cBNOmZvz1o5D9PT45FPPxNjVIxlWBYyP2jvLF5wABe"
+    "EM3m6Sk47qn09kSQGgXTAoEFva6iKxXGMwVXADL48TxtCe/3Xq+3EV/i/3cFuo6WwN++TCVf63Q6N14LxhaGSXh43WMK"
+    "QAE9aCPvVWwiYtDzMGXKQBooWxlZwuECD8gQpIcSoc75FaczFHaCE8THN0yXQapVON7qiFdiLINwnqiMwSIPZEmZCZUk"
+    "ccJX6RHATD7+y3enSmvAZPkFkCmRcXNjBkAC/VH77yqJhfoEEh2Bcd8THj5jsAC1jf8vR6hRg0TB1EeLAZc8VBAQEo9l"
+    "pD6l530QJGqS1ZwwiOABmG8wmQQ+0anTEm3Ea2WnhYJps7CttFA2gnjVJLSMVo3SQuRmRIXiHIH52ZyqVHZgsKMRKvJe"
+    "Xac8suLDwV88UPAL6HQoR5dE/RgmqkiB2q1actvtIaqHh0xpUJVoQdNLd1kL3xHPPGaBMxyGm/wCKTSNh2c0NohapM2Z"
+    "IqP8hIIZ26HZ7kwBGBc0DosZGwRWQHbGCbyZpGA/8ZmbG7jkavHyL960XJOTQ/myzamF9g+jFvQuGZUe1mkCtqC251/Z"
+    "PgiiDTpFXn2d3qcBnIjQAqoCjK55aCxxwuIDtlGG+YVmYTIpCBlKr+zg48Y9Fh4fghlTMqol41b3WWieJv8NecBZPGAv"
+    "ej9m6xxsiel/bNNDaCioJzPlCTvQ+KBvBd8bYNMyfO8OYUZgVeca3iCbXKMc2IiMQCzky4x6JEr6J1G4eIumLHsXOIVf"
+    "YKGulLnBRhInoJrOwOdHqfNGSbOdALQyMHcFpA9Vc3Sp5meQqqluGMUbVzAySeSilsx3wTSgiQCkghOjxsvDet7/7jTz"
+    "+1HBAp6tyqeU2nio0s2TcPkxyfEy6PsvH94ZS2jh9f2byWF3aVBhwC+CyBjaZDEg4L28hi4LzOu1NcPnjbZ9GkTBdD5F"
+    "294wQRrR/HfsGVAwlArAPlRE8rkrJ1BPSt46P1njdEhxvxqnYyf2o0z5PENZCeXuk7F8qElYT+f1dP6q3Gnz5DKtVuYW"
+    "01ecXExqrXA+QH81oR7mNyCQN3EkhffXkqLJFsw6DBAFXJIiDaaqS68magxijkYKo05Q+F6Uj+YTjAuTS2iJgvxIFAPS"
+    "Dry70qQd33fGWlIlxceGSxSXFpseCYFF1qWAeMs4+3g81hX9vm0yFSZHiKh0qZefFl5+uoP/1bgB4vthbmA1sd4tC+JX"
+    "RRd3RInVockUEFSGG2ihvoC5S+QoVYk2Q4GP3EJdlN2W0eIE+ThvoNO9jBlJuNZvoI1Z5syfovQNTYQ9ge8JOU5ppigR"
+    "So2hc9OIOcJzpJTxlFHf/3JwG0mYqejXOAn9otmgbCsnoDjfOgoDPVMjEsJO5xnTlzttygLRRXA12kprp/O0s8NoZ55c"
+    "KGXzZHrA6SN66OVPzzo/NtgkarYrYrpmk0pm+VFQkr4lLoDZSAzVGP2Tm2UDF8WDgRmMHlqiV+J1GICJo0Vb0CzTLpqy"
+    "Mxj8hBJWaASf4LXkYiYTjTjfgx8gOf2T1xW+GoW4OCBiMhyYeoOWZRhIeAeEhBli0FTPtP2TZxXFZIiRLDSqTERLpPIS"
+    "yV9QPgvvYFbP8sjW0JptUvN0QbLJlGQWzEit7CXUloswHspwABxUUuScc2Y9qzGTjp46LqcwKsZKUnrzlhzzns2lUjJb"
+    "bALbbYINlNDb4oQo2XkSYiHTfakWIEWQCabcwUcYo2zmqcOL49D0JE7YfbfjRvZyRJ5LgSfZcryb7CiwMZXgASl9DyyR"
+    "p9w0prrLOdImYtvjIFRFAjExsaz0r5PAoF8zDghqeDEDkCeLnh3xcJGCG2P/HUwlokU594MYCVbTofJ9kDHMxXiegCJv"
+    "SlJeUHYyaLFJUL9/dfa2vdvCBD3nm4nVrCcYRgV0Un9W/YpM+2o4vyiy6yLBJTjWlGwCs69wZhJHaLcTmHMm+13tFeFI"
+    "bBTDMevAdbJstyOILVRYMCjWtAfGEmk1itEQgew806PHJNWM/lR+ctW11hMuQ1YBHnNyy9KTe8dWCcVpeQWDjbPPcxP8"
+    "mztdCpkQkewJUBGwceJCcQ9mgcloNT9Uw5eeBWHY9oNkBZ3mdHMFd7qgDHgkJmoIMHhmBRWbgYFgpo2bE75ZMCS7hVbO"
+    "6MATvQXaB0Ye0DKQCMg1MmCjSNQ4UKG/ipUl48mstYRlEqduu42LoF3BNMcAAdi7yCRFKE7a4McpuiEegzJp6tMslMFK"
+    "LoD7vjbLdcaNgq6wqR9BX2KcxNOlJEWLRg/XHVxBa1hr+j3wW85iGbqaG6brL4fvDmhkrS+qX10Sm3YemGVIEnfNHPgt"
+    "HuqVZjWNtpFFV6DBI54Q5LVpiIk7Wi6UKSMP627E862l6ZS6bfavKX+lCVOkl30SScyCgwlgmoBWfpGHxfIUhmF83XZg"
+    "7COSidJzWs6BJNC1PIHE4CPgJ+zv4xzIwR0Jx6+ODoquRoOnM8kW3KCwtWemWxQPYx/1ASEvPqZAt73SMrRnYliGlFEN"
+    "cFooXUZNi5VEbbhaMGxwWHlil63h1jY4G8tzlyYdZRSI2XGQ6JTXjnHYYsKFtLi0GSmFWKUiAO7TqH82mjTo4JihwSlF"
+    "TIPhYia1RjhcM6BoTR/LeVgSKCoQR6/fk0bpbURWOKODMfC+tKpNR7PVgJNKrlSFsIwqEcOwkAVcXvuJ1zYJdzVQZ2Ym"
+    "sGg9mfG+6HO5/XnCu3WWpS0LPB9lLE1r+caKZckAncXswcpEgAK9QkAmTrFBsXn618N37zpTf2sJkjCaydy86/TFPvvq"
+    "lxinyczaaLnQZnohxi+78c1xKC9a6CBbZmxaYraAeJaCNXCjxhUxaZSlBuqGYLr2xDzyVWJ3OtFuKmw2CYDpLAEILUEI"
+    "j3jbzRUwHOWoF8DzIIuCn2MeDOXLecNsNTByQDFaB5LeJuh7y/qAFgMoooVcFBIEbAVJHBHaY7NpX96yiwlgpSJB3ToY"
+    "G1EN7lFC+J/bupxS01mO+8VxS+wQCMfNfVtmV06Xd+qwDzEpBN7PM5UzkhESOQ18P1S802oUJz6EyArvwqMQLGtwD8VU"
+    "qmmGHACjaF4qHbfoZzEKwA6sWbC3vK3G7T+clNBgztLg77n8j2If4iXQjzSBZtL4UkVEPulDNh4IB8Cz7X8OpgOdAmj9"
+    "/LIlzg+PT8/6LbG/f/q305cvKdwEZUJrr+YQ+gEzyqeoNkhw1Wd0qYC5ocKNViC++BJwQ3CpCgGQjrOoFPclLBiJoC+1"
+    "O8wi9Eu0UQ9IZabmQPxcpyahcobvDlV6rUBV9rN7A5STGeSX1Nj+dsNNxOKoImY3IFLAU0oKE3e7O+ZME11cQKKdfPw2"
+    "DxlTO44RIBGwJhgTs4ztHh2ISBNFkwbmg+C/yvDcsD0DaJHQy4g0bZp7n9/pIiB5yW0agJ6DdXGO+LlvhvIuwE2a52xJ"
+    "rMLsFrts1OWA3jNpIVBzIHSzCFu7KBUY2AUAhijQE9B8pGNQQsnQCOaOwhBUcpMBujiGZyU9w1LntTOIK0GLeO2J0IfE"
+    "XVMtN49LzJkEY8BzyUk38m2baURcnkNMSqMQacbhVfAt0ES2/OnuD2yScDRwp6PyTYobBDaYwcwNPnFS9OD9yV8Pz2ho"
+    "3JMYq21KU+Mx2HJtsrlGntyHTCBGgvllEo8aBGUSWHX5RdoIdTc4zvPVd+xcc9umPWz3Ad6FDWu13ZX3uVXTV7O0FJ3e"
+    "Gdplqz08eO6oDd4cvD97W+0m30deCxoclP7x7n6bcMVdq6xlWv/rl8ODM9cjZ7vinYx/mRNnG3vDSDnMvF1m6LLV2MYB"
+    "bFjSLfOD/w7enhwd3MkTHQGgBOdAO6tl/5r90duYpOlMd7e3EUuY7EwnTi62/QQswfbuzu5O++nutpObAoWuLkDdsuwW"
+    "X/K/4FB1tleiZXZoP3SZGUFCr37lr7hcVrO7rm5D3i302329zYtzaO6ablfXzLL2+jc1d1FamXD6xeW8ewg5Wyq1mx8b"
+    "iec95ktLg7agN7dm96Q3PzHh5bmm2+CzkwWCm9IzmRXh7bopOJamMayRKlPt0tf/LtTEDF7/pp8NpeYHyvv5MwA0YJ9M"
+    "F/jngFz+wB6QsWsS+R/JfGbzbNNAo98cgDtREBBFI5NsUckUfGuWjXNWLeZG3hTJSQQ/ZtIbn+s6eeMUrOslN0mcGRtH"
+    "uJLD7ji5pOMseR8D07xp1RhB0f7ITlhAq8I6Xnszv9N+K7Z1csWEEmx7PIu53hf/LW6Xesi++EfdeP5oUNZsRq/CmPP+"
+    "3bjlvG73SMOG9DUaXKPBNRpco8E1GlyjwYeiQauiD8N9fxB6Wx/3+tL701c8T+ViqXwH6UPAFJ1VacAAd+cFa09dlaFG"
+    "VgbhDpyxROouP65xKzGFwx5VgHF0cnYHuhCW6kre0Sm9sPw64p2Y7x6nSCqZyw9/G3z45fiB/GQHUFx+RvE8qmzevFou"
+    "sXrfEypldv774MN/nJw+dHjWCP2rQujljRN0Au9uY1NHPR+2ay19eK9M9NHJm4N1zPDtgsF1zNCEi9Yxw/cWMziQyUJC"
+    "W6CJMZIDgqy1+rR6atlgp/aVaCeCu0BIKtwu/ph4ZF0JYH10+LFCs9bXVwngC5+0d4PFCEzgagHjOqJbR3TriO6fNaJb"
+    "x0/fKDBex09N4GUdP33H8ZNBUW5o5MKh8oG2b2WBZh3MrIOZB6wzOVpW7vy9OWFFp5T5jPWe8Mzx5tdHb/7vf/4XTy+C"
+    "QbjG4y2oRs7x60fe4ZOZqipQatjj0whMuEpOPg3NQfKOr67MpNu+2uk863DdiZtmo2Jb7X+rtZsebXRslZwllgwrpTby"
+    "wjoP2LdfOSLKFZse1Jip2vRt4NnlXMK6HNQfXg5qHUWso4h1FFGOIuodquM4d57uPnv+w4s///uPcjjyqWzeTS3czio9"
+    "ld8Q1reIHWEcg2AT37RosZpNbcTY/0SVC/k4exYi5rOwFPLhOcrBiHPuT0tzqSkj9yoSELh9AqSGh6btFyaCSAc+yhai"
+    "Cj9UyR6h5SQ1h3IlgPMLuwUpo8XEiyVCdpclBAAcEEAH7aUw0SrWoOMyRFjLzpzfNdV+NIx3on4jwveyqCGRUYWwuoja"
+    "JfH5kiSeOfVJsCQHCsJXo4DqJCCBgDWpK67lsSe0Yn943q/Q1BCOu2S9+HFp0UHgfIlwNq1QaE5W43lpPAzsM1H4HBri"
+    "Cllu/F9Qp92HCAkGA0jTqcgKknGBBAThVF3MHvJ1SajkOop0/LCsUFIAStg3RU945pkqatkj3Nz+Hh26poPYpgREQDV8"
+    "sIjDokJZbdKlSN2Le0jJzC2UUqtQOMIPfDzQEfm6lUXBxAETwJCq64Q2XAFSTjAMojDHjxWP+xhrEAGLtuhMqxwQjSiL"
+    "gI8OFdUxSlW0R6tcwASfB8c5fyGD6rwqp5gKoni2s6QoDvNWxObrNAnbr8W2OD38+fD4bGsPhm/A33UxlSl17RQvpbEK"
+    "lDx/tuygZI2ITej/7ODD0W0EcIlQLE6y0YUgqd2L0P10hZPG70VOH3jnESt6il+o7iDWhaMCKXx4XqRSX5q5b5d8Nkd8"
+    "op+xYEvku2Cz35S+2+ISUfCGOaxPdUJoIlMRs3Ktyw4yiIUJZBoMA4xqmUUucSre8xdynnV+/Df7qR/7tRx8ESE8wtxu"
+    "LxK22gy+b2qm9iIS6f6/tNviZxUp/vTUcCE4dchVJMwU0p3ZYg+UnvRY+SicdvtlL+pFf7Jd4h+PWU41+nLFVL9cLVUU"
+    "yJ/Ea6xQAo4K/2yLDzzitd/p8kwVO2hkHIdUjAKrXV5zyU0UFCdcwCoBX7jfHFQIn7alcYzbQVuUiREzhjhCv5pyO5xq"
+    "Me6J6DAEeC2qA4JmqmMprfns0uuTo6NXx2+wZIpRWY9K23ntmOqTekATZx6wJwC5ozRcVJWZPgnGcZT9HJhNDJivc2Fl"
+    "1/loBBEEl5DJHrdf3spiKZGbJi4c6gZG9ooJhKhxbt2gr444yX6zkaZ288IhAdboMOVdMKhmBwajDWzCoySsn3Fw3Lo8"
+    "WaXZjHP7cbK8RiGiL929Tcj2i215fohB2c0TEDoW4qGiNcWqtXoPxoLfa3umaAoMO6kW1x8kihs/AGY797hQli6wlU86"
+    "gxR5cEz0Irk8C5dI4ZpMNK3nDC6r7dR+2KuoYbaS1Mn7s8OTY8+tHXVbKci8hlRWbOlKJgG6JFtUiiZSoZyULQRnike6"
+    "5mgPDQONI+6yMSXmMhUZQRyLee2s4BTOq1KtKa+D44KfDPToOKmpU0es0IgcG0wNr0xnKShGXjCL1LKCgVFp7XffKhX5"
+    "NsmLPucaWVyd6dZPwpHhwx8eEVP/QbelqkZtsW9cxPNMD2Re5IrsOvhMJrtYrwostFdM83ou6fNUm3JSt31HLg+Zj5s/"
+    "KUc8HmV1PG2Vy9rJmH9orlyACG1S4JqdPCsBf8C1Hn5jznxhDu2UMT75XLxfuSIvwIGtrSmJyoHirBT88bbMeC5ZncmG"
+    "8V6hNJNnvdlB9tE/vPCZforPxmSiEYY/pkrS9PkMDwCqyP6Hz+/A/c+ZYadLT+GCZyNrD/5YIUjmFnexRYqPqbnHC3W5"
+    "+efYfGXCfRarBKzc8osfselqsMpsPDjsNHLeJcKzytFFgpcKHm1DP2BDbuRIBK4eAtr2X2D75fjPUvzNBXKGq2c7maJz"
+    "/IUMPSgcMw0+f0bjmYVRJKB7BFXYjIGopq5X1IAMuADH6YfX4vzN6Vkf7HRdYS8ILA44qVlvR0slPrwmGEJxkzjHWvCn"
+    "YDGxu7sKMdS3lEdeuGEamimeOLyD3jv3jTcx4AZ50Ol99rXCAJysGi11G4fx3Ow77OOvbN+eyLbJ9V3shRDC/f7r1u3c"
+    "ntsNtIK3rVIfZhMq/TZ7Ier78Phdz+kslwTXZucbtSNVBq4YjtwGqgmEgbA3bv4fnWe30w=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1037,7 +1039,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1334,6 +1348,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1407,6 +1427,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1851,7 +1877,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1878,10 +1923,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1909,6 +1966,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11471,7 +11529,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11520,11 +11579,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

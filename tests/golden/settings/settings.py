@@ -875,90 +875,92 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYlu20iWv1LrGSAyVpLP9HZkr4Egcac9Ex+IvegdWIJJiSWZbYrUsCg7msTAfs1+2H7JvqOKLF4ybTkdZMYDTLdF"
-    "FqveVe+q96q/rI2i6SyQiR+Fa721L/21SRzNZ6q/1ru87K/119r4r1EUhnKUwK/+2rm7EHfXMpbCT8RdNA88oV/viTBK"
-    "rv1wInyFzxJ3lEiv218btGEOdzYLFjTDW/xLJNdSKJkkMF7tCVfdKDH2Y5W0RRQLlUQzhcuEMOcw8hZi5IbCDdWdjM2E"
-    "sZxGiaQZL2Au/ilkSCsO8kMQCXUd3TEG8IeIwvST4UKE7lSaecdRPJGM6y/0p3DNyNZMRkAs+DhYrPMygzaSZzp1Q88Q"
-    "LaPW5aC9CWvDs07nOlIJrtBfC2HtFGwl41sZv1IC31tw4DczGtXpzKK46tOLd2fCvOI1kuhGhhUj354difQdD51GnjQI"
-    "u4rRVe5Y8te/AoVGbizH8wA+FEMLqE4sk9iXqrAMfhGNE2AYjMchC9GS4a34dHjx6ejwfN2aAPAdRkpq5MIoezBoh/Mg"
-    "QKDd4EZMIxCyVijhtRjH0ZREBub04yicyjCx50zcSRFvd6IQFgUSsQcQzaSbCOAtTWuj44LsF759C+uB8MKeANSTOwlY"
-    "bYL0eWKLmA58zYm0zeYFUsYgtmAyaaRY7u/85DqaJyjxIPq5+bSUaUG1Z0W5qOArfwDCY+SmOFUqyw9MZj7Fh3EUJSjJ"
-    "tPvp1f1aey0IpooVRBJFAYk6/M1T9fpr1zJgafWkGsX+DGlHL95HozkyyyVq4rdtVBMgXUHgDgPZFYfu6Fo4NOvloIsz"
-    "OqhASD/M3JHsKDlzgUsSFQ1tNDFzk2uQNhgDA2dxNIndaVcchbcg47BbcS6gr3BmC6B1mKqZ7mwh9nGBA9Hp/K7gzav9"
-    "WzeYy4NXDvFFOPq3A7P85fz0RETD32Eri6mbjEizJdcgRTg/EN3xw9k8OR9dy6nr7KE6ZAWlSLnQ5yCtMohmqDFAp3nA"
-    "97ZwvvT7/bXoBv/ZE0k8l22Bf3tu4vKzbrd777RB/cGmEA4+dxgCCYvCHNmqooW6Sc2DhCEDciBxQVdqwOEBc2QI5EOS"
-    "0OL8ibUYUhs2G9IWvtBL+omSwXi9K2A7uH4wpwGMYB6HsRsojYSM4yjmpzQEZNzDf/PbqVTKncjsAdCUwLi/1wxwAf6w"
-    "8w8ZR0J+BoqOQE3tCQfHKJChueK58Z+8Qa9i+fe5H0taxUEJASIxL0P5ObkcACFRlIzoBH4oSS/Ec7AtMKJbKSZK09cQ"
-    "TwlUQwszTRuJIwhZRVRLgVVIriACUWFakS2E7d6aysTtArfDEYryXuWqzFvQmb84IOMTWHXojm4IftDEoIoB3vVqgDud"
-    "IUqIg3gpkJZwQVtM9VgQPxLazDbf4ojGJ3tAMk0scbTQ+mGbBDqVZSShkLBru7TjrV0ArEEFsZixUmAZpEGwSWcyTshu"
-    "9L7c38MjW5Cbf3jfttWO7ZgUNc8THJWnYQNiTLY9N1qBkQwnlYDVmn0aO3Zxa+K4IAIO8tRILzb1uUVg98iJjGtXyTwE"
-    "GDD1Q386n8LLLfzlfta/fnr9eud1bumfN3/exBW1y4BLgjydjrXSL+FIPEmforWDZ4MamCxfBNdgPwSXkCGBU+2QNKFr"
-    "ldNSIClPiOumXkxjgjbwcHJU3sytvYOLpo5ObtEhmBPphtVcbOoI5RYjhUwcRLcIF/MTOS0im7HPeujGsbuoAWW5Q5WD"
-    "4HJARGbfqpcXj+mwhsJL3a48bbubORne6uapvdl9TTrG9Twf53ODM3vLpvQp66BlX1SA/BspGEcrFievZ9oEPHhz3cdq"
-    "jYf2e37nVH7+gIA3EEctQOppEkTkn4OkholPJm/ZMssE5Z6x0VaeFARTLqVRSgwbbRu/FJEyTNnipGb8JODV3zELic/t"
-    "CitA6IVgR8ix1YSJpeudQmz4K7o1az3y7Uhm4C+Y61bqF0aafE9OZ+Cnh4n1RcHEZXFzabusHEc/1d4tSnK1TIfVxD0V"
-    "GutZt6ym/pM4Z233FViXj+cqPJTaRMRTGaOXfoQjUgwhCwYziv2JH+pN+HjWNIFZByM1mqW8+c34wR+2BRmvShJ+guUq"
-    "nHQMTtONxqHZnUuBANgEcu2Fi3mlxJ/KHn0KbgtYknAk0ScFivdDfMoTvEKHPr6BmShAC0U+lujCtyvIDHz9WJExoLoU"
-    "2mgskVxKtBwiApOsR6EMuickHuOxkstc2DrfiZzRwJ/6zT7eyn28tYn/q5SjMSv9byXWdWR9mBaErwwnyfUj/NMLWwBB"
-    "ZHiCNsrL6NpFxwoid80KHLIEujB9Xen3W3A+wvFnlDltIyn0po0AwRgC7YJnHdObALz/bs3OHxPmhngWlVKcUui/oXpA"
-    "EGYy/C2KA88ef39PqTLOHXCybBT4aiZHRITN7g7DZ/SKMdvGWVGGXDCyu0lPh/N4IqVJcqgrjvxp0MF/7nTfVNsVPW8P"
-    "gwRx68YKtQ44pWN/As5BINtitgB5RdntJtE0wNdKjsB3aothNA89TmoUMiysY4wyJOFJFrRgSvqZPyNmmUfIg0kQDd3g"
-    "yo0npawhZ+HyDpalfCzu1/nfWvdQwmdJ1m3PZJcovSda4Bp1KHah/MY6p4hIe2KSLJ/7u5EL6aFtxiwkaF6t6rT0W7hY"
-    "ZgJMfswGtBPVopcFvBkVWHSb4a6zRYDG1AXGUUITUCL709IKsMc5ozpgOygNeQAxt9qU+ncxRAUiM1QCoyHO72KgSKRn"
-    "8zZcJGAc2Cr6U9j2IHJzz48QYAl+vucBjUHAo3kMdqXlCtg3qMRITUQ6ZXf29uLXznYbU5acgCNU05WAjRLgpPWM+OWR"
-    "9uRwPsmjazuuDTBGX04koEwlGn3CCLVhDMZDpwPLq6KRj7RgVIXBDZYFr30kg1wi0yhMX2f7YP9GuHGBdo5e0WGQKrgP"
-    "kbMtrpX2pQlY88TmPnAigyezOe2Cb6TcW2A27j7HTni2NnsgOYLsPAQyE9C5SuDxG/GTU+5aqnlQBV5q5gdBx/PjFWSa"
-    "IvqyN2e7OoAjIVEBgPYSVhCxGSgIRlobD+HpMxTSW6jltAy8UusgfSpBHxRABH8wzPJxFlBjXwbeKlqWlCej1hYGSdy6"
-    "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
-    "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
-    "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
-    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViK1xmrB"
-    "bouFyitzjgivNsDYGZx7tOkoT5Bl8PgoL583w2MAib5SiQC8phb/lJvEdNJq6CQiWYaLmasUuuMVDEVt/lzGy4CADnUo"
-    "jt+dkUSpDfTscEf7Y8C9sahNR7PVHDc8cCsBlkIlIjxcQQ3YXPoJ10qT8bSdCSgaS6qtP9p8nn8ecwFFU9jSaPJZeKln"
-    "y066m4IBMos5gZWBAAF6iw6hOMcJRev8r0cfP3an3noDkDCaSt0M2+kQ+2ypDzBOdFNto9yFSg+Oy25Eaxy4kzYayLbm"
-    "jRVNo3nXpohBu6OqjATUkwtOLUTWMja1J5S4x2ljH5BO03ow060M0d+3EwDsDnPUDc77VRqF72J2C+nL2cA05x5aTjlq"
-    "B6JeC+S9bWxAmx04goVMVOFUUatN8/E6VTVwNjMUtKzl46NXhVUjGH5kui6DVC+WxR3ipC02KQjAIqR1XSbR49IJtiEQ"
-    "OKCu4FzE1J0RjRDIqe95geTal1EUexCiS3wLQyFYV2Ae8glSPQ0ZAPbiParpG/MBXT4KwQWMWjCvnPXacoyuPqgO/cT/"
-    "R0b/48iDeA1rC+Io4PNuAp/kIeUHugNg2fa/+tMrlYDT/PWgLS6PTs4vBm2xv3/+t/ODAwp3QZhQ28s5hJ6AjPQoqvZj"
-    "MQT630hAbiix9AXIF92A3+DfyFwApqI0KgbiooDj0mhLTc0Pny67DCojNQfg5yrRCZ0L/NYcy+6n766QTprJBzTZ/kbN"
-    "S4wFUER0gRb5yrSlXKHjfruGSU/RE3NFFRwuf80s02fhETpI5NiTGxMxjX3DFMpoKd4POr9VDA802jNwLWL6GD1Nk7ze"
-    "52966JAc8JzaQc+cdXGJ/vNAs/Ihh5skzyoSK7vZbTbZKMs+fafTUiDmAGgr77b2kCrA2AU4DKGvrtf3CI6rgpcMk2Du"
-    "KghAJFvsoIsTGOvSGKY6SEuIEq5Airg2hrwPF/Yj5mqy7CwhN5TjiAtrECP9K3vNw31KQ2UuJqVxCDRt8Er+LcBEunxr"
-    "+zWrJOQG1p5R8vGecma3VzPYuf5nznQeXlwcnXw4J94YS4w6EsMrxcm17kZaJ4W5ThpqPUtzb3/+7/cfrt6dnvxy9OHq"
-    "19Pjw3TIBk+cff3gyHTOS5T0rnk9MAosBGlD5yefheXEHzGakENDIw4oh3tgZ2/hV/5DeJCed9y38/XI37ZaSo7HMEKl"
-    "sS9JHjPDjSGaBE2kU8QKJtCpxupMcHqm3ziSqKyUqjl8qKu3AuLmBAn4eX5R4eqZOoPKmNaKG2YPg4vVVTVQ5uq1SqCd"
-    "nX66eLiSq5R95Fqrp4dohaKtKsguTv96eGLp3L4+Ri368KZI4wks5sqt9gNlYg1LwkoIHJ++Pyxz3a4laZ7MSCu+auB5"
-    "uIbMgKefFs9GK3z9rMylsZudq7yoYnvTyrOSwLmTKiZfDh6G5bLy7PDhurOyQL79UMFOrvN5TBbeqiergOyherUSWJ/e"
-    "XhydFtlZLmWjkIXPNK6Udez85/RHf+06SWaqt7GBpkYnZLtRPNnwYjC+G9ub25udre0NKx0N1rd8krvk/Dq64X+DxlfZ"
-    "htZl6i+lcvlN9lIq90CpHAZk/eraiQqgUfZSURvkqwweIbJpBYduHajnCLctNK7toK6G+tlMm0P9iGuuGlgmkAuMzpYJ"
-    "ggck9YMiVkuoylDb8A3yxR4VRcBVoryEMKadoB41dOvrXpdBTucb3NeLiWbe4H6QslK7/sUWkTSCu+KgQhdN8flt9iOe"
-    "z4zAT32FnuuVB2Yn9GQ4WuitM4awVB8byBi0ebpF7NPeuSYzZaBcDNq05tQecN4lt3xgPRo1un6Vbt/d3R3NOJ0aokCZ"
-    "CHkXxTfUMpUtfqVn0suZSMSoXcFrCms9wWsJXqeti8qezw699FO89FM8whd+6af4Yfop/tC6dTvzkBXpPS31sCjGeCsH"
-    "T/Ul76WY4G8Y4P3YHv+ySvsXx+/F8Xtx/MqOX6Yetf5Z2aWjGYWZ7fs4bt+tMegZG2+eMafNf9a4Ww8kPE3nTY3bV9G3"
-    "UzIteG71w9iWGoX6Yj1erMeL9ShaD+vuI1ZyT7Me38lKfMcuxUo7Yd34VFz8oRugCvYiBLFZNRppajS01/1PovV1luNF"
-    "57/o/H91na/VuK1X0Ee+Nk0c2Q+jA/4JFH8Fz7J7yh6h0i2Iirr8TNezUk8Kd9TsCUc3s7w7fv9///O/WCsOQnGHxYSY"
-    "m7OabZ45OEjFtazoa07KazU6dxpnLNNtQ11P3moGbdxiRylXJd3XexVm1sGP2v/+bNwxncYNTHCpsTJrTn58zUiptkN3"
-    "vT9pMt35/oM5Ai8t9c3Pfr5HS/2Le/binv1B7lm1lbKs0ebW9s7u65/+4+c37nDk0X0e95X+TtosX/xCGIUtNoXWtoL1"
-    "Zl0OdTVFVRvf/gtdqcIdOanvne3CgoONpeBXIz7P3irspdqDt1DMYRuA+4N9H+baUj9UEJUDba9BBAMZ03ErFjn4+r6H"
-    "4XxiKhlTWLRHXgBkuykg4BUBANQr5AodGwiQYu7kjuL0MgrdMK2A37H8nQDPSq5jNywBVhWq2CDuNgTxwmqxxK5CJIQn"
-    "Rz61eiGAob4BhA9m94SSbGQuByWY7CjHhuV1AZbswpWaEg6hZ9KteqayrLRgTbRlr/3Tm8a8glDpBp3SpEQS3Y2CPSbY"
-    "QOExFXAcav4SWHZIl5Pf7adwBbgPoCks09ETc1MZutJ0I4RpjLBBKEWteTiKHKklSgLuDq5NMRD2idAtCKbtheffo0YV"
-    "al7RbXM+9T1j49uiBFkxYs4BtrPZELCjbBbRepfEQeed2BDnRx+OTi7W9wDcK76MF0DmOzqq9lAhEs9BsrvTlFXpJKIF"
-    "618cfjpeBgBfDoQNjGs9cO07/RD1e0/YFwH1Q2sRfPWt7vIR/0U3peBNFtRSye02InHVjZb89GCxldXo4oFdW1jHa+vc"
-    "SY49I9zTQ+2EJLt0FULxSp4uooj9S27iD30MxxDJT/p6I3HGFxvvdN/8u7mjOW3UwS/R+URfstcPhelKxQn0hUn9kMi6"
-    "/2+djvggQ8m3hg8XghMkXOyjbQDemrwnvIi2twRz1QXoD/phP/xTuib++maXKeFKfxLvsEUQ3uHPjvjEtKy+u9zR91jA"
-    "jhtHAbWD4X03d3zpzsTX/c0IE8QqeG8EcAdHm+ZUrcRQo6UqBguOEPffTO8Phd9a2REgBgKnTa14GMx3DaxVN1G/Oz0+"
-    "fnvyHtsWtTw4dL2E04nojiIHoOJ4FNcCL22UBIuypNBF6RwImEvSTbio7yzHdeejEbjA3MaZDjf3kafBgMi2Pl8eZHv2"
-    "5on25Glynl27D11xmv7NuQyaN2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9settUirm5sj27pwTdBxC8ZVQ2F9lnaQN2"
-    "K+5fAdWxG5Y6R/NXV6k9YAZ/13F05yJwnqSLLwEhkOvvRTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrP"
-    "U33deV7ITEP36dnF0emJY7dwL7sRJmvlTnueYX/7qPXbuYY7u6vblCvoO2Rsl2EPEwPESqzC1Dc9pFIygljMlyrr+8bN"
-    "VWj5drrIGfyPKWB/RHyjr4sgVIgnJ9ovhE+mswRkI+tbJ8ks+XEot+ZC/NLFGC0yVLvcqs5N0kvvykf86Fp9h4Cpvui+"
-    "UfP2OhucRTRPBcHNes3J+wRDxGDn28adnqZamv9zbNDnidJd3Uvv18/ivpP6q/YJyeP0Ph1z20z1hswu4C92AqNi8m3d"
-    "k8XW8AOe9fHufX3zPiorrYGy/fi4vmHHR9ZWXu6C4oEELXXeOuuaow3bpE0w6uR6pB1j1Q7T/xwCPvhKf4qvWm+iJoYf"
-    "U+nSBvoKA8Bsp//H8Zvw/muq3enRFjxwTHzowI8VQj2ecRtnpCiPpnu+gI2n38XpS1vuq1gl7OKZX+PMOk4yMy6Pnvi7"
-    "n97gh+XIidF/cgyk+bNNCKdXz+URbRTJmIkIPzuMIQBXj0f0/DubqShxGIHTPymq0BPu7hDmaTRAyD8iNsBptDOoG7fD"
-    "Ovtruud64vEN2+AyH3JOrFqDNeoJceogo9gA4Fq5uvshMK06x1pgrAgFSVVX7gdkPmUvQ1/xx/SvXrfo+qBLu9QxIzMO"
-    "i6zd/z8jxsxw"
+    "eJztPYlu20iWv1LrGSAyVpLPZDuy10CQuNPeie0g9qJ3YAkmJZZktilSw6LsaBID8zXzYfsl+44qsnjJtOVMkKwHmI7F"
+    "o+pd9a56r/hlbRRNZ4FM/Chc66196a9N4mg+U/213sVFf62/1sZ/RlEYylECv/prZ+5C3F7JWAo/EbfRPPCEvr0nwii5"
+    "8sOJ8BVeS9xRIr1uf23QhjHc2SxY0Ahv8C+RXEmhZJLA82pPuOpaibEfq6QtolioJJopnCaEMYeRtxAjNxRuqG5lbAaM"
+    "5TRKJI14DmPxTyFDmnGQfwSRUFfRLWMAf4goTF8ZLkToTqUZdxzFE8m4/kp/Ctc82ZrJCIgFLweLdZ5m0EbyTKdu6Bmi"
+    "ZdS6GLQ3YW641ulcRSrBGfprIcydgq1kfCPjF0rgfQsOfGdGT3U6syiuevX87UdhbvEcSXQtw4on33w8Euk9fnQaedIg"
+    "7CpGV7ljyW//BhQaubEczwN4UQwtoDqxTGJfqsI0+EY0ToBh8Dw+shAtGd6IT4fnn44Oz9atAQDfYaSkRi6MsguDdjgP"
+    "AgTaDa7FNAIha4USbotxHE1JZGBMP47CqQwTe8zEnRTxdicKYVEgEXsA0Uy6iQDe0rA2Oi7IfuHdNzAfCC+sCUA9uZWA"
+    "1SZInye2iOnA15xI22xeIGUMYgsmk0aK5f7WT66ieYISD6KfG09LmRZUe1SUiwq+8gsgPEZuikOlsnzPYOZVvBhHUYKS"
+    "TKufbt2ttdeCYKpYQSRRFJCow988VK+/diUDllZPqlHsz5B2dONdNJojs1yiJr7bRjUB0hUE7jCQXXHojq6EQ6NeDLo4"
+    "ooMKhPTDzB3JjpIzF7gkUdHQQhMzN7kCaYNn4MFZHE1id9oVR+ENyDisVhwL6Cuc2QJoHaZqpjtbiH2c4EB0On8ouPNi"
+    "/8YN5vLghUN8EY7+7cAo/3V2eiKi4R+wlMXUTUak2ZIrkCIcH4ju+OFsnpyNruTUdfZQHbKCUqRc6HWQVhlEM9QYoNM8"
+    "4HtbOF/6/f5adI3/7Ykknsu2wL89N3H5WrfbvXPaoP5gUQgHrzsMgYRJYYxsVtFC3aTmQcKQATmQuKArNeBwgTkyBPIh"
+    "SWhyfsWaDKkNiw1pC2/oKf1EyWC83hWwHFw/mNMDjGAeh7EbKI2EjOMo5qv0CMi4h//y3alUyp3I7ALQlMC4u9MMcAH+"
+    "sPN3GUdCfgaKjkBN7QkHn1EgQ3PFY+N/eYFexvJvcz+WNIuDEgJEYl6G8nNyMQBCoigZ0Qn8UJJeiOdgW+CJbqWYKE1f"
+    "QzwlUA0tzDBtJI4gZBVRLQVWIbmCCESFaUW2EJZ7ayoTtwvcDkcoynuVszJvQWf+6oCMT2DWoTu6JvhBE4MqBnjXqwHu"
+    "dIYoIQ7ipUBawgUtMdVjQfxAaDPbfIsjGp/sAsk0scTRQuuHbRLoVJaRhELCqu3SirdWAbAGFcRixkqBZZAegkU6k3FC"
+    "dqP35e4OLtmC3PzFu7atdmzHpKh5HuGoPA4bEGOy7bmnFRjJcFIJWK3Zp2fHLi5NfC6IgIM8NNKLTX1uElg9ciLj2lky"
+    "DwEemPqhP51P4eYW/nI/61+vXr7ceZmb+pfNXzZxRu0y4JQgT6djrfRLOBJP0qto7eDaoAYmyxfBOdgPwSlkSOBUOyRN"
+    "6FrltBRIygPivKkX05igDTycHJU3c3Pv4KSpo5ObdAjmRLphNRebOkK5yUghEwfRLcLJ/EROi8hm7LMuunHsLmpAWe5Q"
+    "5SC4GBCR2bfq5cVjOqyh8FK3K0/b7mZOhre6eWpvdl+SjnE9z8fx3OCjvWRT+pR10LI3KkD+nRSMoxWLk9czbQIevLnu"
+    "Q7XGfes9v3IqX79HwBuIoxYg9TgJIvLPQVLDxCeTt2yaZYJyx9hoK08KgimX0iglho22jV+KSBmmbHJSM34S8OxvmYXE"
+    "53aFFSD0QrAj5NhqwsTS9U4hNvwN3Zq1Hvl2JDPwF4x1I/UNI02+J6cz8NPDxHqjYOKyuLm0XFaOox9r7xYluVqmw2ri"
+    "ngqN9aRLVlP/UZyzlvsKrMvHcxUeSm0i4rGM0VM/wBEphpAFgxnF/sQP9SJ8OGuawKyDkRrNUl785vnBv2wJMl6VJPwE"
+    "01U46RicpguNQ7NblwIBsAnk2gsX80qJP5U9ehXcFrAk4UiiTwoU74d4lQd4gQ59fA0jUYAWinws0YV3V5AZePuhImNA"
+    "dSm00VgiuZRoOUQEJlmPQhl0T0g8xmMll7mwdb4TOaOBP/WbvbyVe3lrE/9XKUdjVvrfSqzryHo/LQhfGU6Sqwf4p+e2"
+    "AILI8ABtlJfRlYuOFUTumhX4yBLowvR2pd9vwfkAx59R5rSNpNCbFgIEYwi0C551THcC8P67NSt/TJgb4llUSnFKof+G"
+    "6gFBmMnw9ygOPPv5uztKlXHugJNlo8BXMzkiImx2dxg+o1eM2TbOijLkgie7m3R1OI8nUpokh7rkyJ8eOvjPne7rarui"
+    "x+1hkCBu3Fih1gGndOxPwDkIZFvMFiCvKLvdJJoGeFvJEfhObTGM5qHHSY1ChoV1jFGGJDzJgiZMST/zZ8Qscwl5MAmi"
+    "oRtcuvGklDXkLFzewbKUj8X9Ov9b6x5K+CzJuu2Z7BKl90QLXKMOxS6U31jnFBFpT0yS5XN/13IhPbTNmIUEzatVnZZ+"
+    "CxfLTIDJj9mAdqJa9LKAN6MCi24z3HW2CNCYusA4SmgCSmR/WloB9jhnVAdsB6UhDyDmVptS/zaGqEBkhkpgNMT5XQwU"
+    "ifRs3oaLBIwDW0V/CsseRG7u+RECLMHP9zygMQh4NI/BrrRcAesGlRipiUin7D6+Of+ts93GlCUn4AjVdCZgowQ4aT4j"
+    "fnmkPTmcT/Lo2o5rA4zRlxMJKFOJRp8wQm0Yg/HQ6cDyrGjkIy0YVWFwg2nBax/JIJfINArT19k+WL8RLlygnaNndBik"
+    "Cu5D5GyLa6V9aQLWPLG5D5zI4MlsTrvgGyn3BpiNq8+xE56tzR5IjiA7D4HMBHSuErj9RvzklLuWan6oAi8184Og4/nx"
+    "CjJNEX3Zm7NdHcCRkKgAQHsJK4jYDBQEI62Nh/D0HgrpLdRyWgZeqHWQPpWgDwoggj8YZvk4C6ixLwNvFS1LypNRawuD"
+    "JC7dTgf3hXqCYcZtUQIcNGWCDi5JgxcluHfDPCiCJj/PAtdfyQTw3Ld6A0NEdAdkhVX9CObipFkTSrGNfLzwxDQB/eb5"
+    "lUnYASHOT48/INHIuLDiLc5POfwVpp+Hdan/L77XtnYv0NTdMWy/Hn04JMkytrA62S9aZh3qjSHeBS/j8Ec0VCtpFZI2"
+    "TYseps8YJ6Rth0SMsKMNHBeFDg2GUQy7643hdFVH1z5Ib6UFm4eXbSJRzDgnmH7xaS8OcVg0hzAIotuO5Zw+IZhIPWtk"
+    "IxpoZ6PmABKCT+C/4Xx/g9VCC+fkzfFh3tRhUqvFGWfcM17f08vdymkNJT4mQbadgtvq6MiUWEIb3kU0zJ695bUtViK1"
+    "xmrBbouFyguzjwi3NsDYGZx7tOgoT5Bl8HgrL583w20Aib5SiQA8pxb/lJvEdNJq6CQiWYaLmasUuuMVDEVt/lTGy4CA"
+    "DnUojt9+JIlSG+jZ4Yr2x4B7Y1GbjmarOW644VYCLIVKRLi5ghqwufQTrpUm43ErE1A0llRbf7T5PP485gKKprCl0eST"
+    "8FKPlu10NwUDZBZzAisDAQL0Bh1CcYYDitbZX44+fOhOvfUGIGE0lboZttMh9tlSH2Cc6KbaRrkLlW4cl92I1jhwJ200"
+    "kG3NGyuaRvOuTRGDdktVGQmoJxecWoisZWxqTyhxj8PGPiCdpvVgpBsZor9vJwDYHeaoG5z3yzQK38XsFtKXs4Fpzj20"
+    "nHLUDkS9Fsh729iANjtwBAuZqMKuolab5uV1qmrgbGYoaFrLx0evCqtGMPzIdF0GqZ4sizvESVtsUhCARUjrukyix6UT"
+    "bEMgcEBdwbmIqTsjGiGQU9/zAsm1L6Mo9iBEl3gXHoVgXYF5yCdI9TBkANiL96imb8wbdPkoBCcwasHcctZryzG6eqM6"
+    "9BP/7xn9jyMP4jWsLYijgPe7CXySh5Qf6A6AZdv/6k8vVQJO89eDtrg4Ojk7H7TF/v7ZX88ODijcBWFCbS/nEHoCMtKj"
+    "qNqPxRDofy0BuaHE0hcgX3QNfoN/LXMBmIrSqBiIiwKOU6MtNTU/vLvsMqiM1ByAn6tEJ3TO8V2zLbuf3rtEOmkmH9Bg"
+    "+xs1NzEWQBHRBVrkK9OScoWO++0aJj1ET8wVVXC4/DazTO+FR+ggkWNPbkzENPYNUyijpXg96PxWMTzQaM/AtYjpZfQ0"
+    "TfJ6n9/poUNywGNqBz1z1sUF+s8Dzcr7HG6SPKtIrOxmt9lkoyz79J5OS4GYA6CtvNvaQ6oAYxfgMIS+ulrfIzguC14y"
+    "DIK5qyAAkWyxgy5O4FmXnmGqg7SEKOEKpIhrY8j7cGE9Yq4my84SckM5jriwBjHSv7Lb/LhPaajMxaQ0DoGmDV7JvwWY"
+    "SJdvbb9klYTcwNozSj7eUc7s5nIGK9f/zJnOw/Pzo5P3Z8QbY4lRR2J4pTi51t1I66Qw10mPWtfS3Nuf/+fd+8u3pye/"
+    "Hr2//O30+DB9ZIMHzt6+98l0zAuU9K65PTAKLARpQ+cnn4XlxB8xmpBDQyMOKId7YGdv4Vf+RbiQ7nfctfP1yN+2WkqO"
+    "x/CESmNfkjxmhhtDNAmaSKeIFQygU43VmeB0T79xJFFZKVWz+VBXbwXEzQkS8PPsvMLVM3UGlTGtFTfM7gcXq6tqoMzV"
+    "a5VA+3j66fz+Sq5S9pFrrR4fohWKtqogOz/9y+GJpXP7ehu16MObIo1HsJgrt9r3lIk1LAkrIXB8+u6wzHW7lqR5MiOt"
+    "+KqB5/4aMgOevlrcG63w9bMyl8Zudq7yoortTSvPSgLnTqqYfDG4H5aLyr3D++vOygL55n0FO7nO5yFZeKuerAKy++rV"
+    "SmB9enN+dFpkZ7mUjUIW3tO4VNa285/TH/21qySZqd7GBpoanZDtRvFkw4vB+G5sb25vdra2N6x0NFjf8k7ukv3r6Jr/"
+    "BY2vsgWty9SfS+Xyi+y5VO6eUjkMyPrVtRP5goOKQtQqci4RXFPSXk9/dC3rbpcpmI43uKu4i8skXRWDfEHEA1ZXWmyi"
+    "uxzqgecOi8bUoAaM+tFMR0b9E1dc4LBs7SwwkFwmsx5w3w/qeFhBVYbahm/wU4iJZt7gbpCyUkcpxW6WNNi85PiHLvCf"
+    "lxReXUJ8xnjr/efsRzyfmQU79RV63pcemM3Qk+FooZf+GMJqve0hY7BG6RK3d6vnmvYI62cXg06t+bUHnw8pLB9eP40W"
+    "Sd9K1c/u7o7mpk5tUaBP1L2N4mtq+comv9Qj6elMJGXMhuA5hTWf4LkEz9PWRXFPZ0ef+0Ge+0HS4Z/7QX6ifpB/ad29"
+    "nTnJigwflzpZFGPUlYO/+pL9UkzzVwxQf+yIZVmnwLPj+uy4PjuuP5/jmql3rT9XdklpRGFG+z6O53drzHrCxqcn3FPg"
+    "P2vcxXsSzqbzqcZtreibKplG3Df8YWxjjZZ9tn7P1u/Z+v1s1s86O4uV9OOs33eyct+xy7XSzlknhhUnv+8EsYK9C0GW"
+    "Vo0Gmxo9HfX8JFZLZ5mebdazzXq2WT+2zdJmyNaLGKNcmSam7IfRYT+B4apgZHZO3wNMkgVR0RZ91PXc1JPFHWV7wtHN"
+    "XG+P3/3vP/6JvRIgKbdYTIu5XavZ7ImDs1SGy4aqplKk1iJxp33GMt021/XkjWbQxg12VHNV3l29V2RGHfyo5z88GXdM"
+    "p30DF6LUWJw15z+8ZqpU26RPfXjUYPrkhx/MkXk+UqL53uH3OFLi2b18di+f3cuie1ltUC3Dubm1vbP78tV//PLaHY48"
+    "OnrnrtI1S8+1KL4hjG0Rm0IbBsEqvi7dvppOrU0l/D86/Yib59LYIVuFhVgAuzYuR1y6sVVYS7V7zKGYwzIATw1btMwJ"
+    "w36ofA9pewUiGMiYKguwnsfXR7MM5xNTdJzCooOHAiDbTQEBBw4AoLY+V+gwRoAU86ELUZyeG6PPNlDA71j+QYBn3RGx"
+    "G5YAqwq1bBB3G4J4bnVDYwMwEsKTI5+6MhHAUB/WwzUIe0JJtocXgxJMdkBmw/KyAEt2NlJNtZLQI+muWlMEWpqwJjC0"
+    "5371ujGvIKq7Rv85KZFEN45hOxj2OnlMBXwONX8JLDv6zMnv9mO4AtwH0BRWpOmBuf8TvX46vMX0MNkglKLuPBxFjtQS"
+    "JQHPDOemcA1buujAEtOhxuPvUU8Z9ZnpDlefjijAHtVFCbLK8D8P3asHUEkvZqRSO9cX6/keNiSGnmrDytaNz4gBA8A+"
+    "XM+KpSb+DfaFXWHcRXGVF0nm+xiPWAAUTU99uxiBjajgHB8dSjqmIZHhHqVmsXaL2t1QyUxcvyzDxWRHjhQ7mw1JcZSN"
+    "IlpvkzjovBUb4uzo/dHJ+foesO+SzxEHAvDxQlU6pZBEyUGyu9OUKekgogXznx9+Ol4GAJ9rhr3Xaz2Iyjr9EO1dT9hn"
+    "mPVDaxK89a2OIRP/TYc84SE81A3OnYIicdW11gTpnnwray/Ave62sHam1/kQDGx343ZE6oSmtUynuBRPE+siith66Sb+"
+    "0MdIGpH8pE9mEx/5TPad7ut/N8fLpz2G+CbGDehb9/qhMA31OIA+660fEln3/63TEe9lKPmDB8OF4NwW1/npZYQHvu+B"
+    "4JMsSzDfXYD+oB/2wz+lc+Kvb3YOHM70J/EWu5vhHv7siE9My+rPLjj6CB5YnuMooE5WPKrrls8LwzXN+ROACcJMPPIG"
+    "uINPm756rdRxpacqF2sNEfffTdsiZU608idADAROm7qIUQt0DaxVh+i/PT0+fnPyDjuutTw4dDKO04noeDUHoOJUAs4F"
+    "XusoCRZlSaFvPHBgZL7vYCJ9/bkFnHc+GkFIwB3o6ePmUwppcCSypc/nntmRjrmiIxsanEfX7lRXnKZ/sxKkcbO+Yx9b"
+    "fHV3OEbJbCDAfACa8ChR6z2yx27rTw/KSzE3X5vIjlhCdwoEbxmVzTc4sowPu1l3L4Dq2MhPTe/5U/fUHjCD3+s4uuka"
+    "OE/SxecXEcj1n3Qwszt80obKIcbN4bhKtPPH7NEBicv93dxjzYc6UN/znP3F8jjVX2rIC5k5i+L04/nR6Yljnz6x7DCr"
+    "7BSK9LgGWN8+av12rlfYPpDCVPro469sF2oPczrESizA1ofUpFIygtjUlyo7sgIXV+G0CqeLnMHvwGBrV3ytT7ohVIgn"
+    "J9pPhlemswRkIztygySz5Nei3JpveZTO9GmRodrlUzb4fIeln/lA/OiLIA4BU/2NjkbnTqyzwVlE81QQ3OyYDPLGwRAx"
+    "2PkTL5yeplqaunVs0OeJ0gdSLP00SBYHn9R/JYSQPE6PAjMHZVUvyOzbIcVDDFAx+bbuyXIN8AOu9fGzIfqjIaistAbK"
+    "1uPDjjxwfGRt5blUKB5I0NKhAc665mjDEx5McO7kjndwjFU7TL/kghe+0p/iq9abqInhx1S6tIC+wgNgttP/4/ObcP9r"
+    "qt3p0hZccEy87MCPFUJfHnEbR6Sol4Z7ugCWh9/F4UtL7qtYJQzlkV/iyDpuNCMujyb5vVev8cVyJMnoPzom1PzZJoTT"
+    "UzPziDaK7MxAhJ8d1hGAq8dnZvxXOH4xODMQ/3BRlsZqZzNdIBwcIUKPipX0gLs7xM80xiECPSDiwWG0i6tP0gjrvArT"
+    "ztwTDz9BAwKBQ858VuvlRk1uTh1kFPEAXCu3q9wHplX4XAuMFXchqerqf4HMp+w76TNXmf7V8xYdOnTUl7qb5JzAJGt3"
+    "/wfx379C"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1038,7 +1040,19 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1323,6 +1337,12 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            "The handler ran, and what it did stands, but the call failed after: an answer"
+            " given ahead that does not fit its question, an answer that could not be written;"
+            " a retry runs it again.",
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1396,6 +1416,12 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1840,7 +1866,26 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
@@ -1867,10 +1912,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1898,6 +1955,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -11285,7 +11343,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11334,11 +11393,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
