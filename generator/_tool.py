@@ -930,50 +930,50 @@ _DATA = (
     "9KiTSBny1mKZAdynFn87mzTpYJihwSk5H+ejxSxQCuFww4SiNt2X8bBpKLTDg2FXAviHFPaFW9EExr62qE3Hs92Ak8yu"
     "ZY0wSxWFm0kDri/9NNYeMXc3UKdXJgzRWDJtfdHmcvvzjD9osS5tbirG7nNpjlzYLxKsSwZlLOyBCBCgYwRk4h2lQHRM"
     "5nl3DZLQm7Fm3jX64jHb6ifopwVW2+jzUri8EONXzXhnEgcXHhpIT8+NVySj0RcB2BTpY3N6o30EqmtIBysy810Qmz3A"
-    "Z1hMLA1aupYJ4m3X72Y4yl4vgOdz6wU/wpAS8pdDcDZrLHFAMWoH4l4H5N0zNsBjAEW0kIlCgmBYUZYmhPZYbZqXu/T1"
-    "CXPug7p1MDaiGtw/Qfhf6LqCUt1ZgfvFK08cEQjHb9l09ecsBvyJC7YhANxRV/Bm0TSYKXMKcBqFIe32gD0dp1kILrLE"
-    "u/AoOMuYkl+OSupmyAAwig4pGUefwSt7AdiBUQvmlt9d+gkNDkooUGd59FvB/5dpCP4SyEeeQTN5eiUTIp/kwc4HJ+B0"
-    "Hn+MpucqB9D68YknTl68evf+zBOPH7/7v3dPnpC72aWDf4mcg+sHg5G8OxFlYgT8v8KtsJGkk0hxml4BboiuZMkBUqn1"
-    "SjEWs2AkgrbUfI+FN90CJrWvk5KBgyrXAZX3+K7Jhnls79GxVj3JT6ixx4dLbkacJGTOpCIF9uAF+93u92V0E5xNEOUm"
-    "xYinjKmdpAiQCFgTjEmZx5GZFDnOJC0azKLkX1V4roc9A2jBeaWINE3E+DG/M0BA8oTb1AC9AOviBPHzmZ7KuwB3kSqs"
-    "lsBsr9joj+g9HRaiHXw85ODC1gFyBSZ2AYAhidQlSD7ScV5ByZguC7IQxyCSHQbo4lUX84/xGeY6b0WBXwlSxIdjCH2Y"
-    "mF0REqXBjSSsXJ4WGJH+VdzmxyMKAxUQk8IoRJo2eDV8CzTxGboH37FKwtnAPGgZ9muZpo2Hp9uD0O1B6P0ehJaTCTCX"
-    "tUgRgudkkuLQpIY2aODZmWwKNxcZ9ds6+HvKlV8ROa6TVYslbxAaXv94c5Ukm8WzpWO56UnmtQD09iSsf2i5SohzXmZt"
-    "CF1KvlgaN9/3meYa+C++Wrk/0j/XE8+1mKf9/Or+xr7VeeiaPLknobfVQ/s+49zoN+4WR9/t4HLN169HiTd18r+iM8rk"
-    "U/Om17lykhH+3f4AY5fnMzU4PET/Ukfs+2l2cRhmgA4PHxw9OOrdf3Do7FcANKjv76/Iakh1FQdwspRNt0HG47cA2yPN"
-    "7ZHm9jDY13+k2Ss+9EmsKnIadI9nzM18WbpUOceoOkavWYBXaCXzQdTlU4uO7frzats7u224m+rPm5DKOyvzaAPV6RSg"
-    "oe/fLieezyCvzQ36NO/WUu7pj/cuvw1oL1tgGKvyTOl0gT4WvUwA6lxlqktL5asQEz15Z7xuDHKl7NvKd45tqOucoy90"
-    "gf88p+DOeTZPdJ4nZ58UP7L5zKxibdHOLabW22p8CM6udSc/ZV6oJr2uVXk5UzCfzuRrk6D97CIEZNPFZtybyYBC7xgv"
-    "0eB1WJ2CjAzP0uyKPv9dkHGuO9LtF+ER4XQheqmwTXulp6zvdubpfNj9gaVv5QB/W42trcbWVmNrq7FtLattNba2Gtsf"
-    "W42t/Qbh7gWL3E0Xu6PZuOfCFRu+vC2XPyI47oanv5CIXVsbqQ2HfTXhsE9bG6kNarVBrTao9YUFtZbErgqUaGJOh3ka"
-    "poelWNaOgSveSlrVfhum+kLrTLafqN2iTJ3rYySgJ+5I7rrD0dhHvtLnXa+ufpjVGcH2A19dmq524khXpdu+v/Wq0NUO"
-    "xpgCdOt3vIfSdJsUnKtNzx4Ooa5bRa4uGqaA3F7d2z0VmftSfOG2JN0SgN2WpCv5ek34p3UQWwexdRC/HgfRYPrpAjE2"
-    "5zU4ZnZH15BMBbUsSq3+axzCthR0Wwq6LQXdloLeNQ7i1sNti9pucpDtjljHjs7l8iq2dR92MtmzD7mvIrffiBPZlsRd"
-    "u4EvryRu6yO2PmLrI341PqKLd4zt3NExNOrfNvev8Qjb0vo7lNYvgyqH81Ui3+h6T1QzkSs+DoWviy0+ffnsn3//B9ZS"
-    "g8VxQ2Y/T91ikHtO3LPLtj6rJ2eN8G8pIuPy14Vo6rKW/VBea0E8vD7qP+xzFdzb5QvMtHq2vKr7512UfW+zY8pf37EV"
-    "xni0jOmditn1dLC7UP1RfV+OSrFv1Zgux/5lAPl1WmnrvH8Gdd5bRN0i6hZRVxF1s0F1DOfR/QcPH333/Q//+WMwGofS"
-    "QNcmbKpPa1TfEMa2iCOhDYNgFb8Mt+6mU5fonG/qkyRcXNO6S8UqtP4KTX6Un+NRH7j+oLKQlmf2j7A6IJXaDOyJPZAc"
-    "LkSeZvZbCrret5J4vg6nUYZDe6QoC5K+thmWsCaPziXx0ZokvndSHLAoL8L2UI4jOg6JBAK+o644PWIolGQbdHJWo2mJ"
-    "O+iS9f2Pa7NOH5EqJWEwhbq2IlZMxGhxyERRZiRIS42skgvrEvPD0brEJGIOY57RvNAJoTnWDUzoPK09fjDUReR0ncdA"
-    "jOYXNWJcZ9il5f6DbWYMJAP4pHJhv4/A1f0QhdPHDkzNQZeEmuNfpuO7dZmSA1LCvsl9whKMdBbDVJTk9oeUWWN26kzx"
-    "O856XNQoa4xAlKn7fgMu6XlBLnmlOrZ4wpPqHioPJkkXKsYRMAGMqQaOb6O3di7RDyqfG5tQ/qeyNbC9qkc0JrcYHx3Z"
-    "goNDSk+FQXB5SpSXiyCqL/JqvKXEiofrSu+LohXReZpnce+pOBTvXvz04tX77hCm75wOGSMD+HMcTfqmEtMpUfLo4bqT"
-    "YhsRHej//fO3L1cRgGrZrZ9AKIC79NxggHP8udyfU79gYI79lY9O65g0ZwTfmHJJHMqgLa6hW4KRzB87rVOwgtSx32XZ"
-    "4qKRAj9totz4CBpRGgx9yQiTig8G4PL1ThPewy++WoSnFy39eGPPHx4S/0sbG/jZDcpt5tqkIqetTlKsOl7WgS48octe"
-    "UoUoHUHrcsX9KDelMansMiki+iZE9dNBfRwUJk8HeTSK0C3HYb3VX19yDnr/h0msYwroPXRBEKYPThNhDujj6/prTliL"
-    "Cpj4+N96PWGr7uAHhvQgiBHmjFJ/thjCmqVlKEOsW9rrPTlNTpM/6cfx731/5wmb/5N4itWTwYTiz554C2M0JUqfvn75"
-    "8vjVM6yMrFnp0xcs/F5KnyHygd3s0qPQAnoc5/GizmRP+MZBEfQxLWE9bmz61qfN1vl4DNCcK0Xbx3mdisJJEcWS5+8D"
-    "uR6HuaI9DGqcW9cWsS9e279Z+VG7RX1gTMCMdRVn9Fb1QeqJXjx95NBPWGTXLb9tPyhlR64/KeV8igQhlhrUOKsF9F4R"
-    "bWG4dXsPOI1FtqkAa/mLVGoIE8Dv9XydtR/pIwP8bREi03RlAovco8+V71VpAJwLgEcGNPDjadAOQMClXrnmMRdZpzrE"
-    "c8aK9Xb6SwTI1IN//eb9i9evfLcC/KoPuhSV4G3J9Osgi1CTm9LwrDjdovDmfLf+BIyL0YYYN6FpmoKu1lkSVgLG4P9F"
-    "0sk0guH7lYrxfh9n4FLGM19QjJ8boaEQ719pXAyvTGe5Gjhl73POGa7gWD7TTTqr/l0NLrHxqGsTH9TqvF8cn49/+ETM"
-    "MRd7L75phO5SZ63a711WwYt0bic/KErVE/oG1cxkl6vO+wPNNRse9V3S5+aAipGUojZ84V+CiCwvBw8De2k/wWM+UFMs"
-    "MA3y/HrBcFQukas/Cr8dfsA1MNRCu7GkcLQWKdbXZuXF/QinsPEbMCgGyLhagW6/q2duzWrqxtH1S6XUfaPhnxN4AWFX"
-    "eOEj/Sk+at2H2hR+TGVAC+UjPAB2y/4fnz+C+x+thqZLD+CCT76nD3/t0Y3k5h9h87WF8FHs4gxyy9//iE3XHUEextYu"
-    "HTf+A3LKN+4cNbm9Y8ZNgtuFbdpPvZV5sJZ7ZRr6DhtyfSsicHcnybT/PbZf9ZAMxV+cq6NH9bCYUvZQcEBbOSy6wUcP"
-    "aT6to0EM2sDtwGZOk9fa6+APVuDYWbTUoCS7wAY6I2h0lYFrnZWIDH8W5R7pQ1GgAI2aZ+Tn2U/CsN0alFSLqRG1Wq/c"
-    "R06wjwJ/fRJfSGzsCTF/CRfr8gGJC6ewxxNTGeYMzNx6nz4AD+E5R1cHpaaaS9z5bo98oLjU56Y1bZp6v+OccokETFw/"
-    "QTGgzpefb23qpzHpvdS69t2g6Y3SRZs6KydS+LRSGJTqjzvynA6WomP0bmoYnZAedHhw+//Z3kpY"
+    "Z1hMLA1aupYJ4m3X72Y4yl4vgOdz6wU/wpAS8pdDcDZrLHFAMWoH4l4H5N0zNsAjZ62ydehpwGmo9Nh64WMw4ihLEwKC"
+    "rFFNu136MIU5EkIUOfAbAQ9uraBnUKjBYhAe91a4BOKVJ44In+Nnbrr6SxcD/voFmxfA9KhGeB9pGsyUOSA4jcKQNoLA"
+    "1I7TLATvWeJdeBT8aMzWLwcsdTNkGxhgh5Sno4/nlR0E7MBoDHPL7y79ugbHKxRoujz6rZial2kIrhSITp5BM3l6JRMi"
+    "n0TFThXn5nQef4ym5yoHPPvxiSdOXrx69/7ME48fv/u/d0+ekCfapTOBiZyDVwiDkbxxEWViBPy/wl2ykaRDSnGaXgGk"
+    "iK5kyTdSqXVYMUyzYJCCZtZ8qoX34wImta/zlYGDKtexlvf4rkmUeWzv0YlXPclPqLHHh0tuRpw/ZI6rIgX2TAa75O6n"
+    "Z3QTnGgQ5Sb7iKeMqZ2kiJ0IcxPCSZnHkZkUOc4krSdMsORfVeSuhz0D1MEppwhCTTD5Mb8zQKzyhNvU2L3A8eIEofWZ"
+    "nsq7sHiRRayWIHCvyAGI6D0dMaLNfTz/4CLaAXIFJnYBWCKJ1CVIPtJxXgHQmEkLshDHIJIdxu7iVRdTk/EZ5jrvUoHL"
+    "CVLE52YImJhwXhEtpcGNJKxcnhYYkf5V3ObHI4oQFeiTIixEmraFNegLNPHxugffsUrC2cAUaRn2a0mojeeq2zPS7Rnp"
+    "/Z6RlpMJMJe1SBGd5zyT4jylRj1o+9nPbIpEF8n22/r+e0qjXxFUrpNVCzNvEDVe/+RzlSSb4LOlz7npIee1sPX2JKx/"
+    "nrlKiHOUZm10XcrLWBpS3/dx55pfUHzQcn+kf66HoWvhUPtl1v2Nfauj0jV5cg9Jb6uH9n38udGl3C3EvtuZ5loYoB5A"
+    "3tT//4qOL5O7zfth58rJU/h3+wOMXZ7P1ODwEB1MHczvp9nFYZgBOjx8cPTgqHf/waGzlQHQoL71vyLhIdUFHsDJUjYT"
+    "BxmPnwlsTzu3p53bc2Jf/2lnr/gGKLGqSHfQPZ4xN/NlmVTl9KPqGL1mAV6hlcy3UpdPLTq268+rbe/stuFuqr98Qirv"
+    "rMyjDVSnU5uGPo27nHg+nrw2N+irvVtLuae/67v8NqC9bIFhrMozpYMH+sT0MgGoc5WpLi2Vr0JM9OSd8boxyJUScyuf"
+    "QLahrnOOvtAF/vOcgjvn2TzRKaCcmFL8yOYzs4q1RTu3mFrvuPH5OLvWndSVeaGa9LpW5eVMcX46rq9NgvazixCQzSSb"
+    "cW8mOQq9Y7xEg9cRdwoyMjxLsyv6MnhBxrnuSLdfhEeE04XopcI27ZWesr7bmadTZfcHlr6Vs/1toba2UFtbqK0t1La1"
+    "rLaF2tpCbX9sobb284S71zJyN13sjmbjngsXc/jytlz+iOC4G57+QiJ2bdmkNhz21YTDPm3ZpDao1Qa12qDWFxbUWhK7"
+    "KlCiiTkd5mmYHpZiWTsGrngraVX7bZjqCy1B2X69dosKdq6PkYCeuCO56w5HYx/5Sp93Kbv6OVdnBNsPfHXVutphJF2w"
+    "bvv+1itQVzszY2rTrd/xHqrWbVKLrjY9ezifum6BubpomNpye3Vv91R/7kvxhdtqdUsAdlutruTrNeGf1kFsHcTWQfx6"
+    "HESD6acLxNic1+CY2R1dQzIV1LIotfqvcQjbKtFtlei2SnRbJXrXOIhbKretd7vJQbY7Yh07OpfLC9zWfdjJZM8+5L7q"
+    "334jTmRbLXftBr68armtj9j6iK2P+NX4iC7eMbZzR8fQqH/b3L/GI2yr7u9Qdb8MqhzOV4l8o0tBUTlFLgY5FL6uw/j0"
+    "5bN//v0fWGYNFscNmf08detE7jlxzy7b+qyenDXCv6WIjCtjF6KpK172Q3mtBfHw+qj/sM8Fcm+XLzDT6tnygu+fd732"
+    "vc2OqYx9x1YY49EypneKadfTwe5C9Uf1fTmq0r5VY7pS+5cB5NdppS0B/xmUgG8RdYuoW0RdRdTNBtUxnEf3Hzx89N33"
+    "P/znj8FoHEoDXZuwqT6tUX1DGNsijoQ2DIJV/DLcuptOXaJzvqmvlXDdTesuFavQ+is0+VF+jkd94PqDykJantk/wuqA"
+    "VIUzsCf2QHK4Rnma2c8s6FLgSuL5OpxGGQ7tkaIsSPraZljCmjw6l8RHa5L43klxwHq9CNtDOY7oOCQSCPiOuuL0iKFQ"
+    "km3QyVmNpiXuoEvW9z+uzTp9RKqUhMEU6tqKWDERo8UhE0WZkSAtNbJKLqxLzA9H6xKTiDmMeUbzQieE5lg3MKHztPb4"
+    "wVAXkdN1HgMxml/UiHGdYZeW+w+2mTGQDOCTyoX9dAJX90MUTt9BMDUHXRJqjn+Zju/WZUoOSAn7JvcJSzDSWQxTUZLb"
+    "H1JmjdmpM8XvOOtxUaOsMQJRpu77Dbik5wW55JVK3OIJT6p7qDyYJF3DGEfABDCmGji+jd7auUQ/qHxubEL5n8qWx/aq"
+    "HtGY3GJ8dGQLDg4pPRUGweUpUV4ugqi+yKvxlhIrHq4rvS+KVkTnaZ7FvafiULx78dOLV++7Q5i+czpkjAzgL3U06ZtK"
+    "TKdEyaOH606KbUR0oP/3z9++XEUAqmW3fgKhAO7Sc4MBzvHncn9O/YKBOfZXPjqtY9KcEXxjyiVxKIO2uIZuCUYyf+y0"
+    "TsEKUsd+l2WLi0YK/OqJcuMjaERpMPSRI0wqPhiAy9c7TXgPv/igEZ5etPTjjT1/k0j8L21s4Bc5KLeZa5OKnLY6SbHq"
+    "eFkHuvCELntJFaJ0BK3Lxfij3JTGpOrQpIjocxHVrwr1cVCYPB3k0ShCtxyH9VZ/mMk56P0fJrGOKaD30AVBmD44TYQ5"
+    "oI+v6w89YS0qYOLjf+v1hK26g98e0oMgRpgzSv3ZYghrlpahDLFuaa/35DQ5Tf6kH8e/9/0JKGz+T+IpVk8GE4o/e+It"
+    "jNGUKH36+uXL41fPsDKyZqVPH7fweyl9ocgHdrNLj0IL6HGcx4s6kz3hGwdF0He2hPW4selbnzZb5+MxQHOuFG0f53Uq"
+    "CidFFEuePx3kehzmivYwqHFuXVvEvnht/2blR+0W9YExATPWVZzRW9UHqSd68fSRQz9hkV23/Lb91pQduf7alPOVEoRY"
+    "alDjrBbQe0W0heHW7T3gNBbZpgKs5Y9VqSFMAL/X83XWfqSPDPBnR4hM05UJLHKPPhfFV6UBcC4AHhnQwI+nQTsAAZd6"
+    "5ZrHXH+d6hDPGSvW2+kvESBTKv71m/cvXr/y3eLwq771UhSJtyXTr4MsQk1uqsaz4nTrxZvz3frrMC5GG2LchKZpCrpa"
+    "Z0lYCRiD/xdJJ9MIhu9Xisn7fZyBSxnPfEExfm6EhkK8f6VxMbwyneVq4FTEzzlnuIJj+Uw36az6Jze4xMajrk18UKvz"
+    "fnF8Pv7hEzHHXOy9+NwRukudtWq/d1kFL9K5nfygKFVP6BtUM5NdrjrvDzTXbHjUd0mfmwMqRlKK2vCFfwkisrwcPAzs"
+    "pf06j/l2TbHANMjz6wXDUblErv4o/Hb4AdfAUAvtxpLC0VqkWF+blRf3I5zCxs/DoBgg42oFuv2unrk1q6kbR9cvlVL3"
+    "jYZ/TuAFhF3hhY/0p/iodR9qU/gxlQEtlI/wANgt+398/gjuf7Qami49gAs++Z4+/LVHN5Kbf4TN1xbCR7GLM8gtf/8j"
+    "Nl13BHkYW7t03PgPyCnfuHPU5PaOGTcJbhe2ab8CV+bBWu6Vaeg7bMj1rYjA3Z0k0/732H7VQzIUf3Gujh7Vw2JK2UPB"
+    "AW3lsOgGHz2k+bSOBjFoA7cDmzlNXmuvgz9YgWNn0VKDkuwCG+iMoNFVBq51ViIy/FmUe6RvSIECNGqekZ9nvxbDdmtQ"
+    "Ui2mRtRqvXIfOcE+Cvz1SXwhsbEnxPwlXKzLByQunMIeT0xlmDMwc+t9+gA8hOccXR2Ummoucee7PfKB4lKfm9a0aer9"
+    "jnPKJRIwcf0ExYA6X36+tamfxqT3Uuvad4OmN0oXbeqsnEjh00phUKq/+8hzOliKjtG7qWF0QnrQ4cHt/wMOrFO+"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1562,9 +1562,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,
@@ -11395,7 +11397,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":

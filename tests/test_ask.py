@@ -20,6 +20,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 from tests.helpers import GOLDEN, invoked, load_tool, run
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 from tests.node_clients import HttpServer
@@ -495,7 +496,10 @@ def test_help_and_descriptions_name_the_questions(tmp_path: Path) -> None:
         {"kind": "confirm", "question": "Empty the bin too?", "answers": ["empty-the-bin-too"]},
     ]
     pick = next(c for c in schema["commands"] if c["name"] == "pick")
-    assert [q["answers"] for q in pick["burgee_questions"]] == [["for-which-meal"], ["count", "size"]]
+    assert [q["answers"] for q in pick["burgee_questions"]] == [
+        ["for-which-meal"],
+        ["count", "size"],
+    ]
     llms = json.loads(tool.invoke(["--llms"]).stdout)
     described = {t["name"]: t["description"] for t in llms["tools"]}
     assert "Remove the old logs?" in described["tidy"] and "old-logs" in described["tidy"]
@@ -517,8 +521,6 @@ def test_a_failure_after_the_handler_ran_is_no_usage_error(pantry: Any, tmp_path
 def test_the_contract_lists_every_built_in_kind_with_its_code() -> None:
     """The kinds and their exit codes have one home, `errors.BUILTIN_ERRORS`: the contract's
     table says the same."""
-    from burgee.runtime.execution.errors import BUILTIN_ERRORS
-
     page = (Path(__file__).parent.parent / "docs" / "contract.md").read_text(encoding="utf-8")
     table = page.split("## Exit codes", 1)[1].split("\n\n", 2)[1]
     rows = {}

@@ -914,50 +914,50 @@ _DATA = (
     "7lPUv5AmCR0cMzQ4pxjmbLxceGmKcLhBoGhN78t5GBIQ0Ebq8PVb0qj0MSIrnNHBFMbeWdXmk8VmwEknkvy0CSuoUjGI"
     "hSxgd+2nsfaIuZuBOpmZMETjycT7os/l9vOEN7t1pa0IBe9FltJauS+pKxmgsxjPb0wEKNArBGTqBBtU2yf/cfDDD/25"
     "v9OBJIxmCjdvO321z776JcZpXmFtUm+ZyvRCjF9349vT0Js56CAdkY2jFstFElOwBm5UXBGTdkVb6DIwTx6AyjzydWI2"
-    "CtJKDTabBD7Gw5KSg5YgJEa8bUfvDEc56sW1oSIKfo6ZKeQvZ/KKxfLIAsVoHYh7lQUBhwEU0WKibRxWkMQRoT02m+bh"
-    "HdqDxpnISFG3FsZGVINb/BD+l7aupFQ6K3G/OnLULoFwDO13ZFPbgDe6sQ+hLVVpxqsnc29BPEIi54Hvh5o3Kk5wIwxm"
-    "wFOSFgTLKbiHanJTmiEHwCgadwQleurQx2oUgB0Ys2B+cndad89xUiIFc5YFv5T8P4x9iJdAP7IEmsniCx0R+aQPhTw4"
-    "J7K9/ymYn6UZgNZPLx31/uDo5HTkqP39k/88efmSws0dToLoHEI/GIz2KaoNEjUG/l9oGNxY4z5FYF98AbgBN4rYAVAa"
-    "F1EpJlqWjETQl5oNmhH6JVo4AlJ5UDkQn6eZJFQwIwS9ZFcaVGW/+O0M+SRCfkmN7T9u+RGxOKqIrE7RYg5NKU9J3G1v"
-    "OJUmBipPNW2E5adZZEztNEaARMCaYEzMPA6MUPQk0TRpcPMIf6vDcxn2AqBFQg8j0jSJ531+ZoCA5CW3KQC9BOvqPeLn"
-    "kYjyJsBNmmft6F2F2Q67bNTlgJ6TtBCoORC6XYWtA+QKCHYJgCEK0nPQfKTjrIaSoRHMHYUhqOQ2A3R1BPd6dA9znZcu"
-    "Ia4ELcpoBwShDw/mI+ZKyswqDW6sYeayWGBE8q38mW8PKA1UQkxKoxBp4vBW8C3QRLb8ydOv2CShNHCjsPYl6Wwfkrj/"
-    "jZuUFZtOwZCz1hTM5J1oXgIBEkwuyTqOcUFMYoem7KIsjNaDufejdt9Xrl02jKT7rsmVDFBxbqS7G66sHjZQs25bJflc"
-    "Toqdpdaaxz8VX4Zb51m2SAePH6P/kYi+Hyezx34C2vP46e7T3d6Tp4+tfAaoz+oywprFk/iC/wUjnBaLco5sin/YhPkZ"
-    "NmE6uF0/a1v/qi4aNWwLaFr3XSN/sxW9ncloYtp+XmVQ0d7ouuFX1LZCuUbVRa1bKKm1Vk9HE9qJ52MRnblBpybaWzPH"
-    "KNrvOOdFqrafwU8mSwQUtXsKO0NTD6QfhG0ybOAqU23TN/pDqIkIb3Q9KkSZ8g31IygMOvyzYhelASFn7BfpAn88I7d7"
-    "Bn5bFvJ5XaD8kuQLk+sKYlnwTlMYyJmvFxp8WTSRvIdO5uDpisSYtYCQixgoqPIQh4gBFQdou2KAcTrtZ7I2l8V+DCGb"
-    "iFDiGkJ5HATHyQWdzSq7OZMepGFZ6hT3VzSuioad+j37yiJh5MjmhvtzSb+z7VFf4mmKX3WL/P3iOXsK3pDuLPcEdNrC"
-    "/pugxpu3rtdhY/34b6OCWEnT4O5ocv1m95U0Je/jsUmy1xgskjrnmdbvc//DA9o/z973BxD6AEIfQOgfHYRaQOL0+Jvj"
-    "T98e/P3wDTuHZNJfLDdHoeJOH5XNP1JF258Haj4cqbsBvP75jtT95meuusNtnPOy+a8JbRd7Ou8GtW86mFVbpywPad3c"
-    "4yqqlWNbq3vc7K3FNyDV+c3dvNhtGGi3Q19fCIBtgQUPcO0Brj3AtT8wXCsqvRXO6ft//E8Yxo768R//m4T+XzbHa4Xv"
-    "U49qbT/6bIDt4axx17PGn/F47u1QTR59tmXhm07H1gHKal6vO94pDsV2Oidb79kqW3dTTjG/e06x62HZFTBY1MC7/Wp5"
-    "Cxq94STtF4LObn3w9gG8PYC3B/D2pwFvpUeurvxarqb0DaUXuBdkx4uC5aIw96moP2X19XmA3kONDKb/oUbGrVfES0Vr"
-    "WxGnM258Qm9PuXI47vXhN//3X/+NZ1/A1lzRcWsQpHV4757TdYUVXBVuC7JtBT1c9aCciXIMse/rS5l3jy/xeDufWr5u"
-    "N0ym1dGXWovj3qRjqh50yKWuHNQuCyU0BoZr4fDuLVfu1zYmVTi+DKzcpZWH8h6/g/IeDwHKQ4DyEKDUA5Rmh2o5zt0n"
-    "T589/+rFv/zr19544lMZpOsWnC7Hq+pPKONb1K4Sx6DYxLfB9M1saovN+VNVouLDkEX0Wc7CWvSIp3DOsPi8EGDPpdYD"
-    "IZHKYRoAUkPcbcr7B1Ea+Mjbc1DBUCd4QmkRJ5kc6fLUOJ/1xU0UtEjMWSPkaVdCAMABAXRM01MS8RalDvEgoqnDI7Ui"
-    "UpB3on8iwvcwhuTzT160QphE0TZVzzpThUEg7tENfTrgNtYSqwmFSKwPAp1kcbKk85J0DI4q9NfpaEoa2EQ970jUqXXK"
-    "Hg+Wo0B8PQnotC8yCjAvdcVB055KNfvl96MVmupJC5uer25Bj+wHkaaK90+gyAK/YcPKCiEtOQ6bnhdfd5baAoIBxPfZ"
-    "CquEMjx+SJU3mTt4H3qmFbLspEplfj29i7RAO4G0FBMd0jCfN8aohIr1mDNzVRHV8khVOrpK6RXmArBvCifxCCEVqDEn"
-    "Irn9PTrDSBvF5UR1IAXErs6XK5Q1JrSq1L24BZfE2CCXnMo5bB9UiFIiqQOWRw7a4wiYAMaYAyvWowJlyjvHmUpxnx9z"
-    "nglmREZDNDUcnHqEWJnqWBYk09EeHTyGQfDxSjSCMy9oMDS19F2FFc92O7LioGxFbb/OkrD3Wj1WJwffHRyd7uyB+M74"
-    "LSPAAC4n1WTzarnBCiXPu1q/06IRtQ39n755d7iOAK6Bh2f9twYQNfaGEfrjgRqW9e6GkdUH/rJhyTr1NyrdhaWVqMYA"
-    "nz9VmZdeyHw3+cbtSgdOubLsWKnIHS6xArfLYVc6Z28K4a3WiuvjiPBgr5cF4wDjehzTOynap97yC1qe9b/+Z/OmGfOy"
-    "FnwQgxgE+oNhpEy1BnxeqgAOI+Lh/l96PfWdjjS/+Wi8VJx15VPYMmfS/mK5B1pOiqsBS/SB+JfDaBj91XSJXzYtEBj9"
-    "CuUBkca/qtd46B68Fn7tqXcshMY3N7lSmAkm8TQO6Xw1FnC74ipyRbVkJAiCZUzRglTxblPtQUw/2oNiIFjSAJn2o1SQ"
-    "4PyPuAiiQwhwHTrajqaibyhteBHP6+PDw1dH32AVANEilzjq9mIquefuDKT+HJWD/gAjD5er+kUvieLgzrwgymQr5H1N"
-    "WKwwn0zAqXJVhOJ28y6mIsBTpXngWnh2tGauSHRGjXPrAgn76rj4zIaS2i3Pwgd47FwqFmCkz04EXAwME24lZmG5bGWX"
-    "miiKJxYjN6+rKstuISRMB+uYbN7hVSatGClePwKmY20J0rZqIcZ0D2TBz/Vc0WMQO6kWl9QiiltfCWU6d7n2S1oZFm9K"
-    "AGdVVOom4UhI5XHFAT71z2VG6CR+zoh3tZ3GVz1VNcwURzl+e3pwfOTa5VDWVTcry6IU9UMuvSRAt2DqpDAAtiukFDtx"
-    "uR6ajbH2MClFcpyDr5GqSYWKTCC4DnRa1lDBeVUrn+L2US74EjlX0WISN0JDIYkcCdCHR+aLDBSjrAFDarkCiFFpzZvA"
-    "VopMbZMne85lX7jgyNqXhOH46H1iLhHT/IqvToVQdtgaLuO80AOvrNtCMB58GJNdLcHiDoRrRe7ZtUnPs1QqpKx7s1gZ"
-    "xx+1v2SMxnhYlKYzhdsaJ2P56rF6TQ20SYFtdspUCXyBa0N865i8cwztlBifci7ergKHG6BgG8ukoXIgO1dqWLg7Is+O"
-    "BUdMbsGtVBtxjTd7U7wGDi98oo/qk5hMNMLwZa49mj6f4AZw9MUfvH8Xfv9UGHa69AQuuCbcd+HLBpE7t/gUW6SgnZq7"
-    "v/ibm39GBMfc9gZRNLf2HFtbmb6f1CaxMLf8FbZshcGm1VtHtNzci6+xvdVolvlw57hUlOAp8aGo1Fodf6fo0jQkwy5D"
-    "SyJw8xjRtP8C268HiIbiLy7Sk1E92y1mIQdoOKA7xWvS4HOaJWWwRgy6RdSFzQh+lhI7UQts4WPmVPfoBAzsCLzIbYrs"
-    "QITyhvPDjda/5XS/24aheG69fXUKozuqUnWXI+M3UNd+6quNwHLf8embv58CVRsfs7mBxDUbndfSyDyqMPB+N9J2obvT"
-    "Nh4XVfOYEa3URmadbRZZDWVj7LQuAiDECNRuXf8/Hmx3hw=="
+    "CtJKDTabBD7Gw5KSg5YgJEa8bUfvDEc56sW1oSIKfo6ZKeQvZ/KKxfLIAsVoHYh7lQUBirrr+9gcAZyGSqcIxHHEQRJH"
+    "BATZopp2d2h7GicpI0UUWfAbAQ/u/sPIoDSD5SAc7q0MCdSRo3YJn2PUvyP73Qa8B47dC+22SjNeWJl7C2IfEjkPfD/U"
+    "vIdxgntkMDmekiAhjk7Bc1TzntIM+QYG2LhZKNFThz5WAwTswFgM85O707qxjvMVKVi6LPilFM1h7EMoBaqTJdBMFl/o"
+    "iMgnVSlExemS7f1PwfwszQDPfnrpqPcHRyenI0ft75/858nLlxSJ7nB+ROcQFcJgtE8Bb5CoMfD/QsPgxhq3MAL74guA"
+    "FLiHxI6N0rgIWDEHs2SQgm7W7N2M0GXRmhKQyoPKgfg8zSTXgski6CW70qAq+8VvZ8gnEfJLamz/ccuPCNNRRWThitZ5"
+    "aLZ5SkJyey+qNDFQeappjyw/zSJjaqcxYifC3IRwYuZxYISiJ4mm+YT7SvhbHbnLsBeAOhJ6GEGoyUnv8zMDxCovuU3B"
+    "7iWOV+8RWo9ElDdhcdI8a7PvKgJ32JujLgf0nGSMQM2B0O0qoh0gV0CwS8ASUZCeg+YjHWc1AA2NYFopDEEltxm7qyO4"
+    "16N7mOu8qgkhJ2hRRpsjCJh4MB8xjVImXWlwYw0zl8UCI5Jv5c98e0AZohJ9UoaFSBNfuAJ9gSYy80+efsUmCaWBe4i1"
+    "L/lo+/zE/e/ppITZdAo2nrWmYCZvUvMSiJ1gcklCcoxrZRJWNCUeZc20Hue9H7W7xXJZs2Ek3TdUriSHiiMl3T10ZWGx"
+    "gZp1Oy7JHXO+7Cy1lkP+qfgy3DrPskU6ePwYHZAE+/04mT32E9Cex093n+72njx9bKU6QH1WVxjWrKvEF/wvGOG0WK9z"
+    "ZL/8w/7Mz7A/08Gd/Fnb0lh1Palhx0DTkvAa+Ztd6u1MRhPT9vMqg4r2RtcNv6K2Fco1qq533UJJrWV8OrXQTjyfmOjM"
+    "DTpQ0d6aOWHRfsc5r1+1/Qx+MlkioKjdU9gZmnog/SBsk2EDV5lqm77RH0JNRHij61EhypRvqJ9OYdDhnxUbLA0IOWO/"
+    "SBf44xm53TPw27LGz0sG5ZckX5g0WBDLWniawkDOfL3Q4MuiiaREdDIHT1fkzKy1hVzEQPGWhzhEDKg4QNsVA4zTaT+T"
+    "Zbss9mOI5kSEEvIQyuP4OE4u6NhW2c2Z9CANyyqouL+icVU07NTv2VcWCSNH9j3cn0v6ne2c+hIPWvyqu+fvF8/ZU/CG"
+    "TGi5XaDT7vbfBDXevKu9DhvrJ4MbFcTKpwZ3R5Pr98GvZDB5i49Nkr38YJHUOQW1fgv8Hx7Q/nm2xT+A0AcQ+gBC/+gg"
+    "1AISp8ffHH/69uDvh2/YOSST/mK5OQoVd/qobP6RKtr+PFDz4bTdDeD1z3fa7jc/jtUdbuOcl32BTWi72O55N6h905mt"
+    "2hJmeX7r5h5XUa2c6Frd/mbvOr4Bqc5v7ubFbsNAu50H+0IAbAsseIBrD3DtAa79geFaUQSucE7f/+N/wjB21I//+N8k"
+    "9P+yOV4rfJ96VGv70WcDbA/HkLseQ/6MJ3dvh2ry6LMtC990cLYOUFbzet3xTnFettMR2nrPVkW7m3KK+d1zil3P0a6A"
+    "waI83u1Xy1vQ6A2HbL8QdHbrM7kP4O0BvD2Atz8NeCs9cnXl13I1pW8ovcC9IDteFCwXhblPRf0pq6/PA/Qeymcw/Q/l"
+    "M269Il4qWtuKOB1/48N7e8qVc3OvD7/5v//6bzwWA7bmik5igyCtc333nK4rrOCqcFuQbSvo4YII5UyUE4p9X1/KvHt8"
+    "iSff+UDzdbthMq2OvtQyHfcmHVMQoUMudeUMd1lDoTEwXAuHd2+5cr+2MSnQ8WVg5S6tPFT++B1U/ngIUB4ClIcApR6g"
+    "NDtUy3HuPnn67PlXL/7lX7/2xhOfKiRdt+B0OV5Vf0IZ36J2lTgGxSa+DaZvZlNbbM6fqkgVn5Msos9yFtaiRzyFc4Z1"
+    "6YUAey61HgiJVA7TAJAa4m5T+T+I0sBH3p6DCoY6wRNKizjJ5EiXp8b5rC9uoqBFYs4aIU+7EgIADgigE5yekoi3qIKI"
+    "BxFNiR4pI5GCvBP9ExG+hzEkn3/yohXCJIq2qXrWmSoMAnGPbujTAbexllhNKERifRDoJIuTJZ2XpGNwVLy/TkdT0sAm"
+    "6nlHok6tk6F45hwF4utJQAeBkVGAeakrDpr2VKrZL78frdBUT1rY9Hx1C3pkP4g0VbyaAkUW+A0bVlYIaclx2PS8+Lqz"
+    "1BYQDCC+z1ZYJZTh8UMqysncwfvQM62QZSdVKvPr6V2kBdoJpKWY6JCG+SgyRiVUx8ecmauKqJZHqtLRVUqvMBeAfVM4"
+    "iUcIqXaNORHJ7e/RGUbaKC6HrQOpLXZ1vlyhrDGhVaXuxS24JMYGueRUjmj7oEKUEkkdsDxyBh9HwAQwxhxYsR7VLlPe"
+    "Oc5Uivv8mPNMMCMyGqIp7+DUI8TKVMeKIZmO9ujgMQyCj1eiEZx5QYOhqaXvKqx4ttuRFQdlK2r7dZaEvdfqsTo5+O7g"
+    "6HRnD8R3xi8gAQZwpakmm1fLDVYoed7V+p0Wjaht6P/0zbvDdQRweTwsA7A1gKixN4zQHw/UsCyFN4ysPvCXDavZqb9R"
+    "VS+sukTlB/j8qcq89ELmu8k3blc6cMqVZcdKRe5w9RW4XQ67UjkAUyNvtYxcH0eEB3u9LBgHGNfjmN5JPT/1lt/d8qz/"
+    "9T+bl9CY97jggxjEINAfDCNlCjng81IgcBgRD/f/0uup73Sk+aVI46XirCufwpY5k/YXyz3QclJcDViiD8S/HEbD6K+m"
+    "S/yyae3A6FeoHIg0/lW9xkP34LXwa0+9YyE0vtTJlZpNMImncUjnq7G22xUXmCsKKSNBECxjihakinebQhBi+tEeFAPB"
+    "kgbItB+luATnf8RFEB1CgOvQ0XY0FX1DacM7el4fHx6+OvoGqwCIFrnEUbcXUzU+d2cgpemoUvQHGHm4XNUven8UB3fm"
+    "3VEmWyGvcsI6hvlkAk6VqyIUt5vXNBUBnirNA5fJs6M1c0WiM2qcWxdI2FfHxWc2lNRueRY+wGPnUrEAI312IuBiYJhw"
+    "KzELK2kru9REUVexGLl5k1VZkQshYTpYx2Tzeq8yacVI8foRMB1rS5C2VWs0pnsgC36u54oeg9hJtbjaFlHc+rYo07nL"
+    "ZWHSyrB4UwI4q6KINwlHQiqPKw7wqX+uQEIn8XNGvKvtNL4Fqqphpm7K8dvTg+Mj166Usq7wWVkxpagfcuklAboFU0KF"
+    "AbBdPKXYicul0myMtYdJKZLjHHyNFFQqVGQCwXWg07K8Cs6rWmUVt49ywffLuYoWk7gRGgpJ5EiAPjwyX2SgGGV5GFLL"
+    "FUCMSmteErZSf2qbPNlzrgjDBUfWvj8Mx0evGnOJmOa3f3UqhLLD1nAZ54UeeGXdFoLx4MOY7GoJFncgXCtyz65Nep6l"
+    "UiFl3UvHyjj+qP39YzTGw6Jqnanp1jgZy7eS1WtqoE0KbLNTpkrgC1wb4gvJ5HVkaKfE+JRz8XYVONwABdtYQQ2VA9m5"
+    "UsPC3RF5diw4YnILbqXaiGu82ZviDXF44RN9VJ/EZKIRhi9z7dH0+QQ3gKMv/uD9u/D7p8Kw06UncME14b4LXzaI3LnF"
+    "p9giBe3U3P3F39z8MyI45rY3iKK5tefY2sr0/aQ2iYW55a+wZSsMNq3eOqLl5l58je2tRrPMhzvHpaIET4kPRRHX6vg7"
+    "RZemIRl2GVoSgZvHiKb9F9h+PUA0FH9xkZ6M6tluMQs5QMMB3Slekwaf0ywpgzVi0C2iLmxG8LOU2IlaYAsfM6e6Rydg"
+    "YEfgRW5TZAcilDecH260/i2n+902DMVz6+2rUxjdUZWquxwZv4G69lNfbQSW+45P3/z9FKja+JjNDSSu2ei8lkbmUYWB"
+    "97uRtgvdnbbxuKiax4xopWwy62yzyGooG2OndREAIUagduv6/wG1KYDt"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1416,9 +1416,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,
@@ -11245,7 +11247,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":

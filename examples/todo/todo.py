@@ -918,51 +918,51 @@ _DATA = (
     "KudlSEBA7Yuzdx9Jo6JdCljgljsF3lur2nyyWA+4qfBGVQhLqRIBDAtZwPbaT7zWuozHzUxg0XhS7f3R53P7Ce8IbU1b"
     "GnI+yVjq1rJNQW3JAJ3VOybXIwIU6C1tF/mMDYrtz/95cnranTs7LUjCaCqFGXnQId6wpz7COFGm1iaSy0hPL4wxyjBi"
     "e+rJmYUO0tJjY4nFchEGFCyCG9WuiEm7pc1rMZgnCaA28R0Vmi16tAcQmw1dYDrN+0FLN8pHvJ/PEjAc5qgbwPsojcJf"
-    "YPoL5cvpwnSri58D5WgdSHrboO+W8QEWAziihVwUEgRsuWHgE9pks2le3qENYJzu9AV1m8P4iKpwcx2GH5mtyyjVnWVx"
-    "hzi3xB4FAbibdEfvKOvxLjP2IRA4oK3gvWhzuYhMtmLuOo6neIvgJAgdCNEV3oVHIViPwD0UM6i6GXIAjOJxQ1Wophb9"
-    "WYxCsANjFswte6dx9xonRSIwZ7H7z0z+Z4ED8RroRxxCM3FwrXwin/QhHQ+EA+DZ3nxz56MoBtD87cgSlyfnny+Glnjz"
-    "5vOvn4+OKNwFZUJrrxIIPYEZ5VBU7YZiDPK/VsDcWOEOQRBfcA24wb1WhQAsCtKoGISLCo5doy81WyN99Eu0vRRIZaYS"
-    "ID6JYp3QucB3xyq+VaAqb9J7I5STHuQjauzNbsNNjAVQRfQeVsLKNKWk0HF/fqunbqInkkjRFlR+m4eMqZ0GCJAI2BOM"
-    "CVjGrhkUNQkVTRrc+sW/yuGBZnsB0CKklxFpmuz2G36nh4DkiNvUAD0D6+IS8fNQD+V9gJs0L7eXtgqzLXbZqMsuvafT"
-    "UqDmQOh2Ebb2UCowsGaVaeeQ6BiVUDI0grkrzwOV3GaALs7hWUnPsNRBW3zU8Ai0KKYdwYQ+JMxHzNVk6VtibqymQcjD"
-    "AhzpX9ltftylNFQGMSmNQ6Rph1fBt0AT2fL9g5dsknA0cIuucnRmGwQ2WsDMdb+wUvbf92lcjBdG+4ihVcSJte4ubSmN"
-    "gzl7If07zbf99b/efxi965//dPJh9HP/7Jhu73Jj2Vsrn0rbukSt7uKtoTFUPmgVgpzUP+g20SXRgBIT6FDEEeoC/Jtb"
-    "5YTsUelFuJAufNxZxYMceb/bdiOpmk6haZ4gYIVHWTacZSpDCAjBmOgsbwRaobOFdclcvVZ8fyyQZeVXbDmtQC290v6Q"
-    "UKO0ndRavXG13SZVGKVU80YfP530P51c/FqT85OzOlovh+VAI76f/Ms66lbsZS2QePH2Q00eNCkNVLqdtQUiu3ffaqH/"
-    "938/roGFsaH1UWmOtgvZBUJoDUPDQc4Xj6Lcmt9f0x+gE3G8iHq7uzi1dbKrG4SzXScEw7Z7sHew19k/2M2l+sCyVZfR"
-    "ViweBtf8X5jsUX4bAJ2U2OxyGeSXG/9Au1wQVQ7qV4iLy6o1e9HrCF+hIeYoQzOn6B+bbleZTtsb3tXcDZhpVr9hcRwe"
-    "oMbpkro+0dJMPJ+maS0NOmzT3Jo5fdP8xBUv4zbdBpAXLhENr1RiGH3XaxrDGqky1Xn6hn8KNdGDN+S5aVa98IHyyaUU"
-    "MY8YxNEF/nNEGHEEIFNvbeFFtOxHmCxMYnbuRog9Rg44O4ig/QnLCqKE0TRItJDhlTmglTSZm1t0S7T0KREgETtra6RR"
-    "TIaYxskSokuP+SzBDkYKVuqzwYkv9JDqIJ1CFhLxbRBe0/m+rP+R7lr3iDhRQLfimenzmcg6FNiZ6ECwRp1Y+efZ6ckv"
-    "KsI30AWDR3rV2XvR2X/JTFLE8HTebXO8qMaxPAySbY4Xfb/jRb/L2ZJ86JSG3LVR0xgtlDZK9Xtg5KoUaS5UkPeHCk34"
-    "cMU5lQJIfnt62jqWaYvWVx9TuT9Y2QQLRZRVDRY2x1r+2HFDpfFNLLGJJTaxxJ80lkgRhvbsa0UItFhuGvo+0H5zIva7"
-    "Ad4H4NqHn1LMQ9j1Mv/GM96z36sh7185y7iBf5tc8Q+P+Tb4boPvNvjuz4jvUk+7vya2w4bE/nfDdZuCA/dAqnWPmz/t"
-    "9opyJcX2Gyrzh82b2Wg6rF5cze+fH4/656c1Ox42OO2ROK0ZbG1wxQZXbHBFC1zRcMBBWyZzvONPgT4yw5w5poJryEOS"
-    "vAcqHyN6LGrJeUVR7Pj7wJhNfZaHoZqceMsEfNQHPujQJh85PRS2Pu357uz9//73/+BhKphGt7jbHhfwc6dRH7oweg/e"
-    "Sc1AVaZ6F2UZVTTCAK7VkemfPlfbddSN1rbdm73uc72V96558plWhz9qBZknGx1Tq+OeNWGeP0WgmCvvcV/GsIph9yon"
-    "1rhuzKMa07Vjfgz02KaVTVGaP0BRmg1C3yD0DUIvZ/7qHWrOce7tHzx/8fLVv/37azmeOFS8664Bh+rzeuU3hPEtYk9o"
-    "xyDYxDeB0/VsaoPN+X9VP41P16aBVTYLS4ESHusa4acENAH5udSUEnrriwSmASA1PMNpvtTg+pHroGyvQAU9FdKGyyCM"
-    "9RlBKcbJrKvdREqLjqtKhBy0JQQAHBBA536l0DGeAC3mqixBmBaW0sVPIhjvUP1GhB/iaUY+UCf9CmHFyDBP3POWxJnM"
-    "LEB2xScnoRX2ZoWe6iLefH8vHtCfOSqNtQhQ5I6auHRAHEUBqJa64iIGhyJS7HkvhxWaGsLlPFmvXrceJIhdrxE4xxUK"
-    "9ZFSPCiKpyAdJgqfQ5NfISsfkRcU9+AxQoJhB9JoG4dumE+GI9ynsk7mdGOehEouokjHy7ZCiQGSYd8Up+FhTyplZM6u"
-    "cvuHdNqUTqDqs+8uFS/B0+vLCmW1SZEida8eICU9i1FKVuHEvOM6eFTZdyILprQuiYAcMAEM3nq5IGrm3uCJ0SsMuCig"
-    "SifEFLdBA4um2oZVDr0mQeI59OhYUQGXWPmHdEQcmOCDsGhdZtKtzuByCqggiud7LUVxkrUitt/Fodd5J3bF55MPJ+cX"
-    "O4cwfCP+GAsIgAuP1RmTUmKpQMmL1vYkbURsQ/8Xx5/OVhHAJRGxKsNWD8KxzsBHR9cTA13+cODnOsDLD6hgKP5O1dyw"
-    "2haVfeAjwfwST2zKSG2Dh+JSARatqVn5HNUOl7oB0vWhY6p3QPOSajWVawZ2kWQ8YC1jd+xiOIxEf9JFGsVH/lDN8+7r"
-    "fzXf2qETxfgWAn8Ex72BL0zJDHxZl3wc+CSeN//S6YgPylf81afxUnAmjleQ9HSIuovlITDD9hz8bxcoPxr4A/8v1B/+"
-    "9ZBSkP4TF4JEQv4i3mF5AzD2+LMjPrGYq5+msnX9LZiB08CjY+xYp++WiwXitE27hhASE2kwaPi0Kaqh7TZO5tSq4vEK"
-    "FMsvulAHZ0W0fScisHfbovIBOMm7hsbyx4be9c/O3p6/xzILWj1sYtjuBFRT0QZqOD2AfQASncTesqo49P0rDnbMt69M"
-    "9K4/RYXVKJPJBE8SUNmJ9HHzmak04BHZrOZih/noxVzR0Qo1zq1riNQV/fRvtm/UblZswMVz/bokBEa+bPvBMwCb8ChJ"
-    "6gMOS76WR1odM+XcfIkrq6uGECnqNUrYfJssy+AwbLp7BhLHyh1U5aJYZjM6hIHg9zq2rrIAo00axQXLiNz6T12Znm0u"
-    "qxMVGOJKEOBdDJDjYdHBheRiDlxQgSu4UJGDhLFftZ3qV6yKimWKzvQ/Xpz0z+18mZlVVeuycjNpXZYbGbpoxK1CsYB8"
-    "5RlTM0rXucsjokOc6TR8c/AMuhpVqhkTiDFdFWW1aXAilcrS2F0cEfwmni1ozYAbIVZoLM413oVX5os46uVq65A2VlAj"
-    "6qr5tlmleNc2+Z0XXE6HC7ms/OwZ8kdfSLOJmPrvlrUqMLPDDmcZJKkSyKweDmFdMLpMdrG0jd3TUktTsHae9CSOdOWZ"
-    "xs+lZbHsefOX04jBs7Ten6mGV52A2ffUylVKbLMRxFiVLFcAP+DaAD+lpj+khoZJW5ts/j2spont4pDWFp5DtUBBVqqC"
-    "2Dt6JFuWcDHBtV2o32Ibr3WcftUOL3yjP8U3bSPR6sKPuZI0cb7BA+C10//j83tw/1tqyenSPlywTbxrw481Qldu8QBb"
-    "pKiVmnu6AJSbf47Np7EndtEURvLzL/D5ytTktx4bDHLLr15j09VAkNl+dEinx+WACE/L4RYJbhWYmYZeYkP5qIwIXD+8"
-    "Mu2/wvbLsZWh+IcLkjRXz/fSicGxDTL0qFBHN/iCFDeLc0hADwhYsBkNXXXpHL8OPeA564uTi9NjMOT5ojmA6485E1m1"
-    "se3Octt13aFrgJ7an0BdRUd2YqS2L9p0ePIeuqs9GLCqZd6vWNtqLuCClldtjFvVQcPWAhsHqc8oS5di5tGrtlCGfQjj"
-    "G8EoQRigaOvu/wCacM+m"
+    "YPoL5cvpwnSri58D5WgdSHrboO+W8QEU/5d3kFka8BoqLfZe+Bhw7IaBT0CULappd4f2hnEm1BdEUQ7+I+DCfXcYmWRm"
+    "MGPC4t6ykEScW2KP4gPcaLqjN5v1eAMauxeIKdCM8Da1uVxEJpExdx3HU7x7cBKEDkTvCu/CoxDHR+A5islV3Qz5Bgb4"
+    "uNcqVFOL/iwGKNiBsRjmlr3TuLGN8yURWLrY/Wc2NGeBA6EcqE4cQjNxcK18Ip9UJR0qRArg9N58c+ejKAY8/e3IEpcn"
+    "558vhpZ48+bzr5+PjigSBj1DR6ASiEqBGeVQwO2GYgzyv1bA3Fjh5kEQX3ANkMK9VoXYLArSgBmEi7qPXaObNbsmfXRZ"
+    "tPMUSGWmEiA+iWKd67nAd8cqvlWgKm/SeyOUkx7kI2rszW7DTQwTUEX09laC0TTbpNApgfwuUN1ETySRot2p/DYPGVM7"
+    "DRA7EeYnhBOwjF0zKGoSKppPuCuMf5UjB832AlBHSC8jCDWJ7zf8Tg+xyhG3qbF7huPFJULroR7K+7A4aV5um20VgVvs"
+    "zVGXXXpPZ6xAzYHQ7SKi7aFUYGDNAtTOIdExKgFoaATTWp4HKrnN2F2cw7OSnmGpg7b4qOERaFFMm4UJmEiYj5jGyTK7"
+    "xNxYTYOQhwU40r+y2/y4SxmqDH1ShodI076wAn2BJjLz+wcv2SThaODuXeXopDcIbLSAmet+YaXsv+/TuBgHjaYTo66I"
+    "c27dXdptGgdzdlD6d5qK++t/vf8wetc//+nkw+jn/tkx3d7lxrK3Vj6VtnWJWt3FW0NjqHzQKsQ/qevQbaK3ogElJtDX"
+    "iCPUBfg3t8q52qPSi3AhXRO5s4pnPPIuue0eUzWdQtM8QcAKj7JEOctUhhArgjHRCeAItEInEuvyvHoZ+f4wIUvYr9iN"
+    "WkFhehH+IVFIaaeptXpPa7v9qzBKqeaNPn466X86ufi1Jh0oZ3W0Xg7LMUh8P/mXddSt2OZaIPHi7YeaFGlSGqh0p2sL"
+    "sHbvltZC/+//flyDGGND66MyIG3XuAuE0PKGRoqcSh5FueXAv6Y/QCfieBH1dndxaus8WDcIZ7tOCIZt92DvYK+zf7Cb"
+    "ywKCZauusK1YVwyu+b8w2aP8DgE6RLHZADPIr0T+gTbAIKoc1C8eF1dca7ap1xG+QkPMKYdmTtE/Nt2uMp22N7yruRsw"
+    "06x+w+I4PECN09V2fdilmXg+aNNaGnQOp7k1czCn+YkrXuFtug0gL1wiGl6pxDD6rtc0hjVSZarz9A3/FGqiB2/Ic9Ms"
+    "iOED5UNNKWIeMYijC/zniDDiCECm3vXC62vZjzBZmJzt3I0Qe4wccHYQXPsTlhVECaNpkGghwytzQCtpnje3Hpdo6VOO"
+    "QCJ21tZIo5gMMY2TJUSXHvNZgh2MFKzUZ4MTX+gh1fE7hSwk4tsgvKajf1n/I9217hFxooBuxTPT5zORdSiwM9GBYI06"
+    "sfLPs9OTX1SEb6ALBo/0qrP3orP/kpmkiOHpvNvm5FGNY3kYJNucPPp+J49+l2Mn+dApDblro6YxWihtlOq3x8hV2dNc"
+    "qCDvDxWa8OGKIywFkPz29LR1LNMWra8+wXJ/sLIJFoooqxosbE68/LHjhkrjm1hiE0tsYok/aSyRIgzt2deKEGgd3TT0"
+    "faD95rDsdwO8D8C1Dz/AmIew62X+jWe8ZytYQ96/csxxA/82ueIfHvNt8N0G323w3Z8R36Wedn9NbIcNif3vhus2tQju"
+    "gVTrnkR/2u0V5SKL7fda5s+hN7PRdI69uJrfPz8e9c9Pa3Y8bHDaI3FaM9ja4IoNrtjgiha4ouHsg7ZM5uTHnwJ9ZIY5"
+    "c0wF15CHJHkPVD5h9FjUkvOKotjx94Exm9ItD0M1OfGWCfioz4LQeU4+jXoobH0Q9N3Z+//97//Bc1YwjW5xtz0u4OcO"
+    "qj50YfQevJOagapM9S7KMqpohAFcxiPTP33ktuuoG61tuzd73ed6K+9d8+QzrQ5/1OIyTzY6pozHPWvCPH+KQDFX+eO+"
+    "jGEVw+5VDrNxSZlHNabLyvwY6LFNK5t6NX+AejUbhL5B6BuEXs781TvUnOPc2z94/uLlq3/799dyPHGortddAw7V5/XK"
+    "bwjjW8Se0I5BsIlvAqfr2dQGm/P/qrQaH7xNA6tsFpYCJTzWNcKvDGgC8nOpKSX01hcJTANAaniG03zEwfUj10HZXoEK"
+    "eiqkDZdBGOszglKMk1lXu4mUFh1XlQg5aEsIADgggI4ES6FjPAFazAVbgjCtOaXrokQw3qH6jQg/xNOMfKBO+hXCipFh"
+    "nrjnLYkzmVmA7IpPTkIr7M0KPdVFvPn+XjygP3OYGMsUoMgdNXHp7DiKAlAtdcX1DQ5FpNjzXg4rNDWEy3myXr1uPUgQ"
+    "u14jcI4rFOojpXhQFE9BOkwUPocmv0JWPiIvKO7BY4QEww6k0TYO3TAfGke4TxWfzOnGPAmVXESRjpdthRIDJMO+KU7D"
+    "w55U5cicXeX2D+m0KZ1A1cfiXaprggfblxXKapMiRepePUBKehajlKzCYXrHdfCosu9EFkxpXS0BOWACGLz1ckHUzL3B"
+    "E6NXGHBRQJVOiClugwYWTSEOqxx6TYLEc+jRsaLaLrHyD+mIODDBB2HRusykW53B5RRQQRTP91qK4iRrRWy/i0Ov807s"
+    "is8nH07OL3YOYfhG/J0WEADXJKszJqXEUoGSF63tSdqI2Ib+L44/na0igKslYsGGrR6EY52Bj46uJwa6MuLAz3WAlx9Q"
+    "3FD8nQq9YSEuqgjBR4L5JZ7YlJHaBg/FpQIsWlOz8jmqHa6CA6TrQ8dUloHmJZVxKpcT7CLJeMBaxu7YxXAYif6k6zeK"
+    "j/wNm+fd1/9qPsNDJ4rxLQT+CI57A1+Yahr4sq4GOfBJPG/+pdMRH5Sv+INQ46XgTByvIOnpEHUXy0Nghu05+N8uUH40"
+    "8Af+X6g//OshVSL9J64RiYT8RbzD8gZg7PFnR3xiMVe/WmXr0lwwA6eBR8fYsYTfLdcRxGmbdg0hJCbSYNDwaVNvQ9tt"
+    "nMypVcXjFSiWX3QND86KaPtORGDvtkXlA3CSdw2N5e8Qveufnb09f49lFrR62MSw3Qmo3KIN1HB6APsAJDqJvWVVcejT"
+    "WBzsmM9imehdf6UKC1UmkwmeJKCyE+nj5gtUacAjslnNdRDz0Yu5oqMVapxb1xCpK/rp32zfqN2s2ICL5/p1SQiMfNn2"
+    "g2cANuFRktQHHJZ8LY+0cGbKuflIV1ZyDSFS1GuUsPlsWZbBYdh09wwkjpU7qMpFsQJndAgDwe91bF1lAUabNIprmRG5"
+    "9V/BMj3bXHEnKjDElSDAuxggx8OigwvJxRy4oAIXd6EiBwljv2o71Q9cFRXL1KPpf7w46Z/b+Qo0qwraZZVo0rosNzJ0"
+    "0YhbhWIB+aI0ppyULoGXR0SHONNp+ObgGXShqlQzJhBjuirKytbgRCpVrLG7OCL4uTxb0JoBN0Ks0Fica7wLr8wXcdTL"
+    "ld0hbaygRtRV89mzSl2vbfI7L7jSDhdyWflFNOSPPp5mEzH1nzRrVWBmhx3OMkhSJZBZPRzCumB0mexiaRu7p6WWpmDt"
+    "POlJHOnKM41fUsti2fPmj6oRg2dpKUBTKK86AbNPrZWrlNhmI4ixKlmuAH7AtQF+ZU1/Yw0Nk7Y22fx7WE0T28Uhra1J"
+    "h2qBgqxUBbF39Ei2LOFigmu7UL/FNl7rOP3gHV74Rn+Kb9pGotWFH3MlaeJ8gwfAa6f/x+f34P631JLTpX24YJt414Yf"
+    "a4Su3OIBtkhRKzX3dAEoN/8cm09jT+yiKYzk51/g85WpyW89Nhjkll+9xqargSCz/eiQTo/LARGeVsotEtwqMDMNvcSG"
+    "8lEZEbh+eGXaf4Xtl2MrQ/EPFyRprp7vpRODYxtk6FGhjm7wBSluFueQgB4QsGAzGrrq0jl+HXrAc9YXJxenx2DI80Vz"
+    "ANcfcyayamPbneW267pD1wA9tT+BuoqO7MRIbV+06fDkPXRXezBgVcu8X7G21VzABS2v2hi3qoOGrQU2DlKfUZau0syj"
+    "V22hDPsQxjeCUYIwQNHW3f8BfEnZDA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1402,9 +1402,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,
@@ -11279,7 +11281,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":

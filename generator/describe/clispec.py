@@ -380,8 +380,9 @@ def agents(program: Program) -> dict[str, Any]:
     return {
         "max_output": limit,
         "truncation": (
-            "An answer to an agent (MCP, --batch, or --json when the environment names an "
-            f"agent) longer than {limit} characters of data (a command's max_output, or "
+            "An answer to an agent (MCP, --batch, or the command line, text or --json, when "
+            f"the environment names an agent) longer than {limit} characters of data (a "
+            "command's max_output, or "
             "--max-output N, 0 for none) is cut: long strings, lists and maps in the middle "
             "(a record keeps its keys); meta.truncated lists each cut and a ref, and "
             "`output REF` (the MCP tool `output`) pages back the full text."

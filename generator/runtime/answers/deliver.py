@@ -3,7 +3,8 @@ quarantined, long output truncated with the full text saved to page back (`outpu
 
 Every surface delivers through `_deliver`: the command line, `--batch` and MCP. A person at a
 terminal gets everything (secrets aside) unless they ask with `--max-output`; an agent (MCP,
-`--batch`, or `--json` when the environment names an agent) gets it made safe.
+`--batch`, or the command line, text or `--json`, when the environment names an agent) gets it
+made safe.
 """
 
 from __future__ import annotations

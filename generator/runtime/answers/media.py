@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _is_terminal
 from burgee.runtime.answers.spill import _spill_save
+from burgee.runtime.execution.context import _agent
 from burgee.runtime.execution.errors import UsageError, _AfterRun, _Internal
 from burgee.runtime.execution.kinds import _is_media
 
@@ -110,7 +111,9 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     if output_file is None:
         binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        # NOTE: an agent reads a pipe as text: bytes there would be garbage in its context.
+        piped = buffer is not None and not _is_terminal(stdout) and _agent() is None
+        if binary and found[0][0] is None and piped:
             stdout.flush()
             buffer.write(_media_bytes(binary[0]))
             buffer.flush()

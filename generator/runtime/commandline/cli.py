@@ -56,7 +56,6 @@ from burgee.runtime.execution.errors import (
     CommandError,
     UsageError,
     _AfterRun,
-    _command_line,
     _Interrupted,
     _on_sigterm,
     _run_hint,
@@ -185,7 +184,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":

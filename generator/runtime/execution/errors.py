@@ -25,9 +25,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,

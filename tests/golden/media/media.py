@@ -950,47 +950,47 @@ _DATA = (
     "2yKKCy/xqEMnVApjlQoBeE0j/hk3iengmGHCOSUk5+NlLLXGcLiGoWhNH8t5WBAwoA3F4Zv3JFF6EyMr1Gh/Cri3FrX5"
     "JH5Y4KSSK1UBLINKRMAWsoDtpZ9w7RFxHxbUGc0EFK0nM94XfS7Pv0j4nE5b2LLM7lF4aWbLj1W0BQNkFpPzBwMBAvQa"
     "AzJxghOKzsl/Hbx715973RYgYTaTufmi0xd77Kv3MU+TmbXRcqmNemGMv+rGO9NAXjjoIB3DG0fEyziJKFkDN2pcEYN2"
-    "Ted/UjBPEoJKyHpVYk850TkqnDaBbF9n9TWY6UqFGG8Xk3EORznrheD5PMuCd7DMhPTlslyhSJ0HxWgdiHodkHfH+gCH"
-    "AyiChVwUAgRo+UkUUrTHZtMO7tIRGi4rhoKWLcTYGNVgfRbD/9zW5ZCaxfK4Xxw5YkBBOJ6365ozOUM+p8M+BAJ3tBV8"
-    "mmcuY6IRAjn3PS9QfMpqEiUepMgKv4VXIVnW4B7KlUozDe82UhTt0W7DlMvx5SwAF7BmwX7ldhuP/3BRQoM5S/1fcvof"
-    "Rh7kS1inTmCaNLpUIYF/zWURww8MB8Cz7X3x5+c6haD1y74jPh4cnZyeOWJv7+TvJ/v7lG6CMKG1VwtI/QAZ5Q3NdtoY"
-    "6H+pcAtB4SErIF90CXGDf6lKCZCOsqwUiIsCjkujL7Wny0L0S3RED0BlpBYA/EKnpqByimPHKr1WICp72XfnSCfD5H2a"
-    "bG+z4UuMxVFEzDlAhIBVigpCmHcXT8uZKYZioRWd4uPRzDKGdhphgESBNYUxEdPYt0xRk0SR0uDWM/+1Gp4btGMILRIa"
-    "jJGmrSLv8ZghBiT7PKcJ0PNgXXzE+PnMsPJrATdJXuE4YjXMdthloyz7NM6UhWhTWXTKYesQqQKMXULAEPp6BpKPcJyv"
-    "RMkwCdaOggBEssMBujiCdyW9w1QHaQlRwjVIUUqHKin6kKCPWCvJy6SE3FiB5jJbACPzV/41v+5TGSgPMamMQqAZh1eJ"
-    "bwEmsuXPt16wSUJu4ClH5ZkKcvFM8GOcPVPTKZhtlpGMdPTNRCaQDoEqmRqjBpqYWlV9KdGcSLtLLLxy0My5/XjCbefW"
-    "yMtxGepcF7YM/pT9MdqYpWmsh5ubaPFNDt2PkotNLwF+bW4Ntga951ubhQoCMKxahb9l7yG6HJV2HGlPyylu3K1PFfzG"
-    "ThXgKJU27S+VN2VqTsIUjpS0O5PDB1ybt4BQ65u+rjs/Y+Y7u6n5FsUxR7+8aXQHKc425MxR52bg+Zh1a2rQKezm2eyx"
-    "7OY3ZrwJ1PQ1uK5kiT5+5Z0sAidJBO77QRMPa6jKUBfhO/tdiIlh3hkftLG1dHxh9Uh7Fgecs2uiB/zxnDzfObhOszHO"
-    "pfn8j2QR23LT3NfoU849FSvIC8KJqTmoBCyIzIpSheL9wtCbEho6qmmsqvFHmRskFEzmQHEUp5lRckmNG/lk52YeGn7m"
-    "mK38x/MgT+4k9+Of5H3ECCM733un4mp2ircGj8bzv7/TeGJ9wngdTKyDiXUwsQ4mWgQT7P2eVCzxL+yA+dZNEO3jiDGe"
-    "rjIcv6VUoet8wsez1UDCnDy7S2GioR/iicQU6zaJpxyD1LdJrCOTdWSyjkyeXmTyVOKO31Wz4a/S3fWgssjTCCTWfWXr"
-    "vrI79pWtg5R1kLIOUp5YkNK0F2Md5xOqoNy1ypHPverN3pvDg3QAnwOCXeGak/tvDr//33/+Dx7MBdZe48ktPKZW6Cx4"
-    "5K2TTOiqRrxa8GBEm0IM7q/MiW96JPqeujKk3rwa9Lf73FJ10ywedtazp9r1+2jcsf2VXzk2wwFWuZBVaMm8+4bYoHL6"
-    "mXt97zWZ6fd9GpFpm1nWjcS/gUbidTy4jgfX8eBqPFjvUAuOc/B8a3vnxct/++6VHE88unDhpjbIypqYV0cI61vEQBjH"
-    "INjEc8xXjcweZlMbbM7/qzsvuFMjC/ZzLVwJ3vGI8Dle7GkAKOrSLcWVBagBRGrYD2AvTvVD7XtI2xmIYKASPD4dR0lq"
-    "zptLMV5c9I2byGAxkf8KIFttAYEADgCgHhIpTN4hQIq5wzZKsksCTCOrBn4n6mcCfBdPxvPhbBlWAKvLjYog7rQE8bTQ"
-    "eofdZkgIT018agFCACHWpKW4TW1XaMX+8ONZBaaGxKoI1stXrUkH6dIlhrNpBULTNICtAHjO3WOg8D00xBWwiplcSZy2"
-    "7kMkYAaAplOR9dpz7w8G4dQ4b8+vF0GoZK1lOF60JUoKgRKuTdkTHuenZnHbncDz71I1kHoMTHeTT+2p2J+0rEBWmz6X"
-    "oXt5ByoZ3UIqOaWeKM/3sBkl9LQDimaa3hADBoBDqmEhtbnwr7AnYIZpEKU5XqSY71NsrwUUbT+ls5oQTaJF4NGrY0Ut"
-    "uqkKd6koDUhwqwPq/IX0q3q1WiwokWJ70JIUB/ksovMmTYLeG7EpTg5+ODg67e4C+875wmIgAF/tUKfiKwWJEiQ7222Z"
-    "kk0iOrD+6dsPh7cBwJfLYN/dxhCSpN4oRPczFNlFMqOwsAI+/5Z3wQi6CUb8le7ZwHsQqCGQm0VEKvWlMQgEm+jQAQpH"
-    "pNTFQgcuHGEKM11uggaUTTsKdcKRPlOb/uptLn3EFFtvZOqPfUxuEdcP5pYc8Z7vgN7uv/qzvcia74PGYRjHY6w7HIXC"
-    "dlPiaHPpzigkuu79odcTP6hQ8aXq46XgqhF3SRk90v14uQuST8IMC6R9AH1/FI7CP/KC+PGb3sZjLuPBFf8o3mCLG7gD"
-    "/LMnPjBBa654d80lCKCk0yigXia8LOWab2xBzeaiBmg+5H546UGXNz9sZ6Ux7ajvmeGd0j5HX/xkujW5nGFcAEFBy7sO"
-    "NZEhEfoWysqd3W+ODw9fH32P3XZGFly6FcHtRXS1jQvwcGaPq0AQOUmDZVVK6CZ5zlPsLfI28TaXuuOlQIvJBCJ07j7M"
-    "XrcXtme5ishVn++cKSYe9olJNGhynt1EN31xnH1mAaB5854zH9u7TGcgJq3sIPAwcwr8SYhUPyBjii2d2SVFGeb2Tvv8"
-    "eguMbvSwmcT2mv+8+sIhz80zIDl2cFK3Y/m6I70LnOBxPdd02wHDSaj44gqCt+HWeLu0y/3VuoQStwSCE7JRGDPGZAaS"
-    "u/q4s45beanbbcGBW3Wemvvgy7Jl24+P358eHB+5xYbj2+4PyRuPsw7dK5n4aOxtJzKpT6kH2d4eYG4cKUZOu1hZIQ7O"
-    "wYOYewky4ZhAhugrnXcpszaVGpTdPvIEf2HCFVTO5kkIFeLGkYlWYcg8TkEk8i5rEshKdInian8ooHKNQ4f80w43VnNL"
-    "762/IYD40c8NuARM/W8AtGo17rKDWUaLTApk3hlNMTE4Hga73OTsDg3VsgKqWwR9kWrTg9z80wN5KnrU/CsEhOFhdvWL"
-    "vRilRgnz3yZY7VhFS+QXjU2e68Mf8GyEP0tgfpQArZMxObkO3q2/1fWRqbWXkKBgICkrHaIuq7k9R0ekp3u8MrY6GR/I"
-    "ajuFn91w84RWZOfkyKoWNqEt8maL2f5pbfh/vD55+3IHsMbNd74mDJaYF7rWuzU/JFE2AIW7z+hOMZcvjdGFPXtz25i1"
-    "qhbp6lVlNQiX0cw35xEN3pzPvMnX8TaVVuO7Ogwd2oJVkrjUZhzICbkQF8e5XbIxHD+gjcnuTKNfh8G4Gu9ruTexLJWM"
-    "erfs8Lb1ErfU3u3agOZt9rMh+OALfRRfjO9Ebwx/zJUka/oFXoDILfs/vj+A779kHp4ePYcHri1huPDHA6oRPOMWzkiF"
-    "CJru8WoKPP0OTl+xv1/EQyoDPPPLVzh1tSrAaNw7vzd03iLAs9vnygC3ytLtRC9womKKTgA+PNe287/E+VcTbQvxk8uY"
-    "DVbbg0zQOdFFhO6V95oJd7aJn1m+SgS6Q/aK05gsxVwbENYGiZQlgqtuviugbhQmlTCoZS9gbXCKCamw5/HB8L07/nBC"
-    "U969R6AWL850YcZ7ntQDch1zVGvuIGQ61oQVq3E2Zk7N8T/FjDD9xs3/AeLBXVo="
+    "Ted/UjBPEoJKyHpVYk850TkqnDaBbF9n9TWY6UqFGG8Xk3EORznrheD5PMuCd7DMhPTlslyhSJ0HxWgdiHodkHfH+gDO"
+    "tFcO4Tgm4LRQOuy98DXA2E+ikAJBtqh23i6druGKYygIokL4jQEPlm4xM8jNYI6Ew6vlKYE4csSA4nM8itc1x3WGfISH"
+    "3QvE9GhG+KDPXMZEPgRy7nteoPgA1iRKPMieFX4Lr0IercFzlIuYZhreiKQA26ONiClX6ssJAi5gLYb9yu02ngzieoUG"
+    "S5f6v+SsOYw8SKWwhJ3ANGl0qUIC/5orJoZVGCmA09v74s/PdQrx7Jd9R3w8ODo5PXPE3t7J30/29ykTBTlDR6AWkBUC"
+    "Msobmp22MdD/UuHugsLzV0C+6BJCCv9SlXIjHWUJKxAXZR+XRjdrD56F6LLo9B6AykgtAPiFTk2t5RTHjlV6rUBU9rLv"
+    "zpFOhsn7NNneZsOXGKajiJgjgggBaxvVijAlLx6kM1MMxUIrOuDHo5llDO00wtiJYm6KcCKmsW+ZoiaJIn3CXWn+azVy"
+    "N2jHEHUkNBiDUFtg3uMxQ4xV9nlOE7vncbz4iKH1mWHl12JxkrzCScVqBO6wN0dZ9mmcqRjRfrPolCPaIVIFGLuEWCL0"
+    "9QwkH+E4XwmgYRIsKwUBiGSHY3dxBO9KeoepDtISooRrkKKUzltSYCJBH7GMkldQCbmxAs1ltgBG5q/8a37dpwpRHn1S"
+    "hYVAM76wEvoCTGTmn2+9YJOE3MADkMozxeXiceHHOJamplOw6CwjGenom4lMIFMCVTLlRw00MWWs+iqjOax2lzB55Qya"
+    "c/vJhduOtJED5ArVuS7sJvwp+2O0MUvTWA83N9Hkm/S6HyUXm14C/NrcGmwNes+3NgvFBWBYtUB/y7ZEdDkqbUbSdpdT"
+    "3NNbHzj4jR04wFEqbdp6Ku/X1BySKZw2aXdch8++Nu8OodY3fV13tMbMd3ZT8y2KY45+eT/pDlKc7dWZU9DNwPMJ7NbU"
+    "oAPazbPZE9vNb8x4f6jpa3BdyRJ9/Mo7WXBOkgjc94MmHtZQlaEuwnf2uxATw7wzPoNjy+z4wupp9ywOOGfXRA/44zl5"
+    "vnNwnWbPnKv2+R/JIraVqLmv0aeceypWkDKEE1OOUAlYEJnVqwp1/YWhN+U6dIrTWFXjjzI3SCiYpILiKM5Ao+SSejry"
+    "yc7NPDT8zDG7/I/nQZ7cIe/HP+T7iBFGdvT3TnXX7IBvDR6NR4N/p/HE+vDxOphYBxPrYGIdTLQIJtj7PalY4l/YHPOt"
+    "+yPaxxFjPHhlOH5LqULX+YSPZ6uBhDmUdpfCREOrxBOJKdYdFE85BqnvoFhHJuvIZB2ZPL3I5KnEHb+rPsRfpfHrQWWR"
+    "pxFIrFvO1i1nd2w5Wwcp6yBlHaQ8sSClaS/GOs4nVEG5a5Ujn3vVm7035wrpbD4HBLvCNYf63xx+/7///B88swusvcaT"
+    "W3iCrdB08MhbJ5nQVY14teDBiDaFGNx6mRPftE/0PXVlSL15Nehv97nb6qZZPOysZ0+1IfjRuGNbL79ybIYDrHIhq9Ct"
+    "efcNsUHlYDS3Ad9rMtMK/DQi0zazrHuMfwM9xut4cB0PruPB1Xiw3qEWHOfg+db2zouX//bdKzmeeHQXw01tkJX1N6+O"
+    "ENa3iIEwjkGwieeYrxqZPcymNtic/1fXYXATRxbs51q4ErzjEeFzvPPTAFDUpVuKKwtQA4jUsB/A3qnqh9r3kLYzEMFA"
+    "JXh8Oo6S1Jw3l2K8uOgbN5HBYiL/FUC22gICARwAQO0lUpi8Q4AUc/NtlGT3B5geVw38TtTPBPgunoznw9kyrABWlxsV"
+    "QdxpCeJpoV0EG9GQEJ6a+NQdhABCrElLcQfbrtCK/eHHswpMDYlVEayXr1qTDtKlSwxn0wqEpmkAWwHwnLvHQOF7aIgr"
+    "YBUzuZI4bd2HSMAMAE2nImvD57YgDMKpp96eXy+CUMlay3C8aEuUFAIlXJuyJzzOT33ktjuB59+laiD1GJjGJ586V7F1"
+    "aVmBrDZ9LkP38g5UMrqFVHJK7VKe72EzSuhpBxTN9MMhBgwAh1TDQmpz4V9hT8AM0yBKc7xIMd+n2HkLKNpWS2c1IZpE"
+    "i8CjV8eKundTFe5SURqQ4FYH1PkL6Vf1arVYUCLF9qAlKQ7yWUTnTZoEvTdiU5wc/HBwdNrdBfad813GQAC+9aFOxVcK"
+    "EiVIdrbbMiWbRHRg/dO3Hw5vA4DvncGWvI0hJEm9UYjuZyiyO2ZGYWEFfP4tr4kRdEmM+CtdwYFXJFCvIDeLiFTqS2MQ"
+    "CDbRoQMUjkipi4UOXDjCFGa63B8NKJt2FGrYI32mDv7Vi176iCm23sjUH/uY3CKuH8wFOuI9Xw+93X/1Z3vHNV8VjcMw"
+    "jsdYdzgKhW20xNHmPp5RSHTd+0OvJ35QoeL71sdLwVUj7pIyeqT78XIXJJ+EGRZI+wD6/igchX/kBfHjN72ox9zTgyv+"
+    "UbzBFjdwB/hnT3xggtbc/u6a+xFASadRQL1MeI/KNV/mgprNRQ3QfMj98D6ELm9+2KZLY9pR3zPDO6V9jr74yTRycjnD"
+    "uACCgpZ3HWoiQyL0LZSV67zfHB8evj76HrvtjCy4dGGC24vo1hsX4OHMHleBIHKSBsuqlNAl85yn2AvmbeJt7nvH+4IW"
+    "kwlE6Nx9mL1u73LPchWRqz5fR1NMPOwTk2jQ5Dy7iW764jj7zAJA8+Y9Zz62d5nOQExa2UHgYeYU+JMQqX5AxhRbOrP7"
+    "izLM7XX3+c0XGN3oYTOJ7S8A5NUXDnlungHJsYOTuh3LNyHpXeAEj+u5ptsOGE5CxXdaELwNF8rbpV1uvdYllLglEJyQ"
+    "jcKYMSYzkNzVx5113OVL3W4LDtyq89RcFV+WLduZfPz+9OD4yC32It92tUjek5x16F7JxEdjb5uUSX1K7cn2YgFzGUkx"
+    "ctrFygpxcA4exFxZkAnHBDJEX+m8gZm1qdS77PaRJ/jjE66gcjZPQqgQN45MtApD5nEKIpE3YJNAVqJLFFf7GwKVGx46"
+    "5J92uOeaW3pv/XkBxI9+icAlYOp/HqBVq3GXHcwyWmRSIPPOaIqJwfEw2OUmZ3doqJYVUN0i6ItUmx7k5l8lyFPRo+Yf"
+    "KCAMD7NbYeydKTVKmP9swWrHKloiv2hs8lwf/oBnI/zFAvN7BWidjMnJdfBu/a2uj0ytvZ8EBQNJWekQdVnN7Tk6Ij1d"
+    "8ZWx1cn4QFbbKfwih5sntCI7J0dWtbAJbZE3W8z2T2vD/+P1yduXO4A1br7zDWKwxLzQtd6t+Y2JsgEoXItG1425fJ+M"
+    "LuzZm4vIrFW1SFdvMatBuIxmvjmPaPDmfOZNvo63qbQa39Vh6NAWrJLEpTbjQE7Ihbg4zu2SjeH4AW1Mdp0a/XAMxtV4"
+    "lcu9iWWpZNS7ZYe3rZe4pfZu1wY0b7NfFMEHX+ij+GJ8J3pj+GOuJFnTL/ACRG7Z//H9AXz/JfPw9Og5PHBtCcOFPx5Q"
+    "jeAZt3BGKkTQdI9XU+Dpd3D6iv39Ih5SGeCZX77CqatVAUbj3vm9ofMWAZ5dTFcGuFWWbid6gRMVU3QC8OG5tp3/Jc6/"
+    "mmhbiJ9cxmyw2h5kgs6JLiJ0r7zXTLizTfzM8lUi0B2yV5zGZCnm2oCwNkikLBFcdfNdAXWjMKmEQS17AWuDU0xIhT2P"
+    "D4bv3fGHE5ry7j0CtXhxpgsz3vOkHpDrmKNacz0h07EmrFiNszFzao7/KWaE6Tdu/g/ZVGbA"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1321,9 +1321,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,
@@ -2426,7 +2428,9 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     if output_file is None:
         binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        # NOTE: an agent reads a pipe as text: bytes there would be garbage in its context.
+        piped = buffer is not None and not _is_terminal(stdout) and _agent() is None
+        if binary and found[0][0] is None and piped:
             stdout.flush()
             buffer.write(_media_bytes(binary[0]))
             buffer.flush()
@@ -11459,7 +11463,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":

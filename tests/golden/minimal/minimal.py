@@ -866,41 +866,41 @@ _DATA = (
     "gIA2Fqdv3pFF6T1EVniiwynwvrWpzf30ccBJZbdqjbCSKpGAWsgDbm/9xGuXhPs4UGdOJrBoI5mJvhhzef0i44L8trSV"
     "ydeT6NKsVtVOtyUDbDaKnoAIMKDXCMjEBS4oOhd/PfnxR3ce7G5BEmYzZZivB31xxLH6GPM0WXobLRfaHC/E+KthvDON"
     "5MzBAOkY3TgiXaRZQskahFETipi0Oyrz5+CeJIDKIg5UZpsZ1DDBZTNIyXVZBIOVblWMeLueLzMc5awXwPO4zIIPsRaE"
-    "8uXamRXb67gGitE7kPQ6YO+OjQEOAyiihUIUEgRshVkSE9pjt2lf3qU6Odf+YkHb1jA2ohpsQyD8r3xdRanZrML94swR"
-    "PQLh2NTaNYX3PhfjOYYAcEdfwSX7uUxJRkjkPAyCSHEzxU+yAFJkhXfhUUiWNYSHZjnRLEMBgFE0xBQs+jn0ZzMLwA2s"
-    "W7C3vN2NFX4uU2pwZ3n4SyX/0ySAfAnsI89gmTy5UTGRT/ZQ6gPhAES2o8/hfKxzAK2fjx1xdXJ2cTlyxNHRxd8vjo8p"
-    "3QRjQm+vCkj9gBkVUFYbZmIC8r9RwNxEYS8FxJfcAG4Ib1QjAdJJmZWCcNHAcWuMpbaJFGNcol4ckMpMFUB8oXNTULnE"
-    "dycqv1NgKkflvTHKySj5mBY72ttwE7E4mohp+CEFfKSkMHl3vSlmluiLQitq1vHbrDKmdpogQCJgTTAmYRmHVinKzxQd"
-    "GjgPgn+twnPDdgrQIqOXEWnaUu8Rv9NHQHLMaxqAXoF1cYX4eWRU+WuAmyyv1nVch9kOh2y05ZDeM2UhMHMgtNOErX2U"
-    "Cih2AYAhDvU1WD7SMV5BybAI1o6iCEyywwBdnMGzkp5hqYO1xGjhGqwop94poQ8J5xFrJVUtk5ibKDi5rBbgyPyqbvPj"
-    "IZWBKohJZRQizQS8NXwLNJEvf77/gl0SagObmSowZd56u/xBzSU1nYKfZqMoZUV3fJlB/gNnxxQVNQjBFKfaa4f855dg"
-    "3/UmFAYnrh6Nda0c//vyB7CW56nu7+2hozapr5tks70gAzHv7ff2e93n+3u1xB/kvF7hvqeun9zw/8Fb6bJf5JgO9+aS"
-    "OvrYYXvzoFlxL2/LLJMsa0iR5nrDyy0U2s7nZmLQWjbdXi+7l+uNli13UR4l+6NmR+ALxFh2W0wnfDPx3IXfWhrUpL9P"
-    "L9y13/zENVf4N90Gl5ctMDasPFMiNzIO0H4YbdJhi1SZ6jp9o/8LMzHKGy1HpSo1P7A68VDGjzG7NLrAf47JY47B5Zqu"
-    "J5d0qx9ZkdoyxTzU6JrGAeTDgCdj3+SqKpuD+yqLGbWib2HkTUBYYuxgGVi3VrpPYsEgToq/1lfd0GRPtdjYrEOvjxzT"
-    "p306F/Zf6vg305caPatB5Z1Jjai8yMXRgfBMXfLN6bf/+sc/sewAxnCHuBRBeK1u+sSRqDTT9VB0NWoNRhvDDrd4K4WZ"
-    "CrAbqFujnr3bnnvgcsNoudmg7Kqj3+rgwZNpx7Z4fwUkcNBd6ZFVXeHta6m1EYOV2g6PGzxoMTNy8BtDK19nGf63Zxm+"
-    "IsivCPIrglxFkO0BtRY4e8/3Dw5fvPzjn17JiR/QzNeyFZiVIxqrbwgbW0RPmMAg2MUzSlxHc1/H7h47dsd16DI9qE7h"
-    "CtzHAsgYZ5MNAfWztKlI/joWBRwDQGpY7bTT32GswwBlew0mGKkMi0NpkuWmmibFpJi5JkyUtJhcYYWQ/W0JAQAHBFCF"
-    "XAqTqQiwYp4fSLJyBMq06TXoO1MfiPAB1v249CTjNcLasqk6iYdbknhZayxiLw0FESg/pAYHEghYk7biJtxAaMXx8Gq0"
-    "RtOGVKxO1stXW4sOUqwbhLP5GoWmJIqFTqziBUwUPoeOeI2seu7XMKf9hwgJlAGk6VyUk0Tc2UAQTmNBtjpXJ2Etz23S"
-    "8WJboeQAlHBvyp6wWEmjMLb2yusPqFpKFVTTuwmp+Y7dl8UaZa0Jd5O6l18gJXO2UEpOo+MThAGW2uNAO3DQTEsPOWAC"
-    "GFL1a6nNLLzFiuc1pkGU5gSJYr1PcXgAWLTdYmc1IfKTIgro0YmiAYRcxQNqcQATXMjFMz+T4fq5Wi0vNERx0NtSFCfV"
-    "KqLzJs+i7huxJy5Ovj85u9wdgPrG/M0FCIAH19qO+EoJo0HJ4cG2SikXER3Y//Lt+9P7COD5Vuwq7vQhSeoOYww/fVEb"
-    "Oh3GtT3wziX1oOiuPSVdMj/sa7jibzQDiDNa1KzkQrbIpb4xx9m+26Gyyy4PYwBxpixOHTk6eTQutDpV6iJF2AKQeTgJ"
-    "MQ1Fmt6bgVrxjj83OXBf/cF+N2M/PcEXEXMjLu0PY2H7uvi+mdAdxiSDo991u+J7FSv+jmuyEFwV4n6NsXntposBWCkZ"
-    "noLQ5wLxx8N4GH9jt8QfnvmbvhKTLQKjN74Rb7BZBq4Xf3bFexZJ61dhnhmogiMxTSLqi+Dg5R1Pf+I54hICnDPItHCA"
-    "CmSMT9surXGkeLpKN4etSGThJ9P55eKBcbhEh+XDoZYUHjzXUtrykc+b89PT12ffYvfO6NSjKSuvm9CorAc0cS6NOwFs"
-    "8/Nosa5t+gCNMwP78ZlNdc23YDhkXPg+YGLuZpaP2++8yuxAVIeNZ1jrUN9eMdCeFufVDZ5wxXn5N7sdWrfqYaF6I9Np"
-    "xDSRXTI4bGATHiVhfY/KqbeIy6HnknP7KVw1Lod4QvfvE7L9PrCqeDDMWD4DoWNPmPqnzQFqPQBd8Htdz/TvQO1kWjwK"
-    "RxRv/NzMbu7xzIZusMVtRnD9Fvuwcgwel9wp5G4djwdQB61guLS+TutnZE0Ls0MN5+8uT87PvPoYw31TidU4Q9n3v5VZ"
-    "iE7WzjfQQWpMNtiZJDPHWEcsA6xokB7n4LnNtFNpIj5kZqHS1ewDnavm2IPnol7wA1VPUOmZFyFWSCNnBiXCK/M0B8Oo"
-    "ZjfILNdQHRqt/cpwbTisQ3HhkMc1eFDg3g8QkT/6VtEjYto/H9xqgGGXQ8MiKUo7kNW8BWFRCBlMdnN0wusbqZWFS69O"
-    "epFrM9lw31eLVRJ4tvkDRuLxtBwptQOXrYex+qxxtReOPimsu50qz4YfcG2IXzSa7xnRTxnnU53FL+uceyEqtnW8EY0D"
-    "xbnWe/Z2jT63HBSwianXmBLwbDR7W35iihc+05/is3GZ6IThx1xJOj6f4QEIu+W/+HwP7n8uHTtdeg4XPJsrevDjEWkf"
-    "r7iPK1LGR8s9XfLGyx/i8msH7rN4TArGK798hUuvp1/MxoMTKSPnfSK8/IihSfBW6ZBd6AUuVM+FiMDHJzV2/Ze4/mpG"
-    "Yyn+zaUmhquDXmnonFEgQw9KMMyChwekzzIxIAF9QZqAyxiIaqZP4g3IgAA9eOfa0Ak8es5B3HzGwWu0etBVYIFw8T7Q"
-    "Q0EStthZ/hu+VBWW"
+    "8uXamRXb67gGitE7kPQ6YO+OjQEOJWsrtXbHAE5LpcPRCx8DjsMsiQkIske16+5SCZ3LgrEgimrwGwEPdigwM6jcYMWE"
+    "w7tVKYE4c0SP8Dn2u3ZNTb7PdXoOL4Dp0Y1wNX8uUxIfEjkPgyBS3GfxkyyA7FnhXXgU8mgNkaNZaTTLUGxggA3hBuuB"
+    "Dv3ZTBBwA+sx7C1vd2PxnyuYGjxdHv5SqeY0CSCVAtPJM1gmT25UTOSTqZSqQqQAQe/oczgf6xzw7OdjR1ydnF1cjhxx"
+    "dHTx94vjY8pEwc4wEKgCskJgRgWU8IaZmID8bxQwN1HYZgHxJTcAKcIb1ciNdFImrCBctH3cGsOs7S/FGLKoTQekMlMF"
+    "EF/o3NRaLvHdicrvFJjKUXlvjHIySj6mxY72NtxEmI4mYnqBSAGfNilMSl7vl5kl+qLQivp4/DarjKmdJoidCHMTwklY"
+    "xqFVivIzRecJjorgX6vI3bCdAurI6GUEobYKfMTv9BGrHPOaBrtXOF5cIbQeGVX+GhYny6s1JNcRuMPRHG05pPdMxQjM"
+    "HAjtNBFtH6UCil0AlohDfQ2Wj3SMVwA0LIJlpSgCk+wwdhdn8KykZ1jqYC0xWrgGK8qprUrARMJ5xDJKVeYk5iYKTi6r"
+    "BTgyv6rb/HhIFaIKfVKFhUgzsXAN+gJN5Oaf779gl4TawD6nCkwFuN5Jf1DfSU2n4MLZKEpZ0R1fZpAawdkx9UYNQjB1"
+    "q/ayIv/5JbB4vT+FcYsLS2Ndq9T/vvwBrOV5qvt7e+ipTVbsJtlsL8hAzHv7vf1e9/n+Xq0mAHJeL37fU/JPbvj/4K10"
+    "2UpyTPN7c7Udfeywva/QLMaXt2WWSZY1ZE9zveHlFgptU3QzMWgtm26vV+TL9UbLlrsoj5L9UbNZ8AViLBsxpkm+mXhu"
+    "0G8tDerf36cXbuhvfuKai/+bboPLyxYYG1aeKUEdGQdoP4w26bBFqkx1nb7R/4WZGOWNlqNSlZofWB2GKOPHmF0aXeA/"
+    "x+Qxx+ByTUOUq73Vj6xIbQVjHmp0TeMAUmWAmrFv0liVzcF9lXWOWj24MPImjCwxdrAMrFsr3SexYMAoxV/rq25o6Kda"
+    "bGzWoddHjmnhPp0L+y8NAzQzmxo9q0HlncmaqPLIddOB8EzJ8s3pt//6xz+xIgHGcIe4FPF5raT6xJGoNNP1UHQ1ag1G"
+    "G8MOd38rhZnisBuoW6Oevduee+ByL2m52aDsqqPf6kzCk2nHdn9/BSRw0F1pn1UN4+3LrLXpg5WyD08iPGgxM43wG0Mr"
+    "X8cc/rfHHL4iyK8I8iuCXEWQ7QG1Fjh7z/cPDl+8/OOfXsmJH9A42LIVmJXTG6tvCBtbRE+YwCDYxTNKXEdzXyfyHjuR"
+    "xyXqMj2oTuEK3McCyBjHlg0B9bO0qX7+OhYFHANAaljttIPhYazDAGV7DSYYqQyLQ2mS5aaaJsWkmLkmTJS0mFxhhZD9"
+    "bQkBAAcEUPFcCpOpCLBiHi1IsnI6ynTwNeg7Ux+I8AHW/bj0JOM1wtqyqTqJh1uSeFkrhmObDQURKD+k3gcSCFiTtuL+"
+    "3EBoxfHwarRG04ZUrE7Wy1dbiw5SrBuEs/kahaYkioVOrOIFTBQ+h454jax67tcwp/2HCAmUAaTpXJRDRtz0QBBOE0O2"
+    "OlcnYS3PbdLxYluh5ACUcG/KnrBYSVMytvbK6w+oWkoVVNPWCakvj42ZxRplrQl3k7qXXyAlc7ZQSk6jGRSEAZba40A7"
+    "cNBMtw85YAIYUvVrqc0svMWK5zWmQZTmBIlivU9xrgBYtI1kZzUh8pMiCujRiaLZhFzFA2pxABNcyMUzP5Ph+rlaLS80"
+    "RHHQ21IUJ9UqovMmz6LuG7EnLk6+Pzm73B2A+sb8OQYIgGfa2o74SgmjQcnhwbZKKRcRHdj/8u370/sI4NFXbDju9CFJ"
+    "6g5jDD99UZtHHca1PfDOJfWg6K49JV0yP+xruOJvNB6I41vUx+RCtsilvjHH2b7bobLLLs9pAHGmLE6NQzp5NEm0OnDq"
+    "IkXYApB5OAkxDUWa3ptZW/GOv0Q5cF/9wX5SY79KwRcRcyMu7Q9jYVu++L4Z3h3GJIOj33W74nsVK/7Ea7IQXBXifo2x"
+    "ee2miwFYKRmegtDnAvHHw3gYf2O3xB+e+Zs+IJMtAqM3vhFvsFkGrhd/dsV7FknrB2OembWCIzFNIuqL4EzmHQ+G4jni"
+    "EgKcM8i0cLYKZIxP2waucaR4uko3h61IZOEn0xTm4oFxuESH5cOhlhQePNdS2vL9z5vz09PXZ99i987o1KMBLK+b0BSt"
+    "BzRxLo07AWzz82ixrm36No0zA/tdmk11zWdiOH9c+D5gYu5mlo/bT8DK7EBUh43HW+tQ314x0J4W59UNnnDFefk3ux1a"
+    "t+phoXoj02nENJFdMjhsYBMeJWF9j8qpt4jLeeiSc/uVXDVJh3hC9+8Tsv10sKp4MMxYPgOhY0+Y+qfN2Wo9AF3we13P"
+    "9O9A7WRaPCVHFG/8Es1u7vE4h26wxW1GcP0W+7ByDB6X3Cnkbh1PDlAHrWC4tL5O6xdmTQuz8w7n7y5Pzs+8+oTDfQOL"
+    "1aRD2fe/lVmITtaOPtBBagw92HElM+JYRywDrGiQHufguc0gVGkiPmRmodLVWASdq+ZEhOeiXvDbVU9Q6ZkXIVZII2cG"
+    "JcIr8zQHw6jGOsgs11AdGq39AHFtbqxDceGQJzl4UODebxORP/qM0SNi2r8s3GqAYZdDwyIpSjuQ1bwFYVEIGUx2c3TC"
+    "6xuplYVLr056kWsz2XDfB41VEni2+dtG4vG0nDa1s5ith7H64nG1F44+Kay7nSrPhh9wbYgfO5pPHdFPGedTncUv65x7"
+    "ISq2dfIRjQPFudZ79naNPrccFLCJqdeYEvBsNHtbfn2KFz7Tn+KzcZnohOHHXEk6Pp/hAQi75b/4fA/ufy4dO116Dhc8"
+    "myt68OMRaR+vuI8rUsZHyz1d8sbLH+Lyawfus3hMCsYrv3yFS6+nX8zGgxMpI+d9Irz8vqFJ8FbpkF3oBS5Uz4WIwMcn"
+    "NXb9l7j+akZjKf7NpSaGq4NeaeicUSBDD0owzIKHB6TPMjEgAX1BmoDLGIhqpk/iDciAAD1459rQCTx6zkHcfOHBa7R6"
+    "0FVggXDxPtBDQRK22Fn+GyrvHvw="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1132,9 +1132,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,
@@ -10897,7 +10899,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":

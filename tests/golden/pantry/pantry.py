@@ -1212,48 +1212,48 @@ _DATA = (
     "naxXOk3RHW5gKGrT+zIeFgV0aCP17s0HDgF2KeUCj4IZphG6itpyurqb44QByQZiDisVA1tIA3aXfpprn4h7N6dOViZM"
     "0Voysb5ocxl+nvBxpK64uZjuXngp0IqzI13RAJkNw3tAAgToNTpk6ggBqu2jfz/45ZfB0t/pgBJGM87Ml42+esm2+hXG"
     "aUUMmup1KssLffy6Gd+ehXreQwPZE95AULuGsJaCNTCjYooYNc6LZaCeNDiVeeSbxJ7louNiCDYJYNJuwwIgnZsI/e1y"
-    "GM7uKEe94Dyfuij4Bebtkb68z+EC8ajkFKN2IOptg7z3rA3osQNFuJCJQoRgWkESR+Ttsdq0nXfonBDv00SKhi352OjV"
-    "4CksdP8LXVdgKoMVfr9631N75ITj4cMdOXg05MNIbEPAcUddwbmApV4RjRDJZeD7oeGzZNM48SFENvgUXoVgGXc1q1s/"
-    "AoYMAHvRPqUvZ7zLWo0CcACrFuwjb6f1iBMnJVJQZ1nwt4L+72If4iWQjywBMFl8ZiJCn+TB8QPdAbBsL78Ey1M6Uvnl"
-    "VU+dHLw/Oh731MuXR/959OoVhZs7mPaDYDSH0A8mY3yKaoNETYD+ZwYmNzF4lIyO74DfEJyZSgCUxi4qBeKigOPQaEvt"
-    "GboI7RKdRARUeVI5IJ+nmSRUjrHvxGQXBkTlpXt2inQSJr8iYC93Wx6iL44iIscd6agyLSmtJO4unwkUEEPcvaazityb"
-    "WcbYzmJ0kMixJjcmZhoHlilmmhhaNJQ3o7/q7rlMewWuRUKd0dO023Ivuc8QHZJXDFMc9MJZVyfoP4+Fldc53CR5pUOX"
-    "m252j002ynLAyX5OC4GYA6LbVbd1iFQBxq7BYYiCdAGSj3ic1rzkIKLcURiCSG6zg67ew7ua3mGqg7REKOEpSFFGR0fJ"
-    "+9AhH0Yo9p1ochMDK5fZAjOSv4rH/HpAaaDCxaQ0CqEmBm/DvwWcSJc/ffYNqyTkBp7lpJMsvG9enBi/t+N1ZjYD3c2C"
-    "4ujHu+06gZgI1pMkGlMgjCSsmvKJbpf+Gm+42FC75gwe2i5OLp2mpZ3Vf3R/jLYWWbZKh7uUnZbIeBAn810/AS7sPtt7"
-    "ttd/+my3lBcAImxuVl6xRRuf8b+gzFJ3/KUn53//ns5RoFEZNe9sV7eD3WOdJJoFifYvWjo3zNoedm2fOC6Ptseb03bw"
-    "xpcNT2NZOcTQcXW7+gaC4Y4CyMnnduT51HVnatCh7HZo9pR2+xuLYENIyo9BxydrNIa1d4ozZiTFGSiiNh42UJWxLuM3"
-    "/lOIiTBvfDl2rEz5hfoJd2cwT1mHUwP/PCUTcQo2Ro7kcA67+CPJVzYvswxS1LunvsENcBNNJTg3yRJ0s8velLLcudC7"
-    "8J/Jm+BgK07OqEqjePPU/K7RotI0xj05IXR/Gvf/9Wntr3S0uGxTi+MhtzGqrrTrRilFd7y4zSWonEh+IIa2+QzUo116"
-    "tEuPdumB2SUxOUwDq/ZK+pcm8VCM1x9fEvKH11DcW4xYKjMuU/e6/fhKrcUDs1YVffVorR6t1aO1+nNYK9a7D8tU3XdZ"
-    "2x9cCFa3RRGIyt3iq3tKWkqF1sMwTY8Zyz+FEn20tY+29sa2tuU0zIidc3sW6IFaZGt/ZmGcsz2rnNIqVwJ3M9zy2B5U"
-    "stZDBNxRk60L72w6TGgouz5dD7B69LYFSY31EuQNcNUqZGJmo1thKxto25io0FwHzVR8MIneu9Y/1y4jKVCuD/hBDv3Q"
-    "wVk+9ruvPDlx++bdD//zX/+NB+pgdVxQxhdwK50IvudY2a3uTe/kZNwYK7f6H1xoWvBUzjYPfHMuHNw93xs8H9gin9YV"
-    "ZqGOH2r5871xxxaadvAbN6o/itrUm6f09zZOLXLR862ASeHzw3BbHyuqH0hF9aPj/eh4Pzre9SRXs0EtGc69p8+ev/jm"
-    "23/+l+/0ZOrTzROXLV6enNms91DWtqg9JYZBsYpvc/juplNbdM7f1eUfl6VzFo/XOjxe69CyJv7PrnVwleyPtzsYx42v"
-    "ebtDjeCn2eMtD/d3y0OvnJsq51UquSY8Rn2KN7yKsi/7LW1Z7teRysHlgKgYaybsFbpBlAZ4sZxagLiGJsEj5qs4yeRM"
-    "vlaTfD4QgjlcJFFVQ+RZV0QgWAYEqM5GK0mTKat1cOveXqQgxb6pwZvPfyPE91E0+QC7jjYQa0rllVF80RHF41J5Ilbk"
-    "ISF8UJxUJoUIQlxPQ/Huzr5KDcceJ+MNnFrygGW0vv2uM+lWenqGqYNsA0MprMByCTz14DNS+B46vRtolROPFXF6dhsi"
-    "ATMANTAw7j4Cro/ChEfppEUVhY0kaxWPb7oSJYOgVPbTuOSBCuptBQfD36eaC6rDkAqwgEp4sYZrvYFZY7a3it23N6CS"
-    "rC2kUq9SN+YHPhbsRD7o2oncdkAzYAQ4fB2W0kjz4BzrJhaYcqKUkh8b5vsMLSVM0eZde/XkExjU0KdXJ4bKmDMT7ZND"
-    "gPlUKgfBNT8Hdb9Bj3puu0KK53sdSXFQQFHbb7Ik7L9Ru+ro4KeD98c7+8C+U765GgjA1180LfFa/ryCyYvnXZnigKht"
-    "GP/47cd3VyHAd+9gbeLWcKvf748iNAZDVdyzM4pKQ+CDr3NVDpUPD9SvdA0JXhNB9ZJcS6MyeCi6QMbeJq+ORuAfuKPf"
-    "w0T5DpeIw2SlWIfqBGklyycmqnfdDHCKWJgEVnQSYAoRJ/lRbg9SH/gW8OeD7/7JXmbu9lBHEaZLMKUwHEXKFptid7mN"
-    "aBQRSV/+Q7+vfjKR4av1wZyzo8GuqiyhdLBa74PQkxwbiFoGgPurUTSK/iIj4u+vdE+RXFOEg/1FvcHiPzAC+GdffWRi"
-    "Nt3x78n9ELA2Z3FIZV54j8wFX2aDC5rzxrDgn6R0jwUwB9+2Raei0XGZOwwx+MHJf5JCVvbiRfMzGjS+R9wm9AcWz807"
-    "298cvnv3+v0PWIooouDRlRFeP6Z7fzzAiNOnOA5E6tMsXG8KCX1MgJNB9kMCNrsp9/rjjUn5FKjNlC1et3f2u4SQKtY8"
-    "X8hTzu7YFsnmEHCGLm7NQB2638xNglsU5AVY+yZlk3QWgywD2A2YJrxKtPoJWVOud3U3OLmZ288aFHd/oFsDYtZOY/up"
-    "hyIYYmfn8gnQHOtbqRa0ehlUug+s4H59T2oRgeckV3ytByHc9uUAO7bH5edpZVJcMYnib8M+FnpOwGgueuTCQ650pmLA"
-    "nH22TThNnwSoipctzz78cHxw+N4rF2Rfdb9KUZjtKpjPdRKgoreV2rSGKjXa9nYFmx8oeU37GPUSE5dgPaTqwcnHVCdJ"
-    "YNKiihuXVK2A2xsgV/BDI56iXVUGQlMhfrwXT1WUzbCuYTY8S5RY+7mIjWsutsk2veDCcy55vvJLEjg/+uiER8g0fwii"
-    "Uyn2DluYdZw7MdBF5Tj5w2B5GO1qEbg3FKq5jSqvjHqOGpgUwRXfnyhyfu/bP0VBU3zn7saxN8c0LcTiAxX1ml5UR0FZ"
-    "4xRZVfgD2kb4bQr5MgWqKNE7xTq8WQWwFyBbG69pQdFAYm7U0Ho7ws2OBc82DelVqp09a8Xeuk+FYMMX+qm+iLZE/Qt/"
-    "LI2mxfMFXgBL7f4f39+D51+cTqemp9Dg2WjVgz/uEHgyxGcIkWJOAnd/4SODf4HgN5bbF3WXIJAhf/sdgt4MAHkatw7l"
-    "hM7PCHF3GVsV4U4BmQX0DQIqR2OE4N3DKgv/W4Rfj6ksxg8uOJJZPd9zgs4xDU7oViGOAHzxnPjpQhMi0A0CFQQjrqlU"
-    "0UctXgHV+aEiAP18TQF9IwCJJ6B356LBRjgYjgCQ+ynjaBwBnV+Z6L2d0YUg5qt8qmHzlNS1n2kAVN7yvlmTpbvmjJSH"
-    "8nHIbpvcQciC0wSr7klidHCFj0tekTUyH2TXqEUcmz6op+Qjeuro+PAjcu+Ge0BXDSQ7IPyFPPXDwdHPAL/rBgnMoQ1w"
-    "ybVZOofdc+4A3+iCd89IIONCyY9u66KFQu7m0s3NDEC9w5ZDR6iU9celcv1WQFc8Syl/ANyQre8IaCMnD9Ba8+iNTLIw"
-    "q2yaYQKFrg7yPsP8pmZBMTpGk7gi7N5GMz+Jm3gLEIZNMOzW5f8CkS/GgQ=="
+    "GM7uKEe94Dyfuij4Bebtkb68z+EC8ajkFKN2IOptg7z3rA3ouX3k0lGjnjicFsseWy98DWYcJHFEjiBrVAt3h44Q8RZO"
+    "pAijkvuNDg8e0MLIoFCDxSR6PFoREqj3PbVH/jmeS9yRM0lDPqfE5gV8elQjnCZY6hWRD5FcBr4fGj5mNo0TH6Jng0/h"
+    "VYijccOzuiskYMg2sIPtU2Zzxhuw1QABB7Aawz7ydlpPP3G+IgVNlwV/K1jzLvYhlALRyRIAk8VnJiL0SVQcq9BTAKP3"
+    "8kuwPKXTll9e9dTJwfuj43FPvXx59J9Hr15RJLqDGUGIU3OICmEyxqeAN0jUBOh/ZmByE4OnzOhkD7gUwZmpxEZp7AJW"
+    "IC7KPg6NZtYer4vQZNEhRUCVJ5UD8nmaSa7lGPtOTHZhQFReumenSCdh8isC9nK35SG66SgichKSTjHTatNKQvLycUEB"
+    "McSNbTrGyL2ZZYztLEbfiXxu8nBipnFgmWKmiaH1RCk1+qvuucu0V+B1JNQZnVC7Y/eS+wzRV3nFMMV3L/x4dYKu9VhY"
+    "eZ0vTpJXOo+56YH32JqjLAe8D8AZIxBzQHS76tEOkSrA2DX4ElGQLkDyEY/TmgMdRJRWCkMQyW323dV7eFfTO0x1kJYI"
+    "JTwFKcroVCk5JjrkcwrFlhRNbmJg5TJbYEbyV/GYXw8oQ1R4n5RhIdTEFm64voATqfmnz75hlYTcwGOedMiFt9SLw+T3"
+    "dvLOzGag1llQHP14I14nEC7BepIcZAqEkVxWU6rRbeBf4ygXe23XHM9Ds8Z5p9O0tOn6j+6P0dYiy1bpcJcS1xI0D+Jk"
+    "vusnwIXdZ3vP9vpPn+2WUgZAhM19zCt2b+Mz/heUWepOxvTkaPDf0xELNCqj5k3v6k6xe6yTRLMg0dZGS+eGWdtzsO0T"
+    "x+XR9nhz2g7e+LLhaSwrhxg6ru5k30Aw3CkBORTdjjwfyO5MDTqv3Q7NHuBuf2MRbAhJ+THo+GSNxrD2TnH8jKQ4A0XU"
+    "xsMGqjLWZfzGfwoxEeaNL8eOlSm/UD/87gzmKetwauCfp2QiTsHGyGkdTm8XfyT5yqZslkGKevfUN7g3bqKpxO0mWYJu"
+    "domdUgI8F3oXrjV5ExyHxckZFXAUb56a3zVaVJrGuCeHh+5P4/6/Psj9lU4dl21qcXLkNkbVVX3dKNvoTh63uQSVw8oP"
+    "xNA2H496tEuPdunRLj0wuyQmh2lg1V5J/9IkHorx+uOrRf7w8op7ixFLFchl6l63VV8pw3hg1qqirx6t1aO1erRWfw5r"
+    "xXr3YZmq+654+4NrxOq2KAJRuVt8dU9JSyneehim6TFj+adQoo+29tHW3tjWthyUGbFzbo8JPVCLbO3PLIxztmeVA1zl"
+    "IuFuhlse2zNM1nqIgDtqsnXhnU2HCQ1l16frAVaP3rYgqbFenbwBrlqgTMxsdCts0QNtGxMVmkukmYoPJtF719Lo2j0l"
+    "Bcr1AT/IeSA6U8sngveVJ4dx37z74X/+67/xrB2sjgvK+AJupcPC9xwru9W96Z2cjBtj5Vb/g2tQC57KseeBb86Fg7vn"
+    "e4PnA1v/07rCLNTxQ62Mvjfu2BrUDn7jRmFIUbZ685T+3saBRq6HvhUwqYl+GG7rY7H1Aym2fnS8Hx3vR8e7nuRqNqgl"
+    "w7n39NnzF998+8//8p2eTH26lOKyxcuTM5v1HsraFrWnxDAoVvFtDt/ddGqLzvm7uhfksnTO4vHGh8cbH1rWxP/ZjQ+u"
+    "yP3x4gfjuPE1L36oEfw0e7wA4v4ugOiVc1PlvEol14THqE/x8ldR9mW/pS3L/TpSObgcEBVjzYS9XTeI0gDvnFMLENfQ"
+    "JHjEfBUnmZzJ12qSzwdCMIeLJKpqiDzriggEy4AAleBoJWkyZbUObt3bOxakDjg1eCn6b4T4PoomH2DX0QZiTam8Moov"
+    "OqJ4XCqpwWI9JIQPipMqqBBBiOtpKN7d2Vep4djjZLyBU0sesIzWt991Jt1KT88wdZBtYCiFFVgugacefEYK30OndwOt"
+    "cuKxIk7PbkMkYAagBgbGXVXApVOY8CidtKiisJFkreLxTVeiZBCUyn4alzxQrb2t4GD4+1RzQXUYUhwWUHUvlnetNzBr"
+    "zPZWsfv2BlSStYVU6lVKyvzAx4KdyAddO5GLEGgGjACHr8NSGmkenGPdxAJTTpRS8mPDfJ+hpYQp2rxrr558AoMa+vTq"
+    "xFCFc2aifXIIMJ9K5SC45ueg7jfoUc9tV0jxfK8jKQ4KKGr7TZaE/TdqVx0d/HTw/nhnH9h3ypdaAwH4ZoymJV7Ln1cw"
+    "efG8K1McELUN4x+//fjuKgT4Wh4sW9wabvX7/VGExmCoiit4RlFpCHzwdW7RocrigfqVbijBGySolJJraVQGD0UXyNjb"
+    "5NXRCPwDd/R7mCjf4epxmKwU61A5I61k+fpE9RqcAU4RC5PAik4CTCHiJD/KxULqA18Q/nzw3T/Ze87dHuoownQJphSG"
+    "o0jZOlTsLhcVjSIi6ct/6PfVTyYyfOs+mHN2NNhVlSWUDlbrfRB6kmMDUcsAcH81ikbRX2RE/P2VrjCSG4xwsL+oN1j8"
+    "B0YA/+yrj0zMpuv/Pbk6AtbmLA6pzAuvmLnge25wQXPeGBb8k5SuuADm4Nu2HlU0Oi5zhyEGPzj5T1Ljyl68aH5Gg8b3"
+    "iNuE/sDiuXmd+5vDd+9ev/8BSxFFFDy6TcLrx3QlkAcYcfoUx4FIfZqF600hoe8McDLIfmPAZjflyn+8TCmfArWZssXr"
+    "9jp/lxBSxZrnu3rK2R3bItkcAs7Qxa0ZqEP3m7lJcIuCvABr36Rsks5ikGUAuwHThFeJVj8ha8r1ru5yJzdz+8WD4loQ"
+    "dGtAzNppbL8CUQRD7OxcPgGaY30r1YJW74lK94EV3K/vSS0i8Jzkim/8IITbPipgx/a4Mj2tTIorJlH8bdjHQs8JGM1F"
+    "j1x4yEXQVAyYs8+2CafpawFV8bKV24cfjg8O33vlWu2rrl4parZdBfO5TgJU9LaIm9ZQpXzbXrxg8wMlr2kfo15i4hKs"
+    "h1Q9OPmY6iQJTFoUeOOSqtV2ewPkCn6DxFO0q8pAaCrEj/fiqYqyGdY1zIZniRJrvySxcQPGNtmmF1yTziXPV35kAudH"
+    "36PwCJnmb0R0KsXeYQuzjnMnBrqoHCd/GCwPo10tAveGQjW3UeWVUc9RA5MiuOLTFEXO7337Vypoiu/ctTn2UpmmhVh8"
+    "u6Je04vqKChrnCKrCn9A2wg/WyEfrUAVJXqnWIc3qwD2AmRr4w0uKBpIzI0aWm9HuNmx4NmmIb1KtbNnrdhb9xURbPhC"
+    "P9UX0Zaof+GPpdG0eL7AC2Cp3f/j+3vw/IvT6dT0FBo8G6168McdAk+G+AwhUsxJ4O4vfGTwLxD8xnL7ou4SBDLkb79D"
+    "0JsBIE/j1qGc0PkZIe7uaasi3Ckgs4C+QUDlaIwQvHtYZeF/i/DrMZXF+MEFRzKr53tO0DmmwQndKsQRgC+eEz9daEIE"
+    "ukGggmDENZUq+qjFK6A6P1QEoJ+vKaBvBCDxBPTuXDTYCAfDEQByP2UcjSOg8ysTvbczuhDEfJWvOGyekrr2Cw6Aylve"
+    "N2uydNeckfJQPg7ZbZPrCVlwmmDVPUmMDq7wcckrskbmg+watYhj07f2lHxfTx0dH35E7t1wD+iqgWQHhD+ep344OPoZ"
+    "4HfdIIE5tAEuuTZL57B7zh3gG13w7hkJZFwo+dFtXbRQyF1qurmZAah32HLoCJWy/rhUrt8K6IpnKeUPgBuy9R0BbeTk"
+    "AVprHr2RSRZmlU0zTKDQ1UHeZ5jf1CwoRsdoEleE3dto5idxE28BwrAJht26/F/IBs/n"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1737,9 +1737,11 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "timeout": (124, "The command ran past --timeout and was cancelled."),
         "failed_after_run": (
             126,
-            "The handler ran, and what it did stands, but the call failed after: an answer"
-            " given ahead that does not fit its question, an answer that could not be written;"
-            " a retry runs it again.",
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
         ),
         "batch_failed": (
             125,
@@ -11996,7 +11998,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
-    agent = invocation.json and context.agent is not None
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
     call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
