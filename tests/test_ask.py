@@ -338,7 +338,9 @@ def test_the_end_of_input_ends_a_call_waiting_for_its_answer() -> None:
     messages, _, _, code = exchange(PANTRY, b"".join(map(line, requests)), timeout=30)
     assert messages[1]["method"] == "elicitation/create"
     answer = json.loads(messages[2]["result"]["content"][0]["text"])
-    assert (code, answer["reason"]) == (0, "cancelled")
+    # NOTE: the client is gone, which nobody's cancel is: no way on is offered either.
+    assert (code, answer["error"]["kind"]) == (0, "failed_after_run")
+    assert "the client's input ended" in answer["error"]["message"]
 
 
 def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
@@ -370,7 +372,32 @@ def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
     assert ended.status == 200
     rest = [json.loads(raw[6:]) for raw in stream.read().splitlines() if raw.startswith(b"data: ")]
     answer = json.loads(rest[-1]["result"]["content"][0]["text"])
-    assert answer["reason"] == "cancelled"
+    # NOTE: nobody cancelled it: the session is lost, and the answer names it.
+    assert answer["error"]["kind"] == "failed_after_run" and answer.get("next") is None
+    assert f"the session {session} ended" in answer["error"]["message"], answer
+    assert "person" not in answer["error"]["message"]
+
+
+def test_an_answer_for_a_session_this_process_does_not_hold_is_refused_at_once(
+    http_pantry: HttpServer,
+) -> None:
+    """An answer to a question that reaches another process (or a lost session): refused at
+    once, naming the session, never left for its question to wait on until a timeout."""
+    lost = "0123456789abcdef0123456789abcdef"
+    answer = {"jsonrpc": "2.0", "id": "elicit-1", "result": {"action": "accept", "content": {}}}
+    connection = http.client.HTTPConnection("127.0.0.1", http_pantry.port, timeout=30)
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "Mcp-Session-Id": lost,
+    }
+    connection.request("POST", "/mcp", json.dumps(answer).encode(), headers)
+    response = connection.getresponse()
+    body = json.loads(response.read())
+    connection.close()
+    assert response.status == 404
+    message = body["error"]["message"]
+    assert f"session {lost}" in message and "elicit-1" in message, message
 
 
 WHO = '''

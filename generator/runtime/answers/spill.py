@@ -210,16 +210,16 @@ def _read_spill(
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
         shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
-        found = {
+        answer = {
             "ref": ref,
             "offset": offset,
             "length": len(text),
             "text": shown,
             "next": end if end < len(text) else None,
         }
-        over = _page_over(found, bound)
+        over = _page_over(answer, bound)
         if over <= 0 or len(page) <= 1:
-            return found
+            return answer
         # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
         page = page[: max(1, len(page) - over)]
 

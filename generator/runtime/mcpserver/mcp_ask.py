@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _as_read
 from burgee.runtime.execution.context import _answer_flags, _rerun_line
-from burgee.runtime.execution.errors import _ActionRequired
+from burgee.runtime.execution.errors import _ActionRequired, _AfterRun
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _confirmation
 from burgee.runtime.mcpserver.mcp_io import _MCP_BATCHES, _MCP_META
@@ -178,6 +178,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}

@@ -4921,16 +4921,16 @@ def _read_spill(
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
         shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
-        found = {
+        answer = {
             "ref": ref,
             "offset": offset,
             "length": len(text),
             "text": shown,
             "next": end if end < len(text) else None,
         }
-        over = _page_over(found, bound)
+        over = _page_over(answer, bound)
         if over <= 0 or len(page) <= 1:
-            return found
+            return answer
         # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
         page = page[: max(1, len(page) - over)]
 
@@ -8878,6 +8878,26 @@ def _modern(message: object) -> bool:
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
 
 
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
+
+
 def _event(text: str) -> bytes:
     """One message as a server-sent event."""
     return _wire(f"event: message\ndata: {text}\n\n")
@@ -9166,6 +9186,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9173,7 +9194,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9387,6 +9408,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10162,6 +10191,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
