@@ -6,6 +6,7 @@ import ast
 import inspect
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from burgee import __version__
@@ -21,6 +22,7 @@ from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
+from burgee.render.header_map import mapped
 from burgee.render.join import join
 from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
@@ -480,6 +482,9 @@ def render(
     roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
     roots -= FREE_NAMES - set(program.kept)
     joined = join(roots, plain=plain)
+    if not plain:
+        # NOTE: the tables are a section of the compiled-once code, run where they stood.
+        joined = replace(joined, lazy=dict(sorted({**joined.lazy, "tables": ("_tables",)}.items())))
     blocks = placed(program, joined, roots, plain=plain)
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
@@ -533,7 +538,7 @@ def render(
         mcp=mcp,
     )
     text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
-    return text if plain else wrap(text)
+    return mapped(text if plain else wrap(text), program.source_name)
 
 
 def _facts(**written: bool) -> list[tuple[str, str]]:
