@@ -2350,8 +2350,8 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
         binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
         # NOTE: an agent reads a pipe as text: bytes there would be garbage in its context.
-        piped = buffer is not None and not _is_terminal(stdout) and _agent() is None
-        if binary and found[0][0] is None and piped:
+        piped = not _is_terminal(stdout) and _agent() is None
+        if binary and found[0][0] is None and buffer is not None and piped:
             stdout.flush()
             buffer.write(_media_bytes(binary[0]))
             buffer.flush()
