@@ -431,7 +431,7 @@ def render(
     extra_methods, extra_commands = extra_tables(program)
     media = "()"
     if any(has_media(c.returns) for c in program.commands):
-        media = "(_write_media, _media_text, _bytes_for_terminal)"
+        media = "(_write_media, _media_text, _bytes_for_terminal, _media_total)"
     lists = surfaces(program)
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]

@@ -275,6 +275,8 @@ def _answering(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -394,6 +396,8 @@ def _ask_fields(
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
