@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1252: the first handler from commands.py
-#     line 1498: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12363: the tables (commands, groups, errors, result shapes)
+#     line 1265: the first handler from commands.py
+#     line 1511: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12539: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -147,12 +148,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -169,6 +172,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -891,8 +896,8 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MDc5LHNraWxs"
-    "OjE2NDAKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
+    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MjA1LHNraWxs"
+    "OjE3NDEKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
     "c2b4R7Z3dhx8dr7bZVmOz55Nlmdv2bBTgUlRsLajxtke61aZumPnqdEdl9lDvsuqlqsnaLyR//+K0KRDa8dAk9NBmz0p"
     "cwgtFrOu4Uk0Hc+esJ29Dc5+4irMQo4bx76F4B0Xjk3NDrKLyDeeAvdDJwbEoSevGu4OUMUvzyrb9whozi+mtnvIXyHP"
     "XVZYmCwKRDeMAZ4y0cfRfDCHf1Jzo8YunNMPRvX8Uzkc6JG9rpneXdxe3lzd3Z9KkLBWiICYMdaImdCyBLl3qie5ohP7"
@@ -999,104 +1004,107 @@ _DATA = (
     "HTEL1mQS5t8a4Nl+tD6iRsVeE+waZtsFiOEU1pmE6s8UogcDFmT2g2fXuI9beklSv2FScKkTw0u2ODh2Js5O/3Y5mlLM"
     "lVnmVPeyp+7mUWG10QXx4OcdKHnOlBmV9n6RFx2RF8/p334oZRSVT4tIPa66z0ayRZnFFo1pjdl3cRM1OOggyJwKqGJl"
     "Qt0cu9RHfrOnR0189tK71ed71Ya0COZQ4IY/KEEQU5yiDJN6MvMcyOgrpEMe9Pm9cUljf9S6pk5Pf5OBLVfKfCptnm5R"
-    "oIvb/wAdE7PoeJztXOtuG8mVfpWCsIBJgKRk2ZPsUI4BrceZOGt7DEtAsLAEqdhdJHvUt3RVS2YmAvI0ebB9kj2Xqu7q"
-    "i8SLNLPerPzDENnsqnM/3zl1+WUviCOdq2BvuncwebE32ktlouDDrCwWSsHna1XoKEvp+fPJAXzDjy4K9dcyKpS+yFdm"
-    "ST94/YcXk+/hB6HSQRHlhl/7UaWqkEYJbWQayjhL1UjIhUrNuFAyXIkgSxJ4Mo6jVAmTZbEW8yJLhFnlKhSfaHSxhF/E"
-    "QMoExs9Kk5dmb/rLnjErmMGorwa+ziP4vft4O9pbxNlMxheyWOi96ZdfHGfj8c8aCBvt4fjwWZsiShfw2TIEQ8xlrFWb"
-    "D5nqG1WIm8gsBfAg/nzy00eh0msVZ7mCb4C/ECg74l9IcS3jUolBVoixmMP/8DhKhyNhlkpEKTAgpIaf0TDZ7GcVGHGl"
-    "VsDxbCVyWQCxBqYjom9HHvWW+9GeXmaFwa+yHmZUWibA9Z7jFWVyvpZHHhvJTaQZCXxZAOn4thiEai7L2Ezp47CPqPE8"
-    "ilVNTC7Ncr1cb4oIjAOlYiW8VAVYSJoZMAYr1Ck9n62M0iKbww9FlIAJgR2VYZQhiSqZqTAE6YFFZmURgOSlANM2z7RI"
-    "kXxQmcYBPx2f/ml8OBKTyWQkIqOZuWomUJACImk+a0gem6GalYuawRkYq5Lpeh5BVTfCFDJQMxlcEQ9RCupNZSxUUWSF"
-    "bs5jokRlpGQ7E2hzpor1EwUyDVRM1Fu3EnKOdmSWkRbweSW0CrI01CifSzvPJRPR0mkiv9bGZulAqhcbEQJm5OkU5FtT"
-    "ECzBvAOgSrM3zMs4ZjVoeQ0qRG+5tKb4+e0fL8XgYAr2AOpMIvAvih1aLBTPgBEDlGytk3/U4kTnURyPw6jY2jbRFls0"
-    "ov0JZM+yBlwR2a0pg6VK5A6mkoMDM2M2MoswC8oEWKZYgpHHavaZHoIVaQNBFIkqyjRF32+QMY9UHG4f6yiEMQsj4ZhB"
-    "NxuP4zjRU8FUZmm8IlIhXoE8DOs4zIwBLZKEG8Sor3ksox1CL8/GygDfz+h70DmH2ADG54yxThozaYLltjYAI1mzlXEM"
-    "rFPAfh9hOPklCkdOGyMO6rdMyR/fvX9L+nJRH/VWJQvKdEoGSzFwFoyhSMVzEmnLen/OZnoHDyQdWp6nAgMQcYE5d0yK"
-    "I35QUKi5LMWQ6Zzo5XAjyqQeA/d5DJkq3MHUmxRyHiCpuFS7VBDoDXoYI4WNaIrj7AYCNdhWGZjoWj2YMJSQN55TOGaT"
-    "bDOSiJ2dEQfO8NcSCIBvxcfjD2+b4V1DPhkUKlfSyFmshkfWUdJsliG6AoeZKfyZAhu9hLgLwzjwFl4SwNAsdrDRJuEr"
-    "pX2csdpBlGRpQLesCDZLaZjqeVRow/IFLaPQM0JFVyAdMUiVwnzeYYalYg200gWpDBIbjAnQBVmcrXKpNcK/ljowgj0s"
-    "MLtJEcCl4sObTwxb9xFvoJdFc9DWRqaRBPkucEIV16pDSkWHyAC0U+TZzD6JszEJbxdwY70FWHF5wWYvzFk8almQTjai"
-    "xhUcD9GQHUOgvamv0Wa6ALuL452nBUM4RmAiTnAYMTj5z3fv30+ScLieCMDlLjV6aVK84jz3uuk+Wq60dQpEr+0UOJjH"
-    "cjHCVDOysh+JfJUXGRUYkJBsiGeybtAXgbIZBI8jUaahwhRPsB9p1ThsEQG7kNwEFCRyAiNdqxRRZl0JMiDDegwg44Wr"
-    "zl4ewD+QJrh3IK2ojlMPEKIvk8QGYLkjF29HDDOIBkoASAiwExVZSiiIA5Z7eSigoFxQlISvaE4PXyISCCEuItitUJOo"
-    "qbST1UhXfByJAwKgKUTDIaaeAMsPnERw3AbQin6uSYCJzEk2SGQShVCi4lQFQOwihHJO4VP4KRR2GgIzSdAKBEIbD0Oh"
-    "l/EkRHN4dz6iP5sIGCdwDu4eXQ4BZC1AGFhUNFEqlskaApGJ/uZk/yELoTIAmzAFDGGyK5US6WQDlS4w0UI+efX3KLmA"
-    "gr0wf389El/efTw5PR+JV69O/uvk9WsqnsCAMC6rEsoaYESFVKNFhZiB7K8UMDYDKYD9xFl2BVk5ulIN4K+zqsbCzsCK"
-    "czxmMOI+wrINw5hkUpGhEkgvtaEi/xTfmylzo8BEXlVPLlA+VrmvaaBX+3c8RKSKpiFZpjg7u5AUtoKkTIWEYCnKQ0xF"
-    "qdHxMN7i26wqpnSeIfQgEEpQIWP5RqwMFRQKnWTvWPDfbRhr2c0hkRf0IqI1JnYqXvE7U0z/r3E8hrIVqBVfEHGeW/Wt"
-    "g6hkaeSH+g5gOuKEirYb0Xu2ZQFmDUQOmtBvitIAZa4go6eRXoKlIx0XLZQJg2BfI47BDAcMa8VH+K2k37C0wUJStGgN"
-    "lgPFBDgdvAmuZrtGtpRlQtHCwFNZHcCR/VQ/5p9H1Lqo4Rs1Aog0m7g6iBFoonj9/PA7DkGoibmMYhVOsLHkkq7fVQLn"
-    "ubvzZU3MWpdrZQnslkzO0rP0M9ren44//vD+7ecTRD5oCVGSA+5CEUQuWhNCRoXVrTTXH0uysIwVmyNFAhhbn6UE+yie"
-    "zZSGQI7WKP5ikZabkatwcPYFui05LZH6BamecJA/d1EuBfMEUZ2lVVaZmCwBjTq2RsLFVmsg6Ajg71e2Bod8hOltSCEA"
-    "ObjkGaCgTy/PUoh/MP5SkUWBuOJ4It5iiESOSAQGqwIMFygf4I5bb6oojpxGoVwNrkYcWUFUMQntLK1MOozm81pUNiNR"
-    "iAXSiX96a+iSbWSn1xTzkkhrVAtVd5JUeMw+N/LHk/ENvm2HkBitKE1DSlKOH+tm+NaNLLBgpQanms9BrhgsQGVgBsAx"
-    "9mACWUAxCaGUup6zDPM11l3tDqfTxLaVLpLRME6v59e0hepX6NMNO+jtC3YIabQuN+xJNul5hVO8nuQrZ9jOmFsE0B9b"
-    "V17U0yiyRSETwhtQyoNLMhKy3w/w+z9gIlyHX3eZ1AHYnnnto76pye43RLAkx3tbspD2MAJDMMTY4+y04SFiwIESgNLc"
-    "PUVlYaev5SUtrA0yCcwjkGog05jKeSB2ZtgvY5Hj3JA0ywIjOHBDSAj8noAXNoqx1eHKTs+5RoSEgxicPQS8nAP/Kg0i"
-    "hVFslRr5FYLgjYOcNv6+mHw/xDTY182F8Bts2oa4j1eIeLEMuAXmOQUlThtDwygkuLKwqadlH3VA3jY2wHeZqFv1M6kB"
-    "I/wN/5tDxqdYmt/opRfzBb+OMcJ1fyH6Q5zIilVP4bVLe9Yjisqtix/efd7nyLDv6i8irX56/OPbj6cn8H2rBG42Jjev"
-    "fSuJcM2GKydTgfl7xWAqI6sqcJUr5FUNQjUoJsQTFeKsDDaA3ADfDzBn54CkAZZjTi3UdaRu4A9agsDvAKVAeMuYdF4g"
-    "ce07pMJfr0E8gF95HkqWI2Puqy2l5jKU10AubPMaCrp/c3/uLY3J9XR/Hwsz2xCeZMViPywAZu0fHhwejJ8f7ldtb0i4"
-    "P80pKVmR8hIXLtMVgDQB2CiqGLMr/B+qEg1WDwBMAb5CYI3fAuyyY8gwjFDiMv7kvd2rkb+gN4D5oytMayhEHaYiQzAG"
-    "zouJOtPWdSopqDgkeGBFNMDQcJbasDq1r5Q51q5Aohq6UdqhDtEtvcMFfgU0/BTflIKFNfgn2FNC3zWzx21lm7IoJDoQ"
-    "lEOMlsPtXuNovNUrjvDGW1vo5KcUI5NcpJk2UcArKE0U3JEIBYA+2tCrvAeuHU6wPC6TtP+ZRpck3NQzZKK0BjfreXbr"
-    "B4AvLioRCdV83uD1UOBLJjIo5z2QDhS1SR1crCd05NyazNmEr2inPU8l3kyu3gh75qpYS8s4Bl+/pWV0zOTItlst5tHP"
-    "SSbsg61xWjRmiDbIXc+9KTZxdbITtkZT9lshpdIuDe1hr6I03FKtoz0Iwqb3AeCFYoVdCO+pywYYmkAsUazXS4ao8uwB"
-    "HuMytPcia33UccM72LRFZy/RWKSut143wvltrxpZ3OdkGhbFwKPWeoHrPFxwOYzk23Vs92dR5myBNipeVACKlg9UkUA+"
-    "tDZarXKXzmmsTWrPGLE5KhFUUNDhUseW29WmkBzH5n0QWKbAR+TCtiepdYO5OiuuNKRU5Sa8sAPTiHURKrxhxTgTbsiR"
-    "/xsHts+R7fxxcub9BlBVdY3MyFs1asTUto223/86NZ+HXHGeW3+PzuPRunUl2CWLAZ9P1C4C26I07JJQbah6LCo2rhW7"
-    "tLANdyPdb1IQtssdygZUFq4n6Bst+3pY4uJvPUe7FHc90/kl3qM63yMXgF1bpCrwAqvAX4vu7WvELpV2ma7Hd2uUsI6k"
-    "f6GisS0gkNA9dcGtV3O7XlVTNG+obGpVB5WzouCQY5A9SaSneS41F38ZRMEBi9RmeVx80LgHwi/FgEVw+qG3IuLWRM9c"
-    "LNCd+m3kVn9w7aL2UprT909aM+BdAoIAB4cJ24hm4ryyKMJtJgQvJ/W3rX5wta7SaQdjbKWg+g13g3+trp/Xd/v2mhib"
-    "l8nHLXkb28ogY9JT6k3YzM5bV+vdHyl3Lu7uMNj3essHD5F0ntVrXU8Ng2+8YeBUXCvUU19/x4DCbW+/4KkB8NQA+N9o"
-    "APTU+g4puGp932Rhtu/X/rsW+9ykvWfcp+K+t7jftUy7p1DaHDhCEdaFjTgP7rOAh7zXwrGACLF6SsB1bLKxXkZ543cO"
-    "UoMrAjQ2ALorEEdnROCndgsD5tqztFvl8H4CdLGIttThBh4iZxEZ2qugIyx8JuJYAG+4u4336hDcvJG4Ky1UZ2m1Kw9K"
-    "Jtw0gzHjiDf04CPcAoa7ZVBV9gBE4tBoEymm4LT37B64Ey7uvmBeb7DDMXDPHMDpQGolQFK0Gw85CKMFIRU6YUBEiGfj"
-    "Z1jEPLt4Vu3oQr6OeFcdbWzBBkK1I5HexV9juYMvD3ibC+3VyZKIjh+Q/G20aeNQn/atWcUtK1SlabnCYsTtoUT439r3"
-    "XULZssO+71VWFra3VLkrCA0EW2pVTPBJe0tzFKhUb6Q31+r/8O4UHh/nWDmOD+lg33+c/DB+MX4Ty5KGQi8sIsh3BUXC"
-    "rsLtrB6VMGhb1DsfuslEwH5re13kpvVUk33cC9dRLD3ddHv3fSUGmJQrvHnTn1cra7I8LuBs1Uh1X3SNm8V0fUblW6xH"
-    "dl5UxWCGQWrqa8R6O9cjbhNaRBKKaaugnGmAvbRaCoqFNwt7pEOepc3QWG85pIMBNpbW+7TcDmje3OfFR9qfSDsTu2WB"
-    "a/h2wSHR2vvozlKCKTIq7MeGDt9tWie1QJiNvJawkfOWelI7g4/fyUM2XO97QvRPiP7bQPQM4ZIVwipcuKvj9q5InmIT"
-    "jSf80X4z/P4460rfNILqlgENBh7C+72QqjuvxVUPmnIjjNWd2gGtxtw7Q6pdbOQO0NWjncdeSdkOl/WZi3XL9XXj44Cv"
-    "BxSZdhd6h7DPalwoOiYlPQTkqka71UzLuYpXVHoeh2H7afWiiOkuAIY02vhb0nCDuiqO7JkQXNflNSNv4aMqI2nTvmT/"
-    "yfEYCtX5DjTldDqkup1iuL6WPEu7xeQuheRO2P8Om+oUFfP5I0B8PriHJ6NpQz4LHeMPLzplZRzaAykjXsRhYdL1BAhd"
-    "ZZ7Hq8t/KYxv7Z6Xxab2hFbDfJFvvGhj1LVXhuoDewgDvxuepRuLF5NAr4C7oJ4I2G5Fgmffchkj50NW2+SZNg5jUuv5"
-    "3aAeiP9sT7w8wfgnGP9/CsbXSdKG5F3Ru4s6bpjfDLY/Oka6M3/14TNgdT0UeqQk9QAsVMmySdgne9qebnzhG2qOxKW9"
-    "KubNhx/++x//xNslwF5vKGuYzL+85sHbGpzPtHT05byLA/oTNBidZ072sp1JqK6t8exfH0xeTOj+rNte87djnfuyqs67"
-    "tWGjDHtOadu7rKp7PuxKQICHJyWd7carWaAIixLbdQOiAYTjXS0RrtWcpfWBQzrYXlwhNE3D6rx+ddp8Aq8+WOgos/t6"
-    "zIxD/PN/87lWm94fZe3zoNXahnJ0uwGe4y0AB98eLLv/TbLHnhRiRdi7SyFW6aLRq6zF0zTAU9/swFL4RWqc1ofy6XCz"
-    "aebCmg6XJDtYqKZnXXREKpgdtHw+TQxegIYOtQ6S553wltpMOpmSDbCyKsv/yF0ByP3RJ5D0/x0kdYN1FZgPnh++ePnd"
-    "737/79/LWQAhg3jrIhO747H9a+FCmjgQNjYJDjd9qGUHh+9zmTroNy6e44tQBpfk1+6iCLwtZDi5N24gAEyjBHtWB82w"
-    "u8fB9t5XnncDbY+Pnq9BF+ceknU+YLEmqi8yF7j1dW962DDpO3bNzfDmjljSTljQN0ERutnFXcJpr6jT2EspGmtJhULV"
-    "8L0OFR1dZO1R9HI9RafeBHiLFaKyUAUR7dJHsiDl0xS80HUktOJI+OW8QUcvTvdI+d33m0jH7gdusM1U2atN8MISbAOF"
-    "TAhtGgHFN0jxagmPgN8fbEBAKkrgLScx047YEq/sSOmoRrWr78he52CvVpFiVi4aBNQViTf/88MttVFIvINEG1FdsckX"
-    "ayDoopsz45YptEqqxtzfbcC8gUyL8xHyxVtOaCuju7SFxz2iNU/X/3b3TfBGkFVXC1UZ5xPzYgNNvKvfFoM3pojHb8S+"
-    "OHn347uPp8MjIPGCzm4gmXxLKUirqQO/RPRnf/liAzVUL4sBzHn69vOHeyY9bxwFw/RBE1XXE9cnSPw5vINZU7c1u3ny"
-    "xLZheLvPjTsqzFUUtViP/Cs8KMISxk4gztKcl0PucvGNIwIvdtV+ZYZhGum//R9htfGleJytV8Fu3DYQvesrpttDbNRS"
-    "kiZt0XUQwHDdNEVtF457CoKIlka7rCVSJSmvF3H/vW9I7noTJzn1YGBJkW9m3sy8ocuyLIwaeE6zq8ktmGdFy75xegza"
-    "Guy+YsNOBSYflGlVbw0fkFqwCaVj1a6pscOAL2WvDVOwtvfUOTtQWI/c0p/rsLSGljjRs/MV/eVxaqk9+Wvd97RasiFF"
-    "QflrMsytp+QG7cHEATVLbq4P8GV1QI47x365Pyc3GdKBVjosqSz/9jAAfBJ/CP7R72/Oz4jNDfd25GpWwMVRBX2lex3W"
-    "iOmC/5k0sDbePat+/g6uR9xkHpcGDqpVQc0Lohu4nuh4Uj2tnsyKErS9+KYsaUNPS1frjesx/EyLr8b1IbWWjA3ErQ4V"
-    "PH5ZFN/mw0XxPxMM6G/p2JrgVBOKoqQLBFVnz47PT0+Pzn6hqqoycTXtWUd1aSmuQK4PrZ0CIUN8C4h+/ZDSA6o/zOz1"
-    "bE7BTVjNhCesAPtvjePkp6Zh72NWNkc71Xs5y85Zh/WH2bU2bbqF7QHnEfV2vdQmZMiE2SndT44rOt/+RiEpsCqAW9/E"
-    "cViy+MbUKx8o8mY7CQxHK1DySt8wii4T+8iTNiNCVv4+VHv1NzdgwfgQq6qjrlcLP39AZa6/Rx9m0kbw+Eb1E//7CMRe"
-    "8xq+wM1ROXwL7EjO+EPwnW6VdSxaL9UccwoftdkXHzd2PFpgUBtzNY0OxPiPvLexVz2qxi2mgeNnEI8s5qgkosPUHjB0"
-    "xZ2FU5PXZvE5nOoL5cK3Y6+0ofM/L1+fn9XkFcJD/wJLmXwZKDF+ahBoCmlPiDuQ/GhnjbiHI06rqx7V0FjT6QV1ukeK"
-    "HLXcqakP+7G1pQrRkUbclGRmRw+RlJSjwbZMjN5c32e/Uc5pdLZc8OIDwq+llavR2Rs2yjRcV5KAJfdjTSvrrn0CiaEI"
-    "9WcWAgWjuDGMATnfkpQKLumUgreNFlmI5eiTHNVoGWy9d0liWpQB34L05/sxJ732we9GE6vTb8TH8K3UHNXyoxZfjgiC"
-    "gDQZv0L5oLYbsLLnA6pggYwnPMEZ1Ch1HLEH3UIM9pO4ru20Tb2Ss0lchG4R3eR1WQ7qtswVc1bPM2dob9OIutW7nk9B"
-    "ak1aO9dJvndx8ivKxHadZwFB2S8Q2pVqruO9boLeBwQmcZ0qA2VTPXgDoxZZuW+tsrxSoVlueiPm+o9IE7RE30tGphDr"
-    "GTZm2Il9LNqSZeO+p6K/icXU5duKifLAqlkeJC40wqy1JA6DEAQgnzfbdPmYfOELrttVuXOk3k/58tw4xP9JPxgpMVLj"
-    "yMrFPCXOEPSLdGF+dnR68rJO+n0iJdOgvH1R3MUfdJd1TkQTi4FVbIy74g6zaPuH00/w9W6rwLLzPdb1JOpa49cRMtJG"
-    "NYslkCXjIC6ys5ItaJaHx9jdrVbHIovcVhH4uQA/KPg7uty58aBZxA7SEW+h8Z0Ph+CMY+2/fZeAf/xZkAftRaPetzyy"
-    "adk06+T/iIpCMB85lsygP2TOimojP9wmZDkn4yRh/yQE1ViyM6qPiIYmWB9jZNvZAhDdypjIo1UEdLQubPoIA3yREJ9+"
-    "H4kIemBk9VMCHKIdZQ6VZT4Ra3EFjEbUSPzc4PwgOLH434sbic0jjDAWAClbaRmZRmrTJZQOHsa6jbWcdVnjWzS0XGf4"
-    "Z/eRu2kMCf31/ZL2joPry2N6TG9ev3p9drl/CJvvo36JXelkL/FkvOfPYtjsBm1UhrvcrmgPIJcnF6dfQynOpwCiOM1J"
-    "yV2mH6q7m14f5LF437+bV8reFx8iWNiEjbX0FuRgo3XpqZM0TPxK2j3f6bV89auN9lSil0KLbQVNRUrie1UGRpxoKMdc"
-    "w3G46a4T76MorWSQyJ2VnXokyenAhzHkLPXxpSAbmKDZSvY4vWPIL+3KR+HKyGgQjpzGB2CSq2LnJSHW3v6Gef7HycWb"
-    "d9D47ctTxWdlcmxb7z7GUOH1e3KrhrHfEWhB2j44xzXh9SgA+Fnv2ItcfGzxOG59YmI77IWE+CYx6ziAP2s7oXLa9o+D"
-    "be3jHV92HcB/DfRWUh9NY5jEUGU3hovxLmL2WStyaFjHY2WZXyV+Fzv/MwLgC8Y7HfIk8pkhofqBASgGJUL8s6M67tef"
-    "NZWRxA7SWKMl0jMsdXlugPkX34Pyen/wJI1vm6r4D26lt9g="
+    "oIvb/wAdE7PoeJztXOtu3DiWfhXCWCBVgKrsXLpnu5wJ4E1nejKbpIPYwGARGzZLYlWprZI0ImWnpsfAPM082D7Jngsp"
+    "URe7LnY3vAPnR+DShTz3851Dir/uhUmscxXuTfYOxi/3gr1ULhX8mJbFXCn4faUKHWcp3X8+PoArfOu8UH8r40Lp83xl"
+    "FvTAmz++HP8AD0RKh0WcG37tJ5WqQholtJFpJJMsVYGQc5WaUaFktBJhtlzCnVESp0qYLEu0mBXZUphVriLxmUYXC3gi"
+    "AVLGMH5Wmrw0e5Nf94xZwQxGfTNwOY/heffzJtibJ9lUJueymOu9yddfHWej0S8aCAv2cHz4rU0Rp3P4bRmCIWYy0arN"
+    "h0z1tSrEdWwWAngQfzn++ZNQ6ZVKslzBFeAvAsoO+QkprmRSKjHICjESM/gfbsfpMBBmoUScAgNCaniMhsmmv6jQiEu1"
+    "Ao6nK5HLAog1MB0RfRN41Fvugz29yAqDl7IeZlRaLoHrPccryuRsLY88NpK7lCYQ+LIA0vFtMYjUTJaJmdDPYR9Ro1mc"
+    "qJqYXJrFerleFzEYB0rFSnihCrCQNDNgDFaoE7o/XRmlRTaDB0W8BBMCOyqjOEMS1XKqogikBxaZlUUIkpcCTNs80yJF"
+    "8kFlGgf8fHTy59GLQIzH40DERjNz1UygIAVE0nzWkDw2IzUt5zWDUzBWJdP1PIKqroUpZKimMrwkHuIU1JvKRKiiyArd"
+    "nMfES5WRku1MoM2pKtZPFMo0VAlRb91KyBnakVnEWsDvldAqzNJIo3wu7DwXTERLp0v5rTY2SwdSPd+IEDAjT6cg35qC"
+    "cAHmHQJVmr1hViYJq0HLK1AhesuFNcUv7/50IQYHE7AHUOcyBv+i2KHFXPEMGDFAydY6+aEWJzqPk2QUxcXWtom22KIR"
+    "7U8ge5Y14IrIbk0ZLtRS7mAqOTgwM2Yjs4iysFwCyxRLMPJYzT7TQ7AibSCIIlFFmabo+w0yZrFKou1jHYUwZiEQjhl0"
+    "s9EoSZZ6IpjKLE1WRCrEK5CHYR1HmTGgRZJwgxj1LU9kvEPo5dlYGeD7GV0HnXOIDWF8zhjrpDGVJlxsawMwkjVbmSTA"
+    "OgXsDzGGk1/jKHDaCDio3zAlf3r/4R3py0V91FuVLCjTKRkuxMBZMIYilcxIpC3r/SWb6h08kHRoeZ4IDEDEBebcESmO"
+    "+EFBoeayFEOmc6JXw40ok3oE3OcJZKpoB1NvUsh5gKTiUu1CQaA36GGMFDaiKUmyawjUYFtlaOIrdW/CUELeeE7hmE2y"
+    "zUgidnZGHDjD30ogAK6KT0cf3zXDu4Z8MihUrqSR00QND62jpNk0Q3QFDjNV+JgCG72AuAvDOPAWXRDA0Cx2sNEm4Sul"
+    "fZyx2kGUlocVJ1+PcHBfBdhyhbf2Ibg7DifkKmYhDbM2iwttUAeagFVGuOkS5CcGqVKY8Tvs8pzWhCttkVIh9cGAAG5Q"
+    "CNNVLrVGgNhSGMa4+4VuNylCvFR8fPuZge0+IhL0w3gG3G5kPMsw3wVwqOJKdUip6BAZiJ5i02YWTJyNSHi7wB/rT8CK"
+    "yxw2v2FW41HLgnSyETWuJLmPhuwYAl1IfYs30wXYXZLsPC0YwhFCF3GMw4jB8X+///BhvIyG64kA5O6Sp5dIxWvOhG+w"
+    "+pBVRNBypa1TIL5tJ8nBLJHzAJNRYGUfiHyVFxmVIJCybBJgsq7REYGyKYSXQ1GmkUIQQIUB0qpx2CIGdiH9CShZ5BhG"
+    "ulIp4tC6VmTIhhUbgMpzV7+9OoB/IE1w7lBaUR2lHmREXyaJDcByAxeRAypJvBCI6TSw4MxRF3D2wMeA07jIUoJQHO3c"
+    "uEMB1eicQixcInI8cIowIoKgiki5Dlo1AwHPVsNk8SkQB4ReU4hhQ8xbIdYuOIngoA+IF0OAJtkuZU5iQyKXcQT1LU5V"
+    "AD4vIqgFFd6FR6Eq1BDVSbhWViqyw1DcZjAKqQDenQX0ZxM+4wTO992tiyEgtDkIAyuSJsTFGltDjDLx351aPmYRlBVg"
+    "LqaAIUx2qVIincyjUhNmaUhGr/8RL8+h2i/MP94E4uv7T8cnZ4F4/fr4f47fvKHKC2wLQ7YqoSYCRlREBV5ciCnI/lIB"
+    "Y1OQAphWkmWXkNLjS9WoGnRWFWjYVlgxQMD0R9zHWPNhhJNMKjJUAumlNtQhOMH3pspcKzCR19Wdc5SPVe4bGuj1/i03"
+    "EeaiaUiWKc7O3iWFLT8pgyEhWMfyEBNRavRJDMX4NquKKZ1liFsIwRLOyFi+MStDhYVC/9k7Evx3GwNbdnNAAQW9iFCP"
+    "iZ2I1/zOBLHDGxyPcXCFiMVXhKtnVn3r8C1ZGrmovgXVBpxr0XZjes/2O8CsgchBEzdOUBqgzBVk+jTWC7B0pOO8BVFh"
+    "EGyKJAmY4YAxsfgEz0p6hqUNFpKiRWuwHKhEwOkINriWk62DmVC0MPBUVgdwZH/Vt/nxmPoeNfajLgKRZnNaB24CTRTK"
+    "n7/4jkMQamIm40RFY+xKuXzst6TAeW5vm1kTs9bl+mACWy3j0/Q0/YK29+ejTz9+ePflGEERWkK8zAG0oQhiF8gJXqPC"
+    "6j6ca64ts6hMFJsjRQIYW5+mhBkpnk2VhhiP1ij+akGYm5FLeHD2ObotOS2R+hWpHnP8P3NRLgXzBFGdplXCGZtsCRp1"
+    "bAXCxVZrIOgI4O+XtoCHVIWZb0ghADm44BkEiPDiNIX4B+MvFFkUiCtJxuIdhkjkiERgsKTAcIHyAe64b6eK4tBpFGrd"
+    "8DLgyAqiSkhop2ll0lE8m9WissmKQiyQTvzTW0OXh2M7vaaYt4y1RrVQaShJhUfsc4E/nkyu8W07hMRoRRkcUpJy/Fg3"
+    "w7euZYHVLnVH1WwGcsVgASoDMwCOsYETygIqUQil1DKdZpjKsWhrt0edJrYtk5GMhnF6DcOmLVRPoU837KC3qdghpNH3"
+    "3LCh2aTnNU7xZpyvnGE7Y24RQH9sXbZRQ6TI5oVcEt4QA0TbDJLs9QFe/yMmwnXQdpdJHbbtmdfe6pua7H5DcEtyvLOf"
+    "C2kPIzAEQ4w9zk4bHiIGHCgBKM3cXVQWtglbXtKC4SCT0DwAqQYyjamcB2Jnhs02FjnODUmzLDCCAzeEhMDvCXhhlxn7"
+    "JK4i9ZwrIJAcJuDsEUDpHPhXaRgrjGKr1MhvEASvHeS08ffl+IchpsG+VjCE33DTHsZdvELES2TI/TPPKShx2hgaxRHB"
+    "lblNPS37qAPytrEBrmWi7vNPpQaM8Hf8bwYZn2Jpfq0XXswX/DrGCNc6hugPcSIrVj012S69XY8oqsTOf3z/ZZ8jw74r"
+    "zYi0+u7RT+8+nRzD9VZ13Oxqbl4WVxLhcg6XXSa2K0JgKiOrKnCJLOIlEUI1KCbEExXirAw2hNwA1weYs3NA0gDLMacW"
+    "6ipW1/AHrV/gNUApEN4yJp1XV1zvD6nwF3sQD+Alz0PJcmTCTbmF1Fyh8gLKue18Q633H+7PvYUxuZ7s72NlZrvJ46yY"
+    "70cFwKz9FwcvDkbPX+xXPXNIuD/PKClZkfL6GK7xFYA0AdgoKiazS/wfqhINVg8ATAG+QmCNVwF22TFkFMUocZl89t7u"
+    "1chf0RvA/NEVJjUUQhh4XWQIxsB5MVFn2vWonBRUEhE8sCIaYGg4TW1YndhXyhzLWiBRDd0o7VCH6Jbe4dq/Ahp+im9K"
+    "wcIa/BPsaUnXmtnjprJNWRQSHQjKIUbL0XavcTTe6hVHeOOtLXTyc4qRSc7TTJs45OWXJgruSIQCQB9t6FXeDddLJ1ie"
+    "lMu0/55GlyTc1DPkUmkNbtZz78YPAF9dVCISqvm8weuhwJdMbFDOeyAdKGqXdXCxntCRc2syZxO+op32PJV4M7l6I+qZ"
+    "q2ItLZMEfP2G1uAxkyPbbqmZRz8jmbAPdmjGlVjvBtMedIzpFne3pVOvGrDUWq8DN8LZTftOhtCHYseZx+8mcYeMll3D"
+    "lP0uQXl9PX+X8S3M3W5jwR5kBNN7A8BLscKWiHfXpSaMk6CjOOmRelsyRJVnnI9fjSzuM7JTC6ngVmvlw7VBzrk2h5/8"
+    "xzkV/udFic7jFundn0WZs4fYqH1eATxaG1HFEvK19aFqCb90Tm19RnvOgn1diaCHgiKXYrYdUO14yXFs3uSBZRT8RMZs"
+    "Z5VaS4glsuJSQ8pXbsJzOzCNWBfJwhtWjDLhhgz8Z1wxcIZs5w+T0++2iarqbGRu3odSI7q2ubTj0m9Tk3rIGue58Tcg"
+    "PRytW1eqXbIYkPpE7SKwLUrXLgnVbrGHomLjWrZLC9twN/j9LgVruxyjBEFl63qCHmlZ2sMSF6frOdql+OyZzi9BH9T5"
+    "HrhA7doiVannWKX+VnRvX8N2qbQrjD2+WwOHdST9GxW1bQGBhO6oW268noDrpTVF85bKulb1UjkrCg45BtmTRHqa+1Jz"
+    "cZpBFBywSG2Wx8URjRs8/FIRWASnH3orNm4599TFAt2pLwO3OoVrK7WX0py+f9KaBm9wEAQ4OEzYRjkT55VtMe6hIcQ5"
+    "rq+2+tXVuk+nXY2xlYLqI+5W/1ZdSa8v+PiaLJuX8UcteRvbaiFj0hPqndjMzvty640rKXdWbu+A2Pd6KwoPkXTu1Wtx"
+    "Tw2NR97QcCquFeqpr7+jQeG2t5/x1KB4alA8NSi6DYqeXoRDMq6bsG+yKNv3exO7NiO4yX3HuE/Nh97mw65l5B2F3ObA"
+    "ForELqzFeXCfCtzkvSqOBUSw1V0C1iOTjfQizhvPOcgP3gnQ3UBRUIFM+kAHHrVbQBALnKbdKoz3Y6DXxbRbETdAETnz"
+    "2NBeDx1jYTYWRwJ4w82LvNeJ4PC1xF19kTpNqw2PUNLhpiMMI4e8IQpv4RY63G2EqrJfnywdWm4i2RT8+I7dF7fC2d03"
+    "HNQbFHEM3HMIcD+UWgmQFO1mRA6ieE5Iij7vICLEs9EzLLKenT+rdsQhX4e8K5E2BmGDo9rsSe/i01iO4csD3iZEe52y"
+    "ZUzffpD8bbRp42Sf9q1ZxS0/VEVqucJiyW1PxfKktem+hLJqh033q6wsbO+rclcQGgi21KoY4532bvE4VKneSG9uqeTj"
+    "+xO4fZRjZTt6QV9V/tfxj6OXo7eJLGko9MIihhRYUCTsKtzO6lEJg7ZFvfMXT5kI2W9tL47ctJ5qvI97CTuKpbub7py/"
+    "qwQCk3KNAd406dXymiyPC0xb1VJdGl/hZjtdfyD0GOulnRelMZhhkJr4GrHezvWS28QXk4QS2moppxpgOa02g2LhzcJ+"
+    "TyNP02ZorLds8gcXHEvrfW7+Xmvtx0fa30k7O7tli2tId/Ei0dp769ZShykyKuqHiw7ybVrHtXCZjbyWsMB5Sz2pncGv"
+    "L8hDNlwvfao4niqOp4pjk4qDIeZyhbAPFz7rvLJrpUGxk8YT/mi/W33xMOtyjxrhdcuUBgP34f1OyNed1+K+e025EQbs"
+    "Tu2AYGPunSHfLjZyCyjs0c5Dr0Rthxv7zMW65fq69mHA4T2KYPuVQYewL2pUKPpCTnoIzVW1diuhljOVrKg0Poqi9t3q"
+    "RZHQQREMubTxtxziBwiqOLTf/OC6OK+5eQtHVZlLH2VI9p8cPzOiPoQDdTl9/VMdXTJcX+uept1id5dCd6fa5Bab6hQ9"
+    "s9kDlCD8zSZ+Nk8fXLDQMf7wol1WJpH94CjgRTAWJp1dgdBa5nmyuvi3qkGs3fOy4sR+gdcwX+QbT2EJuvbKpcTAfmSD"
+    "14an6cbixSTQK+Bu0UEEbLeiw7NvuQyU80d02+SZNjRjUuv53aBekfHFftH0VGY8lRmPX43/j8qMOonblLFrdeGiohvm"
+    "dysrHhzD3Zpf+/AjsLoeqj1QEr0HVqtk2STssz0Igo4r4uOVDsWFPefo7ccf//ef/8KjUcCErymrmcw/eene21acG7V0"
+    "9PWsi1P6AQQYnWdO9qSocaSurPHsXx2MX47p8LebXvO3Y535sqq+t2zDWhn1nBJgD2KrDqmxKykhfrwr6WwBPFcIisR4"
+    "abuWQDQUCXjQUIxrXadp/cErHaxQXCJ0TqPqKInqtIMxvHpvoaPM7urRM07yvz+dzbTa9PAza58HraUBKJe3G+A5nkJx"
+    "8Phg491vkj32ZBUrwt5dKIlK541eby2epgGe+GYHlsIvUuO5PhSCPq43zfRY0+HyZger1fSsi45IBbODls9fs4MXoKFD"
+    "LYbkeScMSG3GneTJBlhZleU/cOdXcn/5CcQ9gbhHBOK6maPKEgfPX7x89d33f/jPH+Q0hPhFvHVhkt1e235auPgqDoQN"
+    "lIJjXx+E2iH69PlvnYEaRzjyqUCDCwoy7tQUPDpnOL4ziCEaTeMlNvgOmjlgjyP/na8870b9noBxtgbqnHlI2/mABb6o"
+    "vtic4z7rvcmLhknfskVzisfYJJK2XYO+CRfRMUfuOFt72KPGxlPzEKZCoWr4kJOKji7y9yh6tZ6iE28CPO0NIWKkwpg+"
+    "CUGyAH/QFLxqeSi04rD89axBR2/R4JHy/Q+bSMduPm+wzVTZc37w9B7smUVMCO0AAsU3SPEKG4+APxxsQEAqSuAtJzHT"
+    "9usSz69J6bugagvpoT3bxJ4zJMW0nDcIqMsjb/7nL7bURiHxQB5tRHVYLZ8ygwiQzqBNWqbQKvkac3+3AfMG0j7ORzAc"
+    "j/yhfbPuBCMe95AWsN1igTt8hXf1rBrU9FScDYq+30waVuYojaBxXBp+zULn7OgAFGDPu0OqeWKGChMPP9sO9QKxdnPD"
+    "/Yy2NOnqgMSgjbpDKqPw0Wl1xs0hbbgCBvgIJLSFuYzTriVWdbXP/ssNrPF9/bYYvDVFMnor9sXx+5/efzoZHoKazulj"
+    "KWSazzwGGTXt0K/Z/dlfvdxA+NXLYgBznrz78vGOSc8a315iCqWJqsPO60+2/Dm8LyEn7luI5qdetm/H+9eu3dkBXNZS"
+    "T/7QP9OHsgwVPUvINTTnxZDNho8gEnhMtPZLZUxVSP/N/wF8S3HseJytV9Fy27YSfddXbNWH2FORSZq0dyp1OuNx3TR3"
+    "arvj+D5lOiZEghJqEmAB0LIm7r/fswtIVuKkT33QjEACB7tnd88ui6KYWNXrOU2Xo19pPZ00OtTeDNE4i6dvtNVeRU0h"
+    "Ktuozlk9I7XSNhZeq2ZLtet7vCk6YzVF57pArXc9xe2gG/p9G9fO0ho7Ou1DSf8L2LU2gcKt6TrarLUlRVGFW7JaN4GS"
+    "GXSEK2ZUr3V9O8ObzYy8br0O6+M5+dGSibQxcU1F8WfABcAntodgH/333eUFaXunOzfocjqBiYOKZmk6E7fw6Ur/NRpg"
+    "7ax7Vf7wDUwX3HQ9DvU6qkZFNZ8Q3cH0RMeL8mX5YjopQNuPXxUF7ehpaLndmS7uZ1pCOWwX1DiyLpJuTCxh8U+Tydd5"
+    "82TyLxMM6K/p1NnoVR0nk4Ku4FSVLTu9PD8/ufiZyrLMxFV05DxVhSNZgdwQGzdGQoT0PSC67VNKZ1R9mLrb6ZyiH7Ga"
+    "Mk9YAfbvCtspjHWtQ5Co7La2qgu8V3vvPNYfprfGNukUHvfYD6/367WxMUMmzFaZbvS6pMv9fySSAqsMuLeNDcdNDu80"
+    "dSpEEt5cy45hawlK3pg7jaTLxD4LZOwAl1V4dNUt/9Q1WLAhSla11HZqFeZPqMz59+zDlMsIFt+pbtR/PwOxt3oLW2Dm"
+    "oDzeRe2J94QF+E6nikqSNnA2S0xho7HHbOPunoAS6NXuuooGD2LCR9Y7qdWArPGrsdfyGsQjitkr9miRygMXLXXrYNQY"
+    "jF19Dqf8Qrro+6FTxtLl79dvLy8qCgruoX6BpWw+DBTxn2o4mlw6YuJmHB/jnWXzsMUbteyQDbWzrVlRazqEyFOjWzV2"
+    "8VhKm7MQFWnZTA5mNnSBoKQY9a7RpFGb28fo18p7g8rmA4FtgPsVl3I5eHenrbK1rkoOwFp3Q0Ub529DAhFXmPoLB4HC"
+    "pTjRDxEx35OUEi7plIK1tWFZkHQMSY4qlAwe3fgkMQ3SQN+D9NfHEpPOhBgOvZHsDDvxsfqec44q/lOxLScEQUCYbNgg"
+    "fZDbNVg5ChFZsELEEx7j9GrgPBbs3jQQg+Mkrls37kOveG8SF6abRTdZXRS9ui9yxlxU88wZytvWrG7VoeVj5Fzj0s55"
+    "ks9dnf2CNHFtGzSDIO1XcG2p6ls5147Q+wjH2K9zZaFsqgNvYNQhKo+lVRRLFev1rjYk1r8JTdAS8ygZmUKsp3gwxROp"
+    "Y9aWLBuPNSX2JhZTle8zRuRBq3o9S1wYuFkZDhwaIQhAPO/24QoSfOYLprtNcbClOk7xCrr28P+TerCcYqSGQSsvcUqc"
+    "wekf04H5xcn52U9V0u8zTpka6R0mkwf5Qw9Z51g0sei1ksJ4mDygF+1/2P0Cbx/2CsxPvsW6GlldK/w7QUQaUTNJgSwZ"
+    "M1lkYzla0KwAi/H0MFu9ZlnUTSnArxn4ScI/0PXBiSfFwvcgHHIKhe9DXIAzLbn//o8E/P0PjNybwBp10+hB20bbepvs"
+    "H5BRcOYjw9I1qA/us6zaiI9uEjLv43aSsP/DBFVYam9VJ4iWRtw+iGf73gIQ03CbyK2VBXRwPu7qCA18lRBffitERNNr"
+    "RPVTAjy8HbgPFUXeIbm4AUbNasR27nC+YxxJ/hs2I7F5ghamGYDTlkuGu5HaVQmljQvJW8nlrMsG7+Si9XYH/z3Dp/03"
+    "qgUBN6jvnb3ZTbZ3lg8qcbYxTZpNUPVLWC+0sxkJiQRpLkFNKrVCNWCxZtERwWycToFpTRQ7/xpRN4j/7OCU7Kzd2DWy"
+    "dalp402M2i7gLAoEKg9rpVWqFfpQdurVYzj9OMRE2dvHJR2dRt8Vp/Sc3r198/bi+ngBIm9ElNkLlqfATme8168kltr3"
+    "xqoMd71f0RFArs+uzv8JZXI5RkRfp+YvfqecQis5zFlQABYfRWk3eh19cbrCwiVsrFkwoHE7AU/zWwod25Ua0vxAQPLR"
+    "f1SPl+w9V49oBRoF8kyGcO6C0qZRY7kwpWObtmXrRWklY/jMRsLI8dMLcTnHWMYffoCxIN+SLU7DGYW12wRR44yMqtfC"
+    "qUy1SYMnB+MR3/b+Vwwpv51dvfsDjWs/TiuZlZNh+yIO4kOJkf7sXvVDd9B1GGk/RQ9bwkjMAPhbHdwnXHx846k8+uSK"
+    "/QTDJMigZbcyVXz27oSq0+PwPLrGPT+w5dAAfArRew69XI0OKa7yU3EXMwsr9Gdv4U39VrYVRR61wiF2/sIC8JXGxwc0"
+    "l3tChkQrixqAfCF7iC841epu+9mrMhLfgzBWKIk0WybpygUw/+KQy58kT+ZsGdjKyf8B1TMC9w=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1133,9 +1141,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1532,6 +1545,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1618,6 +1639,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2067,6 +2094,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2280,10 +2309,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2292,6 +2342,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2306,10 +2358,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2320,7 +2384,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2338,6 +2402,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2376,13 +2441,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2392,7 +2456,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2400,13 +2463,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2422,11 +2487,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2550,12 +2618,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2573,6 +2643,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2599,6 +2671,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -3063,7 +3140,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3140,8 +3218,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3675,6 +3754,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3840,6 +3922,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3847,20 +3947,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5426,13 +5530,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5459,18 +5570,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5560,7 +5685,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5639,7 +5778,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6234,7 +6373,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6725,6 +6864,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9371,7 +9511,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9414,6 +9554,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9742,6 +9902,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9749,7 +9910,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9949,7 +10110,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9984,6 +10145,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10771,6 +10940,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -11063,6 +11234,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11818,6 +11990,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11852,7 +12027,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11925,7 +12100,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11951,7 +12126,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11966,6 +12141,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11977,6 +12153,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11994,7 +12173,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12176,7 +12354,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12244,11 +12423,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

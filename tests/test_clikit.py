@@ -365,7 +365,7 @@ def test_at_a_terminal_no_runs_nothing() -> None:
     tool = CASE / "clikit.py"
     code, seen = _at_a_terminal(tool, ["delete", "report"], [(b"[y/N]", b"n\n")])
     assert code == 4, seen
-    assert "not confirmed: nothing ran" in seen and "deleted" not in seen
+    assert "not confirmed: the person declined; nothing ran" in seen and "deleted" not in seen
 
 
 ROLLBACK = """

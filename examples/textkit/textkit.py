@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1214: the first handler from handlers.py
-#     line 1320: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12184: the tables (commands, groups, errors, result shapes)
+#     line 1227: the first handler from handlers.py
+#     line 1333: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12360: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -151,12 +152,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -173,6 +176,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -897,7 +902,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM4Njgsc2tpbGw6MTc5OAp4nG2TQW/bMAyF"
+    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM5OTUsc2tpbGw6MTg5NAp4nG2TQW/bMAyF"
     "/wqh0wrIw865FdmlwDoMDXYyfFAtxtYiS6pEIc2G/fdRkp0EQy9xZJCPnx6f/4gp+hyS2PW9EJJ/Rp8dCSn25QnWOEwS"
     "zj7qBMppGGcV1UgY+a01J4Tz+FkMshcJVRxnbvwRDTfSjK2Z/ymCRdE4g4KgiHvd2jtFDNC5JkBGX7j9Bc/REALhOwEr"
     "ee4aLSqHEY4+Llw83MoZONk8cd+zYkEFP1++QXmzg8fD/ukJLJaBjV2byVCCX565NLxeuDxh4PuQj42hErPYdx6krPm9"
@@ -938,89 +943,92 @@ _DATA = (
     "GY5Uf+h+dzcH/h9Vh6AG0H0g3g3f4fQ64Kp95Pub6pr7p37qL6sodhxCwYkKxn6rgTkYUAWQPAVKmwbD/hMqsWaFhvxH"
     "FsVufyzIcOvRQsQ992szu3Nx/6UihkSoWHaa+4gDNmP/aeIso4Tp+dyCO9hQKqFERVo67xHrvH+f+/GWR70tj87pb0iG"
     "+b/fXQ5AdVeMFMt9G+rHPmsw0WFjSlneddTsjjtYmqg48Q+uwXSKEE74Ggr+05fn6QWjPd0dGTsXt/jePYR7B0kXfzx1"
-    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4bxxF+lS1RwBRwpGTZSRtKFSA4dqLWkg1LRVs4BLW8W5JrLW8vu3uS"
-    "GUdAn6ZAX6AvkDfpk3Rmdu94dzyJlJQGTqsACcT72Z3/+WZ2Lp86sZI2E3Fn0NnpP+tEnZTPBfxw4qO7kA4uXApjpU79"
-    "A/0duDLOzVSIkRHf59IIO8oWbkYPHPzhWf8reCARNjYyc/61M7/UgMU6T13ErOAmnjGeJszJZMFwKzaRSljW1YZZB3e4"
-    "SZhMs9xt9b9Lv0tfcngh1vM5vmQETyxzMxFeko5Jy6byUqQRW1mAXc1Eik8bwTj8m+pU9IFGnTu42xl86ji3CAzD5Uxm"
-    "Iil+XkedqdJjrkbcTG1n8P5TIZ5e74MF5qKOW2T42zoj0yn8DkKBJSZcWdGUBU/tlTDsSroZA0LYH0/fnDCRXgqlMwFX"
-    "gPgEKNvzT3B2yVUuSCw9NiHeEpluRcS9Z49beIyW0eMPInbsQixEwsYLlnEDxDrYjoi+jirUB+6jjp1p4/CSbmFGpPkc"
-    "uO4UvKJMhmt59GsjuXMO6saXUS2k5m4iJjxXYAz4c6uNqB5qdUlMxt1svVyvjHSCpBIkjPqOQNmOOR2EOqD744UDm9ET"
-    "eJDJOZ/CUzxPpEYSxXwskkSgiVmdmxgkzxn4h3tiWYrkg8osLvj28Ozb3m7E+v1+BPZnPXPlTqAgAUTSfsGQKmwmYpxP"
-    "lwyOtVaCp+t5BFVdMWd4LMY8viAeZArqTbliwhhtbH0fJ+dCk5LDTqDNsTDrN4p5GgtF1Bc+xydoR24Gjga/F+DDsU7B"
-    "C0E+52Gfc09EQ6dz/nFpbIEOpHq6ESFgRhWdgnyXFMQzMO8YqLLeGya5Ul4Nll+CCtFbzoMpvnv56px1dwZgD6DOuQT/"
-    "AsWnoLep8Ds4UAIoOVinf6jBic2kUr1EmjvbJsWeOo1ofwzZC6wBV0R2Y8t4Jub8HqaSgQN7xkJ4Z4mO8zmwTLEEI0/Q"
-    "7BO7BVZkHcRUJMrkaYq+XyNjIoVK7h7rKIR5FiJWMINu1uspNbcD5qnUqVoQqRCvQB7O6zjRzoEWScI1YsTHTHF5j9Dr"
-    "d/PKAN/XdB107kNsDOuzidHztdIYcxfP7moDsFIwW64UsE4B+7XEcPJJJlGhjcgH9WtPyauj1y9DSvRRH/VWJgsl8Rcm"
-    "xm5hwRiKhJqQSBvW+0GP7T08kHQYeB4wDEDEBabgHimO+EFBoeZ0iiGzcKLnWxtRxm0PuM8UZKrkHqZep9DnAZJKkWox"
-    "/XuIgFQvNqNJKX0FgRpsK48dIIsHE4YSqqxXKByzid6MJGLn3ogDd/g+BwLgKjs5PH5ZD+8W8knXiExwx8dKbO0FR0n1"
-    "WCeo5ZSNBT4mwEbPIe7CMgUATM4JYFgvdrDROuELYas4Y3EPUZKlAd28JNjNuPNUT6SxzssXtIxC14SKLkA6rJsKgfl8"
-    "hRkvlWCgpS5IZZDYYE2ALsjieJFxaxH+NdSBEexhgbnYFAFcyo5fvCULsNuIN9DL5AS0tZFpzOPsPnBCmEuxQkpJB9MA"
-    "/CnybGafxFmPhHcfcBO8BVgp8kLIXpiz/Kq5IZ1sRE1RtDxEQ2ENKlTER7mZLsDulLr3tmAIhwhM2Ckuw7qnfzp6/bo/"
-    "T7bWEwG4vEiNlTTJ9n2eO6i7j+ULG5wC0WszBXYnik8jTDVRkH3EskVmNBUYkJBCiPdkXaEvAmVjCB57LE8TgSmeYD/S"
-    "anFZIxOs1CAJCsf7sBIUa4gyl9WkB2RYjwFkHBXV2fMd+AekCe4d8yCqw7QCCNGXSWJdsNyoiLeRhxlEQ1H/ITvS6JRQ"
-    "kA9YxctbTOl0SlESLtGeFXyJSCCBuIhgt0RNbEll2GyJdNlJxHYIgGKxuYWpJ8byAzdhPm4DaEU/tyTAOc9INkjkXCaJ"
-    "orrDAMSGIvZCCLwLj0JhZyEwkwSDQCC0+WUo9Ho8CdEc3p1E9GcdAeMGhYMXt863AGRNQRhYVNRRKpbJFgKRkz8Usj/W"
-    "CVQGYBPOwBJOX4iUSCcbKHXhK/Tu/o9yPoJq3LgfDyL2/ujk9GwYsf3907+dHhxQ8bTlS3KRQ1kDjIiEajRp2BhkfyGA"
-    "sTFIAexHaX0BWVleiBrwt7qssbDsX/gcjxmMuJdYtmEY455UZCgH0nPrqMjHzgTs4K4EmMh+eWeE8gnKPaCF9rdvuIlI"
-    "FU2De5ni7t6FOAsVJGUqJARLUb/EgOUWHQ/jLb7tVeUpnWiEHgRCCSpoL1/plSFiI9BJOofM/92EsYHdDBK5oRcRrXli"
-    "B2zfvzPA9H+A63koW4Ja9h4R5zCobx1EJUsjP7Q3ANPIJ1S0XUnvhZYFmDUQ2a1DvwFKA5S5gIyeSjsDS0c6Rg2UCYtg"
-    "X0MpMMOuh7XsBJ7l9IyXNlhIihZtwXKgmACngzfB1cD/sNoPpawnFC0MPNWrAzgKv5a3/eOSWhdL+EaNACItJK4VxAg0"
-    "Ubx+uvuFD0GoiQmXSiR9bCwVSbfaVaIG2Ur/7AVe9dSAREF4PmpU/YAc4ypGnYrJBII02kgpPrgacwMlBDgQ9brGGqM0"
-    "ou1mX4s6avXi5v2wPXtRBoB3h016X1FXDmIzsVNp+TQ6e41uhXZ808QZtm5NpIcJBkCyQVKNT5ewtqUc6Rs0o1BZQ7b5"
-    "bfFnZ+ZcZgfb25g1QrXa12a6nRiwge3dnd2d3tPd7bImBxN4MyHZBZJ9/w17iAbcwDgpKJ3pC/wvhEwLJIN1CFA+ej1e"
-    "hWJlTg/xJJHIAFdvKy+3Mogu6e2gbgZe3JSt0B1Jxv0Vary8PzWqCCCJ7KtypygR4RbZXPst3L311nVVce/9tsUmxYrF"
-    "66AWJ50Sha1XDDDI9Lq8wI3hC/yNabCycfFgY18QfpD2EK3tDpoi2V+jwXCX21aRUb9rlYbmslCJJK3vAwSxkDBb70HY"
-    "cq03IICbBWa4yt3CWdCyQCxS2fWSIaqWNIB4OtjirLzoRR0tjfR2NkNAayUaA2DLjQZJxQrD61Y1enEPr4eF6DFydRq1"
-    "KGW1ZASBCzujRY4b+cCLzISOafGnyTPfd5DYAJ9La4GyUQKVMETINKZqVZg5xM7QniibqrmXG8JujjmM3NiH0zKQQ9IX"
-    "tu/oZMHpRAOUJ0kHzEt4AIsfbS5sxgkO07KjsCYtFo5iQjgtl2TFglHjif3lM0geBYKfI+Ddrn6fOaoxzR8ALFtkK1bR"
-    "sLN7ZpFaLsJVKZGsOscdEkUzx6A53hKhryuJzB9urWz2tqwqPaognDIn0MVZMNaQxqdGZKyXPjyXL33g5pYR5qMVwQDw"
-    "muaKGwAwmYH4gJcrLP6sGCEcBm4IEuQ0BXTWi7lt7ciVTSZ5d9xwTMoo+kcgAaQBzQ/3qrd+8HCgrZdabr9BvX/qdLZy"
-    "qkIGIf5XgMob8CziCBE4mv0d0Ug74nD1JHVDKqngjcrBZYEyjust/EeQ8QgyfoUgo0w1Z2++fvPjq6O/Hr/EIGTifra4"
-    "P8oIAfnJctEnrFjzFwMThWRXtLlhrvrvoZG1+aoJR3zKGlEaWQ9Kbs1CK7AEAxzmIjSKdFEP8suQWV5Kc6Uot9whFVX2"
-    "xNebPlMoargxQKKRH6vyVV0ec0A/nP353Wu6P2CHpy+OjpgSjrqwWOwmcordpA8a4jrNuHBQCPaDnDabAib0PRowaeKl"
-    "MAF0N7B0VrQfcTghN9igwq6057B+MlAQutkZXhB6p7c6T6FEOq3acAsCmd+66Jc7Kz2mMGmBZN80Z/EZwpKWbPeYsB8T"
-    "9measDH0oZP64PftT/9USkfsLz/9y6jkN/fP2GVEZU8aaz75BVN2Oy6/Y7jsLINk61LVoEjnhCEUrlYK9wpwtRDZtLai"
-    "iLhLniv6nXVaThCKKPlDaAYM6Ewwi8K5BeX6iCWwOBsrnl741Nf1Jz1cqcUWS/JMSTz/s5tmvTz9hZr+dAS2YTlfr+M3"
-    "yYZ4GtpZDqaGn0r70Zg8A334mF7ukafy+/z2bkF+927B16gdPy9DZ7B0NoPUYK3rR5ONbcx9kpbbCLl57zbEcYrLlJZh"
-    "UKv++JeK3c8vRzcTxQ2I+zF5PybvX0HyLiJ6tbNfBrIiDpVR52E53beKlw1/vw+jXdhyj19/i39NzmiW1EUtXV/tW5yO"
-    "h8QOi7lQNFIq7a/NF5Xjx/aE1Mg/1zhFQrJfX9BvmChaSnufLtbvcHs+aCSTu5xkFEbRfpJBM9p+pnyPnYfh7hfHX//7"
-    "7//AeVBw5iv6NAdUUhk3f3CRXgSUhpLa8Ep7KjRiUvGLMB7fT8Rl8ILtS/zMib54uW5vu/m1hlVZlV841GX1Du16da4q"
-    "fH1STuaCvV5xmhGL6DQIMCBOUzEMTP6jFSBaGIHT1RKner5Ll19F0CiaucCpH5x4ShvzYX149cFCR5mta4zUv+SZTKzY"
-    "9IuPYJ47mx2y3LzAU5zb2/n8ANDtb5I9tuTXIMLWM5CNq56zqtmBpfgXaRRrWfb0bzlWWSKIBzQYkQrPDlo+mi59TIWG"
-    "vsfwnepMFreuvwIjvAGWVrVsgPmWHdE4fESQ/+8IcjVYl4F55+nus+dffPm733/FxzGEDOJtFX+Fcdnm06wIaWyHhdjE"
-    "fLhpg1/3cPg2l1kG/dqnYn50uXtOfl2MduJ871b/1riBUDiVcwRCO/WwuzxFuPmVp6uBtsVH17VHhhWYX/hAFb/jxOQo"
-    "1omgDStW3T7ql7IczBPyN2IrrAdyHORMrUxQZjMwGyUMzpFmUOmHgVvOxvm0T1Er7O9Rf23z3Q02h8QOmyo+xfFvsDeC"
-    "QjQLXny2Gz5qs6A0bWrf2xjxgYiu0UHlSoWIZ5sQgZgcR2RUQhPGYxHAdCh7EFAkoKHYabMg4mgOGb+9re29WnJVCHm+"
-    "npCzCnP4zQ3KORGxpA8oUCQAd2gLj3f3mBU+C7wf1uioF3oVGr7YjIZwPBeWKOauSSEyaTkrrG3eWipWaPjyq000ArXd"
-    "BUI4tyKSQA3OduMAc+KlgM9hYK+RsqxJqy6xe0dNGI7T0hYrx7Cg/2ADwSZ946saJtiorGt7b6CBQyy8cD9C/DiPTd+5"
-    "FuPlft09GginuavwGYoM/zeAq9mi7hC1ar5KzLOd9cQcLd9m3RfOqN4Lts1Oj745Ojnb2gMSRzSfjWT676lBWnUdVJsE"
-    "1d2fb+CZZ+XLrAt7nr18d3zLpsPr/wDE9ZPqeJylV9FuGzcWfZ+vuFUeLKGa2bTJLlC5KGC4SupFLAeOihYoCg81Q0mM"
-    "ZsgpybGsjftB+wP9gf7YnktSsh27SYF9EKAZkZfnnnvu4VWe55kWrZzQwMsbv1F+kNXSVVZ1XhmN1/P4ekKV6bUfk5PC"
-    "VmsSuiav6h3xNlqqRjoaGkvO4xdha1K66/2ooB+dJL9WjtxGNQ1t11KTIC/chrSUtaN0Lg0fHDCO0V3Tr9LXRmnpRhOy"
-    "vSYs3yq/pjx/74wOYKwUNRkt6d/vLmYk9bVsTCeLQVaZthNeLVSj/A4JXcrfemUB9+3Or7H5RfHNl+RNiJuwYFcrvaiF"
-    "F5OM6FpaF8l4Xrwong+yHKx9+0We02uppRVe1rTY0aK3KylpaU1La0BqsK3odsdUG9LGk6wRGZC/y7Jn+5Oy7P/kN8um"
-    "AsuRZLtnAZSuZdoCokD9Sl1LPaZH22M1sNpKEvho8IeIz57RqdHeigr4crqMhAtHZRcp29PU7cqYrvKOlqappaWhbJzc"
-    "cshxOPcA5sgR6rBGBXl1Z817WQGdBqSmcTj7kMQSQJmqnwKwmEJaB6YZRwJQjqkP8hK+SEAfQ6TTi/Pzk9n3VBRFEkwZ"
-    "qCxzQ+EJkJyvTR8OkjdIu9k9ltKYyg8DsxlMyNseTwOWB54Q9vcSy8n1VSWdC6XbL10KsIG10lpj8fxhsFG6jrvwusV6"
-    "sZKH57XSPoWMMZdCNb2VBV0cvod0KQQ8YGPgOMkEshvhfOgWMktODEuZnddcDLEn+cglCYDOQ6pmcahJ6KYlLRuxcpNP"
-    "sZpa8OjDgH0E4K9F08vfj8DxRu5c0FUnLH7zUAevccegPu7Ky6RYFDkICXCVHjHcJ4501Vq2Yn9yCQ2BLvcgJxNsy41x"
-    "7KpvZfgZ5UBtU66c53E0C5y5kNCahIiUXj0Vp/i8nuRN1wil6eLt/OxiVpITSHobW0qnOAgYWKEK6cdEh8zsmAuorNGM"
-    "FEusEosGcqmMXqpV6Bpu2louRd/4UfA8limsSjNirnbCfIyqxSK2ppYk4Vm7O3lUwlolozE4xsBNxBZXoA/hDUJXsiy4"
-    "LGvZdCVtjd24GCSkwgWZGdg4DsWOtvMQxYGvqMjo5gJoK8V2GfTqok+X6Cm8urLRe2uIQ96A/5ejUJ5GOe/uZxPNfu/K"
-    "mi0Q6ZX8pWQsJ9QYrph2W4gK4q/AytB5CGKF4sd4HKcVHQs9xG5VDU8eRdPbmf6gAsFrCX2IIoBuvpoi6jxvxU2exDMr"
-    "J4kz9L+u2PXL+8h7z7Lj3n8smRTicvoKijHLpZMcD32xQpYLUW2iS/a4IHkXp3gu9A51Y2sEuQYFerIN83whfLXe91FQ"
-    "wJtAHixI3TlNIhbPA7wY4E1of7ak5DZ3/ReyiNxGczjoKLiKFHw9B4bYyUvF5cTQAFpQ5etDEV2QBLOILMw2v7ekHMUq"
-    "OllZUPFRl2gWHomuw1UYqhfpQ/7fxg2T2cn59LsyXlVTFlIF0bssuw1f6DbZI3stHlopQrvcZre4uQ8frH6OX28Pxs1v"
-    "vsJzCVuRVoumxMOJph6662CMSGbvwbBIVbOdpoueLaUz1u/lhGFgVYSAX3PAnl0+REO16+CqQWnJpMLVLFL2rAQYpgMF"
-    "eHu/Kax8H1DEwC8CUhOjBqvABNHUYdRYyCjuYasce9uY+xKNV3ljd+E0XsUyGsVgLznYoya9pfm94x81OIOGWMIuILDO"
-    "H6OiMvTrL7/GwP/kwMj5Cnc/k7oPmsac9JZbmBEFDhRnuuobgfvtpsOkxofFaP/6hsOlpK5q2UldS13tIgkdGgk8P+As"
-    "gk7hD0NExMnr+MaNsb/6OpDgVSuht4+Tt8i044s1z9OK0CVbFLti9+So+zgpZ7TlFeslMnmCO1lyAG4o7mu+XsW+fyku"
-    "PA4dFbos3SMqzYLb9S6Ff/H8IFHbdz5GP7t7pOGpt01+Sv+gd2evz2bz0THOvAp+y+ey3TjOJ8V7GYSE7a3SIoWbH55o"
-    "iCDz6eX5p6LEiTE2ffb03R2mW/rl1dmb6TsYzq8w09PwKjj9mG+cOlp2tRY8ecJ72Mg3krZVgSF8eiParnnaBGNwVFi6"
-    "wuOu8KY2RVuXfzFGROm9PZkjr9lDTG95pIhTVLyB+GZrQ4XEXqwJ1godT7n+HLZ02tH84vuL21dnP59Pj8jZimfnp+Ed"
-    "/vfQfPrzHJjOxYad5sfLN+H1hE7enZ6dQU2MJnJWqxUL570B6PBfROBcnrrQ758DeHfe0Q9//hdOPaaf/vzDNvUXR59C"
-    "GPl5QN7M2Bbt+59EHk/V+B855orqFYueR+Hamo4WjdCbCH0YzR+S2o2o7rtG8dXq/hbqiOGu7nnOZ2A24Kkgz3utfutl"
-    "mWUXcZqLHZc6+ulifTRh8r+ET42+YVoqsv8BsFw/Vg=="
+    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4buRF+FVYoEBlYyY6TS3uyG8DIJT23cRLELtoiJ8jULiUxpnb3SK4d"
+    "Xc5An6ZAX6AvcG/SJ+nMkPurtbWWr4dc4QNy0P6R8z/fDEl/7oVKmlSEvVFvb/ikF/RivhRwYcUneyEt3LgU2sgkdi8M"
+    "9+DONNNzISZafJ9JLcwkXdkFvfD8D0+GX8MLkTChlql1n525oUYsTLLYBswIrsMF43HErIxWDKdiM6mEYf1EM2PhCdcR"
+    "k3Ga2Z3hd/F38UsOH4TJcokfacEjw+xC+I+kZdKwubwUccDWBmBXCxHj21owDv/iJBZDoDHJLDztjT73rF15huF2KlMR"
+    "5ZfXQW+ukilXE67npjf68DkXz2Dw0QBzQc+uUrw2Vst4DtdeKDDEjCsjmrLgsbkSml1Ju2BACPvT6ds3TMSXQiWpgDtA"
+    "fASUHbg3OLvkKhMklgGbEW+RjHcC4t6xxw28RsMk048itOxCrETEpiuWcg3EWpiOiL4OKtR77oOeWSTa4q2khRkRZ0vg"
+    "upfzijIZb+TRjY3kLjmoGz9GtZCa+5GY8UyBMeDlThtRA9RqSUzK7WKzXK+0tIKk4iWM+g5A2ZbZxAt1RM+nKws2k8zg"
+    "RSaXfA5v8SySCZIollMRRQJNzCSZDkHynIF/2EeGxUg+qMzggO+Ozr4d7AdsOBwGYH/GMVfMBAoSQCTN5w2pwmYkptm8"
+    "ZHCaJErweDOPoKorZjUPxZSHF8SDjEG9MVdMaJ1oU5/HyqVISMl+JtDmVOjNE4U8DoUi6nOf4zO0I7sAR4PrFfhwmMTg"
+    "hSCfcz/PuSOiodMl/1Qam6cDqZ53IgTMqKJTkG9JQbgA8w6BKuO8YZYp5dRg+CWoEL3l3Jvi+5evzll/bwT2AOpcSvAv"
+    "UHwMepsLN4MFJYCSvXW6lxqcmFQqNYikvrNtUuyp04j2x5A9zxpwRWQ3pgwXYsm3MJUUHNgx5sM7i5IwWwLLFEsw8njN"
+    "PjI7YEXGQkxFonQWx+j7NTJmUqjo7rGOQphjIWA5M+hmg4FSSzNijsokVisiFeIVyMM6HUeJtaBFknCNGPEpVVxuEXrd"
+    "bE4Z4PsJ3QeduxAbwvhsppPlRmlMuQ0Xd7UBGMmbLVcKWKeA/VpiOPksoyDXRuCC+rWj5NXx65c+Jbqoj3orkoWSeIWJ"
+    "sZ9bMIYioWYk0ob1fkymZgsPJB16nkcMAxBxgSl4QIojflBQqLkkxpCZO9HTnU6UcTMA7lMFmSrawtTrFLo8QFLJUy2m"
+    "fwcRkOpVN5qUSq4gUINtZaEFZHFvwlBClfFyhWM2SbqRROxsjThwhu8zIADusjdHJy/r4d1APulrkQpu+VSJnQPvKHEy"
+    "TSLUcsymAl8TYKPnEHdhmBwARucEMIwTO9honfCVMFWcsdpClJ6HlUu+FcLBfQXg0xU+2oXgnnM4IlexC24dazOpjUUd"
+    "GAJWCeGmC5Af68dCYMZfY9fN6U240BYpFVIfDAjgBoUwXaXcGASIDYVhjLtf6M4nRYgXs5MX78hGzC4iEvRDOQNuOxnP"
+    "Mky3ARxCX4o1Ugo6WAKip9jUzYKJswEJbxv44/0JWMkzh89vmNXcqJkmnXSiJi9r7qMhPwaVMuKT7KYLsDultp4WDOEI"
+    "oQs7xWFY//TPx69fD5fRzmYiALnnybOSSNmhy4TPsfrgRUQwfGW8UyC+bSbJ/kzxeYDJKPCyD1i6SnVCJQikLJ8EHFlX"
+    "6IhA2RTCywHL4kggCKDCAGk1OKyWEdZykCaF5UMYCco5xKFlvekgG1ZsAConef32dA/+A2mCc4fci+oorkBG9GWSWB8s"
+    "N8gjMlWK1RCI6TTw4CynLiiKR+RU6iQmCOWiXT7uDlNJPKcQC7eInAo4RRgRQVBFpFwGrZKBwM1WwmT2JmB7hF6xUt3B"
+    "vBVi7YKTMBf0AfFiCDAk2yVPSWxI5FJGkaKiRQM+hwr4Qgh8Cq9CVWggqpNwvaxE5IehuO3AKKQC+HYW0M86fMYJct/P"
+    "H53vAEKbgzCwIqlDXKyxDcQoK3/I1XKSRFBWgLlYDUPY5ELERDqZR6EmV973D3+UywmU8tr++DxgH47fnJ6NA3Z4ePr3"
+    "0+fPqfLacfW8yKAmAkZERAWe1GwKsr8QwNgUpACmpZLkAlK6vBC1qsEkRYGGPYOVAwiY/oh7iTUfRjjuSEWGMiA9M5Y6"
+    "BNjWgBnslQATOSyeTFA+XrnPaaDD3RseIsxF0+BOpji78y7OfPlJGQwJwTrWDTFimUGfxFCMXztVOUpnCeIWQrCEMxIn"
+    "X+mUIUIt0H96R8z9bmJgz24KKEDThwj1HLEjdui+GSF2eI7jORxcIGL2AeHq2KtvE74lSyMXNTeg2sDlWrRdSd/5fgeY"
+    "NRDZr+PGEUoDlLmCTB9LswBLRzomDYgKg2BTRCkww77DxOwNvMvpHSdtsJAYLdqA5UAlAk5HsIGD/2GrwNfBjlC0MPBU"
+    "pw7gyF+Vj93rkvoeJfajLgKR5nPaGtwEmiiUP97/yoUg1MSMSyWiIXal8nxcbUlRd22t+fYC7zpqQKIgPBc1qn5AjnEV"
+    "ok7FbAbxG22kEB/cDbmG+gMciBpl0wQDOEL1ZlOM2nH1yujDuD2xUXKAb8dNel9RSw/CNrFT6Rc12oKNVkdiedec6qdu"
+    "zbFHEQZAskFSjcukMLah9Om6OxNflkMi+m3+s7ewNjWj3V1MG77UHSZ6vhtpsIHd/b39vcHj/d2ioAcTeDsj2XmSXfMO"
+    "G5Aa3EBbKSjTJRf4fwiZBkgG6xCgfPR6vAuVzpJe4lEkkQGu3lU+bmXwNWU5tIO6GThxU7ZCdyQZD9eocfL+3ChBgCSy"
+    "r8qTvL6ER2Rz7Y9w9tZH11XFfXDT5pPkI+afg1qstErktl4xQC/T6+IG15qv8BrTYGXi8kXs8lUeuA+CUtS3a8u7ZauI"
+    "0I1bHjRYzUcYXzefgCV41Y/R9O9gNmQI12i93GamlTjq3G3mDyqmduYADxnI3q3PIIba1geQTfQK023lae65aOagI6la"
+    "pN6UDFFV0jD+8tXoxD2+HueixzDaa1TVlGKjCURR7PHmCXfisgBcuh8TSjETyFHIn28H5z91lrqmisTu/lIaA8ROIijz"
+    "IYLHIZXiQi8htvveS9ExzpwosWLgmGMpzLhwXyQaACXCDC0tm9gkSqAKIeF7uE54Beu2RF+YlBOSp2EnfkwazK8z+XBf"
+    "DMnyAYPGG4flO0geBaqfIyDfbhEus1VjrlvdKPt/a4bSML0ts1wtV+KolOjW/eUOiayZA9FCb8kg15VE61bu1iZ7VxTE"
+    "DvUQjloSKOTM26+HGXMtUjaI7481Sre4uR+G+XJNMAAM55niGgBWqiFk4O0Kiz8rhvErnR1BjJzHgB4HITet7caigybv"
+    "jmtOSBl56wskgDSg+eFc9a4Vrny0NYqL6Tu0Kk5tkq4tGZFBiP8XIPUWPIs4wgoBzf6OaKkdEdl63rohu1TwUGVVNkdB"
+    "J/X1iQcQ9ACCvkg1/rpBUJEKz95+8/bHV8d/O3mJQVKHw3S1PQryCeNROegjlo/5i4GdXNhrCu6YS/93aGljPm3CJZdS"
+    "J5TmNoOmW7PkGmzCAIy5Eo0iXtWTUBnSi1txphTlvjukysqc+HnTjXJFjTsDONpvZVS2rssTDuiMs7+8f03PR+zo9MXx"
+    "MVPCUhcbmwWRnGM37mMCeYc2GHFQCPbTbKK7Ajr0Pdrd08RzfvvV3cDcWd6+xVXBTGODDxv+jsP6oktOaLcFVC/03mB9"
+    "M4sS8bxqwy0IaXnroM/21np0fpsLkn3TJpcvEDa1JMAHQPEAKB4AxVaAAkMzBhEXnL/96V9KJQH760//1ir6zfaIooj4"
+    "7FFjzEe/IKRor2vuGM57ZRBvHaoatGmJ2Ifq9UprqwBcC+FNA8yLsLvk4byfXaflDUIlJX/wzZQRrfmmgV+XIiwSsAgG"
+    "Z1PF4wuXmvtuJY8rtdphUZYqieu7pmtWzuJfaFGHljg7tkPqfZAu2RpXu3vlrmV/qRK3bypLQR8uzBdzZLH8Pru925Ld"
+    "vdvyDWrHbaYSUb72htRgr8DtW9emsSmYtNxGyM1ztyGiUxymsAyNWnXL+9Qs+PIwRDN33FARPICLB3DxAC7uDS7yjFNd"
+    "uSkCbR4ni6h4P8zhlgLKBR03D6NZWDnHr38JZ0NOa7Yk8l5EfbRv8WgHAA8YzPqim1L9cGM+qyx/tyfMRn68xl1MJPvN"
+    "DZGOiaylNeLS2eYZbs9XjWR3l5Wq3CjaV6rogIE7EHHAzv3JhBcn3/znH//Ezczg31d0rgxUUjkrce8mRx5jGkpqw1Pt"
+    "qVqLWcUv/NmOYSQuvRfsXuIZPTqudd3etnRjjauyKo7n1GX1Hu16fV+fPzpVbCsHe73itEcxoNU+wKi4m49hYHInroBo"
+    "oQUeDZC4q+y7uDzSQ1sh9QXuOsMdd3Fjf+IQPr230FFmmxpL9WNos5kRXY8refPc67aIdvMAj3Hf6N6XB9Bu/5LssSXl"
+    "ehG2rnF1rsrOqmYHluI+pK2AZVk2vGXZrAQV92jQIhWOHbR8NF06CYiGfsDwm+qeQG7scA1ZOAMsrKpsILqWJ9E4fkC4"
+    "Dwj3C0K465mjyBJ7j/efPP3q2e9+/zWfhhC/iLd1MOj3jjffZnl8ZXvMB0rmYl8bFtwi+rT5b5mBaocu3T7+/jkFmXyf"
+    "M2523xneGsQQl8dyiahsr54DyiWhmz95vB71WwLGpl7SuFKG5D5QLSZw+/AkTCJBE1asun3fa8wyME8AEwj0sEzJcFdz"
+    "bGSEMluA2SihcVN1mmjrd59zNs3mQwqhfn5XgtQm3+8wOaAMmFTxOZ6FAHsjXEYHI/ID8P54qAGlNY5taPGRiK7RQbVT"
+    "hYgnXYjAAgH3Y6mItttPhUf2vgZDdBOBhkKb6BURR5vy8RR7be71krBCyNPNhJxVmMOzaSjnSISSDhqhSAB70RQOfB8w"
+    "I1xK+jCu0VEvRCs0fNWNBr/W6ofIDyGQQmTUsvBbm7y1bq3Q8OzrLhqBQvMC8aRdE4mnBg864G7+yEkB38PAXiOlLJCr"
+    "LrF/R01ojkcHDJaxfkB3sAmRL52WVw0TbFT+tbk7aOAIq0Ccj8oPPJxAJ8bzsxZu3AM6HUGb/PxxLen/rsbVYlWjpqXx"
+    "UKPoWTdp+DiA0ghqB7siMAkqfKE+nPpmOlHtJnYQaVSpG+ivdTC+QA+jGiJKXLcArNoSW/lRzqBZbdRcFM/7WhEf0LEl"
+    "YMAd1sD4NOeybpP19kqV/Sd7m9k/Lr9m/RdWq8ELtstOj/94/OZs5wDUNKEDG8i0++sMIKO6HVa7NtXZn3aITmfFx6wP"
+    "c569fH9yy6Tj6/8Cf/wUMXicpVfRbhs3Fn2fr7hVHixhNbNpky1QuShguErWi1gOHBUtUBQeaoaSGM2QU5JjWY37Qf2B"
+    "/YH+2J5LUrIdu0mBfTDgGZGX55577rmcPM8zLVo5oYGXN36j/CCrpaus6rwyGq/n8fWEKtNrPyYnha3WJHRNXtU74m20"
+    "VI10NDSWnMcvwtakdNf7UUE/OEl+rRy5jWoa2q6lJkFeuA1pKWtH6VwaPjhgHKO7pl+lfxulpRtNyPaasHyr/Jry/L0z"
+    "OoCxUtRktKT/vLuYkdTXsjGdLAZZZdpOeLVQjfI7JHQpf+2VBdy3O7/G5hfFN/8gb0LchAW7WulFLbyYZETX0rpIxvPi"
+    "RfF8kOVg7dsv8pxeSy2t8LKmxY4WvV1JSUtrWloDUoNtRbc7ptqQNp5kjciA/F2WPduflGX/J79ZNhVYjiTbPQugdC3T"
+    "FhAF6lfqWuoxPdoeq4HVVpLAnwZ/iPjsGZ0a7a2ogC+ny0i4cFR2kbI9Td2ujOkq72hpmlpaGsrGyS2HHIdzD2COHKEO"
+    "a1SQV3fWvJcV0GlAahqHsw9JLAGUqfoxAIsppHVgmnEkAOWY+iAv4YsE9DFEOr04Pz+ZfU9FUSTBlIHKMjcUngDJ+dr0"
+    "4SB5g7Sb3WMpjan8MDCbwYS87fE0YHngCWF/L7GcXF9V0rlQuv3SpQAbWCutNRbPHwYbpeu4C69brBcreXheK+1TyBhz"
+    "KVTTW1nQxeH/kC6FgAdsDBwnmUB2I5wP3UJmyYlhKbPzmosh9iQfuSQB0HlI1SwONQndtKRlI1Zu8ilWUwsefRiwjwD8"
+    "tWh6+fsRON7InQu66oTFbx7q4DXuGNTHXXmZFIsiByEBrtIjhvvEka5ay1bsTy6hIdDlHuRkgm25MY5d9a0MP6McqG3K"
+    "lfM8jmaBMxcSWpMQkdKrp+IUn9eTvOkaoTRdvJ2fXcxKcgJJb2NL6RQHAQMrVCH9mOiQmR1zAZU1mpFiiVVi0UAuldFL"
+    "tQpdw01by6XoGz8KnscyhVVpRszVTpiPUbVYxNbUkiQ8a3cnj0pYq2Q0BscYuInY4gr0IbxB6EqWBZdlLZuupK2xGxeD"
+    "hFS4IDMDG8eh2NF2HqI48BUVGd1cAG2l2C6DXl306RI9hVdXNnpvDXHIG/D/chTK0yjn3f1sotnvXVmzBSK9kv8pGcsJ"
+    "NYYrpt0WooL4K7AydB6CWKH4MR7HaUXHQg+xW1XDk0fR9HamP6hA8FpCH6IIoJtHU0Sd5624yZN4ZuUkcYb+1xW7fnkf"
+    "ee9Zdtz7jyWTQlxOX0ExZrl0kuOhL1bIciGqTXTJHgOSd3GK50LvUDe2RpBrUKAn2zDPF8JX630fBQW8CeTBgtSd0yRi"
+    "8TzAiwHehPZnS0puc9d/IYvIbTSHg46Cq0jB4zkwxE5eKi4nLg2gBVW+PhTRBUkwi8jCbPN7S8pRrKKTlQUVH3WJZuGR"
+    "6DqMwlC9SB/y/zZumMxOzqfflXFUTVlIFUTvsuw2/EO3yR7Za/HQShHa5Ta7xeQ+/GH1c/x6ezBufvMlnkvYirRaNCUe"
+    "TjT10F0HY0Qyew+GRaqa7TQNeraUzli/lxMuA6siBPyKA/bs8iEaql0HVw1KSyYVRrNI2bMSYJgOFODt/aaw8n1AEQO/"
+    "CEhNjBqsAjeIpg5XjYWM4h62yrG3jbkv0XiVN3YXTuNVLKNRDPaSgz1q0lua3zv+UYMzaIgl7AIC6/wxKipDv/78Swz8"
+    "Lw6MnK8w+5nUfdB0zUlvuYUZUeBAcaarvhGYbzcdbmp8WIz29TccLiV1VctO6lrqahdJ6NBI4PkBZxF0Cn+4REScvI4n"
+    "boz95VeBBK9aCb19nLxFph0P1jxPK0KXbFHsit2To+7jpJzRllesl8jkCWay5ADcUNzXPF7Fvn8pLjwOHRW6LM0Rle6C"
+    "2/VuH/5rDh/XX4kl6LuCH+3xJj0y3nHaKIIqa9Aabn9wqQXQB5IYRoxEIdIkFDS6arg0klizjoLB10ZGGpd8JQPOX3t0"
+    "NGozvrcrrHwgxK1VqLE+RrJoXUwloA0DX6wwN1NSL54f+s72nY+Und090vDU2yY/pX/Su7PXZ7P56BhEXoUhwlmwhzpO"
+    "OsV7GboD21ulRQo3PzzREEHm08vzT0WJ1+DoZNnTF5JwZaefX529mb6Di/6CCXEaXoXxNeYxWsc5VK0FX6dhqDydNmCl"
+    "KvBlMb0Rbdc87ewxOEiUrvAYgN7Upmjr8i/uRrGf3p7MkdfsIaa3fE+KV8M4VrlGbZCd2HdggrWCjVGuP4ctnXY0v/j+"
+    "4vbV2U/n0yNytuIPgqfhHT7maD79aQ5M52LD9vnD5ZvwekIn707PztAijCZyVqsVq+y9AejwgSVwLl8lYWKfA3h33tG/"
+    "//wD42dMP/75X9vUXxx9CmHk5wF5M2NbeNJviTz+VMDH8ZgrqlfcQny/r63paNEIvYnQh3GiQVK7EdV91yi+L7i/hTpi"
+    "uKt7nvMZuPBwe+V5rxX6rsyyi3hFjTaSbOrpYn10beZPn0/d58MVsMj+B0hkimY="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1123,9 +1131,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1357,6 +1370,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1443,6 +1464,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1892,6 +1919,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2105,10 +2134,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2117,6 +2167,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2131,10 +2183,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2145,7 +2209,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2163,6 +2227,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2201,13 +2266,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2217,7 +2281,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2225,13 +2288,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2247,11 +2312,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2371,12 +2439,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2394,6 +2464,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2420,6 +2492,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2884,7 +2961,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2961,8 +3039,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3496,6 +3575,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3661,6 +3743,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3668,20 +3768,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5247,13 +5351,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5280,18 +5391,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5381,7 +5506,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5460,7 +5599,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6055,7 +6194,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6546,6 +6685,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9192,7 +9332,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9235,6 +9375,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9563,6 +9723,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9570,7 +9731,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9770,7 +9931,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9805,6 +9966,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10592,6 +10761,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10884,6 +11055,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11639,6 +11811,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11673,7 +11848,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11746,7 +11921,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11772,7 +11947,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11787,6 +11962,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11798,6 +11974,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11815,7 +11994,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -11997,7 +12175,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12065,11 +12244,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1185: the first handler from handlers.py
-#     line 1297: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12208: the tables (commands, groups, errors, result shapes)
+#     line 1198: the first handler from handlers.py
+#     line 1310: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12384: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -153,12 +154,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -175,6 +178,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -904,7 +909,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTksc2tpbGw6MTYyMgp4nK1TTUvEMBD9"
+    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM5MzQsc2tpbGw6MTcyNgp4nK1TTUvEMBD9"
     "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
     "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
     "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
@@ -938,86 +943,89 @@ _DATA = (
     "ZJTvP4UOcVI++OET0xxpiShGrpX814jQ2wtrQOpGhGvrhEYoX0aBlmiYyhpnwdRiiRZ1jnwFkHqueTHan/At1K7IUfi3"
     "QMP+xTcl06NpRzYP394+7+Ulwq27K4lRcXCahYojNrNw06brCje1LB360VlfE3Frvvs961HlGdkoWcsHTJ73TJ4/49/w"
     "fCyPn8o/ANV9NXItqJcksceddTvWUKOj4YS7nFfCityjdQFS3jCah+5eDMb0XT6PEXYsJ/6nh+E/nMDTc2AbEKUPRKYp"
-    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1b/U4bSRJ/lZa1UkAaG0OSvVvDIaHAZrkDHAWf9iLW"
-    "Mu2Ztj1hZnq2uwfiyyLd09yD3ZNcVXXPpyfYkNUq0pI/IuyZ7vqu+lW5+3PHj0KdCr8z6PR7LzteJ+GxgA9GBhI+3Qql"
-    "Q5nAF7u9fq8P30wzNRdiosSvWaiEnqRLs6AXDv/2svcDvBAI7aswNXbZCPYZMM5MmCyZ4fqGAT3DbkRqWJjAg79fDi/Y"
-    "LIxE75fkl2QEb2h45Vbg094OrtC9j1omHpMKvzMLQa8zZDRg0yXrdrWRSrAteGE0PB5OLkfD9yfbPeBFZibNTGfwuWPM"
-    "EqUSnwx8nYapCPKP915nHskpjyZczXVncPU510G3i4ThfbNM8bM2Kkzm8NkJD1vMeKRFU2ae6Duh2F1oFkwmwoooklsR"
-    "yVTAN0ybADjbt29wdsujzLLfZTP4Hx6HybZHooYJCMC4zjUlpx+Fj/pbWuFTroBZA+SI6Xuvwr2T3uvohVQGv5Itwogk"
-    "i0HqTi4r6mS8Vka7N7Ibc+MxXIwGwtVsKxAznkVmQB+325jqoglLZlJuFuv1eqdCI0grTsMLoYTHEmmYkU6pA3o+XRqh"
-    "mZzBiyyM+Rze4lkQSmRRxFMRBKA98F6ZKR80z8kpX2iWIPtgMo0bvjsa/dTd81iv1/NYaLQVrqAEBhLAJNFzjlQRMxDT"
-    "bF4KOJUyEjxZLyOY6o4ZxX0x5f4NyRAmYN6ER0woJZWu0zFhLCQZ2VECa06FWk/I54kvIuLel3HMk4DxGfqRWYSawecl"
-    "08KXSaBRP9eOzrVlomHTmH8qnc3xgVzPN2IE3KhiU9BvyYG/APf2gStto2GWRZE1g+a3YEKMlmvniu9PfrxmW/0B+AOY"
-    "Mw4hvsDwCdhtLiwFA0YAIzvvtC81JNFpGEXdIFSP9k30xQaP6H8MxXOigVTEdoOkvxAxf4KrpBDAVjCXw1kg/SwGkSmX"
-    "YOZxln2ht8GLtBE8QKZUliQY+zU2ZqGIgsfnOkphVgSP5cJgmHW7URTrAbNcyiRaEquQr0Afxto4kMaAFUnDNWbEpzTi"
-    "4RNSr6VmjQGxL+l7sLlNsT7sz2ZKxmu1AY4/C+ePdQJFW9InS1FbaiTsaHh+hoopCl6d4pQbf/FoglniAoVHESib9j4L"
-    "MYF9DgMvt79ny8i95ebH07MT8pC8zqCnFOUpCvET9xdsK48ZTH4impERG/HyUU71E2KevMbJPGCY8kgK1F+XXIXkQdOg"
-    "r8gEk3Qetq+2N+KMazBinEZQG4MnBFedQ1t5SCt5cV8IKC0GYxq5Xm7GUxTJOygN4M2ZbwDkfDVjqKHKfrnBsX7JzVgi"
-    "cZ6McZDCr+Dn5PIXR+cn9YKCYG5LiVRww6eR2N53oZnIqQzQygmbCnxNgI9eQ6aHbXJoGVwTpNFW7eCjdcaXQleRzfIJ"
-    "qiRPkwhCc4bNghvL9SxU2lj9gpVR6ZJw2A1oh20lQiCCWBHGasU5aGELMhllFARLKOJ0mXKtEXA2zIE58+tKQU4UIWPC"
-    "zt+8Iw/QOwS74VE4A2tt5Bqxnz4FwAh1K1ZYKfhgEloKyjyb+SdJtpKOHxstIEpeiVy9xCppd80U2WQjbvJ26Gss5PZg"
-    "6G/iU7iZLcDvoujJZMERjhAKsUvchm1d/uP07KwXB9vrmYBOIC/GlcLMDmyVO6yHj+ZL7YIC8XKz6G7NIj73sNR4Tvce"
-    "S5epktTSQEFyKd6ydYexCJxNIXnssywJBIIKajSQV43bqhDExa4QWiDeg51uRYK4tuxTLQTEDhBA6iTvB1/14R9oE8Lb"
-    "505VR0kFgmIsk8a2wHO9PN96FtgQD1QAkBEQJ1QyIdxlE1a+eJtFMplTloSviGYF0SL2CCAvIrwucBoruXTESmzNLjzW"
-    "J8ibQDbcxtLjY8ODRJjN2wCTMc41KTDmqc475jgMgog6HQWgXgXQQAp8Cq9CK6khMZMGnUIgtdltKPVaBAvZHNbOPPqz"
-    "jrmRQB7g+aPrbYB1c1AGtjF1XIyNuYZEZMJ/57o/lwH0IuATRsEWRt6IhFgnHyhsgYUW6snBb2E80QaA5G+HHrs6vbgc"
-    "jT12cHD54fLwkNo1cCDMyyKDRgoEEQF1haFiU9D9jQDBpqAF8J9IyhuoyuGNqLUaWhZdHSgWnRpJYwUj6UNsFDGNccsq"
-    "CpQB65k2NFYY4bqpMHcCXOSgeDJB/TjjHtJGBztfeIjYGF2DW50SrqQQ4sz1rFSpkBFsfu0WA5ZpDDzMt7jamspyOpMI"
-    "PQj2ElSQVr+hNYbwlcAg6Rwx+3cTODtxUyjkihYiWrPMDtiBXTPA8n+I+1koW4BadoWIc+zMtw6ikqdRHOovAFPPFlT0"
-    "3ZDWuSEJuDUwuVWHfgPUBhhzCRU9CfUCPB35mDRQJmyCk5QoAjfcsrCWXcC7nN6x2gYPSdCjNXgOIHoIOlgJoQbxh/MF"
-    "1zxbRtHDZlJZc4BE7lP52L4e0rCkhG80eiDWXOFaQYzAE+Xr3b3XNgWhJWYc2omgh6MsUNckhTgNP6EjDo+HYA9XPSEH"
-    "YtuBI65ObwcHfD0jY6wq7pObAH33r+O3kzfDix9P305+Gp6f0MMdu0m+4sF33D5X6Ls9fDDO01AC/oPwo8j6dj8oMmQ8"
-    "YBlLBDtEq8P/dj877jtsLIIvXLlAsXOsUR3f8SBYGUceBZjHcKqIjipmM9gOHR8y6gRqSZxKA5kGdcYVNEeQGmhuqMHa"
-    "NK9qjghNaKpzrBb0DIZbqco/oztBlQnkCtiRCiluBMet8IMOeEhljGc/LcL5AtVap/sTpAAsi4mxrQvpILl1njJ59/50"
-    "+P509KExYeLzJj9X4yr0Ng+yd7XCxRHof45hiG0B1bMYYqPOytHx8WR09LYxU8sqqoYMJ9bjn5/LNi3AGesH+Nc9P+8e"
-    "H283hD/+50kDchnL1aMa8tFClA2+TRsLGQXa1hMaZtfJ0qyaYJadKk7cOAiC9bv8z87CmFQPdnYwsNyIpSfVfCdQkEZ2"
-    "9vp7/e7u3k4xSIIsMpyRlzre7dAYB98KMqkyoSBEJG/wfwgybayfQiBh4cBvIXhClIlH7yprWmUeJqKIqDqBMKDRe304"
-    "AERs1JSPnJff43oXAW0PA2wCywc5CMYnGT2AXFgXvFj7uRyPAo6+HyMTfG6ZNCLWrfTcF1wpvuzc31eNf4Wy5YKMC4k6"
-    "+PtF6TNO77AS0VWFRv6gsafEtWSBcYXlTaxHhrlHJ+Ima5eGBrerPDS3hQY3aF0PyFYDDmt9BtXQtD4AXKCWCJy+YDdQ"
-    "Sxjp9Zohrkoe0H44q68stFbyVsz5BTFdwWhlGutqy4MGS/kO4/tWM1p1j8nV3OAeHjVGHDlYmtgKjuy7YX/+p8pSO8CK"
-    "Q41VaBJA2oReKPFRWEB/k5nMSDfwcgwVy427ip8FMqswbOM4YiKKE1vFXIWcZkvoDyJkulaCqIZ4Nr9Dsk9J666tIsiJ"
-    "/bVUNzrl1HERpYkjQ/tj7WdAhL3IabxgJQmGBFgXIDZu7lXetsmTfxIa38fEDTnu+27/VXf3NYpCeO/3yJQP+8gX0tSD"
-    "1byWwdpr8sO7tdXoeq23uesRqWvjAlwp2m1J1f7YV9bedUn2kcW4oI7LKZchV+0cuGr8WA42K891RhrBXaT8ByrkfQVI"
-    "YCO9YoEzHMYRPY9lie1MoOkm+J8lED3aYv86SC0alxV8OsUcQIG/+hs2bx8cFfCNPwjfWiv+aeJHWSBYwTiJ0kBwZ2dr"
-    "ceR6PDWk341oIksdEf2SAjs1UNTZ6eVoFS/+uRFckRyeodzvCuXqWz1Du2do9y1CO1d2bPp/GnCjX4zcBn8Y5kJqq/60"
-    "cQGq160SKW2eTh5Tgb5dxLIhOKE03CR5ztWNG5LRKBneqeOQpwzKwsqP8G3HBNrGZCMn4gsc9D6X9ufhzPNw5rmC/2kq"
-    "uMvNu0+s3ric7f6Blbs1n6xL6d9QyWzkj807fAsOUrTQirzvRSxvHdX8LKAgZPX7/P7U7aKdu24osMnpECd1W711zNLv"
-    "jw+19sfDi5PJ8OLsw3NNXleTWwvsc/15rj9l/fnCwcBOecjxW61QeWrIU181GVWKVpnl6idfH1/TKpmW1Yj9YUUOadoR"
-    "7Pom9cF0WkvE31Qd3LDqFQqrE33nzjnS6X57G2GfXbtrAW/Oj//3n//iuV7w6Ds8foa/m1QuKmw67/5iPczjru3AQqMS"
-    "tZcQJWYVn3EXK3qBuHUesnPb7720J1zuW4PC7TWu6qq4G9N0EB60nI9z95aKE9ZgtztOZ/08aMvxVB0eiscrdbGw152A"
-    "aaEEnpIP8XTWL0l5n4aOFKobPL2FJ9eSxjm/Hiz9aqWjztYdganfAZvNtNj0rpBzz379nDTe3XncBrt4/rL/7QGHh1eS"
-    "P7aUIafCVoARiWQOGWMzNF64HXiKXUhH6srjkHSszNTraclHXmhXuvuSn03ylBUHPd8eE4MoQEffZ7imeraOI3Ju1lTr"
-    "gIVXOfm9/Lon8Th+Blp/cqDVkqyLxNzf3Xv56vX3f/nrD3zqQ8og2VZRiDv23Hyb5SmN9ZnLTcymmzZo8oSAbwuZMunX"
-    "LhnaI+hb1xTX+RFdPKe93XswbyBETMIYDyz062m3Y5Ptg0t2VxNtS4yu66nHFaybx0AV0uLJ14kvA0EEK17d2loeJSwD"
-    "94T6jQfaESJneCA30dBog84W4DaRUHQOQirjDk5zNs3mPcpajr5FwDXiexsQh8IORPE0q4Taq+YEhehMf37h212H1GA0"
-    "qWr3ppT4SEzX+KiC9QovL9fzkg9dAJEJe2Ic1lMeLXdf7SwqNF5tRiNnH29HoSYD4Yd01QWFBkBDJOzNqn2mhc3zV+Ma"
-    "H619SoWV73/YRPfQRtwgTjIrXLkj83gQHk97B5YRfA+zZ42Vsgmq+t3eI5WhOB4tp1/S3Ib2dgsiOrqCHTXs3OjoarRf"
-    "byC8gTKO9AhW4+F1uoacn8W3++7T6Xk6Ue/u7IR0tRFv3Sxr3NS7yCozL/vrmTktV7OtN0ZF3Tdsh12evj29GG3vA4sT"
-    "OsyObNrr7qCtug2qXWmV+qtN/L5YzLaA5ujk/fkDRMf3/wd7K/DReJyVV11v2zYUfdevuHMfkmCW+rkBdYYCQZsVGZp4"
-    "SD3sYRgiWqJt1hKpkVQSo9l/37mXspMmWYY9BDCpy3O/zj1k8jzPrGr1hEbR1W6U1TpU3nTROIu9GfYmpCgau6Gowpoa"
-    "EyKtdRfJWHz45fP0jBam0QX9FjTFlQkU1qZp6Gql2UAOWa3rQOyA9lVdjwVlTLWzeiwWgbreL/XBhHxvyUS6MnFFef4l"
-    "OIDYmrxWNcE8OdT2Ujeu08Uoq1zbqWjmpjFxg4jP9V+98TrQr5u4wuHXxdvv4VlwOQAcaXVUtYpqkhFdah9Sqi+LF8WL"
-    "UZajID99l+f0UVvtVdQ1zTc05+g0LbxraYV4Ghwrus0hUiDrIunaxALxvsuyZ+Imy/5H6WAsNWjMpeZvxXOpScHZj8l5"
-    "3osrLcbE3ZKY8jxE5zXtw2A2/TC9+Dybnh8fAO3ZM3rvbPSqilmW03kqqQpUdqkoUohuU6aETAy0cE2tPe3rJmh0zqMv"
-    "S45m63YPHVJxhQaxdefdF11xHiGqpgmoAaERLXdqwfGiGL8zCvsFIwY7xM1BsPdyTL3wRcViCPFecPR+enp6dPaBiqIY"
-    "mFBKrmXuSFYIJsTa9eJCXyPbZvOQI2Mqv47cejSh6HusRtx6rAD7dwlzCn1V6RCEZlvThUIdYKu9dx7rr6O1sXU6he0W"
-    "9mqpd+uVsXGATJgLZZreYyimu9+SKwngLjYOHJ6clLlRoEdjEL9bcGIw5dJ85DaobXn3uJhdL93cpermu27ImCxo0ahl"
-    "mPxrSYfB2vs6YjYh8kvV9PrvPRR4rTeICeF2yuNbBCnYJhyi7ulUXso0Bu6t8AexGnvAsd73F6qVbtXWbQneoFDhm2yc"
-    "SE0Yw+eyb7V8RiPQ1SFLzvAwzT8czvWCOd8HY5eP4RT/QSN93TUK4zT9dXYyPSspKKQrhIfbAQRoUg+qkHhKcZ8LOua+"
-    "Ge8shwkTb9S8AUsqZxdmmaYTza31QvVNPBANY3ZCeiyHy00eAj7kkZbeta7WpCFDm1tWVMp7AwnjA4Fj4Klh1SoweJfa"
-    "KlvpsuCGrHTTlXTlPNRDQCQVbsWZgxbDKU60XQyT22IlIiZJVoi2MqyAQtOQdLfEKGHrwictrUELfY3ivzmQ3rCOhbvZ"
-    "CGvDVmWtvhaFK/lHybEcUeO4XTZcgU7gfIWq7IcINizDeMBjnFZ1YSt2rakhswfpHtm4fkcBxbaE8UMTUG5W1hR1nrfq"
-    "Oh+Yc1ZOhpph7G3FQl7ejbyPzDke+Xt8Gc6fH/8MurjFImgGwzgskeJcVeukiT2uuIgEOb9TBYmvRAhRWYfuPBy9PJ+r"
-    "WK22syO9/yRlg+aYW2kZSor1CBsj7Mi8swYN8nI7cxJ/qmpSgx2DREa0qlbjVBsW7dJwI3G/oyDo7+WufUHIwPVDCu4q"
-    "v2NSHqT+BV151OHefFimHKmu08pL31LtkPxP6cDk7Oj0+F2ZrqRjplAFuocsu5EfdDPoIYsrFq1WMig32Q2u4d0frF/g"
-    "681OqXnnJdYl1ER7q5oSiyNLPRjXQQmRzFZ0oYmmZv0cbm1Wks75uCUSbvZlIYCvGLBnWRc0tLoWGRWODdokl7Easmca"
-    "QCQDSoDdu+Pg9ReJIgG/ZmA8Ei4Wrrc1g89gKy+C2umQ3g/XYGYyf8PmDwYwHdo6eDC8HBboIKcgRD7EQ/RMyyz+8WcC"
-    "/vEtI7cmsHZe1LrTtta22qR0OzAbuX+TR3JjUoi7Ozwhsx1fewn75SsJO5pWgwP3w/WIrePbLc8HC2HuFRpQsZYx6hbn"
-    "B8aRUbngHqbcj3AxagZgkvOg8R2ntjNFyfBQWC7MH1Td4Js4Wm0G+NcvdrTxfRcT+sntkvbfR9/k7+k5fT75eHI2OziE"
-    "zwtRP/bL8x84nwHvjTQXx1tj1QA3261oHyCz4/PTp1DSay0NYvbIHYr3Ms1OZp+OIWhH+J2e1AXersfXqu2aR7SGj+zN"
-    "+w00tFnvoUy4d53H+xgdW+JZHSmsXFc+4owFEn4+8UtV3qB4puFysyastLy/A9YNz6CIxZNRyHNXzB7zxG9/OvkAZ6fK"
-    "r7f/KIAR/OFJXDn58jHMO/9JAPdct+5SD5simvLK4kF7Cv4OCKJnZ7mzzabMsml6YiTuDdx+eP7+m4dfrP/6DJP7u8j+"
-    "AQiXl7k="
+    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1c/W4buRF/FUI4IDawkmXnoz05NWDEvju3thXEKq6B"
+    "T5ApLSUx3l3qSK4dNWegT9MH65N0Zsj91MaSncPBRZ0/gqx2l/M985tZMl9ak0iahZi0eq1u52UraCU8FnBhVajg6kZo"
+    "I1UCP+x2up0u/DJO9UyIkRa/plILM1os7ZweOPjLy8738EAozETLhXWvDWCdHuPMymTJLDfXDOhZdi0WlskEbvz1on/O"
+    "pjISnV+SX5IBPGHgkRuBdzs7+IbpfDIqCZjS+JudC3qcIaMhGy9Zu22s0oJtwQOD/lF/dDHofzje7gAvKrWL1LZ6X1rW"
+    "LlEq8dnCzwu5EGF2eRe0ZpEa82jE9cy0epdfMh2020gYnrfLBV4bq2Uyg2svPCwx5ZERdZl5Ym6FZrfSzplKhBNRJDci"
+    "UgsBvzBjQ+Bs3z3B2Q2PUsd+m03hb7gtk+2ARJUJCMC4yTSlxp/EBPW3dMIvuAZmLZAjpu+CEvde+qBl5kpb/Ek1CCOS"
+    "NAapW5msqJPhWhnd2shuzG3A8GU0EL7NtkIx5Wlke3S53cRUG01YMLPgdr5er7daWkFa8RqeCy0ClijLrPJK7dH98dIK"
+    "w9QUHmQy5jN4iqehVMiiiMciDEF74L0q1RPQPCenfGFYguyDyQwu+P5w8FN7L2CdTidg0honXE4JDCSASaLnHakkZijG"
+    "6awQcKxUJHiyXkYw1S2zmk/EmE+uSQaZgHkTHjGhtdKmSsfKWCgysqcE1hwLvZ7QhCcTERH3ExXHPAkZn6If2bk0DK6X"
+    "zIiJSkKD+rnydK4cEzWbxvxz4WyeD+R6thEj4EYlm4J+Cw4mc3DvCXBlXDRM0yhyZjD8BkyI0XLlXfHD8Q9XbKvbA38A"
+    "c8YS4gsMn4DdZsJRsGAEMLL3TvdQTRKzkFHUDqV+sG+iL9Z4RP9jKJ4XDaQitmskJ3MR80e4ygIC2AnmczgL1SSNQWTK"
+    "JZh5vGVfmG3wImMFD5EpnSYJxn6FjakUUfjwXEcpzIkQsEwYDLN2O4pi02OOS5VES2IV8hXowzobh8pasCJpuMKM+LyI"
+    "uHxE6nXUnDEg9hX9DjZ3KXYC67OpVvFabYDjT+XsoU6gaUm6chSNo0bCDvpnp6iYvOBVKY65ncwfTDBNfKDwKAJl09qn"
+    "EhPYFxkGmf0DV0buHDc/nJwek4dkdQY9JS9PkcQrPpmzrSxmMPmJaEpGrMXLJzU2j4h58hovc49hyiMpUH9tchWSB02D"
+    "vqISTNJZ2L7a3ogzbsCI8SKC2hg+IriqHLrKQ1rJivtcQGmxGNPI9XIznqJI3UJpAG9OJxZAzjczhhoqrZcZHOuX2owl"
+    "EufRGAcp/Ap+Ti5/fnh2XC0oCOa2tFgIbvk4Etv7PjQTNVYhWjlhY4GPCfDRK8j0sEwGLcMrgjTGqR18tMr4Upgyslk+"
+    "QpVehqUr9yXGIWEIQL5LvLUD5SSTsEehYufcOtGmUgOWBRsYgnKKkNo16I9tJUIgxlgR19H0Lpxbi4xKOQfhFCphvFxw"
+    "YxCS1gyGWfXbikVGFEFlws7evScfMTsEzOGWnIK0GzlPPFk8BuIIfSNWWMn5YApUT7lpMw8myVYS9kPjCUTJapWvqFhH"
+    "3aqpJptsxE3WMH2LhfwaDENIfJab2QL8LooeTRYc4RDBErvAZdjWxd9OTk87cbi9ngnoFbJyXSrd7K2rgwfY7/A8Ixi+"
+    "ND4oEFHXy/LWNOKzAItR4HUfsMVyoRU1PVCyfBFwbN1iIAJnY0gv+yxNQoGwg1oR5NXgslqCuNg3QpPEO7DSjUgQ+Rad"
+    "rAOJ2CMCjB1lHeOrLvwBbUJwT7hX1WFSAqkYy6SxLfDcIMvI1KWWUyCW08DDwYy7wFUPfAwklVolBNpctsvW3WaRSmaU"
+    "YuEnYqcEhxG4hJBUEZsXSasQIHDUCmDOzgPWJbycQA7bxro1wW4JiTCX9AFjYwowpNuYL0zWbscyDCNqkzR0BDqE7lPg"
+    "XXgU+lADWZ2U63UlQr8M5W0Hf6EUwLvTgP5ZBexIIIv97NbVNmDCGSgDe6AqqMau3kCOsvKfmVnOVAiNDLiL1bCEVdci"
+    "IdbJPXIzYZWGYvT2NxmPjAUU+ttBwC5Pzi8Gw4C9fXvx8eLggHo98C1M2SKFLgwEESG1lFKzMej+WoBgY9ACuFak1DWU"
+    "dHktKn2KUXlLCIpFf0fSWP5IeoldJmY47lhFgVJgPTWWZhIDfG8s7K0AF3mb3xmhfrxxD2ihtztfuYnAGl2DO50SKKXo"
+    "4sw3vFTBkBHsnN0SPZYajElMxfi2M5XjdKoQtxBmJpyhnH6lM4aYaIHx0zpk7t911O3FXQAK0PQiQj3HbI+9de/0EDsc"
+    "4HoOB+eImF0iXB16863Dt+RpFKLmK6g2cLUWfVfSe37CAm4NTG5VcWMPtQHGXEKlT6SZg6cjH6MaRIVFcAwTReCGWw4T"
+    "s3N4ltMzTtvgIQl6tAHPgXYAgo5gA4f4w+GE77wdo+hhU6WdOUAif1Xcdo9LmrQU2I/mFsSar2krcBN4olS+u/fapSC0"
+    "xJRDLxJ2cA4G6hotIE7lZ3TE/lEf7OELK6RH7FlwPtbq7OB0sGNVjAXHX/nx0Xf/OPpx9K5//sPJj6Of+mfHdHPHLZK9"
+    "ce8zfp1L9N0O3hhmaSgB/0FkkhcEtx7UHzIesIzVgx2g1eFvt56bFR7UXoIffCVBsTMYUp798TBcmWUehpjHcCSJjiqm"
+    "U1gOHR8y6gjKTLxQFjIN6oxr6KwgNdDQ0YC1adhVny9aactDsAboDYZbKdg/oztBAQrVCg5SGiluhOWd8L0WeEhpBuiu"
+    "5nI2R7VW6f4EKQArZmJd30M6SG68p4zefzjpfzgZfKyNp/iszs/lsIzb7b3sXa5wcQj6n2EYYk9B9SyG2Kiycnh0NBoc"
+    "/lgbyKUlVUOGE+uh0c9FjxfigPYj/GmfnbWPjrZrwh/9/biGxqzj6kHd/GAuiumASxtzFYXG1ROahFfJ0qCbEJgbSY78"
+    "LAmC9bvsn625tQvT29nBwPLzmY7Ss51QQxrZ2evuddu7ezv5FAqySH9KXup5dxNnnJpryKTaSkFgSV3j3xBkxjo/hUDC"
+    "woG/QvBIlIlH70vvNMrcT0QeUVUCMqS5fXWyAERc1BS3vJff4fs+AppuhthBFjcyfIx3UroBubAqeP7ul2K2ChD7bohM"
+    "8Jlj0orYNNLzP3Ct+bJ1d1c2/iXKlgkyzCVq4cePwme83uFNRFclGsUNHFeXbjhawQpTX7GgT3uN3GN1aLhREyNbYXhX"
+    "v6NQEHKHYUl/m7gSeckdejS3abNqaQS9Xj5oxJuFA5htABQ23oPSbBtvAEjRS0RxX3EisJGMGrRe1wxxVfAwfPpmdOoe"
+    "kt/7TxBwqzasyZDbyMEJuHT/GBFWGQHYQYn8l4zsnzpduOlcLA1WyVEIaR3auGSC8gM6HU1VSuqCh2OoqH6Wl3/zSJ0O"
+    "sQPliNkojl2V9RV8nC6hf4lQjkqJpBoXuPoDxWhBhvAdIUFiHA0ofW0WnJpFojTyZGh9xCYMiLAXGY0XrCDBkABrQwuA"
+    "iwelp11y55+FweexsEAOftPuvmrvvkZRCI/+Hpn8frf5Shq9F21UMmwzZrh/tSYMUcUiLrc+ILVuDBBKoKIp6bsvmQU2"
+    "WFcEHggWcur4OqU35KqZA48WHsrBZvChykgt3vOSdE8FvysBHWz0VyxwinNEohewNHGdkwhde5ImED3G9SZVEJ03Viv4"
+    "eYw5gAJ/9QM9b5555fCS3wsvGxHJSTKJ0lCwnHESpYYwT0/X4tz1eK9PH8VokkwdG30mgpVqKO/05GKwimf/vxFmnhye"
+    "oebvCjWrSz1Dz2fo+Qw9Hw49fVl05elxwJI+xvkF/jBMiNRWXWzjAlmtqwWS2zzdPaRCPl1EtSF4ojJRJ3nG9bUfMtIo"
+    "Hp6p4qTHDBplaQdE0x6NpjHjwIv4Agflz9Djebj1PNx6RhjPCOOJIAxfO3YfiS7wdbb7ByKLxny3ruQ8oZJey2+bT0gc"
+    "eFmghVbk/SBideOpZhtFBSG/3+f7YruNdm77ocomG4O81E14wDNL35fvG40c9c+PR/3z04/PmGEdZmgEAM/18bk+PiEz"
+    "luvjVzaotortuP9DFTRLXVlqLifLUlEtsnB12/bDa26pErAKsT+sCCNNN2Jf3+Tfm+4rheJJ1ekNq3KusCrR934LLh1N"
+    "cUdp9tmVP9Py7uzoP//6N25KBye/xe2P+F2sdMpm0+8ZX63XWSg2bZipVcrmEqfFtOQz/lRQJxQ33kN2brqdl26H1V1j"
+    "UPi1hmVd5Qe76g7Cw4b9mf7QXX48AOx2y2mvacA47erEEx14HjQW7qweMC20wCMeEncH/pIUh8FoS6u+xt2DuHMyqe0z"
+    "7cCr36x01Nm6LVjVA4zTqRGbHnTz7tmtbuHHg2cPW2AX9/92nx6wuf9N8seGyuRV2AiAIpHMIGNs1i3kbgee4l6kLZ3F"
+    "dlza1mirJbbgI6u9K9ORgp9N8pQTBz3fbVOEKEBH32f4TnlvJ0dkXy+zzgFzr/LyB9lZZeJx+AwEn4Hg0wGCDZUjrxLd"
+    "3b2Xr16/+dOfv+fjCeQvkm0VEvkzAPWnWZZfWZf5RMlc7mvCSY/IPk3xW1SgynFddx5j64qSTLZfHQ8tbHfuTWKIVxMZ"
+    "4+6YbrUGtFzmv/eV3dWs35Aw1g0ghiUsnsVAGV/jNvDRRIWCCJa8urEPP0xYCu4JYAJPdyByT3F3emJkiDqbg9tEQtOm"
+    "G6WtP0XA2TiddSiFevoOjleI721AHFAGEMWt3QqAgJ4RLqMDLtl/neAPFhswWu34jRafiOkKH+XOocTLy/W8ZBMqgIfC"
+    "HZ+A9ympF6uvdj4lGq82o5Gxj6cIUZOhmEg6EoZCA7oiEu744T4zwhWdy2GFj8amqcTKm+830T30NNcI2uwKV/78CJ4K"
+    "waMPoWMEn8PsWWGl6MjKfrf3QGVojucs6LOoX9CdAkN4Sf+ZQVSzc63jrNB+vYHwFjAF0iOMjyc56EB/djDFrbtPR0no"
+    "eIk/2ybpkDCeTltWuGloeCscvdlMGz7YUBtB5RRcKEM8b5SEJoDI88cYkWtH2OGQXgmcz6CThYs5AnkC6rlTT3EfG4iV"
+    "nXsN6pB+otIopEfHgg5HW5Hs0xkvEMCdbMEkMOMyqeig2taXxX/ZXS/+SfE223pnddR+x3bYxcmPJ+eD7X0w04hOt6DQ"
+    "7j/PAB1V/bA8JihTf7VJ7Ocvsy2gOTj+cHYP0eHdfwGikXEYeJyVV11v20YWfeevuKs82EZFNmnSAJWLAkbiDbyIrcBR"
+    "0YfFwhyRQ2kicoadGdoW4v73PfcOJbu2m6IPAjTknXO/zj0zzPM8s6rTM5pEV7tJVutQedNH4yyeLfBsRoqisVuKKmyo"
+    "NSHSRveRjMWL/3yeX1BjWl3Qr0FTXJtAYWPalm7Wmg1kk9W6DsQO6FDV9VRQplQ7q6diEagf/EofzcgPlkykGxPXlOdf"
+    "ggOIrclrVRPMk0Ntr3Xrel1Mssp1vYpmaVoTt4j4Uv8+GK8DfdrGNTa/Ln76Dp4FlwPAlk5HVauoZhnRtfYhpfqqeFm8"
+    "nGQ5CvLzv/KcPmirvYq6puWWlhydpsa7jtaIp8W2ot8eIwWyLpKuTSwQ7y9Z9kLcZNk/KB2MpQatudb8rvhealJw9lNy"
+    "np/FtRZj4m5JTHkeovOaDmGwmL+fX31ezC9Pj4D24gW9czZ6VcUsy+kylVQFKvtUFClEvy1TQiYGalxba0+Hug0anfPo"
+    "y4qj2bk9QIdUXKNBbN1790VXnEeIqm0DakBoRMedajheFOM3RmG/YMRoh7g5CPZeTmkQvqhYjCE+Co7ezc/PTy7eU1EU"
+    "IxNKybXMHckKwYRYu0Fc6Ftk226fcmRK5deJ20xmFP2A1YRbjxVg/yhhTmGoKh2C0Gxn2ijUAbbae+ex/jrZGFunXXjc"
+    "wV6t9H69NjaOkAmzUaYdPIZivv8vuZIA7mPjwOHJSZlbBXq0BvG7hhODKZfmA7dB7cp7wMXsB+nmPlW33HdDxqShplWr"
+    "MPvLko6DdfB1wmxC5NeqHfQfByjwRm8RE8Ltlce7CFKwTThG3dOuvJRpDNxb4Q9iNfaIY33sL1Rr3amd2xK8QaHCn7Jx"
+    "IjVhCp+rodPyGo1AV8csOcPjNP9wuNQNc34Ixq6ewyn+hkb6tm8Vxmn+aXE2vygpKKQrhIfbEQRoUg+qkHhK8ZALOuW+"
+    "Ge8shwkTb9SyBUsqZxuzStOJ5ta6UUMbj0TDmJ2QHsvhcpPHgI95pKV3nas1acjQ9p4VlfLeQMJ4Q+AYeGpYtQoM3rW2"
+    "yla6LLgha932Jd04D/UQEEmFW3HhoMVwih1dH8PsvliJiEmSFaKtDCug0DQk3S0xSnh05ZOW1qCFvkXx3xxJb1jHwsNs"
+    "hLVhp7JW34rClfyn5FhOqHXcLhtuQCdwvkJVDkMEG1ZhOuIxTqf6sBO7ztSQ2aN0jmzdsKeAYlvC+KEJKDcra4o6zzt1"
+    "m4/MuShnY80w9rZiIS8fRj5E5hyP/CO+jPsvT/8NurimCZrBMA4rpLhU1SZp4oAjLiJBzu9cQeIrEUJU1qE7T0cvz5cq"
+    "Vuvd7EjvP0rZoDnmXlrGkmI9wYMJnsi8swaN8nI/cxJ/qmpSgz2DREa0qtbTVBsW7dJwI3G+oyDo7/W+fUHIwPVDCu4m"
+    "f2BSHqX+BV151OHRfFimHKm+18pL31LtkPzPacPs4uT89JcyHUmnTKEKdA9Zdid/6G7UQxZXLDqtZFDusjscw/sfrF/i"
+    "7d1eqfnJK6xLqIn2VrUlFieWBjCuhxIimZ3oQhNNzfo5ntqsJL3zcUcknOyrQgB/YMCBZV3Q0OpaZFQ4NmqTHMZqzJ5p"
+    "AJEMKAGePhwHr79IFAn4NQPjknDVuMHWDL6ArdwIaqdDuj/cgpnJ/A2bPxnAtGnn4Mnwcligg+yCEPkQj9EzLbP43/8l"
+    "4Lc/MXJnAmvnVa17bWttq21Ktwezkfuf8khuTApxf4YnZLbjYy9hv/pBwo6m0+DA43A9Yuv5dMvz0UKYe4MGVKxljLrD"
+    "+ZFxZFSuuIcp9xMcjJoBmOQ8aHzGqd1MUTI8FpYL80dVN3gnjtbbHfxbhk/2V6oBe66gDrt4R45wvNNxoxKm1KbGxPGo"
+    "TEGYmIrEYSQkEqSZtCBpHN+dsFizZInc7jvd8I0Icf4+YMqME0e7XWJZuaGtxXSp6cabGLU9RrIYJ5wRiFYOXrXCKTYm"
+    "9frlfhb80MdUsrP7JR2+i77N39H39Pnsw9nF4ugYhbwSSecsWNQCJz3ivRHGYntnrBrhFvsVHQJkcXp5/i2UdAVN6pI9"
+    "czHARwAtzhYfT6HSJ/ifvhMKXMhPb1XXt88IKG85WA5bHAzt5gC9x2XCoTxb0HCFb4VIYe368hlnrPrw85Gv33Kxxt0T"
+    "J7Y1Ya3loyJg3bKwiAJ+Mwq5w4vZc574g4bO3sPZufKb3dcPaM4vvokrO189h/ng8wi4l7pz13p8KCeBXB1ZPb4F/wAE"
+    "0bOz3Nl2W2bZPN2b0kCNA/t0/+OLHF/D//JuKZeSIvs/+W3iyQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1114,9 +1122,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1333,6 +1346,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1419,6 +1440,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1868,6 +1895,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2081,10 +2110,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2093,6 +2143,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2107,10 +2159,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2121,7 +2185,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2139,6 +2203,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2177,13 +2242,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2193,7 +2257,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2201,13 +2264,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2223,11 +2288,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2351,12 +2419,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2374,6 +2444,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2400,6 +2472,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2864,7 +2941,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2941,8 +3019,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3520,6 +3599,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3685,6 +3767,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3692,20 +3792,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5271,13 +5375,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5304,18 +5415,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5405,7 +5530,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5484,7 +5623,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6079,7 +6218,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6570,6 +6709,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9216,7 +9356,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9259,6 +9399,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9587,6 +9747,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9594,7 +9755,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9794,7 +9955,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9829,6 +9990,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10616,6 +10785,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10908,6 +11079,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11663,6 +11835,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11697,7 +11872,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11770,7 +11945,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11796,7 +11971,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11811,6 +11986,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11822,6 +11998,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11839,7 +12018,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12021,7 +12199,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12089,11 +12268,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -197,6 +197,18 @@ def example_args(example: str, program: Program) -> list[str]:
     return words
 
 
+def _next_steps() -> dict[str, Any]:
+    """`next`: the command lines to run next (a failure's way on, a cut answer's way back)."""
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
+            "required": ["command"],
+        },
+    }
+
+
 def _error_envelope() -> dict[str, Any]:
     return {
         "type": "object",
@@ -214,14 +226,7 @@ def _error_envelope() -> dict[str, Any]:
                 },
                 "required": ["kind", "message"],
             },
-            "next": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
-                    "required": ["command"],
-                },
-            },
+            "next": _next_steps(),
         },
         "required": ["ok", "error"],
     }
@@ -242,6 +247,7 @@ def envelope_schema(data: dict[str, Any], outcomes: tuple[str, ...] = ()) -> dic
     if outcomes:
         properties["outcome"] = {"enum": list(outcomes)}
     properties["meta"] = {"type": "object"}
+    properties["next"] = _next_steps()
     success = {"type": "object", "properties": properties, "required": ["ok", "data"]}
     return {"$schema": DIALECT, "oneOf": [success, _error_envelope()]}
 
@@ -280,7 +286,7 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     _paging(command, entry)
     entry["args"] = [_arg(p, program) for p in command.inputs]
     entry["stdout_schema"] = stdout_schema(command, program)
-    if command.confirm is not None:
+    if command.yes:
         entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.outcomes:
@@ -325,6 +331,15 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["burgee_deprecated"] = command.deprecated
     if not command.sanitize:
         entry["burgee_sanitize"] = False
+    if command.questions:
+        entry["burgee_questions"] = [
+            {
+                "kind": question.kind,
+                **({"question": question.text} if question.text is not None else {}),
+                "answers": list(question.answers),
+            }
+            for question in command.questions
+        ]
     if command.exclusive:
         flags = {p.name: p.flag for p in command.inputs}
         entry["burgee_exclusive"] = [
@@ -378,8 +393,9 @@ def agents(program: Program) -> dict[str, Any]:
     return {
         "max_output": limit,
         "truncation": (
-            "An answer to an agent (MCP, --batch, or --json when the environment names an "
-            f"agent) longer than {limit} characters of data (a command's max_output, or "
+            "An answer to an agent (MCP, --batch, or the command line, text or --json, when "
+            f"the environment names an agent) longer than {limit} characters of data (a "
+            "command's max_output, or "
             "--max-output N, 0 for none) is cut: long strings, lists and maps in the middle "
             "(a record keeps its keys); meta.truncated lists each cut and a ref, and "
             "`output REF` (the MCP tool `output`) pages back the full text."

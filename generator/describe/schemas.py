@@ -22,7 +22,7 @@ from burgee.model.kinds import MEDIA, python_type
 from burgee.runtime.answers.deliver import _QUARANTINED
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
 from burgee.runtime.execution.kinds import TYPES, _Decimal
-from burgee.runtime.execution.values import _apart_text
+from burgee.runtime.execution.values import _apart_text, _question_lines
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -406,6 +406,11 @@ _STDIN_NOTE = (
 )
 
 
+def asks(command: Command) -> str:
+    """The questions a command's handler may ask, as `--llms` and the skill say them."""
+    return "It may ask: " + "; ".join(_question_lines(command.asked)) + "."
+
+
 def tool(command: Command, program: Program) -> dict[str, Any]:
     """One entry of an MCP `tools/list`-shaped manifest, named by the command path."""
     description = command.description or command.summary
@@ -419,6 +424,8 @@ def tool(command: Command, program: Program) -> dict[str, Any]:
         description += "\n\n" + "; ".join(
             _apart_text(group.names, group.required).capitalize() for group in command.exclusive
         )
+    if command.questions:
+        description += "\n\n" + asks(command)
     if command.deprecated is not None:
         description += "\n\nDeprecated" + (f": {command.deprecated}" if command.deprecated else ".")
     if command.effects == "undeclared":

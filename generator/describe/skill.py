@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from burgee.describe.clispec import program_at
-from burgee.describe.schemas import UNDECLARED_NOTE
+from burgee.describe.schemas import UNDECLARED_NOTE, asks
 from burgee.model.ir import Command, Program
 from burgee.model.kinds import has_media, option_words
 from burgee.runtime.answers.deliver import _QUARANTINED
@@ -222,6 +222,8 @@ def body(program: Program, source: str) -> str:
         if command.effects == "undeclared":
             lines.append(f"  {UNDECLARED_NOTE}")
         lines += _apart(command)
+        if command.questions:
+            lines.append(f"  {asks(command)}")
         if command.examples:
             # NOTE: an example names the program (`todo add x`): it is run the same way.
             example = command.examples[0]

@@ -278,6 +278,18 @@ class Exclusive(Node):
     span: SourceSpan
 
 
+class Question(Node):
+    """A question a handler asks, as gen sees it (`ctx.confirm`, `ctx.ask`, `ctx.form`): help,
+    `schema`, `--llms` and the skill name it with the `--answer` name of each answer."""
+
+    kind: Literal["confirm", "ask", "form"]
+    #: The question (a form's message) when written as a literal; None: made as it runs.
+    text: str | None = None
+    #: The `--answer` names: the question's (`name=`, or made of its words), a form's fields;
+    #: none when made as it runs (a question in an f-string without `name=`).
+    answers: tuple[str, ...] = ()
+
+
 class Command(Node):
     """A handler function exposed as a command."""
 
@@ -305,6 +317,11 @@ class Command(Node):
     #: The question a command asks first (a destructive one, or one given `confirm=`;
     #: `--yes`/`-y` skips it); None: it never asks.
     confirm: str | None = None
+    #: The questions its handler asks (`ctx.confirm`, `ctx.ask`, `ctx.form`), in order.
+    questions: tuple[Question, ...] = ()
+    #: It takes `--yes`: it asks first, or its handler asks a yes/no question (`ctx.confirm`)
+    #: and has no `--yes`/`-y` of its own; `--yes` answers every such question yes.
+    yes: bool = False
     #: `@command(deprecated=...)`: the reason ("" for none); None: not deprecated.
     deprecated: str | None = None
     #: `@command(short_help=...)`: its line in a group's listing (None: its summary).
@@ -339,6 +356,12 @@ class Command(Node):
     def ident(self) -> str:
         """A Python identifier unique to this command, for generated helper names."""
         return "_".join(re.sub(r"\W", "_", part) for part in self.path)
+
+    @property
+    def asked(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """Its questions as the runtime's `_Command` takes them: (kind, text, `--answer`
+        names) each, the text "" when made as it runs."""
+        return tuple((q.kind, q.text or "", q.answers) for q in self.questions)
 
     @cached_property
     def inputs(self) -> tuple[Param, ...]:

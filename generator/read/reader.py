@@ -12,6 +12,7 @@ from burgee.model.ir import (
     ErrorDecl,
     Group,
     Prompt,
+    Question,
     Record,
     Resource,
     TypeRef,
@@ -91,6 +92,8 @@ class Reader:
         self.enums: dict[str, EnumDecl] = {}
         #: The records a handler asks for with `ctx.form` (`read/forms.py`).
         self.forms: dict[str, Record] = {}
+        #: The questions each handler asks, by function name (`checks.check_context_uses`).
+        self.questions: dict[str, tuple[Question, ...]] = {}
         #: `Name = Annotated[T, Option(...)]` at the top level: name -> its `Annotated[...]`
         #: (`read/shared.py`); those whose marker is an `Argument`.
         self.aliases: dict[str, ast.Subscript] = {}

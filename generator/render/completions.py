@@ -64,7 +64,7 @@ def _command_row(command: Command) -> list[Any]:
         elif not param.hidden:
             options.append(_option_row(param))
     aliases = [" ".join((*command.path[:-1], alias)) for alias in command.aliases]
-    return [command.name, aliases, int(command.confirm is not None), options, positionals]
+    return [command.name, aliases, int(command.yes), options, positionals]
 
 
 def table(program: Program) -> dict[str, Any]:

@@ -311,6 +311,8 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         ("sanitize", command.sanitize),
         ("trust", command.trust),
         ("confirm", command.confirm),
+        ("questions", command.asked),
+        ("yes", command.yes and command.confirm is None),
         ("deprecated", command.deprecated),
         (
             "deprecated_flags",

@@ -157,8 +157,8 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     if not path and facts.tables.root and rest[:1] and rest[0] in HELP_FLAGS:
         # NOTE: the tool shows the program's help here, not its root command's.
         raise _Refused("it asks for help; an example runs the command")
-    if command.confirm is not None:
-        _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that asks first
+    if command.yes:
+        _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that takes it
     if path != command.name:
         if not path:
             raise _Refused("it names no command")

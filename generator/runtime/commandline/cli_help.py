@@ -12,7 +12,7 @@ from burgee.runtime.commandline.flags import Flag, flags_at, grouped
 from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long
 from burgee.runtime.commandline.shells import _BUILTIN_COMMANDS
 from burgee.runtime.execution.errors import _builtin_errors
-from burgee.runtime.execution.values import _apart_text
+from burgee.runtime.execution.values import _apart_text, _question_lines
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -199,6 +199,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -233,7 +236,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 

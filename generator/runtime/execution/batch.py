@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.answers.deliver import _deliver, _failure_envelope
+from burgee.runtime.answers.deliver import _deliver, _failure_envelope, _output_limit
 from burgee.runtime.answers.output import _QUIET, _as_read, _dumps
 from burgee.runtime.execution.context import Context, _answer_flags, _rerun_line
 from burgee.runtime.execution.errors import (
@@ -107,6 +107,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)

@@ -52,6 +52,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -260,26 +263,48 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
 ) -> Callable[[_Call], None]:
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 

@@ -31,6 +31,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1291: the first handler from handlers.py
-#     line 1441: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12525: the tables (commands, groups, errors, result shapes)
+#     line 1306: the first handler from handlers.py
+#     line 1456: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12703: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -150,12 +151,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -172,6 +175,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -338,6 +343,7 @@ if TYPE_CHECKING:
         source: str
         sources: Any
         spill_dir: str | None
+        bound: int
         hint: str | None
         unread: frozenset[str] | set[str]
         typed: dict[str, str] | None
@@ -1003,8 +1009,8 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoxMDY4LGlucHV0czoxMTQ0LGxsbXM6MjMwMCxtY3BfdG9vbHM6MTkzNSxzY2hlbWE6NTE5MCxza2ls"
-    "bDoyMTkwCnicrVbbbuM2EP2VgV7WBSSjfU2wD0E2vabdYJ1usDAMmJbGFtcUKZBUFHdRoF/TD+uXdGYk2oqbPCzQPEQi"
+    "Y29tcGxldGlvbjoxMDY4LGlucHV0czoxMTQ0LGxsbXM6MjMwMCxtY3BfdG9vbHM6MTkzNSxzY2hlbWE6NTMzOSxza2ls"
+    "bDoyMjg4CnicrVbbbuM2EP2VgV7WBSSjfU2wD0E2vabdYJ1usDAMmJbGFtcUKZBUFHdRoF/TD+uXdGYk2oqbPCzQPEQi"
     "NXPmduYkX7Kdd10bsovlMsty+rXziDHLsx/4CcE16Cxegu9sgL5GC7FGKF3TKFuB0RbBqgYDWJdu59kqX2a1/h9ADGHc"
     "6hDFXkdsAmy9a6Ao5NG1EB0dohvNybQQs6/0+0r7Cg1GJJ938iIFxlrb3SWosCdf7UPMwXmwiFUgzwNK4Z4KdRtXHaBU"
     "FpQNPfoB0mOQtn/gJ+Aj+oMg5tDrWLsuMjKdYVY6S/jN2++VCfjN4L3FWNbk/aB0BMfIDGEjGOfanKtK0S45conGYAWb"
@@ -1097,114 +1103,118 @@ _DATA = (
     "CGet2fCardzg85BNeHDl0BDh0Yh9wA2yrIgtvpv428gZkrogb7g0ay3CX5tNoWg7RAoenHjuYTRlAAROgZTPtdVuPbFI"
     "rq9QEJUIIVkKlvfRBzKgrrGPS1tDuKAcD1fZpV6c1C9N8p+7d8bOYu/YIftw+HaM2UQgiCKzAuH77tMqt2SJSMUDSwaV"
     "JYNd+lP/7he1h+h3uOpbNpItxSXUZp9uS9RgoP1CdyMfxFwjRwNtnEtpQqMeshi4lz5uRhm9OQRcQh4JdTjdY7SmONbL"
-    "Ktpv+N5KfUbhkoX9hdaFjlv4GItbZiDP6f8+rCT96O5fUGLssXic7V0LbxtHkv4rDWKBSAeSoiRnb0M5BgTF2dVFdgRL"
-    "t4tA5lHNmSY51nB6drpHMuMVsL/mftj9kquq7p63yCGtM3RYxogkzqNeXf1VVb/4peOFgYqF1xl2Bv3jTrcT8YWAD3D5"
-    "LtDw+V4kKpARXDrsv+oP4MokTWZCjBPx9zRIhBrHSz2nB978eNz/AR7whfKSINbmtTOiNGQPc67Z9TIWSZfBNe+O8chn"
-    "Z0svlLFWLFXAiInPIItmcso48+RiAY/0wiASTEsZ9j9GH6NTlkip3c0u42HAlVDwR7Rk05DPGGrQhQeiaZAsOEqB9EAo"
-    "naSeDu6Fe1mRBDxiXC0j72M0h4+hSPqggkx1nOrO8EtH6yUoocVnNEYcxMJ3Hx+7nVkoJzwc82SmOsObL854vd4nBbp3"
-    "OxrUhc/AOYhm8NnaDEhMeahE1VQ8Ug8iYQ+BnjMJSv/H1a/vmYjuBZhIwBWmtA+SnZgnOLvnYSrYnkxYj03hJ9wOov0u"
-    "03PBgggUAM3gMSIjJ5/QsndiKXw2WbKYJyCsBnYk9GO3IL3VvttRc5lovCQblBFRugCtO05XtMlorY6GNooLbdNl+DID"
-    "0fFttueLKU9DcBb8uN8kVG8ahCIXJuZ6vt6uD0mgBVnFWnguEnCRCPxIS2vUId2fLLVQ5H4RCxZ8Bk/x1A8kiigWE+H7"
-    "YD1wepkmHlieM+g9+jvFIhQfmkwhwcvT67/0jrqs3+93WQC+TcplnKCBBAhJ/KwjFdT0xSSd5QpOwO8Fj9brCE31wHTC"
-    "PTHh3h3pEETQvBEPmUgSmagyHx0shKRGtpygNSciWc/I45EnQpLe9iPGp+hHeh4otsBuqAT0PuheYJ9by+fWCFFp0wX/"
-    "nDublQOlnrUSBNyo0KZg31wCbw7u7YFUyvSGaRqGphkUv4cmxN5ya13xw9ufb9neYAj+AM25CKB/QcNH0G4zYTgg+EAj"
-    "W+80D1U0UXEQhj0/SDb2TfTFiowG/rD7GtVAKxK7wtKbiwXfwlVi6MBGMQv+zJdeugCVCUsQeWzLfqf2wYuUFtxHoZI0"
-    "irDvl8SYBiL0N8c6gjCjQpc5ZbCb9XphuFBDZqSUUbgkUQGvwB7atLEvtYZWJAuXhIH4EfJgC+g13ExjQN+XdB3a3ECs"
-    "B/TZNJGLtdaYcO3NN/UBoGTdlochqE6AfREgnHwJ/G4e7AjUH40kP59fvKX2cqiP7ZYFCwqagntztuc8GKFIhFMyacV7"
-    "P8mJ2qIHUhtanYcMAYi0SMBAPWo40gcNhS0nI4RM14le7beSjKseaB+HEKn8LVy9LKGJA2QVF2rnAoBeYw9DqZftZApD"
-    "+dArJBRfLRhaqDFBAUnaiUTqbJ1xIIe/pyAAJkvvT9+9LcO7gniyl4hYcM0nodg/sR0lkhPpYytHbCLwMQE+egu4C2Rc"
-    "fujfUoKhjNnBR8uCL4Uq5hnLLUxJngZyZxkjCM+1kRpSQKWNfaGV0eiSsqI7sA7bi4TAeF5TxljFOmjWFtRkxbRyPFnG"
-    "XClM/yrNgQj2dcCcZaiYpLJ3Z5fkAeoA8w3sZcEUWquVayy8eJt0QiT3oiZKJgeTUBcQ8rTzT9KsR8bbJrmxvQVUcXHB"
-    "Ri+MWYZqmphUv400rqb5mhayNKiEEJ+Ddm0BfheGW7MFRzjFxIRdIRm2d/XL+cVFf+HvrxcC8nIXGgthkr02ce5Nufso"
-    "vlS2U2D2Wg2Be1hldTHU2CoLPsTLOJFUYEBAshBvxKKyDySbAHicsDTyBYZ4SvtRVoVkkwDUheDGoCDhfaB0LyLMMvNi"
-    "0yRkWI9Byjh21dmrAfwH1oTu7XFrqtOokBBiXyaL7YHndh3edk2aQTJQAEBBQJ0gkRFlQQaw3Mv7LJTRjFASLhHPQn5J"
-    "tSXgIia7WdbEciktszzTZe+7bEAJaARouI+hx8PyA5kwg9uQtGI/N/XpgsdkGxRyEfhQoSKrBFLsxIdyTuBdeBQKOwXA"
-    "TBa0BgFoM2QIek0+CWgO70679Gc5A0YGroO7W7f7kGTNwBhYVJSzVCyTFQCRDn53tn8nfagMwCd0AiS0vBMRiU4+kLUF"
-    "BlqIJ6//ESzGSkNa9483XXZz/v7qetRlr19f/Xb15g0VT+BAiMsihbIGFBE+1WhBwiZg+zsBik3ACuA/oZR3EJWDO1FK"
-    "/JXMaiwwLDo1ssYIRtoHWLYhjHEjKiqUguip0lTkX+N7E6EfBLjI6+zOGO1jG/cNEXp98MRNzFTRNbixKXI3XYgzW0FS"
-    "pEJBsBQ1JIY4FII9hpu3TVMZSacSUw9KQilVkMa+gWkM4SUCO0nnlJm/q2msVTeGQJ7Qi5itGWGH7LV5Z4jh/w3SM6ls"
-    "ltSyG8w4R7b51qWoZmQF+6F6IjHtmoCKvhvQe3bIAtwahNwrp35DtAY05hIiehSoOXg6yjGuZJlABMc1whDccM+ktew9"
-    "PMvpGWNt8JAIPVqB50AxAZ0O3oSuBv0Pq31byhpB0cOgp5rmAI3sp/y2eTygoYs8faOBABLNBq5axggyEV4fHn1vIIhG"
-    "r3gQCr+PA0su6BZHlWaJELo2vPZnvErKANcTo0sGag7RyegG1aDItVexjcV0CqCNPpOZE656PIGSAjoUjX0psBGNuVSH"
-    "uehXq5ST4gHGcZlQrVhW4W9ziWBt9CvHy3lpiGJlvLQ8GuOnMRJ4h8fjQMMTfQqJZjxmbAtpCC5/cH925lrHanhwgEHC"
-    "Fqd9mcwO/ASa/OBocDToHR4dZCU42P7XKdnGimqG23DIMAGvT3QgKHrJO/wJCKlAVHAGAW2NnZxGGkt2hBuI5YUbluTj"
-    "Y1H9GyRpaYzQdhvwJ1M9ohm4TlWjCDRoU5ehShbSaf8JFZQC1G+8B31PN94AFEqWCNOFu67p0V5gliBU6y1DUuUygHk6"
-    "OE5XeJEnCUeHh7Jw0UCwqqbtOI1CY59ruFERyVEYPTY2ozH36HHkTI/9rVMpqBw0jw1eoPh2oM/9maSxKZcXgcLeO/ah"
-    "doPMK/KovhLJAnq3LaizYcDUGAkTRY6oi8rYHp9Bz6mPzu76JUrp8jMzCo/PzgMk4iYJpLSOnl2iMGew4E7FnLI84j22"
-    "jImKmX8wmMCALcuYoo7x8/Ta1a1tUKjaoivBq451j1TcprrBlVuAVBXX0Gm47wf4Bg8vC+K62xl4YubXM35dZXSBNSTN"
-    "EeBtk5H0evQrjVGZXk/LttFhIjGn9xvCgyHZNKyUlfvTlVA+qAp+jfknVvQkOfl3FCxwFmKQuRfkwfAkch5XBrxlkyhP"
-    "cz+ucv81wlFIa7qQWynQTpDcGzEOB4OXF1eq4OaUf+yWYXAXcXYR58VEnBJ8ZUhy9ETMCfGpsBB3NgoyUDxY+Dv6huHF"
-    "QFS9W24EejlWYm+WLci1Q7EiDm4QdKD8h2qtxvMnupxXXCeFwVkaH8GBWGyEpVBPjcaW41EE3hn4YhFLLSL9jCWLSVWq"
-    "IZ7T9K3V7uUhfHPrNEBGBb12gP+vDfhPTGYUJmZeUkjIwCURMeaPXStlISTkAFGendsmKhh2zDBjltWLKz7KyFRpcCIy"
-    "ao3eiVANA0wf8CrDkcMlgXe3No1m3ejHn5Hg/vMAda+HQ9ubZey1euEvbkYaTITkXuKozxrsrifrO/DegfdLy9YNcjwz"
-    "EH87sCWoWZ861+GklIC3T5OnwiwSqoA5DzRNxEaItpHGaa2Ylq+5HPiEmcV3oVnCmS3io7kJmpF/d3b51cP6uAYx5IWV"
-    "GKtWBjrt+43gS3OaYK0HUI2meOzKwH6ljMlKj+8rywOTu1yMdmupThmuEDVTPTOcI8TZJ5r/qM2KgMurLi5bomkxML4g"
-    "0f6/xAhTquyiwi4qvNCo4GAuB5RB/7AYJTbKx4kas7QYUfpmAcLIn7dThojPAXllGEX3R9hDO0ZLCx1mtXyOgVU/KggW"
-    "hgRgzw2KBSGRxyYTEXwiwoYhIfyEqwYZPTCk9UcpRD2zuogznYID4B9+4Gn8Dbqjw9pFLLg0IMUlLlauZwh7m89nL8xa"
-    "46qxQ7Be0vO4Eg2bK8CsE6kKjEjtTmFW5H6zKucKusNCJjj5T0s0aW0RXqjMpQe/F5g6DHuaz81h97DmSH8LfNx5Ai0w"
-    "F8FsrvuVORY+a+hLmWLhSoZfHqvcfnn7249/Pb34z7drVJMPUbvFrxZ3LEuAQk/LZElZqrniKNXn+OCOooU2u/Rglx7s"
-    "0oPnmOKxgaF3f09JggWoI/gfNyISWmjBFz962OG3TRuICwMezHBgR+yY9XAJY0b5hQ3q1eNHt2NjH9z9rxve+32EPwa9"
-    "H3qjf/tDh3KJCxHNIDUYHg1q8emRNnFSzGmqccvTSe0CS2XiiVpuSGtzz43THxHd/EOciGngbt7UpChgTHZpVItV60JR"
-    "NXjhmBkEpO0nSDaIR6U4BoRMIGkxgJtHlsL2xyy5cftTcFnfvmks19KHG+Rg8Hp9XDeloQYex7i28jYO4s/I5pb5Uqih"
-    "GfBlD7jI2CxyPL28xJWqtOMujr9TXbeEGpug15uLENeOyOcZ/gUOK+N50zTdtZEMk2/Ut6A+Ua+Quxmtzn5qqc+1Uxwb"
-    "jAFJ2jGn8kEtnD7R80Sms7kL0cUdEGaXdF2pLDuKV+eax7UWRIkuiazV2e1xKWdHgZIhb799qrTeaJfr7HKdXa7zDAPk"
-    "BMCefFBkruyAAOr0uGJyy+wGO72h6tC4FzOzAvMb5TSI1GvDXA2arWHqi9Nqobg5+D8NxgUEByLubIo2AjZDaRmCgWQG"
-    "p/W+1bRcs+iiaKv207GhnDWMLlzIGQsit4JGJnaDlWLWVXGnLWfWRUO3IewO0oh54IMHV+Znt5ubxcM6VoWytCFYuyiZ"
-    "QG6DD/0m06azJ0jWjWM/ETu9PGfudRHdw+Wzi/Nfzq/H17/+8vZ9x+2QWSlQTmMX+3axbxf7nqPOtziWwQa3uwhcX1XH"
-    "1C23rvCRPjPUGaetAgbwHN1vFgtJv8ZYRpqujUJVBKq0skNdutk+jojPdrlUmdlbukwzAejBXcJin1Zj0uwG7uXndqMf"
-    "XDy7+ivbw93oySzmiRK4yTXVKQ/DJROfvTBVwb34GM2g/gGDYhRaSGXIu42w0Haepr36huX+M4zZU7uVNonZKZIsFn1q"
-    "LnNKVTidC0Ga4uLTYkmHlfaXjh8kY3mHU0D2fTxJwoAMYXQpgnnqvlGiVkKgmUmGEsn2MxPVpAbtjOcT1eJsIqY5xdYn"
-    "fhRJujmwbADpsGwGCKvc22b33i7y7iLvLvI+Q+TNkD9DkHzpLMIiUOhTIbom9LpFXQ7mqTc5JiUMztFvVOvm6Ob5S1Yg"
-    "A0Sjan6PEPBkwDdqMUMjW6D7ieXqfLOIj0TGdnvf803XV+IRnveA8/dd5sIOC6Y0Nf8Zj3fYL9adNDkP8VPd/1+JlUWo"
-    "Olc3v5Gz3JRFNWTVeaC7NLFomNA43IxfvqajYksbyNrV+5GsWL2IFpm75C1E6F9btG30pHtNU0g2bJItLOdR+9kAOtun"
-    "lg9eZSf+mG2he3RIJxjmtje/pZEGvDeXihZjmFUtZrWLXbGByzLy5DDCrj78GCmcSOAhzSS48xIwAcSXniMBRIFWDUXM"
-    "O00bxnq9CUaZOkgVh3uGw8PmgSffTyA44UgRUSmlPQ/lA+AKkw2ZSA8rU6DmmQfs/8qsK0L6K1Z22I6w1fzGQzanRm1N"
-    "82q7gZBdOrZLx54jHXO4S5g06NM/SoEcZvB+jKQn+Gvb0RBzcFtvziwDZskzJM4M6W+WHhE4t5sdqGBqFYfRN8x5RF81"
-    "Z1CB0ep0gVvI0HbLfGsMLTNqH6o9Gde5nMFFq8leIeLeXn046/f77Ker69thvr2XpvDtxL2Gx4V+pi1a5girdRPrqzbU"
-    "Wu2smyNQ3/MEU5EPZ8UIZ6ReOf7RzIVO1pVNHMBGa1Zl5jley3WZjeMluISGTl+zx1ZbQeR0So6wi6y7yLqLrF8fWS2Q"
-    "8L6mY/on9jfuPds6kCJNRhQZ0WOG2jeLnQ5etw94FZjNF+Qd4psGVNcG5wxFH5uWET51llEV91bPixciiZGq/eRGZswy"
-    "/0t7TiudFW7ONj9ht/aQ8bN3P/3PP/8bzyUGF37AtXdopcKx519dlrpu1GLNWXMMoMo+8yd7THvfF/fWew7uB/1jM9j1"
-    "2JxrGlqjoq2yk/arG7y533C+p/0WhOyEaPClB05nlZrNGDNhlxpADzXpBggNvoKnfAd4uuTHKD+dn45ETe5wgg5P3owq"
-    "55T24dWvNnppRuOJHKG8bWA6VcW8otUe8/I5z/hNAJsROMTzY1/gKVGr37SjbjX8sSZszJRDu1C1YYiuITF3bgeeYl6k"
-    "zVP5ca50LKYuh8dcDhc3nxwWbDcUaNRBz0fXpS/1QEc/YfhO8WxQSKz7teBpHDDzKqt/1315DMk42uVN/+p5Ux2sM2Ae"
-    "HB4dv/r+j//+px/4xPPNCHBDhmKPba4+zRykMaz6CZuYgZumtGWLDt/UZXLQL31liTlsdu+W+rU7YhjPmd7vr8SNFcdb"
-    "GbBd+cphHWgb+ui67GJUSG5dHyjmsHhy79iTviCGBa9u3pAesTQy32uFXzwDLp7igcKRgpobbGa/dOrEzWMF9kubJunM"
-    "bK6z/E36W2J+1II5BHbffC2WTLJ1knTmlvv6KPvlKrh4xo7xu62gifhEQpfkqCf7BYlerZfousDAHPvFIbP2AjpMH8WC"
-    "lINYmOPBTpgSBolvRiU5GkuHgih//KGNdaAIuMNMRteksody41HbeJ60bwShIR1whZIoeY1S9IyjDY2R8MgczFY+1oFy"
-    "LnfqQ4ltpcgq8f6+hfIaAi23S3ToeGz62iF32rehe0Lnc9NOYfutAIE3t+f6L0vSlAu7ojDHg/XCnOdvs70znYS9M3bA"
-    "rs7/fP7+ev8ERBzTcdkopvl6K7BWuQ2KRWOR+6vjFs2Qvcz2gOf12w/vVjAdPf4vAtAjY3icrVjbchu5EX3nV3ToB1EV"
-    "DmNLzlYtubtVKlqrcmJdStJmH5wtDzgDkrBmBhMAI4mx9t9zugFSlEVbLymXRWIG6Ovp0w1mWdZrVK3H1C8qc2NCv1dq"
-    "XzjTBmMbPJ3K0zHdLVWg61Wr3ZDwrLgh1ZQ0XRWVbYOnzmvnSd+3ughk56SosHWNLVllGk3B2mpEv3l8WxpP/sZUFUTq"
-    "BhuD8jfUaF16iibQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7MPj4d3fw+uCH/TE/JAi7M2FJWfbZ"
-    "20ZMdlqVZGHTP67Oz0g3txoe6FG/B4NbFczMVCas4Pml/k9noI4uVmGJw4ejH/8KR0RuNBSHah1UqYIa94huEYIYtDej"
-    "t6PX/V6G4P70lyyjE91op4IuabaiWecWWtPc2ZqWsKjCsVG7mlBpqbGBdAnJsPiXXu9VUtTr/R/T0OsdkbNQlF4NSVVG"
-    "eY0gq2ZF80otiCExxIZmblytGAosDcgIriuCudXrw170K4TWr5qil/yBjlevaGqb4FQB6zO6jMlQnvI2hjOFsF3lMRQG"
-    "5s9tVWpHA115DXQ42LBgZWGJeJlK73lCipZILu9unf3MfprGB1VVHtFbmwVJjjiMv7MU1gzUpX3IApsR9edDjhkUqDBK"
-    "Zj4zkKbnp6dHZ+9oNBolJOU0gII8syQrGORDaTtRo+/hc7V6jrEh5V/69qY/JkQRqz4DByuI/TPHdvJdUWgfQ7reOleI"
-    "BfZq56zD+kv/xjRlPIXHNfarhd6sl6YJSWSUOVem6pwe0fnmu3hLInBjGxsOTVZCXSkfSACDpMMxbOXgnHAqNoja44C2"
-    "neR046qdbTIiZTYXOPnxd4KaSnPvS59BB9tvVdXpP/cQ4hu9glUwuFUO7wKgwXv8BJGPp7Jc6tlzhgVFsNY0+2ztc42+"
-    "WOparRXnwA+C5Z94ZIX2uBLcoqu1vEYykNnkKXs5iRwClTMNnGkgyDSLXXJGL4IJpVop09D5xfX787OcvILLAn0uqigG"
-    "8iQmVMD56OaAwzrk7BlnGzYUW5xRs2pdtgspGEKKSz1XXRX2hQkZoyCwhg3mVCeTJ0hZzGBtS00aVLZ6xEahnDMgQj7g"
-    "2QauH2a+EUrwVjeqKXQ+4qQsddXmdGfdjY9CxBVOx5kF80MpTtRgqvFjuCIcYwNQsLYwzKICVh/ZO0dB4dEnFxm5BDT0"
-    "PcL/dl+yw23Cb3sj2PVrrm70PSOScv6Ssy1H6BWcsMbfAVJAfoGoDMBtMNAPkzyWU6uWUS6ya1OC2vZj11rZbgMC5YX/"
-    "FpwEhJu7WbQ6y2p1nyXsnOXjFDMUf1NwM8i3Le+C8G+5AzFJwuXxrwCMnc/RACEORbGAkzOFHiD82KGlBrjIHp4ykxdC"
-    "ioitRX52lWCWzRTa6LqGJP8fJHRgH/NIMimsWPfxoI8nUvnMRoloHmsv9QOObOSFDYqEULTiti3xYQrPDSdzZ19hQHAM"
-    "4YS9y7a25Psxh14XDpH4qkYahh2pttXKSe5i9OD+T/HA+Ozo9PiXPLaoY4ZRAcj7Xu9BvtBDYkamWSxqraRYHnoPaOeb"
-    "/9j9Gm8fNpzNT95gnYNTtGtUlWNx1FDXxG4MZ9b0C3Y0JTNp6pbMJ611YQ0mTAiLkQg8YIEdE7xIQ7LL2J8ZZ4mhhrJI"
-    "3jMQQJaYAvjpdkk4/VmsiILfsuBnVfVA11snnlUk60F+5RTYxfkwQRK0FNjHP6LgH35kybXxTImfSt3qptRNsYr2twAr"
-    "nHliWFRjvMw+mxYdJfM+7mhR9psDMTuYWiOpX5vrYFvLjSvL0g6B4h0iWjBBsdS1nL+zHMH+J05K9P0IPU+zAEYt104c"
-    "oFKRUNw4EdgKlBNVG7wTRctVEn/4eoMD17UhSn//uKTBNLgqm9Lf6Or9yfuz6/0JdH4SSmO9XNKe/Uny3h6K29rVplFJ"
-    "3PVmRQMIuT6+PP2elDiOxcrq7WyOMnLTRy6OP0BVJ7L0FoFs9IR51Efm+5pmY0feGr1GmISP71XdVjs5J+o5KjmwnttR"
-    "vtOcx9EfxnzAQhTLg0g2WSYfXcs0j5TbF/SCCdORg90a4wWDOABQ+S6uOADStybM6z6iXiouwjbLVnrdrxs7syWzbpP4"
-    "7wWLksJU+yJpt2Vy5YFNl/wZ26rYNNx0dNjGHDVIA/vPv/LQ+I0pSG5OkPa7Mgx1LmmIRO+qrG2HHOa1/ZPHwuF7y9O6"
-    "skyzp9OLF5wUbTgKZ9WKXo/efCPdfI+TsPPdc8bkKI/imNDBujjw4LbYtTzjgJZMEfgTFwIm3Nh3GIRgexicpp6XUMFK"
-    "KLu9ZTSa/2ow7iFl3EdV/XOB2e4bGcFYcXRxQR+PLk+u0AK5YvjqwKlv23jLMe0978txrdMYd+JIhckIVs55kuXzJjZ/"
-    "nNlD99+6pMZJiu9rLzggl1F7By5aH89aUOY3osw3ZOzjWyL9dnV8KYVzg4Rfn//zmCeUD3YBDl6DHTCX+ybMTIzO0wRy"
-    "EMmnogFbHyUsMR5pnry/H+9tC5SQQDzuD7k37zYbDZQrZJBlzDVSoWDALHN6zkPRPuw+jluYuZkjhsJKpdRpV89QnXzL"
-    "TRMOHk6v/kUDbrVuId0S00PdhQ6sydqKCgM9RpGFs13Lk2rAVJz6Qpwmhk8ueaxRHI8XpO3d83FKC4+BnOHC3/LXF8KU"
-    "PE4OrxniM2sfyYVz9/1GO0xHY7rizy2+HMgPBfAxzzDrzdNgsLRe6gdTkWUu54k4FRlX0mNkGnxHFDwjGDlnCPuEYfaR"
-    "z7yUdrGMsiUIQP7BsztpqorfzvhHgJ0eFRZ/ri6nfFd6d3UN36b8hG82cGvLxvzJps0dVsotFVnAdh1eslQ0YkbHlWEm"
-    "f3nwzHu983ihe/Kbyk5Pv7pj8q8E37n6yn1p1PsfRLWqjA=="
+    "Ktpv+N5KfUbhkoX9hdaFjlv4GItbZiDP6f8+rCT96O5fUGLssXic7V0Lbxs5kv4rhLDA2IeW/MrM3ciZAIYns+udJBPE"
+    "vl0MEp1MdVNSx61mb5NtR5M1cL/mftj9kqsqkv221FJ8gWdHt7iJ1Q/Wg8X6qshq8nPPj0KVCL837B0OTnpeL+YLAT/g"
+    "8k2o4fetSFUoY7h0NHg2OIQrkyydCTFOxT+yMBVqnCz1nB548cPJ4Ht4IBDKT8NEm9fOqaUhu5tzza6WiUg9Btf8G8bj"
+    "gJ0v/UgmWrFMASEmPgEvmskp48yXiwU80o/CWDAtZTT4EH+Iz1gqpXY3PcajkCuh4I94yaYRnzGUwIMH4mmYLjhyge0B"
+    "UzrNfB3eCveyIg54zLhaxv6HeA4/I5EOQASZ6STTveHnntZLEEKLT6iMJExE4H7ee71ZJCc8GvN0pnrD95+d8vr9jwpk"
+    "93oaxIXfQDmMZ/Db6gyamPJIibqqeKzuRMruQj1nEoT+6+Uvb5iIbwWoSMAVpnQAnJ2aJzi75VEm2J5MWZ9N4b9wO4z3"
+    "PabngoUxCACSwWPUjJx8RM3eiKUI2GTJEp4CsxrIEdP3Xol7K73XU3OZarwkW4QRcbYAqXtOVtTJaK2Mpm1kF/rGY/gy"
+    "A9bxbbYXiCnPIjAW/LnfxlR/GkaiYCbher5er3dpqAVpxWp4LlIwkRjsSEur1CHdnyy1UGR+MQsXfAZP8SwIJbIoFhMR"
+    "BKA9MHqZpT5onjMYPfobxWJkH7pMYYNvz67+0j/22GAw8FgItk3C5ZSggwQwSfSsIZXEDMQkmxUCTsDuBY/Xywhddcd0"
+    "yn0x4f4NyRDG0L0xj5hIU5mqKh0dLoSkTraUoDcnIl1PyOexLyLi3o4jxqdoR3oeKrbAYagEjD4YXqCfa0vn2jBR69MF"
+    "/1QYm+UDuZ51YgTMqNSnoN+CA38O5u0DV8qMhmkWRaYbFL+FLsTRcm1N8d3Ln67Z3uEQ7AG6cxHC+IKOj6HfZsJQQOcD"
+    "nWyt0zxUk0QlYRT1gzDd2DbRFms8GveHw9eIBlIR2zWS/lws+BamksAANoJZ588C6WcLEJl8CXoe27PfqH2wIqUFD5Cp"
+    "NItjHPsVNqahiILNfR25MCOCx5wwOMz6/ShaqCEzXMo4WhKr4K9AH9r0cSC1hl4kDVeYAfyIeLiF6zXUTGfA2Jd0Hfrc"
+    "uFgf2mfTVC7WamPCtT/f1AagJWu2PIpAdHLYr0J0J5/DwCvAjpz6veHkp4tXL6m/nNfHfsvBgkBTcH/O9pwFoysS0ZRU"
+    "WrPej3KithiB1IdW5iFDB0RSpKCgPnUcyYOKwp6TMbpMN4ie7XfijKs+SJ9EgFTBFqZe5dDgAGnFQe1cgKPXOMKQ62U3"
+    "nqJI3vVLAcUXM4Yaag1QgJNuLJE4W0ccSOEfGTCAwdKbs9cvq+5dAZ7spSIRXPNJJPZP7UCJ5UQG2Msxmwh8TICNXoPf"
+    "hWZcfBhcU4ChjNrBRquML4UqxxnLLVRpZVga8C0xDsNXQPi6xFsH4NydhEMaKhrjURIN4kSlsQ8UBVaS4qYb0B/bi4VA"
+    "xG+Ia2haE857izq1HHiOJ8uEK4UBYq3D0Md9mevOY1gMY9nr87dkI+oAIxIch+EUpO1kPAs/2SbgEOmtaLCS88EkqJ58"
+    "UzcLJsn6pLxtwh87nkAUhxwW3xDVTKtZapKBLty4rOdLesi2QUmG+BR26wuwuyjamiwYwhmGLuwSm2F7lz9fvHo1WAT7"
+    "65mAyN2BZwlI2XODhC8w+8hTMohGlsoOCoxv6yC5h3mYh2Bk8zD4kSyTVFIKApBlQcCwRYkhcDYB93LKsjgQGARQYoC8"
+    "Kmw2DUFcgD8GKQsfQEu3IsY4tEhHTciGGRsElWOXvz07hP8DbcLg9rlV1VlcChlxLJPG9sByPeeRPUpJSi4Q4dSzwZnj"
+    "zjPogY+BpGEqYwqhjLdz7e6zSMYzcrFwidgpBaeUmIJTxUi5cFqFAJ6hVoTJ7I3HDil6jcGH7SNu+Zi7IBFmnD5EvOgC"
+    "THK74AmpDZlchAGkt0gqhfg8DSAXFHgXHoWsUIFXJ+VaXYnANkN+2wSjAAXw7tSjP6vhMxJwY9/dut6HCG0GysCMpBri"
+    "Yo6twEfp8DfXLa9lAGkFmItOoQktb0RMrJN55N2EKA1g9Pyf4WKsNMSE/3zhsfcXby6vRh57/vzy18sXLyjzAttCly0y"
+    "yIlAEBFQghembAK6vxEg2AS0AKYVSXkDkB7eiErWoGSeoIFi0d6RNMIfSR9izocejhtWUaAMWM+UphmCK3xvIvSdABN5"
+    "nt8Zo35s576ghp4fPHATw1w0DW50itTN6OLMpp+EYMgI5rGmiSHOo+Bg4uZt01WG06nEuIUiWIozpNFvaDpD+KnA8dM7"
+    "Y+bvegxsxU0gCkjpRQz1DLND9ty8M8TY4QW2Z+LgPCJm7zFcHdnuWxffmmkZHKLqgajWM1iLthvSe3a+A8wamNyrxo1D"
+    "1AZ05hKQPg7VHCwd+RjXQlRoBCdFogjMcM/ExOwNPMvpGaNtsJAYLVqB5UAmAoOOwgYO4w+nCmwebBhFC4ORaroDJLK/"
+    "itvm8ZDmPYrYj2YRiDWLaY1wE3giV350/K1xQTT1xcNIBAOclXJ4XJ6SmqVC6Mbc3J/xKgkDVE9tCOScWtn3Wa8GQZS9"
+    "in0splPw52gzuTrhqs9TyEdgQNHEmQId0YRNfY6M/ukUrxJUIMTLlBLNqgh/n0v040a+KpTOK/MbK6HU0miFVqMksA6f"
+    "J6GGJwaElmYyZ2yzcMCdP7k/e3OtEzU8OECUsJntQKazgyCFLj84Pjw+7B8dH+T5O+j+lynpxrJq5upwvjEFq091KAjY"
+    "5A3+FzykAlbBGAT0NQ5ymqas6BFuoC8v3bBNwg2cqird4GnKsdsgM1qo5gt1Hmz3t5JEy2m5cV/W+Pu8hdF9/Q7IZwUa"
+    "YUduoAzqt3vsE64z1cocTT+tlw/C/nbhwPwVQFDrPXAEuvUGuMR0iZhRuuvsEDsP+iiMWrRe1wxxVfAwevrdaNQ9uh85"
+    "1ePg79VSQ4cTY+O84Kf5Y0yecQzuCCWys5juzzRLzFzAIlToXcYBJKYQNMY+JY8iXYD3sbMF+RxnZvSGMS5HVED5rEfK"
+    "XeNZgIPR+Q1k3IWWZokBn52H2IhbAZHSDsT8EsGw8VU3KuEUoBLtsSVMrZjFFeOzGJBlOVGUMXkcr7LaAIyXrHfySufa"
+    "9MX3lLlnusW6OzjRut9FO+JBEOIbPHpbYtfdzp07RqZ9Y+p1Qq8w/aUFELxtIqZ+n/7JEhSm39eyK3pNJKYjQQt8mSbb"
+    "5szyuYzpSqg5rDN+hfExzUQg52TfcbjAJZbD3LwgTocnkfK4Npsv21h5mPpJnfovMU6xWtVF3HKBeoLkw7BxdHj49HCv"
+    "7u+c8Pde1TPuEHGHiDtE7IiIFfeae7rjBzAxwqeiEi5uBIKQfFn3fPwV4c+40Kbb2MgpF74cvY3s0Fw3L1v20xuAYiAw"
+    "223Q/JEuFxnraWnSm+aXcI4bOwEn0B+Y6K7iZQwGGwZikUgtYv2IKZ8JpeohCKe1cyvd00Og9t5p8SIN3NkB0g6Qnggg"
+    "PbBo1SuW6J44ZOXOLxUJxt+eZbwEWYUDqy7dboNahhwzxJgl9eSSt6rnrNkANTLqjC6pUC0TiO/wqlllJXDxGiuo1rJ+"
+    "+Akb3H8cIOn3celis4ynkW/9xZUrgIqwuac4q7cGW5rJzg5cduDyJLrxd5TtGM/2yEDx9cCAXOH61KPp7ioJTPc0YypM"
+    "hVsNbHioqUYgRjSINS6rJlR76XKIU2YqRyNTf5xXoNLaGBWLvD5/+8XLSlhAG/FSGdGqslYn/aAVHGhNHbR1B6LREqMt"
+    "ax3U0sA8dfu2Vtua3hRsdCsEPGNY3myWGme4Ro2rn7T+1liVA5NXHtbc0bIsKF8Qa78XDDOp3g61dqj1lLrxd4Razg0X"
+    "Du9wcFRGsY3yGWqN2bYYtfTVAMzwX3Rd7rEfwyVX3TyOCHTLqMd4aV2b+RSl8NF10yoxFkXkYB/baZeYRBqbLITxiYha"
+    "pvzwF5bkMnpgSKV7GaCyKczjTGdgAPhHEPoa/wXZ0WBtkReWzmRYAmb5egRY3rzeY2EK+evKjkB7ad/nSrR8uQRqnUhV"
+    "IkRi90qrcrebZYmXMBwWMsXiGKp/pto7vFCrNQl/KxF1bu1hOu+PvKOGIf09DPCzLuiBuQhncz2orfHxWctYygWLVhL8"
+    "fF+n9vPLX3/429mr/3y5RjR5F3erLLd+x5IE7+hrmS4pijZXXEvNNWa4o6gQbRe+7MKXXfjyBwhfHHD1b28piLEO9Bj+"
+    "H79CJm+mBV/84KND2jasISoMaDBDgR2zE9bHEuS85Sc2advEN69nsRnu/td73v9thP857H/fH/3bn3oU67wS8QxCl+Hx"
+    "YQM/7+kLbsLEtjmC6nJmN+CrLXxSzw2p7P7CjINjarf4kaRiGrqb7xtclNxOfmnUwNJ1UFkHV5wTBcDcfoFuA7ys4Cw0"
+    "ZICuwwR9gXylb5/z4Mt9nIZlufums1xPH20QI5oRXZu3z2iqhicJ1kZfJ2HyCclcs0AKNbSfTd3hRwKmSPns7VusNKfP"
+    "bZPkG+W5LzSwC/r9uYiwtko+zvQ+UFgZb7QtE18ZzjA5QHlL4lPrtebej1ZHZ43Q7MoJjh3GoEn6XFYVk4K4Yqbnqcxm"
+    "cxdClD9uMlskNIXKo7dkdSx80uhB5OgtNWtlRkvBxZdq9BYqGfHu305W6vF2sdguFtvFYv/6sZgh48s7RRrMdy8hp4QV"
+    "z1tGX+iUTKsOLfoJMxXUXynmQiRZC8MN6LCKaRaXNkKF9uDkYbAoIQw04jbO6cJgu6uvQgQ0mbv75nBrK7cuWy3qqns5"
+    "QCRnLbMzr+SMhbGrMJOp/bZTMWuquA0AZ9ZEI/ct6g2EOfMwAAuu1QdsVxuAOwmtgtqsJZhwKJ5C7IUP/Sqzto1xiNeN"
+    "YxNq7OztBXOvi/gWLp+/uvj54mp89cvPL9/03Bd4Kxkq2thh8w6bd9j8B8Bm52dzt8btV0rOl6gTchtbz5Bg+8y0zjh9"
+    "imQcsmv3q2E1ydeKtSTpWpSse8haxztUoJvdcU58suWEVWIv6TKt9KBRe4QVAVVT0+oVboTC7YfOcPH88m9sDzfqSGcJ"
+    "T5XAj/wznfEoWjLxyY8yFd6KD/EM8kdQKKLkQirTvNsIAPrO1/C4I7n/CGsy1G+Vj2TtEliOlR/b08TKLAZtqkOSYvF4"
+    "OSXGmYrPvSBMx/IGl/js+7gNj/E7hCEVhPXVbStHnZhANRMPlSa7rzzVgy7UM27u1ogDUjEtWuy8XVK5SbfGmU/AHVXV"
+    "ALDP/W2+Xt5FBrvIYBcZ/AEigxyZcg9XlL6j24YWBpTIrwkNXNGjgyEa7Y5IBSMK7zxquCG0/OIly5BxlKN6foQu6sGA"
+    "xIjFTBt5gf1HVojz1SISbGRsP29+vHKRGl7ifjxYP+IxB4ssnFJpyCfcfme/nLdTcQjgu7r9/2IrR9AmVbd+VZDclEQd"
+    "Ups00FzaSLQsWB1tRq+oKarp0gJtt/mSWNa0XnYgubkUPUSA0PjowshJ99qWCC2sky4s5VH31R7alq0Rr17mm7WZz+L3"
+    "aAdmUMx1f35NMzV4by4VFQOZqipTbWUrhrAsqAheYxzqww+xwoUiHtFKkdvPBgNUfOkxAlRkaNVUzrzX9kFqvz9B4Gk6"
+    "qfJ02XB41D5xFwQp4BXOtFErlbDsrrq7Z2kxKWfpbmWI1r6yhONfmbo2bH9FZZEdCFutX93la6bU17RuuptI2oWLu3Dx"
+    "jxAuOlwgn3k4oP9RiOZ8Gh8k2PQE/9l2NsnsCdqfM0uA2eYZNs5M018tfCPw6Lb6U/P5dZxAczH72X3RmlDNzdeXg1wh"
+    "TdctTTr7+Cqh7qGEL5MmlXO4aCXZK0UE15fvzgeDAfvx8up6WGxvQCUktnBEw+NCP9InoGYLxHWFHas2FLDSWTNHILnl"
+    "KYZK787LCGy4Xjl/1E6FtnWXbRRAR2uqlosYtGPdcut8E5Zw0e6d9swEy4icTskQdsi/Q/4d8v/rI791dHyg6Qybif0X"
+    "v23dGuixTUYtMmqPmda+GrY79789INdgoChYPcI3jdNfGzzkXv6+rcz2ob3w6n55dV1GCekMV90Xr3JlVum/tVuU00Ea"
+    "5uCPU3ZtT+A4f/3j//73/+Cm/WDVd1ibiloqnQnyxWm9G1kdajLbMYpmRnJ7smeYDAJxa63n4PZwcGImC+/bY2HT1qis"
+    "q/wYmvoGFzxo2b/aHhGUH58AtnTHaS9u8zHVTNhSFxihJhwCpsFW8AiMEHdP/hAXR9fQlt/pDS7A4s7ScW0f7gG8+sVK"
+    "r6xYPRDDVD/7mU5VOe7ptMdG9YgDPCZnswaOcH/0J7jL4Oo37axlw/9YFbZG8pEt5G6Z4mxJHJzZgaWYF+njx2K7ctr2"
+    "WVcRs+DDQemD06rdplKNOGj5aLp04hUa+inDd8p7X0PgP2jgqTHA3Kqs/J47WY14HO3iul1c94TiuiZy5ChxeHR88uzb"
+    "7/79P77nEz8w0/kt4ZI9I6H+NHP+leEUCTlKZnxfWwy1hfdpG78FAlUOFzM7u+9dk5Nx+/njoQ77g5VObMVeiMbzr3zl"
+    "qOn1WxzGulBnVAq+3RgoB9S4Tf7Yl4EggiWrbt99I2ZZbE6gxCPiwMQz3L0/VmGAOrPHQ566RcnQHq84yWbmS11L38Ti"
+    "FeLHHYhDlBGYAyxlmhcN0waN7qBHewwaVmrVjidJxUdiusJHMxkpcfRsPUdXJQJmj0gOYb4f0qE2yBbEP0TC7CV5ypQw"
+    "sPB+VOGjNY8psfLd9120AxnJDYZVusGVPQEDz7XAwxsCwwjNf4EpVFgpEqayZRxvqIyUx2YXz+oeNhQAui1uKmRrSWCF"
+    "9rcdhNeA+tzWg9FZFHRAoDtaw7R7Sodh0LYD9nSe0J/b83WWFW5actAKR99104YdDqgNr3KOTxAGeGIKbXUwsWc0EteG"
+    "sIkUhqXweRbe4i5Bcwy1KZTGj9CoT6d4NBuI5U7u8upBty+zKKBHJ4IW0LXA8nNGApjzLHCYzngYV3RQzbTL4p8crhf/"
+    "onib7Z3rNOqfswN2efHnizdX+6fQTWM6nwOFNodxgo6qdljO4svUn510UH7+MtsDmlcv371eQXR0/3+nLifQeJytWG1T"
+    "GzkS/u5f0ed8wNR5fAnkUrX27lZRhKWyF14K2NsPuS1GnpFthZnRrKQBfGH/+z3dko0JTvhylQq2ZqRWvzz9dLezLOs1"
+    "qtZj6heVuTGh3yu1L5xpg7ENnh7K0zHdLVSgq2Wr3ZDwrLgh1ZR0uCwq2wZPndfOk75vdRHIzkhRYesaW7LKNJqCtdWI"
+    "fvP4tjCe/I2pKojUDTYG5W+o0br0FFWgwdxpHYZUGR8yE3Tth1TqSgc9JKc9v5rpUCywQ011hYddg+92bvDxn27v9d67"
+    "3TE/JAi7M2FBWfbZ20ZUdlqVZKHTr5dnp6SbWw0L9Kjfg8KtCmZqKhOWsPxC/9kZXEfny7DA4f3RD3+HISI3KopDtQ6q"
+    "VEGNe0S3cEF02pvR29Hrfi+Dc3/8W5bRsW60U0GXNF3StHNzrWnmbE0LaFTh2KhdTqi01NhAuoRkaPxzr/cqXdTr/R/D"
+    "0OsdkLO4KL0akqqM8hpOVs2SZpWaE0NiiA3NzLhaMRRYGpARXFcEc6tXh73cr+Bav2yKXrIHd7x6RYe2CU4V0D6jixgM"
+    "5SlvozuTC9tlHl1hoP7MVqV2NNCV10CHgw5zviws4C9T6R1PCNECweXdrbOf2U7T+KCqysN7K7UgyRG78XeWwjcDdWkf"
+    "osBqxPvzIfsMF6gwSmo+U5AOz05ODk7f02g0SkjKaYAL8sySrKCQD6Xt5Bp9D5ur5XOMDSn/0rc3/THBi1j1GThYQexf"
+    "ObaT74pC++jS1daZgi+wVztnHdZf+jemKeMpPK6xX831er0wTUgio8yZMlXn9IjO1t/FWhKBa91YcdxkxdWV8oEEMAg6"
+    "DMNWds4xh2KNqB12aNtJTNem2uk6IpJmM4GTH3/HqSk1d770GXTQ/VZVnf5rBy6+0UtoBYVb5fAuABq8x0/g+XgqyyWf"
+    "PUdYUARtTbPL2j6/0RcLXavVxTnwA2f5JxZZoT3OBDfvai2vEQxENlnKVk4ih+DKqQbONBBkmvk2OaMXwYRUrZRp6Oz8"
+    "6sPZaU5ewWSBPidVFAN54hMqYHw0c8BuHXL0jLMNK4otzqhptUrbuSQMIcSlnqmuCrvChIxREFjDCnOok8oThCxGsLal"
+    "Jg0qWz5io1DOGRAhH/CsA+cPM98IKXirG9UUOh9xUBa6anO6s+7GRyFiCofj1IL5cSlO1GCq8aO7IhxjAVDQtjDMogJW"
+    "H9k7R0Lh0bWLjFwCGvoe7n+7K9HhMuE3rRHs+hVXN/qeEUk5f8lZlwPUCg5Y4+8AKSC/gFcG4DYo6IdJHsupVcsoF9m1"
+    "KUFtu7FqLW23BoHywn9zDgLczdUsap1ltbrPEnZO83HyGZK/KbgY5Juad0H4t9yCmCTh4ugXAMbOZiiAEIekmMPIqUIN"
+    "EH7sUFIDTGQLT5jJCyFF+NYiPttSMMumCmV0lUMS/4/iOrCPeSSZ5Fas+3jQxxPJfGajRDSPuZfqAXs28sIaRUIoWnHZ"
+    "Fv8wheeGg7m1rjAg2Icwwt5lG1vy3RhDrwsHT3yVIw3DjlTbauUkdtF7MP/HeGB8enBy9HMeS9QRw6gA5H2v9yBf6CEx"
+    "I9MsFrVWkiwPvQeU8/V/7H6Ntw9rzuYnb7DOwSnaNarKsThoqGtiNYYxK/oFO5qSmTRVS+aT1rqwAhM6hPlIBO6xwI4J"
+    "XqQh2GWsz4yzxFBDWSTrGQggS3QB/HQzJZz+LFpEwW9Z8LOseqCrjRPPMpLvQXzlFNjF+TBBELQk2Kc/ouB3P7Dk2nim"
+    "xOtSt7opdVMso/4twApjnigWrzFeep91iY6SeR9XtCj7zZ6oHUytEdSv1XXQreXClWVph0DxDh4tmKBY6krOP1mOYP+a"
+    "gxJtP0DN0yyAUcu5ExuolCQUN04EtgLlRNUG7+SixXIl/h2Lj/uv1QxwuEbKr/RNQWd9h+mgktCXpkQKMfaHQECITmI1"
+    "oiQSSWMJQSQubo2wWDAPCYeWVkc3zrjhgZ5/dkgbRGu4cUp2FrarStk61XTnTAi6mcBY5AeIH9pKRVVzlKZk1P7rNbhd"
+    "14bosg+PSxocBldlh/QPuvxw/OH0ancCR14LT7MVzFOejU7y3u5LLLWrTaOSuKv1igYQcnV0cfI9KbHHjHTR21rxZY6g"
+    "T5zxf4B/j2XpLdDR6Ek0U+j869oR24yNfnKE9v7oXtVttZVI4z0HJaPFc43Nt6rzOM9AmY9YyMXyIDJolslH13LtAo7t"
+    "C/eC3tORve03xqmJ2AG48n1csQOkGE+4WPmYykIjMRezbKlXTUhjp7bkUrLCzwsapQsToYmk7ZrJHAedLvgz9gqi03Dd"
+    "pkA3Jt5BmkJ++oU74W+0djIOQtrvynD+MtwhEgW5srYdsptX+k8e2YCHsadkYbl2nByev2Ck3IajMFYt6fXozTfCzcOp"
+    "uJ0H6ikzvjyKvU8H7WIXhxG4a7lxA9eaIvAnphyuIrGYMghRwqBwauVeQgVfQtntLaPR/FejjOxTxs2Bqn8q0LB+IyLo"
+    "lQ7Oz+nTwcXxJeo6ZwzPQxz6to2jm2nvSbiMqWac+kS0e4md5LyJHQ3O7IDJNibv2B7yEPqCATJh2zsQ7Op41qIOfMPL"
+    "PPZjH4++9Nvl0YUkzg0CfnX2ryNuuz7aOQrLCuyAeWRcT6lMcYuEGETyqWjA2kcJC/R8mseJ7/t7UwMlJBCP+31uOLar"
+    "ja6AM2SQZcw1kqFgwCxzesad3i70PopbuBwxRwyFlUrJ066eIjt5dE9tGx4eXv6bBtw/uLm0AGiJ6i50YE2+ragwpaC/"
+    "mjvbtdx+B7T6qdjFFmn4ZHLlG8XwOPVt7p6NU1i4t+UIF/6Wv77gpmRxMnjFEJ/59pFM0duHNu3Q8o3pkj83+HIgv37A"
+    "xjxDAztL3c7CeskftHqWuZzb/JRknEmPnmnwHV7wjGDEnCHsE4bZRj7zUthFM8oWIAD5B8vupFNQ/HbKv2xstaiw+HN5"
+    "ccgD4PvLK9h2yE94XINZGzrmTzatB3NJt5RkAdt1eElTuRGDB+agqfzlbjrv9c7ilPrkh6Ktln41OPNPH9+Z52UIHPX+"
+    "Bx9P9Zw="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1242,9 +1252,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1476,6 +1491,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1562,6 +1585,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2011,6 +2040,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2224,10 +2255,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2236,6 +2288,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2250,10 +2304,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2264,7 +2330,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2282,6 +2348,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2320,13 +2387,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2336,7 +2402,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2344,13 +2409,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2366,11 +2433,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2494,12 +2564,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2517,6 +2589,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2543,6 +2617,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -3007,7 +3086,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3084,8 +3164,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3642,6 +3723,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3850,6 +3934,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3857,20 +3959,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5546,13 +5652,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5579,18 +5692,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5680,7 +5807,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5759,7 +5900,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6354,7 +6495,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6887,6 +7028,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9533,7 +9675,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9576,6 +9718,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9904,6 +10066,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9911,7 +10074,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -10111,7 +10274,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -10146,6 +10309,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10933,6 +11104,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -11225,6 +11398,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11980,6 +12154,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -12014,7 +12191,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -12087,7 +12264,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -12113,7 +12290,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -12128,6 +12305,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -12139,6 +12317,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12156,7 +12337,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12338,7 +12518,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12406,11 +12587,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

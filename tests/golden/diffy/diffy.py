@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1084: the first handler from handlers.py
-#     line 1125: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11935: the tables (commands, groups, errors, result shapes)
+#     line 1097: the first handler from handlers.py
+#     line 1138: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12111: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -141,12 +142,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -163,6 +166,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -877,7 +882,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMyMTQsc2tpbGw6MTYzMwp4nGWQsW4DIQyG"
+    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMzNTEsc2tpbGw6MTczNAp4nGWQsW4DIQyG"
     "X8XykiFQdU7Gzt26nW6gOac5hcMI+3qtqrx7DFedUpXBgO2f/zM/+FF4zoKHrkN0Fk485VAIHb6sJ9CFQelL5QB6IYhj"
     "IgFO8dsCAZ9rdoJLEAdTKFcawENIA+yfsHcdxvBO0Z57DVeCAJ9UZDThAK1whFEFPDeF979VqL61wEtykFibszLHndir"
     "tlwFnUy0om/UXe+ea7BcMhd05xCFKsfjtX8AWxXW79kovedZ86wNfc6ZiiUjL7ab51udv8p2AqcghM1ow64tq82fzq36"
@@ -904,77 +909,80 @@ _DATA = (
     "yEbi0bTbAGm+rmRceQVJlfcYSF4KQfWYRptDmr5o6rg8lJmbh3l94tNwc2kPGPhyaZZk+mLtks3zZtQDLhk3dk4pyhhO"
     "q5hx4mYal/RZGcXdth7DUdHtBHW+J6hzstGqV0+YfKHBc/47FEP73+vwCFXfypFzQbMM3TObbqcaKnQyLLjKdUdf7HWg"
     "ToyU8oWjOEx+QZ84V238X+IAz+7IUCixWRxDkdLJOzV+AEadzoBtQLYhCplHhA/lkSZsxY6SXf4Zdcb4HTqUQg5oPlqn"
-    "m727m81i8y9u1ajFeJztWu1uG8cVfZUBUcAUSlKUbCcNpQowHKd1aztGJKAoXIEa7g7JsZY7zMysaNYR0Kfpg/VJeu6d"
-    "2eUuSYmUXAQB6vxwxP2YOff73Dv7uZVk2s1V0hq0+r2nrU4rlzOFH6kej5f4eaOs0ybHlaNev9fHlVFhJ0oNrfq50Fa5"
-    "4Xzpp/zA2R+f9r7DA6lyidVzH177nhYaiMTM5hKPC68+eScynSsxWvL/O8JPlVjIpaBNRWrwVFt90l4cicVU5XQ73FP2"
-    "oIcNTOHnhW8NPre8X2ILWhKX53qu0vLnbac1ycxIZkNpJ641+PC5lKzb/eiArNPyyzn9dt7qfILfUSIsMZaZU+uCyNwt"
-    "lBUL7afCAP1fzn98J1R+ozIzV7ginE+B7CQ8IcWNzAol2saKrhjjX9zW+UEQVucQQEiHx3gZM/qoEi+u1VKlpBaoCmA9"
-    "tmPQt50a+ih9p+Wmxnq6ZLYIo/JiBqlbpaykk8udMoa1Ce5M+o6glwWg09uinaqxLDI/4J8H20B1xzpTKzBz6ae79bqw"
-    "2ivWStTwVFn4RG688CYqdcD3R0sP1zBjPCj0TE7wlCxSbQiimo1UmkJ78DFT2ASal/Au5584kRN8mMzRgu9fXPy5e9wR"
-    "vV6vI7QPDrnaCQZSAMn7RUeqiZmqUTFZCTgyJlMy3y0jTLUQ3spEjWRyzTLoHObNZSaUtca65j5ez5RhI8edYM2Rsrs3"
-    "SmSeqIzRI+JmMk+FHJMf+al2Ar+XwqnE5Kkj/VzFfa4CiDWbzuSnlbNFHIR6shcQuFHNptDvCkEyhXsnQOVCNIyLLAtm"
-    "cPIGJqRouYqu+NOrH65Euz+AP8CcM434guFz2G2iwg4eRoCRo3eGh9YkcXOdZd1U2wf7JvniGkbyP0HiRdEgFcNe2zKZ"
-    "qpl8hKvMEcBBsJiZkRCTYgaROZdQ5omWfeIO4EXOK5kSKFvkOcV+A8ZYqyx9eK7jFBZE6IhSGAqzbjfLZm4gAkqTZ0uG"
-    "inwFffhg49R4Dyuyhhtg1Kd5JvUjUm/YLRgDsW/4OmweUmyC9cXYmtlObYykT6YP9QGsFN1WZhlE54T9RlM6+azTTmmN"
-    "TkjqtwHJD6/fvGJ7lVmf7FYVC65+SiZT0S49mFKRysas0jXv/WhG7hERyDaMMg8EJSCWwkJBXTYcy0OKIsuZnFJmGUTP"
-    "DvZCJl2X6nqGSpU+wtWbCEMdYK2UpZaKP2gAfIpQL/fDlGVmgUQN3yoSr2/UFwMjDdXWKw1O1cTsB4nFeTTjoB1+LgAA"
-    "V8W7F29fNdO7Qz1pWzVX0stRpg5OYqDkZmRSsnIuRooeU/DRK+RdLFOyt/SKCYYLaoePNoEvlavzjOUjVMmeBtyyAuyn"
-    "0gfUY22dD/qFlUnphlnRNbQj2rlSVM83hAlaiQ5a2YJNhsKGNUFdSMTRci6dI/q3Zg7KYF+WmMtNicDl4u3L9+wB7pD4"
-    "BkWZHsNae7nGLJk/hk4oe6M2oFQ4hAFr58yzn3+yZF1W3mPITYwWiFLWhVi9qGaFVQvLNtkLTdlxfImF4hqC/I07iX02"
-    "ht9l2aO3hSO8IGIizmkZ0T7/6+s3b3qz9GA3CPDysjTWyqQ4DXXurBk+Ti5dDApir+slsD3O5KRDpaYTdd8R8+XcGm4w"
-    "UJBiig+wFhSLQDZC8jgRRZ4qKvFM+wmro2WthrgobgINiexhpRuVE8tctYKBkFE/Bso4LLuzZ338B20ivBMZVfUirxFC"
-    "imXWWBue2ynzbSfQDMZQdn8kjrYmZxYUElb58oHITD7hLIlLvGeNXxITSJEXiexWrEmsUMbNVkxXvOuIPhPQHNnwgEpP"
-    "Qu0HbSJC3gZppTh3rMCZnLNuCORMp2nGfYcFxbYp2jlFd/EoGjuHxMwajApBagvLcOoNfBLZHO+OO/xnkwHTBmWAl7eu"
-    "DkCyJlAGNRVNlkptskMi8vqfpe7fmhSdAXzCWyzhzbXKGTr7QGULKrSoJ6e/6NnQedC6X8464sPrd+cXlx1xenr+9/Oz"
-    "M26e4ECUl1WBtgaCqJR7NG3FCLq/VhBsBC3AfzJjrlGV9bVqEH9nqh4LiiWnpq2pgrH0mto2SmMyQCWBCkAvnOcm/4Le"
-    "Gym/UHCR0+rOkPQTjXvGC50e3nGTmCq5hgw6pd1DCEkRO0iuVASEWtGwxEAUjgKP8i29HUwVkI4NUQ8moUwVTNCvDsZQ"
-    "iVUUJK0XIvy9TmOjuHMUcssvElsLYAfiNLwzoPJ/RusFKluRWvGBGOdlNN8uisqexnHo7iCmnVBQyXc1vxdHFnBrgGw3"
-    "qd+AtMFDmrHOtZvC0wnHcI1lYhGaa2QZ3LAdaK14h2clPxO0DQ/JyaMdPAfNBIIObyLUEH/U7cdWNgAlD0OkBnNAovhr"
-    "dTs8rnl0saJvPAhgaLFwbTBGYArjp+PnIQWRJcZSZyrt0WCpLLr1qVKcb22Mv16G68IvTBh9DWoAIzlSlKZwdSamEpEx"
-    "kxZcTXRZqN+TsdV4jOxNzlPpFVcTadFbILJ4CDYylL6Jhq8PvDI19veST8i9UdQuKJsQP2PU4JSwvOOQZ+j1ymn1ZPq4"
-    "DcIo4q4dUBbDTGYYm2kUmN+Vf7am3s/d4PCQCkVsUHvGTg5TC7MfHveP+92j48OqDYeWfxyzViLMMHKjsaGF51uvFVcw"
-    "c03/ApbzATfsTYFOV9GfzPihpqS3lejSWrmk3wBNuY+eLQdxYX7ZusRdKgO1ZSKS29u6yj4Qkrj1JSn7AbCZpdyS9qQv"
-    "tgPmec8mhvVlwcTTre+jBDsUjK33ELZ+6w0kMLukDF+7W7IsUjPUojO3WzOMaoWBVEojvtqLwRCdDYvdIWYM6K2gKQFs"
-    "ubEGqVzh8narGYO6L28vS9VTgLbWerEyqw9DqiH4cUZY/mmLeei0Z9o5wBimaPsQ9XnCrZmyM+SD2ItXE8QiKKlySlf3"
-    "RmKektI4iRgTRy2XSTGK/xLySPe4FBLvN/bazSUzQd5kGNeqdliWY3/xBGs8Cf/SplxM/hdhfb9dOfNt2O7hqS6muL1W"
-    "uj+nrTlHTM1heehFpqmmtWT2viZIiOdaxs3kSGUbu7+VoFiy7H2IX9JjJ1zEu4arSdVdMSa6YRZ5nLVXo9R9Kw55II/7"
-    "1wsO/++h9eBvUxlAMOrA8u84+FhfuHEQsqVZ44aH1GbCGKZMyQW4Fv0O1y+3WZPBgKIl0qkdbeq9g7kI4ei+PVYrIoz1"
-    "jDAe/faK4JZS8LWafa1mv3o121K3yrSIdMaDS84HZZDXI/b4seUs5iZan1Iqr11Lqse/Ym0LiWhXRbojq9aO0O9MhrtL"
-    "XSM5biba29rXA583s+TDEmE9ia47Jati/+pZKbiJ4H2cHvIJVjhxOxFX8ejr5dvv//Ovf9O0HP6+oKEOTbBqh3FfXDTL"
-    "mFtT/IfLzYKyvShYNa75WDw87KXqJnrU4U2/97TH3wPcbg2fuNZlXVdVzW3q6icalmxOneLZfHVuAd9bSJ6goXfnWRUd"
-    "NUlB4Rz6YIBWVtHZk6aZxz/y1ZkxD+rQCdswD8rXpmc9vPrFSied7SIqTQ4yHju173l49Nd+8/SBzqcfyBpoqtn/zVKB"
-    "O95kf9xSgqIKN1MC7mUqn/jpnumicjt4SniRB1WrISMPa3yzlq5wlEVW5sumJlZ4qks5tuKBxCaKIE6c4IRPTcjRTwS9"
-    "U59YSed7G5U2OGDlVVH+TvlJE2P8OjL4vydZm8m6Ssz9o+Onz55/8+0fvpOjBCmDZdvkL/EwYf1pUaY00RcxN4mQbrZR"
-    "mUcE/LaQWSX9xoc04WCnfcVxXQ6+6fTjoHdv3qjRhH4z7bZCsr33laPNRLslRnexi8saEy5jIHJVMp/2w8SkQHDccOmt"
-    "x4kvUFhTQcd4dDgFezMV4ZOq8qPC+MmNg9KMbXwNYBWZJsypKxybzLyG6NluRBe1DehUnj5bTFWimfMSLJR83iKMUU6E"
-    "UyETfrhs4NjK82tQvvluH+2Aol8Tk/AbqOJRDR3A0ClDGoDQc5RfGlBqvUgNwLf9PQDkooBsc1YznwoUNErJnU7Jn6eA"
-    "kylLJyBzY308KpJiVEwaAFYdTW3/o+MHWsNKOlNxXlSfDIZjXSJd/CVgtuYKay1ZY+/newjvUWlpP2a+dGrDX8OVh1Bh"
-    "3TBx4qOkeFit+ZseOm5eblqhagPrYJ7uYYnXq7dF+6W3WfelOBTnr//0+t3FwQkgDvkUh2CGry6hraYN6i1mffdnT/cw"
-    "Q/WyaGPPi1c/vb1n0+b4lcoHb9T43PoOmhM+mA4PnNS/qQzHx6vTJObb4Tna8fa/iHDEvHicrVdNcyO3Eb3Pr+jQB0ll"
-    "zmS/Ypcpl6tUsrxRypJcslI5pFI74EyThDkDjAGMKNbK/z2vAZCitdrNJYfdJTDA6+7X3Q+9ZVkWRvU8o0mrF4vtpGjZ"
-    "N04PQVuDzR9lc0aN7Qfl2FPgh+Cp04Zpvo3/TimsmDZqSwJArcWpY37QgV7TZsVGPqdv7E4q+qdn7GhPfq27Lp1QFJRf"
-    "k2FufTy5peNscUqdmnN3MiM3GgLoRocVleVv3uKeacmxasnCnX/8enNNbO65swNXkyICBD3XnQ6IYHLLv49aQvhlG1a4"
-    "/Lb67msKNuJGm7jTc1CtCmpWEN2z84mD19Wr6tWkKEHV938pS3rPhp0K3AoF89EtmWnhbE8rONThWjVsT0EEGRuIWx0q"
-    "OPxDUXyV7BTF/5tUQH9F59YEp5pQFCXdJq6Up3pI0aYIh22dPNWwt7Bdyw6wnWdgCtdLfc/R8kJ3fOQJBK5AvZwenP2N"
-    "m0Da+KC6ziM4CaCXHCysI4nyX4IihpHefA4kiRfRfD2lMWZfhSo7+dw9Or+5ujq7/pGqqspZrukY8HVpKa7gjg+tHaMR"
-    "fkDA3fbT/E+p/jix68mMghuxmkhWsQLsHzWOkx+bhr2PJbQ7ulBgAmfZOeuw/jhZa9OmW9jucV4teb9eaRMyZMJcKN2N"
-    "jiu62f+OwVIE3PsmjsOSjUR3yoeUebuQwHBUuHkviVA7go+EzmGMCd2Hauf7fMQWWNCiU0s/+zynuWuOPk6k4+H6vepG"
-    "/uMIDK95C6fgLwoS3wLqQs74UxCfbpV1bDUv6Y0lBGe1ORFnPzHomxX3ame3Ru2AKv+neGwUGD+F0eXYc/yMVCCvOU6J"
-    "8TR1NyzOGTXGKB9tli/hVP+rkvhh6JQ2dPPL3eXNdU1eIeBY9bCbUQAXGaEGoacgj4XTqaROO2vETxxxWs07FEpjzUIv"
-    "Y68Q8tvyQo1dOIkSJQUKZTHir+Q5e3yKfKX09bZlYojM9qkwGuWcFj3ABS8+SOuIJlXovns2yjRcV5KSFXdDTRvr1j6B"
-    "xFAkGdcW6gqjuNEPAeWwZyvVYhJZBW8bLfoWK9UnWa3RTdj64JJUtnXWnHcnMTmd9sEfRhML1+9E1EDFJLxaftTiyxl1"
-    "VvJl/AYFhbJvwMqxDyiHJVKf8ASnV4OUeMTudQsRPUkyt7XjvgaUnCV0IJIAuuXFSF6XZa8eylw61/Usc4bON43IdH3o"
-    "+Rik6KTrnxdMBri9+An1YhcLz4KGjlgixrlq1kkZR7xaItgS4JUyW2RN5BDUWqTnhfYry7kKzWrXPzH7P0fiIDz6SV8y"
-    "qVhPsDHBTmx6EaKsMU99FyNIvCZJ2NdQ1BJWzWqa2BHtrrWkEg87KEGG7/cJ9LEchEHEYDflwZH6JGXQc+NAxLMOMVJ0"
-    "pIaBlYuZS+Qh+u/Thdn12dXFD3V6mi6kiBoUvC+Kx/iDHrMoisJi0bOKrfJYPOKZ3f/B6Vf4+riXa9l5g3U9ihTX+HWG"
-    "1LRR+mJRZDWZxkV2VtIGXfPwGLuH9etYNJTbKgK/E+BPWuCR7g5ufNI+YgfpiLcgBc6HU3DGsRv+/Z8E/M13gtxrL/L1"
-    "oeWBTcum2Sb/B5QWgvmTY8mM9nGE2D+lCVnOyduTsL8Vgmos2RnVRURDI6wPMbL9QwQQ3cqbkocU0dbBurDrLAwyy4T4"
-    "+k0kIuiekdXnBDhEO8ijVZb5RKzFDTAa0Sfxc4fzN8GJxf9B3EhsnuG9YwGQspXekadL7bqE0sHTWLexlrNSa3yLhlbb"
-    "DP/2KXI3DiGhXz4t6fg8uK48p7/Sr5fvL6/vTk5h80NUNLErLe0lnoz37m0Mm12vjcpwd/sVHQPk7uL26ksoxc0YQBSn"
-    "t1Ryl+mHDh+m1weZfZ/6dzfSHH92asHCJmyspbcgBzv1S3NRUjXxK6n57KDX8tUvNtpriT5NlLucp7k07Z3GALKUP+lp"
-    "fgHkZUnnIg1xHE0KU7w0IOTJl36++OmObi/f//0Oqn2eN8PGJsuzAwvW5DEPxYJdmbWh471ya6SmjKF/XWFqv3hQ/dC9"
-    "JMM7m0co9aP0d/2Sb/H/G5Fi+HSl1tIz+f8CMBW/purERCpmyzJ/jTmXD3ZjpjH54n6wtjvyX3YtmcQNjqgjZNUd4L6p"
-    "UVhpzkm9ksvoBaTnk5dMzp8fB+MUURX/BXfLwfM="
+    "m727m81i8y9u1ajFeJztW+1uG7kVfRVCKBAZHcmyk91tZNdAkM22aZNsEBsoilSQqRmOxPVoRkty7KhZA32aPlifpOde"
+    "ckYzkmzJTlHkR/LD8XyR537w3nMv6c+dONN2oeLOsDPoP+1EnVzOFS4SnaZLXF4rY3WR485Rf9Af4M6kNFOlxkb9Wmqj"
+    "7HixdDN+4eyPT/vP8UKibGz0wvnPfqSBhiIu5guJ14VTn5wVmc6VmCz5/0i4mRI3ciloUpEUeKurPmknjsTNTOX02D9T"
+    "5qCPCYrSLUrXGX7uOLfEFDQkbi/0QiXV5W3UmWbFRGZjaaa2M/z4uZKs1/vFAlnUccsFXVtndD7FdZAIQ6Qys2pdEJnb"
+    "G2XEjXYzUQD9X85/fidUfq2yYqFwR1iXANmJf0OKa5mVSnQLI3oixU881vmBF1bnEEBIi9d4mGLyi4qduFJLlZBaoCqA"
+    "dZiOQd9GDfRB+qhjZ4VxdKvYIozKyzmk7lSykk5GO2X0YxPcuXSRoI8FoNPXopuoVJaZG/LlwTZQvVRnagVmId1st15v"
+    "jHaKtRI0PFMGPpEXTrgiKHXIzydLB9coUrwo9FxO8ZYsE10QRDWfqCSB9uBjRWliaF7Cu6x7YkVO8GEySwO+f3Hx595x"
+    "JPr9fiS08w65mgkGUgDJ8wVHaoiZqEk5XQk4KYpMyXy3jDDVjXBGxmoi4yuWQecwby4zoYwpjG3P4/RcFWzkMBOsOVFm"
+    "90SxzGOVMXqsuLnMEyFT8iM301bgeimsios8saSfyzDPpQexZtO5/LRytoCDUE/3AgI3atgU+l0hiGdw7xiorF8NaZll"
+    "3gxWXsOEtFougyt+ePXTpegOhvAHmHOusb5g+Bx2myo/g4MRYOTgnf6lNUnsQmdZL9Hmwb5JvriGkfxPkHhBNEjFsNem"
+    "jGdqLh/hKgssYC9YiMwIiHE5h8gcSyjyBMs+sQfwIuuUTAiUKfOc1n4LRqpVljw81nEI8yJEohKGllmvl2VzOxQeZZFn"
+    "S4aKeAV9OG/jpHAOVmQNt8CoT4tM6keEXj+bNwbWfsH3YXMfYmOML1JTzHdqYyJdPHuoD2Ck4LYyyyA6B+w3msLJZ51E"
+    "lTUiH9RvPZKfXr95xfaqoj7ZrU4WnP2UjGeiW3kwhSKVpazSNe/9pZjYR6xAtmGQeSgoALEUBgrqseFYHlIUWa7IKWRW"
+    "i+jZwV7IpO1RXs+QqZJHuHoboc8DrJUq1VLyBw2ATxHq5X6Ysqy4QaCGb5Wx09fqi4GRhhrjVQanbFLsB4nFeTTjoBl+"
+    "LQEAd8W7F29ftcO7RT7pGrVQ0slJpg5OwkLJi0mRkJVzMVH0moKPXiLuYpiKvSWXTDCsVzt8tA18qWyTZywfocogw9In"
+    "3wZwLF8FcrmkR4cI7pWEQ14qbiadFy3VxjqygWViVTBvuoL+RDdXijL+hrh+zuDCtbXYqEh9GBDkhpQwWS6ktUQQ1wxG"
+    "Me7LQnc1KVG8XLx9+Z59xB4SI6F1qFNIu5fzzOPFYwiHMtdqA0qNQxRQPcem/TyYJeux8h5Df8J6gihV5gj5jbKaH7U0"
+    "bJO90FQ1yZdYKIwhaAlxrbHPxPC7LHv0tHCEF0RdxDkNI7rnf3395k1/nhzsBgHmXiXPRiIVpz4TnlH1IeuIYOXShkVB"
+    "/HY9SXbTTE4jSkZR0H0kFsuFKbgEQcoKScDDuqGFCGQThJcTUeaJIhLAhQFhtTSs0RAX6U+gZJF9jHStcuKhq2LRUzaq"
+    "2EAqx1X99myAf9AmFncsg6pe5A3KSGuZNdaF50ZVRI64JGmEwFBEMjmr0EV16UiSalPkTKF8tKvGPRBZkU85xOIWw2mQ"
+    "U6IRCYIqMeVV0FoJEPnZVjRZvIvEgNlrjhh2QHkrptqFJhE+6IPxUgiwrNu5XLDaCORcJ0nGRYsBPzcJakFFT/EqqkKL"
+    "qM7KDbpSSRiG47Yno0gF+DaN+Nc2faYJqrVfPbo8AEObQhlUkbQpLtXYFjHK6X9WZnlbJCgr4C7OYAhXXKmcobN71Gai"
+    "LI1kdPqbno+tAyf87SwSH1+/O78YReL09Pzv52dnXHnBtyhkqxI1EQRRCRd42ogJdH+lINgEWoBrZUVxhZSur1SrarBF"
+    "XaBBseTvNDWlP5ZeU81HEU56qCRQCeilddwhuKDvJsrdKLjIaf1kTPoJxj3jgU4P73hINJdcQ3qd0ux+dUkRyk/OYASE"
+    "6lg/xFCUltYkhWL62pvKI00L4i3MYJlnFF6/2htDxUbR+um8EP73dQ4cxF2ABRj+kKieBzsUp/6bIXGHMxrP8+CaEYuP"
+    "RFdHwXy7+C17Gi9RewerjXyuJd/V/F3od8CtAbLb5o1D0gZ3eFKdazuDpxOO8RpFxSDUFMkyuGHXc2LxDu9KfsdrGx6S"
+    "k0dbeA4qESw6pg0S649aBaEO9kDJw7BSvTkgUbhaPfava+57rLgfdxEYWshpG3QTmHzv6vg7H4LIEqnUmUr61JWq8nGz"
+    "JRWaYxu9s5f+vnA3he+bDRsAGQUZAGEKd+diJrEy5tKA6IkeC/V7MrZKUwR2cp5ar7gbS4PCBCuLO2iTgiI7cfj1blmm"
+    "Uncvc4XcG/nugqIJ8zZCDUIKy1te8gy9mVSNns4eN4HvY9w1AzKmb+iMQyWO3PO76tfOzLmFHR4eUqYI1W2/MNPDxMDs"
+    "h8eD40Hv6PiwruGh5Z9T1kqA6ft11HM08HzjtOLkVlzRT8CyzuOGvWmh010UN3N+qS3pbS26NEYu6RqgKfbRu1UXzzc/"
+    "OyM8pTTQGCYgwQPqcjUe+OGijXnvgB7ccitAcuMtD26bVvpYjzC6XX8CtQQ9jMjyD9Ahs6lbMqV05Xbtcedqt3yoGLYL"
+    "Bz5gkb22PkMMcVsfIJqaJaWbxtOKDZLNYSOdbdH6umYY1QrD6Os3o1f36HZUqZ6iRWetqqxSzNjHPVz6X8YcVMeIyiRR"
+    "aIBWv5py4dsIc20tkI0T1LSISnnMdacyc8Sr0Gio26Ol11u9aGxztRBplpRmSOoQ2BqxVopJ+EnCBKbKqZpKlsJc2YVk"
+    "EsuTjMNY9QzLak9DPMEYT/xPmpST3f8i7Nxvao7MG+Z8eCgOIXivke6PuWv+ElKHHx56kUmiaSyZvW8I4pd4IyNkcqKy"
+    "jdnfSlBAWZVtxH/ptRMmGb2Cs11dGDImelDc5GEjoe4T75sRyQN5L2M9IfJ/D81Xf5tJD4JR+yrkjl2d9YFbuzxb6kyu"
+    "1Uhthe8xVSmjBBeka39/tM2aDAYUMpZW7aiw7+06BghH982xGhHLWM8J49HXl6S3ZIdv2fZbtv2Wbdey7Za8WoVthFvu"
+    "GnO8qoJQM6IcPzbdhthJ41PI57EbQf/4/5h7faDclTHviPqN8wt3BuvdqbgVvDcTwW3j6MbnzSj+sEDdDPLrfsqq2D+7"
+    "1wpuI3gfGrO8fei3O0/EZdh3fPn2x//869+0VYElcENNMWoONnZCvzipV8twTfEfR5sJb3vSMipt+FjYue0n6jp41OH1"
+    "oP+0z4cxbrcunzDWqKmrmhO0dfWBmk2bXbtwMKLeNILv3UjuQEYgTtTro30+KWg5+z4CQCujaONPU8/oH/lqw54bneaK"
+    "ekrUT8vXuo99fPrFSied7SJSbY6Uplbtexgh+OugvbFDhwMeyGqoKzz4aqnKHV+yP27JSkGFmyEBzzKVT91sz3BRux08"
+    "xX/Ijb5Vk5abXa6dXlc4qrwr82VbEys89a0cU3FDZxOFFyd0wPw5H3L0E0HfNDt+0rr+RvL1Dlh7VZA/qs6TMcZvLZdv"
+    "JPBrIoGbmaPOEoOj46fPvvv+hz88l5MY8Ytl2yRTYWdo/W1RxVcxECFQCh/7tvGqR0Sfbet3lYFaR6r8Ll33koNMtYtB"
+    "W1kH/XuDWIOzDNo5oOMj/72fHG1G/S0BYxfVGTWYerUGAnEm82k3josECI5bLr112/gFsnwiaLuWdhphb+ZFvO1YHS8N"
+    "h68slLa2KWoUmcZvOtQ4NiuHBqJnuxFdNCag0xd0gDVRsWYCTrDAP3gK33M6EVb5sPxx1MKxtehoQPn++T7aQb1wRbTG"
+    "baAK+260m0ZbRokHQu9RfGlBaRRGDQA/DPYAkIsSsi1YzbzFU1LfKbc6IX+eAU6mDG1nLQrjwr6fFJNy2gKwKq8a8x8d"
+    "P9AaRtIGmXWiPjzqt++JAfKZ0GzNFdZKxtbc3+0hvEPap/mYhtMWHJ+LrHYU/bi+Pcf7guFQgubTXXSsYNlCs6VibSH6"
+    "fj9tBJ2TNqLW8YVEJ7RRnCc2ggHC+RNC7Sf2VGHY4M9TfU17dzPi2syl+Vg6OVVKJ9IgVnVgKVpn3XFRZgm/OlF8qs2p"
+    "/IQ35yGA35IkX5hKnW96Yl2XN8V/uoc3vl59Lbovncl6L8WhOH/9p9fvLg5OYKYxb0uS0P4MMnTU9sNmzd+c/dnTPZRf"
+    "fyy6mPPi1Ye390za7tdTCuWJWn98cAfv9H8+4F84aZ4w9uchVtuj3mj8Hs14+1/addYSeJytV01z4zYSvfNX9CoH2xWR"
+    "O1+brUipVLkcZ+Kt2E453tpDKmVCJCghIgkGAC2rxvnv+7oByYrHM7nkMB6BbPTHe90PYJ7nWa86PaNJbZpmO8lq7Stn"
+    "hmBsj4ff8cMZVbYblNOegn4InlrTa1ps5f8phZWmjdoSO6DawupYP5hAr2mz0j2/ju+0Oynov17jifHk16Zto4WioPya"
+    "eq1rL5ZbOk4Rp9SqhW5PZuTGnuB0Y8KK8vw3b7Gvr8lpVZNFOv/5+fqKdH+vWzvoYpKJg2AWpjUBFUxu9O+j4RJ+2oYV"
+    "Nr8tvv6SghW/EhN7Oh1UrYKaZUT32vmIweviVfFqkuWA6pt/5Dm91712KuiaIViMbqk1Nc52tEJCLbYVw3YOIKi3gXRt"
+    "QoGEv82yL2KcLPu7QYXrL+jM9sGpKmRZTjcRK+WpHGK1scJhW8ZMDeI1tq21g9vWa/hkrJfmXkvkxrT6yBMAXAF6th6c"
+    "/U1XgUzvg2pbj+K4gI45aKwjrvJ/7IUDg95kB5A4CwlfTmkU9lUoUpLP06Oz68vL06vvqCiKxHJJx3Bf5pZkhXR8qO0o"
+    "QfQDCm63H/M/pfLDxK4nMwpuxGrCrGIFt3+UMCc/VpX2XlpoZ9ooIAFb7Zx1WH+YrE1fx1143MFeLfV+vTJ9SC6jz0aZ"
+    "dnS6oOv9bymWxOE+N04ckawA3SofIvO24cJgyti8ZyLUDuAjhnMYhdB9qXax50NGoKGmVUs/+zSmaWqOPkx44pH6vWpH"
+    "/ccREF7rLZJCvmhIvAvoC7bxcwAfd+WljJpneqWFkKzpTzjZjwL6aqU7tYtboncAlf9TPVYExk8RdDl2Wl6DCvCa6uQa"
+    "53G6EXGh0WMa7WP65Ut+ir/qJP0wtMr0dP3T7cX1VUleoWDpesRNXuBOEKEKpccijxnTKVNnnO05T5g4oxYtGqWyfWOW"
+    "MisEfmvdqLENJyJR3KBQlp7zZZ5TxnPwFenrbK1JQ2S2T41RKecM6wE2eM6BR4c1qcD03ete9ZUuC6ZkpduhpI11ax+d"
+    "SClMxpWFuiIodnRDQDvs0Yq9GEVWIdvKsL5Jp/ooqyWmCY/uXJTKukya8+5EyGmND/6wGmlcvxPRHirG5ZX8o+RcTqm1"
+    "zFfvN2gotH0FVI59QDssQX30x346NXCLi+/O1BDRkyhzWzvue0CxLWECQQLg5hMjZp3nnXrIU+tclbOEGSa/r1imy8PM"
+    "x8BNx1P/vGGSg5vz79Evtmm8Zm+YiCVqXKhqHZVxxKnFgs0FXqp+C9ZYDgGtBT0vjF+eL1SoVrv5EfZ/FOAgPOZJXxKo"
+    "WE/wYIInMvQsREljnuZOKoi4RknY95BoiVbVahrRYe0uDVOJgx2QgOH7PYFe2oERRA12kx+YlCeRQa8rByCeTUjPTUdq"
+    "GLRywlwED9V/EzfMrk4vz78t49F0zk1UoeF9lj3KD3pMosgKi0WnlYzKY/aIY3b/D9av8PZxL9f85A3W5chSXOLXKaip"
+    "RfqkKZKaTGWRkmXaoGseGePpYf86zRqq60Icv2PHH43AI90e7PhofDgO6JBdkALnwxyYaZmGX36Njr/6mj13xrN83dV6"
+    "0H2t+2ob8x/QWijmT4nFMMbLFWJ/lEbPbMdnT/T9bwaoxFK7XrXisacR0QepbH8QwYmp+UxJlxTW1sG6sJssXGSW0ePr"
+    "NwJEMJ0Gq88BcKh24EMrz5OF9OIGPirWJ85z5+df7Eea/47TiGie4rzT7IDblmeHjy61mxKKhnPpW+nlpNQG7yTQartz"
+    "/xW7j/Z3qgEAd5j4Xb6pTM53mjYqKbY2NWaIm3+KmkOEndOInkg8zYTUqFt8KcJixTIkEiq3MSam4asO8vx9xNyA/+nB"
+    "LrGs7NjWYrrAbc6ZEHQ/R7EYEOg+spXjVC1xMqWi3j7R6cYhRMgunpZ0fBZcm5/RP+nni/cXV7cncwB5JzLNVbBOeS46"
+    "+Xv3VrjUrjO9Su5u9ys6hpPb85vLz3nJrscA9nW8IEjdsadwuBz2LCAAik+itLunHX/yKoaFjb6xZsGAxu0kPV72InWc"
+    "VzyiZgcCkrZ+Vj1ec/XxmrxrjHjZjs/mUkBi7OmQSMeacC12AoPcsaNsZi/detJ1nn48//6Wbi7e/3CLo+gsPQwbGyPP"
+    "DiLYPt1dMQF4yh8QaMpOuTWoyaX0Lwt8ipw/qG5oXzpbdjGPML9H8W/5Um7yESUQI6dLtWYhSB84CCVv48jhms1h8zy9"
+    "Fc75hd2gvZl8Tj9Y2x75z6cWQ2KHFq8jzgp34PdNicaKl7coAKmNXvD0/DrJnwOfvuPK1ajI/g+CgQ0S"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1044,9 +1052,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1159,6 +1172,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1245,6 +1266,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1694,6 +1721,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1907,10 +1936,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1919,6 +1969,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -1933,10 +1985,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1947,7 +2011,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -1965,6 +2029,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2003,13 +2068,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2019,7 +2083,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2027,13 +2090,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2049,11 +2114,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2173,12 +2241,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2196,6 +2266,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2222,6 +2294,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2686,7 +2763,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2763,8 +2841,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3247,6 +3326,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3412,6 +3494,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3419,20 +3519,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -4998,13 +5102,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5031,18 +5142,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5132,7 +5257,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5211,7 +5350,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5806,7 +5945,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6297,6 +6436,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -8943,7 +9083,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -8986,6 +9126,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9314,6 +9474,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9321,7 +9482,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9521,7 +9682,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9556,6 +9717,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10343,6 +10512,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10635,6 +10806,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11390,6 +11562,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11424,7 +11599,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11497,7 +11672,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11523,7 +11698,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11538,6 +11713,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11549,6 +11725,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11566,7 +11745,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -11748,7 +11926,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11816,11 +11995,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1382: the first handler from handlers.py
-#     line 1559: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12855: the tables (commands, groups, errors, result shapes)
+#     line 1396: the first handler from handlers.py
+#     line 1573: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13032: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -156,12 +157,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -178,6 +181,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -969,7 +974,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo0OTE4LHNraWxsOjE5MjAKeJx1VE2P0zAQ"
+    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo1MDY5LHNraWxsOjIwMTYKeJx1VE2P0zAQ"
     "/SujSEggpbDLEU6IDyEO7GoXaQ9VD24yaUwdO9jOVgHx33kep0n2g0udep7ffL75Uxy8G/pQvNtui6LETxx7DkVZfK5a"
     "R3zPfqQw9L3zkWtKRtqr6lhS5SyMuHxd7MptUXt1wqtPOEhRaBWAB33PllSgb7dX3zOsUdoA9gUHaUuxZTqpkUY3AHek"
     "xvmMC9F5BvA2uupIrmevonY2wLpb2RFvaNk0QF5ZJvkm1wivQDLbSfeJ7A7HYnqfPAZqtA+RXm42IwcKR90HgfwaOCSP"
@@ -1026,106 +1031,110 @@ _DATA = (
     "qtK/pbjpnLsx/18x5cL+9ZAqwbGeyPGs59MHXXIjQervKv5z1or7ryvEEvpgwnCIM7pgGXtRAznCTaVAX2GEmigaDPIv"
     "6DOJWaIi/11Lsf3vM0MUvZhiKHMewXZ+cf9xqF6S39XZVeJXHGIz9l+Drv3NOVLfQn+BxlZBFLStjFqQGdFdiijECZGb"
     "dn0f0b/u3v0EkD0hVMfW6O+F1Dxc5Z34nvJrGzWY6CAYU5bTBTc8df5GklqWRy8h6xcX3uweehGWEz5Ag//a6HF6y0iG"
-    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V1bbxvHFf4rAyJBqHZJUbKdNJTrwHCc"
-    "Ro3tGJaBoJBYabg7JNdc7mxmdiWzjoD+kb4WKNCXvva1/6Qo+jt6zpnZ+5JcUkmgtkwCh3ubOXMu37ns7PGHjhv4OhJu"
-    "Z9gZ9B90nE7IFwIO5n7szkQIJ66F0r4M4dxx/6g/6Cm3fwSnx4maCnGpxPeJr4S+jJbxjO568usH/c/hBk9oV/lRbJ79"
-    "xow3ZALGW7J4GQmHcRYKHQuPTZVMIod5wg24gmOhlFQabgg9NpM69gPBYvE+7l+EF+HXIojoiC0SHTOdqGv/WrCLjieT"
-    "Mdz4fSJjoS86DvtE++E0O/OJA/fgvzGQVbgP/3UuwjF35xcXOuB6JmDqDx/YOz98x9ntLRx8zMaBdOeafQxHR4PBxyzw"
-    "Y6F4wCKhXBHGlthQhr2nZ89OT4fM5ZN//MVh//7T3/7197/2gSEyiaMk7gw/dOJ4CSzBJcDpyI+Elx7eOp1pIMc8uORq"
-    "qjvD8w+pQHq9d1qiPJB1cKxhFeEUjq0EYIgJD7SoMp6H+kYoduPHMyZDwX579u0rJsJrEchIwBmmY+BbfGLu4OyaB4lg"
-    "XalYj03gT7jshwcOi2eC+SEsgHENt9EwcvxOuDGbiyXIbLxkEVdALPCFEdG3ToF6u3qno2dSxXhKNixGhMkCVt1J14o8"
-    "GW1coxkbyV3w2GH4MAPSSUe6npjwJIiHdHjQRFRvAvqVExPxeLaZrzcKFIC4Yjk8EwpUOpQxi6Vl6pCuj5egZkxO4Ebm"
-    "L/gUFT/xfIkkisVYeB5wD0xIJqBJrMtBtXT8iQbbAPJBZBoHfP307de9Y4f1+32H+bE2i8tmAgEJIJLms4pUWKYnxsk0"
-    "X+BYykDwcPMaQVQ3LFbcFWgctAY/BPGGoPfGRMvzxP5CSBKynQmkORZq80QuD10REPWuXCzQkvgE9Sie+ZrB8ZJp4crQ"
-    "08ifKzvPlSGiItMFf58rm6UDqZ62IgTUqCBT4G9OgTsD9XaBKm2sYZIEgRGD5tcgQrSWK6uKb55/dcW6gyHoA4hz4YN9"
-    "geABJthUmBliEAII2WqnuamyEh35QdDzfLW1bqIuVmhE/WO4PLs0WBWRXZkSQHrBd1CVCAzYLMw6FOZJN1nAkglLEHms"
-    "ZD/RB6BFAPvcQ6JUEoZo+yUyJr4IvO2xjiDMLMFh6WLQzHq9IFjoITNUyjBYEqmAV8CP2MjYkzG6IuJwiRjxPgq4vwP0"
-    "mtmMMMD2JZ0HmRuIdWF8NlFysZEbYw6+c1sdgJGs2vIggKUTYL/wEU4++J6TSsMxoH5rKPnq9MVzkleK+ii3zFkEPh5x"
-    "d8a6qQYjFIlgQiytaO87OdY7WCDJ0K55yBCAaBUKGNQjwdF6kFEoORkiZKZG9PCgFWVc92D1EAKAvHdQ9TKFxg8QV1JX"
-    "C3EOzI4WhlQv29EUBPIGgBp0K3FjiGfuTBhyqDBeKnD0JrIdSbScnSMOnOH7BAiAs+zV05fPy/CuwZ90lYgEjzlEbQcn"
-    "1lBCOZYeSjlkY4G3CdDRK8BdGCaNNr0rCjC0YTvoaJnwpdDFOGO5AytJ04BunhEcz3hsqJ74SseGvyBlZLqkqGgO3GHd"
-    "UAj057XFGK5YBc1kQSIDxwZjQuiCSxwvI641hn8VcSCC3Q2Y00kxgAvZy2evSQP0IcYbaGX+BKTVSjUWbrRLOCHUtaiR"
-    "ktHBJKQGhDzt9JNW1iPm7RLcWGuBpaR+wXov9Flm1ESRTFpRk6ZJd5GQHYMyCfHebycL0Lsg2HlaUISnGJiwMxyGdc++"
-    "OX3xor/wDjYTAXF56hoLbpI9Nn7uSdl8NF9qaxQYvVZdYHcS8KmDrsaxvHdYtIyUpAQDHJKFeEPWDdoiUDYG8DhhSegJ"
-    "dPEU9iOtGodVPiwXnBuDhIT3YaRrEWKUmaeuJiDDfAxCxss0O3s4gH+Am2DeLresehoWAkK0ZeJYFzTXSfHWMWEG0UAO"
-    "AAmB5fhKhhQFGcBKHz5ggQynhJJwiuYsxJcYCXiAixjsZlETy6m0k+WRLnvlsAEFoJCAigN0PS6mHzgJM7gNQSvauSYG"
-    "LnhEvEEiF77nBZR3KAixlQfpnMCrcCskdhqAmThoGQLQZoYh6DXxJKA5PDsxGXA5AsYJUgNPL10dQJA1BWZgUlGOUjFN"
-    "1gBEsf+HlPcvpQeZAehErGCIWM5FSKSTDmSyQEcL/uTxD/7iUscQ1v3wxGHnp6/O3o4c9vjx2e/Onjyh5AkUCHFZJJDW"
-    "wEKERzmar9gYeD8XsLAxcAH0J5ByDl7Zn4tS4K9llmMBY1GpcWr0YLR6H9M2hDFuSMUFJUB6gmUOWM1bfG4s4hsBKvI4"
-    "u3KJ/LHCfUIDPT5ccREjVVQNbniKsxsT4sxmkOSpkBBMRc0QQ5ZoNDzEW3zaFiuI0onE0IOCUAoVpOGvb4QhXCXQSDpP"
-    "mfldDWPtciNw5IoexGjNEDtkj80zQ3T/T3A8E8pmQS07x4hzZMW3KUQlTSM71CsCU8c4VNRdn56zJQtQayCyWw79hsgN"
-    "EOYSPHro6xloOtJxWYkyYRCsawQBqGHXhLXsFdzL6R7DbdCQEDVag+ZAMgFGB0+CqYH9YbZvU1lDKGoYWKoRB6zIHuWX"
-    "ze0+lS7y8I0KAUSadVy1iBFoIrw+On5kIAglMeF+ILw+FpZSp1usKqHT0LVi3XN3Jm2hTidRBHEUmD3eSiZLCA0XYxwX"
-    "fMBkAhiNKpJxD866XEEGAfZDpS5Th4PT1aqWrYGtjjBhcTXP9ZRddKh45110jCXa2tXFBRFINbyik8zKEGuSkcaJQpbe"
-    "WnK5FBa0q3KQ1+oMj/qP6quYBBLLVVROxNJK3K9kweATWzp2O02jo3/K7KOp5uC4h71eKOlXZVKbXW7MNe2MncrjHi+E"
-    "2wA1Yv3Tx4PjT3uDI/ivEmBKdJrlkbDqUx+tnLIUHmlxO4QIxUmSxPc2TbCQSYku4foLHqxf5KB/NKguzxNr1b42xoTr"
-    "uFAftYcaIKAzKg3tykC2TNrSsRWlwenQ5miqBFX/x4DxlRkCQIZgvTHV1D8b/sg5HlXKdcuxaDFaWXCxWNSeOR8Vsz5/"
-    "LUHno6qVvKFUlGHZGq6ZquqlLYdBiPhR+rMzi+NIDw8PMdSzJaa+VNNDTwFwH4JCD3pHx4dZIQ1w+9sJQZ6l1hTNsfCv"
-    "wHep2BcUg8o5/gnICoIlMALERleNZ7nn+UgmD14Xnmk09u/QHV0RrF+lzrJfm4xgd/ihoiQwo4Wy/FKOfx2Devkley9c"
-    "IaDKL6RIBVcIP+CKKc3ngFKbGHGjeJ+Fjtp9Fhiqt/astdfu5+V7V91mkKB4pwWD+oAGAeBWWArWwuHq789/2Rt90T0f"
-    "9D4f/fLiov8F/frFD/DTnDvonovnI7rLnvjio+bVAS40ycVYNVypQjtkcQsOfppu6G8wY5jRjwMc+VkjSsBExrhhooK9"
-    "5o+9aDZ9pJzMGHU1XJb1vehBM82BjPV2hHwHQyaNzH7Uh7ZnuFKgI7e3RbM+TwOI3AVb12x9p1U345Uyp0JuIgX/DNIt"
-    "KKcAmsJcClCGwgIzADEQa5yKYSMzhLHbyoUK6WDx1sRHBd60gQcLiCA2Hie6UWHozUidhuqwcz/0Gp+HZFVDatV4DQLc"
-    "ZvSAUF8tMRdqBgMP2OIHejNniKqcBlSUsIxYRhmcmtqsWKYNfRuJxlC54UKFpHSE0W2jGA27R6TT9s0YXKpULdP859IE"
-    "5VSJ0LQK+1It/amSyJSmF77Wxn3bX5ceuKkQNNelMEuoBQTZtoydvXxLDNewPMMx1yGzNIF3FvDPBKQP8H985Z8HtIP+"
-    "I+K2rZBQ9oilMqnmOuJUPKHBL+3I2kiLXu1TgqAZDcweMDsooyFxXdGP40/XC7rZse2aQKx2h2szhVWeslUGUE4aVjvX"
-    "raP8aprQ2jtXo/12vnpllF9w4bmvaOXMq/6jMAWeybx9w7A7j5gFBg2DrggRWpCZxRA1b5kFVT9BfDFqSEqykKMxs1gn"
-    "VLrxZwtNqvnKrqFK0bx2DFsalATTkS2CmNW5RylFWR/rAB1r8oLbQr4ESHpTm/NLOIk1wxmPBJv611gvMiW4clEnBAcG"
-    "RrCIAC4pTGpZ2en1aOgGxF5fc3mLBXx80qltNKqUGrTLi9t2WlVhBtXpvsYXzIk7o600OKApw/yXpICGgfv4cx9/3sv4"
-    "c5sw8ueLEQ0ubVdWWYtK1QkMQjVm8SoUqpzvbkEEuFRp9i+Z3UsBD0V99vfNDmjZdLqiSu87eF/Bib7G+Zoy3HJOXggC"
-    "cj/6E1cqasWEylpICIVxzhq9EYIYuZGNwXqzoyg7lyoNRtPaO2q0y9rEX8HJ9F3tDV+ypUxwswm+7b3z65eZvGmItKoO"
-    "OhVUjgYWN1yFeZJjthJ0aiVVZBlwi1Z1/zxqg8vZe82919x7zWZhIFQU0sTNWLC+BFPChopsZib1bAmaZotBT/PEFQ1V"
-    "kZnvAePTvQS0bU87bJxkWyRwO0v1TfaahGcscb+Rl4PpvQO2qnXlRlP12nvE2yPefUC8hjp1yaoLJelpAsy2Sy3Y5Qil"
-    "jYaexiz3EkRv24NajHuCbvyoDmnfwUmzzRHvOSnsScbtSUvchTT3I13af33wY9V0IOh0225NLxWb7x1KNguiCQ725ZU9"
-    "bBZgc8Vu/U7+5cH9BlZEDbjHYouhuQCwOUqUP0bZ6ZVgDmPMTvSzxasGqZrfm5WQaVtQ1jPcA+/aTQNlbH6GZ1kgYtrF"
-    "DUk77ZLGx9um6rXwMt/EiBvIq9k67XlaX1B/RRvPIdY2JN8/JN5QCltR497HsntQvo+x7L0MPC14tE8ON4AI8iY8NUMd"
-    "NVVe9TYJfAFWQx7V5j4LhIjok+vsMxzI23GX/Y/2ptJ8W55zscW7xEF/cP+gtFQS32PiHhPvByauCUPJ7DvYdiZqjkJx"
-    "N9PMdAPIft7nHL+TgknjG6UCeGwbd0a+O69h42s4WfjqKP0QDJl655dDqWg2vR5qelOKT5Y3a1h5VwfL9uvrtWjbWZgO"
-    "DFn52RziZr36e6fvZj5E3WbGMhH+H7b87GIhPD9Z1NiO1euxX2nT4JY/DWn1XUT5q4YwLnxV1Pzpzf3zOfudKXuP9L/k"
-    "kSzO8og8h5PDhl5wCKt23h6dozgzYzMzMrPj/oz7XxCda3JdB+SWOcX3f2UAXj9UEZBroI6jI4M3EpSCbgM+U1kuKdne"
-    "ig2fhLHDxu28Kz5N2rT9s6L0hmXbZj9KwP8b/Psbcz716UP4gbu5WcR95VBTocmE+p5l3xqb67QHPJTZ5davN3+yaCCz"
-    "GnQB11xhYvf18xdfXeK34Z2t/WBdxdKWV4Zh+A2/pnioaeYvT99UIoMZfU7daXizkUUoZ2tdedPqv00bTQEd2KSAJrDE"
-    "gGRQXbA5m4gqX1iGsvoZZ5sXLU0UvKaWHAEfi0Dnc88FijqdokpQNnuZqF1f/axWaWr7UNEOQ0WdHRywbafJK+Puw6d9"
-    "+LQPn37C8Cn3ZIUIijDOqWDLXcIolYJIGknhDKw4/r0Op36cKKS1/6t+r5J6u+a3Yxs9WMnj3BY2/24YrOKMqsOse2PX"
-    "woHUvm4L5aVxG+1eAt4piEtVpbJg29mLukuabpgn7Mq2pXz28st//vHP2MkOzPoGGy5hfb3QKPPOBZwUWta/M1xTVlBi"
-    "UrAW29iz74lraxuH14P+gz716r1tBgUz1qjIq6w3a1Wq3GvoCGX75mY9BXnMbjh1t8JYF/tIYRtIzhCkTLtdIBpMAftC"
-    "+vgK9iLM+7lSEy01x35F2KsprHS26sOjd2Y68mxTlFzuQTyZaLFl3WhQbsiBvWO3LDxhx7H7+wJjxZOkjw2e1rKwnvzd"
-    "4leC4dR85dqQGFYBOlM70BTzIDWRyhuA0fevq7tn2AtbfkxYpcIsBzUfVZfaQKOinzB8pthNimv8Vq2CXUYBM62y63ey"
-    "rweppfY+lvx/jyXrYJ0B8+Do+MHDR59+9qvP+dgFyKC11SMy2+ivejdLIY0NmMUmZuCmKSjbweCbTCYH/VKTa9N0sXtF"
-    "dp02pcPOhAf9tbhB77f9BZa6BmXY7RiwXfvIUR1oG2x0U3QxKgT8qQ0UA3rs9Xbp0tfbRyWtbv52LGQJqCf4b+zlhnlC"
-    "gi3oQu17yLMZqE0gFHbAw6YmtlUgZ+PE9gez85sMoDT5cYvJwbF7pjAlwfeqKYVC1MUy/QsHbDtuDUKTqtQpWIl3RHSJ"
-    "jjx/KVDyYDMlqCvmVZn9jMr2bU/bJWIUXZqonmkVJnzYbsJ0JdgaGJmKTcOozyuuH2IbmsJs4T1hWhjIPx81LbicphVI"
-    "+fTzNmKA7GqOIVNco8oyALtAYqtDzxCC9yGQlkixuWVh8s8elSZvLASqJeNTTh0ZgQWmB0Rp2DzNLGr28ZY8VhzbNeqY"
-    "ZX8bgekYizEj/SUDQUWTKolzae5HLXiK2/1wPgrcsSEkNdpP+1uacU+oIyV1qbR9cH1qF46dbJclaspZepGYB4PNxJzm"
-    "T7Pus1gFvWfskJ2d/ub01duDEyDxkhpEIpnmL3QAbpVlUMz7i7M/bGNb2cOsC3O+ff7m5ZpJR7f/AY35BTl4nK1X3W4c"
-    "txW+n6c4XcOQhO5sJdtpESkIoCprW2kkGZICF2gLDXeGu0tphhyTHElbyY/SByjQm97mNq8S5Dn6HZIzUixZyUUvFjvk"
-    "kOf3O985k+d5pkUjt2l0oXy5lHqUVdKVVrVeGY3tv8TtbZKX0q7Ir1o5JkFaOi8rWljTtWOqZFkLi7W01liHA7qipXFe"
-    "1ZK8vPYT+t7haakcuQtV13QFmRDjhbuALFk5SvppnVVARGXF1ZjmQtVjct5YSVeKdcdnt5T1nErTad9vtaq86J8tzDPl"
-    "xcY22U6T8rjrl5Tn587oYJyVoiKjJX17cnRIUl/K2rRyMspK07TCq5mqlV/B/2P5oVMQR+9WfonLLydf/p68CXKTybjV"
-    "SC8q4cV2RoQ4uRi7F5OtyWZuy8nWKMsR6a9+l+f0RmppBQdvtqJZZxdS0tyahpawq8bdSbvaocqQNp5kpRC7PP86y571"
-    "6rLs/5STLHsr6zY8U9M5T66zl+pS0qgy3QynPnTGSzca05pTejFsrI1pNBp5YOTuzGg0zmaivPi7qwVyA3U3N3Su9Lmg"
-    "jx+xeE6zGglx9Byrrc3N54T4Ig41tdKWUvtkoDY63z3Z29/fplLMf/z3mH7+139/+uE/MPbZM9oz2ltR+izL6TgmVjgq"
-    "2piaPh3tqogRVd7R3NSVtLQuaycBOotILdhHv0TYEYo1R8j3Ekjh060157L0pLTzoq4d7AHImoZNmxtLnI33LIVVA8zp"
-    "HKLMdiQDijF1Ae0CMY6GPjSR9o4ODnYPv6HJZJKAWdA6VBS5obCCSc4jE0GRvIbb9eohZMdU3IzMxWibvO2wGjEMsYLY"
-    "jwWOI6llKZ0L0e2PzgWigbMBGljfoPp1FW9hu8F5sZDDeqm0TyKjTK7KzsoJHQ3Pwd2ItcE2NhyaTAg2cOGRdNhv5uwY"
-    "jnJ03nAyRB/kNQ5p24W0Dq6a2ZCTULVzmtdi4bafimoq9bWbEdMbjL8UdSc/riHGF3IFs5gwhMU7oJD4jNtB6OOtvAj8"
-    "4DjJAUgwV+kNNvcRlQ4Pjeg1F8AQwuV+4ZMJbMoQt4uukeE10oHcJl/Zz51IStA5k3MmsY6r7jE5k1/Hk7xua6E0Hb07"
-    "3T86LMgJOB3wD81JDgSGqKDSmsRB6xzZMSdQWaPZUhyxSoANxrBDz9UiVA0hy5Wci672G4FbGaagRM0Wc7aTzTvIWkxi"
-    "YyqZ+GqARymsVaBWvuDYBi4iptIJ6vBSaqFLWUw4LWD7tqArY8EgQUhwhRNyaNBVoBQ3mtYDFEO8IiJjcxFMh4ppOeDV"
-    "xX5QoKawdWYjx1cAh7xG/F9thPTUynl335sAX9ezv2behHsFPxRsyy7VhjOm3RVABfCXiMq6A1PqBZIf5bGcRrQM9CC7"
-    "URVofyN2xJXpBhQIPkuoQyQB4eZOGa3O80Zc5wk8h8V2ihnqX5fcWIr7lnc9sz4CmSTiePoaiDHzuZMsD3WxgJfM5pEl"
-    "O/Tr2DByOhB6hbwxNSK4Bgl6tAzzfCaw6OsoIOC7EDxQkLpjmhRYrEfYQKcZhfJnSkpsc1d/wYsY20gOA44Cq0hRLscx"
-    "QszkheJ0YpZBWJDlyyGJLkCCowgvzFV+70ixEbPoZGkRik+qRDPwSLStFDZkL4YP/n8VL2wf7h5Mvy5iq5oykEqA3mXZ"
-    "bXig20SPzLVYNFKEcrnNbjEcDD+c3sTb24G4eWcL6wK0Iq0WdYHFrqYOuGtBjHCm52BQpKqYTtMswZTSGut7OGHeWEyC"
-    "wBcssGOWD9KQ7SqwakBaIqlxWCTvGQkgTIcQYPd+UVh5HqyIgl+y4EY55i4WfboMcx/8ZGwDxDJ1UhcGHB/qONx8xTcf"
-    "VGSU0Ot6UM1sIZARboGZrPM7SJ8Mxfm3f0TBf/zynk1nlWylrqQuV9HzFjhHGH7hUlSTTBx6fJTM57ghRtl/+oJlzzoX"
-    "pJ2C3cSCeZfhCs7jMMaDWy+Cf141Erj51C8LJ1pukHmeTgS0XyFpJbMgq+/lRI1cXmec9xikXfRWyQK4MLg+uU2Kvg4p"
-    "HtwJlRGqJfUDhXdB0XKVxL/cHKBmu9ZH6ft3S1rf87bO9+gPdLL/Zv/wdGMHOs8Cb7Jepg3H/iR5rwIgcL1RWiRxp8OK"
-    "1iHkdHp88JSUOPnF4s0e78Hhm4FOp389pcPvD/48PQYrTsulSR3HdS2XAfTxwUBtoZ3hJQMXQ/v0WjQYZx8lsygcLag2"
-    "gHeeY3pXhjYnXxSPG8NfLjjmlqKNEwyM+Yb3BMU9HkB13/Y/M1Vwxujt0Xvcfc2PqVtciVVfSFxGnxtJhu8lXH+Pv9hi"
-    "eXeHr7pYKrSe5ysZPsna2C4+dGBDlNLGr8XkTgMFGZ8JxYOPNWKOPAG3w7C9sFFL72UkVKbwMIs96RZ/59HJ2+l3ryHj"
-    "HS8c6ixyTOgWIir8bS4EaSD1GnFAztQ/YW4DBD7pUPq8jFacsUsw5ThtJvU8iQRGbYWy4zB1zeecMxiIMSF8sYX3oWXh"
-    "O6N//dvs7k0YTK+kbPGnTV6a2tgiy47itBiZIDHN4xI/mWD5K+Sp0TpMY5Psf4hUkEY="
+    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V3djtvIcn6VhnAWq8mhNJqxvSercbww"
+    "vN7s5Nhew2NgEcwomhbZkmhRbC6bnLGOd4C8yLk9QIDc5Da3eZMgyHOkqrr516QkSrNrjBGtF7ZENrurqqu/+ml26VPH"
+    "DXwVCbcz7Az6jzpOJ+RLAV8WfuLORQgXbkSsfBnCtdP+SX/Qi93+CVyepPFMiHEsfkn9WKhxtErm1OrZPzzqfwsNPKHc"
+    "2I8S/eyfdX9DJqC/FUtWkXAYZ6FQifDYLJZp5DBPuAGP4buIYxkraBB6bC5V4geCJeJj0r8Kr8IfRRDRN7ZMVcJUGt/4"
+    "N4JddTyZTqDhL6lMhLrqOOxr5Yez/MrXDrTBPwmQVWqHf5yrcMLdxdWVCriaCxj60yf2wQ8/cHZ3B1++YpNAugvFvoJv"
+    "J4PBVyzwExHzgEUidkWYGGJDGfaeX7w4Px8yl0//698c9r9//Y//+c9/74NAZJpEadIZfuokyQpEgizA5ciPhJd9vXM6"
+    "s0BOeDDm8Ux1hpefsgnp9T4oifOBooPvCrgIZ/DdzAB0MeWBErbgeahuRcxu/WTOZCjYP1389IaJ8EYEMhJwhakE5Jac"
+    "6Rac3fAgFawrY9ZjU/gbbvvhkcOSuWB+CAwwrqAZdSMnH4SbsIVYwZxNViziMRALcmFE9J1Tot5w73TUXMYJXpINzIgw"
+    "XQLXnYxXlMloK4+6byR3yROH4cMMSCcd6XpiytMgGdLXoyaielPQr4KYiCfz7XK9jUEBSCpGwnMRg0qHMmGJNEId0v3J"
+    "CtSMySk0ZP6Sz1DxU8+XSKJYToTngfRgCckUNIl1OaiWSr5WsDaAfJgyhR2+ff7+x96pw/r9vsP8RGnm8pFgggQQSeMZ"
+    "RSqx6YlJOisYnEgZCB5u5xGm6pYlMXcFLg7iwQ9hekPQe71Eq+Mk/lJImmQzEszmRMTbB3J56IqAqHflcokriU9Rj5K5"
+    "rxh8XzElXBl6CuVzbca51kRYc7rkHwtlM3Qg1bNWhIAaleYU5FtQ4M5BvV2gSunVME2DQE+D4jcwhbharo0qvnv5wzXr"
+    "DoagDzCdSx/WF0w8wASbCT1CApMAk2y0UzeyOFGRHwQ9z4931k3URYtG1D+G7BnWgCsi2xoSQHrJ91CVCBawZswYFOZJ"
+    "N10Cy4QliDxmZr9WR6BFAPvcQ6LiNAxx7VfImPoi8HbHOoIwzYLDMmZwmfV6QbBUQ6aplGGwIlIBr0AeiZ5jTyZoikjC"
+    "FWLExyjg/h7Qq0fTkwFrX9J1mHMNsS70z6axXG6VxoSD7dxVB6Ano7Y8CIB1AuxXPsLJJ99zstlwNKjfaUp+OH/1kuYr"
+    "Q32ct9xYBD5+4+6cdTMNRigSwZREamnvBzlRe6xAmkPD85AhABEXMQioRxNH/KCgcOZkiJCZLaLHR60o46oH3IMLAPO9"
+    "h6pXKdR2gKSSmVrwc2B0XGFI9aodTUEgbwGoQbdSNwF/5t6EoYRK/WUTjtZEtiOJ2Nnb48ARfkmBALjK3jx//bIK7wrs"
+    "STcWkeAJB6/t6MwslFBOpIezHLKJwGYCdPQacBe6ybxN75ocDKXFDjpaJXwlVNnPWO0hSsPDShvfEuGwfLUHC7eOAdwz"
+    "Doe0VJI5TzRrUz8G3xTmQJFjJclvWoD8WDcUAi1+jV09plHhfLZoUsH0QYfg3KAQJquIK4UOojVhiHH3g+5sUHTxQvb6"
+    "xVvSEXWMHgmuQ38K3LZSnqUb7eNwiPhG1EjJ6WASRE/Y1E6DibMeCW8f98esJ2AlsxzGvqFV072mMc1JK2qyQOo+M2T6"
+    "oFhDfPTbzQXoXRDsPSwownN0XdgFdsO6F38+f/Wqv/SOthMBnntmPEuGlD3VlvAZRh88RwTFV8osCvRvbSPZnQZ85qAx"
+    "cozsHRatolhSCAImyxgBTdYtLkSgbALwcsbS0BPoBFBggLQq7Db2gV0wfwxCFt6Hnm5EiH5oEdxqlw0jNnAqx1n89ngA"
+    "/4E0YXG73IjqeVhyGXEtk8S6oLlOhsgOhSQlCERz6hjnLKPO0dYDmwGnfixDcqE02mX9HrFAhjOCWLhE5JScU3QjPABV"
+    "9JQL0CoYcPRohZvM3jhsQN4rRK/iCO2Wi7ELDsI06IPHixCgSLZLHpHYkMil73kBBS0x+OexB7GgwLvQFKJCBahOwjWy"
+    "Ep7phnBbO6NgCuDZqQ6fq+4zDpCt/ezW9RF4aDMQBkYkVRcXY2wFGJX4f8mm5bX0IKwAdUli6CKRCxES6aQe+TShlQZj"
+    "9PRXfzlWCfiEvz5z2OX5m4v3I4c9fXrxzxfPnlHkBbqFkC1SiImAEeFRgOfHbAKyXwhgbAJSANUKpFyASfcXohI1KJkH"
+    "aCBY1HccGs0fce9jzIcIxzWpyFAKpKeYIwFu3uNzE5HcClCRp/mdMcrHTO4z6ujp8Zqb6OaianAtUxxdry7OTPhJFgwJ"
+    "wThWdzFkqcI1iVCMT5tMB1E6lei3kAdLfobU8vX1ZAg3Frh+Os+Z/mz7wIbdCLyAmB5EV08TO2RP9TND9B2eYX/aD849"
+    "YnaJ7urITN82/5Y0jZaoWuPVOtrWou769JzJd4BaA5Hdqt84RGnAZK7A0oe+moOmIx1jy0WFTjApEgSghl3tE7M30JZT"
+    "Gy1t0JAQNVqB5kAkAouO3AYO6w9TBSYO1oSihsFK1dMBHJlvxW3d3Ke8R+H7URaBSDM2reZuAk0E5SenTzQE4UxMuR8I"
+    "r49Zqcwel1NSaE9ULdP30p1L4yOpNIrACYNlj01pyRJ4w80E+wXzMJ0CfKOK5NKDqy6PIfyA9UN5Mp3Eg8t2Sswk0Na7"
+    "p8Bczag9Z1cdyvx5Vx29Ek3i6+qKCKQEYNl+5jmMDZFM40Ahy5pWrDF5DO1SJGTQOsOT/pM6F9NAYq6LcpGYl0n6VggN"
+    "5rKlzTfDNPoAz5l5NNMc7Pe41wslfbIGNaHp1kDVjNixHvd4yVcHqBGbnz4dnH7TG5zA/5bvKdFoVnvClFG9t2q8U3qk"
+    "RXPwHsqDpKnvbRtgKdMKXcL1lzzYzOSgfzKw2fPERrWv9THlKiklV81XBRDQGVW6dmUgW0Z8Wd8xxdBZ1/rbLBa0dTAB"
+    "jLdGCAAZgs2Lqab+efcnzunIyvWtJqJFb9WJS8Sy9szlqBwy+hsJuhzZq+QdxbEMc95wT6dkxyaXBt7jH7KPnXmSRGp4"
+    "fIy+nslP9WU8O/ZiAO5jUOhB7+T0OM/CAW7/NCXIM9TqjDvuGsRgu+LEF+SeygX+DcgKE0tgBIiNphqvcs/zkUwevC09"
+    "07jYf0ZzdE2wfp0Zy35tMILd4SdLSWBEA2XFrQL/Ohr1ilumLdwhoCpuZEgFdwg/4I7O6xeAUhsYcaPczkBHrZ0BBrtp"
+    "z6z2WntebbuumUaCcksDBvUONQJAU2AFE+lw918u/9gbfde9HPS+Hf3x6qr/HX36u1/ho7521L0UL0fUylz47g/N3AEu"
+    "NM2LXtVwx4Z2CPCWHOw0NehvWcYwop8E2POLRpSAgfTihoFK67V47FXz0kfKaRmjroarqr6XLWiuORDM3o1Q7rCQSSPz"
+    "D/WuzRUex6Ajd3flZX2ZORCFCTam2dhOo27aKuVGhcxEBv45pBtQzgA0g7kMoDSFJWEAYiDWONbCRmEIvW5rN8LqutMs"
+    "OTXm10CEceAaFQQdvoYblrSyHkZ39h2AH4M3o9JEtcEqg84wJE9S1Ugc7fFs52/hr2EOImcFcV7jPfC2m6EM4o54hYFZ"
+    "MzJ5MEd+0CB1WzJEVUHD6OFPoxb3iBaY2eODW1b+NQvGxjpCoIyJQi709zFFIWMIY5Axs2OYfYzTSOfdl75S2r0wn8Ye"
+    "mNEQVpZLbqCIlxAEmBx9vrOYakFiZoljLEawoQODPCCZCwhv4F98n6FwuAf9JzQBJrlD0S1m+WS8UBGnvA91PjY9Kz2B"
+    "9N4CBTCKUcfsETOdMuoS+Yp+G3u/ee6bDe++Ac56c70xkllnyVtFKNWgZr3x3zkKscOY1t6DHY208yXWRiElF6OwZa2c"
+    "Ddu+lYbAK7k30tDt3j3mjktDp2tcmBZk5j5OzZrnTt/v4P+MGoKm3CVqjHw2TSo1/Gyukx1P7etKlZfXnm5Vg5JguLSD"
+    "k7U+NqqEUJt9MaBjQ9xyV4rnAElva2N+DxcxpznnkWAz/wbzWTpFWE06hWDTYBEsI4BLcuNaZp56Peq6AbE354Te494D"
+    "PunU3qKyUiHK5eV3klpliQb2cD/i7nnqzuk9IexQp4m+kBBVC/DgHx/844c0jV+Mf7yLm/v5fFiNm7ulpTaipj2ARtDG"
+    "LEgciriaL9iBCDD5Ur88pl8dC3go6qN/bDaQq6bLlnZ97GC7kpF/i+M1ZQiqOY2Sk1LY+d8501NLxli80CSU+rlotJaI"
+    "a2TmtgYTzYasavxsGrSmtXckcGnWBv4BLmZ73bd8xVYyxfd4cLf83ttXc3nb4AnaDkQ2UQUaGChxY4zjHP2WRqeWkkaR"
+    "gbSIq4dn8Rus0MGqH6z6wap/mVYdoawUZm/Hqs0prAp2WdM116F7S1DXr5D0FE9d0ZBVmvseCD57V4TemVUOm6T5KzD4"
+    "upL9psKGgHEi8VUzrwD7Bwe89oIr1pHtVRwQ+YDIB0Teax+igjqlLYdZCvI33JdwY4QKgECU+XwPEuTv2oNugu+k3fpR"
+    "HXJ/hov6DVxsc1Z+V75LL+4ztfAjVTk8cPRb5ezAaXfbnquobCY8OBRvnogmhDikzw6w/pCmsQzra061dIozPF8c8COq"
+    "QRuDfZqNkgEoUKx60muvLekCZpkZ6LP5+xpJ67pbQ85djYaa4/ER17xUU7UdL/AqC0RCpxz8UJ8iwMfbpmJq7nnxki8e"
+    "sLCzMfRO4OYNnTd0MANiFU3yw7MUW1Kda/ZYDrHAwWg8oGn8YmKBB+m4G3BrH/xvATmUTXiuuzppyvyrXRI0JdgPeVQb"
+    "+yIQIqJ6C/kJu1DSKZnfbCdfF5YopNhir33QHzw8qK9syRww+4DZB8y+pxtPsNTBmlhRsxePbyPOdamS/ONDzuF0MrAr"
+    "w0W+41oCt1399sh3FzXsfgsXS6cas4OmKNR7b55mU7Nt+7TpTQJ8svqylZlvu7P8PJDaaA06S10eJt/+0F/xZdv6vuzP"
+    "cx+iFj1ilQj/Lzse61oKz0+XNbHj7snEt2rIuNWjZ63OXVVPTYVJ6dRi89G+h2cTD2+WHSzmwWJ+Potp7ACPyLI5Bayp"
+    "JQe3dO/jF4WVYbpvpntmpt/P+P4aWo/aVG8yNEY4w0/rDMTmrsoGo2Z0sHcU8FaCMqPQYD8oE5tWluOaF8rJBgwbjwus"
+    "OZppvyhmv15urQMtsl2jx1jAvw3+xzt9PfM5hvABT4uwiPuxQxXZplMqGpnXWtD36YxJKPPbrbf/fzdvJV81aKJueIyB"
+    "8Y8vX/0wxtoYnZ3tdF3FsnqBWmBYw0SRv9Y08vfn7yzPZU7lJDoNO2u5B3Wx0dVo4v6nrEof0IFFWmgAQwzMDKoLVrYU"
+    "kXXCPJT2MfY2G31NFLylakUBn4hAFWMvBE51NoRNUD56lah9tx7XqzSVvbG0Q1NRFwcHbNtrcKvfg3t3cO8O7t3/Y/eu"
+    "sLQlD48w2LGw7z5uXpyBXObp4Qis3P+Ddvd+Gy+ptX22z+tl1rh5d3arha1YxLvS4YItnVnG0u5m045xCwNXO90byrE2"
+    "a+02oe/lZGaqYjFsijJS6WBd6viMXZuawy9ef//f//o3LFMKK/0WC+Lh/kmpCvK9E2AZ2mzes96QlonFtLRaTNXmvidu"
+    "zNo4vhn0H/WpEPtdMyjovkZlWeWFt+1Z5V5DxT5TFD0vGMsTdsup+iD64ljnD2v8coYgpWupA9GwFLDor4+vAFyFRbFu"
+    "KnIYL7CeHNbSC63Kg3149N5CR5lt8+KrBeanUyV2zLsNqgWTsDD4jok7rAj5cDeo1jxJ+thgfI0I68HpHZ6SDmf6lH9D"
+    "4GoDdK52oCn6QSryVxRopPP/66sbmRs7Hqa2qdDsoOaj6lKNf1T0M4bPlKv9cYVndS3s0gqYa5Xh38lPT9PvJRx83YOv"
+    "+4B83brlyK3E4OT00eMn3/zp77/lExfwi3iru4emKqzdmmX4ygbMACXT2NfkIe6BPk3rt7BAlZ9T0BV6u9cEMlkFUyxj"
+    "e9TfCGL0MoW/xLzgoGoDOhr5Nz5yUkf9BsDY5uqMSgFJtgbK0QUWBh27VErjpKLVzQdlQ5aCeoIzgYU/MW5JsV5pqHwP"
+    "ZTYHtQlEjOVSsQKWqSvL2SQ1xSTN+DocqQx+2mJw8DI8ncWT4AjEM/LLqORx9tM25ocfFEyaVZA5Fh+I6AodRTBVouTR"
+    "dkpQV/S+pzkzan4hJKutiy59ZaB6JFga8HG7ATNOsMQ8ChUrTFK9cOQfHC0aQr9vf8aU0PbnctTEcDVmLJHyzbdtpgFC"
+    "vQX6b0mNKiMALBmMdXE9TQi2QyCtkGJi39Lgf3pSGbwxaxqvGJ9xKt8LItAFeSrdFjFvWbNPd5RxzLG2r0pY/rs3uvI4"
+    "OrD0czaBpUlWYF8Z+0kLmeK7rzgeRRFYPZh+0iUrhqz7PaPyxVTS2NRT9+mHKbAi+qpCTUNCoULRN+2kYZYzSsOpVF73"
+    "fA9rXIeeOVBHioBU64G1pzMsuf+mTMscQwUKBTwptKpM8cc0gK3sQIhjBw2uTAOPmk4E/SBHIsIzqisODOhqyggzqBQV"
+    "GVTTJmX2Hw22s39ePM26L5I46L1gx+zi/B/P37w/OoNpGlNFZWRa/3wSyKiqh+VETHn0x23wJX+YdWHM9y/fvd4w6Oju"
+    "/wDROZq1eJytV9FOJLkVfa+vuOnRCFC6OjAzu9HCaiXCMjMkC4yA1URKIspd5e42VNk1tgvowHxKPiBSXvKa1/xKlO/I"
+    "uddVDTsws/uQB0TZbV/fe+6559p5nmdWNXqbRpcmlgttR1mlQ+lNG42zmP5Dmt4mfaX9kuKy1WNSZHWIuqK5d107pkqX"
+    "tfIYa++dD1hgK1q4EE2tKeqbOKEfA74WJlC4NHVN17AJM1GFS9jSVaD+fFrnI2Ci8up6TDNl6jGF6Lyma8Nnp++w0PWM"
+    "StfZOEy1prwcvj3cc+Xlxjb5zpKJ2BsXlOcXwVlxzmtVkbOafn96fETaXunatXoyykrXtCqaqalNXCL+E/2hMzBH75Zx"
+    "gc0vJ9/8mqITu73L2NXoqCoV1XZGBJxCwu7FZGuymftysjXKciD97a/ynN5oq71i8KZLmnZ+rjXNvGtoAb9q7J20yx2q"
+    "HFkXSVcG2OX5d1n2bDguy/5POcmyt7pu5ZuaLkQKnb8yV5pGleumWPWhc1GH0ZjWgrHz1cTamEajUQRH7teMRuNsqsrL"
+    "P4daITc47vaWLoy9UPTxIwbPaVojIYGeY7S1ufmcgC9wqKnVvtQ29g5aZ/Pd072Dg20q1ezffx/Tf//2z//86x9w9tkz"
+    "2nM2elXGLMvpJCVWBSralJohHe2ySIiaGGjm6kp7Wtd10CCdB1JzjjEuADugWAuEfC/AFF7denehy0jGhqjqOsAfkKxp"
+    "2LWZ88TZeM9W+GiQuV8HlNmP3oFiTJ2wXQHj5OhjF2nv+PBw9+h7mkwmPTELWscRRe5IRnApRGRCDtI3CLtePqbsmIrb"
+    "kbscbVP0HUYjpiFGMPuxwHIktSx1CILusHSmgAbWCjUwvkX12yrtwnSD9WquV+OFsbE3mWxyVXZeT+h49S3hJq6tfGPH"
+    "cZITsMGLiKTDfzfjwLCU0XnDyVADyGsMadtJWlehuukqJ1K1M5rVah62v4RqX+prtyOWNzh/pepOf1wDxpd6CbdYMJTH"
+    "b2Ah8ZqwA+jTrrwQfQicZCES3DV2g9194siAj0YNJxfgEOAKP4nJiZoyxf28a7T8jHQgt32sHOdOEiWcOdUzFrGOq+4p"
+    "O5Of55O+aWtlLB2/Ozs4PiooKAQt/MfJvR0YFFRQaU2vQeuM7JgTaLyz7CmWeKOgBmP4YWdmLlVDyHKlZ6qr44ZoK9MU"
+    "kmjZY8527/MOspaS2LhK93q1okepvDeQVt4Q2AcuIpbSCerwSltlS11MOC1Q+7aga+ehIGJEQuGEHDl0FRyKHU0bQYoV"
+    "XomRqbkolkPDsix8DakfFKgpTJ37pPEVyKFvgP+rDUlPbUIMD6MR+oZB/S3rJsIr+KNgX3apdpwxG65BKpC/BCrrAUpp"
+    "50h+ssd2GtUy0cV2YyrI/kbqiEvXrVigeC2hDpEEwM2dMnmd5426yXvyHBXbPWaof1tyYykeet4NyvoEZXoTJ/uvwRg3"
+    "mwXN9lAXc0TJap5UskO/Tg0jp0Nll8gbSyPAdUjQk2WY51OFwVBHwoAfBDxIkLlXmh5YjEeYQKcZSfmzJPVqc19/EkXC"
+    "NonDikeiKlqVi3FCiJW8MJxO3GUAC7J8tUpiEEowiojCXecPlhQbKYtBlx5QfFIllolHqm218pK9BB/i/zZt2D7aPdz/"
+    "rkitap+JVIL0Icvu5IPuenlkrcWg0UrK5S67w+Vg9YfVm/j1biXcPLOFcQFZ0d6qusBg11IH3rUQRgQzaDAk0lQsp/1d"
+    "giWldT4OdMJ9Yz4Rgy/YYMcqL9aQ7UpUVZjWi9RYBn30zAQIZgAEmH1YFF5fiBfJ8Es23JjA2sWmzxZy70OczG2QWPed"
+    "NMgFJ0ody85XvPNRRSYLw1mPqpk9BDNkF5TJh7iD9Gkpzj/9JRn++psHPp1XutW20rZcpshb8Bww/CSkdEzv4qrHJ8u8"
+    "jhtisv3br9j2tAti7Qzqpuasu0xXaB7DmBZuvZD4omk0ePNpXB5BtNwg87xfIWy/RtJKVkE+frCTTuTyOue8J5B20Vs1"
+    "G+DC4PrkNqmGOqS0cEcqQ6ql7wcGv8lBi+Vg/ms2n9afqxkYdw5dGfztecX+jvuNSthVmQpVyuU1BsliQpPdSJZILG1L"
+    "rpI68iUMgwWLnQh15XTCe8ZXK/j5oUNlIq3jB7tkJW79dSVLp3gUeBOjtjsIFiUI/OGtNG7JQx/Uy81V/fiujQmyg/sh"
+    "re9FX+d79Bs6PXhzcHS2sQMgz6UZcBSshYGD7u29EpZje2Os6s2drUa0DiNn+yeHX7KSrrNJkbKnLxbyEKKz/T+e0dGP"
+    "h7/bP4HU75cL17fR0LVc2ziPF4peS4/Gj1yNeIns36gGd/QnFToZR1+tHWo2z/EkMY42J18VTzvDzzEsCwvVpmsZnPme"
+    "5xSluT6hSew/c1ViMtDb4/fY+5o/+xZ4rZaDOrA2fO6etXoEYvt7/Ev3Bp7d4a0h1T+t5/lSyzuzTT1wINLGz2FyfwKJ"
+    "jc9A8egFSiz8p2hYcGxPJmoNUqYuwX1JLphfDIsfr3T6dv+H17DxjgcB4pGEU1qgSgf+shDEGjpVDRyQM/NXuNuAgV8M"
+    "qH8zJy/OOSS4ctJP9sfz9UraRKuMl8LEtYFzBgdx95FnqPwufRiPp+HnX+b34MLK9UrrFv+sy0tXO19k2XG6Aid56+Xz"
+    "aYufXMv5afWl94JcMSfZ/wCYQttW"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1264,9 +1273,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1599,6 +1613,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1685,6 +1707,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2134,6 +2162,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2347,10 +2377,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2359,6 +2410,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2373,10 +2426,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2387,7 +2452,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2405,6 +2470,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2443,13 +2509,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2459,7 +2524,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2467,13 +2531,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2489,11 +2555,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2617,12 +2686,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2640,6 +2711,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2666,6 +2739,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -3130,7 +3208,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3207,8 +3286,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3941,6 +4021,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -4106,6 +4189,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -4113,20 +4214,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5751,13 +5856,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5784,18 +5896,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5885,7 +6011,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5964,7 +6104,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6559,7 +6699,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -7050,6 +7190,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9863,7 +10004,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9906,6 +10047,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -10234,6 +10395,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -10241,7 +10403,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -10441,7 +10603,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -10476,6 +10638,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -11263,6 +11433,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -11555,6 +11727,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -12310,6 +12483,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -12344,7 +12520,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -12417,7 +12593,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -12443,7 +12619,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -12458,6 +12634,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -12469,6 +12646,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12486,7 +12666,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12668,7 +12847,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12736,11 +12916,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

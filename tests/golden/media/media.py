@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1186: the first handler from handlers.py
-#     line 1244: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12446: the tables (commands, groups, errors, result shapes)
+#     line 1199: the first handler from handlers.py
+#     line 1257: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12625: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -143,12 +144,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -165,6 +168,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -941,7 +946,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjMzNzEsc2tpbGw6MTcyOAp4nG1RPU/DMBD9"
+    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjM1MDUsc2tpbGw6MTgzMgp4nG1RPU/DMBD9"
     "K6dbWFzEiLp14mNokUAwRBkc+9pYin2R7aggxH/nYgcaITxY9vneu/eeP/EUeRoTbpsGUck2uncaUOEhEJQz6AQanvZ3"
     "4Lw+0TW2qsHMgaRpB0c6Q9J+HCgBHyG5gYKhGfO2ewU9WccVkXqiXCCGQ9YmQ6lsgbTppTZwvEoQtCcFuacALqcqoOJH"
     "PVDO89CXnmp/qtIenw97sGwmTyErIN+RtWTrY6TEUzSzbFkKDXuvg62GF69Nq27EeoObTeEt8yJZmdUNE8kVH0RMeZt5"
@@ -971,81 +976,84 @@ _DATA = (
     "kf/5aImc2iL8K3Kx48XCtyB6a/aPIXmBXit5EhFJ5J0DtESvcMpqLKoOK3ps8q1JM1kmhhej/gG/b9wlGRJ+8SNo+KjK"
     "SPXOBxbpbBdtVzev41LyoutTYlQ8HOaSccRmLI+4o4wLYavK45AW67vbkE2r+9kD0ql1oz+j8nCg8vAB/22Pv+rrn307"
     "oNqXI+fSt+Bn765vhqyhQkdFOe2LmXJ0aUHns719ZvqNrQN5Hc9qyZArOkR2RRHTif8xQvkHgfD0GFgHVBWEyPQyVj5k"
-    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vv/bhu5EX4VQihwMrCSZSe53smuASPN9dzGviB2WxSp"
-    "alO7lMR4tbtHcm3rcgb6NH2wPkm/GXKlXUmxZecOdVHnj8D7g+Q3P/jNDHf0qRWn2hYqbvVbve6LVtTK5FThYqoSLXF5"
-    "pYzVeYY7O91et4c7w9KMlTo36sdSG2XPi5mb8AsHv3vR/RYvJMrGRhfODzumifoizqdTmSVWuIl0Qmb2Whlxrd0Efws9"
-    "lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8KpGyem+gb3aezfMzdR0y7WzEtXlK7V/9RyboZV6UXcLnShkuryNmqN03wo"
-    "03NpxrbV//CpErbT+WgBNmq5WUHX1hmdjXEdhMQUI5latSxbXYw8U+KPpz+cCJVdqTQvFO4I6xIg2wuCiiuZlkq0IUhH"
-    "jPA/HutsK4JOlNAZBBDS4jWeJh9+VLETl2oGYYczUUgDsA7LMejbqIY+SB+17CQ3jm7la4RRWTmF1K1KVtLJ4F4Z/dwE"
-    "dypdJGjw3BLtRI1kmbo+X26tA9UZ6VQtwBTSTe7X67XRTrFWgoYnysABstwJlwel9vn5cOaUFfmo7kVlonOCuOJCoi0F"
-    "vN19ZUVG8GEySxO+Ozz7vrMbiW63GwntrBduvhIMpACS1wuOVBMzUcNyvBBwmOepktn9MsJU18IZGauhjC9ZBp3BvJlM"
-    "hTImN7a5jtNTlbORw0qw5lCZ+xeKZRarlNGHTSjkiPzITbQVuJ4Jq+Kc9ib0cxHWufAglmw6lTcLZws4CPV4IyBwo5pN"
-    "od8FgngC946ByvrdMCrT1JvByiuYkHbLRXDF92++uxDtXh/+AHNONfYXDJ/BbmPlV3AwAowcvNO/tCSJLXSadhJtHuyb"
-    "5ItLGMn/BIkXRINUDHtpyRhkJR/hKgU2sBcskLVI8ricQmTmEmKeYNmv7Ba8yDolEwJlyiyjvd+AMdIqTR7OdUxhXoRI"
-    "VMLQNut00nRq+8KjzLN0xlDBV9CH8zZOcudgRdZwA4y6KVKpH0G9fjVvDOz9nO/D5p5iY8wvRiaf3quNoXTx5KE+gJmC"
-    "28o0hehM2G810cknjfgVrBF5Ur/1SL47evuG7VWxPtltHixSTVcynoh25cFERSodsUqXvPdjPrSP2IFswyBzXxABsRQG"
-    "Cuqw4VgeUhRZLs+IMqtN9HJrI2TSdiB9kSJSJY9w9SZCHwdYK1WonSgQvaMdRqhnm2FK0/waRA3fKmOnr9QXAyMN1ear"
-    "ZTd5vhkkFufRGQet8GMJALgrTg6P3zTp3SKetI0qlHRymKqtvbBRsnyYJ2TlTAwVvabgoxfgXUxTJXTJBScY1qsdPtoE"
-    "PlO2nmfMHqFK9jTglnPAPick1CNtrPP6hZVJ6TlnRZfQjmhnSlE8XxHGayU46NwWbDIENsyJ1IVEHM4KaS2lf0vmIAb7"
-    "MmKuFqUELhPHr9+xB9htyjdol+kRrLWRa0zj4jHphDJXagXKHIfIkcgz82zmnyxZh5X3mOQm7BaIUsWFEL0oZvlZS8M2"
-    "2QhNVYR8iYXCHIL8Td3ozWwBv0vTRy8LRzikxESc0jSiffqno7dvu9Nk634QyMur0FgLk2Lfx7mD5vaxcmbDpqDsdTkE"
-    "tkepHEcUaqKg+0gUs8LkXGAgIAWK97CuaS8C2RDksSdQjikK8Zz2E1ZL0xoNcRHcBAoS2cVMVyqjLHNRHfqEjOoxpIzn"
-    "VXX2sod/0Ca2dyyDqg6zWkJIe5k11obnRhXfRj7NYAwcAAgIxNEmzzgL8oRVDd4SaZ6NmSVxi9es5ZeUCSTgRUp251mT"
-    "WKAMiy0yXXESiR4noBnYcItCT0zlBy0iPG8jaaV9blmBU1mwbgjkVCdJynWHQYptEpRzip7iVRR2FsTMGgwKAbX5aZh6"
-    "fT4JNsfYUcR/NjNgWqDa4NWjiy0kWWMog4qKZpZKZbIFETn9U6X74zxBZQCfcAZTuPxSZQz92tfowRYUaBFP9n/W03Pr"
-    "kNb9fBCJD0cnp2eDSOzvn/7t9OCAiyc4EPGyKlHWQBCVcI2mjRhC95cKgg2hBfhPmueXiMr6UjUSf5vPaywolpyalqYI"
-    "xtJrKtuIxqSHSgKVgF5ax0X+GY0bKnet4CL78yfnpJ9g3AOeaH/7Mw8pUyXXkF6ntLrfQnwyQRUkRyoCQqWon6IvSksb"
-    "j/iWRntTeaSjnFIPTkI5Vci9frU3hoqNok3SOhT+7+U0NohbIJAbHkjZmgfbF/t+TJ/C/wHN51PZeVIrPlDGOQjmuy9F"
-    "ZU/jfWg/k5hGPqCS72oeF44s4NYA2W6mfn3SBow5Q0TPtJ3A0wnH+VKWiUnoXCNN4YZtn9aKE7wr+R2vbXhIRh5t4Tko"
-    "JrDpMBJbDfuPqv1Qynqg5GHYqd4ckChcLR771zUfXSzSNz4IYGghcK1kjMDEfL2z+8pTEFliJHWqki4dLFVBt36qVOgb"
-    "la6ch/0AdfITf9bz7uQP/uCCLKhGI1AyecRcWbgbS4OCAduFT7YsNMAnKquHWHGe5hvmlEz4vE5SOxnyV0O4Hh0MNXEf"
-    "we68QJejkz8aOQ81LXj+N9WfrYlzhe1vbxNfhzqxm5vxdmKg/e3d3m6vs7O7Pa+GofwfRixIwO1Pvuj0zsABjdOKA0l+"
-    "Sf+DrCyAwy4Kaqf9RndlkmjCKdN3tTFrQ/NhOCjqsyf78yO44VBa9fVLv3c9aR0fUVoNSHzP6p/UCiQPeA6qxROTO0z1"
-    "VJ1XT1FT0rkOnv+DX9heMRFG8PwULrFdpmSN3kp5V5OXKBvU/CaL84QmQGrC+Fdnvq2b/4N/WscXVg5TD6IlI5Asyq+5"
-    "9GBpYlinmoMyqAeYkq1EGnDSlTW11pTDR1GrGJanRZGQrB2P7MCSZdY9A6O4tQ/ArWZGwaf2tEoAyRRQi07t/ZphVAsM"
-    "UE+LTh9rA6UxkjY6it3pmgmXxQxcsxY0cdOaB0uQqhkGt2vN6NU9uB1UqieeaS2ViVXAOfcsSPDD8WX1pykLfwgw1ZZY"
-    "6zxBRYp8Mou5alQGvi7DMcH8cLP0SqL0V1Is4d3tmS4QKqEKWSZHYCo3cnNpC8kJKE9wHkbTsAHBKX4ZrrrPMKl30/V8"
-    "ukzLn+XXZYImI93BcLe1ksVRwb5CeWKkrilzJ41Q/mthMTrcQQT66+Ff/In5LxB/wgobHkwFCb9ZRvt9dSz1TWeoXQX7"
-    "fz3qkIp/jZDDtrsr5PALzyHnOeQ8h5xHhBzm06cbcSrGXah/QbmbsWqdiR8QZ+xEKbcm0BBLwGqCn/fDQQZFNfrmiqH8"
-    "dS9jHuRovmnUGVJjANvtM2WPXeahD4NG2CHq3qzQOeMzVJqSi1wub59i9JlvXVi1Odl8bz4XRr9elCJSaJDpc9x6jlv/"
-    "nbj1NGNToOU6U21SFy1vq83omTSXHfl1dlZtyEgGG0e3QqYK1HTH2rVGraoXI1o0HPHDquvosYXVkws4D4slK91XPq78"
-    "+f1RtCaCiDaFGoo5Wz7UVG1Y/DlmTUASbYK1RYaXN3U8r9gVlu7cHZ0qhOR7pdEh2rxV2dhN4E5rPPQzYewLAphr8txi"
-    "+C8V2UiwNfHtufx6DmNPJIytO/ELRPxkK7AHVEzVfE2mfBcaFLhJzgeSPXERuuteH//+3//8FzXkwCbX9N2YPpLX+v2+"
-    "+NCu8ou7iycvzNqAZNSoptLQn9hN1FVQ4PZVr/uiyy3Ht2tNHOYa1HU1bzFt6uo9fY9d/bAd2n/nrVHSiWvJH+mppZw+"
-    "h1M3mxTkcr5rGKCV4RNQTSGF28jDeO4FMJf02ZWiULb0gb6LoV+sdNLZXV/pfNytt1KPRlZt2nIbqvles8GJWmAfNsEO"
-    "NU70nl7de/dI9sc1NBlUuHpQgmdpiPT3HqKc1d0OnuIHch666GPo3hnOq0CwUrQv8MxvZViKDx5WUXhxyPPJdbmbnRx9"
-    "T9CY+kdxaV13JRp4B5x7VZA/qn41wRgHz4nA/3sisErWc2Lu7ey+ePnq699+860cxqAMlm0lDFc/Hll+W1SUJnoicJPw"
-    "dNNaE7kfseHXbZkF6Td69X3vWPuC93XVW0MNVlvdO3kjaiT0ddptebK9c8jOKtGu2aP3VayDWrZW7YF6UkYtK+eoFxQv"
-    "WPPqzxVtJdwT8Zs60SjJK6mTJrM6IZ1N4DapMtTIU+TGhY4nKYbluMusFdb3+Vxj8d0NFkdgx6KpHFPBB38LNTVdhG6o"
-    "8KsCC6PlptHwbNRHBt3AsZq91hC9vB/RWW0BajwmWRMVa+4iJVhIOXgJ37S8J6zyTPxh0MCxNheuQfn62020g0z3kjIZ"
-    "t4IqdKNRjxk1UiUeCL1H/NaAski6656x+0BlGEldW9aJ+Y+SfOMo5Vz8W6N0yRJLVUNj7VcbCO8QaGk9TnypL4x/b1O1"
-    "ufl59/iQgJvVQjus5l8NUEPrrIGmWanUwbzo3Q/maDFatF87k3Zei21xevSHo5OzrT1APOc+MYLpf9cFbTVtUK+C6qu/"
-    "fLGBGeaDRRtrnr15f3zHooPb/wA/iOV4eJy1V11v40QUffevuISHTUUc9gskUoQUSlkW0WbVLfCA0Hpi3ySztT1mZtw2"
-    "bPnvnHvHSUtbQELiIZLHnjlzP8499ybP86w1Dc9o1HBlzSirOJTedtG6Fi9P5OWMStc0pq0CxY2JZNpwxZ6ubNzgmWxj"
-    "1jwhQ8H1bTWRV9wsuaq4Is946Ut8dp4iX0dq7DXe69m44WZKPwbGkw0ULmxd09WGW2BFEy6oZcadahiNOxysJxRdC7Sw"
-    "YY4T6kzNMfLBjHwPQ2LCzfP3wQGklftNRThB379dnBK3l1y7jqejDB51JtqlrW3cwtEz/q23sJbebOMGh19Mv/gEdymu"
-    "GoAzDUdTmWhmGdEl+5BC9Gz6dPp0lOWI5Jcf5Tm94pa9iXByuaVl79fMtPKuoQ0MqnFs2m0PqXLUukhAjlMY/FWWfZzu"
-    "ybL/M+aZxhyXfUxHro3elDHLcjpL0TOBii75n3zutkWy3cZAK1dXMGHMdWBkyeOCtb2U5MFBW/OTgHzEDZIhuzvv3nMZ"
-    "ybYhmroOcHfnEpA8id8/C4pcjOwP+2CnWKHXFxPqlRwmTgcj75tHR4uTk/npNzSdToe8FzQGfJE70hXMCbFyvV7C13C4"
-    "3j5kxISKDyN3MZpR9D1WI8kzVoD9o8B2Cn1ZcghKqt3WlUEksJe9dx7rD6ML21bp1EQKKgRkab/e2DYOkAlzZWzde57S"
-    "Yv+ckq2Ae9vEcNzkNNC1CZFqC/vdShzDVonNK0mE2QX4iYSz6zWhe1fdcp8PLYoVrWqzDrO/j+lQR08+jEQiYPqlqXv+"
-    "4wkifMFbGAV7O+PxLYIXsiccIvDpVF5o8QVJr1IIxtr2QIx9cGEowUqzu7cAdxCq8Bd/nCpSANP9um9YPyMVyOvgp/h4"
-    "mOodNy4ZHGPQx7brx3Cm/8Ykvu5qY1tavDl/vTgtKBg4rKyXWksogNOIUAnXk5NjielEUme9a8VObPHWLGsQpXTtyq61"
-    "VqQ0K16Zvo4HWphCUGhNK/ZKngeLD5GvlL7GVUwM2dneEqM03lsOeiCIDal0Ivzx7pJb05ZcTCUlG667gq6cvwgJRF2R"
-    "ZJw6iC8uxYmmi6DDPlqJi0mDDawtrSieMjUkISpQTXj1zifxrEAMvkb0Xx5ocmobYrjrjRI37GS1FWmCe4U8FGLLnGon"
-    "+UpaB9qXiMo4RNBhjdQnPMFpTCcUV+zGVpDVg9Q4tq7fc8DIXkIFIgkItzSUZHWeN+Y6H6hzWsyGmKHy21KEu7hreR+F"
-    "dFL19wkzAJwdfwu+uNUqsKChItbwcWnKi6SMPZqaqLA4eGLaLbImcojQOqTnkfLL86WJ5WZXP5r9HzRwEB57qy9DULEe"
-    "4cUIb7ToRYgGjbmtO/UgxTVJwp5DqiVsys0kRUe0u7CSSkwCCAkyfMm3zUjoIBGED+4qv7Ol0NKeD61JA95X1t0mc7KP"
-    "vuqy9qxBk+BX3HaiMCM9Lb40tuF3w9vkb7C/3y4Gff56/vb485dwdSw+at4A3AiLBtocHP5bqac85lqWb+bn36FOvI0c"
-    "NBTLbUyMlS878Rw8fdBxH/Pyjm+7beJe7+1to/hnV4U8+1Y0TgZJof81BoXUAzSr1M5QyKHiQOUjjQAiH+KQrmxIGssY"
-    "Hf57dHZhSaUbuPSogHvS2IrakOk6Nl5LNuGB9l+mA7PT+cnxV0WaSY5FPUqYGrLsRh/oZuiG0lqxaNioRt5kN5i49j/s"
-    "foqvN/s+LW+eYV2Il741dYEFctZDbDpwDlnbtVwk1VbSPYcBTbpI53zcaQiGuPVUAZ8LYC9NXdFQ5JU2UWX70Jd06jKD"
-    "9yIA6JABIZBZ7I4Sen6vViTglwL8QExv6PzOiQdCLPeA9HoKTcWHeIgksOrqL78m4M+/EOTGBmmE7yruuK24LbfJ/g4i"
-    "JcUaH1xjg46n+6EsIcs+mWIS9rPnanYEe5HU++Z62NbJsJLnww7VoCtEtJS+JKg7nM8ER0XvnSQl+T7HnMMCIHIlmim8"
-    "Njt1pLTxUDmtGjZ0aFtu0kWb7QD/4umeB77vYkJ/fbuk8VH0dX5En9Lb169en56jbJAH7WRyr0h5EH8GvJcv1G32jW3N"
-    "AHe+X9EYIOfHZyf/hJLm7ySp2WMTkf7ZQWdawDF9Tkx8c/oq6eujY5T8NcKZOa34SuaBrkaZypiISCHiAvHz/Keky4/P"
-    "YfKvChEuXe1QrUeLHxZnbxURo0sE09KOmfYL0l0odBn8JsKNNg3+Yu6j8MO/NQAmougl6pf2uMqVQwXthVU/7mQTErFI"
-    "01tiwsC0Rzro/XlS/g/8/ZCrs9E0+xPzYhP8"
+    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vvrbhu5FX4VQiiwMjCWZefSXdk1EKTZXbexE8RuiyJV"
+    "ZWqGkhiPZmZJjm1t1kCfpg/WJ+l3DjnSjKTYsrMLuIXzI/BcSJ4bz/cd6sznVpxqW6i41Wt1O89aUSuTU4WLqUq0xOWl"
+    "MlbnGe7sdrqdLu4MSzNWamDUT6U2yg6KmZvwC4d/eNb5Di8kysZGF84PO6aJeiLOp1OZJVa4iXRCZvZKGXGl3QR/Cz2V"
+    "YxUJKWxeZklEt9R0qJJEJQJL5KWJ8Tg3wqlrJ6b6Gvdp7D8yN1HTDtbMS1eUrtX73HJuhlXpRdwudKGS6vImao3TfCjT"
+    "gTRj2+p9/Fwpu739yULYqOVmBV1bZ3Q2xnVQElOMZGrVsm51NfJMiT+dvjsRKrtUaV4o3BHWJZBsPygqLmVaKtGGItti"
+    "hP/xWGdbEWyihM6ggJAWr/E0+fCTip24UDMoO5yJQhoI67AcC30T1aQP2kctO8mNo1v5GmVUVk6hdavSlWzSv1NHPzeJ"
+    "O5UuEjR47ol2okayTF2PL7fWCbU90qlaCFNIN7nbrldGO8VWCRaeKIMAyHInXB6M2uPnw5lTVuSjehSVic5JxJUQEm0p"
+    "EO3uGysyEh8uszTh+1dnP27vRaLT6URCO+uVm68EBykIyeuFQKqpmahhOV4oOMzzVMnsbh3hqivhjIzVUMYXrIPO4N5M"
+    "pkIZkxvbXMfpqcrZyWEleHOozN0LxTKLVcrSh00o5IjiyE20FbieCavinPYm7HMe1jn3Qiz5dCqvF8EW5CCpxxsJgjCq"
+    "+RT2XUgQTxDeMaSyfjeMyjT1brDyEi6k3XIeQvHDm+/PRbvbQzzAnVON/QXHZ/DbWPkVHJwAJ4fo9C8taWILnabbiTb3"
+    "jk2KxSUZKf4EqRdUg1Ys9tKSMZKVfECoFNjAXrGQrEWSx+UUKnMuocwTPPuN3UIUWadkQkKZMsto7zfEGGmVJvfPdZzC"
+    "vAqRqJShbba9naZT2xNeyjxLZywq8hXs4byPk9w5eJEt3BBGXRep1A9IvX417wzs/Zzvw+c+xcaYX4xMPr3TGkPp4sl9"
+    "YwAzhbCVaQrVOWG/1ZROPmvgV/BG5JP6jZfk+6O3b9hfVdYnv83BItV0JeOJaFcRTKlIpSM26VL0fsqH9gE7kH0YdO4J"
+    "SkCshYGBttlxrA8ZijyXZ5Qyq030fGsjyaTdhvZFCqRKHhDqTQk9DrBVKqidKCR6RzuMpJ5tJlOa5ldI1IitMnb6Un21"
+    "YGSh2nw1dpPnm4nE6jyYcdAKP5UQAHfFyavjN830boEnbaMKJZ0cpmprP2yULB/mCXk5E0NFrynE6DnyLqapCF1yzgTD"
+    "erMjRpuCz5St84zZA0wZdJh58K0Jju2rwDdn9GgHyb3SsMdbxRNHUm2kjXXkA8vEKmfedAH7iXamFCH+irp+zRDCc2+x"
+    "UwF9mBDkhowwnBXSWiKISw6jHPd1qbtalCheJo5fv+cYsTvESGgf6hG03Sh4pnHxEMKhzKVaEWUuh8hhes5Nm0Uwa7bN"
+    "xnsI/Qn7CapUyBHwjVDNz1oa9slG0lRlytd4KMwhaAupa72ZLxB3afrgZREIr4i6iFOaRrRP/3z09m1nmmzdLQSYewWe"
+    "NSAVBx4JD6n6kPOMYOXMhk1B/HYZJNujVI4jAqMo2D4SxawwOZcggKwAAl6sK9qIkGyI9LIvULApIgFcGJCslqY1GuoC"
+    "/gRKFtnBTJcqIx66qB89ZaOKDaRyUNVvz7v4B2tic8cymOpVVqOMtJfZYm1EblRlZF8c1lIgwWkUyFklXeTRg16Dptrk"
+    "GVMon+2qebdEmmdjTrG4xeLUyCnRiARJlZjyImktFIj8aguaLE4i0WX2miGHbRFuxVS70CLCJ30wXkoBlm07lQWbjYSc"
+    "6iRJuWgx4OcmQS2o6CleRVVokdXZuMFWKgnTcN72ZBRQgLGjiP9s0mdaoNr71aPzLTC0MYxBFUmT4lKNbZGjnP65cstx"
+    "nqCsQLg4gylcfqEyFv3KF/jBTYTSAKODX/R0YB044S+Hkfh4dHJ61o/EwcHp308PD7nyQmxRylYlaiIoohIu8LQRQ9j+"
+    "QkGxIayA0Erz/AKQri9Uo2qw+bxAg2Ep3mlpgj/WXlPNRxlOelFJoRKil9bxCcEZjRsqd6UQIgfzJwOyT3DuIU90sPOF"
+    "h0RzKTSktymt7ncXH2tQ+ckIRoJQHeun6InS0p6kVEyjvau8pKOceAszWOYZubev9s5QsVG0f1qvhP97mQMHdQuwAMMD"
+    "iep5YXviwI/pEXc4pPk8D54zYvGR6Go/uO8ufsuRxlvUfoHVRh5rKXY1jwvnHQhrCNlu8sYeWQPOnAHpM20niHSSY7BE"
+    "UTEJHYqkKcKw7TmxOMG7kt/x1kaEZBTRFpGDSgSbjmmDxP6jo4JQB3tBKcKwU707oFG4Wjz2r2s+91hwPz5FYNECpq3Q"
+    "TcjEqXx374VPQeSJkdSpSjp0KlXhcf1IqtDXKl05THsHc/ITf1D0/uQHf+pBHlSjEbI1RcTcWLgbS4NqA9uFj8UsLMDH"
+    "MasnYHGe5hsSUsYCXiepHSv5qyFCj06VmnIfwe+8QIeBy5+rDEJBDAj4XfVna+JcYXs7O5SwQ5HZyc14JzGw/s5ed6+7"
+    "vbu3My+lYfx3I1YkyO2PzejozyAAjdOKMSa/oP+RrCwEh18UzE77je7KJNEkp0zf18asRe1X4ZSpx5HsD58QhkNp1cvn"
+    "fu/6pHV8RJwcIvE9q39WKyJ5gedCtXhiCoepnqpB9RQFKR0K4fk/+YWdFRdhBM9PSIrtMiVvdFdqw5q+lLKRmt9kcZ7Q"
+    "BGAtLP/qzDd193/0T+vyhZXD1P1oyQmki/JrrjygA7jaA2mMpHBFvTe1qwOWbRd2TO3FhTFoh615sKRLNUP/ZvkJQqVS"
+    "iJjePeKKQ4bc4aQr7Vrh+FDtbv1QzKxXDlTFUpise4b05tY+QKI3M0LC2tOKqFJcwEc6XWP1ZcuwVAsZ+o/fjd7c/Zt+"
+    "ZXpKeq2lgrdCv4FPybj0fww43w8AGKRROJut/jRl4U84ptpSVh0kKLdBhbOYS2JlsBdlOAOZn9yW3m7E3CVhHWcfn4lD"
+    "widBA0FmhkCVUm4ubCGZO/MEgzCahvVJnOLXyaV3+Sr1kbs+3y/Dxhfz/zKAkN9uycA3tWrL0WnESkoWI3VFRQdZhPi5"
+    "he/o5AoI+bdXf/U/B/wK+BhW2PDULWj47bK0P1Znbt9uD7WrxP5fR0Uy8W8Biey72yCRX3iCxCdIfILE/0NI5Hz/eBGx"
+    "QoSFRxaQsFnWryPFPXDQTpRya4CQshgcKfh5LxwEEerSD94Yyj+tZpynmW1siopD6spgv32hbLTLefJjvwGLBC2bFYpn"
+    "fIZHU/IhAR8PPEZ0nO9meLU52Xy7PhWWvx2KUlJo5NcnXH3C1SdcXYerjxM7A2zUM+kmdeXytt8MPshy2ZFfZ3fVrSxJ"
+    "f2P0LWSqkDpvWbvWxVc16kSLbjR+WLWkPbQwfXSAeD+sW2nN87j3lw9H0RqEE22CQsLELQ+FVY8e/9y2BjBFm8TaIsfL"
+    "67o8LzgUlu7cjp6VhBR7pdEBDd+qbOwmCKc1EfoFmP0KgHXN1LcY/mshLym2Bn+fytcnmH1kbnysMLvuRDcAxaOtYO9R"
+    "cVbzNTP5+9A7wx2eHuj2xXloDX19/Mf//Ovf1E0GN11R3wL1b9SaVb/6ULYKlduLT6/MWsA0alQzaWiu7STqMhhw57Lb"
+    "edbhfvmbtS4Oc/Xrtpr3Rzdt9YH6AVYbK0Lv+ryvTzpxJblJhL6HoHYMasWUgkLOt7xDaGX4hFsT5PE3EGE896KYC/rZ"
+    "n1AyW2oQ6WDoVxudbHbbr8SeF9S/AxiNrNq0XzychnSbvXfUv32/CXapcaf7+M4Nbh/J8bgmcwYTrh404VkamMidh1Bn"
+    "9bBDpPiBzJMXfTSdW+lGhQ0rhx4Leea3MizFBzerUnh1KPIpdPlTDAr0fUFj6k0Z0rrOCkD4AJxHVdA/qj75YRn7T0Tl"
+    "iag8IqKyihxzlOju7j17/uLl77/9Tg5j5C/WbYUTVJ9hLb8tqvwquiIkSuFzX2sNjXhA9lm3fxcI1PjqxTdSts85yVSN"
+    "ZtRtuNW5NYlFjeqnjgEtn/lvHbK7mvXXJIy7yvt+jU1We6DOEKl/a4DiSvGCtaj+UoVbIjxBJqgtk7hnSW1lmdUJ2WyC"
+    "sEmVoa62IjcutP9JMSzHHU6hYX1PLhuL722wOFgGFk3lmKpjxFs4gKCL0BoYvs+xcNpS36xRn1johhyr7Lom0fO7JTqr"
+    "LUAN+qRromLN3dYkFvgPL+E7+/eFVR4WPvYbcqwl5jVRXn63iXVAuy+IVrkVqUJrJjVcUldh4gWh9yi/NURZVAD1yNi7"
+    "pzGMpBZG68T88z7fYE0EkL/aS5c8sVTVNNZ+sYHyDqhP6zELpyZJ/nKt6vn08+7ziQp3boa2cc3f31Dj96whzZqiqiHR"
+    "y82sEbYDWSNqNJgnOqFW3iyxEfZG+EKApPYLe6bQq9Hnsb6k7soJUW2m0kmuvE9H9M0Q1Ko+KYmWSXecl2nCrw4Vf3fk"
+    "VLbPB3VQwDeN0jYdS501bNAsHevqP+verf7RYrRov3Ym3X4tdsTp0Q9HJ2db+3DTgBtHSWn/lShs1IzDellaX/35sw2M"
+    "Px8s2ljz7M2H41sW7d/8F8ezZb94nLVXXW/bxhJ956+Yqz5ERkXdpEkDVC4KqL6+aYraChy3fSgKc0WOpI1JLru7tK3G"
+    "/e89M0vJru22QIE+CNCSu2fn48yZYZ7nWWsantGo4cqaUVZxKL3tonUtHp7IwxmVrmlMWwWKGxPJtOGaPV3buMF/so1Z"
+    "84QMBde31UQecbPkquKKPOOhL/HaeYp8E6mxN3iuZ+OGmyl9Hxj/bKBwaeuarjfcAiuacEktM+5Uw2jc4WA9oehaoIUN"
+    "c5xQZ2qOkQ9m5HsYEhNunn8IDiCt3G8qwgn69v3ilLi94tp1PB1l8Kgz0S5tbeMWjp7xL72FtfRuGzc4/HL6xae4S3HV"
+    "AJxpOJrKRDPLiK7YhxSiF9Pn0+ejLEckv/xPntMbbtmbCCeXW1r2fs1MK+8a2sCgGsem3faQKketiwTkOIXBX2XZJ+me"
+    "LPs3Y55pzHHZJ3Tk2uhNGbMsp7MUPROo6JL/yeduWyTbbQy0cnUFE8ZcB0aWPC5Y2ytJHhy0NT8LyEfcIBmyu/PuA5eR"
+    "bBuiqesAd3cuAcmT+P2joMjFyP6wD3aKFXp9MaFeyWHidDDyoXl0tDg5mZ/+j6bT6ZD3gsaAL3JHuoI5IVau10v4Bg7X"
+    "28eMmFDxceQuRzOKvsdqJHnGCrC/FdhOoS9LDkFJtdu6MogE9rL3zmP9cXRp2yqdmkhBhYAs7dcb28YBMmGujK17z1Na"
+    "7P+nZCvg3jYxHDc5DXRtQqTawn63EsewVWLzRhJhdgF+JuHsek3o3lW33OdDi2JFq9qsw+zPYzrU0bOPI5EImH5l6p5/"
+    "e4YIX/IWRsHezni8i+CF7AmHCHw6lRdafEHSqxSCsbY9EGMfXRhKsNLs7i3AHYQq/MEfp4oUwHS/7hvW10gF8jr4KT4e"
+    "pnrHjUsGxxj0se36KZzp3zGJb7ra2JYW787fLk4LCgYOK+ul1hIK4DQiVML15ORYYjqR1FnvWrETW7w1yxpEKV27smut"
+    "FSnNilemr+OBFqYQFFrTir2S58HiQ+Qrpa9xFRNDdrZ3xCiN95aDHghiQyqdCH+8u+LWtCUXU0nJhuuuoGvnL0MCUVck"
+    "GacO4otLcaLpIuiwj1biYtJgA2tLK4qnTA1JiApUEx5d+CSeFYjBN4j+qwNNTm1DDPe9UeKGnay2Ik1wr5A/hdgyp9pJ"
+    "vpLWgfYlojIOEXRYI/UJT3Aa0wnFFbuxFWT1IDWOrev3HDCyl1CBSALCLQ0lWZ3njbnJB+qcFrMhZqj8thThLu5b3kch"
+    "nVT9Q8IMAGfH/wdf3GoVWNBQEWv4uDTlZVLGHk1NVFgcPDHtFlkTOURoHdLzRPnl+dLEcrOrH83+dxo4CI+905chqFiP"
+    "8GCEJ1r0IkSDxtzVnXqQ4pokYc8h1RI25WaSoiPaXVhJJSYBhAQZvuK7ZiR0kAjCB3ed39tSaGnPh9akAe8r6+6SOdlH"
+    "X3VZe9agSfArbjtRmJGeFl8a2/DF8DT5G+yvd4tBn7+evz9+/QqujsVHzRuAG2HRQJuDw78r9ZTHXMvy3fz8G9SJt5GD"
+    "hmK5jYmx8mYnnoOnjzruU17e8223Tdzrvb1rFH/tqpBn34rGySAp9D/GoJB6gGaV2hkKOVQcqHykEUDkQxzSlQ1JYxmj"
+    "wz+Pzi4sqXQDlx4V8EAaW1EbMl3HxmvJJjzQ/st0YHY6Pzn+qkgzybGoRwlTQ5bd6h+6HbqhtFYsGjaqkbfZLSau/Q+7"
+    "n+Pt7b5Py5MXWBfipW9NXWCBnPUQmw6cQ9Z2LRdJtZV0z2FAky7SOR93GoIhbj1VwM8EsJemrmgo8kqbqLJ96Es6dZnB"
+    "exEAdMiAEMgsdk8JPX9QKxLwKwF+JKa3dH7vxCMhlntAej2FpuJDPEQSWHX1p58T8OsvBLmxQRrhRcUdtxW35TbZ30Gk"
+    "pFjjo2ts0PF0P5QlZNknU0zCfvGZmh3BXiT1obketnUyrOT5sEM16BoRLaUvCeoO53PBUdG7kKQk3+eYc1gARK5EM4XX"
+    "ZqeOlDYeKqdVw4YObctNumiz3cG/Fvi0/8KsQIcLKP3O3iHpYu9kOGg09ZWtoCEiehMwIKYgiRkJiRRppilIEifDMBYb"
+    "aT/aOivHKYwrGXFh5y899BLZmtw7pTtL19eVbl2y1lfk9hDOoj7Q72GtlptZYyIZnHr5fE9u33cxhezt3ZLGR9HX+RH9"
+    "l96/ffP29BxaAHJpexYvpD8FcXrAe/VSc8m+sa0Z4M73KxoD5Pz47OSvUNJHReoT2VNjnn7Bod0ukC39n8rr3emb1DSe"
+    "nA3lew9n5rTiaxlyuhpBldkXSQCNBOLH+Q+p2Tw9XMqnImhTutpBgo4W3y3O3isi5rGI8kk7ZtoESXdBvWSanUjO2/Q1"
+    "I+Y+CT98ggIwsV8vUb+0cVeuHGRh3y305a4XQPcWaSRN9B7K54mx4OGQLB85fz6568A3zX4HCbxfDA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1140,9 +1148,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1278,6 +1291,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1364,6 +1385,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1813,6 +1840,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2026,10 +2055,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2038,6 +2088,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2052,10 +2104,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2066,7 +2130,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2084,6 +2148,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2122,13 +2187,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2138,7 +2202,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2146,13 +2209,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2168,11 +2233,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2292,12 +2360,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2315,6 +2385,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2341,6 +2413,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2611,7 +2688,9 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     if output_file is None:
         binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        # NOTE: an agent reads a pipe as text: bytes there would be garbage in its context.
+        piped = not _is_terminal(stdout) and _agent() is None
+        if binary and found[0][0] is None and buffer is not None and piped:
             stdout.flush()
             buffer.write(_media_bytes(binary[0]))
             buffer.flush()
@@ -2634,7 +2713,8 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
                     # (where they could plant a link under it): made anew, as a spill file.
                     _write_anew(os.path.dirname(os.path.abspath(path)), path, _media_bytes(item))
             except OSError as error:
-                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                # NOTE: the handler has run: no `usage`, which says nothing ran.
+                raise _AfterRun(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]
@@ -3112,7 +3192,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3189,8 +3270,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3758,6 +3840,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3923,6 +4008,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3930,20 +4033,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5509,13 +5616,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5542,18 +5656,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5643,7 +5771,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5722,7 +5864,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6317,7 +6459,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6808,6 +6950,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9454,7 +9597,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9497,6 +9640,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9825,6 +9988,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9832,7 +9996,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -10032,7 +10196,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -10067,6 +10231,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10854,6 +11026,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -11146,6 +11320,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11901,6 +12076,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11935,7 +12113,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -12008,7 +12186,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -12034,7 +12212,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -12049,6 +12227,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -12060,6 +12239,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12077,7 +12259,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12259,7 +12440,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12327,11 +12509,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

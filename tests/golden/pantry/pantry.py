@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1492: the first handler from handlers.py
-#     line 1604: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12896: the tables (commands, groups, errors, result shapes)
+#     line 1511: the first handler from handlers.py
+#     line 1623: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13078: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -147,12 +148,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -169,6 +172,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -501,6 +506,7 @@ if TYPE_CHECKING:
         limit: int | None
         spill_dir: str | None
         config: str | None
+        session: str | None
 
         def __init__(self, debug: bool, shared: _McpWire | None = None) -> None: ...
 
@@ -1199,121 +1205,127 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTQsaW5wdXRzOjM0MixsbG1zOjE1Mzcsc2NoZW1hOjM1ODAsc2tpbGw6MTgzNwp4nH1TTY+bQAz9"
-    "K9acYbfn9JTDqq3U9pBmmwPiMAUDo8AYzcdGUdX/XnsGAt1DLwx6PD+/sR+/Ve8ozl4dqkqpgh8+UHNVhfpMN5hiMwB1"
-    "QBbBBJwgDOj41T+puqiUw5V8ym+Ab+ju4AccuwJG6ntje9Cei6EnXMpu2gSuufAB0QYziiwEM4kyxBnIJaTR44iOD9vg"
-    "6D/C2UWE24B2gUZss2D0yHpnfcXklA1rm/wW3PsqFjrjfMi13JS7iP6oGeMCZtkWOu56G3TIkrOjaRaXo2GSsDPiC3E3"
-    "O2NT6WGB4fvx2wtUZXk8fYKfx6+vL/U6IYquwb3QimUph7rNSisOr6cvqq73LmQtA80zX6UUHZme4wuChhWHpL9eQq7o"
-    "orXygWJY19WYWaz8iH3PC+PqDEHHfR51xkJa5pOYqAvV0DTxgHJEloVXdfFBHoxYNq+KTo8es+lHKjKJKWXpA3LGWCyz"
-    "c7i0vQOHj6WlFdO3cOxLsSHpvhVv5LT4/3lZtvNueP8YI4c77UsKeKBUksYmrF+x7TG89y8/hzBntG0hY8PoaH+Xpfs6"
-    "913b1vhhJ3fmWAgkcg3R9dG44UR4TNvzQbuAjtmTNpaPFr1Hl1xdBsNeMjkHfOdiy+A2KfambXD3w/OzsW9oeQp3lnyA"
-    "lgLKyNdRcg9HFDgCKi3gz18UlWbqeJzNkk1rwzAMhs/trzBmhw3SJO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFa"
-    "BoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimdqChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD"
-    "10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDyLO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKI"
-    "SGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrERivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tT"
-    "wHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3RjL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqe"
-    "SZl/mnZ3vnau47qgcR/4mneaeJztWFFv2zYQ/isHvaQFFCXF3pyiQIF1aIdhGdoAeYiNiZZONmuK1Egqrhf4v++OlGy5"
-    "1lK7Q9+Wp+jI4919d/fx6KfEG6NcMnl4SrSoMZkkS1RNkiYlusLKxkujSfizKdoatRf8DayTgjYeCqGUmCvM4J0olpCH"
-    "0x5mGZ+Vg3TglwiuEQVeOmyEFR5LKExdC11CI/wSTEV7aGNjzcKKOoMP+tGsEESwAsJB3mz8kqw2Qnu7yZoNvObj38Dl"
-    "5WdH8ovXj0K1+OYih7WkE/PuO6czfv10+zuY+WcsPNTCF0upF2RP+HD6BR0uddP6T8USa5HfgPQgtFujdWA0RnXUj6hM"
-    "gyQB50vT+hTyp2liVtNkAt62mMI0KYUX/J1l2TZPYb00DiFnaR4tIxkj3b01eCHAomuVjx4RCAyp0L3DJIhZmBNoDAQZ"
-    "jQo7Q4yvJbAITdrdmZPeoapeZvAWKiFVGzbEoPZ+V0K54DhaayxLaGkldTlNWFqjc2KB8YNQI5PbbQewID/15d9oDeAX"
-    "QqwwJd5APk0c1Ufr+KxpIgoulT8t/tVKi3RqznknEGKONH7xDzMCigukLwglNW3wBmyrgXdkI8l3HXo9NA7wEe2mPyTl"
-    "8CEE5QIuOxcdA6IMFUBEgxErWg8vavQiozzqgsvzZsRmzBt8fPdLTtIF2ZyLYhV8r1qlwJOvL8ecvbycc+5zjshRHehN"
-    "aBk3iaX1WwiYkyI73Lso4keoTQI+70pP6jSU5a4iGTBA6ryMOnZQycnkKfGbhts51hItU4M1aL1E6van7TZNhsV4gsI2"
-    "3VGE86ZYHXHEe7OGui1CS7OX0mPd1ad05zrYmdrtct5S6x7ZvI+tTGk1K2ibhOPqS45ILZ4ySxNRlpJVhPpjYCX0wAgS"
-    "z+z+2oFbCtQRZVaRyLDP/YnxkPHCtNoPVqjXcIF2PJR+O4XkpVe8/wPBTPJDNElXaGKTwNfBvkVR3mq1eS/ZWmAtDoX+"
-    "oUZ9xCjuQpQl1o3xxPf73cP8EwmNVsDHKO8aMsCSUmoWC2ZdIjBqxIXB82vBeWzcCESjFcg9ZgmkMtgpsRJEmMnkJ8bz"
-    "vDJ43qnIxCckrts4+1ZO9vX1XUlZC+mP+4OEQAUjVShOL2tuRuoUMDZSL7ERUWEhdIHK3cAdnUqXF+pOpLA8P11YGIJ/"
-    "sFG39bzLV5eOV9fZ9Q/PyJzueBT6uzPy37qkdXiUjzuxwkCOxBZ00TNFptQZK26QSlrnI/bS97OTEiQjhTTcZRVlbU2U"
-    "94PZ1JOX/1PpiVR6ZttGoAZlEhEb4VJRjkwZXeF0E0yYG9cizDFUIWE2ARKJ0OmToGqxoiuYeplLSuqpZmHUv+CRxK7o"
-    "oDBAajichDJSPbvSSOfbhXZ34JcIY1gXEqPi4EUeIo7YTMLg9TLjVJiqcjiW4zSppZZ1WyeT6wHPXJOOkrX8hsqrA2ri"
-    "v2POqM6v/u+A6rkYORbUC7884S68G1YNJToqppzlYkkPscLTeyBAyhtG/dDdAt2ot1V4Ih75M2B4pZLtbMyLGE7f1Hxo"
-    "qNMbYB0QlUe7o7pshKurZAfJLv7O687HH0DkZLJBfW+sKg/6dhaSWDf+4M3slqZpCLVLJR171RPKvSWGp/ru14HXdyzO"
-    "DUm9pnmBKic75uNz1YVdhGf6oXPe2OOb6D4M5kT2fDjr7kEPF9meoOZtucBjgtqN+3wGYVWG2sLWGnd4XERudjA/FrLB"
-    "AU6f2gU9qpi34hJUhPEuSMmPH5orjwE6XW8UmVK65Wjj8ALHVdCz4lls6AqxI9f8/VISMHExXubjkMxY6GhbgdGx1kpS"
-    "jxff5OpK0kNPU/o2XOnR4lDUw/cuzNvhvcVEvuzH4O7HAYvHyJ2kUtMlchf7WzSNkkXoryv+1SX0/lfeUgNSGDtP+8/e"
-    "y7vdlX4RfulAx6MPNEpQoridj708QWWI4R31sRJ+j2UvOMCUYnZXT+zkdgBrd/V3vt5279cU5ptwJR37NrrlBMTGfFJi"
-    "TtN351Q2l3rvWFgaePa2m5GCPKAx33h0x/7960aqu38ADQX8Dnic7Vvrbhs3Fn4VQligMiDJipN2t3YaIMim23RzQ20g"
-    "WKSCTc1QEuPRcEpy7GhTA/s0+2D7JPudQ440I00s2S6wBtb9kVpzIb9z4XfOIc986SSZdoVKOoed4eBxp9fJ5VzhRyFz"
-    "bxf4faGs0ybHpUeD4WCIK+PSTpU6teq3UlvlTouFn/EDz354PPgeD6TKJVYXPrz2XISxhFP2QqXCGyGnKvfuEH+azPVE"
-    "Yc288PgDo5nSJgp/SpGY+VzmeH4mvcjM1An6ZXLFV37NpTt3A8xmSl+UvnP4peP9AvN59dnjcqELlVY/r3qdaWbGMjuV"
-    "duo6hx+/VHL2+58cYPY6flHQb+etzqf4HcXDEBOZObUulczdpbLiUvsZY/r5+N1bofILlZlC4YpwPgWyo/CEFBcyK5Xo"
-    "Giv6YoJ/cVvnez3IooTOIYCQEDAMY8afVOLFuVpAXeMF9GcB1mM6Bn3Vq6GP0vc6bmasp0umRRiVl3NI3alkJZ2MtsoY"
-    "xia4c+l7gl4WgE5vi26qJrLM/CH/3GsD1Z/oTK3AFNLPtuv10mqvWCtRwzNlVU/kxpPjBKUe8v3xwisnzAQPCj2HS8Fp"
-    "ylQbgqjmY5Wm0F7lUaIrBRzdf+NETvBhMkcDvn9+8lP/oCcGg0FPaO+CcMuZYCAFkDxfdKSamKkal9OVgGN4s5L5dhlh"
-    "qkvhrUzUWCbnLIPOYd5cZkJZa6xrzuP1XBk2cpwJ1hwru32iROaJyhh9tZrkhPzIz7QT+E2LMjF56kg/Z3GeswBizaZz"
-    "+XnlbBEHoZ7uBARuVLMp9LtCkMzg3glQubAaJmWWBTM4SXxBq+UsuuIvL388E93hIfwB5pxrrK/AJWKqwgxEKTBy9M7w"
-    "0JokrtBZ1k+1vbFvki+uYST/EyReFA1SMey1KZOZmstbuEqBBRwEizwtUpOUc4jMXELMEy37jduDFzmvZEqgbJnntPYb"
-    "MCZaZenNuY4pLIjQE5UwtMz6/Sybg8cDSpNnC4YKvoI+fLBxaryHFVnDDTDqc5FJfQvqDbMFY2DtG74OmweKTTC+mCCi"
-    "bNXGWPpkdlMfwEjRbWWWQXQm7Nea6OSLTnuVNXqB1K8Ckh9fvX7J9qpYn+y2DBaZpl8ymYlu5cFERSqbsErXvPeTGbtb"
-    "rEC2YZT5UBABsRQWCuqz4VgeUhRZzuREmdUierK3EzLp+pC+yBCp0lu4ehNhiAOslSrUzhSI3tMKI9SL3TBlmbkEUcO3"
-    "ysTrC3VnYKSh2niVwSmamN0gsTi3zjhoht9KAMBV8fb5m5dNekdSJLpWFUp6Oc7U3lFcKLkZm5SsnIuxoscUfPQMvIth"
-    "qlQuPeMEwwW1w0ebwBfK1fOMxS1UyZ4G3GvZHaOeaOt80C+sTEo3nBWdQzuimytF8XxDmKCV6KBLW7DJENgwJlIXEnG8"
-    "KKRzlP6tmYMY7G7EXE1KCVwu3rx4H/Lafco3aJXpCay1k2vMk+I26QTl1RtQljiEQQrPzLObf7JkfVbebZKbuFogShUX"
-    "YvSimBVGLS3bZCc0VflxFwvFMbh+UJ/1braA32XZraeFIzynxEQc0zCie/z3V69fD+bp3nYQyMur0FgLk+JpiHPPmsvH"
-    "yYWLi4Ky1/UQ2J1kctqjUNOLuke1tUC9xQUGAlKk+ADrktYikI1BHkeizFNFIZ7TfsLqaFirIS6Cm0BBIgcY6ULllGWu"
-    "6sKQkFE9hpTxtKrOngzxH7SJ5Z3IqjLMawkhrWXWWBee26v4thfSDMbAAYCAQBxtTc5ZUCCs6uU9FIr5lFkSl3jOWn5J"
-    "mUAKXqRkd5k1iRXKONkq0xVve2LICWgONtyj0JNQ+UGTiMDbSFppnYfidC4L1g2BnOs0zbjusEixbYpyTtFdPIrCzoGY"
-    "WYNRIaC2MAxTb8gnweZ4d9LjP5sZME1QLfDq1tkekqwplEFFRTNLpTLZgYi8/mel+zcmRWUAn/AWQ3hzrnKGzj6wtAUF"
-    "WsSTp7/r+anzSOt+f9YTH1+9PT4Z9cTTp8f/OH72jIsnOBDxsipR1kAQlXKNpq0YQ/fnCoKNoQX4T2bMOaKyPleNxN+Z"
-    "ZY0FxZJT09QUwVh6TWUb0ZgMUEmgEtBL57nIP6H3xspfKrjI0+WdU9JPNO4zHujp/lduUqZKriGDTmn2sISkiBUkRyoC"
-    "QqVoGOJQlI4WHvEtvR1MFZBODKUenIRyqmCCfnUwhkqsokXSeS7C3+tpbBS3QCC3/CJlawHsoXga3jmk8P+Mxgup7DKp"
-    "FR8p4xxF821LUdnTeB26rySmvRBQyXc1vxe3LODWANltpn6HpA0Yc4GInms3g6cTjtO1LBOD0L5GlsENuyGtFW/xrORn"
-    "grbhITl5tIPnoJjAosObWGpYf1Ttx1I2ACUPw0oN5oBE8dfqdnhc89bFKn3jjQCGFgPXRsYITMzXjw6+DRRElphInal0"
-    "QBtLVdCt7yo5b5LzjZ2wnyjrLim1mrCikeHOCSCB5q0sNZmAl8ktlhrD1URaVA1YM7y95aAG3lZZ38ni/12XVUKgjWj1"
-    "gdQM9qVlKcqCo0/Y+jiNNSt4/E/Vn52Z94U73N8nPo514MDY6X5qod39g+HBsP/oYH9Z7ULIdxPGGFGFnS3anbNwMOu1"
-    "4kBhzulfkJHzASbUSuuJrso01QRWZu9r77SG3nfQqZtxKJ3EQpQ2Hgcb8wWNfVnTFdsS9FC7U5VXV1d1RX6sdB0eh8q8"
-    "9hk9/woWXdkgSot3ieprw1Y31kY17DIk94hSkRvojNVxRaaTvnStovGeziaG9WGRbaet7yPMOgSF1ntYmr71BkjKLojF"
-    "a3erTIpsDLXozG3XDKNaYYB6OrSNV3tRWitpsdCaahlwXcy4aFtB0yJvubEGqRphdNVqxqDu0dWoUj2t1c5avVUx92mg"
-    "E4If9wGrP21ZhGp6rh2t/NMUpR0Sszzh8kvZOZgh1tvLXcIyKGmZkXG0otTc2HNXSE7W+JlT9VkSaxO2Ec1Y/DHr/nrd"
-    "t6++rczUtgQB+hp+uKol9Fa1c/Iv4bqgcLsI7NGj04YpRRtJ+ZqYGrXGzsiB54XxyJB2p2dUFB4J4I5bN5yVdw4ft4YQ"
-    "3rgB9aSAdf8Ie506H9jvgf3+J+wXyY2TiLAYlyxAuO4nOQaS2FxGW4mgzhpkkx158VJqv8m9uIj63+twdkS6pcqnLPj4"
-    "j7ZzKG+3IpwvuSNxAgoIyXG4xLnxHfNZEGY4m9rt3CvK/mg4GN5bTqwt/gdOfODE+8GJzAD3mBAjCazUv2SB5qLfnfNK"
-    "pzYo70Se82ZA1VAAp+lVhw98MlE/f+JNBem4jSDs+dAeIW2dNVkvh2VvkyveqZT3kOQepoUPdfwDaz+w9h/G2oHDJpkp"
-    "iQlrp8q40Sdu+oGOa29K67Htj7e1eWxRjSya497TzYLAfXfbKVgCa07xPh4ncktLaME5EmexF+bFm7/+51//puNzuMgl"
-    "7xoATa07587ZcOWma1Hh42gzG27nfqsmNdvEbqJBqi6iJfYvhoPHA24QvGr1uDjWqK6rZUPY+qaKTFuOoWJsXTYywGaX"
-    "ko/UqN+TDq+o90RyvRF6/ABaWUXNKJoOQX7NV01kfHJnz+mQhA6I8rXjtAFevbPSSWfbwnCz8XEycWrXBrmYvAyb7QjU"
-    "sHazAR7RMef9LXq+8ib7YwtrRxW2biRlKp/62Q7V8Und7eAp4UU+uVqdOvLpjW+GnxWOKi6hxm5qYoWnlpFmGadcmyiC"
-    "OFUiw72n5OhHgt6pH2GBWgcb1BUccOlVUf5e1ePMGEcPecn/e16ySdZLYh4+Onj85Nvv/vyX7+U4AWWwbJtxP3YXrD8t"
-    "KkoTQxG5SQS6aUsBbrHg25bMivQbnbWh06N7xuu6Ogmndoi9wbW8QTlXrufUAD9s0m4nkO21rzzaJNqWNbotu1idxcRv"
-    "HRqHxTNTFFBGnzpAOqsi5AO3QEpR3ecOkWWlyX2Qoa2VtDHYzIlu+jp8h9Oa9ZNsu1ktfwid0IYHH1wXE8dlOlWbGcLy"
-    "KJzGoEyYuVmV1rjBZrC7GjVOchJdqJqejsvplDrsuNMGt0LfRiWkpk8xTHK+qaDd32vVTKrdrNV/6QbJlRhzfq1uUHba"
-    "lq2IDzNNPUB8M2w4tKtkVPsUJ343w/hKqzvVBzyI+Dq/AHTDH/PEieuXKi2+5AMwbkmghGrZIRz6E6RVmwrc6ZU5krmT"
-    "yKFFkenQ/bUfE80NtLnx3GZa7YTEnxXKk+VuwDfcicOfCjkRWuSqVqdNk2x5pUWVp5AKj/iVTk/ihYZuKRrsfyGwVzX1"
-    "xt2DiPldbPXo0bc89MgmxtZHdtBcG6ZMjlVWgRqMucM+AuNbNWTP4zYLX2et8Ec1m/i++iB3K1ZlcRXd69Uvtc6cJiZV"
-    "TKW1eN268/M8FyUCLyoT6oijarqk5pjc6ZSobAY3y5SlhqLCWB87r6QYl9MBqyTOHwrnxuQHO0yOkgWTZnJKxxzVmuem"
-    "wOr7rfh1g0M4qk5CYiOmVZ8YdAPH5jZBDdGT7YhOahNQAzTJmoKruJuVYKGY4inCFuWRcCrkmB9HDRytmw41KN99v4t2"
-    "ChR0VKP5DVSxK4563ehgKA1A6DnK3BpQVrsbdc84uKEyrKTuMXD38uOo0MBK1eTqAKo27dr2TGPub3cQ3qOEiBu+oT+N"
-    "v/up2u3CuEfcIMdNc7EtV/PXC9RYu2igaW4J1cE8Hm4H82r1tui+8DbrvxD74vjV3169Pdk7AsRT7lcjmOH7MmiraYP6"
-    "dlN99iePdzDD8mXRxZwnL395c82ko6v/AvkEIbN4nLVXXW/bNhR916/g3IckmKV+bkCdrkCQZW2GJSmSDH0YhoqWaJu1"
-    "RGokFcdI+t937iWtpI3b9WUPQUSaOrwf5557led5ZmSrJmLUSRPcepTVyldOd0Fbg90DEfeFV+5K1SJYIefKBD/Bo238"
-    "WHTOtl3Ag1Pe9q5SeJSism0rDc4vZBCNnXtBK2tU3JF+6Qvxp6el9sIvddOI1UIZvBrwozBK1X5z964PtlryDfFhJXUY"
-    "i96rvYlwvRE6iJUOC5HnH701fJVTMt73+8XZqVDmSjW2U8Uog2WdDHqqGx3W8PBc/dNrIIt367DAy8+Llz+Sm4Qb78dL"
-    "rQqylkFOMiGulPMxOE+LJ8WTUZYjiK9+yHPxRhnlZECYpmsx7d1cKTFDeMQCFjV4rejW+6K2wtggVK1DAYtfZ9mjdFGW"
-    "/T/hzjjcuOeROLSAl1XIslycx8hJL8ou+p787dZltFsHL2a2qZUTu6rxChlyaizm+oqA4Zxu1A6lKSyQCToN8z6qKght"
-    "fJBN4+HqYNzMOkE+vycUuhmZT+fgKpvB95ecWra8SGY+MFAcnp2cHJz+KoqiSGkvxS4uKHMreAWDfKhtz9eoa/jcrB8S"
-    "YizKm5FdjhBf12M1oixjBdhPJY4L31eIcYzn5uhMIhY4q5yzDuub0VKbOr6F7RbnkbVhvdAmJMiIOZO66Z0qxNnwHDPH"
-    "gINtZDhushzqRnpkVsN+OyPHcJSC84ZSMeR/hwLa9ZzTwVU7HTLCNTETs0bOwaivBzXV0c7NiMQBtl/JplefdhDipVrD"
-    "KhjcSYffAqhBZ/w+Ih/fyksuPk8ZZhbBWm32yNqHN/pqoVq5ubgEfxAs/5lHlrWIaO7mfav4ZyJ3H5Kn5OV+LHhcOVXg"
-    "mQKDtJlvwyn+k0zqumukNuLs3eXx2WkpvITLTH1cnGCAxzERFZyPbu5SWMeUPe2sIUNxxGk5bcCVypqZnnPBCKS4VjPZ"
-    "N2GPZYs4CrUxZDClOpm8j5TFDLa2VkJBd9Z33KikcxqqRS94soHqh2SqQAleKSNNpcqCkrJQTVeKlXVLH0HYFUrHqYX6"
-    "4tKkKZMvhSSKsIS1lSbJY7L6KLUlCgpbH1yUzxrUUNcI/4s9zk6jffD3vWHu+o2wGnVNjBQlPZRkywFkixJm/AqUAvMr"
-    "RAXCDz7MkfuIRzit7IjljN3qGrq6FzvH2vYDCSSdjdJJ4aaOEq3O81Ze54k7p+UkxQzFbypS7vK+5T3pLBf+A8YkhPOj"
-    "30AYO5t5RXA4MIeTU1ktoz72aGsBLpKHJ9KskTYSRcTWIj/bSjDPpzJUi00Ncf7/4NBBffSdyKSwYj3Cxgg7XPmkRklo"
-    "7mqPfYiRjbowsIgFRclqMY7xIQkvNSUTYwCCghxfDSn0TAiKIZywq/zekXIv5tCryiESX9SIIdoJ2XVKOs5djB7cfxVf"
-    "mJwenBy9LmOLOiIaVaC8z7JbfhC3SRlJZrFoleRiuc1u0XuHP5x+gl9vB82mnadYl9AU5YxsSiwOjOjBug6aCGc28gt1"
-    "1DUpaWrVpCeddWFDJrTzecGAzwiwJ4FnNCS7ZkFlniWFGvMieU9EgFiio9Pu/ZJw6iNbEYFfEPCDqroVl/feeFCRdA/y"
-    "y29BXZwP+0iC4gL76+8I/PNLQm61J0n8UKtOmVqZah3t70BWOPOZYfEa7XlQGVp0RKZz1NEi9tNnbHbQrUJSvzTXSaI2"
-    "GleepxNMxRUiWpFAEeoG5yfCYe5/oKRE3w/Q8xQBEGupdqh9yU2RiHhwn2nLVE5SrfEbX7RYJ/jnTwYeuL4LEf34bil2"
-    "D4Nr8kPxWFwcvzk+vdzbx50fWNLoXippT/4kvBfP2W3lWm1kgrscVmIXIJdH5yffQonjWKysbHtzpGlXUG1AqN7alWh7"
-    "OIYIUDR0UC0lg8jrtzfXNC/j5fP4lJqIR0uYjWlOnHOT5FY9t+orMDRtA+M9/qF0gm6YA5RQokjfDbQmlriUWQwEl5io"
-    "ojTfJXvrBTTtJS8v5VKxe5Rnw06OSb7JTqZ3BIzD4zAX4YUo1DRirnhuFNAR2XbNVpGlC2cNxmcwKXUcbOWE9cta+TLL"
-    "zuKwEOmW6LwN6cv5hSbQb4xV3IujzL2LTXd75mNHRqJs18H1nJoSXkcSke6Ly7NzitV7h/DAvM0pbl1DCChAm6kChbc9"
-    "8ukeBzlBN8jzWvuF+PX44i3gL/o5mhkqdvMzN5QNNFScKQVnvgZ7r5e2w3hYDo0I29qJk8N3Ig3M6RPlfPNhsz00m++e"
-    "tDV5/FijmxlEZg2jj5jgXBvEhwUVDfXdWCgyzj3fAwrlAxEmLGdxc4flkL+38J3DE+KmtX+XlbDJP76hYfkTcM9SCY/p"
-    "W5E2vxenkVNUVwIqptoA7CCWtODf2L7pOnA8v474eXZm9AFOgwDGDPhWqQV/9tH3ClUADMVuUNvTyEnEhBtoOC+yfwEH"
-    "xaLr"
+    "Y29tcGxldGlvbjo1MTgsaW5wdXRzOjM0MixsbG1zOjE2MjEsc2NoZW1hOjM3NzAsc2tpbGw6MjAxMAp4nHVTTY+bMBD9"
+    "KyOfYbe9Zk85rNpK2x7S7OaAOLgwgBXwIH9sFFX9752xIaEr9YLR482b55nHb9U7irNXu6pSquCHD9ScVaG+0gWm2AxA"
+    "HZBFMAEnCAM6fvUPqi4q5XAlH/Ib4Du6K/gBx66Akfre2B6052LoCZeyizaBa058QLTBjCILwUyiDHEGcglp9Dii48M2"
+    "OPonOLqIcBnQLtCIbRaMHlnvqM+YnLJhbZPfgnufxUJnnA+5lptyF9EfNWNcwCzbQsddL4MOWXJ2NM3icjRMEnZGfCHu"
+    "ZmdsKt0tMPzYf3+Gqiz3hy/wtn95fa7XCVF0DW6FVixLOdRtVlpxeD18U3W9dSFrGWie+Sql6Mj0HF8QNKw4JP31EnJF"
+    "F62VDxTDuq7GzGLlZ+x7XhhXZwg67nOrMxbSMh/ERF2ohqaJB5Qjsiy8qotP8mDEsnlVdHr0mE3fUpFJTClLH5AzxmKZ"
+    "ncOl7RU4fCwtrZh+D8e2FBuS7vfiOzktnrmf/+dl2c6H4f1jjBxutE8p4IFSSRqbsH7Ftsfw0b/8HMKc0baFjA2jo+1d"
+    "lu7r3DdtW+OHjdyRYyGQyDVE51vjhhPhMW3PB+0COmZP2lg+WvQeXXJ1Ggx7yeQc8I2LewbvW2Nv2gZ33T0+GvuOlqdw"
+    "ZckbaCmgjHwdJfdwRIEjoNIC/vwFFgdm63iczZJNa8MwDIbP7a8wZocN0iTtbrlv7DjGYIdQqJsojZv4Y5ZMKaX/fU6T"
+    "Q/bBWgaF+WIsXlnvI2mKZIpmkh/4DRY1KMEzXhNZzJJki0bP+mhs3CYpnagoWaSLdDZfJIM84rS3ELLMegsFhbd1xoIj"
+    "CcizA9dCQXcPKiQn9SaoSsDCSUvS6BB+qwUxMqw1pmHe8uMx4g7evXRQ8izvf1lGXJSl7FJE+zyqUokW4Rjly+XUwbWB"
+    "kMDiiEhqgg24b0hPZseU0HvmjNclxidBJXxLPLvv+M6y7ISka4JAYYKxEYr2aj2QDEbnaZxe5NUj/JslItHA3zeotzTJ"
+    "tW/bU8B4sv40iN9NOqjOe3ytgQUhONAFMMEKT0xo3IFjnUNkt6sqFGZ90Yy9PDyu7mIeYExVIdCPi6eklsornqWj0aUh"
+    "p5VKnkmZf5p2d752ruO6oHEf+Jp3mnic7Vjfb9s2EP5XCL0kAWwlxd6ctUOBpWiHYhnabHmojYmWTjZriVRJKqmX+X/f"
+    "d6Ts2LWW2h36tjxFJI939913P+iHxBtTuWT04SHRsqZklMypapJBUpDLrWq8MhqLP5u8rUl7yd+CZQZCGy9yWVVyWlEq"
+    "rmQ+F1m47cMk5bsyoZzwcxKukTkNHTXSSk+FyE1dS12IRvq5MCXO4GBjzczKOhVv9J1ZkJBBi5BOZM3Sz6G1kdrbZdos"
+    "xY98/QsxHH50WD/58U5WLb04ycS9wo1Z953hjl/eX/8qzPQj5V7U0udzpWfQJ324/QSXK920/n0+p1pml0J5IbW7J+uE"
+    "0RTFSd9RZRrCinC+MK0fiOxhnJjFOBkJb1saiHFSSC/5O03TVTYQ93PjSGS8mkXNBGWQfdQmTqWw5NrKR4sAAkMq9dpg"
+    "LMQoTAEaAwGlUWCjiPG1AAto4nSnTnlHVXmWipeilKpqw4Ho1KPdpaxcMJysNZZXsLVQuhgnvFqTc3JG8QOoQeVq1QEs"
+    "Yace/kXWCPoMxHJT0KXIxokDP1rHd40TmTNV/rT0qVWWcGvGcQcIMUaaPvsPEwDFBFkTolIaB7wRttWCT6Q9wXcdemto"
+    "nKA7ssv1JQN2XwSnXMBlY6JjQCoDAkQ0GLG89eK0Ji9TxFHnTM/LHp0xbuLd1asMqzPonMp8EWwv26oSHrae9Rk7HE45"
+    "9hl75MADvQwp40aRWm+DwxwU1eHeeRE/AjcBfNZRT+lBoOWGkQyYIGReiozdYnIyekj8suF0jlzCNhKsIesVIdsfVqtB"
+    "sk3GAwRWg02JcN7ki70a8drci7rNQ0qzlcpT3fFTuWMN7FRtTjlvkbp7Om9jKiOsZiHaJmG/1pRDUYu3TAaJLArFIrL6"
+    "bUtLyIEeJJ44/aUB13DUoWSWsZDROvYH+gPluWm139pBrtGMbL8r6+NwyStf8fk3gBnru2hCVmpUk1Cvg35LsrjW1fK1"
+    "Ym2harEr+AeJekdxuXNRFVQ3xqPeP57ejj+KUC8D3sX1LiEDLAOEZjbjqosChkScGTqeC85T43og6mUg55gFSEXQU1Ap"
+    "UTCT0Q+M53E0eNqoWIkPCFx3cPK1mDzy65uCci+V388PLAoQRlWBnF7VnIzIFGFsLL2oRiiFudQ5Ve5S3OBWNC/S3VJF"
+    "xfHhotwA/q2Duq2nXby6cDy7SC++e0Sm6PEk9TdH5L9lSetoLx43ckGhOKJaoNFziRwgMxacIKWyzkfslV/PTpXEGgQG"
+    "oZeViNo9Sl461mP9hkeaJUuP0JKX5M61EZ9aWMszWi0L6nKOe88Irahre7BryNc+h8jfEDnFpcMhPs4u0XNeBRUKZbwm"
+    "Wf3EzXwjCfXDsDfkved/vHz7+9V3LuwegP1f1Q+s6kdWkAjUFmMjYj1lXRY9A0/H4Y4bYYS9l2GkAlnDmCSwJEPRGQVR"
+    "SyWmAZQVZrcChXkxyp/wdGQXuCjMsuDvzlCWQvRopkHm60S72bFLhomwc4lRceI0Cx5HbEZhBjxLORSmLB31xXiQ1Eqr"
+    "uq2T0cVWybuATKVq9RWRZztVkv/2y1d5PPu/AaqnfGRfSM/8/IC2fLPNGgQ6Cg44yvkcb8Lc42kSIOUDvXbobgPN/boM"
+    "r9U9e7aaTVUlq0mfFdGddVLzpYGnl4JlhCw92U3VTXvaRplsINn431nd2fgdegpUNqRvja2KnbydhCDWjd95vru5aRqg"
+    "NqyUY6vWBeXWotmA3+t9wfubhsIJiVzTvAHmpPv1+FhxaWfhF4Nd47yx+03xNrwRUOz5cpZ9BD301McCNW2LGe0XqM3L"
+    "g+8AVkXgFrXWuN3rInKTnVE2Vw1t4fS+neF9x3UrbokSGG+cVPwOw4i7D9Dhcr3IFMrNexOHN9ivHC+cJ7FBC7E9E8dt"
+    "6OVxM84V/ZBMeNHhWE7RsNYqiMfGNzo/V3hzaoRvyUyPGreX1vBdhdE/PP24kM/XE3n3O4WlfeQOEqnRRG5ifsumqVQe"
+    "8uucfwAKuf+FtUhAuLGxdP25tvJm09JPwo8u5HgKE00lEShO530rDxDZxvAGeVxJ/4jlemEHU/jszh/YyNUWrF3r72y9"
+    "7p7SAzFdhpa0b1vvkQMQ67OpklM8BDqj0qnSj4aFrS3LXnYzUlgPaEyXnty+ff96ELz7B8+5K3h4nO1b627bOBZ+FcJY"
+    "YBxAdty0M7vjdLooup2d7vaGSYBi0TEcWqJtjmVJQ1JJvZ0A+zT7YPsk+51DypZsNXaT+ZEf6Y/UEiXy3PidC48+d+JU"
+    "20LFnWFn0H/ciTqZXCpcFDJzZoXrS2WszjPcetQf9Ae4MynNTKmxUb+V2ig7LlZuzg88++Fx/3s8kCgbG104/9pz4ecS"
+    "VplLlQiXCzlTmbND/MxTG4nC5MvC4Qdmy0sTK/yUIs6XS5nh+bl0Is1nVtBVnim+80sm7cL2sVpeuqJ0neHnjnMrrOfU"
+    "J4fbhS5UUl1eR51Zmk9kOpZmZjvDj58rPnu9Xy3IjDpuVdC1dUZnM1wH9jDFVKZWbXMlM3uljLjSbs40/ePs3VuhskuV"
+    "5oXCHWFdAspO/RNSXMq0VKKbG9ETU/zFsM6OIvCihM7AgJBg0E+TT35VsRMLtYK4JivIz4BYh+WY6OuoRn3gPurYeW4c"
+    "3cpbmFFZuQTXnYpXksloL49+biJ3KV0k6GUB0ult0U3UVJapG/LlURtRvalO1YaYQrr5frleGe0USyVIeK6MikSWOzIc"
+    "L9Qhj09WTlmRT/Gg0EuYFIymTHROJKrlRCUJpFdZlOhKAUN331iREflQmaUJ3z8//6l3Eol+vx8J7axnbr0SFKRAJK8X"
+    "DKnGZqIm5WzD4ATWrGS2n0eo6ko4I2M1kfGCedAZ1JvJVChjcmOb6zi9VDkrOawEbU6U2b9QLLNYpUx9tZvklOzIzbUV"
+    "uKZNGedZYkk+F2GdC0/Elk6X8tPG2AIdRPXsIEJgRjWdQr4bCuI5zDsGVdbvhmmZpl4NVhJe0G65CKb488sfL0R3MIQ9"
+    "QJ1Ljf3lsUTMlF+BIAVKDtbpH9rixBY6TXuJNl9tm2SLWzSS/QliL7AGrpjsrSXjuVrKW5hKgQ3sGQs4LZI8LpdgmbGE"
+    "kCdo9ht7BCuyTsmEiDJlltHeb5Ax1SpNvh7rGMI8C5GomKFt1uul6RI47qnMs3TFpAKvIA/ndZzkzkGLLOEGMepTkUp9"
+    "C+j1q3llYO/nfB869xAbY34xhUfZK42JdPH8a20AMwWzlWkK1hmwX2uCk886iSptRB7Urz0lP756/ZL1VaE+6W3tLFJN"
+    "VzKei25lwQRFKp2ySLes99d8Ym+xA1mHgeehIABiLgwE1GPFMT8kKNJcnhFkVpvoydFBlEnbA/dFCk+V3MLUmxR6P8BS"
+    "qVztXAHoHe0wonp1GE1pml8BqGFbZez0pbozYSSh2nyVwsmb5IeRxOzcOuKgFX4rQQDuirfP37xswjuCItE1qlDSyUmq"
+    "jk7DRsnySZ6QljMxUfSYgo1eAHcxTRXKJRccYFgvdthok/CVsvU4Y3ULUQYeVt751gjH9lWINFc0dAxwrzgcrgM+z9pU"
+    "G+tIB5YDq5zjpgXkJ7qZUuTxd9j1awYTXmuLlQrXhwkR3JAQJqtCWksB4pbCCOPuBt3VohTiZeLNi/c+8j2miIT2oZ6C"
+    "24OMZxkXtwk4KPLeIWVNh8ghesamwyyYOeux8G4T/oT9BFYqzxH8G3k1P2tpWCcHUVMlKHfRUJiDMwz1SR+mC9hdmt56"
+    "WRjCcwpdxBlNI7pn/3z1+nV/mRztJwKRe+U8a45UPPWe8BllH5v0ycqVDZuC4tttJ9mdpnIWkTOKguyRj62QkXEKApcV"
+    "nIAn64o2IiibAF5ORZklioIATgyIVkvTGg124f4EUhbZx0yXKqM4dJM5+pCNMjYEleMqf3sywD9IE5s7llXumNVCRtrL"
+    "LLEuLDeqEDnilKQGgeROoxCcVdRF3nvQY+BUmzzjEMqjXTXvEbLMbMYQi1tMTi04pTAiAahSpLwBrQ0DkV9tEyaLt5EY"
+    "cPSaAcOOyG/FlLvQIsKDPiJeggCf2S5lwWIjIpc6SVJOWgzic5MgF1Q0ikeRFVqgOgs3yEolYRrGbR+MwhXg3WnEP5vh"
+    "My1Q7f1q6OIIEdoMwqCMpBniUo5tgVFO/7tSy5s8QVoBc3EGU7h8oTImnc1jrSby0nBGT3/Xy7F1iAl/fxaJj6/enp2P"
+    "IvH06dm/zp4948wLtkWQrUrkRGBEJZzgaSMmkP1CgbEJpADTSvN8AZeuF6qRNdh8naBBsGTvtDS5P+ZeU85HCCc9qcRQ"
+    "CdJL67hCcE7vTZS7UjCRp+uRMcknKPcZT/T0+AuDFOaSaUgvU1rd7y4pQvrJHowIoTzWTzEUpaU9SVBMb3tVeUqnOcUt"
+    "HMFynJF7+WqvDBUbRfun81z439sxcGC3QBRg+EUK9TyxQ/HUvzOk2OEZzefj4HVELD5SuDoK6tsX37Kl8Ra1X4hqI+9r"
+    "yXY1vxfqHTBrENltxo1DkgaUuYKnz7Sdw9KJjvFWiIpJqCiSpjDDro+JxVs8K/kZL21YSEYWbWE5yESw6ThskNh/VCoI"
+    "ebAnlCwMO9WrAxyFq82wf1xz3WMT+3EVgUkLPm0n3ARNDOWPTr71EESamEqdqqRPVanKH9dLUtbl8WKnjPYThewlxWVT"
+    "FjTC4yURSERzHUxNp4BsMou1xHA3lgYpB/YM18YsxMA1me0yGP93U0gKhnYc2QcSM4CZtqUoC3ZMvm4yDgkvIP5P1c/O"
+    "3LnCDo+PCZBDEtnPzew4MZDu8cngZNB7dHK8TpXB5Lsp0xio8mUxKu0ZGJhxWrEPyRf0F2BknScTYqX9RHdlkmgiVqbv"
+    "a++0euV3kKmds5edhiyWqpb9nfW8xD5vyYp1CXiojVS52fV1XZAfK1n7xyEyp11Kz7+CRjc6CNziXYL62rSbAapk1Qak"
+    "MZJUTpZhd1/Y5iOYXisrZKotA1uMVDOMrrdHcrZfUsKIQqavUCDr5prsSLrSthLH1an9/CEraGcOPt/CQ7WOASdc6wAQ"
+    "06zIpdRGq4iPDA460mmL1Lclw1RtaBjdfzV6cY+uR5XoCTg6W5lj5UbGHttw6X+MGTjHQF7iKBQ5q5+mLHypYKktIdM4"
+    "Qd6KmDKLObdUZgnkCsWEdQm09HJbB5PsTSmryM3CFpLjTH5mrD5J8ipE7ohWLP4YXLpZHe3osBc52yACRN+AX9e1XMSo"
+    "dp/xs78fUmtGt4iOUmbkDSXFk2KWqy3vgfB9WeQOEdzh7gPJkEOAemBdihOKzvBxq4vjqhSgMQFZ98+hbEP7Azo/oPMD"
+    "OregcwBfDsI8WKxRiki9n+DtQWx3m+8FqjqqkZoOxO0rqd2ub8BNgdBQ+4M7ki1ljmWxLnRQ3mOEP9yzp+IcEOWTC3+L"
+    "c4s75gMAdH8weNihY+D90aA/uLeYXcODB8x+wOwHzD4Esxmh7jFgB5DaaGSNUk1QOhyTS6t2IPlcLrjYU3WbwI6i6tzJ"
+    "n0jVDie5aCQt95j4mh7VgKk02kTlDMq+Tax9p1KNAyf3MKx+qNM8eJUHr/LHeZUvHGx3Nsf499zveBSepnlJWF5rmsBA"
+    "j9D1B2Jjj2MKQ1UvgUdRb26VhAhf/elFWJUn97shPAmcx1PVJLjxI8O5judiqWT61+YUwPoeD/ZokNTR4iBDdy0fADGP"
+    "ouJQNPm7p2Ur70XuVrNaE9Zc4n04k+fOMd/pdiouQsvZizd/+99//ktdKrDeK65fgZpaE9yd855qj23514+j3byn3Ysa"
+    "Na3pJjTt9RN1GTRxfDnoP+5zH+51q+WHuUZ1Wa37LrfLezJpObANUcq6Xwg6u5J8+Ext1XTMSy1ekjNL30oLopVR1POl"
+    "6bjwl2zTq8ln3GZBx4l0lJptHTz38eqdhU4y2xfQNPuLp1OrDu1DDWHgoNnTQ32hXzfBI2oIuL/p7RfeZHtscTlBhK0l"
+    "zVRlMzc/oA5yXjc7WIp/kc94N+fzfM7pmr5zQ0flVGW2akpiQ08ttk9TDl53qfDsVCEht3iToZ8Keqd+2Ato7e9AlzfA"
+    "tVUF/qPqUwKmcfQQ4T1EePcnwmvxHGsvMXh08vjJt9/9+S/fy0kM/GLedoOQ0BS0/bSo8FUMRABK4bGvLR65Bfq07d+N"
+    "B2p00/sGre4Fg0zVwEJdTEf9G0GMAtFML+mjl0HTB3Q88t/4yqNd1G8BjH2hzuaIMnzf1OjxmOdFAWH0qHGrs8ktP3Db"
+    "sxTVODd2rQsI3PvsW9lJGv3dAO1rX4ftcIy13YBidosgH/zXDzlP3r/JQU/KZKZ2w5V1BwvNQekBOwpVmtz2dz3v9ahx"
+    "wBnrQtXkdFbOZtQzyw1yGPLtVhWTmj6/yuPFroAOf69VMom281b7pQHiK87zxY2yiRHtt1SYPnA+4Qd9HaldJKPa53fh"
+    "WzmmrzS6U320h/BDZ5cgPecP+MLC9VuVFF/yuTB3ElF0t/4qwLcVSaN2BXjQK0tElucBQ4si1b6f8zhEvTvUZrnjnLQq"
+    "cIXLisrzdZHnG26g488DrfBNr1WH4q5K9rzSIsoxuMIjbiPT83CjIVvyBsefidjrmnhDUSjQ/C50aEX0/R49sktj6yMH"
+    "SK6NplROVFoR1Z/wVzWBMB6qUfY8VM/4PkuFP6Tbpe+LD3L/cVU+WKfJtZIAdbyN4zxRDKU1f91a0HueiRKOF2kSNbJS"
+    "saGknrbM6oSgbA4zS5WhPsAiNy40TEoxKWf9Ti1N99WExuInByyO/AmLpnJGp2vVnude3uqbzfBFk4U72uo0NupXJrpB"
+    "x245pUbRk/0UndcWoE8aiNcEWMX96UQWMjtewleeT4VVPuD9OGrQ0VqJqZHy3feHSKdAdkkJo9uhKjSzUosqnUcmnhB6"
+    "jiK3Bimbkk/dMk6+UhhGUtMnsHv9QaRvSafUdnPuWVt2q4zVWPvbA5h3yGdCHd+3lfK3flWXrJ/3lPtaudc1NNpr/mKJ"
+    "WuVXDWpaqmgNir47TBphO5A0okZLfqITan7OEkDdJHxuyVT7hX0ONKwVBmb6kvpR51RE4CJBkiuv0yk5ILBV1byi7XIC"
+    "/FSa8KMTxV9qOZWdsk+lqha32dI2nQFtGzJo1grr7D8e7Gf/1eZt0X3hTNp7IY7F2au/v3p7fnQKNY251ZaY9t/VQkZN"
+    "O6zXIeurP3l8gPDXL4su1jx/+fObGxYdXf8fuZfc53ictVhRc9s2En7nr8CpD7bnRDppcp2p3PbG47qpO7Wdsd3Lw82N"
+    "CZGQhIgEWAC0rInz3+/bBUg7sdLLyz1kIpDAYne/b79dOs/zzMhWzcSkkya47SSrla+c7oK2Bk+PRXwuvHJ3qhbBCrlU"
+    "JvgZftrGT0XnbNsF/HDK295VCj+lqGzbSoP9KxlEY5de0MoaFZ9Iv/aF+MPTUnvh17ppxGalDI4GvBRGqdoPd+/7YKs1"
+    "3xB/bKQOU9F7dTATrjdCB7HRYSXy/L23hq9ySsb7fru+vBDK3KnGdqqYZPCsk0HPdaPDFhFeqT97Dcvi7TascPhV8f3f"
+    "KUyyG+/HoVYFWcsgZ5kQd8r5mJyXxYvixSTLkcQf/pbn4o0yysmANM23Yt67pVJigfSIFTxqcKzotkeitsLYIFStQwGP"
+    "f8qyb9JFWfb/SXfG6cY934gTC/OyClmWi6uYOelF2cXYU7zdtox+6+DFwja1cmJfNV4BIaemYqnvyDCC043aI5jCCkjQ"
+    "brj3XlVBaOODbBqPUEfnFtYJivkdWaGbgXzah1DZDb6/ZGjZ8yK5+cxBcXJ5fn588bMoiiLBXop9XFDmVvAKDvlQ256v"
+    "UfeIudk+J8RUlB8mdj1Bfl2P1YRQxgpmP5bYLnxfIccxn8PWhUQusFc5Zx3WHyZrbep4Co9b7Adq43qlTUgmo82F1E3v"
+    "VCEux98ROTY4+kaO4ybLqW6kB7Ia/tsFBYatlJw3BMWI/x4ltOsZ0zFUOx8R4ZpYiEUjl2DUl5Oa6mjvw4TEAb7fyaZX"
+    "H/eQ4rXawis43EmHdwHUoD3+CJmPp/KSi88TwswieKvNAXn7/EZfrVQrh4tL8AfJ8p9EZFmLiOZu2beKXxO5+5AipSiP"
+    "YsHjyrkCzxQYpM1yl53if5JJ3XeN1EZcvr05u7wohZcImamPi5MZ2OOciArBxzD3Ka1TQk87a8hRbHFazhtwpbJmoZdc"
+    "MAIQ12oh+yYcsGwRR6E2hhwmqJPLR4AsItjaWgkF3dk+cqOSzmmoFh3w5APVD8lUgRK8U0aaSpUFgbJSTVeKjXVrH41w"
+    "KATHhYX64tKkKbPPhSSKsIS3lSbJY7L6KLUlCgqPbl2UzxrUUPdI/+sDRqfRPvin0TB3/SCsRt0TI0VJP0ry5RiyRYAZ"
+    "vwGlwPwKWYHwgw9LYB/tkZ1WdsRytt3qGrp6EDvH1vYjCSTtjdJJ6aaOEr3O81be54k7F+Us5QzFbypS7vKp5z3pLBf+"
+    "M8YkC1env4AwdrHwisxhwxJBzmW1jvrYo60FhEgRnkuzBWwkisitBT67SjDP5zJUq6GGGP/fOXVQH/0oMimtWE/wYIIn"
+    "XPmkRkloHmuPY4iZjbowsogFRclqNY35IQkvNYGJMQBJAcZ3I4SeCUE5RBB2kz/ZUh5EDL2qHDLxWY0Yop2QXaekY+xi"
+    "9hD+D/HA7OL4/PSnMraoU6JRBcr7LHvgH+IhKSPJLBatklwsD9kDeu/4D7tf4O3DqNn05CXWJTRFOSObEotjI3qwroMm"
+    "IphBfqGOuiYlTa2a9KSzLgxkQjtfFmzwWzLYk8CzNYBds6Ayz5JCTXmRoiciQCzR0enp05Jw6j17EQ2/JsPPqupB3Dw5"
+    "8awi6R7gy6egLs6HI4CguMD+/Z9o+LvvyXKrPUniba06ZWplqm30vwNZEcwnjsVrtOdBZWzR0TLto44Wbb/8lt0OulUA"
+    "9XN3nSRqo3HledrBVNwgoxUJFFkd7PyD7DD3bwmUGPsxep4iA8Raqh1qX3IoEhE3HjFtmcpJqjXe8UWr7WD+OzIf99/K"
+    "Behwi5If/E2gk7/TdFAy9LWuUULE/SkYEGKSyI1oSbClGUMQhYtGIyxWpEOsobVVMY0LGnjg5589ygZoTZ+c4p2V7Zua"
+    "t86V2DgdgjJHCBb1AeGHt9xR5RKtKQX16sVIbtd3Iabs7HEp9k+Ca/ITcSiuz96cXdwcHCGRt6zTFAXplKegk73XrxhL"
+    "5VptZDJ3M67EPozcnF6d/5WVOGNGuch2d3wa4QUVPNT3V7sRbQ+0ACtBrINqKclUkX73xJA+AnD4Kv5KndGjzy2mNPwu"
+    "ufNztpbI/m4z9AkBG+/wH/Qg6IaxJZYS7/turFWivkt0xZRzgzEx9ptHBu+8gEbYFOWNXCsOj8hrOMgp9STyk2s2GowT"
+    "8Tjs4UAkI83NGx6GhTgLaIBbOkzdeqv8IQbsgVJ4VasUOfFlhkJJDIM3OVn9EUcecIRG5TzHAmBOfuELqGigrM0/J0/O"
+    "4e6cX+X06sd/Hf/+xyn5cXov267Z2cEo8EWDb5Pdt5dZdhknsVjLSSt2Wfp8OKTx/i9mVh50Yg95Gyea3QyM4w4IY7sO"
+    "EOTU8XEcZALtrm8urwizdyhA6gfDLp4LRigIqGFkg6rtZkC6x0Gr0WrzvNZ+JX4+u/4V5q/7JSaFwOXNr7lbD6bRIpna"
+    "COZLZp8MKu04e5djl8dj7cT5yVuRvkbS99/V8NW4OzXDR2V6NDs81BgVDDKzhdOnXGhco8TLFRUvDTWxYGUcKr/GKEQO"
+    "RJix9saHeyyS/DGLj0gev4e56au8hE/+8AN9iXyE3cskJVP6EKeHX2unkXNUeTJUzLWBseMoLYLfsX/zbeB8ftnip+gs"
+    "6K8bNGVhhkNslVrxNzV9DFIFwFE8DWo3jAwiPh8CffkU2X8BlsMbYw=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1363,25 +1375,27 @@ _MCP_LISTS: dict[str, str] = {
         'yHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"use","title'
         '":"Take one of an item, asking first when it is the last one, and for what.","de'
         'scription":"Take one of an item, asking first when it is the last one, and for w'
-        'hat.","inputSchema":{"type":"object","properties":{"name":{"type":"string","desc'
-        'ription":"What to take"}},"required":["name"],"additionalProperties":false},"out'
-        'putSchema":{"additionalProperties":false,"description":"One shelf of the pantry.'
-        '","properties":{"name":{"type":"string"},"count":{"type":"integer"}},"required":'
-        '["name","count"],"title":"Item","type":"object"},"annotations":{"readOnlyHint":f'
-        'alse,"destructiveHint":false,"idempotentHint":false}},{"name":"output","title":"'
-        'Read back the full text of an answer that was cut.","description":"Read back the'
-        " full text of an answer that was cut, a page at a time: the reference is in\\nthe"
-        ' answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","pro'
-        'perties":{"ref":{"type":"string","description":"The reference a cut answer names'
-        ' (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"li'
-        'mit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additi'
-        'onalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"typ'
-        'e":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description'
-        '":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"an'
-        'yOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next '
-        'page; null after the last."}},"required":["ref","offset","length","text","next"]'
-        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
-        'ue,"openWorldHint":false}}]}'
+        "hat.\\n\\nIt may ask: a yes/no question made as it runs: --answer use-last=yes|no "
+        '(or --yes); \\"For which meal?\\": --answer for-which-meal=VALUE.","inputSchema":{'
+        '"type":"object","properties":{"name":{"type":"string","description":"What to tak'
+        'e"}},"required":["name"],"additionalProperties":false},"outputSchema":{"addition'
+        'alProperties":false,"description":"One shelf of the pantry.","properties":{"name'
+        '":{"type":"string"},"count":{"type":"integer"}},"required":["name","count"],"tit'
+        'le":"Item","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint'
+        '":false,"idempotentHint":false}},{"name":"output","title":"Read back the full te'
+        'xt of an answer that was cut.","description":"Read back the full text of an answ'
+        "er that was cut, a page at a time: the reference is in\\nthe answer's marker and "
+        'in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"typ'
+        'e":"string","description":"The reference a cut answer names (`full output: REF`)'
+        '."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer'
+        '","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false'
+        '},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset"'
+        ':{"type":"integer"},"length":{"type":"integer","description":"The full text\'s le'
+        'ngth, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"intege'
+        'r"},{"type":"null"}],"description":"The offset of the next page; null after the '
+        'last."}},"required":["ref","offset","length","text","next"]},"annotations":{"rea'
+        'dOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":fa'
+        "lse}}]}"
     ),
 }
 
@@ -1416,9 +1430,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1638,6 +1657,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1724,6 +1751,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -2173,6 +2206,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2386,10 +2421,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2398,6 +2454,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2412,10 +2470,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2426,7 +2496,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2444,6 +2514,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2482,13 +2553,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2498,7 +2568,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2506,13 +2575,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2528,11 +2599,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2656,12 +2730,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2679,6 +2755,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2705,6 +2783,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -3169,7 +3252,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -3246,8 +3330,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3762,6 +3847,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3927,6 +4015,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3934,20 +4040,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5513,13 +5623,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5546,18 +5663,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5647,7 +5778,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5726,7 +5871,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6321,7 +6466,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6812,6 +6957,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9498,7 +9644,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9541,6 +9687,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9869,6 +10035,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9876,7 +10043,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -10076,7 +10243,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -10111,6 +10278,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10903,6 +11078,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -11195,6 +11372,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -12351,6 +12529,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -12385,7 +12566,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -12458,7 +12639,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -12484,7 +12665,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -12499,6 +12680,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -12510,6 +12692,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12527,7 +12712,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12709,7 +12893,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12777,11 +12962,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -12911,7 +13093,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("context", "ctx"),)),
     "use": (use, "Take one of an item, asking first when it is the last one, and for what.", ("record", "Item"), (
         ("name", (), "_Str", ..., (("help", "What to take"),)),
-    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("context", "ctx"))),
+    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("questions", (("confirm", "", ("use-last",)), ("ask", "For which meal?", ("for-which-meal",)))), ("yes", True), ("context", "ctx"))),
 }
 # fmt: on
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1141: the first handler from handlers.py
-#     line 1226: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12258: the tables (commands, groups, errors, result shapes)
+#     line 1155: the first handler from handlers.py
+#     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12435: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -145,12 +146,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -167,6 +170,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -895,7 +900,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM3MTIsc2tpbGw6MTczOQp4nO1UsU7EMAz9"
+    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM4NDAsc2tpbGw6MTg0Mwp4nO1UsU7EMAz9"
     "lSgLILUnZjYEAwsTSAxVh7TxNRVt3HOSO50Q/46TtHdFYmM4IdGhiRP72c92/CE7wjA5eVdVUhb8IxjRgyzks7KqA5Fl"
     "t5F1Ucl2QBvvHuIqFF9O6HqPdMz3zisfHCu8GDwIb0AckN572wlPAFdOZAVWrqP64ovdKq3Z7F7rhBqPM+JEIXl8hAE8"
     "JMiGlG0NuJOmsCg4oA5IGJXB60K2OI7K6kxtDryqi1v2Vsmy1DB5wy6kzZSiNz7f8bYsd6EHn3YWZ6EubBgGZqaO7M+b"
@@ -929,85 +934,89 @@ _DATA = (
     "rBoaha2WSgCpc+LZRemxvkvRCQ8Xdg5FYRrU4v5Uk2LrV9RT+dhi2vglw0jVh8SoOHGahYgjNqMwQ52FM9CUpbtHzId4"
     "v8Plmi9WX97ycmfLyxf82e+uHNeTu+tXQPWlGDkW0rMHx419iLesQaLjxgFnGf3FYtbGcB8gZYGjfuj+BebPyzL84XPg"
     "z3ZJw1SynhzzIoYT/7ahMKMHnp4L3iNk6QORMZZKh/nqGO5bSLbx9173Pk7+/ZsgTLakPxhbF/fqdrL+Cy6HqMt4nO1c"
-    "7XIbtxV9FQynM5FmSEqWnbSRHM+otlqrsWzXUprJOBoK3AVJWMvdNYCVzDrq9Gn6YH2SnnuBXe4uaZGS00zSMj8icj+A"
-    "c78PLgF/7ESJtrmKOvud3f7DTreTyqnCF6Py7FI7XLhSxuos5Qce9HdxZViYsVIDo94X2ig7yGduwg88+eZh/2s8ECsb"
-    "GZ07/9obP9S+yPiKFVOZzkSUTfE3tsJOpFFdMdZXKhVDNcqMEm6iygdEZoQcOWWEdv0f0x/TQ/E00dGlGJusyL+w5ahd"
-    "IcXZLMdzkUySoYwuv6BrZpxLYxWeu8AHlTr7zcW+iFWU4BsGTyMlpBUSA8tES7wCfTjc0am4CEN/cyGyEWPKTTY2ckqY"
-    "cEV6DF3h5CVhnwklownd0c5WAvahkKxweeE6+x87zs2gEqc+kGpznau4/HrT7YyTbCiTAUDbzv7bj6Uter13Fprsdhzk"
-    "w3frjE7H+B4sgCFGMrGqrXiZ2mvo41o7gEqV+Mvpq5dCpVcqyXKFK8K6GMgO/BNSXMmkUGILwvUEzEC3dbrdZcl1CgFY"
-    "U36YbPhORU5cqhl0BcmhXIAlMzHom24NfZC+27GTzDi6lC0RRqXFFFJ3SllJJ+crZfRjE9ypdF1BL5N16G2xFauRLBJ4"
-    "Hn3dXgaqN9KJmoPJpZus1uu10c77aNDwRJEHp5kTLgtK3ef7w5lTll0lFXoqx3hKFrHOCKKaDlUcQ3sIoaww8MMtyc4H"
-    "X00JPkxmacDXh2fPe3td0e/3u+xZLFw1EwykAJLnC45UEzNWw2I8F3CYZYmS6WoZYapr4YyMFIUSy6BTmBdRIpQxmbHN"
-    "eZyeqoyNHGaCNYfKrJ4okgjBpBHxPtzdRIdUYVWUUaaAfi7CPBceRMumU/lh7mwBB6EerwUEblSzKfQ7RxAhR8kIqKyP"
-    "hlGRJN4MVl7BhBQtF8EV3xz96UJs7e7DH2DOqUZ8wfBIPGKs/AwORoCRg3f6h1qS2FwnSS/W5s6+Sb7YwsipisQLokEq"
-    "ht2aMpqoqbyHq+QIYC9YqCUizqJiCpE5l1DmCZb9wm7Di5BeZUygTJGmFPsNGCOtkvjuuY5TmBehK0phKMx6vSSZ2n3h"
-    "UWZpMvOZXBrow3kbx5mjlM8aboBRH/JE6nukXj+bNwZi3xcS2Nyn2Ajji5HJpiu1MZQumtzVBzBScFtUQojOCfuFpnTy"
-    "Ucfd0hpdn9RvPJI/Hb84YnuVWZ/sVhWLRNM3qm5bpQdTKlLJiFXa8t532dDeIwLZhkHmfUEJiKUwUFCPDcfykKLIcly6"
-    "yxQvHm2vhUzaHqTPE1Sq+B6u3kTo6wBrpSy1E/AA7SjCCPVsPUxJkl0jUcO3isiBBn02MNJQbbw51wKS9SCxOPdmHDTD"
-    "+wIAcFW8PDw5aqZ3i3qyBYKppJPDRG0fhEBJs2EWk5WJB9JjCj56gbyLYUq2GV8wwbCBaqUtqjFTts4zZvdQJXsacMsK"
-    "sJtI51GPtLHO6xdWJqVnzIouoR2xlSpF9XxBGK+V4KCVLdhkKGwYE9SFRBzOcmkt0b+WOSiDfV5iLidlqitOnr5mD7A7"
-    "xDcoyvQI1lrLNaZRfh86ocyVWoBS4RAZVhmcedbzT5asx8q7D7kJ0QJRyroQqhfVLD9qYdgma6EpV0ifY6EwhiB/Ux/0"
-    "eraA3yXJvaeFIxwSMRGnNIzYOv32+MWL/jTeXg0CvLwsjbUyKR77OvekGT5WzmwICmKv7RK4NUrkuEulpht03xX5DCst"
-    "XmCgIIUU72FdUywC2RDJ40AUaayoxDPtJ6yWhjUa4tICDgsS2cdIWFkSy5wvXT0ho/UYKOOgXJ092sV/0CbCO5JBVYdp"
-    "jRBSLLPGtuC53TLfdj3NYAxcAAgIxNEmS5kF+YRVvrwtkiwdc5bEJZ6zxi+JCcTIi0R2K9Yk5ijDZHOmK152xS4T0BTZ"
-    "cJtKT0TLD5pE+LwdFrWWFTiVOeuGQE51HCe87jCg2CbGck7RXTyKhZ1FYmYNBoUgtflhOPV6PolsjndHXf7YZMA0QRng"
-    "5a2LbZCsMZRBi4omS6VlskUicvrvpe5PshgrA/iEMxjCZVhkM3T2gcoWVGhRTx7/pKcD60DrfnrSFW+PX56enXfF48en"
-    "P5w+ecKLJzgQ5WVVYFkDQVTMazRtxBC6v1QQbAgtwH+SLLtEVdaXqkH8bVatsaBYcmqamioYS69p2UZpTHqoJFAB6AW1"
-    "EyDNGb03VO5awUUeV3cGpJ9g3Cc80OOdT9wkpkquIb1OaXYfQlKEFSRXKgJCS1E/xL4oLAUe5Vt625vKIx1lRD2YhDJV"
-    "yLx+tTeGioyiIOkcCv+5TWODuDkKueEXia15sPvisX9nn8r/ExrPU9mK1Iq3xDjPg/lWUVT2NI5D+wli2vUFlXxX83uh"
-    "ZQG3BsitJvXbJ23AmDNU9FTbCTydcAxaLBODUF8jSeCGW57Wipd4VvIzXtvwkJQ82sJzsJhA0OFNhBrij1b7YSnrgdqy"
-    "v6V97NS6Xf522egiXjunb9wIYGihcC0wRmDifP1g70ufgsgSI6kTFfepsQR1DXLEqf5A/bij16++PT6DScpaXG82RQR8"
-    "oYf3lK5yrOeZ1S4zMzKpGo2Qoy23C4P2aFRpsIJA/HCry0Il3GJpd7WsiW4lmJBtoXB9TxpHImaQ/XoxjK1bj65yLcEz"
-    "/QUZv/dL50yQ21AMtBopuautxG5d1IQ5dlnxc40Pnh29PnveHBbvKreshFcc9v2tcyyt76dyRimAvXHYaGuw1RqY/vrd"
-    "8dHZvDJyNzauNYAbaOlibwJPX6LrCvDz2xX/jx12ok+ov3IwDZ9P4NqLiOnv4Pmrk6PbUIOh+PbYIPQ1UOt/V37sTJzL"
-    "7f7ODtXs0CvoZ2a8ExtE4M7e7t5u78HeTtURgbO9GrHvBqF995M6uAZJyDiApQmyS/o/Chackf0XoUc5l67KONYkqUxe"
-    "197xTt4cFS9R2eVucfPGTV2xb2m6MP45WekO2NgoN6Qi6QpbmylYk1IG9dcWMbSHxconXvo+KI9FgV56D47plt5AwTAz"
-    "qqi1u2VIkC6hFp3Y1ZphVHMMUE+HWqq1F6UxkpIVVvDTJQO2xQyZciloSrhLbrQglSOc3yw1o1f3+c15qXrKlZ3W2res"
-    "ogOf2gl+6MmWH02R+87GVFvKvAOkLQWSnEa8FFZmiswceh9Vx7bwSiJOL6lAsrv6bF2VA05DPmVTqiWYIfaYZ9CiKjOX"
-    "NpdMs3nEQRiOxwmBKXrvffIWGEv4pF3eml/vPRc71lwRJC7iP0cM325fkmzBhCurD6tijddadaVZhtivqbbMB5oXl3kt"
-    "wWO+VixGxt3Sf7N03Hj9DziprynK0hy9mODbfk46hkWXJ0IPplZsQmpakI1/l4BA5G4koDOKft3zj382KaEGa63V4tXw"
-    "9vzWivb2vA3yBXX0/S8IyiruK9v+pu5v6v6m7m/q/m+j7gcPuWud/+Uqts/U+NC25NxALZOvk6Mbaf23WXLXrK9GTTMH"
-    "kHG8MOVh7Nt69ECzoupYTXNcTd36JbUwtRb1muv8s4kK86O0f/fmRb9djujWbbXo9oV5B3oc60Urzqclxyjs0iJ08urs"
-    "lgoU3m/1DsysZ4p1fyC4tcIT/eH+53VWJHHoPnXD39IFF2E/e/PD4M13L++I+0qZYWZrio6yIm1s5Lla1QBZDJMptbzC"
-    "z3/ct6YL24uQ/3b05o+vTu+q6g2v+u/wqsZPgFm8DPAtGIcZ987KLV4j5Xc15IWlP3z3vA3r5NWzow2f2/C5DZ/7Ofhc"
-    "VTJ9wefEzVWyKoVlLH24f3Mn1M7elegZ4QcmgiFqQ/9i/JBox0pytYxnlKq6w8s1trDAMcjdzWxA5X8NGrl2eV+glGWt"
-    "XtZFgrPoKaXeOxbk33T3CWJTncKoK8rO4qSNstUOc3Ks9dtYwUFy2H/xV7Vnin6N9DuFjUzh2LYi3rx91G8UmMhWYytF"
-    "LrkPFd8w5w1z3jDnTUdyw2A3DPa3y2B9La2R1HlhbG6i/nU2Ljf08n+CXq7faa38ojnd67D3l8+f+PMyB+IiHFx5evLs"
-    "3//8F+11RwRe05ZMcoLaUZrP/qWzzAJr/Na5vIQZNaqFRjj604/VVQiEnavd/sM+n+a7Wf4Tgx/rvK6r6vRW+wipjJfs"
-    "GQ0n66pTB+TYkve/0mlQ2mlKB0WkoATjD+QBNIxMJ0c07Vj8MZ27D2+zNZe0ozGNq93D1d7XPl79bKWTzlb1wpunFEcj"
-    "W2dla207a54doN857jbAA9qTvPvrIy6r8upoaVEMKlxMXLiXqHT8yZ0X7WRcuR08xb/I20znW4S5e+Ca1X2Ooyz7Mp01"
-    "NTHHU11KMRUzx0UUXpzyQDIfFCVHPxD0Tn2/qbS0hbFV4b0DVl4V5O+WB5IZ4/mG9v2/077FZF0l5t0Hew8fffnV7//w"
-    "tRxGSBks22JLMBwFaD8typQmdkXITcKnm2WtwXsE/HIWVSb9xjFYfyxj64Ljuty2TmcXtvu35o024amRGJ9sb33lwWKi"
-    "XRKjqxpM5zVuXsZAnYLTbvBBxP2vBw2vXrpKP0wFKPUH1G865EGUvqBN6qnVMekM7DBOlDlgbmRcOEwgQb/G/ofZML9n"
-    "743J99aYHIUdkyZyzP/UgxkzFeJzLuU/SRAO7Fpl+Gx/7SyhUe8YdAPH4lqlhujRakRntQnoTB/JGqtI8wEtggXKwVP4"
-    "84AHwiqfid+eN3AsXfnUoHz19TrawYrlkpiMW0AVDnrQ8Q06oxB7IPQc5bcGlPkSq+4Ze3dUhpF0IMI6UZ3392eyiHPx"
-    "Mf6kZYnWGrEx95drCO9QaGk+Jr505IKPspcnSPy4B3zmg8+BhJNmmg/k0lmxWQNNc11aB/NwdzWY4/nbYuupM0nvqdgR"
-    "p8d/Pn55tn0AiAM+glH+6yOWtNW0QX3NW5/90cM1zFC9LLYw59nRm5NbJj2/+Q/mo/F3eJytV99v2zYQftdfcXMfkmCW"
-    "267dgDnbgCD1ug5LXCQe9lAUES3RFmtJVEkqidHsf993R1lJm6R72B6CkBR5P7/77pymadKoWk9p5HRrNyaMkkL73Jk2"
-    "GNvg+CweT8nKiadaNVvKbY3/hSdfKqfHtDaXuqGlXlmnKZR6d4GsI7UK2pEJE/rT80eDVxtTVXRV4o2ioPyGGq0hrbeB"
-    "9vPKNhDrgwqdH+O8tkGTKoph3bqu0QdTwj/IpisTSkrTD95CJPQ6raC80fT7+fyUdHOpK9vqySiBYa0KZmkqE7bi38fO"
-    "OO3p7TaUePxi8uO3FKzI7c3Bq1oHVaigpgnRpXY+xubZ5Pnk2ShJEcSfvklTeq0b7VTQBS23tOzcWmtaOVtTCZMqPJu0"
-    "20MqLDU2kC44JGn6S5I82WlKkv8x3ElyRMeVyTe0drZr9/xO5hhBX2xb3MpVVS1VvtnjM7dulfMa9zIsdBP8z9mUCp1X"
-    "2HEwc2TAI7qJqozCi8p49tU0lPWSf87IrsSg1tm1UzUbhBMVTRgj1xs2fEta5SV/McEP3sHiJ0/o2DbBqRyxSOksJlex"
-    "STE9u5S02yyGlgWsbFXAm31deQ1Q7SIkhqxMxS4h5yXQwrdh2gedB9gNeFWVRzaG+CGggtS/WAqrBlj7e/CU7egNyMbU"
-    "CZoVAh0NvW8iHc9PTo5OX9FkMunBmdE+VGSpJdnBJB8K24kifQ23q+192I4p+zSym9GUguuwGzEUsYPYvxHxhnyX59p7"
-    "Qf7u6kohGrirnbMO+0+jjWmK+ArHNe6rtR72pWlCLzLKXClTdU5PaD6sxV0SgYNtbDg0WQl2pXwALGA/UgvHcJWj85qT"
-    "oXZB3uOQtp2kdXDVLoecSOWuaFWptZ9+Lap9ue99GjGFwfhLVXX67z3EeKO3MAsWA8n4xhXBd/whQh9fpZlwhOckC5Bg"
-    "rmkO2NwHVPq81LXaac6AIYTLf+bTbXG5dVdr+cwV2YXeV/bzMBITdPbF23nTrB+SM/l3POnrtlKovvnbxZv5aUZewWnB"
-    "PzT3ciBQooJSr3sy2ufIjjmBxtmGLcUVZ9SyAlxy26zMWqqGa7fQK9VV4UD4lWEKWmzY4jukc8gMIEmsbaFJgx+3t/DI"
-    "lXMG9MoPPNvARcR0OkEdgsUUaCWbcFpKXbUZXVm38VGIuMIJObXoGlCKF3UbAIohXhGRsXko5irD1Cx49bEnZKgpHF24"
-    "yPMFwKGvEf+XB5Ie5jD/GYUyfP2uAzT6OgjB8SJjW44IrQkZa/wV0yzYC1HZ9wGAWPecGBNfq5aBLrJrU4D/D2LH29pu"
-    "QIHwKaEOkQTmbnTCaHWa1uo67cFzCh6OMUP9Nzl3mOyu5V1g2HHt34dML+Js9isQY1crr1ke6mINL5n7I0t26McBPrKL"
-    "J9JyhBoRXOb9B8swTZcq5OWujgQBf0jwQEHmlmn6wGI/wsEIJ1L+TEk929zWn3gRYxvJYcCRsAp3jXGMEDN5ZjidmFcQ"
-    "FmT5Ut82SoYERxFe2Kv0zpXsIGbR69whFF9UScPAI9W2Gq2QsxfDB/9/ig+mp0cns1+y2KpmDKQcoPdJciMLuunpkbkW"
-    "m1orKZeb5AZTwvCH28/w9WYgbj55jn0GWtGuUVWGzVFDmHGuWxAjnNlxMCjSFEyn/VBxKDlxYQcnDB7riQj8jgV2zPIi"
-    "DdkuhFUFaT1JjWXTey+Nm2cAx6d3i8LpD2JFFPySBd+rqxta3HlxryZZD/Irr8AvzodDJEFLib17HwX/8CNLro1nVrwo"
-    "dKubQjf5NtrfAq1w5jPDohrjZaQaOnWUzPe4rUXZz78Ts4OpNZL6pbkOtrXcvdK0vyFQvEJEc6YolrqT8z3LEexfcFKi"
-    "70dofJoFMGq5eOLc0xcJxYuHAluBck/WBt9EUbntxb94NuDAdW2I0t/cbmn/OLgqPaandP7m9ZvTxcEhdF4Iqe3mOc/+"
-    "9PJevhC3tatNo3pxi2FH+xCymJ2dfE1KHMtiZSUPN0gZ2On87JjevTpfvAdhHcuJkkveBOu2EwzPs2tVt9UjhPKxF+Nd"
-    "ToUP2SO9WH4U0Lu3R4vfzsEgrOy8tFeSb24f0p+c5rEv3n2kqd/+qqA/z/6AlCOsVH/8b8b2j9NLSrlazJrJC+/LEFo/"
-    "ffr0+hHr7/58gcpXusJ0IqYvEW2MGX4wgQdTbjYox1LxdDz/r78Jpo9k712aoop1eM8rPk9Li1Z9Nns7v/htfjJ7f3fy"
-    "4A4qPb5XcPBVR0WgrM5mJ/PFTFQUbpsiALKGqKX1+mEVWXyb3eoagiDl1R8/mKEvZzaeu782TMr8MUn+ATh4KuU="
+    "/XLbxhF/lRtOZyLNgJQsO2lDOZ5RbbVWY9mupTSTcTjUETiSZ4EAfXeUzDrq9Gn6YH2S/nbvAAIgI1Jyk3Fa+g+LxMfd"
+    "fu9vF1h+bMWptlMVt7qt/c7DVtTK5EThi1HT/FI7HLhSxuo84wsedPZxZDAzI6X6Rr2faaNsfzp3Y77gyTcPO1/jgkTZ"
+    "2Oip87e98Ut1Rc5HrJjIbC7ifIK/iRV2LI2KxEhfqUwM1DA3SrixKi4QuRFy6JQR2nV+zH7MjsTTVMeXYmTy2fQLW6wa"
+    "CSnO51NcF8s0Hcj48gs6ZkZTaazCdRf4oDJnv7noikTFKb5h8SxWQlohsbBMtcQtkIfDGZ2Ji7D0NxciHzJNU5OPjJwQ"
+    "TTgiPQ2RcPKSaJ8LJeMxndHOlgx2IJB85qYz1+p+bDk3h0ic+kCineqpSoqvN1FrlOYDmfZBtG11334sdNFuv7OQZNRy"
+    "4A/frTM6G+F70ACWGMrUqqbgZWavIY9r7UBUpsRfzl69FCq7Umk+VTgirEtA2aG/Qoormc6U2AFzbQE10Gmd7UbMuc7A"
+    "AEvKL5MP3qnYiUs1h6zAOYQLYklNTPRNVKE+cB+17Dg3jg7lK5hR2WwCrlsFryST3loe/dpE7kS6SNDNpB26W+wkaihn"
+    "KSyPvu6uIqo91KlaEDOVbrxertdGO2+jQcJjRRac5U64PAi1y+cHc6csm0om9ESOcJWcJTonEtVkoJIE0oML5TMDO9yR"
+    "bHyw1YzIh8osLfj66Px5+yASnU4nYsti5sqdoCAFInm/YEgVNhM1mI0WDA7yPFUyW88jVHUtnJGxIldiHnQG9cJLhDIm"
+    "N7a+j9MTlbOSw07Q5kCZ9RvFEi6Y1jzeu7sb6xAqrIpzihSQz0XY58IT0dDpRH5YGFugg6gebUQIzKiiU8h3QUGMGCVj"
+    "UGW9NwxnaerVYOUVVEjechFM8c3xny7Ezn4X9gB1TjT8C4pH4BEj5XdwUAKUHKzTX9TgxE51mrYTbe5sm2SLDRo5VBF7"
+    "gTVwxWQ3tozHaiLvYSpTOLBnLOQSkeTxbAKWOZZQ5Ama/cLuwooQXmVCRJlZlpHv18gYapUmd491HMI8C5EomCE3a7fT"
+    "dGK7wlOZZ+ncR3JpIA/ndZzkjkI+S7hGjPowTaW+R+j1u3llwPd9IoHOfYiNsb4YmnyyVhoD6eLxXW0AKwWzRSYE6xyw"
+    "X2gKJx91EhXaiHxQv/GU/OnkxTHrq4j6pLcyWaSavlF22yksmEKRSocs0ob1vssH9h4eyDoMPHcFBSDmwkBAbVYc80OC"
+    "Is1x6i5CvHi0uxFl0rbB/TRFpkruYep1Cn0eYKkUqXYMHKAdeRhRPd+MpjTNrxGoYVuz2AEGfTJhJKHKegusBUo2I4nZ"
+    "uTfioB3ez0AAjoqXR6fH9fBukU92ADCVdHKQqt3D4ChZPsgT0jLhQLpMwUYvEHexTIE2kwsGGDZArawBNebKVnHG/B6i"
+    "DDzMffKtEA73VQDDczq1h+BecNhlV3Fj6TxrQ22sIx1YBlY546ZLyE/sZEpRxl9i1+8ZTLjUFisVqQ8LAtyQEAbzqbSW"
+    "AGJDYRTjPi10F5syGBanT1+zjdg9QiTkh3oIbjcynkk8vQ/gUOZKLZFS0iFyiJ5j02YWzJy1WXj3gT/Bn8BKkTlCfqOs"
+    "5ledGdbJRtQUNdSnaCisIciF1Ae9mS5gd2l6721hCEcEXcQZLSN2zr49efGiM0l21xMB5F4kz0oiFY99JnxC1YcsI4KV"
+    "cxucgvBtM0nuDFM5iigZRUH2kZjOUYtxCYKUFZKAJ+uaHBGUDRBeDsUsSxSBAC4MiFZLyxoNdqnEQ8kiO1gJtSfh0EVx"
+    "6yEbVWwAlf2ifnu0j3+QJpw7lkFUR1kFMpIvs8R2YLlREZEjLkkqIZDSaRTAWUFd5LMHXQZOtckzhlA+2hXr7oo0z0Yc"
+    "YnGIyamAU4IRCYIqIeVF0FowEPndFjBZvIzEPqPXDDFsl/JWTLULbSJ80A8VsWXZTuSUxUZETnSSpFy0GOBzk6AWVHQW"
+    "l6IqtIjqLNwgK5WEZThuezCKVIB7hxF/rMNn2qDw/eLUxS4Q2gjCoIqkDnGpxraIUU7/vVDLaZ6grIC5OIMlXI4KnUln"
+    "8yjVRFkayejxT3rStw6Y8KcnkXh78vLsvBeJx4/Pfjh78oQrL9gWhWw1Q00ERlTCBZ42YgDZXyowNoAUYFppnl8ipetL"
+    "VasabF4WaBAs2TttTemPuddU81GEk55UYmgG0mfUiwA353TfQLlrBRN5XJ7pk3yCcp/wQo/3fuYkwVwyDellSrt775Ii"
+    "lJ+cwYgQqmP9El0xs+STFIrpbq8qT+kwJ9zCCJZxRu7lq70yVGwU+U/rSPjPTQwc2J0CBRi+kaCeJ7YrHvt7uoQdntB6"
+    "HgeXiFi8JbjaC+pbh2/Z0thF7c+g2sjnWrJdzfeFfgfMGkTu1HFjl6QBZc6R6TNtx7B0oqPfgKhYhJoiaQoz3PGYWLzE"
+    "tZKv8dKGhWRk0RaWg0oETsewQcL/qFUQ6mBPqC2aY9r7TqVV5k8XXTICxQvsx10EJi3ktCW4CZo4lD84+NKHINLEUOpU"
+    "JR3qSkFc/Sn8VH+gZt7x61ffnpxDJUWarnaqYiJ8qQH4lI6yr09zq11u5qRSNRwifFvuNQbp0arSoPyA/3CfzEIk3J9p"
+    "tsSsiW9Fp+BtKad9TxJHjGYiO9U8mVi3GdblNINrOks8fu/r7lyQ2ZAPNLowU1cp426tiMIe+yz4hcT7z45fnz+vL4t7"
+    "lVuV3UsA/P7WPVam/jM5pxDA1jio9URYazWa/vrdyfH5ImlyKzepdI9r1NLB9hiWvkLWJcHPbxf8P/bYiH5G/KWBadh8"
+    "CtNeppj+9p+/Oj2+jWqAF99b64emCGDA74qPrbFzU9vd26OkHRoNndyM9hIDD9w72D/Ybz842CvbKTC2V0O23cC0b51S"
+    "+9cgCBkHYmmD/JL+R8KCMbL9wvUo5tJRmSSaOJXp68o93sjrq+ImSrvcam6eoK5i5YQ0RpLLoYid2OUbmvQFf69cGLSH"
+    "lSlsrDhxU9Xl23KF3k3zDHgPzPbIZO4gKLaQG9KXdDO7kjjuFK7nDxXaauaAvyzQwspz8BK38gSyl5lTeq+cLfyTFAsd"
+    "6XSF1JuSYaoWNPQ+fzV6cfdueoXoKXC3GlV8kdL7Ps/gq//Q5yTWRxYkjkLDufhoZlPftploS5mhj7CqgO+zmOt8ZSbI"
+    "HKGxU7ajZ15uVI5ISuDsTj6blOmKw6RPKZQKiPIQGxgHUT2Ym0s7lVwh8Ir9sByvEwKHaL/3yUVgLeGTSnFqcbz9XOxZ"
+    "c0UkMcj4b8SY21VOnC1pdW12ZFFscFsj79XTJJs65b7FQovkt8h1uMznsmVnuVt6qqe2Gy//PiedDVlZmUOWE1DT9EnG"
+    "0OjqQO2JqSTDEK2WeOOHLmCIzI0YdEbRo0t/+SeDJuoeV7pEXgxve7dm3Le9JpEv6HFFaI1ZxU1z29niki0u2eKSLS75"
+    "jNX4G8IlwWjuikN+PUThMwk+NJW70FnDCjbJIbW089uEBBvmf6MmuQORSbK05VHi26J0QT3j60RNpjiauc1T/sxUuv8b"
+    "9knOxyrsD+jx3ZsXnWa6pFO35crbGxstyHGkl7W42JYMY2ZXJsnTV+e3ZMhwf6P3YuZt77ebPAS5FYEQPOP+8XU+S5PQ"
+    "vYvC38IEl8l+9uaH/pvvXt6R7itlBrmtCDrOZ1ntLaqrdQ2kZTeZUMswPHvlvj8d2F0m+W/Hb/746uyuot7ivl8G99We"
+    "rubJKoJvoXGQc++xeL9uqPwrJdOZpT98ttck6/TVs+Mt3tzizS3e/H/Am2VK94CEEwtn8TJVF77+4f7NsZDb21eibYRf"
+    "mACQqCz9q+FXgkVrwd8qHFSI6g43V9DMEgYiDzBzVvMGMHdj+LEEeQsssaoLB2PRE0oNdwQMv+nuHdimPIpV16TF5U1r"
+    "abXp+WRYm7cBg4FMof/lp6bPFD1t9q+RG5nBsG1ZGPC7xf5FkLFsNAYzhJf7lApbZL9F9ltkv+3obhH2FmFvEfYvhbB9"
+    "rq+A6EXirk8AfJ6N3y38/Z+Av5t3qku7qG/3OryWzsNTftjrUFyEqaunp8/+/c9/0aAGnPKaXgkmI6jMgX3yk+wiMGzw"
+    "LHt1ijVqWHGNMLfWSdRVcIS9q/3Oww6Pot6sfkTj1+pVZVWOHjbnn2Wy4p3lMBZajsyQYUt+/5pGmelNZ5pykoICjJ8m"
+    "BdFQMo09aXpj9sdsYT78mre5pDdqs6R8sb1897qDWz9Z6CSzdc8S6iO2w6GtosaNXnusj7XQc6K7LfCA3onf//yA1bq4"
+    "OlyZJ4MIlwMXzqUqG/3smzXNYFyaHSzF38ivOS9eUefuhqsn/AUdBRKQ2bwuiQU95aEMWzGyXabCs1NM0/OUMxn6oaB7"
+    "qu87S0uv0DaSvjfA0qoC/1ExTc809rawdAtLPyNYupw5yiyx/+Dg4aMvv/r9H76Wgxjxi3lb7p+GuZjm1aKIr2JfhEAp"
+    "fOxb1Ue9R/RZDemKDFQbKPczSjsXHGSKGQ4a5Nnt3BrEmuirgqh85L/1lgfLUX9FwFjXjetVaofCB6r1AI1G9GNuFj6o"
+    "WfXKlsZRJoDvPwBM0MQTVRozmtjIrE5IZoCqSarMIQM148JkjQQWHPmn7GF/X0rUNj/YYHOgDGyayhH/aIoZMS7joa/i"
+    "xz3C6LtVpjmSZtQ7JrpGx3ItVaHo0XqKzisb0Owr8ZqoWPMgI5EF/MNb+KHZQ2GVTwtvezU6VpZhFVK++noT6aB8uiRY"
+    "5ZaoClNPNMtEAzuJJ4Suo/hWI2VR71Ut4+COwjCSpoOsE+UvZ/jZRQKA/IMYaUMTjRq2tveXGzDvkPVpP0bhNH/EPwpR"
+    "jFP5dQ95AIqHosJEpubRdpqpnNeoWVFC1yj6ajNpBHcgaUS12c1EJ/TSa5bYqKyTmGq/sUcK3Qp89r8eJMcEtRlKJ7ny"
+    "Oh3SOD7YKqa1oybojrmapEsHikf6ncoOudMOBvw8FrnpSOqsJoN6o6DK/sP99eyfLO4WO0+dSdtPxZ44O/nzycvz3UOo"
+    "qc8zWcVvGVmSUd0Oq02I6u6PHm4g/PJmsYM9z4/fnN6yae/mPw4mcb54nK1XUW/bRhJ+56+YUx5s40QlaXIFKrUFDEeX"
+    "pqitwFZxD0FgrsiVuBHJZXaXtoW4//2+maVoJ7bTh7sHw+Rqd/abmW++GaZpmjSq1lMaOd3arQmjpNA+d6YNxjZYPo/L"
+    "U7Ky4qlWzY5yW+N/4cmXyukxbcyVbmil19ZpCqXebyDrSK2DdmTChP70/KPBqa2pKroucUZRUH5Ljdaw1mOgw7yyDcz6"
+    "oELnx1ivbdCkimJ4bl3X6KMp4R9s07UJJaXpJ29hEvc6rXB5o+n3i8UZ6eZKV7bVk1ECYK0KZmUqE3bi3+fOOO3p/S6U"
+    "OPxq8tM/KVix28PBqVoHVaigpgnRlXY+xubF5OXkxShJEcSf/5Gm9FY32qmgC1rtaNW5jda0dramEpAqHJu0uxkVlhob"
+    "SBcckjT9NUme7W9Kkv9juJPkmE4qk29p42zXHvi9zTGCvty12JWrqlqpfHvAa27TKuc19mV40E3wv2RTKnRe4Y2DmSMD"
+    "HtFNVGUUTlTGs6+moay3/EtGdi2AWmc3TtUMCCsqQhgj11sGviOt8pJ/McEP3gHxs2d0YpvgVI5YpHQek6sYUkzPPiXt"
+    "LouhZQNrWxXw5lBXXoNU+wgJkLWp2CXkvARbeDegfdJ5AG7Qq6o8sjHEDwEVpv6HrfDVIGu/D54yjh5ANqZO2KwQ6Aj0"
+    "IUQ6WZyeHp+9oclk0pMzo0NckaWW5A2QfChsJxfpG7hd7R7SdkzZl5HdjqYUXIe3EVMRbzD7FyLekO/yXHsvzN9vXStE"
+    "A3u1c9bh/ctoa5oinsJyjf1qo4f30jShNxltrpWpOqcntBiexV0SgwM2Bo6brAS7Uj6AFsCP1MIxbOXovOVkqH2QDzik"
+    "bSdpHVy1qyEnUrlrWldq46ffi2pf7gdfRixhAH+lqk7/dYAYb/UOsIAYTMZvXBG8x88Q+ngqzUQjPCdZiAS4pjliuI9c"
+    "6fNS12p/cwYOIVz+K5/uisttulrLz1yRXeh9ZT9nUZhwZ1+8nTfN5jE7k7/nk75pK4XqW7xfvlucZeQVnBb+4+beDgxK"
+    "VFDqdS9GhxzZMSfQONswUmxxRq0q0CW3zdpspGq4dgu9Vl0VjkRfmaaQxYYR3xOdGSuAJLG2hSYNfdzd0SNXzhnIKx/w"
+    "jIGLiOV0gjqEiinISjbhtJS6ajO6tm7roxFxhRNyZtE1cClO1G0AKYZ4RUbG5qFYqwxLs/DVx56QoaawdOmizhcgh75B"
+    "/F8fSXpYw/xXEsr09fsO0OibIALHDxljOSa0JmSs8dcss1AvROXQBxBi02tiTHytWia62K5NAf0/ih1vZ7uBBaKnhDpE"
+    "Eli70Qkj6jSt1U3ak+cMOhxjhvpvcu4w2X3kXWDace0/pExv4nz+bzDGrtdesz3UxQZesvZHlezQjwN8ZBdPpeWINCK4"
+    "rPuPlmGarlTIy30dCQP+kOBBgsyd0vSBxfsICyOsSPmzJPVqc1d/4kWMbRSHgUeiKtw1xjFCrOSZ4XRiXkFYkOUrfdco"
+    "mRIcRXhhr9N7W7KjmEWvc4dQfFMlDROPVNtqtELOXgwf/P85HpieHZ/Of81iq5ozkXKQ3ifJrTzQbS+PrLV4qbWScrlN"
+    "bjElDH/Y/QK/3g7CzSsv8Z5BVrRrVJXh5bghzDg3LYQRzuw1GBJpCpbTfqiYSU5c2NMJg8dmIgZ/YIMdq7xYQ7YLUVVh"
+    "Wi9SY3npvZfGzTOA49X7ReH0J0ERDb9mww/q6paW9048qEm+B/mVU9AX58MMSdBSYh8+RsM//sSWa+NZFS8L3eqm0E2+"
+    "i/hbsBXOfAUsXmO8jFRDp46WeR+3tWj75Q8CO5haI6nfwnXA1nL3StN+h1DxGhHNWaLY6t7Ov9iOcP+SkxJ9P0bj02yA"
+    "WcvFE+eevkgobpwJbYXKvVgb/CYXlbu9+R/ZfNx/KcPcJYp+j7dPOuMd9weVpL4wBY/L4P4YDAgxSAwjWopj4VRSEKUr"
+    "zpCqZCUSFS2sjmFc89wDnJ87lA2yNb53SnbmtqsK2brSdO1MCLqZwVnUB6QfaKWrqg2aU+/UqxcDuV3Xhhiyd3evdHgS"
+    "XJWe0HO6ePf23dnyaIZAXopS74dUz0739l6/klxqV5tG9eaWwxsdwshyfn76PStx1oxykTze9eUrhC7OT+jDm4vlR6jw"
+    "iawo2eRNsG43wRfB/EbVbfWESn7uzXiXU+FD9sSAIV869OH98fK3C8giX3ZR2mvJI/dEabpO8ywb9z4xqdx9KtGf53/A"
+    "yjGeVL/8d2D7w+kVpSwBZsOKjPNlCK2fPn9+8wT6+99kuPKNrjByCfQVoo3ZyQ8QeNrmDgoulYpH/sX/+qEzfSJ7H9IU"
+    "0qTDR37i9bS0mD/O5+8Xl78tTucf749TPBbI4NJfcPRdR8WgPJ3PTxfLuVxRuF2KAMgzTK2s149fkcWz2d1dQxBEM/rl"
+    "RzP07SDKHxPfm5BlqJok/wXHqHX1"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1098,9 +1107,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1260,6 +1274,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1346,6 +1368,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1795,6 +1823,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2008,10 +2038,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2020,6 +2071,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2034,10 +2087,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2048,7 +2113,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2066,6 +2131,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2104,13 +2170,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2120,7 +2185,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2128,13 +2192,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2150,11 +2216,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2274,12 +2343,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2297,6 +2368,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2323,6 +2396,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2787,7 +2865,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2864,8 +2943,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3403,6 +3483,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3568,6 +3651,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3575,20 +3676,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5154,13 +5259,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5187,18 +5299,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5288,7 +5414,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5367,7 +5507,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5962,7 +6102,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6453,6 +6593,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9266,7 +9407,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9309,6 +9450,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9637,6 +9798,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9644,7 +9806,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9844,7 +10006,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9879,6 +10041,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10666,6 +10836,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10958,6 +11130,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11713,6 +11886,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11747,7 +11923,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11820,7 +11996,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11846,7 +12022,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11861,6 +12037,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11872,6 +12049,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11889,7 +12069,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -12071,7 +12250,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12139,11 +12319,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1160: the first handler from handlers.py
-#     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12097: the tables (commands, groups, errors, result shapes)
+#     line 1173: the first handler from handlers.py
+#     line 1253: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12273: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -144,12 +145,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -166,6 +169,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -902,7 +907,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4NjAsc2tpbGw6MTU3NQp4nHVSy27bQAz8"
+    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM5OTYsc2tpbGw6MTY3Nwp4nHVSy27bQAz8"
     "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
     "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
     "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
@@ -939,86 +944,89 @@ _DATA = (
     "mimdHA/107HFQbhHyw/k1+67/bnSiLEfQPMJLnrGRP7s2QogDv9LGUZRdNIwXAos4RtIVTQKR3FFo//qnHhyUnqseTGe"
     "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
     "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
-    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u2zgSfxXCWGAdwHGcr72tkwsQdNM2u01S"
-    "JAb2FjnDoS3aZiOJWpJK6usGuKe5B7snuZkhJUuyEtvpYa/FpX8UsSSS8z2/GY0+N0ahNIkYNbqNTnu30WrEPBLwwwhr"
-    "ZTwxcOVOaCNV7J5od+DKMNUTIQZa/J5KLcwgmdkpPXD01932K3ggEGakZWLdsiu/V5eJ+I7dcW1ajLORisdywsYyFC2W"
-    "zBKtPoqRbVsVhXjbiJEWtsWGKo0Dw3gcMD7CDbNjgzYcpFKbpLbR/dywdgZHWfHJwuVEJiLIfj60GpNQDXk44BoY6l5/"
-    "zpjc3PxogMJWw84SYtpqoBN+Z0c0umMeGlFliMfmXmh2L+2UqViwn68uzpE3EapEwBVmbACUHbgnOLAcpoI1lWabbAz/"
-    "w20Zb7SYnQomY2CAceDQbaOGKAZ2K2YiYMMZS7gGYi0cR0Q/tArUe+5bDTNV2uIlVcOMiNMIuG5kvKJM+kt5dHsjuREH"
-    "NeBiBqTjatYMxJinoe3Sz406ojZRr3NiEm6ny+V6r6UVJBUv4anQYByxsswqL9Qu3R/OrDBMjeFBJiM+gad4GkiFJIpo"
-    "KIIApAemqVI9AslzBlZuvzcsRvJBZQY3/HDce7e502LtdrvFpDWOufwkUJAAIuk8b0gFNgMxTCdzBodKhYLHy3kEVd0z"
-    "q/lIDPnolniQMag35iETWittyudYGQlFSvYngTaHQi8/aMTjkQiJ+pGKInKgMdqRnUrD4PcMfUyhc4F8bvw5N46Iik4j"
-    "/mlubJ4OpHqyEiFgRgWdgnznFIymYN4joMo4bxinYejUYPgdqBC95cab4uXJmxvW7HTBHkCdkQT/AsXHoLeJcCdYUAIo"
-    "2Vune6jCiUlkGG4GUq9tm2iLFRrR/hiy51kDrojsypGjqYj4M0wlAQd2jPkgzQI1SiNgmWIJRh6v2e/NBliRsYIHSJRO"
-    "4xh9v0TGWIowWD/WUQhzLLRYxgy62eZmGEYQ0x2VKg5nRCrEK5CHdToOlLWgRZJwiRjxKQm5fEbodac5ZYDvK7oOOnch"
-    "dgT7s7FW0VJpuOyzrhFo2pJ+uRONO42Y7V2cvUfBUBin8Fc6ccjtaLr2gWnsHYWHIQib9n4vMYB9lkEr03/LpZEHR82b"
-    "0/cnZCFZnkFLydNTKPEXH01ZM/MZDH4iHJMSK/7yUQ3NM3yerMbz3GUY8ogLlN8mmQrxg6pBW1ExBunMbfc2VqKMG1Bi"
-    "lISQG4NnOFeZQpd5SCpZcp8KSC0WfRqpnq1GUxiqe0gNYM0pgJU78cWEoYQK+2UKx/ylViOJ2Hk2xsETfgc7J5M/Pz47"
-    "KScUAxmsqUUiuOXDUGwceNeM1VAFqOWYDQU+JsBGbyoA7oYgjXFiBxstEz4TpohsZs8QJVka0M1zgu2UW0f1WGpjnXxB"
-    "yyh0RTjsFqTDmrEQiCAWmHFS8Qaa64JURhEFwRKyOJwl3BgEnBV1YMz8slSQHYqQMWZnrz+QBZgtRDjoZXIM2lrJNKJR"
-    "8hwAI/SdWCAlp4MpqBco8qxmn8TZQjhe11uAlSwT+XyJWdLtmmrSyUrUZLXOl2jI70Eli/gkV9MF2F0YPvtYMIRjhELs"
-    "CrdhzatfTt+/b0fBxnIioBLIknEhMbNDl+WOyu5j+Mx4p0C8XE26zXHIJy1MNS0v+0Jlh6nRh3hH1j36IlA2hOBxwKDK"
-    "EwgqqNBAWg1uqyWwC8mNQQnE27DTnYgR186LUAcBsQIEkDrI6sG9DvwDaYJ7j7gX1XFcgKDoyySxJlhuK4u3LQdsiAZK"
-    "AEgIsCO1igl3uYCVLd5goYonFCXhEp1ZQLSIPQKIiwivc5zG5lT6w+bYmp23WIcgbwzRcANTzwgLHjyEubgNMBn93NXD"
-    "EU9INkhkJIMgpEpHA6jXARSQAu/Co1BKGgjMJEEvEAhtbhsKvQ7BQjSHteMW/VnG3HhA5uDZrZsNgHUTEAaWMWVcjIW5"
-    "gUBk5T8y2Z+pAGoRsAmrYQurbkVMpJMN5LrARAv55PAPGQ2MBSD5x1GLXZ+eX/X6LXZ4ePXb1dERlWtgQBiXRQqFFDAi"
-    "AqoKpWZDkP2tAMaGIAWwn1CpW8jK8laUSg2j8qoOBItGjUdjBiPuJRaKGMa4IxUZSoH01FhqK/Rw3VDYewEmcpjfGaB8"
-    "vHKPaKPDrUduIjZG0+BOpoQryYU48zUrZSokBItft0WXpQYdD+MtrnaqcpSOFUIPgr0EFZSTr3TKoF6KQR/wfZUqcPbs"
-    "JpDINS1EtOaI7bJDt6aL6f8I93NQNge17BoRZ9+rbxlEJUsjPzSPANOWS6hou5LW+SYJmDUQ2SxDvy5KA5Q5g4weSzMF"
-    "S0c6BhWUCZtgJyUMwQybDtayc3iW0zNO2mAhMVq0AcsBRA9OByvB1cD/sL/gi2dHKFoYeKpTB3Dkf81vu8clNUvm8I1a"
-    "D0SaT1wLiBFooni9vbPvQhBqYsyhnAja2MoCcQ0S8FP5CTtrJ73e6fnbK9CJz6AQB7H0wDZXo72VdfGoqwYPFa74btB3"
-    "f/vp7eD1xfmb07eDdxdnJ/kDW27DbOXS5/x+12jP7exmPwtPMdgVwpJynw/bUKRUYAVTBzuiDuFRsTcIv8qL4IJPIyiO"
-    "DIMU23qwOoanF/uQfJYnL3av0jBg/tEDdDPSOMZciFIYKKjBKMZjuG987UdWhcLmGioriCvUdDSwkJpdi/3FqTJ2Nezt"
-    "OOo2QgUG6ZeVye9hUkTwpcFt8QnKRkRkfFcwBtDPVa8CshBE11RxObpOniTqx86PnTpqepAT/NYVEj5cXPbgagQuGWH3"
-    "cbuF6dn9/cP+/u5+uceFQXb9EgVJOP5wyrLlFRp6F7+cnOfRr9EFDxNl/AtJaT3lGD4WhY7qmJOa6Gq/St07CMdgJwLS"
-    "IgKOYZ2mzi5+OilrCijVUqxacnu6duvOVhCAYjwZt4TyFT3r8qR3eXpytTEnxV8p6qpTRcRDZVYtZD1B9eri4S2LMEo2"
-    "fc5yrZMSwtpoV9qffFJV0XX/ybOvFzTR4xPq9xoRB5gdsFolmIXE1Gild/y2ohSEMat1YD0RnfZ+lYpj4NcVwDl06FDq"
-    "2K4h4fK4d3pRUkq7U3Ch7XYHgbvrUw98gxFC/3fZn42ptYnpbm1hWPZNu7bSk61AQ2La2unsdDa3d7by1iTkpYsxhS7P"
-    "o3sNga9SNORmbdEm4QB1i/9DhDS5QzUQiuBVHgQS2ePhh8KaWlP4laLwjY++N+Vg7GDNVN23F46nuNj9XHFZoIGi0PxG"
-    "5jRwh5y8bknmabWrMquf38zMHm6CTdIyaUVkavf2F7jWfIa/eQpmHltJ0Lt+U2dj81veyB4eimZ23fCZwUddH8HmQaPg"
-    "rZxe3pVPzo4B27HShnjOayf0UtHrlY/SE063lRsVosAqvBn00W/WMCGyjge0ZG7TelnS+4hFGqrb3so4qF0PBZuB8qL2"
-    "HqT8enuimIn1QL2yAhCLDM1yyRBVcxpAPA18BVVY6GyktWBMj7Dp8U4t0QgXa25USMp26D/UqtGJu//Qz0RPULLSuctq"
-    "gIEDpki+f4eV/anTxBlcJA3io0EAYRdK/Hg0I4MdQylDbVuhIcZ545y/60qduLA3wRHoU3xx6KoA73J85Z/CCEeXvXvs"
-    "7e2SyH2rgMoo7BkpfWsSTl0EOmjg19P2GXbNwhFzp7DCGcydwGh/ZDj570Thp1VfH/xWR4l1GPPx0LkE7z2O7Cq4EaMh"
-    "4TPUYDwrZ5ncdgthLwypKfUU1CuE9Ueg2NMyqoVmFZT3ZIZ4Dt6ap/Iicnsy1zwXQVWRmMtZa6SstRFUAX09nsvWQ0SP"
-    "Q58yzsIo9gT0eCggOZ4k4SJzx3jVtRy96x8UXhFQl85YlRhXji+8DChXiTIQUaLAEuw6ZeJMrPpS4CmA7Rgpv8qowZa/"
-    "Adz/VtAjPvQCS15gyTcAS7Lg4rz5+bCD9mF+lz8NXMxKee6xBPRYhKmkm9UjshYRBEuGQ1GL7TocG8AOsX9oOJs3vL6s"
-    "K0d/rNX4UVpOZE1CnmbU4WxZfTfu8uTsoncyuHp38esAO+hfYeytCU4v8fUlvn5d8dX5WYOa1vdrx9c/L5K6KLNKmbYQ"
-    "ORbizfqRFED5RCy+O3hDl+kNLz3WTIQCybghgHJEjUHhz0OxS8OqQ3P18fHNxeXbk95XHiFddfoSH1/i4/84PvrQN/da"
-    "xGRTN+Cb/+n97VsKk1XZ01P9lYNgfnY5+n3ws1k0kewmqA/YjR9lfn3207//+S+cRQS13uPIDHY6CsPVXww4M9Na4T1W"
-    "feQDuyiI3w+DtwNx54W9dYdf5tAb+Ifa3On36hdllc/zl2V1iaMoizM9/luLfCqUW3bPaT4JP9bBSSAc5OUMbdV9ogFE"
-    "Cy1wslfiRMnf4/k3ADQGpW9x4gSnbeLKbFIbln6x0FFmy3JR+buV8diIVb9vyNpP5dlO/N5gvQ22cWbsK3yX9/RKssea"
-    "SOtFWPtGLRTxxE5XbDTnZgeW4hbSGNB8hItGYWw5ZczpyHLJQr95Ts8qDWfHDlq+G2EBL0BDP2C4pjgPxI1tL4QuZ4C5"
-    "VXn+W9knakRj/wVL/L9jicVgnQfmzvbO7t7+D3/58RUfjiBkEG+LnSM/qll9mmUhjXWYj03MhZu6ttIzHL6+pMmCfunD"
-    "KDc227whv87GCnG2lMY9Ho8bj7w1wZdKLtg+uWR7MdDW+OgydNEvAL7MB4q4Dqf1BiN6HbVdsur6Hn3MUjBPyN84hIs4"
-    "McV5tNhAyQUym4LZhELTOxZ8wyj9p6HDdOIGY/z5DgiWDt9Z4XBI7HAoTtopyL16QlCI3nBkH6n6T7gMKE3p0rceWnwU"
-    "biquQMciAC5QtLecol7hAPzmAnkNxEjSAD2SFfuvft3LmANmhIvE1/0SHXPkXDh/v3S+A8OPvSxlfgfPcjYTUTqkFrMX"
-    "zvvh1SoqAOh9i3DJLrDup31xhhcHVQPHLT6HQbREyrwkKJrfzpoS1xynYg2+4vYbusF8BHb09WhYUXeluimdvb8C8xay"
-    "OZ5H6BrnbukLymyM2O17QIO/NAzsPzeQ9FUWfjAwK1FTrqiKxOx2lhNzOl/Nmq+tDjdfsy12dfr29Ly3cQAkDmgOF8l0"
-    "X+qCtMo6KNZoxdP3dldQQ76YNeHM3snl2ROH9h/+A8UXzgl4nLVXUW8UNxB+v18xPR5I1NstkLQSOYQU0RSlahJEUvWh"
-    "qljf7tydya69tb1JToT/3m9s3yZAoH3pA8rZa898M/PNN6YoiolRHR/Q1HMI2qz8dNKwr53ug7YG++d5/4DYXNGVcn5G"
-    "imprlnpFS93yjPpN7+x7rkMZbNfKZ8+14zCjhR1M40mZhlQtBt85/nvQjpuSfvdMYa09+UvdtnS9ZoObQflLMsy4tUVE"
-    "O/BmYB6W+77dzMhxZwOTX9vr3QNygyEd6FqHNRXFe29NdOhYNWQN06/nZ6cCnlvbczmd1LbrVdAL3eqwQYRvEyRPbzZh"
-    "jct75fPvKdhod4sB1zoOqlFBHUyIrtj5lJ4n5V75ZDopkMgX3xUFvWbDTgVuaLGhxeBWzLR0tqM1MLW4VvabOTWWjA3E"
-    "jQ4lML+cTB6NriaT/yvl8PKIXlkTHL5MJgW9TZlTnqo+xT7G22+qhFsHT0vbNuxoh1vPqJMDgJW+kvJxxPPYEzK6Ri3k"
-    "dEZG2vig2tYjVIDvOoG0tI4k5j/EivhG/fM5pEyAbBFUMxoiQ1QoM9QHQNKrs5OTw9OfqSzLXPyKduCkKizFFUD50Ngh"
-    "uuIbRN5uvqTFjKoPU3s5PaDgBqymUmmsYPZjReJzqGv2Ka/bo0uFfOAsO2cd1h+ml9o06Ra2O5xXKx7Xa21CNplsLpVu"
-    "B8clnY2/Y7wUDY7YBDg82ZjuVvlArQZ+u5TAcFTS81rKobZpfixJ7YdY2TFUuxirEjtjSctWCcm+ldbcT48/TEUmgP5K"
-    "tQN/fIwkX/IGuAC5Vw7fAggiZ/wcuU+3iio2oZc6Ry4Brza7gvchn75ec6e2rivwCAnzn0RloypJO7jV0HH8jIKgujla"
-    "iXSeWh9OFwy+MXgEFw/ZKf8Dpfimb5U2dPbm4vjstCKvEHZsArjOhmAx5oVqJCCFuiPJnUkNtbNGoEoja7WQ7r3XyoRC"
-    "N7xUQxt2o4QJU6E8RiBLwTPoOQqX6tjZhomhQJs7htTKOQ0FkwteMEgniWCVaMYrNsrUXJVSmDW3fUXX1l36ZCSGIiU5"
-    "tVBjOMWNrg/gxZiwRMokygpoay3iFynrk+xWn0kN6ME3KMD+bqxPq33w96OJDPZbkTV8I7ykSn5UguWQWislM/4atAL/"
-    "a2RlxwcnNZple2KnU71wPdrudAOF3U2TZGOHkQZKzhJaEUVAumXCJNRF0ambIrPntDrIOYMEmFo0vLqPfAjCO2n/BziT"
-    "bbw9+gWUscslvsEgWmOFMBeqvkxaOWDQBQQpMZ4os0HhRCCRXYsKPdyKRbFQoV5veyly4LeYPuiQvpObnFqsp9iYYidq"
-    "gOhSlpy7HkzjIWY3KcTIpCgtrOr1LOVIBL3SUlA8C5AY1PlqLKOPpJA8Igx7Xdw7Uu2mOqax9HmfGKGeTHPGcJP6pfwh"
-    "AS/ShYPTw5Ojl1UaWUdCpRq0x2y8jT/oNmukCC4WHavYMLeTW0zi8R9OP8HX21G9Zecp1hWUhZ1RbYXFoaEBzOuhjghm"
-    "K8TQSd2IpubBLarSWxe2hMJwX5XR4DMxOIjUR2sodxOlNXIt69QsLnL0QgWIpkcKsHu/LRy/jyiS4X0x/EVn3dLFvRtf"
-    "dKX4MXn0Q2GcD3MUgWOT/flXMvyjGHa8xIAdDQKN1CTvZlTx2QVD6dpPz+Vep73o6buGezYNm3qTwu7BcuTgk3gSOu3j"
-    "a2ec8wmQnJORmGw/fRajDbpjcOHzKB1C6mXyFUU+ERl8jULUom1idWsnBhdb5p3UMkV4iKHJYkDILk0n809te4vSwXlk"
-    "e+yArPIa36Kj9Sab33sy0scNfUjWj++WtPMquLZ4RT/Q+fHr49OL3Tl8votqKH5FC7zEk+3t78Ww2XXaqGzuYlzRDoxc"
-    "HL09+ZaV9KpLDTn5ymzNpYTEnatNHl/yZrZD22w/zqVKcQSI4OKZqCIV8dw9ulFd335Fn/Jt5HJtkWBOZ0vrVtiKHbO/"
-    "v1d9BVd80APVofxN4yt/nYtO+8Tg2D0+2N4ncTd2YRsRT5NF7F9BRj/As2H/NSj3/lMhacKfSJa8jde8vG4gSGfp7ZAI"
-    "lAn6sNPPHzTyLP3mWysO53LyD5RFrec="
+    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u2zgSfxXCWGAdQHGcpOntOrkAQTdts9sk"
+    "RWJgb5EzHNqibTaSqCWppL5ugHuae7B7kpsZUrYky7GdHhZdIP2jiPVBzudvfkORXxrDSJpUDBudRru13wgaCY8F/DDC"
+    "WpmMDVy5F9pIlbgnWm24Msj0WIi+Fr9nUgvTT6d2Qg8c/32/9SM8EAoz1DK17rVrP1aHieSe3XNtAsbZUCUjOWYjGYmA"
+    "pdNUq09iaFtWxRHeNmKohQ3YQGVJaBhPQsaHOGA+bdiCiVRm08w2Ol8a1k5hKis+W7icylSE+c/HoDGO1IBHfa5Boc7N"
+    "l1zJ7e1PBiQMGnaaktJWg5zwO5+i0RnxyIiqQjwxD0KzB2knTCWC/Xx9eYG6iUilAq4wY0OQ7NA9wUHlKBOsqTTbZiP4"
+    "H27LZCtgdiKYTEABxkFDN4waoBnYnZiKkA2mLOUahLUwHQn9GBSk99oHDTNR2uIlVaOMSLIYtG7kuqJNeit1dGOjuDEH"
+    "N+DLDETHt1kzFCOeRbZDP7fqhNpGv86FSbmdrLbrg5ZWkFW8hSdCQ3AkyjKrvFE7dH8wtcIwNYIHmYz5GJ7iWSgViiji"
+    "gQhDsB6Epsr0ECzPGUS5/d6wBMUHlxkc8ONJ9/32XsBarVbApDVOudlM4CABQtJ8PpAKaoZikI3nCg6UigRPVusIrnpg"
+    "VvOhGPDhHekgE3BvwiMmtFbalOexMhaKnOxnAm8OhF490ZAnQxGR9EMVx5RAI4wjO5GGwe8p5pjC5AL73Pp5bp0QFZ/G"
+    "/PM82LwcKPV4LUEgjAo+BfvOJRhOILyHIJVx2TDKosi5wfB7cCFmy60PxavTt7es2e5APIA7Ywn5BY5PwG9j4Waw4ARw"
+    "so9O91BFE5PKKNoOpd44NjEWKzJi/DFUz6sGWpHYlSmHExHzZ4RKCgnsFPMgzUI1zGJQmbAEkcd79nuzBVFkrOAhCqWz"
+    "JMHcL4kxkiIKN8c6gjCnQsByZTDNtrejKAZMd1KqJJqSqIBXYA/rfBwqa8GLZOGSMOJzGnH5DOh1szlnQO4rug4+dxA7"
+    "hPHZSKt4pTVc9dk0CDQNSb/cjMbNRsp2L88/oGEIxgn+SjMOuB1ONp4wS3yi8CgCY9PYHyQC2BcZBrn/A1dGHp00b88+"
+    "nFKE5HUGI2VWniKJv/hwwpp5ziD4iWhETqzkyyc1MM/IeYoar3OHIeSRFmi/bQoV0gddg7GiEgTpPG1fba0lGTfgxDiN"
+    "oDaGz0iusoSu8pBV8uI+EVBaLOY0Sj1dT6YoUg9QGiCaMyAr9+KrBUMLFcbLHY71S60nEqnzbI6DM/wOcU4hf3Fyflou"
+    "KAYqWFOLVHDLB5HYOvSpmaiBCtHLCRsIfExAjN5WCNwtURrjzA4xWhZ8KkyR2UyfYUqvw9SV+4LgABgCaO0Ub+1AOck1"
+    "7FCq2Am3TrWR1MaiDwxROUVM7Q7sx5qJEMgxFtR1c/oQnnmLnEqYg3QKjTCYptwYpKQVhyGqfl2xyCdFUpmw8zcfKUbM"
+    "DnIgzEM5Am3XCp54mD6H4gh9LxZEmcnBFJiesGm9CCbNFgB703wCVfJa5Ssq1lE3aqbJJ2tJk3dDX+MhPwY1NeKzXM8X"
+    "EHdR9OxpIRBOkCyxaxyGNa9/OfvwoRWHW6uFgF4hL9eF0s2OXB08xn6HzxDB8KnxSYGMulqWm6OIjwMsRoG3faH3w+Lp"
+    "i4AT6wETESQbALwcMugDBdIOakVQVoPDagnqQvlj0CTxFox0LxJkvvM21ZFE7BGBxvbzjvFVG/6BNSG5h9yb6iQpkFTM"
+    "ZbJYEyI3yBE5oCaoAIFYTgNPB3PpAlc98DHQVGqVEGlzaJePu8UilYwJYuESiVOgw0hcQgBV5OZz0JorELjZ5sScXQSs"
+    "TXw5AQzbwro1xG4JJ2EO9IFjIwS4ZjrmKZkNhYxlGEbUJmnoCHQI3afAu/Ao9KEGUJ2M620lQj8M4bajv1AK4N1RQH+W"
+    "CTtOkOd+fut2CzjhGIyBPVCZVGNXbwCjrPxX7pZzFUIjA+FiNQxh1Z1ISHQKj5mbsEpDMTr6Q8Z9Y4GF/nEcsJuzi+tu"
+    "L2BHR9e/XR8fU68HsYWQLTLowkAREVJLKTUbgO3vBCg2ACtAaEVK3UFJl3ei1KcYNWsJwbAY7zg1lj/SXmKXiQjHnaio"
+    "UAaiZ8bSmkQX3xsI+yAgRI5md/poH+/cYxroaGfJTSTWGBrc2ZRIKWUXZ77hpQqGgmDn7IbosMxgTiIU49vOVU7SkULe"
+    "QpyZeIZy9pXOGbQQYzA9/KJMlXV7dVNgAZpeRKrnhO2wI/dOB7nDMY7nePCMEbMbpKs9775V/JYijVLULGG1gau1GLuS"
+    "3vMrLBDWIGSzzBs7aA1w5hQqfSLNBCId5ehXKCoMgsswUQRh2HScmF3As5yecdaGCEkwog1EDrQDkHREGzjkHy5O+M7b"
+    "CYoRBpnq3AEa+V/z2+5xSSstc+5H6xYkmq9pC3QTZCIo3907cBCEnhhx6EXCFq6Dgbn6KeSp/IzLcqfd7tnFu2vwiS+u"
+    "AJHYt+AaWaO1ky8B0pIcPFS44peSvvvHT+/6by4v3p6967+/PD+dPbDjBszfXPmcH+8G47mV3+zl8JRAXCFjKS8S4hoW"
+    "ORVUwarCjml58bi4sAi/yi/BBV9h0Bw5PSmuCcLbCTy9uIjJp7O6xh5UFoXMP3qIaUYeR8wFlEKgoNVJMRrBfeMbR4oq"
+    "NDbX0JYBrtCKpYEXaaVscXFyooxdj7g7jTqNSEFA+tfK4nexXiIv05C2+ARVIxIyuS8EA/jnulvhX8jAa1rAGTVPnxTq"
+    "h/YP7TppulAT/NAVET5eXnXhagwpGePS5W6Aldv9/frgYP+gvECGILt5f4MinHw8Y/nrFRm6l7+cXszQr9GBDBNlagxF"
+    "aTPnGD4SheXYESc30dVeVbr3AMcQJwLKInKRQZ2nzi9/Oi17CiTVUqzbr3u59uvmVgBACc6MQ0Lvi5l1ddq9Oju93pqL"
+    "4q8UfdWukuWBMut2wV6genfx6I7FiJJNX7PcukuJYW21KmunfFx10U3vyblvFjzR5WPqHo1IQqwO2OoSzUJharzSPXlX"
+    "cQrSmPWWb70Q7dZBVYoT0Nd1zzPq0KbSsVsjwtVJ9+yy5JRWu5BCu602cnq3yN33q5MA/d/lfzYm1qams7ODsOxX/FpK"
+    "j3dCDYVpZ6+9197e3duZrWtCXbocEXR5Hd03DPwOo6E2a4sxCROoO/wfENLMEqqBVASv8jCUqB6PPhbeqQ2FXwmFbz36"
+    "3pbB2NGaiXpoLUxPuNj5UklZkIFQaH4jTxq4Q0le90qeabVv5VE/v5mHPdyEmKTXpBWxqR3bX+Ba8yn+5hmEeWIlUe/6"
+    "QV2MzW/5IHt8LIbZTcNXBo+6HsHmoFHIVk5f/soz59NA7FhpI5znjTN6qR/2zkfrCefbhRv4FaZww2kaLJhkSRj5ql1r"
+    "OyQ9NTcqdshH6D1W70CI+pjsYRJvEM8Uqo+YVtxm9Y6lLyur9buTS5SD7tFAr1N7D/hHfXATgGNzUh85IfhIRjVWr1qG"
+    "pJrL0Pv23ejM3Xvs5aYnXltZg8wbkr5jyfDT/dEnCt4HDo8a+Q90+Z86S11CxNIgf+uHUBaSUCTDKSXUCFotWpMWGjDY"
+    "J8/8Q17mLIjLKhwbEcI/x/4K9HPG//xTiMB02afvq1f75AW/ykFtHi53KX1nUk4LIDRR379Pw+fcOodL5mZhhTmYm4HR"
+    "+Khw+v+pEk9HQz04r89i6zjwcmhfwUeXM88Kr0W0Jv6IHkym5So4C+cCLEcRrac9RUULZWcJVXzaRrXUscJCn6xgz+GD"
+    "c6pRZJZP1sLnMrwqU3Q1dYOSujHDK7DD5bV2M8a2nJqVeSAC2xPU6LHANHmaRovKneBVt1rqU/+w8GmDVhGNValxywUL"
+    "3zHKXawMRZwqiAS7SRs7Fet+z3iqAXCKlL/C1HDf36Ad+auwW3zohTa90KZvy41/SdqUg59Dm+fTIhqH+VH+NPIzLdXh"
+    "ZQVyGQJWyuH6FUOLGMCc4Y60xeVO3LOBK+z+ocF0vmD4daua9MdGC2dKy7GsIQyTXDrc2Fe/mnl1en7ZPe1fv7/8tY9f"
+    "IL7B2lCDVy/4/4L/L/i/Cf47HGjQR4mHjfH/z0N6h4LrtLkLyLaAh5sjPTQ1Y7H4begtXaYv+PRYMxUKLOP2f5QRP4EY"
+    "eF4XsBL2HRuux++3l1fvTrvfOIK77v4Fv1/w+wW/n8RvD81zVEFOO3G702d/ejz4K8F41R30VG9tkJ7NXUbnj37bIG2n"
+    "d9v/D9mt34f/5vyn//77P7iRFjz9gFu2cCWrcDLgqwl7Hm1rfEetR2aIi4L5/UmGVijuvbF37vFYGe0Aeayt7X6sXtFW"
+    "s8MoZVtd4VaoxT1l/qDQbEszt+yB0/44PGmGO9FwFzpnGKvufBEILbTAbekSdzT9M5kfYKFtePoOdzzhbq+ksjeuBa9+"
+    "tdHRZqtqZfnQ1WhkxLqHc/LlxfK2Yzwss9kAu7hn8Rv8lvz0mxSPNeDrTbi4Hg73IpGM7WTNDwmzsINIcS/SNrT5FkLa"
+    "imXLVWQuR15eFr4nzOVZ54OCUwcj322hgizAQD9k+E5xPxo3trUAXS4AZ1Hl9Q/y85UkY++F67xwnW+I6yxWjlmVaO/u"
+    "7b86eP23H37kgyHgF+m2uAzo9y1Xn2Y5vrI280DJHPbVrRE+A33q+7+8ApWOGLo95M1bApl8jy1utKa9T8tBbMknOvyC"
+    "6ZD/yVd2F1G/BjBWUZ1egZDmOVAkmbh1tT+kb5+7paiu/yCUsAzCE8gE7khH+prh5szEQH8KNptA2ERC0wc9/Jwt/SHr"
+    "QTZ2u8T8/I6VlibfW2NyYBkwKW47VUAE9Jh4GX1Oy497+8OQBpxWOTKgxSfhtogW5Fgk6AWJXq2WqFuYAM8moa6hGEo6"
+    "aIJiJf78vPvyd8iMcGXhpleSY07jC/MflOZ3zHzZl3nmR/Aq5xuESpPUNhCF+V7/uI4LoA+4Q+5mF1T3W99xQzvu2g6d"
+    "tvgcgmhJlHl/Ugy/vQ0trjluETe4n8IP6A6wIMukc9hRxd2V7qs098EaylugFjgfUX3chE5nkfM99W7cQ9oFTzvj/bEc"
+    "Secb8WDNtCRNTfNXkuj1etbwOYfWCEoHeEIZ4lGJJDQBJKA/gYVSu4kdHekUOPpY3uPu9QnyeeLroRLOpyM8kwlq5Uf2"
+    "giqzH9J2QHx0IOhcpxXJIS1u4c4F2pSPWDDmshyT5Ra3qP5+e7X6Z/O3WfON1dH2G7bDrs/enV10tw7BTX3amI9Ku3P/"
+    "YKNyHBab5uLsr/bXMP7sZdaEObunV+dPTNp7/B82rU5QeJy1V99vFDcQfr+/Yno8kKi3WyApEjmEFNEUpWoSBKn6UFVZ"
+    "3+7cncmuvdjeJCfC/95vbN8SINC+9CHK+df4m5lvvvEWRTExquMDmnoOQZuVn04a9rXTfdDWYP5tnj8gNld0pZyfkaLa"
+    "mqVe0VK3PKN+0zv7jutQBtu1suy5dhxmtLCDaTwp05CqxeCF4/eDdtyU9IdnCmvtyV/qtqXrNRucDMpfkmHGqS0i2sFt"
+    "BuZhue/bzYwcdzYw+bW93j0gNxjSga51WFNRvPPWxAsdq4asYfrt7dmpgOfW9lxOJ7XtehX0Qrc6bODhmwTJ0+tNWOPw"
+    "XvnsRwo22t1iwLGOg2pUUAcToit2PoXnUblXPppOCgTy+Q9FQa/YsFOBG1psaDG4FTMtne1oDUwtjpX9Zk6NJWMDcaND"
+    "CcwvJpMH41WTyf8VctzygF5aExxWJpOC3qTIKU9Vn3wf/e03VcKtg6elbRt2tMOtZ+TJAcBKX0n6OOJ56AkRXSMXsjsj"
+    "I218UG3r4SrAd51AWlpH4vOfYkXuRv7zPoRMgGwRVDMaIkNUKDPUe0DSy7OTk8PTX6gsy5z8inZwSVVYiiOA8qGxQ7yK"
+    "b+B5u/maFjOqPkzt5fSAghswmkqmMYLZjxXJnUNds09x3W5dKsQDe9k56zD+ML3UpkmnMN1hv1rxOF5rE7LJZHOpdDs4"
+    "Luls/B39pWhwxCbAcZON4W6VD9Rq4LdLcQxbJTyvJB1qG+aHEtR+iJkdXbWLMSuxMpa0bJWQ7HthzfX08MNUZALor1Q7"
+    "8MeHCPIlb4ALkHvlsBZAENnj54h9OlVUsQi95DlyCXi12RW8993p6zV3ant1BR4hYP4zr2xUJSkHtxo6jstICLKbvRVP"
+    "56n0cemCwTcGj3DFfXbK/0ApvulbpQ2dvT4/PjutyCu4HYsAV2dDsBjjQjUCkFzdkeDOJIfaWSNQpZC1Wkj13illQqIb"
+    "XqqhDbtRwoSpUB4jkCXhGfQciUt57GzDxFCgzSeG1Mo5DQWTA14wSCWJYJUoxis2ytRclZKYNbd9RdfWXfpkJLoiKTm1"
+    "UGNcihNdH8CLMWCJlEmUFdDWWsQvUtYn2a2+kBrQg2+QgP3dmJ9W++DvehMZ7Lcia/hGeEmV/KgEyyG1VlJm/DVoBf7X"
+    "iMqOD05yNMv2xE6neuF6tN3pBgq7mzrJxg4jDZTsJZQikoBwS4dJqIuiUzdFZs9pdZBjBgkwtWh4dRf5EIR3Uv73cCbb"
+    "eHP0Kyhjl0uswSBKYwU3F6q+TFo5oNEFOCk+niizQeJEIBFdiwzdX4pFsVChXm9rKXLg9xg+6JD+JDc5tBhPMTHFTNQA"
+    "0aUsOZ9qMLWHGN2kECOTorSwqtezFCMR9EpLQvEsQGCQ56sxjT6SQuIIN+x1cWdLtZvymNrSl3VihHrSzRnNTfKX4ocA"
+    "PE8HDk4PT45eVKllHQmVatAevfE2/qDbrJEiuBh0rGLB3E5u0YnHP+x+hNXbUb1l5jHGFZSFnVFthcGhoQHM66GOcGYr"
+    "xNBJ3Yim5sYtqtJbF7aEQnNfldHgEzE4iNRHa0h3E6U1ci3r1CwOsvdCBYimRwgwe7csHL+LKJLhfTH8VWXd0vmdE19V"
+    "pdxjcuuHwjgf5kgCxyL76+9k+Gcx7HiJBjsaBBrJSZ7NqOKzC4bSsafP5FynvejpRcM9m4ZNvUlu92A5YvCZPwmd9vG1"
+    "M/b5BEj2SUtMth8/id4G3TG48KWXDi710vmKIu+IDL5GImrRNrG6tROdiyVzIblMHh6iabIYELJL0Un/U9vaorRxHtke"
+    "KyCrvMZavGi92Zp/KubT/gu1BIsuoBZbvJkrgneWD6rImEY3qDwpGbzQgD4GSWAkSxQtHcTMJc2T9xUGa5GwKL+N5RTG"
+    "pbyagPP9gGpDbmZ3TsWdtR3aJm5dMF07HQKbOZxFWaFnAG1syGqFrpad2ns01oQb+pBCdvxpSDsvg2uLl/QTvT1+dXx6"
+    "vjtHIC+ixIsXInBenM729vdiLtl12qhs7nwc0Q6MnB+9OfmelfRUTSoz+caDIfMTuv1WbXJPlg+B6H9enEsgYl+TLoK3"
+    "r4r1hTf80Y3q+vYboptPgyBrC9Zw2ltat8JUlIH9/b3qG7jiVwpQHcr/1JPz6lyaj09lGSXBB9v71LGMXdhGOsI2m/8K"
+    "Mt4DPBv234Jy50tJwoR/sQLyND5R5MkGlT1LD6JUFbnq7r/0y1eavLW/+4CML45y8g/XlPj3"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1102,9 +1110,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1274,6 +1287,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1360,6 +1381,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1809,6 +1836,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -2022,10 +2051,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2034,6 +2084,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2048,10 +2100,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2062,7 +2126,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2080,6 +2144,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2118,13 +2183,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2134,7 +2198,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2142,13 +2205,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2164,11 +2229,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2292,12 +2360,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2315,6 +2385,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2341,6 +2413,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2805,7 +2882,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2882,8 +2960,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3409,6 +3488,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3574,6 +3656,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3581,20 +3681,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5160,13 +5264,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5193,18 +5304,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5294,7 +5419,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5373,7 +5512,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5968,7 +6107,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6459,6 +6598,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9105,7 +9245,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9148,6 +9288,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9476,6 +9636,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9483,7 +9644,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9683,7 +9844,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9718,6 +9879,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10505,6 +10674,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10797,6 +10968,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11552,6 +11724,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11586,7 +11761,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11659,7 +11834,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11685,7 +11860,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11700,6 +11875,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11711,6 +11887,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11728,7 +11907,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -11910,7 +12088,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11978,11 +12157,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o taskr.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1146: the first handler from handlers.py
-#     line 1210: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12097: the tables (commands, groups, errors, result shapes)
+#     line 1159: the first handler from handlers.py
+#     line 1223: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12273: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -145,12 +146,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -167,6 +170,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -908,7 +913,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `taskr schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozNDQsaW5wdXRzOjU3NSxsbG1zOjEzNjIsc2NoZW1hOjM0MDQsc2tpbGw6MTU4NQp4nJ1SsW7EIAz9"
+    "Y29tcGxldGlvbjozNDQsaW5wdXRzOjU3NSxsbG1zOjEzNjIsc2NoZW1hOjM1Mjgsc2tpbGw6MTY4NQp4nJ1SsW7EIAz9"
     "FcRMqs7tdHulSu1wQ8RADxKsIzgCklNU9d9rIEnTTqcuIdjPz88Pf/I+4DRG/tS2nAv6JNVHLvgZw5XdIFmWrGE5yLCj"
     "M17jA5ei5Uprgp20ZqqEa9RBTBR+oWMHy5yotMQfjFeDIcxb+SnVfUFJwS84DMrrKqd0aKV4pLKWN80YAAOkpTbCG3FY"
     "6C1deQ4RJCtqGj2ZHPPoc5uzNZ5BYhBZTRQu6nnAnLKGZ9bDbDJU9Qo86zCwAcNeYnEovB24lTeYYk6eOdNfzZg2MBVf"
@@ -942,79 +947,82 @@ _DATA = (
     "vHtmUH00caDz8yXl41FcMiy+Q0qMCvohDxlHbGZh170MN6GpKkfT8+2YHAcO/GgkjgfeaMTx33npql/PmgmofpQj50J6"
     "hcXi5/P945g1KHRUTLnKmD0W30Nh2+NxCIHv9Hr84Wx9+xbPz5YojiKmEz+sKXxHBZ7eCNYRsvKByFiBpPPZRMtUyQGS"
     "Q/5D1EOMvIBJja/V8O+AAVtZ8qR5hVj3ywZCwwM+BO8oHsePTnzvUNsZT9qPpVEp/cnYphzJ7naL3X9Tk8jYeJztW+1u"
-    "28gVfZWBUGBtQJIVJ7vt2m4AI0276eYLsYFF4QryiBxJjCkOd2ZoR80a6NP0wfokPffOkCIpxpKdLbpAnR+BJZIz9/Pc"
-    "cy9Hn3tRmthcRb2j3mj4tNfvZXKp8MFJe2Xw8VoZm+iMLz8ZjvDNtDBzpSZG/VwkRtlJvnILvuH5H58Ov8cNsbKRSXLn"
-    "H/tRqVxI4fQg1gJ7uSFu0YXLC9c7+txzbkW7qU8OX+dJruLy422/N0/1VKYTaea2d3TxuZRtMPhosXa/51Y5fbbOJNkc"
-    "n4NMWGImU6vaosjM3igjbhK3EDpT4q9n794KlV2rVOcK3wjrYkh27O+Q4lqmhRJ72oiBmOF/XE6y/b5wCyWSDAoIaXEb"
-    "L6OnH1XkxJVaqVhMVyKXBsI6bMdC3/Zr0gft+z270MbRV7pDGZUVS2jdK3Ulm4y36ujXJnGX0vUFPSwgOj0t9mI1k0Xq"
-    "jvjjfpdQg1mSqrUwuXSL7Xa9MYlTbJVg4YUyqi8y7eD2YNQjvj5dOWWFnuFGkSzlHHfJIk40iaiWUxXHsB6CShcmguUl"
-    "B8w3VmQkPlxmacH3p+c/DA77Yjgc9kXirFeu2gkOUhCS9wuBVFMzVtNivlZwqnWqZLZdR7jqRjgjIzWV0RXrkGRwbyZT"
-    "oYzRxjb3cclSaXZy2AnenCqzfaNIZpFKWfpIL5cyi4WcURy5RWIFPq+EVZHOYkv2uQz7XHohWj5dyk/rYAtykNTznQRB"
-    "GNV8CvuuJYgWCO8IUlmfDbMiTb0brLyGCylbLkMofnj550uxNzpCPMCdywT5Bcdn8Ntc+R0cnAAnh+j0N7U0sXmSpoM4"
-    "MfeOTYrFlowUf4LUC6pBKxa7tWW0UEv5gFDJkcBesYCtItZRsYTKjCWEPMGz39h9RJF1SsYklCmyjHK/IcYsUWl8f6xj"
-    "CPMq9EWpDKXZYJCmS3skvJQ6S1csKvAK9nDex7F2Dl5kCzeEUZ/yVCYPgF6/m3cGcl/z9/C5h9gI64uZ0cut1phKFy3u"
-    "GwNYKYStTFOozoD9OiE4+ZzE/dIbfQ/qt16SP796/ZL9VaI++a0qFmlCn2S0EHtlBBMUqXTGJm1F70c9tQ/IQPZh0PlI"
-    "EACxFgYGGrDjWB8yFHlOZwSZZRI9299JMmkH0D5PUaniB4R6U0JfB9gqZaldKAC9owwjqVe7yZSm+gZAjdgqIpdcq68W"
-    "jCxUW690OFUTvZtIrM6DGQft8HMBAfCteHv65mUT3i3qyZ5RuZJOTlO1fxwSJdNTHZOXMzFVdJtCjF4Cd7FMyb/iSyYY"
-    "1psdMdoUfKVsnWesHmBKjjTILSuB3UI6L/UsMdZ5+8LLZHTNrOgK1hF7mVJUzzeU8VYJAVr5gl2GwoY1QV1Ixekql9YS"
-    "/Wu5gxDs64C53JQIXCbevHjPEWAPiG9QliUzeGun0FhG+UPohDLXakOUSg6hwbsZeXaLT9ZswMZ7CLkJ2QJVyroQqhfV"
-    "LL9qYdgnO0lT9gxf46GwhqB4U5+S3XyBuEvTB2+LQDglYiLOaBmxd/bjq9evh8t4f7sQ4OVlaayVSXHi69zzZvpYubIh"
-    "KYi9tkvg3iyV8z6Vmn6wfV/kq9xobjBQkALEe7FuKBch2RTgcSyKLFZU4pn2k6yWljUJ1EVxE2hI5BArXauMWOa6mfOE"
-    "jPoxUMZJ2Z09G+EfrIn0jmQw1WlWI4SUy2yxPURuv8TbvqcZLAMXABIE6iRGZ8yCPGCVD++LVGdzRkl8xXvW+CUxgRi4"
-    "SGS3Yk1iLWXYbM10xdu+GDEBzYCG+1R6Imo/aBPhcRuklfLcsgGXMmfbkJDLJI5T7jsMKLaJ0c4puopb0dhZADNbMBgE"
-    "0OaXYej1fBJojmdnff6zyYBpgzLBy0uX+yBZcxiDmoomS6U22QKIXPKP0vZvdIzOADHhDJZw+kplLDrHQOULKrSoJye/"
-    "JMuJdaB1vzzvi4tXb8/Ox31xcnL2t7Pnz7l5QgARLqsCbQ0UUTH3aIkRU9j+SkGxKayA+Em1vkJVTq5Ug/hbXfVYMCwF"
-    "NW1NFYy1T6htIxiTXlRSqIDohXXc5J/Tc1PlbhRC5KS6MiH7BOc+54VODr5wkZgqhYb0NqXdfQpJETpIrlQkCLWifokj"
-    "UVhKPMJbetq7yks600Q9mIQyVdDevol3hoqMoiTpnQr/d5vGBnVzFHLDDxJb88IeiRP/zBGV/+e0nqeyFakVF8Q4x8F9"
-    "2ygqRxrnof0CMe37gkqxm/BzYWSBsIaQe03qd0TWgDNXqOhZYheIdJJj0mKZWITmGmmKMNzztFa8xb2S7/HWRoRkFNEW"
-    "kYNmAkmHJ5FqyD/q9kMr6wWlCEOmendAo/BpfdnfnvDoYk3feBDAooXCtcEYIRPj9ZPDbz0EkSdmMklVPKTBUll061Ml"
-    "Gccbw6vTmBKaZmHkMTWbAYIpAgAtE4DqMtcOKYdLkTToEpAjPM6yUJvHKO3JlUtcfbzSQSOhwUZ5+onsCriN9UbV14Z2"
-    "3ImXctHAPTBVbbrkPy2S+aI3bg5Kii5BKyYZb6+qP63JPy3WHI/IeXv1i/Gdcl+MN5wDx8yPxZxCggJoTiWXgH+JIGpu"
-    "t0Aw7tI1ljYabkTCT9UcgSliQhUhd2zIawKz07MfP0x+ePfmZat71ybatX8Jm/PnNp+aaltbJtJF1pgfXt+54qitzJlc"
-    "eSNVBMAC1/3olee+RGj8NG0SxiCgBr8r/+wtnMvt0cEBlfgwWhhqMz+IDRL24HB0OBo8OTyoBijI13czToMgvx+W0sDX"
-    "ALOMSxRzD31F/6O+WecTAZlKEE3fIjsTkl6m72vP+GxproqHqErzcLl54bZupAvaLqzPkX8P2YKLYCLpClvbKeQJLvE4"
-    "blOG9rJolOLO58GQLOp55zWgquu8gPpiVlSAa1fLkCNbwixJardbhqVaywDz9GgCW3tQGiMJd9DwLzsWbKsZ8LZTaMLn"
-    "jgstkcoVxredbvTmHt+OS9MT7PZarXJZdCe+EpD4YYRb/mmK3A9CloklEJ/E6MrBqbOIQVaZJUA+jEqqAW/hjVTl0rpM"
-    "EB2PUhm29leZhlDPpc2VzSWjA68wUZ8klWPrsY6r9a+RfXd7xlekDfPfWYJ6VeHBc837fgB9sprbHUISsGtHZHH4hYrT"
-    "L/fvvf9yLWuWLorjgiVGTW/CShVT1TcZ2DSD2Z2VqbYFPYAdqDw1dmjH+Tp8Gwmxfeu7i1aj3lGmU93Crv51zrp0bXPW"
-    "F2pVvcBhdV+cNqFisxj1yhK0vnk9xUROJEvy7V11Zl2M2vnrIwCG6oZ4L0GtHpJOGyq/JkUp4uy9iNpUU4rGHUwNBIiG"
-    "afev3G3J3hFP9awaDSOLuAYDPZt5T9eHW/T6Y8dpcdj4yYblTx0Mb936lU3dT0/61OaHv0ejR67R4ho7J/sj0XgkGv8L"
-    "ohGYApcoj1seFUmonUjIvIDFg741QBz/VlkKY3F3odqOtRvFzCNsVyl7OIg20PjXL5g71kZwC5rC8af22h/4ayZm819n"
-    "mqG3vJj2sFrdnqmb+9yOCmxWA1Ps+h4hmKtrgMJxYWFbmpS2qy+93svzdNWafzwWws5i8VjvHuvdY2O9Q8kicOzyCqFg"
-    "1/cAuwmB3Y5VroZmDej77/ZqHvFJhd37tcpezf3eh1e9fNzIH486FpfhnNKLN3/69z//RUcbEHI39AaOhg+1k1PNAla9"
-    "q9i9dpVhv8MQuhuXjZrVQiac9BrG6joEyMH1aPh0yIc3bzsZW1hrXLdVdVivXbpl3PGKMBykrA6ZSCduJL/u7KPM04tF"
-    "OheEgo+M8ucvIbQCPYgUDQWS7O/Z+oAfv1U1V/QCi17eZa1XnUM8+tVGJ5vdiwGgQlt1z2Z49PXdNP37zVbjLzzJ8diB"
-    "K8GEm2BARFhlc7fYgQmf18MOkeIf5LeK6zfCPFNyzXJWxz1/YWNqt5Zn2+yMpPDqUORT6PK5YAr0Y0HP1F8vSjpp3sYv"
-    "H4BVVAX9++X5c5Zx/Mhz/t95ziZYV8A8enL49Nm33/3+D9/LaQTIYN02aEZ5DL99tyghTYxEwCbh4abXwUwekPBdKbMG"
-    "/capZ38KZ++S87o8pUBHVfaHd+JGm0SsYfeOxrreNreBtiNHt7GLcY2MljlQ55z08n8S6VjxhrWo7hzRnmaiQHiiftOZ"
-    "HuKwBZ1JyCyaYthsgbBJlaEjETlav3B2RIppMR8yaoX9PV1tbH64w+Yo7Ng0lXM6yYR4YyrEx5rKX6CE89kWTtOmcXTU"
-    "qI8sdEOOTXJek+jZdonOaxvQEU7SFXQ74fN4JBYoB2/hj38eC6s8El+MG3J0Uv2aKN99v4t1wOSviMm4DanCuR46rUNH"
-    "UmIvCN1H+NYQZd1T1CPj8J7GMJLOv1gnqp93+CN4xLn4VxtpyxOtpqix97c7KO9QaGk/Jr50woZ/uVAeGPLrHvMRHz72"
-    "Ew4WJnz+mo4GrhrSNBuxujBPR9uFebV+Wuy9cCYdvBAH4uzVX169Pd8/hogTPnFDYvpfyMBaTR/Um7z67s+e7uCG6mGx"
-    "hz3PX354c8em49v/AFHQ0hd4nNVXTW8bNxC976+YKgdbqFbNVwvEDgIYrhu4teXAcZFDEHip3ZHEeJfcklzLQpz/3jfk"
-    "SlZsp722ByMil5yv9+YNk+d5ZlTDezQIyl+5QVaxL51ug7YGm38wt6Qo2LyyVGsfxvSnZwoL7clf6bqm5YKNnMBtMsyV"
-    "jz8d7aqqGsUrI+zMPTkWR8M9cp0hHWipw4Ly/LO3uG8qfFcVWcP0+/uzCbG55tq2PB5kpW1aFfRU1zqsENM5/9Vpx57e"
-    "rcICl1+MX/2ICKPd6Bt3Gg6qUkHtZUTX7HzK5un42fjpIMuR9Osf8pzesmGnAlc0XdG0c3Nmmjnb0AIB1bg2blf7hMyN"
-    "DcSVRvZ5/ibLniQ/WfawPPj4hA6tCU6VIctyOk/ZKk9Fm+JNMbarIvnSwdPM1hWjZlx7RkEdj2iur6XOCEjXvOMJJVig"
-    "eHK6dfYzl4G08UHVtUd4hCI1UsWZdSRxfhAr4hhA9eeQpkQR3Rcj6iKOCiGnIO+HR4dnp6cHk19pPB73OBW0C/NFbimu"
-    "EI4Ple2iE75BwvXqIYIjKr4M7NVgj4LrsBoILljB7NcCx8l3ZcneRxKsj84UKoGz7Jx1WH8ZXGlTpVvYbnBezXmzXmgT"
-    "epPJ5kzpunM8prPN75gsRYOb2CRweLKx0LXyASAifjuTxHBUavNWgFDrAu9IOdsuArpJ1U43eEQSz2hWg/J7369pz/ud"
-    "LwNpCoR+reqOv+6gwle8QlCIt1UO3wJ4IWf8PgqfbuVFbBYv8EYKIVhthhLsA4e+XHCj1n4LcAel8t/kY2Oz+xGczruG"
-    "42dAAVz7PCXH/dSf8DhlcIxBH23mj9kZ/xuT+KatlTZ09u7i+GxSkFdIOLIefnsrMBcrQiVST0nuSk1HAp121kicOOK0"
-    "mtYgSmnNTM9jrxDwrXimujoMo8gIQaENRuIVnPuI94FXgq+xFRNDJlZ3xCiVcxoaIxe8xCCtI6oyRvddQ8pMycVYIFlw"
-    "3Ra0tO7KJyMxFQFjYqGTcIobTRtAh021EheTXCpEW2pRqMhUn4SxQDdh69IlsatADL5B9V8OIziiNX47m0hcv5ZBwzdC"
-    "RyrkRyGxHFBtBS/jlyAUaF+iKrs+gA5zP+rtiZ1GtULxaLvRFWRwmDR+ZbsNB5ScJXQgQEC5RftT1HneqJu8p86k2Otr"
-    "hs43pQhtsR15F4R00vX3CdMbOD/6DXyxs5lnsYaOmCPHqSqvkjJ2mD8BGUqCp8qsgJrIIUprAc8j7ZfnUxXKxbp/Ivon"
-    "sXAQHn2nL31RsR5gY4Cd2PQiRL3G3PVdzCDVNUnChkNRS1iVi1Gqjmh3oQVKDFmUBAhfbwD0kQ5SQeRgl/nWkWKYEPRc"
-    "OhTiXocYIR2ptmXlInKpeMj+dbqwNzk4PXpTpNF0JCQqQXifZbfxB932oigKi0XDKrbKbXaLQbn5w+mn+Hq7kWvZeYZ1"
-    "AUFhZ1RdYHFgqAPnWsghklkrL4RRVyKi/VwVMWmtC2sqYfbOx9HgczHYibZHa8C6iloaWdbL0ygu+uyFBxBKjxJgd7sh"
-    "HH+OUSTDL8Xwg566pYutGw/6UfwA33gL2uJ82AcIHNvr46dk+JdXYrnRXvTwsuKWTcWmXKX4W3AVyXwTWHKjfXxVbGZz"
-    "siznZJgl28+ex7CDbhig3g/XIbZWZlae9yciFZeoaCnyJFbXdn4WO5H7lwJKyv0A447FgLBWWkcml1o3CaWD+5G2kcq9"
-    "UGt8i44Wq978i6cbHriuDcn68d2Sdg+Dq/ND+oneH789nlwM9+HzMgqa+JWO9pJPb+/li5g2u0Yb1Zu72KxoF0Yujs5P"
-    "/8lKeoalzsoeG4x4ntLF8cXJEUTqAL/TE3aM9+Ix8uXZDORJc7gDoGWNXxUU3HtwUHhbgsvzOCBEQWkXW41a0dLpgHlU"
-    "cY3JLQRyIgARV8NBpsQwaV7/CrYGb6aor3IkvqLx5+M7bilDAmcqy/7R4S5aivBP8E/c9P+v8Lf+W0BnJ7/S5OgDsjlP"
-    "G4LH/D+cT3aWnjtwI4NnLeJ+odavd7N+Km03v0jKTN50Ouw9ysuPeQ49n1rPn7bfTTL/4wulNzS8CyA2bb/9yMy7/wKU"
-    "F/z3n6XxNTPO/gaoVM9a"
+    "28gVfZWBUGBtgJIVJ7vtyq4BI8026eYLsYFF4QryiBxJjCkOd2ZoR80a6NP0wfokPffOUCIpxZKdLRAUzo/AEsmZ+33O"
+    "vRx97sRZagsVdwadfu9pJ+rkcq7wwUl7ZfDxWhmb6pwvP+n18c24NFOlRkb9WqZG2VGxcDO+4eTPT3s/4oZE2dikhfOP"
+    "/axUIaRwuptogb1cD7fo0hWl6ww+d5xb0G7qk8PXRVqopPp4G3WmmR7LbCTN1HYGF58r2brdjxZrRx23KOizdSbNp/gc"
+    "ZMISE5lZ1RZF5vZGGXGTupnQuRJ/O3v3Vqj8WmW6UPhGWJdAsiN/hxTXMiuV2NNGdMUE/+Nymu9Hws2USHMoIKTFbbyM"
+    "Hn9UsRNXaqESMV6IQhoI67AdC30b1aQP2kcdO9PG0Vd6gzIqL+fQulPpSjYZbtXRr03izqWLBD0sIDo9LfYSNZFl5gb8"
+    "cX+TUN1JmqmVMIV0s+12vTGpU2yVYOGZMioSuXZwezDqgK+PF05ZoSe4UaRzOcVdskxSTSKq+VglCayHoNKliWF5yQHz"
+    "nRU5iQ+XWVrw/en5y+5hJHq9XiRSZ71yy53gIAUheb8QSDU1EzUupysFx1pnSubbdYSrboQzMlZjGV+xDmkO9+YyE8oY"
+    "bWxzH5fOlWYnh53gzbEy2zeKZR6rjKWP9Xwu80TICcWRm6VW4PNCWBXrPLFkn8uwz6UXouXTufy0CrYgB0k93UkQhFHN"
+    "p7DvSoJ4hvCOIZX12TAps8y7wcpruJCy5TKE4ocXP12Kvf4A8QB3zlPkFxyfw29T5XdwcAKcHKLT39TSxBZplnWT1Nw7"
+    "NikWWzJS/AlSL6gGrVjs1pbxTM3lA0KlQAJ7xUJtFYmOyzlU5lpClSd49ju7jyiyTsmEhDJlnlPuN8SYpCpL7l/ruIR5"
+    "FSJRKUNp1u1m2dwOhJdS59mCRUW9gj2c93GinYMX2cINYdSnIpPpA0qv3807A7mv+Xv43JfYGOuLidHzrdYYSxfP7hsD"
+    "WCmErcwyqM4F+3VK5eRzmkSVNyJf1G+9JD+9ev2C/VVVffLbEiyylD7JeCb2qgimUqSyCZu0Fb0f9dg+IAPZh0HngaAC"
+    "xFoYGKjLjmN9yFDkOZ1TyayS6Nn+TpJJ24X2RQakSh4Q6k0JPQ6wVSqonSkUekcZRlIvdpMpy/QNCjViq4xdeq2+WjCy"
+    "UG29yuGEJno3kVidBzMO2uHXEgLgW/H29M2LZnm3wJM9owolnRxnav8oJEquxzohL+dirOg2hRi9RN3FMhX/Si6ZYFhv"
+    "dsRoU/CFsnWesXiAKYMOCw++NcGRvgr0cEGXDlDcKw0HnCpuJp1XbZIa68gHlomVZt50BfuJvVwpQvw1df2eIYSX3mKn"
+    "AvqwIMgNGWG8KKS1RBBbDqMa93Wlu9qUKF4u3jx/zzFiD4iRUB6mE2i7U/DM4+IhhEOZa7UmylIOoWF6rk27RTBr1mXj"
+    "PYT+hHyCKhVyBHwjVPOrloZ9spM0VVfxNR4KawhKIfUp3c0XiLsse/C2CIRToi7ijJYRe2c/v3r9ujdP9rcLAeZegWcN"
+    "SMWxR8IT6j7ksiJYubAhKYjftkFyb5LJaURgFAXbR6JYFEZzCwLICiDgxbqhRIRkY5SXI1HmiSISwI0ByWppWZNCXcCf"
+    "QMsie1jpWuXEQ1ftnqds1LGBVI6q/u1ZH/9gTSR3LIOpTvMaZaRcZovtIXKjqiJH3JLUSiDBaRTIWSVd5NGDboOmqdE5"
+    "Uyhf7ap190Wm8ymXWHzF4tTIKdGIBEWVmPKqaK0UiPxuK5os3kaiz+w1Rw3bJ9yKqXehTYQv+mC8VAIs23YuCzYbCTlP"
+    "kyTjpsWAn5sEvaCiq7gVXaFFVWfjBlupJCzDdduTUUABnp1E/GeTPtMGVe5Xly73wdCmMAZ1JE2KSz22RY1y6T8rt7zR"
+    "CdoKhIszWMLpK5Wz6BweSzcRSgOMjn9L5yPrwAl/O4nExau3Z+fDSBwfn/397OSEOy/EFpVsVaIngiIq4QYvNWIM218p"
+    "KDaGFRBamdZXgPT0SjW6BquXDRoMS/FOWxP8sfYp9XxU4aQXlRQqIXppHU8Izum5sXI3CiFyvLwyIvsE557wQscHX7hI"
+    "NJdCQ3qb0u4+u6QI7ScjGAlCfaxfYiBKSzlJpZie9q7ykk408RZmsMwztLdv6p2hYqMofzqnwv/d5sBB3QIswPCDRPW8"
+    "sANx7J8ZEHc4ofU8D14yYnFBdHUY3LeN33KkcYraL7DayGMtxW7Kz4V5B8IaQu41eeOArAFnLoD0eWpniHSSY9SiqFiE"
+    "hiJZhjDc85xYvMW9ku/x1kaE5BTRFpGDTgRJx7RBIv9oVBD6YC8oRRgy1bsDGoVPq8v+9pTnHivux1MEFi1g2hrdhExc"
+    "yp8cfu9LEHliItNMJT2aSlV4XB9JySRZm3ydJpTQNEgjj6nJBNWZIgClZYR6Oy+0Q8rhUiwNWgzkCM/CLNTmGUx77OVS"
+    "V5/NbOCg0GANuX4hu6ISJ3qNEGhDO+5EahlPcA9MVRtN+U+zdDrrDJtTlnKToEsammwH3F9WnQMt1pytyGl79YvhnXJf"
+    "DNecA8dMj8SUQoICaEpoTIV/jiBqbjdDMO7SclY26q1Fwi/LIQSzx5QQoXBsyGsqZqdnP38YvXz35kWr9dcm3rX5CZvz"
+    "5zbVGmtbWybWZd4YPl7fuWK/rcyZXHgjLbmBRV33c1seGhPX8aO4UZihgDX8ofqzM3OusIODA8L4MJfoaTM9SAwS9uCw"
+    "f9jvPjk8WE5fkK/vJpwGQX4/aaVpsUHNMi5VTEv0Ff0PfLPOJwIylUo0fYvsTEl6mb2vPeOzpbkqHiKU5sl0+wINIWsX"
+    "pDGSsgc979yuP9CWL1SN2o0hL7AyVZkNF27rfrlYrjC8bV+B7kFZTsN7GCrEC7aUrrQbhePB4nb90NBtVg50zYJcbLyG"
+    "Eu82XgDYmQWxgdrVKv7JsfBRmm2wetsyLNVKhuG370Zv7uHtsDI9YUCn1fRXDGDkYQkf/R8jxrwRQJM0CvPp6k9TFn7K"
+    "M08tgcwoUYVCO5DHDALKzAFCYQ60nF6X3m7LXF/BGHUScSaDNP4q0yRqF7W5soXk6sUrjNQnSXTB+lrMbOL3qA53O8sj"
+    "5ppH7oTIzhIY8Vzzvpegd1Zzp0aVDuzfEZntfQERo2r/zvsvY20TWim0S5YYnKNZ9pZhtvwmB9vnYnsncta2oAewA8Fn"
+    "Y4d26K8iupEj27e+G1QbeEzJT7iKXf27qhW0bnPWF7C0DsBY3YPnevVYB8tOBZGrm1cjWuREOiff3oWDK7Bsp7SPABhq"
+    "MwR5CWp4TTqtqfyaFKWIs/cikmNNKZpsYJIgaDQpvD+zaEv2jni0Z/1oaFnEVTHQk4n3dH0uR+92dhyFh42frFn+1MHw"
+    "1q3eR9X99CSiCUX4u99/5EItLrRzsj8SoUci9EiE1olQYDIMob6u+qpNcu5EkqYlnBBMUCvYw2+VRTFWbAbS7ViwBrYe"
+    "ATZB7cOLfAMtfn9A3xG7wX1oismf2mt/4K+ZOE5/n2mQ3nIqwJf95e25urnP7WAIZtH16XMPkrBpAMVxYWFbmjS32QG9"
+    "Wy2KbNGaHz0C9Ub8eMTjRzx+xOP/g8EEFe9NjqIqvel7FGO23Y4oXKu2jdL8v+11PSKRCrv3u0t7Nfd7H97y81k0f3bu"
+    "SFyGQ2zP3/zlP//6N517QRTe0BtWGt7UjtU1AXb5Lmp3bK0yYYeXDJtxw6hJLWTCMcBeoq5DgBxc93tPe3yy93Yjowxr"
+    "Deu2Wp7kbFMLmWx4BRxO2S5PIEknbiS/zo5AQ+jFMR0aAyFBRvnDuRBagb7EioYqaf6PfHX6k9+amyt6QUkvZ/PWq+we"
+    "Hv1qo5PN7sVQwCCsuucwof/10wj6982yhS88yfG4oa4EE64XAyLqKp+62Q5M/bwedogU/yC/NV698eeZnGsiXL3u+Qtr"
+    "U8+VPNtmjySFV4cin0KXD41ToB8Jeqb++ljSzxDa9csH4DKqgv5R9eMElnH4yMMeedg3xMPWkWOJEv0nh0+fff/DH//0"
+    "oxzHqF+s2xrnqX4w0r5bVPVV9EUolMLXvs4GmvSA6rMpf1cI1Dif74987V1ykamOxNC5qP3enUWszWhWGHDHFKI+Y2hX"
+    "/Q0FYxvVGdbIcpUDdQJMJ01GsU4Ub1iL6o3z9tNclAhPkAk6QEbUuqQDMLlNE7LZDGGTKUPnbwr0yeGgkhTjctrjEhr2"
+    "99y5sfnhDpuDZWDTTE7p2BzijXkZn6GrfisVfklg4bTWCT+jPrLQDTnWm4eaRM+2S3Re24COEpOu4P4pnwslscB/eAt/"
+    "BvlIWOVh4WLYkGNj31ET5Ycfd7EO2oorolVuTapwiIyOhtH5p8QLQvdRfWuIsmpw6pFxeE9jGEmHrawTyx8i+aOgRAD5"
+    "90VZyxOtpq2x9/c7KO+A+rQfs3A6zsW/salOp/l1j/g8GZ8xCwdcU/6lAB1RXTSk2dAzNiT6YTdrhHQga0SNo7BJmtCh"
+    "wzyxEXIjnGUmqf3GnikMavSZ3mjiw4yoNlPpRCvv0wm9aYVa1eH3qE26Y11mCd86VvwLCafyIz7oCQX88bbqVWnDBs3O"
+    "uK7+0/529V+tnhZ7z53Jus/FgTh79ddXb8/3j+CmER9xI6X979lgo2Yc1rvu+u7Pnu5g/OXDYg97nr/48OaOTYe3/wUd"
+    "rRrteJzVV1FvGzcSftevmKoPsVCtLmnSApWLAkbqBu7FduD40Iei8FK7I4nxLrkhubaFuP/9vhmuZNV2717vHgwvd8nh"
+    "zHzffDMqimLkTMtzGicTr8N4VHOsgu2S9Q4v/8nckaHki9pTY2Oa0b8iU1rbSPHaNg3drtnJDpwmx1xHfQx0YOp6qkem"
+    "eLOKFFgumswp9I5solub1lQUn6LHeVfju6nJO6ZfP56fEbsbbnzHs/Go8m1nkl3YxqYNfLrgz70NHOnDJq1x+PXsh2/g"
+    "odrVu3Gm5WRqk8x8RHTDIeZoXs5ezV6ORwWC/vGroqB37DiYxDUtNrTow4qZlsG3tIZDDY7Nus0hIXLnE3FtEX1R/DQa"
+    "fZ3vGY2epgcfv6a33qVgqjQaFXSRozWRyi77m33sNmW+y6ZIS9/UjJxxExkJDTyllb2RPMMh2/CLSEjBGsmT3V3wn7hK"
+    "ZF1Mpmki3CMkqZUsLn0g8fM3sSIXA6hhH8IUL/T6ckq94mjgcnbysXv09vz09OjsZ5rNZgNOJR3AfFl40hXcian2vV7C"
+    "dwi42TxFcErll7G/Hs8phR6rseCCFcz+WWI7xb6qOEYlwXbr0iAT2Msh+ID1l/G1dXU+hdct9psV79Zr69JgMttcGtv0"
+    "gWd0vnvWYEkN7nwTx3GT10Q3JiaACP/9UgLDVsnNOwHCbBP8QtLZ9QroLlS/2OGhJF7SsgHl53+f04H3L76MpSjg+o1p"
+    "ev7zBTJ8zRs4BX87E/AtgReyJx4i8flUUWqxRIFXKQRnrZuIs08ujNWaW7O9twR3kKr4l3i8Fnuc4tJV37J+BhTAdYhT"
+    "YjzM9YkbFwyOMehj3eo5O7P/xiS+6xpjHZ1/uDw5PyspGgSsrMe9gxWY04xQhdBzkAeS06lAZ4N34ie2BGsWDYhSebe0"
+    "K60VAr41L03fpImKjBAU2uDEX8F58PgQeGX4Wl8zMWRi80CMyoRgoTFyIIoPUjqiKjNU3w2kzFVczgSSNTddSbc+XMds"
+    "REMRMM48dBKX4kTbJdBhl63MxSyXBt5WVhRKmRqzMJaoJry6ClnsahCD75D9NxMFR7Qm7kejxI1bGXR8J3SkUh5K8eWI"
+    "Gi94uXgLQoH2FbJyEBPosIrTwZ7YaU0nFFfbra0hg5Os8Rvf7zhgZC+hAgEC0i3an70uitbcFQN1zsr5kDNUvqtEaMt9"
+    "z/skpJOqf0yYwcDF8S/gi18uI4s1VMQKMS5MdZ2VsUf/SYhQAjw1bgPURA6RWg94nim/oliYVK239aPov9fEQXjsg74M"
+    "ScV6jBdjvNGiFyEaNOah7jSCnNcsCTsOqZawqdbTnB3R7tIKlGiySAkQvtkBGJUOkkHE4G+LvS3lJCMYuQpIxKMKcUI6"
+    "Ml3HJihyOXmI/sd8YH52dHr8U5lb07GQqALh42h0rw90P4iiKCwWLRstlfvRPRrl7g+7X+Lr/U6u5c0rrEsICgdnmhKL"
+    "I0c9ONdBDhHMVnkhjLYWER36qohJ50PaUgm9dzVTg9+KwV60Xa0B61q1VFk2yNNUF0P0wgMIZUQK8Ha/IAJ/Ui+y4Tdi"
+    "+ElN3dPl3okn9Sj3AF89BW0JMR0CBNby+v2PbPj7H8Rya6Po4VXNHbuaXbXJ/nfgKoL5i2P5Ght1qtj15mxZ9kkzy7Zf"
+    "fatuJ9syQH3sboBvnfSsohh2KBVvkdFK5Emsbu18J3aU+1cCSo79CO2OxYCwVkpHOpfZFgnljYdKW6XyINQW3/Si9WZr"
+    "/nsxn/dfmSXocIWC3/o7gC7+ToeDRqGvbY0SEu5PwYCUkyRuZEukluYKQZYtmYmwWIsKqYLWnnMalzLpwM/PPcoGaE33"
+    "TunOyvdNrVsXTLfBpsTuEMGiPiD78Fa7qVmhMQ1BvX65I3fou5RTdvKwpIO3KTTFW/oHfTx5d3J2OTlEIq9UpSUKkako"
+    "QQ/23rxWLDm01pnB3OVuRQcwcnl8cfqfrOTZMsvF6Lluj5mbLk8u3x9DeY/wnOfyGYbgEySHl0tURB4uerC0avBUI8Ex"
+    "orAk/gpYrbTrSVugA7xqzUbzhSZbc4NxRKoiiKopXo6TtL5JRnYY7b3DIKhNQ7boTwP8RR1Od+ADumcnFmkQcP89/unL"
+    "+P/l/t5vHTp//zOdHf+GaC7yC8Fj9T8cz+g8z3C4RrrptjPFtdn+JHHb+W9f0UQnpVZhaP4sL38vCjSphY/8x/4wKEON"
+    "jl2DocmDA6pEw+tnGvnjsVZ+lvz9rK0j2mz0by8CGnk="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1096,9 +1104,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "confirm": (
         "_answer",
         "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
         "_asked",
+        "_checked",
         "_confirmation",
         "_form",
+        "_form_fields",
+        "_question_field",
         "_rerun_line",
         "_unsecret",
     ),
@@ -1247,6 +1260,14 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1333,6 +1354,12 @@ class _ShowHelp(UsageError):
             hint=_run_hint(f"{command} --help".lstrip()),
         )
         self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1782,6 +1809,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1995,10 +2024,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2007,6 +2057,8 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
@@ -2021,10 +2073,22 @@ def _answer(
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2035,7 +2099,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2053,6 +2117,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2091,13 +2156,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2107,7 +2171,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2115,13 +2178,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2137,11 +2202,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        message = f"{message} ({ended}: nothing more ran)"
-        raise _ActionRequired(ended, message, steps, context.json, context._environ)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2261,12 +2329,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2284,6 +2354,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2310,6 +2382,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2774,7 +2851,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2851,8 +2929,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3409,6 +3488,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3574,6 +3656,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3581,20 +3681,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -5160,13 +5264,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5193,18 +5304,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5294,7 +5419,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5373,7 +5512,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5968,7 +6107,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6459,6 +6598,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -9105,7 +9245,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9148,6 +9288,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9476,6 +9636,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9483,7 +9644,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9683,7 +9844,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9718,6 +9879,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10505,6 +10674,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10797,6 +10968,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11552,6 +11724,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11586,7 +11761,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11659,7 +11834,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11685,7 +11860,7 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
             if _asks_help(_recorded(command), rest):
@@ -11700,6 +11875,7 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
         return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
@@ -11711,6 +11887,9 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11728,7 +11907,6 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
-        agent = invocation.json and context.agent is not None
         printed = _QUIET.printed()
         if printed:
             # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
@@ -11910,7 +12088,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11978,11 +12157,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
