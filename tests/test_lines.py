@@ -170,9 +170,10 @@ def test_a_secret_is_a_variable_the_line_names(tmp_path: Path) -> None:
     step = stopped.json()["next"][0]
     line = step["command"]
     assert secret not in stopped.out + stopped.err
-    assert "<secret:" not in line and '"$PRUNER_TOKEN"' in line, line
-    assert "PRUNER_TOKEN" in step["when"], step
-    ran = _shell(line, second, PRUNER_TOKEN=secret)
+    # NOTE: `wipe`'s token differs from `deploy`'s (a default): each reads its own variable.
+    assert "<secret:" not in line and '"$PRUNER_WIPE_TOKEN"' in line, line
+    assert "PRUNER_WIPE_TOKEN" in step["when"], step
+    ran = _shell(line, second, PRUNER_WIPE_TOKEN=secret)
     assert ran.returncode == 0, (line, ran.stderr)
     assert (first / "t").read_text() == "wiped SE"
 
@@ -188,9 +189,9 @@ def test_a_batch_line_holds_no_secret(tmp_path: Path) -> None:
     assert secret not in stopped.out + stopped.err, stopped.out
     answer = json.loads(stopped.out)
     line = answer["next"][0]["command"]
-    assert '"$PRUNER_TOKEN"' in line and "<secret:" not in line, line
-    assert "$PRUNER_TOKEN" in answer["error"]["hint"], answer
-    ran = _shell(line, second, PRUNER_TOKEN=secret)
+    assert '"$PRUNER_WIPE_TOKEN"' in line and "<secret:" not in line, line
+    assert "$PRUNER_WIPE_TOKEN" in answer["error"]["hint"], answer
+    ran = _shell(line, second, PRUNER_WIPE_TOKEN=secret)
     assert ran.returncode == 0, (line, ran.stderr)
     assert (first / "t").read_text() == "wiped SE"
 
@@ -267,4 +268,4 @@ def test_a_handlers_own_line_holds_no_secret(tmp_path: Path) -> None:
     assert stopped.code == 4, stopped
     line = stopped.json()["next"][0]["command"]
     assert "SEKRIT" not in stopped.out and "<secret:" not in line, line
-    assert line.endswith('deploy --token "$PRUNER_TOKEN" --yes --json'), line
+    assert line.endswith('deploy --token "$PRUNER_DEPLOY_TOKEN" --yes --json'), line

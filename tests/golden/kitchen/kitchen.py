@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1396: the first handler from handlers.py
 #     line 1573: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13032: the tables (commands, groups, errors, result shapes)
+#     line 13046: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -1939,10 +1939,13 @@ class _Placed(str):
     what = ""
 
 
-def _variable(name: str, infix: str = "") -> str:
+def _variable(name: str, infix: str = "", command: str = "") -> str:
     """The shell variable a line holds in the place of the secret `name`: its option's env var
-    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
-    for row in PROGRAM.commands.values():
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
         for option, _, _, _, settings in row[3]:
             env = dict(settings).get("env") if option == name else None
             if isinstance(env, str) and env and not infix:
@@ -1966,6 +1969,17 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
             values[value] = name
             values.setdefault(json.dumps(value)[1:-1], name)
     pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
     parts = []
     for word in words:
         if isinstance(word, _Placed):
@@ -1980,7 +1994,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
         for at, piece in enumerate(pieces):
             if at % 2:
                 name = values[piece]
-                variable = _variable(name)
+                variable = _variable(name, command=command)
                 _PLACED[variable] = f"the secret {name}"
                 written.append(f'"${variable}"')
             elif piece:
