@@ -92,19 +92,37 @@ class TypeRef(Node):
 
 
 class Field(Node):
-    """A field of a dataclass or TypedDict."""
+    """A field of a dataclass, TypedDict or pydantic model."""
 
     name: str
     type: TypeRef
     required: bool
     help: str = ""
+    #: A model's `Field(alias=...)`: its key in JSON (pydantic reads it by that name).
+    alias: str | None = None
+    #: A model's default as JSON data, when written as a literal (`has_default`).
+    default: Any = None
+    has_default: bool = False
+    #: A model's `Field(ge=, gt=, le=, lt=, min_length=, max_length=, pattern=)`.
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Its key in JSON: the alias, else its name."""
+        return self.alias or self.name
 
 
 class Record(Node):
-    """A dataclass or TypedDict defined in the handlers file."""
+    """A dataclass, TypedDict or pydantic model defined in the handlers file."""
 
     name: str
-    style: Literal["dataclass", "typeddict"]
+    style: Literal["dataclass", "typeddict", "model"]
     fields: tuple[Field, ...]
     doc: str = ""
     span: SourceSpan
@@ -166,6 +184,11 @@ class Param(Node):
     #: An option a group's (or the program's) `options=` shares: that group's path (`()`: the
     #: program), after whose name it may also be given, before the command; None: not shared.
     shared: tuple[str, ...] | None = None
+    #: One leaf field of a pydantic model parameter, as an option of its own (`--ship-to.city`):
+    #: the parameter's name, and the field's keys in JSON under it (aliases as pydantic reads
+    #: them); the parameter gets the model its leaves make.
+    part_of: str | None = None
+    key_path: tuple[str, ...] = ()
     span: SourceSpan
 
     @property

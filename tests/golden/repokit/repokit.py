@@ -3202,7 +3202,7 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(f"{label}: {reason}")
+            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -3366,6 +3366,11 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
         raise _Invalid(_expected(_one_of(choices), value))
 
     return convert
+
+
+class _Named(_Invalid):
+    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
+    no label."""
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -3538,6 +3543,9 @@ def _jsonable(value: object) -> Any:
     fields = getattr(kind, "__dataclass_fields__", None)
     if fields is not None:
         return {name: _jsonable(getattr(value, name)) for name in fields}
+    if hasattr(kind, "__pydantic_fields__") and hasattr(value, "model_dump"):
+        # NOTE: a pydantic model as pydantic writes it, under the keys its schema names.
+        return _jsonable(value.model_dump(mode="json", by_alias=True))
     # NOTE: before the str/int checks: a `class Unit(str, Enum)` member is also a str.
     member = getattr(value, "_value_", _MISSING)
     if member is not _MISSING:
@@ -5866,6 +5874,41 @@ def _import_once() -> None:
             _IMPORTED.append(True)
 
 
+def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
+    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
+    for key in keys[:-1]:
+        inner = into.get(key)
+        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
+    into[keys[-1]] = value
+
+
+def _gathered(call: _Call, name: str, pieces: dict[str, Any] | None, required: bool) -> None:
+    """A model parameter's object on the command line: its leaf options' values (`pieces`)
+    over the whole object its own flag gave; a required model given no leaf is an empty
+    object, so pydantic names each field it needs by its flag."""
+    if call.source != "flag" or not (pieces or required):
+        return
+    whole = call.raw.get(name)
+    if isinstance(whole, str):
+        try:
+            whole = _load_json(whole)
+        except (ValueError, RecursionError):
+            return  # NOTE: the model's converter says what is wrong with it
+    if whole is not None and not isinstance(whole, dict):
+        return
+    call.raw[name] = _merged(whole or {}, pieces or {})
+
+
+def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """`whole` with `pieces` over it, object by object."""
+    merged = dict(whole)
+    for key, value in pieces.items():
+        inner = merged.get(key)
+        both = isinstance(value, dict) and isinstance(inner, dict)
+        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
+    return merged
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -5901,8 +5944,12 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
+                named.get("part"),
             )
         )
+    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
+    plan.sort(key=lambda step: step[-1] is None)
+    parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
@@ -5912,6 +5959,7 @@ def _reader(
             _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
+        pieces: dict[str, dict[str, Any]] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -5927,7 +5975,10 @@ def _reader(
             env,
             secret,
             prompt,
+            part,
         ) in plan:
+            if name in parents:
+                _gathered(call, name, pieces.get(name), written is ...)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -5946,7 +5997,10 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if positional:
+            if part is not None:
+                if value is not None:
+                    _put(pieces.setdefault(part[0], {}), part[1], value)
+            elif positional:
                 args.append(value)
             else:
                 given[name] = value

@@ -1,0 +1,54 @@
+"""Shop: places orders."""
+
+from datetime import date
+from typing import Annotated, Optional
+
+from pydantic import BaseModel, Field
+
+from burgee import command, program
+
+program(name="shop", version="1.0.0", dependencies=["pydantic>=2"])
+
+
+class Geo(BaseModel):
+    """A place on the map."""
+
+    lat: float = Field(ge=-90, le=90, description="Latitude")
+    lon: float = Field(0.0, ge=-180, le=180)
+
+
+class Address(BaseModel):
+    """Where to ship."""
+
+    city: str = Field(description="The city", min_length=1)
+    zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$", alias="zip")] = "00000"
+    geo: Optional[Geo] = None
+
+
+class Line(BaseModel):
+    """One line of an order."""
+
+    sku: str
+    qty: int = Field(1, gt=0, lt=100)
+
+
+class Order(BaseModel):
+    """An order placed."""
+
+    item: str
+    ship_to: Address
+    lines: list[Line] = []
+    when: Optional[date] = None
+
+
+@command(effects="non_idempotent")
+def place(item: str, ship_to: Address, lines: list[Line] = [], rush: bool = False) -> Order:
+    """Place an order.
+
+    Args:
+        item: What to order.
+        ship_to: Where it goes.
+        lines: The order's lines.
+        rush: Ship it today.
+    """
+    return Order(item=item, ship_to=ship_to, lines=lines)
