@@ -1023,8 +1023,9 @@ _boot(globals(), _LAZY)
 
 
 def _import_handlers() -> None:
-    """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function that needs them (not for help or schema)."""
+    """The handlers' imports that only their functions use, and their pydantic models:
+    run once, before the first command or `complete=` function that needs them (not
+    for help or schema)."""
     global Path, argparse, gc
     import argparse
     import gc

@@ -1076,8 +1076,9 @@ _boot(globals(), _LAZY)
 
 
 def _import_handlers() -> None:
-    """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function that needs them (not for help or schema)."""
+    """The handlers' imports that only their functions use, and their pydantic models:
+    run once, before the first command or `complete=` function that needs them (not
+    for help or schema)."""
     global re, unicodedata
     import re
     import unicodedata

@@ -410,6 +410,8 @@ class Program(Node):
     #: The imports only the code's functions use: run when the first command runs.
     user_deferred: str = ""
     user_code: str
+    #: The pydantic models' classes, made when the first command runs (`_import_handlers`).
+    user_models: str = ""
     #: Third-party modules the handlers import: (top-level module, requirement to install).
     third_party: tuple[tuple[str, str], ...] = ()
     #: The requirements of the tool's PEP 723 block (`program(dependencies=...)`, else the

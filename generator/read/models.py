@@ -11,6 +11,7 @@ from typing import Any
 from burgee.model.ir import Field, Param, Record, TypeRef, cli_word
 from burgee.read import docstrings
 from burgee.read.annotations import (
+    MODEL_BASES,
     NotLiteral,
     UnsupportedType,
     literal_value,
@@ -232,3 +233,17 @@ def _leaves(
             )
         )
     return found
+
+
+def model_classes(reader: Reader) -> frozenset[str]:
+    """The file's top-level pydantic model classes (of `BaseModel`, or of another of them):
+    the tool makes them when the first command runs, never at start-up."""
+    found: set[str] = set()
+    for node in reader.tree.body:
+        if isinstance(node, ast.ClassDef) and any(
+            (reader.names.qualify(base) or "") in MODEL_BASES
+            or (isinstance(base, ast.Name) and base.id in found)
+            for base in node.bases
+        ):
+            found.add(node.name)
+    return frozenset(found)

@@ -22,6 +22,7 @@ from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
+from burgee.read.models import model_classes
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -333,7 +334,7 @@ def _read(
         # NOTE: a shared alias's problem is found once for each command that names it.
         unique = {(d.span, d.message): d for d in reader.diagnostics}
         raise GenerationError(sorted(unique.values(), key=_position))
-    stripped = strip(reader.text, reader.tree, reader.removals)
+    stripped = strip(reader.text, reader.tree, reader.removals, model_classes(reader))
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})
@@ -401,6 +402,7 @@ def _read(
         user_checking=stripped.checking,
         user_deferred=stripped.deferred,
         user_code=stripped.code,
+        user_models=stripped.models,
         aliases=aliases,
         kept=kept,
         python_minor=minor,

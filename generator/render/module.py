@@ -22,6 +22,7 @@ from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
 from burgee.render.join import join
+from burgee.render.imports import ImportBlock
 from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
 from burgee.render.tables import aliases, groups, shadows
@@ -506,6 +507,10 @@ def render(
         script_block=script_block(program),
         third_party=blocks.guarded,
         deferred=blocks.deferred,
+        # NOTE: ruff's TC004 fires only where the handlers' code uses a deferred import.
+        deferred_used=bool(
+            ImportBlock.of(program.user_deferred).bound() & code_names(program.user_code)
+        ),
         docstring=docstring(program.description),
         constants=constants,
         imports=blocks.top,

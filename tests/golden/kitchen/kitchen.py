@@ -1208,8 +1208,9 @@ Ctx = Context
 
 
 def _import_handlers() -> None:
-    """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function that needs them (not for help or schema)."""
+    """The handlers' imports that only their functions use, and their pydantic models:
+    run once, before the first command or `complete=` function that needs them (not
+    for help or schema)."""
     global UUID, _time
     import time as _time
     from uuid import UUID

@@ -1,7 +1,7 @@
 """Shop: places orders."""
 
 from datetime import date
-from typing import Annotated, Optional
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,7 @@ class Address(BaseModel):
 
     city: str = Field(description="The city", min_length=1)
     zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$", alias="zip")] = "00000"
-    geo: Optional[Geo] = None
+    geo: Geo | None = None
 
 
 class Line(BaseModel):
@@ -37,8 +37,8 @@ class Order(BaseModel):
 
     item: str
     ship_to: Address
-    lines: list[Line] = []
-    when: Optional[date] = None
+    lines: list[Line] = Field(default_factory=list)
+    when: date | None = None
 
 
 @command(effects="non_idempotent")

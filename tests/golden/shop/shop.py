@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import date
-from typing import Annotated, Optional
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
@@ -24,8 +22,11 @@ if TYPE_CHECKING:
     import datetime as _datetime
     import threading
     from collections.abc import Callable, Sequence
+    from datetime import date
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar
+    from typing import Annotated, Any, BinaryIO, ClassVar, NoReturn, TypeVar
+
+    from pydantic import BaseModel, Field
 
     class CommandError(Exception):
         details: dict[str, Any] | None
@@ -901,80 +902,80 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPItu28i1vzJ1C0RGKVm2k20j+xowstmt29gOYhdFr6VrjsSRxDXF4XJIO9rEQL+mH3a/5J7H8E06ih1c3Fx4gTYW"
-    "OXPmvOa85gw/bc30KgpU4utwa7T1aby1iHUamfHW6OpqvDXecvCfKJAzBX+Pt97jX0KGQseeigfjrQn8B88BykqGXjYv"
-    "m3A1cYYAAZ70+36iVjAeBoc6ZGj/WMpEJLoA5vBQs/SjfqIHMz9Z16ZcLpXAx6IXq19TP1bednPeb/DPTHuqNrc5cKH0"
-    "IJBJbdw7mfhJytNbxuuwE27gh8q0YEwEvjCC3pcIjVOzpEH9fqjtr4kTpkEAzy5gUeEjgzy5JlYDP4nbsdYJcpoEROvf"
-    "bzlbQbAyLMNE64BEAX+HcgV4jMZbSxVENNxTZhb7EYqcXvyoZ+lKhYnEJwLnOiLUiZjJIJDTQA3EWzlbCpegXk0GCNEV"
-    "vhEJUGYikHTfqEjGMlGesIogIpkshZ7DGBgYxXoRy9VAnIS3+gb0h1YR0gg3WidLWNUsdTSI1uIQgR+Jfv8XA09fHN7K"
-    "IFVHL1xx5wM81/52AcJfL87PhJ7+omaJWMlktvTDBaxGCqUD4LXrh1GaXMyWaiXdA2SkDM2dio0AyfB0Fd6qQEcgH8Ag"
-    "8XSaOML9NB6Pt/QN/v9IJHGqHIF/ezKR/GwwGNy7jrhbaqOEi89dxkDBogCjWFX0pIiVSYOEMQNWIGNx+zDi8IClMQXW"
-    "ITtocZ5SWgw5HeO283CGXdJPjArm2wNxLObSD1IawARWaZjLwFgiVBzrmJ/SkBs/9PBffrtSxsiFKh4ATwmN+3srAAn4"
-    "h/3fVKyF+ggcxU12IFwcY0B/UsOw8f/lDNXpOtul+MhF7QAmsSxD9TG5mgAjUY0ytaENgiYhTkOBIwYNFTGWtxnjjFC3"
-    "Kl5nIBxkjCBCDXEsR9Qgq2D3LiyfkJezNBG9lUrkACQdzlCFDxorskzFh7c/uaDXC1hxKmc3hPcctqpIAM/tJqL9/hS1"
-    "wkVaDGhIuKYtZUasfO+IVBaVX5KCpaN4QHpMYnCtovqhQ0qc6y+yTSjYpQPa4SXNB3GgQVhHbARY72gQbMpIxYmPBmv0"
-    "6f4eHpWVd/OJ907ZzBS+om5nGr7jcZjCJPIkldEmiWH/ty5bdzJIKNrz60QzkOYE3GygNAtNxroFA3ZMbZMz/0TTVn74"
-    "ToWLBKz6aNdpQRdxAWeVgZpL3Pc4YIj/8dIySVTMwP/rath/Pfn06v4P9KoVHLgoBgf6dj63TqCO5bEgMaE6oRavZNRO"
-    "J/nGNjILF4lkyo/+KkWRvB4y1fZnn37naIbpaqpiRpO8aJXq4WBYAbb75xo0ftAEh/ByO0NuMffpgGXAo39GvjgtCkbq"
-    "WwIaBPBs4pQxw4ctqxThSbHMseeB+TZdS+WqNyhUaBMlbg17WjSshnNpPVCza46JutZ8QNNaVLMMOw+jRp9a5NNCTlV9"
-    "avpSU6dukvJorGvZhu7UlauifKSWHMBlVsa0a/95aE0uBDhVe1bfQOYm7WA4rvZrYUUyPFCI6uMsSI1/q04LdIfDyouc"
-    "sMqOAHetFh1bgjCp6ip6oG5FzR/KOJbrTq2sh7YVrl5NCBGKaytcmEKMpmTYCrUe91YgUjDTQh77hLJpR1ql5/kIVwbv"
-    "y4JhIK0Or2EprXjZYHrtUn7AIW3obcA/4ahnb/Psbb6ptynZs/KudJ7NW9284bO7pQqb6jzX8UryRoHMS3VthsfKtd1y"
-    "FWScI/u76ZAhpJSUuluZxEp652Gw/gsmb9bWsZWFFAeSsltVe+N7ahXpRIVJ+UUtrGdL2WqvP8CCLRmR1R6ba1H+eycp"
-    "43Igj8Q8SsAjKRJ/pUY0NVZzsIUhWArIzPxwPA7xKQN4gRlUfAOQKAsORTVpG8DcJ2QUMPvrYrECVUk5pKUS2WVEzyUm"
-    "MMtGlDdu28RDz+dG1QOlXK8rBqgWn/BuXvmbTa7Ggrtk4Ft0j+h+nKN8Glu/zAuiN3NnXQS3iSZXQAxKCICD+jJbyljO"
-    "wLkZKwoc8gB2Yf66bAva8Ozc+C3BEpHMdTFF9Q3aCAcC5wk5T2ingPWVJhm02jliaYl5JS7lNOXYTzYxEFTi+ir7YGeA"
-    "rMN/6DjwqmaDapFcpOFq5CzwTaRmHGkM9hm/zK5gsYSe3IJkMlbtDsA709NpGi+UyqpI5ppLLDTo6D/2B687AkgdjTjm"
-    "MOy9bGCaGTESOjmnEssiPyImZ48ovAn0VAbXMl40yqlcomx3BlWplSxwBU1rM6ga9kBJ8iArvVHtU/R0LPoCfBIXgra5"
-    "fkZWDyuI1cLojVorsM1rgeVZsJjWRFmtLdFSMu8gkZi9XV93kqdCMjOgkAUXWOU2o92W1Ni1OoKqvUAS+Y2eNVwjLqx1"
-    "Iduf+0HNGWPReVPu38XgeEXhYATG4Vz4xmCcWM9uabpOUI/Im/kr2K7gv1LPx4qSUBAUeh7wGJRTpzH4g56E2Mmg8aHt"
-    "rW098/3x5V/6ew7Wc7lCSaTmK4EYFeBJ62XqVyXaU9N0USW3nERtQDEI9k4kYAQVOmuiCK1YDEbf1kubq6Jz1lYx2jLs"
-    "DZadSXCTQaXKmxk635ZFjZrp0DPIO9eu6DJKLdKHkL2srq1+YRO00qQsfZBEgU/hK5xaTGPkLQgbd59brgr3hiPQHEH+"
-    "+UCAioQg4YXiFex5hNVqHtRCl4n8IOh7fvwEneZcshGFlUMUoJGIaEHAevcnqFgEBoKJtkZfePZwiewWWjmrAy/MNmif"
-    "STB2BBQhjguLOLqE1NxXgfcUK0vGk0lzREYkbt1+Hw/MwE8QzhocIiEOljLBwJS0wdMJHmqxDOqoqY/gYvwnuQBe+86e"
-    "7ghNb0BX2NTPYC0xj/VqI07RYcPjdQcPXDrOKD75nlM6XkFXc894/XTy7i1JNvNF7acSopftA3tqRexu2QO/6Kl50q4m"
-    "aVtejAQaPKIJQ54+iZioo9MliUJHg51tzJfbG+MpTd+emyvvSRumii/7JOJYFhxARoq1MNBFpGG9OYZBoO/6paDuG6KJ"
-    "3CtBzlQD/ZzeHEEi8BvET7jerymgg6fXZ8enb6uuxoCn68UqUjLBw+ztA7vdQj3VHupDKKYKhynQbbd2aunajI5EQgf6"
-    "dTLWytSjpvWTWE1aCpTInARKnYmOuR+bhPkPOoFC0RT13eDZdy9UCiORBnnMJ6vcuaxIpOB2AeaKsoPr6TqSxmCw2yIu"
-    "tJXfyjVkKGC4GorTN+9JX8wOxk24X/05SHNjRVrNoqeFRSq+VQ3EcqyEhsyE7Nvmuk209om5TwvZ7L4DEjM/ZX0relSG"
-    "n8bct7Epbnme9U1kaaEVB+2bogE6i5nyk5EABTrGcEtcIEDRu/jbybt3g5W3vQFKE6o5WidedunikD3xUXUjGrk2dnth"
-    "BF930r15IBcOuj/HysYR0TqKNaVi4CSto2HU7qghJAHjIyFkTEM8Y7BtL9RXg2BjSL1NXuwCSLcqxGi6nBpzsMk5LYTG"
-    "13mO+xJrPshfrpGVDjSKkBetA3GvB/ruZBbe4fCIcCEHhAgBWX6sQ4rl2Chmk7epqYJrfKGgZUsRNMYs2LCCwX0e+4kC"
-    "U7tYEdWLM0cMKcTGFqpt26Ux4s4N9hAQlqOt4P6OlYyIR3S04HteoLjtZgaZPyTACt/CUEiFDRj/atnQgiHzzjEyeAws"
-    "7jn0ZzXGxwUys5C9crc7O0K45GDAnCX+bwX/T7UH2RDoRxIDmETfqJDQJ33I5YHOHvzW4Wd/dW0SCEk/Hzni6uTs4nLi"
-    "iMPDi39eHB1RMgnKhNZepZDYATHKo5zVj8UU+H+jgLipwq4bYJ++gajAv1GV9MboPOcE5qKC49LoKbN2oxDba6hlC1Bl"
-    "olJAPjWJLZdc4typSu4UqMph/u4a+WSFfETADnc6XmKkjSpi+8IQA95SUtisutw+ZUGMRGqoTUPybBYZYzvXGP5Q2ExB"
-    "imYe+5lQ1CxWtGnwcIp/1YNvS3YEgUNMkzGOzEq6hzxnhOHGEcO04XcRiosrjI4nVpRfCqdJ80r9ac0g2mGXjbrs0zxb"
-    "9OHjyV41KB0hV0Cwa4gZQt8sQfMRj+taDAxAsDIUBKCSPQ6/xRmMlTSGuQ7aEqKGG9CihLrsqJ9Jwn7ESkhRsyTipgp2"
-    "LosFKLK/itc83KciTxFAUpGEULMOrxG9Ak5ky3f3XrFJQmlg2xsdyWKprtyB+vh+JDWfg7FmzQDzc13UPun1TMaQ58Au"
-    "ssVDA+ywRaj2GmF+uPOFGLcown6hd6nmRbkvtf10aMMVGs1OSzCidA6GUzpWHOSnzo8M3rsaWqxXQzN9K2Ma+ubk8p+d"
-    "pJd6fb8Gmbaz75al//Pk/fWb8x/fdi+ft748vkD2Nc0wLTi+O778Anr1aO9L6NWOyL/URNOG0/lZSwrBZ9FNVb2afBmX"
-    "q84jlVr/SX3VvMV68ziz0mvSer5QbVChQJLruNemdET2h/wHbKokicxoZweDKluEGuh4sePFYBJ39oZ7w/7u3k6pBAc2"
-    "sXnq9MBZm77hfyGyMNkhDdpF6lt+bm15bm15bm0ZPbe2fFetLehRxu3NBi2LoQHM7d2kivRX2M285cFeaOjWAb5MsXEz"
-    "BN216IaWXb7oHrHkY/au15CPxGtM3GpjcndH3gBY6gd1qh7gKmNdxm9S7Y5oaRMt7b9NGJNdeOgmrVDe5usWa5LBm9x3"
-    "q4kV3uR+kovS8ID6xZU8ubvmfMN2GfHBafEjTqPsMGDlG0wMrj0VqRBC6ZmNlFUMNljmRwalo9XUsraIpijJJUrvdHxD"
-    "t6yKkdfqo8REz+QWDzPBbxd7PF/CeI4d/l/HDs+XML4y73y+hPF/I5Tr0Mrv9xJGNV0v+aBGtc6eOVFXBveUHAjXtnO8"
-    "Of3xv//1bzytBUd+ZxjxcrtJs7qXl0MfU9jLQ4ymA+goZnTWCLhHtnDStnFm4Klb65J3boeD/QH32VGwws7fOhiLXcG7"
-    "yffauf3NpJP1yG5Qc220FhZttZu3oJR6tOsVL+rXfhQw27P9fZSWnpvBv5Nm8OeU+jml/l9Kqdu9VMkbDXf39l+++uFP"
-    "f34tpzOPbqLct2a4ebt4fYbIDLYYCmttxa4NjdvT4ufLQE+9DMRdM3m9pNiFtaIIHtdmuc5ubS91HawchyKFbQDhD/Zm"
-    "ZF818UPje8jbJahgoGI8yo50nNizfymm6SI7+MlxsRWVGiJ7myICUREgQP08Uth6jgAt5l5mHefXMWzLsAF5x+oXQvwA"
-    "uxT4oFyGDcTayktlFF9uiOJlqckRO/+QEZ6a+dSOhQhCAEdLcdfggTCKnczVpIFTR8GqjNYPrzdmXQQBJcaISQND28CB"
-    "bRnYc+AxUjgODXEDrXKFrKJOe49hEggDUDOJyG81cB8WRrZ0RSHrJSij0Cj8VfF4tSlTEog+cG1KSbC1gtrys04Rhn9A"
-    "vR2U0tpOM58agbFXbN3ArF50rCC2P9wQsZMCiui9SeKg/0bsiIuTn0/OLrcPAN1r/nwOoMyXRtpUulbYrGDycn9TUeVA"
-    "RA/Wv3z74fQhBPiWGfb8bY0g0u6PQzS3I5HdKBuHpQXwcdulMPF3unKDVyKoe5A7S0QizY3VWAQmejRru9J4m/XHkWZR"
-    "a379BtcAkcCGHJn4Ux9zF0Tjg73JJt7zx4L2B6//mH3viD4chLMwSsOgazQORdZiiZPtvbhxSAQf/q7fFz+rUPGXt6Zr"
-    "wbVjbp2yxtIMovUBZMy08RTY9QFgfjQOx+HvaT38q/W+HI74vXiDfWpgR/BnX3xg+pvf7XLtNQXQ37kOqB8JrzPd8Z2q"
-    "hW8bbPHGFgTieC0BuImjs+5IaxLQPuQbFlsAEd+8FEy5pTUdhASu7jrUB4ZZ6iDDsf4lpjfnp6fHZz9iv5yVm0u3Fty+"
-    "pqtnLmDDSRauAaHHLKEm7JpE6eNgHN1mHwbLciD7nS5cM50BG7k1sRiefYMrj3BFsYH4Tlg5XM2e2PCUgDN06xMH4jz/"
-    "mxN0glt0jfnYoGV7+zB/yCtlQCYMJU79jGIpN2XmlwhzyrPPlBXXT9AnmlEnh7MPtxV5MPvJ+xfAcWzBpHbF6m1EcwCC"
-    "4Hl917bLgbRJo/heCaHb/h2wbGWX+6NNhSBu6TNO7rlZLDaalNyVx51x3IpL3WopO/smnOYnvqqKlXUPn7+/PDk/c8v9"
-    "wg9d7in6hvMG21sZ+2gvs0Zi2jmVFuKs+d9eByo72wPMcEl8KzDC9utouWbMIKnwlSmajHEj1fqL3QFKBD8Y6Ao6fmIg"
-    "RArJ4swGODBlFSWgD7XbCo2ABHU1+/Bb445Fj0z8S+6L5o7cB78Jh/TR5+NcQqb9o24bdQpvs8lf6zRXAlk0NlMYBa6A"
-    "0a72KLsjy7W8kOWWUU8TY1uIO78lVyQvZ92flSMCT/NrWdmlpeYGLD42V283RSPkl+1MkRzCD3g2xu/M2a/MoWGy1qbY"
-    "f1/XnOr6KNLW+0GoFsjIRnunu20luWEvbpZNuZVGXDfzWm/zT/7hg8/0p/hsbSRaXfixggQeVfgzDAB3mv8Pxw/h/efc"
-    "ktOjXXjgZgmOCz+ekKswxD2ESGkKgft2GQeDf4ngG1vts3hK3sCQf3iNoJs5A5Px6Ojf8nmPEM9vAVcR3iiGzwC9QkDl"
-    "AJ4QfHokbuHvD3OV4AAawT8qnrYAX+4T5XkcTMR/RVSMYGzQZluhwza/yYfO3JosTi7fnoq8XZTMBli2emc0wDlnF2iv"
-    "E/MCTStU98kYY3VGCuRfAPjW/f8ApKVodQ=="
+    "eJztPItu28i1vzJ1C0RGJVm2k20juwaMbLp1G9tB7KJoLV1zJI4krikOl0Pa0SYG+jX9sH5Jz2P4Jh3GDi66hRdoY5Ez"
+    "Z85rzmvO8NPWXK9DX8WeDrbGW58mW8tIJ6GZbI2vriZbk60+/hP6cq7g78nWe/xLyEDoyFXRcLI1hf/gOUBZy8BN56UT"
+    "rqb9EUCAJ4OBF6s1jIfBgQ4Y2t9WMhaxzoH1eahZeeEg1sO5F28qUy5XSuBj0YvUT4kXKXe7Pu9n+GeuXVWZWx+4VHro"
+    "y7gy7p2MvTjh6Q3jddAK1/cCZRowJgJfGEHvC4RGiVnRoMEg0PbXtB8kvg/PLmBR4SGDXLkhVgM/iduR1jFymgRE699v"
+    "9bd8f21YhrHWPokC/g7kGvAYT7ZWyg9puKvMPPJCFDm9+F7Pk7UKYolPBM7ti0DHYi59X858NRRv5XwlHIJ6NR0iREd4"
+    "RsRAmQlB0gOjQhnJWLnCKoIIZbwSegFjYGAY6WUk10NxEtzqG9AfWkVII5xwE69gVbPS4TDciEMEfiQGgx8NPH1xeCv9"
+    "RB29cMSdB/Ac+9sBCH++OD8TevajmsdiLeP5yguWsBoplPaB144XhEl8MV+ptXQOkJEyMHcqMgIkw9NVcKt8HYJ8AIPY"
+    "1UncF86nyWSypW/w/8cijhLVF/i3K2PJz4bD4b3TF3crbZRw8LnDGChYFGDkq4qeFJEyiR8zZsAKZCxuH0YcHrA0ZsA6"
+    "ZActzlMKiyGnI9x2Ls6wS3qxUf5ieyiOxUJ6fkIDmMAyDQvpG0uEiiId8VMacuMFLv7Lb9fKGLlU+QPgKaFxf28FIAH/"
+    "YPCzirRQH4GjuMkOhINjDOhPYhg2/r+cozpdp7sUHzmoHcAklmWgPsZXU2AkqlGqNrRB0CRESSBwxLCmIsbyNmWcEepW"
+    "RZsURB8ZI4hQQxzLEDXIKti9S8sn5OU8iUVvrWI5BEkHc1Thg9qKLFPx4e0fHdDrJaw4k/MbwnsBW1XEgOd2HdHBYIZa"
+    "4SAtBjQk2NCWMmNWvndEKovKK0jB0pE/ID0mMThWUb2gT0qc6S+yTSjYpUPa4QXNB3GgQdiEbARY72gQbMpQRbGHBmv8"
+    "6f4eHhWVt/vE+37RzOS+ompnar7jcZjCJPIkpdEmjmD/Ny5bdTJIKNrz61gzkPoE3GygNEtNxroBA3ZMTZNT/0TT1l7w"
+    "TgXLGKz6eLffgC7iAs4qBbWQuO9xwAj/46VlHKuIgf/f1Wjwevrp1f1v6FUjOHBRDA707XxhnUAVy2NBYkJ1Qi1ey7CZ"
+    "TvKNTWTmLhLJlB+9dYIieT1iqu3PAf3O0AyS9UxFjCZ50TLVo+GoBGz39xVo/KAODuFldobcYubTAUufR/+AfOk3KBip"
+    "bwGo78Ozab+IGT5sWCUPT/Jljl0XzLdpWypTvWGuQl2UuDHsadCwCs6F9UDNrjkmalvzAU1rUM0i7CyMGn9qkE8DOWX1"
+    "qehLRZ3aScqisbZla7pTVa6S8pFacgCXWhnTrP3ngTW5EOCU7Vl1A5mbpIXhuNpPuRVJ8UAhqo9zPzHerTrN0R2NSi8y"
+    "wko7Aty1WrZsCcKkrKvogdoVNXsoo0huWrWyGtqWuHo1JUQori1xYQYxmpJBI9Rq3FuCSMFMA3nsE4qmHWmVrushXOm/"
+    "LwqGgTQ6vJqltOJlg+k2S/kBh9TR24B/wlHP3ubZ23xTb/Nsz1rtGT67W6mgrr8LHa0l7wxItVSb9j9WkM2mKifjHNnf"
+    "TocMIIekXN3KJFLSPQ/8zZ8wW7PGjc0q5DSQhd2qyhvPVetQx5DyF19U4ng2jY0G+gMs2JACWe2xyRUlvHeSUqw+JI6Y"
+    "OAl4BLm/t1ZjmhqpBRi/AEwDpGJeMJkE+JQBvMCUKboBSJT2BqKcpQ1h7hNSCJj9dcFXjqqkpNFSiewyoucQE5hlY0oU"
+    "t22moRcLo6qRUabXJYtTCUh4+669bpPLwd8uWfQG3SO6H+cZn8bWL/OC6E39VxvBTaLJFBCjEALQR32Zr2Qk5+DNjBUF"
+    "DnkAuyB7XbQFTXi2bvyG6IhI5kKYooIGbYQDgfOEXMS0U8D6ShMPG+0csbTAvAKXMpoy7KddDATVtL7KPtgZIOvgbzry"
+    "3bLZoOIjV2W4/Dj3PROqOYcWw33GL7UrWB2hJ7cgmZRVu0Nwx/R0lkRLpdKykbnmmgoNOvrD/vB1S8SowzEHGYa9l41E"
+    "UyNGQifnVGBZ6IXE5PQRxTO+nkn/WkbLWv2Ua5LNzqAstYIFLqFpbQaVvx6oQR6ktTYqdoqejsRAgE/iys82F8zI6mHJ"
+    "sFwJvVEbBbZ5I7AeCxbTmiirtQVaCuYdJBKxtxvoVvJUQGYGFDLnAqtcN9ptDY1da19QeRdIIr/Rs4ZrzJW0NmQHC8+v"
+    "OGOsMnfl/l0EjlfkDkZg4M2Vboy+ifXslmabGPWIvJm3hu0K/itxPSwhCQVRoOsCj0E5dRKBP+hJiJ0MGh/a3toWMN8f"
+    "X/5psNfHAi6XJInUbCUQowI8ab1U/cpEu2qWLMvkFrOmDhSDYO9EDEZQobMmitCKRWD0bYG0vio6Z20Voyml7rDsXIKb"
+    "9Etl3dTQebYOatRcB65B3jl2RYdRapA+xOhFdW30C13QSuKi9EESOT65r+hXYhojb0HYuPucYhm4NxqD5gjyzwcCVCQA"
+    "CS8Vr2APIKxW86AGukzo+f7A9aIn6DQnj7UorBiiAI1ERAMC1rs/QcVCMBBMtDX6wrWnSWS30MpZHXhhtkH7TIyxI6AI"
+    "cVyQx9EFpBae8t2nWFkynkxaX6RE4tYdDPCEDPwE4azBIRLiYCljDExJG1wd4ykWy6CKmvoILsZ7kgvgte/scY7Q9AZ0"
+    "hU39HNYSi0ivO3GKThcerzt4wtJyKPHJc/uF8xR0NfeM1x9P3r0lyaa+qPkYQvTSfWCPqYjdDXvgRz0zT9rVJG3Li7FA"
+    "g0c0YcgzIBETdXScJFHoaLDTjflyuzOe0gzsQblyn7RhyviyTyKOpcEBZKRY/AJdRBo23TH0fX03KAR13xBN5F4Bcqoa"
+    "6Od0dwSJwG8QP+F6PyWADh5Xnx2fvi27GgOerhepUMkYT6+3D+x2C/RMu6gPgZgpHKZAt53KMaVjMzoSCZ3gV8nYKFON"
+    "mjZPYjVpKVAiMxIodSY6Fl5kYuY/6AQKRVPUd4OH3b1AKYxEauQxn6xyZ7IikYLbBZhryg6uZ5tQGoPBboO40FZ+K9eQ"
+    "ooDhaiBO37wnfTE7GDfhfvUWIM3OirSeh08Li1R0q2qIZVgJDZkJ2bfuuk20Doi5TwvZ7L4DElM/ZX0relSGn0TcqNEV"
+    "tyzP+iaytNDyk/WuaIDOYqb8ZCRAgY4x3BIXCFD0Lv5y8u7dcO1ud0BpSjVH68SLLl0csic+Km9EIzfGbi+M4KtOurfw"
+    "5bKP7q9vZdMX4SaMNKVi4CSto2HU7qgDJAbjIyFkTAI8VLB9LtRIg2AjSL1NVuwCSLcqwGi6mBpzsMk5LYTG11mO+xJr"
+    "PshfrpEVTjDykBetA3GvB/reTy18n8MjwoUcECIEZHmRDiiWY6OYTt6mLgqu8QWCli1E0BizYIcKBvdZ7CdyTO1ieVQv"
+    "zvpiRCE29kxt27aMMbdqsIeAsBxtBTd0rGVIPKKzBM91fcV9NnPI/CEBVvgWhkIqbMD4l8uGFgyZd46RwWNgca9Pf5Zj"
+    "fFwgNQvpK2e7tQWESw4GzFns/Zzz/1S7kA2BfsQRgIn1jQoIfdKHTB7o7MFvHX721tcmhpD081FfXJ2cXVxO++Lw8OLv"
+    "F0dHlEyCMqG1VwkkdkCMciln9SIxA/7fKCBuprDNBtinbyAq8G5UKb0xOss5gbmo4Lg0esq0vyjAfhrq0QJUmagEkE9M"
+    "bMsllzh3puI7BapymL27Rj5ZIR8RsMOdlpcYaaOK2EYwxIC3lBQ2qy72S1kQY5EY6suQPJtFxtguNIY/FDZTkKKZx14q"
+    "FDWPFG0aPI3iX9Xg25IdQuAQ0WSMI9OS7iHPGWO4ccQwbfidh+LiCqPjqRXll8Jp0rxCQ1o9iO6zy0Zd9mieLfrweWSv"
+    "HJSOkSsg2A3EDIFnVqD5iMd1JQYGIFgZ8n1QyR6H3+IMxkoaw1wHbQlQww1oUUxtddTAJGE/YiUkr1kScTMFO5fFAhTZ"
+    "X/lrHu5RkScPIKlIQqhZh1eLXgEnsuW7e6/YJKE0sM+NzmCxVFdsOX18A5JaLMBYs2aA+bnOa5/0ei4jyHNgF9nioQF2"
+    "2CJUc40wO9z5QoybF2G/0KxU8aLciNp8OtRxhVp30wqMKJ2D4ZSWFYfZMfMjg/e2Dhbr1dBM38qIhr45ufx7K+mF5t6v"
+    "QabpsLth6X+cvL9+c/792/bls16XxxfIvqb7pQHHd8eXX0CvGu19Cb3KmfiXumaacDo/a0gh+PC5rqpX0y/jctV6pFJp"
+    "OKmumvVUd48zS80ljecL5Y4UCiS5jnttCkdkv8l+wKaK49CMd3YwqLJFqKGOljtuBCZxZ2+0Nxrs7u0USnBgE+unTg+c"
+    "tekb/hciC5Me0qBdpEbl516W516W516W516W//JeFnQhk+bugobF0OJlBm5aRvorDGXW42CvLLTrAF+X6Nz9QLcp2qGl"
+    "1yvaR6z4XL3tNSQg0QYztcqYzL+R+QeWen6Vqge4ylgX8ZuW2yEaGkEL+68LY9IrDe2k5cpbf91gPlJ40/t2NbHCm95P"
+    "M1EaHlC9mpJlc9ecYNi2Ij4pzX9ESZhW/9eewUzg2lWhCiB2ntvQWEVgdGV2RlA4S00sa/PwibJaovRORzd0jyofea0+"
+    "SszsTBoJUer37YKN52sWz8HC/3Sw8HzN4isTzedrFv8doVyLVv5yr1mU8/OCD6qV5+whE7VhcBPJgXBs/8ab0+///c9/"
+    "4fEsOPI7w4gX+0vq5bys/vmYSl4WYtQdQEv1orUowE2xuZO2nTJDV91al7xzOxruD7mxjoIVdv7WwVjsct5Nf6mt2t9M"
+    "OmlTbIcia62XMO+j7d5zUmjKrpa4qEH7UcBsk/Yvo5b03P39C+n+fk6pn1Pq/6eUutlLFbzRaHdv/+Wr7373+9dyNnfp"
+    "6sl9Y4ab9YdXZ4jUYIuRsNZW7NrQuDktfr7989TbP9wmk9VL8l1YKYrg+Wya6+xW9lLbScpxIBLYBhD+YDNG+t0SLzCe"
+    "i7xdgQr6KsKz61BHsT3sl2KWLNOTngwXW1GpILLXFRGIigABauCRwtZzBGgxNy/rKLt/YXuEDcg7Uj8S4gfYlsAn4zKo"
+    "IdZUXiqi+LIjipeFrkZs9UNGuGruUf8VIggBHC3FbYIHwih2MlfTGk4tBasiWt+97sy6EAJKjBHjGoa2YwP7MLDJwGWk"
+    "cBwa4hpaxQpZSZ32HsMkEAagZmKRXWPgxiuMbOlOQto8UEShVvgr4/GqK1NiiD5wbUpJsJeC+vDT1hCGf0DNHJTS2tYy"
+    "jzp/sTlsU8OsWnQsIbY/6ojYSQ5F9N7EkT94I3bExckPJ2eX2weA7jV/IAdQ5lsiTSpdKWyWMHm531VUGRDRg/Uv3344"
+    "fQgBvlaGTX5bY4i0B5MAze1YpFfIJkFhAXzcdAtM/JXu2OAdCGoX5FYSEUtzYzUWgYkezdouddqmDXGkWdSLX72yNUQk"
+    "sANHxt7Mw9wF0fhgr66J9/w5oP3h69+mXzSiTwPhLIzSMOgaTwKR9lTiZHsRbhIQwYe/GgzEDypQ/G2t2UZw7Zh7payx"
+    "NMNwcwAZM208BXZ9CJgfTYJJ8GtaD/9qvCCHI34t3mBjGtgR/DkQH5j++pe5HHsvAfR3oX1qQML7S3d8iWrp2Y5avKIF"
+    "gTjeQwBu4ui0HdKaBLQP2YbFnj/ENysFU25pTQchgas7fWr8wix1mOJY/dbSm/PT0+Oz77FBzsrNoWsKzkDTXTMHsOEk"
+    "C9eA0GMeU9d1RaL0+S+ObtNPf6U5kP0SF66ZzIGN3IuYD0+/spVFuCLfQHwJrBiupk9seErAGbr1iUNxnv3NCTrBzdvE"
+    "POzIss18mD9klTIgE4YSp35AsRS7MLNbgxnl6YfI8vsm6BPNuJXD6afZ8jyY/eT9C+A49lxSf2L5+qE5AEHwvIFj++NA"
+    "2qRRfJGE0G3+0le6ssMN0aZEEPfwmX7muVksNpqU3IbHrXDce0vtaQk7+zqc+ke8yoqVtgufv788OT9zig3CD93myRuF"
+    "s47aWxl5aC/TzmHaOaWe4bTb397/KTrbA8xwSXxrMML2+2eZZswhqfCUybuKcSNVGoqdIUoEPwnoCDp+YiBECsnizAY4"
+    "MGUdxqAPlesJtYAEdTX9tFvtUkWPTPxLboTmFtwHv/qG9NEH4hxCpvmzbZ1ag7fZ5G90kimBzDuZKYwCV8Bol5uSnbHl"
+    "WlbIcoqoJ7GxPcOtX4vLk5ez9g/HEYGn2T2s9JZSfQPmn5Or9peiEfKKdiZPDuEHPJvgl+Tsd+TQMFlrk++/r+tGdTwU"
+    "aeOFIFQLZGStn9PZtpLs2HybZlNOqfPWSb3W2+yjfvjgM/0pPlsbiVYXfqwhgUcV/gwDwJ1m/8PxI3j/ObPk9GgXHjhp"
+    "guPAjyfkKgxxDyFSmkLgvl3GweBfIvjaVvssnpI3MOTvXiPoes7AZDw6+rd83iPEs2u/ZYQ7xfApoFcIqBjAE4JPj8Qt"
+    "/P1RphIcQCP4R8XTFuDLfaI8i4OJ+K+IihGMDdps73PQ5Df50Jl7kcXJ5dtTkfWHktkAy1ZthQY45+wC7f1hXqBuhao+"
+    "GWOs1kiB/AsA37r/Dy6aXnc="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1006,26 +1007,26 @@ _MCP_LISTS: dict[str, str] = {
         '":{"lat":{"description":"Latitude","maximum":90,"minimum":-90,"type":"number"},"'
         'lon":{"default":0.0,"maximum":180,"minimum":-180,"type":"number"}},"required":["'
         'lat"],"title":"Geo","type":"object"},{"type":"null"}],"default":null}},"required'
-        '":["city"],"title":"Address","type":"object"},"lines":{"default":[],"items":{"de'
-        'scription":"One line of an order.","properties":{"sku":{"type":"string"},"qty":{'
-        '"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"requ'
-        'ired":["sku"],"title":"Line","type":"object"},"type":"array"},"when":{"anyOf":[{'
-        '"format":"date","type":"string"},{"type":"null"}],"default":null}},"required":["'
-        'item","ship_to"],"title":"Order","type":"object"},"annotations":{"readOnlyHint":'
-        'false,"destructiveHint":false,"idempotentHint":false}},{"name":"output","title":'
-        '"Read back the full text of an answer that was cut.","description":"Read back th'
-        "e full text of an answer that was cut, a page at a time: the reference is in\\nth"
-        'e answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","pr'
-        'operties":{"ref":{"type":"string","description":"The reference a cut answer name'
-        's (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"l'
-        'imit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"addit'
-        'ionalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"ty'
-        'pe":"string"},"offset":{"type":"integer"},"length":{"type":"integer","descriptio'
-        'n":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"a'
-        'nyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next'
-        ' page; null after the last."}},"required":["ref","offset","length","text","next"'
-        ']},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":t'
-        'rue,"openWorldHint":false}}]}'
+        '":["city"],"title":"Address","type":"object"},"lines":{"items":{"description":"O'
+        'ne line of an order.","properties":{"sku":{"type":"string"},"qty":{"default":1,"'
+        'exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"required":["sku"]'
+        ',"title":"Line","type":"object"},"type":"array"},"when":{"anyOf":[{"format":"dat'
+        'e","type":"string"},{"type":"null"}],"default":null}},"required":["item","ship_t'
+        'o"],"title":"Order","type":"object"},"annotations":{"readOnlyHint":false,"destru'
+        'ctiveHint":false,"idempotentHint":false}},{"name":"output","title":"Read back th'
+        'e full text of an answer that was cut.","description":"Read back the full text o'
+        "f an answer that was cut, a page at a time: the reference is in\\nthe answer's ma"
+        'rker and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"r'
+        'ef":{"type":"string","description":"The reference a cut answer names (`full outp'
+        'ut: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type"'
+        ':"integer","minimum":1,"default":100000}},"required":["ref"],"additionalProperti'
+        'es":false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"}'
+        ',"offset":{"type":"integer"},"length":{"type":"integer","description":"The full '
+        'text\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type'
+        '":"integer"},{"type":"null"}],"description":"The offset of the next page; null a'
+        'fter the last."}},"required":["ref","offset","length","text","next"]},"annotatio'
+        'ns":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorl'
+        'dHint":false}}]}'
     ),
 }
 
@@ -1076,51 +1077,87 @@ _boot(globals(), _LAZY)
 # ruff: noqa: B006
 
 
-# ---- Third-party imports: a command that needs a missing one fails as missing_dependency ----
+# ---- The handlers' imports that wait for the first command (burgee.runtime.execution.table) ----
+
+# Type checkers read them at the top, under TYPE_CHECKING, as if they ran there.
 
 
-try:
-    from pydantic import BaseModel, Field
-except ImportError as _import_error:
-    BaseModel = Field = _Missing("pydantic", "pydantic>=2", _import_error)  # type: ignore
+def _import_handlers() -> None:
+    """The handlers' imports that only their functions use, and their pydantic models:
+    run once, before the first command or `complete=` function that needs them (not
+    for help or schema)."""
+    global Annotated, BaseModel, Field, date, Geo, Address, Line, Order
+    from datetime import date
+    from typing import Annotated
 
-#: The handlers have no imports that wait for the first command (burgee.runtime.execution.table).
-_import_handlers = None
+    try:
+        from pydantic import BaseModel, Field
+    except ImportError as _import_error:
+        BaseModel = Field = _Missing("pydantic", "pydantic>=2", _import_error)  # type: ignore
+
+    class Geo(BaseModel):
+        """A place on the map."""
+
+        lat: float = Field(ge=-90, le=90, description="Latitude")
+        lon: float = Field(0.0, ge=-180, le=180)
+
+    class Address(BaseModel):
+        """Where to ship."""
+
+        city: str = Field(description="The city", min_length=1)
+        zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$", alias="zip")] = "00000"
+        geo: Geo | None = None
+
+    class Line(BaseModel):
+        """One line of an order."""
+
+        sku: str
+        qty: int = Field(1, gt=0, lt=100)
+
+    class Order(BaseModel):
+        """An order placed."""
+
+        item: str
+        ship_to: Address
+        lines: list[Line] = Field(default_factory=list)
+        when: date | None = None
+
+
+if TYPE_CHECKING:  # NOTE: the models, as type checkers read them
+
+    class Geo(BaseModel):
+        """A place on the map."""
+
+        lat: float = Field(ge=-90, le=90, description="Latitude")
+        lon: float = Field(0.0, ge=-180, le=180)
+
+    class Address(BaseModel):
+        """Where to ship."""
+
+        city: str = Field(description="The city", min_length=1)
+        zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$", alias="zip")] = "00000"
+        geo: Geo | None = None
+
+    class Line(BaseModel):
+        """One line of an order."""
+
+        sku: str
+        qty: int = Field(1, gt=0, lt=100)
+
+    class Order(BaseModel):
+        """An order placed."""
+
+        item: str
+        ship_to: Address
+        lines: list[Line] = Field(default_factory=list)
+        when: date | None = None
+
+
+#: The `complete=` functions that use none of those imports: a TAB press runs them alone.
 _FREE_COMPLETERS: frozenset[str] = frozenset()
 
 
 # ---- From handlers.py ----
-
-
-class Geo(BaseModel):
-    """A place on the map."""
-
-    lat: float = Field(ge=-90, le=90, description="Latitude")
-    lon: float = Field(0.0, ge=-180, le=180)
-
-
-class Address(BaseModel):
-    """Where to ship."""
-
-    city: str = Field(description="The city", min_length=1)
-    zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$", alias="zip")] = "00000"
-    geo: Optional[Geo] = None
-
-
-class Line(BaseModel):
-    """One line of an order."""
-
-    sku: str
-    qty: int = Field(1, gt=0, lt=100)
-
-
-class Order(BaseModel):
-    """An order placed."""
-
-    item: str
-    ship_to: Address
-    lines: list[Line] = []
-    when: Optional[date] = None
 
 
 def place(item: str, ship_to: Address, lines: list[Line] = [], rush: bool = False) -> Order:
