@@ -34,6 +34,7 @@ from burgee.runtime.catalog import (
     SECTIONS,
     TAIL,
     Chunk,
+    dotted,
     names_used,
     parse,
     stand_ins,
@@ -99,7 +100,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
         elif module == BOOT:
             boot.append(chunk.text)
         else:
-            (head if module in HEAD else tail).add(chunk.text, section.get(id(chunk), ""))
+            (head if module in HEAD else tail).add(chunk.text, section.get(id(chunk), ""), module)
     imports: list[str] = []
     checking: list[str] = []
     for module in (BOOT, *HEAD, *TAIL):
@@ -155,15 +156,24 @@ def _annotations(node: ast.AST) -> list[ast.expr | None]:
     return []
 
 
+#: The comment that opens each runtime module's code in a tool: a traceback's line leads back
+#: to the source file it came from (`MODULE_MARK` + `burgee.runtime.execution.values`).
+MODULE_MARK = "# -- module: "
+
+
 class _Layout:
     """Chunk texts in order, with the lines that open and close a section around runs of
-    chunks of the same section."""
+    chunks of the same section, and a line naming each runtime module where its code begins."""
 
     def __init__(self) -> None:
         self.texts: list[str] = []
         self.open = ""
+        self.module = ""
 
-    def add(self, text: str, section: str) -> None:
+    def add(self, text: str, section: str, module: str) -> None:
+        if module != self.module:
+            text = f"{MODULE_MARK}{dotted(module)}\n{text}"
+            self.module = module
         if section != self.open:
             self.close()
             if section:

@@ -21,6 +21,7 @@ from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
+from burgee.render.header_map import mapped
 from burgee.render.join import join
 from burgee.render.imports import ImportBlock
 from burgee.render.placed_imports import deferred_imports, placed, third_party
@@ -553,7 +554,7 @@ def render(
         mcp=mcp,
     )
     text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
-    return text if plain else wrap(text)
+    return mapped(text if plain else wrap(text), program.source_name)
 
 
 def _facts(**written: bool) -> list[tuple[str, str]]:
