@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1116: the first handler from commands.py
-#     line 1344: the tables (commands, groups, errors, result shapes)
-#     line 1515: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1117: the first handler from commands.py
+#     line 1345: the tables (commands, groups, errors, result shapes)
+#     line 1516: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1138: the first handler from handlers.py
-#     line 1226: the tables (commands, groups, errors, result shapes)
-#     line 1366: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1139: the first handler from handlers.py
+#     line 1227: the tables (commands, groups, errors, result shapes)
+#     line 1367: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1117: the first handler from handlers.py
-#     line 1211: the tables (commands, groups, errors, result shapes)
-#     line 1353: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1118: the first handler from handlers.py
+#     line 1212: the tables (commands, groups, errors, result shapes)
+#     line 1354: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).

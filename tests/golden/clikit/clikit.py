@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1237: the first handler from handlers.py
-#     line 1350: the tables (commands, groups, errors, result shapes)
-#     line 1518: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1238: the first handler from handlers.py
+#     line 1351: the tables (commands, groups, errors, result shapes)
+#     line 1519: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async

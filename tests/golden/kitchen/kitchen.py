@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1294: the first handler from handlers.py
-#     line 1453: the tables (commands, groups, errors, result shapes)
-#     line 1687: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1295: the first handler from handlers.py
+#     line 1454: the tables (commands, groups, errors, result shapes)
+#     line 1688: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1417: the first handler from handlers.py
-#     line 1511: the tables (commands, groups, errors, result shapes)
-#     line 1686: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1418: the first handler from handlers.py
+#     line 1512: the tables (commands, groups, errors, result shapes)
+#     line 1687: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
