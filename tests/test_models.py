@@ -111,3 +111,36 @@ def test_describing_the_tool_never_imports_pydantic(words: list[str], tmp_path: 
     assert result.returncode == 0, result.stderr
     imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
     assert not {name for name in imported if name.startswith("pydantic")}
+
+
+def _untitled(node: object) -> object:
+    """A schema without its titles (pydantic invents them from Python names)."""
+    if isinstance(node, dict):
+        return {k: _untitled(v) for k, v in node.items() if k != "title"}
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    return node
+
+
+def test_the_schemas_are_pydantics_own_titles_aside() -> None:
+    """`--llms` describes the models as pydantic's `model_json_schema()` of the handlers'
+    own classes does (validation mode for input, serialization mode for output), nested
+    definitions inlined."""
+    from burgee.describe.schemas import _inline  # noqa: PLC0415
+
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("shop_handlers", GOLDEN / "shop" / "handlers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["shop_handlers"] = module
+    spec.loader.exec_module(module)
+    namespace = vars(module)
+    tools = json.loads(in_process(TOOL).run("--llms").out)["tools"]
+    place = next(tool for tool in tools if tool["name"] == "place")
+    order = namespace["Order"].model_json_schema(mode="serialization")  # type: ignore[attr-defined]
+    assert _untitled(place["outputSchema"]) == _untitled(_inline(order))
+    address = namespace["Address"].model_json_schema(mode="validation")  # type: ignore[attr-defined]
+    given = dict(place["inputSchema"]["properties"]["ship_to"])
+    given["description"] = address.get("description")  # NOTE: the parameter's own help wins
+    assert _untitled(given) == _untitled(_inline(address))
