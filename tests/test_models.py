@@ -126,9 +126,9 @@ def test_the_schemas_are_pydantics_own_titles_aside() -> None:
     """`--llms` describes the models as pydantic's `model_json_schema()` of the handlers'
     own classes does (validation mode for input, serialization mode for output), nested
     definitions inlined."""
-    from burgee.describe.schemas import _inline  # noqa: PLC0415
-
     import importlib.util  # noqa: PLC0415
+
+    from burgee.describe.schemas import _inline  # noqa: PLC0415
 
     spec = importlib.util.spec_from_file_location("shop_handlers", GOLDEN / "shop" / "handlers.py")
     assert spec is not None and spec.loader is not None

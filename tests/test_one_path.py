@@ -31,7 +31,7 @@ from tests.regen import golden_output
 #: "not slow"` leaves it out).
 pytestmark = pytest.mark.slow
 
-PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy", "repokit"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy", "repokit", "shop"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}
 FORMATS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}
@@ -85,7 +85,17 @@ class Surfaces:
         """The command line that gives `values`, as a person would type it."""
         words = command.split()
         positionals: list[str] = []
-        for arg in self.commands[command].get("args", []):
+        args = self.commands[command].get("args", [])
+        values = dict(values)
+        for arg in args:
+            if arg.get("hidden") and isinstance(
+                values.get(
+                    arg["burgee_key"] if "burgee_key" in arg else arg["name"][2:].replace("-", "_")
+                ),
+                dict,
+            ):
+                words += _leaf_flags(arg, args, values)
+        for arg in args:
             name = arg["name"]
             key = arg.get("burgee_key", name.lstrip("-").replace("-", "_"))
             if key not in values:
@@ -115,6 +125,31 @@ class Surfaces:
         and MCP needs no flag (the client confirms)."""
         bypass = self.commands[command].get("confirmation_bypass_arg")
         return [bypass] if bypass else []
+
+
+def _leaf_flags(
+    parent: dict[str, Any], args: list[dict[str, Any]], values: dict[str, Any]
+) -> list[str]:
+    """A model parameter's object as a person types it: one leaf option per field it gives
+    (`--ship-to.city=Oslo`); an object a leaf cannot say (a nested null, a key no field
+    has) is left to the parameter's own flag, as JSON, whole."""
+    key = parent.get("burgee_key", parent["name"][2:].replace("-", "_"))
+    leaves = {a["burgee_key"]: a for a in args if a.get("burgee_key", "").startswith(key + ".")}
+    words: list[str] = []
+
+    def walk(value: dict[str, Any], path: str) -> bool:
+        for field, inner in value.items():
+            place = f"{path}.{field}"
+            if place in leaves and inner is not None and not isinstance(inner, dict):
+                words.append(f"{leaves[place]['name']}={_text(inner)}")
+            elif not (isinstance(inner, dict) and walk(inner, place)):
+                return False
+        return True
+
+    if walk(values[key], key):
+        del values[key]
+        return words
+    return []
 
 
 def _text(value: Any) -> str:

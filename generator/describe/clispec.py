@@ -6,7 +6,8 @@ its v0.3 schema defines; burgee's own keys are chosen so none is one edit away f
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
-`burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
+`burgee_key` (an option whose flag is not its JSON key; a model's leaf option: its dotted
+place in the JSON input), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
 `burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
@@ -91,7 +92,10 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["hidden"] = True
     if param.prompt is not None:
         entry["burgee_prompt"] = param.prompt
-    if param.renamed:
+    if param.part_of is not None:
+        # NOTE: a model's leaf option: its place in the JSON input, by the fields' aliases.
+        entry["burgee_key"] = ".".join((param.part_of, *param.key_path))
+    elif param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name
     if param.passthrough:

@@ -7,7 +7,6 @@ import ast
 
 from burgee.model.ir import EnumDecl, Field, Record, Scalar, TypeRef
 from burgee.read import docstrings
-from burgee.read.models import read_model
 from burgee.read.annotations import (
     MODEL_BASES,
     NotLiteral,
@@ -15,6 +14,7 @@ from burgee.read.annotations import (
     has_control_characters,
     resolve,
 )
+from burgee.read.models import read_model
 from burgee.read.reader import Reader
 
 

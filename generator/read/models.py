@@ -168,8 +168,15 @@ def with_leaves(reader: Reader, params: list[Param]) -> list[Param]:
             found.append(param)
             continue
         found.append(param.model_copy(update={"hidden": True}))
-        found += _leaves(reader, param, record, (), (), (), not param.type.nullable)  # type: ignore[union-attr]
+        required = param.type is not None and not param.type.nullable
+        found += _leaves(reader, param, record, (), (), seen=(), required=required)
     return found
+
+
+def _leaf_help(field: Field, *, required: bool) -> str:
+    """A leaf option's help: its field's description, and "(required)" when the model needs
+    it and every model above is required."""
+    return f"{field.help} (required)".strip() if required and field.required else field.help
 
 
 def _model_of(reader: Reader, ref: TypeRef | None) -> Record | None:
@@ -186,6 +193,7 @@ def _leaves(
     record: Record,
     names: tuple[str, ...],
     keys: tuple[str, ...],
+    *,
     seen: tuple[str, ...],
     required: bool,
 ) -> list[Param]:
@@ -199,7 +207,8 @@ def _leaves(
         path, key_path = (*names, field.name), (*keys, field.key)
         if inner is not None and inner.name not in (*seen, record.name):
             whole = required and field.required and not field.type.nullable
-            found += _leaves(reader, param, inner, path, key_path, (*seen, record.name), whole)
+            above = (*seen, record.name)
+            found += _leaves(reader, param, inner, path, key_path, seen=above, required=whole)
             continue
         minimum, maximum = field.minimum, field.maximum
         if field.type.kind == "int":
@@ -214,7 +223,7 @@ def _leaves(
                 name=name,
                 role="option",
                 type=field.type,
-                help=f"{field.help} (required)".strip() if required and field.required else field.help,
+                help=_leaf_help(field, required=required),
                 metavar=_METAVARS.get(field.type.kind, field.name.upper()),
                 long="--" + ".".join(cli_word(word) for word in (param.name, *path)),
                 env="",

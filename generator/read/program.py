@@ -22,7 +22,6 @@ from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
-from burgee.read.models import model_classes
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -32,6 +31,7 @@ from burgee.read.imports import (
     pyproject_dependencies,
     requirement,
 )
+from burgee.read.models import model_classes
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import is_none

@@ -22,8 +22,8 @@ from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
 from burgee.render.header_map import mapped
-from burgee.render.join import join
 from burgee.render.imports import ImportBlock
+from burgee.render.join import join
 from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
 from burgee.render.tables import aliases, groups, shadows
