@@ -140,7 +140,34 @@ def test_the_schemas_are_pydantics_own_titles_aside() -> None:
     place = next(tool for tool in tools if tool["name"] == "place")
     order = namespace["Order"].model_json_schema(mode="serialization")  # type: ignore[attr-defined]
     assert _untitled(place["outputSchema"]) == _untitled(_inline(order))
+    # NOTE: a model's leaf options are the command line's; JSON input takes the object.
+    assert list(place["inputSchema"]["properties"]) == ["item", "ship_to", "lines", "rush"]
     address = namespace["Address"].model_json_schema(mode="validation")  # type: ignore[attr-defined]
     given = dict(place["inputSchema"]["properties"]["ship_to"])
     given["description"] = address.get("description")  # NOTE: the parameter's own help wins
     assert _untitled(given) == _untitled(_inline(address))
+
+
+def test_mcp_takes_the_nested_object_and_its_structured_content_validates() -> None:
+    """Over MCP (the official SDK's client, which checks `structuredContent` against the
+    tool's `outputSchema`), the arguments are the nested object and the answer is the model
+    as the CLI's `data` gives it."""
+    import asyncio  # noqa: PLC0415
+
+    from mcp import Client, StdioServerParameters  # noqa: PLC0415
+
+    server = StdioServerParameters(command=sys.executable, args=[str(TOOL), "--mcp"])
+
+    async def go() -> tuple[object, object]:
+        async with Client(server, mode="legacy") as client:
+            good = await client.call_tool("place", ORDER)
+            bad = await client.call_tool("place", {"item": "pen", "ship_to": {"zip": "12345"}})
+            return good, bad
+
+    good, bad = asyncio.run(go())
+    assert not good.is_error  # type: ignore[attr-defined]
+    assert good.structured_content == _data("place", "--json", json.dumps(ORDER))  # type: ignore[attr-defined]
+    assert bad.is_error  # type: ignore[attr-defined]
+    error = json.loads(bad.content[0].text)["error"]  # type: ignore[attr-defined]
+    assert error["kind"] == "usage"
+    assert error["message"] == "ship_to: missing field 'city'"  # NOTE: burgee's check, first

@@ -261,6 +261,8 @@ def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
     required: list[str] = []
     for param in command.inputs:
         assert param.type is not None
+        if param.part_of is not None:
+            continue  # NOTE: a model's leaf option: JSON input gives the model's object
         prop = schemas.of(param.type, "validation")
         if param.help:
             prop["description"] = param.help

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1167: the first handler from handlers.py
-#     line 1194: the tables (commands, groups, errors, result shapes)
-#     line 1316: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1161: the first handler from handlers.py
+#     line 1188: the tables (commands, groups, errors, result shapes)
+#     line 1310: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -906,80 +906,79 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPItu28i1vzJ1C0RGJVm2k20juwaMbLp1G9tB7KJoLV1zJI4krikOl0Pa0SYG+jX9sH5Jz2P4Jh3GDi66hRdoY5Ez"
-    "Z85rzmvO8NPWXK9DX8WeDrbGW58mW8tIJ6GZbI2vriZbk60+/hP6cq7g78nWe/xLyEDoyFXRcLI1hf/gOUBZy8BN56UT"
-    "rqb9EUCAJ4OBF6s1jIfBgQ4Y2t9WMhaxzoH1eahZeeEg1sO5F28qUy5XSuBj0YvUT4kXKXe7Pu9n+GeuXVWZWx+4VHro"
-    "y7gy7p2MvTjh6Q3jddAK1/cCZRowJgJfGEHvC4RGiVnRoMEg0PbXtB8kvg/PLmBR4SGDXLkhVgM/iduR1jFymgRE699v"
-    "9bd8f21YhrHWPokC/g7kGvAYT7ZWyg9puKvMPPJCFDm9+F7Pk7UKYolPBM7ti0DHYi59X858NRRv5XwlHIJ6NR0iREd4"
-    "RsRAmQlB0gOjQhnJWLnCKoIIZbwSegFjYGAY6WUk10NxEtzqG9AfWkVII5xwE69gVbPS4TDciEMEfiQGgx8NPH1xeCv9"
-    "RB29cMSdB/Ac+9sBCH++OD8TevajmsdiLeP5yguWsBoplPaB144XhEl8MV+ptXQOkJEyMHcqMgIkw9NVcKt8HYJ8AIPY"
-    "1UncF86nyWSypW/w/8cijhLVF/i3K2PJz4bD4b3TF3crbZRw8LnDGChYFGDkq4qeFJEyiR8zZsAKZCxuH0YcHrA0ZsA6"
-    "ZActzlMKiyGnI9x2Ls6wS3qxUf5ieyiOxUJ6fkIDmMAyDQvpG0uEiiId8VMacuMFLv7Lb9fKGLlU+QPgKaFxf28FIAH/"
-    "YPCzirRQH4GjuMkOhINjDOhPYhg2/r+cozpdp7sUHzmoHcAklmWgPsZXU2AkqlGqNrRB0CRESSBwxLCmIsbyNmWcEepW"
-    "RZsURB8ZI4hQQxzLEDXIKti9S8sn5OU8iUVvrWI5BEkHc1Thg9qKLFPx4e0fHdDrJaw4k/MbwnsBW1XEgOd2HdHBYIZa"
-    "4SAtBjQk2NCWMmNWvndEKovKK0jB0pE/ID0mMThWUb2gT0qc6S+yTSjYpUPa4QXNB3GgQdiEbARY72gQbMpQRbGHBmv8"
-    "6f4eHhWVt/vE+37RzOS+ompnar7jcZjCJPIkpdEmjmD/Ny5bdTJIKNrz61gzkPoE3GygNEtNxroBA3ZMTZNT/0TT1l7w"
-    "TgXLGKz6eLffgC7iAs4qBbWQuO9xwAj/46VlHKuIgf/f1Wjwevrp1f1v6FUjOHBRDA707XxhnUAVy2NBYkJ1Qi1ey7CZ"
-    "TvKNTWTmLhLJlB+9dYIieT1iqu3PAf3O0AyS9UxFjCZ50TLVo+GoBGz39xVo/KAODuFldobcYubTAUufR/+AfOk3KBip"
-    "bwGo78Ozab+IGT5sWCUPT/Jljl0XzLdpWypTvWGuQl2UuDHsadCwCs6F9UDNrjkmalvzAU1rUM0i7CyMGn9qkE8DOWX1"
-    "qehLRZ3aScqisbZla7pTVa6S8pFacgCXWhnTrP3ngTW5EOCU7Vl1A5mbpIXhuNpPuRVJ8UAhqo9zPzHerTrN0R2NSi8y"
-    "wko7Aty1WrZsCcKkrKvogdoVNXsoo0huWrWyGtqWuHo1JUQori1xYQYxmpJBI9Rq3FuCSMFMA3nsE4qmHWmVrushXOm/"
-    "LwqGgTQ6vJqltOJlg+k2S/kBh9TR24B/wlHP3ubZ23xTb/Nsz1rtGT67W6mgrr8LHa0l7wxItVSb9j9WkM2mKifjHNnf"
-    "TocMIIekXN3KJFLSPQ/8zZ8wW7PGjc0q5DSQhd2qyhvPVetQx5DyF19U4ng2jY0G+gMs2JACWe2xyRUlvHeSUqw+JI6Y"
-    "OAl4BLm/t1ZjmhqpBRi/AEwDpGJeMJkE+JQBvMCUKboBSJT2BqKcpQ1h7hNSCJj9dcFXjqqkpNFSiewyoucQE5hlY0oU"
-    "t22moRcLo6qRUabXJYtTCUh4+669bpPLwd8uWfQG3SO6H+cZn8bWL/OC6E39VxvBTaLJFBCjEALQR32Zr2Qk5+DNjBUF"
-    "DnkAuyB7XbQFTXi2bvyG6IhI5kKYooIGbYQDgfOEXMS0U8D6ShMPG+0csbTAvAKXMpoy7KddDATVtL7KPtgZIOvgbzry"
-    "3bLZoOIjV2W4/Dj3PROqOYcWw33GL7UrWB2hJ7cgmZRVu0Nwx/R0lkRLpdKykbnmmgoNOvrD/vB1S8SowzEHGYa9l41E"
-    "UyNGQifnVGBZ6IXE5PQRxTO+nkn/WkbLWv2Ua5LNzqAstYIFLqFpbQaVvx6oQR6ktTYqdoqejsRAgE/iys82F8zI6mHJ"
-    "sFwJvVEbBbZ5I7AeCxbTmiirtQVaCuYdJBKxtxvoVvJUQGYGFDLnAqtcN9ptDY1da19QeRdIIr/Rs4ZrzJW0NmQHC8+v"
-    "OGOsMnfl/l0EjlfkDkZg4M2Vboy+ifXslmabGPWIvJm3hu0K/itxPSwhCQVRoOsCj0E5dRKBP+hJiJ0MGh/a3toWMN8f"
-    "X/5psNfHAi6XJInUbCUQowI8ab1U/cpEu2qWLMvkFrOmDhSDYO9EDEZQobMmitCKRWD0bYG0vio6Z20Voyml7rDsXIKb"
-    "9Etl3dTQebYOatRcB65B3jl2RYdRapA+xOhFdW30C13QSuKi9EESOT65r+hXYhojb0HYuPucYhm4NxqD5gjyzwcCVCQA"
-    "CS8Vr2APIKxW86AGukzo+f7A9aIn6DQnj7UorBiiAI1ERAMC1rs/QcVCMBBMtDX6wrWnSWS30MpZHXhhtkH7TIyxI6AI"
-    "cVyQx9EFpBae8t2nWFkynkxaX6RE4tYdDPCEDPwE4azBIRLiYCljDExJG1wd4ykWy6CKmvoILsZ7kgvgte/scY7Q9AZ0"
-    "hU39HNYSi0ivO3GKThcerzt4wtJyKPHJc/uF8xR0NfeM1x9P3r0lyaa+qPkYQvTSfWCPqYjdDXvgRz0zT9rVJG3Li7FA"
-    "g0c0YcgzIBETdXScJFHoaLDTjflyuzOe0gzsQblyn7RhyviyTyKOpcEBZKRY/AJdRBo23TH0fX03KAR13xBN5F4Bcqoa"
-    "6Od0dwSJwG8QP+F6PyWADh5Xnx2fvi27GgOerhepUMkYT6+3D+x2C/RMu6gPgZgpHKZAt53KMaVjMzoSCZ3gV8nYKFON"
-    "mjZPYjVpKVAiMxIodSY6Fl5kYuY/6AQKRVPUd4OH3b1AKYxEauQxn6xyZ7IikYLbBZhryg6uZ5tQGoPBboO40FZ+K9eQ"
-    "ooDhaiBO37wnfTE7GDfhfvUWIM3OirSeh08Li1R0q2qIZVgJDZkJ2bfuuk20Doi5TwvZ7L4DElM/ZX0relSGn0TcqNEV"
-    "tyzP+iaytNDyk/WuaIDOYqb8ZCRAgY4x3BIXCFD0Lv5y8u7dcO1ud0BpSjVH68SLLl0csic+Km9EIzfGbi+M4KtOurfw"
-    "5bKP7q9vZdMX4SaMNKVi4CSto2HU7qgDJAbjIyFkTAI8VLB9LtRIg2AjSL1NVuwCSLcqwGi6mBpzsMk5LYTG11mO+xJr"
-    "PshfrpEVTjDykBetA3GvB/reTy18n8MjwoUcECIEZHmRDiiWY6OYTt6mLgqu8QWCli1E0BizYIcKBvdZ7CdyTO1ieVQv"
-    "zvpiRCE29kxt27aMMbdqsIeAsBxtBTd0rGVIPKKzBM91fcV9NnPI/CEBVvgWhkIqbMD4l8uGFgyZd46RwWNgca9Pf5Zj"
-    "fFwgNQvpK2e7tQWESw4GzFns/Zzz/1S7kA2BfsQRgIn1jQoIfdKHTB7o7MFvHX721tcmhpD081FfXJ2cXVxO++Lw8OLv"
-    "F0dHlEyCMqG1VwkkdkCMciln9SIxA/7fKCBuprDNBtinbyAq8G5UKb0xOss5gbmo4Lg0esq0vyjAfhrq0QJUmagEkE9M"
-    "bMsllzh3puI7BapymL27Rj5ZIR8RsMOdlpcYaaOK2EYwxIC3lBQ2qy72S1kQY5EY6suQPJtFxtguNIY/FDZTkKKZx14q"
-    "FDWPFG0aPI3iX9Xg25IdQuAQ0WSMI9OS7iHPGWO4ccQwbfidh+LiCqPjqRXll8Jp0rxCQ1o9iO6zy0Zd9mieLfrweWSv"
-    "HJSOkSsg2A3EDIFnVqD5iMd1JQYGIFgZ8n1QyR6H3+IMxkoaw1wHbQlQww1oUUxtddTAJGE/YiUkr1kScTMFO5fFAhTZ"
-    "X/lrHu5RkScPIKlIQqhZh1eLXgEnsuW7e6/YJKE0sM+NzmCxVFdsOX18A5JaLMBYs2aA+bnOa5/0ei4jyHNgF9nioQF2"
-    "2CJUc40wO9z5QoybF2G/0KxU8aLciNp8OtRxhVp30wqMKJ2D4ZSWFYfZMfMjg/e2Dhbr1cBa25pVsT0mf49m/FZGNObN"
-    "yeXfW1lTaP79GmSbDsNbUKMj9GbM/nHy/vrN+fdv27HLWmUeX1/7muaZFhKKWDSQ8e748gsUVOPJL1FQOXX/Ul/OQ2jb"
-    "pZvQPj9ryGP4BLy+X66mX0b3qvVcp9L1Ul01a+zuHuyWOlwaDznKbTEUzXIx+doUzul+k/2AnR3HoRnv7GBkZythQx0t"
-    "d9wI7PLO3mhvNNjd2ynUAcEw14++Hjjw0zf8L4Q3Jj0pQuNM3dLPDTXPDTXPDTXPDTX/5Q016EImzS0ODYuhxcsM3LSM"
-    "9FcYyqzRwt6baNcBvrPRuQWDrnS0Q0vveLSPWPHhfttryIKiDaaLlTGZfyPzDyz1/CpVD3CVsS7iNy33ZDR0oxb2XxfG"
-    "pPcq2knLlbf+usF8pPCm9+1qYoU3vZ9mojQ8oHo/JksprznLsb1NfFyb/4iSMD2CWHsG05FrV4UqgAB+buNzFYHRldlB"
-    "ReFAN7GszcMnSq2J0jsd3dBlrnzktfooMb00aSRE+ee3Czae73o8Bwv/08HC812Pr0xXn+96/HeEci1a+cu961HOzws+"
-    "qFYjtCdd1AvCnSwHwrFNJG9Ov//3P/+FZ8TgyO8MI15scqnXFLMi7GPKiVmIUXcALdWL1qIAd+bmTtq26wxddWtd8s7t"
-    "aLg/5O4+ClbY+VsHY7HLeTf9pfaLfzPppJ25HSq9tYbGvJm3e+NLoTO8WuKiLvFHAbOd4r+MWtJzC/ovpAX9OaV+Tqn/"
-    "n1LqZi9V8Eaj3b39l6+++93vX8vZ3KX7L/eNGW7WpF6dIVKDLUbCWluxa0Pj5rT4+QrSU68gca9OVi/Jd2GlKIKHxGmu"
-    "s1vZS20nKceBSGAbQPiDHSHpx1O8wHgu8nYFKuirCA/QQx3FtuNAilmyTE96MlxsRaWCyF5XRCAqAgSoi0gKW88RoMXc"
-    "Qa2j7BKIbVQ2IO9I/UiIH2BvBB/Py6CGWFN5qYjiy44oXhZaK7HfEBnhqrlHTWCIIARwtBT3Kh4Io9jJXE1rOLUUrIpo"
-    "ffe6M+tCCCgxRoxrGNq2EWwGwU4Hl5HCcWiIa2gVK2Qlddp7DJNAGICaiUV2l4K7vzCypYsRaQdDEYVa4a+Mx6uuTIkh"
-    "+sC1KSXBhg66DJD2pzD8A+oooZTW9rd51H6MHWqbGmbVomMJsf1RR8ROciii9yaO/MEbsSMuTn44ObvcPgB0r/krPYAy"
-    "X1VpUulKYbOEycv9rqLKgIgerH/59sPpQwjw3TbsNNwaQ6Q9mARobscivcc2CQoL4OOmq2jir3TRBy9iUM8i97OIWJob"
-    "q7EITPRo1nap3TftyiPNogsB1XtjQ0QC24Bk7M08zF0QjQ/2/px4z98k2h++/m36WSX6PhHOwigNg67xJBBpYydOtrfx"
-    "JgERfPirwUD8oALFH/iabQTXjrlhyxpLMww3B5Ax08ZTYNeHgPnRJJgEv6b18K/GW3o44tfiDXbHgR3BnwPxgemvfx7M"
-    "sZcjQH8X2qcuKLxEdcc3uZaebevFe2IQiONlCOAmjk57Mq1JQPuQbVhsPER8s1Iw5ZbWdBASuLrTp+4zzFKHKY7VDz69"
-    "OT89PT77Hrv0rNwcuivhDDRdeHMAG06ycA0IPeYxtX5XJErfIOPoNv3+WJoD2c+B4ZrJHNjIDZH58PRTX1mEK/INxDfR"
-    "iuFq+sSGpwScoVufOBTn2d+coBPcvFfNw7Yw21GI+UNWKQMyYShx6gcUS7EVNLu6mFGefg0tv/SCPtGMWzmcfh8uz4PZ"
-    "T96/AI5j4yc1SZbvQJoDEATPGzi2SQ+kTRrFt1kI3ebPjaUrO9yVbUoEcSOh6Weem8Vio0nJvYDcj8cNwNQjl7Czr8Op"
-    "f0msrFhpz/L5+8uT8zOn2KX80JWivFs5a+u9lZGH9jJtX6adU2pcTq8c2EtIRWd7gBkuiW8NRth+hC3TjDkkFZ4yeWsz"
-    "bqRKV7MzRIngdwkdQcdPDIRIIVmc2QAHpqzDGPShckeiFpCgrqbfl6vd7OiRiX/J3djcB/zgp+eQPvpKnUPINH87rlN/"
-    "8jab/I1OMiWQeTs1hVHgChjtcme0M7ZcywpZThH1JDa2cbn1k3V58nLW/vU6IvA0uwyWXpWqb8D8m3bVJlc0Ql7RzuTJ"
-    "IfyAZxP8nJ39mB0aJmtt8v33dS2xjocibbyVhGqBjKw1lTrbVpIdO4DTbMoptf86qdd6m31ZEB98pj/FZ2sj0erCjzUk"
-    "8KjCn2EAuNPsfzh+BO8/Z5acHu3CAydNcBz48YRchSHuIURKUwjct8s4GPxLBF/bap/FU/IGhvzdawRdzxmYjEdH/5bP"
-    "e4R4dve4jHCnGD4F9AoBFQN4QvDpkbiFvz/KVIIDaAT/qHjaAny5T5RncTAR/xVRMYKxQZttwA6a/CYfOnNDtDi5fHsq"
-    "shZSMhtg2ar92ADnnF2gvcTMC9StUNUnY4zVGimQfwHgW/f/AYE7jW8="
+    "eJztXItu28i5fpWpWyAyDiXLdrKnkV0DRja7dRvbQeyiaC3VHIkjiWuKw+WQdrSJgfM058H6JP0vwzvpKHZQdFEv0MYi"
+    "hzP/bf7bfOSnrZleRYFKfB1ujbY+jbcWsU4jM94aXV2Nt8ZbDv4TBXKm4O/x1nv8S8hQ6NhT8WC8NYH/4DrMspKhlz2X"
+    "PXA1cYYwA1zp9/1ErWA8DA51yLP9dSkTkehiMoeHmqUf9RM9mPnJuvbI5VIJvCx6sfo59WPlbTef+wX+mWlP1Z5tDlwo"
+    "PQhkUhv3TiZ+kvLjLeN12Dlv4IfKtFBMDL4wgu6XGI1Ts6RB/X6o7a+JE6ZBANcuYFHho4A8uSZRgzxJ2rHWCUqaFETr"
+    "3285W0GwMqzDROuAVAF/h3IFdIzGW0sVRDTcU2YW+xGqnG58r2fpSoWJxCsCn3VEqBMxk0Egp4EaiLdythQuzXo1GeCM"
+    "rvCNSIAzE4Gm+0ZFMpaJ8oQ1BBHJZCn0HMbAwCjWi1iuBuIkvNU3YD+0ipBGuNE6WcKqZqmjQbQWhzj5kej3fzJw9cXh"
+    "rQxSdfTCFXc+zOfa3y7M8KeL8zOhpz+pWSJWMpkt/XABq5FB6QBk7fphlCYXs6VaSfcABSlDc6diI0Az/LgKb1WgI9AP"
+    "UJB4Ok0c4X4aj8db+gb/fySSOFWOwL89mUi+NhgM7l1H3C21UcLF6y5ToGBRmKNYVfSkiJVJg4QpA1GgYHH7MOFwgbUx"
+    "BdGhOGhxfqS0GEo6xm3n4RN2ST8xKphvD8SxmEs/SGkAM1jlYS4DY5lQcaxjvkpDbvzQw3/57koZIxequAAyJTLu760C"
+    "JNAf9n9RsRbqI0gUN9mBcHGMAftJDc+N/y9naE7X2S7FSy5aBwiJdRmqj8nVBASJZpSZDW0QdAlxGgocMWiYiLGyzQRn"
+    "hLpV8TqbwkHBCGLUkMRyQg2KCnbvwsoJZTlLE9FbqUQOQNPhDE34oLEi61R8ePuDC3a9gBWncnZDdM9hq4oE6NxuEtrv"
+    "T9EqXOTFgIWEa9pSZsTG945YZVX5JS1YPooLZMekBtcaqh86ZMS5/aLYhIJdOqAdXrJ8UAc6hHXEToDtjgbBpoxUnPjo"
+    "sEaf7u/hUtl4N3/w3im7mSJW1P1MI3Y8jlJ4iCJJZbRJYtj/rcvWgwwyiv78OtE8SfMB3GxgNAtNzrqFAg5MbQ9n8Yke"
+    "W/nhOxUuEvDqo12nhVykBYJVNtVc4r7HAUP8j5eWSaJinvwfV8P+68mnV/e/o1ut00GI4unA3s7nNgjUqTwWpCY0J7Ti"
+    "lYza+aTY2MZmESKRTfnRX6WoktdD5tr+7NPvnMwwXU1VzGRSFK1yPRwMK5Pt/r42G19oTofz5X6GwmIe04HKgEf/iHJx"
+    "WgyMzLc0aRDAtYlTpgwvtqxSpCfFMseeB+7bdC0FpHGKkNmxaZfveWg3NYTQ6o6pq8jcpB17AVf7ubDTjBk0RPVxFqTG"
+    "v1WnhbSHw8qNXOwVmUNAUIsOoRMlVWmgj+sWRX5RxrFct27etuSpopqrCRFCmVNFClPIApQMW2etZ1aVGSlctrDHXqfs"
+    "PJBX6Xk+ziuD92XF8CStLrWxF616eUt67Vp+wOVt6M/AA+KoZ3/27M+e/dm/x5/htbulCpv2O9fxSvLOgGRedVn/YxXZ"
+    "7qoKNs5R/N18yBCqFKoGrU5iJb3zMFj/EesB69zYrULWDHn+rard8T21inQCRWX5Ri1TZNfY6qA/wIItSba1Hpu+U0l1"
+    "JymJd6A0wdRcwCWoLv2VGtGjsZqD8wvBNUCy74fjcYhXeYIXmJTHNzATFVahqNYBA3j2CUkqPN1hxx1hriBVUlliuURx"
+    "GdFzSQgsshGVIts2l9XzuVFJba3criseZ1gxniFv35W/2cO7lYd3yaO32B7x/bjI+DSxflkWxG8Wv7oYblNNboCYhdAE"
+    "DtrLbCljKHOh4raqwCEPUBfmt8u+oI3Ozo3fkh0Ry9xqUVQy00Y4EPickPOEdgp4X2mSQaufI5GWhFeSUs5TTv1kEwdB"
+    "XZOv8g/2CdB1+FcdB17VbVB7i+t+bnDNAt9EasapxWCf6cv8CtbfdOUWNJOJancA4ZiuTtN4oVTWmDDXXLXToKM/7A9e"
+    "d2SMOhpxkmE4etlMNHNipHQKTiWRRX5EQs4uUT4T6KkMrmW8aHTouOvVHgyqWit54AqZ1mdQg+WBLtdB1s2hdpro6Vj0"
+    "BcQk7i1sc0uGvB42paq9thu1VuCb1wI7fuAxrYuyVlvipeTeQSMxR7u+7mRPheRmwCALKbDJbca77dJwaHUENRCBJYob"
+    "Peu4Rtyr6SK2P/eDWjDGPuam0r+LIfCKIsAITLy5l4rZN4mew9J0naAdUTTzV7BdIX6lno9NCqEgC/Q8kDEYp05jiAc9"
+    "CbmTQedD21vbFtn748s/9vccbBFy04tYzVcCNSqgk9bLzK/KtKem6aLKbrlq2oBjUOydSMAJKgzWxBF6sRicvm3BNVfF"
+    "4KytYTRy382WnUkIk0GlcZg5Ot922oya6dAzKDvXrugySS3ahxy9bK6tcWETstKkrH3QREFPESucWk5j5C0oG3efW240"
+    "9oYjsBxB8flAgImEoOGF4hVsi9taNQ9q4ctEfhD0PT9+gk1z8djIwsopCvBITLQQYKP7E0wsAgfBTFunLzx7XkF+C72c"
+    "tYEXZhuszySYOwKJkMeFRR5dImruq8B7ipcl58msOSJjErduv49nMBAniGYNAZEIB0+ZYGJK1uDpBM9JWAd10tRHCDH+"
+    "k0IAr31nDwyEpjtgK+zqZ7CWmMd6tZGkqH/9eNvBHn5H2/uT7zmljj2Gmnum64eTd29Js1ksam90i162D+xBCIm7ZQ/8"
+    "pKfmSbuatG1lMRLo8IgnTHn6pGLijg4sJCodHXa2MV9ub0ynNH17FKu8J22YKr0ck0hiWXIAFSk2v8AWkYf15hQGgb7r"
+    "l5K6b0gmSq80c2YaGOf05gQSg98gf8L1fk6BHDwQPTs+fVsNNQYiXS9WkZIJno9uH9jtFuqp9tAeQjFVOEyBbbu1gzDX"
+    "VnSkEjojrrOxVqaeNa2fJGqyUuBE5ixQ6Ux8zP3YJCx/sAlUiqas7waPU3uhUpiJNNhjOVnjznVFKoWwC3OuqDq4nq4j"
+    "aQwmuy3qQl/5rUJDRgKmq6E4ffOe7MXsYN6E+9WfgzY3NqTVLHpaWqTiW9UgLKdKaKhMyL9tbtvEa5+E+7SUze47YDGL"
+    "Uza2YkTl+dOYoQCb0pbXWd9El3a24ux2UzLAZrFSfjIRYEDHmG6JC5xQ9C7+fPLu3WDlbW9A0oR6jjaIl0O6OORIfFTd"
+    "iEaujd1emMHXg3RvHsiFg+HPsbpxRLSOYk2lGARJG2iYtDvCGCTgfCSkjGmIhwoWSUFQDZw2htLb5M0umOlWhZhNl0tj"
+    "Tja5poXU+DqvcV9izwflyz2y0glGkfKidyDp9cDenczDO5weES0UgJAgYMuPdUi5HDvF7OFtOqfnHl8oaNlSBo05C2Ig"
+    "MLnPcz9RUGoXK7J6ceaIIaXYiMrZtgf/IwYDcISAtBx9BUMGVjIiGdFZgu95gWIkxwwqfyiAFd6FoVAKG3D+1bahnYbc"
+    "O+fIEDGwuefQn9UcHxfI3EJ2y93uBBlwy8GAO0v8Xwr5n2oPqiGwjySGaRJ9o0Iin+wh1wcGe4hbh5/91bVJICX9fOSI"
+    "q5Ozi8uJIw4PL/52cXRExSQYE3p7lUJhB8woj2pWPxZTkP+NAuamCoEcID59A1mBf6Mq5Y3Rec0JwkUDx6UxUmYIlhAR"
+    "G4QCAlKZqRSIT01i2yWX+OxUJXcKTOUwv3eNcrJKPqLJDnc6bmKmjSZioUZIAW8pKWxVXUbk2ClGIjV08i/5aVYZUzvX"
+    "mP5Q2kxJimYZ+5lS1CxWtGnwNIp/1ZNvy3YEiUNMD2MembV0D/mZEaYbRzynTb+LVFxcYXY8sar8UjpNlleCPDWTaIdD"
+    "NtqyT8/Zpg+fR/aqSekIpQKKXUPOEPpmCZaPdFzXcmCYBDtDQQAm2eP0W5zBWEljWOpgLSFauAErSgi4RRAZCfsROyFF"
+    "z5KYmyrYuawW4Mj+Km7zcJ+aPEUCSU0SIs0GvEb2CjSRL9/de8UuCbWBSCo6g8VWXRnU+HiIi5rPwVmzZYD7uS56n3R7"
+    "JmOoc2AX2eahAXHYJlR7jzA/3PlCjls0Yb8Ah6lFUYY6tp8ObbhCAz+zBCdK52D4SMeKg/yY+ZHJeys0tIhq4K1tz4rO"
+    "xIrl7H1047cypjFvTi7/1imaErz0a4htOwzvII2O0Nsp+/vJ++s359+/7aYux7Q+vr9WPQ2vHX/XTsc7WChT0cLGu+PL"
+    "L3BQzye/xEHt1L1+yl4/hn+IbLt0G9nnZy11DJ+AN/fL1eTL5F51nuvUUC/1VXPo8ObJbgXh0nrIUYXFUDbLzeRrUzqn"
+    "+13+A3Z2kkRmtLODmZ3thA10vNjxYvDLO3vDvWF/d2+n1AcEx9w8+nrgwE/f8L+Q3pjspAidM+FxnwE1z4CaZ0DNM6Dm"
+    "PxxQgyFk3A5xaFkMPV7u4CZVor/CUeZAC4vM77YBfitgYwgGvTTQPVv2FkH3iCUf7nfdhiooXmO5WBuTxzdy/yBSP6hz"
+    "9YBUmeoyfZMqJqMFjVraf5sIJkPud7NWGG/zdov7yOab3HebiVXe5H6Sq9LwgPobGHlJec1VjsU28XFt8SNOo+wIYuUb"
+    "LEeuPRWpEBL4mc3PVQxOV+YHFaUD3dSKtkifqLQmTu90fEOvCxUjr9VHieWlyTIhqj+/XbLx/DbBc7LwnCz8dyYLG9ZV"
+    "tWrsP/htgmoFWPJyjS6UPUshtAFjJQ6Ea2EKb06//+f//T+eQkKouDNMeBlG0exa5W2+xzSs8iDWdDEd9XFn2cnYzyIM"
+    "WEDIwFO31unv3A4H+wPGj1E45PBiXZilrpDd5NeKSP5m2smwnxv0EhuQuQIuujm0ooQ9rjdRCIf8qMksFvnX0a14Bjn/"
+    "SkDOz0Xbc9H2byra2qNUKRoNd/f2X7767n9//1pOZx69YXHfWkPlMOj6EyJz2GIorLcVu7YuaC+8nl9yeepLLowGySvy"
+    "YhfWym48hrzmAyUioLyXunr1x6FIYRtA+oOYg+wDEH5ofA9luwQTDFSMR7SRjhN7pi3FNF1kZwk5LbZmrxGytykhkBUB"
+    "AYRTkcJ2DARYMWN0dZy/ZmChsAb0HaufiPADPH3nA2AZNghra2CUSXy5IYmXJfAeItpQEJ6a+QQzQgIhgaOlGA13IIzi"
+    "IHM1adDU0RIpk/Xd641FF0FCiTli0qDQAhMQboBn6R4ThePQETfIKvdgKua09xghgTKANJOIHK3P+CLMbAl6n52Rl0lo"
+    "tJaqdLzaVCgJZB+4NpUkCBkguHmGgOD5DwizQCWtRVD5BHBFDNS6QVm9rVUhbH+4IWEnxSyi9yaJg/4bsSMuTn48Obvc"
+    "PgByr/lLI0AyvwzRZtK11lmFkpf7m6oqn0T0YP3Ltx9OHyKA355CLNvWCDLt/jhEdzsS2ZtS47C0AF5ue9lJ/IVeJUGo"
+    "P6HiGDEhEmlurMXiZKJHT21XAKUZ7ossiyDn9TeTBkgEAk1k4k99rF2QjA/2DS3xnr+rsj94/T/Zp2HoGyv4FGZpmHSN"
+    "xqHIoIP4sH3faxwSw4e/6ffFjypU/JGi6Vpwd5IhQdZZmkG0PoCKmTaeAr8+AMqPxuE4/C2th3+1vgeGI34r3iD+CvwI"
+    "/uyLD8x/8xNHroXfg/3OdUA4G3xN547fFVr4FjiKbyJBIo5we5Amjs5Qf9YloH/INyxC25DevNlItaV1HUQEru46hG/C"
+    "KnWQ0Vj/aM2b89PT47PvEQdm9eYSGt/ta3qlygVquMjCNSD1mCUELq5plL6jxNlt9g2lrAaynzTCNdMZiJEhd8Xw7HNF"
+    "eYYrig3E7zqV09Xsik1PaXKe3cbEgTjP/+YCneYt0FA+Ao8sZg3rh7xTBmzCUJLUj6iWMtgwfzku5zz7olPxWgXGRDPq"
+    "lHD2jauiDuY4ef8CJI7QQoLhVd+yMwegCH6u71oYGGibLIrflyBy2z+ZlK3sMu7XVBhiqJpx8sjNarHZpGS0GSO+GGJK"
+    "KKyUg31znubXkKqGlaFiz99fnpyfuWUc7EMvrRR42Bw4eitjH/1lBpClnVOBxmagdvuaSznYHmCFS+pbgRO2H5LKLWMG"
+    "RYWvTAGexY1Uw826A9QIflvNFXTAwZMQK6SLM5vgwCOrKAF7qKHwGwkJ2mr2jazGuwM9cvEvGe/LSNMHP5+F/NGXtlwi"
+    "pv37VxshYLfZ5a91mhuBLAC7lEZBKGCyq9hbd2Slljey3DLpaWIsNLbzs1tF8XLW/QUuYvA0f90oexmnuQGL73LVYZTo"
+    "hPyynymKQ/gB18b4SS77QS50TNbbFPvv60CXro8qbX3vBc0CBdmALbrbVpMbYkyzasqtAEzdLGq9zb+Ohhc+05/is/WR"
+    "6HXhxwoKeDThzzAAwmn+Pxw/hPufc09Ol3bhgpsVOC78eEKtwjPu4YxUptB0367i4Olf4vSNrfZZPKVu4Jm/e41TN2sG"
+    "ZuPR2b+V8x4Rnr/dWiV4oxw+m+gVTlRO4InAp2fidv79YW4SnEDj9I/Kp+2EL/eJ8zwPJua/IivGaWzSZiG+YVvc5GNN"
+    "htyKk8u3pyIHKZLbAM9WR/zCPOccAu1rsrxA0wvVYzLmWJ2ZAsUXmHzr/l+nhXeE"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -994,43 +993,38 @@ _MCP_LISTS: dict[str, str] = {
         '0,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":180,"minimum":-1'
         '80,"type":"number"}},"required":["lat"],"title":"Geo","type":"object"},{"type":"'
         'null"}],"default":null}},"required":["city"],"title":"Address","type":"object"},'
-        '"ship_to.city":{"type":"string","description":"The city (required)","minLength":'
-        '1,"default":null},"ship_to.zip_code":{"type":"string","pattern":"^[0-9]{5}$","de'
-        'fault":"00000"},"ship_to.geo.lat":{"type":"number","description":"Latitude","min'
-        'imum":-90,"maximum":90,"default":null},"ship_to.geo.lon":{"type":"number","minim'
-        'um":-180,"maximum":180,"default":0.0},"lines":{"items":{"description":"One line '
-        'of an order.","properties":{"sku":{"type":"string"},"qty":{"default":1,"exclusiv'
-        'eMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"required":["sku"],"title"'
-        ':"Line","type":"object"},"type":"array","description":"The order\'s lines.","defa'
-        'ult":[]},"rush":{"type":"boolean","description":"Ship it today.","default":false'
-        '}},"required":["item","ship_to"],"additionalProperties":false},"outputSchema":{"'
-        'description":"An order placed.","properties":{"item":{"type":"string"},"ship_to"'
-        ':{"description":"Where to ship.","properties":{"city":{"description":"The city",'
-        '"minLength":1,"type":"string"},"zip":{"default":"00000","pattern":"^[0-9]{5}$","'
-        'type":"string"},"geo":{"anyOf":[{"description":"A place on the map.","properties'
-        '":{"lat":{"description":"Latitude","maximum":90,"minimum":-90,"type":"number"},"'
-        'lon":{"default":0.0,"maximum":180,"minimum":-180,"type":"number"}},"required":["'
-        'lat"],"title":"Geo","type":"object"},{"type":"null"}],"default":null}},"required'
-        '":["city"],"title":"Address","type":"object"},"lines":{"items":{"description":"O'
-        'ne line of an order.","properties":{"sku":{"type":"string"},"qty":{"default":1,"'
-        'exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"required":["sku"]'
-        ',"title":"Line","type":"object"},"type":"array"},"when":{"anyOf":[{"format":"dat'
-        'e","type":"string"},{"type":"null"}],"default":null}},"required":["item","ship_t'
-        'o"],"title":"Order","type":"object"},"annotations":{"readOnlyHint":false,"destru'
-        'ctiveHint":false,"idempotentHint":false}},{"name":"output","title":"Read back th'
-        'e full text of an answer that was cut.","description":"Read back the full text o'
-        "f an answer that was cut, a page at a time: the reference is in\\nthe answer's ma"
-        'rker and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"r'
-        'ef":{"type":"string","description":"The reference a cut answer names (`full outp'
-        'ut: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type"'
-        ':"integer","minimum":1,"default":100000}},"required":["ref"],"additionalProperti'
-        'es":false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"}'
-        ',"offset":{"type":"integer"},"length":{"type":"integer","description":"The full '
-        'text\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type'
-        '":"integer"},{"type":"null"}],"description":"The offset of the next page; null a'
-        'fter the last."}},"required":["ref","offset","length","text","next"]},"annotatio'
-        'ns":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorl'
-        'dHint":false}}]}'
+        '"lines":{"items":{"description":"One line of an order.","properties":{"sku":{"ty'
+        'pe":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"ty'
+        'pe":"integer"}},"required":["sku"],"title":"Line","type":"object"},"type":"array'
+        '","description":"The order\'s lines.","default":[]},"rush":{"type":"boolean","des'
+        'cription":"Ship it today.","default":false}},"required":["item","ship_to"],"addi'
+        'tionalProperties":false},"outputSchema":{"description":"An order placed.","prope'
+        'rties":{"item":{"type":"string"},"ship_to":{"description":"Where to ship.","prop'
+        'erties":{"city":{"description":"The city","minLength":1,"type":"string"},"zip":{'
+        '"default":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":[{"desc'
+        'ription":"A place on the map.","properties":{"lat":{"description":"Latitude","ma'
+        'ximum":90,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":180,"min'
+        'imum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"object"},{'
+        '"type":"null"}],"default":null}},"required":["city"],"title":"Address","type":"o'
+        'bject"},"lines":{"items":{"description":"One line of an order.","properties":{"s'
+        'ku":{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimu'
+        'm":0,"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"type'
+        '":"array"},"when":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"'
+        'default":null}},"required":["item","ship_to"],"title":"Order","type":"object"},"'
+        'annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":fals'
+        'e}},{"name":"output","title":"Read back the full text of an answer that was cut.'
+        '","description":"Read back the full text of an answer that was cut, a page at a '
+        'time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inpu'
+        'tSchema":{"type":"object","properties":{"ref":{"type":"string","description":"Th'
+        'e reference a cut answer names (`full output: REF`)."},"offset":{"type":"integer'
+        '","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":10000'
+        '0}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"obj'
+        'ect","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":'
+        '{"type":"integer","description":"The full text\'s length, in characters."},"text"'
+        ':{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"descrip'
+        'tion":"The offset of the next page; null after the last."}},"required":["ref","o'
+        'ffset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructiveH'
+        'int":false,"idempotentHint":true,"openWorldHint":false}}]}'
     ),
 }
 
