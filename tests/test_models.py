@@ -171,3 +171,29 @@ def test_mcp_takes_the_nested_object_and_its_structured_content_validates() -> N
     error = json.loads(bad.content[0].text)["error"]  # type: ignore[attr-defined]
     assert error["kind"] == "usage"
     assert error["message"] == "ship_to: missing field 'city'"  # NOTE: burgee's check, first
+
+
+def test_a_command_whose_only_parameter_is_a_model_takes_its_fields_unprefixed() -> None:
+    """fireargs' input model: the fields are the command's options (`--item`, a nested
+    model's `--ship-to.city`) and its JSON input is the model's object, as its input schema
+    is the model's."""
+    by_flags = _data("quote", "--item", "pen", "--qty", "3", "--ship-to.city", "Oslo", "--json")
+    by_json = _data(
+        "quote", "--json", json.dumps({"item": "pen", "qty": 3, "ship_to": {"city": "Oslo"}})
+    )
+    assert by_flags == by_json == {"sku": "pen", "qty": 3}
+    tools = json.loads(in_process(TOOL).run("--llms").out)["tools"]
+    schema = next(tool for tool in tools if tool["name"] == "quote")["inputSchema"]
+    assert list(schema["properties"]) == ["item", "qty", "ship_to"]
+    assert schema["required"] == ["item"]
+    done = in_process(TOOL).run("quote", "--qty", "3")
+    assert done.code == 2
+    assert done.err.splitlines()[0] == "shop: error: --item (item): Field required"
+
+
+def test_explain_names_a_leaf_option() -> None:
+    done = in_process(TOOL).run(
+        "place", "--item", "pen", "--ship-to.city", "Oslo", "--explain", "ship-to.city"
+    )
+    assert done.code == 0, done.err
+    assert done.out.splitlines()[0] == 'ship_to.city = "Oslo"   from flag --ship-to.city'

@@ -5891,9 +5891,24 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = tuple(name for name, *_ in inputs)
+    keys = _keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+
+
+def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
+    out (JSON input gives the model's object); for a command whose whole input is a model,
+    the model's own keys (each field has a leaf option, its key the first of its place)."""
+    keys: dict[str, None] = {}
+    whole = any(("whole", True) in options for *_, options in inputs)
+    for name, *_, options in inputs:
+        part = dict(options).get("part")
+        if whole and part is not None:
+            keys[part[1][0]] = None
+        elif not whole and part is None:
+            keys[name] = None
+    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -5967,10 +5982,16 @@ def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
     into[keys[-1]] = value
 
 
-def _gathered(call: _Call, name: str, pieces: dict[str, Any] | None, required: bool) -> None:
+def _gathered(
+    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
+) -> None:
     """A model parameter's object on the command line: its leaf options' values (`pieces`)
     over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag."""
+    object, so pydantic names each field it needs by its flag. A command's `whole` input
+    (its only parameter, a model): JSON input is the model's object itself."""
+    if whole and call.source != "flag":
+        call.raw[name] = dict(call.raw)
+        return
     if call.source != "flag" or not (pieces or required):
         return
     whole = call.raw.get(name)
@@ -6029,6 +6050,7 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
+                bool(named.get("whole")),
                 named.get("part"),
             )
         )
@@ -6060,10 +6082,11 @@ def _reader(
             env,
             secret,
             prompt,
+            whole,
             part,
         ) in plan:
             if name in parents:
-                _gathered(call, name, pieces.get(name), written is ...)
+                _gathered(call, name, pieces.get(name), written is ..., whole)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -7298,14 +7321,16 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     except _Explained:
         pass
     key = option.lstrip("-").replace("-", "_")
-    if key not in command.keys:
+    known = (*command.keys, *call.provenance)  # NOTE: with a model's leaf options
+    if key not in known or key not in call.provenance:
         # NOTE: a flag named otherwise than its parameter (`Option("--from")` on `source`):
         # found by the spelling its place was read under.
         label = "flag " + (option if option.startswith("-") else "--" + option)
         key = next(
-            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
+            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label),
+            key if key in command.keys else "",
         )
-    if key not in command.keys:
+    if key not in known:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)

@@ -94,7 +94,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["burgee_prompt"] = param.prompt
     if param.part_of is not None:
         # NOTE: a model's leaf option: its place in the JSON input, by the fields' aliases.
-        entry["burgee_key"] = ".".join((param.part_of, *param.key_path))
+        place = param.key_path if param.whole_input else (param.part_of, *param.key_path)
+        entry["burgee_key"] = ".".join(place)
     elif param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name

@@ -189,6 +189,9 @@ class Param(Node):
     #: them); the parameter gets the model its leaves make.
     part_of: str | None = None
     key_path: tuple[str, ...] = ()
+    #: A command's only parameter, a pydantic model (fireargs' input model), and its leaves:
+    #: the fields are the command's options, unprefixed, and its JSON input is the object.
+    whole_input: bool = False
     span: SourceSpan
 
     @property

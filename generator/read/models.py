@@ -160,16 +160,20 @@ def with_leaves(reader: Reader, params: list[Param]) -> list[Param]:
     """`params` with each option typed as a pydantic model followed by one option per leaf
     field (`--ship-to.city`; a nested model's: `--ship-to.geo.lat`). A list or dict of
     models is no leaf's: it is given as JSON, whole. The parameter itself keeps a flag that
-    takes the whole object as JSON, which help leaves out."""
+    takes the whole object as JSON, which help leaves out. A command's only parameter, a
+    required model, is its whole input (fireargs' input model): its leaves are unprefixed
+    (`--item`), and its JSON input is the model's object."""
     found: list[Param] = []
+    inputs = [p for p in params if p.role != "context"]
     for param in params:
         record = _model_of(reader, param.type)
         if param.role != "option" or record is None:
             found.append(param)
             continue
-        found.append(param.model_copy(update={"hidden": True}))
         required = param.type is not None and not param.type.nullable
-        found += _leaves(reader, param, record, (), (), seen=(), required=required)
+        whole = inputs == [param] and required
+        found.append(param.model_copy(update={"hidden": True, "whole_input": whole}))
+        found += _leaves(reader, param, record, (), (), seen=(), required=required, whole=whole)
     return found
 
 
@@ -196,6 +200,7 @@ def _leaves(
     *,
     seen: tuple[str, ...],
     required: bool,
+    whole: bool = False,
 ) -> list[Param]:
     """The leaf options of `record`'s fields under `param` (`names`: the Python names of the
     fields above, `keys`: their JSON keys; `seen`: the models above, so a model that holds
@@ -206,9 +211,11 @@ def _leaves(
         inner = _model_of(reader, field.type)
         path, key_path = (*names, field.name), (*keys, field.key)
         if inner is not None and inner.name not in (*seen, record.name):
-            whole = required and field.required and not field.type.nullable
+            needed = required and field.required and not field.type.nullable
             above = (*seen, record.name)
-            found += _leaves(reader, param, inner, path, key_path, seen=above, required=whole)
+            found += _leaves(
+                reader, param, inner, path, key_path, seen=above, required=needed, whole=whole
+            )
             continue
         minimum, maximum = field.minimum, field.maximum
         if field.type.kind == "int":
@@ -225,7 +232,8 @@ def _leaves(
                 type=field.type,
                 help=_leaf_help(field, required=required),
                 metavar=_METAVARS.get(field.type.kind, field.name.upper()),
-                long="--" + ".".join(cli_word(word) for word in (param.name, *path)),
+                long="--"
+                + ".".join(cli_word(word) for word in (path if whole else (param.name, *path))),
                 env="",
                 hidden=param.hidden,
                 minimum=minimum,
@@ -238,6 +246,7 @@ def _leaves(
                 default=field.default if field.has_default else None,
                 part_of=param.name,
                 key_path=key_path,
+                whole_input=whole,
                 span=param.span,
             )
         )

@@ -225,7 +225,7 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
     spec = input_spec(param)
     leaves = tuple((".".join(p.key_path), p.flag) for p in inputs if p.part_of == param.name)
     if leaves:
-        spec = ("_model_input", spec, param.name, leaves)
+        spec = ("_model_input", spec, "" if param.whole_input else param.name, leaves)
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = program.env_of(param)
@@ -238,6 +238,7 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
         ("fresh", fresh),
         ("positional", param.positional_only),
         ("part", (param.part_of, param.key_path) if param.part_of else None),
+        ("whole", param.whole_input and param.part_of is None),
     ]
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
     row = [py(param.name), py(flags), py(spec), default, _tuple(options)]

@@ -428,8 +428,9 @@ def _model(model: Any, value: object) -> Any:
 def _model_input(
     convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
 ) -> Callable[[object], _T]:
-    """The converter of a model parameter `key`: each field pydantic refuses is named by its
-    flag (`flags`: a leaf's place under `key`, dotted -> its flag) and its JSON path."""
+    """The converter of a model parameter `key` ("": a command's whole input): each field
+    pydantic refuses is named by its flag (`flags`: a leaf's place under `key`, dotted -> its
+    flag) and its JSON path."""
     named = dict(flags)
 
     def convert_model(value: object) -> _T:
@@ -438,7 +439,7 @@ def _model_input(
         except _ModelInvalid as error:
             problems = []
             for loc, msg in error.problems:
-                where = _json_path((key, *loc))
+                where = _json_path((key, *loc) if key else loc)
                 flag = named.get(".".join(map(str, loc)))
                 problems.append(f"{flag} ({where}): {msg}" if flag else f"{where}: {msg}")
             raise _Named("; ".join(problems)) from None

@@ -52,3 +52,18 @@ def place(item: str, ship_to: Address, lines: list[Line] = [], rush: bool = Fals
         rush: Ship it today.
     """
     return Order(item=item, ship_to=ship_to, lines=lines)
+
+
+class Quote(BaseModel):
+    """What a quote is asked for."""
+
+    item: str = Field(description="What to price", max_length=20)
+    qty: int = Field(1, ge=1, le=99)
+    ship_to: Address | None = None
+
+
+@command(effects="read_only")
+def quote(request: Quote) -> Line:
+    """Price an order before placing it: the command's only parameter is a model, so its
+    fields are the command's own options and its JSON input is the model's object."""
+    return Line(sku=request.item, qty=request.qty)

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1161: the first handler from handlers.py
-#     line 1188: the tables (commands, groups, errors, result shapes)
-#     line 1310: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1199: the first handler from handlers.py
+#     line 1236: the tables (commands, groups, errors, result shapes)
+#     line 1374: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -906,79 +906,84 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXItu28i5fpWpWyAyDiXLdrKnkV0DRja7dRvbQeyiaC3VHIkjiWuKw+WQdrSJgfM058H6JP0vwzvpKHZQdFEv0MYi"
-    "hzP/bf7bfOSnrZleRYFKfB1ujbY+jbcWsU4jM94aXV2Nt8ZbDv4TBXKm4O/x1nv8S8hQ6NhT8WC8NYH/4DrMspKhlz2X"
-    "PXA1cYYwA1zp9/1ErWA8DA51yLP9dSkTkehiMoeHmqUf9RM9mPnJuvbI5VIJvCx6sfo59WPlbTef+wX+mWlP1Z5tDlwo"
-    "PQhkUhv3TiZ+kvLjLeN12Dlv4IfKtFBMDL4wgu6XGI1Ts6RB/X6o7a+JE6ZBANcuYFHho4A8uSZRgzxJ2rHWCUqaFETr"
-    "3285W0GwMqzDROuAVAF/h3IFdIzGW0sVRDTcU2YW+xGqnG58r2fpSoWJxCsCn3VEqBMxk0Egp4EaiLdythQuzXo1GeCM"
-    "rvCNSIAzE4Gm+0ZFMpaJ8oQ1BBHJZCn0HMbAwCjWi1iuBuIkvNU3YD+0ipBGuNE6WcKqZqmjQbQWhzj5kej3fzJw9cXh"
-    "rQxSdfTCFXc+zOfa3y7M8KeL8zOhpz+pWSJWMpkt/XABq5FB6QBk7fphlCYXs6VaSfcABSlDc6diI0Az/LgKb1WgI9AP"
-    "UJB4Ok0c4X4aj8db+gb/fySSOFWOwL89mUi+NhgM7l1H3C21UcLF6y5ToGBRmKNYVfSkiJVJg4QpA1GgYHH7MOFwgbUx"
-    "BdGhOGhxfqS0GEo6xm3n4RN2ST8xKphvD8SxmEs/SGkAM1jlYS4DY5lQcaxjvkpDbvzQw3/57koZIxequAAyJTLu760C"
-    "JNAf9n9RsRbqI0gUN9mBcHGMAftJDc+N/y9naE7X2S7FSy5aBwiJdRmqj8nVBASJZpSZDW0QdAlxGgocMWiYiLGyzQRn"
-    "hLpV8TqbwkHBCGLUkMRyQg2KCnbvwsoJZTlLE9FbqUQOQNPhDE34oLEi61R8ePuDC3a9gBWncnZDdM9hq4oE6NxuEtrv"
-    "T9EqXOTFgIWEa9pSZsTG945YZVX5JS1YPooLZMekBtcaqh86ZMS5/aLYhIJdOqAdXrJ8UAc6hHXEToDtjgbBpoxUnPjo"
-    "sEaf7u/hUtl4N3/w3im7mSJW1P1MI3Y8jlJ4iCJJZbRJYtj/rcvWgwwyiv78OtE8SfMB3GxgNAtNzrqFAg5MbQ9n8Yke"
-    "W/nhOxUuEvDqo12nhVykBYJVNtVc4r7HAUP8j5eWSaJinvwfV8P+68mnV/e/o1ut00GI4unA3s7nNgjUqTwWpCY0J7Ti"
-    "lYza+aTY2MZmESKRTfnRX6WoktdD5tr+7NPvnMwwXU1VzGRSFK1yPRwMK5Pt/r42G19oTofz5X6GwmIe04HKgEf/iHJx"
-    "WgyMzLc0aRDAtYlTpgwvtqxSpCfFMseeB+7bdC0FpHGKkNmxaZfveWg3NYTQ6o6pq8jcpB17AVf7ubDTjBk0RPVxFqTG"
-    "v1WnhbSHw8qNXOwVmUNAUIsOoRMlVWmgj+sWRX5RxrFct27etuSpopqrCRFCmVNFClPIApQMW2etZ1aVGSlctrDHXqfs"
-    "PJBX6Xk+ziuD92XF8CStLrWxF616eUt67Vp+wOVt6M/AA+KoZ3/27M+e/dm/x5/htbulCpv2O9fxSvLOgGRedVn/YxXZ"
-    "7qoKNs5R/N18yBCqFKoGrU5iJb3zMFj/EesB69zYrULWDHn+rard8T21inQCRWX5Ri1TZNfY6qA/wIItSba1Hpu+U0l1"
-    "JymJd6A0wdRcwCWoLv2VGtGjsZqD8wvBNUCy74fjcYhXeYIXmJTHNzATFVahqNYBA3j2CUkqPN1hxx1hriBVUlliuURx"
-    "GdFzSQgsshGVIts2l9XzuVFJba3criseZ1gxniFv35W/2cO7lYd3yaO32B7x/bjI+DSxflkWxG8Wv7oYblNNboCYhdAE"
-    "DtrLbCljKHOh4raqwCEPUBfmt8u+oI3Ozo3fkh0Ry9xqUVQy00Y4EPickPOEdgp4X2mSQaufI5GWhFeSUs5TTv1kEwdB"
-    "XZOv8g/2CdB1+FcdB17VbVB7i+t+bnDNAt9EasapxWCf6cv8CtbfdOUWNJOJancA4ZiuTtN4oVTWmDDXXLXToKM/7A9e"
-    "d2SMOhpxkmE4etlMNHNipHQKTiWRRX5EQs4uUT4T6KkMrmW8aHTouOvVHgyqWit54AqZ1mdQg+WBLtdB1s2hdpro6Vj0"
-    "BcQk7i1sc0uGvB42paq9thu1VuCb1wI7fuAxrYuyVlvipeTeQSMxR7u+7mRPheRmwCALKbDJbca77dJwaHUENRCBJYob"
-    "Peu4Rtyr6SK2P/eDWjDGPuam0r+LIfCKIsAITLy5l4rZN4mew9J0naAdUTTzV7BdIX6lno9NCqEgC/Q8kDEYp05jiAc9"
-    "CbmTQedD21vbFtn748s/9vccbBFy04tYzVcCNSqgk9bLzK/KtKem6aLKbrlq2oBjUOydSMAJKgzWxBF6sRicvm3BNVfF"
-    "4KytYTRy382WnUkIk0GlcZg5Ot922oya6dAzKDvXrugySS3ahxy9bK6tcWETstKkrH3QREFPESucWk5j5C0oG3efW240"
-    "9oYjsBxB8flAgImEoOGF4hVsi9taNQ9q4ctEfhD0PT9+gk1z8djIwsopCvBITLQQYKP7E0wsAgfBTFunLzx7XkF+C72c"
-    "tYEXZhuszySYOwKJkMeFRR5dImruq8B7ipcl58msOSJjErduv49nMBAniGYNAZEIB0+ZYGJK1uDpBM9JWAd10tRHCDH+"
-    "k0IAr31nDwyEpjtgK+zqZ7CWmMd6tZGkqH/9eNvBHn5H2/uT7zmljj2Gmnum64eTd29Js1ksam90i162D+xBCIm7ZQ/8"
-    "pKfmSbuatG1lMRLo8IgnTHn6pGLijg4sJCodHXa2MV9ub0ynNH17FKu8J22YKr0ck0hiWXIAFSk2v8AWkYf15hQGgb7r"
-    "l5K6b0gmSq80c2YaGOf05gQSg98gf8L1fk6BHDwQPTs+fVsNNQYiXS9WkZIJno9uH9jtFuqp9tAeQjFVOEyBbbu1gzDX"
-    "VnSkEjojrrOxVqaeNa2fJGqyUuBE5ixQ6Ux8zP3YJCx/sAlUiqas7waPU3uhUpiJNNhjOVnjznVFKoWwC3OuqDq4nq4j"
-    "aQwmuy3qQl/5rUJDRgKmq6E4ffOe7MXsYN6E+9WfgzY3NqTVLHpaWqTiW9UgLKdKaKhMyL9tbtvEa5+E+7SUze47YDGL"
-    "Uza2YkTl+dOYoQCb0pbXWd9El3a24ux2UzLAZrFSfjIRYEDHmG6JC5xQ9C7+fPLu3WDlbW9A0oR6jjaIl0O6OORIfFTd"
-    "iEaujd1emMHXg3RvHsiFg+HPsbpxRLSOYk2lGARJG2iYtDvCGCTgfCSkjGmIhwoWSUFQDZw2htLb5M0umOlWhZhNl0tj"
-    "Tja5poXU+DqvcV9izwflyz2y0glGkfKidyDp9cDenczDO5weES0UgJAgYMuPdUi5HDvF7OFtOqfnHl8oaNlSBo05C2Ig"
-    "MLnPcz9RUGoXK7J6ceaIIaXYiMrZtgf/IwYDcISAtBx9BUMGVjIiGdFZgu95gWIkxwwqfyiAFd6FoVAKG3D+1bahnYbc"
-    "O+fIEDGwuefQn9UcHxfI3EJ2y93uBBlwy8GAO0v8Xwr5n2oPqiGwjySGaRJ9o0Iin+wh1wcGe4hbh5/91bVJICX9fOSI"
-    "q5Ozi8uJIw4PL/52cXRExSQYE3p7lUJhB8woj2pWPxZTkP+NAuamCoEcID59A1mBf6Mq5Y3Rec0JwkUDx6UxUmYIlhAR"
-    "G4QCAlKZqRSIT01i2yWX+OxUJXcKTOUwv3eNcrJKPqLJDnc6bmKmjSZioUZIAW8pKWxVXUbk2ClGIjV08i/5aVYZUzvX"
-    "mP5Q2kxJimYZ+5lS1CxWtGnwNIp/1ZNvy3YEiUNMD2MembV0D/mZEaYbRzynTb+LVFxcYXY8sar8UjpNlleCPDWTaIdD"
-    "NtqyT8/Zpg+fR/aqSekIpQKKXUPOEPpmCZaPdFzXcmCYBDtDQQAm2eP0W5zBWEljWOpgLSFauAErSgi4RRAZCfsROyFF"
-    "z5KYmyrYuawW4Mj+Km7zcJ+aPEUCSU0SIs0GvEb2CjSRL9/de8UuCbWBSCo6g8VWXRnU+HiIi5rPwVmzZYD7uS56n3R7"
-    "JmOoc2AX2eahAXHYJlR7jzA/3PlCjls0Yb8Ah6lFUYY6tp8ObbhCAz+zBCdK52D4SMeKg/yY+ZHJeys0tIhq4K1tz4rO"
-    "xIrl7H1047cypjFvTi7/1imaErz0a4htOwzvII2O0Nsp+/vJ++s359+/7aYux7Q+vr9WPQ2vHX/XTsc7WChT0cLGu+PL"
-    "L3BQzye/xEHt1L1+yl4/hn+IbLt0G9nnZy11DJ+AN/fL1eTL5F51nuvUUC/1VXPo8ObJbgXh0nrIUYXFUDbLzeRrUzqn"
-    "+13+A3Z2kkRmtLODmZ3thA10vNjxYvDLO3vDvWF/d2+n1AcEx9w8+nrgwE/f8L+Q3pjspAidM+FxnwE1z4CaZ0DNM6Dm"
-    "PxxQgyFk3A5xaFkMPV7u4CZVor/CUeZAC4vM77YBfitgYwgGvTTQPVv2FkH3iCUf7nfdhiooXmO5WBuTxzdy/yBSP6hz"
-    "9YBUmeoyfZMqJqMFjVraf5sIJkPud7NWGG/zdov7yOab3HebiVXe5H6Sq9LwgPobGHlJec1VjsU28XFt8SNOo+wIYuUb"
-    "LEeuPRWpEBL4mc3PVQxOV+YHFaUD3dSKtkifqLQmTu90fEOvCxUjr9VHieWlyTIhqj+/XbLx/DbBc7LwnCz8dyYLG9ZV"
-    "tWrsP/htgmoFWPJyjS6UPUshtAFjJQ6Ea2EKb06//+f//T+eQkKouDNMeBlG0exa5W2+xzSs8iDWdDEd9XFn2cnYzyIM"
-    "WEDIwFO31unv3A4H+wPGj1E45PBiXZilrpDd5NeKSP5m2smwnxv0EhuQuQIuujm0ooQ9rjdRCIf8qMksFvnX0a14Bjn/"
-    "SkDOz0Xbc9H2byra2qNUKRoNd/f2X7767n9//1pOZx69YXHfWkPlMOj6EyJz2GIorLcVu7YuaC+8nl9yeepLLowGySvy"
-    "YhfWym48hrzmAyUioLyXunr1x6FIYRtA+oOYg+wDEH5ofA9luwQTDFSMR7SRjhN7pi3FNF1kZwk5LbZmrxGytykhkBUB"
-    "AYRTkcJ2DARYMWN0dZy/ZmChsAb0HaufiPADPH3nA2AZNghra2CUSXy5IYmXJfAeItpQEJ6a+QQzQgIhgaOlGA13IIzi"
-    "IHM1adDU0RIpk/Xd641FF0FCiTli0qDQAhMQboBn6R4ThePQETfIKvdgKua09xghgTKANJOIHK3P+CLMbAl6n52Rl0lo"
-    "tJaqdLzaVCgJZB+4NpUkCBkguHmGgOD5DwizQCWtRVD5BHBFDNS6QVm9rVUhbH+4IWEnxSyi9yaJg/4bsSMuTn48Obvc"
-    "PgByr/lLI0AyvwzRZtK11lmFkpf7m6oqn0T0YP3Ltx9OHyKA355CLNvWCDLt/jhEdzsS2ZtS47C0AF5ue9lJ/IVeJUGo"
-    "P6HiGDEhEmlurMXiZKJHT21XAKUZ7ossiyDn9TeTBkgEAk1k4k99rF2QjA/2DS3xnr+rsj94/T/Zp2HoGyv4FGZpmHSN"
-    "xqHIoIP4sH3faxwSw4e/6ffFjypU/JGi6Vpwd5IhQdZZmkG0PoCKmTaeAr8+AMqPxuE4/C2th3+1vgeGI34r3iD+CvwI"
-    "/uyLD8x/8xNHroXfg/3OdUA4G3xN547fFVr4FjiKbyJBIo5we5Amjs5Qf9YloH/INyxC25DevNlItaV1HUQEru46hG/C"
-    "KnWQ0Vj/aM2b89PT47PvEQdm9eYSGt/ta3qlygVquMjCNSD1mCUELq5plL6jxNlt9g2lrAaynzTCNdMZiJEhd8Xw7HNF"
-    "eYYrig3E7zqV09Xsik1PaXKe3cbEgTjP/+YCneYt0FA+Ao8sZg3rh7xTBmzCUJLUj6iWMtgwfzku5zz7olPxWgXGRDPq"
-    "lHD2jauiDuY4ef8CJI7QQoLhVd+yMwegCH6u71oYGGibLIrflyBy2z+ZlK3sMu7XVBhiqJpx8sjNarHZpGS0GSO+GGJK"
-    "KKyUg31znubXkKqGlaFiz99fnpyfuWUc7EMvrRR42Bw4eitjH/1lBpClnVOBxmagdvuaSznYHmCFS+pbgRO2H5LKLWMG"
-    "RYWvTAGexY1Uw826A9QIflvNFXTAwZMQK6SLM5vgwCOrKAF7qKHwGwkJ2mr2jazGuwM9cvEvGe/LSNMHP5+F/NGXtlwi"
-    "pv37VxshYLfZ5a91mhuBLAC7lEZBKGCyq9hbd2Slljey3DLpaWIsNLbzs1tF8XLW/QUuYvA0f90oexmnuQGL73LVYZTo"
-    "hPyynymKQ/gB18b4SS77QS50TNbbFPvv60CXro8qbX3vBc0CBdmALbrbVpMbYkyzasqtAEzdLGq9zb+Ohhc+05/is/WR"
-    "6HXhxwoKeDThzzAAwmn+Pxw/hPufc09Ol3bhgpsVOC78eEKtwjPu4YxUptB0367i4Olf4vSNrfZZPKVu4Jm/e41TN2sG"
-    "ZuPR2b+V8x4Rnr/dWiV4oxw+m+gVTlRO4InAp2fidv79YW4SnEDj9I/Kp+2EL/eJ8zwPJua/IivGaWzSZiG+YVvc5GNN"
-    "htyKk8u3pyIHKZLbAM9WR/zCPOccAu1rsrxA0wvVYzLmWJ2ZAsUXmHzr/l+nhXeE"
+    "eJztPYty28iRvzKnpMpUHUhTsr0XU4qqXF5noztLcmylUonICENiKGIFDmAMIJlrqypfkw/Ll1w/Bm9AoiUltd7lViUr"
+    "AoOZ7p6efvfs561ZuIwClfih3hptfR5vXcRhGpnx1ujsbLw13nLwX1EgZwr+Hm+9w7+E1CKMPRUPxlsTB95/TMPEvo/9"
+    "0nsxVfMwVgK/9/WF8JORSBZKwJpLqb0nRoQ6WIlIxnKpEhjvGyHFMvRU4AgTCv9f//gnLAH/wNT2owy0DKaziTMEIOFJ"
+    "v+8naokgjbd0qBmgvyxkIpKwDC8NNQs/6ifhYOYnq9onpwghPBa9WH1M/Vh5283vfoJ/zQDQ2rfNgRcqHAQyqY17KxM/"
+    "SfnzlvGh7pw38LUyLRATgkBRel9CNE7Nggb1+zq0vyaOToMAnn2ARWFXgECeXOFH8NWksqVrkjeifW8j2McGfb9qE34O"
+    "lCei4MM4DBNkPzoY9Opmy9kKgqXhs5OEYUD8CX9rYGn4c7y1UEFEwz1lZrEf4VGjF9+Hs3SpdCLxicBvHaHDRMxkEMhp"
+    "oAbijZwthEuznk0GOKOLRwSPkImA/ftG4dlJlJcdKThLyUKEcxgDA6M4vICjNRCH+iq8hHNJqwhphButkgWsahZhNIhW"
+    "Yh8nPxD9/o8Gnj7Zv5JBqg6euOLah/lc+9uFGf73w8mxCKc/qlkiljKZLfBgJ8wGYQAM6Po6SpMPs4VaSncPuUtqc61i"
+    "POyKP1f6SgVhBEwLECRemCaOcD+Px+Ot8BL/H6REnCpH4N+eTCQ/GwwGN64jrhehUcLF5y5DoGBRmKNYVfSkiJVJg4Qh"
+    "A1IgYVEsMeDwgHdjCqRDctDi/ElpMaR0jOLMwy/skn5iVDDfHohXYi79IKUBjGAVh7kMjEVCxXEY81MaculrD//Nb5fK"
+    "GHmhigdAUwLj5sZugAT4df8nFYdCfQKKIv/vCRfHGOCf1PDc+P9yhux0np1EfOQidwCReC+1+pScTYCQJUnMUgMPcpxq"
+    "gSMGDRYxlrYZ4YxQVypeZVM4SBhBiBqiWA6oQVLBwbqwdEJaztJE9EDmywHstJ4hC+81VuQ9Fe/f/MEFvr6AFadydklw"
+    "z0F+iQTg3G4C2u9PkStcxMUAh+gVHSkzYuZ7S6jyVvmlXbB4FA+Ij2kbXMuovnaIiXP+RbIJBad0QCe8xPmwHSgQVhEL"
+    "AeY7GgSHMlJx4qMUH32+uYFHZeZd/8MbpyxmCh1dlzMNnX0/SOEjkv+V0SaJ4fy3LlvXvIgoitrzJORJmh/gYQOmuQhJ"
+    "g7VAwBqh7eNCX8BnS1+/VfoiAVU32nFawEVYQI9kU80lnnscMMR/eGmZgEXCk//9bNh/Ofn84ua39Kp1OtAePB3w28nc"
+    "KoE6lK/IFCK5h1y8lFE7nqS22tAstBeiKT/5yxS35OWQsbY/+/Q7B1Ony6mKGUxScFWsh4NhZbKd39Vm4wfN6XC+XM6Q"
+    "WszVLUAZ8OgfkC5OC4MR+5YmDQJ4NnHKkOHDllUKc6FY5pXngfg2XUsBaGw3ZXxs2ul7ou2hBhVaPTH1LTKXacdZwNU+"
+    "FnyaIYOMqD7NgtT4V+qooPZwWHmRk71Cc1AI6qKD6ARJlRoo47pJkT+UcSxXrYe3zaKsbM3ZhAAhc7JChSlYAUrq1lnr"
+    "5mZlRlKXLeix1CkLD8RVep6P88rgXXljeJJWkdo4i5mTQkfSa9/lW0TemvIMJCCO2sizjTzbyLP/jDzDZ9cLpZv8Ow/j"
+    "peSTAca86uL++25ku6gq0DhB8nfjITV4KeQN2j2JlfROdLD6I/oDVrixWAWrGez8K1V743tqGYHjrpPyi5qlWERrGpbi"
+    "40ZvEnBL9NxXgQcvUBRWP76GdWht9hfQfSADnWzTzM+l6XA00ekrjNdWc1QKQp4gNZfg+wGCdwn+LruWQh6Z3MrF8+6w"
+    "naU6j1BJ6L2siKmd9vNS1zq3ieeNBtpooH+XBnqYjKwu9SeWSOvZbb8KlXaXKqD42FdpAvyipgiY1q3S8j0s1xJtsTS3"
+    "cRyKrV1LiuY4IFsxRiNIyib+UrGyiNUcZJCekcz1NSgEfMoTPMHoTHwJM5H816IaEBrAtw+IVsDXHbvf4e8UoEqKT1ks"
+    "kVxG9FwiApNsRDGpbRvUCOdzo5LaWjk3VA7+sHJChmzHLf31Pt6pfLxDgrWF1wjv+7lIDyPr3bQgfDM10oVw29bkDIju"
+    "KE3gIL/MFmB7zECpGLsVOOQW6HT+uqxS2uDslG4tbjKhzDF3RbFTOgh7Ar8Tcp7QSQGZJQ3aL107ViJeiUo5Tjn0k3+f"
+    "eEAQIqX/EsaBV7UfKc/BAWDOdMwC30Rqxhp+8Izhy+QKBmLpyRXsTEaqnQFoRXo6TeMLpbIItTnn8C0NOvj9s8HLjtBB"
+    "GI1Y1xuW+TYkkQkx2nQS6SWSRX5ERM4ekVkRhFMZnMv4opGq4fRHu0VS3bWSKV4B08oMirTfku7Yy8L6lFcRvTAWfbRF"
+    "Oci8zbF5toOlqSVdLtUKDNdp2fBmBKrCvd8viXfYkZjNsX7YiZ7SJGaAIQsqMMuth7sN17OP5QjKJAFKpDd6VnCNOGjf"
+    "BWx/7gc1rYgJrXWpfx2DdSEKBSPQ/uWkGhrBRHpWS9NVgnxE2sxfwnEF/ZV6PkarhQJjzPOAxsCcYRpjXlOCxWFQ+NDx"
+    "Dm2u5N2r0z/2dx3MFXH2g1DNV4JtVAAnrZexXxVpT03Tiyq65fDZGhjDxl6LBISgQmVNGKEUi0Ho21xMc1VUzqFljIYJ"
+    "ut6yMwlqMqhkkDJB59uUi1GzUIPjB7Rz7Youg9Sy+2Aql9m1VS+sA1aalHcfdqKAp9AVTs2mMfKKPcEsi8gZp95wBJwj"
+    "SD/vCWARDTt8oXgFm+u0XM2DWvAykR8Efc+PH8DT7MM1rLCyiQI4EhItAFjt/gAWAz9XM9JW6AvPJq5JbqGUy536beA+"
+    "k6DtCCCCHaeLgEoJKAoJPETKkvBk1ByRIYlHt9/HZPxIMMwUnkDAQVImaJgSN3hhgglz3oM6aOoTqBj/QSqA1762mWMb"
+    "4gBeYVE/g7XEPA6Xa1GKEpn35x1M5nbkPz/7nlNK3aKquWG4/nD49g3tbKaL2jOeopedA5sRJ3K3nIEfw6l50Kmm3ba0"
+    "GAkUeIQTmjx92mLCjjLXEjcdBXZ2MJ9vrw2nNH1bC6W8Bx2YKrysk4himXGwUBqzIMCLiMNqfQiDILzul4y6RwQTqVea"
+    "OWMN1HPh+gASgo9gP+F6H1MABytjjl8dvamqGgOarherSMkEC2W29+xx0+E09JAftJgqjvA5wq1VRLjWo6MtoSqfOhor"
+    "ZepW0+pBpCYuBUxkjgK5zoTH3I9NwvQHnsBNCcnqu8SQa08rhZZIAz2mk2XufK9oS0HtwpxL8g7Op6tIGoPGbst2oax8"
+    "LNWQgYDmqhZHr98Rv5inaDfhefXnsJtrM9JyFj3MLFLxlWoAlkMlQvBMSL6tz9uEa5+I+zCTzZ47QDHTU1a3okbl+dOY"
+    "a8LWhS33sx5lL+1sRRHPumAAz6Kn/GAggIFeobklPuCEovfh/w7fvh0sve01QJpQpM4q8bJKF/usiQ+qB9HIlbHHCy34"
+    "upLuzQN54aD6c+zeOCJaRXFIrhgoSatoGLRrKjZLQPhIMBlTjUkUW1JHNXs4bQyut8mDXTDTldJoTZddYzY22acF0/g8"
+    "93GfY8wH6csxslIquzB5UToQ9XrA704m4R02jwgWUkAIEKDlx6EmW46FYvbxNhVscYxPC1q2ZEGjzYLFcGjcFwmdAlK7"
+    "WGHVi2NHDMnExrrKbVsBNuKqMNYQYJajrOBc0FJGRCMK6fueFygu6ZuB5w8OsMK3MBRcYQPCvxo2tNOQeGcbGTQGBvcc"
+    "+rNq4+MCmVjIXrnbndVmHHIwIM4S/6eC/keYpEL+SGKYJgkvlSbwiR/y/UBlD3pr/4u/PDcJmKRfDhxxdnj84XTiiP39"
+    "D3/9cHBAzuQ2Zcu0SsGxA2SURz6rH4sp0P9SAXJThRV9QL7wEqwC/1JV3BsT5j4nEBcZHJdGTZmVMmos3aNyUACVkUoB"
+    "+NQkNlxyit9OVXKtgFX283fnSCe7yQc02f7TjpdoaSOL2JpThICPlBTWqy6XZtopRiI1VAIm+WveMoZ2HqL5Q2YzGSkh"
+    "09jPNkXNYkWHBpNC/KtufFu0IzAcYvoY7cgspLvP34zQ3DjgOa35XZji4gyt44ndyrvMaeK8Uu1r04h2WGUjL/v0nQ36"
+    "cP61VzVKR0gV2NgV2AzaNwvgfITjvGYDwyQYGQoCYMkem9/iGMZKGsNUB27RyOEGuCihCl6qlZRwHjESUsQsCTmbB/b5"
+    "LNlfxWse7lOQpzAgKUhCoFmF17BeASaS5Tu7L1gk4W5gSS0V42Corlzyf/9aRzWfg7BmzgDxc17EPun1TMbg58ApssFD"
+    "A+SwQaj2GGGe5b/Dxi2CsHfURda0KJejt+eG1lyhUUi5ACFKBRGUBmpfcZBne+9pvLc2ThRaDaS1jVlR+rpYzr5HMX4l"
+    "Yxrz+vD0r52kKbUAfA2wbTnpDtAok90O2d8O352/Pvn+TTd0ed/B/eNr1aR0LQtdS1J3oFCGogWNt69O78Cgbk/ehUEt"
+    "+V1Pdtez4beBbZduA/vkuMWP4VKo5nk5m9wN7llnXqdW/lhfNW+sWd/YrZQ6tiY5qvWRZM1yMPnclPJ0v81/wMlOksiM"
+    "nj5Fy85GwgZhfPHUi0EuP90d7g77O7tPS3FAEMzN1NctCb/wkv8N5o3JE8mObczYVFZu6lp+WXUtm8rKX2BlJaqQcXuJ"
+    "Q8tiKPFyATepAv0VgjIvtLAtWt08wO1ha5dgUPdY92xZO1n3iAUn97tegxcUr9BdrI3J9RuJfyCpH9SxuoWqDHUZvkm1"
+    "JqOlLaF0/tYhTNbC1Y1awbzN1y3iI5tvctPNJnbzJjeTfCsND6i34uUu5Tl7Oba2idO1xY84jbIUxNI36I6ceypSGgz4"
+    "mbXPVQxCV+aJilJCN7WkLcwncq0J0+swvqS+0WLkufok0b00mSVE/ufjGRubtrKNsbAxFn6dxsKaflXNG/sZt5X9wtoo"
+    "ynGxPJB4v5AYklaZpFPkN2NWtwak1o2wdfnR3bdSOI3AQ75WS7Th8PTNUdPx/1iPkt1Zz1Dp96jU89a6P2qwfewOkP3p"
+    "tvjYYwXyNtG7TfTu8aN332ZQ61ehwjd+8sZP3vjJPxM/edPBuon0b5z3b6uDtWqTlQ54i4+o84J0LqffE66tZH999P2/"
+    "/vFPLFQFKXlt2LctV9o/sgOXy+8mI3ekUDuNOG4PLCSg7RkYeOrKyrunV8PBswG3GJEmYMlqD4qFrqDd5FttWn203cna"
+    "A9coN2l0VRUdhV/vrQ6beXZqVb3XZLZd9duw/Td9sN9IH+zGX9n4K/8hf6VdS5W00XBn99nzF9/9z+9eyunMoyb8m1b3"
+    "Ie+UrX8hMoEthsJKW7Fjrc92n+NhgqrjIP+q7kHghoHcGS1OYc3jxErVc45aEgDls9QVB3ylRQrHAMwfLEvPLov1tfE9"
+    "pO0CWDBQMVbxRmGc2LJnKabpRVZulsNi3dUaILvrAgJWEQBArQxSWGdZABdzG2cY553otlvSwH7H6kcCfA8LtLlGWOoG"
+    "YG2+exnE52uCeFrq78KmJySEp2Y+daIggGDA0VLcMLUnjGIlczZpwNQRDSiD9d3LtUkXgUGJNmLSgNDWrmNFOpZbewwU"
+    "jkNB3ACrHH6osNPufYgEmwGgmUTkDd3cgoKWLXVnZ2XUZRAaUZUqHC/WJUoC1geuTS4JVpVTR3JWJM/z71EqikKmtsnG"
+    "px5IbJNZNSCrR3QqgD0brgnYYTGL6L1O4qD/WjwVHw5/ODw+3d4DcM/5VmIAmfvl21i6FjWqQPL82bpblU8ierD+6Zv3"
+    "R7cBwBdsYLvT1ggs7f5Yo7gdiewyjbEuLYCP2+7DEH+m2wawG5wap7ioXiTSXFqOxclEj75yOJC0XWk9zDqEiMGoObl+"
+    "h8UAYcGWBJn4Ux9dGITmvb3LQ7zjq5ifDV7+d3abNF3LjF+hsYa212isRdZkhh/bm0HGmvDe/69+X/ygtOJ7zacrwfE5"
+    "bh6xMtMMotUeOM50/hSI9wFAfjDWY/0bWg//ar0xBEf8RrzGTh0QJ/izL94z/s1b0V3bqA1sPA8D6sjACx2u+VaJC9+2"
+    "GOKdFWCPY2M2UBNHZ/1hVjKgmMjPLTZBIbx5WQq5mFaCEBC4uutQJww6q4MMxvo9169Pjo5eHX+PHUN231zq23b7IV2+"
+    "4QI07GvhGmCBzBJqQ63tKF29zkZudu165grZW9BxzXQGZOQMczE8u+E8N3RFcY74Voyy1Zo9sVYqTc6zW9U4ECf53+yn"
+    "07xF3wwGPQPb3YRuRJ6QATRhKFHqB9yWcltafo1Kjnl2CXzRgI+q0Yw6KZxdi1+4w6wub54AxbEJjfLy1ftYzB5sBH/X"
+    "d23DEOw2cRR31hO47besZyu73CFqKgjZbL+TK3DeFmtUSk7/c28QNyNS+UHKOr85T/MC9SpjZf2TJ+9OD0+O3XLH5G3X"
+    "GxSdk3mL4ZWMfRSbWSslnZxKE2XW/mwvRCjr3D10dGn7sJbB3j2fc8YMfAtfmaLNEg9SrcPSHeCO4H+OwRUU4udJCBXa"
+    "i2Nr58AnyygBfqj1azfsEuTV7Fr9Rpd5jyT9c+4M5Z7EW2/cR/zocn6XgGm/Mn+tXsltlvyrMM2ZQBatnWRNgUZgsKtd"
+    "mu7IUi2PZ7ll0NPE2CbKzpv6Cx/muPvSfkLwKL+YIru2oXkAi6v86w13KIT8spwpfET4Ac/GeIu/vcMfBZOVNsX5+7r2"
+    "PNfHLW29IQHZAgnZaHBzt+1OrtmNmDlVbqUV0c201pv8P6iAD77Qn+KLlZEodeHHEvx4ZOEvMADUaf4/HD+E919ySU6P"
+    "duCBm/k5Lvx4gMvCM+7ijOSt0HSP53jw9M9x+sZR+yIe4j7wzN+9xKmbrgOjcW8nwNJ5lwDP70GqAryWKZ9N9AInKtvx"
+    "BODDDXI7/7NhzhJsR+P09zKr7YTPnxHmuTlMyH+FcYzTWKPNNoPqNr3JOTQuHRNYtyXyghgSGyDZ6r2hLbNwbjWvZ8u/"
+    "fOyCPvHI5XxAkhP7Ed8NxfM1BWrdvEBzsdPoIVUJk2/d/D9IyCDO"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1012,19 +1017,38 @@ _MCP_LISTS: dict[str, str] = {
         '":"array"},"when":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"'
         'default":null}},"required":["item","ship_to"],"title":"Order","type":"object"},"'
         'annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":fals'
-        'e}},{"name":"output","title":"Read back the full text of an answer that was cut.'
-        '","description":"Read back the full text of an answer that was cut, a page at a '
-        'time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inpu'
-        'tSchema":{"type":"object","properties":{"ref":{"type":"string","description":"Th'
-        'e reference a cut answer names (`full output: REF`)."},"offset":{"type":"integer'
-        '","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":10000'
-        '0}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"obj'
-        'ect","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":'
-        '{"type":"integer","description":"The full text\'s length, in characters."},"text"'
-        ':{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"descrip'
-        'tion":"The offset of the next page; null after the last."}},"required":["ref","o'
-        'ffset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructiveH'
-        'int":false,"idempotentHint":true,"openWorldHint":false}}]}'
+        'e}},{"name":"quote","title":"Price an order before placing it: the command\'s onl'
+        "y parameter is a model, so its fields are the command's own options and its JSON"
+        ' input is the model\'s object.","description":"Price an order before placing it: '
+        "the command's only parameter is a model, so its\\nfields are the command's own op"
+        'tions and its JSON input is the model\'s object.","inputSchema":{"type":"object",'
+        '"description":"What a quote is asked for.","properties":{"item":{"description":"'
+        'What to price","maxLength":20,"type":"string"},"qty":{"default":1,"maximum":99,"'
+        'minimum":1,"type":"integer"},"ship_to":{"anyOf":[{"description":"Where to ship."'
+        ',"properties":{"city":{"description":"The city","minLength":1,"type":"string"},"'
+        'zip":{"default":"00000","pattern":"^[0-9]{5}$","type":"string"},"geo":{"anyOf":['
+        '{"description":"A place on the map.","properties":{"lat":{"description":"Latitud'
+        'e","maximum":90,"minimum":-90,"type":"number"},"lon":{"default":0.0,"maximum":18'
+        '0,"minimum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"obje'
+        'ct"},{"type":"null"}],"default":null}},"required":["city"],"title":"Address","ty'
+        'pe":"object"},{"type":"null"}],"default":null}},"required":["item"],"title":"Quo'
+        'te"},"outputSchema":{"description":"One line of an order.","properties":{"sku":{'
+        '"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,'
+        '"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"annotatio'
+        'ns":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name"'
+        ':"output","title":"Read back the full text of an answer that was cut.","descript'
+        'ion":"Read back the full text of an answer that was cut, a page at a time: the r'
+        'eference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"'
+        'type":"object","properties":{"ref":{"type":"string","description":"The reference'
+        ' a cut answer names (`full output: REF`)."},"offset":{"type":"integer","minimum"'
+        ':0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"requir'
+        'ed":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","prope'
+        'rties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"in'
+        'teger","description":"The full text\'s length, in characters."},"text":{"type":"s'
+        'tring"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The '
+        'offset of the next page; null after the last."}},"required":["ref","offset","len'
+        'gth","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,'
+        '"idempotentHint":true,"openWorldHint":false}}]}'
     ),
 }
 
@@ -1084,7 +1108,7 @@ def _import_handlers() -> None:
     """The handlers' imports that only their functions use, and their pydantic models:
     run once, before the first command or `complete=` function that needs them (not
     for help or schema)."""
-    global Annotated, BaseModel, Field, date, Geo, Address, Line, Order
+    global Annotated, BaseModel, Field, date, Geo, Address, Line, Order, Quote
     from datetime import date
     from typing import Annotated
 
@@ -1120,6 +1144,13 @@ def _import_handlers() -> None:
         lines: list[Line] = Field(default_factory=list)
         when: date | None = None
 
+    class Quote(BaseModel):
+        """What a quote is asked for."""
+
+        item: str = Field(description="What to price", max_length=20)
+        qty: int = Field(1, ge=1, le=99)
+        ship_to: Address | None = None
+
 
 if TYPE_CHECKING:  # NOTE: the models, as type checkers read them
 
@@ -1150,6 +1181,13 @@ if TYPE_CHECKING:  # NOTE: the models, as type checkers read them
         lines: list[Line] = Field(default_factory=list)
         when: date | None = None
 
+    class Quote(BaseModel):
+        """What a quote is asked for."""
+
+        item: str = Field(description="What to price", max_length=20)
+        qty: int = Field(1, ge=1, le=99)
+        ship_to: Address | None = None
+
 
 #: The `complete=` functions that use none of those imports: a TAB press runs them alone.
 _FREE_COMPLETERS: frozenset[str] = frozenset()
@@ -1170,6 +1208,12 @@ def place(item: str, ship_to: Address, lines: list[Line] = [], rush: bool = Fals
     return Order(item=item, ship_to=ship_to, lines=lines)
 
 
+def quote(request: Quote) -> Line:
+    """Price an order before placing it: the command's only parameter is a model, so its
+    fields are the command's own options and its JSON input is the model's object."""
+    return Line(sku=request.item, qty=request.qty)
+
+
 # ---- The inputs that are JSON objects: their converters ----
 
 
@@ -1183,6 +1227,10 @@ def _to_Geo(value: object) -> Geo:
 
 def _to_Line(value: object) -> Line:
     return _model(Line, value)  # type: ignore[no-any-return]
+
+
+def _to_Quote(value: object) -> Quote:
+    return _model(Quote, value)  # type: ignore[no-any-return]
 
 
 # ---- Tables: commands, groups, errors, result shapes ----
@@ -1202,6 +1250,15 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("lines", ("--lines",), "_to_Line", list, (("action", "append"), ("metavar", "JSON"), ("help", "The order's lines. (a JSON object each) (repeatable)"), ("many", True), ("fresh", True))),
         ("rush", ("--rush",), "_Bool", False, (("action", "boolean_optional"), ("help", "Ship it today. (default: off)"))),
     ), (("effects", "non_idempotent"),)),
+    "quote": (quote, "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.", ("record", "Line"), (
+        ("request", ("--request",), ("_model_input", "_to_Quote", "", (("item", "--item"), ("qty", "--qty"), ("ship_to.city", "--ship-to.city"), ("ship_to.zip", "--ship-to.zip-code"), ("ship_to.geo.lat", "--ship-to.geo.lat"), ("ship_to.geo.lon", "--ship-to.geo.lon"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="), ("whole", True))),
+        ("request.item", ("--item",), ("_matching", "_Str", None, None, 20), None, (("dest", "request.item"), ("metavar", "ITEM"), ("help", "What to price (required) (at most 20 characters)"), ("part", ("request", ("item",))))),
+        ("request.qty", ("--qty",), ("_within", "_Int", 1, 99), None, (("dest", "request.qty"), ("metavar", "QTY"), ("help", "(default: 1) (at least 1 and at most 99)"), ("part", ("request", ("qty",))))),
+        ("request.ship_to.city", ("--ship-to.city",), ("_matching", "_Str", None, 1, None), None, (("dest", "request.ship_to.city"), ("metavar", "CITY"), ("help", "The city (at least 1 character)"), ("part", ("request", ("ship_to", "city"))))),
+        ("request.ship_to.zip_code", ("--ship-to.zip-code",), ("_matching", "_Str", "^[0-9]{5}$", None, None), None, (("dest", "request.ship_to.zip_code"), ("metavar", "ZIP_CODE"), ("help", "(default: 00000) (matching ^[0-9]{5}$)"), ("part", ("request", ("ship_to", "zip"))))),
+        ("request.ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("dest", "request.ship_to.geo.lat"), ("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("request", ("ship_to", "geo", "lat"))))),
+        ("request.ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("dest", "request.ship_to.geo.lon"), ("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("request", ("ship_to", "geo", "lon"))))),
+    ), (("description", "Price an order before placing it: the command's only parameter is a model, so its\nfields are the command's own options and its JSON input is the model's object."),)),
 }
 # fmt: on
 
@@ -1210,7 +1267,13 @@ PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (("place", "Place an order."),),
+    "": (
+        ("place", "Place an order."),
+        (
+            "quote",
+            "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.",
+        ),
+    ),
 }
 
 #: The error kinds the handlers declare: kind -> (exit code, description).
@@ -1252,6 +1315,7 @@ _MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "place": ("place", False),
+    "quote": ("quote", False),
     "output": ("output", False),
 }
 
@@ -3475,8 +3539,9 @@ def _model(model: Any, value: object) -> Any:
 def _model_input(
     convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
 ) -> Callable[[object], _T]:
-    """The converter of a model parameter `key`: each field pydantic refuses is named by its
-    flag (`flags`: a leaf's place under `key`, dotted -> its flag) and its JSON path."""
+    """The converter of a model parameter `key` ("": a command's whole input): each field
+    pydantic refuses is named by its flag (`flags`: a leaf's place under `key`, dotted -> its
+    flag) and its JSON path."""
     named = dict(flags)
 
     def convert_model(value: object) -> _T:
@@ -3485,7 +3550,7 @@ def _model_input(
         except _ModelInvalid as error:
             problems = []
             for loc, msg in error.problems:
-                where = _json_path((key, *loc))
+                where = _json_path((key, *loc) if key else loc)
                 flag = named.get(".".join(map(str, loc)))
                 problems.append(f"{flag} ({where}): {msg}" if flag else f"{where}: {msg}")
             raise _Named("; ".join(problems)) from None
@@ -5956,9 +6021,24 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = tuple(name for name, *_ in inputs)
+    keys = _keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+
+
+def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
+    out (JSON input gives the model's object); for a command whose whole input is a model,
+    the model's own keys (each field has a leaf option, its key the first of its place)."""
+    keys: dict[str, None] = {}
+    whole = any(("whole", True) in options for *_, options in inputs)
+    for name, *_, options in inputs:
+        part = dict(options).get("part")
+        if whole and part is not None:
+            keys[part[1][0]] = None
+        elif not whole and part is None:
+            keys[name] = None
+    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -6032,10 +6112,16 @@ def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
     into[keys[-1]] = value
 
 
-def _gathered(call: _Call, name: str, pieces: dict[str, Any] | None, required: bool) -> None:
+def _gathered(
+    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
+) -> None:
     """A model parameter's object on the command line: its leaf options' values (`pieces`)
     over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag."""
+    object, so pydantic names each field it needs by its flag. A command's `whole` input
+    (its only parameter, a model): JSON input is the model's object itself."""
+    if whole and call.source != "flag":
+        call.raw[name] = dict(call.raw)
+        return
     if call.source != "flag" or not (pieces or required):
         return
     whole = call.raw.get(name)
@@ -6094,6 +6180,7 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
+                bool(named.get("whole")),
                 named.get("part"),
             )
         )
@@ -6125,10 +6212,11 @@ def _reader(
             env,
             secret,
             prompt,
+            whole,
             part,
         ) in plan:
             if name in parents:
-                _gathered(call, name, pieces.get(name), written is ...)
+                _gathered(call, name, pieces.get(name), written is ..., whole)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -7363,14 +7451,16 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     except _Explained:
         pass
     key = option.lstrip("-").replace("-", "_")
-    if key not in command.keys:
+    known = (*command.keys, *call.provenance)  # NOTE: with a model's leaf options
+    if key not in known or key not in call.provenance:
         # NOTE: a flag named otherwise than its parameter (`Option("--from")` on `source`):
         # found by the spelling its place was read under.
         label = "flag " + (option if option.startswith("-") else "--" + option)
         key = next(
-            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
+            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label),
+            key if key in command.keys else "",
         )
-    if key not in command.keys:
+    if key not in known:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)

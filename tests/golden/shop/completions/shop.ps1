@@ -6,6 +6,7 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $children = @{
         '|place' = 'place'
+        '|quote' = 'quote'
         '|output' = 'output'
         '|completion' = 'completion'
     }
@@ -36,6 +37,21 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
         'place|--field' = 'place|--field'
         'place|--explain' = 'place|--explain'
         'place|--answer' = 'place|--answer'
+        'quote|--item' = 'quote|--item'
+        'quote|--qty' = 'quote|--qty'
+        'quote|--ship-to.city' = 'quote|--ship-to.city'
+        'quote|--ship-to.zip-code' = 'quote|--ship-to.zip-code'
+        'quote|--ship-to.geo.lat' = 'quote|--ship-to.geo.lat'
+        'quote|--ship-to.geo.lon' = 'quote|--ship-to.geo.lon'
+        'quote|-o' = 'quote|--output'
+        'quote|--output' = 'quote|--output'
+        'quote|--output-file' = 'quote|--output-file'
+        'quote|--timeout' = 'quote|--timeout'
+        'quote|--max-output' = 'quote|--max-output'
+        'quote|--spill-dir' = 'quote|--spill-dir'
+        'quote|--field' = 'quote|--field'
+        'quote|--explain' = 'quote|--explain'
+        'quote|--answer' = 'quote|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -73,6 +89,20 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
         'place|--field' = @('none')
         'place|--explain' = @('none')
         'place|--answer' = @('none')
+        'quote|--item' = @('none')
+        'quote|--qty' = @('none')
+        'quote|--ship-to.city' = @('none')
+        'quote|--ship-to.zip-code' = @('none')
+        'quote|--ship-to.geo.lat' = @('none')
+        'quote|--ship-to.geo.lon' = @('none')
+        'quote|--output' = @('choice', 'json', 'text')
+        'quote|--output-file' = @('file')
+        'quote|--timeout' = @('none')
+        'quote|--max-output' = @('none')
+        'quote|--spill-dir' = @('file')
+        'quote|--field' = @('none')
+        'quote|--explain' = @('none')
+        'quote|--answer' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -87,11 +117,12 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
         'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('place', 'Place an order.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
+        '' = @(@('place', 'Place an order.'), @('quote', 'Price an order before placing it: the command''s only parameter is a model, so i…'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'place' = @(@('--item', 'What to order.'), @('--ship-to.city', 'The city (required)'), @('--ship-to.zip-code', ''), @('--ship-to.geo.lat', 'Latitude'), @('--ship-to.geo.lon', ''), @('--lines', 'The order''s lines.'), @('--rush', 'Ship it today.'), @('--no-rush', 'Ship it today.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'quote' = @(@('--item', 'What to price (required)'), @('--qty', ''), @('--ship-to.city', 'The city'), @('--ship-to.zip-code', ''), @('--ship-to.geo.lat', 'Latitude'), @('--ship-to.geo.lon', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
         'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
