@@ -197,3 +197,9 @@ def test_explain_names_a_leaf_option() -> None:
     )
     assert done.code == 0, done.err
     assert done.out.splitlines()[0] == 'ship_to.city = "Oslo"   from flag --ship-to.city'
+
+
+def test_a_list_of_models_and_an_optional_model_answer_as_pydantic_writes_them() -> None:
+    assert _data("lines", "--json") == [{"sku": "sku-0", "qty": 1}, {"sku": "sku-1", "qty": 2}]
+    assert _data("find", "--sku", "sku-9", "--json") == {"sku": "sku-9", "qty": 1}
+    assert _data("find", "--sku", "other", "--json") is None

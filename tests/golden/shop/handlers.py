@@ -67,3 +67,15 @@ def quote(request: Quote) -> Line:
     """Price an order before placing it: the command's only parameter is a model, so its
     fields are the command's own options and its JSON input is the model's object."""
     return Line(sku=request.item, qty=request.qty)
+
+
+@command(effects="read_only")
+def lines(count: int = 2) -> list[Line]:
+    """The first lines of the catalogue: a list of models."""
+    return [Line(sku=f"sku-{n}", qty=n + 1) for n in range(count)]
+
+
+@command(effects="read_only")
+def find(sku: str) -> Line | None:
+    """One line, or none: an Optional model."""
+    return Line(sku=sku) if sku.startswith("sku-") else None

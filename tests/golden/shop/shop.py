@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1199: the first handler from handlers.py
-#     line 1236: the tables (commands, groups, errors, result shapes)
-#     line 1374: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1219: the first handler from handlers.py
+#     line 1266: the tables (commands, groups, errors, result shapes)
+#     line 1414: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -906,84 +906,88 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty28iRvzKnpMpUHUhTsr0XU4qqXF5noztLcmylUonICENiKGIFDmAMIJlrqypfkw/Ll1w/Bm9AoiUltd7lViUr"
-    "AoOZ7p6efvfs561ZuIwClfih3hptfR5vXcRhGpnx1ujsbLw13nLwX1EgZwr+Hm+9w7+E1CKMPRUPxlsTB95/TMPEvo/9"
-    "0nsxVfMwVgK/9/WF8JORSBZKwJpLqb0nRoQ6WIlIxnKpEhjvGyHFMvRU4AgTCv9f//gnLAH/wNT2owy0DKaziTMEIOFJ"
-    "v+8naokgjbd0qBmgvyxkIpKwDC8NNQs/6ifhYOYnq9onpwghPBa9WH1M/Vh5283vfoJ/zQDQ2rfNgRcqHAQyqY17KxM/"
-    "SfnzlvGh7pw38LUyLRATgkBRel9CNE7Nggb1+zq0vyaOToMAnn2ARWFXgECeXOFH8NWksqVrkjeifW8j2McGfb9qE34O"
-    "lCei4MM4DBNkPzoY9Opmy9kKgqXhs5OEYUD8CX9rYGn4c7y1UEFEwz1lZrEf4VGjF9+Hs3SpdCLxicBvHaHDRMxkEMhp"
-    "oAbijZwthEuznk0GOKOLRwSPkImA/ftG4dlJlJcdKThLyUKEcxgDA6M4vICjNRCH+iq8hHNJqwhphButkgWsahZhNIhW"
-    "Yh8nPxD9/o8Gnj7Zv5JBqg6euOLah/lc+9uFGf73w8mxCKc/qlkiljKZLfBgJ8wGYQAM6Po6SpMPs4VaSncPuUtqc61i"
-    "POyKP1f6SgVhBEwLECRemCaOcD+Px+Ot8BL/H6REnCpH4N+eTCQ/GwwGN64jrhehUcLF5y5DoGBRmKNYVfSkiJVJg4Qh"
-    "A1IgYVEsMeDwgHdjCqRDctDi/ElpMaR0jOLMwy/skn5iVDDfHohXYi79IKUBjGAVh7kMjEVCxXEY81MaculrD//Nb5fK"
-    "GHmhigdAUwLj5sZugAT4df8nFYdCfQKKIv/vCRfHGOCf1PDc+P9yhux0np1EfOQidwCReC+1+pScTYCQJUnMUgMPcpxq"
-    "gSMGDRYxlrYZ4YxQVypeZVM4SBhBiBqiWA6oQVLBwbqwdEJaztJE9EDmywHstJ4hC+81VuQ9Fe/f/MEFvr6AFadydklw"
-    "z0F+iQTg3G4C2u9PkStcxMUAh+gVHSkzYuZ7S6jyVvmlXbB4FA+Ij2kbXMuovnaIiXP+RbIJBad0QCe8xPmwHSgQVhEL"
-    "AeY7GgSHMlJx4qMUH32+uYFHZeZd/8MbpyxmCh1dlzMNnX0/SOEjkv+V0SaJ4fy3LlvXvIgoitrzJORJmh/gYQOmuQhJ"
-    "g7VAwBqh7eNCX8BnS1+/VfoiAVU32nFawEVYQI9kU80lnnscMMR/eGmZgEXCk//9bNh/Ofn84ua39Kp1OtAePB3w28nc"
-    "KoE6lK/IFCK5h1y8lFE7nqS22tAstBeiKT/5yxS35OWQsbY/+/Q7B1Ony6mKGUxScFWsh4NhZbKd39Vm4wfN6XC+XM6Q"
-    "WszVLUAZ8OgfkC5OC4MR+5YmDQJ4NnHKkOHDllUKc6FY5pXngfg2XUsBaGw3ZXxs2ul7ou2hBhVaPTH1LTKXacdZwNU+"
-    "FnyaIYOMqD7NgtT4V+qooPZwWHmRk71Cc1AI6qKD6ARJlRoo47pJkT+UcSxXrYe3zaKsbM3ZhAAhc7JChSlYAUrq1lnr"
-    "5mZlRlKXLeix1CkLD8RVep6P88rgXXljeJJWkdo4i5mTQkfSa9/lW0TemvIMJCCO2sizjTzbyLP/jDzDZ9cLpZv8Ow/j"
-    "peSTAca86uL++25ku6gq0DhB8nfjITV4KeQN2j2JlfROdLD6I/oDVrixWAWrGez8K1V743tqGYHjrpPyi5qlWERrGpbi"
-    "40ZvEnBL9NxXgQcvUBRWP76GdWht9hfQfSADnWzTzM+l6XA00ekrjNdWc1QKQp4gNZfg+wGCdwn+LruWQh6Z3MrF8+6w"
-    "naU6j1BJ6L2siKmd9vNS1zq3ieeNBtpooH+XBnqYjKwu9SeWSOvZbb8KlXaXKqD42FdpAvyipgiY1q3S8j0s1xJtsTS3"
-    "cRyKrV1LiuY4IFsxRiNIyib+UrGyiNUcZJCekcz1NSgEfMoTPMHoTHwJM5H816IaEBrAtw+IVsDXHbvf4e8UoEqKT1ks"
-    "kVxG9FwiApNsRDGpbRvUCOdzo5LaWjk3VA7+sHJChmzHLf31Pt6pfLxDgrWF1wjv+7lIDyPr3bQgfDM10oVw29bkDIju"
-    "KE3gIL/MFmB7zECpGLsVOOQW6HT+uqxS2uDslG4tbjKhzDF3RbFTOgh7Ar8Tcp7QSQGZJQ3aL107ViJeiUo5Tjn0k3+f"
-    "eEAQIqX/EsaBV7UfKc/BAWDOdMwC30Rqxhp+8Izhy+QKBmLpyRXsTEaqnQFoRXo6TeMLpbIItTnn8C0NOvj9s8HLjtBB"
-    "GI1Y1xuW+TYkkQkx2nQS6SWSRX5ERM4ekVkRhFMZnMv4opGq4fRHu0VS3bWSKV4B08oMirTfku7Yy8L6lFcRvTAWfbRF"
-    "Oci8zbF5toOlqSVdLtUKDNdp2fBmBKrCvd8viXfYkZjNsX7YiZ7SJGaAIQsqMMuth7sN17OP5QjKJAFKpDd6VnCNOGjf"
-    "BWx/7gc1rYgJrXWpfx2DdSEKBSPQ/uWkGhrBRHpWS9NVgnxE2sxfwnEF/ZV6PkarhQJjzPOAxsCcYRpjXlOCxWFQ+NDx"
-    "Dm2u5N2r0z/2dx3MFXH2g1DNV4JtVAAnrZexXxVpT03Tiyq65fDZGhjDxl6LBISgQmVNGKEUi0Ho21xMc1VUzqFljIYJ"
-    "ut6yMwlqMqhkkDJB59uUi1GzUIPjB7Rz7Youg9Sy+2Aql9m1VS+sA1aalHcfdqKAp9AVTs2mMfKKPcEsi8gZp95wBJwj"
-    "SD/vCWARDTt8oXgFm+u0XM2DWvAykR8Efc+PH8DT7MM1rLCyiQI4EhItAFjt/gAWAz9XM9JW6AvPJq5JbqGUy536beA+"
-    "k6DtCCCCHaeLgEoJKAoJPETKkvBk1ByRIYlHt9/HZPxIMMwUnkDAQVImaJgSN3hhgglz3oM6aOoTqBj/QSqA1762mWMb"
-    "4gBeYVE/g7XEPA6Xa1GKEpn35x1M5nbkPz/7nlNK3aKquWG4/nD49g3tbKaL2jOeopedA5sRJ3K3nIEfw6l50Kmm3ba0"
-    "GAkUeIQTmjx92mLCjjLXEjcdBXZ2MJ9vrw2nNH1bC6W8Bx2YKrysk4himXGwUBqzIMCLiMNqfQiDILzul4y6RwQTqVea"
-    "OWMN1HPh+gASgo9gP+F6H1MABytjjl8dvamqGgOarherSMkEC2W29+xx0+E09JAftJgqjvA5wq1VRLjWo6MtoSqfOhor"
-    "ZepW0+pBpCYuBUxkjgK5zoTH3I9NwvQHnsBNCcnqu8SQa08rhZZIAz2mk2XufK9oS0HtwpxL8g7Op6tIGoPGbst2oax8"
-    "LNWQgYDmqhZHr98Rv5inaDfhefXnsJtrM9JyFj3MLFLxlWoAlkMlQvBMSL6tz9uEa5+I+zCTzZ47QDHTU1a3okbl+dOY"
-    "a8LWhS33sx5lL+1sRRHPumAAz6Kn/GAggIFeobklPuCEovfh/w7fvh0sve01QJpQpM4q8bJKF/usiQ+qB9HIlbHHCy34"
-    "upLuzQN54aD6c+zeOCJaRXFIrhgoSatoGLRrKjZLQPhIMBlTjUkUW1JHNXs4bQyut8mDXTDTldJoTZddYzY22acF0/g8"
-    "93GfY8wH6csxslIquzB5UToQ9XrA704m4R02jwgWUkAIEKDlx6EmW46FYvbxNhVscYxPC1q2ZEGjzYLFcGjcFwmdAlK7"
-    "WGHVi2NHDMnExrrKbVsBNuKqMNYQYJajrOBc0FJGRCMK6fueFygu6ZuB5w8OsMK3MBRcYQPCvxo2tNOQeGcbGTQGBvcc"
-    "+rNq4+MCmVjIXrnbndVmHHIwIM4S/6eC/keYpEL+SGKYJgkvlSbwiR/y/UBlD3pr/4u/PDcJmKRfDhxxdnj84XTiiP39"
-    "D3/9cHBAzuQ2Zcu0SsGxA2SURz6rH4sp0P9SAXJThRV9QL7wEqwC/1JV3BsT5j4nEBcZHJdGTZmVMmos3aNyUACVkUoB"
-    "+NQkNlxyit9OVXKtgFX283fnSCe7yQc02f7TjpdoaSOL2JpThICPlBTWqy6XZtopRiI1VAIm+WveMoZ2HqL5Q2YzGSkh"
-    "09jPNkXNYkWHBpNC/KtufFu0IzAcYvoY7cgspLvP34zQ3DjgOa35XZji4gyt44ndyrvMaeK8Uu1r04h2WGUjL/v0nQ36"
-    "cP61VzVKR0gV2NgV2AzaNwvgfITjvGYDwyQYGQoCYMkem9/iGMZKGsNUB27RyOEGuCihCl6qlZRwHjESUsQsCTmbB/b5"
-    "LNlfxWse7lOQpzAgKUhCoFmF17BeASaS5Tu7L1gk4W5gSS0V42Corlzyf/9aRzWfg7BmzgDxc17EPun1TMbg58ApssFD"
-    "A+SwQaj2GGGe5b/Dxi2CsHfURda0KJejt+eG1lyhUUi5ACFKBRGUBmpfcZBne+9pvLc2ThRaDaS1jVlR+rpYzr5HMX4l"
-    "Yxrz+vD0r52kKbUAfA2wbTnpDtAok90O2d8O352/Pvn+TTd0ed/B/eNr1aR0LQtdS1J3oFCGogWNt69O78Cgbk/ehUEt"
-    "+V1Pdtez4beBbZduA/vkuMWP4VKo5nk5m9wN7llnXqdW/lhfNW+sWd/YrZQ6tiY5qvWRZM1yMPnclPJ0v81/wMlOksiM"
-    "nj5Fy85GwgZhfPHUi0EuP90d7g77O7tPS3FAEMzN1NctCb/wkv8N5o3JE8mObczYVFZu6lp+WXUtm8rKX2BlJaqQcXuJ"
-    "Q8tiKPFyATepAv0VgjIvtLAtWt08wO1ha5dgUPdY92xZO1n3iAUn97tegxcUr9BdrI3J9RuJfyCpH9SxuoWqDHUZvkm1"
-    "JqOlLaF0/tYhTNbC1Y1awbzN1y3iI5tvctPNJnbzJjeTfCsND6i34uUu5Tl7Oba2idO1xY84jbIUxNI36I6ceypSGgz4"
-    "mbXPVQxCV+aJilJCN7WkLcwncq0J0+swvqS+0WLkufok0b00mSVE/ufjGRubtrKNsbAxFn6dxsKaflXNG/sZt5X9wtoo"
-    "ynGxPJB4v5AYklaZpFPkN2NWtwak1o2wdfnR3bdSOI3AQ75WS7Th8PTNUdPx/1iPkt1Zz1Dp96jU89a6P2qwfewOkP3p"
-    "tvjYYwXyNtG7TfTu8aN332ZQ61ehwjd+8sZP3vjJPxM/edPBuon0b5z3b6uDtWqTlQ54i4+o84J0LqffE66tZH999P2/"
-    "/vFPLFQFKXlt2LctV9o/sgOXy+8mI3ekUDuNOG4PLCSg7RkYeOrKyrunV8PBswG3GJEmYMlqD4qFrqDd5FttWn203cna"
-    "A9coN2l0VRUdhV/vrQ6beXZqVb3XZLZd9duw/Td9sN9IH+zGX9n4K/8hf6VdS5W00XBn99nzF9/9z+9eyunMoyb8m1b3"
-    "Ie+UrX8hMoEthsJKW7Fjrc92n+NhgqrjIP+q7kHghoHcGS1OYc3jxErVc45aEgDls9QVB3ylRQrHAMwfLEvPLov1tfE9"
-    "pO0CWDBQMVbxRmGc2LJnKabpRVZulsNi3dUaILvrAgJWEQBArQxSWGdZABdzG2cY553otlvSwH7H6kcCfA8LtLlGWOoG"
-    "YG2+exnE52uCeFrq78KmJySEp2Y+daIggGDA0VLcMLUnjGIlczZpwNQRDSiD9d3LtUkXgUGJNmLSgNDWrmNFOpZbewwU"
-    "jkNB3ACrHH6osNPufYgEmwGgmUTkDd3cgoKWLXVnZ2XUZRAaUZUqHC/WJUoC1geuTS4JVpVTR3JWJM/z71EqikKmtsnG"
-    "px5IbJNZNSCrR3QqgD0brgnYYTGL6L1O4qD/WjwVHw5/ODw+3d4DcM/5VmIAmfvl21i6FjWqQPL82bpblU8ierD+6Zv3"
-    "R7cBwBdsYLvT1ggs7f5Yo7gdiewyjbEuLYCP2+7DEH+m2wawG5wap7ioXiTSXFqOxclEj75yOJC0XWk9zDqEiMGoObl+"
-    "h8UAYcGWBJn4Ux9dGITmvb3LQ7zjq5ifDV7+d3abNF3LjF+hsYa212isRdZkhh/bm0HGmvDe/69+X/ygtOJ7zacrwfE5"
-    "bh6xMtMMotUeOM50/hSI9wFAfjDWY/0bWg//ar0xBEf8RrzGTh0QJ/izL94z/s1b0V3bqA1sPA8D6sjACx2u+VaJC9+2"
-    "GOKdFWCPY2M2UBNHZ/1hVjKgmMjPLTZBIbx5WQq5mFaCEBC4uutQJww6q4MMxvo9169Pjo5eHX+PHUN231zq23b7IV2+"
-    "4QI07GvhGmCBzBJqQ63tKF29zkZudu165grZW9BxzXQGZOQMczE8u+E8N3RFcY74Voyy1Zo9sVYqTc6zW9U4ECf53+yn"
-    "07xF3wwGPQPb3YRuRJ6QATRhKFHqB9yWcltafo1Kjnl2CXzRgI+q0Yw6KZxdi1+4w6wub54AxbEJjfLy1ftYzB5sBH/X"
-    "d23DEOw2cRR31hO47besZyu73CFqKgjZbL+TK3DeFmtUSk7/c28QNyNS+UHKOr85T/MC9SpjZf2TJ+9OD0+O3XLH5G3X"
-    "GxSdk3mL4ZWMfRSbWSslnZxKE2XW/mwvRCjr3D10dGn7sJbB3j2fc8YMfAtfmaLNEg9SrcPSHeCO4H+OwRUU4udJCBXa"
-    "i2Nr58AnyygBfqj1azfsEuTV7Fr9Rpd5jyT9c+4M5Z7EW2/cR/zocn6XgGm/Mn+tXsltlvyrMM2ZQBatnWRNgUZgsKtd"
-    "mu7IUi2PZ7ll0NPE2CbKzpv6Cx/muPvSfkLwKL+YIru2oXkAi6v86w13KIT8spwpfET4Ac/GeIu/vcMfBZOVNsX5+7r2"
-    "PNfHLW29IQHZAgnZaHBzt+1OrtmNmDlVbqUV0c201pv8P6iAD77Qn+KLlZEodeHHEvx4ZOEvMADUaf4/HD+E919ySU6P"
-    "duCBm/k5Lvx4gMvCM+7ijOSt0HSP53jw9M9x+sZR+yIe4j7wzN+9xKmbrgOjcW8nwNJ5lwDP70GqAryWKZ9N9AInKtvx"
-    "BODDDXI7/7NhzhJsR+P09zKr7YTPnxHmuTlMyH+FcYzTWKPNNoPqNr3JOTQuHRNYtyXyghgSGyDZ6r2hLbNwbjWvZ8u/"
-    "fOyCPvHI5XxAkhP7Ed8NxfM1BWrdvEBzsdPoIVUJk2/d/D9IyCDO"
+    "eJztXQtz28iR/itzSqos1YE0JdubmNKpyuV1NrpYkmMplcqJPGFIDEmsQADGAJK5tqrya/LD8kvSj8EbkKCHt+w1t2p3"
+    "RTxmenp6ur/u6Wl82pgGy9BTsRv4G8ONT6ONeRQkoR5tDM/ORhujDQv/F3pyquDv0cY7/EtIXwSRo6L+aGNswf0PSRCb"
+    "+5FbuC8mahZESuD7rj8XbjwU8UIJ6HMpfeeJFoHvrUQoI7lUMTzvaiHFMnCUZwkdCPff//yX6cJzfaWpi1NoYOZGOhZ0"
+    "TQQzblPG0gvmiRpCE54Lt+EGNaVTMmeu71ATx76ily0gU/iBj+/44jhELkiP38KX4B942lCb8iRlxtnYGgB34Eqv58Zq"
+    "iZ2MNrA16uPvCxmLOCgyih7VCzfsxUF/6saryis4MrwsNiP1IXEj5WzV3/sF/jcFAivv1h+cq6Dvybjy3FsZu3HCrzc8"
+    "H/it7ZoZqFFMA4SppPuFgUaJXtBDvZ4fmF9jy088D66dQKcgDsAgR66I1cDPkix1ZG9IAtfEsA81/t5pEr4GzmdMSaW/"
+    "yJRpkPjVPorvGGkvvqIvkpYX8GIUBDHKOC17unW9YW143lKzZoiDwKNFAH/7sGDhz9HGQnkhPe4oPY1cWkJ048dgmiyV"
+    "H0u8IvBdC5ZaDOvU8+TEU33xRk4XwqZWz8Z9bNFGBYCLWYewxnpaoWaIlZMqDNAU8YIXPDwYRsEcFEdfHPiXwQVoHepF"
+    "SC3scBUvoFe9CMJ+uBJ72Pi+6PV+1nD1yd6l9BK1/8QWVy60Z5vfNrTwvyfHRyKY/KymsVjKeLpAtRWzrAUeSLnt+mES"
+    "n0wXaintXRRh6esrFaEqU/y68i+VF4SwMoCC2AmS2BL2p9FotBFc4H9BB0YJ6B782wGtxdf6/f61bYmrRaCVsPG6zRSA"
+    "irOhjbxXsSlFpHTixUwZsAIZi0qXCYcLPBsTYB2ygzrnVwqdIacjVNYOvmG6dGOtvNlWX7wSM+l6CT3AAyyPYSY9bQah"
+    "oiiI+Co9coGSB//nu0ultZyr/ALwlMi4vjYTIFEH935RUSDUR+AoLrJdYeMzGuQn0dw2/ldOUZzO0+WOl2yUDmASz6Wv"
+    "PsZnY2Bkwc4YQwHaIkp8gU/0ayKiDW9TxmmhLlW0SpuwkDGCBqqJYxmhGlkFq3du+IS8nCax2ASLJvsw0/4URXi31iPP"
+    "qXj/5k82yPUcepzI6QXRPQMlKWKgc6tOaK83QamwcSwaJMRf0ZLSQxa+tzRUniq3MAtmHPkFkmOaBtsIqutbJMSZ/CLb"
+    "hIJV2qcVXpB8mA5UCKuQlQDLHT0EizJUUeyiuhp+ur6GS0Xh7f7itVVUMzkCqeqZGiK5H6XwEhmZ0tM6jmD9N3ZbNe84"
+    "UNTn53HAjdRfwMUGQjMPyEw2UMBmp+nl3CjBa0vXf6v8eQz2dLhtNZCLtICxSpuaSVz3+MAA/+GuZQx4ixv//7NB7+X4"
+    "04vr39OtxubARHFzIG/HM2MEqlS+IqBHeg+leCnD5nGSbWwaZm4icZjyo7tMcEpeDnjU5mePfmdk+slyoiImk6xoedSD"
+    "/qDU2PYfK63xhXpz2F6mZ8gsZjYdqPT46Z+QL1aDgJH4Fhr1PLg2toqU4cWGXnJMknfzynFAfeu2rjKAkMqxbuZvinvR"
+    "hJZXTHWKCCk0rgXs7UMup+lgUBDVx6mXaPdSHebcHgxKNzK2l3gOBkHNW5ieYZacG6jj2lmRXZRRJFeNi7cJtpam5mxM"
+    "hBBmLXFhAihASb+x1SqmLbVI5rJheKx1isoDxyodx2Vn5F1xYriRRpVaW4upC0ZL0mme5RtUXkd9BhoQn1rrs7U+W+uz"
+    "X0ef4bWrhfLr8jsLoqXklQFgXrVJ/30nsllV5cM4Rva3j0P64KWQN2jmJFLSOfa91Z/RHzDKjdUqoGbA+Zeqcsd11DIM"
+    "YnAqizcqSDGPRdWQ4uPGpmJwS/yZqzwHbqAqLL98Bf1Q3+wvoPtAAJ2waernUnP4NPHpDuC1EY5KQYMnSvUF+H4wwNsU"
+    "fxuupbhKqrcy9bwzaBap1iVUUHovS2pqu3m9VK3OTep5bYHWFuhLWaCH6chyV39ljdQNt30XJu02U0DxsTtZAnyjYgjy"
+    "HYOmtX/nHYSumrmmgjhMW3o8Y2ZJpHaItXeH/l2oMMG/NaBqAlT1NlN2jX81ac32ptqm5Ja9qvuK5w3zeAOrv7yQ3mQV"
+    "vwMpbbI/X4Wc8sw2Sup76K4hhm1myUTHacfiSlKM3AI9i5FvQdg1dpeKIXikZoDs/CkhWdcHmI1XuYEnGPOOLqAlQtW+"
+    "KIfZ+/DuA1YDvN0iLy1mJCdVUtTfjBLZpcWmTUxglg0p0r9lQsXBbKbVTWZhWRKxAvhi73jpdnt5u/TyNsHVRjmafdmF"
+    "3cbW23lB403BebsRbbDwqQBikI8asFBepgvw6KYA1bWZCnzkBur87HZRJTXR2YoZG4KPNOQUeGAXtBB2Bb4n5CymlQJa"
+    "Tmr0CttmrMC8ApeyMWXUf0H1gCSEyv97EHlO2Sun3WPeVuP94ylgqlBNiQmD/jOmL9UruL1FVy5hZlJWbffB16CrkySa"
+    "K5Xu++lz3hSjh/b/51n/ZUtANgiH7EFpthIGyKVKjCadjECBZaEbEpPTS+SsecFEeucymtc2wHlTudnPK89aIcBRItPo"
+    "DNq/vGETeTfdLKXdarEJcKCHHj5v3W3xjidHF6SubGVfqJUC3VwMZ/AAysq91yuod5iRiJ3cXtA6POWTmgGBzLnAItdt"
+    "7GYTlCNXlqD9eRgS2Y1No7iGvBXaRmxv5noVO4ppAl25fxUBHha5gREYVeBUBQwtEOvZLE1WMTsLYM3cJSxXsF+J4+Ie"
+    "oFDg4joO8BiEM0giTElhHwKUDy3vwOxAv3t1+ufejoU78LynTEPNeoJpBHeD6UnFrzxoR02SeXm4xU2JDiOGib0SMShB"
+    "hcaaRoRaLEI4yTvc9V7ROAdGMGqOfbdupxLMpFfal08VnWs2srWaBr6jkXe26dFmkhpmfyk/FsW10S50ISuJi7MPM5HT"
+    "k9sKq4JptLzk+Fqam8H7+JuDIUiOIPu8K0BEfJjhueIeTAaJkWp+qGFcOnQ9r+e40QNkmiNjNRRWhCgwRhpEAwHGuj9A"
+    "xEJQEDxoo/SFY9KBSG+hlstCpVsgfTpG7AgkAo7z8zB1gSgKtD5Ey5Ly5KFZIh0kLt1eD1OchoJppqAvEg6aMkZgStLg"
+    "BDGmIfEcVElTH8HEuA8yAdz3lcnHMYFjkBVW9VPoS8yiYNmJU5Qecn/ZwRSZlqyST65jFRJi0NRcM11/Onj7hmY2tUXN"
+    "eSRiM10HJs+I2N2wBn4OJvpBq5pm2/BiKFDh0ZgQ8vRoiml0lA8kcdJRYacL8/lWZzql7pn8WeU8aMGU6WWbRBxLwcFC"
+    "+bi3DLKIY1h1p9DzgqteAdQ9IpnIvULLqWignQu6E0gDfAT8hP19SIAczDc8enX4pmxqNFi6zUiFSsaYfri1a5abH0wC"
+    "B+XBFxPF+yaWsCt5Zrbx6GhKKHeyOoyViTUWUNPqQawmKYWRyGwI5DrTOCh4yfwHmcBJCQj1XeBG1qavFCKR2vCYT0a4"
+    "s7miKQWzC20uyTs4n6xCqTWC3YbpQl35WKYhJQHhqi8OX78jedFPKfYKt9wZzGZnQVpOw4fBIhVdqhphGVUiAM+E9Ft3"
+    "2aax9oi5D4NsZt3BEFM7ZWwrWlRuP4k407YrbZmf9ShzaVrLUyO7kgEyi57yg4kAAXqFcEucYINi8+QvB2/f9pfOVgeS"
+    "xhTbM0a8aNLFHlvi/fJC1HKlzfJCBF810pszT84tNH+WmRtLhKswCsgVAyNpDA2TdkUpvDEoHwmQMfFxa9okKlMmNDYb"
+    "geuts2AXtHSpfETTRdeYwSb7tACNzzMf9znGfJC/HCMrJAjlkBe1A3FvE+TdSjW8xfCIaCEDhATBsNwo8AnLsVJMX96i"
+    "NFiO8fmCui0gaMQsmGKM4D7fJs8pNZ3lqF4cWWJAEBuj3lsmr3bIubZsIQCWo67gHfalDIlHtFHqOo6nOFF6Cp4/OMAK"
+    "78Kj4AprUP7lsKFphtQ7Y2SwGBjcs+jPMsbHDlK1kN6yt1pzeDnkoEGdxe4vOf8PMXCP8hFH0EwcXCifyCd5yOYDjT3Y"
+    "rb3P7vJcxwBJP+9b4uzg6OR0bIm9vZN/nOzvkzO5RTkIvkrAsYPBKId8VjcSE+D/hYLBTRTmSQP7ggtABe6FKrk3Osh8"
+    "TmAuCjh2jZYyTRD3MSGakuyBVB5UAsQnOjbhklN8d6LiKwWispfdO0c+mUnep8b2nrbcRKSNImIy+ZECXlJSGK+6mPBu"
+    "mhiKRFNireS3ecqY2lmA8IdgM4GUgHnsppOippGiRYNb7fyrCr7NsEMADhG9jDgyDenu8TtDhBv73KaB3zkUF2eIjsdm"
+    "Km+D0yR5hRMFdRBtsclGWXbpPRP04ayWzTIoHSJXYGJXgBl8Vy9A8pGO8woGhkYwMuR5IJKbDL/FETwr6RnmOkiLjxKu"
+    "QYpiOhdBGegS1iNGQvKYJQ3OZNe4vJbMr/w2P+5SkCcHkBQkIdKMwauhV6CJdPn2zgtWSTgbeFCBUhwxVFc8rVU0NXfL"
+    "IFezGShrlgxQP+d57JNuT2UEfg6sIhM81MAOE4RqjhFmuVO3YNw8CHtLtnnFivJJoubdpI491NLTF6BEKc2MtoGae+xn"
+    "OTT3BO+NZ95yqwba2sSsKCko787cRzV+KSN65vXB6T9aWVM4vXUXYpsyfVpIo/ygZsr+7+Dd+evjH9+0U5cdGbt/fK2c"
+    "6lPJ7amk/rQMoUhFwzDevjq9ZQRVPHnbCCopRdUUomqO0U1km66byD4+avBjsuyQyno5G99O7lnrvk4lqbzaa3YmsjvY"
+    "LSWQN25ylLPOCc1yMPlcF/bpfp/9gJUdx6EePn2KyM5EwvpBNH/qRKCXn+4Mdga97Z2nhTggKOb61tcNG37Bxcgkv4Dl"
+    "zTSIOe62zldfZwv+trIF1/nqv8F8dTQho+YUh4bOUONlCm5cJvoOijJLtDAHX9tlgA/ddk7BoDO57a2lh3Tbn1i4tTTG"
+    "4m3wgqIVuouVZzL7RuofWOp61VHdwNWLNCsuo29czsloOOxVWH/d8jP5YGz70HLh7ZIjl7U3vm4XEzN54+txNpWaH6ge"
+    "cM5cynP2ckxuE2/X5j+iJEy3IJauRnfk3FGh8gHATw0+VxEoXZltVBQ2dBPD2hw+kWtNI70Kogs6jZ8/ea4+SnQvdYqE"
+    "yP98PLCxPqy7BgtrsPB9goWOflXFG/uKD+v+xg6nFeNiWSDxfiExZK3ScavKr8esbgxIdY2wtfnR7QWFrFrgIeurIdpw"
+    "cPrmsO74f6hGyW7NZyidoivl81bO1FVo+9AeIPvrTfGxxwrkraN36+jd40fvvs2g1ndhwtd+8tpPXvvJX4mfvK4LsI70"
+    "r533b6suwJc+tt7dZ5sEmH/m3OC0mdPs9/Jkdr4RFLeOydQ3cNYgbw3yvjuQZ/CbMcdGH2Yamqj9WnHgF61C8uiVKx4x"
+    "qkjarglbWbWI4jdijtaVMGqIa22R1hbpu7RI34q5+QJVhcpGp0BPw06anx3b5UPHu8I2531fH/7473/+C4/zwaRead4B"
+    "LJ5HfmSDlIlb3SS1JJq2WiUuopJPmDlZ3XfUpZmep5eD/rM+F2K4bscvaavjb7W0z6PNTlpEpQtYqNaeyOuu3N0THtSz"
+    "kamgz70aM0V9vg0w06WVdbWgr6Ba0BpereHVrwSvmq1UwRoNtneePX/xwx/++FJOpg6VKrtuRDtZPaHqGyJV2GIgjLYV"
+    "2yZG3wyRHqaoWhbyd1Utjo9VZ9g5X4UVgIzn+c45t4MIKK6ltmyJV75IYBkA/MHDu+mHilxfuw7ydgEi6KkIzzqGQRSb"
+    "w6FSTJJ5eigno8Wg6wohO10JAVQEBNCBbykMthcgxVzsJoiyel2mpoyG+Y7Uz0T4Lh5j5ZOU0q8R1uRqFEl83pHE00IV"
+    "DCwNgYxw1NSl8/pIIAA46oo3F3aFVmxkzsY1mlqclyJZP7zszDrwWy4QI8Y1Cs0JXzy3i4dSHSYKn0NFXCOr6C2VxGnn"
+    "PkyCyQDSdCyysld8UB+RLdWwSg+bFkmoOYFlOl50ZUoM6AP7JpcEz95S3ab0KDG3v0sJexT3MaUIXKoUg8UEVjXKqg5o"
+    "ibBng46EHeStiM3XceT1Xoun4uTgp4Oj061dIPecv4gFJHNVsSaRrji5JUqeP+s6VVkjYhP6P33z/vAmArgMIRaF2BgC"
+    "0u6NfFS3Q5GWHBz5hQ7wclPVQPE3qsmGNbOovAQfPRax1BdGYrExsUlvWbzdbvE2nYUnr52tUrWWtKgCSRvVc6qW/esj"
+    "YXiKW8buxEV/Bkl7b8ofinf8TbBn/Zf/nX7WjL4Phm8hckMgNhz5Iq3LgS+bYoojn5iw91+9nvhJ+Yo/sDdZCY4t8Hl7"
+    "o0B1P1ztghdNi1GBru8D5fsjf+T/jvrDvxqLLOITvxOvsbgB6Bb82RPvefz1z/PZprYVyPQs8OgQO9bAu+JCfHPXVGXB"
+    "Mn8AzrGWFXATn05Lahg1gTojW8RYNwLpzTL5yd806oSIwN5ti4oHoOfaT2msfnDt9fHh4aujH7HIgpk3m0pd2b2A6hXa"
+    "QA07XtgHwJFpTJV7KjNK3wBkxJt+/y/1i8zn+LDPZAps5KTc/PH0U3sZ6hX5ouJCgkUIm14xkJUa59aNneyL4+xvdtqp"
+    "3bzUAOaJeKYgBPoUWYgZhgmPEqd+wmkpVvLIKk9mI0+/RpjXLEM7qYetHE6/z5j7xmw7r58Ax7FuB6Uyl0tY6l2YCH6v"
+    "Z5saCzDbJFFcjIzIbf7cX9qzzUV1dGlAJkHayqw5T4tBmJIzprmcAtdvoYzthAFAvZ36l/zKgpWWnDl+d3pwfGQXi8zc"
+    "VBEuLzaTVWW5lJGLOjStPkMrp1R3Jq0YZWrIFQ3wLnq9NH24P2M+gphJxhQcDVfpvDINLqRKURq7jzOC3wW1BYUnuREa"
+    "Cs3FkQE98MoyjPWwWuKqBlJQVtPvO9YKc22S2n/OxXS4jMuNn37E8dFXIm0ipvnbjZ3Ky2yxGVgFSSYEMq+GQ9AKzAOT"
+    "XS5sYw8N17Lgll0kPYm1qTvT+snI3KE5av96JA3wMKvll1a6qy/A/JuS1RolqITcop7JHUb4AddG+DlJ8zFJVExG2+Tr"
+    "724VTWwXp7SxqByKBTKyVhPE3jIz2bGAS+ph2aXqLXZqtd5kX/bEC5/pT/HZ6EjUuvBjCU49ivBneADMafYvPj+A+58z"
+    "TU6XtuGCnTo9Nvx4gP/CLe5gi+S6UHOP54Vw88+x+dpS+ywe4ktwyz+8xKbrfgQP494egeHzDhGelY4tE9wJ16cNvcCG"
+    "iqCeCHw4OjftPxtkIsGgGpu/F8Y2DT5/RiPPsDEN/g5IGZsxoM3Uz/Gb7CanHfJpG4FHXUR2hoDUBmi2ajmdhlY4HTU7"
+    "ApS9+dhnoMQjn4BqGArZF6D9Psl5Dc2hryAoi0Gc/OVv0G63JAqYq2MzGq7zywOta/oq7kEc24rGyIZD4xvX/wF/nw2N"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1036,19 +1040,35 @@ _MCP_LISTS: dict[str, str] = {
         '"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,'
         '"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"annotatio'
         'ns":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name"'
-        ':"output","title":"Read back the full text of an answer that was cut.","descript'
-        'ion":"Read back the full text of an answer that was cut, a page at a time: the r'
-        'eference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"'
-        'type":"object","properties":{"ref":{"type":"string","description":"The reference'
-        ' a cut answer names (`full output: REF`)."},"offset":{"type":"integer","minimum"'
-        ':0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"requir'
-        'ed":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","prope'
-        'rties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"in'
-        'teger","description":"The full text\'s length, in characters."},"text":{"type":"s'
-        'tring"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The '
-        'offset of the next page; null after the last."}},"required":["ref","offset","len'
-        'gth","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,'
-        '"idempotentHint":true,"openWorldHint":false}}]}'
+        ':"lines","title":"The first lines of the catalogue: a list of models.","descript'
+        'ion":"The first lines of the catalogue: a list of models.","inputSchema":{"type"'
+        ':"object","properties":{"count":{"type":"integer","default":2}},"additionalPrope'
+        'rties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"'
+        'description":"One line of an order.","properties":{"sku":{"type":"string"},"qty"'
+        ':{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"re'
+        'quired":["sku"],"title":"Line","type":"object"},"type":"array"}},"required":["re'
+        'sult"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHi'
+        'nt":true}},{"name":"find","title":"One line, or none: an Optional model.","descr'
+        'iption":"One line, or none: an Optional model.","inputSchema":{"type":"object","'
+        'properties":{"sku":{"type":"string"}},"required":["sku"],"additionalProperties":'
+        'false},"outputSchema":{"type":"object","properties":{"result":{"anyOf":[{"descri'
+        'ption":"One line of an order.","properties":{"sku":{"type":"string"},"qty":{"def'
+        'ault":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"required'
+        '":["sku"],"title":"Line","type":"object"},{"type":"null"}]}},"required":["result'
+        '"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":'
+        'true}},{"name":"output","title":"Read back the full text of an answer that was c'
+        'ut.","description":"Read back the full text of an answer that was cut, a page at'
+        ' a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","i'
+        'nputSchema":{"type":"object","properties":{"ref":{"type":"string","description":'
+        '"The reference a cut answer names (`full output: REF`)."},"offset":{"type":"inte'
+        'ger","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":10'
+        '0000}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"'
+        'object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"lengt'
+        'h":{"type":"integer","description":"The full text\'s length, in characters."},"te'
+        'xt":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"desc'
+        'ription":"The offset of the next page; null after the last."}},"required":["ref"'
+        ',"offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructi'
+        'veHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
     ),
 }
 
@@ -1214,6 +1234,16 @@ def quote(request: Quote) -> Line:
     return Line(sku=request.item, qty=request.qty)
 
 
+def lines(count: int = 2) -> list[Line]:
+    """The first lines of the catalogue: a list of models."""
+    return [Line(sku=f"sku-{n}", qty=n + 1) for n in range(count)]
+
+
+def find(sku: str) -> Line | None:
+    """One line, or none: an Optional model."""
+    return Line(sku=sku) if sku.startswith("sku-") else None
+
+
 # ---- The inputs that are JSON objects: their converters ----
 
 
@@ -1259,6 +1289,12 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("request.ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("dest", "request.ship_to.geo.lat"), ("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("request", ("ship_to", "geo", "lat"))))),
         ("request.ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("dest", "request.ship_to.geo.lon"), ("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("request", ("ship_to", "geo", "lon"))))),
     ), (("description", "Price an order before placing it: the command's only parameter is a model, so its\nfields are the command's own options and its JSON input is the model's object."),)),
+    "lines": (lines, "The first lines of the catalogue: a list of models.", ("list", ("record", "Line")), (
+        ("count", ("--count",), "_Int", 2, (("help", "(default: 2)"),)),
+    ), ()),
+    "find": (find, "One line, or none: an Optional model.", ("null", ("record", "Line")), (
+        ("sku", ("--sku",), "_Str", ..., (("help", "(required)"),)),
+    ), ()),
 }
 # fmt: on
 
@@ -1273,6 +1309,8 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "quote",
             "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.",
         ),
+        ("lines", "The first lines of the catalogue: a list of models."),
+        ("find", "One line, or none: an Optional model."),
     ),
 }
 
@@ -1316,6 +1354,8 @@ _MEDIA: tuple[Any, ...] = ()
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "place": ("place", False),
     "quote": ("quote", False),
+    "lines": ("lines", True),
+    "find": ("find", True),
     "output": ("output", False),
 }
 

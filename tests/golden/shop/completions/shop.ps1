@@ -7,6 +7,8 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
     $children = @{
         '|place' = 'place'
         '|quote' = 'quote'
+        '|lines' = 'lines'
+        '|find' = 'find'
         '|output' = 'output'
         '|completion' = 'completion'
     }
@@ -52,6 +54,26 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
         'quote|--field' = 'quote|--field'
         'quote|--explain' = 'quote|--explain'
         'quote|--answer' = 'quote|--answer'
+        'lines|--count' = 'lines|--count'
+        'lines|-o' = 'lines|--output'
+        'lines|--output' = 'lines|--output'
+        'lines|--output-file' = 'lines|--output-file'
+        'lines|--timeout' = 'lines|--timeout'
+        'lines|--max-output' = 'lines|--max-output'
+        'lines|--spill-dir' = 'lines|--spill-dir'
+        'lines|--field' = 'lines|--field'
+        'lines|--explain' = 'lines|--explain'
+        'lines|--answer' = 'lines|--answer'
+        'find|--sku' = 'find|--sku'
+        'find|-o' = 'find|--output'
+        'find|--output' = 'find|--output'
+        'find|--output-file' = 'find|--output-file'
+        'find|--timeout' = 'find|--timeout'
+        'find|--max-output' = 'find|--max-output'
+        'find|--spill-dir' = 'find|--spill-dir'
+        'find|--field' = 'find|--field'
+        'find|--explain' = 'find|--explain'
+        'find|--answer' = 'find|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -103,6 +125,24 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
         'quote|--field' = @('none')
         'quote|--explain' = @('none')
         'quote|--answer' = @('none')
+        'lines|--count' = @('none')
+        'lines|--output' = @('choice', 'json', 'text')
+        'lines|--output-file' = @('file')
+        'lines|--timeout' = @('none')
+        'lines|--max-output' = @('none')
+        'lines|--spill-dir' = @('file')
+        'lines|--field' = @('none')
+        'lines|--explain' = @('none')
+        'lines|--answer' = @('none')
+        'find|--sku' = @('none')
+        'find|--output' = @('choice', 'json', 'text')
+        'find|--output-file' = @('file')
+        'find|--timeout' = @('none')
+        'find|--max-output' = @('none')
+        'find|--spill-dir' = @('file')
+        'find|--field' = @('none')
+        'find|--explain' = @('none')
+        'find|--answer' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -117,12 +157,14 @@ Register-ArgumentCompleter -Native -CommandName 'shop' -ScriptBlock {
         'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('place', 'Place an order.'), @('quote', 'Price an order before placing it: the command''s only parameter is a model, so i…'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
+        '' = @(@('place', 'Place an order.'), @('quote', 'Price an order before placing it: the command''s only parameter is a model, so i…'), @('lines', 'The first lines of the catalogue: a list of models.'), @('find', 'One line, or none: an Optional model.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'place' = @(@('--item', 'What to order.'), @('--ship-to.city', 'The city (required)'), @('--ship-to.zip-code', ''), @('--ship-to.geo.lat', 'Latitude'), @('--ship-to.geo.lon', ''), @('--lines', 'The order''s lines.'), @('--rush', 'Ship it today.'), @('--no-rush', 'Ship it today.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'quote' = @(@('--item', 'What to price (required)'), @('--qty', ''), @('--ship-to.city', 'The city'), @('--ship-to.zip-code', ''), @('--ship-to.geo.lat', 'Latitude'), @('--ship-to.geo.lon', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'lines' = @(@('--count', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'find' = @(@('--sku', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
         'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
