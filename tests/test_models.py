@@ -94,8 +94,13 @@ def test_json_input_breaking_a_field_constraint_is_a_usage_error_naming_it() -> 
     assert done.code == 2
     error = json.loads(done.out)["error"]
     assert error["kind"] == "usage"
-    assert "lines" in error["message"] and "qty" in error["message"]
-    assert "greater than 0" in error["message"]
+    assert error["message"] == "lines[0].qty: Input should be greater than 0"
+    done = in_process(TOOL).run(
+        "place", "--item", "pen", "--ship-to.city", "Oslo", "--lines", '{"sku": "a", "qty": 0}'
+    )
+    assert done.err.splitlines()[0] == (
+        "shop: error: --lines (lines[0].qty): Input should be greater than 0"
+    )
 
 
 @pytest.mark.parametrize("words", [["--help"], ["place", "--help"], ["schema"], ["--llms"]])

@@ -3527,7 +3527,20 @@ class _Call:
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
-            return [convert(item) for item in found]
+            try:
+                return [convert(item) for item in found]
+            except _ModelInvalid:
+                pass  # NOTE: a model an item holds: each problem named at its item
+            named = flag if self.source == "flag" else None
+            problems = []
+            for index, item in enumerate(found):
+                try:
+                    convert(item)
+                except _ModelInvalid as error:
+                    problems += [
+                        _placed((key, index, *at), named, why) for at, why in error.problems
+                    ]
+            raise _Named("; ".join(problems))
 
         return self.value(
             key,
@@ -3657,9 +3670,29 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
+class _ModelInvalid(_Invalid):
+    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
+    keys as in JSON) and what is wrong there."""
+
+    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
+        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
+        self.problems = problems
+
+
 class _Named(_Invalid):
     """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
     no label."""
+
+
+def _json_path(keys: tuple[Any, ...]) -> str:
+    """`ship_to.lines[0].qty`: a place in a JSON object."""
+    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
+
+
+def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
+    """One field's problem, named by its flag (when it has one) and its JSON path."""
+    where = _json_path(place)
+    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
 
 
 # ---- burgee: loaded on first use: confirm ----

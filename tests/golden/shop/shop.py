@@ -3421,7 +3421,20 @@ class _Call:
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
-            return [convert(item) for item in found]
+            try:
+                return [convert(item) for item in found]
+            except _ModelInvalid:
+                pass  # NOTE: a model an item holds: each problem named at its item
+            named = flag if self.source == "flag" else None
+            problems = []
+            for index, item in enumerate(found):
+                try:
+                    convert(item)
+                except _ModelInvalid as error:
+                    problems += [
+                        _placed((key, index, *at), named, why) for at, why in error.problems
+                    ]
+            raise _Named("; ".join(problems))
 
         return self.value(
             key,
@@ -3557,6 +3570,12 @@ def _json_path(keys: tuple[Any, ...]) -> str:
     return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
 
 
+def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
+    """One field's problem, named by its flag (when it has one) and its JSON path."""
+    where = _json_path(place)
+    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
+
+
 def _model(model: Any, value: object) -> Any:
     """A pydantic model made by pydantic itself from a JSON object (a dict, or JSON text on
     the command line); its `ValidationError` becomes `_ModelInvalid`, every failing field
@@ -3588,11 +3607,10 @@ def _model_input(
         try:
             return convert(value)
         except _ModelInvalid as error:
-            problems = []
-            for loc, msg in error.problems:
-                where = _json_path((key, *loc) if key else loc)
-                flag = named.get(".".join(map(str, loc)))
-                problems.append(f"{flag} ({where}): {msg}" if flag else f"{where}: {msg}")
+            problems = [
+                _placed((key, *loc) if key else loc, named.get(".".join(map(str, loc))), msg)
+                for loc, msg in error.problems
+            ]
             raise _Named("; ".join(problems)) from None
 
     return convert_model
