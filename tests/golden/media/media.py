@@ -6238,18 +6238,20 @@ def _gathered(
     (its only parameter, a model): JSON input is the model's object itself."""
     if whole and call.source != "flag":
         call.raw[name] = dict(call.raw)
+        if call.refused:
+            call.refused.add(name)  # NOTE: the input schema refused a field already
         return
     if call.source != "flag" or not (pieces or required):
         return
-    whole = call.raw.get(name)
-    if isinstance(whole, str):
+    given = call.raw.get(name)
+    if isinstance(given, str):
         try:
-            whole = _load_json(whole)
+            given = _load_json(given)
         except (ValueError, RecursionError):
             return  # NOTE: the model's converter says what is wrong with it
-    if whole is not None and not isinstance(whole, dict):
+    if given is not None and not isinstance(given, dict):
         return
-    call.raw[name] = _merged(whole or {}, pieces or {})
+    call.raw[name] = _merged(given or {}, pieces or {})
 
 
 def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
@@ -6342,6 +6344,7 @@ def _reader(
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
+            problems = len(call.problems)
             value = read(
                 name,
                 convert,
@@ -6353,7 +6356,10 @@ def _reader(
                 prompt=prompt,
             )
             if part is not None:
-                if value is not None:
+                if len(call.problems) > problems:
+                    # NOTE: its model is not made: pydantic would tell the same field again.
+                    call.refused.add(part[0])
+                elif value is not None:
                     _put(pieces.setdefault(part[0], {}), part[1], value)
             elif positional:
                 args.append(value)
