@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1117: the first handler from commands.py
-#     line 1345: the tables (commands, groups, errors, result shapes)
-#     line 1516: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1129: the first handler from commands.py
+#     line 1375: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11620: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -601,6 +601,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -634,6 +636,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -696,8 +707,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1009,6 +1020,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1342,167 +1354,14 @@ def refresh(
     return None
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("record", "Generated")), (
-        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
-        ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
-        ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
-        ("version", ("--version",), "_Str", None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
-        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale (default: off)"))),
-        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (no docstring or return annotation, a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors (default: off)"))),
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate (default: off)"))),
-        ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
-        ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
-        ("plain", ("--plain",), "_Bool", None, (("action", "boolean_optional"), ("help", "write the plain form: every line ordinary code, nothing compiled from a string or cached (for packagers, reviews, debuggers); --no-plain: the default form (default: the form the output file already has)"), ("nullable", True))),
-    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`\nrefreshes them all. Each file written is reported on stderr; with --check, each stale one\nwith its diff, and the answer (the outcome stale) says which files are missing or stale.\nAs JSON, the answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
-    "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
-        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
-        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
-    ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
-    "new": (new, "Create a new tool project.", ("null", ("record", "Created")), (
-        ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
-        ("description", ("--description",), "_Str", None, (("help", "one line saying what it does"), ("nullable", True))),
-        ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
-        ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
-        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
-        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option (default: off)"))),
-    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository. A person reads what was made\nand what to run next; JSON and MCP callers get them as data."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("context", "ctx"))),
-    "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
-        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
-        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply` (default: off)"))),
-    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("gen", "Generate a tool from a handlers file."),
-        ("check", "Check a handlers file without writing anything."),
-        ("new", "Create a new tool project."),
-        ("refresh", "Re-render a project's template files safely."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {
-    "stale": (
-        1,
-        "gen --check: a file is missing or differs from what gen would write; the answer names\nthem (`stale`), and stderr shows each difference.",
-    ),
-}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {"gen": ("--output", "--version", "-o")}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Checked": (
-        {
-            "program": _Str,
-            "version": _Str,
-            "commands": ("list", _Str),
-            "warnings": ("list", ("record", "Problem")),
-        },
-        ("program", "version", "commands", "warnings"),
-    ),
-    "Created": (
-        {"name": _Str, "module": _Str, "path": _Str, "committed": _Bool, "next": ("list", _Str)},
-        ("name", "module", "path", "committed", "next"),
-    ),
-    "Generated": (
-        {
-            "written": ("list", _Str),
-            "unchanged": ("list", _Str),
-            "stale": ("list", _Str),
-            "warnings": ("list", ("record", "Problem")),
-        },
-        ("written", "unchanged", "stale", "warnings"),
-    ),
-    "Problem": (
-        {"path": _Str, "line": _Int, "column": _Int, "severity": _Str, "message": _Str},
-        ("path", "line", "column", "severity", "message"),
-    ),
-    "Refreshed": (
-        {"added": ("list", _Str), "differs": ("list", _Str), "patch": ("null", _Str)},
-        ("added", "differs", "patch"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "gen": ("gen", True),
-    "check": ("check", False),
-    "new": ("new", True),
-    "refresh": ("refresh", True),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11757,4 +11616,173 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("record", "Generated")), (
+        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
+        ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
+        ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
+        ("version", ("--version",), "_Str", None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
+        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale (default: off)"))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (no docstring or return annotation, a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors (default: off)"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate (default: off)"))),
+        ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
+        ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
+        ("plain", ("--plain",), "_Bool", None, (("action", "boolean_optional"), ("help", "write the plain form: every line ordinary code, nothing compiled from a string or cached (for packagers, reviews, debuggers); --no-plain: the default form (default: the form the output file already has)"), ("nullable", True))),
+    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`\nrefreshes them all. Each file written is reported on stderr; with --check, each stale one\nwith its diff, and the answer (the outcome stale) says which files are missing or stale.\nAs JSON, the answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
+    "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
+        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
+    ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
+    "new": (new, "Create a new tool project.", ("null", ("record", "Created")), (
+        ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
+        ("description", ("--description",), "_Str", None, (("help", "one line saying what it does"), ("nullable", True))),
+        ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
+        ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
+        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
+        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option (default: off)"))),
+    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository. A person reads what was made\nand what to run next; JSON and MCP callers get them as data."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("context", "ctx"))),
+    "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
+        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
+        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply` (default: off)"))),
+    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("gen", "Generate a tool from a handlers file."),
+        ("check", "Check a handlers file without writing anything."),
+        ("new", "Create a new tool project."),
+        ("refresh", "Re-render a project's template files safely."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {
+    "stale": (
+        1,
+        "gen --check: a file is missing or differs from what gen would write; the answer names\nthem (`stale`), and stderr shows each difference.",
+    ),
+}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {"gen": ("--output", "--version", "-o")}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Checked": (
+        {
+            "program": _Str,
+            "version": _Str,
+            "commands": ("list", _Str),
+            "warnings": ("list", ("record", "Problem")),
+        },
+        ("program", "version", "commands", "warnings"),
+    ),
+    "Created": (
+        {"name": _Str, "module": _Str, "path": _Str, "committed": _Bool, "next": ("list", _Str)},
+        ("name", "module", "path", "committed", "next"),
+    ),
+    "Generated": (
+        {
+            "written": ("list", _Str),
+            "unchanged": ("list", _Str),
+            "stale": ("list", _Str),
+            "warnings": ("list", ("record", "Problem")),
+        },
+        ("written", "unchanged", "stale", "warnings"),
+    ),
+    "Problem": (
+        {"path": _Str, "line": _Int, "column": _Int, "severity": _Str, "message": _Str},
+        ("path", "line", "column", "severity", "message"),
+    ),
+    "Refreshed": (
+        {"added": ("list", _Str), "differs": ("list", _Str), "patch": ("null", _Str)},
+        ("added", "differs", "patch"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "gen": ("gen", True),
+    "check": ("check", False),
+    "new": ("new", True),
+    "refresh": ("refresh", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

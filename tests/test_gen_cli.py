@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GOLDEN, burgee_in_process, run
+from tests.helpers import GOLDEN, burgee_in_process, in_process, run
 
 HELLO = textwrap.dedent(
     '''
@@ -411,3 +411,21 @@ def test_none_spelled_out_is_the_default(tmp_path: Path) -> None:
     made = burgee_in_process("gen", str(handlers), "-o", str(tmp_path / "tool.py"))
     assert made.returncode == 0, made.stderr
     assert run(tmp_path / "tool.py", "things", "one", "b").out == "1b\n"
+
+
+def test_a_help_text_with_three_single_quotes_keeps_the_tables_in_place(tmp_path: Path) -> None:
+    """A command's text that a raw triple-quoted string cannot hold: the compiled-once code
+    stands as code, and the tables after the handlers they name."""
+    (tmp_path / "handlers.py").write_text(
+        '"""Quotes."""\nfrom burgee import command\n\n\n'
+        '@command(effects="read_only")\ndef say(word: str = "hi") -> str:\n'
+        "    \"\"\"Say it with ''' around it.\"\"\"\n    return f\"'''{word}'''\"\n",
+        encoding="utf-8",
+    )
+    assert burgee_in_process("gen", "handlers.py", "-o", "q.py", cwd=tmp_path).returncode == 0
+    text = (tmp_path / "q.py").read_text(encoding="utf-8")
+    assert "\n_tables()\n" not in text and "\nr'''" not in text
+    assert text.index("\ndef say(") < text.index("\nCOMMANDS: ")
+    tool = in_process(tmp_path / "q.py")
+    assert "Say it with ''' around it." in tool.run("say", "--help").out
+    assert tool.run("say", "--json").json()["data"] == "'''hi'''"

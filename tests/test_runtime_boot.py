@@ -254,7 +254,8 @@ _LOADED = textwrap.dedent(
 
 def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None:
     """In a real tool: loading it and running a command runs none of its sections (the MCP
-    server, argparse, describe, ...); asking for the schema runs the describe section only."""
+    server, argparse, describe, ...) but the tables'; asking for the schema runs the describe
+    section only."""
     script = _LOADED + textwrap.dedent(
         """
         import io
@@ -295,14 +296,16 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
             "http",
             "invoke",
             "mcp",
+            "tables",
             "timeout",
             "validate",
         ],
-        "loaded": [],
+        # NOTE: the tables are defined on every load, where they stand after the handlers.
+        "loaded": ["tables"],
         "code": 0,
-        "after_run": [],
-        "after_json_input": ["validate"],
-        "after_schema": ["describe", "validate"],
+        "after_run": ["tables"],
+        "after_json_input": ["tables", "validate"],
+        "after_schema": ["describe", "tables", "validate"],
         "mcp_class": False,
     }
 
@@ -347,7 +350,11 @@ def test_a_stdio_mcp_session_never_runs_the_http_section(tmp_path: Path) -> None
     answers = [json.loads(text) for text in found.stdout.splitlines()]
     assert [answer["id"] for answer in answers] == [0, 1] and answers[1]["result"]["tools"]
     out = json.loads(found.stderr.splitlines()[-1])
-    assert out == {"code": 0, "after_mcp": ["mcp"], "after_asgi": ["http", "mcp"]}
+    assert out == {
+        "code": 0,
+        "after_mcp": ["mcp", "tables"],
+        "after_asgi": ["http", "mcp", "tables"],
+    }
 
 
 def test_an_edit_makes_a_new_entry_and_drops_the_old(tmp_path: Path, cache: Path) -> None:
@@ -481,6 +488,30 @@ def test_the_cache_keeps_only_the_newest_entries(
     assert len(list(cache.iterdir())) == 3
 
 
+def test_the_cache_drops_the_entry_used_least_recently(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tools run in turn keep their entries: a hit marks its entry used, and a new entry
+    pushes out the one used least recently, not the one written first."""
+    monkeypatch.setattr(boot, "_KEEP", 3)
+    entries = {}
+    tools = []
+    for index in range(4):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        tools.append(_module(folder))
+    for index in range(3):
+        before = set(cache.iterdir()) if cache.exists() else set()
+        assert _run(tools[index])["result"] == 42
+        (entries[index],) = set(cache.iterdir()) - before
+        # NOTE: file times may be coarse: each write is seen as later than the one before.
+        os.utime(entries[index], ns=(index * 10**9, index * 10**9))
+    assert _run(tools[0])["result"] == 42  # NOTE: a hit: the first entry is used now
+    assert set(cache.iterdir()) == set(entries.values())
+    assert _run(tools[3])["result"] == 42
+    assert entries[0].exists() and not entries[1].exists() and entries[2].exists()
+
+
 def test_off_means_no_cache(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BURGEE_CACHE_DIR", "off")
     assert _run(_module(tmp_path))["result"] == 42
@@ -500,6 +531,23 @@ def test_wrap_and_unwrap_are_inverse() -> None:
     # NOTE: code a raw triple-quoted string cannot hold runs in place of that line.
     odd = plain.replace("x = 1", "x = '''1'''")
     assert wrap(odd) == "a = 1\nx = '''1'''\nb = 2\n"
+
+
+def test_the_tables_run_where_they_stand_in_either_form() -> None:
+    """The tables are a section of the string, defined where `_tables()` stands (after the
+    handlers they name); where the code cannot be a raw string they stand there as code."""
+    plain = (
+        "a = 1\n_boot(globals(), _LAZY)\ndef h(): ...\n_tables()\nb = 2\n"
+        "# ---- burgee: code ----\nx = 1\n"
+        "# ---- burgee: loaded on first use: tables ----\nT = {'h': h}\n"
+        "# ---- burgee: end of tables ----\n# ---- burgee: end of code ----\n"
+    )
+    wrapped = wrap(plain)
+    before, _, string = wrapped.partition(boot._CODE_OPEN)
+    assert "def h(): ...\n_tables()\nb = 2\n" in before and "\nT = {'h': h}\n" in string
+    assert unwrap(wrapped) == "a = 1\nx = 1\ndef h(): ...\nT = {'h': h}\nb = 2\n"
+    odd = plain.replace("T = {'h': h}", "T = {'h': h, 'q': \"'''\"}")
+    assert wrap(odd) == "a = 1\nx = 1\ndef h(): ...\nT = {'h': h, 'q': \"'''\"}\nb = 2\n"
 
 
 #: A module docstring that shows the code's opening lines, as a description of burgee's layout

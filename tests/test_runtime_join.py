@@ -133,11 +133,12 @@ def _generated_regions(path: Path) -> str:
     """The code gen writes per program in a generated module: the converters of JSON-object
     inputs (when there are some) and the tables (the commands' rows among them)."""
     text = path.read_text(encoding="utf-8")
-    # NOTE: ordinary code, before the runtime's string at the end of the module.
     code = text[: text.index('\nif __name__ == "__main__":')]
     start = code.find("# ---- The inputs that are JSON objects")
-    tables = code.index("# ---- Tables: commands")
-    return (code[start:tables] if start >= 0 else "") + "\n" + code[tables:]
+    converters = code[start : code.index("# ---- The tables: defined here")] if start >= 0 else ""
+    # NOTE: the tables are a section of the runtime's string at the end of the module.
+    tables = text[text.index("# ---- Tables: commands") :]
+    return converters + "\n" + tables[: tables.index("# ---- burgee: end of tables")]
 
 
 GENERATED = sorted((ROOT / "tests" / "golden").glob("*/*.py")) + sorted(

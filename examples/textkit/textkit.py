@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1139: the first handler from handlers.py
-#     line 1227: the tables (commands, groups, errors, result shapes)
-#     line 1367: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1151: the first handler from handlers.py
+#     line 1257: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11501: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -607,6 +607,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -640,6 +642,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -702,8 +713,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1059,6 +1070,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1224,136 +1236,14 @@ def lines(
     return out
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
-        ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals (default: off)"))),
-    ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
-    "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
-        ("pattern", (), "_Str", ..., (("help", "A regular expression"),)),
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
-        ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case (default: off)"))),
-        ("limit", ("-n", "--limit"), "_Int", None, (("help", "Stop after this many matches"), ("nullable", True))),
-    ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
-    "tidy slug": (slug, "Make a URL slug: ASCII letters and digits joined by a separator.", _Str, (
-        ("text", (), "_Str", ..., (("help", "The text to turn into a slug"),)),
-        ("separator", ("--separator",), "_Str", "-", (("help", "(default: -)"),)),
-        ("max_length", ("-m", "--max-length"), "_Int", 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
-    ), (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),)),
-    "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
-        ("case", ("--case",), ("_member", "Case"), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
-        ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first (default: off)"))),
-        ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line (default: on)"))),
-    ), (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),)),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("count", "Count lines, words and characters, like wc."),
-        ("search", "Print the lines that match a pattern, like grep -n."),
-        ("tidy", "Rewrite text into a cleaner form."),
-    ),
-    "tidy": (
-        ("slug", "Make a URL slug: ASCII letters and digits joined by a separator."),
-        ("lines", "Normalize lines: strip, change case, drop blanks and (optionally) duplicates."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "io": (3, "A file could not be read (missing, a directory, or not text)."),
-    "bad_pattern": (5, "The search pattern is not a valid regular expression."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Counts": (
-        {"name": _Str, "lines": _Int, "words": _Int, "chars": _Int},
-        ("name", "lines", "words", "chars"),
-    ),
-    "Match": ({"name": _Str, "line": _Int, "text": _Str}, ("name", "line", "text")),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "count": ("count", True),
-    "search": ("search", True),
-    "tidy_slug": ("tidy slug", True),
-    "tidy_lines": ("tidy lines", True),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11607,4 +11497,142 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
+        ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals (default: off)"))),
+    ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
+    "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
+        ("pattern", (), "_Str", ..., (("help", "A regular expression"),)),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
+        ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case (default: off)"))),
+        ("limit", ("-n", "--limit"), "_Int", None, (("help", "Stop after this many matches"), ("nullable", True))),
+    ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
+    "tidy slug": (slug, "Make a URL slug: ASCII letters and digits joined by a separator.", _Str, (
+        ("text", (), "_Str", ..., (("help", "The text to turn into a slug"),)),
+        ("separator", ("--separator",), "_Str", "-", (("help", "(default: -)"),)),
+        ("max_length", ("-m", "--max-length"), "_Int", 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
+    ), (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),)),
+    "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
+        ("case", ("--case",), ("_member", "Case"), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
+        ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first (default: off)"))),
+        ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line (default: on)"))),
+    ), (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),)),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("count", "Count lines, words and characters, like wc."),
+        ("search", "Print the lines that match a pattern, like grep -n."),
+        ("tidy", "Rewrite text into a cleaner form."),
+    ),
+    "tidy": (
+        ("slug", "Make a URL slug: ASCII letters and digits joined by a separator."),
+        ("lines", "Normalize lines: strip, change case, drop blanks and (optionally) duplicates."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "io": (3, "A file could not be read (missing, a directory, or not text)."),
+    "bad_pattern": (5, "The search pattern is not a valid regular expression."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Counts": (
+        {"name": _Str, "lines": _Int, "words": _Int, "chars": _Int},
+        ("name", "lines", "words", "chars"),
+    ),
+    "Match": ({"name": _Str, "line": _Int, "text": _Str}, ("name", "line", "text")),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "count": ("count", True),
+    "search": ("search", True),
+    "tidy_slug": ("tidy slug", True),
+    "tidy_lines": ("tidy lines", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1118: the first handler from handlers.py
-#     line 1212: the tables (commands, groups, errors, result shapes)
-#     line 1354: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1130: the first handler from handlers.py
+#     line 1242: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11533: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -614,6 +614,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -647,6 +649,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -709,8 +720,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1058,6 +1069,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1209,138 +1221,14 @@ def purge(
     return {"removed": len(tasks) - len(kept), "kept": len(kept)}
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "add": (add, "Add a task.", ("record", "Task"), (
-        ("title", (), "_Str", ..., (("help", "What to do"),)),
-        ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
-        ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
-    "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
-        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo list --all",)),)),
-    "done": (done, "Mark a task as done.", ("record", "Task"), (
-        ("id", (), "_Int", ..., (("help", "The task's id"),)),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
-    "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
-        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (default: on) (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("add", "Add a task."),
-        ("list", "List tasks, unfinished ones unless --all."),
-        ("done", "Mark a task as done."),
-        ("tasks", "Operations on the whole list."),
-    ),
-    "tasks": (("purge", "Remove tasks from the list."),),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "not_found": (3, "The task does not exist."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Task": (
-        {
-            "id": _Int,
-            "title": _Str,
-            "priority": _Str,
-            "done": _Bool,
-            "due": ("null", _Str),
-            "tags": ("list", _Str),
-        },
-        ("id", "title"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "add": ("add", False),
-    "list": ("list", True),
-    "done": ("done", False),
-    "tasks_purge": ("tasks purge", False),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11641,4 +11529,144 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "add": (add, "Add a task.", ("record", "Task"), (
+        ("title", (), "_Str", ..., (("help", "What to do"),)),
+        ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
+    "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
+        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo list --all",)),)),
+    "done": (done, "Mark a task as done.", ("record", "Task"), (
+        ("id", (), "_Int", ..., (("help", "The task's id"),)),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
+    "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
+        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (default: on) (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("add", "Add a task."),
+        ("list", "List tasks, unfinished ones unless --all."),
+        ("done", "Mark a task as done."),
+        ("tasks", "Operations on the whole list."),
+    ),
+    "tasks": (("purge", "Remove tasks from the list."),),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "not_found": (3, "The task does not exist."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Task": (
+        {
+            "id": _Int,
+            "title": _Str,
+            "priority": _Str,
+            "done": _Bool,
+            "due": ("null", _Str),
+            "tags": ("list", _Str),
+        },
+        ("id", "title"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "add": ("add", False),
+    "list": ("list", True),
+    "done": ("done", False),
+    "tasks_purge": ("tasks purge", False),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

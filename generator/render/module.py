@@ -6,6 +6,7 @@ import ast
 import inspect
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from burgee import __version__
@@ -498,6 +499,9 @@ def render(
     roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
     roots -= FREE_NAMES - set(program.kept)
     joined = join(roots, plain=plain)
+    if not plain:
+        # NOTE: the tables are a section of the compiled-once code, run where they stood.
+        joined = replace(joined, lazy=dict(sorted({**joined.lazy, "tables": ("_tables",)}.items())))
     blocks = placed(program, joined, roots, plain=plain)
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")

@@ -14,7 +14,7 @@ own: the compiler drops it, so an installed tool's `.pyc` does not load the code
 
 from __future__ import annotations
 
-from burgee.runtime.start.boot import _CODE_OPEN
+from burgee.runtime.start.boot import _CODE_OPEN, SECTION_BEGIN, SECTION_END
 
 BEGIN = "# ---- burgee: code ----\n"
 END = "# ---- burgee: end of code ----\n"
@@ -23,6 +23,11 @@ OPEN = _CODE_OPEN + "\n"
 CLOSE = "'''\n"
 #: The line of the template that runs the code of the string.
 RUN = "_boot(globals(), _LAZY)\n"
+#: The line of the template that defines the tables, from their section of the string: they
+#: name the handlers, so they run after them.
+TABLES_RUN = "_tables()\n"
+TABLES_BEGIN = f"{SECTION_BEGIN}tables ----\n"
+TABLES_END = f"{SECTION_END}tables ----\n"
 
 
 def wrap(text: str) -> str:
@@ -52,7 +57,13 @@ def unwrap(text: str) -> str:
 
 
 def _in_place(text: str, code: str) -> str:
-    """`text` with `code` in place of the line that runs it."""
+    """`text` with `code` in place of the line that runs it, and the tables' section of it in
+    place of the line that defines them."""
+    before, begin, rest = code.partition("\n" + TABLES_BEGIN)
+    tables, end, after = rest.partition("\n" + TABLES_END)
+    if begin and end:
+        code = before + "\n" + after
+        text = text.replace("\n" + TABLES_RUN, "\n" + tables + "\n", 1)
     head, run, tail = text.rpartition("\n" + RUN)
     if not run:
         raise ValueError("the generated module has no line that runs its code")

@@ -22,8 +22,8 @@ pruned of the file's older entries, and never required: when it cannot be read o
 code is compiled as it would have been without it. `python -B` stops writes (reads go on).
 `PYTHONDONTWRITEBYTECODE` does not: it is about `.pyc` files beside sources, container images
 set it routinely, and without the cache an installed tool would compile its code on every run.
-`BURGEE_CACHE_DIR` names another directory, or `off` for none. The directory keeps the newest
-`_KEEP` entries.
+`BURGEE_CACHE_DIR` names another directory, or `off` for none. The directory keeps the `_KEEP`
+entries used most recently (a hit marks its entry used: one `futimens`, some microseconds).
 
 An entry is read only when it is a regular file, not a symlink, of this user's that no one
 else may write (`_open_owned`). A run reads its head alone (`_entry`: the code that always
@@ -314,6 +314,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -349,6 +351,15 @@ def _entry(
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: "BinaryIO") -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: "BinaryIO") -> "memoryview | None":
@@ -411,8 +422,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):

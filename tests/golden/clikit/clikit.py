@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1238: the first handler from handlers.py
-#     line 1351: the tables (commands, groups, errors, result shapes)
-#     line 1519: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1250: the first handler from handlers.py
+#     line 1381: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11794: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -700,6 +700,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -733,6 +735,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -795,8 +806,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1200,6 +1211,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1348,164 +1360,14 @@ def export(
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "greet": (greet, "Greet someone; runs when the command line names no command.", _Str, (
-        ("name", (), "_Str", "world", (("nargs", "?"), ("help", "Who to greet (default: world)"))),
-        ("shout", ("--shout",), "_Bool", False, (("action", "boolean_optional"), ("help", "Greet in capitals. (default: off)"))),
-    ), (("examples", ("clikit greet Ada --shout",)),)),
-    "list-items": (list_items, "List the items from --from up to --to.", ("list", _Int), (
-        ("from_", ("-f", "--from"), ("_within", "_Int", 0, None), 0, (("dest", "from_"), ("metavar", "FROM"), ("help", "The first item (default: 0) (at least 0)"))),
-        ("to", ("--to",), ("_within", "_Int", None, 100), 3, (("help", "One past the last item. (default: 3) (at most 100)"),)),
-    ), (("examples", ("clikit ls --from 2",)),)),
-    "delete": (delete, "Delete something; asks first, or needs --yes where nobody can answer.", ("map", _Str), (
-        ("name", (), "_Str", ..., (("help", "What to delete"),)),
-    ), (("examples", ("clikit delete report --yes",)), ("effects", "destructive"), ("confirm", "Delete {name} for good?"))),
-    "reset": (reset, "Reset everything, without asking (confirm=False).", ("map", _Int), (
-        ("keep", ("--keep",), "_Int", 0, (("help", "How many to keep. (default: 0)"),)),
-    ), (("effects", "destructive"),)),
-    "fetch": (fetch, "Wait on an event loop, then answer; cancelled by --timeout and over MCP.", ("map", _Any), (
-        ("delay", ("--delay",), ("_within", "_Float", 0, 5), 0.0, (("help", "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)"),)),
-        ("mark", ("--mark",), "_Path", None, (("metavar", "PATH"), ("help", "A file that gets one line when the command ends, however it ends."), ("nullable", True))),
-    ), (("examples", ("clikit fetch --delay 0.1",)), ("context", "ctx"), ("await_with", _await))),
-    "label": (label, "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.", ("map", _Any), (
-        ("name", ("--name",), ("_matching", "_Str", "^[a-z][a-z0-9-]*$", None, 20), "main", (("help", "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)"),)),
-        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more; repeat for more (default: 0) (repeatable)"))),
-        ("size", ("--size",), ("_tuple", "_Int", "_Int"), (1, 1), (("nargs", 2), ("metavar", ("SIZE", "SIZE")), ("help", "Width and height. (default: 1 1)"))),
-        ("tag", ("-l", "--tag"), ("_pairs", "_Str"), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
-        ("owner", ("--owner",), ("_matching", "_Str", None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
-    ), (("examples", ("clikit label -vv --size 2 3 -l team=core",)),)),
-    "run": (run_app, "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.", ("map", _Any), (
-        ("app", (), "_Str", ..., (("help", "The app to run"),)),
-        ("args", (), "_Str", list, (("nargs", "..."), ("help", "The app's own arguments"), ("many", True), ("fresh", True))),
-        ("python", ("-p", "--python"), "_Str", "3", (("help", "The Python to run it with (default: 3)"),)),
-        ("isolated", ("--isolated",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
-    ), (("examples", ("clikit run cowsay --json -p hi",)), ("effects", "non_idempotent"))),
-    "login": (login, "Log in; asks for what is missing at a terminal (the token hidden).", ("map", _Any), (
-        ("user", ("-u", "--user"), "_Str", ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
-        ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
-    ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
-    "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
-        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
-        ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
-        ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
-        ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
-        ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
-    ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("greet", "Greet someone; runs when the command line names no command."),
-        ("list-items", "List the items from --from up to --to."),
-        ("delete", "Delete something; asks first, or needs --yes where nobody can answer."),
-        ("reset", "Reset everything, without asking (confirm=False)."),
-        ("fetch", "Wait on an event loop, then answer; cancelled by --timeout and over MCP."),
-        (
-            "label",
-            "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
-        ),
-        (
-            "run",
-            "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.",
-        ),
-        ("login", "Log in; asks for what is missing at a terminal (the token hidden)."),
-        (
-            "export",
-            "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
-        ),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "greet": ("greet", True),
-    "list-items": ("list-items", True),
-    "delete": ("delete", False),
-    "reset": ("reset", False),
-    "fetch": ("fetch", False),
-    "label": ("label", False),
-    "run": ("run", False),
-    "login": ("login", False),
-    "export": ("export", False),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11928,4 +11790,170 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "greet": (greet, "Greet someone; runs when the command line names no command.", _Str, (
+        ("name", (), "_Str", "world", (("nargs", "?"), ("help", "Who to greet (default: world)"))),
+        ("shout", ("--shout",), "_Bool", False, (("action", "boolean_optional"), ("help", "Greet in capitals. (default: off)"))),
+    ), (("examples", ("clikit greet Ada --shout",)),)),
+    "list-items": (list_items, "List the items from --from up to --to.", ("list", _Int), (
+        ("from_", ("-f", "--from"), ("_within", "_Int", 0, None), 0, (("dest", "from_"), ("metavar", "FROM"), ("help", "The first item (default: 0) (at least 0)"))),
+        ("to", ("--to",), ("_within", "_Int", None, 100), 3, (("help", "One past the last item. (default: 3) (at most 100)"),)),
+    ), (("examples", ("clikit ls --from 2",)),)),
+    "delete": (delete, "Delete something; asks first, or needs --yes where nobody can answer.", ("map", _Str), (
+        ("name", (), "_Str", ..., (("help", "What to delete"),)),
+    ), (("examples", ("clikit delete report --yes",)), ("effects", "destructive"), ("confirm", "Delete {name} for good?"))),
+    "reset": (reset, "Reset everything, without asking (confirm=False).", ("map", _Int), (
+        ("keep", ("--keep",), "_Int", 0, (("help", "How many to keep. (default: 0)"),)),
+    ), (("effects", "destructive"),)),
+    "fetch": (fetch, "Wait on an event loop, then answer; cancelled by --timeout and over MCP.", ("map", _Any), (
+        ("delay", ("--delay",), ("_within", "_Float", 0, 5), 0.0, (("help", "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)"),)),
+        ("mark", ("--mark",), "_Path", None, (("metavar", "PATH"), ("help", "A file that gets one line when the command ends, however it ends."), ("nullable", True))),
+    ), (("examples", ("clikit fetch --delay 0.1",)), ("context", "ctx"), ("await_with", _await))),
+    "label": (label, "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.", ("map", _Any), (
+        ("name", ("--name",), ("_matching", "_Str", "^[a-z][a-z0-9-]*$", None, 20), "main", (("help", "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)"),)),
+        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more; repeat for more (default: 0) (repeatable)"))),
+        ("size", ("--size",), ("_tuple", "_Int", "_Int"), (1, 1), (("nargs", 2), ("metavar", ("SIZE", "SIZE")), ("help", "Width and height. (default: 1 1)"))),
+        ("tag", ("-l", "--tag"), ("_pairs", "_Str"), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
+        ("owner", ("--owner",), ("_matching", "_Str", None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
+    ), (("examples", ("clikit label -vv --size 2 3 -l team=core",)),)),
+    "run": (run_app, "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.", ("map", _Any), (
+        ("app", (), "_Str", ..., (("help", "The app to run"),)),
+        ("args", (), "_Str", list, (("nargs", "..."), ("help", "The app's own arguments"), ("many", True), ("fresh", True))),
+        ("python", ("-p", "--python"), "_Str", "3", (("help", "The Python to run it with (default: 3)"),)),
+        ("isolated", ("--isolated",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("examples", ("clikit run cowsay --json -p hi",)), ("effects", "non_idempotent"))),
+    "login": (login, "Log in; asks for what is missing at a terminal (the token hidden).", ("map", _Any), (
+        ("user", ("-u", "--user"), "_Str", ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
+        ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
+    ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
+    "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
+        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
+        ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
+        ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
+        ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
+        ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("greet", "Greet someone; runs when the command line names no command."),
+        ("list-items", "List the items from --from up to --to."),
+        ("delete", "Delete something; asks first, or needs --yes where nobody can answer."),
+        ("reset", "Reset everything, without asking (confirm=False)."),
+        ("fetch", "Wait on an event loop, then answer; cancelled by --timeout and over MCP."),
+        (
+            "label",
+            "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
+        ),
+        (
+            "run",
+            "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.",
+        ),
+        ("login", "Log in; asks for what is missing at a terminal (the token hidden)."),
+        (
+            "export",
+            "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
+        ),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "greet": ("greet", True),
+    "list-items": ("list-items", True),
+    "delete": ("delete", False),
+    "reset": ("reset", False),
+    "fetch": ("fetch", False),
+    "label": ("label", False),
+    "run": ("run", False),
+    "login": ("login", False),
+    "export": ("export", False),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

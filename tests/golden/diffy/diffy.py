@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1021: the first handler from handlers.py
-#     line 1044: the tables (commands, groups, errors, result shapes)
-#     line 1158: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1033: the first handler from handlers.py
+#     line 1074: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11264: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -587,6 +587,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -620,6 +622,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -682,8 +693,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -993,6 +1004,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1041,110 +1053,14 @@ def label(
     return text.upper() if output == "upper" else text.lower()
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "compare": (compare, "Compare two texts: the lines only one of them has, marked - and +.", ("list", _Str), (
-        ("left", (), "_Str", ..., (("help", "The first text; words are lines"),)),
-        ("right", (), "_Str", ..., (("help", "The second text; words are lines"),)),
-    ), (("examples", ("diffy compare 'a b' 'a b'",)),)),
-    "label": (label, "Make a versioned label; its -o and --version are its own, not the tool's.", _Str, (
-        ("name", (), "_Str", ..., (("help", "What the label names"),)),
-        ("output", ("-o", "--output"), ("_choice", "upper", "lower"), "lower", (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)"))),
-        ("version", ("--version",), ("_within", "_Int", 1, None), 1, (("help", "The label's version (default: 1) (at least 1)"),)),
-    ), (("examples", ("diffy label notes -o upper --version 2",)),)),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("compare", "Compare two texts: the lines only one of them has, marked - and +."),
-        ("label", "Make a versioned label; its -o and --version are its own, not the tool's."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {
-    "differ": (1, "The texts differ; the answer lists the lines that differ."),
-}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {"label": ("--output", "--version", "-o")}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "compare": ("compare", True),
-    "label": ("label", True),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11344,4 +11260,116 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "compare": (compare, "Compare two texts: the lines only one of them has, marked - and +.", ("list", _Str), (
+        ("left", (), "_Str", ..., (("help", "The first text; words are lines"),)),
+        ("right", (), "_Str", ..., (("help", "The second text; words are lines"),)),
+    ), (("examples", ("diffy compare 'a b' 'a b'",)),)),
+    "label": (label, "Make a versioned label; its -o and --version are its own, not the tool's.", _Str, (
+        ("name", (), "_Str", ..., (("help", "What the label names"),)),
+        ("output", ("-o", "--output"), ("_choice", "upper", "lower"), "lower", (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)"))),
+        ("version", ("--version",), ("_within", "_Int", 1, None), 1, (("help", "The label's version (default: 1) (at least 1)"),)),
+    ), (("examples", ("diffy label notes -o upper --version 2",)),)),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("compare", "Compare two texts: the lines only one of them has, marked - and +."),
+        ("label", "Make a versioned label; its -o and --version are its own, not the tool's."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {
+    "differ": (1, "The texts differ; the answer lists the lines that differ."),
+}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {"label": ("--output", "--version", "-o")}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "compare": ("compare", True),
+    "label": ("label", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

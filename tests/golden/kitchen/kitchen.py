@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1295: the first handler from handlers.py
-#     line 1454: the tables (commands, groups, errors, result shapes)
-#     line 1688: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1307: the first handler from handlers.py
+#     line 1484: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12160: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -679,6 +679,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -712,6 +714,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -774,8 +785,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1188,6 +1199,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1451,230 +1463,14 @@ def _to_Shape(value: object) -> Shape:
     )
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "types": (types, "Echo every supported type back, converted.", ("record", "Report"), (
-        ("text", (), "_Str", ..., (("help", 'A "quoted" text with a \\ backslash'),)),
-        ("number", (), "_Int", ..., (("help", "An integer"),)),
-        ("ratio", ("--ratio",), "_Float", 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
-        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag. (default: off)"))),
-        ("path", ("--path",), "_Path", lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
-        ("day", ("--day",), "_Date", lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
-        ("moment", ("--moment",), "_DateTime", None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
-        ("at", ("--at",), "_Time", None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
-        ("ident", ("--ident",), "_Uuid", None, (("metavar", "UUID"), ("nullable", True))),
-        ("amount", ("--amount",), "_Decimal", lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
-        ("mode", ("--mode",), ("_choice", "fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
-        ("color", ("--color",), ("_member", "Color"), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
-        ("level", ("--level",), ("_member", "Level"), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
-        ("maybe", ("--maybe",), "_Int", None, (("nullable", True),)),
-        ("item", ("-i", "--item"), "_Int", list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
-    ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
-    "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
-        ("shape", ("--shape",), "_to_Shape", ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
-        ("scale", ("--scale",), "_Float", 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
-    ), (("effects", "non_idempotent"), ("context", "ctx"))),
-    "fail": (fail, "Fail in the way you ask for.", _Str, (
-        ("how", (), ("_choice", "missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
-    ), ()),
-    "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
-    "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
-    ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
-    "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
-        ("names", (), "_Str", ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
-    ), (("context", "ctx"),)),
-    "store shelf nap": (nap, "Sleep, then answer nothing.", _Null, (
-        ("seconds", ("--seconds",), "_Float", 0.0, (("help", "(default: 0.0)"),)),
-    ), (("effects", "withheld"), ("discard", True))),
-    "store pick": (pick, "Pick something from a shelf.", ("map", _Any), (
-        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
-        ("store", ("-s", "--store"), ("_choice", "main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
-        ("size", ("--size",), "_Str", "medium", (("help", "How big (default: medium)"),)),
-        ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
-        ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
-    ), (("examples", ("kitchen store pick apples --size small",)),)),
-    "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
-        ("shelf", (), "_Str", ..., (("metavar", "SHELF_NAME"), ("help", "The shelf"))),
-        ("into", ("--into",), "_Path", None, (("metavar", "DIR"), ("help", "Where the stock comes from"), ("nullable", True))),
-        ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
-        ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
-        ("no_cache", ("--no-cache",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "(default: off)"))),
-    ), (("examples", ("kitchen store restock apples --deep --no-color",)), ("effects", "idempotent"))),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("types", "Echo every supported type back, converted."),
-        ("draw", "Draw a shape given as JSON."),
-        ("fail", "Fail in the way you ask for."),
-        ("store", "Stock operations."),
-    ),
-    "store": (
-        ("shelf", "One shelf of the store."),
-        ("wipe", "Wipe the store; asks first (--yes skips the question)."),
-        ("pick", "Pick something from a shelf."),
-        ("restock", "Restock a shelf: a flag pair, an off form alone, a flag with no off form."),
-    ),
-    "store shelf": (
-        ("count", "Count letters in each name."),
-        ("nap", "Sleep, then answer nothing."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "missing": (3, "The thing you asked for is not there."),
-    "busy": (75, "Try again in a moment."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Report": (
-        {
-            "text": _Str,
-            "number": _Int,
-            "ratio": _Float,
-            "flag": _Bool,
-            "path": _Path,
-            "day": _Date,
-            "moment": _DateTime,
-            "at": _Time,
-            "ident": _Uuid,
-            "amount": _Decimal,
-            "mode": _Str,
-            "color": ("in", ("red", "green", "blue")),
-            "level": ("in", (1, 2)),
-            "maybe": ("null", _Int),
-            "items": ("list", _Int),
-        },
-        (
-            "text",
-            "number",
-            "ratio",
-            "flag",
-            "path",
-            "day",
-            "moment",
-            "at",
-            "ident",
-            "amount",
-            "mode",
-            "color",
-            "level",
-            "maybe",
-            "items",
-        ),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "types": ("types", False),
-    "draw": ("draw", False),
-    "fail": ("fail", True),
-    "secret-sauce": ("secret-sauce", True),
-    "store_wipe": ("store wipe", False),
-    "store_shelf_count": ("store shelf count", True),
-    "store_pick": ("store pick", False),
-    "store_restock": ("store restock", False),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
-    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
-    if path == "store pick":
-        return (
-            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
-            ("store", ("-s", "--store"), "value", _choice("main", "back"), None, 0),
-            ("size", ("--size",), "value", _Str.convert, sizes, 1),
-            ("count", ("--count",), "value", _Int.convert, None, 0),
-            ("into", ("--into",), "value", _Path.convert, None, 0),
-        )
-    if path == "store restock":
-        return (
-            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
-            ("into", ("--into",), "value", _Path.convert, None, 0),
-            ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
-            ("shallow", ("--deep",), "off", None, None, 0),
-            ("color", (), "flag", _Bool.convert, None, 0),
-            ("color", ("--no-color",), "off", None, None, 0),
-            ("force", ("--force",), "flag", _Bool.convert, None, 0),
-            ("force", (), "off", None, None, 0),
-            ("no_cache", ("--no-cache",), "flag", _Bool.convert, None, 0),
-            ("no_cache", (), "off", None, None, 0),
-        )
-    return ()
-
-
-_complete_values = _candidates
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=_completion_slots,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -12360,4 +12156,236 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "types": (types, "Echo every supported type back, converted.", ("record", "Report"), (
+        ("text", (), "_Str", ..., (("help", 'A "quoted" text with a \\ backslash'),)),
+        ("number", (), "_Int", ..., (("help", "An integer"),)),
+        ("ratio", ("--ratio",), "_Float", 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
+        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag. (default: off)"))),
+        ("path", ("--path",), "_Path", lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
+        ("day", ("--day",), "_Date", lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
+        ("moment", ("--moment",), "_DateTime", None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
+        ("at", ("--at",), "_Time", None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
+        ("ident", ("--ident",), "_Uuid", None, (("metavar", "UUID"), ("nullable", True))),
+        ("amount", ("--amount",), "_Decimal", lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
+        ("mode", ("--mode",), ("_choice", "fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
+        ("color", ("--color",), ("_member", "Color"), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
+        ("level", ("--level",), ("_member", "Level"), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
+        ("maybe", ("--maybe",), "_Int", None, (("nullable", True),)),
+        ("item", ("-i", "--item"), "_Int", list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
+    "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
+        ("shape", ("--shape",), "_to_Shape", ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
+        ("scale", ("--scale",), "_Float", 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
+    ), (("effects", "non_idempotent"), ("context", "ctx"))),
+    "fail": (fail, "Fail in the way you ask for.", _Str, (
+        ("how", (), ("_choice", "missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
+    ), ()),
+    "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
+    "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
+    "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
+        ("names", (), "_Str", ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
+    ), (("context", "ctx"),)),
+    "store shelf nap": (nap, "Sleep, then answer nothing.", _Null, (
+        ("seconds", ("--seconds",), "_Float", 0.0, (("help", "(default: 0.0)"),)),
+    ), (("effects", "withheld"), ("discard", True))),
+    "store pick": (pick, "Pick something from a shelf.", ("map", _Any), (
+        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
+        ("store", ("-s", "--store"), ("_choice", "main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
+        ("size", ("--size",), "_Str", "medium", (("help", "How big (default: medium)"),)),
+        ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
+        ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
+    ), (("examples", ("kitchen store pick apples --size small",)),)),
+    "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
+        ("shelf", (), "_Str", ..., (("metavar", "SHELF_NAME"), ("help", "The shelf"))),
+        ("into", ("--into",), "_Path", None, (("metavar", "DIR"), ("help", "Where the stock comes from"), ("nullable", True))),
+        ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
+        ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
+        ("no_cache", ("--no-cache",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "(default: off)"))),
+    ), (("examples", ("kitchen store restock apples --deep --no-color",)), ("effects", "idempotent"))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("types", "Echo every supported type back, converted."),
+        ("draw", "Draw a shape given as JSON."),
+        ("fail", "Fail in the way you ask for."),
+        ("store", "Stock operations."),
+    ),
+    "store": (
+        ("shelf", "One shelf of the store."),
+        ("wipe", "Wipe the store; asks first (--yes skips the question)."),
+        ("pick", "Pick something from a shelf."),
+        ("restock", "Restock a shelf: a flag pair, an off form alone, a flag with no off form."),
+    ),
+    "store shelf": (
+        ("count", "Count letters in each name."),
+        ("nap", "Sleep, then answer nothing."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "missing": (3, "The thing you asked for is not there."),
+    "busy": (75, "Try again in a moment."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Report": (
+        {
+            "text": _Str,
+            "number": _Int,
+            "ratio": _Float,
+            "flag": _Bool,
+            "path": _Path,
+            "day": _Date,
+            "moment": _DateTime,
+            "at": _Time,
+            "ident": _Uuid,
+            "amount": _Decimal,
+            "mode": _Str,
+            "color": ("in", ("red", "green", "blue")),
+            "level": ("in", (1, 2)),
+            "maybe": ("null", _Int),
+            "items": ("list", _Int),
+        },
+        (
+            "text",
+            "number",
+            "ratio",
+            "flag",
+            "path",
+            "day",
+            "moment",
+            "at",
+            "ident",
+            "amount",
+            "mode",
+            "color",
+            "level",
+            "maybe",
+            "items",
+        ),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "types": ("types", False),
+    "draw": ("draw", False),
+    "fail": ("fail", True),
+    "secret-sauce": ("secret-sauce", True),
+    "store_wipe": ("store wipe", False),
+    "store_shelf_count": ("store shelf count", True),
+    "store_pick": ("store pick", False),
+    "store_restock": ("store restock", False),
+    "output": ("output", False),
+}
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
+    if path == "store pick":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("store", ("-s", "--store"), "value", _choice("main", "back"), None, 0),
+            ("size", ("--size",), "value", _Str.convert, sizes, 1),
+            ("count", ("--count",), "value", _Int.convert, None, 0),
+            ("into", ("--into",), "value", _Path.convert, None, 0),
+        )
+    if path == "store restock":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("into", ("--into",), "value", _Path.convert, None, 0),
+            ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
+            ("shallow", ("--deep",), "off", None, None, 0),
+            ("color", (), "flag", _Bool.convert, None, 0),
+            ("color", ("--no-color",), "off", None, None, 0),
+            ("force", ("--force",), "flag", _Bool.convert, None, 0),
+            ("force", (), "off", None, None, 0),
+            ("no_cache", ("--no-cache",), "flag", _Bool.convert, None, 0),
+            ("no_cache", (), "off", None, None, 0),
+        )
+    return ()
+
+
+_complete_values = _candidates
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=_completion_slots,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1418: the first handler from handlers.py
-#     line 1512: the tables (commands, groups, errors, result shapes)
-#     line 1687: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1430: the first handler from handlers.py
+#     line 1542: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12214: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -905,6 +905,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -938,6 +940,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -1000,8 +1011,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1372,6 +1383,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_resource_cli",
         "_serve_mcp",
     ),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1509,171 +1521,14 @@ def label(name: str) -> bytes:
     return name.encode() + b"\x00"
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "stock": (stock, "How much of one item there is.", ("record", "Item"), (
-        ("name", (), "_Str", ..., (("help", "What to look up"),)),
-    ), ()),
-    "restock": (restock, "Restock every shelf, logging as it goes.", _Int, (
-        ("steps", ("--steps",), "_Int", 3, (("help", "How many rounds. (default: 3)"),)),
-    ), (("effects", "idempotent"), ("context", "ctx"))),
-    "wait": (wait, "Wait until the time is up or the caller cancels; True when cancelled.", _Bool, (
-        ("seconds", ("--seconds",), "_Float", 10.0, (("help", "(default: 10.0)"),)),
-    ), (("context", "ctx"),)),
-    "use": (use, "Take one of an item, asking first when it is the last one, and for what.", ("record", "Item"), (
-        ("name", (), "_Str", ..., (("help", "What to take"),)),
-    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("context", "ctx"))),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: Each `@prompt`: name -> its entry (a row, as in COMMANDS), run by `_execute` like a command.
-# fmt: off
-PROMPTS: dict[str, _Command] = {
-    "shopping-list": _from_row((shopping_list, "Write a shopping list for what is running out.", _Any, (
-        ("store", ("--store",), "_Str", ..., (("help", "Where to shop. (required)"),)),
-        ("budget", ("--budget",), "_Str", "20", (("help", "How much to spend, in euros. (default: 20)"),)),
-    ), ())),
-    "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
-        ("dish", ("--dish",), "_Str", ..., (("help", "The dish to cook. (required)"),)),
-        ("course", ("--course",), ("_choice", "starter", "main", "dessert"), "main", (("choices", ("starter", "main", "dessert")), ("help", "Which course it is. (default: main)"))),
-    ), ())),
-}
-# fmt: on
-
-#: Each `@resource`: URI or URI template -> (MIME type, its entry).
-# fmt: off
-RESOURCES: dict[str, tuple[str | None, _Command]] = {
-    "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
-    "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
-    "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
-        ("name", (), "_Str", ..., ()),
-    ), ()))),
-    "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
-    ), ()))),
-}
-# fmt: on
-
-#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
-#: (name, convert, `complete=` function or None, its arity, choices).
-# fmt: off
-_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {
-    "prompt shopping-list": (
-        ("store", _Str.convert, stores, 2, ()),
-        ("budget", _Str.convert, None, 0, ()),
-    ),
-    "prompt recipe": (
-        ("dish", _Str.convert, None, 0, ()),
-        ("course", _choice("starter", "main", "dessert"), None, 0, ("starter", "main", "dessert")),
-    ),
-    "resource pantry://items/{name}": (
-        ("name", _Str.convert, shelves, 1, ()),
-    ),
-}
-# fmt: on
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("stock", "How much of one item there is."),
-        ("restock", "Restock every shelf, logging as it goes."),
-        ("wait", "Wait until the time is up or the caller cancels; True when cancelled."),
-        ("use", "Take one of an item, asking first when it is the last one, and for what."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Item": ({"name": _Str, "count": _Int}, ("name", "count")),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {
-    "prompts/list": _mcp_prompts_list,
-    "prompts/get": _mcp_prompt_get,
-    "resources/list": _mcp_resources_list,
-    "resources/templates/list": _mcp_templates_list,
-    "resources/read": _mcp_resource_read,
-    "completion/complete": _mcp_complete,
-    "logging/setLevel": _mcp_set_level,
-}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
-    "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
-    "resource": ("list the resources, or read one: resource URI", _resource_cli),
-}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "stock": ("stock", False),
-    "restock": ("restock", True),
-    "wait": ("wait", True),
-    "use": ("use", False),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources=RESOURCES,
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions=_MCP_COMPLETIONS,
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -12355,4 +12210,177 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "stock": (stock, "How much of one item there is.", ("record", "Item"), (
+        ("name", (), "_Str", ..., (("help", "What to look up"),)),
+    ), ()),
+    "restock": (restock, "Restock every shelf, logging as it goes.", _Int, (
+        ("steps", ("--steps",), "_Int", 3, (("help", "How many rounds. (default: 3)"),)),
+    ), (("effects", "idempotent"), ("context", "ctx"))),
+    "wait": (wait, "Wait until the time is up or the caller cancels; True when cancelled.", _Bool, (
+        ("seconds", ("--seconds",), "_Float", 10.0, (("help", "(default: 10.0)"),)),
+    ), (("context", "ctx"),)),
+    "use": (use, "Take one of an item, asking first when it is the last one, and for what.", ("record", "Item"), (
+        ("name", (), "_Str", ..., (("help", "What to take"),)),
+    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("context", "ctx"))),
+}
+# fmt: on
+
+#: Each `@prompt`: name -> its entry (a row, as in COMMANDS), run by `_execute` like a command.
+# fmt: off
+PROMPTS: dict[str, _Command] = {
+    "shopping-list": _from_row((shopping_list, "Write a shopping list for what is running out.", _Any, (
+        ("store", ("--store",), "_Str", ..., (("help", "Where to shop. (required)"),)),
+        ("budget", ("--budget",), "_Str", "20", (("help", "How much to spend, in euros. (default: 20)"),)),
+    ), ())),
+    "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
+        ("dish", ("--dish",), "_Str", ..., (("help", "The dish to cook. (required)"),)),
+        ("course", ("--course",), ("_choice", "starter", "main", "dessert"), "main", (("choices", ("starter", "main", "dessert")), ("help", "Which course it is. (default: main)"))),
+    ), ())),
+}
+# fmt: on
+
+#: Each `@resource`: URI or URI template -> (MIME type, its entry).
+# fmt: off
+RESOURCES: dict[str, tuple[str | None, _Command]] = {
+    "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
+    "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
+    "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
+        ("name", (), "_Str", ..., ()),
+    ), ()))),
+    "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
+        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
+    ), ()))),
+}
+# fmt: on
+
+#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
+#: (name, convert, `complete=` function or None, its arity, choices).
+# fmt: off
+_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {
+    "prompt shopping-list": (
+        ("store", _Str.convert, stores, 2, ()),
+        ("budget", _Str.convert, None, 0, ()),
+    ),
+    "prompt recipe": (
+        ("dish", _Str.convert, None, 0, ()),
+        ("course", _choice("starter", "main", "dessert"), None, 0, ("starter", "main", "dessert")),
+    ),
+    "resource pantry://items/{name}": (
+        ("name", _Str.convert, shelves, 1, ()),
+    ),
+}
+# fmt: on
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("stock", "How much of one item there is."),
+        ("restock", "Restock every shelf, logging as it goes."),
+        ("wait", "Wait until the time is up or the caller cancels; True when cancelled."),
+        ("use", "Take one of an item, asking first when it is the last one, and for what."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Item": ({"name": _Str, "count": _Int}, ("name", "count")),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {
+    "prompts/list": _mcp_prompts_list,
+    "prompts/get": _mcp_prompt_get,
+    "resources/list": _mcp_resources_list,
+    "resources/templates/list": _mcp_templates_list,
+    "resources/read": _mcp_resource_read,
+    "completion/complete": _mcp_complete,
+    "logging/setLevel": _mcp_set_level,
+}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
+    "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
+    "resource": ("list the resources, or read one: resource URI", _resource_cli),
+}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "stock": ("stock", False),
+    "restock": ("restock", True),
+    "wait": ("wait", True),
+    "use": ("use", False),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources=RESOURCES,
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions=_MCP_COMPLETIONS,
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1073: the first handler from handlers.py
-#     line 1140: the tables (commands, groups, errors, result shapes)
-#     line 1303: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1085: the first handler from handlers.py
+#     line 1170: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11582: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -605,6 +605,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -638,6 +640,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -700,8 +711,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1042,6 +1053,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1137,159 +1149,14 @@ def prune(
     }
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "clone": (clone, "Clone a repository.", ("map", _Any), (
-        ("src", (), "_Str", ..., (("help", "What to clone."),)),
-        ("dst", (), "_Str", ".", (("nargs", "?"), ("help", "Where to put it. (default: .)"))),
-        ("depth", ("--depth",), "_Int", 0, (("help", "(default: 0) (env: REPOKIT_DEPTH)"), ("env", "REPOKIT_DEPTH"))),
-        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
-        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
-    ), (("examples", ("repokit -q clone src dst", "repokit clone src -H /srv")),)),
-    "status": (status, "Show the working tree's status.", ("map", _Any), (
-        ("paths", (), "_Str", list, (("nargs", "*"), ("help", "Limit to these paths."), ("many", True), ("fresh", True))),
-        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
-        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
-    ), ()),
-    "remote add": (add, "Add a remote.", ("map", _Any), (
-        ("url", (), "_Str", ..., (("help", "The remote's URL."),)),
-        ("remote", ("-r", "--remote"), "_Str", "origin", (("help", "The remote to use. (default: origin) (env: REPOKIT_REMOTE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_REMOTE"))),
-        ("dry_run", ("--dry-run",), "_Bool", False, (("action", "boolean_optional"), ("help", "Show what would change, change nothing. (default: off) (env: REPOKIT_DRY_RUN) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_DRY_RUN"))),
-        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more (repeat for more). (default: 0) (repeatable) (env: REPOKIT_VERBOSE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_VERBOSE"))),
-        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
-        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
-        ("mode", ("--mode",), ("_choice", "fetch", "push", "both"), "both", (("choices", ("fetch", "push", "both")), ("help", "(default: both) (env: REPOKIT_MODE)"), ("env", "REPOKIT_MODE"))),
-    ), (("examples", ("repokit remote -v -r origin add https://x",)), ("effects", "idempotent"))),
-    "remote prune": (prune, "Delete the branches a remote no longer has.", ("map", _Any), (
-        ("remote", ("-r", "--remote"), "_Str", "origin", (("help", "The remote to use. (default: origin) (env: REPOKIT_REMOTE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_REMOTE"))),
-        ("dry_run", ("--dry-run",), "_Bool", False, (("action", "boolean_optional"), ("help", "Show what would change, change nothing. (default: off) (env: REPOKIT_DRY_RUN) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_DRY_RUN"))),
-        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more (repeat for more). (default: 0) (repeatable) (env: REPOKIT_VERBOSE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_VERBOSE"))),
-        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
-        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
-    ), (("effects", "destructive"),)),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("remote", "Manage remotes."),
-        ("clone", "Clone a repository."),
-        ("status", "Show the working tree's status."),
-    ),
-    "remote": (("add", "Add a remote."), ("prune", "Delete the branches a remote no longer has.")),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {
-    "": {"-q": 0, "--quiet": 0, "--no-quiet": 0, "-H": 1, "--repo-home": 1},
-    "remote": {"-r": 1, "--remote": 1, "--dry-run": 0, "--no-dry-run": 0, "-v": 0, "--verbose": 0},
-}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "clone": ("clone", False),
-    "status": ("status", False),
-    "remote_add": ("remote add", False),
-    "remote_prune": ("remote prune", False),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
-    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
-    if path == "remote add":
-        return (
-            ("url", (), "arg", _Str.convert, None, 0),
-            ("remote", ("-r", "--remote"), "value", _Str.convert, remotes, 1),
-            ("dry_run", ("--dry-run",), "flag", _Bool.convert, None, 0),
-            ("dry_run", ("--no-dry-run",), "off", None, None, 0),
-            ("verbose", ("-v", "--verbose"), "value", _Count.convert, None, 0),
-            ("quiet", ("-q", "--quiet"), "flag", _Bool.convert, None, 0),
-            ("quiet", ("--no-quiet",), "off", None, None, 0),
-            ("repo_home", ("-H", "--repo-home"), "value", _Str.convert, None, 0),
-            ("mode", ("--mode",), "value", _choice("fetch", "push", "both"), None, 0),
-        )
-    if path == "remote prune":
-        return (
-            ("remote", ("-r", "--remote"), "value", _Str.convert, remotes, 1),
-            ("dry_run", ("--dry-run",), "flag", _Bool.convert, None, 0),
-            ("dry_run", ("--no-dry-run",), "off", None, None, 0),
-            ("verbose", ("-v", "--verbose"), "value", _Count.convert, None, 0),
-            ("quiet", ("-q", "--quiet"), "flag", _Bool.convert, None, 0),
-            ("quiet", ("--no-quiet",), "off", None, None, 0),
-            ("repo_home", ("-H", "--repo-home"), "value", _Str.convert, None, 0),
-        )
-    return ()
-
-
-_complete_values = _candidates
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=_completion_slots,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11711,4 +11578,165 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "clone": (clone, "Clone a repository.", ("map", _Any), (
+        ("src", (), "_Str", ..., (("help", "What to clone."),)),
+        ("dst", (), "_Str", ".", (("nargs", "?"), ("help", "Where to put it. (default: .)"))),
+        ("depth", ("--depth",), "_Int", 0, (("help", "(default: 0) (env: REPOKIT_DEPTH)"), ("env", "REPOKIT_DEPTH"))),
+        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
+        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
+    ), (("examples", ("repokit -q clone src dst", "repokit clone src -H /srv")),)),
+    "status": (status, "Show the working tree's status.", ("map", _Any), (
+        ("paths", (), "_Str", list, (("nargs", "*"), ("help", "Limit to these paths."), ("many", True), ("fresh", True))),
+        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
+        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
+    ), ()),
+    "remote add": (add, "Add a remote.", ("map", _Any), (
+        ("url", (), "_Str", ..., (("help", "The remote's URL."),)),
+        ("remote", ("-r", "--remote"), "_Str", "origin", (("help", "The remote to use. (default: origin) (env: REPOKIT_REMOTE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_REMOTE"))),
+        ("dry_run", ("--dry-run",), "_Bool", False, (("action", "boolean_optional"), ("help", "Show what would change, change nothing. (default: off) (env: REPOKIT_DRY_RUN) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_DRY_RUN"))),
+        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more (repeat for more). (default: 0) (repeatable) (env: REPOKIT_VERBOSE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_VERBOSE"))),
+        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
+        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
+        ("mode", ("--mode",), ("_choice", "fetch", "push", "both"), "both", (("choices", ("fetch", "push", "both")), ("help", "(default: both) (env: REPOKIT_MODE)"), ("env", "REPOKIT_MODE"))),
+    ), (("examples", ("repokit remote -v -r origin add https://x",)), ("effects", "idempotent"))),
+    "remote prune": (prune, "Delete the branches a remote no longer has.", ("map", _Any), (
+        ("remote", ("-r", "--remote"), "_Str", "origin", (("help", "The remote to use. (default: origin) (env: REPOKIT_REMOTE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_REMOTE"))),
+        ("dry_run", ("--dry-run",), "_Bool", False, (("action", "boolean_optional"), ("help", "Show what would change, change nothing. (default: off) (env: REPOKIT_DRY_RUN) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_DRY_RUN"))),
+        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more (repeat for more). (default: 0) (repeatable) (env: REPOKIT_VERBOSE) (shared: also before the command, after 'repokit remote')"), ("env", "REPOKIT_VERBOSE"))),
+        ("quiet", ("-q", "--quiet"), "_Bool", False, (("action", "boolean_optional"), ("help", "Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_QUIET"))),
+        ("repo_home", ("-H", "--repo-home"), "_Str", "~/repos", (("help", "Where repositories live. (default: ~/repos) (env: REPOKIT_REPO_HOME) (shared: also before the command, after 'repokit')"), ("env", "REPOKIT_REPO_HOME"))),
+    ), (("effects", "destructive"),)),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("remote", "Manage remotes."),
+        ("clone", "Clone a repository."),
+        ("status", "Show the working tree's status."),
+    ),
+    "remote": (("add", "Add a remote."), ("prune", "Delete the branches a remote no longer has.")),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {
+    "": {"-q": 0, "--quiet": 0, "--no-quiet": 0, "-H": 1, "--repo-home": 1},
+    "remote": {"-r": 1, "--remote": 1, "--dry-run": 0, "--no-dry-run": 0, "-v": 0, "--verbose": 0},
+}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "clone": ("clone", False),
+    "status": ("status", False),
+    "remote_add": ("remote add", False),
+    "remote_prune": ("remote prune", False),
+    "output": ("output", False),
+}
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
+    if path == "remote add":
+        return (
+            ("url", (), "arg", _Str.convert, None, 0),
+            ("remote", ("-r", "--remote"), "value", _Str.convert, remotes, 1),
+            ("dry_run", ("--dry-run",), "flag", _Bool.convert, None, 0),
+            ("dry_run", ("--no-dry-run",), "off", None, None, 0),
+            ("verbose", ("-v", "--verbose"), "value", _Count.convert, None, 0),
+            ("quiet", ("-q", "--quiet"), "flag", _Bool.convert, None, 0),
+            ("quiet", ("--no-quiet",), "off", None, None, 0),
+            ("repo_home", ("-H", "--repo-home"), "value", _Str.convert, None, 0),
+            ("mode", ("--mode",), "value", _choice("fetch", "push", "both"), None, 0),
+        )
+    if path == "remote prune":
+        return (
+            ("remote", ("-r", "--remote"), "value", _Str.convert, remotes, 1),
+            ("dry_run", ("--dry-run",), "flag", _Bool.convert, None, 0),
+            ("dry_run", ("--no-dry-run",), "off", None, None, 0),
+            ("verbose", ("-v", "--verbose"), "value", _Count.convert, None, 0),
+            ("quiet", ("-q", "--quiet"), "flag", _Bool.convert, None, 0),
+            ("quiet", ("--no-quiet",), "off", None, None, 0),
+            ("repo_home", ("-H", "--repo-home"), "value", _Str.convert, None, 0),
+        )
+    return ()
+
+
+_complete_values = _candidates
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=_completion_slots,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

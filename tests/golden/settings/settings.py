@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1088: the first handler from handlers.py
-#     line 1150: the tables (commands, groups, errors, result shapes)
-#     line 1291: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1100: the first handler from handlers.py
+#     line 1180: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11417: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -612,6 +612,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -645,6 +647,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -707,8 +718,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1042,6 +1053,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1147,137 +1159,14 @@ def forget(name: str) -> None:
     """Forget a remote (people only)."""
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "connect": (connect, "Say where it would connect; nothing is contacted.", ("record", "Connection"), (
-        ("host", ("--host",), "_Str", "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
-        ("port", ("-p", "--port"), ("_within", "_Int", 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
-        ("token", ("--token",), "_Str", None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
-        ("mode", ("--mode",), ("_choice", "fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
-        ("retries", ("--retries",), ("_within", "_Int", 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
-        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment). (default: off)"))),
-        ("tag", ("--tag",), "_Str", list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
-        ("ratio", ("--ratio",), ("_within", "_Float", 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
-    ), (("examples", ("settings connect --host example.org --port 443",)),)),
-    "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
-        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
-    ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
-    "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
-    ), ()),
-    "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
-    ), (("effects", "withheld"), ("discard", True))),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("connect", "Say where it would connect; nothing is contacted."),
-        ("apply", "Apply the settings; asks first, or stops when nobody can answer."),
-        ("remote", "The remote end."),
-    ),
-    "remote": (("show", "Show one remote by name."), ("forget", "Forget a remote (people only).")),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "refused": (5, "The server refused the connection."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Connection": (
-        {
-            "host": _Str,
-            "port": _Int,
-            "mode": _Str,
-            "retries": _Int,
-            "verbose": _Bool,
-            "tags": ("list", _Str),
-            "authenticated": _Bool,
-            "ratio": _Float,
-        },
-        ("host", "port", "mode", "retries", "verbose", "tags", "authenticated", "ratio"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "connect": ("connect", False),
-    "apply": ("apply", False),
-    "remote_show": ("remote show", True),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11524,4 +11413,143 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "connect": (connect, "Say where it would connect; nothing is contacted.", ("record", "Connection"), (
+        ("host", ("--host",), "_Str", "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
+        ("port", ("-p", "--port"), ("_within", "_Int", 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
+        ("token", ("--token",), "_Str", None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
+        ("mode", ("--mode",), ("_choice", "fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
+        ("retries", ("--retries",), ("_within", "_Int", 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
+        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment). (default: off)"))),
+        ("tag", ("--tag",), "_Str", list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
+        ("ratio", ("--ratio",), ("_within", "_Float", 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
+    ), (("examples", ("settings connect --host example.org --port 443",)),)),
+    "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
+        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
+    ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
+    "remote show": (show, "Show one remote by name.", _Str, (
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+    ), ()),
+    "remote forget": (forget, "Forget a remote (people only).", _Null, (
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+    ), (("effects", "withheld"), ("discard", True))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("connect", "Say where it would connect; nothing is contacted."),
+        ("apply", "Apply the settings; asks first, or stops when nobody can answer."),
+        ("remote", "The remote end."),
+    ),
+    "remote": (("show", "Show one remote by name."), ("forget", "Forget a remote (people only).")),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "refused": (5, "The server refused the connection."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Connection": (
+        {
+            "host": _Str,
+            "port": _Int,
+            "mode": _Str,
+            "retries": _Int,
+            "verbose": _Bool,
+            "tags": ("list", _Str),
+            "authenticated": _Bool,
+            "ratio": _Float,
+        },
+        ("host", "port", "mode", "retries", "verbose", "tags", "authenticated", "ratio"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "connect": ("connect", False),
+    "apply": ("apply", False),
+    "remote_show": ("remote show", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''

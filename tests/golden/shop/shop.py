@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1219: the first handler from handlers.py
-#     line 1266: the tables (commands, groups, errors, result shapes)
-#     line 1414: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 1231: the first handler from handlers.py
+#     line 1296: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11648: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -644,6 +644,8 @@ def _load_code(
             with _open_owned(entry) as stream:
                 body = _head(key[1], stream)
                 start = stream.tell()  # NOTE: where the sections begin
+                if body is not None:
+                    _used(stream)
             if body is not None:
                 hot, index, order = marshal.loads(body)
                 sections = {
@@ -677,6 +679,15 @@ def _entry(name: str, hot: CodeType, sections: dict[str, bytes], order: dict[str
         at += len(data)
     head = _sealed(name, marshal.dumps((hot, index, order)))
     return len(head).to_bytes(_HEAD_SIZE, "little") + head + b"".join(sections.values())
+
+
+def _used(stream: BinaryIO) -> None:
+    """Mark an entry used now: the cache drops the entries used least recently (`_store`),
+    so tools run in turn keep theirs however many others were written since."""
+    try:
+        os.utime(stream.fileno())
+    except (OSError, TypeError, NotImplementedError):
+        pass  # NOTE: a file system or platform that will not: the entry is merely older
 
 
 def _head(name: str, stream: BinaryIO) -> memoryview | None:
@@ -739,8 +750,8 @@ def _may_write() -> bool:
 
 
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
-    quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the `_KEEP` used most
+    recently (`_used`); quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         if os.path.lexists(temporary):
@@ -1105,6 +1116,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "http": ("_asgi_serve", "_serve_http"),
     "invoke": ("invoke",),
     "mcp": ("_serve_mcp",),
+    "tables": ("_tables",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1263,144 +1275,14 @@ def _to_Quote(value: object) -> Quote:
     return _model(Quote, value)  # type: ignore[no-any-return]
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
+# ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "place": (place, "Place an order.", ("record", "Order"), (
-        ("item", ("--item",), "_Str", ..., (("help", "What to order. (required)"),)),
-        ("ship_to", ("--ship-to",), ("_model_input", "_to_Address", "ship_to", (("city", "--ship-to.city"), ("zip", "--ship-to.zip-code"), ("geo.lat", "--ship-to.geo.lat"), ("geo.lon", "--ship-to.geo.lon"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="))),
-        ("ship_to.city", ("--ship-to.city",), ("_matching", "_Str", None, 1, None), None, (("metavar", "CITY"), ("help", "The city (required) (at least 1 character)"), ("part", ("ship_to", ("city",))))),
-        ("ship_to.zip_code", ("--ship-to.zip-code",), ("_matching", "_Str", "^[0-9]{5}$", None, None), None, (("metavar", "ZIP_CODE"), ("help", "(default: 00000) (matching ^[0-9]{5}$)"), ("part", ("ship_to", ("zip",))))),
-        ("ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("ship_to", ("geo", "lat"))))),
-        ("ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("ship_to", ("geo", "lon"))))),
-        ("lines", ("--lines",), "_to_Line", list, (("action", "append"), ("metavar", "JSON"), ("help", "The order's lines. (a JSON object each) (repeatable)"), ("many", True), ("fresh", True))),
-        ("rush", ("--rush",), "_Bool", False, (("action", "boolean_optional"), ("help", "Ship it today. (default: off)"))),
-    ), (("effects", "non_idempotent"),)),
-    "quote": (quote, "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.", ("record", "Line"), (
-        ("request", ("--request",), ("_model_input", "_to_Quote", "", (("item", "--item"), ("qty", "--qty"), ("ship_to.city", "--ship-to.city"), ("ship_to.zip", "--ship-to.zip-code"), ("ship_to.geo.lat", "--ship-to.geo.lat"), ("ship_to.geo.lon", "--ship-to.geo.lon"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="), ("whole", True))),
-        ("request.item", ("--item",), ("_matching", "_Str", None, None, 20), None, (("dest", "request.item"), ("metavar", "ITEM"), ("help", "What to price (required) (at most 20 characters)"), ("part", ("request", ("item",))))),
-        ("request.qty", ("--qty",), ("_within", "_Int", 1, 99), None, (("dest", "request.qty"), ("metavar", "QTY"), ("help", "(default: 1) (at least 1 and at most 99)"), ("part", ("request", ("qty",))))),
-        ("request.ship_to.city", ("--ship-to.city",), ("_matching", "_Str", None, 1, None), None, (("dest", "request.ship_to.city"), ("metavar", "CITY"), ("help", "The city (at least 1 character)"), ("part", ("request", ("ship_to", "city"))))),
-        ("request.ship_to.zip_code", ("--ship-to.zip-code",), ("_matching", "_Str", "^[0-9]{5}$", None, None), None, (("dest", "request.ship_to.zip_code"), ("metavar", "ZIP_CODE"), ("help", "(default: 00000) (matching ^[0-9]{5}$)"), ("part", ("request", ("ship_to", "zip"))))),
-        ("request.ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("dest", "request.ship_to.geo.lat"), ("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("request", ("ship_to", "geo", "lat"))))),
-        ("request.ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("dest", "request.ship_to.geo.lon"), ("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("request", ("ship_to", "geo", "lon"))))),
-    ), (("description", "Price an order before placing it: the command's only parameter is a model, so its\nfields are the command's own options and its JSON input is the model's object."),)),
-    "lines": (lines, "The first lines of the catalogue: a list of models.", ("list", ("record", "Line")), (
-        ("count", ("--count",), "_Int", 2, (("help", "(default: 2)"),)),
-    ), ()),
-    "find": (find, "One line, or none: an Optional model.", ("null", ("record", "Line")), (
-        ("sku", ("--sku",), "_Str", ..., (("help", "(required)"),)),
-    ), ()),
-}
-# fmt: on
+if TYPE_CHECKING:
 
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("place", "Place an order."),
-        (
-            "quote",
-            "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.",
-        ),
-        ("lines", "The first lines of the catalogue: a list of models."),
-        ("find", "One line, or none: an Optional model."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Address": ({"city": _Str, "zip": _Str, "geo": ("null", ("record", "Geo"))}, ("city",)),
-    "Geo": ({"lat": _Float, "lon": _Float}, ("lat",)),
-    "Line": ({"sku": _Str, "qty": _Int}, ("sku",)),
-    "Order": (
-        {
-            "item": _Str,
-            "ship_to": ("record", "Address"),
-            "lines": ("list", ("record", "Line")),
-            "when": ("null", _Date),
-        },
-        ("item", "ship_to"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = ()
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "place": ("place", False),
-    "quote": ("quote", False),
-    "lines": ("lines", True),
-    "find": ("find", True),
-    "output": ("output", False),
-}
+    def _tables() -> None: ...
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
-#: The program: the one value the runtime reads (burgee.runtime.program).
-PROGRAM = Program(
-    name=PROGRAM_NAME,
-    version=VERSION,
-    distribution=DISTRIBUTION,
-    description=DESCRIPTION,
-    requires_python=REQUIRES_PYTHON,
-    debug_env=DEBUG_ENV,
-    group_help=GROUP_HELP,
-    commands=COMMANDS,
-    groups=GROUPS,
-    aliases=ALIASES,
-    root=ROOT,
-    root_mode=ROOT_MODE,
-    errors=ERRORS,
-    exit_codes=EXIT_CODES,
-    outcomes=OUTCOMES,
-    shadows=SHADOWS,
-    shared=SHARED,
-    records=RECORDS,
-    max_output=_MAX_OUTPUT,
-    config=_CONFIG,
-    data=_DATA,
-    mcp_lists=_MCP_LISTS,
-    mcp_names=_MCP_NAMES,
-    prompts=PROMPTS,
-    resources={},
-    mcp_extra=_MCP_EXTRA,
-    mcp_completions={},
-    media=_MEDIA,
-    extra_commands=_EXTRA_COMMANDS,
-    import_handlers=_import_handlers,
-    free_completers=_FREE_COMPLETERS,
-    completion_slots=None,
-    complete_values=_complete_values,
-)
+_tables()
 
 
 # The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
@@ -11762,4 +11644,150 @@ def _warn_unused_answers(context: Context) -> None:
             )
 
 
+# ---- burgee: loaded on first use: tables ----
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.execution.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "place": (place, "Place an order.", ("record", "Order"), (
+        ("item", ("--item",), "_Str", ..., (("help", "What to order. (required)"),)),
+        ("ship_to", ("--ship-to",), ("_model_input", "_to_Address", "ship_to", (("city", "--ship-to.city"), ("zip", "--ship-to.zip-code"), ("geo.lat", "--ship-to.geo.lat"), ("geo.lon", "--ship-to.geo.lon"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="))),
+        ("ship_to.city", ("--ship-to.city",), ("_matching", "_Str", None, 1, None), None, (("metavar", "CITY"), ("help", "The city (required) (at least 1 character)"), ("part", ("ship_to", ("city",))))),
+        ("ship_to.zip_code", ("--ship-to.zip-code",), ("_matching", "_Str", "^[0-9]{5}$", None, None), None, (("metavar", "ZIP_CODE"), ("help", "(default: 00000) (matching ^[0-9]{5}$)"), ("part", ("ship_to", ("zip",))))),
+        ("ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("ship_to", ("geo", "lat"))))),
+        ("ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("ship_to", ("geo", "lon"))))),
+        ("lines", ("--lines",), "_to_Line", list, (("action", "append"), ("metavar", "JSON"), ("help", "The order's lines. (a JSON object each) (repeatable)"), ("many", True), ("fresh", True))),
+        ("rush", ("--rush",), "_Bool", False, (("action", "boolean_optional"), ("help", "Ship it today. (default: off)"))),
+    ), (("effects", "non_idempotent"),)),
+    "quote": (quote, "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.", ("record", "Line"), (
+        ("request", ("--request",), ("_model_input", "_to_Quote", "", (("item", "--item"), ("qty", "--qty"), ("ship_to.city", "--ship-to.city"), ("ship_to.zip", "--ship-to.zip-code"), ("ship_to.geo.lat", "--ship-to.geo.lat"), ("ship_to.geo.lon", "--ship-to.geo.lon"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="), ("whole", True))),
+        ("request.item", ("--item",), ("_matching", "_Str", None, None, 20), None, (("dest", "request.item"), ("metavar", "ITEM"), ("help", "What to price (required) (at most 20 characters)"), ("part", ("request", ("item",))))),
+        ("request.qty", ("--qty",), ("_within", "_Int", 1, 99), None, (("dest", "request.qty"), ("metavar", "QTY"), ("help", "(default: 1) (at least 1 and at most 99)"), ("part", ("request", ("qty",))))),
+        ("request.ship_to.city", ("--ship-to.city",), ("_matching", "_Str", None, 1, None), None, (("dest", "request.ship_to.city"), ("metavar", "CITY"), ("help", "The city (at least 1 character)"), ("part", ("request", ("ship_to", "city"))))),
+        ("request.ship_to.zip_code", ("--ship-to.zip-code",), ("_matching", "_Str", "^[0-9]{5}$", None, None), None, (("dest", "request.ship_to.zip_code"), ("metavar", "ZIP_CODE"), ("help", "(default: 00000) (matching ^[0-9]{5}$)"), ("part", ("request", ("ship_to", "zip"))))),
+        ("request.ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("dest", "request.ship_to.geo.lat"), ("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("request", ("ship_to", "geo", "lat"))))),
+        ("request.ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("dest", "request.ship_to.geo.lon"), ("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("request", ("ship_to", "geo", "lon"))))),
+    ), (("description", "Price an order before placing it: the command's only parameter is a model, so its\nfields are the command's own options and its JSON input is the model's object."),)),
+    "lines": (lines, "The first lines of the catalogue: a list of models.", ("list", ("record", "Line")), (
+        ("count", ("--count",), "_Int", 2, (("help", "(default: 2)"),)),
+    ), ()),
+    "find": (find, "One line, or none: an Optional model.", ("null", ("record", "Line")), (
+        ("sku", ("--sku",), "_Str", ..., (("help", "(required)"),)),
+    ), ()),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("place", "Place an order."),
+        (
+            "quote",
+            "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.",
+        ),
+        ("lines", "The first lines of the catalogue: a list of models."),
+        ("find", "One line, or none: an Optional model."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Address": ({"city": _Str, "zip": _Str, "geo": ("null", ("record", "Geo"))}, ("city",)),
+    "Geo": ({"lat": _Float, "lon": _Float}, ("lat",)),
+    "Line": ({"sku": _Str, "qty": _Int}, ("sku",)),
+    "Order": (
+        {
+            "item": _Str,
+            "ship_to": ("record", "Address"),
+            "lines": ("list", ("record", "Line")),
+            "when": ("null", _Date),
+        },
+        ("item", "ship_to"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "place": ("place", False),
+    "quote": ("quote", False),
+    "lines": ("lines", True),
+    "find": ("find", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+#: The program: the one value the runtime reads (burgee.runtime.program).
+PROGRAM = Program(
+    name=PROGRAM_NAME,
+    version=VERSION,
+    distribution=DISTRIBUTION,
+    description=DESCRIPTION,
+    requires_python=REQUIRES_PYTHON,
+    debug_env=DEBUG_ENV,
+    group_help=GROUP_HELP,
+    commands=COMMANDS,
+    groups=GROUPS,
+    aliases=ALIASES,
+    root=ROOT,
+    root_mode=ROOT_MODE,
+    errors=ERRORS,
+    exit_codes=EXIT_CODES,
+    outcomes=OUTCOMES,
+    shadows=SHADOWS,
+    shared=SHARED,
+    records=RECORDS,
+    max_output=_MAX_OUTPUT,
+    config=_CONFIG,
+    data=_DATA,
+    mcp_lists=_MCP_LISTS,
+    mcp_names=_MCP_NAMES,
+    prompts=PROMPTS,
+    resources={},
+    mcp_extra=_MCP_EXTRA,
+    mcp_completions={},
+    media=_MEDIA,
+    extra_commands=_EXTRA_COMMANDS,
+    import_handlers=_import_handlers,
+    free_completers=_FREE_COMPLETERS,
+    completion_slots=None,
+    complete_values=_complete_values,
+)
+
+
+def _tables() -> None:
+    """The tables are defined: their section has run."""
+
+
+# ---- burgee: end of tables ----
 '''
