@@ -9,6 +9,7 @@ for how a parameter is named in a usage message (a flag there, a key in JSON).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -87,14 +88,8 @@ class Surfaces:
         positionals: list[str] = []
         args = self.commands[command].get("args", [])
         values = dict(values)
-        for arg in args:
-            if arg.get("hidden") and isinstance(
-                values.get(
-                    arg["burgee_key"] if "burgee_key" in arg else arg["name"][2:].replace("-", "_")
-                ),
-                dict,
-            ):
-                words += _leaf_flags(arg, args, values)
+        for key in [k for k, v in values.items() if isinstance(v, dict)]:
+            words += _leaf_flags(key, args, values)
         for arg in args:
             name = arg["name"]
             key = arg.get("burgee_key", name.lstrip("-").replace("-", "_"))
@@ -127,14 +122,13 @@ class Surfaces:
         return [bypass] if bypass else []
 
 
-def _leaf_flags(
-    parent: dict[str, Any], args: list[dict[str, Any]], values: dict[str, Any]
-) -> list[str]:
-    """A model parameter's object as a person types it: one leaf option per field it gives
+def _leaf_flags(key: str, args: list[dict[str, Any]], values: dict[str, Any]) -> list[str]:
+    """A model's object (at `key`) as a person types it: one leaf option per field it gives
     (`--ship-to.city=Oslo`); an object a leaf cannot say (a nested null, a key no field
     has) is left to the parameter's own flag, as JSON, whole."""
-    key = parent.get("burgee_key", parent["name"][2:].replace("-", "_"))
     leaves = {a["burgee_key"]: a for a in args if a.get("burgee_key", "").startswith(key + ".")}
+    if not leaves:
+        return []
     words: list[str] = []
 
     def walk(value: dict[str, Any], path: str) -> bool:
@@ -150,6 +144,19 @@ def _leaf_flags(
         del values[key]
         return words
     return []
+
+
+def _nested(values: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """`values` with `value` at `key`, a dotted key (a model's leaf option) in nested objects."""
+    *above, last = key.split(".")
+    result = copy.deepcopy(values)
+    into = result
+    for part in above:
+        inner = into.get(part)
+        into[part] = inner if isinstance(inner, dict) else {}
+        into = into[part]
+    into[last] = value
+    return result
 
 
 def _text(value: Any) -> str:
@@ -326,7 +333,7 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     if not cases:
         pytest.skip("no command of this program takes a number or a choice")
     command, values, key, text = data.draw(_typed(cases, surfaces))
-    values = {**values, key: text}
+    values = _nested(values, key, text)
     assume(_representable(values))
     by_json = surfaces.cli(
         *command.split(), *surfaces.confirmed(command), "--json", json.dumps(values)
@@ -339,7 +346,7 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     assert flags["error"]["kind"] == given_json["error"]["kind"] == "usage", (flags, given_json)
     # NOTE: the problem of this key: other drawn values may be refused too, and argparse stops
     # at a bad choice before the converters see the rest.
-    keys = "|".join(re.escape(k) for k in sorted(values, key=len, reverse=True))
+    keys = "|".join(re.escape(k) for k in sorted({*values, key}, key=len, reverse=True))
 
     def of_key(message: str) -> set[str]:
         # NOTE: a problem starts with a key: its value's (`ref: ...`), or a group's given
