@@ -102,7 +102,7 @@ def read_record(reader: Reader, node: ast.ClassDef) -> None:
     bases = [reader.names.qualify(base) or "" for base in node.bases]
     is_typeddict = any(base.endswith(".TypedDict") for base in bases)
     if any(base in MODEL_BASES for base in bases):
-        read_model(reader, node, read_type)  # type: ignore[arg-type]
+        read_model(reader, node, read_type)
         return
     total = True
     for keyword in node.keywords:

@@ -78,4 +78,4 @@ def lines(count: int = 2) -> list[Line]:
 @command(effects="read_only")
 def find(sku: str) -> Line | None:
     """One line, or none: an Optional model."""
-    return Line(sku=sku) if sku.startswith("sku-") else None
+    return Line(sku=sku, qty=1) if sku.startswith("sku-") else None

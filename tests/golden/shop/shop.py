@@ -1253,7 +1253,7 @@ def lines(count: int = 2) -> list[Line]:
 
 def find(sku: str) -> Line | None:
     """One line, or none: an Optional model."""
-    return Line(sku=sku) if sku.startswith("sku-") else None
+    return Line(sku=sku, qty=1) if sku.startswith("sku-") else None
 
 
 # ---- The inputs that are JSON objects: their converters ----
