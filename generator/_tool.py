@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1129: the first handler from commands.py
-#     line 1375: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11620: the tables (commands, groups, errors, result shapes)
+#     line 1239: the first handler from commands.py
+#     line 1485: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12371: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -96,6 +97,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -874,114 +877,212 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fj7J9lbqSVAJIDCVEIMDFgJKZWFX7a/aH7S+5fswMBgRIgQ977TVS"
-    "u4mIx0xPT0/31z09jT8Oxul0Fss8SpODwcEfpwcXWTqfqdODwcnJ6cHpgYf/uZAJ/HV68JNMZBbkUgQiT9NYTLJ0Cn9f"
-    "BkkYy0yJSRTL/unBmQfvjC/l+Ireeop/LT8mbqL8Mp3n4iaL8ii5EEGyyC/hD/N+Im/47Uxyj3CBe51l6W9ynJsHMznJ"
-    "pLqkh9/KXiaTUGbwvH7snhK5hCFiI9ixEiqYyHiBr8M/8BJwYAqkmTHzYE/OvCMYO/zupdR0rwfUzuY59np6gC3RZb7I"
-    "Q+qEchLM43wgHifBVD7pzxZiJFUUSvHz8atnvzx/+65LRGOrPXyEG0vShBvLLyWSfZEFU4G3RSe9llkGDShzvYPX/9zv"
-    "97tOU/CQgglc05p+oq5BfWu5zWL+gNTU/Dzzknkcw0WcNimSlOZsKIDpNKMCOwWeAE+lUHmAXJEfolzc74poYu4ixyIl"
-    "ppFSOPVp9o+//b3oWeVZNM6Lrs1v23eOIiFugiyBt5XoJKkI0zE+Ro2JTObzLAGJAvIClGwPxCGOVA53FMyPlb1xkIVR"
-    "Uup8kmZjWfStf9quMwmSNAZxTIQ78/klEDSaZxdSijAKkS/iQi8Wh6V2qaklKQpilQpmKbJoFKhLT/yO/5pE6hJ6C8Xs"
-    "Bv4oWhBqnEWzXIkoyVN4CdgZRhnIe5otHFZeRXHcgxur+3v3Py9++eX82Yu3hyy0h3ShPw2p1+Lu8U/PX71/B9eL1oEV"
-    "UVLwSv9cEhGSQrwjgJfTgZAgbwuYjQQkAbkfwK9xGkrPCBMNEggNjXrhieVZ4q71OCYwDIlr2FE3zrrdWJACJWBxpJla"
-    "1xHrJbcbWEw0F9UVCP/lkapggSO7QTGBxRCmUhVsDOYgjdnSq4t0nmkdYLXKRYTabK5k1sc7zmKNo7FMlNQa8eWL99TG"
-    "8SwAtvQe9I/o53+9e9Z72HsaB3PFfbzJ0lkWyTxgkWGNoZtyuoXmnK6qwnRzKTOY51SMWVVrvYPK12mlf/jq+OVztyG+"
-    "o4r5Ka7YGQrUlZGLAY6cGjfPoURpeQoSdQNan9ZddC0TnEtco2ZWuFPNXXc6C+tRmtLKIFcMqsSYycQZC/2y4wA+J7m4"
-    "TG+EhDkReFeSumJbmM7jUIzBQF7AOkDSxSzI4TkcoA/TLoLZLF74PBC2Wlma5mixyEjjv85uD7yDOJ4qtuNoKsmkwd9s"
-    "aganB5cyntHjJZmFG8/S8XwqE1aXZGZpPYKGjONgBFZdPEe6fWr15Izkz0cdjnxRIGeyp+QsQH0XCm1QcQyXIp2wdtLm"
-    "pi9eJNfplYUQMFhfK07WP6LX+00BDfceXwfxXD6557Nh8fVvH97873evX4l0RJMxRUYhJ0kHY5uwRvwoAd38DqR/GvhD"
-    "XHIsIErgkqTXZXIt43QGWgh0aR6CNveE/8fpKazaK/z3QOTZHGYD/w6DPOBrYCRvfQ8Wcgqy6ON1nykAg+qzRdC9ik5g"
-    "zA1RBixAhqJQMuGosWkWRsAyZAN1zq84nSGHM0nKGN7QXUa5kvGk2xfHYhJE8Zwe4AGWx0CizoMg1cZX6ZGrKAnxv3x3"
-    "KpUKLmRxAXhKZNze6gkABJYmvd9llgqy6Ki0h8LHZ8DQ53PFbeO/gzGK0Xkm/zoHm0S9+CgVwCSey0R+yE/OgJEoPkZc"
-    "UFMq1CPZPBH4RN+KhtI8NQxTetnrVz1kiNbdxClLoEIWxSnhS9IQwMMxWO3OFNReH2Y4GaPIDm1P2qq/ff4XH+T3Anoa"
-    "BYBekc4JLGXAkh/ybkFYrzfC2feRZgA0AGJpyagBC9kvNCSeksjhtqa7uEDySuz2tUBGgFpQWK2ckiFB7YFDCuU4DoC1"
-    "FmtFpO94kLx0AyMag2ZyzZd0e3wVNTYQRLIHDE5vkoKzffGaH4WxloHeAKGP0AhygHSgjivhPa0AFZt4Mov4DutBwg1D"
-    "YrlR66AYQLwSuDQVHZ+687seEQasgokXCnSrcpWrTMay3ydl5ygDGBXqxsWM9SEvRXoI9NNMZnmElnnwx+2txfabvnjr"
-    "uRrXuE7LCreZK3WawP/eyiC0DgSgXRR9EU1naUaOU5R3iREMt1BkgD9JGMT45xtwqkCepmk4jyUzjEQZHSFoGswr4iyY"
-    "EO2nRLDoftXo2HTJqxRQwoUEISBpI2pPkPA+L4QzwKH0WCJBLBWIcjJbGEctT6ex6JiheXqNeQ6ahYsWqnoMF2F6AaPi"
-    "GMxaA1aCtkm0xZZke4BncayNE5tS4EIOogTiBlgdWIRrJNFSMmT1o0XTY3Fh4UVkcJrQbRR1lKGCXVoMOxXnpovIDpTa"
-    "ZaT7h1UIutgRdHoMJ/JYkUrw3AaD+AZf122gCyHHCPnAZkozIq/wqwxQ3VqqQavrSeBfoK5eTzRGQHQe5PQ+2m0GPaZF"
-    "huCgnTy3H8Q2cO2sRryR3LK/X4CmstzYp0CAyiLT1QuHXoNWsbtiWX7qEWzu2NcSqxXBEqm7MXaTEEEtUTZe8Gnoah5s"
-    "qKVOu3IlkR6ByMigXpXuNxTBjy6RRjAKaTMuZGPi9hyrCOIoX3hinlgAEMoZRrySMaxxUJkLwPAfMFYG6gVwZ2IswMP+"
-    "j13Xwa0fng53NB7dVuGQ+q5LwZFPu7T3HW2plWKyZ+fkSH620WwRy6mlXUdyVmoHKxKNidxvLAgXzhhjG6HoIHgB//MK"
-    "sDpii0xeR/IG/gjlaH6B17pDUYSnBm4AgahwlDshI7zk6AaS5yCGVRwuwFapWqWFPAvCMMLhBvEb1+Za+d4GTFp3sDIV"
-    "63qrYf+vBmHDahwUCBAd45ssRRQKGgOhSar06rVDlrEG/8yPDuojgDMW3vM78xk6buBPyK5pZlmlio5+B7BWvOhacFVG"
-    "NcsM0HiOf4AMTdUS84r14lwMsixY8DXw8CiuEm7fhLYI275uBlhpYcNJfJ2gNg0uklTl0RhBYnXrpYaDrGJWUoyrb+k2"
-    "KDkJK4fvj9N4Pk3WPaFwGYNZWtOJiS6seOKWIus6WEAxLasXmTyHjlKHbtMUwIzymNsGjo5iOS3rVrPQameqSoSVvbIY"
-    "FRJRmtxy/8a/C1dRUKc4a2gwCuCMdIxFCVY9BOFrWE0/Y7CmJDng5I/z6Fou3QEwBo4jDCrXNzAYsOSyFjs/yxK46U5e"
-    "jfsKEIT0UArap8P6X34I0M6CFs+UDL2SUgB9DFiHlYV2mnQQHVrWGEhVVAnFUDG4MTTRB9Jp1KmLRShCojjgOkcpEjpI"
-    "xo4gk+csOTBcoczxnX5x9Vt3x3aFxOtB6XamdUPNerzEnFybSxISNSD7pz0YDjWaLWMbGltvxPS7axRkySOrfcLZpW7t"
-    "0Ldlh6z4uIJSEok1hoh09mozdLdRoXDxrjbFZHNULMrq7A4yHvY+odFenvbUZTQrPWlcA5Pl4RXqHVcm72WRNyYo5J5U"
-    "3TqO9CE7I9qfBd3HFOHWG4YRVYSeHgbeQaRxdwrJ0TG7mwAD/yGGDykMy9tQdhNjyDsBeOvl0ze0O4Dr5ELmOn7JlmoH"
-    "I/IpQkxatO4pCjINRJyC6R0HAOuBc7nU2yxhdEHKD40lYn1Qnfd69xDx3zu/J0Yyv5GSwsJTDudzGNpuG2L4it7Fp9GP"
-    "w5c7HJO+uYQ30ykCsJDnA3qdYgBklR0qD2Nv3Fi/h19LidnQ3x8RzbIBaomxqQHL1MhkPmX9sn2+wE4ytirToH52P30g"
-    "ZcM8hhVCaFIYGsOhPaU47A07fe6wBOpZ1J8Dl+Fa8TDaMrtXEfEjxvS+TjBSYIgp3ADzhnvkpLiBJaCHy2pb2F2dSZSp"
-    "XOv5Yndn5f6zh4onzaC/ekRTKN56sEFkr3ngDkTEdOYmclEXfUPD+iHfEhJWgQYPyCHdcxaWQ47tdwlq0Lr50j1eszZc"
-    "eOLmkC4L6UY5pQRajsNw+b59VcTB+IqtJ0X5nZAb71sPBW/w4t4JR01df9oCENqLDdgywSXt1BmR5uwhm9nSvRuEoDu9"
-    "Gwz5DBp6dRLWCpuBOViNFfG+crS+Wk2sVwHHXFgdL4kxjjIMOUizJLesTzt6gx2vdUGmGnMTYVYtP+tVL1GxvSus00+2"
-    "b4BI3Rrh1Wg9PSCXtqKbspp9qxMgvnRFW+MGmq37WjUbhDW5VhReMIlNLG/ocI0xfySgDC2BuxUij6YaQYAUc/YPooEo"
-    "4bQh3cA9dNWyK9TlCbkV5TSwPry7gwaEt1eIUc1435dIDSgrzU13Eh2fmMAsG1BGWrfP0pdOJkouh9xsLATtd5REU4L3"
-    "RyVtdMQeAdjxRi/fL718/wj/qRWkCcvop1Jxq9h6Ny9ovDK5qAAtd8B1U2MFEESGGyA0CBorC8boAOupyC3+qqWugGe1"
-    "asKhs6EJRNp4yJxZKwmp0kIA5IBEB5OcVgo4WIHCUzKrZsxhnsMlO6YC5H26KBGSMJPJr2kWh2V4RtnM0/HsnDKO16Q0"
-    "mwS76tbLHaeUapjbJuW1SXltUl6blNcm5bVJeW1Sntcm5bVJeW1SXpuU1ybltckQX0wyxDeflLeU2rFJYY0a+W1T+tqU"
-    "vjalr03pa61Ym9K3XUrf8v5/fammOtPT5v61uX9t7t9dRLS5f23uX5v71+b+lYWpzf37FLl/bpLNJpUka+S7TRts0wbb"
-    "tME2bbBNG9xr2qA7ng0TBlfp6TbvsM07bPMO77Ch31TeIZeb5KTDMeCtmRwTE476D5k+o5g4xF6O4tFz97UfzQ+YSpjq"
-    "fEaJH/TQkz8/7P+4Pg2xyBkEpXMBQ+jx/q/2WnoE4ygrkgNhOJGhSS4x8VtWLG5+Vk4BVYffs2hGM2QuIeMv4nQUxOdB"
-    "dlFJueQKrfWgrDzlq3CD2fdBq7+mIuvQVB6l0q+iAya+R4ae6mN2eV+JVCYjK7cu7JVcAC9GC9yDAsJzrd+0yDtjcYyL"
-    "ukwzRp266Hvd8IrYScEF6xA1GLvJYSCI6wkqdgtDIqPjpD1gndFVxPaKssSGQAuTG1BQ5H3oecDgBxcNBQ+YWc82bbTI"
-    "wSKwKYymAYGueRilSLCcjiSiD8yJSufZGP0Ick7QfycLql3qN8fvf+498LjGKIVl8a7tCaZRxjr0YcSvPGjKGikP1wXk"
-    "DUaM1UFFDhpUjsiPghGhCszAYtidquVe0bKnBnUUGhJGnTXtdhyAjY1LgQajJSNdLVbJcYq7TsA7X/foM0k1sz8NPrji"
-    "WmtUmpA1z93ZN8lTXL3WGhpvCRCp4FqnJftukdzO0QAkR5BxH7KWsh6iKcdsUnvooZpxqZktU7+1THMArwLhXHwTKR5E"
-    "DQEaGuwgYuwG0lSzxcCUQqqpTXoLtZwNrHdB+lSOwBNIBBCYFKDfIWoSyTjcRctybJ6G5gkzSFy6vR7WCR8Iphkzf7T7"
-    "n+WIajmVLqXwO8/BMmnyQ1H7f0viuO8bXdxahzJBVljVU8Y12bQmnBqxv7Ot7GDMb0Xp5j+i0HOqTKOpuWW6/vLil+c0"
-    "s8YW1Rdr5vx02rPiot2caFUdw2/pSO20qrULTbwYUDyCxoSIoUdTTKOjAGeAkz4uou/iUbcxnYEy37FY9iQ3XDBletkm"
-    "EcdsUgieGMj50ACinsYUxnF603MQ4R7JRO45LRdZA0BXcwJpgHvAT9jfX+dADu5n4tZE2dQosHSdTM5kkGMN/+5QL7ck"
-    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqktIU9/vMEDjrEcdB4Xvmf1TkX8MtjA11EilD3jgsD4/5"
-    "pIXbzhVNKZhdaHNKrsX5aDELlEKwWzNdqCv3ZRpskgnt32BQleD7IQV14VY0gdlsLEjT8Ww3WCSza1khzFJFwWTSb81l"
-    "m8baI+buBtn0uoMhGjulbStaVG5/nvHnKprS5iZa7D6X5kCF/d5AUzIoH2EPRIAAHSPcEu8owaFj8sq7DUhCX8Uacdek"
-    "i8dsiZ+UF6I+DYXLCxH8spHuTOLgwkPz5+m58YpUM6r3z4ZGH4rT2+gjUExDOjaRma9+2NwAPqFiImXQ0rVMEE27XjWD"
-    "TfZpARqfWx/3EQaMkL8cYLM5YYkDeVE7EPc6IO+e0fAewyOihQwQEgTDirI0ISzHStG83KVvS5hTHdStg6ARs+DuCIL7"
-    "IqmioFR3VqB68coTRwSx8Us1Xf2xigF/wIItBMBy1BW8FTQNZsqc8ZtGYUh7OWAtx2kWggMs8S48Cq4wJtyXY466GVLv"
-    "jJFDSrXRJ+zKGB87MGrB3PK7Kz+QwSEHBeosj34v+P8yDcEbAvnIM2gmT69kQuSTPNj54PSazuOP0fRc5QBJPz7xxMmL"
-    "V+/en3ni8eN3//fuyRNyJrt0rC+Rc3DsYDCS9x6iTIyA/1e40TWSdM4oTtMrQAXRlSy5Nyq1PidGWhaMM9BSmq+t8JZa"
-    "wKT2dcoxcFDlOlzyHt81uS6P7T06tKon+Qk19vhwxc2IU4DMiVOkwB6rYK/a/XqMboJzBaLcJBDxlDG1kxThD8FmAikp"
-    "8zgykyLHmaRFgzmS/GsZfOthzwA4cNYo4kgTD37M7wwQbjzhNjX8LqC4OEF0fKan8i44XSQCqxUg2iu28SN6Twd9aH8e"
-    "jzC4oHSAXIGJXQBmSCJ1CZKPdJwvYWBMhgVZiGMQyQ7Db/Gqi9nF+AxznTeawGsEKeKjL/SZFxORKwKeNLiRhJXL0wIj"
-    "0r+K2/x4REGeAkBSkIRI0wavgl6BJj4h9+A7Vkk4G5jlLMN+JY+09mh0e8y5Pea832POcjIB5rIWKQLsnCpSHInU0AYN"
-    "PLuKdcHkIl9+W/d9T5nwa+LCVbIqkeINAr/NDy8vk2RzdLZ0Gzc9p9wIQG9PQvMjycuEOKdhGkPoUmrFyqj4vk8sV8B/"
-    "8U3K/ZH+pZ5nrkQ07cdV9zf2rU47V+TJPee8rR7a9wnmWr9xtyj5bseSK75+NQa8qZP/L3QCmXxq3tI6V06qwb/bH2Ds"
-    "8nymBoeH6F/qeHw/zS4OwwzQ4eGDowdHvfsPDp3dCIAG1d37NTkLqa7RAE6Wssk0yHj80l97YLk9sNwe9frXP7DsFZ/x"
-    "JFYVGQu6xzPmZr4qGapmFKn+IgjpkbNyxxvoI6dmC30ydvVk87Hdxsla9DXbrUXH09+7XX0bIFS2wNjQ0jOlhHx9krg5"
-    "V5nqkvyVs7eW5curVx5rGGM+Nbt6aBhUaL6mbHtnt6vFRE/eGQujgYOUsLr0aWAbPzrnkIbOguTcjOJHNp+ZVaAtwrnF"
-    "pHrTiY+I2bXiZG/Mi6Wt14UqLwcKhtOJda1StZ9ahFBsMtWMezP5Qehd4iUapw5LU5CO4U2aXdHHsQsyznVHuv0ivCCc"
-    "LkQvFbZpr/SU9X3OPJ0tuj+w8a0cb29rlbW1ytpaZW2tsq1lta1V1tYq+7y1ytov9O1ezsfdtLA7grV7FlzP4Ovbsvgc"
-    "wWU3vPuVRLzaykFtOOlfJpz0aSsHtUGhNij0zQWFVsR+CpRlYjaHeRqmh6VY0I6BH97KWNd+G+b5SqsYth9A3aIImovR"
-    "E1AJdyQX3QHU95Ev82VXQ6selXRGsP3A1xc+q5xn0TXPtu+vWY2zysEMU96secd7KHy2STmzyvTs4Yhj0xplVdEw5cn2"
-    "6h7uqYTZ1+JLtgXPVmDptuDZoMnGfOtgtQ5W62DpFagx8XSBGJX31R0ztaNrRaqWWhalVv85DlVbqLct1NsW6m0L9e4a"
-    "R2i/VF4qObrBQaQ7YgU7Omera4xWfcDJZM8+2L5KkH4jTlhbsLRxA19fwdLWx2p9rNbHsj6WixeM7dnRsTLq0zb3z/Go"
-    "2sLhOxQOL4MSh/PLRL7R9W6oIhzXsxsKX5eSe/ry2T/+9nesFAXr4IbMZp66pe72nHhlV2h1Vk/OauHTSkTDxX0L0dRF"
-    "+/qhvNaCeHh91H/Y5xqft6sXmGn1bHXN6i+75PTeZscU971jK4bxXBkTO/WAq+k8d6Hio+q+EBWa3qoxXWz66wDCTVpp"
-    "q1h/AVWsW0TaItLPhEjrrZRjjY7uP3j46Lvvf/jPH4PROJQGD9YBPp3CvvyGMApbHAmtbQXrzVVgcDdFtWIhf1NfMeCK"
-    "fdbdKFahdQJo8qP8HM8/wPUHSwtpdbrzCEuOUf2+wB5jAsnh2sVpZsuv6xLBSuKhI5xGGQ7tOYssSPpaEVvC6jwil8RH"
-    "DUl87+xbY6VPxMKhHEd0RgwJBNBEXfGe91AoyYr95KxC0wofyyXr+x8bs06fGyntrDOFumAblmHDEGbIRFG6G0hLhayS"
-    "X+gS88NRU2ISMYcxz2he6NjEHIuRJXTI0OZkD3VlKl08LhCj+UWFGNfDdGm5/2CbGQPJAD6pXNiS6lwyDKEt1Uc3hcxc"
-    "EiqOc5mO75oyJQf4gX2TT4J13ShB3ZSp4/aHlC5hto9MRS1OZVvUz5TjtJcIe9h0tl4UrYjO0zyLe0/FoXj34qcXr953"
-    "h0DuOZ00RJK5Yn3d+loKDJQoefSw6VTZRkQH+n///O3LdQSgGnIPUZPV4y4916N0zkCW+3MOMQ/M2Z/y+UkdGOS0xhtT"
-    "c4T9YdpnGLp1zEjds+czBa1PHftdjtJy5TWB1f+V62Sj0aDB0Mc+MDPyYAB+Q+804Y3U4sMeeITJ0o839vxtDvG/FF3G"
-    "yvSUoMkF/kRO+02kSHTQpQNdeELXjqMyKzoM0y0VRTa1S2nhUdn05a9r9HFQmAEa5NEoQt8Oh/VWf6DEOe35HyY7iCmg"
-    "9xDHIiwdnCbCnNLF1/UHT7CgCzDx8b/1esKWrsBvcOhBECPMQYX+bDEUYUpqUoZY/K/Xe3KanCZ/0o/j3/v+FAo2/yfx"
-    "FEuQgsnAnz3xFsZo6vw9ff3y5fGrZ1heVLPSpyLvfi+lL3X4wG72C1FoAS2Nc6pZvcRkT/gGkAv63oywbhs2fevTjtd8"
-    "PAYoyuVW7eO8TkUBykWx5PkTGi7CNlc0oqbGuXVtAfritf2bYwrUblFkE7PIYl0KFV0efZpyohdPHzn0E1aqdGvY2m+u"
-    "2JHrr6441foRUqhBhbNaQO8VLjvDi9t7wGmsVEtVDMsfbVFDmAB+r+fr1ONI5z1z+X0i03RlolPco8/lo1VpALwhi3nP"
-    "GujwNGjAG3C9RC4cypWKqZjnnLFRtZ3+CgEyRZVfv3n/4vUr3y2jvO6bB0U5ZVt3+DrIItTkpr4yK063srI55Km/kuBi"
-    "kiE63zRNU9DVeqvaSsAY/J1IOukeMHx/qeyy38cZuJTxzBcUKOZGaCjE+1caB8Ir01muBstF3Cu4jQ92ks6qlp7nc/aP"
-    "unb3Wa1PXsTx+fiHT8Qcc8Xk4rMf6B50GhVQ7rIKXqRzO/lBUe+Z0CaoZia7XLrZH2iu2Rib75I+N1n2RlKKAsuFPwUi"
-    "srqmMgzspf1KhfmGQ7HANKjxq1V3UblErv4o/FT4AdfAUAvttpHC0VqkWF+b1ej1I5zC2s8koBgg4ypVbv2unrmGJYmN"
-    "Y+eX6hH7RsM/J/ACwq7wwkf6U3zUug+1KfyYyoAWykd4AOyW/T8+fwT3P1oNTZcewAWffC0f/tqj28TNP8LmKwvho9jF"
-    "+eGWv/8Rm646PjyMrV0YbvwH5JRv3BdqcntHhJsENwPbtF9DKvOgkTthGvoOG3J9CSJwd6dAt/+wGDxjeWx+K2ivG3z0"
-    "kEZuITkNfgOAjs2cJq81Puf66DCFehLUoDTLKucjQWZVG2DTWYtd8GdRXYy+OgKqwihExkie/QIBa/hBaRGakirrV+B9"
-    "5ASjefjrk3gNYmOfgflLCFKftk1c4IE9nphCCmdgEJpV2gYs/ZzjboNSU/UVoXy3Rz4/WOpz0xIQdb3fcSyxRALm2Z6g"
-    "GFDnq4+z1fVTm6Nbal17OdD0RtltdZ2V9619WikM3/SXwnhOBytxJPoBFTRLmAg6PLj9fyF/So8="
+    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MDc5LHNraWxs"
+    "OjE2NDAKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
+    "c2b4R7Z3dhx8dr7bZVmOz55Nlmdv2bBTgUlRsLajxtke61aZumPnqdEdl9lDvsuqlqsnaLyR//+K0KRDa8dAk9NBmz0p"
+    "cwgtFrOu4Uk0Hc+esJ29Dc5+4irMQo4bx76F4B0Xjk3NDrKLyDeeAvdDJwbEoSevGu4OUMUvzyrb9whozi+mtnvIXyHP"
+    "XVZYmCwKRDeMAZ4y0cfRfDCHf1Jzo8YunNMPRvX8Uzkc6JG9rpneXdxe3lzd3Z9KkLBWiICYMdaImdCyBLl3qie5ohP7"
+    "mZ2Dqk/nJ3L+Y1mWp6sRiHhtzQt2ltuvmVqujq2l2iA4u2wecjN2XZ5JQZiMjdX4ngBrrBWJOyAA3Jh8UIIBf9GBvj0l"
+    "3aRbwUd76rX3UlTr/vnr7+TTB6erkJwuu+Q1SKlpUs5Az9OJsVTbSoSiGXIcRmfAEgSmAvLJUepO+4AbjzqsfKqUq7XZ"
+    "uG2sqzh5nTfJqWPwowLBDG1rG1qE8ji6PTPVuhYsaL/QfgXQglssgfgNQ1TnLc0ACiCPyrc5/S6fRvsWfmoaJiyetclX"
+    "Tg/BkzbBQgng1dqBv9YdVuCedNcVOP66p/tfrm9ufru8vjubqXgWD8q+jv6eby/eXt1+uMd5sovktUnIzJtjEkSGyTkB"
+    "t/6cGFw6AHWDWgvKCrvK1pwnusTEEGCdxsJcwFiN6HSOvkH0LF24Donn3vtfNFGeQHfr/Evm4xzZGEdjRLyPOwnfOSuv"
+    "DpLFJAQAtWvLPoGlRvDLbZQOdnRL/66zYK9l7oyeXSk3a7t1umLjI3my99cfoH0xKKRefFe+wubn+8vidfGmU9DE9ldn"
+    "B6c5qEiB2OeLgY0rmFnNH1NjatmhdpaqeXwuc0KG4ka/PLu9eH/1bGI+9wn3dZ+QV/4pVflcMoxmk5TwY2GHMn7CHI49"
+    "oz+zkRpJfy2YR3czgpsyrZN8W6qjpF5IYgNB06yxyzrFDSRNoNZOxECc5I7jUJlfITt2NVV4mvZgsYRKgwqQk4Q+opyk"
+    "hqE7fIyBx3fDWRvwZuBJzLKHP/8FmqVo8Xic7VdRT9xGEH4mv2JkVQKkOx+Qpx5tJVpoGzVJI8gbQrB4x3cb7F13d83F"
+    "jfLf+836rnehToIIvJUHZK93dr6Z+eabvWcztlvnH7LvQjHnWmXTbB5jE6aTybvg7LhfzZ2fTbRXZZwc7B3sjfcPJsvt"
+    "oyx2DcPKXb/jIuK98a5hHw2HbPohmyurK/bpWdnuzzKbwlnpfK0irBoV5+szQvTGzrKPow+rFdtWVfbxYpRpDoU3TTTO"
+    "YjnOmVYnU2kqph3NpWqrOKXz6FyVX7d+xnyx3mUsNR2wCco8urrazeTUZJRNxc/HUeba2LTxcbH2Z95F+YNVNf+UNx1d"
+    "czCa6fej18cvT07PhmDJ3k9BPSRhCH7mVU1yGu24W/YejsNqfUfWf8zzfHcIAnaHdNRjoVgeOARk+emzWMC84kaQLL1d"
+    "o+CsbHbX3cKbyGRdnAPeIbHVtDBxTgIDVSkc8hCikrrwexNpf5dMufoqNTOBahMCrMn5fusmnFJVgYFH4i/iPQBFzyrS"
+    "QnmLIwPtWEfaFX36xIPn2HpLygKzEpsRKapMiPgS4DLBBzYqlNfGqsrEbkSt1VxUyrMmzQ2iZFug+0YUOhvVe7K8YI+w"
+    "lKU3HewtPc+/3yUVCIl3aM2BkED6gu8RkeemUgUDMm3yHM4i9S1I2mipAUFn2Ks4mEGUoqlYznxkocD5jnoeSF2vVZiP"
+    "6G/5V5owB2xNzQIPawDUm4tgRAcjcEAbD9FwvhvgYrgxVXWJHU+G++yPFy9fXh6/OJ30mjFJC3mtE/r116PfTl6/PcP6"
+    "AEoUyQz37qqwX4e0zmI6jSTEKTGatQNHLZomcRJvhdM8WvVdSi04oan0rgaf13QvFDpZ0w5OokYVN2qGxh+B67eGF3jQ"
+    "fN3OZG33kMZj68bJ8TRhWEaYUGzIqnxKSxtdnBipKvSe7jAPwn8lBRlSWhsJVFVvNubXkp/nFxfPkuj8PyhXtH+g5H1B"
+    "dO5TBEjZE5bgccYs+F4jl9shDdopVQ7yW6jABIGJkmHpW21mBiKT5pEMGFRme7wtXbF9uY07QVwwW2FxfZi4XDvdYg/U"
+    "SN6CjPBkK7ulf8R4R4Ub9NNiDktXGzjTUk1F8FrLuBiq5CcBfEvsDhKQdCCoThp8ITMAU1U7DgN+VYtR5L/NZedav7zO"
+    "/MtqpBWpbwP7XL4MhVyZgm24U2q2bY2H7NWLtzA5akSbxgf5Hl5+PjsePx//UimcilfhpjccIXXZxcNacolgAzbcDlbn"
+    "sQcLyOGh4o4KacylnvfNvoEmn7w+enUyTJf0Hu7R+mDjaghMpSCbuh0SafvhoWyQC0q6I5hbcFeFdJ/oz3mQTngucWOa"
+    "P6FWPHphPlOIYVKU5T3yD5LaSHO3IAaZSaw4jd40BxaurTQVkP0ZhrWkHDM4Yp8U5gpdRKppqu7qYQXos7h1LojTQj+L"
+    "t9ZN/pm8onIboS2zdzeyt8gVNoLJVu6eVGDKr1iEnsfN+qqE4+UFYEqnJ79e7eaZ/MAry8CbcwspYlwx4AIKaWrRgL2N"
+    "iPeSXEBLv2yyv2Gyvyd/kiXPf7W4OmqRFYnr4uuJ+wcbbmPkeJztWl2P27gV/SuEX8YGbCXpPtWzXWCapLtp84UkQB7i"
+    "QUxLtM0diVJFahxvMP+9516Ssmwrk3EyC6RF8xCMKJH38vLccz/ozwNXlrkdTD98HhhZqMF0sFZ5NRgPMmXTWldOlwaD"
+    "T8q0KZRxkp4FzRkLUzqRyjyXi1wl4qlM12LOq324TGitudBWuLUStpKpmlhVyVo6lYm0LAppMlFJtxblEt/gw6ouV7Us"
+    "EvHMXJdXSkiWIqQV80VTr5QSP9Oiv4jJ5HcLHc5+vpZ5o345m4uNxjrz8DzHzH++ffVSlIvfVepEIV261mYFKdLxmmdY"
+    "UpuqcW/TtSrk/FxoJ6SxG1VbURrlpytzrfKyUhgR1mVl48Zi/nk2KK9mg6lwdaPGYjbIpJP0nCTJzXwsNuvSKjGn0bmX"
+    "rCAMc3fSxFCKWtkmd14jbJ0MKU1UGAPe9guYirYPoX5CK4isWsNEsCG+DuK0sypfjhJxIZZS5w1/4De103spc8uKq7ou"
+    "axrBqyttstmARgtlrVwp/wCrQeTNTTCwhJ5m8oeqS6E+wWJpmalzMZ8NLFDRWFprNpApAeRjrf7d6Fph1TmdNozgz8io"
+    "T+7DJQxFsIgwyLXBB64UdWMEfZG0R26DzaJBrFDXqt7GqWPatOCtWLZGq5glM+Qljt3bgOyUNk4MC+VkgtMzKUHxvJXk"
+    "z0i8efqPOXC5gqSFTK9Yz2WT58JBr9FOsclkQac7J50tTtps2RXs1IPnOW+JzK6DZYPG/oHRB9POA7i0GTPwWsyRSYSC"
+    "R9E2MpXmEsYkHcmYtBfAxW/Mu6GMRz69HaP0GFahkZcXL55CCcYRDFluzM6CiXjlP8SecMK5EkN+92g0FStlYAGcTXo1"
+    "Jdk6Z6UKbS15WlmLTC+XhLxlXRbwCuCc5mzKJs/EptYOyCHThsMhx7Yzg5FCDOcsbT4as16wDs5X2HW5sWyRsLQyqUoS"
+    "8FTHkwfTzwO3rYjEvC/hNWilUrXTChz3+eZmPOg64x0m3IxbYsQOjnjxV2UUkVqkK96vFGuonvP+YZpkZmbmjZKZ+O3i"
+    "5ZPnT9+8FUNDOBa6qEqIgsm0G/F22TaMBVjBZDKnP19v3RpAKcqsyZU3C+MSa8Nq0l4BG0sYHf6hM5wEHOg93A07bSV6"
+    "j3MS4MVBM4pY1Q+kdeJBfSm04c+MAtysm5lqC2uQXRJXFrkYxm2Ng7uMaaUqV2QMDNorneeTTAOUVS61wRHakjcT3QYm"
+    "nM9MrZZYn6iRTxx+E8IHA4lM4AAWAKpWZB9CvglAOPdEEsA39ojw8IScmeG3hGVCyc5UAWdD+jt6Ec8aCSu3YKe1DuLh"
+    "WiDODpL5MxzhhWXXHnfXk/mGZoclAPKFSoEVimkq7mfsNaZZG1kbrGpPhe0g2p3+BtW8WnK8xpEjxGAWxVHMCWtYV0PI"
+    "gIAbRgwIbHBzeYhdUmkPqGKYqaVEoJke4KL9CgDZx8SIPYInDaYkp/Ww+9U10POBlj4jSKpthH6Ee59a3ou7Sn2LwUKa"
+    "wpQlhiW8uIbgNn0Z0vjfwLSjPhXwteWl7kuLsGCfIuHVF3VhB+pAb4EDV/KY4TwjIchQEnWOEJXtAL3nSm18EHoZ39KZ"
+    "7QcG/rSrDmck0If2n7o7KORqBU+LvgQqLUVWpt58JKFWrqkpPEJnTldBAwio1sW0axO4MZU1Iq/MtduORWPaMJupCrtE"
+    "gIH3gcG2yHo/gRPJ4ZGxmUjHPyV/HVF+5tOPvi0B9Km6w45AczkyZM4BOzjn9DAQZ6YzDvSrEG/6xHW4+H6dD+uXITLR"
+    "uS6kXY/FH/TfUts1k2y1wR87BYSfToSBvI7ze4QFkEZZb3uwyIHjI7740/R++69nz59/fPLszQPPGQ94ICky1n739uLX"
+    "py/fvcV4j5Yc03p9Nx7s11XaWZFXo7BdTENSy0lfyZjkFDdT4+h3bFpgIosJxg7uKQINxoeUAKDOukLuSgG6VtdabfBH"
+    "phbNisZG5wibppyw4CnrEHbIWnRolZMLGup4MSNS5vC9bIt4YI8pBRaSWaZpozJ/3YlfEZ8nZV6h5Nk39y3rHxr6fcw5"
+    "4TnTXbpEpd6mLilhg0dTMKeCjT2t3ZzKQzrsdz4kvpiZNt/1U5qKKhak1moUVzlkOTEMc5Ca5NtRm4x004D9PYfUh/4E"
+    "TArbsVIL+jgg61pu6RmlDFhppbLTpnkiPmlKVHxv1gln8soQkcmVKa3TKWVJh5nykUXY8/t0I2fpvADPKIB8wDSYN4Xp"
+    "f2fJ08D3vUuG4rfnHV7GihY4jHTEKrTyOovvloL/O+3IzgNYZ5GrYkdjAfdHdj4QFjHRPeh4ep0j6UiKNUnWI+uQnw6l"
+    "Ba+7JGduA2jwR5m9Ao5/gzm754sqEzX/tdobRyaC0gZqOz9MpWi3lPLJxyE+HrOzHGCiDddkCM0F/ZY5saesQjRmly/h"
+    "6ENPquqTpKAEaqytysZ7DgiSQ9j3jhkyes7iNUqfkA3YI68dkxQqqc9j5cvswTK7EZorcksfS9EQGHyiEEoUr1zHGRAL"
+    "MuVoSrIb/V+vFL4157sl6zo5Cp3AXxcHRnAhxvB52ykHjZB++85UaPrYtsPyZeoP83qJqVM2HL2LIv7P5D88k8cj3h1o"
+    "5/j6qZwZsZfIb6dnbv19MzsjMzrmZvJAanPhpW91RecmGm7fcgo1ceXErnW1913MXIE2ZKAOuW3LlOQZ/kqBCwHylpk5"
+    "LiZ8O4cspomjiWK8OivtuFVkNdUX1DIF7uiOgLQJnZmNpDZtpmaG22z+LqDtOJ/7ti29evH4NbdyCckr5UKLylP+yXR8"
+    "Pz2HAJIzy12HqchLhKpUIuWEgZwKve9Mr5hiKLxQHgqCOpucUTZ69vFMLJTbKMX9vcL3Xn07sb2joX4Gz6WvqZigyUPf"
+    "XNysMbMsKBHJvNkhtaDauY/V9zbwPXunziEXRVZuKfKH4MyxtkeubJAo1N8ncls2dejttBEOZoXpG6tqvtbq23KuU2Xs"
+    "wVEr0xTk9y+evcOUi4oKtclfkod4+PvbJ5OfJo9ziVXxSHxba4R/VMeX3xaegwYdtSG293Tuu8re8F0UnCn1JBD6U+zz"
+    "O22SB3TZ0A8XfrZ3SAOAxlgRT+lAukWsZdD6vCpeK1A6BvIznIUBwX6d788Z/vzKlWiN6GraNWcgAJ9bxNsAzTvPM2pv"
+    "y4VFCOOSFKdCl4TMk9j8zOyTpGgb5UtdWxdYddcw/+Ld3Jj8v6wh7jjER7Y7jsesa++rL6YFXiPny9qjPsuAdDkl5zmI"
+    "xaxqq9g4Yn8nNEjoxmKG9w9UVEXwtnE73Kscuc0bNampo1mDuHdQioE4NEasXKp8y9H8IssO37YTRS7TKx9wuKfaaaD4"
+    "i7lz4e+2qCPtu12dgq2NzHwNJT27YygUFRF9Fd2t7i7eR18PzyjYviU+3zsZfoH8+ol4ubwD5yEwGCfW5aZ7+0nR0BfH"
+    "fKPq+wJjX2x64xEZzsnnZVXl2/l/BekF/Pqy3DPfAQxpP1nm6/gD3HnuGobrQRobzcydzUapRq/hjlmOFTit3Aq34adN"
+    "YnVOy2YOicerupMfF+2w2ptwF/sD8dphORLuE49ZTWY9P9LgYjT+OsIDhHL/lG6rJf+0Q1CzVzhdhOgK2PnfE1Ck1IZ/"
+    "hxDmn1HRUF8RcxrOfPd/PpJg6smcgznH53+4uXd7ekn+7Ur3xxJiOOcde9tM+Xcro4RgUy6XVnV7KrFoRrTTRheUkz7s"
+    "sMFDTl8R9W6f8qgz5dFD+neMhiUB635JpcdUt+2R9qLMai+l2G3m2MQtanDQfiLnNyCGWqZUWbFJXcg1jvSISciRh+70"
+    "+VrAIC38dvwv4RRnWYxTRFJSTy4dAxk5vrQuOUplyEitSdr9B61jGnP/DQOIrJR5X9Z5tpeOXN78B6T1IBd4nO1aXW8b"
+    "uxH9K4ReLAGSkvQ+VW4LuIl7b9p8wQ6Qh8iI6V2uxHqXq5LcyGrg/94zQ+6HpLVjOb5AWjQPgZbcIWeGM2fOcP1t4Msy"
+    "d4PZ528DIws1mA0WygzGA699Tk+/KqOs9EpIQW+KzJYFfi+lSXNlnch0rqZ4P1UusXrldWkeKjU3c3OmZCp+O3n36s3p"
+    "2bkYGvVVWaGLVWm9Nguh/UhARqytxmKlUcJ5PMucfn7Y+GVpRFGmVa7G/J5fKl7bzY101yoVWWnFlXI6VVhrKj5piFS+"
+    "2XHMEl7ahfJOJGWhgqqfSevpVYVxdSG04deMklY5PzerzcqW/1SJn/qyyMWwNmsssPaq8mNaaZUrcgYG3bXO80mq7Vis"
+    "cqnNCEMlG3MZdhBw+eXcWJVh/aVytBvcledTcSqTJVvELvDKCO2EVeQfWAfrnU+VtcdiDcvEZJIsVXI9ForE4KqcnTY3"
+    "PKthYqqzrHWVNG4Nfw/pN1Rn+1lqJJzcOLFe6ri9E7BdFNo5OhY4lV/DEZ448ffz9+/G3fVkvibpuIT0OIEEsSXKLChG"
+    "C46DxiS1ltZgVUdhpA38dw4rCjmYfRv4zYqCsLwib2Mafl8phIZyNFv7nX5Ls3mfcRjjyAvpIbWSfkmRHNZw3mKTwe24"
+    "WdVUeT64vdiNXVJpK1DFMFWZrHI/24mL5i0EyHZMjDgjWGgwo31ux4MQG0+ra1hzV8s/USb/Zbra1KFfh3ufWiHru0o9"
+    "xmEwfmFlIWg1MSyRxRYbu3p8SON/nk6noz4V8LbjpZ5Ki7hgnyJx6k5dOIE6oXeFA1fS7CFcQCRT+iXUOxaKQKoO6K1U"
+    "EkN1o714MRI6q2fpzJDHu+nUVSeTuVPQh+xP/AMU8lYh0+pcApSWIi2T4D7awSpfWYMUhc6SZAADItfOY8ZhS1afsDGR"
+    "NtVG5tpvxqIyqUpy5H4qUrWClcokyD4g2MZ4eQNMpIT3yIQajn+Z/hGY7QQcXyI1e0xC0CfqARYB5nKZEKqIbpx7RpQA"
+    "nKlO6QwIQLne9G3XweKnTT6sX8bKROd6Jd1yLP5N/2XaLRlkV2v8aBUQQZwAw5cQ0gTIFqBR2k1PLHLh+II3fje9z//x"
+    "+s2bL69enz0LmPGMB6ZFytq3sye/nr77eI7xHi25pvXmbn2w31ep9SKvRmW7mAkiAxvEKCplyTGJp6RMUTti3rFrERNp"
+    "TTDacE9QaDA+JAKwksm1XHCBtuqrVmv8SNVVtaCx0THKpiknvPGMdYgWshYdWGVyQUOdLOaIlDlyL92gHrh9SIGHZJpq"
+    "MlTmHzr1q47PsNJDa15I1m1337P+rqM/UfIgWyhzZi1dAjdARJRE2JDRVMxLFzOtMU7lKVOIaPmQ8GJuIuWYRZFqBcIn"
+    "UqTiqF5lF+XEMMqAmuSbUUNGujRg2+ZIfegnwqRwHS81QV8PSGvlhp4rkwCVFio9TCwA8UEiteJbUgecyXtDQCYXpnRe"
+    "J8SSevj1tkc48/t0o2TpTABnFIJ8wDCYV4Xpn3OUacD73iUL5Ryyp2cOk1b9qwKCwcmfazhiFZr9Oou3S120/QW8c5Wr"
+    "ooWxGPd7ft7ZrI6J7kHXp9c5kov9Tibt2WsXn3Z3i1l3QcncFNCYjzJ9jzj+De7snq+3VeL1V7U1DiaC1gZq+zCMl9Qt"
+    "7R5br0A+WpVfcprsRENTqMkFlFgAAkbD/TbsQPn9hgx1nMGiBEQMAxyrG0nlDKBqnUrHW6kLeARhCCkdewHm/xpNU+QR"
+    "bi/fx7QLEEMeQ9O2wvOe3douMqlzRy9LUVEYBYoRm5ugXCeNUEVS5Ulk2o7+r/cYj2WL9/C1g+vXAch3suMEH6sTn7eb"
+    "cbmJxH3MD6j3BSRCENHA3UUjyvVCWqfh2Jurt/h/Dfjpa0B9xO2Bdo6vvwgwIvaWgPuBnZD68bgOTtVFdco9uhrDcLge"
+    "q9N6H8DvfJWwupllhjbx5cQt9WrrvZoYIyRBcD2ocwOnlD70arygopSam/1eJdwWkVs1ATnhUFBnoT3fRDlN7ctUnAgE"
+    "p4MgaRMvftYAlkKmam74Fo+GQA9tZbDCjT/mqyNe/+3LD6DsOYf7Qvl4AxbqwsGY/TRXGjGSjhxfasxEXqKeJRKMFg7y"
+    "pCgpnuoF4xDVIKK5QLGjyRGR3aMvR+JK+bVSfH1YHHPVC7eV1P3Tk6PrEpalt6lXIeFhuLtcLyFZFsRz0uB27FpQa94H"
+    "/VsG/IjtdDHJPZeTG6IHsYJzQe7ZV1ZgE/bHttyUlY1XR00ZhFvh+sopO6WZPpNznSjjdo5amaogcHj7+iNETlbUB07+"
+    "MH2Oh7+ev5r8MnmZS6yKRwJlq8ER0HxfPK6GRw06amPb3tN56iYewWEVJVMSQCBef3HOt9pMn707eXvaHy787B7AFRCN"
+    "dcM9owPp9siOgzaQr8j4mLMBIQ1TNURwWOfHicXv3xgTrBFczbrujAAQCEj9sUGz5XlKt+fyyqHOcceLU4GkZZyE8XOz"
+    "DZKiuYfPtHU+omp7Hx8hh9PPdZFyTPlfWmy3zwNqtNsv2qxr79Sd3CFo5EPXvHeNMyBdDiFGOwWbVW0UG9ex324ad7jY"
+    "LZY/Uc9WB29T3ONnm06BP1MTS1elFpDdBlFdguONi5OZyjf7Jf8QYSIBJ2m6O9sIilwm16FO8U1v51qHPgQpeyzCFze6"
+    "Jw93cJ1msCno/HFMhqKAodiw1EGLQ0yW8VMUUnb0/aqOZvAxZf3JMfQOzOzH7yx7AFSinhgvluU6fOgKTqYiGhrvsspB"
+    "pfi2Yhwa2eA8wtBLggq5WuWby/8KrIxhH1r+AJg7YUj2pGm4I9iJuwB5w/jRksZGc/NgtxFD6XXcPjiyAoe1cmH3A/s/"
+    "VucwErSLV0HVdv960YsusIQvxD8RHO62OvErZ1dnmYor4FC4bYZyiJMbzy2uqTmDr5uFpOrpgg5eYsyZtQCaeWLNuogV"
+    "HTEL1mQS5t8a4Nl+tD6iRsVeE+waZtsFiOEU1pmE6s8UogcDFmT2g2fXuI9beklSv2FScKkTw0u2ODh2Js5O/3Y5mlLM"
+    "lVnmVPeyp+7mUWG10QXx4OcdKHnOlBmV9n6RFx2RF8/p334oZRSVT4tIPa66z0ayRZnFFo1pjdl3cRM1OOggyJwKqGJl"
+    "Qt0cu9RHfrOnR0189tK71ed71Ya0COZQ4IY/KEEQU5yiDJN6MvMcyOgrpEMe9Pm9cUljf9S6pk5Pf5OBLVfKfCptnm5R"
+    "oIvb/wAdE7PoeJztXOtuG8mVfpWCsIBJgKRk2ZPsUI4BrceZOGt7DEtAsLAEqdhdJHvUt3RVS2YmAvI0ebB9kj2Xqu7q"
+    "i8SLNLPerPzDENnsqnM/3zl1+WUviCOdq2BvuncwebE32ktlouDDrCwWSsHna1XoKEvp+fPJAXzDjy4K9dcyKpS+yFdm"
+    "ST94/YcXk+/hB6HSQRHlhl/7UaWqkEYJbWQayjhL1UjIhUrNuFAyXIkgSxJ4Mo6jVAmTZbEW8yJLhFnlKhSfaHSxhF/E"
+    "QMoExs9Kk5dmb/rLnjErmMGorwa+ziP4vft4O9pbxNlMxheyWOi96ZdfHGfj8c8aCBvt4fjwWZsiShfw2TIEQ8xlrFWb"
+    "D5nqG1WIm8gsBfAg/nzy00eh0msVZ7mCb4C/ECg74l9IcS3jUolBVoixmMP/8DhKhyNhlkpEKTAgpIaf0TDZ7GcVGHGl"
+    "VsDxbCVyWQCxBqYjom9HHvWW+9GeXmaFwa+yHmZUWibA9Z7jFWVyvpZHHhvJTaQZCXxZAOn4thiEai7L2Ezp47CPqPE8"
+    "ilVNTC7Ncr1cb4oIjAOlYiW8VAVYSJoZMAYr1Ck9n62M0iKbww9FlIAJgR2VYZQhiSqZqTAE6YFFZmURgOSlANM2z7RI"
+    "kXxQmcYBPx2f/ml8OBKTyWQkIqOZuWomUJACImk+a0gem6GalYuawRkYq5Lpeh5BVTfCFDJQMxlcEQ9RCupNZSxUUWSF"
+    "bs5jokRlpGQ7E2hzpor1EwUyDVRM1Fu3EnKOdmSWkRbweSW0CrI01CifSzvPJRPR0mkiv9bGZulAqhcbEQJm5OkU5FtT"
+    "ECzBvAOgSrM3zMs4ZjVoeQ0qRG+5tKb4+e0fL8XgYAr2AOpMIvAvih1aLBTPgBEDlGytk3/U4kTnURyPw6jY2jbRFls0"
+    "ov0JZM+yBlwR2a0pg6VK5A6mkoMDM2M2MoswC8oEWKZYgpHHavaZHoIVaQNBFIkqyjRF32+QMY9UHG4f6yiEMQsj4ZhB"
+    "NxuP4zjRU8FUZmm8IlIhXoE8DOs4zIwBLZKEG8Sor3ksox1CL8/GygDfz+h70DmH2ADG54yxThozaYLltjYAI1mzlXEM"
+    "rFPAfh9hOPklCkdOGyMO6rdMyR/fvX9L+nJRH/VWJQvKdEoGSzFwFoyhSMVzEmnLen/OZnoHDyQdWp6nAgMQcYE5d0yK"
+    "I35QUKi5LMWQ6Zzo5XAjyqQeA/d5DJkq3MHUmxRyHiCpuFS7VBDoDXoYI4WNaIrj7AYCNdhWGZjoWj2YMJSQN55TOGaT"
+    "bDOSiJ2dEQfO8NcSCIBvxcfjD2+b4V1DPhkUKlfSyFmshkfWUdJsliG6AoeZKfyZAhu9hLgLwzjwFl4SwNAsdrDRJuEr"
+    "pX2csdpBlGRpQLesCDZLaZjqeVRow/IFLaPQM0JFVyAdMUiVwnzeYYalYg200gWpDBIbjAnQBVmcrXKpNcK/ljowgj0s"
+    "MLtJEcCl4sObTwxb9xFvoJdFc9DWRqaRBPkucEIV16pDSkWHyAC0U+TZzD6JszEJbxdwY70FWHF5wWYvzFk8almQTjai"
+    "xhUcD9GQHUOgvamv0Wa6ALuL452nBUM4RmAiTnAYMTj5z3fv30+ScLieCMDlLjV6aVK84jz3uuk+Wq60dQpEr+0UOJjH"
+    "cjHCVDOysh+JfJUXGRUYkJBsiGeybtAXgbIZBI8jUaahwhRPsB9p1ThsEQG7kNwEFCRyAiNdqxRRZl0JMiDDegwg44Wr"
+    "zl4ewD+QJrh3IK2ojlMPEKIvk8QGYLkjF29HDDOIBkoASAiwExVZSiiIA5Z7eSigoFxQlISvaE4PXyISCCEuItitUJOo"
+    "qbST1UhXfByJAwKgKUTDIaaeAMsPnERw3AbQin6uSYCJzEk2SGQShVCi4lQFQOwihHJO4VP4KRR2GgIzSdAKBEIbD0Oh"
+    "l/EkRHN4dz6iP5sIGCdwDu4eXQ4BZC1AGFhUNFEqlskaApGJ/uZk/yELoTIAmzAFDGGyK5US6WQDlS4w0UI+efX3KLmA"
+    "gr0wf389El/efTw5PR+JV69O/uvk9WsqnsCAMC6rEsoaYESFVKNFhZiB7K8UMDYDKYD9xFl2BVk5ulIN4K+zqsbCzsCK"
+    "czxmMOI+wrINw5hkUpGhEkgvtaEi/xTfmylzo8BEXlVPLlA+VrmvaaBX+3c8RKSKpiFZpjg7u5AUtoKkTIWEYCnKQ0xF"
+    "qdHxMN7i26wqpnSeIfQgEEpQIWP5RqwMFRQKnWTvWPDfbRhr2c0hkRf0IqI1JnYqXvE7U0z/r3E8hrIVqBVfEHGeW/Wt"
+    "g6hkaeSH+g5gOuKEirYb0Xu2ZQFmDUQOmtBvitIAZa4go6eRXoKlIx0XLZQJg2BfI47BDAcMa8VH+K2k37C0wUJStGgN"
+    "lgPFBDgdvAmuZrtGtpRlQtHCwFNZHcCR/VQ/5p9H1Lqo4Rs1Aog0m7g6iBFoonj9/PA7DkGoibmMYhVOsLHkkq7fVQLn"
+    "ubvzZU3MWpdrZQnslkzO0rP0M9ren44//vD+7ecTRD5oCVGSA+5CEUQuWhNCRoXVrTTXH0uysIwVmyNFAhhbn6UE+yie"
+    "zZSGQI7WKP5ikZabkatwcPYFui05LZH6BamecJA/d1EuBfMEUZ2lVVaZmCwBjTq2RsLFVmsg6Ajg71e2Bod8hOltSCEA"
+    "ObjkGaCgTy/PUoh/MP5SkUWBuOJ4It5iiESOSAQGqwIMFygf4I5bb6oojpxGoVwNrkYcWUFUMQntLK1MOozm81pUNiNR"
+    "iAXSiX96a+iSbWSn1xTzkkhrVAtVd5JUeMw+N/LHk/ENvm2HkBitKE1DSlKOH+tm+NaNLLBgpQanms9BrhgsQGVgBsAx"
+    "9mACWUAxCaGUup6zDPM11l3tDqfTxLaVLpLRME6v59e0hepX6NMNO+jtC3YIabQuN+xJNul5hVO8nuQrZ9jOmFsE0B9b"
+    "V17U0yiyRSETwhtQyoNLMhKy3w/w+z9gIlyHX3eZ1AHYnnnto76pye43RLAkx3tbspD2MAJDMMTY4+y04SFiwIESgNLc"
+    "PUVlYaev5SUtrA0yCcwjkGog05jKeSB2ZtgvY5Hj3JA0ywIjOHBDSAj8noAXNoqx1eHKTs+5RoSEgxicPQS8nAP/Kg0i"
+    "hVFslRr5FYLgjYOcNv6+mHw/xDTY182F8Bts2oa4j1eIeLEMuAXmOQUlThtDwygkuLKwqadlH3VA3jY2wHeZqFv1M6kB"
+    "I/wN/5tDxqdYmt/opRfzBb+OMcJ1fyH6Q5zIilVP4bVLe9Yjisqtix/efd7nyLDv6i8irX56/OPbj6cn8H2rBG42Jjev"
+    "fSuJcM2GKydTgfl7xWAqI6sqcJUr5FUNQjUoJsQTFeKsDDaA3ADfDzBn54CkAZZjTi3UdaRu4A9agsDvAKVAeMuYdF4g"
+    "ce07pMJfr0E8gF95HkqWI2Puqy2l5jKU10AubPMaCrp/c3/uLY3J9XR/Hwsz2xCeZMViPywAZu0fHhwejJ8f7ldtb0i4"
+    "P80pKVmR8hIXLtMVgDQB2CiqGLMr/B+qEg1WDwBMAb5CYI3fAuyyY8gwjFDiMv7kvd2rkb+gN4D5oytMayhEHaYiQzAG"
+    "zouJOtPWdSopqDgkeGBFNMDQcJbasDq1r5Q51q5Aohq6UdqhDtEtvcMFfgU0/BTflIKFNfgn2FNC3zWzx21lm7IoJDoQ"
+    "lEOMlsPtXuNovNUrjvDGW1vo5KcUI5NcpJk2UcArKE0U3JEIBYA+2tCrvAeuHU6wPC6TtP+ZRpck3NQzZKK0BjfreXbr"
+    "B4AvLioRCdV83uD1UOBLJjIo5z2QDhS1SR1crCd05NyazNmEr2inPU8l3kyu3gh75qpYS8s4Bl+/pWV0zOTItlst5tHP"
+    "SSbsg61xWjRmiDbIXc+9KTZxdbITtkZT9lshpdIuDe1hr6I03FKtoz0Iwqb3AeCFYoVdCO+pywYYmkAsUazXS4ao8uwB"
+    "HuMytPcia33UccM72LRFZy/RWKSut143wvltrxpZ3OdkGhbFwKPWeoHrPFxwOYzk23Vs92dR5myBNipeVACKlg9UkUA+"
+    "tDZarXKXzmmsTWrPGLE5KhFUUNDhUseW29WmkBzH5n0QWKbAR+TCtiepdYO5OiuuNKRU5Sa8sAPTiHURKrxhxTgTbsiR"
+    "/xsHts+R7fxxcub9BlBVdY3MyFs1asTUto223/86NZ+HXHGeW3+PzuPRunUl2CWLAZ9P1C4C26I07JJQbah6LCo2rhW7"
+    "tLANdyPdb1IQtssdygZUFq4n6Bst+3pY4uJvPUe7FHc90/kl3qM63yMXgF1bpCrwAqvAX4vu7WvELpV2ma7Hd2uUsI6k"
+    "f6GisS0gkNA9dcGtV3O7XlVTNG+obGpVB5WzouCQY5A9SaSneS41F38ZRMEBi9RmeVx80LgHwi/FgEVw+qG3IuLWRM9c"
+    "LNCd+m3kVn9w7aL2UprT909aM+BdAoIAB4cJ24hm4ryyKMJtJgQvJ/W3rX5wta7SaQdjbKWg+g13g3+trp/Xd/v2mhib"
+    "l8nHLXkb28ogY9JT6k3YzM5bV+vdHyl3Lu7uMNj3essHD5F0ntVrXU8Ng2+8YeBUXCvUU19/x4DCbW+/4KkB8NQA+N9o"
+    "APTU+g4puGp932Rhtu/X/rsW+9ykvWfcp+K+t7jftUy7p1DaHDhCEdaFjTgP7rOAh7zXwrGACLF6SsB1bLKxXkZ543cO"
+    "UoMrAjQ2ALorEEdnROCndgsD5tqztFvl8H4CdLGIttThBh4iZxEZ2qugIyx8JuJYAG+4u4336hDcvJG4Ky1UZ2m1Kw9K"
+    "Jtw0gzHjiDf04CPcAoa7ZVBV9gBE4tBoEymm4LT37B64Ey7uvmBeb7DDMXDPHMDpQGolQFK0Gw85CKMFIRU6YUBEiGfj"
+    "Z1jEPLt4Vu3oQr6OeFcdbWzBBkK1I5HexV9juYMvD3ibC+3VyZKIjh+Q/G20aeNQn/atWcUtK1SlabnCYsTtoUT439r3"
+    "XULZssO+71VWFra3VLkrCA0EW2pVTPBJe0tzFKhUb6Q31+r/8O4UHh/nWDmOD+lg33+c/DB+MX4Ty5KGQi8sIsh3BUXC"
+    "rsLtrB6VMGhb1DsfuslEwH5re13kpvVUk33cC9dRLD3ddHv3fSUGmJQrvHnTn1cra7I8LuBs1Uh1X3SNm8V0fUblW6xH"
+    "dl5UxWCGQWrqa8R6O9cjbhNaRBKKaaugnGmAvbRaCoqFNwt7pEOepc3QWG85pIMBNpbW+7TcDmje3OfFR9qfSDsTu2WB"
+    "a/h2wSHR2vvozlKCKTIq7MeGDt9tWie1QJiNvJawkfOWelI7g4/fyUM2XO97QvRPiP7bQPQM4ZIVwipcuKvj9q5InmIT"
+    "jSf80X4z/P4460rfNILqlgENBh7C+72QqjuvxVUPmnIjjNWd2gGtxtw7Q6pdbOQO0NWjncdeSdkOl/WZi3XL9XXj44Cv"
+    "BxSZdhd6h7DPalwoOiYlPQTkqka71UzLuYpXVHoeh2H7afWiiOkuAIY02vhb0nCDuiqO7JkQXNflNSNv4aMqI2nTvmT/"
+    "yfEYCtX5DjTldDqkup1iuL6WPEu7xeQuheRO2P8Om+oUFfP5I0B8PriHJ6NpQz4LHeMPLzplZRzaAykjXsRhYdL1BAhd"
+    "ZZ7Hq8t/KYxv7Z6Xxab2hFbDfJFvvGhj1LVXhuoDewgDvxuepRuLF5NAr4C7oJ4I2G5Fgmffchkj50NW2+SZNg5jUuv5"
+    "3aAeiP9sT7w8wfgnGP9/CsbXSdKG5F3Ru4s6bpjfDLY/Oka6M3/14TNgdT0UeqQk9QAsVMmySdgne9qebnzhG2qOxKW9"
+    "KubNhx/++x//xNslwF5vKGuYzL+85sHbGpzPtHT05byLA/oTNBidZ072sp1JqK6t8exfH0xeTOj+rNte87djnfuyqs67"
+    "tWGjDHtOadu7rKp7PuxKQICHJyWd7carWaAIixLbdQOiAYTjXS0RrtWcpfWBQzrYXlwhNE3D6rx+ddp8Aq8+WOgos/t6"
+    "zIxD/PN/87lWm94fZe3zoNXahnJ0uwGe4y0AB98eLLv/TbLHnhRiRdi7SyFW6aLRq6zF0zTAU9/swFL4RWqc1ofy6XCz"
+    "aebCmg6XJDtYqKZnXXREKpgdtHw+TQxegIYOtQ6S553wltpMOpmSDbCyKsv/yF0ByP3RJ5D0/x0kdYN1FZgPnh++ePnd"
+    "737/79/LWQAhg3jrIhO747H9a+FCmjgQNjYJDjd9qGUHh+9zmTroNy6e44tQBpfk1+6iCLwtZDi5N24gAEyjBHtWB82w"
+    "u8fB9t5XnncDbY+Pnq9BF+ceknU+YLEmqi8yF7j1dW962DDpO3bNzfDmjljSTljQN0ERutnFXcJpr6jT2EspGmtJhULV"
+    "8L0OFR1dZO1R9HI9RafeBHiLFaKyUAUR7dJHsiDl0xS80HUktOJI+OW8QUcvTvdI+d33m0jH7gdusM1U2atN8MISbAOF"
+    "TAhtGgHFN0jxagmPgN8fbEBAKkrgLScx047YEq/sSOmoRrWr78he52CvVpFiVi4aBNQViTf/88MttVFIvINEG1FdsckX"
+    "ayDoopsz45YptEqqxtzfbcC8gUyL8xHyxVtOaCuju7SFxz2iNU/X/3b3TfBGkFVXC1UZ5xPzYgNNvKvfFoM3pojHb8S+"
+    "OHn347uPp8MjIPGCzm4gmXxLKUirqQO/RPRnf/liAzVUL4sBzHn69vOHeyY9bxwFw/RBE1XXE9cnSPw5vINZU7c1u3ny"
+    "xLZheLvPjTsqzFUUtViP/Cs8KMISxk4gztKcl0PucvGNIwIvdtV+ZYZhGum//R9htfGleJytV8Fu3DYQvesrpttDbNRS"
+    "kiZt0XUQwHDdNEVtF457CoKIlka7rCVSJSmvF3H/vW9I7noTJzn1YGBJkW9m3sy8ocuyLIwaeE6zq8ktmGdFy75xegza"
+    "Guy+YsNOBSYflGlVbw0fkFqwCaVj1a6pscOAL2WvDVOwtvfUOTtQWI/c0p/rsLSGljjRs/MV/eVxaqk9+Wvd97RasiFF"
+    "QflrMsytp+QG7cHEATVLbq4P8GV1QI47x365Pyc3GdKBVjosqSz/9jAAfBJ/CP7R72/Oz4jNDfd25GpWwMVRBX2lex3W"
+    "iOmC/5k0sDbePat+/g6uR9xkHpcGDqpVQc0Lohu4nuh4Uj2tnsyKErS9+KYsaUNPS1frjesx/EyLr8b1IbWWjA3ErQ4V"
+    "PH5ZFN/mw0XxPxMM6G/p2JrgVBOKoqQLBFVnz47PT0+Pzn6hqqoycTXtWUd1aSmuQK4PrZ0CIUN8C4h+/ZDSA6o/zOz1"
+    "bE7BTVjNhCesAPtvjePkp6Zh72NWNkc71Xs5y85Zh/WH2bU2bbqF7QHnEfV2vdQmZMiE2SndT44rOt/+RiEpsCqAW9/E"
+    "cViy+MbUKx8o8mY7CQxHK1DySt8wii4T+8iTNiNCVv4+VHv1NzdgwfgQq6qjrlcLP39AZa6/Rx9m0kbw+Eb1E//7CMRe"
+    "8xq+wM1ROXwL7EjO+EPwnW6VdSxaL9UccwoftdkXHzd2PFpgUBtzNY0OxPiPvLexVz2qxi2mgeNnEI8s5qgkosPUHjB0"
+    "xZ2FU5PXZvE5nOoL5cK3Y6+0ofM/L1+fn9XkFcJD/wJLmXwZKDF+ahBoCmlPiDuQ/GhnjbiHI06rqx7V0FjT6QV1ukeK"
+    "HLXcqakP+7G1pQrRkUbclGRmRw+RlJSjwbZMjN5c32e/Uc5pdLZc8OIDwq+llavR2Rs2yjRcV5KAJfdjTSvrrn0CiaEI"
+    "9WcWAgWjuDGMATnfkpQKLumUgreNFlmI5eiTHNVoGWy9d0liWpQB34L05/sxJ732we9GE6vTb8TH8K3UHNXyoxZfjgiC"
+    "gDQZv0L5oLYbsLLnA6pggYwnPMEZ1Ch1HLEH3UIM9pO4ru20Tb2Ss0lchG4R3eR1WQ7qtswVc1bPM2dob9OIutW7nk9B"
+    "ak1aO9dJvndx8ivKxHadZwFB2S8Q2pVqruO9boLeBwQmcZ0qA2VTPXgDoxZZuW+tsrxSoVlueiPm+o9IE7RE30tGphDr"
+    "GTZm2Il9LNqSZeO+p6K/icXU5duKifLAqlkeJC40wqy1JA6DEAQgnzfbdPmYfOELrttVuXOk3k/58tw4xP9JPxgpMVLj"
+    "yMrFPCXOEPSLdGF+dnR68rJO+n0iJdOgvH1R3MUfdJd1TkQTi4FVbIy74g6zaPuH00/w9W6rwLLzPdb1JOpa49cRMtJG"
+    "NYslkCXjIC6ys5ItaJaHx9jdrVbHIovcVhH4uQA/KPg7uty58aBZxA7SEW+h8Z0Ph+CMY+2/fZeAf/xZkAftRaPetzyy"
+    "adk06+T/iIpCMB85lsygP2TOimojP9wmZDkn4yRh/yQE1ViyM6qPiIYmWB9jZNvZAhDdypjIo1UEdLQubPoIA3yREJ9+"
+    "H4kIemBk9VMCHKIdZQ6VZT4Ra3EFjEbUSPzc4PwgOLH434sbic0jjDAWAClbaRmZRmrTJZQOHsa6jbWcdVnjWzS0XGf4"
+    "Z/eRu2kMCf31/ZL2joPry2N6TG9ev3p9drl/CJvvo36JXelkL/FkvOfPYtjsBm1UhrvcrmgPIJcnF6dfQynOpwCiOM1J"
+    "yV2mH6q7m14f5LF437+bV8reFx8iWNiEjbX0FuRgo3XpqZM0TPxK2j3f6bV89auN9lSil0KLbQVNRUrie1UGRpxoKMdc"
+    "w3G46a4T76MorWSQyJ2VnXokyenAhzHkLPXxpSAbmKDZSvY4vWPIL+3KR+HKyGgQjpzGB2CSq2LnJSHW3v6Gef7HycWb"
+    "d9D47ctTxWdlcmxb7z7GUOH1e3KrhrHfEWhB2j44xzXh9SgA+Fnv2ItcfGzxOG59YmI77IWE+CYx6ziAP2s7oXLa9o+D"
+    "be3jHV92HcB/DfRWUh9NY5jEUGU3hovxLmL2WStyaFjHY2WZXyV+Fzv/MwLgC8Y7HfIk8pkhofqBASgGJUL8s6M67tef"
+    "NZWRxA7SWKMl0jMsdXlugPkX34Pyen/wJI1vm6r4D26lt9g="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1010,11 +1111,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1402,7 +1512,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1476,9 +1589,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1551,7 +1677,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1562,15 +1693,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1614,15 +1779,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1699,6 +1967,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1763,6 +2054,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1820,14 +2114,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1939,11 +2239,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1970,6 +2271,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2065,7 +2367,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2126,22 +2429,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2294,11 +2615,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2338,8 +2660,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2901,7 +3224,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2911,7 +3235,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2931,6 +3256,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2943,8 +3270,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3303,8 +3727,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3318,7 +3744,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3383,7 +3809,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3419,11 +3845,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3433,7 +3860,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4815,34 +5244,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5229,12 +5666,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5328,6 +5765,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5500,21 +5939,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5761,6 +6199,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5971,6 +6411,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6085,10 +6534,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6103,7 +6552,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6135,6 +6584,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6208,16 +6659,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6226,7 +6667,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6236,11 +6694,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6250,14 +6713,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6368,10 +6833,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6411,7 +6878,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6420,6 +6890,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6470,6 +6946,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6486,6 +6969,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6496,6 +6998,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6552,6 +7060,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6634,6 +7151,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6754,6 +7275,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6899,12 +7424,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6995,6 +7526,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7008,6 +7567,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7016,7 +7576,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7060,7 +7621,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7088,7 +7649,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7142,7 +7703,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7173,7 +7734,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7235,24 +7798,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7383,7 +7975,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7906,7 +8498,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8237,30 +8831,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8344,6 +8958,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8443,7 +9072,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8581,7 +9210,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8589,12 +9219,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8649,11 +9296,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8667,20 +9312,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8755,6 +9386,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8785,7 +9422,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8830,8 +9467,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8853,16 +9491,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8870,6 +9515,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8890,6 +9536,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8950,13 +9617,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9061,9 +9732,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9145,6 +9820,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9221,7 +9902,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9247,7 +9930,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9273,10 +9956,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9296,15 +9985,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9757,7 +10452,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9772,19 +10471,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10125,6 +10828,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10464,9 +11169,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10639,6 +11348,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10873,15 +11583,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10892,12 +11608,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -10997,7 +11716,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11105,7 +11824,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11251,7 +11970,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11265,9 +11984,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11287,8 +12006,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11301,11 +12020,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11318,6 +12041,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11411,7 +12136,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11425,6 +12150,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11459,9 +12191,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11497,7 +12248,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

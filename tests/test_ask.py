@@ -11,8 +11,12 @@ import http.client
 import importlib.util
 import json
 import shlex
+import shutil
 import signal
+import socket
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +26,7 @@ from mcp_types import ElicitResult
 
 from tests.helpers import GOLDEN, invoked, load_tool, run
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
-from tests.node_clients import HttpServer
+from tests.node_clients import HttpServer, Uvicorn
 from tests.test_clikit import _at_a_terminal
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -103,9 +107,11 @@ def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
     stopped = run(PANTRY, "--batch", stdin=line)
     answer = json.loads(stopped.out.splitlines()[0])
     assert answer["reason"] == "answer"
-    alone = f"""{invoked(PANTRY)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    alone = (
+        f"""{invoked(PANTRY, PANTRY.parent)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    )
     assert answer["next"][1]["command"] == alone
-    ran = run(PANTRY, *shlex.split(alone)[2:])
+    ran = run(PANTRY, *shlex.split(alone)[5:])
     assert ran.json()["data"] == {"name": "salt", "count": 1}
 
 
@@ -404,3 +410,126 @@ def test_an_accepted_answer_without_a_value_is_no_answer(
     finally:
         server.close()
     assert answer.get("data", answer.get("error", {}).get("message")) == expected
+
+
+def _asking_session(port: int) -> str:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    connection.request("POST", "/mcp", json.dumps(ASKING_INIT).encode(), headers)
+    opened = connection.getresponse()
+    opened.read()
+    connection.close()
+    return opened.getheader("Mcp-Session-Id") or ""
+
+
+def _ask(port: int, session: str) -> tuple[Any, Any]:
+    """A call that asks (`use salt`) on a stream of its own: the connection, and the first
+    message the server sent on it (the question, or the call's answer)."""
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n"
+        "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+        f"Mcp-Session-Id: {session}\r\n\r\n"
+    )
+    sock.sendall(head.encode() + body.encode())
+    stream = sock.makefile("rb")
+    while True:
+        raw = stream.readline()
+        assert raw, "the stream ended before any message"
+        if raw.startswith(b"data: "):
+            return sock, json.loads(raw[6:])
+
+
+def _stock(port: int, session: str) -> tuple[int, float]:
+    """Another client's quick call while questions wait: its status, and how long it took."""
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    call = {"name": "stock", "arguments": {"name": "salt"}}
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Mcp-Session-Id": session,
+    }
+    message = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+    connection.request("POST", "/mcp", json.dumps(message).encode(), headers)
+    answered = connection.getresponse()
+    answered.read()
+    connection.close()
+    return answered.status, time.monotonic() - started
+
+
+@pytest.mark.parametrize(("vanish", "served"), [(False, "http"), (True, "http"), (True, "asgi")])
+def test_questions_waiting_over_http_hold_no_more_than_their_places(
+    vanish: bool, served: str, tmp_path: Path
+) -> None:
+    """33 clients that ask and never answer (staying, or gone): the others are still served at
+    once. Calls wait for an answer in at most half the request places; a question past that
+    ends at once (its call `cancelled`, `next`: the line that answers); a question whose
+    client's stream ended ends too, and gives its place back. The stdlib server, and the
+    ASGI application under uvicorn (one worker: a session lives in one)."""
+    if served == "asgi":
+        pytest.importorskip("uvicorn")
+        shutil.copy(PANTRY, tmp_path / "pantry.py")
+        server: Any = Uvicorn(tmp_path / "pantry.py", 1, {})
+    else:
+        server = HttpServer(PANTRY)
+    try:
+        port = server.port
+        sessions = [_asking_session(port) for _ in range(33)]
+        asked = [_ask(port, session) for session in sessions]
+        questions = [first for _, first in asked if first.get("method") == "elicitation/create"]
+        ended = [first for _, first in asked if "result" in first]
+        assert len(questions) == 16 and len(ended) == 17
+        answer = json.loads(ended[0]["result"]["content"][0]["text"])
+        assert (answer["reason"], answer["error"]["kind"]) == ("cancelled", "action_required")
+        assert "--answer use-last=yes" in answer["next"][0]["command"]
+        if vanish:
+            for sock, _ in asked:
+                sock.close()
+            time.sleep(1)
+            # NOTE: the vanished clients' questions ended: as many may be asked again.
+            again = [_ask(port, session) for session in sessions[:16]]
+            assert all(first.get("method") == "elicitation/create" for _, first in again)
+            asked += again
+        status, took = _stock(port, sessions[0])
+        assert status == 200 and took < 5
+        for sock, _ in asked:
+            sock.close()
+    finally:
+        server.stop(*(() if served == "asgi" else (signal.SIGTERM,)))
+
+
+def test_a_question_waits_a_bounded_time(tmp_path: Path) -> None:
+    """A client that asked and never answers (its input still open) holds its call no longer
+    than `_ASK_SECONDS`: the question ends as cancelled. The bound is made short in the
+    server's process: its MCP sections loaded first (`invoke`), then the constant set."""
+    wrapper = tmp_path / "short_bound.py"
+    wrapper.write_text(
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('pantry', {str(PANTRY)!r})\n"
+        "tool = importlib.util.module_from_spec(spec)\n"
+        "sys.modules['pantry'] = tool\n"
+        "spec.loader.exec_module(tool)\n"
+        "tool.invoke(['--mcp'])\n"
+        "tool._ASK_SECONDS = 0.5\n"
+        "sys.exit(tool.main(['--mcp']))\n"
+    )
+    server = Server(wrapper)
+    # NOTE: a call that waits for ever is ended here, so the test fails instead of hanging.
+    guard = threading.Timer(20, server.proc.kill)
+    guard.start()
+    try:
+        server.send(ASKING_INIT)
+        server.read()
+        call = {"name": "use", "arguments": {"name": "salt"}}
+        started = time.monotonic()
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        assert server.read()["method"] == "elicitation/create"
+        answer = json.loads(server.read()["result"]["content"][0]["text"])
+        assert answer["reason"] == "cancelled" and time.monotonic() - started < 15
+    finally:
+        guard.cancel()
+        server.proc.kill()
+        server.close()

@@ -130,6 +130,53 @@ def test_token_file_problems_are_usage_errors(
     assert message in error["message"]
 
 
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("world-writable", "others may write it"),
+        ("group-writable", "others may write it"),
+        ("fifo", "not a regular file"),
+        ("directory", "not a regular file"),
+    ],
+)
+def test_a_token_file_others_may_write_or_no_file_is_refused(
+    tmp_path: Path, kind: str, message: str
+) -> None:
+    """As ssh refuses a key others may change: a token file others may write is refused, and
+    so is what is no regular file (a FIFO, which once blocked start-up for ever)."""
+    path = tmp_path / "token"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        path.write_text("s3cret\n")
+        path.chmod(0o666 if kind == "world-writable" else 0o620)
+    failed = run(PANTRY, "--mcp", "--http", "0", "--token-file", str(path))
+    assert failed.code == 2, failed.err
+    error = failed.error_line()["error"]
+    assert (error["kind"], str(path) in error["message"]) == ("usage", True)
+    assert message in error["message"]
+    # NOTE: the same file through a symlink (a Kubernetes secret is one) is read as the file.
+    if kind == "world-writable":
+        path.chmod(0o644)
+        (tmp_path / "link").symlink_to(path)
+        server = HttpServer(PANTRY, "--token-file", str(tmp_path / "link"))
+        server.stop(signal.SIGTERM)
+
+
+def test_an_empty_host_header_gets_400() -> None:
+    """An empty `Host:` is no `HOST[:PORT]`, even where any host is allowed."""
+    server = HttpServer(PANTRY, "--allow-host", "*")
+    try:
+        for host in ("", " "):
+            status, _, body = request(server.port, "POST", "/mcp", LISTING, {"Host": host})
+            assert status == 400, (host, body)
+        assert request(server.port, "POST", "/mcp", INIT, {"Host": "any.example"})[0] == 200
+    finally:
+        server.stop(signal.SIGTERM)
+
+
 def test_options_that_go_together() -> None:
     both = run(PANTRY, "--mcp", "--http", "0", "--token-env", "A", "--token-file", "b")
     assert both.code == 2

@@ -94,6 +94,17 @@ JUNK = st.one_of(
 )
 
 
+#: Values the reader refuses (not JSON's, or past its bounds): a request holding one in its
+#: params is answered under its id all the same (-32602), never once more, never not at all.
+REFUSED = st.sampled_from([b"1e400", b"-2E+999", b"9" * 4400, b"[" * 3000 + b"]" * 3000])
+
+
+def _refused_line(message: dict[str, Any], value: bytes) -> bytes:
+    """`message` as a line whose params hold `value` where a placeholder was."""
+    text = json.dumps({**message, "params": {"x": "REFUSED-HERE"}}).encode()
+    return text.replace(b'"REFUSED-HERE"', value) + b"\n"
+
+
 @st.composite
 def session(draw: st.DrawFn) -> tuple[bytes, dict[str, bool]]:
     """A byte stream, and for each request id sent (as JSON text): whether it was cancelled."""
@@ -104,9 +115,12 @@ def session(draw: st.DrawFn) -> tuple[bytes, dict[str, bool]]:
             chunks.append(draw(JUNK))
             continue
         message = draw(request(ident))
-        chunks.append(line(message))
         key = json.dumps(message["id"])
         expected[key] = False
+        if draw(st.integers(0, 9)) == 0:
+            chunks.append(_refused_line(message, draw(REFUSED)))
+            continue
+        chunks.append(line(message))
         if message["method"] == "tools/call" and draw(st.integers(0, 4)) == 0:
             chunks.append(
                 line(

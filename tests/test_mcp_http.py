@@ -146,9 +146,10 @@ def test_security_defaults(pantry: HttpServer) -> None:
     connection.close()
     assert post(port, None, raw=b"{not json")[0] == 400
     # NOTE: read as every input is (`test_no_input_takes_nan_or_infinity`, stdio included).
+    # NOTE: refused as a value, its id read: answered under it (`test_mcp_protocol.py`).
     too_large = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": 1e400}}'
     status, _, body = post(port, None, raw=too_large)
-    assert (status, json.loads(body)["error"]["code"]) == (400, -32700)
+    assert (status, json.loads(body)["id"], json.loads(body)["error"]["code"]) == (400, 1, -32602)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.request("GET", "/mcp")
     response = connection.getresponse()

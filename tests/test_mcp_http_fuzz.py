@@ -67,6 +67,11 @@ BODIES: list[object] = [
     {"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"x": 1e400}},
 ]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[" * 100_000, b"{}" * 3, b"", b"\x00", b'{"a": "\\ud800"}']
+#: Requests refused as a value, their ids readable (answered under them: test_mcp_protocol).
+RAW_BODIES += [
+    b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"x": ' + b"9" * 4400 + b"}}",
+    b'{"jsonrpc": "2.0", "id": 10, "method": "ping", "params": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+]
 
 
 class Case:
@@ -256,6 +261,39 @@ def _crowd(port: int, rng: random.Random) -> None:
             sock.close()
 
 
+def _askers(port: int, rng: random.Random) -> None:
+    """Clients that ask a question (`use salt`, elicitation declared) and never answer: more
+    than the places there are, some gone at once, the others a while later. The canary must
+    be served all along (a question holds at most its share of the places)."""
+    asking = {**INIT, "params": {**INIT["params"], "capabilities": {"elicitation": {}}}}
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+    socks = []
+    try:
+        for _ in range(34):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("POST", "/mcp", json.dumps(asking), HEADERS)
+            opened = connection.getresponse()
+            opened.read()
+            connection.close()
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            head = (
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n"
+                f"Content-Type: application/json\r\nAccept: text/event-stream\r\n"
+                f"Authorization: Bearer {TOKEN}\r\n"
+                f"Mcp-Session-Id: {opened.getheader('Mcp-Session-Id')}\r\n\r\n"
+            )
+            sock.sendall(head.encode() + body.encode())
+            socks.append(sock)
+        time.sleep(rng.random())
+        for sock in socks[::2]:
+            sock.close()
+        time.sleep(rng.random())
+    finally:
+        for sock in socks:
+            sock.close()
+
+
 def _canary(port: int, stop: threading.Event, failures: list[str]) -> None:
     """A well-behaved client, answered promptly all along."""
     headers = HEADERS
@@ -306,6 +344,14 @@ def test_http_fuzz(tmp_path: Path) -> None:
                         _crowd(port, rng)
                     except (AssertionError, OSError) as error:
                         failures.append(f"crowd: {error!r}")
+                    continue
+                # NOTE: once at least (worker 0 starts with them), then now and then.
+                if rng.random() < 0.005 or (worker == 0 and not ran[0]):
+                    ran[0] += 1
+                    try:
+                        _askers(port, rng)
+                    except (AssertionError, OSError) as error:
+                        failures.append(f"askers: {error!r}")
                     continue
                 case = _case(rng, port, sessions)
                 try:

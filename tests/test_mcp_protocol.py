@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import burgee, generate, run
+from tests.helpers import GOLDEN, burgee, generate, run
 from tests.mcp_tool import HANDLERS
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 
@@ -298,3 +298,61 @@ def test_colliding_tool_names_are_refused(tmp_path: Path) -> None:
     proc = burgee("gen", "handlers.py", "-o", "out.py", cwd=tmp_path)
     assert proc.returncode == 2
     assert "MCP tool name 'tasks_purge' is also the name of 'tasks purge'" in proc.stderr
+
+
+#: Requests the reader refuses as a value, not as text, each with its id readable: answered
+#: under that id (-32602 within params, else -32600); what is no JSON at all stays -32700.
+REFUSED_VALUES = [
+    (b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": 1e400}}', 1, -32602),
+    (b'{"jsonrpc": "2.0", "method": "ping", "params": {"x": -1e400}, "id": "a"}', "a", -32602),
+    (
+        b'{"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"x": ' + b"9" * 4400 + b"}}",
+        3,
+        -32602,
+    ),
+    (
+        b'{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "echo", '
+        b'"arguments": {"x": ' + b"[" * 5000 + b'"]}"' + b"]" * 5000 + b"}}}",
+        4,
+        -32602,
+    ),
+    (b'{"jsonrpc": "2.0", "id": 5, "method": "ping", "extra": 2e999}', 5, -32600),
+    (b'{"jsonrpc": "2.0", "id": 1e400, "method": "ping"}', None, -32700),
+    (b'{"jsonrpc": "2.0", "id": 6, "params": {"x": [[[}', None, -32700),
+    (b'{"jsonrpc": "2.0", "id": 7, "params": {"x": 1e400}} and more', None, -32700),
+]
+
+
+def test_a_request_refused_as_a_value_is_answered_under_its_id(tool: Path) -> None:
+    data = line(INIT) + b"".join(raw + b"\n" for raw, _, _ in REFUSED_VALUES)
+    messages, _, _, code = exchange(tool, data)
+    assert code == 0
+    answers = [(m["id"], m["error"]["code"]) for m in messages[1:]]
+    assert answers == [(ident, code) for _, ident, code in REFUSED_VALUES]
+    assert messages[1]["error"]["message"] == "Invalid params: 1e400 is too large a number"
+    assert messages[4]["error"]["message"] == "Invalid params: nested too deeply"
+
+
+def test_a_grouped_command_is_called_by_its_tool_name_and_by_its_llms_name() -> None:
+    """`tools/list` names `store shelf count` `store_shelf_count` (a tool name has no space);
+    `--llms` and the skill name it by its path: a call by either name reaches it."""
+    kitchen = GOLDEN / "kitchen" / "kitchen.py"
+    calls = [
+        {
+            "jsonrpc": "2.0",
+            "id": name,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": {"names": ["ab"]}},
+        }
+        for name in ("store_shelf_count", "store shelf count", "store  shelf count", "store nap")
+    ]
+    messages, _, _, code = exchange(kitchen, line(INIT) + b"".join(map(line, calls)))
+    answers = by_id(messages)
+    assert code == 0
+    assert answers["store shelf count"]["result"] == answers["store_shelf_count"]["result"]
+    assert answers["store_shelf_count"]["result"]["structuredContent"] == {
+        "result": [{"name": "ab", "letters": 2}]
+    }
+    # NOTE: only the path as `--llms` spells it; a withheld command by neither name.
+    assert answers["store  shelf count"]["error"]["message"] == "Unknown tool: store  shelf count"
+    assert answers["store nap"]["error"]["code"] == -32602

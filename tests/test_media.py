@@ -118,6 +118,15 @@ def render(log: str) -> Image:
 def pages() -> list[str | EmbeddedResource]:
     """Text and text resources."""
     return ["first", EmbeddedResource("test://a", text="page a"), "last"]
+
+
+@command(effects="read_only", cardinality="bounded")
+def heaps(count: int = 2) -> list[Image | EmbeddedResource]:
+    """Images of 6 MiB each, and a resource of 1 MiB of text."""
+    return [
+        *[Image(bytes(6 << 20), "image/png") for _ in range(count)],
+        EmbeddedResource("test://heap", text="é" * (1 << 19)),
+    ]
 '''
 
 PNG = bytes.fromhex(
@@ -194,6 +203,32 @@ def test_text_mode_writes_the_bytes_to_the_output_file(tool: Any, tmp_path: Path
     ]
 
 
+def test_a_derived_name_is_made_anew_never_written_through_what_is_there(
+    tool: Any, tmp_path: Path
+) -> None:
+    """`PATH-2.EXT`, ... are names the user did not give: in a shared folder another user may
+    have planted a link or a file under one, to receive the bytes. Each is made anew (the
+    spill folder's way: a new file of this user's, renamed into place), never written through
+    a link, nor into a file others may write."""
+    theirs = tmp_path / "theirs"
+    theirs.write_bytes(b"")
+    (tmp_path / "a-2.bin").symlink_to(theirs)
+    planted = tmp_path / "b-2.bin"
+    planted.write_bytes(b"")
+    planted.chmod(0o666)
+    os.link(planted, tmp_path / "their-link")  # NOTE: the planter's own name for the file
+    for name in ("a.bin", "b.bin"):
+        listed = tool.invoke(["album", "--output-file", str(tmp_path / name)])
+        assert listed.exit_code == 0, listed.stderr
+    assert theirs.read_bytes() == b"" and (tmp_path / "their-link").read_bytes() == b""
+    for name in ("a-2.bin", "b-2.bin"):
+        made = tmp_path / name
+        assert not made.is_symlink() and made.read_bytes() == WAV
+        assert not made.stat().st_mode & 0o077  # NOTE: this user's alone
+    again = tool.invoke(["album", "--output-file", str(tmp_path / "a.bin")])
+    assert again.exit_code == 0 and (tmp_path / "a-2.bin").read_bytes() == WAV
+
+
 def test_output_file_takes_a_text_answer_too(tool: Any, tmp_path: Path) -> None:
     target = tmp_path / "caption.txt"
     result = tool.invoke(["caption", "--output-file", str(target)])
@@ -253,6 +288,35 @@ def test_an_image_over_the_limit_is_an_internal_error(tool: Any) -> None:
     assert result.exit_code == 1
     error = json.loads(result.stdout)["error"]
     assert error["kind"] == "internal" and "over the limit of 16,777,216 bytes" in error["message"]
+
+
+def test_one_answers_media_are_bounded_together(tool: Any, tmp_path: Path) -> None:
+    """Each item at most 16 MiB, and an answer's together too: 2 images of 6 MiB and a text of
+    1 MiB (in UTF-8) pass; 3 images do not, on any surface, before any is encoded."""
+    kept = tool.invoke(["heaps", "--json"])
+    assert kept.exit_code == 0, kept.stderr[:300]
+    for argv in (
+        ["heaps", "--count", "3", "--json"],
+        ["heaps", "--count", "3", "--output-file", str(tmp_path / "h.png")],
+    ):
+        result = tool.invoke(argv)
+        assert result.exit_code == 1
+        error = (result.stdout if "--json" in argv else result.stderr).strip().splitlines()[-1]
+        assert "19,922,944 bytes together, over the limit of 16,777,216 bytes" in error
+    assert not (tmp_path / "h.png").exists()
+
+
+def test_output_file_dash_is_stdout_not_a_file_named_dash(
+    tool: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--output-file -`: stdout, as without the option (never a file named `-`)."""
+    monkeypatch.chdir(tmp_path)
+    for command in ("dot", "caption"):
+        written = tool.invoke([command, "--output-file", "-"])
+        plain = tool.invoke([command])
+        assert (written.exit_code, written.stdout) == (plain.exit_code, plain.stdout)
+        assert written.exit_code == 0, written.stderr
+        assert not (tmp_path / "-").exists()
 
 
 def test_an_agent_gets_media_whole_from_an_external_command(tool: Any) -> None:

@@ -480,6 +480,40 @@ def test_a_closed_stdout_is_said_on_stderr(kitchen_file: Path, argv: list[str]) 
     assert result.returncode == 141
 
 
+@pytest.mark.parametrize(
+    ("argv", "env", "code", "kind"),
+    [
+        (["stock", "--json", "-"], {}, 2, "usage"),
+        (["use", "salt"], {}, 4, "action_required"),
+        (["use", "salt"], {"FORCE_TTY": "1"}, 4, "action_required"),
+        (["use", "salt", "--json"], {"FORCE_TTY": "1"}, 4, "action_required"),
+    ],
+)
+def test_a_closed_stdin_reads_as_an_empty_one(
+    argv: list[str], env: dict[str, str], code: int, kind: str
+) -> None:
+    """Started with stdin closed (`tool <&-`): `--json -` and the questions find the end of
+    input at once, as with an empty stdin (a usage error, `action_required`), never an
+    internal error."""
+    pantry = GOLDEN / "pantry" / "pantry.py"
+    answers = []
+    for closed in (False, True):
+        result = subprocess.run(
+            [sys.executable, str(pantry), *argv],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, **env},
+            # NOTE: after subprocess has put devnull there
+            preexec_fn=(lambda: os.close(0)) if closed else None,
+        )
+        answers.append((result.returncode, result.stdout, result.stderr))
+    assert answers[1] == answers[0]
+    assert answers[1][0] == code
+    assert kind in answers[1][1] + answers[1][2]
+
+
 def test_ctrl_c_exits_130_without_a_traceback(kitchen_file: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, str(kitchen_file), "store", "shelf", "nap", "--seconds", "30"],
@@ -860,7 +894,7 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
     result = run(tool, "deploy", "--json")
     assert result.code == 4, result
     answer = result.json()
-    shipit = invoked(tool)
+    shipit = invoked(tool, tool.parent)
     assert answer["next"] == [
         {"command": f"{shipit} deploy --target prod --yes --json"},
         {"command": f"{shipit} deploy --yes --json", "when": "for staging"},

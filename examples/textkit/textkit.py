@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1151: the first handler from handlers.py
-#     line 1257: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11501: the tables (commands, groups, errors, result shapes)
+#     line 1201: the first handler from handlers.py
+#     line 1307: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12192: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -102,6 +103,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -880,92 +883,130 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y20aSfpVZ7VVZqgNp+Se5C6VzlctxEu1FksvSVvbKZAkgMaQQgQCDH8mMrap9mq26F7gX2De5J7n+m8EPAQoS"
-    "FTu+KBXbJAjM9HT3dH/dMz34sDWJ54tQZ0EcbQ22Pgy3ZkmcL9Lh1uDdu+HWcMvBfyZxHmXwebj1Cj+pMIh06qirOPFT"
-    "5UW+mpx7iTfJdAJXw+BCq6tJf7g1cuDZVHvJ5JwefpME8HB2rrkB+ORlau5lk3PlqYWXwfORPD9L9EL1ItNIFvhLauKt"
-    "vkqCTKtMv88UtBbDk5NQe5FO1DRO5vjAqPwIkp+G+YyePvSgaU/99e2PCq8N1MuTVwcHCoaPpNNI/GAWZKn6OQYKfTVe"
-    "wu2pXsDosjgx1BD11OARdOmFwa8yooFKsyRYOMiPaKbVxEu1o/wkXqhx6EUX3MV2vEB2e2G43FF+vgiDiZfplEkfOcju"
-    "+RxuNEIw3H83cnZhPHCl18vizAuJhF4vis3XkRPlYQgXX/o+EI40qasgOyee0z0pdkJMmQahhgayJNfCMSupUkeB9BHM"
-    "ojjRPRxQ0Wvlou37kASK3cZ5phI98xIfOlfmNmo3klbCYB5keHW4FcURt32SAb+8KYgE6A5S0JBoyWqiC/Ll7ikMSRP1"
-    "q+NBDVAi+zLvrDxr/Vri5kLc3HvfC3U0y85rd77KWY2xcRxaQWYxEZopLVFmtKhMmuXRcOtC6wV1FsZXOqFP+WKhhWhL"
-    "ay605lHwS16SjfluxfItaiHMKg265psZjJ0E0YwGMw2SNLPt9kiTi/bkq23uBL9brQabAYqtPRA8ttyiZEh4EscZ6jXZ"
-    "FhrH9ZazFYbzlM1PFschKT58jrw5PD0Ybp3rkEnxdTqBfnH60A/fxpN8rqPMwysKn3VUFGega2HojUPdV6+RJpdafTfq"
-    "Y4uuClKW3sKbaKMNwBOZdmiJzlU8ZakukniWePO+OoguY7Ie2JbyUuUulqDiEZmiiyDrL5ZqH9t/oXq9n1P44dH+pRfm"
-    "+sUjlyehK99daOQvJ8dHKh7/rCdiAVkKYA+x+UfQehAt8uwEdH7uuXsqyMB0pFdopUCd+HEdXeowXmi4AnbHh9nmKPfD"
-    "cDjcii/w74FCvjsKP/te5vG1fr9/7YLtPo9TrVy87prJpVxoo+hVbXugMGkeZkwZcAN560WGcLjAAhkD95Aj1Dk/UuoM"
-    "mZ1oMn3whHQJRlaH052+eqmmXhDmdAMPsDoGmjc8CJ0kMGnpKt1yEUQ+/su/znWaejNdXACeEhnX1yIAD+iPer/qJFb6"
-    "PXB0Evt6T7l4TwoqlKfcNv4Ncxg06izRv+RBoqkXFxUEmMSyjEDq70bASNQkozni1mKV5JHCO/pNWpIKew3vUqUvdbI0"
-    "rTjIG0VjZX9haU2RW2EMmsKsQnZOwBRtz3Xm9UHYEToSf6+pU5asevv6OxcUfAadjr3JBU98mNF0604jub3eGNXDxUEZ"
-    "KwfTC5wdaeGPNGaWWVASh4ymuEAKTfJwRWMD8PaozVaRyWGhFenTbC9NAZALGoflgg0CKyDdBBMUrGIWoC0dfLi+hktl"
-    "Le7+4LVTNjkF5KnbnNtAoGEE/38fXGpQh1jFOBEUjQqFDJPLg4dB9SIffaT8cHUegMkC0er5IlvCV3gYGc5zTOzP9uGr"
-    "N44Rzc5AzaAPEiY1QjcmMzKN6Z15yeZbPgLompurCHoyehZNJT1pW0M/EYHHvS5f9JLEWzYy8zvsgdABcXXb11MPrMeg"
-    "xpUdeZh+RO8wovYZ9VRGMwbuABxs7GwdKqo0TzaHVMnz/YDB2psyb/iGO6qaNZF1xq7rrGE4OPNYA6sKyLxM0YXh7CIG"
-    "9hvpEG3/0CI/QSiV38Gm6hmiELyBtH/dDUhT+w14h7WwhAmYIKcMsaWPojFEEVmQhbqYjWlVBw3nm3SwoVMjDdIpLwIf"
-    "R3DCysrzj6Nw+QN6k60BuVSSBXwCJ3Gp5QcjpcCHeRtnMPNKT9SMSykmqgv1LjHSF25lZFQtitg0jzGqyEMvAde4AOml"
-    "9ANK7xMaLJbhLS0WR0xnDPM72631EVWD5aIJRIEVmZVoeTwVSN00TcuXEd3DtVEDFevDsgoV2ErDRLOCHv3OLesxmE2L"
-    "ynEe3tl8rjOOiLHaHr/BNLIK0/NVc0iq8oVZw3Kc3qT8m+Zs7mqX1singc7Tc8lKYT4gTyKTneKBITNLeYf2Rs0UgrCb"
-    "n5p7789MEqJZl5owaqcERaXDr3cblKFQsd9+unaZBJ9JOQs0Umf0/SYAv3BH/gm9L/Lilr63cLr1Vn+Ir2iSQKOZGBaS"
-    "HLNCR/mctW99Sq6ESY1fvmmKc4NInEnXdcYEXdN5zehAsnmde7sh21fpRCbRJ/bwnTTqd2FReNiNbH6LWr2al8FIzotM"
-    "0ocigiuPUj8OBQVgaOASTPVgrgf0aKKnOtHRRKNhCNCq4FVu4BF6guQCWqKMXKSq2aM+PLuBDYCnb+czC1I9SmbJKJFd"
-    "qdp2iQnMsgFlr3b6LNt4Ok113XWUfeI8iII5Td3din7u1uDxDQ8/qTz8ZBf/a9Sj6W/rKNvYejMvaLy3RRCnZQUEleEG"
-    "HNSXAkL0bway8HNkf76nSARp4yFzml5TrpUmwp7C52yYAm7ZSzH50SaxEvNKXLJjstT/huYBSVjo6Kc4Cf3y/dfXtDTC"
-    "2WJeHJmEQbrQE2LCbv8Z02eRCqds6eIlCMdwC27s79LVcZ7MtDZJ7fSMc71004v/eNb/plkRuNkBZ5UcE/ei7SBsRAaK"
-    "PD/gmqTuiQXT0CqMyZIzjmEfhY8FtJKAkATzwfUmGNHIEgL8weU0tk/GkJLiZUvLBJ5AwYIEbS6h/GZhPPbCM4A6KytM"
-    "vGTT6rRLmtMWM4rdosTimiWaPbMUQWtBxLIerlxzPnzHqaGyykLRhV5yfINxBFhtMZMyc0pjKbmY9DxOJJ6IW4dXQJyC"
-    "Cxb5dxi7LC4w0nMUrX7BkEg1CpBGSwxtxPZkqbBEoEWLHSiQXQHWySnUF14LxFwNsZ5d43gJUFs8ajAHkwE+NPeDGAnW"
-    "87H2fY0qmsZ5Aj5pG/PFKRpAMjGxrO+8eXn6Q++pg+tbvFxjIj/uCcSogU5OMIv6VQft67HEu434q8OIQbCAWsEQawQM"
-    "NCK0pAk4Hlk8Wu0VAUIsilEytDDqpGu3Ew9cdVhZ9arnhFI9iSOY4cA7V3p0maQG6eMae0ldG31TF7Ik4DUYqTnkdWq4"
-    "KvUuQdg4+9zy+tj27gDjL8IIewpUBLPpM53JggGtz4pW800N40oXQRj2/CDZQKfJ5q0iwTJMgjHSIBoIEISxgYotbC5a"
-    "HI/yZb2d7BZaOdGBR+kOaF+aIX4FEgFLRuL+q0RNAx36m1hZMp48NIxn+RNO3V4P9xAMFNMcg1MmwsFSZgiOSRv8OMNg"
-    "iWVQJ02/X4ResJEL4L6vZLVbcZQPusKmfgJ9qWkSzztxaryayLuN7uACdMtS7YfAd0przehqrpmu7w5+fC1OnH1R8+Ks"
-    "2jbzQFbxid0Nc+DneJxuNKtJ2sKLgUKDR2NCANEjEdPoaLXdQ6GjwTYT8/lOZzq9tCe74LS/0YSp0ss+iThmwAFCGYY7"
-    "OIZldwrDML7qlYDlPZKJ3Cu1bFQD/VzcnUAa4D3gJ+zvlxzIwQ09Ry8PX1ddTQqebpvTHri/Z2dPplsUj2Mf9SFSY423"
-    "adBtt7aLw5WokkRCu7Lqw1hKmq+EmpYbsZq0FEbi2SFQ+E7joAwN8x90wizvwE+YwtmOtEYksjI85pMot5UViRTcLrQ5"
-    "pwjlbLxceGmKYLdBXGgr78s1GBIQrkbq8NUb0pf0MeImnK/BFKTZWZHmk8VmsEgnktosE2apUjGERmTfuus2jbVHzN0M"
-    "ssm8gyEaPyW+FT0qt58nvJWtK2020LsXWUprxa6jrmSAzmK0vjERoEAvEW6pE2xQbZ/858GPP/bn/k4HkjBWsU687NLV"
-    "PnviF9WJmHrLVKYXIvi6k96eht7MQffniGwctVgukphCMXCS4miYtCvaIJeB8fEAMuaRrxOzDZDWYbDZBML/1CbcoCUI"
-    "eBFNl2NzBpsc0+LKj41xn2PeCfnLeTq7FB6VIC9aB+JeJd3vMDwiWkwsjcMKkjgiLMdG0Ty8QzvMOM8YKeq2hKARs+AG"
-    "PgT3FvupglLprED16shRuwSxMXDfkS1rA97Gxh6CNkylGa+NzL0F8QiJnAe+H2rehjjBbS6Y305JWhAKp2D8q6lLaYbM"
-    "O2Nk3O+T6KlDH6sYHzswZsH85O607o3jlEMK5iwLfi34fxj7EA2BfmQJNJPFFzoi8kkfrDw447G9/zGYn6UZQNKPLxz1"
-    "7uDo5HTkqP39k/86efGCgskdTnHoHAI7GIz2KWYNEjUG/l9oGNxY4y5EYF98AagAt4GUw5s0tjEnplGWjDPQU5rtlxHu"
-    "NaRlISCVB5UD8XmaSboE8z3QS3alQVX27W9nyCcR8gtqbP9xy4+ItFFFZO2JlmpoSnlKourydlJpYqDyVNM2V36aRcbU"
-    "TmOEPwSbCaTEzOPACEVPEk2TBreG8Lc6+JZhLwA4JPQw4kiTVt7nZwYIN15wmwK/Cyiu3iE6Hokob4LTpHml/bqrINph"
-    "l426HNBzkvQBNQdCt6ugdIBcAcEuATNEQXoOmo90nNUwMDSCmaEwBJXcZvitjuBej+5hrvPCJESNoEUZ7W+gbZ0ezEfM"
-    "hBR5UxrcWMPMZbHAiORb8TPfHlCSpwCQlCQh0sThraBXoIls+ZOnX7FJQmngNmDtS0q5XAJx/9syKec1nYIhZ62xzOR9"
-    "Zl4C4Q9MLskpjnG5SyKDptyhLHvWQ7V3o3bfV6xMNoyk+57IlfyOrQrp7oYra4MN1KzbNEk+l1NeZ2lpReNf7Jfh1nmW"
-    "LdLB48fofyRe78fJ7LGfgPY8frr7dLf35OnjUrYC1Gd1kWDN0kh8wf+CEU7tkpsjW94ftlh+hi2WDm7Gz9pWtxpoQhFa"
-    "iY2q60C3kHxpeZt287eznSsJOq++UaFBe2um8qD9jnNe12n7GZxPskQvXbvHTl7SZ2BpENZHtYarTHWZvlF1Oa5hw0XT"
-    "ivoaxphN/u1DQ/Pe9vMqyba90XW7mojwRtcjK8qUb6hXbbAn98/sxkPj2c/Y2cgyN2fNiy9JvjCZoCCW5eA0BZrPfL3Q"
-    "4AuiiWQFdDIHT2HTRqX0ei4cp6DEQz8uBkgcSNmVAQzSaT+Tlass9mMIeURaEhcQSuIgMk4uqHKp6OZMepCGZSFQ3Idt"
-    "XNmGnfo9+6pEwsiRpf/7M+m/s81DX2KtwW+6gfx+8VB5tt2QDCxWzDtt8P4kqOvmjd112FUvjm1UkFJKMbg7Glu/FXwl"
-    "zce7XJwmaFAlqXOeZv0u8P/3gPCPszP8AcQ9gLgHEHcTiCs54tPjb48/fnfwt8PXbFyTSX+x3BzFiTt6VDT/SNm2Pw9U"
-    "eyjYugH8/fEKtj55RU93uIpzXraWNaFVu2PwblD1prKf2jpZUQJ0c4+rqFCKglZ3UJU3rt6A9OY3d/P1bsNAu5UUfSEA"
-    "sAUBPMCdB7jzAHfWwB17Dpc17j/887/DMHbUT//8nyT0/7Q53rG+Qz2qtf3oswGeh0rQrpWgn7F48naoII8+27LeTbWL"
-    "dQe/mlfqjhdsyWKnKsZ6z6VDxW7KaeV3z2l1LWVcAVP2hLLbr3a2oLkb6hy/EHRz67LIB/DzAH4ewE9n8FN4tOrKXclU"
-    "F7a1sKL3gox4UadY1OM+FfWnSn19HqD0cAIA0/9wAsCtVzQLRWtb0aQKHq4/2lOulP68Ovz2f//+D9zZD2bliopJQZCl"
-    "0qR7ThdZg7cq3BZk2AoauKa7mIlSZNX39aXMu8eXWLzLNZnX7YbJtDr6Uk8auDfpmJruDrm8lTLUogy8e7lS6UyBD7dZ"
-    "eV3bmJwx8GVgzS6tPBxe8Ds4vOAB4D8A/E8E8Ju9VMkb7T55+uz5V1//279/440nPp2cct0CfqVmo/6EMgZb7Sqxtort"
-    "Zhv23cxQtUzkP9ThNVxhZaO3YhbWQjLc2n+G51ULAeW51LrLPFI5TAOAPwhmzYngQZQGPvL2HFQw1AmWPSziJJM6EU+N"
-    "81lfbK+lRQK5GiFPuxICqAgIoNovT0kYaU9Hw+omc3SHlJenIO9E/0yE72FgxkUVXrRCmISmZaqedaYKIyvcuBj6VDUz"
-    "1hIACYVIrA8CnWRxsqQiLKqtoUO963Q0Bd1lop53JOq0VJiL1aooEF9PAiohREYBkKSuOBLZU6lmZ/dutEJTPegv0/PV"
-    "LeiRRX5pyh5ZjyIL/IZdCCuEtCQOyvR8/U1nqUFcf4GgOVthlVCGNU10WB9zB+9Dz7RCVjlTUZlfT+8iLdBOIC3F7IE0"
-    "zEWMCPXpfA9TiFMVUS0PU6Wjq5ReYoCNfVOMhnVJdKaFKbPi9veoMIp2z0qZZiBnDl2dL1cnVi0HVCHs2W5Hwg6KVtT2"
-    "qywJe6/UY3Vy8P3B0enOHpB7xgfxA8l84krTHK8lmCqUPO86209tI2ob+j99/fZwHQF8TBQWzG4NIPToDSP0PwM1LI6E"
-    "GkalPvCXDU91Un+l023w9BEq1OUiLpV56YXot0labVc6cIrlPaeUz9qpVMGbYlVzVtTqcUp9HBFWx3lZMA4wOMQxvZVz"
-    "rdQbfofBs/43/2pexmDeZ4APIhJGYDsYRsqUPOPzclDWMCIe7v+p11Pf60jzy0HGS8WpOy5lFIeU9hfLPeXHNJc1+M4+"
-    "EP9iGA2jP5su8cumZ2hFv8EJWkjjn9UrrFwFK41fe+otC6Hx5SaunF0C83Iah1SkiGccXfFBS/ZAUSQIIi7M84FU8W5T"
-    "Mi2mDu2eHQjWBSPTfpIybE4iiEkkOoQA16H6UMxI9A2lDe+qeHV8ePjy6FsspRUtcomjbi+mU6ncnYEc0UQnpr6HkdP5"
-    "DDX9oveocDBj3qFiQl55pQme55VPJuBEuLTY3m5eV2IDGlWYBz4uqhydmCsSjVDj3LpAoL46tp85H0PtFgWlAdZuStkv"
-    "hotsNMGkwjDhVmIWniiryvXa9nwxO3LzRpfiZBqEQOlgHZPNa26KzAcjo+tHwHQs0CZtq55Vlu6BLPi5nit6DGIn1eJT"
-    "Z4ji1remmM5dPkAhrQyLV4ZTpzjMloQjIYTHZbtcOsu1+lTOmjPCW22n8W0oVQ0zJwwcvzk9OD5yy2cKrDsAqDhbwBbh"
-    "X3pJgG7BHDbAgK98zIDdTshHBpUxxR5mNkiOc/A18joZqyITCCYDnRYHEeC8qp1B4PZRLvieJVfRigQ3QkMhiRwJsIVH"
-    "5osMFKN2oskKAESlNS/LWTmHZZs82XM+O4Gr9te+RwfHR6/ccYmY5rfgdDpNYIet4TLOrR54xeEHBFvBhzHZ1XMM3IFw"
-    "zSYw3TLpeZbKMQPrXr5TxK1H7e/hoTEe2tObzNlGjZOxeDtPvTAdbVJQNjtFagC+wLUhvphHXsuDdkqMTzEXb1fG7gYo"
-    "2MaThFA5kJ0rheDujsizY9W+iaXdSsm+a7zZa/umJLzwkT6qj2Iy0QjDl7n2aPp8hBvA0ds/eP8u/P7RGna69AQuuCa8"
-    "deHLBpEqt/gUW6QglZq7v3iTm39GBMfc9gZRI7f2HFtbmb4f1SaxH7f8FbZcCvtMq7eO4Li5r7/B9lajN+bDneMwUYKn"
-    "xAd7mGF1/J2iKdOQDLsIpYjAzWMiaf/ZrtVXDmWw+TtFNtLgc9KnIqyhwd8iPsFmBGnKiQ5Ri4Pnqkw6ZuMETNEI7O1t"
-    "znQALP+aM4eNdrKlGNZtQxushW9ensLojqpU3aXC8gbq2os82ggstkmevv7bKVC18a76G0hcsy9zLY3MowoD73ffXxe6"
-    "O+2acFE1jxn7yUGbrLPNIqvhUYwy1mFlwlZA7db1/wFfHne+"
+    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM4Njgsc2tpbGw6MTc5OAp4nG2TQW/bMAyF"
+    "/wqh0wrIw865FdmlwDoMDXYyfFAtxtYiS6pEIc2G/fdRkp0EQy9xZJCPnx6f/4gp+hyS2PW9EJJ/Rp8dCSn25QnWOEwS"
+    "zj7qBMppGGcV1UgY+a01J4Tz+FkMshcJVRxnbvwRDTfSjK2Z/ymCRdE4g4KgiHvd2jtFDNC5JkBGX7j9Bc/REALhOwEr"
+    "ee4aLSqHEY4+Llw83MoZONk8cd+zYkEFP1++QXmzg8fD/ukJLJaBjV2byVCCX565NLxeuDxh4PuQj42hErPYdx6krPm9"
+    "3mEHiaIJstzeTQijSihBRx/g1Sp3avKffCDjnbL28gA6B2tGRZgq8CDZ2GXhsmb16nI/yC98h150HXlSlkd3nfPrYZAu"
+    "WyvFo9aMWkjgbGiu3taKJIoVvTgai0JSzNi82XZxkzdV2UzOR+wK/jbp/tU277kuq4zymSDipKLmgbAWFT1X+61ZDPEb"
+    "4bwrigdiR9SRDWdGk3jr7tJWjxtqqzwyOxbS/8nLVqFt9M6b65buZq0gSwVZ1Htn0U0031Xsc4thkSv4N6RbiD+gunGs"
+    "abgD2RwQJ8TAI6w/Y+RnDgEr3EqVK1V25i1fnV5Pm8lfS3o4/8gZ0dt3VmSNmyr20cREq15X87cptcMmdCinaw75a+Yo"
+    "ouIFFs2PAsKY0XviHIrq499/BeZVOHic1VXBTttAED3DV6ysHqgUSODQg28VLeqlalV6iyIYvON4Yb1rZseCCPHvnbHT"
+    "YBJQzYFDc4ji8c57O2/eTPaL2Abemz9kH1JRYQ1ZnlXMTcqn0+sUw2EfPYq0nFqCkqcns5PZ4fHJdH18kvGqQcmKV9dY"
+    "sDw3FBskdpiy/CErne9/OMa6j0SqgSWjAa6e8hOTC8vscRMAIljJe4upINewi0GiZ4pnOJru4ubAYgmt59wkhmCBrHGh"
+    "afljl9i9yvL5QlEjg1f+NfxVjB4h7BB8ttaA8S6guXNcGa7QdLlpCFnKMz4KLFjrNBP8z0Hd/evJfLHYTwhUVO+osMjI"
+    "SGFQ2lrKncoM4bL1QAbvG8KUNCwlvFuL+tLf0CO3DJHwooCEIzr1HVjQtUmxZa1NkdUZmr7Tq0nmXe1YcSGsfpRCuWFw"
+    "gXGJJJVtQqH1PntcbHOec2yMNAlJjOGSqQVLvuQi+Mwfmq72ILxtHaEVtk2jFiNcw86uTPLt8h2Nw3jP/3bNb/W/nFRl"
+    "uaUgvZNf0F1OrZCwAQKO9DLUWo/sUM/WcH/hMSzFVPmO+NvEp9JUHT4l6sg3eheVMBai5TPJP822Be8KHK22jnz6Hzch"
+    "Idg3DNnf6XqO9i3edSILGBuP6tRukI4kH0Nbq543iI08+njXtattpDrVlx17vedpP3ivm6ADkCu0wd22Y0b8iygo9TVy"
+    "KbR9hyZGUQS5M0fpKPFLw67szQiGcz1nrjyEm2SA5E/FGgTZK0o2BGZqRy78zg57c10BXUC2kzRi72ndvGIQwnLcOMpB"
+    "JAwFyhgWMiUQknTEBKjFEAeXpRCbnjQ3v76eXX48UtFjWSbkFwevdsHV2uPZoODZcGW+nnI8SDme6Wd7DLWuEVP4B+Cj"
+    "8PF4nNVYTW/bOBD9K4QuSQBZSC97cIoCRT+2XbRN0XSxh9qoaGlss6ZIlaTiuoH/+86QlKxYbhBjN7ttTjE/Zjhv3psh"
+    "dZM4raVNxp9uEsUrSMbJEmSdpEkJtjCidkIrHHyui6YC5Tj9ZrQnZUo7VnAp+UxCxl7wYslyb+3TNCNbOROWuSUwW/MC"
+    "RhZqbriDkhW6qrgqWc3dkuk5rsGFtdELw6uMvVbXegWMey+MW5bXG7ckr/DNrYTL6g17TPafsNHoi8WJk8fXXDbw5CRn"
+    "a4Em8/g7RyN/XF2+Y3r2BQrHKu6KpVALdMidN3+C1oWqG3dVLKHi+QUTjnFl12As0wrCdlDXIHUNOMKsK3XjUpbfTBK9"
+    "miRj5kwDKZskJXecfmdZts1Ttl5qCyyn0Tx4BnSGe3fe2ClnBmwjXTgRokCYctUeGAdCGmaIGiGBTsOGzhEBbBAthBNX"
+    "R3fCWZDzs4w9ZXMuZOMXhKB2555zaf3BwRhtaASnVkKVk4RGK7CWLyD8QNTQ5XYbAeZ4TjX6DkYz+IaIFbqEC5ZPEosE"
+    "aSzZmiS8IK58NvC1EQbQak6JRxBCjhRm89MUgSKGtIyQQuECp5lpFKMV2aHs2whfi41lcA1m01pJKX7mo7IemO6MlhCR"
+    "GhkQ4CDIisax0woczzCRqiCCXhxyGjLHPrx4mSNxF+h0xouVP/28kdIvPTt43NFoRunPKSiLVFAbLxs7Dux642OmvIgI"
+    "fYwj/PD0ROzzyD6hUs/MjpSEGQNUX4aq7ZE5Gd8kblOTpAOdcBpFVoNxAlDxN9ttmvT5eI8N27QrE4VulBvUiWc0GtKI"
+    "EtCmDBkolij9wiEBU5xEda+LbKIm6ndxDZhozTTRmPnTU/pQFhy3Ip1UyU3ZTqyXAosMJg2q2m3wJ24mKIM6YsU4ffvs"
+    "fdqCfjZmC/Th0+SN+IVm4YuZPRaxZC5k+Ec4qMKINihu3EHFDNfH/dYZLDTJthvgxvDNAK6XZI/47tFkpyXMOap7vBf5"
+    "md/op7BST8mqdlz2zjvDyIGrgYOnJUITKOJlRzj4vbZv0pcCogMvS0E7uXzfiztMH0mWWKhugXWH+f2DkyoCg24TKCBl"
+    "qW2QCjw82cB34OjNMBuemb0ZrGuwAENTnq2Hp8j7wSmca+sbJia4bZ20FtvtU8yacBJaldgdWyKC+2zZNx8RpfxzhZ3C"
+    "N+OINS8vldy8wpMlY9+RCE/8B4vwNYThiLMoUT3aIf93q/vCtsBNsRww6T1C6Dx/YpGmjuX7GhIMyY+5UVHcCwM1G6lf"
+    "UuExkiF5BsrCCBaN5AbbS42ZsTSMmXmwEhHyckSNEAulDXwuuIV7VIq3PpVUJFDmFBtZpspE2we1gkheCa9u7GeXc3+B"
+    "HAinG1LYIZPtdN/nldM143OStb8D+t4Y70p9n7R9XwxtoqY/U9W6xJLU3TJJJ0eWpsPlh+4SB7b8uPgkcU+v5Pj0/qQV"
+    "x4kSL3WyGYrsLfcvgT8/vPHzY/b06tnr10wC5T5cLUqxoOveF41xl2y2weXxpaHN0eo/jPT+qT5SE8WVJA/XGIUCxP94"
+    "CAGh6vwfNhVJnYxobcW/fZagFlgZhrkf3K6aUIHJkXfeiWZ3weq7+O18P6EtLR5GMncT9D8kU9uBb8P3jgqxFN9jC6MK"
+    "ipMpgacW4CtdykqMjc0kV6vAr1NdB6Dk5oyVTS0FvRHsL9ncHqw3UbxHdKa2Jd229kqvPanRmIsS9zmhMEE1FXFoBUAf"
+    "J6Ree3k0NUZ362YVutWPRecN4BEaJb429+mLz4kPeKEB/+kivmzISviQgK8/Yaw71CE9u+7h4YrWdZQzeDcs/XuOxVLe"
+    "GY5Uf+h+dzcH/h9Vh6AG0H0g3g3f4fQ64Kp95Pub6pr7p37qL6sodhxCwYkKxn6rgTkYUAWQPAVKmwbD/hMqsWaFhvxH"
+    "FsVufyzIcOvRQsQ992szu3Nx/6UihkSoWHaa+4gDNmP/aeIso4Tp+dyCO9hQKqFERVo67xHrvH+f+/GWR70tj87pb0iG"
+    "+b/fXQ5AdVeMFMt9G+rHPmsw0WFjSlneddTsjjtYmqg48Q+uwXSKEE74Ggr+05fn6QWjPd0dGTsXt/jePYR7B0kXfzx1"
+    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4bxxF+lS1RwBRwpGTZSRtKFSA4dqLWkg1LRVs4BLW8W5JrLW8vu3uS"
+    "GUdAn6ZAX6AvkDfpk3Rmdu94dzyJlJQGTqsACcT72Z3/+WZ2Lp86sZI2E3Fn0NnpP+tEnZTPBfxw4qO7kA4uXApjpU79"
+    "A/0duDLOzVSIkRHf59IIO8oWbkYPHPzhWf8reCARNjYyc/61M7/UgMU6T13ErOAmnjGeJszJZMFwKzaRSljW1YZZB3e4"
+    "SZhMs9xt9b9Lv0tfcngh1vM5vmQETyxzMxFeko5Jy6byUqQRW1mAXc1Eik8bwTj8m+pU9IFGnTu42xl86ji3CAzD5Uxm"
+    "Iil+XkedqdJjrkbcTG1n8P5TIZ5e74MF5qKOW2T42zoj0yn8DkKBJSZcWdGUBU/tlTDsSroZA0LYH0/fnDCRXgqlMwFX"
+    "gPgEKNvzT3B2yVUuSCw9NiHeEpluRcS9Z49beIyW0eMPInbsQixEwsYLlnEDxDrYjoi+jirUB+6jjp1p4/CSbmFGpPkc"
+    "uO4UvKJMhmt59GsjuXMO6saXUS2k5m4iJjxXYAz4c6uNqB5qdUlMxt1svVyvjHSCpBIkjPqOQNmOOR2EOqD744UDm9ET"
+    "eJDJOZ/CUzxPpEYSxXwskkSgiVmdmxgkzxn4h3tiWYrkg8osLvj28Ozb3m7E+v1+BPZnPXPlTqAgAUTSfsGQKmwmYpxP"
+    "lwyOtVaCp+t5BFVdMWd4LMY8viAeZArqTbliwhhtbH0fJ+dCk5LDTqDNsTDrN4p5GgtF1Bc+xydoR24Gjga/F+DDsU7B"
+    "C0E+52Gfc09EQ6dz/nFpbIEOpHq6ESFgRhWdgnyXFMQzMO8YqLLeGya5Ul4Nll+CCtFbzoMpvnv56px1dwZgD6DOuQT/"
+    "AsWnoLep8Ds4UAIoOVinf6jBic2kUr1EmjvbJsWeOo1ofwzZC6wBV0R2Y8t4Jub8HqaSgQN7xkJ4Z4mO8zmwTLEEI0/Q"
+    "7BO7BVZkHcRUJMrkaYq+XyNjIoVK7h7rKIR5FiJWMINu1uspNbcD5qnUqVoQqRCvQB7O6zjRzoEWScI1YsTHTHF5j9Dr"
+    "d/PKAN/XdB107kNsDOuzidHztdIYcxfP7moDsFIwW64UsE4B+7XEcPJJJlGhjcgH9WtPyauj1y9DSvRRH/VWJgsl8Rcm"
+    "xm5hwRiKhJqQSBvW+0GP7T08kHQYeB4wDEDEBabgHimO+EFBoeZ0iiGzcKLnWxtRxm0PuM8UZKrkHqZep9DnAZJKkWox"
+    "/XuIgFQvNqNJKX0FgRpsK48dIIsHE4YSqqxXKByzid6MJGLn3ogDd/g+BwLgKjs5PH5ZD+8W8knXiExwx8dKbO0FR0n1"
+    "WCeo5ZSNBT4mwEbPIe7CMgUATM4JYFgvdrDROuELYas4Y3EPUZKlAd28JNjNuPNUT6SxzssXtIxC14SKLkA6rJsKgfl8"
+    "hRkvlWCgpS5IZZDYYE2ALsjieJFxaxH+NdSBEexhgbnYFAFcyo5fvCULsNuIN9DL5AS0tZFpzOPsPnBCmEuxQkpJB9MA"
+    "/CnybGafxFmPhHcfcBO8BVgp8kLIXpiz/Kq5IZ1sRE1RtDxEQ2ENKlTER7mZLsDulLr3tmAIhwhM2Ckuw7qnfzp6/bo/"
+    "T7bWEwG4vEiNlTTJ9n2eO6i7j+ULG5wC0WszBXYnik8jTDVRkH3EskVmNBUYkJBCiPdkXaEvAmVjCB57LE8TgSmeYD/S"
+    "anFZIxOs1CAJCsf7sBIUa4gyl9WkB2RYjwFkHBXV2fMd+AekCe4d8yCqw7QCCNGXSWJdsNyoiLeRhxlEQ1H/ITvS6JRQ"
+    "kA9YxctbTOl0SlESLtGeFXyJSCCBuIhgt0RNbEll2GyJdNlJxHYIgGKxuYWpJ8byAzdhPm4DaEU/tyTAOc9INkjkXCaJ"
+    "orrDAMSGIvZCCLwLj0JhZyEwkwSDQCC0+WUo9Ho8CdEc3p1E9GcdAeMGhYMXt863AGRNQRhYVNRRKpbJFgKRkz8Usj/W"
+    "CVQGYBPOwBJOX4iUSCcbKHXhK/Tu/o9yPoJq3LgfDyL2/ujk9GwYsf3907+dHhxQ8bTlS3KRQ1kDjIiEajRp2BhkfyGA"
+    "sTFIAexHaX0BWVleiBrwt7qssbDsX/gcjxmMuJdYtmEY455UZCgH0nPrqMjHzgTs4K4EmMh+eWeE8gnKPaCF9rdvuIlI"
+    "FU2De5ni7t6FOAsVJGUqJARLUb/EgOUWHQ/jLb7tVeUpnWiEHgRCCSpoL1/plSFiI9BJOofM/92EsYHdDBK5oRcRrXli"
+    "B2zfvzPA9H+A63koW4Ja9h4R5zCobx1EJUsjP7Q3ANPIJ1S0XUnvhZYFmDUQ2a1DvwFKA5S5gIyeSjsDS0c6Rg2UCYtg"
+    "X0MpMMOuh7XsBJ7l9IyXNlhIihZtwXKgmACngzfB1cD/sNoPpawnFC0MPNWrAzgKv5a3/eOSWhdL+EaNACItJK4VxAg0"
+    "Ubx+uvuFD0GoiQmXSiR9bCwVSbfaVaIG2Ur/7AVe9dSAREF4PmpU/YAc4ypGnYrJBII02kgpPrgacwMlBDgQ9brGGqM0"
+    "ou1mX4s6avXi5v2wPXtRBoB3h016X1FXDmIzsVNp+TQ6e41uhXZ808QZtm5NpIcJBkCyQVKNT5ewtqUc6Rs0o1BZQ7b5"
+    "bfFnZ+ZcZgfb25g1QrXa12a6nRiwge3dnd2d3tPd7bImBxN4MyHZBZJ9/w17iAbcwDgpKJ3pC/wvhEwLJIN1CFA+ej1e"
+    "hWJlTg/xJJHIAFdvKy+3Mogu6e2gbgZe3JSt0B1Jxv0Vary8PzWqCCCJ7KtypygR4RbZXPst3L311nVVce/9tsUmxYrF"
+    "66AWJ50Sha1XDDDI9Lq8wI3hC/yNabCycfFgY18QfpD2EK3tDpoi2V+jwXCX21aRUb9rlYbmslCJJK3vAwSxkDBb70HY"
+    "cq03IICbBWa4yt3CWdCyQCxS2fWSIaqWNIB4OtjirLzoRR0tjfR2NkNAayUaA2DLjQZJxQrD61Y1enEPr4eF6DFydRq1"
+    "KGW1ZASBCzujRY4b+cCLzISOafGnyTPfd5DYAJ9La4GyUQKVMETINKZqVZg5xM7QniibqrmXG8JujjmM3NiH0zKQQ9IX"
+    "tu/oZMHpRAOUJ0kHzEt4AIsfbS5sxgkO07KjsCYtFo5iQjgtl2TFglHjif3lM0geBYKfI+Ddrn6fOaoxzR8ALFtkK1bR"
+    "sLN7ZpFaLsJVKZGsOscdEkUzx6A53hKhryuJzB9urWz2tqwqPaognDIn0MVZMNaQxqdGZKyXPjyXL33g5pYR5qMVwQDw"
+    "muaKGwAwmYH4gJcrLP6sGCEcBm4IEuQ0BXTWi7lt7ciVTSZ5d9xwTMoo+kcgAaQBzQ/3qrd+8HCgrZdabr9BvX/qdLZy"
+    "qkIGIf5XgMob8CziCBE4mv0d0Ug74nD1JHVDKqngjcrBZYEyjust/EeQ8QgyfoUgo0w1Z2++fvPjq6O/Hr/EIGTifra4"
+    "P8oIAfnJctEnrFjzFwMThWRXtLlhrvrvoZG1+aoJR3zKGlEaWQ9Kbs1CK7AEAxzmIjSKdFEP8suQWV5Kc6Uot9whFVX2"
+    "xNebPlMoargxQKKRH6vyVV0ec0A/nP353Wu6P2CHpy+OjpgSjrqwWOwmcordpA8a4jrNuHBQCPaDnDabAib0PRowaeKl"
+    "MAF0N7B0VrQfcTghN9igwq6057B+MlAQutkZXhB6p7c6T6FEOq3acAsCmd+66Jc7Kz2mMGmBZN80Z/EZwpKWbPeYsB8T"
+    "9measDH0oZP64PftT/9USkfsLz/9y6jkN/fP2GVEZU8aaz75BVN2Oy6/Y7jsLINk61LVoEjnhCEUrlYK9wpwtRDZtLai"
+    "iLhLniv6nXVaThCKKPlDaAYM6Ewwi8K5BeX6iCWwOBsrnl741Nf1Jz1cqcUWS/JMSTz/s5tmvTz9hZr+dAS2YTlfr+M3"
+    "yYZ4GtpZDqaGn0r70Zg8A334mF7ukafy+/z2bkF+927B16gdPy9DZ7B0NoPUYK3rR5ONbcx9kpbbCLl57zbEcYrLlJZh"
+    "UKv++JeK3c8vRzcTxQ2I+zF5PybvX0HyLiJ6tbNfBrIiDpVR52E53beKlw1/vw+jXdhyj19/i39NzmiW1EUtXV/tW5yO"
+    "h8QOi7lQNFIq7a/NF5Xjx/aE1Mg/1zhFQrJfX9BvmChaSnufLtbvcHs+aCSTu5xkFEbRfpJBM9p+pnyPnYfh7hfHX//7"
+    "7//AeVBw5iv6NAdUUhk3f3CRXgSUhpLa8Ep7KjRiUvGLMB7fT8Rl8ILtS/zMib54uW5vu/m1hlVZlV841GX1Du16da4q"
+    "fH1STuaCvV5xmhGL6DQIMCBOUzEMTP6jFSBaGIHT1RKner5Ll19F0CiaucCpH5x4ShvzYX149cFCR5mta4zUv+SZTKzY"
+    "9IuPYJ47mx2y3LzAU5zb2/n8ANDtb5I9tuTXIMLWM5CNq56zqtmBpfgXaRRrWfb0bzlWWSKIBzQYkQrPDlo+mi59TIWG"
+    "vsfwnepMFreuvwIjvAGWVrVsgPmWHdE4fESQ/+8IcjVYl4F55+nus+dffPm733/FxzGEDOJtFX+Fcdnm06wIaWyHhdjE"
+    "fLhpg1/3cPg2l1kG/dqnYn50uXtOfl2MduJ871b/1riBUDiVcwRCO/WwuzxFuPmVp6uBtsVH17VHhhWYX/hAFb/jxOQo"
+    "1omgDStW3T7ql7IczBPyN2IrrAdyHORMrUxQZjMwGyUMzpFmUOmHgVvOxvm0T1Er7O9Rf23z3Q02h8QOmyo+xfFvsDeC"
+    "QjQLXny2Gz5qs6A0bWrf2xjxgYiu0UHlSoWIZ5sQgZgcR2RUQhPGYxHAdCh7EFAkoKHYabMg4mgOGb+9re29WnJVCHm+"
+    "npCzCnP4zQ3KORGxpA8oUCQAd2gLj3f3mBU+C7wf1uioF3oVGr7YjIZwPBeWKOauSSEyaTkrrG3eWipWaPjyq000ArXd"
+    "BUI4tyKSQA3OduMAc+KlgM9hYK+RsqxJqy6xe0dNGI7T0hYrx7Cg/2ADwSZ946saJtiorGt7b6CBQyy8cD9C/DiPTd+5"
+    "FuPlft09GginuavwGYoM/zeAq9mi7hC1ar5KzLOd9cQcLd9m3RfOqN4Lts1Oj745Ojnb2gMSRzSfjWT676lBWnUdVJsE"
+    "1d2fb+CZZ+XLrAt7nr18d3zLpsPr/wDE9ZPqeJylV9FuGzcWfZ+vuFUeLKGa2bTJLlC5KGC4SupFLAeOihYoCg81Q0mM"
+    "ZsgpybGsjftB+wP9gf7YnktSsh27SYF9EKAZkZfnnnvu4VWe55kWrZzQwMsbv1F+kNXSVVZ1XhmN1/P4ekKV6bUfk5PC"
+    "VmsSuiav6h3xNlqqRjoaGkvO4xdha1K66/2ooB+dJL9WjtxGNQ1t11KTIC/chrSUtaN0Lg0fHDCO0V3Tr9LXRmnpRhOy"
+    "vSYs3yq/pjx/74wOYKwUNRkt6d/vLmYk9bVsTCeLQVaZthNeLVSj/A4JXcrfemUB9+3Or7H5RfHNl+RNiJuwYFcrvaiF"
+    "F5OM6FpaF8l4Xrwong+yHKx9+0We02uppRVe1rTY0aK3KylpaU1La0BqsK3odsdUG9LGk6wRGZC/y7Jn+5Oy7P/kN8um"
+    "AsuRZLtnAZSuZdoCokD9Sl1LPaZH22M1sNpKEvho8IeIz57RqdHeigr4crqMhAtHZRcp29PU7cqYrvKOlqappaWhbJzc"
+    "cshxOPcA5sgR6rBGBXl1Z817WQGdBqSmcTj7kMQSQJmqnwKwmEJaB6YZRwJQjqkP8hK+SEAfQ6TTi/Pzk9n3VBRFEkwZ"
+    "qCxzQ+EJkJyvTR8OkjdIu9k9ltKYyg8DsxlMyNseTwOWB54Q9vcSy8n1VSWdC6XbL10KsIG10lpj8fxhsFG6jrvwusV6"
+    "sZKH57XSPoWMMZdCNb2VBV0cvod0KQQ8YGPgOMkEshvhfOgWMktODEuZnddcDLEn+cglCYDOQ6pmcahJ6KYlLRuxcpNP"
+    "sZpa8OjDgH0E4K9F08vfj8DxRu5c0FUnLH7zUAevccegPu7Ky6RYFDkICXCVHjHcJ4501Vq2Yn9yCQ2BLvcgJxNsy41x"
+    "7KpvZfgZ5UBtU66c53E0C5y5kNCahIiUXj0Vp/i8nuRN1wil6eLt/OxiVpITSHobW0qnOAgYWKEK6cdEh8zsmAuorNGM"
+    "FEusEosGcqmMXqpV6Bpu2louRd/4UfA8limsSjNirnbCfIyqxSK2ppYk4Vm7O3lUwlolozE4xsBNxBZXoA/hDUJXsiy4"
+    "LGvZdCVtjd24GCSkwgWZGdg4DsWOtvMQxYGvqMjo5gJoK8V2GfTqok+X6Cm8urLRe2uIQ96A/5ejUJ5GOe/uZxPNfu/K"
+    "mi0Q6ZX8pWQsJ9QYrph2W4gK4q/AytB5CGKF4sd4HKcVHQs9xG5VDU8eRdPbmf6gAsFrCX2IIoBuvpoi6jxvxU2exDMr"
+    "J4kz9L+u2PXL+8h7z7Lj3n8smRTicvoKijHLpZMcD32xQpYLUW2iS/a4IHkXp3gu9A51Y2sEuQYFerIN83whfLXe91FQ"
+    "wJtAHixI3TlNIhbPA7wY4E1of7ak5DZ3/ReyiNxGczjoKLiKFHw9B4bYyUvF5cTQAFpQ5etDEV2QBLOILMw2v7ekHMUq"
+    "OllZUPFRl2gWHomuw1UYqhfpQ/7fxg2T2cn59LsyXlVTFlIF0bssuw1f6DbZI3stHlopQrvcZre4uQ8frH6OX28Pxs1v"
+    "vsJzCVuRVoumxMOJph6662CMSGbvwbBIVbOdpoueLaUz1u/lhGFgVYSAX3PAnl0+REO16+CqQWnJpMLVLFL2rAQYpgMF"
+    "eHu/Kax8H1DEwC8CUhOjBqvABNHUYdRYyCjuYasce9uY+xKNV3ljd+E0XsUyGsVgLznYoya9pfm94x81OIOGWMIuILDO"
+    "H6OiMvTrL7/GwP/kwMj5Cnc/k7oPmsac9JZbmBEFDhRnuuobgfvtpsOkxofFaP/6hsOlpK5q2UldS13tIgkdGgk8P+As"
+    "gk7hD0NExMnr+MaNsb/6OpDgVSuht4+Tt8i044s1z9OK0CVbFLti9+So+zgpZ7TlFeslMnmCO1lyAG4o7mu+XsW+fyku"
+    "PA4dFbos3SMqzYLb9S6Ff/H8IFHbdz5GP7t7pOGpt01+Sv+gd2evz2bz0THOvAp+y+ey3TjOJ8V7GYSE7a3SIoWbH55o"
+    "iCDz6eX5p6LEiTE2ffb03R2mW/rl1dmb6TsYzq8w09PwKjj9mG+cOlp2tRY8ecJ72Mg3krZVgSF8eiParnnaBGNwVFi6"
+    "wuOu8KY2RVuXfzFGROm9PZkjr9lDTG95pIhTVLyB+GZrQ4XEXqwJ1godT7n+HLZ02tH84vuL21dnP59Pj8jZimfnp+Ed"
+    "/vfQfPrzHJjOxYad5sfLN+H1hE7enZ6dQU2MJnJWqxUL570B6PBfROBcnrrQ758DeHfe0Q9//hdOPaaf/vzDNvUXR59C"
+    "GPl5QN7M2Bbt+59EHk/V+B855orqFYueR+Hamo4WjdCbCH0YzR+S2o2o7rtG8dXq/hbqiOGu7nnOZ2A24Kkgz3utfutl"
+    "mWUXcZqLHZc6+ulifTRh8r+ET42+YVoqsv8BsFw/Vg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1060,11 +1101,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1287,7 +1337,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1361,9 +1414,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1436,7 +1502,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1447,15 +1518,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1499,15 +1604,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1584,6 +1792,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1648,6 +1879,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1705,14 +1939,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1824,11 +2064,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1855,6 +2096,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1950,7 +2192,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2011,22 +2254,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2175,11 +2436,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2219,8 +2481,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2782,7 +3045,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2792,7 +3056,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2812,6 +3077,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2824,8 +3091,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3184,8 +3548,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3199,7 +3565,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3264,7 +3630,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3300,11 +3666,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3314,7 +3681,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4696,34 +5065,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5110,12 +5487,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5209,6 +5586,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5381,21 +5760,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5642,6 +6020,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5852,6 +6232,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5966,10 +6355,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5984,7 +6373,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6016,6 +6405,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6089,16 +6480,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6107,7 +6488,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6117,11 +6515,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6131,14 +6534,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6249,10 +6654,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6292,7 +6699,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6301,6 +6711,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6351,6 +6767,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6367,6 +6790,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6377,6 +6819,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6433,6 +6881,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6515,6 +6972,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6635,6 +7096,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6780,12 +7245,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6876,6 +7347,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6889,6 +7388,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6897,7 +7397,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6941,7 +7442,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -6969,7 +7470,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7023,7 +7524,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7054,7 +7555,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7116,24 +7619,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7264,7 +7796,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7787,7 +8319,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8118,30 +8652,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8225,6 +8779,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8324,7 +8893,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8462,7 +9031,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8470,12 +9040,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8530,11 +9117,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8548,20 +9133,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8636,6 +9207,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8666,7 +9243,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8711,8 +9288,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8734,16 +9312,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8751,6 +9336,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8771,6 +9357,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8831,13 +9438,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -8942,9 +9553,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9026,6 +9641,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9102,7 +9723,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9128,7 +9751,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9154,10 +9777,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9177,15 +9806,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9638,7 +10273,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9653,19 +10292,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10006,6 +10649,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10345,9 +10990,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10520,6 +11169,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10754,15 +11404,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10773,12 +11429,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -10878,7 +11537,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -10986,7 +11645,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11132,7 +11791,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11146,9 +11805,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11168,8 +11827,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11182,11 +11841,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11199,6 +11862,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11292,7 +11957,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11306,6 +11971,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11340,9 +12012,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11378,7 +12069,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -11506,12 +12197,12 @@ def _warn_unused_answers(context: Context) -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", "paths"), ("fresh", True))),
         ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals (default: off)"))),
     ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
     "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
         ("pattern", (), "_Str", ..., (("help", "A regular expression"),)),
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", "paths"), ("fresh", True))),
         ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case (default: off)"))),
         ("limit", ("-n", "--limit"), "_Int", None, (("help", "Stop after this many matches"), ("nullable", True))),
     ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
@@ -11521,7 +12212,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("max_length", ("-m", "--max-length"), "_Int", 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
     ), (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),)),
     "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", "paths"), ("fresh", True))),
         ("case", ("--case",), ("_member", "Case"), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
         ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first (default: off)"))),
         ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line (default: on)"))),
@@ -11582,7 +12273,9 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "count": ("count", True),
     "search": ("search", True),
     "tidy_slug": ("tidy slug", True),
+    "tidy slug": ("tidy slug", True),
     "tidy_lines": ("tidy lines", True),
+    "tidy lines": ("tidy lines", True),
     "output": ("output", False),
 }
 

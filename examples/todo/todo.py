@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1130: the first handler from handlers.py
-#     line 1242: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11533: the tables (commands, groups, errors, result shapes)
+#     line 1172: the first handler from handlers.py
+#     line 1284: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12216: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -102,6 +103,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -887,90 +890,120 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitSSlB1tYmB/zf6w+yVXj26+KdOW5zK502J2"
-    "xuKjurq6uuqr6q7ml61xMJt7KnYDf6u79aW/NQ2DxTzqb3Wvr/tb/S0L/yMdB/7qbx07jpAiltFtp781sOCO50Yx3TqH"
-    "P+hOZImFP3F9N7pRjgh8FcFvT0WRaLel55kXHbhDL17I8FYTFTISeN08Q+Tood5chRJ5jICiiG+UuL8JPCWweXx6kHse"
-    "WZ4vwik38FHNgjvFvIlJGMzo/fTNATwDQphJ3zHd5v5eD6xdoAW/2+156AahGy9Nt4N7on3jTm/wUn/r5+BeYJN+LFz4"
-    "J+I+4Lssn3Y7llN+1DddPwampgciVHMlYzEJQjELQpW82HYWqvDGLzfKZ/oCborWr/C/9sVF++RkO22wHcWaTH9r4nr8"
-    "5hX0+S+fepcCr4AEoEGQoBORMEg2JA2ioJubSC9SWrR6nDMikbpbMKb6Lz/gHwPLX3geXDrzx97CUSLRBj1Ahs+yRHq+"
-    "t9Qjde/GN8Ac9BQee6nODbK6lx3f30Fk3A2jh9DYnmkM228H0NVUcJlLifi04uLVWhGuKQ18LwyCGPWeZjv+a/CwZW15"
-    "3ixigxAHgUcTA/725Qza6ILiK29OjzsqGofuHOcm3TgJxosZzAKarQLftYQfxGIMqiFHnuqIUzm+ETZRvR50kKKN+ozM"
-    "RXM5Vu1IzSXMduisnpZiLkEXggmrwzwMpqGcdcSZfxfcKrQdQAtthz1fxjfUqhN05ktxiMSPwO78FsHVV4d30luoo1c2"
-    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9fxJ/GN2om7QOcgtKP7lWI9khLW/l3ygvmOGAiip1gEVvC/tLv97eC"
-    "W/x3V8ThQlkC/3ZkLPlap9N5sC00Z5ESNl63mQOwmzbQSFsVLQmmIlp4MXMGokDBSt8wjkaBRmMEokNxUOP8SqYxlHQI"
-    "YgO5whu6STeOlDfZ7ohjMZGut6AHuIP5PpCGcydUGAYhX6VHbl3fwf/y3RmYfAmqn1wAmRIbDw96ACTw77f/rsJAqM8g"
-    "0XHgqANh4zMR6M8iYtr4bzlGdRqG6m8LN1TUio3aobSdsH31Ob4egCBRjYzaeC56nzgQ4cIX+ESnpCKRlq0RXCTUnQqX"
-    "hoSFghHU0YgkljAaoai8ANSE5YSyHC9i0ZqpWHZgpP0xqvBBqUUeU/Hx9Ccb9HoKLY7k+Jb4nsC8FzHwuV1mtN0eoVbY"
-    "2JcINMRf0pSKuqx859RVHio3Mwq6H+kF0mMaBlsrqutbpMSJ/qLYhIJZ2qEZntF8GA40CMs5GwHWO3oIJiW46NhVaCm+"
-    "PDzApazyNn/xwcqaGQM8ilYmB0SexyM848ZoMXOPR3EIU7+yzV/YHABCAeEROQMJkILyFzO2omVs0IR6BX6gpyYSZy8+"
-    "QXSxYXKb2KYbq1lU04GHbLsyDOWyWpA1ECTX9vUAqREawbZA93oT7RDgDbBWRAoMCb9YwUuWQ/RucG1QKeJV8CbHE1JB"
-    "rrQDXMEXOo81+WrkUcvsIX+JySLd0CqHbYBqu9iA9D5k9ZLsa/X0WfVGBdM9X2VmSFH5XaegOGCd1VSFWnNWTI2y7lc+"
-    "wiArd3sEvlRJX9+vUqeGQ6RngenKE6dBxbi4bGYyw2MkAIMPMszrj7EpSEf64IQ5NGEWQiUdhLE/o7vLjQ44BXBjd6pw"
-    "x3XUbB7EMPOzNwqGMImziqP8hLjruXaSQH31QFYwVAf6c9Mj0fLElj1DCyp1vjZ++C6tx9ONRJMB1ZCwOHk29uUPaF8a"
-    "EDfDOWhijygGeZI5wjcK1ihJ3hR1ojqZ81zDU69DNbMM24VgDd/7HmZ3WUc2wOD/zMT9HYBBxUzMJ5nKY70y+fnceYkj"
-    "OORkVWNYsCqZlZsd1MnvYPK+2DStn2svq1ba8jeCm8x8zUBKpyJlgek56ZtkCEnyXlJKxAKHgIkOAZfANbgz1aVXQzVR"
-    "ofLHCsM91+/3fbzKBF5hiiO8BUqUpvJFPqvSgXfX0F94u8Yq1KhIyqqkJI/uJYorEi2bhMAi61JiB6NV0oHJJFLxCic2"
-    "g5kwo8TBbk7LdvFtz525zV7ey728t4v/qwQKk+e6mPXE+rgsqL/Kn+KMfpLLTxQQVIYJWKgv4xsZynGswkgPBT6ygjs/"
-    "uV3pdTJ8PsGycJc5ca0oAUkT4UDge0JOYpopYI4lmeO6EcsILyOlpE8J978j/kMW5sr/JQg9J282aLGAs6i8XDAG5zJX"
-    "YxLCbuc185e4qwCzZ3DlDkbGiGqvs9vZpasj9GPKpHmjIedA6aGj/3jd+bFaC4BmlyyLz7EfuTdxq+YxaoJMDXwHbAz8"
-    "c0XO0IOu4/3ODtt5XCOwRBDiNbJs6BGQcbB2mH4lfyRa8MBV76Q3/HTV+3iqs1LGWpJ2EfbJjM3cndNomks4SFMvGElv"
-    "KMNpaWGFFyuq3VpePergnTZOFP+uWJw4MEl4WgWhjrUpAUgp4W3OpJN5RSSfXyK5VUsWCy7UgGnWtlBPj0xfMn4kuglC"
-    "9tvtoLZ7aRY1lQLrdrO+6+Q6gwRL0LoPdIkcVEtbyC6n2OuYbSfraAmDCdBowME9oF8lUk8mcLGFl8DiQIue/d9oGYP3"
-    "YLfpzsAugKNcOG6ADKvZSDkOyBhmQbAIwfG0JKk1WDmyI4Fe2fhwfPVze9/ClR1eq6CuJi3BMCrgk+GMVr98px01Wkzz"
-    "3c3CuAY9hoG9FzFYW4WogHqE5jIE76JXTsqtIgoItGJkrCn0Omza7FiCP/Zy6z3Gorp6gSRS48AHMAeys3WLNrNUMfoz"
-    "+TmrrpUOqAlbizg7+jASKT+pU7IK4CmSdzDYOPvs7PpQa7cLmiMICBwIiasDkZgqbkGvTGqt5ocq+hXNXc9rO264hk7T"
-    "gmEZ7mWxEPSROlHBgIYRa6gYRJU+d1p7F+HoZWayW2jltA68irZB+6IYQSqwCIDRTyOCDFMTV3nOOlaWjCd3zRKmkzh1"
-    "221cOu8K5pniHWQcLGWMCJi0wQliXN7mMSiypj7PPemu5QK47Xu9zisCugO6wqZ+DG1xLNhEUjCFJu70+coTUgP0m9tP"
-    "4lAQxFXv4hyFlrjocvu07LlG8wu/brX0i+tYmYVedHUPzNtPZ+enpFnGF1avj4qWmYd6/ZyGu2IO/haMorWsCmmblkVX"
-    "oMGlPqFsadcI947WuSUqHToMYxjebDfmU0ZtvR1MOWtN2Dy/7BNJYgacpAt92Idlcw49L7hvZ9DrC7KJ0stQNqqBfjZo"
-    "ziB18AXwG7b3N5gtNHEujy9O864OIWyLl21xW832gZ7ufjAKHNQHX4wUPqZAt+3C/glbh640JJSOK3ZjqaIialuuJWrS"
-    "0gDhuOkC5Qg4L+WGUczyB53AQQkIdd7iLpyWrxQioVL3WE5auZOxoiElm4UQEDs9Ws5lFCHYrhgutNUv5ZoMCwiXfXHx"
-    "7gPpS7RD4Qjccicwmo0VaTaerwfLVHinSowlXIkAQjCyb811m/pa6RCeN++gi8ZPat+OHp3pL3i/Z2PekoDyRcZSU0u3"
-    "/DRlA3RW74dcjwlQoGPaDPIJCYrWp/88Oz/vzJztBixhrJSAiCykEIfsh4/yEzGSy0hPL4wgiiChNfHk1EL3Z+mxscR8"
-    "OQ8DCgXBSWpHw6zd09a0GIyPBMi68B0Vmg14tMMPyYYudDrJ6gGlO+Ujms/mABjsckwN0HyYxNhvMLmF8uVkYLKRxc9A"
-    "brQOJL0W6LtlLLzF8Ix4IQeEDEG33DDwCUuyUTQvb9P2Lk5m+oKazSB4xEy4dQ6DiwR7ipRT3VgaVYhLS+wSxMe9ott6"
-    "v1iX95Cxh4CwAG0F7zSbyXlkchEz13E8xRsAx0HoQACu8C48CqF4BMY/nx/VZMi8M0bH7VKhmlj0Zz7GwAaMWTC37O3a"
-    "vWmc8ojAnMXu31P5XwQORGOgH3EIZOLgVvnEPulDMh7o7MFvHX51Z8MoBkj89cgS12eXn64Gljg8/PTrp6MjCmZBmdDa"
-    "qwUEltAZ5VDM7IZiBPK/VdC5kcL9fyC+4BZQgXurcuFVFCQxLwgXFRybRk9pNj76uNGPNo8Cq9ypBTC/iGKdrrnCd0cq"
-    "vlegKofJvSHKSQ/yERE73Km5iUgfVUTvUCUkTFNKCh3VZzdyahJdsYgUbTDlt3nImNtJgPCHYDuBlIBl7JpBUeNQ0aTB"
-    "jV38qwj+dbfnABxCehlxpMldH/I7XYQbR0xTw+8UiotrRMcDPZSPwWnSvMxO2TKItthloy679J5OOoGaA6OtPCjtolRg"
-    "YM0a0vYB8TEsYGAggpkpzwOVbDH8FpfwrKRnWOqgLT5qeARaFNN+X9pZKWE+YiYmTc5S50ZqEoQ8LNAj/Su9zY+7lGRK"
-    "ASQlaYg17fBK6BV4Ilu+t/+WTRKOBm7AVY7OW4PAhnOYue5nVsreSY/GxXhhtI8YOEWcNuvs0IbROJixF9K/k2zan//r"
-    "5P3wXe/yp7P3w597F6d0e4eJpW+tfCqhdY1a3cFbA2OofNAqBDmJf9A00SXRgFIn0KGII9QF+DdT5XTrUeFFuJAsazxY"
-    "+TKNrN9tuk1UTSZAmicIWOFhmutmmcoQwj0wJjqHG4FW6FxgVapWrwQ/jvTTnPuKDaUlqKXX0Z8SSBQ2i1qrt6U224IK"
-    "o5Ro3vDDx7Pex7OrXysyenJaxev1oBhGxI+zf13F3YqdqjkWr47fV2Q5F4WBSjarNkBkj+5KzbV/8tfTClgYG16flcRo"
-    "ukydY4RWKDQc5GzwMMqs6P05+QE6EcfzqLuzg1Nbp7I6QTjdcUIwbDv7u/u77b39nUwiDyxbeZFsxdJgcMv/hckeZRf5"
-    "qQ5is4eln11M/APtYUFU2a9e/61oJ2BKPKaDfOeeoBvJKrQuAqnvOxegNF6fpvqUemqmYKX+iRte+ay7DcgpXCLEXKkZ"
-    "IFLXK/ZqhVSZ6yx/g/yCdcUu/yqlWSEYUyRS3zXEJnW3yywn9AYP9WqiB2/ACm8WivCBYrFPAkOHjIz0xg9eYkp/hIu5"
-    "SVvO3Ah999ABZwERqD9msQDKHk6ChZYnvDIDb5+kOjNLUgstaAqkJWJPPZs1CkgRx2ixhOjM4y4V3DZ7WivxeeAE53r0"
-    "dJBLkJ8zIkF4S9VvaftD3bRuEXGWgGbFK9PmK5E2KLAx0YZghxqxss+z05CfVYRvoAsDi/5De/dNe+8td5IQ98t5h03x"
-    "TYVhfhqk2RTffLvim9+l8iIbeiQha2XUMUILpY1S9Q4RuSrFmIHa8nGoXYevVlRx5EDm8fl541igKdpdXcTxONjfgO3H"
-    "wPam6OOPjbtLxDdYfIPFN1i8BosnHlp7xrUQNi3WGkLfBhpv6i2/GWB8Ai58eg1cFgKul3k2nuWR3UQ1eedSpdwGPm1y"
-    "ld89Ztrgow0+2uCjKnyUeKq9NbEREhJ73wwXbcrBH4Ek6xYDv+zyePGcu+Yb4rKlwPXdqCslzq/G9i5Ph73L84oV6w3O"
-    "eSbOqQcrG7+88cvfzi/X7PrW093saP/evHdq2FLDnjOtWZeeteDFIonnev2MVxH5hr8NDNicPvE0VJARb5GBD3rDO5Wk"
-    "cUHdgbB1Ldu7i5P//sc/sVQEZsw97jbGBdhMrd1TF7YewQvJjC/LVO8iK3rlWjfKJxGk+qerBjuOutPatnO323mttzI+"
-    "1E8+Q3XwvZ6P8WKjY04iaLDVsVRXnR5e8FjGqowBd0sVO3wqxrOI6ZMxvg/01YTK5siNP8CRGxuEu0G4/0uZp2ovlfFG"
-    "u3v7r9+8/eHf/v1HORo7dN7PQw2400VAxTeEMdhiV2hrK9hu1iG+9QxVzUT+f3XkEpfsJYFJOgsL0QfWigzx9HHNQHYu"
-    "1eUpjn2xgGkA8AcLw8zh7q4fuQ7K9gZU0FMh7UILwlgXHkkxWkw72vYmvOhgpcDIflNGABUBA1RMKIUOnARoMR/kEITJ"
-    "WTT6vIQIxjtUvxHjB1gixVU60i8xlg+3ssy9bsicSRcCDlZcjgVU2EXkWqqKGLPtvXlCe6b+EgucUeSOGrtUdYqiAKhI"
-    "TXFx9IGIFLuz60GJp5oYNMvWDz82HiQICG8RjcYlDnWdGlafYWmVw0zhc2jyS2xlw9yc4u4/R0gw7MAarc1rwlxuihia"
-    "ToIxJVNZFkqxfJ6Pt02FEgPOwbYp+MEKMjr9xBTEMf0DKmGjsjZdUOvSeQdYErsscVbMI+QYe73bkLGzlIpovYtDr/1O"
-    "7IhPZ+/PLq+2D4DdIX+vAFjms3mqJk8hO5Hj5E3j+ZMQES1o/+r048UqBvjUMCxt3uoCpm/3fTTsXdHXJ4T1/UwDePkJ"
-    "h3yJv9KBR3ggDdVOc10dv8SKTGmNFlhkrre1aGHDyiY6tnOnEZiiYdJDOs6keKxWB1nGKkUZuyMXYypk+qM+x0x84G85"
-    "vO78+K/mcxRUlodvIXpEMNjt+8LUnePL+lS0vk/iOfyXdlu8V77iD6OMloLTOZzG10Y86syXB9AZtl/gbzrA+VHf7/t/"
-    "ovbwr6eclua/8FlpyMifxDusEQbjhj/b4iOLufz1FlsfUQOTahJ4VAuKR1nd83laU1cfboBNQxyC2RgYNHzaVKZrO4VG"
-    "K7EiuMcaxfKLrnbn0FrbM2ICW7ctqsHFIL1jeCx+j+Nd7+Li+PIEa5W1etjUYbsd0LFjNnDDMSa2AchrHNMBGAXFoU/E"
-    "MLg3n4cxIaD+Wgse2LYYj3E7MdVuJ4+bL7EkAF+ks5rPA8uidXNFo3MiztQ1JOiIXvI35yeIblqx62JxrK6rxvCJbR1Y"
-    "QugmPEqSeo/Dki2ITw6QS3puPlaTHj2EkCDq1krYfL4nTQMwTHh4BRLH8ncqFc+fRBcdwEDwe21blyrDaJNG8Zk+xG71"
-    "12BMyzafTRHlOsTl1JGVABceFg2mJVdEc1UyH4NAlcILxjplOuUPveQVy5zc0Ptwdda7tLNnNaw62Ck9syE53OBOhi4a"
-    "cStXcZs9vsEcvKKPgsoigAOc6TR8M/AM+hs5iWaMIaZyVZQe8IATqXC2g93BEcHPRtmCEs9MhLpCY3Gp8R28MpvHUbd4"
-    "UkwJJaGums//lM63aZHfecNnUvBpCCu/DIT9o48I2cRM9ad9Gp3SsM0OZxksEiWQ6aEShO3A6DLb+fMh7K6WWpLHs7Os"
-    "L+JIH99Q+0WhNHa7rP+4EHXwIjkSyxwYVZ6A6SeHiqX+tlmNN1YljY3hB1zr49eG9LeG0DBpa5POv6cdDGC7OKSVZzOh"
-    "WqAgS6X19rYeyYbnIJhg0s4dgmAbr3WafPgJL3ylP8VXbSPR6sKPmZI0cb7CA+C1k//j87tw/2tiyenSHlywTXxnw481"
-    "QjWmuI8UKUojci8XcDH510g+ibWwibqwiZ9/g8+Xpia/9dzghyn/8COSLgc+3O1nhzB6XPaJ8eTEyDzDjQIRQ+gtEspG"
-    "IcTg+uGEpv96N1EhjgKQ/LOCAk3wDQ1xGhFQ558A7ZGMBnn6pAa/ys9iWeLV2dX5KZi87BkNgIBPOUdVtkbNSh/tqubQ"
-    "iEJLzQu2VvGRbhCvbIv2SJ2dQHOV+4BXUebtVZVUM6EJUF61j2dVAzUruTYOUo/xiD7Xk0evTKEIkBDw1sI2cvbA0dbD"
-    "/wAwMs/d"
+    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTksc2tpbGw6MTYyMgp4nK1TTUvEMBD9"
+    "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
+    "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
+    "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
+    "uSJuQQTaG/B60DJCgx569HoGCDXqk9zXTrtSEWgDzt7oEquVWC7P9y1EiAXOGmMT5oU03T+vHyGtSSE1IW9UyGKz9qQ2"
+    "YUuTRtqgi2VlZkfJMtOn6eS3w/xZczday9md29hRaTjMtBg+s/quee3sbvZ9MrEjKqSIUv4soj6empNJ/aMlhfR8gqjF"
+    "1dwi9RRIsvbWHAN7g+bjlmI/mPR71YTxiJHOKf2DjNWfX48JJ3J4nM1VW2vbMBR+bn/FQQzWQdJcHrOnQTe2QZfRFcYI"
+    "YVWtY1udLHnS0UII+e87irPWq0uTDQIxfrDlc/kuR/KpVOpkthIvQlZiJcVElER1mAwGd8HZfrN67nwxUF7mNBgPx8P+"
+    "aDzYhvcELWvkLHd7hxnxe+1djZ40BjFZCdJkcPPQhAXy2hYcpjBkXtekneXlr6UkIAfKiXUqoZ3XtEx5aGMlJjNh3IKz"
+    "Sl2UYt7bUe29W0D0BVoCzXc430TkMhrir6kSNyFZpPqasApdgOv7HtJ7uey0eAOc/xo81sjIc+ehch7bfWZzrqHihry0"
+    "y2nOSyvBkZVMKJQkFI+JrHv3OGw0RqznXaHQNqSAa8PZN776l5f9i4tXf7FM6dw/UEL1NIJaUvkfCK5LhI9fpp8g1waB"
+    "knGlMyrwI7/K8CN0gTASjz+j9qiSl81QcGWePZ3KSvO5NTW5NAHXvdl8fmp0oANOp2SGD9bfOmdQ2o7XH2xmokImbHUo"
+    "UTUs2yS3iP/M1IPY/yru1JplUx4WmkrWlI3mqsft7U4blbN4QBu1armoLWGBvuPi9ZbCywAcf1T6tfcGY9tnYzQzUqdT"
+    "7oDCJt++O57JPXbJFVbuF0KKfmankI94VNrvVLqR6mSWEjYLLlIdN6fS8+J5zHf/+BJqDkSPNkOQkEUCacMCPVhZYYCz"
+    "m5wbQ9N0Aldv393wSc/AXZ4HpCcHv2L5q/TbHLYIDznH6ErvSBm1UkbDdD2e0MRrjxH9DUnS2ON4nO1YbW/bNhD+Kwd9"
+    "SQLYQvvVKQoUaId2aJehLVAMsVEx0sliTZEaSSX1Av/33ZGyI1tCEhcdEAz1N1G8t+ee5yj6NvHGKJfMLm8TLWpMZkmF"
+    "qkkmSYEut7Lx0mhafG3ytkbtBT8D20xAGw+5UEpcKUzhjcgryIK3y0XKvjKQDnyF4BqR49RhI6zwWEBu6lroAhrhKzAl"
+    "7aGNjTVLK+oU3ulrs0IQIQoIB1mz9lWIWpi0WcMLdv4SptNvjlZPXlwL1eLLkwxuJPnLuueMPPz+6eIPMFffMPdQC59X"
+    "Ui8pmvDB9wm5lrpp/ae8wlpk5yA9CO1u0DowGqM56mtUpkFaAecL0/oJZLfzxKzmyQy8bXEC86QQXvBzmqabbAI3lXEI"
+    "Ga9mMTJSMLK9iwanAiy6VvmYEUHAgAq9TZgWYg+uCDKGgYJGg10gRtcSVIQl7e7CSe9QlWcpvIJSSNWGDbGou7xLoVxI"
+    "HK01llfo1UrqYp7wao3OiSXGB0KNQm42HcCC8tTTf9AawO+EWG4KPIdsnjhiR+vY1zwRORPlq8W/W2mRvGbcdQIh9kjj"
+    "d3+5IKCYHls6KKlpgzdgWw28Ix203nXYbYFxgNdo11sXEy4eQkkuoLJL0DEcylD7IxaMV956OK3Ri5S6qHOm5vkgYuwZ"
+    "fHzzW0Z8XVLEK5GvQt5lqxR4yvNsmOh0esVdz7gWRwzQ6yAVN4ukeh9K5XbIDvGugvgQWEmQZx3ppJ4EQu64yFABkuJS"
+    "UmqPw8nsNvHrhmUcWUSvSVgNWi+RVH672UySPg0fYbCZ7EaDKIrBZHhVFKxV4VbH5pJ46RX2tjlvSaCDCF+iYKEwyYZd"
+    "SGOlX7Md6ram0ZUoc0NWlVxWyWLygLe35gZau6RZxnKXLg07SkG6orfsiYJ4sWT/0mPthgludjGEtWI9hITgWJ6Tuhuk"
+    "zEtjoTYW+3EuF+SjaEPxxI2LMgxg2kmzghyQkHn7YdRdHpqYl2wWQ6BQx6KAfMPpX/Sbfvgwff36bK9KNqf4znNW4xnw"
+    "aP6BDD5X3dQspcI41yqjingMMEfcMBHKZDsmuJeRFOSZyCbZrVB/9lgTBtcIie/ZfZjkhcYdX/cJKYtes2nq4RJt6PY4"
+    "UQ/YOHhZkGZ7L67ozEGhk7HWPwR05KQ7gpSHuEqW7g7crqLkM+Fw1+dOp2QpNB1G4bAPoSyK4kKr9VsCpY8qDU4a9Ne4"
+    "ty4LrBvjSWG95f4YUdL5gWje02KkyARaXUotXUUHn+FB2WpFBxINVRqhR08ZshlpwmH4dzpXbUFDfRs4pNIn65Z53Wx4"
+    "fO+G/FPr6D6ehuHzh7w+bY0eJ8f7WxI/Y/bI/Eu/P1W/97rq4F88pPPwcftomfPuvsoDeoe9+yDsqvtc4G9a3nO0oEe7"
+    "PMZyjkIf+bT/SSnpoKu/jrr/z1F3qIE45Rv+3hww9CPW5rrjCZTW1IE2fDYerQhG/6uhpB9x0HVhefc9h10o5CmJ5mdI"
+    "ZJTvP4UOcVI++OET0xxpiShGrpX814jQ2wtrQOpGhGvrhEYoX0aBlmiYyhpnwdRiiRZ1jnwFkHqueTHan/At1K7IUfi3"
+    "QMP+xTcl06NpRzYP394+7+Ulwq27K4lRcXCahYojNrNw06brCje1LB360VlfE3Frvvs961HlGdkoWcsHTJ73TJ4/49/w"
+    "fCyPn8o/ANV9NXItqJcksceddTvWUKOj4YS7nFfCityjdQFS3jCah+5eDMb0XT6PEXYsJ/6nh+E/nMDTc2AbEKUPRKYp"
+    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1b/U4bSRJ/lZa1UkAaG0OSvVvDIaHAZrkDHAWf9iLW"
+    "Mu2Ztj1hZnq2uwfiyyLd09yD3ZNcVXXPpyfYkNUq0pI/IuyZ7vqu+lW5+3PHj0KdCr8z6PR7LzteJ+GxgA9GBhI+3Qql"
+    "Q5nAF7u9fq8P30wzNRdiosSvWaiEnqRLs6AXDv/2svcDvBAI7aswNXbZCPYZMM5MmCyZ4fqGAT3DbkRqWJjAg79fDi/Y"
+    "LIxE75fkl2QEb2h45Vbg094OrtC9j1omHpMKvzMLQa8zZDRg0yXrdrWRSrAteGE0PB5OLkfD9yfbPeBFZibNTGfwuWPM"
+    "EqUSnwx8nYapCPKP915nHskpjyZczXVncPU510G3i4ThfbNM8bM2Kkzm8NkJD1vMeKRFU2ae6Duh2F1oFkwmwoooklsR"
+    "yVTAN0ybADjbt29wdsujzLLfZTP4Hx6HybZHooYJCMC4zjUlpx+Fj/pbWuFTroBZA+SI6Xuvwr2T3uvohVQGv5Itwogk"
+    "i0HqTi4r6mS8Vka7N7Ibc+MxXIwGwtVsKxAznkVmQB+325jqoglLZlJuFuv1eqdCI0grTsMLoYTHEmmYkU6pA3o+XRqh"
+    "mZzBiyyM+Rze4lkQSmRRxFMRBKA98F6ZKR80z8kpX2iWIPtgMo0bvjsa/dTd81iv1/NYaLQVrqAEBhLAJNFzjlQRMxDT"
+    "bF4KOJUyEjxZLyOY6o4ZxX0x5f4NyRAmYN6ER0woJZWu0zFhLCQZ2VECa06FWk/I54kvIuLel3HMk4DxGfqRWYSawecl"
+    "08KXSaBRP9eOzrVlomHTmH8qnc3xgVzPN2IE3KhiU9BvyYG/APf2gStto2GWRZE1g+a3YEKMlmvniu9PfrxmW/0B+AOY"
+    "Mw4hvsDwCdhtLiwFA0YAIzvvtC81JNFpGEXdIFSP9k30xQaP6H8MxXOigVTEdoOkvxAxf4KrpBDAVjCXw1kg/SwGkSmX"
+    "YOZxln2ht8GLtBE8QKZUliQY+zU2ZqGIgsfnOkphVgSP5cJgmHW7URTrAbNcyiRaEquQr0Afxto4kMaAFUnDNWbEpzTi"
+    "4RNSr6VmjQGxL+l7sLlNsT7sz2ZKxmu1AY4/C+ePdQJFW9InS1FbaiTsaHh+hoopCl6d4pQbf/FoglniAoVHESib9j4L"
+    "MYF9DgMvt79ny8i95ebH07MT8pC8zqCnFOUpCvET9xdsK48ZTH4impERG/HyUU71E2KevMbJPGCY8kgK1F+XXIXkQdOg"
+    "r8gEk3Qetq+2N+KMazBinEZQG4MnBFedQ1t5SCt5cV8IKC0GYxq5Xm7GUxTJOygN4M2ZbwDkfDVjqKHKfrnBsX7JzVgi"
+    "cZ6McZDCr+Dn5PIXR+cn9YKCYG5LiVRww6eR2N53oZnIqQzQygmbCnxNgI9eQ6aHbXJoGVwTpNFW7eCjdcaXQleRzfIJ"
+    "qiRPkwhCc4bNghvL9SxU2lj9gpVR6ZJw2A1oh20lQiCCWBHGasU5aGELMhllFARLKOJ0mXKtEXA2zIE58+tKQU4UIWPC"
+    "zt+8Iw/QOwS74VE4A2tt5Bqxnz4FwAh1K1ZYKfhgEloKyjyb+SdJtpKOHxstIEpeiVy9xCppd80U2WQjbvJ26Gss5PZg"
+    "6G/iU7iZLcDvoujJZMERjhAKsUvchm1d/uP07KwXB9vrmYBOIC/GlcLMDmyVO6yHj+ZL7YIC8XKz6G7NIj73sNR4Tvce"
+    "S5epktTSQEFyKd6ydYexCJxNIXnssywJBIIKajSQV43bqhDExa4QWiDeg51uRYK4tuxTLQTEDhBA6iTvB1/14R9oE8Lb"
+    "505VR0kFgmIsk8a2wHO9PN96FtgQD1QAkBEQJ1QyIdxlE1a+eJtFMplTloSviGYF0SL2CCAvIrwucBoruXTESmzNLjzW"
+    "J8ibQDbcxtLjY8ODRJjN2wCTMc41KTDmqc475jgMgog6HQWgXgXQQAp8Cq9CK6khMZMGnUIgtdltKPVaBAvZHNbOPPqz"
+    "jrmRQB7g+aPrbYB1c1AGtjF1XIyNuYZEZMJ/57o/lwH0IuATRsEWRt6IhFgnHyhsgYUW6snBb2E80QaA5G+HHrs6vbgc"
+    "jT12cHD54fLwkNo1cCDMyyKDRgoEEQF1haFiU9D9jQDBpqAF8J9IyhuoyuGNqLUaWhZdHSgWnRpJYwUj6UNsFDGNccsq"
+    "CpQB65k2NFYY4bqpMHcCXOSgeDJB/TjjHtJGBztfeIjYGF2DW50SrqQQ4sz1rFSpkBFsfu0WA5ZpDDzMt7jamspyOpMI"
+    "PQj2ElSQVr+hNYbwlcAg6Rwx+3cTODtxUyjkihYiWrPMDtiBXTPA8n+I+1koW4BadoWIc+zMtw6ikqdRHOovAFPPFlT0"
+    "3ZDWuSEJuDUwuVWHfgPUBhhzCRU9CfUCPB35mDRQJmyCk5QoAjfcsrCWXcC7nN6x2gYPSdCjNXgOIHoIOlgJoQbxh/MF"
+    "1zxbRtHDZlJZc4BE7lP52L4e0rCkhG80eiDWXOFaQYzAE+Xr3b3XNgWhJWYc2omgh6MsUNckhTgNP6EjDo+HYA9XPSEH"
+    "YtuBI65ObwcHfD0jY6wq7pObAH33r+O3kzfDix9P305+Gp6f0MMdu0m+4sF33D5X6Ls9fDDO01AC/oPwo8j6dj8oMmQ8"
+    "YBlLBDtEq8P/dj877jtsLIIvXLlAsXOsUR3f8SBYGUceBZjHcKqIjipmM9gOHR8y6gRqSZxKA5kGdcYVNEeQGmhuqMHa"
+    "NK9qjghNaKpzrBb0DIZbqco/oztBlQnkCtiRCiluBMet8IMOeEhljGc/LcL5AtVap/sTpAAsi4mxrQvpILl1njJ59/50"
+    "+P509KExYeLzJj9X4yr0Ng+yd7XCxRHof45hiG0B1bMYYqPOytHx8WR09LYxU8sqqoYMJ9bjn5/LNi3AGesH+Nc9P+8e"
+    "H283hD/+50kDchnL1aMa8tFClA2+TRsLGQXa1hMaZtfJ0qyaYJadKk7cOAiC9bv8z87CmFQPdnYwsNyIpSfVfCdQkEZ2"
+    "9vp7/e7u3k4xSIIsMpyRlzre7dAYB98KMqkyoSBEJG/wfwgybayfQiBh4cBvIXhClIlH7yprWmUeJqKIqDqBMKDRe304"
+    "AERs1JSPnJff43oXAW0PA2wCywc5CMYnGT2AXFgXvFj7uRyPAo6+HyMTfG6ZNCLWrfTcF1wpvuzc31eNf4Wy5YKMC4k6"
+    "+PtF6TNO77AS0VWFRv6gsafEtWSBcYXlTaxHhrlHJ+Ima5eGBrerPDS3hQY3aF0PyFYDDmt9BtXQtD4AXKCWCJy+YDdQ"
+    "Sxjp9Zohrkoe0H44q68stFbyVsz5BTFdwWhlGutqy4MGS/kO4/tWM1p1j8nV3OAeHjVGHDlYmtgKjuy7YX/+p8pSO8CK"
+    "Q41VaBJA2oReKPFRWEB/k5nMSDfwcgwVy427ip8FMqswbOM4YiKKE1vFXIWcZkvoDyJkulaCqIZ4Nr9Dsk9J666tIsiJ"
+    "/bVUNzrl1HERpYkjQ/tj7WdAhL3IabxgJQmGBFgXIDZu7lXetsmTfxIa38fEDTnu+27/VXf3NYpCeO/3yJQP+8gX0tSD"
+    "1byWwdpr8sO7tdXoeq23uesRqWvjAlwp2m1J1f7YV9bedUn2kcW4oI7LKZchV+0cuGr8WA42K891RhrBXaT8ByrkfQVI"
+    "YCO9YoEzHMYRPY9lie1MoOkm+J8lED3aYv86SC0alxV8OsUcQIG/+hs2bx8cFfCNPwjfWiv+aeJHWSBYwTiJ0kBwZ2dr"
+    "ceR6PDWk341oIksdEf2SAjs1UNTZ6eVoFS/+uRFckRyeodzvCuXqWz1Du2do9y1CO1d2bPp/GnCjX4zcBn8Y5kJqq/60"
+    "cQGq160SKW2eTh5Tgb5dxLIhOKE03CR5ztWNG5LRKBneqeOQpwzKwsqP8G3HBNrGZCMn4gsc9D6X9ufhzPNw5rmC/2kq"
+    "uMvNu0+s3ric7f6Blbs1n6xL6d9QyWzkj807fAsOUrTQirzvRSxvHdX8LKAgZPX7/P7U7aKdu24osMnpECd1W711zNLv"
+    "jw+19sfDi5PJ8OLsw3NNXleTWwvsc/15rj9l/fnCwcBOecjxW61QeWrIU181GVWKVpnl6idfH1/TKpmW1Yj9YUUOadoR"
+    "7Pom9cF0WkvE31Qd3LDqFQqrE33nzjnS6X57G2GfXbtrAW/Oj//3n//iuV7w6Ds8foa/m1QuKmw67/5iPczjru3AQqMS"
+    "tZcQJWYVn3EXK3qBuHUesnPb7720J1zuW4PC7TWu6qq4G9N0EB60nI9z95aKE9ZgtztOZ/08aMvxVB0eiscrdbGw152A"
+    "aaEEnpIP8XTWL0l5n4aOFKobPL2FJ9eSxjm/Hiz9aqWjztYdganfAZvNtNj0rpBzz379nDTe3XncBrt4/rL/7QGHh1eS"
+    "P7aUIafCVoARiWQOGWMzNF64HXiKXUhH6srjkHSszNTraclHXmhXuvuSn03ylBUHPd8eE4MoQEffZ7imeraOI3Ju1lTr"
+    "gIVXOfm9/Lon8Th+Blp/cqDVkqyLxNzf3Xv56vX3f/nrD3zqQ8og2VZRiDv23Hyb5SmN9ZnLTcymmzZo8oSAbwuZMunX"
+    "LhnaI+hb1xTX+RFdPKe93XswbyBETMIYDyz062m3Y5Ptg0t2VxNtS4yu66nHFaybx0AV0uLJ14kvA0EEK17d2loeJSwD"
+    "94T6jQfaESJneCA30dBog84W4DaRUHQOQirjDk5zNs3mPcpajr5FwDXiexsQh8IORPE0q4Taq+YEhehMf37h212H1GA0"
+    "qWr3ppT4SEzX+KiC9QovL9fzkg9dAJEJe2Ic1lMeLXdf7SwqNF5tRiNnH29HoSYD4Yd01QWFBkBDJOzNqn2mhc3zV+Ma"
+    "H619SoWV73/YRPfQRtwgTjIrXLkj83gQHk97B5YRfA+zZ42Vsgmq+t3eI5WhOB4tp1/S3Ib2dgsiOrqCHTXs3OjoarRf"
+    "byC8gTKO9AhW4+F1uoacn8W3++7T6Xk6Ue/u7IR0tRFv3Sxr3NS7yCozL/vrmTktV7OtN0ZF3Tdsh12evj29GG3vA4sT"
+    "OsyObNrr7qCtug2qXWmV+qtN/L5YzLaA5ujk/fkDRMf3/wd7K/DReJyVV11v2zYUfdevuHMfkmCW+rkBdYYCQZsVGZp4"
+    "SD3sYRgiWqJt1hKpkVQSo9l/37mXspMmWYY9BDCpy3O/zj1k8jzPrGr1hEbR1W6U1TpU3nTROIu9GfYmpCgau6Gowpoa"
+    "EyKtdRfJWHz45fP0jBam0QX9FjTFlQkU1qZp6Gql2UAOWa3rQOyA9lVdjwVlTLWzeiwWgbreL/XBhHxvyUS6MnFFef4l"
+    "OIDYmrxWNcE8OdT2Ujeu08Uoq1zbqWjmpjFxg4jP9V+98TrQr5u4wuHXxdvv4VlwOQAcaXVUtYpqkhFdah9Sqi+LF8WL"
+    "UZajID99l+f0UVvtVdQ1zTc05+g0LbxraYV4Ghwrus0hUiDrIunaxALxvsuyZ+Imy/5H6WAsNWjMpeZvxXOpScHZj8l5"
+    "3osrLcbE3ZKY8jxE5zXtw2A2/TC9+Dybnh8fAO3ZM3rvbPSqilmW03kqqQpUdqkoUohuU6aETAy0cE2tPe3rJmh0zqMv"
+    "S45m63YPHVJxhQaxdefdF11xHiGqpgmoAaERLXdqwfGiGL8zCvsFIwY7xM1BsPdyTL3wRcViCPFecPR+enp6dPaBiqIY"
+    "mFBKrmXuSFYIJsTa9eJCXyPbZvOQI2Mqv47cejSh6HusRtx6rAD7dwlzCn1V6RCEZlvThUIdYKu9dx7rr6O1sXU6he0W"
+    "9mqpd+uVsXGATJgLZZreYyimu9+SKwngLjYOHJ6clLlRoEdjEL9bcGIw5dJ85DaobXn3uJhdL93cpermu27ImCxo0ahl"
+    "mPxrSYfB2vs6YjYh8kvV9PrvPRR4rTeICeF2yuNbBCnYJhyi7ulUXso0Bu6t8AexGnvAsd73F6qVbtXWbQneoFDhm2yc"
+    "SE0Yw+eyb7V8RiPQ1SFLzvAwzT8czvWCOd8HY5eP4RT/QSN93TUK4zT9dXYyPSspKKQrhIfbAQRoUg+qkHhKcZ8LOua+"
+    "Ge8shwkTb9S8AUsqZxdmmaYTza31QvVNPBANY3ZCeiyHy00eAj7kkZbeta7WpCFDm1tWVMp7AwnjA4Fj4Klh1SoweJfa"
+    "KlvpsuCGrHTTlXTlPNRDQCQVbsWZgxbDKU60XQyT22IlIiZJVoi2MqyAQtOQdLfEKGHrwictrUELfY3ivzmQ3rCOhbvZ"
+    "CGvDVmWtvhaFK/lHybEcUeO4XTZcgU7gfIWq7IcINizDeMBjnFZ1YSt2rakhswfpHtm4fkcBxbaE8UMTUG5W1hR1nrfq"
+    "Oh+Yc1ZOhpph7G3FQl7ejbyPzDke+Xt8Gc6fH/8MurjFImgGwzgskeJcVeukiT2uuIgEOb9TBYmvRAhRWYfuPBy9PJ+r"
+    "WK22syO9/yRlg+aYW2kZSor1CBsj7Mi8swYN8nI7cxJ/qmpSgx2DREa0qlbjVBsW7dJwI3G/oyDo7+WufUHIwPVDCu4q"
+    "v2NSHqT+BV151OHefFimHKmu08pL31LtkPxP6cDk7Oj0+F2ZrqRjplAFuocsu5EfdDPoIYsrFq1WMig32Q2u4d0frF/g"
+    "681OqXnnJdYl1ER7q5oSiyNLPRjXQQmRzFZ0oYmmZv0cbm1Wks75uCUSbvZlIYCvGLBnWRc0tLoWGRWODdokl7Easmca"
+    "QCQDSoDdu+Pg9ReJIgG/ZmA8Ei4Wrrc1g89gKy+C2umQ3g/XYGYyf8PmDwYwHdo6eDC8HBboIKcgRD7EQ/RMyyz+8WcC"
+    "/vEtI7cmsHZe1LrTtta22qR0OzAbuX+TR3JjUoi7Ozwhsx1fewn75SsJO5pWgwP3w/WIrePbLc8HC2HuFRpQsZYx6hbn"
+    "B8aRUbngHqbcj3AxagZgkvOg8R2ntjNFyfBQWC7MH1Td4Js4Wm0G+NcvdrTxfRcT+sntkvbfR9/k7+k5fT75eHI2OziE"
+    "zwtRP/bL8x84nwHvjTQXx1tj1QA3261oHyCz4/PTp1DSay0NYvbIHYr3Ms1OZp+OIWhH+J2e1AXersfXqu2aR7SGj+zN"
+    "+w00tFnvoUy4d53H+xgdW+JZHSmsXFc+4owFEn4+8UtV3qB4puFysyastLy/A9YNz6CIxZNRyHNXzB7zxG9/OvkAZ6fK"
+    "r7f/KIAR/OFJXDn58jHMO/9JAPdct+5SD5simvLK4kF7Cv4OCKJnZ7mzzabMsml6YiTuDdx+eP7+m4dfrP/6DJP7u8j+"
+    "AQiXl7k="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1059,11 +1092,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1271,7 +1313,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1345,9 +1390,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1420,7 +1478,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1431,15 +1494,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1483,15 +1580,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1568,6 +1768,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1632,6 +1855,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1689,14 +1915,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1808,11 +2040,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1839,6 +2072,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1934,7 +2168,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1995,22 +2230,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2163,11 +2416,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2207,8 +2461,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2770,7 +3025,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2780,7 +3036,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2800,6 +3057,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2812,8 +3071,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3216,8 +3572,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3231,7 +3589,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3296,7 +3654,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3332,11 +3690,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3346,7 +3705,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4728,34 +5089,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5142,12 +5511,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5241,6 +5610,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5413,21 +5784,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5674,6 +6044,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5884,6 +6256,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5998,10 +6379,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6016,7 +6397,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6048,6 +6429,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6121,16 +6504,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6139,7 +6512,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6149,11 +6539,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6163,14 +6558,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6281,10 +6678,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6324,7 +6723,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6333,6 +6735,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6383,6 +6791,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6399,6 +6814,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6409,6 +6843,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6465,6 +6905,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6547,6 +6996,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6667,6 +7120,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6812,12 +7269,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6908,6 +7371,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6921,6 +7412,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6929,7 +7421,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6973,7 +7466,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7001,7 +7494,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7055,7 +7548,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7086,7 +7579,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7148,24 +7643,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7296,7 +7820,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7819,7 +8343,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8150,30 +8676,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8257,6 +8803,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8356,7 +8917,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8494,7 +9055,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8502,12 +9064,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8562,11 +9141,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8580,20 +9157,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8668,6 +9231,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8698,7 +9267,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8743,8 +9312,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8766,16 +9336,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8783,6 +9360,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8803,6 +9381,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8863,13 +9462,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -8974,9 +9577,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9058,6 +9665,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9134,7 +9747,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9160,7 +9775,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9186,10 +9801,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9209,15 +9830,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9670,7 +10297,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9685,19 +10316,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10038,6 +10673,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10377,9 +11014,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10552,6 +11193,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10786,15 +11428,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10805,12 +11453,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -10910,7 +11561,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11018,7 +11669,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11164,7 +11815,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11178,9 +11829,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11200,8 +11851,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11214,11 +11865,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11231,6 +11886,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11324,7 +11981,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11338,6 +11995,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11372,9 +12036,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11410,7 +12093,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -11540,13 +12223,13 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     "add": (add, "Add a task.", ("record", "Task"), (
         ("title", (), "_Str", ..., (("help", "What to do"),)),
         ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_ADD_TAG)"), ("many", True), ("env", "TODO_ADD_TAG"), ("fresh", True))),
         ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
     "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
         ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_LIST_TAG)"), ("nullable", True), ("env", "TODO_LIST_TAG"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo list --all",)),)),
     "done": (done, "Mark a task as done.", ("record", "Task"), (
@@ -11617,6 +12300,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "list": ("list", True),
     "done": ("done", False),
     "tasks_purge": ("tasks purge", False),
+    "tasks purge": ("tasks purge", False),
     "output": ("output", False),
 }
 

@@ -5,12 +5,15 @@ JSON text and parses it only when asked (`schema`, `--schema`). clispec's keys a
 its v0.3 schema defines; burgee's own keys are chosen so none is one edit away from a
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
-`burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
+`burgee_sanitize`, `burgee_guessed` (the keys clispec needs that the author did not declare:
+`cardinality` of a list), `explain`, `config`, `burgee_agents`, `burgee_aliases` (a command's
+other names, an option's other long flags), `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key; a model's leaf option: its dotted
 place in the JSON input), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
-`burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
+`burgee_prompt`, `burgee_path` (`click.Path`'s checks that are not its defaults, by its
+names), `burgee_passthrough` (an argument that takes every word from its first one,
 flags included), `burgee_exclusive` (a command's groups of options given apart: each its
 `args` flags, and `required` for exactly one),
 `burgee_shared` (an option the program's or a group's `options=` shares: the
@@ -68,6 +71,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": param.flag, "type": arg_type(ref)}
     if param.short:
         entry["short"] = param.short
+    if param.aliases:
+        entry["burgee_aliases"] = list(param.aliases)
     entry["required"] = param.required
     if param.default_factory:
         entry["burgee_default_factory"] = param.default_factory
@@ -90,6 +95,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["maximum"] = param.maximum
     if param.hidden:
         entry["hidden"] = True
+    if param.path is not None:
+        entry["burgee_path"] = param.path.given
     if param.prompt is not None:
         entry["burgee_prompt"] = param.prompt
     if param.part_of is not None:
@@ -290,7 +297,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
             # NOTE: clispec's example starts with the command's path: the shared options given
             # before it come after it, where the tool reads them (`argv._hoisted`).
             paths = program.paths
-            words = _hoisted(words, program.config, program.shared, lambda w: paths.get(w, ""))
+            words = _hoisted(
+                words, program.config, program.shared, lambda w: paths.get(w, ""), program.root()[0]
+            )
         for alias in command.aliases:
             # NOTE: clispec's example starts with the command's path, not an alias of it.
             spelled = [*command.path[:-1], alias]
@@ -302,6 +311,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     # burgee's own keys:
     if command.effects != effects:
         entry["burgee_effects"] = command.effects
+    if command.cardinality is None and entry["cardinality"] != "single":
+        # NOTE: clispec needs one; a list's length the author did not declare is a guess.
+        entry["burgee_guessed"] = ["cardinality"]
     if withheld:
         entry["withheld"] = True
     if command.hidden:

@@ -75,9 +75,11 @@ def mcp_view(program: Program) -> McpView:
         tools.append(body)
         wraps = wraps_result(command)
         names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
-        if program.root()[1] == "alone" and command.name not in (name, builtins.NAME):
-            # NOTE: a root command alone is listed under the program's name; `--llms` names
-            # it by its command, and a client that calls that name reaches it too.
+        if command.name not in (name, builtins.NAME):
+            # NOTE: `--llms` names a command by its path (`vault peek`, a root command alone
+            # by its command), where the tool's name joins it with `_` (`vault_peek`: a tool
+            # name has no space) or is the program's: a client that calls the `--llms` name
+            # reaches the same command. No tool name has a space, so none collides.
             names.append(f"    {py(command.name)}: ({py(command.name)}, {wraps}),")
     if problems:
         raise GenerationError(problems)

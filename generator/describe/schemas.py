@@ -272,6 +272,8 @@ def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
             prop["description"] = param.help
         _bound(prop, param)
         _text_rules(prop, param)
+        if param.path is not None and param.path.note:
+            prop["description"] = f"{prop.get('description', '')} {param.path.note}".lstrip()
         if param.default_factory:
             prop["description"] = (
                 f"{prop.get('description', '')} (default: computed when it runs)".lstrip()

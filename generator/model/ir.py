@@ -137,6 +137,52 @@ class EnumDecl(Node):
     span: SourceSpan
 
 
+#: `click.Path`'s checks, by Click's names, with Click's defaults (`Option(exists=True)`).
+PATH_CHECKS: dict[str, bool] = {
+    "exists": False,
+    "file_okay": True,
+    "dir_okay": True,
+    "readable": True,
+    "writable": False,
+    "executable": False,
+    "resolve_path": False,
+    "allow_dash": False,
+}
+
+
+class PathChecks(Node):
+    """`Option(exists=, file_okay=, ...)` of a `Path` parameter: what Click's `click.Path`
+    checks, with its defaults (`PATH_CHECKS`)."""
+
+    exists: bool = False
+    file_okay: bool = True
+    dir_okay: bool = True
+    readable: bool = True
+    writable: bool = False
+    executable: bool = False
+    resolve_path: bool = False
+    allow_dash: bool = False
+
+    @property
+    def given(self) -> dict[str, bool]:
+        """The checks that are not Click's defaults, as `schema` shows them."""
+        return {key: value for key, value in self if value != PATH_CHECKS[key]}
+
+    @property
+    def note(self) -> str:
+        """What a value must be, as help and the input schema say it (`(an existing file)`),
+        or "" when any path will do."""
+        what = "file" if not self.dir_okay else "directory" if not self.file_okay else "path"
+        musts = [word for word in ("writable", "executable") if getattr(self, word)]
+        if not self.exists and what == "path" and not musts:
+            return ""
+        head = f"an existing {what}" if self.exists else f"a {what}"
+        tail = "".join(
+            f", {word} if it exists" if not self.exists else f", {word}" for word in musts
+        )
+        return f"({head}{tail})"
+
+
 class Param(Node):
     """One handler parameter: a positional argument, an option, or the injected context."""
 
@@ -147,6 +193,9 @@ class Param(Node):
     short: str | None = None
     #: `Option("--from")`: the long flag, when not the parameter's name in kebab case.
     long: str | None = None
+    #: `Option("--from-ref", "--source")`: its other long flags, each another spelling of the
+    #: one option (help shows them all; the JSON key and the MCP property stay its name).
+    aliases: tuple[str, ...] = ()
     #: `None`: the program's env prefix decides; `""`: opted out.
     env: str | None = None
     hidden: bool = False
@@ -159,6 +208,8 @@ class Param(Node):
     pattern: str | None = None
     min_length: int | None = None
     max_length: int | None = None
+    #: `Option(exists=, file_okay=, ...)` of a `Path`: Click's checks of it; None: none.
+    path: PathChecks | None = None
     #: `Option(prompt=...)`: the question asked at a terminal when no value came from anywhere.
     prompt: str | None = None
     #: `Option(default_factory=fn)`: a function of the handlers file that makes the default.
@@ -177,6 +228,10 @@ class Param(Node):
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None
+    #: `Option(nargs="+" | "*" | N)` of a list option: the words one flag takes, as argparse's
+    #: `nargs` (every word after it that is no flag, `+` at least one; or exactly N); None:
+    #: one word a flag, repeated for more.
+    nargs: int | str | None = None
     #: `Option(metavar="FILE")`, `Argument(metavar="SRC")`: the word shown for its value.
     metavar: str | None = None
     #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
@@ -210,16 +265,24 @@ class Param(Node):
         return "--" + cli_word(self.name)
 
     @property
+    def flags(self) -> tuple[str, ...]:
+        """The flags that give an option's value (a bool's: set it True), as argparse gets
+        them: its short flag, its long flag, its other long flags (`aliases`)."""
+        own = (self.short, self.flag) if self.short else (self.flag,)
+        return own + self.aliases
+
+    @property
     def negatives(self) -> tuple[str, ...]:
-        """The flags that set a bool option False (`--no-force`, `--deep`, none)."""
+        """The flags that set a bool option False (`--no-force`, `--deep`, none): by default
+        `--no-` and each long flag (`--no-if-not-exists`, `--no-ignore`)."""
         if self.off is not None:
             return self.off
-        return ("--no-" + self.flag[2:],)
+        return tuple("--no-" + flag[2:] for flag in (self.flag, *self.aliases))
 
     @property
     def spellings(self) -> tuple[str, ...]:
-        """Every word an option answers to: its short flag, its long flag, a bool's negatives."""
-        own = (self.short, self.flag) if self.short else (self.flag,)
+        """Every word an option answers to: its flags (`flags`) and a bool's negatives."""
+        own = self.flags
         if self.type is None or self.type.kind != "bool":
             return own
         return own + tuple(name for name in self.negatives if name not in own)
@@ -378,6 +441,9 @@ class Program(Node):
     description: str
     env_prefix: str | None = None
     config: bool = False
+    #: `program(default="run")`: the command that runs when argv is empty (`tool` alone), as
+    #: pre-commit's; a word that names no command is still an unknown command.
+    default: str | None = None
     #: `program(max_output=N)`: the most an agent gets of an answer (None: the default).
     max_output: int | None = None
     #: The oldest Python 3 minor version its handlers' syntax runs on (9 unless newer).
@@ -450,6 +516,8 @@ class Program(Node):
                 ref = param.type
                 item = ref.item if ref.kind == "list" and ref.item is not None else ref
                 takes = 0 if ref.kind in ("bool", "count") else max(len(item.items), 1)
+                if isinstance(param.nargs, int):
+                    takes = param.nargs
                 spellings = table.setdefault(" ".join(param.shared), {})
                 spellings.update(dict.fromkeys(param.spellings, takes))
         return table
@@ -462,10 +530,11 @@ class Program(Node):
     def root(self) -> tuple[str, str]:
         """The root command's name and how argv reaches it: "alone" (it is the only command),
         "words" (words that name no command are its arguments) or "flags" (only its options
-        come without a command word); ("", "") without one."""
+        come without a command word), or "empty" (`program(default=...)`: only when argv is
+        empty); ("", "") without one."""
         root = self.root_command
         if root is None:
-            return "", ""
+            return (self.default, "empty") if self.default else ("", "")
         if len(self.commands) == 1:
             return root.name, "alone"
         return root.name, "words" if any(p.role == "argument" for p in root.inputs) else "flags"
@@ -485,7 +554,7 @@ class Program(Node):
         if not self.env_prefix:
             return None
         prefix = self.env_prefix if self.env_prefix.endswith("_") else self.env_prefix + "_"
-        return prefix + cli_word(param.name).replace("-", "_").upper()
+        return prefix + cli_word(param.name).replace("-", "_").upper()  # NOTE: `_env_word`
 
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved

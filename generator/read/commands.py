@@ -40,7 +40,7 @@ _COMMAND_KEYS = {
 #: The arguments of `program()` and `@command` whose default is None: None says nothing.
 NONE_IS_UNSAID = frozenset({
     "name", "version", "description", "env_prefix", "max_output", "exit_codes", "cardinality",
-    "open_world",
+    "open_world", "default",
 })  # fmt: skip
 
 

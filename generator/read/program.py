@@ -13,8 +13,11 @@ from burgee.model.ir import (
     NAME_RULE,
     PROGRAM_NAME,
     PROGRAM_NAME_RULE,
+    Command,
     Group,
+    Param,
     Program,
+    cli_word,
 )
 from burgee.model.reserved import FREE_NAMES
 from burgee.read import docstrings
@@ -57,6 +60,7 @@ _PROGRAM_KEYS = (
     "dependencies",
     "exit_codes",
     "options",
+    "default",
 )
 #: The names a handlers file may import from burgee: its public API, read from the package.
 
@@ -346,6 +350,7 @@ def _read(
         (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
     )
     warnings = [newer] if newer is not None else []
+    warnings += reader.warnings
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
     warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
     if reader.program_args.get("config") is True:
@@ -378,6 +383,9 @@ def _read(
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
     commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    prefix = reader.program_args.get("env_prefix")
+    if isinstance(prefix, str) and prefix:
+        commands = per_command_env(commands, prefix)
     program = Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -385,6 +393,7 @@ def _read(
         description=str(reader.program_args.get("description") or module_doc),
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
         config=bool(reader.program_args.get("config", False)),
+        default=reader.program_args.get("default"),  # type: ignore[arg-type]
         max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
@@ -446,6 +455,47 @@ def _unlisted(modules: list[str], bundled: Bundle, path: str, in_program: bool) 
 
 def _position(diagnostic: Diagnostic) -> tuple[int, int]:
     return diagnostic.span.line, diagnostic.span.column
+
+
+def per_command_env(commands: tuple[Command, ...], prefix: str) -> tuple[Command, ...]:
+    """Options of one name that differ from command to command (`limit` with `max=1000` in
+    `log`, `max=100` in `authors top`) read an env var each, named as Click's
+    `auto_envvar_prefix` names them (`PREFIX_LOG_LIMIT`, `PREFIX_AUTHORS_TOP_LIMIT`): one
+    `PREFIX_LIMIT` meant for one would break the other. Options alike keep `PREFIX_LIMIT`."""
+
+    def rules(param: Param) -> tuple[object, ...]:
+        ref = param.type
+        assert ref is not None
+        bounds = (param.minimum, param.maximum, param.pattern, param.min_length, param.max_length)
+        return (ref.source, param.default_code, param.required, param.nargs, *bounds)
+
+    seen: dict[str, set[tuple[object, ...]]] = {}
+    for command in commands:
+        for param in command.inputs:
+            if param.role == "option" and param.env is None and param.shared is None:
+                seen.setdefault(param.name, set()).add(rules(param))
+    differ = {name for name, found in seen.items() if len(found) > 1}
+    if not differ:
+        return commands
+    stem = prefix if prefix.endswith("_") else prefix + "_"
+    changed = []
+    for command in commands:
+        words = "_".join(command.path).upper().replace("-", "_")
+        params = tuple(
+            param.model_copy(update={"env": f"{stem}{words}_{_env_word(param.name)}"})
+            if param.name in differ and param.env is None and param.shared is None
+            else param
+            for param in command.params
+        )
+        # NOTE: made anew, not `model_copy`, which would keep a cached `inputs`.
+        fields = {key: getattr(command, key) for key in Command.model_fields}
+        changed.append(Command(**{**fields, "params": params}))
+    return tuple(changed)
+
+
+def _env_word(name: str) -> str:
+    """A parameter's name as an env var spells it (`Program.env_of`): `max_rows` → `MAX_ROWS`."""
+    return cli_word(name).replace("-", "_").upper()
 
 
 def _default_name(path: str) -> str:

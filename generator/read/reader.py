@@ -95,6 +95,11 @@ class Reader:
         #: (`read/shared.py`); those whose marker is an `Argument`.
         self.aliases: dict[str, ast.Subscript] = {}
         self.arguments: set[str] = set()
+        #: Warnings found while reading (errors are `diagnostics`).
+        self.warnings: list[Diagnostic] = []
+        #: Any other `Name = <a type>` at the top level (`Stage = Literal["a", "b"]`, `Names =
+        #: list[str]`): name -> the type, read where an annotation names it (`expand`).
+        self.type_aliases: dict[str, ast.expr] = {}
         #: (function, parameter) -> the alias its annotation names.
         self.alias_uses: dict[tuple[str, str], str] = {}
         #: `options=[...]` of the program or a group: (its path, the alias, where it is listed).

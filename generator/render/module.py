@@ -97,6 +97,8 @@ def _help(param: Param, program: Program) -> str:
     ]
     if bounds:
         parts.append(f"({' and '.join(bounds)})")
+    if param.path is not None and param.path.note:
+        parts.append(param.path.note)
     env = program.env_of(param)
     if env:
         parts.append(f"(env: {env})")
@@ -156,13 +158,17 @@ def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], 
         if param.metavar:
             options["metavar"] = param.metavar
     else:
-        flags = (param.short, param.flag) if param.short else (param.flag,)
+        flags = param.flags
         if param.renamed:
             options["dest"] = param.name
         if ref.kind == "bool":
             options["action"] = _BOOL_ACTION
             if param.off is not None:
                 options["off"] = param.off
+        elif param.nargs is not None:
+            # NOTE: `--files a b`; repeated, the lists join (as one list without nargs).
+            options["action"] = "extend"
+            options["nargs"] = param.nargs
         elif ref.kind in ("list", "dict"):
             options["action"] = "append"
         elif ref.kind == "count":
@@ -230,8 +236,10 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = program.env_of(param)
+    # NOTE: a list of paths: its env var is split at os.pathsep, as Click's.
+    paths = ref.kind == "list" and ref.item is not None and ref.item.kind == "path"
     reader: list[tuple[str, object]] = [
-        ("many", ref.kind == "list"),
+        ("many", "paths" if paths else ref.kind == "list"),
         ("nullable", ref.nullable),
         ("env", env),
         ("secret", param.secret),
@@ -257,6 +265,8 @@ def input_spec(param: Param) -> str | tuple[object, ...]:
         spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
     if param.minimum is not None or param.maximum is not None:
         spec = ("_within", spec, param.minimum, param.maximum)
+    if param.path is not None:
+        spec = ("_checked_path", spec, *dict(param.path).values())
     return spec
 
 
@@ -269,13 +279,15 @@ def _converter_code(param: Param) -> str:
 
 def _bounded(convert: str, param: Param) -> str:
     """Wrap a converter with the parameter's `min=`/`max=` check, or its `pattern=`,
-    `min_length=`/`max_length=` check, if it has one."""
+    `min_length=`/`max_length=` check, and its `click.Path` checks, if it has some."""
     if param.pattern is not None or param.min_length is not None or param.max_length is not None:
         rules = (py(param.pattern), repr(param.min_length), repr(param.max_length))
         convert = f"_matching({convert}, {', '.join(rules)})"
-    if param.minimum is None and param.maximum is None:
-        return convert
-    return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
+    if param.minimum is not None or param.maximum is not None:
+        convert = f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
+    if param.path is not None:
+        convert = call("_checked_path", (convert, *map(repr, dict(param.path).values())))
+    return convert
 
 
 def _tuple(items: list[str]) -> str:
@@ -446,7 +458,7 @@ def render(
     extra_methods, extra_commands = extra_tables(program)
     media = "()"
     if any(has_media(c.returns) for c in program.commands):
-        media = "(_write_media, _media_text, _bytes_for_terminal)"
+        media = "(_write_media, _media_text, _bytes_for_terminal, _media_total)"
     lists = surfaces(program)
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
@@ -457,6 +469,7 @@ def render(
         {
             "schema": texts["schema"],
             "llms": texts["llms"],
+            "inputs": texts["inputs"],
             "mcp_tools": mcp.tools_json,
             **{
                 f"mcp_{name}": documents.compact({key: lists[key]})

@@ -100,6 +100,10 @@ SECTIONS: dict[str, str] = {
     "context._ask": "confirm",
     "context._rerun_line": "confirm",
     "context._answer_flags": "confirm",
+    "errors._Placed": "confirm",
+    "errors._variable": "confirm",
+    "errors._written": "confirm",
+    "errors._unsecret": "confirm",
     "batch": "batch",
     # NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
     "cli.invoke": "invoke",
@@ -126,7 +130,6 @@ SECTIONS: dict[str, str] = {
     "mcp_ask._confirming": "elicit",
     "mcp_io._print_config": "clients",
     "mcp_io._codex_toml": "clients",
-    "mcp_io._uv_cached": "clients",
     "mcp_io._ENV_SPELLING": "clients",
     "mcp_io._mcp_help": "clients",
     "mcp_io._MCP_HELP": "clients",

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _is_terminal
-from burgee.runtime.answers.spill import _spill_save
+from burgee.runtime.answers.media_items import _MEDIA_TOTAL, EmbeddedResource, _Media
+from burgee.runtime.answers.spill import _spill_save, _write_anew
 from burgee.runtime.execution.errors import UsageError, _Internal
 from burgee.runtime.execution.kinds import _is_media
 
@@ -31,6 +32,26 @@ def _media_in(data: object) -> Iterator[tuple[int | None, dict[str, Any]]]:
         for index, item in enumerate(data):
             if _is_media(item):
                 yield index, item
+
+
+def _media_total(result: object) -> None:
+    """A handler's answer (the values it returned, before any is encoded: the cost of a refusal
+    is the count) whose media hold more than `_MEDIA_TOTAL` bytes together: an internal error,
+    as for any answer its return type does not allow."""
+    items = result if type(result) is list else [result]
+    total = 0
+    for item in items:
+        if isinstance(item, _Media):
+            total += len(item.data)
+        elif isinstance(item, EmbeddedResource):
+            text = (item.text or "").encode("utf-8", "surrogatepass")
+            total += len(item.data) if item.data is not None else len(text)
+    if total > _MEDIA_TOTAL:
+        raise _Internal(
+            f"result: its images, audio and resources hold {total:,} bytes together, over the"
+            f" limit of {_MEDIA_TOTAL:,} bytes (16 MiB) for one answer",
+            hint="return fewer or smaller ones (or save them to files and return their paths)",
+        )
 
 
 def _media_note(item: dict[str, Any]) -> str:
@@ -97,8 +118,9 @@ def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> Non
 
 def _write_media(data: object, output_file: str | None, stdout: Any) -> str | None:
     """Text mode of a result that holds media: each item's bytes to `output_file` (the second
-    and later as `NAME-2.EXT`, ...), or, for a lone item and no `--output-file`, to stdout when
-    it is not a terminal; without `--output-file` a resource's text is printed as text is.
+    and later as `NAME-2.EXT`, ..., each made anew: `spill._write_anew`), or, for a lone item
+    and no `--output-file`, to stdout when it is not a terminal; without `--output-file` a
+    resource's text is printed as text is.
     Returns the text left to print (a list's strings and a line per item written; "" when the
     bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
     terminal, a list's, no `--output-file`) are saved aside where a cut answer's output is
@@ -125,8 +147,13 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
         for number, (index, item) in enumerate(found, 1):
             path = output_file if number == 1 else f"{stem}-{number}{suffix}"
             try:
-                with open(path, "wb") as file:
-                    file.write(_media_bytes(item))
+                if number == 1:
+                    with open(path, "wb") as file:
+                        file.write(_media_bytes(item))
+                else:
+                    # NOTE: a name the user did not give, maybe in a folder others write in
+                    # (where they could plant a link under it): made anew, as a spill file.
+                    _write_anew(os.path.dirname(os.path.abspath(path)), path, _media_bytes(item))
             except OSError as error:
                 raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"

@@ -13,6 +13,9 @@ from typing import Any
 #: The most bytes one image or one audio clip may hold (16 MiB): an MCP client reads the whole
 #: message into memory, base64 makes it a third longer, and the data goes into a model's context.
 _MEDIA_MOST = 16 << 20
+#: The most bytes of one answer's images, audio and resources together (a list's): as one may
+#: hold, for the same reasons (`media._media_total`).
+_MEDIA_TOTAL = _MEDIA_MOST
 #: A URI as an embedded resource names itself (`file:///notes.md`, `test://x`): a scheme, and
 #: no space or control character (it reaches an agent unquarantined, as a MIME type does).
 _RESOURCE_URI = r"[A-Za-z][A-Za-z0-9+.-]*:[^\s\x00-\x1f\x7f]+"

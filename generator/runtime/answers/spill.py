@@ -83,34 +83,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:

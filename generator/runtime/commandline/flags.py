@@ -363,8 +363,9 @@ def confirm_flags() -> frozenset[str]:
 
 def reserved_flags(config: bool = True) -> frozenset[str]:
     """Every spelling a handler's option may not take: the flags, shorts and `--no-` forms
-    (`--config` only in a program that reads a config file, `config`)."""
-    names = set(HELP_FLAGS)
+    (`--config` only in a program that reads a config file, `config`); `--help`, but not `-h`,
+    which a command's own option may take (`Option("-h", "--host")`, as Click allows)."""
+    names = {"--help"}
     for flag in FLAGS:
         if flag.scope == "confirm" or (flag.config_only and not config):
             continue

@@ -46,7 +46,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -56,7 +57,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -76,6 +78,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -88,8 +92,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):

@@ -31,7 +31,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_WORD
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _negatives
+from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
 from burgee.runtime.execution.context import _Command
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _REQUIRED
@@ -111,6 +111,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
             parser.add_argument(*(flags or (name,)), **keywords)
 
     return build
+
+
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
 
 
 class _Choices(tuple):  # type: ignore[type-arg]
@@ -225,10 +234,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -243,7 +252,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -275,6 +284,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.answers.output import _jsonable
@@ -15,10 +16,17 @@ from burgee.runtime.commandline.wording import (
     _mismatched,
     _one_of,
     _out_of_bounds,
+    _show,
     _unquoted,
     _wrong_count,
 )
-from burgee.runtime.execution.context import _SECRETS, _UNANSWERED, _asked, _jsonable_text
+from burgee.runtime.execution.context import (
+    _SECRETS,
+    _UNANSWERED,
+    _asked,
+    _jsonable_text,
+    _secret,
+)
 from burgee.runtime.execution.errors import UsageError, _ActionRequired, _Explained, _Invalid
 from burgee.runtime.execution.jsonread import _load_json, _same
 
@@ -160,8 +168,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -175,7 +185,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -282,7 +292,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -315,11 +325,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -329,7 +340,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -487,7 +500,7 @@ def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
 
 def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
     """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
-    a JSON array or comma-separated values)."""
+    a JSON array or values separated by whitespace)."""
 
     def convert(value: object) -> tuple[Any, ...]:
         items = _as_list(value)
@@ -553,5 +566,56 @@ def _matching(
         if problem:
             raise _Invalid(problem)
         return text
+
+    return check
+
+
+def _checked_path(
+    convert: Callable[[Any], Any],
+    exists: bool,
+    file_okay: bool,
+    dir_okay: bool,
+    readable: bool,
+    writable: bool,
+    executable: bool,
+    resolve_path: bool,
+    allow_dash: bool,
+) -> Callable[[object], Any]:
+    """A converter of a path that also makes `click.Path`'s checks, in its order and with its
+    words (`Option(exists=True, dir_okay=False)`): a path that need not exist and does not
+    skips the rest, `-` is let through as a standard stream when `allow_dash=True`."""
+    import os
+    import stat
+
+    what = "file" if not dir_okay else "directory" if not file_okay else "path"
+
+    def check(value: object) -> Any:
+        path = convert(value)
+        if file_okay and allow_dash and str(path) == "-":
+            return path
+        if resolve_path:
+            path = type(path)(os.path.realpath(path))
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            if not exists:
+                return path
+            raise _Invalid(f"{what} {_show(value)} does not exist") from None
+        problem = (
+            "is a file"
+            if not file_okay and stat.S_ISREG(mode)
+            else "is a directory"
+            if not dir_okay and stat.S_ISDIR(mode)
+            else "is not readable"
+            if readable and not os.access(path, os.R_OK)
+            else "is not writable"
+            if writable and not os.access(path, os.W_OK)
+            else "is not executable"
+            if executable and not os.access(path, os.X_OK)
+            else None
+        )
+        if problem:
+            raise _Invalid(f"{what} {_show(value)} {problem}")
+        return path
 
     return check

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 #: The slices a call waits for its answer in (seconds).
 _ASK_POLL = 0.25
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
 
 
 class _InputRequired(BaseException):
@@ -98,7 +102,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -120,7 +126,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -146,10 +152,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -169,15 +181,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}

@@ -72,6 +72,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1250: the first handler from handlers.py
-#     line 1381: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11794: the tables (commands, groups, errors, result shapes)
+#     line 1278: the first handler from handlers.py
+#     line 1428: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12533: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -99,6 +100,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -358,6 +361,7 @@ if TYPE_CHECKING:
             env: str | None = None,
             secret: bool = False,
             prompt: str | None = None,
+            paths: bool = False,
         ) -> list[_T]: ...
 
         def check(self) -> None: ...
@@ -383,6 +387,18 @@ if TYPE_CHECKING:
         min_length: int | None,
         max_length: int | None,
     ) -> Callable[[object], str]: ...
+
+    def _checked_path(
+        convert: Callable[[Any], Any],
+        exists: bool,
+        file_okay: bool,
+        dir_okay: bool,
+        readable: bool,
+        writable: bool,
+        executable: bool,
+        resolve_path: bool,
+        allow_dash: bool,
+    ) -> Callable[[object], Any]: ...
 
     def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T: ...
 
@@ -973,209 +989,212 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6ecytSuT"
-    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx1E6U72d7vl5b6e308J/xrGUCXzu7fyMn4SKpjIK5bGI01CJ64kMRTKR"
-    "ApqauqEnAj+UInSnUokwMlc7vZ1+C9qa+BtqKKB2nvkqoWf8RE6VGMXRVLTb9E86E0kEX5IoewRubtONKzy7wjOeBM5K"
-    "eu5H+kgDTiZ+OD4WrrqE5/1YJS0RxSKU0lPw9FwSI2IYeDSIvLkYuqFwQ3UtY9NsLJWejtf4ScgrGc+p1Za49pNJlCbY"
-    "OnwXu8MohD6mP/zkBkrumRZGMhlOqIXfXT8REfaAzYSJCKJo1sIRml6PkYKhDALpicEcx+fDpGEXMEMRdC2eP32Vcckd"
-    "yEAPWA1jfyCFK+hiFz4MoxR6GAUuEOqKJAXBww+eP0zw35mbJDIOqWG8eTpLE+jUkyM3/dc//mlGn4Y89pSodmczGKxw"
-    "Zv7sHYqRI7xIqi4zRVxHMbQ1gmbFk1evhK9o7uCZe6oFQ3mrIu6u3c47CKKxz108i8bCD81UwSRdT9wEG5n6SiF74RuM"
-    "Q8ZTP3QDsYttJ9ElsG7ie54MM37Ld7Mo5ik7oY/AchahFsm3RxKQTgcw714Lx/O/b16+wItP3/xN7MJ3Nx7P3FjJe9B5"
-    "mqRuEMyFfDcMmGz4D5rWC8QsXrNq9aLrt/ZhMcOXdluhiBA17XYYma/9VpgGQbY2/RAmfuYnIDg4jD5pghDohgdHKE3Y"
-    "aXlR5QslsHsc6c5wneD1rKHezhnwjFYBsYP4RTQmUenGl8CxmatXX+DqBzRp/eJ6O++3DvBPA8lmAZ1bPLmUclbq8Zfo"
-    "WgBD57is8edCX2YJ2W1A/+68ppEgAlmBRq5hsbWQsUrCuvRUJx/u1I0v+cmRH/CTTwR+hOGClI1lokhmSCVWFKWExlpi"
-    "El2j1ANf6EKBXLMwbXJR8krUPgFaYc23h65izZtReKWnEDoYREpa4vLGnYtpFKMWlzMJxOJKwQv56JT/Z7mn330vmdDa"
-    "m0h/PElyXgS6p8Qdl5759eSPH/725NlvJwu6iq5DGZf7mkQCrivgTIEprEoslsx01zNQp1FYI6mv6AecS3gWGY36Nu/c"
-    "V1Hggs7K11Z+JeNX/WJq5ReSOM0Wl9ZFFo2pbjxVlXHaqwe0UOnXP6IUteCpMD9mfMjUk9XNW90Nqsi21g+WcP4ew+pj"
-    "LYXGKu95qK4ab0dlVry7RgTPtHEFTVcQwHYsRwtuJeVpkQHWwx1aSi67UJoHVp1xFCWoNm2sg7YDdFn/Zqe1EwRTxfgo"
-    "iaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhukUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9bzfwRYdY6YUECzbSoLiRxHK"
-    "VjvYyYmIRnAP3DiLo3HsTjviNLyCeUV7BG2xSWRhHQb+JQj+bC4eYfOPjd279+jKDVL5+J5DUiwc/d2BNtj8DN7KYQIq"
-    "EDQdWjvSRNg68NvxQ7DOb4YTOXWdY1wJjBZYS9HjMrySQTSTCC9U4oFQtITzvtfr7USX+LcrUNBbAj97buLytU6nc+MA"
-    "jpmAkhEOXneYAsBFDrSR9wp2EdSASoOEKfMVsRYwgSYcLngahXjEEOqcH7E6Q14D3ELOwhO6Sz9RMhjtdQRoYdcPUrqB"
-    "B1gcA61eHoSM4yjmq3QLIDAP/+VfAcUqdyzzC8BTIuPmRk+AC/SH7T9lHIFpB44OIw+UqoP3KJCgVHHb+BckGQTqIpZ/"
-    "T32ADHjJQflA8EhzGcp3yXnfaVXwtDLKC+/o1AiJ0tw1rFMaSulGWsgaQUNVxLOMVIXMIlPHnEJuDgEn7gLkdTsw1+EQ"
-    "xfi4pk+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXR2y7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS36BpJkmw9Hi6oct"
-    "EuVMisnySlitHVrplvzDpKBimM9YGbD00U2wOGcyTnyJGuP9zQ1cskV4+QdvWra6yXVUWd+s5VatNqqMLvtulcSgMWpJ"
-    "RGMMImiPAfB9kNCPoHMDsJXIKI1KC80OQPlIN1ww9CJqLbROK5XmwPU8H59zg1f2UPiGFecoUyz1jKB+s+VKlsbc3yeS"
-    "QtBdZCWy1lzvZRjMf0EtsdMlVUmDhk+w+K+k/oH1D4q3nM6iBGyN9URJbkr+b5mDy/q2q8oJtnRRuh1olWM03DX0lF0D"
-    "uAUcLX+awufufmFu95GH6DIs3XijO4G9uO90Lwf7xX6OPpH86EmqHw2N1Vx14xh9ji9Cvqx4RwUIbSb+8alUFAEdYcZT"
-    "w9wcuN5dGBqeqFUbrZrxLTOfZtqqE6pnujKfRj3aE5pHmsosWiHytOrcsWe+9MKu8dpLqmK1JbzErNWv0E8/bXl4ryLZ"
-    "Gwv3rTqbOkZSuN04bw2zuSB8UjEJuer+rjjrHTIRHGah6QznL0fajxtFMbgY1B/6VtRszVIskhwEcK1fQ/IG4jYF0rGr"
-    "zcqslqWVJHQzQCQLE1ftxEbDxkHyyYxGTeisRfKExNEd/3futv/s45/99sN2/z//asDGMxmOUey6h0W0gT9i+AfnJYu7"
-    "NSrCMjYqkrcgSldFUhyvw56AulONRQ65D/vrLJYjP7vhvEEX1l/u16CYOo1VjRMW6D0/aB0QwqFw4SbMaw0RiwKPBWq0"
-    "j8cxyLt4RCY8KXZ1Y91ckkltgHJAb27PTHUmMwffmG4w+zsVxLHZ/R4M2WEwaw39AM0uP8lnTIeOvmh+xmPVjPdrhbR5"
-    "oZyZgaIs4X4RBR5VebnQWjHx7bsQ3xD6LimsI6Y3D3sv8N+rjnkRYxN/Nwqx1xHuZmjWKN112CzfXay43xvYbVxVlHkz"
-    "oVn8eMdgWXEp7zTUzC13mDf9NU9zjRKzNnzLzNnwBnCqgMJeL+S8jS4KyTRS3D4zrAX3ucME7jd9gqT0QvjfE/veUVeg"
-    "erygOP1QXeGHY3FiPYq3ILEtQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
-    "N68yD2Z/7k4GI4xqZq6oaXJxs2e7TwOoi+kYjvAdDT6B0QXMO01P/9sCYkxpQ/TH9Wq2aHBTMovWsQN87dImEPtpY6lt"
-    "mD+VXXoU+AfLIRxKtHM+6iTCa9QAajpw16El2poLRXEfqQPPrmHxMqlfFv/kpLq0raVHyfsouw4xgVnWpY0sNMc04aMR"
-    "BdGW9tsKnljgT/3lHj4oPHywj//VRoVHq1rb9dh6Oy9ovMatudMmgRFAEBlugMJEw4kbg0qRsdJTgbcsoC7Mfl6sCe+k"
-    "+3jIvF0vadOVFsKxwOe0q2K2IDoNcXw2toZ5FpeyMWXUf8RgP5Iwk+HvuEVXBLiUIsH7xpwkMQx8NZNDYsJ+54jpM3qF"
-    "d2/pGvhsyjDroPOgs09XB2k8ltJsbquLzFvp7Tz+4ajzsFYOnlKrXQbNZzA5cUvANVBRqD2ezodBNEuUQNypABDNMEEA"
-    "1ZWJxbUpQofZDQYcCUwKybe93cB3lQQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg6h7Ql8D8yGhtGzJJfJnEaTzSq4"
-    "uSQH5hJO7ziIBm5wob3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtk9NCW+d7nHdAihnBbDGh5FLOObiM"
-    "iS2g1LUW1QvLGotlgdSE8DRejhqHJ0PShNroW8ujv9zYdRoCI78WwWGE4GTa8rgMJSM0EdvOUp4yAjP0uAQF1wQTcxtI"
-    "aJFThsDxZtaz5RzME7A7bHD9KWgUEMzU8yMkWALOAo/Qw/QYcMXAZO26Ajd/EYSRndZ5IK+enP3SPmxhHgznddBQs55g"
-    "GiXQSf0Z8SsO2pODdFwcrg3ZlhgxTOy1SEBPS8QTNCJUtDG6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdLGvE0n0LgPyztE9"
-    "OkxSzexP3Xe2uNaarmXIShN79mEmcnpyc9YqwS7lXsFk4+pz7Eya3f0uJngQhDgWICIhzPBYcg86j0tLNd9UMy4184Og"
-    "7fnxGjJNu7lVoGijKBgjDaKGAA1A1hCxGSgIHrS2S8LTaXmkt1DLaRm4p/ZA+lSC8BZIBKgZ5h6XRdTIl4G3jpYl5clD"
-    "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
-    "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
-    "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJinFvZNsCOTd5zk8XXtXwE4Dwbwe3sOqS+nR"
-    "wp3NFU2pjagvBvOZqxSC3ZrpQl25KdOQQXVE65jkQPKi7iNuwvXqj2A2lxak6XC2HiyS8ZWsEJZRxZkYqN+Wl20aa5uY"
-    "ux5k0+sOhmjslLataFG5/TRmf2hZ2jJHcCNzqVvL05OXJQNkFp35tYkAAXqCcEu8wQbF7ptfT58960y9vSVIQl8lM+K2"
-    "SReP2BI/Li5E5c5Nxhwi+LKR3uW8CTB/2lWFL7P5LI7IFQMjqQ0Nk8ZbTgkoHxcgYxp6MjbbpvRGAjYb+zDoLB4HLV3J"
-    "ENG07bsz2OyZFIKLzMd9gGEp5C+H8bLkidCCvKgdiHu7IO8to+FbDI+IliyRBoblx1FIWI6Vonl4j9KGOAwZCurWQtDk"
-    "qIPuRXCfYT+RU6o7y1G9eNES+wSx8e2TPZ3b3uXcJLYQAMtRV7CzP3VnxCMkcup74O3z6wpD3KDGtDRFswWusALlX4xs"
-    "6mZIvQ915hU+O2rRxyLGxw6MWjA/OXuNWfQcclCgzhL/z5z/zyMPvCGQjySGZmhPjsgnecjmA4092K1HH/zphUoAkn54"
-    "3BLnpy/enPVb4tGjN3+8efyYnEkQJtT2MgXHDgYjPfJZ/VgMgP+XmBM1kPi2AqafXQIq8C9lwb1RUeZzAnNRwLFrtJTm"
-    "NY2QMqZcJpUHlQLxqUp0uOQMnx3I5FqCqDzKfrtAPulJfkyNPbrf8CMibRQR/UYNUsBLyhXaq7ZfO9FNdDHCRK/D8NM8"
-    "ZUztKEL4Q7CZQErEPPbNpMhhLGnRYDIRfyuDbz3sGQCHmB5GHGmizo/4mS7CjcfcpobfORQX54iO+3oqb4PTHLbK3+up"
-    "gmjO+yRZ9uk5HfQBMQdCd4ugtItcgYmdA2YIfTXZOyY6LkoYGBrByFAQgEjuMvwWL+Bel+5hroO0hCjhWUIxv+vgwnrE"
-    "SEgeVqXBDSSsXJ4WGJH+lv/Mt/sU5MkBJAVJiDRt8CroFWgiXX5w+B2rJAoNun4gPR1xtl/JtU3Nx3uDQ45GoNhZijLm"
-    "8t6XG3uYOeDrGCPmFOhYVV0oMdsNWxoIV17jqBle8e2Piv2dVMI6t9rfwqZgI0OL74WQkeUY14Wydjj+mn3p7UySZKa6"
-    "9+/TC5B8vRPF4/teDOJy/3D/cL99cHjfCk/AfFU3DRZslUQ6ExW0rsq24Fr6XbjmXQq0Fb36/ZiazQPsJGuzX9y5uANt"
-    "2a6QfhGtmTx+CW755G58R27RYPmlueY7JrwT0fQz6MN4joajdE8mVsRxYKkflEe1gKtMtU1fv7iBVJOvVZfitYAx5hW1"
-    "5qGhVmj6uUpy1l7/pllM9OT1eSvbhF8pF6v0wmFmXC5Y3+mNWA7c5l/idGaCETqL6cIDrxdwZTjUHinnM2UhCyu0m2rW"
-    "EiB20YbwcI22stXoE48XYaZDaAQGjfLWDT/DtRDyXSZ+81dvcOmLZMyNJruk93Bzii40Mbo93s5ijSaADJGT0NJ705vT"
-    "Mf9+r+N9rDfYlreTgwj9IK/RUJqyFk0BQisIM7rdjNXlbt/6IpwWW/Am6H79ol1l2yRqJnIhTUc1NC39/txXYmvv/sbd"
-    "1hZvbfHWFme2uKSaLa14uMAa29WC1jG/gTKK/vCzGd5/j/ebP8Mrv7atDkHy8/Skj+nY5llSi18O/jrs2yZeOt6au625"
-    "+zTmrmELsFfc3vzyjaKlHmOZvRKiR2AbRVvFlffHV7eK3L3groXp9utwSzdVguHjVjTYrGkyZQhX8tLqPMeaYgjfjr26"
-    "vdzC1mBtDdbWP+uZckAy+YhG5zOZlU9fHeaz1FrZ2LZeVqXW5u9tudNWFZUGnq5Yo6WaRh1fFkm7S7boBiqvfN3WcdE7"
-    "g1tbuLWFW1vIVOVK21aH+52Don1cweOiloVuVXCLn8cwbgttfZxCW5+5ktUGgcA6GT5Tt6GKSU0ZrJpkXy5lZXdNrKFL"
-    "1n7p1Wpe74JaV5WMI6p01arVvAv7pbpTdaivWq+qsg/rjhtXsTX44HYi3t/UULCoWFXlpUWuVLW8DGjNqEkAJT5Moniu"
-    "PQi+lre5qNDVFmptodYWan37UCs3kO0rc4ZIpnQP6S/XB9D6LpHu9IchH+mxHhSjngX0KrhHcSiORBvT4PMePg802xaW"
-    "3BaWvN1Wlyw9NvmlFZb8Aio3bnYDhkoO3o6GGlIDqjUeC21Tf9XGz/tLoM06qLmo4qNWm7hxmkziKB1PMnBTRICmuErD"
-    "oC08OlvGLziqlYAF9SPL9BSOUKrNNL39LYAtstwiyy2y/NaRpTE3w+haaTZb5Y+0uqJs//VwJKor7sPYofZMmLcIPgN6"
-    "3JYd/hLKDn/iqr42zFk3xySvvbvY4KcNsMdgixhwJN9KBX/rg326vu/KmKpcSxh5EV7RT0+fnf56enZx9vLXkxdMO73/"
-    "eiuhdmXiLVLYIoUtUvjGkUKunS3l52ZvDOaaRR2xAlk38oT9Ce5LuPRKIKv0rP3Pgxy+/CrvX1kV9bJlXnNDLj9r157Q"
-    "bKfUMs1vmz3hW4qgl+1zdl5vbZdL95BXNi93cPddxluKmJc7MPVxl8+YXaZCebnWuc0y62zhbYRiizu2uGOLO2pxh2W/"
-    "LD1ovwjCehxa7HDgYhngYZJ3M7PFKz7vtmRISmeyl5UTLTr74YxQ68j1kp9G6msBAOKBC24re/3krbAG+nkQ0PbskSZa"
-    "tmePlHXjN3b2SBHFWOumzLVXuo4iVRrmOsnHwtElip8+//Ff//gnViAF7XuNO4sYmrNKKG8YFGd2oboCGvbNGqEV8ytX"
-    "LLoYdMeTV1qN3L/a7xxpBXXTrNZNq/2v9cCUjc1OBXo3h/YqmWf5aRbLA3crl6DYmj4mZaXG9FEpXwciX6aV7RksX8AZ"
-    "LFs/aOsHfSI/qN5KWdZo/+Dw6MF33//3/zx0B0NPA4x6AK9ry5afEEZhi32hta1gvdkE5ddTVA0L+d/qDC6uBJ05ufkq"
-    "LHmyWIL0Yhh5UhNgr6XGN+VCkYZ8ChKeHALLKsX6qKHyPeStPp/o2Lhuvj7FZ5COTT57Rot2g0uEHC5LCKAiL3sjItsT"
-    "1dvIGLo1RwzpYzAwpB7Lt0T4MVbe5eKvblghrC4mYJP4YEkSz6z3SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYy5/0KTQ1R"
-    "Bpus7x8uzTpwWi4RIyYVCnVRYiw1jHV0PSYK70NFXCHLDmsUxOlwFSbBZHDpoeILrYRszfuuFRIq0ZoiHd8ty5QE0Ier"
-    "I/dULpiOmjHVj7n9Y6pXTG8K6erp/nCi65/PK5SVI0UFwo72lyTsNG9F7D5N4qD9VNwXb05/Pn1xtncM5F5QKWEkmQ9C"
-    "qhPpUjSqQMmDo2WnKmtE7EL/Zyevny8igA93wzr2O11A2u1eiOq2K/KD3Hqh1QX+sMGz2MRvdP4Ung9EpfS5zLJIXHWp"
-    "RV2HnHapgiWXYOcyZC1dPASPq1X4E72b1+K88Bamk7R4p64ler0U0Pv3e4VTLOysUyr+XTkOrYNjp+BB4g98dJpw9K/1"
-    "uXUmdeWo8/C/TP4KE0vPIUBEvNfthcKcWICP63PweiHx+tF/tNviZxnKmCZsMBcc/uPallpPq85sfgzOOq156WG2b7v9"
-    "uBf2wr/oHvHzJk/ICz/m+Xj58Xg4gr+Ip1iWHuMz8LUtXvMMUSYxM1gzdTZ39LlECWbaBFSAHM8vu+ZD1Ma+PlED3xoE"
-    "LwUjazDjeLc5DkHrS7uqNuXsIEd/10cssOOt9SqRwf07LSr9jk58x9BZoVA8ffn8+ZMXP2KRfC1fDh1V5LQjOm/OAYrY"
-    "C8V+7C3HguS1hGPgv6DdGJE5idj0jUMn9aXDIQBfPjQgu53VgshdAJFrGD4Izsbz5orG79Q4t65BQ0e8zD5zBIPazUvF"
-    "+1iVXRf0pzp0JEYgCDBMuJV49TNOjX0SQ3ZyYDZyfXagdeYUypjqLuCxXr/38lABQ4mbe8BzPHmBTikoHkKojmEqdJaf"
-    "o6vk42u9KFd8nBQRXO3UxMe4b4cPRlGFQXEtf1whJkuOCz0w5Na71VwSn8/goDL1KSOiajudW8XLHBzy8tXZ6csXjn1U"
-    "yKJzvfIjQ7KzNa7c2EezYs4Q4Tdv7dNDTLEkfRKYjUmOMRBAkzgFW6Xz/TP5GILv5UuVny+CS6p0tIjTwVnBxH9H0GYI"
-    "N0JDofl4oXEgp3qpbvmgogpuQ4nVxw1Vj1faJUv4gI9E4cM4ytX3ldHoFE2A8Tn4wSFinvCL1PnRduiq7C51SMgeG7h5"
-    "lGZi4OZnmhDaBMPHZBePJ3G6mmtZvM+xSU8TpU8PqchMfpxI7uWBsDSfIAJDfJ6dyWZOLKtbiBp1OdXTJlAd+bbGyf1o"
-    "+ALXAN8I7VaSitJ6J1+HdzubwvFxWmtND4oGMrNyuoOzp2dzyaM4jOPpFM7hcIwVOyF0BQtA4YUP9FF80NoS9S98mUqX"
-    "Fs8HuAHMf/Z/vH8ffv+Q6XS6dAAXHOMLOvBlDbeOWzzEFsmjo+Y255xx8w+w+cpy+yDWcbG45e8fYtNV94qHsbKjpPl8"
-    "SIRnh4AWCV7K3TENfYcN2b4OEbi+06LbP9rPRIJ9DWx+JddDN/jgiEaeuQw0+Ds4ENiMBnH6JJSw3n5y/fxzXDN90GXr"
-    "HIMCePqEg1p1SqlSqN+pJyh3JICcJQvLL+7ZqlHc0Keu14hMgE43U0B3MU01FSIbaCMnCqi6e53E2ubIGYPmNlYla/E4"
-    "K3VZmmYdnUPi/card9wiHLe9rdw0LYBB8IXJ8yevf34DVhIXz0d74XLxEBpelGnitJ0k+9ubk9dZliwl9OOiW//ViVt4"
-    "vjhPt4Fwndyyq7Nb6HDPD4KSZRBE7QHlHyM7VdwxNxWGzm6VffuoK/LsIJxmnRp0G6duS+hxUK2/ZL+kEDSoa6zsKqH7"
-    "u8CJI9gPBO7c/D8CJwKH"
+    "Y29tcGxldGlvbjoxMDY4LGlucHV0czoxMTQ0LGxsbXM6MjMwMCxtY3BfdG9vbHM6MTkzNSxzY2hlbWE6NTE5MCxza2ls"
+    "bDoyMTkwCnicrVbbbuM2EP2VgV7WBSSjfU2wD0E2vabdYJ1usDAMmJbGFtcUKZBUFHdRoF/TD+uXdGYk2oqbPCzQPEQi"
+    "NXPmduYkX7Kdd10bsovlMsty+rXziDHLsx/4CcE16Cxegu9sgL5GC7FGKF3TKFuB0RbBqgYDWJdu59kqX2a1/h9ADGHc"
+    "6hDFXkdsAmy9a6Ao5NG1EB0dohvNybQQs6/0+0r7Cg1GJJ938iIFxlrb3SWosCdf7UPMwXmwiFUgzwNK4Z4KdRtXHaBU"
+    "FpQNPfoB0mOQtn/gJ+Aj+oMg5tDrWLsuMjKdYVY6S/jN2++VCfjN4L3FWNbk/aB0BMfIDGEjGOfanKtK0S45conGYAWb"
+    "A9ekaTgMT5NwFBZ+vb4bu6I2aKTIUHq9QVAgVxf0UrqO0LdGUYIKYtca5JdKl5GfrYoRvRVQNm7aLlLACreq++evv4eK"
+    "O8v1dpKtalsqENatbp+YJmuoHIaLoRHQO084W4KEq7s70EHmRD5vQk4lfA5uCFUUCdy4nWb4W7cDbdNYaCB9rSIDNDoE"
+    "biedKH/0jbbKwIxxo9tTu2pdVWjH/uJT6zyP50ZeqMUDTXLhbSWT7poNzbfKuY6fF+9/48vrxUeY0Vn5Xat8wDcUuIud"
+    "MuYA+FSalG5A/8h8WvBzQsLZtdHlnrzWRb2W/Plb7YJ0OSBxgfbHUR3jKLjfx1gJvXTtgcCv6UHUNETF2SSh9eLD9Xw+"
+    "h3eL+/WF4BtFmyA9HzsdyRwj94J+8mxc0UE0Rr2QhV/l35KELLOiCExZilkU1o2HVW47Y5ImaEtEbHUkEjMsK4+lrmb5"
+    "lmnNYZ6v87ik5hRjK/C8n3Q3Omf3lK1snzQwE1ze24nJe5pdq8Zdl1LZdEhiNd3u5Sr/jn+9lNq4rstTxXvEdhLlR9cD"
+    "NenAwsGfJvjjsk58KaI6nDnLVMm5p5XOuV3DtMM8FdUov2cfnij5XMloqShiNA0rCEdFWv8juEgwObGo5+2i6uVikuC4"
+    "+JMEmeWT/K4oO9KSolRhUO4xp0cZCYFuXMDjwBfqAI3zrP/YIqXHPOaLVEnQf0zRH3QVa6FyjXpXx1SxEfSodhPbX24+"
+    "vf14dfv7zavgrrfop+i1A7oLVPekZBGjU8GthGpJgp09Y9edXPJkyIebx/qcgungjCKlS8w/nlMvXqB6no7Rd4n4g3qd"
+    "8ukEsAvPKjmxm/Rqcv/JdayTP8H4IdWYROwE+1lgWT6LYUMTmR487cSgYvxHK0Uqw+OLhixzU7szutyPekZiMyFL4XH7"
+    "ipFI6TEo/fVQ5VFM0vFZR1cTET2VV4sPq6W8bLStzgKqqqJNDjzN8Sv79WLeK17Tc2lh9ZStHD6+xF827I8cFsEWHp8y"
+    "HQT5lOjre4OqrCXqM+IIU/JzWaIMvHORVPn4TxyLeMhWf/4LWgQ5uXiczVfbbttGEH22v2JBBKhT6OqgD2XRB6Nw27RB"
+    "bdRtgkBgkxU5JDcmd5ndpWnF0L93ZklJFCVVDFKh1QMF7mWuZ84MzxMNYM9mT94zE6aQc8/3UmsL44/HH4ySw3p1pHQy"
+    "jjSP7fhycjkZTi/HzfGBZxcF4C01/wChxfdCqwK0FWA8/8mTPAf6b04Zq4VM8FQEJtSisEJJXH6TKmYVc8a4zZiXmcWN"
+    "Suks8pYDz6SqtC1Bc6Uy4HJH0k8kggnJQl4IyzMzasuLcQGWKI5HkaAbPLttmVtvD2ZBcJ4JY4fCQm5OGJxYq/xdyykh"
+    "LSSgd5z6IwUWC23QMbQIt3MhRV7mnj9pOTdBv6zqIe5GAis4SrMoN+ONWApUzh9rudNJW/KLXiGLIAML/wMscUtgqs3x"
+    "yHQNH0uhIfL8WS0k6OGOBnPSyrgHKHok62dVsZzLBblEV7bwPOmVmBhsmJ7QE4w0X7RckWU+P+BJpmRCnlRc2AGVqYFQ"
+    "ychVaRvUayB+0/Z2RBDPub4nZRiTmxgzimWkdM6JLQpu0421DT6Wg5ZhWeYtg65hV1hcGWA1IHASsIYpLJBM4KNKQboq"
+    "CVWOSYgYoK0DlqoKHkBj2biFrZSQjn4Mw+eQ/efVcoUpqUAPQ26AuSsDCqMFTbt/zfjwU0CPyfDbYfD1s5ojXoFMMNL+"
+    "ZZskcENIomqMzFwZ2IvtbeJqG3LHFyxXGr5jGgrATGBW3YLXoTgjPjnZaMdL4mc0w8ndvBQaYrHanO1Y0QLEeilYR5Nr"
+    "jWDeIRUR2ZQRAlIQSWq3Uj6bDqYBkS9PHDD3Zr6biOVu/rZV/nr99vvXV6/+vP7HiDwR1lQl0YleXRaPGsTtiF00InzC"
+    "dlFaiGq0I6Z1Kc3zOlmrTE97QRovnhDQvCiO+0itEg8Sx6A1FGWuE3dd1Hg4nIf9mW8EfmUodAyFlTlIa7byT8kvFjal"
+    "C30MvHVnGxsp4pVwxLWppRdklzAq45ba1t6xpzvTtLscxapPk8tUIk6Zs9LsA6YbVO6hR7TeqlKzq9uXrD7fddOJXwk7"
+    "6u/qXHAOj4XSp2zuJORdM7H+e43qjUYQs1/ubn5DGtLALrjrXANW4QafYw8TsWtKjzi9uhLebksDLzQPpzLrh7vXzqo9"
+    "WletaKPyc1VQ1VABYxk2TaqrAzl/r4o9vWf6efo200wnlsibPDz0UdKtTqk6UW/jeA2XTYYCMnJncK39dHv7ur3T1sSi"
+    "0Rz0IW4so4dTTu6pMrYnd0cRDt6GuHEuZLRFir4/JeqoOI6zX8joVDamHkRJWJfMVzNGV8NmhDiuolqPDDRA1mNDR1Gf"
+    "1ISqWJwwMwYJNoQvaZCr7y0y1GtPYlM3EmmcqPuMJsRn+PW6d3489LFPMyPwMHXpPNoTV66urerTIOswns2o5t0C1iZO"
+    "S2cbgjkQ2IaPjiMeD6LvMkTss7C0iBiDA7mjOcMu3seomNVKffb79Y/vn48oSCqOzVZgD83Yrck5E7k4cmXaujKd0K8b"
+    "Rcc/xwP3NxH6Qz14nNVaUXPbNhL+KxjOzcS5oTh2O/dwctuZjOtec+e7eGK3mY6lhhC5klCRAAuAlhWP//vtAqBEiXQt"
+    "NfHdOA+JCIKLxe63u98CuY+sUoWJhjf3keQlRMNoDkUVxVEOJtOiskJJHPxeZXUJ0nJ6ZvRNzKSyLONFwScFJOycZ3OW"
+    "Omk344RkpUwYZufATMUzGBiouOYWcpapsuQyZxW3c6amOAcnVlrNNC8T9lbeqgUw7lZh3LC0Wtk5rpoVYiFsUq3YNyT+"
+    "OzYY/GZw/NU3t7yo4btXKVsKlJiG5xRl/PPq3X+YmvwGmWUlt9lcyBmux62T/gqFC1nV9iqbQ8nTUyYs49IsQRumJPjP"
+    "Qd5CoSrAEWZsrmobs/R+FKnFKBoyq2uI2SjKueX0nCTJQxqz5VwZYCmNpn5lwMXw281q7IgzDaYurNcIjUAm5bJRGAe8"
+    "FyZoNDIELuo/WC9E9tVoLLQmzg7LCWugmL5O2Bs25aKo3QS/qY3eU14YpzhorTSN4KuFkPkootESjOEz8A9oNVzy4SEY"
+    "mKOecvAJtGJwhxbLVA6nLB1FBvFRG5I1inhGUPmo4fdaaECpKfkdjeB9JOHO3ozRUASQBhCFkDjBKqZryWhG0uN8E6zX"
+    "mMYwuAW9aoTEtH3mNmWcXdYqGjJIoRAA3hpksay27KgEyxP0o8wInqc9a3q/sffnP6SI2hmuOeHZwuk+rYuCWdT1dZ+y"
+    "g8GEfJ/SjgziQK5cyJihh9aF2zA5RQS7h134B4dNNHwaoCdk7GC5RiQZjAFGXoIR20JyNLyP7KqicPZYwtcYYBVoKwCj"
+    "/f7hIY7aYNzjg4d4nSJmGsB2csQ/aJQZdDLqeOp3vJyD7LiYkRgCezN6qPZBj/UsYzXGdUehD3NFYNpoO+UYO/hiqXSR"
+    "R2gCM0cjtARNMCkAl49sTaBneSUsRk7SludCiSzK81zQF7y4bKnrXx9o7xDo3U3SOk1QYdpu5o1peYn5w2XoIIHn72Sx"
+    "+hGjNxq6PEXbwh8Ymrfgh30aQPhBWSmLGX4zu+3xQhg7EBZK07HNBb5yLnav2VSrEmHv/qkrsv9gYNXBHqbvP7amoVYw"
+    "A91Z/ZpCUGhUgZbH16WQoqzLaHjc8tAxWseqPcS9Q3RWPGyo4EEsaV/yOy/35Lgt+evn87s3d1dn2osf4Vrz1f8JETkU"
+    "YKFLFNywywKWiu0pFq6F8S7C5KUxrUNuEBMrcNkBa5NUE5VTXpQhMT9bOnBlnwXNd83mhIwPdWb/7E7Qxjs7eMo3wQkd"
+    "53if7fqmSUBr5yAEehL0exr11dL5Jna1GHdEPiJidJQpiZ4qv/2BBL4+2A8LgGqPIPtRLX0pRGfQJ1vJ9PjwgHrCB924"
+    "+d84YQpY+bso5EhHFEGdPCEtMhJVORrUwP+UQiGDokDWNyEKYQWWVPIS1k+F3mP/Prs82DeIeswVm2myLieP+MZxJPTN"
+    "ElWNqeoZQGDkrui10+s6Jf6t7b+Ekm3J9cK5Rq7eTV13MVUaaTCuQKw/ijsB0lKsKKKH8a5iyGVFAZ4pz8B6fu7YRIdj"
+    "AOoas7laEtSJ0kNQfq0krfGlcObRcBiyPrMY8wkUPZnX82Gk527CEH9kqkaETQuOsY4NVV0VQD9ykVn6F11hQUsHLJpc"
+    "4nYRdMFMz5SGiYMjygcZN54JkhyvCL799YYPPo3pr+PB3wfjv/7Fl94LkDOEzfCrdu3FF0KSrdHNE2y3elPPNh9oK3LF"
+    "V6xUmqgqVICwQoi6gWiHORjxyclGPd76mvyVk7t5qDRMRfPypifzdIfGO1W8kydETq0WemYOYja3W/i9OYlPqL5bPvuM"
+    "IrS75L/Of/n25zcXP53/oUV877CUuIm9GDhONRiECTsKIoYbpLnQxQClXuG1d1bj6ZOXG5+4m27trV3K51XljzREdUe7"
+    "xjZWAXaDvoXFvgQDcYqhwN5cXjbHJ/jNK8xn4bSDEDEY0CENHWEcHKMo7Gm3XftVQyfurKVnpo+TdqDVD+brZhuEBobC"
+    "3GGS2YI04dn3z/speOl77XBagCAiMrPV5n1NegmjCmrrH+nydlu4NiMkW30hQvhnQPgY/XgEhR3+UaiZ6ALxQs2wpDe0"
+    "HON7Gc6eSmEMkUB8wlIBGmORF+yIEGjVAuN0LvIc5OGssDZ9qcJ1ZCj2aWf/omqKh7dejQ5vd+IbYS/HXbtJA+4qpbs5"
+    "+dwNO7JDsRe7ipm7RsoROMhjSij+nFOzs6uf2RE+Y4hVXBvAiCtrW/OiWDG4y4raoF4jOdOqrjDtoK9LZbx4b5kYp/HM"
+    "4vRmydfJSI7km/bM6ZBRLvrojkIzc0s/Ttl560OaQprGWEmmhwKmkf1lCeQHjbvxhnJt5xF3jBKbIHxBZ9hMTB1ZvBPG"
+    "umq0TRfjKOz0OdQiv5FWPas2rGqz5KFLXIfDGQRD4Fu7a5CT+pbooVEnh6236TJ2bIkUAOGyZ1bGsNvWr50A1nDZeGhM"
+    "Snaae79P966PuIZAdbYIK49fLAfBpHjbPZ25otHWYd3RWSGyBV2DDOapqwb0bq6Maw982+fbwdBDUKOwSS2SaMFwJA3R"
+    "FywWxF9MIDCUBeijw+sFLb8nR8lzDcbdGEyEzLeK/3B4QiZe0vH7ZzIXShPGN8RNR98mLU17sO95Xd8SyzXbdw5wjH9n"
+    "oRcLxUxV3U2f4WAw7FELUenV+7MkSdj3V9fpcHMI64hxoMMWp4M9HFYGaUQGn8NimwPEsKFNB3jiWjFSa5+WiIqPVf19"
+    "62MXENSr0j2PM9mTxLXZ6lqrl0OLOizWa9Zzlsnznks4uk5enyP7w6Ild9d8/rxjBoHfihI8vjDdo0NkBoQvgUzHtVzu"
+    "eyJPXC9QkLtflWz7ojDBTw9GYai0T+e2jV7c3VKGLfmrs6PU7djbZujuJTEgyI/TqdlC4WMHIa3jjUKU4olPTlqfnBzT"
+    "n+6lw/RwlP0JU/3RHmkv4fRgv3ujBjXoaP+hO+3M5lwjNQFtnElpQq8eMrx4lDXtx5T8dvz/gwB36+1wesrom1BMm0SY"
+    "9Fz2EL0OJlnvP2gddHyGmyBcsgL5ge5Rt+J2/PBfFHIFFHic1Vptb9s2EP4rhDFg6WAbcYt9mIN+CNJ07ZYtQZM1KBKv"
+    "pqWTxUYiNZKK4wb577sjJVu2lMZq4g3ph9YSyeO9PHd8juptxyqVmM7w4rYjeQqdYWeqAWyn27HCJvT8Kz0zo1JQEvaY"
+    "zqVhsxgkszGwQKUplyFLhARGAgyTqnzbRykhmECLzAolHy1LyCy3p0EMKe8Mbzt2npF+avIFAlI40yoDbQUYGvXWLGYZ"
+    "q4Wc1hQ6jxWzipU2hxDxPLE4MFM6CTt33Y6JVW4rgiboL+DyHtOEZAHPhOWJ6VflRfgC7lAcD0NBK3hyUlHXD3c7uFUL"
+    "EzUYJ3zdSNpHwz+50BBiZMt5I9peSmU5KVBI4OGxTObvhEQ5VufgzMIfgRXX4F875dD7IaSZsiDtcjbutMBNIoztCQup"
+    "qYDnCF+64LoBFmmVsl7P/ZNn5Plez6o6TjZe1goStP5zZRqaAVPQtd3PcONIaFSBtsfhVEiR5mlnuFsJ6S6606oNxB0j"
+    "nDNeGJTwQixpn/IbL3ewW5X8antA8fGp60y2+Ddcaz7/nyAUQgIWKvB54164gmFjhPYe4+bK+OB0mdJMAoQG0TAHV0g0"
+    "Fg41UeEcs1AyLs0MdB1dTyV1K/WIW8J34Yn1MDgho7bgaJ5dqxrdNQseinUR1FqwPQbWY11WwEWwEVIr58wHemZwDXru"
+    "otJlM2Gp+FJ08JntBEpijNLXb0nUi3pcv0dCqxheAWQbJPw7NWN4Zs0pkLRk5STYbZ/cD8SvnsP/TQAjsEFcCeA5F5Yp"
+    "ShCKgbQsUSrrUtUrk2aPEiiAJIGQTeZUxAUyAYoPHvsK48b+ODipx/UJBbcKNyYhlsLlNJmnk3vCnSiEF4Z7hqp2iQUY"
+    "QKyFjgRUT49Fxf+5Cok+nSUp11cu2nJ+HDlCFimdciIjGbfO0Wv5WlEsSTp3o3XF9rGkJYB+wpoyBWvQh+DZVY1zAera"
+    "ZbGaUfbg+eRerOCW9ngq6HqAtQPrI8kJn0CycrCQoybAOHNDQ/wRqByxFSUcCwdnNs8SoB+hCCz9i0GwoKWDFE1O0VCE"
+    "W+GgplNmC1ts4cjZR/BiCvUCbjztJjleERz9+4L3vo7or93eL73RTz942nIEcoqYHL6s8hYcEJICiRiaKAONpXKVS1UV"
+    "OeVzlipNfQFkgJhF/LsXnTXWZcRXJxv1eO/5zEsnd/mQaYhEOXjRUCnrr0ZrDKhWhERoYxeZGMQ0tivJcTHoDogbWT59"
+    "xIG7vuXvh59ef9w/+uvwmx65paxUM4lGbNTu4FSDGd5nO4WI4RJpri5g9lNj9sIHq4z04PkmP1pT5Rm5O0l4liEtYONM"
+    "ZDdk75iFCszQ0weG7R+mYIRJwPZPTpgwrlrimh+xTPZ6X4zyWdrrxZBQR9LQxGxxo1ZlAIU9jIwzvyudYeQuCoiemqaW"
+    "oYbe5nw5K80gwDEUlqcYILOSNZQyGXI1WrCJgidubqEj4ZT43Urb/or0EkYl3BJjbuza11vyKsEmXz0Rv/4enN/HyO4B"
+    "eo2SJWoqqlg/UlMkI2V/g8VjRlwAQZYKY4gR4xOeQ6Ax0XnCdgh7Vl1hEYhFGIJsINlPIrIVfnPTVNpc941iH0bOJ5VT"
+    "cr33atR6Kie+FPZ8Yr9e5OAmU7raTx26F47zUQp33dkeuvbW8VgIu1SXfjs9/pNeHpx+ZDv4jJmacW0AEzfNbc6TZM7g"
+    "JkhygxqxqVZ5hsULg5wq46V7l3RxFg8szi53bADPNnS6lO2UupSXcr86MxoyKrOfFc0PzDX92GOHlYU0hTTt4jkctYVv"
+    "Kftpuf25Rmu8o9wFxQ53ZB9bXhzgE6T9InI8/kYY687yVSbf7RSWbkMtihtp1bBryUmXW7bd4qy4FkQwFGx1fQ8KUtMW"
+    "DSR00G6/ZQO45kskUAiXDQ8cLAKr+lXL0QIuywiNSMnaNZC304010f6ibDhfFDuPni2DwxJ9Xb0XPKXnygXxzkEigiuM"
+    "0LgXj92pRGOxMq6t8r2479GL3osarGVRkcR1hjgPKRmeWcTJTEHKKP1pTUMx24oSl/JBLVpVH9p+Q/YXhhqMIXY1ETJc"
+    "oVXD4YAiPON04/M4TkhVyvirEn99tEoHy95u04vqpi1mi1bNBcC1a2sbPdtMCFQ2ryTCAT4WLt2pYGl8+uGg3++zN6dn"
+    "4+Hyu4NrNooWw+J0sA2wfhKRrTBqkKAF8Jhmo7w2L7yzvAsYuKac1NqkOaaD1KrmG4z7vvvRrQXwIHYue7C/KE1daPV8"
+    "CGet2fCardzg85BNeHDl0BDh0Yh9wA2yrIgtvpv428gZkrogb7g0ay3CX5tNoWg7RAoenHjuYTRlAAROgZTPtdVuPbFI"
+    "rq9QEJUIIVkKlvfRBzKgrrGPS1tDuKAcD1fZpV6c1C9N8p+7d8bOYu/YIftw+HaM2UQgiCKzAuH77tMqt2SJSMUDSwaV"
+    "JYNd+lP/7he1h+h3uOpbNpItxSXUZp9uS9RgoP1CdyMfxFwjRwNtnEtpQqMeshi4lz5uRhm9OQRcQh4JdTjdY7SmONbL"
+    "Ktpv+N5KfUbhkoX9hdaFjlv4GItbZiDP6f8+rCT96O5fUGLssXic7V0LbxtHkv4rDWKBSAeSoiRnb0M5BgTF2dVFdgRL"
+    "t4tA5lHNmSY51nB6drpHMuMVsL/mftj9kquq7p63yCGtM3RYxogkzqNeXf1VVb/4peOFgYqF1xl2Bv3jTrcT8YWAD3D5"
+    "LtDw+V4kKpARXDrsv+oP4MokTWZCjBPx9zRIhBrHSz2nB978eNz/AR7whfKSINbmtTOiNGQPc67Z9TIWSZfBNe+O8chn"
+    "Z0svlLFWLFXAiInPIItmcso48+RiAY/0wiASTEsZ9j9GH6NTlkip3c0u42HAlVDwR7Rk05DPGGrQhQeiaZAsOEqB9EAo"
+    "naSeDu6Fe1mRBDxiXC0j72M0h4+hSPqggkx1nOrO8EtH6yUoocVnNEYcxMJ3Hx+7nVkoJzwc82SmOsObL854vd4nBbp3"
+    "OxrUhc/AOYhm8NnaDEhMeahE1VQ8Ug8iYQ+BnjMJSv/H1a/vmYjuBZhIwBWmtA+SnZgnOLvnYSrYnkxYj03hJ9wOov0u"
+    "03PBgggUAM3gMSIjJ5/QsndiKXw2WbKYJyCsBnYk9GO3IL3VvttRc5lovCQblBFRugCtO05XtMlorY6GNooLbdNl+DID"
+    "0fFttueLKU9DcBb8uN8kVG8ahCIXJuZ6vt6uD0mgBVnFWnguEnCRCPxIS2vUId2fLLVQ5H4RCxZ8Bk/x1A8kiigWE+H7"
+    "YD1wepkmHlieM+g9+jvFIhQfmkwhwcvT67/0jrqs3+93WQC+TcplnKCBBAhJ/KwjFdT0xSSd5QpOwO8Fj9brCE31wHTC"
+    "PTHh3h3pEETQvBEPmUgSmagyHx0shKRGtpygNSciWc/I45EnQpLe9iPGp+hHeh4otsBuqAT0PuheYJ9by+fWCFFp0wX/"
+    "nDublQOlnrUSBNyo0KZg31wCbw7u7YFUyvSGaRqGphkUv4cmxN5ya13xw9ufb9neYAj+AM25CKB/QcNH0G4zYTgg+EAj"
+    "W+80D1U0UXEQhj0/SDb2TfTFiowG/rD7GtVAKxK7wtKbiwXfwlVi6MBGMQv+zJdeugCVCUsQeWzLfqf2wYuUFtxHoZI0"
+    "irDvl8SYBiL0N8c6gjCjQpc5ZbCb9XphuFBDZqSUUbgkUQGvwB7atLEvtYZWJAuXhIH4EfJgC+g13ExjQN+XdB3a3ECs"
+    "B/TZNJGLtdaYcO3NN/UBoGTdlochqE6AfREgnHwJ/G4e7AjUH40kP59fvKX2cqiP7ZYFCwqagntztuc8GKFIhFMyacV7"
+    "P8mJ2qIHUhtanYcMAYi0SMBAPWo40gcNhS0nI4RM14le7beSjKseaB+HEKn8LVy9LKGJA2QVF2rnAoBeYw9DqZftZApD"
+    "+dArJBRfLRhaqDFBAUnaiUTqbJ1xIIe/pyAAJkvvT9+9LcO7gniyl4hYcM0nodg/sR0lkhPpYytHbCLwMQE+egu4C2Rc"
+    "fujfUoKhjNnBR8uCL4Uq5hnLLUxJngZyZxkjCM+1kRpSQKWNfaGV0eiSsqI7sA7bi4TAeF5TxljFOmjWFtRkxbRyPFnG"
+    "XClM/yrNgQj2dcCcZaiYpLJ3Z5fkAeoA8w3sZcEUWquVayy8eJt0QiT3oiZKJgeTUBcQ8rTzT9KsR8bbJrmxvQVUcXHB"
+    "Ri+MWYZqmphUv400rqb5mhayNKiEEJ+Ddm0BfheGW7MFRzjFxIRdIRm2d/XL+cVFf+HvrxcC8nIXGgthkr02ce5Nufso"
+    "vlS2U2D2Wg2Be1hldTHU2CoLPsTLOJFUYEBAshBvxKKyDySbAHicsDTyBYZ4SvtRVoVkkwDUheDGoCDhfaB0LyLMMvNi"
+    "0yRkWI9Byjh21dmrAfwH1oTu7XFrqtOokBBiXyaL7YHndh3edk2aQTJQAEBBQJ0gkRFlQQaw3Mv7LJTRjFASLhHPQn5J"
+    "tSXgIia7WdbEciktszzTZe+7bEAJaARouI+hx8PyA5kwg9uQtGI/N/XpgsdkGxRyEfhQoSKrBFLsxIdyTuBdeBQKOwXA"
+    "TBa0BgFoM2QIek0+CWgO70679Gc5A0YGroO7W7f7kGTNwBhYVJSzVCyTFQCRDn53tn8nfagMwCd0AiS0vBMRiU4+kLUF"
+    "BlqIJ6//ESzGSkNa9483XXZz/v7qetRlr19f/Xb15g0VT+BAiMsihbIGFBE+1WhBwiZg+zsBik3ACuA/oZR3EJWDO1FK"
+    "/JXMaiwwLDo1ssYIRtoHWLYhjHEjKiqUguip0lTkX+N7E6EfBLjI6+zOGO1jG/cNEXp98MRNzFTRNbixKXI3XYgzW0FS"
+    "pEJBsBQ1JIY4FII9hpu3TVMZSacSUw9KQilVkMa+gWkM4SUCO0nnlJm/q2msVTeGQJ7Qi5itGWGH7LV5Z4jh/w3SM6ls"
+    "ltSyG8w4R7b51qWoZmQF+6F6IjHtmoCKvhvQe3bIAtwahNwrp35DtAY05hIiehSoOXg6yjGuZJlABMc1whDccM+ktew9"
+    "PMvpGWNt8JAIPVqB50AxAZ0O3oSuBv0Pq31byhpB0cOgp5rmAI3sp/y2eTygoYs8faOBABLNBq5axggyEV4fHn1vIIhG"
+    "r3gQCr+PA0su6BZHlWaJELo2vPZnvErKANcTo0sGag7RyegG1aDItVexjcV0CqCNPpOZE656PIGSAjoUjX0psBGNuVSH"
+    "uehXq5ST4gHGcZlQrVhW4W9ziWBt9CvHy3lpiGJlvLQ8GuOnMRJ4h8fjQMMTfQqJZjxmbAtpCC5/cH925lrHanhwgEHC"
+    "Fqd9mcwO/ASa/OBocDToHR4dZCU42P7XKdnGimqG23DIMAGvT3QgKHrJO/wJCKlAVHAGAW2NnZxGGkt2hBuI5YUbluTj"
+    "Y1H9GyRpaYzQdhvwJ1M9ohm4TlWjCDRoU5ehShbSaf8JFZQC1G+8B31PN94AFEqWCNOFu67p0V5gliBU6y1DUuUygHk6"
+    "OE5XeJEnCUeHh7Jw0UCwqqbtOI1CY59ruFERyVEYPTY2ozH36HHkTI/9rVMpqBw0jw1eoPh2oM/9maSxKZcXgcLeO/ah"
+    "doPMK/KovhLJAnq3LaizYcDUGAkTRY6oi8rYHp9Bz6mPzu76JUrp8jMzCo/PzgMk4iYJpLSOnl2iMGew4E7FnLI84j22"
+    "jImKmX8wmMCALcuYoo7x8/Ta1a1tUKjaoivBq451j1TcprrBlVuAVBXX0Gm47wf4Bg8vC+K62xl4YubXM35dZXSBNSTN"
+    "EeBtk5H0evQrjVGZXk/LttFhIjGn9xvCgyHZNKyUlfvTlVA+qAp+jfknVvQkOfl3FCxwFmKQuRfkwfAkch5XBrxlkyhP"
+    "cz+ucv81wlFIa7qQWynQTpDcGzEOB4OXF1eq4OaUf+yWYXAXcXYR58VEnBJ8ZUhy9ETMCfGpsBB3NgoyUDxY+Dv6huHF"
+    "QFS9W24EejlWYm+WLci1Q7EiDm4QdKD8h2qtxvMnupxXXCeFwVkaH8GBWGyEpVBPjcaW41EE3hn4YhFLLSL9jCWLSVWq"
+    "IZ7T9K3V7uUhfHPrNEBGBb12gP+vDfhPTGYUJmZeUkjIwCURMeaPXStlISTkAFGendsmKhh2zDBjltWLKz7KyFRpcCIy"
+    "ao3eiVANA0wf8CrDkcMlgXe3No1m3ejHn5Hg/vMAda+HQ9ubZey1euEvbkYaTITkXuKozxrsrifrO/DegfdLy9YNcjwz"
+    "EH87sCWoWZ861+GklIC3T5OnwiwSqoA5DzRNxEaItpHGaa2Ylq+5HPiEmcV3oVnCmS3io7kJmpF/d3b51cP6uAYx5IWV"
+    "GKtWBjrt+43gS3OaYK0HUI2meOzKwH6ljMlKj+8rywOTu1yMdmupThmuEDVTPTOcI8TZJ5r/qM2KgMurLi5bomkxML4g"
+    "0f6/xAhTquyiwi4qvNCo4GAuB5RB/7AYJTbKx4kas7QYUfpmAcLIn7dThojPAXllGEX3R9hDO0ZLCx1mtXyOgVU/KggW"
+    "hgRgzw2KBSGRxyYTEXwiwoYhIfyEqwYZPTCk9UcpRD2zuogznYID4B9+4Gn8Dbqjw9pFLLg0IMUlLlauZwh7m89nL8xa"
+    "46qxQ7Be0vO4Eg2bK8CsE6kKjEjtTmFW5H6zKucKusNCJjj5T0s0aW0RXqjMpQe/F5g6DHuaz81h97DmSH8LfNx5Ai0w"
+    "F8FsrvuVORY+a+hLmWLhSoZfHqvcfnn7249/Pb34z7drVJMPUbvFrxZ3LEuAQk/LZElZqrniKNXn+OCOooU2u/Rglx7s"
+    "0oPnmOKxgaF3f09JggWoI/gfNyISWmjBFz962OG3TRuICwMezHBgR+yY9XAJY0b5hQ3q1eNHt2NjH9z9rxve+32EPwa9"
+    "H3qjf/tDh3KJCxHNIDUYHg1q8emRNnFSzGmqccvTSe0CS2XiiVpuSGtzz43THxHd/EOciGngbt7UpChgTHZpVItV60JR"
+    "NXjhmBkEpO0nSDaIR6U4BoRMIGkxgJtHlsL2xyy5cftTcFnfvmks19KHG+Rg8Hp9XDeloQYex7i28jYO4s/I5pb5Uqih"
+    "GfBlD7jI2CxyPL28xJWqtOMujr9TXbeEGpug15uLENeOyOcZ/gUOK+N50zTdtZEMk2/Ut6A+Ua+Quxmtzn5qqc+1Uxwb"
+    "jAFJ2jGn8kEtnD7R80Sms7kL0cUdEGaXdF2pLDuKV+eax7UWRIkuiazV2e1xKWdHgZIhb799qrTeaJfr7HKdXa7zDAPk"
+    "BMCefFBkruyAAOr0uGJyy+wGO72h6tC4FzOzAvMb5TSI1GvDXA2arWHqi9Nqobg5+D8NxgUEByLubIo2AjZDaRmCgWQG"
+    "p/W+1bRcs+iiaKv207GhnDWMLlzIGQsit4JGJnaDlWLWVXGnLWfWRUO3IewO0oh54IMHV+Znt5ubxcM6VoWytCFYuyiZ"
+    "QG6DD/0m06azJ0jWjWM/ETu9PGfudRHdw+Wzi/Nfzq/H17/+8vZ9x+2QWSlQTmMX+3axbxf7nqPOtziWwQa3uwhcX1XH"
+    "1C23rvCRPjPUGaetAgbwHN1vFgtJv8ZYRpqujUJVBKq0skNdutk+jojPdrlUmdlbukwzAejBXcJin1Zj0uwG7uXndqMf"
+    "XDy7+ivbw93oySzmiRK4yTXVKQ/DJROfvTBVwb34GM2g/gGDYhRaSGXIu42w0Haepr36huX+M4zZU7uVNonZKZIsFn1q"
+    "LnNKVTidC0Ga4uLTYkmHlfaXjh8kY3mHU0D2fTxJwoAMYXQpgnnqvlGiVkKgmUmGEsn2MxPVpAbtjOcT1eJsIqY5xdYn"
+    "fhRJujmwbADpsGwGCKvc22b33i7y7iLvLvI+Q+TNkD9DkHzpLMIiUOhTIbom9LpFXQ7mqTc5JiUMztFvVOvm6Ob5S1Yg"
+    "A0Sjan6PEPBkwDdqMUMjW6D7ieXqfLOIj0TGdnvf803XV+IRnveA8/dd5sIOC6Y0Nf8Zj3fYL9adNDkP8VPd/1+JlUWo"
+    "Olc3v5Gz3JRFNWTVeaC7NLFomNA43IxfvqajYksbyNrV+5GsWL2IFpm75C1E6F9btG30pHtNU0g2bJItLOdR+9kAOtun"
+    "lg9eZSf+mG2he3RIJxjmtje/pZEGvDeXihZjmFUtZrWLXbGByzLy5DDCrj78GCmcSOAhzSS48xIwAcSXniMBRIFWDUXM"
+    "O00bxnq9CUaZOkgVh3uGw8PmgSffTyA44UgRUSmlPQ/lA+AKkw2ZSA8rU6DmmQfs/8qsK0L6K1Z22I6w1fzGQzanRm1N"
+    "82q7gZBdOrZLx54jHXO4S5g06NM/SoEcZvB+jKQn+Gvb0RBzcFtvziwDZskzJM4M6W+WHhE4t5sdqGBqFYfRN8x5RF81"
+    "Z1CB0ep0gVvI0HbLfGsMLTNqH6o9Gde5nMFFq8leIeLeXn046/f77Ker69thvr2XpvDtxL2Gx4V+pi1a5girdRPrqzbU"
+    "Wu2smyNQ3/MEU5EPZ8UIZ6ReOf7RzIVO1pVNHMBGa1Zl5jley3WZjeMluISGTl+zx1ZbQeR0So6wi6y7yLqLrF8fWS2Q"
+    "8L6mY/on9jfuPds6kCJNRhQZ0WOG2jeLnQ5etw94FZjNF+Qd4psGVNcG5wxFH5uWET51llEV91bPixciiZGq/eRGZswy"
+    "/0t7TiudFW7ONj9ht/aQ8bN3P/3PP/8bzyUGF37AtXdopcKx519dlrpu1GLNWXMMoMo+8yd7THvfF/fWew7uB/1jM9j1"
+    "2JxrGlqjoq2yk/arG7y533C+p/0WhOyEaPClB05nlZrNGDNhlxpADzXpBggNvoKnfAd4uuTHKD+dn45ETe5wgg5P3owq"
+    "55T24dWvNnppRuOJHKG8bWA6VcW8otUe8/I5z/hNAJsROMTzY1/gKVGr37SjbjX8sSZszJRDu1C1YYiuITF3bgeeYl6k"
+    "zVP5ca50LKYuh8dcDhc3nxwWbDcUaNRBz0fXpS/1QEc/YfhO8WxQSKz7teBpHDDzKqt/1315DMk42uVN/+p5Ux2sM2Ae"
+    "HB4dv/r+j//+px/4xPPNCHBDhmKPba4+zRykMaz6CZuYgZumtGWLDt/UZXLQL31liTlsdu+W+rU7YhjPmd7vr8SNFcdb"
+    "GbBd+cphHWgb+ui67GJUSG5dHyjmsHhy79iTviCGBa9u3pAesTQy32uFXzwDLp7igcKRgpobbGa/dOrEzWMF9kubJunM"
+    "bK6z/E36W2J+1II5BHbffC2WTLJ1knTmlvv6KPvlKrh4xo7xu62gifhEQpfkqCf7BYlerZfousDAHPvFIbP2AjpMH8WC"
+    "lINYmOPBTpgSBolvRiU5GkuHgih//KGNdaAIuMNMRteksody41HbeJ60bwShIR1whZIoeY1S9IyjDY2R8MgczFY+1oFy"
+    "LnfqQ4ltpcgq8f6+hfIaAi23S3ToeGz62iF32rehe0Lnc9NOYfutAIE3t+f6L0vSlAu7ojDHg/XCnOdvs70znYS9M3bA"
+    "rs7/fP7+ev8ERBzTcdkopvl6K7BWuQ2KRWOR+6vjFs2Qvcz2gOf12w/vVjAdPf4vAtAjY3icrVjbchu5EX3nV3ToB1EV"
+    "DmNLzlYtubtVKlqrcmJdStJmH5wtDzgDkrBmBhMAI4mx9t9zugFSlEVbLymXRWIG6Ovp0w1mWdZrVK3H1C8qc2NCv1dq"
+    "XzjTBmMbPJ3K0zHdLVWg61Wr3ZDwrLgh1ZQ0XRWVbYOnzmvnSd+3ughk56SosHWNLVllGk3B2mpEv3l8WxpP/sZUFUTq"
+    "BhuD8jfUaF16iibQYOG0DkOqjA+ZCbr2Qyp1pYMektOeX811KJbYoWa6wsOuwXe7MPj4d3fw+uCH/TE/JAi7M2FJWfbZ"
+    "20ZMdlqVZGHTP67Oz0g3txoe6FG/B4NbFczMVCas4Pml/k9noI4uVmGJw4ejH/8KR0RuNBSHah1UqYIa94huEYIYtDej"
+    "t6PX/V6G4P70lyyjE91op4IuabaiWecWWtPc2ZqWsKjCsVG7mlBpqbGBdAnJsPiXXu9VUtTr/R/T0OsdkbNQlF4NSVVG"
+    "eY0gq2ZF80otiCExxIZmblytGAosDcgIriuCudXrw170K4TWr5qil/yBjlevaGqb4FQB6zO6jMlQnvI2hjOFsF3lMRQG"
+    "5s9tVWpHA115DXQ42LBgZWGJeJlK73lCipZILu9unf3MfprGB1VVHtFbmwVJjjiMv7MU1gzUpX3IApsR9edDjhkUqDBK"
+    "Zj4zkKbnp6dHZ+9oNBolJOU0gII8syQrGORDaTtRo+/hc7V6jrEh5V/69qY/JkQRqz4DByuI/TPHdvJdUWgfQ7reOleI"
+    "BfZq56zD+kv/xjRlPIXHNfarhd6sl6YJSWSUOVem6pwe0fnmu3hLInBjGxsOTVZCXSkfSACDpMMxbOXgnHAqNoja44C2"
+    "neR046qdbTIiZTYXOPnxd4KaSnPvS59BB9tvVdXpP/cQ4hu9glUwuFUO7wKgwXv8BJGPp7Jc6tlzhgVFsNY0+2ztc42+"
+    "WOparRXnwA+C5Z94ZIX2uBLcoqu1vEYykNnkKXs5iRwClTMNnGkgyDSLXXJGL4IJpVop09D5xfX787OcvILLAn0uqigG"
+    "8iQmVMD56OaAwzrk7BlnGzYUW5xRs2pdtgspGEKKSz1XXRX2hQkZoyCwhg3mVCeTJ0hZzGBtS00aVLZ6xEahnDMgQj7g"
+    "2QauH2a+EUrwVjeqKXQ+4qQsddXmdGfdjY9CxBVOx5kF80MpTtRgqvFjuCIcYwNQsLYwzKICVh/ZO0dB4dEnFxm5BDT0"
+    "PcL/dl+yw23Cb3sj2PVrrm70PSOScv6Ssy1H6BWcsMbfAVJAfoGoDMBtMNAPkzyWU6uWUS6ya1OC2vZj11rZbgMC5YX/"
+    "FpwEhJu7WbQ6y2p1nyXsnOXjFDMUf1NwM8i3Le+C8G+5AzFJwuXxrwCMnc/RACEORbGAkzOFHiD82KGlBrjIHp4ykxdC"
+    "ioitRX52lWCWzRTa6LqGJP8fJHRgH/NIMimsWPfxoI8nUvnMRoloHmsv9QOObOSFDYqEULTiti3xYQrPDSdzZ19hQHAM"
+    "4YS9y7a25Psxh14XDpH4qkYahh2pttXKSe5i9OD+T/HA+Ozo9PiXPLaoY4ZRAcj7Xu9BvtBDYkamWSxqraRYHnoPaOeb"
+    "/9j9Gm8fNpzNT95gnYNTtGtUlWNx1FDXxG4MZ9b0C3Y0JTNp6pbMJ611YQ0mTAiLkQg8YIEdE7xIQ7LL2J8ZZ4mhhrJI"
+    "3jMQQJaYAvjpdkk4/VmsiILfsuBnVfVA11snnlUk60F+5RTYxfkwQRK0FNjHP6LgH35kybXxTImfSt3qptRNsYr2twAr"
+    "nHliWFRjvMw+mxYdJfM+7mhR9psDMTuYWiOpX5vrYFvLjSvL0g6B4h0iWjBBsdS1nL+zHMH+J05K9P0IPU+zAEYt104c"
+    "oFKRUNw4EdgKlBNVG7wTRctVEn/4eoMD17UhSn//uKTBNLgqm9Lf6Or9yfuz6/0JdH4SSmO9XNKe/Uny3h6K29rVplFJ"
+    "3PVmRQMIuT6+PP2elDiOxcrq7WyOMnLTRy6OP0BVJ7L0FoFs9IR51Efm+5pmY0feGr1GmISP71XdVjs5J+o5KjmwnttR"
+    "vtOcx9EfxnzAQhTLg0g2WSYfXcs0j5TbF/SCCdORg90a4wWDOABQ+S6uOADStybM6z6iXiouwjbLVnrdrxs7syWzbpP4"
+    "7wWLksJU+yJpt2Vy5YFNl/wZ26rYNNx0dNjGHDVIA/vPv/LQ+I0pSG5OkPa7Mgx1LmmIRO+qrG2HHOa1/ZPHwuF7y9O6"
+    "skyzp9OLF5wUbTgKZ9WKXo/efCPdfI+TsPPdc8bkKI/imNDBujjw4LbYtTzjgJZMEfgTFwIm3Nh3GIRgexicpp6XUMFK"
+    "KLu9ZTSa/2ow7iFl3EdV/XOB2e4bGcFYcXRxQR+PLk+u0AK5YvjqwKlv23jLMe0978txrdMYd+JIhckIVs55kuXzJjZ/"
+    "nNlD99+6pMZJiu9rLzggl1F7By5aH89aUOY3osw3ZOzjWyL9dnV8KYVzg4Rfn//zmCeUD3YBDl6DHTCX+ybMTIzO0wRy"
+    "EMmnogFbHyUsMR5pnry/H+9tC5SQQDzuD7k37zYbDZQrZJBlzDVSoWDALHN6zkPRPuw+jluYuZkjhsJKpdRpV89QnXzL"
+    "TRMOHk6v/kUDbrVuId0S00PdhQ6sydqKCgM9RpGFs13Lk2rAVJz6Qpwmhk8ueaxRHI8XpO3d83FKC4+BnOHC3/LXF8KU"
+    "PE4OrxniM2sfyYVz9/1GO0xHY7rizy2+HMgPBfAxzzDrzdNgsLRe6gdTkWUu54k4FRlX0mNkGnxHFDwjGDlnCPuEYfaR"
+    "z7yUdrGMsiUIQP7BsztpqorfzvhHgJ0eFRZ/ri6nfFd6d3UN36b8hG82cGvLxvzJps0dVsotFVnAdh1eslQ0YkbHlWEm"
+    "f3nwzHu983ihe/Kbyk5Pv7pj8q8E37n6yn1p1PsfRLWqjA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"greet","title":"Greet someone; runs when the command line nam'
-        'es no command.","description":"Greet someone; runs when the command line names n'
-        'o command.","inputSchema":{"type":"object","properties":{"name":{"type":"string"'
-        ',"description":"Who to greet","default":"world"},"shout":{"type":"boolean","desc'
-        'ription":"Greet in capitals.","default":false}},"additionalProperties":false},"o'
-        'utputSchema":{"type":"object","properties":{"result":{"type":"string"}},"require'
-        'd":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idemp'
-        'otentHint":true}},{"name":"list-items","title":"List the items from --from up to'
-        ' --to.","description":"List the items from --from up to --to.","inputSchema":{"t'
-        'ype":"object","properties":{"from_":{"type":"integer","description":"The first i'
-        'tem","minimum":0,"default":0},"to":{"type":"integer","description":"One past the'
-        ' last item.","maximum":100,"default":3}},"additionalProperties":false},"outputSc'
-        'hema":{"type":"object","properties":{"result":{"items":{"type":"integer"},"type"'
-        ':"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiv'
-        'eHint":false,"idempotentHint":true}},{"name":"delete","title":"Delete something;'
-        ' asks first, or needs --yes where nobody can answer.","description":"Delete some'
-        'thing; asks first, or needs --yes where nobody can answer.","inputSchema":{"type'
-        '":"object","properties":{"name":{"type":"string","description":"What to delete"}'
-        '},"required":["name"],"additionalProperties":false},"outputSchema":{"additionalP'
-        'roperties":{"type":"string"},"type":"object"},"annotations":{"readOnlyHint":fals'
-        'e,"destructiveHint":true,"idempotentHint":false}},{"name":"reset","title":"Reset'
-        ' everything, without asking (confirm=False).","description":"Reset everything, w'
-        'ithout asking (confirm=False).","inputSchema":{"type":"object","properties":{"ke'
-        'ep":{"type":"integer","description":"How many to keep.","default":0}},"additiona'
-        'lProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"t'
-        'ype":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idemp'
-        'otentHint":false}},{"name":"fetch","title":"Wait on an event loop, then answer; '
-        'cancelled by --timeout and over MCP.","description":"Wait on an event loop, then'
-        ' answer; cancelled by --timeout and over MCP.","inputSchema":{"type":"object","p'
-        'roperties":{"delay":{"type":"number","description":"How long to wait, in seconds'
-        '.","minimum":0,"maximum":5,"default":0.0},"mark":{"anyOf":[{"format":"path","typ'
-        'e":"string"},{"type":"null"}],"description":"A file that gets one line when the '
-        'command ends, however it ends.","default":null}},"additionalProperties":false},"'
-        'outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"read'
-        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"label","'
-        'title":"Describe a label: a count flag, a tuple, a dict, a pattern and a compute'
-        'd default.","description":"Describe a label: a count flag, a tuple, a dict, a pa'
-        'ttern and a computed default.","inputSchema":{"type":"object","properties":{"nam'
-        'e":{"type":"string","description":"A lower-case name","pattern":"^[a-z][a-z0-9-]'
-        '*$","maxLength":20,"default":"main"},"verbose":{"type":"integer","minimum":0,"de'
-        'scription":"Say more; repeat for more","default":0},"size":{"maxItems":2,"minIte'
-        'ms":2,"prefixItems":[{"type":"integer"},{"type":"integer"}],"type":"array","desc'
-        'ription":"Width and height.","default":[1,1]},"tag":{"additionalProperties":{"ty'
-        'pe":"string"},"type":"object","description":"KEY=VALUE; repeat for more","defaul'
-        't":{}},"owner":{"type":"string","description":"Who owns it. (default: computed w'
-        'hen it runs)","minLength":1}},"additionalProperties":false},"outputSchema":{"add'
-        'itionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"des'
-        'tructiveHint":false,"idempotentHint":true}},{"name":"run","title":"Run an app as'
-        ' `pipx run` does: every word after APP is the app\'s, --json and --help too.","de'
-        'scription":"Run an app as `pipx run` does: every word after APP is the app\'s, --'
-        'json and --help too.","inputSchema":{"type":"object","properties":{"app":{"type"'
-        ':"string","description":"The app to run"},"args":{"items":{"type":"string"},"typ'
-        'e":"array","description":"The app\'s own arguments","default":[]},"python":{"type'
-        '":"string","description":"The Python to run it with","default":"3"},"isolated":{'
-        '"type":"boolean","default":false}},"required":["app"],"additionalProperties":fal'
-        'se},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{'
-        '"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"l'
-        'ogin","title":"Log in; asks for what is missing at a terminal (the token hidden)'
-        '.","description":"Log in; asks for what is missing at a terminal (the token hidd'
-        'en).","inputSchema":{"type":"object","properties":{"user":{"type":"string"},"tok'
-        'en":{"type":"string","description":"Your API token"}},"required":["user","token"'
-        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
-        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
-        'tentHint":true}},{"name":"export","title":"Export one item, named or numbered, a'
-        "s JSON or CSV (as argparse's mutually exclusive groups: at most one output, exac"
-        'tly one item).","description":"Export one item, named or numbered, as JSON or CS'
-        "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
-        'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
-        'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
-        'string"},{"type":"null"}],"description":"Write JSON here","default":null},"csv_o'
-        'ut":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"'
-        'Write CSV here","default":null},"name":{"anyOf":[{"type":"string"},{"type":"null'
-        '"}],"description":"The item\'s name","default":null},"ref":{"anyOf":[{"type":"int'
-        'eger","minimum":1},{"type":"null"}],"description":"The item\'s number","default":'
-        'null},"compact":{"type":"boolean","default":false}},"not":{"anyOf":[{"required":'
-        '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
-        '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
-        'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true}},{"name":"output","title":"Read back the full text '
-        'of an answer that was cut.","description":"Read back the full text of an answer '
-        "that was cut, a page at a time: the reference is in\\nthe answer's marker and in "
-        'meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":'
-        '"string","description":"The reference a cut answer names (`full output: REF`)."}'
-        ',"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","'
-        'minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"'
-        'outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"'
-        'type":"integer"},"length":{"type":"integer","description":"The full text\'s lengt'
-        'h, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"}'
-        ',{"type":"null"}],"description":"The offset of the next page; null after the las'
-        't."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOn'
-        'lyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false'
-        "}}]}"
-    ),
-}
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1200,12 +1219,21 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "async": ("_await",),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1360,6 +1388,25 @@ def export(
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
 
 
+def serve(
+    host: str = "::1",
+    watch: list[str] = [],
+    size: list[int] = [],
+) -> dict[str, Any]:
+    """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
+    several words after one flag)."""
+    return {"host": host, "watch": watch, "size": size}
+
+
+def copy(
+    sources: list[str],
+    target: str,
+    verbose: bool = False,
+) -> dict[str, Any]:
+    """Copy files (argparse's `SRC... DST`: the last word is the target)."""
+    return {"sources": sources, "target": target, "verbose": verbose}
+
+
 # ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
 if TYPE_CHECKING:
@@ -1409,7 +1456,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1483,9 +1533,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1558,7 +1621,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1569,15 +1637,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1621,15 +1723,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1706,6 +1911,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1770,6 +1998,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1827,14 +2058,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1946,11 +2183,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1977,6 +2215,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2072,7 +2311,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2133,22 +2373,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2301,11 +2559,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2345,8 +2604,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2908,7 +3168,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2918,7 +3179,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2938,6 +3200,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2950,8 +3214,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3333,8 +3694,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3348,7 +3711,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3456,7 +3819,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3492,11 +3855,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3506,7 +3870,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3552,7 +3918,7 @@ def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
 
 def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
     """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
-    a JSON array or comma-separated values)."""
+    a JSON array or values separated by whitespace)."""
 
     def convert(value: object) -> tuple[Any, ...]:
         items = _as_list(value)
@@ -3618,6 +3984,57 @@ def _matching(
         if problem:
             raise _Invalid(problem)
         return text
+
+    return check
+
+
+def _checked_path(
+    convert: Callable[[Any], Any],
+    exists: bool,
+    file_okay: bool,
+    dir_okay: bool,
+    readable: bool,
+    writable: bool,
+    executable: bool,
+    resolve_path: bool,
+    allow_dash: bool,
+) -> Callable[[object], Any]:
+    """A converter of a path that also makes `click.Path`'s checks, in its order and with its
+    words (`Option(exists=True, dir_okay=False)`): a path that need not exist and does not
+    skips the rest, `-` is let through as a standard stream when `allow_dash=True`."""
+    import os
+    import stat
+
+    what = "file" if not dir_okay else "directory" if not file_okay else "path"
+
+    def check(value: object) -> Any:
+        path = convert(value)
+        if file_okay and allow_dash and str(path) == "-":
+            return path
+        if resolve_path:
+            path = type(path)(os.path.realpath(path))
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            if not exists:
+                return path
+            raise _Invalid(f"{what} {_show(value)} does not exist") from None
+        problem = (
+            "is a file"
+            if not file_okay and stat.S_ISREG(mode)
+            else "is a directory"
+            if not dir_okay and stat.S_ISDIR(mode)
+            else "is not readable"
+            if readable and not os.access(path, os.R_OK)
+            else "is not writable"
+            if writable and not os.access(path, os.W_OK)
+            else "is not executable"
+            if executable and not os.access(path, os.X_OK)
+            else None
+        )
+        if problem:
+            raise _Invalid(f"{what} {_show(value)} {problem}")
+        return path
 
     return check
 
@@ -4947,34 +5364,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5361,12 +5786,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5460,6 +5885,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5632,21 +6059,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5893,6 +6319,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -6145,6 +6573,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6259,10 +6696,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6277,7 +6714,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6309,6 +6746,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6382,16 +6821,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6400,7 +6829,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6410,11 +6856,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6424,14 +6875,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6542,10 +6995,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6585,7 +7040,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6594,6 +7052,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6644,6 +7108,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6660,6 +7131,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6670,6 +7160,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6726,6 +7222,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6808,6 +7313,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6928,6 +7437,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7073,12 +7586,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7169,6 +7688,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7182,6 +7729,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7190,7 +7738,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7234,7 +7783,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7262,7 +7811,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7316,7 +7865,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7347,7 +7896,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7409,24 +7960,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7557,7 +8137,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8080,7 +8660,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8411,30 +8993,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8518,6 +9120,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8617,7 +9234,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8755,7 +9372,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8763,12 +9381,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8823,11 +9458,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8841,20 +9474,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8929,6 +9548,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8959,7 +9584,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -9004,8 +9629,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -9027,16 +9653,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -9044,6 +9677,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -9064,6 +9698,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -9124,13 +9779,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9235,9 +9894,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9319,6 +9982,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9395,7 +10064,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9421,7 +10092,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9447,10 +10118,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9470,15 +10147,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9931,7 +10614,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9946,19 +10633,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10299,6 +10990,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10638,9 +11331,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10813,6 +11510,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11047,15 +11745,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -11066,12 +11770,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -11171,7 +11878,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11279,7 +11986,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11425,7 +12132,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11439,9 +12146,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11461,8 +12168,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11475,11 +12182,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11492,6 +12203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11585,7 +12298,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11599,6 +12312,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11633,9 +12353,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11671,7 +12410,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -11834,12 +12573,22 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
     "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
-        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
+        ("json_out", ("-j", "--json-out"), ("_checked_path", "_Path", False, True, False, True, True, False, False, False), None, (("metavar", "PATH"), ("help", "Write JSON here (a file, writable if it exists)"), ("nullable", True))),
         ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
         ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
         ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
         ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
     ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
+    "serve": (serve, "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).", ("map", _Any), (
+        ("host", ("-h", "--host", "--bind"), "_Str", "::1", (("help", "The address to bind (default: ::1)"),)),
+        ("watch", ("-w", "--watch"), "_Str", list, (("action", "extend"), ("nargs", "+"), ("help", "The files to watch (repeatable)"), ("many", True), ("fresh", True))),
+        ("size", ("--size",), "_Int", list, (("action", "extend"), ("nargs", 2), ("help", "The width and the height (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("description", "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:\nseveral words after one flag)."), ("examples", ("clikit serve -h 0.0.0.0 --watch a.py b.py",)))),
+    "copy": (copy, "Copy files (argparse's `SRC... DST`: the last word is the target).", ("map", _Any), (
+        ("sources", (), "_Str", ..., (("nargs", "+"), ("metavar", "SRC"), ("help", "What to copy"), ("many", True))),
+        ("target", (), "_Str", ..., (("metavar", "DST"), ("help", "Where to"))),
+        ("verbose", ("-v", "--verbose"), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Say each file (default: off)"))),
+    ), (("examples", ("clikit copy a.txt b.txt dest",)), ("effects", "non_idempotent"))),
 }
 # fmt: on
 
@@ -11867,6 +12616,11 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "export",
             "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
         ),
+        (
+            "serve",
+            "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
+        ),
+        ("copy", "Copy files (argparse's `SRC... DST`: the last word is the target)."),
     ),
 }
 
@@ -11904,6 +12658,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "run": ("run", False),
     "login": ("login", False),
     "export": ("export", False),
+    "serve": ("serve", False),
+    "copy": ("copy", False),
     "output": ("output", False),
 }
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1033: the first handler from handlers.py
-#     line 1074: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11264: the tables (commands, groups, errors, result shapes)
+#     line 1070: the first handler from handlers.py
+#     line 1111: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11942: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -92,6 +93,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -860,79 +863,104 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPItu20a2vzJXu4AlLEU7dtpuZF8DQZq23hs7QeJFcWEJ5ogc2awpDpdD2lUTA/dr9sP2S/Y8ZviQKFux3XaLmwCR"
-    "JXI4c15z3sOPvVDPs0QVsU57o97Hce8i12Vmxr3R2dm4N+55+AfHyFzBr3HvFX8XxY0Whfq5MCNRXCqRxKkyQqfJAj6U"
-    "0DO8OheX0nhiLvMrFYmhkGkk/uKPexMPJk3kVCU05bG8UkKKa5UbAANG0q19ERdGDDU9NRzauwLXxhv6JvVEqgtavdA6"
-    "2TI4M/zzCOA5PObQqOE/m3g7+IFXU1gLLs1kYhRB1LowaQHJz+FTQ00wD4e6LLKysMiUWaZyupHoG/yGUJwiXXCCLSNC"
-    "aRSNxSkcMjzMLtseX4/oAJaRzLUuEEFiE35MbnteL0nmhjmJRCEKwPdUzuHx0bh3qZKMhkfKhHmcFbQI3PhWh+VcpYXE"
-    "K0RQJm8oE4ApUb54LcNLEdCsZxMfZwxEbIj+JpOhGhoFVJYFMNDSX2SyuGRZgIFZri9yOffFUXqtieM4l5BGBNmiuIRV"
-    "o3g2W/jZQhzg7IfA9Z8MXN46uJZJqQ63AnETw4SB/R3AFH/78PZE6OlPKixAzorwMk4vYDlZWJkQQZwCmz6EII0yQJkC"
-    "eTLAIkNySo+r9FolOgOpTYUpImCsJ4KP4/G4p6/wEyQ8L5Un8HskC8nXfN+/DTxxc6mNEgFeDxgC2AcBC4ddVfSlyJUp"
-    "k4IhA1ogZWXqAIcLzI4p0A7pQYvzI43FkNQg/UhYeMIuCXtBJbOBL16KmYyTkgYwgm0cSHQYCZXnOuerNOQqTiP8y3fn"
-    "yhh5oeoLQFMC4/bWMkAC/OnwF5VroX4GioY6UvsiwDEGBKg0PDd+yhDl6TxX/yjjXNEqAYoHEIl5mYIOOZsAIVGOnNyw"
-    "Nim0yMtU4Ah/VUaMJa6jnBEKNs3CzeGRliBMDZGsgtQgrRINcsKEQmKGZSH6c1VIH1idhijE+6tLMlfF+9ffBSDaF7Dk"
-    "VIZXBPmsTBLSh4MOUIfDKQpGgOgYEJJ0QdsKVCfJ3xvClrkVNxhhMakvkCgTJwIrqzEoQZTjSoSRckLBTkUkIxUmoPci"
-    "BBxpjpiC1DHavL2lk5rRZiLPl+x8fPXk5fFrAIjEkhVzTWtfvOWhgCuSA6jdp5vPBiOB+o5MiL21T5S0TEliU5iGaaGd"
-    "w+N8nzRYY2MDGKjwFhkrOd5WNAiUDmjmIlaoCT/e3noE/AMevPWaarRpEZc16VNYyIehB9ZHzYql0abIQSd2QooMmMW5"
-    "KQjOfXGj88iQhSVgQc7QzMQXl585p1GhBkTWTUqzOoVABozBrhdD8yajKMZZZfKuiSSpsYeysVKq9D0u1NyswQxXqC7K"
-    "PJeLTsDddBO8JVPYUWQ/q8Vk9BYY/gMq0N6IthRRDL6BXrxW9garZtz8ap7pAqxw44klyavdpmXKP6Eb9VDxs1BuKCo/"
-    "kpl2To/Ah63MOd8KZ1JpOWdidzpZm8pk2xGjQTPJolDNh0tXjlcLC2CHurCL3zV79TSMm8dpPCfYn7WWe9YhR0y430bs"
-    "V2X9P0GuHcs7CPweluuwtKhCK2vG9uFGkin3YBugfRYSDVwRzxWr4FyB9VBpSIYwTsfjtDY4W4a1cM6GLBVtb8CHZx+x"
-    "MeDpz1OhNaiSnBOLJe0R0Q+ICEyyEfkjA9/unNnMqGVGN6W3lsqdllTu4NNJPI83e3hJpHfwX6cczX5dsV5H1vtpQfiq"
-    "9KK4/My9XgkgiAxP4KG8hJcQ/IQFKADLChxyB3RpdRv8wbczG6h1wdm8nMLicG2yBjZG2ToX5DnTRtgX+JyQs4J2Cuor"
-    "U/hrdv6MMHfEa1CpwqmC/ldUDwhCptIfdZ5EzfG3txTmsvfPgW4IvmKmQiLCjr/H8Dm9Qk44Xao1+7j3zN/xd+jqtMwv"
-    "lHIBijln350GHf73nv+iO1jGSUfCeoHGerHke08X9JfjmRu5IJ9VRBq3LXu+EDKqFG8vrD87YMXSNHpFsaCFKnpncUYc"
-    "cpeQ8BeJnsrkXOYXK2E+R87Msg6N02C5Y8IyilbhUJB2R6S87yJCCslFX+fgxc7gk4KTAZOBVCYGtu14/UotwEsBgmHa"
-    "ANSt1W9W5Bu4NGyDudQ522ybiOlCr3YZaiqwvG6Gu43zAA0I6D1BSQhAiYxO32q9EUd764AdzuJEtQHEZMim1L/JwTlt"
-    "hkMY+VtHTVvSs02bLgoMK8gUxnPY62D8yijWCLCaT1UUAY1BRnWZgzHpSwqsQHORbtA2zH738vSH4a7HAR66hYRqtRKw"
-    "UQGc7CNa8WsjHalpedFGdwrOpJLpphgDY28g6JShQktPGKEKzMFi2Ch+dVW07NoKRkNDAtb5psuGEmxs0ko+OC0Z21Cd"
-    "oxmDtAvsigGD1MH9ufy5Ka6dRmUTsMqiyX3gRA1PbWi8JYfIyGtgNu6+oJmq6O+MQHIEGfd9ASKSAocvVNPnF1aqeVAH"
-    "XiaLk2QYxfkjZJqyV6suXNO/ARwJiQ4ArGvwCBHLQEEw0tZigFrmpCfpLdRyVga2zACkzxToeAKI4ASm1m63gZrFKoke"
-    "o2VJeTJqnnBI4tYdDjGROxIMM2UNEHDQlIWgqAlzhrrAZCvzYBk09XOWyPhRJoDXvrFJR6HpDgY5pOpDWEvMcj3fiFKU"
-    "AHu47GAecE3e7GMceY2kH5qaW4bru6M3r4mzzhZ1Z8pE3+0Dm0wlcnfsgZ/01DxqVxO3LS1GAhUe4YT+0pBYTNhR0lMi"
-    "01Fhu435fLAxnNIMbVVHRY/aMG142SYRxZxzgI5MTPlrxGGxOYQJRNzDhkf4hGAi9RozO9FAO6c3B5AQfAL/Cdf7Rwng"
-    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFLb9CUqbYsCxd2EB2US"
-    "mf4gE8gUTV7fFZZk+qlS6ImsoMd0ssJd8YpYCmYX5pxTaHE+XWTSGHR2O9iFuvKpTIMDQVKu/PjVO5IXs41+E+7XeAbc"
-    "3FiQ5mH2OLdI5ddqBbAKKqEhqiH9trlsE65DIu7jXDa77wBFZ6esbUWLyvOXOdcTN4WtmT97PC+rZKcr/2wKBshskjwB"
-    "ECBAL9HdEh9wQtH/8D9Hb97482iwAUgYq1RGvGnSxQFb4sP2RjRyYez2Qg9+2Uj3Z4m88ND8eZY3nsgWWa4pFAMjaQ0N"
-    "g3ZDdcoClI8El7FMI5W7aizVe3HaHOJ2U2XKYKZrlaI33Qyr2dnkmBZc4/Mqxn2OCSOkLyfYHNlepg2XF7UDUa8P8u45"
-    "De+xe0SwuEga0YpznZIvx0rRPTygUh8nCFNByzY8aPRZsL6Fzn3l+4kaUrtY7dWLE0/skIuNFfmBrR2OuJ7IFgLcci5e"
-    "ISHnMiMaIZDzOIoSxdXgUOcRBMAK78JQCIUNKP92ztFOQ+qdfWSwGJgZ9Ohr28fHBZxacLeCwdoyJaccDKizIv6lpv+x"
-    "jiAaAvkocpim0FcqJfBJHip+oLEHu3XwKZ6fmwJc0k+Hnjg7OvlwOvHEwcGH//1weEjB5IDqDKkqIbADZFREMWuciynQ"
-    "/0oBclNFhclE6yvwCuIr1QpvjK5iTiAuCjgujZbSVcFTLPpSKwGAykiVAHxpCpsuOcVnp6q4USAqB9W9c6STZfIhTXaw"
-    "veYmetooIrZfASHgLSWFjaqbVX07xUiURlG3AT/NLGNoZxrdH3KbyUnRTOPYMUWFuaJNA/tB8K9l59uinYHjkNPD6Ee6"
-    "fPABPzNCd+OQ57Tud+2KizP0jieWlfe50yR5jbaJVSfaY5ONshzTczbpA2KONd+2UzpCqlACbBansbkEyUc4zpd8YJgE"
-    "M0NJAiLZZ/dbnMBYSWOY6iAtKUq4ASkqqPmDauwS9iNmQuqEJyE3VbBzmS2Akf1V3+bhMSV5agdSV3Vba/BWvFeAiVN7"
-    "u1+xSkJuYF1dRTYX3GxI+o3ryGo2Aw3P4lRRme6EMoe4CHadTTZONSp6Dhm6kopVlfYel7hO+H5utbm5mi0FP2q5ewrR"
-    "aGI5w3VuGpWHP1c/xr3LosjMaHsbzY0Nz32dX2xHOQjL9u7O7s7w2e52IzkBPFlN5t9RwtBX/BcANVVpzLNdFw8rU3t1"
-    "g8ZSBZXzzTZvj8Zm3F1q6agLIJwVWJN2UeIz0KsKPrZRaD1a3KS0cSmIepjWz+aamtaPuOQiw7rboFDzBVqepTGVX0hM"
-    "A5LGyTJWd1CVoW7CN2nXhpaZ63XLwx2EcV1E61FDlbXu9irI1XyT2/ViYpk3uZ1UrDQ8YLkhrLJO56wwbY2VM7/1j7zM"
-    "XDZjHhsDwJ1HEDaDvkpDG9KqfA7arMp5NHLDpSVtvTHM0n4gX1uieWJCOPXX1tBSTOu/hJl1c8noc0yk8yvqhqwXPrcz"
-    "N9ZcuNKR2IK5tviTwSCz+XTq6EvTUF1m/n0aaTa3vyjVtmjUZX75y4Pt4bpum7Wltq5lVspvnaHwSmONd28bz/0tOxul"
-    "Cu5NyFYdC/esuaaR5w/iMqwxgV/s/Rd7///M3q+x6rXyB5Vtk+RWo9Xqqa1jdh9r8q3exfXQjNA6DUOy+7vZ/y9dm79u"
-    "12bbcjWYswzTO5u5ptouV6b3RWCLwq+Ov/3X//0Taz6wu24wbYg50kbR+ondjWrfr7LrbNJpYNcaR27Tq6XXlt/9SF1b"
-    "Wd2+3vH3fO7WuV2/bd2skz9q8+iTcce16W3gC664eHVn3+f7TTsrpTduGX2YE8Zto38wn+pLP+p/dj/qFz/3i5/7G/m5"
-    "3VaqYY12nu3uPf/q62/++kJOw4ia4W/XOIm2mrf8hHAKW+wIq20F6811/uKX8wiPPY/AtfcqiKl3YRVaEPPj4hzPOML1"
-    "3aWNtK4r4CV4IpHgSrwUNrARIDnchajzqpHaNvsZoHGukI14IBViBy5xydS3irgCrCvOaoL4fEMQTxvtSdizg03bkQpj"
-    "ilEQQHCaaClOAu4Lo1ixn01WYFoTuTXB+vrFxqSDEOsK/bJiBUJbesWCKlYLIwYKx6HyWwGrFW02gflmZ1NgUlECzhnx"
-    "pTp3DevHEW6QSwAtwfOsucp0XtgysBTT8mIFmGbc2oTl2e5DOAaSAXQyhaiao7mdA11b6nR2JckmCCvheBuOrzYlSgHu"
-    "B65NMQlWaKm71xWceX7OolLZ2DasxNRPiC0ni25ONVIBLcD2NuXWUT2L6L8q8mT4SmyLD0ffH52cDvYB3HM+rwwgc+95"
-    "1/5aSje0IHm+tymrqklEH9Y/ff3++C4AlgsWZPV4SW/piMsd/uGDjljj6nTOBhuXeiNw9IfjFFcciepMzThtLIfXn/pY"
-    "jPg7HTrApnDqn+LauiikubI7nzMrfbuixxH9oNWE6HqFaHtQm/LyaRYfUaEpingaYwSGyLy3J4LEOz7Nv+e/+It7JQGf"
-    "7MfH0NlE33E0ToXLI+DT9oDROCXCHfzXcCi+V6ni12MAMTiLxH0kVl0YP1vsA0lIlykwTz6AfjhOx+mfeEH8+uQnj3D6"
-    "P4lX2PEDeh1/DsV7pl7HmzkC2/ENa850Qq0deDLkho+nXMS2VxEPv0A0gh3ewAwc7RrNrI5GhV0pLeymQmx/tM1rHGBb"
-    "XU5Q0PKBRz01KKW+g3LlVQuv3h4fvzz5FpuPLOMDagEPhprO8QQAD8eauAp4YGFhGylaIkEvAGEn370JwYWC9l0ceAKq"
-    "DENwb7kZqxru3rNROfqiViP2DQoNr91dsV46Tc6zW6vii7fVd96hNG/dgoPvdEhsoxSGUSwMoHoBTRhKpPoeGdPscKtO"
-    "ZFWYu1eR1L386KaY0XoSu7ez1PkA9l1ut4Dk2NBGtbH22S6zD5zg54aBbT4ChpNQcZc+wbvmZR9u6YDbTU0LJe6QMl7l"
-    "TjFjrFstucmJG424s5Gaf0r2wFbn6XiNR1u2XDfm23enR29Pgmb/5V2HJeo+zKph8VrmMRoO15hJ26fVkumaqe3xiqYL"
-    "tI+xPnFwDqbBvgOlEo4QwqtYmbppE3fTUr9m4CNP8MVAgaBcNk9CqBA3TqzbCY/MM2xDWur+XnETUVzd+11WetZZFz3n"
-    "PtPaBK199QviR2+JCQiY7le3bNR5OWD9t9BlJQWybhQl5xYMC4Pd7vkMRpZqVUovaIJeFsa2ZK5/Y0wdx52sf3kMYXhc"
-    "nXNxp0A6NmH9SpnlBj7URHFT2dSBMvzw6eUpwr1LBrWTVTn1Hvy8dr8gRqZ2nrhAwUBSrjTMBQPLyw27G11kGbRaGwNn"
-    "vV5Xr/bBC5/oq/hkFSWqXvgxV5K2zicYADa5+o/jd+D+p0qd06VduBBQsBfAtyeM23j65zj9ytb4JB4TffHMX7/AqVcj"
-    "L0bjwTEUT/4NUipw8RNN+fBIiKeEOAfnrA5WtmmwUTzjJvoKJ2oGMwTg46MSO/9ejTwHEzj9g2ILO+HzPcK8igkI+c+I"
-    "EHCacepesMSt1sBCywTbLlodDyjQg653tfOC+nc6Oviz7iV0r3pyKpIdKq86zMA6f9TahO7VU3fvwGdICfZJnQg8KGxh"
-    "kpBDaxtu005/wrVfvXn93al4f/T9D6eg4p+g4RaCgNec1evQ2R09X0EndFxZRWIDVE/XjXQncPdVpwOSNfaN7LFdJnHH"
-    "XMveGvrf671I8jwAut7tvwEfVI3V"
+    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMyMTQsc2tpbGw6MTYzMwp4nGWQsW4DIQyG"
+    "X8XykiFQdU7Gzt26nW6gOac5hcMI+3qtqrx7DFedUpXBgO2f/zM/+FF4zoKHrkN0Fk485VAIHb6sJ9CFQelL5QB6IYhj"
+    "IgFO8dsCAZ9rdoJLEAdTKFcawENIA+yfsHcdxvBO0Z57DVeCAJ9UZDThAK1whFEFPDeF979VqL61wEtykFibszLHndir"
+    "tlwFnUy0om/UXe+ea7BcMhd05xCFKsfjtX8AWxXW79kovedZ86wNfc6ZiiUjL7ab51udv8p2AqcghM1ow64tq82fzq36"
+    "D6sNUpjVhrDvR+xvd76Ug3t4nLWSwUvDMBTGz9tfEYKgQrd2O9aznkUED2WwLH1pM9KkJqlTxv53X9JtzOFcL/YSGr7v"
+    "e+/9XsbcNC2zMCq29MbxGhpGc1p737o8TdfO6El/OzW2SkvLhE/n2TybzObpXp5Q/9UCusxqDdzjf2tNC9ZLcDTfUgXC"
+    "h3Ovct5KXaGqBMetbL00Gq9fayBCWueJh0//QDbGlo5gZ0RJjUG7hFpZ1QOTHHCjy0tRIQveO2mhpHnRN3iIXySUlaUM"
+    "WUw9nwwimHKwS4rFYqzYCtQ/EtOsgetzvtUMYeGwsR0STBGT6XzbRU6guyYM2LUYjn5lNngukgEAY+atI5w5iALBOoWh"
+    "+wws8wHWRf2xT6k9VLHQ5byDK6GN1LIJ/c1O4mfnu4kohuykRzsqdKdUvOgxhC39DduCGPamUAgWNAfCCO88Ydohip47"
+    "uVsKLEz6ojl5eXxa3k/jNoRw4H+ldCSQnRDI0KNkI69YfkDLwndOLsw1ANw3c35e33icxVdRb9s2EP4rB74kwWQhebWL"
+    "AsWWYRvWZmgH9CE2JkY6WWwoUiOpuF7g/747knbc2G0SYMXyZFG8u+++++5OuRfBWu3F9PpeGNmjmIoO9SAK0aCvnRqC"
+    "soYOf7L12KMJkp+BbQowNkAttZY3Gku4lHUHVfR2vSjZVwXKQ+gQ/CBrnHgcpJMBG6ht30vTwCBDB7alO3RxcHbpZF/C"
+    "r+bO3iLIGAWkh2pYh46iNqpt1+Wwhlfs/TVMJp88HZ+8upN6xNcnFawUOazyc0Uufvtw9Q7szSesA/Qy1J0ySwonQ3R+"
+    "Qr6VGcbwoe6wl9UMVABp/AqdB2swmaO5Q20HpBPwobFjKKC6nwt7OxdTCG7EAuaikUHyc1mWm6qAVWc9QsWnVYqMFIxs"
+    "H6LBqQSHftQhISIOmFFptoDpIBXhhjhjHihoMtgFYnodcUVk0u0cTgWPuj0r4Q20UukxXkhJPeBupfYRODpnHZ/Qq1tl"
+    "mrng0x69l0tMD8QahdxsMsGScJrJP+gs4GdirLYNzqCaC0/yGD37mgtZs1L+cvj3qByS14rLTiSkGhn8HK4XRBTrY6sH"
+    "rQxdCBbcaIBvlIe195m8LTMe8A7deuuj4Owh5uQjLTuEnvnQluqfyGDC6jHAaY9BllRGU7M4Z4chU9Xg/eXPFUl2SSFv"
+    "ZH0bkbej1hAI6dkRqJPJDRe+4nQ8icCsY7v4adLV7zFbrojKpOcc0kMUJrFeZd0pU0RN7uTIbAFS13FiDdZaEs8Mlnnm"
+    "7EhJKdXUqnKrhum35cuP2QufvHvz9pJARIkRtXZlHjgt4SpdpJw4bWL1NL68OJvCn8QPU+Pzq1lkLJOvlQ9pOOSicwek"
+    "e2VJ02evLcX0XoT1wKMpNQa9pmExoAsKaXLdbzaF2O+sZxhsit24I/g0l/Bg4v2YziGsbEpjugfXGr2O1YjTC3vopC+o"
+    "xO6WSjCJZP3w0jSExjbs3fLB0bQ6wMW0tsr5EFHNYGVdQ7V2GZogMpxads/05LG2BPYrrthXbmDaEAng1v2iELJpFPuS"
+    "+o+9ROJkeWlJ8mDjXypg7w/Rk8d8IJ2T6wNw2cGCjqUhvcdNlV3L5ooK9guNMTGNimcm6AfNqDtMx2keUitiP9hAm+7h"
+    "9r5aaNmhPmDyrYwLiwaRpwOSQLw2iw0zsVEOk0l+G/nNnZQak2WV1tGLJZNQPVXoj3HhsXgZFrBR1EmqENujGXsmcRzI"
+    "OdlrS03KJX5aQdEnbdJa+tRErYyFzD4oTE58DydRi8sY6Ov+tlaF6JVRPeO72HN/8bj+kYrvJspHWvxftJfL9Zi09xTi"
+    "yEbi0bTbAGm+rmRceQVJlfcYSF4KQfWYRptDmr5o6rg8lJmbh3l94tNwc2kPGPhyaZZk+mLtks3zZtQDLhk3dk4pyhhO"
+    "q5hx4mYal/RZGcXdth7DUdHtBHW+J6hzstGqV0+YfKHBc/47FEP73+vwCFXfypFzQbMM3TObbqcaKnQyLLjKdUdf7HWg"
+    "ToyU8oWjOEx+QZ84V238X+IAz+7IUCixWRxDkdLJOzV+AEadzoBtQLYhCplHhA/lkSZsxY6SXf4Zdcb4HTqUQg5oPlqn"
+    "m727m81i8y9u1ajFeJztWu1uG8cVfZUBUcAUSlKUbCcNpQowHKd1aztGJKAoXIEa7g7JsZY7zMysaNYR0Kfpg/VJeu6d"
+    "2eUuSYmUXAQB6vxwxP2YOff73Dv7uZVk2s1V0hq0+r2nrU4rlzOFH6kej5f4eaOs0ybHlaNev9fHlVFhJ0oNrfq50Fa5"
+    "4Xzpp/zA2R+f9r7DA6lyidVzH177nhYaiMTM5hKPC68+eScynSsxWvL/O8JPlVjIpaBNRWrwVFt90l4cicVU5XQ73FP2"
+    "oIcNTOHnhW8NPre8X2ILWhKX53qu0vLnbac1ycxIZkNpJ641+PC5lKzb/eiArNPyyzn9dt7qfILfUSIsMZaZU+uCyNwt"
+    "lBUL7afCAP1fzn98J1R+ozIzV7ginE+B7CQ8IcWNzAol2saKrhjjX9zW+UEQVucQQEiHx3gZM/qoEi+u1VKlpBaoCmA9"
+    "tmPQt50a+ih9p+Wmxnq6ZLYIo/JiBqlbpaykk8udMoa1Ce5M+o6glwWg09uinaqxLDI/4J8H20B1xzpTKzBz6ae79bqw"
+    "2ivWStTwVFn4RG688CYqdcD3R0sP1zBjPCj0TE7wlCxSbQiimo1UmkJ78DFT2ASal/Au5584kRN8mMzRgu9fXPy5e9wR"
+    "vV6vI7QPDrnaCQZSAMn7RUeqiZmqUTFZCTgyJlMy3y0jTLUQ3spEjWRyzTLoHObNZSaUtca65j5ez5RhI8edYM2Rsrs3"
+    "SmSeqIzRI+JmMk+FHJMf+al2Ar+XwqnE5Kkj/VzFfa4CiDWbzuSnlbNFHIR6shcQuFHNptDvCkEyhXsnQOVCNIyLLAtm"
+    "cPIGJqRouYqu+NOrH65Euz+AP8CcM434guFz2G2iwg4eRoCRo3eGh9YkcXOdZd1U2wf7JvniGkbyP0HiRdEgFcNe2zKZ"
+    "qpl8hKvMEcBBsJiZkRCTYgaROZdQ5omWfeIO4EXOK5kSKFvkOcV+A8ZYqyx9eK7jFBZE6IhSGAqzbjfLZm4gAkqTZ0uG"
+    "inwFffhg49R4Dyuyhhtg1Kd5JvUjUm/YLRgDsW/4OmweUmyC9cXYmtlObYykT6YP9QGsFN1WZhlE54T9RlM6+azTTmmN"
+    "TkjqtwHJD6/fvGJ7lVmf7FYVC65+SiZT0S49mFKRysas0jXv/WhG7hERyDaMMg8EJSCWwkJBXTYcy0OKIsuZnFJmGUTP"
+    "DvZCJl2X6nqGSpU+wtWbCEMdYK2UpZaKP2gAfIpQL/fDlGVmgUQN3yoSr2/UFwMjDdXWKw1O1cTsB4nFeTTjoB1+LgAA"
+    "V8W7F29fNdO7Qz1pWzVX0stRpg5OYqDkZmRSsnIuRooeU/DRK+RdLFOyt/SKCYYLaoePNoEvlavzjOUjVMmeBtyyAuyn"
+    "0gfUY22dD/qFlUnphlnRNbQj2rlSVM83hAlaiQ5a2YJNhsKGNUFdSMTRci6dI/q3Zg7KYF+WmMtNicDl4u3L9+wB7pD4"
+    "BkWZHsNae7nGLJk/hk4oe6M2oFQ4hAFr58yzn3+yZF1W3mPITYwWiFLWhVi9qGaFVQvLNtkLTdlxfImF4hqC/I07iX02"
+    "ht9l2aO3hSO8IGIizmkZ0T7/6+s3b3qz9GA3CPDysjTWyqQ4DXXurBk+Ti5dDApir+slsD3O5KRDpaYTdd8R8+XcGm4w"
+    "UJBiig+wFhSLQDZC8jgRRZ4qKvFM+wmro2WthrgobgINiexhpRuVE8tctYKBkFE/Bso4LLuzZ338B20ivBMZVfUirxFC"
+    "imXWWBue2ynzbSfQDMZQdn8kjrYmZxYUElb58oHITD7hLIlLvGeNXxITSJEXiexWrEmsUMbNVkxXvOuIPhPQHNnwgEpP"
+    "Qu0HbSJC3gZppTh3rMCZnLNuCORMp2nGfYcFxbYp2jlFd/EoGjuHxMwajApBagvLcOoNfBLZHO+OO/xnkwHTBmWAl7eu"
+    "DkCyJlAGNRVNlkptskMi8vqfpe7fmhSdAXzCWyzhzbXKGTr7QGULKrSoJ6e/6NnQedC6X8464sPrd+cXlx1xenr+9/Oz"
+    "M26e4ECUl1WBtgaCqJR7NG3FCLq/VhBsBC3AfzJjrlGV9bVqEH9nqh4LiiWnpq2pgrH0mto2SmMyQCWBCkAvnOcm/4Le"
+    "Gym/UHCR0+rOkPQTjXvGC50e3nGTmCq5hgw6pd1DCEkRO0iuVASEWtGwxEAUjgKP8i29HUwVkI4NUQ8moUwVTNCvDsZQ"
+    "iVUUJK0XIvy9TmOjuHMUcssvElsLYAfiNLwzoPJ/RusFKluRWvGBGOdlNN8uisqexnHo7iCmnVBQyXc1vxdHFnBrgGw3"
+    "qd+AtMFDmrHOtZvC0wnHcI1lYhGaa2QZ3LAdaK14h2clPxO0DQ/JyaMdPAfNBIIObyLUEH/U7cdWNgAlD0OkBnNAovhr"
+    "dTs8rnl0saJvPAhgaLFwbTBGYArjp+PnIQWRJcZSZyrt0WCpLLr1qVKcb22Mv16G68IvTBh9DWoAIzlSlKZwdSamEpEx"
+    "kxZcTXRZqN+TsdV4jOxNzlPpFVcTadFbILJ4CDYylL6Jhq8PvDI19veST8i9UdQuKJsQP2PU4JSwvOOQZ+j1ymn1ZPq4"
+    "DcIo4q4dUBbDTGYYm2kUmN+Vf7am3s/d4PCQCkVsUHvGTg5TC7MfHveP+92j48OqDYeWfxyzViLMMHKjsaGF51uvFVcw"
+    "c03/ApbzATfsTYFOV9GfzPihpqS3lejSWrmk3wBNuY+eLQdxYX7ZusRdKgO1ZSKS29u6yj4Qkrj1JSn7AbCZpdyS9qQv"
+    "tgPmec8mhvVlwcTTre+jBDsUjK33ELZ+6w0kMLukDF+7W7IsUjPUojO3WzOMaoWBVEojvtqLwRCdDYvdIWYM6K2gKQFs"
+    "ubEGqVzh8narGYO6L28vS9VTgLbWerEyqw9DqiH4cUZY/mmLeei0Z9o5wBimaPsQ9XnCrZmyM+SD2ItXE8QiKKlySlf3"
+    "RmKektI4iRgTRy2XSTGK/xLySPe4FBLvN/bazSUzQd5kGNeqdliWY3/xBGs8Cf/SplxM/hdhfb9dOfNt2O7hqS6muL1W"
+    "uj+nrTlHTM1heehFpqmmtWT2viZIiOdaxs3kSGUbu7+VoFiy7H2IX9JjJ1zEu4arSdVdMSa6YRZ5nLVXo9R9Kw55II/7"
+    "1wsO/++h9eBvUxlAMOrA8u84+FhfuHEQsqVZ44aH1GbCGKZMyQW4Fv0O1y+3WZPBgKIl0qkdbeq9g7kI4ei+PVYrIoz1"
+    "jDAe/faK4JZS8LWafa1mv3o121K3yrSIdMaDS84HZZDXI/b4seUs5iZan1Iqr11Lqse/Ym0LiWhXRbojq9aO0O9MhrtL"
+    "XSM5biba29rXA583s+TDEmE9ia47Jati/+pZKbiJ4H2cHvIJVjhxOxFX8ejr5dvv//Ovf9O0HP6+oKEOTbBqh3FfXDTL"
+    "mFtT/IfLzYKyvShYNa75WDw87KXqJnrU4U2/97TH3wPcbg2fuNZlXVdVzW3q6icalmxOneLZfHVuAd9bSJ6goXfnWRUd"
+    "NUlB4Rz6YIBWVtHZk6aZxz/y1ZkxD+rQCdswD8rXpmc9vPrFSied7SIqTQ4yHju173l49Nd+8/SBzqcfyBpoqtn/zVKB"
+    "O95kf9xSgqIKN1MC7mUqn/jpnumicjt4SniRB1WrISMPa3yzlq5wlEVW5sumJlZ4qks5tuKBxCaKIE6c4IRPTcjRTwS9"
+    "U59YSed7G5U2OGDlVVH+TvlJE2P8OjL4vydZm8m6Ssz9o+Onz55/8+0fvpOjBCmDZdvkL/EwYf1pUaY00RcxN4mQbrZR"
+    "mUcE/LaQWSX9xoc04WCnfcVxXQ6+6fTjoHdv3qjRhH4z7bZCsr33laPNRLslRnexi8saEy5jIHJVMp/2w8SkQHDccOmt"
+    "x4kvUFhTQcd4dDgFezMV4ZOq8qPC+MmNg9KMbXwNYBWZJsypKxybzLyG6NluRBe1DehUnj5bTFWimfMSLJR83iKMUU6E"
+    "UyETfrhs4NjK82tQvvluH+2Aol8Tk/AbqOJRDR3A0ClDGoDQc5RfGlBqvUgNwLf9PQDkooBsc1YznwoUNErJnU7Jn6eA"
+    "kylLJyBzY308KpJiVEwaAFYdTW3/o+MHWsNKOlNxXlSfDIZjXSJd/CVgtuYKay1ZY+/newjvUWlpP2a+dGrDX8OVh1Bh"
+    "3TBx4qOkeFit+ZseOm5eblqhagPrYJ7uYYnXq7dF+6W3WfelOBTnr//0+t3FwQkgDvkUh2CGry6hraYN6i1mffdnT/cw"
+    "Q/WyaGPPi1c/vb1n0+b4lcoHb9T43PoOmhM+mA4PnNS/qQzHx6vTJObb4Tna8fa/iHDEvHicrVdNcyO3Eb3Pr+jQB0ll"
+    "zmS/Ypcpl6tUsrxRypJcslI5pFI74EyThDkDjAGMKNbK/z2vAZCitdrNJYfdJTDA6+7X3Q+9ZVkWRvU8o0mrF4vtpGjZ"
+    "N04PQVuDzR9lc0aN7Qfl2FPgh+Cp04Zpvo3/TimsmDZqSwJArcWpY37QgV7TZsVGPqdv7E4q+qdn7GhPfq27Lp1QFJRf"
+    "k2FufTy5peNscUqdmnN3MiM3GgLoRocVleVv3uKeacmxasnCnX/8enNNbO65swNXkyICBD3XnQ6IYHLLv49aQvhlG1a4"
+    "/Lb67msKNuJGm7jTc1CtCmpWEN2z84mD19Wr6tWkKEHV938pS3rPhp0K3AoF89EtmWnhbE8rONThWjVsT0EEGRuIWx0q"
+    "OPxDUXyV7BTF/5tUQH9F59YEp5pQFCXdJq6Up3pI0aYIh22dPNWwt7Bdyw6wnWdgCtdLfc/R8kJ3fOQJBK5AvZwenP2N"
+    "m0Da+KC6ziM4CaCXHCysI4nyX4IihpHefA4kiRfRfD2lMWZfhSo7+dw9Or+5ujq7/pGqqspZrukY8HVpKa7gjg+tHaMR"
+    "fkDA3fbT/E+p/jix68mMghuxmkhWsQLsHzWOkx+bhr2PJbQ7ulBgAmfZOeuw/jhZa9OmW9jucV4teb9eaRMyZMJcKN2N"
+    "jiu62f+OwVIE3PsmjsOSjUR3yoeUebuQwHBUuHkviVA7go+EzmGMCd2Hauf7fMQWWNCiU0s/+zynuWuOPk6k4+H6vepG"
+    "/uMIDK95C6fgLwoS3wLqQs74UxCfbpV1bDUv6Y0lBGe1ORFnPzHomxX3ame3Ru2AKv+neGwUGD+F0eXYc/yMVCCvOU6J"
+    "8TR1NyzOGTXGKB9tli/hVP+rkvhh6JQ2dPPL3eXNdU1eIeBY9bCbUQAXGaEGoacgj4XTqaROO2vETxxxWs07FEpjzUIv"
+    "Y68Q8tvyQo1dOIkSJQUKZTHir+Q5e3yKfKX09bZlYojM9qkwGuWcFj3ABS8+SOuIJlXovns2yjRcV5KSFXdDTRvr1j6B"
+    "xFAkGdcW6gqjuNEPAeWwZyvVYhJZBW8bLfoWK9UnWa3RTdj64JJUtnXWnHcnMTmd9sEfRhML1+9E1EDFJLxaftTiyxl1"
+    "VvJl/AYFhbJvwMqxDyiHJVKf8ASnV4OUeMTudQsRPUkyt7XjvgaUnCV0IJIAuuXFSF6XZa8eylw61/Usc4bON43IdH3o"
+    "+Rik6KTrnxdMBri9+An1YhcLz4KGjlgixrlq1kkZR7xaItgS4JUyW2RN5BDUWqTnhfYry7kKzWrXPzH7P0fiIDz6SV8y"
+    "qVhPsDHBTmx6EaKsMU99FyNIvCZJ2NdQ1BJWzWqa2BHtrrWkEg87KEGG7/cJ9LEchEHEYDflwZH6JGXQc+NAxLMOMVJ0"
+    "pIaBlYuZS+Qh+u/Thdn12dXFD3V6mi6kiBoUvC+Kx/iDHrMoisJi0bOKrfJYPOKZ3f/B6Vf4+riXa9l5g3U9ihTX+HWG"
+    "1LRR+mJRZDWZxkV2VtIGXfPwGLuH9etYNJTbKgK/E+BPWuCR7g5ufNI+YgfpiLcgBc6HU3DGsRv+/Z8E/M13gtxrL/L1"
+    "oeWBTcum2Sb/B5QWgvmTY8mM9nGE2D+lCVnOyduTsL8Vgmos2RnVRURDI6wPMbL9QwQQ3cqbkocU0dbBurDrLAwyy4T4"
+    "+k0kIuiekdXnBDhEO8ijVZb5RKzFDTAa0Sfxc4fzN8GJxf9B3EhsnuG9YwGQspXekadL7bqE0sHTWLexlrNSa3yLhlbb"
+    "DP/2KXI3DiGhXz4t6fg8uK48p7/Sr5fvL6/vTk5h80NUNLErLe0lnoz37m0Mm12vjcpwd/sVHQPk7uL26ksoxc0YQBSn"
+    "t1Ryl+mHDh+m1weZfZ/6dzfSHH92asHCJmyspbcgBzv1S3NRUjXxK6n57KDX8tUvNtpriT5NlLucp7k07Z3GALKUP+lp"
+    "fgHkZUnnIg1xHE0KU7w0IOTJl36++OmObi/f//0Oqn2eN8PGJsuzAwvW5DEPxYJdmbWh471ya6SmjKF/XWFqv3hQ/dC9"
+    "JMM7m0co9aP0d/2Sb/H/G5Fi+HSl1tIz+f8CMBW/purERCpmyzJ/jTmXD3ZjpjH54n6wtjvyX3YtmcQNjqgjZNUd4L6p"
+    "UVhpzkm9ksvoBaTnk5dMzp8fB+MUURX/BXfLwfM="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -994,11 +1022,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1101,7 +1138,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1175,9 +1215,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1250,7 +1303,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1261,15 +1319,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1313,15 +1405,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1398,6 +1593,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1462,6 +1680,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1519,14 +1740,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1638,11 +1865,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1669,6 +1897,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1764,7 +1993,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1825,22 +2055,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -1989,11 +2237,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2033,8 +2282,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2596,7 +2846,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2606,7 +2857,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2626,6 +2878,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2638,8 +2892,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -2947,8 +3298,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -2962,7 +3315,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3027,7 +3380,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3063,11 +3416,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3077,7 +3431,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4459,34 +4815,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -4873,12 +5237,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -4972,6 +5336,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5144,21 +5510,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5405,6 +5770,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5615,6 +5982,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5729,10 +6105,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5747,7 +6123,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -5779,6 +6155,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -5852,16 +6230,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -5870,7 +6238,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -5880,11 +6265,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -5894,14 +6284,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6012,10 +6404,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6055,7 +6449,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6064,6 +6461,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6114,6 +6517,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6130,6 +6540,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6140,6 +6569,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6196,6 +6631,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6278,6 +6722,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6398,6 +6846,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6543,12 +6995,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6639,6 +7097,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6652,6 +7138,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6660,7 +7147,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6704,7 +7192,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -6732,7 +7220,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -6786,7 +7274,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -6817,7 +7305,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -6879,24 +7369,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7027,7 +7546,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7550,7 +8069,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -7881,30 +8402,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -7988,6 +8529,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8087,7 +8643,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8225,7 +8781,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8233,12 +8790,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8293,11 +8867,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8311,20 +8883,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8399,6 +8957,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8429,7 +8993,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8474,8 +9038,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8497,16 +9062,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8514,6 +9086,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8534,6 +9107,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8594,13 +9188,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -8705,9 +9303,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -8789,6 +9391,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -8865,7 +9473,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -8891,7 +9501,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -8917,10 +9527,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -8940,15 +9556,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9401,7 +10023,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9416,19 +10042,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -9769,6 +10399,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10108,9 +10740,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10283,6 +10919,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10517,15 +11154,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10536,12 +11179,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -10641,7 +11287,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -10749,7 +11395,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -10895,7 +11541,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -10909,9 +11555,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -10931,8 +11577,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -10945,11 +11591,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -10962,6 +11612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11055,7 +11707,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11069,6 +11721,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11103,9 +11762,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11141,7 +11819,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1307: the first handler from handlers.py
-#     line 1484: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12160: the tables (commands, groups, errors, result shapes)
+#     line 1369: the first handler from handlers.py
+#     line 1546: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12863: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -105,6 +106,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -952,113 +955,163 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdtyG0d2v9LhrktkPIBASrIjUNGWVqYtZXUrUVtKikQ4A0yTGHEwA8+FFCyxKj+S11SlKi95zWv+JJXKd+Rcumd6"
-    "rhiCkGXuwrYsYNBz+vTp0+fWp/t82pqEs7kvEy8MtoZbn463zqIwncfHW8Ojo+Ot4y0L/0oWcwmPrOOtg8k0FPJCRgsR"
-    "p/N5GCXSFfizGDuTc0tMwgB+hIf9462RBa+6kXNJb/4AH4Qj4qkDjc+8CxkIJxb/cPj6lW566ng+Nf0RPggvEMlUiktn"
-    "IRZhCm3PxWkY6bZxEkaSGh8m4eRchHMZOTiIGFuMCm1wBPFU+qfU/nUgBX0T4Sn1QM003EtvzmDfw4f8533sPxanXhQn"
-    "YrvXW8hYxOfePKYmP6cyxr53NJS5NzknKG/gg4jDmUymXnAmTqNwRjSA7nXbCN4NVfO3/Fk3GcKHU985E3PHiyzhBIDy"
-    "KVIBgPhhIC39+6WXTEUQZj+XaCD06JESkzANEurtKX4SMPeJjGKkt3QmAMaZZdQInDnT2JdybuFYYdKC+FJG0BsNiXsa"
-    "WQh3NnMCV3OOZpmjkTWAfuFJr0czhKABMqBPoJ/ACEInscTuYPANTomXcO/0Bo6OmvV6Qai+jawg9X16dRyGvgSy0Pi5"
-    "9d2spQFm7iRT7vfU87nf/EfXWZRwyn+bwdQhtRp+dpp/8tzWF2c8C43dujJbFDHPVuyHl/xC3m4S+mGU8ZFL7c4iKQP6"
-    "NPZTWX7Dh7Xrqzd2qdVeucnMWYxlE2qemg0vkbNSm7dyLp1EzPBdbq1+OnX8WDI/mQ9Gpnww2YRERAn4O1yJ+NxCqeGQ"
-    "3BDh+IOcmOwSTxy//Oaz8FLMUmDsJBT0u+IweGdkih3GYMRIzLw4Bu5mMqbxgj5MIiee0qd55PHsmSPhpaYECADa1eOB"
-    "FTmRBhfz14yNTVyM5Sr0Qs0Ry0aVRKmsLnDBy7VASgkCGddkeTZLPSqBZbwaK4SVEKW2M8dTnOVgc4T5fuoBafNG3Kv3"
-    "i5oFdwHixJtkEzH2zkzubVsDQOGwumb51xxsdQJyeWoSogba+6mMMhEPQhcEGEh1FNEZEoeaCFPHp+VH31wQhsb8vQ78"
-    "BYGBV0GeRrxMuVuY7myNquZvfKCi8J2x9GND0JWYItcEp/BAC3ATLMjqKhfV0gZHHYVhgpKZVDq1vtqytnx/FrPWT0CS"
-    "kuj+hFIf1/DweAs6ZfnvyngSeXPUcfTDD+EkRcFIGlfguxYqBAHLCwbmy744QFViE9SjUR8h2sJjbRnPnYkEzpw7oA/A"
-    "elCKQ6CQZp0MDedReBY5s754HlyE5xLogLBw7dvzRTKFXs+9BCgQ9OcL8QjhPwYF8CGGH+48unBA8j2+Y7NesNV3uyg2"
-    "xMwBAKiVkymILQR/B6B7wTxNDgHyzLH3QVQofRcL4FB+XYKF44O9AU+Ac9wwBeVlfzo+Pt4Kz/H/Q4HL0xL42XUSh5/1"
-    "+/0r2xKX0zCWwsbnNmMAPGcDjLxXse0gE6d+wpgBNZC2qP0ZcXjAEzIG6iFFqHN+xegMiQ0MjqSFN1SXXhIDJ+30Behd"
-    "kHspNeABFsdAzMODkFEEHExPqcm5F7j4N/8KiyZ2zmT+YIqyEf6+ulIT4AD+Qe8XGYHl+BEoOgHtti9sbBMDC6Uxw8b/"
-    "OxPkqJNI/px6qNDgka0WJs9lID8mRyObbJGMc3wvgAYg36M0ENiiX8clsSKvpl2s7FgFxULaCBprTETLcI2RWmBvnWnb"
-    "B8g5ScEOBLPO6cNkBxNk5P26TnlmxduDH21g8DPoFGUniwtc2Algu1OLbq83RvawcVAxsEqwoOUVD5kLX9CYec48YzrU"
-    "aPIHxNA0H7biWC+wiJszRkb6kfHXp9VuLAGYl09sy9G6ZwZUKhBN7sRDI2/46eoKHplc3P3FK8sUObmnUZY51/E8VhsE"
-    "tIHZKLWOk0gbAmWMnhB9f07DhDmVJlOzPDw4Jsxin6wGJFCQzsYyKnUAq0We4dO6HgKR/YwAlAFdeF8DrUWwzramhqcO"
-    "Cout4W7/AQJmy7oAV9nWDYCXWd6FTkiWYDdsh2M36KWg9TzUD60mmmsgx1t9JgLZ6yUYINxkJxh7g73veoNd+I+BaQMf"
-    "4cESe32qdGAJdi/xZg0dEP8as+GDMXk1KnSLD7Ezp72jtfSh/I6WbtLUc28+FOXAlPupsCXBhCkGH5N555+Pvu2N/rB9"
-    "NOg9HH2Lq6T/B/r8t5/pCz/f2T6SByNqqR784fcNOI9KMzzo7w703KIXhRhKwIatnxp3ahnL8CtX5OKSKYcQqysCfIKZ"
-    "Q+rEpzCFZXbb5pwlXuIzAk8ZfgecCB6ipPw5c5C71l4R7AtuYzUKnUwYENXY/WucWEMgdWdK8hYRJH7SwrYGovHUiSJn"
-    "USt9DEez0NvRiNRQZjwQ5VmkG8IXMXRc10Nwjv/G1ACZnKpqsrY3alB8j4abTcrM1gZW/7oqZ7nKWKYTlon2FWTy9SVw"
-    "WcxeR7TmMrOjnCwIwI5CryjNvqSsKgil2p+/oohZhzhZgwDR8iJeUWB0kQH5sskWiGUwvasEj+ZaxYY5cxksk01pPnk5"
-    "HXNq5IMqEhNkGViyRWpqA5U4MwDfjwPbTIRIOi5GHJ5RBGpIribxCnwC5+lCqh+0ZAKMZ3OwUIPEeKNkdGcx+oqf3xaz"
-    "X9XIVuG9FaRqexCwpis1wubFFgUgmCuMdk20YGGGQFv0rtCvm/tOIOvx+djGyIvGH6sc/ZHAL8rc9Cb0ghZmqiyVosAx"
-    "V+uvL3xqZUF15DylRbiHzFFNw1ZR4a5eU0PAuGgp9Qc1uBmB67VZGGqBryQcDIbtKh0YwaJ4yPblypRq36dbVT5M0TAv"
-    "Wu1dw/Hd/HacYJhbHlbNNE61Z3D9SewyPhWoaxBLVXR0+9Gvpg8KOxk1xu2KW6OrMoSKjbdEJ4qBhqt1rr9Gu3nNK1JN"
-    "XKcFWbdLVJ2m1u3dVecCX2+xzEzt2sGTe4XQcC3mo5h5wXMFeLdB/Me/1upcbhK0SecOhunXWtpZfkJ5QtrzFVa3+Gj3"
-    "qmtclc08eoXUN28uljRCdSuyC+jCdqVVjKkwSOqR9i+7opvta5bhSddDdNnKyvzLLjEY3q1sieG1+efdojJ11ovaY/yN"
-    "WC9r5Hczx6YaTVpbzs3XWR9fhlnK66Z5r7zKWxaZwrxj3nlPoW4bvQCaZrfosXQCXNxwrwW53MJo4hlzd77GFLEwteFE"
-    "7dVfy4D5ba/NFTyLmsXJqDZQ2HFrtkpxE8vJctBoe/zSod1YXJe4wSrgkSMwRDikVyN5CqwbTCTu2oKAPw7wKQO4g/uq"
-    "0TlAok3yQBQ3dPvw7g1WNbx9vTWdo+rQ/rLOtCMjadsmIjDJhrShvKM2xEACxbJNu4BN5c1Icw4K3DagkJ8387q9vFtU"
-    "VAP8p9aoWZlTb0bW5bTgEGdwpiPenTZh35kMCCzDACzkl8nUiZxJwsF9svmWRPOzn1feWqnixkPW2azYBS2EfYHvCec0"
-    "oZUiQQLGGMdomjGDeAaVsjFl2H9BWxVRmMvgfRj5btH9oWwlTuDgfKWJ78VzOSEiDPr3GD8tV1QWBT28gMnR1Nrr7/YH"
-    "vWjS31WRhOhMSp1sEp9wDga1fPz39/oPa7nhTwx7qFIRcJJQ9AQwUukKSp62hCsnvgPkVekkFsmXaQiesC+Jjfogh+C/"
-    "Z9Kfs1ybpeA9x2l0AaTizKEwHfvoPwORYs7muIMxkOzZHU7v0H+Ay+aF9vqPBf2QkQz/UC6CBHw+fRIfvOCDI4AbxKdv"
-    "xNgHdRaLb65UroAPrk/k+AJW3gTmSI0A03ieHD59/nwoJs7pf/+7Jf7vX//zf//rP1hIamlO3J8siFoZ78y9OXGbfoRM"
-    "dOaHY8c/caKzSuYZp3I1boUa7NsUlFXCk6y0ltStfZ2vQTliYjuMRA/NOc6T2eE8IxL/lZCzOJcLmOLxQmAmG6gOJavV"
-    "8jXGYui5eErhfnwcNg4vd3NyKvDa6zZ2lXTEJqAlKCsOhkSMtq0k+JBTj5qQ7WVpkhmCmRnZAYPLCBhI5JpWoP3IOYIY"
-    "VSXSs34eL4BflVr3ZiC3gNVS1wsRYTkbS9cFGsPqDFPgREyNg4WPUpjkXKjyvt48efest2dh3huncdFQs55gGsH2Y3w0"
-    "+xUH7cpxelYcrmmgdRgxTOylSEAbSEr6oWybADcSYRWxFKj2ilZKmJYC9uYe1fJuJw7YC34hG05LfE9ljakcYKSdrXq0"
-    "GaWa2Z85H012rVWQXdBKE3P2YSZyfHKlaZWMu9i5gMnG1WebeXPbgyE6WmSo7AtgERBI4kxyDypvU3E1N6oZVzz3fL/n"
-    "etENeDrzgYrmqGmrwRhpEDUIKDPnBixGYW6eatZ+wlV5uCS3UMopHrgT7wD3gUYCIxpQBIM2yP09A6lTT/oN2+IdaYLC"
-    "k4dmCT1IXLq9HuYWDwXjHGrfDiRlghY6cYMbJqgzeQ7KqMmPc1/HeFZEjvu+VFmwIqRfgFdY1E+gLw5wdaEU5WKuzjuY"
-    "mNqQwvnJcy0jBxVVzRXj9ePzFwc0s1oX1Sdtim29DlR2L5G7Zg18CMfxjVa1SvYjWgwFCjwaE9p+PZpiGh1l4To46Siw"
-    "9cK8v9MZTyfuqUNp0r3RginiyzqJKKaNAzzP5FFCNY5h0R1DjG30DOt2jWgi9QzImjVQz4XdEaQBrsF+MvdwxKsnLw+K"
-    "qgZ3frYjysfCvP+dfbXcgnAcusgPgRhLbCaBt+1SdretXFuaEjoAUh7GQuUCG1bT4kakJi6FkTjZECiGkO9gMf09TuMN"
-    "yeo7x0j4diAlWiKV4TGdFHNnc0VTCmoXYM7ITToZL+ZOHKOxWzNdKCvXpRo0CmiuBuLl0zfEL/FdtJtwvXqnEjfqOjLS"
-    "bDK/mVkkowtZQSzDSoTgRZF8687bNNYeEfdmJptadzBEraeUbkWNyvBTPlTaGbfM21zLXCpo+WmErmgAz2LI4MZIAAM9"
-    "QXNLHCJAsX34p+cvXvRn7k4HlNBXyZS4qdLFI9bEj4sLMXYWsVpeaMGXlfQ2Bt0tVH+WmhtLzBfzKCRXDJSkUjSM2iUd"
-    "nElA+DhgMqaBKyN9PIiC2Ag28mDQWdQPIF3IAK1pMzbAxib7tGAan2Q+7n0MfiF9OVhoJOznJi9KB6LeNvC7pSW8xeYR"
-    "4UIKCBGCYXlRGJAtx0JRv7xDJ0842BkI6tawoNFmwYM9aNxntp/IMVWd5Va9eGWJAZnYeORuRx1lGfLxFtYQYJajrOBD"
-    "MDNnHusUj5nnur7k40mTMHLBAZb4KzQFVzgG4V+MnyowJN7ZRgaNgVFOjiYUbXzsQIsF/ZO903hmhkMOMYizxPslp//L"
-    "0AVvCPgjiQBMEp7LgNAnfsjmA5U96K1Hn73ZSZyASfr5sSWOnr86fDeyxKNHh/90+PgxOZPATCjtZQqOHQxGuuSzepEY"
-    "A/3PJQxuLHErBMgXnoNV4J3LgnsTh5nPCcRFBseuUVPqY1kBhpHodBugyoNKAfk0TlS45B2+O5bJpQRWeZT9doJ0UpP8"
-    "mIA9utvwI1rayCLqCB1ikG3ssldtHjNTIIYijSUdf+O3VQCIsD0N0fwhs5mMlJBprLOkwN+MJC0aTBvjb2XjWw17DoYD"
-    "5yagHalj24/4nSGaG4/7apeXzO/cFBdHaB2P1FQuM6eJ84xzfFUj2mKVjbzs0Xsq6ANsDohuF43SIVIFJnYBNkPgxVPg"
-    "fMTjpGQDAxCMDPk+sOQ2m9/iFbR1qA1THbglQA7P99zpuJfeasyDtzS4sTwNI54WGJH6lv/MzT0K8uQGJAVJCDWl8CrW"
-    "K+BEsnx37wGLJJwNTI+iw1S855Yf7jdVzdqOa8nTU5DjzDQZLTnNy4nA+4G1pUKKHASln+oih1nEcYndm0eob3Kmy+zZ"
-    "CNwsc7CaOi8c9yqq9DxfuXOkyDjjVTvSusNhlQiBTo7ubkgU9jJrO152eKxi8VU2sNt979KRsVKozym5ENnJhSWwikfH"
-    "SmZynilegJsdVSjDrjhspZc7v5hnpGfvZmcdlnaa57DnWMuJN3P8LgTRJ63KpHBllwVYBzE7ndV8YKvc3aT1zNSS/nTa"
-    "codE5orL1n6oqn1BWsXjFdUgrD4z0Al2hSXotFXN20ejsjftLUf2qG7f0TiCRYY+x9lPYmMv9/fZl+OtaZLM4+Hdu2j0"
-    "qiBhP4zO7roRqKy7sLAGvd29u0aIFHRWdXu0ZVM4POe/QavEZmIHnb/fHOAqI7U5wLU5wFUvXjYHuNZ8gAtd4uP65Jaa"
-    "gYYqR5HE1qhI32uIvyzFRt2v0cyufLdH5+QbuvqjGZq+C6S5xdSr5MGaP4PbFy3QP24TeC6Q1PPLo2qhKmNt4jcqZuPU"
-    "pKrXsW0LYfS1G81Du6SMlK6HPjJ4o6tmNlGTN+I1p3eZsUH5HpXMhz5ht07FuNRJGr1RnX+J0rnefDHP3qjPJy6o/wBW"
-    "0kSZ0jKagYuWbdcY29qpojfi99FB/1kJFuW6mS7kVIJjSp84n8d0egb9B2rWVGSO4hRExcswOqc7hfIOT1RfsZ5/ytkh"
-    "9zMW1I24JxR4waAtleW3PhumC9tsLhzplnC7uXBkc+HI5sKRzYUjnZnyNl04sqbD+GYINQDln6fYrhJHza7hbNBky6OZ"
-    "7af1q/lRTjnhsHt8c1DTfcMx7tsdrmg7s7HxNDaexsbTGK3iInwl639zE0q9St7chFINqlVH/pdwE8q6LhpZ2/bxVB07"
-    "7bZ7vMoNJe23kdwO66RBJW/sj439sbE/bo/9cUtuWird6EDJYb3YSSeyttMnYuq5MGU6C4xSumNLjNMsyQ0TE+syj5a4"
-    "zOMQM0ndgvK4HQL7unf1bOT5Rp5v5PmSnauiJBoxk6DkyQ3E26EJrq4pgb/Y9XDrDmHmlXdqd5mWpy/eEnt8LXfXbeT9"
-    "Rt7/OvK+4WCcWrT60N9t1QrZ5XKZhFRjMtMXTElXPkd6gwyHXDQL3enXcS3Wfmfnl7gBs3vUqM7yN/FR11JW3SKVcrt8"
-    "t6x8FeYt0TxrviJzo4Y2amjjdtyyMNJtuRO4WYXoOrdlXFrr3n4BfyUr12mSqmsaxKA/uCVKo7y7tZH6G6m/kfpd3Yr8"
-    "tlkSW01eBSbKTvX1TvmX2xWZoiAbi8TmTWtTAK7kR6x+Hfra9p3zSe2289x6J3RJqWScUwfaOAwYL9cxxsXrrXext967"
-    "XkGQrltfPvRadNQl6zV9ZveyV4+MVk69dj+6WTlsSbdvm7AazybfEu28ST3caO+N9v5S2jvTNc6cNatVEIHxzEGT+KYn"
-    "nXK9JrgfwX0IDf8rKfNNIZC/oEIgX7fSxjXyNn492ytftagSL5yIGhw+O3jx4wleZ1Q1Rq5hP9SycWtdjhpcfnj+tsYC"
-    "09U6rDp1VLQSD5cbSQ10aqjwoZCE2WX2w9uY5bzmyo0grLvto/OGbgNWlfIgCp9zycyTd1lFNMeoguyNt55bF1Cp7EgR"
-    "s1rCcQmSG6FT7mVjzm7M2Y05+9dtzpr6vmDRsgy3KlJyDWZtpMWgtmyxL1Ho5zaat5s6Xps6Xg2mdc6GFaKoy4LpOn0u"
-    "BrAvbHUP/9OXP/zPv/wbXrMNYuYSb2rFfTWjTsCag5iZAKzyaDUPoj0kxlWe8nWqKh70XXmhVuXdi0H/Xp8LpFy1iCoF"
-    "dXRba4+tbXZ0lacOTk6lJkxeGOr6IdNB5eo8rji2EjBVdex2mJ5doGzKmf0GypltDP6Nwf8rGfz1WsrQRoPdvXv3H3z3"
-    "/d89dMYTl2opXjWYxeoC9fIbQgtsMRBK2gqWm02W8c0EVcNC/qsqZ8nlDjJvLl+FJU8N79k+mfA9QbultdR4qj4QKSwD"
-    "MH/wDm10BlO8BDyIPRdpOwUW9GWEd5DjVYTq0nZHjNPsLuUMF+XalRDZ64oIWEWu4EIMjlCOpQAu5iJUYZTV0VO1nmKY"
-    "70h+IMT3deqUiJyggpjpsZqo3euIGjIcQ1dnw1UhMX2rPfo9lU7rPG6z8/vX6FyXscA6MUh9vEeZincgVcBqpK74GMy+"
-    "iCVrtqNREyHK7rqJ1ncPO88XeNXnaJgmFQwVYfASf7yh3mWksB1K/wpaWdzBROT7ByVEmgLk0UI4Zw5dqo+MQ1egVbow"
-    "QxCFZbK3yjwAk8Ho40RkZfa4MAha7FQzT19uXxhlOdxSxKM83Ea6Y9I59k2uFt71T3XidOkChr9PxQaoAIEqfeJRZSos"
-    "XrKoYFaO8BQQuzfoiNjzHIrYfppEfu+puCsOn//0/NW7nX1A94TqACDKXMWwbqmWIkcFTO53Xq8ZELEN/b87ePuyDQGu"
-    "/4pFaLaG4EH0jgNUI0Nh1Ho9Dow+8Jc1VWoVf6bKkR4dW4Op5AIJIsH7J3gp6ejUNnYBIPAGL4tm2TIOZOjPxqEFy9in"
-    "tYrBrZ1CISpdL4YYm0rVlSua9pEAWKDCSbyxhy4hkuCtKm0r3lBpW3Gv//BbDAEgaIU1vYj2L5qzw+NA6KpD+L5ZMPc4"
-    "ILo/+pteT/wkAxnR5I0XguN5nByldFHcny/2hRuSiJGgNvswgsfHwXHwO90vfllXLd2guZJuqY5ubRXdLfy3WD+XHlm6"
-    "cO4XK5uLBPmdeIrlakBB4NeeeMvTDnLK5oLE2UzNF7YqWAiC4zT0qTIJFja95OqqeCcchyyANODZYbwQ+Ahb6zpJStyj"
-    "7M8kJalJmKH3qvYSByuUWiA8FAK2RUVhMPLR15hWcRRPX798+eTVD1g/R/GtTVUM7V5IpWhtwIl9d+wJLNpJQkXZShxt"
-    "CVs7TYL0ishcawR9ZVMR33QyAXeB6wllzVnoiNxxErn84hqxpheknyivh4AzdGVq9cXr7DPHfQhuXkXGw4ItqtYPuqUs"
-    "1UHmwzChKRHrJ5wcs0hTVlQ4G7kqK2yUo0RTKx62EVkJhjt5hIUtsKs7QHSsykQVjIoFiuN9mAt+r2erCjow7cRaXGqS"
-    "MK7pVccVuXObq6bFhWFxoR/kfGUW8uQoV0VdWMj1crhAF9WwSdmSrMLpL+cwXVbs9Zt3z1+/ss1CYm1VP/OCYlnlrQsn"
-    "8lBv6QpjtJAKtcV0VUBVJ9S0q/bRuKF5xGtAlUjLWGQCTqsn47z6GK6rUuExu4/zAuphbgvaE2Egl2y7woy8UgY0vDKb"
-    "J/GwXMawYnsi06pihNXii9ukau9zwTQu1WWaiVxSSCkLCsPA+Gz8YBMyT7hmWF74Fn287U4lxHZYiaKlrvnAySuekcUM"
-    "ypXRLhYvs4eKalmg1DZRT7XIrWGavNpY7h8DtzQXGIMxvsxKtuqCprWLURl2drUaFcokzxQ7eQgCvsAz1EjKIyc5pYRP"
-    "vhavV7vK9nBia8uHInMgOSvVn+wdNZ8dS3Vpn90u1OmytTY7IAMOlkCMDz7TR/FZiUwUwvBlJh1aPp+hAVgV2R9sP4Df"
-    "P2eCnR7twgNbu9E2fLmBR8wQ9xAiOcMEbn1+LYO/h+AVHOygk3fKr97HVytrlUGs6mMy5O8eGlgZ/iVTYGVPkYF//wCB"
-    "o5dIyNY6fGoy92iIWSXy4tA6uW0aEPdp+Gw0lJs7Xwr+vUHGd+wzIfiVXCgF8D7xRe4/0eCv4QghGGUxqnJsQYOiJk9E"
-    "vDv4x3fi1Z9f/vHgLQjOa1RkAy/ggCONtfKOodfco283oIMekVA3CpN4BHTarjOuh4JTJ569fg8vt14I2GC7ZJ4YvL/i"
-    "HSVL6FI+fd9EjoojSJWVD0H2A2pth9bbwFGyL2UaApDWgyudRtGUO9w+Jp2akWc8AjLry/vshPmy9BAbV81rNi9ZNmQX"
-    "hXUwedGRaTPHyXwDTLeu/h+FQq3i"
+    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo0OTE4LHNraWxsOjE5MjAKeJx1VE2P0zAQ"
+    "/SujSEggpbDLEU6IDyEO7GoXaQ9VD24yaUwdO9jOVgHx33kep0n2g0udep7ffL75Uxy8G/pQvNtui6LETxx7DkVZfK5a"
+    "R3zPfqQw9L3zkWtKRtqr6lhS5SyMuHxd7MptUXt1wqtPOEhRaBWAB33PllSgb7dX3zOsUdoA9gUHaUuxZTqpkUY3AHek"
+    "xvmMC9F5BvA2uupIrmevonY2wLpb2RFvaNk0QF5ZJvkm1wivQDLbSfeJ7A7HYnqfPAZqtA+RXm42IwcKR90HgfwaOCSP"
+    "rzJDr6sjGK5xUHAdx1bbAzXedZIt3Gacxysn0Jv8dTa/w0dj1IF6pX1JyiLMJuULAuMsl2f7SceWrJvNDzKmKVvkXbnB"
+    "Rvj5mE4yHCP7kGrKqgKB6qbcrepTHQ1zX6bM0BAbTuzhQ5IQ/l0Jvq5Tts6TMA3BdldewNe22Gyk/iAsLIIF4QdE61Qs"
+    "6fLi4kUquY7iL2FTHoBsNtbl711pB2PSo71zhpG8ZJmRb2bcTNCr2CZfjTbJ1/m6VuMqgvNth3agEk8N6rlLXf8H3Ek9"
+    "n6OveRrdkOodjDsl2NleOeP81Psa9oNntjj3ZuA1zkBLRnCXsL5dmzo17vmpay011JG7le2Ge1aROuAFla8bZQJLt1d/"
+    "d4suV40Uaa4IfyQ9pLsyKVWJVsntf3K1NDRUyqzffHUn6gaMWXQkttx9oHeLyLPPnbjtdAiYtVSWIYw4Kq9Ci7P3Wqq+"
+    "ijgPepYsnl9OcUMLFc9TJX/OY7V4XomEJoEsYUzRRz/wE0mRyGRdJsaCgxrWXXnoJa+E5UmQ4PJiSqhOaZkDbMvEctdq"
+    "FGw2iw/9W6paj5CrrqbC7vVhma3nZxI1cw/0IfczzZNizltpleAjjruW/bwcsbawDrAP04KbnN7m9FplkgDSd42VMvfg"
+    "yppRnuMJ9pEXkYgjtOuskQy9NqgMGbVnE+aV8aChy+5s8H9aeis6bLhH3X8me+TmnYvYZ4XU6O8/57kwf3iczVdtb9s2"
+    "EP7c/gpC6IB0tWw5wAbMX4Jh6LANQxO0A/bB9lZaOkVsKVIlqTpe5/++O8pJaEm2tWAGFgSQTPEe3utzx+duU4F9Nv8S"
+    "vbBpASWPZlHhXGVnk8kHq1XcrI61uZ1khuducplcJvH0crLbPooIAaX06gOkDn9XRldgnAAbzb5EDu6cfza7rDNC3eKu"
+    "DGxqROWEVrj8PVtEn2rtIFtEjETYWriCcbZYsBVPP1rJbRFtR5GqyxWYAFAoB7e40kFU7P4TihmOy4HUDqarRi41dyM2"
+    "TZKvmM6ZcGO/Kee1RDOm428QLJf8NsBaaS2Bqx6w3ZfGljgmuUkcK+3f9oBzLi0gdMVdQdC5NiXH9WZh1OO9nWA0JvMy"
+    "vtmTyriDo1IYxG/jZIr/JF7qEpSPEleb6zyazVtYsRNlF3A7CvwpZbRdBkfQCkLzQ7BPRhTZYV3rWmRPU7PUdRt1P1UI"
+    "BYPhwFBs/5i/ipdXF/Mk/m75arEYX/m3r//G12bt5cUcXi/9rt3C1YuuZqEmUTKeJk00MiBNAE9GRaKcWyorK/U6Wh4L"
+    "qt+IAKmW2pdIOx8rI0puNsxvoPy7P8IAue3WAFAar2QN/iThJB31g8c7djLJ48ESPoMMVJ+OLgOYX/3XUV/h3pcXWc83"
+    "K+gNxGM5D0gSByWB0NP2sMX2QQ1uDBZPu3bfQgXcMZ+iD9jz5ZaoBD7VggxGv3lyeyAl1INnmSAILm8CFtxV93y5fI4c"
+    "uj4j29qCV433DivStvW3ApiXGzFukXJ/eXf9hjX4484BipfQpXOfdEaBsXtO/xdKYHJqDA7TijnUp5JcQff0u/5QbvqW"
+    "W6G6i2hfkI43dF7Hoe3ECMvpMSPPWljd/G7b4oMQ4LzzUe8xxaZcwum295Nes7JOC+Y08yLdvpe0dWgybUjK51zIM6Z8"
+    "gbQYsGUprG3oaVVbKuzU0OhAUhTvXgJt+wLdQEp3cqhoGPikxRZSAy62vE7hfJZvh2jitAGcP6oz6kHtN4UDA9HefDNc"
+    "Y1uAzLGcsCmfUXGqI9vXJh5p7WiXeEPylC1eUfxcCvVzAzXtq1k7LHsCDyhenbNbQKpVZvsJYhe5pCn9gVpXIv141vaG"
+    "Tjl9m2g6Gm0lDiTF9hiCC0/GeK04TQe/FwJ5scEIJx4PQujir55+2EcqK7E/M5WQCVTIN5jd7Hl8MsJlfWDu7b0lnJ6T"
+    "OpROLhueogbw+b+L93/jpv0cALSWxhJvL1Y7lX1udBl1J0/si1I2LenE/fBayY1HRSScfAwKBXDO1BAOHyfAbiQmJJN8"
+    "BdL2wByj6P25tzGRsxzN2Tm1556q9J8pxxgOZP0nZplPkmdz8qxf0LWrat8QjqeNgYFJgxsxtCoFNDitHePKrsEwz9Xs"
+    "4r33QXPojL19/eP7l/62rfPcQn/BYgMQJdFMElIoXY1EKU6ITMN6T+iv7Tqya4Dj/gHQEwYDeJzNWW2P2zYS/iuEcIfs"
+    "XmWfN8AVOG/RoOilaA9FEyQF8mHtq2hpZLOmSIWk1nH3/N87Q0q2bGn9stjkLgiwFsV54czzDIfUQ+S0ljYa3z1EihcQ"
+    "jaMFyDKKowxsakTphFY4+C+dVgUox+mZkUzMlHYs5VLymYQhe83TBUu8trvpkHQlTFjmFsBsyVMYWCi54Q4yluqi4Cpj"
+    "JXcLpnOcgxNLo+eGF0P2k7rXS2DcW2HcsqRcuwVaXQqXLkANyzX7hvR/ywaD3y2+ePHNPZcVfPsiYSuBKpP6OUEl/37/"
+    "5hemZ79D6ljBUYFQczTInVf/ArULVVbuPWoueHLLhGNc2RUYy7SCIA7qHqQuAUeYdZmuXMySh0mkl5NozJypIGaTKOOO"
+    "0/NwONwkMVsttAWW0GgSLAMaQ9mdNXbFmQFbSRc8wihQTLlqHMaBkIYZRo0igUaDwNYQBdhgtDCcOLs2J5wFmV8P2Xcs"
+    "50JWfkJY1M7vnEvrHQdjtKERfLUUKptENFqAtXwO4QGjhiY3mzrAHP1Ugz/AaAafMGKpzuCWJZPIIkAqS7omEU8JK78Z"
+    "+FgJA6g1ocRjEEKOFHxyd1MMFCGkQYQUCic4zUylGM0Y9mXf1uFrYmMZ3INZN1piWj/zq7I+MFsfLUVEakRACAeFLK0c"
+    "uyrA8SEmUqUE0Ns+oyFz7N3rHxIE7hyNzni69N7nlZTMobfXve4OBjNKf0KLsggFtfa0seOArp/9mikvog59vY7w4OGJ"
+    "sU9q9AkVe2RuQUkxY4DsGyJrW2COxg+RW5dE6QAnfI0kK8E4Acj4h80mjtp4PENgE2/LBM20nTrxOl3oOhu2KkttiO80"
+    "1Ucrxiyg2zR4qbMRxbc1yzqDTO7Y/w4j9rHSjvDmU9IAdjLxHljJ7SLChauqmIFpKUSEwxxHOhoVa16hmKEC2JKq1XTd"
+    "yKXmWCZuRqO/UokTbugn5RzJG41vhv9AZbnk85auGRYk4KpHWf0mrGUwILm/DwZK+197ij2pUTWVVlKda4O1B5X4gbgn"
+    "erVgNKTlZXy9J4XlBI5KvRy9/HowusH/JF5o2iNIA4L8Te53lT1dAyeKrkJC1TaeUkabacsEjaBq/pjaJ2sU2eO+VpXI"
+    "nuZmoatDrftQIS2YDAeGcvufu68G01dXd6PBP6dfTSbDV/7X3/6LP8PY9dUdvJ76WfXAq790PWt7Eo2GN6OQjQzIE0DL"
+    "6EiUc0u0slKvoumxpPqJqCDVUnuKHOKxNKLgvuDiBMJfYwLrPD7NDQDBeIabsLcknCRT33t9xyyTPBqWWEFky/Wb+GVL"
+    "zc/+bdxH3IZetHq+nkFvInZ0PgMkDgpSQn9tT7XYbN3gxiB5Drn7DkrAnd1DdKv7bkqlt9kYKW6+uG2LEvrBs0yQCi7f"
+    "tqpgw+7Dqn1k9qFDH6jRSHzxTpqmYHhmsT1WNh+vjY8XurPr1LmVaa8EnVV46rpyqprsisWpEtGqAM/O8h2lOy++DFWf"
+    "Ss0n0rHmn72EgMeZ1YC0hmTcwC3z1K2x40HRpHyb0Dr4TaibSDQra1xtBQO5j/3PLhp1Y0MYUdjn+6OUX5IBnr1Rcv2j"
+    "IOD48wTlEX9gC30PYbhmM3pVlNjfKLeb3W7LMsNX3dMbDmIPZBccG7E5qlR0mqDu8+I2zOu4sOb8SmdAkovJ7N6ZrFt6"
+    "wjp6IW4UFqs9MFzgBFJBY8Soi6aevZRcQdf6p36IrfuGD5D2KaJ5rfy/JXt96d8HbIu8O258Zhp3mHawFp+Elp73Pus9"
+    "S7F4koFuzT8M/o96xYoqXdDRzot0G+LRoQ8Bac+0FwZSXUbEHYzOYmJwqEVFOnp3IvEDDuKBwmNwxddsrSskxZLlIa0X"
+    "cXGBjVyrvyuEtaGhmlWW6llq6LBDUuRgb8t3mCTMj3f7MBmL0DNelorj3oeLjB6qH5iu500/b920ThvMiCihE5cPOBju"
+    "sWjOLaXLslwY69jVYLDGw7tdijJcdX2s0D6KXV+cTARA2mZS+zS4d7jbPA8j+rqx5+FHSMRJeoSI2wXIHMta2GL3A/89"
+    "jTIJ1EZZIg3dcjASvzi6JNTbR+z2l6N9/C8kT+xoPC2E+imouukrnvbzseXE5vdIpTvaJH1JipUiXXbC+xYHmcX2y/n7"
+    "2dzowvcriI0ndCgodfqmKDQlNJW2MXJtr5Zy4fdTjs6eLJwfFgJxGXS0T7NeCWkXf/S0NH3ldyb2z8MFZAId8j1Cfao4"
+    "furFYf3IncYjJ6tTZ+DOrkwh+x/uys+BQcS70z0wfBfGG+iN8QedE1jJhYn9vXye006N4JRaUTsb3vt7OaW3r78IZp8n"
+    "1fs4pk8J9U6HYQjX9UTG6BAVMbVnUoYG5MT9JeUu3JMbjfXc6FVbnc9Qqwc+oeytRFIxyWcgbY+aY7tof6b95X0Ias89"
+    "qtK/pbjpnLsx/18x5cL+9ZAqwbGeyPGs59MHXXIjQervKv5z1or7ryvEEvpgwnCIM7pgGXtRAznCTaVAX2GEmigaDPIv"
+    "6DOJWaIi/11Lsf3vM0MUvZhiKHMewXZ+cf9xqF6S39XZVeJXHGIz9l+Drv3NOVLfQn+BxlZBFLStjFqQGdFdiijECZGb"
+    "dn0f0b/u3v0EkD0hVMfW6O+F1Dxc5Z34nvJrGzWY6CAYU5bTBTc8df5GklqWRy8h6xcX3uweehGWEz5Ag//a6HF6y0iG"
+    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V1bbxvHFf4rAyJBqHZJUbKdNJTrwHCc"
+    "Ro3tGJaBoJBYabg7JNdc7mxmdiWzjoD+kb4WKNCXvva1/6Qo+jt6zpnZ+5JcUkmgtkwCh3ubOXMu37ns7PGHjhv4OhJu"
+    "Z9gZ9B90nE7IFwIO5n7szkQIJ66F0r4M4dxx/6g/6Cm3fwSnx4maCnGpxPeJr4S+jJbxjO568usH/c/hBk9oV/lRbJ79"
+    "xow3ZALGW7J4GQmHcRYKHQuPTZVMIod5wg24gmOhlFQabgg9NpM69gPBYvE+7l+EF+HXIojoiC0SHTOdqGv/WrCLjieT"
+    "Mdz4fSJjoS86DvtE++E0O/OJA/fgvzGQVbgP/3UuwjF35xcXOuB6JmDqDx/YOz98x9ntLRx8zMaBdOeafQxHR4PBxyzw"
+    "Y6F4wCKhXBHGlthQhr2nZ89OT4fM5ZN//MVh//7T3/7197/2gSEyiaMk7gw/dOJ4CSzBJcDpyI+Elx7eOp1pIMc8uORq"
+    "qjvD8w+pQHq9d1qiPJB1cKxhFeEUjq0EYIgJD7SoMp6H+kYoduPHMyZDwX579u0rJsJrEchIwBmmY+BbfGLu4OyaB4lg"
+    "XalYj03gT7jshwcOi2eC+SEsgHENt9EwcvxOuDGbiyXIbLxkEVdALPCFEdG3ToF6u3qno2dSxXhKNixGhMkCVt1J14o8"
+    "GW1coxkbyV3w2GH4MAPSSUe6npjwJIiHdHjQRFRvAvqVExPxeLaZrzcKFIC4Yjk8EwpUOpQxi6Vl6pCuj5egZkxO4Ebm"
+    "L/gUFT/xfIkkisVYeB5wD0xIJqBJrMtBtXT8iQbbAPJBZBoHfP307de9Y4f1+32H+bE2i8tmAgEJIJLms4pUWKYnxsk0"
+    "X+BYykDwcPMaQVQ3LFbcFWgctAY/BPGGoPfGRMvzxP5CSBKynQmkORZq80QuD10REPWuXCzQkvgE9Sie+ZrB8ZJp4crQ"
+    "08ifKzvPlSGiItMFf58rm6UDqZ62IgTUqCBT4G9OgTsD9XaBKm2sYZIEgRGD5tcgQrSWK6uKb55/dcW6gyHoA4hz4YN9"
+    "geABJthUmBliEAII2WqnuamyEh35QdDzfLW1bqIuVmhE/WO4PLs0WBWRXZkSQHrBd1CVCAzYLMw6FOZJN1nAkglLEHms"
+    "ZD/RB6BFAPvcQ6JUEoZo+yUyJr4IvO2xjiDMLMFh6WLQzHq9IFjoITNUyjBYEqmAV8CP2MjYkzG6IuJwiRjxPgq4vwP0"
+    "mtmMMMD2JZ0HmRuIdWF8NlFysZEbYw6+c1sdgJGs2vIggKUTYL/wEU4++J6TSsMxoH5rKPnq9MVzkleK+ii3zFkEPh5x"
+    "d8a6qQYjFIlgQiytaO87OdY7WCDJ0K55yBCAaBUKGNQjwdF6kFEoORkiZKZG9PCgFWVc92D1EAKAvHdQ9TKFxg8QV1JX"
+    "C3EOzI4WhlQv29EUBPIGgBp0K3FjiGfuTBhyqDBeKnD0JrIdSbScnSMOnOH7BAiAs+zV05fPy/CuwZ90lYgEjzlEbQcn"
+    "1lBCOZYeSjlkY4G3CdDRK8BdGCaNNr0rCjC0YTvoaJnwpdDFOGO5AytJ04BunhEcz3hsqJ74SseGvyBlZLqkqGgO3GHd"
+    "UAj057XFGK5YBc1kQSIDxwZjQuiCSxwvI641hn8VcSCC3Q2Y00kxgAvZy2evSQP0IcYbaGX+BKTVSjUWbrRLOCHUtaiR"
+    "ktHBJKQGhDzt9JNW1iPm7RLcWGuBpaR+wXov9Flm1ESRTFpRk6ZJd5GQHYMyCfHebycL0Lsg2HlaUISnGJiwMxyGdc++"
+    "OX3xor/wDjYTAXF56hoLbpI9Nn7uSdl8NF9qaxQYvVZdYHcS8KmDrsaxvHdYtIyUpAQDHJKFeEPWDdoiUDYG8DhhSegJ"
+    "dPEU9iOtGodVPiwXnBuDhIT3YaRrEWKUmaeuJiDDfAxCxss0O3s4gH+Am2DeLresehoWAkK0ZeJYFzTXSfHWMWEG0UAO"
+    "AAmB5fhKhhQFGcBKHz5ggQynhJJwiuYsxJcYCXiAixjsZlETy6m0k+WRLnvlsAEFoJCAigN0PS6mHzgJM7gNQSvauSYG"
+    "LnhEvEEiF77nBZR3KAixlQfpnMCrcCskdhqAmThoGQLQZoYh6DXxJKA5PDsxGXA5AsYJUgNPL10dQJA1BWZgUlGOUjFN"
+    "1gBEsf+HlPcvpQeZAehErGCIWM5FSKSTDmSyQEcL/uTxD/7iUscQ1v3wxGHnp6/O3o4c9vjx2e/Onjyh5AkUCHFZJJDW"
+    "wEKERzmar9gYeD8XsLAxcAH0J5ByDl7Zn4tS4K9llmMBY1GpcWr0YLR6H9M2hDFuSMUFJUB6gmUOWM1bfG4s4hsBKvI4"
+    "u3KJ/LHCfUIDPT5ccREjVVQNbniKsxsT4sxmkOSpkBBMRc0QQ5ZoNDzEW3zaFiuI0onE0IOCUAoVpOGvb4QhXCXQSDpP"
+    "mfldDWPtciNw5IoexGjNEDtkj80zQ3T/T3A8E8pmQS07x4hzZMW3KUQlTSM71CsCU8c4VNRdn56zJQtQayCyWw79hsgN"
+    "EOYSPHro6xloOtJxWYkyYRCsawQBqGHXhLXsFdzL6R7DbdCQEDVag+ZAMgFGB0+CqYH9YbZvU1lDKGoYWKoRB6zIHuWX"
+    "ze0+lS7y8I0KAUSadVy1iBFoIrw+On5kIAglMeF+ILw+FpZSp1usKqHT0LVi3XN3Jm2hTidRBHEUmD3eSiZLCA0XYxwX"
+    "fMBkAhiNKpJxD866XEEGAfZDpS5Th4PT1aqWrYGtjjBhcTXP9ZRddKh45110jCXa2tXFBRFINbyik8zKEGuSkcaJQpbe"
+    "WnK5FBa0q3KQ1+oMj/qP6quYBBLLVVROxNJK3K9kweATWzp2O02jo3/K7KOp5uC4h71eKOlXZVKbXW7MNe2MncrjHi+E"
+    "2wA1Yv3Tx4PjT3uDI/ivEmBKdJrlkbDqUx+tnLIUHmlxO4QIxUmSxPc2TbCQSYku4foLHqxf5KB/NKguzxNr1b42xoTr"
+    "uFAftYcaIKAzKg3tykC2TNrSsRWlwenQ5miqBFX/x4DxlRkCQIZgvTHV1D8b/sg5HlXKdcuxaDFaWXCxWNSeOR8Vsz5/"
+    "LUHno6qVvKFUlGHZGq6ZquqlLYdBiPhR+rMzi+NIDw8PMdSzJaa+VNNDTwFwH4JCD3pHx4dZIQ1w+9sJQZ6l1hTNsfCv"
+    "wHep2BcUg8o5/gnICoIlMALERleNZ7nn+UgmD14Xnmk09u/QHV0RrF+lzrJfm4xgd/ihoiQwo4Wy/FKOfx2Devkley9c"
+    "IaDKL6RIBVcIP+CKKc3ngFKbGHGjeJ+Fjtp9Fhiqt/astdfu5+V7V91mkKB4pwWD+oAGAeBWWArWwuHq789/2Rt90T0f"
+    "9D4f/fLiov8F/frFD/DTnDvonovnI7rLnvjio+bVAS40ycVYNVypQjtkcQsOfppu6G8wY5jRjwMc+VkjSsBExrhhooK9"
+    "5o+9aDZ9pJzMGHU1XJb1vehBM82BjPV2hHwHQyaNzH7Uh7ZnuFKgI7e3RbM+TwOI3AVb12x9p1U345Uyp0JuIgX/DNIt"
+    "KKcAmsJcClCGwgIzADEQa5yKYSMzhLHbyoUK6WDx1sRHBd60gQcLiCA2Hie6UWHozUidhuqwcz/0Gp+HZFVDatV4DQLc"
+    "ZvSAUF8tMRdqBgMP2OIHejNniKqcBlSUsIxYRhmcmtqsWKYNfRuJxlC54UKFpHSE0W2jGA27R6TT9s0YXKpULdP859IE"
+    "5VSJ0LQK+1It/amSyJSmF77Wxn3bX5ceuKkQNNelMEuoBQTZtoydvXxLDNewPMMx1yGzNIF3FvDPBKQP8H985Z8HtIP+"
+    "I+K2rZBQ9oilMqnmOuJUPKHBL+3I2kiLXu1TgqAZDcweMDsooyFxXdGP40/XC7rZse2aQKx2h2szhVWeslUGUE4aVjvX"
+    "raP8aprQ2jtXo/12vnpllF9w4bmvaOXMq/6jMAWeybx9w7A7j5gFBg2DrggRWpCZxRA1b5kFVT9BfDFqSEqykKMxs1gn"
+    "VLrxZwtNqvnKrqFK0bx2DFsalATTkS2CmNW5RylFWR/rAB1r8oLbQr4ESHpTm/NLOIk1wxmPBJv611gvMiW4clEnBAcG"
+    "RrCIAC4pTGpZ2en1aOgGxF5fc3mLBXx80qltNKqUGrTLi9t2WlVhBtXpvsYXzIk7o600OKApw/yXpICGgfv4cx9/3sv4"
+    "c5sw8ueLEQ0ubVdWWYtK1QkMQjVm8SoUqpzvbkEEuFRp9i+Z3UsBD0V99vfNDmjZdLqiSu87eF/Bib7G+Zoy3HJOXggC"
+    "cj/6E1cqasWEylpICIVxzhq9EYIYuZGNwXqzoyg7lyoNRtPaO2q0y9rEX8HJ9F3tDV+ypUxwswm+7b3z65eZvGmItKoO"
+    "OhVUjgYWN1yFeZJjthJ0aiVVZBlwi1Z1/zxqg8vZe82919x7zWZhIFQU0sTNWLC+BFPChopsZib1bAmaZotBT/PEFQ1V"
+    "kZnvAePTvQS0bU87bJxkWyRwO0v1TfaahGcscb+Rl4PpvQO2qnXlRlP12nvE2yPefUC8hjp1yaoLJelpAsy2Sy3Y5Qil"
+    "jYaexiz3EkRv24NajHuCbvyoDmnfwUmzzRHvOSnsScbtSUvchTT3I13af33wY9V0IOh0225NLxWb7x1KNguiCQ725ZU9"
+    "bBZgc8Vu/U7+5cH9BlZEDbjHYouhuQCwOUqUP0bZ6ZVgDmPMTvSzxasGqZrfm5WQaVtQ1jPcA+/aTQNlbH6GZ1kgYtrF"
+    "DUk77ZLGx9um6rXwMt/EiBvIq9k67XlaX1B/RRvPIdY2JN8/JN5QCltR497HsntQvo+x7L0MPC14tE8ON4AI8iY8NUMd"
+    "NVVe9TYJfAFWQx7V5j4LhIjok+vsMxzI23GX/Y/2ptJ8W55zscW7xEF/cP+gtFQS32PiHhPvByauCUPJ7DvYdiZqjkJx"
+    "N9PMdAPIft7nHL+TgknjG6UCeGwbd0a+O69h42s4WfjqKP0QDJl655dDqWg2vR5qelOKT5Y3a1h5VwfL9uvrtWjbWZgO"
+    "DFn52RziZr36e6fvZj5E3WbGMhH+H7b87GIhPD9Z1NiO1euxX2nT4JY/DWn1XUT5q4YwLnxV1Pzpzf3zOfudKXuP9L/k"
+    "kSzO8og8h5PDhl5wCKt23h6dozgzYzMzMrPj/oz7XxCda3JdB+SWOcX3f2UAXj9UEZBroI6jI4M3EpSCbgM+U1kuKdne"
+    "ig2fhLHDxu28Kz5N2rT9s6L0hmXbZj9KwP8b/Psbcz716UP4gbu5WcR95VBTocmE+p5l3xqb67QHPJTZ5davN3+yaCCz"
+    "GnQB11xhYvf18xdfXeK34Z2t/WBdxdKWV4Zh+A2/pnioaeYvT99UIoMZfU7daXizkUUoZ2tdedPqv00bTQEd2KSAJrDE"
+    "gGRQXbA5m4gqX1iGsvoZZ5sXLU0UvKaWHAEfi0Dnc88FijqdokpQNnuZqF1f/axWaWr7UNEOQ0WdHRywbafJK+Puw6d9"
+    "+LQPn37C8Cn3ZIUIijDOqWDLXcIolYJIGknhDKw4/r0Op36cKKS1/6t+r5J6u+a3Yxs9WMnj3BY2/24YrOKMqsOse2PX"
+    "woHUvm4L5aVxG+1eAt4piEtVpbJg29mLukuabpgn7Mq2pXz28st//vHP2MkOzPoGGy5hfb3QKPPOBZwUWta/M1xTVlBi"
+    "UrAW29iz74lraxuH14P+gz716r1tBgUz1qjIq6w3a1Wq3GvoCGX75mY9BXnMbjh1t8JYF/tIYRtIzhCkTLtdIBpMAftC"
+    "+vgK9iLM+7lSEy01x35F2KsprHS26sOjd2Y68mxTlFzuQTyZaLFl3WhQbsiBvWO3LDxhx7H7+wJjxZOkjw2e1rKwnvzd"
+    "4leC4dR85dqQGFYBOlM70BTzIDWRyhuA0fevq7tn2AtbfkxYpcIsBzUfVZfaQKOinzB8pthNimv8Vq2CXUYBM62y63ey"
+    "rweppfY+lvx/jyXrYJ0B8+Do+MHDR59+9qvP+dgFyKC11SMy2+ivejdLIY0NmMUmZuCmKSjbweCbTCYH/VKTa9N0sXtF"
+    "dp02pcPOhAf9tbhB77f9BZa6BmXY7RiwXfvIUR1oG2x0U3QxKgT8qQ0UA3rs9Xbp0tfbRyWtbv52LGQJqCf4b+zlhnlC"
+    "gi3oQu17yLMZqE0gFHbAw6YmtlUgZ+PE9gez85sMoDT5cYvJwbF7pjAlwfeqKYVC1MUy/QsHbDtuDUKTqtQpWIl3RHSJ"
+    "jjx/KVDyYDMlqCvmVZn9jMr2bU/bJWIUXZqonmkVJnzYbsJ0JdgaGJmKTcOozyuuH2IbmsJs4T1hWhjIPx81LbicphVI"
+    "+fTzNmKA7GqOIVNco8oyALtAYqtDzxCC9yGQlkixuWVh8s8elSZvLASqJeNTTh0ZgQWmB0Rp2DzNLGr28ZY8VhzbNeqY"
+    "ZX8bgekYizEj/SUDQUWTKolzae5HLXiK2/1wPgrcsSEkNdpP+1uacU+oIyV1qbR9cH1qF46dbJclaspZepGYB4PNxJzm"
+    "T7Pus1gFvWfskJ2d/ub01duDEyDxkhpEIpnmL3QAbpVlUMz7i7M/bGNb2cOsC3O+ff7m5ZpJR7f/AY35BTl4nK1X3W4c"
+    "txW+n6c4XcOQhO5sJdtpESkIoCprW2kkGZICF2gLDXeGu0tphhyTHElbyY/SByjQm97mNq8S5Dn6HZIzUixZyUUvFjvk"
+    "kOf3O985k+d5pkUjt2l0oXy5lHqUVdKVVrVeGY3tv8TtbZKX0q7Ir1o5JkFaOi8rWljTtWOqZFkLi7W01liHA7qipXFe"
+    "1ZK8vPYT+t7haakcuQtV13QFmRDjhbuALFk5SvppnVVARGXF1ZjmQtVjct5YSVeKdcdnt5T1nErTad9vtaq86J8tzDPl"
+    "xcY22U6T8rjrl5Tn587oYJyVoiKjJX17cnRIUl/K2rRyMspK07TCq5mqlV/B/2P5oVMQR+9WfonLLydf/p68CXKTybjV"
+    "SC8q4cV2RoQ4uRi7F5OtyWZuy8nWKMsR6a9+l+f0RmppBQdvtqJZZxdS0tyahpawq8bdSbvaocqQNp5kpRC7PP86y571"
+    "6rLs/5STLHsr6zY8U9M5T66zl+pS0qgy3QynPnTGSzca05pTejFsrI1pNBp5YOTuzGg0zmaivPi7qwVyA3U3N3Su9Lmg"
+    "jx+xeE6zGglx9Byrrc3N54T4Ig41tdKWUvtkoDY63z3Z29/fplLMf/z3mH7+139/+uE/MPbZM9oz2ltR+izL6TgmVjgq"
+    "2piaPh3tqogRVd7R3NSVtLQuaycBOotILdhHv0TYEYo1R8j3Ekjh060157L0pLTzoq4d7AHImoZNmxtLnI33LIVVA8zp"
+    "HKLMdiQDijF1Ae0CMY6GPjSR9o4ODnYPv6HJZJKAWdA6VBS5obCCSc4jE0GRvIbb9eohZMdU3IzMxWibvO2wGjEMsYLY"
+    "jwWOI6llKZ0L0e2PzgWigbMBGljfoPp1FW9hu8F5sZDDeqm0TyKjTK7KzsoJHQ3Pwd2ItcE2NhyaTAg2cOGRdNhv5uwY"
+    "jnJ03nAyRB/kNQ5p24W0Dq6a2ZCTULVzmtdi4bafimoq9bWbEdMbjL8UdSc/riHGF3IFs5gwhMU7oJD4jNtB6OOtvAj8"
+    "4DjJAUgwV+kNNvcRlQ4Pjeg1F8AQwuV+4ZMJbMoQt4uukeE10oHcJl/Zz51IStA5k3MmsY6r7jE5k1/Hk7xua6E0Hb07"
+    "3T86LMgJOB3wD81JDgSGqKDSmsRB6xzZMSdQWaPZUhyxSoANxrBDz9UiVA0hy5Wci672G4FbGaagRM0Wc7aTzTvIWkxi"
+    "YyqZ+GqARymsVaBWvuDYBi4iptIJ6vBSaqFLWUw4LWD7tqArY8EgQUhwhRNyaNBVoBQ3mtYDFEO8IiJjcxFMh4ppOeDV"
+    "xX5QoKawdWYjx1cAh7xG/F9thPTUynl335sAX9ezv2behHsFPxRsyy7VhjOm3RVABfCXiMq6A1PqBZIf5bGcRrQM9CC7"
+    "URVofyN2xJXpBhQIPkuoQyQB4eZOGa3O80Zc5wk8h8V2ihnqX5fcWIr7lnc9sz4CmSTiePoaiDHzuZMsD3WxgJfM5pEl"
+    "O/Tr2DByOhB6hbwxNSK4Bgl6tAzzfCaw6OsoIOC7EDxQkLpjmhRYrEfYQKcZhfJnSkpsc1d/wYsY20gOA44Cq0hRLscx"
+    "QszkheJ0YpZBWJDlyyGJLkCCowgvzFV+70ixEbPoZGkRik+qRDPwSLStFDZkL4YP/n8VL2wf7h5Mvy5iq5oykEqA3mXZ"
+    "bXig20SPzLVYNFKEcrnNbjEcDD+c3sTb24G4eWcL6wK0Iq0WdYHFrqYOuGtBjHCm52BQpKqYTtMswZTSGut7OGHeWEyC"
+    "wBcssGOWD9KQ7SqwakBaIqlxWCTvGQkgTIcQYPd+UVh5HqyIgl+y4EY55i4WfboMcx/8ZGwDxDJ1UhcGHB/qONx8xTcf"
+    "VGSU0Ot6UM1sIZARboGZrPM7SJ8Mxfm3f0TBf/zynk1nlWylrqQuV9HzFjhHGH7hUlSTTBx6fJTM57ghRtl/+oJlzzoX"
+    "pJ2C3cSCeZfhCs7jMMaDWy+Cf141Erj51C8LJ1pukHmeTgS0XyFpJbMgq+/lRI1cXmec9xikXfRWyQK4MLg+uU2Kvg4p"
+    "HtwJlRGqJfUDhXdB0XKVxL/cHKBmu9ZH6ft3S1rf87bO9+gPdLL/Zv/wdGMHOs8Cb7Jepg3H/iR5rwIgcL1RWiRxp8OK"
+    "1iHkdHp88JSUOPnF4s0e78Hhm4FOp389pcPvD/48PQYrTsulSR3HdS2XAfTxwUBtoZ3hJQMXQ/v0WjQYZx8lsygcLag2"
+    "gHeeY3pXhjYnXxSPG8NfLjjmlqKNEwyM+Yb3BMU9HkB13/Y/M1Vwxujt0Xvcfc2PqVtciVVfSFxGnxtJhu8lXH+Pv9hi"
+    "eXeHr7pYKrSe5ysZPsna2C4+dGBDlNLGr8XkTgMFGZ8JxYOPNWKOPAG3w7C9sFFL72UkVKbwMIs96RZ/59HJ2+l3ryHj"
+    "HS8c6ixyTOgWIir8bS4EaSD1GnFAztQ/YW4DBD7pUPq8jFacsUsw5ThtJvU8iQRGbYWy4zB1zeecMxiIMSF8sYX3oWXh"
+    "O6N//dvs7k0YTK+kbPGnTV6a2tgiy47itBiZIDHN4xI/mWD5K+Sp0TpMY5Psf4hUkEY="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1189,11 +1242,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1517,7 +1579,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1591,9 +1656,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1666,7 +1744,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1677,15 +1760,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1729,15 +1846,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1814,6 +2034,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1878,6 +2121,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1935,14 +2181,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2054,11 +2306,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -2085,6 +2338,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2180,7 +2434,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2241,22 +2496,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2409,11 +2682,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2453,8 +2727,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -3016,7 +3291,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -3026,7 +3302,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -3046,6 +3323,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -3058,8 +3337,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3617,8 +3993,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3632,7 +4010,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3697,7 +4075,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3733,11 +4111,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3747,7 +4126,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -5188,34 +5569,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5602,12 +5991,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5701,6 +6090,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5873,21 +6264,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -6134,6 +6524,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -6344,6 +6736,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6458,10 +6859,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6476,7 +6877,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6508,6 +6909,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6581,16 +6984,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6599,7 +6992,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6609,11 +7019,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6623,14 +7038,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6741,10 +7158,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6784,7 +7203,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6793,6 +7215,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6843,6 +7271,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6859,6 +7294,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6869,6 +7323,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6925,6 +7385,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -7007,6 +7476,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -7127,6 +7600,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7272,12 +7749,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7368,6 +7851,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7381,6 +7892,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7389,7 +7901,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7433,7 +7946,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7461,7 +7974,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7515,7 +8028,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7546,7 +8059,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7608,24 +8123,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7756,7 +8300,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8279,7 +8823,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8610,30 +9156,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8656,7 +9222,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -8676,7 +9242,7 @@ def _candidates(words: list[str]) -> list[str]:
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in PROGRAM.commands and not node and PROGRAM.root:
+    if node not in PROGRAM.commands and not node and PROGRAM.root_mode not in ("", "empty"):
         node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
@@ -8885,6 +9451,21 @@ class _Codec:
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
 
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
+
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
     """The `arguments` of a `tools/call` or a `prompts/get`: an object, or none given."""
@@ -8983,7 +9564,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -9121,7 +9702,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -9129,12 +9711,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -9189,11 +9788,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -9207,20 +9804,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -9295,6 +9878,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -9325,7 +9914,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -9370,8 +9959,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -9393,16 +9983,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -9410,6 +10007,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -9430,6 +10028,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -9490,13 +10109,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9601,9 +10224,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9685,6 +10312,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9761,7 +10394,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9787,7 +10422,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9813,10 +10448,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9836,15 +10477,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10297,7 +10944,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -10312,19 +10963,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10665,6 +11320,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -11004,9 +11661,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -11179,6 +11840,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11413,15 +12075,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -11432,12 +12100,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -11537,7 +12208,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11645,7 +12316,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11791,7 +12462,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11805,9 +12476,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11827,8 +12498,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11841,11 +12512,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11858,6 +12533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11951,7 +12628,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11965,6 +12642,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11999,9 +12683,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -12037,7 +12740,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -12309,9 +13012,13 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "fail": ("fail", True),
     "secret-sauce": ("secret-sauce", True),
     "store_wipe": ("store wipe", False),
+    "store wipe": ("store wipe", False),
     "store_shelf_count": ("store shelf count", True),
+    "store shelf count": ("store shelf count", True),
     "store_pick": ("store pick", False),
+    "store pick": ("store pick", False),
     "store_restock": ("store restock", False),
+    "store restock": ("store restock", False),
     "output": ("output", False),
 }
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1129: the first handler from handlers.py
-#     line 1187: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11738: the tables (commands, groups, errors, result shapes)
+#     line 1172: the first handler from handlers.py
+#     line 1230: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12453: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -94,6 +95,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -197,6 +200,8 @@ if TYPE_CHECKING:
         def __hash__(self) -> int: ...
 
         def _as_json(self) -> dict[str, Any]: ...
+
+    def _media_total(result: object) -> None: ...
 
     def _media_text(
         envelope: dict[str, Any],
@@ -922,83 +927,111 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkECMnTYO9qRq8Ym"
-    "QXT3u/pd/V7P5840DpNAZX4cdUadz+POeRovEj3ujD5+HHfGHQf/SfxPKoDP485RpAR9E1ILKd4f/iT8UJ6rwbhz6sCb"
-    "WRwpevG1mKkroSVOrkU8E9oPVDRVOO6X1/8p5MLzYztKz5XKzLBpHGVymgl6NhJKTufwLIjTZ1pEMlSOyOYqEn6mGRA7"
-    "RyIBi4wXP5krHqMZzL8cHx0KL54uQhVljlDhRHme8vjHVOl4kU4JBfgDw4EkoYw8SwSL/cdTZwjkgCf9Ps1uVk6VR6tO"
-    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxNZh0I1AFURzhRyJOPVWFr6Agz0o/4Mg0jjOk"
-    "BckD/nV63XE6QRBqFpksjgMiFnxGFsHHcWeugoRe95Sepn6CEkY//Gj4IPGJwLGOiOJMTGUQyEmgBuIt8tylWT+eDnBG"
-    "V/ga+S50Iqeqr1UiU5kBBw2rRCKzOUpZNocXkzQ+T2U4EPvRZXwBIkerILfdZJnNYdVQeb4cJEuxi7PviX7/Vw2Pn+1e"
-    "SqDX3jNXXPkwoWu+u1aG4smvCmQzlNl07kfnsJzMaHIQTtePkkV2PJ2rULo7IKBCRvpKgQwCX3m4ii5VECcKngidefEC"
-    "hNH9PB6PO/EF/j0SWboACcfPnswkPxsMBteuI67msVbCxecuQwAby4U5ilVFl8R5EWQMGdACKSsjCzg8YHZMWPp5cR5S"
-    "WgxJnQLdgLAwwiwJO04Fs95AwNaWfrCgFxjBKg4zGWiDhEpT2Cb0lF658CMP/+VfQ6U16I7iAdCUwLi+NgyQAH/U/02l"
-    "sVCfgKLT2FM7wsV3NAjQQvPc+DfoDJCns1T9beGj8MMjF8UDiMS8jNSn7OOpS/ojl5vAj+CFLBbpIhL4xmBdRrQhrqWc"
-    "FupSpUs7h0O6iDDVRLIcUo20CmKQEyYUEnO6yEQ3VJkcAKujKQrxzvqSzFXx4e2fXRDtc1hyIqcXBPlsEQQiA0h7NaD2"
-    "+xMUDBfR0axDcFvpEcvfO8KWueWXGGEwKR6QKBMnXCOrfuSQHOcijJQj7TygXV4SfuAIKoVlwoqARY9ego2ZqDTzUeON"
-    "Pl9fw6Oy/LYfeO2UVU1hnlZ1zQ3m6m4wI61I8+NHFS1C1ovr2jafSmcpaIpa6Mpmgn6eSdyH+BNNSASSnufjCBm8L0NC"
-    "m6yegDeNqIHidcQ0GZEcT5YZiAjYh4nU6uW2QxINcuen4mD/4K1AvOiZ9n9TtQQymBOpIs3o0AKAELwe+qE6K94BxZ2p"
-    "lCH5b3ptg2Zdox+O5TVxWOhHfkjUH5ZfBv2hzlXKb5MGtYBkYHHeRrAraTJ4lfFrWAuH55qEOMzvVOHPIcoXq3DeChFx"
-    "MQJFTBbPUClV0juKguXPqPI6I9L7xBv4BJrsUpkfLNd8T4VJjFiURqzsg9z5WmNxS2fsrnsid2MqA3Jm1EDU6OJU9sEP"
-    "32kHIPrfUvyJvl8Xf3rtSfzvKv5FFLEu/3eIKu5lIMxnP1OhvoOxuC4/lGkql7V4Nbj0xKZo36z9vIadRahwl+3VhgrG"
-    "p1ylAmz5o5kJFWqwfrJev7/te1onjDVrWI6ffrcNXw75m7fG7VIAd3Rlv5OjloNtIWax/+uHfadGwEUXdwJuiR7vBHwX"
-    "Qwdw5dO6/SK6KAg9lhT5qQLVC9Yqa8/abCALLUv2IvXzbfBORefZHLVU0665Ycc92F5DmqywujzZt9mKRIaGLfn3NaQs"
-    "qbXb6gMsVxOLok8pIxvmUu7hSlKwC4JHEayAR1JkgOuIhqZqplLyQX0UwPE4wqc8wTMMXdMLmImEFuPbcrw8gLH3sM8w"
-    "uoHXDWqkAFVS+G6wRHJp0XWJCEyyEUXsvQHzKp7NtFqVq7JTXBXNwu0d4ujAD/12g59XBj8f4p9a/Tz7tga/iaxfpwXh"
-    "azVB2xDipCyAIDI8ATlC07lMwdtTqR602uBR/nOtf1KCs/w4gsXRPjbAxihzUlJRbok2wo7AcULOMtopSgRSZ4MGizoj"
-    "zC3xSlTKccqh/4ZmF0FIVPRLnAZe+f3ra0oEc36MU8HTwNeJmhIRhoMths/qFUpT0aNLYI2l1fPBcDBkh3iRnitlU3j6"
-    "jLNb9NLev20NXtWKwQFOOrLJOM3Kx2xRziEaDxE1EZghTNjJGktKNpF0WQgBgEdjWSuFrGysViQpypa0eM6DxE+Ia/YR"
-    "MuM8iCcyOJPp+VpynPPN9TajKgZNzkAZwxvyyzs2j0qJbNEFHPtiBn9TSq/HyVBSoyU3ySSLL9QS6DBZCky2gwo2Os9s"
-    "gxIuJXuh53HKNr8fN6JXhEIFFViG2+FusqOARijBwFDq3jKvazThiHOkTcD2Z36gqgDiEUJb6l+lENOIwmIJzJfzMUYW"
-    "G9KznWMPi82jFUMM8xHgNRnE/D1sINRmpC9ik5x+//rk5/6mg8l5J3fiipWAjQrgpPWs+FWR9tRkcV5FdxLHgZJRW4yB"
-    "sVciA62q0PoTRqgWU7AiJve9vipa+9gIRklrAtZp22WnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBquE+eLVlca01NG3A"
-    "WmRl7gMnCngK4+OsOElaXgKzcfe55QR/dzgCyRFk8HcEiEgEHD5XvII5XDJSzS/V4KUTPwj6np/eQ6bpzGfdrSv7PIAj"
-    "IVEDgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
-    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRy2ohQdG91ddvD0rOG06bMPBrc4KkNTc81w"
-    "/Xn/3VvirLVF9edLomv3gTmCJHLX7IFf44m+164mbhtajMTcpqjRh+oTiwk7OiqUyHRU2HZjbvdawyl13xRdKO9eG6YK"
-    "L9skoph1DjilibsWcVi2hzAI4qt+yUt8QDCReqWZS45bHLcHkBB8AP8J1/vbAsDBWoTD15hBKZsaDZaum6pEyQxLE3o7"
-    "ZrtF8ST2UB4iMcFTlAsFsu2uHEG7JkQkltDRzCoaS6VXvablvUhNUgqYyBwFdocRj5mf6ozpDzKBTInJ67vAQoZupBR6"
-    "ImvoMZ2McOe8IpaC2YU5Qwo3zibLRGqNzm4Nu1BXPpRpsCCguxqJgzfvSV70BvpNuF/9GXCztSCF0+R+bpFKL9UaYDlU"
-    "IoZIh/Rbe9kmXPtE3Pu5bGbfAYrWThnbihaV51+kXIXTFrY8bnsQXprZiqKJtmCAzGLofW8gQIBeo7sljnFC0T3+j/13"
-    "7wah12sBEsYquREvm3Sxy5Z4r7oRtVxqs73Qg1810t1ZIM8dNH+O4Y0jkmWSxhSKgZE0hoZBu6LqngyUjwSXEWJaldoa"
-    "JqqSwmlTiOV1nj2DmS5VhN50OdRmZ5NjWnCNz/IYdxuTSEhfTrqVUtCFy4vagajXBXl3rIZ32D0iWMgAIUCAlp/GEfly"
-    "rBTt4B4VyHDSMBK0bMmDRp8Fs6/o3Oe+nyggNYsVXr04dMSQXGyspuuZipsRV+GwhQC3HHUF1+qEMiEaIZCh73mB4hqq"
-    "aZx6EAAr/BVehVBYg/Kv5iHNNHyWSD6yR2cJM062V318XMCqBfuT22ss7uGUgwZ1lvm/FfQ/iD2IhjALncI0WXyhIgL/"
-    "ipMehh9o7MFu7X7xwzOdgUv6Zc8RH/cPj09OHbG7e/xfx3t7FEyCMKG2VwsI7AAZ5Y3MYdkE6H+h8IBAYQkVkC++AK/A"
-    "v1CV8EbHecwJxEUBx6XRUtrasQhLpagAD0BlpBYA/EJnJl1ygmMnKrtSICq7+W9nSCfD5D2abHej4Uf0tFFETJUfQsBb"
-    "itI9GFWXa+HMFCOx0Ipq9Hg0s4yhncXo/pDbTE5KzDT2LVPUNFW0afBgmb+tOt8G7QQch5QGox9pc8S7PGaE7sYez2nc"
-    "78IVFx/ROz41rPyaO02SVyo2XHeiHTbZKMs+jTNJHzoyFt2qUzpCqgBjl+AzRL6eg+QjHGcrPjBMgpmhIACR7LL7LQ7h"
-    "XUnvMNVBWiKUcA1SlFHJJFWmSdiPmAkpkqCE3ETBzmW2AEbmW/Ezv+5TkqdwIClJQqAZg7fmvQJMpMufb75glYTcwBpG"
-    "5Zn8cLni9yEqy9RsBmqbZSQnHf0ylSkEO7CVTAZRA01MJqo+UWjqzW7j6a6UkTk3Fx/cVJVGVo6TTGe6dCDwz/mXcWee"
-    "ZYkebWygxjcR8iBOzze8FPi1sTncHPafb26U8gPAsPUc+w0nC/HFuHKeSCdWTvlY7qlm4HdWM4CjVNZ0elSzGPK4mLN6"
-    "znIL0cjPsEx1cPORD1cmtz7dosLl5tlsJXPzG3M+N2n6GexBukTDufJO7tYSe4GkfrCK1Q1UZajL8J1Wj7tqaoxKxTrt"
-    "qp24dLgZNdS4TT/XVSaZ+U6vm8XEMO+Ua1Ns+hlfWK0Cz43rGet7c2zMieviS7pIbDIm9DXq5DMPon7wq6OpichVCjtQ"
-    "5imbUmp7YUhLAQEVMhqtZPR5bkYIWuN5kx/CYVqcXlBbQzHZmZmHhp865qD74TTwo6tzfvg61we00Hn1661Sj3mNaw0e"
-    "jdWx/6D2+Kn+9skYPxnjJ2P8XYwxW49HZYv/jv0V37rEvr0dnmDtjuH4DaGyrtOpH09XDbGpa7pNYNxQbf9IbPJTEf5j"
-    "tuH1RfhPlv3Jsv8RLftjsdv/UK1g36X35l5h+eMwxE9dP09dP7fs+nky8k9G/g9n5Jty6dbwPKII/rZRdjH3qjV4b4qn"
-    "qLyYDeqOcE1d8puDH//vf/4Xyw6Bi1dYuYJlOqW66QdOfefyta4E1wNuRrTJRHP3WEF8UwE+8NSlIfXG5XCwNeCGketm"
-    "8bCznj7WnsYH447tHvtK2QA7KNVESqnh7PYHGsO16k/uZLzTZKab8XF4dm1meWqT/B20ST75U0/+1Hfyp+qtVMkaDZ9v"
-    "bm2/ePmvP7ySk6lHPdrXtZ5L3ve4OkJYhS2GwmhbwXqTHal1d+d+iqphI/+h2uS5/Dt3lotduOIRY93hGd4FaAAo76Ub"
-    "Iv4FbANwf7DI2N616Efa95C2cxDBQKVYk5nEaWaKWKWYLM4HRvfmsBh3egWQzbaAgFcEAFBhuhTGmRcgxdyUF6d5X7Hp"
-    "fdPA71T9SoDvYLktV3zKaA2wutiiDOJ2SxBPSt062MKChPDU1Ke+AgQQHDhaittfdoRWbGQ+nq7B1BCtlMF6+ao16SAG"
-    "uUAfMVuD0FQiY30xFs96DBS+h4p4DaxyeFQRp827EAmYAaDpTOTtudxQgJ4t9draotgyCGtRXxWOF22JkoH3gWtTSII1"
-    "wtRfakueef4dSlFR4bJpmfCpow2bHpZrkK1GnBXAtoYtAdsvZhHdN1ka9N+IDXG8/9P+4UlvB8A94zs9AWTufq4T6ZWo"
-    "tgLJ9lZbVuWTiC6sf/L2w8FNAPD9C9i80hmBp90fR6huRyK/a2EclVbA59/yugRBlyWIv1IrOrYKU1cNV1yLTOoLswEI"
-    "NtGlU2BHZFQKTqfGjjDRfa/Sp2bbSUh+qZN19cKDAWKK9esy8yc+RkiI6wdzkYR4z9ekbg1e/Yu965WvTMVh6Ayibzca"
-    "R8K2JOFocy/FOCK67v5Tvy9+UpHie4cnS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0J14QP37TCyvMfRW44p/EG+wT"
-    "AfWHX/viAxO05hZk1/QJw76bxQE1BOB9Ald8qcG5bzrc8MoECCCwL7jHGWjbnmRUGeq1XNHMKNk8EL+YlieOiY3KIyho"
-    "edehTgwkwsBCuXat7Zujg4PXhz9iy4qRBZcah91+TLc/uAAPh4e4CjhN04z6IFekhC5bZr/cXrRsozdz7zHem7GYTsEj"
-    "5Rae/HV7p3Hum4ti6/O1DGVH2z4xjjVNzrMbaz4QR/lnFgCat2jc8LFHwrTXYOTDChErGjPgT0qk+gkZU+6Lyu/xyDG3"
-    "1z4XHeBozfWomcT2JuwihGcTf/0MSI5tUNQyVL0RRO8AJ3hc3zUtK8BwEiru7SZ4Gy5Wtku73KSoKyhxX412cq+DGWM8"
-    "YcmtMdyewv1w1DKyYEdlfZ6aK5OrsmV7+I7en+wfHbrlrr2bWuyL7r28ze1Spj4qe9vOR9un0shnW3BNU37ZU9jB8Jw4"
-    "GIIFMfdN58IxhYjIV7po9ePdVOnycwfIE7yE3RWUE+VJCBXixqHxzmBImGQgEis9w2veFIqrvUt7rdO5S/Zpm7sTuS/u"
-    "xmu2ET+6kdslYOqvyW7Vr9djA7OMF7kUyKK9kHxAMDwMdrVT0B0ZquVZOLcM+iLTppGv+XbuIvQ6bL6omzA8yG9HsHcH"
-    "1GzC4vru1bYv1ER+WdkUsS18gWdjvLnb3NuN2smonGIP3q5JzPWRqbV9+igYSMq1NiuXt7ktBiLS01U3OVudnA+ktZ3S"
-    "zfRuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8k06sERYav3s1dy1XlUApeuB6Nodl+9V0KWDU3Mhj9WqFun1"
-    "23xqEK6iWZyQIhp8Qppbk6/jbdJ1xnZ1GTrUBaskcalXL5BTMiEujnN7pGPYf0Adk18rRP8DBfSr8UqDOxPLUsls75Zt"
-    "kjY/4FZ6JF3r0LzNb9bHB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweuDdld+HKP6Jtn3MQZKfCm6R4u"
-    "hubpt3H6Nf37RdwnEuaZX77CqdejYEbjzvGsofMmAZ5f0FQFuFVUaid6gROVQ1IC8P6xpZl/a5iLBIeEOP2dIkQz4fYW"
-    "YZ5HdoT8LeI8nMb486ZLNap1pyieAqPW3JpaNwrDLxjUsnWm1o3D0E3Y8ltQEe+OPhzTlLcvCa7Fi2NCmPGOhUVAriP2"
-    "/8yFVkzHGgO86pFijNHsKZN3BdN3rv8fQKtdkQ=="
+    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjMzNzEsc2tpbGw6MTcyOAp4nG1RPU/DMBD9"
+    "K6dbWFzEiLp14mNokUAwRBkc+9pYin2R7aggxH/nYgcaITxY9vneu/eeP/EUeRoTbpsGUck2uncaUOEhEJQz6AQanvZ3"
+    "4Lw+0TW2qsHMgaRpB0c6Q9J+HCgBHyG5gYKhGfO2ewU9WccVkXqiXCCGQ9YmQ6lsgbTppTZwvEoQtCcFuacALqcqoOJH"
+    "PVDO89CXnmp/qtIenw97sGwmTyErIN+RtWTrY6TEUzSzbFkKDXuvg62GF69Nq27EeoObTeEt8yJZmdUNE8kVH0RMeZt5"
+    "BHDJYAVecpj7Q83nns8g4z7gdtO5/BPUimNJ5a+C9I+Ei20FLgBHS2s1v/lUrlIWVGTO4lX+FrH9+gb/u57reJy1U8tu"
+    "gzAQPCdfYVk9tFISIKeIe6vmVlW9IaQ4sCSO/Kq9KI0i/r02oIg2fXAJp2XY2fHsmKnhHyAm2ZneuWIPktGU7hGNS6Po"
+    "4LSad+hC211UWlZhtIyX8TxZRn37jOLJgGfp7QEK9O/GagMWOTianmmhhbahAFVLmmbUQumbtqIGml/IDi1XO4+X4ArL"
+    "DXKtPLxGR9oBi/ZTxWqBHg4jmmZGWVny0MnEy0CzYsJBM8vyfIpawQ29OSaN6Mq+kSuEHdgrI8/6SCRTJ7KabzmSnvjF"
+    "1WqUI7cHwFvH1VYcQbqxwTUXgFnLTlf+3/bQBelmhCuibQltppKrdaeTBPsW3msedLxcf5J8xFIME4B4w6RHJdNOmmSq"
+    "FqIFdI2mbrP6e+UWqsEN+uVPCAv0jWBBFUAYKWokTLkjWKKYBEfuN5UXJp1oSl4fnzYPi5CLrioH+OMd9dvnMoQbD+5h"
+    "7DmCS/4PJRlQkjg83wMMvkak9wlm5IlceJztWN9v2zYQ/lcOekkCyFoLbMPgFAUKLFsztE3RdutDnVW0dIrZSKRGUknc"
+    "wP/77o6yrdqe22zNnponi7yf3313JHObBGtrn4zf3SZGNZiMkxnWbZImJfrC6TZoa2jxZ1t0DZqg+BtYJwVjAxSqrtW0"
+    "xgxOVDGDXKy9O8/YVg7aQ5gh+FYVOPLYKqcCllDYplGmhFaFGdiKZEiwdfbCqSaDU3NlLxGUeAHlIW/nYUZeGyy1yto5"
+    "PGLrj2E0+uBp+eDRlao7fHyQw7Umg3n/nZOJ316fvQA7/YBFgEaFYqbNBblTQYwfkG1t2i68LmbYqPwYdABl/DU6D9Zg"
+    "VEdzhbVtkVbAh9J2IYX8dpLYy0kyhuA6TGGSlCoo/s6ybJGncD2zHiHn1Tx6RnJGumtvcKjAoe/qECMiDBhRZZYB00Is"
+    "wpQwYxzIaVRYOWJ4HWFFYJJ0704Hj3V1lMETqJSuOxGISa3jrlTtJXB0zjpeoa1LbcpJwqsNeq8uMH4QauRysegBVhSn"
+    "GX1EZwFvCLHClngM+STxRI/Os61JogpmynuHf3XaIVnNuewEQqyRwZvw7pyAYn4s+VBrQwLBgusMsES2XXvfg7dExgNe"
+    "oZsvbaScPUhOXmBZRegZj9pS/SMYDFjRBThsMKiMymgKJufxtstYNXh18ktOlL0gl1NVXErkVVfXECjSox2hjkZTLnzO"
+    "6XgigZlLu/hx5NUzyZYronvQ+xzihxCTUM973mmTCidXdGS0AKnrMurWAY2T8W0S5i23ciQSbVNzteiCRur028UiTYZM"
+    "/AKFRboaD62+wXprPpxRLLLDRFXw8sWvoBvC6q6xEQa1dfwDTdfQWCLGlyQ0pY5OztOlsg+OOnkrilOqvRjIZKtS1Cu0"
+    "zCY4aVWWmiVV/XLgUzphByR7pDf9PjEx27GwbzoPVFhtiCYef/w+FR4SW7SD56fPT4BzkDWvP+IWADFDBsJ4Dl4MJxRf"
+    "oxt8v9yl0RnQse8/ReC7ZBMb0hD7JNxooxtG88FKiDoaL9CxFA+N3mGgCX9iqFvYwDiJ8W9bJqVlX3OFZHcYX++5N72u"
+    "Wl9yroShUSdnieTsUJVnpp4/pbCSsYxURph+0BS5wrjcI69LbFrLka6lh/wM1CRbxKBJiNfgVdPWVBo6cryu0RTIbH37"
+    "5A9QXantnbna2xsILmHd9P/UXscB8NNoSvOoV/yEpT/dL0M5wfugpyC3j54i8I2eS3r6GWLYwU9Oj85MkP2xzPU4yuiS"
+    "wqpyUhopoMzZfzdY5ZcO2PgvHbGL1YJyTs23In8j5zebTplT1pUo05eKehr9PNwsSB/J+V3pvj+/eDP6JD9quLNKrrab"
+    "OX2b7vfXPueblNm02Ffq/H4brVU1Eop7CBuvKnIXK/vnTQrY0G27jBduuZ/bzhV3vsbc82VjFeQyvkjN31+dpjtICIfM"
+    "VqbtUWQry/KllS6Ubhen4ZBLe8RVVzfDeH6Qvt5Y2U/wZYTMxc7pnrDP0FyEGc2GHbz+h074Dz3AuQ5Ktlb/Ws3Bie1o"
+    "kf/5aImc2iL8K3Kx48XCtyB6a/aPIXmBXit5EhFJ5J0DtESvcMpqLKoOK3ps8q1JM1kmhhej/gG/b9wlGRJ+8SNo+KjK"
+    "SPXOBxbpbBdtVzev41LyoutTYlQ8HOaSccRmLI+4o4wLYavK45AW67vbkE2r+9kD0ql1oz+j8nCg8vAB/22Pv+rrn307"
+    "oNqXI+fSt+Bn765vhqyhQkdFOe2LmXJ0aUHns719ZvqNrQN5Hc9qyZArOkR2RRHTif8xQvkHgfD0GFgHVBWEyPQyVj5k"
+    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vv/bhu5EX4VQihwMrCSZSe53smuASPN9dzGviB2WxSp"
+    "alO7lMR4tbtHcm3rcgb6NH2wPkm/GXKlXUmxZecOdVHnj8D7g+Q3P/jNDHf0qRWn2hYqbvVbve6LVtTK5FThYqoSLXF5"
+    "pYzVeYY7O91et4c7w9KMlTo36sdSG2XPi5mb8AsHv3vR/RYvJMrGRhfODzumifoizqdTmSVWuIl0Qmb2Whlxrd0Efws9"
+    "lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8KpGyem+gb3aezfMzdR0y7WzEtXlK7V/9RyboZV6UXcLnShkuryNmqN03wo"
+    "03NpxrbV//CpErbT+WgBNmq5WUHX1hmdjXEdhMQUI5latSxbXYw8U+KPpz+cCJVdqTQvFO4I6xIg2wuCiiuZlkq0IUhH"
+    "jPA/HutsK4JOlNAZBBDS4jWeJh9+VLETl2oGYYczUUgDsA7LMejbqIY+SB+17CQ3jm7la4RRWTmF1K1KVtLJ4F4Z/dwE"
+    "dypdJGjw3BLtRI1kmbo+X26tA9UZ6VQtwBTSTe7X67XRTrFWgoYnysABstwJlwel9vn5cOaUFfmo7kVlonOCuOJCoi0F"
+    "vN19ZUVG8GEySxO+Ozz7vrMbiW63GwntrBduvhIMpACS1wuOVBMzUcNyvBBwmOepktn9MsJU18IZGauhjC9ZBp3BvJlM"
+    "hTImN7a5jtNTlbORw0qw5lCZ+xeKZRarlNGHTSjkiPzITbQVuJ4Jq+Kc9ib0cxHWufAglmw6lTcLZws4CPV4IyBwo5pN"
+    "od8FgngC946ByvrdMCrT1JvByiuYkHbLRXDF92++uxDtXh/+AHNONfYXDJ/BbmPlV3AwAowcvNO/tCSJLXSadhJtHuyb"
+    "5ItLGMn/BIkXRINUDHtpyRhkJR/hKgU2sBcskLVI8ricQmTmEmKeYNmv7Ba8yDolEwJlyiyjvd+AMdIqTR7OdUxhXoRI"
+    "VMLQNut00nRq+8KjzLN0xlDBV9CH8zZOcudgRdZwA4y6KVKpH0G9fjVvDOz9nO/D5p5iY8wvRiaf3quNoXTx5KE+gJmC"
+    "28o0hehM2G810cknjfgVrBF5Ur/1SL47evuG7VWxPtltHixSTVcynoh25cFERSodsUqXvPdjPrSP2IFswyBzXxABsRQG"
+    "Cuqw4VgeUhRZLs+IMqtN9HJrI2TSdiB9kSJSJY9w9SZCHwdYK1WonSgQvaMdRqhnm2FK0/waRA3fKmOnr9QXAyMN1ear"
+    "ZTd5vhkkFufRGQet8GMJALgrTg6P3zTp3SKetI0qlHRymKqtvbBRsnyYJ2TlTAwVvabgoxfgXUxTJXTJBScY1qsdPtoE"
+    "PlO2nmfMHqFK9jTglnPAPick1CNtrPP6hZVJ6TlnRZfQjmhnSlE8XxHGayU46NwWbDIENsyJ1IVEHM4KaS2lf0vmIAb7"
+    "MmKuFqUELhPHr9+xB9htyjdol+kRrLWRa0zj4jHphDJXagXKHIfIkcgz82zmnyxZh5X3mOQm7BaIUsWFEL0oZvlZS8M2"
+    "2QhNVYR8iYXCHIL8Td3ozWwBv0vTRy8LRzikxESc0jSiffqno7dvu9Nk634QyMur0FgLk2Lfx7mD5vaxcmbDpqDsdTkE"
+    "tkepHEcUaqKg+0gUs8LkXGAgIAWK97CuaS8C2RDksSdQjikK8Zz2E1ZL0xoNcRHcBAoS2cVMVyqjLHNRHfqEjOoxpIzn"
+    "VXX2sod/0Ca2dyyDqg6zWkJIe5k11obnRhXfRj7NYAwcAAgIxNEmzzgL8oRVDd4SaZ6NmSVxi9es5ZeUCSTgRUp251mT"
+    "WKAMiy0yXXESiR4noBnYcItCT0zlBy0iPG8jaaV9blmBU1mwbgjkVCdJynWHQYptEpRzip7iVRR2FsTMGgwKAbX5aZh6"
+    "fT4JNsfYUcR/NjNgWqDa4NWjiy0kWWMog4qKZpZKZbIFETn9U6X74zxBZQCfcAZTuPxSZQz92tfowRYUaBFP9n/W03Pr"
+    "kNb9fBCJD0cnp2eDSOzvn/7t9OCAiyc4EPGyKlHWQBCVcI2mjRhC95cKgg2hBfhPmueXiMr6UjUSf5vPaywolpyalqYI"
+    "xtJrKtuIxqSHSgKVgF5ax0X+GY0bKnet4CL78yfnpJ9g3AOeaH/7Mw8pUyXXkF6ntLrfQnwyQRUkRyoCQqWon6IvSksb"
+    "j/iWRntTeaSjnFIPTkI5Vci9frU3hoqNok3SOhT+7+U0NohbIJAbHkjZmgfbF/t+TJ/C/wHN51PZeVIrPlDGOQjmuy9F"
+    "ZU/jfWg/k5hGPqCS72oeF44s4NYA2W6mfn3SBow5Q0TPtJ3A0wnH+VKWiUnoXCNN4YZtn9aKE7wr+R2vbXhIRh5t4Tko"
+    "JrDpMBJbDfuPqv1Qynqg5GHYqd4ckChcLR771zUfXSzSNz4IYGghcK1kjMDEfL2z+8pTEFliJHWqki4dLFVBt36qVOgb"
+    "la6ch/0AdfITf9bz7uQP/uCCLKhGI1AyecRcWbgbS4OCAduFT7YsNMAnKquHWHGe5hvmlEz4vE5SOxnyV0O4Hh0MNXEf"
+    "we68QJejkz8aOQ81LXj+N9WfrYlzhe1vbxNfhzqxm5vxdmKg/e3d3m6vs7O7Pa+GofwfRixIwO1Pvuj0zsABjdOKA0l+"
+    "Sf+DrCyAwy4Kaqf9RndlkmjCKdN3tTFrQ/NhOCjqsyf78yO44VBa9fVLv3c9aR0fUVoNSHzP6p/UCiQPeA6qxROTO0z1"
+    "VJ1XT1FT0rkOnv+DX9heMRFG8PwULrFdpmSN3kp5V5OXKBvU/CaL84QmQGrC+Fdnvq2b/4N/WscXVg5TD6IlI5Asyq+5"
+    "9GBpYlinmoMyqAeYkq1EGnDSlTW11pTDR1GrGJanRZGQrB2P7MCSZdY9A6O4tQ/ArWZGwaf2tEoAyRRQi07t/ZphVAsM"
+    "UE+LTh9rA6UxkjY6it3pmgmXxQxcsxY0cdOaB0uQqhkGt2vN6NU9uB1UqieeaS2ViVXAOfcsSPDD8WX1pykLfwgw1ZZY"
+    "6zxBRYp8Mou5alQGvi7DMcH8cLP0SqL0V1Is4d3tmS4QKqEKWSZHYCo3cnNpC8kJKE9wHkbTsAHBKX4ZrrrPMKl30/V8"
+    "ukzLn+XXZYImI93BcLe1ksVRwb5CeWKkrilzJ41Q/mthMTrcQQT66+Ff/In5LxB/wgobHkwFCb9ZRvt9dSz1TWeoXQX7"
+    "fz3qkIp/jZDDtrsr5PALzyHnOeQ8h5xHhBzm06cbcSrGXah/QbmbsWqdiR8QZ+xEKbcm0BBLwGqCn/fDQQZFNfrmiqH8"
+    "dS9jHuRovmnUGVJjANvtM2WPXeahD4NG2CHq3qzQOeMzVJqSi1wub59i9JlvXVi1Odl8bz4XRr9elCJSaJDpc9x6jlv/"
+    "nbj1NGNToOU6U21SFy1vq83omTSXHfl1dlZtyEgGG0e3QqYK1HTH2rVGraoXI1o0HPHDquvosYXVkws4D4slK91XPq78"
+    "+f1RtCaCiDaFGoo5Wz7UVG1Y/DlmTUASbYK1RYaXN3U8r9gVlu7cHZ0qhOR7pdEh2rxV2dhN4E5rPPQzYewLAphr8txi"
+    "+C8V2UiwNfHtufx6DmNPJIytO/ELRPxkK7AHVEzVfE2mfBcaFLhJzgeSPXERuuteH//+3//8FzXkwCbX9N2YPpLX+v2+"
+    "+NCu8ou7iycvzNqAZNSoptLQn9hN1FVQ4PZVr/uiyy3Ht2tNHOYa1HU1bzFt6uo9fY9d/bAd2n/nrVHSiWvJH+mppZw+"
+    "h1M3mxTkcr5rGKCV4RNQTSGF28jDeO4FMJf02ZWiULb0gb6LoV+sdNLZXV/pfNytt1KPRlZt2nIbqvles8GJWmAfNsEO"
+    "NU70nl7de/dI9sc1NBlUuHpQgmdpiPT3HqKc1d0OnuIHch666GPo3hnOq0CwUrQv8MxvZViKDx5WUXhxyPPJdbmbnRx9"
+    "T9CY+kdxaV13JRp4B5x7VZA/qn41wRgHz4nA/3sisErWc2Lu7ey+ePnq699+860cxqAMlm0lDFc/Hll+W1SUJnoicJPw"
+    "dNNaE7kfseHXbZkF6Td69X3vWPuC93XVW0MNVlvdO3kjaiT0ddptebK9c8jOKtGu2aP3VayDWrZW7YF6UkYtK+eoFxQv"
+    "WPPqzxVtJdwT8Zs60SjJK6mTJrM6IZ1N4DapMtTIU+TGhY4nKYbluMusFdb3+Vxj8d0NFkdgx6KpHFPBB38LNTVdhG6o"
+    "8KsCC6PlptHwbNRHBt3AsZq91hC9vB/RWW0BajwmWRMVa+4iJVhIOXgJ37S8J6zyTPxh0MCxNheuQfn62020g0z3kjIZ"
+    "t4IqdKNRjxk1UiUeCL1H/NaAski6656x+0BlGEldW9aJ+Y+SfOMo5Vz8W6N0yRJLVUNj7VcbCO8QaGk9TnypL4x/b1O1"
+    "ufl59/iQgJvVQjus5l8NUEPrrIGmWanUwbzo3Q/maDFatF87k3Zei21xevSHo5OzrT1APOc+MYLpf9cFbTVtUK+C6qu/"
+    "fLGBGeaDRRtrnr15f3zHooPb/wA/iOV4eJy1V11v40QUffevuISHTUUc9gskUoQUSlkW0WbVLfCA0Hpi3ySztT1mZtw2"
+    "bPnvnHvHSUtbQELiIZLHnjlzP8499ybP86w1Dc9o1HBlzSirOJTedtG6Fi9P5OWMStc0pq0CxY2JZNpwxZ6ubNzgmWxj"
+    "1jwhQ8H1bTWRV9wsuaq4Is946Ut8dp4iX0dq7DXe69m44WZKPwbGkw0ULmxd09WGW2BFEy6oZcadahiNOxysJxRdC7Sw"
+    "YY4T6kzNMfLBjHwPQ2LCzfP3wQGklftNRThB379dnBK3l1y7jqejDB51JtqlrW3cwtEz/q23sJbebOMGh19Mv/gEdymu"
+    "GoAzDUdTmWhmGdEl+5BC9Gz6dPp0lOWI5Jcf5Tm94pa9iXByuaVl79fMtPKuoQ0MqnFs2m0PqXLUukhAjlMY/FWWfZzu"
+    "ybL/M+aZxhyXfUxHro3elDHLcjpL0TOBii75n3zutkWy3cZAK1dXMGHMdWBkyeOCtb2U5MFBW/OTgHzEDZIhuzvv3nMZ"
+    "ybYhmroOcHfnEpA8id8/C4pcjOwP+2CnWKHXFxPqlRwmTgcj75tHR4uTk/npNzSdToe8FzQGfJE70hXMCbFyvV7C13C4"
+    "3j5kxISKDyN3MZpR9D1WI8kzVoD9o8B2Cn1ZcghKqt3WlUEksJe9dx7rD6ML21bp1EQKKgRkab/e2DYOkAlzZWzde57S"
+    "Yv+ckq2Ae9vEcNzkNNC1CZFqC/vdShzDVonNK0mE2QX4iYSz6zWhe1fdcp8PLYoVrWqzDrO/j+lQR08+jEQiYPqlqXv+"
+    "4wkifMFbGAV7O+PxLYIXsiccIvDpVF5o8QVJr1IIxtr2QIx9cGEowUqzu7cAdxCq8Bd/nCpSANP9um9YPyMVyOvgp/h4"
+    "mOodNy4ZHGPQx7brx3Cm/8Ykvu5qY1tavDl/vTgtKBg4rKyXWksogNOIUAnXk5NjielEUme9a8VObPHWLGsQpXTtyq61"
+    "VqQ0K16Zvo4HWphCUGhNK/ZKngeLD5GvlL7GVUwM2dneEqM03lsOeiCIDal0Ivzx7pJb05ZcTCUlG667gq6cvwgJRF2R"
+    "ZJw6iC8uxYmmi6DDPlqJi0mDDawtrSieMjUkISpQTXj1zifxrEAMvkb0Xx5ocmobYrjrjRI37GS1FWmCe4U8FGLLnGon"
+    "+UpaB9qXiMo4RNBhjdQnPMFpTCcUV+zGVpDVg9Q4tq7fc8DIXkIFIgkItzSUZHWeN+Y6H6hzWsyGmKHy21KEu7hreR+F"
+    "dFL19wkzAJwdfwu+uNUqsKChItbwcWnKi6SMPZqaqLA4eGLaLbImcojQOqTnkfLL86WJ5WZXP5r9HzRwEB57qy9DULEe"
+    "4cUIb7ToRYgGjbmtO/UgxTVJwp5DqiVsys0kRUe0u7CSSkwCCAkyfMm3zUjoIBGED+4qv7Ol0NKeD61JA95X1t0mc7KP"
+    "vuqy9qxBk+BX3HaiMCM9Lb40tuF3w9vkb7C/3y4Gff56/vb485dwdSw+at4A3AiLBtocHP5bqac85lqWb+bn36FOvI0c"
+    "NBTLbUyMlS878Rw8fdBxH/Pyjm+7beJe7+1to/hnV4U8+1Y0TgZJof81BoXUAzSr1M5QyKHiQOUjjQAiH+KQrmxIGssY"
+    "Hf57dHZhSaUbuPSogHvS2IrakOk6Nl5LNuGB9l+mA7PT+cnxV0WaSY5FPUqYGrLsRh/oZuiG0lqxaNioRt5kN5i49j/s"
+    "foqvN/s+LW+eYV2Il741dYEFctZDbDpwDlnbtVwk1VbSPYcBTbpI53zcaQiGuPVUAZ8LYC9NXdFQ5JU2UWX70Jd06jKD"
+    "9yIA6JABIZBZ7I4Sen6vViTglwL8QExv6PzOiQdCLPeA9HoKTcWHeIgksOrqL78m4M+/EOTGBmmE7yruuK24LbfJ/g4i"
+    "JcUaH1xjg46n+6EsIcs+mWIS9rPnanYEe5HU++Z62NbJsJLnww7VoCtEtJS+JKg7nM8ER0XvnSQl+T7HnMMCIHIlmim8"
+    "Njt1pLTxUDmtGjZ0aFtu0kWb7QD/4umeB77vYkJ/fbuk8VH0dX5En9Lb169en56jbJAH7WRyr0h5EH8GvJcv1G32jW3N"
+    "AHe+X9EYIOfHZyf/hJLm7ySp2WMTkf7ZQWdawDF9Tkx8c/oq6eujY5T8NcKZOa34SuaBrkaZypiISCHiAvHz/Keky4/P"
+    "YfKvChEuXe1QrUeLHxZnbxURo0sE09KOmfYL0l0odBn8JsKNNg3+Yu6j8MO/NQAmougl6pf2uMqVQwXthVU/7mQTErFI"
+    "01tiwsC0Rzro/XlS/g/8/ZCrs9E0+xPzYhP8"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1075,6 +1108,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_spill_save",
         "_truncate",
+        "_write_anew",
     ),
     "argparse": (
         "_closest_flag",
@@ -1084,11 +1118,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_kind", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1214,7 +1257,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1288,9 +1334,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1363,7 +1422,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1374,15 +1438,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1426,15 +1524,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1511,6 +1712,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1575,6 +1799,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1632,14 +1859,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1751,11 +1984,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1782,6 +2016,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1877,7 +2112,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1938,22 +2174,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2042,6 +2296,11 @@ class _Command:
 #: The most bytes one image or one audio clip may hold (16 MiB): an MCP client reads the whole
 #: message into memory, base64 makes it a third longer, and the data goes into a model's context.
 _MEDIA_MOST = 16 << 20
+
+
+#: The most bytes of one answer's images, audio and resources together (a list's): as one may
+#: hold, for the same reasons (`media._media_total`).
+_MEDIA_TOTAL = _MEDIA_MOST
 
 
 #: A URI as an embedded resource names itself (`file:///notes.md`, `test://x`): a scheme, and
@@ -2194,6 +2453,26 @@ def _media_in(data: object) -> Iterator[tuple[int | None, dict[str, Any]]]:
                 yield index, item
 
 
+def _media_total(result: object) -> None:
+    """A handler's answer (the values it returned, before any is encoded: the cost of a refusal
+    is the count) whose media hold more than `_MEDIA_TOTAL` bytes together: an internal error,
+    as for any answer its return type does not allow."""
+    items = result if type(result) is list else [result]
+    total = 0
+    for item in items:
+        if isinstance(item, _Media):
+            total += len(item.data)
+        elif isinstance(item, EmbeddedResource):
+            text = (item.text or "").encode("utf-8", "surrogatepass")
+            total += len(item.data) if item.data is not None else len(text)
+    if total > _MEDIA_TOTAL:
+        raise _Internal(
+            f"result: its images, audio and resources hold {total:,} bytes together, over the"
+            f" limit of {_MEDIA_TOTAL:,} bytes (16 MiB) for one answer",
+            hint="return fewer or smaller ones (or save them to files and return their paths)",
+        )
+
+
 def _media_note(item: dict[str, Any]) -> str:
     """What the text says of a media item: `image/png, 1,234 bytes` (a resource's URI first)."""
     uri = f"{item['uri']}, " if "uri" in item else ""
@@ -2258,8 +2537,9 @@ def _bytes_for_terminal(shape: Any, output_file: str | None, stdout: Any) -> Non
 
 def _write_media(data: object, output_file: str | None, stdout: Any) -> str | None:
     """Text mode of a result that holds media: each item's bytes to `output_file` (the second
-    and later as `NAME-2.EXT`, ...), or, for a lone item and no `--output-file`, to stdout when
-    it is not a terminal; without `--output-file` a resource's text is printed as text is.
+    and later as `NAME-2.EXT`, ..., each made anew: `spill._write_anew`), or, for a lone item
+    and no `--output-file`, to stdout when it is not a terminal; without `--output-file` a
+    resource's text is printed as text is.
     Returns the text left to print (a list's strings and a line per item written; "" when the
     bytes went to stdout), or None when `data` holds no media. Bytes with nowhere to go (a
     terminal, a list's, no `--output-file`) are saved aside where a cut answer's output is
@@ -2286,8 +2566,13 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
         for number, (index, item) in enumerate(found, 1):
             path = output_file if number == 1 else f"{stem}-{number}{suffix}"
             try:
-                with open(path, "wb") as file:
-                    file.write(_media_bytes(item))
+                if number == 1:
+                    with open(path, "wb") as file:
+                        file.write(_media_bytes(item))
+                else:
+                    # NOTE: a name the user did not give, maybe in a folder others write in
+                    # (where they could plant a link under it): made anew, as a spill file.
+                    _write_anew(os.path.dirname(os.path.abspath(path)), path, _media_bytes(item))
             except OSError as error:
                 raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"
@@ -2378,11 +2663,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2422,8 +2708,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2985,7 +3272,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2995,7 +3283,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -3015,6 +3304,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -3027,8 +3318,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3421,8 +3809,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3436,7 +3826,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3501,7 +3891,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3537,11 +3927,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3551,7 +3942,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4933,34 +5326,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5347,12 +5748,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5446,6 +5847,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5618,21 +6021,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5879,6 +6281,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -6089,6 +6493,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6203,10 +6616,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6221,7 +6634,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6253,6 +6666,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6326,16 +6741,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6344,7 +6749,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6354,11 +6776,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6368,14 +6795,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6486,10 +6915,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6529,7 +6960,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6538,6 +6972,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6588,6 +7028,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6604,6 +7051,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6614,6 +7080,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6670,6 +7142,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6752,6 +7233,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6872,6 +7357,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7017,12 +7506,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7113,6 +7608,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7126,6 +7649,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7134,7 +7658,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7178,7 +7703,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7206,7 +7731,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7260,7 +7785,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7291,7 +7816,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7353,24 +7880,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7501,7 +8057,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8024,7 +8580,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8355,30 +8913,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8462,6 +9040,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8561,7 +9154,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8699,7 +9292,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8707,12 +9301,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8767,11 +9378,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8785,20 +9394,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8873,6 +9468,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8903,7 +9504,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8948,8 +9549,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8971,16 +9573,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8988,6 +9597,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -9008,6 +9618,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -9068,13 +9699,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9179,9 +9814,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9263,6 +9902,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9339,7 +9984,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9365,7 +10012,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9391,10 +10038,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9414,15 +10067,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9875,7 +10534,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9890,19 +10553,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10243,6 +10910,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10582,9 +11251,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10757,6 +11430,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10991,15 +11665,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -11010,12 +11690,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -11115,7 +11798,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11223,7 +11906,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11369,7 +12052,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11383,9 +12066,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11405,8 +12088,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11419,11 +12102,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11436,6 +12123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11529,7 +12218,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11543,6 +12232,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11577,9 +12273,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11615,7 +12330,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -11790,7 +12505,7 @@ _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
-_MEDIA: tuple[Any, ...] = (_write_media, _media_text, _bytes_for_terminal)
+_MEDIA: tuple[Any, ...] = (_write_media, _media_text, _bytes_for_terminal, _media_total)
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "pixel": ("pixel", False),

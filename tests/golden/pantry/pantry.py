@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1430: the first handler from handlers.py
-#     line 1542: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12214: the tables (commands, groups, errors, result shapes)
+#     line 1478: the first handler from handlers.py
+#     line 1590: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12903: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -96,6 +97,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -339,7 +342,7 @@ if TYPE_CHECKING:
         choices: tuple[str, ...] | None
         dest: Any
         names: tuple[str, ...]
-        nargs: str | None
+        nargs: str | int | None
         off: tuple[str, ...]
         takes: Any
 
@@ -397,6 +400,8 @@ if TYPE_CHECKING:
 
         @staticmethod
         def default(value: object) -> object: ...
+
+        def refused(self, text: str) -> tuple[str, int, str]: ...
 
     class _Stdout:
         buffers: dict[int, list[str]]
@@ -474,6 +479,7 @@ if TYPE_CHECKING:
         out: int
         sinks: dict[int, Callable[[str], None]]
         stdout: _Stdout
+        streams: dict[int, Any]
         unstreamed: set[int]
         version: str
         inflight: dict[str, Any]
@@ -1178,88 +1184,121 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9LnXSA2TpIdOzO7kb0Ggkx2xneJHcSeCw6WYLbElsQxRWr5sKNNDNzX3Ifdl2y9mi+RNm0rmQvGA0xi"
-    "k+zq6qrqenVV5/PGOJwvfJN4YbDR3/g82JhGYbqIBxv98/PBxmCjg3/FSTi+hJ8HG7+E12qejmcqnKgwMMpLzFwlMxPB"
-    "j3FvsDHswOeRyQd84J+VuTLRUsUz4086yg+nUy+YKh0DADUNTTb0WnsJjfsIP6g0SDwfwavEm+MMKl2oMKInY+37JoK/"
-    "grHx4311FqVGXc9MII9841qgaWwI5pm+NIQ1IK8Dwr0DOFwiKhMvihMeDxPDTDiHr+EZDICvAldNYObrmU4s2EUEpGNs"
-    "fQ8+xBH8LO4glovIC2h4Xx6r41fv3qjzbvfVh5/Vf716++ubYU6xMI3GpgzMPmVwkdEuQ7PP1a8fjgDAsIwNMWwWLhaw"
-    "rC7CYnpGsFyllX2jaBa7JFxwlAYBvgjTJGfk2FswUqfpdAqsBAj8UE1gvmysFyhic4/QGcL3IFZzIJoVJCsQ58PODv6B"
-    "zwJYDDyaaD82sohccvhD/KzbjRODEolgZYwIog6WCsQVpqGJYVBRiEogzDgkbEpAioNYSO7AT/hYJW8Z2TAylXk+0gZJ"
-    "QhrIxKVvR6k7NUndynCL4fcLE7gdJK9Jo7C8SsEl41ERCdeLZxWwZyBQ+BjBjsPwsoDGGKQpNsLzONFRYiIaM9deQD+4"
-    "Jo5NJJh+nHmAHQ/izVLCqyDLOTURXx0k0bK/ve0FVyYAKi0JdPY4CBNDDLIEx7miMExQhEgVEcNuNjobvj+PWVslYeiT"
-    "jMHPgZ7DpP3BBiiZhUV7HHkLVG704qdwnM5hbo1PFI7tKJiWdIke+aan3mhYmkNQz4c9hOhYZRAv9NiAIC10pBPjKpFw"
-    "tdAJqcNkBh8CU6aRnvfUUXAVXuKGQ1io6JzFMpnBrLze3mKpDhD8oep2f4vh+bODK+2n5vCZo649gOjI7w7A+I/Tk2MV"
-    "jn4z4wSEPhnPcJ8muPcQ+jMA7gWLNDkdz8xcO/vIFB3E1yaKSd3RcANU98MFKkDYqy7s8o5yPg8Gg43wEv/sqwQ0aEfh"
-    "z65OND/r9Xo3Tgf2eQi8dvC5wxgYmBRg5LOqTVQNceonjBkQA0kLelYQhwfMjxEQDwlCk/OQwmRiTZCyMEKm9JIYDMdW"
-    "T71SE+35KX3ACyyvgWSHF2GiKIz4KX0Cat7Fv/ntHCRaT03+AGhKaNzcCAM04B90/2miUJlPQNFx6Jp95eA3sEeSNGbY"
-    "+Kceo0BdROYfqRcZmsVB+QAiMS8D8yk5HwIhyXKJ4PheAB/AdgTNq/CLXo2QxEJdS7pYLKkA6SBpFC01JpplqMZILD9E"
-    "K0uUQmqO00Rtzk2ie8DrYIxivF8zJ/NVfXjzdweegtpXIw0mHHGfpD4YZMB1qw5Z0GgoGw6uKGb1jFsr7rMIvqUFM8O8"
-    "Ai9kLfkDkmZihiPi6gUdEuVMipF4ysBu7dFOL8g/MAUVw3LByoClj1VNBCOjxEM10/98cwOPiiLcfuBNp6hucmenqm/u"
-    "8pYehng2dfHrOAFvY1qLxUdWFCAM4SU4UCjiqFmtsJJ2ZYiocbXrejhU+++Ls9LGqqfYbSNq0DkBQpAfyErTWPm570pv"
-    "yMsAF7HyHvaxmaIBa1xmPhAXnHiJzyOPgD30doUHCEkHoM/Icghu6JCdBP7yF49wIPVJy4WfQCFcGXlhCeG5Zr4AIxck"
-    "hREVWSq6zlXCtXelHypX4mjVk7NJvktOGH000ajSN/p7xIH7C1QbVMVutGe9HTBsw8uC7D6CmVkws7Ij1xPcPJjN1hku"
-    "DQjS+Sjjs2Xh853ezrfm4gh8GqODx3NxLTvSBo9VHq4vmPy2ViABvJ9MwNcxAQ9QG0zUssgxfRtsgHZrvDERQvH0yP++"
-    "1uTvgbSRD6c0xu6oafqSW5iAGwK6hMP3wSDApwzgGfpu0SVAIi88UGWXsQdjHyG2MLq91J6VUNXkwcoqkVyx2nSICEyy"
-    "PvmsWz3mVjiZxKZRNDC89QJvngK/+zslpbdzQ1mYuddu8POKxsT/alXX5KHb63FkvZsWtF4TTJPZPYz/WVEAQWQYACUr"
-    "xjOIkccJhGfCCvzkFuyC7DU4Eye4jvMGPMsGy/fh2bABN16y1TA4BW2EfYXjlJ4kJsr0cq/B2Exo5ZZ4BSpla8qw/4oW"
-    "CVFYmOBjGPluWW0MOzYPtJIEWU0B5lruvsnAOnNyfxA6mlL2ZRVVTpnVGq1y4qzMIrLWJc1pE2q3xWK1abUyYKbusOqa"
-    "Z8nQnJKt06I1GN1nbCPtONPXsAUq+b67qGfzgLWMqMn51RON0nY2cy3oppFHYBpygBkG5cc5md9QyEPhM5qkmY07JFcU"
-    "mXoKtxw2B6t4ZrWKXix8b0x7eBsTc6J1VlYg6coi9vmjHPOzzLt5RgkxTOaDZV74GhiMKqQe8zbDSpQ+A73h66RIcfuo"
-    "QnmgRrz9GZG+qRA/830y7E8kadFRoyUZ3HpsGz5rSdd6PH09gtBHEO2NJBGdIUuvK9i+EqeS3hG9RsvExPU4N398Qzlm"
-    "TrxxlnkMym1hxjRup7dXxoQxpmcgbrGF/7wHoRM9HaXR1BibHYwvOG1GHx3+ba/3sgE9hqtiE10ZF3cxGC9QAH3K+YI4"
-    "ZEdNhWMinSUXyQf0wylnBTFOwSfg5kGIIhSxbiaZ5WRJ02ZGbQEKyS08Qus29cOR9i9AF62oIU5ilz3ngltXVRM1Cxav"
-    "jvKltySt921ylrLjahMMTpfMDiUJtzjDSn4psrScOr80S6AkiCim8MGnFSdSJLGwloIDDoYHzz3wcdi4PBOQIwguQ04F"
-    "dgrarV0SrrCMuQaPnc4DMBOAPsumuJZ9Trs2IdudeL4pI4gHE22pf03mPA8BFGpIPhxBe0mk58CBdokNeucgkyB1qeuF"
-    "iLCZj4zrAo2zE8pNTY4BKjEKUyTj/f7V2S/d3Q5m/DmDTUvNZgI2wt5nfKz4lRftmlE6LS83Sxu0W3GM1iABN9VgOEUr"
-    "Qj8zArdc8umrs2L4FIpg1OVNWkzL+ZvSOYB1RT1JmUt6BmnnyIwOo1TD/bn+VBTXWs+9DVppUuQ+5gkyfHJvvlOJOmON"
-    "qgl3n1M8M9jc6YPkKIqg9kVtKfDLmJ98YiVSzR/VrCteeL7fdb3oETLNzuNKnFwMImGNtIgaBCT+eoSIcQEAsZoNiHLl"
-    "AJL0Fmo5kYFn8RZIX5zQEf/Eus6rSE0847uP0bKkPHlpHWUXiVu328VD1X5WtOAvJTETJZg6IGlwwwQPPpkHVdTMJ3JO"
-    "HoMcz30t538qpDcgK6zqxzAXu8htKEUHUQ+XHTySazi/+uxB6JAfv6GpuWG8/n709g1x1tqi+hMrtWn3gZxrErlr9sBv"
-    "4Sh+1K4mbgst+rn7i0Fpl1hMq6PzR41MR4VtN+aLrdZ46rgrVUTGfdSGKePLNokoZp2DPKOKa1i2x9D3w+tuIexeI5pI"
-    "vQJkKxpo58L2CNIC1+A/4Xz/SAEdrHCgeqOSqQHnT21GZmF0ggUPW/uy3YJwFLooD4EaGfzMgGw7lXNtR3JuxBKqK6ku"
-    "YynxT8FrWj6K1CSlsJKKY0vroCw70x9kApkSktdHKfjNwBj0RFaWx3QS4c54RSwFswsw5xSjXIyWCx3H6OzWsAt15bpM"
-    "g0UB3dVAvXv9nh38bUqowCtvgkmCtoI0Hy8e5xZhuLGCWIaVCiHGIf3WXrZprV0i7uNcNtl3sERrp8S2okVl+GnEtT1t"
-    "ccsitrXwUqDlhRht0QCZ9f01IAEC9ArdLXWKANXm6X8evX3bm7tbLVDCWCUz4kWTrg7YEh+WN2Ksl7FsL/Tgq0Z6c+Lr"
-    "aQfNX0d4AyHrEoJWCsXASIqhYdQ465WA8tHgMqaBayJbGEW1Vwg28mDR2XEEQLoyAXrTxSCbnU2OacE1vshi3BeYlUf6"
-    "8ilGFmYHBZcXtQNRbxPkvWM1fIfdI8KFDBAiBMvyojAgX46Voh28RUU3fAoTKJq24EGjz4IlTejcZ76fyjGVyXKvXh13"
-    "1A652FjJtyVVPH2u7GELAW456gqO9Od6QTRCJOee6/qGC7PGYeRCAGzwLXwKoXAMyr98sCNgSL2zj+xScnLCR5ZlHx8n"
-    "sGrBvnK2GuuFOOUQgzpLvH/m9H8XuhANgXwkEYBJwksTEPokDxk/0NiD3Tr44s0vqD7xy2FHnR8dn54NO+rg4PS/Tw8P"
-    "KZjcwqQehJopBHawGONSzOpFagT0vzSwuJHBuiyqhQGvwLs0pfAmDrOYE4iLAo5To6W0BWkBVl9QWR+gyotKAfk0TiRd"
-    "coZjRya5NiAqB9m7C6STMPmQgB1sN7xETxtFRGoHqe6XtpRWElUXC+wERF+lnJnVPJpZxthOQnR/yG0mJyVkGnuWKWYc"
-    "Gdo0lBWj36rOtyx7AY5DRIPRj7SHbgc8po/uxiHDFPc7d8XVOXrHQ2HlXe40SV6hgnHVie6wyUZZ9jiVz0kfEHNAdLPs"
-    "lPaRKsDYJfgMgRfPQPIRj4uKD+wFlBnyfRDJTXa/1TF8q+kbpjpIS4ASHoMUJVSHSbVu2ueT/fxUiRY3MrBzmS2wIvkt"
-    "f82fe5TkyR1ISpIQamLwVrxXwIl0+fPdH1glITewMJLKQvhUPC+/XlutmplMQHezoGT047N0HUHEA/tJ0ogxEEbSUXXZ"
-    "wuwM/g5fNz8uu6OgDW0Xp44u4sK56Z+zXwYbsyRZxP1tyj1L3NsLo+m2GwEXtnd3dne6z3e3C1E/EGH1KPKWA9jwkv8G"
-    "ZRZntSQdKab9I1VJoFEZ1J9b18wUijgSlYblE957UDs7PZfa3GZScF1w63N1KhtuhmbriJu/mHkrlC++BsUZLdHCVL7J"
-    "q6BINBLY3dVV3UJVxrqI37B80J4B0VGkeRPTyVB7wtiq3ealoWpqer2KcgZveNMsJsK84c0wY2XMH1RrsDMrdMGKUQpW"
-    "OMOb/xKlC5u1mHsx6q0L1+DxsAnGErqaaA66LcttFHLAqZA29z/JGnOwEkaX1DKQf3lhPmm0SITxsCP1M+vTWP+vS4e/"
-    "Up1r0SblxRMPMUpZn9G9Em5ZrWuTSS2Vx34nhqq+QuhJrz/p9T+cXheVLQ6cqI2C/iJ8vxfl/+3r+795QfzaYpRCz2iR"
-    "uned9pYK578zbV9STU/a/knbP2l7xor11vel6tfd4/M7dMUUdXkAUvE4/35NSSfpn/k+VPtTxunJVj3Zqj+UrbKaeeKH"
-    "KWv6UnUJvO6izv0blWo8zKTZmmc6cqJ5lJ1DVeD/Psbv9+mMrNwKkKNcnfC9FAxQSR0XBO4rR2rxXr/76f/+53+x1AZE"
-    "7ZqyXYBboVZwzXFOtglWLeP5sDbOabR93IKW81SqHnuuuRIObl/t9PZ6tvy/UYYt1OH32hi5Nu7YFrQWPstKXXjetXb/"
-    "dObOSsUTt0M+CJi0RH4fLtNTr+V30mv55PQ9OX3fyOmrt1IFa7TzfHfvxQ8//uWvL/Vo7FKj902D6yRFVNURyipstaNE"
-    "2yrWm01e1OMUVcNG/kP12t8UDm6fuqifuqgb9sTv1kWdNY4+NVObjBtfs5m6QvCL5Kmpen1N1aXsSe7xVFIkWNd4gfcX"
-    "irIv+i1NactXgUrB5YBQE4uY7QWRXhB7LirXGYirbyKs+VyEUSJFslqN0mlPCJbhIvmVCiK7bRGBCBQQoMJ3rSS7o6zW"
-    "wbNM27csvXWxwXt9fyPE91E0uaJUByuI1SWbiii+aIniWaEbCFtkkBAuKE7qW0AEIVimqThdv69iww79+XAFp4b0VRGt"
-    "H1+2Jt0CgneMx5MVDKXSGeuX8RjYZaTwO3R6V9Aq5stK4rT7ECIBMwA1MDBZ+y83LGAWoXD0XEZhJQ1YxuOHtkRJINKT"
-    "AxKuQab+VVtSzfD3qQiaCqOlJcOjjjlsqliuYFZNQZYQ29tpidhRDkVtvk4iv/tabavTo5+Pjs+29gHdC76HFFDm7uo6"
-    "ka6kOUuYvNhry6oMiNqE+c/efHh3GwJ8tQM2x2z0N7rd7iBA5ddX+TUOg6AwBb74OjcxUAtbT/1KXe7YhUwNO1zMrRJ4"
-    "KbIvc2+SF0Mz8A94JNnBbOtWqQPONqqQ5MqF4eWrFHq4RKyMB6sx8jAPhYv8IJdTqPd8p+te7+W/26tps0OgQYAxN4bQ"
-    "/UGgbLcTDpfLLgYBkfTg37pd9bMJDF+UDOaLDSu7ZqKO495iua/ckLa2AS+9B7gfDoJB8CeZEX/+StdgyC0YONmf1Gvs"
-    "PgGlh7921QcmZt2NzY60H8N2m4Q+9RngNQXXfFfC1JPGObyJ4VlMbdLAHPzadj2JBkN1lmGIzj4u/qN0UrHXKpqO0aD5"
-    "HeI2od+zeK7ewPv65N27V8c/YS+MiIJDHclON6RrJRzAiHNwOA9EpuOEGiwrQkJXQ3Pyw14LbVNkckszXsiRjoHaTNn8"
-    "c3sDc5YAUfme5/seitkM+0SyFwScoYsZ76mT7GfmJsHNO0I8bL6Qvh06TCZNCHoSlgmfEq1+RtYUG66yC0KyldtLqvPW"
-    "cjTjIGbNNLYXd+fOPxv3m2dAc2ywomak8l0j8T6wgsd1HWmGAZ6TXHHXOCHcdA+0ndvh/se4tChu2UHxt2EOCz0nHDR3"
-    "3XDnC7faUTdKyj7KKpy6C57L4mX7A0/enx2dHDvFjsDb2vfzzsCshe5KRx4qetsqSHuo1CRo23ttPFzwEvYxyiMmzsF6"
-    "SNlwJh9jHUWeifM2QtxSlQ5Cp4dcwWvjHUWHXwyElkL8OBbPTJRNv6phVjwplFh7+fdKF/Um2aYX3PnIPXe33guO66Mr"
-    "xB1Cpv5a71a9gFtsYZZhmomBzlsXyf8Dy8Nol7sQnb5QLTvtcIqop6iBSRHccpt4nuM6br5YnJb4Lrt6wV5MULcR8+vG"
-    "q01lqI68osbJs4jwCzwb4E3jcs84qijRO/k+vF8LmuMhW2tvAUDRQGKuNHE5W8LNlh13Nu3mlNrtHGvF3mQXv+ODL/Sj"
-    "+iLaEvUv/DI3mjbPF/gALHX2P36/A++/ZDqdHj2HB46Nzhz45RGBFkPcRYgUYxG49YVLDP4Fgl/Zbl/UY4IehvzjSwS9"
-    "GvDwMh4cugiddwnx7K6fMsKtAhAL6AcEVIw+CMHHhxECf28nEwn2/hH8g4IBAfhij1aeOfG0+Hu49AhGnDhpeAwa7Ce1"
-    "lOCWAU12R69jLQDxvGF06/6UWjjouAOQ9VQ8186AbqIsdG3leODuv+FjjDpFfEcdiINMOWGvQm5gYm7Vwao6Oui83uKC"
-    "kdG2OvC9JPEbZKDuX+9R8i/2qNOzkw9Isnum5G+bSBLS/M/xqJ+OTn8B+G3z1bCGJsAFyzvP/Ekns1bc8Y69+eJnZ5HO"
-    "hyyT3ECh7N621dwyoN4iA9wSKiVhUT7vzsy2xbOQgQXANcnTloBWUqQArTGtWcskC7PMpgnG93S1gvMZ1jc2MwohMdjB"
-    "HWFTzfX8JG7iLQno1cO0Gzf/AjLJIg8="
+    "Y29tcGxldGlvbjo1MTQsaW5wdXRzOjM0MixsbG1zOjE1Mzcsc2NoZW1hOjM1ODAsc2tpbGw6MTgzNwp4nH1TTY+bQAz9"
+    "K9acYbfn9JTDqq3U9pBmmwPiMAUDo8AYzcdGUdX/XnsGAt1DLwx6PD+/sR+/Ve8ozl4dqkqpgh8+UHNVhfpMN5hiMwB1"
+    "QBbBBJwgDOj41T+puqiUw5V8ym+Ab+ju4AccuwJG6ntje9Cei6EnXMpu2gSuufAB0QYziiwEM4kyxBnIJaTR44iOD9vg"
+    "6D/C2UWE24B2gUZss2D0yHpnfcXklA1rm/wW3PsqFjrjfMi13JS7iP6oGeMCZtkWOu56G3TIkrOjaRaXo2GSsDPiC3E3"
+    "O2NT6WGB4fvx2wtUZXk8fYKfx6+vL/U6IYquwb3QimUph7rNSisOr6cvqq73LmQtA80zX6UUHZme4wuChhWHpL9eQq7o"
+    "orXygWJY19WYWaz8iH3PC+PqDEHHfR51xkJa5pOYqAvV0DTxgHJEloVXdfFBHoxYNq+KTo8es+lHKjKJKWXpA3LGWCyz"
+    "c7i0vQOHj6WlFdO3cOxLsSHpvhVv5LT4/3lZtvNueP8YI4c77UsKeKBUksYmrF+x7TG89y8/hzBntG0hY8PoaH+Xpfs6"
+    "913b1vhhJ3fmWAgkcg3R9dG44UR4TNvzQbuAjtmTNpaPFr1Hl1xdBsNeMjkHfOdiy+A2KfambXD3w/OzsW9oeQp3lnyA"
+    "lgLKyNdRcg9HFDgCKi3gz18UlWbqeJzNkk1rwzAMhs/trzBmhw3SJO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFa"
+    "BoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimdqChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD"
+    "10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDyLO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKI"
+    "SGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrERivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tT"
+    "wHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3RjL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqe"
+    "SZl/mnZ3vnau47qgcR/4mneaeJztWFFv2zYQ/isHvaQFFCXF3pyiQIF1aIdhGdoAeYiNiZZONmuK1Egqrhf4v++OlGy5"
+    "1lK7Q9+Wp+jI4919d/fx6KfEG6NcMnl4SrSoMZkkS1RNkiYlusLKxkujSfizKdoatRf8DayTgjYeCqGUmCvM4J0olpCH"
+    "0x5mGZ+Vg3TglwiuEQVeOmyEFR5LKExdC11CI/wSTEV7aGNjzcKKOoMP+tGsEESwAsJB3mz8kqw2Qnu7yZoNvObj38Dl"
+    "5WdH8ovXj0K1+OYih7WkE/PuO6czfv10+zuY+WcsPNTCF0upF2RP+HD6BR0uddP6T8USa5HfgPQgtFujdWA0RnXUj6hM"
+    "gyQB50vT+hTyp2liVtNkAt62mMI0KYUX/J1l2TZPYb00DiFnaR4tIxkj3b01eCHAomuVjx4RCAyp0L3DJIhZmBNoDAQZ"
+    "jQo7Q4yvJbAITdrdmZPeoapeZvAWKiFVGzbEoPZ+V0K54DhaayxLaGkldTlNWFqjc2KB8YNQI5PbbQewID/15d9oDeAX"
+    "QqwwJd5APk0c1Ufr+KxpIgoulT8t/tVKi3RqznknEGKONH7xDzMCigukLwglNW3wBmyrgXdkI8l3HXo9NA7wEe2mPyTl"
+    "8CEE5QIuOxcdA6IMFUBEgxErWg8vavQiozzqgsvzZsRmzBt8fPdLTtIF2ZyLYhV8r1qlwJOvL8ecvbycc+5zjshRHehN"
+    "aBk3iaX1WwiYkyI73Lso4keoTQI+70pP6jSU5a4iGTBA6ryMOnZQycnkKfGbhts51hItU4M1aL1E6van7TZNhsV4gsI2"
+    "3VGE86ZYHXHEe7OGui1CS7OX0mPd1ad05zrYmdrtct5S6x7ZvI+tTGk1K2ibhOPqS45ILZ4ySxNRlpJVhPpjYCX0wAgS"
+    "z+z+2oFbCtQRZVaRyLDP/YnxkPHCtNoPVqjXcIF2PJR+O4XkpVe8/wPBTPJDNElXaGKTwNfBvkVR3mq1eS/ZWmAtDoX+"
+    "oUZ9xCjuQpQl1o3xxPf73cP8EwmNVsDHKO8aMsCSUmoWC2ZdIjBqxIXB82vBeWzcCESjFcg9ZgmkMtgpsRJEmMnkJ8bz"
+    "vDJ43qnIxCckrts4+1ZO9vX1XUlZC+mP+4OEQAUjVShOL2tuRuoUMDZSL7ERUWEhdIHK3cAdnUqXF+pOpLA8P11YGIJ/"
+    "sFG39bzLV5eOV9fZ9Q/PyJzueBT6uzPy37qkdXiUjzuxwkCOxBZ00TNFptQZK26QSlrnI/bS97OTEiQjhTTcZRVlbU2U"
+    "94PZ1JOX/1PpiVR6ZttGoAZlEhEb4VJRjkwZXeF0E0yYG9cizDFUIWE2ARKJ0OmToGqxoiuYeplLSuqpZmHUv+CRxK7o"
+    "oDBAajichDJSPbvSSOfbhXZ34JcIY1gXEqPi4EUeIo7YTMLg9TLjVJiqcjiW4zSppZZ1WyeT6wHPXJOOkrX8hsqrA2ri"
+    "v2POqM6v/u+A6rkYORbUC7884S68G1YNJToqppzlYkkPscLTeyBAyhtG/dDdAt2ot1V4Ih75M2B4pZLtbMyLGE7f1Hxo"
+    "qNMbYB0QlUe7o7pshKurZAfJLv7O687HH0DkZLJBfW+sKg/6dhaSWDf+4M3slqZpCLVLJR171RPKvSWGp/ru14HXdyzO"
+    "DUm9pnmBKic75uNz1YVdhGf6oXPe2OOb6D4M5kT2fDjr7kEPF9meoOZtucBjgtqN+3wGYVWG2sLWGnd4XERudjA/FrLB"
+    "AU6f2gU9qpi34hJUhPEuSMmPH5orjwE6XW8UmVK65Wjj8ALHVdCz4lls6AqxI9f8/VISMHExXubjkMxY6GhbgdGx1kpS"
+    "jxff5OpK0kNPU/o2XOnR4lDUw/cuzNvhvcVEvuzH4O7HAYvHyJ2kUtMlchf7WzSNkkXoryv+1SX0/lfeUgNSGDtP+8/e"
+    "y7vdlX4RfulAx6MPNEpQoridj708QWWI4R31sRJ+j2UvOMCUYnZXT+zkdgBrd/V3vt5279cU5ptwJR37NrrlBMTGfFJi"
+    "TtN351Q2l3rvWFgaePa2m5GCPKAx33h0x/7960aqu38ADQX8Dnic7Vvrbhs3Fn4VQligMiDJipN2t3YaIMim23RzQ20g"
+    "WKSCTc1QEuPRcEpy7GhTA/s0+2D7JPudQ440I00s2S6wBtb9kVpzIb9z4XfOIc986SSZdoVKOoed4eBxp9fJ5VzhRyFz"
+    "bxf4faGs0ybHpUeD4WCIK+PSTpU6teq3UlvlTouFn/EDz354PPgeD6TKJVYXPrz2XISxhFP2QqXCGyGnKvfuEH+azPVE"
+    "Yc288PgDo5nSJgp/SpGY+VzmeH4mvcjM1An6ZXLFV37NpTt3A8xmSl+UvnP4peP9AvN59dnjcqELlVY/r3qdaWbGMjuV"
+    "duo6hx+/VHL2+58cYPY6flHQb+etzqf4HcXDEBOZObUulczdpbLiUvsZY/r5+N1bofILlZlC4YpwPgWyo/CEFBcyK5Xo"
+    "Giv6YoJ/cVvnez3IooTOIYCQEDAMY8afVOLFuVpAXeMF9GcB1mM6Bn3Vq6GP0vc6bmasp0umRRiVl3NI3alkJZ2MtsoY"
+    "xia4c+l7gl4WgE5vi26qJrLM/CH/3GsD1Z/oTK3AFNLPtuv10mqvWCtRwzNlVU/kxpPjBKUe8v3xwisnzAQPCj2HS8Fp"
+    "ylQbgqjmY5Wm0F7lUaIrBRzdf+NETvBhMkcDvn9+8lP/oCcGg0FPaO+CcMuZYCAFkDxfdKSamKkal9OVgGN4s5L5dhlh"
+    "qkvhrUzUWCbnLIPOYd5cZkJZa6xrzuP1XBk2cpwJ1hwru32iROaJyhh9tZrkhPzIz7QT+E2LMjF56kg/Z3GeswBizaZz"
+    "+XnlbBEHoZ7uBARuVLMp9LtCkMzg3glQubAaJmWWBTM4SXxBq+UsuuIvL388E93hIfwB5pxrrK/AJWKqwgxEKTBy9M7w"
+    "0JokrtBZ1k+1vbFvki+uYST/EyReFA1SMey1KZOZmstbuEqBBRwEizwtUpOUc4jMXELMEy37jduDFzmvZEqgbJnntPYb"
+    "MCZaZenNuY4pLIjQE5UwtMz6/Sybg8cDSpNnC4YKvoI+fLBxaryHFVnDDTDqc5FJfQvqDbMFY2DtG74OmweKTTC+mCCi"
+    "bNXGWPpkdlMfwEjRbWWWQXQm7Nea6OSLTnuVNXqB1K8Ckh9fvX7J9qpYn+y2DBaZpl8ymYlu5cFERSqbsErXvPeTGbtb"
+    "rEC2YZT5UBABsRQWCuqz4VgeUhRZzuREmdUierK3EzLp+pC+yBCp0lu4ehNhiAOslSrUzhSI3tMKI9SL3TBlmbkEUcO3"
+    "ysTrC3VnYKSh2niVwSmamN0gsTi3zjhoht9KAMBV8fb5m5dNekdSJLpWFUp6Oc7U3lFcKLkZm5SsnIuxoscUfPQMvIth"
+    "qlQuPeMEwwW1w0ebwBfK1fOMxS1UyZ4G3GvZHaOeaOt80C+sTEo3nBWdQzuimytF8XxDmKCV6KBLW7DJENgwJlIXEnG8"
+    "KKRzlP6tmYMY7G7EXE1KCVwu3rx4H/Lafco3aJXpCay1k2vMk+I26QTl1RtQljiEQQrPzLObf7JkfVbebZKbuFogShUX"
+    "YvSimBVGLS3bZCc0VflxFwvFMbh+UJ/1braA32XZraeFIzynxEQc0zCie/z3V69fD+bp3nYQyMur0FgLk+JpiHPPmsvH"
+    "yYWLi4Ky1/UQ2J1kctqjUNOLuke1tUC9xQUGAlKk+ADrktYikI1BHkeizFNFIZ7TfsLqaFirIS6Cm0BBIgcY6ULllGWu"
+    "6sKQkFE9hpTxtKrOngzxH7SJ5Z3IqjLMawkhrWXWWBee26v4thfSDMbAAYCAQBxtTc5ZUCCs6uU9FIr5lFkSl3jOWn5J"
+    "mUAKXqRkd5k1iRXKONkq0xVve2LICWgONtyj0JNQ+UGTiMDbSFppnYfidC4L1g2BnOs0zbjusEixbYpyTtFdPIrCzoGY"
+    "WYNRIaC2MAxTb8gnweZ4d9LjP5sZME1QLfDq1tkekqwplEFFRTNLpTLZgYi8/mel+zcmRWUAn/AWQ3hzrnKGzj6wtAUF"
+    "WsSTp7/r+anzSOt+f9YTH1+9PT4Z9cTTp8f/OH72jIsnOBDxsipR1kAQlXKNpq0YQ/fnCoKNoQX4T2bMOaKyPleNxN+Z"
+    "ZY0FxZJT09QUwVh6TWUb0ZgMUEmgEtBL57nIP6H3xspfKrjI0+WdU9JPNO4zHujp/lduUqZKriGDTmn2sISkiBUkRyoC"
+    "QqVoGOJQlI4WHvEtvR1MFZBODKUenIRyqmCCfnUwhkqsokXSeS7C3+tpbBS3QCC3/CJlawHsoXga3jmk8P+Mxgup7DKp"
+    "FR8p4xxF821LUdnTeB26rySmvRBQyXc1vxe3LODWANltpn6HpA0Yc4GInms3g6cTjtO1LBOD0L5GlsENuyGtFW/xrORn"
+    "grbhITl5tIPnoJjAosObWGpYf1Ttx1I2ACUPw0oN5oBE8dfqdnhc89bFKn3jjQCGFgPXRsYITMzXjw6+DRRElphInal0"
+    "QBtLVdCt7yo5b5LzjZ2wnyjrLim1mrCikeHOCSCB5q0sNZmAl8ktlhrD1URaVA1YM7y95aAG3lZZ38ni/12XVUKgjWj1"
+    "gdQM9qVlKcqCo0/Y+jiNNSt4/E/Vn52Z94U73N8nPo514MDY6X5qod39g+HBsP/oYH9Z7ULIdxPGGFGFnS3anbNwMOu1"
+    "4kBhzulfkJHzASbUSuuJrso01QRWZu9r77SG3nfQqZtxKJ3EQpQ2Hgcb8wWNfVnTFdsS9FC7U5VXV1d1RX6sdB0eh8q8"
+    "9hk9/woWXdkgSot3ieprw1Y31kY17DIk94hSkRvojNVxRaaTvnStovGeziaG9WGRbaet7yPMOgSF1ntYmr71BkjKLojF"
+    "a3erTIpsDLXozG3XDKNaYYB6OrSNV3tRWitpsdCaahlwXcy4aFtB0yJvubEGqRphdNVqxqDu0dWoUj2t1c5avVUx92mg"
+    "E4If9wGrP21ZhGp6rh2t/NMUpR0Sszzh8kvZOZgh1tvLXcIyKGmZkXG0otTc2HNXSE7W+JlT9VkSaxO2Ec1Y/DHr/nrd"
+    "t6++rczUtgQB+hp+uKol9Fa1c/Iv4bqgcLsI7NGj04YpRRtJ+ZqYGrXGzsiB54XxyJB2p2dUFB4J4I5bN5yVdw4ft4YQ"
+    "3rgB9aSAdf8Ie506H9jvgf3+J+wXyY2TiLAYlyxAuO4nOQaS2FxGW4mgzhpkkx158VJqv8m9uIj63+twdkS6pcqnLPj4"
+    "j7ZzKG+3IpwvuSNxAgoIyXG4xLnxHfNZEGY4m9rt3CvK/mg4GN5bTqwt/gdOfODE+8GJzAD3mBAjCazUv2SB5qLfnfNK"
+    "pzYo70Se82ZA1VAAp+lVhw98MlE/f+JNBem4jSDs+dAeIW2dNVkvh2VvkyveqZT3kOQepoUPdfwDaz+w9h/G2oHDJpkp"
+    "iQlrp8q40Sdu+oGOa29K67Htj7e1eWxRjSya497TzYLAfXfbKVgCa07xPh4ncktLaME5EmexF+bFm7/+51//puNzuMgl"
+    "7xoATa07587ZcOWma1Hh42gzG27nfqsmNdvEbqJBqi6iJfYvhoPHA24QvGr1uDjWqK6rZUPY+qaKTFuOoWJsXTYywGaX"
+    "ko/UqN+TDq+o90RyvRF6/ABaWUXNKJoOQX7NV01kfHJnz+mQhA6I8rXjtAFevbPSSWfbwnCz8XEycWrXBrmYvAyb7QjU"
+    "sHazAR7RMef9LXq+8ib7YwtrRxW2biRlKp/62Q7V8Und7eAp4UU+uVqdOvLpjW+GnxWOKi6hxm5qYoWnlpFmGadcmyiC"
+    "OFUiw72n5OhHgt6pH2GBWgcb1BUccOlVUf5e1ePMGEcPecn/e16ySdZLYh4+Onj85Nvv/vyX7+U4AWWwbJtxP3YXrD8t"
+    "KkoTQxG5SQS6aUsBbrHg25bMivQbnbWh06N7xuu6Ogmndoi9wbW8QTlXrufUAD9s0m4nkO21rzzaJNqWNbotu1idxcRv"
+    "HRqHxTNTFFBGnzpAOqsi5AO3QEpR3ecOkWWlyX2Qoa2VtDHYzIlu+jp8h9Oa9ZNsu1ktfwid0IYHH1wXE8dlOlWbGcLy"
+    "KJzGoEyYuVmV1rjBZrC7GjVOchJdqJqejsvplDrsuNMGt0LfRiWkpk8xTHK+qaDd32vVTKrdrNV/6QbJlRhzfq1uUHba"
+    "lq2IDzNNPUB8M2w4tKtkVPsUJ343w/hKqzvVBzyI+Dq/AHTDH/PEieuXKi2+5AMwbkmghGrZIRz6E6RVmwrc6ZU5krmT"
+    "yKFFkenQ/bUfE80NtLnx3GZa7YTEnxXKk+VuwDfcicOfCjkRWuSqVqdNk2x5pUWVp5AKj/iVTk/ihYZuKRrsfyGwVzX1"
+    "xt2DiPldbPXo0bc89MgmxtZHdtBcG6ZMjlVWgRqMucM+AuNbNWTP4zYLX2et8Ec1m/i++iB3K1ZlcRXd69Uvtc6cJiZV"
+    "TKW1eN268/M8FyUCLyoT6oijarqk5pjc6ZSobAY3y5SlhqLCWB87r6QYl9MBqyTOHwrnxuQHO0yOkgWTZnJKxxzVmuem"
+    "wOr7rfh1g0M4qk5CYiOmVZ8YdAPH5jZBDdGT7YhOahNQAzTJmoKruJuVYKGY4inCFuWRcCrkmB9HDRytmw41KN99v4t2"
+    "ChR0VKP5DVSxK4563ehgKA1A6DnK3BpQVrsbdc84uKEyrKTuMXD38uOo0MBK1eTqAKo27dr2TGPub3cQ3qOEiBu+oT+N"
+    "v/up2u3CuEfcIMdNc7EtV/PXC9RYu2igaW4J1cE8Hm4H82r1tui+8DbrvxD74vjV3169Pdk7AsRT7lcjmOH7MmiraYP6"
+    "dlN99iePdzDD8mXRxZwnL395c82ko6v/AvkEIbN4nLVXXW/bNhR916/g3IckmKV+bkCdrkCQZW2GJSmSDH0YhoqWaJu1"
+    "RGokFcdI+t937iWtpI3b9WUPQUSaOrwf5557led5ZmSrJmLUSRPcepTVyldOd0Fbg90DEfeFV+5K1SJYIefKBD/Bo238"
+    "WHTOtl3Ag1Pe9q5SeJSism0rDc4vZBCNnXtBK2tU3JF+6Qvxp6el9sIvddOI1UIZvBrwozBK1X5z964PtlryDfFhJXUY"
+    "i96rvYlwvRE6iJUOC5HnH701fJVTMt73+8XZqVDmSjW2U8Uog2WdDHqqGx3W8PBc/dNrIIt367DAy8+Llz+Sm4Qb78dL"
+    "rQqylkFOMiGulPMxOE+LJ8WTUZYjiK9+yHPxRhnlZECYpmsx7d1cKTFDeMQCFjV4rejW+6K2wtggVK1DAYtfZ9mjdFGW"
+    "/T/hzjjcuOeROLSAl1XIslycx8hJL8ou+p787dZltFsHL2a2qZUTu6rxChlyaizm+oqA4Zxu1A6lKSyQCToN8z6qKght"
+    "fJBN4+HqYNzMOkE+vycUuhmZT+fgKpvB95ecWra8SGY+MFAcnp2cHJz+KoqiSGkvxS4uKHMreAWDfKhtz9eoa/jcrB8S"
+    "YizKm5FdjhBf12M1oixjBdhPJY4L31eIcYzn5uhMIhY4q5yzDuub0VKbOr6F7RbnkbVhvdAmJMiIOZO66Z0qxNnwHDPH"
+    "gINtZDhushzqRnpkVsN+OyPHcJSC84ZSMeR/hwLa9ZzTwVU7HTLCNTETs0bOwaivBzXV0c7NiMQBtl/JplefdhDipVrD"
+    "KhjcSYffAqhBZ/w+Ih/fyksuPk8ZZhbBWm32yNqHN/pqoVq5ubgEfxAs/5lHlrWIaO7mfav4ZyJ3H5Kn5OV+LHhcOVXg"
+    "mQKDtJlvwyn+k0zqumukNuLs3eXx2WkpvITLTH1cnGCAxzERFZyPbu5SWMeUPe2sIUNxxGk5bcCVypqZnnPBCKS4VjPZ"
+    "N2GPZYs4CrUxZDClOpm8j5TFDLa2VkJBd9Z33KikcxqqRS94soHqh2SqQAleKSNNpcqCkrJQTVeKlXVLH0HYFUrHqYX6"
+    "4tKkKZMvhSSKsIS1lSbJY7L6KLUlCgpbH1yUzxrUUNcI/4s9zk6jffD3vWHu+o2wGnVNjBQlPZRkywFkixJm/AqUAvMr"
+    "RAXCDz7MkfuIRzit7IjljN3qGrq6FzvH2vYDCSSdjdJJ4aaOEq3O81Ze54k7p+UkxQzFbypS7vK+5T3pLBf+A8YkhPOj"
+    "30AYO5t5RXA4MIeTU1ktoz72aGsBLpKHJ9KskTYSRcTWIj/bSjDPpzJUi00Ncf7/4NBBffSdyKSwYj3Cxgg7XPmkRklo"
+    "7mqPfYiRjbowsIgFRclqMY7xIQkvNSUTYwCCghxfDSn0TAiKIZywq/zekXIv5tCryiESX9SIIdoJ2XVKOs5djB7cfxVf"
+    "mJwenBy9LmOLOiIaVaC8z7JbfhC3SRlJZrFoleRiuc1u0XuHP5x+gl9vB82mnadYl9AU5YxsSiwOjOjBug6aCGc28gt1"
+    "1DUpaWrVpCeddWFDJrTzecGAzwiwJ4FnNCS7ZkFlniWFGvMieU9EgFiio9Pu/ZJw6iNbEYFfEPCDqroVl/feeFCRdA/y"
+    "y29BXZwP+0iC4gL76+8I/PNLQm61J0n8UKtOmVqZah3t70BWOPOZYfEa7XlQGVp0RKZz1NEi9tNnbHbQrUJSvzTXSaI2"
+    "GleepxNMxRUiWpFAEeoG5yfCYe5/oKRE3w/Q8xQBEGupdqh9yU2RiHhwn2nLVE5SrfEbX7RYJ/jnTwYeuL4LEf34bil2"
+    "D4Nr8kPxWFwcvzk+vdzbx50fWNLoXippT/4kvBfP2W3lWm1kgrscVmIXIJdH5yffQonjWKysbHtzpGlXUG1AqN7alWh7"
+    "OIYIUDR0UC0lg8jrtzfXNC/j5fP4lJqIR0uYjWlOnHOT5FY9t+orMDRtA+M9/qF0gm6YA5RQokjfDbQmlriUWQwEl5io"
+    "ojTfJXvrBTTtJS8v5VKxe5Rnw06OSb7JTqZ3BIzD4zAX4YUo1DRirnhuFNAR2XbNVpGlC2cNxmcwKXUcbOWE9cta+TLL"
+    "zuKwEOmW6LwN6cv5hSbQb4xV3IujzL2LTXd75mNHRqJs18H1nJoSXkcSke6Ly7NzitV7h/DAvM0pbl1DCChAm6kChbc9"
+    "8ukeBzlBN8jzWvuF+PX44i3gL/o5mhkqdvMzN5QNNFScKQVnvgZ7r5e2w3hYDo0I29qJk8N3Ig3M6RPlfPNhsz00m++e"
+    "tDV5/FijmxlEZg2jj5jgXBvEhwUVDfXdWCgyzj3fAwrlAxEmLGdxc4flkL+38J3DE+KmtX+XlbDJP76hYfkTcM9SCY/p"
+    "W5E2vxenkVNUVwIqptoA7CCWtODf2L7pOnA8v474eXZm9AFOgwDGDPhWqQV/9tH3ClUADMVuUNvTyEnEhBtoOC+yfwEH"
+    "xaLr"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1354,11 +1393,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": (
         "_builtin",
         "_coerce",
@@ -1569,7 +1617,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1643,9 +1694,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1718,7 +1782,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1729,15 +1798,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1781,15 +1884,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1866,6 +2072,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1930,6 +2159,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1987,14 +2219,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2106,11 +2344,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -2137,6 +2376,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2232,7 +2472,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2293,22 +2534,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2461,11 +2720,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2505,8 +2765,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -3068,7 +3329,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -3078,7 +3340,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -3098,6 +3361,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -3110,8 +3375,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3451,8 +3813,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3466,7 +3830,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3531,7 +3895,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3567,11 +3931,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3581,7 +3946,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4963,34 +5330,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5377,12 +5752,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5476,6 +5851,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5648,21 +6025,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5909,6 +6285,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -6119,6 +6497,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6233,10 +6620,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6251,7 +6638,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6283,6 +6670,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6356,16 +6745,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6374,7 +6753,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6384,11 +6780,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6398,14 +6799,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6516,10 +6919,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6559,7 +6964,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6568,6 +6976,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6618,6 +7032,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6634,6 +7055,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6644,6 +7084,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6700,6 +7146,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6782,6 +7237,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6902,6 +7361,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7047,12 +7510,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7143,6 +7612,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7156,6 +7653,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7164,7 +7662,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7208,7 +7707,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7236,7 +7735,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7290,7 +7789,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7321,7 +7820,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7383,24 +7884,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7531,7 +8061,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8054,7 +8584,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8385,30 +8917,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8533,6 +9085,21 @@ class _Codec:
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
 
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
+
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
     """The `arguments` of a `tools/call` or a `prompts/get`: an object, or none given."""
@@ -8631,7 +9198,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8769,7 +9336,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8777,12 +9345,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8837,11 +9422,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8855,20 +9438,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8943,6 +9512,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8973,7 +9548,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -9018,8 +9593,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -9041,16 +9617,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -9058,6 +9641,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -9078,6 +9662,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -9138,13 +9743,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9249,9 +9858,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9333,6 +9946,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9409,7 +10028,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9435,7 +10056,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9461,10 +10082,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9484,15 +10111,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9945,7 +10578,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9960,19 +10597,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10318,6 +10959,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10657,9 +11300,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10832,6 +11479,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11066,15 +11714,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -11085,12 +11739,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -11591,7 +12248,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11699,7 +12356,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11845,7 +12502,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11859,9 +12516,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11881,8 +12538,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11895,11 +12552,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11912,6 +12573,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -12005,7 +12668,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -12019,6 +12682,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -12053,9 +12723,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -12091,7 +12780,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

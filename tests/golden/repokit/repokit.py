@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1085: the first handler from handlers.py
-#     line 1170: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11582: the tables (commands, groups, errors, result shapes)
+#     line 1127: the first handler from handlers.py
+#     line 1212: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12265: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -96,6 +97,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -878,89 +881,119 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWc96pi10myY2dmL7LHVbnEO/FubOdiz01tWSoREiGLY4pUAMqOduKrfZp7sHuS6x+AfyIt2XJuMhml"
-    "asYSRQLdjUb31w2g+evGIB5PQpUEcbTR3vi1s3Gl4+nEdDbal5edjc5GA/9oNY4TBV86GycykldK8BXT6mx0G3DDIIwj"
-    "/v01fhISbpjEJkhiPXP3mEQmU0M3nY/iW5GMlLiN9XUQXYlEK/XMCL4FH+jSI2m/SIT0fXr4le9T+/iTa3uip7b/NwqY"
-    "UdR4X8toMFImvVtEsQDyrpQWI2m76cIzIIKxjHzHtGPmstvYgZ7hSrPpq0kyws46G5FjlfrGXz/S12bz4zRQif0cxe5r"
-    "txFNwxC5ljOgIBkhw/1pQjTKyNwq3UqbemsfR/E1R/FYlfr8eaS0yoQbAHdhcENy4BbsnUMZGkWiKVzoFkcix+FXyEOi"
-    "p6qgCIJVIEe1TrtiRcF+/Fkkx8GAfrkYOVUVSSymRmVUNn09a4LaZLymFzJuUU9vRzIBRZ2GvhiMJGhPw/51gsjavLGN"
-    "3Sjdj40qyW0cA9ubwLeCBoexpgtbra9Mjax0xrGv7OQaqmQwoscmU8Mf+rGbDdWKVxg1NznX4/aFpw5bMx3HCVoyst5s"
-    "pWDKj6RWfmbVc1bua+KhaPXL8/5bUh34d7fR2AjDsWG/m8RxSB4IPgM30FK7szFS4YQ68JUZ6GCCbpp+eBMPpmMVgSGH"
-    "KwKfbSBtYiDDUPZD1RJHcjASHrV62W1hi54IDI2YmciBaho1kVomCnhk/ycmMhmJeAj3wI0THV9pOW6J4+gmvkaXjm0J"
-    "aYQ3mSUj6BWH8DpIWpOZOMD2D0Wz+YuBH54d3Mhwqg6feeI2gCY9+92DRv56fnYq4v4vapCIsQTDQu4f5Y3NAwbwgmgy"
-    "Tc7BcY+lty+CxCqYEQgs6HEV3agwnii4ApDBj6dJQ3i/djqdjfga/98W6DoaAj/7MpF8rdVq3XkNGFsYJuHhdY8pAAX0"
-    "oI2sV7GJiMFMw4QpA2mgbGXkCIcLPCB9kB5KhDrnR3KdobA1ThAfn7BdBolR4XCrJV6JoQzCqVYpg0UeyJIyE0rrWPNV"
-    "ugUwk49/+dexMgYwWXYBZEpk3N3ZAZBAf9T8h9KxUJ9AogMw7vvCw3ssFqC28f9ygBrV0wqmPloMuOShgoCQeCwj9Sm5"
-    "7IIgUZOc5oRBBDfAfIPJJPCOVpWWGCteJzsjFEybmWulgbIRxKshoaW0GpQWIjcrKhTnAMzP5lglsgWDHQ1QkferOuWR"
-    "FR+O/uKBgl9Bp305uCbqhzBRRQLUblWS22z2UT08ZMqAqkQzml6mzVr4jnjmMQtyw2G5yS6QQtN4eFZjg6hB2pwqMspP"
-    "KJixLZrtuSkA44LGYTZhg8AKyM5Yw5M6AfuJ99zdwaW8Fi//4F0jb3IyKF+2OZXQ/nHUgt7pQelmk2iwBZU9/8z2QRBt"
-    "0Cny6pvkIQ3gRIQWUBVgdO1NQ4kTFm9wjTLMLzQLk0lByFB6ZAdvt+6xcHsfzJiSUSUZ97rPQvM0+e/IA07iHnvRhzFb"
-    "5WBLTP/3Nt2EhoJ6slOesAOND/pW8L0BNi3D9/khTAmc17maJ8gmVygHNiIjEAv5MqseWkn/LApnb9GUpc8Cp/AJLNSN"
-    "sj+wkcQJqMYT8PlRknuipNm5AHRuYBYFpI9Vc3Sp9mOQqLGpGcW7vGCk1nJWSea7YBzQRABSwYlR4+Vhvex+c5r57ahg"
-    "Ac/Oy6eU2nis0k11uPyYZHgZ9P2nD++sJXTw+uHNZLC7NKgw4FdBZA2tnvUIeC+vocsC82ptTfF5rW0fB1Ewno7RttdM"
-    "kFo0/w17BhQMpQKwDxWRfBblBKpJyVrnOyucDinuV+N03MR+kimfZSjnQrmHZCwfaxLW03k9nb8qd1o/uWyrc3OL6StO"
-    "Lia1UjgfoL+KUA/zGxDI2ziSwvtbSdFkA2YdBogCLkmRBGPVpke1GoKYo4HCqBMUvhNlo/kM40J9DS1RkB+JYkDagmdX"
-    "mrTDh85YR6qk+NhyieIyYtMjIbDI2hQQb1lnHw+HZk6/75tMhckRIipd6uHnhYef7+C/CjdAfD/ODawm1sWyIH5VdLUg"
-    "SpwfmlQBQWW4gQbqC5g7LQeJ0sYOBd5yD3VR+rOMZmfIx2UNnfnLmJGEa90a2phlzvwpSt/QRNgX+JyQw4RmihKhNBg6"
-    "141YTng5KaU8pdR3vxzcRhImKvo51qFfNBuUbeUEFOdbB2FgJmpAQthp7TF9mdOmLBBdBFdjnLR2Ws9bO4x2pvpKKZcn"
-    "Mz1OH9FNhz/stV7W2CRqti1iuuaSSnb5UVCSviGugNlI9NUQ/VM+ywYuigcDMxgdtESvxOswABNHi7agWbZdNGUXMPia"
-    "ElZoBJ/hNX01kdogzvfgA0jO/OC1ha8GIS4OiJgMB6beoGUZBhKeASFhhhg01bNt/+A5RbEZYiQLjSoT0RCJvEbyZ5TP"
-    "wl8wq+d4ZGvozDapeTIj2aRKMgkmpFbuEmrLVRj3ZdgDDuZS5JxzZj2rMJM5Pc25nMKoWCtJ6c17csz7LpdKyWyxCWw3"
-    "CTZQQm+LE6Jk50mIhUz3tZqBFEEmmHIHH2GNsp2nOV5yDs2MYs3uuxnXspch8kwKPMmW491mR4GNsQQPSOl7YIk85aY1"
-    "1W3OkdYR2xwGoSoSiImJZaV/qwOLfu04IKjhxQxAnix6dsT9WQJujP13MJaIFuXUD2IkWI37yvdBxjAX46kGRd6UpLyg"
-    "7GTQYpugfv/q4m1zt4EJes43E6tpTzCMCuik/pz6FZn2VX96VWQ3jwSX4NhQsgnMvsKZSRyh3dYw52z2e75XhCOxVYyc"
-    "WQeu9bLdDiC2UGHBoDjTHlhLZNQgRkMEsvNsjx6TVDH6Y/kpr66VnnAZsgrwmJNbjp7MOzZKKM7IGxhsnH1ePsG/udOm"
-    "kAkRyb4AFQEbJ64U92AXmKxW800VfJlJEIZNP9Ar6DSnm+dwZx6UAY/ERAUBFs+soGITMBDMtHVzwrcLhmS30MpZHXhm"
-    "tkD7wMgDWgYSAblGFmwUiRoGKvRXsbJkPJm1hnBM4tRtNnERtC2Y5hggAHsXqROE4qQNfpygG+IxKJOmPk1CGazkArjv"
-    "W7tcZ90o6Aqb+gH0JYY6Hi8lKVo0erzu4ApazVrTr4HfyC2Woau5Y7r+cvzuiEbW+aLq1SWx6eaBXYYkcVfMgV/ivllp"
-    "VtNoW1m0BRo84glBXpOGmLij5UKZMPJw7ka82FqaTmmadv+a8leaMEV62SeRxBw4GAGmCWjlF3mYLU9hGMa3zRyMfUIy"
-    "UXq5ljMgCXQtTyAx+AT4Cfv7OAVycEfC6auTo6KrMeDpbLIFNyhs7dvpFsX92Ed9QMiLtynQba+0DO3ZGJYhZVQBnGbK"
-    "lFHTbCVRk5YCJzJlgZIFxMcw0CZh+YNO4KDEhPpo6WgzUgqRyBx7LCer3OlY0ZCC24U2xxQP9fqziTQGwW7FcKGtfCrX"
-    "4EggzC9OXr8nfTHbiJtwvgZDGM2lFWk8mKwGi5S+UXOEpVSJGAIxsm/L6zbx2iThrgbZ7LwDFp2fsr4VPSq3P9W8F2dZ"
-    "2tKw8knG0raWbZtYlgzQWcwNrEwEKNArhFviHBsUm+d/O373rjX2t5YgCWOV1InnXbo4YE98WJyIRs6MnV6I4MtOenMY"
-    "yqsGur+GHZuGmMwgWqVQDJykdTRMGuWggbo+GKZ9MY18pd0+Jtorhc3qAJhO03vQEgToiKbzmQAGmxzTAjTupTHuC8xy"
-    "oXw5K5iu9UU5yIvWgaS3CfrecBa+wfCIaCEHhAQBW4GOI8JybBTdw1tuqQAMVSSo2xyCRsyCO5AQ3KfYT2SU2s4yVC9O"
-    "G2KHIDZu3duye27avA+HPYRNEPBunbGckIyQyHHg+6HifVSDWPsQACv8FW6FUNiA8S8mSm0zZN4ZI/NC6LBBH4sYHztw"
-    "ZsH95G3Vbu7hlIMBc5YE/8jkfxL7EA2BfiQamkniaxUR+aQP6Xigswe/dfA5GPdMApD082FDXB6fnl90G+Lg4Pzv54eH"
-    "FEyCMqG1V1MI7IAZ5VPMGmhc0xlcK2Cur3AbFYgvvgZUEFyrQnhj4jTmxF0HM8YZ6Cnd/rEIN0vRNjwglZmaAvFTk9h0"
-    "yQU+21fJrQJVOUh/66Gc7CAfUmMH2zU/ItJGFbF7/ZACnlJS2Kg6vx/ONtHG5SHap8dP85AxtcMY4Q/BZgIpMcvY7cCB"
-    "eFMrmjQwHwR/K4Nvy/YEgIOmhxFHuiT2AT/TRrhxyG1a+J1BcXGJ6Lhrh3IRnCbNy204nAfRDXbZqMsBPWeTPqDmQOhm"
-    "EZS2USowsDPADFFgRqD5SEevhIGhEcwMhSGo5CbDb3EK90q6h6XOK2MQNYIW8coS7UuTuCeqkc/SEnM2fRjwXMolE/ln"
-    "l0dE1J0BSEqSEGnW4c2hV6CJbPnz3e/YJOFo4D5G5dsENgisN4GZG3zilOfR+7O/HV/Q0OTPWay25UwNh2DLjc3VWnly"
-    "H1JDBATzy6YVDQjKpqeqsoe0zWkx9M2y0Qv2peXbph1qD4HVhe1old2Vd7HNJ6cmSSn2XBi4pWs5PHj5Ueu9OXp/8Xa+"
-    "m2yXeCVoyGHwj4v7rcMVi9ZQy7T+50/HRxd5j5zuec/l88uc5Dap14xUjpm3ywxdutZaO4A1C7ZlfvBv7+3ZydFCnmiD"
-    "P6Uveya3Fvav6ZfOxihJJqa9vY1YwuZeWrG+2vY1WILt3Z3dnebz3e1c5gkUen556Z5Ftfia/4JDNelOiIbdf/3YRWQE"
-    "CZ3qdb2KRSgkIe2xW1wBewDl6eqi2y9YuxjH27KXXnekXdv1rblt3PV3jHhFq+5ncIR6hoihU7NRgXe4JmCty1zdI1Wm"
-    "Ok9ft7gQWbFvsWqr4z2CcTum61lDV1P38zzJaXvdu3o1sYPXveumQ2n4hvIW+BRV9NjR2QV9zthnX/R04rJQ48Cg3+mB"
-    "OVYQUEQDm4pQegy+Kc1V5XL6UytaioQkggc7aazPyjtJa1Sd6yI3Q0xYG0G4jMPWWF/TYY+sj55t3rZqjYhofmQnJqBV"
-    "4RyX+zH7pflWbBt9w4QS7Hk6i7PeNf573Ez0mF3jT7ot+8mgoN2qPQ8DLruL/f5l1d6Kmu3aazS1RlNrNLVGU2s09duh"
-    "KaeNj8NNvxH6WR8m+tK7n1c8rZPHItn+xMeAEToJUeNDF+elKs/0lF11esh+gZ9eInWUHQa4l5jCUYJ5B31ydrHAOwtH"
-    "9VzeK3ewf/l1rIWY6QFnFOYyZx/+3vvw0+kj+UmPN+T5GcTTaG5r4M1yib2Hnn8os/NfRx/+4+z8scOzRrhfFcItL9zT"
-    "+a7FxqaKej7K1Vj6aFiZ6JOzN0drzL3G3GvM/e1j7hzkcJDKlc9hjJEDEW62f1o9tWmxR/NGNLXgLhDSiXwXvw2eX5/T"
-    "Xh/sfKrQpvH1ndP+wueg88FWBNZutYBrHRGtI6J1RPRHjYjW8cc6/ljHH3+c+MOikHxokYcT5eM6v5cFgnUwsA4GHrHO"
-    "kdOycufv7QkTOoPJJ0j3hWcPb74+efO///wfPJsFc/8Wt/ejGuUOlz7xDo3UKs0DjZo9GrWOnWuAZNPQHpNt+erGTrrt"
-    "m53WXotP1d/VGxXXavf3WpnmyUbH1QBZYslqrpBAVjbkEfuW547IcT2aRzVma9L8PvDgci5hXezmNy92s0bhaxT+/4TC"
-    "q71UzhvtPN/de/Hd93/+95eyP/Cp0tZdJYZNi8OUnxDOYIsdYa2tYLtZl0lfzVDVAtc/ULEzPiObhljZLCzFUXg4qzfg"
-    "RPDz0lyqSxO9igREQ58A/uBJTFeUPohM4KNsAar7odL7BEF1Yk/6SUC8V25fSUqLDcJKhOwuSwigIiCATu9KYUNALFvF"
-    "lUuw/JU9FGgLhBgYb61+IcL3UyiuZTRHWFVEmifxxZIkXuRKGuA5fxSErwYBHb5GAgHAUVdcI2BfGMVO5rI7R1NNjJsn"
-    "6/uXS4sOotFrxIjJHIX2uCYewsQThj4ThfehIZ4jKx9UF9Rp9zFCgsEA0kwi0hpGfOoakS0VJHInB/MkzOUKinR8t6xQ"
-    "EkAf2DeFJHiQkorwuHOh3P4+neSk0532XHlAZT/wZPhsjrJynqJA2N7OkoQdZ62IzdeJDpuvxbY4P/7x+PRiax/I7fGr"
-    "D2zxNlOp0qVcSIGSF3vLDlXaiNiE/i+OPpzcRwBX0cMT/httQNrNToTmti1yudROlOsDf3nConfiJyrNhaWTqMoAn0AV"
-    "iTTXVtdd3n1zwMdiGfs0RLaVL/1MOaCtQhUPd9ieFJfq/JTLwbWQQTzdK5OgH2BoxCxyFUDxnl8isdd6+W/ubRjuhRL4"
-    "IOJAhHXtTiRcyQZ83pYV7EQk0oN/aTbFjypS/HaW/kxw/omPYltzbFqT2T7E5DS1lY/CaTYPO1En+pPrEr88ZcXB6MvV"
-    "G/xy5QZRIH8Sr/GYPxhm/NoUH3jEK19l49lCT9DIMA7pRDcWhLvlqnQoKI7awXQAX7hpFlQI73b1JayZRZubihHTTjhC"
-    "P9uaFRyvW3NMdFgCvAYdpsfgv+UorXgzyeuzk5NXp2+w7oBVWY+qP3nNmEr4eUATh6/YE4C6QULFbErKTG/N4bjBvTHH"
-    "RZf2BTZY/HA6GABi5joM6e3u5TRp7CAy08S19fKBgLtigT81zq1btNESZ+lnTn1Qu9np+wAPutsaCRiZscGG0QY24VYS"
-    "1o84OPniFmkxxpRz9/6erIwXog3Tvk/I7qVGWZKBQcjdMxA6VrOgyg/Fwo5mH8aCn2t6tvIADDupFpfoIopr35HjOve4"
-    "2owpsJVNOouMeHAsWpdc44DrDHBhE5rWUwZT8+1UvvumqGGuHMvZ+4vjs1MvX4DlvmppWSGWtGLJjdQBuiRXmYUmUqEm"
-    "i6umZOur5c3RPhoGGkfc6mBfHpSqyADiNkyOplVbcF6VCrZ4LRwXfKuWR2fK7BuIiBUakVOLIeGR8SQBxSiVf5rDfKi0"
-    "7tVIc0WrNsmLvuBCM1zi5N63JpHhww8eEVP9zqOlSq9ssW+cxdNUD2RWKYbsOvhMJrtY9AUstFfMFXp50qeJsTVZ7nvV"
-    "UhYinta/dYl4PElL3blCcJWTMXsXU7mKB9qkIG92sigcvsC1Dr6Gyb6ECe2UNT7ZXHxYzQ8vwIGtLLuGyoHinKua4W3Z"
-    "8VyyxIkLW71CfRPPebOj9L1YeOEzfRSfrclEIwxfxkrS9PkMNwCqSP/D+3fg98+pYadLz+GC5yJJD76sEBRyi7vYIsWD"
-    "1NzThXbc/Atsfm7CfRarBGjc8vcvsen54IzZeHSYZeW8S4SnxVWLBC8VLLmGvsOG8pESEbh6yGPb39tJVYIjFWz+UYGL"
-    "bfDFHnGeBhzE/APCD2zGgjlbRiaq8aF8Xv38w2tx+eb8ogsWraqODEDwI053VVuc0ol4r85hU4QhLrGw8DnYFuxu0bnl"
-    "6payGAX3d0IzxQNGC+hduM21joF8OASdPmQbHgzA2apxRbt2GC/tNqkufkq3GYl0V083j1LQ2eZfJrh1P7eXbr+f4F12"
-    "1IfdM0ef7dJzdR8eP+vlOsskwYV++YfKkSpDPATu98FPgisg7I27/wOX7rgK"
+    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM3MTIsc2tpbGw6MTczOQp4nO1UsU7EMAz9"
+    "lSgLILUnZjYEAwsTSAxVh7TxNRVt3HOSO50Q/46TtHdFYmM4IdGhiRP72c92/CE7wjA5eVdVUhb8IxjRgyzks7KqA5Fl"
+    "t5F1Ucl2QBvvHuIqFF9O6HqPdMz3zisfHCu8GDwIb0AckN572wlPAFdOZAVWrqP64ovdKq3Z7F7rhBqPM+JEIXl8hAE8"
+    "JMiGlG0NuJOmsCg4oA5IGJXB60K2OI7K6kxtDryqi1v2Vsmy1DB5wy6kzZSiNz7f8bYsd6EHn3YWZ6EubBgGZqaO7M+b"
+    "SKoJPkWkrDsAbWaIp2QYU1MaHGHl480AwTlpPXMY+n1kmiyz1lYNDiL1tVivs3tmcfloPQVYF1OkQp4jpBk+FZqx9dGq"
+    "sW/59NUszSU8iuBgiajUdCy57AujRTxxir11MMpzc4VBi9Yorn0xrwvdBW2fYPZADTr4lpcRmd418wOG2iKlg5vNZRsh"
+    "Z2BEDan9t+BbwwZTcHFpMPfsDw2zrsH8aP6r8IsGTzOEED3PD5nng3RGEeh5Vp5myiXjXE/R7y/wr5adv88vQ10j6nic"
+    "7VY9b9swEJ2TX0EQBZoAjmVn9N5OGYq0RQfBSGjpZDKQeCp5jGEE7m/vkXIK+aO1OnhIUS+06ft8791Jl0WNFi7yF/nO"
+    "FxoaJWdSE7V+lmVPHu1NdztGt8xKpyrKbie3k5vpbbY1H0lat8BeuHiCgvh367AFRwa8nL1I74p4bI08OWOXbFSCL5xp"
+    "yaDl629akSAUqZix3PD/noa4gYPo1wYShsbJoFKhZl/ZhYGWdC+QsQRLcH3DCZt9Dwb6+RaINSh7kPCzWguLpLkYseCc"
+    "pEEo61fgdnJXqvbAYR20+KCxgaGtRAdvCB2DJ2rzDLst/ciSgdyk2Fy0g1LO8oTxfCRVWZoYTtWfehRsi8nn80tPioI/"
+    "I9mtIp2+GILGH3a9+RVAOafWByjcmcYkITCwHkQKtwNBPn+bbJ2kxkGDxOWV5RnpCa4+3dsXHTuL1bz34uv9XZqj7uJv"
+    "nCOLwe9BwlAtjU2D6dYPLtghLGpciVVcECsMdSkKrewSRtvzleCjjD6DW6CHo/PfGGua0PD8H5NNg8zvFfMHnLdCly6u"
+    "x299b3DbWKaoYGPvuayACh2FEnw8FlxkXCWHSV9jJYv9BRSFNWQBbaXRMvPnfOb8V+s/odYhe7NTxEVuQ12nCwzEbwNR"
+    "XKc0Ug0VSMVF24IxEAWj0SEhrGq4+qvHihOLLulM3H/4+HidFiZWld8B+3dc9vip49Pvzy7Tnst0Ej/7oxj7GjCKPwHD"
+    "c2zCeJztWN9v2zYQ/lcIvSQBbK19dYoCxdphG4JlSDf0ITYiWjpZrCVSIym7XuD+7fuOlB3HdrqkG1BkmF9sUcf78d13"
+    "R55vE29M7ZLR9W2iZUPJKKmobpNBUpDLrWq9MhqLb03eNaS95GfBewZCGy9yWddyWlMq3sm8ElnQdj1JWVcmlBO+IuFa"
+    "mdPQUSut9FSI3DSN1IVopa+EKSEDwdaamZVNKn7SCzMnIYMVIZ3I2pWvYNVSa+bKp+1KvGL9r8Vw+NHhxcmrhaw7en2S"
+    "iaWCyqx/zqDk5/eXvwgz/Ui5F430eaX0DAalD+pPoF3ptvPv84oamZ0L5YXUbknWCaMpbie9oNq0hBXhfGE6PxDZ7Tgx"
+    "83EyEt52NBDjpJBe8nOaputsIJaVcSQyXs2iZYIx7L2zJk4lgnJd7aNHQIExlXrjMBZiGqZAjZGA0bhha4gBtkALcEK6"
+    "N6e8o7o8S8UbUUpVd0EgBnXndylrFxwna43lFbyaK12ME15tyDk5o/gA1GByve4BlvBTD/8kawR9AmK5KehcZOPEgSCd"
+    "Y13jRObMlRtLf3TKErRmnHiAEHOk6ZO/ngAoZsiGEbXSEPBG2E4LlkiPZd/18G2wcYIWZFcbLQOOX4SoXABm66NjRGoD"
+    "BkQ4GLK88+K0IS9TJFLnTNDzY0Zj5sTVux8yEHcGo1OZz4P3ZVfXwsPbs6PuDodTTn/GQTlQQa9C2bhRZNdFiJnzonro"
+    "+zjiQ6AnsM969ik9CMzckpIxE4TqS1G1O2RORreJX7Vc0pFOeI0ia8l6Raj42/V6kOzy8REb1oNtm8iBIx30ie95VcgQ"
+    "vlPe2NVTvUqczXeEnLeo2AM7H2IFi+BFmiCSwvnHbONiwT5OJbITBEqJgsLLqIZaX+0oAvFpRnZX8AXEwGnatTdFMyGp"
+    "Dwy+lyuu6dB1pp0PdIncu2c71CLUMmw3lWGAHxfKFmeAByYs6H5In78LAsk66I6FiF4fMJ4MElkUitXJ+tedFGyc2efG"
+    "cenQ/vZSis1SI+xwWoSkWpLFpa5XPwLPzR7Egx/oEguKy7EjoQyoaY3HaXMnvcu82GQOoa7MMuC7NHYeurwlQoOP4k+m"
+    "IR9O4Yfy1LjDfKy3QUtr5erAnQvVqEBRuISDIKi7l5zryfPk0fMkjaUGbwXcOUDgTVGEjsUCT6ZJZ+u/x/i3inr94OPv"
+    "Vxeh08SFp2xmNnVuLzVI2Uzp0Lrs6gZHzGPYxKWy5Ba6NF2NC1kl9Qx3gfi9IdpRZuGgneJic7RDNkqrpmvQIY/RtzHg"
+    "2Sl4RLBbGhsWztLn3lkRNm4WrJU0x36dlITTnonSOf6awklutodGN7qCxH6LZmJ9wxbdl9U/LLcWfDy8JLylmpjNyNjU"
+    "Sh1uxpsCRE7DDQ2Xs0o+vWv/X1T/iaL6hsfMQ8SPuvZ5H/3ZIX507CD8K9g4MjDw9Itxr59GwhC4lGEmGaAieMwQWMIo"
+    "rBoaha2WSgCpc+LZRemxvkvRCQ8Xdg5FYRrU4v5Uk2LrV9RT+dhi2vglw0jVh8SoOHGahYgjNqMwQ52FM9CUpbtHzId4"
+    "v8Plmi9WX97ycmfLyxf82e+uHNeTu+tXQPWlGDkW0rMHx419iLesQaLjxgFnGf3FYtbGcB8gZYGjfuj+BebPyzL84XPg"
+    "z3ZJw1SynhzzIoYT/7ahMKMHnp4L3iNk6QORMZZKh/nqGO5bSLbx9173Pk7+/ZsgTLakPxhbF/fqdrL+Cy6HqMt4nO1c"
+    "7XIbtxV9FQynM5FmSEqWnbSRHM+otlqrsWzXUprJOBoK3AVJWMvdNYCVzDrq9Gn6YH2SnnuBXe4uaZGS00zSMj8icj+A"
+    "c78PLgF/7ESJtrmKOvud3f7DTreTyqnCF6Py7FI7XLhSxuos5Qce9HdxZViYsVIDo94X2ig7yGduwg88+eZh/2s8ECsb"
+    "GZ07/9obP9S+yPiKFVOZzkSUTfE3tsJOpFFdMdZXKhVDNcqMEm6iygdEZoQcOWWEdv0f0x/TQ/E00dGlGJusyL+w5ahd"
+    "IcXZLMdzkUySoYwuv6BrZpxLYxWeu8AHlTr7zcW+iFWU4BsGTyMlpBUSA8tES7wCfTjc0am4CEN/cyGyEWPKTTY2ckqY"
+    "cEV6DF3h5CVhnwklownd0c5WAvahkKxweeE6+x87zs2gEqc+kGpznau4/HrT7YyTbCiTAUDbzv7bj6Uter13Fprsdhzk"
+    "w3frjE7H+B4sgCFGMrGqrXiZ2mvo41o7gEqV+Mvpq5dCpVcqyXKFK8K6GMgO/BNSXMmkUGILwvUEzEC3dbrdZcl1CgFY"
+    "U36YbPhORU5cqhl0BcmhXIAlMzHom24NfZC+27GTzDi6lC0RRqXFFFJ3SllJJ+crZfRjE9ypdF1BL5N16G2xFauRLBJ4"
+    "Hn3dXgaqN9KJmoPJpZus1uu10c77aNDwRJEHp5kTLgtK3ef7w5lTll0lFXoqx3hKFrHOCKKaDlUcQ3sIoaww8MMtyc4H"
+    "X00JPkxmacDXh2fPe3td0e/3u+xZLFw1EwykAJLnC45UEzNWw2I8F3CYZYmS6WoZYapr4YyMFIUSy6BTmBdRIpQxmbHN"
+    "eZyeqoyNHGaCNYfKrJ4okgjBpBHxPtzdRIdUYVWUUaaAfi7CPBceRMumU/lh7mwBB6EerwUEblSzKfQ7RxAhR8kIqKyP"
+    "hlGRJN4MVl7BhBQtF8EV3xz96UJs7e7DH2DOqUZ8wfBIPGKs/AwORoCRg3f6h1qS2FwnSS/W5s6+Sb7YwsipisQLokEq"
+    "ht2aMpqoqbyHq+QIYC9YqCUizqJiCpE5l1DmCZb9wm7Di5BeZUygTJGmFPsNGCOtkvjuuY5TmBehK0phKMx6vSSZ2n3h"
+    "UWZpMvOZXBrow3kbx5mjlM8aboBRH/JE6nukXj+bNwZi3xcS2Nyn2Ajji5HJpiu1MZQumtzVBzBScFtUQojOCfuFpnTy"
+    "Ucfd0hpdn9RvPJI/Hb84YnuVWZ/sVhWLRNM3qm5bpQdTKlLJiFXa8t532dDeIwLZhkHmfUEJiKUwUFCPDcfykKLIcly6"
+    "yxQvHm2vhUzaHqTPE1Sq+B6u3kTo6wBrpSy1E/AA7SjCCPVsPUxJkl0jUcO3isiBBn02MNJQbbw51wKS9SCxOPdmHDTD"
+    "+wIAcFW8PDw5aqZ3i3qyBYKppJPDRG0fhEBJs2EWk5WJB9JjCj56gbyLYUq2GV8wwbCBaqUtqjFTts4zZvdQJXsacMsK"
+    "sJtI51GPtLHO6xdWJqVnzIouoR2xlSpF9XxBGK+V4KCVLdhkKGwYE9SFRBzOcmkt0b+WOSiDfV5iLidlqitOnr5mD7A7"
+    "xDcoyvQI1lrLNaZRfh86ocyVWoBS4RAZVhmcedbzT5asx8q7D7kJ0QJRyroQqhfVLD9qYdgma6EpV0ifY6EwhiB/Ux/0"
+    "eraA3yXJvaeFIxwSMRGnNIzYOv32+MWL/jTeXg0CvLwsjbUyKR77OvekGT5WzmwICmKv7RK4NUrkuEulpht03xX5DCst"
+    "XmCgIIUU72FdUywC2RDJ40AUaayoxDPtJ6yWhjUa4tICDgsS2cdIWFkSy5wvXT0ho/UYKOOgXJ092sV/0CbCO5JBVYdp"
+    "jRBSLLPGtuC53TLfdj3NYAxcAAgIxNEmS5kF+YRVvrwtkiwdc5bEJZ6zxi+JCcTIi0R2K9Yk5ijDZHOmK152xS4T0BTZ"
+    "cJtKT0TLD5pE+LwdFrWWFTiVOeuGQE51HCe87jCg2CbGck7RXTyKhZ1FYmYNBoUgtflhOPV6PolsjndHXf7YZMA0QRng"
+    "5a2LbZCsMZRBi4omS6VlskUicvrvpe5PshgrA/iEMxjCZVhkM3T2gcoWVGhRTx7/pKcD60DrfnrSFW+PX56enXfF48en"
+    "P5w+ecKLJzgQ5WVVYFkDQVTMazRtxBC6v1QQbAgtwH+SLLtEVdaXqkH8bVatsaBYcmqamioYS69p2UZpTHqoJFAB6AW1"
+    "EyDNGb03VO5awUUeV3cGpJ9g3Cc80OOdT9wkpkquIb1OaXYfQlKEFSRXKgJCS1E/xL4oLAUe5Vt625vKIx1lRD2YhDJV"
+    "yLx+tTeGioyiIOkcCv+5TWODuDkKueEXia15sPvisX9nn8r/ExrPU9mK1Iq3xDjPg/lWUVT2NI5D+wli2vUFlXxX83uh"
+    "ZQG3BsitJvXbJ23AmDNU9FTbCTydcAxaLBODUF8jSeCGW57Wipd4VvIzXtvwkJQ82sJzsJhA0OFNhBrij1b7YSnrgdqy"
+    "v6V97NS6Xf522egiXjunb9wIYGihcC0wRmDifP1g70ufgsgSI6kTFfepsQR1DXLEqf5A/bij16++PT6DScpaXG82RQR8"
+    "oYf3lK5yrOeZ1S4zMzKpGo2Qoy23C4P2aFRpsIJA/HCry0Il3GJpd7WsiW4lmJBtoXB9TxpHImaQ/XoxjK1bj65yLcEz"
+    "/QUZv/dL50yQ21AMtBopuautxG5d1IQ5dlnxc40Pnh29PnveHBbvKreshFcc9v2tcyyt76dyRimAvXHYaGuw1RqY/vrd"
+    "8dHZvDJyNzauNYAbaOlibwJPX6LrCvDz2xX/jx12ok+ov3IwDZ9P4NqLiOnv4Pmrk6PbUIOh+PbYIPQ1UOt/V37sTJzL"
+    "7f7ODtXs0CvoZ2a8ExtE4M7e7t5u78HeTtURgbO9GrHvBqF995M6uAZJyDiApQmyS/o/Chackf0XoUc5l67KONYkqUxe"
+    "197xTt4cFS9R2eVucfPGTV2xb2m6MP45WekO2NgoN6Qi6QpbmylYk1IG9dcWMbSHxconXvo+KI9FgV56D47plt5AwTAz"
+    "qqi1u2VIkC6hFp3Y1ZphVHMMUE+HWqq1F6UxkpIVVvDTJQO2xQyZciloSrhLbrQglSOc3yw1o1f3+c15qXrKlZ3W2res"
+    "ogOf2gl+6MmWH02R+87GVFvKvAOkLQWSnEa8FFZmiswceh9Vx7bwSiJOL6lAsrv6bF2VA05DPmVTqiWYIfaYZ9CiKjOX"
+    "NpdMs3nEQRiOxwmBKXrvffIWGEv4pF3eml/vPRc71lwRJC7iP0cM325fkmzBhCurD6tijddadaVZhtivqbbMB5oXl3kt"
+    "wWO+VixGxt3Sf7N03Hj9DziprynK0hy9mODbfk46hkWXJ0IPplZsQmpakI1/l4BA5G4koDOKft3zj382KaEGa63V4tXw"
+    "9vzWivb2vA3yBXX0/S8IyiruK9v+pu5v6v6m7m/q/m+j7gcPuWud/+Uqts/U+NC25NxALZOvk6Mbaf23WXLXrK9GTTMH"
+    "kHG8MOVh7Nt69ECzoupYTXNcTd36JbUwtRb1muv8s4kK86O0f/fmRb9djujWbbXo9oV5B3oc60Urzqclxyjs0iJ08urs"
+    "lgoU3m/1DsysZ4p1fyC4tcIT/eH+53VWJHHoPnXD39IFF2E/e/PD4M13L++I+0qZYWZrio6yIm1s5Lla1QBZDJMptbzC"
+    "z3/ct6YL24uQ/3b05o+vTu+q6g2v+u/wqsZPgFm8DPAtGIcZ987KLV4j5Xc15IWlP3z3vA3r5NWzow2f2/C5DZ/7Ofhc"
+    "VTJ9wefEzVWyKoVlLH24f3Mn1M7elegZ4QcmgiFqQ/9i/JBox0pytYxnlKq6w8s1trDAMcjdzWxA5X8NGrl2eV+glGWt"
+    "XtZFgrPoKaXeOxbk33T3CWJTncKoK8rO4qSNstUOc3Ks9dtYwUFy2H/xV7Vnin6N9DuFjUzh2LYi3rx91G8UmMhWYytF"
+    "LrkPFd8w5w1z3jDnTUdyw2A3DPa3y2B9La2R1HlhbG6i/nU2Ljf08n+CXq7faa38ojnd67D3l8+f+PMyB+IiHFx5evLs"
+    "3//8F+11RwRe05ZMcoLaUZrP/qWzzAJr/Na5vIQZNaqFRjj604/VVQiEnavd/sM+n+a7Wf4Tgx/rvK6r6vRW+wipjJfs"
+    "GQ0n66pTB+TYkve/0mlQ2mlKB0WkoATjD+QBNIxMJ0c07Vj8MZ27D2+zNZe0ozGNq93D1d7XPl79bKWTzlb1wpunFEcj"
+    "W2dla207a54doN857jbAA9qTvPvrIy6r8upoaVEMKlxMXLiXqHT8yZ0X7WRcuR08xb/I20znW4S5e+Ca1X2Ooyz7Mp01"
+    "NTHHU11KMRUzx0UUXpzyQDIfFCVHPxD0Tn2/qbS0hbFV4b0DVl4V5O+WB5IZ4/mG9v2/077FZF0l5t0Hew8fffnV7//w"
+    "tRxGSBks22JLMBwFaD8typQmdkXITcKnm2WtwXsE/HIWVSb9xjFYfyxj64Ljuty2TmcXtvu35o024amRGJ9sb33lwWKi"
+    "XRKjqxpM5zVuXsZAnYLTbvBBxP2vBw2vXrpKP0wFKPUH1G865EGUvqBN6qnVMekM7DBOlDlgbmRcOEwgQb/G/ofZML9n"
+    "743J99aYHIUdkyZyzP/UgxkzFeJzLuU/SRAO7Fpl+Gx/7SyhUe8YdAPH4lqlhujRakRntQnoTB/JGqtI8wEtggXKwVP4"
+    "84AHwiqfid+eN3AsXfnUoHz19TrawYrlkpiMW0AVDnrQ8Q06oxB7IPQc5bcGlPkSq+4Ze3dUhpF0IMI6UZ3392eyiHPx"
+    "Mf6kZYnWGrEx95drCO9QaGk+Jr505IKPspcnSPy4B3zmg8+BhJNmmg/k0lmxWQNNc11aB/NwdzWY4/nbYuupM0nvqdgR"
+    "p8d/Pn55tn0AiAM+glH+6yOWtNW0QX3NW5/90cM1zFC9LLYw59nRm5NbJj2/+Q/mo/F3eJytV99v2zYQftdfcXMfkmCW"
+    "267dgDnbgCD1ug5LXCQe9lAUES3RFmtJVEkqidHsf993R1lJm6R72B6CkBR5P7/77pymadKoWk9p5HRrNyaMkkL73Jk2"
+    "GNvg+CweT8nKiadaNVvKbY3/hSdfKqfHtDaXuqGlXlmnKZR6d4GsI7UK2pEJE/rT80eDVxtTVXRV4o2ioPyGGq0hrbeB"
+    "9vPKNhDrgwqdH+O8tkGTKoph3bqu0QdTwj/IpisTSkrTD95CJPQ6raC80fT7+fyUdHOpK9vqySiBYa0KZmkqE7bi38fO"
+    "OO3p7TaUePxi8uO3FKzI7c3Bq1oHVaigpgnRpXY+xubZ5Pnk2ShJEcSfvklTeq0b7VTQBS23tOzcWmtaOVtTCZMqPJu0"
+    "20MqLDU2kC44JGn6S5I82WlKkv8x3ElyRMeVyTe0drZr9/xO5hhBX2xb3MpVVS1VvtnjM7dulfMa9zIsdBP8z9mUCp1X"
+    "2HEwc2TAI7qJqozCi8p49tU0lPWSf87IrsSg1tm1UzUbhBMVTRgj1xs2fEta5SV/McEP3sHiJ0/o2DbBqRyxSOksJlex"
+    "STE9u5S02yyGlgWsbFXAm31deQ1Q7SIkhqxMxS4h5yXQwrdh2gedB9gNeFWVRzaG+CGggtS/WAqrBlj7e/CU7egNyMbU"
+    "CZoVAh0NvW8iHc9PTo5OX9FkMunBmdE+VGSpJdnBJB8K24kifQ23q+192I4p+zSym9GUguuwGzEUsYPYvxHxhnyX59p7"
+    "Qf7u6kohGrirnbMO+0+jjWmK+ArHNe6rtR72pWlCLzLKXClTdU5PaD6sxV0SgYNtbDg0WQl2pXwALGA/UgvHcJWj85qT"
+    "oXZB3uOQtp2kdXDVLoecSOWuaFWptZ9+Lap9ue99GjGFwfhLVXX67z3EeKO3MAsWA8n4xhXBd/whQh9fpZlwhOckC5Bg"
+    "rmkO2NwHVPq81LXaac6AIYTLf+bTbXG5dVdr+cwV2YXeV/bzMBITdPbF23nTrB+SM/l3POnrtlKovvnbxZv5aUZewWnB"
+    "PzT3ciBQooJSr3sy2ufIjjmBxtmGLcUVZ9SyAlxy26zMWqqGa7fQK9VV4UD4lWEKWmzY4jukc8gMIEmsbaFJgx+3t/DI"
+    "lXMG9MoPPNvARcR0OkEdgsUUaCWbcFpKXbUZXVm38VGIuMIJObXoGlCKF3UbAIohXhGRsXko5irD1Cx49bEnZKgpHF24"
+    "yPMFwKGvEf+XB5Ie5jD/GYUyfP2uAzT6OgjB8SJjW44IrQkZa/wV0yzYC1HZ9wGAWPecGBNfq5aBLrJrU4D/D2LH29pu"
+    "QIHwKaEOkQTmbnTCaHWa1uo67cFzCh6OMUP9Nzl3mOyu5V1g2HHt34dML+Js9isQY1crr1ke6mINL5n7I0t26McBPrKL"
+    "J9JyhBoRXOb9B8swTZcq5OWujgQBf0jwQEHmlmn6wGI/wsEIJ1L+TEk929zWn3gRYxvJYcCRsAp3jXGMEDN5ZjidmFcQ"
+    "FmT5Ut82SoYERxFe2Kv0zpXsIGbR69whFF9UScPAI9W2Gq2QsxfDB/9/ig+mp0cns1+y2KpmDKQcoPdJciMLuunpkbkW"
+    "m1orKZeb5AZTwvCH28/w9WYgbj55jn0GWtGuUVWGzVFDmHGuWxAjnNlxMCjSFEyn/VBxKDlxYQcnDB7riQj8jgV2zPIi"
+    "DdkuhFUFaT1JjWXTey+Nm2cAx6d3i8LpD2JFFPySBd+rqxta3HlxryZZD/Irr8AvzodDJEFLib17HwX/8CNLro1nVrwo"
+    "dKubQjf5NtrfAq1w5jPDohrjZaQaOnWUzPe4rUXZz78Ts4OpNZL6pbkOtrXcvdK0vyFQvEJEc6YolrqT8z3LEexfcFKi"
+    "70dofJoFMGq5eOLc0xcJxYuHAluBck/WBt9EUbntxb94NuDAdW2I0t/cbmn/OLgqPaandP7m9ZvTxcEhdF4Iqe3mOc/+"
+    "9PJevhC3tatNo3pxi2FH+xCymJ2dfE1KHMtiZSUPN0gZ2On87JjevTpfvAdhHcuJkkveBOu2EwzPs2tVt9UjhPKxF+Nd"
+    "ToUP2SO9WH4U0Lu3R4vfzsEgrOy8tFeSb24f0p+c5rEv3n2kqd/+qqA/z/6AlCOsVH/8b8b2j9NLSrlazJrJC+/LEFo/"
+    "ffr0+hHr7/58gcpXusJ0IqYvEW2MGX4wgQdTbjYox1LxdDz/r78Jpo9k712aoop1eM8rPk9Li1Z9Nns7v/htfjJ7f3fy"
+    "4A4qPb5XcPBVR0WgrM5mJ/PFTFQUbpsiALKGqKX1+mEVWXyb3eoagiDl1R8/mKEvZzaeu782TMr8MUn+ATh4KuU="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1043,11 +1076,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1197,7 +1239,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1271,9 +1316,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1346,7 +1404,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1357,15 +1420,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1409,15 +1506,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1494,6 +1694,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1558,6 +1781,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1615,14 +1841,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1734,11 +1966,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1765,6 +1998,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1860,7 +2094,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1921,22 +2156,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2085,11 +2338,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2129,8 +2383,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2692,7 +2947,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2702,7 +2958,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2722,6 +2979,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2734,8 +2993,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3098,8 +3454,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3113,7 +3471,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3178,7 +3536,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3214,11 +3572,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3228,7 +3587,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4610,34 +4971,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5024,12 +5393,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5123,6 +5492,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5295,21 +5666,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5556,6 +5926,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5766,6 +6138,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5880,10 +6261,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5898,7 +6279,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -5930,6 +6311,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6003,16 +6386,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6021,7 +6394,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6031,11 +6421,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6045,14 +6440,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6163,10 +6560,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6206,7 +6605,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6215,6 +6617,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6265,6 +6673,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6281,6 +6696,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6291,6 +6725,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6347,6 +6787,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6429,6 +6878,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6549,6 +7002,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6694,12 +7151,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6790,6 +7253,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6803,6 +7294,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6811,7 +7303,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6855,7 +7348,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -6883,7 +7376,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -6937,7 +7430,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -6968,7 +7461,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7030,24 +7525,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7178,7 +7702,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7701,7 +8225,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8032,30 +8558,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8078,7 +8624,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -8098,7 +8644,7 @@ def _candidates(words: list[str]) -> list[str]:
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in PROGRAM.commands and not node and PROGRAM.root:
+    if node not in PROGRAM.commands and not node and PROGRAM.root_mode not in ("", "empty"):
         node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
@@ -8307,6 +8853,21 @@ class _Codec:
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
 
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
+
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
     """The `arguments` of a `tools/call` or a `prompts/get`: an object, or none given."""
@@ -8405,7 +8966,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8543,7 +9104,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8551,12 +9113,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8611,11 +9190,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8629,20 +9206,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8717,6 +9280,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8747,7 +9316,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8792,8 +9361,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8815,16 +9385,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8832,6 +9409,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8852,6 +9430,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8912,13 +9511,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9023,9 +9626,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9107,6 +9714,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9183,7 +9796,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9209,7 +9824,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9235,10 +9850,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9258,15 +9879,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9719,7 +10346,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9734,19 +10365,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10087,6 +10722,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10426,9 +11063,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10601,6 +11242,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10835,15 +11477,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10854,12 +11502,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -10959,7 +11610,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11067,7 +11718,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11213,7 +11864,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11227,9 +11878,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11249,8 +11900,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11263,11 +11914,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11280,6 +11935,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11373,7 +12030,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11387,6 +12044,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11421,9 +12085,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11459,7 +12142,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -11661,7 +12344,9 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "clone": ("clone", False),
     "status": ("status", False),
     "remote_add": ("remote add", False),
+    "remote add": ("remote add", False),
     "remote_prune": ("remote prune", False),
+    "remote prune": ("remote prune", False),
     "output": ("output", False),
 }
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1100: the first handler from handlers.py
-#     line 1180: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11417: the tables (commands, groups, errors, result shapes)
+#     line 1146: the first handler from handlers.py
+#     line 1226: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12104: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -93,6 +94,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -885,89 +888,123 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYlu20iWv1LrGSAyVpLP9HZkr4Egcac9Ex+IvegdWIJJiSWZbYrUsCg7msTAfs1+2H7JvqOKLF4ybTkdZMYDTLdF"
-    "FqveVe+q96q/rI2i6SyQiR+Fa721L/21SRzNZ6q/1ru87K/119r4r1EUhnKUwK/+2rm7EHfXMpbCT8RdNA88oV/viTBK"
-    "rv1wInyFzxJ3lEiv218btGEOdzYLFjTDW/xLJNdSKJkkMF7tCVfdKDH2Y5W0RRQLlUQzhcuEMOcw8hZi5IbCDdWdjM2E"
-    "sZxGiaQZL2Au/ilkSCsO8kMQCXUd3TEG8IeIwvST4UKE7lSaecdRPJGM6y/0p3DNyNZMRkAs+DhYrPMygzaSZzp1Q88Q"
-    "LaPW5aC9CWvDs07nOlIJrtBfC2HtFGwl41sZv1IC31tw4DczGtXpzKK46tOLd2fCvOI1kuhGhhUj354difQdD51GnjQI"
-    "u4rRVe5Y8te/AoVGbizH8wA+FEMLqE4sk9iXqrAMfhGNE2AYjMchC9GS4a34dHjx6ejwfN2aAPAdRkpq5MIoezBoh/Mg"
-    "QKDd4EZMIxCyVijhtRjH0ZREBub04yicyjCx50zcSRFvd6IQFgUSsQcQzaSbCOAtTWuj44LsF759C+uB8MKeANSTOwlY"
-    "bYL0eWKLmA58zYm0zeYFUsYgtmAyaaRY7u/85DqaJyjxIPq5+bSUaUG1Z0W5qOArfwDCY+SmOFUqyw9MZj7Fh3EUJSjJ"
-    "tPvp1f1aey0IpooVRBJFAYk6/M1T9fpr1zJgafWkGsX+DGlHL95HozkyyyVq4rdtVBMgXUHgDgPZFYfu6Fo4NOvloIsz"
-    "OqhASD/M3JHsKDlzgUsSFQ1tNDFzk2uQNhgDA2dxNIndaVcchbcg47BbcS6gr3BmC6B1mKqZ7mwh9nGBA9Hp/K7gzav9"
-    "WzeYy4NXDvFFOPq3A7P85fz0RETD32Eri6mbjEizJdcgRTg/EN3xw9k8OR9dy6nr7KE6ZAWlSLnQ5yCtMohmqDFAp3nA"
-    "97ZwvvT7/bXoBv/ZE0k8l22Bf3tu4vKzbrd777RB/cGmEA4+dxgCCYvCHNmqooW6Sc2DhCEDciBxQVdqwOEBc2QI5EOS"
-    "0OL8ibUYUhs2G9IWvtBL+omSwXi9K2A7uH4wpwGMYB6HsRsojYSM4yjmpzQEZNzDf/PbqVTKncjsAdCUwLi/1wxwAf6w"
-    "8w8ZR0J+BoqOQE3tCQfHKJChueK58Z+8Qa9i+fe5H0taxUEJASIxL0P5ObkcACFRlIzoBH4oSS/Ec7AtMKJbKSZK09cQ"
-    "TwlUQwszTRuJIwhZRVRLgVVIriACUWFakS2E7d6aysTtArfDEYryXuWqzFvQmb84IOMTWHXojm4IftDEoIoB3vVqgDud"
-    "IUqIg3gpkJZwQVtM9VgQPxLazDbf4ojGJ3tAMk0scbTQ+mGbBDqVZSShkLBru7TjrV0ArEEFsZixUmAZpEGwSWcyTshu"
-    "9L7c38MjW5Cbf3jfttWO7ZgUNc8THJWnYQNiTLY9N1qBkQwnlYDVmn0aO3Zxa+K4IAIO8tRILzb1uUVg98iJjGtXyTwE"
-    "GDD1Q386n8LLLfzlfta/fnr9eud1bumfN3/exBW1y4BLgjydjrXSL+FIPEmforWDZ4MamCxfBNdgPwSXkCGBU+2QNKFr"
-    "ldNSIClPiOumXkxjgjbwcHJU3sytvYOLpo5ObtEhmBPphtVcbOoI5RYjhUwcRLcIF/MTOS0im7HPeujGsbuoAWW5Q5WD"
-    "4HJARGbfqpcXj+mwhsJL3a48bbubORne6uapvdl9TTrG9Twf53ODM3vLpvQp66BlX1SA/BspGEcrFievZ9oEPHhz3cdq"
-    "jYf2e37nVH7+gIA3EEctQOppEkTkn4OkholPJm/ZMssE5Z6x0VaeFARTLqVRSgwbbRu/FJEyTNnipGb8JODV3zELic/t"
-    "CitA6IVgR8ix1YSJpeudQmz4K7o1az3y7Uhm4C+Y61bqF0aafE9OZ+Cnh4n1RcHEZXFzabusHEc/1d4tSnK1TIfVxD0V"
-    "GutZt6ym/pM4Z233FViXj+cqPJTaRMRTGaOXfoQjUgwhCwYziv2JH+pN+HjWNIFZByM1mqW8+c34wR+2BRmvShJ+guUq"
-    "nHQMTtONxqHZnUuBANgEcu2Fi3mlxJ/KHn0KbgtYknAk0ScFivdDfMoTvEKHPr6BmShAC0U+lujCtyvIDHz9WJExoLoU"
-    "2mgskVxKtBwiApOsR6EMuickHuOxkstc2DrfiZzRwJ/6zT7eyn28tYn/q5SjMSv9byXWdWR9mBaErwwnyfUj/NMLWwBB"
-    "ZHiCNsrL6NpFxwoid80KHLIEujB9Xen3W3A+wvFnlDltIyn0po0AwRgC7YJnHdObALz/bs3OHxPmhngWlVKcUui/oXpA"
-    "EGYy/C2KA88ef39PqTLOHXCybBT4aiZHRITN7g7DZ/SKMdvGWVGGXDCyu0lPh/N4IqVJcqgrjvxp0MF/7nTfVNsVPW8P"
-    "gwRx68YKtQ44pWN/As5BINtitgB5RdntJtE0wNdKjsB3aothNA89TmoUMiysY4wyJOFJFrRgSvqZPyNmmUfIg0kQDd3g"
-    "yo0npawhZ+HyDpalfCzu1/nfWvdQwmdJ1m3PZJcovSda4Bp1KHah/MY6p4hIe2KSLJ/7u5EL6aFtxiwkaF6t6rT0W7hY"
-    "ZgJMfswGtBPVopcFvBkVWHSb4a6zRYDG1AXGUUITUCL709IKsMc5ozpgOygNeQAxt9qU+ncxRAUiM1QCoyHO72KgSKRn"
-    "8zZcJGAc2Cr6U9j2IHJzz48QYAl+vucBjUHAo3kMdqXlCtg3qMRITUQ6ZXf29uLXznYbU5acgCNU05WAjRLgpPWM+OWR"
-    "9uRwPsmjazuuDTBGX04koEwlGn3CCLVhDMZDpwPLq6KRj7RgVIXBDZYFr30kg1wi0yhMX2f7YP9GuHGBdo5e0WGQKrgP"
-    "kbMtrpX2pQlY88TmPnAigyezOe2Cb6TcW2A27j7HTni2NnsgOYLsPAQyE9C5SuDxG/GTU+5aqnlQBV5q5gdBx/PjFWSa"
-    "IvqyN2e7OoAjIVEBgPYSVhCxGSgIRlobD+HpMxTSW6jltAy8UusgfSpBHxRABH8wzPJxFlBjXwbeKlqWlCej1hYGSdy6"
-    "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
-    "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
-    "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
-    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1SSlg"
-    "4qYoUAogS84x/fFcKpcVwyS/RE+ohB7TSQt3yitiKeksdAER6eFi5iqFznYFu1BXP5dpMiCguxyK43dnJC9qA/023K/+"
-    "GLjZWJCmo9lqbhkep5UAS6ESER6doH5rLtuEa6VBeNq+AxSNndS2HS06zz+PuTyiKWxprPgsvNSzZefYTcEAmcWIf2Ug"
-    "QIDeorsnznFC0Tr/69HHj92pt94AJIyVUifCdinEPtvhg/xGVO5CpcfCZSehNQ7cSRvNX1vzxoqV0XhrQ8Og3VHNRQLK"
-    "xwWXFeJmGZvKEkrL47SxD0inSTuY6VaG6M3b4T07uxxTg2t+lcbYu5i7Qvpyri/NqIeWy43agajXAnlvGw3fZveMYCED"
-    "VDgz1ErRfLxONQucqwwFLWt58OgzYU0IBhep7ykySPViWVQhTtpik1x8LDFa10UQPS6MYAsBYQHqCs40TN0Z0QiBnPqe"
-    "F0iubBlFsQcBuMS3MBRCcQXKP5/+1NOQemcf3aOKvTEfv+VjDFzAqAXzylmvLbbo6mPo0E/8f2T0P448iMawciCOAj7N"
-    "JvBJHlJ+oLEHu7X/1Z9eqQRc4q8HbXF5dHJ+MWiL/f3zv50fHFAwC8KE2l7OIbAEZKRHMbMfiyHQ/0YCckOJhS1AvugG"
-    "vAL/RubCKxWlMS8QFwUcl0ZLaSp6+OzYZVAZqTkAP1eJTtdc4Lfm0HU/fXeFdNJMPqDJ9jdqXqKnjyKiy6/IE6Yt5Qod"
-    "1dsVSnqKnpgrqs9w+WtmmT7pjtD9IbednJSIaewbplC+SvF+0NmrovOv0Z6B4xDTx+hHmtT0Pn/TQ3fjgOfU7nfmiotL"
-    "9I4HmpUPudMkeVYJWNmJbrPJRln26TuddAIxB0Bbeae0h1QBxi7AZwh9db2+R3BcFXxgmAQzU0EAItli91ucwFiXxjDV"
-    "QVpClHAFUsSVL1Qm5MJ+xExMlnsl5IZyHHHZDGKkf2WvebhPSabMgaQkDYGmDV7JewWYSJdvbb9mlYTcwMoySi3eU0bs"
-    "9moGO9f/zHnMw4uLo5MP58QbY4lRR2LwpDh11t1Iq6Awk0lDrWdpZu3P//3+w9W705Nfjj5c/Xp6fJgO2eCJs68fHJnO"
-    "eYmS3jWvB0aBhSBt6Pzkc6yc1iNGE3JoaMQBZWgP7Nws/Mp/CA/S04z7dr7a+NvWQsnxGEaoNLIlyWNmuDHEiqCJdAJY"
-    "wQQ6kVid501P7BvHCZV1UDVHC3XVVEDcnCABP88vKlw9U0VQGbFaUcHsYXCxdqoGylw1Vgm0s9NPFw/XaZVyi1xJ9fQA"
-    "rFCSVQXZxelfD08sndvXh6RFH96UYDyBxVyX1X6gCKxhwVcJgePT94dlrtuVIs1TFWk9Vw08D1eIGfD00+LJZ4WvnxWx"
-    "NHazc3UVVWxvWldWEjh3UsXky8HDsFxWngw+XFVWFsi3HyrYyVU8j8mxW9ViFZA9VI1WAuvT24uj0yI7y4VqFLLwicWV"
-    "sg6V/5z+6K9dJ8lM9TY20NTodGs3iicbXgzGd2N7c3uzs7W9YSWbwfqWz2mXnE5HN/xv0Pgq29C6CP2lEC6/yV4K4R4o"
-    "hMOArF9dGVEBNMpeKmqDfA3BI0Q2rc/QjQH1HOGmhMaVG9SzUD+baWKoH3HNNQHLBHKB0dkyQfCApH5QxGoJVRlqG75B"
-    "vpSjosS3SpSXEMY0C9Sjhm593esyyOl8g/t6MdHMG9wPUlZq17/YAJJGcFccVOiSKD6dzX7E85kR+Kmv0HO98sDshJ4M"
-    "Rwu9dcYQlupDARmDNk+3iH2WO9dkpgyUi0Gb1pzaA8675JYPrEejRtev0u27u7ujGadTQxQoEyHvoviGGqKyxa/0THo5"
-    "E4kYtSt4TWGtJ3gtweu0dcnY89mhl26Jl26JR/jCL90SP0y3xB9alW5nHrISvKelHhbFGG/l4Km+oL0UE/wNA7wf2+Nf"
-    "Vkf/4vi9OH4vjl/Z8cvUo9Y/K7t0NKMws30fx+27tf08Y1vNM+a0+c8ad+uBhKfpq6lx+yq6ckqmBc+tfhjbUqNQX6zH"
-    "i/V4sR5F62HdbMRK7mnW4ztZie/Yg1hpJ6z7nIqLP3S/U8FehCA2q0YjTY2G9rr/SbS+znK86PwXnf+vrvO1Grf1CvrI"
-    "16ZFI/thdMA/geKv4Fl2C9kjVLoFUVGXn+l6Vuo44X6ZPeHoVpV3x+//73/+FyvBQSjusJgQc3NWK80zBwepuJYVfc1J"
-    "ea1G5z7ijGW6KajryVvNoI1b7BflqqT7eq/CzDr4Ubvbn407po+4gQkutU1mrcePrxkp1XbonvYnTab72n8wR+ClYb75"
-    "2c/3aJh/cc9e3LM/yD2rtlKWNdrc2t7Zff3Tf/z8xh2OPLqt477S30lb4YtfCKOwxabQ2law3qzLoa6mqGrj23+hC1O4"
-    "Iyf1vbNdWHCwsRT8asTn2VuFvVR78BaKOWwDcH+w78NcSuqHCqJyoO01iGAgYzpuxSIHX9/mMJxPTCVjCov2yAuAbDcF"
-    "BLwiAIB6hVyhYwMBUsx92lGcXjWh26EV8DuWvxPgWcl17IYlwKpCFRvE3YYgXlgNlNhViITw5MinVi8EMNT3e/DB7J5Q"
-    "ko3M5aAEkx3l2LC8LsCSXadSU8Ih9Ey6Vc9UlpUWrIm27LV/etOYVxAq3aBTmpRIortRsMcEGyg8pgKOQ81fAssO6XLy"
-    "u/0UrgD3ATSFZTp6Ym4qQ1ea7nswjRE2CKWoNQ9HkSO1REnA3cG1KQbCPhG648C0vfD8e9SoQs0rum3Op65mbHxblCAr"
-    "Rsw5wHY2GwJ2lM0iWu+SOOi8Exvi/OjD0cnF+h6Ae8VX7QLIfANH1R4qROI5SHZ3mrIqnUS0YP2Lw0/HywDgq3+wgXGt"
-    "B659px+ifu8J+5qffmgtgq++1U094r/oHhS8p4JaKrndRiSuutGSnx4strIaXTywawvreG0916ds2glJdumig+KFO11E"
-    "EfuX3MQf+hiOIZKf9OVF4oyvLd7pvvl3cwNz2qiDX6Lzib5krx8K05WKE+jrkPohkXX/3zod8UGGku8EHy4EJ0i42Efb"
-    "ALwTeU94EW1vCeaqC9Af9MN++Kd0Tfz1za5KwpX+JN5hiyC8w58d8YlpWX0zuaNvqYAdN44CagfD22zu+Eqdia/7mxEm"
-    "iFXwVgjgDo42zalaiaFGS1UMFhwh7r+Z3h8Kv7WyI0AMBE6bWvEwmO8aWKvumX53enz89uQ9ti1qeXDo8ginE9ENRA5A"
-    "xfEorgVe2iihXviCpNA16BwImCvQTbiobyTHdeejEbjA3MaZDje3jafBgMi2Pl8NZHv25on25Glynl27D11xmv7NuQya"
-    "N2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9sepdUirm5kD27hQTdBxC8ZVQ219RnaQN2K+5fAdWxG5Y6R/MXU6k9YAZ/"
-    "13F05yJwnqSLr/ggkOtvPTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrPU32ZeV7ITEP36dnF0emJY7dw"
-    "L7vvJWvlTnueYX/7qPXbuYY7u6vblCvoG2Jsl2EPEwPESqzC1PfBp1IygljMlyrr+8bNVWj5drrIGfxPJWB/RHyjL5Un"
-    "VIgnJ9ovhE+mswRko3CBRMmPQ7k1192Xrr1okaHa5VZ1bpJeehM+4keX5jsETPU19o2at9fZ4CyieSoIbtZrTt4nGCIG"
-    "O9827vQ01dL8n2ODPk+U7upeent+Fved1F+kT0gep7flmLtkqjdkdr1+sRMYFZNv654stoYf8KyPN+vre/VRWWkNlO3H"
-    "x/UNOz6ytvLqFhQPJGip89ZZ1xxt2CZtglEn1yPtGKt2mP7HDvDBV/pTfNV6EzUx/JhKlzbQVxgAZjv9P47fhPdfU+1O"
-    "j7bggWPiQwd+rBDq8YzbOCNFeTTd8wVsPP0uTl/acl/FKmEXz/waZ9ZxkplxefTE3/30Bj8sR06M/pNjIM2fbUI4vVgu"
-    "j2ijSMZMRPjZYQwBuHo8ouff2UxFicMInP5JUYWecHeHME+jAUL+EbEBTqOdQd24HdbZX9M91xOPb9gGl/mQc2LVGqxR"
-    "T4hTBxnFBgDXytXdD4Fp1TnWAmNFKEiqunI/IPMpexn6Aj+mf/W6RdcHXdqljhmZcVhk7f7/AXXtv3k="
+    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4NjAsc2tpbGw6MTU3NQp4nHVSy27bQAz8"
+    "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
+    "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
+    "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
+    "rVnUcB3ZvHVFwfCF4ZtAzN0nW3VvFWnac3hsOf56hzU8oypfkB5qDu9vcI3PRR0XuFDyEgmJL+Pb/Tb2Zx+wHFprgNNt"
+    "fBpQQ4OyAY61XKod3ypjeoId0hd8vBw/3l4+n26txujEgjMB4tszT2hoW1vQtxfo2GyyI7QklIG7WXhDawJTh6R3NPXV"
+    "lp2vJM4XU3VvW/ToFUynGfC+vNeGN10Hm2GWa5iMoo5oHJ7NNwX8iOKZRhsjbgSbjP9KYppPsRBYnDo2WvOg0aNm1g3O"
+    "6pHFYBu0qO6DTkupyb8q/wBx9d//QdYWCwRmNee5Ofj3H1bXLxN4nLVU0U7bMBR9hq+wrEkDqbQpqBPqnqqJaTwNsb5V"
+    "lbhNrlNTxzezHboK9d93nVQohbB2D+QlieV7zj3n2uc0JWsxDSezZ/nJp0ssQI7lMoTSjweDR0/2olntk8sHmQMVBpfJ"
+    "ZXIxvBzstvdk2JTIVbR4ZCT+Lx2V6IJGL8fPckk+xPdulw9O25x3ZehTp8ugyfLydInCo3tC99mLWCIsFNiv9ymoDENI"
+    "QymYGm7LJOTasNoGzNF14k6/3Yl6e08W2uqiKuR4yN/wp/n+MhpdjVpE18l1wgyBVmgjBdjNTyXHs9catr2XFVsZI7fz"
+    "LvbJ3a1ooBizoAwjJNpIPJMKfGzLg0I57x3w6AetRQoOVWUYUSxe2VODMIdDLm+8P2BOBCQV0Ea4WLYRZ2ifxP3N9P72"
+    "5td5v+1Y0uK6Yhoe1YI8tmgWRAbBvp0BmJUoyKE4s8hlQjkqRGBvmEw7sgXacL4nRoHxGGcAeSTQAQv/9hBtXxwD52DT"
+    "QZz7KM2jzb6ywBIhCEWubmaPbzaPxgHXtVh4RosO1ybcP6Txh0cQ1sj2JQJsJob7fvWT1hkb9tv+Jf3Rlgkhy3TEAXPX"
+    "ujI77bPdAZzPT6EszeYDr+hm77S8N8ZJ7EKsdVhSFQT4FY+gY2gHdbEghwUFvvBLWn+grJggxyVP0w8nz9vQIadzzXf3"
+    "P2TxCcvxIyO1W9i2vvu/K+0wi9lS75of0XbDejKLIVYv8HzLqhbw7z44io71V6FDm6IAkcbDY/2acyB26MXZAweaEQ3p"
+    "mMPn+wOHAYshpTx2h3xnKsXQNrrQB0qGrZJhEp/XzkVdRxj3F3qNdOR4nLVXXW/bNhT9K4RekgCO4KDIMDhFgaLr0A7D"
+    "WjQF+hAHEy1f2awlUiOpuF7g/75zSdmWYyWNh9ZPFkXej3PPuby6T7wxpUtGN/eJlhUlo2ROZZ0Mkim53KraK6Ox+JvJ"
+    "m4q0l/ws+MxAaONFLstSTkpKxVuZz0UWrN3cpmwrE8oJPyfhapnTuaNaWulpKnJTVVJPRS39XJgCe7CxtmZmZZWK9/rO"
+    "LEjI4EVIJ7J65efw6sh7pWcurVfiJTt4Jc7Pvzq8OXl5J8uGXp1kYqlgM2ufM1j54/rDX8JMvlLuRSV9PocJeJQ+2D+B"
+    "eaXrxl/nc6pkdiWUF1K7JVknjKZ4nPQdlaYmwVH4qWn8QGT348QsxslIeNvQQIyTqfSSn9M0XWcDsZwbRyLj1Sx6JjjD"
+    "2Z03cSqFJdeUPkYEGBhUqTcBYyHWYQLYGAo4jQe2jhhhC7iAJ3a37pR3VBZnqXgtCqnKJmyISe3iLmTpQuBkrbG8glcL"
+    "pafjhFcrck7OKD4ANbhcr1uAJeLU5/+SNYK+AbHcTOlKZOPEgSGNY1vjROZMlr8t/dMoS7CaceUBQqyRpm/+5hZAMUU2"
+    "lCiVxgZvhG204B1pb/ldi98GHCfojuxqY2bAAIiQlgvIbIN0DElpQIGIB2OWN16cVuRlikrqnCl61es11k58evt7Bu7O"
+    "4HUi80WIv2jKUnjEe9Yf8Pn5hBmQcV4ObNCrIB03igT7M6TNpVEt+m0m8SEwFPBnLQGVHgRybnnJsAmCAlMot8PnZHSf"
+    "+FXNso6MwmsIrSbrFUH19+v1IOlS8hkH1oNtq8iN1nHPfre4livQn2kJ2JemKVnzYesVEzxIkIE3aCg54D426gTS8p1d"
+    "zluYPAjjM/cesmAGZM5HBMedhn2FhIiwpzSoQzAHJGpju2bBeZqR7bX7+c1HEbYPkkppVTVVMrrAf/kt/v/l8vLFZcfR"
+    "r8Nfh/Dg0do0uwADPhSh7e7nwOi2KxqcSta3fd5ff3wvoinYrMBrNkmaHd8khXQclpMFJTj9NEbvzBJMtAQCs+wmD+AJ"
+    "RuDDEo5H7L8DDhs0hScdVIxjK3EKnkI1nz+9f3t9lnYRG3Z8vYAblGqCrtlxM0GTJqkPayDLhagMKHaqWfuisKYKUoQz"
+    "ZY3m2+psL5nQ77gGcsYOlKfKHZJovUVMWitXPY5noUE50mgTlmpC4y6MDcHs+bu5ZeD4xux4QY0mPaihT9vYL1ECvyTA"
+    "Nwyd62Ifr3TY4dhF2sVvmF6ymuV0qtiOLD92JLPJ/aHWn9j9MMQvQdBZK+RsX9eDEOzcLNNnavVxtXUYfXDkcRo+SZ5Y"
+    "dHdE1RnIBmzSXoULod/oI8Vdh0jjrceCDAi0+bbJ7VLZxd0G+dDzxg1LWfmS/byJoHNdBg86JQeu0WPDoBYStSSnH3S5"
+    "egeoklEYVriy+AMLdxSX24qrKVW1gXj9bne34cu6Lg8l8ZpX46TXXnlXGFYWThTKOlAD4nDe1I7vBNzqZmKmfP3p9g4+"
+    "uvuv9hjwWIeIUfGsAdJzPAispx/8IMlEXI+rxU5m/6sYliq8FQ6qO7yB59yGMRS0myar7d13FNTR1XMu2ugIF+3hHWus"
+    "mimdHA/107HFQbhHyw/k1+67/bnSiLEfQPMJLnrGRP7s2QogDv9LGUZRdNIwXAos4RtIVTQKR3FFo//qnHhyUnqseTGe"
+    "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
+    "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
+    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u2zgSfxXCWGAdwHGcr72tkwsQdNM2u01S"
+    "JAb2FjnDoS3aZiOJWpJK6usGuKe5B7snuZkhJUuyEtvpYa/FpX8UsSSS8z2/GY0+N0ahNIkYNbqNTnu30WrEPBLwwwhr"
+    "ZTwxcOVOaCNV7J5od+DKMNUTIQZa/J5KLcwgmdkpPXD01932K3ggEGakZWLdsiu/V5eJ+I7dcW1ajLORisdywsYyFC2W"
+    "zBKtPoqRbVsVhXjbiJEWtsWGKo0Dw3gcMD7CDbNjgzYcpFKbpLbR/dywdgZHWfHJwuVEJiLIfj60GpNQDXk44BoY6l5/"
+    "zpjc3PxogMJWw84SYtpqoBN+Z0c0umMeGlFliMfmXmh2L+2UqViwn68uzpE3EapEwBVmbACUHbgnOLAcpoI1lWabbAz/"
+    "w20Zb7SYnQomY2CAceDQbaOGKAZ2K2YiYMMZS7gGYi0cR0Q/tArUe+5bDTNV2uIlVcOMiNMIuG5kvKJM+kt5dHsjuREH"
+    "NeBiBqTjatYMxJinoe3Sz406ojZRr3NiEm6ny+V6r6UVJBUv4anQYByxsswqL9Qu3R/OrDBMjeFBJiM+gad4GkiFJIpo"
+    "KIIApAemqVI9AslzBlZuvzcsRvJBZQY3/HDce7e502LtdrvFpDWOufwkUJAAIuk8b0gFNgMxTCdzBodKhYLHy3kEVd0z"
+    "q/lIDPnolniQMag35iETWittyudYGQlFSvYngTaHQi8/aMTjkQiJ+pGKInKgMdqRnUrD4PcMfUyhc4F8bvw5N46Iik4j"
+    "/mlubJ4OpHqyEiFgRgWdgnznFIymYN4joMo4bxinYejUYPgdqBC95cab4uXJmxvW7HTBHkCdkQT/AsXHoLeJcCdYUAIo"
+    "2Vune6jCiUlkGG4GUq9tm2iLFRrR/hiy51kDrojsypGjqYj4M0wlAQd2jPkgzQI1SiNgmWIJRh6v2e/NBliRsYIHSJRO"
+    "4xh9v0TGWIowWD/WUQhzLLRYxgy62eZmGEYQ0x2VKg5nRCrEK5CHdToOlLWgRZJwiRjxKQm5fEbodac5ZYDvK7oOOnch"
+    "dgT7s7FW0VJpuOyzrhFo2pJ+uRONO42Y7V2cvUfBUBin8Fc6ccjtaLr2gWnsHYWHIQib9n4vMYB9lkEr03/LpZEHR82b"
+    "0/cnZCFZnkFLydNTKPEXH01ZM/MZDH4iHJMSK/7yUQ3NM3yerMbz3GUY8ogLlN8mmQrxg6pBW1ExBunMbfc2VqKMG1Bi"
+    "lISQG4NnOFeZQpd5SCpZcp8KSC0WfRqpnq1GUxiqe0gNYM0pgJU78cWEoYQK+2UKx/ylViOJ2Hk2xsETfgc7J5M/Pz47"
+    "KScUAxmsqUUiuOXDUGwceNeM1VAFqOWYDQU+JsBGbyoA7oYgjXFiBxstEz4TpohsZs8QJVka0M1zgu2UW0f1WGpjnXxB"
+    "yyh0RTjsFqTDmrEQiCAWmHFS8Qaa64JURhEFwRKyOJwl3BgEnBV1YMz8slSQHYqQMWZnrz+QBZgtRDjoZXIM2lrJNKJR"
+    "8hwAI/SdWCAlp4MpqBco8qxmn8TZQjhe11uAlSwT+XyJWdLtmmrSyUrUZLXOl2jI70Eli/gkV9MF2F0YPvtYMIRjhELs"
+    "CrdhzatfTt+/b0fBxnIioBLIknEhMbNDl+WOyu5j+Mx4p0C8XE26zXHIJy1MNS0v+0Jlh6nRh3hH1j36IlA2hOBxwKDK"
+    "EwgqqNBAWg1uqyWwC8mNQQnE27DTnYgR186LUAcBsQIEkDrI6sG9DvwDaYJ7j7gX1XFcgKDoyySxJlhuK4u3LQdsiAZK"
+    "AEgIsCO1igl3uYCVLd5goYonFCXhEp1ZQLSIPQKIiwivc5zG5lT6w+bYmp23WIcgbwzRcANTzwgLHjyEubgNMBn93NXD"
+    "EU9INkhkJIMgpEpHA6jXARSQAu/Co1BKGgjMJEEvEAhtbhsKvQ7BQjSHteMW/VnG3HhA5uDZrZsNgHUTEAaWMWVcjIW5"
+    "gUBk5T8y2Z+pAGoRsAmrYQurbkVMpJMN5LrARAv55PAPGQ2MBSD5x1GLXZ+eX/X6LXZ4ePXb1dERlWtgQBiXRQqFFDAi"
+    "AqoKpWZDkP2tAMaGIAWwn1CpW8jK8laUSg2j8qoOBItGjUdjBiPuJRaKGMa4IxUZSoH01FhqK/Rw3VDYewEmcpjfGaB8"
+    "vHKPaKPDrUduIjZG0+BOpoQryYU48zUrZSokBItft0WXpQYdD+MtrnaqcpSOFUIPgr0EFZSTr3TKoF6KQR/wfZUqcPbs"
+    "JpDINS1EtOaI7bJDt6aL6f8I93NQNge17BoRZ9+rbxlEJUsjPzSPANOWS6hou5LW+SYJmDUQ2SxDvy5KA5Q5g4weSzMF"
+    "S0c6BhWUCZtgJyUMwQybDtayc3iW0zNO2mAhMVq0AcsBRA9OByvB1cD/sL/gi2dHKFoYeKpTB3Dkf81vu8clNUvm8I1a"
+    "D0SaT1wLiBFooni9vbPvQhBqYsyhnAja2MoCcQ0S8FP5CTtrJ73e6fnbK9CJz6AQB7H0wDZXo72VdfGoqwYPFa74btB3"
+    "f/vp7eD1xfmb07eDdxdnJ/kDW27DbOXS5/x+12jP7exmPwtPMdgVwpJynw/bUKRUYAVTBzuiDuFRsTcIv8qL4IJPIyiO"
+    "DIMU23qwOoanF/uQfJYnL3av0jBg/tEDdDPSOMZciFIYKKjBKMZjuG987UdWhcLmGioriCvUdDSwkJpdi/3FqTJ2Nezt"
+    "OOo2QgUG6ZeVye9hUkTwpcFt8QnKRkRkfFcwBtDPVa8CshBE11RxObpOniTqx86PnTpqepAT/NYVEj5cXPbgagQuGWH3"
+    "cbuF6dn9/cP+/u5+uceFQXb9EgVJOP5wyrLlFRp6F7+cnOfRr9EFDxNl/AtJaT3lGD4WhY7qmJOa6Gq/St07CMdgJwLS"
+    "IgKOYZ2mzi5+OilrCijVUqxacnu6duvOVhCAYjwZt4TyFT3r8qR3eXpytTEnxV8p6qpTRcRDZVYtZD1B9eri4S2LMEo2"
+    "fc5yrZMSwtpoV9qffFJV0XX/ybOvFzTR4xPq9xoRB5gdsFolmIXE1Gild/y2ohSEMat1YD0RnfZ+lYpj4NcVwDl06FDq"
+    "2K4h4fK4d3pRUkq7U3Ch7XYHgbvrUw98gxFC/3fZn42ptYnpbm1hWPZNu7bSk61AQ2La2unsdDa3d7by1iTkpYsxhS7P"
+    "o3sNga9SNORmbdEm4QB1i/9DhDS5QzUQiuBVHgQS2ePhh8KaWlP4laLwjY++N+Vg7GDNVN23F46nuNj9XHFZoIGi0PxG"
+    "5jRwh5y8bknmabWrMquf38zMHm6CTdIyaUVkavf2F7jWfIa/eQpmHltJ0Lt+U2dj81veyB4eimZ23fCZwUddH8HmQaPg"
+    "rZxe3pVPzo4B27HShnjOayf0UtHrlY/SE063lRsVosAqvBn00W/WMCGyjge0ZG7TelnS+4hFGqrb3so4qF0PBZuB8qL2"
+    "HqT8enuimIn1QL2yAhCLDM1yyRBVcxpAPA18BVVY6GyktWBMj7Dp8U4t0QgXa25USMp26D/UqtGJu//Qz0RPULLSuctq"
+    "gIEDpki+f4eV/anTxBlcJA3io0EAYRdK/Hg0I4MdQylDbVuhIcZ545y/60qduLA3wRHoU3xx6KoA73J85Z/CCEeXvXvs"
+    "7e2SyH2rgMoo7BkpfWsSTl0EOmjg19P2GXbNwhFzp7DCGcydwGh/ZDj570Thp1VfH/xWR4l1GPPx0LkE7z2O7Cq4EaMh"
+    "4TPUYDwrZ5ncdgthLwypKfUU1CuE9Ueg2NMyqoVmFZT3ZIZ4Dt6ap/Iicnsy1zwXQVWRmMtZa6SstRFUAX09nsvWQ0SP"
+    "Q58yzsIo9gT0eCggOZ4k4SJzx3jVtRy96x8UXhFQl85YlRhXji+8DChXiTIQUaLAEuw6ZeJMrPpS4CmA7Rgpv8qowZa/"
+    "Adz/VtAjPvQCS15gyTcAS7Lg4rz5+bCD9mF+lz8NXMxKee6xBPRYhKmkm9UjshYRBEuGQ1GL7TocG8AOsX9oOJs3vL6s"
+    "K0d/rNX4UVpOZE1CnmbU4WxZfTfu8uTsoncyuHp38esAO+hfYeytCU4v8fUlvn5d8dX5WYOa1vdrx9c/L5K6KLNKmbYQ"
+    "ORbizfqRFED5RCy+O3hDl+kNLz3WTIQCybghgHJEjUHhz0OxS8OqQ3P18fHNxeXbk95XHiFddfoSH1/i4/84PvrQN/da"
+    "xGRTN+Cb/+n97VsKk1XZ01P9lYNgfnY5+n3ws1k0kewmqA/YjR9lfn3207//+S+cRQS13uPIDHY6CsPVXww4M9Na4T1W"
+    "feQDuyiI3w+DtwNx54W9dYdf5tAb+Ifa3On36hdllc/zl2V1iaMoizM9/luLfCqUW3bPaT4JP9bBSSAc5OUMbdV9ogFE"
+    "Cy1wslfiRMnf4/k3ADQGpW9x4gSnbeLKbFIbln6x0FFmy3JR+buV8diIVb9vyNpP5dlO/N5gvQ22cWbsK3yX9/RKssea"
+    "SOtFWPtGLRTxxE5XbDTnZgeW4hbSGNB8hItGYWw5ZczpyHLJQr95Ts8qDWfHDlq+G2EBL0BDP2C4pjgPxI1tL4QuZ4C5"
+    "VXn+W9knakRj/wVL/L9jicVgnQfmzvbO7t7+D3/58RUfjiBkEG+LnSM/qll9mmUhjXWYj03MhZu6ttIzHL6+pMmCfunD"
+    "KDc227whv87GCnG2lMY9Ho8bj7w1wZdKLtg+uWR7MdDW+OgydNEvAL7MB4q4Dqf1BiN6HbVdsur6Hn3MUjBPyN84hIs4"
+    "McV5tNhAyQUym4LZhELTOxZ8wyj9p6HDdOIGY/z5DgiWDt9Z4XBI7HAoTtopyL16QlCI3nBkH6n6T7gMKE3p0rceWnwU"
+    "biquQMciAC5QtLecol7hAPzmAnkNxEjSAD2SFfuvft3LmANmhIvE1/0SHXPkXDh/v3S+A8OPvSxlfgfPcjYTUTqkFrMX"
+    "zvvh1SoqAOh9i3DJLrDup31xhhcHVQPHLT6HQbREyrwkKJrfzpoS1xynYg2+4vYbusF8BHb09WhYUXeluimdvb8C8xay"
+    "OZ5H6BrnbukLymyM2O17QIO/NAzsPzeQ9FUWfjAwK1FTrqiKxOx2lhNzOl/Nmq+tDjdfsy12dfr29Ly3cQAkDmgOF8l0"
+    "X+qCtMo6KNZoxdP3dldQQ76YNeHM3snl2ROH9h/+A8UXzgl4nLVXUW8UNxB+v18xPR5I1NstkLQSOYQU0RSlahJEUvWh"
+    "qljf7tydya69tb1JToT/3m9s3yZAoH3pA8rZa898M/PNN6YoiolRHR/Q1HMI2qz8dNKwr53ug7YG++d5/4DYXNGVcn5G"
+    "imprlnpFS93yjPpN7+x7rkMZbNfKZ8+14zCjhR1M40mZhlQtBt85/nvQjpuSfvdMYa09+UvdtnS9ZoObQflLMsy4tUVE"
+    "O/BmYB6W+77dzMhxZwOTX9vr3QNygyEd6FqHNRXFe29NdOhYNWQN06/nZ6cCnlvbczmd1LbrVdAL3eqwQYRvEyRPbzZh"
+    "jct75fPvKdhod4sB1zoOqlFBHUyIrtj5lJ4n5V75ZDopkMgX3xUFvWbDTgVuaLGhxeBWzLR0tqM1MLW4VvabOTWWjA3E"
+    "jQ4lML+cTB6NriaT/yvl8PKIXlkTHL5MJgW9TZlTnqo+xT7G22+qhFsHT0vbNuxoh1vPqJMDgJW+kvJxxPPYEzK6Ri3k"
+    "dEZG2vig2tYjVIDvOoG0tI4k5j/EivhG/fM5pEyAbBFUMxoiQ1QoM9QHQNKrs5OTw9OfqSzLXPyKduCkKizFFUD50Ngh"
+    "uuIbRN5uvqTFjKoPU3s5PaDgBqymUmmsYPZjReJzqGv2Ka/bo0uFfOAsO2cd1h+ml9o06Ra2O5xXKx7Xa21CNplsLpVu"
+    "B8clnY2/Y7wUDY7YBDg82ZjuVvlArQZ+u5TAcFTS81rKobZpfixJ7YdY2TFUuxirEjtjSctWCcm+ldbcT48/TEUmgP5K"
+    "tQN/fIwkX/IGuAC5Vw7fAggiZ/wcuU+3iio2oZc6Ry4Brza7gvchn75ec6e2rivwCAnzn0RloypJO7jV0HH8jIKgujla"
+    "iXSeWh9OFwy+MXgEFw/ZKf8Dpfimb5U2dPbm4vjstCKvEHZsArjOhmAx5oVqJCCFuiPJnUkNtbNGoEoja7WQ7r3XyoRC"
+    "N7xUQxt2o4QJU6E8RiBLwTPoOQqX6tjZhomhQJs7htTKOQ0FkwteMEgniWCVaMYrNsrUXJVSmDW3fUXX1l36ZCSGIiU5"
+    "tVBjOMWNrg/gxZiwRMokygpoay3iFynrk+xWn0kN6ME3KMD+bqxPq33w96OJDPZbkTV8I7ykSn5UguWQWislM/4atAL/"
+    "a2RlxwcnNZple2KnU71wPdrudAOF3U2TZGOHkQZKzhJaEUVAumXCJNRF0ambIrPntDrIOYMEmFo0vLqPfAjCO2n/BziT"
+    "bbw9+gWUscslvsEgWmOFMBeqvkxaOWDQBQQpMZ4os0HhRCCRXYsKPdyKRbFQoV5veyly4LeYPuiQvpObnFqsp9iYYidq"
+    "gOhSlpy7HkzjIWY3KcTIpCgtrOr1LOVIBL3SUlA8C5AY1PlqLKOPpJA8Igx7Xdw7Uu2mOqax9HmfGKGeTHPGcJP6pfwh"
+    "AS/ShYPTw5Ojl1UaWUdCpRq0x2y8jT/oNmukCC4WHavYMLeTW0zi8R9OP8HX21G9Zecp1hWUhZ1RbYXFoaEBzOuhjghm"
+    "K8TQSd2IpubBLarSWxe2hMJwX5XR4DMxOIjUR2sodxOlNXIt69QsLnL0QgWIpkcKsHu/LRy/jyiS4X0x/EVn3dLFvRtf"
+    "dKX4MXn0Q2GcD3MUgWOT/flXMvyjGHa8xIAdDQKN1CTvZlTx2QVD6dpPz+Vep73o6buGezYNm3qTwu7BcuTgk3gSOu3j"
+    "a2ec8wmQnJORmGw/fRajDbpjcOHzKB1C6mXyFUU+ERl8jULUom1idWsnBhdb5p3UMkV4iKHJYkDILk0n809te4vSwXlk"
+    "e+yArPIa36Kj9Sab33sy0scNfUjWj++WtPMquLZ4RT/Q+fHr49OL3Tl8votqKH5FC7zEk+3t78Ww2XXaqGzuYlzRDoxc"
+    "HL09+ZaV9KpLDTn5ymzNpYTEnatNHl/yZrZD22w/zqVKcQSI4OKZqCIV8dw9ulFd335Fn/Jt5HJtkWBOZ0vrVtiKHbO/"
+    "v1d9BVd80APVofxN4yt/nYtO+8Tg2D0+2N4ncTd2YRsRT5NF7F9BRj/As2H/NSj3/lMhacKfSJa8jde8vG4gSGfp7ZAI"
+    "lAn6sNPPHzTyLP3mWysO53LyD5RFrec="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1043,11 +1080,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1207,7 +1253,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1281,9 +1330,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1356,7 +1418,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1367,15 +1434,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1419,15 +1520,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1504,6 +1708,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1568,6 +1795,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1625,14 +1855,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1744,11 +1980,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1775,6 +2012,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1870,7 +2108,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1931,22 +2170,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2099,11 +2356,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2143,8 +2401,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2706,7 +2965,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2716,7 +2976,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2736,6 +2997,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2748,8 +3011,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3100,8 +3460,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3115,7 +3477,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3180,7 +3542,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3216,11 +3578,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3230,7 +3593,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4612,34 +4977,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5026,12 +5399,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5125,6 +5498,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5297,21 +5672,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5558,6 +5932,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5768,6 +6144,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5882,10 +6267,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5900,7 +6285,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -5932,6 +6317,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6005,16 +6392,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6023,7 +6400,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6033,11 +6427,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6047,14 +6446,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6165,10 +6566,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6208,7 +6611,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6217,6 +6623,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6267,6 +6679,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6283,6 +6702,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6293,6 +6731,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6349,6 +6793,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6431,6 +6884,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6551,6 +7008,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6696,12 +7157,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6792,6 +7259,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6805,6 +7300,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6813,7 +7309,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6857,7 +7354,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -6885,7 +7382,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -6939,7 +7436,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -6970,7 +7467,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7032,24 +7531,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7180,7 +7708,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7703,7 +8231,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8034,30 +8564,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8141,6 +8691,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8240,7 +8805,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8378,7 +8943,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8386,12 +8952,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8446,11 +9029,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8464,20 +9045,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8552,6 +9119,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8582,7 +9155,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8627,8 +9200,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8650,16 +9224,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8667,6 +9248,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8687,6 +9269,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8747,13 +9350,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -8858,9 +9465,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -8942,6 +9553,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9018,7 +9635,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9044,7 +9663,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9070,10 +9689,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9093,15 +9718,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9554,7 +10185,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9569,19 +10204,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -9922,6 +10561,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10261,9 +10902,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10436,6 +11081,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10670,15 +11316,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10689,12 +11341,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -10794,7 +11449,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -10902,7 +11557,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11048,7 +11703,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11062,9 +11717,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11084,8 +11739,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11098,11 +11753,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11115,6 +11774,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11208,7 +11869,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11222,6 +11883,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11256,9 +11924,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11294,7 +11981,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -11435,10 +12122,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
     ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
     "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_REMOTE_SHOW_NAME)"), ("env", "SETTINGS_REMOTE_SHOW_NAME"))),
     ), ()),
     "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_REMOTE_FORGET_NAME)"), ("env", "SETTINGS_REMOTE_FORGET_NAME"))),
     ), (("effects", "withheld"), ("discard", True))),
 }
 # fmt: on
@@ -11500,6 +12187,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "connect": ("connect", False),
     "apply": ("apply", False),
     "remote_show": ("remote show", True),
+    "remote show": ("remote show", True),
     "output": ("output", False),
 }
 

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1231: the first handler from handlers.py
-#     line 1296: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11648: the tables (commands, groups, errors, result shapes)
+#     line 1277: the first handler from handlers.py
+#     line 1342: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12345: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -61,20 +61,20 @@ if TYPE_CHECKING:
 
     class UsageError(CommandError): ...
 
-    class _Missing:
-        _missing: tuple[str, ...]
+    class _Absent(type):
+        _missing: tuple[str, str, str]
 
-        def __init__(self, module: str, package: str, error: ImportError) -> None: ...
+        def __call__(cls, *args: Any, **kwargs: Any) -> Any: ...
 
-        def _fail(self) -> NoReturn: ...
+        def _fail(cls) -> NoReturn: ...
 
-        def __getattr__(self, name: str) -> Any: ...
+        def __getattr__(cls, name: str) -> Any: ...
 
-        def __call__(self, *args: object, **kwargs: object) -> Any: ...
+        def __getitem__(cls, key: object) -> Any: ...
 
-        def __getitem__(self, key: object) -> Any: ...
+        def __iter__(cls) -> Any: ...
 
-        def __iter__(self) -> Any: ...
+    class _Missing(Exception, metaclass=_Absent): ...
 
     _F = TypeVar("_F")
 
@@ -82,6 +82,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -117,6 +118,8 @@ if TYPE_CHECKING:
         def action_required(
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
+
+        def show_help(self) -> NoReturn: ...
 
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
@@ -917,88 +920,122 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz28iR/itzSqos1YE0JdubmNKpyuV1NrpYkmMplcqJPGFIDEmsQADGAJK5tqrya/LD8kvSj8EbkKCHt+w1t2p3"
-    "RTxmenp6ur/u6Wl82pgGy9BTsRv4G8ONT6ONeRQkoR5tDM/ORhujDQv/F3pyquDv0cY7/EtIXwSRo6L+aGNswf0PSRCb"
-    "+5FbuC8mahZESuD7rj8XbjwU8UIJ6HMpfeeJFoHvrUQoI7lUMTzvaiHFMnCUZwkdCPff//yX6cJzfaWpi1NoYOZGOhZ0"
-    "TQQzblPG0gvmiRpCE54Lt+EGNaVTMmeu71ATx76ily0gU/iBj+/44jhELkiP38KX4B942lCb8iRlxtnYGgB34Eqv58Zq"
-    "iZ2MNrA16uPvCxmLOCgyih7VCzfsxUF/6saryis4MrwsNiP1IXEj5WzV3/sF/jcFAivv1h+cq6Dvybjy3FsZu3HCrzc8"
-    "H/it7ZoZqFFMA4SppPuFgUaJXtBDvZ4fmF9jy088D66dQKcgDsAgR66I1cDPkix1ZG9IAtfEsA81/t5pEr4GzmdMSaW/"
-    "yJRpkPjVPorvGGkvvqIvkpYX8GIUBDHKOC17unW9YW143lKzZoiDwKNFAH/7sGDhz9HGQnkhPe4oPY1cWkJ048dgmiyV"
-    "H0u8IvBdC5ZaDOvU8+TEU33xRk4XwqZWz8Z9bNFGBYCLWYewxnpaoWaIlZMqDNAU8YIXPDwYRsEcFEdfHPiXwQVoHepF"
-    "SC3scBUvoFe9CMJ+uBJ72Pi+6PV+1nD1yd6l9BK1/8QWVy60Z5vfNrTwvyfHRyKY/KymsVjKeLpAtRWzrAUeSLnt+mES"
-    "n0wXaintXRRh6esrFaEqU/y68i+VF4SwMoCC2AmS2BL2p9FotBFc4H9BB0YJ6B782wGtxdf6/f61bYmrRaCVsPG6zRSA"
-    "irOhjbxXsSlFpHTixUwZsAIZi0qXCYcLPBsTYB2ygzrnVwqdIacjVNYOvmG6dGOtvNlWX7wSM+l6CT3AAyyPYSY9bQah"
-    "oiiI+Co9coGSB//nu0ultZyr/ALwlMi4vjYTIFEH935RUSDUR+AoLrJdYeMzGuQn0dw2/ldOUZzO0+WOl2yUDmASz6Wv"
-    "PsZnY2Bkwc4YQwHaIkp8gU/0ayKiDW9TxmmhLlW0SpuwkDGCBqqJYxmhGlkFq3du+IS8nCax2ASLJvsw0/4URXi31iPP"
-    "qXj/5k82yPUcepzI6QXRPQMlKWKgc6tOaK83QamwcSwaJMRf0ZLSQxa+tzRUniq3MAtmHPkFkmOaBtsIqutbJMSZ/CLb"
-    "hIJV2qcVXpB8mA5UCKuQlQDLHT0EizJUUeyiuhp+ur6GS0Xh7f7itVVUMzkCqeqZGiK5H6XwEhmZ0tM6jmD9N3ZbNe84"
-    "UNTn53HAjdRfwMUGQjMPyEw2UMBmp+nl3CjBa0vXf6v8eQz2dLhtNZCLtICxSpuaSVz3+MAA/+GuZQx4ixv//7NB7+X4"
-    "04vr39OtxubARHFzIG/HM2MEqlS+IqBHeg+leCnD5nGSbWwaZm4icZjyo7tMcEpeDnjU5mePfmdk+slyoiImk6xoedSD"
-    "/qDU2PYfK63xhXpz2F6mZ8gsZjYdqPT46Z+QL1aDgJH4Fhr1PLg2toqU4cWGXnJMknfzynFAfeu2rjKAkMqxbuZvinvR"
-    "hJZXTHWKCCk0rgXs7UMup+lgUBDVx6mXaPdSHebcHgxKNzK2l3gOBkHNW5ieYZacG6jj2lmRXZRRJFeNi7cJtpam5mxM"
-    "hBBmLXFhAihASb+x1SqmLbVI5rJheKx1isoDxyodx2Vn5F1xYriRRpVaW4upC0ZL0mme5RtUXkd9BhoQn1rrs7U+W+uz"
-    "X0ef4bWrhfLr8jsLoqXklQFgXrVJ/30nsllV5cM4Rva3j0P64KWQN2jmJFLSOfa91Z/RHzDKjdUqoGbA+Zeqcsd11DIM"
-    "YnAqizcqSDGPRdWQ4uPGpmJwS/yZqzwHbqAqLL98Bf1Q3+wvoPtAAJ2waernUnP4NPHpDuC1EY5KQYMnSvUF+H4wwNsU"
-    "fxuupbhKqrcy9bwzaBap1iVUUHovS2pqu3m9VK3OTep5bYHWFuhLWaCH6chyV39ljdQNt30XJu02U0DxsTtZAnyjYgjy"
-    "HYOmtX/nHYSumrmmgjhMW3o8Y2ZJpHaItXeH/l2oMMG/NaBqAlT1NlN2jX81ac32ptqm5Ja9qvuK5w3zeAOrv7yQ3mQV"
-    "vwMpbbI/X4Wc8sw2Sup76K4hhm1myUTHacfiSlKM3AI9i5FvQdg1dpeKIXikZoDs/CkhWdcHmI1XuYEnGPOOLqAlQtW+"
-    "KIfZ+/DuA1YDvN0iLy1mJCdVUtTfjBLZpcWmTUxglg0p0r9lQsXBbKbVTWZhWRKxAvhi73jpdnt5u/TyNsHVRjmafdmF"
-    "3cbW23lB403BebsRbbDwqQBikI8asFBepgvw6KYA1bWZCnzkBur87HZRJTXR2YoZG4KPNOQUeGAXtBB2Bb4n5CymlQJa"
-    "Tmr0CttmrMC8ApeyMWXUf0H1gCSEyv97EHlO2Sun3WPeVuP94ylgqlBNiQmD/jOmL9UruL1FVy5hZlJWbffB16CrkySa"
-    "K5Xu++lz3hSjh/b/51n/ZUtANgiH7EFpthIGyKVKjCadjECBZaEbEpPTS+SsecFEeucymtc2wHlTudnPK89aIcBRItPo"
-    "DNq/vGETeTfdLKXdarEJcKCHHj5v3W3xjidHF6SubGVfqJUC3VwMZ/AAysq91yuod5iRiJ3cXtA6POWTmgGBzLnAItdt"
-    "7GYTlCNXlqD9eRgS2Y1No7iGvBXaRmxv5noVO4ppAl25fxUBHha5gREYVeBUBQwtEOvZLE1WMTsLYM3cJSxXsF+J4+Ie"
-    "oFDg4joO8BiEM0giTElhHwKUDy3vwOxAv3t1+ufejoU78LynTEPNeoJpBHeD6UnFrzxoR02SeXm4xU2JDiOGib0SMShB"
-    "hcaaRoRaLEI4yTvc9V7ROAdGMGqOfbdupxLMpFfal08VnWs2srWaBr6jkXe26dFmkhpmfyk/FsW10S50ISuJi7MPM5HT"
-    "k9sKq4JptLzk+Fqam8H7+JuDIUiOIPu8K0BEfJjhueIeTAaJkWp+qGFcOnQ9r+e40QNkmiNjNRRWhCgwRhpEAwHGuj9A"
-    "xEJQEDxoo/SFY9KBSG+hlstCpVsgfTpG7AgkAo7z8zB1gSgKtD5Ey5Ly5KFZIh0kLt1eD1OchoJppqAvEg6aMkZgStLg"
-    "BDGmIfEcVElTH8HEuA8yAdz3lcnHMYFjkBVW9VPoS8yiYNmJU5Qecn/ZwRSZlqyST65jFRJi0NRcM11/Onj7hmY2tUXN"
-    "eSRiM10HJs+I2N2wBn4OJvpBq5pm2/BiKFDh0ZgQ8vRoiml0lA8kcdJRYacL8/lWZzql7pn8WeU8aMGU6WWbRBxLwcFC"
-    "+bi3DLKIY1h1p9DzgqteAdQ9IpnIvULLqWignQu6E0gDfAT8hP19SIAczDc8enX4pmxqNFi6zUiFSsaYfri1a5abH0wC"
-    "B+XBFxPF+yaWsCt5Zrbx6GhKKHeyOoyViTUWUNPqQawmKYWRyGwI5DrTOCh4yfwHmcBJCQj1XeBG1qavFCKR2vCYT0a4"
-    "s7miKQWzC20uyTs4n6xCqTWC3YbpQl35WKYhJQHhqi8OX78jedFPKfYKt9wZzGZnQVpOw4fBIhVdqhphGVUiAM+E9Ft3"
-    "2aax9oi5D4NsZt3BEFM7ZWwrWlRuP4k407YrbZmf9ShzaVrLUyO7kgEyi57yg4kAAXqFcEucYINi8+QvB2/f9pfOVgeS"
-    "xhTbM0a8aNLFHlvi/fJC1HKlzfJCBF810pszT84tNH+WmRtLhKswCsgVAyNpDA2TdkUpvDEoHwmQMfFxa9okKlMmNDYb"
-    "geuts2AXtHSpfETTRdeYwSb7tACNzzMf9znGfJC/HCMrJAjlkBe1A3FvE+TdSjW8xfCIaCEDhATBsNwo8AnLsVJMX96i"
-    "NFiO8fmCui0gaMQsmGKM4D7fJs8pNZ3lqF4cWWJAEBuj3lsmr3bIubZsIQCWo67gHfalDIlHtFHqOo6nOFF6Cp4/OMAK"
-    "78Kj4AprUP7lsKFphtQ7Y2SwGBjcs+jPMsbHDlK1kN6yt1pzeDnkoEGdxe4vOf8PMXCP8hFH0EwcXCifyCd5yOYDjT3Y"
-    "rb3P7vJcxwBJP+9b4uzg6OR0bIm9vZN/nOzvkzO5RTkIvkrAsYPBKId8VjcSE+D/hYLBTRTmSQP7ggtABe6FKrk3Osh8"
-    "TmAuCjh2jZYyTRD3MSGakuyBVB5UAsQnOjbhklN8d6LiKwWispfdO0c+mUnep8b2nrbcRKSNImIy+ZECXlJSGK+6mPBu"
-    "mhiKRFNireS3ecqY2lmA8IdgM4GUgHnsppOippGiRYNb7fyrCr7NsEMADhG9jDgyDenu8TtDhBv73KaB3zkUF2eIjsdm"
-    "Km+D0yR5hRMFdRBtsclGWXbpPRP04ayWzTIoHSJXYGJXgBl8Vy9A8pGO8woGhkYwMuR5IJKbDL/FETwr6RnmOkiLjxKu"
-    "QYpiOhdBGegS1iNGQvKYJQ3OZNe4vJbMr/w2P+5SkCcHkBQkIdKMwauhV6CJdPn2zgtWSTgbeFCBUhwxVFc8rVU0NXfL"
-    "IFezGShrlgxQP+d57JNuT2UEfg6sIhM81MAOE4RqjhFmuVO3YNw8CHtLtnnFivJJoubdpI491NLTF6BEKc2MtoGae+xn"
-    "OTT3BO+NZ95yqwba2sSsKCko787cRzV+KSN65vXB6T9aWVM4vXUXYpsyfVpIo/ygZsr+7+Dd+evjH9+0U5cdGbt/fK2c"
-    "6lPJ7amk/rQMoUhFwzDevjq9ZQRVPHnbCCopRdUUomqO0U1km66byD4+avBjsuyQyno5G99O7lnrvk4lqbzaa3YmsjvY"
-    "LSWQN25ylLPOCc1yMPlcF/bpfp/9gJUdx6EePn2KyM5EwvpBNH/qRKCXn+4Mdga97Z2nhTggKOb61tcNG37Bxcgkv4Dl"
-    "zTSIOe62zldfZwv+trIF1/nqv8F8dTQho+YUh4bOUONlCm5cJvoOijJLtDAHX9tlgA/ddk7BoDO57a2lh3Tbn1i4tTTG"
-    "4m3wgqIVuouVZzL7RuofWOp61VHdwNWLNCsuo29czsloOOxVWH/d8jP5YGz70HLh7ZIjl7U3vm4XEzN54+txNpWaH6ge"
-    "cM5cynP2ckxuE2/X5j+iJEy3IJauRnfk3FGh8gHATw0+VxEoXZltVBQ2dBPD2hw+kWtNI70Kogs6jZ8/ea4+SnQvdYqE"
-    "yP98PLCxPqy7BgtrsPB9goWOflXFG/uKD+v+xg6nFeNiWSDxfiExZK3ScavKr8esbgxIdY2wtfnR7QWFrFrgIeurIdpw"
-    "cPrmsO74f6hGyW7NZyidoivl81bO1FVo+9AeIPvrTfGxxwrkraN36+jd40fvvs2g1ndhwtd+8tpPXvvJX4mfvK4LsI70"
-    "r533b6suwJc+tt7dZ5sEmH/m3OC0mdPs9/Jkdr4RFLeOydQ3cNYgbw3yvjuQZ/CbMcdGH2Yamqj9WnHgF61C8uiVKx4x"
-    "qkjarglbWbWI4jdijtaVMGqIa22R1hbpu7RI34q5+QJVhcpGp0BPw06anx3b5UPHu8I2531fH/7473/+C4/zwaRead4B"
-    "LJ5HfmSDlIlb3SS1JJq2WiUuopJPmDlZ3XfUpZmep5eD/rM+F2K4bscvaavjb7W0z6PNTlpEpQtYqNaeyOuu3N0THtSz"
-    "kamgz70aM0V9vg0w06WVdbWgr6Ba0BpereHVrwSvmq1UwRoNtneePX/xwx/++FJOpg6VKrtuRDtZPaHqGyJV2GIgjLYV"
-    "2yZG3wyRHqaoWhbyd1Utjo9VZ9g5X4UVgIzn+c45t4MIKK6ltmyJV75IYBkA/MHDu+mHilxfuw7ydgEi6KkIzzqGQRSb"
-    "w6FSTJJ5eigno8Wg6wohO10JAVQEBNCBbykMthcgxVzsJoiyel2mpoyG+Y7Uz0T4Lh5j5ZOU0q8R1uRqFEl83pHE00IV"
-    "DCwNgYxw1NSl8/pIIAA46oo3F3aFVmxkzsY1mlqclyJZP7zszDrwWy4QI8Y1Cs0JXzy3i4dSHSYKn0NFXCOr6C2VxGnn"
-    "PkyCyQDSdCyysld8UB+RLdWwSg+bFkmoOYFlOl50ZUoM6AP7JpcEz95S3ab0KDG3v0sJexT3MaUIXKoUg8UEVjXKqg5o"
-    "ibBng46EHeStiM3XceT1Xoun4uTgp4Oj061dIPecv4gFJHNVsSaRrji5JUqeP+s6VVkjYhP6P33z/vAmArgMIRaF2BgC"
-    "0u6NfFS3Q5GWHBz5hQ7wclPVQPE3qsmGNbOovAQfPRax1BdGYrExsUlvWbzdbvE2nYUnr52tUrWWtKgCSRvVc6qW/esj"
-    "YXiKW8buxEV/Bkl7b8ofinf8TbBn/Zf/nX7WjL4Phm8hckMgNhz5Iq3LgS+bYoojn5iw91+9nvhJ+Yo/sDdZCY4t8Hl7"
-    "o0B1P1ztghdNi1GBru8D5fsjf+T/jvrDvxqLLOITvxOvsbgB6Bb82RPvefz1z/PZprYVyPQs8OgQO9bAu+JCfHPXVGXB"
-    "Mn8AzrGWFXATn05Lahg1gTojW8RYNwLpzTL5yd806oSIwN5ti4oHoOfaT2msfnDt9fHh4aujH7HIgpk3m0pd2b2A6hXa"
-    "QA07XtgHwJFpTJV7KjNK3wBkxJt+/y/1i8zn+LDPZAps5KTc/PH0U3sZ6hX5ouJCgkUIm14xkJUa59aNneyL4+xvdtqp"
-    "3bzUAOaJeKYgBPoUWYgZhgmPEqd+wmkpVvLIKk9mI0+/RpjXLEM7qYetHE6/z5j7xmw7r58Ax7FuB6Uyl0tY6l2YCH6v"
-    "Z5saCzDbJFFcjIzIbf7cX9qzzUV1dGlAJkHayqw5T4tBmJIzprmcAtdvoYzthAFAvZ36l/zKgpWWnDl+d3pwfGQXi8zc"
-    "VBEuLzaTVWW5lJGLOjStPkMrp1R3Jq0YZWrIFQ3wLnq9NH24P2M+gphJxhQcDVfpvDINLqRKURq7jzOC3wW1BYUnuREa"
-    "Cs3FkQE98MoyjPWwWuKqBlJQVtPvO9YKc22S2n/OxXS4jMuNn37E8dFXIm0ipvnbjZ3Ky2yxGVgFSSYEMq+GQ9AKzAOT"
-    "XS5sYw8N17Lgll0kPYm1qTvT+snI3KE5av96JA3wMKvll1a6qy/A/JuS1RolqITcop7JHUb4AddG+DlJ8zFJVExG2+Tr"
-    "724VTWwXp7SxqByKBTKyVhPE3jIz2bGAS+ph2aXqLXZqtd5kX/bEC5/pT/HZ6EjUuvBjCU49ivBneADMafYvPj+A+58z"
-    "TU6XtuGCnTo9Nvx4gP/CLe5gi+S6UHOP54Vw88+x+dpS+ywe4ktwyz+8xKbrfgQP494egeHzDhGelY4tE9wJ16cNvcCG"
-    "iqCeCHw4OjftPxtkIsGgGpu/F8Y2DT5/RiPPsDEN/g5IGZsxoM3Uz/Gb7CanHfJpG4FHXUR2hoDUBmi2ajmdhlY4HTU7"
-    "ApS9+dhnoMQjn4BqGArZF6D9Psl5Dc2hryAoi0Gc/OVv0G63JAqYq2MzGq7zywOta/oq7kEc24rGyIZD4xvX/wF/nw2N"
+    "Y29tcGxldGlvbjozNTksaW5wdXRzOjY5MixsbG1zOjE1NjQsc2NoZW1hOjM3NTEsc2tpbGw6MTU2Nwp4nL1SQU7DMBD8"
+    "ysoXQHIqzn0DUpFA4hD1YBInsXC8qb0+FITEa3gYL2FtF+S2SHAihzjanZnsjPdFjB7jEsS6bYWQ/Fqs6rSQ4jadoByg"
+    "77Vfia1sxS4i5Z43VQ8e9YBeQ2IaN4KhNdCkocN5Vq6/CIDO7mFRXs2aGG8CKJix11ZCQDAfb+9Z3hqnA8vfM3kwPhDk"
+    "CuBQ9BQpi2PUa6Zbw21uZJlQxhuM65m+cToTJY8HDl3CO9gsZNApWxhM4EeKw4zF/8F6u5XXnEQrmsaQnllaJBVWfpgU"
+    "AWEVSQKFySwN4aoztK/AyUUqwaXXu2i87q9OGc98dDxOxTqFjBpXVlGFuFFkKGbSORLdD1ol1+PJsgW+mtz7tuJjmBjQ"
+    "NA7L91a6aK0Ud/wTvlg236t9Co9Tqjbi98iWvDLnUeyOMvtjpP+e45fdw4ZWdjuMjn7Elm2soOEpngO54BGJ90/k4usn"
+    "w0UkBXic7VZNj9MwED3v/grLWgmQ0jathER72wNwKVq+JA5VYd1k0ng3sbP2GLZU/e/YTrtxk0BBYk/QS2Vn/ObNeN5L"
+    "zquCJXC22NILneRQMjqjOWKlZ6PRjZZiUO8OpVqPUsUyHE3iSTwYT0b78IjipgJ7Sq5uIEG7rpSsQCEHTWdbyhFK97+P"
+    "0qi4WNuoFHSieIVcCrv9KWdIUBKpUlBDuouoznn1BaU72g4FBYQjWUvQw06+hOOme+hjDsQ/iWjJxRzEGnM6G0ctWjbv"
+    "d17VxzNmCrSPYvdzaRgiKAf2eREPpsvt890F7QFYgyfNxOYqo7NFm8kl8R0nUhC0pEpWdWsoGHZLmDPkaFJwJbB7Xhrb"
+    "1mns66kXA7fa0xGmXIFydAp3OKgnHsYBwPjFEYJftiAshoI7wxWkthzPbWmDOBYu6rWttj0Cu2jbgBQF3S2jJr/baWP6"
+    "mwlAL9NUgdY9wLTgopkr3e3SlQDiYojMCBOHeWo3WN+a7kxa9LvD7OzJ2gGB+6Qwmn+FNw89i+Nw+9C8pnNcIKx7Wuey"
+    "BlXOLc2+EvcbTCm26QjFDbIv6on2dXoFPPBdLF1Ko/OgupWUBTDRQfpgBeZkhDJlmyOUjBUa2uS9jhtZ2jpYmnKHxYq3"
+    "QXPrw9FiuTy/MxL/rrX0mAYjPg3hmjB9CynJZM+FH1yo33UqxZO9rg7WMIl7pN0zHo0Up4GQxt1ZOHK0n5lD7W2WkYv9"
+    "723/lrf9IbAf6QD4nZMBrZXnneERX+qJNAIDjzlMeUB54vietIiMi/QRefb7fL8tn+Ra5zxbuMvwG9JgZdDR/zULBdnp"
+    "LyCnYhto9S+sghhJjPU2ob+BIoKVoMnT68wmJnXSGXn/8tX1M/+lJLNMQ/9tlMHLqVGJf42W/MSRcXBk7I2i3ThX1280"
+    "7gcUHny/eJztWG1v2zYQ/iuEMCAtIAtOgQGrUxQosO4N3dK1Bfoh9ipaOlmsKVIlqSRu4P++O1KyZUttmmHFsLb+Jpq8"
+    "l4fPPTzyJnJaSxvNLm4ixSuIZlEJso7iKAebGVE7oRUO/qizpgLlOH0zWhMzpR3LuJR8KSFhT3lWstRbu1gkZCtlwjJX"
+    "ArM1z2BioeaGO8hZpquKq5zV3JVMFzgHJ9ZGrwyvEvarutRrYNx7YdyytN64Er3aUtdJvWGPyPhjNpm8tTh68uiSywYe"
+    "n6TsSqC9tP1O0cJvL8//YHr5FjLHKu6yUqgVeuPO2z5B00LVjXuZlVDx9IwJx7iyV2As0wrCclCXIHUNjCJwuW5czNKb"
+    "eaTX82jGnGkgZvMo547Td5Ik2zRmV6W2wFIaTYNnQGe4du+N3ePMgG2kCxEhBAQoV13AOBD2YImQEQzoNCzYOSJ0DUKF"
+    "WOLs1p1wFmRxP2FPWMGFbPyEkNQ+7oJL6wMHY7ShEfxrLVQ+j2i0Amv5CsIHooYut9sWYI5xqsl7MJrBNSKW6RzOWDqP"
+    "LLKjsWRrHvGMiPLGwLtGGECrKe06ghD2SMG1u1ggUESPjg5SKJzgNDONYjQjGWy9bbHrgLEMLsFsOhMxJc98StajsgvQ"
+    "EhxS4/YHLAivrHHsXgWOJ7iLKiNqng08hj1jL57+lCJfV+hxybO1j7topGQO47w/DHQyWdKup5SLRQaojS8VOwukeuZT"
+    "pe0QLeJtBuHDsxIhT1vSCRV7Qu64SFAxwIpLsFJ7HI5mN5Hb1FTGgUX4NxZWDcYJwCq/2W7jqE/DT1iwjXfSUEss5IE2"
+    "PKdRT1yTg7lrRJFwUPVmWWewSgdOXoeq7XxgGrYU9RunaenxVCoK3PiVxn0f+MuE2wwXvSIi0j9xVAn1DNTKldHsND4K"
+    "C/2+F3VYXnCsRfxrSj9yw50DQ8b+uphOHi5uvt9+F40YWIEPGjlxXnjhPYzkCfMw09YTyypeD3OQ3A1TeIbi7JqcNqji"
+    "16JqENaHU59P+JjQVxuOaqolGApH0uJePtNk2jNw+sOBBf95ZAJtdHWO6fjYFjhJOEmzfsZs4yMKEKV2RqSMtot4759G"
+    "jm36nekZfZLnKIV2xHDkVaTjlR2idK7a8sGDp8/ZQ4DtuhlyEq2/67jTBosEgetMNlZcwu87zKbT/nAH3h45FFRYjUBH"
+    "XntZkkqMpdgOcGP4ZlAoRGSfFB5vHosk6oF7sSCXjS172S3xLASuBpZeYoFRGTmd882BFX96HAfv63hflpgHz3NBtrh8"
+    "3gM3LB7K0FEVtFsTiiEf7tC4bNyuC6ghNOObLnzThS9aF/D7qgR1yKhCm4ooQv0qjHDwjvAPS74L8ZzgG4uRK+xy/S3C"
+    "42mA5+dKbn7B1Ftp8DKEHRl2kJdwMC5yqGrt8BrSG+73J+8a7Ub6EyN6/QlbAqIAvpjoOiDcrN+FnlDrLzeM7irYG4ZO"
+    "kbMKe0i88lhNHeZcFQJkjuOkJ4drr9CNdxwaUOpHfcfnW6LuQuSt0WwPyyd0TCO9EGc+Wx+eXeMVAbP6sEqON1M1IRNk"
+    "oVO2B9MRZRph915JHvZ04HRI5QNB/pC2fZPmr1ia/4no9Az/6Yv+1obiC9D3j2qnf4n4ZOmk2X3lDKfjWC9ZCGNdezf3"
+    "bzVYdNxxqVcNzFCFpMC/8Q+vafbOt79MN8r1pnUQ9UjwgOC6Wy/5cZ/hFeVr6gWObLQALD4vpwqh8gGlOmhjRJUekohD"
+    "ip3XYW8Di+5MovGdGAfu8xDpQyfD/59Jx+r833Ap7MuATS/QxciDXIt2+9Tnn1evuH/wi1Gx6BmP+Q7KiQpC92egwA5E"
+    "Zb6fEmquaDCsP6H3O7NGQ76hU+zwyTDBpXcmLK65/cnr1UFc3L9XtikRKpbdS33GAZuZf6O875/GdFFYGFfVqsePff/g"
+    "70eVuGXJaW/JqW+hhmQo/v0aG4HqYzlSLm0vOHqqDA64jjX0YOIXxrTLWYk3gAy7Q+shpQmjcaj2j70CDOIZa3AGTzY+"
+    "ne6EJaOep2eM1jBeOE9kFBNu8cIwhvsOkl3+bdRtjJ+hQtFlDeq1NjI/uJEttn8DKTELAHic7Vz9bhs3En8VQihQGVjJ"
+    "spP0GtkXwEjTnu/8kdYGDj1XJ1O7lMR4tdyQXDtqauCe5h7snuRmhtzVftmSnQKXa5w/HEu7S84MZ37zm1nSHzthLE0q"
+    "ws6wM+g/6wSdhC8EfDBzlcKna6GNVAl8sdMf9AfwzSTTMyHGWrzPpBZmnC7tnG549edn/ZdwQyRMqGVq3WNnMM6QpTEP"
+    "hWFKRzBeH25SmU0z2xl+7Fi7hNus+GDh61SmIso/3gadWawmPB5zPTOd4cXHXLhe752B0YOOXaYkrNUymcFnLxUMMeWx"
+    "EXVheGJuhGY30s6ZSgT769npCRPJtYhVKuAbZmwEku25Ozi75nEmWFdp1mNT+AmXZbIVMDsXTCagAOMGbqNh1OSdCC27"
+    "EksRscmSpVyDsBamI6Fvg5L0XvsArawtfqValBFJtgCtO7muaJPRWh3d2CjugtuA4cNgd4ZPs24kpjyL7ZA+brUJ1ZvK"
+    "WKyESbmdr7frjZZWkFW8hedCi4AlyjKrvFGHdH2ytOgHU7iRyQWfwV08i6RCEcViIqIIrAdupTIdguU5A++0XxuWoPiw"
+    "ZAYHfHtw/pfebsD6/X7ApDVOuWImWCABQtJ83pFKakZiks1WCk6UigVP1usIS3XDrAY/nvDwinSQCSxvwmMmtFbaVOex"
+    "ciEULbKfCVZzIvT6iUKehCIm6UO1WPAkYnyKfmTn0jD4vGRGhCqJDNrn0s9z6YSoremCf1g5m5cDpZ5tJAi4UWlNwb4r"
+    "CcI5uHcIUhkXDdMsjt0yGH4NS4jRculd8ac331+y7mAI/gDLuZAQX7DwCazbTLgZLCwCLLL3TndTTROTyjjuRVI/2DfR"
+    "F2syov8xVM+rBlqR2LUpw7lY8Ee4SgoB7BTz4MoiFWYLUJmwBJHHr+zXZgu8yFjBIxRKZ0mCsV8RYypFHD0c6wjCnAoB"
+    "y5XBMOv14nhhAJNJSpXESxIV8ArsYd0aR8paWEWycEUY8QGgXD4Cet1sbjEg9hV9D2vuIDaE8dlUq8Vaa0y4DecP9QEY"
+    "ybstj2NQnQD7SCKcfJRRkK9G4ED91kny/eHRG1qvHPVx3YpkEUv8xMM56+YejFAk4imZtOa979TEPCICaQ29zkOGAERa"
+    "aDBQjxaO9EFD4cqpBCEzD6LnWxtJxk0PtE9jyFTRI1y9KqHLA2SVPNXOBQC9xQhDqZebyRTH6gaAGnwrC628Fp8sGFqo"
+    "NF6+4JhN1GYikTqPZhw4w/sMBIBv2cnB8ZsqvBvIJ10tUsEtn8Ria88HSqImKsJVTthE4G0CfPQScBeGyRlYdEkEwziz"
+    "g49WBV8KU+YZy0eYkjwN5OaFwHbOrZN6KrWxzr6wymh0RazoCqzDuokQmM8byjireAct1oKWDBIbjAnUBVWcLFNuDNK/"
+    "2nIggn0aMOeTIoFL2PHrt+QBZhv5BkaZnMJqbeQaizB9DJ0Q+lo0RCnkYAqYNyHPZv5JmvXIeI8hNz5aQJU8L/jshTnL"
+    "jZppWpONpMmrhk9ZIT8GQ38TH+RmawF+F8ePnhYc4QCJCTvDYVj37G+HR0f9RbS1Xgjg5XlqLKVJtu/y3Ktq+Bi+ND4o"
+    "kL3WU2B3GvNZgKkm8LYPWLpMtaICAxKSh3gn1g3GIkg2AfDYY1kCFRZz9RGZ0eCwWoK6kNwYFCS8DyNdiwRZ5qqcc4QM"
+    "6zGgjOO8Ons+gH9gTQjvkHtTHSQlQoixTBbrgucGOd4GjmaQDJQAUBBQR2qVEAtygJU/vMVilcwIJeErmrPEL5EJRICL"
+    "SHYL1sRWUvrJVkyXnQRsQAQ0ATTcwtQTYvmBkzCH20BaMc4NGXDBU7INCrmQURRT3aGBYusIyjmBV+FWKOwMADNZ0BsE"
+    "oM0NQ9Dr+CSgOTw7DejXKgPGCfIAzy9dbgHJmoExsKioslQskw0AkZW/5rY/VhFUBuATVsMQVl2JhEQnHyjWAhMt5JP9"
+    "3+RibCzQut9eBezi8OTsfBSw/f2zn89evaLiCRwIcVlkUNaAIiKiGk1qNgHbXwlQbAJWAP+JlbqCrCyvRIX4G1XUWGBY"
+    "dGqcGjMYaS+xbEMY405UVCgD0TNjqcg/x+cmwt4IcJH94soY7eMX9xUNtL99x0Vkquga3NkUZ3chxJmvIClToSBYiroh"
+    "hiwzGHiIt/i0Wyon6VQh9SASSlRBOftKtxgi1AKDpHPA3O91GuvVTSGRa3oQ2ZoTdsj23TNDTP+vcDxHZQtSyy6QcY78"
+    "8q2jqORpFIfmDmIauISKvivpOd+yoCYM61ap3xCtAYu5hIyeSDMHT0c5xjWWCYNgXyOOwQ27jtayE7iX0z3O2uAhCXq0"
+    "Ac+BYgKCDp6EUIP4w2rfl7JOUPQwiFS3HKCR/7S67G6X1LpY0TdqBJBoPnE1GCPIRHi9s/vCQRCuxJTLWER9bCzlSbfc"
+    "VaImVaOB9Ra/pZIF7YbrJqZTAGL0AwCYMUDrIlUWAg8uhVxDrQCRQk0tA8pTM6XZvwKevLiXTYIijSz1dzSvVbkk1cw3"
+    "l2nPltpIrh+1wZguDbGZEtSZmwMEisTd3DZDP0TlHkyEz5FPwJPIc92NW6vsA9hKHRaZjlcT+GsIuNdcw/XXh+c/tyrd"
+    "/xX+CwEbNxOLkif2O/HfXULAkG0y/OPw7fj16Xdv2uWYCdWP+SN6PkeA8DYjBRYQfwts/PVeQuqFtOY+4YdWQVdzNoQ9"
+    "Oji/R84yP7tPTm+uQX9QFm7n27J09Olu8WiqpninJzVWjyFf9+CL0b1iXYzaPI0iBGCZRqxFCmSBUgPhXoro52hdsjNQ"
+    "EOPGqogv+8QAXftx7PtGwKW+yn/tzK1NzXB7GzmR78X0lZ5tRxoQbnt3sDvo7exuFx0nALjTKSFGPZqBvKVCWymIrKkr"
+    "/AmEwNg8YjuY0/DbqrgHHsBcKz7qN4YiRBp+rAXQbZCvZHNIBx3YdoU7mgNSGDceynHAefqRSGYWcuBOPXBhXoxAerwe"
+    "rym32HeFb/55Mei9HH18cftVI/Lx5YEgoQH5vS1rFnGmYJ4oAw1s6oCB1VChHKzl8KxGbjWyQByMgrI+LqAqEVQLr9oQ"
+    "t2UfvSDZwOlAlhjv+kE0wR/9vhgECqPbUcmr8Zv6mLQypUEPokgL04hJUoeC1TuOaVrpNPFcxDX7i+xZNbC5ylqd7n3u"
+    "O17YHayvwjgzkNuPC5thcbL6OjfeoNFoq6uJs5a0RJrVpqL/gmvNl/gZiUTVo9xbFrgHgq6ZfR5sfs8K8ogriXiK5muT"
+    "EeG0ZMH8Qm1gwAkPDKOSUJuACmEfooDlNjOta0UvHpoy1Ie9kknU+jzUggYql9ZrwB9t6wVg0nqJpUbpao7lCIJgFhmb"
+    "9ZYhqVYygHk6+K6p9KBb/mDl5/er6Zllq9C5A9Uu1IPQjzC6bV1GZ+7R7Sg3PVLLTq0pmJcXY8d5UXz/sir/VWepa/ku"
+    "pEGiOo5EKhKgfiGxO6EBjLhvChevsjJnpCKZU0mF/SOlr0zq6DPdMxYfOJYWxmVoqjx+j8R4v+3bc9haGr0uxZXY8VOK"
+    "e0pxf9gUtwGTrjBvnBLJdBOB15DlOrdenwd5FEkci8dvS8bNHy7Y/ftM2ZYSXstSCZ83GTA0sDsh/daEVXOROgur/RsS"
+    "93gssPVGLS9pzS8JvZQ11D+rPXuTv9x03UVsv1AvxzVfpHGRiKPh3bQQ1aZC0Xd5SD8BrSeMbUHIevl/Z32/tiXRWgbl"
+    "YJqSje8u7v3ojSLw8PzNcbU+e19uL9z7qnQVOAWq7JQB62VNhvftfYUf72orfFqn46m98dTe+Ny7An+ADPZUAD0VQF9w"
+    "AdSSjTkjGkS8BbeM4LvQu/t996Rzx/7zAmZ30FKAtEBAJf+WE3M93it1110lzFOT8QuuwB7TPisN/CNVA+X6IH/D0HQX"
+    "2sjkXzpCMiRSD+kiVrNMDJnbh4wXiLmbTRn7ROGGjKiVsodwbdNtuV7p3c+PT3whpfET0XgiGv8bouF5BCUZhyEexVAq"
+    "z0IAo4zxKpXw5zOiKfWVyyrOtsK+EtTdbtz1mTrPakcg2h+GO8GGCESnqRvP4fjv0HhBMFm3j+PzQ+276Mr/P2zXKcMT"
+    "cD8B95ddIW4Su+2htiH8FjM3uu5JcZzIHX/aY5f+HNLr4+/+869/49EFWJ4b494NlE9GfTI05y5SA+e27UTt+KzFtGR8"
+    "f5KrH4lrb+rt60H/WZ8OZ962pmk/1qhsq+IwXtVWP+HO1eYWYA/DxSESqM1vOG1nDqAkwY3DjOp99D73EgOEhnoZDwJJ"
+    "3ID6S7I6wEe7pvUVblDF9xJJbStzHx79ZKOjzdZmw8qh0+nUiAdWQYPaprGFfOAAO1Tkf35Z+f4nyR9bENObsMmmsB3g"
+    "Wx+tTKtRAuduh6/76EHaNbza8U3vym0V+ldy5DlhxS0a8rTV840XjqROXoPTuV909D2Gz5S3D3Nj+w3kcg5YeJXXP8jP"
+    "l5OMT5zgi+cETbAugHmws/vs+Ytv/vTtSz4JATJIt0bCzo/Z1+9mOaSxAfPYxBzcdFpy/CMCvi1kVqBfOdXsTtl0Lymu"
+    "81MIeBRlq38vbpRahIMq7HYc2N77yE4TaFtidB27GJWIWx4DZX6Gm/vH9E4UJyx5dev7x4OEZeCekL/xzA7yvQy39SRG"
+    "RmizObhNLDQeeUiVtv5sCGeTbOb2Dvv5HbWrTL67weSQ2GHSmM+wEgV/IypEZWn+Fyb8+WsDi6Z05WioFu9I6IocTSJb"
+    "kuj5eonOSxPgEU3UNRKhpPN2KBZQDprCdUX3mBEOiS9GFTlaaXFJlG9ebmId4MRXyGRsQyp/bgdP4+CRk8gJgvchvlVE"
+    "WfHvsmfsPtAYmuP5FmNZ8ecb3BE75Fz0Vxni2krUCojK3C82UN5CosX5iPjiCRr6ywT5gSA37h7tIaGq3B8clHS+Go/+"
+    "LSvSVIuWsjDPBuuFOVw9zbqvrY57r9k2Ozv84fDkfGsPRBzTiRoU0/0FDLBWdQ3KBVF59ufPNliG4mHWhTnP3/x0fM+k"
+    "o9v/AhzdKeB4nIVWXW/bNhR916+4cx+SYJbWrw2oUxQIsqzItsRFkmIPwxDREm2zlkiVpJIYTf/7zr2UnTRJt4cgJkWe"
+    "+3XuuczzPLOq1RMahaXrRlmtQ+VNF42z2DvH3oS6RlU6kPO19qGgj0FTXJpAYWWahq6X2pKiqMKKrNY19nGLduXWmD73"
+    "LuJfY6wOY5obW+9NyPeWTKRrE5eU55+CA4KtyWtVk7Oafj+fnpK2V7pxnS5GWeXaTkUzM42Ja/h1pj/3xsOnD+u4xOVX"
+    "xZsfKTrBZeu40uqoahXVJCO6gt8poBfF8+L5KMsR9tsf8pzea6u9irqm2ZpmvV9oTXPvWlrCn4bD7db7VDuyLpKuTSzg"
+    "77sseyZmsuypBOHrMzp0NnpVxSzL6SxFqwKVXfJXfOzWZbJlYqC5a3CZdnUTNDLqkbKFueJEwyHT6J1AyMASuePTnXef"
+    "dBXJ2BBV0wS4R8hRy0mcO0/s51+MwnZRqeEcwmQn2Ho5pl7qqGIxuPjAOTqcnpwcnP5KRVEMRSppF+Bl7khWcCbE2vVi"
+    "Qt8g2mb9uHxjKr+M3Go0oeh7rEZcFawA+7UkttdXyF4QBmyOzhXygLPae+ex/jJagTnpFrZbnFcLvV0vjY0DZMKcK9P0"
+    "Xhc03f6WWEkAt76x47DkJM2NClF4Sm7OgeEop+Y9l0Ft0rvDyex6qeY2VDfbVkMYPKd5oxZh8t2UDpzf+TLi5oPnV6rp"
+    "9dcdJHil1/AJ7nbK41sEKfhM2Efe0628lEYJXFvhD3w1do99fWgvVEvdqo3ZErxBosI30TjpdbSm8ou+1fIZhUBVhyg5"
+    "wv3UmjA40+CXBneMXTyFU/wPjfQNmsVYmn64OJ6elhQUwhXCw+wAAjTJB1UIPIW4ywkdc92Md5bdxBFv1KwBSypn52Yh"
+    "bYIepFrPVd/EPZEXZidUwbK7XOTB4X0UK9WudbUmDYVY37GiUt4bNDRfCOwDdw0LSoHGu9JW2UqXBRdkqZuupGvnVyGB"
+    "SChcilMHjYRR3Gi7CC5sk5WImKRSwdvKsDgJTUOSxBKthK1Ln2SuBi30DZL/ek9q05gQw/1okrpuBNDqG+YilfyjZF8O"
+    "qHFcLhuuQSdwvkJWdkMEGxZhPOAxTqs65rdgt6aGAu4lfV+7fksBxWcJ7YciIN2s+8nrPG/VTT4w57ScDDlD29uKNba8"
+    "73kfmXPc8g/4Mtw/O/oNdHHzedAMhnZYIMSZqlZJE3uMnogAOb4TZdcoGgshMutQncetl+czFavlpnek9n9K2qA55k5a"
+    "hpRiPcLGCDvS76xBg7zc9Zz4n7Ka1GDLIJERrarlOOWGRbs0XEgMWCQE9b3ali8IGTh/CMFd5/eOlHupfkFXHnl40B+W"
+    "KUeq67TyUreUOwT/Nl2YnB6cHL0r00g6YgpVoHvIslv5QbeDHrK4YtFqJY1ym91iQm7/cPo5vt5ulZp3XmBdQk20t6op"
+    "sTiw1INxHZQQwWxEF5poatbPYaCyknTOxw2RMHQXhQC+ZMCeZV3QUOpaZFQ4NmjTWBZD9EwDiGRACrB7vx28/iReJODX"
+    "DPyoo27p4t6NR93IdlBfuQVl8SHuowhamuvvfxLwL28YuTWBxfCy1p22tbbVOvnfgaoI5hvHkhkT5DmxHcoJmc/xHEvY"
+    "L16K29G0GkV96K6Hbx2PqzwfTggVr5HRisWJUTc4PzOOcP+Si5JiP8Ck0wzArOXO4aGlNk1C6eC+0FaoPMi0wTcxtFwP"
+    "8K+eb3ng+y4m9OO7Je0eRt/kh/QTnR+/Pz692NuHzUuRM7bLDR04ngHv9SsJW/vWWDXAXWxXtAuQi6Ozk/9CSc+v1FnZ"
+    "E0NRXmsI1UTd0vHF0Ql+h6XpcugnywKE64Mc4YHET7qnJqs8a3GRCYV23V705t7FzbRki9xXBq15jw48NS2eTHeTnp8j"
+    "MpGaMeFVIg9Do5s6vQgeXL3ezMuk3XxYVC29T0zSWQHj0/JEeSoSmR1w/UJemn54AwUmhBjEa61xi17zBGP95g+CGp5C"
+    "4wc+53PV0/kfHwE7tUkNpXUt6Dbh9EzFcdUkJOjTdIhEaDgE+VjEH75n+DX63SeWzOYi+xemumNW"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1106,11 +1143,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_asked",
+        "_confirmation",
+        "_form",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1324,7 +1370,10 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
@@ -1398,9 +1447,22 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
 
 
 class _Internal(CommandError):
@@ -1473,7 +1535,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1484,15 +1551,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1536,15 +1637,118 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it, else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    for row in PROGRAM.commands.values():
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1580,21 +1784,25 @@ class _MissingDependency(CommandError):
     kind = "missing_dependency"
 
 
-class _Missing:
-    """Stands for a third-party module, or a name imported from one, that is not installed.
+class _Absent(type):
+    """The class of `_Missing` and of each stand-in it makes: using a stand-in (an attribute,
+    a call, an item, a loop) fails as `missing_dependency`."""
 
-    The tool still starts, describes itself and serves MCP; a command that uses it fails as
-    `missing_dependency`, with the package to install in the hint.
-    """
+    _missing: tuple[str, str, str]
 
-    def __init__(self, module: str, package: str, error: ImportError) -> None:
-        #: The module, the requirement that provides it (`humanize>=4.9`), the import's error.
-        self._missing = (module, package, str(error))
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is _Missing:
+            # NOTE: `_Missing(module, package, error)` makes a stand-in, a class: an exception
+            # class of the package (`except UnidentifiedImageError:`) is still one to `except`,
+            # which then lets the command's `missing_dependency` through, not a TypeError.
+            module, package, error = args
+            return _Absent(module, (_Missing,), {"_missing": (module, package, str(error))})
+        cls._fail()
 
-    def _fail(self) -> NoReturn:
+    def _fail(cls) -> NoReturn:
         import shlex
 
-        module, package, reason = self._missing
+        module, package, reason = cls._missing
         raise _MissingDependency(
             f"this command needs the package {package!r} (module {module!r}), which is not"
             f" installed: {reason}",
@@ -1603,19 +1811,25 @@ class _Missing:
             hint=f"pip install {shlex.quote(package)}",
         )
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        self._fail()
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__") or name == "_missing":
+            raise AttributeError(name)  # NOTE: `_missing` of `_Missing` itself: none
+        cls._fail()
 
-    def __call__(self, *args: object, **kwargs: object) -> Any:
-        self._fail()
+    def __getitem__(cls, key: object) -> Any:
+        cls._fail()
 
-    def __getitem__(self, key: object) -> Any:
-        self._fail()
+    def __iter__(cls) -> Any:
+        cls._fail()
 
-    def __iter__(self) -> Any:
-        self._fail()
+
+class _Missing(Exception, metaclass=_Absent):
+    """Stands for a third-party module, or a name imported from one, that is not installed:
+    `_Missing(module, package, error)` is a class of its own (see `_Absent`).
+
+    The tool still starts, describes itself and serves MCP; a command that uses it fails as
+    `missing_dependency`, with the package to install in the hint.
+    """
 
 
 class _Invalid(ValueError):
@@ -1657,6 +1871,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 #: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
 #: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
 _SECRETS: dict[str, str] = {}
+
+
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
 
 
 #: Environment variables that name the agent running this tool.
@@ -1723,6 +1960,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1780,14 +2020,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1899,11 +2145,12 @@ def _answer(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
@@ -1930,6 +2177,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2025,7 +2273,8 @@ def _ask_fields(
         ended = "declined" if action == "decline" else "cancelled"
         if steps is None:
             steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        message = f"{message} ({ended}: nothing more ran)"
+        raise _ActionRequired(ended, message, steps, context.json, context._environ)
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2086,22 +2335,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2250,11 +2517,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2294,8 +2562,9 @@ class Program:
     #: template one of whose arguments completes.
     mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
     #: A program whose commands return images or audio: `(media._write_media, media._media_text,
-    #: media._bytes_for_terminal)`, how text mode writes them, how an MCP answer carries them,
-    #: and text mode's refusal before a call whose bytes could go nowhere; empty in any other.
+    #: media._bytes_for_terminal, media._media_total)`, how text mode writes them, how an MCP
+    #: answer carries them, text mode's refusal before a call whose bytes could go nowhere, and
+    #: the check of one answer's total; empty in any other.
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
@@ -2857,7 +3126,8 @@ def _load_json(text: str | bytes) -> Any:
 
 
 #: `_json_scanner()`, made on first use.
-_SCANNERS: list[Callable[[str], Any] | None] = []
+#: (and `_refused_member`'s: the scanner itself, after it).
+_SCANNERS: list[Any] = []
 
 
 def _json_scanner() -> Callable[[str], Any] | None:
@@ -2867,7 +3137,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
     without json's place: it lives in `json.decoder`) for anything else, too deep nesting
     included. None without CPython's accelerator. Made once."""
     if _SCANNERS:
-        return _SCANNERS[0]
+        made: Callable[[str], Any] | None = _SCANNERS[0]
+        return made
     try:
         import _json
     except ImportError:
@@ -2887,6 +3158,8 @@ def _json_scanner() -> Callable[[str], Any] | None:
 
     codec: Any = _json
     scan = codec.make_scanner(Rules())
+    _SCANNERS.append(None)  # NOTE: its place; `_refused_member` reads the scanner itself
+    _SCANNERS.append(scan)
 
     def load(text: str) -> Any:
         text = text.strip(" \t\r\n")
@@ -2899,8 +3172,105 @@ def _json_scanner() -> Callable[[str], Any] | None:
             raise ValueError("extra data after the JSON value")
         return value
 
-    _SCANNERS.append(load)
+    _SCANNERS[0] = load
     return load
+
+
+class _Digits(str):
+    """A number as `_refused_member` reads it: its text."""
+
+    __slots__ = ()
+
+
+def _refused_member(text: str, name: str) -> tuple[object, str, str] | None:
+    """JSON text `_load_json` refused as a value (a number too large for a float, an integer of
+    too many digits, nesting past the bound), not as text: its top-level object read member by
+    member, each value as it can be (a number as its text, `_Digits`): the value of the member
+    `name` (the protocol's `id`), the name of the first member refused, and why. None when the
+    text is no such object, or no valid JSON at all (without CPython's accelerator, too)."""
+    if _json_scanner() is None:
+        return None
+    import _json
+
+    scan = _SCANNERS[1]
+    codec: Any = _json
+
+    class Lenient:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_int = parse_float = _Digits
+
+        def __init__(self) -> None:
+            self.parse_constant = _not_json  # NOTE: NaN is no JSON text: a parse error
+
+    lenient = codec.make_scanner(Lenient())
+    found: object = None
+    refused = why = ""
+    place = _space(text, 0)
+    if text[place : place + 1] != "{":
+        return None
+    place = _space(text, place + 1)
+    try:
+        while text[place : place + 1] == '"':
+            key, place = codec.scanstring(text, place + 1, True)
+            place = _space(text, place)
+            if text[place : place + 1] != ":":
+                return None
+            place = _space(text, place + 1)
+            try:
+                value, end = scan(text, place)
+                if key == name:
+                    found = value
+            except (ValueError, RecursionError) as error:
+                deep = isinstance(error, RecursionError)
+                if not refused:
+                    refused, why = key, "nested too deeply" if deep else str(error)
+                try:
+                    end = lenient(text, place)[1]
+                except RecursionError:
+                    end = _skip(text, place, lenient)
+            place = _space(text, end)
+            if text[place : place + 1] != ",":
+                break
+            place = _space(text, place + 1)
+        if text[place : place + 1] != "}" or _space(text, place + 1) != len(text) or not refused:
+            return None
+    except (ValueError, StopIteration, IndexError):
+        return None
+    return found, refused, why
+
+
+def _space(text: str, place: int) -> int:
+    while text[place : place + 1] in (" ", "\t", "\r", "\n"):
+        place += 1
+    return place
+
+
+def _skip(text: str, place: int, lenient: Any) -> int:
+    """Where the value at `place` ends, read without recursion (too deep for the scanner): its
+    brackets counted, its strings skipped whole."""
+    import _json
+
+    codec: Any = _json
+    depth = 0
+    while True:
+        char = text[place]
+        if char == '"':
+            place = codec.scanstring(text, place + 1, True)[1]
+        elif char in "[{":
+            depth += 1
+            place += 1
+        elif char in "]}":
+            depth -= 1
+            place += 1
+        else:
+            # NOTE: a number, a constant, a comma, a colon or a space: read as a value or not.
+            try:
+                place = lenient(text, place)[1]
+            except StopIteration:
+                place += 1
+        if depth <= 0:
+            return place
 
 
 class _Exact(float):
@@ -3284,8 +3654,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3299,7 +3671,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3364,7 +3736,7 @@ def _confirmation(
             message = f"{path} {what}: it runs only when confirmed"
         else:
             message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+        raise _ActionRequired("confirm", message, steps, call.context.json, call.context._environ)
 
     return confirm
 
@@ -3400,11 +3772,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3414,7 +3787,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4843,34 +5218,42 @@ def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str |
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import tempfile
-
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        try:
-            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
-            # right name may be theirs, planted; or the file was damaged on disk: only this
-            # user's own, holding the text, is taken for an earlier save.
-            saved = _read_owned(target) == data
-        except OSError:
-            saved = False
-        if saved:
-            os.utime(target)  # saved before: it counts as new for pruning
-            return True
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        _write_anew(folder, target, data)
     except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
         return False
     return True
+
+
+def _write_anew(folder: str, target: str, data: bytes) -> None:
+    """`data` as `target` in `folder`, in a directory others may write in: a new file of this
+    user's alone (0o600, `O_EXCL`), renamed into place, so never written through a link or
+    into a file another user planted there (nor seen half written); OSError when it cannot
+    be. A file of this user's alone already holding `data` is kept (touched)."""
+    import tempfile
+
+    try:
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+        # right name may be theirs, planted; or the file was damaged on disk: only this
+        # user's own, holding the text, is taken for an earlier save.
+        saved = _read_owned(target) == data
+    except OSError:
+        saved = False
+    if saved:
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -5257,12 +5640,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5356,6 +5739,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5528,21 +5913,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -5789,6 +6173,8 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
+    if PROGRAM.media:
+        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
         problem = _conform(data, command.returns)
@@ -5999,6 +6385,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6113,10 +6508,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6131,7 +6526,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6163,6 +6558,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6236,16 +6633,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6254,7 +6641,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6264,11 +6668,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6278,14 +6687,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6396,10 +6807,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6439,7 +6852,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6448,6 +6864,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6498,6 +6920,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6514,6 +6943,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6524,6 +6972,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6580,6 +7034,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6662,6 +7125,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6782,6 +7249,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6927,12 +7398,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7023,6 +7500,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7036,6 +7541,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7044,7 +7550,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7088,7 +7595,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7116,7 +7623,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7170,7 +7677,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7201,7 +7708,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7263,24 +7772,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7411,7 +7949,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7934,7 +8472,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8265,30 +8805,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8372,6 +8932,21 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+    def refused(self, text: str) -> tuple[str, int, str]:
+        """The error of a message the reader refused: a request refused as a value (a number
+        too large, an integer of too many digits, nesting past the bound) whose id could be
+        read is answered under its id, `-32602` when the value is within its params, else
+        `-32600`; anything else is a parse error, without an id (`null`)."""
+        found = _refused_member(text, "id")
+        if found is None:
+            return "null", -32700, "Parse error"
+        ident, member, why = found
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return "null", -32700, "Parse error"
+        if member == "params":
+            return self.compact(ident), -32602, f"Invalid params: {why}"
+        return self.compact(ident), -32600, f"Invalid Request: {member}: {why}"
 
 
 def _arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -8471,7 +9046,7 @@ Serve every command as an MCP tool: over stdio, or over streamable HTTP with --h
                          auth
   --token-env NAME       require `Authorization: Bearer <value of $NAME>`
   --token-file PATH      the same, the token read from PATH once at start
-  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable; * for any)
   --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
                          (repeatable)
   --print-config         print the client configuration that starts this server
@@ -8609,7 +9184,8 @@ def _origin(value: str, source: str) -> str:
 def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
     """The bearer token: the value of the variable `env`, or the content of `file` (read once,
     surrounding whitespace and its last newline dropped); None when neither is named. An empty
-    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    or unset variable, or a missing, unreadable or empty file, one others may write, or what is
+    no regular file, is a usage error."""
     if env is not None:
         token = os.environ.get(env, "")
         if not token:
@@ -8617,12 +9193,29 @@ def _read_token(*, env: str | None = None, file: str | None = None, source: str 
         return token
     if file is None:
         return None
+    import stat
+
     where = f"{source or '--token-file'} {file}"
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+        # NOTE: O_NONBLOCK: a FIFO would block the open, and start-up, until a writer came.
+        handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    found = os.fstat(handle)
+    problem = ""
+    if not stat.S_ISREG(found.st_mode):
+        problem = "not a regular file"
+    elif found.st_mode & 0o022 and os.name == "posix":
+        # NOTE: as ssh refuses a key others may change: whoever can write the token can call
+        # every tool, and the file says nothing of who did.
+        problem = f"others may write it (mode {stat.S_IMODE(found.st_mode):o})"
+    if problem:
+        os.close(handle)
+        raise UsageError(
+            f"{where}: {problem}", hint=f"chmod go-w {file}" if "mode" in problem else None
+        )
+    with open(handle, "rb") as stream:
+        data = stream.read(64 * 1024 + 1)
     try:
         token = data.decode("utf-8").strip()
     except UnicodeDecodeError:
@@ -8677,11 +9270,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8695,20 +9286,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8783,6 +9360,12 @@ _HTTP_LIMIT = 4 * 1024 * 1024
 _HTTP_WORKERS = 32
 
 
+#: How many of those places calls waiting for their client's answer may hold at once (a
+#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: answers); the others stay for everyone else, and for the answers.
+_HTTP_QUESTIONS = _HTTP_WORKERS // 2
+
+
 _HTTP_SESSIONS = 256
 
 
@@ -8813,7 +9396,7 @@ def _hostname(authority: str) -> str | None:
     port = rest[1:]
     if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
         return None
-    return host
+    return host or None  # NOTE: an empty Host names nothing, not a host `*` lets in
 
 
 def _modern(message: object) -> bool:
@@ -8858,8 +9441,9 @@ class _Endpoint:
         #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
         self.busy: dict[Any, int] = {}
         self.guard = threading.Lock()
-        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`).
-        self.seated = 0
+        #: How many requests hold one of the `_HTTP_WORKERS` places (`seat`), and how many
+        #: of them wait for an answer (`_Stream.asking`).
+        self.seated = self.asking = 0
         #: Reads each body once, as the stdio server reads a line (`_McpServer.read`).
         self.codec = _Codec()
 
@@ -8881,16 +9465,23 @@ class _Endpoint:
             self.seated -= 1
 
     def run(
-        self, server: Any, message: object, sink: Callable[[str], None], stream: bool = True
+        self,
+        server: Any,
+        message: object,
+        sink: Callable[[str], None],
+        stream: bool = True,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         """`server.read(message)` (a body's, routed), what it writes on this thread going to
         `sink` (`stream`: as events, so a call may ask the client a question before its
-        answer)."""
+        answer; `alive`: whether the client still reads them)."""
         import threading
 
         thread = threading.get_ident()
         server.sinks[thread] = sink
-        if not stream:
+        if stream:
+            server.streams[thread] = _Stream(self, alive)
+        else:
             # NOTE: nothing reaches the client before its one answer: no question can.
             server.unstreamed.add(thread)
         try:
@@ -8898,6 +9489,7 @@ class _Endpoint:
         finally:
             del server.sinks[thread]
             server.unstreamed.discard(thread)
+            server.streams.pop(thread, None)
 
     def serving(self, server: Any) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
@@ -8918,6 +9510,27 @@ class _Endpoint:
             for server in running:
                 server.abandon()
             time.sleep(0.005)
+
+
+class _Stream:
+    """A request's stream of events, as a question its call asks sees it (`mcp_ask._elicited`):
+    `alive`, whether its client still reads it; `asking`, a place among the calls that wait
+    for an answer (`_HTTP_QUESTIONS`), to give back with `answered`."""
+
+    def __init__(self, endpoint: _Endpoint, alive: Callable[[], bool]) -> None:
+        self.endpoint, self.alive = endpoint, alive
+
+    def asking(self) -> bool:
+        endpoint = self.endpoint
+        with endpoint.guard:
+            if endpoint.asking >= _HTTP_QUESTIONS:
+                return False
+            endpoint.asking += 1
+            return True
+
+    def answered(self) -> None:
+        with self.endpoint.guard:
+            self.endpoint.asking -= 1
 
 
 class _Busy:
@@ -8978,13 +9591,17 @@ class _Exchange:
     def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
         return status, body, {**(headers or {}), **self.cors}
 
-    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
-        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+    def refusal(
+        self, status: int, message: str, code: int = -32600, ident: str = "null", **headers: str
+    ) -> _Answer:
+        """An error answer: a JSON-RPC error, without an id unless `ident` (its JSON text)
+        names one (`Retry_After`: `Retry-After`)."""
         import json
 
-        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        error = {"code": code, "message": message}
+        answer = {"jsonrpc": "2.0", "id": json.loads(ident), "error": error}
         shown = {name.replace("_", "-"): value for name, value in headers.items()}
-        return self.answer(status, json.dumps(error), shown)
+        return self.answer(status, json.dumps(answer), shown)
 
     def screen(self) -> _Answer | None:
         """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
@@ -9089,9 +9706,13 @@ class _Exchange:
 
         endpoint = self.endpoint
         try:
-            message = endpoint.codec.load(body.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = body.decode("utf-8")
+            message = endpoint.codec.load(text)
+        except UnicodeDecodeError:
             return self.refusal(400, "Parse error", -32700)
+        except (ValueError, RecursionError):
+            ident, code, why = endpoint.codec.refused(text)
+            return self.refusal(400, why, code, ident)
         items = message if isinstance(message, list) else [message]
         requests: list[dict[str, Any]] = []
         opening = False
@@ -9173,6 +9794,12 @@ _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 _ASK_POLL = 0.25
 
 
+#: The longest a call waits for its client's answer (seconds): then the question ends as
+#: cancelled, as when the client's stream or session ends, so a client that asked and went
+#: silent holds its call (over HTTP, a request's place) no longer.
+_ASK_SECONDS = 600.0
+
+
 class _InputRequired(BaseException):
     """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
     A BaseException, so a handler's `except Exception` does not take it for its own failure."""
@@ -9249,7 +9876,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9275,7 +9904,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9301,10 +9930,16 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
+    import time
 
     params: dict[str, Any] = {"message": message, "requestedSchema": schema}
     if server.version != "2025-06-18":
         params["mode"] = "form"
+    # NOTE: over HTTP, the request's stream: whether its client is still there, and the
+    # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
+    stream = server.streams.get(server.thread())
+    if stream is not None and not stream.asking():
+        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9324,15 +9959,21 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     context = request.context
     # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
     context._on_cancel.append(done.set)
+    until = time.monotonic() + _ASK_SECONDS
     try:
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted, and
+        # the bound and the end of the client's stream are seen too (no answer: cancelled).
         while not done.wait(_ASK_POLL):
-            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+            if time.monotonic() > until or (stream is not None and not stream.alive()):
+                break
         if request.cancelled or context.cancelled.is_set():
             raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
+        if stream is not None:
+            stream.answered()
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -9785,7 +10426,11 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             try:
                 stream = routed.stream
                 endpoint.run(
-                    routed.server, routed.message, sink if stream else written.append, stream
+                    routed.server,
+                    routed.message,
+                    sink if stream else written.append,
+                    stream,
+                    self.connected,
                 )
             finally:
                 if done is not None:
@@ -9800,19 +10445,23 @@ def _handler_class(endpoint: _Endpoint) -> Any:
 
         def watch(self, server: Any, done: threading.Event) -> None:
             """Until `done`: the client closing its connection abandons the server's calls."""
+            while not done.wait(0.1):
+                if not self.connected():
+                    server.abandon()
+                    return
+
+        def connected(self) -> bool:
+            """Whether the client has not closed its connection (readable: either its end, or
+            the client's next request on it, when it is still there)."""
             import select
 
             connection = self.connection
             try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
+                if not select.select([connection], [], [], 0)[0]:
+                    return True
+                return bool(connection.recv(1, socket.MSG_PEEK))
             except (OSError, ValueError):
-                server.abandon()
+                return False
 
     return Handler
 
@@ -10153,6 +10802,8 @@ class _McpWire(_McpLoop):
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
+        #: The HTTP threads whose answers stream: thread -> `mcp_endpoint._Stream`.
+        self.streams: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -10492,9 +11143,13 @@ class _McpServer(_McpCalls):
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
+            text = line.decode("utf-8")
+            message = self.codec.load(text)
+        except UnicodeDecodeError:
             self.fail("null", -32700, "Parse error")
+            return
+        except (ValueError, RecursionError):
+            self.fail(*self.codec.refused(text))
             return
         self.read(message)
 
@@ -10667,6 +11322,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10901,15 +11557,21 @@ async def _asgi_post(
         def sink(text: str) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, text)
 
+        gone: list[bool] = []
+
         def run() -> None:
             try:
                 with endpoint.serving(routed.server):
-                    endpoint.run(routed.server, routed.message, sink, routed.stream)
+                    endpoint.run(
+                        routed.server, routed.message, sink, routed.stream, lambda: not gone
+                    )
             finally:
                 loop.call_soon_threadsafe(queue.put_nowait, None)
 
         running = loop.run_in_executor(_asgi_pool(), run)
-        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        watching = None
+        if routed.watch or routed.stream:
+            watching = asyncio.ensure_future(_asgi_watch(receive, routed, gone))
         try:
             await _asgi_relay(exchange, routed, queue, send)
         finally:
@@ -10920,12 +11582,15 @@ async def _asgi_post(
         endpoint.unseat()
 
 
-async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
-    """A client that goes away while its 2026-07-28 call runs cancels it."""
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed, gone: list[bool]) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it; from a stream, it
+    leaves it (`gone`: a question its call asks ends)."""
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            routed.server.abandon()
+            gone.append(True)
+            if routed.watch:
+                routed.server.abandon()
             return
 
 
@@ -11025,7 +11690,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11133,7 +11798,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11279,7 +11944,7 @@ def run(invocation: _Invocation) -> object:
                 confirm=command.confirm is not None,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11293,9 +11958,9 @@ def run(invocation: _Invocation) -> object:
     context._answers = invocation.answers
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -11315,8 +11980,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, invocation.asked.get("--output-file"), sys.stdout)
-        if invocation.asked.get("--output-file") is not None:
+            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+        if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         _warn_unused_answers(context)
@@ -11329,11 +11994,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11346,6 +12015,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             sys.stderr.write(f"{PROGRAM.name}: error: stdout is closed: nothing can answer\n")
         return EXIT_BROKEN_PIPE
+    if sys.stdin is None:
+        _no_stdin()
     streams = sys.stdout, sys.stderr
     status = _Status(sys.stderr)
     sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
@@ -11439,7 +12110,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11453,6 +12124,13 @@ def _refill(contents: list[Any]) -> None:
 
 
 # ---- burgee: end of invoke ----
+
+
+def _output_file(invocation: _Invocation) -> str | None:
+    """`--output-file PATH`; None without it, and for `-`, stdout, where the answer goes
+    without it (never a file named `-`)."""
+    path: str | None = invocation.asked.get("--output-file")
+    return None if path == "-" else path
 
 
 def _writable(path: str) -> None:
@@ -11487,9 +12165,28 @@ def _write_answer(data: object, output_file: str | None) -> None:
         _emit(sys.stdout, text + "\n")
 
 
+def _no_stdin() -> None:
+    """Started with stdin closed (`tool <&-`): read as an empty one (`--json -`, a question
+    find the end of input at once), the null device on descriptor 0, so no file the tool opens
+    is taken for stdin there (nor by a child process)."""
+    import io
+
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            opened = os.open(os.devnull, os.O_RDONLY)
+        except OSError:
+            opened = 0  # NOTE: no null device (a sandbox): nothing on descriptor 0
+        if opened != 0:
+            os.close(opened)
+    sys.stdin = io.StringIO()
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11525,7 +12222,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
+            _write_answer(envelope["data"], _output_file(invocation))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

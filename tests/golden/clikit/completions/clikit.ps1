@@ -17,6 +17,8 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|run' = 'run'
         '|login' = 'login'
         '|export' = 'export'
+        '|serve' = 'serve'
+        '|copy' = 'copy'
         '|output' = 'output'
         '|completion' = 'completion'
     }
@@ -167,6 +169,30 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'export|--field' = 'export|--field'
         'export|--explain' = 'export|--explain'
         'export|--answer' = 'export|--answer'
+        'serve|-h' = 'serve|--bind'
+        'serve|--host' = 'serve|--bind'
+        'serve|--bind' = 'serve|--bind'
+        'serve|-w' = 'serve|--watch'
+        'serve|--watch' = 'serve|--watch'
+        'serve|--size' = 'serve|--size'
+        'serve|-o' = 'serve|--output'
+        'serve|--output' = 'serve|--output'
+        'serve|--output-file' = 'serve|--output-file'
+        'serve|--timeout' = 'serve|--timeout'
+        'serve|--max-output' = 'serve|--max-output'
+        'serve|--spill-dir' = 'serve|--spill-dir'
+        'serve|--field' = 'serve|--field'
+        'serve|--explain' = 'serve|--explain'
+        'serve|--answer' = 'serve|--answer'
+        'copy|-o' = 'copy|--output'
+        'copy|--output' = 'copy|--output'
+        'copy|--output-file' = 'copy|--output-file'
+        'copy|--timeout' = 'copy|--timeout'
+        'copy|--max-output' = 'copy|--max-output'
+        'copy|--spill-dir' = 'copy|--spill-dir'
+        'copy|--field' = 'copy|--field'
+        'copy|--explain' = 'copy|--explain'
+        'copy|--answer' = 'copy|--answer'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -284,6 +310,27 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'export|--field' = @('none')
         'export|--explain' = @('none')
         'export|--answer' = @('none')
+        'serve|--bind' = @('none')
+        'serve|--watch' = @('none')
+        'serve|--size' = @('none')
+        'serve|--output' = @('choice', 'json', 'text')
+        'serve|--output-file' = @('file')
+        'serve|--timeout' = @('none')
+        'serve|--max-output' = @('none')
+        'serve|--spill-dir' = @('file')
+        'serve|--field' = @('none')
+        'serve|--explain' = @('none')
+        'serve|--answer' = @('none')
+        'copy|--output' = @('choice', 'json', 'text')
+        'copy|--output-file' = @('file')
+        'copy|--timeout' = @('none')
+        'copy|--max-output' = @('none')
+        'copy|--spill-dir' = @('file')
+        'copy|--field' = @('none')
+        'copy|--explain' = @('none')
+        'copy|--answer' = @('none')
+        'copy#*' = @('none')
+        'copy#1' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -298,7 +345,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('run', 'Run an app as `pipx run` does: every word after APP is the app''s, --json and --…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('export', 'Export one item, named or numbered, as JSON or CSV (as argparse''s mutually excl…'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
+        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('run', 'Run an app as `pipx run` does: every word after APP is the app''s, --json and --…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('export', 'Export one item, named or numbered, as JSON or CSV (as argparse''s mutually excl…'), @('serve', 'Serve the items (Click''s `-h` for the host, a second long flag, and argparse''s…'), @('copy', 'Copy files (argparse''s `SRC... DST`: the last word is the target).'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
         '' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
@@ -314,6 +361,8 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'run' = @(@('-p', 'The Python to run it with'), @('--python', 'The Python to run it with'), @('--isolated', ''), @('--no-isolated', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'export' = @(@('-j', 'Write JSON here'), @('--json-out', 'Write JSON here'), @('--csv-out', 'Write CSV here'), @('--name', 'The item''s name'), @('--ref', 'The item''s number'), @('--compact', ''), @('--no-compact', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'serve' = @(@('-h', 'The address to bind'), @('--host', 'The address to bind'), @('--bind', 'The address to bind'), @('-w', 'The files to watch'), @('--watch', 'The files to watch'), @('--size', 'The width and the height'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('--help', 'show help and exit'))
+        'copy' = @(@('-v', 'Say each file'), @('--verbose', 'Say each file'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
         'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: the bytes of an image, audio or embedded…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--answer', 'answer the question NAME the command asks (repeatable); where nobody can be ask…'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
