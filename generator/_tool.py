@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1265: the first handler from commands.py
-#     line 1511: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12553: the tables (commands, groups, errors, result shapes)
+#     line 1266: the first handler from commands.py
+#     line 1512: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12672: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -1176,8 +1176,9 @@ _boot(globals(), _LAZY)
 
 
 def _import_handlers() -> None:
-    """The handlers' imports that only their functions use: run once, before the
-    first command or `complete=` function that needs them (not for help or schema)."""
+    """The handlers' imports that only their functions use, and their pydantic models:
+    run once, before the first command or `complete=` function that needs them (not
+    for help or schema)."""
     global Path, argparse, gc
     import argparse
     import gc
@@ -3870,7 +3871,7 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(f"{label}: {reason}")
+            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -3908,7 +3909,20 @@ class _Call:
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
-            return [convert(item) for item in found]
+            try:
+                return [convert(item) for item in found]
+            except _ModelInvalid:
+                pass  # NOTE: a model an item holds: each problem named at its item
+            named = flag if self.source == "flag" else None
+            problems = []
+            for index, item in enumerate(found):
+                try:
+                    convert(item)
+                except _ModelInvalid as error:
+                    problems += [
+                        _placed((key, index, *at), named, why) for at, why in error.problems
+                    ]
+            raise _Named("; ".join(problems))
 
         return self.value(
             key,
@@ -4061,6 +4075,31 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
         raise _Invalid(_expected(_one_of(choices), value))
 
     return convert
+
+
+class _ModelInvalid(_Invalid):
+    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
+    keys as in JSON) and what is wrong there."""
+
+    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
+        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
+        self.problems = problems
+
+
+class _Named(_Invalid):
+    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
+    no label."""
+
+
+def _json_path(keys: tuple[Any, ...]) -> str:
+    """`ship_to.lines[0].qty`: a place in a JSON object."""
+    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
+
+
+def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
+    """One field's problem, named by its flag (when it has one) and its JSON path."""
+    where = _json_path(place)
+    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -4235,6 +4274,9 @@ def _jsonable(value: object) -> Any:
     fields = getattr(kind, "__dataclass_fields__", None)
     if fields is not None:
         return {name: _jsonable(getattr(value, name)) for name in fields}
+    if hasattr(kind, "__pydantic_fields__") and hasattr(value, "model_dump"):
+        # NOTE: a pydantic model as pydantic writes it, under the keys its schema names.
+        return _jsonable(value.model_dump(mode="json", by_alias=True))
     # NOTE: before the str/int checks: a `class Unit(str, Enum)` member is also a str.
     member = getattr(value, "_value_", _MISSING)
     if member is not _MISSING:
@@ -6619,9 +6661,24 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = tuple(name for name, *_ in inputs)
+    keys = _keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+
+
+def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
+    out (JSON input gives the model's object); for a command whose whole input is a model,
+    the model's own keys (each field has a leaf option, its key the first of its place)."""
+    keys: dict[str, None] = {}
+    whole = any(("whole", True) in options for *_, options in inputs)
+    for name, *_, options in inputs:
+        part = dict(options).get("part")
+        if whole and part is not None:
+            keys[part[1][0]] = None
+        elif not whole and part is None:
+            keys[name] = None
+    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -6696,6 +6753,49 @@ def _import_once() -> None:
             _IMPORTED.append(True)
 
 
+def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
+    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
+    for key in keys[:-1]:
+        inner = into.get(key)
+        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
+    into[keys[-1]] = value
+
+
+def _gathered(
+    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
+) -> None:
+    """A model parameter's object on the command line: its leaf options' values (`pieces`)
+    over the whole object its own flag gave; a required model given no leaf is an empty
+    object, so pydantic names each field it needs by its flag. A command's `whole` input
+    (its only parameter, a model): JSON input is the model's object itself."""
+    if whole and call.source != "flag":
+        call.raw[name] = dict(call.raw)
+        if call.refused:
+            call.refused.add(name)  # NOTE: the input schema refused a field already
+        return
+    if call.source != "flag" or not (pieces or required):
+        return
+    given = call.raw.get(name)
+    if isinstance(given, str):
+        try:
+            given = _load_json(given)
+        except (ValueError, RecursionError):
+            return  # NOTE: the model's converter says what is wrong with it
+    if given is not None and not isinstance(given, dict):
+        return
+    call.raw[name] = _merged(given or {}, pieces or {})
+
+
+def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """`whole` with `pieces` over it, object by object."""
+    merged = dict(whole)
+    for key, value in pieces.items():
+        inner = merged.get(key)
+        both = isinstance(value, dict) and isinstance(inner, dict)
+        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
+    return merged
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -6731,8 +6831,13 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
+                bool(named.get("whole")),
+                named.get("part"),
             )
         )
+    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
+    plan.sort(key=lambda step: step[-1] is None)
+    parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
@@ -6742,6 +6847,7 @@ def _reader(
             _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
+        pieces: dict[str, dict[str, Any]] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -6757,7 +6863,11 @@ def _reader(
             env,
             secret,
             prompt,
+            whole,
+            part,
         ) in plan:
+            if name in parents:
+                _gathered(call, name, pieces.get(name), written is ..., whole)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -6768,6 +6878,7 @@ def _reader(
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
+            problems = len(call.problems)
             value = read(
                 name,
                 convert,
@@ -6778,7 +6889,13 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if positional:
+            if part is not None:
+                if len(call.problems) > problems:
+                    # NOTE: its model is not made: pydantic would tell the same field again.
+                    call.refused.add(part[0])
+                elif value is not None:
+                    _put(pieces.setdefault(part[0], {}), part[1], value)
+            elif positional:
                 args.append(value)
             else:
                 given[name] = value
@@ -8136,14 +8253,16 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     except _Explained:
         pass
     key = option.lstrip("-").replace("-", "_")
-    if key not in command.keys:
+    known = (*command.keys, *call.provenance)  # NOTE: with a model's leaf options
+    if key not in known or key not in call.provenance:
         # NOTE: a flag named otherwise than its parameter (`Option("--from")` on `source`):
         # found by the spelling its place was read under.
         label = "flag " + (option if option.startswith("-") else "--" + option)
         key = next(
-            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
+            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label),
+            key if key in command.keys else "",
         )
-    if key not in command.keys:
+    if key not in known:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)

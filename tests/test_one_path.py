@@ -9,6 +9,7 @@ for how a parameter is named in a usage message (a flag there, a key in JSON).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -31,7 +32,7 @@ from tests.regen import golden_output
 #: "not slow"` leaves it out).
 pytestmark = pytest.mark.slow
 
-PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy", "repokit"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy", "repokit", "shop"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}
 FORMATS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}
@@ -85,7 +86,11 @@ class Surfaces:
         """The command line that gives `values`, as a person would type it."""
         words = command.split()
         positionals: list[str] = []
-        for arg in self.commands[command].get("args", []):
+        args = self.commands[command].get("args", [])
+        values = dict(values)
+        for key in [k for k, v in values.items() if isinstance(v, dict)]:
+            words += _leaf_flags(key, args, values)
+        for arg in args:
             name = arg["name"]
             key = arg.get("burgee_key", name.lstrip("-").replace("-", "_"))
             if key not in values:
@@ -115,6 +120,43 @@ class Surfaces:
         and MCP needs no flag (the client confirms)."""
         bypass = self.commands[command].get("confirmation_bypass_arg")
         return [bypass] if bypass else []
+
+
+def _leaf_flags(key: str, args: list[dict[str, Any]], values: dict[str, Any]) -> list[str]:
+    """A model's object (at `key`) as a person types it: one leaf option per field it gives
+    (`--ship-to.city=Oslo`); an object a leaf cannot say (a nested null, a key no field
+    has) is left to the parameter's own flag, as JSON, whole."""
+    leaves = {a["burgee_key"]: a for a in args if a.get("burgee_key", "").startswith(key + ".")}
+    if not leaves:
+        return []
+    words: list[str] = []
+
+    def walk(value: dict[str, Any], path: str) -> bool:
+        for field, inner in value.items():
+            place = f"{path}.{field}"
+            if place in leaves and inner is not None and not isinstance(inner, dict):
+                words.append(f"{leaves[place]['name']}={_text(inner)}")
+            elif not (isinstance(inner, dict) and walk(inner, place)):
+                return False
+        return True
+
+    if walk(values[key], key):
+        del values[key]
+        return words
+    return []
+
+
+def _nested(values: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """`values` with `value` at `key`, a dotted key (a model's leaf option) in nested objects."""
+    *above, last = key.split(".")
+    result = copy.deepcopy(values)
+    into = result
+    for part in above:
+        inner = into.get(part)
+        into[part] = inner if isinstance(inner, dict) else {}
+        into = into[part]
+    into[last] = value
+    return result
 
 
 def _text(value: Any) -> str:
@@ -253,7 +295,11 @@ def _typed_inputs(surfaces: Surfaces) -> list[tuple[str, str]]:
         for arg in surfaces.commands[name].get("args", []):
             if arg["type"] in TYPED or "enum" in arg:
                 key = arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                cases.append((name, key))
+                # NOTE: not yet a model's leaf option: JSON input's check tells one problem of
+                # a top-level key (`ship_to: missing field 'city'`) where its leaf option
+                # tells its own (issue 48's report).
+                if "." not in key:
+                    cases.append((name, key))
     return cases
 
 
@@ -291,12 +337,17 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     if not cases:
         pytest.skip("no command of this program takes a number or a choice")
     command, values, key, text = data.draw(_typed(cases, surfaces))
-    values = {**values, key: text}
+    values = _nested(values, key, text)
     assume(_representable(values))
     by_json = surfaces.cli(
         *command.split(), *surfaces.confirmed(command), "--json", json.dumps(values)
     )
-    by_flags = surfaces.cli(*surfaces.argv(command, values))
+    argv = surfaces.argv(command, values)
+    # NOTE: a model's object its leaf options cannot say (a key no field has, which pydantic
+    # ignores) goes whole, as JSON, to the model's hidden flag: pydantic's words, not burgee's.
+    hidden = {a["name"] for a in surfaces.commands[command].get("args", []) if a.get("hidden")}
+    assume(not any(word.split("=")[0] in hidden for word in argv))
+    by_flags = surfaces.cli(*argv)
     given_json, flags = json.loads(by_json.stdout), json.loads(by_flags.stdout)
     # NOTE: a word that is no number is refused, or taken, by both alike.
     assert flags["ok"] == given_json["ok"], (by_flags.args, values, flags, given_json)
@@ -304,7 +355,7 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     assert flags["error"]["kind"] == given_json["error"]["kind"] == "usage", (flags, given_json)
     # NOTE: the problem of this key: other drawn values may be refused too, and argparse stops
     # at a bad choice before the converters see the rest.
-    keys = "|".join(re.escape(k) for k in sorted(values, key=len, reverse=True))
+    keys = "|".join(re.escape(k) for k in sorted({*values, key}, key=len, reverse=True))
 
     def of_key(message: str) -> set[str]:
         # NOTE: a problem starts with a key: its value's (`ref: ...`), or a group's given

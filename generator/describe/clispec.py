@@ -8,7 +8,8 @@ clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, 
 `burgee_sanitize`, `burgee_guessed` (the keys clispec needs that the author did not declare:
 `cardinality` of a list), `explain`, `config`, `burgee_agents`, `burgee_aliases` (a command's
 other names, an option's other long flags), `burgee_root`,
-`burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
+`burgee_key` (an option whose flag is not its JSON key; a model's leaf option: its dotted
+place in the JSON input), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
 `burgee_prompt`, `burgee_path` (`click.Path`'s checks that are not its defaults, by its
@@ -98,7 +99,11 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["burgee_path"] = param.path.given
     if param.prompt is not None:
         entry["burgee_prompt"] = param.prompt
-    if param.renamed:
+    if param.part_of is not None:
+        # NOTE: a model's leaf option: its place in the JSON input, by the fields' aliases.
+        place = param.key_path if param.whole_input else (param.part_of, *param.key_path)
+        entry["burgee_key"] = ".".join(place)
+    elif param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name
     if param.passthrough:

@@ -92,10 +92,35 @@ class _Types:
     def _record(self, name: str) -> Any:
         if name not in self.built:
             record = self.records[name]
-            self.built[name] = (
-                self._typeddict(record) if record.style == "typeddict" else self._dataclass(record)
+            made = {"typeddict": self._typeddict, "model": self._model}.get(
+                record.style, self._dataclass
             )
+            self.built[name] = made(record)
         return self.built[name]
+
+    def _model(self, record: Record) -> Any:
+        """A pydantic model of the same fields, `Field(...)`s and defaults: its schemas are
+        the handlers' model's own (a default written as no literal: none shown, as a
+        factory's)."""
+        # NOTE: registered first, as a forward reference, so a model may hold itself.
+        self.built[record.name] = record.name
+        fields: dict[str, Any] = {}
+        for field in record.fields:
+            said = {
+                key: value
+                for key in _FIELD_KEYWORDS
+                if (value := getattr(field, _FIELD_KEYWORDS[key])) is not None
+            }
+            if field.help:
+                said["description"] = field.help
+            if field.has_default:
+                said["default"] = field.default
+            elif not field.required:
+                said["default_factory"] = _unknown
+            fields[field.name] = (self.python(field.type), pydantic.Field(**said))
+        built = pydantic.create_model(record.name, __doc__=record.doc or None, **fields)
+        built.model_rebuild(_types_namespace=dict(self.built))
+        return built
 
     def _typeddict(self, record: Record) -> Any:
         fields = {}
@@ -124,6 +149,18 @@ class _Types:
         built.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
         return built
 
+
+#: `Field(...)`'s keywords -> the IR's names (`Field` of `model/ir.py`).
+_FIELD_KEYWORDS = {
+    "alias": "alias",
+    "ge": "minimum",
+    "le": "maximum",
+    "gt": "exclusive_minimum",
+    "lt": "exclusive_maximum",
+    "min_length": "min_length",
+    "max_length": "max_length",
+    "pattern": "pattern",
+}
 
 #: A record's fields are all it may have.
 _CLOSED = pydantic.ConfigDict(extra="forbid")
@@ -220,10 +257,16 @@ def input_schema(command: Command, program: Program) -> dict[str, Any]:
 
 
 def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
+    whole = next((p for p in command.inputs if p.whole_input and p.part_of is None), None)
+    if whole is not None and whole.type is not None:
+        # NOTE: fireargs' input model: the command's JSON input is the model's object.
+        return {"type": "object", **schemas.of(whole.type, "validation")}
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param in command.inputs:
         assert param.type is not None
+        if param.part_of is not None:
+            continue  # NOTE: a model's leaf option: JSON input gives the model's object
         prop = schemas.of(param.type, "validation")
         if param.help:
             prop["description"] = param.help

@@ -94,19 +94,37 @@ class TypeRef(Node):
 
 
 class Field(Node):
-    """A field of a dataclass or TypedDict."""
+    """A field of a dataclass, TypedDict or pydantic model."""
 
     name: str
     type: TypeRef
     required: bool
     help: str = ""
+    #: A model's `Field(alias=...)`: its key in JSON (pydantic reads it by that name).
+    alias: str | None = None
+    #: A model's default as JSON data, when written as a literal (`has_default`).
+    default: Any = None
+    has_default: bool = False
+    #: A model's `Field(ge=, gt=, le=, lt=, min_length=, max_length=, pattern=)`.
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Its key in JSON: the alias, else its name."""
+        return self.alias or self.name
 
 
 class Record(Node):
-    """A dataclass or TypedDict defined in the handlers file."""
+    """A dataclass, TypedDict or pydantic model defined in the handlers file."""
 
     name: str
-    style: Literal["dataclass", "typeddict"]
+    style: Literal["dataclass", "typeddict", "model"]
     fields: tuple[Field, ...]
     doc: str = ""
     span: SourceSpan
@@ -223,6 +241,14 @@ class Param(Node):
     #: An option a group's (or the program's) `options=` shares: that group's path (`()`: the
     #: program), after whose name it may also be given, before the command; None: not shared.
     shared: tuple[str, ...] | None = None
+    #: One leaf field of a pydantic model parameter, as an option of its own (`--ship-to.city`):
+    #: the parameter's name, and the field's keys in JSON under it (aliases as pydantic reads
+    #: them); the parameter gets the model its leaves make.
+    part_of: str | None = None
+    key_path: tuple[str, ...] = ()
+    #: A command's only parameter, a pydantic model (fireargs' input model), and its leaves:
+    #: the fields are the command's options, unprefixed, and its JSON input is the object.
+    whole_input: bool = False
     span: SourceSpan
 
     @property
@@ -482,6 +508,8 @@ class Program(Node):
     #: The imports only the code's functions use: run when the first command runs.
     user_deferred: str = ""
     user_code: str
+    #: The pydantic models' classes, made when the first command runs (`_import_handlers`).
+    user_models: str = ""
     #: Third-party modules the handlers import: (top-level module, requirement to install).
     third_party: tuple[tuple[str, str], ...] = ()
     #: The requirements of the tool's PEP 723 block (`program(dependencies=...)`, else the

@@ -15,7 +15,8 @@ Use = Literal["param", "return", "field"]
 
 SUPPORTED = (
     "str, int, float, bool, pathlib.Path, datetime.date, datetime.datetime, datetime.time, "
-    "uuid.UUID, decimal.Decimal, Literal[...], an Enum, dataclass or TypedDict defined in "
+    "uuid.UUID, decimal.Decimal, Literal[...], an Enum, dataclass, TypedDict or pydantic model "
+    "defined in "
     "this file, Optional[T] / T | None, list[T], tuple[T1, T2, ...] and dict[str, T] of "
     "those leaf types"
 )
@@ -37,6 +38,8 @@ def _supported(use: Use) -> str:
     return f"{plain}; in a result also {extra}"
 
 
+#: What a pydantic model's class derives from (a model of the file's own is a record too).
+MODEL_BASES = frozenset(("pydantic.BaseModel", "pydantic.main.BaseModel"))
 _LIST = {"builtins.list", "typing.List", "typing.Sequence", "collections.abc.Sequence"}
 _DICT = {"builtins.dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"}
 _TUPLE = {"builtins.tuple", "typing.Tuple"}

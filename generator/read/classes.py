@@ -9,11 +9,13 @@ import copy
 from burgee.model.ir import EnumDecl, Field, Record, Scalar, TypeRef
 from burgee.read import docstrings
 from burgee.read.annotations import (
+    MODEL_BASES,
     NotLiteral,
     UnsupportedType,
     has_control_characters,
     resolve,
 )
+from burgee.read.models import read_model
 from burgee.read.reader import Reader
 
 
@@ -117,11 +119,13 @@ def read_enum(reader: Reader, node: ast.ClassDef) -> None:
 
 
 def read_record(reader: Reader, node: ast.ClassDef) -> None:
-    """Read a dataclass's or TypedDict's annotated fields."""
+    """Read a dataclass's, TypedDict's or pydantic model's annotated fields."""
     name = node.name
-    is_typeddict = any(
-        (reader.names.qualify(base) or "").endswith(".TypedDict") for base in node.bases
-    )
+    bases = [reader.names.qualify(base) or "" for base in node.bases]
+    is_typeddict = any(base.endswith(".TypedDict") for base in bases)
+    if any(base in MODEL_BASES for base in bases):
+        read_model(reader, node, read_type)
+        return
     total = True
     for keyword in node.keywords:
         if keyword.arg == "total":

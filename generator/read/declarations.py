@@ -9,7 +9,7 @@ import re
 
 from burgee.model.ir import ErrorDecl, OutcomeDecl, Scalar
 from burgee.read import docstrings
-from burgee.read.annotations import NotLiteral, literal_value
+from burgee.read.annotations import MODEL_BASES, NotLiteral, literal_value
 from burgee.read.checks import Checks
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
@@ -26,7 +26,7 @@ class Declarations(Checks):
         bases = [self.names.qualify(b) or "" for b in node.bases]
         if any(b.startswith("enum.") for b in bases):
             self.names.enums[name] = enum_values(node)
-        elif any(b.endswith(".TypedDict") for b in bases) or any(
+        elif any(b.endswith(".TypedDict") or b in MODEL_BASES for b in bases) or any(
             (self.names.qualify(decorator_target(d)) or "").endswith("dataclasses.dataclass")
             for d in node.decorator_list
         ):

@@ -29,6 +29,7 @@ from burgee.read.markers import (
     read_path_checks,
     read_text_rules,
 )
+from burgee.read.models import with_leaves
 from burgee.read.reader import Parameter, Reader
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -71,6 +72,7 @@ def read_params(
                 result = result.model_copy(update={"positional_only": True})
             params.append(result)
     _check_params(reader, params, fn)
+    params = with_leaves(reader, params)
     context = next((p.name for p in params if p.role == "context"), None)
     if context is not None:
         check_context_uses(reader, node, context)

@@ -37,6 +37,7 @@ from burgee.read.imports import (
     pyproject_dependencies,
     requirement,
 )
+from burgee.read.models import model_classes
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import is_none
@@ -352,7 +353,7 @@ def _read(
         # NOTE: a shared alias's problem is found once for each command that names it.
         unique = {(d.span, d.message): d for d in reader.diagnostics}
         raise GenerationError(sorted(unique.values(), key=_position))
-    stripped = strip(reader.text, reader.tree, reader.removals)
+    stripped = strip(reader.text, reader.tree, reader.removals, model_classes(reader))
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})
@@ -438,6 +439,7 @@ def _read(
         user_checking=stripped.checking,
         user_deferred=stripped.deferred,
         user_code=stripped.code,
+        user_models=stripped.models,
         aliases=aliases,
         kept=kept,
         python_minor=minor,

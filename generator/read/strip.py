@@ -78,10 +78,16 @@ class Stripped:
     deferred: str = ""
     #: (name, module) of each name imported for code that runs when the module is defined.
     eager: tuple[tuple[str, str], ...] = ()
+    #: The pydantic models' classes: made when the first command runs (`_import_handlers`),
+    #: never at start-up (help, schema and completion read them statically).
+    models: str = ""
 
 
-def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
-    """The user code without burgee's markers, its imports split by when they are needed."""
+def strip(
+    text: Text, tree: ast.Module, removals: Removals, models: frozenset[str] = frozenset()
+) -> Stripped:
+    """The user code without burgee's markers, its imports split by when they are needed
+    (`models`: the classes that wait for the first command, with what only they import)."""
     units = _units(text, tree)
     kept = [u for u in units if not any(id(s) in removals.statements for s in u.statements)]
     if kept and _is_docstring(kept[0]):
@@ -90,9 +96,13 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
     newline = _newline(text)
     imports: list[_Unit] = []
     rest: list[str] = []
+    waiting: list[str] = []
     for unit in kept:
         if all(isinstance(s, ast.Import | ast.ImportFrom) for s in unit.statements):
             imports.append(unit)
+            continue
+        if all(isinstance(s, ast.ClassDef) and s.name in models for s in unit.statements):
+            waiting.append(_edited(text, (unit.first, unit.last), edits, newline))
             continue
         # NOTE: the lines above the file's first statement are its header, nobody's.
         lead = unit.lead if unit is not units[0] else unit.first
@@ -105,8 +115,11 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
         code = _checking_only(code, aliases, newline)
         parsed = code_tree(code)
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
-    used = code_names(code)
+    model_code = "".join(waiting)
+    used = code_names(code) | (code_names(model_code) if model_code else frozenset())
     running = frozenset(runtime_names(parsed)) if code else frozenset()
+    if model_code:
+        running |= frozenset(runtime_names(code_tree(model_code)))
     defining = frozenset(module_level_names(parsed)) if code else frozenset()
     pruned = [_pruned(text, unit, (used, running, defining), newline) for unit in imports]
     return Stripped(
@@ -116,6 +129,7 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
         typing_at_run_time=tuple(t for p in pruned for t in p.typing_at_run_time),
         deferred="".join(p.deferred for p in pruned),
         eager=tuple(e for p in pruned for e in p.eager),
+        models=model_code,
     )
 
 

@@ -23,6 +23,7 @@ from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
 from burgee.render.header_map import mapped
+from burgee.render.imports import ImportBlock
 from burgee.render.join import join
 from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
@@ -51,6 +52,8 @@ def _help(param: Param, program: Program) -> str:
     parts = [param.help] if param.help else []
     if param.type.kind == "record":
         parts.append("(a JSON object)")
+    elif param.type.item is not None and param.type.item.kind == "record":
+        parts.append("(a JSON object each)")
     if param.default_factory:
         parts.append(f"(default: computed when it runs, by {param.default_factory}())")
     elif param.required and param.role == "option":
@@ -220,12 +223,16 @@ def _default(param: Param) -> tuple[str, bool]:
     return {"[]": "list", "{}": "dict"}.get(code.replace(" ", ""), f"lambda: {code}"), True
 
 
-def _input_row(param: Param, program: Program) -> str:
-    """One input's row: `(name, flags, converter, default, options)` (`table.py`)."""
+def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -> str:
+    """One input's row: `(name, flags, converter, default, options)` (`table.py`); a model
+    parameter's converter names each of its leaf options (`inputs`) by its place."""
     assert param.type is not None
     ref = param.type
     flags, parser = parser_arguments(param, program)
     spec = input_spec(param)
+    leaves = tuple((".".join(p.key_path), p.flag) for p in inputs if p.part_of == param.name)
+    if leaves:
+        spec = ("_model_input", spec, "" if param.whole_input else param.name, leaves)
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = program.env_of(param)
@@ -239,6 +246,8 @@ def _input_row(param: Param, program: Program) -> str:
         ("prompt", param.prompt),
         ("fresh", fresh),
         ("positional", param.positional_only),
+        ("part", (param.part_of, param.key_path) if param.part_of else None),
+        ("whole", param.whole_input and param.part_of is None),
     ]
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
     row = [py(param.name), py(flags), py(spec), default, _tuple(options)]
@@ -337,7 +346,9 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
     head = f"({command.function}, {py(command.summary)}, {shape(command.returns)}, "
     if not command.inputs:
         return f"{head}(), {pairs})"
-    inputs = "".join(f"{indent}    {_input_row(param, program)},\n" for param in command.inputs)
+    inputs = "".join(
+        f"{indent}    {_input_row(param, program, command.inputs)},\n" for param in command.inputs
+    )
     return f"{head}(\n{inputs}{indent}), {pairs})"
 
 
@@ -371,7 +382,13 @@ def surface_entries(program: Program) -> tuple[list[str], list[str]]:
 
 
 def record_converter(record: Record) -> str:
-    """A function that builds a dataclass or TypedDict from a JSON object."""
+    """A function that builds a dataclass, TypedDict or pydantic model from a JSON object (a
+    model: pydantic builds it, and checks it)."""
+    if record.style == "model":
+        return (
+            f"def _to_{record.name}(value: object) -> {record.name}:\n"
+            f"    return _model({record.name}, value)  # type: ignore[no-any-return]"
+        )
     converters = (
         "{"
         + ", ".join(f"{py(f.name)}: {converter(f.type, in_record=True)}" for f in record.fields)
@@ -478,6 +495,8 @@ def render(
         "x = {" + "\n".join(commands) + "}",
         # NOTE: the rows name their converters as data; as code, they say what the tool needs.
         *(_converter_code(p) for c in program.commands for p in c.inputs),
+        # NOTE: a model parameter's converter names each of its leaves (`_input_row`).
+        *(["_model_input"] if any(p.part_of for c in program.commands for p in c.inputs) else []),
         *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
         *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
         "x = {" + "\n".join(prompts + resources + completions) + "}",
@@ -510,6 +529,10 @@ def render(
         script_block=script_block(program),
         third_party=blocks.guarded,
         deferred=blocks.deferred,
+        # NOTE: ruff's TC004 fires only where the handlers' code uses a deferred import.
+        deferred_used=bool(
+            ImportBlock.of(program.user_deferred).bound() & code_names(program.user_code)
+        ),
         docstring=docstring(program.description),
         constants=constants,
         imports=blocks.top,
@@ -596,8 +619,8 @@ def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Reco
 
 def _record_shape(record: Record) -> str:
     """A record's entry in RECORDS: each field's shape, and the required fields."""
-    fields = "{" + ", ".join(f"{py(f.name)}: {shape(f.type)}" for f in record.fields) + "}"
-    return f"({fields}, {py(tuple(f.name for f in record.fields if f.required))})"
+    fields = "{" + ", ".join(f"{py(f.key)}: {shape(f.type)}" for f in record.fields) + "}"
+    return f"({fields}, {py(tuple(f.key for f in record.fields if f.required))})"
 
 
 def _output_records(program: Program) -> list[Record]:

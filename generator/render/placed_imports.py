@@ -127,29 +127,63 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
     """`_import_handlers`: the handlers' imports that only function bodies use, run once
     before the first command or `complete=` function (`runtime/execution/table._import_once`), but
     those the module's top has (`taken`); and those imports, for type checkers."""
-    if not program.user_deferred.strip():
+    if not program.user_deferred.strip() and not program.user_models:
         return "", ""
     block = ImportBlock.of(program.user_deferred).without(taken or ImportBlock())
     shown = block.render() if block.plain or block.names or block.verbatim else ""
-    if not shown:
+    if not shown and not program.user_models:
         return "", ""
     plain, guarded = third_party(program, shown)
     eager = ImportBlock.of(plain)
-    bound = sorted(block.bound())
+    models = model_names(program)
+    bound = sorted(block.bound()) + models
     free = free_completers(program, set(bound))
     lines = [
         "def _import_handlers() -> None:",
-        '    """The handlers\' imports that only their functions use: run once, before the',
-        '    first command or `complete=` function that needs them (not for help or schema)."""',
+        '    """The handlers\' imports that only their functions use, and their pydantic models:',
+        "    run once, before the first command or `complete=` function that needs them (not",
+        '    for help or schema)."""',
         f"    global {', '.join(bound)}",
         *(f"    {line}" for line in eager.render().splitlines() if line and plain.strip()),
         *(f"    {line}" for line in guarded),
+        *([""] if models else []),
+        *(indented(program.user_models).splitlines()),
         "",
         "",
+        *(
+            [
+                "if TYPE_CHECKING:  # NOTE: the models, as type checkers read them",
+                *indented(program.user_models).splitlines(),
+                "",
+                "",
+            ]
+            if models
+            else []
+        ),
         "#: The `complete=` functions that use none of those imports: a TAB press runs them alone.",
         f"_FREE_COMPLETERS: frozenset[str] = frozenset({_names(free)})",
     ]
     return "\n".join(lines) + "\n", shown
+
+
+def model_names(program: Program) -> list[str]:
+    """The classes `program.user_models` defines, in order."""
+    if not program.user_models:
+        return []
+    tree = ast.parse(program.user_models)
+    return [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
+
+
+def indented(code: str) -> str:
+    """`code` one level deeper (four spaces), its strings' own lines left as written."""
+    inside: set[int] = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Constant | ast.JoinedStr) and node.end_lineno != node.lineno:
+            inside.update(range(node.lineno + 1, (node.end_lineno or node.lineno) + 1))
+    return "".join(
+        line if number in inside or not line.strip() else "    " + line
+        for number, line in enumerate(code.splitlines(keepends=True), 1)
+    )
 
 
 def _names(names: list[str]) -> str:
@@ -174,7 +208,7 @@ def _checking_block(lines: list[str], code: list[str], tail: list[str]) -> str:
     """`if TYPE_CHECKING:` with the import lines (sorted, once), the code and an `else:`."""
     checking = ImportBlock()
     checking.add_source("\n".join(lines))
-    body = [f"    {line}" if line else "" for line in checking.render().splitlines()]
+    body = [f"    {line}" if line else "" for line in checking.render(width=84).splitlines()]
     body += ["", *(f"    {line}" for line in code)] if code else []
     if not any(line.strip() for line in body):
         body = ["    pass"]  # NOTE: never empty (the else branch may still be needed)

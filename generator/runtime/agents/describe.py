@@ -131,14 +131,16 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     except _Explained:
         pass
     key = option.lstrip("-").replace("-", "_")
-    if key not in command.keys:
+    known = (*command.keys, *call.provenance)  # NOTE: with a model's leaf options
+    if key not in known or key not in call.provenance:
         # NOTE: a flag named otherwise than its parameter (`Option("--from")` on `source`):
         # found by the spelling its place was read under.
         label = "flag " + (option if option.startswith("-") else "--" + option)
         key = next(
-            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
+            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label),
+            key if key in command.keys else "",
         )
-    if key not in command.keys:
+    if key not in known:
         # NOTE: the options by their flags, as help shows them (an argument has nothing to
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)

@@ -61,6 +61,9 @@ def _jsonable(value: object) -> Any:
     fields = getattr(kind, "__dataclass_fields__", None)
     if fields is not None:
         return {name: _jsonable(getattr(value, name)) for name in fields}
+    if hasattr(kind, "__pydantic_fields__") and hasattr(value, "model_dump"):
+        # NOTE: a pydantic model as pydantic writes it, under the keys its schema names.
+        return _jsonable(value.model_dump(mode="json", by_alias=True))
     # NOTE: before the str/int checks: a `class Unit(str, Enum)` member is also a str.
     member = getattr(value, "_value_", _MISSING)
     if member is not _MISSING:

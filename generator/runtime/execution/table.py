@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_WORD
 from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
 from burgee.runtime.execution.context import _Command
+from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _REQUIRED
 from burgee.runtime.program import PROGRAM
 
@@ -74,9 +75,24 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = tuple(name for name, *_ in inputs)
+    keys = _keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+
+
+def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
+    out (JSON input gives the model's object); for a command whose whole input is a model,
+    the model's own keys (each field has a leaf option, its key the first of its place)."""
+    keys: dict[str, None] = {}
+    whole = any(("whole", True) in options for *_, options in inputs)
+    for name, *_, options in inputs:
+        part = dict(options).get("part")
+        if whole and part is not None:
+            keys[part[1][0]] = None
+        elif not whole and part is None:
+            keys[name] = None
+    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -149,6 +165,49 @@ def _import_once() -> None:
             _IMPORTED.append(True)
 
 
+def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
+    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
+    for key in keys[:-1]:
+        inner = into.get(key)
+        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
+    into[keys[-1]] = value
+
+
+def _gathered(
+    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
+) -> None:
+    """A model parameter's object on the command line: its leaf options' values (`pieces`)
+    over the whole object its own flag gave; a required model given no leaf is an empty
+    object, so pydantic names each field it needs by its flag. A command's `whole` input
+    (its only parameter, a model): JSON input is the model's object itself."""
+    if whole and call.source != "flag":
+        call.raw[name] = dict(call.raw)
+        if call.refused:
+            call.refused.add(name)  # NOTE: the input schema refused a field already
+        return
+    if call.source != "flag" or not (pieces or required):
+        return
+    given = call.raw.get(name)
+    if isinstance(given, str):
+        try:
+            given = _load_json(given)
+        except (ValueError, RecursionError):
+            return  # NOTE: the model's converter says what is wrong with it
+    if given is not None and not isinstance(given, dict):
+        return
+    call.raw[name] = _merged(given or {}, pieces or {})
+
+
+def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """`whole` with `pieces` over it, object by object."""
+    merged = dict(whole)
+    for key, value in pieces.items():
+        inner = merged.get(key)
+        both = isinstance(value, dict) and isinstance(inner, dict)
+        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
+    return merged
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -184,8 +243,13 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
+                bool(named.get("whole")),
+                named.get("part"),
             )
         )
+    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
+    plan.sort(key=lambda step: step[-1] is None)
+    parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
@@ -195,6 +259,7 @@ def _reader(
             _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
+        pieces: dict[str, dict[str, Any]] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -210,7 +275,11 @@ def _reader(
             env,
             secret,
             prompt,
+            whole,
+            part,
         ) in plan:
+            if name in parents:
+                _gathered(call, name, pieces.get(name), written is ..., whole)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -221,6 +290,7 @@ def _reader(
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
+            problems = len(call.problems)
             value = read(
                 name,
                 convert,
@@ -231,7 +301,13 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if positional:
+            if part is not None:
+                if len(call.problems) > problems:
+                    # NOTE: its model is not made: pydantic would tell the same field again.
+                    call.refused.add(part[0])
+                elif value is not None:
+                    _put(pieces.setdefault(part[0], {}), part[1], value)
+            elif positional:
                 args.append(value)
             else:
                 given[name] = value

@@ -1,0 +1,267 @@
+"""Read a pydantic model's fields statically: each field's type, its default, and what its
+`Field(...)` says (in the default, or in `Annotated[T, Field(...)]`), never importing pydantic
+nor the handlers file."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+from burgee.model.ir import Field, Param, Record, TypeRef, cli_word
+from burgee.read import docstrings
+from burgee.read.annotations import (
+    MODEL_BASES,
+    NotLiteral,
+    UnsupportedType,
+    literal_value,
+    subscript_elements,
+)
+from burgee.read.reader import Reader
+
+#: `Field(...)`'s keywords burgee reads; the bounds and lengths go to the IR under its names.
+_KEYWORDS = {
+    "description": "help",
+    "alias": "alias",
+    "ge": "minimum",
+    "le": "maximum",
+    "gt": "exclusive_minimum",
+    "lt": "exclusive_maximum",
+    "min_length": "min_length",
+    "max_length": "max_length",
+    "pattern": "pattern",
+}
+#: `Field(...)`'s keywords that say nothing a schema or a flag shows.
+_IGNORED = frozenset(("title", "examples", "default_factory", "default"))
+
+
+def read_model(
+    reader: Reader, node: ast.ClassDef, read_type: Callable[[Reader, ast.expr, str], TypeRef]
+) -> None:
+    """Read a `BaseModel` subclass's annotated fields into a `Record` of style "model"."""
+    name = node.name
+    doc = docstrings.parse(ast.get_docstring(node))
+    # NOTE: registered before its fields are resolved, so a model may refer to itself.
+    reader.records[name] = Record(name=name, style="model", fields=(), span=reader.span(node))
+    fields: list[Field] = []
+    for small in node.body:
+        if not isinstance(small, ast.AnnAssign) or not isinstance(small.target, ast.Name):
+            continue
+        field_name = small.target.id
+        annotation = small.annotation
+        if field_name.startswith("_") or reader.names.is_typing(
+            annotation.value if isinstance(annotation, ast.Subscript) else annotation,
+            "ClassVar",
+        ):
+            continue
+        if any(field.name == field_name for field in fields):
+            reader.error(small, f"field {name}.{field_name} is declared twice")
+            continue
+        try:
+            type_ref = read_type(reader, annotation, "field")
+        except UnsupportedType as exc:
+            reader.error(exc.node, f"field {name}.{field_name}: {exc.message}")
+            continue
+        calls = _annotated_fields(reader, annotation)
+        default: ast.expr | None = small.value
+        if default is not None and _is_field(reader, default):
+            assert isinstance(default, ast.Call)
+            calls.append(default)
+            default = _field_default(default)
+        said: dict[str, Any] = {"help": doc.params.get(field_name, "")}
+        factory = False
+        for call in calls:
+            said.update(_field_keywords(reader, call, f"{name}.{field_name}"))
+            factory = factory or any(k.arg == "default_factory" for k in call.keywords)
+        required = default is None and not factory
+        if default is not None and not factory:
+            said.update(_default(reader, default, type_ref))
+        fields.append(Field(name=field_name, type=type_ref, required=required, **said))
+    reader.records[name] = Record(
+        name=name, style="model", fields=tuple(fields), doc=doc.description, span=reader.span(node)
+    )
+
+
+def _is_field(reader: Reader, node: ast.expr) -> bool:
+    """`Field(...)` or `pydantic.Field(...)`."""
+    return isinstance(node, ast.Call) and (reader.names.qualify(node.func) or "") in (
+        "pydantic.Field",
+        "pydantic.fields.Field",
+    )
+
+
+def _annotated_fields(reader: Reader, annotation: ast.expr) -> list[ast.Call]:
+    """The `Field(...)` calls of `Annotated[T, Field(...), ...]`."""
+    if not (
+        isinstance(annotation, ast.Subscript)
+        and reader.names.is_typing(annotation.value, "Annotated")
+    ):
+        return []
+    found = subscript_elements(annotation)[1:]
+    return [node for node in found if _is_field(reader, node)]  # type: ignore[misc]
+
+
+def _field_default(call: ast.Call) -> ast.expr | None:
+    """The default a `Field(...)` gives: its first argument or `default=`; None for none
+    (`...` is none: the field is required)."""
+    node = call.args[0] if call.args else None
+    for keyword in call.keywords:
+        if keyword.arg == "default":
+            node = keyword.value
+    if isinstance(node, ast.Constant) and node.value is Ellipsis:
+        return None
+    return node
+
+
+def _field_keywords(reader: Reader, call: ast.Call, where: str) -> dict[str, Any]:
+    """What a `Field(...)` says, under the IR's names; a keyword burgee cannot read is an
+    error at it."""
+    said: dict[str, Any] = {}
+    for keyword in call.keywords:
+        if keyword.arg in _IGNORED:
+            continue
+        if keyword.arg not in _KEYWORDS:
+            known = ", ".join(sorted(_KEYWORDS))
+            reader.error(
+                keyword.value if keyword.arg is None else keyword,
+                f"field {where}: Field({keyword.arg}=...) is not read by burgee (it reads {known})",
+            )
+            continue
+        try:
+            value = reader.literal(keyword.value, f"Field({keyword.arg}=...) of {where}")
+        except NotLiteral:
+            continue
+        said[_KEYWORDS[keyword.arg]] = value
+    return said
+
+
+def _default(reader: Reader, node: ast.expr, type_ref: TypeRef) -> dict[str, Any]:
+    """A field's default as JSON data, when it is a literal (an enum member: its value); a
+    default written otherwise (a call) is the model's to make, and shows nowhere."""
+    if type_ref.kind == "enum" and isinstance(node, ast.Attribute):
+        enum = reader.enums.get(type_ref.name or "")
+        values = dict(enum.members) if enum is not None else {}
+        if node.attr in values:
+            return {"default": values[node.attr], "has_default": True}
+    try:
+        value = literal_value(node)
+    except ValueError:
+        return {}
+    if isinstance(value, tuple):
+        value = list(value)
+    return {"default": value, "has_default": True}
+
+
+#: The kinds whose option shows its own values, not a word for them.
+_METAVARS: dict[str, str | None] = {"bool": None, "choice": None, "enum": None}
+
+
+def with_leaves(reader: Reader, params: list[Param]) -> list[Param]:
+    """`params` with each option typed as a pydantic model followed by one option per leaf
+    field (`--ship-to.city`; a nested model's: `--ship-to.geo.lat`). A list or dict of
+    models is no leaf's: it is given as JSON, whole. The parameter itself keeps a flag that
+    takes the whole object as JSON, which help leaves out. A command's only parameter, a
+    required model, is its whole input (fireargs' input model): its leaves are unprefixed
+    (`--item`), and its JSON input is the model's object."""
+    found: list[Param] = []
+    inputs = [p for p in params if p.role != "context"]
+    for param in params:
+        record = _model_of(reader, param.type)
+        if param.role != "option" or record is None:
+            found.append(param)
+            continue
+        required = param.type is not None and not param.type.nullable
+        whole = inputs == [param] and required
+        found.append(param.model_copy(update={"hidden": True, "whole_input": whole}))
+        found += _leaves(reader, param, record, (), (), seen=(), required=required, whole=whole)
+    return found
+
+
+def _leaf_help(field: Field, *, required: bool) -> str:
+    """A leaf option's help: its field's description, and "(required)" when the model needs
+    it and every model above is required."""
+    return f"{field.help} (required)".strip() if required and field.required else field.help
+
+
+def _model_of(reader: Reader, ref: TypeRef | None) -> Record | None:
+    """The model record `ref` names (Optional too), or None."""
+    if ref is None or ref.kind != "record":
+        return None
+    record = reader.records.get(ref.name or "")
+    return record if record is not None and record.style == "model" else None
+
+
+def _leaves(
+    reader: Reader,
+    param: Param,
+    record: Record,
+    names: tuple[str, ...],
+    keys: tuple[str, ...],
+    *,
+    seen: tuple[str, ...],
+    required: bool,
+    whole: bool = False,
+) -> list[Param]:
+    """The leaf options of `record`'s fields under `param` (`names`: the Python names of the
+    fields above, `keys`: their JSON keys; `seen`: the models above, so a model that holds
+    itself stops there: its field is given as JSON; `required`: every model above is, so a
+    field the model requires is required on the command line too)."""
+    found: list[Param] = []
+    for field in record.fields:
+        inner = _model_of(reader, field.type)
+        path, key_path = (*names, field.name), (*keys, field.key)
+        if inner is not None and inner.name not in (*seen, record.name):
+            needed = required and field.required and not field.type.nullable
+            above = (*seen, record.name)
+            found += _leaves(
+                reader, param, inner, path, key_path, seen=above, required=needed, whole=whole
+            )
+            continue
+        minimum, maximum = field.minimum, field.maximum
+        if field.type.kind == "int":
+            # NOTE: an integer's exclusive bound is an inclusive one a step inside.
+            if field.exclusive_minimum is not None and minimum is None:
+                minimum = int(field.exclusive_minimum) + 1
+            if field.exclusive_maximum is not None and maximum is None:
+                maximum = int(field.exclusive_maximum) - 1
+        name = ".".join((param.name, *path))
+        found.append(
+            Param(
+                name=name,
+                role="option",
+                type=field.type,
+                help=_leaf_help(field, required=required),
+                metavar=_METAVARS.get(field.type.kind, field.name.upper()),
+                long="--"
+                + ".".join(cli_word(word) for word in (path if whole else (param.name, *path))),
+                env="",
+                hidden=param.hidden,
+                minimum=minimum,
+                maximum=maximum,
+                pattern=field.pattern,
+                min_length=field.min_length,
+                max_length=field.max_length,
+                required=False,
+                default_code="None",
+                default=field.default if field.has_default else None,
+                part_of=param.name,
+                key_path=key_path,
+                whole_input=whole,
+                span=param.span,
+            )
+        )
+    return found
+
+
+def model_classes(reader: Reader) -> frozenset[str]:
+    """The file's top-level pydantic model classes (of `BaseModel`, or of another of them):
+    the tool makes them when the first command runs, never at start-up."""
+    found: set[str] = set()
+    for node in reader.tree.body:
+        if isinstance(node, ast.ClassDef) and any(
+            (reader.names.qualify(base) or "") in MODEL_BASES
+            or (isinstance(base, ast.Name) and base.id in found)
+            for base in node.bases
+        ):
+            found.add(node.name)
+    return frozenset(found)
