@@ -1,3 +1,4 @@
+# burgee: joins head 10
 """The errors a command can end with (a kind, an exit code, a message), and the table of the
 built-in kinds and their exit codes: the clispec document, help and the skill read it too."""
 

@@ -1,3 +1,5 @@
+# burgee: joins tail 290
+# burgee: section http
 """`--mcp --http [HOST:]PORT`: the MCP server over streamable HTTP, standard library only.
 
 One endpoint, `/mcp` (`--path`), and `GET /health`. What to answer each request is the
