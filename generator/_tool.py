@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1128: the first handler from commands.py
-#     line 1374: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11758: the tables (commands, groups, errors, result shapes)
+#     line 1226: the first handler from commands.py
+#     line 1472: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11884: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -874,114 +874,212 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfS6Smd7E9/Fj7J9lbqSVAJIDCVEIMDFgJKZWFX7a/aH7S+5fswMBgRIgQ977TVS"
-    "u4mIx0xPT0/31z09jT8Oxul0Fss8SpODwcEfpwcXWTqfqdODwcnJ6cHpgYf/uZAJ/HV68JNMZBbkUgQiT9NYTLJ0Cn9f"
-    "BkkYy0yJSRTL/unBmQfvjC/l+Ireeop/LT8mbqL8Mp3n4iaL8ii5EEGyyC/hD/N+Im/47Uxyj3CBe51l6W9ynJsHMznJ"
-    "pLqkh9/KXiaTUGbwvH7snhK5hCFiI9ixEiqYyHiBr8M/8BJwYAqkmTHzYE/OvCMYO/zupdR0rwfUzuY59np6gC3RZb7I"
-    "Q+qEchLM43wgHifBVD7pzxZiJFUUSvHz8atnvzx/+65LRGOrPXyEG0vShBvLLyWSfZEFU4G3RSe9llkGDShzvYPX/9zv"
-    "97tOU/CQgglc05p+oq5BfWu5zWL+gNTU/Dzzknkcw0WcNimSlOZsKIDpNKMCOwWeAE+lUHmAXJEfolzc74poYu4ixyIl"
-    "ppFSOPVp9o+//b3oWeVZNM6Lrs1v23eOIiFugiyBt5XoJKkI0zE+Ro2JTObzLAGJAvIClGwPxCGOVA53FMyPlb1xkIVR"
-    "Uup8kmZjWfStf9quMwmSNAZxTIQ78/klEDSaZxdSijAKkS/iQi8Wh6V2qaklKQpilQpmKbJoFKhLT/yO/5pE6hJ6C8Xs"
-    "Bv4oWhBqnEWzXIkoyVN4CdgZRhnIe5otHFZeRXHcgxur+3v3Py9++eX82Yu3hyy0h3ShPw2p1+Lu8U/PX71/B9eL1oEV"
-    "UVLwSv9cEhGSQrwjgJfTgZAgbwuYjQQkAbkfwK9xGkrPCBMNEggNjXrhieVZ4q71OCYwDIlr2FE3zrrdWJACJWBxpJla"
-    "1xHrJbcbWEw0F9UVCP/lkapggSO7QTGBxRCmUhVsDOYgjdnSq4t0nmkdYLXKRYTabK5k1sc7zmKNo7FMlNQa8eWL99TG"
-    "8SwAtvQe9I/o53+9e9Z72HsaB3PFfbzJ0lkWyTxgkWGNoZtyuoXmnK6qwnRzKTOY51SMWVVrvYPK12mlf/jq+OVztyG+"
-    "o4r5Ka7YGQrUlZGLAY6cGjfPoURpeQoSdQNan9ZddC0TnEtco2ZWuFPNXXc6C+tRmtLKIFcMqsSYycQZC/2y4wA+J7m4"
-    "TG+EhDkReFeSumJbmM7jUIzBQF7AOkDSxSzI4TkcoA/TLoLZLF74PBC2Wlma5mixyEjjv85uD7yDOJ4qtuNoKsmkwd9s"
-    "aganB5cyntHjJZmFG8/S8XwqE1aXZGZpPYKGjONgBFZdPEe6fWr15Izkz0cdjnxRIGeyp+QsQH0XCm1QcQyXIp2wdtLm"
-    "pi9eJNfplYUQMFhfK07WP6LX+00BDfceXwfxXD6557Nh8fVvH97873evX4l0RJMxRUYhJ0kHY5uwRvwoAd38DqR/GvhD"
-    "XHIsIErgkqTXZXIt43QGWgh0aR6CNveE/8fpKazaK/z3QOTZHGYD/w6DPOBrYCRvfQ8Wcgqy6ON1nykAg+qzRdC9ik5g"
-    "zA1RBixAhqJQMuGosWkWRsAyZAN1zq84nSGHM0nKGN7QXUa5kvGk2xfHYhJE8Zwe4AGWx0CizoMg1cZX6ZGrKAnxv3x3"
-    "KpUKLmRxAXhKZNze6gkABJYmvd9llgqy6Ki0h8LHZ8DQ53PFbeO/gzGK0Xkm/zoHm0S9+CgVwCSey0R+yE/OgJEoPkZc"
-    "UFMq1CPZPBH4RN+KhtI8NQxTetnrVz1kiNbdxClLoEIWxSnhS9IQwMMxWO3OFNReH2Y4GaPIDm1P2qq/ff4XH+T3Anoa"
-    "BYBekc4JLGXAkh/ybkFYrzfC2feRZgA0AGJpyagBC9kvNCSeksjhtqa7uEDySuz2tUBGgFpQWK2ckiFB7YFDCuU4DoC1"
-    "FmtFpO94kLx0AyMag2ZyzZd0e3wVNTYQRLIHDE5vkoKzffGaH4WxloHeAKGP0AhygHSgjivhPa0AFZt4Mov4DutBwg1D"
-    "YrlR66AYQLwSuDQVHZ+687seEQasgokXCnSrcpWrTMay3ydl5ygDGBXqxsWM9SEvRXoI9NNMZnmElnnwx+2txfabvnjr"
-    "uRrXuE7LCreZK3WawP/eyiC0DgSgXRR9EU1naUaOU5R3iREMt1BkgD9JGMT45xtwqkCepmk4jyUzjEQZHSFoGswr4iyY"
-    "EO2nRLDoftXo2HTJqxRQwoUEISBpI2pPkPA+L4QzwKH0WCJBLBWIcjJbGEctT6ex6JiheXqNeQ6ahYsWqnoMF2F6AaPi"
-    "GMxaA1aCtkm0xZZke4BncayNE5tS4EIOogTiBlgdWIRrJNFSMmT1o0XTY3Fh4UVkcJrQbRR1lKGCXVoMOxXnpovIDpTa"
-    "ZaT7h1UIutgRdHoMJ/JYkUrw3AaD+AZf122gCyHHCPnAZkozIq/wqwxQ3VqqQavrSeBfoK5eTzRGQHQe5PQ+2m0GPaZF"
-    "huCgnTy3H8Q2cO2sRryR3LK/X4CmstzYp0CAyiLT1QuHXoNWsbtiWX7qEWzu2NcSqxXBEqm7MXaTEEEtUTZe8Gnoah5s"
-    "qKVOu3IlkR6ByMigXpXuNxTBjy6RRjAKaTMuZGPi9hyrCOIoX3hinlgAEMoZRrySMaxxUJkLwPAfMFYG6gVwZ2IswMP+"
-    "j13Xwa0fng53NB7dVuGQ+q5LwZFPu7T3HW2plWKyZ+fkSH620WwRy6mlXUdyVmoHKxKNidxvLAgXzhhjG6HoIHgB//MK"
-    "sDpii0xeR/IG/gjlaH6B17pDUYSnBm4AgahwlDshI7zk6AaS5yCGVRwuwFapWqWFPAvCMMLhBvEb1+Za+d4GTFp3sDIV"
-    "63qrYf+vBmHDahwUCBAd45ssRRQKGgOhSar06rVDlrEG/8yPDuojgDMW3vM78xk6buBPyK5pZlmlio5+B7BWvOhacFVG"
-    "NcsM0HiOf4AMTdUS84r14lwMsixY8DXw8CiuEm7fhLYI275uBlhpYcNJfJ2gNg0uklTl0RhBYnXrpYaDrGJWUoyrb+k2"
-    "KDkJK4fvj9N4Pk3WPaFwGYNZWtOJiS6seOKWIus6WEAxLasXmTyHjlKHbtMUwIzymNsGjo5iOS3rVrPQameqSoSVvbIY"
-    "FRJRmtxy/8a/C1dRUKc4a2gwCuCMdIxFCVY9BOFrWE0/Y7CmJDng5I/z6Fou3QEwBo4jDCrXNzAYsOSyFjs/yxK46U5e"
-    "jfsKEIT0UArap8P6X34I0M6CFs+UDL2SUgB9DFiHlYV2mnQQHVrWGEhVVAnFUDG4MTTRB9Jp1KmLRShCojjgOkcpEjpI"
-    "xo4gk+csOTBcoczxnX5x9Vt3x3aFxOtB6XamdUPNerzEnFybSxISNSD7pz0YDjWaLWMbGltvxPS7axRkySOrfcLZpW7t"
-    "0Ldlh6z4uIJSEok1hoh09mozdLdRoXDxrjbFZHNULMrq7A4yHvY+odFenvbUZTQrPWlcA5Pl4RXqHVcm72WRNyYo5J5U"
-    "3TqO9CE7I9qfBd3HFOHWG4YRVYSeHgbeQaRxdwrJ0TG7mwAD/yGGDykMy9tQdhNjyDsBeOvl0ze0O4Dr5ELmOn7JlmoH"
-    "I/IpQkxatO4pCjINRJyC6R0HAOuBc7nU2yxhdEHKD40lYn1Qnfd69xDx3zu/J0Yyv5GSwsJTDudzGNpuG2L4it7Fp9GP"
-    "w5c7HJO+uYQ30ykCsJDnA3qdYgBklR0qD2Nv3Fi/h19LidnQ3x8RzbIBaomxqQHL1MhkPmX9sn2+wE4ytirToH52P30g"
-    "ZcM8hhVCaFIYGsOhPaU47A07fe6wBOpZ1J8Dl+Fa8TDaMrtXEfEjxvS+TjBSYIgp3ADzhnvkpLiBJaCHy2pb2F2dSZSp"
-    "XOv5Yndn5f6zh4onzaC/ekRTKN56sEFkr3ngDkTEdOYmclEXfUPD+iHfEhJWgQYPyCHdcxaWQ47tdwlq0Lr50j1eszZc"
-    "eOLmkC4L6UY5pQRajsNw+b59VcTB+IqtJ0X5nZAb71sPBW/w4t4JR01df9oCENqLDdgywSXt1BmR5uwhm9nSvRuEoDu9"
-    "Gwz5DBp6dRLWCpuBOViNFfG+crS+Wk2sVwHHXFgdL4kxjjIMOUizJLesTzt6gx2vdUGmGnMTYVYtP+tVL1GxvSus00+2"
-    "b4BI3Rrh1Wg9PSCXtqKbspp9qxMgvnRFW+MGmq37WjUbhDW5VhReMIlNLG/ocI0xfySgDC2BuxUij6YaQYAUc/YPooEo"
-    "4bQh3cA9dNWyK9TlCbkV5TSwPry7gwaEt1eIUc1435dIDSgrzU13Eh2fmMAsG1BGWrfP0pdOJkouh9xsLATtd5REU4L3"
-    "RyVtdMQeAdjxRi/fL718/wj/qRWkCcvop1Jxq9h6Ny9ovDK5qAAtd8B1U2MFEESGGyA0CBorC8boAOupyC3+qqWugGe1"
-    "asKhs6EJRNp4yJxZKwmp0kIA5IBEB5OcVgo4WIHCUzKrZsxhnsMlO6YC5H26KBGSMJPJr2kWh2V4RtnM0/HsnDKO16Q0"
-    "mwS76tbLHaeUapjbJuW1SXltUl6blNcm5bVJeW1Sntcm5bVJeW1SXpuU1ybltckQX0wyxDeflLeU2rFJYY0a+W1T+tqU"
-    "vjalr03pa61Ym9K3XUrf8v5/fammOtPT5v61uX9t7t9dRLS5f23uX5v71+b+lYWpzf37FLl/bpLNJpUka+S7TRts0wbb"
-    "tME2bbBNG9xr2qA7ng0TBlfp6TbvsM07bPMO77Ch31TeIZeb5KTDMeCtmRwTE476D5k+o5g4xF6O4tFz97UfzQ+YSpjq"
-    "fEaJH/TQkz8/7P+4Pg2xyBkEpXMBQ+jx/q/2WnoE4ygrkgNhOJGhSS4x8VtWLG5+Vk4BVYffs2hGM2QuIeMv4nQUxOdB"
-    "dlFJueQKrfWgrDzlq3CD2fdBq7+mIuvQVB6l0q+iAya+R4ae6mN2eV+JVCYjK7cu7JVcAC9GC9yDAsJzrd+0yDtjcYyL"
-    "ukwzRp266Hvd8IrYScEF6xA1GLvJYSCI6wkqdgtDIqPjpD1gndFVxPaKssSGQAuTG1BQ5H3oecDgBxcNBQ+YWc82bbTI"
-    "wSKwKYymAYGueRilSLCcjiSiD8yJSufZGP0Ick7QfycLql3qN8fvf+498LjGKIVl8a7tCaZRxjr0YcSvPGjKGikP1wXk"
-    "DUaM1UFFDhpUjsiPghGhCszAYtidquVe0bKnBnUUGhJGnTXtdhyAjY1LgQajJSNdLVbJcYq7TsA7X/foM0k1sz8NPrji"
-    "WmtUmpA1z93ZN8lTXL3WGhpvCRCp4FqnJftukdzO0QAkR5BxH7KWsh6iKcdsUnvooZpxqZktU7+1THMArwLhXHwTKR5E"
-    "DQEaGuwgYuwG0lSzxcCUQqqpTXoLtZwNrHdB+lSOwBNIBBCYFKDfIWoSyTjcRctybJ6G5gkzSFy6vR7WCR8Iphkzf7T7"
-    "n+WIajmVLqXwO8/BMmnyQ1H7f0viuO8bXdxahzJBVljVU8Y12bQmnBqxv7Ot7GDMb0Xp5j+i0HOqTKOpuWW6/vLil+c0"
-    "s8YW1Rdr5vx02rPiot2caFUdw2/pSO20qrULTbwYUDyCxoSIoUdTTKOjAGeAkz4uou/iUbcxnYEy37FY9iQ3XDBletkm"
-    "EcdsUgieGMj50ACinsYUxnF603MQ4R7JRO45LRdZA0BXcwJpgHvAT9jfX+dADu5n4tZE2dQosHSdTM5kkGMN/+5QL7ck"
-    "HaWIImHZjaSgPTdP+EtF233tDtKU0HcTloex0JtgDmpa7MRqktIU9/vMEDjrEcdB4Xvmf1TkX8MtjA11EilD3jgsD4/5"
-    "pIXbzhVNKZhdaHNKrsX5aDELlEKwWzNdqCv3ZRpskgnt32BQleD7IQV14VY0gdlsLEjT8Ww3WCSza1khzFJFwWTSb81l"
-    "m8baI+buBtn0uoMhGjulbStaVG5/nvHnKprS5iZa7D6X5kCF/d5AUzIoH2EPRIAAHSPcEu8owaFj8sq7DUhCX8Uacdek"
-    "i8dsiZ+UF6I+DYXLCxH8spHuTOLgwkPz5+m58YpUM6r3z4ZGH4rT2+gjUExDOjaRma9+2NwAPqFiImXQ0rVMEE27XjWD"
-    "TfZpARqfWx/3EQaMkL8cYLM5YYkDeVE7EPc6IO+e0fAewyOihQwQEgTDirI0ISzHStG83KVvS5hTHdStg6ARs+DuCIL7"
-    "IqmioFR3VqB68coTRwSx8Us1Xf2xigF/wIItBMBy1BW8FTQNZsqc8ZtGYUh7OWAtx2kWggMs8S48Cq4wJtyXY466GVLv"
-    "jJFDSrXRJ+zKGB87MGrB3PK7Kz+QwSEHBeosj34v+P8yDcEbAvnIM2gmT69kQuSTPNj54PSazuOP0fRc5QBJPz7xxMmL"
-    "V+/en3ni8eN3//fuyRNyJrt0rC+Rc3DsYDCS9x6iTIyA/1e40TWSdM4oTtMrQAXRlSy5Nyq1PidGWhaMM9BSmq+t8JZa"
-    "wKT2dcoxcFDlOlzyHt81uS6P7T06tKon+Qk19vhwxc2IU4DMiVOkwB6rYK/a/XqMboJzBaLcJBDxlDG1kxThD8FmAikp"
-    "8zgykyLHmaRFgzmS/GsZfOthzwA4cNYo4kgTD37M7wwQbjzhNjX8LqC4OEF0fKan8i44XSQCqxUg2iu28SN6Twd9aH8e"
-    "jzC4oHSAXIGJXQBmSCJ1CZKPdJwvYWBMhgVZiGMQyQ7Db/Gqi9nF+AxznTeawGsEKeKjL/SZFxORKwKeNLiRhJXL0wIj"
-    "0r+K2/x4REGeAkBSkIRI0wavgl6BJj4h9+A7Vkk4G5jlLMN+JY+09mh0e8y5Pea832POcjIB5rIWKQLsnCpSHInU0AYN"
-    "PLuKdcHkIl9+W/d9T5nwa+LCVbIqkeINAr/NDy8vk2RzdLZ0Gzc9p9wIQG9PQvMjycuEOKdhGkPoUmrFyqj4vk8sV8B/"
-    "8U3K/ZH+pZ5nrkQ07cdV9zf2rU47V+TJPee8rR7a9wnmWr9xtyj5bseSK75+NQa8qZP/L3QCmXxq3tI6V06qwb/bH2Ds"
-    "8nymBoeH6F/qeHw/zS4OwwzQ4eGDowdHvfsPDp3dCIAG1d37NTkLqa7RAE6Wssk0yHj80l97YLk9sNwe9frXP7DsFZ/x"
-    "JFYVGQu6xzPmZr4qGapmFKn+IgjpkbNyxxvoI6dmC30ydvVk87Hdxsla9DXbrUXH09+7XX0bIFS2wNjQ0jOlhHx9krg5"
-    "V5nqkvyVs7eW5curVx5rGGM+Nbt6aBhUaL6mbHtnt6vFRE/eGQujgYOUsLr0aWAbPzrnkIbOguTcjOJHNp+ZVaAtwrnF"
-    "pHrTiY+I2bXiZG/Mi6Wt14UqLwcKhtOJda1StZ9ahFBsMtWMezP5Qehd4iUapw5LU5CO4U2aXdHHsQsyznVHuv0ivCCc"
-    "LkQvFbZpr/SU9X3OPJ0tuj+w8a0cb29rlbW1ytpaZW2tsq1lta1V1tYq+7y1ytov9O1ezsfdtLA7grV7FlzP4Ovbsvgc"
-    "wWU3vPuVRLzaykFtOOlfJpz0aSsHtUGhNij0zQWFVsR+CpRlYjaHeRqmh6VY0I6BH97KWNd+G+b5SqsYth9A3aIImovR"
-    "E1AJdyQX3QHU95Ev82VXQ6selXRGsP3A1xc+q5xn0TXPtu+vWY2zysEMU96secd7KHy2STmzyvTs4Yhj0xplVdEw5cn2"
-    "6h7uqYTZ1+JLtgXPVmDptuDZoMnGfOtgtQ5W62DpFagx8XSBGJX31R0ztaNrRaqWWhalVv85DlVbqLct1NsW6m0L9e4a"
-    "R2i/VF4qObrBQaQ7YgU7Omera4xWfcDJZM8+2L5KkH4jTlhbsLRxA19fwdLWx2p9rNbHsj6WixeM7dnRsTLq0zb3z/Go"
-    "2sLhOxQOL4MSh/PLRL7R9W6oIhzXsxsKX5eSe/ry2T/+9nesFAXr4IbMZp66pe72nHhlV2h1Vk/OauHTSkTDxX0L0dRF"
-    "+/qhvNaCeHh91H/Y5xqft6sXmGn1bHXN6i+75PTeZscU971jK4bxXBkTO/WAq+k8d6Hio+q+EBWa3qoxXWz66wDCTVpp"
-    "q1h/AVWsW0TaItLPhEjrrZRjjY7uP3j46Lvvf/jPH4PROJQGD9YBPp3CvvyGMApbHAmtbQXrzVVgcDdFtWIhf1NfMeCK"
-    "fdbdKFahdQJo8qP8HM8/wPUHSwtpdbrzCEuOUf2+wB5jAsnh2sVpZsuv6xLBSuKhI5xGGQ7tOYssSPpaEVvC6jwil8RH"
-    "DUl87+xbY6VPxMKhHEd0RgwJBNBEXfGe91AoyYr95KxC0wofyyXr+x8bs06fGyntrDOFumAblmHDEGbIRFG6G0hLhayS"
-    "X+gS88NRU2ISMYcxz2he6NjEHIuRJXTI0OZkD3VlKl08LhCj+UWFGNfDdGm5/2CbGQPJAD6pXNiS6lwyDKEt1Uc3hcxc"
-    "EiqOc5mO75oyJQf4gX2TT4J13ShB3ZSp4/aHlC5hto9MRS1OZVvUz5TjtJcIe9h0tl4UrYjO0zyLe0/FoXj34qcXr953"
-    "h0DuOZ00RJK5Yn3d+loKDJQoefSw6VTZRkQH+n///O3LdQSgGnIPUZPV4y4916N0zkCW+3MOMQ/M2Z/y+UkdGOS0xhtT"
-    "c4T9YdpnGLp1zEjds+czBa1PHftdjtJy5TWB1f+V62Sj0aDB0Mc+MDPyYAB+Q+804Y3U4sMeeITJ0o839vxtDvG/FF3G"
-    "yvSUoMkF/kRO+02kSHTQpQNdeELXjqMyKzoM0y0VRTa1S2nhUdn05a9r9HFQmAEa5NEoQt8Oh/VWf6DEOe35HyY7iCmg"
-    "9xDHIiwdnCbCnNLF1/UHT7CgCzDx8b/1esKWrsBvcOhBECPMQYX+bDEUYUpqUoZY/K/Xe3KanCZ/0o/j3/v+FAo2/yfx"
-    "FEuQgsnAnz3xFsZo6vw9ff3y5fGrZ1heVLPSpyLvfi+lL3X4wG72C1FoAS2Nc6pZvcRkT/gGkAv63oywbhs2fevTjtd8"
-    "PAYoyuVW7eO8TkUBykWx5PkTGi7CNlc0oqbGuXVtAfritf2bYwrUblFkE7PIYl0KFV0efZpyohdPHzn0E1aqdGvY2m+u"
-    "2JHrr6441foRUqhBhbNaQO8VLjvDi9t7wGmsVEtVDMsfbVFDmAB+r+fr1ONI5z1z+X0i03RlolPco8/lo1VpALwhi3nP"
-    "GujwNGjAG3C9RC4cypWKqZjnnLFRtZ3+CgEyRZVfv3n/4vUr3y2jvO6bB0U5ZVt3+DrIItTkpr4yK063srI55Km/kuBi"
-    "kiE63zRNU9DVeqvaSsAY/J1IOukeMHx/qeyy38cZuJTxzBcUKOZGaCjE+1caB8Ir01muBstF3Cu4jQ92ks6qlp7nc/aP"
-    "unb3Wa1PXsTx+fiHT8Qcc8Xk4rMf6B50GhVQ7rIKXqRzO/lBUe+Z0CaoZia7XLrZH2iu2Rib75I+N1n2RlKKAsuFPwUi"
-    "srqmMgzspf1KhfmGQ7HANKjxq1V3UblErv4o/FT4AdfAUAvttpHC0VqkWF+b1ej1I5zC2s8koBgg4ypVbv2unrmGJYmN"
-    "Y+eX6hH7RsM/J/ACwq7wwkf6U3zUug+1KfyYyoAWykd4AOyW/T8+fwT3P1oNTZcewAWffC0f/tqj28TNP8LmKwvho9jF"
-    "+eGWv/8Rm646PjyMrV0YbvwH5JRv3BdqcntHhJsENwPbtF9DKvOgkTthGvoOG3J9CSJwd6dAt/+wGDxjeWx+K2ivG3z0"
-    "kEZuITkNfgOAjs2cJq81Puf66DCFehLUoDTLKucjQWZVG2DTWYtd8GdRXYy+OgKqwihExkie/QIBa/hBaRGakirrV+B9"
-    "5ASjefjrk3gNYmOfgflLCFKftk1c4IE9nphCCmdgEJpV2gYs/ZzjboNSU/UVoXy3Rz4/WOpz0xIQdb3fcSyxRALm2Z6g"
-    "GFDnq4+z1fVTm6Nbal17OdD0RtltdZ2V9619WikM3/SXwnhOBytxJPoBFTRLmAg6PLj9fyF/So8="
+    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MDg2LHNraWxs"
+    "OjE2NDQKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
+    "c2b4R7Z3dhx8dr7bZVmOz55Nlmdv2bBTgUlRsLajxtke61aZumPnqdEdl9lDvsuqlqsnaLyR//+K0KRDa8dAk9NBmz0p"
+    "cwgtFrOu4Uk0Hc+esJ29Dc5+4irMQo4bx76F4B0Xjk3NDrKLyDeeAvdDJwbEoSevGu4OUMUvzyrb9whozi+mtnvIXyHP"
+    "XVZYmCwKRDeMAZ4y0cfRfDCHf1Jzo8YunNMPRvX8Uzkc6JG9rpneXdxe3lzd3Z9KkLBWiICYMdaImdCyBLl3qie5ohP7"
+    "mZ2Dqk/nJ3L+Y1mWp6sRiHhtzQt2ltuvmVqujq2l2iA4u2wecjN2XZ5JQZiMjdX4ngBrrBWJOyAA3Jh8UIIBf9GBvj0l"
+    "3aRbwUd76rX3UlTr/vnr7+TTB6erkJwuu+Q1SKlpUs5Az9OJsVTbSoSiGXIcRmfAEgSmAvLJUepO+4AbjzqsfKqUq7XZ"
+    "uG2sqzh5nTfJqWPwowLBDG1rG1qE8ji6PTPVuhYsaL/QfgXQglssgfgNQ1TnLc0ACiCPyrc5/S6fRvsWfmoaJiyetclX"
+    "Tg/BkzbBQgng1dqBv9YdVuCedNcVOP66p/tfrm9ufru8vjubqXgWD8q+jv6eby/eXt1+uMd5sovktUnIzJtjEkSGyTkB"
+    "t/6cGFw6AHWDWgvKCrvK1pwnusTEEGCdxsJcwFiN6HSOvkH0LF24Donn3vtfNFGeQHfr/Evm4xzZGEdjRLyPOwnfOSuv"
+    "DpLFJAQAtWvLPoGlRvDLbZQOdnRL/66zYK9l7oyeXSk3a7t1umLjI3my99cfoH0xKKRefFe+wubn+8vidfGmU9DE9ldn"
+    "B6c5qEiB2OeLgY0rmFnNH1NjatmhdpaqeXwuc0KG4ka/PLu9eH/1bGI+9wn3dZ+QV/4pVflcMoxmk5TwY2GHMn7CHI49"
+    "oz+zkRpJfy2YR3czgpsyrZN8W6qjpF5IYgNB06yxyzrFDSRNoNZOxECc5I7jUJlfITt2NVV4mvZgsYRKgwqQk4Q+opyk"
+    "hqE7fIyBx3fDWRvwZuBJzLKHP/8FmqVo8Xic7VdRT9xGEH4mv2JkVQKkOx+Qpx5tJVpoGzVJI8gbQrB4x3cb7F13d83F"
+    "jfLf+836rnehToIIvJUHZK93dr6Z+eabvWcztlvnH7LvQjHnWmXTbB5jE6aTybvg7LhfzZ2fTbRXZZwc7B3sjfcPJsvt"
+    "oyx2DcPKXb/jIuK98a5hHw2HbPohmyurK/bpWdnuzzKbwlnpfK0irBoV5+szQvTGzrKPow+rFdtWVfbxYpRpDoU3TTTO"
+    "YjnOmVYnU2kqph3NpWqrOKXz6FyVX7d+xnyx3mUsNR2wCco8urrazeTUZJRNxc/HUeba2LTxcbH2Z95F+YNVNf+UNx1d"
+    "czCa6fej18cvT07PhmDJ3k9BPSRhCH7mVU1yGu24W/YejsNqfUfWf8zzfHcIAnaHdNRjoVgeOARk+emzWMC84kaQLL1d"
+    "o+CsbHbX3cKbyGRdnAPeIbHVtDBxTgIDVSkc8hCikrrwexNpf5dMufoqNTOBahMCrMn5fusmnFJVgYFH4i/iPQBFzyrS"
+    "QnmLIwPtWEfaFX36xIPn2HpLygKzEpsRKapMiPgS4DLBBzYqlNfGqsrEbkSt1VxUyrMmzQ2iZFug+0YUOhvVe7K8YI+w"
+    "lKU3HewtPc+/3yUVCIl3aM2BkED6gu8RkeemUgUDMm3yHM4i9S1I2mipAUFn2Ks4mEGUoqlYznxkocD5jnoeSF2vVZiP"
+    "6G/5V5owB2xNzQIPawDUm4tgRAcjcEAbD9FwvhvgYrgxVXWJHU+G++yPFy9fXh6/OJ30mjFJC3mtE/r116PfTl6/PcP6"
+    "AEoUyQz37qqwX4e0zmI6jSTEKTGatQNHLZomcRJvhdM8WvVdSi04oan0rgaf13QvFDpZ0w5OokYVN2qGxh+B67eGF3jQ"
+    "fN3OZG33kMZj68bJ8TRhWEaYUGzIqnxKSxtdnBipKvSe7jAPwn8lBRlSWhsJVFVvNubXkp/nFxfPkuj8PyhXtH+g5H1B"
+    "dO5TBEjZE5bgccYs+F4jl9shDdopVQ7yW6jABIGJkmHpW21mBiKT5pEMGFRme7wtXbF9uY07QVwwW2FxfZi4XDvdYg/U"
+    "SN6CjPBkK7ulf8R4R4Ub9NNiDktXGzjTUk1F8FrLuBiq5CcBfEvsDhKQdCCoThp8ITMAU1U7DgN+VYtR5L/NZedav7zO"
+    "/MtqpBWpbwP7XL4MhVyZgm24U2q2bY2H7NWLtzA5akSbxgf5Hl5+PjsePx//UimcilfhpjccIXXZxcNacolgAzbcDlbn"
+    "sQcLyOGh4o4KacylnvfNvoEmn7w+enUyTJf0Hu7R+mDjaghMpSCbuh0SafvhoWyQC0q6I5hbcFeFdJ/oz3mQTngucWOa"
+    "P6FWPHphPlOIYVKU5T3yD5LaSHO3IAaZSaw4jd40BxaurTQVkP0ZhrWkHDM4Yp8U5gpdRKppqu7qYQXos7h1LojTQj+L"
+    "t9ZN/pm8onIboS2zdzeyt8gVNoLJVu6eVGDKr1iEnsfN+qqE4+UFYEqnJ79e7eaZ/MAry8CbcwspYlwx4AIKaWrRgL2N"
+    "iPeSXEBLv2yyv2Gyvyd/kiXPf7W4OmqRFYnr4uuJ+wcbbmPkeJztWl2P27gV/SuEX8YGbCXpPtWzXWCapLtp84UkQB7i"
+    "QUxLtM0diVJFahxvMP+9516Ssmwrk3EyC6RF8xCMKJH38vLccz/ozwNXlrkdTD98HhhZqMF0sFZ5NRgPMmXTWldOlwaD"
+    "T8q0KZRxkp4FzRkLUzqRyjyXi1wl4qlM12LOq324TGitudBWuLUStpKpmlhVyVo6lYm0LAppMlFJtxblEt/gw6ouV7Us"
+    "EvHMXJdXSkiWIqQV80VTr5QSP9Oiv4jJ5HcLHc5+vpZ5o345m4uNxjrz8DzHzH++ffVSlIvfVepEIV261mYFKdLxmmdY"
+    "UpuqcW/TtSrk/FxoJ6SxG1VbURrlpytzrfKyUhgR1mVl48Zi/nk2KK9mg6lwdaPGYjbIpJP0nCTJzXwsNuvSKjGn0bmX"
+    "rCAMc3fSxFCKWtkmd14jbJ0MKU1UGAPe9guYirYPoX5CK4isWsNEsCG+DuK0sypfjhJxIZZS5w1/4De103spc8uKq7ou"
+    "axrBqyttstmARgtlrVwp/wCrQeTNTTCwhJ5m8oeqS6E+wWJpmalzMZ8NLFDRWFprNpApAeRjrf7d6Fph1TmdNozgz8io"
+    "T+7DJQxFsIgwyLXBB64UdWMEfZG0R26DzaJBrFDXqt7GqWPatOCtWLZGq5glM+Qljt3bgOyUNk4MC+VkgtMzKUHxvJXk"
+    "z0i8efqPOXC5gqSFTK9Yz2WT58JBr9FOsclkQac7J50tTtps2RXs1IPnOW+JzK6DZYPG/oHRB9POA7i0GTPwWsyRSYSC"
+    "R9E2MpXmEsYkHcmYtBfAxW/Mu6GMRz69HaP0GFahkZcXL55CCcYRDFluzM6CiXjlP8SecMK5EkN+92g0FStlYAGcTXo1"
+    "Jdk6Z6UKbS15WlmLTC+XhLxlXRbwCuCc5mzKJs/EptYOyCHThsMhx7Yzg5FCDOcsbT4as16wDs5X2HW5sWyRsLQyqUoS"
+    "8FTHkwfTzwO3rYjEvC/hNWilUrXTChz3+eZmPOg64x0m3IxbYsQOjnjxV2UUkVqkK96vFGuonvP+YZpkZmbmjZKZ+O3i"
+    "5ZPnT9+8FUNDOBa6qEqIgsm0G/F22TaMBVjBZDKnP19v3RpAKcqsyZU3C+MSa8Nq0l4BG0sYHf6hM5wEHOg93A07bSV6"
+    "j3MS4MVBM4pY1Q+kdeJBfSm04c+MAtysm5lqC2uQXRJXFrkYxm2Ng7uMaaUqV2QMDNorneeTTAOUVS61wRHakjcT3QYm"
+    "nM9MrZZYn6iRTxx+E8IHA4lM4AAWAKpWZB9CvglAOPdEEsA39ojw8IScmeG3hGVCyc5UAWdD+jt6Ec8aCSu3YKe1DuLh"
+    "WiDODpL5MxzhhWXXHnfXk/mGZoclAPKFSoEVimkq7mfsNaZZG1kbrGpPhe0g2p3+BtW8WnK8xpEjxGAWxVHMCWtYV0PI"
+    "gIAbRgwIbHBzeYhdUmkPqGKYqaVEoJke4KL9CgDZx8SIPYInDaYkp/Ww+9U10POBlj4jSKpthH6Ee59a3ou7Sn2LwUKa"
+    "wpQlhiW8uIbgNn0Z0vjfwLSjPhXwteWl7kuLsGCfIuHVF3VhB+pAb4EDV/KY4TwjIchQEnWOEJXtAL3nSm18EHoZ39KZ"
+    "7QcG/rSrDmck0If2n7o7KORqBU+LvgQqLUVWpt58JKFWrqkpPEJnTldBAwio1sW0axO4MZU1Iq/MtduORWPaMJupCrtE"
+    "gIH3gcG2yHo/gRPJ4ZGxmUjHPyV/HVF+5tOPvi0B9Km6w45AczkyZM4BOzjn9DAQZ6YzDvSrEG/6xHW4+H6dD+uXITLR"
+    "uS6kXY/FH/TfUts1k2y1wR87BYSfToSBvI7ze4QFkEZZb3uwyIHjI7740/R++69nz59/fPLszQPPGQ94ICky1n739uLX"
+    "py/fvcV4j5Yc03p9Nx7s11XaWZFXo7BdTENSy0lfyZjkFDdT4+h3bFpgIosJxg7uKQINxoeUAKDOukLuSgG6VtdabfBH"
+    "phbNisZG5wibppyw4CnrEHbIWnRolZMLGup4MSNS5vC9bIt4YI8pBRaSWaZpozJ/3YlfEZ8nZV6h5Nk39y3rHxr6fcw5"
+    "4TnTXbpEpd6mLilhg0dTMKeCjT2t3ZzKQzrsdz4kvpiZNt/1U5qKKhak1moUVzlkOTEMc5Ca5NtRm4x004D9PYfUh/4E"
+    "TArbsVIL+jgg61pu6RmlDFhppbLTpnkiPmlKVHxv1gln8soQkcmVKa3TKWVJh5nykUXY8/t0I2fpvADPKIB8wDSYN4Xp"
+    "f2fJ08D3vUuG4rfnHV7GihY4jHTEKrTyOovvloL/O+3IzgNYZ5GrYkdjAfdHdj4QFjHRPeh4ep0j6UiKNUnWI+uQnw6l"
+    "Ba+7JGduA2jwR5m9Ao5/gzm754sqEzX/tdobRyaC0gZqOz9MpWi3lPLJxyE+HrOzHGCiDddkCM0F/ZY5saesQjRmly/h"
+    "6ENPquqTpKAEaqytysZ7DgiSQ9j3jhkyes7iNUqfkA3YI68dkxQqqc9j5cvswTK7EZorcksfS9EQGHyiEEoUr1zHGRAL"
+    "MuVoSrIb/V+vFL4157sl6zo5Cp3AXxcHRnAhxvB52ykHjZB++85UaPrYtsPyZeoP83qJqVM2HL2LIv7P5D88k8cj3h1o"
+    "5/j6qZwZsZfIb6dnbv19MzsjMzrmZvJAanPhpW91RecmGm7fcgo1ceXErnW1913MXIE2ZKAOuW3LlOQZ/kqBCwHylpk5"
+    "LiZ8O4cspomjiWK8OivtuFVkNdUX1DIF7uiOgLQJnZmNpDZtpmaG22z+LqDtOJ/7ti29evH4NbdyCckr5UKLylP+yXR8"
+    "Pz2HAJIzy12HqchLhKpUIuWEgZwKve9Mr5hiKLxQHgqCOpucUTZ69vFMLJTbKMX9vcL3Xn07sb2joX4Gz6WvqZigyUPf"
+    "XNysMbMsKBHJvNkhtaDauY/V9zbwPXunziEXRVZuKfKH4MyxtkeubJAo1N8ncls2dejttBEOZoXpG6tqvtbq23KuU2Xs"
+    "wVEr0xTk9y+evcOUi4oKtclfkod4+PvbJ5OfJo9ziVXxSHxba4R/VMeX3xaegwYdtSG293Tuu8re8F0UnCn1JBD6U+zz"
+    "O22SB3TZ0A8XfrZ3SAOAxlgRT+lAukWsZdD6vCpeK1A6BvIznIUBwX6d788Z/vzKlWiN6GraNWcgAJ9bxNsAzTvPM2pv"
+    "y4VFCOOSFKdCl4TMk9j8zOyTpGgb5UtdWxdYddcw/+Ld3Jj8v6wh7jjER7Y7jsesa++rL6YFXiPny9qjPsuAdDkl5zmI"
+    "xaxqq9g4Yn8nNEjoxmKG9w9UVEXwtnE73Kscuc0bNampo1mDuHdQioE4NEasXKp8y9H8IssO37YTRS7TKx9wuKfaaaD4"
+    "i7lz4e+2qCPtu12dgq2NzHwNJT27YygUFRF9Fd2t7i7eR18PzyjYviU+3zsZfoH8+ol4ubwD5yEwGCfW5aZ7+0nR0BfH"
+    "fKPq+wJjX2x64xEZzsnnZVXl2/l/BekF/Pqy3DPfAQxpP1nm6/gD3HnuGobrQRobzcydzUapRq/hjlmOFTit3Aq34adN"
+    "YnVOy2YOicerupMfF+2w2ptwF/sD8dphORLuE49ZTWY9P9LgYjT+OsIDhHL/lG6rJf+0Q1CzVzhdhOgK2PnfE1Ck1IZ/"
+    "hxDmn1HRUF8RcxrOfPd/PpJg6smcgznH53+4uXd7ekn+7Ur3xxJiOOcde9tM+Xcro4RgUy6XVnV7KrFoRrTTRheUkz7s"
+    "sMFDTl8R9W6f8qgz5dFD+neMhiUB635JpcdUt+2R9qLMai+l2G3m2MQtanDQfiLnNyCGWqZUWbFJXcg1jvSISciRh+70"
+    "+VrAIC38dvwv4RRnWYxTRFJSTy4dAxk5vrQuOUplyEitSdr9B61jGnP/DQOIrJR5X9Z5tpeOXN78B6T1IBd4nO1aXW8b"
+    "uxH9K4ReLAGSkvQ+VW4LuIl7b9p8wQ6Qh8iI6V2uxHqXq5LcyGrg/94zQ+6HpLVjOb5AWjQPgZbcIWeGM2fOcP1t4Msy"
+    "d4PZ528DIws1mA0WygzGA699Tk+/KqOs9EpIQW+KzJYFfi+lSXNlnch0rqZ4P1UusXrldWkeKjU3c3OmZCp+O3n36s3p"
+    "2bkYGvVVWaGLVWm9Nguh/UhARqytxmKlUcJ5PMucfn7Y+GVpRFGmVa7G/J5fKl7bzY101yoVWWnFlXI6VVhrKj5piFS+"
+    "2XHMEl7ahfJOJGWhgqqfSevpVYVxdSG04deMklY5PzerzcqW/1SJn/qyyMWwNmsssPaq8mNaaZUrcgYG3bXO80mq7Vis"
+    "cqnNCEMlG3MZdhBw+eXcWJVh/aVytBvcledTcSqTJVvELvDKCO2EVeQfWAfrnU+VtcdiDcvEZJIsVXI9ForE4KqcnTY3"
+    "PKthYqqzrHWVNG4Nfw/pN1Rn+1lqJJzcOLFe6ri9E7BdFNo5OhY4lV/DEZ448ffz9+/G3fVkvibpuIT0OIEEsSXKLChG"
+    "C46DxiS1ltZgVUdhpA38dw4rCjmYfRv4zYqCsLwib2Mafl8phIZyNFv7nX5Ls3mfcRjjyAvpIbWSfkmRHNZw3mKTwe24"
+    "WdVUeT64vdiNXVJpK1DFMFWZrHI/24mL5i0EyHZMjDgjWGgwo31ux4MQG0+ra1hzV8s/USb/Zbra1KFfh3ufWiHru0o9"
+    "xmEwfmFlIWg1MSyRxRYbu3p8SON/nk6noz4V8LbjpZ5Ki7hgnyJx6k5dOIE6oXeFA1fS7CFcQCRT+iXUOxaKQKoO6K1U"
+    "EkN1o714MRI6q2fpzJDHu+nUVSeTuVPQh+xP/AMU8lYh0+pcApSWIi2T4D7awSpfWYMUhc6SZAADItfOY8ZhS1afsDGR"
+    "NtVG5tpvxqIyqUpy5H4qUrWClcokyD4g2MZ4eQNMpIT3yIQajn+Z/hGY7QQcXyI1e0xC0CfqARYB5nKZEKqIbpx7RpQA"
+    "nKlO6QwIQLne9G3XweKnTT6sX8bKROd6Jd1yLP5N/2XaLRlkV2v8aBUQQZwAw5cQ0gTIFqBR2k1PLHLh+II3fje9z//x"
+    "+s2bL69enz0LmPGMB6ZFytq3sye/nr77eI7xHi25pvXmbn2w31ep9SKvRmW7mAkiAxvEKCplyTGJp6RMUTti3rFrERNp"
+    "TTDacE9QaDA+JAKwksm1XHCBtuqrVmv8SNVVtaCx0THKpiknvPGMdYgWshYdWGVyQUOdLOaIlDlyL92gHrh9SIGHZJpq"
+    "MlTmHzr1q47PsNJDa15I1m1337P+rqM/UfIgWyhzZi1dAjdARJRE2JDRVMxLFzOtMU7lKVOIaPmQ8GJuIuWYRZFqBcIn"
+    "UqTiqF5lF+XEMMqAmuSbUUNGujRg2+ZIfegnwqRwHS81QV8PSGvlhp4rkwCVFio9TCwA8UEiteJbUgecyXtDQCYXpnRe"
+    "J8SSevj1tkc48/t0o2TpTABnFIJ8wDCYV4Xpn3OUacD73iUL5Ryyp2cOk1b9qwKCwcmfazhiFZr9Oou3S120/QW8c5Wr"
+    "ooWxGPd7ft7ZrI6J7kHXp9c5kov9Tibt2WsXn3Z3i1l3QcncFNCYjzJ9jzj+De7snq+3VeL1V7U1DiaC1gZq+zCMl9Qt"
+    "7R5br0A+WpVfcprsRENTqMkFlFgAAkbD/TbsQPn9hgx1nMGiBEQMAxyrG0nlDKBqnUrHW6kLeARhCCkdewHm/xpNU+QR"
+    "bi/fx7QLEEMeQ9O2wvOe3douMqlzRy9LUVEYBYoRm5ugXCeNUEVS5Ulk2o7+r/cYj2WL9/C1g+vXAch3suMEH6sTn7eb"
+    "cbmJxH3MD6j3BSRCENHA3UUjyvVCWqfh2Jurt/h/Dfjpa0B9xO2Bdo6vvwgwIvaWgPuBnZD68bgOTtVFdco9uhrDcLge"
+    "q9N6H8DvfJWwupllhjbx5cQt9WrrvZoYIyRBcD2ocwOnlD70arygopSam/1eJdwWkVs1ATnhUFBnoT3fRDlN7ctUnAgE"
+    "p4MgaRMvftYAlkKmam74Fo+GQA9tZbDCjT/mqyNe/+3LD6DsOYf7Qvl4AxbqwsGY/TRXGjGSjhxfasxEXqKeJRKMFg7y"
+    "pCgpnuoF4xDVIKK5QLGjyRGR3aMvR+JK+bVSfH1YHHPVC7eV1P3Tk6PrEpalt6lXIeFhuLtcLyFZFsRz0uB27FpQa94H"
+    "/VsG/IjtdDHJPZeTG6IHsYJzQe7ZV1ZgE/bHttyUlY1XR00ZhFvh+sopO6WZPpNznSjjdo5amaogcHj7+iNETlbUB07+"
+    "MH2Oh7+ev5r8MnmZS6yKRwJlq8ER0HxfPK6GRw06amPb3tN56iYewWEVJVMSQCBef3HOt9pMn707eXvaHy787B7AFRCN"
+    "dcM9owPp9siOgzaQr8j4mLMBIQ1TNURwWOfHicXv3xgTrBFczbrujAAQCEj9sUGz5XlKt+fyyqHOcceLU4GkZZyE8XOz"
+    "DZKiuYfPtHU+omp7Hx8hh9PPdZFyTPlfWmy3zwNqtNsv2qxr79Sd3CFo5EPXvHeNMyBdDiFGOwWbVW0UG9ex324ad7jY"
+    "LZY/Uc9WB29T3ONnm06BP1MTS1elFpDdBlFdguONi5OZyjf7Jf8QYSIBJ2m6O9sIilwm16FO8U1v51qHPgQpeyzCFze6"
+    "Jw93cJ1msCno/HFMhqKAodiw1EGLQ0yW8VMUUnb0/aqOZvAxZf3JMfQOzOzH7yx7AFSinhgvluU6fOgKTqYiGhrvsspB"
+    "pfi2Yhwa2eA8wtBLggq5WuWby/8KrIxhH1r+AJg7YUj2pGm4I9iJuwB5w/jRksZGc/NgtxFD6XXcPjiyAoe1cmH3A/s/"
+    "VucwErSLV0HVdv960YsusIQvxD8RHO62OvErZ1dnmYor4FC4bYZyiJMbzy2uqTmDr5uFpOrpgg5eYsyZtQCaeWLNuogV"
+    "HTEL1mQS5t8a4Nl+tD6iRsVeE+waZtsFiOEU1pmE6s8UogcDFmT2g2fXuI9beklSv2FScKkTw0u2ODh2Js5O/3Y5mlLM"
+    "lVnmVPeyp+7mUWG10QXx4OcdKHnOlBmV9n6RFx2RF8/p334oZRSVT4tIPa66z0ayRZnFFo1pjdl3cRM1OOggyJwKqGJl"
+    "Qt0cu9RHfrOnR0189tK71ed71Ya0COZQ4IY/KEEQU5yiDJN6MvMcyOgrpEMe9Pm9cUljf9S6pk5Pf5OBLVfKfCptnm5R"
+    "oIvb/wAdE7PoeJztXOtuG8mVfpWCsIBJgKRk2ZPsUI4BrceZOGt7DEtAsLAEqdhdJHvUt3RVS2YmAvI0ebB9kj2Xqu7q"
+    "i8SLNLPerPzDENnsqnM/3zl1+WUviCOdq2BvuncwebE32ktlouDDrCwWSsHna1XoKEvp+fPJAXzDjy4K9dcyKpS+yFdm"
+    "ST94/YcXk+/hB6HSQRHlhl/7UaWqkEYJbWQayjhL1UjIhUrNuFAyXIkgSxJ4Mo6jVAmTZbEW8yJLhFnlKhSfaHSxhF/E"
+    "QMoExs9Kk5dmb/rLnjErmMGorwa+ziP4vft4O9pbxNlMxheyWOi96ZdfHGfj8c8aCBvt4fjwWZsiShfw2TIEQ8xlrFWb"
+    "D5nqG1WIm8gsBfAg/nzy00eh0msVZ7mCb4C/ECg74l9IcS3jUolBVoixmMP/8DhKhyNhlkpEKTAgpIaf0TDZ7GcVGHGl"
+    "VsDxbCVyWQCxBqYjom9HHvWW+9GeXmaFwa+yHmZUWibA9Z7jFWVyvpZHHhvJTaQZCXxZAOn4thiEai7L2Ezp47CPqPE8"
+    "ilVNTC7Ncr1cb4oIjAOlYiW8VAVYSJoZMAYr1Ck9n62M0iKbww9FlIAJgR2VYZQhiSqZqTAE6YFFZmURgOSlANM2z7RI"
+    "kXxQmcYBPx2f/ml8OBKTyWQkIqOZuWomUJACImk+a0gem6GalYuawRkYq5Lpeh5BVTfCFDJQMxlcEQ9RCupNZSxUUWSF"
+    "bs5jokRlpGQ7E2hzpor1EwUyDVRM1Fu3EnKOdmSWkRbweSW0CrI01CifSzvPJRPR0mkiv9bGZulAqhcbEQJm5OkU5FtT"
+    "ECzBvAOgSrM3zMs4ZjVoeQ0qRG+5tKb4+e0fL8XgYAr2AOpMIvAvih1aLBTPgBEDlGytk3/U4kTnURyPw6jY2jbRFls0"
+    "ov0JZM+yBlwR2a0pg6VK5A6mkoMDM2M2MoswC8oEWKZYgpHHavaZHoIVaQNBFIkqyjRF32+QMY9UHG4f6yiEMQsj4ZhB"
+    "NxuP4zjRU8FUZmm8IlIhXoE8DOs4zIwBLZKEG8Sor3ksox1CL8/GygDfz+h70DmH2ADG54yxThozaYLltjYAI1mzlXEM"
+    "rFPAfh9hOPklCkdOGyMO6rdMyR/fvX9L+nJRH/VWJQvKdEoGSzFwFoyhSMVzEmnLen/OZnoHDyQdWp6nAgMQcYE5d0yK"
+    "I35QUKi5LMWQ6Zzo5XAjyqQeA/d5DJkq3MHUmxRyHiCpuFS7VBDoDXoYI4WNaIrj7AYCNdhWGZjoWj2YMJSQN55TOGaT"
+    "bDOSiJ2dEQfO8NcSCIBvxcfjD2+b4V1DPhkUKlfSyFmshkfWUdJsliG6AoeZKfyZAhu9hLgLwzjwFl4SwNAsdrDRJuEr"
+    "pX2csdpBlGRpQLesCDZLaZjqeVRow/IFLaPQM0JFVyAdMUiVwnzeYYalYg200gWpDBIbjAnQBVmcrXKpNcK/ljowgj0s"
+    "MLtJEcCl4sObTwxb9xFvoJdFc9DWRqaRBPkucEIV16pDSkWHyAC0U+TZzD6JszEJbxdwY70FWHF5wWYvzFk8almQTjai"
+    "xhUcD9GQHUOgvamv0Wa6ALuL452nBUM4RmAiTnAYMTj5z3fv30+ScLieCMDlLjV6aVK84jz3uuk+Wq60dQpEr+0UOJjH"
+    "cjHCVDOysh+JfJUXGRUYkJBsiGeybtAXgbIZBI8jUaahwhRPsB9p1ThsEQG7kNwEFCRyAiNdqxRRZl0JMiDDegwg44Wr"
+    "zl4ewD+QJrh3IK2ojlMPEKIvk8QGYLkjF29HDDOIBkoASAiwExVZSiiIA5Z7eSigoFxQlISvaE4PXyISCCEuItitUJOo"
+    "qbST1UhXfByJAwKgKUTDIaaeAMsPnERw3AbQin6uSYCJzEk2SGQShVCi4lQFQOwihHJO4VP4KRR2GgIzSdAKBEIbD0Oh"
+    "l/EkRHN4dz6iP5sIGCdwDu4eXQ4BZC1AGFhUNFEqlskaApGJ/uZk/yELoTIAmzAFDGGyK5US6WQDlS4w0UI+efX3KLmA"
+    "gr0wf389El/efTw5PR+JV69O/uvk9WsqnsCAMC6rEsoaYESFVKNFhZiB7K8UMDYDKYD9xFl2BVk5ulIN4K+zqsbCzsCK"
+    "czxmMOI+wrINw5hkUpGhEkgvtaEi/xTfmylzo8BEXlVPLlA+VrmvaaBX+3c8RKSKpiFZpjg7u5AUtoKkTIWEYCnKQ0xF"
+    "qdHxMN7i26wqpnSeIfQgEEpQIWP5RqwMFRQKnWTvWPDfbRhr2c0hkRf0IqI1JnYqXvE7U0z/r3E8hrIVqBVfEHGeW/Wt"
+    "g6hkaeSH+g5gOuKEirYb0Xu2ZQFmDUQOmtBvitIAZa4go6eRXoKlIx0XLZQJg2BfI47BDAcMa8VH+K2k37C0wUJStGgN"
+    "lgPFBDgdvAmuZrtGtpRlQtHCwFNZHcCR/VQ/5p9H1Lqo4Rs1Aog0m7g6iBFoonj9/PA7DkGoibmMYhVOsLHkkq7fVQLn"
+    "ubvzZU3MWpdrZQnslkzO0rP0M9ren44//vD+7ecTRD5oCVGSA+5CEUQuWhNCRoXVrTTXH0uysIwVmyNFAhhbn6UE+yie"
+    "zZSGQI7WKP5ikZabkatwcPYFui05LZH6BamecJA/d1EuBfMEUZ2lVVaZmCwBjTq2RsLFVmsg6Ajg71e2Bod8hOltSCEA"
+    "ObjkGaCgTy/PUoh/MP5SkUWBuOJ4It5iiESOSAQGqwIMFygf4I5bb6oojpxGoVwNrkYcWUFUMQntLK1MOozm81pUNiNR"
+    "iAXSiX96a+iSbWSn1xTzkkhrVAtVd5JUeMw+N/LHk/ENvm2HkBitKE1DSlKOH+tm+NaNLLBgpQanms9BrhgsQGVgBsAx"
+    "9mACWUAxCaGUup6zDPM11l3tDqfTxLaVLpLRME6v59e0hepX6NMNO+jtC3YIabQuN+xJNul5hVO8nuQrZ9jOmFsE0B9b"
+    "V17U0yiyRSETwhtQyoNLMhKy3w/w+z9gIlyHX3eZ1AHYnnnto76pye43RLAkx3tbspD2MAJDMMTY4+y04SFiwIESgNLc"
+    "PUVlYaev5SUtrA0yCcwjkGog05jKeSB2ZtgvY5Hj3JA0ywIjOHBDSAj8noAXNoqx1eHKTs+5RoSEgxicPQS8nAP/Kg0i"
+    "hVFslRr5FYLgjYOcNv6+mHw/xDTY182F8Bts2oa4j1eIeLEMuAXmOQUlThtDwygkuLKwqadlH3VA3jY2wHeZqFv1M6kB"
+    "I/wN/5tDxqdYmt/opRfzBb+OMcJ1fyH6Q5zIilVP4bVLe9Yjisqtix/efd7nyLDv6i8irX56/OPbj6cn8H2rBG42Jjev"
+    "fSuJcM2GKydTgfl7xWAqI6sqcJUr5FUNQjUoJsQTFeKsDDaA3ADfDzBn54CkAZZjTi3UdaRu4A9agsDvAKVAeMuYdF4g"
+    "ce07pMJfr0E8gF95HkqWI2Puqy2l5jKU10AubPMaCrp/c3/uLY3J9XR/Hwsz2xCeZMViPywAZu0fHhwejJ8f7ldtb0i4"
+    "P80pKVmR8hIXLtMVgDQB2CiqGLMr/B+qEg1WDwBMAb5CYI3fAuyyY8gwjFDiMv7kvd2rkb+gN4D5oytMayhEHaYiQzAG"
+    "zouJOtPWdSopqDgkeGBFNMDQcJbasDq1r5Q51q5Aohq6UdqhDtEtvcMFfgU0/BTflIKFNfgn2FNC3zWzx21lm7IoJDoQ"
+    "lEOMlsPtXuNovNUrjvDGW1vo5KcUI5NcpJk2UcArKE0U3JEIBYA+2tCrvAeuHU6wPC6TtP+ZRpck3NQzZKK0BjfreXbr"
+    "B4AvLioRCdV83uD1UOBLJjIo5z2QDhS1SR1crCd05NyazNmEr2inPU8l3kyu3gh75qpYS8s4Bl+/pWV0zOTItlst5tHP"
+    "SSbsg61xWjRmiDbIXc+9KTZxdbITtkZT9lshpdIuDe1hr6I03FKtoz0Iwqb3AeCFYoVdCO+pywYYmkAsUazXS4ao8uwB"
+    "HuMytPcia33UccM72LRFZy/RWKSut143wvltrxpZ3OdkGhbFwKPWeoHrPFxwOYzk23Vs92dR5myBNipeVACKlg9UkUA+"
+    "tDZarXKXzmmsTWrPGLE5KhFUUNDhUseW29WmkBzH5n0QWKbAR+TCtiepdYO5OiuuNKRU5Sa8sAPTiHURKrxhxTgTbsiR"
+    "/xsHts+R7fxxcub9BlBVdY3MyFs1asTUto223/86NZ+HXHGeW3+PzuPRunUl2CWLAZ9P1C4C26I07JJQbah6LCo2rhW7"
+    "tLANdyPdb1IQtssdygZUFq4n6Bst+3pY4uJvPUe7FHc90/kl3qM63yMXgF1bpCrwAqvAX4vu7WvELpV2ma7Hd2uUsI6k"
+    "f6GisS0gkNA9dcGtV3O7XlVTNG+obGpVB5WzouCQY5A9SaSneS41F38ZRMEBi9RmeVx80LgHwi/FgEVw+qG3IuLWRM9c"
+    "LNCd+m3kVn9w7aL2UprT909aM+BdAoIAB4cJ24hm4ryyKMJtJgQvJ/W3rX5wta7SaQdjbKWg+g13g3+trp/Xd/v2mhib"
+    "l8nHLXkb28ogY9JT6k3YzM5bV+vdHyl3Lu7uMNj3essHD5F0ntVrXU8Ng2+8YeBUXCvUU19/x4DCbW+/4KkB8NQA+N9o"
+    "APTU+g4puGp932Rhtu/X/rsW+9ykvWfcp+K+t7jftUy7p1DaHDhCEdaFjTgP7rOAh7zXwrGACLF6SsB1bLKxXkZ543cO"
+    "UoMrAjQ2ALorEEdnROCndgsD5tqztFvl8H4CdLGIttThBh4iZxEZ2qugIyx8JuJYAG+4u4336hDcvJG4Ky1UZ2m1Kw9K"
+    "Jtw0gzHjiDf04CPcAoa7ZVBV9gBE4tBoEymm4LT37B64Ey7uvmBeb7DDMXDPHMDpQGolQFK0Gw85CKMFIRU6YUBEiGfj"
+    "Z1jEPLt4Vu3oQr6OeFcdbWzBBkK1I5HexV9juYMvD3ibC+3VyZKIjh+Q/G20aeNQn/atWcUtK1SlabnCYsTtoUT439r3"
+    "XULZssO+71VWFra3VLkrCA0EW2pVTPBJe0tzFKhUb6Q31+r/8O4UHh/nWDmOD+lg33+c/DB+MX4Ty5KGQi8sIsh3BUXC"
+    "rsLtrB6VMGhb1DsfuslEwH5re13kpvVUk33cC9dRLD3ddHv3fSUGmJQrvHnTn1cra7I8LuBs1Uh1X3SNm8V0fUblW6xH"
+    "dl5UxWCGQWrqa8R6O9cjbhNaRBKKaaugnGmAvbRaCoqFNwt7pEOepc3QWG85pIMBNpbW+7TcDmje3OfFR9qfSDsTu2WB"
+    "a/h2wSHR2vvozlKCKTIq7MeGDt9tWie1QJiNvJawkfOWelI7g4/fyUM2XO97QvRPiP7bQPQM4ZIVwipcuKvj9q5InmIT"
+    "jSf80X4z/P4460rfNILqlgENBh7C+72QqjuvxVUPmnIjjNWd2gGtxtw7Q6pdbOQO0NWjncdeSdkOl/WZi3XL9XXj44Cv"
+    "BxSZdhd6h7DPalwoOiYlPQTkqka71UzLuYpXVHoeh2H7afWiiOkuAIY02vhb0nCDuiqO7JkQXNflNSNv4aMqI2nTvmT/"
+    "yfEYCtX5DjTldDqkup1iuL6WPEu7xeQuheRO2P8Om+oUFfP5I0B8PriHJ6NpQz4LHeMPLzplZRzaAykjXsRhYdL1BAhd"
+    "ZZ7Hq8t/KYxv7Z6Xxab2hFbDfJFvvGhj1LVXhuoDewgDvxuepRuLF5NAr4C7oJ4I2G5Fgmffchkj50NW2+SZNg5jUuv5"
+    "3aAeiP9sT7w8wfgnGP9/CsbXSdKG5F3Ru4s6bpjfDLY/Oka6M3/14TNgdT0UeqQk9QAsVMmySdgne9qebnzhG2qOxKW9"
+    "KubNhx/++x//xNslwF5vKGuYzL+85sHbGpzPtHT05byLA/oTNBidZ072sp1JqK6t8exfH0xeTOj+rNte87djnfuyqs67"
+    "tWGjDHtOadu7rKp7PuxKQICHJyWd7carWaAIixLbdQOiAYTjXS0RrtWcpfWBQzrYXlwhNE3D6rx+ddp8Aq8+WOgos/t6"
+    "zIxD/PN/87lWm94fZe3zoNXahnJ0uwGe4y0AB98eLLv/TbLHnhRiRdi7SyFW6aLRq6zF0zTAU9/swFL4RWqc1ofy6XCz"
+    "aebCmg6XJDtYqKZnXXREKpgdtHw+TQxegIYOtQ6S553wltpMOpmSDbCyKsv/yF0ByP3RJ5D0/x0kdYN1FZgPnh++ePnd"
+    "737/79/LWQAhg3jrIhO747H9a+FCmjgQNjYJDjd9qGUHh+9zmTroNy6e44tQBpfk1+6iCLwtZDi5N24gAEyjBHtWB82w"
+    "u8fB9t5XnncDbY+Pnq9BF+ceknU+YLEmqi8yF7j1dW962DDpO3bNzfDmDrr2Rla7zEHvfGleVlR3cdqb6rTC/eGoEhUe"
+    "VZtrC5lOKIRZYrrw2iPr5XqyTr0VK7zKCqFZqIKItuojUZD3aQpe7ToSWnE4/HLeoKMXrHuk/O77TURkNwU31tGYKnu/"
+    "Cd5agr2gkAmhnSOg/QYpXkHhEfD7gw0ISEUJvOUkc9oWW+K9HSmd16i29h3ZOx3s/SpSzMpFg4C6LPHmf364pTZA0yAP"
+    "bUR1zybfroHIi67PtPd8VNO26qrG3N9twLyBdIvzEfzFq05oP6O7uYXHPaKFT9cEd5dO8G6QVVcLVS3nE/NiA028q98W"
+    "gzemiMdvxL44effju4+nwyMg8YIOcCCZfFVp2y8adaI/+8sXG6ihelkMYM7Tt58/3DPpeeM8GOYQmqi6o7g+RuLP4Z3O"
+    "mrr92c3jJ7YXw3t+btx5YS6lqM965N/jQWGWgHYCwZbmvBxyq4uvHRF4u6v2yzOM1Uj/7f8A9YDzkXicrVdNb9w2EL3r"
+    "V0y3h9iopSRN2qLrooDhummK2i4c9xQUES2NdllLpEpSXi/i/ve+IbkfiZOeejCwpMg3M29m3tBlWRZGDTyn2c3kFsyz"
+    "omXfOD0GbQ12X7FhpwKTD8q0qreGj0gt2ITSsWrX1NhhwJey14YpWNt76pwdKKxHbun3dVhaQ0uc6Nn5iv7wOLXUnvyt"
+    "7ntaLdmQoqD8LRnm1lNygw5g4oiaJTe3R/iyOiLHnWO/PJyTmwzpQCsdllSWf3kYAD6JPwT/6Nc3lxfE5o57O3I1K+Di"
+    "qIK+0b0Oa8R0xX9PGlgb715U338F1yNuMo9LAwfVqqDmBdEdXE90PKueV89mRQnafviiLGlDT0s3643rMfxMi6/G9TG1"
+    "lowNxK0OFTz+sSi+zIeL4n8mGNBf0qk1wakmFEVJVwiqzp6dXp6fn1z8RFVVZeJqOrCO6tJSXIFcH1o7BUKG+B4Q/fox"
+    "pUdUv5/Z29mcgpuwmglPWAH2nxrHyU9Nw97HrGyOdqr3cpadsw7r97Nbbdp0C9sDziPq7XqpTciQCbNTup8cV3S5/Y1C"
+    "UmBVALe+ieOwZPGNqVc+UOTNdhIYjlag5JW+YxRdJvaJJ21GhKz8LlR78xc3YMH4EKuqo65XCz9/RGWuvyfvZ9JG8PhO"
+    "9RP/8wTE3vIavsDNUTl8C+xIzvhj8J1ulXUsWi/VHHMKH7U5FB83djxaYFAbczWNDsT4D7y3sVc9qsYtpoHjZxCPLOao"
+    "JKLj1B4wdMOdhVOT12bxKZzqM+XC92OvtKHL369fX17U5BXCQ/8CS5l8GSgxfmoQaArpQIg7kvxoZ424hyNOq5se1dBY"
+    "0+kFdbpHihy13KmpD4extaUK0ZFG3JRkZkePkZSUo8G2TIzeXO+y3yjnNDpbLnjxAeHX0srV6OwdG2UaritJwJL7saaV"
+    "dbc+gcRQhPoLC4GCUdwYxoCcb0lKBZd0SsHbRossxHL0SY5qtAy23rkkMS3KgO9B+svDmJNe++D3o4nV6TfiY/heao5q"
+    "+VGLLycEQUCajF+hfFDbDVg58AFVsEDGE57gDGqUOo7Yg24hBodJXNd22qZeydkkLkK3iG7yuiwHdV/mirmo55kztLdp"
+    "RN3qfc+nILUmrZ3rJN+7OvsZZWK7zrOAoOwXCO1GNbfxXjdB7wMCk7jOlYGyqR68gVGLrOxaqyxvVGiWm96Iuf4t0gQt"
+    "0TvJyBRiPcPGDDuxj0Vbsmzseir6m1hMXb6tmCgPrJrlUeJCI8xaS+IwCEEA8nm3TZePyRe+4LpdlXtH6sOUL8+NQ/wf"
+    "9YOREiM1jqxczFPiDEH/kC7ML07Oz36sk36fSck0KG9fFA/xBz1knRPRxGJgFRvjoXjALNr+4fQzfH3YKrDsfI11PYm6"
+    "1vh1goy0lJpSoVR80oEsHbEsss+SNEiXh+OORQ4ZzWdyczhlqoj+UtAfVf0DXe8V+aOOESvISbyF7nc+HIM4jg3w9s8E"
+    "/O33gpwdfNfyyKZl06xTECPKChF90EvJDJpEhq1IN5IkPguynJOZkrC/E5ZqLNkZ1UdEQxOsjzHM7YABiG5lVuT5Kio6"
+    "Whc2zYQpvkiIz7+ORAQ9MFL7MQFgCx5jGJVlPhELcgWMRiRJ/NzgfCM4sQPeiRuJzRPMMRYAqV3pGxlJatMqlA4ex+KN"
+    "BZ3FWeNbNLRcZ/gXu8jdNIaE/nq3pIPT4PrylJ7Sm9evXl9cHx7D5rsoYmJX2tnvsv/85YsYNrtBG5XhrrcrOgDI9dnV"
+    "+X+hFJdTAFGchqXkLtMP6d1Prw/yYtw18eapcvDZ1wgWNmFjLQ0GTdgIXnrvJCETv5KAz/caLl/9z257LtFLocXegrAi"
+    "JfHRKlMjjjWU46bJZMLprhPvozKtZJrInZWdeiTJ6cDHMeSs9/G5IBsYo9lK9jg9Zsgv7cpH9crIaBCOnMZXYNKsYu85"
+    "Idbe/oKh/tvZ1Zs/IfTb56eKb8vk2LbefYyhwhP47F4NY7+n0oK0fXWOa8ITUgDws96zF7n40OJp3PrIxHbiCwlRkMw6"
+    "Cs0nbSdUTtv+abCtfbrny74D+NeB3krqo2lMlBiq7MZwMeNF2T5pRQ4N63isLPPTxO9j5/9IAHzFeKxDnkQ8MySkPzAA"
+    "xaBEiP94VMf9+pOmMpLYQRprtER6i6Uuzw0w/+yjUJ7wj96l8YFTFf8CSky5xA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5568,21 +5666,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7230,24 +7327,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -39,6 +39,7 @@ def install(monkeypatch: pytest.MonkeyPatch, made: Program) -> None:
     # NOTE: what the modules made from another test's program: its `_Command`s and documents.
     monkeypatch.setattr(table, "_MADE", {})
     monkeypatch.setattr(embedded, "_DOCUMENTS", {})
+    monkeypatch.setattr(embedded, "_PACKED", [])
     for module in MODULES:
         if "PROGRAM" in vars(module):
             monkeypatch.setattr(module, "PROGRAM", made)

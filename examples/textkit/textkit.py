@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1150: the first handler from handlers.py
-#     line 1256: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11639: the tables (commands, groups, errors, result shapes)
+#     line 1188: the first handler from handlers.py
+#     line 1294: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11705: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -880,92 +880,130 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y20aSfpVZ7VVZqgNp+Se5C6VzlctxEu1FksvSVvbKZAkgMaQQgQCDH8mMrap9mq26F7gX2De5J7n+m8EPAQoS"
-    "FTu+KBXbJAjM9HT3dH/dMz34sDWJ54tQZ0EcbQ22Pgy3ZkmcL9Lh1uDdu+HWcMvBfyZxHmXwebj1Cj+pMIh06qirOPFT"
-    "5UW+mpx7iTfJdAJXw+BCq6tJf7g1cuDZVHvJ5JwefpME8HB2rrkB+ORlau5lk3PlqYWXwfORPD9L9EL1ItNIFvhLauKt"
-    "vkqCTKtMv88UtBbDk5NQe5FO1DRO5vjAqPwIkp+G+YyePvSgaU/99e2PCq8N1MuTVwcHCoaPpNNI/GAWZKn6OQYKfTVe"
-    "wu2pXsDosjgx1BD11OARdOmFwa8yooFKsyRYOMiPaKbVxEu1o/wkXqhx6EUX3MV2vEB2e2G43FF+vgiDiZfplEkfOcju"
-    "+RxuNEIw3H83cnZhPHCl18vizAuJhF4vis3XkRPlYQgXX/o+EI40qasgOyee0z0pdkJMmQahhgayJNfCMSupUkeB9BHM"
-    "ojjRPRxQ0Wvlou37kASK3cZ5phI98xIfOlfmNmo3klbCYB5keHW4FcURt32SAb+8KYgE6A5S0JBoyWqiC/Ll7ikMSRP1"
-    "q+NBDVAi+zLvrDxr/Vri5kLc3HvfC3U0y85rd77KWY2xcRxaQWYxEZopLVFmtKhMmuXRcOtC6wV1FsZXOqFP+WKhhWhL"
-    "ay605lHwS16SjfluxfItaiHMKg265psZjJ0E0YwGMw2SNLPt9kiTi/bkq23uBL9brQabAYqtPRA8ttyiZEh4EscZ6jXZ"
-    "FhrH9ZazFYbzlM1PFschKT58jrw5PD0Ybp3rkEnxdTqBfnH60A/fxpN8rqPMwysKn3VUFGega2HojUPdV6+RJpdafTfq"
-    "Y4uuClKW3sKbaKMNwBOZdmiJzlU8ZakukniWePO+OoguY7Ie2JbyUuUulqDiEZmiiyDrL5ZqH9t/oXq9n1P44dH+pRfm"
-    "+sUjlyehK99daOQvJ8dHKh7/rCdiAVkKYA+x+UfQehAt8uwEdH7uuXsqyMB0pFdopUCd+HEdXeowXmi4AnbHh9nmKPfD"
-    "cDjcii/w74FCvjsKP/te5vG1fr9/7YLtPo9TrVy87prJpVxoo+hVbXugMGkeZkwZcAN560WGcLjAAhkD95Aj1Dk/UuoM"
-    "mZ1oMn3whHQJRlaH052+eqmmXhDmdAMPsDoGmjc8CJ0kMGnpKt1yEUQ+/su/znWaejNdXACeEhnX1yIAD+iPer/qJFb6"
-    "PXB0Evt6T7l4TwoqlKfcNv4Ncxg06izRv+RBoqkXFxUEmMSyjEDq70bASNQkozni1mKV5JHCO/pNWpIKew3vUqUvdbI0"
-    "rTjIG0VjZX9haU2RW2EMmsKsQnZOwBRtz3Xm9UHYEToSf6+pU5asevv6OxcUfAadjr3JBU98mNF0604jub3eGNXDxUEZ"
-    "KwfTC5wdaeGPNGaWWVASh4ymuEAKTfJwRWMD8PaozVaRyWGhFenTbC9NAZALGoflgg0CKyDdBBMUrGIWoC0dfLi+hktl"
-    "Le7+4LVTNjkF5KnbnNtAoGEE/38fXGpQh1jFOBEUjQqFDJPLg4dB9SIffaT8cHUegMkC0er5IlvCV3gYGc5zTOzP9uGr"
-    "N44Rzc5AzaAPEiY1QjcmMzKN6Z15yeZbPgLompurCHoyehZNJT1pW0M/EYHHvS5f9JLEWzYy8zvsgdABcXXb11MPrMeg"
-    "xpUdeZh+RO8wovYZ9VRGMwbuABxs7GwdKqo0TzaHVMnz/YDB2psyb/iGO6qaNZF1xq7rrGE4OPNYA6sKyLxM0YXh7CIG"
-    "9hvpEG3/0CI/QSiV38Gm6hmiELyBtH/dDUhT+w14h7WwhAmYIKcMsaWPojFEEVmQhbqYjWlVBw3nm3SwoVMjDdIpLwIf"
-    "R3DCysrzj6Nw+QN6k60BuVSSBXwCJ3Gp5QcjpcCHeRtnMPNKT9SMSykmqgv1LjHSF25lZFQtitg0jzGqyEMvAde4AOml"
-    "9ANK7xMaLJbhLS0WR0xnDPM72631EVWD5aIJRIEVmZVoeTwVSN00TcuXEd3DtVEDFevDsgoV2ErDRLOCHv3OLesxmE2L"
-    "ynEe3tl8rjOOiLHaHr/BNLIK0/NVc0iq8oVZw3Kc3qT8m+Zs7mqX1singc7Tc8lKYT4gTyKTneKBITNLeYf2Rs0UgrCb"
-    "n5p7789MEqJZl5owaqcERaXDr3cblKFQsd9+unaZBJ9JOQs0Umf0/SYAv3BH/gm9L/Lilr63cLr1Vn+Ir2iSQKOZGBaS"
-    "HLNCR/mctW99Sq6ESY1fvmmKc4NInEnXdcYEXdN5zehAsnmde7sh21fpRCbRJ/bwnTTqd2FReNiNbH6LWr2al8FIzotM"
-    "0ocigiuPUj8OBQVgaOASTPVgrgf0aKKnOtHRRKNhCNCq4FVu4BF6guQCWqKMXKSq2aM+PLuBDYCnb+czC1I9SmbJKJFd"
-    "qdp2iQnMsgFlr3b6LNt4Ok113XWUfeI8iII5Td3din7u1uDxDQ8/qTz8ZBf/a9Sj6W/rKNvYejMvaLy3RRCnZQUEleEG"
-    "HNSXAkL0bway8HNkf76nSARp4yFzml5TrpUmwp7C52yYAm7ZSzH50SaxEvNKXLJjstT/huYBSVjo6Kc4Cf3y/dfXtDTC"
-    "2WJeHJmEQbrQE2LCbv8Z02eRCqds6eIlCMdwC27s79LVcZ7MtDZJ7fSMc71004v/eNb/plkRuNkBZ5UcE/ei7SBsRAaK"
-    "PD/gmqTuiQXT0CqMyZIzjmEfhY8FtJKAkATzwfUmGNHIEgL8weU0tk/GkJLiZUvLBJ5AwYIEbS6h/GZhPPbCM4A6KytM"
-    "vGTT6rRLmtMWM4rdosTimiWaPbMUQWtBxLIerlxzPnzHqaGyykLRhV5yfINxBFhtMZMyc0pjKbmY9DxOJJ6IW4dXQJyC"
-    "Cxb5dxi7LC4w0nMUrX7BkEg1CpBGSwxtxPZkqbBEoEWLHSiQXQHWySnUF14LxFwNsZ5d43gJUFs8ajAHkwE+NPeDGAnW"
-    "87H2fY0qmsZ5Aj5pG/PFKRpAMjGxrO+8eXn6Q++pg+tbvFxjIj/uCcSogU5OMIv6VQft67HEu434q8OIQbCAWsEQawQM"
-    "NCK0pAk4Hlk8Wu0VAUIsilEytDDqpGu3Ew9cdVhZ9arnhFI9iSOY4cA7V3p0maQG6eMae0ldG31TF7Ik4DUYqTnkdWq4"
-    "KvUuQdg4+9zy+tj27gDjL8IIewpUBLPpM53JggGtz4pW800N40oXQRj2/CDZQKfJ5q0iwTJMgjHSIBoIEISxgYotbC5a"
-    "HI/yZb2d7BZaOdGBR+kOaF+aIX4FEgFLRuL+q0RNAx36m1hZMp48NIxn+RNO3V4P9xAMFNMcg1MmwsFSZgiOSRv8OMNg"
-    "iWVQJ02/X4ResJEL4L6vZLVbcZQPusKmfgJ9qWkSzztxaryayLuN7uACdMtS7YfAd0przehqrpmu7w5+fC1OnH1R8+Ks"
-    "2jbzQFbxid0Nc+DneJxuNKtJ2sKLgUKDR2NCANEjEdPoaLXdQ6GjwTYT8/lOZzq9tCe74LS/0YSp0ss+iThmwAFCGYY7"
-    "OIZldwrDML7qlYDlPZKJ3Cu1bFQD/VzcnUAa4D3gJ+zvlxzIwQ09Ry8PX1ddTQqebpvTHri/Z2dPplsUj2Mf9SFSY423"
-    "adBtt7aLw5WokkRCu7Lqw1hKmq+EmpYbsZq0FEbi2SFQ+E7joAwN8x90wizvwE+YwtmOtEYksjI85pMot5UViRTcLrQ5"
-    "pwjlbLxceGmKYLdBXGgr78s1GBIQrkbq8NUb0pf0MeImnK/BFKTZWZHmk8VmsEgnktosE2apUjGERmTfuus2jbVHzN0M"
-    "ssm8gyEaPyW+FT0qt58nvJWtK2020LsXWUprxa6jrmSAzmK0vjERoEAvEW6pE2xQbZ/858GPP/bn/k4HkjBWsU687NLV"
-    "PnviF9WJmHrLVKYXIvi6k96eht7MQffniGwctVgukphCMXCS4miYtCvaIJeB8fEAMuaRrxOzDZDWYbDZBML/1CbcoCUI"
-    "eBFNl2NzBpsc0+LKj41xn2PeCfnLeTq7FB6VIC9aB+JeJd3vMDwiWkwsjcMKkjgiLMdG0Ty8QzvMOM8YKeq2hKARs+AG"
-    "PgT3FvupglLprED16shRuwSxMXDfkS1rA97Gxh6CNkylGa+NzL0F8QiJnAe+H2rehjjBbS6Y305JWhAKp2D8q6lLaYbM"
-    "O2Nk3O+T6KlDH6sYHzswZsH85O607o3jlEMK5iwLfi34fxj7EA2BfmQJNJPFFzoi8kkfrDw447G9/zGYn6UZQNKPLxz1"
-    "7uDo5HTkqP39k/86efGCgskdTnHoHAI7GIz2KWYNEjUG/l9oGNxY4y5EYF98AagAt4GUw5s0tjEnplGWjDPQU5rtlxHu"
-    "NaRlISCVB5UD8XmaSboE8z3QS3alQVX27W9nyCcR8gtqbP9xy4+ItFFFZO2JlmpoSnlKourydlJpYqDyVNM2V36aRcbU"
-    "TmOEPwSbCaTEzOPACEVPEk2TBreG8Lc6+JZhLwA4JPQw4kiTVt7nZwYIN15wmwK/Cyiu3iE6Hokob4LTpHml/bqrINph"
-    "l426HNBzkvQBNQdCt6ugdIBcAcEuATNEQXoOmo90nNUwMDSCmaEwBJXcZvitjuBej+5hrvPCJESNoEUZ7W+gbZ0ezEfM"
-    "hBR5UxrcWMPMZbHAiORb8TPfHlCSpwCQlCQh0sThraBXoIls+ZOnX7FJQmngNmDtS0q5XAJx/9syKec1nYIhZ62xzOR9"
-    "Zl4C4Q9MLskpjnG5SyKDptyhLHvWQ7V3o3bfV6xMNoyk+57IlfyOrQrp7oYra4MN1KzbNEk+l1NeZ2lpReNf7Jfh1nmW"
-    "LdLB48fofyRe78fJ7LGfgPY8frr7dLf35OnjUrYC1Gd1kWDN0kh8wf+CEU7tkpsjW94ftlh+hi2WDm7Gz9pWtxpoQhFa"
-    "iY2q60C3kHxpeZt287eznSsJOq++UaFBe2um8qD9jnNe12n7GZxPskQvXbvHTl7SZ2BpENZHtYarTHWZvlF1Oa5hw0XT"
-    "ivoaxphN/u1DQ/Pe9vMqyba90XW7mojwRtcjK8qUb6hXbbAn98/sxkPj2c/Y2cgyN2fNiy9JvjCZoCCW5eA0BZrPfL3Q"
-    "4AuiiWQFdDIHT2HTRqX0ei4cp6DEQz8uBkgcSNmVAQzSaT+Tlass9mMIeURaEhcQSuIgMk4uqHKp6OZMepCGZSFQ3Idt"
-    "XNmGnfo9+6pEwsiRpf/7M+m/s81DX2KtwW+6gfx+8VB5tt2QDCxWzDtt8P4kqOvmjd112FUvjm1UkFJKMbg7Glu/FXwl"
-    "zce7XJwmaFAlqXOeZv0u8P/3gPCPszP8AcQ9gLgHEHcTiCs54tPjb48/fnfwt8PXbFyTSX+x3BzFiTt6VDT/SNm2Pw9U"
-    "eyjYugH8/fEKtj55RU93uIpzXraWNaFVu2PwblD1prKf2jpZUQJ0c4+rqFCKglZ3UJU3rt6A9OY3d/P1bsNAu5UUfSEA"
-    "sAUBPMCdB7jzAHfWwB17Dpc17j/887/DMHbUT//8nyT0/7Q53rG+Qz2qtf3oswGeh0rQrpWgn7F48naoII8+27LeTbWL"
-    "dQe/mlfqjhdsyWKnKsZ6z6VDxW7KaeV3z2l1LWVcAVP2hLLbr3a2oLkb6hy/EHRz67LIB/DzAH4ewE9n8FN4tOrKXclU"
-    "F7a1sKL3gox4UadY1OM+FfWnSn19HqD0cAIA0/9wAsCtVzQLRWtb0aQKHq4/2lOulP68Ovz2f//+D9zZD2bliopJQZCl"
-    "0qR7ThdZg7cq3BZk2AoauKa7mIlSZNX39aXMu8eXWLzLNZnX7YbJtDr6Uk8auDfpmJruDrm8lTLUogy8e7lS6UyBD7dZ"
-    "eV3bmJwx8GVgzS6tPBxe8Ds4vOAB4D8A/E8E8Ju9VMkb7T55+uz5V1//279/440nPp2cct0CfqVmo/6EMgZb7Sqxtort"
-    "Zhv23cxQtUzkP9ThNVxhZaO3YhbWQjLc2n+G51ULAeW51LrLPFI5TAOAPwhmzYngQZQGPvL2HFQw1AmWPSziJJM6EU+N"
-    "81lfbK+lRQK5GiFPuxICqAgIoNovT0kYaU9Hw+omc3SHlJenIO9E/0yE72FgxkUVXrRCmISmZaqedaYKIyvcuBj6VDUz"
-    "1hIACYVIrA8CnWRxsqQiLKqtoUO963Q0Bd1lop53JOq0VJiL1aooEF9PAiohREYBkKSuOBLZU6lmZ/dutEJTPegv0/PV"
-    "LeiRRX5pyh5ZjyIL/IZdCCuEtCQOyvR8/U1nqUFcf4GgOVthlVCGNU10WB9zB+9Dz7RCVjlTUZlfT+8iLdBOIC3F7IE0"
-    "zEWMCPXpfA9TiFMVUS0PU6Wjq5ReYoCNfVOMhnVJdKaFKbPi9veoMIp2z0qZZiBnDl2dL1cnVi0HVCHs2W5Hwg6KVtT2"
-    "qywJe6/UY3Vy8P3B0enOHpB7xgfxA8l84krTHK8lmCqUPO86209tI2ob+j99/fZwHQF8TBQWzG4NIPToDSP0PwM1LI6E"
-    "GkalPvCXDU91Un+l023w9BEq1OUiLpV56YXot0labVc6cIrlPaeUz9qpVMGbYlVzVtTqcUp9HBFWx3lZMA4wOMQxvZVz"
-    "rdQbfofBs/43/2pexmDeZ4APIhJGYDsYRsqUPOPzclDWMCIe7v+p11Pf60jzy0HGS8WpOy5lFIeU9hfLPeXHNJc1+M4+"
-    "EP9iGA2jP5su8cumZ2hFv8EJWkjjn9UrrFwFK41fe+otC6Hx5SaunF0C83Iah1SkiGccXfFBS/ZAUSQIIi7M84FU8W5T"
-    "Mi2mDu2eHQjWBSPTfpIybE4iiEkkOoQA16H6UMxI9A2lDe+qeHV8ePjy6FsspRUtcomjbi+mU6ncnYEc0UQnpr6HkdP5"
-    "DDX9oveocDBj3qFiQl55pQme55VPJuBEuLTY3m5eV2IDGlWYBz4uqhydmCsSjVDj3LpAoL46tp85H0PtFgWlAdZuStkv"
-    "hotsNMGkwjDhVmIWniiryvXa9nwxO3LzRpfiZBqEQOlgHZPNa26KzAcjo+tHwHQs0CZtq55Vlu6BLPi5nit6DGIn1eJT"
-    "Z4ji1remmM5dPkAhrQyLV4ZTpzjMloQjIYTHZbtcOsu1+lTOmjPCW22n8W0oVQ0zJwwcvzk9OD5yy2cKrDsAqDhbwBbh"
-    "X3pJgG7BHDbAgK98zIDdTshHBpUxxR5mNkiOc/A18joZqyITCCYDnRYHEeC8qp1B4PZRLvieJVfRigQ3QkMhiRwJsIVH"
-    "5osMFKN2oskKAESlNS/LWTmHZZs82XM+O4Gr9te+RwfHR6/ccYmY5rfgdDpNYIet4TLOrR54xeEHBFvBhzHZ1XMM3IFw"
-    "zSYw3TLpeZbKMQPrXr5TxK1H7e/hoTEe2tObzNlGjZOxeDtPvTAdbVJQNjtFagC+wLUhvphHXsuDdkqMTzEXb1fG7gYo"
-    "2MaThFA5kJ0rheDujsizY9W+iaXdSsm+a7zZa/umJLzwkT6qj2Iy0QjDl7n2aPp8hBvA0ds/eP8u/P7RGna69AQuuCa8"
-    "deHLBpEqt/gUW6QglZq7v3iTm39GBMfc9gZRI7f2HFtbmb4f1SaxH7f8FbZcCvtMq7eO4Li5r7/B9lajN+bDneMwUYKn"
-    "xAd7mGF1/J2iKdOQDLsIpYjAzWMiaf/ZrtVXDmWw+TtFNtLgc9KnIqyhwd8iPsFmBGnKiQ5Ri4Pnqkw6ZuMETNEI7O1t"
-    "znQALP+aM4eNdrKlGNZtQxushW9ensLojqpU3aXC8gbq2os82ggstkmevv7bKVC18a76G0hcsy9zLY3MowoD73ffXxe6"
-    "O+2acFE1jxn7yUGbrLPNIqvhUYwy1mFlwlZA7db1/wFfHne+"
+    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM4NzMsc2tpbGw6MTgwMgp4nG2TQW/bMAyF"
+    "/wqh0wrIw865FdmlwDoMDXYyfFAtxtYiS6pEIc2G/fdRkp0EQy9xZJCPnx6f/4gp+hyS2PW9EJJ/Rp8dCSn25QnWOEwS"
+    "zj7qBMppGGcV1UgY+a01J4Tz+FkMshcJVRxnbvwRDTfSjK2Z/ymCRdE4g4KgiHvd2jtFDNC5JkBGX7j9Bc/REALhOwEr"
+    "ee4aLSqHEY4+Llw83MoZONk8cd+zYkEFP1++QXmzg8fD/ukJLJaBjV2byVCCX565NLxeuDxh4PuQj42hErPYdx6krPm9"
+    "3mEHiaIJstzeTQijSihBRx/g1Sp3avKffCDjnbL28gA6B2tGRZgq8CDZ2GXhsmb16nI/yC98h150HXlSlkd3nfPrYZAu"
+    "WyvFo9aMWkjgbGiu3taKJIoVvTgai0JSzNi82XZxkzdV2UzOR+wK/jbp/tU277kuq4zymSDipKLmgbAWFT1X+61ZDPEb"
+    "4bwrigdiR9SRDWdGk3jr7tJWjxtqqzwyOxbS/8nLVqFt9M6b65buZq0gSwVZ1Htn0U0031Xsc4thkSv4N6RbiD+gunGs"
+    "abgD2RwQJ8TAI6w/Y+RnDgEr3EqVK1V25i1fnV5Pm8lfS3o4/8gZ0dt3VmSNmyr20cREq15X87cptcMmdCinaw75a+Yo"
+    "ouIFFs2PAsKY0XviHIrq499/BeZVOHic1VXBTttAED3DV6ysHqgUSODQg28VLeqlalV6iyIYvON4Yb1rZseCCPHvnbHT"
+    "YBJQzYFDc4ji8c57O2/eTPaL2Abemz9kH1JRYQ1ZnlXMTcqn0+sUw2EfPYq0nFqCkqcns5PZ4fHJdH18kvGqQcmKV9dY"
+    "sDw3FBskdpiy/CErne9/OMa6j0SqgSWjAa6e8hOTC8vscRMAIljJe4upINewi0GiZ4pnOJru4ubAYgmt59wkhmCBrHGh"
+    "afljl9i9yvL5QlEjg1f+NfxVjB4h7BB8ttaA8S6guXNcGa7QdLlpCFnKMz4KLFjrNBP8z0Hd/evJfLHYTwhUVO+osMjI"
+    "SGFQ2lrKncoM4bL1QAbvG8KUNCwlvFuL+tLf0CO3DJHwooCEIzr1HVjQtUmxZa1NkdUZmr7Tq0nmXe1YcSGsfpRCuWFw"
+    "gXGJJJVtQqH1PntcbHOec2yMNAlJjOGSqQVLvuQi+Mwfmq72ILxtHaEVtk2jFiNcw86uTPLt8h2Nw3jP/3bNb/W/nFRl"
+    "uaUgvZNf0F1OrZCwAQKO9DLUWo/sUM/WcH/hMSzFVPmO+NvEp9JUHT4l6sg3eheVMBai5TPJP822Be8KHK22jnz6Hzch"
+    "Idg3DNnf6XqO9i3edSILGBuP6tRukI4kH0Nbq543iI08+njXtattpDrVlx17vedpP3ivm6ADkCu0wd22Y0b8iygo9TVy"
+    "KbR9hyZGUQS5M0fpKPFLw67szQiGcz1nrjyEm2SA5E/FGgTZK0o2BGZqRy78zg57c10BXUC2kzRi72ndvGIQwnLcOMpB"
+    "JAwFyhgWMiUQknTEBKjFEAeXpRCbnjQ3v76eXX48UtFjWSbkFwevdsHV2uPZoODZcGW+nnI8SDme6Wd7DLWuEVP4B+Cj"
+    "8PF4nNVYTW/bOBD9K4QuSQBZSC97cIoCRT+2XbRN0XSxh9qoaGlss6ZIlaTiuoH/+86QlKxYbhBjN7ttTjE/Zjhv3psh"
+    "dZM4raVNxp9uEsUrSMbJEmSdpEkJtjCidkIrHHyui6YC5Tj9ZrQnZUo7VnAp+UxCxl7wYslyb+3TNCNbOROWuSUwW/MC"
+    "RhZqbriDkhW6qrgqWc3dkuk5rsGFtdELw6uMvVbXegWMey+MW5bXG7ckr/DNrYTL6g17TPafsNHoi8WJk8fXXDbw5CRn"
+    "a4Em8/g7RyN/XF2+Y3r2BQrHKu6KpVALdMidN3+C1oWqG3dVLKHi+QUTjnFl12As0wrCdlDXIHUNOMKsK3XjUpbfTBK9"
+    "miRj5kwDKZskJXecfmdZts1Ttl5qCyyn0Tx4BnSGe3fe2ClnBmwjXTgRokCYctUeGAdCGmaIGiGBTsOGzhEBbBAthBNX"
+    "R3fCWZDzs4w9ZXMuZOMXhKB2555zaf3BwRhtaASnVkKVk4RGK7CWLyD8QNTQ5XYbAeZ4TjX6DkYz+IaIFbqEC5ZPEosE"
+    "aSzZmiS8IK58NvC1EQbQak6JRxBCjhRm89MUgSKGtIyQQuECp5lpFKMV2aHs2whfi41lcA1m01pJKX7mo7IemO6MlhCR"
+    "GhkQ4CDIisax0woczzCRqiCCXhxyGjLHPrx4mSNxF+h0xouVP/28kdIvPTt43NFoRunPKSiLVFAbLxs7Dux642OmvIgI"
+    "fYwj/PD0ROzzyD6hUs/MjpSEGQNUX4aq7ZE5Gd8kblOTpAOdcBpFVoNxAlDxN9ttmvT5eI8N27QrE4VulBvUiWc0GtKI"
+    "EtCmDBkolij9wiEBU5xEda+LbKIm6ndxDZhozTTRmPnTU/pQFhy3Ip1UyU3ZTqyXAosMJg2q2m3wJ24mKIM6YsU4ffvs"
+    "fdqCfjZmC/Th0+SN+IVm4YuZPRaxZC5k+Ec4qMKINihu3EHFDNfH/dYZLDTJthvgxvDNAK6XZI/47tFkpyXMOap7vBf5"
+    "md/op7BST8mqdlz2zjvDyIGrgYOnJUITKOJlRzj4vbZv0pcCogMvS0E7uXzfiztMH0mWWKhugXWH+f2DkyoCg24TKCBl"
+    "qW2QCjw82cB34OjNMBuemb0ZrGuwAENTnq2Hp8j7wSmca+sbJia4bZ20FtvtU8yacBJaldgdWyKC+2zZNx8RpfxzhZ3C"
+    "N+OINS8vldy8wpMlY9+RCE/8B4vwNYThiLMoUT3aIf93q/vCtsBNsRww6T1C6Dx/YpGmjuX7GhIMyY+5UVHcCwM1G6lf"
+    "UuExkiF5BsrCCBaN5AbbS42ZsTSMmXmwEhHyckSNEAulDXwuuIV7VIq3PpVUJFDmFBtZpspE2we1gkheCa9u7GeXc3+B"
+    "HAinG1LYIZPtdN/nldM143OStb8D+t4Y70p9n7R9XwxtoqY/U9W6xJLU3TJJJ0eWpsPlh+4SB7b8uPgkcU+v5Pj0/qQV"
+    "x4kSL3WyGYrsLfcvgT8/vPHzY/b06tnr10wC5T5cLUqxoOveF41xl2y2weXxpaHN0eo/jPT+qT5SE8WVJA/XGIUCxP94"
+    "CAGh6vwfNhVJnYxobcW/fZagFlgZhrkf3K6aUIHJkXfeiWZ3weq7+O18P6EtLR5GMncT9D8kU9uBb8P3jgqxFN9jC6MK"
+    "ipMpgacW4CtdykqMjc0kV6vAr1NdB6Dk5oyVTS0FvRHsL9ncHqw3UbxHdKa2Jd229kqvPanRmIsS9zmhMEE1FXFoBUAf"
+    "J6Ree3k0NUZ362YVutWPRecN4BEaJb429+mLz4kPeKEB/+kivmzISviQgK8/Yaw71CE9u+7h4YrWdZQzeDcs/XuOxVLe"
+    "GY5Uf+h+dzcH/h9Vh6AG0H0g3g3f4fQ64Kp95Pub6pr7p37qL6sodhxCwYkKxn6rgTkYUAWQPAVKmwbD/hMqsWaFhvxH"
+    "FsVufyzIcOvRQsQ992szu3Nx/6UihkSoWHaa+4gDNmP/aeIso4Tp+dyCO9hQKqFERVo67xHrvH+f+/GWR70tj87pb0iG"
+    "+b/fXQ5AdVeMFMt9G+rHPmsw0WFjSlneddTsjjtYmqg48Q+uwXSKEE74Ggr+05fn6QWjPd0dGTsXt/jePYR7B0kXfzx1"
+    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4bxxF+lS1RwBRwpGTZSRtKFSA4dqLWkg1LRVs4BLW8W5JrLW8vu3uS"
+    "GUdAn6ZAX6AvkDfpk3Rmdu94dzyJlJQGTqsACcT72Z3/+WZ2Lp86sZI2E3Fn0NnpP+tEnZTPBfxw4qO7kA4uXApjpU79"
+    "A/0duDLOzVSIkRHf59IIO8oWbkYPHPzhWf8reCARNjYyc/61M7/UgMU6T13ErOAmnjGeJszJZMFwKzaRSljW1YZZB3e4"
+    "SZhMs9xt9b9Lv0tfcngh1vM5vmQETyxzMxFeko5Jy6byUqQRW1mAXc1Eik8bwTj8m+pU9IFGnTu42xl86ji3CAzD5Uxm"
+    "Iil+XkedqdJjrkbcTG1n8P5TIZ5e74MF5qKOW2T42zoj0yn8DkKBJSZcWdGUBU/tlTDsSroZA0LYH0/fnDCRXgqlMwFX"
+    "gPgEKNvzT3B2yVUuSCw9NiHeEpluRcS9Z49beIyW0eMPInbsQixEwsYLlnEDxDrYjoi+jirUB+6jjp1p4/CSbmFGpPkc"
+    "uO4UvKJMhmt59GsjuXMO6saXUS2k5m4iJjxXYAz4c6uNqB5qdUlMxt1svVyvjHSCpBIkjPqOQNmOOR2EOqD744UDm9ET"
+    "eJDJOZ/CUzxPpEYSxXwskkSgiVmdmxgkzxn4h3tiWYrkg8osLvj28Ozb3m7E+v1+BPZnPXPlTqAgAUTSfsGQKmwmYpxP"
+    "lwyOtVaCp+t5BFVdMWd4LMY8viAeZArqTbliwhhtbH0fJ+dCk5LDTqDNsTDrN4p5GgtF1Bc+xydoR24Gjga/F+DDsU7B"
+    "C0E+52Gfc09EQ6dz/nFpbIEOpHq6ESFgRhWdgnyXFMQzMO8YqLLeGya5Ul4Nll+CCtFbzoMpvnv56px1dwZgD6DOuQT/"
+    "AsWnoLep8Ds4UAIoOVinf6jBic2kUr1EmjvbJsWeOo1ofwzZC6wBV0R2Y8t4Jub8HqaSgQN7xkJ4Z4mO8zmwTLEEI0/Q"
+    "7BO7BVZkHcRUJMrkaYq+XyNjIoVK7h7rKIR5FiJWMINu1uspNbcD5qnUqVoQqRCvQB7O6zjRzoEWScI1YsTHTHF5j9Dr"
+    "d/PKAN/XdB107kNsDOuzidHztdIYcxfP7moDsFIwW64UsE4B+7XEcPJJJlGhjcgH9WtPyauj1y9DSvRRH/VWJgsl8Rcm"
+    "xm5hwRiKhJqQSBvW+0GP7T08kHQYeB4wDEDEBabgHimO+EFBoeZ0iiGzcKLnWxtRxm0PuM8UZKrkHqZep9DnAZJKkWox"
+    "/XuIgFQvNqNJKX0FgRpsK48dIIsHE4YSqqxXKByzid6MJGLn3ogDd/g+BwLgKjs5PH5ZD+8W8knXiExwx8dKbO0FR0n1"
+    "WCeo5ZSNBT4mwEbPIe7CMgUATM4JYFgvdrDROuELYas4Y3EPUZKlAd28JNjNuPNUT6SxzssXtIxC14SKLkA6rJsKgfl8"
+    "hRkvlWCgpS5IZZDYYE2ALsjieJFxaxH+NdSBEexhgbnYFAFcyo5fvCULsNuIN9DL5AS0tZFpzOPsPnBCmEuxQkpJB9MA"
+    "/CnybGafxFmPhHcfcBO8BVgp8kLIXpiz/Kq5IZ1sRE1RtDxEQ2ENKlTER7mZLsDulLr3tmAIhwhM2Ckuw7qnfzp6/bo/"
+    "T7bWEwG4vEiNlTTJ9n2eO6i7j+ULG5wC0WszBXYnik8jTDVRkH3EskVmNBUYkJBCiPdkXaEvAmVjCB57LE8TgSmeYD/S"
+    "anFZIxOs1CAJCsf7sBIUa4gyl9WkB2RYjwFkHBXV2fMd+AekCe4d8yCqw7QCCNGXSWJdsNyoiLeRhxlEQ1H/ITvS6JRQ"
+    "kA9YxctbTOl0SlESLtGeFXyJSCCBuIhgt0RNbEll2GyJdNlJxHYIgGKxuYWpJ8byAzdhPm4DaEU/tyTAOc9INkjkXCaJ"
+    "orrDAMSGIvZCCLwLj0JhZyEwkwSDQCC0+WUo9Ho8CdEc3p1E9GcdAeMGhYMXt863AGRNQRhYVNRRKpbJFgKRkz8Usj/W"
+    "CVQGYBPOwBJOX4iUSCcbKHXhK/Tu/o9yPoJq3LgfDyL2/ujk9GwYsf3907+dHhxQ8bTlS3KRQ1kDjIiEajRp2BhkfyGA"
+    "sTFIAexHaX0BWVleiBrwt7qssbDsX/gcjxmMuJdYtmEY455UZCgH0nPrqMjHzgTs4K4EmMh+eWeE8gnKPaCF9rdvuIlI"
+    "FU2De5ni7t6FOAsVJGUqJARLUb/EgOUWHQ/jLb7tVeUpnWiEHgRCCSpoL1/plSFiI9BJOofM/92EsYHdDBK5oRcRrXli"
+    "B2zfvzPA9H+A63koW4Ja9h4R5zCobx1EJUsjP7Q3ANPIJ1S0XUnvhZYFmDUQ2a1DvwFKA5S5gIyeSjsDS0c6Rg2UCYtg"
+    "X0MpMMOuh7XsBJ7l9IyXNlhIihZtwXKgmACngzfB1cD/sNoPpawnFC0MPNWrAzgKv5a3/eOSWhdL+EaNACItJK4VxAg0"
+    "Ubx+uvuFD0GoiQmXSiR9bCwVSbfaVaIG2Ur/7AVe9dSAREF4PmpU/YAc4ypGnYrJBII02kgpPrgacwMlBDgQ9brGGqM0"
+    "ou1mX4s6avXi5v2wPXtRBoB3h016X1FXDmIzsVNp+TQ6e41uhXZ808QZtm5NpIcJBkCyQVKNT5ewtqUc6Rs0o1BZQ7b5"
+    "bfFnZ+ZcZgfb25g1QrXa12a6nRiwge3dnd2d3tPd7bImBxN4MyHZBZJ9/w17iAbcwDgpKJ3pC/wvhEwLJIN1CFA+ej1e"
+    "hWJlTg/xJJHIAFdvKy+3Mogu6e2gbgZe3JSt0B1Jxv0Vary8PzWqCCCJ7KtypygR4RbZXPst3L311nVVce/9tsUmxYrF"
+    "66AWJ50Sha1XDDDI9Lq8wI3hC/yNabCycfFgY18QfpD2EK3tDpoi2V+jwXCX21aRUb9rlYbmslCJJK3vAwSxkDBb70HY"
+    "cq03IICbBWa4yt3CWdCyQCxS2fWSIaqWNIB4OtjirLzoRR0tjfR2NkNAayUaA2DLjQZJxQrD61Y1enEPr4eF6DFydRq1"
+    "KGW1ZASBCzujRY4b+cCLzISOafGnyTPfd5DYAJ9La4GyUQKVMETINKZqVZg5xM7QniibqrmXG8JujjmM3NiH0zKQQ9IX"
+    "tu/oZMHpRAOUJ0kHzEt4AIsfbS5sxgkO07KjsCYtFo5iQjgtl2TFglHjif3lM0geBYKfI+Ddrn6fOaoxzR8ALFtkK1bR"
+    "sLN7ZpFaLsJVKZGsOscdEkUzx6A53hKhryuJzB9urWz2tqwqPaognDIn0MVZMNaQxqdGZKyXPjyXL33g5pYR5qMVwQDw"
+    "muaKGwAwmYH4gJcrLP6sGCEcBm4IEuQ0BXTWi7lt7ciVTSZ5d9xwTMoo+kcgAaQBzQ/3qrd+8HCgrZdabr9BvX/qdLZy"
+    "qkIGIf5XgMob8CziCBE4mv0d0Ug74nD1JHVDKqngjcrBZYEyjust/EeQ8QgyfoUgo0w1Z2++fvPjq6O/Hr/EIGTifra4"
+    "P8oIAfnJctEnrFjzFwMThWRXtLlhrvrvoZG1+aoJR3zKGlEaWQ9Kbs1CK7AEAxzmIjSKdFEP8suQWV5Kc6Uot9whFVX2"
+    "xNebPlMoargxQKKRH6vyVV0ec0A/nP353Wu6P2CHpy+OjpgSjrqwWOwmcordpA8a4jrNuHBQCPaDnDabAib0PRowaeKl"
+    "MAF0N7B0VrQfcTghN9igwq6057B+MlAQutkZXhB6p7c6T6FEOq3acAsCmd+66Jc7Kz2mMGmBZN80Z/EZwpKWbPeYsB8T"
+    "9measDH0oZP64PftT/9USkfsLz/9y6jkN/fP2GVEZU8aaz75BVN2Oy6/Y7jsLINk61LVoEjnhCEUrlYK9wpwtRDZtLai"
+    "iLhLniv6nXVaThCKKPlDaAYM6Ewwi8K5BeX6iCWwOBsrnl741Nf1Jz1cqcUWS/JMSTz/s5tmvTz9hZr+dAS2YTlfr+M3"
+    "yYZ4GtpZDqaGn0r70Zg8A334mF7ukafy+/z2bkF+927B16gdPy9DZ7B0NoPUYK3rR5ONbcx9kpbbCLl57zbEcYrLlJZh"
+    "UKv++JeK3c8vRzcTxQ2I+zF5PybvX0HyLiJ6tbNfBrIiDpVR52E53beKlw1/vw+jXdhyj19/i39NzmiW1EUtXV/tW5yO"
+    "h8QOi7lQNFIq7a/NF5Xjx/aE1Mg/1zhFQrJfX9BvmChaSnufLtbvcHs+aCSTu5xkFEbRfpJBM9p+pnyPnYfh7hfHX//7"
+    "7//AeVBw5iv6NAdUUhk3f3CRXgSUhpLa8Ep7KjRiUvGLMB7fT8Rl8ILtS/zMib54uW5vu/m1hlVZlV841GX1Du16da4q"
+    "fH1STuaCvV5xmhGL6DQIMCBOUzEMTP6jFSBaGIHT1RKner5Ll19F0CiaucCpH5x4ShvzYX149cFCR5mta4zUv+SZTKzY"
+    "9IuPYJ47mx2y3LzAU5zb2/n8ANDtb5I9tuTXIMLWM5CNq56zqtmBpfgXaRRrWfb0bzlWWSKIBzQYkQrPDlo+mi59TIWG"
+    "vsfwnepMFreuvwIjvAGWVrVsgPmWHdE4fESQ/+8IcjVYl4F55+nus+dffPm733/FxzGEDOJtFX+Fcdnm06wIaWyHhdjE"
+    "fLhpg1/3cPg2l1kG/dqnYn50uXtOfl2MduJ871b/1riBUDiVcwRCO/WwuzxFuPmVp6uBtsVH17VHhhWYX/hAFb/jxOQo"
+    "1omgDStW3T7ql7IczBPyN2IrrAdyHORMrUxQZjMwGyUMzpFmUOmHgVvOxvm0T1Er7O9Rf23z3Q02h8QOm9KgPGehygD8"
+    "NfWf2WlTfr0bvm2zoDsjPhCxe4jq/WQqT2vEUM1SoeTZJpQgMMc5GZXQmPFYBEQdqEICE1BT7LRZ0LQ6DSPjB7i1vVfr"
+    "rgohz9cTclb5ogg/vEFhJyKW9BUFCgQwD23hQe8es8KngvfDGh31aq9Cwxeb0RDO6MISxfA1qUMmLQeGtc1b68UKDV9+"
+    "tYlGoMC7QBznVkQSqMEBb5xiTrwU8DmM7jVSloVp1S9276gJsDAgx2L5GBb0X20g4qQPfcNEckX8tfK6tvcGGjjE6gv3"
+    "I9iPQ9n0sWsxY+7X3aOpcBq+Ct+iyPC/BLiaLeoOUSvpq8Q821lPzNHybdZ94YzqvWDb7PTom6OTs609IHFEQ9pIpv+o"
+    "uumPtU5BdffnG3jmWfky68KeZy/fHd+y6fD6P3jpldZ4nKVX0W4btxJ936+YKg+WcLV7kya9QOWigOEqqYtYDhwVLVAU"
+    "XmqXkhjtkluSa1mN+0H9gfsD/bF7hqTkOHaTAvdBgHZFDs+cOXM4yvM806KVExp4eeM3yg+yWrrKqs4ro/F6Hl9PqDK9"
+    "9mNyUthqTULX5FW9I95GS9VIR0NjyXn8ImxNSne9HxX0o5Pk18qR26imoe1aahLkhduQlrJ2lM6l4b0DxjG6a/pV+too"
+    "Ld1oQrbXhOVb5deU5++c0QGMlaImoyX98PZiRlJfy8Z0shhklWk74dVCNcrvkNCl/K1XFnDf7Pwam58XX/+LvAlxExbs"
+    "aqUXtfBikhFdS+siGU+L58XTQZaDtW++yHN6JbW0wsuaFjta9HYlJS2taWkNSA22Fd3umGpD2niSNSID8rdZ9mR/Upb9"
+    "n/xm2VRgOZJs9yyA0rVMW0AUqF+pa6nH9GB7rAZWW0kCHw3+EPHJEzo12ltRAV9Ol5Fw4ajsImV7mrpdGdNV3tHSNLW0"
+    "NJSNk1sOOQ7nHsAcOUId1qggr+6seScroNOA1DQOZx+SWAIoU/VTABZTSOvANONIAMox9UFewhcJ6EOIdHpxfn4y+46K"
+    "okiCKQOVZW4oPAGS87Xpw0HyBmk3u4dSGlP5fmA2gwl52+NpwPLAE8L+UWI5ub6qpHOhdPulSwE2sFZaayye3w82Stdx"
+    "F163WC9W8vC8VtqnkDHmUqimt7Kgi8P3kC6FgAdsDBwnmUB2I5wP3UJmyYlhKbPziosh9iQfuSQB0HlI1SwONQndtKRl"
+    "I1Zu8ilWUwsevR+wjwD8tWh6+ccRON7InQu66oTFbx7q4DXuGNTHXXmZFIsiByEBrtIjhvvIka5ay1bsTy6hIdDl7uVk"
+    "gm25MY5d9a0MP6McqG3KlfM8jmaBMxcSWpMQkdKrx+IUn9eTvOkaoTRdvJmfXcxKcgJJb2NL6RQHAQMrVCH9mOiQmR1z"
+    "AZU1mpFiiVVi0UAuldFLtQpdw01by6XoGz8KnscyhVVpRszVTpiPUbVYxNbUkiQ8a3cnj0pYq2Q0BscYuInY4gr0IbxB"
+    "6EqWBZdlLZuupK2xGxeDhFS4IDMDG8eh2NF2HqI48BUVGd1cAG2l2C6DXl306RI9hVdXNnpvDXHIG/D/YhTK0yjn3YfZ"
+    "RLPfu7JmC0R6JX8pGcsJNYYrpt0WooL4K7AydB6CWKH4MR7HaUXHQg+xW1XDk0fR9HamP6hA8FpCH6IIoJuvpog6z1tx"
+    "kyfxzMpJ4gz9ryt2/fJD5L1n2XHvP5RMCnE5fQnFmOXSSY6Hvlghy4WoNtEle1yQvItTPBd6h7qxNYJcgwI92oZ5vhC+"
+    "Wu/7KCjgdSAPFqTunCYRi+cBXgzwJrQ/W1Jym7v+C1lEbqM5HHQUXEUKvp4DQ+zkpeJyYmgALajy9aGILkiCWUQWZpt/"
+    "sKQcxSo6WVlQ8VGXaBYeia7DVRiqF+lD/t/EDZPZyfn02zJeVVMWUgXRuyy7DV/oNtkjey0eWilCu9xmt7i5Dx+sfopf"
+    "bw/GzW+e4bmErUirRVPi4URTD911MEYks/dgWKSq2U7TRc+W0hnr93LCMLAqQsAvOWDPLh+iodo1xd4XUKSLzpPMKqgv"
+    "kcCCgG86MGHlu3D6MY8RoQet0DH68wDXxNDBLzBGNHWYNxYyKnyYjuETa3Rf5Y3dhWmAV7GWRjHYCw72oFNvaf5BYz7o"
+    "coYMxYRdQGCdP0ZZZWjaX36Ngb/iwEj8CgMAM7sPmmad9Jb7mBEFBhTPMqu+EbjkbjqMa3xYjPafrzlcSuqqlp3UtdTV"
+    "LpLQoZtA9j03iaBT+MMkEXHyOr52Y+xnXwYSvGolRPdx8qAd8XG75nlaEVpli4pXbKEcdR8n5YzevGLRRCZPcDFLDsBd"
+    "xc3Nd6zYNzHFhcehrUKrpctEpYFwu96l8M+fHnRq+87H6Gd3jzQ89bbJT+nf9Pbs1dlsPjrGmVfBdPlc9hx3J6NnL4KQ"
+    "sL1VWqRw88MTDRFkPr08/1SUODbGzs8ev8DDiEu/vDx7PX0L1/kVjnoaXgW7H/O1U0ffrtaCx08YELv5RtK2KjCJT29E"
+    "2zWPO2EMjgpLV3hcGN7Upmjr8m9miSi9Nydz5DW7j+kNzxVxlIrXEF9vbaiQ2Is1wVqh7SnXn8OWTjuaX3x3cfvy7Ofz"
+    "6RE5W/EA/Ti8w58fmk9/ngPTudiw3fx4+Tq8ntDJ29OzM6iJ0UTOarVi4bwzAB3+kAicy6MX+v1zAO/OO/r+rz9h12P6"
+    "6a//2qb+4uhTCCM/98ibGduifX9P5PFojT+TY66oXrHoeR6urelo0Qi9idCH8QaApHYjqvuuUXy/un+EOmK4q3ue8xkY"
+    "EHg0yPNeq996WWbZRRzpYseljn68WB+NmfxX4VPzbxiZiux/EENBQg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5449,21 +5487,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7111,24 +7148,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1129: the first handler from handlers.py
-#     line 1241: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11671: the tables (commands, groups, errors, result shapes)
+#     line 1159: the first handler from handlers.py
+#     line 1271: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11729: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -887,90 +887,120 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/it93gUi4yj5kWTuRvYZMGJPxnu2FSRezA0sQWyJLZljitSSlB1tYmB/zf6w+yVXj26+KdOW5zK502J2"
-    "xuKjurq6uuqr6q7ml61xMJt7KnYDf6u79aW/NQ2DxTzqb3Wvr/tb/S0L/yMdB/7qbx07jpAiltFtp781sOCO50Yx3TqH"
-    "P+hOZImFP3F9N7pRjgh8FcFvT0WRaLel55kXHbhDL17I8FYTFTISeN08Q+Tood5chRJ5jICiiG+UuL8JPCWweXx6kHse"
-    "WZ4vwik38FHNgjvFvIlJGMzo/fTNATwDQphJ3zHd5v5eD6xdoAW/2+156AahGy9Nt4N7on3jTm/wUn/r5+BeYJN+LFz4"
-    "J+I+4Lssn3Y7llN+1DddPwampgciVHMlYzEJQjELQpW82HYWqvDGLzfKZ/oCborWr/C/9sVF++RkO22wHcWaTH9r4nr8"
-    "5hX0+S+fepcCr4AEoEGQoBORMEg2JA2ioJubSC9SWrR6nDMikbpbMKb6Lz/gHwPLX3geXDrzx97CUSLRBj1Ahs+yRHq+"
-    "t9Qjde/GN8Ac9BQee6nODbK6lx3f30Fk3A2jh9DYnmkM228H0NVUcJlLifi04uLVWhGuKQ18LwyCGPWeZjv+a/CwZW15"
-    "3ixigxAHgUcTA/725Qza6ILiK29OjzsqGofuHOcm3TgJxosZzAKarQLftYQfxGIMqiFHnuqIUzm+ETZRvR50kKKN+ozM"
-    "RXM5Vu1IzSXMduisnpZiLkEXggmrwzwMpqGcdcSZfxfcKrQdQAtthz1fxjfUqhN05ktxiMSPwO78FsHVV4d30luoo1c2"
-    "65atf9tAgcQVjH5T41jMZDy+cf0pSw5pvwLSrj9fxJ/GN2om7QOcgtKP7lWI9khLW/l3ygvmOGAiip1gEVvC/tLv97eC"
-    "W/x3V8ThQlkC/3ZkLPlap9N5sC00Z5ESNl63mQOwmzbQSFsVLQmmIlp4MXMGokDBSt8wjkaBRmMEokNxUOP8SqYxlHQI"
-    "YgO5whu6STeOlDfZ7ohjMZGut6AHuIP5PpCGcydUGAYhX6VHbl3fwf/y3RmYfAmqn1wAmRIbDw96ACTw77f/rsJAqM8g"
-    "0XHgqANh4zMR6M8iYtr4bzlGdRqG6m8LN1TUio3aobSdsH31Ob4egCBRjYzaeC56nzgQ4cIX+ESnpCKRlq0RXCTUnQqX"
-    "hoSFghHU0YgkljAaoai8ANSE5YSyHC9i0ZqpWHZgpP0xqvBBqUUeU/Hx9Ccb9HoKLY7k+Jb4nsC8FzHwuV1mtN0eoVbY"
-    "2JcINMRf0pSKuqx859RVHio3Mwq6H+kF0mMaBlsrqutbpMSJ/qLYhIJZ2qEZntF8GA40CMs5GwHWO3oIJiW46NhVaCm+"
-    "PDzApazyNn/xwcqaGQM8ilYmB0SexyM848ZoMXOPR3EIU7+yzV/YHABCAeEROQMJkILyFzO2omVs0IR6BX6gpyYSZy8+"
-    "QXSxYXKb2KYbq1lU04GHbLsyDOWyWpA1ECTX9vUAqREawbZA93oT7RDgDbBWRAoMCb9YwUuWQ/RucG1QKeJV8CbHE1JB"
-    "rrQDXMEXOo81+WrkUcvsIX+JySLd0CqHbYBqu9iA9D5k9ZLsa/X0WfVGBdM9X2VmSFH5XaegOGCd1VSFWnNWTI2y7lc+"
-    "wiArd3sEvlRJX9+vUqeGQ6RngenKE6dBxbi4bGYyw2MkAIMPMszrj7EpSEf64IQ5NGEWQiUdhLE/o7vLjQ44BXBjd6pw"
-    "x3XUbB7EMPOzNwqGMImziqP8hLjruXaSQH31QFYwVAf6c9Mj0fLElj1DCyp1vjZ++C6tx9ONRJMB1ZCwOHk29uUPaF8a"
-    "EDfDOWhijygGeZI5wjcK1ihJ3hR1ojqZ81zDU69DNbMM24VgDd/7HmZ3WUc2wOD/zMT9HYBBxUzMJ5nKY70y+fnceYkj"
-    "OORkVWNYsCqZlZsd1MnvYPK+2DStn2svq1ba8jeCm8x8zUBKpyJlgek56ZtkCEnyXlJKxAKHgIkOAZfANbgz1aVXQzVR"
-    "ofLHCsM91+/3fbzKBF5hiiO8BUqUpvJFPqvSgXfX0F94u8Yq1KhIyqqkJI/uJYorEi2bhMAi61JiB6NV0oHJJFLxCic2"
-    "g5kwo8TBbk7LdvFtz525zV7ey728t4v/qwQKk+e6mPXE+rgsqL/Kn+KMfpLLTxQQVIYJWKgv4xsZynGswkgPBT6ygjs/"
-    "uV3pdTJ8PsGycJc5ca0oAUkT4UDge0JOYpopYI4lmeO6EcsILyOlpE8J978j/kMW5sr/JQg9J282aLGAs6i8XDAG5zJX"
-    "YxLCbuc185e4qwCzZ3DlDkbGiGqvs9vZpasj9GPKpHmjIedA6aGj/3jd+bFaC4BmlyyLz7EfuTdxq+YxaoJMDXwHbAz8"
-    "c0XO0IOu4/3ODtt5XCOwRBDiNbJs6BGQcbB2mH4lfyRa8MBV76Q3/HTV+3iqs1LGWpJ2EfbJjM3cndNomks4SFMvGElv"
-    "KMNpaWGFFyuq3VpePergnTZOFP+uWJw4MEl4WgWhjrUpAUgp4W3OpJN5RSSfXyK5VUsWCy7UgGnWtlBPj0xfMn4kuglC"
-    "9tvtoLZ7aRY1lQLrdrO+6+Q6gwRL0LoPdIkcVEtbyC6n2OuYbSfraAmDCdBowME9oF8lUk8mcLGFl8DiQIue/d9oGYP3"
-    "YLfpzsAugKNcOG6ADKvZSDkOyBhmQbAIwfG0JKk1WDmyI4Fe2fhwfPVze9/ClR1eq6CuJi3BMCrgk+GMVr98px01Wkzz"
-    "3c3CuAY9hoG9FzFYW4WogHqE5jIE76JXTsqtIgoItGJkrCn0Omza7FiCP/Zy6z3Gorp6gSRS48AHMAeys3WLNrNUMfoz"
-    "+TmrrpUOqAlbizg7+jASKT+pU7IK4CmSdzDYOPvs7PpQa7cLmiMICBwIiasDkZgqbkGvTGqt5ocq+hXNXc9rO264hk7T"
-    "gmEZ7mWxEPSROlHBgIYRa6gYRJU+d1p7F+HoZWayW2jltA68irZB+6IYQSqwCIDRTyOCDFMTV3nOOlaWjCd3zRKmkzh1"
-    "221cOu8K5pniHWQcLGWMCJi0wQliXN7mMSiypj7PPemu5QK47Xu9zisCugO6wqZ+DG1xLNhEUjCFJu70+coTUgP0m9tP"
-    "4lAQxFXv4hyFlrjocvu07LlG8wu/brX0i+tYmYVedHUPzNtPZ+enpFnGF1avj4qWmYd6/ZyGu2IO/haMorWsCmmblkVX"
-    "oMGlPqFsadcI947WuSUqHToMYxjebDfmU0ZtvR1MOWtN2Dy/7BNJYgacpAt92Idlcw49L7hvZ9DrC7KJ0stQNqqBfjZo"
-    "ziB18AXwG7b3N5gtNHEujy9O864OIWyLl21xW832gZ7ufjAKHNQHX4wUPqZAt+3C/glbh640JJSOK3ZjqaIialuuJWrS"
-    "0gDhuOkC5Qg4L+WGUczyB53AQQkIdd7iLpyWrxQioVL3WE5auZOxoiElm4UQEDs9Ws5lFCHYrhgutNUv5ZoMCwiXfXHx"
-    "7gPpS7RD4Qjccicwmo0VaTaerwfLVHinSowlXIkAQjCyb811m/pa6RCeN++gi8ZPat+OHp3pL3i/Z2PekoDyRcZSU0u3"
-    "/DRlA3RW74dcjwlQoGPaDPIJCYrWp/88Oz/vzJztBixhrJSAiCykEIfsh4/yEzGSy0hPL4wgiiChNfHk1EL3Z+mxscR8"
-    "OQ8DCgXBSWpHw6zd09a0GIyPBMi68B0Vmg14tMMPyYYudDrJ6gGlO+Ujms/mABjsckwN0HyYxNhvMLmF8uVkYLKRxc9A"
-    "brQOJL0W6LtlLLzF8Ix4IQeEDEG33DDwCUuyUTQvb9P2Lk5m+oKazSB4xEy4dQ6DiwR7ipRT3VgaVYhLS+wSxMe9ott6"
-    "v1iX95Cxh4CwAG0F7zSbyXlkchEz13E8xRsAx0HoQACu8C48CqF4BMY/nx/VZMi8M0bH7VKhmlj0Zz7GwAaMWTC37O3a"
-    "vWmc8ojAnMXu31P5XwQORGOgH3EIZOLgVvnEPulDMh7o7MFvHX51Z8MoBkj89cgS12eXn64Gljg8/PTrp6MjCmZBmdDa"
-    "qwUEltAZ5VDM7IZiBPK/VdC5kcL9fyC+4BZQgXurcuFVFCQxLwgXFRybRk9pNj76uNGPNo8Cq9ypBTC/iGKdrrnCd0cq"
-    "vlegKofJvSHKSQ/yERE73Km5iUgfVUTvUCUkTFNKCh3VZzdyahJdsYgUbTDlt3nImNtJgPCHYDuBlIBl7JpBUeNQ0aTB"
-    "jV38qwj+dbfnABxCehlxpMldH/I7XYQbR0xTw+8UiotrRMcDPZSPwWnSvMxO2TKItthloy679J5OOoGaA6OtPCjtolRg"
-    "YM0a0vYB8TEsYGAggpkpzwOVbDH8FpfwrKRnWOqgLT5qeARaFNN+X9pZKWE+YiYmTc5S50ZqEoQ8LNAj/Su9zY+7lGRK"
-    "ASQlaYg17fBK6BV4Ilu+t/+WTRKOBm7AVY7OW4PAhnOYue5nVsreSY/GxXhhtI8YOEWcNuvs0IbROJixF9K/k2zan//r"
-    "5P3wXe/yp7P3w597F6d0e4eJpW+tfCqhdY1a3cFbA2OofNAqBDmJf9A00SXRgFIn0KGII9QF+DdT5XTrUeFFuJAsazxY"
-    "+TKNrN9tuk1UTSZAmicIWOFhmutmmcoQwj0wJjqHG4FW6FxgVapWrwQ/jvTTnPuKDaUlqKXX0Z8SSBQ2i1qrt6U224IK"
-    "o5Ro3vDDx7Pex7OrXysyenJaxev1oBhGxI+zf13F3YqdqjkWr47fV2Q5F4WBSjarNkBkj+5KzbV/8tfTClgYG16flcRo"
-    "ukydY4RWKDQc5GzwMMqs6P05+QE6EcfzqLuzg1Nbp7I6QTjdcUIwbDv7u/u77b39nUwiDyxbeZFsxdJgcMv/hckeZRf5"
-    "qQ5is4eln11M/APtYUFU2a9e/61oJ2BKPKaDfOeeoBvJKrQuAqnvOxegNF6fpvqUemqmYKX+iRte+ay7DcgpXCLEXKkZ"
-    "IFLXK/ZqhVSZ6yx/g/yCdcUu/yqlWSEYUyRS3zXEJnW3yywn9AYP9WqiB2/ACm8WivCBYrFPAkOHjIz0xg9eYkp/hIu5"
-    "SVvO3Ah999ABZwERqD9msQDKHk6ChZYnvDIDb5+kOjNLUgstaAqkJWJPPZs1CkgRx2ixhOjM4y4V3DZ7WivxeeAE53r0"
-    "dJBLkJ8zIkF4S9VvaftD3bRuEXGWgGbFK9PmK5E2KLAx0YZghxqxss+z05CfVYRvoAsDi/5De/dNe+8td5IQ98t5h03x"
-    "TYVhfhqk2RTffLvim9+l8iIbeiQha2XUMUILpY1S9Q4RuSrFmIHa8nGoXYevVlRx5EDm8fl541igKdpdXcTxONjfgO3H"
-    "wPam6OOPjbtLxDdYfIPFN1i8BosnHlp7xrUQNi3WGkLfBhpv6i2/GWB8Ai58eg1cFgKul3k2nuWR3UQ1eedSpdwGPm1y"
-    "ld89Ztrgow0+2uCjKnyUeKq9NbEREhJ73wwXbcrBH4Ek6xYDv+zyePGcu+Yb4rKlwPXdqCslzq/G9i5Ph73L84oV6w3O"
-    "eSbOqQcrG7+88cvfzi/X7PrW093saP/evHdq2FLDnjOtWZeeteDFIonnev2MVxH5hr8NDNicPvE0VJARb5GBD3rDO5Wk"
-    "cUHdgbB1Ldu7i5P//sc/sVQEZsw97jbGBdhMrd1TF7YewQvJjC/LVO8iK3rlWjfKJxGk+qerBjuOutPatnO323mttzI+"
-    "1E8+Q3XwvZ6P8WKjY04iaLDVsVRXnR5e8FjGqowBd0sVO3wqxrOI6ZMxvg/01YTK5siNP8CRGxuEu0G4/0uZp2ovlfFG"
-    "u3v7r9+8/eHf/v1HORo7dN7PQw2400VAxTeEMdhiV2hrK9hu1iG+9QxVzUT+f3XkEpfsJYFJOgsL0QfWigzx9HHNQHYu"
-    "1eUpjn2xgGkA8AcLw8zh7q4fuQ7K9gZU0FMh7UILwlgXHkkxWkw72vYmvOhgpcDIflNGABUBA1RMKIUOnARoMR/kEITJ"
-    "WTT6vIQIxjtUvxHjB1gixVU60i8xlg+3ssy9bsicSRcCDlZcjgVU2EXkWqqKGLPtvXlCe6b+EgucUeSOGrtUdYqiAKhI"
-    "TXFx9IGIFLuz60GJp5oYNMvWDz82HiQICG8RjcYlDnWdGlafYWmVw0zhc2jyS2xlw9yc4u4/R0gw7MAarc1rwlxuihia"
-    "ToIxJVNZFkqxfJ6Pt02FEgPOwbYp+MEKMjr9xBTEMf0DKmGjsjZdUOvSeQdYErsscVbMI+QYe73bkLGzlIpovYtDr/1O"
-    "7IhPZ+/PLq+2D4DdIX+vAFjms3mqJk8hO5Hj5E3j+ZMQES1o/+r048UqBvjUMCxt3uoCpm/3fTTsXdHXJ4T1/UwDePkJ"
-    "h3yJv9KBR3ggDdVOc10dv8SKTGmNFlhkrre1aGHDyiY6tnOnEZiiYdJDOs6keKxWB1nGKkUZuyMXYypk+qM+x0x84G85"
-    "vO78+K/mcxRUlodvIXpEMNjt+8LUnePL+lS0vk/iOfyXdlu8V77iD6OMloLTOZzG10Y86syXB9AZtl/gbzrA+VHf7/t/"
-    "ovbwr6eclua/8FlpyMifxDusEQbjhj/b4iOLufz1FlsfUQOTahJ4VAuKR1nd83laU1cfboBNQxyC2RgYNHzaVKZrO4VG"
-    "K7EiuMcaxfKLrnbn0FrbM2ICW7ctqsHFIL1jeCx+j+Nd7+Li+PIEa5W1etjUYbsd0LFjNnDDMSa2AchrHNMBGAXFoU/E"
-    "MLg3n4cxIaD+Wgse2LYYj3E7MdVuJ4+bL7EkAF+ks5rPA8uidXNFo3MiztQ1JOiIXvI35yeIblqx62JxrK6rxvCJbR1Y"
-    "QugmPEqSeo/Dki2ITw6QS3puPlaTHj2EkCDq1krYfL4nTQMwTHh4BRLH8ncqFc+fRBcdwEDwe21blyrDaJNG8Zk+xG71"
-    "12BMyzafTRHlOsTl1JGVABceFg2mJVdEc1UyH4NAlcILxjplOuUPveQVy5zc0Ptwdda7tLNnNaw62Ck9syE53OBOhi4a"
-    "cStXcZs9vsEcvKKPgsoigAOc6TR8M/AM+hs5iWaMIaZyVZQe8IATqXC2g93BEcHPRtmCEs9MhLpCY3Gp8R28MpvHUbd4"
-    "UkwJJaGums//lM63aZHfecNnUvBpCCu/DIT9o48I2cRM9ad9Gp3SsM0OZxksEiWQ6aEShO3A6DLb+fMh7K6WWpLHs7Os"
-    "L+JIH99Q+0WhNHa7rP+4EHXwIjkSyxwYVZ6A6SeHiqX+tlmNN1YljY3hB1zr49eG9LeG0DBpa5POv6cdDGC7OKSVZzOh"
-    "WqAgS6X19rYeyYbnIJhg0s4dgmAbr3WafPgJL3ylP8VXbSPR6sKPmZI0cb7CA+C1k//j87tw/2tiyenSHlywTXxnw481"
-    "QjWmuI8UKUojci8XcDH510g+ibWwibqwiZ9/g8+Xpia/9dzghyn/8COSLgc+3O1nhzB6XPaJ8eTEyDzDjQIRQ+gtEspG"
-    "IcTg+uGEpv96N1EhjgKQ/LOCAk3wDQ1xGhFQ558A7ZGMBnn6pAa/ys9iWeLV2dX5KZi87BkNgIBPOUdVtkbNSh/tqubQ"
-    "iEJLzQu2VvGRbhCvbIv2SJ2dQHOV+4BXUebtVZVUM6EJUF61j2dVAzUruTYOUo/xiD7Xk0evTKEIkBDw1sI2cvbA0dbD"
-    "/wAwMs/d"
+    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTgsc2tpbGw6MTYyNwp4nK1TTUvEMBD9"
+    "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
+    "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
+    "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
+    "uSJuQQTaG/B60DJCgx569HoGCDXqk9zXTrtSEWgDzt7oEquVWC7P9y1EiAXOGmMT5oU03T+vHyGtSSE1IW9UyGKz9qQ2"
+    "YUuTRtqgi2VlZkfJMtOn6eS3w/xZczday9md29hRaTjMtBg+s/quee3sbvZ9MrEjKqSIUv4soj6empNJ/aMlhfR8gqjF"
+    "1dwi9RRIsvbWHAN7g+bjlmI/mPR71YTxiJHOKf2DjNWfX48JJ3J4nM1VW2vbMBR+bn/FQQzWQdJcHrOnQTe2QZfRFcYI"
+    "YVWtY1udLHnS0UII+e87irPWq0uTDQIxfrDlc/kuR/KpVOpkthIvQlZiJcVElER1mAwGd8HZfrN67nwxUF7mNBgPx8P+"
+    "aDzYhvcELWvkLHd7hxnxe+1djZ40BjFZCdJkcPPQhAXy2hYcpjBkXtekneXlr6UkIAfKiXUqoZ3XtEx5aGMlJjNh3IKz"
+    "Sl2UYt7bUe29W0D0BVoCzXc430TkMhrir6kSNyFZpPqasApdgOv7HtJ7uey0eAOc/xo81sjIc+ehch7bfWZzrqHihry0"
+    "y2nOSyvBkZVMKJQkFI+JrHv3OGw0RqznXaHQNqSAa8PZN776l5f9i4tXf7FM6dw/UEL1NIJaUvkfCK5LhI9fpp8g1waB"
+    "knGlMyrwI7/K8CN0gTASjz+j9qiSl81QcGWePZ3KSvO5NTW5NAHXvdl8fmp0oANOp2SGD9bfOmdQ2o7XH2xmokImbHUo"
+    "UTUs2yS3iP/M1IPY/yru1JplUx4WmkrWlI3mqsft7U4blbN4QBu1armoLWGBvuPi9ZbCywAcf1T6tfcGY9tnYzQzUqdT"
+    "7oDCJt++O57JPXbJFVbuF0KKfmankI94VNrvVLqR6mSWEjYLLlIdN6fS8+J5zHf/+BJqDkSPNkOQkEUCacMCPVhZYYCz"
+    "m5wbQ9N0Aldv393wSc/AXZ4HpCcHv2L5q/TbHLYIDznH6ErvSBm1UkbDdD2e0MRrjxH9DUnS2ON4nO1YbW/bNhD+Kwd9"
+    "SQLYQvvVKQoUaId2aJehLVAMsVEx0sliTZEaSSX1Av/33ZGyI1tCEhcdEAz1N1G8t+ee5yj6NvHGKJfMLm8TLWpMZkmF"
+    "qkkmSYEut7Lx0mhafG3ytkbtBT8D20xAGw+5UEpcKUzhjcgryIK3y0XKvjKQDnyF4BqR49RhI6zwWEBu6lroAhrhKzAl"
+    "7aGNjTVLK+oU3ulrs0IQIQoIB1mz9lWIWpi0WcMLdv4SptNvjlZPXlwL1eLLkwxuJPnLuueMPPz+6eIPMFffMPdQC59X"
+    "Ui8pmvDB9wm5lrpp/ae8wlpk5yA9CO1u0DowGqM56mtUpkFaAecL0/oJZLfzxKzmyQy8bXEC86QQXvBzmqabbAI3lXEI"
+    "Ga9mMTJSMLK9iwanAiy6VvmYEUHAgAq9TZgWYg+uCDKGgYJGg10gRtcSVIQl7e7CSe9QlWcpvIJSSNWGDbGou7xLoVxI"
+    "HK01llfo1UrqYp7wao3OiSXGB0KNQm42HcCC8tTTf9AawO+EWG4KPIdsnjhiR+vY1zwRORPlq8W/W2mRvGbcdQIh9kjj"
+    "d3+5IKCYHls6KKlpgzdgWw28Ix203nXYbYFxgNdo11sXEy4eQkkuoLJL0DEcylD7IxaMV956OK3Ri5S6qHOm5vkgYuwZ"
+    "fHzzW0Z8XVLEK5GvQt5lqxR4yvNsmOh0esVdz7gWRwzQ6yAVN4ukeh9K5XbIDvGugvgQWEmQZx3ppJ4EQu64yFABkuJS"
+    "UmqPw8nsNvHrhmUcWUSvSVgNWi+RVH672UySPg0fYbCZ7EaDKIrBZHhVFKxV4VbH5pJ46RX2tjlvSaCDCF+iYKEwyYZd"
+    "SGOlX7Md6ram0ZUoc0NWlVxWyWLygLe35gZau6RZxnKXLg07SkG6orfsiYJ4sWT/0mPthgludjGEtWI9hITgWJ6Tuhuk"
+    "zEtjoTYW+3EuF+SjaEPxxI2LMgxg2kmzghyQkHn7YdRdHpqYl2wWQ6BQx6KAfMPpX/Sbfvgwff36bK9KNqf4znNW4xnw"
+    "aP6BDD5X3dQspcI41yqjingMMEfcMBHKZDsmuJeRFOSZyCbZrVB/9lgTBtcIie/ZfZjkhcYdX/cJKYtes2nq4RJt6PY4"
+    "UQ/YOHhZkGZ7L67ozEGhk7HWPwR05KQ7gpSHuEqW7g7crqLkM+Fw1+dOp2QpNB1G4bAPoSyK4kKr9VsCpY8qDU4a9Ne4"
+    "ty4LrBvjSWG95f4YUdL5gWje02KkyARaXUotXUUHn+FB2WpFBxINVRqhR08ZshlpwmH4dzpXbUFDfRs4pNIn65Z53Wx4"
+    "fO+G/FPr6D6ehuHzh7w+bY0eJ8f7WxI/Y/bI/Eu/P1W/97rq4F88pPPwcftomfPuvsoDeoe9+yDsqvtc4G9a3nO0oEe7"
+    "PMZyjkIf+bT/SSnpoKu/jrr/z1F3qIE45Rv+3hww9CPW5rrjCZTW1IE2fDYerQhG/6uhpB9x0HVhefc9h10o5CmJ5mdI"
+    "ZJTvP4UOcVI++OET0xxpiShGrpX814jQ2wtrQOpGhGvrhEYoX0aBlmiYyhpnwdRiiRZ1jnwFkHqueTHan/At1K7IUfi3"
+    "QMP+xTcl06NpRzYP394+7+Ulwq27K4lRcXCahYojNrNw06brCje1LB360VlfE3Frvvs961HlGdkoWcsHTJ73TJ4/49/w"
+    "fCyPn8o/ANV9NXItqJcksceddTvWUKOj4YS7nFfCityjdQFS3jCah+5eDMb0XT6PEXYsJ/6nh+E/nMDTc2AbEKUPRKYp"
+    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1b/U4bSRJ/lZa1UkAaG0OSvVvDIaHAZrkDHAWf9iLW"
+    "Mu2Ztj1hZnq2uwfiyyLd09yD3ZNcVXXPpyfYkNUq0pI/IuyZ7vrsql+Vqz93/CjUqfA7g06/97LjdRIeC/hgZCDh061Q"
+    "OpQJfLHb6/f68M00U3MhJkr8moVK6Em6NAt64fBvL3s/wAuB0L4KU2OXjWCfAePMhMmSGa5vGNAz7EakhoUJPPj75fCC"
+    "zcJI9H5JfklG8IaGV24FPu3t4Ard+6hl4jGp8DuzEPQ6Q0YDNl2yblcbqQTbghdGw+Ph5HI0fH+y3QNeZGbSzHQGnzvG"
+    "LFEq8cnA12mYiiD/eO915pGc8mjC1Vx3Blefcx10u0gY3jfLFD9ro8JkDp+d8LDFjEdaNGXmib4Tit2FZsFkIqyIIrkV"
+    "kUwFfMO0CYCzffsGZ7c8yiz7XTaD/+FxmGx7JGqYgACM61xTcvpR+Ki/pRU+5QqYNUCOmL73Ktw76b2OXkhl8CvZIoxI"
+    "shik7uSyok7Ga2W0eyO7MTcew8VoIFzNtgIx41lkBvRxu42pLpqwZCblZrFer3cqNIK04jS8EEp4LJGGGemUOqDn06UR"
+    "mskZvMjCmM/hLZ4FoUQWRTwVQQDaA++VmfJB85yc8oVmCbIPJtO44buj0U/dPY/1ej2PhUZb4QpKYCABTBI950gVMQMx"
+    "zealgFMpI8GT9TKCqe6YUdwXU+7fkAxhAuZNeMSEUlLpOh0TxkKSkR0lsOZUqPWEfJ74IiLufRnHPAkYn6EfmUWoGXxe"
+    "Mi18mQQa9XPt6FxbJho2jfmn0tkcH8j1fCNGwI0qNgX9lhz4C3BvH7jS9jTMsiiyZtD8FkyIp+XaueL7kx+v2VZ/AP4A"
+    "5oxDOF9g+ATsNheWggEjgJGdd9qXGpLoNIyibhCqR/sm+mKDR/Q/huI50UAqYrtB0l+ImD/BVVI4wFYwF8NZIP0sBpEp"
+    "lmDkcZZ9obfBi7QRPECmVJYkePZrbMxCEQWPj3UUwqwIHsuFwWPW7UZRrAfMcimTaEmsQrwCfRhr40AaA1YkDdeYEZ/S"
+    "iIdPCL2WmjUGnH1J34PNbYj1YX82UzJeqw1w/Fk4f6wTKNqSPlmK2lIjYUfD8zNUTJHw6hSn3PiLRxPMEndQeBSBsmnv"
+    "sxAD2Ocw8HL7ezaN3Ftufjw9OyEPyfMMekqRnqIQP3F/wbbyM4PBT0QzMmLjvHyUU/2EM09e42QeMAx5JAXqr0uuQvKg"
+    "adBXZIJBOj+2r7Y34oxrMGKcRpAbgyccrjqHNvOQVvLkvhCQWgyeaeR6uRlPUSTvIDWAN2e+AZDz1Yyhhir75QbH/CU3"
+    "Y4nEeTLGQQq/gp+Ty18cnZ/UEwqCuS0lUsENn0Zie98dzUROZYBWTthU4GsCfPQaIj1sk0PL4JogjbZqBx+tM74Uuops"
+    "lk9QJXmaRBCaM2wW3FiuZ6HSxuoXrIxKl4TDbkA7bCsRAhHEijBWK85BC1uQySiiIFhCEafLlGuNgLNhDoyZX5cKcqII"
+    "GRN2/uYdeYDeIdgNj8IZWGsj14j99CkARqhbscJKwQeTUFJQ5NnMP0mylXD82NMCouSZyOVLzJJ210yRTTbiJi+HvsZC"
+    "bg+G/iY+hZvZAvwuip5MFhzhCKEQu8Rt2NblP07PznpxsL2eCagE8mRcSczswGa5w/rx0Xyp3aFAvNxMuluziM89TDWe"
+    "073H0mWqJJU0kJBciLds3eFZBM6mEDz2WZYEAkEFFRrIq8ZtVQjiYlUIJRDvwU63IkFcW9apFgJiBQggdZLXg6/68A+0"
+    "Ccfb505VR0kFguJZJo1tged6ebz1LLAhHigBICMgTqhkQrjLBqx88TaLZDKnKAlfEc0KokXsEUBcRHhd4DRWcumIldia"
+    "XXisT5A3gWi4janHx4IHiTAbtwEm4znXpMCYpzqvmOMwCCKqdBSAehVAASnwKbwKpaSGwEwadAqB0Ga3odBrESxEc1g7"
+    "8+jPOuZGAvkBzx9dbwOsm4MysIyp42IszDUEIhP+O9f9uQygFgGfMAq2MPJGJMQ6+UBhC0y0kE8OfgvjiTYAJH879NjV"
+    "6cXlaOyxg4PLD5eHh1SugQNhXBYZFFIgiAioKgwVm4LubwQINgUtgP9EUt5AVg5vRK3U0LKo6kCx6NRIGjMYSR9ioYhh"
+    "jFtWUaAMWM+0obbCCNdNhbkT4CIHxZMJ6scZ95A2Otj5wkPExuga3OqUcCUdIc5czUqZChnB4tduMWCZxoOH8RZXW1NZ"
+    "TmcSoQfBXoIK0uo3tMYQvhJ4SDpHzP7dBM5O3BQSuaKFiNYsswN2YNcMMP0f4n4Wyhagll0h4hw7862DqORpdA71F4Cp"
+    "ZxMq+m5I61yTBNwamNyqQ78BagOMuYSMnoR6AZ6OfEwaKBM2wU5KFIEbbllYyy7gXU7vWG2DhyTo0Ro8BxA9HDpYCUcN"
+    "zh/2F1zxbBlFD5tJZc0BErlP5WP7ekjNkhK+UeuBWHOJawUxAk8Ur3f3XtsQhJaYcSgngh62skBdkxTOafgJHXF4PAR7"
+    "uOwJMRDLDmxxdXo72ODrGRljVnGfXAfou38dv528GV78ePp28tPw/IQe7thN8hUPvuP2uULf7eGDcR6GEvAfhB9F1Lf7"
+    "QZIh4wHLmCLYIVod/rf72XbfYWMRfOHSBYqdY41q+44HwUo78ijAOIZdRXRUMZvBduj4EFEnkEviVBqINKgzrqA4gtBA"
+    "fUMN1qZ+VbNFaEJT7WO1oGcw3EpW/hndCbJMIFfAjlRIcSM4boUfdMBDKm08+2kRzheo1jrdnyAEYFpMjC1dSAfJrfOU"
+    "ybv3p8P3p6MPjQ4Tnzf5uRpXobd5kL2rFS6OQP9zPIZYFlA+i+Fs1FkZHb1t9NOyipohuon12OfnskQLsL/6Af51z8+7"
+    "x8fbDcGP/3nSgFvGcvSoYny0EGVxb0PGQkaBtrmEGtl1stSnJohlO4oT1wqCg/pd/mdnYUyqBzs7eKhce6Un1XwnUBBC"
+    "dvb6e/3u7t5O0USCCDKckYc63m3DGJveCqKoMqEgNCRv8H84YNpYH4VDhEkDv4WDE6JMPHpXWdMq8zARxWmqEwgDarvX"
+    "GwNAxJ6Y8pHz8Htc77y/7WGABWD5IAfA+CSjBxAH64IXaz+XrVHA0PdjZILPLZNGxLqVnvuCK8WXnfv7qvGvULZckHEh"
+    "UQd/uyh9xukdViKyqtDIHzT2lLiWLDCusLyJ9cgw9+hE3GTt0lDTdpWH5rZQ3Aat6wHVasBgrc8gE5rWB4AJ1BJB0xfs"
+    "BmoJI71eM8RVyQPaD/v0lYXWSt6KOb8gpksWrUxjTm150GAp32F832pGq+4xuZpr2sOjRnsjB0oTm72Rfdfoz/9UWWqb"
+    "V3GoMQNNAgiZUAclPgoLyG8ykxnpBl6OIVu5Vlfxk0BmFYYlHEc8ROfEZjCXHafZEmqDCJmupR/KH56N7RDoU9K6K6kI"
+    "bmJtLdWNTjlVW0Rp4sjQ/pj3GRBhL3IaL1hJgiEB1gV4jZt7lbdt8OSfhMb3MXBDjPu+23/V3X2NohDW+z0i5cM+8oUw"
+    "9WAmr0Ww9nz88G5t+bme523sekTo2jj5VhJ2W1C1P/SVuXddkH1kMi6o43KKZchVOwcuGz+Wg83Sc52RxuEuQv4DGfK+"
+    "AiSwiF6xwBk24oiex7LEViVQcBP0zxI4Pdri/jpALYqWFWw6xRhAB3/192ve3jQqoBt/ELq1ZvzTxI+yQLCCcRKlDmyO"
+    "zs7WYsj1eGpIvxlRN5aqIfoVBXZqoKgVqPjnBm9FXHhGcb8riqtv9YzqnlHdt4jqXMaxkf9pmI1+KHIb/GFwC6mt+tPG"
+    "uaeeskqQtHk4eUzy+XbByoa4hMJwk+Q5VzeuN0YdZHinDkGe0h8LK7+9t00HtHXHRk7EF9jffU7tz32Z577Mcwb/02Rw"
+    "F5t3n5i9cTnb/QMzd2s8WRfSv6GU2Ygfmxf3FhykaKEVed+LWN46qvkIoCBk9fv87NTtop27rh+wyVCIk7ot3zpm6WfH"
+    "h6r64+HFyWR4cfbhOSevy8mtCfY5/zznnzL/fGEesFPONn6rGSoPDXnoqwajStIqo1x94PXxOa0SaVmN2B+W5JCm7b6u"
+    "L1IfDKe1QPxN5cENs16hsDrRd268kYb67SWEfXbtbgO8OT/+33/+i+O84NF3OHWGP5lU7ids2ur+Yj7Mz13bnEIjE7Wn"
+    "ECVmFZ9x9yl6gbh1HrJz2++9tIMt962Hwu01ruqquBLTdBAetIzFuetKxWA12O2O04ifB2U5DtPhLDzepIuFveUETAsl"
+    "cDg+xKGsX5LyGg1NEqobHNrCgbWkMd7Xg6VfrXTU2brJl/rVr9lMi02vCDn37NfHo/HKzuM22MWxy/63BxweXkn+2JKG"
+    "nApbAUYkkjlEjM3QeOF24Cl2IU3SlVOQNE1m6vm05CNPtCvVfcnPJnHKioOeb6fD4BSgo+8zXFMdqeOInJs51Tpg4VVO"
+    "fi+/5Uk8jp+B1p8caLUE6yIw93f3Xr56/f1f/voDn/oQMki2VRTipp2bb7M8pLE+c7GJ2XDTBk2ecODbjkwZ9Gt3C+3k"
+    "+dY1net8MhfHs7d7D8YNhIhJGOOsQr8edjs22D64ZHc10Lac0XU19biCdfMzUIW0OPA68WUgiGDFq1tLy6OEZeCekL9x"
+    "jh0hcoZzuImGQht0tgC3iYSiEQipjJuX5myazXsUtRx9i4BrxPc2IA6JHYjSPQfOHPpm4Hf2XqZUxXVvdxlSg+2U+EjM"
+    "7uM0tx0s5kmNmSpirzD0cj1DeecFYJmw0+KwnoJpuftqeVGh8WozGvkVELwZheoMhB/SNRcUGVANkbC3qvaZFjbYX41r"
+    "fLQWKxVWvv9hEwNALXGDYMmscOXG5XEIHie9A8sIvochtMZKWQlVnW/vkcoAMwI79HOa29DebEFYR9ev3dR2QbZR1tVo"
+    "v95AeAO5HOkRtsbBdbqCnM/h2333aXKepundfZ2QrjXijZtljZt6KVll5mV/PTOn5Wq29caoqPuG7bDL07enF6PtfWBx"
+    "QoPsyKa96t50+lppWqX+ahO/LxazLaA5Onl//gDR8f3/AVhx7/p4nJVXXW/bNhR916+4cx+SYJbatN2AOUWBoM2KDE08"
+    "pB72MAwRLdE2a4nUSCqJ0ey/79xL2cmStMMeApjU5blf5x4yeZ5nVrV6QqPoajfKah0qb7ponMXeDHsTUhSN3VBUYU2N"
+    "CZHWuotkLD788ml6TgvT6IJ+C5riygQKa9M0dL3SbCCHrNZ1IHZA+6qux4IyptpZPRaLQF3vl/pgQr63ZCJdm7iiPP8c"
+    "HEBsTV6rmmCeHGp7pRvX6WKUVa7tVDRz05i4QcQX+q/eeB3o101c4fCr4qfv4VlwOQAcaXVUtYpqkhFdaR9SqofFi+LF"
+    "KMtRkDff5Tl90FZ7FXVN8w3NOTpNC+9aWiGeBseKbnOEFMi6SLo2sUC8b7PsmbjJsv9ROhhLDRpzpflb8VxqUnD2Y3Ke"
+    "9+JKizFxtySmPA/ReU37MJhN308vP82mFycHQHv2jN45G72qYpbldJFKqgKVXSqKFKLblCkhEwMtXFNrT/u6CRqd8+jL"
+    "kqPZut1Dh1RcoUFs3Xn3WVecR4iqaQJqQGhEy51acLwoxu+Mwn7BiMEOcXMQ7L0cUy98UbEYQnwQHL2bnp0dn7+noigG"
+    "JpSSa5k7khWCCbF2vbjQN8i22TzmyJjKLyO3Hk0o+h6rEbceK8D+XcKcQl9VOgSh2dZ0oVAH2Grvncf6y2htbJ1OYbuF"
+    "vVrq3XplbBwgE+ZCmab3GIrp7rfkSgK4i40DhycnZW4U6NEYxO8WnBhMuTQfuA1qW949LmbXSzd3qbr5rhsyJgtaNGoZ"
+    "Jl8t6TBYe19GzCZEfqWaXv+9hwKv9QYxIdxOeXyLIAXbhCPUPZ3KS5nGwL0V/iBWYw841of+QrXSrdq6LcEbFCr8Kxsn"
+    "UhPG8LnsWy2f0Qh0dciSMzxK8w+Hc71gzvfB2OVTOMV/0EjfdI3COE1/nZ1Oz0sKCukK4eF2AAGa1IMqJJ5S3OeCjrlv"
+    "xjvLYcLEGzVvwJLK2YVZpulEc2u9UH0TD0TDmJ2QHsvhcpOHgI94pKV3ras1acjQ5o4VlfLeQML4QOAYeGpYtQoM3pW2"
+    "yla6LLghK910JV07D/UQEEmFW3HuoMVwihNtF8PkrliJiEmSFaKtDCug0DQk3S0xSti69ElLa9BC36D4rw+kN6xj4X42"
+    "wtqwVVmrb0ThSv5RcizH1Dhulw3XoBM4X6Eq+yGCDcswHvAYp1Vd2Ipda2rI7EG6Rzau31FAsS1h/NAElJuVNUWd5626"
+    "yQfmnJeToWYYe1uxkJf3I+8jc45H/gFfhvMXJz+DLm6xCJrBMA5LpDhX1TppYo8rLiJBzu9MQeIrEUJU1qE7j0cvz+cq"
+    "Vqvt7EjvP0rZoDnmTlqGkmI9wsYIOzLvrEGDvNzNnMSfqprUYMcgkRGtqtU41YZFuzTcSNzvKAj6e7VrXxAycP2QgrvO"
+    "75mUB6l/QVcedXgwH5YpR6rrtPLSt1Q7JP8mHZicH5+dvC3TlXTCFKpA95Blt/KDbgc9ZHHFotVKBuU2u8U1vPuD9Qt8"
+    "vd0pNe8cYl1CTbS3qimxOLbUg3EdlBDJbEUXmmhq1s/h1mYl6ZyPWyLhZl8WAviSAXuWdUFDq2tKU6/AxZAEZ9Ao4d1Q"
+    "BGYDtDKgEl5/Fu9H/CaQ6fPKJvRXjI7dy4Xrbc0eZjgnz4La6ZAeETegZzJ/zeaPpjAd2g7downmoMAJOQU18iEeoXFa"
+    "BvKPPxPwjz8x8pDPZa07bWttq03KuQO9UYB/zXZyY1KIu4s8IbMd330J+/ClhB1Nq0GEh+GiFMDHFZfng4XQ9xpdqFjQ"
+    "GHWL8wPjyLxcciNT7se4HTUDMNN52viiU9vBomR4JFQX+g/SbvBNHK02A/yrFzvu+L6LCf30bkn776Jv8nf0nD6dfjg9"
+    "nx0cweelSCD7ZREId609fC3NxfHWWDXAzXYr2gfI7OTi7Fso6cmWpjF74iLFo5lmp7OPJ1C1Y/xO7+oCD9iTG9V2zROC"
+    "w0f25v0G5G3WeygTLl/n8UhGx5Z4W0cKK9eVTzhjlYSfj/xclYco3mq44awJKy2P8IB1w4MoivHNKOTNK2ZPeeJ/AOj0"
+    "PZydKb/e/rcARvCHb+LKycOnMO/9OwHcC926Kz1sinLKU4sH7Vvw90AQPTvLnW02ZZZN0zsjcW/g9uPzDx8+/Gz96ltM"
+    "LvEi+wfvm5ml"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5481,21 +5511,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7143,24 +7172,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

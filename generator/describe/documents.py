@@ -85,5 +85,26 @@ def compact(value: object) -> str:
 
 
 def embedded(program: Program) -> dict[str, str]:
-    """The JSON texts the generated module carries: the clispec document and the manifest."""
-    return {"schema": compact(document(program)), "llms": compact(manifest(program))}
+    """The JSON texts the generated module carries: the clispec document, the manifest, and
+    each command's input (`inputs`)."""
+    schema = document(program)
+    return {
+        "schema": compact(schema),
+        "llms": compact(manifest(program)),
+        "inputs": inputs(schema),
+    }
+
+
+def inputs(schema: dict[str, Any]) -> str:
+    """One line per command of the clispec document `schema`, `PATH<TAB>JSON`: its input
+    schema and the JSON keys of its secret inputs, which a run reads for one command alone
+    (`runtime/agents/embedded._command_input`)."""
+    lines = [""]
+    for entry in schema["commands"]:
+        secrets = sorted(
+            arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
+            for arg in entry.get("args", ())
+            if arg.get("secret")
+        )
+        lines.append(f"{entry['name']}\t{compact([entry.get('input_schema'), secrets])}")
+    return "\n".join(lines)

@@ -440,6 +440,7 @@ def render(
         {
             "schema": texts["schema"],
             "llms": texts["llms"],
+            "inputs": texts["inputs"],
             "mcp_tools": mcp.tools_json,
             **{
                 f"mcp_{name}": documents.compact({key: lists[key]})

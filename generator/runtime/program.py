@@ -241,25 +241,39 @@ def _no_values(words: list[str]) -> list[str]:
     return []
 
 
-def _no_documents() -> str:
-    """An empty schema, tool, prompt and resource lists, skill and completion table, as
-    `_DATA` holds documents: base64 of zlib of a JSON object."""
+def _packed(documents: dict[str, str]) -> str:
+    """`_DATA` for `documents` (`burgee gen` writes it; `runtime/agents/embedded._document`
+    reads it): base64 of an index line (`name:size,...`), then each document's zlib stream in
+    that order, so a run decompresses only the one it reads."""
     # NOTE: imported here: the joiner keeps a module's imports, and only `Program` is joined.
     import base64
-    import json
     import zlib
 
-    documents = {
-        "schema": '{"commands": []}',
-        "llms": '{"tools": []}',
-        "mcp_tools": '{"tools":[]}',
-        "mcp_prompts": '{"prompts":[]}',
-        "mcp_resources": '{"resources":[]}',
-        "mcp_templates": '{"resourceTemplates":[]}',
-        "skill": "",
-        "completion": '{"groups": [["", []]], "commands": []}',
-    }
-    return base64.b64encode(zlib.compress(json.dumps(documents).encode())).decode()
+    streams = [
+        # NOTE: level 6, not 9: the same size within 1%, a quarter of the time on a large tool.
+        (name, zlib.compress(text.encode("utf-8"), 6))
+        for name, text in sorted(documents.items())
+    ]
+    index = ",".join(f"{name}:{len(data)}" for name, data in streams)
+    payload = index.encode("ascii") + b"\n" + b"".join(data for _, data in streams)
+    return base64.b64encode(payload).decode("ascii")
+
+
+def _no_documents() -> str:
+    """An empty schema, tool, prompt and resource lists, skill, completion table and inputs."""
+    return _packed(
+        {
+            "schema": '{"commands": []}',
+            "llms": '{"tools": []}',
+            "mcp_tools": '{"tools":[]}',
+            "mcp_prompts": '{"prompts":[]}',
+            "mcp_resources": '{"resources":[]}',
+            "mcp_templates": '{"resourceTemplates":[]}',
+            "skill": "",
+            "completion": '{"groups": [["", []]], "commands": []}',
+            "inputs": "",
+        }
+    )
 
 
 #: The stand-in: a program of no commands and empty documents (a generated file builds its own).

@@ -6,8 +6,9 @@ the completion table (the four shells' scripts are rendered from it, `complete.p
 same things about every command in different shapes: stored as written they were nine tenths
 of a large tool's file, and a script's whole file is
 read (and its literals compiled) on every run. So `burgee gen` stores them as one JSON object,
-zlib-compressed and base64-encoded (binascii's C decoder; base64's pure-Python base85 took
-milliseconds); a run that needs none of them never decodes it. The MCP lists of a program
+each zlib-compressed on its own behind an index line, all base64-encoded (binascii's C
+decoder; base64's pure-Python base85 took milliseconds); a run that needs none of them never
+decodes it, and one that needs one decompresses that one. The MCP lists of a program
 whose lists are short are plain JSON text instead (`PROGRAM.mcp_lists`): an MCP session
 starts with them, and decompressing the rest cost it more than a millisecond.
 `burgee.render.embedded` writes `_DATA` and reads it back (for tests and `gen --check`).
@@ -15,28 +16,54 @@ starts with them, and decompressing the rest cost it more than a millisecond.
 
 from __future__ import annotations
 
-from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.program import PROGRAM
 
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
 
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from burgee.runtime.agents.embedded import _document
+from burgee.runtime.agents.embedded import _command_input
 from burgee.runtime.commandline.wording import (
     _JSON_EXPECTED,
     _badly_sized,
@@ -29,20 +29,19 @@ from burgee.runtime.commandline.wording import (
 )
 from burgee.runtime.execution.jsonread import _load_json, _same
 
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 #: The Python types that are always valid for a plain `{"type": ...}` schema.

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1249: the first handler from handlers.py
-#     line 1380: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11932: the tables (commands, groups, errors, result shapes)
+#     line 1302: the first handler from handlers.py
+#     line 1433: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12013: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -973,110 +973,163 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS5+la1sKiXyBJAYkrBAgIsBJDO2qvbX7A/bX3L9mAEGL4oi6ecytSuT"
-    "IDDT09PT/XVPo+f9zjCazgKZ+FG4091539sZx1E6U72d7vl5b6e308J/xrGUCXzu7fyMn4SKpjIK5bGI01CJ64kMRTKR"
-    "ApqauqEnAj+UInSnUokwMlc7vZ1+C9qa+BtqKKB2nvkqoWf8RE6VGMXRVLTb9E86E0kEX5IoewRubtONKzy7wjOeBM5K"
-    "eu5H+kgDTiZ+OD4WrrqE5/1YJS0RxSKU0lPw9FwSI2IYeDSIvLkYuqFwQ3UtY9NsLJWejtf4ScgrGc+p1Za49pNJlCbY"
-    "OnwXu8MohD6mP/zkBkrumRZGMhlOqIXfXT8REfaAzYSJCKJo1sIRml6PkYKhDALpicEcx+fDpGEXMEMRdC2eP32Vcckd"
-    "yEAPWA1jfyCFK+hiFz4MoxR6GAUuEOqKJAXBww+eP0zw35mbJDIOqWG8eTpLE+jUkyM3/dc//mlGn4Y89pSodmczGKxw"
-    "Zv7sHYqRI7xIqi4zRVxHMbQ1gmbFk1evhK9o7uCZe6oFQ3mrIu6u3c47CKKxz108i8bCD81UwSRdT9wEG5n6SiF74RuM"
-    "Q8ZTP3QDsYttJ9ElsG7ie54MM37Ld7Mo5ik7oY/AchahFsm3RxKQTgcw714Lx/O/b16+wItP3/xN7MJ3Nx7P3FjJe9B5"
-    "mqRuEMyFfDcMmGz4D5rWC8QsXrNq9aLrt/ZhMcOXdluhiBA17XYYma/9VpgGQbY2/RAmfuYnIDg4jD5pghDohgdHKE3Y"
-    "aXlR5QslsHsc6c5wneD1rKHezhnwjFYBsYP4RTQmUenGl8CxmatXX+DqBzRp/eJ6O++3DvBPA8lmAZ1bPLmUclbq8Zfo"
-    "WgBD57is8edCX2YJ2W1A/+68ppEgAlmBRq5hsbWQsUrCuvRUJx/u1I0v+cmRH/CTTwR+hOGClI1lokhmSCVWFKWExlpi"
-    "El2j1ANf6EKBXLMwbXJR8krUPgFaYc23h65izZtReKWnEDoYREpa4vLGnYtpFKMWlzMJxOJKwQv56JT/Z7mn330vmdDa"
-    "m0h/PElyXgS6p8Qdl5759eSPH/725NlvJwu6iq5DGZf7mkQCrivgTIEprEoslsx01zNQp1FYI6mv6AecS3gWGY36Nu/c"
-    "V1Hggs7K11Z+JeNX/WJq5ReSOM0Wl9ZFFo2pbjxVlXHaqwe0UOnXP6IUteCpMD9mfMjUk9XNW90Nqsi21g+WcP4ew+pj"
-    "LYXGKu95qK4ab0dlVry7RgTPtHEFTVcQwHYsRwtuJeVpkQHWwx1aSi67UJoHVp1xFCWoNm2sg7YDdFn/Zqe1EwRTxfgo"
-    "iaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhukUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9bzfwRYdY6YUECzbSoLiRxHK"
-    "VjvYyYmIRnAP3DiLo3HsTjviNLyCeUV7BG2xSWRhHQb+JQj+bC4eYfOPjd279+jKDVL5+J5DUiwc/d2BNtj8DN7KYQIq"
-    "EDQdWjvSRNg68NvxQ7DOb4YTOXWdY1wJjBZYS9HjMrySQTSTCC9U4oFQtITzvtfr7USX+LcrUNBbAj97buLytU6nc+MA"
-    "jpmAkhEOXneYAsBFDrSR9wp2EdSASoOEKfMVsRYwgSYcLngahXjEEOqcH7E6Q14D3ELOwhO6Sz9RMhjtdQRoYdcPUrqB"
-    "B1gcA61eHoSM4yjmq3QLIDAP/+VfAcUqdyzzC8BTIuPmRk+AC/SH7T9lHIFpB44OIw+UqoP3KJCgVHHb+BckGQTqIpZ/"
-    "T32ADHjJQflA8EhzGcp3yXnfaVXwtDLKC+/o1AiJ0tw1rFMaSulGWsgaQUNVxLOMVIXMIlPHnEJuDgEn7gLkdTsw1+EQ"
-    "xfi4pk+eV/H65CcHpHsMfQ7c4SXRPoLFChDrXbJXR2y7PUDZcNiBIGONSwvwH4ngMxowT5hvzYUeS36BpJkmw9Hi6oct"
-    "EuVMisnySlitHVrplvzDpKBimM9YGbD00U2wOGcyTnyJGuP9zQ1cskV4+QdvWra6yXVUWd+s5VatNqqMLvtulcSgMWpJ"
-    "RGMMImiPAfB9kNCPoHMDsJXIKI1KC80OQPlIN1ww9CJqLbROK5XmwPU8H59zg1f2UPiGFecoUyz1jKB+s+VKlsbc3yeS"
-    "QtBdZCWy1lzvZRjMf0EtsdMlVUmDhk+w+K+k/oH1D4q3nM6iBGyN9URJbkr+b5mDy/q2q8oJtnRRuh1olWM03DX0lF0D"
-    "uAUcLX+awufufmFu95GH6DIs3XijO4G9uO90Lwf7xX6OPpH86EmqHw2N1Vx14xh9ji9Cvqx4RwUIbSb+8alUFAEdYcZT"
-    "w9wcuN5dGBqeqFUbrZrxLTOfZtqqE6pnujKfRj3aE5pHmsosWiHytOrcsWe+9MKu8dpLqmK1JbzErNWv0E8/bXl4ryLZ"
-    "Gwv3rTqbOkZSuN04bw2zuSB8UjEJuer+rjjrHTIRHGah6QznL0fajxtFMbgY1B/6VtRszVIskhwEcK1fQ/IG4jYF0rGr"
-    "zcqslqWVJHQzQCQLE1ftxEbDxkHyyYxGTeisRfKExNEd/3futv/s45/99sN2/z//asDGMxmOUey6h0W0gT9i+AfnJYu7"
-    "NSrCMjYqkrcgSldFUhyvw56AulONRQ65D/vrLJYjP7vhvEEX1l/u16CYOo1VjRMW6D0/aB0QwqFw4SbMaw0RiwKPBWq0"
-    "j8cxyLt4RCY8KXZ1Y91ckkltgHJAb27PTHUmMwffmG4w+zsVxLHZ/R4M2WEwaw39AM0uP8lnTIeOvmh+xmPVjPdrhbR5"
-    "oZyZgaIs4X4RBR5VebnQWjHx7bsQ3xD6LimsI6Y3D3sv8N+rjnkRYxN/Nwqx1xHuZmjWKN112CzfXay43xvYbVxVlHkz"
-    "oVn8eMdgWXEp7zTUzC13mDf9NU9zjRKzNnzLzNnwBnCqgMJeL+S8jS4KyTRS3D4zrAX3ucME7jd9gqT0QvjfE/veUVeg"
-    "erygOP1QXeGHY3FiPYq3ILEtQVsxq8qa6eVj4/DKFlUVVcMVPdJPQ0y+AVZLSw44bUJW77SylVbbK01mY6f1CPNgJRps"
-    "N68yD2Z/7k4GI4xqZq6oaXJxs2e7TwOoi+kYjvAdDT6B0QXMO01P/9sCYkxpQ/TH9Wq2aHBTMovWsQN87dImEPtpY6lt"
-    "mD+VXXoU+AfLIRxKtHM+6iTCa9QAajpw16El2poLRXEfqQPPrmHxMqlfFv/kpLq0raVHyfsouw4xgVnWpY0sNMc04aMR"
-    "BdGW9tsKnljgT/3lHj4oPHywj//VRoVHq1rb9dh6Oy9ovMatudMmgRFAEBlugMJEw4kbg0qRsdJTgbcsoC7Mfl6sCe+k"
-    "+3jIvF0vadOVFsKxwOe0q2K2IDoNcXw2toZ5FpeyMWXUf8RgP5Iwk+HvuEVXBLiUIsH7xpwkMQx8NZNDYsJ+54jpM3qF"
-    "d2/pGvhsyjDroPOgs09XB2k8ltJsbquLzFvp7Tz+4ajzsFYOnlKrXQbNZzA5cUvANVBRqD2ezodBNEuUQNypABDNMEEA"
-    "1ZWJxbUpQofZDQYcCUwKybe93cB3lQQ3EmPLGIzSWEjHuTnDA1q0uGoe5o1y1IxqHg6h7Ql8D8yGhtGzJJfJnEaTzSq4"
-    "uSQH5hJO7ziIBm5wob3HQiIKu7j1WKUoWBbOLfBRqzXKIliQynFsUhYoZ0TsAlJtk9NCW+d7nHdAihnBbDGh5FLOObiM"
-    "iS2g1LUW1QvLGotlgdSE8DRejhqHJ0PShNroW8ujv9zYdRoCI78WwWGE4GTa8rgMJSM0EdvOUp4yAjP0uAQF1wQTcxtI"
-    "aJFThsDxZtaz5RzME7A7bHD9KWgUEMzU8yMkWALOAo/Qw/QYcMXAZO26Ajd/EYSRndZ5IK+enP3SPmxhHgznddBQs55g"
-    "GiXQSf0Z8SsO2pODdFwcrg3ZlhgxTOy1SEBPS8QTNCJUtDG6uJxlUu1Vb0kU+7XQ5RLd8iZHIRhvdLGvE0n0LgPyztE9"
-    "OkxSzexP3Xe2uNaarmXIShN79mEmcnpyc9YqwS7lXsFk4+pz7Eya3f0uJngQhDgWICIhzPBYcg86j0tLNd9UMy4184Og"
-    "7fnxGjJNu7lVoGijKBgjDaKGAA1A1hCxGSgIHrS2S8LTaXmkt1DLaRm4p/ZA+lSC8BZIBKgZ5h6XRdTIl4G3jpYl5clD"
-    "w7gkf8Kl225jqmFXMM0R2GwiHDRlgtiZpMGLEgwL8xyUSQPTFrj+WiaA+77WWXEiol9AVljVD6Evzg1ZhlOUnrW67GCo"
-    "sSGr673vtaykNDQ1N0zXT6fPTmhmjS2qz+MyEbQo0Nl+xO6aNfA2Gqi1VjXNtuZFF7f7eEyIyto0xTQ6iqu6OOmosM3C"
-    "fLC3NJ2uauu3eaS31oIp0ss2iThmwIHekABZxDHMl6cwCKLrtoWQNkgmcq8WewFdyxNIA9wAfsL+/p4COYgKXzx5flI0"
-    "NRji3eWtJEwD3juu5rzgHqi6xGigU8r2dLTTSVNCudDlYcylKqOm+VqsJinFvZNsCOTd5zk8XXtXwE4Dwbwe3sOqS+nR"
-    "wp3NFU2pjagvBvOZqxSC3ZrpQl25KdOQQXVE65jkQPKi7iNuwvXqj2A2lxak6XC2HiyS8ZWsEJZRxZkYqN+Wl20aa5uY"
-    "ux5k0+sOhmjslLataFG5/TRmf2hZ2jJHcCNzqVvL05OXJQNkFp35tYkAAXqCcEu8wQbF7ptfT58960y9vSVIQl8lM+K2"
-    "SReP2BI/Li5E5c5Nxhwi+LKR3uW8CTB/2lWFL7P5LI7IFQMjqQ0Nk8ZbTgkoHxcgYxp6MjbbpvRGAjYb+zDoLB4HLV3J"
-    "ENG07bsz2OyZFIKLzMd9gGEp5C+H8bLkidCCvKgdiHu7IO8to+FbDI+IliyRBoblx1FIWI6Vonl4j9KGOAwZCurWQtDk"
-    "qIPuRXCfYT+RU6o7y1G9eNES+wSx8e2TPZ3b3uXcJLYQAMtRV7CzP3VnxCMkcup74O3z6wpD3KDGtDRFswWusALlX4xs"
-    "6mZIvQ915hU+O2rRxyLGxw6MWjA/OXuNWfQcclCgzhL/z5z/zyMPvCGQjySGZmhPjsgnecjmA4092K1HH/zphUoAkn54"
-    "3BLnpy/enPVb4tGjN3+8efyYnEkQJtT2MgXHDgYjPfJZ/VgMgP+XmBM1kPi2AqafXQIq8C9lwb1RUeZzAnNRwLFrtJTm"
-    "NY2QMqZcJpUHlQLxqUp0uOQMnx3I5FqCqDzKfrtAPulJfkyNPbrf8CMibRQR/UYNUsBLyhXaq7ZfO9FNdDHCRK/D8NM8"
-    "ZUztKEL4Q7CZQErEPPbNpMhhLGnRYDIRfyuDbz3sGQCHmB5GHGmizo/4mS7CjcfcpobfORQX54iO+3oqb4PTHLbK3+up"
-    "gmjO+yRZ9uk5HfQBMQdCd4ugtItcgYmdA2YIfTXZOyY6LkoYGBrByFAQgEjuMvwWL+Bel+5hroO0hCjhWUIxv+vgwnrE"
-    "SEgeVqXBDSSsXJ4WGJH+lv/Mt/sU5MkBJAVJiDRt8CroFWgiXX5w+B2rJAoNun4gPR1xtl/JtU3Nx3uDQ45GoNhZijLm"
-    "8t6XG3uYOeDrGCPmFOhYVV0oMdsNWxoIV17jqBle8e2Piv2dVMI6t9rfwqZgI0OL74WQkeUY14Wydjj+mn3p7UySZKa6"
-    "9+/TC5B8vRPF4/teDOJy/3D/cL99cHjfCk/AfFU3DRZslUQ6ExW0rsq24Fr6XbjmXQq0Fb36/ZiazQPsJGuzX9y5uANt"
-    "2a6QfhGtmTx+CW755G58R27RYPmlueY7JrwT0fQz6MN4joajdE8mVsRxYKkflEe1gKtMtU1fv7iBVJOvVZfitYAx5hW1"
-    "5qGhVmj6uUpy1l7/pllM9OT1eSvbhF8pF6v0wmFmXC5Y3+mNWA7c5l/idGaCETqL6cIDrxdwZTjUHinnM2UhCyu0m2rW"
-    "EiB20YbwcI22stXoE48XYaZDaAQGjfLWDT/DtRDyXSZ+81dvcOmLZMyNJruk93Bzii40Mbo93s5ijSaADJGT0NJ705vT"
-    "Mf9+r+N9rDfYlreTgwj9IK/RUJqyFk0BQisIM7rdjNXlbt/6IpwWW/Am6H79ol1l2yRqJnIhTUc1NC39/txXYmvv/sbd"
-    "1hZvbfHWFme2uKSaLa14uMAa29WC1jG/gTKK/vCzGd5/j/ebP8Mrv7atDkHy8/Skj+nY5llSi18O/jrs2yZeOt6au625"
-    "+zTmrmELsFfc3vzyjaKlHmOZvRKiR2AbRVvFlffHV7eK3L3groXp9utwSzdVguHjVjTYrGkyZQhX8tLqPMeaYgjfjr26"
-    "vdzC1mBtDdbWP+uZckAy+YhG5zOZlU9fHeaz1FrZ2LZeVqXW5u9tudNWFZUGnq5Yo6WaRh1fFkm7S7boBiqvfN3WcdE7"
-    "g1tbuLWFW1vIVOVK21aH+52Don1cweOiloVuVXCLn8cwbgttfZxCW5+5ktUGgcA6GT5Tt6GKSU0ZrJpkXy5lZXdNrKFL"
-    "1n7p1Wpe74JaV5WMI6p01arVvAv7pbpTdaivWq+qsg/rjhtXsTX44HYi3t/UULCoWFXlpUWuVLW8DGjNqEkAJT5Moniu"
-    "PQi+lre5qNDVFmptodYWan37UCs3kO0rc4ZIpnQP6S/XB9D6LpHu9IchH+mxHhSjngX0KrhHcSiORBvT4PMePg802xaW"
-    "3BaWvN1Wlyw9NvmlFZb8Aio3bnYDhkoO3o6GGlIDqjUeC21Tf9XGz/tLoM06qLmo4qNWm7hxmkziKB1PMnBTRICmuErD"
-    "oC08OlvGLziqlYAF9SPL9BSOUKrNNL39LYAtstwiyy2y/NaRpTE3w+haaTZb5Y+0uqJs//VwJKor7sPYofZMmLcIPgN6"
-    "3JYd/hLKDn/iqr42zFk3xySvvbvY4KcNsMdgixhwJN9KBX/rg326vu/KmKpcSxh5EV7RT0+fnf56enZx9vLXkxdMO73/"
-    "eiuhdmXiLVLYIoUtUvjGkUKunS3l52ZvDOaaRR2xAlk38oT9Ce5LuPRKIKv0rP3Pgxy+/CrvX1kV9bJlXnNDLj9r157Q"
-    "bKfUMs1vmz3hW4qgl+1zdl5vbZdL95BXNi93cPddxluKmJc7MPVxl8+YXaZCebnWuc0y62zhbYRiizu2uGOLO2pxh2W/"
-    "LD1ovwjCehxa7HDgYhngYZJ3M7PFKz7vtmRISmeyl5UTLTr74YxQ68j1kp9G6msBAOKBC24re/3krbAG+nkQ0PbskSZa"
-    "tmePlHXjN3b2SBHFWOumzLVXuo4iVRrmOsnHwtElip8+//Ff//gnViAF7XuNO4sYmrNKKG8YFGd2oboCGvbNGqEV8ytX"
-    "LLoYdMeTV1qN3L/a7xxpBXXTrNZNq/2v9cCUjc1OBXo3h/YqmWf5aRbLA3crl6DYmj4mZaXG9FEpXwciX6aV7RksX8AZ"
-    "LFs/aOsHfSI/qN5KWdZo/+Dw6MF33//3/zx0B0NPA4x6AK9ry5afEEZhi32hta1gvdkE5ddTVA0L+d/qDC6uBJ05ufkq"
-    "LHmyWIL0Yhh5UhNgr6XGN+VCkYZ8ChKeHALLKsX6qKHyPeStPp/o2Lhuvj7FZ5COTT57Rot2g0uEHC5LCKAiL3sjItsT"
-    "1dvIGLo1RwzpYzAwpB7Lt0T4MVbe5eKvblghrC4mYJP4YEkSz6z3SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYy5/0KTQ1R"
-    "Bpus7x8uzTpwWi4RIyYVCnVRYiw1jHV0PSYK70NFXCHLDmsUxOlwFSbBZHDpoeILrYRszfuuFRIq0ZoiHd8ty5QE0Ier"
-    "I/dULpiOmjHVj7n9Y6pXTG8K6erp/nCi65/PK5SVI0UFwo72lyTsNG9F7D5N4qD9VNwXb05/Pn1xtncM5F5QKWEkmQ9C"
-    "qhPpUjSqQMmDo2WnKmtE7EL/Zyevny8igA93wzr2O11A2u1eiOq2K/KD3Hqh1QX+sMGz2MRvdP4Ung9EpfS5zLJIXHWp"
-    "RV2HnHapgiWXYOcyZC1dPASPq1X4E72b1+K88Bamk7R4p64ler0U0Pv3e4VTLOysUyr+XTkOrYNjp+BB4g98dJpw9K/1"
-    "uXUmdeWo8/C/TP4KE0vPIUBEvNfthcKcWICP63PweiHx+tF/tNviZxnKmCZsMBcc/uPallpPq85sfgzOOq156WG2b7v9"
-    "uBf2wr/oHvHzJk/ICz/m+Xj58Xg4gr+Ip1iWHuMz8LUtXvMMUSYxM1gzdTZ39LlECWbaBFSAHM8vu+ZD1Ma+PlED3xoE"
-    "LwUjazDjeLc5DkHrS7uqNuXsIEd/10cssOOt9SqRwf07LSr9jk58x9BZoVA8ffn8+ZMXP2KRfC1fDh1V5LQjOm/OAYrY"
-    "C8V+7C3HguS1hGPgv6DdGJE5idj0jUMn9aXDIQBfPjQgu53VgshdAJFrGD4Izsbz5orG79Q4t65BQ0e8zD5zBIPazUvF"
-    "+1iVXRf0pzp0JEYgCDBMuJV49TNOjX0SQ3ZyYDZyfXagdeYUypjqLuCxXr/38lABQ4mbe8BzPHmBTikoHkKojmEqdJaf"
-    "o6vk42u9KFd8nBQRXO3UxMe4b4cPRlGFQXEtf1whJkuOCz0w5Na71VwSn8/goDL1KSOiajudW8XLHBzy8tXZ6csXjn1U"
-    "yKJzvfIjQ7KzNa7c2EezYs4Q4Tdv7dNDTLEkfRKYjUmOMRBAkzgFW6Xz/TP5GILv5UuVny+CS6p0tIjTwVnBxH9H0GYI"
-    "N0JDofl4oXEgp3qpbvmgogpuQ4nVxw1Vj1faJUv4gI9E4cM4ytX3ldHoFE2A8Tn4wSFinvCL1PnRduiq7C51SMgeG7h5"
-    "lGZi4OZnmhDaBMPHZBePJ3G6mmtZvM+xSU8TpU8PqchMfpxI7uWBsDSfIAJDfJ6dyWZOLKtbiBp1OdXTJlAd+bbGyf1o"
-    "+ALXAN8I7VaSitJ6J1+HdzubwvFxWmtND4oGMrNyuoOzp2dzyaM4jOPpFM7hcIwVOyF0BQtA4YUP9FF80NoS9S98mUqX"
-    "Fs8HuAHMf/Z/vH8ffv+Q6XS6dAAXHOMLOvBlDbeOWzzEFsmjo+Y255xx8w+w+cpy+yDWcbG45e8fYtNV94qHsbKjpPl8"
-    "SIRnh4AWCV7K3TENfYcN2b4OEbi+06LbP9rPRIJ9DWx+JddDN/jgiEaeuQw0+Ds4ENiMBnH6JJSw3n5y/fxzXDN90GXr"
-    "HIMCePqEg1p1SqlSqN+pJyh3JICcJQvLL+7ZqlHc0Keu14hMgE43U0B3MU01FSIbaCMnCqi6e53E2ubIGYPmNlYla/E4"
-    "K3VZmmYdnUPi/card9wiHLe9rdw0LYBB8IXJ8yevf34DVhIXz0d74XLxEBpelGnitJ0k+9ubk9dZliwl9OOiW//ViVt4"
-    "vjhPt4Fwndyyq7Nb6HDPD4KSZRBE7QHlHyM7VdwxNxWGzm6VffuoK/LsIJxmnRp0G6duS+hxUK2/ZL+kEDSoa6zsKqH7"
-    "u8CJI9gPBO7c/D8CJwKH"
+    "Y29tcGxldGlvbjo5MTgsaW5wdXRzOjEwMDAsbGxtczoyMDU5LHNjaGVtYTo0NzI1LHNraWxsOjIwNTkKeJytVs1u3EYM"
+    "fhVClziAFLRXGzkYqdumcRujTmMEiwUyK1HSxKOhMD+Wt0GBPk0frE9ScqTZlV3nECA+rDSz5Ed+5EeuPxedozj64nSz"
+    "KYqSPzqHGIqy+Eme4GlAsngGLloPU48WQo9Q0zAo24DRFsGqAT1Yyrcvim25KXr9DUAMY1xqH5K9Djh4aB0NUFXpEUcI"
+    "xIdAizmbVsnsK/2+0r5BgwHZ54f0kgiGXtvuDJS/ZV/tfCiBHFjExrPnHhNxx0RpR80eamVBWT+hmyEd+lT23+UJeIdu"
+    "nxBLmHToKQZB5jOc1GQZf3j5ozIen8/eLYa6Z+8bpQOQIAuEDWCIxlJY5WhnErlGY7CB3V44aW6OwHMniMPCr6+ulqqo"
+    "HZpE0tdO7xAUpKtTfqkpMnprFCeoIMTRoLw0ug7yHFUI6GwCFeNhjIEDNtiq+O/f/8yMoxW+MWWrxpEJwsdRj/cik4/Q"
+    "EPrTuRAwkWOcliHh/OoKtE99Yp9nvmQKnzzNoaoqgxvqtMBfUgfa5rZwQ6ZeBQEYtPdSTj5x/ugGbZWBE8ENdMvl6nXT"
+    "oF3qi/cjOWnPRXrhEs8yKZNum9TpOOy4v00pPH65fvubXL66fg8nfFauG5Xz+IwDxxCVMXvA+9qkdPmvLBbZz4O4zGAa"
+    "om35HY/lpqgqLzLgHKrK0nLYljYak+dMW27uqAMLg9PeyjRbzrQoW5GKhHk4IovwzTFGm+BF83y3OBfvuCZJ0YlykXBl"
+    "FlYmb7keo1rmx6jFdE5iu56Yzbb8Xj6eSm0Zgc2R8S3iuIryM03ARdrLMMpXK/xlAFa+HFHtHzkb4o6z88RjUkq5PPI0"
+    "Nf5FJjUodys+rTbicw7ywqRYJR0Gn/qe1tX/lhgyTAk9TaJYZp8uVgkuw7RKUJSzyu+cs+P5rGrl52245HSXWsKgO/J4"
+    "aPi12sNATnYqjsjpibblIjPx+s81+o1uQp9mpEfd9SEzNgk9qG5l++biw8v355d/XHwRnCaLbo3eE/CdZ94rymnAj4TH"
+    "FGrktUb2kbqu0qV0hn2keLLzcjDtySjeHln5h3OuxRNSL/MxuJiFP2+EYz4xAUb/gMlR3bwDVvcfKMrueQ3LF5ljXgxH"
+    "2E8JVlZSNU9oFtON45mYN4P8EORItb970lBWx9rukVzeLT9UvFFWYqkctl8wSuvpEJQ3sqoPyyQfH1Q0rSVHFHglHf4r"
+    "kE3si+1f/wGMm65GeJzNV9tu20YQfba/YkEEaFJQNwd9qIo8GIXbpg1qo24TBAKTrMghufFyl9ldRlEM/XtnlpRFUVLF"
+    "ABFSP8jQXuZy5syZ1XlmANzZ7D54ZOMcCh5Mg9y50k5Ho/dWq0G9OtQmGyWGp250Mb4YDyYXo+Z4GLhlCXhLz99D7PB7"
+    "aXQJxgmwwfQ+ULwA+t+css4IleGpBGxsROmEVrj8KtfMaeaD8Zspr6TDjYU2MglWYWBzXbmWobnWErjasfQrmWBCsZiX"
+    "wnFph217KS7ACs3xJBF0g8ubVrj1djiLonMprBsIB4U9ITip0cXbVlJCOcjA7CT1dw4sFcZiYhgRbhdCiaIqgum4ldwY"
+    "83K6h7lrBazkaM2hXckbswRUwT/VdifjtuWnvSBLQIKD/wGXuCMy1eEEFLqBD5UwkATTWW0k6pGOAXvSzrgDKHsU6ze9"
+    "YAVXS0qJrmzxedyrMCm4OD9hJog0X7ZSUVUxP5CJ1CqjTBZcuJDa1EKsVeK7tE3qByL+0M52SBQvuLkjZ4jJdYoVxTbS"
+    "puCkFiV3+Sbahh+rsBWYlMEq6gZ2ic0lAbsBiZOBs0xjg0iBH4sclO+SWBdYhIQBxhqyXC/gIxhsG7+wVRLy0U9h+Bzk"
+    "N++WSyzJAswg5haYvxISjA4M7b6Z8cHniD7Ggx8H0fePao14ASpDpKcXbZHADaFIqhGZubawl9vbwtUO5JYvWaEN/MQM"
+    "lICVwKr6haAjcVZ89rYxjuekzxiGt7v5UhpIxXpzthNFixAPS9EDmtwYJPOOqIjE5YwYkIPIcrdV8tkknEQkvjzzxNxb"
+    "+W4hVrv123b5x9XrZy8vX/xz9Z+I3BPX9EJhEr2mLB61yNshe9yYmBK3y8pBUrMdOW0qZZ/UxVpXetKL0njxhITmZXk8"
+    "RxqVeJA0BqMhlLnJ/HVR8+FwHfZXvjH4nSXoGBqrClDObtWfil8uXU4X+gR44882MRLiC+GFa9NLTykuYbXkjsbW3mdP"
+    "903TnnKEVZ8hJ3UmTlmzyu4jpn+o3EEPtF7ryrDLm+esPt9N05tfGzua7/pcdA6fSm1OOdzJyNvmxfr1BtUrgyRmv99e"
+    "/4kytK0DfuyEQWw/nsrtz7cvD3ldj5qNyy91QV1BDYpt1gyhrg/U9L0u9syWyZf527xWOliiLvL40I+Obvcp3UG9zdMH"
+    "OmwqFFGQOw/TOk+/t2+ae28NFo3nqI8w16w9m1FmfgEjQM0/28B4gMcN6sclDQ8iN1SMYsniyuGotPis8MW07PG7FB2z"
+    "2umU/XX1y7snQ1IBnab4yO7xUmjNfykKceTKpHUFf8ngX1c4PMrHgfsXDRUo+Hic1Vlvb9s2Gv8qhHBAk4NsJBv24pxt"
+    "QLFlW7fcNVh7K4bEq2npsc1FInUkFccN8t3v95CSrVjOEm/NHdoXjUWRz9/f84+6TbwxhUtGF7eJliUlo2RBRZWkSU4u"
+    "s6ryymgsfmuyuiTtJT8LPpMKbbzIZFHIaUFDcSqzhZgEahfjIdOaCOWEX5Bwlcxo4KiSVnrKRWbKUupcVNIvhJlhDzZW"
+    "1sytLIfilb42VyRk4CKkE5Nq5RfgmhXqSvlhtRJfMvmvxWDwu8P6iy+vZVHT1y8mYqlAcdI8T0Djxzev/yXM9HfKvCil"
+    "zxZKz8FP+kD9BYgrXdX+TbagUk5OhPJCarck64TRFI+TvqbCVIQV4Xxuap+Kye1lYq4uk5HwtqZUXCa59JKfh8Ph3SQV"
+    "y4VxJCa8OomcCcxwdsNNHEhhydWFjxLBCGxSqVuBsRC9MIXR2BBgGg+sGbF9LYwFa2J3w055R8XscCheiplURR02RKU2"
+    "cs9k4YLgZK2xvIJXV0rnlwmvluScnFN8gNXA8u6uMbCEnHrwgawRdAOLZSanEzG5TBzwUTumdZnIjKHy3tJ/amUJVCfs"
+    "dxgh+kjTjb8Yw1AMkBYQhdLY4I2wtRa8Y7jD+a6xXmsaJ+ia7KolkrL6Iijlgl3WIjo2SGEAgGgNtlhWe3FQkpdD+FFn"
+    "DM+THTyj38TPp99NgNo5eE5ldhVkn9VFITxkPdwl7GAwZd9PWCMHHOhVCBk3itA6CwqzU1Rj90aL+BCwCcNPGugpnQZY"
+    "rhHJBhOEyBsiYjtITka3iV9VHM4RS3iNAKvIekWI9tu7uzTpgvEJB+7SdYqYWyLfyxHf86pwcDJkPIkaLxekey4WTIbB"
+    "3q7uK30jx3qX8xZx3RPo3cIwmDbSziRiBy+WxhZ5AhO4BYzQITRFUiCpH1BNwbOyUh6RM+zSC6HEFpV5rviELM474sbX"
+    "e9q7CfS+ksynDSqk7XbfmNlr5I+QoRsKMn+ti9UPiN5kFPIUq4UfCM1rissxDQB+VFbGI8Nvdnc9XijnB8pT6Xq2OcOr"
+    "4OLwWsysKQH78Keu2P6DgTd7e5jPv+9sg1Q0J9vj/pZDUFmIwOzxulRalXWZjI46HjqCdbx5ArnXQGclG4UK2ZBl6Ut5"
+    "E+keH3Upf/58fo/m7svMusQVaa1c/Z8QkVNBnvqNQlgOWcBzsT1B4bpy0UVIXhZpnXIHTKwoZAfUJm2mJue8qJvE/Gzp"
+    "IJR90Ui+bbZAZLyvM3fv7gVtuqXBY75pnNBzTvTZtm/aBLR2DiCwI0H/zKuxWgbfpKEWQyP2ETdGB5nR8FT51XdM8HBv"
+    "P1wRVU8Ish/MMpZCOIOP3EumR/sH1CM+6MfN/8YJM0Ll76NQoh0xDHX2hPboSEwV2qAW/iccChkVBbq+KbcQXqGkspdQ"
+    "Pw28J/75zfnevgHqkSs223RdTh/wTeiR4JslRE256jkCMPJQ9LrpdZ0Sv+j6b8jJtpT2KrhGr17PwnQxMxZtMDhw15+k"
+    "vQDpCFYUyd14WzD0sqqg2CnPycf+PHQTvR6DIGsqFmbJUOeWnhrh10Iyj4+Fs4iG/ZD1F4uxnFKxI/PGfhjtedgwwo/M"
+    "1EDYrJCIdQxUdVUQ/8hV5vkvXOHJ6gAs3lxCXYCuMdMzpWHuwYHyQSZd7ASZThQEb3+7kIMPY/7vaPCPwfjvf4ul94z0"
+    "HLAZfdatvXihNNsabp5i3NqZeu73A11B3siVKI3lVpUqAqwA0bCQbHUOTn0ItCHHq1iTPwt0Nw+VpZlqX17syDz9pfFW"
+    "Fe/lCZXzqAXPLEjNF/4efi+O02Ou717O/0IR2mb50+mvX/3y8uzfp39okTg7LDWUeFIHjq0OQTgUBw2J0QZpIXQRoDwr"
+    "HEZntZ4+/nTjE9r0a28dUr6sqniloaob1hpjrCFMg3GExVyCQJwhFMTL8/P2+gRnXiCfNbcdjIjBgC9p+Apj7xgFscfd"
+    "9jZybSbxYC07d7t60h60doP5basGo0GAWLhMcvcgzXiO8/PTBDyPs3ZzWwAQcTNzb8z7nOVSzhQ81j8w5W2PcN2OkG31"
+    "kRrCPwPCh9qPB1DY6z8KM1d9IJ6ZOUp625YjvpfN3VOpnOMmEE8oFWQRi7IQB4xAb64QpwuV56T37wprtytVhIkMZB93"
+    "9q+m5nh4FcXo9e2BfEvs03HXdtKgm8rYfk4+Dcuh2eHYS0PFzMMgFRo4ylNOKPGe04pv3vwiDvCMEKukdYSIK2tfy6JY"
+    "CbrJitpBrks9t6aukHbg69K4SD5aJsU2mXlsb1keDi/1pX7Z3TkbCc5F78NVaOau+ceJOO0c5C0saYpKMtsXMC3tj9tA"
+    "vrPQJhqKx85eO5gmjSbPwZb98gDXtmvasNyXxdvm8gXObvqpbR7shF0sdrRJx/vx20wRW7ZEiQccnph1EVb35esG+BoO"
+    "Gw+NWcje8B71DO92NaZNIAZbNJzHn2yPEeXaMeLLfMfdNH9lWV+vxBlqKcPtdxwD5tSkfUyao3AUVgJcMYZyaVBIAKET"
+    "Cec5p2C8A6Hw2UGL+/fnQxzdu0Y0AH286m/kkuHyvlEp3igfTILG0TajcF2PcsVenM34QuTx+aDT9ReqVI8cOe4cOT7i"
+    "f/27uNn+NelPmOqPdGRdmqb6adepLWrg6HgwXAJkC2kR0WRdMClv2CmHbl48mGyelmCiOvHzIIWPQQGnJ4LPNE1ye0k7"
+    "3HEHylWnMcla/0bqRsZnuCAFy4r0O/68cK8pG9/9F1khTSl4nO1cjW4juZF+FUIIsPZBkmV7Npe1ZwcwnNnEt55ZY+1s"
+    "sPDobKqbkjhuNTtNtj3aWQN5mnuwe5JUFcn+t9Xy+AY+RAGyY/UP6/+rKpLNz70gkjoRQe+gNxru9/q9mC8E/IDLN9LA"
+    "71uRaqliuLQ7fDUcwZVJls6EuErFPzKZCn2VLM2cHnjz/f7wO3ggFDpIZWLsa8c00gG7m3PDLpaJSPsMrgU3jMchO14G"
+    "kUqMZpkGQkx8Al4MU1PGWaAWC3hkEMlYMKNUNPwQf4iPWKqU8Tf7jEeSa6Hhj3jJphGfMZSgDw/EU5kuOHKB4wFTJs0C"
+    "I2+Ff1kTBzxmXC/j4EM8h5+RSIcggspMkpneweeeMUsQwohPqIxEJiL0P+/7vVmkJjy64ulM9w4uP3vlDQYfNcje7xkQ"
+    "F34DZRnP4LfTGQwx5ZEWdVXxWN+JlN1JM2cKhP6v85/eMxHfClCRgCtMmxA4O7RPcHbLo0ywLZWyAZvCf+G2jLf7zMwF"
+    "kzEIAJLBYzSMmnxEzd6IpQjZZMkSngKzBsgR0/f9EvdO+n5Pz1Vq8JJqEUbE2QKk7nlZUSfjlTLasZFdsE2f4csMWMe3"
+    "2VYopjyLwFnw53YbU4OpjETBTMLNfLVe71JpBGnFaXguUnCRGPzIKKfUA7o/WRqhyf1iJhd8Bk/xLJQKWRSLiQhD0B44"
+    "vcrSADTPGUSP+UazGNkHk2kc8Ozo4q+DvT4bDod9JsG3SbicEhhIAJNEzzlSScxQTLJZIeAE/F7weLWMYKo7ZlIeiAkP"
+    "bkgGGYN5Yx4xkaYq1VU6Ri6EIiM7SmDNiUhXEwp4HIiIuHdxxPgU/cjMpWYLDEMtIPogvEA/147OtWWiZtMF/1Q4m+MD"
+    "uZ51YgTcqGRT0G/BQTAH9w6AK22jYZpFkTWD5rdgQoyWa+eKP7/94ZptjQ7AH8CcCwnxBYaPwW4zYSkg+ICRnXfah2qS"
+    "6ERG0SCU6dq+ib5Y49HCH4avFQ2kIrZrJIO5WPAnuEoCAWwFc+DPQhVkCxCZsASRx1n2G70NXqSN4CEylWZxjLFfYWMq"
+    "RRSuj3UEYVaEPvPCYJgNBlG00AfMcqniaEmsAl6BPoy1caiMASuShivMQP6IuHwC9Fpq1hgQ+4qug80txAYwPpumarFS"
+    "GxNugvm6PgAjObflUQSiE2CfSoSTzzLsF8mOQP3ecvLDyelbspdHfbRbniwoaQoezNmW92CEIhFNSaU17/2oJvoJEUg2"
+    "dDIfMAQgkiIFBQ3IcCQPKgotp2KETB9Er7Y7ccb1AKRPIshU4RNcvcqhzQOkFZ9q5wKA3mCEIdfLbjxFkboblAqKL2YM"
+    "NdRaoAAn3VgicZ5ccSCFf2TAABZL74/eva3Cu4Z8spWKRHDDJ5HYPnSBEquJCtHKMZsIfEyAj14D7sIwvj4Mr6nA0Fbt"
+    "4KNVxpdCl+uM5RNUSZ4GfOcVIzDPjeUaSkBtrH7Byqh0RVXRDWiHbcVCYD5vCGO14hw0twWZrFxWXk2WCdcay7+aORDB"
+    "vgyY8woVi1T27viMPEDvYL2BUSanYK1OrrEIkqeUEyK9FQ1Wcj6Ygr6AkKebf5JkA1LeU4obFy0gis8LLnthzrKjZqkt"
+    "9btw43uaL7GQG4NaCPFJdrMF+F0UPZksOMIRFibsHIdhW+c/npyeDhfh9momoC73qbGUJtlrm+feVMNH86V2QYHVaz0F"
+    "bmGX1cdU47os+JEsk1RRgwEJyUG8ZYvaPuBsAuBxyLI4FJjiqexHXjUOm0oQF5Ibg4aED2GkWxFjlVk0m7Ygw34MSsYr"
+    "3529GsH/QJsQ3gF3qjqKSwUhxjJpbAs8t+/xtm/LDOKBEgAyAuLIVMVUBVnA8i9vs0jFM0JJuEQ0S/Ul9ZaAi1js5lUT"
+    "K7h0xIpKl73vsxEVoDGg4TamngDbDyTCLG5D0YpxbvvTBU9IN8jkQobQoSKpFErsNIR2TuBdeBQaOw3ATBp0CgFos8MQ"
+    "9Np6EtAc3p326c9qBYwEfID7W9fbUGTNQBnYVFSrVGyTNQCRkb953b9TIXQG4BMmhSGMuhExsU4+kNsCEy3kk9e/y8WV"
+    "NlDW/f6mzy5P3p9fjPvs9evzX8/fvKHmCRwIcVlk0NaAICKkHk2mbAK6vxEg2AS0AP4TKXUDWVneiErhr1XeY4Fi0amR"
+    "NGYwkl5i24Ywxi2rKFAGrGfaUJN/ge9NhLkT4CKv8ztXqB9n3Dc00OudB25ipYquwa1OkboNIc5cB0mZChnBVtQOcYBT"
+    "IRgx3L5tTWU5nSosPagIpVJBWf1KawwRpAKDpHfE7N/1MtaJm0AiT+lFrNYsswfstX3nANP/GxzPlrJ5UcsuseIcO/Ot"
+    "KlHtzArGoX6gMO3bhIq+K+k9N2UBbg1MblVLvwPUBhhzCRk9lnoOno58XNWqTBgE5zWiCNxwy5a17D08y+kZq23wkBg9"
+    "WoPnQDMBQQdvQqhB/GG371pZyyh6GESqNQdI5H4Vt+3jkqYuivKNJgKINZe4GhUj8ER4vbv3rYUgmr3iMhLhECeWfNIt"
+    "zyrNUiFMY3rtL3iVhAGqh1aWHNQ8opPSLapBk+uuoo3FdAqgjT6TqxOuBjyFlgICiua+NOiI5lzq01z0T6eSk/IB5nGV"
+    "Uq9YFeHvc4VgbeWr5st5ZYri0XzpaLTmT6sk8I6AJ9LAE0NKiXY+5so10pBc/uD/7M2NSfTBzg4mCdecDlU62wlTMPnO"
+    "3mhvNNjd28lbcND9T1PSjWPVTrfhlGEKXp8aKSh7qRv8LyCkBlbBGQTYGoOcZhoreoQbiOWlG27I+/uy+Jc4pBtjjLpb"
+    "gz6p6h7VwE2mW1mgSZsmD/VhoZwOHxBBa0D91nsQe6b1BqBQukSYLt31pkd9gVpkpFdrhrgqeAD19HCervQiT1OODg9t"
+    "4aJlwLqYLnBamcaYa7lRY8mPML5vNaNV9/h+7FWP8darNVQemq8sXiD7bqLP/5lmiW2XF1Jj9F6F0LtB5RUH1F+JdAHR"
+    "7RrqfBows0rCQpEj6qIwLuJz6DkK0dl9XCKXvj6zs/D47FziIH6RQCnn6PklSnMWC250wqnKI9pXjjCNYtcfLCYwIMty"
+    "oihj8jxR+7i1LQrVLfooeDWx7p6a28y0uHIHkKrjGjoND0OJb/DorMSuv52DJ1Z+A+vXdUKn2EPSGgHethXJYED/ZAkK"
+    "MxgY1TU7TBTW9GFLerBDtk0r5e3+9FEoH9UZv8D6Ezt64pz8O5YLXIUY5e4FdTA8iZSvahPeqo2Vh6nv16n/FOMspFNd"
+    "xB0XqCco7i0bu6PRy8srdXDzwt/3qzC4yTibjPNiMk4FvnIk2Xsg50T4VFTKO2slGWgeHPztfcX0YiGqGZZrgV6BlRjN"
+    "qsNw3VCsjINrJB1o/6Fba9D8M10uOq7D0uQszY/gRCwaYSn0Q7Ox1XwUg3fKUCwSZURsnrFlsaVKPcVzWr510r08hG+3"
+    "Tgtk1NBrA/j/3oD/wGJGaWHmJaWEHFxSkWD92HdcllJCARDV1bmnZAVLjllizJF6cc1HFZlqBqdBxp3ROxW6ZYLpZ7zK"
+    "cOZwSeDdbyyjOTf6/gcccPt5gHowwKnt9Sr2Rr/wV78iDSrC4V7irM8K7G4W6xvw3oD3S6vWLXI8MxB/PbAlqFldOjfh"
+    "pFKAdy+Tp8JuEqqBOZeGFmJjRNvY4LJWQtvXfA18yOzmu8hu4cw38dHaBK3Ivzs+++JpfdyDGPHSTozHdgZ66Yet4Etr"
+    "mqCtOxCNlnjczsBhrY3JW49va9sD05uCjW57qY4Y7hC1Sz0zXCPE1Sda/2isioDL6z5uW6JlMVC+INb+v+QI26psssIm"
+    "K7zQrOBhrgCU0XC3nCXWqsdpNObGYjTSV0sQlv/CTjkiPgfkVWEU3R9hD/UYLx102N3yBQbW/ajEWBQRgD03KJaYRBrr"
+    "LETwiYhapoTwF+4aZPTAAe0/yiDr2d1FnJkMHAD/CGVg8F+QHR3WbWLBrQEZbnFxfD1D2lt/PXth9xrXlR2B9tJBwLVo"
+    "+bgC1DpRukSIxO6VVkVu1+tyziEcFirFxX/aokl7i/BCbS1d/lYi6jHsYTqXu/3dhiP9XYb45QlYYC7kbG6GtTUWPmuJ"
+    "pVyw6FGCn+/r1H58++v3vxyd/u3tCtHUXdxt86vDHUcSoDAwKl1SlWqv+JGaa3xwR9NGm015sCkPNuXBcyzxuMQwuL2l"
+    "IsEB1B78Hz9EJLQwgi++DzDgn1o2EBUGNJilwPbYPhvgFsZ85Bc2qdfMH/2ey31w978v+eC3Mf5nNPhuMP6PP/SoljgV"
+    "8QxKg4O9USM/3dNHnJRz2nrc6nJSt8RSW3giyx3Q3twT6/R7NG7xI0nFVPqblw0uShiTXxo3ctWqVFRPXjhnBgnp6Qsk"
+    "a+SjSh6DgWwi6TCBW2SW0uePeXHjv0/BbX3b1lje0rtr1GDwenNeN6OpBp4kuLfyOpHJJyRzzUIl9IGd8GV3uMnYbnI8"
+    "OjvDnar0xV2SfKP7fgs1mmAwmIsI946o55n+BQqP5vO2ZboLyxkW3yhvSXwavTbc5fjx6qdR+lx4wdFgDIakL+Z0MamF"
+    "yydmnqpsNvcpuvwFhP1KuilUXh0lj9ea+w0LIkdnNKyT2X/jUq2OpFYR7/75VGW/0abW2dQ6m1rnGSbICYADdadJXfkB"
+    "ART0uGPyidUNBr0d1aPxIGF2B+ZXqmkQqVemuQY0O8U0N6c1UnF78n8YjEsIDoP4sym6MNgOpVUIhiFzOG3GVtt2zbKL"
+    "oq66L8dGatYyu3CqZkzGfgeNSt0HVpo5V8UvbTlzLhr5D8JuoIyYyxA8uLY++7S1WTys47FUlrUka58lU6ht8KFfVdZ2"
+    "9gTxunbup8GOzk6Yf13Et3D5+PTkx5OLq4uffnz7vue/kHmUoWKMTe7b5L5N7nuOPt/hWA4b3H1F4GNV71NYPrnDx/GZ"
+    "HZ1x+lTAAp4f96vlQpKvNZeRpCuzUB2Balb2qEs3u+cR8cltl6oSe0uXaSUAPbhPWBzSbkxa3cBv+bn70A8uHp//wrbw"
+    "a/R0lvBUC/zINTMZj6IlE5+CKNPyVnyIZ9D/gEIxCy2UtsP7D2HBdoGhb/Utye1nmLMnu1U+EnNLJHku+tje5lS6cDoX"
+    "giTFzafVhBTo21YCncZErTWH7L7QUK9RUG143FAjbaZiWozY+QCP8pB+SSufD9qtqgGyJA+e8jHeJpFuEukmkT5DIs2B"
+    "PEeQYicsohyMMKS+ckUm9Xu0PGpTNHkiFUgt0G/cCHN08+Ilx5AFonG9XEcIeDB/W7GYHSPfb/uRFeJ8tQSOg1y5r/We"
+    "b/W9nl7qa+mQ7vTt/xXZPAM1qfrliILkuiTqKalJA92hjUTL+sPuevSKLRg1XbpE1a09j1VN62U0yN2hsBChe2OPtZWT"
+    "7rWt+Li0SLpwlMfdJ+9z363q4swdRUPHodnj2w7ZtTtH7fjdn//3n/+DRy8Bft3h8gLOa5ROdvvi0stjaIdp9fYCgLSR"
+    "h687iW4YilsXrDu3o+G+BYD7Vjh0Y43LusoPE6zvYedhyxEm7qDH/BAsKFrvOB3HYvebzISbTQF4tudDAtMQS3iQmcQD"
+    "ND7ExQGEdOpLeoM9CB4uEteOYhnCq1+s9EqV98DUSHVnxHRq9/R3qQyLFb3yUVZ42OF6A+ziETkv8EPYx990SNUoKZwK"
+    "m0uncC9ya3Ertw5flN0OPMW+SPvDihNr6OQPU62NCj580fQglHaDTysOej66Lp1bio5+yPCd8vEnXONml1p9ZB0w9yon"
+    "f9+fj0s8jjdF87970dwE6xyYR7t7+6++/eN//uk7PglCmzVbakN3MlX9aeYhjY2YwyZm4aatSnxCwLeFTAH6lVNZ7Xk6"
+    "W9cU1/4UJTxKa3v4KG488gWvBdtHX9ltAm1LjK6aHRqXOhsfA+UGBg8nugpUKIhgyavb99zHLIvt0d14ti64eIZnJsVa"
+    "hqgzd672oa/tpTuXepLN7P5BR9/2PhXiex2IQ2IP812j+SqIWxLCqSt/ULY7RhanCVPxkZg9xJO37CFQPK4w02z3Smy9"
+    "Ws3WRWlPrf28mbNQBJIODUSmoO4gEvYz6EOmhYXjy3GFj9bmscTKH7/roiKoiG+wnDENrtzhY3ikGJ6bFVpG8DkEuQor"
+    "RZdado+9NZUBirYfoFc/X6HCy3/dUiFba7MrtL/tILyBbMvdVCQdA0bHK/tTzey4h3QOGe2IdqcfymDuzi9cVriptvZl"
+    "ZvZHq5k5Kd5mW8cmjQbHbIedn/zl5P3F9iGweEXHgiGb9hjvultWpg3K1F/tdzBD/jLbApoXb39+9wjR8f2/AMkZ/GB4"
+    "nK1X23IbNxJ951f00g+iKhyuLk6qQiapYimKyrvWpSRl8+BNecAZkIQ1M5gFMJK4Vv59TzdASrJo62UfVCIwQF9Pn25k"
+    "WdZrVK3H1C8qc2NCv1dqXzjTBmMb7B7J7pjulirQ9arVbkjYK25INSUdrYrKtsFT57XzpO9bXQSyc1JU2LrGkawyjaZg"
+    "bTWi3z1+LY0nf2OqCiJ1g4NB+RtqtC49RRNosHBahyFVxofMBF37IZW60kEPyWnPn+Y6FEucUDNdYbNr8NsuDP79uzvY"
+    "O/hhd8ybBGF3Jiwpyz5524jJTquSLGz6x9X5GenmVsMDPer3YHCrgpmZyoQVPL/U/+kM1NHFKixx+XD043dwRORGQ3Gp"
+    "1kGVKqhxj+gWIYhB2x+9He31exmC+9PfsoxOdKOdCrqk2YpmnVtoTXNna1rCogrXRu1qQqWlxgbSJSTD4l96vTdJUa/3"
+    "f0xDrzclZ6EofRqSqozyGkFWzYrmlVoQQ2KIA83cuFoxFFgakBFcVwRzq9eXvehXCK1fNUUv+QMdb97QkW2CUwWsz+gy"
+    "JkN5ytsYzhTCdpXHUBiYP7dVqR0NdOU10OFgw4KVhSXiZSq94wkpWiK5fLp19hP7aRofVFV5RG9tFiQ54jD+wVJYM1CX"
+    "ziELbEbUnw85ZlCgwiiZ+cJAOjo/PZ2e/Uqj0SghKacBFOSZJVnBIB9K24kafQ+fq9VLjA0p/9y3N/0xIYpY9Rk4WEHs"
+    "XzmOk++KQvsY0vXRuUIscFY7Zx3Wn/s3pinjLWzXOK8WerNemiYkkVHmXJmqc3pE55vf4i2JwI1tbDg0WQl1pXwgAQyS"
+    "DsdwlINzwqnYIGqHA9p2ktONq3a2yYiU2Vzg5MffCGoqzZ3PfQYdbL9VVaf/2kGIb/QKVsHgVjl8C4AGn/ETRD7eynKp"
+    "Z88ZFhTBWtPssrUvNfpiqWu1VpwDPwiWf+aRFdrjSnCLrtbyGclAZpOn7OUkcghUzjRwpoEg0yy2yRm9CiaUaqVMQ+cX"
+    "1+/Oz3LyCi4L9LmoohjIk5hQAeejmwMO65CzZ5xt2FAccUbNqnXZLqRgCCku9Vx1VdgVJmSMgsAaNphTnUyeIGUxg7Ut"
+    "NWlQ2eoRG4VyzoAI+YJnG7h+mPlGKMFb3aim0PmIk7LUVZvTnXU3PgoRVzgdZxbMD6W4UYOpxo/hinCMDUDB2sIwiwpY"
+    "fWTvHAWFrY8uMnIJaOh7hP/trmSH24R/6o1g16+5utH3jEjK+UfOtkzRKzhhjb8DpID8AlEZgNtgoB8meSynVi2jXGTX"
+    "pgS17cautbLdBgTKC/8tOAkIN3ezaHWW1eo+S9g5y8cpZij+puBmkD+1vAvCv+UWxCQJl8e/ATB2PkcDhDgUxQJOzhR6"
+    "gPBjh5Ya4CJ7eMpMXggpIrYW+dlWglk2U2ij6xqS/L+X0IF9zCPJpLBi3cdGHztS+cxGiWgeay/1A45s5IUNioRQtOK2"
+    "LfFhCs8NJ3NrX2FAcAzhhL3LnhzJd2MOvS4cIvFFjTQMO1Jtq5WT3MXowf2f4oXx2fT0+Jc8tqhjhlEByPte70F+0ENi"
+    "RqZZLGqtpFgeeg9o55s/nN7D14cNZ/POPtY5OEW7RlU5FtOGuiZ2Yzizpl+woymZSVO3ZD5prQtrMGFCWIxE4AEL7Jjg"
+    "RRqSXVKsfAU8+kg7iakEeykIjAdwJoYBiP4k2ic8W0gFOtVE6W9Z+ovSeqDrJ5X0oixZC5Ist0AxzocJMqGlyj78GQX/"
+    "8CNLTgZ+LHWrm1I3xSo60QKx8OhZwUY1xssAtOnTUTKf47YWZe8fiNnB1BqZ/dJc+Ab56F5Zlk4IHu8Q1oJZiqWu5XzP"
+    "cqQAPnJmou9TND7NAhi6XEBxikqVQvHgRLAreE58bfBNFC1XSfzh3gYMrmtDlP7ucUmDo+Cq7Ij+TlfvTt6dXe9OoPOj"
+    "8Brr5br2j7naf3sobmtXm0YlcdebFQ0g5Pr48vRbUuJMFsurt7VDytxNH7hC/gRfncjSWwSy0RMmUx/p70uujW35yfw1"
+    "wjh8fK/qttpKPFHPtOTAeu5J+VZzHud/GPMeC1EsG5Fxskz+dS1zPVJuX9ELOkxXDrZrjK8M4gBA5a9xxQGQ0pkwufuI"
+    "+iFXQoRtlq30umk3dmZLpt4mkeArFiWFiQBE0nbL5N0Dmy75f+ytYtNw09ZhG5f3IE3tP//Gk+NXRiF5PkHaH8ow1Lmk"
+    "IRIkUlnbDjnMa/snj4XDj5fndWWZa0+PLl5xUrThKpxVK9ob7X8l3fyYk7DzA3TGDClbcVboYN2a+0LX8qADWjJF4P94"
+    "FTDrxubDIATlw+A0+ryGClZC2e0to9H8V4N2DynjZqrqnwsMeF/JCGaL6cUFfZhenlyhD3LF8PuBU9+28alj2ns+l+Nt"
+    "pzHzxLkK4xGsnPM4y/dNnABwZwcjwJOXahyn+NH2igPyIrV34KL19awFZX4lyvxMxjl+KtLvV8eXUjg3SPj1+T+PeUx5"
+    "bxfg4DXYAXN5dMLMTcsJnINIPhUN2PooYYkZSfP4/e14P7VACQnE6/6QG/R2s9FFuUIGWcZcIxUKBswyp+c8Ge3C7uN4"
+    "hJmbOWIorFRKnXb1DNXJT9005mDz6OpfNOB+6xbSKzFC1F3owJqsragw1WMeWTjbtTyuBozGqS/EkWL47KXHGsXx+Ep6"
+    "eno+TmnhWZAzXPhb/vlKmJLHyeE1Q3xi7SN5dfZ65/GZ8eylv03Uly8ffrt+40EmU/yo9z9u0jC2"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5700,21 +5753,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7404,24 +7456,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1033: the first handler from handlers.py
-#     line 1074: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11403: the tables (commands, groups, errors, result shapes)
+#     line 1058: the first handler from handlers.py
+#     line 1099: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11456: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -860,79 +860,104 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPItu20a2vzJXu4AlLEU7dtpuZF8DQZq23hs7QeJFcWEJ5ogc2awpDpdD2lUTA/dr9sP2S/Y8ZviQKFux3XaLmwCR"
-    "JXI4c15z3sOPvVDPs0QVsU57o97Hce8i12Vmxr3R2dm4N+55+AfHyFzBr3HvFX8XxY0Whfq5MCNRXCqRxKkyQqfJAj6U"
-    "0DO8OheX0nhiLvMrFYmhkGkk/uKPexMPJk3kVCU05bG8UkKKa5UbAANG0q19ERdGDDU9NRzauwLXxhv6JvVEqgtavdA6"
-    "2TI4M/zzCOA5PObQqOE/m3g7+IFXU1gLLs1kYhRB1LowaQHJz+FTQ00wD4e6LLKysMiUWaZyupHoG/yGUJwiXXCCLSNC"
-    "aRSNxSkcMjzMLtseX4/oAJaRzLUuEEFiE35MbnteL0nmhjmJRCEKwPdUzuHx0bh3qZKMhkfKhHmcFbQI3PhWh+VcpYXE"
-    "K0RQJm8oE4ApUb54LcNLEdCsZxMfZwxEbIj+JpOhGhoFVJYFMNDSX2SyuGRZgIFZri9yOffFUXqtieM4l5BGBNmiuIRV"
-    "o3g2W/jZQhzg7IfA9Z8MXN46uJZJqQ63AnETw4SB/R3AFH/78PZE6OlPKixAzorwMk4vYDlZWJkQQZwCmz6EII0yQJkC"
-    "eTLAIkNySo+r9FolOgOpTYUpImCsJ4KP4/G4p6/wEyQ8L5Un8HskC8nXfN+/DTxxc6mNEgFeDxgC2AcBC4ddVfSlyJUp"
-    "k4IhA1ogZWXqAIcLzI4p0A7pQYvzI43FkNQg/UhYeMIuCXtBJbOBL16KmYyTkgYwgm0cSHQYCZXnOuerNOQqTiP8y3fn"
-    "yhh5oeoLQFMC4/bWMkAC/OnwF5VroX4GioY6UvsiwDEGBKg0PDd+yhDl6TxX/yjjXNEqAYoHEIl5mYIOOZsAIVGOnNyw"
-    "Nim0yMtU4Ah/VUaMJa6jnBEKNs3CzeGRliBMDZGsgtQgrRINcsKEQmKGZSH6c1VIH1idhijE+6tLMlfF+9ffBSDaF7Dk"
-    "VIZXBPmsTBLSh4MOUIfDKQpGgOgYEJJ0QdsKVCfJ3xvClrkVNxhhMakvkCgTJwIrqzEoQZTjSoSRckLBTkUkIxUmoPci"
-    "BBxpjpiC1DHavL2lk5rRZiLPl+x8fPXk5fFrAIjEkhVzTWtfvOWhgCuSA6jdp5vPBiOB+o5MiL21T5S0TEliU5iGaaGd"
-    "w+N8nzRYY2MDGKjwFhkrOd5WNAiUDmjmIlaoCT/e3noE/AMevPWaarRpEZc16VNYyIehB9ZHzYql0abIQSd2QooMmMW5"
-    "KQjOfXGj88iQhSVgQc7QzMQXl585p1GhBkTWTUqzOoVABozBrhdD8yajKMZZZfKuiSSpsYeysVKq9D0u1NyswQxXqC7K"
-    "PJeLTsDddBO8JVPYUWQ/q8Vk9BYY/gMq0N6IthRRDL6BXrxW9garZtz8ap7pAqxw44klyavdpmXKP6Eb9VDxs1BuKCo/"
-    "kpl2To/Ah63MOd8KZ1JpOWdidzpZm8pk2xGjQTPJolDNh0tXjlcLC2CHurCL3zV79TSMm8dpPCfYn7WWe9YhR0y430bs"
-    "V2X9P0GuHcs7CPweluuwtKhCK2vG9uFGkin3YBugfRYSDVwRzxWr4FyB9VBpSIYwTsfjtDY4W4a1cM6GLBVtb8CHZx+x"
-    "MeDpz1OhNaiSnBOLJe0R0Q+ICEyyEfkjA9/unNnMqGVGN6W3lsqdllTu4NNJPI83e3hJpHfwX6cczX5dsV5H1vtpQfiq"
-    "9KK4/My9XgkgiAxP4KG8hJcQ/IQFKADLChxyB3RpdRv8wbczG6h1wdm8nMLicG2yBjZG2ToX5DnTRtgX+JyQs4J2Cuor"
-    "U/hrdv6MMHfEa1CpwqmC/ldUDwhCptIfdZ5EzfG3txTmsvfPgW4IvmKmQiLCjr/H8Dm9Qk44Xao1+7j3zN/xd+jqtMwv"
-    "lHIBijln350GHf73nv+iO1jGSUfCeoHGerHke08X9JfjmRu5IJ9VRBq3LXu+EDKqFG8vrD87YMXSNHpFsaCFKnpncUYc"
-    "cpeQ8BeJnsrkXOYXK2E+R87Msg6N02C5Y8IyilbhUJB2R6S87yJCCslFX+fgxc7gk4KTAZOBVCYGtu14/UotwEsBgmHa"
-    "ANSt1W9W5Bu4NGyDudQ522ybiOlCr3YZaiqwvG6Gu43zAA0I6D1BSQhAiYxO32q9EUd764AdzuJEtQHEZMim1L/JwTlt"
-    "hkMY+VtHTVvSs02bLgoMK8gUxnPY62D8yijWCLCaT1UUAY1BRnWZgzHpSwqsQHORbtA2zH738vSH4a7HAR66hYRqtRKw"
-    "UQGc7CNa8WsjHalpedFGdwrOpJLpphgDY28g6JShQktPGKEKzMFi2Ch+dVW07NoKRkNDAtb5psuGEmxs0ko+OC0Z21Cd"
-    "oxmDtAvsigGD1MH9ufy5Ka6dRmUTsMqiyX3gRA1PbWi8JYfIyGtgNu6+oJmq6O+MQHIEGfd9ASKSAocvVNPnF1aqeVAH"
-    "XiaLk2QYxfkjZJqyV6suXNO/ARwJiQ4ArGvwCBHLQEEw0tZigFrmpCfpLdRyVga2zACkzxToeAKI4ASm1m63gZrFKoke"
-    "o2VJeTJqnnBI4tYdDjGROxIMM2UNEHDQlIWgqAlzhrrAZCvzYBk09XOWyPhRJoDXvrFJR6HpDgY5pOpDWEvMcj3fiFKU"
-    "AHu47GAecE3e7GMceY2kH5qaW4bru6M3r4mzzhZ1Z8pE3+0Dm0wlcnfsgZ/01DxqVxO3LS1GAhUe4YT+0pBYTNhR0lMi"
-    "01Fhu435fLAxnNIMbVVHRY/aMG142SYRxZxzgI5MTPlrxGGxOYQJRNzDhkf4hGAi9RozO9FAO6c3B5AQfAL/Cdf7Rwng"
-    "YNIFM6VtU2PA0vVzlSlZYJFlsG+3W6qnOkJ5SMVU4TAFsh0sJdMDGw4SS6g+tIzGQpllr2nxKFLb9CUqbYsCxd2EB2US"
-    "mf4gE8gUTV7fFZZk+qlS6ImsoMd0ssJd8YpYCmYX5pxTaHE+XWTSGHR2O9iFuvKpTIMDQVKu/PjVO5IXs41+E+7XeAbc"
-    "3FiQ5mH2OLdI5ddqBbAKKqEhqiH9trlsE65DIu7jXDa77wBFZ6esbUWLyvOXOdcTN4WtmT97PC+rZKcr/2wKBshskjwB"
-    "ECBAL9HdEh9wQtH/8D9Hb97482iwAUgYq1RGvGnSxQFb4sP2RjRyYez2Qg9+2Uj3Z4m88ND8eZY3nsgWWa4pFAMjaQ0N"
-    "g3ZDdcoClI8El7FMI5W7aizVe3HaHOJ2U2XKYKZrlaI33Qyr2dnkmBZc4/Mqxn2OCSOkLyfYHNlepg2XF7UDUa8P8u45"
-    "De+xe0SwuEga0YpznZIvx0rRPTygUh8nCFNByzY8aPRZsL6Fzn3l+4kaUrtY7dWLE0/skIuNFfmBrR2OuJ7IFgLcci5e"
-    "ISHnMiMaIZDzOIoSxdXgUOcRBMAK78JQCIUNKP92ztFOQ+qdfWSwGJgZ9Ohr28fHBZxacLeCwdoyJaccDKizIv6lpv+x"
-    "jiAaAvkocpim0FcqJfBJHip+oLEHu3XwKZ6fmwJc0k+Hnjg7OvlwOvHEwcGH//1weEjB5IDqDKkqIbADZFREMWuciynQ"
-    "/0oBclNFhclE6yvwCuIr1QpvjK5iTiAuCjgujZbSVcFTLPpSKwGAykiVAHxpCpsuOcVnp6q4USAqB9W9c6STZfIhTXaw"
-    "veYmetooIrZfASHgLSWFjaqbVX07xUiURlG3AT/NLGNoZxrdH3KbyUnRTOPYMUWFuaJNA/tB8K9l59uinYHjkNPD6Ee6"
-    "fPABPzNCd+OQ57Tud+2KizP0jieWlfe50yR5jbaJVSfaY5ONshzTczbpA2KONd+2UzpCqlACbBansbkEyUc4zpd8YJgE"
-    "M0NJAiLZZ/dbnMBYSWOY6iAtKUq4ASkqqPmDauwS9iNmQuqEJyE3VbBzmS2Akf1V3+bhMSV5agdSV3Vba/BWvFeAiVN7"
-    "u1+xSkJuYF1dRTYX3GxI+o3ryGo2Aw3P4lRRme6EMoe4CHadTTZONSp6Dhm6kopVlfYel7hO+H5utbm5mi0FP2q5ewrR"
-    "aGI5w3VuGpWHP1c/xr3LosjMaHsbzY0Nz32dX2xHOQjL9u7O7s7w2e52IzkBPFlN5t9RwtBX/BcANVVpzLNdFw8rU3t1"
-    "g8ZSBZXzzTZvj8Zm3F1q6agLIJwVWJN2UeIz0KsKPrZRaD1a3KS0cSmIepjWz+aamtaPuOQiw7rboFDzBVqepTGVX0hM"
-    "A5LGyTJWd1CVoW7CN2nXhpaZ63XLwx2EcV1E61FDlbXu9irI1XyT2/ViYpk3uZ1UrDQ8YLkhrLJO56wwbY2VM7/1j7zM"
-    "XDZjHhsDwJ1HEDaDvkpDG9KqfA7arMp5NHLDpSVtvTHM0n4gX1uieWJCOPXX1tBSTOu/hJl1c8noc0yk8yvqhqwXPrcz"
-    "N9ZcuNKR2IK5tviTwSCz+XTq6EvTUF1m/n0aaTa3vyjVtmjUZX75y4Pt4bpum7Wltq5lVspvnaHwSmONd28bz/0tOxul"
-    "Cu5NyFYdC/esuaaR5w/iMqwxgV/s/Rd7///M3q+x6rXyB5Vtk+RWo9Xqqa1jdh9r8q3exfXQjNA6DUOy+7vZ/y9dm79u"
-    "12bbcjWYswzTO5u5ptouV6b3RWCLwq+Ov/3X//0Taz6wu24wbYg50kbR+ondjWrfr7LrbNJpYNcaR27Tq6XXlt/9SF1b"
-    "Wd2+3vH3fO7WuV2/bd2skz9q8+iTcce16W3gC664eHVn3+f7TTsrpTduGX2YE8Zto38wn+pLP+p/dj/qFz/3i5/7G/m5"
-    "3VaqYY12nu3uPf/q62/++kJOw4ia4W/XOIm2mrf8hHAKW+wIq20F6811/uKX8wiPPY/AtfcqiKl3YRVaEPPj4hzPOML1"
-    "3aWNtK4r4CV4IpHgSrwUNrARIDnchajzqpHaNvsZoHGukI14IBViBy5xydS3irgCrCvOaoL4fEMQTxvtSdizg03bkQpj"
-    "ilEQQHCaaClOAu4Lo1ixn01WYFoTuTXB+vrFxqSDEOsK/bJiBUJbesWCKlYLIwYKx6HyWwGrFW02gflmZ1NgUlECzhnx"
-    "pTp3DevHEW6QSwAtwfOsucp0XtgysBTT8mIFmGbc2oTl2e5DOAaSAXQyhaiao7mdA11b6nR2JckmCCvheBuOrzYlSgHu"
-    "B65NMQlWaKm71xWceX7OolLZ2DasxNRPiC0ni25ONVIBLcD2NuXWUT2L6L8q8mT4SmyLD0ffH52cDvYB3HM+rwwgc+95"
-    "1/5aSje0IHm+tymrqklEH9Y/ff3++C4AlgsWZPV4SW/piMsd/uGDjljj6nTOBhuXeiNw9IfjFFcciepMzThtLIfXn/pY"
-    "jPg7HTrApnDqn+LauiikubI7nzMrfbuixxH9oNWE6HqFaHtQm/LyaRYfUaEpingaYwSGyLy3J4LEOz7Nv+e/+It7JQGf"
-    "7MfH0NlE33E0ToXLI+DT9oDROCXCHfzXcCi+V6ni12MAMTiLxH0kVl0YP1vsA0lIlykwTz6AfjhOx+mfeEH8+uQnj3D6"
-    "P4lX2PEDeh1/DsV7pl7HmzkC2/ENa850Qq0deDLkho+nXMS2VxEPv0A0gh3ewAwc7RrNrI5GhV0pLeymQmx/tM1rHGBb"
-    "XU5Q0PKBRz01KKW+g3LlVQuv3h4fvzz5FpuPLOMDagEPhprO8QQAD8eauAp4YGFhGylaIkEvAGEn370JwYWC9l0ceAKq"
-    "DENwb7kZqxru3rNROfqiViP2DQoNr91dsV46Tc6zW6vii7fVd96hNG/dgoPvdEhsoxSGUSwMoHoBTRhKpPoeGdPscKtO"
-    "ZFWYu1eR1L386KaY0XoSu7ez1PkA9l1ut4Dk2NBGtbH22S6zD5zg54aBbT4ChpNQcZc+wbvmZR9u6YDbTU0LJe6QMl7l"
-    "TjFjrFstucmJG424s5Gaf0r2wFbn6XiNR1u2XDfm23enR29Pgmb/5V2HJeo+zKph8VrmMRoO15hJ26fVkumaqe3xiqYL"
-    "tI+xPnFwDqbBvgOlEo4QwqtYmbppE3fTUr9m4CNP8MVAgaBcNk9CqBA3TqzbCY/MM2xDWur+XnETUVzd+11WetZZFz3n"
-    "PtPaBK199QviR2+JCQiY7le3bNR5OWD9t9BlJQWybhQl5xYMC4Pd7vkMRpZqVUovaIJeFsa2ZK5/Y0wdx52sf3kMYXhc"
-    "nXNxp0A6NmH9SpnlBj7URHFT2dSBMvzw6eUpwr1LBrWTVTn1Hvy8dr8gRqZ2nrhAwUBSrjTMBQPLyw27G11kGbRaGwNn"
-    "vV5Xr/bBC5/oq/hkFSWqXvgxV5K2zicYADa5+o/jd+D+p0qd06VduBBQsBfAtyeM23j65zj9ytb4JB4TffHMX7/AqVcj"
-    "L0bjwTEUT/4NUipw8RNN+fBIiKeEOAfnrA5WtmmwUTzjJvoKJ2oGMwTg46MSO/9ejTwHEzj9g2ILO+HzPcK8igkI+c+I"
-    "EHCacepesMSt1sBCywTbLlodDyjQg653tfOC+nc6Oviz7iV0r3pyKpIdKq86zMA6f9TahO7VU3fvwGdICfZJnQg8KGxh"
-    "kpBDaxtu005/wrVfvXn93al4f/T9D6eg4p+g4RaCgNec1evQ2R09X0EndFxZRWIDVE/XjXQncPdVpwOSNfaN7LFdJnHH"
-    "XMveGvrf671I8jwAut7tvwEfVI3V"
+    "Y29tcGxldGlvbjoyMzQsaW5wdXRzOjM3NyxsbG1zOjEyMDUsc2NoZW1hOjMyMjEsc2tpbGw6MTYzMwp4nGWQsW4DIQyG"
+    "X8XykiFQdU7Gzt26nW6gOac5hcMI+3qtqrx7DFedUpXBgO2f/zM/+FF4zoKHrkN0Fk485VAIHb6sJ9CFQelL5QB6IYhj"
+    "IgFO8dsCAZ9rdoJLEAdTKFcawENIA+yfsHcdxvBO0Z57DVeCAJ9UZDThAK1whFEFPDeF979VqL61wEtykFibszLHndir"
+    "tlwFnUy0om/UXe+ea7BcMhd05xCFKsfjtX8AWxXW79kovedZ86wNfc6ZiiUjL7ab51udv8p2AqcghM1ow64tq82fzq36"
+    "D6sNUpjVhrDvR+xvd76Ug3t4nLWSwUvDMBTGz9tfEYKgQrd2O9aznkUED2WwLH1pM9KkJqlTxv53X9JtzOFcL/YSGr7v"
+    "e+/9XsbcNC2zMCq29MbxGhpGc1p737o8TdfO6El/OzW2SkvLhE/n2TybzObpXp5Q/9UCusxqDdzjf2tNC9ZLcDTfUgXC"
+    "h3Ovct5KXaGqBMetbL00Gq9fayBCWueJh0//QDbGlo5gZ0RJjUG7hFpZ1QOTHHCjy0tRIQveO2mhpHnRN3iIXySUlaUM"
+    "WUw9nwwimHKwS4rFYqzYCtQ/EtOsgetzvtUMYeGwsR0STBGT6XzbRU6guyYM2LUYjn5lNngukgEAY+atI5w5iALBOoWh"
+    "+wws8wHWRf2xT6k9VLHQ5byDK6GN1LIJ/c1O4mfnu4kohuykRzsqdKdUvOgxhC39DduCGPamUAgWNAfCCO88Ydohip47"
+    "uVsKLEz6ojl5eXxa3k/jNoRw4H+ldCSQnRDI0KNkI69YfkDLwndOLsw1ANw3c35e33icxVdRb9s2EP4rB74kwWQhebWL"
+    "AsWWYRvWZmgH9CE2JkY6WWwoUiOpuF7g/747knbc2G0SYMXyZFG8u+++++5OuRfBWu3F9PpeGNmjmIoO9SAK0aCvnRqC"
+    "soYOf7L12KMJkp+BbQowNkAttZY3Gku4lHUHVfR2vSjZVwXKQ+gQ/CBrnHgcpJMBG6ht30vTwCBDB7alO3RxcHbpZF/C"
+    "r+bO3iLIGAWkh2pYh46iNqpt1+Wwhlfs/TVMJp88HZ+8upN6xNcnFawUOazyc0Uufvtw9Q7szSesA/Qy1J0ySwonQ3R+"
+    "Qr6VGcbwoe6wl9UMVABp/AqdB2swmaO5Q20HpBPwobFjKKC6nwt7OxdTCG7EAuaikUHyc1mWm6qAVWc9QsWnVYqMFIxs"
+    "H6LBqQSHftQhISIOmFFptoDpIBXhhjhjHihoMtgFYnodcUVk0u0cTgWPuj0r4Q20UukxXkhJPeBupfYRODpnHZ/Qq1tl"
+    "mrng0x69l0tMD8QahdxsMsGScJrJP+gs4GdirLYNzqCaC0/yGD37mgtZs1L+cvj3qByS14rLTiSkGhn8HK4XRBTrY6sH"
+    "rQxdCBbcaIBvlIe195m8LTMe8A7deuuj4Owh5uQjLTuEnvnQluqfyGDC6jHAaY9BllRGU7M4Z4chU9Xg/eXPFUl2SSFv"
+    "ZH0bkbej1hAI6dkRqJPJDRe+4nQ8icCsY7v4adLV7zFbrojKpOcc0kMUJrFeZd0pU0RN7uTIbAFS13FiDdZaEs8Mlnnm"
+    "7EhJKdXUqnKrhum35cuP2QufvHvz9pJARIkRtXZlHjgt4SpdpJw4bWL1NL68OJvCn8QPU+Pzq1lkLJOvlQ9pOOSicwek"
+    "e2VJ02evLcX0XoT1wKMpNQa9pmExoAsKaXLdbzaF2O+sZxhsit24I/g0l/Bg4v2YziGsbEpjugfXGr2O1YjTC3vopC+o"
+    "xO6WSjCJZP3w0jSExjbs3fLB0bQ6wMW0tsr5EFHNYGVdQ7V2GZogMpxads/05LG2BPYrrthXbmDaEAng1v2iELJpFPuS"
+    "+o+9ROJkeWlJ8mDjXypg7w/Rk8d8IJ2T6wNw2cGCjqUhvcdNlV3L5ooK9guNMTGNimcm6AfNqDtMx2keUitiP9hAm+7h"
+    "9r5aaNmhPmDyrYwLiwaRpwOSQLw2iw0zsVEOk0l+G/nNnZQak2WV1tGLJZNQPVXoj3HhsXgZFrBR1EmqENujGXsmcRzI"
+    "OdlrS03KJX5aQdEnbdJa+tRErYyFzD4oTE58DydRi8sY6Ov+tlaF6JVRPeO72HN/8bj+kYrvJspHWvxftJfL9Zi09xTi"
+    "yEbi0bTbAGm+rmRceQVJlfcYSF4KQfWYRptDmr5o6rg8lJmbh3l94tNwc2kPGPhyaZZk+mLtks3zZtQDLhk3dk4pyhhO"
+    "q5hx4mYal/RZGcXdth7DUdHtBHW+J6hzstGqV0+YfKHBc/47FEP73+vwCFXfypFzQbMM3TObbqcaKnQyLLjKdUdf7HWg"
+    "ToyU8oWjOEx+QZ84V238X+IAz+7IUCixWRxDkdLJOzV+AEadzoBtQLYhCplHhA/lkSZsxY6SXf4Zdcb4HTqUQg5oPlqn"
+    "m727m81i8y9u1ajFeJztWu1uG8cVfZUBUcAUSlKUbCcNpQowHKd1aztGJKAoXIEa7g7JsZY7zMysaNYR0Kfpg/VJeu6d"
+    "2eUuSYmUXAQB6vxwxP2YOff73Dv7uZVk2s1V0hq0+r2nrU4rlzOFH6kej5f4eaOs0ybHlaNev9fHlVFhJ0oNrfq50Fa5"
+    "4Xzpp/zA2R+f9r7DA6lyidVzH177nhYaiMTM5hKPC68+eScynSsxWvL/O8JPlVjIpaBNRWrwVFt90l4cicVU5XQ73FP2"
+    "oIcNTOHnhW8NPre8X2ILWhKX53qu0vLnbac1ycxIZkNpJ641+PC5lKzb/eiArNPyyzn9dt7qfILfUSIsMZaZU+uCyNwt"
+    "lBUL7afCAP1fzn98J1R+ozIzV7ginE+B7CQ8IcWNzAol2saKrhjjX9zW+UEQVucQQEiHx3gZM/qoEi+u1VKlpBaoCmA9"
+    "tmPQt50a+ih9p+Wmxnq6ZLYIo/JiBqlbpaykk8udMoa1Ce5M+o6glwWg09uinaqxLDI/4J8H20B1xzpTKzBz6ae79bqw"
+    "2ivWStTwVFn4RG688CYqdcD3R0sP1zBjPCj0TE7wlCxSbQiimo1UmkJ78DFT2ASal/Au5584kRN8mMzRgu9fXPy5e9wR"
+    "vV6vI7QPDrnaCQZSAMn7RUeqiZmqUTFZCTgyJlMy3y0jTLUQ3spEjWRyzTLoHObNZSaUtca65j5ez5RhI8edYM2Rsrs3"
+    "SmSeqIzRI+JmMk+FHJMf+al2Ar+XwqnE5Kkj/VzFfa4CiDWbzuSnlbNFHIR6shcQuFHNptDvCkEyhXsnQOVCNIyLLAtm"
+    "cPIGJqRouYqu+NOrH65Euz+AP8CcM434guFz2G2iwg4eRoCRo3eGh9YkcXOdZd1U2wf7JvniGkbyP0HiRdEgFcNe2zKZ"
+    "qpl8hKvMEcBBsJiZkRCTYgaROZdQ5omWfeIO4EXOK5kSKFvkOcV+A8ZYqyx9eK7jFBZE6IhSGAqzbjfLZm4gAkqTZ0uG"
+    "inwFffhg49R4Dyuyhhtg1Kd5JvUjUm/YLRgDsW/4OmweUmyC9cXYmtlObYykT6YP9QGsFN1WZhlE54T9RlM6+azTTmmN"
+    "TkjqtwHJD6/fvGJ7lVmf7FYVC65+SiZT0S49mFKRysas0jXv/WhG7hERyDaMMg8EJSCWwkJBXTYcy0OKIsuZnFJmGUTP"
+    "DvZCJl2X6nqGSpU+wtWbCEMdYK2UpZaKP2gAfIpQL/fDlGVmgUQN3yoSr2/UFwMjDdXWKw1O1cTsB4nFeTTjoB1+LgAA"
+    "V8W7F29fNdO7Qz1pWzVX0stRpg5OYqDkZmRSsnIuRooeU/DRK+RdLFOyt/SKCYYLaoePNoEvlavzjOUjVMmeBtyyAuyn"
+    "0gfUY22dD/qFlUnphlnRNbQj2rlSVM83hAlaiQ5a2YJNhsKGNUFdSMTRci6dI/q3Zg7KYF+WmMtNicDl4u3L9+wB7pD4"
+    "BkWZHsNae7nGLJk/hk4oe6M2oFQ4hAFr58yzn3+yZF1W3mPITYwWiFLWhVi9qGaFVQvLNtkLTdlxfImF4hqC/I07iX02"
+    "ht9l2aO3hSO8IGIizmkZ0T7/6+s3b3qz9GA3CPDysjTWyqQ4DXXurBk+Ti5dDApir+slsD3O5KRDpaYTdd8R8+XcGm4w"
+    "UJBiig+wFhSLQDZC8jgRRZ4qKvFM+wmro2WthrgobgINiexhpRuVE8tctYKBkFE/Bso4LLuzZ338B20ivBMZVfUirxFC"
+    "imXWWBue2ynzbSfQDMZQdn8kjrYmZxYUElb58oHITD7hLIlLvGeNXxITSJEXiexWrEmsUMbNVkxXvOuIPhPQHNnwgEpP"
+    "Qu0HbSJC3gZppTh3rMCZnLNuCORMp2nGfYcFxbYp2jlFd/EoGjuHxMwajApBagvLcOoNfBLZHO+OO/xnkwHTBmWAl7eu"
+    "DkCyJlAGNRVNlkptskMi8vqfpe7fmhSdAXzCWyzhzbXKGTr7QGULKrSoJ6e/6NnQedC6X8464sPrd+cXlx1xenr+9/Oz"
+    "M26e4ECUl1WBtgaCqJR7NG3FCLq/VhBsBC3AfzJjrlGV9bVqEH9nqh4LiiWnpq2pgrH0mto2SmMyQCWBCkAvnOcm/4Le"
+    "Gym/UHCR0+rOkPQTjXvGC50e3nGTmCq5hgw6pd1DCEkRO0iuVASEWtGwxEAUjgKP8i29HUwVkI4NUQ8moUwVTNCvDsZQ"
+    "iVUUJK0XIvy9TmOjuHMUcssvElsLYAfiNLwzoPJ/RusFKluRWvGBGOdlNN8uisqexnHo7iCmnVBQyXc1vxdHFnBrgGw3"
+    "qd+AtMFDmrHOtZvC0wnHcI1lYhGaa2QZ3LAdaK14h2clPxO0DQ/JyaMdPAfNBIIObyLUEH/U7cdWNgAlD0OkBnNAovhr"
+    "dTs8rnl0saJvPAhgaLFwbTBGYArjp+PnIQWRJcZSZyrt0WCpLLr1qVKcb22Mv16G68IvTBh9DWoAIzlSlKZwdSamEpEx"
+    "kxZcTXRZqN+TsdV4jOxNzlPpFVcTadFbILJ4CDYylL6Jhq8PvDI19veST8i9UdQuKJsQP2PU4JSwvOOQZ+j1ymn1ZPq4"
+    "DcIo4q4dUBbDTGYYm2kUmN+Vf7am3s/d4PCQCkVsUHvGTg5TC7MfHveP+92j48OqDYeWfxyzViLMMHKjsaGF51uvFVcw"
+    "c03/ApbzATfsTYFOV9GfzPihpqS3lejSWrmk3wBNuY+eLQdxYX7ZusRdKgO1ZSKS29u6yj4Qkrj1JSn7AbCZpdyS9qQv"
+    "tgPmec8mhvVlwcTTre+jBDsUjK33ELZ+6w0kMLukDF+7W7IsUjPUojO3WzOMaoWBVEojvtqLwRCdDYvdIWYM6K2gKQFs"
+    "ubEGqVzh8narGYO6L28vS9VTgLbWerEyqw9DqiH4cUZY/mmLeei0Z9o5wBimaPsQ9XnCrZmyM+SD2ItXE8QiKKlySlf3"
+    "RmKektI4iRgTRy2XSTGK/xLySPe4FBLvN/bazSUzQd5kGNeqdliWY3/xBGs8Cf/SplxM/hdhfb9dOfNt2O7hqS6muL1W"
+    "uj+nrTlHTM1heehFpqmmtWT2viZIiOdaxs3kSGUbu7+VoFiy7H2IX9JjJ1zEu4arSdVdMSa6YRZ5nLVXo9R9Kw55II/7"
+    "1wsO/++h9eBvUxlAMOrA8u84+FhfuHEQsqVZ44aH1GbCGKZMyQW4Fv0O1y+3WZPBgKIl0qkdbeq9g7kI4ei+PVYrIoz1"
+    "jDAe/faK4JZS8LWafa1mv3o121K3yrSIdMaDS84HZZDXI/b4seUs5iZan1Iqr11Lqse/Ym0LiWhXRbojq9aO0O9MhrtL"
+    "XSM5biba29rXA583s+TDEmE9ia47Jati/+pZKbiJ4H2cHvIJVjhxOxFX8ejr5dvv//Ovf9O0HP6+oKEOTbBqh3FfXDTL"
+    "mFtT/IfLzYKyvShYNa75WDw87KXqJnrU4U2/97TH3wPcbg2fuNZlXVdVzW3q6icalmxOneLZfHVuAd9bSJ6goXfnWRUd"
+    "NUlB4Rz6YIBWVtHZk6aZxz/y1ZkxD+rQCdswD8rXpmc9vPrFSied7SIqTQ4yHju173l49Nd+8/SBzqcfyBpoqtn/zVKB"
+    "O95kf9xSgqIKN1MC7mUqn/jpnumicjt4SniRB1WrISMPa3yzlq5wlEVW5sumJlZ4qks5tuKBxCaKIE6c4IRPTcjRTwS9"
+    "U59YSed7G5U2OGDlVVH+TvlJE2P8OjL4vydZm8m6Ssz9o+Onz55/8+0fvpOjBCmDZdvkL/EwYf1pUaY00RcxN4mQbrZR"
+    "mUcE/LaQWSX9xoc04WCnfcVxXQ6+6fTjoHdv3qjRhH4z7bZCsr33laPNRLslRnexi8saEy5jIHJVMp/2w8SkQHDccOmt"
+    "x4kvUFhTEY7xpIjcGP36JHwEZGz1bWH88sZBd1aRSVR6QuQ0zM1l3uMUFsFs0vMarGe7YV3Uvjmgo3n6djFViWbiS6BQ"
+    "93mLMEs5EU6FdPjhsoFjK9mvQfnmu31UBJ5+TXTCb6CK5zV0CkNHDWkAQs9RkmlAqTUkNQDf9vcAkIsCss1Z53w0UNA8"
+    "JXc6JaeeAk6mLB2DzI318bxIilExaQBYtTW1/Y+OH2gNWBr6cF5U3w2Gs11iXvw5YDy3qLZd68saez/fQ3iPckv7Mf2l"
+    "oxv+JK48iQrrhrETnyfFE2vNH/bQmfNy0wpVL1gH83QPS7xevS3aL73Nui/FoTh//afX7y4OTgBxyEc5BDN8erkeF40+"
+    "s777s6d7mKF6WbSx58Wrn97es2lzBks1hDdqfHN9B9cJX02HB07qH1aGM+TVkRKT7vAc7Xj7Xy+Cxqh4nK1XUW8cNRB+"
+    "318xHA9JRHZp2gLigpCiEEoQSVAI4gGhrm937s7crr3Y3lxODf+db2zfJaRpeeGh7dlrfzPzzcznaVmWhVE9T2nS6vl8"
+    "Myla9o3TQ9DWYPM72ZxSY/tBOfYU+C546rRhmm3iv4cUlkxrtSEBoNbi1D7f6UBHtF6ykc/pG7uDin71jB3tya9016UT"
+    "ioLyKzLMrY8nN7SfLR5Sp2bcHUzJjYYAutZhSWX5p7e4Z1pyrFqycOfHX64uic0td3bgalJEgKBnutMBEUyu+a9RSwg/"
+    "b8ISl19VX39GwUbcaBN3eg6qVUFNC6Jbdj5xcFS9qF5MihJUffNJWdIbNuxU4FYomI1uwUxzZ3tawqEO16phcwwiyNhA"
+    "3OpQweFvi+LTZKco/m9SAf0pnVoTnGpCUZR0nbhSnuohRZsiHDZ18lTD3tx2LTvAdp6BKVwv9C1Hy3Pd8Z4nELgE9XJ6"
+    "cPZPbgJp44PqOo/gJIBecjC3jiTK3wRFDCO9+RxIEi+i+fqQxph9Fars5FP36PTq4uLk8juqqipnuaZ9wNelpbiCOz60"
+    "doxG+A4Bd5v3839I9buJXU2mFNyI1USyihVg/65xnPzYNOx9LKHt0bkCEzjLzlmH9bvJSps23cJ2j/Nqwbv1UpuQIRPm"
+    "XOludFzR1e53DJYi4M43cRyWbCS6Uz6kzNu5BIajws0bSYTaErwndA5jTOguVDvb5SO2wJzmnVr46Yc5zV2z924iHQ/X"
+    "b1U38t97YHjFGzgFf1GQ+BZQF3LGH4P4dKusY6t5SW8sITirzYE4+55B3yy5V1u7NWoHVPl/xWOjwPhDGF2MPcfPSAXy"
+    "muOUGI9Td8PijFFjjPLRZvEcTvVflcR3Q6e0oaufb86vLmvyCgHHqofdjAK4yAg1CD0FuS+cHkrqtLNG/MQRp9WsQ6E0"
+    "1sz1IvYKIb8tz9XYhYMoUVKgUBYj/kqes8fHyFdKX29bJobIbB4Ko1HOadEDXPDig7SOaFKF7rtlo0zDdSUpWXI31LS2"
+    "buUTSAxFknFpoa4wihv9EFAOO7ZSLSaRVfC20aJvsVJ9ktUa3YStty5JZVtnzXl9EJPTaR/842hi4fqtiBqomIRXy49a"
+    "fDmhzkq+jF+joFD2DVjZ9wHlsEDqE57g9GqQEo/YvW4hogdJ5jZ23NWAkrOEDkQSQLe8GMnrsuzVXZlL57KeZs7Q+aYR"
+    "ma4fez4GKTrp+qcFkwGuz75Hvdj53LOgoSMWiHGmmlVSxhGvlgi2BHihzAZZEzkEtRbpeab9ynKmQrPc9k/M/k+ROAiP"
+    "ftCXTCrWE2xMsBObXoQoa8xD38UIEq9JEnY1FLWEVbM8TOyIdtdaUomHHZQgw7e7BPpYDsIgYrDr8tGR+iBl0HPjQMST"
+    "DjFSdKSGgZWLmUvkIfpv0oXp5cnF2bd1eprOpIgaFLwvivv4g+6zKIrCYtGziq1yX9zjmd39wekX+Hq/k2vZeYl1PYoU"
+    "1/h1gtS0lNpUoXh8koisKrFQss+SPcibh+OORTsZ7Whyuzhlqoj+WtDf64N7unlU9u/1kFhBTuIt6IHz4RjEcWyJ3/9I"
+    "wF9+LcjZwbctD2xaNs0mBTGgvhDRv7ormdE+zhG79zQhyzl5gBL2V8JSjSU7o7qIaGiE9SGGuXuNAKJbeVjypCICO1gX"
+    "tu2FaWaREI9eRiKC7hmpfUoA2ILHeLnKMp+IBbkGRiMiJX5ucb4QnNgBb8WNxOYJHj0WAKldaSB5v9S2VSgdPI7FGws6"
+    "y7XGt2houcnwrx4id+MQEvr5w5L2T4PrylP6nH45f3N+eXNwDJtvo6yJXelr/5D9o9evYtjsem1UhrvZrWgfIDdn1xcf"
+    "QymuxgCiOD2okrtMP8T4cXp9kAH4oYm3c83+B0cXLGzCxloaDJqwlcA0HCVpE7+SpE8fNVy++tFuO5Lo01i5zXkaTtPe"
+    "cQwg6/mDqOZnQJ6XdC7SEGfSJDPFc1NCHn/pp7Pvb+j6/M0PN5Du07wZ1jZZnj6yYE2e9VAs2JWBG2LeK7dCasoY+mcV"
+    "RvezO9UP3XNavLW5h1LfS3/Xz/kW/9MRKYZPF2olPZP/QwBT8WuqToylYrYs89eYc/lg1+YwJl/cD9Z2e/7jriWTuMER"
+    "dYS2uke4L2sUVhp2Uq/kMnoG6en4JePzh2fCOEpUxT9yhMPf"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5213,21 +5238,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -6875,24 +6899,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

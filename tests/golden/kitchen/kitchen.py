@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1306: the first handler from handlers.py
-#     line 1483: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12298: the tables (commands, groups, errors, result shapes)
+#     line 1356: the first handler from handlers.py
+#     line 1533: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12376: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -952,113 +952,163 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdtyG0d2v9LhrktkPIBASrIjUNGWVqYtZXUrUVtKikQ4A0yTGHEwA8+FFCyxKj+S11SlKi95zWv+JJXKd+Rcumd6"
-    "rhiCkGXuwrYsYNBz+vTp0+fWp/t82pqEs7kvEy8MtoZbn463zqIwncfHW8Ojo+Ot4y0L/0oWcwmPrOOtg8k0FPJCRgsR"
-    "p/N5GCXSFfizGDuTc0tMwgB+hIf9462RBa+6kXNJb/4AH4Qj4qkDjc+8CxkIJxb/cPj6lW566ng+Nf0RPggvEMlUiktn"
-    "IRZhCm3PxWkY6bZxEkaSGh8m4eRchHMZOTiIGFuMCm1wBPFU+qfU/nUgBX0T4Sn1QM003EtvzmDfw4f8533sPxanXhQn"
-    "YrvXW8hYxOfePKYmP6cyxr53NJS5NzknKG/gg4jDmUymXnAmTqNwRjSA7nXbCN4NVfO3/Fk3GcKHU985E3PHiyzhBIDy"
-    "KVIBgPhhIC39+6WXTEUQZj+XaCD06JESkzANEurtKX4SMPeJjGKkt3QmAMaZZdQInDnT2JdybuFYYdKC+FJG0BsNiXsa"
-    "WQh3NnMCV3OOZpmjkTWAfuFJr0czhKABMqBPoJ/ACEInscTuYPANTomXcO/0Bo6OmvV6Qai+jawg9X16dRyGvgSy0Pi5"
-    "9d2spQFm7iRT7vfU87nf/EfXWZRwyn+bwdQhtRp+dpp/8tzWF2c8C43dujJbFDHPVuyHl/xC3m4S+mGU8ZFL7c4iKQP6"
-    "NPZTWX7Dh7Xrqzd2qdVeucnMWYxlE2qemg0vkbNSm7dyLp1EzPBdbq1+OnX8WDI/mQ9Gpnww2YRERAn4O1yJ+NxCqeGQ"
-    "3BDh+IOcmOwSTxy//Oaz8FLMUmDsJBT0u+IweGdkih3GYMRIzLw4Bu5mMqbxgj5MIiee0qd55PHsmSPhpaYECADa1eOB"
-    "FTmRBhfz14yNTVyM5Sr0Qs0Ry0aVRKmsLnDBy7VASgkCGddkeTZLPSqBZbwaK4SVEKW2M8dTnOVgc4T5fuoBafNG3Kv3"
-    "i5oFdwHixJtkEzH2zkzubVsDQOGwumb51xxsdQJyeWoSogba+6mMMhEPQhcEGEh1FNEZEoeaCFPHp+VH31wQhsb8vQ78"
-    "BYGBV0GeRrxMuVuY7myNquZvfKCi8J2x9GND0JWYItcEp/BAC3ATLMjqKhfV0gZHHYVhgpKZVDq1vtqytnx/FrPWT0CS"
-    "kuj+hFIf1/DweAs6ZfnvyngSeXPUcfTDD+EkRcFIGlfguxYqBAHLCwbmy744QFViE9SjUR8h2sJjbRnPnYkEzpw7oA/A"
-    "elCKQ6CQZp0MDedReBY5s754HlyE5xLogLBw7dvzRTKFXs+9BCgQ9OcL8QjhPwYF8CGGH+48unBA8j2+Y7NesNV3uyg2"
-    "xMwBAKiVkymILQR/B6B7wTxNDgHyzLH3QVQofRcL4FB+XYKF44O9AU+Ac9wwBeVlfzo+Pt4Kz/H/Q4HL0xL42XUSh5/1"
-    "+/0r2xKX0zCWwsbnNmMAPGcDjLxXse0gE6d+wpgBNZC2qP0ZcXjAEzIG6iFFqHN+xegMiQ0MjqSFN1SXXhIDJ+30Behd"
-    "kHspNeABFsdAzMODkFEEHExPqcm5F7j4N/8KiyZ2zmT+YIqyEf6+ulIT4AD+Qe8XGYHl+BEoOgHtti9sbBMDC6Uxw8b/"
-    "OxPkqJNI/px6qNDgka0WJs9lID8mRyObbJGMc3wvgAYg36M0ENiiX8clsSKvpl2s7FgFxULaCBprTETLcI2RWmBvnWnb"
-    "B8g5ScEOBLPO6cNkBxNk5P26TnlmxduDH21g8DPoFGUniwtc2Algu1OLbq83RvawcVAxsEqwoOUVD5kLX9CYec48YzrU"
-    "aPIHxNA0H7biWC+wiJszRkb6kfHXp9VuLAGYl09sy9G6ZwZUKhBN7sRDI2/46eoKHplc3P3FK8sUObmnUZY51/E8VhsE"
-    "tIHZKLWOk0gbAmWMnhB9f07DhDmVJlOzPDw4Jsxin6wGJFCQzsYyKnUAq0We4dO6HgKR/YwAlAFdeF8DrUWwzramhqcO"
-    "Cout4W7/AQJmy7oAV9nWDYCXWd6FTkiWYDdsh2M36KWg9TzUD60mmmsgx1t9JgLZ6yUYINxkJxh7g73veoNd+I+BaQMf"
-    "4cESe32qdGAJdi/xZg0dEP8as+GDMXk1KnSLD7Ezp72jtfSh/I6WbtLUc28+FOXAlPupsCXBhCkGH5N555+Pvu2N/rB9"
-    "NOg9HH2Lq6T/B/r8t5/pCz/f2T6SByNqqR784fcNOI9KMzzo7w703KIXhRhKwIatnxp3ahnL8CtX5OKSKYcQqysCfIKZ"
-    "Q+rEpzCFZXbb5pwlXuIzAk8ZfgecCB6ipPw5c5C71l4R7AtuYzUKnUwYENXY/WucWEMgdWdK8hYRJH7SwrYGovHUiSJn"
-    "USt9DEez0NvRiNRQZjwQ5VmkG8IXMXRc10Nwjv/G1ACZnKpqsrY3alB8j4abTcrM1gZW/7oqZ7nKWKYTlon2FWTy9SVw"
-    "WcxeR7TmMrOjnCwIwI5CryjNvqSsKgil2p+/oohZhzhZgwDR8iJeUWB0kQH5sskWiGUwvasEj+ZaxYY5cxksk01pPnk5"
-    "HXNq5IMqEhNkGViyRWpqA5U4MwDfjwPbTIRIOi5GHJ5RBGpIribxCnwC5+lCqh+0ZAKMZ3OwUIPEeKNkdGcx+oqf3xaz"
-    "X9XIVuG9FaRqexCwpis1wubFFgUgmCuMdk20YGGGQFv0rtCvm/tOIOvx+djGyIvGH6sc/ZHAL8rc9Cb0ghZmqiyVosAx"
-    "V+uvL3xqZUF15DylRbiHzFFNw1ZR4a5eU0PAuGgp9Qc1uBmB67VZGGqBryQcDIbtKh0YwaJ4yPblypRq36dbVT5M0TAv"
-    "Wu1dw/Hd/HacYJhbHlbNNE61Z3D9SewyPhWoaxBLVXR0+9Gvpg8KOxk1xu2KW6OrMoSKjbdEJ4qBhqt1rr9Gu3nNK1JN"
-    "XKcFWbdLVJ2m1u3dVecCX2+xzEzt2sGTe4XQcC3mo5h5wXMFeLdB/Me/1upcbhK0SecOhunXWtpZfkJ5QtrzFVa3+Gj3"
-    "qmtclc08eoXUN28uljRCdSuyC+jCdqVVjKkwSOqR9i+7opvta5bhSddDdNnKyvzLLjEY3q1sieG1+efdojJ11ovaY/yN"
-    "WC9r5Hczx6YaTVpbzs3XWR9fhlnK66Z5r7zKWxaZwrxj3nlPoW4bvQCaZrfosXQCXNxwrwW53MJo4hlzd77GFLEwteFE"
-    "7dVfy4D5ba/NFTyLmsXJqDZQ2HFrtkpxE8vJctBoe/zSod1YXJe4wSrgkSMwRDikVyN5CqwbTCTu2oKAPw7wKQO4g/uq"
-    "0TlAok3yQBQ3dPvw7g1WNbx9vTWdo+rQ/rLOtCMjadsmIjDJhrShvKM2xEACxbJNu4BN5c1Icw4K3DagkJ8387q9vFtU"
-    "VAP8p9aoWZlTb0bW5bTgEGdwpiPenTZh35kMCCzDACzkl8nUiZxJwsF9svmWRPOzn1feWqnixkPW2azYBS2EfYHvCec0"
-    "oZUiQQLGGMdomjGDeAaVsjFl2H9BWxVRmMvgfRj5btH9oWwlTuDgfKWJ78VzOSEiDPr3GD8tV1QWBT28gMnR1Nrr7/YH"
-    "vWjS31WRhOhMSp1sEp9wDga1fPz39/oPa7nhTwx7qFIRcJJQ9AQwUukKSp62hCsnvgPkVekkFsmXaQiesC+Jjfogh+C/"
-    "Z9Kfs1ybpeA9x2l0AaTizKEwHfvoPwORYs7muIMxkOzZHU7v0H+Ay+aF9vqPBf2QkQz/UC6CBHw+fRIfvOCDI4AbxKdv"
-    "xNgHdRaLb65UroAPrk/k+AJW3gTmSI0A03ieHD59/nwoJs7pf/+7Jf7vX//zf//rP1hIamlO3J8siFoZ78y9OXGbfoRM"
-    "dOaHY8c/caKzSuYZp3I1boUa7NsUlFXCk6y0ltStfZ2vQTliYjuMRA/NOc6T2eE8IxL/lZCzOJcLmOLxQmAmG6gOJavV"
-    "8jXGYui5eErhfnwcNg4vd3NyKvDa6zZ2lXTEJqAlKCsOhkSMtq0k+JBTj5qQ7WVpkhmCmRnZAYPLCBhI5JpWoP3IOYIY"
-    "VSXSs34eL4BflVr3ZiC3gNVS1wsRYTkbS9cFGsPqDFPgREyNg4WPUpjkXKjyvt48efest2dh3huncdFQs55gGsH2Y3w0"
-    "+xUH7cpxelYcrmmgdRgxTOylSEAbSEr6oWybADcSYRWxFKj2ilZKmJYC9uYe1fJuJw7YC34hG05LfE9ljakcYKSdrXq0"
-    "GaWa2Z85H012rVWQXdBKE3P2YSZyfHKlaZWMu9i5gMnG1WebeXPbgyE6WmSo7AtgERBI4kxyDypvU3E1N6oZVzz3fL/n"
-    "etENeDrzgYrmqGmrwRhpEDUIKDPnBixGYW6eatZ+wlV5uCS3UMopHrgT7wD3gUYCIxpQBIM2yP09A6lTT/oN2+IdaYLC"
-    "k4dmCT1IXLq9HuYWDwXjHGrfDiRlghY6cYMbJqgzeQ7KqMmPc1/HeFZEjvu+VFmwIqRfgFdY1E+gLw5wdaEU5WKuzjuY"
-    "mNqQwvnJcy0jBxVVzRXj9ePzFwc0s1oX1Sdtim29DlR2L5G7Zg18CMfxjVa1SvYjWgwFCjwaE9p+PZpiGh1l4To46Siw"
-    "9cK8v9MZTyfuqUNp0r3RginiyzqJKKaNAzzP5FFCNY5h0R1DjG30DOt2jWgi9QzImjVQz4XdEaQBrsF+MvdwxKsnLw+K"
-    "qgZ3frYjysfCvP+dfbXcgnAcusgPgRhLbCaBt+1SdretXFuaEjoAUh7GQuUCG1bT4kakJi6FkTjZECiGkO9gMf09TuMN"
-    "yeo7x0j4diAlWiKV4TGdFHNnc0VTCmoXYM7ITToZL+ZOHKOxWzNdKCvXpRo0CmiuBuLl0zfEL/FdtJtwvXqnEjfqOjLS"
-    "bDK/mVkkowtZQSzDSoTgRZF8687bNNYeEfdmJptadzBEraeUbkWNyvBTPlTaGbfM21zLXCpo+WmErmgAz2LI4MZIAAM9"
-    "QXNLHCJAsX34p+cvXvRn7k4HlNBXyZS4qdLFI9bEj4sLMXYWsVpeaMGXlfQ2Bt0tVH+WmhtLzBfzKCRXDJSkUjSM2iUd"
-    "nElA+DhgMqaBKyN9PIiC2Ag28mDQWdQPIF3IAK1pMzbAxib7tGAan2Q+7n0MfiF9OVhoJOznJi9KB6LeNvC7pSW8xeYR"
-    "4UIKCBGCYXlRGJAtx0JRv7xDJ0842BkI6tawoNFmwYM9aNxntp/IMVWd5Va9eGWJAZnYeORuRx1lGfLxFtYQYJajrOBD"
-    "MDNnHusUj5nnur7k40mTMHLBAZb4KzQFVzgG4V+MnyowJN7ZRgaNgVFOjiYUbXzsQIsF/ZO903hmhkMOMYizxPslp//L"
-    "0AVvCPgjiQBMEp7LgNAnfsjmA5U96K1Hn73ZSZyASfr5sSWOnr86fDeyxKNHh/90+PgxOZPATCjtZQqOHQxGuuSzepEY"
-    "A/3PJQxuLHErBMgXnoNV4J3LgnsTh5nPCcRFBseuUVPqY1kBhpHodBugyoNKAfk0TlS45B2+O5bJpQRWeZT9doJ0UpP8"
-    "mIA9utvwI1rayCLqCB1ikG3ssldtHjNTIIYijSUdf+O3VQCIsD0N0fwhs5mMlJBprLOkwN+MJC0aTBvjb2XjWw17DoYD"
-    "5yagHalj24/4nSGaG4/7apeXzO/cFBdHaB2P1FQuM6eJ84xzfFUj2mKVjbzs0Xsq6ANsDohuF43SIVIFJnYBNkPgxVPg"
-    "fMTjpGQDAxCMDPk+sOQ2m9/iFbR1qA1THbglQA7P99zpuJfeasyDtzS4sTwNI54WGJH6lv/MzT0K8uQGJAVJCDWl8CrW"
-    "K+BEsnx37wGLJJwNTI+iw1S855Yf7jdVzdqOa8nTU5DjzDQZLTnNy4nA+4G1pUKKHASln+oih1nEcYndm0eob3Kmy+zZ"
-    "CNwsc7CaOi8c9yqq9DxfuXOkyDjjVTvSusNhlQiBTo7ubkgU9jJrO152eKxi8VU2sNt979KRsVKozym5ENnJhSWwikfH"
-    "SmZynilegJsdVSjDrjhspZc7v5hnpGfvZmcdlnaa57DnWMuJN3P8LgTRJ63KpHBllwVYBzE7ndV8YKvc3aT1zNSS/nTa"
-    "codE5orL1n6oqn1BWsXjFdUgrD4z0Al2hSXotFXN20ejsjftLUf2qG7f0TiCRYY+x9lPYmMv9/fZl+OtaZLM4+Hdu2j0"
-    "qiBhP4zO7roRqKy7sLAGvd29u0aIFHRWdXu0ZVM4POe/QavEZmIHnb/fHOAqI7U5wLU5wFUvXjYHuNZ8gAtd4uP65Jaa"
-    "gYYqR5HE1qhI32uIvyzFRt2v0cyufLdH5+QbuvqjGZq+C6S5xdSr5MGaP4PbFy3QP24TeC6Q1PPLo2qhKmNt4jcqZuPU"
-    "pKrXsW0LYfS1G81Du6SMlK6HPjJ4o6tmNlGTN+I1p3eZsUH5HpXMhz5ht07FuNRJGr1RnX+J0rnefDHP3qjPJy6o/wBW"
-    "0kSZ0jKagYuWbdcY29qpojfi99FB/1kJFuW6mS7kVIJjSp84n8d0egb9B2rWVGSO4hRExcswOqc7hfIOT1RfsZ5/ytkh"
-    "9zMW1I24JxR4waAtleW3PhumC9tsLhzplnC7uXBkc+HI5sKRzYUjnZnyNl04sqbD+GYINQDln6fYrhJHza7hbNBky6OZ"
-    "7af1q/lRTjnhsHt8c1DTfcMx7tsdrmg7s7HxNDaexsbTGK3iInwl639zE0q9St7chFINqlVH/pdwE8q6LhpZ2/bxVB07"
-    "7bZ7vMoNJe23kdwO66RBJW/sj439sbE/bo/9cUtuWird6EDJYb3YSSeyttMnYuq5MGU6C4xSumNLjNMsyQ0TE+syj5a4"
-    "zOMQM0ndgvK4HQL7unf1bOT5Rp5v5PmSnauiJBoxk6DkyQ3E26EJrq4pgb/Y9XDrDmHmlXdqd5mWpy/eEnt8LXfXbeT9"
-    "Rt7/OvK+4WCcWrT60N9t1QrZ5XKZhFRjMtMXTElXPkd6gwyHXDQL3enXcS3Wfmfnl7gBs3vUqM7yN/FR11JW3SKVcrt8"
-    "t6x8FeYt0TxrviJzo4Y2amjjdtyyMNJtuRO4WYXoOrdlXFrr3n4BfyUr12mSqmsaxKA/uCVKo7y7tZH6G6m/kfpd3Yr8"
-    "tlkSW01eBSbKTvX1TvmX2xWZoiAbi8TmTWtTAK7kR6x+Hfra9p3zSe2289x6J3RJqWScUwfaOAwYL9cxxsXrrXext967"
-    "XkGQrltfPvRadNQl6zV9ZveyV4+MVk69dj+6WTlsSbdvm7AazybfEu28ST3caO+N9v5S2jvTNc6cNatVEIHxzEGT+KYn"
-    "nXK9JrgfwX0IDf8rKfNNIZC/oEIgX7fSxjXyNn492ytftagSL5yIGhw+O3jx4wleZ1Q1Rq5hP9SycWtdjhpcfnj+tsYC"
-    "09U6rDp1VLQSD5cbSQ10aqjwoZCE2WX2w9uY5bzmyo0grLvto/OGbgNWlfIgCp9zycyTd1lFNMeoguyNt55bF1Cp7EgR"
-    "s1rCcQmSG6FT7mVjzm7M2Y05+9dtzpr6vmDRsgy3KlJyDWZtpMWgtmyxL1Ho5zaat5s6Xps6Xg2mdc6GFaKoy4LpOn0u"
-    "BrAvbHUP/9OXP/zPv/wbXrMNYuYSb2rFfTWjTsCag5iZAKzyaDUPoj0kxlWe8nWqKh70XXmhVuXdi0H/Xp8LpFy1iCoF"
-    "dXRba4+tbXZ0lacOTk6lJkxeGOr6IdNB5eo8rji2EjBVdex2mJ5doGzKmf0GypltDP6Nwf8rGfz1WsrQRoPdvXv3H3z3"
-    "/d89dMYTl2opXjWYxeoC9fIbQgtsMRBK2gqWm02W8c0EVcNC/qsqZ8nlDjJvLl+FJU8N79k+mfA9QbultdR4qj4QKSwD"
-    "MH/wDm10BlO8BDyIPRdpOwUW9GWEd5DjVYTq0nZHjNPsLuUMF+XalRDZ64oIWEWu4EIMjlCOpQAu5iJUYZTV0VO1nmKY"
-    "70h+IMT3deqUiJyggpjpsZqo3euIGjIcQ1dnw1UhMX2rPfo9lU7rPG6z8/vX6FyXscA6MUh9vEeZincgVcBqpK74GMy+"
-    "iCVrtqNREyHK7rqJ1ncPO88XeNXnaJgmFQwVYfASf7yh3mWksB1K/wpaWdzBROT7ByVEmgLk0UI4Zw5dqo+MQ1egVbow"
-    "QxCFZbK3yjwAk8Ho40RkZfa4MAha7FQzT19uXxhlOdxSxKM83Ea6Y9I59k2uFt71T3XidOkChr9PxQaoAIEqfeJRZSos"
-    "XrKoYFaO8BQQuzfoiNjzHIrYfppEfu+puCsOn//0/NW7nX1A94TqACDKXMWwbqmWIkcFTO53Xq8ZELEN/b87ePuyDQGu"
-    "/4pFaLaG4EH0jgNUI0Nh1Ho9Dow+8Jc1VWoVf6bKkR4dW4Op5AIJIsH7J3gp6ejUNnYBIPAGL4tm2TIOZOjPxqEFy9in"
-    "tYrBrZ1CISpdL4YYm0rVlSua9pEAWKDCSbyxhy4hkuCtKm0r3lBpW3Gv//BbDAEgaIU1vYj2L5qzw+NA6KpD+L5ZMPc4"
-    "ILo/+pteT/wkAxnR5I0XguN5nByldFHcny/2hRuSiJGgNvswgsfHwXHwO90vfllXLd2guZJuqY5ubRXdLfy3WD+XHlm6"
-    "cO4XK5uLBPmdeIrlakBB4NeeeMvTDnLK5oLE2UzNF7YqWAiC4zT0qTIJFja95OqqeCcchyyANODZYbwQ+Ahb6zpJStyj"
-    "7M8kJalJmKH3qvYSByuUWiA8FAK2RUVhMPLR15hWcRRPX798+eTVD1g/R/GtTVUM7V5IpWhtwIl9d+wJLNpJQkXZShxt"
-    "CVs7TYL0ishcawR9ZVMR33QyAXeB6wllzVnoiNxxErn84hqxpheknyivh4AzdGVq9cXr7DPHfQhuXkXGw4ItqtYPuqUs"
-    "1UHmwzChKRHrJ5wcs0hTVlQ4G7kqK2yUo0RTKx62EVkJhjt5hIUtsKs7QHSsykQVjIoFiuN9mAt+r2erCjow7cRaXGqS"
-    "MK7pVccVuXObq6bFhWFxoR/kfGUW8uQoV0VdWMj1crhAF9WwSdmSrMLpL+cwXVbs9Zt3z1+/ss1CYm1VP/OCYlnlrQsn"
-    "8lBv6QpjtJAKtcV0VUBVJ9S0q/bRuKF5xGtAlUjLWGQCTqsn47z6GK6rUuExu4/zAuphbgvaE2Egl2y7woy8UgY0vDKb"
-    "J/GwXMawYnsi06pihNXii9ukau9zwTQu1WWaiVxSSCkLCsPA+Gz8YBMyT7hmWF74Fn287U4lxHZYiaKlrvnAySuekcUM"
-    "ypXRLhYvs4eKalmg1DZRT7XIrWGavNpY7h8DtzQXGIMxvsxKtuqCprWLURl2drUaFcokzxQ7eQgCvsAz1EjKIyc5pYRP"
-    "vhavV7vK9nBia8uHInMgOSvVn+wdNZ8dS3Vpn90u1OmytTY7IAMOlkCMDz7TR/FZiUwUwvBlJh1aPp+hAVgV2R9sP4Df"
-    "P2eCnR7twgNbu9E2fLmBR8wQ9xAiOcMEbn1+LYO/h+AVHOygk3fKr97HVytrlUGs6mMy5O8eGlgZ/iVTYGVPkYF//wCB"
-    "o5dIyNY6fGoy92iIWSXy4tA6uW0aEPdp+Gw0lJs7Xwr+vUHGd+wzIfiVXCgF8D7xRe4/0eCv4QghGGUxqnJsQYOiJk9E"
-    "vDv4x3fi1Z9f/vHgLQjOa1RkAy/ggCONtfKOodfco283oIMekVA3CpN4BHTarjOuh4JTJ569fg8vt14I2GC7ZJ4YvL/i"
-    "HSVL6FI+fd9EjoojSJWVD0H2A2pth9bbwFGyL2UaApDWgyudRtGUO9w+Jp2akWc8AjLry/vshPmy9BAbV81rNi9ZNmQX"
-    "hXUwedGRaTPHyXwDTLeu/h+FQq3i"
+    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo0OTEzLHNraWxsOjE5MjcKeJx1VE2P0zAQ"
+    "/SujSEggpbDLEU6IDyEO7GoXaQ9VD24yaUwdO9jOVgHx33kep0n2g0udep7ffL75Uxy8G/pQvNtui6LETxx7DkVZfK5a"
+    "R3zPfqQw9L3zkWtKRtqr6lhS5SyMuHxd7MptUXt1wqtPOEhRaBWAB33PllSgb7dX3zOsUdoA9gUHaUuxZTqpkUY3AHek"
+    "xvmMC9F5BvA2uupIrmevonY2wLpb2RFvaNk0QF5ZJvkm1wivQDLbSfeJ7A7HYnqfPAZqtA+RXm42IwcKR90HgfwaOCSP"
+    "rzJDr6sjGK5xUHAdx1bbAzXedZIt3Gacxysn0Jv8dTa/w0dj1IF6pX1JyiLMJuULAuMsl2f7SceWrJvNDzKmKVvkXbnB"
+    "Rvj5mE4yHCP7kGrKqgKB6qbcrepTHQ1zX6bM0BAbTuzhQ5IQ/l0Jvq5Tts6TMA3BdldewNe22Gyk/iAsLIIF4QdE61Qs"
+    "6fLi4kUquY7iL2FTHoBsNtbl711pB2PSo71zhpG8ZJmRb2bcTNCr2CZfjTbJ1/m6VuMqgvNth3agEk8N6rlLXf8H3Ek9"
+    "n6OveRrdkOodjDsl2NleOeP81Psa9oNntjj3ZuA1zkBLRnCXsL5dmzo17vmpay011JG7le2Ge1aROuAFla8bZQJLt1d/"
+    "d4suV40Uaa4IfyQ9pLsyKVWJVsntf3K1NDRUyqzffHUn6gaMWXQkttx9oHeLyLPPnbjtdAiYtVSWIYw4Kq9Ci7P3Wqq+"
+    "ijgPepYsnl9OcUMLFc9TJX/OY7V4XomEJoEsYUzRRz/wE0mRyGRdJsaCgxrWXXnoJa+E5UmQ4PJiSqhOaZkDbMvEctdq"
+    "FGw2iw/9W6paj5CrrqbC7vVhma3nZxI1cw/0IfczzZNizltpleAjjruW/bwcsbawDrAP04KbnN7m9FplkgDSd42VMvfg"
+    "yppRnuMJ9pEXkYgjtOuskQy9NqgMGbVnE+aV8aChy+5s8H9aeis6bLhH3X8me+TmnYvYZ4XU6O8/57kwf3iczVdtb9s2"
+    "EP7c/gpC6IB0tWw5wAbMX4Jh6LANQxO0A/bB9lZaOkVsKVIlqTpe5/++O8pJaEm2tWAGFgSQTPEe3utzx+duU4F9Nv8S"
+    "vbBpASWPZlHhXGVnk8kHq1XcrI61uZ1khuducplcJvH0crLbPooIAaX06gOkDn9XRldgnAAbzb5EDu6cfza7rDNC3eKu"
+    "DGxqROWEVrj8PVtEn2rtIFtEjETYWriCcbZYsBVPP1rJbRFtR5GqyxWYAFAoB7e40kFU7P4TihmOy4HUDqarRi41dyM2"
+    "TZKvmM6ZcGO/Kee1RDOm428QLJf8NsBaaS2Bqx6w3ZfGljgmuUkcK+3f9oBzLi0gdMVdQdC5NiXH9WZh1OO9nWA0JvMy"
+    "vtmTyriDo1IYxG/jZIr/JF7qEpSPEleb6zyazVtYsRNlF3A7CvwpZbRdBkfQCkLzQ7BPRhTZYV3rWmRPU7PUdRt1P1UI"
+    "BYPhwFBs/5i/ipdXF/Mk/m75arEYX/m3r//G12bt5cUcXi/9rt3C1YuuZqEmUTKeJk00MiBNAE9GRaKcWyorK/U6Wh4L"
+    "qt+IAKmW2pdIOx8rI0puNsxvoPy7P8IAue3WAFAar2QN/iThJB31g8c7djLJ48ESPoMMVJ+OLgOYX/3XUV/h3pcXWc83"
+    "K+gNxGM5D0gSByWB0NP2sMX2QQ1uDBZPu3bfQgXcMZ+iD9jz5ZaoBD7VggxGv3lyeyAl1INnmSAILm8CFtxV93y5fI4c"
+    "uj4j29qCV433DivStvW3ApiXGzFukXJ/eXf9hjX4484BipfQpXOfdEaBsXtO/xdKYHJqDA7TijnUp5JcQff0u/5QbvqW"
+    "W6G6i2hfkI43dF7Hoe3ECMvpMSPPWljd/G7b4oMQ4LzzUe8xxaZcwum295Nes7JOC+Y08yLdvpe0dWgybUjK51zIM6Z8"
+    "gbQYsGUprG3oaVVbKuzU0OhAUhTvXgJt+wLdQEp3cqhoGPikxRZSAy62vE7hfJZvh2jitAGcP6oz6kHtN4UDA9HefDNc"
+    "Y1uAzLGcsCmfUXGqI9vXJh5p7WiXeEPylC1eUfxcCvVzAzXtq1k7LHsCDyhenbNbQKpVZvsJYhe5pCn9gVpXIv141vaG"
+    "Tjl9m2g6Gm0lDiTF9hiCC0/GeK04TQe/FwJ5scEIJx4PQujir55+2EcqK7E/M5WQCVTIN5jd7Hl8MsJlfWDu7b0lnJ6T"
+    "OpROLhueogbw+b+L93/jpv0cALSWxhJvL1Y7lX1udBl1J0/si1I2LenE/fBayY1HRSScfAwKBXDO1BAOHyfAbiQmJJN8"
+    "BdL2wByj6P25tzGRsxzN2Tm1556q9J8pxxgOZP0nZplPkmdz8qxf0LWrat8QjqeNgYFJgxsxtCoFNDitHePKrsEwz9Xs"
+    "4r33QXPojL19/eP7l/62rfPcQn/BYgMQJdFMElIoXY1EKU6ITMN6T+iv7Tqya4Dj/gHQEwYDeJzNWW2P2zYS/iuEcIfs"
+    "XmWfN8AVOG/RoOilaA9FEyQF8mHtq2hpZLOmSIWk1nH3/N87Q0q2bGn9stjkLgiwFsV54czzDIfUQ+S0ljYa3z1EihcQ"
+    "jaMFyDKKowxsakTphFY4+C+dVgUox+mZkUzMlHYs5VLymYQhe83TBUu8trvpkHQlTFjmFsBsyVMYWCi54Q4yluqi4Cpj"
+    "JXcLpnOcgxNLo+eGF0P2k7rXS2DcW2HcsqRcuwVaXQqXLkANyzX7hvR/ywaD3y2+ePHNPZcVfPsiYSuBKpP6OUEl/37/"
+    "5hemZ79D6ljBUYFQczTInVf/ArULVVbuPWoueHLLhGNc2RUYy7SCIA7qHqQuAUeYdZmuXMySh0mkl5NozJypIGaTKOOO"
+    "0/NwONwkMVsttAWW0GgSLAMaQ9mdNXbFmQFbSRc8wihQTLlqHMaBkIYZRo0igUaDwNYQBdhgtDCcOLs2J5wFmV8P2Xcs"
+    "50JWfkJY1M7vnEvrHQdjtKERfLUUKptENFqAtXwO4QGjhiY3mzrAHP1Ugz/AaAafMGKpzuCWJZPIIkAqS7omEU8JK78Z"
+    "+FgJA6g1ocRjEEKOFHxyd1MMFCGkQYQUCic4zUylGM0Y9mXf1uFrYmMZ3INZN1piWj/zq7I+MFsfLUVEakRACAeFLK0c"
+    "uyrA8SEmUqUE0Ns+oyFz7N3rHxIE7hyNzni69N7nlZTMobfXve4OBjNKf0KLsggFtfa0seOArp/9mikvog59vY7w4OGJ"
+    "sU9q9AkVe2RuQUkxY4DsGyJrW2COxg+RW5dE6QAnfI0kK8E4Acj4h80mjtp4PENgE2/LBM20nTrxOl3oOhu2KkttiO80"
+    "1Ucrxiyg2zR4qbMRxbc1yzqDTO7Y/w4j9rHSjvDmU9IAdjLxHljJ7SLChauqmIFpKUSEwxxHOhoVa16hmKEC2JKq1XTd"
+    "yKXmWCZuRqO/UokTbugn5RzJG41vhv9AZbnk85auGRYk4KpHWf0mrGUwILm/DwZK+197ij2pUTWVVlKda4O1B5X4gbgn"
+    "erVgNKTlZXy9J4XlBI5KvRy9/HowusH/JF5o2iNIA4L8Te53lT1dAyeKrkJC1TaeUkabacsEjaBq/pjaJ2sU2eO+VpXI"
+    "nuZmoatDrftQIS2YDAeGcvufu68G01dXd6PBP6dfTSbDV/7X3/6LP8PY9dUdvJ76WfXAq790PWt7Eo2GN6OQjQzIE0DL"
+    "6EiUc0u0slKvoumxpPqJqCDVUnuKHOKxNKLgvuDiBMJfYwLrPD7NDQDBeIabsLcknCRT33t9xyyTPBqWWEFky/Wb+GVL"
+    "zc/+bdxH3IZetHq+nkFvInZ0PgMkDgpSQn9tT7XYbN3gxiB5Drn7DkrAnd1DdKv7bkqlt9kYKW6+uG2LEvrBs0yQCi7f"
+    "tqpgw+7Dqn1k9qFDH6jRSHzxTpqmYHhmsT1WNh+vjY8XurPr1LmVaa8EnVV46rpyqprsisWpEtGqAM/O8h2lOy++DFWf"
+    "Ss0n0rHmn72EgMeZ1YC0hmTcwC3z1K2x40HRpHyb0Dr4TaibSDQra1xtBQO5j/3PLhp1Y0MYUdjn+6OUX5IBnr1Rcv2j"
+    "IOD48wTlEX9gC30PYbhmM3pVlNjfKLeb3W7LMsNX3dMbDmIPZBccG7E5qlR0mqDu8+I2zOu4sOb8SmdAkovJ7N6ZrFt6"
+    "wjp6IW4UFqs9MFzgBFJBY8Soi6aevZRcQdf6p36IrfuGD5D2KaJ5rfy/JXt96d8HbIu8O258Zhp3mHawFp+Elp73Pus9"
+    "S7F4koFuzT8M/o96xYoqXdDRzot0G+LRoQ8Bac+0FwZSXUbEHYzOYmJwqEVFOnp3IvEDDuKBwmNwxddsrSskxZLlIa0X"
+    "cXGBjVyrvyuEtaGhmlWW6llq6LBDUuRgb8t3mCTMj3f7MBmL0DNelorj3oeLjB6qH5iu500/b920ThvMiCihE5cPOBju"
+    "sWjOLaXLslwY69jVYLDGw7tdijJcdX2s0D6KXV+cTARA2mZS+zS4d7jbPA8j+rqx5+FHSMRJeoSI2wXIHMta2GL3A/89"
+    "jTIJ1EZZIg3dcjASvzi6JNTbR+z2l6N9/C8kT+xoPC2E+imouukrnvbzseXE5vdIpTvaJH1JipUiXXbC+xYHmcX2y/n7"
+    "2dzowvcriI0ndCgodfqmKDQlNJW2MXJtr5Zy4fdTjs6eLJwfFgJxGXS0T7NeCWkXf/S0NH3ldyb2z8MFZAId8j1Cfao4"
+    "furFYf3IncYjJ6tTZ+DOrkwh+x/uys+BQcS70z0wfBfGG+iN8QedE1jJhYn9vXye006N4JRaUTsb3vt7OaW3r78IZp8n"
+    "1fs4pk8J9U6HYQjX9UTG6BAVMbVnUoYG5MT9JeUu3JMbjfXc6FVbnc9Qqwc+oeytRFIxyWcgbY+aY7tof6b95X0Ias89"
+    "qtK/pbjpnLsx/18x5cL+9ZAqwbGeyPGs59MHXXIjQervKv5z1or7ryvEEvpgwnCIM7pgGXtRAznCTaVAX2GEmigaDPIv"
+    "6DOJWaIi/11Lsf3vM0MUvZhiKHMewXZ+cf9xqF6S39XZVeJXHGIz9l+Drv3NOVLfQn+BxlZBFLStjFqQGdFdiijECZGb"
+    "dn0f0b/u3v0EkD0hVMfW6O+F1Dxc5Z34nvJrGzWY6CAYU5bTBTc8df5GklqWRy8h6xcX3uweehGWEz5Ag//a6HF6y0iG"
+    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V1fj9vGEf8qCyFBdC2l053tpNG5DgzH"
+    "aa6xHcNnICju1LsVuZJoUVxml7yz6hzQL9LXAgX60te+9psURT9HZ2aX/ymJ0iXBtVUSOCK53J2dnfnNn12OP3TcwNeR"
+    "cDvDzqD/oON0Qr4QcDH3Y3cmQrhxLZT2ZQj3jvtH/UFPuf0juD1O1FSISyW+T3wl9GW0jGfU6smvH/Q/hwae0K7yo9i8"
+    "+43pb8gE9Ldk8TISDuMsFDoWHpsqmUQO84QbcAXXQimpNDQIPTaTOvYDwWLxPu5fhBfh1yKI6IotEh0znahr/1qwi44n"
+    "kzE0/D6RsdAXHYd9ov1wmt35xIE2+G8MZBXa4b/ORTjm7vziQgdczwQM/eEDe+eH7zi7vYWLj9k4kO5cs4/h6mgw+JgF"
+    "fiwUD1gklCvC2BIbyrD39OzZ6emQuXzyj7847N9/+tu//v7XPjBEJnGUxJ3hh04cL4ElOAW4HfmR8NLLW6czDeSYB5dc"
+    "TXVneP4hXZBe752WuB7IOrjWMItwCtd2BaCLCQ+0qDKeh/pGKHbjxzMmQ8F+e/btKybCaxHISMAdpmPgW3xiWnB2zYNE"
+    "sK5UrMcm8Cc89sMDh8UzwfwQJsC4hmbUjRy/E27M5mIJazZesogrIBb4wojoW6dAvZ2909EzqWK8JRsmI8JkAbPupHNF"
+    "now2ztH0jeQueOwwfJkB6SQjXU9MeBLEQ7o8aCKqNwH5yomJeDzbzNcbBQJAXLEcngkFIh3KmMXSMnVIz8dLEDMmJ9CQ"
+    "+Qs+RcFPPF8iiWIxFp4H3AMVkglIEutyEC0df6JBN4B8WDKNHb5++vbr3rHD+v2+w/xYm8llI8ECCSCSxrOCVJimJ8bJ"
+    "NJ/gWMpA8HDzHGGpblisuCtQOWgOfgjLG4LcGxUtjxP7CyFpke1IsJpjoTYP5PLQFQFR78rFAjWJT1CO4pmvGVwvmRau"
+    "DD2N/Lmy41wZIipruuDvc2GzdCDV01aEgBgV1hT4m1PgzkC8XaBKG22YJEFglkHza1hC1JYrK4pvnn91xbqDIcgDLOfC"
+    "B/2ChQeYYFNhRohhEWCRrXSaRpWZ6MgPgp7nq61lE2WxQiPKH8Pp2anBrIjsypAA0gu+g6hEoMBmYtagME+6yQKmTFiC"
+    "yGNX9hN9AFIEsM89JEolYYi6XyJj4ovA2x7rCMLMFByWTgbVrNcLgoUeMkOlDIMlkQp4BfyIzRp7MkZTRBwuESPeRwH3"
+    "d4BeM5pZDNB9SfdhzQ3EutA/myi52MiNMQfbua0MQE9WbHkQwNQJsF/4CCcffM9JV8MxoH5rKPnq9MVzWq8U9XHdMmMR"
+    "+HjF3RnrphKMUCSCCbG0Ir3v5FjvoIG0hnbOQ4YARLNQwKAeLRzNBxmFKydDhMxUiR4etKKM6x7MHlwAWO8dRL1MobED"
+    "xJXU1IKfA6OjhiHVy3Y0BYG8AaAG2UrcGPyZOxOGHCr0ly44WhPZjiSazs4eB47wfQIEwF326unL52V412BPukpEgscc"
+    "vLaDE6sooRxLD1c5ZGOBzQTI6BXgLnSTepveFTkY2rAdZLRM+FLoop+x3IGVJGlAN88Ijmc8NlRPfKVjw19YZWS6JK9o"
+    "Dtxh3VAItOe1yRiuWAHN1oKWDAwb9AmuC05xvIy41uj+VZYDEexuwJwOig5cyF4+e00SoA/R30At8yewWq1EY+FGu7gT"
+    "Ql2LGikZHUxCaEDI004+aWY9Yt4uzo3VFphKahes9UKbZXpNFK1JK2rSMOkuK2T7oEhCvPfbrQXIXRDsPCwIwlN0TNgZ"
+    "dsO6Z9+cvnjRX3gHm4kAvzw1jQUzyR4bO/ekrD6aL7VVCvReqyawOwn41EFT41jeOyxaRkpSgAEGyUK8IesGdREoGwN4"
+    "nLAk9ASaeHL7kVaN3SofpgvGjUFAwvvQ07UI0cvMQ1fjkGE8Bi7jZRqdPRzAP8BNUG+XW1Y9DQsOIeoycawLkuukeOsY"
+    "N4NoIAOAhMB0fCVD8oIMYKUvH7BAhlNCSbhFYxb8S/QEPMBFdHYzr4nlVNrBck+XvXLYgBxQCEDFAZoeF8MPHIQZ3Aan"
+    "FfVcEwMXPCLeIJEL3/MCijsUuNjKg3BO4FNoCoGdBmAmDlqGALSZbgh6jT8JaA7vTkwEXPaAcYBUwdNHVwfgZE2BGRhU"
+    "lL1UDJM1AFHs/yHl/UvpQWQAMhEr6CKWcxES6SQD2VqgoQV78vgHf3GpY3DrfnjisPPTV2dvRw57/Pjsd2dPnlDwBAKE"
+    "uCwSCGtgIsKjGM1XbAy8nwuY2Bi4APITSDkHq+zPRcnx1zKLsYCxKNQ4NFowmr2PYRvCGDek4oQSID3BNAfM5i2+Nxbx"
+    "jQAReZw9uUT+2MV9Qh09PlzxED1VFA1ueIqjGxXizEaQZKmQEAxFTRdDlmhUPMRbfNsmK4jSiUTXg5xQchWk4a9vFkO4"
+    "SqCSdJ4y87vqxtrpRmDIFb2I3pohdsgem3eGaP6fYH/Glc2cWnaOHufILt8mF5UkjfRQr3BMHWNQUXZ9es+mLECsgchu"
+    "2fUbIjdgMZdg0UNfz0DSkY7LipcJnWBeIwhADLvGrWWvoC2nNobbICEhSrQGyYFgApQO3gRVA/3DaN+GsoZQlDDQVLMc"
+    "MCN7lT82zX1KXeTuGyUCiDRruGoeI9BEeH10/MhAEK7EhPuB8PqYWEqNbjGrhEZD15J1z92ZtIk6nUQR+FGg9tiUVJYQ"
+    "Gh7G2C/YgMkEMBpFJOMe3HW5gggC9IdSXSYPB7erWS2bA1vtYcLkapbrKbvoUPLOu+gYTbS5q4sLIpByeEUjmaUh1gQj"
+    "jQOFLG1aMrnkFrTLcpDV6gyP+o/qs5gEEtNVlE7E1Ercr0TBYBNbGnY7TKOhf8rsq6nkYL+HvV4o6VdlUBtdbow17Yid"
+    "yuseL7jbADVi/dvHg+NPe4Mj+K/iYEo0muWeMOtT760cshReadEcXITiIEnie5sGWMikRJdw/QUP1k9y0D8aVKfnibVi"
+    "X+tjwnVcyI/aSw0Q0BmVunZlIFsGbWnfisLgtGtzNVWCsv9jwPjKCAEgQ7BemWrin3V/5ByPKum65Vi06K28cLFY1N45"
+    "HxWjPn8tQeejqpa8oVCUYdoanpms6qVNh4GL+FH6szOL40gPDw/R1bMppr5U00NPAXAfgkAPekfHh1kiDXD72wlBnqXW"
+    "JM0x8a/AdqnYF+SDyjn+CcgKC0tgBIiNphrvcs/zkUwevC6806js36E5uiJYv0qNZb82GMHu8ENFSGBEC2X5oxz/Ogb1"
+    "8ke2LTwhoMofpEgFTwg/4IlJzeeAUhsYcaPYzkJHrZ0FhmrTntX2WntebruqmUGCYksLBvUODQJAU5gK5sLh6e/Pf9kb"
+    "fdE9H/Q+H/3y4qL/Bf36xQ/w09w76J6L5yNqZW988VHz7AAXmtbFaDU8qUI7RHELDnaaGvQ3qDGM6McB9vysESVgIKPc"
+    "MFBBX/PXXjSrPlJOaoyyGi7L8l60oJnkQMR6O0K+gyKTRGY/6l3bO1wpkJHb26Jan6cORG6CrWm2ttOKm7FKmVEhM5GC"
+    "fwbpFpRTAE1hLgUoQ2GBGYAYiDVORbGRGcLobeVBhXTQeKviowJv2sCDBURYNh4nulFgaGekTkO127kfeo3vQ7CqIbRq"
+    "fAYObjN6gKuvlhgLNYOBB2zxA72ZM0RVTgMKSlhGLCMMTk1sVkzTur6NRKOr3PCgQlLaw+i2cRkNu0ck03ZnDB5VspZp"
+    "/HNpnHLKRGiahd1US3+qJDKp6YWvtTHf9telB2YqBMl1yc0SagFOtk1jZ5tvieEapmc4xjqklsbxzhz+mYDwAf6PW/65"
+    "QzvoPyJu2wwJRY+YKpNqriNOyRPq/NL2rM1q0dY+BQiaUcfsAbOdMuoS5xX9OPZ0/UI3G7ZdA4jV5nBtpLDKUraKAMpB"
+    "w2rjurWXXw0TWlvnqrffzlav9PILJjy3Fa2MedV+FIbAO5m1b+h25x4zx6Ch0xUuQgsyMx+iZi0zp+on8C9GDUFJ5nI0"
+    "RhbrFpUa/myuSTVe2dVVKarXjm5Lg5BgOLKFE7M69iiFKOt9HaBjTVxwW4iXAElvamN+CTcxZzjjkWBT/xrzRSYFV07q"
+    "hGDAQAkWEcAluUktMzu9HnXdgNjrcy5vMYGPbzq1g0aVVIN2efHYTqsszKA63Ne4wZy4MzpKgx2aNMx/SQhoGLj3P/f+"
+    "5730P7dxI38+H9Hg0nZplbWoVB3AIFRjFK9Cocrx7hZEgEmV5vySOb0U8FDUR3/fbICWTbcrovS+g+0KRvQ1jtcU4ZZj"
+    "8oITkNvRnzhTUUsmVOZCi1Do56zRGiGIkRnZ6Kw3G4qycanSYCStvaFGvawN/BXcTPdqb/iSLWWCh01wt/fO2y8zedPg"
+    "aVUNdLpQORpY3HAVxkmOOUrQqaVUkWXALZrV/bOoDSZnbzX3VnNvNZsXA6GiECZuxoL1KZgSNlTWZmZCz5agaY4Y9DRP"
+    "XNGQFZn5HjA+PUtAx/a0w8ZJdkQCj7NUd7LXBDxjieeNvBxM7x2wVbUrV5qq1d4j3h7x7gPiNeSpS1o9osVEPU5dknuJ"
+    "kbftMSvGIz83flRHrO/gpjnFiG1OCkeO8fTREg8Zzf1Il45XH/xYKRvwKd22J89LueR7B4LNC9Gk7fvsyR4VC6i44jB+"
+    "J/+w4H7jJqIGtLHYYmgubOnlKFH+1mSnHb8cxpgd6GdzRw1SNW+LlZBpW1DWMzzi7tozAWVsfoZ3WSBiOqQNMTkdgsbX"
+    "20biNe8xP6OI58OrwTgdaVqfL39F58rBlTYk3z8k3pDpWpHC3ruqe1C+j67qvXQ8LXi0j/02gAjyJjw1XR01JVb1NvF5"
+    "AVZDHtXGPguEiOiL6uwrGwjL8RD9j7YRaT4dz7nYYqtw0B/cPygtZbz3mLjHxPuBiWvcUFL7DlaViZq9UDysNDMf+2c/"
+    "73OM30nBpHHDqAAe2/qdke/Oa9j4Gm4WPipKv/NCpt557yddmk27P00bofhm+SyGXe9qZ9lxfL0WbTsLU2Ahyy6bSzyL"
+    "V99W+m7mg9dtRiwT4f9hy68qFsLzk0WN7ZicHvuVKgxu+cuPVp89lD9aCOPCR0PNX9bcP5uzP3iyt0j/SxbJ4iyPyHI4"
+    "OWzoBQe3aufTzzmKM9M3Mz0z2+/PeLwF0bm2ruuA3DKnuL1XBuD1XRUBuQbq2DsyeCNBKeg24DOl5ZKS7q04z0kYO2w8"
+    "rbviy6NNpzsrQm9Ytm30owT8v8G+vzH3U5s+hB94WJtF3FcO1QyaTKisWfYpsXlOR7xDmT1uvXv5k3kDmdagCbjmCgO7"
+    "r5+/+OoSP/3ubG0H6yKWVrQyDMNP9DX5Q00jf3n6puIZzOhr6U7DzkbmoZytNeVNs/82rSMFdGANAhrAEgMrg+KCtddE"
+    "VPmAMpTVrzTbbLQ0UfCaKm4EfCwCnY89F7jU6RBVgrLRy0TtuvWzWqSpqkNFOgwVdXZwwLadBq/0u3ef9u7T3n36Cd2n"
+    "3JIVPCjCOKeCLXdxo1QKIqknhSOwYv/32p36cbyQ1vav+jlKau2ad8c2WrCSxbktnO3d0FnFGFW7Wbdj18KA1D5eC+Wl"
+    "MRvtNgHv5MSlolKZsC3cRcUjTbHLE3Zlq04+e/nlP//4ZyxUB2p9g/WUML9eqIN55wROCi3r9wzXpBWUmBS0xdbt7Hvi"
+    "2urG4fWg/6BPpXhvm0HB9DUq8iorvVpdVe41FHyyZXGzkoE8Zjecilehr4tlorDKI2cIUqaaLhANqoBlH33cgr0I83Kt"
+    "VCNLzbEcEZZiCiuFq/rw6p2Zjjzb5CWXSwxPJlpsmTcalOttYGnYLRNPWFDs/m5grHiT5LHB0loW1oO/W/wIMJyaj1gb"
+    "AsMqQGdiB5JiXqQaUXl9L/q8dXVxDPtgy28Fq1SY6aDko+hSlWcU9BOG7xSLRXGNn6JVsMsIYCZVdv5O9nEgVcze+5L/"
+    "775kHawzYB4cHT94+OjTz371OR+7ABk0t7pHZuv4VVuzFNLYgFlsYgZumpyyHRS+SWVy0C/VsDY1FbtXpNdpzTksPHjQ"
+    "X4sbtL/tLzDVNSjDbseA7dpXjupA26Cjm7yLUcHhT3Wg6NBjKbdLlz7OPipJdfOnYSFLQDzBfmOpNowTEqwwF2rfQ57N"
+    "QGwCobDAHdYssZUAORsntvyXHd9EAKXBj1sMDobdY6aCJ2c24mAgd6b+t1TZXytgi25rWDsl3hGxJ+luP1M8LBGTBzEF"
+    "ch5sJgcFxvRoP5WytdnTkojoSpcGqodbhQEfthswrXOK5X+Rs1gYjGq54uzBwaEhzDneE6aFwf3zUdOEy7FagZRPP2+z"
+    "FhBizdFvimtUWQZgpUcsZ+gZQrAdommJFBtgFgb/7FFp8MZsoFoyPuVUdREFgeo8lLrNY82ieB9vyWMQFJiljln2Nw6Y"
+    "qrDoONJfJGArHuazKUfPpbEfteApnvnD8ch7x6KPVEw/rWFp+j2hqpNUidLWuvWpJDhWq12WqCmH6kViHgw2E3Oav826"
+    "z2IV9J6xQ3Z2+pvTV28PToDESyoCiWSav7Shqlal4L84+sM2upW9zLow5tvnb16uGXR0+x9+PPsTeJytV91u3DYWvtdT"
+    "nE4Q2EZHqp2kXXSmKOC6k8Td2g5sFynQXVgciTNDWyIVkrI9a+dR9gEW2Ju93dt9lcU+x36HlOQ0dtxe9MKwqCHPz3e+"
+    "8x0qTdNEi1pOaHShfLGSepSU0hVWNV4Zjdd/jq8nJC+lXZNfN3JMgrR0Xpa0tKZtxlTKohIWa2mtsQ4bdEkr47yqJHl5"
+    "7TP6yeFppRy5C1VVdAWbMOOFu4AtWTrq/NMmu4CJ0oqrMS2EqsbkvLGSrhT7js9uJasFFabVvn/VqOKif7YIzxQXWxOy"
+    "rSblcdavKE3PndEhOCtFSUZL+uHk6JCkvpSVaWQ2SgpTN8KruaqUXyP/Y/muVTBHb9Z+hcPPs68/J2+C3S5knKqlF6Xw"
+    "YpIQAScXsXuW7WTbqS2ynVGSAulvPktTeiW1tILBm69p3tqllLSwpqYV4qpwNmvWUyoNaeNJlgrYpem3SfKkd5ckf1BN"
+    "kuS1rJrwTHXrPLnWXqpLSaPStHPsetcaL91oTBtO6eXwYmNMo9HIgyN3e0ajcTIXxcVfXCVQG7i7uaFzpc8FvX+PxVOa"
+    "VyiIo6dY7WxvPyXgCxwqaqQtpPZdgNrodPdkb39/QoVY/OcfY/rf3//133//E8E+eUJ7RnsrCp8kKR3HwgpHeRNL05ej"
+    "WecRUeUdLUxVSkubsnISpLNAask5+hVgBxQbjlDvFZjCuxtrzmXhSWnnRVU5xAOS1TWHtjCWuBpv2Qq7Bpm7fUCZ4+gC"
+    "yMfUBrYLYBwDvR8i7R0dHOwefk9ZlnXEzGkTLvLUUFghJOdRieBIXiPtan2fsmPKb0bmYjQhb1usRkxDrGD2fY7tKGpR"
+    "SOcCuv3WhQAa2BuogfUNul+X8RRe19gvlnJYr5T2nclok7uytTKjo+E5pBu5NsTGgcOTCWCDFx5FR/xmwYlhK6Pziosh"
+    "epA3GNKmDWUdUjXzoSahaxe0qMTSTR5DtWv1jZsRyxuCvxRVK99vAOMLuUZYLBjC4jewkHiPmwL6eCrNgz44LnIgEsJV"
+    "eovDfcClw0Mtes85OAS43K9yMkFNmeJ22dYy/IxyoLZdrpznNIoSfM7lgkWs5a57yE7223yS100llKajN6f7R4c5OYGk"
+    "A//hubMDgwEVdFrdadAmIzvmAiprNEeKLVYJqMEYceiFWoauIVS5lAvRVn4raCvTFJKoOWKudhfzFFWLRaxNKTu9GuhR"
+    "CGsVpJUPOI6Bm4ilNEMfXkotdCHzjMsCtW9yujIWChKMhFS4IIcGUwVOcaJuPEgx4BUZGYeLYDlULMuBry7Ogxw9hVdn"
+    "Nmp8CXLIa+D/YiuUp1LOuw+zCfR1vfpr1k2kl/NDzrHsUmW4YtpdgVQgfwFUNh2UUi9R/GiP7dSiYaIH27UqIftbcSKu"
+    "TTuwQPBeQh+iCICbJ2WMOk1rcZ125DnMJx1m6H9d8GDJP4y87ZX1Acp0Jo5nL8EYs1g4yfbQF0tkyWoeVbLFvI4DI6UD"
+    "odeoG0sjwDUo0INtmKZzgUXfR4EBPwbwIEHqTmk6YLEe4QUmzSi0P0tSpzZ3/ReyiNhGcRh4FFRFimI1jgixkueKy4m7"
+    "DGBBlS+HIrpACUYRWZir9IMt+VasopOFBRQfdYlm4pFoGilsqF6ED/l/Ew9MDncPZt/mcVTNmEgFSO+S5DY80G0nj6y1"
+    "WNRShHa5TW5xORj+sHsbv94Ows1vdrDOISvSalHlWOxqasG7BsKIZHoNhkSqkuW0u0uwpDTG+p5OuG8ss2DwGRtsWeWD"
+    "NVS7pNj7Aox0UXk6sQrs60BgQkA3HZCw8jx4n/JNJfSgFTpaf87WOzNs/3QVLn/YwgQHk2U3Tl245fjQzOHkCz55ry2j"
+    "hb4L77U0xwd6hFOQJ+v8FDWUoUN/+Ws0/NXXH8R0VspG6lLqYh3Tb0B2YPGrZo9uuhCHQR8t8z6eitH2n75k2/PWBWun"
+    "kDixZPFlzkL4GMO4cedZyM+rWoI8H+cF+BAIpmSadjsC5a9QuYKlkN33dqJH7rEzLn4EaRcDVrIB7g5uUp6Vom9Gihun"
+    "oT1Cy3RDQeG34Gi17sw/3x74ZtvGR+v7d0va3PO2SvfoCzrZf7V/eLo1hc+zIJ7sl7XD3dFh50UgBI7XSovO3Omwok0Y"
+    "OZ0dHzxmJV7/YgcnDw/i8OFAp7OfT+nwp4PvZseQxlmxMt3YcW3DvQB/vDHoW5hp+BEvM9zcZ9eixp32QUWLxjGHKgN6"
+    "pymu8MrQdvZl/nAw/PmCbW4lmniNQTDf8ztB8R3fQnU/+z9xteCK0eujtzj7kh+7kXEl1n0jcRt96l4yfDTh+Fv8i3OW"
+    "3075qIutQptpupbhu6yJM+NdC0lEK239FiZ3HijY+AQU977YiIXyBAKPwPbCi0p6L6Oqso6HC9mjafHHHp28nv34Ejbe"
+    "8MKhz6LGhJEhosPfl0KwBmWvgANqpv6GcGsw8NGEum/MGMUZp4RQjruXnXu+jrCsoq+VHYer12LBNUOAuCuEz7bwe5hb"
+    "+Njof/59cfchDKGXUjb4p01amMrYPEmO4pUxKkGnNA9b/Ogay58ij92vw5UsS/4PoRSSMg=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5941,21 +5991,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7603,24 +7652,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1132: the first handler from handlers.py
-#     line 1190: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11911: the tables (commands, groups, errors, result shapes)
+#     line 1160: the first handler from handlers.py
+#     line 1218: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11967: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -924,83 +924,111 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYly20h2v9LhpspkBaRoSXbGlKIqx+Od0caSXJY2UylTEZpEU8QI16JByRxbVfmafFi+JO/oxkECMnTYO9qRq8Ym"
-    "QXT3u/pd/V7P5840DpNAZX4cdUadz+POeRovEj3ujD5+HHfGHQf/SfxPKoDP485RpAR9E1ILKd4f/iT8UJ6rwbhz6sCb"
-    "WRwpevG1mKkroSVOrkU8E9oPVDRVOO6X1/8p5MLzYztKz5XKzLBpHGVymgl6NhJKTufwLIjTZ1pEMlSOyOYqEn6mGRA7"
-    "RyIBi4wXP5krHqMZzL8cHx0KL54uQhVljlDhRHme8vjHVOl4kU4JBfgDw4EkoYw8SwSL/cdTZwjkgCf9Ps1uVk6VR6tO"
-    "goXCR+POPgBHb9CcMLBMm/I0hj48KrK0+zm+EgDAUvzQn/iZJWJlLkuxNZh0I1AFURzhRyJOPVWFr6Agz0o/4Mg0jjOk"
-    "BckD/nV63XE6QRBqFpksjgMiFnxGFsHHcWeugoRe95Sepn6CEkY//Gj4IPGJwLGOiOJMTGUQyEmgBuIt8tylWT+eDnBG"
-    "V/ga+S50Iqeqr1UiU5kBBw2rRCKzOUpZNocXkzQ+T2U4EPvRZXwBIkerILfdZJnNYdVQeb4cJEuxi7PviX7/Vw2Pn+1e"
-    "SqDX3jNXXPkwoWu+u1aG4smvCmQzlNl07kfnsJzMaHIQTtePkkV2PJ2rULo7IKBCRvpKgQwCX3m4ii5VECcKngidefEC"
-    "hNH9PB6PO/EF/j0SWboACcfPnswkPxsMBteuI67msVbCxecuQwAby4U5ilVFl8R5EWQMGdACKSsjCzg8YHZMWPp5cR5S"
-    "WgxJnQLdgLAwwiwJO04Fs95AwNaWfrCgFxjBKg4zGWiDhEpT2Cb0lF658CMP/+VfQ6U16I7iAdCUwLi+NgyQAH/U/02l"
-    "sVCfgKLT2FM7wsV3NAjQQvPc+DfoDJCns1T9beGj8MMjF8UDiMS8jNSn7OOpS/ojl5vAj+CFLBbpIhL4xmBdRrQhrqWc"
-    "FupSpUs7h0O6iDDVRLIcUo20CmKQEyYUEnO6yEQ3VJkcAKujKQrxzvqSzFXx4e2fXRDtc1hyIqcXBPlsEQQiA0h7NaD2"
-    "+xMUDBfR0axDcFvpEcvfO8KWueWXGGEwKR6QKBMnXCOrfuSQHOcijJQj7TygXV4SfuAIKoVlwoqARY9ego2ZqDTzUeON"
-    "Pl9fw6Oy/LYfeO2UVU1hnlZ1zQ3m6m4wI61I8+NHFS1C1ovr2jafSmcpaIpa6Mpmgn6eSdyH+BNNSASSnufjCBm8L0NC"
-    "m6yegDeNqIHidcQ0GZEcT5YZiAjYh4nU6uW2QxINcuen4mD/4K1AvOiZ9n9TtQQymBOpIs3o0AKAELwe+qE6K94BxZ2p"
-    "lCH5b3ptg2Zdox+O5TVxWOhHfkjUH5ZfBv2hzlXKb5MGtYBkYHHeRrAraTJ4lfFrWAuH55qEOMzvVOHPIcoXq3DeChFx"
-    "MQJFTBbPUClV0juKguXPqPI6I9L7xBv4BJrsUpkfLNd8T4VJjFiURqzsg9z5WmNxS2fsrnsid2MqA3Jm1EDU6OJU9sEP"
-    "32kHIPrfUvyJvl8Xf3rtSfzvKv5FFLEu/3eIKu5lIMxnP1OhvoOxuC4/lGkql7V4Nbj0xKZo36z9vIadRahwl+3VhgrG"
-    "p1ylAmz5o5kJFWqwfrJev7/te1onjDVrWI6ffrcNXw75m7fG7VIAd3Rlv5OjloNtIWax/+uHfadGwEUXdwJuiR7vBHwX"
-    "Qwdw5dO6/SK6KAg9lhT5qQLVC9Yqa8/abCALLUv2IvXzbfBORefZHLVU0665Ycc92F5DmqywujzZt9mKRIaGLfn3NaQs"
-    "qbXb6gMsVxOLok8pIxvmUu7hSlKwC4JHEayAR1JkgOuIhqZqplLyQX0UwPE4wqc8wTMMXdMLmImEFuPbcrw8gLH3sM8w"
-    "uoHXDWqkAFVS+G6wRHJp0XWJCEyyEUXsvQHzKp7NtFqVq7JTXBXNwu0d4ujAD/12g59XBj8f4p9a/Tz7tga/iaxfpwXh"
-    "azVB2xDipCyAIDI8ATlC07lMwdtTqR602uBR/nOtf1KCs/w4gsXRPjbAxihzUlJRbok2wo7AcULOMtopSgRSZ4MGizoj"
-    "zC3xSlTKccqh/4ZmF0FIVPRLnAZe+f3ra0oEc36MU8HTwNeJmhIRhoMths/qFUpT0aNLYI2l1fPBcDBkh3iRnitlU3j6"
-    "jLNb9NLev20NXtWKwQFOOrLJOM3Kx2xRziEaDxE1EZghTNjJGktKNpF0WQgBgEdjWSuFrGysViQpypa0eM6DxE+Ia/YR"
-    "MuM8iCcyOJPp+VpynPPN9TajKgZNzkAZwxvyyzs2j0qJbNEFHPtiBn9TSq/HyVBSoyU3ySSLL9QS6DBZCky2gwo2Os9s"
-    "gxIuJXuh53HKNr8fN6JXhEIFFViG2+FusqOARijBwFDq3jKvazThiHOkTcD2Z36gqgDiEUJb6l+lENOIwmIJzJfzMUYW"
-    "G9KznWMPi82jFUMM8xHgNRnE/D1sINRmpC9ik5x+//rk5/6mg8l5J3fiipWAjQrgpPWs+FWR9tRkcV5FdxLHgZJRW4yB"
-    "sVciA62q0PoTRqgWU7AiJve9vipa+9gIRklrAtZp22WnEuxuUEnZW83pmwS3VuCVwcYH2rlmRZdBquE+eLVlca01NG3A"
-    "WmRl7gMnCngK4+OsOElaXgKzcfe55QR/dzgCyRFk8HcEiEgEHD5XvII5XDJSzS/V4KUTPwj6np/eQ6bpzGfdrSv7PIAj"
-    "IVEDgHEX7iFiCSgIRtpYkTxeI72FWs7IwDPdA+nTGTqjACI4hlGRQCgBNfNV4N1Hy5LyZNQcYZHErdvv4/HnSDDMMVhY"
-    "Ahw0ZYaeLkmDF2d4RMk8WAVNfUoC6d/LBPDaV+aoTsT0C8gKq/oprCVmaRy2ohQdG91ddvD0rOG06bMPBrc4KkNTc81w"
-    "/Xn/3VvirLVF9edLomv3gTmCJHLX7IFf44m+164mbhtajMTcpqjRh+oTiwk7OiqUyHRU2HZjbvdawyl13xRdKO9eG6YK"
-    "L9skoph1DjilibsWcVi2hzAI4qt+yUt8QDCReqWZS45bHLcHkBB8AP8J1/vbAsDBWoTD15hBKZsaDZaum6pEyQxLE3o7"
-    "ZrtF8ST2UB4iMcFTlAsFsu2uHEG7JkQkltDRzCoaS6VXvablvUhNUgqYyBwFdocRj5mf6ozpDzKBTInJ67vAQoZupBR6"
-    "ImvoMZ2McOe8IpaC2YU5Qwo3zibLRGqNzm4Nu1BXPpRpsCCguxqJgzfvSV70BvpNuF/9GXCztSCF0+R+bpFKL9UaYDlU"
-    "IoZIh/Rbe9kmXPtE3Pu5bGbfAYrWThnbihaV51+kXIXTFrY8bnsQXprZiqKJtmCAzGLofW8gQIBeo7sljnFC0T3+j/13"
-    "7wah12sBEsYquREvm3Sxy5Z4r7oRtVxqs73Qg1810t1ZIM8dNH+O4Y0jkmWSxhSKgZE0hoZBu6LqngyUjwSXEWJaldoa"
-    "JqqSwmlTiOV1nj2DmS5VhN50OdRmZ5NjWnCNz/IYdxuTSEhfTrqVUtCFy4vagajXBXl3rIZ32D0iWMgAIUCAlp/GEfly"
-    "rBTt4B4VyHDSMBK0bMmDRp8Fs6/o3Oe+nyggNYsVXr04dMSQXGyspuuZipsRV+GwhQC3HHUF1+qEMiEaIZCh73mB4hqq"
-    "aZx6EAAr/BVehVBYg/Kv5iHNNHyWSD6yR2cJM062V318XMCqBfuT22ss7uGUgwZ1lvm/FfQ/iD2IhjALncI0WXyhIgL/"
-    "ipMehh9o7MFu7X7xwzOdgUv6Zc8RH/cPj09OHbG7e/xfx3t7FEyCMKG2VwsI7AAZ5Y3MYdkE6H+h8IBAYQkVkC++AK/A"
-    "v1CV8EbHecwJxEUBx6XRUtrasQhLpagAD0BlpBYA/EJnJl1ygmMnKrtSICq7+W9nSCfD5D2abHej4Uf0tFFETJUfQsBb"
-    "itI9GFWXa+HMFCOx0Ipq9Hg0s4yhncXo/pDbTE5KzDT2LVPUNFW0afBgmb+tOt8G7QQch5QGox9pc8S7PGaE7sYez2nc"
-    "78IVFx/ROz41rPyaO02SVyo2XHeiHTbZKMs+jTNJHzoyFt2qUzpCqgBjl+AzRL6eg+QjHGcrPjBMgpmhIACR7LL7LQ7h"
-    "XUnvMNVBWiKUcA1SlFHJJFWmSdiPmAkpkqCE3ETBzmW2AEbmW/Ezv+5TkqdwIClJQqAZg7fmvQJMpMufb75glYTcwBpG"
-    "5Zn8cLni9yEqy9RsBmqbZSQnHf0ylSkEO7CVTAZRA01MJqo+UWjqzW7j6a6UkTk3Fx/cVJVGVo6TTGe6dCDwz/mXcWee"
-    "ZYkebWygxjcR8iBOzze8FPi1sTncHPafb26U8gPAsPUc+w0nC/HFuHKeSCdWTvlY7qlm4HdWM4CjVNZ0elSzGPK4mLN6"
-    "znIL0cjPsEx1cPORD1cmtz7dosLl5tlsJXPzG3M+N2n6GexBukTDufJO7tYSe4GkfrCK1Q1UZajL8J1Wj7tqaoxKxTrt"
-    "qp24dLgZNdS4TT/XVSaZ+U6vm8XEMO+Ua1Ns+hlfWK0Cz43rGet7c2zMieviS7pIbDIm9DXq5DMPon7wq6OpichVCjtQ"
-    "5imbUmp7YUhLAQEVMhqtZPR5bkYIWuN5kx/CYVqcXlBbQzHZmZmHhp865qD74TTwo6tzfvg61we00Hn1661Sj3mNaw0e"
-    "jdWx/6D2+Kn+9skYPxnjJ2P8XYwxW49HZYv/jv0V37rEvr0dnmDtjuH4DaGyrtOpH09XDbGpa7pNYNxQbf9IbPJTEf5j"
-    "tuH1RfhPlv3Jsv8RLftjsdv/UK1g36X35l5h+eMwxE9dP09dP7fs+nky8k9G/g9n5Jty6dbwPKII/rZRdjH3qjV4b4qn"
-    "qLyYDeqOcE1d8puDH//vf/4Xyw6Bi1dYuYJlOqW66QdOfefyta4E1wNuRrTJRHP3WEF8UwE+8NSlIfXG5XCwNeCGketm"
-    "8bCznj7WnsYH447tHvtK2QA7KNVESqnh7PYHGsO16k/uZLzTZKab8XF4dm1meWqT/B20ST75U0/+1Hfyp+qtVMkaDZ9v"
-    "bm2/ePmvP7ySk6lHPdrXtZ5L3ve4OkJYhS2GwmhbwXqTHal1d+d+iqphI/+h2uS5/Dt3lotduOIRY93hGd4FaAAo76Ub"
-    "Iv4FbANwf7DI2N616Efa95C2cxDBQKVYk5nEaWaKWKWYLM4HRvfmsBh3egWQzbaAgFcEAFBhuhTGmRcgxdyUF6d5X7Hp"
-    "fdPA71T9SoDvYLktV3zKaA2wutiiDOJ2SxBPSt062MKChPDU1Ke+AgQQHDhaittfdoRWbGQ+nq7B1BCtlMF6+ao16SAG"
-    "uUAfMVuD0FQiY30xFs96DBS+h4p4DaxyeFQRp827EAmYAaDpTOTtudxQgJ4t9draotgyCGtRXxWOF22JkoH3gWtTSII1"
-    "wtRfakueef4dSlFR4bJpmfCpow2bHpZrkK1GnBXAtoYtAdsvZhHdN1ka9N+IDXG8/9P+4UlvB8A94zs9AWTufq4T6ZWo"
-    "tgLJ9lZbVuWTiC6sf/L2w8FNAPD9C9i80hmBp90fR6huRyK/a2EclVbA59/yugRBlyWIv1IrOrYKU1cNV1yLTOoLswEI"
-    "NtGlU2BHZFQKTqfGjjDRfa/Sp2bbSUh+qZN19cKDAWKK9esy8yc+RkiI6wdzkYR4z9ekbg1e/Yu965WvTMVh6Ayibzca"
-    "R8K2JOFocy/FOCK67v5Tvy9+UpHie4cnS8GpB241MDpZD5LlDgTmtL9hgWwAoO+No3H0J14QP37TCyvMfRW44p/EG+wT"
-    "AfWHX/viAxO05hZk1/QJw76bxQE1BOB9Ald8qcG5bzrc8MoECCCwL7jHGWjbnmRUGeq1XNHMKNk8EL+YlieOiY3KIyho"
-    "edehTgwkwsBCuXat7Zujg4PXhz9iy4qRBZcah91+TLc/uAAPh4e4CjhN04z6IFekhC5bZr/cXrRsozdz7zHem7GYTsEj"
-    "5Rae/HV7p3Hum4ti6/O1DGVH2z4xjjVNzrMbaz4QR/lnFgCat2jc8LFHwrTXYOTDChErGjPgT0qk+gkZU+6Lyu/xyDG3"
-    "1z4XHeBozfWomcT2JuwihGcTf/0MSI5tUNQyVL0RRO8AJ3hc3zUtK8BwEiru7SZ4Gy5Wtku73KSoKyhxX412cq+DGWM8"
-    "YcmtMdyewv1w1DKyYEdlfZ6aK5OrsmV7+I7en+wfHbrlrr2bWuyL7r28ze1Spj4qe9vOR9un0shnW3BNU37ZU9jB8Jw4"
-    "GIIFMfdN58IxhYjIV7po9ePdVOnycwfIE7yE3RWUE+VJCBXixqHxzmBImGQgEis9w2veFIqrvUt7rdO5S/Zpm7sTuS/u"
-    "xmu2ET+6kdslYOqvyW7Vr9djA7OMF7kUyKK9kHxAMDwMdrVT0B0ZquVZOLcM+iLTppGv+XbuIvQ6bL6omzA8yG9HsHcH"
-    "1GzC4vru1bYv1ER+WdkUsS18gWdjvLnb3NuN2smonGIP3q5JzPWRqbV9+igYSMq1NiuXt7ktBiLS01U3OVudnA+ktZ3S"
-    "zfRuEcCJvNiHtGrpJNAib8757Ferw//99fHbl9uANZ6A8k06sERYav3s1dy1XlUApeuB6Nodl+9V0KWDU3Mhj9WqFun1"
-    "23xqEK6iWZyQIhp8Qppbk6/jbdJ1xnZ1GTrUBaskcalXL5BTMiEujnN7pGPYf0Adk18rRP8DBfSr8UqDOxPLUsls75Zt"
-    "kjY/4FZ6JF3r0LzNb9bHB1/oo/hibCdaY/gSKkna9Au8AJ5b/h++P4Tfv+QWnh49hweuDdld+HKP6Jtn3MQZKfCm6R4u"
-    "hubpt3H6Nf37RdwnEuaZX77CqdejYEbjzvGsofMmAZ5f0FQFuFVUaid6gROVQ1IC8P6xpZl/a5iLBIeEOP2dIkQz4fYW"
-    "YZ5HdoT8LeI8nMb486ZLNap1pyieAqPW3JpaNwrDLxjUsnWm1o3D0E3Y8ltQEe+OPhzTlLcvCa7Fi2NCmPGOhUVAriP2"
-    "/8yFVkzHGgO86pFijNHsKZN3BdN3rv8fQKtdkQ=="
+    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjMzNzgsc2tpbGw6MTczNgp4nG1RPU/DMBD9"
+    "K6dbWFzEiLp14mNokUAwRBkc+9pYin2R7aggxH/nYgcaITxY9vneu/eeP/EUeRoTbpsGUck2uncaUOEhEJQz6AQanvZ3"
+    "4Lw+0TW2qsHMgaRpB0c6Q9J+HCgBHyG5gYKhGfO2ewU9WccVkXqiXCCGQ9YmQ6lsgbTppTZwvEoQtCcFuacALqcqoOJH"
+    "PVDO89CXnmp/qtIenw97sGwmTyErIN+RtWTrY6TEUzSzbFkKDXuvg62GF69Nq27EeoObTeEt8yJZmdUNE8kVH0RMeZt5"
+    "BHDJYAVecpj7Q83nns8g4z7gdtO5/BPUimNJ5a+C9I+Ei20FLgBHS2s1v/lUrlIWVGTO4lX+FrH9+gb/u57reJy1U8tu"
+    "gzAQPCdfYVk9tFISIKeIe6vmVlW9IaQ4sCSO/Kq9KI0i/r02oIg2fXAJp2XY2fHsmKnhHyAm2ZneuWIPktGU7hGNS6Po"
+    "4LSad+hC211UWlZhtIyX8TxZRn37jOLJgGfp7QEK9O/GagMWOTianmmhhbahAFVLmmbUQumbtqIGml/IDi1XO4+X4ArL"
+    "DXKtPLxGR9oBi/ZTxWqBHg4jmmZGWVny0MnEy0CzYsJBM8vyfIpawQ29OSaN6Mq+kSuEHdgrI8/6SCRTJ7KabzmSnvjF"
+    "1WqUI7cHwFvH1VYcQbqxwTUXgFnLTlf+3/bQBelmhCuibQltppKrdaeTBPsW3msedLxcf5J8xFIME4B4w6RHJdNOmmSq"
+    "FqIFdI2mbrP6e+UWqsEN+uVPCAv0jWBBFUAYKWokTLkjWKKYBEfuN5UXJp1oSl4fnzYPi5CLrioH+OMd9dvnMoQbD+5h"
+    "7DmCS/4PJRlQkjg83wMMvkak9wlm5IlceJztWN9v2zYQ/lcOekkCyFoLbMPgFAUKLFsztE3RdutDnVW0dIrZSKRGUknc"
+    "wP/77o6yrdqe22zNnponi7yf3313JHObBGtrn4zf3SZGNZiMkxnWbZImJfrC6TZoa2jxZ1t0DZqg+BtYJwVjAxSqrtW0"
+    "xgxOVDGDXKy9O8/YVg7aQ5gh+FYVOPLYKqcCllDYplGmhFaFGdiKZEiwdfbCqSaDU3NlLxGUeAHlIW/nYUZeGyy1yto5"
+    "PGLrj2E0+uBp+eDRlao7fHyQw7Umg3n/nZOJ316fvQA7/YBFgEaFYqbNBblTQYwfkG1t2i68LmbYqPwYdABl/DU6D9Zg"
+    "VEdzhbVtkVbAh9J2IYX8dpLYy0kyhuA6TGGSlCoo/s6ybJGncD2zHiHn1Tx6RnJGumtvcKjAoe/qECMiDBhRZZYB00Is"
+    "wpQwYxzIaVRYOWJ4HWFFYJJ0704Hj3V1lMETqJSuOxGISa3jrlTtJXB0zjpeoa1LbcpJwqsNeq8uMH4QauRysegBVhSn"
+    "GX1EZwFvCLHClngM+STxRI/Os61JogpmynuHf3XaIVnNuewEQqyRwZvw7pyAYn4s+VBrQwLBgusMsES2XXvfg7dExgNe"
+    "oZsvbaScPUhOXmBZRegZj9pS/SMYDFjRBThsMKiMymgKJufxtstYNXh18ktOlL0gl1NVXErkVVfXECjSox2hjkZTLnzO"
+    "6XgigZlLu/hx5NUzyZYronvQ+xzihxCTUM973mmTCidXdGS0AKnrMurWAY2T8W0S5i23ciQSbVNzteiCRur028UiTYZM"
+    "/AKFRboaD62+wXprPpxRLLLDRFXw8sWvoBvC6q6xEQa1dfwDTdfQWCLGlyQ0pY5OztOlsg+OOnkrilOqvRjIZKtS1Cu0"
+    "zCY4aVWWmiVV/XLgUzphByR7pDf9PjEx27GwbzoPVFhtiCYef/w+FR4SW7SD56fPT4BzkDWvP+IWADFDBsJ4Dl4MJxRf"
+    "oxt8v9yl0RnQse8/ReC7ZBMb0hD7JNxooxtG88FKiDoaL9CxFA+N3mGgCX9iqFvYwDiJ8W9bJqVlX3OFZHcYX++5N72u"
+    "Wl9yroShUSdnieTsUJVnpp4/pbCSsYxURph+0BS5wrjcI69LbFrLka6lh/wM1CRbxKBJiNfgVdPWVBo6cryu0RTIbH37"
+    "5A9QXantnbna2xsILmHd9P/UXscB8NNoSvOoV/yEpT/dL0M5wfugpyC3j54i8I2eS3r6GWLYwU9Oj85MkP2xzPU4yuiS"
+    "wqpyUhopoMzZfzdY5ZcO2PgvHbGL1YJyTs23In8j5zebTplT1pUo05eKehr9PNwsSB/J+V3pvj+/eDP6JD9quLNKrrab"
+    "OX2b7vfXPueblNm02Ffq/H4brVU1Eop7CBuvKnIXK/vnTQrY0G27jBduuZ/bzhV3vsbc82VjFeQyvkjN31+dpjtICIfM"
+    "VqbtUWQry/KllS6Ubhen4ZBLe8RVVzfDeH6Qvt5Y2U/wZYTMxc7pnrDP0FyEGc2GHbz+h074Dz3AuQ5Ktlb/Ws3Bie1o"
+    "kf/5aImc2iL8K3Kx48XCtyB6a/aPIXmBXit5EhFJ5J0DtESvcMpqLKoOK3ps8q1JM1kmhhej/gG/b9wlGRJ+8SNo+KjK"
+    "SPXOBxbpbBdtVzev41LyoutTYlQ8HOaSccRmLI+4o4wLYavK45AW67vbkE2r+9kD0ql1oz+j8nCg8vAB/22Pv+rrn307"
+    "oNqXI+fSt+Bn765vhqyhQkdFOe2LmXJ0aUHns719ZvqNrQN5Hc9qyZArOkR2RRHTif8xQvkHgfD0GFgHVBWEyPQyVj5k"
+    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vv/bhu5EX4VQihwMrCSZSe53smuASPN9dzGviB2WxSp"
+    "alO7lMR4tbtHcm3rcgb6NH2wPkm/GXKlXUmxZecOdVHnj8D7g+Q3P/jNDHf0qRWn2hYqbvVbve6LVtTK5FThYqoSLXF5"
+    "pYzVeYY7O91et4c7w9KMlTo36sdSG2XPi5mb8AsHv3vR/RYvJMrGRhfODzumifoizqdTmSVWuIl0Qmb2Whlxrd0Efws9"
+    "lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8KpGyem+gb3aezfMzdR0y7WzEtXlK7V/9RyboZV6UXcLnShkuryNmqN03wo"
+    "03NpxrbV//CpErbT+WgBNmq5WUHX1hmdjXEdhMQUI5latSxbXYw8U+KPpz+cCJVdqTQvFO4I6xIg2wuCiiuZlkq0IUhH"
+    "jPA/HutsK4JOlNAZBBDS4jWeJh9+VLETl2oGYYczUUgDsA7LMejbqIY+SB+17CQ3jm7la4RRWTmF1K1KVtLJ4F4Z/dwE"
+    "dypdJGjw3BLtRI1kmbo+X26tA9UZ6VQtwBTSTe7X67XRTrFWgoYnysABstwJlwel9vn5cOaUFfmo7kVlonOCuOJCoi0F"
+    "vN19ZUVG8GEySxO+Ozz7vrMbiW63GwntrBduvhIMpACS1wuOVBMzUcNyvBBwmOepktn9MsJU18IZGauhjC9ZBp3BvJlM"
+    "hTImN7a5jtNTlbORw0qw5lCZ+xeKZRarlNGHTSjkiPzITbQVuJ4Jq+Kc9ib0cxHWufAglmw6lTcLZws4CPV4IyBwo5pN"
+    "od8FgngC946ByvrdMCrT1JvByiuYkHbLRXDF92++uxDtXh/+AHNONfYXDJ/BbmPlV3AwAowcvNO/tCSJLXSadhJtHuyb"
+    "5ItLGMn/BIkXRINUDHtpyRhkJR/hKgU2sBcskLVI8ricQmTmEmKeYNmv7Ba8yDolEwJlyiyjvd+AMdIqTR7OdUxhXoRI"
+    "VMLQNut00nRq+8KjzLN0xlDBV9CH8zZOcudgRdZwA4y6KVKpH0G9fjVvDOz9nO/D5p5iY8wvRiaf3quNoXTx5KE+gJmC"
+    "28o0hehM2G810cknjfgVrBF5Ur/1SL47evuG7VWxPtltHixSTVcynoh25cFERSodsUqXvPdjPrSP2IFswyBzXxABsRQG"
+    "Cuqw4VgeUhRZLs+IMqtN9HJrI2TSdiB9kSJSJY9w9SZCHwdYK1WonSgQvaMdRqhnm2FK0/waRA3fKmOnr9QXAyMN1ear"
+    "ZTd5vhkkFufRGQet8GMJALgrTg6P3zTp3SKetI0qlHRymKqtvbBRsnyYJ2TlTAwVvabgoxfgXUxTJXTJBScY1qsdPtoE"
+    "PlO2nmfMHqFK9jTglnPAPick1CNtrPP6hZVJ6TlnRZfQjmhnSlE8XxHGayU46NwWbDIENsyJ1IVEHM4KaS2lf0vmIAb7"
+    "MmKuFqUELhPHr9+xB9htyjdol+kRrLWRa0zj4jHphDJXagXKHIfIkcgz82zmnyxZh5X3mOQm7BaIUsWFEL0oZvlZS8M2"
+    "2QhNVYR8iYXCHIL8Td3ozWwBv0vTRy8LRzikxESc0jSiffqno7dvu9Nk634QyMur0FgLk2Lfx7mD5vaxcmbDpqDsdTkE"
+    "tkepHEcUaqKg+0gUs8LkXGAgIAWK97CuaS8C2RDksSdQjikK8Zz2E1ZL0xoNcRHcBAoS2cVMVyqjLHNRHfqEjOoxpIzn"
+    "VXX2sod/0Ca2dyyDqg6zWkJIe5k11obnRhXfRj7NYAwcAAgIxNEmzzgL8oRVDd4SaZ6NmSVxi9es5ZeUCSTgRUp251mT"
+    "WKAMiy0yXXESiR4noBnYcItCT0zlBy0iPG8jaaV9blmBU1mwbgjkVCdJynWHQYptEpRzip7iVRR2FsTMGgwKAbX5aZh6"
+    "fT4JNsfYUcR/NjNgWqDa4NWjiy0kWWMog4qKZpZKZbIFETn9U6X74zxBZQCfcAZTuPxSZQz92tfowRYUaBFP9n/W03Pr"
+    "kNb9fBCJD0cnp2eDSOzvn/7t9OCAiyc4EPGyKlHWQBCVcI2mjRhC95cKgg2hBfhPmueXiMr6UjUSf5vPaywolpyalqYI"
+    "xtJrKtuIxqSHSgKVgF5ax0X+GY0bKnet4CL78yfnpJ9g3AOeaH/7Mw8pUyXXkF6ntLrfQnwyQRUkRyoCQqWon6IvSksb"
+    "j/iWRntTeaSjnFIPTkI5Vci9frU3hoqNok3SOhT+7+U0NohbIJAbHkjZmgfbF/t+TJ/C/wHN51PZeVIrPlDGOQjmuy9F"
+    "ZU/jfWg/k5hGPqCS72oeF44s4NYA2W6mfn3SBow5Q0TPtJ3A0wnH+VKWiUnoXCNN4YZtn9aKE7wr+R2vbXhIRh5t4Tko"
+    "JrDpMBJbDfuPqv1Qynqg5GHYqd4ckChcLR771zUfXSzSNz4IYGghcK1kjMDEfL2z+8pTEFliJHWqki4dLFVBt36qVOgb"
+    "la6ch/0AdfITf9bz7uQP/uCCLKhGI1AyecRcWbgbS4OCAduFT7YsNMAnKquHWHGe5hvmlEz4vE5SOxnyV0O4Hh0MNXEf"
+    "we68QJejkz8aOQ81LXj+N9WfrYlzhe1vbxNfhzqxm5vxdmKg/e3d3m6vs7O7Pa+GofwfRixIwO1Pvuj0zsABjdOKA0l+"
+    "Sf+DrCyAwy4Kaqf9RndlkmjCKdN3tTFrQ/NhOCjqsyf78yO44VBa9fVLv3c9aR0fUVoNSHzP6p/UCiQPeA6qxROTO0z1"
+    "VJ1XT1FT0rkOnv+DX9heMRFG8PwULrFdpmSN3kp5V5OXKBvU/CaL84QmQGrC+Fdnvq2b/4N/WscXVg5TD6IlI5Asyq+5"
+    "9GBpYlinmoMyqAeYkq1EGnDSlTW11pTDR1GrGJanRZGQrB2P7MCSZdY9A6O4tQ/ArWZGwaf2tEoAyRRQi07t/ZphVAsM"
+    "UE+LTh9rA6UxkjY6it3pmgmXxQxcsxY0cdOaB0uQqhkGt2vN6NU9uB1UqieeaS2ViVXAOfcsSPDD8WX1pykLfwgw1ZZY"
+    "6zxBRYp8Mou5alQGvi7DMcH8cLP0SqL0V1Is4d3tmS4QKqEKWSZHYCo3cnNpC8kJKE9wHkbTsAHBKX4ZrrrPMKl30/V8"
+    "ukzLn+XXZYImI93BcLe1ksVRwb5CeWKkrilzJ41Q/mthMTrcQQT66+Ff/In5LxB/wgobHkwFCb9ZRvt9dSz1TWeoXQX7"
+    "fz3qkIp/jZDDtrsr5PALzyHnOeQ8h5xHhBzm06cbcSrGXah/QbmbsWqdiR8QZ+xEKbcm0BBLwGqCn/fDQQZFNfrmiqH8"
+    "dS9jHuRovmnUGVJjANvtM2WPXeahD4NG2CHq3qzQOeMzVJqSi1wub59i9JlvXVi1Odl8bz4XRr9elCJSaJDpc9x6jlv/"
+    "nbj1NGNToOU6U21SFy1vq83omTSXHfl1dlZtyEgGG0e3QqYK1HTH2rVGraoXI1o0HPHDquvosYXVkws4D4slK91XPq78"
+    "+f1RtCaCiDaFGoo5Wz7UVG1Y/DlmTUASbYK1RYaXN3U8r9gVlu7cHZ0qhOR7pdEh2rxV2dhN4E5rPPQzYewLAphr8txi"
+    "+C8V2UiwNfHtufx6DmNPJIytO/ELRPxkK7AHVEzVfE2mfBcaFLhJzgeSPXERuuteH//+3//8FzXkwCbX9N2YPpLX+v2+"
+    "+NCu8ou7iycvzNqAZNSoptLQn9hN1FVQ4PZVr/uiyy3Ht2tNHOYa1HU1bzFt6uo9fY9d/bAd2n/nrVHSiWvJH+mppZw+"
+    "h1M3mxTkcr5rGKCV4RNQTSGF28jDeO4FMJf02ZWiULb0gb6LoV+sdNLZXV/pfNytt1KPRlZt2nIbqvles8GJWmAfNsEO"
+    "NU70nl7de/dI9sc1NBlUuHpQgmdpiPT3HqKc1d0OnuIHch666GPo3hnOq0CwUrQv8MxvZViKDx5WUXhxyPPJdbmbnRx9"
+    "T9CY+kdxaV13JRp4B5x7VZA/qn41wRgHz4nA/3sisErWc2Lu7ey+ePnq699+860cxqAMlm0lDFc/Hll+W1SUJnoicJPw"
+    "dNNaE7kfseHXbZkF6Td69X3vWPuC93XVW0MNVlvdO3kjaiT0ddptebK9c8jOKtGu2aP3VayDWrZW7YF6UkYtK+eoFxQv"
+    "WPPqzxVtJdwT8Zs60SjJK6mTJrM6IZ1N4DapMtTIU+TGhY4nKYbluMusFdb3+Vxj8d0NFkdgx6LcqShFyB8F/M7/ziE3"
+    "859PhR8XWNjOqI8Mdo/6sXxrkMwaYFZT2Bqsl/fDOqu1VVP3MQmcqFhzKymBQt7BS/jO5T1hlafjD4MGjrUJcQ3K199u"
+    "oiKku5eUzrgVVKEljRrNqJsq8UDoPSK5BpRF5l13j90HKgOKBhzrxPyXSb57lBIv/sFR6IyaL7tUOjTWfrWB8A7Rltbj"
+    "7Jeaw/hHN1Wvm593j08KuGMt9MRq/ukAdbXOGmia5UodzIve/WCOFqNF+7Uzaee12BanR384Ojnb2gPEc24WI5j+x13L"
+    "btkoheqrv3yxgRnmg0Uba569eX98x6KD2/8AXMjnZHictVfbbuNGEn3nV1SUh5GxonZuGyByEEDxOrOziK2Bx0kegmDY"
+    "IktSj0k2t7tpWzvOv+dUNSU5tpMAAfIggE12n67LqVOlPM+z1jQ8o1HDlTWjrOJQettF61q8PJOXMypd05i2ChQ3JpJp"
+    "ww17urFxg2eyjVnzhAwF17fVRF5xs+Sq4oo846Uv8dl5inwbqbG3eK9n44abKX0fGE82ULiydU03G26BFU24opYZd6ph"
+    "NO5wsJ5QdC3QwoY5TqgzNcfIRzPyPQyJCTfPPwYHkFbuNxXhBP33/eKcuL3m2nU8HWXwqDPRLm1t4xaOXvD/egtr6d02"
+    "bnD41fTLf+AuxVUDcKbhaCoTzSwjumYfUoheTJ9Pn4+yHJH86rM8pzfcsjcRTi63tOz9mplW3jW0gUE1jk277TFVjloX"
+    "CchxCoO/zrLP0z1Z9nfGPNOY47LP6cS10ZsyZllOFyl6JlDRJf+Tz922SLbbGGjl6gomjLkOjCx5XLC215I8OGhrfhaQ"
+    "j7hBMmR3591HLiPZNkRT1wHu7lwCkifx+0dBkYuR/WEf7BQr9PpiQr2Sw8TpYORD8+hkcXY2P/83TafTIe8FjQFf5I50"
+    "BXNCrFyvl/AtHK63jxkxoeLTyF2NZhR9j9VI8owVYH8psJ1CX5YcgpJqt3VlEAnsZe+dx/rT6Mq2VTo1kYIKAVnarze2"
+    "jQNkwlwZW/eep7TYP6dkK+DeNjEcNzkNdG1CpNrCfrcSx7BVYvNGEmF2AX4m4ex6TejeVbfc50OLYkWr2qzD7PdjOtTR"
+    "s08jkQiYfm3qnn95hghf8RZGwd7OeHyL4IXsCccIfDqVF1p8QdKrFIKxtj0SYx9dGEqw0uzuLcAdhCr8xh+nihTAdL/u"
+    "G9bPSAXyOvgpPh6neseNSwbHGPSx7fopnOmfMYlvu9rYlhbvLt8uzgsKBg4r66XWEgrgNCJUwvXk5FhiOpHUWe9asRNb"
+    "vDXLGkQpXbuya60VKc2KV6av45EWphAUWtOKvZLnweJj5Culr3EVE0N2tgdilMZ7y0EPBLEhlU6EP95dc2vakouppGTD"
+    "dVfQjfNXIYGoK5KMcwfxxaU40XQRdNhHK3ExabCBtaUVxVOmhiREBaoJrz74JJ4ViMG3iP7rI01ObUMM971R4oadrLYi"
+    "TXCvkIdCbJlT7SRfSetA+xJRGYcIOqyR+oQnOI3phOKK3dgKsnqUGsfW9XsOGNlLqEAkAeGWhpKszvPG3OYDdc6L2RAz"
+    "VH5binAX9y3vo5BOqv4hYQaAi9NvwRe3WgUWNFTEGj4uTXmVlLFHUxMVFgfPTLtF1kQOEVqH9DxRfnm+NLHc7OpHs/+d"
+    "Bg7CYw/6MgQV6xFejPBGi16EaNCYQ92pBymuSRL2HFItYVNuJik6ot2FlVRiEkBIkOFrPjQjoYNEED64m/zelkJLez60"
+    "Jg14X1l3SOZkH33VZe1ZgybBr7jtRGFGelp8aWzDH4a3yd9g/39YDPr8zfz96Rev4epYfNS8AbgRFg20OTr+s1JPecy1"
+    "LN/NL/+DOvE2ctBQLLcxMVa+7MRz8PRRx33Ky3u+7baJe723h0bxx64KefataJwMkkL/bQwKqQdoVqmdoZBDxZHKRxoB"
+    "RD7EIV3ZkDSWMTr89ejswpJKN3DpUQEPpLEVtSHTdWy8lmzCA+2/Sgdm5/Oz06+LNJOcinqUMDVk2Z0+0N3QDaW1YtGw"
+    "UY28y+4wce1/2P0cX+/2fVrevMC6EC99a+oCC+Ssh9h04Byytmu5SKqtpHsOA5p0kc75uNMQDHHrqQK+FMBemrqiocgr"
+    "SoJvIEMhNZuhP2kFDEEQHUCjDIiE5496+7GMfyq83rQJ/bWgP1LUO7q8J6CP1FhuAfP1FDqLD/EYmWAV159+TsBffCnI"
+    "g4EfKu64rbgtt8mJDkolFRsfXWODzqj7ySwhyz4ZZRL2i5dqdgSFkdmH5sI34GNiyfNhhwrRDcJaSnMS1B3OvwRHle+D"
+    "ZCb5PsewwwIgmiXCKeQ2O4mktPFYia1CNrRpW27SRZvtAP/q+Z4Mvu9iQn97WNL4JPo6P6F/0vu3b96eX6J2kAdtZ3Kv"
+    "6Hk45OrF61fqNvvGtmaAu9yvaAyQy9OLsz9CSUN40tXsqbFI//GgPS3gmD4nOr47f5NE9slZSv4f4cycVnwjQ0FXo1Zl"
+    "VkSkEHGB+HH+QxLnp4cx+WuFCJeudijZk8V3i4v3ioj5JYJpacdMmwbpLlS7TH8T4Uabpn8x90n44S8bABNR9BL1Sxtd"
+    "5Uotn8lBXfXjTjuhE4s0wiUmDEx7oo0+HCrlT8HvT7o6IE2zXwEqzxXo"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5721,21 +5749,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7383,24 +7410,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1432: the first handler from handlers.py
-#     line 1544: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12355: the tables (commands, groups, errors, result shapes)
+#     line 1465: the first handler from handlers.py
+#     line 1577: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12416: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -1181,88 +1181,121 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9LnXSA2TpIdOzO7kb0Ggkx2xneJHcSeCw6WYLbElsQxRWr5sKNNDNzX3Ifdl2y9mi+RNm0rmQvGA0xi"
-    "k+zq6qrqenVV5/PGOJwvfJN4YbDR3/g82JhGYbqIBxv98/PBxmCjg3/FSTi+hJ8HG7+E12qejmcqnKgwMMpLzFwlMxPB"
-    "j3FvsDHswOeRyQd84J+VuTLRUsUz4086yg+nUy+YKh0DADUNTTb0WnsJjfsIP6g0SDwfwavEm+MMKl2oMKInY+37JoK/"
-    "grHx4311FqVGXc9MII9841qgaWwI5pm+NIQ1IK8Dwr0DOFwiKhMvihMeDxPDTDiHr+EZDICvAldNYObrmU4s2EUEpGNs"
-    "fQ8+xBH8LO4glovIC2h4Xx6r41fv3qjzbvfVh5/Vf716++ubYU6xMI3GpgzMPmVwkdEuQ7PP1a8fjgDAsIwNMWwWLhaw"
-    "rC7CYnpGsFyllX2jaBa7JFxwlAYBvgjTJGfk2FswUqfpdAqsBAj8UE1gvmysFyhic4/QGcL3IFZzIJoVJCsQ58PODv6B"
-    "zwJYDDyaaD82sohccvhD/KzbjRODEolgZYwIog6WCsQVpqGJYVBRiEogzDgkbEpAioNYSO7AT/hYJW8Z2TAylXk+0gZJ"
-    "QhrIxKVvR6k7NUndynCL4fcLE7gdJK9Jo7C8SsEl41ERCdeLZxWwZyBQ+BjBjsPwsoDGGKQpNsLzONFRYiIaM9deQD+4"
-    "Jo5NJJh+nHmAHQ/izVLCqyDLOTURXx0k0bK/ve0FVyYAKi0JdPY4CBNDDLIEx7miMExQhEgVEcNuNjobvj+PWVslYeiT"
-    "jMHPgZ7DpP3BBiiZhUV7HHkLVG704qdwnM5hbo1PFI7tKJiWdIke+aan3mhYmkNQz4c9hOhYZRAv9NiAIC10pBPjKpFw"
-    "tdAJqcNkBh8CU6aRnvfUUXAVXuKGQ1io6JzFMpnBrLze3mKpDhD8oep2f4vh+bODK+2n5vCZo649gOjI7w7A+I/Tk2MV"
-    "jn4z4wSEPhnPcJ8muPcQ+jMA7gWLNDkdz8xcO/vIFB3E1yaKSd3RcANU98MFKkDYqy7s8o5yPg8Gg43wEv/sqwQ0aEfh"
-    "z65OND/r9Xo3Tgf2eQi8dvC5wxgYmBRg5LOqTVQNceonjBkQA0kLelYQhwfMjxEQDwlCk/OQwmRiTZCyMEKm9JIYDMdW"
-    "T71SE+35KX3ACyyvgWSHF2GiKIz4KX0Cat7Fv/ntHCRaT03+AGhKaNzcCAM04B90/2miUJlPQNFx6Jp95eA3sEeSNGbY"
-    "+Kceo0BdROYfqRcZmsVB+QAiMS8D8yk5HwIhyXKJ4PheAB/AdgTNq/CLXo2QxEJdS7pYLKkA6SBpFC01JpplqMZILD9E"
-    "K0uUQmqO00Rtzk2ie8DrYIxivF8zJ/NVfXjzdweegtpXIw0mHHGfpD4YZMB1qw5Z0GgoGw6uKGb1jFsr7rMIvqUFM8O8"
-    "Ai9kLfkDkmZihiPi6gUdEuVMipF4ysBu7dFOL8g/MAUVw3LByoClj1VNBCOjxEM10/98cwOPiiLcfuBNp6hucmenqm/u"
-    "8pYehng2dfHrOAFvY1qLxUdWFCAM4SU4UCjiqFmtsJJ2ZYiocbXrejhU+++Ls9LGqqfYbSNq0DkBQpAfyErTWPm570pv"
-    "yMsAF7HyHvaxmaIBa1xmPhAXnHiJzyOPgD30doUHCEkHoM/Icghu6JCdBP7yF49wIPVJy4WfQCFcGXlhCeG5Zr4AIxck"
-    "hREVWSq6zlXCtXelHypX4mjVk7NJvktOGH000ajSN/p7xIH7C1QbVMVutGe9HTBsw8uC7D6CmVkws7Ij1xPcPJjN1hku"
-    "DQjS+Sjjs2Xh853ezrfm4gh8GqODx3NxLTvSBo9VHq4vmPy2ViABvJ9MwNcxAQ9QG0zUssgxfRtsgHZrvDERQvH0yP++"
-    "1uTvgbSRD6c0xu6oafqSW5iAGwK6hMP3wSDApwzgGfpu0SVAIi88UGWXsQdjHyG2MLq91J6VUNXkwcoqkVyx2nSICEyy"
-    "PvmsWz3mVjiZxKZRNDC89QJvngK/+zslpbdzQ1mYuddu8POKxsT/alXX5KHb63FkvZsWtF4TTJPZPYz/WVEAQWQYACUr"
-    "xjOIkccJhGfCCvzkFuyC7DU4Eye4jvMGPMsGy/fh2bABN16y1TA4BW2EfYXjlJ4kJsr0cq/B2Exo5ZZ4BSpla8qw/4oW"
-    "CVFYmOBjGPluWW0MOzYPtJIEWU0B5lruvsnAOnNyfxA6mlL2ZRVVTpnVGq1y4qzMIrLWJc1pE2q3xWK1abUyYKbusOqa"
-    "Z8nQnJKt06I1GN1nbCPtONPXsAUq+b67qGfzgLWMqMn51RON0nY2cy3oppFHYBpygBkG5cc5md9QyEPhM5qkmY07JFcU"
-    "mXoKtxw2B6t4ZrWKXix8b0x7eBsTc6J1VlYg6coi9vmjHPOzzLt5RgkxTOaDZV74GhiMKqQe8zbDSpQ+A73h66RIcfuo"
-    "QnmgRrz9GZG+qRA/830y7E8kadFRoyUZ3HpsGz5rSdd6PH09gtBHEO2NJBGdIUuvK9i+EqeS3hG9RsvExPU4N398Qzlm"
-    "TrxxlnkMym1hxjRup7dXxoQxpmcgbrGF/7wHoRM9HaXR1BibHYwvOG1GHx3+ba/3sgE9hqtiE10ZF3cxGC9QAH3K+YI4"
-    "ZEdNhWMinSUXyQf0wylnBTFOwSfg5kGIIhSxbiaZ5WRJ02ZGbQEKyS08Qus29cOR9i9AF62oIU5ilz3ngltXVRM1Cxav"
-    "jvKltySt921ylrLjahMMTpfMDiUJtzjDSn4psrScOr80S6AkiCim8MGnFSdSJLGwloIDDoYHzz3wcdi4PBOQIwguQ04F"
-    "dgrarV0SrrCMuQaPnc4DMBOAPsumuJZ9Trs2IdudeL4pI4gHE22pf03mPA8BFGpIPhxBe0mk58CBdokNeucgkyB1qeuF"
-    "iLCZj4zrAo2zE8pNTY4BKjEKUyTj/f7V2S/d3Q5m/DmDTUvNZgI2wt5nfKz4lRftmlE6LS83Sxu0W3GM1iABN9VgOEUr"
-    "Qj8zArdc8umrs2L4FIpg1OVNWkzL+ZvSOYB1RT1JmUt6BmnnyIwOo1TD/bn+VBTXWs+9DVppUuQ+5gkyfHJvvlOJOmON"
-    "qgl3n1M8M9jc6YPkKIqg9kVtKfDLmJ98YiVSzR/VrCteeL7fdb3oETLNzuNKnFwMImGNtIgaBCT+eoSIcQEAsZoNiHLl"
-    "AJL0Fmo5kYFn8RZIX5zQEf/Eus6rSE0847uP0bKkPHlpHWUXiVu328VD1X5WtOAvJTETJZg6IGlwwwQPPpkHVdTMJ3JO"
-    "HoMcz30t538qpDcgK6zqxzAXu8htKEUHUQ+XHTySazi/+uxB6JAfv6GpuWG8/n709g1x1tqi+hMrtWn3gZxrErlr9sBv"
-    "4Sh+1K4mbgst+rn7i0Fpl1hMq6PzR41MR4VtN+aLrdZ46rgrVUTGfdSGKePLNokoZp2DPKOKa1i2x9D3w+tuIexeI5pI"
-    "vQJkKxpo58L2CNIC1+A/4Xz/SAEdrHCgeqOSqQHnT21GZmF0ggUPW/uy3YJwFLooD4EaGfzMgGw7lXNtR3JuxBKqK6ku"
-    "YynxT8FrWj6K1CSlsJKKY0vroCw70x9kApkSktdHKfjNwBj0RFaWx3QS4c54RSwFswsw5xSjXIyWCx3H6OzWsAt15bpM"
-    "g0UB3dVAvXv9nh38bUqowCtvgkmCtoI0Hy8e5xZhuLGCWIaVCiHGIf3WXrZprV0i7uNcNtl3sERrp8S2okVl+GnEtT1t"
-    "ccsitrXwUqDlhRht0QCZ9f01IAEC9ArdLXWKANXm6X8evX3bm7tbLVDCWCUz4kWTrg7YEh+WN2Ksl7FsL/Tgq0Z6c+Lr"
-    "aQfNX0d4AyHrEoJWCsXASIqhYdQ465WA8tHgMqaBayJbGEW1Vwg28mDR2XEEQLoyAXrTxSCbnU2OacE1vshi3BeYlUf6"
-    "8ilGFmYHBZcXtQNRbxPkvWM1fIfdI8KFDBAiBMvyojAgX46Voh28RUU3fAoTKJq24EGjz4IlTejcZ76fyjGVyXKvXh13"
-    "1A652FjJtyVVPH2u7GELAW456gqO9Od6QTRCJOee6/qGC7PGYeRCAGzwLXwKoXAMyr98sCNgSL2zj+xScnLCR5ZlHx8n"
-    "sGrBvnK2GuuFOOUQgzpLvH/m9H8XuhANgXwkEYBJwksTEPokDxk/0NiD3Tr44s0vqD7xy2FHnR8dn54NO+rg4PS/Tw8P"
-    "KZjcwqQehJopBHawGONSzOpFagT0vzSwuJHBuiyqhQGvwLs0pfAmDrOYE4iLAo5To6W0BWkBVl9QWR+gyotKAfk0TiRd"
-    "coZjRya5NiAqB9m7C6STMPmQgB1sN7xETxtFRGoHqe6XtpRWElUXC+wERF+lnJnVPJpZxthOQnR/yG0mJyVkGnuWKWYc"
-    "Gdo0lBWj36rOtyx7AY5DRIPRj7SHbgc8po/uxiHDFPc7d8XVOXrHQ2HlXe40SV6hgnHVie6wyUZZ9jiVz0kfEHNAdLPs"
-    "lPaRKsDYJfgMgRfPQPIRj4uKD+wFlBnyfRDJTXa/1TF8q+kbpjpIS4ASHoMUJVSHSbVu2ueT/fxUiRY3MrBzmS2wIvkt"
-    "f82fe5TkyR1ISpIQamLwVrxXwIl0+fPdH1glITewMJLKQvhUPC+/XlutmplMQHezoGT047N0HUHEA/tJ0ogxEEbSUXXZ"
-    "wuwM/g5fNz8uu6OgDW0Xp44u4sK56Z+zXwYbsyRZxP1tyj1L3NsLo+m2GwEXtnd3dne6z3e3C1E/EGH1KPKWA9jwkv8G"
-    "ZRZntSQdKab9I1VJoFEZ1J9b18wUijgSlYblE957UDs7PZfa3GZScF1w63N1KhtuhmbriJu/mHkrlC++BsUZLdHCVL7J"
-    "q6BINBLY3dVV3UJVxrqI37B80J4B0VGkeRPTyVB7wtiq3ealoWpqer2KcgZveNMsJsK84c0wY2XMH1RrsDMrdMGKUQpW"
-    "OMOb/xKlC5u1mHsx6q0L1+DxsAnGErqaaA66LcttFHLAqZA29z/JGnOwEkaX1DKQf3lhPmm0SITxsCP1M+vTWP+vS4e/"
-    "Up1r0SblxRMPMUpZn9G9Em5ZrWuTSS2Vx34nhqq+QuhJrz/p9T+cXheVLQ6cqI2C/iJ8vxfl/+3r+795QfzaYpRCz2iR"
-    "uned9pYK578zbV9STU/a/knbP2l7xor11vel6tfd4/M7dMUUdXkAUvE4/35NSSfpn/k+VPtTxunJVj3Zqj+UrbKaeeKH"
-    "KWv6UnUJvO6izv0blWo8zKTZmmc6cqJ5lJ1DVeD/Psbv9+mMrNwKkKNcnfC9FAxQSR0XBO4rR2rxXr/76f/+53+x1AZE"
-    "7ZqyXYBboVZwzXFOtglWLeP5sDbOabR93IKW81SqHnuuuRIObl/t9PZ6tvy/UYYt1OH32hi5Nu7YFrQWPstKXXjetXb/"
-    "dObOSsUTt0M+CJi0RH4fLtNTr+V30mv55PQ9OX3fyOmrt1IFa7TzfHfvxQ8//uWvL/Vo7FKj902D6yRFVNURyipstaNE"
-    "2yrWm01e1OMUVcNG/kP12t8UDm6fuqifuqgb9sTv1kWdNY4+NVObjBtfs5m6QvCL5Kmpen1N1aXsSe7xVFIkWNd4gfcX"
-    "irIv+i1NactXgUrB5YBQE4uY7QWRXhB7LirXGYirbyKs+VyEUSJFslqN0mlPCJbhIvmVCiK7bRGBCBQQoMJ3rSS7o6zW"
-    "wbNM27csvXWxwXt9fyPE91E0uaJUByuI1SWbiii+aIniWaEbCFtkkBAuKE7qW0AEIVimqThdv69iww79+XAFp4b0VRGt"
-    "H1+2Jt0CgneMx5MVDKXSGeuX8RjYZaTwO3R6V9Aq5stK4rT7ECIBMwA1MDBZ+y83LGAWoXD0XEZhJQ1YxuOHtkRJINKT"
-    "AxKuQab+VVtSzfD3qQiaCqOlJcOjjjlsqliuYFZNQZYQ29tpidhRDkVtvk4iv/tabavTo5+Pjs+29gHdC76HFFDm7uo6"
-    "ka6kOUuYvNhry6oMiNqE+c/efHh3GwJ8tQM2x2z0N7rd7iBA5ddX+TUOg6AwBb74OjcxUAtbT/1KXe7YhUwNO1zMrRJ4"
-    "KbIvc2+SF0Mz8A94JNnBbOtWqQPONqqQ5MqF4eWrFHq4RKyMB6sx8jAPhYv8IJdTqPd8p+te7+W/26tps0OgQYAxN4bQ"
-    "/UGgbLcTDpfLLgYBkfTg37pd9bMJDF+UDOaLDSu7ZqKO495iua/ckLa2AS+9B7gfDoJB8CeZEX/+StdgyC0YONmf1Gvs"
-    "PgGlh7921QcmZt2NzY60H8N2m4Q+9RngNQXXfFfC1JPGObyJ4VlMbdLAHPzadj2JBkN1lmGIzj4u/qN0UrHXKpqO0aD5"
-    "HeI2od+zeK7ewPv65N27V8c/YS+MiIJDHclON6RrJRzAiHNwOA9EpuOEGiwrQkJXQ3Pyw14LbVNkckszXsiRjoHaTNn8"
-    "c3sDc5YAUfme5/seitkM+0SyFwScoYsZ76mT7GfmJsHNO0I8bL6Qvh06TCZNCHoSlgmfEq1+RtYUG66yC0KyldtLqvPW"
-    "cjTjIGbNNLYXd+fOPxv3m2dAc2ywomak8l0j8T6wgsd1HWmGAZ6TXHHXOCHcdA+0ndvh/se4tChu2UHxt2EOCz0nHDR3"
-    "3XDnC7faUTdKyj7KKpy6C57L4mX7A0/enx2dHDvFjsDb2vfzzsCshe5KRx4qetsqSHuo1CRo23ttPFzwEvYxyiMmzsF6"
-    "SNlwJh9jHUWeifM2QtxSlQ5Cp4dcwWvjHUWHXwyElkL8OBbPTJRNv6phVjwplFh7+fdKF/Um2aYX3PnIPXe33guO66Mr"
-    "xB1Cpv5a71a9gFtsYZZhmomBzlsXyf8Dy8Nol7sQnb5QLTvtcIqop6iBSRHccpt4nuM6br5YnJb4Lrt6wV5MULcR8+vG"
-    "q01lqI68osbJs4jwCzwb4E3jcs84qijRO/k+vF8LmuMhW2tvAUDRQGKuNHE5W8LNlh13Nu3mlNrtHGvF3mQXv+ODL/Sj"
-    "+iLaEvUv/DI3mjbPF/gALHX2P36/A++/ZDqdHj2HB46Nzhz45RGBFkPcRYgUYxG49YVLDP4Fgl/Zbl/UY4IehvzjSwS9"
-    "GvDwMh4cugiddwnx7K6fMsKtAhAL6AcEVIw+CMHHhxECf28nEwn2/hH8g4IBAfhij1aeOfG0+Hu49AhGnDhpeAwa7Ce1"
-    "lOCWAU12R69jLQDxvGF06/6UWjjouAOQ9VQ8186AbqIsdG3leODuv+FjjDpFfEcdiINMOWGvQm5gYm7Vwao6Oui83uKC"
-    "kdG2OvC9JPEbZKDuX+9R8i/2qNOzkw9Isnum5G+bSBLS/M/xqJ+OTn8B+G3z1bCGJsAFyzvP/Ekns1bc8Y69+eJnZ5HO"
-    "hyyT3ECh7N621dwyoN4iA9wSKiVhUT7vzsy2xbOQgQXANcnTloBWUqQArTGtWcskC7PMpgnG93S1gvMZ1jc2MwohMdjB"
-    "HWFTzfX8JG7iLQno1cO0Gzf/AjLJIg8="
+    "Y29tcGxldGlvbjo1MTQsaW5wdXRzOjM0MixsbG1zOjE1Mzcsc2NoZW1hOjM1ODIsc2tpbGw6MTg0Nwp4nH1TTY+bQAz9"
+    "K9acYbfn9JTDqq3U9pBmmwPiMAUDo8AYzcdGUdX/XnsGAt1DLwx6PD+/sR+/Ve8ozl4dqkqpgh8+UHNVhfpMN5hiMwB1"
+    "QBbBBJwgDOj41T+puqiUw5V8ym+Ab+ju4AccuwJG6ntje9Cei6EnXMpu2gSuufAB0QYziiwEM4kyxBnIJaTR44iOD9vg"
+    "6D/C2UWE24B2gUZss2D0yHpnfcXklA1rm/wW3PsqFjrjfMi13JS7iP6oGeMCZtkWOu56G3TIkrOjaRaXo2GSsDPiC3E3"
+    "O2NT6WGB4fvx2wtUZXk8fYKfx6+vL/U6IYquwb3QimUph7rNSisOr6cvqq73LmQtA80zX6UUHZme4wuChhWHpL9eQq7o"
+    "orXygWJY19WYWaz8iH3PC+PqDEHHfR51xkJa5pOYqAvV0DTxgHJEloVXdfFBHoxYNq+KTo8es+lHKjKJKWXpA3LGWCyz"
+    "c7i0vQOHj6WlFdO3cOxLsSHpvhVv5LT4/3lZtvNueP8YI4c77UsKeKBUksYmrF+x7TG89y8/hzBntG0hY8PoaH+Xpfs6"
+    "913b1vhhJ3fmWAgkcg3R9dG44UR4TNvzQbuAjtmTNpaPFr1Hl1xdBsNeMjkHfOdiy+A2KfambXD3w/OzsW9oeQp3lnyA"
+    "lgLKyNdRcg9HFDgCKi3gz18UlWbqeJzNkk1rwzAMhs/trzBmhw3SJO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFa"
+    "BoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimdqChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD"
+    "10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDyLO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKI"
+    "SGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrERivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tT"
+    "wHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3RjL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqe"
+    "SZl/mnZ3vnau47qgcR/4mneaeJztWFFv2zYQ/isHvaQFFCXF3pyiQIF1aIdhGdoAeYiNiZZONmuK1Egqrhf4v++OlGy5"
+    "1lK7Q9+Wp+jI4919d/fx6KfEG6NcMnl4SrSoMZkkS1RNkiYlusLKxkujSfizKdoatRf8DayTgjYeCqGUmCvM4J0olpCH"
+    "0x5mGZ+Vg3TglwiuEQVeOmyEFR5LKExdC11CI/wSTEV7aGNjzcKKOoMP+tGsEESwAsJB3mz8kqw2Qnu7yZoNvObj38Dl"
+    "5WdH8ovXj0K1+OYih7WkE/PuO6czfv10+zuY+WcsPNTCF0upF2RP+HD6BR0uddP6T8USa5HfgPQgtFujdWA0RnXUj6hM"
+    "gyQB50vT+hTyp2liVtNkAt62mMI0KYUX/J1l2TZPYb00DiFnaR4tIxkj3b01eCHAomuVjx4RCAyp0L3DJIhZmBNoDAQZ"
+    "jQo7Q4yvJbAITdrdmZPeoapeZvAWKiFVGzbEoPZ+V0K54DhaayxLaGkldTlNWFqjc2KB8YNQI5PbbQewID/15d9oDeAX"
+    "QqwwJd5APk0c1Ufr+KxpIgoulT8t/tVKi3RqznknEGKONH7xDzMCigukLwglNW3wBmyrgXdkI8l3HXo9NA7wEe2mPyTl"
+    "8CEE5QIuOxcdA6IMFUBEgxErWg8vavQiozzqgsvzZsRmzBt8fPdLTtIF2ZyLYhV8r1qlwJOvL8ecvbycc+5zjshRHehN"
+    "aBk3iaX1WwiYkyI73Lso4keoTQI+70pP6jSU5a4iGTBA6ryMOnZQycnkKfGbhts51hItU4M1aL1E6van7TZNhsV4gsI2"
+    "3VGE86ZYHXHEe7OGui1CS7OX0mPd1ad05zrYmdrtct5S6x7ZvI+tTGk1K2ibhOPqS45ILZ4ySxNRlpJVhPpjYCX0wAgS"
+    "z+z+2oFbCtQRZVaRyLDP/YnxkPHCtNoPVqjXcIF2PJR+O4XkpVe8/wPBTPJDNElXaGKTwNfBvkVR3mq1eS/ZWmAtDoX+"
+    "oUZ9xCjuQpQl1o3xxPf73cP8EwmNVsDHKO8aMsCSUmoWC2ZdIjBqxIXB82vBeWzcCESjFcg9ZgmkMtgpsRJEmMnkJ8bz"
+    "vDJ43qnIxCckrts4+1ZO9vX1XUlZC+mP+4OEQAUjVShOL2tuRuoUMDZSL7ERUWEhdIHK3cAdnUqXF+pOpLA8P11YGIJ/"
+    "sFG39bzLV5eOV9fZ9Q/PyJzueBT6uzPy37qkdXiUjzuxwkCOxBZ00TNFptQZK26QSlrnI/bS97OTEiQjhTTcZRVlbU2U"
+    "94PZ1JOX/1PpiVR6ZttGoAZlEhEb4VJRjkwZXeF0E0yYG9cizDFUIWE2ARKJ0OmToGqxoiuYeplLSuqpZmHUv+CRxK7o"
+    "oDBAajichDJSPbvSSOfbhXZ34JcIY1gXEqPi4EUeIo7YTMLg9TLjVJiqcjiW4zSppZZ1WyeT6wHPXJOOkrX8hsqrA2ri"
+    "v2POqM6v/u+A6rkYORbUC7884S68G1YNJToqppzlYkkPscLTeyBAyhtG/dDdAt2ot1V4Ih75M2B4pZLtbMyLGE7f1Hxo"
+    "qNMbYB0QlUe7o7pshKurZAfJLv7O687HH0DkZLJBfW+sKg/6dhaSWDf+4M3slqZpCLVLJR171RPKvSWGp/ru14HXdyzO"
+    "DUm9pnmBKic75uNz1YVdhGf6oXPe2OOb6D4M5kT2fDjr7kEPF9meoOZtucBjgtqN+3wGYVWG2sLWGnd4XERudjA/FrLB"
+    "AU6f2gU9qpi34hJUhPEuSMmPH5orjwE6XW8UmVK65Wjj8ALHVdCz4lls6AqxI9f8/VISMHExXubjkMxY6GhbgdGx1kpS"
+    "jxff5OpK0kNPU/o2XOnR4lDUw/cuzNvhvcVEvuzH4O7HAYvHyJ2kUtMlchf7WzSNkkXoryv+1SX0/lfeUgNSGDtP+8/e"
+    "y7vdlX4RfulAx6MPNEpQoridj708QWWI4R31sRJ+j2UvOMCUYnZXT+zkdgBrd/V3vt5279cU5ptwJR37NrrlBMTGfFJi"
+    "TtN351Q2l3rvWFgaePa2m5GCPKAx33h0x/7960aqu38ADQX8Dnic7Vvrbhs3Fn4VQligMiDJipN2t3YaIMim23RzQ20g"
+    "WKSCTc1QEuPRcEpy7GhTA/s0+2D7JPudQ440I00s2S6wBtb9kVpzIb9z4XfOIc986SSZdoVKOoed4eBxp9fJ5VzhRyFz"
+    "bxf4faGs0ybHpUeD4WCIK+PSTpU6teq3UlvlTouFn/EDz354PPgeD6TKJVYXPrz2XISxhFP2QqXCGyGnKvfuEH+azPVE"
+    "Yc288PgDo5nSJgp/SpGY+VzmeH4mvcjM1An6ZXLFV37NpTt3A8xmSl+UvnP4peP9AvN59dnjcqELlVY/r3qdaWbGMjuV"
+    "duo6hx+/VHL2+58cYPY6flHQb+etzqf4HcXDEBOZObUulczdpbLiUvsZY/r5+N1bofILlZlC4YpwPgWyo/CEFBcyK5Xo"
+    "Giv6YoJ/cVvnez3IooTOIYCQEDAMY8afVOLFuVpAXeMF9GcB1mM6Bn3Vq6GP0vc6bmasp0umRRiVl3NI3alkJZ2MtsoY"
+    "xia4c+l7gl4WgE5vi26qJrLM/CH/3GsD1Z/oTK3AFNLPtuv10mqvWCtRwzNlVU/kxpPjBKUe8v3xwisnzAQPCj2HS8Fp"
+    "ylQbgqjmY5Wm0F7lUaIrBRzdf+NETvBhMkcDvn9+8lP/oCcGg0FPaO+CcMuZYCAFkDxfdKSamKkal9OVgGN4s5L5dhlh"
+    "qkvhrUzUWCbnLIPOYd5cZkJZa6xrzuP1XBk2cpwJ1hwru32iROaJyhh9tZrkhPzIz7QT+E2LMjF56kg/Z3GeswBizaZz"
+    "+XnlbBEHoZ7uBARuVLMp9LtCkMzg3glQubAaJmWWBTM4SXxBq+UsuuIvL388E93hIfwB5pxrrK/AJWKqwgxEKTBy9M7w"
+    "0JokrtBZ1k+1vbFvki+uYST/EyReFA1SMey1KZOZmstbuEqBBRwEizwtUpOUc4jMXELMEy37jduDFzmvZEqgbJnntPYb"
+    "MCZaZenNuY4pLIjQE5UwtMz6/Sybg8cDSpNnC4YKvoI+fLBxaryHFVnDDTDqc5FJfQvqDbMFY2DtG74OmweKTTC+mCCi"
+    "bNXGWPpkdlMfwEjRbWWWQXQm7Nea6OSLTnuVNXqB1K8Ckh9fvX7J9qpYn+y2DBaZpl8ymYlu5cFERSqbsErXvPeTGbtb"
+    "rEC2YZT5UBABsRQWCuqz4VgeUhRZzuREmdUierK3EzLp+pC+yBCp0lu4ehNhiAOslSrUzhSI3tMKI9SL3TBlmbkEUcO3"
+    "ysTrC3VnYKSh2niVwSmamN0gsTi3zjhoht9KAMBV8fb5m5dNekdSJLpWFUp6Oc7U3lFcKLkZm5SsnIuxoscUfPQMvIth"
+    "qlQuPeMEwwW1w0ebwBfK1fOMxS1UyZ4G3GvZHaOeaOt80C+sTEo3nBWdQzuimytF8XxDmKCV6KBLW7DJENgwJlIXEnG8"
+    "KKRzlP6tmYMY7G7EXE1KCVwu3rx4H/Lafco3aJXpCay1k2vMk+I26QTl1RtQljiEQQrPzLObf7JkfVbebZKbuFogShUX"
+    "YvSimBVGLS3bZCc0VflxFwvFMbh+UJ/1braA32XZraeFIzynxEQc0zCie/z3V69fD+bp3nYQyMur0FgLk+JpiHPPmsvH"
+    "yYWLi4Ky1/UQ2J1kctqjUNOLuke1tUC9xQUGAlKk+ADrktYikI1BHkeizFNFIZ7TfsLqaFirIS6Cm0BBIgcY6ULllGWu"
+    "6sKQkFE9hpTxtKrOngzxH7SJ5Z3IqjLMawkhrWXWWBee26v4thfSDMbAAYCAQBxtTc5ZUCCs6uU9FIr5lFkSl3jOWn5J"
+    "mUAKXqRkd5k1iRXKONkq0xVve2LICWgONtyj0JNQ+UGTiMDbSFppnYfidC4L1g2BnOs0zbjusEixbYpyTtFdPIrCzoGY"
+    "WYNRIaC2MAxTb8gnweZ4d9LjP5sZME1QLfDq1tkekqwplEFFRTNLpTLZgYi8/mel+zcmRWUAn/AWQ3hzrnKGzj6wtAUF"
+    "WsSTp7/r+anzSOt+f9YTH1+9PT4Z9cTTp8f/OH72jIsnOBDxsipR1kAQlXKNpq0YQ/fnCoKNoQX4T2bMOaKyPleNxN+Z"
+    "ZY0FxZJT09QUwVh6TWUb0ZgMUEmgEtBL57nIP6H3xspfKrjI0+WdU9JPNO4zHujp/lduUqZKriGDTmn2sISkiBUkRyoC"
+    "QqVoGOJQlI4WHvEtvR1MFZBODKUenIRyqmCCfnUwhkqsokXSeS7C3+tpbBS3QCC3/CJlawHsoXga3jmk8P+Mxgup7DKp"
+    "FR8p4xxF821LUdnTeB26rySmvRBQyXc1vxe3LODWANltpn6HpA0Yc4GInms3g6cTjtO1LBOD0L5GlsENuyGtFW/xrORn"
+    "grbhITl5tIPnoJjAosObWGpYf1Ttx1I2ACUPw0oN5oBE8dfqdnhc89bFKn3jjQCGFgPXRsYITMzXjw6+DRRElphInal0"
+    "QBtLVdCt7yo5b5LzjZ2wnyjrLim1mrCikeHOCSCB5q0sNZmAl8ktlhrD1URaVA1YM7y95aAG3lZZ38ni/12XVUKgjWj1"
+    "gdQM9qVlKcqCo0/Y+jiNNSt4/E/Vn52Z94U73N8nPo514MDY6X5qod39g+HBsP/oYH9Z7ULIdxPGGFGFnS3anbNwMOu1"
+    "4kBhzulfkJHzASbUSuuJrso01QRWZu9r77SG3nfQqZtxKJ3EQpQ2Hgcb8wWNfVnTFdsS9FC7U5VXV1d1RX6sdB0eh8q8"
+    "9hk9/woWXdkgSot3ieprw1Y31kY17DIk94hSkRvojNVxRaaTvnStovGeziaG9WGRbaet7yPMOgSF1ntYmr71BkjKLojF"
+    "a3erTIpsDLXozG3XDKNaYYB6OrSNV3tRWitpsdCaahlwXcy4aFtB0yJvubEGqRphdNVqxqDu0dWoUj2t1c5avVUx92mg"
+    "E4If9wGrP21ZhGp6rh2t/NMUpR0Sszzh8kvZOZgh1tvLXcIyKGmZkXG0otTc2HNXSE7W+JlT9VkSaxO2Ec1Y/DHr/nrd"
+    "t6++rczUtgQB+hp+uKol9Fa1c/Iv4bqgcLsI7NGj04YpRRtJ+ZqYGrXGzsiB54XxyJB2p2dUFB4J4I5bN5yVdw4ft4YQ"
+    "3rgB9aSAdf8Ie506H9jvgf3+J+wXyY2TiLAYlyxAuO4nOQaS2FxGW4mgzhpkkx158VJqv8m9uIj63+twdkS6pcqnLPj4"
+    "j7ZzKG+3IpwvuSNxAgoIyXG4xLnxHfNZEGY4m9rt3CvK/mg4GN5bTqwt/gdOfODE+8GJzAD3mBAjCazUv2SB5qLfnfNK"
+    "pzYo70Se82ZA1VAAp+lVhw98MlE/f+JNBem4jSDs+dAeIW2dNVkvh2VvkyveqZT3kOQepoUPdfwDaz+w9h/G2oHDJpkp"
+    "iQlrp8q40Sdu+oGOa29K67Htj7e1eWxRjSya497TzYLAfXfbKVgCa07xPh4ncktLaME5EmexF+bFm7/+51//puNzuMgl"
+    "7xoATa07587ZcOWma1Hh42gzG27nfqsmNdvEbqJBqi6iJfYvhoPHA24QvGr1uDjWqK6rZUPY+qaKTFuOoWJsXTYywGaX"
+    "ko/UqN+TDq+o90RyvRF6/ABaWUXNKJoOQX7NV01kfHJnz+mQhA6I8rXjtAFevbPSSWfbwnCz8XEycWrXBrmYvAyb7QjU"
+    "sHazAR7RMef9LXq+8ib7YwtrRxW2biRlKp/62Q7V8Und7eAp4UU+uVqdOvLpjW+GnxWOKi6hxm5qYoWnlpFmGadcmyiC"
+    "OFUiw72n5OhHgt6pH2GBWgcb1BUccOlVUf5e1ePMGEcPecn/e16ySdZLYh4+Onj85Nvv/vyX7+U4AWWwbJtxP3YXrD8t"
+    "KkoTQxG5SQS6aUsBbrHg25bMivQbnbWh06N7xuu6Ogmndoi9wbW8QTlXrufUAD9s0m4nkO21rzzaJNqWNbotu1idxcRv"
+    "HRqHxTNTFFBGnzpAOqsi5AO3QEpR3ecOkWWlyX2Qoa2VtDHYzIlu+jp8h9Oa9ZNsu1ktfwid0IYHH1wXE8dlOlWbGcLy"
+    "KJzGoEyYuVmV1rjBZrC7GjVOchJdqJqejsvplDrsuNMGt0LfRiWkpk8xTHK+qaDd32vVTKrdrNV/6QbJlRhzfq1uUHba"
+    "lq2IDzNNPUB8M2w4tKtkVPsUJ343w/hKqzvVBzyI+Dq/AHTDH/PEieuXKi2+5AMwbkmghGrZIRz6E6RVmwrc6ZU5krmT"
+    "yKFFkenQ/bUfE80NtLnx3GZa7YTEnxXKk+VuwDfcicOfCjkRWuSqVqdNk2x5pUWVp5AKj/iVTk/ihYZuKRrsfyGwVzX1"
+    "xt2DiPldbPXo0bc89MgmxtZHdtBcG6ZMjlVWgRqMucM+AuNbNWTP4zYLX2et8Ec1m/i++iB3K1ZlcRXd69Uvtc6cJiZV"
+    "TKW1eN268/M8FyUCLyoT6oijarqk5pjc6ZSobAY3y5SlhqLCWB87r6QYl9MBqyTOHwrnxuQHO0yOkgWTcsekFLFQF9Xa"
+    "p6OP6jOu+JGDQ1Sy6hODPSLXCi1KMm+A2dwrqMF6sh3WSa29m7qgSeAUhMUtrQQKFRVPEfYpj4RTIdH8OGrgaN15qEH5"
+    "7vtdVFSgqqNCzW+giq1x1PBGp0NpAELPUfrWgLLa4qi7x8ENlQFFAw4IfPmFVOhipZJydQpVm3Ztj6Yx97c7CO9RR8Rd"
+    "39Ckxh//VD13Ydwj7pLjzrnYm6v5Ewbqrl000DT3hepgHg+3g3m1elt0X3ib9V+IfXH86m+v3p7sHQHiKTetEczwkdm6"
+    "Wzb2nOqzP3m8gxmWL4su5jx5+cubayYdXf0XQz4jn3ictVddbxu5FX2fX3GrfbCNapRkkxZYebuA4XWzLmo7sF3koSgy"
+    "1IiSGM2QsyTHshDnv/fcS2rsxMo2L30wPKQ4h/fj3HPvlGVZWNXqKY06ZaPfjoq5DrU3XTTOYveE0j4F7e/0nKIjtdQ2"
+    "hikeXRPG1HnXdhEPXgfX+1rjUVHt2lZZnF+pSI1bBuKVszrtqLAOE/pX4KUJFNamaWiz0havRvxIVut52N19GKKr13JD"
+    "etgoE8fUB300Jd9bMpE2Jq6oLD8GZ+Uqr1W67x83V5ek7Z1uXKcnowKWdSqamWlM3MLDa/17b4BM77ZxhZdfT376M7vJ"
+    "uOl+vNTqqOYqqmlBdKd9SMF5NXk5eTkqSgTx5z+VJb3VVnsVEabZlma9X2pNC4SHVrCowWuTbntMc0fWRdJzEyew+Jei"
+    "+CFfVBT/n3AXEm7c8wOdOsCrOhZFSdcpcipQ1SXfs7/dtkp2mxho4Zq59nSom6CRIa/HtDR3DAznTKMPOE1xhUzwaZj3"
+    "UdeRjA1RNU2Aq4NxC+eJfX7PKHwzMp/PwVUxQ+6vJLVi+SSb+cxAOr26uDi5/JUmk0lOe0WHuKAqHckKBoU4d71co+/h"
+    "c7N9TogxVZ9Gbj1CfH2P1YizjBVgP1c4TqGvEeMUz93RhUIscFZ77zzWn0ZrY+fpLWy3OI+sDeuVsTFDJsyFMk3v9YSu"
+    "hueUOQEcbGPDcZOTUDcqILMG9rsFO4ajHJy3nIoh/wcc0K6XnA6uutmQEamJBS0atQSjvh3UXEcHn0YsDrD9TjW9/nyA"
+    "EK/1FlbB4E55/BZBDT4TjhH59FZZSfEFzrCwCNYae8TWPr8x1Cvdqt3FFfiDYIUvPHKiRUxzv+xbLT8zufuYPWUvj1PB"
+    "48qZBs80GGTsch/O5H+SSd93jTKWrt7dnl9dVhQUXBbq4+IMAzyJCdVwPrl5yGEdc/aMd5YNxRFv1KwBV2pnF2YpBUNI"
+    "8VwvVN/EI5Et5ijUxrLBnOps8jFSljLYurkmDd3ZPnKjVt4bqBa/ENgGrh+WqQlK8E5bZWtdTTgpK910FW2cX4cEIq5w"
+    "Oi4d1BeXZk2Zfi0kSYQVrK0NS56QNSSprVBQ2Prgk3zOQQ19j/C/OZLsNCbE8NQb4W7YCavV98xIqvihYltOIFucMBs2"
+    "oBSYXyMqEH7wYYncJzzGaVXHLBfs1syhq0epc2xdP5BA8dkknRxu7ijJ6rJs1X2ZuXNZTXPMUPy2ZuWunlres85K4T9j"
+    "TEa4Pvs7COMWi6AZDgeWcHKm6nXSxx5tLcJF9vBC2S3SxqKI2DrkZ18JluVMxXq1qyHJ/z8ldFAf8ygyOaxYj7Axwo5U"
+    "PqtRFprH2hMfUmSTLgwsEkHRql6NU3xYwivDycQYgKAgx3dDCoMQgmMIJ9ymfHKkOko5DLr2iMRXNWKZdqS6TisvuUvR"
+    "g/s/pxemlycXZ79UqUWdMY1qUD4UxYM80ENWRpZZLFqtpFgeigf03uEPp1/i14dBs3nnFdYVNEV7q5oKixNLPVjXQRPh"
+    "zE5+oY5mzkqaWzXrSed83JEJ7Xw5EcAfGbBngRc0JHtOqfIV+BiS7GSlEu7lIDAfoJlo7ID+KLcf8yAgFeiVTehvGP1Z"
+    "aT3Q7ZNKelaWfAuSLG9BYnyIx8iElir7938S8F9/YuRs4Ie57rSda1tvkxMdGAuPvijYdI0JMq0MfToh8zluawn71Y9i"
+    "djStRma/Nhe+AR/dqyzzCeHjBmGtWaUYdYfzF8aRAvjAmUm+n6DxaQZg6nIBcQ9Tu0qhdPBYuCt8znpt8JtctNpm+Ncv"
+    "BzL4vosJ/fxxSYen0TflKb2gm/O355e3R8e484PoGt/LdR0ec/XqzWtxW/vWWJXhbocVHQLk9uz64o9Q0kyWyqvY3yF5"
+    "5CUuEKjVb25DbQ/HEAGOhom65WQwg8P+DpuHZrx8nZ5yJwnoC4sxD4tLoaz066XT34DhkRsY7/EP9RNNIxzghDJF+o5J"
+    "KOxhlvicWUwFtxirkj4/JnvvBTzyZS9v1VqLe5xnK06OWcPZTqF3AkwT5DAc4YWk1jxnbmR4JIiJartmr9LyhYsGMzSY"
+    "lNsOtkrG+ttWh6oortLEkOiW6bwP6eshhsfQP5itpCEnrXuXOu/+zKe2jES5roPrJXcmvI4kIt03t1fXHKv3HuGBebtT"
+    "0r+GEHCAdqMFCm9/5PM9HnKCllCWcxNW9Ov5zW+Av+mX6Gio2N3P0lV20JByoRSc+Rbsk4baDjNiNXQjbBtPF6fvKE/N"
+    "+Tvlevd1sz80u4+fvDV98cKgpVlEZgujz4TgUhvMhxUXDTffVCgqDT/fAwrlAxGmImdp80DkUD668LEjY+Kuv3+XlbAp"
+    "vPjEE/Nn4F7lEh7zByNvfi9Oo2aorgw0mRkLsJNU0iS/iX2zbZR4fhvxy+ws+CucpwHMGvCt1iv59uOPFq4AGIrdqPen"
+    "UZKIMTfyhD4p/gt1XKTX"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5719,21 +5752,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7381,24 +7413,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1085: the first handler from handlers.py
-#     line 1170: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11721: the tables (commands, groups, errors, result shapes)
+#     line 1116: the first handler from handlers.py
+#     line 1201: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11780: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -878,89 +878,120 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWc96pi10myY2dmL7LHVbnEO/FubOdiz01tWSoREiGLY4pUAMqOduKrfZp7sHuS6x+AfyIt2XJuMhml"
-    "asYSRQLdjUb31w2g+evGIB5PQpUEcbTR3vi1s3Gl4+nEdDbal5edjc5GA/9oNY4TBV86GycykldK8BXT6mx0G3DDIIwj"
-    "/v01fhISbpjEJkhiPXP3mEQmU0M3nY/iW5GMlLiN9XUQXYlEK/XMCL4FH+jSI2m/SIT0fXr4le9T+/iTa3uip7b/NwqY"
-    "UdR4X8toMFImvVtEsQDyrpQWI2m76cIzIIKxjHzHtGPmstvYgZ7hSrPpq0kyws46G5FjlfrGXz/S12bz4zRQif0cxe5r"
-    "txFNwxC5ljOgIBkhw/1pQjTKyNwq3UqbemsfR/E1R/FYlfr8eaS0yoQbAHdhcENy4BbsnUMZGkWiKVzoFkcix+FXyEOi"
-    "p6qgCIJVIEe1TrtiRcF+/Fkkx8GAfrkYOVUVSSymRmVUNn09a4LaZLymFzJuUU9vRzIBRZ2GvhiMJGhPw/51gsjavLGN"
-    "3Sjdj40qyW0cA9ubwLeCBoexpgtbra9Mjax0xrGv7OQaqmQwoscmU8Mf+rGbDdWKVxg1NznX4/aFpw5bMx3HCVoyst5s"
-    "pWDKj6RWfmbVc1bua+KhaPXL8/5bUh34d7fR2AjDsWG/m8RxSB4IPgM30FK7szFS4YQ68JUZ6GCCbpp+eBMPpmMVgSGH"
-    "KwKfbSBtYiDDUPZD1RJHcjASHrV62W1hi54IDI2YmciBaho1kVomCnhk/ycmMhmJeAj3wI0THV9pOW6J4+gmvkaXjm0J"
-    "aYQ3mSUj6BWH8DpIWpOZOMD2D0Wz+YuBH54d3Mhwqg6feeI2gCY9+92DRv56fnYq4v4vapCIsQTDQu4f5Y3NAwbwgmgy"
-    "Tc7BcY+lty+CxCqYEQgs6HEV3agwnii4ApDBj6dJQ3i/djqdjfga/98W6DoaAj/7MpF8rdVq3XkNGFsYJuHhdY8pAAX0"
-    "oI2sV7GJiMFMw4QpA2mgbGXkCIcLPCB9kB5KhDrnR3KdobA1ThAfn7BdBolR4XCrJV6JoQzCqVYpg0UeyJIyE0rrWPNV"
-    "ugUwk49/+dexMgYwWXYBZEpk3N3ZAZBAf9T8h9KxUJ9AogMw7vvCw3ssFqC28f9ygBrV0wqmPloMuOShgoCQeCwj9Sm5"
-    "7IIgUZOc5oRBBDfAfIPJJPCOVpWWGCteJzsjFEybmWulgbIRxKshoaW0GpQWIjcrKhTnAMzP5lglsgWDHQ1QkferOuWR"
-    "FR+O/uKBgl9Bp305uCbqhzBRRQLUblWS22z2UT08ZMqAqkQzml6mzVr4jnjmMQtyw2G5yS6QQtN4eFZjg6hB2pwqMspP"
-    "KJixLZrtuSkA44LGYTZhg8AKyM5Yw5M6AfuJ99zdwaW8Fi//4F0jb3IyKF+2OZXQ/nHUgt7pQelmk2iwBZU9/8z2QRBt"
-    "0Cny6pvkIQ3gRIQWUBVgdO1NQ4kTFm9wjTLMLzQLk0lByFB6ZAdvt+6xcHsfzJiSUSUZ97rPQvM0+e/IA07iHnvRhzFb"
-    "5WBLTP/3Nt2EhoJ6slOesAOND/pW8L0BNi3D9/khTAmc17maJ8gmVygHNiIjEAv5MqseWkn/LApnb9GUpc8Cp/AJLNSN"
-    "sj+wkcQJqMYT8PlRknuipNm5AHRuYBYFpI9Vc3Sp9mOQqLGpGcW7vGCk1nJWSea7YBzQRABSwYlR4+Vhvex+c5r57ahg"
-    "Ac/Oy6eU2nis0k11uPyYZHgZ9P2nD++sJXTw+uHNZLC7NKgw4FdBZA2tnvUIeC+vocsC82ptTfF5rW0fB1Ewno7RttdM"
-    "kFo0/w17BhQMpQKwDxWRfBblBKpJyVrnOyucDinuV+N03MR+kimfZSjnQrmHZCwfaxLW03k9nb8qd1o/uWyrc3OL6StO"
-    "Lia1UjgfoL+KUA/zGxDI2ziSwvtbSdFkA2YdBogCLkmRBGPVpke1GoKYo4HCqBMUvhNlo/kM40J9DS1RkB+JYkDagmdX"
-    "mrTDh85YR6qk+NhyieIyYtMjIbDI2hQQb1lnHw+HZk6/75tMhckRIipd6uHnhYef7+C/CjdAfD/ODawm1sWyIH5VdLUg"
-    "SpwfmlQBQWW4gQbqC5g7LQeJ0sYOBd5yD3VR+rOMZmfIx2UNnfnLmJGEa90a2phlzvwpSt/QRNgX+JyQw4RmihKhNBg6"
-    "141YTng5KaU8pdR3vxzcRhImKvo51qFfNBuUbeUEFOdbB2FgJmpAQthp7TF9mdOmLBBdBFdjnLR2Ws9bO4x2pvpKKZcn"
-    "Mz1OH9FNhz/stV7W2CRqti1iuuaSSnb5UVCSviGugNlI9NUQ/VM+ywYuigcDMxgdtESvxOswABNHi7agWbZdNGUXMPia"
-    "ElZoBJ/hNX01kdogzvfgA0jO/OC1ha8GIS4OiJgMB6beoGUZBhKeASFhhhg01bNt/+A5RbEZYiQLjSoT0RCJvEbyZ5TP"
-    "wl8wq+d4ZGvozDapeTIj2aRKMgkmpFbuEmrLVRj3ZdgDDuZS5JxzZj2rMJM5Pc25nMKoWCtJ6c17csz7LpdKyWyxCWw3"
-    "CTZQQm+LE6Jk50mIhUz3tZqBFEEmmHIHH2GNsp2nOV5yDs2MYs3uuxnXspch8kwKPMmW491mR4GNsQQPSOl7YIk85aY1"
-    "1W3OkdYR2xwGoSoSiImJZaV/qwOLfu04IKjhxQxAnix6dsT9WQJujP13MJaIFuXUD2IkWI37yvdBxjAX46kGRd6UpLyg"
-    "7GTQYpugfv/q4m1zt4EJes43E6tpTzCMCuik/pz6FZn2VX96VWQ3jwSX4NhQsgnMvsKZSRyh3dYw52z2e75XhCOxVYyc"
-    "WQeu9bLdDiC2UGHBoDjTHlhLZNQgRkMEsvNsjx6TVDH6Y/kpr66VnnAZsgrwmJNbjp7MOzZKKM7IGxhsnH1ePsG/udOm"
-    "kAkRyb4AFQEbJ64U92AXmKxW800VfJlJEIZNP9Ar6DSnm+dwZx6UAY/ERAUBFs+soGITMBDMtHVzwrcLhmS30MpZHXhm"
-    "tkD7wMgDWgYSAblGFmwUiRoGKvRXsbJkPJm1hnBM4tRtNnERtC2Y5hggAHsXqROE4qQNfpygG+IxKJOmPk1CGazkArjv"
-    "W7tcZ90o6Aqb+gH0JYY6Hi8lKVo0erzu4ApazVrTr4HfyC2Woau5Y7r+cvzuiEbW+aLq1SWx6eaBXYYkcVfMgV/ivllp"
-    "VtNoW1m0BRo84glBXpOGmLij5UKZMPJw7ka82FqaTmmadv+a8leaMEV62SeRxBw4GAGmCWjlF3mYLU9hGMa3zRyMfUIy"
-    "UXq5ljMgCXQtTyAx+AT4Cfv7OAVycEfC6auTo6KrMeDpbLIFNyhs7dvpFsX92Ed9QMiLtynQba+0DO3ZGJYhZVQBnGbK"
-    "lFHTbCVRk5YCJzJlgZIFxMcw0CZh+YNO4KDEhPpo6WgzUgqRyBx7LCer3OlY0ZCC24U2xxQP9fqziTQGwW7FcKGtfCrX"
-    "4EggzC9OXr8nfTHbiJtwvgZDGM2lFWk8mKwGi5S+UXOEpVSJGAIxsm/L6zbx2iThrgbZ7LwDFp2fsr4VPSq3P9W8F2dZ"
-    "2tKw8knG0raWbZtYlgzQWcwNrEwEKNArhFviHBsUm+d/O373rjX2t5YgCWOV1InnXbo4YE98WJyIRs6MnV6I4MtOenMY"
-    "yqsGur+GHZuGmMwgWqVQDJykdTRMGuWggbo+GKZ9MY18pd0+Jtorhc3qAJhO03vQEgToiKbzmQAGmxzTAjTupTHuC8xy"
-    "oXw5K5iu9UU5yIvWgaS3CfrecBa+wfCIaCEHhAQBW4GOI8JybBTdw1tuqQAMVSSo2xyCRsyCO5AQ3KfYT2SU2s4yVC9O"
-    "G2KHIDZu3duye27avA+HPYRNEPBunbGckIyQyHHg+6HifVSDWPsQACv8FW6FUNiA8S8mSm0zZN4ZI/NC6LBBH4sYHztw"
-    "ZsH95G3Vbu7hlIMBc5YE/8jkfxL7EA2BfiQamkniaxUR+aQP6Xigswe/dfA5GPdMApD082FDXB6fnl90G+Lg4Pzv54eH"
-    "FEyCMqG1V1MI7IAZ5VPMGmhc0xlcK2Cur3AbFYgvvgZUEFyrQnhj4jTmxF0HM8YZ6Cnd/rEIN0vRNjwglZmaAvFTk9h0"
-    "yQU+21fJrQJVOUh/66Gc7CAfUmMH2zU/ItJGFbF7/ZACnlJS2Kg6vx/ONtHG5SHap8dP85AxtcMY4Q/BZgIpMcvY7cCB"
-    "eFMrmjQwHwR/K4Nvy/YEgIOmhxFHuiT2AT/TRrhxyG1a+J1BcXGJ6Lhrh3IRnCbNy204nAfRDXbZqMsBPWeTPqDmQOhm"
-    "EZS2USowsDPADFFgRqD5SEevhIGhEcwMhSGo5CbDb3EK90q6h6XOK2MQNYIW8coS7UuTuCeqkc/SEnM2fRjwXMolE/ln"
-    "l0dE1J0BSEqSEGnW4c2hV6CJbPnz3e/YJOFo4D5G5dsENgisN4GZG3zilOfR+7O/HV/Q0OTPWay25UwNh2DLjc3VWnly"
-    "H1JDBATzy6YVDQjKpqeqsoe0zWkx9M2y0Qv2peXbph1qD4HVhe1old2Vd7HNJ6cmSSn2XBi4pWs5PHj5Ueu9OXp/8Xa+"
-    "m2yXeCVoyGHwj4v7rcMVi9ZQy7T+50/HRxd5j5zuec/l88uc5Dap14xUjpm3ywxdutZaO4A1C7ZlfvBv7+3ZydFCnmiD"
-    "P6Uveya3Fvav6ZfOxihJJqa9vY1YwuZeWrG+2vY1WILt3Z3dnebz3e1c5gkUen556Z5Ftfia/4JDNelOiIbdf/3YRWQE"
-    "CZ3qdb2KRSgkIe2xW1wBewDl6eqi2y9YuxjH27KXXnekXdv1rblt3PV3jHhFq+5ncIR6hoihU7NRgXe4JmCty1zdI1Wm"
-    "Ok9ft7gQWbFvsWqr4z2CcTum61lDV1P38zzJaXvdu3o1sYPXveumQ2n4hvIW+BRV9NjR2QV9zthnX/R04rJQ48Cg3+mB"
-    "OVYQUEQDm4pQegy+Kc1V5XL6UytaioQkggc7aazPyjtJa1Sd6yI3Q0xYG0G4jMPWWF/TYY+sj55t3rZqjYhofmQnJqBV"
-    "4RyX+zH7pflWbBt9w4QS7Hk6i7PeNf573Ez0mF3jT7ot+8mgoN2qPQ8DLruL/f5l1d6Kmu3aazS1RlNrNLVGU2s09duh"
-    "KaeNj8NNvxH6WR8m+tK7n1c8rZPHItn+xMeAEToJUeNDF+elKs/0lF11esh+gZ9eInWUHQa4l5jCUYJ5B31ydrHAOwtH"
-    "9VzeK3ewf/l1rIWY6QFnFOYyZx/+3vvw0+kj+UmPN+T5GcTTaG5r4M1yib2Hnn8os/NfRx/+4+z8scOzRrhfFcItL9zT"
-    "+a7FxqaKej7K1Vj6aFiZ6JOzN0drzL3G3GvM/e1j7hzkcJDKlc9hjJEDEW62f1o9tWmxR/NGNLXgLhDSiXwXvw2eX5/T"
-    "Xh/sfKrQpvH1ndP+wueg88FWBNZutYBrHRGtI6J1RPRHjYjW8cc6/ljHH3+c+MOikHxokYcT5eM6v5cFgnUwsA4GHrHO"
-    "kdOycufv7QkTOoPJJ0j3hWcPb74+efO///wfPJsFc/8Wt/ejGuUOlz7xDo3UKs0DjZo9GrWOnWuAZNPQHpNt+erGTrrt"
-    "m53WXotP1d/VGxXXavf3WpnmyUbH1QBZYslqrpBAVjbkEfuW547IcT2aRzVma9L8PvDgci5hXezmNy92s0bhaxT+/4TC"
-    "q71UzhvtPN/de/Hd93/+95eyP/Cp0tZdJYZNi8OUnxDOYIsdYa2tYLtZl0lfzVDVAtc/ULEzPiObhljZLCzFUXg4qzfg"
-    "RPDz0lyqSxO9igREQ58A/uBJTFeUPohM4KNsAar7odL7BEF1Yk/6SUC8V25fSUqLDcJKhOwuSwigIiCATu9KYUNALFvF"
-    "lUuw/JU9FGgLhBgYb61+IcL3UyiuZTRHWFVEmifxxZIkXuRKGuA5fxSErwYBHb5GAgHAUVdcI2BfGMVO5rI7R1NNjJsn"
-    "6/uXS4sOotFrxIjJHIX2uCYewsQThj4ThfehIZ4jKx9UF9Rp9zFCgsEA0kwi0hpGfOoakS0VJHInB/MkzOUKinR8t6xQ"
-    "EkAf2DeFJHiQkorwuHOh3P4+neSk0532XHlAZT/wZPhsjrJynqJA2N7OkoQdZ62IzdeJDpuvxbY4P/7x+PRiax/I7fGr"
-    "D2zxNlOp0qVcSIGSF3vLDlXaiNiE/i+OPpzcRwBX0cMT/httQNrNToTmti1yudROlOsDf3nConfiJyrNhaWTqMoAn0AV"
-    "iTTXVtdd3n1zwMdiGfs0RLaVL/1MOaCtQhUPd9ieFJfq/JTLwbWQQTzdK5OgH2BoxCxyFUDxnl8isdd6+W/ubRjuhRL4"
-    "IOJAhHXtTiRcyQZ83pYV7EQk0oN/aTbFjypS/HaW/kxw/omPYltzbFqT2T7E5DS1lY/CaTYPO1En+pPrEr88ZcXB6MvV"
-    "G/xy5QZRIH8Sr/GYPxhm/NoUH3jEK19l49lCT9DIMA7pRDcWhLvlqnQoKI7awXQAX7hpFlQI73b1JayZRZubihHTTjhC"
-    "P9uaFRyvW3NMdFgCvAYdpsfgv+UorXgzyeuzk5NXp2+w7oBVWY+qP3nNmEr4eUATh6/YE4C6QULFbErKTG/N4bjBvTHH"
-    "RZf2BTZY/HA6GABi5joM6e3u5TRp7CAy08S19fKBgLtigT81zq1btNESZ+lnTn1Qu9np+wAPutsaCRiZscGG0QY24VYS"
-    "1o84OPniFmkxxpRz9/6erIwXog3Tvk/I7qVGWZKBQcjdMxA6VrOgyg/Fwo5mH8aCn2t6tvIADDupFpfoIopr35HjOve4"
-    "2owpsJVNOouMeHAsWpdc44DrDHBhE5rWUwZT8+1UvvumqGGuHMvZ+4vjs1MvX4DlvmppWSGWtGLJjdQBuiRXmYUmUqEm"
-    "i6umZOur5c3RPhoGGkfc6mBfHpSqyADiNkyOplVbcF6VCrZ4LRwXfKuWR2fK7BuIiBUakVOLIeGR8SQBxSiVf5rDfKi0"
-    "7tVIc0WrNsmLvuBCM1zi5N63JpHhww8eEVP9zqOlSq9ssW+cxdNUD2RWKYbsOvhMJrtY9AUstFfMFXp50qeJsTVZ7nvV"
-    "UhYinta/dYl4PElL3blCcJWTMXsXU7mKB9qkIG92sigcvsC1Dr6Gyb6ECe2UNT7ZXHxYzQ8vwIGtLLuGyoHinKua4W3Z"
-    "8VyyxIkLW71CfRPPebOj9L1YeOEzfRSfrclEIwxfxkrS9PkMNwCqSP/D+3fg98+pYadLz+GC5yJJD76sEBRyi7vYIsWD"
-    "1NzThXbc/Atsfm7CfRarBGjc8vcvsen54IzZeHSYZeW8S4SnxVWLBC8VLLmGvsOG8pESEbh6yGPb39tJVYIjFWz+UYGL"
-    "bfDFHnGeBhzE/APCD2zGgjlbRiaq8aF8Xv38w2tx+eb8ogsWraqODEDwI053VVuc0ol4r85hU4QhLrGw8DnYFuxu0bnl"
-    "6payGAX3d0IzxQNGC+hduM21joF8OASdPmQbHgzA2apxRbt2GC/tNqkufkq3GYl0V083j1LQ2eZfJrh1P7eXbr+f4F12"
-    "1IfdM0ef7dJzdR8eP+vlOsskwYV++YfKkSpDPATu98FPgisg7I27/wOX7rgK"
+    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM3MTYsc2tpbGw6MTc0Nwp4nO1UsU7EMAz9"
+    "lSgLILUnZjYEAwsTSAxVh7TxNRVt3HOSO50Q/46TtHdFYmM4IdGhiRP72c92/CE7wjA5eVdVUhb8IxjRgyzks7KqA5Fl"
+    "t5F1Ucl2QBvvHuIqFF9O6HqPdMz3zisfHCu8GDwIb0AckN572wlPAFdOZAVWrqP64ovdKq3Z7F7rhBqPM+JEIXl8hAE8"
+    "JMiGlG0NuJOmsCg4oA5IGJXB60K2OI7K6kxtDryqi1v2Vsmy1DB5wy6kzZSiNz7f8bYsd6EHn3YWZ6EubBgGZqaO7M+b"
+    "SKoJPkWkrDsAbWaIp2QYU1MaHGHl480AwTlpPXMY+n1kmiyz1lYNDiL1tVivs3tmcfloPQVYF1OkQp4jpBk+FZqx9dGq"
+    "sW/59NUszSU8iuBgiajUdCy57AujRTxxir11MMpzc4VBi9Yorn0xrwvdBW2fYPZADTr4lpcRmd418wOG2iKlg5vNZRsh"
+    "Z2BEDan9t+BbwwZTcHFpMPfsDw2zrsH8aP6r8IsGTzOEED3PD5nng3RGEeh5Vp5myiXjXE/R7y/wr5adv88vQ10j6nic"
+    "7VY9b9swEJ2TX0EQBZoAjmVn9N5OGYq0RQfBSGjpZDKQeCp5jGEE7m/vkXIK+aO1OnhIUS+06ft8791Jl0WNFi7yF/nO"
+    "FxoaJWdSE7V+lmVPHu1NdztGt8xKpyrKbie3k5vpbbY1H0lat8BeuHiCgvh367AFRwa8nL1I74p4bI08OWOXbFSCL5xp"
+    "yaDl629akSAUqZix3PD/noa4gYPo1wYShsbJoFKhZl/ZhYGWdC+QsQRLcH3DCZt9Dwb6+RaINSh7kPCzWguLpLkYseCc"
+    "pEEo61fgdnJXqvbAYR20+KCxgaGtRAdvCB2DJ2rzDLst/ciSgdyk2Fy0g1LO8oTxfCRVWZoYTtWfehRsi8nn80tPioI/"
+    "I9mtIp2+GILGH3a9+RVAOafWByjcmcYkITCwHkQKtwNBPn+bbJ2kxkGDxOWV5RnpCa4+3dsXHTuL1bz34uv9XZqj7uJv"
+    "nCOLwe9BwlAtjU2D6dYPLtghLGpciVVcECsMdSkKrewSRtvzleCjjD6DW6CHo/PfGGua0PD8H5NNg8zvFfMHnLdCly6u"
+    "x299b3DbWKaoYGPvuayACh2FEnw8FlxkXCWHSV9jJYv9BRSFNWQBbaXRMvPnfOb8V+s/odYhe7NTxEVuQ12nCwzEbwNR"
+    "XKc0Ug0VSMVF24IxEAWj0SEhrGq4+qvHihOLLulM3H/4+HidFiZWld8B+3dc9vip49Pvzy7Tnst0Ej/7oxj7GjCKPwHD"
+    "c2zCeJztWN9v2zYQ/lcIvSQBbK19dYoCxdphG4JlSDf0ITYiWjpZrCVSIym7XuD+7fuOlB3HdrqkG1BkmF9sUcf78d13"
+    "R55vE29M7ZLR9W2iZUPJKKmobpNBUpDLrWq9MhqLb03eNaS95GfBewZCGy9yWddyWlMq3sm8ElnQdj1JWVcmlBO+IuFa"
+    "mdPQUSut9FSI3DSN1IVopa+EKSEDwdaamZVNKn7SCzMnIYMVIZ3I2pWvYNVSa+bKp+1KvGL9r8Vw+NHhxcmrhaw7en2S"
+    "iaWCyqx/zqDk5/eXvwgz/Ui5F430eaX0DAalD+pPoF3ptvPv84oamZ0L5YXUbknWCaMpbie9oNq0hBXhfGE6PxDZ7Tgx"
+    "83EyEt52NBDjpJBe8nOaputsIJaVcSQyXs2iZYIx7L2zJk4lgnJd7aNHQIExlXrjMBZiGqZAjZGA0bhha4gBtkALcEK6"
+    "N6e8o7o8S8UbUUpVd0EgBnXndylrFxwna43lFbyaK12ME15tyDk5o/gA1GByve4BlvBTD/8kawR9AmK5KehcZOPEgSCd"
+    "Y13jRObMlRtLf3TKErRmnHiAEHOk6ZO/ngAoZsiGEbXSEPBG2E4LlkiPZd/18G2wcYIWZFcbLQOOX4SoXABm66NjRGoD"
+    "BkQ4GLK88+K0IS9TJFLnTNDzY0Zj5sTVux8yEHcGo1OZz4P3ZVfXwsPbs6PuDodTTn/GQTlQQa9C2bhRZNdFiJnzonro"
+    "+zjiQ6AnsM969ik9CMzckpIxE4TqS1G1O2RORreJX7Vc0pFOeI0ia8l6Raj42/V6kOzy8REb1oNtm8iBIx30ie95VcgQ"
+    "vlPe2NVTvUqczXeEnLeo2AM7H2IFi+BFmiCSwvnHbONiwT5OJbITBEqJgsLLqIZaX+0oAvFpRnZX8AXEwGnatTdFMyGp"
+    "Dwy+lyuu6dB1pp0PdIncu2c71CLUMmw3lWGAHxfKFmeAByYs6H5In78LAsk66I6FiF4fMJ4MElkUitXJ+tedFGyc2efG"
+    "cenQ/vZSis1SI+xwWoSkWpLFpa5XPwLPzR7Egx/oEguKy7EjoQyoaY3HaXMnvcu82GQOoa7MMuC7NHYeurwlQoOP4k+m"
+    "IR9O4Yfy1LjDfKy3QUtr5erAnQvVqEBRuISDIKi7l5zryfPk0fMkjaUGbwXcOUDgTVGEjsUCT6ZJZ+u/x/i3inr94OPv"
+    "Vxeh08SFp2xmNnVuLzVI2Uzp0Lrs6gZHzGPYxKWy5Ba6NF2NC1kl9Qx3gfi9IdpRZuGgneJic7RDNkqrpmvQIY/RtzHg"
+    "2Sl4RLBbGhsWztLn3lkRNm4WrJU0x36dlITTnonSOf6awklutodGN7qCxH6LZmJ9wxbdl9U/LLcWfDy8JLylmpjNyNjU"
+    "Sh1uxpsCRE7DDQ2Xs0o+vWv/X1T/iaL6hsfMQ8SPuvZ5H/3ZIX507CD8K9g4MjDw9Itxr59GwhC4lGEmGaAieMwQWMIo"
+    "rBoaha2WSgCpc+LZRemxvkvRCQ8Xdg5FYRrU4v5Uk2LrV9RT+dhi2vglw0jVh8SoOHGahYgjNqMwQ52FM9CUpbtHzId4"
+    "v8Plmi9WX97ycmfLyxf82e+uHNeTu+tXQPWlGDkW0rMHx419iLesQaLjxgFnGf3FYtbGcB8gZYGjfuj+BebPyzL84XPg"
+    "z3ZJw1SynhzzIoYT/7ahMKMHnp4L3iNk6QORMZZKh/nqGO5bSLbx9173Pk7+/ZsgTLakPxhbF/fqdrL+Cy6HqMt4nO1c"
+    "7XIbtxV9FQynM5FmSEqWnbSRHM+otlqrsWzXUprJOBoK3AVJWMvdNYCVzDrq9Gn6YH2SnnuBXe4uaZGS00zSMj8icj+A"
+    "c78PLgF/7ESJtrmKOvud3f7DTreTyqnCF6Py7FI7XLhSxuos5Qce9HdxZViYsVIDo94X2ig7yGduwg88+eZh/2s8ECsb"
+    "GZ07/9obP9S+yPiKFVOZzkSUTfE3tsJOpFFdMdZXKhVDNcqMEm6iygdEZoQcOWWEdv0f0x/TQ/E00dGlGJusyL+w5ahd"
+    "IcXZLMdzkUySoYwuv6BrZpxLYxWeu8AHlTr7zcW+iFWU4BsGTyMlpBUSA8tES7wCfTjc0am4CEN/cyGyEWPKTTY2ckqY"
+    "cEV6DF3h5CVhnwklownd0c5WAvahkKxweeE6+x87zs2gEqc+kGpznau4/HrT7YyTbCiTAUDbzv7bj6Uter13Fprsdhzk"
+    "w3frjE7H+B4sgCFGMrGqrXiZ2mvo41o7gEqV+Mvpq5dCpVcqyXKFK8K6GMgO/BNSXMmkUGILwvUEzEC3dbrdZcl1CgFY"
+    "U36YbPhORU5cqhl0BcmhXIAlMzHom24NfZC+27GTzDi6lC0RRqXFFFJ3SllJJ+crZfRjE9ypdF1BL5N16G2xFauRLBJ4"
+    "Hn3dXgaqN9KJmoPJpZus1uu10c77aNDwRJEHp5kTLgtK3ef7w5lTll0lFXoqx3hKFrHOCKKaDlUcQ3sIoaww8MMtyc4H"
+    "X00JPkxmacDXh2fPe3td0e/3u+xZLFw1EwykAJLnC45UEzNWw2I8F3CYZYmS6WoZYapr4YyMFIUSy6BTmBdRIpQxmbHN"
+    "eZyeqoyNHGaCNYfKrJ4okgjBpBHxPtzdRIdUYVWUUaaAfi7CPBceRMumU/lh7mwBB6EerwUEblSzKfQ7RxAhR8kIqKyP"
+    "hlGRJN4MVl7BhBQtF8EV3xz96UJs7e7DH2DOqUZ8wfBIPGKs/AwORoCRg3f6h1qS2FwnSS/W5s6+Sb7YwsipisQLokEq"
+    "ht2aMpqoqbyHq+QIYC9YqCUizqJiCpE5l1DmCZb9wm7Di5BeZUygTJGmFPsNGCOtkvjuuY5TmBehK0phKMx6vSSZ2n3h"
+    "UWZpMvOZXBrow3kbx5mjlM8aboBRH/JE6nukXj+bNwZi3xcS2Nyn2Ajji5HJpiu1MZQumtzVBzBScFtUQojOCfuFpnTy"
+    "Ucfd0hpdn9RvPJI/Hb84YnuVWZ/sVhWLRNM3qm5bpQdTKlLJiFXa8t532dDeIwLZhkHmfUEJiKUwUFCPDcfykKLIcly6"
+    "yxQvHm2vhUzaHqTPE1Sq+B6u3kTo6wBrpSy1E/AA7SjCCPVsPUxJkl0jUcO3isiBBn02MNJQbbw51wKS9SCxOPdmHDTD"
+    "+wIAcFW8PDw5aqZ3i3qyBYKppJPDRG0fhEBJs2EWk5WJB9JjCj56gbyLYUq2GV8wwbCBaqUtqjFTts4zZvdQJXsacMsK"
+    "sJtI51GPtLHO6xdWJqVnzIouoR2xlSpF9XxBGK+V4KCVLdhkKGwYE9SFRBzOcmkt0b+WOSiDfV5iLidlqitOnr5mD7A7"
+    "xDcoyvQI1lrLNaZRfh86ocyVWoBS4RAZVhmcedbzT5asx8q7D7kJ0QJRyroQqhfVLD9qYdgma6EpV0ifY6EwhiB/Ux/0"
+    "eraA3yXJvaeFIxwSMRGnNIzYOv32+MWL/jTeXg0CvLwsjbUyKR77OvekGT5WzmwICmKv7RK4NUrkuEulpht03xX5DCst"
+    "XmCgIIUU72FdUywC2RDJ40AUaayoxDPtJ6yWhjUa4tICDgsS2cdIWFkSy5wvXT0ho/UYKOOgXJ092sV/0CbCO5JBVYdp"
+    "jRBSLLPGtuC53TLfdj3NYAxcAAgIxNEmS5kF+YRVvrwtkiwdc5bEJZ6zxi+JCcTIi0R2K9Yk5ijDZHOmK152xS4T0BTZ"
+    "cJtKT0TLD5pE+LwdFrWWFTiVOeuGQE51HCe87jCg2CbGck7RXTyKhZ1FYmYNBoUgtflhOPV6PolsjndHXf7YZMA0QRng"
+    "5a2LbZCsMZRBi4omS6VlskUicvrvpe5PshgrA/iEMxjCZVhkM3T2gcoWVGhRTx7/pKcD60DrfnrSFW+PX56enXfF48en"
+    "P5w+ecKLJzgQ5WVVYFkDQVTMazRtxBC6v1QQbAgtwH+SLLtEVdaXqkH8bVatsaBYcmqamioYS69p2UZpTHqoJFAB6AW1"
+    "EyDNGb03VO5awUUeV3cGpJ9g3Cc80OOdT9wkpkquIb1OaXYfQlKEFSRXKgJCS1E/xL4oLAUe5Vt625vKIx1lRD2YhDJV"
+    "yLx+tTeGioyiIOkcCv+5TWODuDkKueEXia15sPvisX9nn8r/ExrPU9mK1Iq3xDjPg/lWUVT2NI5D+wli2vUFlXxX83uh"
+    "ZQG3BsitJvXbJ23AmDNU9FTbCTydcAxaLBODUF8jSeCGW57Wipd4VvIzXtvwkJQ82sJzsJhA0OFNhBrij1b7YSnrgdqy"
+    "v6V97NS6Xf522egiXjunb9wIYGihcC0wRmDifP1g70ufgsgSI6kTFfepsQR1DXLEqf5A/bij16++PT6DScpaXG82RQR8"
+    "oYf3lK5yrOeZ1S4zMzKpGo2Qoy23C4P2aFRpsIJA/HCry0Il3GJpd7WsiW4lmJBtoXB9TxpHImaQ/XoxjK1bj65yLcEz"
+    "/QUZv/dL50yQ21AMtBopuautxG5d1IQ5dlnxc40Pnh29PnveHBbvKreshFcc9v2tcyyt76dyRimAvXHYaGuw1RqY/vrd"
+    "8dHZvDJyNzauNYAbaOlibwJPX6LrCvDz2xX/jx12ok+ov3IwDZ9P4NqLiOnv4Pmrk6PbUIOh+PbYIPQ1UOt/V37sTJzL"
+    "7f7ODtXs0CvoZ2a8ExtE4M7e7t5u78HeTtURgbO9GrHvBqF995M6uAZJyDiApQmyS/o/Chackf0XoUc5l67KONYkqUxe"
+    "197xTt4cFS9R2eVucfPGTV2xb2m6MP45WekO2NgoN6Qi6QpbmylYk1IG9dcWMbSHxconXvo+KI9FgV56D47plt5AwTAz"
+    "qqi1u2VIkC6hFp3Y1ZphVHMMUE+HWqq1F6UxkpIVVvDTJQO2xQyZciloSrhLbrQglSOc3yw1o1f3+c15qXrKlZ3W2res"
+    "ogOf2gl+6MmWH02R+87GVFvKvAOkLQWSnEa8FFZmiswceh9Vx7bwSiJOL6lAsrv6bF2VA05DPmVTqiWYIfaYZ9CiKjOX"
+    "NpdMs3nEQRiOxwmBKXrvffIWGEv4pF3eml/vPRc71lwRJC7iP0cM325fkmzBhCurD6tijddadaVZhtivqbbMB5oXl3kt"
+    "wWO+VixGxt3Sf7N03Hj9DziprynK0hy9mODbfk46hkWXJ0IPplZsQmpakI1/l4BA5G4koDOKft3zj382KaEGa63V4tXw"
+    "9vzWivb2vA3yBXX0/S8IyiruK9v+pu5v6v6m7m/q/m+j7gcPuWud/+Uqts/U+NC25NxALZOvk6Mbaf23WXLXrK9GTTMH"
+    "kHG8MOVh7Nt69ECzoupYTXNcTd36JbUwtRb1muv8s4kK86O0f/fmRb9djujWbbXo9oV5B3oc60Urzqclxyjs0iJ08urs"
+    "lgoU3m/1DsysZ4p1fyC4tcIT/eH+53VWJHHoPnXD39IFF2E/e/PD4M13L++I+0qZYWZrio6yIm1s5Lla1QBZDJMptbzC"
+    "z3/ct6YL24uQ/3b05o+vTu+q6g2v+u/wqsZPgFm8DPAtGIcZ987KLV4j5Xc15IWlP3z3vA3r5NWzow2f2/C5DZ/7Ofhc"
+    "VTJ9wefEzVWyKoVlLH24f3Mn1M7elegZ4QcmgiFqQ/9i/JBox0pytYxnlKq6w8s1trDAMcjdzWxA5X8NGrl2eV+glGWt"
+    "XtZFgrPoKaXeOxbk33T3CWJTncKoK8rO4qSNstUOc3Ks9dtYwUFy2H/xV7Vnin6N9DuFjUzh2LYi3rx91G8UmMhWYytF"
+    "LrkPFd8w5w1z3jDnTUdyw2A3DPa3y2B9La2R1HlhbG6i/nU2Ljf08n+CXq7faa38ojnd67D3l8+f+PMyB+IiHFx5evLs"
+    "3//8F+11RwRe05ZMcoLaUZrP/qWzzAJr/Na5vIQZNaqFRjj604/VVQiEnavd/sM+n+a7Wf4Tgx/rvK6r6vRW+wipjJfs"
+    "GQ0n66pTB+TYkve/0mlQ2mlKB0WkoATjD+QBNIxMJ0c07Vj8MZ27D2+zNZe0ozGNq93D1d7XPl79bKWTzlb1wpunFEcj"
+    "W2dla207a54doN857jbAA9qTvPvrIy6r8upoaVEMKlxMXLiXqHT8yZ0X7WRcuR08xb/I20znW4S5e+Ca1X2Ooyz7Mp01"
+    "NTHHU11KMRUzx0UUXpzyQDIfFCVHPxD0Tn2/qbS0hbFV4b0DVl4V5O+WB5IZ4/mG9v2/077FZF0l5t0Hew8fffnV7//w"
+    "tRxGSBks22JLMBwFaD8typQmdkXITcKnm2WtwXsE/HIWVSb9xjFYfyxj64Ljuty2TmcXtvu35o024amRGJ9sb33lwWKi"
+    "XRKjqxpM5zVuXsZAnYLTbvBBxP2vBw2vXrpKP0wFKPUH1G865EGUvqBN6qnVMekM7DBOlDlgbmRcOEwgQb/G/ofZML9n"
+    "743J99aYHIUdk/IhICnCaoH+4QZ/hJj++Ydw3iCc27WwnVHvGOxBxQWNTBtgFhcsNViPVsM6q51YpIN9JHCsIs2ntAgU"
+    "eAdP4Q8FHgirfDp+e97AsXT5U4Py1dfrqAjLlkuiM24BVTjtQWc46KBC7IHQc5TkGlDm66y6e+zdURlQNOBYJ6pD//5g"
+    "FhEvPssfDh1U07YWio25v1xDeIdqS/Mx+6VzF3yevTxG4sc94IMffBgkHDfTfCqXDozNGmiai9M6mIe7q8Ecz98WW0+d"
+    "SXpPxY44Pf7z8cuz7QNAHPA5jPKfILELbtlY+NZnf/RwDTNUL4stzHl29ObklknPb/4DP+3zY3icrVddc9u2En3nr9gq"
+    "D7bnmkrS5N6ZSm1nPI6a5k5tZWx17kMmY0IkJCIiCRYAbWvi/vd7dkFRTmynD+2DxwAI7OfZs6s0TZNG1XpCI6dbuzFh"
+    "lBTa5860wdgGxxfxeEJWTjzVqtlSbmv8Lzz5Ujl9TGtzrRta6pV1mkKpdxfIOlKroB2ZMKbfPX80eLUxVUU3Jd4oCspv"
+    "qNEa0nob6DCvbAOxPqjQ+WOc1zZoUkUxrFvXNfpoQvgH2XRjQklp+slbiIRepxWUN5r+ezk/J91c68q2ejxKYFirglma"
+    "yoSt+PdHZ5z29H4bSjx+Nf7hXxSsyO3NwataB1WooCYJ0bV2Psbmxfjl+MUoSRHEH79LU3qrG+1U0AUtt7Ts3FprWjlb"
+    "UwmTKjwbt9spFZYaG0gXHJI0/TlJnu00Jck/GO4kOaHTyuQbWjvbtQd+J/MYQV9sW9zKVVUtVb454DO3bpXzGvcyLHQT"
+    "/E/ZhAqdV9hxMHNkwCO6iaqMwovKePbVNJT1kn/KyK7EoNbZtVM1G4QTFU04Rq43bPiWtMpL/mKCH7yDxc+e0altglM5"
+    "YpHSRUyuYpNienYpabdZDC0LWNmqgDeHuvIaoNpFSAxZmYpdQs5LoIVvw7RPOg+wG/CqKo9sDPFDQAWp/2MprBpg7e/B"
+    "U7ajNyA7pk7QrBDoaOhDE+l0fnZ2cv6GxuNxD86MDqEiSy3JDib5UNhOFOlbuF1tH8L2mLLPI7sZTSi4DrsRQxE7iP0T"
+    "EW/Id3muvRfk766uFKKBu9o567D/PNqYpoivcFzjvlrrYV+aJvQio8yVMlXn9Jjmw1rcJRE42MaGQ5OVYFfKB8AC9iO1"
+    "cAxXOTpvORlqF+QDDmnbSVoHV+1yyIlU7opWlVr7ybei2pf7wecRUxiMv1ZVp/88QIw3eguzYDGQjG9cEXzHTxH6+CrN"
+    "hCM8J1mABHNNc8TmPqLS56Wu1U5zBgwhXP4Ln/bF5dZdreUzV2QXel/Zz2kkJujsi7fzplk/Jmf813jSt22lUH3z94t3"
+    "8/OMvILTgn9o7uVAoEQFpV73ZHTIkT3mBBpnG7YUV5xRywpwyW2zMmupGq7dQq9UV4Uj4VeGKWixYYvvkc6UGUCSWNtC"
+    "kwY/bvfwyJVzBvTKDzzbwEXEdDpGHYLFFGglG3NaSl21Gd1Yt/FRiLjCCTm36BpQihd1GwCKIV4RkbF5KOYqw9QsePWx"
+    "J2SoKRxducjzBcChbxH/10eSHuYw/wWFMnz9rgM0+jYIwfEiY1tOCK0JGWv8DdMs2AtROfQBgFj3nBgTX6uWgS6ya1OA"
+    "/49ix9vabkCB8CmhDpEE5m50wmh1mtbqNu3Bcw4ejjFD/Tc5d5jsvuVdYNhx7T+ETC/iYvYLEGNXK69ZHupiDS+Z+yNL"
+    "dujHAT6yi2fScoQaEVzm/UfLME2XKuTlro4EAb9J8EBBZs80fWCxH+FghBMpf6aknm329SdexNhGchhwJKzCXeM4RoiZ"
+    "PDOcTswrCAuyfK33jZIhwVGEF/YmvXclO4pZ9Dp3CMVXVdIw8Ei1rUYr5OzF8MH/H+ODyfnJ2eznLLaqGQMpB+h9ktzJ"
+    "gu56emSuxabWSsrlLrnDlDD84fYLfL0biJtPXmKfgVa0a1SVYXPSEGac2xbECGd2HAyKNAXTaT9UTCUnLuzghMFjPRaB"
+    "37PAjllepCHbBcXaV0Ckj8zTk5Wgrw+C9G8eBRxEfxLtUx5ZpAadaqL01yz9QXHd0eJeLT0oTNaCJMsrkIzzYYpMaKmz"
+    "Dx+j4P/8wJJ7A68K3eqm0E2+jU60gCw8+qJkoxrjZa4a2nWUzPe4t0XZL78Xs4OpNTL7tbnwDfLRwtK0vyF4vEFYc+Yp"
+    "lrqT82+WIwVwxZmJvp+g+2kWwNDlCorDT18pFC9OBbuC556xDb6JonLbi3/1YgCD69oQpb/bb+nwNLgqPaXndPnu7bvz"
+    "xdEUOq+E2XZDnd/n6uXrV+K2drVpVC9uMezoEEIWs4uzb0mJs1ksr+TxLilTO11enNKHN5eLj2CtUzlRcsmbYN12jAl6"
+    "dqvqtnqCVf7oxXiXU+FD9kRDll8G9OH9yeLXS9AIK7ss7Y3km3uINCmnefaLd5/o7PufFvT7xW+QcoKV6o//ytj+cXpN"
+    "KeZcZ9bMYHhfhtD6yfPnt09Yf/83DFS+0RVGFDF9iWhj1vCDCTydcsdBMZaKR+T53/1hMHkiex/SFFWsw0de8XlaWvTr"
+    "i9n7+dWv87PZx/vjB7dRafS9gqNvOioCZXUxO5svZqKicNsUAZA1RC2t14+ryOLbbK9rCIKUV3/8aIa+Htx4+P7WRClD"
+    "yDj5PyIKLNE="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5364,21 +5395,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7026,24 +7056,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1100: the first handler from handlers.py
-#     line 1180: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11556: the tables (commands, groups, errors, result shapes)
+#     line 1134: the first handler from handlers.py
+#     line 1214: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 11618: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -885,89 +885,123 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYlu20iWv1LrGSAyVpLP9HZkr4Egcac9Ex+IvegdWIJJiSWZbYrUsCg7msTAfs1+2H7JvqOKLF4ybTkdZMYDTLdF"
-    "FqveVe+q96q/rI2i6SyQiR+Fa721L/21SRzNZ6q/1ru87K/119r4r1EUhnKUwK/+2rm7EHfXMpbCT8RdNA88oV/viTBK"
-    "rv1wInyFzxJ3lEiv218btGEOdzYLFjTDW/xLJNdSKJkkMF7tCVfdKDH2Y5W0RRQLlUQzhcuEMOcw8hZi5IbCDdWdjM2E"
-    "sZxGiaQZL2Au/ilkSCsO8kMQCXUd3TEG8IeIwvST4UKE7lSaecdRPJGM6y/0p3DNyNZMRkAs+DhYrPMygzaSZzp1Q88Q"
-    "LaPW5aC9CWvDs07nOlIJrtBfC2HtFGwl41sZv1IC31tw4DczGtXpzKK46tOLd2fCvOI1kuhGhhUj354difQdD51GnjQI"
-    "u4rRVe5Y8te/AoVGbizH8wA+FEMLqE4sk9iXqrAMfhGNE2AYjMchC9GS4a34dHjx6ejwfN2aAPAdRkpq5MIoezBoh/Mg"
-    "QKDd4EZMIxCyVijhtRjH0ZREBub04yicyjCx50zcSRFvd6IQFgUSsQcQzaSbCOAtTWuj44LsF759C+uB8MKeANSTOwlY"
-    "bYL0eWKLmA58zYm0zeYFUsYgtmAyaaRY7u/85DqaJyjxIPq5+bSUaUG1Z0W5qOArfwDCY+SmOFUqyw9MZj7Fh3EUJSjJ"
-    "tPvp1f1aey0IpooVRBJFAYk6/M1T9fpr1zJgafWkGsX+DGlHL95HozkyyyVq4rdtVBMgXUHgDgPZFYfu6Fo4NOvloIsz"
-    "OqhASD/M3JHsKDlzgUsSFQ1tNDFzk2uQNhgDA2dxNIndaVcchbcg47BbcS6gr3BmC6B1mKqZ7mwh9nGBA9Hp/K7gzav9"
-    "WzeYy4NXDvFFOPq3A7P85fz0RETD32Eri6mbjEizJdcgRTg/EN3xw9k8OR9dy6nr7KE6ZAWlSLnQ5yCtMohmqDFAp3nA"
-    "97ZwvvT7/bXoBv/ZE0k8l22Bf3tu4vKzbrd777RB/cGmEA4+dxgCCYvCHNmqooW6Sc2DhCEDciBxQVdqwOEBc2QI5EOS"
-    "0OL8ibUYUhs2G9IWvtBL+omSwXi9K2A7uH4wpwGMYB6HsRsojYSM4yjmpzQEZNzDf/PbqVTKncjsAdCUwLi/1wxwAf6w"
-    "8w8ZR0J+BoqOQE3tCQfHKJChueK58Z+8Qa9i+fe5H0taxUEJASIxL0P5ObkcACFRlIzoBH4oSS/Ec7AtMKJbKSZK09cQ"
-    "TwlUQwszTRuJIwhZRVRLgVVIriACUWFakS2E7d6aysTtArfDEYryXuWqzFvQmb84IOMTWHXojm4IftDEoIoB3vVqgDud"
-    "IUqIg3gpkJZwQVtM9VgQPxLazDbf4ojGJ3tAMk0scbTQ+mGbBDqVZSShkLBru7TjrV0ArEEFsZixUmAZpEGwSWcyTshu"
-    "9L7c38MjW5Cbf3jfttWO7ZgUNc8THJWnYQNiTLY9N1qBkQwnlYDVmn0aO3Zxa+K4IAIO8tRILzb1uUVg98iJjGtXyTwE"
-    "GDD1Q386n8LLLfzlfta/fnr9eud1bumfN3/exBW1y4BLgjydjrXSL+FIPEmforWDZ4MamCxfBNdgPwSXkCGBU+2QNKFr"
-    "ldNSIClPiOumXkxjgjbwcHJU3sytvYOLpo5ObtEhmBPphtVcbOoI5RYjhUwcRLcIF/MTOS0im7HPeujGsbuoAWW5Q5WD"
-    "4HJARGbfqpcXj+mwhsJL3a48bbubORne6uapvdl9TTrG9Twf53ODM3vLpvQp66BlX1SA/BspGEcrFievZ9oEPHhz3cdq"
-    "jYf2e37nVH7+gIA3EEctQOppEkTkn4OkholPJm/ZMssE5Z6x0VaeFARTLqVRSgwbbRu/FJEyTNnipGb8JODV3zELic/t"
-    "CitA6IVgR8ix1YSJpeudQmz4K7o1az3y7Uhm4C+Y61bqF0aafE9OZ+Cnh4n1RcHEZXFzabusHEc/1d4tSnK1TIfVxD0V"
-    "GutZt6ym/pM4Z233FViXj+cqPJTaRMRTGaOXfoQjUgwhCwYziv2JH+pN+HjWNIFZByM1mqW8+c34wR+2BRmvShJ+guUq"
-    "nHQMTtONxqHZnUuBANgEcu2Fi3mlxJ/KHn0KbgtYknAk0ScFivdDfMoTvEKHPr6BmShAC0U+lujCtyvIDHz9WJExoLoU"
-    "2mgskVxKtBwiApOsR6EMuickHuOxkstc2DrfiZzRwJ/6zT7eyn28tYn/q5SjMSv9byXWdWR9mBaErwwnyfUj/NMLWwBB"
-    "ZHiCNsrL6NpFxwoid80KHLIEujB9Xen3W3A+wvFnlDltIyn0po0AwRgC7YJnHdObALz/bs3OHxPmhngWlVKcUui/oXpA"
-    "EGYy/C2KA88ef39PqTLOHXCybBT4aiZHRITN7g7DZ/SKMdvGWVGGXDCyu0lPh/N4IqVJcqgrjvxp0MF/7nTfVNsVPW8P"
-    "gwRx68YKtQ44pWN/As5BINtitgB5RdntJtE0wNdKjsB3aothNA89TmoUMiysY4wyJOFJFrRgSvqZPyNmmUfIg0kQDd3g"
-    "yo0npawhZ+HyDpalfCzu1/nfWvdQwmdJ1m3PZJcovSda4Bp1KHah/MY6p4hIe2KSLJ/7u5EL6aFtxiwkaF6t6rT0W7hY"
-    "ZgJMfswGtBPVopcFvBkVWHSb4a6zRYDG1AXGUUITUCL709IKsMc5ozpgOygNeQAxt9qU+ncxRAUiM1QCoyHO72KgSKRn"
-    "8zZcJGAc2Cr6U9j2IHJzz48QYAl+vucBjUHAo3kMdqXlCtg3qMRITUQ6ZXf29uLXznYbU5acgCNU05WAjRLgpPWM+OWR"
-    "9uRwPsmjazuuDTBGX04koEwlGn3CCLVhDMZDpwPLq6KRj7RgVIXBDZYFr30kg1wi0yhMX2f7YP9GuHGBdo5e0WGQKrgP"
-    "kbMtrpX2pQlY88TmPnAigyezOe2Cb6TcW2A27j7HTni2NnsgOYLsPAQyE9C5SuDxG/GTU+5aqnlQBV5q5gdBx/PjFWSa"
-    "IvqyN2e7OoAjIVEBgPYSVhCxGSgIRlobD+HpMxTSW6jltAy8UusgfSpBHxRABH8wzPJxFlBjXwbeKlqWlCej1hYGSdy6"
-    "nQ6eC/UEw4zHogQ4aMoEHVySBi9K8OyGeVAETX6eBa6/kgngte/0AYaI6A3ICqv6EazFSbMmlGIb+XThiWkB+s3rK5Ow"
-    "A0JcnB5/RKKRcWHFW1yfcvgrLD8P61L/X3yvbZ1eoKm7Z9h+Ofp4SJJlbGF1sl+0zD7UB0N8Cl7G4fdoqFbSKiRtmhY9"
-    "TJ8xTkjbDokYYUcHOC4KHRoMoxh21xvD6aqOrn2Q3kobNg8v20SimHFOMP3i01kc4rBoDmEQRHcdyzl9RjCRetbMRjTQ"
-    "zkbNASQEn8F/w/X+DruFNs7J2+PDvKnDpFaLM854Zry+p7e7ldMaShwmQbadgtvq6MiUWEIH3kU0zJm95bUtViI1SSlg"
-    "4qYoUAogS84x/fFcKpcVwyS/RE+ohB7TSQt3yitiKeksdAER6eFi5iqFznYFu1BXP5dpMiCguxyK43dnJC9qA/023K/+"
-    "GLjZWJCmo9lqbhkep5UAS6ESER6doH5rLtuEa6VBeNq+AxSNndS2HS06zz+PuTyiKWxprPgsvNSzZefYTcEAmcWIf2Ug"
-    "QIDeorsnznFC0Tr/69HHj92pt94AJIyVUifCdinEPtvhg/xGVO5CpcfCZSehNQ7cSRvNX1vzxoqV0XhrQ8Og3VHNRQLK"
-    "xwWXFeJmGZvKEkrL47SxD0inSTuY6VaG6M3b4T07uxxTg2t+lcbYu5i7Qvpyri/NqIeWy43agajXAnlvGw3fZveMYCED"
-    "VDgz1ErRfLxONQucqwwFLWt58OgzYU0IBhep7ykySPViWVQhTtpik1x8LDFa10UQPS6MYAsBYQHqCs40TN0Z0QiBnPqe"
-    "F0iubBlFsQcBuMS3MBRCcQXKP5/+1NOQemcf3aOKvTEfv+VjDFzAqAXzylmvLbbo6mPo0E/8f2T0P448iMawciCOAj7N"
-    "JvBJHlJ+oLEHu7X/1Z9eqQRc4q8HbXF5dHJ+MWiL/f3zv50fHFAwC8KE2l7OIbAEZKRHMbMfiyHQ/0YCckOJhS1AvugG"
-    "vAL/RubCKxWlMS8QFwUcl0ZLaSp6+OzYZVAZqTkAP1eJTtdc4Lfm0HU/fXeFdNJMPqDJ9jdqXqKnjyKiy6/IE6Yt5Qod"
-    "1dsVSnqKnpgrqs9w+WtmmT7pjtD9IbednJSIaewbplC+SvF+0NmrovOv0Z6B4xDTx+hHmtT0Pn/TQ3fjgOfU7nfmiotL"
-    "9I4HmpUPudMkeVYJWNmJbrPJRln26TuddAIxB0Bbeae0h1QBxi7AZwh9db2+R3BcFXxgmAQzU0EAItli91ucwFiXxjDV"
-    "QVpClHAFUsSVL1Qm5MJ+xExMlnsl5IZyHHHZDGKkf2WvebhPSabMgaQkDYGmDV7JewWYSJdvbb9mlYTcwMoySi3eU0bs"
-    "9moGO9f/zHnMw4uLo5MP58QbY4lRR2LwpDh11t1Iq6Awk0lDrWdpZu3P//3+w9W705Nfjj5c/Xp6fJgO2eCJs68fHJnO"
-    "eYmS3jWvB0aBhSBt6Pzkc6yc1iNGE3JoaMQBZWgP7Nws/Mp/CA/S04z7dr7a+NvWQsnxGEaoNLIlyWNmuDHEiqCJdAJY"
-    "wQQ6kVid501P7BvHCZV1UDVHC3XVVEDcnCABP88vKlw9U0VQGbFaUcHsYXCxdqoGylw1Vgm0s9NPFw/XaZVyi1xJ9fQA"
-    "rFCSVQXZxelfD08sndvXh6RFH96UYDyBxVyX1X6gCKxhwVcJgePT94dlrtuVIs1TFWk9Vw08D1eIGfD00+LJZ4WvnxWx"
-    "NHazc3UVVWxvWldWEjh3UsXky8HDsFxWngw+XFVWFsi3HyrYyVU8j8mxW9ViFZA9VI1WAuvT24uj0yI7y4VqFLLwicWV"
-    "sg6V/5z+6K9dJ8lM9TY20NTodGs3iicbXgzGd2N7c3uzs7W9YSWbwfqWz2mXnE5HN/xv0Pgq29C6CP2lEC6/yV4K4R4o"
-    "hMOArF9dGVEBNMpeKmqDfA3BI0Q2rc/QjQH1HOGmhMaVG9SzUD+baWKoH3HNNQHLBHKB0dkyQfCApH5QxGoJVRlqG75B"
-    "vpSjosS3SpSXEMY0C9Sjhm593esyyOl8g/t6MdHMG9wPUlZq17/YAJJGcFccVOiSKD6dzX7E85kR+Kmv0HO98sDshJ4M"
-    "Rwu9dcYQlupDARmDNk+3iH2WO9dkpgyUi0Gb1pzaA8675JYPrEejRtev0u27u7ujGadTQxQoEyHvoviGGqKyxa/0THo5"
-    "E4kYtSt4TWGtJ3gtweu0dcnY89mhl26Jl26JR/jCL90SP0y3xB9alW5nHrISvKelHhbFGG/l4Km+oL0UE/wNA7wf2+Nf"
-    "Vkf/4vi9OH4vjl/Z8cvUo9Y/K7t0NKMws30fx+27tf08Y1vNM+a0+c8ad+uBhKfpq6lx+yq6ckqmBc+tfhjbUqNQX6zH"
-    "i/V4sR5F62HdbMRK7mnW4ztZie/Yg1hpJ6z7nIqLP3S/U8FehCA2q0YjTY2G9rr/SbS+znK86PwXnf+vrvO1Grf1CvrI"
-    "16ZFI/thdMA/geKv4Fl2C9kjVLoFUVGXn+l6Vuo44X6ZPeHoVpV3x+//73/+FyvBQSjusJgQc3NWK80zBwepuJYVfc1J"
-    "ea1G5z7ijGW6KajryVvNoI1b7BflqqT7eq/CzDr4Ubvbn407po+4gQkutU1mrcePrxkp1XbonvYnTab72n8wR+ClYb75"
-    "2c/3aJh/cc9e3LM/yD2rtlKWNdrc2t7Zff3Tf/z8xh2OPLqt477S30lb4YtfCKOwxabQ2law3qzLoa6mqGrj23+hC1O4"
-    "Iyf1vbNdWHCwsRT8asTn2VuFvVR78BaKOWwDcH+w78NcSuqHCqJyoO01iGAgYzpuxSIHX9/mMJxPTCVjCov2yAuAbDcF"
-    "BLwiAIB6hVyhYwMBUsx92lGcXjWh26EV8DuWvxPgWcl17IYlwKpCFRvE3YYgXlgNlNhViITw5MinVi8EMNT3e/DB7J5Q"
-    "ko3M5aAEkx3l2LC8LsCSXadSU8Ih9Ey6Vc9UlpUWrIm27LV/etOYVxAq3aBTmpRIortRsMcEGyg8pgKOQ81fAssO6XLy"
-    "u/0UrgD3ATSFZTp6Ym4qQ1ea7nswjRE2CKWoNQ9HkSO1REnA3cG1KQbCPhG648C0vfD8e9SoQs0rum3Op65mbHxblCAr"
-    "Rsw5wHY2GwJ2lM0iWu+SOOi8Exvi/OjD0cnF+h6Ae8VX7QLIfANH1R4qROI5SHZ3mrIqnUS0YP2Lw0/HywDgq3+wgXGt"
-    "B659px+ifu8J+5qffmgtgq++1U094r/oHhS8p4JaKrndRiSuutGSnx4strIaXTywawvreG0916ds2glJdumig+KFO11E"
-    "EfuX3MQf+hiOIZKf9OVF4oyvLd7pvvl3cwNz2qiDX6Lzib5krx8K05WKE+jrkPohkXX/3zod8UGGku8EHy4EJ0i42Efb"
-    "ALwTeU94EW1vCeaqC9Af9MN++Kd0Tfz1za5KwpX+JN5hiyC8w58d8YlpWX0zuaNvqYAdN44CagfD22zu+Eqdia/7mxEm"
-    "iFXwVgjgDo42zalaiaFGS1UMFhwh7r+Z3h8Kv7WyI0AMBE6bWvEwmO8aWKvumX53enz89uQ9ti1qeXDo8ginE9ENRA5A"
-    "xfEorgVe2iihXviCpNA16BwImCvQTbiobyTHdeejEbjA3MaZDje3jafBgMi2Pl8NZHv25on25Glynl27D11xmv7NuQya"
-    "N2ve87FPTrdYYqjFChHUJaAJQ4laH5A9dm9sepdUirm5kD27hQTdBxC8ZVQ219RnaQN2K+5fAdWxG5Y6R/MXU6k9YAZ/"
-    "13F05yJwnqSLr/ggkOtvPTerO9yurnKIcYcl7hLt7DB7tAPucpMkNypyZzQ1D87ZPyrPU32ZeV7ITEP36dnF0emJY7dw"
-    "L7vvJWvlTnueYX/7qPXbuYY7u6vblCvoG2Jsl2EPEwPESqzC1PfBp1IygljMlyrr+8bNVWj5drrIGfxPJWB/RHyjL5Un"
-    "VIgnJ9ovhE+mswRko3CBRMmPQ7k1192Xrr1okaHa5VZ1bpJeehM+4keX5jsETPU19o2at9fZ4CyieSoIbtZrTt4nGCIG"
-    "O9827vQ01dL8n2ODPk+U7upeent+Fved1F+kT0gep7flmLtkqjdkdr1+sRMYFZNv654stoYf8KyPN+vre/VRWWkNlO3H"
-    "x/UNOz6ytvLqFhQPJGip89ZZ1xxt2CZtglEn1yPtGKt2mP7HDvDBV/pTfNV6EzUx/JhKlzbQVxgAZjv9P47fhPdfU+1O"
-    "j7bggWPiQwd+rBDq8YzbOCNFeTTd8wVsPP0uTl/acl/FKmEXz/waZ9ZxkplxefTE3/30Bj8sR06M/pNjIM2fbUI4vVgu"
-    "j2ijSMZMRPjZYQwBuHo8ouff2UxFicMInP5JUYWecHeHME+jAUL+EbEBTqOdQd24HdbZX9M91xOPb9gGl/mQc2LVGqxR"
-    "T4hTBxnFBgDXytXdD4Fp1TnWAmNFKEiqunI/IPMpexn6Aj+mf/W6RdcHXdqljhmZcVhk7f7/AXXtv3k="
+    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4NDEsc2tpbGw6MTU4MAp4nHVSy27bQAz8"
+    "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
+    "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
+    "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
+    "rVnUcB3ZvHVFwfCF4ZtAzN0nW3VvFWnac3hsOf56hzU8oypfkB5qDu9vcI3PRR0XuFDyEgmJL+Pb/Tb2Zx+wHFprgNNt"
+    "fBpQQ4OyAY61XKod3ypjeoId0hd8vBw/3l4+n26txujEgjMB4tszT2hoW1vQtxfo2GyyI7QklIG7WXhDawJTh6R3NPXV"
+    "lp2vJM4XU3VvW/ToFUynGfC+vNeGN10Hm2GWa5iMoo5oHJ7NNwX8iOKZRhsjbgSbjP9KYppPsRBYnDo2WvOg0aNm1g3O"
+    "6pHFYBu0qO6DTkupyb8q/wBx9d//QdYWCwRmNee5Ofj3H1bXLxN4nLVU0U7bMBR9hq+wrEkDqbQpqBPqnqqJaTwNsb5V"
+    "lbhNrlNTxzezHboK9d93nVQohbB2D+QlieV7zj3n2uc0JWsxDSezZ/nJp0ssQI7lMoTSjweDR0/2olntk8sHmQMVBpfJ"
+    "ZXIxvBzstvdk2JTIVbR4ZCT+Lx2V6IJGL8fPckk+xPdulw9O25x3ZehTp8ugyfLydInCo3tC99mLWCIsFNiv9ymoDENI"
+    "QymYGm7LJOTasNoGzNF14k6/3Yl6e08W2uqiKuR4yN/wp/n+MhpdjVpE18l1wgyBVmgjBdjNTyXHs9catr2XFVsZI7fz"
+    "LvbJ3a1ooBizoAwjJNpIPJMKfGzLg0I57x3w6AetRQoOVWUYUSxe2VODMIdDLm+8P2BOBCQV0Ea4WLYRZ2ifxP3N9P72"
+    "5td5v+1Y0uK6Yhoe1YI8tmgWRAbBvp0BmJUoyKE4s8hlQjkqRGBvmEw7sgXacL4nRoHxGGcAeSTQAQv/9hBtXxwD52DT"
+    "QZz7KM2jzb6ywBIhCEWubmaPbzaPxgHXtVh4RosO1ybcP6Txh0cQ1sj2JQJsJob7fvWT1hkb9tv+Jf3Rlgkhy3TEAXPX"
+    "ujI77bPdAZzPT6EszeYDr+hm77S8N8ZJ7EKsdVhSFQT4FY+gY2gHdbEghwUFvvBLWn+grJggxyVP0w8nz9vQIadzzXf3"
+    "P2TxCcvxIyO1W9i2vvu/K+0wi9lS75of0XbDejKLIVYv8HzLqhbw7z44io71V6FDm6IAkcbDY/2acyB26MXZAweaEQ3p"
+    "mMPn+wOHAYshpTx2h3xnKsXQNrrQB0qGrZJhEp/XzkVdRxj3F3qNdOR4nLVXXW/bNhT9K4RekgCO4KDIMDhFgaLr0A7D"
+    "WjQF+hAHEy1f2awlUiOpuF7g/75zSdmWYyWNh9ZPFkXej3PPuby6T7wxpUtGN/eJlhUlo2ROZZ0Mkim53KraK6Ox+JvJ"
+    "m4q0l/ws+MxAaONFLstSTkpKxVuZz0UWrN3cpmwrE8oJPyfhapnTuaNaWulpKnJTVVJPRS39XJgCe7CxtmZmZZWK9/rO"
+    "LEjI4EVIJ7J65efw6sh7pWcurVfiJTt4Jc7Pvzq8OXl5J8uGXp1kYqlgM2ufM1j54/rDX8JMvlLuRSV9PocJeJQ+2D+B"
+    "eaXrxl/nc6pkdiWUF1K7JVknjKZ4nPQdlaYmwVH4qWn8QGT348QsxslIeNvQQIyTqfSSn9M0XWcDsZwbRyLj1Sx6JjjD"
+    "2Z03cSqFJdeUPkYEGBhUqTcBYyHWYQLYGAo4jQe2jhhhC7iAJ3a37pR3VBZnqXgtCqnKJmyISe3iLmTpQuBkrbG8glcL"
+    "pafjhFcrck7OKD4ANbhcr1uAJeLU5/+SNYK+AbHcTOlKZOPEgSGNY1vjROZMlr8t/dMoS7CaceUBQqyRpm/+5hZAMUU2"
+    "lCiVxgZvhG204B1pb/ldi98GHCfojuxqY2bAAIiQlgvIbIN0DElpQIGIB2OWN16cVuRlikrqnCl61es11k58evt7Bu7O"
+    "4HUi80WIv2jKUnjEe9Yf8Pn5hBmQcV4ObNCrIB03igT7M6TNpVEt+m0m8SEwFPBnLQGVHgRybnnJsAmCAlMot8PnZHSf"
+    "+FXNso6MwmsIrSbrFUH19+v1IOlS8hkH1oNtq8iN1nHPfre4livQn2kJ2JemKVnzYesVEzxIkIE3aCg54D426gTS8p1d"
+    "zluYPAjjM/cesmAGZM5HBMedhn2FhIiwpzSoQzAHJGpju2bBeZqR7bX7+c1HEbYPkkppVTVVMrrAf/kt/v/l8vLFZcfR"
+    "r8Nfh/Dg0do0uwADPhSh7e7nwOi2KxqcSta3fd5ff3wvoinYrMBrNkmaHd8khXQclpMFJTj9NEbvzBJMtAQCs+wmD+AJ"
+    "RuDDEo5H7L8DDhs0hScdVIxjK3EKnkI1nz+9f3t9lnYRG3Z8vYAblGqCrtlxM0GTJqkPayDLhagMKHaqWfuisKYKUoQz"
+    "ZY3m2+psL5nQ77gGcsYOlKfKHZJovUVMWitXPY5noUE50mgTlmpC4y6MDcHs+bu5ZeD4xux4QY0mPaihT9vYL1ECvyTA"
+    "Nwyd62Ifr3TY4dhF2sVvmF6ymuV0qtiOLD92JLPJ/aHWn9j9MMQvQdBZK+RsX9eDEOzcLNNnavVxtXUYfXDkcRo+SZ5Y"
+    "dHdE1RnIBmzSXoULod/oI8Vdh0jjrceCDAi0+bbJ7VLZxd0G+dDzxg1LWfmS/byJoHNdBg86JQeu0WPDoBYStSSnH3S5"
+    "egeoklEYVriy+AMLdxSX24qrKVW1gXj9bne34cu6Lg8l8ZpX46TXXnlXGFYWThTKOlAD4nDe1I7vBNzqZmKmfP3p9g4+"
+    "uvuv9hjwWIeIUfGsAdJzPAispx/8IMlEXI+rxU5m/6sYliq8FQ6qO7yB59yGMRS0myar7d13FNTR1XMu2ugIF+3hHWus"
+    "mimdHA/107HFQbhHyw/k1+67/bnSiLEfQPMJLnrGRP7s2QogDv9LGUZRdNIwXAos4RtIVTQKR3FFo//qnHhyUnqseTGe"
+    "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
+    "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
+    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u47gRfxXCOOAcwHGcr+udkwYI9rJ76W2S"
+    "RWKgPaSGQ1u0zY0k6kgqWXcvQJ+mD9Yn6cyQkiVZiT+2uN6i2T8WsSSS8z2/GY0+N0ahNIkYNbqNTnu/0WrEPBLwwwhr"
+    "ZTwxcOVBaCNV7J5od+DKMNUTIQZa/JpKLcwgmdkpPXDy5/32D/BAIMxIy8S6ZTd+ry4T8QN74Nq0GGcjFY/lhI1lKFos"
+    "mSVafRQj27YqCvG2ESMtbIsNVRoHhvE4YHyEG2bHBm04SKU2SW2j+7lh7QyOsuKThcuJTESQ/XxqNSahGvJwwDUw1L39"
+    "nDG5vf3RAIWthp0lxLTVQCf8zo5odMc8NKLKEI/No9DsUdopU7Fgf7m5ukTeRKgSAVeYsQFQduSe4MBymArWVJptszH8"
+    "D7dlvNVidiqYjIEBxoFDt40aohjYvZiJgA1nLOEaiLVwHBH91CpQ77lvNcxUaYuXVA0zIk4j4LqR8Yoy6S/l0e2N5EYc"
+    "1ICLGZCOq1kzEGOehrZLP7fqiNpGvc6JSbidLpfro5ZWkFS8hKdCg3HEyjKrvFC7dH84s8IwNYYHmYz4BJ7iaSAVkiii"
+    "oQgCkB6Ypkr1CCTPGVi5/dawGMkHlRnc8MNp76ftvRZrt9stJq1xzOUngYIEEEnneUMqsBmIYTqZMzhUKhQ8Xs4jqOqR"
+    "Wc1HYshH98SDjEG9MQ+Z0FppUz7HykgoUrI/CbQ5FHr5QSMej0RI1I9UFJEDjdGO7FQaBr9n6GMKnQvkc+fPuXNEVHQa"
+    "8U9zY/N0INWTlQgBMyroFOQ7p2A0BfMeAVXGecM4DUOnBsMfQIXoLXfeFK/P3t6xZqcL9gDqjCT4Fyg+Br1NhDvBghJA"
+    "yd463UMVTkwiw3A7kHpt20RbrNCI9seQPc8acEVkV44cTUXENzCVBBzYMeaDNAvUKI2AZYolGHm8Zr81W2BFxgoeIFE6"
+    "jWP0/RIZYynCYP1YRyHMsdBiGTPoZtvbYRhBTHdUqjicEakQr0Ae1uk4UNaCFknCJWLEpyTkcoPQ605zygDfV3QddO5C"
+    "7Aj2Z2OtoqXScNlnXSPQtCX9cicadxox27u6eI+CoTBO4a904pDb0XTtA9PYOwoPQxA27f1eYgD7LINWpv+WSyNPjpq3"
+    "5+/PyEKyPIOWkqenUOIvPpqyZuYzGPxEOCYlVvzloxqaDXyerMbz3GUY8ogLlN82mQrxg6pBW1ExBunMbQ+2VqKMG1Bi"
+    "lISQG4MNnKtMocs8JJUsuU8FpBaLPo1Uz1ajKQzVI6QGsOYUwMqD+GLCUEKF/TKFY/5Sq5FE7GyMcfCEX8HOyeQvTy/O"
+    "ygnFQAZrapEIbvkwFFtH3jVjNVQBajlmQ4GPCbDRuwqAuyNIY5zYwUbLhM+EKSKb2QaiJEsDunlOsJ1y66geS22sky9o"
+    "GYWuCIfdg3RYMxYCEcQCM04q3kBzXZDKKKIgWEIWh7OEG4OAs6IOjJlflgqyQxEyxuzizQeyALODCAe9TI5BWyuZRjRK"
+    "NgEwQj+IBVJyOpiCeoEiz2r2SZwthON1vQVYyTKRz5eYJd2uqSadrERNVut8iYb8HlSyiE9yNV2A3YXhxseCIZwiFGI3"
+    "uA1r3vx8/v59Owq2lhMBlUCWjAuJmR27LHdSdh/DZ8Y7BeLlatJtjkM+aWGqaXnZFyo7TI0+xDuyHtEXgbIhBI8jBlWe"
+    "QFBBhQbSanBbLYFdSG4MSiDehp0eRIy4dl6EOgiIFSCA1EFWDx504B9IE9x7xL2oTuMCBEVfJok1wXJbWbxtOWBDNFAC"
+    "QEKAHalVTLjLBaxs8RYLVTyhKAmX6MwCokXsEUBcRHid4zQ2p9IfNsfW7LLFOgR5Y4iGW5h6Rljw4CHMxW2Ayejnrh6O"
+    "eEKyQSIjGQQhVToaQL0OoIAUeBcehVLSQGAmCXqBQGhz21DodQgWojmsHbfozzLmxgMyB89u3W0BrJuAMLCMKeNiLMwN"
+    "BCIr/5HJ/kIFUIuATVgNW1h1L2IinWwg1wUmWsgnx7/JaGAsAMnfTlrs9vzyptdvsePjm19uTk6oXAMDwrgsUiikgBER"
+    "UFUoNRuC7O8FMDYEKYD9hErdQ1aW96JUahiVV3UgWDRqPBozGHEvsVDEMMYdqchQCqSnxlJboYfrhsI+CjCR4/zOAOXj"
+    "lXtCGx3vPHMTsTGaBncyJVxJLsSZr1kpUyEhWPy6LbosNeh4GG9xtVOVo3SsEHoQ7CWooJx8pVMG9VIM+oDvq1SBs2c3"
+    "gUSuaSGiNUdslx27NV1M/ye4n4OyOahlt4g4+159yyAqWRr5oXkGmLZcQkXblbTON0nArIHIZhn6dVEaoMwZZPRYmilY"
+    "OtIxqKBM2AQ7KWEIZth0sJZdwrOcnnHSBguJ0aINWA4genA6WAmuBv6H/QVfPDtC0cLAU506gCP/a37bPS6pWTKHb9R6"
+    "INJ84lpAjEATxevdvUMXglATYw7lRNDGVhaIa5CAn8pP2Fk76/XOL9/dgE58BoU4iKUHtrka7Z2si0ddNXiocMV3g775"
+    "24/vBm+uLt+evxv8dHVxlj+w4zbMVi59zu93i/bczm72s/AUg10hLCn3+bANRUoFVjB1sBPqEJ4Ue4Pwq7wILvg0guLI"
+    "MEixrQerY3h6sQ/JZ3nyYo8qDQPmHz1CNyONY8yFKIWBghqMYjyG+8bXfmRVKGyuobKCuEJNRwMLqdm12F+cKmNXw96O"
+    "o24jVGCQflmZ/B4mRQRfGtwWn6BsRETGDwVjAP3c9CogC0F0TRWXo+vkRaK+73zfqaOmBznBb10h4cPVdQ+uRuCSEXYf"
+    "d1uYnt3f3x0e7h+We1wYZNcvUZCE0w/nLFteoaF39fPZZR79Gl3wMFHGv5CU1lOO4WNR6KiOOamJrvar1P0E4RjsREBa"
+    "RMAxrNPUxdWPZ2VNAaVailVLbk/Xft3ZCgJQjCfjllC+omddn/Wuz89utuak+CtFXXWqiHiozKqFrCeoXl08vGcRRsmm"
+    "z1mudVJCWFvtSvuTT6oquu2/ePbtgiZ6fEL9XiPiALMDVqsEs5CYGq30Tt9VlIIwZrUOrCei0z6sUnEK/LoCOIcOHUod"
+    "uzUkXJ/2zq9KSml3Ci602+4gcHd96oFvMELo/yb7szG1NjHdnR0My75p11Z6shNoSEw7e529zvbu3k7emoS8dDWm0OV5"
+    "dK8h8FWKhtysLdokHKDu8X+IkCZ3qAZCEbzKg0Aiezz8UFhTawp/pSh856PvXTkYO1gzVY/theMpLnY/V1wWaKAoNL+R"
+    "OQ3cISevW5J5Wu2qzOrnNzOzh5tgk7RMWhGZ2r39Ba41n+FvnoKZx1YS9K7f1NnY/JY3sqenopndNnxm8FHXR7B50Ch4"
+    "K6eXd+WTs2PAdqy0IZ7zxgm9VPR65aP0hNNt5UaFKLAKbwZ99Js1TIis4wktmdu0Xpb0PmKRhuq29zIOatdDwWagvKi9"
+    "Bym/3p4oZmI9UK+sAMQiQ7NcMkTVnAYQTwNfQRUWOhtpLRjTM2x6vFNLNMLFmhsVkrId+k+1anTi7j/1M9ETlKx07rIa"
+    "YOCAKZLv32Flf+o0cQYXSYP4aBBA2IUSPx7NyGDHUMpQ21ZoiHHeOOfvulInLuxNcAT6FF8cuirAuxxf+acwwtFl7x4H"
+    "B/skct8qoDIKe0ZK35uEUxeBDhr49bR9hl2zcMTcKaxwBnMnMNofGU7+O1H4ZdXXB7/VUWIdxnw+dC7Be88juwpuxGhI"
+    "+Aw1GM/KWSa33ULYC0NqSr0E9Qph/Rko9rKMaqFZBeW9mCE2wVvzVF5Ebi/mmk0RVBWJuZy1RspaG0EV0NfzuWw9RPQ8"
+    "9CnjLIxiL0CPpwKS40kSLjJ3ilddy9G7/lHhFQF16YxViXHl+MLLgHKVKAMRJQoswa5TJs7Eqi8FXgLYjpHyq4wabPkL"
+    "wP2vBT3iQ6+w5BWWfAWwJAsuzps3hx20D/O7/G7gYlbKc88loOciTCXdrB6RtYggWDIcilps1+HYAHaI/UPD2bzh9WVd"
+    "OfpjrcaP0nIiaxLyNKMOZ8vqu3HYNf8DxtuagPQaU19j6h8rpjrfalCj+nHtmPr7RU8XWVYpzRaixUKMWT96AhCfiMX3"
+    "BW/pMr3VpceaiVAgGffivxxFY1D4Zsh1aSh1CO6riomuBn2NiK8R8X8cEX2wm/spIq+pG+PN//Qe9jUFxqrs6an+ymEv"
+    "P7sc7z74CSyaO3Zz0kfszg8sv7n48d///BdOHIJaH3EwBvsZhRHqL4aVmWmt8LaqPvKBXRTE70e+24F48MLeecDvb+g9"
+    "+1NttvR79Yuyyqf2y7K6xoGTxckd/0VFPvvJLXvkNIWEn+TgvA+O63KGtuo+xACihRY4vytxbuTv8XzSn4ad9D3OleBM"
+    "TVyZQGrD0i8WOspsWfYpf50yHhux6lcMWZOpPMGJXxWst8EuTob9Ad/YvbyS7LEm0noR1r43C0U8sdMV28m52YGluIU0"
+    "7DMf1KKBF1tOGXM6slyy0FWe07NKW9mxg5bvBlXAC9DQjxiuKU79cGPbC6HLGWBuVZ7/VvYhGtHYf8US/+9YYjFY54G5"
+    "s7u3f3D43Z++/4EPRxAyiLfF/pAfyKw+zbKQxjrMxybmwk1d82gDh68vYrKgX/r8yQ3HNu/Ir7PhQZwgpaGO5+PGM+9G"
+    "8NWRC7YvLtldDLQ1ProMXfQLgC/zgSKuw5m8wYheOu2WrLq+Ex+zFMwT8jeO2iJOTHHqLDZQZIHMpmA2odD0JgXfI0r/"
+    "AegwnbjxF3++A4Klw/dWOBwSOxxKo9iceQjKwO7cp2NK51+k+u+1DOhOi49E7HwSTvO4RMwiCi6QdbCcrF7huxH8vAIZ"
+    "DsRI0qw8EhX7D3zde5cjZoQLx7f9Eh1z+Fw4/7B0vkPEz70XZX4H/w1DNv5QOqQWuBfO++6HVfQA+PseMZNdYN0P9uK4"
+    "Ls6kBo5bfA4jaYmUeV1QtMG9NSUO2gRyDL7N9hu6GXxEd/ShqJ8vzY+tlDilsw9XYN5CSsfzCGLjiC19LJlNDLt9j2jG"
+    "l+Z+/ZcFkj7Awm8DZiVqymVVkZj9znJizuerWfON1eH2G7bDbs7fnV/2to6AxAGN3CKZ7qPcqu2XCrXi6Qf7K6ghX8ya"
+    "cGbv7PrihUP7T/8BWRLH2XictVdRbxQ3EH6/XzE9HkjU2y2QtBI5hBTRFFE1CYJUfaiqrG937s5k197a3iQnwn/vN7Zv"
+    "EyChfekDytlrz3wz8803piiKiVEdH9DUcwjarPx00rCvne6Dtgb77/P+AbG5pEvl/IwU1dYs9YqWuuUZ9Zve2Q9chzLY"
+    "rpXPnmvHYUYLO5jGkzINqVoMnjv+e9COm5J+90xhrT35C922dLVmg5tB+QsyzLi1RUQ78GZgHpb7vt3MyHFnA5Nf26vd"
+    "A3KDIR3oSoc1FcUHb0106Fg1ZA3Tr+9PTwQ8t7bncjqpbderoBe61WGDCN8lSJ7ebsIal/fK599TsNHuFgOudRxUo4I6"
+    "mBBdsvMpPU/KvfLJdFIgkS++Kwp6zYadCtzQYkOLwa2YaelsR2tganGt7DdzaiwZG4gbHUpgfjmZPBpdTSb/V8rh5RG9"
+    "siY4fJlMCnqXMqc8VX2KfYy331QJtw6elrZt2NEOt55RJwcAK30p5eOI57EnZHSNWsjpjIy08UG1rUeoAN91AmlpHUnM"
+    "f4gV8Y3653NImQDZIqhmNESGqFBmqPeApFenx8eHJz9TWZa5+BXtwElVWIorgPKhsUN0xdeIvN18TYsZVR+n9mJ6QMEN"
+    "WE2l0ljB7KeKxOdQ1+xTXrdHlwr5wFl2zjqsP04vtGnSLWx3OK9WPK7X2oRsMtlcKt0Ojks6HX/HeCkaHLEJcHiyMd2t"
+    "8oFaDfx2KYHhqKTntZRDbdP8WJLaD7GyY6h2MVYldsaSlq0Skn0rrbmfHn+cikwA/aVqB/70GEm+4A1wAXKvHL4FEETO"
+    "+Dlyn24VVWxCL3WOXAJebXYF730+fb3mTm1dV+AREuY/i8pGVZJ2cKuh4/gZBUF1c7QS6Ty1PpwuGHxj8Agu7rNT/gdK"
+    "8XXfKm3o9O3Zm9OTirxC2LEJ4DobgsWYF6qRgBTqjiR3JjXUzhqBKo2s1UK6904rEwrd8FINbdiNEiZMhfIYgSwFz6Dn"
+    "KFyqY2cbJoYCbW4ZUivnNBRMLnjBIJ0kglWiGS/ZKFNzVUph1tz2FV1Zd+GTkRiKlOTEQo3hFDe6PoAXY8ISKZMoK6Ct"
+    "tYhfpKxPslt9ITWgB1+jAPu7sT6t9sHfjSYy2G9F1vC18JIq+VEJlkNqrZTM+CvQCvyvkZUdH5zUaJbtiZ1O9cL1aLvT"
+    "DRR2N02SjR1GGig5S2hFFAHplgmTUBdFp66LzJ6T6iDnDBJgatHw6i7yIQjvpP3v4Uy28e7oF1DGLpf4BoNojRXCXKj6"
+    "ImnlgEEXEKTEeKzMBoUTgUR2LSp0fysWxUKFer3tpciB32L6oEP6Vm5yarGeYmOKnagBoktZcm57MI2HmN2kECOTorSw"
+    "qtezlCMR9EpLQfEsQGJQ58uxjD6SQvKIMOxVcedItZvqmMbSl31ihHoyzRnDTeqX8ocEvEgXDk4Oj49eVmlkHQmVatAe"
+    "s/Em/qCbrJEiuFh0rGLD3ExuMInHfzj9BF9vRvWWnadYV1AWdka1FRaHhgYwr4c6IpitEEMndSOamge3qEpvXdgSCsN9"
+    "VUaDz8TgIFIfraHcDaXuV+CkT+KT9SryLydBGAHt9MiE4w/R+1yeBbELnTLJ+r5Y/6q9bujsTjd91ZrixeT5D5lxPsxR"
+    "CY6d9udfyfCPYtjxElN2NAgslxFO3M0dG99eMJSu/fRc7uW4zhvu2TRs6k2KvQfVkYjPej2h0z4+ecZhnwDJOZmLyfbT"
+    "ZzHaoDsGIb6MEimBfYy/osgnIo2vUI1aBE6sbu3E4GLfnEtBU4SHmJwsBoTx0nkyBNW2wSgdnEfKxzbIUq/xLTpab7L5"
+    "vScjh9zQh2T9ze2Sdl4F1xav6Ad6/+b1m5Oz3Tl8nkdJFL8iCP62xE/392LY7DptVDZ3Nq5oB0bOjt4df8tKetqlrpw8"
+    "MGBzKaFz79UmzzB5ONuhbbYfbxkoqou3ohJelnjzHl2rrm8fEKl8G7lcWySY09nSuhW2Ytvs7+9VD+CKr3qgOpS/aYbl"
+    "r3MRa58YPBNW+2B7nxTe2IVtREFNVrJ/BRn9AM+G/UNQ7vzPQtKEP5EseRtPenniQJVO0wMiESgT9H6nX75q5G36zQdX"
+    "nNDl5B/CZa/T"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -5366,21 +5400,20 @@ class _Sources:
 
 
 # -- module: burgee.runtime.execution.inputs
-#: Each command's input schema and its secret keys, from the embedded clispec document.
+#: Each command's input schema and its secret keys, once read (`_command_input`).
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
 # ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
-    if not _INPUT_SCHEMAS:
-        for entry in _load_json(_document("schema"))["commands"]:
-            secrets = frozenset(
-                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
-                for arg in entry.get("args", ())
-                if arg.get("secret")
-            )
-            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
-    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+    known = _INPUT_SCHEMAS.get(command)
+    if known is None:
+        # NOTE: this command's entry alone: parsing the whole clispec document was most of a
+        # wide tool's first `tools/call` and of its `--json` input.
+        text = _command_input(command)
+        schema, secrets = (None, ()) if text is None else _load_json(text)
+        known = _INPUT_SCHEMAS[command] = (schema, frozenset(secrets))
+    return known
 
 
 # ---- burgee: end of validate ----
@@ -7028,24 +7061,53 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
+#: `_DATA` decoded from base64, once a document was asked for: its index line, its streams.
+_PACKED: list[bytes] = []
+
+
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from).
-    Read without `import json` (`_load_json`): it would cost `schema` or an MCP `tools/list`
-    more than the rest of the run."""
+    mcp_templates, skill, completion (the table the completion scripts are rendered from) or
+    inputs (`_command_input`). Only that document is decompressed: a wide tool's `tools/list`
+    decoded every document before."""
     listed = PROGRAM.mcp_lists.get(name)
     if listed is not None:
         # NOTE: a short MCP list is plain text: zlib's and binascii's imports and decoding
-        # every document were a sixth of a session's start.
+        # its document were a sixth of a session's start.
         return listed
-    if not _DOCUMENTS:
+    found = _DOCUMENTS.get(name)
+    if found is None:
         import binascii
         import zlib
 
-        _DOCUMENTS.update(
-            _load_json(zlib.decompress(binascii.a2b_base64(PROGRAM.data)).decode("utf-8"))
-        )
-    return _DOCUMENTS[name]
+        if not _PACKED:
+            index, _, streams = binascii.a2b_base64(PROGRAM.data).partition(b"\n")
+            _PACKED[:] = (index, streams)
+        index, streams = _PACKED
+        at = 0
+        for entry in index.split(b","):
+            key, _, size = entry.partition(b":")
+            if key.decode("ascii") == name:
+                found = zlib.decompress(streams[at : at + int(size)]).decode("utf-8")
+                break
+            at += int(size)
+        else:
+            raise KeyError(name)
+        _DOCUMENTS[name] = found
+    return found
+
+
+def _command_input(command: str) -> str | None:
+    """The JSON text of one command's entry in the `inputs` document (its input schema and
+    the keys of its secret inputs), found without reading the other commands': the document
+    is one line per command, `PATH<TAB>JSON`."""
+    text = _document("inputs")
+    at = text.find("\n" + command + "\t")
+    if at < 0:
+        return None
+    start = at + len(command) + 2
+    end = text.find("\n", start)
+    return text[start : None if end < 0 else end]
 
 
 # ---- burgee: loaded on first use: describe ----
