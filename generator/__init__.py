@@ -3,6 +3,7 @@
 from burgee.markers import (
     Argument,
     Audio,
+    BadParameter,
     CommandError,
     Context,
     EmbeddedResource,
@@ -10,6 +11,7 @@ from burgee.markers import (
     Image,
     Option,
     Outcome,
+    UsageError,
     command,
     group,
     program,
@@ -22,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Argument",
     "Audio",
+    "BadParameter",
     "CommandError",
     "Context",
     "EmbeddedResource",
@@ -29,6 +32,7 @@ __all__ = [
     "Image",
     "Option",
     "Outcome",
+    "UsageError",
     "__version__",
     "command",
     "group",

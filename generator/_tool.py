@@ -3,9 +3,9 @@
 # To change this tool, edit commands.py and regenerate it:
 #     burgee gen commands.py -o _tool.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1226: the first handler from commands.py
-#     line 1472: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11912: the tables (commands, groups, errors, result shapes)
+#     line 1265: the first handler from commands.py
+#     line 1511: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12581: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -97,6 +99,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -115,6 +119,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -132,12 +148,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -154,6 +172,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -190,6 +210,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -227,6 +248,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -874,8 +896,8 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MDg2LHNraWxs"
-    "OjE2NDQKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
+    "Y29tcGxldGlvbjo4NDcsaW5wdXRzOjExODQsbGxtczoyOTI0LG1jcF90b29sczoyNDMxLHNjaGVtYTo1MjA1LHNraWxs"
+    "OjE3NDEKeJyVVdtu3DYQ/ZWBXmoDkpw2b+4FcGMjMeoYhZ23hdHQ0mjFWCIFkoqyLQr0a/ph/ZKeoURZW8QP3QctL3M9"
     "c2b4R7Z3dhx8dr7bZVmOz55Nlmdv2bBTgUlRsLajxtke61aZumPnqdEdl9lDvsuqlqsnaLyR//+K0KRDa8dAk9NBmz0p"
     "cwgtFrOu4Uk0Hc+esJ29Dc5+4irMQo4bx76F4B0Xjk3NDrKLyDeeAvdDJwbEoSevGu4OUMUvzyrb9whozi+mtnvIXyHP"
     "XVZYmCwKRDeMAZ4y0cfRfDCHf1Jzo8YunNMPRvX8Uzkc6JG9rpneXdxe3lzd3Z9KkLBWiICYMdaImdCyBLl3qie5ohP7"
@@ -982,104 +1004,107 @@ _DATA = (
     "HTEL1mQS5t8a4Nl+tD6iRsVeE+waZtsFiOEU1pmE6s8UogcDFmT2g2fXuI9beklSv2FScKkTw0u2ODh2Js5O/3Y5mlLM"
     "lVnmVPeyp+7mUWG10QXx4OcdKHnOlBmV9n6RFx2RF8/p334oZRSVT4tIPa66z0ayRZnFFo1pjdl3cRM1OOggyJwKqGJl"
     "Qt0cu9RHfrOnR0189tK71ed71Ya0COZQ4IY/KEEQU5yiDJN6MvMcyOgrpEMe9Pm9cUljf9S6pk5Pf5OBLVfKfCptnm5R"
-    "oIvb/wAdE7PoeJztXOtuG8mVfpWCsIBJgKRk2ZPsUI4BrceZOGt7DEtAsLAEqdhdJHvUt3RVS2YmAvI0ebB9kj2Xqu7q"
-    "i8SLNLPerPzDENnsqnM/3zl1+WUviCOdq2BvuncwebE32ktlouDDrCwWSsHna1XoKEvp+fPJAXzDjy4K9dcyKpS+yFdm"
-    "ST94/YcXk+/hB6HSQRHlhl/7UaWqkEYJbWQayjhL1UjIhUrNuFAyXIkgSxJ4Mo6jVAmTZbEW8yJLhFnlKhSfaHSxhF/E"
-    "QMoExs9Kk5dmb/rLnjErmMGorwa+ziP4vft4O9pbxNlMxheyWOi96ZdfHGfj8c8aCBvt4fjwWZsiShfw2TIEQ8xlrFWb"
-    "D5nqG1WIm8gsBfAg/nzy00eh0msVZ7mCb4C/ECg74l9IcS3jUolBVoixmMP/8DhKhyNhlkpEKTAgpIaf0TDZ7GcVGHGl"
-    "VsDxbCVyWQCxBqYjom9HHvWW+9GeXmaFwa+yHmZUWibA9Z7jFWVyvpZHHhvJTaQZCXxZAOn4thiEai7L2Ezp47CPqPE8"
-    "ilVNTC7Ncr1cb4oIjAOlYiW8VAVYSJoZMAYr1Ck9n62M0iKbww9FlIAJgR2VYZQhiSqZqTAE6YFFZmURgOSlANM2z7RI"
-    "kXxQmcYBPx2f/ml8OBKTyWQkIqOZuWomUJACImk+a0gem6GalYuawRkYq5Lpeh5BVTfCFDJQMxlcEQ9RCupNZSxUUWSF"
-    "bs5jokRlpGQ7E2hzpor1EwUyDVRM1Fu3EnKOdmSWkRbweSW0CrI01CifSzvPJRPR0mkiv9bGZulAqhcbEQJm5OkU5FtT"
-    "ECzBvAOgSrM3zMs4ZjVoeQ0qRG+5tKb4+e0fL8XgYAr2AOpMIvAvih1aLBTPgBEDlGytk3/U4kTnURyPw6jY2jbRFls0"
-    "ov0JZM+yBlwR2a0pg6VK5A6mkoMDM2M2MoswC8oEWKZYgpHHavaZHoIVaQNBFIkqyjRF32+QMY9UHG4f6yiEMQsj4ZhB"
-    "NxuP4zjRU8FUZmm8IlIhXoE8DOs4zIwBLZKEG8Sor3ksox1CL8/GygDfz+h70DmH2ADG54yxThozaYLltjYAI1mzlXEM"
-    "rFPAfh9hOPklCkdOGyMO6rdMyR/fvX9L+nJRH/VWJQvKdEoGSzFwFoyhSMVzEmnLen/OZnoHDyQdWp6nAgMQcYE5d0yK"
-    "I35QUKi5LMWQ6Zzo5XAjyqQeA/d5DJkq3MHUmxRyHiCpuFS7VBDoDXoYI4WNaIrj7AYCNdhWGZjoWj2YMJSQN55TOGaT"
-    "bDOSiJ2dEQfO8NcSCIBvxcfjD2+b4V1DPhkUKlfSyFmshkfWUdJsliG6AoeZKfyZAhu9hLgLwzjwFl4SwNAsdrDRJuEr"
-    "pX2csdpBlGRpQLesCDZLaZjqeVRow/IFLaPQM0JFVyAdMUiVwnzeYYalYg200gWpDBIbjAnQBVmcrXKpNcK/ljowgj0s"
-    "MLtJEcCl4sObTwxb9xFvoJdFc9DWRqaRBPkucEIV16pDSkWHyAC0U+TZzD6JszEJbxdwY70FWHF5wWYvzFk8almQTjai"
-    "xhUcD9GQHUOgvamv0Wa6ALuL452nBUM4RmAiTnAYMTj5z3fv30+ScLieCMDlLjV6aVK84jz3uuk+Wq60dQpEr+0UOJjH"
-    "cjHCVDOysh+JfJUXGRUYkJBsiGeybtAXgbIZBI8jUaahwhRPsB9p1ThsEQG7kNwEFCRyAiNdqxRRZl0JMiDDegwg44Wr"
-    "zl4ewD+QJrh3IK2ojlMPEKIvk8QGYLkjF29HDDOIBkoASAiwExVZSiiIA5Z7eSigoFxQlISvaE4PXyISCCEuItitUJOo"
-    "qbST1UhXfByJAwKgKUTDIaaeAMsPnERw3AbQin6uSYCJzEk2SGQShVCi4lQFQOwihHJO4VP4KRR2GgIzSdAKBEIbD0Oh"
-    "l/EkRHN4dz6iP5sIGCdwDu4eXQ4BZC1AGFhUNFEqlskaApGJ/uZk/yELoTIAmzAFDGGyK5US6WQDlS4w0UI+efX3KLmA"
-    "gr0wf389El/efTw5PR+JV69O/uvk9WsqnsCAMC6rEsoaYESFVKNFhZiB7K8UMDYDKYD9xFl2BVk5ulIN4K+zqsbCzsCK"
-    "czxmMOI+wrINw5hkUpGhEkgvtaEi/xTfmylzo8BEXlVPLlA+VrmvaaBX+3c8RKSKpiFZpjg7u5AUtoKkTIWEYCnKQ0xF"
-    "qdHxMN7i26wqpnSeIfQgEEpQIWP5RqwMFRQKnWTvWPDfbRhr2c0hkRf0IqI1JnYqXvE7U0z/r3E8hrIVqBVfEHGeW/Wt"
-    "g6hkaeSH+g5gOuKEirYb0Xu2ZQFmDUQOmtBvitIAZa4go6eRXoKlIx0XLZQJg2BfI47BDAcMa8VH+K2k37C0wUJStGgN"
-    "lgPFBDgdvAmuZrtGtpRlQtHCwFNZHcCR/VQ/5p9H1Lqo4Rs1Aog0m7g6iBFoonj9/PA7DkGoibmMYhVOsLHkkq7fVQLn"
-    "ubvzZU3MWpdrZQnslkzO0rP0M9ren44//vD+7ecTRD5oCVGSA+5CEUQuWhNCRoXVrTTXH0uysIwVmyNFAhhbn6UE+yie"
-    "zZSGQI7WKP5ikZabkatwcPYFui05LZH6BamecJA/d1EuBfMEUZ2lVVaZmCwBjTq2RsLFVmsg6Ajg71e2Bod8hOltSCEA"
-    "ObjkGaCgTy/PUoh/MP5SkUWBuOJ4It5iiESOSAQGqwIMFygf4I5bb6oojpxGoVwNrkYcWUFUMQntLK1MOozm81pUNiNR"
-    "iAXSiX96a+iSbWSn1xTzkkhrVAtVd5JUeMw+N/LHk/ENvm2HkBitKE1DSlKOH+tm+NaNLLBgpQanms9BrhgsQGVgBsAx"
-    "9mACWUAxCaGUup6zDPM11l3tDqfTxLaVLpLRME6v59e0hepX6NMNO+jtC3YIabQuN+xJNul5hVO8nuQrZ9jOmFsE0B9b"
-    "V17U0yiyRSETwhtQyoNLMhKy3w/w+z9gIlyHX3eZ1AHYnnnto76pye43RLAkx3tbspD2MAJDMMTY4+y04SFiwIESgNLc"
-    "PUVlYaev5SUtrA0yCcwjkGog05jKeSB2ZtgvY5Hj3JA0ywIjOHBDSAj8noAXNoqx1eHKTs+5RoSEgxicPQS8nAP/Kg0i"
-    "hVFslRr5FYLgjYOcNv6+mHw/xDTY182F8Bts2oa4j1eIeLEMuAXmOQUlThtDwygkuLKwqadlH3VA3jY2wHeZqFv1M6kB"
-    "I/wN/5tDxqdYmt/opRfzBb+OMcJ1fyH6Q5zIilVP4bVLe9Yjisqtix/efd7nyLDv6i8irX56/OPbj6cn8H2rBG42Jjev"
-    "fSuJcM2GKydTgfl7xWAqI6sqcJUr5FUNQjUoJsQTFeKsDDaA3ADfDzBn54CkAZZjTi3UdaRu4A9agsDvAKVAeMuYdF4g"
-    "ce07pMJfr0E8gF95HkqWI2Puqy2l5jKU10AubPMaCrp/c3/uLY3J9XR/Hwsz2xCeZMViPywAZu0fHhwejJ8f7ldtb0i4"
-    "P80pKVmR8hIXLtMVgDQB2CiqGLMr/B+qEg1WDwBMAb5CYI3fAuyyY8gwjFDiMv7kvd2rkb+gN4D5oytMayhEHaYiQzAG"
-    "zouJOtPWdSopqDgkeGBFNMDQcJbasDq1r5Q51q5Aohq6UdqhDtEtvcMFfgU0/BTflIKFNfgn2FNC3zWzx21lm7IoJDoQ"
-    "lEOMlsPtXuNovNUrjvDGW1vo5KcUI5NcpJk2UcArKE0U3JEIBYA+2tCrvAeuHU6wPC6TtP+ZRpck3NQzZKK0BjfreXbr"
-    "B4AvLioRCdV83uD1UOBLJjIo5z2QDhS1SR1crCd05NyazNmEr2inPU8l3kyu3gh75qpYS8s4Bl+/pWV0zOTItlst5tHP"
-    "SSbsg61xWjRmiDbIXc+9KTZxdbITtkZT9lshpdIuDe1hr6I03FKtoz0Iwqb3AeCFYoVdCO+pywYYmkAsUazXS4ao8uwB"
-    "HuMytPcia33UccM72LRFZy/RWKSut143wvltrxpZ3OdkGhbFwKPWeoHrPFxwOYzk23Vs92dR5myBNipeVACKlg9UkUA+"
-    "tDZarXKXzmmsTWrPGLE5KhFUUNDhUseW29WmkBzH5n0QWKbAR+TCtiepdYO5OiuuNKRU5Sa8sAPTiHURKrxhxTgTbsiR"
-    "/xsHts+R7fxxcub9BlBVdY3MyFs1asTUto223/86NZ+HXHGeW3+PzuPRunUl2CWLAZ9P1C4C26I07JJQbah6LCo2rhW7"
-    "tLANdyPdb1IQtssdygZUFq4n6Bst+3pY4uJvPUe7FHc90/kl3qM63yMXgF1bpCrwAqvAX4vu7WvELpV2ma7Hd2uUsI6k"
-    "f6GisS0gkNA9dcGtV3O7XlVTNG+obGpVB5WzouCQY5A9SaSneS41F38ZRMEBi9RmeVx80LgHwi/FgEVw+qG3IuLWRM9c"
-    "LNCd+m3kVn9w7aL2UprT909aM+BdAoIAB4cJ24hm4ryyKMJtJgQvJ/W3rX5wta7SaQdjbKWg+g13g3+trp/Xd/v2mhib"
-    "l8nHLXkb28ogY9JT6k3YzM5bV+vdHyl3Lu7uMNj3essHD5F0ntVrXU8Ng2+8YeBUXCvUU19/x4DCbW+/4KkB8NQA+N9o"
-    "APTU+g4puGp932Rhtu/X/rsW+9ykvWfcp+K+t7jftUy7p1DaHDhCEdaFjTgP7rOAh7zXwrGACLF6SsB1bLKxXkZ543cO"
-    "UoMrAjQ2ALorEEdnROCndgsD5tqztFvl8H4CdLGIttThBh4iZxEZ2qugIyx8JuJYAG+4u4336hDcvJG4Ky1UZ2m1Kw9K"
-    "Jtw0gzHjiDf04CPcAoa7ZVBV9gBE4tBoEymm4LT37B64Ey7uvmBeb7DDMXDPHMDpQGolQFK0Gw85CKMFIRU6YUBEiGfj"
-    "Z1jEPLt4Vu3oQr6OeFcdbWzBBkK1I5HexV9juYMvD3ibC+3VyZKIjh+Q/G20aeNQn/atWcUtK1SlabnCYsTtoUT439r3"
-    "XULZssO+71VWFra3VLkrCA0EW2pVTPBJe0tzFKhUb6Q31+r/8O4UHh/nWDmOD+lg33+c/DB+MX4Ty5KGQi8sIsh3BUXC"
-    "rsLtrB6VMGhb1DsfuslEwH5re13kpvVUk33cC9dRLD3ddHv3fSUGmJQrvHnTn1cra7I8LuBs1Uh1X3SNm8V0fUblW6xH"
-    "dl5UxWCGQWrqa8R6O9cjbhNaRBKKaaugnGmAvbRaCoqFNwt7pEOepc3QWG85pIMBNpbW+7TcDmje3OfFR9qfSDsTu2WB"
-    "a/h2wSHR2vvozlKCKTIq7MeGDt9tWie1QJiNvJawkfOWelI7g4/fyUM2XO97QvRPiP7bQPQM4ZIVwipcuKvj9q5InmIT"
-    "jSf80X4z/P4460rfNILqlgENBh7C+72QqjuvxVUPmnIjjNWd2gGtxtw7Q6pdbOQO0NWjncdeSdkOl/WZi3XL9XXj44Cv"
-    "BxSZdhd6h7DPalwoOiYlPQTkqka71UzLuYpXVHoeh2H7afWiiOkuAIY02vhb0nCDuiqO7JkQXNflNSNv4aMqI2nTvmT/"
-    "yfEYCtX5DjTldDqkup1iuL6WPEu7xeQuheRO2P8Om+oUFfP5I0B8PriHJ6NpQz4LHeMPLzplZRzaAykjXsRhYdL1BAhd"
-    "ZZ7Hq8t/KYxv7Z6Xxab2hFbDfJFvvGhj1LVXhuoDewgDvxuepRuLF5NAr4C7oJ4I2G5Fgmffchkj50NW2+SZNg5jUuv5"
-    "3aAeiP9sT7w8wfgnGP9/CsbXSdKG5F3Ru4s6bpjfDLY/Oka6M3/14TNgdT0UeqQk9QAsVMmySdgne9qebnzhG2qOxKW9"
-    "KubNhx/++x//xNslwF5vKGuYzL+85sHbGpzPtHT05byLA/oTNBidZ072sp1JqK6t8exfH0xeTOj+rNte87djnfuyqs67"
-    "tWGjDHtOadu7rKp7PuxKQICHJyWd7carWaAIixLbdQOiAYTjXS0RrtWcpfWBQzrYXlwhNE3D6rx+ddp8Aq8+WOgos/t6"
-    "zIxD/PN/87lWm94fZe3zoNXahnJ0uwGe4y0AB98eLLv/TbLHnhRiRdi7SyFW6aLRq6zF0zTAU9/swFL4RWqc1ofy6XCz"
-    "aebCmg6XJDtYqKZnXXREKpgdtHw+TQxegIYOtQ6S553wltpMOpmSDbCyKsv/yF0ByP3RJ5D0/x0kdYN1FZgPnh++ePnd"
-    "737/79/LWQAhg3jrIhO747H9a+FCmjgQNjYJDjd9qGUHh+9zmTroNy6e44tQBpfk1+6iCLwtZDi5N24gAEyjBHtWB82w"
-    "u8fB9t5XnncDbY+Pnq9BF+ceknU+YLEmqi8yF7j1dW962DDpO3bNzfDmDrr2Rla7zEHvfGleVlR3cdqb6rTC/eGoEhUe"
-    "VZtrC5lOKIRZYrrw2iPr5XqyTr0VK7zKCqFZqIKItuojUZD3aQpe7ToSWnE4/HLeoKMXrHuk/O77TURkNwU31tGYKnu/"
-    "Cd5agr2gkAmhnSOg/QYpXkHhEfD7gw0ISEUJvOUkc9oWW+K9HSmd16i29h3ZOx3s/SpSzMpFg4C6LPHmf364pTZA0yAP"
-    "bUR1zybfroHIi67PtPd8VNO26qrG3N9twLyBdIvzEfzFq05oP6O7uYXHPaKFT9cEd5dO8G6QVVcLVS3nE/NiA028q98W"
-    "gzemiMdvxL44effju4+nwyMg8YIOcCCZfFVp2y8adaI/+8sXG6ihelkMYM7Tt58/3DPpeeM8GOYQmqi6o7g+RuLP4Z3O"
-    "mrr92c3jJ7YXw3t+btx5YS6lqM965N/jQWGWgHYCwZbmvBxyq4uvHRF4u6v2yzOM1Uj/7f8A9YDzkXicrVdNb9w2EL3r"
-    "V0y3h9iopSRN2qLrooDhummK2i4c9xQUES2NdllLpEpSXi/i/ve+IbkfiZOeejCwpMg3M29m3tBlWRZGDTyn2c3kFsyz"
-    "omXfOD0GbQ12X7FhpwKTD8q0qreGj0gt2ITSsWrX1NhhwJey14YpWNt76pwdKKxHbun3dVhaQ0uc6Nn5iv7wOLXUnvyt"
-    "7ntaLdmQoqD8LRnm1lNygw5g4oiaJTe3R/iyOiLHnWO/PJyTmwzpQCsdllSWf3kYAD6JPwT/6Nc3lxfE5o57O3I1K+Di"
-    "qIK+0b0Oa8R0xX9PGlgb715U338F1yNuMo9LAwfVqqDmBdEdXE90PKueV89mRQnafviiLGlDT0s3643rMfxMi6/G9TG1"
-    "lowNxK0OFTz+sSi+zIeL4n8mGNBf0qk1wakmFEVJVwiqzp6dXp6fn1z8RFVVZeJqOrCO6tJSXIFcH1o7BUKG+B4Q/fox"
-    "pUdUv5/Z29mcgpuwmglPWAH2nxrHyU9Nw97HrGyOdqr3cpadsw7r97Nbbdp0C9sDziPq7XqpTciQCbNTup8cV3S5/Y1C"
-    "UmBVALe+ieOwZPGNqVc+UOTNdhIYjlag5JW+YxRdJvaJJ21GhKz8LlR78xc3YMH4EKuqo65XCz9/RGWuvyfvZ9JG8PhO"
-    "9RP/8wTE3vIavsDNUTl8C+xIzvhj8J1ulXUsWi/VHHMKH7U5FB83djxaYFAbczWNDsT4D7y3sVc9qsYtpoHjZxCPLOao"
-    "JKLj1B4wdMOdhVOT12bxKZzqM+XC92OvtKHL369fX17U5BXCQ/8CS5l8GSgxfmoQaArpQIg7kvxoZ424hyNOq5se1dBY"
-    "0+kFdbpHihy13KmpD4extaUK0ZFG3JRkZkePkZSUo8G2TIzeXO+y3yjnNDpbLnjxAeHX0srV6OwdG2UaritJwJL7saaV"
-    "dbc+gcRQhPoLC4GCUdwYxoCcb0lKBZd0SsHbRossxHL0SY5qtAy23rkkMS3KgO9B+svDmJNe++D3o4nV6TfiY/heao5q"
-    "+VGLLycEQUCajF+hfFDbDVg58AFVsEDGE57gDGqUOo7Yg24hBodJXNd22qZeydkkLkK3iG7yuiwHdV/mirmo55kztLdp"
-    "RN3qfc+nILUmrZ3rJN+7OvsZZWK7zrOAoOwXCO1GNbfxXjdB7wMCk7jOlYGyqR68gVGLrOxaqyxvVGiWm96Iuf4t0gQt"
-    "0TvJyBRiPcPGDDuxj0Vbsmzseir6m1hMXb6tmCgPrJrlUeJCI8xaS+IwCEEA8nm3TZePyRe+4LpdlXtH6sOUL8+NQ/wf"
-    "9YOREiM1jqxczFPiDEH/kC7ML07Oz36sk36fSck0KG9fFA/xBz1knRPRxGJgFRvjoXjALNr+4fQzfH3YKrDsfI11PYm6"
-    "1vh1goy0lJpSoVR80oEsHbEsss+SNEiXh+OORQ4ZzWdyczhlqoj+UtAfVf0DXe8V+aOOESvISbyF7nc+HIM4jg3w9s8E"
-    "/O33gpwdfNfyyKZl06xTECPKChF90EvJDJpEhq1IN5IkPguynJOZkrC/E5ZqLNkZ1UdEQxOsjzHM7YABiG5lVuT5Kio6"
-    "Whc2zYQpvkiIz7+ORAQ9MFL7MQFgCx5jGJVlPhELcgWMRiRJ/NzgfCM4sQPeiRuJzRPMMRYAqV3pGxlJatMqlA4ex+KN"
-    "BZ3FWeNbNLRcZ/gXu8jdNIaE/nq3pIPT4PrylJ7Sm9evXl9cHx7D5rsoYmJX2tnvsv/85YsYNrtBG5XhrrcrOgDI9dnV"
-    "+X+hFJdTAFGchqXkLtMP6d1Prw/yYtw18eapcvDZ1wgWNmFjLQ0GTdgIXnrvJCETv5KAz/caLl/9z257LtFLocXegrAi"
-    "JfHRKlMjjjWU46bJZMLprhPvozKtZJrInZWdeiTJ6cDHMeSs9/G5IBsYo9lK9jg9Zsgv7cpH9crIaBCOnMZXYNKsYu85"
-    "Idbe/oKh/tvZ1Zs/IfTb56eKb8vk2LbefYyhwhP47F4NY7+n0oK0fXWOa8ITUgDws96zF7n40OJp3PrIxHbiCwlRkMw6"
-    "Cs0nbSdUTtv+abCtfbrny74D+NeB3krqo2lMlBiq7MZwMeNF2T5pRQ4N63isLPPTxO9j5/9IAHzFeKxDnkQ8MySkPzAA"
-    "xaBEiP94VMf9+pOmMpLYQRprtER6i6Uuzw0w/+yjUJ7wj96l8YFTFf8CSky5xA=="
+    "oIvb/wAdE7PoeJztXOtu3DiWfhXCWCBVgKrsXLpnu5wJ4E1nejKbpIPYwGARGzZLYlWprZI0ImWnpsfAPM082D7Jngsp"
+    "URe7LnY3vAPnR+DShTz3851Dir/uhUmscxXuTfYOxi/3gr1ULhX8mJbFXCn4faUKHWcp3X8+PoArfOu8UH8r40Lp83xl"
+    "FvTAmz++HP8AD0RKh0WcG37tJ5WqQholtJFpJJMsVYGQc5WaUaFktBJhtlzCnVESp0qYLEu0mBXZUphVriLxmUYXC3gi"
+    "AVLGMH5Wmrw0e5Nf94xZwQxGfTNwOY/heffzJtibJ9lUJueymOu9yddfHWej0S8aCAv2cHz4rU0Rp3P4bRmCIWYy0arN"
+    "h0z1tSrEdWwWAngQfzn++ZNQ6ZVKslzBFeAvAsoO+QkprmRSKjHICjESM/gfbsfpMBBmoUScAgNCaniMhsmmv6jQiEu1"
+    "Ao6nK5HLAog1MB0RfRN41Fvugz29yAqDl7IeZlRaLoHrPccryuRsLY88NpK7lCYQ+LIA0vFtMYjUTJaJmdDPYR9Ro1mc"
+    "qJqYXJrFerleFzEYB0rFSnihCrCQNDNgDFaoE7o/XRmlRTaDB0W8BBMCOyqjOEMS1XKqogikBxaZlUUIkpcCTNs80yJF"
+    "8kFlGgf8fHTy59GLQIzH40DERjNz1UygIAVE0nzWkDw2IzUt5zWDUzBWJdP1PIKqroUpZKimMrwkHuIU1JvKRKiiyArd"
+    "nMfES5WRku1MoM2pKtZPFMo0VAlRb91KyBnakVnEWsDvldAqzNJIo3wu7DwXTERLp0v5rTY2SwdSPd+IEDAjT6cg35qC"
+    "cAHmHQJVmr1hViYJq0HLK1AhesuFNcUv7/50IQYHE7AHUOcyBv+i2KHFXPEMGDFAydY6+aEWJzqPk2QUxcXWtom22KIR"
+    "7U8ge5Y14IrIbk0ZLtRS7mAqOTgwM2Yjs4iysFwCyxRLMPJYzT7TQ7AibSCIIlFFmabo+w0yZrFKou1jHYUwZiEQjhl0"
+    "s9EoSZZ6IpjKLE1WRCrEK5CHYR1HmTGgRZJwgxj1LU9kvEPo5dlYGeD7GV0HnXOIDWF8zhjrpDGVJlxsawMwkjVbmSTA"
+    "OgXsDzGGk1/jKHDaCDio3zAlf3r/4R3py0V91FuVLCjTKRkuxMBZMIYilcxIpC3r/SWb6h08kHRoeZ4IDEDEBebcESmO"
+    "+EFBoeayFEOmc6JXw40ok3oE3OcJZKpoB1NvUsh5gKTiUu1CQaA36GGMFDaiKUmyawjUYFtlaOIrdW/CUELeeE7hmE2y"
+    "zUgidnZGHDjD30ogAK6KT0cf3zXDu4Z8MihUrqSR00QND62jpNk0Q3QFDjNV+JgCG72AuAvDOPAWXRDA0Cx2sNEm4Sul"
+    "fZyx2kGUlocVJ1+PcHBfBdhyhbf2Ibg7DifkKmYhDbM2iwttUAeagFVGuOkS5CcGqVKY8Tvs8pzWhCttkVIh9cGAAG5Q"
+    "CNNVLrVGgNhSGMa4+4VuNylCvFR8fPuZge0+IhL0w3gG3G5kPMsw3wVwqOJKdUip6BAZiJ5i02YWTJyNSHi7wB/rT8CK"
+    "yxw2v2FW41HLgnSyETWuJLmPhuwYAl1IfYs30wXYXZLsPC0YwhFCF3GMw4jB8X+///BhvIyG64kA5O6Sp5dIxWvOhG+w"
+    "+pBVRNBypa1TIL5tJ8nBLJHzAJNRYGUfiHyVFxmVIJCybBJgsq7REYGyKYSXQ1GmkUIQQIUB0qpx2CIGdiH9CShZ5BhG"
+    "ulIp4tC6VmTIhhUbgMpzV7+9OoB/IE1w7lBaUR2lHmREXyaJDcByAxeRAypJvBCI6TSw4MxRF3D2wMeA07jIUoJQHO3c"
+    "uEMB1eicQixcInI8cIowIoKgiki5Dlo1AwHPVsNk8SkQB4ReU4hhQ8xbIdYuOIngoA+IF0OAJtkuZU5iQyKXcQT1LU5V"
+    "AD4vIqgFFd6FR6Eq1BDVSbhWViqyw1DcZjAKqQDenQX0ZxM+4wTO992tiyEgtDkIAyuSJsTFGltDjDLx351aPmYRlBVg"
+    "LqaAIUx2qVIincyjUhNmaUhGr/8RL8+h2i/MP94E4uv7T8cnZ4F4/fr4f47fvKHKC2wLQ7YqoSYCRlREBV5ciCnI/lIB"
+    "Y1OQAphWkmWXkNLjS9WoGnRWFWjYVlgxQMD0R9zHWPNhhJNMKjJUAumlNtQhOMH3pspcKzCR19Wdc5SPVe4bGuj1/i03"
+    "EeaiaUiWKc7O3iWFLT8pgyEhWMfyEBNRavRJDMX4NquKKZ1liFsIwRLOyFi+MStDhYVC/9k7Evx3GwNbdnNAAQW9iFCP"
+    "iZ2I1/zOBLHDGxyPcXCFiMVXhKtnVn3r8C1ZGrmovgXVBpxr0XZjes/2O8CsgchBEzdOUBqgzBVk+jTWC7B0pOO8BVFh"
+    "EGyKJAmY4YAxsfgEz0p6hqUNFpKiRWuwHKhEwOkINriWk62DmVC0MPBUVgdwZH/Vt/nxmPoeNfajLgKRZnNaB24CTRTK"
+    "n7/4jkMQamIm40RFY+xKuXzst6TAeW5vm1kTs9bl+mACWy3j0/Q0/YK29+ejTz9+ePflGEERWkK8zAG0oQhiF8gJXqPC"
+    "6j6ca64ts6hMFJsjRQIYW5+mhBkpnk2VhhiP1ij+akGYm5FLeHD2ObotOS2R+hWpHnP8P3NRLgXzBFGdplXCGZtsCRp1"
+    "bAXCxVZrIOgI4O+XtoCHVIWZb0ghADm44BkEiPDiNIX4B+MvFFkUiCtJxuIdhkjkiERgsKTAcIHyAe64b6eK4tBpFGrd"
+    "8DLgyAqiSkhop2ll0lE8m9WissmKQiyQTvzTW0OXh2M7vaaYt4y1RrVQaShJhUfsc4E/nkyu8W07hMRoRRkcUpJy/Fg3"
+    "w7euZYHVLnVH1WwGcsVgASoDMwCOsYETygIqUQil1DKdZpjKsWhrt0edJrYtk5GMhnF6DcOmLVRPoU837KC3qdghpNH3"
+    "3LCh2aTnNU7xZpyvnGE7Y24RQH9sXbZRQ6TI5oVcEt4QA0TbDJLs9QFe/yMmwnXQdpdJHbbtmdfe6pua7H5DcEtyvLOf"
+    "C2kPIzAEQ4w9zk4bHiIGHCgBKM3cXVQWtglbXtKC4SCT0DwAqQYyjamcB2Jnhs02FjnODUmzLDCCAzeEhMDvCXhhlxn7"
+    "JK4i9ZwrIJAcJuDsEUDpHPhXaRgrjGKr1MhvEASvHeS08ffl+IchpsG+VjCE33DTHsZdvELES2TI/TPPKShx2hgaxRHB"
+    "lblNPS37qAPytrEBrmWi7vNPpQaM8Hf8bwYZn2Jpfq0XXswX/DrGCNc6hugPcSIrVj012S69XY8oqsTOf3z/ZZ8jw74r"
+    "zYi0+u7RT+8+nRzD9VZ13Oxqbl4WVxLhcg6XXSa2K0JgKiOrKnCJLOIlEUI1KCbEExXirAw2hNwA1weYs3NA0gDLMacW"
+    "6ipW1/AHrV/gNUApEN4yJp1XV1zvD6nwF3sQD+Alz0PJcmTCTbmF1Fyh8gLKue18Q633H+7PvYUxuZ7s72NlZrvJ46yY"
+    "70cFwKz9FwcvDkbPX+xXPXNIuD/PKClZkfL6GK7xFYA0AdgoKiazS/wfqhINVg8ATAG+QmCNVwF22TFkFMUocZl89t7u"
+    "1chf0RvA/NEVJjUUQhh4XWQIxsB5MVFn2vWonBRUEhE8sCIaYGg4TW1YndhXyhzLWiBRDd0o7VCH6Jbe4dq/Ahp+im9K"
+    "wcIa/BPsaUnXmtnjprJNWRQSHQjKIUbL0XavcTTe6hVHeOOtLXTyc4qRSc7TTJs45OWXJgruSIQCQB9t6FXeDddLJ1ie"
+    "lMu0/55GlyTc1DPkUmkNbtZz78YPAF9dVCISqvm8weuhwJdMbFDOeyAdKGqXdXCxntCRc2syZxO+op32PJV4M7l6I+qZ"
+    "q2ItLZMEfP2G1uAxkyPbbqmZRz8jmbAPdmjGlVjvBtMedIzpFne3pVOvGrDUWq8DN8LZTftOhtCHYseZx+8mcYeMll3D"
+    "lP0uQXl9PX+X8S3M3W5jwR5kBNN7A8BLscKWiHfXpSaMk6CjOOmRelsyRJVnnI9fjSzuM7JTC6ngVmvlw7VBzrk2h5/8"
+    "xzkV/udFic7jFundn0WZs4fYqH1eATxaG1HFEvK19aFqCb90Tm19RnvOgn1diaCHgiKXYrYdUO14yXFs3uSBZRT8RMZs"
+    "Z5VaS4glsuJSQ8pXbsJzOzCNWBfJwhtWjDLhhgz8Z1wxcIZs5w+T0++2iarqbGRu3odSI7q2ubTj0m9Tk3rIGue58Tcg"
+    "PRytW1eqXbIYkPpE7SKwLUrXLgnVbrGHomLjWrZLC9twN/j9LgVruxyjBEFl63qCHmlZ2sMSF6frOdql+OyZzi9BH9T5"
+    "HrhA7doiVannWKX+VnRvX8N2qbQrjD2+WwOHdST9GxW1bQGBhO6oW268noDrpTVF85bKulb1UjkrCg45BtmTRHqa+1Jz"
+    "cZpBFBywSG2Wx8URjRs8/FIRWASnH3orNm4599TFAt2pLwO3OoVrK7WX0py+f9KaBm9wEAQ4OEzYRjkT55VtMe6hIcQ5"
+    "rq+2+tXVuk+nXY2xlYLqI+5W/1ZdSa8v+PiaLJuX8UcteRvbaiFj0hPqndjMzvty640rKXdWbu+A2Pd6KwoPkXTu1Wtx"
+    "Tw2NR97QcCquFeqpr7+jQeG2t5/x1KB4alA8NSi6DYqeXoRDMq6bsG+yKNv3exO7NiO4yX3HuE/Nh97mw65l5B2F3ObA"
+    "ForELqzFeXCfCtzkvSqOBUSw1V0C1iOTjfQizhvPOcgP3gnQ3UBRUIFM+kAHHrVbQBALnKbdKoz3Y6DXxbRbETdAETnz"
+    "2NBeDx1jYTYWRwJ4w82LvNeJ4PC1xF19kTpNqw2PUNLhpiMMI4e8IQpv4RY63G2EqrJfnywdWm4i2RT8+I7dF7fC2d03"
+    "HNQbFHEM3HMIcD+UWgmQFO1mRA6ieE5Iij7vICLEs9EzLLKenT+rdsQhX4e8K5E2BmGDo9rsSe/i01iO4csD3iZEe52y"
+    "ZUzffpD8bbRp42Sf9q1ZxS0/VEVqucJiyW1PxfKktem+hLJqh033q6wsbO+rclcQGgi21KoY4532bvE4VKneSG9uqeTj"
+    "+xO4fZRjZTt6QV9V/tfxj6OXo7eJLGko9MIihhRYUCTsKtzO6lEJg7ZFvfMXT5kI2W9tL47ctJ5qvI97CTuKpbub7py/"
+    "qwQCk3KNAd406dXymiyPC0xb1VJdGl/hZjtdfyD0GOulnRelMZhhkJr4GrHezvWS28QXk4QS2moppxpgOa02g2LhzcJ+"
+    "TyNP02ZorLds8gcXHEvrfW7+Xmvtx0fa30k7O7tli2tId/Ei0dp769ZShykyKuqHiw7ybVrHtXCZjbyWsMB5Sz2pncGv"
+    "L8hDNlwvfao4niqOp4pjk4qDIeZyhbAPFz7rvLJrpUGxk8YT/mi/W33xMOtyjxrhdcuUBgP34f1OyNed1+K+e025EQbs"
+    "Tu2AYGPunSHfLjZyCyjs0c5Dr0Rthxv7zMW65fq69mHA4T2KYPuVQYewL2pUKPpCTnoIzVW1diuhljOVrKg0Poqi9t3q"
+    "RZHQQREMubTxtxziBwiqOLTf/OC6OK+5eQtHVZlLH2VI9p8cPzOiPoQDdTl9/VMdXTJcX+uept1id5dCd6fa5Bab6hQ9"
+    "s9kDlCD8zSZ+Nk8fXLDQMf7wol1WJpH94CjgRTAWJp1dgdBa5nmyuvi3qkGs3fOy4sR+gdcwX+QbT2EJuvbKpcTAfmSD"
+    "14an6cbixSTQK+Bu0UEEbLeiw7NvuQyU80d02+SZNjRjUuv53aBekfHFftH0VGY8lRmPX43/j8qMOonblLFrdeGiohvm"
+    "dysrHhzD3Zpf+/AjsLoeqj1QEr0HVqtk2STssz0Igo4r4uOVDsWFPefo7ccf//ef/8KjUcCErymrmcw/eene21acG7V0"
+    "9PWsi1P6AQQYnWdO9qSocaSurPHsXx2MX47p8LebXvO3Y535sqq+t2zDWhn1nBJgD2KrDqmxKykhfrwr6WwBPFcIisR4"
+    "abuWQDQUCXjQUIxrXadp/cErHaxQXCJ0TqPqKInqtIMxvHpvoaPM7urRM07yvz+dzbTa9PAza58HraUBKJe3G+A5nkJx"
+    "8Phg491vkj32ZBUrwt5dKIlK541eby2epgGe+GYHlsIvUuO5PhSCPq43zfRY0+HyZger1fSsi45IBbODls9fs4MXoKFD"
+    "LYbkeScMSG3GneTJBlhZleU/cOdXcn/5CcQ9gbhHBOK6maPKEgfPX7x89d33f/jPH+Q0hPhFvHVhkt1e235auPgqDoQN"
+    "lIJjXx+E2iH69PlvnYEaRzjyqUCDCwoy7tQUPDpnOL4ziCEaTeMlNvgOmjlgjyP/na8870b9noBxtgbqnHlI2/mABb6o"
+    "vtic4z7rvcmLhknfskVzisfYJJK2XYO+CRfRMUfuOFt72KPGxlPzEKZCoWr4kJOKji7y9yh6tZ6iE28CPO0NIWKkwpg+"
+    "CUGyAH/QFLxqeSi04rD89axBR2/R4JHy/Q+bSMduPm+wzVTZc37w9B7smUVMCO0AAsU3SPEKG4+APxxsQEAqSuAtJzHT"
+    "9usSz69J6bugagvpoT3bxJ4zJMW0nDcIqMsjb/7nL7bURiHxQB5tRHVYLZ8ygwiQzqBNWqbQKvkac3+3AfMG0j7ORzAc"
+    "j/yhfbPuBCMe95AWsN1igTt8hXf1rBrU9FScDYq+30waVuYojaBxXBp+zULn7OgAFGDPu0OqeWKGChMPP9sO9QKxdnPD"
+    "/Yy2NOnqgMSgjbpDKqPw0Wl1xs0hbbgCBvgIJLSFuYzTriVWdbXP/ssNrPF9/bYYvDVFMnor9sXx+5/efzoZHoKazulj"
+    "KWSazzwGGTXt0K/Z/dlfvdxA+NXLYgBznrz78vGOSc8a315iCqWJqsPO60+2/Dm8LyEn7luI5qdetm/H+9eu3dkBXNZS"
+    "T/7QP9OHsgwVPUvINTTnxZDNho8gEnhMtPZLZUxVSP/N/wF8S3HseJytV9Fy27YSfddXbNWH2FORSZq0dyp1OuNx3TR3"
+    "arvj+D5lOiZEghJqEmAB0LIm7r/fswtIVuKkT33QjEACB7tnd88ui6KYWNXrOU2Xo19pPZ00OtTeDNE4i6dvtNVeRU0h"
+    "Ktuozlk9I7XSNhZeq2ZLtet7vCk6YzVF57pArXc9xe2gG/p9G9fO0ho7Ou1DSf8L2LU2gcKt6TrarLUlRVGFW7JaN4GS"
+    "GXSEK2ZUr3V9O8ObzYy8br0O6+M5+dGSibQxcU1F8WfABcAntodgH/333eUFaXunOzfocjqBiYOKZmk6E7fw6Ur/NRpg"
+    "7ax7Vf7wDUwX3HQ9DvU6qkZFNZ8Q3cH0RMeL8mX5YjopQNuPXxUF7ehpaLndmS7uZ1pCOWwX1DiyLpJuTCxh8U+Tydd5"
+    "82TyLxMM6K/p1NnoVR0nk4Ku4FSVLTu9PD8/ufiZyrLMxFV05DxVhSNZgdwQGzdGQoT0PSC67VNKZ1R9mLrb6ZyiH7Ga"
+    "Mk9YAfbvCtspjHWtQ5Co7La2qgu8V3vvPNYfprfGNukUHvfYD6/367WxMUMmzFaZbvS6pMv9fySSAqsMuLeNDcdNDu80"
+    "dSpEEt5cy45hawlK3pg7jaTLxD4LZOwAl1V4dNUt/9Q1WLAhSla11HZqFeZPqMz59+zDlMsIFt+pbtR/PwOxt3oLW2Dm"
+    "oDzeRe2J94QF+E6nikqSNnA2S0xho7HHbOPunoAS6NXuuooGD2LCR9Y7qdWArPGrsdfyGsQjitkr9miRygMXLXXrYNQY"
+    "jF19Dqf8Qrro+6FTxtLl79dvLy8qCgruoX6BpWw+DBTxn2o4mlw6YuJmHB/jnWXzsMUbteyQDbWzrVlRazqEyFOjWzV2"
+    "8VhKm7MQFWnZTA5mNnSBoKQY9a7RpFGb28fo18p7g8rmA4FtgPsVl3I5eHenrbK1rkoOwFp3Q0Ub529DAhFXmPoLB4HC"
+    "pTjRDxEx35OUEi7plIK1tWFZkHQMSY4qlAwe3fgkMQ3SQN+D9NfHEpPOhBgOvZHsDDvxsfqec44q/lOxLScEQUCYbNgg"
+    "fZDbNVg5ChFZsELEEx7j9GrgPBbs3jQQg+Mkrls37kOveG8SF6abRTdZXRS9ui9yxlxU88wZytvWrG7VoeVj5Fzj0s55"
+    "ks9dnf2CNHFtGzSDIO1XcG2p6ls5147Q+wjH2K9zZaFsqgNvYNQhKo+lVRRLFev1rjYk1r8JTdAS8ygZmUKsp3gwxROp"
+    "Y9aWLBuPNSX2JhZTle8zRuRBq3o9S1wYuFkZDhwaIQhAPO/24QoSfOYLprtNcbClOk7xCrr28P+TerCcYqSGQSsvcUqc"
+    "wekf04H5xcn52U9V0u8zTpka6R0mkwf5Qw9Z51g0sei1ksJ4mDygF+1/2P0Cbx/2CsxPvsW6GlldK/w7QUQaUTNJgSwZ"
+    "M1lkYzla0KwAi/H0MFu9ZlnUTSnArxn4ScI/0PXBiSfFwvcgHHIKhe9DXIAzLbn//o8E/P0PjNybwBp10+hB20bbepvs"
+    "H5BRcOYjw9I1qA/us6zaiI9uEjLv43aSsP/DBFVYam9VJ4iWRtw+iGf73gIQ03CbyK2VBXRwPu7qCA18lRBffitERNNr"
+    "RPVTAjy8HbgPFUXeIbm4AUbNasR27nC+YxxJ/hs2I7F5ghamGYDTlkuGu5HaVQmljQvJW8nlrMsG7+Si9XYH/z3Dp/03"
+    "qgUBN6jvnb3ZTbZ3lg8qcbYxTZpNUPVLWC+0sxkJiQRpLkFNKrVCNWCxZtERwWycToFpTRQ7/xpRN4j/7OCU7Kzd2DWy"
+    "dalp402M2i7gLAoEKg9rpVWqFfpQdurVYzj9OMRE2dvHJR2dRt8Vp/Sc3r198/bi+ngBIm9ElNkLlqfATme8168kltr3"
+    "xqoMd71f0RFArs+uzv8JZXI5RkRfp+YvfqecQis5zFlQABYfRWk3eh19cbrCwiVsrFkwoHE7AU/zWwod25Ua0vxAQPLR"
+    "f1SPl+w9V49oBRoF8kyGcO6C0qZRY7kwpWObtmXrRWklY/jMRsLI8dMLcTnHWMYffoCxIN+SLU7DGYW12wRR44yMqtfC"
+    "qUy1SYMnB+MR3/b+Vwwpv51dvfsDjWs/TiuZlZNh+yIO4kOJkf7sXvVDd9B1GGk/RQ9bwkjMAPhbHdwnXHx846k8+uSK"
+    "/QTDJMigZbcyVXz27oSq0+PwPLrGPT+w5dAAfArRew69XI0OKa7yU3EXMwsr9Gdv4U39VrYVRR61wiF2/sIC8JXGxwc0"
+    "l3tChkQrixqAfCF7iC841epu+9mrMhLfgzBWKIk0WybpygUw/+KQy58kT+ZsGdjKyf8B1TMC9w=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1108,11 +1133,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1499,10 +1538,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1573,9 +1623,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1586,6 +1655,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1648,7 +1736,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1659,15 +1752,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1711,15 +1838,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1796,6 +2040,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1841,6 +2108,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1860,6 +2129,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1917,14 +2189,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1957,6 +2235,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -2019,10 +2323,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2031,23 +2356,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2058,7 +2398,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2067,6 +2407,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2075,6 +2416,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2113,13 +2455,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2129,7 +2470,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2137,13 +2477,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2159,10 +2501,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2223,22 +2569,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2268,12 +2632,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2291,6 +2657,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2305,7 +2673,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2316,6 +2685,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2350,6 +2724,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2391,11 +2766,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2441,6 +2817,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2485,6 +2864,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2774,7 +3154,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2851,8 +3232,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3386,6 +3768,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3502,8 +3887,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3517,7 +3904,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3549,6 +3936,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3556,20 +3961,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3605,11 +4014,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3619,7 +4029,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4159,28 +4571,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -5069,13 +5544,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5102,18 +5584,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5203,7 +5699,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5282,7 +5792,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5395,12 +5905,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5494,6 +6004,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5875,7 +6387,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5901,6 +6413,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5908,6 +6421,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5930,7 +6449,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6123,6 +6642,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6194,10 +6722,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6207,7 +6735,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6234,6 +6762,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6261,7 +6791,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6300,16 +6833,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6318,7 +6841,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6328,11 +6868,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6342,14 +6888,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6460,10 +7008,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6503,7 +7053,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6512,6 +7065,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6562,6 +7121,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6578,6 +7144,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6588,6 +7173,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6644,6 +7235,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6726,6 +7326,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6846,6 +7450,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6991,12 +7599,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7087,6 +7701,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7100,6 +7742,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7108,7 +7751,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7152,7 +7796,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7180,7 +7824,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7234,7 +7878,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7265,7 +7909,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7502,7 +8148,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8025,7 +8671,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8356,30 +9004,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8498,41 +9166,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8801,11 +9434,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8819,20 +9450,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8908,7 +9525,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -8951,6 +9568,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9279,6 +9916,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9286,7 +9924,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9423,7 +10061,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9449,7 +10089,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9484,7 +10124,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9519,6 +10159,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10334,6 +10982,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10626,6 +11276,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -10895,6 +11546,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11262,7 +11914,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11370,7 +12022,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11380,6 +12032,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11414,7 +12069,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11487,7 +12142,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11513,10 +12168,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11528,17 +12183,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11556,8 +12215,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11566,11 +12232,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11678,7 +12348,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11726,7 +12396,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11754,6 +12425,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11793,11 +12465,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -12019,6 +12688,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "gen": ("gen", True),
@@ -12065,6 +12736,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

@@ -17,8 +17,11 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 
 # NOTE: re-exported (`burgee.Image`, ...): the runtime's classes, not copies of them.
 from burgee.runtime.answers.media_items import Audio, EmbeddedResource, Image
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
-Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Effects = Literal[
+    "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
+]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 #: The MCP (syslog) log levels, least to most severe.
@@ -27,6 +30,7 @@ LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "a
 __all__ = [
     "Argument",
     "Audio",
+    "BadParameter",
     "Cardinality",
     "CommandError",
     "Context",
@@ -38,6 +42,7 @@ __all__ = [
     "Option",
     "Outcome",
     "Trust",
+    "UsageError",
     "command",
     "group",
     "program",
@@ -55,6 +60,7 @@ class Argument:
     `passthrough=True`, on the last argument, a `list[str]`: every word from its first one is
     its, flags included (`tool run APP --app-flag`, as `pipx run` and `uv run` read a line).
     `metavar="SRC"`: the word help, usage and the Agent Skill show for it (default: its name).
+    On a `Path`, `exists=`, `file_okay=`, ... check it as `Option`'s do.
     """
 
     def __init__(
@@ -64,11 +70,27 @@ class Argument:
         complete: Callable[..., Any] | None = None,
         passthrough: bool = False,
         metavar: str | None = None,
+        exists: bool = False,
+        file_okay: bool = True,
+        dir_okay: bool = True,
+        readable: bool = True,
+        writable: bool = False,
+        executable: bool = False,
+        resolve_path: bool = False,
+        allow_dash: bool = False,
     ):
         self.help = help
         self.complete = complete
         self.passthrough = passthrough
         self.metavar = metavar
+        self.exists = exists
+        self.file_okay = file_okay
+        self.dir_okay = dir_okay
+        self.readable = readable
+        self.writable = writable
+        self.executable = executable
+        self.resolve_path = resolve_path
+        self.allow_dash = allow_dash
 
 
 class Option:
@@ -82,6 +104,12 @@ class Option:
     `--version`, ...) on its own command, where the option wins.
     `metavar="FILE"`: the word help, usage and the Agent Skill show for its value.
     `deprecated=True` (or the reason): help says so, and using it warns on stderr.
+    On a `Path`, `click.Path`'s checks by its names and defaults: `exists=True`,
+    `file_okay=False`, `dir_okay=False`, `readable=`, `writable=True`, `executable=True`,
+    `resolve_path=True`, `allow_dash=True`; a value that fails them is a usage error.
+    `nargs="+"` (or `"*"`, or a number N) on a list option: one flag takes every word after it
+    that is no flag (`--files a.py b.py`; `+`: at least one), or exactly N; repeated, the lists
+    join.
 
     A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
     (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
@@ -109,8 +137,18 @@ class Option:
         off: str | Literal[False] | None = None,
         metavar: str | None = None,
         deprecated: bool | str = False,
+        nargs: int | Literal["+", "*"] | None = None,
+        exists: bool = False,
+        file_okay: bool = True,
+        dir_okay: bool = True,
+        readable: bool = True,
+        writable: bool = False,
+        executable: bool = False,
+        resolve_path: bool = False,
+        allow_dash: bool = False,
     ):
         self.names = names
+        self.nargs = nargs
         self.short = next((n for n in names if not n.startswith("--")), None)
         self.min = min
         self.max = max
@@ -129,6 +167,14 @@ class Option:
         self.off = off
         self.metavar = metavar
         self.deprecated = deprecated
+        self.exists = exists
+        self.file_okay = file_okay
+        self.dir_okay = dir_okay
+        self.readable = readable
+        self.writable = writable
+        self.executable = executable
+        self.resolve_path = resolve_path
+        self.allow_dash = allow_dash
 
 
 class CommandError(Exception):
@@ -160,6 +206,32 @@ class CommandError(Exception):
         self.text = text
 
 
+class UsageError(CommandError):
+    """A mistake in what the caller gave, found by a handler (`raise UsageError("give --width
+    or --height")`): the tool's usage error, kind `usage` (exit 2), as the parser's are."""
+
+    kind = "usage"
+    exit_code = BUILTIN_ERRORS["usage"][0]
+
+
+class BadParameter(UsageError):
+    """A value a handler found wrong, as Click's `BadParameter` says it: a usage error whose
+    message starts with the flag it names (`raise BadParameter("must be even",
+    param_hint="--width")` says `--width: must be even`)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        param_hint: str | None = None,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
+        shown = f"{param_hint}: {message}" if param_hint else message
+        super().__init__(shown, hint=hint, details=details, text=text)
+
+
 class Outcome(Exception):
     """Base class for a tool's declared outcomes: a non-zero exit that means a data state, not
     a failure (like diff's 1). Subclass it with `name` and `exit_code`; a handler raises one
@@ -174,7 +246,8 @@ class Outcome(Exception):
 
 
 class Context:
-    """What a handler may ask of the running tool; injected, never parsed."""
+    """What a handler may ask of the running tool; injected, never parsed. The tool's own is
+    `runtime/execution/context.py`'s (tests/test_authoring.py holds the two alike)."""
 
     program: str = ""
     command: str = ""
@@ -199,6 +272,11 @@ class Context:
     def secret(self, value: str | float, name: str = "secret") -> None:
         """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
         number is kept as its text (a number that shows it is written as that text redacted)."""
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise UsageError("the command showed its help")
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask yes or no: at a terminal, of an MCP client's user (elicitation), or answered by
@@ -231,9 +309,10 @@ class Context:
         return form()
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop the command and tell the caller what must happen first.
+        """Stop the command and tell the caller what must happen first. `next` lists commands:
+        `"x --yes"`, or `{"command": "x --yes", "when": "..."}`.
 
         The tool answers `{"ok": false, "status": "action_required", ...}` with `next[]` as
         runnable command lines, and exits with the kind's code (4 unless the program moves it).
@@ -382,6 +461,7 @@ def program(
     dependencies: Sequence[str] = (),
     exit_codes: dict[str, int] | None = None,
     options: Sequence[object] = (),
+    default: str | None = None,
 ) -> None:
     """Describe the program; optional, and only read by the generator.
 
@@ -392,4 +472,7 @@ def program(
     example to free 1 for an outcome.
     `options`: options every command shares, given before the command too (`tool -v clone`):
     module-level `Annotated[..., Option(...)]` aliases, as for `group(options=...)`.
+    `default`: the command (its path, `"run"`, `"db migrate"`) that runs when the command line
+    is empty (`tool` alone, tool-wide flags aside), as pre-commit's `run`; a word that names
+    no command stays an unknown command.
     """

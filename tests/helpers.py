@@ -105,10 +105,12 @@ class Run:
         return f"Run(code={self.code}, out={self.out!r}, err={self.err!r})"
 
 
-def invoked(tool: Path) -> str:
+def invoked(tool: Path, here: Path | None = None) -> str:
     """How a line the tool prints starts (`next[]`, hints) when `run()` ran it: the interpreter
-    and the tool's absolute path, so that it runs from any folder."""
-    return shlex.join([sys.executable, str(tool.resolve())])
+    and the tool's absolute path, so that it runs from any folder; a line that runs a command
+    (`next[]`) first goes back to the folder it was printed in, `here` (`cd FOLDER &&`)."""
+    start = shlex.join([sys.executable, str(tool.resolve())])
+    return f"cd {shlex.quote(os.path.realpath(here))} && {start}" if here else start
 
 
 def load_tool(tmp_path: Path, source: str, name: str) -> Any:

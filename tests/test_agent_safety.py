@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -439,8 +440,10 @@ def test_text_output_that_was_cut_says_so_on_stderr(tool: Path) -> None:
     assert cut.code == 0 and "line 0" in cut.out
     (notice,) = [line for line in cut.err.splitlines() if "cut to --max-output" in line]
     assert notice.startswith("safe: cut to --max-output at $.data.lines, $.data.body; ")
-    ref = notice.rsplit(" ", 1)[1]
-    assert run(tool, "output", ref).code == 0
+    # NOTE: the line that reads it back, page by page within the limit that cut it.
+    line = shlex.split(notice.split("full output: ", 1)[1])
+    assert line[-4:-2] == ["--offset", "0"] and line[-2:] == ["--max-output", "300"]
+    assert run(tool, *line[2:]).code == 0
     assert "cut to" not in run(tool, "big", "--count", "2").err
     # NOTE: over the limit with nothing that could be cut (strings this short never are).
     uncut = run(tool, "big", "--count", "2", "--max-output", "5").err
@@ -619,3 +622,42 @@ def test_an_explicit_trust_wins_over_open_world(tmp_path: Path) -> None:
     assert "untrusted_tool_output" not in answer["data"]
     tools = {t["name"]: t for t in asked.run("--llms").json()["tools"]}
     assert tools["fetch"]["annotations"]["openWorldHint"] is True
+
+
+def test_reading_back_a_cut_answer_stays_within_the_limit_that_cut_it(
+    tool: Path, asked: InProcessTool
+) -> None:
+    """An agent's limit is 40,000 characters: each page of `output REF` too (on the command
+    line and over MCP), and the cut answer's `next[]` is the line that reads its first page."""
+    agent = {"CLAUDECODE": "1"}
+    envelope = asked.run("big", "--json", env=agent).json()
+    ref = envelope["meta"]["truncated"]["ref"]
+    [step] = envelope["next"]
+    words = shlex.split(step["command"])
+    assert words[1:] == ["output", ref, "--offset", "0", "--max-output", "40000", "--json"]
+    page = asked.run(*words[1:], env=agent)
+    assert page.code == 0 and len(page.out) <= 40_000, len(page.out)
+    following = page.json()["data"]["next"]
+    assert following is not None and following > 20_000  # NOTE: the escapes take the rest
+    plain = asked.run("output", ref, "--json", env=agent)
+    assert len(plain.out) <= 40_000, len(plain.out)
+    smaller = asked.run("big", "--json", "--max-output", "5000", env=agent).json()
+    line = shlex.split(smaller["next"][0]["command"])[1:]
+    assert len(asked.run(*line, env=agent).out) <= 5000
+    (page,) = _mcp(tool, [("output", {"ref": ref})])
+    assert len(_text_of(page)) <= 40_000, len(_text_of(page))
+
+
+def test_an_agent_in_text_mode_gets_the_same_cut_and_way_back(asked: InProcessTool) -> None:
+    """The environment names an agent, which did not ask for `--json`: its text answer is cut
+    to the agent limit as JSON's is, and stderr names the line that reads it all back."""
+    agent = {"CLAUDECODE": "1"}
+    text = asked.run("big", env=agent)
+    # NOTE: the same cut as the JSON data's (text indents a cut string's lines a little more)
+    assert text.code == 0 and len(text.out) <= 1.25 * 40_000, len(text.out)
+    assert "full output: " in text.err and "--max-output 40000" in text.err, text.err
+    line = shlex.split(text.err.split("full output: ", 1)[1].splitlines()[0])
+    page = asked.run(*line[1:], env=agent)
+    assert page.code == 0 and len(page.out) <= 40_000, len(page.out)
+    person = asked.run("big", "--count", "20000")
+    assert len(person.out) > 200_000  # NOTE: a person asked for everything

@@ -24,6 +24,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
+from burgee.runtime.execution.errors import BUILTIN_ERRORS
 from tests.helpers import GOLDEN, invoked, load_tool, run
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 from tests.node_clients import HttpServer, Uvicorn
@@ -74,12 +75,13 @@ def test_nobody_to_ask_stops_with_the_lines_that_answer(pantry: Any) -> None:
     assert (kept.exit_code, kept.envelope["data"]) == (0, {"name": "salt", "count": 1})
 
 
-def test_a_wrong_answer_is_a_usage_error(pantry: Any) -> None:
+def test_a_wrong_answer_fails_the_call(pantry: Any) -> None:
+    """Found once the handler asks: `failed_after_run`, not `usage` (the handler ran)."""
     wrong = pantry.invoke(["use", "salt", "--answer", "use-last=maybe", "--json"])
-    assert wrong.exit_code == 2
+    assert wrong.exit_code == 126
     assert wrong.envelope["error"]["message"] == "answer use-last: expected yes or no, got 'maybe'"
     meal = pantry.invoke(["use", "flour", "--answer", "for-which-meal=tea", "--json"])
-    assert meal.exit_code == 2 and "one of breakfast, lunch, dinner" in meal.stderr
+    assert meal.exit_code == 126 and "one of breakfast, lunch, dinner" in meal.stderr
     bare = pantry.invoke(["use", "flour", "--answer", "lunch"])
     assert bare.exit_code == 2 and "--answer: expected NAME=VALUE" in bare.stderr
 
@@ -107,9 +109,11 @@ def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
     stopped = run(PANTRY, "--batch", stdin=line)
     answer = json.loads(stopped.out.splitlines()[0])
     assert answer["reason"] == "answer"
-    alone = f"""{invoked(PANTRY)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    alone = (
+        f"""{invoked(PANTRY, PANTRY.parent)} use --json '{{"name": "salt"}}' --answer use-last=no"""
+    )
     assert answer["next"][1]["command"] == alone
-    ran = run(PANTRY, *shlex.split(alone)[2:])
+    ran = run(PANTRY, *shlex.split(alone)[5:])
     assert ran.json()["data"] == {"name": "salt", "count": 1}
 
 
@@ -340,7 +344,9 @@ def test_the_end_of_input_ends_a_call_waiting_for_its_answer() -> None:
     messages, _, _, code = exchange(PANTRY, b"".join(map(line, requests)), timeout=30)
     assert messages[1]["method"] == "elicitation/create"
     answer = json.loads(messages[2]["result"]["content"][0]["text"])
-    assert (code, answer["reason"]) == (0, "cancelled")
+    # NOTE: the client is gone, which nobody's cancel is: no way on is offered either.
+    assert (code, answer["error"]["kind"]) == (0, "failed_after_run")
+    assert "the client's input ended" in answer["error"]["message"]
 
 
 def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
@@ -372,7 +378,32 @@ def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
     assert ended.status == 200
     rest = [json.loads(raw[6:]) for raw in stream.read().splitlines() if raw.startswith(b"data: ")]
     answer = json.loads(rest[-1]["result"]["content"][0]["text"])
-    assert answer["reason"] == "cancelled"
+    # NOTE: nobody cancelled it: the session is lost, and the answer names it.
+    assert answer["error"]["kind"] == "failed_after_run" and answer.get("next") is None
+    assert f"the session {session} ended" in answer["error"]["message"], answer
+    assert "person" not in answer["error"]["message"]
+
+
+def test_an_answer_for_a_session_this_process_does_not_hold_is_refused_at_once(
+    http_pantry: HttpServer,
+) -> None:
+    """An answer to a question that reaches another process (or a lost session): refused at
+    once, naming the session, never left for its question to wait on until a timeout."""
+    lost = "0123456789abcdef0123456789abcdef"
+    answer = {"jsonrpc": "2.0", "id": "elicit-1", "result": {"action": "accept", "content": {}}}
+    connection = http.client.HTTPConnection("127.0.0.1", http_pantry.port, timeout=30)
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "Mcp-Session-Id": lost,
+    }
+    connection.request("POST", "/mcp", json.dumps(answer).encode(), headers)
+    response = connection.getresponse()
+    body = json.loads(response.read())
+    connection.close()
+    assert response.status == 404
+    message = body["error"]["message"]
+    assert f"session {lost}" in message and "elicit-1" in message, message
 
 
 WHO = '''
@@ -408,6 +439,129 @@ def test_an_accepted_answer_without_a_value_is_no_answer(
     finally:
         server.close()
     assert answer.get("data", answer.get("error", {}).get("message")) == expected
+
+
+def _bypasses(answer: dict[str, Any]) -> list[str]:
+    """The lines of an answer that would run past a question: `--yes` or `--answer`."""
+    text = json.dumps({key: answer.get(key) for key in ("next", "error")})
+    return [flag for flag in ("--yes", "--answer") if flag in text]
+
+
+@pytest.mark.parametrize("action", ["decline", "cancel"])
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_person_who_declines_is_not_overridden(mode: str, action: str) -> None:
+    """A person's no is final: after a declined or cancelled question, no line answers it for
+    them (`--yes`, `--answer`), and the message says the person did."""
+    calls = [("delete", {"name": "report"})]
+    (deleted,), asked = _calls(_stdio(CLIKIT), mode, action, calls)
+    assert [message for message, _ in asked] == ["Delete report for good?"]
+    (meal,), _ = _calls(_stdio(PANTRY), mode, action, [("use", {"name": "flour"})])
+    ended = "declined" if action == "decline" else "cancelled"
+    for answer in (deleted, meal):
+        assert (answer["reason"], answer["next"]) == (ended, [])
+        assert _bypasses(answer) == [] and "hint" not in answer["error"]
+        assert f"the person {ended}" in answer["error"]["message"]
+
+
+def test_at_a_terminal_a_no_is_final() -> None:
+    code, seen = _at_a_terminal(CLIKIT, ["delete", "report"], [(b"[y/N] ", b"n\n")])
+    assert code == 4, seen
+    assert "the person declined" in seen and "--yes" not in seen, seen
+
+
+TIDY = '''
+from dataclasses import dataclass
+
+from burgee import Context, command
+
+
+@dataclass
+class Order:
+    """An order."""
+
+    count: int = 1
+    size: str = "s"
+
+
+@command(effects="idempotent")
+def tidy(ctx: Context = None) -> str:
+    """Tidy up the logs."""
+    if not ctx.confirm("Remove the old logs?", name="old-logs"):
+        return "kept"
+    if ctx.confirm("Empty the bin too?"):
+        return "removed and emptied"
+    return "removed"
+
+
+@command(effects="read_only")
+def pick(ctx: Context = None) -> str:
+    """Pick a meal and an order."""
+    meal = ctx.ask("For which meal?", choices=["lunch", "dinner"])
+    order = ctx.form("Your order", Order)
+    return f"{meal} x{order.count}"
+'''
+
+
+def test_yes_answers_every_yes_no_question_of_the_command(tmp_path: Path) -> None:
+    """`--yes` means "answer yes", as `apt -y` does: a handler's `ctx.confirm` too."""
+    tool = load_tool(tmp_path, TIDY, "tidy")
+    ran = tool.invoke(["tidy", "--yes", "--json"])
+    assert (ran.exit_code, ran.envelope.get("data")) == (0, "removed and emptied"), ran.stderr
+    short = tool.invoke(["tidy", "-y", "--answer", "empty-the-bin-too=no", "--json"])
+    assert short.envelope.get("data") == "removed"  # NOTE: an answer given by name wins
+    # NOTE: `--yes` answers no question that is not yes or no.
+    asked = tool.invoke(["pick", "--yes", "--json"])
+    assert asked.exit_code == 2 and "does not ask" in asked.stderr
+
+
+def test_help_and_descriptions_name_the_questions(tmp_path: Path) -> None:
+    tool = load_tool(tmp_path, TIDY, "tidy_help")
+    shown = tool.invoke(["tidy", "--help"]).stdout
+    assert "--yes" in shown and "Remove the old logs?" in shown, shown
+    assert "--answer old-logs=" in shown and "--answer empty-the-bin-too=" in shown, shown
+    picked = tool.invoke(["pick", "--help"]).stdout
+    assert "--answer for-which-meal=" in picked and "count, size" in picked, picked
+    schema = tool.invoke(["schema"]).envelope
+    tidy = next(c for c in schema["commands"] if c["name"] == "tidy")
+    assert tidy["confirmation_bypass_arg"] == "--yes"
+    assert tidy["burgee_questions"] == [
+        {"kind": "confirm", "question": "Remove the old logs?", "answers": ["old-logs"]},
+        {"kind": "confirm", "question": "Empty the bin too?", "answers": ["empty-the-bin-too"]},
+    ]
+    pick = next(c for c in schema["commands"] if c["name"] == "pick")
+    assert [q["answers"] for q in pick["burgee_questions"]] == [
+        ["for-which-meal"],
+        ["count", "size"],
+    ]
+    llms = json.loads(tool.invoke(["--llms"]).stdout)
+    described = {t["name"]: t["description"] for t in llms["tools"]}
+    assert "Remove the old logs?" in described["tidy"] and "old-logs" in described["tidy"]
+    skill = tool.invoke(["--skill"]).stdout
+    assert "--answer old-logs=" in skill and "--answer for-which-meal=" in skill, skill
+
+
+def test_a_failure_after_the_handler_ran_is_no_usage_error(pantry: Any, tmp_path: Path) -> None:
+    """`usage` (exit 2) says nothing ran: an agent may fix the call and retry. An answer given
+    ahead that does not fit is found once the handler asks, and an answer that cannot be
+    written once it has run: their kind says the handler ran."""
+    wrong = pantry.invoke(["use", "salt", "--answer", "use-last=maybe", "--json"])
+    assert (wrong.exit_code, wrong.envelope["error"]["kind"]) == (126, "failed_after_run")
+    assert "answer use-last: expected yes or no, got 'maybe'" in wrong.envelope["error"]["message"]
+    full = pantry.invoke(["stock", "salt", "--output-file", "/dev/full"])
+    assert full.exit_code == 126 and '"kind": "failed_after_run"' in full.stderr, full.stderr
+
+
+def test_the_contract_lists_every_built_in_kind_with_its_code() -> None:
+    """The kinds and their exit codes have one home, `errors.BUILTIN_ERRORS`: the contract's
+    table says the same."""
+    page = (Path(__file__).parent.parent / "docs" / "contract.md").read_text(encoding="utf-8")
+    table = page.split("## Exit codes", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for row in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if cells[1].startswith("`"):
+            rows[cells[1].strip("`")] = cells[0]
+    assert rows == {kind: str(code) for kind, (code, _) in BUILTIN_ERRORS.items()}
 
 
 def _asking_session(port: int) -> str:
@@ -464,7 +618,7 @@ def test_questions_waiting_over_http_hold_no_more_than_their_places(
 ) -> None:
     """33 clients that ask and never answer (staying, or gone): the others are still served at
     once. Calls wait for an answer in at most half the request places; a question past that
-    ends at once (its call `cancelled`, `next`: the line that answers); a question whose
+    ends at once (unanswered: `next` is the line that answers); a question whose
     client's stream ended ends too, and gives its place back. The stdlib server, and the
     ASGI application under uvicorn (one worker: a session lives in one)."""
     if served == "asgi":
@@ -481,7 +635,8 @@ def test_questions_waiting_over_http_hold_no_more_than_their_places(
         ended = [first for _, first in asked if "result" in first]
         assert len(questions) == 16 and len(ended) == 17
         answer = json.loads(ended[0]["result"]["content"][0]["text"])
-        assert (answer["reason"], answer["error"]["kind"]) == ("cancelled", "action_required")
+        # NOTE: asked of nobody, which no person's cancel is: the line that answers stands.
+        assert (answer["reason"], answer["error"]["kind"]) == ("answer", "action_required")
         assert "--answer use-last=yes" in answer["next"][0]["command"]
         if vanish:
             for sock, _ in asked:

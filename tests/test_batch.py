@@ -189,7 +189,7 @@ def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) ->
     assert [a["ok"] for a in answers] == [True] + [False] * 7 + [True]
     kinds = [a["error"]["kind"] for a in answers if not a["ok"]]
     assert kinds == ["usage", "usage", "action_required", "usage", "usage", "usage", "usage"]
-    alone = f"{invoked(tool)} wipe --json '{{}}' --yes"
+    alone = f"{invoked(tool, tool.parent)} wipe --json '{{}}' --yes"
     assert answers[3]["next"] == [{"command": alone, "when": "to run it"}]
     # NOTE: the line holds single quotes: set apart in backquotes, so it is copied whole.
     assert answers[3]["error"]["hint"] == f"run `{alone}` to run it"

@@ -281,7 +281,9 @@ def test_a_destructive_command_stops_in_a_pipe(tool: Path) -> None:
     assert result.code == 4
     answer = result.json()
     assert (answer["status"], answer["reason"]) == ("action_required", "confirm")
-    assert answer["next"][0]["command"] == f"{invoked(tool)} delete report --yes --json"
+    assert (
+        answer["next"][0]["command"] == f"{invoked(tool, tool.parent)} delete report --yes --json"
+    )
     assert result.error_line() == answer
 
 
@@ -295,7 +297,7 @@ def test_json_input_needs_yes_too(tool: Path) -> None:
     stopped = run(tool, "delete", "--json", '{"name": "report"}')
     assert stopped.code == 4
     line = stopped.json()["next"][0]["command"]
-    assert line == f"""{invoked(tool)} delete --json '{{"name": "report"}}' --yes"""
+    assert line == f"""{invoked(tool, tool.parent)} delete --json '{{"name": "report"}}' --yes"""
     ran = run(tool, "delete", "--json", '{"name": "report"}', "--yes")
     assert ran.json() == {"ok": True, "data": {"deleted": "report"}}
 
@@ -363,7 +365,7 @@ def test_at_a_terminal_no_runs_nothing() -> None:
     tool = CASE / "clikit.py"
     code, seen = _at_a_terminal(tool, ["delete", "report"], [(b"[y/N]", b"n\n")])
     assert code == 4, seen
-    assert "not confirmed: nothing ran" in seen and "deleted" not in seen
+    assert "not confirmed: the person declined; nothing ran" in seen and "deleted" not in seen
 
 
 ROLLBACK = """

@@ -395,10 +395,12 @@ def test_mkdocs_build_is_strict_clean(tmp_path: Path) -> None:
 
 
 def test_quick_start_runs(tmp_path: Path) -> None:
-    """The README's first quick-start command, past its `pip install .` (this environment has
-    burgee installed), works from a checkout; the second is what CI's .ci/run runs."""
+    """The README's quick start: a virtual environment, then its first command, past its `pip
+    install .` (this environment has burgee installed), works from a checkout; the second is
+    what CI's .ci/run runs."""
     blocks = [b.text.strip() for b in parse(REPO / "README.md") if b.language == "console"]
-    first, second = blocks[0], blocks[1]
+    venv, first, second = blocks[0], blocks[1], blocks[2]
+    assert venv == "python3 -m venv .venv && . .venv/bin/activate"
     assert first.startswith("pip install . && burgee gen examples/todo/handlers.py")
     (tmp_path / "examples").symlink_to(REPO / "examples")
     page = Page(tmp_path / "sandbox")

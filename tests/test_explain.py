@@ -132,7 +132,7 @@ def test_custom_env_and_opt_out(tool: Path) -> None:
     assert data(tool, "connect", RETRIES="7")["retries"] == 7
     assert data(tool, "connect", SETTINGS_RETRIES="7")["retries"] == 3
     assert data(tool, "connect", SETTINGS_VERBOSE="true")["verbose"] is False
-    assert data(tool, "connect", SETTINGS_TAG="a, b")["tags"] == ["a", "b"]
+    assert data(tool, "connect", SETTINGS_TAG=" a  b")["tags"] == ["a", "b"]
 
 
 def test_config_sources(tool: Path, tmp_path: Path) -> None:
@@ -171,10 +171,13 @@ def test_action_required(tool: Path) -> None:
     assert envelope["ok"] is False and envelope["status"] == "action_required"
     assert envelope["error"]["kind"] == "action_required"
     assert envelope["next"] == [
-        {"command": f"{invoked(tool)} apply --yes --json", "when": "once you have reviewed them"}
+        {
+            "command": f"{invoked(tool, tool.parent)} apply --yes --json",
+            "when": "once you have reviewed them",
+        }
     ]
     text = call(tool, "apply")
-    assert text.code == 4 and f"{invoked(tool)} apply --yes" in text.err
+    assert text.code == 4 and f"{invoked(tool, tool.parent)} apply --yes" in text.err
     assert "--json" not in text.error_line()["next"][0]["command"]
 
 

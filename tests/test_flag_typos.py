@@ -106,12 +106,12 @@ def test_yes_on_a_command_that_does_not_ask_says_so(tool: InProcessTool, words: 
     result = tool.run(*words)
     assert result.code == 2, result
     hint = result.error_line()["error"]["hint"]
-    assert hint == "this command does not ask first: --yes is only for the commands that do"
+    assert hint == "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def test_help_flags_says_yes_is_for_the_commands_that_ask(tool: InProcessTool) -> None:
     help_text = " ".join(tool.run("help", "flags").out.split())
-    assert "--yes only on a command that asks first: run it without asking" in help_text
+    assert "--yes answer yes to the command's every yes/no question" in help_text
 
 
 @pytest.mark.parametrize("key", ["yes", "force"])

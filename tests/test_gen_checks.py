@@ -241,7 +241,8 @@ def test_a_list_without_cardinality_warns_and_strict_refuses(tmp_path: Path) -> 
     assert warned.returncode == 0, warned.stderr
     warning = (
         "handlers.py:4:1: warning: command 'names' returns a list but does not say how long: "
-        "add cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)"
+        "add cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit); "
+        "until then its schema says 'bounded' (burgee_guessed)"
     )
     assert warned.stderr.splitlines() == [warning, "burgee: wrote tool.py"]
     (tmp_path / "tool.py").unlink()

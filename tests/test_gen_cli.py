@@ -255,7 +255,8 @@ def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path:
     assert first["written"] == [str(out)] and first["unchanged"] == []
     assert [w["message"] for w in first["warnings"]] == [
         "command 'listing' returns a list but does not say how long: add "
-        "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)"
+        "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit); "
+        "until then its schema says 'bounded' (burgee_guessed)"
     ]
     assert first["warnings"][0]["path"] == str(handlers)
     again = json.loads(

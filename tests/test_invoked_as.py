@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.runtime.mcpserver.mcp_io import _uv_cached
+from burgee.runtime.execution.errors import _uv_cached
 from tests.helpers import GOLDEN, generate, run
 
 #: Slow: installs tools with pip and uv (`pytest -m "not slow"` leaves it out).
@@ -105,7 +105,7 @@ def test_a_tool_on_path_by_its_name_is_named(tmp_path: Path) -> None:
     stopped = _shell("wiper wipe --name x --json", elsewhere, PATH=path)
     assert stopped.returncode == 4, stopped.stderr
     line = json.loads(stopped.stdout)["next"][0]["command"]
-    assert line == "wiper wipe --name x --yes --json"
+    assert line == f"cd {shlex.quote(str(elsewhere))} && wiper wipe --name x --yes --json"
     assert _shell(line, elsewhere, PATH=path).returncode == 0
 
 
@@ -124,7 +124,7 @@ def test_an_entry_point_off_path_is_named_by_its_path(tmp_path: Path) -> None:
     stopped = _shell(f"{script} wipe --name x --json", elsewhere, **python_path)
     assert stopped.returncode == 4, stopped.stderr
     line = json.loads(stopped.stdout)["next"][0]["command"]
-    assert line == f"{script} wipe --name x --yes --json"
+    assert line == f"cd {shlex.quote(str(elsewhere))} && {script} wipe --name x --yes --json"
     assert _shell(line, elsewhere, **python_path).returncode == 0
 
 
@@ -221,6 +221,36 @@ def test_print_config_under_uv_run_registers_uv_not_its_cache(tmp_path: Path) ->
         check=False,
     )
     assert answered.returncode == 0, answered.stderr
+
+
+@pytest.mark.skipif(UV is None, reason="uv is not installed: `uv run` cannot be tried")
+def test_a_next_line_under_uv_run_runs_through_uv_not_its_cache(tmp_path: Path) -> None:
+    """Under `uv run`, a line the tool prints names uv, as `--print-config` does: the cached
+    environment's interpreter is gone after `uv cache clean`, the line still runs."""
+    assert UV is not None
+    tool, elsewhere = _tool(tmp_path)
+    text = tool.read_text(encoding="utf-8")
+    tool.write_text(
+        text.replace("\n", "\n# /// script\n# dependencies = []\n# ///\n", 1), encoding="utf-8"
+    )
+    cache = tmp_path / "uv-cache"
+    uv_env = {"UV_CACHE_DIR": str(cache), "UV_NO_PROGRESS": "1", "UV_OFFLINE": "1"}
+    uv_run = [UV, "run", "--no-project", "--python", sys.executable]
+    stopped = subprocess.run(
+        [*uv_run, str(tool), "wipe", "--name", "x", "--json"],
+        cwd=elsewhere,
+        env=_environ(**uv_env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert stopped.returncode == 4, stopped.stderr
+    line = json.loads(stopped.stdout)["next"][0]["command"]
+    assert f" run --script {tool} wipe --name x --yes --json" in line, line
+    subprocess.run([UV, "cache", "clean"], env=_environ(**uv_env), capture_output=True, check=True)
+    ran = _shell(line, tmp_path, **uv_env, UV_PYTHON=sys.executable)
+    assert ran.returncode == 0, (line, ran.stderr)
 
 
 @pytest.mark.parametrize(

@@ -100,7 +100,11 @@ def test_text_matches_the_json_cli(tool: Path) -> None:
         text=True,
         check=True,
     )
-    assert texts(result)[0] == cli.stdout.strip()
+    # NOTE: what the handler printed is the envelope's `meta.printed` under --json, and the
+    # text item after the envelope over MCP (docs/contract.md, what a command prints).
+    envelope = json.loads(cli.stdout)
+    assert texts(result)[1] == envelope["meta"].pop("printed")
+    assert json.loads(texts(result)[0]) == envelope
 
 
 def test_errors_are_results_and_protocol_errors(tool: Path) -> None:
@@ -250,7 +254,10 @@ def test_a_handler_may_use_stdout_as_a_text_stream(tmp_path: Path) -> None:
     assert texts(result)[1] == "one two\n"
     cli = run(streams, "chatty", "--json")
     assert cli.json()["data"] == "ok utf-8"
-    assert "one two\nby descriptor\nby buffer\n" in cli.err
+    # NOTE: under --json too, the call's prints are kept (`meta.printed`); bytes by descriptor
+    # or buffer go to stderr on both surfaces.
+    assert cli.json()["meta"]["printed"] == "one two\n"
+    assert "by descriptor\nby buffer\n" in cli.err
 
 
 ONE_COMMAND = '''

@@ -494,3 +494,60 @@ def test_sigterm_lets_the_calls_in_flight_end(endings: Path, tmp_path: Path, mod
     code, err = server.stop(signal.SIGTERM)
     assert code == 0, err
     assert (tmp_path / "mark").read_text() == "cancelled"
+
+
+def _restarted(server: HttpServer) -> HttpServer:
+    """The server stopped and started again on the same port: every session it held is lost."""
+    server.stop(signal.SIGTERM)
+    return HttpServer(PANTRY, address=str(server.port))
+
+
+def test_the_python_sdk_raises_on_a_lost_session_and_does_not_start_over() -> None:
+    """What docs/mcp.md says a session client does on `404`: the Python SDK's raises at once."""
+    first = HttpServer(PANTRY)
+
+    async def go() -> str:
+        async with Client(first.url, mode="legacy") as client:
+            await client.list_tools()
+            again = _restarted(first)
+            try:
+                await client.call_tool("stock", {"name": "salt"})
+            except Exception as error:  # noqa: BLE001 (what it raises is what is checked)
+                return f"{type(error).__name__}: {error}"
+            finally:
+                again.stop(signal.SIGTERM)
+            return "answered"
+
+    started = time.monotonic()
+    said = asyncio.run(go())
+    assert said.startswith("MCPError: Not Found: no session ") and "initialize again" in said
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.slow
+def test_the_typescript_sdk_raises_on_a_lost_session_and_keeps_its_id() -> None:
+    """The same with the TypeScript SDK's client (`tests/node/lost_session.mjs`)."""
+    import subprocess  # noqa: PLC0415
+
+    from tests.node_clients import NODE_DIR, node  # noqa: PLC0415
+
+    first = HttpServer(PANTRY)
+    client = subprocess.Popen(
+        [str(node()), "lost_session.mjs", first.url, "stock", '{"name": "salt"}'],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=NODE_DIR,
+    )
+    assert client.stdout is not None and client.stdin is not None
+    assert client.stdout.readline().strip() == "connected"
+    again = _restarted(first)
+    try:
+        out, err = client.communicate("go\n", timeout=120)
+    finally:
+        again.stop(signal.SIGTERM)
+    seen = json.loads(out)
+    assert seen["raised"]["code"] == 404, (seen, err)
+    assert f"no session {seen['session']} here" in seen["raised"]["message"]
+    assert seen["sessionAfter"] == seen["session"] and seen["seconds"] < 20

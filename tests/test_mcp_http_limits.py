@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
+from burgee.runtime.answers.output import _Stdout
 from burgee.runtime.mcpserver.mcp import _McpServer
 from burgee.runtime.mcpserver.mcp_endpoint import _Endpoint, _Settings
 from burgee.runtime.mcpserver.mcp_http import _handler_class
-from burgee.runtime.mcpserver.mcp_io import _Stdout
 from tests.helpers import run
 from tests.node_clients import HttpServer
 from tests.test_mcp_http import BOTH, INIT, PANTRY, post, session

@@ -590,3 +590,18 @@ def test_a_handlers_file_may_have_its_own_image_class(tmp_path: Path) -> None:
     own = load_tool(tmp_path, source, "own_image")
     result = own.invoke(["show", "--json"])
     assert json.loads(result.stdout)["data"] == {"name": "x", "width": 3}
+
+
+def test_an_agent_s_pipe_never_gets_raw_bytes(tmp_path: Path) -> None:
+    """An agent reading text mode through a pipe would take the bytes in as text: they are
+    saved where cut answers are, and a line names the file."""
+    path = generate(tmp_path, HANDLERS)
+    agent = {**os.environ, "CLAUDECODE": "1"}
+    piped = subprocess.run(
+        [sys.executable, str(path), "beep"], capture_output=True, check=True, env=agent
+    )
+    assert WAV not in piped.stdout and b"RIFF" not in piped.stdout
+    line = piped.stdout.decode()
+    assert line.startswith("[audio/wav,") and "written to " in line, line
+    saved = Path(line.split("written to ", 1)[1].rstrip("]\n"))
+    assert saved.read_bytes() == WAV

@@ -190,7 +190,10 @@ def test_creates_the_project(tmp_path: Path) -> None:
     assert 'license = "Apache-2.0"' in pyproject
     assert 'description = "Demo \\"tool\\" for tests."' in pyproject
     assert "Apache License" in (project / "LICENSE").read_text()
-    assert "$ burgee gen " in (project / "README.md").read_text()
+    readme = (project / "README.md").read_text()
+    assert "$ burgee gen " in readme
+    # NOTE: editing an example command fails its tests: the README says so before they do.
+    assert "`tests/` pins what the example commands answer" in readme
     assert "\n[tool.burgee]\n" in pyproject
     assert '\nhandlers = "handlers.py"\noutput = "demo_tool.py"\n' in pyproject
     assert {"skill/AGENTS.md", "skill/demo-tool/SKILL.md", "completions/demo-tool.fish"} <= files

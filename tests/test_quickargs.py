@@ -89,7 +89,7 @@ def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.Da
 
 def _plain_line(module: ModuleType, path: str) -> list[str]:
     """A valid line: a word for each positional (a choice where there are choices), then
-    every option with a value (or the switch on)."""
+    every option with its value(s) (or the switch on)."""
     recorder = module._recorded(module._command(path))
     words: list[str] = []
     for argument in recorder.positionals:
@@ -102,7 +102,8 @@ def _plain_line(module: ModuleType, path: str) -> list[str]:
         if argument.action == module._BOOL_ACTION:
             words.append(name)
         else:
-            words += [name, argument.choices[-1] if argument.choices else "7"]
+            # NOTE: as many words as it takes (`--size W H`, `Option(nargs=2)`).
+            words += [name, *[argument.choices[-1] if argument.choices else "7"] * argument.takes]
     return words
 
 

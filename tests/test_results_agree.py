@@ -138,7 +138,10 @@ def _without_meta(envelope: dict[str, Any]) -> dict[str, Any]:
 
 def _mcp_calls(tool: Path, mode: str) -> list[Any]:
     async def go() -> list[Any]:
-        params = StdioServerParameters(command=sys.executable, args=[str(tool), "--mcp"])
+        # NOTE: in the tool's folder, as `run()` runs it: a `next` line starts `cd FOLDER &&`.
+        params = StdioServerParameters(
+            command=sys.executable, args=[str(tool), "--mcp"], cwd=str(tool.parent)
+        )
         async with Client(params, mode=mode) as client:  # type: ignore[arg-type]
             return [await client.call_tool(name, arguments) for name, arguments, _ in CALLS]
 
@@ -193,9 +196,14 @@ def test_the_payloads_themselves(tool: Path) -> None:
         "error": {
             "kind": "action_required",
             "message": "clearing cannot be undone",
-            "hint": f"run '{invoked(tool)} clear --yes --json' to clear anyway",
+            "hint": f"run '{invoked(tool, tool.parent)} clear --yes --json' to clear anyway",
         },
-        "next": [{"command": f"{invoked(tool)} clear --yes --json", "when": "to clear anyway"}],
+        "next": [
+            {
+                "command": f"{invoked(tool, tool.parent)} clear --yes --json",
+                "when": "to clear anyway",
+            }
+        ],
     }
 
 

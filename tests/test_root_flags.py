@@ -69,20 +69,16 @@ def test_help_schema_and_completion_describe_the_commands_options(
     assert "--out" in bash and "-V" in bash
 
 
-def test_a_root_command_beside_others_may_not_shadow(tmp_path: Path) -> None:
-    handlers = tmp_path / "handlers.py"
-    handlers.write_text(
-        TPL + '\n\n@command(effects="read_only")\ndef other() -> str:\n    """Other."""\n'
-        '    return "x"\n',
-        encoding="utf-8",
-    )
-    result = burgee("gen", str(handlers), "-o", str(tmp_path / "tpl.py"))
-    assert result.returncode == 2
-    assert re.search(
-        r"handlers\.py:\d+:\d+: error: -o of root command 'render' cannot shadow a tool-wide "
-        r"flag while the program has other commands: .*'-o X COMMAND'",
-        result.stderr,
-    )
+def test_a_root_command_beside_others_shadows_where_the_line_reaches_it(tmp_path: Path) -> None:
+    """Issue 45 item 4 (once refused): the root takes `-o` over when the line, read with the
+    tool-wide flags' meaning, names no command; a line that names one keeps `-o` the tool's."""
+    source = TPL + '\n\n@command(effects="read_only")\ndef other() -> str:\n    """Other."""\n'
+    source += '    return "x"\n'
+    asked = in_process(generate(tmp_path, source))
+    assert asked.run("page", "-o", "/srv").out == "page -> /srv verbose=False config=\n"
+    assert asked.run("-o", "/srv", "page").out == "page -> /srv verbose=False config=\n"
+    assert asked.run("other", "-o", "json").json()["data"] == "x"
+    assert asked.run("-o", "json", "other").json()["data"] == "x"
 
 
 def test_config_stays_the_tools_in_a_program_that_reads_one(tmp_path: Path) -> None:

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from burgee.runtime.answers.output import _Stdout
 from burgee.runtime.execution import jsonread
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.mcpserver.mcp import _MCP_METHODS, _McpServer
-from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line, _Stdout
+from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line
 from burgee.runtime.mcpserver.mcp_methods import (
     _mcp_discover,
     _mcp_initialize,

@@ -417,10 +417,14 @@ def test_unknown_command_suggests_the_close_one(todo: InProcessTool) -> None:
     assert todo.run("ad").error_line()["error"]["hint"] == "did you mean 'add'?"
 
 
-def test_handler_prints_go_to_stderr_in_json_mode(kitchen: InProcessTool) -> None:
+def test_handler_prints_are_kept_in_the_envelope_in_json_mode(kitchen: InProcessTool) -> None:
     result = kitchen.run("fail", "print", "--json")
-    assert result.json() == {"ok": True, "data": "printed"}
-    assert "a handler wrote this to stdout" in result.err
+    assert result.json() == {
+        "ok": True,
+        "data": "printed",
+        "meta": {"printed": "a handler wrote this to stdout\n"},
+    }
+    assert "a handler wrote this to stdout" not in result.err
 
 
 def test_hidden_and_withheld_commands_run(kitchen: InProcessTool) -> None:
@@ -894,7 +898,7 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
     result = run(tool, "deploy", "--json")
     assert result.code == 4, result
     answer = result.json()
-    shipit = invoked(tool)
+    shipit = invoked(tool, tool.parent)
     assert answer["next"] == [
         {"command": f"{shipit} deploy --target prod --yes --json"},
         {"command": f"{shipit} deploy --yes --json", "when": "for staging"},

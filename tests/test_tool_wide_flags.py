@@ -186,9 +186,9 @@ def test_the_retry_line_of_a_destructive_command_puts_yes_before_the_double_dash
     result = run(tool, "wipe", "--json", "--", "-x")
     assert result.code == 5, result
     step = json.loads(result.out)["next"][0]["command"]
-    assert step == f"{invoked(tool)} wipe --yes --json -- -x"
+    assert step == f"{invoked(tool, tool.parent)} wipe --yes --json -- -x"
     again = subprocess.run(
-        step.split(),
+        ["sh", "-c", step],
         capture_output=True,
         text=True,
         check=False,

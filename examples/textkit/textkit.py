@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o textkit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1188: the first handler from handlers.py
-#     line 1294: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11733: the tables (commands, groups, errors, result shapes)
+#     line 1227: the first handler from handlers.py
+#     line 1333: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12402: the tables (commands, groups, errors, result shapes)
 """Textkit: count, search and tidy text files (or standard input).
 
 Each command reads the files it is given, or standard input when there are none.
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -103,6 +105,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -121,6 +125,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -136,12 +152,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -158,6 +176,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -194,6 +214,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -231,6 +252,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -880,7 +902,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM4NzMsc2tpbGw6MTgwMgp4nG2TQW/bMAyF"
+    "Y29tcGxldGlvbjo1MTUsaW5wdXRzOjY3MCxsbG1zOjE2MDgsc2NoZW1hOjM5OTUsc2tpbGw6MTg5NAp4nG2TQW/bMAyF"
     "/wqh0wrIw865FdmlwDoMDXYyfFAtxtYiS6pEIc2G/fdRkp0EQy9xZJCPnx6f/4gp+hyS2PW9EJJ/Rp8dCSn25QnWOEwS"
     "zj7qBMppGGcV1UgY+a01J4Tz+FkMshcJVRxnbvwRDTfSjK2Z/ymCRdE4g4KgiHvd2jtFDNC5JkBGX7j9Bc/REALhOwEr"
     "ee4aLSqHEY4+Llw83MoZONk8cd+zYkEFP1++QXmzg8fD/ukJLJaBjV2byVCCX565NLxeuDxh4PuQj42hErPYdx6krPm9"
@@ -921,89 +943,92 @@ _DATA = (
     "GY5Uf+h+dzcH/h9Vh6AG0H0g3g3f4fQ64Kp95Pub6pr7p37qL6sodhxCwYkKxn6rgTkYUAWQPAVKmwbD/hMqsWaFhvxH"
     "FsVufyzIcOvRQsQ992szu3Nx/6UihkSoWHaa+4gDNmP/aeIso4Tp+dyCO9hQKqFERVo67xHrvH+f+/GWR70tj87pb0iG"
     "+b/fXQ5AdVeMFMt9G+rHPmsw0WFjSlneddTsjjtYmqg48Q+uwXSKEE74Ggr+05fn6QWjPd0dGTsXt/jePYR7B0kXfzx1"
-    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4bxxF+lS1RwBRwpGTZSRtKFSA4dqLWkg1LRVs4BLW8W5JrLW8vu3uS"
-    "GUdAn6ZAX6AvkDfpk3Rmdu94dzyJlJQGTqsACcT72Z3/+WZ2Lp86sZI2E3Fn0NnpP+tEnZTPBfxw4qO7kA4uXApjpU79"
-    "A/0duDLOzVSIkRHf59IIO8oWbkYPHPzhWf8reCARNjYyc/61M7/UgMU6T13ErOAmnjGeJszJZMFwKzaRSljW1YZZB3e4"
-    "SZhMs9xt9b9Lv0tfcngh1vM5vmQETyxzMxFeko5Jy6byUqQRW1mAXc1Eik8bwTj8m+pU9IFGnTu42xl86ji3CAzD5Uxm"
-    "Iil+XkedqdJjrkbcTG1n8P5TIZ5e74MF5qKOW2T42zoj0yn8DkKBJSZcWdGUBU/tlTDsSroZA0LYH0/fnDCRXgqlMwFX"
-    "gPgEKNvzT3B2yVUuSCw9NiHeEpluRcS9Z49beIyW0eMPInbsQixEwsYLlnEDxDrYjoi+jirUB+6jjp1p4/CSbmFGpPkc"
-    "uO4UvKJMhmt59GsjuXMO6saXUS2k5m4iJjxXYAz4c6uNqB5qdUlMxt1svVyvjHSCpBIkjPqOQNmOOR2EOqD744UDm9ET"
-    "eJDJOZ/CUzxPpEYSxXwskkSgiVmdmxgkzxn4h3tiWYrkg8osLvj28Ozb3m7E+v1+BPZnPXPlTqAgAUTSfsGQKmwmYpxP"
-    "lwyOtVaCp+t5BFVdMWd4LMY8viAeZArqTbliwhhtbH0fJ+dCk5LDTqDNsTDrN4p5GgtF1Bc+xydoR24Gjga/F+DDsU7B"
-    "C0E+52Gfc09EQ6dz/nFpbIEOpHq6ESFgRhWdgnyXFMQzMO8YqLLeGya5Ul4Nll+CCtFbzoMpvnv56px1dwZgD6DOuQT/"
-    "AsWnoLep8Ds4UAIoOVinf6jBic2kUr1EmjvbJsWeOo1ofwzZC6wBV0R2Y8t4Jub8HqaSgQN7xkJ4Z4mO8zmwTLEEI0/Q"
-    "7BO7BVZkHcRUJMrkaYq+XyNjIoVK7h7rKIR5FiJWMINu1uspNbcD5qnUqVoQqRCvQB7O6zjRzoEWScI1YsTHTHF5j9Dr"
-    "d/PKAN/XdB107kNsDOuzidHztdIYcxfP7moDsFIwW64UsE4B+7XEcPJJJlGhjcgH9WtPyauj1y9DSvRRH/VWJgsl8Rcm"
-    "xm5hwRiKhJqQSBvW+0GP7T08kHQYeB4wDEDEBabgHimO+EFBoeZ0iiGzcKLnWxtRxm0PuM8UZKrkHqZep9DnAZJKkWox"
-    "/XuIgFQvNqNJKX0FgRpsK48dIIsHE4YSqqxXKByzid6MJGLn3ogDd/g+BwLgKjs5PH5ZD+8W8knXiExwx8dKbO0FR0n1"
-    "WCeo5ZSNBT4mwEbPIe7CMgUATM4JYFgvdrDROuELYas4Y3EPUZKlAd28JNjNuPNUT6SxzssXtIxC14SKLkA6rJsKgfl8"
-    "hRkvlWCgpS5IZZDYYE2ALsjieJFxaxH+NdSBEexhgbnYFAFcyo5fvCULsNuIN9DL5AS0tZFpzOPsPnBCmEuxQkpJB9MA"
-    "/CnybGafxFmPhHcfcBO8BVgp8kLIXpiz/Kq5IZ1sRE1RtDxEQ2ENKlTER7mZLsDulLr3tmAIhwhM2Ckuw7qnfzp6/bo/"
-    "T7bWEwG4vEiNlTTJ9n2eO6i7j+ULG5wC0WszBXYnik8jTDVRkH3EskVmNBUYkJBCiPdkXaEvAmVjCB57LE8TgSmeYD/S"
-    "anFZIxOs1CAJCsf7sBIUa4gyl9WkB2RYjwFkHBXV2fMd+AekCe4d8yCqw7QCCNGXSWJdsNyoiLeRhxlEQ1H/ITvS6JRQ"
-    "kA9YxctbTOl0SlESLtGeFXyJSCCBuIhgt0RNbEll2GyJdNlJxHYIgGKxuYWpJ8byAzdhPm4DaEU/tyTAOc9INkjkXCaJ"
-    "orrDAMSGIvZCCLwLj0JhZyEwkwSDQCC0+WUo9Ho8CdEc3p1E9GcdAeMGhYMXt863AGRNQRhYVNRRKpbJFgKRkz8Usj/W"
-    "CVQGYBPOwBJOX4iUSCcbKHXhK/Tu/o9yPoJq3LgfDyL2/ujk9GwYsf3907+dHhxQ8bTlS3KRQ1kDjIiEajRp2BhkfyGA"
-    "sTFIAexHaX0BWVleiBrwt7qssbDsX/gcjxmMuJdYtmEY455UZCgH0nPrqMjHzgTs4K4EmMh+eWeE8gnKPaCF9rdvuIlI"
-    "FU2De5ni7t6FOAsVJGUqJARLUb/EgOUWHQ/jLb7tVeUpnWiEHgRCCSpoL1/plSFiI9BJOofM/92EsYHdDBK5oRcRrXli"
-    "B2zfvzPA9H+A63koW4Ja9h4R5zCobx1EJUsjP7Q3ANPIJ1S0XUnvhZYFmDUQ2a1DvwFKA5S5gIyeSjsDS0c6Rg2UCYtg"
-    "X0MpMMOuh7XsBJ7l9IyXNlhIihZtwXKgmACngzfB1cD/sNoPpawnFC0MPNWrAzgKv5a3/eOSWhdL+EaNACItJK4VxAg0"
-    "Ubx+uvuFD0GoiQmXSiR9bCwVSbfaVaIG2Ur/7AVe9dSAREF4PmpU/YAc4ypGnYrJBII02kgpPrgacwMlBDgQ9brGGqM0"
-    "ou1mX4s6avXi5v2wPXtRBoB3h016X1FXDmIzsVNp+TQ6e41uhXZ808QZtm5NpIcJBkCyQVKNT5ewtqUc6Rs0o1BZQ7b5"
-    "bfFnZ+ZcZgfb25g1QrXa12a6nRiwge3dnd2d3tPd7bImBxN4MyHZBZJ9/w17iAbcwDgpKJ3pC/wvhEwLJIN1CFA+ej1e"
-    "hWJlTg/xJJHIAFdvKy+3Mogu6e2gbgZe3JSt0B1Jxv0Vary8PzWqCCCJ7KtypygR4RbZXPst3L311nVVce/9tsUmxYrF"
-    "66AWJ50Sha1XDDDI9Lq8wI3hC/yNabCycfFgY18QfpD2EK3tDpoi2V+jwXCX21aRUb9rlYbmslCJJK3vAwSxkDBb70HY"
-    "cq03IICbBWa4yt3CWdCyQCxS2fWSIaqWNIB4OtjirLzoRR0tjfR2NkNAayUaA2DLjQZJxQrD61Y1enEPr4eF6DFydRq1"
-    "KGW1ZASBCzujRY4b+cCLzISOafGnyTPfd5DYAJ9La4GyUQKVMETINKZqVZg5xM7QniibqrmXG8JujjmM3NiH0zKQQ9IX"
-    "tu/oZMHpRAOUJ0kHzEt4AIsfbS5sxgkO07KjsCYtFo5iQjgtl2TFglHjif3lM0geBYKfI+Ddrn6fOaoxzR8ALFtkK1bR"
-    "sLN7ZpFaLsJVKZGsOscdEkUzx6A53hKhryuJzB9urWz2tqwqPaognDIn0MVZMNaQxqdGZKyXPjyXL33g5pYR5qMVwQDw"
-    "muaKGwAwmYH4gJcrLP6sGCEcBm4IEuQ0BXTWi7lt7ciVTSZ5d9xwTMoo+kcgAaQBzQ/3qrd+8HCgrZdabr9BvX/qdLZy"
-    "qkIGIf5XgMob8CziCBE4mv0d0Ug74nD1JHVDKqngjcrBZYEyjust/EeQ8QgyfoUgo0w1Z2++fvPjq6O/Hr/EIGTifra4"
-    "P8oIAfnJctEnrFjzFwMThWRXtLlhrvrvoZG1+aoJR3zKGlEaWQ9Kbs1CK7AEAxzmIjSKdFEP8suQWV5Kc6Uot9whFVX2"
-    "xNebPlMoargxQKKRH6vyVV0ec0A/nP353Wu6P2CHpy+OjpgSjrqwWOwmcordpA8a4jrNuHBQCPaDnDabAib0PRowaeKl"
-    "MAF0N7B0VrQfcTghN9igwq6057B+MlAQutkZXhB6p7c6T6FEOq3acAsCmd+66Jc7Kz2mMGmBZN80Z/EZwpKWbPeYsB8T"
-    "9measDH0oZP64PftT/9USkfsLz/9y6jkN/fP2GVEZU8aaz75BVN2Oy6/Y7jsLINk61LVoEjnhCEUrlYK9wpwtRDZtLai"
-    "iLhLniv6nXVaThCKKPlDaAYM6Ewwi8K5BeX6iCWwOBsrnl741Nf1Jz1cqcUWS/JMSTz/s5tmvTz9hZr+dAS2YTlfr+M3"
-    "yYZ4GtpZDqaGn0r70Zg8A334mF7ukafy+/z2bkF+927B16gdPy9DZ7B0NoPUYK3rR5ONbcx9kpbbCLl57zbEcYrLlJZh"
-    "UKv++JeK3c8vRzcTxQ2I+zF5PybvX0HyLiJ6tbNfBrIiDpVR52E53beKlw1/vw+jXdhyj19/i39NzmiW1EUtXV/tW5yO"
-    "h8QOi7lQNFIq7a/NF5Xjx/aE1Mg/1zhFQrJfX9BvmChaSnufLtbvcHs+aCSTu5xkFEbRfpJBM9p+pnyPnYfh7hfHX//7"
-    "7//AeVBw5iv6NAdUUhk3f3CRXgSUhpLa8Ep7KjRiUvGLMB7fT8Rl8ILtS/zMib54uW5vu/m1hlVZlV841GX1Du16da4q"
-    "fH1STuaCvV5xmhGL6DQIMCBOUzEMTP6jFSBaGIHT1RKner5Ll19F0CiaucCpH5x4ShvzYX149cFCR5mta4zUv+SZTKzY"
-    "9IuPYJ47mx2y3LzAU5zb2/n8ANDtb5I9tuTXIMLWM5CNq56zqtmBpfgXaRRrWfb0bzlWWSKIBzQYkQrPDlo+mi59TIWG"
-    "vsfwnepMFreuvwIjvAGWVrVsgPmWHdE4fESQ/+8IcjVYl4F55+nus+dffPm733/FxzGEDOJtFX+Fcdnm06wIaWyHhdjE"
-    "fLhpg1/3cPg2l1kG/dqnYn50uXtOfl2MduJ871b/1riBUDiVcwRCO/WwuzxFuPmVp6uBtsVH17VHhhWYX/hAFb/jxOQo"
-    "1omgDStW3T7ql7IczBPyN2IrrAdyHORMrUxQZjMwGyUMzpFmUOmHgVvOxvm0T1Er7O9Rf23z3Q02h8QOm9KgPGehygD8"
-    "NfWf2WlTfr0bvm2zoDsjPhCxe4jq/WQqT2vEUM1SoeTZJpQgMMc5GZXQmPFYBEQdqEICE1BT7LRZ0LQ6DSPjB7i1vVfr"
-    "rgohz9cTclb5ogg/vEFhJyKW9BUFCgQwD23hQe8es8KngvfDGh31aq9Cwxeb0RDO6MISxfA1qUMmLQeGtc1b68UKDV9+"
-    "tYlGoMC7QBznVkQSqMEBb5xiTrwU8DmM7jVSloVp1S9276gJsDAgx2L5GBb0X20g4qQPfcNEckX8tfK6tvcGGjjE6gv3"
-    "I9iPQ9n0sWsxY+7X3aOpcBq+Ct+iyPC/BLiaLeoOUSvpq8Q821lPzNHybdZ94YzqvWDb7PTom6OTs609IHFEQ9pIpv+o"
-    "uumPtU5BdffnG3jmWfky68KeZy/fHd+y6fD6P3jpldZ4nKVX0W4btxJ936+YKg+WcLV7kya9QOWigOEqqYtYDhwVLVAU"
-    "XmqXkhjtkluSa1mN+0H9gfsD/bF7hqTkOHaTAvdBgHZFDs+cOXM4yvM806KVExp4eeM3yg+yWrrKqs4ro/F6Hl9PqDK9"
-    "9mNyUthqTULX5FW9I95GS9VIR0NjyXn8ImxNSne9HxX0o5Pk18qR26imoe1aahLkhduQlrJ2lM6l4b0DxjG6a/pV+too"
-    "Ld1oQrbXhOVb5deU5++c0QGMlaImoyX98PZiRlJfy8Z0shhklWk74dVCNcrvkNCl/K1XFnDf7Pwam58XX/+LvAlxExbs"
-    "aqUXtfBikhFdS+siGU+L58XTQZaDtW++yHN6JbW0wsuaFjta9HYlJS2taWkNSA22Fd3umGpD2niSNSID8rdZ9mR/Upb9"
-    "n/xm2VRgOZJs9yyA0rVMW0AUqF+pa6nH9GB7rAZWW0kCHw3+EPHJEzo12ltRAV9Ol5Fw4ajsImV7mrpdGdNV3tHSNLW0"
-    "NJSNk1sOOQ7nHsAcOUId1qggr+6seScroNOA1DQOZx+SWAIoU/VTABZTSOvANONIAMox9UFewhcJ6EOIdHpxfn4y+46K"
-    "okiCKQOVZW4oPAGS87Xpw0HyBmk3u4dSGlP5fmA2gwl52+NpwPLAE8L+UWI5ub6qpHOhdPulSwE2sFZaayye3w82Stdx"
-    "F163WC9W8vC8VtqnkDHmUqimt7Kgi8P3kC6FgAdsDBwnmUB2I5wP3UJmyYlhKbPziosh9iQfuSQB0HlI1SwONQndtKRl"
-    "I1Zu8ilWUwsevR+wjwD8tWh6+ccRON7InQu66oTFbx7q4DXuGNTHXXmZFIsiByEBrtIjhvvIka5ay1bsTy6hIdDl7uVk"
-    "gm25MY5d9a0MP6McqG3KlfM8jmaBMxcSWpMQkdKrx+IUn9eTvOkaoTRdvJmfXcxKcgJJb2NL6RQHAQMrVCH9mOiQmR1z"
-    "AZU1mpFiiVVi0UAuldFLtQpdw01by6XoGz8KnscyhVVpRszVTpiPUbVYxNbUkiQ8a3cnj0pYq2Q0BscYuInY4gr0IbxB"
-    "6EqWBZdlLZuupK2xGxeDhFS4IDMDG8eh2NF2HqI48BUVGd1cAG2l2C6DXl306RI9hVdXNnpvDXHIG/D/YhTK0yjn3YfZ"
-    "RLPfu7JmC0R6JX8pGcsJNYYrpt0WooL4K7AydB6CWKH4MR7HaUXHQg+xW1XDk0fR9HamP6hA8FpCH6IIoJuvpog6z1tx"
-    "kyfxzMpJ4gz9ryt2/fJD5L1n2XHvP5RMCnE5fQnFmOXSSY6Hvlghy4WoNtEle1yQvItTPBd6h7qxNYJcgwI92oZ5vhC+"
-    "Wu/7KCjgdSAPFqTunCYRi+cBXgzwJrQ/W1Jym7v+C1lEbqM5HHQUXEUKvp4DQ+zkpeJyYmgALajy9aGILkiCWUQWZpt/"
-    "sKQcxSo6WVlQ8VGXaBYeia7DVRiqF+lD/t/EDZPZyfn02zJeVVMWUgXRuyy7DV/oNtkjey0eWilCu9xmt7i5Dx+sfopf"
-    "bw/GzW+e4bmErUirRVPi4URTD911MEYks/dgWKSq2U7TRc+W0hnr93LCMLAqQsAvOWDPLh+iodo1xd4XUKSLzpPMKqgv"
-    "kcCCgG86MGHlu3D6MY8RoQet0DH68wDXxNDBLzBGNHWYNxYyKnyYjuETa3Rf5Y3dhWmAV7GWRjHYCw72oFNvaf5BYz7o"
-    "coYMxYRdQGCdP0ZZZWjaX36Ngb/iwEj8CgMAM7sPmmad9Jb7mBEFBhTPMqu+EbjkbjqMa3xYjPafrzlcSuqqlp3UtdTV"
-    "LpLQoZtA9j03iaBT+MMkEXHyOr52Y+xnXwYSvGolRPdx8qAd8XG75nlaEVpli4pXbKEcdR8n5YzevGLRRCZPcDFLDsBd"
-    "xc3Nd6zYNzHFhcehrUKrpctEpYFwu96l8M+fHnRq+87H6Gd3jzQ89bbJT+nf9Pbs1dlsPjrGmVfBdPlc9hx3J6NnL4KQ"
-    "sL1VWqRw88MTDRFkPr08/1SUODbGzs8ev8DDiEu/vDx7PX0L1/kVjnoaXgW7H/O1U0ffrtaCx08YELv5RtK2KjCJT29E"
-    "2zWPO2EMjgpLV3hcGN7Upmjr8m9miSi9Nydz5DW7j+kNzxVxlIrXEF9vbaiQ2Is1wVqh7SnXn8OWTjuaX3x3cfvy7Ofz"
-    "6RE5W/EA/Ti8w58fmk9/ngPTudiw3fx4+Tq8ntDJ29OzM6iJ0UTOarVi4bwzAB3+kAicy6MX+v1zAO/OO/r+rz9h12P6"
-    "6a//2qb+4uhTCCM/98ibGduifX9P5PFojT+TY66oXrHoeR6urelo0Qi9idCH8QaApHYjqvuuUXy/un+EOmK4q3ue8xkY"
-    "EHg0yPNeq996WWbZRRzpYseljn68WB+NmfxX4VPzbxiZiux/EENBQg=="
+    "POMDKBRd1qD+0kaWvbXb7XT7N+L70ql4nO1cjW4buRF+FVYoEBlYyY6TS3uyG8DIJT23cRLELtoiJ8jULiUxpnb3SK4d"
+    "Xc5An6ZAX6AvcG/SJ+nMkPurtbWWr4dc4QNy0P6R8z/fDEl/7oVKmlSEvVFvb/ikF/RivhRwYcUneyEt3LgU2sgkdi8M"
+    "9+DONNNzISZafJ9JLcwkXdkFvfD8D0+GX8MLkTChlql1n525oUYsTLLYBswIrsMF43HErIxWDKdiM6mEYf1EM2PhCdcR"
+    "k3Ga2Z3hd/F38UsOH4TJcokfacEjw+xC+I+kZdKwubwUccDWBmBXCxHj21owDv/iJBZDoDHJLDztjT73rF15huF2KlMR"
+    "5ZfXQW+ukilXE67npjf68DkXz2Dw0QBzQc+uUrw2Vst4DtdeKDDEjCsjmrLgsbkSml1Ju2BACPvT6ds3TMSXQiWpgDtA"
+    "fASUHbg3OLvkKhMklgGbEW+RjHcC4t6xxw28RsMk048itOxCrETEpiuWcg3EWpiOiL4OKtR77oOeWSTa4q2khRkRZ0vg"
+    "upfzijIZb+TRjY3kLjmoGz9GtZCa+5GY8UyBMeDlThtRA9RqSUzK7WKzXK+0tIKk4iWM+g5A2ZbZxAt1RM+nKws2k8zg"
+    "RSaXfA5v8SySCZIollMRRQJNzCSZDkHynIF/2EeGxUg+qMzggO+Ozr4d7AdsOBwGYH/GMVfMBAoSQCTN5w2pwmYkptm8"
+    "ZHCaJErweDOPoKorZjUPxZSHF8SDjEG9MVdMaJ1oU5/HyqVISMl+JtDmVOjNE4U8DoUi6nOf4zO0I7sAR4PrFfhwmMTg"
+    "hSCfcz/PuSOiodMl/1Qam6cDqZ53IgTMqKJTkG9JQbgA8w6BKuO8YZYp5dRg+CWoEL3l3Jvi+5evzll/bwT2AOpcSvAv"
+    "UHwMepsLN4MFJYCSvXW6lxqcmFQqNYikvrNtUuyp04j2x5A9zxpwRWQ3pgwXYsm3MJUUHNgx5sM7i5IwWwLLFEsw8njN"
+    "PjI7YEXGQkxFonQWx+j7NTJmUqjo7rGOQphjIWA5M+hmg4FSSzNijsokVisiFeIVyMM6HUeJtaBFknCNGPEpVVxuEXrd"
+    "bE4Z4PsJ3QeduxAbwvhsppPlRmlMuQ0Xd7UBGMmbLVcKWKeA/VpiOPksoyDXRuCC+rWj5NXx65c+Jbqoj3orkoWSeIWJ"
+    "sZ9bMIYioWYk0ob1fkymZgsPJB16nkcMAxBxgSl4QIojflBQqLkkxpCZO9HTnU6UcTMA7lMFmSrawtTrFLo8QFLJUy2m"
+    "fwcRkOpVN5qUSq4gUINtZaEFZHFvwlBClfFyhWM2SbqRROxsjThwhu8zIADusjdHJy/r4d1APulrkQpu+VSJnQPvKHEy"
+    "TSLUcsymAl8TYKPnEHdhmBwARucEMIwTO9honfCVMFWcsdpClJ6HlUu+FcLBfQXg0xU+2oXgnnM4IlexC24dazOpjUUd"
+    "GAJWCeGmC5Af68dCYMZfY9fN6U240BYpFVIfDAjgBoUwXaXcGASIDYVhjLtf6M4nRYgXs5MX78hGzC4iEvRDOQNuOxnP"
+    "Mky3ARxCX4o1Ugo6WAKip9jUzYKJswEJbxv44/0JWMkzh89vmNXcqJkmnXSiJi9r7qMhPwaVMuKT7KYLsDultp4WDOEI"
+    "oQs7xWFY//TPx69fD5fRzmYiALnnybOSSNmhy4TPsfrgRUQwfGW8UyC+bSbJ/kzxeYDJKPCyD1i6SnVCJQikLJ8EHFlX"
+    "6IhA2RTCywHL4kggCKDCAGk1OKyWEdZykCaF5UMYCco5xKFlvekgG1ZsAConef32dA/+A2mCc4fci+oorkBG9GWSWB8s"
+    "N8gjMlWK1RCI6TTw4CynLiiKR+RU6iQmCOWiXT7uDlNJPKcQC7eInAo4RRgRQVBFpFwGrZKBwM1WwmT2JmB7hF6xUt3B"
+    "vBVi7YKTMBf0AfFiCDAk2yVPSWxI5FJGkaKiRQM+hwr4Qgh8Cq9CVWggqpNwvaxE5IehuO3AKKQC+HYW0M86fMYJct/P"
+    "H53vAEKbgzCwIqlDXKyxDcQoK3/I1XKSRFBWgLlYDUPY5ELERDqZR6EmV973D3+UywmU8tr++DxgH47fnJ6NA3Z4ePr3"
+    "0+fPqfLacfW8yKAmAkZERAWe1GwKsr8QwNgUpACmpZLkAlK6vBC1qsEkRYGGPYOVAwiY/oh7iTUfRjjuSEWGMiA9M5Y6"
+    "BNjWgBnslQATOSyeTFA+XrnPaaDD3RseIsxF0+BOpji78y7OfPlJGQwJwTrWDTFimUGfxFCMXztVOUpnCeIWQrCEMxIn"
+    "X+mUIUIt0H96R8z9bmJgz24KKEDThwj1HLEjdui+GSF2eI7jORxcIGL2AeHq2KtvE74lSyMXNTeg2sDlWrRdSd/5fgeY"
+    "NRDZr+PGEUoDlLmCTB9LswBLRzomDYgKg2BTRCkww77DxOwNvMvpHSdtsJAYLdqA5UAlAk5HsIGD/2GrwNfBjlC0MPBU"
+    "pw7gyF+Vj93rkvoeJfajLgKR5nPaGtwEmiiUP97/yoUg1MSMSyWiIXal8nxcbUlRd22t+fYC7zpqQKIgPBc1qn5AjnEV"
+    "ok7FbAbxG22kEB/cDbmG+gMciBpl0wQDOEL1ZlOM2nH1yujDuD2xUXKAb8dNel9RSw/CNrFT6Rc12oKNVkdiedec6qdu"
+    "zbFHEQZAskFSjcukMLah9Om6OxNflkMi+m3+s7ewNjWj3V1MG77UHSZ6vhtpsIHd/b39vcHj/d2ioAcTeDsj2XmSXfMO"
+    "G5Aa3EBbKSjTJRf4fwiZBkgG6xCgfPR6vAuVzpJe4lEkkQGu3lU+bmXwNWU5tIO6GThxU7ZCdyQZD9eocfL+3ChBgCSy"
+    "r8qTvL6ER2Rz7Y9w9tZH11XFfXDT5pPkI+afg1qstErktl4xQC/T6+IG15qv8BrTYGXi8kXs8lUeuA+CUtS3a8u7ZauI"
+    "0I1bHjRYzUcYXzefgCV41Y/R9O9gNmQI12i93GamlTjq3G3mDyqmduYADxnI3q3PIIba1geQTfQK023lae65aOagI6la"
+    "pN6UDFFV0jD+8tXoxD2+HueixzDaa1TVlGKjCURR7PHmCXfisgBcuh8TSjETyFHIn28H5z91lrqmisTu/lIaA8ROIijz"
+    "IYLHIZXiQi8htvveS9ExzpwosWLgmGMpzLhwXyQaACXCDC0tm9gkSqAKIeF7uE54Beu2RF+YlBOSp2EnfkwazK8z+XBf"
+    "DMnyAYPGG4flO0geBaqfIyDfbhEus1VjrlvdKPt/a4bSML0ts1wtV+KolOjW/eUOiayZA9FCb8kg15VE61bu1iZ7VxTE"
+    "DvUQjloSKOTM26+HGXMtUjaI7481Sre4uR+G+XJNMAAM55niGgBWqiFk4O0Kiz8rhvErnR1BjJzHgB4HITet7caigybv"
+    "jmtOSBl56wskgDSg+eFc9a4Vrny0NYqL6Tu0Kk5tkq4tGZFBiP8XIPUWPIs4wgoBzf6OaKkdEdl63rohu1TwUGVVNkdB"
+    "J/X1iQcQ9ACCvkg1/rpBUJEKz95+8/bHV8d/O3mJQVKHw3S1PQryCeNROegjlo/5i4GdXNhrCu6YS/93aGljPm3CJZdS"
+    "J5TmNoOmW7PkGmzCAIy5Eo0iXtWTUBnSi1txphTlvjukysqc+HnTjXJFjTsDONpvZVS2rssTDuiMs7+8f03PR+zo9MXx"
+    "MVPCUhcbmwWRnGM37mMCeYc2GHFQCPbTbKK7Ajr0Pdrd08RzfvvV3cDcWd6+xVXBTGODDxv+jsP6oktOaLcFVC/03mB9"
+    "M4sS8bxqwy0IaXnroM/21np0fpsLkn3TJpcvEDa1JMAHQPEAKB4AxVaAAkMzBhEXnL/96V9KJQH760//1ir6zfaIooj4"
+    "7FFjzEe/IKRor2vuGM57ZRBvHaoatGmJ2Ifq9UprqwBcC+FNA8yLsLvk4byfXaflDUIlJX/wzZQRrfmmgV+XIiwSsAgG"
+    "Z1PF4wuXmvtuJY8rtdphUZYqieu7pmtWzuJfaFGHljg7tkPqfZAu2RpXu3vlrmV/qRK3bypLQR8uzBdzZLH8Pru925Ld"
+    "vdvyDWrHbaYSUb72htRgr8DtW9emsSmYtNxGyM1ztyGiUxymsAyNWnXL+9Qs+PIwRDN33FARPICLB3DxAC7uDS7yjFNd"
+    "uSkCbR4ni6h4P8zhlgLKBR03D6NZWDnHr38JZ0NOa7Yk8l5EfbRv8WgHAA8YzPqim1L9cGM+qyx/tyfMRn68xl1MJPvN"
+    "DZGOiaylNeLS2eYZbs9XjWR3l5Wq3CjaV6rogIE7EHHAzv3JhBcn3/znH//Ezczg31d0rgxUUjkrce8mRx5jGkpqw1Pt"
+    "qVqLWcUv/NmOYSQuvRfsXuIZPTqudd3etnRjjauyKo7n1GX1Hu16fV+fPzpVbCsHe73itEcxoNU+wKi4m49hYHInroBo"
+    "oQUeDZC4q+y7uDzSQ1sh9QXuOsMdd3Fjf+IQPr230FFmmxpL9WNos5kRXY8refPc67aIdvMAj3Hf6N6XB9Bu/5LssSXl"
+    "ehG2rnF1rsrOqmYHluI+pK2AZVk2vGXZrAQV92jQIhWOHbR8NF06CYiGfsDwm+qeQG7scA1ZOAMsrKpsILqWJ9E4fkC4"
+    "Dwj3C0K465mjyBJ7j/efPP3q2e9+/zWfhhC/iLd1MOj3jjffZnl8ZXvMB0rmYl8bFtwi+rT5b5mBaocu3T7+/jkFmXyf"
+    "M2523xneGsQQl8dyiahsr54DyiWhmz95vB71WwLGpl7SuFKG5D5QLSZw+/AkTCJBE1asun3fa8wyME8AEwj0sEzJcFdz"
+    "bGSEMluA2SihcVN1mmjrd59zNs3mQwqhfn5XgtQm3+8wOaAMmFTxOZ6FAHsjXEYHI/ID8P54qAGlNY5taPGRiK7RQbVT"
+    "hYgnXYjAAgH3Y6mItttPhUf2vgZDdBOBhkKb6BURR5vy8RR7be71krBCyNPNhJxVmMOzaSjnSISSDhqhSAB70RQOfB8w"
+    "I1xK+jCu0VEvRCs0fNWNBr/W6ofIDyGQQmTUsvBbm7y1bq3Q8OzrLhqBQvMC8aRdE4mnBg864G7+yEkB38PAXiOlLJCr"
+    "LrF/R01ojkcHDJaxfkB3sAmRL52WVw0TbFT+tbk7aOAIq0Ccj8oPPJxAJ8bzsxZu3AM6HUGb/PxxLen/rsbVYlWjpqXx"
+    "UKPoWTdp+DiA0ghqB7siMAkqfKE+nPpmOlHtJnYQaVSpG+ivdTC+QA+jGiJKXLcArNoSW/lRzqBZbdRcFM/7WhEf0LEl"
+    "YMAd1sD4NOeybpP19kqV/Sd7m9k/Lr9m/RdWq8ELtstOj/94/OZs5wDUNKEDG8i0++sMIKO6HVa7NtXZn3aITmfFx6wP"
+    "c569fH9yy6Tj6/8Cf/wUMXicpVfRbhs3Fn2fr7hVHixhNbNpky1QuShguErWi1gOHBUtUBQeaoaSGM2QU5JjWY37Qf2B"
+    "/YH+2J5LUrIdu0mBfTDgGZGX55577rmcPM8zLVo5oYGXN36j/CCrpaus6rwyGq/n8fWEKtNrPyYnha3WJHRNXtU74m20"
+    "VI10NDSWnMcvwtakdNf7UUE/OEl+rRy5jWoa2q6lJkFeuA1pKWtH6VwaPjhgHKO7pl+lfxulpRtNyPaasHyr/Jry/L0z"
+    "OoCxUtRktKT/vLuYkdTXsjGdLAZZZdpOeLVQjfI7JHQpf+2VBdy3O7/G5hfFN/8gb0LchAW7WulFLbyYZETX0rpIxvPi"
+    "RfF8kOVg7dsv8pxeSy2t8LKmxY4WvV1JSUtrWloDUoNtRbc7ptqQNp5kjciA/F2WPduflGX/J79ZNhVYjiTbPQugdC3T"
+    "FhAF6lfqWuoxPdoeq4HVVpLAnwZ/iPjsGZ0a7a2ogC+ny0i4cFR2kbI9Td2ujOkq72hpmlpaGsrGyS2HHIdzD2COHKEO"
+    "a1SQV3fWvJcV0GlAahqHsw9JLAGUqfoxAIsppHVgmnEkAOWY+iAv4YsE9DFEOr04Pz+ZfU9FUSTBlIHKMjcUngDJ+dr0"
+    "4SB5g7Sb3WMpjan8MDCbwYS87fE0YHngCWF/L7GcXF9V0rlQuv3SpQAbWCutNRbPHwYbpeu4C69brBcreXheK+1TyBhz"
+    "KVTTW1nQxeH/kC6FgAdsDBwnmUB2I5wP3UJmyYlhKbPzmosh9iQfuSQB0HlI1SwONQndtKRlI1Zu8ilWUwsefRiwjwD8"
+    "tWh6+fsRON7InQu66oTFbx7q4DXuGNTHXXmZFIsiByEBrtIjhvvEka5ay1bsTy6hIdDlHuRkgm25MY5d9a0MP6McqG3K"
+    "lfM8jmaBMxcSWpMQkdKrp+IUn9eTvOkaoTRdvJ2fXcxKcgJJb2NL6RQHAQMrVCH9mOiQmR1zAZU1mpFiiVVi0UAuldFL"
+    "tQpdw01by6XoGz8KnscyhVVpRszVTpiPUbVYxNbUkiQ8a3cnj0pYq2Q0BscYuInY4gr0IbxB6EqWBZdlLZuupK2xGxeD"
+    "hFS4IDMDG8eh2NF2HqI48BUVGd1cAG2l2C6DXl306RI9hVdXNnpvDXHIG/D/chTK0yjn3f1sotnvXVmzBSK9kv8pGcsJ"
+    "NYYrpt0WooL4K7AydB6CWKH4MR7HaUXHQg+xW1XDk0fR9HamP6hA8FpCH6IIoJtHU0Sd5624yZN4ZuUkcYb+1xW7fnkf"
+    "ee9Zdtz7jyWTQlxOX0ExZrl0kuOhL1bIciGqTXTJHgOSd3GK50LvUDe2RpBrUKAn2zDPF8JX630fBQW8CeTBgtSd0yRi"
+    "8TzAiwHehPZnS0puc9d/IYvIbTSHg46Cq0jB4zkwxE5eKi4nLg2gBVW+PhTRBUkwi8jCbPN7S8pRrKKTlQUVH3WJZuGR"
+    "6DqMwlC9SB/y/zZumMxOzqfflXFUTVlIFUTvsuw2/EO3yR7Za/HQShHa5Ta7xeQ+/GH1c/x6ezBufvMlnkvYirRaNCUe"
+    "TjT10F0HY0Qyew+GRaqa7TQNeraUzli/lxMuA6siBPyKA/bs8iEaql0HVw1KSyYVRrNI2bMSYJgOFODt/aaw8n1AEQO/"
+    "CEhNjBqsAjeIpg5XjYWM4h62yrG3jbkv0XiVN3YXTuNVLKNRDPaSgz1q0lua3zv+UYMzaIgl7AIC6/wxKipDv/78Swz8"
+    "Lw6MnK8w+5nUfdB0zUlvuYUZUeBAcaarvhGYbzcdbmp8WIz29TccLiV1VctO6lrqahdJ6NBI4PkBZxF0Cn+4REScvI4n"
+    "boz95VeBBK9aCb19nLxFph0P1jxPK0KXbFHsit2To+7jpJzRllesl8jkCWay5ADcUNzXPF7Fvn8pLjwOHRW6LM0Rle6C"
+    "2/VuH/5rDh/XX4kl6LuCH+3xJj0y3nHaKIIqa9Aabn9wqQXQB5IYRoxEIdIkFDS6arg0klizjoLB10ZGGpd8JQPOX3t0"
+    "NGozvrcrrHwgxK1VqLE+RrJoXUwloA0DX6wwN1NSL54f+s72nY+Und090vDU2yY/pX/Su7PXZ7P56BhEXoUhwlmwhzpO"
+    "OsV7GboD21ulRQo3PzzREEHm08vzT0WJ1+DoZNnTF5JwZaefX529mb6Di/6CCXEaXoXxNeYxWsc5VK0FX6dhqDydNmCl"
+    "KvBlMb0Rbdc87ewxOEiUrvAYgN7Upmjr8i/uRrGf3p7MkdfsIaa3fE+KV8M4VrlGbZCd2HdggrWCjVGuP4ctnXY0v/j+"
+    "4vbV2U/n0yNytuIPgqfhHT7maD79aQ5M52LD9vnD5ZvwekIn707PztAijCZyVqsVq+y9AejwgSVwLl8lYWKfA3h33tG/"
+    "//wD42dMP/75X9vUXxx9CmHk5wF5M2NbeNJviTz+VMDH8ZgrqlfcQny/r63paNEIvYnQh3GiQVK7EdV91yi+L7i/hTpi"
+    "uKt7nvMZuPBwe+V5rxX6rsyyi3hFjTaSbOrpYn10beZPn0/d58MVsMj+B0hkimY="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1098,11 +1123,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1324,10 +1363,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1398,9 +1448,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1411,6 +1480,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1473,7 +1561,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1484,15 +1577,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1536,15 +1663,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1621,6 +1865,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1666,6 +1933,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1685,6 +1954,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1742,14 +2014,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1782,6 +2060,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -1844,10 +2148,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1856,23 +2181,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1883,7 +2223,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -1892,6 +2232,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1900,6 +2241,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -1938,13 +2280,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -1954,7 +2295,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -1962,13 +2302,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -1984,10 +2326,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2048,22 +2394,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2089,12 +2453,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2112,6 +2478,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2126,7 +2494,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2137,6 +2506,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2171,6 +2545,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2212,11 +2587,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2262,6 +2638,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2306,6 +2685,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2595,7 +2975,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2672,8 +3053,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3207,6 +3589,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3323,8 +3708,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3338,7 +3725,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3370,6 +3757,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3377,20 +3782,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3426,11 +3835,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3440,7 +3850,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3980,28 +4392,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -4890,13 +5365,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -4923,18 +5405,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5024,7 +5520,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5103,7 +5613,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5216,12 +5726,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5315,6 +5825,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5696,7 +6208,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5722,6 +6234,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5729,6 +6242,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5751,7 +6270,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -5944,6 +6463,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6015,10 +6543,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6028,7 +6556,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6055,6 +6583,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6082,7 +6612,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6121,16 +6654,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6139,7 +6662,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6149,11 +6689,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6163,14 +6709,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6281,10 +6829,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6324,7 +6874,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6333,6 +6886,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6383,6 +6942,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6399,6 +6965,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6409,6 +6994,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6465,6 +7056,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6547,6 +7147,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6667,6 +7271,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6812,12 +7420,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6908,6 +7522,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6921,6 +7563,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6929,7 +7572,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6973,7 +7617,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7001,7 +7645,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7055,7 +7699,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7086,7 +7730,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7323,7 +7969,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7846,7 +8492,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8177,30 +8825,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8319,41 +8987,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8622,11 +9255,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8640,20 +9271,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8729,7 +9346,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -8772,6 +9389,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9100,6 +9737,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9107,7 +9745,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9244,7 +9882,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9270,7 +9910,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9305,7 +9945,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9340,6 +9980,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10155,6 +10803,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10447,6 +11097,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -10716,6 +11367,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11083,7 +11735,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11191,7 +11843,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11201,6 +11853,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11235,7 +11890,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11308,7 +11963,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11334,10 +11989,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11349,17 +12004,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11377,8 +12036,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11387,11 +12053,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11499,7 +12169,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11547,7 +12217,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11575,6 +12246,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11614,11 +12286,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -11738,12 +12407,12 @@ def _warn_unused_answers(context: Context) -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", "paths"), ("fresh", True))),
         ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals (default: off)"))),
     ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
     "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
         ("pattern", (), "_Str", ..., (("help", "A regular expression"),)),
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", "paths"), ("fresh", True))),
         ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case (default: off)"))),
         ("limit", ("-n", "--limit"), "_Int", None, (("help", "Stop after this many matches"), ("nullable", True))),
     ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
@@ -11753,7 +12422,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("max_length", ("-m", "--max-length"), "_Int", 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
     ), (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),)),
     "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
-        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", "paths"), ("fresh", True))),
         ("case", ("--case",), ("_member", "Case"), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
         ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first (default: off)"))),
         ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line (default: on)"))),
@@ -11809,6 +12478,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "count": ("count", True),
@@ -11857,6 +12528,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

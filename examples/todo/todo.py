@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o todo.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1159: the first handler from handlers.py
-#     line 1271: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11757: the tables (commands, groups, errors, result shapes)
+#     line 1198: the first handler from handlers.py
+#     line 1310: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12426: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -103,6 +105,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -121,6 +125,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -138,12 +154,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -160,6 +178,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -196,6 +216,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -233,6 +254,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -887,7 +909,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM3OTgsc2tpbGw6MTYyNwp4nK1TTUvEMBD9"
+    "Y29tcGxldGlvbjozOTMsaW5wdXRzOjU3MCxsbG1zOjEzNTksc2NoZW1hOjM5MzQsc2tpbGw6MTcyNgp4nK1TTUvEMBD9"
     "K0NOConoVU8Le1BxXVBBpPQQNmkbNs2UJLUs4n93knQ/PHhRS2mbybyZ996kH6z1OA6BXVcVY5weUinG2UIpkBBl2F6w"
     "mlfMmhAp/ECvHA0cRtcYZ0KnFaDTgdZWhwBCSGsLSFGcQCvpt3MxkAFStOznQpSwHrSX0aALVAlip2Hq0GpITSmzPskl"
     "gsPo21T2Sff4rgsbaDz2GXnA1JxtsO+lU0Vc1lXV/JJqVEyIwRv0Ju6KPJyoYmfajpbsFidITVwEQ3fIbAmTHBAiyjYl"
@@ -921,86 +943,89 @@ _DATA = (
     "ZJTvP4UOcVI++OET0xxpiShGrpX814jQ2wtrQOpGhGvrhEYoX0aBlmiYyhpnwdRiiRZ1jnwFkHqueTHan/At1K7IUfi3"
     "QMP+xTcl06NpRzYP394+7+Ulwq27K4lRcXCahYojNrNw06brCje1LB360VlfE3Frvvs961HlGdkoWcsHTJ73TJ4/49/w"
     "fCyPn8o/ANV9NXItqJcksceddTvWUKOj4YS7nFfCityjdQFS3jCah+5eDMb0XT6PEXYsJ/6nh+E/nMDTc2AbEKUPRKYp"
-    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1b/U4bSRJ/lZa1UkAaG0OSvVvDIaHAZrkDHAWf9iLW"
-    "Mu2Ztj1hZnq2uwfiyyLd09yD3ZNcVXXPpyfYkNUq0pI/IuyZ7vrsql+Vqz93/CjUqfA7g06/97LjdRIeC/hgZCDh061Q"
-    "OpQJfLHb6/f68M00U3MhJkr8moVK6Em6NAt64fBvL3s/wAuB0L4KU2OXjWCfAePMhMmSGa5vGNAz7EakhoUJPPj75fCC"
-    "zcJI9H5JfklG8IaGV24FPu3t4Ard+6hl4jGp8DuzEPQ6Q0YDNl2yblcbqQTbghdGw+Ph5HI0fH+y3QNeZGbSzHQGnzvG"
-    "LFEq8cnA12mYiiD/eO915pGc8mjC1Vx3Blefcx10u0gY3jfLFD9ro8JkDp+d8LDFjEdaNGXmib4Tit2FZsFkIqyIIrkV"
-    "kUwFfMO0CYCzffsGZ7c8yiz7XTaD/+FxmGx7JGqYgACM61xTcvpR+Ki/pRU+5QqYNUCOmL73Ktw76b2OXkhl8CvZIoxI"
-    "shik7uSyok7Ga2W0eyO7MTcew8VoIFzNtgIx41lkBvRxu42pLpqwZCblZrFer3cqNIK04jS8EEp4LJGGGemUOqDn06UR"
-    "mskZvMjCmM/hLZ4FoUQWRTwVQQDaA++VmfJB85yc8oVmCbIPJtO44buj0U/dPY/1ej2PhUZb4QpKYCABTBI950gVMQMx"
-    "zealgFMpI8GT9TKCqe6YUdwXU+7fkAxhAuZNeMSEUlLpOh0TxkKSkR0lsOZUqPWEfJ74IiLufRnHPAkYn6EfmUWoGXxe"
-    "Mi18mQQa9XPt6FxbJho2jfmn0tkcH8j1fCNGwI0qNgX9lhz4C3BvH7jS9jTMsiiyZtD8FkyIp+XaueL7kx+v2VZ/AP4A"
-    "5oxDOF9g+ATsNheWggEjgJGdd9qXGpLoNIyibhCqR/sm+mKDR/Q/huI50UAqYrtB0l+ImD/BVVI4wFYwF8NZIP0sBpEp"
-    "lmDkcZZ9obfBi7QRPECmVJYkePZrbMxCEQWPj3UUwqwIHsuFwWPW7UZRrAfMcimTaEmsQrwCfRhr40AaA1YkDdeYEZ/S"
-    "iIdPCL2WmjUGnH1J34PNbYj1YX82UzJeqw1w/Fk4f6wTKNqSPlmK2lIjYUfD8zNUTJHw6hSn3PiLRxPMEndQeBSBsmnv"
-    "sxAD2Ocw8HL7ezaN3Ftufjw9OyEPyfMMekqRnqIQP3F/wbbyM4PBT0QzMmLjvHyUU/2EM09e42QeMAx5JAXqr0uuQvKg"
-    "adBXZIJBOj+2r7Y34oxrMGKcRpAbgyccrjqHNvOQVvLkvhCQWgyeaeR6uRlPUSTvIDWAN2e+AZDz1Yyhhir75QbH/CU3"
-    "Y4nEeTLGQQq/gp+Ty18cnZ/UEwqCuS0lUsENn0Zie98dzUROZYBWTthU4GsCfPQaIj1sk0PL4JogjbZqBx+tM74Uuops"
-    "lk9QJXmaRBCaM2wW3FiuZ6HSxuoXrIxKl4TDbkA7bCsRAhHEijBWK85BC1uQySiiIFhCEafLlGuNgLNhDoyZX5cKcqII"
-    "GRN2/uYdeYDeIdgNj8IZWGsj14j99CkARqhbscJKwQeTUFJQ5NnMP0mylXD82NMCouSZyOVLzJJ210yRTTbiJi+HvsZC"
-    "bg+G/iY+hZvZAvwuip5MFhzhCKEQu8Rt2NblP07PznpxsL2eCagE8mRcSczswGa5w/rx0Xyp3aFAvNxMuluziM89TDWe"
-    "073H0mWqJJU0kJBciLds3eFZBM6mEDz2WZYEAkEFFRrIq8ZtVQjiYlUIJRDvwU63IkFcW9apFgJiBQggdZLXg6/68A+0"
-    "Ccfb505VR0kFguJZJo1tged6ebz1LLAhHigBICMgTqhkQrjLBqx88TaLZDKnKAlfEc0KokXsEUBcRHhd4DRWcumIldia"
-    "XXisT5A3gWi4janHx4IHiTAbtwEm4znXpMCYpzqvmOMwCCKqdBSAehVAASnwKbwKpaSGwEwadAqB0Ga3odBrESxEc1g7"
-    "8+jPOuZGAvkBzx9dbwOsm4MysIyp42IszDUEIhP+O9f9uQygFgGfMAq2MPJGJMQ6+UBhC0y0kE8OfgvjiTYAJH879NjV"
-    "6cXlaOyxg4PLD5eHh1SugQNhXBYZFFIgiAioKgwVm4LubwQINgUtgP9EUt5AVg5vRK3U0LKo6kCx6NRIGjMYSR9ioYhh"
-    "jFtWUaAMWM+0obbCCNdNhbkT4CIHxZMJ6scZ95A2Otj5wkPExuga3OqUcCUdIc5czUqZChnB4tduMWCZxoOH8RZXW1NZ"
-    "TmcSoQfBXoIK0uo3tMYQvhJ4SDpHzP7dBM5O3BQSuaKFiNYsswN2YNcMMP0f4n4Wyhagll0h4hw7862DqORpdA71F4Cp"
-    "ZxMq+m5I61yTBNwamNyqQ78BagOMuYSMnoR6AZ6OfEwaKBM2wU5KFIEbbllYyy7gXU7vWG2DhyTo0Ro8BxA9HDpYCUcN"
-    "zh/2F1zxbBlFD5tJZc0BErlP5WP7ekjNkhK+UeuBWHOJawUxAk8Ur3f3XtsQhJaYcSgngh62skBdkxTOafgJHXF4PAR7"
-    "uOwJMRDLDmxxdXo72ODrGRljVnGfXAfou38dv528GV78ePp28tPw/IQe7thN8hUPvuP2uULf7eGDcR6GEvAfhB9F1Lf7"
-    "QZIh4wHLmCLYIVod/rf72XbfYWMRfOHSBYqdY41q+44HwUo78ijAOIZdRXRUMZvBduj4EFEnkEviVBqINKgzrqA4gtBA"
-    "fUMN1qZ+VbNFaEJT7WO1oGcw3EpW/hndCbJMIFfAjlRIcSM4boUfdMBDKm08+2kRzheo1jrdnyAEYFpMjC1dSAfJrfOU"
-    "ybv3p8P3p6MPjQ4Tnzf5uRpXobd5kL2rFS6OQP9zPIZYFlA+i+Fs1FkZHb1t9NOyipohuon12OfnskQLsL/6Af51z8+7"
-    "x8fbDcGP/3nSgFvGcvSoYny0EGVxb0PGQkaBtrmEGtl1stSnJohlO4oT1wqCg/pd/mdnYUyqBzs7eKhce6Un1XwnUBBC"
-    "dvb6e/3u7t5O0USCCDKckYc63m3DGJveCqKoMqEgNCRv8H84YNpYH4VDhEkDv4WDE6JMPHpXWdMq8zARxWmqEwgDarvX"
-    "GwNAxJ6Y8pHz8Htc77y/7WGABWD5IAfA+CSjBxAH64IXaz+XrVHA0PdjZILPLZNGxLqVnvuCK8WXnfv7qvGvULZckHEh"
-    "UQd/uyh9xukdViKyqtDIHzT2lLiWLDCusLyJ9cgw9+hE3GTt0lDTdpWH5rZQ3Aat6wHVasBgrc8gE5rWB4AJ1BJB0xfs"
-    "BmoJI71eM8RVyQPaD/v0lYXWSt6KOb8gpksWrUxjTm150GAp32F832pGq+4xuZpr2sOjRnsjB0oTm72Rfdfoz/9UWWqb"
-    "V3GoMQNNAgiZUAclPgoLyG8ykxnpBl6OIVu5Vlfxk0BmFYYlHEc8ROfEZjCXHafZEmqDCJmupR/KH56N7RDoU9K6K6kI"
-    "bmJtLdWNTjlVW0Rp4sjQ/pj3GRBhL3IaL1hJgiEB1gV4jZt7lbdt8OSfhMb3MXBDjPu+23/V3X2NohDW+z0i5cM+8oUw"
-    "9WAmr0Ww9nz88G5t+bme523sekTo2jj5VhJ2W1C1P/SVuXddkH1kMi6o43KKZchVOwcuGz+Wg83Sc52RxuEuQv4DGfK+"
-    "AiSwiF6xwBk24oiex7LEViVQcBP0zxI4Pdri/jpALYqWFWw6xRhAB3/192ve3jQqoBt/ELq1ZvzTxI+yQLCCcRKlDmyO"
-    "zs7WYsj1eGpIvxlRN5aqIfoVBXZqoKgVqPjnBm9FXHhGcb8riqtv9YzqnlHdt4jqXMaxkf9pmI1+KHIb/GFwC6mt+tPG"
-    "uaeeskqQtHk4eUzy+XbByoa4hMJwk+Q5VzeuN0YdZHinDkGe0h8LK7+9t00HtHXHRk7EF9jffU7tz32Z577Mcwb/02Rw"
-    "F5t3n5i9cTnb/QMzd2s8WRfSv6GU2Ygfmxf3FhykaKEVed+LWN46qvkIoCBk9fv87NTtop27rh+wyVCIk7ot3zpm6WfH"
-    "h6r64+HFyWR4cfbhOSevy8mtCfY5/zznnzL/fGEesFPONn6rGSoPDXnoqwajStIqo1x94PXxOa0SaVmN2B+W5JCm7b6u"
-    "L1IfDKe1QPxN5cENs16hsDrRd268kYb67SWEfXbtbgO8OT/+33/+i+O84NF3OHWGP5lU7ids2ur+Yj7Mz13bnEIjE7Wn"
-    "ECVmFZ9x9yl6gbh1HrJz2++9tIMt962Hwu01ruqquBLTdBAetIzFuetKxWA12O2O04ifB2U5DtPhLDzepIuFveUETAsl"
-    "cDg+xKGsX5LyGg1NEqobHNrCgbWkMd7Xg6VfrXTU2brJl/rVr9lMi02vCDn37NfHo/HKzuM22MWxy/63BxweXkn+2JKG"
-    "nApbAUYkkjlEjM3QeOF24Cl2IU3SlVOQNE1m6vm05CNPtCvVfcnPJnHKioOeb6fD4BSgo+8zXFMdqeOInJs51Tpg4VVO"
-    "fi+/5Uk8jp+B1p8caLUE6yIw93f3Xr56/f1f/voDn/oQMki2VRTipp2bb7M8pLE+c7GJ2XDTBk2ecODbjkwZ9Gt3C+3k"
-    "+dY1net8MhfHs7d7D8YNhIhJGOOsQr8edjs22D64ZHc10Lac0XU19biCdfMzUIW0OPA68WUgiGDFq1tLy6OEZeCekL9x"
-    "jh0hcoZzuImGQht0tgC3iYSiEQipjJuX5myazXsUtRx9i4BrxPc2IA6JHYjSPQfOHPpm4Hf2XqZUxXVvdxlSg+2U+EjM"
-    "7uM0tx0s5kmNmSpirzD0cj1DeecFYJmw0+KwnoJpuftqeVGh8WozGvkVELwZheoMhB/SNRcUGVANkbC3qvaZFjbYX41r"
-    "fLQWKxVWvv9hEwNALXGDYMmscOXG5XEIHie9A8sIvochtMZKWQlVnW/vkcoAMwI79HOa29DebEFYR9ev3dR2QbZR1tVo"
-    "v95AeAO5HOkRtsbBdbqCnM/h2333aXKepundfZ2QrjXijZtljZt6KVll5mV/PTOn5Wq29caoqPuG7bDL07enF6PtfWBx"
-    "QoPsyKa96t50+lppWqX+ahO/LxazLaA5Onl//gDR8f3/AVhx7/p4nJVXXW/bNhR916+4cx+SYJbatN2AOUWBoM2KDE08"
-    "pB72MAwRLdE2a4nUSCqJ0ey/79xL2cmStMMeApjU5blf5x4yeZ5nVrV6QqPoajfKah0qb7ponMXeDHsTUhSN3VBUYU2N"
-    "CZHWuotkLD788ml6TgvT6IJ+C5riygQKa9M0dL3SbCCHrNZ1IHZA+6qux4IyptpZPRaLQF3vl/pgQr63ZCJdm7iiPP8c"
-    "HEBsTV6rmmCeHGp7pRvX6WKUVa7tVDRz05i4QcQX+q/eeB3o101c4fCr4qfv4VlwOQAcaXVUtYpqkhFdaR9SqofFi+LF"
-    "KMtRkDff5Tl90FZ7FXVN8w3NOTpNC+9aWiGeBseKbnOEFMi6SLo2sUC8b7PsmbjJsv9ROhhLDRpzpflb8VxqUnD2Y3Ke"
-    "9+JKizFxtySmPA/ReU37MJhN308vP82mFycHQHv2jN45G72qYpbldJFKqgKVXSqKFKLblCkhEwMtXFNrT/u6CRqd8+jL"
-    "kqPZut1Dh1RcoUFs3Xn3WVecR4iqaQJqQGhEy51acLwoxu+Mwn7BiMEOcXMQ7L0cUy98UbEYQnwQHL2bnp0dn7+noigG"
-    "JpSSa5k7khWCCbF2vbjQN8i22TzmyJjKLyO3Hk0o+h6rEbceK8D+XcKcQl9VOgSh2dZ0oVAH2Grvncf6y2htbJ1OYbuF"
-    "vVrq3XplbBwgE+ZCmab3GIrp7rfkSgK4i40DhycnZW4U6NEYxO8WnBhMuTQfuA1qW949LmbXSzd3qbr5rhsyJgtaNGoZ"
-    "Jl8t6TBYe19GzCZEfqWaXv+9hwKv9QYxIdxOeXyLIAXbhCPUPZ3KS5nGwL0V/iBWYw841of+QrXSrdq6LcEbFCr8Kxsn"
-    "UhPG8LnsWy2f0Qh0dciSMzxK8w+Hc71gzvfB2OVTOMV/0EjfdI3COE1/nZ1Oz0sKCukK4eF2AAGa1IMqJJ5S3OeCjrlv"
-    "xjvLYcLEGzVvwJLK2YVZpulEc2u9UH0TD0TDmJ2QHsvhcpOHgI94pKV3ras1acjQ5o4VlfLeQML4QOAYeGpYtQoM3pW2"
-    "yla6LLghK910JV07D/UQEEmFW3HuoMVwihNtF8PkrliJiEmSFaKtDCug0DQk3S0xSti69ElLa9BC36D4rw+kN6xj4X42"
-    "wtqwVVmrb0ThSv5RcizH1Dhulw3XoBM4X6Eq+yGCDcswHvAYp1Vd2Ipda2rI7EG6Rzau31FAsS1h/NAElJuVNUWd5626"
-    "yQfmnJeToWYYe1uxkJf3I+8jc45H/gFfhvMXJz+DLm6xCJrBMA5LpDhX1TppYo8rLiJBzu9MQeIrEUJU1qE7j0cvz+cq"
-    "Vqvt7EjvP0rZoDnmTlqGkmI9wsYIOzLvrEGDvNzNnMSfqprUYMcgkRGtqtU41YZFuzTcSNzvKAj6e7VrXxAycP2QgrvO"
-    "75mUB6l/QVcedXgwH5YpR6rrtPLSt1Q7JP8mHZicH5+dvC3TlXTCFKpA95Blt/KDbgc9ZHHFotVKBuU2u8U1vPuD9Qt8"
-    "vd0pNe8cYl1CTbS3qimxOLbUg3EdlBDJbEUXmmhq1s/h1mYl6ZyPWyLhZl8WAviSAXuWdUFDq2tKU6/AxZAEZ9Ao4d1Q"
-    "BGYDtDKgEl5/Fu9H/CaQ6fPKJvRXjI7dy4Xrbc0eZjgnz4La6ZAeETegZzJ/zeaPpjAd2g7downmoMAJOQU18iEeoXFa"
-    "BvKPPxPwjz8x8pDPZa07bWttq03KuQO9UYB/zXZyY1KIu4s8IbMd330J+/ClhB1Nq0GEh+GiFMDHFZfng4XQ9xpdqFjQ"
-    "GHWL8wPjyLxcciNT7se4HTUDMNN52viiU9vBomR4JFQX+g/SbvBNHK02A/yrFzvu+L6LCf30bkn776Jv8nf0nD6dfjg9"
-    "nx0cweelSCD7ZREId609fC3NxfHWWDXAzXYr2gfI7OTi7Fso6cmWpjF74iLFo5lmp7OPJ1C1Y/xO7+oCD9iTG9V2zROC"
-    "w0f25v0G5G3WeygTLl/n8UhGx5Z4W0cKK9eVTzhjlYSfj/xclYco3mq44awJKy2P8IB1w4MoivHNKOTNK2ZPeeJ/AOj0"
-    "PZydKb/e/rcARvCHb+LKycOnMO/9OwHcC926Kz1sinLKU4sH7Vvw90AQPTvLnW02ZZZN0zsjcW/g9uPzDx8+/Gz96ltM"
-    "LvEi+wfvm5ml"
+    "J3jKjeG+g2RXf5d1l+N/8NFCIRvUX4xVxZ5uF5t/Abc3Vkd4nO1c/W4buRF/FUI4IDawkmXnoz05NWDEvju3thXEKq6B"
+    "T5ApLSUx3l3qSK4dNWegT9MH65N0Zsj91MaSncPBRZ0/gqx2l/M985tZMl9ak0iahZi0eq1u52UraCU8FnBhVajg6kZo"
+    "I1UCP+x2up0u/DJO9UyIkRa/plILM1os7ZweOPjLy8738EAozETLhXWvDWCdHuPMymTJLDfXDOhZdi0WlskEbvz1on/O"
+    "pjISnV+SX5IBPGHgkRuBdzs7+IbpfDIqCZjS+JudC3qcIaMhGy9Zu22s0oJtwQOD/lF/dDHofzje7gAvKrWL1LZ6X1rW"
+    "LlEq8dnCzwu5EGF2eRe0ZpEa82jE9cy0epdfMh2020gYnrfLBV4bq2Uyg2svPCwx5ZERdZl5Ym6FZrfSzplKhBNRJDci"
+    "UgsBvzBjQ+Bs3z3B2Q2PUsd+m03hb7gtk+2ARJUJCMC4yTSlxp/EBPW3dMIvuAZmLZAjpu+CEvde+qBl5kpb/Ek1CCOS"
+    "NAapW5msqJPhWhnd2shuzG3A8GU0EL7NtkIx5Wlke3S53cRUG01YMLPgdr5er7daWkFa8RqeCy0ClijLrPJK7dH98dIK"
+    "w9QUHmQy5jN4iqehVMiiiMciDEF74L0q1RPQPCenfGFYguyDyQwu+P5w8FN7L2CdTidg0honXE4JDCSASaLnHakkZijG"
+    "6awQcKxUJHiyXkYw1S2zmk/EmE+uSQaZgHkTHjGhtdKmSsfKWCgysqcE1hwLvZ7QhCcTERH3ExXHPAkZn6If2bk0DK6X"
+    "zIiJSkKD+rnydK4cEzWbxvxz4WyeD+R6thEj4EYlm4J+Cw4mc3DvCXBlXDRM0yhyZjD8BkyI0XLlXfHD8Q9XbKvbA38A"
+    "c8YS4gsMn4DdZsJRsGAEMLL3TvdQTRKzkFHUDqV+sG+iL9Z4RP9jKJ4XDaQitmskJ3MR80e4ygIC2AnmczgL1SSNQWTK"
+    "JZh5vGVfmG3wImMFD5EpnSYJxn6FjakUUfjwXEcpzIkQsEwYDLN2O4pi02OOS5VES2IV8hXowzobh8pasCJpuMKM+LyI"
+    "uHxE6nXUnDEg9hX9DjZ3KXYC67OpVvFabYDjT+XsoU6gaUm6chSNo0bCDvpnp6iYvOBVKY65ncwfTDBNfKDwKAJl09qn"
+    "EhPYFxkGmf0DV0buHDc/nJwek4dkdQY9JS9PkcQrPpmzrSxmMPmJaEpGrMXLJzU2j4h58hovc49hyiMpUH9tchWSB02D"
+    "vqISTNJZ2L7a3ogzbsCI8SKC2hg+IriqHLrKQ1rJivtcQGmxGNPI9XIznqJI3UJpAG9OJxZAzjczhhoqrZcZHOuX2owl"
+    "EufRGAcp/Ap+Ti5/fnh2XC0oCOa2tFgIbvk4Etv7PjQTNVYhWjlhY4GPCfDRK8j0sEwGLcMrgjTGqR18tMr4Upgyslk+"
+    "QpVehqUr9yXGIWEIQL5LvLUD5SSTsEehYufcOtGmUgOWBRsYgnKKkNo16I9tJUIgxlgR19H0Lpxbi4xKOQfhFCphvFxw"
+    "YxCS1gyGWfXbikVGFEFlws7evScfMTsEzOGWnIK0GzlPPFk8BuIIfSNWWMn5YApUT7lpMw8myVYS9kPjCUTJapWvqFhH"
+    "3aqpJptsxE3WMH2LhfwaDENIfJab2QL8LooeTRYc4RDBErvAZdjWxd9OTk87cbi9ngnoFbJyXSrd7K2rgwfY7/A8Ixi+"
+    "ND4oEFHXy/LWNOKzAItR4HUfsMVyoRU1PVCyfBFwbN1iIAJnY0gv+yxNQoGwg1oR5NXgslqCuNg3QpPEO7DSjUgQ+Rad"
+    "rAOJ2CMCjB1lHeOrLvwBbUJwT7hX1WFSAqkYy6SxLfDcIMvI1KWWUyCW08DDwYy7wFUPfAwklVolBNpctsvW3WaRSmaU"
+    "YuEnYqcEhxG4hJBUEZsXSasQIHDUCmDOzgPWJbycQA7bxro1wW4JiTCX9AFjYwowpNuYL0zWbscyDCNqkzR0BDqE7lPg"
+    "XXgU+lADWZ2U63UlQr8M5W0Hf6EUwLvTgP5ZBexIIIv97NbVNmDCGSgDe6AqqMau3kCOsvKfmVnOVAiNDLiL1bCEVdci"
+    "IdbJPXIzYZWGYvT2NxmPjAUU+ttBwC5Pzi8Gw4C9fXvx8eLggHo98C1M2SKFLgwEESG1lFKzMej+WoBgY9ACuFak1DWU"
+    "dHktKn2KUXlLCIpFf0fSWP5IeoldJmY47lhFgVJgPTWWZhIDfG8s7K0AF3mb3xmhfrxxD2ihtztfuYnAGl2DO50SKKXo"
+    "4sw3vFTBkBHsnN0SPZYajElMxfi2M5XjdKoQtxBmJpyhnH6lM4aYaIHx0zpk7t911O3FXQAK0PQiQj3HbI+9de/0EDsc"
+    "4HoOB+eImF0iXB16863Dt+RpFKLmK6g2cLUWfVfSe37CAm4NTG5VcWMPtQHGXEKlT6SZg6cjH6MaRIVFcAwTReCGWw4T"
+    "s3N4ltMzTtvgIQl6tAHPgXYAgo5gA4f4w+GE77wdo+hhU6WdOUAif1Xcdo9LmrQU2I/mFsSar2krcBN4olS+u/fapSC0"
+    "xJRDLxJ2cA4G6hotIE7lZ3TE/lEf7OELK6RH7FlwPtbq7OB0sGNVjAXHX/nx0Xf/OPpx9K5//sPJj6Of+mfHdHPHLZK9"
+    "ce8zfp1L9N0O3hhmaSgB/0FkkhcEtx7UHzIesIzVgx2g1eFvt56bFR7UXoIffCVBsTMYUp798TBcmWUehpjHcCSJjiqm"
+    "U1gOHR8y6gjKTLxQFjIN6oxr6KwgNdDQ0YC1adhVny9aactDsAboDYZbKdg/oztBAQrVCg5SGiluhOWd8L0WeEhpBuiu"
+    "5nI2R7VW6f4EKQArZmJd30M6SG68p4zefzjpfzgZfKyNp/iszs/lsIzb7b3sXa5wcQj6n2EYYk9B9SyG2Kiycnh0NBoc"
+    "/lgbyKUlVUOGE+uh0c9FjxfigPYj/GmfnbWPjrZrwh/9/biGxqzj6kHd/GAuiumASxtzFYXG1ROahFfJ0qCbEJgbSY78"
+    "LAmC9bvsn625tQvT29nBwPLzmY7Ss51QQxrZ2evuddu7ezv5FAqySH9KXup5dxNnnJpryKTaSkFgSV3j3xBkxjo/hUDC"
+    "woG/QvBIlIlH70vvNMrcT0QeUVUCMqS5fXWyAERc1BS3vJff4fs+AppuhthBFjcyfIx3UroBubAqeP7ul2K2ChD7bohM"
+    "8Jlj0orYNNLzP3Ct+bJ1d1c2/iXKlgkyzCVq4cePwme83uFNRFclGsUNHFeXbjhawQpTX7GgT3uN3GN1aLhREyNbYXhX"
+    "v6NQEHKHYUl/m7gSeckdejS3abNqaQS9Xj5oxJuFA5htABQ23oPSbBtvAEjRS0RxX3EisJGMGrRe1wxxVfAwfPpmdOoe"
+    "kt/7TxBwqzasyZDbyMEJuHT/GBFWGQHYQYn8l4zsnzpduOlcLA1WyVEIaR3auGSC8gM6HU1VSuqCh2OoqH6Wl3/zSJ0O"
+    "sQPliNkojl2V9RV8nC6hf4lQjkqJpBoXuPoDxWhBhvAdIUFiHA0ofW0WnJpFojTyZGh9xCYMiLAXGY0XrCDBkABrQwuA"
+    "iwelp11y55+FweexsEAOftPuvmrvvkZRCI/+Hpn8frf5Shq9F21UMmwzZrh/tSYMUcUiLrc+ILVuDBBKoKIp6bsvmQU2"
+    "WFcEHggWcur4OqU35KqZA48WHsrBZvChykgt3vOSdE8FvysBHWz0VyxwinNEohewNHGdkwhde5ImED3G9SZVEJ03Viv4"
+    "eYw5gAJ/9QM9b5555fCS3wsvGxHJSTKJ0lCwnHESpYYwT0/X4tz1eK9PH8VokkwdG30mgpVqKO/05GKwimf/vxFmnhye"
+    "oebvCjWrSz1Dz2fo+Qw9Hw49fVl05elxwJI+xvkF/jBMiNRWXWzjAlmtqwWS2zzdPaRCPl1EtSF4ojJRJ3nG9bUfMtIo"
+    "Hp6p4qTHDBplaQdE0x6NpjHjwIv4Agflz9Djebj1PNx6RhjPCOOJIAxfO3YfiS7wdbb7ByKLxny3ruQ8oZJey2+bT0gc"
+    "eFmghVbk/SBideOpZhtFBSG/3+f7YruNdm77ocomG4O81E14wDNL35fvG40c9c+PR/3z04/PmGEdZmgEAM/18bk+PiEz"
+    "luvjVzaotortuP9DFTRLXVlqLifLUlEtsnB12/bDa26pErAKsT+sCCNNN2Jf3+Tfm+4rheJJ1ekNq3KusCrR934LLh1N"
+    "cUdp9tmVP9Py7uzoP//6N25KBye/xe2P+F2sdMpm0+8ZX63XWSg2bZipVcrmEqfFtOQz/lRQJxQ33kN2brqdl26H1V1j"
+    "UPi1hmVd5Qe76g7Cw4b9mf7QXX48AOx2y2mvacA47erEEx14HjQW7qweMC20wCMeEncH/pIUh8FoS6u+xt2DuHMyqe0z"
+    "7cCr36x01Nm6LVjVA4zTqRGbHnTz7tmtbuHHg2cPW2AX9/92nx6wuf9N8seGyuRV2AiAIpHMIGNs1i3kbgee4l6kLZ3F"
+    "dlza1mirJbbgI6u9K9ORgp9N8pQTBz3fbVOEKEBH32f4TnlvJ0dkXy+zzgFzr/LyB9lZZeJx+AwEn4Hg0wGCDZUjrxLd"
+    "3b2Xr16/+dOfv+fjCeQvkm0VEvkzAPWnWZZfWZf5RMlc7mvCSY/IPk3xW1SgynFddx5j64qSTLZfHQ8tbHfuTWKIVxMZ"
+    "4+6YbrUGtFzmv/eV3dWs35Aw1g0ghiUsnsVAGV/jNvDRRIWCCJa8urEPP0xYCu4JYAJPdyByT3F3emJkiDqbg9tEQtOm"
+    "G6WtP0XA2TiddSiFevoOjleI721AHFAGEMWt3QqAgJ4RLqMDLtl/neAPFhswWu34jRafiOkKH+XOocTLy/W8ZBMqgIfC"
+    "HZ+A9ympF6uvdj4lGq82o5Gxj6cIUZOhmEg6EoZCA7oiEu744T4zwhWdy2GFj8amqcTKm+830T30NNcI2uwKV/78CJ4K"
+    "waMPoWMEn8PsWWGl6MjKfrf3QGVojucs6LOoX9CdAkN4Sf+ZQVSzc63jrNB+vYHwFjAF0iOMjyc56EB/djDFrbtPR0no"
+    "eIk/2ybpkDCeTltWuGloeCscvdlMGz7YUBtB5RRcKEM8b5SEJoDI88cYkWtH2OGQXgmcz6CThYs5AnkC6rlTT3EfG4iV"
+    "nXsN6pB+otIopEfHgg5HW5Hs0xkvEMCdbMEkMOMyqeig2taXxX/ZXS/+SfE223pnddR+x3bYxcmPJ+eD7X0w04hOt6DQ"
+    "7j/PAB1V/bA8JihTf7VJ7Ocvsy2gOTj+cHYP0eHdfwGikXEYeJyVV11v20YWfeevuKs82EZFNmnSAJWLAkbiDbyIrcBR"
+    "0YfFwhyRQ2kicoadGdoW4v73PfcOJbu2m6IPAjTknXO/zj0zzPM8s6rTM5pEV7tJVutQedNH4yyeLfBsRoqisVuKKmyo"
+    "NSHSRveRjMWL/3yeX1BjWl3Qr0FTXJtAYWPalm7Wmg1kk9W6DsQO6FDV9VRQplQ7q6diEagf/EofzcgPlkykGxPXlOdf"
+    "ggOIrclrVRPMk0Ntr3Xrel1Mssp1vYpmaVoTt4j4Uv8+GK8DfdrGNTa/Ln76Dp4FlwPAlk5HVauoZhnRtfYhpfqqeFm8"
+    "nGQ5CvLzv/KcPmirvYq6puWWlhydpsa7jtaIp8W2ot8eIwWyLpKuTSwQ7y9Z9kLcZNk/KB2MpQatudb8rvhealJw9lNy"
+    "np/FtRZj4m5JTHkeovOaDmGwmL+fX31ezC9Pj4D24gW9czZ6VcUsy+kylVQFKvtUFClEvy1TQiYGalxba0+Hug0anfPo"
+    "y4qj2bk9QIdUXKNBbN1790VXnEeIqm0DakBoRMedajheFOM3RmG/YMRoh7g5CPZeTmkQvqhYjCE+Co7ezc/PTy7eU1EU"
+    "IxNKybXMHckKwYRYu0Fc6Ftk226fcmRK5deJ20xmFP2A1YRbjxVg/yhhTmGoKh2C0Gxn2ijUAbbae+ex/jrZGFunXXjc"
+    "wV6t9H69NjaOkAmzUaYdPIZivv8vuZIA7mPjwOHJSZlbBXq0BvG7hhODKZfmA7dB7cp7wMXsB+nmPlW33HdDxqShplWr"
+    "MPvLko6DdfB1wmxC5NeqHfQfByjwRm8RE8Ltlce7CFKwTThG3dOuvJRpDNxb4Q9iNfaIY33sL1Rr3amd2xK8QaHCn7Jx"
+    "IjVhCp+rodPyGo1AV8csOcPjNP9wuNQNc34Ixq6ewyn+hkb6tm8Vxmn+aXE2vygpKKQrhIfbEQRoUg+qkHhK8ZALOuW+"
+    "Ge8shwkTb9SyBUsqZxuzStOJ5ta6UUMbj0TDmJ2QHsvhcpPHgI95pKV3nas1acjQ9p4VlfLeQMJ4Q+AYeGpYtQoM3rW2"
+    "yla6LLgha932Jd04D/UQEEmFW3HhoMVwih1dH8PsvliJiEmSFaKtDCug0DQk3S0xSnh05ZOW1qCFvkXx3xxJb1jHwsNs"
+    "hLVhp7JW34rClfyn5FhOqHXcLhtuQCdwvkJVDkMEG1ZhOuIxTqf6sBO7ztSQ2aN0jmzdsKeAYlvC+KEJKDcra4o6zzt1"
+    "m4/MuShnY80w9rZiIS8fRj5E5hyP/CO+jPsvT/8NurimCZrBMA4rpLhU1SZp4oAjLiJBzu9cQeIrEUJU1qE7T0cvz5cq"
+    "Vuvd7EjvP0rZoDnmXlrGkmI9wYMJnsi8swaN8nI/cxJ/qmpSgz2DREa0qtbTVBsW7dJwI3G+oyDo7/W+fUHIwPVDCu4m"
+    "f2BSHqX+BV151OHRfFimHKm+18pL31LtkPzPacPs4uT89JcyHUmnTKEKdA9Zdid/6G7UQxZXLDqtZFDusjscw/sfrF/i"
+    "7d1eqfnJK6xLqIn2VrUlFieWBjCuhxIimZ3oQhNNzfo5ntqsJL3zcUcknOyrQgB/YMCBZV3Q0OpaZFQ4NmqTHMZqzJ5p"
+    "AJEMKAGePhwHr79IFAn4NQPjknDVuMHWDL6ArdwIaqdDuj/cgpnJ/A2bPxnAtGnn4Mnwcligg+yCEPkQj9EzLbP43/8l"
+    "4Lc/MXJnAmvnVa17bWttq21Ktwezkfuf8khuTApxf4YnZLbjYy9hv/pBwo6m0+DA43A9Yuv5dMvz0UKYe4MGVKxljLrD"
+    "+ZFxZFSuuIcp9xMcjJoBmOQ8aHzGqd1MUTI8FpYL80dVN3gnjtbbHfxbhk/2V6oBe66gDrt4R45wvNNxoxKm1KbGxPGo"
+    "TEGYmIrEYSQkEqSZtCBpHN+dsFizZInc7jvd8I0Icf4+YMqME0e7XWJZuaGtxXSp6cabGLU9RrIYJ5wRiFYOXrXCKTYm"
+    "9frlfhb80MdUsrP7JR2+i77N39H39Pnsw9nF4ugYhbwSSecsWNQCJz3ivRHGYntnrBrhFvsVHQJkcXp5/i2UdAVN6pI9"
+    "czHARwAtzhYfT6HSJ/ifvhMKXMhPb1XXt88IKG85WA5bHAzt5gC9x2XCoTxb0HCFb4VIYe368hlnrPrw85Gv33Kxxt0T"
+    "J7Y1Ya3loyJg3bKwiAJ+Mwq5w4vZc574g4bO3sPZufKb3dcPaM4vvokrO189h/ng8wi4l7pz13p8KCeBXB1ZPb4F/wAE"
+    "0bOz3Nl2W2bZPN2b0kCNA/t0/+OLHF/D//JuKZeSIvs/+W3iyQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1089,11 +1114,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1300,10 +1339,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1374,9 +1424,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1387,6 +1456,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1449,7 +1537,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1460,15 +1553,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1512,15 +1639,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1597,6 +1841,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1642,6 +1909,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1661,6 +1930,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1718,14 +1990,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1758,6 +2036,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -1820,10 +2124,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1832,23 +2157,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1859,7 +2199,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -1868,6 +2208,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1876,6 +2217,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -1914,13 +2256,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -1930,7 +2271,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -1938,13 +2278,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -1960,10 +2302,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2024,22 +2370,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2069,12 +2433,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2092,6 +2458,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2106,7 +2474,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2117,6 +2486,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2151,6 +2525,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2192,11 +2567,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2242,6 +2618,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2286,6 +2665,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2575,7 +2955,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2652,8 +3033,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3231,6 +3613,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3347,8 +3732,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3362,7 +3749,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3394,6 +3781,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3401,20 +3806,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3450,11 +3859,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3464,7 +3874,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4004,28 +4416,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -4914,13 +5389,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -4947,18 +5429,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5048,7 +5544,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5127,7 +5637,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5240,12 +5750,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5339,6 +5849,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5720,7 +6232,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5746,6 +6258,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5753,6 +6266,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5775,7 +6294,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -5968,6 +6487,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6039,10 +6567,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6052,7 +6580,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6079,6 +6607,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6106,7 +6636,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6145,16 +6678,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6163,7 +6686,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6173,11 +6713,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6187,14 +6733,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6305,10 +6853,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6348,7 +6898,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6357,6 +6910,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6407,6 +6966,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6423,6 +6989,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6433,6 +7018,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6489,6 +7080,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6571,6 +7171,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6691,6 +7295,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6836,12 +7444,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6932,6 +7546,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6945,6 +7587,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6953,7 +7596,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6997,7 +7641,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7025,7 +7669,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7079,7 +7723,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7110,7 +7754,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7347,7 +7993,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7870,7 +8516,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8201,30 +8849,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8343,41 +9011,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8646,11 +9279,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8664,20 +9295,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8753,7 +9370,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -8796,6 +9413,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9124,6 +9761,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9131,7 +9769,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9268,7 +9906,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9294,7 +9934,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9329,7 +9969,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9364,6 +10004,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10179,6 +10827,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10471,6 +11121,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -10740,6 +11391,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11107,7 +11759,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11215,7 +11867,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11225,6 +11877,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11259,7 +11914,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11332,7 +11987,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11358,10 +12013,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11373,17 +12028,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11401,8 +12060,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11411,11 +12077,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11523,7 +12193,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11571,7 +12241,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11599,6 +12270,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11638,11 +12310,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -11764,13 +12433,13 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     "add": (add, "Add a task.", ("record", "Task"), (
         ("title", (), "_Str", ..., (("help", "What to do"),)),
         ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_ADD_TAG)"), ("many", True), ("env", "TODO_ADD_TAG"), ("fresh", True))),
         ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
     "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
         ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_LIST_TAG)"), ("nullable", True), ("env", "TODO_LIST_TAG"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo list --all",)),)),
     "done": (done, "Mark a task as done.", ("record", "Task"), (
@@ -11835,6 +12504,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "add": ("add", False),
@@ -11882,6 +12553,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

@@ -5,11 +5,14 @@ JSON text and parses it only when asked (`schema`, `--schema`). clispec's keys a
 its v0.3 schema defines; burgee's own keys are chosen so none is one edit away from a
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
-`burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
+`burgee_sanitize`, `burgee_guessed` (the keys clispec needs that the author did not declare:
+`cardinality` of a list), `explain`, `config`, `burgee_agents`, `burgee_aliases` (a command's
+other names, an option's other long flags), `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
-`burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
+`burgee_prompt`, `burgee_path` (`click.Path`'s checks that are not its defaults, by its
+names), `burgee_passthrough` (an argument that takes every word from its first one,
 flags included), `burgee_exclusive` (a command's groups of options given apart: each its
 `args` flags, and `required` for exactly one),
 `burgee_shared` (an option the program's or a group's `options=` shares: the
@@ -67,6 +70,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": param.flag, "type": arg_type(ref)}
     if param.short:
         entry["short"] = param.short
+    if param.aliases:
+        entry["burgee_aliases"] = list(param.aliases)
     entry["required"] = param.required
     if param.default_factory:
         entry["burgee_default_factory"] = param.default_factory
@@ -89,6 +94,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["maximum"] = param.maximum
     if param.hidden:
         entry["hidden"] = True
+    if param.path is not None:
+        entry["burgee_path"] = param.path.given
     if param.prompt is not None:
         entry["burgee_prompt"] = param.prompt
     if param.renamed:
@@ -190,6 +197,18 @@ def example_args(example: str, program: Program) -> list[str]:
     return words
 
 
+def _next_steps() -> dict[str, Any]:
+    """`next`: the command lines to run next (a failure's way on, a cut answer's way back)."""
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
+            "required": ["command"],
+        },
+    }
+
+
 def _error_envelope() -> dict[str, Any]:
     return {
         "type": "object",
@@ -207,14 +226,7 @@ def _error_envelope() -> dict[str, Any]:
                 },
                 "required": ["kind", "message"],
             },
-            "next": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
-                    "required": ["command"],
-                },
-            },
+            "next": _next_steps(),
         },
         "required": ["ok", "error"],
     }
@@ -235,6 +247,7 @@ def envelope_schema(data: dict[str, Any], outcomes: tuple[str, ...] = ()) -> dic
     if outcomes:
         properties["outcome"] = {"enum": list(outcomes)}
     properties["meta"] = {"type": "object"}
+    properties["next"] = _next_steps()
     success = {"type": "object", "properties": properties, "required": ["ok", "data"]}
     return {"$schema": DIALECT, "oneOf": [success, _error_envelope()]}
 
@@ -259,9 +272,10 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     """One command of the document: clispec's keys first, then burgee's."""
     withheld = command.effects == "withheld"
     effects = command.effects
-    if effects in ("destructive", "withheld"):
+    if effects in ("destructive", "withheld", "undeclared"):
         # NOTE: clispec has no "destructive"; a destructive command is honestly
-        # non-idempotent there. A withheld command's effects are unknown: assume the worst.
+        # non-idempotent there. A withheld or undeclared command's effects are unknown: assume
+        # the worst.
         effects = "non_idempotent"
     entry: dict[str, Any] = {
         "name": command.name,
@@ -272,7 +286,7 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     _paging(command, entry)
     entry["args"] = [_arg(p, program) for p in command.inputs]
     entry["stdout_schema"] = stdout_schema(command, program)
-    if command.confirm is not None:
+    if command.yes:
         entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.outcomes:
@@ -285,7 +299,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
             # NOTE: clispec's example starts with the command's path: the shared options given
             # before it come after it, where the tool reads them (`argv._hoisted`).
             paths = program.paths
-            words = _hoisted(words, program.config, program.shared, lambda w: paths.get(w, ""))
+            words = _hoisted(
+                words, program.config, program.shared, lambda w: paths.get(w, ""), program.root()[0]
+            )
         for alias in command.aliases:
             # NOTE: clispec's example starts with the command's path, not an alias of it.
             spelled = [*command.path[:-1], alias]
@@ -297,6 +313,9 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     # burgee's own keys:
     if command.effects != effects:
         entry["burgee_effects"] = command.effects
+    if command.cardinality is None and entry["cardinality"] != "single":
+        # NOTE: clispec needs one; a list's length the author did not declare is a guess.
+        entry["burgee_guessed"] = ["cardinality"]
     if withheld:
         entry["withheld"] = True
     if command.hidden:
@@ -312,6 +331,15 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["burgee_deprecated"] = command.deprecated
     if not command.sanitize:
         entry["burgee_sanitize"] = False
+    if command.questions:
+        entry["burgee_questions"] = [
+            {
+                "kind": question.kind,
+                **({"question": question.text} if question.text is not None else {}),
+                "answers": list(question.answers),
+            }
+            for question in command.questions
+        ]
     if command.exclusive:
         flags = {p.name: p.flag for p in command.inputs}
         entry["burgee_exclusive"] = [
@@ -365,8 +393,9 @@ def agents(program: Program) -> dict[str, Any]:
     return {
         "max_output": limit,
         "truncation": (
-            "An answer to an agent (MCP, --batch, or --json when the environment names an "
-            f"agent) longer than {limit} characters of data (a command's max_output, or "
+            "An answer to an agent (MCP, --batch, or the command line, text or --json, when "
+            f"the environment names an agent) longer than {limit} characters of data (a "
+            "command's max_output, or "
             "--max-output N, 0 for none) is cut: long strings, lists and maps in the middle "
             "(a record keeps its keys); meta.truncated lists each cut and a ref, and "
             "`output REF` (the MCP tool `output`) pages back the full text."

@@ -22,7 +22,7 @@ from burgee.model.kinds import MEDIA, python_type
 from burgee.runtime.answers.deliver import _QUARANTINED
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
 from burgee.runtime.execution.kinds import TYPES, _Decimal
-from burgee.runtime.execution.values import _apart_text
+from burgee.runtime.execution.values import _apart_text, _question_lines
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -229,6 +229,8 @@ def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
             prop["description"] = param.help
         _bound(prop, param)
         _text_rules(prop, param)
+        if param.path is not None and param.path.note:
+            prop["description"] = f"{prop.get('description', '')} {param.path.note}".lstrip()
         if param.default_factory:
             prop["description"] = (
                 f"{prop.get('description', '')} (default: computed when it runs)".lstrip()
@@ -368,9 +370,20 @@ def _wrapped_strings(schema: Any) -> Any:
     return node
 
 
-def tool_hints(command: Command) -> dict[str, bool]:
-    """MCP tool annotations, from the command's declared effects."""
+#: What an agent reads of a command whose effects nobody declared (`effects="undeclared"`, every
+#: command of a Typer or Click app until `[tool.burgee.commands]` says): the skill says it too.
+UNDECLARED_NOTE = (
+    "Its effects are undeclared: assume it changes things (it may write, delete or reach the"
+    " network), and run it only when the task asks for what it does."
+)
+
+
+def tool_hints(command: Command) -> dict[str, bool] | None:
+    """MCP tool annotations, from the command's declared effects; None for undeclared ones:
+    a client then assumes the worst (MCP's defaults: not read-only, destructive)."""
     effects = command.effects
+    if effects == "undeclared":
+        return None
     hints = {
         "readOnlyHint": effects == "read_only",
         "destructiveHint": effects == "destructive",
@@ -393,6 +406,11 @@ _STDIN_NOTE = (
 )
 
 
+def asks(command: Command) -> str:
+    """The questions a command's handler may ask, as `--llms` and the skill say them."""
+    return "It may ask: " + "; ".join(_question_lines(command.asked)) + "."
+
+
 def tool(command: Command, program: Program) -> dict[str, Any]:
     """One entry of an MCP `tools/list`-shaped manifest, named by the command path."""
     description = command.description or command.summary
@@ -406,12 +424,19 @@ def tool(command: Command, program: Program) -> dict[str, Any]:
         description += "\n\n" + "; ".join(
             _apart_text(group.names, group.required).capitalize() for group in command.exclusive
         )
+    if command.questions:
+        description += "\n\n" + asks(command)
     if command.deprecated is not None:
         description += "\n\nDeprecated" + (f": {command.deprecated}" if command.deprecated else ".")
-    return {
+    if command.effects == "undeclared":
+        description += f"\n\n{UNDECLARED_NOTE}"
+    entry = {
         "name": command.name,
         "description": description,
         "inputSchema": input_schema(command, program),
         "outputSchema": output_schema(command, program),
-        "annotations": tool_hints(command),
     }
+    hints = tool_hints(command)
+    if hints is not None:
+        entry["annotations"] = hints
+    return entry

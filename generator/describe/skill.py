@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from burgee.describe.clispec import program_at
+from burgee.describe.schemas import UNDECLARED_NOTE, asks
 from burgee.model.ir import Command, Program
 from burgee.model.kinds import has_media, option_words
 from burgee.runtime.answers.deliver import _QUARANTINED
@@ -218,7 +219,11 @@ def body(program: Program, source: str) -> str:
     for command in listed(program):
         summary = _one_line(command.summary)
         lines.append(f"- `{_usage(command, prog, alone)}`: {summary}")
+        if command.effects == "undeclared":
+            lines.append(f"  {UNDECLARED_NOTE}")
         lines += _apart(command)
+        if command.questions:
+            lines.append(f"  {asks(command)}")
         if command.examples:
             # NOTE: an example names the program (`todo add x`): it is run the same way.
             example = command.examples[0]

@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
-Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Effects = Literal[
+    "read_only", "idempotent", "non_idempotent", "destructive", "withheld", "undeclared"
+]
 EFFECTS: tuple[str, ...] = get_args(Effects)
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 TRUSTS: tuple[str, ...] = get_args(Trust)
@@ -119,6 +121,52 @@ class EnumDecl(Node):
     span: SourceSpan
 
 
+#: `click.Path`'s checks, by Click's names, with Click's defaults (`Option(exists=True)`).
+PATH_CHECKS: dict[str, bool] = {
+    "exists": False,
+    "file_okay": True,
+    "dir_okay": True,
+    "readable": True,
+    "writable": False,
+    "executable": False,
+    "resolve_path": False,
+    "allow_dash": False,
+}
+
+
+class PathChecks(Node):
+    """`Option(exists=, file_okay=, ...)` of a `Path` parameter: what Click's `click.Path`
+    checks, with its defaults (`PATH_CHECKS`)."""
+
+    exists: bool = False
+    file_okay: bool = True
+    dir_okay: bool = True
+    readable: bool = True
+    writable: bool = False
+    executable: bool = False
+    resolve_path: bool = False
+    allow_dash: bool = False
+
+    @property
+    def given(self) -> dict[str, bool]:
+        """The checks that are not Click's defaults, as `schema` shows them."""
+        return {key: value for key, value in self if value != PATH_CHECKS[key]}
+
+    @property
+    def note(self) -> str:
+        """What a value must be, as help and the input schema say it (`(an existing file)`),
+        or "" when any path will do."""
+        what = "file" if not self.dir_okay else "directory" if not self.file_okay else "path"
+        musts = [word for word in ("writable", "executable") if getattr(self, word)]
+        if not self.exists and what == "path" and not musts:
+            return ""
+        head = f"an existing {what}" if self.exists else f"a {what}"
+        tail = "".join(
+            f", {word} if it exists" if not self.exists else f", {word}" for word in musts
+        )
+        return f"({head}{tail})"
+
+
 class Param(Node):
     """One handler parameter: a positional argument, an option, or the injected context."""
 
@@ -129,6 +177,9 @@ class Param(Node):
     short: str | None = None
     #: `Option("--from")`: the long flag, when not the parameter's name in kebab case.
     long: str | None = None
+    #: `Option("--from-ref", "--source")`: its other long flags, each another spelling of the
+    #: one option (help shows them all; the JSON key and the MCP property stay its name).
+    aliases: tuple[str, ...] = ()
     #: `None`: the program's env prefix decides; `""`: opted out.
     env: str | None = None
     hidden: bool = False
@@ -141,6 +192,8 @@ class Param(Node):
     pattern: str | None = None
     min_length: int | None = None
     max_length: int | None = None
+    #: `Option(exists=, file_okay=, ...)` of a `Path`: Click's checks of it; None: none.
+    path: PathChecks | None = None
     #: `Option(prompt=...)`: the question asked at a terminal when no value came from anywhere.
     prompt: str | None = None
     #: `Option(default_factory=fn)`: a function of the handlers file that makes the default.
@@ -159,6 +212,10 @@ class Param(Node):
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None
+    #: `Option(nargs="+" | "*" | N)` of a list option: the words one flag takes, as argparse's
+    #: `nargs` (every word after it that is no flag, `+` at least one; or exactly N); None:
+    #: one word a flag, repeated for more.
+    nargs: int | str | None = None
     #: `Option(metavar="FILE")`, `Argument(metavar="SRC")`: the word shown for its value.
     metavar: str | None = None
     #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
@@ -184,16 +241,24 @@ class Param(Node):
         return "--" + cli_word(self.name)
 
     @property
+    def flags(self) -> tuple[str, ...]:
+        """The flags that give an option's value (a bool's: set it True), as argparse gets
+        them: its short flag, its long flag, its other long flags (`aliases`)."""
+        own = (self.short, self.flag) if self.short else (self.flag,)
+        return own + self.aliases
+
+    @property
     def negatives(self) -> tuple[str, ...]:
-        """The flags that set a bool option False (`--no-force`, `--deep`, none)."""
+        """The flags that set a bool option False (`--no-force`, `--deep`, none): by default
+        `--no-` and each long flag (`--no-if-not-exists`, `--no-ignore`)."""
         if self.off is not None:
             return self.off
-        return ("--no-" + self.flag[2:],)
+        return tuple("--no-" + flag[2:] for flag in (self.flag, *self.aliases))
 
     @property
     def spellings(self) -> tuple[str, ...]:
-        """Every word an option answers to: its short flag, its long flag, a bool's negatives."""
-        own = (self.short, self.flag) if self.short else (self.flag,)
+        """Every word an option answers to: its flags (`flags`) and a bool's negatives."""
+        own = self.flags
         if self.type is None or self.type.kind != "bool":
             return own
         return own + tuple(name for name in self.negatives if name not in own)
@@ -211,6 +276,18 @@ class Exclusive(Node):
     names: tuple[str, ...]
     required: bool = False
     span: SourceSpan
+
+
+class Question(Node):
+    """A question a handler asks, as gen sees it (`ctx.confirm`, `ctx.ask`, `ctx.form`): help,
+    `schema`, `--llms` and the skill name it with the `--answer` name of each answer."""
+
+    kind: Literal["confirm", "ask", "form"]
+    #: The question (a form's message) when written as a literal; None: made as it runs.
+    text: str | None = None
+    #: The `--answer` names: the question's (`name=`, or made of its words), a form's fields;
+    #: none when made as it runs (a question in an f-string without `name=`).
+    answers: tuple[str, ...] = ()
 
 
 class Command(Node):
@@ -240,6 +317,11 @@ class Command(Node):
     #: The question a command asks first (a destructive one, or one given `confirm=`;
     #: `--yes`/`-y` skips it); None: it never asks.
     confirm: str | None = None
+    #: The questions its handler asks (`ctx.confirm`, `ctx.ask`, `ctx.form`), in order.
+    questions: tuple[Question, ...] = ()
+    #: It takes `--yes`: it asks first, or its handler asks a yes/no question (`ctx.confirm`)
+    #: and has no `--yes`/`-y` of its own; `--yes` answers every such question yes.
+    yes: bool = False
     #: `@command(deprecated=...)`: the reason ("" for none); None: not deprecated.
     deprecated: str | None = None
     #: `@command(short_help=...)`: its line in a group's listing (None: its summary).
@@ -274,6 +356,12 @@ class Command(Node):
     def ident(self) -> str:
         """A Python identifier unique to this command, for generated helper names."""
         return "_".join(re.sub(r"\W", "_", part) for part in self.path)
+
+    @property
+    def asked(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """Its questions as the runtime's `_Command` takes them: (kind, text, `--answer`
+        names) each, the text "" when made as it runs."""
+        return tuple((q.kind, q.text or "", q.answers) for q in self.questions)
 
     @cached_property
     def inputs(self) -> tuple[Param, ...]:
@@ -346,12 +434,19 @@ class Program(Node):
 
     name: str
     version: str
+    #: The dialect the program was written in: "burgee", or "typer"/"click" for an app of
+    #: theirs read as it is (`read/dialects/`); nothing but the runtime's stand-ins for what
+    #: its bodies call differs by it.
+    dialect: str = "burgee"
     #: The distribution whose installed metadata `--version` prefers (the version was read
     #: from its pyproject.toml at generation time), or None.
     distribution: str | None = None
     description: str
     env_prefix: str | None = None
     config: bool = False
+    #: `program(default="run")`: the command that runs when argv is empty (`tool` alone), as
+    #: pre-commit's; a word that names no command is still an unknown command.
+    default: str | None = None
     #: `program(max_output=N)`: the most an agent gets of an answer (None: the default).
     max_output: int | None = None
     #: The oldest Python 3 minor version its handlers' syntax runs on (9 unless newer).
@@ -394,6 +489,11 @@ class Program(Node):
     dependencies: tuple[str, ...] = ()
     #: Sibling files bundled into the tool, relative to the handlers file's directory.
     bundled: tuple[str, ...] = ()
+    #: `click` and `typer`, as the handlers import them (`read/frameworks.py`): `frameworks`,
+    #: every one (their commands run through `runtime/execution/frameworks._framework_call`);
+    #: `stand_ins`, those the runtime's stand-in replaces (bound to it, no dependency).
+    frameworks: tuple[str, ...] = ()
+    stand_ins: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
     #: burgee's `Image`/`Audio`/`EmbeddedResource` as the handlers take them from burgee (a
@@ -422,6 +522,8 @@ class Program(Node):
                 ref = param.type
                 item = ref.item if ref.kind == "list" and ref.item is not None else ref
                 takes = 0 if ref.kind in ("bool", "count") else max(len(item.items), 1)
+                if isinstance(param.nargs, int):
+                    takes = param.nargs
                 spellings = table.setdefault(" ".join(param.shared), {})
                 spellings.update(dict.fromkeys(param.spellings, takes))
         return table
@@ -434,10 +536,11 @@ class Program(Node):
     def root(self) -> tuple[str, str]:
         """The root command's name and how argv reaches it: "alone" (it is the only command),
         "words" (words that name no command are its arguments) or "flags" (only its options
-        come without a command word); ("", "") without one."""
+        come without a command word), or "empty" (`program(default=...)`: only when argv is
+        empty); ("", "") without one."""
         root = self.root_command
         if root is None:
-            return "", ""
+            return (self.default, "empty") if self.default else ("", "")
         if len(self.commands) == 1:
             return root.name, "alone"
         return root.name, "words" if any(p.role == "argument" for p in root.inputs) else "flags"
@@ -457,7 +560,7 @@ class Program(Node):
         if not self.env_prefix:
             return None
         prefix = self.env_prefix if self.env_prefix.endswith("_") else self.env_prefix + "_"
-        return prefix + cli_word(param.name).replace("-", "_").upper()
+        return prefix + cli_word(param.name).replace("-", "_").upper()  # NOTE: `_env_word`
 
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved

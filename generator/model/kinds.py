@@ -92,4 +92,10 @@ def option_words(param: Param) -> str:
     if item.kind == "tuple":
         words = (param.metavar or metavar(i) or param.placeholder for i in item.items)
         return " ".join([param.flag, *words])
-    return f"{param.flag} {param.metavar or metavar(item) or param.placeholder}"
+    word = param.metavar or metavar(item) or param.placeholder
+    if param.nargs is not None:
+        # NOTE: as argparse's usage spells an option of several words (`Option(nargs=)`).
+        several = {"+": f"{word} [{word} ...]", "*": f"[{word} ...]"}
+        many = several.get(str(param.nargs)) or " ".join([word] * int(param.nargs))
+        return f"{param.flag} {many}"
+    return f"{param.flag} {word}"

@@ -17,13 +17,13 @@ import os
 from collections.abc import Iterable
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, TypeRef
+from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, Question, TypeRef
 from burgee.read.forms import read_form
 from burgee.read.naming import NameChecks
 from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_naming, statements_with
 from burgee.read.source import tree as parsed
-from burgee.runtime.execution.context import Context
+from burgee.runtime.execution.context import Context, _answer_name
 from burgee.runtime.execution.errors import BUILTIN_ERRORS
 
 
@@ -330,15 +330,43 @@ def _context_names() -> frozenset[str]:
     return frozenset(dir(Context)) | frozenset(vars(Context("", json=False)))
 
 
+#: The Context methods that ask a question.
+_ASKING = ("confirm", "ask", "form")
+
+
+def _question(reader: Reader, call: ast.Call) -> Question | None:
+    """What one `ctx.confirm(...)`, `ctx.ask(...)` or `ctx.form(...)` asks: its text when
+    literal, and the `--answer` names (`name=`, else made of the question's words as the
+    runtime makes them; a form's fields)."""
+    kind = call.func.attr  # type: ignore[attr-defined]
+    given = {keyword.arg: keyword.value for keyword in call.keywords}
+    first = call.args[0] if call.args else given.get("message" if kind == "form" else "question")
+    text = first.value if isinstance(first, ast.Constant) else None
+    text = text if isinstance(text, str) else None
+    if kind == "form":
+        record = read_form(reader, call)
+        if record is None:
+            return None
+        fields = tuple(field.name for field in record.fields)
+        return Question(kind="form", text=text, answers=fields)
+    named = given.get("name")
+    if isinstance(named, ast.Constant) and isinstance(named.value, str):
+        answers: tuple[str, ...] = (named.value,)
+    else:
+        answers = (_answer_name(text),) if text is not None and named is None else ()
+    return Question(kind=kind, text=text, answers=answers)
+
+
 def check_context_uses(
     reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
 ) -> None:
     """Every `NAME.X` a handler reads, where NAME is its Context parameter, must be something
     `Context` has: a misspelt `ctx.progess(...)` would otherwise fail only when it runs, as an
-    internal error. Its `NAME.form(...)` calls are read too (`read/forms.py`)."""
+    internal error. Its questions (`NAME.confirm`, `.ask`, `.form`: `read/forms.py` reads a
+    form) join `reader.questions`."""
     known = _context_names()
     uses: list[ast.Attribute] = []
-    forms: list[ast.Call] = []
+    asked: list[ast.Call] = []
     stack: list[ast.AST] = [*node.body]
     while stack:
         item = stack.pop()
@@ -352,12 +380,17 @@ def check_context_uses(
                 uses.append(item)
         if isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute):
             called = item.func
-            if called.attr == "form" and isinstance(called.value, ast.Name):
+            if called.attr in _ASKING and isinstance(called.value, ast.Name):
                 if called.value.id == name:
-                    forms.append(item)
+                    asked.append(item)
         stack.extend(ast.iter_child_nodes(item))
-    for call in sorted(forms, key=lambda c: (c.lineno, c.col_offset)):
-        read_form(reader, call)
+    questions = []
+    for call in sorted(asked, key=lambda c: (c.lineno, c.col_offset)):
+        question = _question(reader, call)
+        if question is not None:
+            questions.append(question)
+    if questions:
+        reader.questions[node.name] = tuple(questions)
     # NOTE: an attribute the handler sets itself is its own to read back.
     own = {use.attr for use in uses if isinstance(use.ctx, ast.Store)}
     public = sorted(n for n in known if not n.startswith("_"))

@@ -4,6 +4,7 @@ TypedDicts) they refer to."""
 from __future__ import annotations
 
 import ast
+import copy
 
 from burgee.model.ir import EnumDecl, Field, Record, Scalar, TypeRef
 from burgee.read import docstrings
@@ -24,11 +25,32 @@ def read_type(reader: Reader, node: ast.expr, use: str) -> TypeRef:
     key = (use, node.id if isinstance(node, ast.Name) else reader.code(node))
     ref = reader.resolved.get(key)
     if ref is None:
-        ref = resolve(node, reader.names, use, reader.code)  # type: ignore[arg-type]
+        expanded = expand(reader, node) if reader.type_aliases else node
+        ref = resolve(expanded, reader.names, use, reader.code)  # type: ignore[arg-type]
         if not _names_a_class(ref):
             reader.resolved[key] = ref
     _read_classes_of(reader, ref)
     return ref
+
+
+def expand(reader: Reader, node: ast.expr, seen: frozenset[str] = frozenset()) -> ast.expr:
+    """`node` with each module-level type alias it names (`Stage`, `reader.type_aliases`)
+    replaced by what it stands for, as if written in place (an alias of an alias too); each
+    replacement keeps the place of the name, so messages quote the annotation as written."""
+    if isinstance(node, ast.Name):
+        alias = reader.type_aliases.get(node.id)
+        if alias is None or node.id in seen:
+            return node
+        return ast.copy_location(expand(reader, alias, seen | {node.id}), node)
+    copied = copy.copy(node)
+    if isinstance(node, ast.Subscript):
+        copied.slice = expand(reader, node.slice, seen)  # type: ignore[attr-defined]
+    elif isinstance(node, ast.BinOp):
+        copied.left = expand(reader, node.left, seen)  # type: ignore[attr-defined]
+        copied.right = expand(reader, node.right, seen)  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Tuple):
+        copied.elts = [expand(reader, e, seen) for e in node.elts]  # type: ignore[attr-defined]
+    return copied
 
 
 def _names_a_class(ref: TypeRef) -> bool:

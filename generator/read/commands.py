@@ -9,6 +9,7 @@ import re
 import string
 
 from burgee.model.ir import COMMAND_NAME, EFFECTS, NAME_RULE, TRUSTS, Command, Param, cli_word
+from burgee.model.reserved import CONFIRM_FLAGS
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType
 from burgee.read.classes import read_type
@@ -40,7 +41,7 @@ _COMMAND_KEYS = {
 #: The arguments of `program()` and `@command` whose default is None: None says nothing.
 NONE_IS_UNSAID = frozenset({
     "name", "version", "description", "env_prefix", "max_output", "exit_codes", "cardinality",
-    "open_world",
+    "open_world", "default",
 })  # fmt: skip
 
 
@@ -206,6 +207,13 @@ class CommandReader(SharedOptions):
                 self.error(exc.node, f"return type of {node.name}: {exc.message}")
         if effects not in EFFECTS or not named:
             return
+        questions = self.questions.pop(node.name, ())
+        own_yes = any(
+            spelling in CONFIRM_FLAGS
+            for param in params
+            if param.role == "option"
+            for spelling in param.spellings
+        )
         self.commands.append(
             Command(
                 path=(*parent, name),
@@ -224,6 +232,9 @@ class CommandReader(SharedOptions):
                 aliases=aliases,
                 root=root,
                 confirm=(None if not asks else "Proceed?" if confirm is True else str(confirm)),
+                questions=questions,
+                # NOTE: a handler's own --yes/-y stays its own (a gen error when it asks first).
+                yes=asks or (not own_yes and any(q.kind == "confirm" for q in questions)),
                 deprecated=(
                     None if deprecated is False else "" if deprecated is True else str(deprecated)
                 ),

@@ -8,24 +8,29 @@ import re
 from typing import Literal
 
 from burgee.model.ir import TypeRef, cli_word
+from burgee.read.markers import FLAG_KEYS
 from burgee.read.reader import Parameter, Reader
 
-_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
+_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: A metavar: one word, as argparse's usage lines need it.
 _METAVAR = re.compile(r"^[^\s\[\]()|]+$")
 
 
 def names(
     reader: Reader, param: Parameter, settings: dict[str, object], name: str
-) -> tuple[str | None, str | None]:
-    """`Option("--from", "-f")`: a short flag, a long one, or both, in either order."""
+) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """`Option("--from", "-f")`: a short flag, long ones, or both, in any order: the first long
+    flag names the option, the others (`Param.aliases`) are more spellings of it."""
     short = long = None
-    for key in ("name", "other_name"):
+    more: list[str] = []
+    for key in FLAG_KEYS:
         flag = settings.get(key)
         if flag is None:
             continue
         if isinstance(flag, str) and _LONG.match(flag) and long is None:
             long = flag
+        elif isinstance(flag, str) and _LONG.match(flag) and flag not in (long, *more):
+            more.append(flag)
         elif isinstance(flag, str) and _valid_short(flag) and short is None:
             short = flag
         elif isinstance(flag, str) and "/" in flag:
@@ -38,9 +43,10 @@ def names(
         else:
             reader.error(
                 param,
-                f"flag {flag!r} of {name!r} must look like -x or --long-name (one of each at most)",
+                f"flag {flag!r} of {name!r} must look like -x or --long-name (one short flag at "
+                "most, each flag once)",
             )
-    return short, long
+    return short, long, tuple(more)
 
 
 def off_forms(

@@ -15,26 +15,27 @@ from burgee.read.reader import Reader
 _FIELD_RULE = "str, int, float, bool, a Literal or an Enum of strings, or a list of such a choice"
 
 
-def read_form(reader: Reader, call: ast.Call) -> None:
+def read_form(reader: Reader, call: ast.Call) -> Record | None:
     """One `ctx.form(...)` call: its form must be a record of the file whose every field a
-    form can ask; `legacy_titles` names its Enum fields. The record joins `reader.forms`."""
+    form can ask; `legacy_titles` names its Enum fields. The record joins `reader.forms`, and
+    is returned (None: no form gen can ask)."""
     named = call.args[1] if len(call.args) > 1 else None
     settings = {keyword.arg: keyword.value for keyword in call.keywords}
     named = settings.get("form", named)
     if named is None:
-        return  # NOTE: Python says what is missing when the call runs
+        return None  # NOTE: Python says what is missing when the call runs
     if not isinstance(named, ast.Name) or named.id not in reader.classes:
         reader.error(named, "ctx.form takes a dataclass or TypedDict this file defines, by name")
-        return
+        return None
     try:
         ref = read_type(reader, named, "field")
     except UnsupportedType as error:
         reader.error(error.node, f"ctx.form: {error.message}")
-        return
+        return None
     record = reader.records.get(ref.name or "")
     if ref.kind != "record" or record is None:
         reader.error(named, f"ctx.form takes a dataclass or TypedDict; {named.id} is neither")
-        return
+        return None
     wrong = [f for f in record.fields if not _askable(f.type)]
     for field in wrong:
         reader.error(
@@ -45,8 +46,10 @@ def read_form(reader: Reader, call: ast.Call) -> None:
     legacy = settings.get("legacy_titles")
     if legacy is not None:
         _check_legacy(reader, legacy, record)
-    if not wrong:
-        reader.forms[record.name] = record
+    if wrong:
+        return None
+    reader.forms[record.name] = record
+    return record
 
 
 def _askable(ref: TypeRef) -> bool:

@@ -1,21 +1,27 @@
 """`Option(...)` and `Argument(...)` as a parameter's annotation writes them: which keywords
 each takes and of what type (`marker_settings`), and the checks of the settings against the
-parameter's type and default (`read_bounds`, `read_text_rules`, `default_within`, `not_text`)."""
+parameter's type and default (`read_bounds`, `read_text_rules`, `read_path_checks`,
+`default_within`, `not_text`)."""
 
 from __future__ import annotations
 
 import ast
 import re
+from typing import Literal
 
-from burgee.model.ir import TypeRef
+from burgee.model.ir import PATH_CHECKS, PathChecks, TypeRef
 from burgee.model.kinds import TEXT
 from burgee.read.annotations import NotLiteral
 from burgee.read.reader import Parameter, Reader, is_none
 
+#: The positional arguments of `Option(...)`, its flags: a short one and any long ones
+#: (`Option("-f", "--from-ref", "--source")`; Click's options have up to four).
+FLAG_KEYS = ("name", "other_name", "third_name", "fourth_name", "fifth_name", "sixth_name")
 _MARKER_KEYS = {
-    "Argument": ({"help", "complete", "passthrough", "metavar"}, ()),
+    "Argument": ({"help", "complete", "passthrough", "metavar", *PATH_CHECKS}, ()),
     "Option": (
         {
+            *PATH_CHECKS,
             "help",
             "env",
             "hidden",
@@ -33,8 +39,9 @@ _MARKER_KEYS = {
             "off",
             "metavar",
             "deprecated",
+            "nargs",
         },
-        ("name", "other_name"),
+        FLAG_KEYS,
     ),
 }
 #: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how
@@ -49,6 +56,7 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "prompt": ((bool, str), "True, False or the question to ask"),
     "metavar": ((str,), "a string"),
     "deprecated": ((bool, str), "True, False or the reason"),
+    **dict.fromkeys(PATH_CHECKS, ((bool,), "True or False")),
 }
 
 
@@ -149,6 +157,22 @@ def read_text_rules(
         reader.error(param, f"min_length= of {name!r} is greater than its max_length=")
         return None
     return pattern, low, high  # type: ignore[return-value]
+
+
+def read_path_checks(
+    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
+) -> PathChecks | Literal[False] | None:
+    """`Option(exists=, file_okay=, ...)`, as `click.Path` takes them: on a `Path` (or a list
+    of paths) only. None: none given; False after a problem."""
+    given = {key: settings[key] for key in PATH_CHECKS if key in settings}
+    if not given:
+        return None
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if item.kind != "path":
+        first = next(iter(given))
+        reader.error(param, f"{first}= of {name!r} needs a Path type, not {ref.source}")
+        return False
+    return PathChecks.model_validate(given)
 
 
 def default_within(

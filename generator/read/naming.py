@@ -33,7 +33,16 @@ from burgee.read.reader import Reader
 API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 #: Those of them the generated tool has too (the runtime's own classes); the rest exist only
 #: while burgee reads the file.
-KEPT_API = ("Audio", "CommandError", "Context", "EmbeddedResource", "Image", "Outcome")
+KEPT_API = (
+    "Audio",
+    "BadParameter",
+    "CommandError",
+    "Context",
+    "EmbeddedResource",
+    "Image",
+    "Outcome",
+    "UsageError",
+)
 
 
 class NameChecks(Reader):
@@ -46,32 +55,42 @@ class NameChecks(Reader):
 
     def check_reserved_flags(self, command: Command, param: Param) -> None:
         """A command's option may not take a tool-wide flag's spelling, unless it says so
-        (`Option(..., shadows=True)`): then it wins on its own command, or, for a root command,
-        in a program whose only command it is (`--config` is free where no config is read)."""
+        (`Option(..., shadows=True)`): then it wins on its own command, and a root command's
+        wherever the line reaches it (`argv._reaches_root`; `--config` is free where no config
+        is read)."""
         config = bool(self.program_args.get("config", False))
         reserved = RESERVED_FLAGS if config else RESERVED_WITHOUT_CONFIG
         # NOTE: the usual `--no-X` is reserved exactly when `--X` is; a named off form is checked.
-        named = (param.short, param.flag, *(param.off or ()))
+        named = (*param.flags, *(param.off or ()))
         spellings = [s for s in named if s in reserved]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
-        if param.shadows and command.root and len(self.commands) > 1 and not taken:
-            flag = spellings[0] if spellings else param.flag
-            message = (
-                f"{flag} of root command {command.name!r} cannot shadow a tool-wide flag while "
-                f"the program has other commands: no word names a root command, so in "
-                f"'{flag} X COMMAND' the flag could be either's; a root command takes over a "
-                "tool-wide flag only when it is the program's only command"
-            )
-        elif param.shadows and not spellings:
+        many = len(self.commands) > 1
+        if param.shadows and not spellings:
+            # NOTE: a warning: the flag it was written for may have left (`--config` in a tool
+            # that reads no config file), and the file still means what it says.
             message = f"{param.flag} of {command.name!r} shadows no tool-wide flag; remove shadows="
+            self.warnings.append(Diagnostic(span=param.span, level="warning", message=message))
+            return
         elif spellings and (taken or not param.shadows):
             flag = (taken or spellings)[0]
+            # NOTE: a short flag is changed apart from the name (`Option("-O", "--out")`).
+            change = (
+                "give it another short flag (or none)"
+                if flag == param.short
+                else "rename the parameter"
+            )
             message = (
                 f"{flag} of {command.name!r} clashes with the tool's reserved flag {flag}; "
-                "rename the parameter"
+                + change
             )
             if not taken:
                 message += ", or declare Option(..., shadows=True) to take it over on this command"
+        elif param.short == "-h" and (param.shared is not None or (command.root and many)):
+            where = "a shared option" if param.shared is not None else "a root command's option"
+            message = (
+                f"-h of {command.name!r}: {where} cannot take -h, which is help before the "
+                "command is named; a command's own option may (--help stays help)"
+            )
         else:
             return
         self.diagnostics.append(Diagnostic(span=param.span, message=message))
@@ -286,6 +305,21 @@ class NameChecks(Reader):
                         message=f"root command {command.name!r} must be a top-level command, "
                         "not one of a group",
                     )
+                )
+        default = self.program_args.get("default")
+        node = self.program_nodes.get("default")
+        if isinstance(default, str) and node is not None:
+            names = [command.name for command in self.commands]
+            if default not in names:
+                close = difflib.get_close_matches(default, names, n=1)
+                listed = f"; commands: {', '.join(names)}"
+                hint = f" (did you mean {close[0]!r}?)" if close else listed
+                self.error(node, f"program(default={default!r}) names no command{hint}")
+            elif roots:
+                self.error(
+                    node,
+                    f"program(default={default!r}) and the root command {roots[0].name!r}: "
+                    "both run when argv names no command; keep one",
                 )
         for command in roots[1:]:
             self.diagnostics.append(

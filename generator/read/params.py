@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Literal
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef, cli_word
@@ -25,6 +26,7 @@ from burgee.read.markers import (
     marker_settings,
     not_text,
     read_bounds,
+    read_path_checks,
     read_text_rules,
 )
 from burgee.read.reader import Parameter, Reader
@@ -53,7 +55,16 @@ def read_params(
     for param in parameters:
         if param.kind in ("*", "**"):
             continue
+        before = len(reader.diagnostics)
         result = _read_param(reader, param, doc, fn)
+        alias = reader.alias_uses.get((fn, param.name))
+        if result is None and alias is not None:
+            # NOTE: a problem of an alias' `Option(...)` is the alias', once, not each command's.
+            here, there = reader.span(param), reader.span(reader.aliases[alias])
+            reader.diagnostics[before:] = [
+                d.model_copy(update={"span": there}) if d.span == here else d
+                for d in reader.diagnostics[before:]
+            ]
         if result is not None:
             # NOTE: the generated call passes these by position, the only way Python takes them.
             if param.kind == "positional_only":
@@ -91,10 +102,17 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return None
     #: An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
     #: where the tool's copy has already lost its marker.
-    named = annotation.id if isinstance(annotation, ast.Name) else ""
+    bare = without_none(annotation, reader.names)
+    named = bare.id if isinstance(bare, ast.Name) else ""
     alias = reader.aliases.get(named)
     if alias is not None:
         reader.alias_uses[(fn, name)] = named
+        if bare is not annotation:
+            # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
+            elements = subscript_elements(alias)
+            nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
+            wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
+            alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
         annotation = alias
     base, marker = annotation, None
     if isinstance(annotation, ast.Subscript) and reader.names.is_typing(
@@ -190,13 +208,16 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
         )
         return None
-    short, long = names(reader, param, settings, name)
+    short, long, aliases = names(reader, param, settings, name)
     off = off_forms(reader, param, settings, type_ref, (short, long))
     if off is False:
         return None
     if off is not None and not off_default(
         reader, param, (short, long), off, default=default, required=required
     ):
+        return None
+    nargs = _nargs(reader, param, settings, type_ref, name)
+    if nargs is False:
         return None
     word = settings.get("metavar")
     if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
@@ -206,6 +227,9 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return None
     if not default_within(reader, param, bounds, default, name):
         return None
+    path = read_path_checks(reader, param, settings, type_ref, name)
+    if path is False:
+        return None
     return Param(
         name=name,
         role=role,  # type: ignore[arg-type]
@@ -213,6 +237,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         help=str(help_text),
         short=short,
         long=long,
+        aliases=aliases,
         env=env,
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),
@@ -222,17 +247,48 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         pattern=text_rules[0],
         min_length=text_rules[1],
         max_length=text_rules[2],
+        path=path,
         prompt=prompt or None,
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         passthrough=settings.get("passthrough") is True,
         off=off,
         metavar=word,  # type: ignore[arg-type]
+        nargs=nargs,
         deprecated=deprecation(settings.get("deprecated", False)),
         required=required,
         default_code=default_code,
         default=default,
         span=span,
+    )
+
+
+def _nargs(
+    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
+) -> int | str | Literal[False] | None:
+    """`Option(nargs=...)`: "+", "*" or a number of words, on a list option of single values;
+    False after an error."""
+    nargs = settings.get("nargs")
+    if nargs is None:
+        return None
+    item = ref.item if ref.kind == "list" else None
+    if item is None or item.kind in ("tuple", "record", "dict", "list"):
+        reader.error(
+            param, f"nargs= of {name!r} needs a list option (list[str], ...), not {ref.source}"
+        )
+        return False
+    fits = nargs in ("+", "*") or (type(nargs) is int and nargs >= 1)
+    if not fits:
+        reader.error(param, f"nargs= of {name!r} must be '+', '*' or a number of words (1 or more)")
+        return False
+    return nargs  # type: ignore[return-value]
+
+
+def _singles(params: list[Param]) -> bool:
+    """Arguments that each take one word and are required: a list argument may come before
+    them (`copy SRC... DST`), which take the last words."""
+    return all(
+        p.required and p.type is not None and p.type.kind not in ("list", "tuple") for p in params
     )
 
 
@@ -266,15 +322,19 @@ def _context_param(reader: Reader, param: Parameter, name: str, span: SourceSpan
         # NOTE: `= None` needs a type checker's ignore in the handlers file; `INJECTED` (Any)
         # does not, and strict checkers reject an ignore that is not needed.
         end = reader.text.end(param.default)
-        rest = reader.text.source[end:].split("\n", 1)[0]
+        source = reader.text.source
+        rest = source[end:].split("\n", 1)[0]
+        line = source[source.rfind("\n", 0, end) + 1 : end] + rest
         found = _CONTEXT_IGNORE.match(rest)
-        if found:
+        # NOTE: kept where another `= None` on the line may need it.
+        if found and line.count("None") == 1:
             reader.removals.edits.append((end + found.start(1), end + found.end(1), ""))
     return Param(name=name, role="context", span=span)
 
 
-#: The rest of the line of a Context parameter's `= None`: a type checker's ignore alone.
-_CONTEXT_IGNORE = re.compile(r"[ \t]*,?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
+#: The rest of the line of a Context parameter's `= None`: a type checker's ignore at its end,
+#: after nothing but code (the end of a one-line signature: `) -> str:`).
+_CONTEXT_IGNORE = re.compile(r"[^#\n]*?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
 
 
 def _default(
@@ -484,10 +544,10 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
-        elif kind == "list" and later:
-            # NOTE: argparse's `copy SRC... DST` takes its last word for DST; Click refuses
-            # it, and a list that must leave words for later arguments is a guess for a
-            # caller that names them (JSON, MCP) as much as for a person.
+        elif kind == "list" and later and not _singles(later):
+            # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
+            # the last words for the single arguments after it; after a list, any other
+            # argument (a list, a tuple, an optional one) would be a guess.
             after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
             reader.diagnostics.append(
                 _diag(

@@ -13,8 +13,11 @@ from burgee.model.ir import (
     NAME_RULE,
     PROGRAM_NAME,
     PROGRAM_NAME_RULE,
+    Command,
     Group,
+    Param,
     Program,
+    cli_word,
 )
 from burgee.model.reserved import FREE_NAMES
 from burgee.read import docstrings
@@ -22,6 +25,9 @@ from burgee.read.annotations import NotLiteral, literal_value
 from burgee.read.checks import calls_log, config_collisions, with_outcomes, with_stdin
 from burgee.read.commands import NONE_IS_UNSAID, CommandReader
 from burgee.read.declarations import assignment
+from burgee.read.dialects import translate
+from burgee.read.effects import declared_effects
+from burgee.read.frameworks import frameworks
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -56,6 +62,7 @@ _PROGRAM_KEYS = (
     "dependencies",
     "exit_codes",
     "options",
+    "default",
 )
 #: The names a handlers file may import from burgee: its public API, read from the package.
 
@@ -284,8 +291,16 @@ def read_program(
         # NOTE: sibling modules were bundled in: check the whole again.
         source = bundled.source
         check(source, path)
+    dialect = "burgee"
+    translated = translate(source, path, bundled.origins)
+    if translated is not None:
+        # NOTE: a Typer or Click program, now written in burgee's dialect (read/dialects/)
+        source, dialect = translated.source, translated.dialect
+        check(source, path)
+        third_party = {m: s for m, s in bundled.third_party.items() if m not in translated.dropped}
+        bundled = Bundle(source, translated.origins, third_party, bundled.siblings)
     try:
-        return _read(source, path, name, version, bundled=bundled)
+        program = _read(source, path, name, version, bundled=bundled)
     except RecursionError:
         line = longest_line(source)
         message = (
@@ -294,6 +309,10 @@ def read_program(
         )
         span = SourceSpan(path=path, line=line, column=1)
         raise GenerationError([Diagnostic(span=span, message=message)]) from None
+    if translated is None:
+        return program
+    warnings = (*translated.warnings, *program.warnings)
+    return program.model_copy(update={"dialect": dialect, "warnings": warnings})
 
 
 def _read(
@@ -341,12 +360,20 @@ def _read(
     dependencies = (
         tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
     ) or pyproject_dependencies(path)
+    used = frameworks(reader.tree, reader.span)
+    # NOTE: a framework the runtime's stand-in replaces is no dependency of the tool.
     third_party = tuple(
-        (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
+        (module, requirement(module, dependencies))
+        for module in sorted(bundled.third_party)
+        if module not in used.stand_ins
     )
     warnings = [newer] if newer is not None else []
+    warnings += reader.warnings
+    warnings += [n.model_copy(update={"span": bundled.place(n.span)}) for n in used.notes]
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
-    warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
+    warnings += start_notes(
+        reader.tree, reader.span, stripped.eager, set(bundled.third_party) - set(used.stand_ins)
+    )
     if reader.program_args.get("config") is True:
         warnings += config_collisions(str(program_name), reader.commands)
     listed = {d.strip() for d in dependencies}
@@ -355,7 +382,10 @@ def _read(
         warnings.append(_unlisted(unlisted, bundled, path, bool(declared)))
     if third_party and not dependencies:
         dependencies = tuple(sorted({package for _, package in third_party}))
-        first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
+        first = min(
+            (bundled.third_party[module] for module, _ in third_party),
+            key=lambda s: (s.path != path, s.line),
+        )
         warnings.append(
             Diagnostic(
                 span=first,
@@ -376,7 +406,13 @@ def _read(
     kept = tuple(sorted((set(reader.api.values()) | reader.kept_attributes) & FREE_NAMES))
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    read = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
+    commands, problems = declared_effects(path, list(read))
+    if problems:
+        raise GenerationError(problems)
+    prefix = reader.program_args.get("env_prefix")
+    if isinstance(prefix, str) and prefix:
+        commands = per_command_env(commands, prefix)
     program = Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -384,10 +420,11 @@ def _read(
         description=str(reader.program_args.get("description") or module_doc),
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
         config=bool(reader.program_args.get("config", False)),
+        default=reader.program_args.get("default"),  # type: ignore[arg-type]
         max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
-        commands=commands,
+        commands=tuple(commands),
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
         logging=calls_log(source),
@@ -408,6 +445,8 @@ def _read(
         third_party=third_party,
         dependencies=dependencies if third_party else (),
         bundled=tuple(bundled.siblings),
+        frameworks=used.used,
+        stand_ins=used.stand_ins,
     )
     clashes = env_clashes(program)
     if clashes:
@@ -444,6 +483,47 @@ def _unlisted(modules: list[str], bundled: Bundle, path: str, in_program: bool) 
 
 def _position(diagnostic: Diagnostic) -> tuple[int, int]:
     return diagnostic.span.line, diagnostic.span.column
+
+
+def per_command_env(commands: tuple[Command, ...], prefix: str) -> tuple[Command, ...]:
+    """Options of one name that differ from command to command (`limit` with `max=1000` in
+    `log`, `max=100` in `authors top`) read an env var each, named as Click's
+    `auto_envvar_prefix` names them (`PREFIX_LOG_LIMIT`, `PREFIX_AUTHORS_TOP_LIMIT`): one
+    `PREFIX_LIMIT` meant for one would break the other. Options alike keep `PREFIX_LIMIT`."""
+
+    def rules(param: Param) -> tuple[object, ...]:
+        ref = param.type
+        assert ref is not None
+        bounds = (param.minimum, param.maximum, param.pattern, param.min_length, param.max_length)
+        return (ref.source, param.default_code, param.required, param.nargs, *bounds)
+
+    seen: dict[str, set[tuple[object, ...]]] = {}
+    for command in commands:
+        for param in command.inputs:
+            if param.role == "option" and param.env is None and param.shared is None:
+                seen.setdefault(param.name, set()).add(rules(param))
+    differ = {name for name, found in seen.items() if len(found) > 1}
+    if not differ:
+        return commands
+    stem = prefix if prefix.endswith("_") else prefix + "_"
+    changed = []
+    for command in commands:
+        words = "_".join(command.path).upper().replace("-", "_")
+        params = tuple(
+            param.model_copy(update={"env": f"{stem}{words}_{_env_word(param.name)}"})
+            if param.name in differ and param.env is None and param.shared is None
+            else param
+            for param in command.params
+        )
+        # NOTE: made anew, not `model_copy`, which would keep a cached `inputs`.
+        fields = {key: getattr(command, key) for key in Command.model_fields}
+        changed.append(Command(**{**fields, "params": params}))
+    return tuple(changed)
+
+
+def _env_word(name: str) -> str:
+    """A parameter's name as an env var spells it (`Program.env_of`): `max_rows` → `MAX_ROWS`."""
+    return cli_word(name).replace("-", "_").upper()
 
 
 def _default_name(path: str) -> str:

@@ -12,6 +12,7 @@ from burgee.model.ir import (
     ErrorDecl,
     Group,
     Prompt,
+    Question,
     Record,
     Resource,
     TypeRef,
@@ -91,10 +92,17 @@ class Reader:
         self.enums: dict[str, EnumDecl] = {}
         #: The records a handler asks for with `ctx.form` (`read/forms.py`).
         self.forms: dict[str, Record] = {}
+        #: The questions each handler asks, by function name (`checks.check_context_uses`).
+        self.questions: dict[str, tuple[Question, ...]] = {}
         #: `Name = Annotated[T, Option(...)]` at the top level: name -> its `Annotated[...]`
         #: (`read/shared.py`); those whose marker is an `Argument`.
         self.aliases: dict[str, ast.Subscript] = {}
         self.arguments: set[str] = set()
+        #: Warnings found while reading (errors are `diagnostics`).
+        self.warnings: list[Diagnostic] = []
+        #: Any other `Name = <a type>` at the top level (`Stage = Literal["a", "b"]`, `Names =
+        #: list[str]`): name -> the type, read where an annotation names it (`expand`).
+        self.type_aliases: dict[str, ast.expr] = {}
         #: (function, parameter) -> the alias its annotation names.
         self.alias_uses: dict[tuple[str, str], str] = {}
         #: `options=[...]` of the program or a group: (its path, the alias, where it is listed).

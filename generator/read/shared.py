@@ -20,14 +20,19 @@ class SharedOptions(Declarations):
         """Note `Name = Annotated[T, Option(...)]` before any command is read. The tool keeps
         the statement as `Name = T` (its parameters' annotations still name it)."""
         target, value = assignment(statement)
-        if target is None or not isinstance(value, ast.Subscript):
+        if target is None or not _a_type(value):
             return
-        if not self.names.is_typing(value.value, "Annotated"):
+        assert value is not None
+        if not (
+            isinstance(value, ast.Subscript) and self.names.is_typing(value.value, "Annotated")
+        ):
+            self.type_aliases[target] = value
             return
         elements = subscript_elements(value)
         kinds = {id(e): self.api_name(_called(e)) for e in elements[1:]}
         markers = [e for e in elements[1:] if kinds[id(e)] in ("Option", "Argument")]
         if not markers:
+            self.type_aliases[target] = value
             return
         self.aliases[target] = value
         if "Argument" in kinds.values():
@@ -68,6 +73,7 @@ class SharedOptions(Declarations):
         """Every command of a scope takes each of its shared options, under one name; those
         parameters are marked `shared` (their scope)."""
         seen: dict[str, tuple[str, ...]] = {}
+        taken = {(function, alias) for (function, _), alias in self.alias_uses.items()}
         for scope, alias, node in self.shared:
             where = _scope_name(scope)
             if alias in seen:
@@ -93,6 +99,8 @@ class SharedOptions(Declarations):
                     if self.alias_uses.get((command.function, param.name)) == alias
                 ]
                 if not found:
+                    if (command.function, alias) in taken:
+                        continue  # NOTE: it takes the alias, whose own problem is reported
                     self._problem(
                         command.span,
                         f"{command.name!r} is a command of {where}, whose options= shares "
@@ -114,6 +122,14 @@ class SharedOptions(Declarations):
                         "spelling (shadows=True): before the command, that flag is the tool's",
                     )
                     continue
+                if param.nargs in ("+", "*"):
+                    self._problem(
+                        param.span,
+                        f"{alias} is shared ({where}), so it cannot take nargs={param.nargs!r}: "
+                        "before the command, its words would run into the command's name; "
+                        "give it a number of words, or repeat the flag",
+                    )
+                    continue
                 marked = param.model_copy(update={"shared": scope})
                 params = tuple(marked if p is param else p for p in command.params)
                 # NOTE: made anew, not `model_copy`, which would keep a cached `inputs`.
@@ -130,6 +146,14 @@ def _called(node: ast.expr) -> ast.expr:
 
 def _scope_name(scope: tuple[str, ...]) -> str:
     return f"group {' '.join(scope)!r}" if scope else "program"
+
+
+def _a_type(value: ast.expr | None) -> bool:
+    """`value` may be a type alias's: a subscript (`Literal[...]`, `list[str]`, `Annotated[...]`)
+    or a union (`int | None`); what it names is read only where an annotation uses it."""
+    if isinstance(value, ast.BinOp):
+        return isinstance(value.op, ast.BitOr) and _a_type(value.left)
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name | ast.Attribute)
 
 
 def _snake(alias: str) -> str:

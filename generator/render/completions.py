@@ -45,13 +45,12 @@ def _values(param: Param) -> str | list[str]:
 def _option_row(param: Param) -> list[Any]:
     """An option's row: its spellings, how its value completes (None: it takes none), help."""
     assert param.type is not None
-    flags = [param.short] if param.short else []
     text = _help_line(param.help)
     if param.type.kind == "bool":
         return [list(param.spellings), None, text]
     if param.type.kind == "count":
-        return [[*flags, param.flag], None, text]
-    return [[*flags, param.flag], _values(param), text]
+        return [list(param.flags), None, text]
+    return [list(param.flags), _values(param), text]
 
 
 def _command_row(command: Command) -> list[Any]:
@@ -65,7 +64,7 @@ def _command_row(command: Command) -> list[Any]:
         elif not param.hidden:
             options.append(_option_row(param))
     aliases = [" ".join((*command.path[:-1], alias)) for alias in command.aliases]
-    return [command.name, aliases, int(command.confirm is not None), options, positionals]
+    return [command.name, aliases, int(command.yes), options, positionals]
 
 
 def table(program: Program) -> dict[str, Any]:
@@ -97,7 +96,7 @@ def table(program: Program) -> dict[str, Any]:
             options = [
                 [[a.flag], "none" if a.complete else _values(a), _help_line(a.help)]
                 for a in prompt.params
-                if a.flag
+                if a.role != "context"
             ]
             commands.append([f"prompt {prompt.name}", [], 0, options, []])
     if program.resources:
@@ -202,7 +201,7 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
                 mode = "flag"
                 off.append(f"({py(param.name)}, {py(param.negatives)}, 'off', None, None, 0)")
             else:
-                flags = ((param.short,) if param.short else ()) + (param.flag,)
+                flags = param.flags
                 mode = "append" if ref.kind == "list" else "value"
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0

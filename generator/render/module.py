@@ -94,6 +94,8 @@ def _help(param: Param, program: Program) -> str:
     ]
     if bounds:
         parts.append(f"({' and '.join(bounds)})")
+    if param.path is not None and param.path.note:
+        parts.append(param.path.note)
     env = program.env_of(param)
     if env:
         parts.append(f"(env: {env})")
@@ -153,13 +155,17 @@ def _parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], 
         if param.metavar:
             options["metavar"] = param.metavar
     else:
-        flags = (param.short, param.flag) if param.short else (param.flag,)
+        flags = param.flags
         if param.renamed:
             options["dest"] = param.name
         if ref.kind == "bool":
             options["action"] = _BOOL_ACTION
             if param.off is not None:
                 options["off"] = param.off
+        elif param.nargs is not None:
+            # NOTE: `--files a b`; repeated, the lists join (as one list without nargs).
+            options["action"] = "extend"
+            options["nargs"] = param.nargs
         elif ref.kind in ("list", "dict"):
             options["action"] = "append"
         elif ref.kind == "count":
@@ -223,8 +229,10 @@ def _input_row(param: Param, program: Program) -> str:
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = program.env_of(param)
+    # NOTE: a list of paths: its env var is split at os.pathsep, as Click's.
+    paths = ref.kind == "list" and ref.item is not None and ref.item.kind == "path"
     reader: list[tuple[str, object]] = [
-        ("many", ref.kind == "list"),
+        ("many", "paths" if paths else ref.kind == "list"),
         ("nullable", ref.nullable),
         ("env", env),
         ("secret", param.secret),
@@ -248,6 +256,8 @@ def input_spec(param: Param) -> str | tuple[object, ...]:
         spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
     if param.minimum is not None or param.maximum is not None:
         spec = ("_within", spec, param.minimum, param.maximum)
+    if param.path is not None:
+        spec = ("_checked_path", spec, *dict(param.path).values())
     return spec
 
 
@@ -260,13 +270,15 @@ def _converter_code(param: Param) -> str:
 
 def _bounded(convert: str, param: Param) -> str:
     """Wrap a converter with the parameter's `min=`/`max=` check, or its `pattern=`,
-    `min_length=`/`max_length=` check, if it has one."""
+    `min_length=`/`max_length=` check, and its `click.Path` checks, if it has some."""
     if param.pattern is not None or param.min_length is not None or param.max_length is not None:
         rules = (py(param.pattern), repr(param.min_length), repr(param.max_length))
         convert = f"_matching({convert}, {', '.join(rules)})"
-    if param.minimum is None and param.maximum is None:
-        return convert
-    return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
+    if param.minimum is not None or param.maximum is not None:
+        convert = f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
+    if param.path is not None:
+        convert = call("_checked_path", (convert, *map(repr, dict(param.path).values())))
+    return convert
 
 
 def _tuple(items: list[str]) -> str:
@@ -299,6 +311,8 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         ("sanitize", command.sanitize),
         ("trust", command.trust),
         ("confirm", command.confirm),
+        ("questions", command.asked),
+        ("yes", command.yes and command.confirm is None),
         ("deprecated", command.deprecated),
         (
             "deprecated_flags",
@@ -469,6 +483,7 @@ def render(
         "x = {" + "\n".join(prompts + resources + completions) + "}",
         "x = {" + "\n".join(extra_methods + extra_commands) + "}",
         f"x = {media}",
+        "x = _framework_call" if program.frameworks else "",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
@@ -517,6 +532,7 @@ def render(
         extra_methods=extra_methods,
         extra_commands=extra_commands,
         media=media,
+        frameworks="_framework_call" if program.frameworks else "None",
         records=shapes,
         max_output=py(program.max_output),
         data=data,

@@ -25,6 +25,7 @@ from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined
 from burgee.render.stubs import stubs
 from burgee.runtime.catalog import BOOT, parse, stand_ins
+from burgee.runtime.execution.frameworks import STAND_INS
 
 #: The runtime's names a user's tests of the tool call (`tool.invoke([...])`, `tool.main()`):
 #: type checkers see them in the default form too, where the runtime is in the string.
@@ -59,7 +60,7 @@ def third_party(program: Program, source: str) -> tuple[str, list[str]]:
     """The import statements of `source` split in two: those of the standard library, and
     the third-party ones, each guarded (as lines)."""
     packages = dict(program.third_party)
-    if not packages or not source.strip():
+    if not (packages or program.stand_ins) or not source.strip():
         return source, []
     plain: list[str] = []
     guarded: list[str] = []
@@ -76,6 +77,9 @@ def third_party(program: Program, source: str) -> tuple[str, list[str]]:
             pieces.append((statement, None, []))
         for node, root, names in pieces:
             code = ast.unparse(node)
+            if root in program.stand_ins:
+                guarded += _stand_in(node, str(root))
+                continue
             if root is None or root not in packages:
                 plain.append(code)
                 continue
@@ -85,8 +89,38 @@ def third_party(program: Program, source: str) -> tuple[str, list[str]]:
                 f"    {code}",
                 "except ImportError as _import_error:",
                 f"    {' = '.join(names)} = {missing}  # type: ignore",
+                *_routed(node, root, program),
             ]
     return "\n".join(plain) + ("\n" if plain else ""), guarded
+
+
+def _stand_in(node: ast.stmt, root: str) -> list[str]:
+    """The names an import of `click` or `typer` binds, bound to the runtime's stand-in
+    (`runtime/execution/frameworks.py`); type checkers see the package's own (the imports
+    under `if TYPE_CHECKING:`)."""
+    stand_in = STAND_INS[root].__name__
+    if isinstance(node, ast.Import):
+        return [f"{node.names[0].asname or root} = {stand_in}  # type: ignore"]
+    assert isinstance(node, ast.ImportFrom)
+    # NOTE: mypy may find a stand-in function of the package's own type: no error to ignore.
+    ignore = "# type: ignore[assignment, unused-ignore]"
+    return [f"{a.asname or a.name} = {stand_in}.{a.name}  {ignore}" for a in node.names]
+
+
+def _routed(node: ast.stmt, root: str, program: Program) -> list[str]:
+    """The real `click` or `typer`, imported, with its questions asked as the tool asks
+    (`frameworks._Asking`): an `else:` of the guarded import, in a program that uses it."""
+    if root not in program.frameworks:
+        return []
+    stand_in = STAND_INS[root].__name__
+    if isinstance(node, ast.Import):
+        bound = node.names[0].asname or root
+        return ["else:", f"    {bound} = _Asking({bound})  # type: ignore"]
+    assert isinstance(node, ast.ImportFrom)
+    asked = [a for a in node.names if a.name in ("confirm", "prompt")]
+    if not asked:
+        return []
+    return ["else:", *(f"    {a.asname or a.name} = {stand_in}.{a.name}" for a in asked)]
 
 
 def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tuple[str, str]:

@@ -42,7 +42,7 @@ def shadows(program: Program) -> dict[str, tuple[str, ...]]:
                 spelling
                 for param in command.inputs
                 if param.shadows
-                for spelling in (param.short, param.flag, *(param.off or ()))
+                for spelling in (*param.flags, *(param.off or ()))
                 if spelling in RESERVED_FLAGS
             )
         )

@@ -27,7 +27,7 @@ from burgee.runtime.commandline import argv
 from burgee.runtime.commandline.argv import _Invocation
 from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.commandline.quickargs import _quick_parse, _Recorder
+from burgee.runtime.commandline.quickargs import _asks_help, _long, _quick_parse, _Recorder
 from burgee.runtime.execution import kinds, values
 from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.sources import _layered
@@ -129,7 +129,8 @@ def _warnings(command: Command) -> Iterator[Diagnostic]:
             span=command.span,
             level="warning",
             message=f"command {command.name!r} returns a list but does not say how long: add "
-            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)",
+            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit); "
+            "until then its schema says 'bounded' (burgee_guessed)",
         )
 
 
@@ -156,8 +157,8 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     if not path and facts.tables.root and rest[:1] and rest[0] in HELP_FLAGS:
         # NOTE: the tool shows the program's help here, not its root command's.
         raise _Refused("it asks for help; an example runs the command")
-    if command.confirm is not None:
-        _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that asks first
+    if command.yes:
+        _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that takes it
     if path != command.name:
         if not path:
             raise _Refused("it names no command")
@@ -166,8 +167,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         given = _json_input(command, invocation.json_input, rest)
         _missing(program, facts, command, given, "json")
         return
-    words_before = rest[: rest.index("--")] if "--" in rest else rest
-    if any(word in HELP_FLAGS for word in words_before):
+    if _asks_help(facts.recorded(program, command), rest):
         raise _Refused("it asks for help; an example runs the command")
     # NOTE: as the tool reads it: a plainly valid line quickly, anything else by argparse.
     raw = _quick_parse(facts.recorded(program, command), rest)
@@ -267,7 +267,7 @@ def _elsewhere(program: Program, facts: _Facts, param: Param) -> bool:
     """An env var or a config file may give the input its value, by the tool's own rule
     (`sources._layered`, given what the input's row gives the reader: its flag, its env var)."""
     flags, _ = parser_arguments(param, program)
-    return _layered(flags[-1] if flags else None, program.env_of(param), facts.tables)
+    return _layered(_long(flags) if flags else None, program.env_of(param), facts.tables)
 
 
 def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:
@@ -293,6 +293,9 @@ def _convert(param: Param, value: object, label: str | None = None) -> None:
     (`table._converter`), but one that needs the handlers' own classes (an enum's, a record's),
     which gen never runs."""
     spec = input_spec(param)
+    if isinstance(spec, tuple) and spec[0] == "_checked_path":
+        # NOTE: the files an example names are where the tool runs, not here
+        spec = cast("str | tuple[object, ...]", spec[1])
     if _needs_handlers(spec):
         return
     convert = _converter(spec, _RUNTIME)

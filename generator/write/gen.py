@@ -11,6 +11,7 @@ from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
+from burgee.read.effects import TABLE
 from burgee.read.imports import load_toml, nearest_pyproject, toml_error
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
@@ -62,9 +63,10 @@ def targets(args: argparse.Namespace) -> None:
             ['give a handlers file, or add [tool.burgee] with handlers = "..." to pyproject.toml'],
             "gen",
         )
-    unknown = sorted(set(table) - set(_PROJECT_KEYS))
+    # NOTE: `commands` (the effects declared beside the app) is read with the handlers.
+    unknown = sorted(set(table) - set(_PROJECT_KEYS) - {TABLE})
     if unknown:
-        known = ", ".join(_PROJECT_KEYS)
+        known = ", ".join((*_PROJECT_KEYS, TABLE))
         raise Refused(
             [f"{found}: unknown key {unknown[0]!r} in [tool.burgee] (known: {known})"], "gen"
         )

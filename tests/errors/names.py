@@ -47,7 +47,7 @@ def flags(
 @command(effects="read_only")
 def positionals(
     many: Annotated[list[str], Argument()],
-    after: Annotated[str, Argument()],
+    after: Annotated[tuple[str, str], Argument()],
     switch: Annotated[bool, Argument()],
 ) -> None:
     """Positionals in an order argparse cannot parse."""
@@ -73,9 +73,10 @@ _run_status = None
 @command(effects="read_only")
 def copy(
     sources: Annotated[list[str], Argument()],
-    target: Annotated[str, Argument()],
+    target: Annotated[str, Argument()] = ".",
 ) -> None:
-    """argparse's `copy SRC... DST`: refused with a way out."""
+    """`copy SRC... [DST]`: an optional argument after a list is a guess, refused with a way
+    out (argparse's `copy SRC... DST` is taken)."""
 
 
 @command(effects="read_only")

@@ -42,5 +42,5 @@ def flags(
 
 @command(effects="read_only", root=True)
 def start(output: Annotated[str, Option("-o", shadows=True)] = "x") -> str:
-    """A root command: no word names it, so it cannot take over a tool-wide flag."""
+    """A root command beside others takes over a tool-wide flag where the line reaches it."""
     return output

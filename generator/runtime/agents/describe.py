@@ -13,7 +13,7 @@ from burgee.runtime.agents.embedded import _document
 from burgee.runtime.answers.output import _PRINTED, _dumps
 from burgee.runtime.commandline.argv import _did_you_mean, _find
 from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.commandline.quickargs import _HIDDEN
+from burgee.runtime.commandline.quickargs import _HIDDEN, _long
 from burgee.runtime.execution.errors import UsageError, _Explained, _run_hint
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.program import PROGRAM
@@ -146,7 +146,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]

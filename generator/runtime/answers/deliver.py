@@ -4,7 +4,8 @@ quarantined, long output truncated with the full text saved to page back (`outpu
 
 Every surface delivers through `_deliver`: the command line, `--batch` and MCP. A person at a
 terminal gets everything (secrets aside) unless they ask with `--max-output`; an agent (MCP,
-`--batch`, or `--json` when the environment names an agent) gets it made safe.
+`--batch`, or the command line, text or `--json`, when the environment names an agent) gets it
+made safe.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from burgee.runtime.answers.sanitize import _neutralise, _quarantined, _redact, 
 from burgee.runtime.answers.spill import _PAGE, _read_spill, _spill
 from burgee.runtime.answers.truncate import _over, _truncate
 from burgee.runtime.execution.context import _SECRETS, _agent, _Command
-from burgee.runtime.execution.errors import CommandError, _failure
+from burgee.runtime.execution.errors import CommandError, _command_line, _failure
 from burgee.runtime.execution.kinds import _Any, _Int, _Str
 from burgee.runtime.execution.values import _within
 from burgee.runtime.program import PROGRAM
@@ -108,7 +109,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -187,7 +202,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.deliver import _is_terminal
 from burgee.runtime.answers.media_items import _MEDIA_TOTAL, EmbeddedResource, _Media
 from burgee.runtime.answers.spill import _spill_save, _write_anew
-from burgee.runtime.execution.errors import UsageError, _Internal
+from burgee.runtime.execution.context import _agent
+from burgee.runtime.execution.errors import UsageError, _AfterRun, _Internal
 from burgee.runtime.execution.kinds import _is_media
 
 if TYPE_CHECKING:
@@ -133,7 +134,9 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     if output_file is None:
         binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        # NOTE: an agent reads a pipe as text: bytes there would be garbage in its context.
+        piped = not _is_terminal(stdout) and _agent() is None
+        if binary and found[0][0] is None and buffer is not None and piped:
             stdout.flush()
             buffer.write(_media_bytes(binary[0]))
             buffer.flush()
@@ -156,7 +159,8 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
                     # (where they could plant a link under it): made anew, as a spill file.
                     _write_anew(os.path.dirname(os.path.abspath(path)), path, _media_bytes(item))
             except OSError as error:
-                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                # NOTE: the handler has run: no `usage`, which says nothing ran.
+                raise _AfterRun(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]

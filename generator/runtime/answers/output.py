@@ -398,28 +398,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)

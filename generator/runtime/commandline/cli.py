@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.agents.describe import _describe, _explain, _loosen
-from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _write_error
+from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _output_limit, _write_error
 from burgee.runtime.answers.output import (
     _PRINTED,
     _QUIET,
@@ -41,6 +41,7 @@ from burgee.runtime.commandline.cli_help import (
 from burgee.runtime.commandline.complete import _BUILTINS, _builtin
 from burgee.runtime.commandline.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
 from burgee.runtime.commandline.quickargs import (
+    _asks_help,
     _pass_start,
     _quick_parse,
     _recorded,
@@ -55,14 +56,17 @@ from burgee.runtime.execution.context import (
     _rerun_line,
 )
 from burgee.runtime.execution.errors import (
+    _PLACED,
     _SIGINTS,
     EXIT_BROKEN_PIPE,
     CommandError,
     UsageError,
-    _command_line,
+    _AfterRun,
+    _here,
     _Interrupted,
     _on_sigterm,
     _run_hint,
+    _ShowHelp,
     _success,
     _Terminated,
 )
@@ -135,7 +139,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -161,10 +165,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -176,17 +180,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -204,8 +212,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -214,11 +229,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -325,7 +344,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -370,7 +389,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -398,6 +418,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -437,11 +458,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")

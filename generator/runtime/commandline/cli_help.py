@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.agents.describe import _for_agents
 from burgee.runtime.commandline.argv_parser import _new_parser, _terminal_width
 from burgee.runtime.commandline.flags import Flag, flags_at, grouped
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN
+from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long
 from burgee.runtime.commandline.shells import _BUILTIN_COMMANDS
 from burgee.runtime.execution.errors import _builtin_errors
-from burgee.runtime.execution.values import _apart_text
+from burgee.runtime.execution.values import _apart_text, _question_lines
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -192,7 +192,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -202,6 +202,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -236,7 +239,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 

@@ -276,7 +276,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -352,8 +353,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -364,8 +366,9 @@ def confirm_flags() -> frozenset[str]:
 
 def reserved_flags(config: bool = True) -> frozenset[str]:
     """Every spelling a handler's option may not take: the flags, shorts and `--no-` forms
-    (`--config` only in a program that reads a config file, `config`)."""
-    names = set(HELP_FLAGS)
+    (`--config` only in a program that reads a config file, `config`); `--help`, but not `-h`,
+    which a command's own option may take (`Option("-h", "--host")`, as Click allows)."""
+    names = {"--help"}
     for flag in FLAGS:
         if flag.scope == "confirm" or (flag.config_only and not config):
             continue

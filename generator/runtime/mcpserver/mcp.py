@@ -15,7 +15,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _stdin_apart
-from burgee.runtime.execution.errors import _exit_code, _on_sigint, _on_sigterm, _Terminated
+from burgee.runtime.execution.errors import (
+    _exit_code,
+    _here,
+    _on_sigint,
+    _on_sigterm,
+    _Terminated,
+)
 from burgee.runtime.execution.execute import _debugging
 from burgee.runtime.execution.sources import _config_file
 from burgee.runtime.mcpserver.mcp_ask import _handed_back
@@ -238,6 +244,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:

@@ -22,6 +22,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.answers.output import _Stdout
 from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE, _debugging
 from burgee.runtime.mcpserver.mcp import _McpServer
@@ -40,7 +41,6 @@ from burgee.runtime.mcpserver.mcp_io import (
     _mcp_env,
     _origin,
     _read_token,
-    _Stdout,
     _wire,
 )
 from burgee.runtime.program import PROGRAM

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.answers.deliver import _QUARANTINED, _delivered, _failure_envelope
+from burgee.runtime.answers.deliver import (
+    _QUARANTINED,
+    _delivered,
+    _failure_envelope,
+    _output_limit,
+)
 from burgee.runtime.answers.output import _finite, _jsonable
 from burgee.runtime.answers.sanitize import _neutralise, _quarantine, _quarantined
 from burgee.runtime.execution.context import _LOG_LEVELS, Context
@@ -198,6 +203,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.

@@ -11,12 +11,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from burgee.runtime.answers.output import _descriptor
+from burgee.runtime.answers.output import _descriptor, _Stdout
 from burgee.runtime.answers.sanitize import _redact, _redact_text
 from burgee.runtime.execution.context import _SECRETS
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcpserver.mcp_ask import _nobody_answers
-from burgee.runtime.mcpserver.mcp_io import _MCP_META, _Codec, _Stdout, _wire
+from burgee.runtime.mcpserver.mcp_io import _MCP_META, _Codec, _wire
 from burgee.runtime.mcpserver.mcp_loop import _McpLoop
 from burgee.runtime.program import PROGRAM
 
@@ -33,6 +33,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)

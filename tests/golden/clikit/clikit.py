@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1302: the first handler from handlers.py
-#     line 1433: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12041: the tables (commands, groups, errors, result shapes)
+#     line 1306: the first handler from handlers.py
+#     line 1456: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12745: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -100,6 +102,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -118,6 +122,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -135,12 +151,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -157,6 +175,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -193,6 +213,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -230,6 +251,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -321,6 +343,7 @@ if TYPE_CHECKING:
         source: str
         sources: Any
         spill_dir: str | None
+        bound: int
         hint: str | None
         unread: frozenset[str] | set[str]
         typed: dict[str, str] | None
@@ -358,6 +381,7 @@ if TYPE_CHECKING:
             env: str | None = None,
             secret: bool = False,
             prompt: str | None = None,
+            paths: bool = False,
         ) -> list[_T]: ...
 
         def check(self) -> None: ...
@@ -383,6 +407,18 @@ if TYPE_CHECKING:
         min_length: int | None,
         max_length: int | None,
     ) -> Callable[[object], str]: ...
+
+    def _checked_path(
+        convert: Callable[[Any], Any],
+        exists: bool,
+        file_okay: bool,
+        dir_okay: bool,
+        readable: bool,
+        writable: bool,
+        executable: bool,
+        resolve_path: bool,
+        allow_dash: bool,
+    ) -> Callable[[object], Any]: ...
 
     def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T: ...
 
@@ -973,262 +1009,216 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo5MTgsaW5wdXRzOjEwMDAsbGxtczoyMDU5LHNjaGVtYTo0NzI1LHNraWxsOjIwNTkKeJytVs1u3EYM"
-    "fhVClziAFLRXGzkYqdumcRujTmMEiwUyK1HSxKOhMD+Wt0GBPk0frE9ScqTZlV3nECA+rDSz5Ed+5EeuPxedozj64nSz"
-    "KYqSPzqHGIqy+Eme4GlAsngGLloPU48WQo9Q0zAo24DRFsGqAT1Yyrcvim25KXr9DUAMY1xqH5K9Djh4aB0NUFXpEUcI"
-    "xIdAizmbVsnsK/2+0r5BgwHZ54f0kgiGXtvuDJS/ZV/tfCiBHFjExrPnHhNxx0RpR80eamVBWT+hmyEd+lT23+UJeIdu"
-    "nxBLmHToKQZB5jOc1GQZf3j5ozIen8/eLYa6Z+8bpQOQIAuEDWCIxlJY5WhnErlGY7CB3V44aW6OwHMniMPCr6+ulqqo"
-    "HZpE0tdO7xAUpKtTfqkpMnprFCeoIMTRoLw0ug7yHFUI6GwCFeNhjIEDNtiq+O/f/8yMoxW+MWWrxpEJwsdRj/cik4/Q"
-    "EPrTuRAwkWOcliHh/OoKtE99Yp9nvmQKnzzNoaoqgxvqtMBfUgfa5rZwQ6ZeBQEYtPdSTj5x/ugGbZWBE8ENdMvl6nXT"
-    "oF3qi/cjOWnPRXrhEs8yKZNum9TpOOy4v00pPH65fvubXL66fg8nfFauG5Xz+IwDxxCVMXvA+9qkdPmvLBbZz4O4zGAa"
-    "om35HY/lpqgqLzLgHKrK0nLYljYak+dMW27uqAMLg9PeyjRbzrQoW5GKhHk4IovwzTFGm+BF83y3OBfvuCZJ0YlykXBl"
-    "FlYmb7keo1rmx6jFdE5iu56Yzbb8Xj6eSm0Zgc2R8S3iuIryM03ARdrLMMpXK/xlAFa+HFHtHzkb4o6z88RjUkq5PPI0"
-    "Nf5FJjUodys+rTbicw7ywqRYJR0Gn/qe1tX/lhgyTAk9TaJYZp8uVgkuw7RKUJSzyu+cs+P5rGrl52245HSXWsKgO/J4"
-    "aPi12sNATnYqjsjpibblIjPx+s81+o1uQp9mpEfd9SEzNgk9qG5l++biw8v355d/XHwRnCaLbo3eE/CdZ94rymnAj4TH"
-    "FGrktUb2kbqu0qV0hn2keLLzcjDtySjeHln5h3OuxRNSL/MxuJiFP2+EYz4xAUb/gMlR3bwDVvcfKMrueQ3LF5ljXgxH"
-    "2E8JVlZSNU9oFtON45mYN4P8EORItb970lBWx9rukVzeLT9UvFFWYqkctl8wSuvpEJQ3sqoPyyQfH1Q0rSVHFHglHf4r"
-    "kE3si+1f/wGMm65GeJzNV9tu20YQfba/YkEEaFJQNwd9qIo8GIXbpg1qo24TBAKTrMghufFyl9ldRlEM/XtnlpRFUVLF"
-    "ABFSP8jQXuZy5syZ1XlmANzZ7D54ZOMcCh5Mg9y50k5Ho/dWq0G9OtQmGyWGp250Mb4YDyYXo+Z4GLhlCXhLz99D7PB7"
-    "aXQJxgmwwfQ+ULwA+t+css4IleGpBGxsROmEVrj8KtfMaeaD8Zspr6TDjYU2MglWYWBzXbmWobnWErjasfQrmWBCsZiX"
-    "wnFph217KS7ACs3xJBF0g8ubVrj1djiLonMprBsIB4U9ITip0cXbVlJCOcjA7CT1dw4sFcZiYhgRbhdCiaIqgum4ldwY"
-    "83K6h7lrBazkaM2hXckbswRUwT/VdifjtuWnvSBLQIKD/wGXuCMy1eEEFLqBD5UwkATTWW0k6pGOAXvSzrgDKHsU6ze9"
-    "YAVXS0qJrmzxedyrMCm4OD9hJog0X7ZSUVUxP5CJ1CqjTBZcuJDa1EKsVeK7tE3qByL+0M52SBQvuLkjZ4jJdYoVxTbS"
-    "puCkFiV3+Sbahh+rsBWYlMEq6gZ2ic0lAbsBiZOBs0xjg0iBH4sclO+SWBdYhIQBxhqyXC/gIxhsG7+wVRLy0U9h+Bzk"
-    "N++WSyzJAswg5haYvxISjA4M7b6Z8cHniD7Ggx8H0fePao14ASpDpKcXbZHADaFIqhGZubawl9vbwtUO5JYvWaEN/MQM"
-    "lICVwKr6haAjcVZ89rYxjuekzxiGt7v5UhpIxXpzthNFixAPS9EDmtwYJPOOqIjE5YwYkIPIcrdV8tkknEQkvjzzxNxb"
-    "+W4hVrv123b5x9XrZy8vX/xz9Z+I3BPX9EJhEr2mLB61yNshe9yYmBK3y8pBUrMdOW0qZZ/UxVpXetKL0njxhITmZXk8"
-    "RxqVeJA0BqMhlLnJ/HVR8+FwHfZXvjH4nSXoGBqrClDObtWfil8uXU4X+gR44882MRLiC+GFa9NLTykuYbXkjsbW3mdP"
-    "903TnnKEVZ8hJ3UmTlmzyu4jpn+o3EEPtF7ryrDLm+esPt9N05tfGzua7/pcdA6fSm1OOdzJyNvmxfr1BtUrgyRmv99e"
-    "/4kytK0DfuyEQWw/nsrtz7cvD3ldj5qNyy91QV1BDYpt1gyhrg/U9L0u9syWyZf527xWOliiLvL40I+Obvcp3UG9zdMH"
-    "OmwqFFGQOw/TOk+/t2+ae28NFo3nqI8w16w9m1FmfgEjQM0/28B4gMcN6sclDQ8iN1SMYsniyuGotPis8MW07PG7FB2z"
-    "2umU/XX1y7snQ1IBnab4yO7xUmjNfykKceTKpHUFf8ngX1c4PMrHgfsXDRUo+Hic1Vlvb9s2Gv8qhHBAk4NsJBv24pxt"
-    "QLFlW7fcNVh7K4bEq2npsc1FInUkFccN8t3v95CSrVjOEm/NHdoXjUWRz9/f84+6TbwxhUtGF7eJliUlo2RBRZWkSU4u"
-    "s6ryymgsfmuyuiTtJT8LPpMKbbzIZFHIaUFDcSqzhZgEahfjIdOaCOWEX5Bwlcxo4KiSVnrKRWbKUupcVNIvhJlhDzZW"
-    "1sytLIfilb42VyRk4CKkE5Nq5RfgmhXqSvlhtRJfMvmvxWDwu8P6iy+vZVHT1y8mYqlAcdI8T0Djxzev/yXM9HfKvCil"
-    "zxZKz8FP+kD9BYgrXdX+TbagUk5OhPJCarck64TRFI+TvqbCVIQV4Xxuap+Kye1lYq4uk5HwtqZUXCa59JKfh8Ph3SQV"
-    "y4VxJCa8OomcCcxwdsNNHEhhydWFjxLBCGxSqVuBsRC9MIXR2BBgGg+sGbF9LYwFa2J3w055R8XscCheiplURR02RKU2"
-    "cs9k4YLgZK2xvIJXV0rnlwmvluScnFN8gNXA8u6uMbCEnHrwgawRdAOLZSanEzG5TBzwUTumdZnIjKHy3tJ/amUJVCfs"
-    "dxgh+kjTjb8Yw1AMkBYQhdLY4I2wtRa8Y7jD+a6xXmsaJ+ia7KolkrL6Iijlgl3WIjo2SGEAgGgNtlhWe3FQkpdD+FFn"
-    "DM+THTyj38TPp99NgNo5eE5ldhVkn9VFITxkPdwl7GAwZd9PWCMHHOhVCBk3itA6CwqzU1Rj90aL+BCwCcNPGugpnQZY"
-    "rhHJBhOEyBsiYjtITka3iV9VHM4RS3iNAKvIekWI9tu7uzTpgvEJB+7SdYqYWyLfyxHf86pwcDJkPIkaLxekey4WTIbB"
-    "3q7uK30jx3qX8xZx3RPo3cIwmDbSziRiBy+WxhZ5AhO4BYzQITRFUiCpH1BNwbOyUh6RM+zSC6HEFpV5rviELM474sbX"
-    "e9q7CfS+ksynDSqk7XbfmNlr5I+QoRsKMn+ti9UPiN5kFPIUq4UfCM1rissxDQB+VFbGI8Nvdnc9XijnB8pT6Xq2OcOr"
-    "4OLwWsysKQH78Keu2P6DgTd7e5jPv+9sg1Q0J9vj/pZDUFmIwOzxulRalXWZjI46HjqCdbx5ArnXQGclG4UK2ZBl6Ut5"
-    "E+keH3Upf/58fo/m7svMusQVaa1c/Z8QkVNBnvqNQlgOWcBzsT1B4bpy0UVIXhZpnXIHTKwoZAfUJm2mJue8qJvE/Gzp"
-    "IJR90Ui+bbZAZLyvM3fv7gVtuqXBY75pnNBzTvTZtm/aBLR2DiCwI0H/zKuxWgbfpKEWQyP2ETdGB5nR8FT51XdM8HBv"
-    "P1wRVU8Ish/MMpZCOIOP3EumR/sH1CM+6MfN/8YJM0Ll76NQoh0xDHX2hPboSEwV2qAW/iccChkVBbq+KbcQXqGkspdQ"
-    "Pw28J/75zfnevgHqkSs223RdTh/wTeiR4JslRE256jkCMPJQ9LrpdZ0Sv+j6b8jJtpT2KrhGr17PwnQxMxZtMDhw15+k"
-    "vQDpCFYUyd14WzD0sqqg2CnPycf+PHQTvR6DIGsqFmbJUOeWnhrh10Iyj4+Fs4iG/ZD1F4uxnFKxI/PGfhjtedgwwo/M"
-    "1EDYrJCIdQxUdVUQ/8hV5vkvXOHJ6gAs3lxCXYCuMdMzpWHuwYHyQSZd7ASZThQEb3+7kIMPY/7vaPCPwfjvf4ul94z0"
-    "HLAZfdatvXihNNsabp5i3NqZeu73A11B3siVKI3lVpUqAqwA0bCQbHUOTn0ItCHHq1iTPwt0Nw+VpZlqX17syDz9pfFW"
-    "Fe/lCZXzqAXPLEjNF/4efi+O02Ou717O/0IR2mb50+mvX/3y8uzfp39okTg7LDWUeFIHjq0OQTgUBw2J0QZpIXQRoDwr"
-    "HEZntZ4+/nTjE9r0a28dUr6sqniloaob1hpjrCFMg3GExVyCQJwhFMTL8/P2+gRnXiCfNbcdjIjBgC9p+Apj7xgFscfd"
-    "9jZybSbxYC07d7t60h60doP5basGo0GAWLhMcvcgzXiO8/PTBDyPs3ZzWwAQcTNzb8z7nOVSzhQ81j8w5W2PcN2OkG31"
-    "kRrCPwPCh9qPB1DY6z8KM1d9IJ6ZOUp625YjvpfN3VOpnOMmEE8oFWQRi7IQB4xAb64QpwuV56T37wprtytVhIkMZB93"
-    "9q+m5nh4FcXo9e2BfEvs03HXdtKgm8rYfk4+Dcuh2eHYS0PFzMMgFRo4ylNOKPGe04pv3vwiDvCMEKukdYSIK2tfy6JY"
-    "CbrJitpBrks9t6aukHbg69K4SD5aJsU2mXlsb1keDi/1pX7Z3TkbCc5F78NVaOau+ceJOO0c5C0saYpKMtsXMC3tj9tA"
-    "vrPQJhqKx85eO5gmjSbPwZb98gDXtmvasNyXxdvm8gXObvqpbR7shF0sdrRJx/vx20wRW7ZEiQccnph1EVb35esG+BoO"
-    "Gw+NWcje8B71DO92NaZNIAZbNJzHn2yPEeXaMeLLfMfdNH9lWV+vxBlqKcPtdxwD5tSkfUyao3AUVgJcMYZyaVBIAKET"
-    "Cec5p2C8A6Hw2UGL+/fnQxzdu0Y0AH286m/kkuHyvlEp3igfTILG0TajcF2PcsVenM34QuTx+aDT9ReqVI8cOe4cOT7i"
-    "f/27uNn+NelPmOqPdGRdmqb6adepLWrg6HgwXAJkC2kR0WRdMClv2CmHbl48mGyelmCiOvHzIIWPQQGnJ4LPNE1ye0k7"
-    "3HEHylWnMcla/0bqRsZnuCAFy4r0O/68cK8pG9/9F1khTSl4nO1cjW4juZF+FUIIsPZBkmV7Npe1ZwcwnNnEt55ZY+1s"
-    "sPDobKqbkjhuNTtNtj3aWQN5mnuwe5JUFcn+t9Xy+AY+RAGyY/UP6/+rKpLNz70gkjoRQe+gNxru9/q9mC8E/IDLN9LA"
-    "71uRaqliuLQ7fDUcwZVJls6EuErFPzKZCn2VLM2cHnjz/f7wO3ggFDpIZWLsa8c00gG7m3PDLpaJSPsMrgU3jMchO14G"
-    "kUqMZpkGQkx8Al4MU1PGWaAWC3hkEMlYMKNUNPwQf4iPWKqU8Tf7jEeSa6Hhj3jJphGfMZSgDw/EU5kuOHKB4wFTJs0C"
-    "I2+Ff1kTBzxmXC/j4EM8h5+RSIcggspMkpneweeeMUsQwohPqIxEJiL0P+/7vVmkJjy64ulM9w4uP3vlDQYfNcje7xkQ"
-    "F34DZRnP4LfTGQwx5ZEWdVXxWN+JlN1JM2cKhP6v85/eMxHfClCRgCtMmxA4O7RPcHbLo0ywLZWyAZvCf+G2jLf7zMwF"
-    "kzEIAJLBYzSMmnxEzd6IpQjZZMkSngKzBsgR0/f9EvdO+n5Pz1Vq8JJqEUbE2QKk7nlZUSfjlTLasZFdsE2f4csMWMe3"
-    "2VYopjyLwFnw53YbU4OpjETBTMLNfLVe71JpBGnFaXguUnCRGPzIKKfUA7o/WRqhyf1iJhd8Bk/xLJQKWRSLiQhD0B44"
-    "vcrSADTPGUSP+UazGNkHk2kc8Ozo4q+DvT4bDod9JsG3SbicEhhIAJNEzzlSScxQTLJZIeAE/F7weLWMYKo7ZlIeiAkP"
-    "bkgGGYN5Yx4xkaYq1VU6Ri6EIiM7SmDNiUhXEwp4HIiIuHdxxPgU/cjMpWYLDEMtIPogvEA/147OtWWiZtMF/1Q4m+MD"
-    "uZ51YgTcqGRT0G/BQTAH9w6AK22jYZpFkTWD5rdgQoyWa+eKP7/94ZptjQ7AH8CcCwnxBYaPwW4zYSkg+ICRnXfah2qS"
-    "6ERG0SCU6dq+ib5Y49HCH4avFQ2kIrZrJIO5WPAnuEoCAWwFc+DPQhVkCxCZsASRx1n2G70NXqSN4CEylWZxjLFfYWMq"
-    "RRSuj3UEYVaEPvPCYJgNBlG00AfMcqniaEmsAl6BPoy1caiMASuShivMQP6IuHwC9Fpq1hgQ+4qug80txAYwPpumarFS"
-    "GxNugvm6PgAjObflUQSiE2CfSoSTzzLsF8mOQP3ecvLDyelbspdHfbRbniwoaQoezNmW92CEIhFNSaU17/2oJvoJEUg2"
-    "dDIfMAQgkiIFBQ3IcCQPKgotp2KETB9Er7Y7ccb1AKRPIshU4RNcvcqhzQOkFZ9q5wKA3mCEIdfLbjxFkboblAqKL2YM"
-    "NdRaoAAn3VgicZ5ccSCFf2TAABZL74/eva3Cu4Z8spWKRHDDJ5HYPnSBEquJCtHKMZsIfEyAj14D7sIwvj4Mr6nA0Fbt"
-    "4KNVxpdCl+uM5RNUSZ4GfOcVIzDPjeUaSkBtrH7Byqh0RVXRDWiHbcVCYD5vCGO14hw0twWZrFxWXk2WCdcay7+aORDB"
-    "vgyY8woVi1T27viMPEDvYL2BUSanYK1OrrEIkqeUEyK9FQ1Wcj6Ygr6AkKebf5JkA1LeU4obFy0gis8LLnthzrKjZqkt"
-    "9btw43uaL7GQG4NaCPFJdrMF+F0UPZksOMIRFibsHIdhW+c/npyeDhfh9momoC73qbGUJtlrm+feVMNH86V2QYHVaz0F"
-    "bmGX1cdU47os+JEsk1RRgwEJyUG8ZYvaPuBsAuBxyLI4FJjiqexHXjUOm0oQF5Ibg4aED2GkWxFjlVk0m7Ygw34MSsYr"
-    "3529GsH/QJsQ3gF3qjqKSwUhxjJpbAs8t+/xtm/LDOKBEgAyAuLIVMVUBVnA8i9vs0jFM0JJuEQ0S/Ul9ZaAi1js5lUT"
-    "K7h0xIpKl73vsxEVoDGg4TamngDbDyTCLG5D0YpxbvvTBU9IN8jkQobQoSKpFErsNIR2TuBdeBQaOw3ATBp0CgFos8MQ"
-    "9Np6EtAc3p326c9qBYwEfID7W9fbUGTNQBnYVFSrVGyTNQCRkb953b9TIXQG4BMmhSGMuhExsU4+kNsCEy3kk9e/y8WV"
-    "NlDW/f6mzy5P3p9fjPvs9evzX8/fvKHmCRwIcVlk0NaAICKkHk2mbAK6vxEg2AS0AP4TKXUDWVneiErhr1XeY4Fi0amR"
-    "NGYwkl5i24Ywxi2rKFAGrGfaUJN/ge9NhLkT4CKv8ztXqB9n3Dc00OudB25ipYquwa1OkboNIc5cB0mZChnBVtQOcYBT"
-    "IRgx3L5tTWU5nSosPagIpVJBWf1KawwRpAKDpHfE7N/1MtaJm0AiT+lFrNYsswfstX3nANP/GxzPlrJ5UcsuseIcO/Ot"
-    "KlHtzArGoX6gMO3bhIq+K+k9N2UBbg1MblVLvwPUBhhzCRk9lnoOno58XNWqTBgE5zWiCNxwy5a17D08y+kZq23wkBg9"
-    "WoPnQDMBQQdvQqhB/GG371pZyyh6GESqNQdI5H4Vt+3jkqYuivKNJgKINZe4GhUj8ER4vbv3rYUgmr3iMhLhECeWfNIt"
-    "zyrNUiFMY3rtL3iVhAGqh1aWHNQ8opPSLapBk+uuoo3FdAqgjT6TqxOuBjyFlgICiua+NOiI5lzq01z0T6eSk/IB5nGV"
-    "Uq9YFeHvc4VgbeWr5st5ZYri0XzpaLTmT6sk8I6AJ9LAE0NKiXY+5so10pBc/uD/7M2NSfTBzg4mCdecDlU62wlTMPnO"
-    "3mhvNNjd28lbcND9T1PSjWPVTrfhlGEKXp8aKSh7qRv8LyCkBlbBGQTYGoOcZhoreoQbiOWlG27I+/uy+Jc4pBtjjLpb"
-    "gz6p6h7VwE2mW1mgSZsmD/VhoZwOHxBBa0D91nsQe6b1BqBQukSYLt31pkd9gVpkpFdrhrgqeAD19HCervQiT1OODg9t"
-    "4aJlwLqYLnBamcaYa7lRY8mPML5vNaNV9/h+7FWP8darNVQemq8sXiD7bqLP/5lmiW2XF1Jj9F6F0LtB5RUH1F+JdAHR"
-    "7RrqfBows0rCQpEj6qIwLuJz6DkK0dl9XCKXvj6zs/D47FziIH6RQCnn6PklSnMWC250wqnKI9pXjjCNYtcfLCYwIMty"
-    "oihj8jxR+7i1LQrVLfooeDWx7p6a28y0uHIHkKrjGjoND0OJb/DorMSuv52DJ1Z+A+vXdUKn2EPSGgHethXJYED/ZAkK"
-    "MxgY1TU7TBTW9GFLerBDtk0r5e3+9FEoH9UZv8D6Ezt64pz8O5YLXIUY5e4FdTA8iZSvahPeqo2Vh6nv16n/FOMspFNd"
-    "xB0XqCco7i0bu6PRy8srdXDzwt/3qzC4yTibjPNiMk4FvnIk2Xsg50T4VFTKO2slGWgeHPztfcX0YiGqGZZrgV6BlRjN"
-    "qsNw3VCsjINrJB1o/6Fba9D8M10uOq7D0uQszY/gRCwaYSn0Q7Ox1XwUg3fKUCwSZURsnrFlsaVKPcVzWr510r08hG+3"
-    "Tgtk1NBrA/j/3oD/wGJGaWHmJaWEHFxSkWD92HdcllJCARDV1bmnZAVLjllizJF6cc1HFZlqBqdBxp3ROxW6ZYLpZ7zK"
-    "cOZwSeDdbyyjOTf6/gcccPt5gHowwKnt9Sr2Rr/wV78iDSrC4V7irM8K7G4W6xvw3oD3S6vWLXI8MxB/PbAlqFldOjfh"
-    "pFKAdy+Tp8JuEqqBOZeGFmJjRNvY4LJWQtvXfA18yOzmu8hu4cw38dHaBK3Ivzs+++JpfdyDGPHSTozHdgZ66Yet4Etr"
-    "mqCtOxCNlnjczsBhrY3JW49va9sD05uCjW57qY4Y7hC1Sz0zXCPE1Sda/2isioDL6z5uW6JlMVC+INb+v+QI26psssIm"
-    "K7zQrOBhrgCU0XC3nCXWqsdpNObGYjTSV0sQlv/CTjkiPgfkVWEU3R9hD/UYLx102N3yBQbW/ajEWBQRgD03KJaYRBrr"
-    "LETwiYhapoTwF+4aZPTAAe0/yiDr2d1FnJkMHAD/CGVg8F+QHR3WbWLBrQEZbnFxfD1D2lt/PXth9xrXlR2B9tJBwLVo"
-    "+bgC1DpRukSIxO6VVkVu1+tyziEcFirFxX/aokl7i/BCbS1d/lYi6jHsYTqXu/3dhiP9XYb45QlYYC7kbG6GtTUWPmuJ"
-    "pVyw6FGCn+/r1H58++v3vxyd/u3tCtHUXdxt86vDHUcSoDAwKl1SlWqv+JGaa3xwR9NGm015sCkPNuXBcyzxuMQwuL2l"
-    "IsEB1B78Hz9EJLQwgi++DzDgn1o2EBUGNJilwPbYPhvgFsZ85Bc2qdfMH/2ey31w978v+eC3Mf5nNPhuMP6PP/SoljgV"
-    "8QxKg4O9USM/3dNHnJRz2nrc6nJSt8RSW3giyx3Q3twT6/R7NG7xI0nFVPqblw0uShiTXxo3ctWqVFRPXjhnBgnp6Qsk"
-    "a+SjSh6DgWwi6TCBW2SW0uePeXHjv0/BbX3b1lje0rtr1GDwenNeN6OpBp4kuLfyOpHJJyRzzUIl9IGd8GV3uMnYbnI8"
-    "OjvDnar0xV2SfKP7fgs1mmAwmIsI946o55n+BQqP5vO2ZboLyxkW3yhvSXwavTbc5fjx6qdR+lx4wdFgDIakL+Z0MamF"
-    "yydmnqpsNvcpuvwFhP1KuilUXh0lj9ea+w0LIkdnNKyT2X/jUq2OpFYR7/75VGW/0abW2dQ6m1rnGSbICYADdadJXfkB"
-    "ART0uGPyidUNBr0d1aPxIGF2B+ZXqmkQqVemuQY0O8U0N6c1UnF78n8YjEsIDoP4sym6MNgOpVUIhiFzOG3GVtt2zbKL"
-    "oq66L8dGatYyu3CqZkzGfgeNSt0HVpo5V8UvbTlzLhr5D8JuoIyYyxA8uLY++7S1WTys47FUlrUka58lU6ht8KFfVdZ2"
-    "9gTxunbup8GOzk6Yf13Et3D5+PTkx5OLq4uffnz7vue/kHmUoWKMTe7b5L5N7nuOPt/hWA4b3H1F4GNV71NYPrnDx/GZ"
-    "HZ1x+lTAAp4f96vlQpKvNZeRpCuzUB2Balb2qEs3u+cR8cltl6oSe0uXaSUAPbhPWBzSbkxa3cBv+bn70A8uHp//wrbw"
-    "a/R0lvBUC/zINTMZj6IlE5+CKNPyVnyIZ9D/gEIxCy2UtsP7D2HBdoGhb/Utye1nmLMnu1U+EnNLJHku+tje5lS6cDoX"
-    "giTFzafVhBTo21YCncZErTWH7L7QUK9RUG143FAjbaZiWozY+QCP8pB+SSufD9qtqgGyJA+e8jHeJpFuEukmkT5DIs2B"
-    "PEeQYicsohyMMKS+ckUm9Xu0PGpTNHkiFUgt0G/cCHN08+Ilx5AFonG9XEcIeDB/W7GYHSPfb/uRFeJ8tQSOg1y5r/We"
-    "b/W9nl7qa+mQ7vTt/xXZPAM1qfrliILkuiTqKalJA92hjUTL+sPuevSKLRg1XbpE1a09j1VN62U0yN2hsBChe2OPtZWT"
-    "7rWt+Li0SLpwlMfdJ+9z363q4swdRUPHodnj2w7ZtTtH7fjdn//3n/+DRy8Bft3h8gLOa5ROdvvi0stjaIdp9fYCgLSR"
-    "h687iW4YilsXrDu3o+G+BYD7Vjh0Y43LusoPE6zvYedhyxEm7qDH/BAsKFrvOB3HYvebzISbTQF4tudDAtMQS3iQmcQD"
-    "ND7ExQGEdOpLeoM9CB4uEteOYhnCq1+s9EqV98DUSHVnxHRq9/R3qQyLFb3yUVZ42OF6A+ziETkv8EPYx990SNUoKZwK"
-    "m0uncC9ya3Ertw5flN0OPMW+SPvDihNr6OQPU62NCj580fQglHaDTysOej66Lp1bio5+yPCd8vEnXONml1p9ZB0w9yon"
-    "f9+fj0s8jjdF87970dwE6xyYR7t7+6++/eN//uk7PglCmzVbakN3MlX9aeYhjY2YwyZm4aatSnxCwLeFTAH6lVNZ7Xk6"
-    "W9cU1/4UJTxKa3v4KG488gWvBdtHX9ltAm1LjK6aHRqXOhsfA+UGBg8nugpUKIhgyavb99zHLIvt0d14ti64eIZnJsVa"
-    "hqgzd672oa/tpTuXepLN7P5BR9/2PhXiex2IQ2IP812j+SqIWxLCqSt/ULY7RhanCVPxkZg9xJO37CFQPK4w02z3Smy9"
-    "Ws3WRWlPrf28mbNQBJIODUSmoO4gEvYz6EOmhYXjy3GFj9bmscTKH7/roiKoiG+wnDENrtzhY3ikGJ6bFVpG8DkEuQor"
-    "RZdado+9NZUBirYfoFc/X6HCy3/dUiFba7MrtL/tILyBbMvdVCQdA0bHK/tTzey4h3QOGe2IdqcfymDuzi9cVriptvZl"
-    "ZvZHq5k5Kd5mW8cmjQbHbIedn/zl5P3F9iGweEXHgiGb9hjvultWpg3K1F/tdzBD/jLbApoXb39+9wjR8f2/AMkZ/GB4"
-    "nK1X23IbNxJ951f00g+iKhyuLk6qQiapYimKyrvWpSRl8+BNecAZkIQ1M5gFMJK4Vv59TzdASrJo62UfVCIwQF9Pn25k"
-    "WdZrVK3H1C8qc2NCv1dqXzjTBmMb7B7J7pjulirQ9arVbkjYK25INSUdrYrKtsFT57XzpO9bXQSyc1JU2LrGkawyjaZg"
-    "bTWi3z1+LY0nf2OqCiJ1g4NB+RtqtC49RRNosHBahyFVxofMBF37IZW60kEPyWnPn+Y6FEucUDNdYbNr8NsuDP79uzvY"
-    "O/hhd8ybBGF3Jiwpyz5524jJTquSLGz6x9X5GenmVsMDPer3YHCrgpmZyoQVPL/U/+kM1NHFKixx+XD043dwRORGQ3Gp"
-    "1kGVKqhxj+gWIYhB2x+9He31exmC+9PfsoxOdKOdCrqk2YpmnVtoTXNna1rCogrXRu1qQqWlxgbSJSTD4l96vTdJUa/3"
-    "f0xDrzclZ6EofRqSqozyGkFWzYrmlVoQQ2KIA83cuFoxFFgakBFcVwRzq9eXvehXCK1fNUUv+QMdb97QkW2CUwWsz+gy"
-    "JkN5ytsYzhTCdpXHUBiYP7dVqR0NdOU10OFgw4KVhSXiZSq94wkpWiK5fLp19hP7aRofVFV5RG9tFiQ54jD+wVJYM1CX"
-    "ziELbEbUnw85ZlCgwiiZ+cJAOjo/PZ2e/Uqj0SghKacBFOSZJVnBIB9K24kafQ+fq9VLjA0p/9y3N/0xIYpY9Rk4WEHs"
-    "XzmOk++KQvsY0vXRuUIscFY7Zx3Wn/s3pinjLWzXOK8WerNemiYkkVHmXJmqc3pE55vf4i2JwI1tbDg0WQl1pXwgAQyS"
-    "DsdwlINzwqnYIGqHA9p2ktONq3a2yYiU2Vzg5MffCGoqzZ3PfQYdbL9VVaf/2kGIb/QKVsHgVjl8C4AGn/ETRD7eynKp"
-    "Z88ZFhTBWtPssrUvNfpiqWu1VpwDPwiWf+aRFdrjSnCLrtbyGclAZpOn7OUkcghUzjRwpoEg0yy2yRm9CiaUaqVMQ+cX"
-    "1+/Oz3LyCi4L9LmoohjIk5hQAeejmwMO65CzZ5xt2FAccUbNqnXZLqRgCCku9Vx1VdgVJmSMgsAaNphTnUyeIGUxg7Ut"
-    "NWlQ2eoRG4VyzoAI+YJnG7h+mPlGKMFb3aim0PmIk7LUVZvTnXU3PgoRVzgdZxbMD6W4UYOpxo/hinCMDUDB2sIwiwpY"
-    "fWTvHAWFrY8uMnIJaOh7hP/trmSH24R/6o1g16+5utH3jEjK+UfOtkzRKzhhjb8DpID8AlEZgNtgoB8meSynVi2jXGTX"
-    "pgS17cautbLdBgTKC/8tOAkIN3ezaHWW1eo+S9g5y8cpZij+puBmkD+1vAvCv+UWxCQJl8e/ATB2PkcDhDgUxQJOzhR6"
-    "gPBjh5Ya4CJ7eMpMXggpIrYW+dlWglk2U2ij6xqS/L+X0IF9zCPJpLBi3cdGHztS+cxGiWgeay/1A45s5IUNioRQtOK2"
-    "LfFhCs8NJ3NrX2FAcAzhhL3LnhzJd2MOvS4cIvFFjTQMO1Jtq5WT3MXowf2f4oXx2fT0+Jc8tqhjhlEByPte70F+0ENi"
-    "RqZZLGqtpFgeeg9o55s/nN7D14cNZ/POPtY5OEW7RlU5FtOGuiZ2Yzizpl+woymZSVO3ZD5prQtrMGFCWIxE4AEL7Jjg"
-    "RRqSXVKsfAU8+kg7iakEeykIjAdwJoYBiP4k2ic8W0gFOtVE6W9Z+ovSeqDrJ5X0oixZC5Ist0AxzocJMqGlyj78GQX/"
-    "8CNLTgZ+LHWrm1I3xSo60QKx8OhZwUY1xssAtOnTUTKf47YWZe8fiNnB1BqZ/dJc+Ab56F5Zlk4IHu8Q1oJZiqWu5XzP"
-    "cqQAPnJmou9TND7NAhi6XEBxikqVQvHgRLAreE58bfBNFC1XSfzh3gYMrmtDlP7ucUmDo+Cq7Ij+TlfvTt6dXe9OoPOj"
-    "8Brr5br2j7naf3sobmtXm0YlcdebFQ0g5Pr48vRbUuJMFsurt7VDytxNH7hC/gRfncjSWwSy0RMmUx/p70uujW35yfw1"
-    "wjh8fK/qttpKPFHPtOTAeu5J+VZzHud/GPMeC1EsG5Fxskz+dS1zPVJuX9ELOkxXDrZrjK8M4gBA5a9xxQGQ0pkwufuI"
-    "+iFXQoRtlq30umk3dmZLpt4mkeArFiWFiQBE0nbL5N0Dmy75f+ytYtNw09ZhG5f3IE3tP//Gk+NXRiF5PkHaH8ow1Lmk"
-    "IRIkUlnbDjnMa/snj4XDj5fndWWZa0+PLl5xUrThKpxVK9ob7X8l3fyYk7DzA3TGDClbcVboYN2a+0LX8qADWjJF4P94"
-    "FTDrxubDIATlw+A0+ryGClZC2e0to9H8V4N2DynjZqrqnwsMeF/JCGaL6cUFfZhenlyhD3LF8PuBU9+28alj2ns+l+Nt"
-    "pzHzxLkK4xGsnPM4y/dNnABwZwcjwJOXahyn+NH2igPyIrV34KL19awFZX4lyvxMxjl+KtLvV8eXUjg3SPj1+T+PeUx5"
-    "bxfg4DXYAXN5dMLMTcsJnINIPhUN2PooYYkZSfP4/e14P7VACQnE6/6QG/R2s9FFuUIGWcZcIxUKBswyp+c8Ge3C7uN4"
-    "hJmbOWIorFRKnXb1DNXJT9005mDz6OpfNOB+6xbSKzFC1F3owJqsragw1WMeWTjbtTyuBozGqS/EkWL47KXHGsXx+Ep6"
-    "eno+TmnhWZAzXPhb/vlKmJLHyeE1Q3xi7SN5dfZ65/GZ8eylv03Uly8ffrt+40EmU/yo9z9u0jC2"
+    "Y29tcGxldGlvbjoxMDY4LGlucHV0czoxMTQ0LGxsbXM6MjMwMCxtY3BfdG9vbHM6MTkzNSxzY2hlbWE6NTMzOSxza2ls"
+    "bDoyMjg4CnicrVbbbuM2EP2VgV7WBSSjfU2wD0E2vabdYJ1usDAMmJbGFtcUKZBUFHdRoF/TD+uXdGYk2oqbPCzQPEQi"
+    "NXPmduYkX7Kdd10bsovlMsty+rXziDHLsx/4CcE16Cxegu9sgL5GC7FGKF3TKFuB0RbBqgYDWJdu59kqX2a1/h9ADGHc"
+    "6hDFXkdsAmy9a6Ao5NG1EB0dohvNybQQs6/0+0r7Cg1GJJ938iIFxlrb3SWosCdf7UPMwXmwiFUgzwNK4Z4KdRtXHaBU"
+    "FpQNPfoB0mOQtn/gJ+Aj+oMg5tDrWLsuMjKdYVY6S/jN2++VCfjN4L3FWNbk/aB0BMfIDGEjGOfanKtK0S45conGYAWb"
+    "A9ekaTgMT5NwFBZ+vb4bu6I2aKTIUHq9QVAgVxf0UrqO0LdGUYIKYtca5JdKl5GfrYoRvRVQNm7aLlLACreq++evv4eK"
+    "O8v1dpKtalsqENatbp+YJmuoHIaLoRHQO084W4KEq7s70EHmRD5vQk4lfA5uCFUUCdy4nWb4W7cDbdNYaCB9rSIDNDoE"
+    "biedKH/0jbbKwIxxo9tTu2pdVWjH/uJT6zyP50ZeqMUDTXLhbSWT7poNzbfKuY6fF+9/48vrxUeY0Vn5Xat8wDcUuIud"
+    "MuYA+FSalG5A/8h8WvBzQsLZtdHlnrzWRb2W/Plb7YJ0OSBxgfbHUR3jKLjfx1gJvXTtgcCv6UHUNETF2SSh9eLD9Xw+"
+    "h3eL+/WF4BtFmyA9HzsdyRwj94J+8mxc0UE0Rr2QhV/l35KELLOiCExZilkU1o2HVW47Y5ImaEtEbHUkEjMsK4+lrmb5"
+    "lmnNYZ6v87ik5hRjK/C8n3Q3Omf3lK1snzQwE1ze24nJe5pdq8Zdl1LZdEhiNd3u5Sr/jn+9lNq4rstTxXvEdhLlR9cD"
+    "NenAwsGfJvjjsk58KaI6nDnLVMm5p5XOuV3DtMM8FdUov2cfnij5XMloqShiNA0rCEdFWv8juEgwObGo5+2i6uVikuC4"
+    "+JMEmeWT/K4oO9KSolRhUO4xp0cZCYFuXMDjwBfqAI3zrP/YIqXHPOaLVEnQf0zRH3QVa6FyjXpXx1SxEfSodhPbX24+"
+    "vf14dfv7zavgrrfop+i1A7oLVPekZBGjU8GthGpJgp09Y9edXPJkyIebx/qcgungjCKlS8w/nlMvXqB6no7Rd4n4g3qd"
+    "8ukEsAvPKjmxm/Rqcv/JdayTP8H4IdWYROwE+1lgWT6LYUMTmR487cSgYvxHK0Uqw+OLhixzU7szutyPekZiMyFL4XH7"
+    "ipFI6TEo/fVQ5VFM0vFZR1cTET2VV4sPq6W8bLStzgKqqqJNDjzN8Sv79WLeK17Tc2lh9ZStHD6+xF827I8cFsEWHp8y"
+    "HQT5lOjre4OqrCXqM+IIU/JzWaIMvHORVPn4TxyLeMhWf/4LWgQ5uXiczVfbbttGEH22v2JBBKhT6OqgD2XRB6Nw27RB"
+    "bdRtgkBgkxU5JDcmd5ndpWnF0L93ZklJFCVVDFKh1QMF7mWuZ84MzxMNYM9mT94zE6aQc8/3UmsL44/HH4ySw3p1pHQy"
+    "jjSP7fhycjkZTi/HzfGBZxcF4C01/wChxfdCqwK0FWA8/8mTPAf6b04Zq4VM8FQEJtSisEJJXH6TKmYVc8a4zZiXmcWN"
+    "Suks8pYDz6SqtC1Bc6Uy4HJH0k8kggnJQl4IyzMzasuLcQGWKI5HkaAbPLttmVtvD2ZBcJ4JY4fCQm5OGJxYq/xdyykh"
+    "LSSgd5z6IwUWC23QMbQIt3MhRV7mnj9pOTdBv6zqIe5GAis4SrMoN+ONWApUzh9rudNJW/KLXiGLIAML/wMscUtgqs3x"
+    "yHQNH0uhIfL8WS0k6OGOBnPSyrgHKHok62dVsZzLBblEV7bwPOmVmBhsmJ7QE4w0X7RckWU+P+BJpmRCnlRc2AGVqYFQ"
+    "ychVaRvUayB+0/Z2RBDPub4nZRiTmxgzimWkdM6JLQpu0421DT6Wg5ZhWeYtg65hV1hcGWA1IHASsIYpLJBM4KNKQboq"
+    "CVWOSYgYoK0DlqoKHkBj2biFrZSQjn4Mw+eQ/efVcoUpqUAPQ26AuSsDCqMFTbt/zfjwU0CPyfDbYfD1s5ojXoFMMNL+"
+    "ZZskcENIomqMzFwZ2IvtbeJqG3LHFyxXGr5jGgrATGBW3YLXoTgjPjnZaMdL4mc0w8ndvBQaYrHanO1Y0QLEeilYR5Nr"
+    "jWDeIRUR2ZQRAlIQSWq3Uj6bDqYBkS9PHDD3Zr6biOVu/rZV/nr99vvXV6/+vP7HiDwR1lQl0YleXRaPGsTtiF00InzC"
+    "dlFaiGq0I6Z1Kc3zOlmrTE97QRovnhDQvCiO+0itEg8Sx6A1FGWuE3dd1Hg4nIf9mW8EfmUodAyFlTlIa7byT8kvFjal"
+    "C30MvHVnGxsp4pVwxLWppRdklzAq45ba1t6xpzvTtLscxapPk8tUIk6Zs9LsA6YbVO6hR7TeqlKzq9uXrD7fddOJXwk7"
+    "6u/qXHAOj4XSp2zuJORdM7H+e43qjUYQs1/ubn5DGtLALrjrXANW4QafYw8TsWtKjzi9uhLebksDLzQPpzLrh7vXzqo9"
+    "WletaKPyc1VQ1VABYxk2TaqrAzl/r4o9vWf6efo200wnlsibPDz0UdKtTqk6UW/jeA2XTYYCMnJncK39dHv7ur3T1sSi"
+    "0Rz0IW4so4dTTu6pMrYnd0cRDt6GuHEuZLRFir4/JeqoOI6zX8joVDamHkRJWJfMVzNGV8NmhDiuolqPDDRA1mNDR1Gf"
+    "1ISqWJwwMwYJNoQvaZCr7y0y1GtPYlM3EmmcqPuMJsRn+PW6d3489LFPMyPwMHXpPNoTV66urerTIOswns2o5t0C1iZO"
+    "S2cbgjkQ2IaPjiMeD6LvMkTss7C0iBiDA7mjOcMu3seomNVKffb79Y/vn48oSCqOzVZgD83Yrck5E7k4cmXaujKd0K8b"
+    "Rcc/xwP3NxH6Qz14nNVaUXPbNhL+KxjOzcS5oTh2O/dwctuZjOtec+e7eGK3mY6lhhC5klCRAAuAlhWP//vtAqBEiXQt"
+    "NfHdOA+JCIKLxe63u98CuY+sUoWJhjf3keQlRMNoDkUVxVEOJtOiskJJHPxeZXUJ0nJ6ZvRNzKSyLONFwScFJOycZ3OW"
+    "Omk344RkpUwYZufATMUzGBiouOYWcpapsuQyZxW3c6amOAcnVlrNNC8T9lbeqgUw7lZh3LC0Wtk5rpoVYiFsUq3YNyT+"
+    "OzYY/GZw/NU3t7yo4btXKVsKlJiG5xRl/PPq3X+YmvwGmWUlt9lcyBmux62T/gqFC1nV9iqbQ8nTUyYs49IsQRumJPjP"
+    "Qd5CoSrAEWZsrmobs/R+FKnFKBoyq2uI2SjKueX0nCTJQxqz5VwZYCmNpn5lwMXw281q7IgzDaYurNcIjUAm5bJRGAe8"
+    "FyZoNDIELuo/WC9E9tVoLLQmzg7LCWugmL5O2Bs25aKo3QS/qY3eU14YpzhorTSN4KuFkPkootESjOEz8A9oNVzy4SEY"
+    "mKOecvAJtGJwhxbLVA6nLB1FBvFRG5I1inhGUPmo4fdaaECpKfkdjeB9JOHO3ozRUASQBhCFkDjBKqZryWhG0uN8E6zX"
+    "mMYwuAW9aoTEtH3mNmWcXdYqGjJIoRAA3hpksay27KgEyxP0o8wInqc9a3q/sffnP6SI2hmuOeHZwuk+rYuCWdT1dZ+y"
+    "g8GEfJ/SjgziQK5cyJihh9aF2zA5RQS7h134B4dNNHwaoCdk7GC5RiQZjAFGXoIR20JyNLyP7KqicPZYwtcYYBVoKwCj"
+    "/f7hIY7aYNzjg4d4nSJmGsB2csQ/aJQZdDLqeOp3vJyD7LiYkRgCezN6qPZBj/UsYzXGdUehD3NFYNpoO+UYO/hiqXSR"
+    "R2gCM0cjtARNMCkAl49sTaBneSUsRk7SludCiSzK81zQF7y4bKnrXx9o7xDo3U3SOk1QYdpu5o1peYn5w2XoIIHn72Sx"
+    "+hGjNxq6PEXbwh8Ymrfgh30aQPhBWSmLGX4zu+3xQhg7EBZK07HNBb5yLnav2VSrEmHv/qkrsv9gYNXBHqbvP7amoVYw"
+    "A91Z/ZpCUGhUgZbH16WQoqzLaHjc8tAxWseqPcS9Q3RWPGyo4EEsaV/yOy/35Lgt+evn87s3d1dn2osf4Vrz1f8JETkU"
+    "YKFLFNywywKWiu0pFq6F8S7C5KUxrUNuEBMrcNkBa5NUE5VTXpQhMT9bOnBlnwXNd83mhIwPdWb/7E7Qxjs7eMo3wQkd"
+    "53if7fqmSUBr5yAEehL0exr11dL5Jna1GHdEPiJidJQpiZ4qv/2BBL4+2A8LgGqPIPtRLX0pRGfQJ1vJ9PjwgHrCB924"
+    "+d84YQpY+bso5EhHFEGdPCEtMhJVORrUwP+UQiGDokDWNyEKYQWWVPIS1k+F3mP/Prs82DeIeswVm2myLieP+MZxJPTN"
+    "ElWNqeoZQGDkrui10+s6Jf6t7b+Ekm3J9cK5Rq7eTV13MVUaaTCuQKw/ijsB0lKsKKKH8a5iyGVFAZ4pz8B6fu7YRIdj"
+    "AOoas7laEtSJ0kNQfq0krfGlcObRcBiyPrMY8wkUPZnX82Gk527CEH9kqkaETQuOsY4NVV0VQD9ykVn6F11hQUsHLJpc"
+    "4nYRdMFMz5SGiYMjygcZN54JkhyvCL799YYPPo3pr+PB3wfjv/7Fl94LkDOEzfCrdu3FF0KSrdHNE2y3elPPNh9oK3LF"
+    "V6xUmqgqVICwQoi6gWiHORjxyclGPd76mvyVk7t5qDRMRfPypifzdIfGO1W8kydETq0WemYOYja3W/i9OYlPqL5bPvuM"
+    "IrS75L/Of/n25zcXP53/oUV877CUuIm9GDhONRiECTsKIoYbpLnQxQClXuG1d1bj6ZOXG5+4m27trV3K51XljzREdUe7"
+    "xjZWAXaDvoXFvgQDcYqhwN5cXjbHJ/jNK8xn4bSDEDEY0CENHWEcHKMo7Gm3XftVQyfurKVnpo+TdqDVD+brZhuEBobC"
+    "3GGS2YI04dn3z/speOl77XBagCAiMrPV5n1NegmjCmrrH+nydlu4NiMkW30hQvhnQPgY/XgEhR3+UaiZ6ALxQs2wpDe0"
+    "HON7Gc6eSmEMkUB8wlIBGmORF+yIEGjVAuN0LvIc5OGssDZ9qcJ1ZCj2aWf/omqKh7dejQ5vd+IbYS/HXbtJA+4qpbs5"
+    "+dwNO7JDsRe7ipm7RsoROMhjSij+nFOzs6uf2RE+Y4hVXBvAiCtrW/OiWDG4y4raoF4jOdOqrjDtoK9LZbx4b5kYp/HM"
+    "4vRmydfJSI7km/bM6ZBRLvrojkIzc0s/Ttl560OaQprGWEmmhwKmkf1lCeQHjbvxhnJt5xF3jBKbIHxBZ9hMTB1ZvBPG"
+    "umq0TRfjKOz0OdQiv5FWPas2rGqz5KFLXIfDGQRD4Fu7a5CT+pbooVEnh6236TJ2bIkUAOGyZ1bGsNvWr50A1nDZeGhM"
+    "Snaae79P966PuIZAdbYIK49fLAfBpHjbPZ25otHWYd3RWSGyBV2DDOapqwb0bq6Maw982+fbwdBDUKOwSS2SaMFwJA3R"
+    "FywWxF9MIDCUBeijw+sFLb8nR8lzDcbdGEyEzLeK/3B4QiZe0vH7ZzIXShPGN8RNR98mLU17sO95Xd8SyzXbdw5wjH9n"
+    "oRcLxUxV3U2f4WAw7FELUenV+7MkSdj3V9fpcHMI64hxoMMWp4M9HFYGaUQGn8NimwPEsKFNB3jiWjFSa5+WiIqPVf19"
+    "62MXENSr0j2PM9mTxLXZ6lqrl0OLOizWa9Zzlsnznks4uk5enyP7w6Ild9d8/rxjBoHfihI8vjDdo0NkBoQvgUzHtVzu"
+    "eyJPXC9QkLtflWz7ojDBTw9GYai0T+e2jV7c3VKGLfmrs6PU7djbZujuJTEgyI/TqdlC4WMHIa3jjUKU4olPTlqfnBzT"
+    "n+6lw/RwlP0JU/3RHmkv4fRgv3ujBjXoaP+hO+3M5lwjNQFtnElpQq8eMrx4lDXtx5T8dvz/gwB36+1wesrom1BMm0SY"
+    "9Fz2EL0OJlnvP2gddHyGmyBcsgL5ge5Rt+J2/PBfFHIFFHic1Vptb9s2EP4rhDFg6WAbcYt9mIN+CNJ07ZYtQZM1KBKv"
+    "pqWTxUYiNZKK4wb577sjJVu2lMZq4g3ph9YSyeO9PHd8juptxyqVmM7w4rYjeQqdYWeqAWyn27HCJvT8Kz0zo1JQEvaY"
+    "zqVhsxgkszGwQKUplyFLhARGAgyTqnzbRykhmECLzAolHy1LyCy3p0EMKe8Mbzt2npF+avIFAlI40yoDbQUYGvXWLGYZ"
+    "q4Wc1hQ6jxWzipU2hxDxPLE4MFM6CTt33Y6JVW4rgiboL+DyHtOEZAHPhOWJ6VflRfgC7lAcD0NBK3hyUlHXD3c7uFUL"
+    "EzUYJ3zdSNpHwz+50BBiZMt5I9peSmU5KVBI4OGxTObvhEQ5VufgzMIfgRXX4F875dD7IaSZsiDtcjbutMBNIoztCQup"
+    "qYDnCF+64LoBFmmVsl7P/ZNn5Plez6o6TjZe1goStP5zZRqaAVPQtd3PcONIaFSBtsfhVEiR5mlnuFsJ6S6606oNxB0j"
+    "nDNeGJTwQixpn/IbL3ewW5X8antA8fGp60y2+Ddcaz7/nyAUQgIWKvB54164gmFjhPYe4+bK+OB0mdJMAoQG0TAHV0g0"
+    "Fg41UeEcs1AyLs0MdB1dTyV1K/WIW8J34Yn1MDgho7bgaJ5dqxrdNQseinUR1FqwPQbWY11WwEWwEVIr58wHemZwDXru"
+    "otJlM2Gp+FJ08JntBEpijNLXb0nUi3pcv0dCqxheAWQbJPw7NWN4Zs0pkLRk5STYbZ/cD8SvnsP/TQAjsEFcCeA5F5Yp"
+    "ShCKgbQsUSrrUtUrk2aPEiiAJIGQTeZUxAUyAYoPHvsK48b+ODipx/UJBbcKNyYhlsLlNJmnk3vCnSiEF4Z7hqp2iQUY"
+    "QKyFjgRUT49Fxf+5Cok+nSUp11cu2nJ+HDlCFimdciIjGbfO0Wv5WlEsSTp3o3XF9rGkJYB+wpoyBWvQh+DZVY1zAera"
+    "ZbGaUfbg+eRerOCW9ngq6HqAtQPrI8kJn0CycrCQoybAOHNDQ/wRqByxFSUcCwdnNs8SoB+hCCz9i0GwoKWDFE1O0VCE"
+    "W+GgplNmC1ts4cjZR/BiCvUCbjztJjleERz9+4L3vo7or93eL73RTz942nIEcoqYHL6s8hYcEJICiRiaKAONpXKVS1UV"
+    "OeVzlipNfQFkgJhF/LsXnTXWZcRXJxv1eO/5zEsnd/mQaYhEOXjRUCnrr0ZrDKhWhERoYxeZGMQ0tivJcTHoDogbWT59"
+    "xIG7vuXvh59ef9w/+uvwmx65paxUM4lGbNTu4FSDGd5nO4WI4RJpri5g9lNj9sIHq4z04PkmP1pT5Rm5O0l4liEtYONM"
+    "ZDdk75iFCszQ0weG7R+mYIRJwPZPTpgwrlrimh+xTPZ6X4zyWdrrxZBQR9LQxGxxo1ZlAIU9jIwzvyudYeQuCoiemqaW"
+    "oYbe5nw5K80gwDEUlqcYILOSNZQyGXI1WrCJgidubqEj4ZT43Urb/or0EkYl3BJjbuza11vyKsEmXz0Rv/4enN/HyO4B"
+    "eo2SJWoqqlg/UlMkI2V/g8VjRlwAQZYKY4gR4xOeQ6Ax0XnCdgh7Vl1hEYhFGIJsINlPIrIVfnPTVNpc941iH0bOJ5VT"
+    "cr33atR6Kie+FPZ8Yr9e5OAmU7raTx26F47zUQp33dkeuvbW8VgIu1SXfjs9/pNeHpx+ZDv4jJmacW0AEzfNbc6TZM7g"
+    "JkhygxqxqVZ5hsULg5wq46V7l3RxFg8szi53bADPNnS6lO2UupSXcr86MxoyKrOfFc0PzDX92GOHlYU0hTTt4jkctYVv"
+    "Kftpuf25Rmu8o9wFxQ53ZB9bXhzgE6T9InI8/kYY687yVSbf7RSWbkMtihtp1bBryUmXW7bd4qy4FkQwFGx1fQ8KUtMW"
+    "DSR00G6/ZQO45kskUAiXDQ8cLAKr+lXL0QIuywiNSMnaNZC304010f6ibDhfFDuPni2DwxJ9Xb0XPKXnygXxzkEigiuM"
+    "0LgXj92pRGOxMq6t8r2479GL3osarGVRkcR1hjgPKRmeWcTJTEHKKP1pTUMx24oSl/JBLVpVH9p+Q/YXhhqMIXY1ETJc"
+    "oVXD4YAiPON04/M4TkhVyvirEn99tEoHy95u04vqpi1mi1bNBcC1a2sbPdtMCFQ2ryTCAT4WLt2pYGl8+uGg3++zN6dn"
+    "4+Hyu4NrNooWw+J0sA2wfhKRrTBqkKAF8Jhmo7w2L7yzvAsYuKac1NqkOaaD1KrmG4z7vvvRrQXwIHYue7C/KE1daPV8"
+    "CGet2fCardzg85BNeHDl0BDh0Yh9wA2yrIgtvpv428gZkrogb7g0ay3CX5tNoWg7RAoenHjuYTRlAAROgZTPtdVuPbFI"
+    "rq9QEJUIIVkKlvfRBzKgrrGPS1tDuKAcD1fZpV6c1C9N8p+7d8bOYu/YIftw+HaM2UQgiCKzAuH77tMqt2SJSMUDSwaV"
+    "JYNd+lP/7he1h+h3uOpbNpItxSXUZp9uS9RgoP1CdyMfxFwjRwNtnEtpQqMeshi4lz5uRhm9OQRcQh4JdTjdY7SmONbL"
+    "Ktpv+N5KfUbhkoX9hdaFjlv4GItbZiDP6f8+rCT96O5fUGLssXic7V0Lbxs5kv4rhLDA2IeW/MrM3ciZAIYns+udJBPE"
+    "vl0MEp1MdVNSx61mb5NtR5M1cL/mftj9kqsqkv221FJ8gWdHt7iJ1Q/Wg8X6qshq8nPPj0KVCL837B0OTnpeL+YLAT/g"
+    "8k2o4fetSFUoY7h0NHg2OIQrkyydCTFOxT+yMBVqnCz1nB548cPJ4Ht4IBDKT8NEm9fOqaUhu5tzza6WiUg9Btf8G8bj"
+    "gJ0v/UgmWrFMASEmPgEvmskp48yXiwU80o/CWDAtZTT4EH+Iz1gqpXY3PcajkCuh4I94yaYRnzGUwIMH4mmYLjhyge0B"
+    "UzrNfB3eCveyIg54zLhaxv6HeA4/I5EOQASZ6STTveHnntZLEEKLT6iMJExE4H7ee71ZJCc8GvN0pnrD95+d8vr9jwpk"
+    "93oaxIXfQDmMZ/Db6gyamPJIibqqeKzuRMruQj1nEoT+6+Uvb5iIbwWoSMAVpnQAnJ2aJzi75VEm2J5MWZ9N4b9wO4z3"
+    "PabngoUxCACSwWPUjJx8RM3eiKUI2GTJEp4CsxrIEdP3Xol7K73XU3OZarwkW4QRcbYAqXtOVtTJaK2Mpm1kF/rGY/gy"
+    "A9bxbbYXiCnPIjAW/LnfxlR/GkaiYCbher5er3dpqAVpxWp4LlIwkRjsSEur1CHdnyy1UGR+MQsXfAZP8SwIJbIoFhMR"
+    "BKA9MHqZpT5onjMYPfobxWJkH7pMYYNvz67+0j/22GAw8FgItk3C5ZSggwQwSfSsIZXEDMQkmxUCTsDuBY/Xywhddcd0"
+    "yn0x4f4NyRDG0L0xj5hIU5mqKh0dLoSkTraUoDcnIl1PyOexLyLi3o4jxqdoR3oeKrbAYagEjD4YXqCfa0vn2jBR69MF"
+    "/1QYm+UDuZ51YgTMqNSnoN+CA38O5u0DV8qMhmkWRaYbFL+FLsTRcm1N8d3Ln67Z3uEQ7AG6cxHC+IKOj6HfZsJQQOcD"
+    "nWyt0zxUk0QlYRT1gzDd2DbRFms8GveHw9eIBlIR2zWS/lws+BamksAANoJZ588C6WcLEJl8CXoe27PfqH2wIqUFD5Cp"
+    "NItjHPsVNqahiILNfR25MCOCx5wwOMz6/ShaqCEzXMo4WhKr4K9AH9r0cSC1hl4kDVeYAfyIeLiF6zXUTGfA2Jd0Hfrc"
+    "uFgf2mfTVC7WamPCtT/f1AagJWu2PIpAdHLYr0J0J5/DwCvAjpz6veHkp4tXL6m/nNfHfsvBgkBTcH/O9pwFoysS0ZRU"
+    "WrPej3KithiB1IdW5iFDB0RSpKCgPnUcyYOKwp6TMbpMN4ie7XfijKs+SJ9EgFTBFqZe5dDgAGnFQe1cgKPXOMKQ62U3"
+    "nqJI3vVLAcUXM4Yaag1QgJNuLJE4W0ccSOEfGTCAwdKbs9cvq+5dAZ7spSIRXPNJJPZP7UCJ5UQG2Msxmwh8TICNXoPf"
+    "hWZcfBhcU4ChjNrBRquML4UqxxnLLVRpZVga8C0xDsNXQPi6xFsH4NydhEMaKhrjURIN4kSlsQ8UBVaS4qYb0B/bi4VA"
+    "xG+Ia2haE857izq1HHiOJ8uEK4UBYq3D0Md9mevOY1gMY9nr87dkI+oAIxIch+EUpO1kPAs/2SbgEOmtaLCS88EkqJ58"
+    "UzcLJsn6pLxtwh87nkAUhxwW3xDVTKtZapKBLty4rOdLesi2QUmG+BR26wuwuyjamiwYwhmGLuwSm2F7lz9fvHo1WAT7"
+    "65mAyN2BZwlI2XODhC8w+8hTMohGlsoOCoxv6yC5h3mYh2Bk8zD4kSyTVFIKApBlQcCwRYkhcDYB93LKsjgQGARQYoC8"
+    "Kmw2DUFcgD8GKQsfQEu3IsY4tEhHTciGGRsElWOXvz07hP8DbcLg9rlV1VlcChlxLJPG9sByPeeRPUpJSi4Q4dSzwZnj"
+    "zjPogY+BpGEqYwqhjLdz7e6zSMYzcrFwidgpBaeUmIJTxUi5cFqFAJ6hVoTJ7I3HDil6jcGH7SNu+Zi7IBFmnD5EvOgC"
+    "THK74AmpDZlchAGkt0gqhfg8DSAXFHgXHoWsUIFXJ+VaXYnANkN+2wSjAAXw7tSjP6vhMxJwY9/dut6HCG0GysCMpBri"
+    "Yo6twEfp8DfXLa9lAGkFmItOoQktb0RMrJN55N2EKA1g9Pyf4WKsNMSE/3zhsfcXby6vRh57/vzy18sXLyjzAttCly0y"
+    "yIlAEBFQghembAK6vxEg2AS0AKYVSXkDkB7eiErWoGSeoIFi0d6RNMIfSR9izocejhtWUaAMWM+UphmCK3xvIvSdABN5"
+    "nt8Zo35s576ghp4fPHATw1w0DW50itTN6OLMpp+EYMgI5rGmiSHOo+Bg4uZt01WG06nEuIUiWIozpNFvaDpD+KnA8dM7"
+    "Y+bvegxsxU0gCkjpRQz1DLND9ty8M8TY4QW2Z+LgPCJm7zFcHdnuWxffmmkZHKLqgajWM1iLthvSe3a+A8wamNyrxo1D"
+    "1AZ05hKQPg7VHCwd+RjXQlRoBCdFogjMcM/ExOwNPMvpGaNtsJAYLVqB5UAmAoOOwgYO4w+nCmwebBhFC4ORaroDJLK/"
+    "itvm8ZDmPYrYj2YRiDWLaY1wE3giV350/K1xQTT1xcNIBAOclXJ4XJ6SmqVC6Mbc3J/xKgkDVE9tCOScWtn3Wa8GQZS9"
+    "in0splPw52gzuTrhqs9TyEdgQNHEmQId0YRNfY6M/ukUrxJUIMTLlBLNqgh/n0v040a+KpTOK/MbK6HU0miFVqMksA6f"
+    "J6GGJwaElmYyZ2yzcMCdP7k/e3OtEzU8OECUsJntQKazgyCFLj84Pjw+7B8dH+T5O+j+lynpxrJq5upwvjEFq091KAjY"
+    "5A3+FzykAlbBGAT0NQ5ymqas6BFuoC8v3bBNwg2cqird4GnKsdsgM1qo5gt1Hmz3t5JEy2m5cV/W+Pu8hdF9/Q7IZwUa"
+    "YUduoAzqt3vsE64z1cocTT+tlw/C/nbhwPwVQFDrPXAEuvUGuMR0iZhRuuvsEDsP+iiMWrRe1wxxVfAwevrdaNQ9uh85"
+    "1ePg79VSQ4cTY+O84Kf5Y0yecQzuCCWys5juzzRLzFzAIlToXcYBJKYQNMY+JY8iXYD3sbMF+RxnZvSGMS5HVED5rEfK"
+    "XeNZgIPR+Q1k3IWWZokBn52H2IhbAZHSDsT8EsGw8VU3KuEUoBLtsSVMrZjFFeOzGJBlOVGUMXkcr7LaAIyXrHfySufa"
+    "9MX3lLlnusW6OzjRut9FO+JBEOIbPHpbYtfdzp07RqZ9Y+p1Qq8w/aUFELxtIqZ+n/7JEhSm39eyK3pNJKYjQQt8mSbb"
+    "5szyuYzpSqg5rDN+hfExzUQg52TfcbjAJZbD3LwgTocnkfK4Npsv21h5mPpJnfovMU6xWtVF3HKBeoLkw7BxdHj49HCv"
+    "7u+c8Pde1TPuEHGHiDtE7IiIFfeae7rjBzAxwqeiEi5uBIKQfFn3fPwV4c+40Kbb2MgpF74cvY3s0Fw3L1v20xuAYiAw"
+    "223Q/JEuFxnraWnSm+aXcI4bOwEn0B+Y6K7iZQwGGwZikUgtYv2IKZ8JpeohCKe1cyvd00Og9t5p8SIN3NkB0g6Qnggg"
+    "PbBo1SuW6J44ZOXOLxUJxt+eZbwEWYUDqy7dboNahhwzxJgl9eSSt6rnrNkANTLqjC6pUC0TiO/wqlllJXDxGiuo1rJ+"
+    "+Akb3H8cIOn3celis4ynkW/9xZUrgIqwuac4q7cGW5rJzg5cduDyJLrxd5TtGM/2yEDx9cCAXOH61KPp7ioJTPc0YypM"
+    "hVsNbHioqUYgRjSINS6rJlR76XKIU2YqRyNTf5xXoNLaGBWLvD5/+8XLSlhAG/FSGdGqslYn/aAVHGhNHbR1B6LREqMt"
+    "ax3U0sA8dfu2Vtua3hRsdCsEPGNY3myWGme4Ro2rn7T+1liVA5NXHtbc0bIsKF8Qa78XDDOp3g61dqj1lLrxd4Razg0X"
+    "Du9wcFRGsY3yGWqN2bYYtfTVAMzwX3Rd7rEfwyVX3TyOCHTLqMd4aV2b+RSl8NF10yoxFkXkYB/baZeYRBqbLITxiYha"
+    "pvzwF5bkMnpgSKV7GaCyKczjTGdgAPhHEPoa/wXZ0WBtkReWzmRYAmb5egRY3rzeY2EK+evKjkB7ad/nSrR8uQRqnUhV"
+    "IkRi90qrcrebZYmXMBwWMsXiGKp/pto7vFCrNQl/KxF1bu1hOu+PvKOGIf09DPCzLuiBuQhncz2orfHxWctYygWLVhL8"
+    "fF+n9vPLX3/429mr/3y5RjR5F3erLLd+x5IE7+hrmS4pijZXXEvNNWa4o6gQbRe+7MKXXfjyBwhfHHD1b28piLEO9Bj+"
+    "H79CJm+mBV/84KND2jasISoMaDBDgR2zE9bHEuS85Sc2advEN69nsRnu/td73v9thP857H/fH/3bn3oU67wS8QxCl+Hx"
+    "YQM/7+kLbsLEtjmC6nJmN+CrLXxSzw2p7P7CjINjarf4kaRiGrqb7xtclNxOfmnUwNJ1UFkHV5wTBcDcfoFuA7ys4Cw0"
+    "ZICuwwR9gXylb5/z4Mt9nIZlufums1xPH20QI5oRXZu3z2iqhicJ1kZfJ2HyCclcs0AKNbSfTd3hRwKmSPns7VusNKfP"
+    "bZPkG+W5LzSwC/r9uYiwtko+zvQ+UFgZb7QtE18ZzjA5QHlL4lPrtebej1ZHZ43Q7MoJjh3GoEn6XFYVk4K4Yqbnqcxm"
+    "cxdClD9uMlskNIXKo7dkdSx80uhB5OgtNWtlRkvBxZdq9BYqGfHu305W6vF2sdguFtvFYv/6sZgh48s7RRrMdy8hp4QV"
+    "z1tGX+iUTKsOLfoJMxXUXynmQiRZC8MN6LCKaRaXNkKF9uDkYbAoIQw04jbO6cJgu6uvQgQ0mbv75nBrK7cuWy3qqns5"
+    "QCRnLbMzr+SMhbGrMJOp/bZTMWuquA0AZ9ZEI/ct6g2EOfMwAAuu1QdsVxuAOwmtgtqsJZhwKJ5C7IUP/Sqzto1xiNeN"
+    "YxNq7OztBXOvi/gWLp+/uvj54mp89cvPL9/03Bd4Kxkq2thh8w6bd9j8B8Bm52dzt8btV0rOl6gTchtbz5Bg+8y0zjh9"
+    "imQcsmv3q2E1ydeKtSTpWpSse8haxztUoJvdcU58suWEVWIv6TKt9KBRe4QVAVVT0+oVboTC7YfOcPH88m9sDzfqSGcJ"
+    "T5XAj/wznfEoWjLxyY8yFd6KD/EM8kdQKKLkQirTvNsIAPrO1/C4I7n/CGsy1G+Vj2TtEliOlR/b08TKLAZtqkOSYvF4"
+    "OSXGmYrPvSBMx/IGl/js+7gNj/E7hCEVhPXVbStHnZhANRMPlSa7rzzVgy7UM27u1ogDUjEtWuy8XVK5SbfGmU/AHVXV"
+    "ALDP/W2+Xt5FBrvIYBcZ/AEigxyZcg9XlL6j24YWBpTIrwkNXNGjgyEa7Y5IBSMK7zxquCG0/OIly5BxlKN6foQu6sGA"
+    "xIjFTBt5gf1HVojz1SISbGRsP29+vHKRGl7ifjxYP+IxB4ssnFJpyCfcfme/nLdTcQjgu7r9/2IrR9AmVbd+VZDclEQd"
+    "Ups00FzaSLQsWB1tRq+oKarp0gJtt/mSWNa0XnYgubkUPUSA0PjowshJ99qWCC2sky4s5VH31R7alq0Rr17mm7WZz+L3"
+    "aAdmUMx1f35NMzV4by4VFQOZqipTbWUrhrAsqAheYxzqww+xwoUiHtFKkdvPBgNUfOkxAlRkaNVUzrzX9kFqvz9B4Gk6"
+    "qfJ02XB41D5xFwQp4BXOtFErlbDsrrq7Z2kxKWfpbmWI1r6yhONfmbo2bH9FZZEdCFutX93la6bU17RuuptI2oWLu3Dx"
+    "jxAuOlwgn3k4oP9RiOZ8Gh8k2PQE/9l2NsnsCdqfM0uA2eYZNs5M018tfCPw6Lb6U/P5dZxAczH72X3RmlDNzdeXg1wh"
+    "TdctTTr7+Cqh7qGEL5MmlXO4aCXZK0UE15fvzgeDAfvx8up6WGxvQCUktnBEw+NCP9InoGYLxHWFHas2FLDSWTNHILnl"
+    "KYZK787LCGy4Xjl/1E6FtnWXbRRAR2uqlosYtGPdcut8E5Zw0e6d9swEy4icTskQdsi/Q/4d8v/rI791dHyg6Qybif0X"
+    "v23dGuixTUYtMmqPmda+GrY79789INdgoChYPcI3jdNfGzzkXv6+rcz2ob3w6n55dV1GCekMV90Xr3JlVum/tVuU00Ea"
+    "5uCPU3ZtT+A4f/3j//73/+Cm/WDVd1ibiloqnQnyxWm9G1kdajLbMYpmRnJ7smeYDAJxa63n4PZwcGImC+/bY2HT1qis"
+    "q/wYmvoGFzxo2b/aHhGUH58AtnTHaS9u8zHVTNhSFxihJhwCpsFW8AiMEHdP/hAXR9fQlt/pDS7A4s7ScW0f7gG8+sVK"
+    "r6xYPRDDVD/7mU5VOe7ptMdG9YgDPCZnswaOcH/0J7jL4Oo37axlw/9YFbZG8pEt5G6Z4mxJHJzZgaWYF+njx2K7ctr2"
+    "WVcRs+DDQemD06rdplKNOGj5aLp04hUa+inDd8p7X0PgP2jgqTHA3Kqs/J47WY14HO3iul1c94TiuiZy5ChxeHR88uzb"
+    "7/79P77nEz8w0/kt4ZI9I6H+NHP+leEUCTlKZnxfWwy1hfdpG78FAlUOFzM7u+9dk5Nx+/njoQ77g5VObMVeiMbzr3zl"
+    "qOn1WxzGulBnVAq+3RgoB9S4Tf7Yl4EggiWrbt99I2ZZbE6gxCPiwMQz3L0/VmGAOrPHQ566RcnQHq84yWbmS11L38Ti"
+    "FeLHHYhDlBGYAyxlmhcN0waN7qBHewwaVmrVjidJxUdiusJHMxkpcfRsPUdXJQJmj0gOYb4f0qE2yBbEP0TC7CV5ypQw"
+    "sPB+VOGjNY8psfLd9120AxnJDYZVusGVPQEDz7XAwxsCwwjNf4EpVFgpEqayZRxvqIyUx2YXz+oeNhQAui1uKmRrSWCF"
+    "9rcdhNeA+tzWg9FZFHRAoDtaw7R7Sodh0LYD9nSe0J/b83WWFW5actAKR99104YdDqgNr3KOTxAGeGIKbXUwsWc0EteG"
+    "sIkUhqXweRbe4i5Bcwy1KZTGj9CoT6d4NBuI5U7u8upBty+zKKBHJ4IW0LXA8nNGApjzLHCYzngYV3RQzbTL4p8crhf/"
+    "onib7Z3rNOqfswN2efHnizdX+6fQTWM6nwOFNodxgo6qdljO4svUn510UH7+MtsDmlcv371eQXR0/3+nLifQeJytWG1T"
+    "GzkS/u5f0ed8wNR5fAnkUrX27lZRhKWyF14K2NsPuS1GnpFthZnRrKQBfGH/+z3dko0JTvhylQq2ZqRWvzz9dLezLOs1"
+    "qtZj6heVuTGh3yu1L5xpg7ENnh7K0zHdLVSgq2Wr3ZDwrLgh1ZR0uCwq2wZPndfOk75vdRHIzkhRYesaW7LKNJqCtdWI"
+    "fvP4tjCe/I2pKojUDTYG5W+o0br0FFWgwdxpHYZUGR8yE3Tth1TqSgc9JKc9v5rpUCywQ011hYddg+92bvDxn27v9d67"
+    "3TE/JAi7M2FBWfbZ20ZUdlqVZKHTr5dnp6SbWw0L9Kjfg8KtCmZqKhOWsPxC/9kZXEfny7DA4f3RD3+HISI3KopDtQ6q"
+    "VEGNe0S3cEF02pvR29Hrfi+Dc3/8W5bRsW60U0GXNF3StHNzrWnmbE0LaFTh2KhdTqi01NhAuoRkaPxzr/cqXdTr/R/D"
+    "0OsdkLO4KL0akqqM8hpOVs2SZpWaE0NiiA3NzLhaMRRYGpARXFcEc6tXh73cr+Bav2yKXrIHd7x6RYe2CU4V0D6jixgM"
+    "5SlvozuTC9tlHl1hoP7MVqV2NNCV10CHgw5zviws4C9T6R1PCNECweXdrbOf2U7T+KCqysN7K7UgyRG78XeWwjcDdWkf"
+    "osBqxPvzIfsMF6gwSmo+U5AOz05ODk7f02g0SkjKaYAL8sySrKCQD6Xt5Bp9D5ur5XOMDSn/0rc3/THBi1j1GThYQexf"
+    "ObaT74pC++jS1daZgi+wVztnHdZf+jemKeMpPK6xX831er0wTUgio8yZMlXn9IjO1t/FWhKBa91YcdxkxdWV8oEEMAg6"
+    "DMNWds4xh2KNqB12aNtJTNem2uk6IpJmM4GTH3/HqSk1d770GXTQ/VZVnf5rBy6+0UtoBYVb5fAuABq8x0/g+XgqyyWf"
+    "PUdYUARtTbPL2j6/0RcLXavVxTnwA2f5JxZZoT3OBDfvai2vEQxENlnKVk4ih+DKqQbONBBkmvk2OaMXwYRUrZRp6Oz8"
+    "6sPZaU5ewWSBPidVFAN54hMqYHw0c8BuHXL0jLMNK4otzqhptUrbuSQMIcSlnqmuCrvChIxREFjDCnOok8oThCxGsLal"
+    "Jg0qWz5io1DOGRAhH/CsA+cPM98IKXirG9UUOh9xUBa6anO6s+7GRyFiCofj1IL5cSlO1GCq8aO7IhxjAVDQtjDMogJW"
+    "H9k7R0Lh0bWLjFwCGvoe7n+7K9HhMuE3rRHs+hVXN/qeEUk5f8lZlwPUCg5Y4+8AKSC/gFcG4DYo6IdJHsupVcsoF9m1"
+    "KUFtu7FqLW23BoHywn9zDgLczdUsap1ltbrPEnZO83HyGZK/KbgY5Juad0H4t9yCmCTh4ugXAMbOZiiAEIekmMPIqUIN"
+    "EH7sUFIDTGQLT5jJCyFF+NYiPttSMMumCmV0lUMS/4/iOrCPeSSZ5Fas+3jQxxPJfGajRDSPuZfqAXs28sIaRUIoWnHZ"
+    "Fv8wheeGg7m1rjAg2Icwwt5lG1vy3RhDrwsHT3yVIw3DjlTbauUkdtF7MP/HeGB8enBy9HMeS9QRw6gA5H2v9yBf6CEx"
+    "I9MsFrVWkiwPvQeU8/V/7H6Ntw9rzuYnb7DOwSnaNarKsThoqGtiNYYxK/oFO5qSmTRVS+aT1rqwAhM6hPlIBO6xwI4J"
+    "XqQh2GWsz4yzxFBDWSTrGQggS3QB/HQzJZz+LFpEwW9Z8LOseqCrjRPPMpLvQXzlFNjF+TBBELQk2Kc/ouB3P7Dk2nim"
+    "xOtSt7opdVMso/4twApjnigWrzFeep91iY6SeR9XtCj7zZ6oHUytEdSv1XXQreXClWVph0DxDh4tmKBY6krOP1mOYP+a"
+    "gxJtP0DN0yyAUcu5ExuolCQUN04EtgLlRNUG7+SixXIl/h2Lj/uv1QxwuEbKr/RNQWd9h+mgktCXpkQKMfaHQECITmI1"
+    "oiQSSWMJQSQubo2wWDAPCYeWVkc3zrjhgZ5/dkgbRGu4cUp2FrarStk61XTnTAi6mcBY5AeIH9pKRVVzlKZk1P7rNbhd"
+    "14bosg+PSxocBldlh/QPuvxw/OH0ancCR14LT7MVzFOejU7y3u5LLLWrTaOSuKv1igYQcnV0cfI9KbHHjHTR21rxZY6g"
+    "T5zxf4B/j2XpLdDR6Ek0U+j869oR24yNfnKE9v7oXtVttZVI4z0HJaPFc43Nt6rzOM9AmY9YyMXyIDJolslH13LtAo7t"
+    "C/eC3tORve03xqmJ2AG48n1csQOkGE+4WPmYykIjMRezbKlXTUhjp7bkUrLCzwsapQsToYmk7ZrJHAedLvgz9gqi03Dd"
+    "pkA3Jt5BmkJ++oU74W+0djIOQtrvynD+MtwhEgW5srYdsptX+k8e2YCHsadkYbl2nByev2Ck3IajMFYt6fXozTfCzcOp"
+    "uJ0H6ikzvjyKvU8H7WIXhxG4a7lxA9eaIvAnphyuIrGYMghRwqBwauVeQgVfQtntLaPR/FejjOxTxs2Bqn8q0LB+IyLo"
+    "lQ7Oz+nTwcXxJeo6ZwzPQxz6to2jm2nvSbiMqWac+kS0e4md5LyJHQ3O7IDJNibv2B7yEPqCATJh2zsQ7Op41qIOfMPL"
+    "PPZjH4++9Nvl0YUkzg0CfnX2ryNuuz7aOQrLCuyAeWRcT6lMcYuEGETyqWjA2kcJC/R8mseJ7/t7UwMlJBCP+31uOLar"
+    "ja6AM2SQZcw1kqFgwCxzesad3i70PopbuBwxRwyFlUrJ066eIjt5dE9tGx4eXv6bBtw/uLm0AGiJ6i50YE2+ragwpaC/"
+    "mjvbtdx+B7T6qdjFFmn4ZHLlG8XwOPVt7p6NU1i4t+UIF/6Wv77gpmRxMnjFEJ/59pFM0duHNu3Q8o3pkj83+HIgv37A"
+    "xjxDAztL3c7CeskftHqWuZzb/JRknEmPnmnwHV7wjGDEnCHsE4bZRj7zUthFM8oWIAD5B8vupFNQ/HbKv2xstaiw+HN5"
+    "ccgD4PvLK9h2yE94XINZGzrmTzatB3NJt5RkAdt1eElTuRGDB+agqfzlbjrv9c7ilPrkh6Ktln41OPNPH9+Z52UIHPX+"
+    "Bx9P9Zw="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"greet","title":"Greet someone; runs when the command line nam'
-        'es no command.","description":"Greet someone; runs when the command line names n'
-        'o command.","inputSchema":{"type":"object","properties":{"name":{"type":"string"'
-        ',"description":"Who to greet","default":"world"},"shout":{"type":"boolean","desc'
-        'ription":"Greet in capitals.","default":false}},"additionalProperties":false},"o'
-        'utputSchema":{"type":"object","properties":{"result":{"type":"string"}},"require'
-        'd":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idemp'
-        'otentHint":true}},{"name":"list-items","title":"List the items from --from up to'
-        ' --to.","description":"List the items from --from up to --to.","inputSchema":{"t'
-        'ype":"object","properties":{"from_":{"type":"integer","description":"The first i'
-        'tem","minimum":0,"default":0},"to":{"type":"integer","description":"One past the'
-        ' last item.","maximum":100,"default":3}},"additionalProperties":false},"outputSc'
-        'hema":{"type":"object","properties":{"result":{"items":{"type":"integer"},"type"'
-        ':"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiv'
-        'eHint":false,"idempotentHint":true}},{"name":"delete","title":"Delete something;'
-        ' asks first, or needs --yes where nobody can answer.","description":"Delete some'
-        'thing; asks first, or needs --yes where nobody can answer.","inputSchema":{"type'
-        '":"object","properties":{"name":{"type":"string","description":"What to delete"}'
-        '},"required":["name"],"additionalProperties":false},"outputSchema":{"additionalP'
-        'roperties":{"type":"string"},"type":"object"},"annotations":{"readOnlyHint":fals'
-        'e,"destructiveHint":true,"idempotentHint":false}},{"name":"reset","title":"Reset'
-        ' everything, without asking (confirm=False).","description":"Reset everything, w'
-        'ithout asking (confirm=False).","inputSchema":{"type":"object","properties":{"ke'
-        'ep":{"type":"integer","description":"How many to keep.","default":0}},"additiona'
-        'lProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"t'
-        'ype":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idemp'
-        'otentHint":false}},{"name":"fetch","title":"Wait on an event loop, then answer; '
-        'cancelled by --timeout and over MCP.","description":"Wait on an event loop, then'
-        ' answer; cancelled by --timeout and over MCP.","inputSchema":{"type":"object","p'
-        'roperties":{"delay":{"type":"number","description":"How long to wait, in seconds'
-        '.","minimum":0,"maximum":5,"default":0.0},"mark":{"anyOf":[{"format":"path","typ'
-        'e":"string"},{"type":"null"}],"description":"A file that gets one line when the '
-        'command ends, however it ends.","default":null}},"additionalProperties":false},"'
-        'outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"read'
-        'OnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"label","'
-        'title":"Describe a label: a count flag, a tuple, a dict, a pattern and a compute'
-        'd default.","description":"Describe a label: a count flag, a tuple, a dict, a pa'
-        'ttern and a computed default.","inputSchema":{"type":"object","properties":{"nam'
-        'e":{"type":"string","description":"A lower-case name","pattern":"^[a-z][a-z0-9-]'
-        '*$","maxLength":20,"default":"main"},"verbose":{"type":"integer","minimum":0,"de'
-        'scription":"Say more; repeat for more","default":0},"size":{"maxItems":2,"minIte'
-        'ms":2,"prefixItems":[{"type":"integer"},{"type":"integer"}],"type":"array","desc'
-        'ription":"Width and height.","default":[1,1]},"tag":{"additionalProperties":{"ty'
-        'pe":"string"},"type":"object","description":"KEY=VALUE; repeat for more","defaul'
-        't":{}},"owner":{"type":"string","description":"Who owns it. (default: computed w'
-        'hen it runs)","minLength":1}},"additionalProperties":false},"outputSchema":{"add'
-        'itionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"des'
-        'tructiveHint":false,"idempotentHint":true}},{"name":"run","title":"Run an app as'
-        ' `pipx run` does: every word after APP is the app\'s, --json and --help too.","de'
-        'scription":"Run an app as `pipx run` does: every word after APP is the app\'s, --'
-        'json and --help too.","inputSchema":{"type":"object","properties":{"app":{"type"'
-        ':"string","description":"The app to run"},"args":{"items":{"type":"string"},"typ'
-        'e":"array","description":"The app\'s own arguments","default":[]},"python":{"type'
-        '":"string","description":"The Python to run it with","default":"3"},"isolated":{'
-        '"type":"boolean","default":false}},"required":["app"],"additionalProperties":fal'
-        'se},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{'
-        '"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"l'
-        'ogin","title":"Log in; asks for what is missing at a terminal (the token hidden)'
-        '.","description":"Log in; asks for what is missing at a terminal (the token hidd'
-        'en).","inputSchema":{"type":"object","properties":{"user":{"type":"string"},"tok'
-        'en":{"type":"string","description":"Your API token"}},"required":["user","token"'
-        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
-        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
-        'tentHint":true}},{"name":"export","title":"Export one item, named or numbered, a'
-        "s JSON or CSV (as argparse's mutually exclusive groups: at most one output, exac"
-        'tly one item).","description":"Export one item, named or numbered, as JSON or CS'
-        "V (as argparse's mutually exclusive\\ngroups: at most one output, exactly one ite"
-        'm).\\n\\nAt most one of: json_out, csv_out; Exactly one of: name, ref","inputSchem'
-        'a":{"type":"object","properties":{"json_out":{"anyOf":[{"format":"path","type":"'
-        'string"},{"type":"null"}],"description":"Write JSON here","default":null},"csv_o'
-        'ut":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"'
-        'Write CSV here","default":null},"name":{"anyOf":[{"type":"string"},{"type":"null'
-        '"}],"description":"The item\'s name","default":null},"ref":{"anyOf":[{"type":"int'
-        'eger","minimum":1},{"type":"null"}],"description":"The item\'s number","default":'
-        'null},"compact":{"type":"boolean","default":false}},"not":{"anyOf":[{"required":'
-        '["json_out","csv_out"]},{"required":["name","ref"]},{"properties":{"name":false,'
-        '"ref":false}}]},"additionalProperties":false},"outputSchema":{"additionalPropert'
-        'ies":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":'
-        'false,"idempotentHint":true}},{"name":"output","title":"Read back the full text '
-        'of an answer that was cut.","description":"Read back the full text of an answer '
-        "that was cut, a page at a time: the reference is in\\nthe answer's marker and in "
-        'meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":'
-        '"string","description":"The reference a cut answer names (`full output: REF`)."}'
-        ',"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","'
-        'minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"'
-        'outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"'
-        'type":"integer"},"length":{"type":"integer","description":"The full text\'s lengt'
-        'h, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"}'
-        ',{"type":"null"}],"description":"The offset of the next page; null after the las'
-        't."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOn'
-        'lyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false'
-        "}}]}"
-    ),
-}
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1253,12 +1243,26 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "async": ("_await",),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1412,6 +1416,25 @@ def export(
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
 
 
+def serve(
+    host: str = "::1",
+    watch: list[str] = [],
+    size: list[int] = [],
+) -> dict[str, Any]:
+    """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
+    several words after one flag)."""
+    return {"host": host, "watch": watch, "size": size}
+
+
+def copy(
+    sources: list[str],
+    target: str,
+    verbose: bool = False,
+) -> dict[str, Any]:
+    """Copy files (argparse's `SRC... DST`: the last word is the target)."""
+    return {"sources": sources, "target": target, "verbose": verbose}
+
+
 # ---- The tables: defined here from their section at the end, compiled once (see _boot) ----
 
 if TYPE_CHECKING:
@@ -1461,10 +1484,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1535,9 +1569,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1548,6 +1601,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1610,7 +1682,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1621,15 +1698,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1673,15 +1784,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1758,6 +1986,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1803,6 +2054,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1822,6 +2075,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1879,14 +2135,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1919,6 +2181,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -1981,10 +2269,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1993,23 +2302,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2020,7 +2344,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2029,6 +2353,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2037,6 +2362,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2075,13 +2401,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2091,7 +2416,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2099,13 +2423,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2121,10 +2447,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2185,22 +2515,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2230,12 +2578,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2253,6 +2603,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2267,7 +2619,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2278,6 +2631,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2312,6 +2670,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2353,11 +2712,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2403,6 +2763,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2447,6 +2810,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2736,7 +3100,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2813,8 +3178,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3371,6 +3737,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3487,8 +3856,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3502,7 +3873,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3577,6 +3948,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3584,20 +3973,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3633,11 +4026,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3647,7 +4041,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3668,7 +4064,7 @@ def _within(
 
 def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
     """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
-    a JSON array or comma-separated values)."""
+    a JSON array or values separated by whitespace)."""
 
     def convert(value: object) -> tuple[Any, ...]:
         items = _as_list(value)
@@ -3734,6 +4130,57 @@ def _matching(
         if problem:
             raise _Invalid(problem)
         return text
+
+    return check
+
+
+def _checked_path(
+    convert: Callable[[Any], Any],
+    exists: bool,
+    file_okay: bool,
+    dir_okay: bool,
+    readable: bool,
+    writable: bool,
+    executable: bool,
+    resolve_path: bool,
+    allow_dash: bool,
+) -> Callable[[object], Any]:
+    """A converter of a path that also makes `click.Path`'s checks, in its order and with its
+    words (`Option(exists=True, dir_okay=False)`): a path that need not exist and does not
+    skips the rest, `-` is let through as a standard stream when `allow_dash=True`."""
+    import os
+    import stat
+
+    what = "file" if not dir_okay else "directory" if not file_okay else "path"
+
+    def check(value: object) -> Any:
+        path = convert(value)
+        if file_okay and allow_dash and str(path) == "-":
+            return path
+        if resolve_path:
+            path = type(path)(os.path.realpath(path))
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            if not exists:
+                return path
+            raise _Invalid(f"{what} {_show(value)} does not exist") from None
+        problem = (
+            "is a file"
+            if not file_okay and stat.S_ISREG(mode)
+            else "is a directory"
+            if not dir_okay and stat.S_ISDIR(mode)
+            else "is not readable"
+            if readable and not os.access(path, os.R_OK)
+            else "is not writable"
+            if writable and not os.access(path, os.W_OK)
+            else "is not executable"
+            if executable and not os.access(path, os.X_OK)
+            else None
+        )
+        if problem:
+            raise _Invalid(f"{what} {_show(value)} {problem}")
+        return path
 
     return check
 
@@ -4246,28 +4693,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -5156,13 +5666,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5189,18 +5706,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5290,7 +5821,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5369,7 +5914,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5482,12 +6027,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5581,6 +6126,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5962,7 +6509,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5988,6 +6535,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5995,6 +6543,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -6017,7 +6571,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6252,6 +6806,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6323,10 +6886,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6336,7 +6899,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6363,6 +6926,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6390,7 +6955,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6429,16 +6997,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6447,7 +7005,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6457,11 +7032,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6471,14 +7052,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6589,10 +7172,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6632,7 +7217,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6641,6 +7229,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6691,6 +7285,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6707,6 +7308,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6717,6 +7337,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6773,6 +7399,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6855,6 +7490,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6975,6 +7614,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7120,12 +7763,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7216,6 +7865,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7229,6 +7906,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7237,7 +7915,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7281,7 +7960,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7309,7 +7988,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7363,7 +8042,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7394,7 +8073,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7631,7 +8312,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8154,7 +8835,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8485,30 +9168,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8627,41 +9330,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8930,11 +9598,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8948,20 +9614,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -9037,7 +9689,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9080,6 +9732,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9408,6 +10080,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9415,7 +10088,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9552,7 +10225,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9578,7 +10253,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9613,7 +10288,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9648,6 +10323,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10463,6 +11146,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10755,6 +11440,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11024,6 +11710,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11391,7 +12078,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11499,7 +12186,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11509,6 +12196,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11543,7 +12233,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11616,7 +12306,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11642,10 +12332,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11657,17 +12347,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11685,8 +12379,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11695,11 +12396,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11807,7 +12512,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11855,7 +12560,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11883,6 +12589,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11922,11 +12629,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -12081,12 +12785,22 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
     "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
-        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
+        ("json_out", ("-j", "--json-out"), ("_checked_path", "_Path", False, True, False, True, True, False, False, False), None, (("metavar", "PATH"), ("help", "Write JSON here (a file, writable if it exists)"), ("nullable", True))),
         ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
         ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
         ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
         ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
     ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
+    "serve": (serve, "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).", ("map", _Any), (
+        ("host", ("-h", "--host", "--bind"), "_Str", "::1", (("help", "The address to bind (default: ::1)"),)),
+        ("watch", ("-w", "--watch"), "_Str", list, (("action", "extend"), ("nargs", "+"), ("help", "The files to watch (repeatable)"), ("many", True), ("fresh", True))),
+        ("size", ("--size",), "_Int", list, (("action", "extend"), ("nargs", 2), ("help", "The width and the height (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("description", "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:\nseveral words after one flag)."), ("examples", ("clikit serve -h 0.0.0.0 --watch a.py b.py",)))),
+    "copy": (copy, "Copy files (argparse's `SRC... DST`: the last word is the target).", ("map", _Any), (
+        ("sources", (), "_Str", ..., (("nargs", "+"), ("metavar", "SRC"), ("help", "What to copy"), ("many", True))),
+        ("target", (), "_Str", ..., (("metavar", "DST"), ("help", "Where to"))),
+        ("verbose", ("-v", "--verbose"), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Say each file (default: off)"))),
+    ), (("examples", ("clikit copy a.txt b.txt dest",)), ("effects", "non_idempotent"))),
 }
 # fmt: on
 
@@ -12114,6 +12828,11 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "export",
             "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
         ),
+        (
+            "serve",
+            "Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs: several words after one flag).",
+        ),
+        ("copy", "Copy files (argparse's `SRC... DST`: the last word is the target)."),
     ),
 }
 
@@ -12140,6 +12859,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "greet": ("greet", True),
@@ -12151,6 +12872,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "run": ("run", False),
     "login": ("login", False),
     "export": ("export", False),
+    "serve": ("serve", False),
+    "copy": ("copy", False),
     "output": ("output", False),
 }
 
@@ -12191,6 +12914,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

@@ -128,7 +128,9 @@ def run_app(
 @command(effects="idempotent", examples=["clikit login --user ada --token s3cret"])
 def login(
     user: Annotated[str, Option("-u", prompt="Your name")],
-    token: Annotated[str, Option(help="Your API token", prompt=True, secret=True, env="CLIKIT_TOKEN")],
+    token: Annotated[
+        str, Option(help="Your API token", prompt=True, secret=True, env="CLIKIT_TOKEN")
+    ],
 ) -> dict[str, Any]:
     """Log in; asks for what is missing at a terminal (the token hidden)."""
     return {"user": user, "token_length": len(token)}
@@ -141,7 +143,9 @@ def login(
     examples=["clikit export --name report -j out.json"],
 )
 def export(
-    json_out: Annotated[Path | None, Option("-j", help="Write JSON here")] = None,
+    json_out: Annotated[
+        Path | None, Option("-j", help="Write JSON here", dir_okay=False, writable=True)
+    ] = None,
     csv_out: Annotated[Path | None, Option(help="Write CSV here")] = None,
     name: Annotated[str | None, Option(help="The item's name")] = None,
     ref: Annotated[int | None, Option(help="The item's number", min=1)] = None,
@@ -150,3 +154,24 @@ def export(
     """Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive
     groups: at most one output, exactly one item)."""
     return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
+
+
+@command(effects="read_only", examples=["clikit serve -h 0.0.0.0 --watch a.py b.py"])
+def serve(
+    host: Annotated[str, Option("-h", "--host", "--bind", help="The address to bind")] = "::1",
+    watch: Annotated[list[str], Option("-w", nargs="+", help="The files to watch")] = [],
+    size: Annotated[list[int], Option(nargs=2, help="The width and the height")] = [],
+) -> dict[str, Any]:
+    """Serve the items (Click's `-h` for the host, a second long flag, and argparse's nargs:
+    several words after one flag)."""
+    return {"host": host, "watch": watch, "size": size}
+
+
+@command(effects="non_idempotent", examples=["clikit copy a.txt b.txt dest"])
+def copy(
+    sources: Annotated[list[str], Argument(metavar="SRC", help="What to copy")],
+    target: Annotated[str, Argument(metavar="DST", help="Where to")],
+    verbose: Annotated[bool, Option("-v", off=False, help="Say each file")] = False,
+) -> dict[str, Any]:
+    """Copy files (argparse's `SRC... DST`: the last word is the target)."""
+    return {"sources": sources, "target": target, "verbose": verbose}

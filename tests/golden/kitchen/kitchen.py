@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1356: the first handler from handlers.py
-#     line 1533: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12404: the tables (commands, groups, errors, result shapes)
+#     line 1396: the first handler from handlers.py
+#     line 1573: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13074: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -106,6 +108,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -124,6 +128,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -141,12 +157,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -163,6 +181,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -199,6 +219,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -236,6 +257,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -952,7 +974,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo0OTEzLHNraWxsOjE5MjcKeJx1VE2P0zAQ"
+    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo1MDY5LHNraWxsOjIwMTYKeJx1VE2P0zAQ"
     "/SujSEggpbDLEU6IDyEO7GoXaQ9VD24yaUwdO9jOVgHx33kep0n2g0udep7ffL75Uxy8G/pQvNtui6LETxx7DkVZfK5a"
     "R3zPfqQw9L3zkWtKRtqr6lhS5SyMuHxd7MptUXt1wqtPOEhRaBWAB33PllSgb7dX3zOsUdoA9gUHaUuxZTqpkUY3AHek"
     "xvmMC9F5BvA2uupIrmevonY2wLpb2RFvaNk0QF5ZJvkm1wivQDLbSfeJ7A7HYnqfPAZqtA+RXm42IwcKR90HgfwaOCSP"
@@ -1009,106 +1031,110 @@ _DATA = (
     "qtK/pbjpnLsx/18x5cL+9ZAqwbGeyPGs59MHXXIjQervKv5z1or7ryvEEvpgwnCIM7pgGXtRAznCTaVAX2GEmigaDPIv"
     "6DOJWaIi/11Lsf3vM0MUvZhiKHMewXZ+cf9xqF6S39XZVeJXHGIz9l+Drv3NOVLfQn+BxlZBFLStjFqQGdFdiijECZGb"
     "dn0f0b/u3v0EkD0hVMfW6O+F1Dxc5Z34nvJrGzWY6CAYU5bTBTc8df5GklqWRy8h6xcX3uweehGWEz5Ag//a6HF6y0iG"
-    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V1fj9vGEf8qCyFBdC2l053tpNG5DgzH"
-    "aa6xHcNnICju1LsVuZJoUVxml7yz6hzQL9LXAgX60te+9psURT9HZ2aX/ymJ0iXBtVUSOCK53J2dnfnNn12OP3TcwNeR"
-    "cDvDzqD/oON0Qr4QcDH3Y3cmQrhxLZT2ZQj3jvtH/UFPuf0juD1O1FSISyW+T3wl9GW0jGfU6smvH/Q/hwae0K7yo9i8"
-    "+43pb8gE9Ldk8TISDuMsFDoWHpsqmUQO84QbcAXXQimpNDQIPTaTOvYDwWLxPu5fhBfh1yKI6IotEh0znahr/1qwi44n"
-    "kzE0/D6RsdAXHYd9ov1wmt35xIE2+G8MZBXa4b/ORTjm7vziQgdczwQM/eEDe+eH7zi7vYWLj9k4kO5cs4/h6mgw+JgF"
-    "fiwUD1gklCvC2BIbyrD39OzZ6emQuXzyj7847N9/+tu//v7XPjBEJnGUxJ3hh04cL4ElOAW4HfmR8NLLW6czDeSYB5dc"
-    "TXVneP4hXZBe752WuB7IOrjWMItwCtd2BaCLCQ+0qDKeh/pGKHbjxzMmQ8F+e/btKybCaxHISMAdpmPgW3xiWnB2zYNE"
-    "sK5UrMcm8Cc89sMDh8UzwfwQJsC4hmbUjRy/E27M5mIJazZesogrIBb4wojoW6dAvZ2909EzqWK8JRsmI8JkAbPupHNF"
-    "now2ztH0jeQueOwwfJkB6SQjXU9MeBLEQ7o8aCKqNwH5yomJeDzbzNcbBQJAXLEcngkFIh3KmMXSMnVIz8dLEDMmJ9CQ"
-    "+Qs+RcFPPF8iiWIxFp4H3AMVkglIEutyEC0df6JBN4B8WDKNHb5++vbr3rHD+v2+w/xYm8llI8ECCSCSxrOCVJimJ8bJ"
-    "NJ/gWMpA8HDzHGGpblisuCtQOWgOfgjLG4LcGxUtjxP7CyFpke1IsJpjoTYP5PLQFQFR78rFAjWJT1CO4pmvGVwvmRau"
-    "DD2N/Lmy41wZIipruuDvc2GzdCDV01aEgBgV1hT4m1PgzkC8XaBKG22YJEFglkHza1hC1JYrK4pvnn91xbqDIcgDLOfC"
-    "B/2ChQeYYFNhRohhEWCRrXSaRpWZ6MgPgp7nq61lE2WxQiPKH8Pp2anBrIjsypAA0gu+g6hEoMBmYtagME+6yQKmTFiC"
-    "yGNX9hN9AFIEsM89JEolYYi6XyJj4ovA2x7rCMLMFByWTgbVrNcLgoUeMkOlDIMlkQp4BfyIzRp7MkZTRBwuESPeRwH3"
-    "d4BeM5pZDNB9SfdhzQ3EutA/myi52MiNMQfbua0MQE9WbHkQwNQJsF/4CCcffM9JV8MxoH5rKPnq9MVzWq8U9XHdMmMR"
-    "+HjF3RnrphKMUCSCCbG0Ir3v5FjvoIG0hnbOQ4YARLNQwKAeLRzNBxmFKydDhMxUiR4etKKM6x7MHlwAWO8dRL1MobED"
-    "xJXU1IKfA6OjhiHVy3Y0BYG8AaAG2UrcGPyZOxOGHCr0ly44WhPZjiSazs4eB47wfQIEwF326unL52V412BPukpEgscc"
-    "vLaDE6sooRxLD1c5ZGOBzQTI6BXgLnSTepveFTkY2rAdZLRM+FLoop+x3IGVJGlAN88Ijmc8NlRPfKVjw19YZWS6JK9o"
-    "Dtxh3VAItOe1yRiuWAHN1oKWDAwb9AmuC05xvIy41uj+VZYDEexuwJwOig5cyF4+e00SoA/R30At8yewWq1EY+FGu7gT"
-    "Ql2LGikZHUxCaEDI004+aWY9Yt4uzo3VFphKahes9UKbZXpNFK1JK2rSMOkuK2T7oEhCvPfbrQXIXRDsPCwIwlN0TNgZ"
-    "dsO6Z9+cvnjRX3gHm4kAvzw1jQUzyR4bO/ekrD6aL7VVCvReqyawOwn41EFT41jeOyxaRkpSgAEGyUK8IesGdREoGwN4"
-    "nLAk9ASaeHL7kVaN3SofpgvGjUFAwvvQ07UI0cvMQ1fjkGE8Bi7jZRqdPRzAP8BNUG+XW1Y9DQsOIeoycawLkuukeOsY"
-    "N4NoIAOAhMB0fCVD8oIMYKUvH7BAhlNCSbhFYxb8S/QEPMBFdHYzr4nlVNrBck+XvXLYgBxQCEDFAZoeF8MPHIQZ3Aan"
-    "FfVcEwMXPCLeIJEL3/MCijsUuNjKg3BO4FNoCoGdBmAmDlqGALSZbgh6jT8JaA7vTkwEXPaAcYBUwdNHVwfgZE2BGRhU"
-    "lL1UDJM1AFHs/yHl/UvpQWQAMhEr6CKWcxES6SQD2VqgoQV78vgHf3GpY3DrfnjisPPTV2dvRw57/Pjsd2dPnlDwBAKE"
-    "uCwSCGtgIsKjGM1XbAy8nwuY2Bi4APITSDkHq+zPRcnx1zKLsYCxKNQ4NFowmr2PYRvCGDek4oQSID3BNAfM5i2+Nxbx"
-    "jQAReZw9uUT+2MV9Qh09PlzxED1VFA1ueIqjGxXizEaQZKmQEAxFTRdDlmhUPMRbfNsmK4jSiUTXg5xQchWk4a9vFkO4"
-    "SqCSdJ4y87vqxtrpRmDIFb2I3pohdsgem3eGaP6fYH/Glc2cWnaOHufILt8mF5UkjfRQr3BMHWNQUXZ9es+mLECsgchu"
-    "2fUbIjdgMZdg0UNfz0DSkY7LipcJnWBeIwhADLvGrWWvoC2nNobbICEhSrQGyYFgApQO3gRVA/3DaN+GsoZQlDDQVLMc"
-    "MCN7lT82zX1KXeTuGyUCiDRruGoeI9BEeH10/MhAEK7EhPuB8PqYWEqNbjGrhEZD15J1z92ZtIk6nUQR+FGg9tiUVJYQ"
-    "Gh7G2C/YgMkEMBpFJOMe3HW5gggC9IdSXSYPB7erWS2bA1vtYcLkapbrKbvoUPLOu+gYTbS5q4sLIpByeEUjmaUh1gQj"
-    "jQOFLG1aMrnkFrTLcpDV6gyP+o/qs5gEEtNVlE7E1Ercr0TBYBNbGnY7TKOhf8rsq6nkYL+HvV4o6VdlUBtdbow17Yid"
-    "yuseL7jbADVi/dvHg+NPe4Mj+K/iYEo0muWeMOtT760cshReadEcXITiIEnie5sGWMikRJdw/QUP1k9y0D8aVKfnibVi"
-    "X+tjwnVcyI/aSw0Q0BmVunZlIFsGbWnfisLgtGtzNVWCsv9jwPjKCAEgQ7BemWrin3V/5ByPKum65Vi06K28cLFY1N45"
-    "HxWjPn8tQeejqpa8oVCUYdoanpms6qVNh4GL+FH6szOL40gPDw/R1bMppr5U00NPAXAfgkAPekfHh1kiDXD72wlBnqXW"
-    "JM0x8a/AdqnYF+SDyjn+CcgKC0tgBIiNphrvcs/zkUwevC6806js36E5uiJYv0qNZb82GMHu8ENFSGBEC2X5oxz/Ogb1"
-    "8ke2LTwhoMofpEgFTwg/4IlJzeeAUhsYcaPYzkJHrZ0FhmrTntX2WntebruqmUGCYksLBvUODQJAU5gK5sLh6e/Pf9kb"
-    "fdE9H/Q+H/3y4qL/Bf36xQ/w09w76J6L5yNqZW988VHz7AAXmtbFaDU8qUI7RHELDnaaGvQ3qDGM6McB9vysESVgIKPc"
-    "MFBBX/PXXjSrPlJOaoyyGi7L8l60oJnkQMR6O0K+gyKTRGY/6l3bO1wpkJHb26Jan6cORG6CrWm2ttOKm7FKmVEhM5GC"
-    "fwbpFpRTAE1hLgUoQ2GBGYAYiDVORbGRGcLobeVBhXTQeKviowJv2sCDBURYNh4nulFgaGekTkO127kfeo3vQ7CqIbRq"
-    "fAYObjN6gKuvlhgLNYOBB2zxA72ZM0RVTgMKSlhGLCMMTk1sVkzTur6NRKOr3PCgQlLaw+i2cRkNu0ck03ZnDB5VspZp"
-    "/HNpnHLKRGiahd1US3+qJDKp6YWvtTHf9telB2YqBMl1yc0SagFOtk1jZ5tvieEapmc4xjqklsbxzhz+mYDwAf6PW/65"
-    "QzvoPyJu2wwJRY+YKpNqriNOyRPq/NL2rM1q0dY+BQiaUcfsAbOdMuoS5xX9OPZ0/UI3G7ZdA4jV5nBtpLDKUraKAMpB"
-    "w2rjurWXXw0TWlvnqrffzlav9PILJjy3Fa2MedV+FIbAO5m1b+h25x4zx6Ch0xUuQgsyMx+iZi0zp+on8C9GDUFJ5nI0"
-    "RhbrFpUa/myuSTVe2dVVKarXjm5Lg5BgOLKFE7M69iiFKOt9HaBjTVxwW4iXAElvamN+CTcxZzjjkWBT/xrzRSYFV07q"
-    "hGDAQAkWEcAluUktMzu9HnXdgNjrcy5vMYGPbzq1g0aVVIN2efHYTqsszKA63Ne4wZy4MzpKgx2aNMx/SQhoGLj3P/f+"
-    "5730P7dxI38+H9Hg0nZplbWoVB3AIFRjFK9Cocrx7hZEgEmV5vySOb0U8FDUR3/fbICWTbcrovS+g+0KRvQ1jtcU4ZZj"
-    "8oITkNvRnzhTUUsmVOZCi1Do56zRGiGIkRnZ6Kw3G4qycanSYCStvaFGvawN/BXcTPdqb/iSLWWCh01wt/fO2y8zedPg"
-    "aVUNdLpQORpY3HAVxkmOOUrQqaVUkWXALZrV/bOoDSZnbzX3VnNvNZsXA6GiECZuxoL1KZgSNlTWZmZCz5agaY4Y9DRP"
-    "XNGQFZn5HjA+PUtAx/a0w8ZJdkQCj7NUd7LXBDxjieeNvBxM7x2wVbUrV5qq1d4j3h7x7gPiNeSpS1o9osVEPU5dknuJ"
-    "kbftMSvGIz83flRHrO/gpjnFiG1OCkeO8fTREg8Zzf1Il45XH/xYKRvwKd22J89LueR7B4LNC9Gk7fvsyR4VC6i44jB+"
-    "J/+w4H7jJqIGtLHYYmgubOnlKFH+1mSnHb8cxpgd6GdzRw1SNW+LlZBpW1DWMzzi7tozAWVsfoZ3WSBiOqQNMTkdgsbX"
-    "20biNe8xP6OI58OrwTgdaVqfL39F58rBlTYk3z8k3pDpWpHC3ruqe1C+j67qvXQ8LXi0j/02gAjyJjw1XR01JVb1NvF5"
-    "AVZDHtXGPguEiOiL6uwrGwjL8RD9j7YRaT4dz7nYYqtw0B/cPygtZbz3mLjHxPuBiWvcUFL7DlaViZq9UDysNDMf+2c/"
-    "73OM30nBpHHDqAAe2/qdke/Oa9j4Gm4WPipKv/NCpt557yddmk27P00bofhm+SyGXe9qZ9lxfL0WbTsLU2Ahyy6bSzyL"
-    "V99W+m7mg9dtRiwT4f9hy68qFsLzk0WN7ZicHvuVKgxu+cuPVp89lD9aCOPCR0PNX9bcP5uzP3iyt0j/SxbJ4iyPyHI4"
-    "OWzoBQe3aufTzzmKM9M3Mz0z2+/PeLwF0bm2ruuA3DKnuL1XBuD1XRUBuQbq2DsyeCNBKeg24DOl5ZKS7q04z0kYO2w8"
-    "rbviy6NNpzsrQm9Ytm30owT8v8G+vzH3U5s+hB94WJtF3FcO1QyaTKisWfYpsXlOR7xDmT1uvXv5k3kDmdagCbjmCgO7"
-    "r5+/+OoSP/3ubG0H6yKWVrQyDMNP9DX5Q00jf3n6puIZzOhr6U7DzkbmoZytNeVNs/82rSMFdGANAhrAEgMrg+KCtddE"
-    "VPmAMpTVrzTbbLQ0UfCaKm4EfCwCnY89F7jU6RBVgrLRy0TtuvWzWqSpqkNFOgwVdXZwwLadBq/0u3ef9u7T3n36Cd2n"
-    "3JIVPCjCOKeCLXdxo1QKIqknhSOwYv/32p36cbyQ1vav+jlKau2ad8c2WrCSxbktnO3d0FnFGFW7Wbdj18KA1D5eC+Wl"
-    "MRvtNgHv5MSlolKZsC3cRcUjTbHLE3Zlq04+e/nlP//4ZyxUB2p9g/WUML9eqIN55wROCi3r9wzXpBWUmBS0xdbt7Hvi"
-    "2urG4fWg/6BPpXhvm0HB9DUq8iorvVpdVe41FHyyZXGzkoE8Zjecilehr4tlorDKI2cIUqaaLhANqoBlH33cgr0I83Kt"
-    "VCNLzbEcEZZiCiuFq/rw6p2Zjjzb5CWXSwxPJlpsmTcalOttYGnYLRNPWFDs/m5grHiT5LHB0loW1oO/W/wIMJyaj1gb"
-    "AsMqQGdiB5JiXqQaUXl9L/q8dXVxDPtgy28Fq1SY6aDko+hSlWcU9BOG7xSLRXGNn6JVsMsIYCZVdv5O9nEgVcze+5L/"
-    "775kHawzYB4cHT94+OjTz371OR+7ABk0t7pHZuv4VVuzFNLYgFlsYgZumpyyHRS+SWVy0C/VsDY1FbtXpNdpzTksPHjQ"
-    "X4sbtL/tLzDVNSjDbseA7dpXjupA26Cjm7yLUcHhT3Wg6NBjKbdLlz7OPipJdfOnYSFLQDzBfmOpNowTEqwwF2rfQ57N"
-    "QGwCobDAHdYssZUAORsntvyXHd9EAKXBj1sMDobdY6aCJ2c24mAgd6b+t1TZXytgi25rWDsl3hGxJ+luP1M8LBGTBzEF"
-    "ch5sJgcFxvRoP5WytdnTkojoSpcGqodbhQEfthswrXOK5X+Rs1gYjGq54uzBwaEhzDneE6aFwf3zUdOEy7FagZRPP2+z"
-    "FhBizdFvimtUWQZgpUcsZ+gZQrAdommJFBtgFgb/7FFp8MZsoFoyPuVUdREFgeo8lLrNY82ieB9vyWMQFJiljln2Nw6Y"
-    "qrDoONJfJGArHuazKUfPpbEfteApnvnD8ch7x6KPVEw/rWFp+j2hqpNUidLWuvWpJDhWq12WqCmH6kViHgw2E3Oav826"
-    "z2IV9J6xQ3Z2+pvTV28PToDESyoCiWSav7Shqlal4L84+sM2upW9zLow5tvnb16uGXR0+x9+PPsTeJytV91u3DYWvtdT"
-    "nE4Q2EZHqp2kXXSmKOC6k8Td2g5sFynQXVgciTNDWyIVkrI9a+dR9gEW2Ju93dt9lcU+x36HlOQ0dtxe9MKwqCHPz3e+"
-    "8x0qTdNEi1pOaHShfLGSepSU0hVWNV4Zjdd/jq8nJC+lXZNfN3JMgrR0Xpa0tKZtxlTKohIWa2mtsQ4bdEkr47yqJHl5"
-    "7TP6yeFppRy5C1VVdAWbMOOFu4AtWTrq/NMmu4CJ0oqrMS2EqsbkvLGSrhT7js9uJasFFabVvn/VqOKif7YIzxQXWxOy"
-    "rSblcdavKE3PndEhOCtFSUZL+uHk6JCkvpSVaWQ2SgpTN8KruaqUXyP/Y/muVTBHb9Z+hcPPs68/J2+C3S5knKqlF6Xw"
-    "YpIQAScXsXuW7WTbqS2ynVGSAulvPktTeiW1tILBm69p3tqllLSwpqYV4qpwNmvWUyoNaeNJlgrYpem3SfKkd5ckf1BN"
-    "kuS1rJrwTHXrPLnWXqpLSaPStHPsetcaL91oTBtO6eXwYmNMo9HIgyN3e0ajcTIXxcVfXCVQG7i7uaFzpc8FvX+PxVOa"
-    "VyiIo6dY7WxvPyXgCxwqaqQtpPZdgNrodPdkb39/QoVY/OcfY/rf3//133//E8E+eUJ7RnsrCp8kKR3HwgpHeRNL05ej"
-    "WecRUeUdLUxVSkubsnISpLNAask5+hVgBxQbjlDvFZjCuxtrzmXhSWnnRVU5xAOS1TWHtjCWuBpv2Qq7Bpm7fUCZ4+gC"
-    "yMfUBrYLYBwDvR8i7R0dHOwefk9ZlnXEzGkTLvLUUFghJOdRieBIXiPtan2fsmPKb0bmYjQhb1usRkxDrGD2fY7tKGpR"
-    "SOcCuv3WhQAa2BuogfUNul+X8RRe19gvlnJYr5T2nclok7uytTKjo+E5pBu5NsTGgcOTCWCDFx5FR/xmwYlhK6Pziosh"
-    "epA3GNKmDWUdUjXzoSahaxe0qMTSTR5DtWv1jZsRyxuCvxRVK99vAOMLuUZYLBjC4jewkHiPmwL6eCrNgz44LnIgEsJV"
-    "eovDfcClw0Mtes85OAS43K9yMkFNmeJ22dYy/IxyoLZdrpznNIoSfM7lgkWs5a57yE7223yS100llKajN6f7R4c5OYGk"
-    "A//hubMDgwEVdFrdadAmIzvmAiprNEeKLVYJqMEYceiFWoauIVS5lAvRVn4raCvTFJKoOWKudhfzFFWLRaxNKTu9GuhR"
-    "CGsVpJUPOI6Bm4ilNEMfXkotdCHzjMsCtW9yujIWChKMhFS4IIcGUwVOcaJuPEgx4BUZGYeLYDlULMuBry7Ogxw9hVdn"
-    "Nmp8CXLIa+D/YiuUp1LOuw+zCfR1vfpr1k2kl/NDzrHsUmW4YtpdgVQgfwFUNh2UUi9R/GiP7dSiYaIH27UqIftbcSKu"
-    "TTuwQPBeQh+iCICbJ2WMOk1rcZ125DnMJx1m6H9d8GDJP4y87ZX1Acp0Jo5nL8EYs1g4yfbQF0tkyWoeVbLFvI4DI6UD"
-    "odeoG0sjwDUo0INtmKZzgUXfR4EBPwbwIEHqTmk6YLEe4QUmzSi0P0tSpzZ3/ReyiNhGcRh4FFRFimI1jgixkueKy4m7"
-    "DGBBlS+HIrpACUYRWZir9IMt+VasopOFBRQfdYlm4pFoGilsqF6ED/l/Ew9MDncPZt/mcVTNmEgFSO+S5DY80G0nj6y1"
-    "WNRShHa5TW5xORj+sHsbv94Ows1vdrDOISvSalHlWOxqasG7BsKIZHoNhkSqkuW0u0uwpDTG+p5OuG8ss2DwGRtsWeWD"
-    "NVS7pNj7Aox0UXk6sQrs60BgQkA3HZCw8jx4n/JNJfSgFTpaf87WOzNs/3QVLn/YwgQHk2U3Tl245fjQzOHkCz55ry2j"
-    "hb4L77U0xwd6hFOQJ+v8FDWUoUN/+Ws0/NXXH8R0VspG6lLqYh3Tb0B2YPGrZo9uuhCHQR8t8z6eitH2n75k2/PWBWun"
-    "kDixZPFlzkL4GMO4cedZyM+rWoI8H+cF+BAIpmSadjsC5a9QuYKlkN33dqJH7rEzLn4EaRcDVrIB7g5uUp6Vom9Gihun"
-    "oT1Cy3RDQeG34Gi17sw/3x74ZtvGR+v7d0va3PO2SvfoCzrZf7V/eLo1hc+zIJ7sl7XD3dFh50UgBI7XSovO3Omwok0Y"
-    "OZ0dHzxmJV7/YgcnDw/i8OFAp7OfT+nwp4PvZseQxlmxMt3YcW3DvQB/vDHoW5hp+BEvM9zcZ9eixp32QUWLxjGHKgN6"
-    "pymu8MrQdvZl/nAw/PmCbW4lmniNQTDf8ztB8R3fQnU/+z9xteCK0eujtzj7kh+7kXEl1n0jcRt96l4yfDTh+Fv8i3OW"
-    "3075qIutQptpupbhu6yJM+NdC0lEK239FiZ3HijY+AQU977YiIXyBAKPwPbCi0p6L6Oqso6HC9mjafHHHp28nv34Ejbe"
-    "8MKhz6LGhJEhosPfl0KwBmWvgANqpv6GcGsw8NGEum/MGMUZp4RQjruXnXu+jrCsoq+VHYer12LBNUOAuCuEz7bwe5hb"
-    "+Njof/59cfchDKGXUjb4p01amMrYPEmO4pUxKkGnNA9b/Ogay58ij92vw5UsS/4PoRSSMg=="
+    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V3djtvIcn6VhnAWq8mhNJqxvSercbww"
+    "vN7s5Nhew2NgEcwomhbZkmhRbC6bnLGOd4C8yLk9QIDc5Da3eZMgyHOkqrr516QkSrNrjBGtF7ZENrurqqu/+ml26VPH"
+    "DXwVCbcz7Az6jzpOJ+RLAV8WfuLORQgXbkSsfBnCtdP+SX/Qi93+CVyepPFMiHEsfkn9WKhxtErm1OrZPzzqfwsNPKHc"
+    "2I8S/eyfdX9DJqC/FUtWkXAYZ6FQifDYLJZp5DBPuAGP4buIYxkraBB6bC5V4geCJeJj0r8Kr8IfRRDRN7ZMVcJUGt/4"
+    "N4JddTyZTqDhL6lMhLrqOOxr5Yez/MrXDrTBPwmQVWqHf5yrcMLdxdWVCriaCxj60yf2wQ8/cHZ3B1++YpNAugvFvoJv"
+    "J4PBVyzwExHzgEUidkWYGGJDGfaeX7w4Px8yl0//698c9r9//Y//+c9/74NAZJpEadIZfuokyQpEgizA5ciPhJd9vXM6"
+    "s0BOeDDm8Ux1hpefsgnp9T4oifOBooPvCrgIZ/DdzAB0MeWBErbgeahuRcxu/WTOZCjYP1389IaJ8EYEMhJwhakE5Jac"
+    "6Rac3fAgFawrY9ZjU/gbbvvhkcOSuWB+CAwwrqAZdSMnH4SbsIVYwZxNViziMRALcmFE9J1Tot5w73TUXMYJXpINzIgw"
+    "XQLXnYxXlMloK4+6byR3yROH4cMMSCcd6XpiytMgGdLXoyaielPQr4KYiCfz7XK9jUEBSCpGwnMRg0qHMmGJNEId0v3J"
+    "CtSMySk0ZP6Sz1DxU8+XSKJYToTngfRgCckUNIl1OaiWSr5WsDaAfJgyhR2+ff7+x96pw/r9vsP8RGnm8pFgggQQSeMZ"
+    "RSqx6YlJOisYnEgZCB5u5xGm6pYlMXcFLg7iwQ9hekPQe71Eq+Mk/lJImmQzEszmRMTbB3J56IqAqHflcokriU9Rj5K5"
+    "rxh8XzElXBl6CuVzbca51kRYc7rkHwtlM3Qg1bNWhIAaleYU5FtQ4M5BvV2gSunVME2DQE+D4jcwhbharo0qvnv5wzXr"
+    "DoagDzCdSx/WF0w8wASbCT1CApMAk2y0UzeyOFGRHwQ9z4931k3URYtG1D+G7BnWgCsi2xoSQHrJ91CVCBawZswYFOZJ"
+    "N10Cy4QliDxmZr9WR6BFAPvcQ6LiNAxx7VfImPoi8HbHOoIwzYLDMmZwmfV6QbBUQ6aplGGwIlIBr0AeiZ5jTyZoikjC"
+    "FWLExyjg/h7Qq0fTkwFrX9J1mHMNsS70z6axXG6VxoSD7dxVB6Ano7Y8CIB1AuxXPsLJJ99zstlwNKjfaUp+OH/1kuYr"
+    "Q32ct9xYBD5+4+6cdTMNRigSwZREamnvBzlRe6xAmkPD85AhABEXMQioRxNH/KCgcOZkiJCZLaLHR60o46oH3IMLAPO9"
+    "h6pXKdR2gKSSmVrwc2B0XGFI9aodTUEgbwGoQbdSNwF/5t6EoYRK/WUTjtZEtiOJ2Nnb48ARfkmBALjK3jx//bIK7wrs"
+    "STcWkeAJB6/t6MwslFBOpIezHLKJwGYCdPQacBe6ybxN75ocDKXFDjpaJXwlVNnPWO0hSsPDShvfEuGwfLUHC7eOAdwz"
+    "Doe0VJI5TzRrUz8G3xTmQJFjJclvWoD8WDcUAi1+jV09plHhfLZoUsH0QYfg3KAQJquIK4UOojVhiHH3g+5sUHTxQvb6"
+    "xVvSEXWMHgmuQ38K3LZSnqUb7eNwiPhG1EjJ6WASRE/Y1E6DibMeCW8f98esJ2AlsxzGvqFV072mMc1JK2qyQOo+M2T6"
+    "oFhDfPTbzQXoXRDsPSwownN0XdgFdsO6F38+f/Wqv/SOthMBnntmPEuGlD3VlvAZRh88RwTFV8osCvRvbSPZnQZ85qAx"
+    "cozsHRatolhSCAImyxgBTdYtLkSgbALwcsbS0BPoBFBggLQq7Db2gV0wfwxCFt6Hnm5EiH5oEdxqlw0jNnAqx1n89ngA"
+    "/4E0YXG73IjqeVhyGXEtk8S6oLlOhsgOhSQlCERz6hjnLKPO0dYDmwGnfixDcqE02mX9HrFAhjOCWLhE5JScU3QjPABV"
+    "9JQL0CoYcPRohZvM3jhsQN4rRK/iCO2Wi7ELDsI06IPHixCgSLZLHpHYkMil73kBBS0x+OexB7GgwLvQFKJCBahOwjWy"
+    "Ep7phnBbO6NgCuDZqQ6fq+4zDpCt/ezW9RF4aDMQBkYkVRcXY2wFGJX4f8mm5bX0IKwAdUli6CKRCxES6aQe+TShlQZj"
+    "9PRXfzlWCfiEvz5z2OX5m4v3I4c9fXrxzxfPnlHkBbqFkC1SiImAEeFRgOfHbAKyXwhgbAJSANUKpFyASfcXohI1KJkH"
+    "aCBY1HccGs0fce9jzIcIxzWpyFAKpKeYIwFu3uNzE5HcClCRp/mdMcrHTO4z6ujp8Zqb6OaianAtUxxdry7OTPhJFgwJ"
+    "wThWdzFkqcI1iVCMT5tMB1E6lei3kAdLfobU8vX1ZAg3Frh+Os+Z/mz7wIbdCLyAmB5EV08TO2RP9TND9B2eYX/aD849"
+    "YnaJ7urITN82/5Y0jZaoWuPVOtrWou769JzJd4BaA5Hdqt84RGnAZK7A0oe+moOmIx1jy0WFTjApEgSghl3tE7M30JZT"
+    "Gy1t0JAQNVqB5kAkAouO3AYO6w9TBSYO1oSihsFK1dMBHJlvxW3d3Ke8R+H7URaBSDM2reZuAk0E5SenTzQE4UxMuR8I"
+    "r49Zqcwel1NSaE9ULdP30p1L4yOpNIrACYNlj01pyRJ4w80E+wXzMJ0CfKOK5NKDqy6PIfyA9UN5Mp3Eg8t2Sswk0Na7"
+    "p8Bczag9Z1cdyvx5Vx29Ek3i6+qKCKQEYNl+5jmMDZFM40Ahy5pWrDF5DO1SJGTQOsOT/pM6F9NAYq6LcpGYl0n6VggN"
+    "5rKlzTfDNPoAz5l5NNMc7Pe41wslfbIGNaHp1kDVjNixHvd4yVcHqBGbnz4dnH7TG5zA/5bvKdFoVnvClFG9t2q8U3qk"
+    "RXPwHsqDpKnvbRtgKdMKXcL1lzzYzOSgfzKw2fPERrWv9THlKiklV81XBRDQGVW6dmUgW0Z8Wd8xxdBZ1/rbLBa0dTAB"
+    "jLdGCAAZgs2Lqab+efcnzunIyvWtJqJFb9WJS8Sy9szlqBwy+hsJuhzZq+QdxbEMc95wT6dkxyaXBt7jH7KPnXmSRGp4"
+    "fIy+nslP9WU8O/ZiAO5jUOhB7+T0OM/CAW7/NCXIM9TqjDvuGsRgu+LEF+SeygX+DcgKE0tgBIiNphqvcs/zkUwevC09"
+    "07jYf0ZzdE2wfp0Zy35tMILd4SdLSWBEA2XFrQL/Ohr1ilumLdwhoCpuZEgFdwg/4I7O6xeAUhsYcaPczkBHrZ0BBrtp"
+    "z6z2WntebbuumUaCcksDBvUONQJAU2AFE+lw918u/9gbfde9HPS+Hf3x6qr/HX36u1/ho7521L0UL0fUylz47g/N3AEu"
+    "NM2LXtVwx4Z2CPCWHOw0NehvWcYwop8E2POLRpSAgfTihoFK67V47FXz0kfKaRmjroarqr6XLWiuORDM3o1Q7rCQSSPz"
+    "D/WuzRUex6Ajd3flZX2ZORCFCTam2dhOo27aKuVGhcxEBv45pBtQzgA0g7kMoDSFJWEAYiDWONbCRmEIvW5rN8LqutMs"
+    "OTXm10CEceAaFQQdvoYblrSyHkZ39h2AH4M3o9JEtcEqg84wJE9S1Ugc7fFs52/hr2EOImcFcV7jPfC2m6EM4o54hYFZ"
+    "MzJ5MEd+0CB1WzJEVUHD6OFPoxb3iBaY2eODW1b+NQvGxjpCoIyJQi709zFFIWMIY5Axs2OYfYzTSOfdl75S2r0wn8Ye"
+    "mNEQVpZLbqCIlxAEmBx9vrOYakFiZoljLEawoQODPCCZCwhv4F98n6FwuAf9JzQBJrlD0S1m+WS8UBGnvA91PjY9Kz2B"
+    "9N4CBTCKUcfsETOdMuoS+Yp+G3u/ee6bDe++Ac56c70xkllnyVtFKNWgZr3x3zkKscOY1t6DHY208yXWRiElF6OwZa2c"
+    "Ddu+lYbAK7k30tDt3j3mjktDp2tcmBZk5j5OzZrnTt/v4P+MGoKm3CVqjHw2TSo1/Gyukx1P7etKlZfXnm5Vg5JguLSD"
+    "k7U+NqqEUJt9MaBjQ9xyV4rnAElva2N+DxcxpznnkWAz/wbzWTpFWE06hWDTYBEsI4BLcuNaZp56Peq6AbE354Te494D"
+    "PunU3qKyUiHK5eV3klpliQb2cD/i7nnqzuk9IexQp4m+kBBVC/DgHx/844c0jV+Mf7yLm/v5fFiNm7ulpTaipj2ARtDG"
+    "LEgciriaL9iBCDD5Ur88pl8dC3go6qN/bDaQq6bLlnZ97GC7kpF/i+M1ZQiqOY2Sk1LY+d8501NLxli80CSU+rlotJaI"
+    "a2TmtgYTzYasavxsGrSmtXckcGnWBv4BLmZ73bd8xVYyxfd4cLf83ttXc3nb4AnaDkQ2UQUaGChxY4zjHP2WRqeWkkaR"
+    "gbSIq4dn8Rus0MGqH6z6wap/mVYdoawUZm/Hqs0prAp2WdM116F7S1DXr5D0FE9d0ZBVmvseCD57V4TemVUOm6T5KzD4"
+    "upL9psKGgHEi8VUzrwD7Bwe89oIr1pHtVRwQ+YDIB0Teax+igjqlLYdZCvI33JdwY4QKgECU+XwPEuTv2oNugu+k3fpR"
+    "HXJ/hov6DVxsc1Z+V75LL+4ztfAjVTk8cPRb5ezAaXfbnquobCY8OBRvnogmhDikzw6w/pCmsQzra061dIozPF8c8COq"
+    "QRuDfZqNkgEoUKx60muvLekCZpkZ6LP5+xpJ67pbQ85djYaa4/ER17xUU7UdL/AqC0RCpxz8UJ8iwMfbpmJq7nnxki8e"
+    "sLCzMfRO4OYNnTd0MANiFU3yw7MUW1Kda/ZYDrHAwWg8oGn8YmKBB+m4G3BrH/xvATmUTXiuuzppyvyrXRI0JdgPeVQb"
+    "+yIQIqJ6C/kJu1DSKZnfbCdfF5YopNhir33QHzw8qK9syRww+4DZB8y+pxtPsNTBmlhRsxePbyPOdamS/ONDzuF0MrAr"
+    "w0W+41oCt1399sh3FzXsfgsXS6cas4OmKNR7b55mU7Nt+7TpTQJ8svqylZlvu7P8PJDaaA06S10eJt/+0F/xZdv6vuzP"
+    "cx+iFj1ilQj/Lzse61oKz0+XNbHj7snEt2rIuNWjZ63OXVVPTYVJ6dRi89G+h2cTD2+WHSzmwWJ+Potp7ACPyLI5Bayp"
+    "JQe3dO/jF4WVYbpvpntmpt/P+P4aWo/aVG8yNEY4w0/rDMTmrsoGo2Z0sHcU8FaCMqPQYD8oE5tWluOaF8rJBgwbjwus"
+    "OZppvyhmv15urQMtsl2jx1jAvw3+xzt9PfM5hvABT4uwiPuxQxXZplMqGpnXWtD36YxJKPPbrbf/fzdvJV81aKJueIyB"
+    "8Y8vX/0wxtoYnZ3tdF3FsnqBWmBYw0SRv9Y08vfn7yzPZU7lJDoNO2u5B3Wx0dVo4v6nrEof0IFFWmgAQwzMDKoLVrYU"
+    "kXXCPJT2MfY2G31NFLylakUBn4hAFWMvBE51NoRNUD56lah9tx7XqzSVvbG0Q1NRFwcHbNtrcKvfg3t3cO8O7t3/Y/eu"
+    "sLQlD48w2LGw7z5uXpyBXObp4Qis3P+Ddvd+Gy+ptX22z+tl1rh5d3arha1YxLvS4YItnVnG0u5m045xCwNXO90byrE2"
+    "a+02oe/lZGaqYjFsijJS6WBd6viMXZuawy9ef//f//o3LFMKK/0WC+Lh/kmpCvK9E2AZ2mzes96QlonFtLRaTNXmvidu"
+    "zNo4vhn0H/WpEPtdMyjovkZlWeWFt+1Z5V5DxT5TFD0vGMsTdsup+iD64ljnD2v8coYgpWupA9GwFLDor4+vAFyFRbFu"
+    "KnIYL7CeHNbSC63Kg3149N5CR5lt8+KrBeanUyV2zLsNqgWTsDD4jok7rAj5cDeo1jxJ+thgfI0I68HpHZ6SDmf6lH9D"
+    "4GoDdK52oCn6QSryVxRopPP/66sbmRs7Hqa2qdDsoOaj6lKNf1T0M4bPlKv9cYVndS3s0gqYa5Xh38lPT9PvJRx83YOv"
+    "+4B83brlyK3E4OT00eMn3/zp77/lExfwi3iru4emKqzdmmX4ygbMACXT2NfkIe6BPk3rt7BAlZ9T0BV6u9cEMlkFUyxj"
+    "e9TfCGL0MoW/xLzgoGoDOhr5Nz5yUkf9BsDY5uqMSgFJtgbK0QUWBh27VErjpKLVzQdlQ5aCeoIzgYU/MW5JsV5pqHwP"
+    "ZTYHtQlEjOVSsQKWqSvL2SQ1xSTN+DocqQx+2mJw8DI8ncWT4AjEM/LLqORx9tM25ocfFEyaVZA5Fh+I6AodRTBVouTR"
+    "dkpQV/S+pzkzan4hJKutiy59ZaB6JFga8HG7ATNOsMQ8ChUrTFK9cOQfHC0aQr9vf8aU0PbnctTEcDVmLJHyzbdtpgFC"
+    "vQX6b0mNKiMALBmMdXE9TQi2QyCtkGJi39Lgf3pSGbwxaxqvGJ9xKt8LItAFeSrdFjFvWbNPd5RxzLG2r0pY/rs3uvI4"
+    "OrD0czaBpUlWYF8Z+0kLmeK7rzgeRRFYPZh+0iUrhqz7PaPyxVTS2NRT9+mHKbAi+qpCTUNCoULRN+2kYZYzSsOpVF73"
+    "fA9rXIeeOVBHioBU64G1pzMsuf+mTMscQwUKBTwptKpM8cc0gK3sQIhjBw2uTAOPmk4E/SBHIsIzqisODOhqyggzqBQV"
+    "GVTTJmX2Hw22s39ePM26L5I46L1gx+zi/B/P37w/OoNpGlNFZWRa/3wSyKiqh+VETHn0x23wJX+YdWHM9y/fvd4w6Oju"
+    "/wDROZq1eJytV9FOJLkVfa+vuOnRCFC6OjAzu9HCaiXCMjMkC4yA1URKIspd5e42VNk1tgvowHxKPiBSXvKa1/xKlO/I"
+    "uddVDTsws/uQB0TZbV/fe+6559p5nmdWNXqbRpcmlgttR1mlQ+lNG42zmP5Dmt4mfaX9kuKy1WNSZHWIuqK5d107pkqX"
+    "tfIYa++dD1hgK1q4EE2tKeqbOKEfA74WJlC4NHVN17AJM1GFS9jSVaD+fFrnI2Ci8up6TDNl6jGF6Lyma8Nnp++w0PWM"
+    "StfZOEy1prwcvj3cc+Xlxjb5zpKJ2BsXlOcXwVlxzmtVkbOafn96fETaXunatXoyykrXtCqaqalNXCL+E/2hMzBH75Zx"
+    "gc0vJ9/8mqITu73L2NXoqCoV1XZGBJxCwu7FZGuymftysjXKciD97a/ynN5oq71i8KZLmnZ+rjXNvGtoAb9q7J20yx2q"
+    "HFkXSVcG2OX5d1n2bDguy/5POcmyt7pu5ZuaLkQKnb8yV5pGleumWPWhc1GH0ZjWgrHz1cTamEajUQRH7teMRuNsqsrL"
+    "P4daITc47vaWLoy9UPTxIwbPaVojIYGeY7S1ufmcgC9wqKnVvtQ29g5aZ/Pd072Dg20q1ezffx/Tf//2z//86x9w9tkz"
+    "2nM2elXGLMvpJCVWBSralJohHe2ySIiaGGjm6kp7Wtd10CCdB1JzjjEuADugWAuEfC/AFF7denehy0jGhqjqOsAfkKxp"
+    "2LWZ88TZeM9W+GiQuV8HlNmP3oFiTJ2wXQHj5OhjF2nv+PBw9+h7mkwmPTELWscRRe5IRnApRGRCDtI3CLtePqbsmIrb"
+    "kbscbVP0HUYjpiFGMPuxwHIktSx1CILusHSmgAbWCjUwvkX12yrtwnSD9WquV+OFsbE3mWxyVXZeT+h49S3hJq6tfGPH"
+    "cZITsMGLiKTDfzfjwLCU0XnDyVADyGsMadtJWlehuukqJ1K1M5rVah62v4RqX+prtyOWNzh/pepOf1wDxpd6CbdYMJTH"
+    "b2Ah8ZqwA+jTrrwQfQicZCES3DV2g9194siAj0YNJxfgEOAKP4nJiZoyxf28a7T8jHQgt32sHOdOEiWcOdUzFrGOq+4p"
+    "O5Of55O+aWtlLB2/Ozs4PiooKAQt/MfJvR0YFFRQaU2vQeuM7JgTaLyz7CmWeKOgBmP4YWdmLlVDyHKlZ6qr44ZoK9MU"
+    "kmjZY8527/MOspaS2LhK93q1okepvDeQVt4Q2AcuIpbSCerwSltlS11MOC1Q+7aga+ehIGJEQuGEHDl0FRyKHU0bQYoV"
+    "XomRqbkolkPDsix8DakfFKgpTJ37pPEVyKFvgP+rDUlPbUIMD6MR+oZB/S3rJsIr+KNgX3apdpwxG65BKpC/BCrrAUpp"
+    "50h+ssd2GtUy0cV2YyrI/kbqiEvXrVigeC2hDpEEwM2dMnmd5426yXvyHBXbPWaof1tyYykeet4NyvoEZXoTJ/uvwRg3"
+    "mwXN9lAXc0TJap5UskO/Tg0jp0Nll8gbSyPAdUjQk2WY51OFwVBHwoAfBDxIkLlXmh5YjEeYQKcZSfmzJPVqc19/EkXC"
+    "NonDikeiKlqVi3FCiJW8MJxO3GUAC7J8tUpiEEowiojCXecPlhQbKYtBlx5QfFIllolHqm218pK9BB/i/zZt2D7aPdz/"
+    "rkitap+JVIL0Icvu5IPuenlkrcWg0UrK5S67w+Vg9YfVm/j1biXcPLOFcQFZ0d6qusBg11IH3rUQRgQzaDAk0lQsp/1d"
+    "giWldT4OdMJ9Yz4Rgy/YYMcqL9aQ7UpUVZjWi9RYBn30zAQIZgAEmH1YFF5fiBfJ8Es23JjA2sWmzxZy70OczG2QWPed"
+    "NMgFJ0ody85XvPNRRSYLw1mPqpk9BDNkF5TJh7iD9Gkpzj/9JRn++psHPp1XutW20rZcpshb8Bww/CSkdEzv4qrHJ8u8"
+    "jhtisv3br9j2tAti7Qzqpuasu0xXaB7DmBZuvZD4omk0ePNpXB5BtNwg87xfIWy/RtJKVkE+frCTTuTyOue8J5B20Vs1"
+    "G+DC4PrkNqmGOqS0cEcqQ6ql7wcGv8lBi+Vg/ms2n9afqxkYdw5dGfztecX+jvuNSthVmQpVyuU1BsliQpPdSJZILG1L"
+    "rpI68iUMgwWLnQh15XTCe8ZXK/j5oUNlIq3jB7tkJW79dSVLp3gUeBOjtjsIFiUI/OGtNG7JQx/Uy81V/fiujQmyg/sh"
+    "re9FX+d79Bs6PXhzcHS2sQMgz6UZcBSshYGD7u29EpZje2Os6s2drUa0DiNn+yeHX7KSrrNJkbKnLxbyEKKz/T+e0dGP"
+    "h7/bP4HU75cL17fR0LVc2ziPF4peS4/Gj1yNeIns36gGd/QnFToZR1+tHWo2z/EkMY42J18VTzvDzzEsCwvVpmsZnPme"
+    "5xSluT6hSew/c1ViMtDb4/fY+5o/+xZ4rZaDOrA2fO6etXoEYvt7/Ev3Bp7d4a0h1T+t5/lSyzuzTT1wINLGz2FyfwKJ"
+    "jc9A8egFSiz8p2hYcGxPJmoNUqYuwX1JLphfDIsfr3T6dv+H17DxjgcB4pGEU1qgSgf+shDEGjpVDRyQM/NXuNuAgV8M"
+    "qH8zJy/OOSS4ctJP9sfz9UraRKuMl8LEtYFzBgdx95FnqPwufRiPp+HnX+b34MLK9UrrFv+sy0tXO19k2XG6Aid56+Xz"
+    "aYufXMv5afWl94JcMSfZ/wCYQttW"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1239,11 +1265,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1566,10 +1606,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1640,9 +1691,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1653,6 +1723,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1715,7 +1804,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1726,15 +1820,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1778,15 +1906,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1863,6 +2108,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1908,6 +2176,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1927,6 +2197,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1984,14 +2257,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2024,6 +2303,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -2086,10 +2391,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2098,23 +2424,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2125,7 +2466,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2134,6 +2475,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2142,6 +2484,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2180,13 +2523,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2196,7 +2538,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2204,13 +2545,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2226,10 +2569,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2290,22 +2637,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2335,12 +2700,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2358,6 +2725,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2372,7 +2741,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2383,6 +2753,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2417,6 +2792,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2458,11 +2834,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2508,6 +2885,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2552,6 +2932,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2841,7 +3222,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2918,8 +3300,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3652,6 +4035,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3768,8 +4154,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3783,7 +4171,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3815,6 +4203,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3822,20 +4228,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3871,11 +4281,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3885,7 +4296,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4484,28 +4897,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -5394,13 +5870,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5427,18 +5910,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5528,7 +6025,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5607,7 +6118,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5720,12 +6231,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5819,6 +6330,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -6200,7 +6713,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -6226,6 +6739,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -6233,6 +6747,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -6255,7 +6775,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6448,6 +6968,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6519,10 +7048,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6532,7 +7061,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6559,6 +7088,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6586,7 +7117,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6625,16 +7159,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6643,7 +7167,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6653,11 +7194,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6667,14 +7214,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6785,10 +7334,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6828,7 +7379,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6837,6 +7391,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6887,6 +7447,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6903,6 +7470,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6913,6 +7499,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6969,6 +7561,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -7051,6 +7652,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -7171,6 +7776,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7316,12 +7925,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7412,6 +8027,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7425,6 +8068,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7433,7 +8077,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7477,7 +8122,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7505,7 +8150,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7559,7 +8204,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7590,7 +8235,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7827,7 +8474,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8350,7 +8997,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8681,30 +9330,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8727,7 +9396,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -8747,7 +9416,7 @@ def _candidates(words: list[str]) -> list[str]:
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in PROGRAM.commands and not node and PROGRAM.root:
+    if node not in PROGRAM.commands and not node and PROGRAM.root_mode not in ("", "empty"):
         node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
@@ -8990,41 +9659,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -9293,11 +9927,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -9311,20 +9943,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -9400,7 +10018,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9443,6 +10061,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9771,6 +10409,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9778,7 +10417,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9915,7 +10554,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9941,7 +10582,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9976,7 +10617,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -10011,6 +10652,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10826,6 +11475,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -11118,6 +11769,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11387,6 +12039,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11754,7 +12407,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11862,7 +12515,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11872,6 +12525,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11906,7 +12562,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11979,7 +12635,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -12005,10 +12661,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -12020,17 +12676,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12048,8 +12708,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -12058,11 +12725,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -12170,7 +12841,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -12218,7 +12889,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12246,6 +12918,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -12285,11 +12958,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -12546,6 +13216,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "types": ("types", False),
@@ -12624,6 +13296,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=_completion_slots,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o media.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1160: the first handler from handlers.py
-#     line 1218: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11995: the tables (commands, groups, errors, result shapes)
+#     line 1199: the first handler from handlers.py
+#     line 1257: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12667: the tables (commands, groups, errors, result shapes)
 """Media: commands that answer with an image, a sound, an embedded resource, or text mixed with
 them.
 """
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -95,6 +97,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -113,6 +117,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -128,12 +144,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -150,6 +168,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -238,6 +258,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -275,6 +296,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -924,7 +946,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjMzNzgsc2tpbGw6MTczNgp4nG1RPU/DMBD9"
+    "Y29tcGxldGlvbjoyODAsaW5wdXRzOjM3NSxsbG1zOjEzOTAsc2NoZW1hOjM1MDUsc2tpbGw6MTgzMgp4nG1RPU/DMBD9"
     "K6dbWFzEiLp14mNokUAwRBkc+9pYin2R7aggxH/nYgcaITxY9vneu/eeP/EUeRoTbpsGUck2uncaUOEhEJQz6AQanvZ3"
     "4Lw+0TW2qsHMgaRpB0c6Q9J+HCgBHyG5gYKhGfO2ewU9WccVkXqiXCCGQ9YmQ6lsgbTppTZwvEoQtCcFuacALqcqoOJH"
     "PVDO89CXnmp/qtIenw97sGwmTyErIN+RtWTrY6TEUzSzbFkKDXuvg62GF69Nq27EeoObTeEt8yJZmdUNE8kVH0RMeZt5"
@@ -954,81 +976,84 @@ _DATA = (
     "kf/5aImc2iL8K3Kx48XCtyB6a/aPIXmBXit5EhFJ5J0DtESvcMpqLKoOK3ps8q1JM1kmhhej/gG/b9wlGRJ+8SNo+KjK"
     "SPXOBxbpbBdtVzev41LyoutTYlQ8HOaSccRmLI+4o4wLYavK45AW67vbkE2r+9kD0ql1oz+j8nCg8vAB/22Pv+rrn307"
     "oNqXI+fSt+Bn765vhqyhQkdFOe2LmXJ0aUHns719ZvqNrQN5Hc9qyZArOkR2RRHTif8xQvkHgfD0GFgHVBWEyPQyVj5k"
-    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vv/bhu5EX4VQihwMrCSZSe53smuASPN9dzGviB2WxSp"
-    "alO7lMR4tbtHcm3rcgb6NH2wPkm/GXKlXUmxZecOdVHnj8D7g+Q3P/jNDHf0qRWn2hYqbvVbve6LVtTK5FThYqoSLXF5"
-    "pYzVeYY7O91et4c7w9KMlTo36sdSG2XPi5mb8AsHv3vR/RYvJMrGRhfODzumifoizqdTmSVWuIl0Qmb2Whlxrd0Efws9"
-    "lWMVCSlsXmZJRLfUdKiSRCUCS+SlifE4N8KpGyem+gb3aezfMzdR0y7WzEtXlK7V/9RyboZV6UXcLnShkuryNmqN03wo"
-    "03NpxrbV//CpErbT+WgBNmq5WUHX1hmdjXEdhMQUI5latSxbXYw8U+KPpz+cCJVdqTQvFO4I6xIg2wuCiiuZlkq0IUhH"
-    "jPA/HutsK4JOlNAZBBDS4jWeJh9+VLETl2oGYYczUUgDsA7LMejbqIY+SB+17CQ3jm7la4RRWTmF1K1KVtLJ4F4Z/dwE"
-    "dypdJGjw3BLtRI1kmbo+X26tA9UZ6VQtwBTSTe7X67XRTrFWgoYnysABstwJlwel9vn5cOaUFfmo7kVlonOCuOJCoi0F"
-    "vN19ZUVG8GEySxO+Ozz7vrMbiW63GwntrBduvhIMpACS1wuOVBMzUcNyvBBwmOepktn9MsJU18IZGauhjC9ZBp3BvJlM"
-    "hTImN7a5jtNTlbORw0qw5lCZ+xeKZRarlNGHTSjkiPzITbQVuJ4Jq+Kc9ib0cxHWufAglmw6lTcLZws4CPV4IyBwo5pN"
-    "od8FgngC946ByvrdMCrT1JvByiuYkHbLRXDF92++uxDtXh/+AHNONfYXDJ/BbmPlV3AwAowcvNO/tCSJLXSadhJtHuyb"
-    "5ItLGMn/BIkXRINUDHtpyRhkJR/hKgU2sBcskLVI8ricQmTmEmKeYNmv7Ba8yDolEwJlyiyjvd+AMdIqTR7OdUxhXoRI"
-    "VMLQNut00nRq+8KjzLN0xlDBV9CH8zZOcudgRdZwA4y6KVKpH0G9fjVvDOz9nO/D5p5iY8wvRiaf3quNoXTx5KE+gJmC"
-    "28o0hehM2G810cknjfgVrBF5Ur/1SL47evuG7VWxPtltHixSTVcynoh25cFERSodsUqXvPdjPrSP2IFswyBzXxABsRQG"
-    "Cuqw4VgeUhRZLs+IMqtN9HJrI2TSdiB9kSJSJY9w9SZCHwdYK1WonSgQvaMdRqhnm2FK0/waRA3fKmOnr9QXAyMN1ear"
-    "ZTd5vhkkFufRGQet8GMJALgrTg6P3zTp3SKetI0qlHRymKqtvbBRsnyYJ2TlTAwVvabgoxfgXUxTJXTJBScY1qsdPtoE"
-    "PlO2nmfMHqFK9jTglnPAPick1CNtrPP6hZVJ6TlnRZfQjmhnSlE8XxHGayU46NwWbDIENsyJ1IVEHM4KaS2lf0vmIAb7"
-    "MmKuFqUELhPHr9+xB9htyjdol+kRrLWRa0zj4jHphDJXagXKHIfIkcgz82zmnyxZh5X3mOQm7BaIUsWFEL0oZvlZS8M2"
-    "2QhNVYR8iYXCHIL8Td3ozWwBv0vTRy8LRzikxESc0jSiffqno7dvu9Nk634QyMur0FgLk2Lfx7mD5vaxcmbDpqDsdTkE"
-    "tkepHEcUaqKg+0gUs8LkXGAgIAWK97CuaS8C2RDksSdQjikK8Zz2E1ZL0xoNcRHcBAoS2cVMVyqjLHNRHfqEjOoxpIzn"
-    "VXX2sod/0Ca2dyyDqg6zWkJIe5k11obnRhXfRj7NYAwcAAgIxNEmzzgL8oRVDd4SaZ6NmSVxi9es5ZeUCSTgRUp251mT"
-    "WKAMiy0yXXESiR4noBnYcItCT0zlBy0iPG8jaaV9blmBU1mwbgjkVCdJynWHQYptEpRzip7iVRR2FsTMGgwKAbX5aZh6"
-    "fT4JNsfYUcR/NjNgWqDa4NWjiy0kWWMog4qKZpZKZbIFETn9U6X74zxBZQCfcAZTuPxSZQz92tfowRYUaBFP9n/W03Pr"
-    "kNb9fBCJD0cnp2eDSOzvn/7t9OCAiyc4EPGyKlHWQBCVcI2mjRhC95cKgg2hBfhPmueXiMr6UjUSf5vPaywolpyalqYI"
-    "xtJrKtuIxqSHSgKVgF5ax0X+GY0bKnet4CL78yfnpJ9g3AOeaH/7Mw8pUyXXkF6ntLrfQnwyQRUkRyoCQqWon6IvSksb"
-    "j/iWRntTeaSjnFIPTkI5Vci9frU3hoqNok3SOhT+7+U0NohbIJAbHkjZmgfbF/t+TJ/C/wHN51PZeVIrPlDGOQjmuy9F"
-    "ZU/jfWg/k5hGPqCS72oeF44s4NYA2W6mfn3SBow5Q0TPtJ3A0wnH+VKWiUnoXCNN4YZtn9aKE7wr+R2vbXhIRh5t4Tko"
-    "JrDpMBJbDfuPqv1Qynqg5GHYqd4ckChcLR771zUfXSzSNz4IYGghcK1kjMDEfL2z+8pTEFliJHWqki4dLFVBt36qVOgb"
-    "la6ch/0AdfITf9bz7uQP/uCCLKhGI1AyecRcWbgbS4OCAduFT7YsNMAnKquHWHGe5hvmlEz4vE5SOxnyV0O4Hh0MNXEf"
-    "we68QJejkz8aOQ81LXj+N9WfrYlzhe1vbxNfhzqxm5vxdmKg/e3d3m6vs7O7Pa+GofwfRixIwO1Pvuj0zsABjdOKA0l+"
-    "Sf+DrCyAwy4Kaqf9RndlkmjCKdN3tTFrQ/NhOCjqsyf78yO44VBa9fVLv3c9aR0fUVoNSHzP6p/UCiQPeA6qxROTO0z1"
-    "VJ1XT1FT0rkOnv+DX9heMRFG8PwULrFdpmSN3kp5V5OXKBvU/CaL84QmQGrC+Fdnvq2b/4N/WscXVg5TD6IlI5Asyq+5"
-    "9GBpYlinmoMyqAeYkq1EGnDSlTW11pTDR1GrGJanRZGQrB2P7MCSZdY9A6O4tQ/ArWZGwaf2tEoAyRRQi07t/ZphVAsM"
-    "UE+LTh9rA6UxkjY6it3pmgmXxQxcsxY0cdOaB0uQqhkGt2vN6NU9uB1UqieeaS2ViVXAOfcsSPDD8WX1pykLfwgw1ZZY"
-    "6zxBRYp8Mou5alQGvi7DMcH8cLP0SqL0V1Is4d3tmS4QKqEKWSZHYCo3cnNpC8kJKE9wHkbTsAHBKX4ZrrrPMKl30/V8"
-    "ukzLn+XXZYImI93BcLe1ksVRwb5CeWKkrilzJ41Q/mthMTrcQQT66+Ff/In5LxB/wgobHkwFCb9ZRvt9dSz1TWeoXQX7"
-    "fz3qkIp/jZDDtrsr5PALzyHnOeQ8h5xHhBzm06cbcSrGXah/QbmbsWqdiR8QZ+xEKbcm0BBLwGqCn/fDQQZFNfrmiqH8"
-    "dS9jHuRovmnUGVJjANvtM2WPXeahD4NG2CHq3qzQOeMzVJqSi1wub59i9JlvXVi1Odl8bz4XRr9elCJSaJDpc9x6jlv/"
-    "nbj1NGNToOU6U21SFy1vq83omTSXHfl1dlZtyEgGG0e3QqYK1HTH2rVGraoXI1o0HPHDquvosYXVkws4D4slK91XPq78"
-    "+f1RtCaCiDaFGoo5Wz7UVG1Y/DlmTUASbYK1RYaXN3U8r9gVlu7cHZ0qhOR7pdEh2rxV2dhN4E5rPPQzYewLAphr8txi"
-    "+C8V2UiwNfHtufx6DmNPJIytO/ELRPxkK7AHVEzVfE2mfBcaFLhJzgeSPXERuuteH//+3//8FzXkwCbX9N2YPpLX+v2+"
-    "+NCu8ou7iycvzNqAZNSoptLQn9hN1FVQ4PZVr/uiyy3Ht2tNHOYa1HU1bzFt6uo9fY9d/bAd2n/nrVHSiWvJH+mppZw+"
-    "h1M3mxTkcr5rGKCV4RNQTSGF28jDeO4FMJf02ZWiULb0gb6LoV+sdNLZXV/pfNytt1KPRlZt2nIbqvles8GJWmAfNsEO"
-    "NU70nl7de/dI9sc1NBlUuHpQgmdpiPT3HqKc1d0OnuIHch666GPo3hnOq0CwUrQv8MxvZViKDx5WUXhxyPPJdbmbnRx9"
-    "T9CY+kdxaV13JRp4B5x7VZA/qn41wRgHz4nA/3sisErWc2Lu7ey+ePnq699+860cxqAMlm0lDFc/Hll+W1SUJnoicJPw"
-    "dNNaE7kfseHXbZkF6Td69X3vWPuC93XVW0MNVlvdO3kjaiT0ddptebK9c8jOKtGu2aP3VayDWrZW7YF6UkYtK+eoFxQv"
-    "WPPqzxVtJdwT8Zs60SjJK6mTJrM6IZ1N4DapMtTIU+TGhY4nKYbluMusFdb3+Vxj8d0NFkdgx6LcqShFyB8F/M7/ziE3"
-    "859PhR8XWNjOqI8Mdo/6sXxrkMwaYFZT2Bqsl/fDOqu1VVP3MQmcqFhzKymBQt7BS/jO5T1hlafjD4MGjrUJcQ3K199u"
-    "oiKku5eUzrgVVKEljRrNqJsq8UDoPSK5BpRF5l13j90HKgOKBhzrxPyXSb57lBIv/sFR6IyaL7tUOjTWfrWB8A7Rltbj"
-    "7Jeaw/hHN1Wvm593j08KuGMt9MRq/ukAdbXOGmia5UodzIve/WCOFqNF+7Uzaee12BanR384Ojnb2gPEc24WI5j+x13L"
-    "btkoheqrv3yxgRnmg0Uba569eX98x6KD2/8AXMjnZHictVfbbuNGEn3nV1SUh5GxonZuGyByEEDxOrOziK2Bx0kegmDY"
-    "IktSj0k2t7tpWzvOv+dUNSU5tpMAAfIggE12n67LqVOlPM+z1jQ8o1HDlTWjrOJQettF61q8PJOXMypd05i2ChQ3JpJp"
-    "ww17urFxg2eyjVnzhAwF17fVRF5xs+Sq4oo846Uv8dl5inwbqbG3eK9n44abKX0fGE82ULiydU03G26BFU24opYZd6ph"
-    "NO5wsJ5QdC3QwoY5TqgzNcfIRzPyPQyJCTfPPwYHkFbuNxXhBP33/eKcuL3m2nU8HWXwqDPRLm1t4xaOXvD/egtr6d02"
-    "bnD41fTLf+AuxVUDcKbhaCoTzSwjumYfUoheTJ9Pn4+yHJH86rM8pzfcsjcRTi63tOz9mplW3jW0gUE1jk277TFVjloX"
-    "CchxCoO/zrLP0z1Z9nfGPNOY47LP6cS10ZsyZllOFyl6JlDRJf+Tz922SLbbGGjl6gomjLkOjCx5XLC215I8OGhrfhaQ"
-    "j7hBMmR3591HLiPZNkRT1wHu7lwCkifx+0dBkYuR/WEf7BQr9PpiQr2Sw8TpYORD8+hkcXY2P/83TafTIe8FjQFf5I50"
-    "BXNCrFyvl/AtHK63jxkxoeLTyF2NZhR9j9VI8owVYH8psJ1CX5YcgpJqt3VlEAnsZe+dx/rT6Mq2VTo1kYIKAVnarze2"
-    "jQNkwlwZW/eep7TYP6dkK+DeNjEcNzkNdG1CpNrCfrcSx7BVYvNGEmF2AX4m4ex6TejeVbfc50OLYkWr2qzD7PdjOtTR"
-    "s08jkQiYfm3qnn95hghf8RZGwd7OeHyL4IXsCccIfDqVF1p8QdKrFIKxtj0SYx9dGEqw0uzuLcAdhCr8xh+nihTAdL/u"
-    "G9bPSAXyOvgpPh6neseNSwbHGPSx7fopnOmfMYlvu9rYlhbvLt8uzgsKBg4r66XWEgrgNCJUwvXk5FhiOpHUWe9asRNb"
-    "vDXLGkQpXbuya60VKc2KV6av45EWphAUWtOKvZLnweJj5Culr3EVE0N2tgdilMZ7y0EPBLEhlU6EP95dc2vakouppGTD"
-    "dVfQjfNXIYGoK5KMcwfxxaU40XQRdNhHK3ExabCBtaUVxVOmhiREBaoJrz74JJ4ViMG3iP7rI01ObUMM971R4oadrLYi"
-    "TXCvkIdCbJlT7SRfSetA+xJRGYcIOqyR+oQnOI3phOKK3dgKsnqUGsfW9XsOGNlLqEAkAeGWhpKszvPG3OYDdc6L2RAz"
-    "VH5binAX9y3vo5BOqv4hYQaAi9NvwRe3WgUWNFTEGj4uTXmVlLFHUxMVFgfPTLtF1kQOEVqH9DxRfnm+NLHc7OpHs/+d"
-    "Bg7CYw/6MgQV6xFejPBGi16EaNCYQ92pBymuSRL2HFItYVNuJik6ot2FlVRiEkBIkOFrPjQjoYNEED64m/zelkJLez60"
-    "Jg14X1l3SOZkH33VZe1ZgybBr7jtRGFGelp8aWzDH4a3yd9g/39YDPr8zfz96Rev4epYfNS8AbgRFg20OTr+s1JPecy1"
-    "LN/NL/+DOvE2ctBQLLcxMVa+7MRz8PRRx33Ky3u+7baJe723h0bxx64KefataJwMkkL/bQwKqQdoVqmdoZBDxZHKRxoB"
-    "RD7EIV3ZkDSWMTr89ejswpJKN3DpUQEPpLEVtSHTdWy8lmzCA+2/Sgdm5/Oz06+LNJOcinqUMDVk2Z0+0N3QDaW1YtGw"
-    "UY28y+4wce1/2P0cX+/2fVrevMC6EC99a+oCC+Ssh9h04Byytmu5SKqtpHsOA5p0kc75uNMQDHHrqQK+FMBemrqiocgr"
-    "SoJvIEMhNZuhP2kFDEEQHUCjDIiE5496+7GMfyq83rQJ/bWgP1LUO7q8J6CP1FhuAfP1FDqLD/EYmWAV159+TsBffCnI"
-    "g4EfKu64rbgtt8mJDkolFRsfXWODzqj7ySwhyz4ZZRL2i5dqdgSFkdmH5sI34GNiyfNhhwrRDcJaSnMS1B3OvwRHle+D"
-    "ZCb5PsewwwIgmiXCKeQ2O4mktPFYia1CNrRpW27SRZvtAP/q+Z4Mvu9iQn97WNL4JPo6P6F/0vu3b96eX6J2kAdtZ3Kv"
-    "6Hk45OrF61fqNvvGtmaAu9yvaAyQy9OLsz9CSUN40tXsqbFI//GgPS3gmD4nOr47f5NE9slZSv4f4cycVnwjQ0FXo1Zl"
-    "VkSkEHGB+HH+QxLnp4cx+WuFCJeudijZk8V3i4v3ioj5JYJpacdMmwbpLlS7TH8T4Uabpn8x90n44S8bABNR9BL1Sxtd"
-    "5Uotn8lBXfXjTjuhE4s0wiUmDEx7oo0+HCrlT8HvT7o6IE2zXwEqzxXo"
+    "O46dKllBssq/j7qP8R7OJHLZonlrXV0OZBd0TP4NJgrFcXic7Vvrbhu5FX4VQiiwMjCWZefSXdk1EKTZXbexE8RuiyJV"
+    "ZWqGkhiPZmZJjm1t1kCfpg/WJ+l3DjnSjKTYsrMLuIXzI/BcSJ4bz/cd6sznVpxqW6i41Wt1O89aUSuTU4WLqUq0xOWl"
+    "MlbnGe7sdrqdLu4MSzNWamDUT6U2yg6KmZvwC4d/eNb5Di8kysZGF84PO6aJeiLOp1OZJVa4iXRCZvZKGXGl3QR/Cz2V"
+    "YxUJKWxeZklEt9R0qJJEJQJL5KWJ8Tg3wqlrJ6b6Gvdp7D8yN1HTDtbMS1eUrtX73HJuhlXpRdwudKGS6vImao3TfCjT"
+    "gTRj2+p9/Fwpu739yULYqOVmBV1bZ3Q2xnVQElOMZGrVsm51NfJMiT+dvjsRKrtUaV4o3BHWJZBsPygqLmVaKtGGItti"
+    "hP/xWGdbEWyihM6ggJAWr/E0+fCTip24UDMoO5yJQhoI67AcC30T1aQP2kctO8mNo1v5GmVUVk6hdavSlWzSv1NHPzeJ"
+    "O5UuEjR47ol2okayTF2PL7fWCbU90qlaCFNIN7nbrldGO8VWCRaeKIMAyHInXB6M2uPnw5lTVuSjehSVic5JxJUQEm0p"
+    "EO3uGysyEh8uszTh+1dnP27vRaLT6URCO+uVm68EBykIyeuFQKqpmahhOV4oOMzzVMnsbh3hqivhjIzVUMYXrIPO4N5M"
+    "pkIZkxvbXMfpqcrZyWEleHOozN0LxTKLVcrSh00o5IjiyE20FbieCavinPYm7HMe1jn3Qiz5dCqvF8EW5CCpxxsJgjCq"
+    "+RT2XUgQTxDeMaSyfjeMyjT1brDyEi6k3XIeQvHDm+/PRbvbQzzAnVON/QXHZ/DbWPkVHJwAJ4fo9C8taWILnabbiTb3"
+    "jk2KxSUZKf4EqRdUg1Ys9tKSMZKVfECoFNjAXrGQrEWSx+UUKnMuocwTPPuN3UIUWadkQkKZMsto7zfEGGmVJvfPdZzC"
+    "vAqRqJShbba9naZT2xNeyjxLZywq8hXs4byPk9w5eJEt3BBGXRep1A9IvX417wzs/Zzvw+c+xcaYX4xMPr3TGkPp4sl9"
+    "YwAzhbCVaQrVOWG/1ZROPmvgV/BG5JP6jZfk+6O3b9hfVdYnv83BItV0JeOJaFcRTKlIpSM26VL0fsqH9gE7kH0YdO4J"
+    "SkCshYGBttlxrA8ZijyXZ5Qyq030fGsjyaTdhvZFCqRKHhDqTQk9DrBVKqidKCR6RzuMpJ5tJlOa5ldI1IitMnb6Un21"
+    "YGSh2nw1dpPnm4nE6jyYcdAKP5UQAHfFyavjN830boEnbaMKJZ0cpmprP2yULB/mCXk5E0NFrynE6DnyLqapCF1yzgTD"
+    "erMjRpuCz5St84zZA0wZdJh58K0Jju2rwDdn9GgHyb3SsMdbxRNHUm2kjXXkA8vEKmfedAH7iXamFCH+irp+zRDCc2+x"
+    "UwF9mBDkhowwnBXSWiKISw6jHPd1qbtalCheJo5fv+cYsTvESGgf6hG03Sh4pnHxEMKhzKVaEWUuh8hhes5Nm0Uwa7bN"
+    "xnsI/Qn7CapUyBHwjVDNz1oa9slG0lRlytd4KMwhaAupa72ZLxB3afrgZREIr4i6iFOaRrRP/3z09m1nmmzdLQSYewWe"
+    "NSAVBx4JD6n6kPOMYOXMhk1B/HYZJNujVI4jAqMo2D4SxawwOZcggKwAAl6sK9qIkGyI9LIvULApIgFcGJCslqY1GuoC"
+    "/gRKFtnBTJcqIx66qB89ZaOKDaRyUNVvz7v4B2tic8cymOpVVqOMtJfZYm1EblRlZF8c1lIgwWkUyFklXeTRg16Dptrk"
+    "GVMon+2qebdEmmdjTrG4xeLUyCnRiARJlZjyImktFIj8aguaLE4i0WX2miGHbRFuxVS70CLCJ30wXkoBlm07lQWbjYSc"
+    "6iRJuWgx4OcmQS2o6CleRVVokdXZuMFWKgnTcN72ZBRQgLGjiP9s0mdaoNr71aPzLTC0MYxBFUmT4lKNbZGjnP65cstx"
+    "nqCsQLg4gylcfqEyFv3KF/jBTYTSAKODX/R0YB044S+Hkfh4dHJ61o/EwcHp308PD7nyQmxRylYlaiIoohIu8LQRQ9j+"
+    "QkGxIayA0Erz/AKQri9Uo2qw+bxAg2Ep3mlpgj/WXlPNRxlOelFJoRKil9bxCcEZjRsqd6UQIgfzJwOyT3DuIU90sPOF"
+    "h0RzKTSktymt7ncXH2tQ+ckIRoJQHeun6InS0p6kVEyjvau8pKOceAszWOYZubev9s5QsVG0f1qvhP97mQMHdQuwAMMD"
+    "iep5YXviwI/pEXc4pPk8D54zYvGR6Go/uO8ufsuRxlvUfoHVRh5rKXY1jwvnHQhrCNlu8sYeWQPOnAHpM20niHSSY7BE"
+    "UTEJHYqkKcKw7TmxOMG7kt/x1kaEZBTRFpGDSgSbjmmDxP6jo4JQB3tBKcKwU707oFG4Wjz2r2s+91hwPz5FYNECpq3Q"
+    "TcjEqXx374VPQeSJkdSpSjp0KlXhcf1IqtDXKl05THsHc/ITf1D0/uQHf+pBHlSjEbI1RcTcWLgbS4NqA9uFj8UsLMDH"
+    "MasnYHGe5hsSUsYCXiepHSv5qyFCj06VmnIfwe+8QIeBy5+rDEJBDAj4XfVna+JcYXs7O5SwQ5HZyc14JzGw/s5ed6+7"
+    "vbu3My+lYfx3I1YkyO2PzejozyAAjdOKMSa/oP+RrCwEh18UzE77je7KJNEkp0zf18asRe1X4ZSpx5HsD58QhkNp1cvn"
+    "fu/6pHV8RJwcIvE9q39WKyJ5gedCtXhiCoepnqpB9RQFKR0K4fk/+YWdFRdhBM9PSIrtMiVvdFdqw5q+lLKRmt9kcZ7Q"
+    "BGAtLP/qzDd193/0T+vyhZXD1P1oyQmki/JrrjygA7jaA2mMpHBFvTe1qwOWbRd2TO3FhTFoh615sKRLNUP/ZvkJQqVS"
+    "iJjePeKKQ4bc4aQr7Vrh+FDtbv1QzKxXDlTFUpise4b05tY+QKI3M0LC2tOKqFJcwEc6XWP1ZcuwVAsZ+o/fjd7c/Zt+"
+    "ZXpKeq2lgrdCv4FPybj0fww43w8AGKRROJut/jRl4U84ptpSVh0kKLdBhbOYS2JlsBdlOAOZn9yW3m7E3CVhHWcfn4lD"
+    "widBA0FmhkCVUm4ubCGZO/MEgzCahvVJnOLXyaV3+Sr1kbs+3y/Dxhfz/zKAkN9uycA3tWrL0WnESkoWI3VFRQdZhPi5"
+    "he/o5AoI+bdXf/U/B/wK+BhW2PDULWj47bK0P1Znbt9uD7WrxP5fR0Uy8W8Biey72yCRX3iCxCdIfILE/0NI5Hz/eBGx"
+    "QoSFRxaQsFnWryPFPXDQTpRya4CQshgcKfh5LxwEEerSD94Yyj+tZpynmW1siopD6spgv32hbLTLefJjvwGLBC2bFYpn"
+    "fIZHU/IhAR8PPEZ0nO9meLU52Xy7PhWWvx2KUlJo5NcnXH3C1SdcXYerjxM7A2zUM+kmdeXytt8MPshy2ZFfZ3fVrSxJ"
+    "f2P0LWSqkDpvWbvWxVc16kSLbjR+WLWkPbQwfXSAeD+sW2nN87j3lw9H0RqEE22CQsLELQ+FVY8e/9y2BjBFm8TaIsfL"
+    "67o8LzgUlu7cjp6VhBR7pdEBDd+qbOwmCKc1EfoFmP0KgHXN1LcY/mshLym2Bn+fytcnmH1kbnysMLvuRDcAxaOtYO9R"
+    "cVbzNTP5+9A7wx2eHuj2xXloDX19/Mf//Ovf1E0GN11R3wL1b9SaVb/6ULYKlduLT6/MWsA0alQzaWiu7STqMhhw57Lb"
+    "edbhfvmbtS4Oc/Xrtpr3Rzdt9YH6AVYbK0Lv+ryvTzpxJblJhL6HoHYMasWUgkLOt7xDaGX4hFsT5PE3EGE896KYC/rZ"
+    "n1AyW2oQ6WDoVxudbHbbr8SeF9S/AxiNrNq0XzychnSbvXfUv32/CXapcaf7+M4Nbh/J8bgmcwYTrh404VkamMidh1Bn"
+    "9bBDpPiBzJMXfTSdW+lGhQ0rhx4Leea3MizFBzerUnh1KPIpdPlTDAr0fUFj6k0Z0rrOCkD4AJxHVdA/qj75YRn7T0Tl"
+    "iag8IqKyihxzlOju7j17/uLl77/9Tg5j5C/WbYUTVJ9hLb8tqvwquiIkSuFzX2sNjXhA9lm3fxcI1PjqxTdSts85yVSN"
+    "ZtRtuNW5NYlFjeqnjgEtn/lvHbK7mvXXJIy7yvt+jU1We6DOEKl/a4DiSvGCtaj+UoVbIjxBJqgtk7hnSW1lmdUJ2WyC"
+    "sEmVoa62IjcutP9JMSzHHU6hYX1PLhuL722wOFgGFk3lmKpjxFs4gKCL0BoYvs+xcNpS36xRn1johhyr7Lom0fO7JTqr"
+    "LUAN+qRromLN3dYkFvgPL+E7+/eFVR4WPvYbcqwl5jVRXn63iXVAuy+IVrkVqUJrJjVcUldh4gWh9yi/NURZVAD1yNi7"
+    "pzGMpBZG68T88z7fYE0EkL/aS5c8sVTVNNZ+sYHyDqhP6zELpyZJ/nKt6vn08+7ziQp3boa2cc3f31Dj96whzZqiqiHR"
+    "y82sEbYDWSNqNJgnOqFW3iyxEfZG+EKApPYLe6bQq9Hnsb6k7soJUW2m0kmuvE9H9M0Q1Ko+KYmWSXecl2nCrw4Vf3fk"
+    "VLbPB3VQwDeN0jYdS501bNAsHevqP+verf7RYrRov3Ym3X4tdsTp0Q9HJ2db+3DTgBtHSWn/lShs1IzDellaX/35sw2M"
+    "Px8s2ljz7M2H41sW7d/8F8ezZb94nLVXXW/bxhJ956+Yqz5ERkXdpEkDVC4KqL6+aYraChy3fSgKc0WOpI1JLru7tK3G"
+    "/e89M0vJru22QIE+CNCSu2fn48yZYZ7nWWsantGo4cqaUVZxKL3tonUtHp7IwxmVrmlMWwWKGxPJtOGaPV3buMF/so1Z"
+    "84QMBde31UQecbPkquKKPOOhL/HaeYp8E6mxN3iuZ+OGmyl9Hxj/bKBwaeuarjfcAiuacEktM+5Uw2jc4WA9oehaoIUN"
+    "c5xQZ2qOkQ9m5HsYEhNunn8IDiCt3G8qwgn69v3ilLi94tp1PB1l8Kgz0S5tbeMWjp7xL72FtfRuGzc4/HL6xae4S3HV"
+    "AJxpOJrKRDPLiK7YhxSiF9Pn0+ejLEckv/xPntMbbtmbCCeXW1r2fs1MK+8a2sCgGsem3faQKketiwTkOIXBX2XZJ+me"
+    "LPs3Y55pzHHZJ3Tk2uhNGbMsp7MUPROo6JL/yeduWyTbbQy0cnUFE8ZcB0aWPC5Y2ytJHhy0NT8LyEfcIBmyu/PuA5eR"
+    "bBuiqesAd3cuAcmT+P2joMjFyP6wD3aKFXp9MaFeyWHidDDyoXl0tDg5mZ/+j6bT6ZD3gsaAL3JHuoI5IVau10v4Bg7X"
+    "28eMmFDxceQuRzOKvsdqJHnGCrC/FdhOoS9LDkFJtdu6MogE9rL3zmP9cXRp2yqdmkhBhYAs7dcb28YBMmGujK17z1Na"
+    "7P+nZCvg3jYxHDc5DXRtQqTawn63EsewVWLzRhJhdgF+JuHsek3o3lW33OdDi2JFq9qsw+zPYzrU0bOPI5EImH5l6p5/"
+    "e4YIX/IWRsHezni8i+CF7AmHCHw6lRdafEHSqxSCsbY9EGMfXRhKsNLs7i3AHYQq/MEfp4oUwHS/7hvW10gF8jr4KT4e"
+    "pnrHjUsGxxj0se36KZzp3zGJb7ra2JYW787fLk4LCgYOK+ul1hIK4DQiVML15ORYYjqR1FnvWrETW7w1yxpEKV27smut"
+    "FSnNilemr+OBFqYQFFrTir2S58HiQ+Qrpa9xFRNDdrZ3xCiN95aDHghiQyqdCH+8u+LWtCUXU0nJhuuuoGvnL0MCUVck"
+    "GacO4otLcaLpIuiwj1biYtJgA2tLK4qnTA1JiApUEx5d+CSeFYjBN4j+qwNNTm1DDPe9UeKGnay2Ik1wr5A/hdgyp9pJ"
+    "vpLWgfYlojIOEXRYI/UJT3Aa0wnFFbuxFWT1IDWOrev3HDCyl1CBSALCLQ0lWZ3njbnJB+qcFrMhZqj8thThLu5b3kch"
+    "nVT9Q8IMAGfH/wdf3GoVWNBQEWv4uDTlZVLGHk1NVFgcPDHtFlkTOURoHdLzRPnl+dLEcrOrH83+dxo4CI+905chqFiP"
+    "8GCEJ1r0IkSDxtzVnXqQ4pokYc8h1RI25WaSoiPaXVhJJSYBhAQZvuK7ZiR0kAjCB3ed39tSaGnPh9akAe8r6+6SOdlH"
+    "X3VZe9agSfArbjtRmJGeFl8a2/DF8DT5G+yvd4tBn7+evz9+/QqujsVHzRuAG2HRQJuDw78r9ZTHXMvy3fz8G9SJt5GD"
+    "hmK5jYmx8mYnnoOnjzruU17e8223Tdzrvb1rFH/tqpBn34rGySAp9D/GoJB6gGaV2hkKOVQcqHykEUDkQxzSlQ1JYxmj"
+    "wz+Pzi4sqXQDlx4V8EAaW1EbMl3HxmvJJjzQ/st0YHY6Pzn+qkgzybGoRwlTQ5bd6h+6HbqhtFYsGjaqkbfZLSau/Q+7"
+    "n+Pt7b5Py5MXWBfipW9NXWCBnPUQmw6cQ9Z2LRdJtZV0z2FAky7SOR93GoIhbj1VwM8EsJemrmgo8kqbqLJ96Es6dZnB"
+    "exEAdMiAEMgsdk8JPX9QKxLwKwF+JKa3dH7vxCMhlntAej2FpuJDPEQSWHX1p58T8OsvBLmxQRrhRcUdtxW35TbZ30Gk"
+    "pFjjo2ts0PF0P5QlZNknU0zCfvGZmh3BXiT1obketnUyrOT5sEM16BoRLaUvCeoO53PBUdG7kKQk3+eYc1gARK5EM4XX"
+    "ZqeOlDYeKqdVw4YObctNumiz3cG/Fvi0/8KsQIcLKP3O3iHpYu9kOGg09ZWtoCEiehMwIKYgiRkJiRRppilIEifDMBYb"
+    "aT/aOivHKYwrGXFh5y899BLZmtw7pTtL19eVbl2y1lfk9hDOoj7Q72GtlptZYyIZnHr5fE9u33cxhezt3ZLGR9HX+RH9"
+    "l96/ffP29BxaAHJpexYvpD8FcXrAe/VSc8m+sa0Z4M73KxoD5Pz47OSvUNJHReoT2VNjnn7Bod0ukC39n8rr3emb1DSe"
+    "nA3lew9n5rTiaxlyuhpBldkXSQCNBOLH+Q+p2Tw9XMqnImhTutpBgo4W3y3O3isi5rGI8kk7ZtoESXdBvWSanUjO2/Q1"
+    "I+Y+CT98ggIwsV8vUb+0cVeuHGRh3y305a4XQPcWaSRN9B7K54mx4OGQLB85fz6568A3zX4HCbxfDA=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1115,11 +1140,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_kind", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1245,10 +1284,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1319,9 +1369,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1332,6 +1401,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1394,7 +1482,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1405,15 +1498,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1457,15 +1584,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1542,6 +1786,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1587,6 +1854,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1606,6 +1875,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1663,14 +1935,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1703,6 +1981,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -1765,10 +2069,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1777,23 +2102,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1804,7 +2144,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -1813,6 +2153,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1821,6 +2162,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -1859,13 +2201,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -1875,7 +2216,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -1883,13 +2223,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -1905,10 +2247,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1969,22 +2315,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2010,12 +2374,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2033,6 +2399,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2047,7 +2415,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2058,6 +2427,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2328,7 +2702,9 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
     if output_file is None:
         binary = [item for _, item in found if "text" not in item]
         buffer = getattr(stdout, "buffer", None)
-        if binary and found[0][0] is None and buffer is not None and not _is_terminal(stdout):
+        # NOTE: an agent reads a pipe as text: bytes there would be garbage in its context.
+        piped = not _is_terminal(stdout) and _agent() is None
+        if binary and found[0][0] is None and buffer is not None and piped:
             stdout.flush()
             buffer.write(_media_bytes(binary[0]))
             buffer.flush()
@@ -2351,7 +2727,8 @@ def _write_media(data: object, output_file: str | None, stdout: Any) -> str | No
                     # (where they could plant a link under it): made anew, as a spill file.
                     _write_anew(os.path.dirname(os.path.abspath(path)), path, _media_bytes(item))
             except OSError as error:
-                raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                # NOTE: the handler has run: no `usage`, which says nothing ran.
+                raise _AfterRun(f"cannot write {path}: {error.strerror or error}") from None
             written[index] = f"[{_media_note(item)} written to {path}]"
     if None in written:
         return written[None]
@@ -2399,6 +2776,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2440,11 +2818,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2490,6 +2869,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2534,6 +2916,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2823,7 +3206,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2900,8 +3284,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3469,6 +3854,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3585,8 +3973,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3600,7 +3990,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3632,6 +4022,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3639,20 +4047,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3688,11 +4100,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3702,7 +4115,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4242,28 +4657,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -5152,13 +5630,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5185,18 +5670,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5286,7 +5785,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5365,7 +5878,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5478,12 +5991,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5577,6 +6090,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5958,7 +6473,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5984,6 +6499,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5991,6 +6507,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -6013,7 +6535,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6206,6 +6728,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6277,10 +6808,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6290,7 +6821,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6317,6 +6848,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6344,7 +6877,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6383,16 +6919,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6401,7 +6927,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6411,11 +6954,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6425,14 +6974,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6543,10 +7094,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6586,7 +7139,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6595,6 +7151,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6645,6 +7207,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6661,6 +7230,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6671,6 +7259,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6727,6 +7321,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6809,6 +7412,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6929,6 +7536,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7074,12 +7685,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7170,6 +7787,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7183,6 +7828,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7191,7 +7837,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7235,7 +7882,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7263,7 +7910,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7317,7 +7964,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7348,7 +7995,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7585,7 +8234,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8108,7 +8757,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8439,30 +9090,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8581,41 +9252,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8884,11 +9520,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8902,20 +9536,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8991,7 +9611,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9034,6 +9654,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9362,6 +10002,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9369,7 +10010,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9506,7 +10147,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9532,7 +10175,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9567,7 +10210,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9602,6 +10245,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10417,6 +11068,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10709,6 +11362,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -10978,6 +11632,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11345,7 +12000,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11453,7 +12108,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11463,6 +12118,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11497,7 +12155,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11570,7 +12228,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11596,10 +12254,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11611,17 +12269,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11639,8 +12301,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11649,11 +12318,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11761,7 +12434,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11809,7 +12482,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11837,6 +12511,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11876,11 +12551,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -12048,6 +12720,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = (_write_media, _media_text, _bytes_for_terminal, _media_total)
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "pixel": ("pixel", False),
@@ -12094,6 +12768,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

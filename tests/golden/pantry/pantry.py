@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o pantry.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1465: the first handler from handlers.py
-#     line 1577: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12444: the tables (commands, groups, errors, result shapes)
+#     line 1511: the first handler from handlers.py
+#     line 1623: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13120: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -97,6 +99,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -115,6 +119,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -132,12 +148,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -154,6 +172,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -190,6 +210,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -227,6 +248,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -332,6 +354,25 @@ if TYPE_CHECKING:
 
     def _choice(*choices: Any) -> Callable[[object], Any]: ...
 
+    class _Stdout:
+        buffers: dict[int, list[str]]
+        encoding: str
+        fallback: Any
+        shared: list[str] | None
+        thread: Any
+
+        def __init__(self, fallback: Any, shared: list[str] | None = None) -> None: ...
+
+        def write(self, text: str) -> int: ...
+
+        def writelines(self, lines: Iterable[str]) -> None: ...
+
+        def flush(self) -> None: ...
+
+        def isatty(self) -> bool: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
     class _Argument:
@@ -339,7 +380,7 @@ if TYPE_CHECKING:
         choices: tuple[str, ...] | None
         dest: Any
         names: tuple[str, ...]
-        nargs: str | None
+        nargs: str | int | None
         off: tuple[str, ...]
         takes: Any
 
@@ -399,24 +440,6 @@ if TYPE_CHECKING:
         def default(value: object) -> object: ...
 
         def refused(self, text: str) -> tuple[str, int, str]: ...
-
-    class _Stdout:
-        buffers: dict[int, list[str]]
-        encoding: str
-        fallback: Any
-        thread: Any
-
-        def __init__(self, fallback: Any) -> None: ...
-
-        def write(self, text: str) -> int: ...
-
-        def writelines(self, lines: Iterable[str]) -> None: ...
-
-        def flush(self) -> None: ...
-
-        def isatty(self) -> bool: ...
-
-        def __getattr__(self, name: str) -> Any: ...
 
     class _McpLoop:
         handed: bytes | None
@@ -483,6 +506,7 @@ if TYPE_CHECKING:
         limit: int | None
         spill_dir: str | None
         config: str | None
+        session: str | None
 
         def __init__(self, debug: bool, shared: _McpWire | None = None) -> None: ...
 
@@ -1181,121 +1205,127 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo1MTQsaW5wdXRzOjM0MixsbG1zOjE1Mzcsc2NoZW1hOjM1ODIsc2tpbGw6MTg0Nwp4nH1TTY+bQAz9"
-    "K9acYbfn9JTDqq3U9pBmmwPiMAUDo8AYzcdGUdX/XnsGAt1DLwx6PD+/sR+/Ve8ozl4dqkqpgh8+UHNVhfpMN5hiMwB1"
-    "QBbBBJwgDOj41T+puqiUw5V8ym+Ab+ju4AccuwJG6ntje9Cei6EnXMpu2gSuufAB0QYziiwEM4kyxBnIJaTR44iOD9vg"
-    "6D/C2UWE24B2gUZss2D0yHpnfcXklA1rm/wW3PsqFjrjfMi13JS7iP6oGeMCZtkWOu56G3TIkrOjaRaXo2GSsDPiC3E3"
-    "O2NT6WGB4fvx2wtUZXk8fYKfx6+vL/U6IYquwb3QimUph7rNSisOr6cvqq73LmQtA80zX6UUHZme4wuChhWHpL9eQq7o"
-    "orXygWJY19WYWaz8iH3PC+PqDEHHfR51xkJa5pOYqAvV0DTxgHJEloVXdfFBHoxYNq+KTo8es+lHKjKJKWXpA3LGWCyz"
-    "c7i0vQOHj6WlFdO3cOxLsSHpvhVv5LT4/3lZtvNueP8YI4c77UsKeKBUksYmrF+x7TG89y8/hzBntG0hY8PoaH+Xpfs6"
-    "913b1vhhJ3fmWAgkcg3R9dG44UR4TNvzQbuAjtmTNpaPFr1Hl1xdBsNeMjkHfOdiy+A2KfambXD3w/OzsW9oeQp3lnyA"
-    "lgLKyNdRcg9HFDgCKi3gz18UlWbqeJzNkk1rwzAMhs/trzBmhw3SJO1uuW/sOMZgh1ComyiNm/hjlkwppf99TpND9sFa"
-    "BoX5YixeWe8jaYpkimaSH/gNFjUowTNeE1nMkmSLRs/6aGzcJimdqChZpIt0Nl8kgzzitLcQssx6CwWFt3XGgiMJyLMD"
-    "10JBdw8qJCf1JqhKwMJJS9LoEH6rBTEyrDWmYd7y4zHiDt69dFDyLO9/WUZclKXsUkT7PKpSiRbhGOXL5dTBtYGQwOKI"
-    "SGqCDbhvSE9mx5TQe+aM1yXGJ0ElfEs8u+/4zrLshKRrgkBhgrERivZqPZAMRudpnF7k1SP8myUi0cDfN6i3NMm1b9tT"
-    "wHiy/jSI3006qM57fK2BBSE40AUwwQpPTGjcgWOdQ2S3qyoUZn3RjL08PK7uYh5gTFUh0I+Lp6SWyiuepaPRpSGnlUqe"
-    "SZl/mnZ3vnau47qgcR/4mneaeJztWFFv2zYQ/isHvaQFFCXF3pyiQIF1aIdhGdoAeYiNiZZONmuK1Egqrhf4v++OlGy5"
-    "1lK7Q9+Wp+jI4919d/fx6KfEG6NcMnl4SrSoMZkkS1RNkiYlusLKxkujSfizKdoatRf8DayTgjYeCqGUmCvM4J0olpCH"
-    "0x5mGZ+Vg3TglwiuEQVeOmyEFR5LKExdC11CI/wSTEV7aGNjzcKKOoMP+tGsEESwAsJB3mz8kqw2Qnu7yZoNvObj38Dl"
-    "5WdH8ovXj0K1+OYih7WkE/PuO6czfv10+zuY+WcsPNTCF0upF2RP+HD6BR0uddP6T8USa5HfgPQgtFujdWA0RnXUj6hM"
-    "gyQB50vT+hTyp2liVtNkAt62mMI0KYUX/J1l2TZPYb00DiFnaR4tIxkj3b01eCHAomuVjx4RCAyp0L3DJIhZmBNoDAQZ"
-    "jQo7Q4yvJbAITdrdmZPeoapeZvAWKiFVGzbEoPZ+V0K54DhaayxLaGkldTlNWFqjc2KB8YNQI5PbbQewID/15d9oDeAX"
-    "QqwwJd5APk0c1Ufr+KxpIgoulT8t/tVKi3RqznknEGKONH7xDzMCigukLwglNW3wBmyrgXdkI8l3HXo9NA7wEe2mPyTl"
-    "8CEE5QIuOxcdA6IMFUBEgxErWg8vavQiozzqgsvzZsRmzBt8fPdLTtIF2ZyLYhV8r1qlwJOvL8ecvbycc+5zjshRHehN"
-    "aBk3iaX1WwiYkyI73Lso4keoTQI+70pP6jSU5a4iGTBA6ryMOnZQycnkKfGbhts51hItU4M1aL1E6van7TZNhsV4gsI2"
-    "3VGE86ZYHXHEe7OGui1CS7OX0mPd1ad05zrYmdrtct5S6x7ZvI+tTGk1K2ibhOPqS45ILZ4ySxNRlpJVhPpjYCX0wAgS"
-    "z+z+2oFbCtQRZVaRyLDP/YnxkPHCtNoPVqjXcIF2PJR+O4XkpVe8/wPBTPJDNElXaGKTwNfBvkVR3mq1eS/ZWmAtDoX+"
-    "oUZ9xCjuQpQl1o3xxPf73cP8EwmNVsDHKO8aMsCSUmoWC2ZdIjBqxIXB82vBeWzcCESjFcg9ZgmkMtgpsRJEmMnkJ8bz"
-    "vDJ43qnIxCckrts4+1ZO9vX1XUlZC+mP+4OEQAUjVShOL2tuRuoUMDZSL7ERUWEhdIHK3cAdnUqXF+pOpLA8P11YGIJ/"
-    "sFG39bzLV5eOV9fZ9Q/PyJzueBT6uzPy37qkdXiUjzuxwkCOxBZ00TNFptQZK26QSlrnI/bS97OTEiQjhTTcZRVlbU2U"
-    "94PZ1JOX/1PpiVR6ZttGoAZlEhEb4VJRjkwZXeF0E0yYG9cizDFUIWE2ARKJ0OmToGqxoiuYeplLSuqpZmHUv+CRxK7o"
-    "oDBAajichDJSPbvSSOfbhXZ34JcIY1gXEqPi4EUeIo7YTMLg9TLjVJiqcjiW4zSppZZ1WyeT6wHPXJOOkrX8hsqrA2ri"
-    "v2POqM6v/u+A6rkYORbUC7884S68G1YNJToqppzlYkkPscLTeyBAyhtG/dDdAt2ot1V4Ih75M2B4pZLtbMyLGE7f1Hxo"
-    "qNMbYB0QlUe7o7pshKurZAfJLv7O687HH0DkZLJBfW+sKg/6dhaSWDf+4M3slqZpCLVLJR171RPKvSWGp/ru14HXdyzO"
-    "DUm9pnmBKic75uNz1YVdhGf6oXPe2OOb6D4M5kT2fDjr7kEPF9meoOZtucBjgtqN+3wGYVWG2sLWGnd4XERudjA/FrLB"
-    "AU6f2gU9qpi34hJUhPEuSMmPH5orjwE6XW8UmVK65Wjj8ALHVdCz4lls6AqxI9f8/VISMHExXubjkMxY6GhbgdGx1kpS"
-    "jxff5OpK0kNPU/o2XOnR4lDUw/cuzNvhvcVEvuzH4O7HAYvHyJ2kUtMlchf7WzSNkkXoryv+1SX0/lfeUgNSGDtP+8/e"
-    "y7vdlX4RfulAx6MPNEpQoridj708QWWI4R31sRJ+j2UvOMCUYnZXT+zkdgBrd/V3vt5279cU5ptwJR37NrrlBMTGfFJi"
-    "TtN351Q2l3rvWFgaePa2m5GCPKAx33h0x/7960aqu38ADQX8Dnic7Vvrbhs3Fn4VQligMiDJipN2t3YaIMim23RzQ20g"
-    "WKSCTc1QEuPRcEpy7GhTA/s0+2D7JPudQ440I00s2S6wBtb9kVpzIb9z4XfOIc986SSZdoVKOoed4eBxp9fJ5VzhRyFz"
-    "bxf4faGs0ybHpUeD4WCIK+PSTpU6teq3UlvlTouFn/EDz354PPgeD6TKJVYXPrz2XISxhFP2QqXCGyGnKvfuEH+azPVE"
-    "Yc288PgDo5nSJgp/SpGY+VzmeH4mvcjM1An6ZXLFV37NpTt3A8xmSl+UvnP4peP9AvN59dnjcqELlVY/r3qdaWbGMjuV"
-    "duo6hx+/VHL2+58cYPY6flHQb+etzqf4HcXDEBOZObUulczdpbLiUvsZY/r5+N1bofILlZlC4YpwPgWyo/CEFBcyK5Xo"
-    "Giv6YoJ/cVvnez3IooTOIYCQEDAMY8afVOLFuVpAXeMF9GcB1mM6Bn3Vq6GP0vc6bmasp0umRRiVl3NI3alkJZ2MtsoY"
-    "xia4c+l7gl4WgE5vi26qJrLM/CH/3GsD1Z/oTK3AFNLPtuv10mqvWCtRwzNlVU/kxpPjBKUe8v3xwisnzAQPCj2HS8Fp"
-    "ylQbgqjmY5Wm0F7lUaIrBRzdf+NETvBhMkcDvn9+8lP/oCcGg0FPaO+CcMuZYCAFkDxfdKSamKkal9OVgGN4s5L5dhlh"
-    "qkvhrUzUWCbnLIPOYd5cZkJZa6xrzuP1XBk2cpwJ1hwru32iROaJyhh9tZrkhPzIz7QT+E2LMjF56kg/Z3GeswBizaZz"
-    "+XnlbBEHoZ7uBARuVLMp9LtCkMzg3glQubAaJmWWBTM4SXxBq+UsuuIvL388E93hIfwB5pxrrK/AJWKqwgxEKTBy9M7w"
-    "0JokrtBZ1k+1vbFvki+uYST/EyReFA1SMey1KZOZmstbuEqBBRwEizwtUpOUc4jMXELMEy37jduDFzmvZEqgbJnntPYb"
-    "MCZaZenNuY4pLIjQE5UwtMz6/Sybg8cDSpNnC4YKvoI+fLBxaryHFVnDDTDqc5FJfQvqDbMFY2DtG74OmweKTTC+mCCi"
-    "bNXGWPpkdlMfwEjRbWWWQXQm7Nea6OSLTnuVNXqB1K8Ckh9fvX7J9qpYn+y2DBaZpl8ymYlu5cFERSqbsErXvPeTGbtb"
-    "rEC2YZT5UBABsRQWCuqz4VgeUhRZzuREmdUierK3EzLp+pC+yBCp0lu4ehNhiAOslSrUzhSI3tMKI9SL3TBlmbkEUcO3"
-    "ysTrC3VnYKSh2niVwSmamN0gsTi3zjhoht9KAMBV8fb5m5dNekdSJLpWFUp6Oc7U3lFcKLkZm5SsnIuxoscUfPQMvIth"
-    "qlQuPeMEwwW1w0ebwBfK1fOMxS1UyZ4G3GvZHaOeaOt80C+sTEo3nBWdQzuimytF8XxDmKCV6KBLW7DJENgwJlIXEnG8"
-    "KKRzlP6tmYMY7G7EXE1KCVwu3rx4H/Lafco3aJXpCay1k2vMk+I26QTl1RtQljiEQQrPzLObf7JkfVbebZKbuFogShUX"
-    "YvSimBVGLS3bZCc0VflxFwvFMbh+UJ/1braA32XZraeFIzynxEQc0zCie/z3V69fD+bp3nYQyMur0FgLk+JpiHPPmsvH"
-    "yYWLi4Ky1/UQ2J1kctqjUNOLuke1tUC9xQUGAlKk+ADrktYikI1BHkeizFNFIZ7TfsLqaFirIS6Cm0BBIgcY6ULllGWu"
-    "6sKQkFE9hpTxtKrOngzxH7SJ5Z3IqjLMawkhrWXWWBee26v4thfSDMbAAYCAQBxtTc5ZUCCs6uU9FIr5lFkSl3jOWn5J"
-    "mUAKXqRkd5k1iRXKONkq0xVve2LICWgONtyj0JNQ+UGTiMDbSFppnYfidC4L1g2BnOs0zbjusEixbYpyTtFdPIrCzoGY"
-    "WYNRIaC2MAxTb8gnweZ4d9LjP5sZME1QLfDq1tkekqwplEFFRTNLpTLZgYi8/mel+zcmRWUAn/AWQ3hzrnKGzj6wtAUF"
-    "WsSTp7/r+anzSOt+f9YTH1+9PT4Z9cTTp8f/OH72jIsnOBDxsipR1kAQlXKNpq0YQ/fnCoKNoQX4T2bMOaKyPleNxN+Z"
-    "ZY0FxZJT09QUwVh6TWUb0ZgMUEmgEtBL57nIP6H3xspfKrjI0+WdU9JPNO4zHujp/lduUqZKriGDTmn2sISkiBUkRyoC"
-    "QqVoGOJQlI4WHvEtvR1MFZBODKUenIRyqmCCfnUwhkqsokXSeS7C3+tpbBS3QCC3/CJlawHsoXga3jmk8P+Mxgup7DKp"
-    "FR8p4xxF821LUdnTeB26rySmvRBQyXc1vxe3LODWANltpn6HpA0Yc4GInms3g6cTjtO1LBOD0L5GlsENuyGtFW/xrORn"
-    "grbhITl5tIPnoJjAosObWGpYf1Ttx1I2ACUPw0oN5oBE8dfqdnhc89bFKn3jjQCGFgPXRsYITMzXjw6+DRRElphInal0"
-    "QBtLVdCt7yo5b5LzjZ2wnyjrLim1mrCikeHOCSCB5q0sNZmAl8ktlhrD1URaVA1YM7y95aAG3lZZ38ni/12XVUKgjWj1"
-    "gdQM9qVlKcqCo0/Y+jiNNSt4/E/Vn52Z94U73N8nPo514MDY6X5qod39g+HBsP/oYH9Z7ULIdxPGGFGFnS3anbNwMOu1"
-    "4kBhzulfkJHzASbUSuuJrso01QRWZu9r77SG3nfQqZtxKJ3EQpQ2Hgcb8wWNfVnTFdsS9FC7U5VXV1d1RX6sdB0eh8q8"
-    "9hk9/woWXdkgSot3ieprw1Y31kY17DIk94hSkRvojNVxRaaTvnStovGeziaG9WGRbaet7yPMOgSF1ntYmr71BkjKLojF"
-    "a3erTIpsDLXozG3XDKNaYYB6OrSNV3tRWitpsdCaahlwXcy4aFtB0yJvubEGqRphdNVqxqDu0dWoUj2t1c5avVUx92mg"
-    "E4If9wGrP21ZhGp6rh2t/NMUpR0Sszzh8kvZOZgh1tvLXcIyKGmZkXG0otTc2HNXSE7W+JlT9VkSaxO2Ec1Y/DHr/nrd"
-    "t6++rczUtgQB+hp+uKol9Fa1c/Iv4bqgcLsI7NGj04YpRRtJ+ZqYGrXGzsiB54XxyJB2p2dUFB4J4I5bN5yVdw4ft4YQ"
-    "3rgB9aSAdf8Ie506H9jvgf3+J+wXyY2TiLAYlyxAuO4nOQaS2FxGW4mgzhpkkx158VJqv8m9uIj63+twdkS6pcqnLPj4"
-    "j7ZzKG+3IpwvuSNxAgoIyXG4xLnxHfNZEGY4m9rt3CvK/mg4GN5bTqwt/gdOfODE+8GJzAD3mBAjCazUv2SB5qLfnfNK"
-    "pzYo70Se82ZA1VAAp+lVhw98MlE/f+JNBem4jSDs+dAeIW2dNVkvh2VvkyveqZT3kOQepoUPdfwDaz+w9h/G2oHDJpkp"
-    "iQlrp8q40Sdu+oGOa29K67Htj7e1eWxRjSya497TzYLAfXfbKVgCa07xPh4ncktLaME5EmexF+bFm7/+51//puNzuMgl"
-    "7xoATa07587ZcOWma1Hh42gzG27nfqsmNdvEbqJBqi6iJfYvhoPHA24QvGr1uDjWqK6rZUPY+qaKTFuOoWJsXTYywGaX"
-    "ko/UqN+TDq+o90RyvRF6/ABaWUXNKJoOQX7NV01kfHJnz+mQhA6I8rXjtAFevbPSSWfbwnCz8XEycWrXBrmYvAyb7QjU"
-    "sHazAR7RMef9LXq+8ib7YwtrRxW2biRlKp/62Q7V8Und7eAp4UU+uVqdOvLpjW+GnxWOKi6hxm5qYoWnlpFmGadcmyiC"
-    "OFUiw72n5OhHgt6pH2GBWgcb1BUccOlVUf5e1ePMGEcPecn/e16ySdZLYh4+Onj85Nvv/vyX7+U4AWWwbJtxP3YXrD8t"
-    "KkoTQxG5SQS6aUsBbrHg25bMivQbnbWh06N7xuu6Ogmndoi9wbW8QTlXrufUAD9s0m4nkO21rzzaJNqWNbotu1idxcRv"
-    "HRqHxTNTFFBGnzpAOqsi5AO3QEpR3ecOkWWlyX2Qoa2VtDHYzIlu+jp8h9Oa9ZNsu1ktfwid0IYHH1wXE8dlOlWbGcLy"
-    "KJzGoEyYuVmV1rjBZrC7GjVOchJdqJqejsvplDrsuNMGt0LfRiWkpk8xTHK+qaDd32vVTKrdrNV/6QbJlRhzfq1uUHba"
-    "lq2IDzNNPUB8M2w4tKtkVPsUJ343w/hKqzvVBzyI+Dq/AHTDH/PEieuXKi2+5AMwbkmghGrZIRz6E6RVmwrc6ZU5krmT"
-    "yKFFkenQ/bUfE80NtLnx3GZa7YTEnxXKk+VuwDfcicOfCjkRWuSqVqdNk2x5pUWVp5AKj/iVTk/ihYZuKRrsfyGwVzX1"
-    "xt2DiPldbPXo0bc89MgmxtZHdtBcG6ZMjlVWgRqMucM+AuNbNWTP4zYLX2et8Ec1m/i++iB3K1ZlcRXd69Uvtc6cJiZV"
-    "TKW1eN268/M8FyUCLyoT6oijarqk5pjc6ZSobAY3y5SlhqLCWB87r6QYl9MBqyTOHwrnxuQHO0yOkgWTcsekFLFQF9Xa"
-    "p6OP6jOu+JGDQ1Sy6hODPSLXCi1KMm+A2dwrqMF6sh3WSa29m7qgSeAUhMUtrQQKFRVPEfYpj4RTIdH8OGrgaN15qEH5"
-    "7vtdVFSgqqNCzW+giq1x1PBGp0NpAELPUfrWgLLa4qi7x8ENlQFFAw4IfPmFVOhipZJydQpVm3Ztj6Yx97c7CO9RR8Rd"
-    "39Ckxh//VD13Ydwj7pLjzrnYm6v5Ewbqrl000DT3hepgHg+3g3m1elt0X3ib9V+IfXH86m+v3p7sHQHiKTetEczwkdm6"
-    "Wzb2nOqzP3m8gxmWL4su5jx5+cubayYdXf0XQz4jn3ictVddbxu5FX2fX3GrfbCNapRkkxZYebuA4XWzLmo7sF3koSgy"
-    "1IiSGM2QsyTHshDnv/fcS2rsxMo2L30wPKQ4h/fj3HPvlGVZWNXqKY06ZaPfjoq5DrU3XTTOYveE0j4F7e/0nKIjtdQ2"
-    "hikeXRPG1HnXdhEPXgfX+1rjUVHt2lZZnF+pSI1bBuKVszrtqLAOE/pX4KUJFNamaWiz0havRvxIVut52N19GKKr13JD"
-    "etgoE8fUB300Jd9bMpE2Jq6oLD8GZ+Uqr1W67x83V5ek7Z1uXKcnowKWdSqamWlM3MLDa/17b4BM77ZxhZdfT376M7vJ"
-    "uOl+vNTqqOYqqmlBdKd9SMF5NXk5eTkqSgTx5z+VJb3VVnsVEabZlma9X2pNC4SHVrCowWuTbntMc0fWRdJzEyew+Jei"
-    "+CFfVBT/n3AXEm7c8wOdOsCrOhZFSdcpcipQ1SXfs7/dtkp2mxho4Zq59nSom6CRIa/HtDR3DAznTKMPOE1xhUzwaZj3"
-    "UdeRjA1RNU2Aq4NxC+eJfX7PKHwzMp/PwVUxQ+6vJLVi+SSb+cxAOr26uDi5/JUmk0lOe0WHuKAqHckKBoU4d71co+/h"
-    "c7N9TogxVZ9Gbj1CfH2P1YizjBVgP1c4TqGvEeMUz93RhUIscFZ77zzWn0ZrY+fpLWy3OI+sDeuVsTFDJsyFMk3v9YSu"
-    "hueUOQEcbGPDcZOTUDcqILMG9rsFO4ajHJy3nIoh/wcc0K6XnA6uutmQEamJBS0atQSjvh3UXEcHn0YsDrD9TjW9/nyA"
-    "EK/1FlbB4E55/BZBDT4TjhH59FZZSfEFzrCwCNYae8TWPr8x1Cvdqt3FFfiDYIUvPHKiRUxzv+xbLT8zufuYPWUvj1PB"
-    "48qZBs80GGTsch/O5H+SSd93jTKWrt7dnl9dVhQUXBbq4+IMAzyJCdVwPrl5yGEdc/aMd5YNxRFv1KwBV2pnF2YpBUNI"
-    "8VwvVN/EI5Et5ijUxrLBnOps8jFSljLYurkmDd3ZPnKjVt4bqBa/ENgGrh+WqQlK8E5bZWtdTTgpK910FW2cX4cEIq5w"
-    "Oi4d1BeXZk2Zfi0kSYQVrK0NS56QNSSprVBQ2Prgk3zOQQ19j/C/OZLsNCbE8NQb4W7YCavV98xIqvihYltOIFucMBs2"
-    "oBSYXyMqEH7wYYncJzzGaVXHLBfs1syhq0epc2xdP5BA8dkknRxu7ijJ6rJs1X2ZuXNZTXPMUPy2ZuWunlres85K4T9j"
-    "TEa4Pvs7COMWi6AZDgeWcHKm6nXSxx5tLcJF9vBC2S3SxqKI2DrkZ18JluVMxXq1qyHJ/z8ldFAf8ygyOaxYj7Axwo5U"
-    "PqtRFprH2hMfUmSTLgwsEkHRql6NU3xYwivDycQYgKAgx3dDCoMQgmMIJ9ymfHKkOko5DLr2iMRXNWKZdqS6TisvuUvR"
-    "g/s/pxemlycXZ79UqUWdMY1qUD4UxYM80ENWRpZZLFqtpFgeigf03uEPp1/i14dBs3nnFdYVNEV7q5oKixNLPVjXQRPh"
-    "zE5+oY5mzkqaWzXrSed83JEJ7Xw5EcAfGbBngRc0JHtOqfIV+BiS7GSlEu7lIDAfoJlo7ID+KLcf8yAgFeiVTehvGP1Z"
-    "aT3Q7ZNKelaWfAuSLG9BYnyIx8iElir7938S8F9/YuRs4Ie57rSda1tvkxMdGAuPvijYdI0JMq0MfToh8zluawn71Y9i"
-    "djStRma/Nhe+AR/dqyzzCeHjBmGtWaUYdYfzF8aRAvjAmUm+n6DxaQZg6nIBcQ9Tu0qhdPBYuCt8znpt8JtctNpm+Ncv"
-    "BzL4vosJ/fxxSYen0TflKb2gm/O355e3R8e484PoGt/LdR0ec/XqzWtxW/vWWJXhbocVHQLk9uz64o9Q0kyWyqvY3yF5"
-    "5CUuEKjVb25DbQ/HEAGOhom65WQwg8P+DpuHZrx8nZ5yJwnoC4sxD4tLoaz066XT34DhkRsY7/EP9RNNIxzghDJF+o5J"
-    "KOxhlvicWUwFtxirkj4/JnvvBTzyZS9v1VqLe5xnK06OWcPZTqF3AkwT5DAc4YWk1jxnbmR4JIiJartmr9LyhYsGMzSY"
-    "lNsOtkrG+ttWh6oortLEkOiW6bwP6eshhsfQP5itpCEnrXuXOu/+zKe2jES5roPrJXcmvI4kIt03t1fXHKv3HuGBebtT"
-    "0r+GEHCAdqMFCm9/5PM9HnKCllCWcxNW9Ov5zW+Av+mX6Gio2N3P0lV20JByoRSc+Rbsk4baDjNiNXQjbBtPF6fvKE/N"
-    "+Tvlevd1sz80u4+fvDV98cKgpVlEZgujz4TgUhvMhxUXDTffVCgqDT/fAwrlAxGmImdp80DkUD668LEjY+Kuv3+XlbAp"
-    "vPjEE/Nn4F7lEh7zByNvfi9Oo2aorgw0mRkLsJNU0iS/iX2zbZR4fhvxy+ws+CucpwHMGvCt1iv59uOPFq4AGIrdqPen"
-    "UZKIMTfyhD4p/gt1XKTX"
+    "Y29tcGxldGlvbjo1MTgsaW5wdXRzOjM0MixsbG1zOjE2MjEsc2NoZW1hOjM3NzAsc2tpbGw6MjAxMAp4nHVTTY+bMBD9"
+    "KyOfYbe9Zk85rNpK2x7S7OaAOLgwgBXwIH9sFFX9752xIaEr9YLR482b55nHb9U7irNXu6pSquCHD9ScVaG+0gWm2AxA"
+    "HZBFMAEnCAM6fvUPqi4q5XAlH/Ib4Du6K/gBx66Akfre2B6052LoCZeyizaBa058QLTBjCILwUyiDHEGcglp9Dii48M2"
+    "OPonOLqIcBnQLtCIbRaMHlnvqM+YnLJhbZPfgnufxUJnnA+5lptyF9EfNWNcwCzbQsddL4MOWXJ2NM3icjRMEnZGfCHu"
+    "ZmdsKt0tMPzYf3+Gqiz3hy/wtn95fa7XCVF0DW6FVixLOdRtVlpxeD18U3W9dSFrGWie+Sql6Mj0HF8QNKw4JP31EnJF"
+    "F62VDxTDuq7GzGLlZ+x7XhhXZwg67nOrMxbSMh/ERF2ohqaJB5Qjsiy8qotP8mDEsnlVdHr0mE3fUpFJTClLH5AzxmKZ"
+    "ncOl7RU4fCwtrZh+D8e2FBuS7vfiOzktnrmf/+dl2c6H4f1jjBxutE8p4IFSSRqbsH7Ftsfw0b/8HMKc0baFjA2jo+1d"
+    "lu7r3DdtW+OHjdyRYyGQyDVE51vjhhPhMW3PB+0COmZP2lg+WvQeXXJ1Ggx7yeQc8I2LewbvW2Nv2gZ33T0+GvuOlqdw"
+    "ZckbaCmgjHwdJfdwRIEjoNIC/vwFFgdm63iczZJNa8MwDIbP7a8wZocN0iTtbrlv7DjGYIdQqJsojZv4Y5ZMKaX/fU6T"
+    "Q/bBWgaF+WIsXlnvI2mKZIpmkh/4DRY1KMEzXhNZzJJki0bP+mhs3CYpnagoWaSLdDZfJIM84rS3ELLMegsFhbd1xoIj"
+    "CcizA9dCQXcPKiQn9SaoSsDCSUvS6BB+qwUxMqw1pmHe8uMx4g7evXRQ8izvf1lGXJSl7FJE+zyqUokW4Rjly+XUwbWB"
+    "kMDiiEhqgg24b0hPZseU0HvmjNclxidBJXxLPLvv+M6y7ISka4JAYYKxEYr2aj2QDEbnaZxe5NUj/JslItHA3zeotzTJ"
+    "tW/bU8B4sv40iN9NOqjOe3ytgQUhONAFMMEKT0xo3IFjnUNkt6sqFGZ90Yy9PDyu7mIeYExVIdCPi6eklsornqWj0aUh"
+    "p5VKnkmZf5p2d752ruO6oHEf+Jp3mnic7Vjfb9s2EP5XCL0kAWwlxd6ctUOBpWiHYhnabHmojYmWTjZriVRJKqmX+X/f"
+    "d6Ts2LWW2h36tjxFJI939913P+iHxBtTuWT04SHRsqZklMypapJBUpDLrWq8MhqLP5u8rUl7yd+CZQZCGy9yWVVyWlEq"
+    "rmQ+F1m47cMk5bsyoZzwcxKukTkNHTXSSk+FyE1dS12IRvq5MCXO4GBjzczKOhVv9J1ZkJBBi5BOZM3Sz6G1kdrbZdos"
+    "xY98/QsxHH50WD/58U5WLb04ycS9wo1Z953hjl/eX/8qzPQj5V7U0udzpWfQJ324/QSXK920/n0+p1pml0J5IbW7J+uE"
+    "0RTFSd9RZRrCinC+MK0fiOxhnJjFOBkJb1saiHFSSC/5O03TVTYQ93PjSGS8mkXNBGWQfdQmTqWw5NrKR4sAAkMq9dpg"
+    "LMQoTAEaAwGlUWCjiPG1AAto4nSnTnlHVXmWipeilKpqw4Ho1KPdpaxcMJysNZZXsLVQuhgnvFqTc3JG8QOoQeVq1QEs"
+    "Yace/kXWCPoMxHJT0KXIxokDP1rHd40TmTNV/rT0qVWWcGvGcQcIMUaaPvsPEwDFBFkTolIaB7wRttWCT6Q9wXcdemto"
+    "nKA7ssv1JQN2XwSnXMBlY6JjQCoDAkQ0GLG89eK0Ji9TxFHnTM/LHp0xbuLd1asMqzPonMp8EWwv26oSHrae9Rk7HE45"
+    "9hl75MADvQwp40aRWm+DwxwU1eHeeRE/AjcBfNZRT+lBoOWGkQyYIGReiozdYnIyekj8suF0jlzCNhKsIesVIdsfVqtB"
+    "sk3GAwRWg02JcN7ki70a8drci7rNQ0qzlcpT3fFTuWMN7FRtTjlvkbp7Om9jKiOsZiHaJmG/1pRDUYu3TAaJLArFIrL6"
+    "bUtLyIEeJJ44/aUB13DUoWSWsZDROvYH+gPluWm139pBrtGMbL8r6+NwyStf8fk3gBnru2hCVmpUk1Cvg35LsrjW1fK1"
+    "Ym2harEr+AeJekdxuXNRFVQ3xqPeP57ejj+KUC8D3sX1LiEDLAOEZjbjqosChkScGTqeC85T43og6mUg55gFSEXQU1Ap"
+    "UTCT0Q+M53E0eNqoWIkPCFx3cPK1mDzy65uCci+V388PLAoQRlWBnF7VnIzIFGFsLL2oRiiFudQ5Ve5S3OBWNC/S3VJF"
+    "xfHhotwA/q2Duq2nXby6cDy7SC++e0Sm6PEk9TdH5L9lSetoLx43ckGhOKJaoNFziRwgMxacIKWyzkfslV/PTpXEGgQG"
+    "oZeViNo9Sl461mP9hkeaJUuP0JKX5M61EZ9aWMszWi0L6nKOe88Irahre7BryNc+h8jfEDnFpcMhPs4u0XNeBRUKZbwm"
+    "Wf3EzXwjCfXDsDfkved/vHz7+9V3LuwegP1f1Q+s6kdWkAjUFmMjYj1lXRY9A0/H4Y4bYYS9l2GkAlnDmCSwJEPRGQVR"
+    "SyWmAZQVZrcChXkxyp/wdGQXuCjMsuDvzlCWQvRopkHm60S72bFLhomwc4lRceI0Cx5HbEZhBjxLORSmLB31xXiQ1Eqr"
+    "uq2T0cVWybuATKVq9RWRZztVkv/2y1d5PPu/AaqnfGRfSM/8/IC2fLPNGgQ6Cg44yvkcb8Lc42kSIOUDvXbobgPN/boM"
+    "r9U9e7aaTVUlq0mfFdGddVLzpYGnl4JlhCw92U3VTXvaRplsINn431nd2fgdegpUNqRvja2KnbydhCDWjd95vru5aRqg"
+    "NqyUY6vWBeXWotmA3+t9wfubhsIJiVzTvAHmpPv1+FhxaWfhF4Nd47yx+03xNrwRUOz5cpZ9BD301McCNW2LGe0XqM3L"
+    "g+8AVkXgFrXWuN3rInKTnVE2Vw1t4fS+neF9x3UrbokSGG+cVPwOw4i7D9Dhcr3IFMrNexOHN9ivHC+cJ7FBC7E9E8dt"
+    "6OVxM84V/ZBMeNHhWE7RsNYqiMfGNzo/V3hzaoRvyUyPGreX1vBdhdE/PP24kM/XE3n3O4WlfeQOEqnRRG5ifsumqVQe"
+    "8uucfwAKuf+FtUhAuLGxdP25tvJm09JPwo8u5HgKE00lEShO530rDxDZxvAGeVxJ/4jlemEHU/jszh/YyNUWrF3r72y9"
+    "7p7SAzFdhpa0b1vvkQMQ67OpklM8BDqj0qnSj4aFrS3LXnYzUlgPaEyXnty+ff96ELz7B8+5K3h4nO1b627bOBZ+FcJY"
+    "YBxAdty0M7vjdLooup2d7vaGSYBi0TEcWqJtjmVJQ1JJvZ0A+zT7YPsk+51DypZsNXaT+ZEf6Y/UEiXy3PidC48+d+JU"
+    "20LFnWFn0H/ciTqZXCpcFDJzZoXrS2WszjPcetQf9Ae4MynNTKmxUb+V2ig7LlZuzg88++Fx/3s8kCgbG104/9pz4ecS"
+    "VplLlQiXCzlTmbND/MxTG4nC5MvC4Qdmy0sTK/yUIs6XS5nh+bl0Is1nVtBVnim+80sm7cL2sVpeuqJ0neHnjnMrrOfU"
+    "J4fbhS5UUl1eR51Zmk9kOpZmZjvDj58rPnu9Xy3IjDpuVdC1dUZnM1wH9jDFVKZWbXMlM3uljLjSbs40/ePs3VuhskuV"
+    "5oXCHWFdAspO/RNSXMq0VKKbG9ETU/zFsM6OIvCihM7AgJBg0E+TT35VsRMLtYK4JivIz4BYh+WY6OuoRn3gPurYeW4c"
+    "3cpbmFFZuQTXnYpXksloL49+biJ3KV0k6GUB0ult0U3UVJapG/LlURtRvalO1YaYQrr5frleGe0USyVIeK6MikSWOzIc"
+    "L9Qhj09WTlmRT/Gg0EuYFIymTHROJKrlRCUJpFdZlOhKAUN331iREflQmaUJ3z8//6l3Eol+vx8J7axnbr0SFKRAJK8X"
+    "DKnGZqIm5WzD4ATWrGS2n0eo6ko4I2M1kfGCedAZ1JvJVChjcmOb6zi9VDkrOawEbU6U2b9QLLNYpUx9tZvklOzIzbUV"
+    "uKZNGedZYkk+F2GdC0/Elk6X8tPG2AIdRPXsIEJgRjWdQr4bCuI5zDsGVdbvhmmZpl4NVhJe0G65CKb488sfL0R3MIQ9"
+    "QJ1Ljf3lsUTMlF+BIAVKDtbpH9rixBY6TXuJNl9tm2SLWzSS/QliL7AGrpjsrSXjuVrKW5hKgQ3sGQs4LZI8LpdgmbGE"
+    "kCdo9ht7BCuyTsmEiDJlltHeb5Ax1SpNvh7rGMI8C5GomKFt1uul6RI47qnMs3TFpAKvIA/ndZzkzkGLLOEGMepTkUp9"
+    "C+j1q3llYO/nfB869xAbY34xhUfZK42JdPH8a20AMwWzlWkK1hmwX2uCk886iSptRB7Urz0lP756/ZL1VaE+6W3tLFJN"
+    "VzKei25lwQRFKp2ySLes99d8Ym+xA1mHgeehIABiLgwE1GPFMT8kKNJcnhFkVpvoydFBlEnbA/dFCk+V3MLUmxR6P8BS"
+    "qVztXAHoHe0wonp1GE1pml8BqGFbZez0pbozYSSh2nyVwsmb5IeRxOzcOuKgFX4rQQDuirfP37xswjuCItE1qlDSyUmq"
+    "jk7DRsnySZ6QljMxUfSYgo1eAHcxTRXKJRccYFgvdthok/CVsvU4Y3ULUQYeVt751gjH9lWINFc0dAxwrzgcrgM+z9pU"
+    "G+tIB5YDq5zjpgXkJ7qZUuTxd9j1awYTXmuLlQrXhwkR3JAQJqtCWksB4pbCCOPuBt3VohTiZeLNi/c+8j2miIT2oZ6C"
+    "24OMZxkXtwk4KPLeIWVNh8ghesamwyyYOeux8G4T/oT9BFYqzxH8G3k1P2tpWCcHUVMlKHfRUJiDMwz1SR+mC9hdmt56"
+    "WRjCcwpdxBlNI7pn/3z1+nV/mRztJwKRe+U8a45UPPWe8BllH5v0ycqVDZuC4tttJ9mdpnIWkTOKguyRj62QkXEKApcV"
+    "nIAn64o2IiibAF5ORZklioIATgyIVkvTGg124f4EUhbZx0yXKqM4dJM5+pCNMjYEleMqf3sywD9IE5s7llXumNVCRtrL"
+    "LLEuLDeqEDnilKQGgeROoxCcVdRF3nvQY+BUmzzjEMqjXTXvEbLMbMYQi1tMTi04pTAiAahSpLwBrQ0DkV9tEyaLt5EY"
+    "cPSaAcOOyG/FlLvQIsKDPiJeggCf2S5lwWIjIpc6SVJOWgzic5MgF1Q0ikeRFVqgOgs3yEolYRrGbR+MwhXg3WnEP5vh"
+    "My1Q7f1q6OIIEdoMwqCMpBniUo5tgVFO/7tSy5s8QVoBc3EGU7h8oTImnc1jrSby0nBGT3/Xy7F1iAl/fxaJj6/enp2P"
+    "IvH06dm/zp4948wLtkWQrUrkRGBEJZzgaSMmkP1CgbEJpADTSvN8AZeuF6qRNdh8naBBsGTvtDS5P+ZeU85HCCc9qcRQ"
+    "CdJL67hCcE7vTZS7UjCRp+uRMcknKPcZT/T0+AuDFOaSaUgvU1rd7y4pQvrJHowIoTzWTzEUpaU9SVBMb3tVeUqnOcUt"
+    "HMFynJF7+WqvDBUbRfun81z439sxcGC3QBRg+EUK9TyxQ/HUvzOk2OEZzefj4HVELD5SuDoK6tsX37Kl8Ra1X4hqI+9r"
+    "yXY1vxfqHTBrENltxo1DkgaUuYKnz7Sdw9KJjvFWiIpJqCiSpjDDro+JxVs8K/kZL21YSEYWbWE5yESw6ThskNh/VCoI"
+    "ebAnlCwMO9WrAxyFq82wf1xz3WMT+3EVgUkLPm0n3ARNDOWPTr71EESamEqdqqRPVanKH9dLUtbl8WKnjPYThewlxWVT"
+    "FjTC4yURSERzHUxNp4BsMou1xHA3lgYpB/YM18YsxMA1me0yGP93U0gKhnYc2QcSM4CZtqUoC3ZMvm4yDgkvIP5P1c/O"
+    "3LnCDo+PCZBDEtnPzew4MZDu8cngZNB7dHK8TpXB5Lsp0xio8mUxKu0ZGJhxWrEPyRf0F2BknScTYqX9RHdlkmgiVqbv"
+    "a++0euV3kKmds5edhiyWqpb9nfW8xD5vyYp1CXiojVS52fV1XZAfK1n7xyEyp11Kz7+CRjc6CNziXYL62rSbAapk1Qak"
+    "MZJUTpZhd1/Y5iOYXisrZKotA1uMVDOMrrdHcrZfUsKIQqavUCDr5prsSLrSthLH1an9/CEraGcOPt/CQ7WOASdc6wAQ"
+    "06zIpdRGq4iPDA460mmL1Lclw1RtaBjdfzV6cY+uR5XoCTg6W5lj5UbGHttw6X+MGTjHQF7iKBQ5q5+mLHypYKktIdM4"
+    "Qd6KmDKLObdUZgnkCsWEdQm09HJbB5PsTSmryM3CFpLjTH5mrD5J8ipE7ohWLP4YXLpZHe3osBc52yACRN+AX9e1XMSo"
+    "dp/xs78fUmtGt4iOUmbkDSXFk2KWqy3vgfB9WeQOEdzh7gPJkEOAemBdihOKzvBxq4vjqhSgMQFZ98+hbEP7Azo/oPMD"
+    "OregcwBfDsI8WKxRiki9n+DtQWx3m+8FqjqqkZoOxO0rqd2ub8BNgdBQ+4M7ki1ljmWxLnRQ3mOEP9yzp+IcEOWTC3+L"
+    "c4s75gMAdH8weNihY+D90aA/uLeYXcODB8x+wOwHzD4Esxmh7jFgB5DaaGSNUk1QOhyTS6t2IPlcLrjYU3WbwI6i6tzJ"
+    "n0jVDie5aCQt95j4mh7VgKk02kTlDMq+Tax9p1KNAyf3MKx+qNM8eJUHr/LHeZUvHGx3Nsf499zveBSepnlJWF5rmsBA"
+    "j9D1B2Jjj2MKQ1UvgUdRb26VhAhf/elFWJUn97shPAmcx1PVJLjxI8O5judiqWT61+YUwPoeD/ZokNTR4iBDdy0fADGP"
+    "ouJQNPm7p2Ur70XuVrNaE9Zc4n04k+fOMd/pdiouQsvZizd/+99//ktdKrDeK65fgZpaE9yd855qj23514+j3byn3Ysa"
+    "Na3pJjTt9RN1GTRxfDnoP+5zH+51q+WHuUZ1Wa37LrfLezJpObANUcq6Xwg6u5J8+Ext1XTMSy1ekjNL30oLopVR1POl"
+    "6bjwl2zTq8ln3GZBx4l0lJptHTz38eqdhU4y2xfQNPuLp1OrDu1DDWHgoNnTQ32hXzfBI2oIuL/p7RfeZHtscTlBhK0l"
+    "zVRlMzc/oA5yXjc7WIp/kc94N+fzfM7pmr5zQ0flVGW2akpiQ08ttk9TDl53qfDsVCEht3iToZ8Keqd+2Ato7e9AlzfA"
+    "tVUF/qPqUwKmcfQQ4T1EePcnwmvxHGsvMXh08vjJt9/9+S/fy0kM/GLedoOQ0BS0/bSo8FUMRABK4bGvLR65Bfq07d+N"
+    "B2p00/sGre4Fg0zVwEJdTEf9G0GMAtFML+mjl0HTB3Q88t/4yqNd1G8BjH2hzuaIMnzf1OjxmOdFAWH0qHGrs8ktP3Db"
+    "sxTVODd2rQsI3PvsW9lJGv3dAO1rX4ftcIy13YBidosgH/zXDzlP3r/JQU/KZKZ2w5V1BwvNQekBOwpVmtz2dz3v9ahx"
+    "wBnrQtXkdFbOZtQzyw1yGPLtVhWTmj6/yuPFroAOf69VMom281b7pQHiK87zxY2yiRHtt1SYPnA+4Qd9HaldJKPa53fh"
+    "WzmmrzS6U320h/BDZ5cgPecP+MLC9VuVFF/yuTB3ElF0t/4qwLcVSaN2BXjQK0tElucBQ4si1b6f8zhEvTvUZrnjnLQq"
+    "cIXLisrzdZHnG26g488DrfBNr1WH4q5K9rzSIsoxuMIjbiPT83CjIVvyBsefidjrmnhDUSjQ/C50aEX0/R49sktj6yMH"
+    "SK6NplROVFoR1Z/wVzWBMB6qUfY8VM/4PkuFP6Tbpe+LD3L/cVU+WKfJtZIAdbyN4zxRDKU1f91a0HueiRKOF2kSNbJS"
+    "saGknrbM6oSgbA4zS5WhPsAiNy40TEoxKWf9Ti1N99WExuInByyO/AmLpnJGp2vVnude3uqbzfBFk4U72uo0NupXJrpB"
+    "x245pUbRk/0UndcWoE8aiNcEWMX96UQWMjtewleeT4VVPuD9OGrQ0VqJqZHy3feHSKdAdkkJo9uhKjSzUosqnUcmnhB6"
+    "jiK3Bimbkk/dMk6+UhhGUtMnsHv9QaRvSafUdnPuWVt2q4zVWPvbA5h3yGdCHd+3lfK3flWXrJ/3lPtaudc1NNpr/mKJ"
+    "WuVXDWpaqmgNir47TBphO5A0okZLfqITan7OEkDdJHxuyVT7hX0ONKwVBmb6kvpR51RE4CJBkiuv0yk5ILBV1byi7XIC"
+    "/FSa8KMTxV9qOZWdsk+lqha32dI2nQFtGzJo1grr7D8e7Gf/1eZt0X3hTNp7IY7F2au/v3p7fnQKNY251ZaY9t/VQkZN"
+    "O6zXIeurP3l8gPDXL4su1jx/+fObGxYdXf8fuZfc53ictVhRc9s2En7nr8CpD7bnRDppcp2p3PbG47qpO7Wdsd3Lw82N"
+    "CZGQhIgEWAC0rInz3+/bBUg7sdLLyz1kIpDAYne/b79dOs/zzMhWzcSkkya47SSrla+c7oK2Bk+PRXwuvHJ3qhbBCrlU"
+    "JvgZftrGT0XnbNsF/HDK295VCj+lqGzbSoP9KxlEY5de0MoaFZ9Iv/aF+MPTUnvh17ppxGalDI4GvBRGqdoPd+/7YKs1"
+    "3xB/bKQOU9F7dTATrjdCB7HRYSXy/L23hq9ySsb7fru+vBDK3KnGdqqYZPCsk0HPdaPDFhFeqT97Dcvi7TascPhV8f3f"
+    "KUyyG+/HoVYFWcsgZ5kQd8r5mJyXxYvixSTLkcQf/pbn4o0yysmANM23Yt67pVJigfSIFTxqcKzotkeitsLYIFStQwGP"
+    "f8qyb9JFWfb/SXfG6cY934gTC/OyClmWi6uYOelF2cXYU7zdtox+6+DFwja1cmJfNV4BIaemYqnvyDCC043aI5jCCkjQ"
+    "brj3XlVBaOODbBqPUEfnFtYJivkdWaGbgXzah1DZDb6/ZGjZ8yK5+cxBcXJ5fn588bMoiiLBXop9XFDmVvAKDvlQ256v"
+    "UfeIudk+J8RUlB8mdj1Bfl2P1YRQxgpmP5bYLnxfIccxn8PWhUQusFc5Zx3WHyZrbep4Co9b7Adq43qlTUgmo82F1E3v"
+    "VCEux98ROTY4+kaO4ybLqW6kB7Ia/tsFBYatlJw3BMWI/x4ltOsZ0zFUOx8R4ZpYiEUjl2DUl5Oa6mjvw4TEAb7fyaZX"
+    "H/eQ4rXawis43EmHdwHUoD3+CJmPp/KSi88TwswieKvNAXn7/EZfrVQrh4tL8AfJ8p9EZFmLiOZu2beKXxO5+5AipSiP"
+    "YsHjyrkCzxQYpM1yl53if5JJ3XeN1EZcvr05u7wohZcImamPi5MZ2OOciArBxzD3Ka1TQk87a8hRbHFazhtwpbJmoZdc"
+    "MAIQ12oh+yYcsGwRR6E2hhwmqJPLR4AsItjaWgkF3dk+cqOSzmmoFh3w5APVD8lUgRK8U0aaSpUFgbJSTVeKjXVrH41w"
+    "KATHhYX64tKkKbPPhSSKsIS3lSbJY7L6KLUlCgqPbl2UzxrUUPdI/+sDRqfRPvin0TB3/SCsRt0TI0VJP0ry5RiyRYAZ"
+    "vwGlwPwKWYHwgw9LYB/tkZ1WdsRytt3qGrp6EDvH1vYjCSTtjdJJ6aaOEr3O81be54k7F+Us5QzFbypS7vKp5z3pLBf+"
+    "M8YkC1env4AwdrHwisxhwxJBzmW1jvrYo60FhEgRnkuzBWwkisitBT67SjDP5zJUq6GGGP/fOXVQH/0oMimtWE/wYIIn"
+    "XPmkRkloHmuPY4iZjbowsogFRclqNY35IQkvNYGJMQBJAcZ3I4SeCUE5RBB2kz/ZUh5EDL2qHDLxWY0Yop2QXaekY+xi"
+    "9hD+D/HA7OL4/PSnMraoU6JRBcr7LHvgH+IhKSPJLBatklwsD9kDeu/4D7tf4O3DqNn05CXWJTRFOSObEotjI3qwroMm"
+    "IphBfqGOuiYlTa2a9KSzLgxkQjtfFmzwWzLYk8CzNYBds6Ayz5JCTXmRoiciQCzR0enp05Jw6j17EQ2/JsPPqupB3Dw5"
+    "8awi6R7gy6egLs6HI4CguMD+/Z9o+LvvyXKrPUniba06ZWplqm30vwNZEcwnjsVrtOdBZWzR0TLto44Wbb/8lt0OulUA"
+    "9XN3nSRqo3HledrBVNwgoxUJFFkd7PyD7DD3bwmUGPsxep4iA8Raqh1qX3IoEhE3HjFtmcpJqjXe8UWr7WD+OzIf99/K"
+    "Behwi5If/E2gk7/TdFAy9LWuUULE/SkYEGKSyI1oSbClGUMQhYtGIyxWpEOsobVVMY0LGnjg5589ygZoTZ+c4p2V7Zua"
+    "t86V2DgdgjJHCBb1AeGHt9xR5RKtKQX16sVIbtd3Iabs7HEp9k+Ca/ITcSiuz96cXdwcHCGRt6zTFAXplKegk73XrxhL"
+    "5VptZDJ3M67EPozcnF6d/5WVOGNGuch2d3wa4QUVPNT3V7sRbQ+0ACtBrINqKclUkX73xJA+AnD4Kv5KndGjzy2mNPwu"
+    "ufNztpbI/m4z9AkBG+/wH/Qg6IaxJZYS7/turFWivkt0xZRzgzEx9ptHBu+8gEbYFOWNXCsOj8hrOMgp9STyk2s2GowT"
+    "8Tjs4UAkI83NGx6GhTgLaIBbOkzdeqv8IQbsgVJ4VasUOfFlhkJJDIM3OVn9EUcecIRG5TzHAmBOfuELqGigrM0/J0/O"
+    "4e6cX+X06sd/Hf/+xyn5cXov267Z2cEo8EWDb5Pdt5dZdhknsVjLSSt2Wfp8OKTx/i9mVh50Yg95Gyea3QyM4w4IY7sO"
+    "EOTU8XEcZALtrm8urwizdyhA6gfDLp4LRigIqGFkg6rtZkC6x0Gr0WrzvNZ+JX4+u/4V5q/7JSaFwOXNr7lbD6bRIpna"
+    "COZLZp8MKu04e5djl8dj7cT5yVuRvkbS99/V8NW4OzXDR2V6NDs81BgVDDKzhdOnXGhco8TLFRUvDTWxYGUcKr/GKEQO"
+    "RJix9saHeyyS/DGLj0gev4e56au8hE/+8AN9iXyE3cskJVP6EKeHX2unkXNUeTJUzLWBseMoLYLfsX/zbeB8ftnip+gs"
+    "6K8bNGVhhkNslVrxNzV9DFIFwFE8DWo3jAwiPh8CffkU2X8BlsMbYw=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1345,25 +1375,27 @@ _MCP_LISTS: dict[str, str] = {
         'yHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"use","title'
         '":"Take one of an item, asking first when it is the last one, and for what.","de'
         'scription":"Take one of an item, asking first when it is the last one, and for w'
-        'hat.","inputSchema":{"type":"object","properties":{"name":{"type":"string","desc'
-        'ription":"What to take"}},"required":["name"],"additionalProperties":false},"out'
-        'putSchema":{"additionalProperties":false,"description":"One shelf of the pantry.'
-        '","properties":{"name":{"type":"string"},"count":{"type":"integer"}},"required":'
-        '["name","count"],"title":"Item","type":"object"},"annotations":{"readOnlyHint":f'
-        'alse,"destructiveHint":false,"idempotentHint":false}},{"name":"output","title":"'
-        'Read back the full text of an answer that was cut.","description":"Read back the'
-        " full text of an answer that was cut, a page at a time: the reference is in\\nthe"
-        ' answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","pro'
-        'perties":{"ref":{"type":"string","description":"The reference a cut answer names'
-        ' (`full output: REF`)."},"offset":{"type":"integer","minimum":0,"default":0},"li'
-        'mit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additi'
-        'onalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"typ'
-        'e":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description'
-        '":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"an'
-        'yOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next '
-        'page; null after the last."}},"required":["ref","offset","length","text","next"]'
-        '},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":tr'
-        'ue,"openWorldHint":false}}]}'
+        "hat.\\n\\nIt may ask: a yes/no question made as it runs: --answer use-last=yes|no "
+        '(or --yes); \\"For which meal?\\": --answer for-which-meal=VALUE.","inputSchema":{'
+        '"type":"object","properties":{"name":{"type":"string","description":"What to tak'
+        'e"}},"required":["name"],"additionalProperties":false},"outputSchema":{"addition'
+        'alProperties":false,"description":"One shelf of the pantry.","properties":{"name'
+        '":{"type":"string"},"count":{"type":"integer"}},"required":["name","count"],"tit'
+        'le":"Item","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint'
+        '":false,"idempotentHint":false}},{"name":"output","title":"Read back the full te'
+        'xt of an answer that was cut.","description":"Read back the full text of an answ'
+        "er that was cut, a page at a time: the reference is in\\nthe answer's marker and "
+        'in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"typ'
+        'e":"string","description":"The reference a cut answer names (`full output: REF`)'
+        '."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer'
+        '","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false'
+        '},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset"'
+        ':{"type":"integer"},"length":{"type":"integer","description":"The full text\'s le'
+        'ngth, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"intege'
+        'r"},{"type":"null"}],"description":"The offset of the next page; null after the '
+        'last."}},"required":["ref","offset","length","text","next"]},"annotations":{"rea'
+        'dOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":fa'
+        "lse}}]}"
     ),
 }
 
@@ -1390,11 +1422,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": (
         "_builtin",
         "_coerce",
@@ -1604,10 +1650,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1678,9 +1735,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1691,6 +1767,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1753,7 +1848,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1764,15 +1864,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1816,15 +1950,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1901,6 +2152,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1946,6 +2220,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1965,6 +2241,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -2022,14 +2301,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2062,6 +2347,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -2124,10 +2435,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -2136,23 +2468,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -2163,7 +2510,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -2172,6 +2519,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -2180,6 +2528,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -2218,13 +2567,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -2234,7 +2582,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -2242,13 +2589,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -2264,10 +2613,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -2328,22 +2681,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2373,12 +2744,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2396,6 +2769,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2410,7 +2785,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2421,6 +2797,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2455,6 +2836,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2496,11 +2878,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2546,6 +2929,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2590,6 +2976,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2879,7 +3266,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2956,8 +3344,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3472,6 +3861,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3588,8 +3980,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3603,7 +3997,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3635,6 +4029,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3642,20 +4054,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3691,11 +4107,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3705,7 +4122,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -4245,28 +4664,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -5155,13 +5637,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -5188,18 +5677,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -5289,7 +5792,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5368,7 +5885,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5481,12 +5998,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5580,6 +6097,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5961,7 +6480,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5987,6 +6506,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5994,6 +6514,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -6016,7 +6542,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6209,6 +6735,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -6280,10 +6815,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -6293,7 +6828,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -6320,6 +6855,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -6347,7 +6884,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6386,16 +6926,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6404,7 +6934,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6414,11 +6961,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6428,14 +6981,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6546,10 +7101,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6589,7 +7146,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6598,6 +7158,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6648,6 +7214,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6664,6 +7237,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6674,6 +7266,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6730,6 +7328,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6812,6 +7419,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6932,6 +7543,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -7077,12 +7692,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -7173,6 +7794,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -7186,6 +7835,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -7194,7 +7844,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -7238,7 +7889,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -7266,7 +7917,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -7320,7 +7971,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -7351,7 +8002,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7588,7 +8241,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -8111,7 +8764,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8442,30 +9097,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8624,41 +9299,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8927,11 +9567,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8945,20 +9583,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -9034,7 +9658,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -9077,6 +9701,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9405,6 +10049,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9412,7 +10057,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9549,7 +10194,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9575,7 +10222,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9610,7 +10257,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9645,6 +10292,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10465,6 +11120,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10757,6 +11414,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -11026,6 +11684,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11794,7 +12453,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11902,7 +12561,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11912,6 +12571,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11946,7 +12608,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -12019,7 +12681,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -12045,10 +12707,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -12060,17 +12722,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12088,8 +12754,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -12098,11 +12771,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -12210,7 +12887,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -12258,7 +12935,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -12286,6 +12964,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -12325,11 +13004,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -12459,7 +13135,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("context", "ctx"),)),
     "use": (use, "Take one of an item, asking first when it is the last one, and for what.", ("record", "Item"), (
         ("name", (), "_Str", ..., (("help", "What to take"),)),
-    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("context", "ctx"))),
+    ), (("examples", ("pantry use flour --answer use-last=yes",)), ("effects", "non_idempotent"), ("questions", (("confirm", "", ("use-last",)), ("ask", "For which meal?", ("for-which-meal",)))), ("yes", True), ("context", "ctx"))),
 }
 # fmt: on
 
@@ -12555,6 +13231,8 @@ _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
 }
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "stock": ("stock", False),
@@ -12601,6 +13279,7 @@ PROGRAM = Program(
     mcp_completions=_MCP_COMPLETIONS,
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1116: the first handler from handlers.py
-#     line 1201: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11808: the tables (commands, groups, errors, result shapes)
+#     line 1155: the first handler from handlers.py
+#     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12477: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -97,6 +99,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -115,6 +119,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -130,12 +146,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -152,6 +170,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -188,6 +208,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -225,6 +246,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -878,7 +900,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM3MTYsc2tpbGw6MTc0Nwp4nO1UsU7EMAz9"
+    "Y29tcGxldGlvbjo0MjIsaW5wdXRzOjU1NyxsbG1zOjEzMDQsc2NoZW1hOjM4NDAsc2tpbGw6MTg0Mwp4nO1UsU7EMAz9"
     "lSgLILUnZjYEAwsTSAxVh7TxNRVt3HOSO50Q/46TtHdFYmM4IdGhiRP72c92/CE7wjA5eVdVUhb8IxjRgyzks7KqA5Fl"
     "t5F1Ucl2QBvvHuIqFF9O6HqPdMz3zisfHCu8GDwIb0AckN572wlPAFdOZAVWrqP64ovdKq3Z7F7rhBqPM+JEIXl8hAE8"
     "JMiGlG0NuJOmsCg4oA5IGJXB60K2OI7K6kxtDryqi1v2Vsmy1DB5wy6kzZSiNz7f8bYsd6EHn3YWZ6EubBgGZqaO7M+b"
@@ -912,86 +934,89 @@ _DATA = (
     "rBoaha2WSgCpc+LZRemxvkvRCQ8Xdg5FYRrU4v5Uk2LrV9RT+dhi2vglw0jVh8SoOHGahYgjNqMwQ52FM9CUpbtHzId4"
     "v8Plmi9WX97ycmfLyxf82e+uHNeTu+tXQPWlGDkW0rMHx419iLesQaLjxgFnGf3FYtbGcB8gZYGjfuj+BebPyzL84XPg"
     "z3ZJw1SynhzzIoYT/7ahMKMHnp4L3iNk6QORMZZKh/nqGO5bSLbx9173Pk7+/ZsgTLakPxhbF/fqdrL+Cy6HqMt4nO1c"
-    "7XIbtxV9FQynM5FmSEqWnbSRHM+otlqrsWzXUprJOBoK3AVJWMvdNYCVzDrq9Gn6YH2SnnuBXe4uaZGS00zSMj8icj+A"
-    "c78PLgF/7ESJtrmKOvud3f7DTreTyqnCF6Py7FI7XLhSxuos5Qce9HdxZViYsVIDo94X2ig7yGduwg88+eZh/2s8ECsb"
-    "GZ07/9obP9S+yPiKFVOZzkSUTfE3tsJOpFFdMdZXKhVDNcqMEm6iygdEZoQcOWWEdv0f0x/TQ/E00dGlGJusyL+w5ahd"
-    "IcXZLMdzkUySoYwuv6BrZpxLYxWeu8AHlTr7zcW+iFWU4BsGTyMlpBUSA8tES7wCfTjc0am4CEN/cyGyEWPKTTY2ckqY"
-    "cEV6DF3h5CVhnwklownd0c5WAvahkKxweeE6+x87zs2gEqc+kGpznau4/HrT7YyTbCiTAUDbzv7bj6Uter13Fprsdhzk"
-    "w3frjE7H+B4sgCFGMrGqrXiZ2mvo41o7gEqV+Mvpq5dCpVcqyXKFK8K6GMgO/BNSXMmkUGILwvUEzEC3dbrdZcl1CgFY"
-    "U36YbPhORU5cqhl0BcmhXIAlMzHom24NfZC+27GTzDi6lC0RRqXFFFJ3SllJJ+crZfRjE9ypdF1BL5N16G2xFauRLBJ4"
-    "Hn3dXgaqN9KJmoPJpZus1uu10c77aNDwRJEHp5kTLgtK3ef7w5lTll0lFXoqx3hKFrHOCKKaDlUcQ3sIoaww8MMtyc4H"
-    "X00JPkxmacDXh2fPe3td0e/3u+xZLFw1EwykAJLnC45UEzNWw2I8F3CYZYmS6WoZYapr4YyMFIUSy6BTmBdRIpQxmbHN"
-    "eZyeqoyNHGaCNYfKrJ4okgjBpBHxPtzdRIdUYVWUUaaAfi7CPBceRMumU/lh7mwBB6EerwUEblSzKfQ7RxAhR8kIqKyP"
-    "hlGRJN4MVl7BhBQtF8EV3xz96UJs7e7DH2DOqUZ8wfBIPGKs/AwORoCRg3f6h1qS2FwnSS/W5s6+Sb7YwsipisQLokEq"
-    "ht2aMpqoqbyHq+QIYC9YqCUizqJiCpE5l1DmCZb9wm7Di5BeZUygTJGmFPsNGCOtkvjuuY5TmBehK0phKMx6vSSZ2n3h"
-    "UWZpMvOZXBrow3kbx5mjlM8aboBRH/JE6nukXj+bNwZi3xcS2Nyn2Ajji5HJpiu1MZQumtzVBzBScFtUQojOCfuFpnTy"
-    "Ucfd0hpdn9RvPJI/Hb84YnuVWZ/sVhWLRNM3qm5bpQdTKlLJiFXa8t532dDeIwLZhkHmfUEJiKUwUFCPDcfykKLIcly6"
-    "yxQvHm2vhUzaHqTPE1Sq+B6u3kTo6wBrpSy1E/AA7SjCCPVsPUxJkl0jUcO3isiBBn02MNJQbbw51wKS9SCxOPdmHDTD"
-    "+wIAcFW8PDw5aqZ3i3qyBYKppJPDRG0fhEBJs2EWk5WJB9JjCj56gbyLYUq2GV8wwbCBaqUtqjFTts4zZvdQJXsacMsK"
-    "sJtI51GPtLHO6xdWJqVnzIouoR2xlSpF9XxBGK+V4KCVLdhkKGwYE9SFRBzOcmkt0b+WOSiDfV5iLidlqitOnr5mD7A7"
-    "xDcoyvQI1lrLNaZRfh86ocyVWoBS4RAZVhmcedbzT5asx8q7D7kJ0QJRyroQqhfVLD9qYdgma6EpV0ifY6EwhiB/Ux/0"
-    "eraA3yXJvaeFIxwSMRGnNIzYOv32+MWL/jTeXg0CvLwsjbUyKR77OvekGT5WzmwICmKv7RK4NUrkuEulpht03xX5DCst"
-    "XmCgIIUU72FdUywC2RDJ40AUaayoxDPtJ6yWhjUa4tICDgsS2cdIWFkSy5wvXT0ho/UYKOOgXJ092sV/0CbCO5JBVYdp"
-    "jRBSLLPGtuC53TLfdj3NYAxcAAgIxNEmS5kF+YRVvrwtkiwdc5bEJZ6zxi+JCcTIi0R2K9Yk5ijDZHOmK152xS4T0BTZ"
-    "cJtKT0TLD5pE+LwdFrWWFTiVOeuGQE51HCe87jCg2CbGck7RXTyKhZ1FYmYNBoUgtflhOPV6PolsjndHXf7YZMA0QRng"
-    "5a2LbZCsMZRBi4omS6VlskUicvrvpe5PshgrA/iEMxjCZVhkM3T2gcoWVGhRTx7/pKcD60DrfnrSFW+PX56enXfF48en"
-    "P5w+ecKLJzgQ5WVVYFkDQVTMazRtxBC6v1QQbAgtwH+SLLtEVdaXqkH8bVatsaBYcmqamioYS69p2UZpTHqoJFAB6AW1"
-    "EyDNGb03VO5awUUeV3cGpJ9g3Cc80OOdT9wkpkquIb1OaXYfQlKEFSRXKgJCS1E/xL4oLAUe5Vt625vKIx1lRD2YhDJV"
-    "yLx+tTeGioyiIOkcCv+5TWODuDkKueEXia15sPvisX9nn8r/ExrPU9mK1Iq3xDjPg/lWUVT2NI5D+wli2vUFlXxX83uh"
-    "ZQG3BsitJvXbJ23AmDNU9FTbCTydcAxaLBODUF8jSeCGW57Wipd4VvIzXtvwkJQ82sJzsJhA0OFNhBrij1b7YSnrgdqy"
-    "v6V97NS6Xf522egiXjunb9wIYGihcC0wRmDifP1g70ufgsgSI6kTFfepsQR1DXLEqf5A/bij16++PT6DScpaXG82RQR8"
-    "oYf3lK5yrOeZ1S4zMzKpGo2Qoy23C4P2aFRpsIJA/HCry0Il3GJpd7WsiW4lmJBtoXB9TxpHImaQ/XoxjK1bj65yLcEz"
-    "/QUZv/dL50yQ21AMtBopuautxG5d1IQ5dlnxc40Pnh29PnveHBbvKreshFcc9v2tcyyt76dyRimAvXHYaGuw1RqY/vrd"
-    "8dHZvDJyNzauNYAbaOlibwJPX6LrCvDz2xX/jx12ok+ov3IwDZ9P4NqLiOnv4Pmrk6PbUIOh+PbYIPQ1UOt/V37sTJzL"
-    "7f7ODtXs0CvoZ2a8ExtE4M7e7t5u78HeTtURgbO9GrHvBqF995M6uAZJyDiApQmyS/o/Chackf0XoUc5l67KONYkqUxe"
-    "197xTt4cFS9R2eVucfPGTV2xb2m6MP45WekO2NgoN6Qi6QpbmylYk1IG9dcWMbSHxconXvo+KI9FgV56D47plt5AwTAz"
-    "qqi1u2VIkC6hFp3Y1ZphVHMMUE+HWqq1F6UxkpIVVvDTJQO2xQyZciloSrhLbrQglSOc3yw1o1f3+c15qXrKlZ3W2res"
-    "ogOf2gl+6MmWH02R+87GVFvKvAOkLQWSnEa8FFZmiswceh9Vx7bwSiJOL6lAsrv6bF2VA05DPmVTqiWYIfaYZ9CiKjOX"
-    "NpdMs3nEQRiOxwmBKXrvffIWGEv4pF3eml/vPRc71lwRJC7iP0cM325fkmzBhCurD6tijddadaVZhtivqbbMB5oXl3kt"
-    "wWO+VixGxt3Sf7N03Hj9DziprynK0hy9mODbfk46hkWXJ0IPplZsQmpakI1/l4BA5G4koDOKft3zj382KaEGa63V4tXw"
-    "9vzWivb2vA3yBXX0/S8IyiruK9v+pu5v6v6m7m/q/m+j7gcPuWud/+Uqts/U+NC25NxALZOvk6Mbaf23WXLXrK9GTTMH"
-    "kHG8MOVh7Nt69ECzoupYTXNcTd36JbUwtRb1muv8s4kK86O0f/fmRb9djujWbbXo9oV5B3oc60Urzqclxyjs0iJ08urs"
-    "lgoU3m/1DsysZ4p1fyC4tcIT/eH+53VWJHHoPnXD39IFF2E/e/PD4M13L++I+0qZYWZrio6yIm1s5Lla1QBZDJMptbzC"
-    "z3/ct6YL24uQ/3b05o+vTu+q6g2v+u/wqsZPgFm8DPAtGIcZ987KLV4j5Xc15IWlP3z3vA3r5NWzow2f2/C5DZ/7Ofhc"
-    "VTJ9wefEzVWyKoVlLH24f3Mn1M7elegZ4QcmgiFqQ/9i/JBox0pytYxnlKq6w8s1trDAMcjdzWxA5X8NGrl2eV+glGWt"
-    "XtZFgrPoKaXeOxbk33T3CWJTncKoK8rO4qSNstUOc3Ks9dtYwUFy2H/xV7Vnin6N9DuFjUzh2LYi3rx91G8UmMhWYytF"
-    "LrkPFd8w5w1z3jDnTUdyw2A3DPa3y2B9La2R1HlhbG6i/nU2Ljf08n+CXq7faa38ojnd67D3l8+f+PMyB+IiHFx5evLs"
-    "3//8F+11RwRe05ZMcoLaUZrP/qWzzAJr/Na5vIQZNaqFRjj604/VVQiEnavd/sM+n+a7Wf4Tgx/rvK6r6vRW+wipjJfs"
-    "GQ0n66pTB+TYkve/0mlQ2mlKB0WkoATjD+QBNIxMJ0c07Vj8MZ27D2+zNZe0ozGNq93D1d7XPl79bKWTzlb1wpunFEcj"
-    "W2dla207a54doN857jbAA9qTvPvrIy6r8upoaVEMKlxMXLiXqHT8yZ0X7WRcuR08xb/I20znW4S5e+Ca1X2Ooyz7Mp01"
-    "NTHHU11KMRUzx0UUXpzyQDIfFCVHPxD0Tn2/qbS0hbFV4b0DVl4V5O+WB5IZ4/mG9v2/077FZF0l5t0Hew8fffnV7//w"
-    "tRxGSBks22JLMBwFaD8typQmdkXITcKnm2WtwXsE/HIWVSb9xjFYfyxj64Ljuty2TmcXtvu35o024amRGJ9sb33lwWKi"
-    "XRKjqxpM5zVuXsZAnYLTbvBBxP2vBw2vXrpKP0wFKPUH1G865EGUvqBN6qnVMekM7DBOlDlgbmRcOEwgQb/G/ofZML9n"
-    "743J99aYHIUdk/IhICnCaoH+4QZ/hJj++Ydw3iCc27WwnVHvGOxBxQWNTBtgFhcsNViPVsM6q51YpIN9JHCsIs2ntAgU"
-    "eAdP4Q8FHgirfDp+e97AsXT5U4Py1dfrqAjLlkuiM24BVTjtQWc46KBC7IHQc5TkGlDm66y6e+zdURlQNOBYJ6pD//5g"
-    "FhEvPssfDh1U07YWio25v1xDeIdqS/Mx+6VzF3yevTxG4sc94IMffBgkHDfTfCqXDozNGmiai9M6mIe7q8Ecz98WW0+d"
-    "SXpPxY44Pf7z8cuz7QNAHPA5jPKfILELbtlY+NZnf/RwDTNUL4stzHl29ObklknPb/4DP+3zY3icrVddc9u2En3nr9gq"
-    "D7bnmkrS5N6ZSm1nPI6a5k5tZWx17kMmY0IkJCIiCRYAbWvi/vd7dkFRTmynD+2DxwAI7OfZs6s0TZNG1XpCI6dbuzFh"
-    "lBTa5860wdgGxxfxeEJWTjzVqtlSbmv8Lzz5Ujl9TGtzrRta6pV1mkKpdxfIOlKroB2ZMKbfPX80eLUxVUU3Jd4oCspv"
-    "qNEa0nob6DCvbAOxPqjQ+WOc1zZoUkUxrFvXNfpoQvgH2XRjQklp+slbiIRepxWUN5r+ezk/J91c68q2ejxKYFirglma"
-    "yoSt+PdHZ5z29H4bSjx+Nf7hXxSsyO3NwataB1WooCYJ0bV2Psbmxfjl+MUoSRHEH79LU3qrG+1U0AUtt7Ts3FprWjlb"
-    "UwmTKjwbt9spFZYaG0gXHJI0/TlJnu00Jck/GO4kOaHTyuQbWjvbtQd+J/MYQV9sW9zKVVUtVb454DO3bpXzGvcyLHQT"
-    "/E/ZhAqdV9hxMHNkwCO6iaqMwovKePbVNJT1kn/KyK7EoNbZtVM1G4QTFU04Rq43bPiWtMpL/mKCH7yDxc+e0altglM5"
-    "YpHSRUyuYpNienYpabdZDC0LWNmqgDeHuvIaoNpFSAxZmYpdQs5LoIVvw7RPOg+wG/CqKo9sDPFDQAWp/2MprBpg7e/B"
-    "U7ajNyA7pk7QrBDoaOhDE+l0fnZ2cv6GxuNxD86MDqEiSy3JDib5UNhOFOlbuF1tH8L2mLLPI7sZTSi4DrsRQxE7iP0T"
-    "EW/Id3muvRfk766uFKKBu9o567D/PNqYpoivcFzjvlrrYV+aJvQio8yVMlXn9Jjmw1rcJRE42MaGQ5OVYFfKB8AC9iO1"
-    "cAxXOTpvORlqF+QDDmnbSVoHV+1yyIlU7opWlVr7ybei2pf7wecRUxiMv1ZVp/88QIw3eguzYDGQjG9cEXzHTxH6+CrN"
-    "hCM8J1mABHNNc8TmPqLS56Wu1U5zBgwhXP4Ln/bF5dZdreUzV2QXel/Zz2kkJujsi7fzplk/Jmf813jSt22lUH3z94t3"
-    "8/OMvILTgn9o7uVAoEQFpV73ZHTIkT3mBBpnG7YUV5xRywpwyW2zMmupGq7dQq9UV4Uj4VeGKWixYYvvkc6UGUCSWNtC"
-    "kwY/bvfwyJVzBvTKDzzbwEXEdDpGHYLFFGglG3NaSl21Gd1Yt/FRiLjCCTm36BpQihd1GwCKIV4RkbF5KOYqw9QsePWx"
-    "J2SoKRxducjzBcChbxH/10eSHuYw/wWFMnz9rgM0+jYIwfEiY1tOCK0JGWv8DdMs2AtROfQBgFj3nBgTX6uWgS6ya1OA"
-    "/49ix9vabkCB8CmhDpEE5m50wmh1mtbqNu3Bcw4ejjFD/Tc5d5jsvuVdYNhx7T+ETC/iYvYLEGNXK69ZHupiDS+Z+yNL"
-    "dujHAT6yi2fScoQaEVzm/UfLME2XKuTlro4EAb9J8EBBZs80fWCxH+FghBMpf6aknm329SdexNhGchhwJKzCXeM4RoiZ"
-    "PDOcTswrCAuyfK33jZIhwVGEF/YmvXclO4pZ9Dp3CMVXVdIw8Ei1rUYr5OzF8MH/H+ODyfnJ2eznLLaqGQMpB+h9ktzJ"
-    "gu56emSuxabWSsrlLrnDlDD84fYLfL0biJtPXmKfgVa0a1SVYXPSEGac2xbECGd2HAyKNAXTaT9UTCUnLuzghMFjPRaB"
-    "37PAjllepCHbBcXaV0Ckj8zTk5Wgrw+C9G8eBRxEfxLtUx5ZpAadaqL01yz9QXHd0eJeLT0oTNaCJMsrkIzzYYpMaKmz"
-    "Dx+j4P/8wJJ7A68K3eqm0E2+jU60gCw8+qJkoxrjZa4a2nWUzPe4t0XZL78Xs4OpNTL7tbnwDfLRwtK0vyF4vEFYc+Yp"
-    "lrqT82+WIwVwxZmJvp+g+2kWwNDlCorDT18pFC9OBbuC556xDb6JonLbi3/1YgCD69oQpb/bb+nwNLgqPaXndPnu7bvz"
-    "xdEUOq+E2XZDnd/n6uXrV+K2drVpVC9uMezoEEIWs4uzb0mJs1ksr+TxLilTO11enNKHN5eLj2CtUzlRcsmbYN12jAl6"
-    "dqvqtnqCVf7oxXiXU+FD9kRDll8G9OH9yeLXS9AIK7ss7Y3km3uINCmnefaLd5/o7PufFvT7xW+QcoKV6o//ytj+cXpN"
-    "KeZcZ9bMYHhfhtD6yfPnt09Yf/83DFS+0RVGFDF9iWhj1vCDCTydcsdBMZaKR+T53/1hMHkiex/SFFWsw0de8XlaWvTr"
-    "i9n7+dWv87PZx/vjB7dRafS9gqNvOioCZXUxO5svZqKicNsUAZA1RC2t14+ryOLbbK9rCIKUV3/8aIa+Htx4+P7WRClD"
-    "yDj5PyIKLNE="
+    "/XLbxhF/lRtOZyLNgJQsO2lDOZ5RbbVWY9mupTSTcTjUETiSZ4EAfXeUzDrq9Gn6YH2S/nbvAAIgI1Jyk3Fa+g+LxMfd"
+    "fu9vF1h+bMWptlMVt7qt/c7DVtTK5EThi1HT/FI7HLhSxuo84wsedPZxZDAzI6X6Rr2faaNsfzp3Y77gyTcPO1/jgkTZ"
+    "2Oip87e98Ut1Rc5HrJjIbC7ifIK/iRV2LI2KxEhfqUwM1DA3SrixKi4QuRFy6JQR2nV+zH7MjsTTVMeXYmTy2fQLW6wa"
+    "CSnO51NcF8s0Hcj48gs6ZkZTaazCdRf4oDJnv7noikTFKb5h8SxWQlohsbBMtcQtkIfDGZ2Ji7D0NxciHzJNU5OPjJwQ"
+    "TTgiPQ2RcPKSaJ8LJeMxndHOlgx2IJB85qYz1+p+bDk3h0ic+kCineqpSoqvN1FrlOYDmfZBtG11334sdNFuv7OQZNRy"
+    "4A/frTM6G+F70ACWGMrUqqbgZWavIY9r7UBUpsRfzl69FCq7Umk+VTgirEtA2aG/Qoormc6U2AFzbQE10Gmd7UbMuc7A"
+    "AEvKL5MP3qnYiUs1h6zAOYQLYklNTPRNVKE+cB+17Dg3jg7lK5hR2WwCrlsFryST3loe/dpE7kS6SNDNpB26W+wkaihn"
+    "KSyPvu6uIqo91KlaEDOVbrxertdGO2+jQcJjRRac5U64PAi1y+cHc6csm0om9ESOcJWcJTonEtVkoJIE0oML5TMDO9yR"
+    "bHyw1YzIh8osLfj66Px5+yASnU4nYsti5sqdoCAFInm/YEgVNhM1mI0WDA7yPFUyW88jVHUtnJGxIldiHnQG9cJLhDIm"
+    "N7a+j9MTlbOSw07Q5kCZ9RvFEi6Y1jzeu7sb6xAqrIpzihSQz0XY58IT0dDpRH5YGFugg6gebUQIzKiiU8h3QUGMGCVj"
+    "UGW9NwxnaerVYOUVVEjechFM8c3xny7Ezn4X9gB1TjT8C4pH4BEj5XdwUAKUHKzTX9TgxE51mrYTbe5sm2SLDRo5VBF7"
+    "gTVwxWQ3tozHaiLvYSpTOLBnLOQSkeTxbAKWOZZQ5Ama/cLuwooQXmVCRJlZlpHv18gYapUmd491HMI8C5EomCE3a7fT"
+    "dGK7wlOZZ+ncR3JpIA/ndZzkjkI+S7hGjPowTaW+R+j1u3llwPd9IoHOfYiNsb4YmnyyVhoD6eLxXW0AKwWzRSYE6xyw"
+    "X2gKJx91EhXaiHxQv/GU/OnkxTHrq4j6pLcyWaSavlF22yksmEKRSocs0ob1vssH9h4eyDoMPHcFBSDmwkBAbVYc80OC"
+    "Is1x6i5CvHi0uxFl0rbB/TRFpkruYep1Cn0eYKkUqXYMHKAdeRhRPd+MpjTNrxGoYVuz2AEGfTJhJKHKegusBUo2I4nZ"
+    "uTfioB3ez0AAjoqXR6fH9fBukU92ADCVdHKQqt3D4ChZPsgT0jLhQLpMwUYvEHexTIE2kwsGGDZArawBNebKVnHG/B6i"
+    "DDzMffKtEA73VQDDczq1h+BecNhlV3Fj6TxrQ22sIx1YBlY546ZLyE/sZEpRxl9i1+8ZTLjUFisVqQ8LAtyQEAbzqbSW"
+    "AGJDYRTjPi10F5syGBanT1+zjdg9QiTkh3oIbjcynkk8vQ/gUOZKLZFS0iFyiJ5j02YWzJy1WXj3gT/Bn8BKkTlCfqOs"
+    "5ledGdbJRtQUNdSnaCisIciF1Ae9mS5gd2l6721hCEcEXcQZLSN2zr49efGiM0l21xMB5F4kz0oiFY99JnxC1YcsI4KV"
+    "cxucgvBtM0nuDFM5iigZRUH2kZjOUYtxCYKUFZKAJ+uaHBGUDRBeDsUsSxSBAC4MiFZLyxoNdqnEQ8kiO1gJtSfh0EVx"
+    "6yEbVWwAlf2ifnu0j3+QJpw7lkFUR1kFMpIvs8R2YLlREZEjLkkqIZDSaRTAWUFd5LMHXQZOtckzhlA+2hXr7oo0z0Yc"
+    "YnGIyamAU4IRCYIqIeVF0FowEPndFjBZvIzEPqPXDDFsl/JWTLULbSJ80A8VsWXZTuSUxUZETnSSpFy0GOBzk6AWVHQW"
+    "l6IqtIjqLNwgK5WEZThuezCKVIB7hxF/rMNn2qDw/eLUxS4Q2gjCoIqkDnGpxraIUU7/vVDLaZ6grIC5OIMlXI4KnUln"
+    "8yjVRFkayejxT3rStw6Y8KcnkXh78vLsvBeJx4/Pfjh78oQrL9gWhWw1Q00ERlTCBZ42YgDZXyowNoAUYFppnl8ipetL"
+    "VasabF4WaBAs2TttTemPuddU81GEk55UYmgG0mfUiwA353TfQLlrBRN5XJ7pk3yCcp/wQo/3fuYkwVwyDellSrt775Ii"
+    "lJ+cwYgQqmP9El0xs+STFIrpbq8qT+kwJ9zCCJZxRu7lq70yVGwU+U/rSPjPTQwc2J0CBRi+kaCeJ7YrHvt7uoQdntB6"
+    "HgeXiFi8JbjaC+pbh2/Z0thF7c+g2sjnWrJdzfeFfgfMGkTu1HFjl6QBZc6R6TNtx7B0oqPfgKhYhJoiaQoz3PGYWLzE"
+    "tZKv8dKGhWRk0RaWg0oETsewQcL/qFUQ6mBPqC2aY9r7TqVV5k8XXTICxQvsx10EJi3ktCW4CZo4lD84+NKHINLEUOpU"
+    "JR3qSkFc/Sn8VH+gZt7x61ffnpxDJUWarnaqYiJ8qQH4lI6yr09zq11u5qRSNRwifFvuNQbp0arSoPyA/3CfzEIk3J9p"
+    "tsSsiW9Fp+BtKad9TxJHjGYiO9U8mVi3GdblNINrOks8fu/r7lyQ2ZAPNLowU1cp426tiMIe+yz4hcT7z45fnz+vL4t7"
+    "lVuV3UsA/P7WPVam/jM5pxDA1jio9URYazWa/vrdyfH5ImlyKzepdI9r1NLB9hiWvkLWJcHPbxf8P/bYiH5G/KWBadh8"
+    "CtNeppj+9p+/Oj2+jWqAF99b64emCGDA74qPrbFzU9vd26OkHRoNndyM9hIDD9w72D/Ybz842CvbKTC2V0O23cC0b51S"
+    "+9cgCBkHYmmD/JL+R8KCMbL9wvUo5tJRmSSaOJXp68o93sjrq+ImSrvcam6eoK5i5YQ0RpLLoYid2OUbmvQFf69cGLSH"
+    "lSlsrDhxU9Xl23KF3k3zDHgPzPbIZO4gKLaQG9KXdDO7kjjuFK7nDxXaauaAvyzQwspz8BK38gSyl5lTeq+cLfyTFAsd"
+    "6XSF1JuSYaoWNPQ+fzV6cfdueoXoKXC3GlV8kdL7Ps/gq//Q5yTWRxYkjkLDufhoZlPftploS5mhj7CqgO+zmOt8ZSbI"
+    "HKGxU7ajZ15uVI5ISuDsTj6blOmKw6RPKZQKiPIQGxgHUT2Ym0s7lVwh8Ir9sByvEwKHaL/3yUVgLeGTSnFqcbz9XOxZ"
+    "c0UkMcj4b8SY21VOnC1pdW12ZFFscFsj79XTJJs65b7FQovkt8h1uMznsmVnuVt6qqe2Gy//PiedDVlZmUOWE1DT9EnG"
+    "0OjqQO2JqSTDEK2WeOOHLmCIzI0YdEbRo0t/+SeDJuoeV7pEXgxve7dm3Le9JpEv6HFFaI1ZxU1z29niki0u2eKSLS75"
+    "jNX4G8IlwWjuikN+PUThMwk+NJW70FnDCjbJIbW089uEBBvmf6MmuQORSbK05VHi26J0QT3j60RNpjiauc1T/sxUuv8b"
+    "9knOxyrsD+jx3ZsXnWa6pFO35crbGxstyHGkl7W42JYMY2ZXJsnTV+e3ZMhwf6P3YuZt77ebPAS5FYEQPOP+8XU+S5PQ"
+    "vYvC38IEl8l+9uaH/pvvXt6R7itlBrmtCDrOZ1ntLaqrdQ2kZTeZUMswPHvlvj8d2F0m+W/Hb/746uyuot7ivl8G99We"
+    "rubJKoJvoXGQc++xeL9uqPwrJdOZpT98ttck6/TVs+Mt3tzizS3e/H/Am2VK94CEEwtn8TJVF77+4f7NsZDb21eibYRf"
+    "mACQqCz9q+FXgkVrwd8qHFSI6g43V9DMEgYiDzBzVvMGMHdj+LEEeQsssaoLB2PRE0oNdwQMv+nuHdimPIpV16TF5U1r"
+    "abXp+WRYm7cBg4FMof/lp6bPFD1t9q+RG5nBsG1ZGPC7xf5FkLFsNAYzhJf7lApbZL9F9ltkv+3obhH2FmFvEfYvhbB9"
+    "rq+A6EXirk8AfJ6N3y38/Z+Av5t3qku7qG/3OryWzsNTftjrUFyEqaunp8/+/c9/0aAGnPKaXgkmI6jMgX3yk+wiMGzw"
+    "LHt1ijVqWHGNMLfWSdRVcIS9q/3Oww6Pot6sfkTj1+pVZVWOHjbnn2Wy4p3lMBZajsyQYUt+/5pGmelNZ5pykoICjJ8m"
+    "BdFQMo09aXpj9sdsYT78mre5pDdqs6R8sb1897qDWz9Z6CSzdc8S6iO2w6GtosaNXnusj7XQc6K7LfCA3onf//yA1bq4"
+    "OlyZJ4MIlwMXzqUqG/3smzXNYFyaHSzF38ivOS9eUefuhqsn/AUdBRKQ2bwuiQU95aEMWzGyXabCs1NM0/OUMxn6oaB7"
+    "qu87S0uv0DaSvjfA0qoC/1ExTc809rawdAtLPyNYupw5yiyx/+Dg4aMvv/r9H76Wgxjxi3lb7p+GuZjm1aKIr2JfhEAp"
+    "fOxb1Ue9R/RZDemKDFQbKPczSjsXHGSKGQ4a5Nnt3BrEmuirgqh85L/1lgfLUX9FwFjXjetVaofCB6r1AI1G9GNuFj6o"
+    "WfXKlsZRJoDvPwBM0MQTVRozmtjIrE5IZoCqSarMIQM148JkjQQWHPmn7GF/X0rUNj/YYHOgDGyayhH/aIoZMS7joa/i"
+    "xz3C6LtVpjmSZtQ7JrpGx3ItVaHo0XqKzisb0Owr8ZqoWPMgI5EF/MNb+KHZQ2GVTwtvezU6VpZhFVK++noT6aB8uiRY"
+    "5ZaoClNPNMtEAzuJJ4Suo/hWI2VR71Ut4+COwjCSpoOsE+UvZ/jZRQKA/IMYaUMTjRq2tveXGzDvkPVpP0bhNH/EPwpR"
+    "jFP5dQ95AIqHosJEpubRdpqpnNeoWVFC1yj6ajNpBHcgaUS12c1EJ/TSa5bYqKyTmGq/sUcK3Qp89r8eJMcEtRlKJ7ny"
+    "Oh3SOD7YKqa1oybojrmapEsHikf6ncoOudMOBvw8FrnpSOqsJoN6o6DK/sP99eyfLO4WO0+dSdtPxZ44O/nzycvz3UOo"
+    "qc8zWcVvGVmSUd0Oq02I6u6PHm4g/PJmsYM9z4/fnN6yae/mPw4mcb54nK1XUW/bRhJ+56+YUx5s40QlaXIFKrUFDEeX"
+    "pqitwFZxD0FgrsiVuBHJZXaXtoW4//2+maVoJ7bTh7sHw+Rqd/abmW++GaZpmjSq1lMaOd3arQmjpNA+d6YNxjZYPo/L"
+    "U7Ky4qlWzY5yW+N/4cmXyukxbcyVbmil19ZpCqXebyDrSK2DdmTChP70/KPBqa2pKroucUZRUH5Ljdaw1mOgw7yyDcz6"
+    "oELnx1ivbdCkimJ4bl3X6KMp4R9s07UJJaXpJ29hEvc6rXB5o+n3i8UZ6eZKV7bVk1ECYK0KZmUqE3bi3+fOOO3p/S6U"
+    "OPxq8tM/KVix28PBqVoHVaigpgnRlXY+xubF5OXkxShJEcSf/5Gm9FY32qmgC1rtaNW5jda0dramEpAqHJu0uxkVlhob"
+    "SBcckjT9NUme7W9Kkv9juJPkmE4qk29p42zXHvi9zTGCvty12JWrqlqpfHvAa27TKuc19mV40E3wv2RTKnRe4Y2DmSMD"
+    "HtFNVGUUTlTGs6+moay3/EtGdi2AWmc3TtUMCCsqQhgj11sGviOt8pJ/McEP3gHxs2d0YpvgVI5YpHQek6sYUkzPPiXt"
+    "LouhZQNrWxXw5lBXXoNU+wgJkLWp2CXkvARbeDegfdJ5AG7Qq6o8sjHEDwEVpv6HrfDVIGu/D54yjh5ANqZO2KwQ6Aj0"
+    "IUQ6WZyeHp+9oclk0pMzo0NckaWW5A2QfChsJxfpG7hd7R7SdkzZl5HdjqYUXIe3EVMRbzD7FyLekO/yXHsvzN9vXStE"
+    "A3u1c9bh/ctoa5oinsJyjf1qo4f30jShNxltrpWpOqcntBiexV0SgwM2Bo6brAS7Uj6AFsCP1MIxbOXovOVkqH2QDzik"
+    "bSdpHVy1qyEnUrlrWldq46ffi2pf7gdfRixhAH+lqk7/dYAYb/UOsIAYTMZvXBG8x88Q+ngqzUQjPCdZiAS4pjliuI9c"
+    "6fNS12p/cwYOIVz+K5/uisttulrLz1yRXeh9ZT9nUZhwZ1+8nTfN5jE7k7/nk75pK4XqW7xfvlucZeQVnBb+4+beDgxK"
+    "VFDqdS9GhxzZMSfQONswUmxxRq0q0CW3zdpspGq4dgu9Vl0VjkRfmaaQxYYR3xOdGSuAJLG2hSYNfdzd0SNXzhnIKx/w"
+    "jIGLiOV0gjqEiinISjbhtJS6ajO6tm7roxFxhRNyZtE1cClO1G0AKYZ4RUbG5qFYqwxLs/DVx56QoaawdOmizhcgh75B"
+    "/F8fSXpYw/xXEsr09fsO0OibIALHDxljOSa0JmSs8dcss1AvROXQBxBi02tiTHytWia62K5NAf0/ih1vZ7uBBaKnhDpE"
+    "Eli70Qkj6jSt1U3ak+cMOhxjhvpvcu4w2X3kXWDace0/pExv4nz+bzDGrtdesz3UxQZesvZHlezQjwN8ZBdPpeWINCK4"
+    "rPuPlmGarlTIy30dCQP+kOBBgsyd0vSBxfsICyOsSPmzJPVqc1d/4kWMbRSHgUeiKtw1xjFCrOSZ4XRiXkFYkOUrfdco"
+    "mRIcRXhhr9N7W7KjmEWvc4dQfFMlDROPVNtqtELOXgwf/P85HpieHZ/Of81iq5ozkXKQ3ifJrTzQbS+PrLV4qbWScrlN"
+    "bjElDH/Y/QK/3g7CzSsv8Z5BVrRrVJXh5bghzDg3LYQRzuw1GBJpCpbTfqiYSU5c2NMJg8dmIgZ/YIMdq7xYQ7YLUVVh"
+    "Wi9SY3npvZfGzTOA49X7ReH0J0ERDb9mww/q6paW9048qEm+B/mVU9AX58MMSdBSYh8+RsM//sSWa+NZFS8L3eqm0E2+"
+    "i/hbsBXOfAUsXmO8jFRDp46WeR+3tWj75Q8CO5haI6nfwnXA1nL3StN+h1DxGhHNWaLY6t7Ov9iOcP+SkxJ9P0bj02yA"
+    "WcvFE+eevkgobpwJbYXKvVgb/CYXlbu9+R/ZfNx/KcPcJYp+j7dPOuMd9weVpL4wBY/L4P4YDAgxSAwjWopj4VRSEKUr"
+    "zpCqZCUSFS2sjmFc89wDnJ87lA2yNb53SnbmtqsK2brSdO1MCLqZwVnUB6QfaKWrqg2aU+/UqxcDuV3Xhhiyd3evdHgS"
+    "XJWe0HO6ePf23dnyaIZAXopS74dUz0739l6/klxqV5tG9eaWwxsdwshyfn76PStx1oxykTze9eUrhC7OT+jDm4vlR6jw"
+    "iawo2eRNsG43wRfB/EbVbfWESn7uzXiXU+FD9sSAIV869OH98fK3C8giX3ZR2mvJI/dEabpO8ywb9z4xqdx9KtGf53/A"
+    "yjGeVL/8d2D7w+kVpSwBZsOKjPNlCK2fPn9+8wT6+99kuPKNrjByCfQVoo3ZyQ8QeNrmDgoulYpH/sX/+qEzfSJ7H9IU"
+    "0qTDR37i9bS0mD/O5+8Xl78tTucf749TPBbI4NJfcPRdR8WgPJ3PTxfLuVxRuF2KAMgzTK2s149fkcWz2d1dQxBEM/rl"
+    "RzP07SDKHxPfm5BlqJok/wXHqHX1"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1074,11 +1099,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1228,10 +1267,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1302,9 +1352,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1315,6 +1384,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1377,7 +1465,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1388,15 +1481,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1440,15 +1567,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1525,6 +1769,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1570,6 +1837,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1589,6 +1858,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1646,14 +1918,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1686,6 +1964,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -1748,10 +2052,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1760,23 +2085,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1787,7 +2127,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -1796,6 +2136,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1804,6 +2145,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -1842,13 +2184,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -1858,7 +2199,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -1866,13 +2206,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -1888,10 +2230,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1952,22 +2298,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -1993,12 +2357,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2016,6 +2382,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2030,7 +2398,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2041,6 +2410,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2075,6 +2449,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2116,11 +2491,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2166,6 +2542,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2210,6 +2589,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2499,7 +2879,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2576,8 +2957,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3115,6 +3497,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3231,8 +3616,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3246,7 +3633,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3278,6 +3665,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3285,20 +3690,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3334,11 +3743,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3348,7 +3758,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3888,28 +4300,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -4798,13 +5273,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -4831,18 +5313,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -4932,7 +5428,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5011,7 +5521,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5124,12 +5634,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5223,6 +5733,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5604,7 +6116,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5630,6 +6142,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5637,6 +6150,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5659,7 +6178,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -5852,6 +6371,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5923,10 +6451,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5936,7 +6464,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -5963,6 +6491,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -5990,7 +6520,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6029,16 +6562,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6047,7 +6570,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6057,11 +6597,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6071,14 +6617,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6189,10 +6737,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6232,7 +6782,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6241,6 +6794,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6291,6 +6850,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6307,6 +6873,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6317,6 +6902,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6373,6 +6964,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6455,6 +7055,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6575,6 +7179,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6720,12 +7328,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6816,6 +7430,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6829,6 +7471,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6837,7 +7480,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6881,7 +7525,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -6909,7 +7553,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -6963,7 +7607,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -6994,7 +7638,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7231,7 +7877,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7754,7 +8400,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8085,30 +8733,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8131,7 +8799,7 @@ def _candidates(words: list[str]) -> list[str]:
     partial, before = words[-1], words[:-1]
     if PROGRAM.shared:
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, keep=True)
+        before = _hoisted(before, PROGRAM.config, PROGRAM.shared, _named, PROGRAM.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -8151,7 +8819,7 @@ def _candidates(words: list[str]) -> list[str]:
         index += 1
     if index > len(before):
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
-    if node not in PROGRAM.commands and not node and PROGRAM.root:
+    if node not in PROGRAM.commands and not node and PROGRAM.root_mode not in ("", "empty"):
         node = PROGRAM.root
     #: A group named and no command: only the options its commands share complete (the
     #: values of any command under it, which all take them).
@@ -8394,41 +9062,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8697,11 +9330,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8715,20 +9346,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8804,7 +9421,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -8847,6 +9464,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9175,6 +9812,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9182,7 +9820,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9319,7 +9957,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9345,7 +9985,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9380,7 +10020,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9415,6 +10055,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10230,6 +10878,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10522,6 +11172,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -10791,6 +11442,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -11158,7 +11810,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11266,7 +11918,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11276,6 +11928,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11310,7 +11965,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11383,7 +12038,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11409,10 +12064,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11424,17 +12079,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11452,8 +12111,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11462,11 +12128,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11574,7 +12244,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11622,7 +12292,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11650,6 +12321,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11689,11 +12361,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -11882,6 +12551,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "clone": ("clone", False),
@@ -11955,6 +12626,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=_completion_slots,

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1134: the first handler from handlers.py
-#     line 1214: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 11646: the tables (commands, groups, errors, result shapes)
+#     line 1173: the first handler from handlers.py
+#     line 1253: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12315: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         _answers: dict[str, str]
         _asked: set[str]
         _callbacks: list[Callable[[], object]]
+        _environ: list[str]
         _on_cancel: list[Callable[[], object]]
         command: str
         json: bool
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
         _log: Callable[[str, str, dict[str, object]], None] | None
         _verbose: bool
         _person: bool
+        _yes: bool
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
@@ -94,6 +96,8 @@ if TYPE_CHECKING:
             self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
         ) -> NoReturn: ...
 
+        def show_help(self) -> NoReturn: ...
+
         def confirm(
             self, question: str, *, default: bool = False, name: str | None = None
         ) -> bool: ...
@@ -112,6 +116,18 @@ if TYPE_CHECKING:
             self, message: str, form: type[_F], *, legacy_titles: Sequence[str] = ()
         ) -> _F: ...
 
+        obj: Any
+
+        def exit(self, code: int = 0) -> NoReturn: ...
+
+        def fail(self, message: str) -> NoReturn: ...
+
+        def abort(self) -> NoReturn: ...
+
+        def ensure_object(self, kind: type[_F]) -> _F: ...
+
+        def find_object(self, kind: type[_F]) -> _F | None: ...
+
         def on_exit(self, callback: Callable[[], object]) -> None: ...
 
         def close(self) -> None: ...
@@ -129,12 +145,14 @@ if TYPE_CHECKING:
         exclusive: tuple[tuple[tuple[str, ...], bool], ...]
         keys: tuple[str, ...]
         max_output: int | None
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...]
         returns: Any
         run: Callable[[Any], object]
         sanitize: bool
         secret: bool
         summary: str
         trust: str
+        yes: Any
 
         def __init__(
             self,
@@ -151,6 +169,8 @@ if TYPE_CHECKING:
             sanitize: bool = True,
             trust: str = "workspace",
             confirm: str | None = None,
+            questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+            yes: bool = False,
             deprecated: str | None = None,
             deprecated_flags: tuple[tuple[str, str, str], ...] = (),
             exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -187,6 +207,7 @@ if TYPE_CHECKING:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]]
         media: tuple[Any, ...]
         extra_commands: dict[str, tuple[str, Any]]
+        frameworks: Callable[..., object] | None
         import_handlers: Callable[[], None] | None
         free_completers: frozenset[str]
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None
@@ -224,6 +245,7 @@ if TYPE_CHECKING:
             mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
             media: tuple[Any, ...],
             extra_commands: dict[str, tuple[str, Any]],
+            frameworks: Callable[..., object] | None,
             import_handlers: Callable[[], None] | None,
             free_completers: frozenset[str],
             completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -885,7 +907,7 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM4NDEsc2tpbGw6MTU4MAp4nHVSy27bQAz8"
+    "Y29tcGxldGlvbjo0NjIsaW5wdXRzOjYyNCxsbG1zOjE0NDcsc2NoZW1hOjM5OTYsc2tpbGw6MTY3Nwp4nHVSy27bQAz8"
     "FWIvdQCpSK/1ySgSNLcg8U3QYW1RD1gihSUVQSj67+VKsi0Y6MXy8jHkcOaPqwIPvbifWeZcYj9nJsKzusR9+gnGGgNC"
     "ozDy0BawJvdArHVDFTQSY+rPisV3lyeZ833fTtZ9iF/QGkFQ1WplD14uAmUTRBPgAKLcSxxBhnfiYoKzJ/AkI4YFLGDH"
     "ioZ2NJzlAUhxUr5N29pS8xh3tg8w3YpPE5DvcEErOVQYmb3Of8Bfq3Y9ct+iNbbT0wyeJ3aIrvNULKe5XSXLk2ebl7k0"
@@ -922,86 +944,89 @@ _DATA = (
     "mimdHA/107HFQbhHyw/k1+67/bnSiLEfQPMJLnrGRP7s2QogDv9LGUZRdNIwXAos4RtIVTQKR3FFo//qnHhyUnqseTGe"
     "P+GJ0i5gKHwFaLE/zKY4enThcea5dd/EJcMk3abEqDhxmoWMIzajMDnjTuZKFwV6Re840Tsc8OxUqkp958hF58jFkH+H"
     "ZCi4k/5YHvZA9VSOnAvpmZ8/c9bcsgaFjgcHXOV8LnlmwEddgJQ39Mah2xcHI+cunufMnDGd+L1O4dss8BQTPYcnMfLZ"
-    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u47gRfxXCOOAcwHGcr+udkwYI9rJ76W2S"
-    "RWKgPaSGQ1u0zY0k6kgqWXcvQJ+mD9Yn6cyQkiVZiT+2uN6i2T8WsSSS8z2/GY0+N0ahNIkYNbqNTnu/0WrEPBLwwwhr"
-    "ZTwxcOVBaCNV7J5od+DKMNUTIQZa/JpKLcwgmdkpPXDy5/32D/BAIMxIy8S6ZTd+ry4T8QN74Nq0GGcjFY/lhI1lKFos"
-    "mSVafRQj27YqCvG2ESMtbIsNVRoHhvE4YHyEG2bHBm04SKU2SW2j+7lh7QyOsuKThcuJTESQ/XxqNSahGvJwwDUw1L39"
-    "nDG5vf3RAIWthp0lxLTVQCf8zo5odMc8NKLKEI/No9DsUdopU7Fgf7m5ukTeRKgSAVeYsQFQduSe4MBymArWVJptszH8"
-    "D7dlvNVidiqYjIEBxoFDt40aohjYvZiJgA1nLOEaiLVwHBH91CpQ77lvNcxUaYuXVA0zIk4j4LqR8Yoy6S/l0e2N5EYc"
-    "1ICLGZCOq1kzEGOehrZLP7fqiNpGvc6JSbidLpfro5ZWkFS8hKdCg3HEyjKrvFC7dH84s8IwNYYHmYz4BJ7iaSAVkiii"
-    "oQgCkB6Ypkr1CCTPGVi5/dawGMkHlRnc8MNp76ftvRZrt9stJq1xzOUngYIEEEnneUMqsBmIYTqZMzhUKhQ8Xs4jqOqR"
-    "Wc1HYshH98SDjEG9MQ+Z0FppUz7HykgoUrI/CbQ5FHr5QSMej0RI1I9UFJEDjdGO7FQaBr9n6GMKnQvkc+fPuXNEVHQa"
-    "8U9zY/N0INWTlQgBMyroFOQ7p2A0BfMeAVXGecM4DUOnBsMfQIXoLXfeFK/P3t6xZqcL9gDqjCT4Fyg+Br1NhDvBghJA"
-    "yd463UMVTkwiw3A7kHpt20RbrNCI9seQPc8acEVkV44cTUXENzCVBBzYMeaDNAvUKI2AZYolGHm8Zr81W2BFxgoeIFE6"
-    "jWP0/RIZYynCYP1YRyHMsdBiGTPoZtvbYRhBTHdUqjicEakQr0Ae1uk4UNaCFknCJWLEpyTkcoPQ605zygDfV3QddO5C"
-    "7Aj2Z2OtoqXScNlnXSPQtCX9cicadxox27u6eI+CoTBO4a904pDb0XTtA9PYOwoPQxA27f1eYgD7LINWpv+WSyNPjpq3"
-    "5+/PyEKyPIOWkqenUOIvPpqyZuYzGPxEOCYlVvzloxqaDXyerMbz3GUY8ogLlN82mQrxg6pBW1ExBunMbQ+2VqKMG1Bi"
-    "lISQG4MNnKtMocs8JJUsuU8FpBaLPo1Uz1ajKQzVI6QGsOYUwMqD+GLCUEKF/TKFY/5Sq5FE7GyMcfCEX8HOyeQvTy/O"
-    "ygnFQAZrapEIbvkwFFtH3jVjNVQBajlmQ4GPCbDRuwqAuyNIY5zYwUbLhM+EKSKb2QaiJEsDunlOsJ1y66geS22sky9o"
-    "GYWuCIfdg3RYMxYCEcQCM04q3kBzXZDKKKIgWEIWh7OEG4OAs6IOjJlflgqyQxEyxuzizQeyALODCAe9TI5BWyuZRjRK"
-    "NgEwQj+IBVJyOpiCeoEiz2r2SZwthON1vQVYyTKRz5eYJd2uqSadrERNVut8iYb8HlSyiE9yNV2A3YXhxseCIZwiFGI3"
-    "uA1r3vx8/v59Owq2lhMBlUCWjAuJmR27LHdSdh/DZ8Y7BeLlatJtjkM+aWGqaXnZFyo7TI0+xDuyHtEXgbIhBI8jBlWe"
-    "QFBBhQbSanBbLYFdSG4MSiDehp0eRIy4dl6EOgiIFSCA1EFWDx504B9IE9x7xL2oTuMCBEVfJok1wXJbWbxtOWBDNFAC"
-    "QEKAHalVTLjLBaxs8RYLVTyhKAmX6MwCokXsEUBcRHid4zQ2p9IfNsfW7LLFOgR5Y4iGW5h6Rljw4CHMxW2Ayejnrh6O"
-    "eEKyQSIjGQQhVToaQL0OoIAUeBcehVLSQGAmCXqBQGhz21DodQgWojmsHbfozzLmxgMyB89u3W0BrJuAMLCMKeNiLMwN"
-    "BCIr/5HJ/kIFUIuATVgNW1h1L2IinWwg1wUmWsgnx7/JaGAsAMnfTlrs9vzyptdvsePjm19uTk6oXAMDwrgsUiikgBER"
-    "UFUoNRuC7O8FMDYEKYD9hErdQ1aW96JUahiVV3UgWDRqPBozGHEvsVDEMMYdqchQCqSnxlJboYfrhsI+CjCR4/zOAOXj"
-    "lXtCGx3vPHMTsTGaBncyJVxJLsSZr1kpUyEhWPy6LbosNeh4GG9xtVOVo3SsEHoQ7CWooJx8pVMG9VIM+oDvq1SBs2c3"
-    "gUSuaSGiNUdslx27NV1M/ye4n4OyOahlt4g4+159yyAqWRr5oXkGmLZcQkXblbTON0nArIHIZhn6dVEaoMwZZPRYmilY"
-    "OtIxqKBM2AQ7KWEIZth0sJZdwrOcnnHSBguJ0aINWA4genA6WAmuBv6H/QVfPDtC0cLAU506gCP/a37bPS6pWTKHb9R6"
-    "INJ84lpAjEATxevdvUMXglATYw7lRNDGVhaIa5CAn8pP2Fk76/XOL9/dgE58BoU4iKUHtrka7Z2si0ddNXiocMV3g775"
-    "24/vBm+uLt+evxv8dHVxlj+w4zbMVi59zu93i/bczm72s/AUg10hLCn3+bANRUoFVjB1sBPqEJ4Ue4Pwq7wILvg0guLI"
-    "MEixrQerY3h6sQ/JZ3nyYo8qDQPmHz1CNyONY8yFKIWBghqMYjyG+8bXfmRVKGyuobKCuEJNRwMLqdm12F+cKmNXw96O"
-    "o24jVGCQflmZ/B4mRQRfGtwWn6BsRETGDwVjAP3c9CogC0F0TRWXo+vkRaK+73zfqaOmBznBb10h4cPVdQ+uRuCSEXYf"
-    "d1uYnt3f3x0e7h+We1wYZNcvUZCE0w/nLFteoaF39fPZZR79Gl3wMFHGv5CU1lOO4WNR6KiOOamJrvar1P0E4RjsREBa"
-    "RMAxrNPUxdWPZ2VNAaVailVLbk/Xft3ZCgJQjCfjllC+omddn/Wuz89utuak+CtFXXWqiHiozKqFrCeoXl08vGcRRsmm"
-    "z1mudVJCWFvtSvuTT6oquu2/ePbtgiZ6fEL9XiPiALMDVqsEs5CYGq30Tt9VlIIwZrUOrCei0z6sUnEK/LoCOIcOHUod"
-    "uzUkXJ/2zq9KSml3Ci602+4gcHd96oFvMELo/yb7szG1NjHdnR0My75p11Z6shNoSEw7e529zvbu3k7emoS8dDWm0OV5"
-    "dK8h8FWKhtysLdokHKDu8X+IkCZ3qAZCEbzKg0Aiezz8UFhTawp/pSh856PvXTkYO1gzVY/theMpLnY/V1wWaKAoNL+R"
-    "OQ3cISevW5J5Wu2qzOrnNzOzh5tgk7RMWhGZ2r39Ba41n+FvnoKZx1YS9K7f1NnY/JY3sqenopndNnxm8FHXR7B50Ch4"
-    "K6eXd+WTs2PAdqy0IZ7zxgm9VPR65aP0hNNt5UaFKLAKbwZ99Js1TIis4wktmdu0Xpb0PmKRhuq29zIOatdDwWagvKi9"
-    "Bym/3p4oZmI9UK+sAMQiQ7NcMkTVnAYQTwNfQRUWOhtpLRjTM2x6vFNLNMLFmhsVkrId+k+1anTi7j/1M9ETlKx07rIa"
-    "YOCAKZLv32Flf+o0cQYXSYP4aBBA2IUSPx7NyGDHUMpQ21ZoiHHeOOfvulInLuxNcAT6FF8cuirAuxxf+acwwtFl7x4H"
-    "B/skct8qoDIKe0ZK35uEUxeBDhr49bR9hl2zcMTcKaxwBnMnMNofGU7+O1H4ZdXXB7/VUWIdxnw+dC7Be88juwpuxGhI"
-    "+Aw1GM/KWSa33ULYC0NqSr0E9Qph/Rko9rKMaqFZBeW9mCE2wVvzVF5Ebi/mmk0RVBWJuZy1RspaG0EV0NfzuWw9RPQ8"
-    "9CnjLIxiL0CPpwKS40kSLjJ3ilddy9G7/lHhFQF16YxViXHl+MLLgHKVKAMRJQoswa5TJs7Eqi8FXgLYjpHyq4wabPkL"
-    "wP2vBT3iQ6+w5BWWfAWwJAsuzps3hx20D/O7/G7gYlbKc88loOciTCXdrB6RtYggWDIcilps1+HYAHaI/UPD2bzh9WVd"
-    "OfpjrcaP0nIiaxLyNKMOZ8vqu3HYNf8DxtuagPQaU19j6h8rpjrfalCj+nHtmPr7RU8XWVYpzRaixUKMWT96AhCfiMX3"
-    "BW/pMr3VpceaiVAgGffivxxFY1D4Zsh1aSh1CO6riomuBn2NiK8R8X8cEX2wm/spIq+pG+PN//Qe9jUFxqrs6an+ymEv"
-    "P7sc7z74CSyaO3Zz0kfszg8sv7n48d///BdOHIJaH3EwBvsZhRHqL4aVmWmt8LaqPvKBXRTE70e+24F48MLeecDvb+g9"
-    "+1NttvR79Yuyyqf2y7K6xoGTxckd/0VFPvvJLXvkNIWEn+TgvA+O63KGtuo+xACihRY4vytxbuTv8XzSn4ad9D3OleBM"
-    "TVyZQGrD0i8WOspsWfYpf50yHhux6lcMWZOpPMGJXxWst8EuTob9Ad/YvbyS7LEm0noR1r43C0U8sdMV28m52YGluIU0"
-    "7DMf1KKBF1tOGXM6slyy0FWe07NKW9mxg5bvBlXAC9DQjxiuKU79cGPbC6HLGWBuVZ7/VvYhGtHYf8US/+9YYjFY54G5"
-    "s7u3f3D43Z++/4EPRxAyiLfF/pAfyKw+zbKQxjrMxybmwk1d82gDh68vYrKgX/r8yQ3HNu/Ir7PhQZwgpaGO5+PGM+9G"
-    "8NWRC7YvLtldDLQ1ProMXfQLgC/zgSKuw5m8wYheOu2WrLq+Ex+zFMwT8jeO2iJOTHHqLDZQZIHMpmA2odD0JgXfI0r/"
-    "AegwnbjxF3++A4Klw/dWOBwSOxxKo9iceQjKwO7cp2NK51+k+u+1DOhOi49E7HwSTvO4RMwiCi6QdbCcrF7huxH8vAIZ"
-    "DsRI0qw8EhX7D3zde5cjZoQLx7f9Eh1z+Fw4/7B0vkPEz70XZX4H/w1DNv5QOqQWuBfO++6HVfQA+PseMZNdYN0P9uK4"
-    "Ls6kBo5bfA4jaYmUeV1QtMG9NSUO2gRyDL7N9hu6GXxEd/ShqJ8vzY+tlDilsw9XYN5CSsfzCGLjiC19LJlNDLt9j2jG"
-    "l+Z+/ZcFkj7Awm8DZiVqymVVkZj9znJizuerWfON1eH2G7bDbs7fnV/2to6AxAGN3CKZ7qPcqu2XCrXi6Qf7K6ghX8ya"
-    "cGbv7PrihUP7T/8BWRLH2XictVdRbxQ3EH6/XzE9HkjU2y2QtBI5hBTRFFE1CYJUfaiqrG937s5k197a3iQnwn/vN7Zv"
-    "EyChfekDytlrz3wz8803piiKiVEdH9DUcwjarPx00rCvne6Dtgb77/P+AbG5pEvl/IwU1dYs9YqWuuUZ9Zve2Q9chzLY"
-    "rpXPnmvHYUYLO5jGkzINqVoMnjv+e9COm5J+90xhrT35C922dLVmg5tB+QsyzLi1RUQ78GZgHpb7vt3MyHFnA5Nf26vd"
-    "A3KDIR3oSoc1FcUHb0106Fg1ZA3Tr+9PTwQ8t7bncjqpbderoBe61WGDCN8lSJ7ebsIal/fK599TsNHuFgOudRxUo4I6"
-    "mBBdsvMpPU/KvfLJdFIgkS++Kwp6zYadCtzQYkOLwa2YaelsR2tganGt7DdzaiwZG4gbHUpgfjmZPBpdTSb/V8rh5RG9"
-    "siY4fJlMCnqXMqc8VX2KfYy331QJtw6elrZt2NEOt55RJwcAK30p5eOI57EnZHSNWsjpjIy08UG1rUeoAN91AmlpHUnM"
-    "f4gV8Y3653NImQDZIqhmNESGqFBmqPeApFenx8eHJz9TWZa5+BXtwElVWIorgPKhsUN0xdeIvN18TYsZVR+n9mJ6QMEN"
-    "WE2l0ljB7KeKxOdQ1+xTXrdHlwr5wFl2zjqsP04vtGnSLWx3OK9WPK7X2oRsMtlcKt0Ojks6HX/HeCkaHLEJcHiyMd2t"
-    "8oFaDfx2KYHhqKTntZRDbdP8WJLaD7GyY6h2MVYldsaSlq0Skn0rrbmfHn+cikwA/aVqB/70GEm+4A1wAXKvHL4FEETO"
-    "+Dlyn24VVWxCL3WOXAJebXYF730+fb3mTm1dV+AREuY/i8pGVZJ2cKuh4/gZBUF1c7QS6Ty1PpwuGHxj8Agu7rNT/gdK"
-    "8XXfKm3o9O3Zm9OTirxC2LEJ4DobgsWYF6qRgBTqjiR3JjXUzhqBKo2s1UK6904rEwrd8FINbdiNEiZMhfIYgSwFz6Dn"
-    "KFyqY2cbJoYCbW4ZUivnNBRMLnjBIJ0kglWiGS/ZKFNzVUph1tz2FV1Zd+GTkRiKlOTEQo3hFDe6PoAXY8ISKZMoK6Ct"
-    "tYhfpKxPslt9ITWgB1+jAPu7sT6t9sHfjSYy2G9F1vC18JIq+VEJlkNqrZTM+CvQCvyvkZUdH5zUaJbtiZ1O9cL1aLvT"
-    "DRR2N02SjR1GGig5S2hFFAHplgmTUBdFp66LzJ6T6iDnDBJgatHw6i7yIQjvpP3v4Uy28e7oF1DGLpf4BoNojRXCXKj6"
-    "ImnlgEEXEKTEeKzMBoUTgUR2LSp0fysWxUKFer3tpciB32L6oEP6Vm5yarGeYmOKnagBoktZcm57MI2HmN2kECOTorSw"
-    "qtezlCMR9EpLQfEsQGJQ58uxjD6SQvKIMOxVcedItZvqmMbSl31ihHoyzRnDTeqX8ocEvEgXDk4Oj49eVmlkHQmVatAe"
-    "s/Em/qCbrJEiuFh0rGLD3ExuMInHfzj9BF9vRvWWnadYV1AWdka1FRaHhgYwr4c6IpitEEMndSOamge3qEpvXdgSCsN9"
-    "VUaDz8TgIFIfraHcDaXuV+CkT+KT9SryLydBGAHt9MiE4w/R+1yeBbELnTLJ+r5Y/6q9bujsTjd91ZrixeT5D5lxPsxR"
-    "CY6d9udfyfCPYtjxElN2NAgslxFO3M0dG99eMJSu/fRc7uW4zhvu2TRs6k2KvQfVkYjPej2h0z4+ecZhnwDJOZmLyfbT"
-    "ZzHaoDsGIb6MEimBfYy/osgnIo2vUI1aBE6sbu3E4GLfnEtBU4SHmJwsBoTx0nkyBNW2wSgdnEfKxzbIUq/xLTpab7L5"
-    "vScjh9zQh2T9ze2Sdl4F1xav6Ad6/+b1m5Oz3Tl8nkdJFL8iCP62xE/392LY7DptVDZ3Nq5oB0bOjt4df8tKetqlrpw8"
-    "MGBzKaFz79UmzzB5ONuhbbYfbxkoqou3ohJelnjzHl2rrm8fEKl8G7lcWySY09nSuhW2Ytvs7+9VD+CKr3qgOpS/aYbl"
-    "r3MRa58YPBNW+2B7nxTe2IVtREFNVrJ/BRn9AM+G/UNQ7vzPQtKEP5EseRtPenniQJVO0wMiESgT9H6nX75q5G36zQdX"
-    "nNDl5B/CZa/T"
+    "8KbE+Jn2iLBItpBs82+jbmP8CQqFy5r0F2PLaWfven27/g+XLurleJztW/1u2zgSfxXCWGAdQHGcpOntOrkAQTdts9sk"
+    "RWJgb5EzHNqibTaSqCWppL5ugHuae7B7kpsZUrYky7GdHhZdIP2jiPVBzudvfkORXxrDSJpUDBudRru13wgaCY8F/DDC"
+    "WpmMDVy5F9pIlbgnWm24Msj0WIi+Fr9nUgvTT6d2Qg8c/32/9SM8EAoz1DK17rVrP1aHieSe3XNtAsbZUCUjOWYjGYmA"
+    "pdNUq09iaFtWxRHeNmKohQ3YQGVJaBhPQsaHOGA+bdiCiVRm08w2Ol8a1k5hKis+W7icylSE+c/HoDGO1IBHfa5Boc7N"
+    "l1zJ7e1PBiQMGnaaktJWg5zwO5+i0RnxyIiqQjwxD0KzB2knTCWC/Xx9eYG6iUilAq4wY0OQ7NA9wUHlKBOsqTTbZiP4"
+    "H27LZCtgdiKYTEABxkFDN4waoBnYnZiKkA2mLOUahLUwHQn9GBSk99oHDTNR2uIlVaOMSLIYtG7kuqJNeit1dGOjuDEH"
+    "N+DLDETHt1kzFCOeRbZDP7fqhNpGv86FSbmdrLbrg5ZWkFW8hSdCQ3AkyjKrvFE7dH8wtcIwNYIHmYz5GJ7iWSgViiji"
+    "gQhDsB6Epsr0ECzPGUS5/d6wBMUHlxkc8ONJ9/32XsBarVbApDVOudlM4CABQtJ8PpAKaoZikI3nCg6UigRPVusIrnpg"
+    "VvOhGPDhHekgE3BvwiMmtFbalOexMhaKnOxnAm8OhF490ZAnQxGR9EMVx5RAI4wjO5GGwe8p5pjC5AL73Pp5bp0QFZ/G"
+    "/PM82LwcKPV4LUEgjAo+BfvOJRhOILyHIJVx2TDKosi5wfB7cCFmy60PxavTt7es2e5APIA7Ywn5BY5PwG9j4Waw4ARw"
+    "so9O91BFE5PKKNoOpd44NjEWKzJi/DFUz6sGWpHYlSmHExHzZ4RKCgnsFPMgzUI1zGJQmbAEkcd79nuzBVFkrOAhCqWz"
+    "JMHcL4kxkiIKN8c6gjCnQsByZTDNtrejKAZMd1KqJJqSqIBXYA/rfBwqa8GLZOGSMOJzGnH5DOh1szlnQO4rug4+dxA7"
+    "hPHZSKt4pTVc9dk0CDQNSb/cjMbNRsp2L88/oGEIxgn+SjMOuB1ONp4wS3yi8CgCY9PYHyQC2BcZBrn/A1dGHp00b88+"
+    "nFKE5HUGI2VWniKJv/hwwpp5ziD4iWhETqzkyyc1MM/IeYoar3OHIeSRFmi/bQoV0gddg7GiEgTpPG1fba0lGTfgxDiN"
+    "oDaGz0iusoSu8pBV8uI+EVBaLOY0Sj1dT6YoUg9QGiCaMyAr9+KrBUMLFcbLHY71S60nEqnzbI6DM/wOcU4hf3Fyflou"
+    "KAYqWFOLVHDLB5HYOvSpmaiBCtHLCRsIfExAjN5WCNwtURrjzA4xWhZ8KkyR2UyfYUqvw9SV+4LgABgCaO0Ub+1AOck1"
+    "7FCq2Am3TrWR1MaiDwxROUVM7Q7sx5qJEMgxFtR1c/oQnnmLnEqYg3QKjTCYptwYpKQVhyGqfl2xyCdFUpmw8zcfKUbM"
+    "DnIgzEM5Am3XCp54mD6H4gh9LxZEmcnBFJiesGm9CCbNFgB703wCVfJa5Ssq1lE3aqbJJ2tJk3dDX+MhPwY1NeKzXM8X"
+    "EHdR9OxpIRBOkCyxaxyGNa9/OfvwoRWHW6uFgF4hL9eF0s2OXB08xn6HzxDB8KnxSYGMulqWm6OIjwMsRoG3faH3w+Lp"
+    "i4AT6wETESQbALwcMugDBdIOakVQVoPDagnqQvlj0CTxFox0LxJkvvM21ZFE7BGBxvbzjvFVG/6BNSG5h9yb6iQpkFTM"
+    "ZbJYEyI3yBE5oCaoAIFYTgNPB3PpAlc98DHQVGqVEGlzaJePu8UilYwJYuESiVOgw0hcQgBV5OZz0JorELjZ5sScXQSs"
+    "TXw5AQzbwro1xG4JJ2EO9IFjIwS4ZjrmKZkNhYxlGEbUJmnoCHQI3afAu/Ao9KEGUJ2M620lQj8M4bajv1AK4N1RQH+W"
+    "CTtOkOd+fut2CzjhGIyBPVCZVGNXbwCjrPxX7pZzFUIjA+FiNQxh1Z1ISHQKj5mbsEpDMTr6Q8Z9Y4GF/nEcsJuzi+tu"
+    "L2BHR9e/XR8fU68HsYWQLTLowkAREVJLKTUbgO3vBCg2ACtAaEVK3UFJl3ei1KcYNWsJwbAY7zg1lj/SXmKXiQjHnaio"
+    "UAaiZ8bSmkQX3xsI+yAgRI5md/poH+/cYxroaGfJTSTWGBrc2ZRIKWUXZ77hpQqGgmDn7IbosMxgTiIU49vOVU7SkULe"
+    "QpyZeIZy9pXOGbQQYzA9/KJMlXV7dVNgAZpeRKrnhO2wI/dOB7nDMY7nePCMEbMbpKs9775V/JYijVLULGG1gau1GLuS"
+    "3vMrLBDWIGSzzBs7aA1w5hQqfSLNBCId5ehXKCoMgsswUQRh2HScmF3As5yecdaGCEkwog1EDrQDkHREGzjkHy5O+M7b"
+    "CYoRBpnq3AEa+V/z2+5xSSstc+5H6xYkmq9pC3QTZCIo3907cBCEnhhx6EXCFq6Dgbn6KeSp/IzLcqfd7tnFu2vwiS+u"
+    "AJHYt+AaWaO1ky8B0pIcPFS44peSvvvHT+/6by4v3p6967+/PD+dPbDjBszfXPmcH+8G47mV3+zl8JRAXCFjKS8S4hoW"
+    "ORVUwarCjml58bi4sAi/yi/BBV9h0Bw5PSmuCcLbCTy9uIjJp7O6xh5UFoXMP3qIaUYeR8wFlEKgoNVJMRrBfeMbR4oq"
+    "NDbX0JYBrtCKpYEXaaVscXFyooxdj7g7jTqNSEFA+tfK4nexXiIv05C2+ARVIxIyuS8EA/jnulvhX8jAa1rAGTVPnxTq"
+    "h/YP7TppulAT/NAVET5eXnXhagwpGePS5W6Aldv9/frgYP+gvECGILt5f4MinHw8Y/nrFRm6l7+cXszQr9GBDBNlagxF"
+    "aTPnGD4SheXYESc30dVeVbr3AMcQJwLKInKRQZ2nzi9/Oi17CiTVUqzbr3u59uvmVgBACc6MQ0Lvi5l1ddq9Oju93pqL"
+    "4q8UfdWukuWBMut2wV6genfx6I7FiJJNX7PcukuJYW21KmunfFx10U3vyblvFjzR5WPqHo1IQqwO2OoSzUJharzSPXlX"
+    "cQrSmPWWb70Q7dZBVYoT0Nd1zzPq0KbSsVsjwtVJ9+yy5JRWu5BCu602cnq3yN33q5MA/d/lfzYm1qams7ODsOxX/FpK"
+    "j3dCDYVpZ6+9197e3duZrWtCXbocEXR5Hd03DPwOo6E2a4sxCROoO/wfENLMEqqBVASv8jCUqB6PPhbeqQ2FXwmFbz36"
+    "3pbB2NGaiXpoLUxPuNj5UklZkIFQaH4jTxq4Q0le90qeabVv5VE/v5mHPdyEmKTXpBWxqR3bX+Ba8yn+5hmEeWIlUe/6"
+    "QV2MzW/5IHt8LIbZTcNXBo+6HsHmoFHIVk5f/soz59NA7FhpI5znjTN6qR/2zkfrCefbhRv4FaZww2kaLJhkSRj5ql1r"
+    "OyQ9NTcqdshH6D1W70CI+pjsYRJvEM8Uqo+YVtxm9Y6lLyur9buTS5SD7tFAr1N7D/hHfXATgGNzUh85IfhIRjVWr1qG"
+    "pJrL0Pv23ejM3Xvs5aYnXltZg8wbkr5jyfDT/dEnCt4HDo8a+Q90+Z86S11CxNIgf+uHUBaSUCTDKSXUCFotWpMWGjDY"
+    "J8/8Q17mLIjLKhwbEcI/x/4K9HPG//xTiMB02afvq1f75AW/ykFtHi53KX1nUk4LIDRR379Pw+fcOodL5mZhhTmYm4HR"
+    "+Khw+v+pEk9HQz04r89i6zjwcmhfwUeXM88Kr0W0Jv6IHkym5So4C+cCLEcRrac9RUULZWcJVXzaRrXUscJCn6xgz+GD"
+    "c6pRZJZP1sLnMrwqU3Q1dYOSujHDK7DD5bV2M8a2nJqVeSAC2xPU6LHANHmaRovKneBVt1rqU/+w8GmDVhGNValxywUL"
+    "3zHKXawMRZwqiAS7SRs7Fet+z3iqAXCKlL/C1HDf36Ad+auwW3zohTa90KZvy41/SdqUg59Dm+fTIhqH+VH+NPIzLdXh"
+    "ZQVyGQJWyuH6FUOLGMCc4Y60xeVO3LOBK+z+ocF0vmD4daua9MdGC2dKy7GsIQyTXDrc2Fe/mnl1en7ZPe1fv7/8tY9f"
+    "IL7B2lCDVy/4/4L/L/i/Cf47HGjQR4mHjfH/z0N6h4LrtLkLyLaAh5sjPTQ1Y7H4begtXaYv+PRYMxUKLOP2f5QRP4EY"
+    "eF4XsBL2HRuux++3l1fvTrvfOIK77v4Fv1/w+wW/n8RvD81zVEFOO3G702d/ejz4K8F41R30VG9tkJ7NXUbnj37bIG2n"
+    "d9v/D9mt34f/5vyn//77P7iRFjz9gFu2cCWrcDLgqwl7Hm1rfEetR2aIi4L5/UmGVijuvbF37vFYGe0Aeayt7X6sXtFW"
+    "s8MoZVtd4VaoxT1l/qDQbEszt+yB0/44PGmGO9FwFzpnGKvufBEILbTAbekSdzT9M5kfYKFtePoOdzzhbq+ksjeuBa9+"
+    "tdHRZqtqZfnQ1WhkxLqHc/LlxfK2Yzwss9kAu7hn8Rv8lvz0mxSPNeDrTbi4Hg73IpGM7WTNDwmzsINIcS/SNrT5FkLa"
+    "imXLVWQuR15eFr4nzOVZ54OCUwcj322hgizAQD9k+E5xPxo3trUAXS4AZ1Hl9Q/y85UkY++F67xwnW+I6yxWjlmVaO/u"
+    "7b86eP23H37kgyHgF+m2uAzo9y1Xn2Y5vrI280DJHPbVrRE+A33q+7+8ApWOGLo95M1bApl8jy1utKa9T8tBbMknOvyC"
+    "6ZD/yVd2F1G/BjBWUZ1egZDmOVAkmbh1tT+kb5+7paiu/yCUsAzCE8gE7khH+prh5szEQH8KNptA2ERC0wc9/Jwt/SHr"
+    "QTZ2u8T8/I6VlibfW2NyYBkwKW47VUAE9Jh4GX1Oy497+8OQBpxWOTKgxSfhtogW5Fgk6AWJXq2WqFuYAM8moa6hGEo6"
+    "aIJiJf78vPvyd8iMcGXhpleSY07jC/MflOZ3zHzZl3nmR/Aq5xuESpPUNhCF+V7/uI4LoA+4Q+5mF1T3W99xQzvu2g6d"
+    "tvgcgmhJlHl/Ugy/vQ0trjluETe4n8IP6A6wIMukc9hRxd2V7qs098EaylugFjgfUX3chE5nkfM99W7cQ9oFTzvj/bEc"
+    "Secb8WDNtCRNTfNXkuj1etbwOYfWCEoHeEIZ4lGJJDQBJKA/gYVSu4kdHekUOPpY3uPu9QnyeeLroRLOpyM8kwlq5Uf2"
+    "giqzH9J2QHx0IOhcpxXJIS1u4c4F2pSPWDDmshyT5Ra3qP5+e7X6Z/O3WfON1dH2G7bDrs/enV10tw7BTX3amI9Ku3P/"
+    "YKNyHBab5uLsr/bXMP7sZdaEObunV+dPTNp7/B82rU5QeJy1V99vFDcQfr+/Yno8kKi3WyApEjmEFNEUpWoSBKn6UFVZ"
+    "3+7cncmuvdjeJCfC/95vbN8SINC+9CHK+df4m5lvvvEWRTExquMDmnoOQZuVn04a9rXTfdDWYP5tnj8gNld0pZyfkaLa"
+    "mqVe0VK3PKN+0zv7jutQBtu1suy5dhxmtLCDaTwp05CqxeCF4/eDdtyU9IdnCmvtyV/qtqXrNRucDMpfkmHGqS0i2sFt"
+    "BuZhue/bzYwcdzYw+bW93j0gNxjSga51WFNRvPPWxAsdq4asYfrt7dmpgOfW9lxOJ7XtehX0Qrc6bODhmwTJ0+tNWOPw"
+    "XvnsRwo22t1iwLGOg2pUUAcToit2PoXnUblXPppOCgTy+Q9FQa/YsFOBG1psaDG4FTMtne1oDUwtjpX9Zk6NJWMDcaND"
+    "CcwvJpMH41WTyf8VctzygF5aExxWJpOC3qTIKU9Vn3wf/e03VcKtg6elbRt2tMOtZ+TJAcBKX0n6OOJ56AkRXSMXsjsj"
+    "I218UG3r4SrAd51AWlpH4vOfYkXuRv7zPoRMgGwRVDMaIkNUKDPUe0DSy7OTk8PTX6gsy5z8inZwSVVYiiOA8qGxQ7yK"
+    "b+B5u/maFjOqPkzt5fSAghswmkqmMYLZjxXJnUNds09x3W5dKsQDe9k56zD+ML3UpkmnMN1hv1rxOF5rE7LJZHOpdDs4"
+    "Luls/B39pWhwxCbAcZON4W6VD9Rq4LdLcQxbJTyvJB1qG+aHEtR+iJkdXbWLMSuxMpa0bJWQ7HthzfX08MNUZALor1Q7"
+    "8MeHCPIlb4ALkHvlsBZAENnj54h9OlVUsQi95DlyCXi12RW8993p6zV3ant1BR4hYP4zr2xUJSkHtxo6jstICLKbvRVP"
+    "56n0cemCwTcGj3DFfXbK/0ApvulbpQ2dvT4/PjutyCu4HYsAV2dDsBjjQjUCkFzdkeDOJIfaWSNQpZC1Wkj13illQqIb"
+    "XqqhDbtRwoSpUB4jkCXhGfQciUt57GzDxFCgzSeG1Mo5DQWTA14wSCWJYJUoxis2ytRclZKYNbd9RdfWXfpkJLoiKTm1"
+    "UGNcihNdH8CLMWCJlEmUFdDWWsQvUtYn2a2+kBrQg2+QgP3dmJ9W++DvehMZ7Lcia/hGeEmV/KgEyyG1VlJm/DVoBf7X"
+    "iMqOD05yNMv2xE6neuF6tN3pBgq7mzrJxg4jDZTsJZQikoBwS4dJqIuiUzdFZs9pdZBjBgkwtWh4dRf5EIR3Uv73cCbb"
+    "eHP0Kyhjl0uswSBKYwU3F6q+TFo5oNEFOCk+niizQeJEIBFdiwzdX4pFsVChXm9rKXLg9xg+6JD+JDc5tBhPMTHFTNQA"
+    "0aUsOZ9qMLWHGN2kECOTorSwqtezFCMR9EpLQvEsQGCQ56sxjT6SQuIIN+x1cWdLtZvymNrSl3VihHrSzRnNTfKX4ocA"
+    "PE8HDk4PT45eVKllHQmVatAevfE2/qDbrJEiuBh0rGLB3E5u0YnHP+x+hNXbUb1l5jHGFZSFnVFthcGhoQHM66GOcGYr"
+    "xNBJ3Yim5sYtqtJbF7aEQnNfldHgEzE4iNRHa0h3E6U1ci3r1CwOsvdCBYimRwgwe7csHL+LKJLhfTH8VWXd0vmdE19V"
+    "pdxjcuuHwjgf5kgCxyL76+9k+Gcx7HiJBjsaBBrJSZ7NqOKzC4bSsafP5FynvejpRcM9m4ZNvUlu92A5YvCZPwmd9vG1"
+    "M/b5BEj2SUtMth8/id4G3TG48KWXDi710vmKIu+IDL5GImrRNrG6tROdiyVzIblMHh6iabIYELJL0Un/U9vaorRxHtke"
+    "KyCrvMZavGi92Zp/KubT/gu1BIsuoBZbvJkrgneWD6rImEY3qDwpGbzQgD4GSWAkSxQtHcTMJc2T9xUGa5GwKL+N5RTG"
+    "pbyagPP9gGpDbmZ3TsWdtR3aJm5dMF07HQKbOZxFWaFnAG1syGqFrpad2ns01oQb+pBCdvxpSDsvg2uLl/QTvT1+dXx6"
+    "vjtHIC+ixIsXInBenM729vdiLtl12qhs7nwc0Q6MnB+9OfmelfRUTSoz+caDIfMTuv1WbXJPlg+B6H9enEsgYl+TLoK3"
+    "r4r1hTf80Y3q+vYboptPgyBrC9Zw2ltat8JUlIH9/b3qG7jiVwpQHcr/1JPz6lyaj09lGSXBB9v71LGMXdhGOsI2m/8K"
+    "Mt4DPBv234Jy50tJwoR/sQLyND5R5MkGlT1LD6JUFbnq7r/0y1eavLW/+4CML45y8g/XlPj3"
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1077,11 +1102,25 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_reaches_root",
         "_tool_flags",
     ),
     "batch": ("_batch",),
     "clients": ("_mcp_help", "_print_config"),
-    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_form", "_rerun_line"),
+    "confirm": (
+        "_answer",
+        "_answer_flags",
+        "_answer_steps",
+        "_ask_fields",
+        "_asked",
+        "_checked",
+        "_confirmation",
+        "_form",
+        "_form_fields",
+        "_question_field",
+        "_rerun_line",
+        "_unsecret",
+    ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
     "http": ("_asgi_serve", "_serve_http"),
@@ -1241,10 +1280,21 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     kind: (code, text)
     for kind, (code, text) in {
         "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "usage": (
+            2,
+            "A bad flag or argument, or a value the parser or the command rejected.",
+        ),
         "action_required": (4, "The command needs a decision or an action first; see next[]."),
         "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
         "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "failed_after_run": (
+            126,
+            (
+                "The handler ran, and what it did stands, but the call failed after: an answer"
+                " given ahead that does not fit its question, an answer that could not be"
+                " written; a retry runs it again."
+            ),
+        ),
         "batch_failed": (
             125,
             "At least one call of a --batch failed; its line says which and why.",
@@ -1315,9 +1365,28 @@ class Outcome(Exception):
 
 
 class UsageError(CommandError):
-    """The command line or the JSON input was wrong; nothing ran."""
+    """The command line or the JSON input was wrong: found by the parser (nothing ran), or by a
+    handler (`raise UsageError("give --width or --height")`)."""
 
     kind = "usage"
+
+
+class _ShowHelp(UsageError):
+    """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
+    0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip()),
+        )
+        self.command = command
+
+
+class _AfterRun(CommandError):
+    """A failure once the handler ran (or began): not `usage`, which says nothing ran."""
+
+    kind = "failed_after_run"
 
 
 class _Internal(CommandError):
@@ -1328,6 +1397,25 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
+
+
+class _Exited(CommandError):
+    """`ctx.exit(code)` (Click's, Typer's `Exit`): the command ends now; at 0 a success with no
+    data (`execute._execute`), else this error at `code`."""
+
+    kind = "exit"
+    exit_code = 1
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the command exited with code {code}")
+        self.exit_code = code
+
+
+class _Aborted(CommandError):
+    """`ctx.abort()` (Click's and Typer's `Abort`): "Aborted!" at exit 1."""
+
+    kind = "aborted"
+    exit_code = 1
 
 
 class _Interrupted(CommandError):
@@ -1390,7 +1478,12 @@ class _ActionRequired(CommandError):
     kind = "action_required"
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
+        self,
+        reason: str,
+        message: str,
+        steps: Sequence[dict[str, str] | str],
+        json: bool,
+        environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
@@ -1401,15 +1494,49 @@ class _ActionRequired(CommandError):
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
             if line.split(" ", 1)[0] == PROGRAM.name:
                 line = line[len(PROGRAM.name) :].lstrip()
-            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            self.next.append({**step, "command": line})
+            line = _command_line(line, here=True)
+            needs = _needs(line, environ)
+            when = step.get("when", "")
+            if needs:
+                when = f"{when} ({needs})" if when else needs
+            self.next.append({**step, "command": line, **({"when": when} if when else {})})
         hint = "; ".join(
             f"run {_cited(s['command'])}" + (f" {s['when']}" if s.get("when") else "")
             for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+#: The folder the run started in (`--cwd`'s for an MCP server), which the relative paths of
+#: its calls are read from: a line that runs a command starts `cd FOLDER &&`.
+_FOLDER: list[str] = []
+
+
+#: The shell variables lines hold in a secret's place (`"$VAULT_TOKEN"`) -> what to set them
+#: to, in words (`context._written` fills it, `_needs` says it).
+_PLACED: dict[str, str] = {}
+
+
+def _here() -> None:
+    """Remember the folder the run reads relative paths from (before a handler moves)."""
+    import os
+
+    try:
+        _FOLDER[:] = [os.getcwd()]
+    except OSError:
+        _FOLDER[:] = []  # NOTE: the folder was removed: a line cannot go back to it
+
+
+def _needs(line: str, environ: Sequence[str]) -> str:
+    """What a line needs besides its words, in words: the variables it holds in a secret's
+    place, and the env vars the call's values came from (the line gives neither)."""
+    said = [f"{name} set to {what}" for name, what in _PLACED.items() if f'"${name}"' in line]
+    if environ:
+        names = ", ".join(dict.fromkeys(environ))
+        said.append(f"{names} set as for this call")
+    return "with " + "; ".join(said) if said else ""
 
 
 def _invoked_as() -> list[str]:
@@ -1453,15 +1580,132 @@ def _invoked_as() -> list[str]:
         return [name]
     if __name__ != "__main__" and os.access(script, os.X_OK):
         return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    if sys.executable and _uv_cached(sys.executable):
+        # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+        # `uv cache clean` removes: the line runs it through uv instead.
+        return [os.environ.get("UV") or "uv", "run", "--script", os.path.abspath(script)]
     return [sys.executable or "python", os.path.abspath(script)]
 
 
-def _command_line(words: str) -> str:
-    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    import os
+
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
+
+
+# ---- burgee: loaded on first use: confirm ----
+class _Placed(str):
+    """A word of a line whose value is withheld: the word (`passw=`) and then `"$VARIABLE"`,
+    which the person sets to `what` (an `--answer` no question asked yet, whose value the
+    warning about it hides: `cli._warn_unused_answers`)."""
+
+    variable = ""
+    what = ""
+
+
+def _variable(name: str, infix: str = "", command: str = "") -> str:
+    """The shell variable a line holds in the place of the secret `name`: its option's env var
+    when one has it (the line's `command`'s first: same-named options of two commands may read
+    two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
+    rows = PROGRAM.commands
+    first = [rows[command]] if command in rows else []
+    for row in [*first, *rows.values()]:
+        for option, _, _, _, settings in row[3]:
+            env = dict(settings).get("env") if option == name else None
+            if isinstance(env, str) and env and not infix:
+                return env
+    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
+
+
+def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+    """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
+    JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
+    `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
+    the line's `when` says (`_PLACED`, `errors._needs`)."""
+    import json
+    import re
     import shlex
 
-    prefix = shlex.join(_invoked_as() or [PROGRAM.name])
+    values: dict[str, str] = {}
+    for value, name in secrets.items():
+        if len(value) >= 4:  # NOTE: as `sanitize._redaction_order`: shorter is never redacted
+            values[value] = name
+            values.setdefault(json.dumps(value)[1:-1], name)
+    pattern = "|".join(re.escape(v) for v in sorted(values, key=lambda v: (-len(v), v)))
+    # NOTE: the command the line runs: the longest run of its words that names one.
+    command = max(
+        (
+            " ".join(words[start:end])
+            for start in range(len(words))
+            for end in range(start + 1, len(words) + 1)
+            if " ".join(words[start:end]) in PROGRAM.commands
+        ),
+        key=len,
+        default="",
+    )
+    parts = []
+    for word in words:
+        if isinstance(word, _Placed):
+            _PLACED[word.variable] = word.what
+            parts.append(shlex.quote(str(word)) + f'"${word.variable}"')
+            continue
+        pieces = re.split(f"({pattern})", word) if pattern else [word]
+        if len(pieces) == 1:
+            parts.append(shlex.quote(word))
+            continue
+        written = []
+        for at, piece in enumerate(pieces):
+            if at % 2:
+                name = values[piece]
+                variable = _variable(name, command=command)
+                _PLACED[variable] = f"the secret {name}"
+                written.append(f'"${variable}"')
+            elif piece:
+                written.append(shlex.quote(piece))
+        parts.append("".join(written))
+    return " ".join(parts)
+
+
+def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+    """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
+    written as `_written` writes one; a line a shell cannot read is left to redaction."""
+    line = step if isinstance(step, str) else step.get("command", "")
+    if not any(len(value) >= 4 and value in line for value in secrets):
+        return step
+    import shlex
+
+    try:
+        line = _written(shlex.split(line), secrets)
+    except ValueError:
+        return step
+    return line if isinstance(step, str) else {**step, "command": line}
+
+
+# ---- burgee: end of confirm ----
+
+
+def _command_line(words: str, here: bool = False) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    (a line that runs a command, whose relative paths, config file and handler's folder are
+    this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
+    import shlex
+
+    started = _invoked_as()
+    prefix = shlex.join(started or [PROGRAM.name])
+    if here and started and _FOLDER:
+        prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
@@ -1538,6 +1782,29 @@ def _failure(error: CommandError) -> dict[str, Any]:
 _SECRETS: dict[str, str] = {}
 
 
+def _secret(text: str, name: str) -> None:
+    """Keep `text` a secret (`_SECRETS`), and every number its digits become when a handler
+    converts it: `int("0048151623")` shows 48151623, `float("7314159.2700")` 7314159.27, and
+    `int()` or `round()` of that 7314159; each is redacted as the text is."""
+    _SECRETS[text] = name
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "+-.0123456789" or len(stripped) > 400:
+        return  # NOTE: no number (and no 4,000-digit int: its conversion is refused)
+    forms = []
+    try:
+        forms.append(str(int(stripped)))
+    except ValueError:
+        pass
+    try:
+        number = float(stripped)
+    except ValueError:
+        number = None
+    if number is not None and abs(number) < float("inf"):
+        forms += [repr(number), str(int(number)), str(round(number))]
+    for form in forms:
+        _SECRETS.setdefault(form, name)
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -1583,6 +1850,8 @@ class Context:
     #: A person may be asked at the terminal (the command line, without JSON input; the
     #: terminal itself is looked at only when a question comes, `_interactive`).
     _person = False
+    #: `--yes`: every yes/no question (`ctx.confirm`) not answered by name is answered yes.
+    _yes = False
     #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
     #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
     _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
@@ -1602,6 +1871,9 @@ class Context:
         #: The names of the questions the call asked (`_given`): an answer given ahead to none
         #: of them was not used (`cli._warn_unused_answers`).
         self._asked: set[str] = set()
+        #: The env vars the call's values came from (`_Sources.pick`): a line that runs the
+        #: call again says so, as it cannot hold them.
+        self._environ: list[str] = []
 
     def _given(self, name: str) -> str | None:
         """The answer given ahead (`--answer`) to the question `name` the call asks now."""
@@ -1659,14 +1931,20 @@ class Context:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if isinstance(value, str) and value:
-            _SECRETS[value] = name
+            _secret(value, name)
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        raise _ActionRequired(reason, message, next, self.json)
+        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+
+    def show_help(self) -> NoReturn:
+        """Stop, and show the command's help instead of an answer: on the command line, as
+        `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
+        raise _ShowHelp(self.command)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -1699,6 +1977,32 @@ class Context:
         fields whose titles an MCP client gets as `enumNames`, for clients that read no
         `oneOf`. Returns a `form` made of the answers (a field left empty: its default)."""
         return _form(self, message, form, tuple(legacy_titles))  # type: ignore[return-value]
+
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise _Exited(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise UsageError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise _Aborted("Aborted!")
+
+    def ensure_object(self, kind: type[_F]) -> _F:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_F]) -> _F | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -1761,10 +2065,31 @@ def _answer(
     choices: Sequence[str] | None,
     boolean: bool,
 ) -> object:
-    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop.
+    The handler is running: an answer that does not fit is `_AfterRun`, not `usage`."""
+    try:
+        return _answering(context, name, question, default, secret, choices, boolean)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _answering(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
     name = name or _answer_name(question)
     entry = _question_field(name, question, default, choices, boolean)
     given = context._given(name)
+    if given is None and boolean and context._yes:
+        given = "yes"  # NOTE: `--yes` answers every yes/no question not answered by name
     if given is not None:
         answer: object = _checked(given, entry)
     else:
@@ -1773,23 +2098,38 @@ def _answer(
             where = "no terminal to ask at and no answer given"
             if secret and context._elicit is not None:
                 where = "a secret is never asked of an MCP client"
+            elif context._elicit is not None:
+                where = "the MCP client could not be asked now"
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._environ,
             )
         if answer is None:
             answer = default
     if secret and isinstance(answer, str) and answer:
-        _SECRETS[answer] = name
+        _secret(answer, name)
     return answer
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     """`ctx.form`: each field given ahead (`--answer FIELD=VALUE`), the others asked as one
     form (`_ask_fields`), else stop; the form built from the answers by the converter gen wrote
-    for it (`_to_FORM`), which checks them as JSON input is checked."""
+    for it (`_to_FORM`), which checks them as JSON input is checked. An answer that does not
+    fit is `_AfterRun`, as `_answer`'s."""
+    try:
+        return _forming(context, message, form, legacy)
+    except UsageError as error:
+        raise _AfterRun(error.message, hint=error.hint) from None
+
+
+# ---- burgee: end of confirm ----
+
+
+def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
     fields = _form_fields(form)
     values: dict[str, Any] = {}
     missing = []
@@ -1800,7 +2140,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         else:
             values[entry[0]] = _checked(given, entry)
     if missing:
-        answers = _ask_fields(context, form.__name__, message, missing, False, None, legacy)
+        answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
             names = ", ".join(entry[0] for entry in missing)
             raise _ActionRequired(
@@ -1809,6 +2149,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
     try:
@@ -1817,6 +2158,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
         raise UsageError(f"the answers to {message!r}: {error}") from None
 
 
+# ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
     context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
 ) -> list[dict[str, str]]:
@@ -1855,13 +2197,12 @@ def _asked(
     secret: bool,
     choices: Sequence[str] | None,
     boolean: bool,
-    steps: list[dict[str, str]] | None = None,
 ) -> object:
     """One question (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`, a command that asks
     first), asked as every question is (`_ask_fields`): the answer; None: the default (an empty
     answer); `_UNANSWERED`: nobody could be asked."""
     entry = _question_field(name, question, default, choices, boolean)
-    answers = _ask_fields(context, name, question, [entry], secret, steps)
+    answers = _ask_fields(context, name, question, [entry], secret)
     return answers if answers is _UNANSWERED else answers[name]
 
 
@@ -1871,7 +2212,6 @@ def _ask_fields(
     message: str,
     fields: Sequence[tuple[Any, ...]],
     secret: bool = False,
-    steps: list[dict[str, str]] | None = None,
     legacy: Sequence[str] = (),
 ) -> Any:
     """The one way questions are asked: of the MCP client's user (one `elicitation/create`
@@ -1879,13 +2219,15 @@ def _ask_fields(
     field in turn. The answers by field name (None: the default, an empty answer);
     `_UNANSWERED`: nobody could be asked. Declined, a form or an `ask` stops the call, a yes/no
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
-    whose `next` is `steps`, by default the call again with `--answer`)."""
+    with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
         properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
         required = [entry[0] for entry in fields if entry[7]]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
+        if action is None:
+            return _UNANSWERED  # NOTE: asked of nobody (no place to wait): no person's no
         if action == "accept":
             content = result.get("content")
             content = content if isinstance(content, dict) else {}
@@ -1901,10 +2243,14 @@ def _ask_fields(
             return answers
         if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
-        ended = "declined" if action == "decline" else "cancelled"
-        if steps is None:
-            steps = _answer_steps(context, fields)
-        raise _ActionRequired(ended, f"{message} ({ended}: nothing more ran)", steps, context.json)
+        # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
+        if action == "decline":
+            ended, said = "declined", "the person declined to answer"
+        else:
+            ended, said = "cancelled", "the person cancelled the question"
+        raise _ActionRequired(
+            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+        )
     if not (context._person and _interactive()):
         return _UNANSWERED
     if len(fields) > 1 or message != fields[0][1]:
@@ -1965,22 +2311,40 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
     return line.rstrip("\r\n") if line else None
 
 
-def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+def _rerun_line(
+    path: str,
+    rest: list[str],
+    json_input: str | None,
+    flags: list[str],
+    config: str | None = None,
+) -> str:
     """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
-    import shlex
-
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
     words = [] if PROGRAM.root_mode == "alone" else path.split()
-    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+    if config is not None:
+        words = ["--config", os.path.abspath(config), *words]
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
 
 
-def _answer_flags(answers: dict[str, str], more: dict[str, str]) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones)."""
-    given = {**answers, **more}
-    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+def _answer_flags(
+    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+) -> list[str]:
+    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
+    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    flags: list[str] = []
+    for key, text in {**answers, **more}.items():
+        if key in more or (asked is not None and key in asked):
+            flags += ["--answer", f"{key}={text}"]
+            continue
+        word = _Placed(f"{key}=")
+        word.variable = _variable(key, "answer ")
+        word.what = f"your answer to {key}"
+        flags += ["--answer", word]
+    return flags
 
 
 # ---- burgee: end of confirm ----
@@ -2010,12 +2374,14 @@ class _Command:
         "exclusive",
         "keys",
         "max_output",
+        "questions",
         "returns",
         "run",
         "sanitize",
         "secret",
         "summary",
         "trust",
+        "yes",
     )
 
     def __init__(
@@ -2033,6 +2399,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        questions: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
+        yes: bool = False,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
         exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
@@ -2047,7 +2415,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
-        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        #: read_only, idempotent, non_idempotent, destructive, withheld (`@command(effects=)`) or
+        #: undeclared (an incumbent app's command: `--batch` runs it alone, as a change).
         self.effects = effects
         #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
         self.max_output = max_output
@@ -2058,6 +2427,11 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: The questions its handler asks: (kind, text, `--answer` names) each (`ctx.confirm`,
+        #: `ask`, `form`; the text "" when made as it runs), for its help.
+        self.questions = questions
+        #: It takes `--yes` (it asks first, or its handler asks yes or no: `ctx.confirm`).
+        self.yes = yes or confirm is not None
         #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
@@ -2092,6 +2466,7 @@ class Program:
         "errors",
         "exit_codes",
         "extra_commands",
+        "frameworks",
         "free_completers",
         "group_help",
         "groups",
@@ -2133,11 +2508,12 @@ class Program:
     groups: dict[str, tuple[tuple[str, str], ...]]
     #: `@command(aliases=[...])`: alias path -> the command's path.
     aliases: dict[str, str]
-    #: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+    #: `@command(root=True)`: the command that runs when argv names none ("": there is none), or
+    #: `program(default=...)`'s.
     root: str
     #: How argv finds the root command: "alone" (it is the only command: no subcommand level),
     #: "words" (a first word that names no command is its argument), "flags" (argv starts with
-    #: an option, or is empty).
+    #: an option, or is empty), "empty" (only an empty argv: `program(default=...)`).
     root_mode: str
     #: The error kinds the handlers declare: kind -> (exit code, description).
     errors: dict[str, tuple[int, str]]
@@ -2183,6 +2559,9 @@ class Program:
     media: tuple[Any, ...]
     #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
     extra_commands: dict[str, tuple[str, Any]]
+    #: A program whose handlers use click or typer: how each command's handler is called
+    #: (`frameworks._framework_call`: their context, their exceptions as kinds); else None.
+    frameworks: Callable[..., object] | None
     #: The handlers' imports that only their functions use, run once before the first command
     #: or `complete=` function (`table._import_once`); None in a program that has none.
     import_handlers: Callable[[], None] | None
@@ -2227,6 +2606,7 @@ class Program:
         mcp_completions: dict[str, tuple[tuple[Any, ...], ...]],
         media: tuple[Any, ...],
         extra_commands: dict[str, tuple[str, Any]],
+        frameworks: Callable[..., object] | None,
         import_handlers: Callable[[], None] | None,
         free_completers: frozenset[str],
         completion_slots: Callable[[str], tuple[tuple[Any, ...], ...]] | None,
@@ -2516,7 +2896,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "only on a command that asks first: run it without asking (needed where nobody can answer)",
+        "answer yes to the command's every yes/no question: one that asks first runs without"
+        " asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
         aliases=("--assume-yes", "--force"),
@@ -2593,8 +2974,9 @@ def confirm_flag() -> Flag:
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
-#: The hint for `--yes` given to a command that does not ask first (`flags_at`: not its flag).
-NO_CONFIRM = "this command does not ask first: --yes is only for the commands that do"
+#: The hint for `--yes` given to a command that asks no yes/no question (`flags_at`: not its
+#: flag).
+NO_CONFIRM = "this command does not ask yes or no: --yes is only for the commands that do"
 
 
 def confirm_flags() -> frozenset[str]:
@@ -3120,6 +3502,9 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The most an agent reads of one answer (an agent's limit, `--max-output`; 0: no bound):
+    #: a page of `output` keeps within it.
+    bound = 0
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
     #: The options whose env var and config file are not read: another of their group was
@@ -3236,8 +3621,10 @@ class _Call:
         env: str | None = None,
         secret: bool = False,
         prompt: str | None = None,
+        paths: bool = False,
     ) -> list[_T]:
-        """The converted items of a list parameter, or its default."""
+        """The converted items of a list parameter, or its default (`paths`: a list of paths,
+        whose env var is split at `os.pathsep`)."""
         raw = self.raw.get(key, _REQUIRED)
         if key in self.refused:
             return cast("list[_T]", default)
@@ -3251,7 +3638,7 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            found = _as_list(items)
+            found = _as_list(items, paths)
             if not found and default is _REQUIRED:
                 # NOTE: a required list needs a value, in JSON as on the command line.
                 raise _Invalid("needs at least one value")
@@ -3283,6 +3670,24 @@ def _apart_text(named: tuple[str, ...], required: bool) -> str:
     return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
+def _question_lines(questions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> list[str]:
+    """The questions a command's handler may ask ((kind, text, `--answer` names) each), one
+    line each as its help, `--llms` and the skill say them: with the `--answer` that answers
+    it ahead."""
+    made = {"confirm": "a yes/no question", "ask": "a question", "form": "a form"}
+    lines = []
+    for kind, text, names in questions:
+        shown = f'"{text}"' if text else f"{made.get(kind, kind)} made as it runs"
+        if kind == "form":
+            answer = f"--answer FIELD=VALUE for each of {', '.join(names)}"
+        elif names:
+            answer = f"--answer {names[0]}={'yes|no' if kind == 'confirm' else 'VALUE'}"
+        else:
+            answer = "--answer NAME=VALUE, NAME made of the question's first words"
+        lines.append(f"{shown}: {answer}" + (" (or --yes)" if kind == "confirm" else ""))
+    return lines
+
+
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
@@ -3290,20 +3695,24 @@ def _confirmation(
     """What a command that asks first (destructive, or `confirm=` given) does before it runs
     without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
     MCP client's user); where nobody can answer (agents, CI, pipes), stop with
-    `action_required` and the line to run (`rerun` with `--yes`)."""
+    `action_required` and the line to run (`rerun` with `--yes`); a person's no stops it with
+    no such line."""
 
     def confirm(call: _Call) -> None:
         shown = _question(question, call.settled)
-        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
-        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        asked = _asked(call.context, "yes", shown, None, False, None, True)
         if asked is True:
             return
         if asked is _UNANSWERED:
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
-        else:
-            message = "not confirmed: nothing ran"
-        raise _ActionRequired("confirm", message, steps, call.context.json)
+            steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            raise _ActionRequired(
+                "confirm", message, steps, call.context.json, call.context._environ
+            )
+        # NOTE: the person said no: final, so no line runs it past them (`--yes`).
+        message = "not confirmed: the person declined; nothing ran"
+        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
 
     return confirm
 
@@ -3339,11 +3748,12 @@ def _keep_secret(value: object, name: str) -> None:
     elif value is not None and value is not _REQUIRED:
         text = _jsonable(value)
         if isinstance(text, str) and text:
-            _SECRETS[text] = name
+            _secret(text, name)
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
+def _as_list(value: object, paths: bool = False) -> list[Any]:
+    """A list from a list, or from text (an env var's): a JSON array, or the items split as
+    Click splits an env var, at whitespace, or (`paths`, a list of paths) at `os.pathsep`."""
     if isinstance(value, list):
         return value
     if isinstance(value, str):
@@ -3353,7 +3763,9 @@ def _as_list(value: object) -> list[Any]:
             except (ValueError, RecursionError):
                 raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
+        if paths:
+            return [item for item in value.split(os.pathsep) if item]
+        return value.split()
     raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
@@ -3893,28 +4305,91 @@ class _Redacting:
         return getattr(self.stream, name)
 
 
+class _Stdout:
+    """sys.stdout while a call's prints are kept for its answer (MCP, `--json`): what a thread
+    with a buffer of its own writes goes there (an MCP call's), what any other writes goes to
+    `shared` (the one `--json` call's) or, without it, to `fallback` (stderr)."""
+
+    def __init__(self, fallback: Any, shared: list[str] | None = None) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.shared = shared
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # NOTE: as a text stream refuses bytes (click's echo tries `write(b"")` to tell).
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        buffer = self.buffers.get(self.thread(), self.shared)
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr meanwhile, so bytes written there go where prints of no call
+        # go.
+        return getattr(self.fallback, name)
+
+
 class _Quiet:
     """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
-    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+    descriptor 1 point at stderr, so not even a child process can write before the envelope.
+    With `keep`, what the handler writes to `sys.stdout` (print, click's echo) is kept for its
+    answer instead (`printed()`, the envelope's `meta.printed`)."""
 
     def __init__(self) -> None:
         self.saved: int | None = None
         self.stdout: Any = None
+        self.kept: list[str] | None = None
+        self.keeper: _Stdout | None = None
 
-    def start(self) -> None:
+    def start(self, keep: bool = False) -> None:
         self.stdout = sys.stdout
         sys.stdout.flush()
-        sys.stdout = sys.stderr
+        if keep:
+            self.kept = []
+            self.keeper = _Stdout(sys.stderr, self.kept)
+            sys.stdout = self.keeper
+        else:
+            sys.stdout = sys.stderr
         try:
             self.saved = os.dup(1)
             os.dup2(2, 1)
         except OSError:
             self.saved = None  # no file descriptor 1 (or 2): nothing to protect
 
+    def printed(self) -> str:
+        """What the handler printed since `start(keep=True)`, taken (once)."""
+        kept, self.kept = self.kept, None
+        if self.keeper is not None:
+            # NOTE: what is printed after (an on_exit callback's) goes to stderr.
+            self.keeper.shared, self.keeper = None, None
+        return "".join(kept or ())
+
     def stop(self) -> None:
-        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent.
+        What was kept and not taken (the call failed) goes to stderr, as it was printed."""
         if self.stdout is None:
             return
+        left = self.printed()
+        if left:
+            # NOTE: on a line of its own: the error envelope stays the last line of stderr.
+            sys.stderr.write(left if left.endswith("\n") else left + "\n")
         sys.stderr.flush()
         if self.saved is not None:
             os.dup2(self.saved, 1)
@@ -4803,13 +5278,20 @@ _PAGE = 100_000
 
 
 # ---- burgee: loaded on first use: agent ----
+#: What an answer holds around a page's text (its other keys, `ok`, `meta.provenance` of the
+#: inputs), kept free of a bounded page (`_read_spill`'s `bound`).
+_PAGE_ROOM = 512
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
+    answer is within it, JSON escapes included. A usage error for a malformed or unknown
+    reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -4836,18 +5318,32 @@ def _read_spill(
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
+    while True:
+        end = offset + len(page)
         # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
         # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
+        shown = _quarantine(page) if f"<{_QUARANTINE_TAG}>" in text else page
+        answer = {
+            "ref": ref,
+            "offset": offset,
+            "length": len(text),
+            "text": shown,
+            "next": end if end < len(text) else None,
+        }
+        over = _page_over(answer, bound)
+        if over <= 0 or len(page) <= 1:
+            return answer
+        # NOTE: each character taken off shortens the JSON by one at least (an escape, more).
+        page = page[: max(1, len(page) - over)]
+
+
+def _page_over(page: dict[str, Any], bound: int) -> int:
+    """How many characters the answer holding `page` is over `bound` (none: no bound)."""
+    if bound <= 0:
+        return 0
+    import json
+
+    return len(json.dumps(page, ensure_ascii=False)) + _PAGE_ROOM - bound
 
 
 # ---- burgee: end of agent ----
@@ -4937,7 +5433,21 @@ def _delivered(
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
     ref = _spill(full, spill_dir)
-    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
+    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    if ref is not None:
+        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+    return cut, None
+
+
+#: What the line that reads a cut answer back is for (`next[].when`).
+_PAGE_WHEN = "to read the full answer, a page at a time"
+
+
+def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+    """The command line that reads the page of a cut answer at `offset`, each page within
+    `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
+    line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
+    return _command_line(line if text else line + " --json")
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5016,7 +5526,7 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -5129,12 +5639,12 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in PROGRAM.commands.items():
-        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
-            for spelling in (name, flags[-1].lstrip("-"))
+            for spelling in (name, _long(flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -5228,6 +5738,8 @@ class _Sources:
             chosen = first
         else:
             chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
+        if chosen[0] == "env" and env:
+            call.context._environ.append(env)
         if self.full and flag is not None:
             where = chosen[1]
             entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
@@ -5609,7 +6121,7 @@ def _unknown_keys(command: _Command, call: _Call) -> None:
     call.hint = f"keys: {', '.join(keys)}" if keys else "this command takes no input"
     flag = confirm_flag()
     spellings = {name.lstrip("-").replace("-", "_") for name in (flag.name, *flag.aliases)}
-    if command.confirm is not None and not spellings.isdisjoint(unknown):
+    if command.yes and not spellings.isdisjoint(unknown):
         # NOTE: over MCP the client confirms (elicitation, or its own for a destructive tool).
         mcp = call.context._report is not None
         how = "the MCP client confirms" if mcp else f"give {flag.name} after the JSON input"
@@ -5635,6 +6147,7 @@ def _execute(
             call.problems.extend(problems.values())
             call.refused = set(problems)
     outcome = None
+    early = False
     try:
         if timeout is None:
             result = command.run(call)
@@ -5642,6 +6155,12 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except _Exited as exited:
+        if exited.exit_code:
+            raise
+        # NOTE: `ctx.exit(0)`: the command ended early, a success without data, whatever its
+        # return type says.
+        result, early = None, True
     except SystemExit as exited:
         # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
         # every line after), so it is the handler's failure, as on every surface.
@@ -5664,7 +6183,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -5857,6 +6376,15 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _paths_of(call: _Call) -> Callable[..., Any]:
+    """`call.values` of a list of paths: its env var is split at `os.pathsep` (Click's)."""
+
+    def read(*args: Any, **keywords: Any) -> Any:
+        return call.values(*args, paths=True, **keywords)
+
+    return read
+
+
 class _Choices(tuple):  # type: ignore[type-arg]
     """The choices of an optional positional (`?`, or a list's `*`). Left out, it gets its
     default, which argparse checks against them, and the parsers' default is `SUPPRESS`: that
@@ -5928,10 +6456,10 @@ def _reader(
                 name,
                 converters[index],
                 written,
-                bool(named.get("many")),
+                named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
-                flags[-1] if flags else None,
+                _long(flags) if flags else None,
                 off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
@@ -5941,7 +6469,7 @@ def _reader(
         )
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -5968,6 +6496,8 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            if many == "paths":
+                read = _paths_of(call)
             # NOTE: a False from the command line came from the off form (`--deep`).
             typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
@@ -5995,7 +6525,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        result = handler(*args, **given)
+        if PROGRAM.frameworks is None:
+            result = handler(*args, **given)
+        else:
+            result = PROGRAM.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result
@@ -6034,16 +6567,6 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not invocation.allow_destructive:
-            # NOTE: as on the command line, a destructive call waits for a decision (there,
-            # `--yes`): `action_required`, with the line that runs this call alone, decided.
-            alone = _alone(str(path), arguments, _answer_flags(invocation.answers, {}))
-            raise _ActionRequired(
-                "confirm",
-                f"{path} is destructive: a batch runs it only with --allow-destructive",
-                [{"command": alone, "when": "to run it"}],
-                True,
-            )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
@@ -6052,7 +6575,24 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
+    if command.effects == "destructive" and not invocation.allow_destructive:
+        # NOTE: as on the command line, a destructive call waits for a decision (there,
+        # `--yes`): `action_required`, with the line that runs this call alone, decided;
+        # once its input is read as the command's, so its secrets are known as such.
+        lane = "now"
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
+
+
+def _not_allowed(call: _Call) -> None:
+    """A destructive call of a batch without `--allow-destructive`, its values read: stop."""
+    context = call.context
+    raise _ActionRequired(
+        "confirm",
+        f"{context.command} is destructive: a batch runs it only with --allow-destructive",
+        [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
+        True,
+        context._environ,
+    )
 
 
 def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
@@ -6062,11 +6602,17 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     context._answers = invocation.answers
-    context._rerun = lambda more: _alone(path, arguments, _answer_flags(invocation.answers, more))
+    config = invocation.config()
+    context._rerun = lambda more: _alone(
+        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+    )
     try:
-        sources = _Sources(path, invocation.config(), True)
+        sources = _Sources(path, config, True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
+        if command.effects == "destructive" and not invocation.allow_destructive:
+            call.confirm = _not_allowed
+        call.bound = _output_limit(None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
@@ -6076,14 +6622,16 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _alone(path: str, arguments: dict[str, Any], flags: list[str]) -> str:
+def _alone(
+    path: str, arguments: dict[str, Any], flags: list[str], config: str | None = None
+) -> str:
     """The command line that runs one batch call by itself, as the batch runs it: its input
     as `--json`, `--yes` when the command asks first (a batch does not ask), and `flags`.
     Not the batch again: that would repeat its other calls, writes included, and a batch read
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags])
+    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -6194,10 +6742,12 @@ class _Argument:
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
-        self.nargs: str | None = options.get("nargs")
+        self.nargs: str | int | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
         nargs = self.nargs
-        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
+        self.takes = (
+            nargs if isinstance(nargs, int) else int(self.action in ("store", "append", "extend"))
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         self.off: tuple[str, ...] = ()
@@ -6237,7 +6787,10 @@ class _Recorder:
                 self.plain = False
             self.positionals.append(argument)
             return
-        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+        several = argument.action == "extend" and argument.nargs not in (None, "?", _PASS)
+        if not several and (
+            argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION)
+        ):
             self.plain = False
         for name in names:
             if name[:2] != "--" and len(name) != 2:
@@ -6246,6 +6799,12 @@ class _Recorder:
         if argument.action == _BOOL_ACTION:
             for name in argument.off:
                 self.options[name] = argument
+
+
+def _long(flags: tuple[str, ...]) -> str:
+    """The flag that names an option (in help, messages, provenance, a config key): its first
+    long one, of an input row's flags (`-f`, `--from-ref`, `--source`: `--from-ref`)."""
+    return next(flag for flag in flags if flag[:2] == "--")
 
 
 def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -6296,6 +6855,13 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
                 return None
             found[argument.dest] = name not in argument.off
             continue
+        if argument.action == "extend":
+            taken = _several(argument, words, index)
+            if taken is None or has_value:
+                return None
+            index += len(taken)
+            found.setdefault(argument.dest, []).extend(taken)
+            continue
         if not has_value:
             if index >= len(words):
                 return None
@@ -6312,6 +6878,25 @@ def _quick_parse(recorder: _Recorder, words: list[str]) -> dict[str, Any] | None
     return found if _place(recorder.positionals, loose, found) else None
 
 
+def _several(argument: _Argument, words: list[str], index: int) -> list[str] | None:
+    """The words an option of several (`nargs`) takes from `words[index:]`: every word that is
+    no flag (`+`: one at least), or exactly N; None when argparse must decide (a word that
+    starts with `-`, too few)."""
+    taken: list[str] = []
+    for word in words[index:]:
+        if word[:1] == "-":
+            if word == "-" or not (word[1:2] == "-" or word[1:2].isalpha()):
+                return None  # NOTE: `-` and `-5` are values to argparse, `-x` is not
+            break
+        if argument.nargs == len(taken):
+            break
+        taken.append(word)
+    wanted = argument.nargs
+    if (wanted == "+" and not taken) or (isinstance(wanted, int) and len(taken) != wanted):
+        return None
+    return taken
+
+
 def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
     """Give each positional its word(s), as argparse would; False when unsure or wrong."""
     for position, argument in enumerate(positionals):
@@ -6322,6 +6907,12 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             taken = [loose.pop(0)]
         elif last and argument.nargs in ("+", "*") and loose:
             taken, loose[:] = list(loose), []
+        elif argument.nargs == "+" and all(a.nargs is None for a in positionals[position + 1 :]):
+            # NOTE: `copy SRC... DST`: the single arguments after it take the last words.
+            count = len(loose) - (len(positionals) - position - 1)
+            if count < 1:
+                return False
+            taken, loose[:] = loose[:count], loose[count:]
         elif last and argument.nargs == "?" and len(loose) == 1:
             taken = [loose.pop()]
         else:
@@ -6378,6 +6969,15 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _asks_help(recorder: _Recorder, words: list[str]) -> bool:
+    """Whether `words` (a command's, before `--` and a pass-through argument's) ask for its
+    help: `--help`, or `-h` unless one of its options takes `-h` over (`Option("-h",
+    "--host")`, as Click lets a command do)."""
+    own = words[: _pass_start(recorder, words)]
+    own = own[: own.index("--")] if "--" in own else own
+    return "--help" in own or ("-h" in own and "-h" not in recorder.options)
 
 
 def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
@@ -6460,6 +7060,10 @@ def _new_parser(
 
         def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
             self.recorded.add_argument(*names, **options)
+            if "-h" in names and "-h" in self._option_string_actions:
+                # NOTE: a command's own `-h` (`Option("-h", "--host")`): `--help` stays help.
+                helper = self._option_string_actions.pop("-h")
+                helper.option_strings = [name for name in helper.option_strings if name != "-h"]
             if options.get("nargs") == _PASS:
                 # NOTE: its words are cut off before argparse reads the line (`parse_args`),
                 # which reads the rest intermixed, as it cannot with a REMAINDER.
@@ -6580,6 +7184,10 @@ def _new_parser(
             setattr(namespace, self.dest, option_string not in self.off)
 
         def format_usage(self) -> str:
+            # NOTE: `[-v]` for a flag with no off form, as argparse shows `store_true`;
+            # `[-v | --verbose]` would read like a choice between two.
+            if not self.off:
+                return self.option_strings[0]
             return " | ".join(self.option_strings)
 
     parser.register("action", _BOOL_ACTION, Switch)
@@ -6725,12 +7333,18 @@ class _Invocation:
         given: list[Flag] = []
         spread = program.shared
         if spread:
-            tokens = _hoisted(list(argv), reads_config, spread, lambda path: _named(path, program))
+            tokens = _hoisted(
+                list(argv), reads_config, spread, lambda path: _named(path, program), program.root
+            )
         else:
             tokens = list(argv)
         index = 0
-        #: The spellings the command named so far takes over (`SHADOWS`).
+        #: The spellings the command named so far takes over (`SHADOWS`): a root command's
+        #: beside other commands when the line reaches it (`_reaches_root`).
         shadowed: tuple[str, ...] = table.get("", ())
+        beside = program.root_mode in ("words", "flags") and program.root in table
+        if beside and _reaches_root(tokens, program):
+            shadowed = table[program.root]
         #: The arguments of the command named, once it has a pass-through argument, and
         #: where its words begin in `rest` (`Argument(passthrough=True)`).
         alone = program.root_mode == "alone"
@@ -6821,6 +7435,34 @@ class _Invocation:
             self.asked[flag.name] = value
 
 
+# ---- burgee: loaded on first use: argparse ----
+def _reaches_root(tokens: list[str], program: Program) -> bool:
+    """Whether a line reaches the root command of a program that has others: read with the
+    tool-wide flags' meaning, its first word names no command (`tool -o json build` runs
+    `build`, so `-o` is the tool's there; `tool -o`, `tool -o intro` reach the root, which
+    takes `-o` over: `Option(..., shadows=True)`)."""
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        if word == "--":
+            return True
+        if word[:1] != "-":
+            named = any(
+                word in names for names in (program.commands, program.groups, program.aliases)
+            )
+            return not (named or word in program.extra_commands or word in _TOOL_WORDS)
+        name, has_value, _ = word.partition("=")
+        flag = _flag(name, program.config)
+        valued = flag is not None and flag.metavar != "" and not has_value
+        if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+            index += 1
+    return True
+
+
+# ---- burgee: end of argparse ----
+
+
 def _named(path: str, program: Program | None = None) -> str:
     """What the words `path` name in the program (this one by default): "command" (an alias's
     too), "group", or ""."""
@@ -6834,6 +7476,7 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    root: str,
     *,
     keep: bool = False,
 ) -> list[str]:
@@ -6842,7 +7485,8 @@ def _hoisted(
     the command reads them as its own: given there too, it is as if given twice (the later
     value wins, a count adds up, a list takes both). When no command is named, they are left
     out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
-    root command's)."""
+    `root` command's: the name of the program's, "" for none, from the program being read,
+    which is gen's and not `PROGRAM` when gen checks an example)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -6886,7 +7530,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if keep or (not node and PROGRAM.root):
+    if keep or (not node and root):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -6914,7 +7558,7 @@ def _passing(
         for names in (program.commands, program.groups, program.aliases, program.extra_commands)
     )
     unnamed = unnamed and named not in _TOOL_WORDS
-    if found is None and program.root and " " not in named and unnamed:
+    if found is None and program.root_mode not in ("", "empty") and " " not in named and unnamed:
         found, end = lookup(program.root), 0
     if found is None or found.passthrough is None:
         return None, 0
@@ -6968,7 +7612,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
-                _SECRETS[text] = name
+                _secret(text, name)
 
 
 # ---- burgee: end of argparse ----
@@ -6999,7 +7643,9 @@ def _find(tokens: list[str], program: Program | None = None) -> tuple[str, list[
             raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
-    if not node and program.root and not (tokens and tokens[0] in HELP_FLAGS):
+    # NOTE: a default command (`program(default=)`) runs only when argv is empty.
+    reaches = program.root_mode != "empty" or not tokens
+    if not node and program.root and reaches and not (tokens and tokens[0] in HELP_FLAGS):
         return program.root, tokens
     return node, tokens[index:]
 
@@ -7236,7 +7882,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            flags[-1]
+            _long(flags)
             for _, flags, _, _, options in (row[3] if row else ())
             if flags and ("help", _HIDDEN) not in options
         ]
@@ -7759,7 +8405,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root = table.get("root", ("", ""))[0]
+    root, mode = table.get("root", ("", ""))
+    if mode == "empty":
+        root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -8090,30 +8738,50 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_completion_usage(PROGRAM.name))
+        sys.stdout.write(_completion_usage(*_completed()))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
     table = _load_json(_document("completion"))
+    # NOTE: the scripts complete the program's name, as `gen --completions` writes them:
+    # printed by `python tool.py` too, they are installed with the tool under that name.
     sys.stdout.write(_completion_script(rest[0], PROGRAM.name, table, PROGRAM.config))
     return 0
 
 
-def _completion_usage(name: str) -> str:
-    """`PROG completion --help`: what the scripts do and how to install each one."""
+def _completed() -> tuple[str, str]:
+    """The command name the completion scripts complete, and the words that run the tool as it
+    was just run (`_invoked_as`; the name when installed under it, or imported)."""
+    import shlex
+
+    words = _invoked_as()
+    return PROGRAM.name, shlex.join(words) if words else PROGRAM.name
+
+
+def _completion_usage(name: str, run: str | None = None) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one; `run`: the
+    words that run the tool (`_completed`), when not its `name`."""
+    run = run or name
+    note = ""
+    if run != name:
+        note = (
+            f"The scripts complete the command {name!r}, which this shell has not: install the\n"
+            f"tool under that name (a package's script, or a link named {name} on PATH); TAB\n"
+            f"after {run} completes nothing.\n\n"
+        )
     return (
-        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
+        f"usage: {run} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
-        f"completes with a function (through '{name} __complete').\n\n"
+        f"completes with a function (through '{name} __complete').\n\n{note}"
         "install:\n"
-        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        f"  bash  {run} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({run} completion bash)"'
         "  to ~/.bashrc)\n"
-        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        f'  zsh   {run} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
-        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
-        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+        f"  fish  {run} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {run} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
 
 
@@ -8232,41 +8900,6 @@ class _McpError(Exception):
         self.code = code
         self.message = message
         self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for text in lines:
-            self.write(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
-        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
-        # call go.
-        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
@@ -8535,11 +9168,9 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
         # PATH: the interpreter's path is absolute.
+        # NOTE: under `uv run`, `uv run --script TOOL` (`_invoked_as`): uv's cached
+        # environment is removed by `uv cache clean`.
         words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
-        if len(words) == 2 and _uv_cached(words[0]):
-            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
-            # `uv cache clean` removes: the client runs it through uv instead.
-            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
         server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
@@ -8553,20 +9184,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM.name: server}}, indent=2) + "\n")
     return 0
-
-
-def _uv_cached(executable: str) -> bool:
-    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
-    script with dependencies, or for `--with`), which `uv cache clean` removes."""
-    path = os.path.normcase(os.path.abspath(executable))
-    cache = os.environ.get("UV_CACHE_DIR")
-    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
-        return True
-    parts = path.split(os.sep)
-    for at, part in enumerate(parts):
-        if part.startswith(("environments-v", "archive-v", "builds-v")):
-            return "uv" in parts[:at]
-    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8642,7 +9259,7 @@ _HTTP_WORKERS = 32
 
 
 #: How many of those places calls waiting for their client's answer may hold at once (a
-#: question past that is asked of nobody: its call ends `cancelled`, with the line that
+#: question past that is asked of nobody: its call ends unanswered, with the line that
 #: answers); the others stay for everyone else, and for the answers.
 _HTTP_QUESTIONS = _HTTP_WORKERS // 2
 
@@ -8685,6 +9302,26 @@ def _modern(message: object) -> bool:
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _lost(session: str, items: list[Any]) -> str:
+    """The 404 of a session this process does not hold (ended, dropped, or opened by another
+    process), named when it is one of this tool's ids; for an answer to a question of its
+    (`elicitation/create`), said so at once: that question never gets it."""
+    named = (
+        f"no session {session} here"
+        if len(session) == 32 and all(c in "0123456789abcdef" for c in session)
+        else "no such session"
+    )
+    answers = [
+        str(m["id"]) for m in items if isinstance(m, dict) and "id" in m and "method" not in m
+    ]
+    if answers and len(answers) == len(items):
+        return (
+            f"Not Found: {named}: the answer to {', '.join(answers)} cannot reach its question"
+            " (a session lives in the process that opened it; its calls end with it)"
+        )
+    return f"Not Found: {named} (initialize again)"
 
 
 def _event(text: str) -> bytes:
@@ -9013,6 +9650,7 @@ class _Exchange:
                     _nobody_answers(endpoint.sessions.pop(next(iter(endpoint.sessions))))
                 endpoint.sessions[session] = server
             headers["Mcp-Session-Id"] = session
+            server.session = session
         elif session is not None:
             with endpoint.guard:
                 server = endpoint.sessions.pop(session, None)
@@ -9020,7 +9658,7 @@ class _Exchange:
                     endpoint.sessions[session] = server  # now the most recently used
             if server is None:
                 # NOTE: served by several processes, a session lives in the one that opened it.
-                return self.refusal(404, "Not Found: no such session (initialize again)")
+                return self.refusal(404, _lost(session, items))
         elif items and all(_modern(m) for m in items):
             server = endpoint.make(endpoint.debug, endpoint.stateless)
             watch = any(m.get("method") == "tools/call" for m in requests)
@@ -9157,7 +9795,9 @@ def _asking(
     (when the client declared elicitation and can be asked here) how its user is asked."""
     context = request.context
     given = _as_read(arguments, server.dumps)
-    context._rerun = lambda more: _rerun_line(path, [], given, _answer_flags({}, more))
+    context._rerun = lambda more: _rerun_line(
+        path, [], given, _answer_flags({}, more), server.config
+    )
     if modern:
         meta = params.get("_meta") or {}
         capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
@@ -9183,7 +9823,7 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags),
+            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
         )
 
 
@@ -9218,7 +9858,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     # endpoint's bound on the calls waiting for answers at once (`mcp_endpoint._Stream`).
     stream = server.streams.get(server.thread())
     if stream is not None and not stream.asking():
-        return {"action": "cancel"}  # NOTE: as many wait already as may: asked of nobody
+        return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
     slot: list[Any] = []
     with server.lock:
@@ -9253,6 +9893,14 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
+    if not slot and server.gone:
+        # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
+        where = (
+            f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
+            if server.session is not None
+            else "the client's input ended"
+        )
+        raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
@@ -10068,6 +10716,8 @@ class _McpWire(_McpLoop):
     limit: int | None = None
     spill_dir: str | None = None
     config: str | None = None
+    #: The HTTP session this server is (`Mcp-Session-Id`), which a lost question names.
+    session: str | None = None
 
     def __init__(self, debug: bool, shared: _McpWire | None = None) -> None:
         _McpLoop.__init__(self)
@@ -10360,6 +11010,7 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            call.bound = _output_limit(None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
@@ -10629,6 +11280,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+        _here()  # NOTE: the folder a line that runs a call again starts from (`cd ... &&`)
     # NOTE: a handler that reads standard input finds it empty, never the requests.
     requests = _stdin_apart()
     if options.http is not None:
@@ -10996,7 +11648,7 @@ def _shared_help(group: str) -> str:
         settings = dict(options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
-        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
         if settings.get("action") in (_BOOL_ACTION, "count"):
             words = ""
         shown = " ".join(words) if isinstance(words, tuple) else words
@@ -11104,7 +11756,7 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: flags[-1]
+            name: _long(flags)
             for name, flags, _, _, options in PROGRAM.commands[path][3]
             if flags and ("help", _HIDDEN) not in options
         }
@@ -11114,6 +11766,9 @@ def _command_epilog(path: str, command: _Command) -> str:
                 for keys, required in command.exclusive
             )
         )
+    if command.questions:
+        lines = _question_lines(command.questions)
+        parts.append("questions it may ask:\n" + "".join(f"  {line}\n" for line in lines))
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -11148,7 +11803,7 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     parser.usage = usage.replace("%", "%%")
     for group in shown:
         parser._mutually_exclusive_groups.remove(group)
-    flags = _compact_flags(flags_at(False, PROGRAM.config, command.confirm is not None), shadowed)
+    flags = _compact_flags(flags_at(False, PROGRAM.config, command.yes), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
@@ -11221,7 +11876,7 @@ def run(invocation: _Invocation) -> object:
     #: The words before a pass-through argument's (all of them without one): only they
     #: may be the command's own `--yes` or `--help`.
     own = _pass_start(_recorded(command), rest)
-    if command.confirm is not None:
+    if command.yes:
         yes, head = _take_yes(rest[:own])
         own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
@@ -11247,10 +11902,10 @@ def run(invocation: _Invocation) -> object:
                 command.description,
                 _command_epilog(path, command),
                 secret=command.secret,
-                confirm=command.confirm is not None,
+                confirm=command.yes,
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
+            if _asks_help(_recorded(command), rest):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -11262,17 +11917,21 @@ def run(invocation: _Invocation) -> object:
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
+    context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags)
+        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more))
+    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
-        # its child processes print goes to stderr instead.
-        _QUIET.start()
+        # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
+        # kept for it (`meta.printed`), what its child processes write goes to stderr.
+        _QUIET.start(keep=True)
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    # NOTE: an agent named by the environment gets the same cut and way back without --json.
+    agent = context.agent is not None
+    call.bound = _output_limit(None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -11290,8 +11949,15 @@ def run(invocation: _Invocation) -> object:
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
+        printed = _QUIET.printed()
+        if printed:
+            # NOTE: made safe and cut as an answer is (as MCP's text item is), on its own: its
+            # cut's marker names the full text's `output REF`.
+            said = _success(printed)
+            limit, spill = invocation.max_output, invocation.spill_dir
+            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
-        agent = invocation.json and context.agent is not None
         return _deliver(
             envelope,
             command,
@@ -11300,11 +11966,15 @@ def run(invocation: _Invocation) -> object:
             spill_dir=invocation.spill_dir,
             text=not invocation.json,
         )
+    except _ShowHelp:
+        pass  # NOTE: shown below, once the handler's end ran and stdout is the tool's again
     finally:
         try:
             context.close()
         finally:
             _QUIET.stop()
+    invocation.rest = [*path.split(), "--help"]
+    return run(invocation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -11412,7 +12082,7 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 #: What one run fills in the runtime's modules: the config files read, the secrets seen, an
 #: MCP server's last Ctrl-C. A process runs once; `invoke()` empties them for each call.
-_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS)
+_PER_RUN: tuple[Any, ...] = (_FILES, _SECRETS, _SIGINTS, _PLACED)
 
 
 def _refill(contents: list[Any]) -> None:
@@ -11460,7 +12130,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
             with open(output_file, "w", encoding="utf-8") as file:
                 _emit(file, _text(_jsonable(data)) + "\n")
         except OSError as error:
-            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+            # NOTE: the handler has run: no `usage`, which says nothing ran.
+            raise _AfterRun(f"cannot write {output_file}: {error.strerror or error}") from None
         return
     text = _text(_jsonable(data)) if text is None else text
     if text:
@@ -11488,6 +12159,7 @@ def _no_stdin() -> None:
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
+    _here()
     try:
         if not args or args[0] not in _BUILTINS:
             invocation = _Invocation(args, strict=False)
@@ -11527,11 +12199,8 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = (
-                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
-                    if cut["ref"]
-                    else "it was not saved"
-                )
+                # NOTE: the line that reads it back, a page at a time (`deliver._page_line`).
+                where = envelope["next"][0]["command"] if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM.name}: {what}; full output: {where}\n")
@@ -11664,10 +12333,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
     ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
     "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_REMOTE_SHOW_NAME)"), ("env", "SETTINGS_REMOTE_SHOW_NAME"))),
     ), ()),
     "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_REMOTE_FORGET_NAME)"), ("env", "SETTINGS_REMOTE_FORGET_NAME"))),
     ), (("effects", "withheld"), ("discard", True))),
 }
 # fmt: on
@@ -11724,6 +12393,8 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: How text mode writes images and audio, and how an MCP answer carries them (`media`).
 _MEDIA: tuple[Any, ...] = ()
+#: How a command of a program whose handlers use click or typer runs (`frameworks`).
+_FRAMEWORKS: Callable[..., object] | None = None
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "connect": ("connect", False),
@@ -11770,6 +12441,7 @@ PROGRAM = Program(
     mcp_completions={},
     media=_MEDIA,
     extra_commands=_EXTRA_COMMANDS,
+    frameworks=_FRAMEWORKS,
     import_handlers=_import_handlers,
     free_completers=_FREE_COMPLETERS,
     completion_slots=None,

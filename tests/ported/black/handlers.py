@@ -53,7 +53,7 @@ class UnstableFeature(Enum):
 
 @command(effects="idempotent", root=True, examples=["black --check --diff -l 100 src"])
 def format_(
-    src: Annotated[list[Path], Argument(metavar="SRC")] = [],
+    src: Annotated[list[Path], Argument(metavar="SRC", exists=True, allow_dash=True)] = [],
     code: Annotated[str | None, Option("-c", help="Format the code passed in as a string.")] = None,
     line_length: Annotated[int, Option("-l", help="How many characters per line to allow.")] = 88,
     target_version: Annotated[
@@ -100,7 +100,10 @@ def format_(
         bool, Option("-q", off=False, help="Stop emitting non-critical output.")
     ] = False,
     verbose: Annotated[bool, Option("-v", off=False, help="Say more.")] = False,
-    config: Annotated[Path | None, Option(help="Read options from a config file.")] = None,
+    config: Annotated[
+        Path | None,
+        Option(help="Read options from a config file.", exists=True, dir_okay=False),
+    ] = None,
     no_cache: Annotated[bool, Option(help="Skip reading and writing the cache.")] = False,
 ) -> dict[str, Any]:
     """Format Python source files (here: answer with the options given)."""

@@ -26,7 +26,7 @@ program(
 
 @command(effects="idempotent")
 def tables(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     fts4: Annotated[bool, Option(off=False, help="Just show FTS4 enabled tables")] = False,
     fts5: Annotated[bool, Option(off=False, help="Just show FTS5 enabled tables")] = False,
     counts: Annotated[bool, Option(off=False, help="Include row counts per table")] = False,
@@ -62,7 +62,7 @@ def tables(
 
 @command(effects="idempotent")
 def views(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     counts: Annotated[bool, Option(off=False, help="Include row counts per view")] = False,
     nl: Annotated[bool, Option(off=False, help="Output newline-delimited JSON")] = False,
     arrays: Annotated[
@@ -96,7 +96,7 @@ def views(
 
 @command(effects="idempotent")
 def optimize(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     tables: Annotated[list[str], Argument()] = [],
     no_vacuum: Annotated[bool, Option(help="Don't run VACUUM")] = False,
     load_extension: Annotated[
@@ -109,7 +109,7 @@ def optimize(
 
 @command(effects="idempotent")
 def rebuild_fts(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     tables: Annotated[list[str], Argument()] = [],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
@@ -121,7 +121,7 @@ def rebuild_fts(
 
 @command(effects="idempotent")
 def analyze(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     names: Annotated[list[str], Argument()] = [],
 ) -> dict[str, Any]:
     """Run ANALYZE against the whole database, or against specific named indexes and tables."""
@@ -130,7 +130,7 @@ def analyze(
 
 @command(effects="idempotent")
 def vacuum(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
 ) -> dict[str, Any]:
     """Run VACUUM against the database."""
     return dict(locals())
@@ -138,7 +138,7 @@ def vacuum(
 
 @command(effects="idempotent")
 def dump(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
     ] = [],
@@ -149,7 +149,7 @@ def dump(
 
 @command(effects="idempotent")
 def add_column(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     table: Annotated[str, Argument()],
     col_name: Annotated[str, Argument()],
     col_type: Annotated[
@@ -174,7 +174,7 @@ def add_column(
 
 @command(effects="idempotent")
 def add_foreign_key(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     table: Annotated[str, Argument()],
     column: Annotated[str, Argument()],
     other_table: Annotated[str | None, Argument()] = None,
@@ -192,7 +192,7 @@ def add_foreign_key(
 
 @command(effects="idempotent")
 def add_foreign_keys(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     foreign_key: Annotated[list[str], Argument()] = [],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
@@ -204,7 +204,7 @@ def add_foreign_keys(
 
 @command(effects="idempotent")
 def index_foreign_keys(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
     ] = [],
@@ -215,13 +215,14 @@ def index_foreign_keys(
 
 @command(effects="idempotent")
 def create_index(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     table: Annotated[str, Argument()],
     column: Annotated[list[str], Argument()],
     name: Annotated[str | None, Option(help="Explicit name for the new index")] = None,
     unique: Annotated[bool, Option(off=False, help="Make this a unique index")] = False,
     if_not_exists: Annotated[
-        bool, Option(off=False, help="Ignore if index already exists")
+        bool,
+        Option("--if-not-exists", "--ignore", off=False, help="Ignore if index already exists"),
     ] = False,
     analyze: Annotated[
         bool, Option(off=False, help="Run ANALYZE after creating the index")
@@ -236,7 +237,7 @@ def create_index(
 
 @command(effects="idempotent")
 def enable_fts(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     table: Annotated[str, Argument()],
     column: Annotated[list[str], Argument()],
     fts4: Annotated[bool, Option(off=False, help="Use FTS4")] = False,
@@ -261,7 +262,7 @@ def enable_fts(
 
 @command(effects="idempotent")
 def populate_fts(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     table: Annotated[str, Argument()],
     column: Annotated[list[str], Argument()],
     load_extension: Annotated[
@@ -274,7 +275,7 @@ def populate_fts(
 
 @command(effects="idempotent")
 def disable_fts(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     table: Annotated[str, Argument()],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
@@ -286,7 +287,7 @@ def disable_fts(
 
 @command(effects="idempotent")
 def enable_wal(
-    path: Annotated[list[Path], Argument()],
+    path: Annotated[list[Path], Argument(exists=True, dir_okay=False)],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
     ] = [],
@@ -297,7 +298,7 @@ def enable_wal(
 
 @command(effects="idempotent")
 def disable_wal(
-    path: Annotated[list[Path], Argument()],
+    path: Annotated[list[Path], Argument(exists=True, dir_okay=False)],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
     ] = [],
@@ -308,7 +309,7 @@ def disable_wal(
 
 @command(effects="idempotent")
 def enable_counts(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     tables: Annotated[list[str], Argument()] = [],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
@@ -320,7 +321,7 @@ def enable_counts(
 
 @command(effects="idempotent")
 def reset_counts(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     load_extension: Annotated[
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
     ] = [],
@@ -331,7 +332,7 @@ def reset_counts(
 
 @command(effects="idempotent")
 def insert(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     file: Annotated[Path, Argument()],
     pk: Annotated[list[str], Option(help="Columns to use as the primary key, e.g")] = [],
@@ -401,7 +402,7 @@ def insert(
 
 @command(effects="idempotent")
 def upsert(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     file: Annotated[Path, Argument()],
     flatten: Annotated[
@@ -464,7 +465,7 @@ def upsert(
 
 @command(effects="idempotent")
 def bulk(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     sql: Annotated[str, Argument()],
     file: Annotated[Path, Argument()],
     batch_size: Annotated[int, Option(help="Commit every X records")] = 100,
@@ -506,7 +507,7 @@ def bulk(
 
 @command(effects="idempotent")
 def create_database(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     enable_wal: Annotated[
         bool, Option(off=False, help="Enable WAL mode on the created database")
     ] = False,
@@ -523,7 +524,7 @@ def create_database(
 
 @command(effects="idempotent")
 def create_table(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     columns: Annotated[list[str], Argument()],
     pks: Annotated[list[str], Option("--pk", help="Column to use as primary key")] = [],
@@ -551,7 +552,7 @@ def create_table(
 
 @command(effects="idempotent")
 def duplicate(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     new_table: Annotated[str, Argument()],
     ignore: Annotated[bool, Option(off=False, help="If table does not exist, do nothing")] = False,
@@ -565,7 +566,7 @@ def duplicate(
 
 @command(effects="idempotent")
 def rename_table(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     new_name: Annotated[str, Argument()],
     ignore: Annotated[bool, Option(off=False, help="If table does not exist, do nothing")] = False,
@@ -579,7 +580,7 @@ def rename_table(
 
 @command(effects="idempotent")
 def drop_table(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     ignore: Annotated[bool, Option(off=False, help="If table does not exist, do nothing")] = False,
     load_extension: Annotated[
@@ -592,7 +593,7 @@ def drop_table(
 
 @command(effects="idempotent")
 def create_view(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     view: Annotated[str, Argument()],
     select: Annotated[str, Argument()],
     ignore: Annotated[bool, Option(off=False, help="If view already exists, do nothing")] = False,
@@ -607,7 +608,7 @@ def create_view(
 
 @command(effects="idempotent")
 def drop_view(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     view: Annotated[str, Argument()],
     ignore: Annotated[bool, Option(off=False, help="If view does not exist, do nothing")] = False,
     load_extension: Annotated[
@@ -620,7 +621,7 @@ def drop_view(
 
 @command(effects="idempotent", root=True)
 def query(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     sql: Annotated[str, Argument()],
     attach: Annotated[
         list[tuple[str, Path]],
@@ -664,7 +665,7 @@ def query(
 
 @command(effects="idempotent")
 def search(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     dbtable: Annotated[str, Argument()],
     q: Annotated[str, Argument()],
     order: Annotated[
@@ -706,7 +707,7 @@ def search(
 
 @command(effects="idempotent")
 def rows(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     dbtable: Annotated[str, Argument()],
     column: Annotated[list[str], Option("-c", help="Columns to return")] = [],
     where: Annotated[str | None, Option(help="Optional where clause")] = None,
@@ -746,7 +747,7 @@ def rows(
 
 @command(effects="idempotent")
 def triggers(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     tables: Annotated[list[str], Argument()] = [],
     nl: Annotated[bool, Option(off=False, help="Output newline-delimited JSON")] = False,
     arrays: Annotated[
@@ -774,7 +775,7 @@ def triggers(
 
 @command(effects="idempotent")
 def indexes(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     tables: Annotated[list[str], Argument()] = [],
     aux: Annotated[bool, Option(off=False, help="Include auxiliary columns")] = False,
     nl: Annotated[bool, Option(off=False, help="Output newline-delimited JSON")] = False,
@@ -803,7 +804,7 @@ def indexes(
 
 @command(effects="idempotent")
 def transform(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     type: Annotated[
         list[tuple[str, Literal["INTEGER", "TEXT", "FLOAT", "BLOB"]]],
@@ -843,7 +844,7 @@ def transform(
 
 @command(effects="idempotent")
 def extract(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     columns: Annotated[list[str], Argument()],
     other_table: Annotated[
@@ -865,7 +866,7 @@ def extract(
 
 @command(effects="idempotent")
 def insert_files(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     file_or_dir: Annotated[list[Path], Argument()],
     column: Annotated[list[str], Option("-c", help="Column definitions for the table")] = [],
@@ -893,7 +894,7 @@ def insert_files(
 
 @command(effects="idempotent")
 def analyze_tables(
-    path: Annotated[Path, Argument()],
+    path: Annotated[Path, Argument(exists=True, dir_okay=False)],
     tables: Annotated[list[str], Argument()] = [],
     columns: Annotated[
         list[str], Option("--column", "-c", help="Specific columns to analyze")
@@ -935,7 +936,7 @@ def uninstall(
 
 @command(effects="idempotent")
 def add_geometry_column(
-    db_path: Annotated[Path, Argument()],
+    db_path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     column_name: Annotated[str, Argument()],
     geometry_type: Annotated[
@@ -964,7 +965,7 @@ def add_geometry_column(
 
 @command(effects="idempotent")
 def create_spatial_index(
-    db_path: Annotated[Path, Argument()],
+    db_path: Annotated[Path, Argument(dir_okay=False)],
     table: Annotated[str, Argument()],
     column_name: Annotated[str, Argument()],
     load_extension: Annotated[

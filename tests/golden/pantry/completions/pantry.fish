@@ -475,6 +475,8 @@ function __pantry_flags --argument-names node
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
             printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
+            printf "%s\t%s\n" '-y' 'answer yes to the command\'s every yes/no question: one that asks first runs wit…'
+            printf "%s\t%s\n" '--yes' 'answer yes to the command\'s every yes/no question: one that asks first runs wit…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'prompt shopping-list'

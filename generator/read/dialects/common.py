@@ -1,0 +1,293 @@
+"""What the Click and Typer readers share: one reading of a parameter (`Param`, Typer's markers
+and Click's decorators both land on it: Typer is built on Click), of a command and a group, the
+constant folding of `help=`/`envvar=`, and the rewrite of the file into burgee's own dialect,
+line by line traced back to where it was written (`Rewrite`)."""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from burgee.model.diagnostics import Diagnostic, SourceSpan
+from burgee.model.reserved import SHADOWABLE_FLAGS
+from burgee.read.source import Text
+
+#: What a command of a program burgee did not write is taken to do to the world: the worst,
+#: until its author says otherwise.
+INCUMBENT_EFFECTS = "undeclared"
+#: The names the rewrite adds to the file (`import burgee as _burgee`, `_Annotated`, ...),
+#: chosen so no program has them already.
+BURGEE = "_burgee"
+TYPING_NAMES = "from typing import Annotated as _Annotated, Literal as _Literal\n"
+
+
+#: The arithmetic a constant may be written with (`10 * 1024 * 1024`); a power's exponent is
+#: kept small, so folding never builds a huge number.
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Pow: operator.pow,
+}
+
+
+class Unreadable(Exception):
+    """A value that is not known before the program runs."""
+
+
+@dataclass
+class Param:
+    """One parameter as Click would build it, read from Typer's markers or Click's decorators."""
+
+    name: str
+    node: ast.AST
+    argument: bool = False
+    #: The flags as written (`-f`, `--file`); the off form of a `--x/--no-x` pair.
+    flags: list[str] = field(default_factory=list)
+    off: list[str] = field(default_factory=list)
+    #: The value's type as burgee's annotation text (`str`, `int`, `_Literal['a']`).
+    type: str = "str"
+    #: The default's source text; None: no default (required); `...` spelled as None too.
+    default: str | None = None
+    required: bool = False
+    is_flag: bool = False
+    count: bool = False
+    multiple: bool = False
+    nargs: int = 1
+    help: str | None = None
+    envvar: str | None = None
+    hidden: bool = False
+    metavar: str | None = None
+    prompt: str | bool = False
+    minimum: str | None = None
+    maximum: str | None = None
+    default_factory: str | None = None
+    #: The Python parameter's own annotation as written (Typer), kept where it says more.
+    annotation: str | None = None
+
+
+class Reading:
+    """The problems found while reading one file, and the module-level constants it folds."""
+
+    def __init__(self, source: str, tree: ast.Module, place: Placer) -> None:
+        self.text = Text(source)
+        self.tree = tree
+        self.place = place
+        self.diagnostics: list[Diagnostic] = []
+        self.constants: dict[str, object] = {}
+        for statement in tree.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+            ):
+                try:
+                    self.constants[statement.targets[0].id] = self.fold(statement.value)
+                except Unreadable:
+                    continue
+
+    def span(self, node: ast.AST) -> SourceSpan:
+        line: int = node.lineno  # type: ignore[attr-defined]
+        column = self.text.column(line, node.col_offset)  # type: ignore[attr-defined]
+        return self.place(line, column)
+
+    def error(self, node: ast.AST, message: str) -> None:
+        self.diagnostics.append(Diagnostic(span=self.span(node), message=message))
+
+    def warn(self, node: ast.AST, message: str) -> None:
+        self.diagnostics.append(Diagnostic(span=self.span(node), message=message, level="warning"))
+
+    def code(self, node: ast.AST) -> str:
+        return self.text.code(node)
+
+    def fold(self, node: ast.expr) -> object:
+        """A value known before the program runs: a literal, a module-level constant, and
+        strings joined with `+`, implicit concatenation, or an f-string of such."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in self.constants:
+            return self.constants[node.id]
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return tuple(self.fold(item) for item in node.elts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            value = self.fold(node.operand)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return -value
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            left, right = self.fold(node.left), self.fold(node.right)
+            if isinstance(left, str) and isinstance(right, str) and isinstance(node.op, ast.Add):
+                return left + right
+            numbers = (int, float)
+            if (
+                isinstance(left, numbers)
+                and isinstance(right, numbers)
+                and not isinstance(left, bool)
+                and not isinstance(right, bool)
+                and abs(left) < 2**64
+                and abs(right) < 256
+            ):
+                return _ARITHMETIC[type(node.op)](left, right)
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for value in node.values:
+                if isinstance(value, ast.Constant):
+                    parts.append(str(value.value))
+                elif isinstance(value, ast.FormattedValue) and value.format_spec is None:
+                    parts.append(str(self.fold(value.value)))
+                else:
+                    raise Unreadable
+            return "".join(parts)
+        raise Unreadable
+
+    def settle_flags(self, param: Param) -> None:
+        """One short and one long flag, as burgee's options have: the others are left out,
+        with a warning (a line that spells one is then refused, never read otherwise)."""
+        shorts = [f for f in param.flags if not f.startswith("--")]
+        longs = [f for f in param.flags if f.startswith("--")]
+        extra = shorts[1:] + longs[1:] + param.off[1:]
+        if extra:
+            self.warn(
+                param.node,
+                f"{param.name}: {', '.join(extra)} left out: an option has one short and one "
+                "long flag (and one off form); the line that spells one is refused",
+            )
+        param.flags = shorts[:1] + longs[:1]
+        param.off = param.off[:1]
+        taken = [flag for flag in param.flags if flag in SHADOWABLE_FLAGS]
+        if taken:
+            self.warn(
+                param.node,
+                f"{param.name}: {taken[0]} is a flag of the tool's own; on this command it is "
+                "the app's, as it was (the tool's is given before the command name)",
+            )
+
+    def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
+        """The eager `--version` option whose callback prints the version and stops: the
+        tool's own `--version` does that."""
+        try:
+            eager = self.fold(keywords["is_eager"]) if "is_eager" in keywords else False
+        except Unreadable:
+            eager = False
+        if not ("callback" in keywords and eager and "--version" in flags):
+            return False
+        others = [f for f in flags if f != "--version"]
+        note = f" ({', '.join(others)} is not read: give --version)" if others else ""
+        self.warn(
+            keywords["callback"],
+            f"an eager --version callback: read as the tool's own --version{note}",
+        )
+        return True
+
+    def text_of(self, node: ast.expr, what: str) -> str | None:
+        """A string argument (`help=`), folded; a warning and None when it is computed."""
+        try:
+            value = self.fold(node)
+        except Unreadable:
+            value = None
+        if isinstance(value, str):
+            return value
+        if value is None and not (isinstance(node, ast.Constant) and node.value is None):
+            self.warn(
+                node,
+                f"{what} is computed when the program runs, which a static reading cannot know; "
+                "it is left out (write it as a string literal or a module-level constant)",
+            )
+        return None
+
+
+class Placer:
+    """Where a line of the file read came from (sibling modules may be bundled in)."""
+
+    def __init__(self, path: str, origins: list[tuple[str, int]] | None) -> None:
+        self.path = path
+        self.origins = origins
+
+    def __call__(self, line: int, column: int) -> SourceSpan:
+        if self.origins is not None and 1 <= line <= len(self.origins):
+            path, line = self.origins[line - 1]
+            return SourceSpan(path=path, line=line, column=column)
+        return SourceSpan(path=self.path, line=line, column=column)
+
+    def origin(self, line: int) -> tuple[str, int]:
+        if self.origins is not None and 1 <= line <= len(self.origins):
+            return self.origins[line - 1]
+        return self.path, line
+
+
+class Rewrite:
+    """Text edits over the file, and the origin of every line of the result."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self.edits: list[tuple[int, int, str]] = []
+
+    def replace(self, node: ast.AST, replacement: str) -> None:
+        self.edits.append((self.text.start(node), self.text.end(node), replacement))
+
+    def replace_span(self, start: int, end: int, replacement: str) -> None:
+        self.edits.append((start, end, replacement))
+
+    def covers(self, node: ast.AST) -> bool:
+        start, end = self.text.start(node), self.text.end(node)
+        return any(a <= start and end <= b for a, b, _ in self.edits)
+
+    def apply(self, place: Placer) -> tuple[str, list[tuple[str, int]]]:
+        """The rewritten source, and each of its lines' origin."""
+        source = self.text.source
+        pieces: list[str] = []
+        origins = [place.origin(1)]
+        line = 1
+        at = 0
+        for start, end, replacement in sorted(self.edits, key=lambda e: (e[0], e[1])):
+            if start < at:
+                continue  # NOTE: inside an edit already made (a removed decorator's options)
+            kept = source[at:start]
+            pieces.append(kept)
+            for _ in range(kept.count("\n")):
+                line += 1
+                origins.append(place.origin(line))
+            pieces.append(replacement)
+            origins.extend(place.origin(line) for _ in range(replacement.count("\n")))
+            line = self.text.line_of(end) if end < len(source) else line
+            at = end
+        rest = source[at:]
+        pieces.append(rest)
+        for _ in range(rest.count("\n")):
+            line += 1
+            origins.append(place.origin(line))
+        return "".join(pieces), origins[: "".join(pieces).count("\n") + 1]
+
+
+def flag_word(name: str) -> str:
+    """The flag Click and Typer make of a parameter's name (`dry_run`: `--dry-run`)."""
+    return "--" + name.replace("_", "-").lower()
+
+
+def click_name(decls: list[str]) -> tuple[str | None, list[str], list[str]]:
+    """Click's reading of an option's declarations: its name, its flags and its off flags
+    (`--shout/--no-shout`)."""
+    name = None
+    flags: list[str] = []
+    off: list[str] = []
+    for decl in decls:
+        if decl.isidentifier():
+            name = decl
+            continue
+        first, slash, second = decl.partition("/")
+        if slash and first and second:
+            flags.append(first.strip())
+            off.append(second.strip())
+        elif slash and first:
+            flags.append(first)  # NOTE: "/" alone ends a flag that has no off form
+        else:
+            flags.append(decl)
+    if name is None and flags:
+        # NOTE: Click's own rule (`Option._parse_decls`): the longest prefix wins, the first
+        # of those; dashes become underscores.
+        best = sorted(flags, key=lambda f: len(f) - len(f.lstrip("-")), reverse=True)[0]
+        name = best.lstrip("-").replace("-", "_").lower()
+    return name, flags, off

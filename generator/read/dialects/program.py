@@ -1,0 +1,254 @@
+"""The commands and groups read from a Typer or Click program, written over it in burgee's
+dialect: the tree they make (`Layout`), each command's decorator and parameter list, the
+groups at the file's head, the framework's imports left out once nothing uses them."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from burgee.model.reserved import RUNTIME_NAMES
+from burgee.read.dialects.click import ClickReading, Found
+from burgee.read.dialects.common import Param, Reading, Rewrite
+from burgee.read.dialects.emit import (
+    GroupOut,
+    command_decorator,
+    default,
+    head,
+    head_offset,
+    parameter_list,
+    parameter_span,
+    shared_alias,
+)
+from burgee.read.imports import _is_main_block
+
+#: What of a command's decorator burgee's `@command` says too.
+_COMMAND_OPTIONS = ("hidden", "deprecated", "short_help")
+
+
+@dataclass
+class Layout:
+    """The program's tree: its own facts, its groups by function, the commands placed."""
+
+    program: dict[str, object] = field(default_factory=dict)
+    shared: list[Param] = field(default_factory=list)
+    groups: dict[str, GroupOut] = field(default_factory=dict)
+    #: (the command, the group path it is in, whether it is the root command)
+    commands: list[tuple[Found, tuple[str, ...], bool]] = field(default_factory=list)
+
+
+def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
+    """Write a Click program over itself in burgee's dialect; the modules no longer used."""
+    reading = click.reading
+    found = click.found
+    parents: dict[str, str | None] = {}
+    for key, item in found.items():
+        if key in click.added:
+            parents[key], renamed = click.added[key]
+            if renamed:
+                item.name = renamed
+        else:
+            parents[key] = item.parent
+    roots = [k for k, f in found.items() if f.group and parents[k] is None]
+    layout = Layout()
+    if len(roots) > 1:
+        for extra in roots[1:]:
+            reading.error(found[extra].node, "a second top-level group: a program has one")
+        return set()
+    root = roots[0] if roots else None
+    paths: dict[str, tuple[str, ...]] = {}
+
+    def path_of(key: str) -> tuple[str, ...] | None:
+        if key == root:
+            return ()
+        if key in paths:
+            return paths[key]
+        parent = parents.get(key)
+        if parent is None or parent not in found or not found[parent].group:
+            return None
+        above = path_of(parent)
+        if above is None:
+            return None
+        paths[key] = (*above, found[key].name)
+        return paths[key]
+
+    if root is not None:
+        top = found[root]
+        layout.program["description"] = top.options.get("help") or _docstring(top.node)
+        layout.shared = top.params
+        remove_decorators(reading, rewrite, top.node, "")
+    for key, item in found.items():
+        if not item.group or key == root:
+            continue
+        where = path_of(key)
+        if where is None:
+            reading.error(item.node, f"group {item.name} is in no group of the program")
+            continue
+        layout.groups[key] = GroupOut(
+            where, help=str(item.options.get("help") or _summary(item.node)), shared=item.params
+        )
+        remove_decorators(reading, rewrite, item.node, "")
+    alone = [k for k, f in found.items() if not f.group and parents[k] is None]
+    for key, item in found.items():
+        if item.group:
+            continue
+        if root is None and len(alone) == 1:
+            layout.commands.append((item, (), True))
+            continue
+        parent = parents[key]
+        where = path_of(parent) if parent is not None else None
+        if where is None:
+            reading.error(item.node, f"command {item.name} is in no group of the program")
+            continue
+        is_default = (
+            root is not None and parent == root and found[root].default_command == (item.name)
+        )
+        layout.commands.append((item, where, is_default))
+    if click.version:
+        layout.program["version"] = click.version
+    write_layout(reading, rewrite, layout)
+    drop_declarations(reading, rewrite, "add_command")
+    return drop_imports(
+        reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
+    )
+
+
+def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
+    """The commands' decorators and parameters, and the head with the program and groups."""
+    groups = {g.path: g for g in layout.groups.values()}
+    for item, where, root in layout.commands:
+        group = groups.get(where) if where else None
+        extra = {k: item.options[k] for k in _COMMAND_OPTIONS if item.options.get(k)}
+        decorator = command_decorator(item.name, group, root=root, extra=extra)
+        remove_decorators(reading, rewrite, item.node, decorator)
+        start, end = parameter_span(reading, item.node)
+        shared = [(shared_alias((), p), p) for p in layout.shared]
+        for depth in range(1, len(where) + 1):
+            above = groups.get(where[:depth])
+            if above is not None:
+                shared += [(shared_alias(above.path, p), p) for p in above.shared]
+        text = parameter_list(item.params, item.context)
+        own = {p.name for p in item.params}
+        for _, clash in shared:
+            if clash.name in own:
+                reading.error(
+                    item.node,
+                    f"command {item.name} has a parameter {clash.name}, as an option of its "
+                    "group's has (given before the command): rename one of them",
+                )
+        added = [
+            f"{p.name}: {alias}" + ("" if default(p) is None else f" = {default(p)}")
+            for alias, p in shared
+            if p.name not in own
+        ]
+        if added:
+            joined = ",\n    ".join(added)
+            text = f"{text}    {joined},\n" if text else f"\n    *,\n    {joined},\n"
+        rewrite.replace_span(start, end, text)
+    program = dict(layout.program)
+    program["shared"] = layout.shared
+    rename_clashes(reading, rewrite)
+    text = head(program, list(layout.groups.values()))
+    emitted = text + "".join(edit[2] for edit in rewrite.edits)
+    modules = "".join(
+        f"import {m} as _{m}\n" for m in ("datetime", "pathlib", "uuid") if f"_{m}." in emitted
+    )
+    at = head_offset(reading)
+    rewrite.replace_span(at, at, modules + text)
+
+
+def remove_decorators(
+    reading: Reading, rewrite: Rewrite, node: ast.FunctionDef | ast.AsyncFunctionDef, new: str
+) -> None:
+    text = reading.text
+    if not node.decorator_list:
+        at = text.starts[node.lineno - 1]  # NOTE: `typer.run(main)`: a function as it is
+        rewrite.replace_span(at, at, new)
+        return
+    first = min(d.lineno for d in node.decorator_list)
+    rewrite.replace_span(text.starts[first - 1], text.starts[node.lineno - 1], new)
+
+
+def rename_clashes(reading: Reading, rewrite: Rewrite) -> None:
+    """A top-level function named as one of the generated module's own names (`main`, `run`)
+    is renamed with a trailing underscore, and every use of it with it: the whole program is
+    one module by now, and a command's name is written out in its decorator."""
+    clashing = {
+        s.name
+        for s in reading.tree.body
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in RUNTIME_NAMES
+    }
+    if not clashing:
+        return
+    text = reading.text
+    for statement in reading.tree.body:
+        if _is_main_block(statement):
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in (
+                reading.tree.body
+            ):
+                if node.name in clashing:
+                    at = text.source.index(node.name, text.offset(node.lineno, node.col_offset))
+                    rewrite.replace_span(at, at + len(node.name), node.name + "_")
+            elif isinstance(node, ast.Name) and node.id in clashing and not rewrite.covers(node):
+                rewrite.replace(node, node.id + "_")
+
+
+def _docstring(node: ast.AST) -> str:
+    return ast.get_docstring(node) or ""  # type: ignore[arg-type]
+
+
+def _summary(node: ast.AST) -> str:
+    return _docstring(node).strip().split("\n\n")[0].replace("\n", " ")
+
+
+def remove_statement(reading: Reading, rewrite: Rewrite, node: ast.stmt) -> None:
+    """A statement left out: its whole lines at the top level, `pass` in a block (which
+    may need a statement)."""
+    text = reading.text
+    line_start = text.starts[node.lineno - 1]
+    end = text.end(node)
+    whole = not text.source[line_start : text.start(node)].strip()
+    rest = text.source[end : text.starts[min((node.end_lineno or 0), len(text.lines))]]
+    if node in reading.tree.body and whole and not rest.strip():
+        rewrite.replace_span(line_start, end + len(rest), "")
+    else:
+        rewrite.replace(node, "pass")
+
+
+def drop_declarations(reading: Reading, rewrite: Rewrite, method: str) -> None:
+    """`grp.add_command(cmd)`, `app.add_typer(sub)`: said by the groups written at the head."""
+    for statement in reading.tree.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            func = statement.value.func
+            if isinstance(func, ast.Attribute) and func.attr == method:
+                remove_statement(reading, rewrite, statement)
+
+
+def drop_main_block(reading: Reading, rewrite: Rewrite) -> None:
+    """`if __name__ == "__main__": app()`: the generated module has its own."""
+    for statement in reading.tree.body:
+        if _is_main_block(statement):
+            start = reading.text.starts[statement.lineno - 1]
+            rewrite.replace_span(start, reading.text.end(statement), "")
+
+
+def drop_imports(
+    reading: Reading, rewrite: Rewrite, modules: set[str], names: set[str]
+) -> set[str]:
+    """Leave out the imports of the framework when the rewritten code names none of what they
+    bind (a body that calls `click.echo` keeps `import click`)."""
+    drop_main_block(reading, rewrite)
+    used = any(
+        isinstance(node, ast.Name) and node.id in names and not rewrite.covers(node)
+        for node in ast.walk(reading.tree)
+    )
+    if used:
+        return set()
+    for node in ast.walk(reading.tree):
+        if (isinstance(node, ast.Import) and all(a.name in modules for a in node.names)) or (
+            isinstance(node, ast.ImportFrom) and node.module in modules
+        ):
+            remove_statement(reading, rewrite, node)
+    return modules

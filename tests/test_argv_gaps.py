@@ -1,0 +1,394 @@
+"""The command-line gaps real CLIs hit (issue 45 items 1-7, 10): `-h` taken over by a
+command's option, a second long flag, several values after one flag (`nargs`), a default
+command when argv is empty, flags spelled with `_`, list env vars split as Click splits them,
+and the smaller ones. Each tool here is generated once and asked in-process (`invoke()`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from burgee.model.diagnostics import GenerationError
+from burgee.read.program import read_program
+from tests.helpers import load_tool
+
+SERVE = '''\
+"""A server tool whose serve command takes -h for its host, as Click allows."""
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="srv", version="1.0.0")
+
+
+@command(effects="read_only")
+def serve(
+    host: Annotated[str, Option("-h", "--host", help="Address to bind")] = "127.0.0.1",
+    port: Annotated[int, Option("-p")] = 8000,
+) -> dict[str, Any]:
+    """Serve."""
+    return {"host": host, "port": port}
+
+
+@command(effects="read_only")
+def status(verbose: bool = False) -> bool:
+    """Show the status."""
+    return verbose
+'''
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("srv"), SERVE, "argv_srv")
+
+
+def _data(tool: Any, *argv: str) -> Any:
+    done = tool.invoke([*argv, "--json"])
+    assert done.exit_code == 0, done.stderr
+    return done.envelope["data"]
+
+
+def test_h_taken_over_by_a_commands_option(srv: Any) -> None:
+    assert _data(srv, "serve", "-h", "0.0.0.0") == {"host": "0.0.0.0", "port": 8000}
+    assert _data(srv, "serve", "-h0.0.0.0", "-p", "1") == {"host": "0.0.0.0", "port": 1}
+    # NOTE: argparse's reading too (the quick path gives a value starting with - to argparse).
+    assert _data(srv, "serve", "-p", "-1", "-h", "::") == {"host": "::", "port": -1}
+    missing = srv.invoke(["serve", "-h"])
+    assert missing.exit_code == 2 and "-h" in missing.stderr and "usage" not in missing.stdout
+
+
+def test_help_stays_help_where_h_is_taken(srv: Any) -> None:
+    shown = srv.invoke(["serve", "--help"])
+    assert shown.exit_code == 0
+    assert "-h HOST, --host HOST" in shown.stdout
+    assert "-h, --help" not in shown.stdout and "--help" in shown.stdout
+    # NOTE: every other command keeps -h as help.
+    other = srv.invoke(["status", "-h"])
+    assert other.exit_code == 0 and "-h, --help" in other.stdout
+    assert srv.invoke(["-h"]).exit_code == 0
+
+
+def _refused(tmp_path: Path, options: str) -> list[str]:
+    source = SERVE.replace('Option("-h", "--host", help="Address to bind")', options)
+    path = tmp_path / "handlers.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    return [d.message for d in raised.value.diagnostics]
+
+
+def test_a_short_flag_that_clashes_says_change_the_short_flag(tmp_path: Path) -> None:
+    (message,) = _refused(tmp_path, 'Option("-o", "--host")')
+    assert "-o of 'serve' clashes with the tool's reserved flag -o" in message
+    assert "give it another short flag (or none)" in message
+    assert "rename the parameter" not in message
+
+
+REFS = '''\
+"""A diff tool whose options have a second long flag, as Click's often do."""
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="refs", version="1.0.0")
+
+
+@command(effects="read_only")
+def diff(
+    from_ref: Annotated[str, Option("-f", "--from-ref", "--source", help="Where from")] = "HEAD",
+    if_not_exists: Annotated[bool, Option("--if-not-exists", "--ignore")] = False,
+) -> dict[str, Any]:
+    """Compare."""
+    return {"from_ref": from_ref, "if_not_exists": if_not_exists}
+'''
+
+
+@pytest.fixture(scope="module")
+def refs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("refs"), REFS, "argv_refs")
+
+
+def test_every_long_flag_spells_the_one_option(refs: Any) -> None:
+    for words in (["--from-ref", "x"], ["--source", "x"], ["--source=x"], ["-f", "x"]):
+        assert _data(refs, "diff", *words)["from_ref"] == "x", words
+    assert _data(refs, "diff", "--ignore")["if_not_exists"] is True
+    assert _data(refs, "diff", "--ignore", "--no-if-not-exists")["if_not_exists"] is False
+    done = refs.invoke(["diff", "--json", '{"from_ref": "y", "if_not_exists": true}'])
+    assert done.envelope["data"] == {"from_ref": "y", "if_not_exists": True}
+
+
+def test_help_and_schema_show_every_long_flag(refs: Any) -> None:
+    shown = refs.invoke(["diff", "--help"]).stdout
+    assert "--from-ref FROM_REF, --source FROM_REF" in shown
+    assert "--if-not-exists, --ignore" in shown
+    schema = refs.invoke(["schema"]).stdout
+    assert '"burgee_aliases": ["--source"]' in schema
+
+
+LINT = '''\
+"""A linter whose options take several values after one flag, as argparse's nargs does."""
+from typing import Annotated, Any
+
+from burgee import Argument, Option, command, program
+
+program(name="lint", version="1.0.0")
+
+
+@command(effects="read_only")
+def run_(
+    target: Annotated[str, Argument()],
+    files: Annotated[list[str], Option("-f", nargs="+", help="Files to check")] = [],
+    skip: Annotated[list[str], Option(nargs="*")] = [],
+    point: Annotated[list[int], Option(nargs=2)] = [],
+) -> dict[str, Any]:
+    """Check files."""
+    return {"target": target, "files": files, "skip": skip, "point": point}
+'''
+
+
+@pytest.fixture(scope="module")
+def lint(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("lint"), LINT, "argv_lint")
+
+
+def test_an_option_takes_several_words(lint: Any) -> None:
+    got = _data(lint, "run", "t", "--files", "a.py", "b.py")
+    assert got == {"target": "t", "files": ["a.py", "b.py"], "skip": [], "point": []}
+    got = _data(lint, "run", "-f", "a.py", "b.py", "--skip", "--point", "1", "2", "t")
+    assert got == {"target": "t", "files": ["a.py", "b.py"], "skip": [], "point": [1, 2]}
+    # NOTE: repeated, the lists join.
+    got = _data(
+        lint, "run", "t", "-f", "a", "-f", "b", "c", "--point", "1", "2", "--point", "3", "4"
+    )
+    assert got["files"] == ["a", "b", "c"] and got["point"] == [1, 2, 3, 4]
+    assert lint.invoke(["run", "t", "--files"]).exit_code == 2
+    assert lint.invoke(["run", "t", "--point", "1"]).exit_code == 2
+    # NOTE: the option takes the word the positional would have had: argparse's reading.
+    assert lint.invoke(["run", "--files", "a.py", "t"]).exit_code == 2
+
+
+def test_json_and_help_of_a_several_word_option(lint: Any) -> None:
+    done = lint.invoke(["run", "--json", '{"target": "t", "files": ["a", "b"]}'])
+    assert done.envelope["data"]["files"] == ["a", "b"]
+    shown = lint.invoke(["run", "--help"]).stdout
+    assert "-f FILES [FILES ...], --files FILES [FILES ...]" in shown
+    assert "--point POINT POINT" in shown
+
+
+HOOKS = '''\
+"""A hooks tool that runs its hooks when given no command, as pre-commit does."""
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="hooks", version="1.0.0", default="run")
+
+
+@command(effects="read_only")
+def run_(all_files: Annotated[bool, Option(off=False)] = False) -> str:
+    """Run the hooks."""
+    return f"ran all={all_files}"
+
+
+@command(effects="non_idempotent")
+def install() -> str:
+    """Install the hooks."""
+    return "installed"
+'''
+
+
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("hooks"), HOOKS, "argv_hooks")
+
+
+def test_the_default_command_runs_when_argv_is_empty(hooks: Any) -> None:
+    assert hooks.invoke([]).stdout.strip() == "ran all=False"
+    assert _data(hooks) == "ran all=False"
+    assert _data(hooks, "run", "--all-files") == "ran all=True"
+    assert _data(hooks, "install") == "installed"
+    shown = hooks.invoke(["--help"])
+    assert shown.exit_code == 0 and "(the default command)" in shown.stdout
+
+
+def test_a_typo_is_no_default_command(hooks: Any) -> None:
+    typo = hooks.invoke(["isntall", "--json"])
+    assert typo.exit_code == 2 and "unknown command 'isntall'" in typo.stderr
+    assert "did you mean 'install'?" in typo.stderr
+    # NOTE: the default command's options need its name: argv is not empty.
+    assert hooks.invoke(["--all-files"]).exit_code == 2
+
+
+def test_a_default_names_a_command(tmp_path: Path) -> None:
+    (message,) = _refused_program(tmp_path, HOOKS.replace('default="run"', 'default="rnu"'))
+    assert "default='rnu'" in message and "names no command" in message
+
+
+def _refused_program(tmp_path: Path, source: str) -> list[str]:
+    path = tmp_path / "handlers.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    return [d.message for d in raised.value.diagnostics]
+
+
+def test_a_flag_spelled_with_underscores_is_taken_as_written(tmp_path: Path) -> None:
+    source = SERVE.replace('Option("-p")', 'Option("-p", "--port_number", "--listen_port")')
+    tool = load_tool(tmp_path, source, "argv_underscores")
+    assert _data(tool, "serve", "--port_number", "9")["port"] == 9
+    assert _data(tool, "serve", "--listen_port=7")["port"] == 7
+    assert "-p PORT_NUMBER, --port_number PORT_NUMBER" in tool.invoke(["serve", "--help"]).stdout
+    # NOTE: as written only: Click and argparse do not read `--port-number` for it either.
+    assert tool.invoke(["serve", "--port-number", "9"]).exit_code == 2
+
+
+STATS = '''\
+"""A stats tool whose list options and same-named options read env vars as Click's do."""
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="gitstats", version="1.0.0", env_prefix="GITSTATS")
+
+
+@command(effects="read_only")
+def log(
+    author: list[str] = [],
+    paths: list[Path] = [],
+    limit: Annotated[int, Option(max=1000)] = 50,
+    size: tuple[int, int] = (1, 1),
+) -> dict[str, Any]:
+    """Show the log."""
+    return {"author": author, "paths": [str(p) for p in paths], "limit": limit, "size": size}
+
+
+@command(effects="read_only")
+def authors_top(limit: Annotated[int, Option(max=100)] = 10, size: tuple[int, int] = (1, 1)) -> int:
+    """Show the top authors."""
+    return limit
+'''
+
+
+@pytest.fixture(scope="module")
+def stats(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("stats"), STATS, "argv_stats")
+
+
+def test_a_list_env_var_splits_as_clicks_does(stats: Any) -> None:
+    env = {
+        "GITSTATS_AUTHOR": " ada  bob\tcy ",
+        "GITSTATS_PATHS": os.pathsep.join(["a b", "c"]),
+        "GITSTATS_SIZE": "2 3",
+    }
+    done = stats.invoke(["log", "--json"], env=env)
+    assert done.exit_code == 0, done.stderr
+    data = done.envelope["data"]
+    assert data["author"] == ["ada", "bob", "cy"]
+    assert data["paths"] == ["a b", "c"]
+    assert data["size"] == [2, 3]
+
+
+def test_same_named_options_that_differ_read_env_vars_per_command(stats: Any) -> None:
+    env = {"GITSTATS_LOG_LIMIT": "500", "GITSTATS_AUTHORS_TOP_LIMIT": "7"}
+    assert stats.invoke(["log", "--json"], env=env).envelope["data"]["limit"] == 500
+    assert stats.invoke(["authors-top", "--json"], env=env).envelope["data"] == 7
+    # NOTE: the shared name is no longer read for either: it meant one of them.
+    assert (
+        stats.invoke(["log", "--json"], env={"GITSTATS_LIMIT": "500"}).envelope["data"]["limit"]
+        == 50
+    )
+    # NOTE: `author` differs from nothing: its name stays PREFIX_OPT.
+    assert "GITSTATS_AUTHOR" in stats.invoke(["log", "--help"]).stdout
+
+
+DOCS = '''\
+"""A docs tool whose root command takes -o/--open, beside other commands."""
+from typing import Annotated
+
+from burgee import Argument, Option, command, program
+
+program(name="docs", version="1.0.0")
+
+
+@command(effects="read_only", root=True)
+def show(
+    topic: Annotated[str, Argument()] = "index",
+    open_: Annotated[bool, Option("-o", "--open", off=False, shadows=True)] = False,
+) -> str:
+    """Show a topic."""
+    return f"{topic} open={open_}"
+
+
+@command(effects="read_only")
+def build(strict: bool = False) -> str:
+    """Build the docs."""
+    return f"built strict={strict}"
+'''
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("docs"), DOCS, "argv_docs")
+
+
+def test_a_root_command_beside_others_takes_over_a_tool_wide_flag(docs: Any) -> None:
+    assert docs.invoke(["-o"]).stdout.strip() == "index open=True"
+    assert docs.invoke(["intro", "--open"]).stdout.strip() == "intro open=True"
+    assert docs.invoke(["--open", "intro"]).stdout.strip() == "intro open=True"
+    assert docs.invoke(["show", "-o", "intro"]).stdout.strip() == "intro open=True"
+    # NOTE: a line that names another command keeps the tool-wide meaning.
+    built = docs.invoke(["build", "-o", "json"])
+    assert built.exit_code == 0 and '"data": "built strict=False"' in built.stdout
+    assert docs.invoke(["-o", "json", "build"]).exit_code == 0
+
+
+def test_usage_shows_a_flag_only_option_by_its_short_flag(srv: Any, tmp_path: Path) -> None:
+    source = SERVE.replace(
+        "verbose: bool = False", 'verbose: Annotated[bool, Option("-v", off=False)] = False'
+    )
+    tool = load_tool(tmp_path, source, "argv_usage")
+    usage = tool.invoke(["status", "--help"]).stdout.splitlines()[0]
+    assert usage == "usage: srv status [-h] [-v]", usage
+    # NOTE: a flag with an off form still shows both (a choice between them).
+    assert "[--verbose | --no-verbose]" in srv.invoke(["status", "--help"]).stdout
+
+
+COPY = '''\
+"""A copy tool whose sources come before the target, as cp's."""
+from typing import Annotated, Any
+
+from burgee import Argument, command, program
+
+program(name="cp3", version="1.0.0")
+
+
+@command(effects="non_idempotent")
+def copy(
+    sources: Annotated[list[str], Argument(metavar="SRC")],
+    target: Annotated[str, Argument(metavar="DST")],
+) -> dict[str, Any]:
+    """Copy files."""
+    return {"sources": sources, "target": target}
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_a_variadic_argument_before_another(tmp_path: Path) -> None:
+    tool = load_tool(tmp_path, COPY, "argv_copy")
+    assert _data(tool, "copy", "a", "b", "c", "d") == {"sources": ["a", "b", "c"], "target": "d"}
+    after = tool.invoke(["copy", "a", "--json", "--", "-d"]).envelope["data"]
+    assert after == {"sources": ["a"], "target": "-d"}
+    assert tool.invoke(["copy", "d"]).exit_code == 2
+    done = tool.invoke(["copy", "--json", '{"sources": ["a"], "target": "t"}'])
+    assert done.envelope["data"] == {"sources": ["a"], "target": "t"}
+    assert "usage: cp3 copy [-h] SRC [SRC ...] DST" in tool.invoke(["copy", "--help"]).stdout
