@@ -1,5 +1,10 @@
 """The generator's view of the runtime: each module as chunks of code and the names they bind.
 
+Each runtime module's header (comment lines above its docstring, dropped when joined)
+declares where it joins and which lazy section it, or a name of it, goes to (`Declared`);
+the join order (`BOOT`, `HEAD`, `TAIL`), `SECTIONS`, `AFTER` and `ALWAYS` are derived from
+those lines alone, and the stubs follow the join order (tests/test_runtime_order.py).
+
 Never joined into a tool (nor is `program`'s stand-in `PROGRAM`): `burgee gen` reads it to
 choose what a program needs (`burgee.render.join`) and which names a handlers file may not
 redefine.
@@ -9,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import json
 import keyword
@@ -20,149 +26,104 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
 
-#: The start-up code: always joined, ahead of the code it compiles once and caches.
-BOOT = "boot"
-#: Modules joined before the handlers' code, in this order.
-HEAD = ("errors", "context", "frameworks", "media_items", "media")
-#: Modules joined after the per-program tables, in this order.
-TAIL = (
-    "program",
-    "flags",
-    "wording",
-    "jsonread",
-    "kinds",
-    "values",
-    "fields",
-    "output",
-    "truncate",
-    "sanitize",
-    "spill",
-    "deliver",
-    "sources",
-    "inputs",
-    "execute",
-    "table",
-    "batch",
-    "quickargs",
-    "argv_parser",
-    "argv",
-    "embedded",
-    "describe",
-    "completion_scripts",
-    "shells",
-    "complete",
-    "mcp_io",
-    "mcp_endpoint",
-    "mcp_ask",
-    "mcp_http",
-    "mcp_methods",
-    "mcp_loop",
-    "mcp_wire",
-    "mcp_call",
-    "mcp",
-    "mcp_asgi",
-    "surfaces",
-    "cli_help",
-    "cli",
-)
 _RUNTIME = "burgee.runtime"
-#: What a plain run of a command never needs: a module (all of it) or one function of one
-#: (`module.name`, which may go elsewhere than the rest of its module), and the section of the
-#: code it goes to, which `_boot` compiles (or reads
-#: from its cache) and runs the first time one of its functions is called. What code outside a
-#: section uses of it, other than by calling a function, stays in the code that always runs
-#: (`burgee.render.join`).
-SECTIONS: dict[str, str] = {
-    "argv": "argparse",
-    "argv_parser": "argparse",
-    # NOTE: help (`--help`, `help flags`) is argparse's or reads as its does.
-    "cli_help": "argparse",
-    "truncate": "agent",
-    "sanitize": "agent",
-    "spill": "agent",
-    "inputs._input_problems": "validate",
-    "inputs._problem": "validate",
-    "inputs._object_problem": "validate",
-    "inputs._input_schema": "validate",
-    "execute._run_timed": "timeout",
-    "context._cancel_event": "timeout",
-    "execute._await": "async",
-    "values._confirmation": "confirm",
-    "values._question": "confirm",
-    "context._answer": "confirm",
-    "context._question_field": "confirm",
-    "context._form": "confirm",
-    "fields": "confirm",
-    "context._answer_steps": "confirm",
-    "context._asked": "confirm",
-    "context._ask_fields": "confirm",
-    "context._from_person": "confirm",
-    "context._ask": "confirm",
-    "context._rerun_line": "confirm",
-    "context._answer_flags": "confirm",
-    "errors._Placed": "confirm",
-    "errors._variable": "confirm",
-    "errors._written": "confirm",
-    "errors._unsecret": "confirm",
-    "batch": "batch",
-    # NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
-    "cli.invoke": "invoke",
-    "cli.Invoked": "invoke",
-    "cli._PER_RUN": "invoke",
-    "cli._refill": "invoke",
-    "cli._batch": "batch",
-    "cli._batch_calls": "batch",
-    "describe": "describe",
-    "complete": "describe",
-    "shells": "describe",
-    "completion_scripts": "describe",
-    "mcp_io": "mcp",
-    # NOTE: a stdio session never serves HTTP: the endpoint, the stdlib server and the ASGI
-    # application are a section of their own, run after `mcp` (`AFTER`).
-    "mcp_endpoint": "http",
-    "mcp_http": "http",
-    "mcp_asgi": "http",
-    # NOTE: asking the client (elicitation) and a client's config (`--mcp --print-config`,
-    # `--mcp --help`): what a session needs only when a handler asks, or never.
-    "mcp_ask._elicited": "elicit",
-    "mcp_ask._retried": "elicit",
-    "mcp_ask._state": "elicit",
-    "mcp_ask._confirming": "elicit",
-    "mcp_io._print_config": "clients",
-    "mcp_io._codex_toml": "clients",
-    "mcp_io._ENV_SPELLING": "clients",
-    "mcp_io._mcp_help": "clients",
-    "mcp_io._MCP_HELP": "clients",
-    "mcp_methods": "mcp",
-    "mcp_loop": "mcp",
-    "mcp_wire": "mcp",
-    "mcp_call": "mcp",
-    "mcp_ask": "mcp",
-    "mcp": "mcp",
-    "surfaces": "mcp",
-}
-#: A section whose code needs another's when it runs (a base class, a name its functions use)
-#: -> that section, which `_boot` runs first; the section's uses of it need no stand-in and
-#: keep nothing of it in the code that always runs (`burgee.render.join`).
-AFTER: dict[str, str] = {"http": "mcp", "elicit": "mcp", "clients": "mcp"}
-#: Functions of those modules that a plain run of a command calls, and `asgi` (an ASGI
-#: server's import of the tool finds it, and tells an ASGI 3 application by its being a
-#: coroutine function, which a section's stand-in is not): they always run.
-ALWAYS = frozenset(
-    {
-        "asgi",
-        "_describe",
-        "_find",
-        "_take_yes",
-        "_read_json_input",
-        "_unrelated",
-        "_passing",
-        "_arguments_at",
-        # NOTE: a tool with shared options (`SHARED`) reads argv with them on every run.
-        "_hoisted",
-        "_named",
-    }
-)
+#: The line of a runtime module's header that declares its place: the comment lines above
+#: its docstring, which the joiner drops (nothing of them runs in a tool).
+_DECLARATION = "# burgee: "
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What one runtime module's header declares: the one source of the join order, the
+    sections and (through the order) the stubs.
+
+    - `# burgee: joins boot`, `joins head N` or `joins tail N`: the start-up code, or joined
+      before the handlers' code or after the per-program tables, by rank `N` (gaps leave room).
+    - `# burgee: section NAME` (optionally `after OTHER`): all of the module goes to lazy
+      section NAME, which `_boot` compiles and runs the first time one of its functions is
+      called; `after OTHER`: its code needs OTHER's when it runs, and `_boot` runs OTHER first.
+    - `# burgee: section NAME: a b`: those names of the module go to NAME (elsewhere than the
+      rest of their module, if that has a section).
+    - `# burgee: always: a b`: names of a sectioned module that a plain run calls: they stay
+      in the code that always runs.
+    """
+
+    place: str
+    rank: int
+    section: str | None = None
+    #: Each name with a section of its own -> that section.
+    names: dict[str, str] = dataclasses.field(default_factory=dict)
+    always: frozenset[str] = frozenset()
+    #: Each section whose `after` this module declares -> the section run first.
+    after: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+_PLACES = ("boot", "head", "tail")
+
+
+def _declared(module: str, text: str) -> Declared:
+    """The declaration in the header of one runtime module's source `text`."""
+    joins: tuple[str, int] | None = None
+    section = None
+    names: dict[str, str] = {}
+    always: set[str] = set()
+    after: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        if not line.startswith(_DECLARATION):
+            continue
+        verb, _, rest = line[len(_DECLARATION) :].partition(" ")
+        head, colon, listed = rest.partition(":")
+        words = head.split()
+        if verb == "joins" and words and words[0] in _PLACES and not colon:
+            if joins is not None:
+                raise ValueError(f"{module}: joins twice")
+            rank = words[1:] or ["0"]
+            joins = (words[0], int(rank[0]))
+        elif verb == "section" and words and len(words) in (1, 3) and words[1:2] in ([], ["after"]):
+            if len(words) == 3:
+                after[words[0]] = words[2]
+            if colon:
+                names.update(dict.fromkeys(listed.split(), words[0]))
+            else:
+                section = words[0]
+        elif verb == "always:":
+            always.update(rest.split())
+        else:
+            raise ValueError(f"{module}: {line!r} not understood")
+    if joins is None:
+        raise ValueError(f"{module}: no `# burgee: joins` line in its header")
+    return Declared(joins[0], joins[1], section, names, frozenset(always), after)
+
+
+@cache
+def declarations() -> dict[str, Declared]:
+    """Each runtime module's declaration, by its name (all but this one, never joined)."""
+    return {m: _declared(m, source(m)) for m in _folders() if m != __name__.rpartition(".")[2]}
+
+
+def _joined(place: str) -> tuple[str, ...]:
+    found = [(d.rank, m) for m, d in declarations().items() if d.place == place]
+    return tuple(module for _, module in sorted(found))
+
+
+def _sections() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for module, declared in declarations().items():
+        if declared.section:
+            found[module] = declared.section
+        found.update({f"{module}.{name}": s for name, s in declared.names.items()})
+    return found
+
+
+def _after() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for module, declared in declarations().items():
+        for section, first in declared.after.items():
+            if found.setdefault(section, first) != first:
+                raise ValueError(f"{module}: section {section} after {first}, not {found[section]}")
+    return found
 
 
 @cache
@@ -427,3 +388,24 @@ def runtime_names() -> frozenset[str]:
         for chunk in chunks:
             found |= chunk.binds
     return frozenset(found)
+
+
+#: The start-up code: always joined, ahead of the code it compiles once and caches.
+(BOOT,) = _joined("boot")
+#: Modules joined before the handlers' code, in this order.
+HEAD = _joined("head")
+#: Modules joined after the per-program tables, in this order.
+TAIL = _joined("tail")
+#: What a plain run of a command never needs: a module (all of it) or one name of one
+#: (`module.name`), and the section of the code it goes to. What code outside a section uses
+#: of it, other than by calling a function, stays in the code that always runs
+#: (`burgee.render.join`).
+SECTIONS = _sections()
+#: A section whose code needs another's when it runs (a base class, a name its functions use)
+#: -> that section, which `_boot` runs first; the section's uses of it need no stand-in and
+#: keep nothing of it in the code that always runs (`burgee.render.join`).
+AFTER = _after()
+#: Names of sectioned modules that a plain run of a command calls, and `asgi` (an ASGI
+#: server's import of the tool finds it, and tells an ASGI 3 application by its being a
+#: coroutine function, which a section's stand-in is not): they always run.
+ALWAYS = frozenset(name for d in declarations().values() for name in d.always)

@@ -1,3 +1,4 @@
+# burgee: joins tail 10
 """The program: every fact about it the runtime reads, in one frozen object.
 
 A generated file writes its tables as plain code and then builds the one value the runtime

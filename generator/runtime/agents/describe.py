@@ -1,3 +1,6 @@
+# burgee: joins tail 220
+# burgee: section describe
+# burgee: always: _describe
 """The tool describes itself: `schema`/`--schema`, `--llms`, and `CMD --explain OPTION`."""
 
 from __future__ import annotations

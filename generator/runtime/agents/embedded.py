@@ -1,3 +1,4 @@
+# burgee: joins tail 210
 """The documents a tool describes itself with, stored once in `_DATA` and read on first use.
 
 The clispec document (`schema`), the `--llms` manifest, the MCP tool list, the Agent Skill and

@@ -1,3 +1,5 @@
+# burgee: joins tail 360
+# burgee: section mcp
 """Prompts (`@prompt`), resources (`@resource`) and logging, over MCP and on the command line.
 
 Only a tool whose handlers declare them carries this module: its generated tables

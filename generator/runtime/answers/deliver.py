@@ -1,3 +1,4 @@
+# burgee: joins tail 120
 """What reaches the caller: secrets out, control tokens neutralised, untrusted text
 quarantined, long output truncated with the full text saved to page back (`output REF`).
 

@@ -1,3 +1,4 @@
+# burgee: joins head 40
 """How each surface gives a handler's images, audio and embedded resources to its caller
 (the values themselves, their checks and JSON form: `media_items`).
 

@@ -1,3 +1,4 @@
+# burgee: joins head 30
 """The values a handler returns besides data: `Image`, `Audio` and `EmbeddedResource`.
 
 Each checks what it holds when it is made (bytes, a MIME type, a URI, at most `_MEDIA_MOST`

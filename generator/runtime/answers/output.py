@@ -1,3 +1,4 @@
+# burgee: joins tail 80
 """Results as data: normalised to JSON, checked against the declared type, written as the
 one envelope (`--json`, MCP) or as text for people."""
 

@@ -1,3 +1,5 @@
+# burgee: joins tail 110
+# burgee: section agent
 """The full output of an answer that was cut, saved under a reference (a content hash) in a
 private cache directory (`_spill`), and read back page by page (`_read_spill`, the `output`
 command)."""

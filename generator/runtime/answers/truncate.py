@@ -1,3 +1,5 @@
+# burgee: joins tail 90
+# burgee: section agent
 """Output that fits: a success envelope whose data is too long, shrunk so that it still
 matches the command's output schema (`_truncate`). Long strings lose their middle (a marker
 says how much, and where the full output is: `spill`), long arrays and maps (a `dict[str, X]`

@@ -1,3 +1,5 @@
+# burgee: joins tail 190
+# burgee: section argparse
 """argparse as a tool uses it (`_new_parser`): its errors are usage errors (an unknown flag
 with a "did you mean", a value that may be a secret counted, not shown), help as wide as the
 terminal, and the words after `--` kept as words."""

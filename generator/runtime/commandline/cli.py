@@ -1,3 +1,7 @@
+# burgee: joins tail 380
+# burgee: section invoke: invoke Invoked _PER_RUN _refill
+# burgee: section batch: _batch _batch_calls
+# NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
 """`main`: from argv to one answer (text, or one JSON envelope) and an exit code."""
 
 from __future__ import annotations

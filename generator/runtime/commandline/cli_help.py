@@ -1,3 +1,6 @@
+# burgee: joins tail 370
+# burgee: section argparse
+# NOTE: help (`--help`, `help flags`) is argparse's or reads as its does.
 """Help as the command line shows it: the program's and a group's (`_group_help`), a
 command's (argparse's, with `_command_epilog` and the tool-wide flags, `_tool_flags`), and
 `help flags` (`_flags_help`)."""

@@ -1,3 +1,5 @@
+# burgee: joins tail 250
+# burgee: section describe
 """Shell completion (`completion SHELL`, the `__complete` protocol) and the Agent Skill."""
 
 from __future__ import annotations

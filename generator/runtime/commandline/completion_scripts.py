@@ -1,3 +1,5 @@
+# burgee: joins tail 230
+# burgee: section describe
 """The four completion scripts' templates (`shells._completion_script` fills them in): the
 model is the same, each shell's way of walking the words and offering values its own."""
 

@@ -1,3 +1,4 @@
+# burgee: joins tail 20
 """The tool-wide flags: one table, `FLAGS`.
 
 The generator reads it for the clispec document (`global_args`), help,

@@ -1,3 +1,4 @@
+# burgee: joins tail 180
 """A quick reading of a plainly valid command line, so most runs never import argparse.
 
 Importing argparse (and the `re`, `gettext` and `locale` it pulls in) costs more than the rest of

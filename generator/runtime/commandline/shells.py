@@ -1,3 +1,5 @@
+# burgee: joins tail 240
+# burgee: section describe
 """The shell completion scripts: rendered from the completion table in `_DATA` (`completion
 SHELL`, and `burgee gen --completions` in-process), one renderer per shell."""
 

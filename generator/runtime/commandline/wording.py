@@ -1,3 +1,4 @@
+# burgee: joins tail 30
 """How a problem with a value is worded, the one wording of every reader (a flag, an env var,
 a config file, JSON input, the input schema's check) and of help: `expected an integer, got
 'abc'`, bounds, lengths, patterns, item counts and choices."""

@@ -1,3 +1,5 @@
+# burgee: joins tail 170
+# burgee: section batch
 """`--batch`: many calls in one run, one JSON Lines envelope per call.
 
 Each input line is `{"id": ..., "command": "shelf label", "input": {...}}`; each output line is

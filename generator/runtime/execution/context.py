@@ -1,3 +1,7 @@
+# burgee: joins head 20
+# burgee: section timeout: _cancel_event
+# burgee: section confirm: _answer _question_field _form _answer_steps _asked _ask_fields
+# burgee: section confirm: _from_person _ask _rerun_line _answer_flags
 """What a handler may ask of the running tool (`Context`), and one command's table entry."""
 
 from __future__ import annotations

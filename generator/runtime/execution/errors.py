@@ -1,3 +1,5 @@
+# burgee: joins head 10
+# burgee: section confirm: _Placed _variable _written _unsecret
 """The errors a command can end with (a kind, an exit code, a message), and the table of the
 built-in kinds and their exit codes: the clispec document, help and the skill read it too."""
 

@@ -1,3 +1,6 @@
+# burgee: joins tail 150
+# burgee: section timeout: _run_timed
+# burgee: section async: _await
 """The one execution path: flags, `--json` input and MCP `tools/call` all run a command here."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# burgee: joins tail 70
+# burgee: section confirm
 """A question's fields (`ctx.confirm`, `ctx.ask`, `ctx.form`, `prompt=`, a confirmation),
 which `context._ask_fields` asks: what an answer to each must be (`_checked`), each field in an
 elicitation's requested schema (`_field_schema`), and a form's fields, as gen read them

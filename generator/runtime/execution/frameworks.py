@@ -1,3 +1,4 @@
+# burgee: joins head 25
 """Bodies written for Click or Typer, run unchanged: the stand-in for the part of `click` and
 `typer` a command's body calls (`_Click`, `_Typer`: `echo`, `secho`, `style`, `confirm`,
 `prompt`, the exceptions, `get_current_context()`, `get_app_dir`), which a generated file binds

@@ -1,3 +1,5 @@
+# burgee: joins tail 140
+# burgee: section validate: _input_problems _problem _object_problem _input_schema
 """JSON input (`--json '<object>'`, MCP `arguments`) checked against the command's published
 `inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error. Two
 exceptions, both for what an option's env var or config file may supply: a top-level key the

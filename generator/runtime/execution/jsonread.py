@@ -1,3 +1,4 @@
+# burgee: joins tail 40
 """The one JSON reader of every input the tool is given (`--json`, `--batch` lines, MCP, JSON
 config files, JSON on the command line) and of its own documents: JSON as JSON defines it (NaN
 and the infinities refused), read by `_json`'s scanner without importing `json` where it can;

@@ -1,3 +1,4 @@
+# burgee: joins tail 50
 """Every supported leaf type, one class each: how the tool reads it and checks its JSON form.
 
 A class holds everything about its type: the annotations that name it, the converter from

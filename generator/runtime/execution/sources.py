@@ -1,3 +1,4 @@
+# burgee: joins tail 130
 """Where an option's value comes from: the call, its env var, the config file, pyproject.toml,
 or its default; recorded for --explain and `meta.provenance`."""
 

@@ -1,3 +1,4 @@
+# burgee: joins tail 160
 """Each command as the generated file writes it: one row of data, made into a `_Command` when a
 run first asks for it.
 

@@ -1,3 +1,5 @@
+# burgee: joins tail 60
+# burgee: section confirm: _confirmation _question
 """One call's input, from flags or a JSON object, converted and checked parameter by parameter."""
 
 from __future__ import annotations

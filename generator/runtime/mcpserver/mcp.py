@@ -1,3 +1,5 @@
+# burgee: joins tail 340
+# burgee: section mcp
 """`--mcp`: every command served as an MCP tool, over stdio, in both protocol eras.
 
 The transport is `_McpServer.serve` (reading lines, `mcp_loop`) and `write` (writing frames,

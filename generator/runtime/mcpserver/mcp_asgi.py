@@ -1,3 +1,6 @@
+# burgee: joins tail 350
+# burgee: section http
+# burgee: always: asgi
 """`asgi`: the MCP endpoint as an ASGI 3 application, standard library only, for any ASGI
 server (`uvicorn tool:asgi --workers 4`, hypercorn, granian) that runs on asyncio.
 

@@ -1,3 +1,7 @@
+# burgee: joins tail 280
+# burgee: section mcp
+# burgee: section elicit after mcp: _elicited _retried _state _confirming
+# NOTE: asking the client (elicitation): what a session needs only when a handler asks.
 """Questions asked within an MCP call (`ctx.confirm`, `ctx.ask`, a missing `Option(prompt=)`,
 a command that asks first), answered by the client's user: in the session eras an
 `elicitation/create` request the call waits for (over stdio, or the call's SSE stream), in

@@ -1,3 +1,5 @@
+# burgee: joins tail 330
+# burgee: section mcp
 """`tools/call` on the MCP server: the call in flight (`_Request`), its progress and
 `ctx.log` notifications, and its run through `_execute` (the command line's path, so its text
 content is byte for byte the `--json` envelope) to its answer."""

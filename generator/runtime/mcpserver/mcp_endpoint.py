@@ -1,3 +1,7 @@
+# burgee: joins tail 270
+# burgee: section http after mcp
+# NOTE: a stdio session never serves HTTP: the endpoint, the stdlib server and the ASGI
+# application are a section of their own, run after `mcp`.
 """The MCP endpoint over HTTP, whatever server reads the requests: the stdlib one
 (`mcp_http`, `--mcp --http`) and the ASGI application (`mcp_asgi`, `uvicorn tool:asgi`) both
 put each request through an `_Exchange` of one `_Endpoint`, so the checks (`Host`, `Origin`,

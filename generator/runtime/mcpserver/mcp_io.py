@@ -1,3 +1,8 @@
+# burgee: joins tail 260
+# burgee: section mcp
+# burgee: section clients after mcp: _print_config _codex_toml _ENV_SPELLING _mcp_help
+# burgee: section clients: _MCP_HELP
+# NOTE: a client's config (`--mcp --print-config`, `--mcp --help`): what a session never needs.
 """The MCP server's transport pieces: JSON without `import json`, stdout while serving,
 reading stdin, and the client configuration."""
 

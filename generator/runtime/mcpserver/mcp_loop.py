@@ -1,3 +1,5 @@
+# burgee: joins tail 310
+# burgee: section mcp
 """The MCP stdio server's reading: the main thread reads stdin and runs each tools/call
 itself, as a plain loop would (no thread hand-off on the way, which is what makes lock-step
 calls fast); a watchdog thread notices a call that runs longer than `_MCP_PATIENCE` and takes

@@ -1,3 +1,5 @@
+# burgee: joins tail 300
+# burgee: section mcp
 """The MCP methods that describe the server: `initialize`, `ping`, `server/discover` and
 `tools/list`, with what they share (the capabilities, one page of a `*/list`, the cache hints).
 

@@ -1,3 +1,5 @@
+# burgee: joins tail 320
+# burgee: section mcp
 """The MCP server's session and its writing: what `initialize` agreed on, the questions
 waiting for answers, and each message out (to stdout's private descriptor, a JSON-RPC batch's
 answers, or an HTTP exchange's sink), secrets redacted; `mcp_call._McpCalls` runs tools/call

@@ -1,3 +1,4 @@
+# burgee: joins boot
 """The start of a generated tool: burgee's runtime, compiled once and then read from a private
 cache.
 

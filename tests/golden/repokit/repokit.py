@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1155: the first handler from handlers.py
 #     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12567: the tables (commands, groups, errors, result shapes)
+#     line 12595: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -10373,7 +10373,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     import http.server
     import io
     import socket
-    import threading
     import time
 
     debug = endpoint.debug
@@ -10396,6 +10395,18 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         fields: dict[str, list[str]]
         #: The second of the last `Date`, and its header line.
         clock: tuple[int, bytes] = (0, b"")
+        served = endpoint
+        debugging = debug
+
+        parse_request = _handler_parse_request
+        head = _handler_head
+        send = _handler_send
+        do_GET = _handler_do_get
+        post = _handler_post
+        body = _handler_body
+        dispatch = _handler_dispatch
+        watch = _handler_watch
+        connected = _handler_connected
 
         def setup(self) -> None:
             super().setup()
@@ -10429,130 +10440,9 @@ def _handler_class(endpoint: _Endpoint) -> Any:
                 self.log_error("Request timed out: %r", error)
                 self.close_connection = True
 
-        def parse_request(self) -> bool:
-            """The request line as http.server reads it, and the header fields read here: its
-            parser of them (the email package's) took a third of a request's time."""
-            self.command = ""
-            self.request_version = self.default_request_version
-            self.close_connection = True
-            line = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
-            self.requestline = line
-            words = line.split()
-            if not words:
-                return False
-            if len(words) >= 3:
-                version = words[-1]
-                numbers = version[5:].split(".")
-                if version != "HTTP/1.1" and not (
-                    version.startswith("HTTP/")
-                    and len(numbers) == 2
-                    and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
-                ):
-                    self.send_error(400, f"Bad request version ({version!r})")
-                    return False
-                number = (int(numbers[0]), int(numbers[1]))
-                if number >= (2, 0):
-                    self.send_error(505, f"Invalid HTTP version ({version[5:]})")
-                    return False
-                self.close_connection = number < (1, 1)
-                self.request_version = version
-            if not 2 <= len(words) <= 3:
-                self.send_error(400, f"Bad request syntax ({line!r})")
-                return False
-            if len(words) == 2:
-                self.close_connection = True
-                if words[0] != "GET":
-                    self.send_error(400, f"Bad HTTP/0.9 request type ({words[0]!r})")
-                    return False
-            self.command, self.path = words[0], words[1]
-            fields = self.fields
-            readline = self.rfile.readline
-            longest = _HTTP_LINE + 1
-            for _ in range(_HTTP_FIELDS + 1):
-                raw = readline(longest)
-                if len(raw) == longest:
-                    self.send_error(431, "Line too long")
-                    return False
-                if raw in (b"\r\n", b"\n", b""):
-                    break
-                # NOTE: a line without a colon is a name here, its line end included.
-                name, _, value = raw.decode("iso-8859-1").partition(":")
-                name = name.lower()
-                if name in fields:
-                    fields[name].append(value.strip(" \t\r\n"))
-                else:
-                    fields[name] = [value.strip(" \t\r\n")]
-            else:
-                self.send_error(431, "Too many headers")
-                return False
-            # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
-            # folded onto the one before, or without a colon, is refused too (5.2). Checked
-            # once for every name.
-            names = "".join(fields)
-            if "" in fields or " " in names or not (names.isascii() and names.isprintable()):
-                self.send_error(400, "Bad request: a header line is not NAME: VALUE")
-                return False
-            lengths = fields.get("content-length")
-            self.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
-            connection = fields.get("connection", ("",))[0].lower()
-            if connection == "close":
-                self.close_connection = True
-            elif connection == "keep-alive":
-                self.close_connection = False
-            expect = fields.get("expect", ("",))[0].lower()
-            if expect == "100-continue" and self.request_version >= "HTTP/1.1":
-                return bool(self.handle_expect_100())
-            return True
-
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
                 sys.stderr.write(f"{PROGRAM.name}: http: {format % args}\n")
-
-        def head(self, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
-            """An answer's status line and headers, to write with its body in one send: each
-            write is a segment of its own (no Nagle's algorithm), which the client waits for."""
-            if debug:
-                self.log_request(status)
-            now = int(time.time())
-            clock = self.clock
-            if clock[0] != now:
-                clock = Handler.clock = (now, f"Date: {self.date_time_string(now)}\r\n".encode())
-            phrase = self.responses[status][0] if status in self.responses else ""
-            # NOTE: no `Server` (which software, and which Python, is nobody's business): one
-            # line less for every client to read.
-            lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), clock[1]]
-            for name, value in headers:
-                if name == "Connection" and value == "close":
-                    self.close_connection = True
-                lines.append(f"{name}: {value}\r\n".encode("latin-1"))
-            lines.append(b"\r\n")
-            return b"".join(lines)
-
-        def send(self, answer: _Answer) -> None:
-            status, body, headers = answer
-            data = _wire(body)
-            headers = dict(headers)
-            if status >= 400 and not self.whole:
-                # NOTE: what follows on the connection could be the rest of this request's
-                # body, taken for the next request (RFC 9112 6.3): the connection ends.
-                headers["Connection"] = "close"
-            if data:
-                headers["Content-Type"] = "application/json"
-            headers["Content-Length"] = str(len(data))
-            head = self.head(status, headers.items())
-            # NOTE: RFC 9110: an answer to HEAD has no content.
-            self.connection.sendall(head if self.command == "HEAD" else head + data)
-
-        def do_GET(self) -> None:
-            """Every method's request (`_METHODS`)."""
-            exchange = endpoint.exchange(self.command, self.path, self.fields)
-            refused = exchange.screen()
-            if refused is not None:
-                self.send(refused)
-            elif self.command == "DELETE":
-                self.send(exchange.delete())
-            elif self.command == "POST":
-                self.post(exchange)
 
         def send_error(
             self, code: int, message: str | None = None, explain: str | None = None
@@ -10565,112 +10455,250 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             nothing = endpoint.exchange("", "", {})
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
-        def post(self, exchange: _Exchange) -> None:
-            body = self.body(exchange)
-            if body is None:
-                return
-            # NOTE: only now: a client slow to send its request holds no slot meanwhile.
-            if not endpoint.seat():
-                why = "Service Unavailable: too many requests at once"
-                self.send(exchange.refusal(503, why, Retry_After="1"))
-                return
-            try:
-                routed = exchange.route(body)
-                if not isinstance(routed, _Routed):
-                    self.send(routed)
-                    return
-                with endpoint.serving(routed.server):
-                    self.dispatch(exchange, routed)
-            finally:
-                endpoint.unseat()
-
-        def body(self, exchange: _Exchange) -> bytes | None:
-            """The request's body, read to its end within its deadline; None: refused."""
-            length = exchange.length()
-            if not isinstance(length, int):
-                self.send(length)
-                return None
-            self.reads.until = time.monotonic() + _HTTP_BODY_SECONDS
-            try:
-                body = self.rfile.read(length)
-            except socket.timeout:  # noqa: UP041 (3.9: not yet TimeoutError)
-                took = f"the body took more than {_HTTP_BODY_SECONDS:g} s"
-                self.send(exchange.refusal(408, f"Request Timeout: {took}"))
-                return None
-            if len(body) < length:
-                self.close_connection = True  # the client ended the connection
-                return None
-            self.whole = True
-            return body
-
-        def dispatch(self, exchange: _Exchange, routed: _Routed) -> None:
-            """Dispatch on this thread; stream what it writes, or answer once. A client that
-            closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
-            done = None
-            if routed.watch:
-                done = threading.Event()
-                threading.Thread(target=self.watch, args=(routed.server, done), daemon=True).start()
-            written: list[str] = []
-            #: The events written and not yet sent.
-            events: list[bytes] = []
-            if routed.stream:
-                head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
-                self.wfile.write(self.head(200, head))
-
-            def sink(text: str) -> None:
-                event = _event(text)
-                events.append(b"%x\r\n%s\r\n" % (len(event), event))
-                if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
-                    # NOTE: an answer (a request of the server's names its method first) is
-                    # the last event: it goes with the end of the stream, in one send.
-                    return
-                try:
-                    self.wfile.write(b"".join(events))
-                except OSError:
-                    pass  # the client went away; the call still ends as it would
-                events.clear()
-
-            try:
-                stream = routed.stream
-                endpoint.run(
-                    routed.server,
-                    routed.message,
-                    sink if stream else written.append,
-                    stream,
-                    self.connected,
-                )
-            finally:
-                if done is not None:
-                    done.set()
-            if not routed.stream:
-                self.send(exchange.answered(written, routed.headers))
-                return
-            try:
-                self.wfile.write(b"".join(events) + b"0\r\n\r\n")
-            except OSError:
-                self.close_connection = True
-
-        def watch(self, server: Any, done: threading.Event) -> None:
-            """Until `done`: the client closing its connection abandons the server's calls."""
-            while not done.wait(0.1):
-                if not self.connected():
-                    server.abandon()
-                    return
-
-        def connected(self) -> bool:
-            """Whether the client has not closed its connection (readable: either its end, or
-            the client's next request on it, when it is still there)."""
-            import select
-
-            connection = self.connection
-            try:
-                if not select.select([connection], [], [], 0)[0]:
-                    return True
-                return bool(connection.recv(1, socket.MSG_PEEK))
-            except (OSError, ValueError):
-                return False
-
     return Handler
+
+
+def _handler_parse_request(handler: Any) -> bool:
+    """The request line as http.server reads it, and the header fields read here: its
+    parser of them (the email package's) took a third of a request's time."""
+    handler.command = ""
+    handler.request_version = handler.default_request_version
+    handler.close_connection = True
+    line = str(handler.raw_requestline, "iso-8859-1").rstrip("\r\n")
+    handler.requestline = line
+    words = line.split()
+    if not words:
+        return False
+    if len(words) >= 3:
+        version = words[-1]
+        numbers = version[5:].split(".")
+        if version != "HTTP/1.1" and not (
+            version.startswith("HTTP/")
+            and len(numbers) == 2
+            and all(n.isascii() and n.isdigit() and len(n) <= 10 for n in numbers)
+        ):
+            handler.send_error(400, f"Bad request version ({version!r})")
+            return False
+        number = (int(numbers[0]), int(numbers[1]))
+        if number >= (2, 0):
+            handler.send_error(505, f"Invalid HTTP version ({version[5:]})")
+            return False
+        handler.close_connection = number < (1, 1)
+        handler.request_version = version
+    if not 2 <= len(words) <= 3:
+        handler.send_error(400, f"Bad request syntax ({line!r})")
+        return False
+    if len(words) == 2:
+        handler.close_connection = True
+        if words[0] != "GET":
+            handler.send_error(400, f"Bad HTTP/0.9 request type ({words[0]!r})")
+            return False
+    handler.command, handler.path = words[0], words[1]
+    fields = handler.fields
+    readline = handler.rfile.readline
+    longest = _HTTP_LINE + 1
+    for _ in range(_HTTP_FIELDS + 1):
+        raw = readline(longest)
+        if len(raw) == longest:
+            handler.send_error(431, "Line too long")
+            return False
+        if raw in (b"\r\n", b"\n", b""):
+            break
+        # NOTE: a line without a colon is a name here, its line end included.
+        name, _, value = raw.decode("iso-8859-1").partition(":")
+        name = name.lower()
+        if name in fields:
+            fields[name].append(value.strip(" \t\r\n"))
+        else:
+            fields[name] = [value.strip(" \t\r\n")]
+    else:
+        handler.send_error(431, "Too many headers")
+        return False
+    # NOTE: RFC 9112 5: a name is a token, with no space before its colon; a line
+    # folded onto the one before, or without a colon, is refused too (5.2). Checked
+    # once for every name.
+    names = "".join(fields)
+    if "" in fields or " " in names or not (names.isascii() and names.isprintable()):
+        handler.send_error(400, "Bad request: a header line is not NAME: VALUE")
+        return False
+    lengths = fields.get("content-length")
+    handler.whole = lengths in (None, ["0"]) and "transfer-encoding" not in fields
+    connection = fields.get("connection", ("",))[0].lower()
+    if connection == "close":
+        handler.close_connection = True
+    elif connection == "keep-alive":
+        handler.close_connection = False
+    expect = fields.get("expect", ("",))[0].lower()
+    if expect == "100-continue" and handler.request_version >= "HTTP/1.1":
+        return bool(handler.handle_expect_100())
+    return True
+
+
+def _handler_head(handler: Any, status: int, headers: Iterable[tuple[str, str]]) -> bytes:
+    """An answer's status line and headers, to write with its body in one send: each
+    write is a segment of its own (no Nagle's algorithm), which the client waits for."""
+    import time
+
+    if handler.debugging:
+        handler.log_request(status)
+    now = int(time.time())
+    clock = handler.clock
+    if clock[0] != now:
+        clock = type(handler).clock = (now, f"Date: {handler.date_time_string(now)}\r\n".encode())
+    phrase = handler.responses[status][0] if status in handler.responses else ""
+    # NOTE: no `Server` (which software, and which Python, is nobody's business): one
+    # line less for every client to read.
+    lines = [b"HTTP/1.1 %d %s\r\n" % (status, phrase.encode()), clock[1]]
+    for name, value in headers:
+        if name == "Connection" and value == "close":
+            handler.close_connection = True
+        lines.append(f"{name}: {value}\r\n".encode("latin-1"))
+    lines.append(b"\r\n")
+    return b"".join(lines)
+
+
+def _handler_send(handler: Any, answer: _Answer) -> None:
+    status, body, headers = answer
+    data = _wire(body)
+    headers = dict(headers)
+    if status >= 400 and not handler.whole:
+        # NOTE: what follows on the connection could be the rest of this request's
+        # body, taken for the next request (RFC 9112 6.3): the connection ends.
+        headers["Connection"] = "close"
+    if data:
+        headers["Content-Type"] = "application/json"
+    headers["Content-Length"] = str(len(data))
+    head = handler.head(status, headers.items())
+    # NOTE: RFC 9110: an answer to HEAD has no content.
+    handler.connection.sendall(head if handler.command == "HEAD" else head + data)
+
+
+def _handler_do_get(handler: Any) -> None:
+    """Every method's request (`_METHODS`)."""
+    exchange = handler.served.exchange(handler.command, handler.path, handler.fields)
+    refused = exchange.screen()
+    if refused is not None:
+        handler.send(refused)
+    elif handler.command == "DELETE":
+        handler.send(exchange.delete())
+    elif handler.command == "POST":
+        handler.post(exchange)
+
+
+def _handler_post(handler: Any, exchange: _Exchange) -> None:
+    body = handler.body(exchange)
+    if body is None:
+        return
+    # NOTE: only now: a client slow to send its request holds no slot meanwhile.
+    if not handler.served.seat():
+        why = "Service Unavailable: too many requests at once"
+        handler.send(exchange.refusal(503, why, Retry_After="1"))
+        return
+    try:
+        routed = exchange.route(body)
+        if not isinstance(routed, _Routed):
+            handler.send(routed)
+            return
+        with handler.served.serving(routed.server):
+            handler.dispatch(exchange, routed)
+    finally:
+        handler.served.unseat()
+
+
+def _handler_body(handler: Any, exchange: _Exchange) -> bytes | None:
+    """The request's body, read to its end within its deadline; None: refused."""
+    import socket
+    import time
+
+    length = exchange.length()
+    if not isinstance(length, int):
+        handler.send(length)
+        return None
+    handler.reads.until = time.monotonic() + _HTTP_BODY_SECONDS
+    try:
+        body: bytes = handler.rfile.read(length)
+    except socket.timeout:  # noqa: UP041 (3.9: not yet TimeoutError)
+        took = f"the body took more than {_HTTP_BODY_SECONDS:g} s"
+        handler.send(exchange.refusal(408, f"Request Timeout: {took}"))
+        return None
+    if len(body) < length:
+        handler.close_connection = True  # the client ended the connection
+        return None
+    handler.whole = True
+    return body
+
+
+def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> None:
+    """Dispatch on this thread; stream what it writes, or answer once. A client that
+    closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
+    import threading
+
+    done = None
+    if routed.watch:
+        done = threading.Event()
+        threading.Thread(target=handler.watch, args=(routed.server, done), daemon=True).start()
+    written: list[str] = []
+    #: The events written and not yet sent.
+    events: list[bytes] = []
+    if routed.stream:
+        head = [*exchange.stream_head(routed.headers), ("Transfer-Encoding", "chunked")]
+        handler.wfile.write(handler.head(200, head))
+
+    def sink(text: str) -> None:
+        event = _event(text)
+        events.append(b"%x\r\n%s\r\n" % (len(event), event))
+        if text.startswith(('{"jsonrpc":"2.0","id":', "[")):
+            # NOTE: an answer (a request of the server's names its method first) is
+            # the last event: it goes with the end of the stream, in one send.
+            return
+        try:
+            handler.wfile.write(b"".join(events))
+        except OSError:
+            pass  # the client went away; the call still ends as it would
+        events.clear()
+
+    try:
+        stream = routed.stream
+        handler.served.run(
+            routed.server,
+            routed.message,
+            sink if stream else written.append,
+            stream,
+            handler.connected,
+        )
+    finally:
+        if done is not None:
+            done.set()
+    if not routed.stream:
+        handler.send(exchange.answered(written, routed.headers))
+        return
+    try:
+        handler.wfile.write(b"".join(events) + b"0\r\n\r\n")
+    except OSError:
+        handler.close_connection = True
+
+
+def _handler_watch(handler: Any, server: Any, done: threading.Event) -> None:
+    """Until `done`: the client closing its connection abandons the server's calls."""
+    while not done.wait(0.1):
+        if not handler.connected():
+            server.abandon()
+            return
+
+
+def _handler_connected(handler: Any) -> bool:
+    """Whether the client has not closed its connection (readable: either its end, or
+    the client's next request on it, when it is still there)."""
+    import select
+    import socket
+
+    connection = handler.connection
+    try:
+        if not select.select([connection], [], [], 0)[0]:
+            return True
+        return bool(connection.recv(1, socket.MSG_PEEK))
+    except (OSError, ValueError):
+        return False
 
 
 # ---- burgee: end of http ----
