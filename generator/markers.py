@@ -321,6 +321,32 @@ class Context:
         error.kind = "action_required"
         raise error
 
+    #: What a body written for Click or Typer keeps for later (`ctx.obj`), as theirs does.
+    obj: Any = None
+
+    def exit(self, code: int = 0) -> NoReturn:
+        """End the command now (Click's and Typer's `ctx.exit`): at 0 a success with no data,
+        else the error `exit` at `code`."""
+        raise SystemExit(code)
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop with a usage error (Click's `ctx.fail`): exit 2."""
+        raise CommandError(message)
+
+    def abort(self) -> NoReturn:
+        """Stop as Click's `ctx.abort()` does: the error `aborted`, exit 1."""
+        raise CommandError("Aborted!")
+
+    def ensure_object(self, kind: type[_T]) -> _T:
+        """`obj`, made a new `kind` first unless it is one (Click's `ctx.ensure_object`)."""
+        if not isinstance(self.obj, kind):
+            self.obj = kind()
+        return self.obj
+
+    def find_object(self, kind: type[_T]) -> _T | None:
+        """`obj` when it is a `kind`, else None (Click's `ctx.find_object`)."""
+        return self.obj if isinstance(self.obj, kind) else None
+
 
 def command(
     *,

@@ -305,7 +305,7 @@ def test_diagnostics_in_a_bundled_sibling_name_its_file(tmp_path: Path) -> None:
     )
     assert found == [
         "notes.py:4:18: error: effects must be one of read_only, idempotent, "
-        "non_idempotent, destructive, withheld"
+        "non_idempotent, destructive, withheld, undeclared"
     ]
 
 

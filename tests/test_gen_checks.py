@@ -583,7 +583,7 @@ def list_items(
     ("example", "reason"),
     [
         ("KITCHEN_LIMIT=5 kitchen list-items", ""),
-        ("KITCHEN_LIMIT= KITCHEN_TAG='1, 2' kitchen list-items --data x | jq .", ""),
+        ("KITCHEN_LIMIT= KITCHEN_TAG='1 2' kitchen list-items --data x | jq .", ""),
         ("echo hi | kitchen list-items --data -", ""),
         ("cat < notes.txt | kitchen list-items --data - | jq .data > out.json", ""),
         (
@@ -592,7 +592,7 @@ def list_items(
             "KITCHEN_LIMIT, KITCHEN_TAG)",
         ),
         ("KITCHEN_LIMIT=x kitchen list-items", "KITCHEN_LIMIT: expected an integer, got 'x'"),
-        ("KITCHEN_TAG=1,x kitchen list-items", "KITCHEN_TAG: expected an integer, got 'x'"),
+        ("KITCHEN_TAG='1 x' kitchen list-items", "KITCHEN_TAG: expected an integer, got 'x'"),
         ("echo hi | jq .", "it must start with the program's name, 'kitchen'"),
         ("echo hi | kitchen list-items --lmit 2", "unrecognized arguments: --lmit"),
     ],

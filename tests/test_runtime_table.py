@@ -217,7 +217,7 @@ def test_a_command_that_asks_first_asks_even_without_inputs() -> None:
         (("_within", "_Int", 1, 5), "5", 5),
         (("_choice", "fast", "slow"), "slow", "slow"),
         (("_member", "Color"), "blue", Color.BLUE),
-        (("_tuple", "_Int", "_Str"), "1,a", (1, "a")),
+        (("_tuple", "_Int", "_Str"), "1 a", (1, "a")),
         (("_items", "_Int"), ["1", "2"], [1, 2]),
         (("_pairs", "_Int"), ["a=1"], {"a": 1}),
         ("_to_point", [1, 2], (1, 2)),

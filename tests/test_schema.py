@@ -163,14 +163,21 @@ def test_llms_manifest(tool: Path) -> None:
         c["name"] for c in document["commands"] if not c.get("withheld") and c["name"] != "schema"
     }
     assert {t["name"] for t in tools[1:]} == listed
+    effects = {c["name"]: c.get("burgee_effects", c.get("effects")) for c in document["commands"]}
     for entry in tools[1:]:
-        assert set(entry) == {"name", "description", "inputSchema", "outputSchema", "annotations"}
+        # NOTE: a command whose effects nobody declared (a Typer or Click app's) has no hints:
+        # clients then assume the worst.
+        undeclared = effects[entry["name"]] == "undeclared"
+        keys = {"name", "description", "inputSchema", "outputSchema", "annotations"}
+        assert set(entry) == keys - ({"annotations"} if undeclared else set())
         for key in ("inputSchema", "outputSchema"):
             assert entry[key]["type"] == "object"
             jsonschema.Draft202012Validator.check_schema(entry[key])
         for prop in entry["inputSchema"]["properties"].values():
             assert not {"env", "short", "flag"} & set(prop)
-        assert set(entry["annotations"]) >= {"readOnlyHint", "idempotentHint", "destructiveHint"}
+        if not undeclared:
+            hints = {"readOnlyHint", "idempotentHint", "destructiveHint"}
+            assert set(entry["annotations"]) >= hints
 
 
 def test_root_help_names_the_agent_surfaces(tool: Path) -> None:

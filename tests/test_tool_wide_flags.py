@@ -299,7 +299,11 @@ def test_no_input_takes_nan_or_infinity(tool: Path, tmp_path: Path, value: str, 
         check=False,
     )
     parse_error = json.loads(proc.stdout.splitlines()[1])
-    assert parse_error["error"]["code"] == -32700
+    if value == "1e400":
+        # NOTE: valid JSON refused as a value: answered under the request's id (issue 44).
+        assert (parse_error["id"], parse_error["error"]["code"]) == (1, -32602)
+    else:
+        assert parse_error["error"]["code"] == -32700
 
 
 @pytest.mark.parametrize(
