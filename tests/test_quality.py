@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import os
 import subprocess
+import tomllib
 import sys
 from pathlib import Path
 
@@ -183,3 +184,21 @@ def test_architecture_describes_every_module() -> None:
         if f"`{relative}`" not in text and f"`{relative}:" not in text:
             missing.append(relative)
     assert missing == []
+
+
+def test_every_package_of_the_generator_is_installed() -> None:
+    """A folder of `generator/` that pyproject.toml does not list is left out of a wheel: gen
+    then fails where it is installed (`burgee.read.dialects` did), never in a checkout."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    generator = REPO / "generator"
+    found = {
+        ".".join(("burgee", *init.parent.relative_to(generator).parts))
+        for init in generator.rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)

@@ -307,17 +307,17 @@ class NameChecks(Reader):
                     )
                 )
         default = self.program_args.get("default")
-        node = self.program_nodes.get("default")
-        if isinstance(default, str) and node is not None:
+        at = self.program_nodes.get("default")
+        if isinstance(default, str) and at is not None:
             names = [command.name for command in self.commands]
             if default not in names:
                 close = difflib.get_close_matches(default, names, n=1)
                 listed = f"; commands: {', '.join(names)}"
                 hint = f" (did you mean {close[0]!r}?)" if close else listed
-                self.error(node, f"program(default={default!r}) names no command{hint}")
+                self.error(at, f"program(default={default!r}) names no command{hint}")
             elif roots:
                 self.error(
-                    node,
+                    at,
                     f"program(default={default!r}) and the root command {roots[0].name!r}: "
                     "both run when argv names no command; keep one",
                 )

@@ -408,9 +408,10 @@ def _read(
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
     read = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
-    commands, problems = declared_effects(path, list(read))
+    found, problems = declared_effects(path, list(read))
     if problems:
         raise GenerationError(problems)
+    commands = tuple(found)
     prefix = reader.program_args.get("env_prefix")
     if isinstance(prefix, str) and prefix:
         commands = per_command_env(commands, prefix)
