@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 import os
 import subprocess
-import tomllib
 import sys
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from tests.helpers import REPO
 
@@ -189,7 +189,6 @@ def test_architecture_describes_every_module() -> None:
 def test_every_package_of_the_generator_is_installed() -> None:
     """A folder of `generator/` that pyproject.toml does not list is left out of a wheel: gen
     then fails where it is installed (`burgee.read.dialects` did), never in a checkout."""
-    import tomllib
 
     listed = set(
         tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
