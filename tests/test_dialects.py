@@ -124,38 +124,22 @@ APPS = {
 }  # fmt: skip
 
 #: The words drawn lines give as values; each is a file in the folder the lines run in, so a
-#: check that a path exists (which the tool does not make yet: `KNOWN`) passes on both sides.
+#: check that a path exists passes on both sides (and one that it is a folder fails on both).
 VALUES = ("server.py", "skill", "a", "A=1", "sse", "x y", "1")
 #: The files and folders the lines name: the originals check that some exist.
 FILES = (
     "server.py", ".env", "skill/SKILL.md", "a", "A=1", "sse", "x y", "1", "extra", "ctx.json",
     "c.yaml", "a.yaml", "b.yaml",
 )  # fmt: skip
-#: Options drawn lines leave out, with the reason (`KNOWN` has lines for each): paths checked
-#: (`exists=`, `dir_okay=`, ...) or resolved by the original, which the tool passes as typed;
-#: Click's --version answers whatever follows it, the tool's refuses a command's words after it.
-UNDRAWN = {
-    "mcp": ("with_editable", "env_file"),
-    "cruft": ("output_dir", "config_file", "extra_context_file"),
-    "yamlfix": ("version",),
-}
+#: Options drawn lines leave out, with the reason (`KNOWN` has lines for each): Click's
+#: --version answers whatever follows it, the tool's refuses a command's words after it.
+UNDRAWN = {"yamlfix": ("version",)}
 FOLDERS = ("src", "skill", "out", "sub")
 
 # fmt: off
 #: The lines that still mean something else in the tool, each with the reason.
 KNOWN: dict[str, dict[str, str]] = {
-    "mcp": {
-        "dev server.py -e src": "Typer's resolve_path=True makes the path absolute; the tool"
-        " passes it as typed",
-        "install server.py -f .env": "Typer's resolve_path=True makes the path absolute; the"
-        " tool passes it as typed",
-        "install server.py --with x --with-editable src": "Typer's resolve_path=True makes the"
-        " path absolute; the tool passes it as typed",
-        "install server.py -f missing.env": "Typer's exists=True: the tool does not check that"
-        " a path exists (yet: Option's path checks)",
-        "dev server.py -e missing": "Typer's exists=True: the tool does not check that a path"
-        " exists (yet: Option's path checks)",
-    },
+    "mcp": {},
     "cruft": {
         "update --extra-context '{}'": "--extra-context is the second long flag of"
         " --variables-to-update; an option has one long flag (the second is left out, with a"
@@ -165,12 +149,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
         " tool flag among a command's words",
     },
-    "skills_ref": {
-        "validate missing": "click.Path(exists=True): the tool does not check that a path"
-        " exists (yet: Option's path checks)",
-        "to-prompt skill missing": "click.Path(exists=True): the tool does not check that a"
-        " path exists (yet: Option's path checks)",
-    },
+    "skills_ref": {},
 }
 # fmt: on
 
@@ -577,3 +556,84 @@ def test_a_computed_help_is_left_out_with_a_note(tmp_path: Path) -> None:
     params = {p.name: p for p in program.commands[0].params}
     assert params["m"].help == "How many items" and params["n"].help == ""
     assert program.commands[0].summary == "Count things." and program.dialect == "click"
+
+
+def _port(tmp_path: Path, source: str, prog: str, typer_app: bool = False) -> Port:
+    """The original (run from `source`) and the tool made of it, as a `Port`; for a Typer app,
+    `source` binds `app`, for a Click program `cli`."""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"{prog}.py", "exec"), namespace)  # noqa: S102
+    tool = import_tool(
+        generate(tmp_path, source, f"{prog}.py", "--name", prog), f"tool_dialect_{prog}"
+    )
+    if not typer_app:
+        return Port(prog, lambda argv: _click(namespace["cli"], prog, argv), tool)
+    command = typer.main.get_command(namespace["app"])
+    core = next(k for k in type(command).__mro__ if k.__module__.endswith("click.core"))
+    lib = importlib.import_module(core.__module__.rsplit(".", 1)[0])
+    return Port(prog, lambda argv: _click(command, prog, argv, lib), tool)
+
+
+def _disagree(port: Port, lines: tuple[str, ...]) -> list[str]:
+    wrong = []
+    for line in lines:
+        same, want, got = port.agree(*_split(line))
+        if not same:
+            wrong.append(
+                f"{line!r}: {port.name} said {want}, the tool {got.exit_code} {got.envelope}"
+            )
+    return wrong
+
+
+PATHS_CLICK = '''\
+import click
+
+
+@click.command()
+@click.argument("src", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--out", type=click.Path(file_okay=False, resolve_path=True))
+@click.option("--log", type=click.Path(writable=True, exists=True))
+def cli(src, out, log):
+    """Copy a file."""
+    return {"src": src, "out": out, "log": log}
+'''
+
+PATHS_TYPER = '''\
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def run(
+    src: Annotated[Path, typer.Argument(exists=True, file_okay=False)],
+    conf: Annotated[Optional[Path], typer.Option("-c", exists=True, resolve_path=True)] = None,
+) -> dict:
+    """Run a folder."""
+    return {"src": src, "conf": conf}
+'''
+
+
+def test_click_and_typer_path_checks_are_the_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`click.Path(exists=..., dir_okay=..., resolve_path=..., allow_dash=...)` and Typer's
+    `exists=` keywords: the tool checks (and resolves) the path as the original does; Click's
+    path stays a `str` to the body."""
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "f.txt").write_text("")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c").mkdir()
+    click_port = _port(tmp_path / "c", PATHS_CLICK, "paths")
+    assert not _disagree(click_port, (
+        "f.txt", "missing", "dir", "-", "f.txt --out dir", "f.txt --out f.txt", "f.txt --out x",
+        "f.txt --log f.txt", "f.txt --log missing",
+    ))  # fmt: skip
+    (tmp_path / "t").mkdir()
+    typer_port = _port(tmp_path / "t", PATHS_TYPER, "tpaths", typer_app=True)
+    assert not _disagree(typer_port, (
+        "dir", "f.txt", "missing", "dir -c f.txt", "dir -c missing", "dir -c dir",
+    ))  # fmt: skip

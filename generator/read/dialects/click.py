@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import Param, Reading, Unreadable, click_name
+from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
 
 #: Click's type objects and what burgee calls them.
 SCALARS = {
@@ -387,10 +387,8 @@ class ClickReading:
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
                     param.type = "_pathlib.Path"
-                elif keyword.arg in ("exists", "file_okay", "dir_okay", "writable", "readable"):
-                    reading.warn(
-                        keyword, f"{keyword.arg}=: the path is not checked before the command runs"
-                    )
+                elif keyword.arg in PATH_CHECKS and name == "Path":
+                    reading.path_check(param, keyword.arg, keyword.value)
         elif name in ("IntRange", "FloatRange") and isinstance(node, ast.Call):
             param.type = "int" if name == "IntRange" else "float"
             bounds = [*node.args[:2]]

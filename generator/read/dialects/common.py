@@ -35,6 +35,13 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
 }
 
 
+#: `click.Path`'s checks (Typer's markers take them too), by the names burgee's markers take.
+PATH_CHECKS = (
+    "exists", "file_okay", "dir_okay", "readable", "writable", "executable", "resolve_path",
+    "allow_dash",
+)  # fmt: skip
+
+
 class Unreadable(Exception):
     """A value that is not known before the program runs."""
 
@@ -68,6 +75,8 @@ class Param:
     default_factory: str | None = None
     #: The Python parameter's own annotation as written (Typer), kept where it says more.
     annotation: str | None = None
+    #: `click.Path`'s checks as given (`exists=True`), burgee's `Option(exists=True)` too.
+    path: dict[str, object] = field(default_factory=dict)
 
 
 class Reading:
@@ -180,6 +189,18 @@ class Reading:
             keywords["callback"],
             f"an eager --version callback: read as the tool's own --version{note}",
         )
+        return True
+
+    def path_check(self, param: Param, key: str, node: ast.expr) -> bool:
+        """A path check (`exists=True`): it must be a literal; False after a problem."""
+        try:
+            value = self.fold(node)
+        except Unreadable:
+            value = None
+        if not isinstance(value, bool):
+            self.error(node, f"{key}= must be True or False, written as such")
+            return False
+        param.path[key] = value
         return True
 
     def text_of(self, node: ast.expr, what: str) -> str | None:

@@ -47,6 +47,7 @@ def _marker_args(param: Param) -> list[str]:
         args.append(f"metavar={param.metavar!r}")
     elif param.metavar:
         args.append(f"metavar={param.metavar!r}")
+    args += [f"{key}={value!r}" for key, value in param.path.items()]
     if param.argument:
         return args
     if param.envvar:

@@ -10,7 +10,14 @@ import ast
 import re
 
 from burgee.read.dialects.click import Found
-from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable, flag_word
+from burgee.read.dialects.common import (
+    PATH_CHECKS,
+    Param,
+    Reading,
+    Rewrite,
+    Unreadable,
+    flag_word,
+)
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
@@ -24,10 +31,8 @@ from burgee.read.dialects.program import (
 #: Keywords of Typer's markers that say nothing about what argv means.
 _QUIET = {
     "show_default", "rich_help_panel", "show_choices", "show_envvar", "autocompletion",
-    "shell_complete", "allow_dash",
+    "shell_complete",
 }  # fmt: skip
-#: Path checks (`authoring` adds them to burgee's Option): read as a plain path until then.
-_PATH_CHECKS = {"exists", "file_okay", "dir_okay", "writable", "readable", "resolve_path"}
 
 
 class TyperReading:
@@ -291,8 +296,9 @@ class TyperReading:
                 param.default_factory = reading.code(value)
             elif key == "case_sensitive":
                 reading.warn(value, "case_sensitive=False: the tool's choices are matched exactly")
-            elif key in _PATH_CHECKS:
-                reading.warn(value, f"{key}=: the path is not checked before the command runs")
+            elif key in PATH_CHECKS:
+                if not reading.path_check(param, key, value):
+                    return False
             elif key == "is_eager":
                 continue  # NOTE: the order Click processes parameters in
             elif key in ("callback", "parser", "click_type"):
