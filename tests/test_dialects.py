@@ -140,11 +140,7 @@ FOLDERS = ("src", "skill", "out", "sub")
 #: The lines that still mean something else in the tool, each with the reason.
 KNOWN: dict[str, dict[str, str]] = {
     "mcp": {},
-    "cruft": {
-        "update --extra-context '{}'": "--extra-context is the second long flag of"
-        " --variables-to-update; an option has one long flag (the second is left out, with a"
-        " warning)",
-    },
+    "cruft": {},
     "yamlfix": {
         "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
         " tool flag among a command's words",
@@ -249,9 +245,7 @@ def _drawn(app: App, command: click.Command) -> st.SearchStrategy[list[str]]:
             # NOTE: Typer's click is a copy of its own: its classes are not click's
             param_kind = param.param_type_name
             if param_kind == "option" and draw(st.booleans()):
-                # NOTE: one short and one long flag (a second long one is KNOWN to differ)
-                longs = [o for o in param.opts if o.startswith("--")]
-                flag = draw(st.sampled_from([o for o in param.opts if o not in longs[1:]]))
+                flag = draw(st.sampled_from(param.opts))
                 words.append([flag] if param.is_flag else [flag, draw(values)])
             elif param_kind == "argument" and draw(st.integers(0, 5)):
                 words.append([draw(values)])
@@ -538,21 +532,21 @@ def test_typer_run_makes_the_function_the_program(tmp_path: Path) -> None:
 
 def test_a_computed_help_is_left_out_with_a_note(tmp_path: Path) -> None:
     """A help computed at run time is a warning at its line (the docstring stays); one made
-    of the module's constants is folded; a second long flag is left out with a warning."""
+    of the module's constants is folded; a second short flag is left out with a warning."""
     source = (
         "import click\n\n"
         'WHAT = "items"\n\n'
         "@click.command()\n"
         "@click.option('--n', help=describe())\n"
         "@click.option('--m', help='How many ' + WHAT)\n"
-        "@click.option('--k', '--kk', default=1)\n"
+        "@click.option('-k', '-j', '--k', default=1)\n"
         "def main(n, m, k) -> None:\n"
         '    """Count things."""\n'
     )
     program = read_program(source, str(tmp_path / "app.py"))
     notes = [(w.span.line, w.message) for w in program.warnings if w.span.line in (6, 8)]
     assert [line for line, _ in notes] == [6, 8], notes
-    assert "help=" in notes[0][1] and "--kk left out" in notes[1][1]
+    assert "help=" in notes[0][1] and "-j left out" in notes[1][1]
     params = {p.name: p for p in program.commands[0].params}
     assert params["m"].help == "How many items" and params["n"].help == ""
     assert program.commands[0].summary == "Count things." and program.dialect == "click"
@@ -636,4 +630,50 @@ def test_click_and_typer_path_checks_are_the_tools(
     typer_port = _port(tmp_path / "t", PATHS_TYPER, "tpaths", typer_app=True)
     assert not _disagree(typer_port, (
         "dir", "f.txt", "missing", "dir -c f.txt", "dir -c missing", "dir -c dir",
+    ))  # fmt: skip
+
+
+LONGS_CLICK = '''\
+import click
+
+
+@click.command()
+@click.option("-f", "--from-ref", "--source", default="main")
+@click.option("--dry-run", "--simulate", is_flag=True)
+def cli(from_ref, dry_run):
+    """Diff from a ref."""
+    return {"from_ref": from_ref, "dry_run": dry_run}
+'''
+
+LONGS_TYPER = '''\
+from typing import Annotated
+
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def run(
+    target: Annotated[str, typer.Option("--target", "--dest", "-t")] = "here",
+    keep: Annotated[bool, typer.Option("--keep", "--retain")] = False,
+) -> dict:
+    """Run somewhere."""
+    return {"target": target, "keep": keep}
+'''
+
+
+def test_every_long_flag_of_an_option_is_the_tools(tmp_path: Path) -> None:
+    """`@click.option("-f", "--from-ref", "--source")`, `typer.Option("--target", "--dest")`:
+    each long flag is a spelling of the one option, as in the original."""
+    (tmp_path / "c").mkdir()
+    click_port = _port(tmp_path / "c", LONGS_CLICK, "longs")
+    assert not _disagree(click_port, (
+        "", "--from-ref x", "--source x", "-f x", "--source=x", "--simulate", "--dry-run",
+        "--source", "--sourc x",
+    ))  # fmt: skip
+    (tmp_path / "t").mkdir()
+    typer_port = _port(tmp_path / "t", LONGS_TYPER, "tlongs", typer_app=True)
+    assert not _disagree(typer_port, (
+        "", "--target x", "--dest x", "-t x", "--retain", "--keep", "--dest",
     ))  # fmt: skip

@@ -153,18 +153,19 @@ class Reading:
         raise Unreadable
 
     def settle_flags(self, param: Param) -> None:
-        """One short and one long flag, as burgee's options have: the others are left out,
-        with a warning (a line that spells one is then refused, never read otherwise)."""
+        """One short flag and every long one, as burgee's options have (`--from-ref`,
+        `--source`): a second short flag or off form is left out, with a warning (a line that
+        spells one is then refused, never read otherwise)."""
         shorts = [f for f in param.flags if not f.startswith("--")]
         longs = [f for f in param.flags if f.startswith("--")]
-        extra = shorts[1:] + longs[1:] + param.off[1:]
+        extra = shorts[1:] + param.off[1:]
         if extra:
             self.warn(
                 param.node,
-                f"{param.name}: {', '.join(extra)} left out: an option has one short and one "
-                "long flag (and one off form); the line that spells one is refused",
+                f"{param.name}: {', '.join(extra)} left out: an option has one short flag "
+                "(and one off form); the line that spells one is refused",
             )
-        param.flags = shorts[:1] + longs[:1]
+        param.flags = shorts[:1] + longs
         param.off = param.off[:1]
         taken = [flag for flag in param.flags if flag in SHADOWABLE_FLAGS]
         if taken:
