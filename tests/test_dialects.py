@@ -677,3 +677,72 @@ def test_every_long_flag_of_an_option_is_the_tools(tmp_path: Path) -> None:
     assert not _disagree(typer_port, (
         "", "--target x", "--dest x", "-t x", "--retain", "--keep", "--dest",
     ))  # fmt: skip
+
+
+OWN_H_CLICK = '''\
+import click
+
+
+@click.group()
+def cli():
+    """Serve things."""
+
+
+@cli.command()
+@click.option("-h", "--host", default="localhost")
+@click.option("-p", "--port", type=int, default=80)
+def serve(host, port):
+    """Serve."""
+    return {"host": host, "port": port}
+
+
+@cli.command()
+def stop():
+    """Stop."""
+    return {}
+'''
+
+OWN_H_TYPER = '''\
+from typing import Annotated
+
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def serve(host: Annotated[str, typer.Option("-h", "--host")] = "localhost") -> dict:
+    """Serve."""
+    return {"host": host}
+'''
+
+
+def test_an_apps_own_h_option_is_taken_over(tmp_path: Path) -> None:
+    """Click's help is `--help` alone: an app's `-h` option (`-h/--host`) is the app's, on
+    its command, in a group and in a program of one command; `--help` stays help."""
+    (tmp_path / "c").mkdir()
+    click_port = _port(tmp_path / "c", OWN_H_CLICK, "ownh")
+    assert not _disagree(click_port, (
+        "serve -h 0.0.0.0", "serve --host x -p 8", "serve -hx", "serve -h", "serve --help",
+        "serve", "stop",
+    ))  # fmt: skip
+    # NOTE: where the app has no -h, the tool's -h is help (Click refuses it: its help is
+    # --help alone); the tool's help is its own, additive
+    assert click_port.tool.invoke(["stop", "-h"]).exit_code == 0
+    (tmp_path / "t").mkdir()
+    typer_port = _port(tmp_path / "t", OWN_H_TYPER, "townh", typer_app=True)
+    assert not _disagree(typer_port, ("-h x", "--host x", "", "--help", "-h"))
+
+
+def test_a_groups_own_h_option_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """Before a command is named the tool's -h is help: a group's `-h` option is refused at
+    its own line, saying what to do."""
+    source = OWN_H_CLICK.replace(
+        "@click.group()\ndef cli():",
+        "@click.group()\n@click.option('-h', '--home')\ndef cli(home):",
+    )
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(tmp_path / "app.py"))
+    found = [(d.span.line, d.message) for d in raised.value.diagnostics]
+    assert [line for line, _ in found] == [5], found
+    assert "-h" in found[0][1] and "another short flag" in found[0][1]

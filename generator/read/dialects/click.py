@@ -184,6 +184,7 @@ class ClickReading:
         name = node.name.replace("_", "-").lower()
         if node.name.endswith(("_command", "_cmd", "_group", "_grp")) and parent is None:
             name = name.rsplit("-", 1)[0]  # NOTE: Click 8.2's own rule
+        reading = self.reading
         found = Found(node=node, group=is_group, name=name, parent=parent, context=context)
         for index, arg in enumerate(call.args if call else []):
             if index == 0:
@@ -196,6 +197,8 @@ class ClickReading:
             param = self.read_param(decorator)
             if param is not None:
                 found.params.append(param)
+        if is_group:
+            reading.shared(found.params)
         self.found[node.name] = found
 
     def read_maker_keyword(self, found: Found, keyword: ast.keyword) -> None:
@@ -239,8 +242,8 @@ class ClickReading:
             if isinstance(key, ast.Constant) and key.value == "help_option_names":
                 self.reading.warn(
                     value,
-                    "help_option_names: the tool's help is -h and --help (-h taken over by "
-                    "an option is refused)",
+                    "help_option_names: the tool's help is -h and --help (a command's own "
+                    "option may take -h: on that command -h is the option's)",
                 )
             elif isinstance(key, ast.Constant) and key.value == "auto_envvar_prefix":
                 self.reading.warn(

@@ -175,6 +175,19 @@ class Reading:
                 "the app's, as it was (the tool's is given before the command name)",
             )
 
+    def shared(self, params: list[Param]) -> None:
+        """A group's options are given before the command is named, where the tool's `-h` is
+        help: one that takes `-h` is an error at its line (then left out of the reading)."""
+        for param in params:
+            if "-h" in param.flags:
+                self.error(
+                    param.node,
+                    f"{param.name}: -h on a group's option; before a command is named the "
+                    "tool's -h is help: give the option another short flag (a command's own "
+                    "option may take -h)",
+                )
+                param.flags.remove("-h")
+
     def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
         """The eager `--version` option whose callback prints the version and stops: the
         tool's own `--version` does that."""

@@ -161,6 +161,7 @@ class TyperReading:
                     self.reading.error(keyword.value, "a custom command class is not supported")
             self.read_params(found)
             if target.attr == "callback":
+                self.reading.shared(found.params)
                 self.callbacks[target.value.id] = found
             else:
                 self.commands.append((target.value.id, found))
