@@ -746,3 +746,30 @@ def test_a_groups_own_h_option_is_an_error_at_its_line(tmp_path: Path) -> None:
     found = [(d.span.line, d.message) for d in raised.value.diagnostics]
     assert [line for line, _ in found] == [5], found
     assert "-h" in found[0][1] and "another short flag" in found[0][1]
+
+
+NARGS_CLICK = '''\
+import click
+
+
+@click.command()
+@click.argument("point", nargs=2, type=float)
+@click.option("--size", nargs=2, type=int)
+@click.option("--pair", nargs=2, multiple=True)
+@click.option("--rgb", type=(int, int, int), default=(0, 0, 0))
+@click.option("--kv", type=click.Tuple([str, int]), multiple=True)
+def cli(point, size, pair, rgb, kv):
+    """Place a point."""
+    return {"point": point, "size": size, "pair": pair, "rgb": rgb, "kv": kv}
+'''
+
+
+def test_click_nargs_is_a_tuple_as_click_makes_it(tmp_path: Path) -> None:
+    """Click's `nargs=N` on an option or an argument, and `type=(int, int)`, give a tuple;
+    with `multiple=True` a list of tuples: the tool reads the same words into the same."""
+    port = _port(tmp_path, NARGS_CLICK, "nargs")
+    assert not _disagree(port, (
+        "1 2", "1", "1 2 3", "1 x", "1 2 --size 3 4", "--size 3 4 1 2", "1 2 --size 3",
+        "1 2 --pair a b --pair c d", "1 2 --pair a", "1 2 --rgb 1 2 3", "1 2 --rgb 1 2",
+        "1 2 --size 3 x", "-- 1 -2", "1 2 --kv a 1 --kv b 2", "1 2 --kv a x",
+    ))  # fmt: skip

@@ -406,14 +406,17 @@ class ClickReading:
                 param.maximum = reading.code(high)
         elif name == "DateTime":
             param.type = "_datetime.datetime"
-        elif name == "Tuple" and isinstance(node, ast.Call) and node.args:
+        elif isinstance(node, ast.Tuple) or (
+            name == "Tuple" and isinstance(node, ast.Call) and node.args
+        ):
+            # NOTE: `type=(int, int)` is Click's `click.Tuple([int, int])`
+            items = node if isinstance(node, ast.Tuple) else node.args[0]  # type: ignore[union-attr]
             kinds = []
-            for item in getattr(node.args[0], "elts", []):
+            for item in getattr(items, "elts", []):
                 inner = Param(name="_", node=item)
                 self.read_type(inner, item)
                 kinds.append(inner.type)
             param.type = f"tuple[{', '.join(kinds)}]"
-            param.annotation = param.type
         else:
             reading.error(
                 node,

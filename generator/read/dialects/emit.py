@@ -82,10 +82,10 @@ def annotation(param: Param) -> str:
         return "int"
     if param.is_flag:
         return "bool"
+    if param.nargs > 1:
+        kind = f"tuple[{', '.join([kind] * param.nargs)}]"  # NOTE: Click's nargs=N: a tuple
     if (param.argument and param.nargs == -1) or param.multiple:
         kind = f"list[{kind}]"
-    elif param.nargs > 1:
-        kind = f"tuple[{', '.join([kind] * param.nargs)}]"
     if param.default in (None, "None") and not param.required and not param.default_factory:
         if not (param.multiple or (param.argument and param.nargs == -1)):
             kind = f"{kind} | None"
