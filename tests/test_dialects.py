@@ -773,3 +773,90 @@ def test_click_nargs_is_a_tuple_as_click_makes_it(tmp_path: Path) -> None:
         "1 2 --pair a b --pair c d", "1 2 --pair a", "1 2 --rgb 1 2 3", "1 2 --rgb 1 2",
         "1 2 --size 3 x", "-- 1 -2", "1 2 --kv a 1 --kv b 2", "1 2 --kv a x",
     ))  # fmt: skip
+
+
+AUTO_ENV = '''\
+import click
+
+
+@click.group(context_settings={"auto_envvar_prefix": "SHIP"})
+@click.option("--region", default="eu")
+def cli(region):
+    """Ship things."""
+
+
+@cli.group()
+def crate():
+    """Crates."""
+
+
+@crate.command("pack-up")
+@click.option("--size", type=int, default=1)
+@click.option("--label", envvar="LABEL", default="none")
+@click.option("--fragile", is_flag=True)
+def pack_up(size, label, fragile):
+    """Pack a crate."""
+    return {"size": size, "label": label, "fragile": fragile}
+
+
+@cli.command()
+@click.option("--size", type=int, default=2)
+def send(size):
+    """Send."""
+    return {"size": size}
+'''
+
+
+def test_auto_envvar_prefix_names_each_options_env_var(tmp_path: Path) -> None:
+    """Click's `auto_envvar_prefix` (in `context_settings`, or given to the group's call):
+    every option without an `envvar=` reads `PREFIX_<COMMAND PATH>_<NAME>`, as Click names
+    it; an `envvar=` given stays the option's."""
+    port = _port(tmp_path, AUTO_ENV, "ship")
+    assert not _disagree(port, (
+        "SHIP_CRATE_PACK_UP_SIZE=3 crate pack-up", "SHIP_SEND_SIZE=4 send",
+        "SHIP_SIZE=5 send", "SHIP_CRATE_PACK_UP_SIZE=3 crate pack-up --size 9",
+        "LABEL=x crate pack-up", "SHIP_CRATE_PACK_UP_FRAGILE=1 crate pack-up",
+        "SHIP_SEND_SIZE=x send",
+    ))  # fmt: skip
+    # NOTE: still differs: Click reads an option's auto env var too when its envvar= is unset;
+    # an option of the tool has one env var (its envvar=)
+    assert _disagree(port, ("SHIP_CRATE_PACK_UP_LABEL=x crate pack-up",))
+    called = AUTO_ENV.replace(
+        '@click.group(context_settings={"auto_envvar_prefix": "SHIP"})', "@click.group()"
+    ) + '\n\nif __name__ == "__main__":\n    cli(auto_envvar_prefix="SHIP")\n'
+    (tmp_path / "called").mkdir()
+    tool = import_tool(
+        generate(tmp_path / "called", called, "ship.py", "--name", "ship"), "tool_dialect_ship2"
+    )
+    answer = tool.invoke(["send", "--json"], env={"SHIP_SEND_SIZE": "7"})
+    assert (answer.envelope or {}).get("data") == {"size": 7}, answer.envelope
+
+
+AUTO_ENV_TYPER = '''\
+import typer
+
+app = typer.Typer(context_settings={"auto_envvar_prefix": "SHIP"})
+crate = typer.Typer()
+app.add_typer(crate, name="crate")
+
+
+@crate.command("pack-up")
+def pack_up(size: int = 1, fragile: bool = False) -> dict:
+    """Pack a crate."""
+    return {"size": size, "fragile": fragile}
+
+
+@app.command()
+def send(size: int = 2) -> dict:
+    """Send."""
+    return {"size": size}
+'''
+
+
+def test_a_typer_apps_auto_envvar_prefix(tmp_path: Path) -> None:
+    """Typer's `context_settings={"auto_envvar_prefix": ...}` names env vars as Click does."""
+    port = _port(tmp_path, AUTO_ENV_TYPER, "tship", typer_app=True)
+    assert not _disagree(port, (
+        "SHIP_CRATE_PACK_UP_SIZE=3 crate pack-up", "SHIP_SEND_SIZE=4 send", "SHIP_SIZE=5 send",
+        "SHIP_CRATE_PACK_UP_FRAGILE=1 crate pack-up", "SHIP_SEND_SIZE=x send",
+    ))  # fmt: skip

@@ -231,11 +231,11 @@ class ClickReading:
             if keyword.arg == "chain":
                 reading.error(keyword.value, "a chained group (chain=True) is not supported")
             elif keyword.arg == "context_settings":
-                self.read_settings(keyword.value)
+                self.read_settings(found, keyword.value)
         else:
             reading.warn(keyword, f"{keyword.arg}= is not read: it is left out")
 
-    def read_settings(self, node: ast.expr) -> None:
+    def read_settings(self, found: Found, node: ast.expr) -> None:
         if not isinstance(node, ast.Dict):
             return
         for key, value in zip(node.keys, node.values, strict=False):
@@ -246,11 +246,9 @@ class ClickReading:
                     "option may take -h: on that command -h is the option's)",
                 )
             elif isinstance(key, ast.Constant) and key.value == "auto_envvar_prefix":
-                self.reading.warn(
-                    value,
-                    "auto_envvar_prefix: options are not read from PREFIX_OPTION env vars; "
-                    "give each an envvar=",
-                )
+                prefix = self.reading.text_of(value, "auto_envvar_prefix")
+                if prefix:
+                    found.options["auto_envvar_prefix"] = prefix
 
     def read_param(self, call: ast.Call) -> Param | None:
         reading = self.reading

@@ -297,6 +297,41 @@ class Rewrite:
         return "".join(pieces), origins[: "".join(pieces).count("\n") + 1]
 
 
+def auto_env_prefix(reading: Reading, function: str) -> str | None:
+    """The `auto_envvar_prefix` the program's top function is called with (`cli(
+    auto_envvar_prefix="SHIP")`, `cli.main(...)`, `app(...)`), wherever the file calls it."""
+    for node in ast.walk(reading.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "main":
+            func = func.value
+        if not (isinstance(func, ast.Name) and func.id == function):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "auto_envvar_prefix":
+                return reading.text_of(keyword.value, "auto_envvar_prefix")
+    return None
+
+
+def auto_env(
+    params: list[Param], where: tuple[str, ...], prefixes: dict[tuple[str, ...], str]
+) -> None:
+    """Click's `auto_envvar_prefix` naming, given to each option without an `envvar=` of the
+    context at `where` (a command's path, a group's): the prefix of the nearest group that
+    sets one, then each command name below it, then the option's name (`SHIP_CRATE_PACK_UP_
+    SIZE`), upper case, dashes as underscores."""
+    for depth in range(len(where), -1, -1):
+        if where[:depth] in prefixes:
+            words = [prefixes[where[:depth]], *where[depth:]]
+            break
+    else:
+        return
+    for param in params:
+        if not param.argument and param.envvar is None:
+            param.envvar = "_".join([*words, param.name]).upper().replace("-", "_")
+
+
 def flag_word(name: str) -> str:
     """The flag Click and Typer make of a parameter's name (`dry_run`: `--dry-run`)."""
     return "--" + name.replace("_", "-").lower()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from burgee.model.reserved import RUNTIME_NAMES
 from burgee.read.dialects.click import ClickReading, Found
-from burgee.read.dialects.common import Param, Reading, Rewrite
+from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
 from burgee.read.dialects.emit import (
     GroupOut,
     command_decorator,
@@ -106,6 +106,20 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         layout.commands.append((item, where, is_default))
     if click.version:
         layout.program["version"] = click.version
+    top_key = root if root is not None else (alone[0] if len(alone) == 1 else None)
+    prefixes = {where: str(found[key].options["auto_envvar_prefix"]) for key, where in
+                [(top_key, ()), *((k, g.path) for k, g in layout.groups.items())]
+                if key is not None and "auto_envvar_prefix" in found[key].options}  # fmt: skip
+    called = auto_env_prefix(reading, top_key) if top_key is not None else None
+    if called and () not in prefixes:
+        prefixes[()] = called
+    if prefixes:
+        auto_env(layout.shared, (), prefixes)
+        for group in layout.groups.values():
+            auto_env(group.shared, group.path, prefixes)
+        for item, where, is_root in layout.commands:
+            alone_root = is_root and root is None
+            auto_env(item.params, where if alone_root else (*where, item.name), prefixes)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
     return drop_imports(
