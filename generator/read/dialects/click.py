@@ -184,7 +184,6 @@ class ClickReading:
         name = node.name.replace("_", "-").lower()
         if node.name.endswith(("_command", "_cmd", "_group", "_grp")) and parent is None:
             name = name.rsplit("-", 1)[0]  # NOTE: Click 8.2's own rule
-        reading = self.reading
         found = Found(node=node, group=is_group, name=name, parent=parent, context=context)
         for index, arg in enumerate(call.args if call else []):
             if index == 0:
@@ -198,7 +197,7 @@ class ClickReading:
             if param is not None:
                 found.params.append(param)
         if is_group:
-            reading.shared(found.params)
+            self.reading.shared(found.params)
         self.found[node.name] = found
 
     def read_maker_keyword(self, found: Found, keyword: ast.keyword) -> None:
