@@ -821,9 +821,12 @@ def test_auto_envvar_prefix_names_each_options_env_var(tmp_path: Path) -> None:
     # NOTE: still differs: Click reads an option's auto env var too when its envvar= is unset;
     # an option of the tool has one env var (its envvar=)
     assert _disagree(port, ("SHIP_CRATE_PACK_UP_LABEL=x crate pack-up",))
-    called = AUTO_ENV.replace(
-        '@click.group(context_settings={"auto_envvar_prefix": "SHIP"})', "@click.group()"
-    ) + '\n\nif __name__ == "__main__":\n    cli(auto_envvar_prefix="SHIP")\n'
+    called = (
+        AUTO_ENV.replace(
+            '@click.group(context_settings={"auto_envvar_prefix": "SHIP"})', "@click.group()"
+        )
+        + '\n\nif __name__ == "__main__":\n    cli(auto_envvar_prefix="SHIP")\n'
+    )
     (tmp_path / "called").mkdir()
     tool = import_tool(
         generate(tmp_path / "called", called, "ship.py", "--name", "ship"), "tool_dialect_ship2"

@@ -407,7 +407,7 @@ class ClickReading:
             name == "Tuple" and isinstance(node, ast.Call) and node.args
         ):
             # NOTE: `type=(int, int)` is Click's `click.Tuple([int, int])`
-            items = node if isinstance(node, ast.Tuple) else node.args[0]  # type: ignore[union-attr]
+            items = node if isinstance(node, ast.Tuple) else node.args[0]
             kinds = []
             for item in getattr(items, "elts", []):
                 inner = Param(name="_", node=item)

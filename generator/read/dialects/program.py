@@ -106,8 +106,8 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         layout.commands.append((item, where, is_default))
     if click.version:
         layout.program["version"] = click.version
-    top = root if root is not None else (alone[0] if len(alone) == 1 else None)
-    _click_auto_env(click, layout, top, alone=root is None)
+    top_key = root if root is not None else (alone[0] if len(alone) == 1 else None)
+    _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
     return drop_imports(
@@ -119,7 +119,8 @@ def _click_auto_env(click: ClickReading, layout: Layout, top: str | None, alone:
     """Click's `auto_envvar_prefix` naming of env vars, where a group or command sets it in
     its `context_settings` (or the program calls its top function with it)."""
     prefixes: dict[tuple[str, ...], str] = {}
-    places = [(top, ())] + [(key, group.path) for key, group in layout.groups.items()]
+    places: list[tuple[str | None, tuple[str, ...]]] = [(top, ())]
+    places += [(key, group.path) for key, group in layout.groups.items()]
     for item, where, is_root in layout.commands:
         key = next((k for k, f in click.found.items() if f is item), None)
         places.append((key, where if is_root and alone else (*where, item.name)))
