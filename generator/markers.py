@@ -104,7 +104,7 @@ class Option:
     `--version`, ...) on its own command, where the option wins.
     `metavar="FILE"`: the word help, usage and the Agent Skill show for its value.
     `deprecated=True` (or the reason): help says so, and using it warns on stderr.
-    On a `Path`, `click.Path`'s checks by its names and defaults: `exists=True`,
+    On a `Path` (or a `str`), `click.Path`'s checks by its names and defaults: `exists=True`,
     `file_okay=False`, `dir_okay=False`, `readable=`, `writable=True`, `executable=True`,
     `resolve_path=True`, `allow_dash=True`; a value that fails them is a usage error.
     `nargs="+"` (or `"*"`, or a number N) on a list option: one flag takes every word after it

@@ -163,14 +163,15 @@ def read_path_checks(
     reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
 ) -> PathChecks | Literal[False] | None:
     """`Option(exists=, file_okay=, ...)`, as `click.Path` takes them: on a `Path` (or a list
-    of paths) only. None: none given; False after a problem."""
+    of paths), or a `str` as `click.Path()` gives it (a Click program read as it is keeps its
+    strings). None: none given; False after a problem."""
     given = {key: settings[key] for key in PATH_CHECKS if key in settings}
     if not given:
         return None
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    if item.kind != "path":
+    if item.kind not in ("path", "str"):
         first = next(iter(given))
-        reader.error(param, f"{first}= of {name!r} needs a Path type, not {ref.source}")
+        reader.error(param, f"{first}= of {name!r} needs a Path (or str) type, not {ref.source}")
         return False
     return PathChecks.model_validate(given)
 

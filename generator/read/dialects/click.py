@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from burgee.read.dialects.common import Param, Reading, Unreadable, click_name
+from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
 
 #: Click's type objects and what burgee calls them.
 SCALARS = {
@@ -196,6 +196,8 @@ class ClickReading:
             param = self.read_param(decorator)
             if param is not None:
                 found.params.append(param)
+        if is_group:
+            self.reading.shared(found.params)
         self.found[node.name] = found
 
     def read_maker_keyword(self, found: Found, keyword: ast.keyword) -> None:
@@ -228,26 +230,24 @@ class ClickReading:
             if keyword.arg == "chain":
                 reading.error(keyword.value, "a chained group (chain=True) is not supported")
             elif keyword.arg == "context_settings":
-                self.read_settings(keyword.value)
+                self.read_settings(found, keyword.value)
         else:
             reading.warn(keyword, f"{keyword.arg}= is not read: it is left out")
 
-    def read_settings(self, node: ast.expr) -> None:
+    def read_settings(self, found: Found, node: ast.expr) -> None:
         if not isinstance(node, ast.Dict):
             return
         for key, value in zip(node.keys, node.values, strict=False):
             if isinstance(key, ast.Constant) and key.value == "help_option_names":
                 self.reading.warn(
                     value,
-                    "help_option_names: the tool's help is -h and --help (-h taken over by "
-                    "an option is refused)",
+                    "help_option_names: the tool's help is -h and --help (a command's own "
+                    "option may take -h: on that command -h is the option's)",
                 )
             elif isinstance(key, ast.Constant) and key.value == "auto_envvar_prefix":
-                self.reading.warn(
-                    value,
-                    "auto_envvar_prefix: options are not read from PREFIX_OPTION env vars; "
-                    "give each an envvar=",
-                )
+                prefix = self.reading.text_of(value, "auto_envvar_prefix")
+                if prefix:
+                    found.options["auto_envvar_prefix"] = prefix
 
     def read_param(self, call: ast.Call) -> Param | None:
         reading = self.reading
@@ -387,10 +387,8 @@ class ClickReading:
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
                     param.type = "_pathlib.Path"
-                elif keyword.arg in ("exists", "file_okay", "dir_okay", "writable", "readable"):
-                    reading.warn(
-                        keyword, f"{keyword.arg}=: the path is not checked before the command runs"
-                    )
+                elif keyword.arg in PATH_CHECKS and name == "Path":
+                    reading.path_check(param, keyword.arg, keyword.value)
         elif name in ("IntRange", "FloatRange") and isinstance(node, ast.Call):
             param.type = "int" if name == "IntRange" else "float"
             bounds = [*node.args[:2]]
@@ -405,14 +403,17 @@ class ClickReading:
                 param.maximum = reading.code(high)
         elif name == "DateTime":
             param.type = "_datetime.datetime"
-        elif name == "Tuple" and isinstance(node, ast.Call) and node.args:
+        elif isinstance(node, ast.Tuple) or (
+            name == "Tuple" and isinstance(node, ast.Call) and node.args
+        ):
+            # NOTE: `type=(int, int)` is Click's `click.Tuple([int, int])`
+            items = node if isinstance(node, ast.Tuple) else node.args[0]
             kinds = []
-            for item in getattr(node.args[0], "elts", []):
+            for item in getattr(items, "elts", []):
                 inner = Param(name="_", node=item)
                 self.read_type(inner, item)
                 kinds.append(inner.type)
             param.type = f"tuple[{', '.join(kinds)}]"
-            param.annotation = param.type
         else:
             reading.error(
                 node,

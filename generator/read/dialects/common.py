@@ -35,6 +35,13 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], object]] = {
 }
 
 
+#: `click.Path`'s checks (Typer's markers take them too), by the names burgee's markers take.
+PATH_CHECKS = (
+    "exists", "file_okay", "dir_okay", "readable", "writable", "executable", "resolve_path",
+    "allow_dash",
+)  # fmt: skip
+
+
 class Unreadable(Exception):
     """A value that is not known before the program runs."""
 
@@ -68,6 +75,8 @@ class Param:
     default_factory: str | None = None
     #: The Python parameter's own annotation as written (Typer), kept where it says more.
     annotation: str | None = None
+    #: `click.Path`'s checks as given (`exists=True`), burgee's `Option(exists=True)` too.
+    path: dict[str, object] = field(default_factory=dict)
 
 
 class Reading:
@@ -144,18 +153,19 @@ class Reading:
         raise Unreadable
 
     def settle_flags(self, param: Param) -> None:
-        """One short and one long flag, as burgee's options have: the others are left out,
-        with a warning (a line that spells one is then refused, never read otherwise)."""
+        """One short flag and every long one, as burgee's options have (`--from-ref`,
+        `--source`): a second short flag or off form is left out, with a warning (a line that
+        spells one is then refused, never read otherwise)."""
         shorts = [f for f in param.flags if not f.startswith("--")]
         longs = [f for f in param.flags if f.startswith("--")]
-        extra = shorts[1:] + longs[1:] + param.off[1:]
+        extra = shorts[1:] + param.off[1:]
         if extra:
             self.warn(
                 param.node,
-                f"{param.name}: {', '.join(extra)} left out: an option has one short and one "
-                "long flag (and one off form); the line that spells one is refused",
+                f"{param.name}: {', '.join(extra)} left out: an option has one short flag "
+                "(and one off form); the line that spells one is refused",
             )
-        param.flags = shorts[:1] + longs[:1]
+        param.flags = shorts[:1] + longs
         param.off = param.off[:1]
         taken = [flag for flag in param.flags if flag in SHADOWABLE_FLAGS]
         if taken:
@@ -164,6 +174,19 @@ class Reading:
                 f"{param.name}: {taken[0]} is a flag of the tool's own; on this command it is "
                 "the app's, as it was (the tool's is given before the command name)",
             )
+
+    def shared(self, params: list[Param]) -> None:
+        """A group's options are given before the command is named, where the tool's `-h` is
+        help: one that takes `-h` is an error at its line (then left out of the reading)."""
+        for param in params:
+            if "-h" in param.flags:
+                self.error(
+                    param.node,
+                    f"{param.name}: -h on a group's option; before a command is named the "
+                    "tool's -h is help: give the option another short flag (a command's own "
+                    "option may take -h)",
+                )
+                param.flags.remove("-h")
 
     def is_version(self, keywords: dict[str, ast.expr], flags: list[str]) -> bool:
         """The eager `--version` option whose callback prints the version and stops: the
@@ -180,6 +203,18 @@ class Reading:
             keywords["callback"],
             f"an eager --version callback: read as the tool's own --version{note}",
         )
+        return True
+
+    def path_check(self, param: Param, key: str, node: ast.expr) -> bool:
+        """A path check (`exists=True`): it must be a literal; False after a problem."""
+        try:
+            value = self.fold(node)
+        except Unreadable:
+            value = None
+        if not isinstance(value, bool):
+            self.error(node, f"{key}= must be True or False, written as such")
+            return False
+        param.path[key] = value
         return True
 
     def text_of(self, node: ast.expr, what: str) -> str | None:
@@ -260,6 +295,41 @@ class Rewrite:
             line += 1
             origins.append(place.origin(line))
         return "".join(pieces), origins[: "".join(pieces).count("\n") + 1]
+
+
+def auto_env_prefix(reading: Reading, function: str) -> str | None:
+    """The `auto_envvar_prefix` the program's top function is called with (`cli(
+    auto_envvar_prefix="SHIP")`, `cli.main(...)`, `app(...)`), wherever the file calls it."""
+    for node in ast.walk(reading.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "main":
+            func = func.value
+        if not (isinstance(func, ast.Name) and func.id == function):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "auto_envvar_prefix":
+                return reading.text_of(keyword.value, "auto_envvar_prefix")
+    return None
+
+
+def auto_env(
+    params: list[Param], where: tuple[str, ...], prefixes: dict[tuple[str, ...], str]
+) -> None:
+    """Click's `auto_envvar_prefix` naming, given to each option without an `envvar=` of the
+    context at `where` (a command's path, a group's): the prefix of the nearest group that
+    sets one, then each command name below it, then the option's name (`SHIP_CRATE_PACK_UP_
+    SIZE`), upper case, dashes as underscores."""
+    for depth in range(len(where), -1, -1):
+        if where[:depth] in prefixes:
+            words = [prefixes[where[:depth]], *where[depth:]]
+            break
+    else:
+        return
+    for param in params:
+        if not param.argument and param.envvar is None:
+            param.envvar = "_".join([*words, param.name]).upper().replace("-", "_")
 
 
 def flag_word(name: str) -> str:

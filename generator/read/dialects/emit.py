@@ -47,6 +47,7 @@ def _marker_args(param: Param) -> list[str]:
         args.append(f"metavar={param.metavar!r}")
     elif param.metavar:
         args.append(f"metavar={param.metavar!r}")
+    args += [f"{key}={value!r}" for key, value in param.path.items()]
     if param.argument:
         return args
     if param.envvar:
@@ -81,10 +82,10 @@ def annotation(param: Param) -> str:
         return "int"
     if param.is_flag:
         return "bool"
+    if param.nargs > 1:
+        kind = f"tuple[{', '.join([kind] * param.nargs)}]"  # NOTE: Click's nargs=N: a tuple
     if (param.argument and param.nargs == -1) or param.multiple:
         kind = f"list[{kind}]"
-    elif param.nargs > 1:
-        kind = f"tuple[{', '.join([kind] * param.nargs)}]"
     if param.default in (None, "None") and not param.required and not param.default_factory:
         if not (param.multiple or (param.argument and param.nargs == -1)):
             kind = f"{kind} | None"

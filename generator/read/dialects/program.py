@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from burgee.model.reserved import RUNTIME_NAMES
 from burgee.read.dialects.click import ClickReading, Found
-from burgee.read.dialects.common import Param, Reading, Rewrite
+from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
 from burgee.read.dialects.emit import (
     GroupOut,
     command_decorator,
@@ -106,11 +106,38 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         layout.commands.append((item, where, is_default))
     if click.version:
         layout.program["version"] = click.version
+    top_key = root if root is not None else (alone[0] if len(alone) == 1 else None)
+    _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
     return drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
+
+
+def _click_auto_env(click: ClickReading, layout: Layout, top: str | None, alone: bool) -> None:
+    """Click's `auto_envvar_prefix` naming of env vars, where a group or command sets it in
+    its `context_settings` (or the program calls its top function with it)."""
+    prefixes: dict[tuple[str, ...], str] = {}
+    places: list[tuple[str | None, tuple[str, ...]]] = [(top, ())]
+    places += [(key, group.path) for key, group in layout.groups.items()]
+    for item, where, is_root in layout.commands:
+        key = next((k for k, f in click.found.items() if f is item), None)
+        places.append((key, where if is_root and alone else (*where, item.name)))
+    for key, where in places:
+        given = click.found[key].options.get("auto_envvar_prefix") if key is not None else None
+        if isinstance(given, str):
+            prefixes[where] = given
+    called = auto_env_prefix(click.reading, top) if top is not None else None
+    if called and () not in prefixes:
+        prefixes[()] = called
+    if not prefixes:
+        return
+    auto_env(layout.shared, (), prefixes)
+    for group in layout.groups.values():
+        auto_env(group.shared, group.path, prefixes)
+    for item, where, is_root in layout.commands:
+        auto_env(item.params, where if is_root and alone else (*where, item.name), prefixes)
 
 
 def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:

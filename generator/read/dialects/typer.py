@@ -10,7 +10,16 @@ import ast
 import re
 
 from burgee.read.dialects.click import Found
-from burgee.read.dialects.common import Param, Reading, Rewrite, Unreadable, flag_word
+from burgee.read.dialects.common import (
+    PATH_CHECKS,
+    Param,
+    Reading,
+    Rewrite,
+    Unreadable,
+    auto_env,
+    auto_env_prefix,
+    flag_word,
+)
 from burgee.read.dialects.emit import GroupOut, parameter_span, plain_list
 from burgee.read.dialects.program import (
     Layout,
@@ -24,10 +33,8 @@ from burgee.read.dialects.program import (
 #: Keywords of Typer's markers that say nothing about what argv means.
 _QUIET = {
     "show_default", "rich_help_panel", "show_choices", "show_envvar", "autocompletion",
-    "shell_complete", "allow_dash",
+    "shell_complete",
 }  # fmt: skip
-#: Path checks (`authoring` adds them to burgee's Option): read as a plain path until then.
-_PATH_CHECKS = {"exists", "file_okay", "dir_okay", "writable", "readable", "resolve_path"}
 
 
 class TyperReading:
@@ -101,11 +108,14 @@ class TyperReading:
                 keywords["rich_markup_mode"],
                 "rich markup in help is shown as written ([bold] and the like stay)",
             )
-        if "context_settings" in keywords:
-            reading.warn(
-                keywords["context_settings"],
-                "context_settings is not read (help_option_names, auto_envvar_prefix, ...)",
-            )
+        settings = keywords.get("context_settings")
+        unread = [
+            key.value if isinstance(key, ast.Constant) else "..."
+            for key in (settings.keys if isinstance(settings, ast.Dict) else [None])
+            if not (isinstance(key, ast.Constant) and key.value == "auto_envvar_prefix")
+        ]
+        if settings is not None and unread:
+            reading.warn(settings, f"context_settings: {', '.join(map(str, unread))} not read")
 
     def read_call(self, call: ast.Call) -> None:
         func = call.func
@@ -156,6 +166,7 @@ class TyperReading:
                     self.reading.error(keyword.value, "a custom command class is not supported")
             self.read_params(found)
             if target.attr == "callback":
+                self.reading.shared(found.params)
                 self.callbacks[target.value.id] = found
             else:
                 self.commands.append((target.value.id, found))
@@ -291,8 +302,9 @@ class TyperReading:
                 param.default_factory = reading.code(value)
             elif key == "case_sensitive":
                 reading.warn(value, "case_sensitive=False: the tool's choices are matched exactly")
-            elif key in _PATH_CHECKS:
-                reading.warn(value, f"{key}=: the path is not checked before the command runs")
+            elif key in PATH_CHECKS:
+                if not reading.path_check(param, key, value):
+                    return False
             elif key == "is_eager":
                 continue  # NOTE: the order Click processes parameters in
             elif key in ("callback", "parser", "click_type"):
@@ -379,6 +391,7 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
             and not any(parent == root for parent, _, _ in typer.added.values())
         )
         layout.commands.append((found, where, alone))
+    _auto_env(typer, layout, root, paths)
     write_layout(reading, rewrite, layout)
     for statement in reading.tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
@@ -386,6 +399,33 @@ def write_typer(reading: Reading, rewrite: Rewrite) -> set[str]:
                 remove_statement(reading, rewrite, statement)
     drop_declarations(reading, rewrite, "add_typer")
     return drop_imports(reading, rewrite, {"typer"}, typer.modules | set(typer.members))
+
+
+def _auto_env(
+    typer: TyperReading, layout: Layout, root: str, paths: dict[str, tuple[str, ...]]
+) -> None:
+    """Click's `auto_envvar_prefix` naming of env vars, where an app sets it in its
+    `context_settings` (or the program calls the app with it)."""
+    prefixes: dict[tuple[str, ...], str] = {}
+    for app, keywords in typer.apps.items():
+        settings = keywords.get("context_settings")
+        if not isinstance(settings, ast.Dict) or app not in paths:
+            continue
+        for key, value in zip(settings.keys, settings.values, strict=False):
+            if isinstance(key, ast.Constant) and key.value == "auto_envvar_prefix":
+                prefix = typer.reading.text_of(value, "auto_envvar_prefix")
+                if prefix:
+                    prefixes[paths[app]] = prefix
+    called = auto_env_prefix(typer.reading, root) if root else None
+    if called and () not in prefixes:
+        prefixes[()] = called
+    if not prefixes:
+        return
+    auto_env(layout.shared, (), prefixes)
+    for group in layout.groups.values():
+        auto_env(group.shared, group.path, prefixes)
+    for found, where, alone in layout.commands:
+        auto_env(found.params, where if alone else (*where, found.name), prefixes)
 
 
 def _text(reading: Reading, node: ast.expr | None) -> str | None:
