@@ -1,4 +1,8 @@
-"""burgee: generate standalone, agent-ready command-line tools from typed Python handlers."""
+"""burgee: generate standalone, agent-ready command-line tools from typed Python handlers.
+
+The public API, re-exported from `markers.py` (`program`, `command`, `group`, `prompt`,
+`resource`, `Argument`, `Option`, `Context`, `CommandError`, `UsageError`, `BadParameter`,
+`Outcome`, `Image`, `Audio`, `EmbeddedResource`, `Group`), and `__version__`."""
 
 from burgee.markers import (
     Argument,

@@ -1,4 +1,11 @@
-"""`burgee new`: create a project from the copier template, then generate its tool."""
+"""`burgee new`: create a project from the copier template, then generate its tool.
+
+`new()` and `refresh()`, the work of `burgee new` and `burgee refresh` (problems raised as
+`ScaffoldError`): the copier template `templates/project/`, then `burgee gen` run in the new
+project (its `[tool.burgee]` targets: the tool, `skill/`, `completions/`); `install_source()`
+says how to install the running burgee (checkout, file or URL it came from) in the "Next:"
+steps.
+"""
 
 from __future__ import annotations
 

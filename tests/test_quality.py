@@ -171,6 +171,13 @@ def test_runtime_runs_on_python_3_9() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_architecture_is_a_map() -> None:
+    """docs/architecture.md stays a map of at most 3,000 words: a module's details live in its
+    docstring."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert len(text.split()) <= 3000
+
+
 def test_architecture_describes_every_module() -> None:
     """docs/architecture.md names each module of the generator by its path under `generator/`
     (the top-level ones by their bare names)."""

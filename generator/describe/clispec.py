@@ -18,6 +18,15 @@ flags included), `burgee_exclusive` (a command's groups of options given apart: 
 `args` flags, and `required` for exactly one),
 `burgee_shared` (an option the program's or a group's `options=` shares: the
 words after which it may also be given, before the command: `tool remote`).
+
+The program as a clispec v0.3 document (with `outcomes`, top-level and per command, and the
+moved exit codes; an example's shared options given before the command put after it,
+`argv._hoisted`; `command_words()`: an example's leading `NAME=VALUE` env vars and the words of
+the pipeline stage that runs the program, which the examples check and the skill read too), with
+burgee's own keys (`burgee_exclusive`, `burgee_questions`, `burgee_aliases`, `burgee_root`,
+`burgee_key`, `burgee_off`, `burgee_metavar`, `burgee_deprecated`, `burgee_prompt`,
+`burgee_default_factory`, `burgee_passthrough`, `burgee_shared`, …) and clispec's
+`confirmation_bypass_arg`.
 """
 
 from __future__ import annotations

@@ -3,6 +3,12 @@
 `tools/list` is embedded as JSON text (parsed never: the server splices it into its answer),
 each tool's name maps to its command path, and the command's result is checked by the one
 execution path every caller shares (`burgee.runtime.execution.execute`).
+
+The MCP tool table: each tool's `tools/list` entry and its name → command; refuses tool names
+clients would reject; `surfaces()`: the `prompts/list`, `resources/list`,
+`resources/templates/list` entries (also in `--llms`, `schema`); `extra_tables()`: the generated
+`_MCP_EXTRA` and `_EXTRA_COMMANDS`; `completing()`: the prompts and templates with an argument
+that completes (`completion/complete` and its capability only then).
 """
 
 from __future__ import annotations

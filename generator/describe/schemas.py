@@ -4,6 +4,13 @@ The IR's `TypeRef`s are turned back into real Python types (dynamic Enums, Typed
 dataclasses stand in for the handlers file's own classes) so pydantic can describe them.
 Nested definitions are inlined, so a strict client that does not follow `$ref` still reads
 every schema; only a recursive type keeps its `$defs`.
+
+The JSON Schemas (draft 2020-12) of each command's input and output, made by pydantic from the
+IR: each type's once, each command's once (shared by clispec, `--llms` and the MCP list); a
+command's groups of options given apart as one `not` at the input schema's root
+(`_refused_together`: no two keys of a group, not none of a `one_of` group; MCP clients refuse
+`anyOf`/`oneOf`/`allOf` there), and in words in its description; a tool's description says when
+its command reads standard input (empty over MCP and in `--batch`).
 """
 
 from __future__ import annotations

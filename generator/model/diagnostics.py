@@ -1,4 +1,8 @@
-"""Problems found in a handlers file, collected as values and printed together."""
+"""Problems found in a handlers file, collected as values and printed together.
+
+`SourceSpan`, `Diagnostic` (`path:line:col: error: …`), `GenerationError` (every problem, raised
+together); burgee's exit codes are its commands' (`commands.py`).
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,16 @@
 
 Everything a template needs is computed here, including the Python source of every
 literal (via `repr`), so templates never quote or escape anything themselves.
+
+`cli_word()`, the one spelling of a Python name on the command line (kebab-case, a trailing
+underscore dropped: commands, prompts, resources, flags, env vars); the frozen pydantic IR:
+`Program` (`builtin_errors()`: the runtime's table with the program's moved exit codes;
+`shared`: the spellings of the options the program's and each group's `options=` share, and how
+many words each takes (the tool's `SHARED`); `paths`: what the words of a command line name, a
+command or a group; `env_of()`, the env var an option reads; `debug_env`, the one that turns on
+tracebacks), `Command`, `Exclusive` (a command's group of options given apart: `exclusive=`, at
+most one, or `one_of=`, exactly one), `Param`, `TypeRef`, `Record`, `EnumDecl`, `ErrorDecl`,
+`OutcomeDecl`, `Group`, `Prompt`, `Resource`, each with a `SourceSpan`.
 """
 
 from __future__ import annotations

@@ -3,6 +3,12 @@
 Each supported type is described once, by its runtime class; here that table is read the way
 the reader and the schema builder need it: annotation spellings → kinds, and each kind's
 real Python type (for pydantic's schemas and for evaluating defaults like `date(2026, 1, 1)`).
+
+`SPELLINGS`, the spellings → kinds; `metavar()`, how help shows a type's value, and
+`option_words()`, an option as one types it (`--since YYYY-MM-DD`, the skill's synopsis);
+`TEXT`, the kinds whose values a tool writes as JSON strings (the only ones a secret may have);
+`MEDIA` and `has_media()`: the result-only kinds (`burgee.Image`, `burgee.Audio`,
+`burgee.EmbeddedResource`) and the types that hold one (or one of the kinds asked).
 """
 
 from __future__ import annotations

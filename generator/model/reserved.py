@@ -1,4 +1,14 @@
-"""Names, flags and error kinds that belong to the generated tool itself."""
+"""Names, flags and error kinds that belong to the generated tool itself.
+
+The flags (`RESERVED_WITHOUT_CONFIG` those of a program that reads no config file;
+`SHADOWABLE_FLAGS`, those an `Option(shadows=True)` may take over), command names and
+module-level names the generated tool keeps for itself, all read from the runtime
+(`runtime/commandline/flags.py`, `runtime/commandline/shells.py` `_TOOL_WORDS`,
+`runtime/catalog.py`); `RESERVED_WHEN`: `prompt`/`resource`, reserved only in a program that has
+prompts/resources. `FREE_NAMES`: `Image`, `Audio` and `EmbeddedResource`, runtime classes the
+runtime never names, which a handlers file may define for itself (they are joined only where the
+file takes them from burgee, `Program.kept`).
+"""
 
 from __future__ import annotations
 

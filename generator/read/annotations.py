@@ -1,4 +1,10 @@
-"""Resolve type annotations, as `ast` nodes, into supported `TypeRef`s."""
+"""Resolve type annotations, as `ast` nodes, into supported `TypeRef`s.
+
+The supported annotations → `TypeRef`s (parameters may be `tuple[T1, T2]` and `dict[str, T]` of
+leaf types; a result may be an `Image`, `Audio` or `EmbeddedResource`, or a list of them or of
+content, `Image | Audio | str` (kind `content`, its members in `items`), and nowhere else:
+refused at the annotation), and what imported names refer to (`Names`).
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,17 @@
 - `check_context_uses()`: a handler's `ctx.X` names something `Context` has.
 - `with_outcomes()`: each command's outcomes, those its handler names; `with_stdin()`: the
   commands that read standard input; `calls_log()`: whether the handlers call `.log(...)`.
+
+`Checks` (on top of `NameChecks`): `check_exit_codes()` (built-in (moved), error and outcome
+codes never shared), `check_lazy_imports()` (`burgee.*` imports inside functions stay there;
+their modules and names must exist), `check_misplaced_commands()`, `check_records()` (no record
+contains itself); `check_context_uses()` (each `ctx.X` of a handler, whatever its Context
+parameter is called, is an attribute of the runtime's `Context` class, with a "did you mean");
+`with_outcomes()`: each command's outcomes, those its handler names; `with_stdin()`: the
+commands whose handler reads standard input, itself or through the top-level functions it calls
+(`sys.stdin`, `input()`, `fileinput`, `open(0)`, `os.read(0, ...)`; its tool description then
+says so, `describe/schemas.py`); `calls_log()`: the handlers call `.log(...)` (the tool then
+offers MCP logging).
 """
 
 from __future__ import annotations

@@ -1,5 +1,10 @@
 """Read the types that annotations name, with the enums and records (dataclasses,
-TypedDicts) they refer to."""
+TypedDicts) they refer to.
+
+`read_type()`: an annotation → a `TypeRef`, reading each enum and record (dataclass, TypedDict,
+pydantic model) it names, once; `expand()` puts each module-level type alias it names (`Stage =
+Literal[...]`, `Reader.type_aliases`, registered by `read/shared.py`) in its place first.
+"""
 
 from __future__ import annotations
 

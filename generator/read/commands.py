@@ -1,6 +1,12 @@
 """The decorated functions of a handlers file: `@command` (a `Command`, its parameters read by
 `read/params.py`), `@prompt` and `@resource` (`read/surfaces.py`), under the group their
-decorator names."""
+decorator names.
+
+`CommandReader` (under `ProgramReader`): the functions a decorator of burgee's makes a command
+(`@command`, async ones too; `aliases=`, `root=`, `confirm=` and the parameters its question
+shows; its parameters by `read/params.py`), a prompt or a resource (`read/surfaces.py`), placed
+in the group their decorator names (`@tasks.command`).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,12 @@
 """`@command(exclusive=[...], one_of=[...])`: a command's groups of options given apart (at
 most one of each `exclusive` group, exactly one of each `one_of` group), as argparse's
-`add_mutually_exclusive_group(required=...)` and Click's mutually exclusive options."""
+`add_mutually_exclusive_group(required=...)` and Click's mutually exclusive options.
+
+`read_exclusive()`: `@command(exclusive=[...], one_of=[...])`, groups of a command's options by
+parameter name → `Exclusive`s, each problem at the name it is about (no such parameter, with a
+"did you mean"; a positional argument; an option without a default or with `prompt=`; named
+twice, or in two groups; a group of one).
+"""
 
 from __future__ import annotations
 

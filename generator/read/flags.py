@@ -1,5 +1,11 @@
 """An option's flags as `Option(...)` spells them: its names, a bool's off form
-(`off=`, `--no-input`), the word shown for its value (`metavar=`) and `deprecated=`."""
+(`off=`, `--no-input`), the word shown for its value (`metavar=`) and `deprecated=`.
+
+An option's flags as `Option(...)` spells them: its names (`Option("--shallow/--deep")` answered
+with the `off=` spelling), a bool's off forms (`off="--deep"`, `off=False`, a `--no-X` flag as
+the off form alone, a `no_x` parameter's `--no-x` with none) and the default they must be able
+to change, `metavar=` (one word, on an input that takes a value), `deprecated=`.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,13 @@
 """What the handlers use of `click` and `typer`, read statically: the packages the tool can do
 without (every use is part of the runtime's stand-in, `runtime/execution/frameworks.STAND_INS`),
 and for each other one a note at the first use the stand-in lacks (the tool then needs the real
-package, declared in its PEP 723 block)."""
+package, declared in its PEP 723 block).
+
+`frameworks()`: what the handlers use of `click` and `typer`: the packages the runtime's
+stand-in replaces (every use is `X.NAME` or `from X import NAME` of its `SURFACE`, read from
+`runtime/execution/frameworks.STAND_INS`; then `Program.stand_ins`, no dependency), and a note
+at the first use beyond it (the real package then).
+"""
 
 from __future__ import annotations
 

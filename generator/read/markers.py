@@ -1,7 +1,14 @@
 """`Option(...)` and `Argument(...)` as a parameter's annotation writes them: which keywords
 each takes and of what type (`marker_settings`), and the checks of the settings against the
 parameter's type and default (`read_bounds`, `read_text_rules`, `read_path_checks`,
-`default_within`, `not_text`)."""
+`default_within`, `not_text`).
+
+`Option(...)`/`Argument(...)` as an annotation writes them: the keywords each takes and their
+types (`marker_settings()`), and the checks of the settings against the parameter's type and
+default: `read_bounds()` (`min=`/`max=`, on numbers), `read_text_rules()`
+(`pattern=`/`min_length=`/`max_length=`, on strings), `default_within()`, and `not_text()`
+(`secret=True` only on a type whose values are text).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,12 @@
 """Read a pydantic model's fields statically: each field's type, its default, and what its
 `Field(...)` says (in the default, or in `Annotated[T, Field(...)]`), never importing pydantic
-nor the handlers file."""
+nor the handlers file.
+
+A pydantic model read statically (`read_model()`: each field's type, literal default and
+`Field(...)`); `with_leaves()`: a model option's one option per leaf field (`--ship-to.city`,
+`Param.part_of`/`key_path`; a command's only, required model: unprefixed, `whole_input`);
+`model_classes()`: the classes the tool makes in `_import_handlers`, never at start-up.
+"""
 
 from __future__ import annotations
 

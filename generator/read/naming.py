@@ -5,6 +5,17 @@
   top-level name the generated module defines itself, and no name of burgee's used where the
   tool keeps the code.
 - `API_NAMES`, what a handlers file may import from burgee; `KEPT_API`, those the tool keeps.
+
+`API_NAMES` (what a handlers file may import from burgee), `KEPT_API` (those the tool keeps);
+`NameChecks`, the checks of names once the whole file is read: `check_stripped_names()` (a name
+of burgee's used where the tool keeps the code, which has no such name; a text search picks the
+statements to walk), `check_reserved_flags()` (a tool-wide spelling only with `shadows=True`, on
+a root command only when it is the program's only command; `--config` free in a program that
+reads no config file), `check_names()` (unique commands and groups, reserved group names,
+aliases, one root, `--yes` of a command that asks first, names the generated module defines),
+`check_group_variables()` (`@X.command`/`X.group(...)` whose `X` is no group: undefined, or a
+command's function), `check_surfaces()` (prompts and resources unique); `env_clashes()`, an
+option whose env var is the tool's debug switch (run on the finished `Program`).
 """
 
 from __future__ import annotations

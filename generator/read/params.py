@@ -1,4 +1,12 @@
-"""Read a command function's parameters into `Param`s."""
+"""Read a command function's parameters into `Param`s.
+
+A command function's parameters → `Param`s (`Annotated[..., Argument()/Option()]`: flag names
+`Option("--from", "-f")`, defaults, `complete=`, `count=`, `prompt=`, `default_factory=`,
+`shadows=`; the markers' keywords read by `read/markers.py`; `Argument(passthrough=True)` only
+on the last argument, a `list[str]`; a variadic argument only last, and never a list of tuples).
+Every word an option answers to is its own (`Param.spellings`: a short, a long flag, a bool's
+off forms).
+"""
 
 from __future__ import annotations
 

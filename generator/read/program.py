@@ -1,4 +1,14 @@
-"""Read a handlers file with `ast` (never importing it) into a `Program`."""
+"""Read a handlers file with `ast` (never importing it) into a `Program`.
+
+`read_program()`: the `ast` tree's top level read (imports, `program()`, `group()`, the
+decorated functions (`read/commands.py`), `CommandError` and `Outcome` subclasses
+(`read/declarations.py`), `program(exit_codes=...)`, `burgee.X` attributes), with the name
+checks made while reading (a name taken from burgee must be in `burgee.__all__`; burgee's own
+modules, `burgee.write…`, are refused at the import, since the tool does not include them), then
+the checks of `read/checks.py`, `strip`, and the `Program`; `nearest_project()`: the name and
+version of the nearest pyproject.toml that has `[tool.burgee]`, for a program without a literal
+version.
+"""
 
 from __future__ import annotations
 

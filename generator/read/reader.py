@@ -1,4 +1,9 @@
-"""The state shared by every part of the reader, and its helpers (spans, errors, literals)."""
+"""The state shared by every part of the reader, and its helpers (spans, errors, literals).
+
+`Reader`, the state of one read (what names refer to, what was found so far, every problem) and
+its helpers (spans from ast places, errors, literals, call arguments; `Decorator`, placed at its
+`@`; `Parameter`, an `ast.arg` with its default and kind).
+"""
 
 from __future__ import annotations
 

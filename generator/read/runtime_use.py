@@ -11,6 +11,16 @@ class is made (pydantic, attrs, NamedTuple and TypedDict bases), and `dataclass`
 `ClassVar`, `InitVar` and `KW_ONLY` among its fields' annotations by name; so only a plain
 class, or one decorated with `dataclass` alone, has annotations that never run, and those three
 names always count.
+
+`runtime_names()`: the names code uses when it runs, as against only in annotations (or in the
+body of an `if TYPE_CHECKING:`); `type_only_aliases()`: the type aliases only annotations use
+(through other such aliases), which `read/strip.py` puts under `if TYPE_CHECKING:`;
+`module_level_names()`: those it uses while the module is defined (not in function bodies,
+unless a top-level function or class is used then: it counts whole); `start_notes()`, the note
+at the first such use of a third-party module (its import then runs on every start);
+`typing_notes()`, the note at the first run-time use of a `typing` name (parameters, returns,
+variables; a class's annotations only where no library reads them: a plain class or a
+`dataclass`, whose `ClassVar`/`InitVar`/`KW_ONLY` still count).
 """
 
 from __future__ import annotations

@@ -1,5 +1,12 @@
 """Options shared by many commands: a module-level alias of an option, and `options=` of
-`program(...)`/`group(...)`, whose commands may then be given it before the command too."""
+`program(...)`/`group(...)`, whose commands may then be given it before the command too.
+
+`SharedOptions`, options many commands share: `Name = Annotated[T, Option(...)]` at the top
+level, an alias a parameter's annotation may name (`verbose: Verbose = 0`; `read/params.py`
+reads it as written there, the tool keeps `Name = T`), and `options=[...]` of
+`program(...)`/`group(...)`, whose every command (its groups' too) must take each alias under
+one name (`Param.shared`: the group's path, after whose name it may also be given).
+"""
 
 from __future__ import annotations
 

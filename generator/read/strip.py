@@ -9,6 +9,22 @@ What goes with a removed statement: the blank and comment lines just above it (a
 about it), as far back as the statement before; what stays with a compound statement (a
 function, a class): the comment and blank lines after it indented at least as far as its body
 (where libcst, which burgee read with before, put them; the output did not change).
+
+The handlers file minus burgee's markers (imports, decorators, `program()`, `group()`,
+`Annotated[..., Option()]` metadata, `ctx: Context = None` → `INJECTED`, `burgee.X` → `X`), as
+text edits at the places `ast` gives, everything else copied as written (comments, blank lines,
+formatting; a removed statement takes the comment lines just above it, a function keeps the
+comment lines after it indented as its body); it becomes the user code of the generated module.
+Its imports are split by when they are needed: those whose names the code uses only in
+annotations go under `if TYPE_CHECKING:` (`user_checking`), so a tool written with `from typing
+import Annotated, Literal` never imports `typing` when it runs; those only function bodies use
+(or nothing: a side effect a command may need) wait for the first command (`user_deferred`: the
+generated `_import_handlers`); those code uses while the module is defined (class bases,
+decorators, default values, module-level statements, and whatever a top-level function or class
+those use reads) run at start-up (`user_imports`), and gen notes a `typing` name
+(`typing_notes`) or a third-party module (`start_notes`) used so, at its first such use. It runs
+while reading, and its result is part of the IR (`user_imports`, `user_checking`,
+`user_deferred`, `user_code`).
 """
 
 from __future__ import annotations

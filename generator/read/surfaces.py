@@ -1,4 +1,8 @@
-"""`@prompt` and `@resource` functions → `Prompt` and `Resource` (the MCP surfaces beside tools)."""
+"""`@prompt` and `@resource` functions → `Prompt` and `Resource` (the MCP surfaces beside tools).
+
+`@prompt` and `@resource(uri)` functions → `Prompt` and `Resource` (a prompt's arguments are
+`str` or a `Literal` of strings; URI template placeholders = parameters; `complete=` on either).
+"""
 
 from __future__ import annotations
 

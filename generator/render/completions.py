@@ -7,6 +7,15 @@ time (`runtime/commandline/shells._completion_script`), as `gen --completions` d
 A script walks the words before the cursor to find the command and what is being completed;
 it runs the tool (`PROG __complete WORD...`) only for a value whose parameter declares
 `complete=fn`.
+
+The completion table (`table()`: per group its children, per visible command its aliases,
+options, positionals and whether it asks first; per group whose `options=` shares some, those
+options (`_shared`); stored once in `_DATA`), `prompt` and `resource` with the prompts' names
+and the resources' URIs, the scripts for `gen --completions` (rendered by the runtime's
+`_completion_script`, in-process) and the `__complete` slot tables (a bool's off forms a slot of
+their own, mode `off`); `surface_slots()`: the `_MCP_COMPLETIONS` table of `completion/complete`
+(per prompt or template that completes, each argument's converter, `complete=` function, its
+arity and choices).
 """
 
 from __future__ import annotations

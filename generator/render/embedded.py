@@ -4,6 +4,12 @@
 zlib's output may differ between zlib builds for the same input, so nothing compares `_DATA`
 byte for byte: `normalized()` puts the decoded documents in its place, one key per line, for
 `gen --check` and the golden tests.
+
+`encode()` writes `_DATA` (with the prompts/resources lists only in a program that has them) and
+`_MCP_LISTS` (the MCP lists, out of `_DATA` as plain JSON text when they are short: up to
+`SHORT`, 8,192 characters in all; else empty); `decode()`/`normalized()` read it back (the
+golden tests and `gen --check` compare and diff the decoded documents, one key per line, after
+the code).
 """
 
 from __future__ import annotations

@@ -18,6 +18,19 @@ The plain form (`burgee gen --plain`) has no sections and no compiled-once code:
 chunk is ordinary code defined at import, and only the start-up code its runtime uses (the
 cache directories `spill` shares, the held Ctrl-C) is kept, its quoted annotations unquoted
 (the plain module is under `from __future__ import annotations`).
+
+`join()`: the runtime chunks those names reach (transitively; `render/module.py` adds `main`,
+`invoke` and `asgi` to the program's own), and the imports they need; everything else is left
+out (a tool with no date parameter has no date converter and does not import `datetime`). The
+chunks of the modules in `catalog.SECTIONS` are marked as sections run on first use;
+`Joined.lazy` names each section's functions that other code calls (stand-ins until then), and a
+class or table other code uses stays in the code that always runs, unless only a section that
+runs after its own uses it (`catalog.AFTER`: the HTTP section after the MCP one; its opening
+line says `, after mcp`). With `plain` (the plain form, `gen --plain`), no sections and no
+stand-ins, and only the start-up code (`runtime/start/boot.py`) the runtime uses
+(`_INTERRUPTED`, the cache directories `spill` shares, `_hold_interrupts`), its quoted
+annotations unquoted (`_unquoted`: the plain module is under `from __future__ import
+annotations`).
 """
 
 from __future__ import annotations

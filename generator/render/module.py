@@ -1,4 +1,62 @@
-"""Render a `Program` into the source of the generated module."""
+"""Render a `Program` into the source of the generated module.
+
+`render()` (`plain=True`: the plain form, every line ordinary code, the imports at the top,
+never through `wrap()`): the whole generated module from `templates/cli/module.py.jinja` (with
+the PEP 723 block when the handlers import third-party packages, `script_block()`); per command,
+its row of `COMMANDS` (`command_row()`: handler, summary, result shape, one input a line
+(`parser_arguments()`: flags and `add_argument` keywords; converter, `input_spec()`; default,
+`...` when required, a function for one made anew every call; the reader's options), details)
+and no code of its own; `EXIT_CODES`, `OUTCOMES`, `GROUPS`, `ALIASES` and `SHADOWS` (from
+`render/tables.py`), `SHARED` (`Program.shared`); `PROGRAM = Program(...)` after the tables, one
+keyword per table (`runtime/program.TABLES`); `_MEDIA`, the media functions, only when a command
+returns an image or audio; each prompt and resource as such a command (`PROMPTS`, `RESOURCES`);
+the record shapes; which runtime names the program's own code uses.
+
+The generated module, in this order (the default form; `tests/golden/` shows each):
+
+1. header: the generated-by line, the regenerate command, the map of where the parts begin
+   (`render/header_map.py`), a PEP 723 `# /// script` block when the tool needs third-party
+   packages; the module docstring (the program description); `from __future__ import
+   annotations`, the imports that run at start-up, and the `if TYPE_CHECKING:` block: the
+   handlers' imports only annotations use or that wait for the first command, and stubs of
+   the runtime's names the module's own code uses (`render/stubs.py`), since type checkers
+   and linters do not read the string;
+2. constants `PROGRAM_NAME`, `VERSION`, `DISTRIBUTION`, `DESCRIPTION`, `REQUIRES_PYTHON`,
+   `DEBUG_ENV`, `GROUP_HELP`, `ALIASES`, `ROOT`, `ROOT_MODE`, `EXIT_CODES` (only the start-up
+   code reads them, for a start stopped by a second Ctrl-C);
+3. the start-up code (`runtime/start/boot.py`); `_MAX_OUTPUT`, `_CONFIG`, `_DATA` (the tool's
+   documents), `_MCP_LISTS` and `_LAZY`; then `_hold_interrupts` and `_boot(globals(), _LAZY)`:
+   burgee's runtime, from the string at the end, runs into the module's namespace;
+4. ordinary code: `_import_handlers` (the handlers' imports only their functions use, run once
+   before the first command: `runtime/execution/table.py`), the user code from the handlers
+   file and its bundled sibling modules, `_to_<Record>` converters;
+5. `_tables()` (the tables' section of the string), `_release_interrupts()`, and
+   `if __name__ == "__main__": sys.exit(main())`;
+6. last, the raw string (`render/sections.py`): the runtime's imports and `TYPE_CHECKING`
+   block, `runtime/execution/errors.py` and `runtime/execution/context.py` (what the handlers'
+   code subclasses and annotates with), then the rest the program reaches, module by module
+   (each begins `# -- module: burgee.runtime.NAME`), sections run on first use between
+   `# ---- burgee: loaded on first use: NAME ----` lines, and last the `tables` section:
+   `COMMANDS` (path -> a row), `PROMPTS`, `RESOURCES`, `GROUPS`, `ERRORS`, `OUTCOMES`,
+   `SHADOWS`, `SHARED`, `RECORDS`, the MCP tables, then `PROGRAM = Program(...)` from them
+   all, the one value the runtime reads.
+
+Start-up path: `main` → `_Invocation` → `_find` (dict lookups) → `_quick_parse` reads a plainly
+valid line from the command's recorded `add_argument` calls (argparse, imported lazily with its
+section, is built only for help, errors and what the quick path leaves to it) → `_execute` → the
+command's reader (`table._reader`, which runs `_import_handlers` first, once). Nothing else is
+built or parsed: only that command's row becomes a `_Command`. `json` is imported only when JSON
+is read or written; help, schema, completion and the MCP lists never import what the handlers'
+functions import.
+
+The plain form (`burgee gen --plain`, or `plain = true` in `[tool.burgee]`; the header's
+regenerate line ends in `--plain`, and `gen` keeps the form of the file on disk unless told) is
+the same program as ordinary code in the older order: every import that runs at start-up at the
+top, the start-up code, the runtime's head, the handlers' code, the rest of the runtime, the
+tables; no `_boot`, `_LAZY`, cache or stubs, every section defined at import, a Ctrl-C held from
+the start-up code to the tables' end (`_release_interrupts`) for `main` to answer, a second one
+meanwhile stopping the start with one line, as in the default form.
+"""
 
 from __future__ import annotations
 

@@ -11,6 +11,19 @@ command that uses it fails as `missing_dependency`).
 In the default form the runtime's own imports sit with its code, in the string `_boot` runs;
 the module's top holds the start-up code's imports and the handlers'. In the plain form
 (`gen --plain`) every import that runs at start-up is at the top.
+
+`free_completers()`: the `complete=` functions that reach none of the names `_import_handlers`
+binds, through the file's own functions and classes (`read/runtime_use.names_reached`), written
+as `_FREE_COMPLETERS`; `placed()`: where each import of the generated module goes (`Placed`):
+the top's import block (the start-up code's and the handlers' that run at start-up; in the plain
+form the runtime's too), its `if TYPE_CHECKING:` block (the handlers' annotation-only and
+deferred imports, the runtime's names the module's own code uses and, in the default form, their
+stubs from `render/stubs.py` with those of `PUBLIC`, what a user's tests call: `main`, `invoke`,
+`Context`, …), the guarded third-party imports (`third_party()`: a missing package becomes
+`_Missing`), `_import_handlers` (`deferred_imports()`: the handlers' imports only function
+bodies use, third-party ones guarded, run once by `runtime/execution/table._import_once`), and,
+in the default form, the runtime's own imports and `TYPE_CHECKING` block, which go into the
+string with its code.
 """
 
 from __future__ import annotations

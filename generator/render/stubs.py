@@ -7,6 +7,20 @@ from the runtime module that binds it (`runtime/catalog.py`'s chunks): a functio
 signature as written with `...` for a body, a class's bases, attributes and methods, a
 variable's type (with its value when that is short, so ruff sees it bound), and, in turn,
 every runtime name those mention and the standard-library imports they need.
+
+`stubs()`: what type checkers and linters see of runtime names that live only in the compiled
+string, for the generated module's `if TYPE_CHECKING:` block: each name as the runtime module
+that binds it writes it (`catalog.parse`'s chunks, read with `ast`), a function's signature
+(annotations, decorators, defaults as written when they are literals or names, else `...`) over
+a body of `...`, a class's bases, attributes (the `self.x` its methods set, typed from their
+annotation, the parameter they come from or their value) and methods, a variable's type
+(declared, or read off its value; `Any` only where neither tells) with its value when that is
+short and literal (ruff sees a name only declared as undefined where its value is used), a
+`TYPE_CHECKING` alias or TypeVar as written; then every runtime name those mention,
+transitively, and the runtime modules' standard-library imports they need (as the generated
+module spells them: `import datetime as _datetime`). `defined=`: names the module binds itself
+(its tables, `PROGRAM`), neither stubbed nor followed. A name the runtime does not bind is a
+`LookupError`.
 """
 
 from __future__ import annotations

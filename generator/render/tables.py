@@ -1,6 +1,14 @@
 """The tables by which argv names a command, as data: written into the generated module by
 `render/module.py`, and given to the runtime's own lookup as a `Program` by the examples check
-(`write/examples.py`), so gen and the tool find an example's command alike."""
+(`write/examples.py`), so gen and the tool find an example's command alike.
+
+The tables by which argv names a command, as data: `groups()` (`GROUPS`: each group's visible
+children), `aliases()` (`ALIASES`), `shadows()` (`SHADOWS`: the tool-wide spellings each
+command's options take over); `lookup()`: them, the commands' paths, the root command,
+`Program.shared` and `config` as a runtime `Program` (`runtime/program.replaced` on the
+stand-in), which the examples check gives the runtime's own lookup. Each chunk is parsed the
+first time a name of it is asked for (`_Index`): a tool stubs a few dozen names.
+"""
 
 from __future__ import annotations
 

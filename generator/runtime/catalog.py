@@ -8,6 +8,21 @@ those lines alone, and the stubs follow the join order (tests/test_runtime_order
 Never joined into a tool (nor is `program`'s stand-in `PROGRAM`): `burgee gen` reads it to
 choose what a program needs (`burgee.render.join`) and which names a handlers file may not
 redefine.
+
+(never joined): the generator's view of the runtime: the join order (`BOOT`, `HEAD`, `TAIL`) and
+the sections, derived from each module's header (`# burgee: joins tail 120`, `# burgee: section
+agent`; `Declared`), each module's top-level statements as chunks (kept as JSON in burgee's
+private cache, keyed by the module's text), and every name the runtime binds; `SECTIONS` (a
+module, or one function as `module.name` -> the section it runs in: argparse (and all of
+`cli_help`), agent, validate, timeout, async, confirm, batch, describe, invoke, mcp, http: the
+HTTP endpoint, the stdlib server and the ASGI application, which a stdio session never loads),
+`AFTER` (a section -> the one `_boot` runs before it: http, elicit and clients after mcp, whose
+classes and names they use; a function's own entry in `SECTIONS` wins over its module's) and
+`ALWAYS` (functions of those modules a plain run calls, and `asgi`).
+`names_used()`/`code_names()`: the names a piece of code uses (the handlers' code is asked
+twice, parsed once: `code_tree()`, which `read/strip.py` and `render/completions.arities` read
+too); `generated_names()`: the same for the per-command code gen writes, read with one regular
+expression (tested to agree with `ast` on every golden for the names `join` reads).
 """
 
 from __future__ import annotations

@@ -8,6 +8,16 @@ the program of no commands, so the runtime modules import, type-check and run in
 (`tests/runtime_program.py` builds others); the joiner keeps only the class.
 
 It imports no other runtime module: the values it holds are typed `Any` or as callables.
+
+`Program`, every per-program fact the runtime reads (name, version, commands, groups, aliases,
+root, errors, moved exit codes, outcomes, shadows, shared options, records, documents, MCP
+tables, prompts, resources, `import_handlers`, the completion functions, …) in one frozen
+object: a slotted class written out (a dataclass would run `exec` at start-up), made by keyword,
+read only; the only piece joined (the first of `TAIL`); it imports no other runtime module.
+Never joined (`catalog.stand_ins()`): `PROGRAM`, the stand-in the runtime modules import (a
+program of no commands, empty documents), `replaced()` (a program with some facts changed:
+tests, `render/tables.lookup`), and `TABLES`, each fact's table in the generated file (the
+keywords of its `PROGRAM = Program(...)`; `model/reserved.py` reserves the names).
 """
 
 from __future__ import annotations

@@ -7,6 +7,20 @@ command's own argparse builder (`table._builder`, given the flags and keywords o
 rows) parses the rest; each value is then converted by its type's converter
 (`kinds.py`); a required value left out may come from an env var or a config file as
 `sources._layered` says. Nothing of the handlers file is run.
+
+`check()`: every example of every command parsed at gen time as the tool parses it (its words
+and env vars from `clispec.command_words()`; an env var must be one the command reads, its value
+converted as the tool converts it), by the runtime's own code given the program's tables as a
+runtime `Program` (`render/tables.lookup`, made once per program, `_Facts`): `_Invocation` (with
+its commands' recorded arguments, for where a pass-through argument begins), `argv._find` (the
+command path), the runtime's quick reading (`quickargs._quick_parse`) of the command's
+arguments, recorded once per command by `table._builder` given the inputs' `parser_arguments()`,
+and the command's own argparse parser only for what the quick reading leaves to it; each value
+through the converter its row names (`render/module.input_spec()`, made by `table._converter`;
+bounds and text rules included, not an enum's or a record's, which are the handlers' own
+classes); a required value left out only when `sources._layered` says an env var or config file
+may give it; the groups of options given apart through `values._apart`), and the warnings (a
+list result without `cardinality`); `gen --strict` makes warnings errors.
 """
 
 from __future__ import annotations

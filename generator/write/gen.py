@@ -1,5 +1,12 @@
 """The work of `burgee gen` and `burgee check`, for burgee's own command line (`commands.py`):
-every file computed and every refusal found before any file is written; problems raised."""
+every file computed and every refusal found before any file is written; problems raised.
+
+The work of burgee's own `gen` and `check` commands: `targets()` (`[tool.burgee]` of the nearest
+pyproject.toml: paths, and `plain`), `gen()` (every file computed and every refusal found before
+any is written, its own input never a target even with `--force`; answers `Files`: written,
+unchanged, stale), `check()` (read and checked, nothing written); problems raised
+(`GenerationError`, `Refused`).
+"""
 
 from __future__ import annotations
 

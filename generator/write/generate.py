@@ -1,4 +1,17 @@
-"""The pipeline in one call: read → model → render."""
+"""The pipeline in one call: read → model → render.
+
+`generate()` (the program read and the module's text): read → `shipped_as()` (how the shipped
+tool is run: the nearest pyproject.toml's `[project.scripts]` entry named as the program or
+running its module, else `python FILE.py`; `Program.invocation`, for the skill and `--llms`) →
+render, and the `burgee gen` line for the header, with `checked()` (examples and warnings;
+`--strict`) run while ruff formats the module (`render(meanwhile=)`); `guarded()` turns a
+RecursionError or MemoryError anywhere in the pipeline into a diagnostic at the file;
+`uncollected()`, the cyclic garbage collector paused while the pipeline runs (`generate()`,
+`gen`'s `check`): its objects live until it ends, and the collector walked them again and again;
+`default_output()`, `<name>.py` beside the handlers; the header's `regenerate_command()` (ending
+in `--plain` for the plain form) and `is_plain()`, which reads it back: `generate(plain=None)`
+keeps the form of the file on disk.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,13 @@
 """What the Click and Typer readers share: one reading of a parameter (`Param`, Typer's markers
 and Click's decorators both land on it: Typer is built on Click), of a command and a group, the
 constant folding of `help=`/`envvar=`, and the rewrite of the file into burgee's own dialect,
-line by line traced back to where it was written (`Rewrite`)."""
+line by line traced back to where it was written (`Rewrite`).
+
+The one reading of a parameter both land on (`Param`), constant folding of
+`help=`/`envvar=`/defaults (`Reading.fold`), a flag's spellings settled (`settle_flags`), the
+eager `--version` callback (`is_version`), and the text edits with their lines' origins
+(`Rewrite`).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """The commands and groups read from a Typer or Click program, written over it in burgee's
 dialect: the tree they make (`Layout`), each command's decorator and parameter list, the
-groups at the file's head, the framework's imports left out once nothing uses them."""
+groups at the file's head, the framework's imports left out once nothing uses them.
+
+`write_click` and `write_layout` write it: the decorators, keyword-only parameter lists with
+the groups' shared options, the names the tool keeps for itself renamed, and the framework's
+declarations and unused imports dropped (`read/dialects/emit.py` writes each piece's text)."""
 
 from __future__ import annotations
 

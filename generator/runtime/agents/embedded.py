@@ -12,6 +12,13 @@ decodes it, and one that needs one decompresses that one. The MCP lists of a pro
 whose lists are short are plain JSON text instead (`PROGRAM.mcp_lists`): an MCP session
 starts with them, and decompressing the rest cost it more than a millisecond.
 `burgee.render.embedded` writes `_DATA` and reads it back (for tests and `gen --check`).
+
+`_document(name)`: the tool's documents (clispec schema, `--llms`, the MCP tool list, the skill,
+the completion table) stored once in `_DATA` (base64 of zlib of one JSON object) and decoded on
+first use (`_load_json`: no `import json`); a run that describes nothing never decodes them.
+Short MCP lists are plain text in `PROGRAM.mcp_lists` (`_MCP_LISTS`), answered without decoding
+`_DATA` (its zlib and binascii imports and the whole object cost a session's start about 0.9
+ms).
 """
 
 from __future__ import annotations

@@ -5,6 +5,12 @@
 Only a tool whose handlers declare them carries this module: its generated tables
 (`_MCP_EXTRA`, `_EXTRA_COMMANDS`) name the functions below. A prompt or a resource is a
 `_Command` of its own table (`PROMPTS`, `RESOURCES`), run by `_execute` like any command.
+
+(only in tools with prompts, resources or logging): `prompts/*`, `resources/*`,
+`completion/complete` (`_mcp_complete`: choices, then `complete._offered`, at most 100 values),
+`logging/setLevel` and the CLI's `prompt`/`resource` commands; a prompt or resource runs through
+`_execute` as a `_Command`, and what an agent reads of it goes through `_deliver` (`_for_agent`:
+never cut).
 """
 
 from __future__ import annotations

@@ -6,6 +6,13 @@ Every surface delivers through `_deliver`: the command line, `--batch` and MCP. 
 terminal gets everything (secrets aside) unless they ask with `--max-output`; an agent (MCP,
 `--batch`, or the command line, text or `--json`, when the environment names an agent) gets it
 made safe.
+
+`_deliver`, what every surface does to an answer before the caller sees it (redact, sanitize,
+quarantine, truncate + spill, by who the caller is); `_failure_envelope`, every surface's
+failure envelope (for an agent, an error an external or untrusted command's handler raised is
+quarantined); `_write_error` (an error's own `text=` replaces the lines for people, without
+--json); the built-in `output` command (`_OUTPUT`, named by `_OUTPUT_WORD`, the one spelling of
+that word).
 """
 
 from __future__ import annotations

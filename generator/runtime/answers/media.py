@@ -9,6 +9,16 @@ content item (`_media_text`); in text mode the bytes go to `--output-file` or a 
 not a terminal, a resource's text is printed (`_write_media`); a command that returns an image or
 audio is refused before it runs when they could go nowhere else (`_bytes_for_terminal`), and
 bytes known only once it ran are saved aside.
+
+How each surface delivers them: `_media_text` (an MCP answer's `image`/`audio`/`resource`
+content items, `_content_item`, and the envelope its text item carries, each item's bytes (a
+resource's text) there a note of where they are) and `_write_media` (text mode: the bytes to
+`--output-file`, further items to `PATH-2.EXT`, or a lone item to a stdout that is not a
+terminal; a resource's text printed as text; bytes with nowhere to go saved where spilled
+outputs are, `_aside` with `spill._spill_save`, since the handler ran) and `_bytes_for_terminal`
+(text mode, before the handler runs: a command returning `Image` or `Audio` at a terminal
+without `--output-file` is a usage error), which the program's `_MEDIA` table names only when a
+command returns media.
 """
 
 from __future__ import annotations

@@ -5,6 +5,16 @@ Each checks what it holds when it is made (bytes, a MIME type, a URI, at most `_
 bytes) and gives its JSON form (`_as_json`); `media` says how each surface delivers them. The
 authoring API (`burgee.Image`, ...) is these classes, so a handler's own unit test makes the
 checks the tool makes; this module imports nothing of the runtime for that reason.
+
+The values a handler returns besides data: `Image` and `Audio` (`_Media`: bytes and a MIME type,
+at most `_MEDIA_MOST` = 16 MiB, one answer's together `_MEDIA_TOTAL`, checked by
+`media._media_total`; `_as_json()`, the JSON form `{"type", "mime_type", "size", "data"}` in
+base64, which `output._jsonable` asks for by name) and `EmbeddedResource` (a URI with a scheme,
+and text or bytes with a MIME type; its JSON form has `uri`, and `text` in place of `data` when
+it is text), each checked when made. It imports nothing else of the runtime: `burgee.Image`,
+`burgee.Audio` and `burgee.EmbeddedResource` (`markers.py`) are these classes, so a handler's
+own unit test makes the tool's checks. Joined into the tool's head only when its handlers use
+them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,22 @@
 # burgee: joins tail 80
 """Results as data: normalised to JSON, checked against the declared type, written as the
-one envelope (`--json`, MCP) or as text for people."""
+one envelope (`--json`, MCP) or as text for people.
+
+`_jsonable` (results → JSON data: enum members to their values at any depth, dataclasses, dates,
+Decimals, …; TypeError for what JSON cannot write, NaN and the infinities included, and
+`_unjsonable_at`, its path, walked only then), `_as_read` (JSON input written back, each number
+as it was read: the `--json` of a line that runs a call again, a batch's or MCP's), `_conform`
+(data against the declared result shape, with the path of the first problem), text for people;
+`_emit` (what the tool writes: plain text redacted as text; JSON, already redacted as data, with
+`redact=False`; the progress line of `ctx.progress`, `_Status`, erased first); `_Redacting`
+(sys.stdout and sys.stderr while the tool runs); `_Stdout` (sys.stdout while a call's prints are
+kept: an MCP call's by thread, a `--json` call's in one buffer); `_Quiet` (stdout kept for the
+answer while a handler runs; `start(keep=True)`: what it prints kept for `meta.printed`,
+`printed()`; `answer()` writes there, to descriptor 1 as it was or to the stream `invoke()`
+captures) and `_stdin_apart()` (the MCP requests or `--batch` calls read from a private
+duplicate of stdin, and file descriptor 0 made the null device, so a handler, `input()` or a
+child process reads an empty stdin).
+"""
 
 from __future__ import annotations
 

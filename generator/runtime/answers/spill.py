@@ -2,7 +2,16 @@
 # burgee: section agent
 """The full output of an answer that was cut, saved under a reference (a content hash) in a
 private cache directory (`_spill`), and read back page by page (`_read_spill`, the `output`
-command)."""
+command).
+
+`_spill`/`_read_spill` (the full text saved privately (`_spill_save`, which also keeps the bytes
+of a text-mode answer that had nowhere else to go), paged back; a page of a quarantined answer
+quarantined as a whole; read back only from a file of the user's alone (`boot._read_owned`) that
+still holds the text its reference, the start of its SHA-256, names), in the user's cache
+directory or, when that cannot be written, the per-user temporary one that the code cache falls
+back to (`boot`); `_write_anew`, how a file is made where others may write (a new file of the
+user's alone renamed into place), also media's `PATH-2.EXT`.
+"""
 
 from __future__ import annotations
 

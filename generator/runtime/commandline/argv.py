@@ -1,7 +1,21 @@
 # burgee: joins tail 200
 # burgee: section argparse
 # burgee: always: _arguments_at _find _hoisted _named _passing _read_json_input _take_yes _unrelated
-"""The command line: the tool-wide flags taken out of argv, and the command found in the rest."""
+"""The command line: the tool-wide flags taken out of argv, and the command found in the rest.
+
+`_Invocation` (of this program, or another given, as `burgee gen` gives the examples check's;
+first `_hoisted`: the shared options given before the command (`SHARED`) moved to right after
+its name, where it reads them as its own; the tool-wide flags taken out of argv, by `FLAGS`, but
+those the named command's options take over, `SHADOWS` (under `""` those of a root command that
+is the program's only one), and none from where the named command's pass-through argument begins
+(`_passing`, `_arguments_at`, the command's recorded arguments); `--config` only where
+`PROGRAM.config` says the program reads a config file; the whole of argv is read before its
+first problem is raised, so the error answers in JSON whichever JSON spelling came later;
+`_unrelated`: a flag without the one it goes with; `config()`), `_find` (the command path, in
+this program or one given: aliases (`ALIASES`), the root command (`ROOT`, `ROOT_MODE`), "did you
+mean"), `_take_yes`, `--json` input; `_keep_argv_secrets`: before a usage error is written, the
+values argv gives any command's secret options are secrets.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,22 @@
 # burgee: section argparse
 """argparse as a tool uses it (`_new_parser`): its errors are usage errors (an unknown flag
 with a "did you mean", a value that may be a secret counted, not shown), help as wide as the
-terminal, and the words after `--` kept as words."""
+terminal, and the words after `--` kept as words.
+
+`_new_parser`, argparse parsers (a bool option's flags: `Switch`, its names True and its `off`
+names False) whose errors are usage errors (with the closest flag as the hint, `_closest_flag`:
+of the command's own and the tool-wide ones that apply to it (`flags_at`; `confirm`: `--yes`),
+case aside, a flag's `aliases` too, a one-letter short flag nobody has naming the long ones of
+its letter; also the hint of an unknown option at a group; a word after an unknown flag, or
+holding a JSON string, counted, not shown, `_unrecognized`; of a command that takes a secret,
+`secret` (`_Command.secret`), no word left over and no positional's value not among its choices
+shown; a converter's problem with such a value: `values._Call.unshown`, `wording._unquoted`) and
+that read a line intermixed (options among positionals; a pass-through argument's words cut off
+first and given to it as they are; the words after `--` masked while argparse reads them,
+`_unmasked`; a `*` positional, a pass-through one too, given the parser's default so that
+argparse does not name it among the missing required ones); help as wide as the terminal
+(`_terminal_width`). All of it in the `argparse` section.
+"""
 
 from __future__ import annotations
 

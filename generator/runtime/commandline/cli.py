@@ -2,7 +2,22 @@
 # burgee: section invoke: invoke Invoked _PER_RUN _refill
 # burgee: section batch: _batch _batch_calls
 # NOTE: `invoke()` runs the tool in-process for tests; a tool's own run never calls it.
-"""`main`: from argv to one answer (text, or one JSON envelope) and an exit code."""
+"""`main`: from argv to one answer (text, or one JSON envelope) and an exit code.
+
+`main()` and `run()`: argv → one envelope (or help, `runtime/commandline/cli_help.py`) → stdout
+and an exit code; `_warn_deprecated`: a deprecated command or option given warns on stderr;
+`_warn_unused_answers`: an `--answer` no question of the call asked for (`Context._given` notes
+each one asked) warns on stderr once the command ran; the program's `_EXTRA_COMMANDS` (`prompt`,
+`resource`) before command lookup; `help`, `help flags` and `help COMMAND`; an outcome's exit
+code; a destructive command's confirmation set up (`values._confirmation`) and how a call's
+questions are answered on the command line (a person when the input is flags, `--answer`, the
+line that reruns it); `--version` (installed metadata first); `_write_answer`: text mode's
+answer on stdout or in `--output-file` (images and audio through the program's `_MEDIA`, whose
+`_bytes_for_terminal` `run()` asks before the handler runs), and `_writable`, the file checked
+before the handler runs; `invoke()`/`Invoked`: the in-process test helper (each call with the
+runtime's per-run state, `_PER_RUN`, emptied, and the caller's environment, working directory,
+signal handlers and that state put back afterwards).
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,16 @@
 # NOTE: help (`--help`, `help flags`) is argparse's or reads as its does.
 """Help as the command line shows it: the program's and a group's (`_group_help`), a
 command's (argparse's, with `_command_epilog` and the tool-wide flags, `_tool_flags`), and
-`help flags` (`_flags_help`)."""
+`help flags` (`_flags_help`).
+
+Help as the command line shows it: it leads with the commands (a group's, `_group_help`, then
+the options its commands share, `_shared_help`) or the options (a command's, argparse's; its
+groups of options given apart in the usage line, `[--a A | --b B]`, and after the options, `at
+most one of: --a, --b`, `_command_epilog`), then the tool-wide flags that apply, compactly by
+group (`_compact_flags`; not those the command shadows, `_tool_flags`), and the program's exit
+codes with the outcomes; `help flags` (each tool-wide flag explained, `_flags_help`). What reads
+argv for a command's help goes to the `argparse` section.
+"""
 
 from __future__ import annotations
 

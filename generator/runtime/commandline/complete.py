@@ -1,6 +1,14 @@
 # burgee: joins tail 250
 # burgee: section describe
-"""Shell completion (`completion SHELL`, the `__complete` protocol) and the Agent Skill."""
+"""Shell completion (`completion SHELL`, the `__complete` protocol) and the Agent Skill.
+
+`completion SHELL` and `completion --help` (`_builtin`), the `__complete` protocol (dynamic
+`complete=` values, after an alias and for the root command's words too, found as argv finds the
+command, shared options before it too), `--skill`; `_offered`, the one place a `complete=`
+function is called (after the handlers' waiting imports, `table._import_once`, unless gen found
+that it uses none of them: `_FREE_COMPLETERS`) and its failure contained (for the shell and for
+MCP's `completion/complete`).
+"""
 
 from __future__ import annotations
 

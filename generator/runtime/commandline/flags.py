@@ -5,6 +5,18 @@ The generator reads it for the clispec document (`global_args`), help,
 completion scripts and the names a handler may not use; the runtime reads them to take the
 flags out of argv. Adding a flag here is all it takes for every surface to know it.
 The exit codes are in `errors.BUILTIN_ERRORS`.
+
+The table (`FLAGS`, each in one of `FLAG_GROUPS` (`grouped()`), the
+groups help lists them in; `shadowable_flags()`; `reserved_flags(config)` and `_flag(name,
+config)`: `--config` only in a program that reads a config file; scope `confirm` is
+`--yes`/`-y`, read only by the commands that ask first; each flag's value type `kind` and how
+its value is read (`read()`: a switch, an integer within `bounds`, a positive number) into the
+invocation's attribute `dest`, the flags (or the command) it `goes_with` and those it is
+`not_with`; its `aliases`, what other tools call it, only ever suggested for it; `flags_at()`,
+which flags a help or a completion shows at a place; `FORMATS`, `BATCH_JOBS`): read by the argv
+parser and help at run time, and by clispec `global_args` and the reserved names at generation
+time (the skill's and `--llms`'s prose name `--json`, `--max-output` and `--batch` as written).
+(The built-in exit codes are `runtime/execution/errors.py`'s.)
 """
 
 from __future__ import annotations

@@ -9,6 +9,19 @@ neither. Whatever it is not sure of (help, `--`,
 an unknown or clustered flag, a value that starts with "-", a missing or doubled positional, a
 choice not offered) it gives back as None, and argparse decides. tests/test_quickargs.py checks
 on random command lines for every golden program that both agree whenever the quick one answers.
+
+`_quick_parse`: a plainly valid command line read without argparse, from the command's recorded
+arguments (`_recorded`) (which, with the `re`, `gettext` and `locale` it imports, costs more
+than the rest of a run), from the same `add_argument` calls argparse gets from the command's
+builder (recorded by `_Recorder`); anything unusual or wrong (help, `--`, unknown or clustered
+flags, values starting with `-`, a count or a tuple) goes to argparse; it reads `dest=`
+(`Option("--from")`) and a bool's `off=` (its flags that set False: `--deep`, none, or
+`--no-input` alone). `_typed`: the flag each option was first typed as, for a message about
+options given together; `_pass_start`: where a pass-through argument's words begin
+(`nargs=_PASS`, argparse's REMAINDER in the row), found from the recorded arguments alike by
+`_Invocation`, `_quick_parse`, argparse (`argv._new_parser`) and `cli.run` (the command's own
+`--yes` and `--help` come before it). `tests/test_quickargs.py` checks both agree on random
+lines for every golden command.
 """
 
 from __future__ import annotations

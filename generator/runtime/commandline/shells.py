@@ -1,7 +1,16 @@
 # burgee: joins tail 240
 # burgee: section describe
 """The shell completion scripts: rendered from the completion table in `_DATA` (`completion
-SHELL`, and `burgee gen --completions` in-process), one renderer per shell."""
+SHELL`, and `burgee gen --completions` in-process), one renderer per shell.
+
+The completion scripts, rendered from the completion table in `_DATA` (`_completion_script`;
+`gen --completions` calls the same function): `_completion_nodes` (the program, groups, commands
+and aliases, plus the tool-wide flags from `FLAGS` but the spellings a command's own options
+take over; the root command's options on the program's node, `table["root"]`, from
+`Program.root()`; the options a group shares on its node and below, `table["shared"]`), one
+renderer of parts per shell, each value key once (`_with_values`); `_SHELLS`,
+`_BUILTIN_COMMANDS`.
+"""
 
 from __future__ import annotations
 

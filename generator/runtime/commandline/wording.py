@@ -1,7 +1,15 @@
 # burgee: joins tail 30
 """How a problem with a value is worded, the one wording of every reader (a flag, an env var,
 a config file, JSON input, the input schema's check) and of help: `expected an integer, got
-'abc'`, bounds, lengths, patterns, item counts and choices."""
+'abc'`, bounds, lengths, patterns, item counts and choices.
+
+`_expected` (`expected an integer, got 'abc'`, the value as `_show` shows it; `_JSON_EXPECTED`,
+each JSON type's name), `_one_of`/`_choice_text` (choices), `_unquoted` and `_SECRET_SAYS` (a
+problem with a word of a command that takes a secret, the word left out), and bounds, lengths,
+patterns and item counts (`_out_of_bounds`, `_badly_sized`, `_mismatched`, `_wrong_count`,
+`_number`, `_characters`): the converters and the input schema's check
+(`runtime/execution/inputs.py`) word a problem alike.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,14 @@ that call's envelope with its `id` first. Calls go through `_execute`, like flag
 alone, after every line before it and before any line after it, so a batch answers as its lines
 run one by one would; `withheld` ones are never callable. Output is in input order, or as
 calls complete with `--as-completed`. A bad line gets an error line and the batch goes on.
+
+`--batch`: JSON Lines calls through `_execute`, read-only ones in parallel, each one that
+changes something alone and in input order, destructive ones only with `--allow-destructive`
+(else `action_required`); a call's `next` line (a destructive one's, a question's: `_alone`)
+runs that call alone, never the batch again; the invocation's `--max-output`, `--spill-dir`,
+`--config` and `--debug` apply to every call; answer lines through `_Quiet.answer` (descriptor
+1, or `invoke()`'s capture); a failed call makes the batch end with `_BatchFailed` (exit 125,
+its error last on stderr).
 """
 
 from __future__ import annotations

@@ -2,7 +2,25 @@
 # burgee: section timeout: _cancel_event
 # burgee: section confirm: _answer _question_field _form _answer_steps _asked _ask_fields
 # burgee: section confirm: _from_person _ask _rerun_line _answer_flags
-"""What a handler may ask of the running tool (`Context`), and one command's table entry."""
+"""What a handler may ask of the running tool (`Context`), and one command's table entry.
+
+`Context` (what a handler may ask: cancellation (an Event that also cancels an async handler's
+task), progress, `log`, `action_required`, `confirm`/`ask`/`form`, `on_exit`,
+agent/interactive), `_Command` (one command's table entry, with its result shape and its
+confirmation question); **the one way a question is answered** (the `confirm` section):
+`_answer` (`ctx.confirm`/`ctx.ask`: the answer given ahead by `--answer NAME=VALUE`, else
+`_asked`, else `action_required` whose `next` reruns the call with each answer, `_answer_steps`)
+and `_form` (`ctx.form`: the fields given ahead, the others asked at once, else
+`action_required` with one line answering every field; the form built by gen's `_to_FORM`),
+`_asked` (one question, a missing `Option(prompt=)`'s and a command that asks first's too)
+through `_ask_fields` (every field of the MCP client's user in one `elicitation/create` through
+`Context._elicit`, never a secret; else of a person at the terminal, field by field,
+`_from_person`, re-asked until the answer fits; `_UNANSWERED` where nobody can be asked);
+`_answer_name()`, a question's stable NAME from its first words; `_rerun_line()`, a call's
+command line again with more flags (`--yes`, `--answer`; one no question asked yet in a
+variable's place, `_answer_flags`) and its `--config`; `_secret()`, the one way a value becomes
+a secret (`_SECRETS`), with every number its digits become.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,29 @@
 # burgee: joins head 10
 # burgee: section confirm: _Placed _variable _written _unsecret
 """The errors a command can end with (a kind, an exit code, a message), and the table of the
-built-in kinds and their exit codes: the clispec document, help and the skill read it too."""
+built-in kinds and their exit codes: the clispec document, help and the skill read it too.
+
+`BUILTIN_ERRORS` (burgee's codes), `_exit_code()`/`_builtin_errors()` (with the program's moved
+codes, `PROGRAM.exit_codes`, read when asked: a `CommandError`'s `exit_code` is a property of
+its kind), `CommandError`, `Outcome` (a declared data state: raised with the result),
+`UsageError`, `_ActionRequired`, `_Internal`, `_TimedOut`, `_MissingDependency` and `_Missing`
+(stands for a third-party import that is not installed); `_on_sigterm` (SIGTERM raises
+`_Terminated`, so it ends a run, a batch or an MCP server the way Ctrl-C does);
+`_on_sigint`/`_SIGINTS`/`_from_ctrl_c` (the stdio MCP server tells a real Ctrl-C from a
+handler's own KeyboardInterrupt, even after a handler swallowed a Ctrl-C); `_success()`: **the**
+success envelope (`{ok: true, data}`), and `_failure()`: **the** failure envelope (with
+`details` when the error has them, `status`/`reason`/`next` for `action_required`), for the CLI
+and MCP alike; `_invoked_as()`, how this run was started (an installed name on PATH, else the
+interpreter and the absolute path, `uv run --script FILE` for an interpreter in uv's cache
+(`_uv_cached`), or `python -m` when the module is found without the cwd), worked out only when a
+line is printed, and `_command_line()`/`_run_hint()`, every command line the tool prints for
+someone to run (`next[]`, hints) built on it; a line that runs a command (`_ActionRequired`'s)
+starts `cd FOLDER &&` (`_FOLDER`, the run's folder, `_here()`) and its `when` names what the
+line cannot hold (`_needs`: the env vars its values came from, the variables in a secret's
+place); `_written()` (the `confirm` section) writes a line's words with each secret's value as a
+shell variable (`"$VAULT_TOKEN"`, `_variable`, `_PLACED`), and `_unsecret()` a handler's own
+`next` line the same way.
+"""
 
 from __future__ import annotations
 

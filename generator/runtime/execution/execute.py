@@ -1,7 +1,18 @@
 # burgee: joins tail 150
 # burgee: section timeout: _run_timed
 # burgee: section async: _await
-"""The one execution path: flags, `--json` input and MCP `tools/call` all run a command here."""
+"""The one execution path: flags, `--json` input and MCP `tools/call` all run a command here.
+
+`_execute()` runs a call (convert → handler (an `Outcome` it raises
+gives the result, and `outcome` in the envelope; a `sys.exit()` is its `internal` error; what an
+external or untrusted command's handler raises is marked for quarantine) → normalise → check →
+envelope) for flags, `--json` input and MCP alike; a JSON input's unknown keys are problems of
+the call, with the keys as the hint (a confirmation flag's name as a key of a command that asks
+first: how it is confirmed instead, `_unknown_keys`); `_as_error()`, `--timeout` (`_run_timed`:
+past the grace a handler that ignores it ends the process; under `invoke()`, `_run_apart`: the
+handler runs on a thread of its own, left running, and the call returns `timeout`); `_await()`:
+an async handler on an event loop of its own, cancelled with `ctx.cancelled`.
+"""
 
 from __future__ import annotations
 

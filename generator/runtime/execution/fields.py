@@ -8,6 +8,13 @@ elicitation's requested schema (`_field_schema`), and a form's fields, as gen re
 A field is a tuple: (name, title, description, kind (boolean, string, integer, number),
 several of the choices (a list), the choices, their titles (none: untitled), required,
 default (None: none)).
+
+(the `confirm` section): a question's fields (a tuple: name, title, description, kind, several,
+choices, titles, required, default): `_checked` (an answer as its field takes it: yes/no, a
+whole number, a number, a choice or several, text), `_field_schema` (a field in an elicitation's
+requested schema: SEP-1034's defaults, SEP-1330's untitled `enum`, titled `oneOf`, `enumNames`
+for `legacy_titles`, and arrays of either), `_form_fields` (a form's fields from the `forms`
+document, with the class's own defaults).
 """
 
 from __future__ import annotations

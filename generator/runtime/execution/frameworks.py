@@ -5,7 +5,17 @@
 in place of the package when that is all its handlers use (`read/frameworks.py` decides), and
 `_framework_call`, how a command of such a program runs (`Program.frameworks`): inside a
 context `get_current_context()` finds, its Click or Typer exceptions (the stand-in's or the real
-package's, alike) made the envelope's kinds."""
+package's, alike) made the envelope's kinds.
+
+Bodies written for Click or Typer: `_Click`/`_Typer`, the stand-in a generated file binds in
+place of the package (`echo`, `secho`, `style`, `confirm`/`prompt` through
+`Context.confirm`/`ask`, the exceptions, `get_current_context()`: the running `Context`, whose
+`obj`/`exit`/`fail`/`abort` are Click's, `get_app_dir`); `_Asking`, the real package with its
+questions asked as the tool asks; `_framework_call` (`Program.frameworks`, called by
+`table._reader`): a handler run with its context where `get_current_context()` finds it, its
+Click or Typer exceptions made the envelope's kinds (`_framework_error`: `usage`, and
+`errors._Aborted`, `_Failed`, `_Exited`; `ctx.exit(0)` a success, `execute._execute`).
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,13 @@ config files, JSON on the command line) and of its own documents: JSON as JSON d
 and the infinities refused), read by `_json`'s scanner without importing `json` where it can;
 a number its float may not give back kept with its text (`_Exact`, for a Decimal input); and
 JSON's equality of values (`_same`).
+
+The one JSON reader of every input and of the tool's own documents (`_load_json`: NaN and the
+infinities refused; a number whose float may not give back its text, `_Exact`, a float that
+keeps it, for a Decimal input; valid text read by `_json_scanner`, `_json`'s scanner without
+`import json`, json itself only for an error's message) and JSON's equality of values (`_same`,
+for choices and schemas); `_refused_member`, the top-level members of text refused as a value
+(an MCP request's id, to answer under it).
 """
 
 from __future__ import annotations

@@ -5,6 +5,15 @@ A class holds everything about its type: the annotations that name it, the conve
 command-line text or JSON input, the check of a normalised result, and how help and the
 clispec document show it. The generator reads `TYPES`; a generated tool carries only the
 classes its commands use (the joiner drops the rest, and this table).
+
+The table of supported types, one class per type (`_Int`, `_Count`, `_Date`, `_Decimal`, …):
+annotation spellings (or the `base` type of a count), converter, result check, what it expects
+(for messages), clispec type, metavar, extra JSON Schema keywords, whether a value is one
+command-line word (`word`: what a tuple or dict option may hold), the module it needs; `media`,
+a result-only type that is an MCP content item (`_Image`, `_Audio`, `_Resource`: their JSON
+form's schema and check; `_is_media`). `TYPES` indexes them for the generator. Before Python's
+own parser, each converter checks the text's shape (`_shaped`, `_iso_time`, `_plain_number`), so
+every supported Python reads the same text.
 """
 
 from __future__ import annotations

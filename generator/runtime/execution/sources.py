@@ -1,6 +1,13 @@
 # burgee: joins tail 130
 """Where an option's value comes from: the call, its env var, the config file, pyproject.toml,
-or its default; recorded for --explain and `meta.provenance`."""
+or its default; recorded for --explain and `meta.provenance`.
+
+`_Sources`: where an option's value comes from (flag/JSON, env, config file, pyproject.toml,
+default), recorded for `--explain` and `meta.provenance`; `_CONFIG_FILES`, where the config file
+is looked for (clispec's `config.files` lists the same); `_stray_keys()`, the config keys no
+command reads (warned about once per file); `_config_text()`: a config file (a pyproject.toml
+too) read only up to `_CONFIG_BYTES` (1 MiB), a usage error naming it beyond.
+"""
 
 from __future__ import annotations
 

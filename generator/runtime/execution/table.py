@@ -23,6 +23,15 @@ A command's details are pairs too: `_Command`'s keywords, and how to call the ha
 which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
 returns; `apart`: `values._apart`, which checks the groups of options given apart that
 `_Command.exclusive` holds).
+
+The command table as data: `_command(path)` makes the `_Command` of a row of `COMMANDS` the
+first time a run asks for it (`_from_row`): `_builder` gives argparse (and `_quick_parse`) each
+input's flags and keywords, `_reader` reads each value through `_Call` and calls the handler
+(positional-only inputs, the injected `Context`, an async handler through `_await`, the groups
+of options given apart through `values._apart`); `_import_once`: the handlers' imports that wait
+for the first command (the generated `_import_handlers`, None in a program without), run once,
+under a lock (MCP over HTTP runs calls on threads), before a command's first input is read and
+before a `complete=` function runs (`complete._offered`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,20 @@
 # burgee: joins tail 60
 # burgee: section confirm: _confirmation _question
-"""One call's input, from flags or a JSON object, converted and checked parameter by parameter."""
+"""One call's input, from flags or a JSON object, converted and checked parameter by parameter.
+
+`_Call` (one call's raw input → converted values, every problem collected into one usage error;
+`prompt=` asks through `context._asked`, at a terminal or of an MCP client; `confirm` runs once
+every value is known; `layered`: the values an env var or config file gave), `_apart` (a
+command's groups of options given apart, joined only into tools that have some: two given in the
+call, named as typed (`typed`), is a problem, one given leaves the others' env vars and config
+files `unread`; with none given, two from env vars or config files are a problem, and none of a
+`one_of` group; for flags, `--json` input and MCP alike), `_apart_text` (a group as help, the
+skill and `--llms` word it); `_confirmation`: a command that asks first asks its question
+(`_question`: the values filled in) the same way, or stops with `action_required` and the line
+with `--yes` and the structured converters (`_choice`, `_member`, `_items`, `_fields`,
+`_within`, `_tuple`, `_pairs` (`KEY=VALUE`), `_matching` (pattern, lengths), …); `_keep_secret`:
+a secret option's value registered as given and as the tool writes it.
+"""
 
 from __future__ import annotations
 

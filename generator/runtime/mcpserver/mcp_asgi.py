@@ -14,6 +14,14 @@ answers it; a session lives in the process that opened it.
 
 Only `asgi` is in the code that always runs (the ASGI server's import of the tool finds it);
 the rest is in the MCP section, loaded by the first request.
+
+`asgi`, the same endpoint as an ASGI 3 application (stdlib only, asyncio): the only chunk of the
+HTTP section that always runs (in `catalog.ALWAYS`: an ASGI server tells an ASGI 3 application
+by its being a coroutine function), calling `_asgi_serve` in the section; the endpoint made once
+per process from `<TOOL>_MCP_*` variables (`_asgi_settings`; a problem fails the lifespan
+start-up, or answers 500), the messages run on a pool of `_HTTP_WORKERS` threads and relayed
+through an `asyncio.Queue` as events or one answer; a disconnect cancels a 2026-07-28 call; the
+lifespan shutdown cancels the calls running, as SIGTERM does.
 """
 
 from __future__ import annotations

@@ -8,7 +8,19 @@ a command that asks first), answered by the client's user: in the session eras a
 2026-07-28 an `input_required` result the client answers by retrying the call with
 `inputResponses` (the call runs again from the start, its earlier answers kept in
 `requestState`). Where the client cannot be asked, `context._answer` stops the call with
-`action_required`, whose `next` is the command line that answers (`--answer NAME=VALUE`)."""
+`action_required`, whose `next` is the command line that answers (`--answer NAME=VALUE`).
+
+A call's questions over MCP (`_asking`, set up for each `tools/call`: the `--answer` line that
+reruns it, and `Context._elicit` when the client declared elicitation): in the session eras
+`_elicited` sends `elicitation/create` (on stdout, or the call's SSE stream; never to an HTTP
+client that takes one JSON answer, nor in a 2025-03-26 batch) and waits, cancellable, for the
+answer the reading thread hands back (`_handed_back`; the end of stdin, or an HTTP session's end
+(DELETE, or the least recently used one dropped), answers every waiting question with none,
+`_nobody_answers`); in 2026-07-28 (`_retried`) an unanswered question ends the call with an
+`input_required` result (`_InputRequired`, a BaseException a handler's `except Exception` leaves
+alone), the client retries it with `inputResponses`, and the call runs again from the start, its
+earlier answers carried in `requestState`.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,14 @@
 # burgee: section mcp
 """`tools/call` on the MCP server: the call in flight (`_Request`), its progress and
 `ctx.log` notifications, and its run through `_execute` (the command line's path, so its text
-content is byte for byte the `--json` envelope) to its answer."""
+content is byte for byte the `--json` envelope) to its answer.
+
+`_McpCalls` (on `_McpWire`): `tools/call` and its `_Request` in flight: run on the reading
+thread or a worker, through `_execute` (a declared outcome is a success with `_meta.outcome`;
+images and audio as content items, through the program's `_MEDIA`); its `notifications/progress`
+and `ctx.log` → `notifications/message`; the `--max-output`, `--spill-dir` and `--config` given
+with `--mcp` apply to every call.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,18 @@ the bearer token, the protocol version header), the sessions, the routing of a m
 server that answers it and the statuses of the answers are the same, and every message goes
 through `_McpServer.read`. A transport reads the body (within `_HTTP_LIMIT`) and writes
 the answers, streamed as server-sent events (`_event`) or whole.
+
+The MCP endpoint over HTTP, whatever server reads the requests (the stdlib one and the ASGI
+application): `_Settings` (path, token, served `Host` names, `--allow-origin` origins),
+`_Endpoint` (the sessions, bounded and least recently used first; the servers busy now, which
+`stop` cancels with a grace period; the 32 places, `seat`/`unseat`; `run`: `_McpServer.read` of
+the body read once, the thread's messages going to a sink), `_Exchange` (one request: `screen`:
+`GET /health` without checks, the path, `Host`/`Origin` against DNS rebinding, CORS for an
+allowed origin (its preflight before the token), the bearer token in constant time,
+`MCP-Protocol-Version`, 405; `delete`; `length`/`media` (the body's framing and type,
+411/413/415); `route`: parse (once, with the stdio server's rules), the session or a 2026-07-28
+request's own server, notifications alone 202/400, 406; `answered`: the one JSON answer or 202),
+`_event` (one message as a server-sent event), `_hostname`, `_modern`.
 """
 
 from __future__ import annotations

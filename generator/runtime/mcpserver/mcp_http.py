@@ -11,6 +11,15 @@ requests from sockets, each under its deadlines, and writing the answers. Loopba
 default; `Host` and `Origin` are checked against DNS rebinding (`--allow-host NAME` adds a
 name, `--allow-origin` an origin); `--token-env NAME` or `--token-file PATH` requires
 `Authorization: Bearer`. Nothing is ever written to stdout.
+
+`_serve_http`: `--mcp --http [HOST:]PORT`, streamable HTTP on `http.server` + threads: the
+served names and the token from the options, `_stateless` (the server that owns stdout, its
+output to /dev/null), `_server_class` (IPv4/IPv6, every address, errors on one line),
+`_reads_class` (one deadline each for a request's head and body), `_handler_class` (its head
+read without http.server's parser of header fields, each request through the endpoint's
+`_Exchange`; the body read, the answer written whole or as chunked events, a 2026-07-28 call
+cancelled when its client closes the connection; an answer's head and body in one send, a
+streamed one's answer with the stream's end, `TCP_NODELAY`); nothing on stdout, SIGINT/SIGTERM.
 """
 
 from __future__ import annotations

@@ -4,7 +4,20 @@
 # burgee: section clients: _MCP_HELP
 # NOTE: a client's config (`--mcp --print-config`, `--mcp --help`): what a session never needs.
 """The MCP server's transport pieces: JSON without `import json`, stdout while serving,
-reading stdin, and the client configuration."""
+reading stdin, and the client configuration.
+
+The MCP server's transport pieces: `_wire` (a message as bytes, stdio and HTTP alike: a lone
+surrogate as JSON's escape), JSON via `_json` (no `import json`; its reader is
+`jsonread._json_scanner`), reading stdin, the protocol versions, `_arguments` (a call's or a
+prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --client/--env`,
+`--cwd`, `--http`, `--path`, `--token-env`/`--token-file`, `--allow-host`, `--allow-origin`,
+`--help`: `_MCP_HELP`/`_mcp_help`), `_read_token` (a token from a variable or a file, read once;
+each problem a usage error), `_endpoint_path`/`_origin` (the values of
+`--path`/`--allow-origin`, the ASGI variables too), `_mcp_env()` (the `<TOOL>_MCP_` prefix of
+the ASGI application's variables, from `PROGRAM.debug_env`), `_print_config` (each client's
+shape, Codex's TOML; the server started as `_invoked_as()` says), `_http_address` and `_url`
+(the endpoint's URL, loopback for a wildcard address, `--path` its path).
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,14 @@ calls fast); a watchdog thread notices a call that runs longer than `_MCP_PATIEN
 over reading, so cancellations still arrive and further calls run at once, on worker threads.
 The next line it reads after the long call ends goes back to the main thread, which reads
 again. `mcp._McpServer` is the protocol on top: it answers each line (`dispatch`).
+
+`_McpLoop`, how the stdio server reads: the main thread reads stdin and runs each call itself;
+the watchdog takes over reading while a call runs longer than `_MCP_PATIENCE` (and parks when
+the server is idle); the worker threads that run calls while the main thread is busy; `release`,
+the watchdog and the idle workers ended once every call is answered after the end of input (an
+`invoke()` caller lives on); `threading` imported on the main thread before the first thread
+starts (Python 3.12 waits at exit for the thread that first imported it), and SIGTERM after the
+end of input an immediate exit 143 (`ended`).
 """
 
 from __future__ import annotations

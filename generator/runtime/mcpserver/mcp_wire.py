@@ -3,7 +3,14 @@
 """The MCP server's session and its writing: what `initialize` agreed on, the questions
 waiting for answers, and each message out (to stdout's private descriptor, a JSON-RPC batch's
 answers, or an HTTP exchange's sink), secrets redacted; `mcp_call._McpCalls` runs tools/call
-on it, `mcp._McpServer` answers each line."""
+on it, `mcp._McpServer` answers each line.
+
+`_McpWire` (on `_McpLoop`): one MCP session's state (the version `initialize` agreed on, the
+`logging/setLevel` level, the questions awaiting answers) and the writing of its messages: to
+stdout's private descriptor (or `invoke()`'s capture, the caller's descriptors untouched), a
+2025-03-26 batch's answers, or an HTTP exchange's per-thread sink, secrets redacted; `complete`,
+a 2026-07-28 result's `_meta`; `stop`/`abandon` (calls cancelled, unanswered).
+"""
 
 from __future__ import annotations
 
