@@ -223,6 +223,21 @@ class Reading:
         param.path[key] = value
         return True
 
+    def envvar_of(self, node: ast.expr) -> str | None:
+        """`envvar=` folded: its name (the first of several, with a warning); None, after an
+        error at its place, when it is not known before the program runs."""
+        try:
+            folded = self.fold(node)
+        except Unreadable:
+            folded = None
+        if isinstance(folded, tuple) and folded:
+            self.warn(node, "only the first of several env vars is read")
+            folded = folded[0]
+        if not isinstance(folded, str):
+            self.error(node, "envvar= must be a string known before the program runs")
+            return None
+        return folded
+
     def text_of(self, node: ast.expr, what: str) -> str | None:
         """A string argument (`help=`), folded; a warning and None when it is computed."""
         try:

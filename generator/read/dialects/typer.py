@@ -272,17 +272,10 @@ class TyperReading:
             elif key == "metavar":
                 param.metavar = reading.text_of(value, "metavar=")
             elif key == "envvar":
-                try:
-                    folded = reading.fold(value)
-                except Unreadable:
-                    folded = None
-                if isinstance(folded, tuple) and folded:
-                    reading.warn(value, "only the first of several env vars is read")
-                    folded = folded[0]
-                if not isinstance(folded, str):
-                    reading.error(value, "envvar= must be a string known before the program runs")
+                envvar = reading.envvar_of(value)
+                if envvar is None:
                     return False
-                param.envvar = folded
+                param.envvar = envvar
             elif key in ("hidden", "count"):
                 try:
                     setattr(param, key, bool(reading.fold(value)))
