@@ -295,6 +295,39 @@ def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
     assert "default_factory" in found[2][1]
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import click, os\n\n@click.command()\n"
+        "@click.option('--n', envvar=os.environ['WHICH'])\ndef main(n):\n    pass\n",
+        "import typer, os\n\napp = typer.Typer()\n\n@app.command()\n"
+        "def main(n: str = typer.Option('', envvar=os.environ['WHICH'])):\n    pass\n",
+    ],
+    ids=["click", "typer"],
+)
+def test_an_env_var_known_only_at_run_time_is_an_error_at_its_place(
+    tmp_path: Path, source: str
+) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    found = [(d.span.line, d.message) for d in raised.value.diagnostics]
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "envvar=" in text)
+    assert found == [(line, "envvar= must be a string known before the program runs")]
+
+
+def test_of_several_env_vars_the_first_is_read(tmp_path: Path) -> None:
+    source = (
+        "import click\n\n@click.command()\n"
+        "@click.option('--n', envvar=('FIRST', 'SECOND'))\n"
+        "def main(n):\n    click.echo(n)\n"
+    )
+    tool = generate(tmp_path, source, "app.py")
+    assert run(tool, env={"FIRST": "one", "SECOND": "two"}).out == "one\n"
+    assert run(tool, env={"SECOND": "two"}).out == "\n"
+
+
 def test_a_typer_app_is_read_into_the_ir_its_burgee_twin_makes(tmp_path: Path) -> None:
     """The same program in Typer's dialect and in burgee's: the same commands, parameters and
     groups; `dialect` says which it came from."""
