@@ -317,6 +317,17 @@ def test_an_env_var_known_only_at_run_time_is_an_error_at_its_place(
     assert found == [(line, "envvar= must be a string known before the program runs")]
 
 
+@pytest.mark.parametrize("stem", ["_cli", "__main__", "app", "cli"])
+def test_a_generic_file_name_names_the_program_after_its_folder(tmp_path: Path, stem: str) -> None:
+    """`burgee gen cruft/_cli.py` names the tool `cruft` (it refused `-cli` before)."""
+    folder = tmp_path / "cruft_tool"
+    folder.mkdir()
+    source = "import click\n\n@click.command()\ndef main():\n    pass\n"
+    path = folder / f"{stem}.py"
+    path.write_text(source)
+    assert read_program(source, str(path)).name == "cruft-tool"
+
+
 def test_of_several_env_vars_the_first_is_read(tmp_path: Path) -> None:
     source = (
         "import click\n\n@click.command()\n"

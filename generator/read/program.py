@@ -539,11 +539,17 @@ def _env_word(name: str) -> str:
     return cli_word(name).replace("-", "_").upper()
 
 
+#: File names that say what a file is, not what the program is called: its folder's name is.
+_GENERIC_STEMS = frozenset(("handlers", "main", "cli", "app", "init", "commands"))
+
+
 def _default_name(path: str) -> str:
+    """The program's name from its file: the stem, or its folder's name where the stem is
+    generic (`cruft/_cli.py`, `tool/__main__.py`, `mytool/app.py` -> the folder's)."""
     file = Path(path).resolve()
-    stem = (
-        file.stem if file.stem not in ("handlers", "main", "__main__", "cli") else file.parent.name
-    )
+    stem = file.stem.strip("_")
+    if stem in _GENERIC_STEMS:
+        stem = file.parent.name
     return stem.replace("_", "-").lower()
 
 
