@@ -24,7 +24,7 @@ import pydantic
 from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
-from burgee.model.ir import Command, Param, Program, Record, TypeRef
+from burgee.model.ir import FIELD_KEYWORDS, Command, Param, Program, Record, TypeRef
 from burgee.model.kinds import MEDIA, python_type
 from burgee.runtime.answers.deliver import _QUARANTINED
 from burgee.runtime.answers.sanitize import _UNTRUSTED_NOTE
@@ -115,8 +115,8 @@ class _Types:
         for field in record.fields:
             said = {
                 key: value
-                for key in _FIELD_KEYWORDS
-                if (value := getattr(field, _FIELD_KEYWORDS[key])) is not None
+                for key in FIELD_KEYWORDS
+                if (value := getattr(field, FIELD_KEYWORDS[key])) is not None
             }
             if field.help:
                 said["description"] = field.help
@@ -156,18 +156,6 @@ class _Types:
         built.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
         return built
 
-
-#: `Field(...)`'s keywords -> the IR's names (`Field` of `model/ir.py`).
-_FIELD_KEYWORDS = {
-    "alias": "alias",
-    "ge": "minimum",
-    "le": "maximum",
-    "gt": "exclusive_minimum",
-    "lt": "exclusive_maximum",
-    "min_length": "min_length",
-    "max_length": "max_length",
-    "pattern": "pattern",
-}
 
 #: A record's fields are all it may have.
 _CLOSED = pydantic.ConfigDict(extra="forbid")

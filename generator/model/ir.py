@@ -103,6 +103,21 @@ class TypeRef(Node):
     items: tuple[TypeRef, ...] = ()
 
 
+#: pydantic's `Field(...)` keywords burgee reads -> `Field`'s names for what they say: the
+#: reader (`read/models.py`) and the schemas built from pydantic itself (`describe/schemas.py`)
+#: both map through it.
+FIELD_KEYWORDS = {
+    "alias": "alias",
+    "ge": "minimum",
+    "le": "maximum",
+    "gt": "exclusive_minimum",
+    "lt": "exclusive_maximum",
+    "min_length": "min_length",
+    "max_length": "max_length",
+    "pattern": "pattern",
+}
+
+
 class Field(Node):
     """A field of a dataclass, TypedDict or pydantic model."""
 

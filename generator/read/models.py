@@ -14,7 +14,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from burgee.model.ir import Field, Param, Record, TypeRef, cli_word
+from burgee.model.ir import FIELD_KEYWORDS, Field, Param, Record, TypeRef, cli_word
 from burgee.read import docstrings
 from burgee.read.annotations import (
     MODEL_BASES,
@@ -25,18 +25,8 @@ from burgee.read.annotations import (
 )
 from burgee.read.reader import Reader
 
-#: `Field(...)`'s keywords burgee reads; the bounds and lengths go to the IR under its names.
-_KEYWORDS = {
-    "description": "help",
-    "alias": "alias",
-    "ge": "minimum",
-    "le": "maximum",
-    "gt": "exclusive_minimum",
-    "lt": "exclusive_maximum",
-    "min_length": "min_length",
-    "max_length": "max_length",
-    "pattern": "pattern",
-}
+#: `Field(...)`'s keywords burgee reads: its description is the field's help.
+_KEYWORDS = {"description": "help", **FIELD_KEYWORDS}
 #: `Field(...)`'s keywords that say nothing a schema or a flag shows.
 _IGNORED = frozenset(("title", "examples", "default_factory", "default"))
 
