@@ -6,7 +6,7 @@ Python compiles a script's whole source on every run (scripts get no `.pyc`), an
 code costs far more than reading it: most of a tool's start-up when run as `python tool.py`.
 So the generated module keeps burgee's runtime in one raw string, the file's last statement
 (readable, patchable: edits take effect on the next run), and `_boot`, called before the
-handlers' code and the tables (ordinary code, which needs the runtime's names), compiles it
+handlers' code (ordinary code, which needs the runtime's names), compiles it
 into the module's namespace the way the interpreter would have — same
 file name, same line numbers, so tracebacks and `inspect` point at the real lines of the
 file — and keeps the compiled code in a private cache keyed by the Python version and the
