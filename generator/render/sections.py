@@ -7,8 +7,9 @@ code (`_boot(globals(), _LAZY)`, before the handlers' code) compiles, or reads c
 its cache. The string holds burgee's runtime and, as its last section, the program's tables
 (generated, and most of a wide tool's compile: `_tables()` defines them where they stood, after
 the handlers they name); the handlers' code and everything else the author wrote are ordinary
-code, which linters, type checkers, coverage and readers see. The text inside the string is exactly the code, line for line: a person reads
-and patches it as code, and tracebacks point at its lines. The string is a statement of its
+code, which linters, type checkers, coverage and readers see. The text inside the string is
+exactly the code, line for line: a person reads and patches it as code, and tracebacks point
+at its lines. The string is a statement of its
 own: the compiler drops it, so an installed tool's `.pyc` does not load the code a second time.
 `unwrap()` gives the module with the runtime's code in place of the call that runs it.
 """
