@@ -39,7 +39,7 @@ def project(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 def _call(raw: dict[str, Any], source: str = "flag", config: str | None = None) -> _Call:
-    return _Call(raw, source, Context("add", source == "json"), _Sources("add", config))
+    return _Call(raw, source, Context("add", source == "json", program()), _Sources("add", config))
 
 
 def _level(call: _Call) -> int:
@@ -120,11 +120,11 @@ def test_the_commands_own_table_beats_the_top_level(project: Path) -> None:
 
 def test_a_nested_command_table(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
     (project / "tool.toml").write_text("level = 3\n[tasks]\nlevel = 5\n[tasks.purge]\nlevel = 6\n")
-    call = _Call({}, "flag", Context("tasks purge", False), _Sources("tasks purge"))
+    call = _Call({}, "flag", Context("tasks purge", False, program()), _Sources("tasks purge"))
     assert _level(call) == 6
     (project / "tool.toml").write_text("level = 3\n[tasks]\nlevel = 5\n")
     _fresh(monkeypatch)
-    call = _Call({}, "flag", Context("tasks purge", False), _Sources("tasks purge"))
+    call = _Call({}, "flag", Context("tasks purge", False, program()), _Sources("tasks purge"))
     assert _level(call) == 5
 
 

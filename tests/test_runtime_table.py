@@ -61,7 +61,7 @@ NAMES: dict[str, Any] = {
 
 
 def _call(raw: dict[str, Any], source: str = "flag") -> _Call:
-    return _Call(raw, source, Context("pick", source == "json"), _Sources("pick"))
+    return _Call(raw, source, Context("pick", source == "json", program()), _Sources("pick"))
 
 
 @pytest.fixture(autouse=True)

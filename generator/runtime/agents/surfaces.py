@@ -97,7 +97,7 @@ def _for_agent(data: object, command: _Command) -> Any:
     """A prompt's or a resource's data as an agent may read it: through `_deliver`, like every
     tool answer (secrets out, control tokens neutralised), never cut: a client asked for this
     prompt or resource as a whole, and its shape has no room for a `meta.truncated`."""
-    return _deliver(_success(data), command, agent=True, limit=0)["data"]
+    return _deliver(_success(data), command, PROGRAM, agent=True, limit=0)["data"]
 
 
 def _match(uri: str) -> tuple[str, dict[str, str]] | None:
@@ -181,7 +181,7 @@ def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
     `data` is the tool's failure envelope."""
     failure = _as_error(error, server.debug)
     code = -32602 if isinstance(failure, UsageError) else -32603
-    envelope = _deliver(_failure_envelope(failure, True), None, agent=True)
+    envelope = _deliver(_failure_envelope(failure, True), None, PROGRAM, agent=True)
     return _McpError(code, failure.message, envelope)
 
 
@@ -204,7 +204,7 @@ def _unknown_prompt(name: object) -> UsageError:
 
 
 def _mcp_context(server: _McpServer, path: str) -> Context:
-    context = Context(path, True)
+    context = Context(path, True, PROGRAM)
     context._log = lambda level, message, data: server.log(None, level, message, data)
     return context
 
@@ -347,7 +347,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
         parser = _new_parser(f"{PROGRAM.name} prompt {name}", command.description, "")
         command.build(parser)
         raw = vars(parser.parse_args(rest[1:]))
-    context = Context("prompt " + name, invocation.json)
+    context = Context("prompt " + name, invocation.json, PROGRAM)
     context._verbose = _debugging(invocation.debug)
     agent = invocation.json and context.agent is not None
     result = _get_prompt(name, raw, context, source, agent)
@@ -377,7 +377,7 @@ def _resource_cli(invocation: _Invocation) -> object:
         )
     if len(rest) > 1 or rest[0].startswith("-"):
         raise UsageError(f"unexpected {rest[-1]!r}", hint=_command_line("resource URI"))
-    context = Context("resource " + rest[0], invocation.json)
+    context = Context("resource " + rest[0], invocation.json, PROGRAM)
     context._verbose = _debugging(invocation.debug)
     agent = invocation.json and context.agent is not None
     result = _read_resource(rest[0], context, agent)

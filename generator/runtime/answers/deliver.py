@@ -28,12 +28,12 @@ from burgee.runtime.execution.context import _SECRETS, _agent, _Command
 from burgee.runtime.execution.errors import CommandError, _command_line, _failure
 from burgee.runtime.execution.kinds import _Any, _Int, _Str
 from burgee.runtime.execution.values import _within
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
 
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.program import Program
 
 #: The limit for agents, in characters of the serialized data, when neither the command nor
 #: the program sets one: about 10,000 tokens, a generous tool result that leaves the context
@@ -43,34 +43,39 @@ _AGENT_LIMIT = 40_000
 _QUARANTINED = ("external", "untrusted")
 
 
-def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> int:
+def _output_limit(
+    program: Program, command: _Command | None, asked: int | None, agent: bool
+) -> int:
     """The limit of this call: `--max-output` when given, else the command's or the
-    program's `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
+    `program`'s `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
     if asked is not None:
         return asked
     if not agent:
         return 0
     if command is not None and command.max_output is not None:
         return command.max_output
-    return PROGRAM.max_output if PROGRAM.max_output is not None else _AGENT_LIMIT
+    return program.max_output if program.max_output is not None else _AGENT_LIMIT
 
 
 def _deliver(
     envelope: dict[str, Any],
     command: _Command | None,
+    program: Program,
     *,
     agent: bool,
     limit: int | None = None,
     spill_dir: str | None = None,
     text: bool = False,
 ) -> dict[str, Any]:
-    """`envelope` as this caller may see it (see the module's docstring)."""
-    return _delivered(envelope, command, agent, limit, spill_dir, text)[0]
+    """`envelope` (of `command`, of `program`) as this caller may see it (see the module's
+    docstring)."""
+    return _delivered(envelope, command, program, agent, limit, spill_dir, text)[0]
 
 
 def _delivered(
     envelope: dict[str, Any],
     command: _Command | None,
+    program: Program,
     agent: bool,
     limit: int | None = None,
     spill_dir: str | None = None,
@@ -79,7 +84,7 @@ def _delivered(
     """`_deliver`, and the envelope's JSON text (`_dumps`) when it was made on the way: an MCP
     answer carries that text, and encoding it twice was a tenth of a call."""
     quarantine = agent and command is not None and command.trust in _QUARANTINED
-    most = _output_limit(command, limit, agent)
+    most = _output_limit(program, command, limit, agent)
     trusted = command is not None and not command.sanitize
     if not agent and most <= 0 and not _SECRETS:
         return envelope, None  # a person, no limit asked for, nothing secret: as it is
@@ -115,8 +120,9 @@ def _delivered(
         full = _text(envelope["data"])
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
-    ref = _spill(full, spill_dir)
-    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    ref = _spill(full, program.name, spill_dir)
+    shape = command.returns if command is not None else None
+    cut = _truncate(envelope, most, ref, shape, program.records)
     if ref is not None:
         cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
     return cut, None
@@ -148,19 +154,21 @@ def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
     return envelope
 
 
-def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and last on stderr for programs
-    and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only the
-    message and hint. An error with its own text for people shows only that, without --json."""
+def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
+    """Report an error of `program`: the envelope on stdout in JSON mode, and last on stderr for
+    programs and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only
+    the message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
         return error.exit_code
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    text = f"{program.name}: error: {error.message}\n" + (
+        f"hint: {error.hint}\n" if error.hint else ""
+    )
     if not json_mode and _agent() is None and _is_terminal(sys.stderr):
         _emit(sys.stderr, text)
         return error.exit_code
     agent = json_mode and _agent() is not None
-    line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
+    line = _dumps(_deliver(_failure_envelope(error, agent), None, program, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n", redact=False)
     else:
@@ -209,7 +217,10 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
+    name = call.context._program.name
+    return _read_spill(
+        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
+    )
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or

@@ -191,14 +191,14 @@ def run(invocation: _Invocation) -> object:
         source = "flag"
     if command.deprecated is not None or command.deprecated_flags:
         _warn_deprecated(path, command, raw, source)
-    context = Context(path, invocation.json)
+    context = Context(path, invocation.json, PROGRAM)
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
     context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
+        return _rerun_line(PROGRAM, path, rest, invocation.json_input, flags, invocation.config())
 
     context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
@@ -209,7 +209,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     # NOTE: an agent named by the environment gets the same cut and way back without --json.
     agent = context.agent is not None
-    call.bound = _output_limit(None, invocation.max_output, agent)
+    call.bound = _output_limit(PROGRAM, None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -233,12 +233,13 @@ def run(invocation: _Invocation) -> object:
             # cut's marker names the full text's `output REF`.
             said = _success(printed)
             limit, spill = invocation.max_output, invocation.spill_dir
-            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            said = _deliver(said, command, PROGRAM, agent=agent, limit=limit, spill_dir=spill)
             envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
         return _deliver(
             envelope,
             command,
+            PROGRAM,
             agent=agent,
             limit=invocation.max_output,
             spill_dir=invocation.spill_dir,
@@ -398,7 +399,7 @@ def _write_answer(data: object, output_file: str | None) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
     `PROGRAM.media`)."""
-    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
+    text = PROGRAM.media[0](data, output_file, sys.stdout, PROGRAM.name) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
@@ -482,11 +483,11 @@ def _main(args: list[str]) -> int:
         return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
         _keep_argv_secrets(args)
-        return _write_error(error, json_mode, PROGRAM.name)
+        return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
     except _Terminated:
-        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -495,7 +496,7 @@ def _main(args: list[str]) -> int:
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
-        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM)
 
 
 def _version() -> dict[str, str]:
@@ -526,7 +527,7 @@ def _batch(invocation: _Invocation) -> int:
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
-        return _write_error(error, False, PROGRAM.name)
+        return _write_error(error, False, PROGRAM)
 
 
 def _batch_calls(invocation: _Invocation) -> int:

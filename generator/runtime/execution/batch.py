@@ -76,7 +76,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _deliver(_failure_envelope(error, True), None, agent=True)
+        failure = _deliver(_failure_envelope(error, True), None, PROGRAM, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
@@ -104,7 +104,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
     debug = _debugging(invocation.debug)
-    context = Context(path, True)
+    context = Context(path, True, PROGRAM)
     context._verbose = debug
     context._answers = invocation.answers
     config = invocation.config()
@@ -117,14 +117,14 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
-        call.bound = _output_limit(None, invocation.max_output, True)
+        call.bound = _output_limit(PROGRAM, None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
     finally:
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
-    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+    return _deliver(envelope, command, PROGRAM, agent=True, limit=limit, spill_dir=spill_dir)
 
 
 def _alone(
@@ -136,7 +136,7 @@ def _alone(
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
+    return _rerun_line(PROGRAM, path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):

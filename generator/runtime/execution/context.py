@@ -41,13 +41,14 @@ from burgee.runtime.execution.errors import (
     _written,
 )
 from burgee.runtime.execution.fields import _answer_text, _checked, _field_schema, _form_fields
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Sequence
     from typing import NoReturn, TypeVar
+
+    from burgee.runtime.program import Program
 
     #: What `Context.form` returns: the form's own class.
     _F = TypeVar("_F")
@@ -136,8 +137,11 @@ class Context:
     #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
     _rerun: Callable[[dict[str, str]], str] | None = None
 
-    def __init__(self, command: str, json: bool) -> None:
-        self.program: str = PROGRAM.name
+    def __init__(self, command: str, json: bool, program: Program) -> None:
+        #: The program the call is of: what the runtime reads of it goes through here.
+        self._program = program
+        #: Its name (a handler's `ctx.program`).
+        self.program: str = program.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
@@ -190,7 +194,7 @@ class Context:
         if _LOG_LEVELS.index(level) < 3 and not self._verbose:
             return
         extra = "".join(f" {key}={value!r}" for key, value in data.items())
-        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
+        sys.stderr.write(f"{self._program.name}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -293,7 +297,7 @@ class Context:
                 callback()
             except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
-                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
+                sys.stderr.write(f"{self._program.name}: on_exit callback failed: {error!r}\n")
 
 
 def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
@@ -576,19 +580,20 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
 
 
 def _rerun_line(
+    program: Program,
     path: str,
     rest: list[str],
     json_input: str | None,
     flags: list[str],
     config: str | None = None,
 ) -> str:
-    """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    """The command line of a call of `program` again (its words as given, or its JSON input) with
+    `flags` (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
     the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
-    words = [] if PROGRAM.root_mode == "alone" else path.split()
+    words = [] if program.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
     return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)

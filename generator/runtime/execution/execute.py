@@ -133,7 +133,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = None if early else _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns, call.context._program.records)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -246,7 +246,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         # callbacks run first, while what they print still goes to stderr.
         context.close()
         _QUIET.stop()
-        code = _write_error(error, json_mode, PROGRAM.name)
+        code = _write_error(error, json_mode, context._program)
         sys.stderr.flush()
         os._exit(code)
 

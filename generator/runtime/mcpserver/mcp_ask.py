@@ -119,7 +119,7 @@ def _asking(
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
-        path, [], given, _answer_flags({}, more), server.config
+        context._program, path, [], given, _answer_flags({}, more), server.config
     )
     if modern:
         meta = params.get("_meta") or {}
@@ -142,7 +142,9 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
+            lambda flags: _rerun_line(
+                context._program, context.command, [], given, flags, server.config
+            ),
         )
 
 

@@ -128,7 +128,7 @@ class _McpCalls(_McpWire):
                 token = None
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True)
+        context = Context(entry[0], True, PROGRAM)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
@@ -210,12 +210,12 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
-            call.bound = _output_limit(None, self.limit, True)
+            call.bound = _output_limit(context._program, None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
-                _execute(command, call), command, True, self.limit, self.spill_dir
+                _execute(command, call), command, context._program, True, self.limit, self.spill_dir
             )
         except (KeyboardInterrupt, _Terminated) as error:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
@@ -226,14 +226,14 @@ class _McpCalls(_McpWire):
                     self.inflight.pop(request.key, None)
                 raise
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug), True), None, context._program, True
             )
         except _InputRequired as asked:
             asked.answer(self, request)
             return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug), True), None, context._program, True
             )
         finally:
             context.close()
@@ -252,7 +252,9 @@ class _McpCalls(_McpWire):
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
                 said: dict[str, Any] = _success("".join(printed))
-                said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
+                said = _delivered(
+                    said, command, context._program, True, self.limit, self.spill_dir
+                )[0]
                 content += '},{"type":"text","text":' + string(said["data"])
             if media is not None:
                 content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])

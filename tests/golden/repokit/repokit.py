@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o repokit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1155: the first handler from handlers.py
-#     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12595: the tables (commands, groups, errors, result shapes)
+#     line 1156: the first handler from handlers.py
+#     line 1241: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12640: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         _callbacks: list[Callable[[], object]]
         _environ: list[str]
         _on_cancel: list[Callable[[], object]]
+        _program: Program
         command: str
         json: bool
         program: str
@@ -74,7 +75,7 @@ if TYPE_CHECKING:
         _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None
         _rerun: Callable[[dict[str, str]], str] | None
 
-        def __init__(self, command: str, json: bool) -> None: ...
+        def __init__(self, command: str, json: bool, program: Program) -> None: ...
 
         def _given(self, name: str) -> str | None: ...
 
@@ -1846,8 +1847,11 @@ class Context:
     #: answers -> its command line; set where the call has one (the command line, a batch, MCP).
     _rerun: Callable[[dict[str, str]], str] | None = None
 
-    def __init__(self, command: str, json: bool) -> None:
-        self.program: str = PROGRAM.name
+    def __init__(self, command: str, json: bool, program: Program) -> None:
+        #: The program the call is of: what the runtime reads of it goes through here.
+        self._program = program
+        #: Its name (a handler's `ctx.program`).
+        self.program: str = program.name
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
@@ -1900,7 +1904,7 @@ class Context:
         if _LOG_LEVELS.index(level) < 3 and not self._verbose:
             return
         extra = "".join(f" {key}={value!r}" for key, value in data.items())
-        sys.stderr.write(f"{PROGRAM.name}: {level}: {message}{extra}\n")
+        sys.stderr.write(f"{self._program.name}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -2003,7 +2007,7 @@ class Context:
                 callback()
             except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
-                sys.stderr.write(f"{PROGRAM.name}: on_exit callback failed: {error!r}\n")
+                sys.stderr.write(f"{self._program.name}: on_exit callback failed: {error!r}\n")
 
 
 # ---- burgee: loaded on first use: timeout ----
@@ -2299,19 +2303,20 @@ def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str |
 
 
 def _rerun_line(
+    program: Program,
     path: str,
     rest: list[str],
     json_input: str | None,
     flags: list[str],
     config: str | None = None,
 ) -> str:
-    """The command line of a call again (its words as given, or its JSON input) with `flags`
-    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
+    """The command line of a call of `program` again (its words as given, or its JSON input) with
+    `flags` (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value; with
     the call's `--config` (absolute), and no secret in clear (`_written`)."""
     if json_input is not None:
         flags = ["--json", json_input, *flags]
     end = rest.index("--") if "--" in rest else len(rest)
-    words = [] if PROGRAM.root_mode == "alone" else path.split()
+    words = [] if program.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
     return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
@@ -4050,8 +4055,9 @@ def _unjsonable_at(value: object, path: str = "result") -> str:
     return path
 
 
-def _conform(data: object, shape: Any, path: str = "result") -> str | None:
-    """What is wrong with normalised `data` for the declared type `shape`, or None.
+def _conform(data: object, shape: Any, records: dict[str, Any], path: str = "result") -> str | None:
+    """What is wrong with normalised `data` for the declared type `shape` (its records' fields
+    in `records`, the program's), or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
     ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
@@ -4062,14 +4068,14 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
     form = shape[0]
     if form == "null":
-        return None if data is None else _conform(data, shape[1], path)
+        return None if data is None else _conform(data, shape[1], records, path)
     if form == "in":
         for choice in shape[1]:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
     if form == "union":
-        if any(_conform(data, member, path) is None for member in shape[1]):
+        if any(_conform(data, member, records, path) is None for member in shape[1]):
             return None
         wanted = " or ".join(member.expected for member in shape[1])
         return f"{path}: {_expected(wanted, data)}"
@@ -4080,7 +4086,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
             return None  # NOTE: a list of a plain type, checked without a path for each item
         for index, item in enumerate(data):
-            problem = _conform(item, item_shape, f"{path}[{index}]")
+            problem = _conform(item, item_shape, records, f"{path}[{index}]")
             if problem:
                 return problem
         return None
@@ -4091,11 +4097,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):
             return None
         for key, item in data.items():
-            problem = _conform(item, item_shape, f"{path}.{key}")
+            problem = _conform(item, item_shape, records, f"{path}.{key}")
             if problem:
                 return problem
         return None
-    fields, required = PROGRAM.records[shape[1]]
+    fields, required = records[shape[1]]
     for key in required:
         if key not in data:
             return f"{path}: missing field {key!r}"
@@ -4105,7 +4111,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             return f"{path}: unexpected field {key!r}"
         if not isinstance(field, tuple) and field.check(item):
             continue  # NOTE: a plain field that passes: no path made for it
-        problem = _conform(item, field, f"{path}.{key}")
+        problem = _conform(item, field, records, f"{path}.{key}")
         if problem:
             return problem
     return None
@@ -4536,13 +4542,19 @@ class _Truncation:
     `dict[str, X]`: a record may not (see `_truncate_form`)."""
 
     def __init__(
-        self, ref: str | None, maps: frozenset[int] = frozenset(), shape: Any = None
+        self,
+        ref: str | None,
+        maps: frozenset[int] = frozenset(),
+        shape: Any = None,
+        records: dict[str, Any] | None = None,
     ) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
         self.maps = maps
-        self.shape = shape if _truncate_has_map(shape) else None
+        #: The program's records, by name: the fields of a `("record", name)` shape.
+        self.records = records or {}
+        self.shape = shape if _truncate_has_map(shape, self.records) else None
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.text_cap = self.item_cap = _TRUNCATE_NONE
@@ -4584,7 +4596,7 @@ class _Truncation:
         count = len(node)
         if not count:
             return 2
-        shapes = _truncate_inner(shape, "list")
+        shapes = _truncate_inner(shape, "list", self.records)
         if count <= self.item_cap:
             return self.measure_values(node, budget, shapes)
         from itertools import chain, islice
@@ -4611,7 +4623,9 @@ class _Truncation:
         if size > budget:
             return size
         values = map(node.__getitem__, keys)
-        return size + self.measure_values(values, budget - size, _truncate_fields(shape, keys))
+        return size + self.measure_values(
+            values, budget - size, _truncate_fields(shape, keys, self.records)
+        )
 
     def is_map(self, node: dict[str, Any], shape: Any) -> bool:
         """Whether `node` may lose entries as an array loses items."""
@@ -4700,7 +4714,7 @@ class _Truncation:
                 head, tail = _truncate_split_items(self.item_cap)
                 positions = [*range(head), *range(count - tail, count)]
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-            shapes = _truncate_inner(shape, "list")
+            shapes = _truncate_inner(shape, "list", self.records)
             kept = [
                 self.build(node[i], f"{path}[{i}]", None if shapes is None else next(shapes))
                 for i in positions
@@ -4716,7 +4730,7 @@ class _Truncation:
                 self.cuts.append({"path": path, "omitted": len(node) - len(kept_keys)})
                 keys = kept_keys
             quote = self.quote
-            fields = _truncate_fields(shape, keys)
+            fields = _truncate_fields(shape, keys, self.records)
             built = {
                 key: self.build(
                     node[key],
@@ -4748,25 +4762,27 @@ def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
     return shape if isinstance(shape, tuple) else None
 
 
-def _truncate_inner(shape: Any, form: str) -> Iterator[Any] | None:
+def _truncate_inner(shape: Any, form: str, records: dict[str, Any]) -> Iterator[Any] | None:
     """The types of the items of a list (`form` "list") or of the values of a map, when the
     container is of the type `shape` and they may hold a map; else None."""
     found = _truncate_form(shape)
-    if found is None or found[0] != form or not _truncate_has_map(found[1]):
+    if found is None or found[0] != form or not _truncate_has_map(found[1], records):
         return None
     from itertools import repeat
 
     return repeat(found[1])
 
 
-def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
+def _truncate_fields(
+    shape: Any, keys: Iterable[str], records: dict[str, Any]
+) -> Iterator[Any] | None:
     """The types of the values at `keys` of a dict of the type `shape` (a record's fields, a
     map's values), when one may hold a map; else None."""
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
-        return _truncate_inner(shape, "map")
-    fields = PROGRAM.records[found[1]][0]
-    return map(fields.get, keys) if _truncate_has_map(found) else None
+        return _truncate_inner(shape, "map", records)
+    fields = records[found[1]][0]
+    return map(fields.get, keys) if _truncate_has_map(found, records) else None
 
 
 def _truncate_kept(node: dict[str, Any], head: int, tail: int) -> list[str]:
@@ -4821,7 +4837,9 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
+def _truncate_has_map(
+    shape: Any, records: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> bool:
     """Whether a return type holds a map anywhere (most hold none: their data is not walked)."""
     if not isinstance(shape, tuple):
         return False
@@ -4829,10 +4847,10 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form == "map":
         return True
     if form in ("null", "list"):
-        return _truncate_has_map(inner, seen)
+        return _truncate_has_map(inner, records, seen)
     if form == "record" and inner not in seen:
-        fields = PROGRAM.records[inner][0].values()
-        return any(_truncate_has_map(field, seen | {inner}) for field in fields)
+        fields = records[inner][0].values()
+        return any(_truncate_has_map(field, records, seen | {inner}) for field in fields)
     return False
 
 
@@ -4849,7 +4867,11 @@ def _truncate_dicts(data: Any, found: set[int]) -> None:
 
 
 def _truncate(
-    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+    envelope: dict[str, Any],
+    limit: int,
+    ref: str | None,
+    shape: Any = None,
+    records: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
@@ -4860,7 +4882,8 @@ def _truncate(
     a line ends if one is within a quarter of either piece (and 1,000 characters), with
     `_truncate_marker` in between (followed by a newline when the tail starts a line); long
     arrays keep their first (70%) and last items, at least one of each, with nothing put in
-    their place. With the command's return type `shape`, a map (`dict[str, X]`, which the
+    their place. With the command's return type `shape` (its records' fields in
+    `records`, the program's), a map (`dict[str, X]`, which the
     schema lets have any keys) is cut as an array is: its first (70%) and last entries stay, in
     order. Every other object (a record: a dataclass, a TypedDict, or data of no known type)
     keeps every key, and numbers, booleans and nulls are never changed, so the data still
@@ -4896,7 +4919,7 @@ def _truncate(
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape, records=records)
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -4944,10 +4967,11 @@ def _shrunk(
     path: str,
     maps: frozenset[int] = frozenset(),
     shape: Any = None,
+    records: dict[str, Any] | None = None,
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` (of the type `shape`) shrunk to `limit` characters of JSON (as `_truncate` does),
     with its cuts (their paths under `path`); None when it fits as it is."""
-    plan = _Truncation(ref, maps, shape)
+    plan = _Truncation(ref, maps, shape, records)
     if plan.fits(data, limit, _TRUNCATE_NONE, _TRUNCATE_NONE):
         return None
     floor = max(_TRUNCATE_TEXT_FLOOR, limit // 16)
@@ -5156,16 +5180,17 @@ _SPILL_STALE = 3600
 _SPILL_REF_DIGITS = 16
 
 
-def _spill_directories() -> list[tuple[str, str | None]]:
-    """Where outputs are saved, in order: `<user cache>/<PROGRAM>/output` (`boot._user_cache`),
-    then the same under this user's temporary cache directory, the code cache's fallback (a
-    read-only home); each with the directory that must be this user's alone first, if any."""
+def _spill_directories(name: str) -> list[tuple[str, str | None]]:
+    """Where the outputs of the tool `name` are saved, in order: `<user cache>/<name>/output`
+    (`boot._user_cache`), then the same under this user's temporary cache directory, the code
+    cache's fallback (a read-only home); each with the directory that must be this user's alone
+    first, if any."""
     base = _user_cache()
     found: list[tuple[str, str | None]] = []
     if base is not None:
-        found.append((os.path.join(base, PROGRAM.name, "output"), None))
+        found.append((os.path.join(base, name, "output"), None))
     temporary = _temporary_cache()
-    found.append((os.path.join(temporary, PROGRAM.name, "output"), temporary))
+    found.append((os.path.join(temporary, name, "output"), temporary))
     return found
 
 
@@ -5185,11 +5210,11 @@ def _spill_is_ref(ref: object) -> bool:
     )
 
 
-def _spill(text: str, directory: str | None = None) -> str | None:
-    """Save `text` (the full output, as written) and return its reference, or None if it could
-    not be saved; never raises.
+def _spill(text: str, name: str, directory: str | None = None) -> str | None:
+    """Save `text` (the full output, as written, of the tool `name`) and return its reference,
+    or None if it could not be saved; never raises.
 
-    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories()`
+    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories(name)`
     where it can be saved, made with mode 0o700), where ref is the first 16 hex digits of the
     SHA-256 of the text: saving the same text again writes nothing and keeps the same
     reference. Written to a temporary file and renamed into place, so a reader never sees half
@@ -5198,14 +5223,14 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
-    return _spill_ref(data) if _spill_save(data, ".txt", directory) else None
+    return _spill_ref(data) if _spill_save(data, ".txt", name, directory) else None
 
 
-def _spill_save(data: bytes, suffix: str, directory: str | None = None) -> str | None:
+def _spill_save(data: bytes, suffix: str, name: str, directory: str | None = None) -> str | None:
     """Save `data` as `<ref><suffix>` where `_spill` saves (its text; or bytes with nowhere
     else to go, `media._write_media`), pruned with the rest; its path, or None."""
     ref = _spill_ref(data)
-    places = [(directory, None)] if directory is not None else _spill_directories()
+    places = [(directory, None)] if directory is not None else _spill_directories(name)
     for folder, private in places:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
@@ -5320,23 +5345,27 @@ _PAGE_ROOM = 512
 
 
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None, bound: int = 0
+    ref: str,
+    name: str,
+    offset: int = 0,
+    limit: int = _PAGE,
+    directory: str | None = None,
+    bound: int = 0,
 ) -> dict[str, Any]:
-    """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
-    characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
+    """One page of an output the tool `name` saved: `{"ref", "offset", "length" (of the whole text,
+    in characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
     the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its
-    answer is within it, JSON escapes included. A usage error for a malformed or unknown
-    reference;
-    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
-    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
+    last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its answer
+    is within it, JSON escapes included. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its bounds,
+    `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    places = [(directory, None)] if directory is not None else _spill_directories()
+    places = [(directory, None)] if directory is not None else _spill_directories(name)
     found = [
         os.path.join(folder, f"{ref}.txt")
         for folder, private in places
@@ -5396,34 +5425,39 @@ _AGENT_LIMIT = 40_000
 _QUARANTINED = ("external", "untrusted")
 
 
-def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> int:
+def _output_limit(
+    program: Program, command: _Command | None, asked: int | None, agent: bool
+) -> int:
     """The limit of this call: `--max-output` when given, else the command's or the
-    program's `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
+    `program`'s `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
     if asked is not None:
         return asked
     if not agent:
         return 0
     if command is not None and command.max_output is not None:
         return command.max_output
-    return PROGRAM.max_output if PROGRAM.max_output is not None else _AGENT_LIMIT
+    return program.max_output if program.max_output is not None else _AGENT_LIMIT
 
 
 def _deliver(
     envelope: dict[str, Any],
     command: _Command | None,
+    program: Program,
     *,
     agent: bool,
     limit: int | None = None,
     spill_dir: str | None = None,
     text: bool = False,
 ) -> dict[str, Any]:
-    """`envelope` as this caller may see it (see the module's docstring)."""
-    return _delivered(envelope, command, agent, limit, spill_dir, text)[0]
+    """`envelope` (of `command`, of `program`) as this caller may see it (see the module's
+    docstring)."""
+    return _delivered(envelope, command, program, agent, limit, spill_dir, text)[0]
 
 
 def _delivered(
     envelope: dict[str, Any],
     command: _Command | None,
+    program: Program,
     agent: bool,
     limit: int | None = None,
     spill_dir: str | None = None,
@@ -5432,7 +5466,7 @@ def _delivered(
     """`_deliver`, and the envelope's JSON text (`_dumps`) when it was made on the way: an MCP
     answer carries that text, and encoding it twice was a tenth of a call."""
     quarantine = agent and command is not None and command.trust in _QUARANTINED
-    most = _output_limit(command, limit, agent)
+    most = _output_limit(program, command, limit, agent)
     trusted = command is not None and not command.sanitize
     if not agent and most <= 0 and not _SECRETS:
         return envelope, None  # a person, no limit asked for, nothing secret: as it is
@@ -5468,8 +5502,9 @@ def _delivered(
         full = _text(envelope["data"])
     else:
         full = whole if whole is not None and envelope is encoded else _dumps(envelope)
-    ref = _spill(full, spill_dir)
-    cut = _truncate(envelope, most, ref, command.returns if command is not None else None)
+    ref = _spill(full, program.name, spill_dir)
+    shape = command.returns if command is not None else None
+    cut = _truncate(envelope, most, ref, shape, program.records)
     if ref is not None:
         cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
     return cut, None
@@ -5501,19 +5536,21 @@ def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
     return envelope
 
 
-def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and last on stderr for programs
-    and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only the
-    message and hint. An error with its own text for people shows only that, without --json."""
+def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
+    """Report an error of `program`: the envelope on stdout in JSON mode, and last on stderr for
+    programs and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only
+    the message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
         return error.exit_code
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    text = f"{program.name}: error: {error.message}\n" + (
+        f"hint: {error.hint}\n" if error.hint else ""
+    )
     if not json_mode and _agent() is None and _is_terminal(sys.stderr):
         _emit(sys.stderr, text)
         return error.exit_code
     agent = json_mode and _agent() is not None
-    line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
+    line = _dumps(_deliver(_failure_envelope(error, agent), None, program, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n", redact=False)
     else:
@@ -5562,7 +5599,10 @@ def _run_output(call: _Call) -> object:
             convert = _within(_Int.convert, least, None)
             found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir, call.bound)
+    name = call.context._program.name
+    return _read_spill(
+        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
+    )
 
 
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
@@ -6219,7 +6259,7 @@ def _execute(
         PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
     try:
         data = _jsonable(result)
-        problem = None if early else _conform(data, command.returns)
+        problem = None if early else _conform(data, command.returns, call.context._program.records)
     except TypeError as error:
         raise _Internal(
             f"{_unjsonable_at(result)}: {error}",
@@ -6295,7 +6335,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         # callbacks run first, while what they print still goes to stderr.
         context.close()
         _QUIET.stop()
-        code = _write_error(error, json_mode, PROGRAM.name)
+        code = _write_error(error, json_mode, context._program)
         sys.stderr.flush()
         os._exit(code)
 
@@ -6682,7 +6722,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _deliver(_failure_envelope(error, True), None, agent=True)
+        failure = _deliver(_failure_envelope(error, True), None, PROGRAM, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
@@ -6710,7 +6750,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
     debug = _debugging(invocation.debug)
-    context = Context(path, True)
+    context = Context(path, True, PROGRAM)
     context._verbose = debug
     context._answers = invocation.answers
     config = invocation.config()
@@ -6723,14 +6763,14 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         if command.effects == "destructive" and not invocation.allow_destructive:
             call.confirm = _not_allowed
-        call.bound = _output_limit(None, invocation.max_output, True)
+        call.bound = _output_limit(PROGRAM, None, invocation.max_output, True)
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure_envelope(_as_error(error, debug), True)
     finally:
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
-    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
+    return _deliver(envelope, command, PROGRAM, agent=True, limit=limit, spill_dir=spill_dir)
 
 
 def _alone(
@@ -6742,7 +6782,7 @@ def _alone(
     from stdin cannot be read again."""
     command = _command(path)
     yes = ["--yes"] if command is not None and command.confirm is not None else []
-    return _rerun_line(path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
+    return _rerun_line(PROGRAM, path, [], _as_read(arguments, _dumps), [*yes, *flags], config)
 
 
 class _BatchFailed(CommandError):
@@ -10076,7 +10116,7 @@ def _asking(
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
-        path, [], given, _answer_flags({}, more), server.config
+        context._program, path, [], given, _answer_flags({}, more), server.config
     )
     if modern:
         meta = params.get("_meta") or {}
@@ -10103,7 +10143,9 @@ def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str
             command.confirm or "",
             context.command,
             command.effects,
-            lambda flags: _rerun_line(context.command, [], given, flags, server.config),
+            lambda flags: _rerun_line(
+                context._program, context.command, [], given, flags, server.config
+            ),
         )
 
 
@@ -11208,7 +11250,7 @@ class _McpCalls(_McpWire):
                 token = None
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True)
+        context = Context(entry[0], True, PROGRAM)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
@@ -11290,12 +11332,12 @@ class _McpCalls(_McpWire):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
-            call.bound = _output_limit(None, self.limit, True)
+            call.bound = _output_limit(context._program, None, self.limit, True)
             if command.confirm is not None:
                 _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
-                _execute(command, call), command, True, self.limit, self.spill_dir
+                _execute(command, call), command, context._program, True, self.limit, self.spill_dir
             )
         except (KeyboardInterrupt, _Terminated) as error:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
@@ -11306,14 +11348,14 @@ class _McpCalls(_McpWire):
                     self.inflight.pop(request.key, None)
                 raise
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug), True), None, context._program, True
             )
         except _InputRequired as asked:
             asked.answer(self, request)
             return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
-                _failure_envelope(_as_error(error, self.debug), True), None, True
+                _failure_envelope(_as_error(error, self.debug), True), None, context._program, True
             )
         finally:
             context.close()
@@ -11332,7 +11374,9 @@ class _McpCalls(_McpWire):
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
                 said: dict[str, Any] = _success("".join(printed))
-                said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
+                said = _delivered(
+                    said, command, context._program, True, self.limit, self.spill_dir
+                )[0]
                 content += '},{"type":"text","text":' + string(said["data"])
             if media is not None:
                 content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
@@ -12193,14 +12237,14 @@ def run(invocation: _Invocation) -> object:
         source = "flag"
     if command.deprecated is not None or command.deprecated_flags:
         _warn_deprecated(path, command, raw, source)
-    context = Context(path, invocation.json)
+    context = Context(path, invocation.json, PROGRAM)
     context._verbose = _debugging(invocation.debug)
     context._person = source == "flag"
     context._answers = invocation.answers
     context._yes = yes
 
     def rerun(flags: list[str]) -> str:
-        return _rerun_line(path, rest, invocation.json_input, flags, invocation.config())
+        return _rerun_line(PROGRAM, path, rest, invocation.json_input, flags, invocation.config())
 
     context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
     if invocation.json:
@@ -12211,7 +12255,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     # NOTE: an agent named by the environment gets the same cut and way back without --json.
     agent = context.agent is not None
-    call.bound = _output_limit(None, invocation.max_output, agent)
+    call.bound = _output_limit(PROGRAM, None, invocation.max_output, agent)
     call.unshown = command.secret
     if command.exclusive and source == "flag":
         call.typed = _typed(_recorded(command), rest)
@@ -12235,12 +12279,13 @@ def run(invocation: _Invocation) -> object:
             # cut's marker names the full text's `output REF`.
             said = _success(printed)
             limit, spill = invocation.max_output, invocation.spill_dir
-            said = _deliver(said, command, agent=agent, limit=limit, spill_dir=spill)
+            said = _deliver(said, command, PROGRAM, agent=agent, limit=limit, spill_dir=spill)
             envelope["meta"] = {**envelope.get("meta", {}), "printed": said["data"]}
         _warn_unused_answers(context)
         return _deliver(
             envelope,
             command,
+            PROGRAM,
             agent=agent,
             limit=invocation.max_output,
             spill_dir=invocation.spill_dir,
@@ -12404,7 +12449,7 @@ def _write_answer(data: object, output_file: str | None) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
     `PROGRAM.media`)."""
-    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
+    text = PROGRAM.media[0](data, output_file, sys.stdout, PROGRAM.name) if PROGRAM.media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
@@ -12488,11 +12533,11 @@ def _main(args: list[str]) -> int:
         return PROGRAM.outcomes[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
         _keep_argv_secrets(args)
-        return _write_error(error, json_mode, PROGRAM.name)
+        return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM.name)
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
     except _Terminated:
-        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM.name)
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -12501,7 +12546,7 @@ def _main(args: list[str]) -> int:
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
-        return _write_error(_as_error(error, debug), json_mode, PROGRAM.name)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM)
 
 
 def _version() -> dict[str, str]:
@@ -12533,7 +12578,7 @@ def _batch(invocation: _Invocation) -> int:
     try:
         return _batch_calls(invocation)
     except _BatchFailed as error:
-        return _write_error(error, False, PROGRAM.name)
+        return _write_error(error, False, PROGRAM)
 
 
 def _batch_calls(invocation: _Invocation) -> int:
