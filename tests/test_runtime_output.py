@@ -39,7 +39,7 @@ from burgee.runtime.execution.execute import _as_error, _execute
 from burgee.runtime.execution.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
-from tests.runtime_program import install, program
+from tests.runtime_program import program
 
 #: The records a result may hold: none (a test of records gives its own).
 RECORDS: dict[str, Any] = {}
@@ -170,12 +170,9 @@ def test_text_shows_enum_values_not_member_names() -> None:
     assert "Level." not in text
 
 
-def test_action_required_envelope_keeps_status_reason_and_next(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    install(monkeypatch, program(name="kitchen"))
+def test_action_required_envelope_keeps_status_reason_and_next() -> None:
     error = _ActionRequired(
-        "confirm", "really?", [{"command": "purge --yes", "when": "sure"}], True
+        "confirm", "really?", [{"command": "purge --yes", "when": "sure"}], True, "kitchen"
     )
     assert _failure(error) == {
         "ok": False,

@@ -329,7 +329,9 @@ def _prompt_cli(invocation: _Invocation) -> object:
         )
     if not rest or rest[0].startswith("-"):
         if rest:
-            raise UsageError(f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help"))
+            raise UsageError(
+                f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help", PROGRAM.name)
+            )
         return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
     command = PROGRAM.prompts.get(name)
@@ -376,13 +378,15 @@ def _resource_cli(invocation: _Invocation) -> object:
             invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
         )
     if len(rest) > 1 or rest[0].startswith("-"):
-        raise UsageError(f"unexpected {rest[-1]!r}", hint=_command_line("resource URI"))
+        raise UsageError(
+            f"unexpected {rest[-1]!r}", hint=_command_line("resource URI", PROGRAM.name)
+        )
     context = Context("resource " + rest[0], invocation.json, PROGRAM)
     context._verbose = _debugging(invocation.debug)
     agent = invocation.json and context.agent is not None
     result = _read_resource(rest[0], context, agent)
     if result is None:
-        listing = _command_line("resource")
+        listing = _command_line("resource", PROGRAM.name)
         raise UsageError(
             f"no resource at {rest[0]!r}", hint=f"'{listing}' lists the URIs and templates"
         )

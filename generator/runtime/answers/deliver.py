@@ -25,7 +25,7 @@ from burgee.runtime.answers.sanitize import _neutralise, _quarantined, _redact, 
 from burgee.runtime.answers.spill import _PAGE, _read_spill, _spill
 from burgee.runtime.answers.truncate import _over, _truncate
 from burgee.runtime.execution.context import _SECRETS, _agent, _Command
-from burgee.runtime.execution.errors import CommandError, _command_line, _failure
+from burgee.runtime.execution.errors import CommandError, _command_line, _exit_code_of, _failure
 from burgee.runtime.execution.kinds import _Any, _Int, _Str
 from burgee.runtime.execution.values import _within
 
@@ -124,7 +124,9 @@ def _delivered(
     shape = command.returns if command is not None else None
     cut = _truncate(envelope, most, ref, shape, program.records)
     if ref is not None:
-        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+        cut["next"] = [
+            {"command": _page_line(ref, 0, most, text, program.name), "when": _PAGE_WHEN}
+        ]
     return cut, None
 
 
@@ -132,11 +134,11 @@ def _delivered(
 _PAGE_WHEN = "to read the full answer, a page at a time"
 
 
-def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+def _page_line(ref: str, offset: int, most: int, text: bool, name: str) -> str:
     """The command line that reads the page of a cut answer at `offset`, each page within
     `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
     line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
-    return _command_line(line if text else line + " --json")
+    return _command_line(line if text else line + " --json", name)
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -160,13 +162,13 @@ def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
     the message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
-        return error.exit_code
+        return _exit_code_of(error, program)
     text = f"{program.name}: error: {error.message}\n" + (
         f"hint: {error.hint}\n" if error.hint else ""
     )
     if not json_mode and _agent() is None and _is_terminal(sys.stderr):
         _emit(sys.stderr, text)
-        return error.exit_code
+        return _exit_code_of(error, program)
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, program, agent=agent))
     if json_mode:
@@ -174,7 +176,7 @@ def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
     else:
         _emit(sys.stderr, text)
     _emit(sys.stderr, line + "\n", redact=False)
-    return error.exit_code
+    return _exit_code_of(error, program)
 
 
 def _is_terminal(stream: Any) -> bool:

@@ -188,7 +188,7 @@ def _new_parser(
 
         def _for_usage(self) -> str:
             words = self.prog.removeprefix(PROGRAM.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+            return f"{_run_hint(f'{words} --help'.lstrip(), PROGRAM.name)} for usage"
 
     width = _terminal_width()
 

@@ -129,7 +129,7 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=_run_hint("--version"),
+            hint=_run_hint("--version", PROGRAM.name),
         )
     if path in PROGRAM.groups:
         if invocation.version:
@@ -137,7 +137,8 @@ def run(invocation: _Invocation) -> object:
         if rest and rest[0] not in HELP_FLAGS:
             hint = _closest_flag(rest[:1], [], root=not path)
             raise UsageError(
-                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+                f"unknown option {rest[0]!r}",
+                hint=hint or f"{_run_hint('--help', PROGRAM.name)} for usage",
             )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
@@ -200,7 +201,9 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(PROGRAM, path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
+    context._rerun = lambda more: rerun(
+        _answer_flags(PROGRAM, invocation.answers, more, context._asked)
+    )
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
         # kept for it (`meta.printed`), what its child processes write goes to stderr.

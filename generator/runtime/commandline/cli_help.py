@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
-        {**_builtin_errors(), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
+        {**_builtin_errors(PROGRAM), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
         key=lambda item: item[1][0],
     )
     return "exit codes:\n  0    success\n" + "".join(

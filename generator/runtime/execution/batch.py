@@ -96,6 +96,7 @@ def _not_allowed(call: _Call) -> None:
         f"{context.command} is destructive: a batch runs it only with --allow-destructive",
         [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
         True,
+        context._program.name,
         context._environ,
     )
 
@@ -109,7 +110,10 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     config = invocation.config()
     context._rerun = lambda more: _alone(
-        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+        path,
+        arguments,
+        _answer_flags(context._program, invocation.answers, more, context._asked),
+        config,
     )
     try:
         sources = _Sources(path, config, True)

@@ -219,13 +219,14 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
-        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+        program = self._program
+        steps = [_unsecret(step, _SECRETS, program) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, program.name, self._environ)
 
     def show_help(self) -> NoReturn:
         """Stop, and show the command's help instead of an answer: on the command line, as
         `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
-        raise _ShowHelp(self.command)
+        raise _ShowHelp(self.command, self._program.name)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -378,6 +379,7 @@ def _answering(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         if answer is None:
@@ -418,6 +420,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
@@ -517,7 +520,12 @@ def _ask_fields(
         else:
             ended, said = "cancelled", "the person cancelled the question"
         raise _ActionRequired(
-            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+            ended,
+            f"{message} ({said}: nothing more ran)",
+            [],
+            context.json,
+            context._program.name,
+            context._environ,
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
@@ -596,21 +604,25 @@ def _rerun_line(
     words = [] if program.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
-    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS, program)
 
 
 def _answer_flags(
-    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+    program: Program,
+    answers: dict[str, str],
+    more: dict[str, str],
+    asked: set[str] | None = None,
 ) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
-    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    """`--answer` flags of a call of `program` that give `answers` and `more` (in place of
+    earlier ones); an answer to no question `asked` yet keeps its place, not its value
+    (`_Placed`)."""
     flags: list[str] = []
     for key, text in {**answers, **more}.items():
         if key in more or (asked is not None and key in asked):
             flags += ["--answer", f"{key}={text}"]
             continue
         word = _Placed(f"{key}=")
-        word.variable = _variable(key, "answer ")
+        word.variable = _variable(key, program, "answer ")
         word.what = f"your answer to {key}"
         flags += ["--answer", word]
     return flags

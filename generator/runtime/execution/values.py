@@ -328,12 +328,15 @@ def _confirmation(
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
             steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            context = call.context
             raise _ActionRequired(
-                "confirm", message, steps, call.context.json, call.context._environ
+                "confirm", message, steps, context.json, context._program.name, context._environ
             )
         # NOTE: the person said no: final, so no line runs it past them (`--yes`).
         message = "not confirmed: the person declined; nothing ran"
-        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
+        context = call.context
+        name = context._program.name
+        raise _ActionRequired("declined", message, [], context.json, name, context._environ)
 
     return confirm
 

@@ -262,5 +262,5 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(_exit_code(kind))
+            os._exit(_exit_code(kind, PROGRAM))
         raise

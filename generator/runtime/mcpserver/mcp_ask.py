@@ -119,7 +119,7 @@ def _asking(
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
-        context._program, path, [], given, _answer_flags({}, more), server.config
+        context._program, path, [], given, _answer_flags(context._program, {}, more), server.config
     )
     if modern:
         meta = params.get("_meta") or {}
@@ -207,7 +207,9 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             if time.monotonic() > until or (stream is not None and not stream.alive()):
                 break
         if request.cancelled or context.cancelled.is_set():
-            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+            raise _ActionRequired(
+                "cancelled", f"{message} (cancelled)", [], True, context._program.name
+            )
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:

@@ -224,7 +224,8 @@ class _McpOptions:
             name, has_value, value = token.partition("=")
             if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
+                    f"unexpected {token!r} with --mcp",
+                    hint=_command_line("--mcp --help", PROGRAM.name),
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -269,12 +270,15 @@ class _McpOptions:
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line(
-                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE",
+                    PROGRAM.name,
                 ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:
-            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+            raise UsageError(
+                f"{alone} goes with --http", hint=_command_line("--mcp --http 8000", PROGRAM.name)
+            )
         if self.token_env is not None and self.token_file is not None:
             raise UsageError("--token-env and --token-file: give one of them")
 

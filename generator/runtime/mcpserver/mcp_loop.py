@@ -142,7 +142,7 @@ class _McpLoop:
 
         def end(number: int, frame: object) -> None:
             sys.stderr.flush()
-            os._exit(_exit_code("terminated"))
+            os._exit(_exit_code("terminated", PROGRAM))
 
         try:
             _signal.signal(_signal.SIGTERM, end)

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1156: the first handler from handlers.py
 #     line 1241: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12640: the tables (commands, groups, errors, result shapes)
+#     line 12682: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -1293,14 +1293,22 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 }
 
 
-def _exit_code(kind: str) -> int:
-    """The exit code of a built-in kind, with the code the program moved it to, if it did."""
-    return PROGRAM.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
+def _exit_code(kind: str, program: Program) -> int:
+    """The exit code of a built-in kind, with the code `program` moved it to, if it did."""
+    return program.exit_codes.get(kind, BUILTIN_ERRORS[kind][0])
 
 
-def _builtin_errors() -> dict[str, tuple[int, str]]:
-    """`BUILTIN_ERRORS` with the program's moved codes in place of burgee's."""
-    return {kind: (_exit_code(kind), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+def _builtin_errors(program: Program) -> dict[str, tuple[int, str]]:
+    """`BUILTIN_ERRORS` with `program`'s moved codes in place of burgee's."""
+    return {kind: (_exit_code(kind, program), text) for kind, (_, text) in BUILTIN_ERRORS.items()}
+
+
+def _exit_code_of(error: CommandError, program: Program) -> int:
+    """The code `program` exits with for `error`: its class's own, or its built-in kind's,
+    moved where the program moved it."""
+    if isinstance(getattr(type(error), "exit_code", None), property):
+        return _exit_code(error.kind if error.kind in BUILTIN_ERRORS else "internal", program)
+    return error.exit_code
 
 
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
@@ -1318,9 +1326,9 @@ class CommandError(Exception):
 
     @property
     def exit_code(self) -> int:
-        """The built-in kind's code, the program's when it moved it (a declared error's class
-        sets its own)."""
-        return _exit_code(self.kind if self.kind in BUILTIN_ERRORS else "internal")
+        """The built-in kind's code, burgee's (a declared error's class sets its own; the code
+        a program moved it to is `_exit_code_of`'s, where the tool answers)."""
+        return BUILTIN_ERRORS[self.kind if self.kind in BUILTIN_ERRORS else "internal"][0]
 
     def __init__(
         self,
@@ -1363,10 +1371,10 @@ class _ShowHelp(UsageError):
     """`ctx.show_help()`: on the command line, the command's help instead of its answer (exit
     0, as `COMMAND --help`); where nobody reads help (MCP, a batch), the usage error it is."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, name: str) -> None:
         super().__init__(
-            f"{command or PROGRAM.name}: not enough to go on, so the command showed its help",
-            hint=_run_hint(f"{command} --help".lstrip()),
+            f"{command or name}: not enough to go on, so the command showed its help",
+            hint=_run_hint(f"{command} --help".lstrip(), name),
         )
         self.command = command
 
@@ -1471,6 +1479,7 @@ class _ActionRequired(CommandError):
         message: str,
         steps: Sequence[dict[str, str] | str],
         json: bool,
+        name: str,
         environ: Sequence[str] = (),
     ) -> None:
         self.reason = reason
@@ -1480,11 +1489,11 @@ class _ActionRequired(CommandError):
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
-            if line.split(" ", 1)[0] == PROGRAM.name:
-                line = line[len(PROGRAM.name) :].lstrip()
+            if line.split(" ", 1)[0] == name:
+                line = line[len(name) :].lstrip()
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
-            line = _command_line(line, here=True)
+            line = _command_line(line, name, here=True)
             needs = _needs(line, environ)
             when = step.get("when", "")
             if needs:
@@ -1601,22 +1610,22 @@ class _Placed(str):
     what = ""
 
 
-def _variable(name: str, infix: str = "", command: str = "") -> str:
+def _variable(name: str, program: Program, infix: str = "", command: str = "") -> str:
     """The shell variable a line holds in the place of the secret `name`: its option's env var
     when one has it (the line's `command`'s first: same-named options of two commands may read
     two variables), else the tool's prefix and the name (`VAULT_TOKEN`)."""
-    rows = PROGRAM.commands
+    rows = program.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
         for option, _, _, _, settings in row[3]:
             env = dict(settings).get("env") if option == name else None
             if isinstance(env, str) and env and not infix:
                 return env
-    prefix = PROGRAM.debug_env[: -len("DEBUG")]
+    prefix = program.debug_env[: -len("DEBUG")]
     return prefix + "".join(c if c.isalnum() else "_" for c in infix + name).upper()
 
 
-def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
+def _written(words: Sequence[str], secrets: dict[str, str], program: Program) -> str:
     """`shlex.join(words)`, but each secret's value (`secrets`, as given or as it reads in
     JSON) is a shell variable in its place, `"$VAULT_TOKEN"`, never its text nor
     `<secret:NAME>` (a redirection to a shell): the line runs once the variable is set, which
@@ -1637,7 +1646,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
             " ".join(words[start:end])
             for start in range(len(words))
             for end in range(start + 1, len(words) + 1)
-            if " ".join(words[start:end]) in PROGRAM.commands
+            if " ".join(words[start:end]) in program.commands
         ),
         key=len,
         default="",
@@ -1656,7 +1665,7 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
         for at, piece in enumerate(pieces):
             if at % 2:
                 name = values[piece]
-                variable = _variable(name, command=command)
+                variable = _variable(name, program, command=command)
                 _PLACED[variable] = f"the secret {name}"
                 written.append(f'"${variable}"')
             elif piece:
@@ -1665,7 +1674,9 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
     return " ".join(parts)
 
 
-def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
+def _unsecret(
+    step: dict[str, str] | str, secrets: dict[str, str], program: Program
+) -> dict[str, str] | str:
     """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
     written as `_written` writes one; a line a shell cannot read is left to redaction."""
     line = step if isinstance(step, str) else step.get("command", "")
@@ -1674,7 +1685,7 @@ def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, 
     import shlex
 
     try:
-        line = _written(shlex.split(line), secrets)
+        line = _written(shlex.split(line), secrets, program)
     except ValueError:
         return step
     return line if isinstance(step, str) else {**step, "command": line}
@@ -1683,23 +1694,24 @@ def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, 
 # ---- burgee: end of confirm ----
 
 
-def _command_line(words: str, here: bool = False) -> str:
+def _command_line(words: str, name: str, here: bool = False) -> str:
     """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
-    shell runs from any folder: `_invoked_as()` (else the tool's name) before them; `here`
+    shell runs from any folder: `_invoked_as()` (else the tool's `name`) before them; `here`
     (a line that runs a command, whose relative paths, config file and handler's folder are
     this run's): `cd FOLDER &&` first, when the tool runs from a shell."""
     import shlex
 
     started = _invoked_as()
-    prefix = shlex.join(started or [PROGRAM.name])
+    prefix = shlex.join(started or [name])
     if here and started and _FOLDER:
         prefix = f"cd {shlex.quote(_FOLDER[0])} && {prefix}"
     return f"{prefix} {words}" if words else prefix
 
 
-def _run_hint(words: str) -> str:
-    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
-    return f"run {_cited(_command_line(words))}"
+def _run_hint(words: str, name: str) -> str:
+    """A hint to run the tool `name` with `words` (after its name), as `_command_line` spells
+    it."""
+    return f"run {_cited(_command_line(words, name))}"
 
 
 def _cited(line: str) -> str:
@@ -1929,13 +1941,14 @@ class Context:
     ) -> NoReturn:
         """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
         `{"command": "x --yes", "when": "..."}`."""
-        steps = [_unsecret(step, _SECRETS) for step in next] if _SECRETS else next
-        raise _ActionRequired(reason, message, steps, self.json, self._environ)
+        program = self._program
+        steps = [_unsecret(step, _SECRETS, program) for step in next] if _SECRETS else next
+        raise _ActionRequired(reason, message, steps, self.json, program.name, self._environ)
 
     def show_help(self) -> NoReturn:
         """Stop, and show the command's help instead of an answer: on the command line, as
         `COMMAND --help` does (exit 0); over MCP or in a batch, a usage error saying so."""
-        raise _ShowHelp(self.command)
+        raise _ShowHelp(self.command, self._program.name)
 
     def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
         """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
@@ -2096,6 +2109,7 @@ def _answering(
                 f"{question} ({where}: --answer {name}=...)",
                 _answer_steps(context, (entry,), secret),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         if answer is None:
@@ -2140,6 +2154,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
                 f" for each of {names})",
                 _answer_steps(context, missing),
                 context.json,
+                context._program.name,
                 context._environ,
             )
         values.update((key, value) for key, value in answers.items() if value is not None)
@@ -2240,7 +2255,12 @@ def _ask_fields(
         else:
             ended, said = "cancelled", "the person cancelled the question"
         raise _ActionRequired(
-            ended, f"{message} ({said}: nothing more ran)", [], context.json, context._environ
+            ended,
+            f"{message} ({said}: nothing more ran)",
+            [],
+            context.json,
+            context._program.name,
+            context._environ,
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
@@ -2319,21 +2339,25 @@ def _rerun_line(
     words = [] if program.root_mode == "alone" else path.split()
     if config is not None:
         words = ["--config", os.path.abspath(config), *words]
-    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS)
+    return _written([*words, *rest[:end], *flags, *rest[end:]], _SECRETS, program)
 
 
 def _answer_flags(
-    answers: dict[str, str], more: dict[str, str], asked: set[str] | None = None
+    program: Program,
+    answers: dict[str, str],
+    more: dict[str, str],
+    asked: set[str] | None = None,
 ) -> list[str]:
-    """`--answer` flags that give `answers` and `more` (in place of earlier ones); an answer
-    to no question `asked` yet keeps its place, not its value (`_Placed`)."""
+    """`--answer` flags of a call of `program` that give `answers` and `more` (in place of
+    earlier ones); an answer to no question `asked` yet keeps its place, not its value
+    (`_Placed`)."""
     flags: list[str] = []
     for key, text in {**answers, **more}.items():
         if key in more or (asked is not None and key in asked):
             flags += ["--answer", f"{key}={text}"]
             continue
         word = _Placed(f"{key}=")
-        word.variable = _variable(key, "answer ")
+        word.variable = _variable(key, program, "answer ")
         word.what = f"your answer to {key}"
         flags += ["--answer", word]
     return flags
@@ -3720,12 +3744,15 @@ def _confirmation(
             what = "is destructive" if effects == "destructive" else "asks first"
             message = f"{path} {what}: it runs only when confirmed"
             steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+            context = call.context
             raise _ActionRequired(
-                "confirm", message, steps, call.context.json, call.context._environ
+                "confirm", message, steps, context.json, context._program.name, context._environ
             )
         # NOTE: the person said no: final, so no line runs it past them (`--yes`).
         message = "not confirmed: the person declined; nothing ran"
-        raise _ActionRequired("declined", message, [], call.context.json, call.context._environ)
+        context = call.context
+        name = context._program.name
+        raise _ActionRequired("declined", message, [], context.json, name, context._environ)
 
     return confirm
 
@@ -5506,7 +5533,9 @@ def _delivered(
     shape = command.returns if command is not None else None
     cut = _truncate(envelope, most, ref, shape, program.records)
     if ref is not None:
-        cut["next"] = [{"command": _page_line(ref, 0, most, text), "when": _PAGE_WHEN}]
+        cut["next"] = [
+            {"command": _page_line(ref, 0, most, text, program.name), "when": _PAGE_WHEN}
+        ]
     return cut, None
 
 
@@ -5514,11 +5543,11 @@ def _delivered(
 _PAGE_WHEN = "to read the full answer, a page at a time"
 
 
-def _page_line(ref: str, offset: int, most: int, text: bool) -> str:
+def _page_line(ref: str, offset: int, most: int, text: bool, name: str) -> str:
     """The command line that reads the page of a cut answer at `offset`, each page within
     `most`, the limit that cut it (`--max-output`: `output` serves it with a shorter page)."""
     line = f"{_OUTPUT_WORD} {ref} --offset {offset} --max-output {most}"
-    return _command_line(line if text else line + " --json")
+    return _command_line(line if text else line + " --json", name)
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
@@ -5542,13 +5571,13 @@ def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
     the message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
-        return error.exit_code
+        return _exit_code_of(error, program)
     text = f"{program.name}: error: {error.message}\n" + (
         f"hint: {error.hint}\n" if error.hint else ""
     )
     if not json_mode and _agent() is None and _is_terminal(sys.stderr):
         _emit(sys.stderr, text)
-        return error.exit_code
+        return _exit_code_of(error, program)
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, program, agent=agent))
     if json_mode:
@@ -5556,7 +5585,7 @@ def _write_error(error: CommandError, json_mode: bool, program: Program) -> int:
     else:
         _emit(sys.stderr, text)
     _emit(sys.stderr, line + "\n", redact=False)
-    return error.exit_code
+    return _exit_code_of(error, program)
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -6742,6 +6771,7 @@ def _not_allowed(call: _Call) -> None:
         f"{context.command} is destructive: a batch runs it only with --allow-destructive",
         [{"command": context._rerun({}) if context._rerun else "", "when": "to run it"}],
         True,
+        context._program.name,
         context._environ,
     )
 
@@ -6755,7 +6785,10 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context._answers = invocation.answers
     config = invocation.config()
     context._rerun = lambda more: _alone(
-        path, arguments, _answer_flags(invocation.answers, more, context._asked), config
+        path,
+        arguments,
+        _answer_flags(context._program, invocation.answers, more, context._asked),
+        config,
     )
     try:
         sources = _Sources(path, config, True)
@@ -7294,7 +7327,7 @@ def _new_parser(
 
         def _for_usage(self) -> str:
             words = self.prog.removeprefix(PROGRAM.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+            return f"{_run_hint(f'{words} --help'.lstrip(), PROGRAM.name)} for usage"
 
     width = _terminal_width()
 
@@ -7964,7 +7997,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema', PROGRAM.name)} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -9328,7 +9361,8 @@ class _McpOptions:
             name, has_value, value = token.partition("=")
             if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
+                    f"unexpected {token!r} with --mcp",
+                    hint=_command_line("--mcp --help", PROGRAM.name),
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -9373,12 +9407,15 @@ class _McpOptions:
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line(
-                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE"
+                    f"--mcp --print-config --client {self.client or 'vscode'} --env NAME=VALUE",
+                    PROGRAM.name,
                 ),
             )
         alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
         if self.http is None and alone is not None:
-            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+            raise UsageError(
+                f"{alone} goes with --http", hint=_command_line("--mcp --http 8000", PROGRAM.name)
+            )
         if self.token_env is not None and self.token_file is not None:
             raise UsageError("--token-env and --token-file: give one of them")
 
@@ -10116,7 +10153,7 @@ def _asking(
     context = request.context
     given = _as_read(arguments, server.dumps)
     context._rerun = lambda more: _rerun_line(
-        context._program, path, [], given, _answer_flags({}, more), server.config
+        context._program, path, [], given, _answer_flags(context._program, {}, more), server.config
     )
     if modern:
         meta = params.get("_meta") or {}
@@ -10208,7 +10245,9 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             if time.monotonic() > until or (stream is not None and not stream.alive()):
                 break
         if request.cancelled or context.cancelled.is_set():
-            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+            raise _ActionRequired(
+                "cancelled", f"{message} (cancelled)", [], True, context._program.name
+            )
     finally:
         context._on_cancel.remove(done.set)
         with server.lock:
@@ -10938,7 +10977,7 @@ class _McpLoop:
 
         def end(number: int, frame: object) -> None:
             sys.stderr.flush()
-            os._exit(_exit_code("terminated"))
+            os._exit(_exit_code("terminated", PROGRAM))
 
         try:
             _signal.signal(_signal.SIGTERM, end)
@@ -11622,7 +11661,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(_exit_code(kind))
+            os._exit(_exit_code(kind, PROGRAM))
         raise
 
 
@@ -11915,7 +11954,7 @@ async def _asgi_relay(
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds and outcomes."""
     rows = sorted(
-        {**_builtin_errors(), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
+        {**_builtin_errors(PROGRAM), **PROGRAM.errors, **PROGRAM.outcomes}.items(),
         key=lambda item: item[1][0],
     )
     return "exit codes:\n  0    success\n" + "".join(
@@ -12175,7 +12214,7 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=_run_hint("--version"),
+            hint=_run_hint("--version", PROGRAM.name),
         )
     if path in PROGRAM.groups:
         if invocation.version:
@@ -12183,7 +12222,8 @@ def run(invocation: _Invocation) -> object:
         if rest and rest[0] not in HELP_FLAGS:
             hint = _closest_flag(rest[:1], [], root=not path)
             raise UsageError(
-                f"unknown option {rest[0]!r}", hint=hint or f"{_run_hint('--help')} for usage"
+                f"unknown option {rest[0]!r}",
+                hint=hint or f"{_run_hint('--help', PROGRAM.name)} for usage",
             )
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
@@ -12246,7 +12286,9 @@ def run(invocation: _Invocation) -> object:
     def rerun(flags: list[str]) -> str:
         return _rerun_line(PROGRAM, path, rest, invocation.json_input, flags, invocation.config())
 
-    context._rerun = lambda more: rerun(_answer_flags(invocation.answers, more, context._asked))
+    context._rerun = lambda more: rerun(
+        _answer_flags(PROGRAM, invocation.answers, more, context._asked)
+    )
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope: what the handler prints is
         # kept for it (`meta.printed`), what its child processes write goes to stderr.
