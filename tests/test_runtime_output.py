@@ -39,7 +39,7 @@ from burgee.runtime.execution.execute import _as_error, _execute
 from burgee.runtime.execution.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
-from tests.runtime_program import program
+from burgee.runtime.program import PROGRAM
 
 #: The records a result may hold: none (a test of records gives its own).
 RECORDS: dict[str, Any] = {}
@@ -194,7 +194,7 @@ def test_failure_of_a_plain_error_and_an_internal_one() -> None:
         "ok": False,
         "error": {"kind": "busy", "message": "later", "hint": "wait", "retryable": True},
     }
-    internal = _as_error(ZeroDivisionError("division by zero"), debug=False)
+    internal = _as_error(ZeroDivisionError("division by zero"), debug=False, program=PROGRAM)
     assert isinstance(internal, _Internal)
     assert _failure(internal)["error"]["message"] == "ZeroDivisionError: division by zero"
     assert internal.exit_code == 1
@@ -203,7 +203,9 @@ def test_failure_of_a_plain_error_and_an_internal_one() -> None:
 def test_a_bare_command_error_is_internal_in_the_runtime_and_in_burgee_itself() -> None:
     """The authoring class `burgee.CommandError` (what a handler's own tests import) and the
     runtime's say the same: a kind every table documents."""
-    bare = _as_error(CommandError("disk full", hint="free some space"), debug=False)
+    bare = _as_error(
+        CommandError("disk full", hint="free some space"), debug=False, program=PROGRAM
+    )
     assert _failure(bare)["error"] == {
         "kind": "internal",
         "message": "disk full",
@@ -226,14 +228,14 @@ def test_execute_builds_one_envelope_from_flags_and_from_json() -> None:
     command = _command(run, ("list", ("in", ("g", "pc"))), ("count",))
     envelopes = []
     for source, raw in (("flag", {"count": "2"}), ("json", {"count": 2})):
-        call = _Call(raw, source, Context("add", True, program()), _Sources("add"))
+        call = _Call(raw, source, Context("add", True, PROGRAM), _Sources("add", PROGRAM))
         envelopes.append(_execute(command, call))
     assert envelopes[0] == envelopes[1] == {"ok": True, "data": ["g", "g"]}
 
 
 def test_execute_rejects_a_result_that_does_not_match() -> None:
     command = _command(lambda call: {"unit": "kg"}, ("map", ("in", ("g", "pc"))))
-    call = _Call({}, "json", Context("add", True, program()), _Sources("add"))
+    call = _Call({}, "json", Context("add", True, PROGRAM), _Sources("add", PROGRAM))
     with pytest.raises(_Internal, match=r"result\.unit: expected one of g, pc, got 'kg'"):
         _execute(command, call)
 
@@ -244,14 +246,14 @@ def test_execute_says_a_result_is_nested_too_deeply() -> None:
     for _ in range(sys.getrecursionlimit() + 10):
         value = [value]
     command = _command(lambda call: value, ("list", ("list", _Str)))
-    call = _Call({}, "json", Context("add", True, program()), _Sources("add"))
+    call = _Call({}, "json", Context("add", True, PROGRAM), _Sources("add", PROGRAM))
     with pytest.raises(_Internal, match="result: nested too deeply to write as JSON") as raised:
         _execute(command, call)
     assert raised.value.hint is not None and "flatter" in raised.value.hint
 
 
 def test_call_collects_every_problem() -> None:
-    call = _Call({"a": "x", "b": "y"}, "json", Context("c", True, program()), _Sources("c"))
+    call = _Call({"a": "x", "b": "y"}, "json", Context("c", True, PROGRAM), _Sources("c", PROGRAM))
     call.value("a", _Int.convert)
     call.value("b", _Decimal.convert)
     call.value("c", _Str.convert)

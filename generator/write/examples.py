@@ -186,7 +186,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
     # NOTE: as the tool reads it: a plainly valid line quickly, anything else by argparse.
     raw = _quick_parse(facts.recorded(program, command), rest)
     if raw is None:
-        raw = _argparse(program, command, rest)
+        raw = _argparse(program, facts, command, rest)
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
@@ -215,8 +215,10 @@ def _environment(program: Program, command: Command, env: dict[str, str]) -> Ite
             yield param.name
 
 
-def _argparse(program: Program, command: Command, rest: list[str]) -> dict[str, object]:
-    parser = _new_parser(f"{program.name} {command.name}")
+def _argparse(
+    program: Program, facts: _Facts, command: Command, rest: list[str]
+) -> dict[str, object]:
+    parser = _new_parser(facts.tables, f"{program.name} {command.name}")
     _build(program, command)(parser)
     try:
         # NOTE: argparse prints and exits for anything help-like that slipped through.

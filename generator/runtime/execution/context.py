@@ -401,7 +401,7 @@ def _form(context: Context, message: str, form: type, legacy: tuple[str, ...]) -
 
 
 def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]) -> object:
-    fields = _form_fields(form)
+    fields = _form_fields(form, context._program)
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:

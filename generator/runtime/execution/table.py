@@ -45,13 +45,13 @@ from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long, _
 from burgee.runtime.execution.context import _Command
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _REQUIRED
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.program import Program
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
@@ -59,19 +59,20 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
 _CALL_DETAILS = ("context", "await_with", "discard", "apart")
 
-#: Each command's `_Command`, made from its row the first time a run asks for it.
-_MADE: dict[str, _Command] = {}
+#: Each command's `_Command`, by its program and path, made from its row the first time a run
+#: asks for it.
+_MADE: dict[tuple[Program, str], _Command] = {}
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    command = _MADE.get(path)
+def _command(program: Program, path: str) -> _Command | None:
+    """The command at `path`: `program`'s own, or the built-in `output`."""
+    command = _MADE.get((program, path))
     if command is None:
-        row = PROGRAM.commands.get(path)
+        row = program.commands.get(path)
         if row is None:
             return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
-        command = _MADE.setdefault(path, _from_row(row))
+        command = _MADE.setdefault((program, path), _from_row(row))
     return command
 
 
@@ -164,14 +165,14 @@ _IMPORTED: list[bool] = []
 _IMPORTING = _thread.allocate_lock()
 
 
-def _import_once() -> None:
-    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+def _import_once(program: Program) -> None:
+    """Run the handlers' imports that only their functions use (`program.import_handlers`),
     once, before the first handler or `complete=` function runs: help, schema, completion
     and the MCP lists never import what the handlers import. Callers check first that there
     are some (`_import_handlers` is None in a program without), and that they have not run."""
     with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
-        if not _IMPORTED and PROGRAM.import_handlers is not None:
-            PROGRAM.import_handlers()
+        if not _IMPORTED and program.import_handlers is not None:
+            program.import_handlers()
             _IMPORTED.append(True)
 
 
@@ -265,8 +266,11 @@ def _reader(
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
-        if PROGRAM.import_handlers is not None and not _IMPORTED:
-            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
+        program = call.context._program
+        if program.import_handlers is not None and not _IMPORTED:
+            _import_once(
+                program
+            )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         pieces: dict[str, dict[str, Any]] = {}
@@ -330,10 +334,10 @@ def _reader(
         # NOTE: a command without inputs has problems only when a JSON input had keys.
         if checks or call.problems:
             call.check()
-        if PROGRAM.frameworks is None:
+        if program.frameworks is None:
             result = handler(*args, **given)
         else:
-            result = PROGRAM.frameworks(call.context, handler, args, given)
+            result = program.frameworks(call.context, handler, args, given)
         if await_with is not None:
             return await_with(call.context, result)
         return None if discard else result

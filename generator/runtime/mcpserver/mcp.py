@@ -43,7 +43,6 @@ from burgee.runtime.mcpserver.mcp_methods import (
     _mcp_ping,
     _mcp_tools_list,
 )
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -60,7 +59,7 @@ class _McpServer(_McpCalls):
             try:
                 self.handle(line)
             except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
 
     def handle(self, line: bytes) -> None:
@@ -104,7 +103,7 @@ class _McpServer(_McpCalls):
                 try:
                     self.message(message)
                 except Exception as error:  # noqa: BLE001 (the other calls still answer)
-                    sys.stderr.write(f"{PROGRAM.name}: mcp: internal error: {error!r}\n")
+                    sys.stderr.write(f"{self.program.name}: mcp: internal error: {error!r}\n")
                     self.fail("null", -32603, "Internal error")
         finally:
             with self.lock:
@@ -165,7 +164,7 @@ class _McpServer(_McpCalls):
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method) or PROGRAM.mcp_extra.get(method)
+        handler = _MCP_METHODS.get(method) or self.program.mcp_extra.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -229,15 +228,18 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    options = _McpOptions(invocation.rest, invocation.print_config)
+    program = invocation.program
+    options = _McpOptions(invocation.rest, invocation.print_config, program.name)
     if options.help:
-        return _mcp_help()
+        return _mcp_help(program)
     config = invocation.config()
     if options.print_config:
-        return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))
+        return _print_config(
+            options, tuple(_served_flags(invocation, config, options.cwd)), program
+        )
 
     def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
-        server = _McpServer(debug, shared)
+        server = _McpServer(program, debug, shared)
         server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
         server.config = config
         return server
@@ -249,8 +251,8 @@ def _serve_mcp(invocation: _Invocation) -> int:
     requests = _stdin_apart()
     if options.http is not None:
         requests.close()
-        return _serve_http(options, _debugging(invocation.debug), make)
-    server = make(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug, program), make, program)
+    server = make(_debugging(invocation.debug, program))
     _on_sigterm()
     _on_sigint()
     try:
@@ -262,5 +264,5 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
-            os._exit(_exit_code(kind, PROGRAM))
+            os._exit(_exit_code(kind, program))
         raise

@@ -32,7 +32,6 @@ from burgee.runtime.execution.errors import _ActionRequired, _AfterRun
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _confirmation
 from burgee.runtime.mcpserver.mcp_io import _MCP_BATCHES, _MCP_META
-from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -79,7 +78,7 @@ class _InputRequired(BaseException):
         import base64
 
         state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
-        info = {"name": PROGRAM.name, "version": PROGRAM.version}
+        info = {"name": server.program.name, "version": server.program.version}
         text: str = server.dumps(
             {
                 "resultType": "input_required",
