@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import burgee
-from burgee.runtime.execution.context import Context as RuntimeContext
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.context import Context as RuntimeContext
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 from burgee.runtime.program import PROGRAM
 from tests.helpers import REPO, burgee_in_process, in_process
 

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burgee.runtime.answers.spill import _read_spill, _spill
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.start import boot
 from tests.helpers import GOLDEN, sound_entry
 from tests.regen import golden_output

@@ -14,8 +14,8 @@ import pytest
 from burgee.runtime.commandline import argv, argv_parser
 from burgee.runtime.commandline.argv import _find, _Invocation, _read_json_input
 from burgee.runtime.commandline.argv_parser import _new_parser, _unrecognized
-from burgee.runtime.commandline.flags import FLAGS
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.flags import FLAGS
 from burgee.runtime.program import Program
 from tests.runtime_program import program
 

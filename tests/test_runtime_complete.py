@@ -12,8 +12,8 @@ import pytest
 
 from burgee.runtime.commandline.complete import _builtin, _candidates, _complete
 from burgee.runtime.commandline.shells import _completion_nodes, _completion_script
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _Int, _Str
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.kinds import _Int, _Str
 from burgee.runtime.program import Program
 from tests.runtime_program import program
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.agents.describe import _describe, _part
 from burgee.runtime.answers.output import _PRINTED
 from burgee.runtime.commandline.argv import _Invocation
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.commandline.describe import _describe, _part
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.program import replaced
 from tests.runtime_program import program
 

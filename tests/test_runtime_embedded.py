@@ -10,7 +10,7 @@ import pytest
 
 from burgee.describe.documents import inputs
 from burgee.render.embedded import pack, unpack
-from burgee.runtime.agents import embedded
+from burgee.runtime.core import embedded
 from burgee.runtime.execution.inputs import _input_schema
 from burgee.runtime.program import Program
 from tests.runtime_program import program

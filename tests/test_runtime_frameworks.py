@@ -12,9 +12,9 @@ import pytest
 import typer
 
 from burgee.read.frameworks import SURFACE
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import CommandError, UsageError, _Exited
 from burgee.runtime.execution import frameworks
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import CommandError, UsageError, _Exited
 from burgee.runtime.program import PROGRAM
 
 

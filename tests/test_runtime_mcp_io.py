@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from burgee.runtime.answers.output import _Stdout
-from burgee.runtime.execution import jsonread
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core import jsonread
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.mcpserver.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcpserver.mcp_io import _Codec, _read_line
 from burgee.runtime.mcpserver.mcp_methods import (

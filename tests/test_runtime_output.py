@@ -26,8 +26,8 @@ from burgee.runtime.answers.output import (
     _text,
     _unjsonable_at,
 )
-from burgee.runtime.execution.context import _SECRETS, Context, _Command
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import _SECRETS, Context, _Command
+from burgee.runtime.core.errors import (
     BUILTIN_ERRORS,
     CommandError,
     UsageError,
@@ -35,8 +35,8 @@ from burgee.runtime.execution.errors import (
     _failure,
     _Internal,
 )
+from burgee.runtime.core.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.execution.execute import _as_error, _execute
-from burgee.runtime.execution.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
 from burgee.runtime.program import PROGRAM
@@ -318,14 +318,14 @@ def test_table_columns_line_up_on_a_terminal_with_wide_and_combining_characters(
 
 
 def _no_agent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from burgee.runtime.execution.context import _AGENTS  # noqa: PLC0415
+    from burgee.runtime.core.context import _AGENTS  # noqa: PLC0415
 
     for variable in ("AI_AGENT", *(name for name, _ in _AGENTS)):
         monkeypatch.delenv(variable, raising=False)
 
 
 def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from burgee.runtime.execution.context import _agent  # noqa: PLC0415
+    from burgee.runtime.core.context import _agent  # noqa: PLC0415
 
     _no_agent(monkeypatch)
     assert _agent() is None
@@ -343,7 +343,7 @@ def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyP
 def test_ci_and_force_tty_are_switches_read_as_every_other(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from burgee.runtime.execution.context import _interactive  # noqa: PLC0415
+    from burgee.runtime.core.context import _interactive  # noqa: PLC0415
 
     _no_agent(monkeypatch)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)

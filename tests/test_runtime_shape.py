@@ -63,3 +63,46 @@ def test_no_test_patches_a_modules_program() -> None:
     ]
     assert patched == []
     assert setting.search('monkeypatch.setattr(module, "PROGRAM", made)')
+
+
+#: The runtime's folders, bottom first: each imports only folders before it (issue 46, item 3;
+#: docs/architecture.md draws them). `program.py`, beside them, any folder may import.
+LAYERS = ("start", "core", "answers", "execution", "mcpserver", "commandline", "agents")
+
+
+def _folder_imports() -> dict[tuple[str, str], list[str]]:
+    """Each (folder, folder it imports) -> the imports, as `module -> module`: every import of
+    a runtime module, at module level, inside a function or under `TYPE_CHECKING`."""
+    found: dict[tuple[str, str], list[str]] = {}
+    folders = catalog._folders()
+    for module, folder in folders.items():
+        if not folder:
+            continue
+        for node in ast.walk(ast.parse(catalog.source(module))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "burgee.runtime."
+            ):
+                target = node.module.rsplit(".", 1)[-1] if node.module else ""
+                other = folders.get(target, "")
+                if other and other != folder:
+                    pair = (folder.rstrip("."), other.rstrip("."))
+                    found.setdefault(pair, []).append(f"{module} -> {target}")
+    return found
+
+
+def test_no_two_runtime_folders_import_each_other() -> None:
+    imports = _folder_imports()
+    both = sorted((a, b) for a, b in imports if (b, a) in imports and a < b)
+    assert both == [], {pair: imports[pair] + imports[pair[::-1]] for pair in both}
+
+
+def test_each_runtime_folder_imports_only_the_layers_below_it() -> None:
+    assert sorted(LAYERS) == sorted(
+        {folder.rstrip(".") for folder in catalog._folders().values() if folder}
+    )
+    upward = {
+        pair: modules
+        for pair, modules in _folder_imports().items()
+        if LAYERS.index(pair[1]) > LAYERS.index(pair[0])
+    }
+    assert upward == {}

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.execution import kinds, sources, table, values
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _Int, _Str
+from burgee.runtime.core import kinds
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.kinds import _Int, _Str
+from burgee.runtime.execution import sources, table, values
 from burgee.runtime.execution.sources import _meta, _Sources
 from burgee.runtime.execution.values import _REQUIRED, _Call
 from burgee.runtime.program import Program

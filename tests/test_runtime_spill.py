@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from burgee.runtime.answers.spill import _SPILL_REF_DIGITS, _read_spill, _spill
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.start import boot
 
 #: The tool whose outputs are saved (the folder they go in, in a cache directory).

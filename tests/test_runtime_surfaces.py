@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from burgee.runtime.agents.surfaces import _contents, _match, _messages
-from burgee.runtime.execution.errors import UsageError, _Internal
+from burgee.runtime.core.errors import UsageError, _Internal
 from burgee.runtime.mcpserver.mcp_asgi import _asgi_settings
 from burgee.runtime.mcpserver.mcp_endpoint import _Endpoint, _hostname
 from burgee.runtime.mcpserver.mcp_io import _http_address, _McpOptions

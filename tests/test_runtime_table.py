@@ -11,15 +11,14 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime.answers.deliver import _OUTPUT
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _quick_parse, _recorded
+from burgee.runtime.core.context import Context
+from burgee.runtime.core.errors import UsageError, _Explained
+from burgee.runtime.core.kinds import _Bool, _Int, _Str
 from burgee.runtime.execution import table
-from burgee.runtime.execution.context import Context
-from burgee.runtime.execution.errors import UsageError, _Explained
 from burgee.runtime.execution.execute import _await
-from burgee.runtime.execution.kinds import _Bool, _Int, _Str
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _quick_parse, _recorded
 from burgee.runtime.execution.sources import _Sources
-from burgee.runtime.execution.table import _command, _converter, _from_row
+from burgee.runtime.execution.table import _OUTPUT, _command, _converter, _from_row
 from burgee.runtime.execution.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
 from burgee.runtime.program import Program
 from tests.runtime_program import program

@@ -26,8 +26,8 @@ from burgee.runtime.answers.truncate import (
     _truncate_marker,
     _Truncation,
 )
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.kinds import _Any, _Int, _Str
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.kinds import _Any, _Int, _Str
 from burgee.runtime.start import boot
 from tests.runtime_program import program
 

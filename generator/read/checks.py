@@ -34,8 +34,8 @@ from burgee.read.naming import NameChecks
 from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_naming, statements_with
 from burgee.read.source import tree as parsed
-from burgee.runtime.execution.context import Context, _answer_name
-from burgee.runtime.execution.errors import BUILTIN_ERRORS
+from burgee.runtime.core.context import Context, _answer_name
+from burgee.runtime.core.errors import BUILTIN_ERRORS
 from burgee.runtime.program import PROGRAM
 
 

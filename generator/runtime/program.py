@@ -262,7 +262,7 @@ def _no_values(words: list[str], program: Program) -> list[str]:
 
 
 def _packed(documents: dict[str, str]) -> str:
-    """`_DATA` for `documents` (`burgee gen` writes it; `runtime/agents/embedded._document`
+    """`_DATA` for `documents` (`burgee gen` writes it; `runtime/core/embedded._document`
     reads it): base64 of an index line (`name:size,...`), then each document's zlib stream in
     that order, so a run decompresses only the one it reads."""
     # NOTE: imported here: the joiner keeps a module's imports, and only `Program` is joined.

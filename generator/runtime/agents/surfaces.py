@@ -18,23 +18,23 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope
 from burgee.runtime.answers.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.commandline.argv import _read_json_input
 from burgee.runtime.commandline.argv_parser import _new_parser
 from burgee.runtime.commandline.complete import _coerce, _offered
-from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.execution.context import _LOG_LEVELS, Context, _Command
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import _LOG_LEVELS, Context, _Command
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import (
     UsageError,
     _command_line,
     _from_ctrl_c,
     _Internal,
     _success,
 )
+from burgee.runtime.core.flags import HELP_FLAGS
+from burgee.runtime.core.kinds import _Any
 from burgee.runtime.execution.execute import _as_error, _debugging, _execute
-from burgee.runtime.execution.kinds import _Any
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_io import _arguments, _McpError

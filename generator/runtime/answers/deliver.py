@@ -11,8 +11,8 @@ made safe.
 quarantine, truncate + spill, by who the caller is); `_failure_envelope`, every surface's
 failure envelope (for an agent, an error an external or untrusted command's handler raised is
 quarantined); `_write_error` (an error's own `text=` replaces the lines for people, without
---json); the built-in `output` command (`_OUTPUT`, named by `_OUTPUT_WORD`, the one spelling of
-that word).
+--json); `_OUTPUT_WORD`, the one spelling of the word that names the built-in `output` command
+(the command itself, which reads a page back, is `execution/table._OUTPUT`).
 """
 
 from __future__ import annotations
@@ -22,17 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _dumps, _emit, _text
 from burgee.runtime.answers.sanitize import _neutralise, _quarantined, _redact, _sanitized
-from burgee.runtime.answers.spill import _PAGE, _read_spill, _spill
+from burgee.runtime.answers.spill import _spill
 from burgee.runtime.answers.truncate import _over, _truncate
-from burgee.runtime.execution.context import _SECRETS, _agent, _Command
-from burgee.runtime.execution.errors import CommandError, _command_line, _exit_code_of, _failure
-from burgee.runtime.execution.kinds import _Any, _Int, _Str
-from burgee.runtime.execution.values import _within
+from burgee.runtime.core.context import _SECRETS, _agent, _Command
+from burgee.runtime.core.errors import CommandError, _command_line, _exit_code_of, _failure
 
 if TYPE_CHECKING:
-    import argparse
-
-    from burgee.runtime.execution.values import _Call
     from burgee.runtime.program import Program
 
 #: The limit for agents, in characters of the serialized data, when neither the command nor
@@ -186,61 +181,6 @@ def _is_terminal(stream: Any) -> bool:
         return False  # NOTE: a closed or replaced stream is nobody's terminal
 
 
-#: The inputs of `output`, read by its reader, argparse, completion and every document that
-#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
-#: least value and the default of an option, help.
-_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
-    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
-    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
-    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
-)
-
-
-def _output_help(flag: str | None, default: int, text: str) -> str:
-    """An input's help line, with the default of an option."""
-    return text if flag is None else f"{text} (default: {default})"
-
-
-def _build_output(parser: argparse.ArgumentParser) -> None:
-    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
-        help_text = _output_help(flag, default, text)
-        if flag is None:
-            parser.add_argument(name, metavar=metavar, help=help_text)
-        else:
-            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
-
-
-def _run_output(call: _Call) -> object:
-    found: dict[str, Any] = {}
-    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
-        if flag is None:
-            found[name] = call.value(name, _Str.convert)
-        else:
-            convert = _within(_Int.convert, least, None)
-            found[name] = call.value(name, convert, default, flag=flag)
-    call.check()
-    name = call.context._program.name
-    return _read_spill(
-        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
-    )
-
-
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
 #: group of a program may have it (`shells._TOOL_WORDS`).
 _OUTPUT_WORD = "output"
-
-#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
-#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
-_OUTPUT = _Command(
-    "Read back the full text of an answer that was cut.",
-    tuple(name for name, *_ in _OUTPUT_INPUTS),
-    _build_output,
-    _run_output,
-    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
-    # cut, it loses the middle of its text, not a key.
-    _Any,
-    description="Read back the full text of an answer that was cut, a page at a time: the"
-    " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
-    max_output=0,
-)

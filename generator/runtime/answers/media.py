@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.deliver import _is_terminal
 from burgee.runtime.answers.media_items import _MEDIA_TOTAL, EmbeddedResource, _Media
 from burgee.runtime.answers.spill import _spill_save, _write_anew
-from burgee.runtime.execution.context import _agent
-from burgee.runtime.execution.errors import UsageError, _AfterRun, _Internal
-from burgee.runtime.execution.kinds import _is_media
+from burgee.runtime.core.context import _agent
+from burgee.runtime.core.errors import UsageError, _AfterRun, _Internal
+from burgee.runtime.core.kinds import _is_media
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -25,10 +25,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.sanitize import _redact_text
-from burgee.runtime.commandline.wording import _JSON_EXPECTED, _expected, _one_of
-from burgee.runtime.execution.context import _SECRETS
-from burgee.runtime.execution.jsonread import _Exact
-from burgee.runtime.execution.kinds import _Type
+from burgee.runtime.core.context import _SECRETS
+from burgee.runtime.core.jsonread import _Exact
+from burgee.runtime.core.kinds import _Type
+from burgee.runtime.core.wording import _JSON_EXPECTED, _expected, _one_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable

@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from burgee.runtime.answers.sanitize import _QUARANTINE_TAG, _quarantine
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.start.boot import _private, _read_owned, _temporary_cache, _user_cache
 
 #: Spill files kept at most, and their age limit in seconds (7 days).
@@ -203,7 +203,7 @@ def _read_spill(
     last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its answer
     is within it, JSON escapes included. A usage error for a malformed or unknown reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its bounds,
-    `deliver._OUTPUT_INPUTS`, as every command's)."""
+    `table._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",

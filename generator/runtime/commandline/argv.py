@@ -22,7 +22,10 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.commandline.flags import (
+from burgee.runtime.commandline.shells import _TOOL_WORDS
+from burgee.runtime.core.context import _secret
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.flags import (
     BATCH_JOBS,
     FORMATS,
     HELP_FLAGS,
@@ -30,18 +33,15 @@ from burgee.runtime.commandline.flags import (
     _flag,
     confirm_flags,
 )
-from burgee.runtime.commandline.quickargs import _pass_start, _recorded, _Recorder
-from burgee.runtime.commandline.shells import _TOOL_WORDS
-from burgee.runtime.commandline.wording import _expected, _one_of
-from burgee.runtime.execution.context import _secret
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.core.wording import _expected, _one_of
+from burgee.runtime.execution.quickargs import _pass_start, _recorded, _Recorder
 from burgee.runtime.execution.table import _command
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from burgee.runtime.commandline.flags import Flag
+    from burgee.runtime.core.flags import Flag
     from burgee.runtime.program import Program
 
 

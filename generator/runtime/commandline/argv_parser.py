@@ -25,8 +25,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.commandline.flags import NO_CONFIRM, _either, confirm_flags, flags_at
-from burgee.runtime.commandline.quickargs import (
+from burgee.runtime.core.errors import UsageError, _run_hint
+from burgee.runtime.core.flags import NO_CONFIRM, _either, confirm_flags, flags_at
+from burgee.runtime.core.wording import _SECRET_SAYS, _expected, _one_of
+from burgee.runtime.execution.quickargs import (
     _BOOL_ACTION,
     _HIDDEN,
     _PASS,
@@ -34,8 +36,6 @@ from burgee.runtime.commandline.quickargs import (
     _pass_start,
     _Recorder,
 )
-from burgee.runtime.commandline.wording import _SECRET_SAYS, _expected, _one_of
-from burgee.runtime.execution.errors import UsageError, _run_hint
 
 if TYPE_CHECKING:
     import argparse

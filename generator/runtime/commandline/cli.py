@@ -25,7 +25,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.describe import _describe, _explain, _loosen
 from burgee.runtime.answers.deliver import _OUTPUT_WORD, _deliver, _output_limit, _write_error
 from burgee.runtime.answers.output import (
     _PRINTED,
@@ -47,6 +46,7 @@ from burgee.runtime.commandline.argv import (
     _take_yes,
 )
 from burgee.runtime.commandline.argv_parser import _closest_flag, _new_parser
+from burgee.runtime.commandline.batch import _BatchFailed, _run_batch
 from burgee.runtime.commandline.cli_help import (
     _command_epilog,
     _flags_help,
@@ -54,23 +54,15 @@ from burgee.runtime.commandline.cli_help import (
     _tool_flags,
 )
 from burgee.runtime.commandline.complete import _BUILTINS, _builtin
-from burgee.runtime.commandline.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
-from burgee.runtime.commandline.quickargs import (
-    _asks_help,
-    _pass_start,
-    _quick_parse,
-    _recorded,
-    _typed,
-)
-from burgee.runtime.commandline.wording import _SECRET_SAYS
-from burgee.runtime.execution.batch import _BatchFailed, _run_batch
-from burgee.runtime.execution.context import (
+from burgee.runtime.commandline.describe import _describe, _explain, _loosen
+from burgee.runtime.commandline.serving import _serve_mcp
+from burgee.runtime.core.context import (
     _SECRETS,
     Context,
     _answer_flags,
     _rerun_line,
 )
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.errors import (
     _PLACED,
     _SIGINTS,
     EXIT_BROKEN_PIPE,
@@ -85,18 +77,26 @@ from burgee.runtime.execution.errors import (
     _success,
     _Terminated,
 )
+from burgee.runtime.core.flags import HELP_FLAGS, NO_CONFIRM, confirm_flags
+from burgee.runtime.core.wording import _SECRET_SAYS
 from burgee.runtime.execution.execute import _INVOKED, _as_error, _debugging, _execute
+from burgee.runtime.execution.quickargs import (
+    _asks_help,
+    _pass_start,
+    _quick_parse,
+    _recorded,
+    _typed,
+)
 from burgee.runtime.execution.sources import _FILES, _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call, _confirmation
-from burgee.runtime.mcpserver.mcp import _serve_mcp
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.start.boot import _INTERRUPTED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
     from burgee.runtime.program import Program
 
 

@@ -18,18 +18,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.describe import _for_agents
 from burgee.runtime.commandline.argv_parser import _new_parser, _terminal_width
-from burgee.runtime.commandline.flags import Flag, flags_at, grouped
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long
+from burgee.runtime.commandline.describe import _for_agents
 from burgee.runtime.commandline.shells import _BUILTIN_COMMANDS
-from burgee.runtime.execution.errors import _builtin_errors
+from burgee.runtime.core.errors import _builtin_errors
+from burgee.runtime.core.flags import Flag, flags_at, grouped
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long
 from burgee.runtime.execution.values import _apart_text, _question_lines
 
 if TYPE_CHECKING:
     import argparse
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
     from burgee.runtime.program import Program
 
 

@@ -16,12 +16,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
 from burgee.runtime.commandline.argv import _hoisted, _named
-from burgee.runtime.commandline.flags import HELP_FLAGS, _flag
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script
-from burgee.runtime.execution.errors import UsageError, _from_ctrl_c, _invoked_as
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import UsageError, _from_ctrl_c, _invoked_as
+from burgee.runtime.core.flags import HELP_FLAGS, _flag
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.table import _IMPORTED, _import_once
 
 if TYPE_CHECKING:

@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _QUARANTINED, _write_error
 from burgee.runtime.answers.output import _QUIET, _conform, _emit, _jsonable, _unjsonable_at
-from burgee.runtime.commandline.flags import confirm_flag
-from burgee.runtime.execution.context import _switched_on
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import _switched_on
+from burgee.runtime.core.errors import (
     BUILTIN_ERRORS,
     CommandError,
     Outcome,
@@ -35,6 +34,7 @@ from burgee.runtime.execution.errors import (
     _Terminated,
     _TimedOut,
 )
+from burgee.runtime.core.flags import confirm_flag
 from burgee.runtime.execution.inputs import _input_problems
 from burgee.runtime.execution.sources import _meta
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Coroutine
     from typing import TypeVar
 
-    from burgee.runtime.execution.context import Context, _Command
+    from burgee.runtime.core.context import Context, _Command
     from burgee.runtime.execution.values import _Call
     from burgee.runtime.program import Program
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _command_input
-from burgee.runtime.commandline.wording import (
+from burgee.runtime.core.embedded import _command_input
+from burgee.runtime.core.jsonread import _load_json, _same
+from burgee.runtime.core.wording import (
     _JSON_EXPECTED,
     _badly_sized,
     _expected,
@@ -27,7 +28,6 @@ from burgee.runtime.commandline.wording import (
     _out_of_bounds,
     _wrong_count,
 )
-from burgee.runtime.execution.jsonread import _load_json, _same
 
 if TYPE_CHECKING:
     from burgee.runtime.program import Program

@@ -16,9 +16,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _PLAIN, _dumps, _jsonable
-from burgee.runtime.commandline.quickargs import _long, _Recorder
-from burgee.runtime.execution.errors import UsageError
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.errors import UsageError
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.execution.quickargs import _long, _Recorder
 from burgee.runtime.execution.values import _REQUIRED
 
 if TYPE_CHECKING:

@@ -40,11 +40,13 @@ import _thread
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.answers.deliver import _OUTPUT, _OUTPUT_WORD
-from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
-from burgee.runtime.execution.context import _Command
-from burgee.runtime.execution.jsonread import _load_json
-from burgee.runtime.execution.values import _REQUIRED
+from burgee.runtime.answers.deliver import _OUTPUT_WORD
+from burgee.runtime.answers.spill import _PAGE, _read_spill
+from burgee.runtime.core.context import _Command
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.core.kinds import _Any, _Int, _Str
+from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
+from burgee.runtime.execution.values import _REQUIRED, _within
 
 if TYPE_CHECKING:
     import argparse
@@ -343,3 +345,59 @@ def _reader(
         return None if discard else result
 
     return run
+
+
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
+)
+
+
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
+def _build_output(parser: argparse.ArgumentParser) -> None:
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
+
+
+def _run_output(call: _Call) -> object:
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
+    call.check()
+    name = call.context._program.name
+    return _read_spill(
+        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
+    )
+
+
+#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
+#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
+_OUTPUT = _Command(
+    "Read back the full text of an answer that was cut.",
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
+    _build_output,
+    _run_output,
+    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
+    # cut, it loses the middle of its text, not a key.
+    _Any,
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
+    max_output=0,
+)

@@ -31,7 +31,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _Stdout
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE, _debugging
 from burgee.runtime.mcpserver.mcp import _McpServer
 from burgee.runtime.mcpserver.mcp_endpoint import (

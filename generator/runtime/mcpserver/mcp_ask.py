@@ -27,16 +27,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _as_read
-from burgee.runtime.execution.context import _answer_flags, _rerun_line
-from burgee.runtime.execution.errors import _ActionRequired, _AfterRun
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.context import _answer_flags, _rerun_line
+from burgee.runtime.core.errors import _ActionRequired, _AfterRun
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.values import _confirmation
 from burgee.runtime.mcpserver.mcp_io import _MCP_BATCHES, _MCP_META
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
     from burgee.runtime.execution.values import _Call
 
 #: The session-era versions without elicitation (it came in 2025-06-18).

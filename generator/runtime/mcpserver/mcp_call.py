@@ -23,10 +23,10 @@ from burgee.runtime.answers.deliver import (
 )
 from burgee.runtime.answers.output import _finite, _jsonable
 from burgee.runtime.answers.sanitize import _neutralise, _quarantine, _quarantined
-from burgee.runtime.execution.context import _LOG_LEVELS, Context
-from burgee.runtime.execution.errors import _from_ctrl_c, _success, _Terminated
+from burgee.runtime.core.context import _LOG_LEVELS, Context
+from burgee.runtime.core.errors import _from_ctrl_c, _success, _Terminated
+from burgee.runtime.core.kinds import _Float
 from burgee.runtime.execution.execute import _as_error, _execute
-from burgee.runtime.execution.kinds import _Float
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call
@@ -35,7 +35,7 @@ from burgee.runtime.mcpserver.mcp_io import _MCP_META, _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_wire import _McpWire
 
 if TYPE_CHECKING:
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
 
 
 #: The error of a request whose id is already in flight.

@@ -28,7 +28,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.errors import UsageError
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcpserver.mcp_endpoint import (
     _HTTP_WORKERS,

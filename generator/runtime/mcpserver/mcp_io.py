@@ -26,8 +26,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.output import _dumps
-from burgee.runtime.execution.errors import UsageError, _command_line, _invoked_as
-from burgee.runtime.execution.jsonread import _json_scanner, _load_json, _refused_member
+from burgee.runtime.core.errors import UsageError, _command_line, _invoked_as
+from burgee.runtime.core.jsonread import _json_scanner, _load_json, _refused_member
 
 if TYPE_CHECKING:
     from collections.abc import Callable

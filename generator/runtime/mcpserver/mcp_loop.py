@@ -22,7 +22,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import _exit_code
+from burgee.runtime.core.errors import _exit_code
 from burgee.runtime.mcpserver.mcp_io import _read_line
 
 if TYPE_CHECKING:

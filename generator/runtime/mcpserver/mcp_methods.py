@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
+from burgee.runtime.core.embedded import _document
 from burgee.runtime.mcpserver.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcpserver.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.answers.output import _descriptor, _Stdout
 from burgee.runtime.answers.sanitize import _redact, _redact_text
-from burgee.runtime.execution.context import _SECRETS
+from burgee.runtime.core.context import _SECRETS
 from burgee.runtime.execution.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcpserver.mcp_ask import _nobody_answers
 from burgee.runtime.mcpserver.mcp_io import _MCP_META, _Codec, _wire

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1308: the first handler from handlers.py
 #     line 1458: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13025: the tables (commands, groups, errors, result shapes)
+#     line 13026: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -1479,7 +1479,7 @@ if TYPE_CHECKING:
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
-# -- module: burgee.runtime.execution.errors
+# -- module: burgee.runtime.core.errors
 #: Built-in error kinds: kind -> (exit code, description), as burgee numbers them; a program may
 #: move their codes (`program(exit_codes=...)`): `_exit_code`, `_builtin_errors`. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
@@ -1993,7 +1993,7 @@ def _failure(error: CommandError) -> dict[str, Any]:
     return {"ok": False, "error": body}
 
 
-# -- module: burgee.runtime.execution.context
+# -- module: burgee.runtime.core.context
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
 #: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
 #: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
@@ -2860,7 +2860,7 @@ class Program:
         return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
 
 
-# -- module: burgee.runtime.commandline.flags
+# -- module: burgee.runtime.core.flags
 def _either(names: tuple[str, ...]) -> str:
     """`a`, `a or b`, `a, b or c`."""
     return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
@@ -3219,7 +3219,7 @@ def confirm_flags() -> frozenset[str]:
     return frozenset((flag.name, flag.short))
 
 
-# -- module: burgee.runtime.commandline.wording
+# -- module: burgee.runtime.core.wording
 def _show(value: object) -> str:
     """A value as a message shows it: its repr (but JSON's null, true and false: the tool
     speaks JSON), cut to 60 characters."""
@@ -3323,7 +3323,7 @@ def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | 
     return None
 
 
-# -- module: burgee.runtime.execution.jsonread
+# -- module: burgee.runtime.core.jsonread
 def _same(one: object, other: object) -> bool:
     """JSON equality, for the input schema's `enum`/`const` and the converters of choices
     alike: 1 equals 1.0, but true is not 1."""
@@ -3528,7 +3528,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-# -- module: burgee.runtime.execution.kinds
+# -- module: burgee.runtime.core.kinds
 def _plain_number(text: str) -> bool:
     """ASCII, without `_` or spaces around it (Python reads `1_000`, ` 80` and other scripts'
     digits; JSON does not)."""
@@ -4257,7 +4257,7 @@ def _checked_path(
 
 
 # ---- burgee: loaded on first use: confirm ----
-# -- module: burgee.runtime.execution.fields
+# -- module: burgee.runtime.core.fields
 #: How a person or `--answer` says yes or no.
 _YES_NO = {
     **dict.fromkeys(("y", "yes", "true", "1"), True),
@@ -5779,7 +5779,7 @@ def _read_spill(
     last)}`; with a `bound` (an agent's limit, `--max-output`), a page short enough that its answer
     is within it, JSON escapes included. A usage error for a malformed or unknown reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its bounds,
-    `deliver._OUTPUT_INPUTS`, as every command's)."""
+    `table._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
@@ -5989,65 +5989,9 @@ def _is_terminal(stream: Any) -> bool:
         return False  # NOTE: a closed or replaced stream is nobody's terminal
 
 
-#: The inputs of `output`, read by its reader, argparse, completion and every document that
-#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
-#: least value and the default of an option, help.
-_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
-    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
-    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
-    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
-)
-
-
-def _output_help(flag: str | None, default: int, text: str) -> str:
-    """An input's help line, with the default of an option."""
-    return text if flag is None else f"{text} (default: {default})"
-
-
-def _build_output(parser: argparse.ArgumentParser) -> None:
-    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
-        help_text = _output_help(flag, default, text)
-        if flag is None:
-            parser.add_argument(name, metavar=metavar, help=help_text)
-        else:
-            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
-
-
-def _run_output(call: _Call) -> object:
-    found: dict[str, Any] = {}
-    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
-        if flag is None:
-            found[name] = call.value(name, _Str.convert)
-        else:
-            convert = _within(_Int.convert, least, None)
-            found[name] = call.value(name, convert, default, flag=flag)
-    call.check()
-    name = call.context._program.name
-    return _read_spill(
-        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
-    )
-
-
 #: The word that names the built-in `output` command, a word of the tool's own: no command or
 #: group of a program may have it (`shells._TOOL_WORDS`).
 _OUTPUT_WORD = "output"
-
-
-#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
-#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
-_OUTPUT = _Command(
-    "Read back the full text of an answer that was cut.",
-    tuple(name for name, *_ in _OUTPUT_INPUTS),
-    _build_output,
-    _run_output,
-    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
-    # cut, it loses the middle of its text, not a key.
-    _Any,
-    description="Read back the full text of an answer that was cut, a page at a time: the"
-    " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
-    max_output=0,
-)
 
 
 # -- module: burgee.runtime.execution.sources
@@ -7164,8 +7108,64 @@ def _reader(
     return run
 
 
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
+)
+
+
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
+def _build_output(parser: argparse.ArgumentParser) -> None:
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
+
+
+def _run_output(call: _Call) -> object:
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
+    call.check()
+    name = call.context._program.name
+    return _read_spill(
+        found["ref"], name, found["offset"], found["limit"], call.spill_dir, call.bound
+    )
+
+
+#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
+#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
+_OUTPUT = _Command(
+    "Read back the full text of an answer that was cut.",
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
+    _build_output,
+    _run_output,
+    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
+    # cut, it loses the middle of its text, not a key.
+    _Any,
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
+    max_output=0,
+)
+
+
 # ---- burgee: loaded on first use: batch ----
-# -- module: burgee.runtime.execution.batch
+# -- module: burgee.runtime.commandline.batch
 #: The effect of the calls that may run side by side: the ones that change nothing. (Not
 #: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
 #: see the task the `add` made.)
@@ -7350,7 +7350,7 @@ def _batch_written(
 # ---- burgee: end of batch ----
 
 
-# -- module: burgee.runtime.commandline.quickargs
+# -- module: burgee.runtime.execution.quickargs
 #: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
 _HIDDEN = "==SUPPRESS=="
 
@@ -8341,7 +8341,7 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
-# -- module: burgee.runtime.agents.embedded
+# -- module: burgee.runtime.core.embedded
 #: The decoded documents, by program and name, once one was asked for.
 _DOCUMENTS: dict[tuple[Program, str], str] = {}
 
@@ -8398,7 +8398,7 @@ def _command_input(command: str, program: Program) -> str | None:
 
 
 # ---- burgee: loaded on first use: describe ----
-# -- module: burgee.runtime.agents.describe
+# -- module: burgee.runtime.commandline.describe
 def _for_agents(name: str) -> str:
     """The root help's closing paragraph (of the tool `name`): every surface an agent can use,
     in one place (one line: help wraps it to the terminal's width)."""
@@ -11924,6 +11924,7 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 }
 
 
+# -- module: burgee.runtime.commandline.serving
 def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) -> list[str]:
     """The tool-wide flags given with `--mcp` that every call reads, as a client must repeat
     them; a path made absolute (from `--cwd`, where the server reads it), since a client starts

@@ -9,19 +9,19 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
 from burgee.runtime.answers.output import _PRINTED, _dumps
 from burgee.runtime.commandline.argv import _did_you_mean, _find
-from burgee.runtime.commandline.flags import HELP_FLAGS
-from burgee.runtime.commandline.quickargs import _HIDDEN, _long
-from burgee.runtime.execution.errors import UsageError, _Explained, _run_hint
-from burgee.runtime.execution.jsonread import _load_json
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import UsageError, _Explained, _run_hint
+from burgee.runtime.core.flags import HELP_FLAGS
+from burgee.runtime.core.jsonread import _load_json
+from burgee.runtime.execution.quickargs import _HIDDEN, _long
 
 if TYPE_CHECKING:
     import argparse
 
     from burgee.runtime.commandline.argv import _Invocation
-    from burgee.runtime.execution.context import _Command
+    from burgee.runtime.core.context import _Command
     from burgee.runtime.execution.values import _Call
 
 

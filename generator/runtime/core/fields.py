@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.agents.embedded import _document
-from burgee.runtime.execution.errors import UsageError
+from burgee.runtime.core.embedded import _document
+from burgee.runtime.core.errors import UsageError
 
 if TYPE_CHECKING:
     from burgee.runtime.program import Program

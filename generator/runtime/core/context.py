@@ -28,7 +28,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.errors import (
     UsageError,
     _Aborted,
     _ActionRequired,
@@ -40,7 +40,7 @@ from burgee.runtime.execution.errors import (
     _variable,
     _written,
 )
-from burgee.runtime.execution.fields import _answer_text, _checked, _field_schema, _form_fields
+from burgee.runtime.core.fields import _answer_text, _checked, _field_schema, _form_fields
 
 if TYPE_CHECKING:
     import argparse

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.answers.deliver import _deliver, _failure_envelope, _output_limit
 from burgee.runtime.answers.output import _QUIET, _as_read, _dumps
-from burgee.runtime.execution.context import Context, _answer_flags, _rerun_line
-from burgee.runtime.execution.errors import (
+from burgee.runtime.core.context import Context, _answer_flags, _rerun_line
+from burgee.runtime.core.errors import (
     CommandError,
     UsageError,
     _ActionRequired,
 )
+from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.execution.execute import _as_error, _debugging, _execute
-from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.sources import _Sources
 from burgee.runtime.execution.table import _command
 from burgee.runtime.execution.values import _Call
