@@ -80,8 +80,8 @@ def test_over_stdio_an_image_costs_memory_in_proportion_to_its_size(tool: Path) 
     )
     assert proc.stdin is not None and proc.stdout is not None
     try:
-        proc.stdin.write(line(INIT) + line({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        proc.stdin.write(line(_call(1, 1)))
+        ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        proc.stdin.write(line(INIT) + line(ready) + line(_call(1, 1)))
         proc.stdin.flush()
         for _ in range(2):
             json.loads(proc.stdout.readline())
@@ -98,9 +98,7 @@ def test_over_stdio_an_image_costs_memory_in_proportion_to_its_size(tool: Path) 
 
 
 @pytest.mark.parametrize("accept", ["application/json, text/event-stream", "application/json"])
-def test_over_http_an_image_costs_memory_in_proportion_to_its_size(
-    tool: Path, accept: str
-) -> None:
+def test_over_http_an_image_costs_memory_in_proportion_to_its_size(tool: Path, accept: str) -> None:
     server = HttpServer(tool)
     try:
 
