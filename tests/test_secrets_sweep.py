@@ -256,6 +256,8 @@ def _cli(
         env["CLAUDECODE"] = "1"
     tail = ["--json"] if agent else []
     spill = ["--spill-dir", str(places["spill"])]
+    if out == "crash":
+        spill.append("--debug")  # NOTE: the traceback too
     stdin = None
     if way == "flag":
         args = [command, *_flags(GIVEN), "--out", shown, *tail, *spill]
