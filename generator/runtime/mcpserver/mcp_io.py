@@ -7,7 +7,8 @@
 reading stdin, and the client configuration.
 
 The MCP server's transport pieces: `_wire` (a message as bytes, stdio and HTTP alike: a lone
-surrogate as JSON's escape), JSON via `_json` (no `import json`; its reader is
+surrogate as JSON's escape; `_wire_slices`, an answer of media from its parts a slice at a
+time, `_wire_size` its length), JSON via `_json` (no `import json`; its reader is
 `jsonread._json_scanner`), reading stdin, the protocol versions, `_arguments` (a call's or a
 prompt's arguments); `_McpOptions` (what follows `--mcp`: `--print-config --client/--env`,
 `--cwd`, `--http`, `--path`, `--token-env`/`--token-file`, `--allow-host`, `--allow-origin`,

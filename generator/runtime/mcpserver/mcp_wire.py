@@ -8,7 +8,8 @@ on it, `mcp._McpServer` answers each line.
 `_McpWire` (on `_McpLoop`): one MCP session's state (the version `initialize` agreed on, the
 `logging/setLevel` level, the questions awaiting answers) and the writing of its messages: to
 stdout's private descriptor (or `invoke()`'s capture, the caller's descriptors untouched), a
-2025-03-26 batch's answers, or an HTTP exchange's per-thread sink, secrets redacted; `complete`,
+2025-03-26 batch's answers, or an HTTP exchange's per-thread sink, secrets redacted (an answer
+of media as parts, `pieces`, its base64 never copied into one text); `complete`,
 a 2026-07-28 result's `_meta`; `stop`/`abandon` (calls cancelled, unanswered).
 """
 
