@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
+from burgee.model.reserved import RUNTIME_IMPORTS, RUNTIME_NAMES
 from burgee.read.source import check, decode, nested_imports
 from burgee.read.source import tree as parsed
 
@@ -149,6 +150,11 @@ class _Bundler:
         self.bound: dict[str, str] = {}
         #: Every top-level name of each bundled sibling, imports included.
         self.exports: dict[str, set[str]] = {}
+        #: Each bundled sibling's names that are called otherwise in the one module: a name
+        #: another module defines too is renamed in the later one (file -> name -> new name).
+        self.renamed: dict[str, dict[str, str]] = {}
+        #: A sibling's names that clash and cannot be renamed, reported at its import.
+        self.clashes: dict[str, list[str]] = {}
 
     def error(self, path: str, node: ast.AST, message: str) -> None:
         span = SourceSpan(
@@ -179,7 +185,8 @@ class _Bundler:
         tree = parsed(source)
         folder = Path(path).resolve().parent
         text = source.splitlines()
-        own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
+        #: This module's names as the one module calls them, where that differs.
+        names: dict[str, str] = {}
         #: Line index -> replacement lines for a statement starting there.
         replace: dict[int, list[tuple[str, tuple[str, int]]]] = {}
         blank: set[int] = set()
@@ -215,15 +222,27 @@ class _Bundler:
                     if first_sibling is None:
                         first_sibling = start
                     inserted += code
-                    aliases = [
-                        f"{a.asname} = {a.name}"
-                        for a in statement.names
-                        if a.asname and a.asname != a.name
-                    ]
+                    theirs = self.renamed.get(_shown(target, self.path), {})
+                    aliases = []
+                    for alias in statement.names:
+                        local = alias.asname or alias.name
+                        bound = theirs.get(alias.name, alias.name)
+                        # NOTE: a sibling's own code is renamed where it can be; the handlers
+                        # file keeps its names (the reader reads them) and gets an alias
+                        if local != bound and (top or _renames(tree, text, local, bound) is None):
+                            aliases.append(f"{local} = {bound}")
+                        elif local != bound:
+                            names[local] = bound
                     replace[start] = [(line, (path, start)) for line in aliases]
                     drop = True
             if drop:
                 blank.update(range(start, end + 1))
+        if not top:
+            names.update(self.own_names(tree, text, path))
+        edits = [e for name, new in names.items() for e in _renames(tree, text, name, new) or ()]
+        for index, start, end, new in sorted(edits, reverse=True):
+            text[index] = text[index][:start] + new + text[index][end:]
+        own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
         result: list[tuple[str, tuple[str, int]]] = []
         for number, (line, origin) in enumerate(own, start=1):
             if number == first_sibling:
@@ -327,18 +346,37 @@ class _Bundler:
         self.siblings.append(os.path.relpath(target, Path(self.path).resolve().parent))
         tree = parsed(source)
         self.exports[shown] = _bindings(tree, imports=True)
-        for name in _bindings(tree, imports=False):
-            other = self.bound.get(name)
-            if other is not None and other != shown:
-                self.error(
-                    path,
-                    statement,
-                    f"{shown} and {other} both define {name!r}; bundled into one module, one "
-                    "would replace the other",
-                )
-            self.bound[name] = shown
+        for name in self.clashes.pop(shown, []):
+            self.error(
+                path,
+                statement,
+                f"{shown} and {self.bound[name]} both define {name!r}; bundled into one module, "
+                "one would replace the other",
+            )
         self.check_names(path, statement, shown)
         return code
+
+    def own_names(self, tree: ast.Module, text: list[str], shown: str) -> dict[str, str]:
+        """The new names of a sibling's top-level names that an earlier module (or the
+        handlers file) defines too: `_main` of check.py is `_main__check`. One that cannot be
+        renamed safely (bound inside a function too) is a clash, reported at its import."""
+        renamed: dict[str, str] = {}
+        stem = re.sub(r"\W", "_", Path(shown).stem.strip("_")) or "module"
+        for name in sorted(_bindings(tree, imports=False) - {"__all__"}):
+            if name not in self.bound:
+                self.bound[name] = shown
+                continue
+            new, count = f"{name}__{stem}", 1
+            while new in self.bound:
+                count += 1
+                new = f"{name}__{stem}{count}"
+            if _renames(tree, text, name, new) is not None:
+                renamed[name] = new
+                self.bound[new] = shown
+            else:
+                self.clashes.setdefault(shown, []).append(name)
+        self.renamed[shown] = renamed
+        return renamed
 
     def check_names(self, path: str, statement: ast.ImportFrom, shown: str) -> None:
         for alias in statement.names:
@@ -352,20 +390,15 @@ def bundle(source: str, path: str) -> Bundle:
     """Sort the imports of a handlers file and bundle its sibling modules; raise
     GenerationError where a sibling cannot be bundled safely."""
     bundler = _Bundler(path)
+    # NOTE: the handlers file keeps its names: a sibling's that clash with them, or with the
+    # generated module's own (burgee's runtime), are renamed
+    bundler.bound = dict.fromkeys(RUNTIME_NAMES | set(RUNTIME_IMPORTS), "the generated module")
+    bundler.bound.update(dict.fromkeys(_bindings(parsed(source), imports=False), Path(path).name))
     lines = bundler.lines(source, path, top=True)
     if not bundler.siblings:
         if bundler.problems:
             raise GenerationError(bundler.problems)
         return Bundle(source=source, third_party=bundler.third_party)
-    for name in sorted(_bindings(parsed(source), imports=False)):
-        if name in bundler.bound:
-            bundler.problems.append(
-                Diagnostic(
-                    span=SourceSpan(path=path, line=1, column=1),
-                    message=f"{Path(path).name} and {bundler.bound[name]} both define {name!r}; "
-                    "bundled into one module, one would replace the other",
-                )
-            )
     if bundler.problems:
         raise GenerationError(
             sorted(
@@ -408,6 +441,77 @@ def _is_main_block(statement: ast.stmt) -> bool:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value == "__main__"
     )
+
+
+_SCOPES = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+)  # fmt: skip
+
+
+def _renames(
+    tree: ast.Module, text: list[str], name: str, new: str
+) -> list[tuple[int, int, int, str]] | None:
+    """Where a module's global `name` is written, as edits (line index, start, end, text) that
+    call it `new`; None when that is not safe: a function, class or comprehension binds the
+    name for itself (a parameter, an assignment without `global`, ...), or a place is not
+    where the parse says."""
+    edits: list[tuple[int, int, int, str]] = []
+
+    def at(line: int, byte: int) -> int:
+        return len(text[line - 1].encode()[:byte].decode(errors="ignore"))
+
+    def word(line: int, start: int, pattern: str) -> bool:
+        found = re.compile(pattern).search(text[line - 1], start)
+        if found is None:
+            return False
+        edits.append((line - 1, found.start(1), found.end(1), new))
+        return True
+
+    def visit(node: ast.AST, scope: ast.AST | None, global_here: bool) -> bool:
+        if isinstance(node, ast.Name) and node.id == name:
+            if scope is not None and not isinstance(node.ctx, ast.Load) and not global_here:
+                return False
+            start = at(node.lineno, node.col_offset)
+            if text[node.lineno - 1][start : start + len(name)] != name:
+                return False
+            edits.append((node.lineno - 1, start, start + len(name), new))
+        elif isinstance(node, ast.arg | ast.alias | ast.Nonlocal | ast.ExceptHandler):
+            bound = getattr(node, "arg", None) or getattr(node, "asname", None)
+            bound = bound or getattr(node, "name", None)
+            if bound == name or name in getattr(node, "names", ()):
+                return False
+        elif isinstance(node, ast.Global) and name in node.names:
+            if not word(node.lineno, at(node.lineno, node.col_offset), rf"\b({re.escape(name)})\b"):
+                return False
+        if isinstance(node, _SCOPES):
+            if getattr(node, "name", None) == name:
+                if scope is not None:
+                    return False
+                pattern = rf"(?:def|class)\s+({re.escape(name)})\b"
+                if not word(node.lineno, at(node.lineno, node.col_offset), pattern):
+                    return False
+            scope, global_here = node, _declares_global(node, name)
+        return all(visit(child, scope, global_here) for child in ast.iter_child_nodes(node))
+
+    for statement in tree.body:
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            continue
+        if not visit(statement, None, False):
+            return None
+    return edits
+
+
+def _declares_global(scope: ast.AST, name: str) -> bool:
+    """Whether a function says `global name` (its nested functions left out)."""
+    queue = list(ast.iter_child_nodes(scope))
+    while queue:
+        node = queue.pop()
+        if isinstance(node, ast.Global) and name in node.names:
+            return True
+        if not isinstance(node, _SCOPES):
+            queue.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _bindings(tree: ast.Module, *, imports: bool) -> set[str]:
