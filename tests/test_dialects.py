@@ -8,7 +8,7 @@ own parser (Click's `make_context`, for a Typer app the Click command Typer buil
 through the tool (in-process), compared as tests/test_ported.py compares ported CLIs (`Port`:
 the same values after `_plain`, or both refuse, or both show help). `KNOWN` lists the lines
 that still differ, each with its reason, and the test requires them still to differ.
-The apps: mcp's `mcp` (Typer, MIT) and skills-ref's `skills-ref` (Click, Apache-2.0).
+The apps: Typer: mcp's `mcp` (MIT), cruft, bbdc-cli; Click: yamlfix, skills-ref, towncrier.
 """
 
 from __future__ import annotations
@@ -46,6 +46,19 @@ class App:
     command: Callable[[Any], click.Command]
     prog: str
     lines: tuple[str, ...]
+    #: Whether the app has its own `--json` (then the tool's JSON output is `--output json`).
+    own_json: bool = False
+
+
+@dataclass(frozen=True)
+class _OutputJson:
+    """A tool asked with `--output json` where `Port` puts `--json` (the app's own flag)."""
+
+    tool: Any
+
+    def invoke(self, argv: list[str], env: dict[str, str] | None = None) -> Any:
+        at = argv.index("--") - 1 if "--" in argv else len(argv) - 1
+        return self.tool.invoke([*argv[:at], "--output", "json", *argv[at + 1 :]], env=env)
 
 
 APPS = {
@@ -86,6 +99,31 @@ APPS = {
             "update --strict -c main", "update -x", "diff", "diff -e", "diff --exit-code -p src",
             "diff -c x", "diff --bogus", "nope", "diff -- extra", "check --strict --not-strict",
         ),
+    ),
+    "bbdc": App(
+        "bbdc_cli",
+        "bbdc_cli.__main__",
+        lambda module: typer.main.get_command(module.app),
+        "bbdc",
+        (
+            "", "--help", "doctor", "doctor --json", "account recent-repos --limit 5",
+            "account recent-repos --limit x", "account me --no-include-profile",
+            "account me --include-settings --limit 2", "account user --user-slug ada",
+            "pr list -p P -r R", "pr list --project P --repo R --state OPEN --json", "pr list",
+            "pr list -p P", "pr get -p P -r R 7", "pr get -p P -r R x", "pr get -p P -r R",
+            "pr get 7 -p P -r R", "pr comment -p P -r R 7 -t hi", "pr comment -p P -r R 7",
+            "pr create -p P -r R --from-branch a --to-branch b --title T",
+            "pr create -p P -r R --from-branch a --to-branch b --title T --reviewer u",
+            "pr merge -p P -r R 7 --version 3 --auto-merge", "pr merge -p P -r R 7 --version x",
+            "pr decline -p P -r R 7 --comment no --json", "pr participants list -p P -r R 7",
+            "pr participants add -p P -r R 7 -u ada --role REVIEWER",
+            "pr participants status -p P -r R 7 ada --status APPROVED",
+            "pr comments list -p P -r R 7 --path a.py", "pr blockers list -p P -r R 7 --count",
+            "pr batch get -f a --concurrency 2 --stop-on-error", "pr batch get -f a -c x",
+            "pr nope", "nope", "pr", "pr participants", "pr get -p P -r R 7 extra",
+            "dashboard pull-requests --state OPEN --limit 3", "pr diff -p P -r R 7 --bogus",
+        ),
+        own_json=True,
     ),
     "yamlfix": App(
         "yamlfix",
@@ -140,6 +178,7 @@ FOLDERS = ("src", "skill", "out", "sub")
 #: The lines that still mean something else in the tool, each with the reason.
 KNOWN: dict[str, dict[str, str]] = {
     "mcp": {},
+    "bbdc": {},
     "cruft": {},
     "yamlfix": {
         "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
@@ -184,6 +223,7 @@ def apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Port]]:
         source = _returning(cli.read_text(encoding="utf-8"))
         out = generate(cli.parent, source, cli.name, "--name", app.prog)
         tool = import_tool(out, f"tool_dialect_{name}")
+        tool = _OutputJson(tool) if app.own_json else tool
         command = app.command(module)
         core = next(k for k in type(command).__mro__ if k.__module__.endswith("click.core"))
         lib = importlib.import_module(core.__module__.rsplit(".", 1)[0])

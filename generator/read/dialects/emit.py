@@ -103,7 +103,9 @@ def default(param: Param) -> str | None:
             return "[]"
         return param.default
     if param.is_flag:
-        return param.default if param.default not in (None, "None") else "False"
+        # NOTE: `Optional[bool] = Option(None, "--x/--no-x")` left out is None, as Click gives
+        unset = "None" if param.default == "None" and _nullable(param.annotation or "") else "False"
+        return param.default if param.default not in (None, "None") else unset
     return param.default if param.default is not None else "None"
 
 
