@@ -321,6 +321,51 @@ def test_names_several_siblings_define_each_keep_their_module(tmp_path: Path) ->
     assert json.loads(answer.stdout)["data"] == ["a", "b", "B!", "b!", "b!c", "top"], answer
 
 
+MODULES = {
+    "__init__.py": "",
+    "fmt.py": (
+        "from .util import shout\n\n\n"
+        "class Tools:\n    kind = 'base'\n\n\n"
+        "def tools(kind):\n"
+        "    if kind == 'md':\n"
+        "        from . import fmt_md\n\n        return fmt_md.MdTools()\n"
+        "    from . import (  # a comment\n        fmt_rst,\n    )\n\n"
+        "    return fmt_rst.RstTools()\n"
+    ),
+    "fmt_md.py": "from .fmt import Tools\n\n\nclass MdTools(Tools):\n    kind = 'md'\n",
+    "fmt_rst.py": "from .fmt import Tools\n\n\nclass RstTools(Tools):\n    kind = 'rst'\n",
+    "util.py": "def shout(text):\n    return text.upper()\n",
+    "handlers.py": (
+        "from shop import util\n"
+        "from shop.fmt import tools\n"
+        "from burgee import command\n\n\n"
+        '@command(effects="read_only")\n'
+        "def go(kind: str) -> str:\n"
+        '    """Go."""\n'
+        "    return util.shout(tools(kind).kind)\n"
+    ),
+}
+
+
+def test_a_sibling_module_imported_as_a_module_is_bundled(tmp_path: Path) -> None:
+    """`from . import fmt_md` inside a function (towncrier's `_vcs.py`, scriv's `format.py`),
+    `from shop import util` (the package's own name): the module is bundled and the name is
+    it, also where the two modules import each other (the one in a function runs later)."""
+    package = tmp_path / "shop"
+    package.mkdir()
+    for name, text in MODULES.items():
+        (package / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "tool.py"
+    made = burgee("gen", str(package / "handlers.py"), "-o", str(out), "--name", "shop")
+    assert made.returncode == 0, made.stderr
+    for kind, want in (("md", "MD"), ("rst", "RST")):
+        answer = subprocess.run(
+            [sys.executable, str(out), "go", "--kind", kind, "--json"],
+            capture_output=True, text=True, check=False, cwd=tmp_path / "shop",
+        )  # fmt: skip
+        assert json.loads(answer.stdout)["data"] == want, answer
+
+
 def test_a_sibling_import_inside_a_function_is_refused(tmp_path: Path) -> None:
     source = COMMAND.replace("    return 1", "    from helpers import X\n    return X")
     found = _refused(tmp_path, {"helpers.py": "X = 1\n", "handlers.py": source})

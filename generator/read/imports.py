@@ -153,6 +153,11 @@ class _Bundler:
         #: Each bundled sibling's names that are called otherwise in the one module: a name
         #: another module defines too is renamed in the later one (file -> name -> new name).
         self.renamed: dict[str, dict[str, str]] = {}
+        #: Sibling modules imported as modules (`from . import fmt`): file -> the name of the
+        #: namespace that stands for it in the one module, once written.
+        self.namespaces: dict[str, str] = {}
+        #: A sibling's modules its functions import (`lines` to `sibling`).
+        self.pending: dict[str, list[tuple[ast.ImportFrom, list[Path]]]] = {}
         #: A sibling's names that clash and cannot be renamed, reported at its import.
         self.clashes: dict[str, list[str]] = {}
 
@@ -170,6 +175,16 @@ class _Bundler:
         for _ in range(max(level - 1, 0)):
             base = base.parent
         parts = module.split(".") if module else []
+        if not level and parts:
+            # NOTE: `from towncrier import _vcs` inside towncrier/: the package's own name
+            package = folder
+            while (package / "__init__.py").is_file():
+                if package.name == parts[0]:
+                    base, parts = package, parts[1:]
+                    break
+                package = package.parent
+            if not parts:
+                return base / "__init__.py"
         if not parts:
             return base / "__init__.py" if (base / "__init__.py").is_file() else None
         for candidate in (
@@ -198,11 +213,26 @@ class _Bundler:
             (node, False) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
         ]
         found += [(node, True) for node in nested_imports(source)]
+        #: `from . import fmt` in a function: bundled once this module's code is (a module
+        #: imported there may import this one), the statement binding its namespace.
+        later: list[tuple[ast.ImportFrom, list[Path]]] = []
         for node, nested in found:
-            if isinstance(node, ast.Import):
+            modules = self.modules_imported(node, folder)
+            if isinstance(node, ast.ImportFrom) and modules and nested:
+                later.append((node, modules))
+                indent = " " * node.col_offset
+                replace[node.lineno] = [
+                    (
+                        f"{indent}{a.asname or a.name} = {self.namespace_name(m)}",
+                        (path, node.lineno),
+                    )
+                    for a, m in zip(node.names, modules, strict=True)
+                ]
+                blank.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            elif isinstance(node, ast.Import):
                 for alias in node.names:
                     self.classify(path, node, alias.name, 0, folder, nested=nested)
-            else:
+            elif not modules:
                 self.classify(path, node, node.module or "", node.level, folder, nested=nested)
         for index, statement in enumerate(tree.body):
             start, end = statement.lineno, statement.end_lineno or statement.lineno
@@ -212,6 +242,17 @@ class _Bundler:
             elif isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
                 drop = not top
             elif not top and _is_main_block(statement):
+                drop = True
+            elif isinstance(statement, ast.ImportFrom) and self.modules_imported(statement, folder):
+                if first_sibling is None:
+                    first_sibling = start
+                aliases = []
+                imported = self.modules_imported(statement, folder)
+                for alias, module in zip(statement.names, imported, strict=True):
+                    inserted += self.module(path, statement, module)
+                    local = alias.asname or alias.name
+                    aliases.append(f"{local} = {self.namespace_name(module)}")
+                replace[start] = [(line, (path, start)) for line in aliases]
                 drop = True
             elif isinstance(statement, ast.ImportFrom):
                 target = self.module_file(folder, statement.module or "", statement.level)
@@ -239,9 +280,15 @@ class _Bundler:
                 blank.update(range(start, end + 1))
         if not top:
             names.update(self.own_names(tree, text, path))
+            self.renamed[path] = dict(names)
         edits = [e for name, new in names.items() for e in _renames(tree, text, name, new) or ()]
         for index, start, end, new in sorted(edits, reverse=True):
             text[index] = text[index][:start] + new + text[index][end:]
+        if top and later:
+            inserted += self.later(path, later)
+            if first_sibling is None:  # NOTE: after the handlers file's imports
+                ends = [s.end_lineno or s.lineno for s in tree.body if _is_import(s)]
+                first_sibling = min(max(ends, default=0) + 1, len(text))
         own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
         result: list[tuple[str, tuple[str, int]]] = []
         for number, (line, origin) in enumerate(own, start=1):
@@ -252,7 +299,62 @@ class _Bundler:
                 blank.discard(number)
                 continue
             result.append(("" if number in blank else line, origin))
+        if not top:
+            self.pending[path] = later
         return result
+
+    def later(
+        self, path: str, later: list[tuple[ast.ImportFrom, list[Path]]]
+    ) -> list[tuple[str, tuple[str, int]]]:
+        """The code of the modules a function of `path` imports as modules."""
+        code: list[tuple[str, tuple[str, int]]] = []
+        for node, modules in later:
+            for module in modules:
+                code += self.module(path, node, module)
+        return code
+
+    def modules_imported(self, node: ast.Import | ast.ImportFrom, folder: Path) -> list[Path]:
+        """The sibling files `from . import fmt, util` imports as modules, one per name; empty
+        unless every name it imports is a sibling module."""
+        if not isinstance(node, ast.ImportFrom) or node.module == "__future__":
+            return []
+        base = node.module or ""
+        if not node.level and not self.is_sibling(folder, base or "."):
+            return []
+        found = []
+        for alias in node.names:
+            name = f"{base}.{alias.name}" if base else alias.name
+            target = self.module_file(folder, name, node.level)
+            if target is None or (
+                target.name == "__init__.py" and alias.name != target.parent.name
+            ):
+                return []
+            found.append(target)
+        return found
+
+    def namespace_name(self, module: Path) -> str:
+        # NOTE: named relative to the handlers file: the same inputs write the same file
+        relative = os.path.relpath(module.resolve(), Path(self.path).resolve().parent)
+        stem = re.sub(r"\W", "_", os.path.splitext(relative)[0]).strip("_")
+        return f"_burgee_module_{stem}"
+
+    def module(
+        self, path: str, node: ast.ImportFrom, target: Path
+    ) -> list[tuple[str, tuple[str, int]]]:
+        """A sibling imported as a module: its code (once), then the namespace standing for it
+        (once): each of its top-level names as the one module calls it."""
+        shown = _shown(target, self.path)
+        code = self.sibling(path, node, target, names=False)
+        if shown in self.namespaces or shown not in self.exports:
+            return code
+        name = self.namespace_name(target)
+        self.namespaces[shown] = name
+        theirs = self.renamed.get(shown, {})
+        members = ", ".join(
+            f"{n}={theirs.get(n, n)}" for n in sorted(self.exports[shown]) if n.isidentifier()
+        )
+        line = f"{name} = __import__('types').SimpleNamespace({members})"
+        return [*code, (line, (shown, 1))]
 
     def is_sibling(self, folder: Path, module: str) -> bool:
         root = module.split(".", maxsplit=1)[0]
@@ -299,12 +401,11 @@ class _Bundler:
             )
 
     def sibling(
-        self, path: str, statement: ast.ImportFrom, target: Path
+        self, path: str, statement: ast.ImportFrom, target: Path, *, names: bool = True
     ) -> list[tuple[str, tuple[str, int]]]:
         resolved = target.resolve()
         shown = _shown(target, self.path)
-        names = statement.names
-        if any(alias.name == "*" for alias in names):
+        if any(alias.name == "*" for alias in statement.names):
             self.error(
                 path,
                 statement,
@@ -318,7 +419,7 @@ class _Bundler:
             )
             return []
         if resolved in self.done:
-            if shown in self.exports:  # NOTE: not when the file itself could not be read
+            if names and shown in self.exports:  # NOTE: not when the file could not be read
                 self.check_names(path, statement, shown)
             return []
         try:
@@ -341,6 +442,8 @@ class _Bundler:
         finally:
             self.active.pop()
         self.done.add(resolved)
+        # NOTE: what its functions import as modules, after it: they may import from it
+        code += self.later(shown, self.pending.pop(shown, []))
         # NOTE: the tool names it relative to the handlers file, wherever gen ran from: the
         # same inputs write the same file.
         self.siblings.append(os.path.relpath(target, Path(self.path).resolve().parent))
@@ -353,7 +456,8 @@ class _Bundler:
                 f"{shown} and {self.bound[name]} both define {name!r}; bundled into one module, "
                 "one would replace the other",
             )
-        self.check_names(path, statement, shown)
+        if names:
+            self.check_names(path, statement, shown)
         return code
 
     def own_names(self, tree: ast.Module, text: list[str], shown: str) -> dict[str, str]:
@@ -420,6 +524,10 @@ def _shown(target: Path, handlers: str) -> str:
     absolute), so its diagnostics open in an editor from where gen ran."""
     relative = os.path.relpath(target, Path(handlers).resolve().parent)
     return os.path.normpath(os.path.join(os.path.dirname(handlers), relative))
+
+
+def _is_import(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Import | ast.ImportFrom)
 
 
 def _is_docstring(statement: ast.stmt) -> bool:
