@@ -947,3 +947,27 @@ def test_a_typer_apps_auto_envvar_prefix(tmp_path: Path) -> None:
         "SHIP_CRATE_PACK_UP_SIZE=3 crate pack-up", "SHIP_SEND_SIZE=4 send", "SHIP_SIZE=5 send",
         "SHIP_CRATE_PACK_UP_FRAGILE=1 crate pack-up", "SHIP_SEND_SIZE=x send",
     ))  # fmt: skip
+
+
+FLAGS_CLICK = '''\
+import click
+
+
+@click.command()
+@click.option("--draft", "draft", default=False, flag_value=True)
+@click.option("--yes", "answer_yes", default=None, flag_value=True)
+@click.option("--keep", is_flag=True, default=None)
+@click.option("--quiet", is_flag=True)
+def cli(draft, answer_yes, keep, quiet):
+    """Build."""
+    return {"draft": draft, "answer_yes": answer_yes, "keep": keep, "quiet": quiet}
+'''
+
+
+def test_a_flag_value_true_flag_and_a_flag_left_none(tmp_path: Path) -> None:
+    """towncrier's `--draft` (`default=False, flag_value=True`) is a flag; `--yes` with
+    `default=None` (and `is_flag=True, default=None`) is None when left out, as Click gives."""
+    port = _port(tmp_path, FLAGS_CLICK, "flags")
+    assert not _disagree(port, (
+        "", "--draft", "--yes", "--keep", "--quiet", "--draft --yes --keep --quiet", "--yes x",
+    ))  # fmt: skip

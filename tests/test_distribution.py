@@ -336,8 +336,8 @@ MODULES = {
     "fmt_rst.py": "from .fmt import Tools\n\n\nclass RstTools(Tools):\n    kind = 'rst'\n",
     "util.py": "def shout(text):\n    return text.upper()\n",
     "handlers.py": (
-        "from shop import util\n"
-        "from shop.fmt import tools\n"
+        "from . import util\n"
+        "from .fmt import tools\n"
         "from burgee import command\n\n\n"
         '@command(effects="read_only")\n'
         "def go(kind: str) -> str:\n"
@@ -349,8 +349,8 @@ MODULES = {
 
 def test_a_sibling_module_imported_as_a_module_is_bundled(tmp_path: Path) -> None:
     """`from . import fmt_md` inside a function (towncrier's `_vcs.py`, scriv's `format.py`),
-    `from shop import util` (the package's own name): the module is bundled and the name is
-    it, also where the two modules import each other (the one in a function runs later)."""
+    `from . import util` at the top: the module is bundled and the name is it, also where the
+    two modules import each other (the one in a function runs later)."""
     package = tmp_path / "shop"
     package.mkdir()
     for name, text in MODULES.items():

@@ -175,16 +175,6 @@ class _Bundler:
         for _ in range(max(level - 1, 0)):
             base = base.parent
         parts = module.split(".") if module else []
-        if not level and parts:
-            # NOTE: `from towncrier import _vcs` inside towncrier/: the package's own name
-            package = folder
-            while (package / "__init__.py").is_file():
-                if package.name == parts[0]:
-                    base, parts = package, parts[1:]
-                    break
-                package = package.parent
-            if not parts:
-                return base / "__init__.py"
         if not parts:
             return base / "__init__.py" if (base / "__init__.py").is_file() else None
         for candidate in (

@@ -343,8 +343,12 @@ class ClickReading:
             reading.error(value, "expose_value=False is not supported")
             return False
         elif key == "flag_value":
-            reading.error(value, "flag_value= is not supported: use a Choice")
-            return False
+            # NOTE: `default=False, flag_value=True` is a flag (towncrier's --draft); another
+            # value given by a flag is not burgee's
+            if not isinstance(value, ast.Constant) or value.value is not True:
+                reading.error(value, "flag_value= other than True is not supported: use a Choice")
+                return False
+            param.is_flag = True
         elif key not in _QUIET:
             reading.warn(value, f"{key}= is not read: it is left out")
         return True
