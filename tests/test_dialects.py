@@ -191,7 +191,8 @@ KNOWN: dict[str, dict[str, str]] = {
 
 def _returning(source: str) -> str:
     """The module with each decorated function's body replaced by one that returns its
-    parameters (the run's context left out)."""
+    parameters (the run's context left out, and the one the tool adds to run a group's
+    function first)."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     for node in reversed(tree.body):
@@ -202,7 +203,10 @@ def _returning(source: str) -> str:
         if first is body[0] and ast.get_docstring(node):
             continue
         indent = " " * first.col_offset
-        new = f"{indent}_v = dict(locals())\n{indent}_v.pop('ctx', None)\n{indent}return _v\n"
+        new = (
+            f"{indent}_v = dict(locals())\n{indent}_v.pop('ctx', None)\n"
+            f"{indent}_v.pop('_burgee_context', None)\n{indent}return _v\n"
+        )
         lines[first.lineno - 1 : node.end_lineno] = [new]
         for index in range(node.lineno - 1, first.lineno - 1):  # NOTE: `-> None` says no data
             lines[index] = re.sub(r"\)\s*->\s*None\s*:", "):", lines[index])
@@ -451,7 +455,7 @@ def add_stock(name, count, where):
 \"\"\"A shop.\"\"\"
 import click
 
-from .commands.stock import add_stock
+from .commands.stock import add_stock as _stock_cmd
 
 
 @click.group()
@@ -465,7 +469,7 @@ def stock():
     \"\"\"Stock things.\"\"\"
 
 
-stock.add_command(add_stock)
+stock.add_command(_stock_cmd)
 
 
 @cli.command()
@@ -971,3 +975,94 @@ def test_a_flag_value_true_flag_and_a_flag_left_none(tmp_path: Path) -> None:
     assert not _disagree(port, (
         "", "--draft", "--yes", "--keep", "--quiet", "--draft --yes --keep --quiet", "--yes x",
     ))  # fmt: skip
+
+
+CALLBACK_CLICK = '''\
+import click
+
+
+@click.group()
+@click.option("--verbose", is_flag=True)
+@click.pass_context
+def cli(ctx, verbose):
+    """Ship things."""
+    ctx.obj = {"verbose": verbose}
+    click.echo(f"group verbose={verbose}")
+
+
+@cli.group()
+@click.option("--fast", is_flag=True)
+@click.pass_obj
+def crate(state, fast):
+    """Crates."""
+    state["fast"] = fast
+    click.echo("crate")
+
+
+@crate.command()
+@click.option("--size", type=int, default=1)
+@click.pass_obj
+def send(state, size):
+    """Send."""
+    click.echo(f"send {size} {sorted(state.items())}")
+
+
+@cli.command()
+@click.pass_context
+def show(context):
+    """Show."""
+    click.echo(f"show {context.obj}")
+'''
+
+CALLBACK_TYPER = '''\
+import typer
+
+app = typer.Typer(name="shipit")
+state = {}
+
+
+@app.callback()
+def main(ctx: typer.Context, verbose: bool = False):
+    """Ship things."""
+    ctx.obj = {"verbose": verbose}
+    typer.echo(f"callback verbose={verbose}")
+
+
+@app.command()
+def send(ctx: typer.Context, size: int = 1):
+    """Send."""
+    typer.echo(f"send {size} {ctx.obj}")
+
+
+@app.command()
+def stop():
+    """Stop."""
+    typer.echo("stop")
+'''
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        (CALLBACK_CLICK, ("--verbose crate --fast send --size 2", "crate send", "show",
+                          "--verbose show")),
+        (CALLBACK_TYPER, ("--verbose send --size 2", "send", "stop", "--verbose stop")),
+    ],
+    ids=["click", "typer"],
+)  # fmt: skip
+def test_a_groups_callback_runs_before_its_command(
+    tmp_path: Path, source: str, lines: tuple[str, ...]
+) -> None:
+    """A group's function (Click) or `@app.callback()` (Typer) runs after parsing, before the
+    command, root first, with the group's options and the run's context (`ctx.obj` set there
+    is the command's, `pass_obj` gives it): the tool prints what the original prints."""
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "ship.py", "exec"), namespace)  # noqa: S102
+    original = namespace["cli"] if "cli" in namespace else typer.main.get_command(namespace["app"])
+    tool = generate(tmp_path, source, "ship.py", "--name", "ship")
+    for line in lines:
+        want = CliRunner().invoke(original, line.split())
+        got = run(tool, *line.split())
+        assert (got.code, got.out) == (want.exit_code, want.output), line

@@ -38,9 +38,15 @@ class Found:
     parent: str | None
     params: list[Param] = field(default_factory=list)
     context: str | None = None
+    #: `pass_obj`: the name of the parameter given the run's `ctx.obj`.
+    obj: str | None = None
     options: dict[str, object] = field(default_factory=dict)
     help: str | None = None
     default_command: str | None = None
+
+
+#: The parameter a command is given the run's context by, where the function names none.
+CONTEXT = "_burgee_context"
 
 
 class ClickReading:
@@ -57,6 +63,15 @@ class ClickReading:
         #: `grp.add_command(cmd, name)`: cmd's function name -> (grp, name or None).
         self.added: dict[str, tuple[str, str | None]] = {}
         self.version: str | None = None
+        #: `a = b` at the top level: a -> b.
+        self.aliases = {
+            s.targets[0].id: s.value.id
+            for s in reading.tree.body
+            if isinstance(s, ast.Assign)
+            and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name)
+            and isinstance(s.value, ast.Name)
+        }
         for statement in ast.walk(reading.tree):
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
@@ -110,6 +125,11 @@ class ClickReading:
         if target is None:
             self.reading.error(added, "add_command(...) of a command burgee cannot name")
             return
+        seen = {target}
+        while target in self.aliases and self.aliases[target] not in seen:
+            # NOTE: `from .build import _main as _build_cmd` is `_build_cmd = _main` bundled
+            target = self.aliases[target]
+            seen.add(target)
         name_node = (
             call.args[1]
             if len(call.args) > 1
@@ -122,6 +142,7 @@ class ClickReading:
         maker: ast.expr | None = None
         stack: list[ast.Call] = []
         context: str | None = None
+        obj: str | None = None
         for decorator in node.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call else decorator
@@ -134,13 +155,11 @@ class ClickReading:
             elif what in ("option", "argument") and call:
                 stack.append(call)
             elif what in ("pass_context", "pass_obj"):
-                context = "ctx"
+                # NOTE: Click passes it as the first positional parameter, named as it may be
+                first = [*node.args.posonlyargs, *node.args.args][:1]
+                context = first[0].arg if first else "ctx"
                 if what == "pass_obj":
-                    self.reading.warn(
-                        decorator,
-                        "pass_obj: the handler is given the run's context as its first "
-                        "parameter (ctx.obj is its obj)",
-                    )
+                    obj, context = context, CONTEXT
             elif what == "version_option" and call:
                 self.read_version(call)
             elif what == "help_option":
@@ -154,6 +173,8 @@ class ClickReading:
         if maker is None:
             return
         self.read_maker(node, maker, stack, context)
+        if obj is not None and node.name in self.found:
+            self.found[node.name].obj = obj
 
     def read_version(self, call: ast.Call) -> None:
         given = (

@@ -9,10 +9,11 @@ declarations and unused imports dropped (`read/dialects/emit.py` writes each pie
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from burgee.model.reserved import RUNTIME_NAMES
-from burgee.read.dialects.click import ClickReading, Found
+from burgee.read.dialects.click import CONTEXT, ClickReading, Found
 from burgee.read.dialects.common import Param, Reading, Rewrite, auto_env, auto_env_prefix
 from burgee.read.dialects.emit import (
     GroupOut,
@@ -39,6 +40,10 @@ class Layout:
     groups: dict[str, GroupOut] = field(default_factory=dict)
     #: (the command, the group path it is in, whether it is the root command)
     commands: list[tuple[Found, tuple[str, ...], bool]] = field(default_factory=list)
+    #: Each group's function (Click) or callback (Typer), by the group's path: it runs after
+    #: parsing, before the command, as Click runs it. Whether it keeps its own signature
+    #: (Click: its context or obj first, by position) or is called with keywords (Typer).
+    callbacks: dict[tuple[str, ...], tuple[Found, bool]] = field(default_factory=dict)
 
 
 def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
@@ -80,6 +85,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         top = found[root]
         layout.program["description"] = top.options.get("help") or _docstring(top.node)
         layout.shared = top.params
+        layout.callbacks[()] = (top, True)
         remove_decorators(reading, rewrite, top.node, "")
     for key, item in found.items():
         if not item.group or key == root:
@@ -91,6 +97,7 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         layout.groups[key] = GroupOut(
             where, help=str(item.options.get("help") or _summary(item.node)), shared=item.params
         )
+        layout.callbacks[where] = (item, True)
         remove_decorators(reading, rewrite, item.node, "")
     alone = [k for k, f in found.items() if not f.group and parents[k] is None]
     for key, item in found.items():
@@ -158,7 +165,11 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
             above = groups.get(where[:depth])
             if above is not None:
                 shared += [(shared_alias(above.path, p), p) for p in above.shared]
-        text = parameter_list(item.params, item.context)
+        prologue = _prologue(layout, item, () if root and not where else where)
+        context = item.context or (CONTEXT if prologue else None)
+        text = parameter_list(item.params, context)
+        if prologue:
+            _insert_in_body(reading, rewrite, item.node, prologue(context or CONTEXT))
         own = {p.name for p in item.params}
         for _, clash in shared:
             if clash.name in own:
@@ -186,6 +197,64 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
     )
     at = head_offset(reading)
     rewrite.replace_span(at, at, modules + text)
+
+
+def _prologue(
+    layout: Layout, item: Found, where: tuple[str, ...]
+) -> Callable[[str], list[str]] | None:
+    """What a command runs first, given its context's name: its groups' callbacks, the root
+    first, with their options' values, then `pass_obj`'s obj; None when nothing."""
+    along = [layout.callbacks.get(where[:depth]) for depth in range(len(where) + 1)]
+    found = [(f, own) for f, own in filter(None, along) if not _empty(f.node)]
+    if not found and item.obj is None:
+        return None
+
+    def lines(context: str) -> list[str]:
+        out = []
+        for callback, own in found:
+            name = callback.node.name
+            name = f"{name}_" if name in RUNTIME_NAMES else name  # NOTE: as rename_clashes
+            args = [f"{p.name}={p.name}" for p in callback.params]
+            if own and (callback.context or callback.obj):
+                args.insert(0, f"{context}.obj" if callback.obj else context)
+            elif callback.context:
+                args.insert(0, f"{callback.context}={context}")
+            call = f"{name}({', '.join(args)})"
+            out.append(f"await {call}" if isinstance(callback.node, ast.AsyncFunctionDef) else call)
+        if item.obj is not None:
+            out.append(f"{item.obj} = {context}.obj")
+        return out
+
+    return lines
+
+
+def _empty(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function whose body is a docstring, `pass` or `...` alone."""
+    body = [
+        s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    return all(isinstance(s, ast.Pass) for s in body)
+
+
+def _insert_in_body(
+    reading: Reading,
+    rewrite: Rewrite,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    lines: list[str],
+) -> None:
+    """Statements put first in a function's body (after its docstring)."""
+    text = reading.text
+    body = node.body
+    first = body[1] if len(body) > 1 and ast.get_docstring(node) else body[0]
+    indent = " " * first.col_offset
+    code = "".join(f"{indent}{line}\n" for line in lines)
+    if first is body[0] and ast.get_docstring(node):  # NOTE: a docstring alone: after it
+        line = first.end_lineno or first.lineno
+        at = text.starts[line] if line < len(text.starts) else len(text.source)
+        rewrite.replace_span(at, at, code)
+    else:
+        at = text.starts[first.lineno - 1]
+        rewrite.replace_span(at, at, code)
 
 
 def remove_decorators(
