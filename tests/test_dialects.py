@@ -317,15 +317,19 @@ def test_drawn_lines_mean_the_same(apps: dict[str, Port], name: str) -> None:
 
 
 def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
-    """What runs while parsing (a callback, a custom type, a computed default) is an error at
-    its line that says what to do; a computed help is left out with a warning."""
+    """What runs while parsing (a group option's callback, a custom type, a computed default)
+    is an error at its line that says what to do; a computed help is left out with a warning.
+    (A command's parameter's callback runs after parsing: `test_a_parameters_callback_...`.)"""
     source = (
         "import click\n\n"
-        "@click.command()\n"
+        "@click.group()\n"
         "@click.option('--n', callback=lambda c, p, v: v)\n"
         "@click.option('--t', type=Custom())\n"
         "@click.option('--d', default=compute(1))\n"
         "def main(n, t, d):\n"
+        "    pass\n\n"
+        "@main.command()\n"
+        "def go():\n"
         "    pass\n"
     )
     path = tmp_path / "app.py"
@@ -333,7 +337,7 @@ def test_a_static_reader_says_what_it_cannot_know(tmp_path: Path) -> None:
     with pytest.raises(GenerationError) as raised:
         read_program(source, str(path))
     found = [(d.span.line, d.message) for d in raised.value.diagnostics]
-    assert [line for line, _ in found] == [4, 5, 6], found
+    assert sorted(found) == found and [line for line, _ in found] == [4, 5, 6], found
     assert "callback" in found[0][1] and "body" in found[0][1]
     assert "ParamType" in found[1][1]
     assert "default_factory" in found[2][1]
@@ -1066,3 +1070,46 @@ def test_a_groups_callback_runs_before_its_command(
         want = CliRunner().invoke(original, line.split())
         got = run(tool, *line.split())
         assert (got.code, got.out) == (want.exit_code, want.output), line
+
+
+PARAM_CALLBACK = '''\
+import click
+
+
+def _validate_answer(ctx, param, value):
+    other = ctx.params.get("answer_yes" if param.name == "answer_keep" else "answer_keep")
+    if other and value:
+        click.echo("You can not choose both --yes and --keep at the same time")
+        ctx.abort()
+    return value
+
+
+def _pairs(_ctx, _param, value):
+    for item in value:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r} is not key=value")
+    return dict(item.split("=", 1) for item in value) or None
+
+
+@click.command()
+@click.option("--yes", "answer_yes", default=None, flag_value=True, callback=_validate_answer)
+@click.option("--keep", "answer_keep", default=None, flag_value=True, callback=_validate_answer)
+@click.argument("extra", nargs=-1, callback=_pairs)
+def cli(answer_yes, answer_keep, extra):
+    """Build."""
+    return {"answer_yes": answer_yes, "answer_keep": answer_keep, "extra": extra}
+'''
+
+
+def test_a_parameters_callback_runs_after_parsing(tmp_path: Path) -> None:
+    """`callback=` of a command's option or argument (towncrier's `_validate_answer`,
+    cookiecutter's key=value check): run after parsing with the run's context (`ctx.params`,
+    `ctx.abort()`), the parameter (`param.name`) and the value; what it returns is the value,
+    what it raises the original's answer."""
+    port = _port(tmp_path, PARAM_CALLBACK, "answers")
+    assert not _disagree(port, (
+        "", "--yes", "--keep", "--yes --keep", "a=1 b=2", "a", "--yes a=1", "a=1 --keep x",
+    ))  # fmt: skip
+    (tmp_path / "out").mkdir()
+    aborted = run(generate(tmp_path / "out", PARAM_CALLBACK, "answers.py"), "--yes", "--keep")
+    assert aborted.code == 1 and "You can not choose both" in aborted.out

@@ -233,6 +233,17 @@ class _Bundler:
                 drop = not top
             elif not top and _is_main_block(statement):
                 drop = True
+            elif (
+                not top
+                and isinstance(statement, ast.ImportFrom)
+                and not statement.level
+                and not self.is_sibling(folder, statement.module or "")
+                and self.renamed_import(statement, tree, text, path) is not None
+            ):
+                line, renamed = self.renamed_import(statement, tree, text, path) or ("", {})
+                names.update(renamed)
+                replace[start] = [(line, (path, start))]
+                drop = True
             elif isinstance(statement, ast.ImportFrom) and self.modules_imported(statement, folder):
                 if first_sibling is None:
                     first_sibling = start
@@ -292,6 +303,28 @@ class _Bundler:
         if not top:
             self.pending[path] = later
         return result
+
+    def renamed_import(
+        self, statement: ast.ImportFrom, tree: ast.Module, text: list[str], path: str
+    ) -> tuple[str, dict[str, str]] | None:
+        """A sibling's `from click import Context, UsageError`, whose names the generated
+        module defines too: the statement importing them under the sibling's own names, and
+        those names; None when it imports none such (or one cannot be renamed)."""
+        if statement.module is None or any(a.name == "*" for a in statement.names):
+            return None
+        stem = re.sub(r"\W", "_", Path(path).stem.strip("_")) or "module"
+        renamed: dict[str, str] = {}
+        parts = []
+        for alias in statement.names:
+            local = alias.asname or alias.name
+            if local in RUNTIME_NAMES:
+                renamed[local] = f"{local}__{stem}"
+                if _renames(tree, text, local, renamed[local]) is None:
+                    return None
+            parts.append(f"{alias.name} as {renamed[local]}" if local in renamed else local)
+        if not renamed:
+            return None
+        return f"from {statement.module} import {', '.join(parts)}", renamed
 
     def later(
         self, path: str, later: list[tuple[ast.ImportFrom, list[Path]]]

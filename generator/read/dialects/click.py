@@ -354,12 +354,8 @@ class ClickReading:
         elif key == "is_eager":
             pass  # NOTE: the order Click processes parameters in; burgee's values are the same
         elif key == "callback":
-            reading.error(
-                value,
-                "a callback runs code while parsing, which a static reading cannot follow: "
-                "check the value in the command's body instead",
-            )
-            return False
+            # NOTE: run after parsing, first in the command's body (`program._prologue`)
+            param.callback = reading.code(value)
         elif key == "expose_value":
             reading.error(value, "expose_value=False is not supported")
             return False

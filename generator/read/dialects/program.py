@@ -81,6 +81,14 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
         paths[key] = (*above, found[key].name)
         return paths[key]
 
+    for item in found.values():
+        for param in item.params if item.group else []:
+            if param.callback:
+                reading.error(
+                    param.node,
+                    "a callback on a group's option runs code while parsing, which a static "
+                    "reading cannot follow: check the value in the group's body instead",
+                )
     if root is not None:
         top = found[root]
         layout.program["description"] = top.options.get("help") or _docstring(top.node)
@@ -206,7 +214,8 @@ def _prologue(
     first, with their options' values, then `pass_obj`'s obj; None when nothing."""
     along = [layout.callbacks.get(where[:depth]) for depth in range(len(where) + 1)]
     found = [(f, own) for f, own in filter(None, along) if not _empty(f.node)]
-    if not found and item.obj is None:
+    checks = [p for p in item.params if p.callback]
+    if not found and item.obj is None and not checks:
         return None
 
     def lines(context: str) -> list[str]:
@@ -221,6 +230,22 @@ def _prologue(
                 args.insert(0, f"{callback.context}={context}")
             call = f"{name}({', '.join(args)})"
             out.append(f"await {call}" if isinstance(callback.node, ast.AsyncFunctionDef) else call)
+        if checks:
+            # NOTE: Click's order: the group's function, then the command's parameters, each
+            # callback given the context (`ctx.params`: the values), the parameter, the value
+            values = ", ".join(f"{p.name!r}: {p.name}" for p in item.params)
+            out.append(f"{context}.params = {{{values}}}")
+        for param in checks:
+            opts = param.flags or [param.name]
+            shown = param.name.upper() if param.argument else "/".join(opts)
+            about = (
+                f"__import__('types').SimpleNamespace(name={param.name!r}, opts={opts!r}, "
+                f"human_readable_name={shown!r})"
+            )
+            call = param.callback or ""
+            call = f"{call}_" if call in RUNTIME_NAMES else call  # NOTE: as rename_clashes
+            out.append(f"{param.name} = ({call})({context}, {about}, {param.name})")
+            out.append(f"{context}.params[{param.name!r}] = {param.name}")
         if item.obj is not None:
             out.append(f"{item.obj} = {context}.obj")
         return out
