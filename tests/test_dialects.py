@@ -48,6 +48,8 @@ class App:
     lines: tuple[str, ...]
     #: Whether the app has its own `--json` (then the tool's JSON output is `--output json`).
     own_json: bool = False
+    #: The package's other modules that define commands (their bodies replaced too).
+    commands_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,25 @@ APPS = {
             "-", "- a.yaml", "--version a.yaml",
         ),
     ),
+    "towncrier": App(
+        "towncrier",
+        "towncrier._shell",
+        lambda module: module.cli,
+        "towncrier",
+        (
+            "", "--help", "--version", "build", "build --draft", "--draft", "build --yes",
+            "build --keep", "build --yes --keep", "build --name p --version 1.0 --date d",
+            "build --config c.toml --dir src", "build --config", "build --bogus", "build x",
+            "check", "check --compare-with main", "check --staged --dir src", "check --dir",
+            "check --help", "create", "create 1.feature", "create 1.feature --edit",
+            "create 1.feature --no-edit -c hi", "create 1.feature --content=hi",
+            "create 1.feature --section s", "create 1.feature --sub-issue 2",
+            "create 1.feature --sub-issue -1", "create 1.feature --sub-issue x",
+            "create a b", "create --dir src --config c.toml 1.bugfix", "nope",
+            "--name p", "-- build", "build --help",
+        ),
+        commands_in=("build.py", "check.py", "create.py"),
+    ),
     "skills_ref": App(
         "skills_ref",
         "skills_ref.cli",
@@ -179,6 +200,13 @@ FOLDERS = ("src", "skill", "out", "sub")
 KNOWN: dict[str, dict[str, str]] = {
     "mcp": {},
     "bbdc": {},
+    "towncrier": {
+        "--version": "the tool gives a line naming no command to the default one, build, whose"
+        " own --version option then wants a value; Click's group reads its eager --version"
+        " (version_option()) first",
+        "-- build": "Click's group takes `--` as the end of its own options and the next word"
+        " as the command; the tool reads every word after `--` as an argument",
+    },
     "cruft": {},
     "yamlfix": {
         "--version a.yaml": "Click's --version answers whatever follows; the tool refuses a"
@@ -223,7 +251,11 @@ def apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Port]]:
         installed = Path(importlib.import_module(app.package).__file__ or "").parent
         copy = tmp_path_factory.mktemp(name) / app.package
         shutil.copytree(installed, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        for info in installed.parent.glob(f"{app.package}-*.dist-info"):  # NOTE: its version
+            shutil.copytree(info, copy.parent / info.name)
         cli = copy / (app.module.split(".", 1)[1].replace(".", "/") + ".py")
+        for other in app.commands_in:
+            (copy / other).write_text(_returning((copy / other).read_text(encoding="utf-8")))
         source = _returning(cli.read_text(encoding="utf-8"))
         out = generate(cli.parent, source, cli.name, "--name", app.prog)
         tool = import_tool(out, f"tool_dialect_{name}")

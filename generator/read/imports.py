@@ -135,6 +135,28 @@ def project_version(path: str) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def installed_version(path: str) -> str | None:
+    """The version of the installed distribution whose package holds `path`: its
+    `*.dist-info/METADATA` beside the package's top folder (what Click's `version_option()`
+    with no version reads when the program runs)."""
+    package = Path(path).resolve().parent
+    if not (package / "__init__.py").is_file():
+        return None
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    wanted = _normal(package.name)
+    for info in sorted(package.parent.glob("*.dist-info")):
+        if _normal(info.name.split("-", 1)[0]) != wanted:
+            continue
+        try:
+            text = (info / "METADATA").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        found = re.search(r"^Version:\s*(\S+)", text, re.MULTILINE)
+        return found[1] if found else None
+    return None
+
+
 class _Bundler:
     def __init__(self, path: str) -> None:
         #: The handlers file as the user named it: siblings are named the same way.

@@ -10,6 +10,7 @@ import ast
 from dataclasses import dataclass, field
 
 from burgee.read.dialects.common import PATH_CHECKS, Param, Reading, Unreadable, click_name
+from burgee.read.imports import installed_version
 
 #: Click's type objects and what burgee calls them.
 SCALARS = {
@@ -183,7 +184,9 @@ class ClickReading:
             else next((k.value for k in call.keywords if k.arg == "version"), None)
         )
         if given is None:
-            return  # NOTE: the installed package's version, as burgee reads it too
+            # NOTE: Click reads the installed distribution's when it runs; gen reads it now
+            self.version = installed_version(self.reading.place.path) or self.version
+            return
         version = self.reading.text_of(given, "version_option's version")
         if version:
             self.version = version
