@@ -1145,3 +1145,20 @@ def test_a_parameters_callback_runs_after_parsing(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
     aborted = run(generate(tmp_path / "out", PARAM_CALLBACK, "answers.py"), "--yes", "--keep")
     assert aborted.code == 1 and "You can not choose both" in aborted.out
+
+
+def test_version_option_without_a_version_is_the_installed_distributions(tmp_path: Path) -> None:
+    """`click.version_option()` with no version: Click reads the installed distribution's
+    version when it runs; gen reads it from the `*.dist-info/METADATA` beside the package."""
+    package = tmp_path / "news_maker"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    info = tmp_path / "news_maker-3.1.4.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: news-maker\nVersion: 3.1.4\n")
+    source = (
+        "import click\n\n\n@click.group()\n@click.version_option()\ndef cli():\n"
+        '    """News."""\n\n\n@cli.command()\ndef build():\n    """Build."""\n'
+    )
+    (package / "cli.py").write_text(source)
+    assert read_program(source, str(package / "cli.py")).version == "3.1.4"
