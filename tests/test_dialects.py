@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from burgee.model.diagnostics import GenerationError
 from burgee.read.program import read_program
-from tests.helpers import generate, import_tool, run
+from tests.helpers import burgee, generate, import_tool, run
 from tests.test_ported import Port, _click, _split
 
 
@@ -1162,3 +1162,49 @@ def test_version_option_without_a_version_is_the_installed_distributions(tmp_pat
     )
     (package / "cli.py").write_text(source)
     assert read_program(source, str(package / "cli.py")).version == "3.1.4"
+
+
+HELP_AND_PATHS = '''\
+import pathlib
+
+import click
+
+
+@click.group()
+def cli():
+    pass
+
+
+@cli.command(help="Send a parcel.")
+@click.option("--size", type=int, default=1)
+def send(size):
+    click.echo(size)
+
+
+@cli.command(help="Put it (help= wins).")
+@click.argument("where", type=click.Path(path_type=str))
+@click.argument("other", type=click.Path())
+@click.argument("third", type=click.Path(path_type=pathlib.Path))
+def put(where, other, third):
+    """Put."""
+    click.echo(f"{type(where).__name__} {type(other).__name__} {type(third).__name__}")
+'''
+
+
+def test_a_commands_help_and_a_paths_path_type(tmp_path: Path) -> None:
+    """`@cli.command(help=...)` is the command's help (over its docstring, as in Click), with
+    no "no docstring" warning; `click.Path(path_type=str)` gives the body a str, as Click does,
+    and `path_type=pathlib.Path` a Path; a Click command's missing return annotation (it
+    returns None by design) is no warning either."""
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    program = read_program(HELP_AND_PATHS, str(tmp_path / "app.py"))
+    helps = {c.name: c.summary for c in program.commands}
+    assert helps == {"send": "Send a parcel.", "put": "Put it (help= wins)."}, helps
+    tool = generate(tmp_path, HELP_AND_PATHS, "app.py")
+    namespace: dict[str, Any] = {}
+    exec(compile(HELP_AND_PATHS, "app.py", "exec"), namespace)  # noqa: S102
+    want = CliRunner().invoke(namespace["cli"], ["put", "a", "b", "c"]).output
+    assert run(tool, "put", "a", "b", "c").out == want == "str str PosixPath\n"
+    made = burgee("gen", str(tmp_path / "app.py"), "-o", str(tmp_path / "again.py"))
+    assert "no docstring" not in made.stderr and "no return annotation" not in made.stderr

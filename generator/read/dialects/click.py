@@ -403,7 +403,19 @@ class ClickReading:
                              "open file")  # fmt: skip
             for keyword in node.keywords if isinstance(node, ast.Call) else []:
                 if keyword.arg == "path_type":
-                    param.type = "_pathlib.Path"
+                    # NOTE: `path_type=str` (or None) gives a str, as Click does
+                    kind = keyword.value
+                    named = getattr(kind, "id", None) or getattr(kind, "attr", None)
+                    if named == "Path":
+                        param.type = "_pathlib.Path"
+                    elif named != "str" and not (
+                        isinstance(kind, ast.Constant) and kind.value is None
+                    ):
+                        reading.error(
+                            kind,
+                            "path_type= other than str or pathlib.Path is not supported: "
+                            "convert the value in the command's body",
+                        )
                 elif keyword.arg in PATH_CHECKS and name == "Path":
                     reading.path_check(param, keyword.arg, keyword.value)
         elif name in ("IntRange", "FloatRange") and isinstance(node, ast.Call):

@@ -176,8 +176,7 @@ def write_layout(reading: Reading, rewrite: Rewrite, layout: Layout) -> None:
         prologue = _prologue(layout, item, () if root and not where else where)
         context = item.context or (CONTEXT if prologue else None)
         text = parameter_list(item.params, context)
-        if prologue:
-            _insert_in_body(reading, rewrite, item.node, prologue(context or CONTEXT))
+        _help_and_prologue(reading, rewrite, item, prologue(context or CONTEXT) if prologue else [])
         own = {p.name for p in item.params}
         for _, clash in shared:
             if clash.name in own:
@@ -253,6 +252,20 @@ def _prologue(
     return lines
 
 
+def _help_and_prologue(reading: Reading, rewrite: Rewrite, item: Found, lines: list[str]) -> None:
+    """A command's `help=` as its docstring (Click's help= wins over the docstring), then what
+    it runs first."""
+    given = item.options.get("help")
+    if isinstance(given, str) and given:
+        doc = item.node.body[0] if ast.get_docstring(item.node) else None
+        if doc is not None:
+            rewrite.replace(doc, repr(given))
+        else:
+            lines = [repr(given), *lines]
+    if lines:
+        _insert_in_body(reading, rewrite, item.node, lines)
+
+
 def _empty(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A function whose body is a docstring, `pass` or `...` alone."""
     body = [
@@ -270,10 +283,11 @@ def _insert_in_body(
     """Statements put first in a function's body (after its docstring)."""
     text = reading.text
     body = node.body
-    first = body[1] if len(body) > 1 and ast.get_docstring(node) else body[0]
+    has_doc = ast.get_docstring(node) is not None and not lines[0].startswith(("'", '"'))
+    first = body[1] if len(body) > 1 and has_doc else body[0]
     indent = " " * first.col_offset
     code = "".join(f"{indent}{line}\n" for line in lines)
-    if first is body[0] and ast.get_docstring(node):  # NOTE: a docstring alone: after it
+    if first is body[0] and has_doc:  # NOTE: a docstring alone: after it
         line = first.end_lineno or first.lineno
         at = text.starts[line] if line < len(text.starts) else len(text.source)
         rewrite.replace_span(at, at, code)
