@@ -1208,3 +1208,79 @@ def test_a_commands_help_and_a_paths_path_type(tmp_path: Path) -> None:
     assert run(tool, "put", "a", "b", "c").out == want == "str str PosixPath\n"
     made = burgee("gen", str(tmp_path / "app.py"), "-o", str(tmp_path / "again.py"))
     assert "no docstring" not in made.stderr and "no return annotation" not in made.stderr
+
+
+EXITS = '''\
+import sys
+
+import click
+
+
+@click.group()
+def cli():
+    """Exits."""
+
+
+@cli.command()
+@click.argument("code", type=int)
+def leave(code):
+    """Leave with a code."""
+    sys.exit(code)
+
+
+@cli.command()
+def stop():
+    """Abort."""
+    raise click.Abort()
+'''
+
+
+def test_a_click_programs_error_kinds_and_sys_exit(tmp_path: Path) -> None:
+    """The kinds a Click or Typer body's exits become (`exit`, `aborted`, `failed`) are in
+    the schema's errors list with their exit codes, and each command's; `sys.exit(code)` in a
+    body ends the command at that code, as the original's does (not an `internal` error)."""
+    tool = import_tool(generate(tmp_path, EXITS, "exits.py", "--name", "exits"), "tool_exits")
+    schema = tool.invoke(["schema"]).envelope or {}
+    schema = schema.get("data", schema)
+    kinds = {e["kind"]: e["exit_code"] for e in schema["errors"]}
+    assert {k: kinds.get(k) for k in ("exit", "aborted", "failed")} == {
+        "exit": 1, "aborted": 1, "failed": 1,
+    }  # fmt: skip
+    assert {"exit", "aborted", "failed"} <= set(schema["commands"][0]["errors"])
+    left = tool.invoke(["leave", "3", "--json"])
+    assert left.exit_code == 3 and (left.envelope or {})["error"]["kind"] == "exit"
+    assert tool.invoke(["leave", "0"]).exit_code == 0
+    stopped = tool.invoke(["stop", "--json"])
+    assert stopped.exit_code == 1 and (stopped.envelope or {})["error"]["kind"] == "aborted"
+
+
+ASYNC_CLICK = '''\
+import click
+
+
+@click.group()
+def cli():
+    """Async."""
+
+
+@cli.command()
+async def bad():
+    """Bad."""
+    raise click.UsageError("nope")
+
+
+@cli.command()
+async def leave():
+    """Leave."""
+    click.get_current_context().exit(3)
+'''
+
+
+def test_an_async_bodys_exits_are_mapped_as_a_sync_ones(tmp_path: Path) -> None:
+    """An `async def` command of a Click program: its context is there for
+    `get_current_context()`, and its click exceptions become the same kinds as a sync one's."""
+    tool = import_tool(generate(tmp_path, ASYNC_CLICK, "asy.py", "--name", "asy"), "tool_asy")
+    bad = tool.invoke(["bad", "--json"])
+    assert (bad.exit_code, (bad.envelope or {})["error"]["kind"]) == (2, "usage"), bad.envelope
+    left = tool.invoke(["leave", "--json"])
+    assert (left.exit_code, (left.envelope or {})["error"]["kind"]) == (3, "exit"), left.envelope
