@@ -397,7 +397,7 @@ def test_an_env_var_known_only_at_run_time_is_an_error_at_its_place(
     assert found == [(line, "envvar= must be a string known before the program runs")]
 
 
-@pytest.mark.parametrize("stem", ["_cli", "__main__", "app", "cli"])
+@pytest.mark.parametrize("stem", ["_cli", "__main__", "app", "cli", "_shell"])
 def test_a_generic_file_name_names_the_program_after_its_folder(tmp_path: Path, stem: str) -> None:
     """`burgee gen cruft/_cli.py` names the tool `cruft` (it refused `-cli` before)."""
     folder = tmp_path / "cruft_tool"
