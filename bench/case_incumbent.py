@@ -1,10 +1,10 @@
 """Case: a Typer app as it is installed next to the tool `burgee gen` makes of it (issue 47).
 
 The app's CLI module is read where its package is installed (a copy, so the tool is named
-after the package); the tool is timed installed (its console script) and as a script of the
-bare interpreter: `--help`, a command's help, `schema` and `--llms`, none of which imports
-typer, click or rich. The original's rows are its own console script. One interleaved,
-shuffled series of rounds with `python -c pass`, as the other start-up cases.
+after the package); the tool is timed installed (its console script, by pip and by uv) and as
+a script of the bare interpreter: `--help`, a command's help, `schema` and `--llms`, none of
+which imports typer, click or rich. The original's rows are its own console script. One
+interleaved, shuffled series of rounds with `python -c pass`, as the other start-up cases.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def _incumbent_commands(ctx: Context, burgee: Burgee, directory: Path) -> list[C
         try:
             module = burgee.generate(copy / cli, directory / f"incumbent_{package}.py")
             tool = burgee.install(f"burgee-incumbent-{package}", module, script)
+            by_uv = burgee.install(f"burgee-incumbent-uv-{package}", module, script, "uv")
         except BenchError as exc:
             ctx.skip(f"incumbent {package}: {exc}")
             continue
@@ -61,12 +62,13 @@ def _incumbent_commands(ctx: Context, burgee: Burgee, directory: Path) -> list[C
             shown = " ".join(words)
             for how, head in (
                 ("installed", (str(tool.script(script)),)),
+                ("installed-uv", (str(by_uv.script(script)),)),
                 ("script", (py, str(module))),
             ):
                 found.append(
                     Command(
                         f"incumbent-{package}-{key}-{how}",
-                        f"the tool made from {script}, {how}: `{shown}`",
+                        f"the tool made from {script}, {how.replace('-uv', ' by uv')}: `{shown}`",
                         (*head, *words),
                     )
                 )
@@ -104,7 +106,7 @@ def run(ctx: Context) -> Section:
     )
     section.tables.append(("cruft (Typer) and its tool", table(series, "incumbent-", rss=True)))
     for key, s in series.items():
-        if key.endswith("-installed") and key.startswith("incumbent-") and "-help-" in key:
+        if "-installed" in key and key.startswith("incumbent-") and "-help-" in key:
             text = f"{s.command.label}: ≤ {GOAL_RATIO}x python -c pass"
             section.goals.append(Goal(text, fmt_ratio(s.ratio()), s.ratio() <= GOAL_RATIO))
     ref = series["pass"]
