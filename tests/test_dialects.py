@@ -1023,7 +1023,7 @@ import click
 def cli(ctx, verbose):
     """Ship things."""
     ctx.obj = {"verbose": verbose}
-    click.echo(f"group verbose={verbose}")
+    click.echo(f"group verbose={verbose} then {ctx.invoked_subcommand}")
 
 
 @cli.group()
@@ -1061,7 +1061,7 @@ state = {}
 def main(ctx: typer.Context, verbose: bool = False):
     """Ship things."""
     ctx.obj = {"verbose": verbose}
-    typer.echo(f"callback verbose={verbose}")
+    typer.echo(f"callback verbose={verbose} then {ctx.invoked_subcommand}")
 
 
 @app.command()

@@ -211,15 +211,20 @@ def _prologue(
 ) -> Callable[[str], list[str]] | None:
     """What a command runs first, given its context's name: its groups' callbacks, the root
     first, with their options' values, then `pass_obj`'s obj; None when nothing."""
-    along = [layout.callbacks.get(where[:depth]) for depth in range(len(where) + 1)]
-    found = [(f, own) for f, own in filter(None, along) if not _empty(f.node)]
+    along = [
+        (layout.callbacks.get(where[:depth]), [*where, item.name][depth])
+        for depth in range(len(where) + 1)
+    ]
+    found = [(f[0], f[1], below) for f, below in along if f and not _empty(f[0].node)]
     checks = [p for p in item.params if p.callback]
     if not found and item.obj is None and not checks:
         return None
 
     def lines(context: str) -> list[str]:
         out = []
-        for callback, own in found:
+        for callback, own, below in found:
+            # NOTE: Click's `ctx.invoked_subcommand`, which a group's function often asks
+            out.append(f"{context}.invoked_subcommand = {below!r}")
             name = callback.node.name
             name = f"{name}_" if name in RUNTIME_NAMES else name  # NOTE: as rename_clashes
             args = [f"{p.name}={p.name}" for p in callback.params]
