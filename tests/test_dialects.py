@@ -1284,3 +1284,8 @@ def test_an_async_bodys_exits_are_mapped_as_a_sync_ones(tmp_path: Path) -> None:
     assert (bad.exit_code, (bad.envelope or {})["error"]["kind"]) == (2, "usage"), bad.envelope
     left = tool.invoke(["leave", "--json"])
     assert (left.exit_code, (left.envelope or {})["error"]["kind"]) == (3, "exit"), left.envelope
+
+
+def test_a_typer_apps_name_is_the_programs(tmp_path: Path) -> None:
+    """`typer.Typer(name="shipit")` names the program (the file's name does otherwise)."""
+    assert read_program(CALLBACK_TYPER, str(tmp_path / "ship.py")).name == "shipit"
