@@ -1289,3 +1289,24 @@ def test_an_async_bodys_exits_are_mapped_as_a_sync_ones(tmp_path: Path) -> None:
 def test_a_typer_apps_name_is_the_programs(tmp_path: Path) -> None:
     """`typer.Typer(name="shipit")` names the program (the file's name does otherwise)."""
     assert read_program(CALLBACK_TYPER, str(tmp_path / "ship.py")).name == "shipit"
+
+
+def test_a_vendored_default_group_is_read_as_the_package(tmp_path: Path) -> None:
+    """towncrier vendors click-default-group (`from .click_default_group import DefaultGroup`):
+    it is read as the package is, and its copy is not bundled into the tool (the default
+    command is the tool's own; the copy subclasses click.Group when it loads)."""
+    package = tmp_path / "news"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "click_default_group.py").write_text(
+        "import click\n\n\nclass DefaultGroup(click.Group):\n    vendored = True\n"
+    )
+    source = DEFAULT_GROUP.replace(
+        "from click_default_group import DefaultGroup",
+        "from .click_default_group import DefaultGroup",
+    )
+    (package / "cli.py").write_text(source)
+    out = generate(package, source, "cli.py", "--name", "q")
+    assert "vendored = True" not in out.read_text(encoding="utf-8")
+    answer = run(out, "select 1", "--limit", "3", "--json")
+    assert answer.json()["data"] == {"sql": "select 1", "limit": 3}, answer

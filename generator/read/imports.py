@@ -279,6 +279,10 @@ class _Bundler:
                 drop = True
             elif isinstance(statement, ast.ImportFrom):
                 target = self.module_file(folder, statement.module or "", statement.level)
+                if target is not None and target.stem == "click_default_group":
+                    # NOTE: a vendored click-default-group (towncrier's): the Click reader
+                    # reads its DefaultGroup as the package's and leaves the import out
+                    target = None
                 if target is not None and (
                     statement.level or self.is_sibling(folder, statement.module or "")
                 ):

@@ -129,9 +129,27 @@ def write_click(click: ClickReading, rewrite: Rewrite) -> set[str]:
     _click_auto_env(click, layout, top_key, alone=root is None)
     write_layout(reading, rewrite, layout)
     drop_declarations(reading, rewrite, "add_command")
-    return drop_imports(
+    dropped = drop_imports(
         reading, rewrite, {"click", "click_default_group"}, click.modules | set(click.members)
     )
+    _drop_default_group(reading, rewrite)
+    return dropped
+
+
+def _drop_default_group(reading: Reading, rewrite: Rewrite) -> None:
+    """`from click_default_group import DefaultGroup` (or a vendored copy's relative import)
+    once only `cls=` named it: the tool's default command is its own, and the import would
+    need the package (or, relative, fail in one file)."""
+    for node in ast.walk(reading.tree):
+        if not (isinstance(node, ast.ImportFrom) and node.module == "click_default_group"):
+            continue
+        bound = {a.asname or a.name for a in node.names}
+        used = any(
+            isinstance(n, ast.Name) and n.id in bound and not rewrite.covers(n)
+            for n in ast.walk(reading.tree)
+        )
+        if not used and not rewrite.covers(node):
+            remove_statement(reading, rewrite, node)
 
 
 def _click_auto_env(click: ClickReading, layout: Layout, top: str | None, alone: bool) -> None:
