@@ -392,3 +392,59 @@ def test_a_variadic_argument_before_another(tmp_path: Path) -> None:
     done = tool.invoke(["copy", "--json", '{"sources": ["a"], "target": "t"}'])
     assert done.envelope["data"] == {"sources": ["a"], "target": "t"}
     assert "usage: cp3 copy [-h] SRC [SRC ...] DST" in tool.invoke(["copy", "--help"]).stdout
+
+
+PAIRS = '''\
+"""A settings tool whose options take a key and a value, as Click's nargs=2 and argparse's
+metavar=("KEY", "VALUE") show them."""
+from typing import Annotated, Any
+
+from burgee import Option, command, program
+
+program(name="pairs", version="1.0.0")
+
+
+@command(effects="idempotent")
+def put(
+    entry: Annotated[list[str], Option(nargs=2, metavar="KEY VALUE", help="One setting")],
+    size: Annotated[tuple[int, int], Option(metavar="W H", help="The size")] = (1, 1),
+    extra: Annotated[list[tuple[str, str]], Option("-x", metavar="NAME TEXT")] = [],
+    words: Annotated[list[str], Option(nargs="+", metavar="WORD")] = [],
+) -> dict[str, Any]:
+    """Put a setting."""
+    return {"entry": entry, "size": size, "extra": extra, "words": words}
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_a_metavar_of_several_words_names_each_value(tmp_path: Path) -> None:
+    """Issue 45 item 10: `Option(nargs=2, metavar="KEY VALUE")` (a tuple's too) is shown as
+    Click and argparse show it, `--entry KEY VALUE`, in help, usage, the skill and schema."""
+    tool = load_tool(tmp_path, PAIRS, "argv_pairs")
+    got = _data(tool, "put", "--entry", "a", "1", "--size", "2", "3", "-x", "n", "t")
+    assert got == {"entry": ["a", "1"], "size": [2, 3], "extra": [["n", "t"]], "words": []}
+    shown = tool.invoke(["put", "--help"]).stdout
+    usage = " ".join(shown.partition("\n\n")[0].split())
+    assert "--entry KEY VALUE" in usage and "[--size W H]" in usage, usage
+    assert "--entry KEY VALUE" in shown and "--size W H" in shown
+    assert "-x NAME TEXT, --extra NAME TEXT" in shown
+    assert "--words WORD [WORD ...]" in shown
+    skill = tool.invoke(["--skill"]).stdout
+    assert " put --entry KEY VALUE" in skill
+    schema = _schema(tool)
+    options = {a["name"]: a for a in schema["commands"][0]["args"]}
+    assert options["--entry"]["burgee_metavar"] == "KEY VALUE"
+    assert options["--size"]["burgee_metavar"] == "W H"
+
+
+def _schema(tool: Any) -> Any:
+    import json
+
+    done = tool.invoke(["schema"])
+    assert done.exit_code == 0, done.stderr
+    return json.loads(done.stdout)
