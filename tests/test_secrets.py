@@ -56,6 +56,15 @@ def unlock(
 
 
 @command(effects="read_only")
+def seal(
+    keys: Annotated[list[str], Option(nargs="+", secret=True)] = [],
+    more: Annotated[list[str], Option(nargs="*", secret=True)] = [],
+) -> int:
+    """Seal with several keys after one flag (nargs)."""
+    return len(keys) + len(more)
+
+
+@command(effects="read_only")
 def account(ctx: Context = None) -> dict:
     """Read an account number, a secret the handler names itself."""
     ctx.secret(12345678, "account")
@@ -183,6 +192,13 @@ def test_a_commands_options_do_not_hide_its_schema(asked: InProcessTool) -> None
         ["unlock", f"--token={SECRET}", "--level", "secret"],
         ["unlock", "--headers", f"no-equals-{SECRET}"],
         ["unlock", "--pair", SECRET],
+        # NOTE: every value of an option of several (nargs), not only its first, wherever
+        # the line goes (another command, one that refuses the line).
+        ["account", "--keys", "first-key", SECRET],
+        ["account", "--keys", "first-key", "second-key", SECRET, "--more", SECRET],
+        ["seal", "--keys", "first-key", SECRET, "--bogus"],
+        ["seal", "--more", "first-key", SECRET, "--bogus"],
+        ["--more", "first-key", SECRET, "seal", "--bogus"],
     ],
 )
 def test_no_usage_error_shows_a_secret(asked: InProcessTool, argv: list[str]) -> None:

@@ -342,14 +342,16 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
+    #: Each secret option's flags: its name, and how many words it takes (-1: every word up to
+    #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in PROGRAM.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
-                nargs = settings.get("nargs")
+                nargs = settings.get("nargs", 1)
                 for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0
@@ -364,6 +366,11 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         name, count = takes[flag]
         # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
         # takes it out first.
+        if count < 0:
+            count = next(
+                (n for n, w in enumerate(argv[index:]) if w[:1] == "-" and w != "-"),
+                len(argv) - index,
+            )
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
