@@ -5,6 +5,7 @@ and the smaller ones. Each tool here is generated once and asked in-process (`in
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -443,8 +444,6 @@ def test_a_metavar_of_several_words_names_each_value(tmp_path: Path) -> None:
 
 
 def _schema(tool: Any) -> Any:
-    import json
-
     done = tool.invoke(["schema"])
     assert done.exit_code == 0, done.stderr
     return json.loads(done.stdout)

@@ -139,7 +139,7 @@ def deprecation(given: object) -> str | None:
 
 
 def metavar_fits(
-    reader: Reader, node: ast.expr, shown: object, ref: TypeRef, name: str, takes: int | None
+    reader: Reader, node: ast.expr, shown: object, ref: TypeRef, name: str, *, takes: int | None
 ) -> bool:
     """`metavar=` names a value: one word, on an input that takes one; on an option that
     takes N (`nargs=N`, a tuple), N words may name each (`metavar="KEY VALUE"`, as Click's

@@ -232,7 +232,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
     word = settings.get("metavar")
     takes = _values_taken(type_ref, nargs, role)
     if word is not None and not metavar_fits(
-        reader, written["metavar"], word, type_ref, name, takes
+        reader, written["metavar"], word, type_ref, name, takes=takes
     ):
         return None
     bounds = read_bounds(reader, param, settings, type_ref, name)
