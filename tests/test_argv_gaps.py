@@ -447,3 +447,59 @@ def _schema(tool: Any) -> Any:
     done = tool.invoke(["schema"])
     assert done.exit_code == 0, done.stderr
     return json.loads(done.stdout)
+
+
+PASS = '''\
+"""A runner whose options take several words before the app whose words it passes on."""
+from typing import Annotated, Any
+
+from burgee import Argument, Option, command, program
+
+program(name="px", version="1.0.0")
+
+
+@command(effects="read_only")
+def run_(
+    app: Annotated[str, Argument()],
+    args: Annotated[list[str], Argument(passthrough=True)] = [],
+    files: Annotated[list[str], Option("-f", nargs="+")] = [],
+    skip: Annotated[list[str], Option(nargs="*")] = [],
+    point: Annotated[list[str], Option(nargs=2)] = [],
+) -> dict[str, Any]:
+    """Run APP with its own words."""
+    return {"app": app, "args": args, "files": files, "skip": skip, "point": point}
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_an_option_of_several_words_before_a_pass_through(tmp_path: Path) -> None:
+    """`_pass_start`: an `nargs="+"`/`"*"` option takes every word up to the next flag, as
+    argparse's reading does, so the app's words (and the tool's flags, `--help`) begin where
+    argparse begins them (it counted the option's first word only)."""
+    tool = load_tool(tmp_path, PASS, "argv_pass")
+    recorder = tool._recorded(tool._command("run"))
+    for words, start in (
+        (["-f", "a", "b", "app", "x"], 5),
+        (["--skip", "app", "x"], 3),
+        (["--skip", "--point", "1", "2", "app", "x"], 5),
+        (["-f", "a", "b", "--point", "1", "2", "app", "x", "y"], 7),
+        (["app", "-f", "a", "b"], 1),
+    ):
+        assert tool._pass_start(recorder, words) == start, words
+    line = ["--json", "run", "-f", "a", "b", "--point", "1", "2", "app", "--json", "x"]
+    got = tool.invoke(line).envelope["data"]
+    assert got == {
+        "app": "app",
+        "args": ["--json", "x"],
+        "files": ["a", "b"],
+        "skip": [],
+        "point": ["1", "2"],
+    }
+    # NOTE: argparse's -f takes `app` too, so `--help` is the command's, not the app's.
+    shown = tool.invoke(["run", "-f", "a", "b", "app", "--help"])
+    assert shown.exit_code == 0 and shown.stdout.startswith("usage: px run"), shown.stderr

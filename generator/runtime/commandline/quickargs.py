@@ -256,7 +256,15 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
             continue
         if not ended and not _positional(word, recorder):
             option = recorder.options.get(word)
-            index += option.takes if option is not None else 0
+            if option is not None and option.nargs in ("+", "*"):
+                # NOTE: as argparse reads it: every word up to the next flag (or `--`) is
+                # its, the word a positional would have had too.
+                while index < len(words) and words[index] != "--":
+                    if not _positional(words[index], recorder):
+                        break
+                    index += 1
+            else:
+                index += option.takes if option is not None else 0
             continue
         if seen == before:
             return index - 1

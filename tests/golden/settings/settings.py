@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1173: the first handler from handlers.py
-#     line 1253: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12433: the tables (commands, groups, errors, result shapes)
+#     line 1174: the first handler from handlers.py
+#     line 1254: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12476: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -1120,6 +1120,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_question_field",
         "_rerun_line",
         "_unsecret",
+        "_variable",
     ),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "elicit": ("_confirming", "_elicited", "_retried"),
@@ -1654,6 +1655,9 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
         key=len,
         default="",
     )
+    #: Each secret value's variable: a name's first value its variable, its next ones (an
+    #: option of several, `--keys K1 K2`) `_2`, `_3`, ..., so the line gives each its own.
+    held: dict[str, str] = {}
     parts = []
     for word in words:
         if isinstance(word, _Placed):
@@ -1667,16 +1671,40 @@ def _written(words: Sequence[str], secrets: dict[str, str]) -> str:
         written = []
         for at, piece in enumerate(pieces):
             if at % 2:
-                name = values[piece]
-                variable = _variable(name, command=command)
-                _PLACED[variable] = f"the secret {name}"
-                written.append(f'"${variable}"')
+                written.append(f'"${_held(piece, values[piece], command, held)}"')
             elif piece:
                 written.append(shlex.quote(piece))
         parts.append("".join(written))
     return " ".join(parts)
 
 
+# ---- burgee: end of confirm ----
+
+
+def _held(value: str, name: str, command: str, held: dict[str, str]) -> str:
+    """The variable a line holds the secret `value` of the option `name` in (`_written`): its
+    option's (`_variable`) for its first value, `_2`, `_3`, ... for the others, each said in
+    `_PLACED`."""
+    variable = held.get(value)
+    if variable is not None:
+        return variable
+    base = _variable(name, command=command)
+    numbered = base + "_"
+    count = 1 + sum(
+        v == base or (v.startswith(numbered) and v[len(numbered) :].isdecimal())
+        for v in held.values()
+    )
+    variable = base if count == 1 else f"{base}_{count}"
+    held[value] = variable
+    _PLACED[variable] = (
+        f"the secret {name}" if count == 1 else f"value {count} of the secret {name}"
+    )
+    if count == 2:
+        _PLACED[base] = f"value 1 of the secret {name}"
+    return variable
+
+
+# ---- burgee: loaded on first use: confirm ----
 def _unsecret(step: dict[str, str] | str, secrets: dict[str, str]) -> dict[str, str] | str:
     """A handler's `next` step (`ctx.action_required`) with a secret's value in its line
     written as `_written` writes one; a line a shell cannot read is left to redaction."""
@@ -7059,7 +7087,15 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
             continue
         if not ended and not _positional(word, recorder):
             option = recorder.options.get(word)
-            index += option.takes if option is not None else 0
+            if option is not None and option.nargs in ("+", "*"):
+                # NOTE: as argparse reads it: every word up to the next flag (or `--`) is
+                # its, the word a positional would have had too.
+                while index < len(words) and words[index] != "--":
+                    if not _positional(words[index], recorder):
+                        break
+                    index += 1
+            else:
+                index += option.takes if option is not None else 0
             continue
         if seen == before:
             return index - 1
@@ -7703,14 +7739,16 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     (an option given before its command, the words after a command `--schema` does not know,
     a word `--json` input leaves over). Only on an error: a run that succeeds reads each
     secret as it converts it (`values._keep_secret`)."""
+    #: Each secret option's flags: its name, and how many words it takes (-1: every word up to
+    #: the next flag, as `nargs="+"` and `"*"` take them).
     takes: dict[str, tuple[str, int]] = {}
     for row in PROGRAM.commands.values():
         for name, flags, _, _, options in row[3]:
             settings = dict(options)
             if settings.get("secret"):
-                nargs = settings.get("nargs")
+                nargs = settings.get("nargs", 1)
                 for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else -1)
     if not takes:
         return
     index = 0
@@ -7725,6 +7763,11 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         name, count = takes[flag]
         # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
         # takes it out first.
+        if count < 0:
+            count = next(
+                (n for n, w in enumerate(argv[index:]) if w[:1] == "-" and w != "-"),
+                len(argv) - index,
+            )
         values = [value] if has_value else argv[index : index + count]
         for text in values:
             if text and _flag(text.partition("=")[0]) is None:
