@@ -158,6 +158,8 @@ def _candidates(words: list[str]) -> list[str]:
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
     want: Any = None
+    #: How many more words `want` takes (-1: every word up to a flag, `nargs="+"`).
+    left = 0
     rest = False
     #: A tool-wide flag just seen, whose value the next word may be.
     pending: Any = None
@@ -166,9 +168,12 @@ def _candidates(words: list[str]) -> list[str]:
             taken, pending = pending.takes(token), None
             if taken:
                 continue
+        if want is not None and left < 0 and _flag_like(token):
+            want = None  # NOTE: the words of an option of several end at a flag
         if want is not None:
             _remember(want, token, options, raw)
-            want = None
+            left -= 1
+            want = want if left else None
         elif rest or not token.startswith("-") or token == "-":
             slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
             positionals.append(_coerce(slot[3], token) if slot else token)
@@ -188,7 +193,9 @@ def _candidates(words: list[str]) -> list[str]:
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
-                want = slot
+                want, left = slot, slot[6] if len(slot) > 6 else 1
+    if want is not None and left < 0 and _flag_like(partial):
+        want = None
     if pending is not None and pending.takes(partial):
         return []  # NOTE: the value of a tool-wide flag
     if want is None and not rest and partial.startswith("-") and "=" in partial:
@@ -210,6 +217,12 @@ def _candidates(words: list[str]) -> list[str]:
         sys.stdout.close()
         sys.stdout = stdout
     return [value + (f"\t{text}" if text else "") for value, text in offered]
+
+
+def _flag_like(word: str) -> bool:
+    """Whether a word ends the words of an option of several, as argparse reads it: a flag,
+    not `-` nor a negative number."""
+    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
 
 
 def _offered(

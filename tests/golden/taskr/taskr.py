@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1160: the first handler from handlers.py
 #     line 1224: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12476: the tables (commands, groups, errors, result shapes)
+#     line 12526: the tables (commands, groups, errors, result shapes)
 """Keep a to-do list."""
 
 from __future__ import annotations
@@ -1238,7 +1238,7 @@ if TYPE_CHECKING:
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
     _Values = str | list[str] | None
-    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Opt = tuple[tuple[str, ...], str, _Values, str, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
     _Answer = tuple[int, str, dict[str, str]]
@@ -8110,6 +8110,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         *) REPLY="" ;;
@@ -8150,7 +8151,7 @@ __@ID@_dynamic() {
 }
 
 _@ID@_completion() {
-    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    local cur word words cword REPLY MORE node="" pos=0 rest="" want="" left=1 i w
     COMPREPLY=()
     if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
         _get_comp_words_by_ref -n =: cur words cword
@@ -8163,9 +8164,17 @@ _@ID@_completion() {
     word=$cur
     for ((i = 1; i < cword; i++)); do
         w=${words[i]}
-        if [[ -n $want ]]; then
-            [[ $w == "=" ]] || want=""
+        if [[ -n $want && $w == "=" ]]; then
             continue
+        elif [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            left=$((left - 1))
+            ((left > 0)) || want=""
+            continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[!0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             pos=$((pos + 1))
@@ -8174,14 +8183,14 @@ _@ID@_completion() {
         case $w in
             --) rest=1 ;;
             -*=*) ;;
-            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             *)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[!0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -8228,6 +8237,7 @@ __@ID@_child() {
 }
 
 __@ID@_option() {
+    MORE=1
     case "$1|$2" in
 @OPTION@
         (*) REPLY="" ;;
@@ -8268,13 +8278,19 @@ __@ID@_dynamic() {
 }
 
 _@ID@() {
-    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" left=1 w REPLY MORE
     local -i i
     for (( i = 2; i < CURRENT; i++ )); do
         w=${(Q)words[i]}
-        if [[ -n $want ]]; then
-            want=""
+        if [[ -n $want && $left != "+" ]]; then
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            (( left = left - 1 ))
+            (( left > 0 )) || want=""
             continue
+        elif [[ -n $want ]]; then
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            [[ $w == -[^0-9.]* ]] || continue
+            want=""
         fi
         if [[ -n $rest ]]; then
             (( pos++ ))
@@ -8283,14 +8299,14 @@ _@ID@() {
         case $w in
             (--) rest=1 ;;
             (-*=*) ;;
-            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY; left=$MORE ;;
             (*)
                 __@ID@_child "$node" "$w"
                 if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
                 ;;
         esac
     done
-    if [[ -n $want ]]; then
+    if [[ -n $want && ( $left != "+" || $cur != -[^0-9.]* ) ]]; then
         __@ID@_values "$want"
     elif [[ -z $rest && $cur == -*=* ]]; then
         __@ID@_option "$node" "${cur%%=*}"
@@ -8381,11 +8397,18 @@ function __@ID@_complete
     set -l pos 0
     set -l rest ''
     set -l want ''
+    set -l left 1
     set -e tokens[1]
     for w in $tokens
-        if test -n "$want"
-            set want ''
+        if test -n "$want"; and test "$left" != +
+            # NOTE: an option of N words (`--size W H`) has its values one after another.
+            set left (math $left - 1)
+            test $left -gt 0; or set want ''
             continue
+        else if test -n "$want"
+            # NOTE: one of every word up to a flag (`nargs="+"`): the flag is read below.
+            string match -qr -- '^-[^0-9.]' "$w"; or continue
+            set want ''
         end
         if test -n "$rest"
             set pos (math $pos + 1)
@@ -8396,7 +8419,10 @@ function __@ID@_complete
                 set rest 1
             case '-*=*'
             case '-*'
-                set want (__@ID@_option "$node|$w")
+                set -l found (__@ID@_option "$node|$w")
+                set want $found[1]
+                set left 1
+                set -q found[2]; and set left $found[2]
             case '*'
                 set -l child (__@ID@_child "$node|$w")
                 if test -n "$child"
@@ -8406,11 +8432,12 @@ function __@ID@_complete
                 end
         end
     end
-    if test -n "$want"
+    if test -n "$want"; and begin; test "$left" != +; or not string match -qr -- '^-[^0-9.]'@+
+ "$cur"; end
         __@ID@_values $want "$cur" ''
     else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
         set -l parts (string split -m 1 -- '=' "$cur")
-        set -l key (__@ID@_option "$node|$parts[1]")
+        set -l key (__@ID@_option "$node|$parts[1]")[1]
         test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __@ID@_flags $node
@@ -8547,9 +8574,15 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         else:
             values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
-        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
-    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
+
+
+def _takes(more: list[Any]) -> str:
+    """How many words an option of a completion table's row takes, as the scripts read it
+    (its row's fourth item: N, or "+" for every word up to the next flag): "" for one."""
+    return str(more[0]) if more and more[0] != 1 else ""
 
 
 def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
@@ -8580,22 +8613,24 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
                 _, _, _, options, positionals = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                own = [
+                    (tuple(f), f"{root}|{f[-1]}", v, text, _takes(m)) for f, v, text, *m in options
+                ]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
         for scope, command, options in table.get("shared", ()):
             if f"{path} ".startswith(f"{scope} ".lstrip()):
-                known = {name for flags, _, _, _ in own for name in flags}
+                known = {name for flags, *_ in own for name in flags}
                 own += [
-                    (tuple(f), f"{command}|{f[-1]}", v, text)
-                    for f, v, text in options
+                    (tuple(f), f"{command}|{f[-1]}", v, text, _takes(m))
+                    for f, v, text, *m in options
                     if known.isdisjoint(f)
                 ]
-        taken = {name for flags, _, _, _ in own for name in flags}
+        taken = {name for flags, *_ in own for name in flags}
         tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, not path, config, False)
+            (tuple(name for name in names if name not in taken), key, values, text, takes)
+            for names, key, values, text, takes in _tool_options(path, not path, config, False)
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))
@@ -8603,26 +8638,33 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
         own = [
-            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+            (tuple(flags), f"{path}|{flags[-1]}", values, text, _takes(more))
+            for flags, values, text, *more in options
         ]
         places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
-        taken = {name for flags, _, _, _ in own for name in flags}
+        taken = {name for flags, *_ in own for name in flags}
         tool = [
-            (tuple(name for name in names if name not in taken), key, values, text)
-            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            (tuple(name for name in names if name not in taken), key, values, text, takes)
+            for names, key, values, text, takes in _tool_options(path, False, config, bool(confirm))
             if set(names) - taken
         ]
         every = own + tool
         found.append((path, [], every, places))
         # NOTE: an alias completes like its command (and is offered beside it).
         found.extend((alias, [], every, places) for alias in aliases)
-    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help", "")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        (
+            (flag,),
+            f"{_OUTPUT_WORD}|{flag}",
+            "none",
+            _help_line(_output_help(flag, default, text)),
+            "",
+        )
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
@@ -8697,6 +8739,12 @@ def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
     return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
 
 
+def _more(opt: _Opt) -> str:
+    """`MORE=...` after an option's key in bash's and zsh's `_option` case: how many words it
+    takes when not one (`_takes`)."""
+    return f" MORE={_quote_sh(opt[4])}" if opt[4] else ""
+
+
 def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
     if isinstance(values, list):
@@ -8737,7 +8785,7 @@ def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
         # NOTE: no indent: the template these lines were first rendered by stripped it.
         "OPTION": [
-            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=True),
@@ -8762,7 +8810,7 @@ def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         "OPTION": [
             "        ("
             + "|".join(q(f"{path}|{flag}") for flag in opt[0])
-            + f") REPLY={q(opt[1])} ;;"
+            + f") REPLY={q(opt[1])}{_more(opt)} ;;"
             for path, opt in _valued(nodes)
         ],
         "VALUES": _sh_cases(nodes, ident, bash=False),
@@ -8814,7 +8862,9 @@ def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
             for path, opt in _valued(nodes)
             for line in (
                 "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
-                f"            echo {q(opt[1])}",
+                # NOTE: how many words it takes on a line of its own (`_takes`), if not one.
+                f"            echo {q(opt[1])}"
+                + (f"\n            echo {q(opt[4])}" if opt[4] else ""),
             )
         ],
         "VALUES": values,
