@@ -503,3 +503,52 @@ def test_an_option_of_several_words_before_a_pass_through(tmp_path: Path) -> Non
     # NOTE: argparse's -f takes `app` too, so `--help` is the command's, not the app's.
     shown = tool.invoke(["run", "-f", "a", "b", "app", "--help"])
     assert shown.exit_code == 0 and shown.stdout.startswith("usage: px run"), shown.stderr
+
+
+PKG = '''\
+"""A package tool whose version has the short flag -V, as pip's and uv's."""
+from typing import Annotated
+
+from burgee import Argument, command, program
+
+program(name="pkg", version="2.1.0", version_short="-V")
+
+
+@command(effects="read_only")
+def show(name: Annotated[str, Argument()]) -> str:
+    """Show a package."""
+    return name
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Something else."""
+    return "x"
+'''
+
+
+def test_a_program_level_short_version_flag_beside_commands(tmp_path: Path) -> None:
+    """Issue 45 item 10: `program(version_short="-V")`: `pkg -V` is `pkg --version` in a
+    program of several commands; help, schema and completion show it; a command's option
+    may not take it."""
+    tool = load_tool(tmp_path, PKG, "argv_pkg")
+    assert tool.invoke(["-V"]).stdout == "pkg 2.1.0\n"
+    assert tool.invoke(["-V", "--json"]).envelope["data"]["version"] == "2.1.0"
+    assert tool.invoke(["show", "x"]).stdout == "x\n"
+    refused = tool.invoke(["show", "x", "-V"])
+    assert refused.exit_code == 2 and "--version is a flag of the tool" in refused.stderr
+    assert "-V/--version" in tool.invoke(["--help"]).stdout
+    schema = _schema(tool)
+    version = next(a for a in schema["global_args"] if a["name"] == "--version")
+    assert version["short"] == "-V"
+    assert "'-V'" in tool.invoke(["completion", "bash"]).stdout
+    source = PKG.replace(
+        "def other() -> str:", 'def other(v: Annotated[bool, Option("-V")] = False) -> str:'
+    )
+    source = source.replace("import Argument,", "import Argument, Option,")
+    path = tmp_path / "clash.py"
+    path.write_text(source)
+    with pytest.raises(GenerationError) as raised:
+        read_program(source, str(path))
+    (message,) = [d.message for d in raised.value.diagnostics]
+    assert "-V of 'other' clashes with the tool's reserved flag -V" in message

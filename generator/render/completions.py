@@ -118,6 +118,8 @@ def table(program: Program) -> dict[str, Any]:
         groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
         commands.append([RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]])
     found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
+    if program.version_short:
+        found["version_short"] = program.version_short
     shared = _shared(program)
     if shared:
         found["shared"] = shared

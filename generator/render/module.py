@@ -504,6 +504,7 @@ def render(
     constants = [
         f"PROGRAM_NAME = {py(program.name)}",
         f"VERSION = {py(program.version)}",
+        f"VERSION_SHORT = {py(program.version_short)}",
         f"DISTRIBUTION = {py(program.distribution or '')}",
         f"DESCRIPTION = {py(program.description)}",
         f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",

@@ -123,7 +123,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name, reads_config)
+            flag = None if name in shadowed else _tool_flag(name, program)
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -212,11 +212,19 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
             )
             return not (named or word in program.extra_commands or word in _TOOL_WORDS)
         name, has_value, _ = word.partition("=")
-        flag = _flag(name, program.config)
+        flag = _tool_flag(name, program)
         valued = flag is not None and flag.metavar != "" and not has_value
         if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
             index += 1
     return True
+
+
+def _tool_flag(name: str, program: Program) -> Flag | None:
+    """The tool-wide flag `name` spells in `program`: its short `--version` too
+    (`program(version_short="-V")`), `--config` where it reads a config file."""
+    if name and name == program.version_short:
+        name = "--version"
+    return _flag(name, program.config)
 
 
 def _named(path: str, program: Program | None = None) -> str:

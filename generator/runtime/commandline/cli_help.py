@@ -149,7 +149,7 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
-            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            names = "/".join(n for n in (_short(flag), flag.name) if n and n not in shadowed)
             if names:
                 value = f"[{flag.metavar}]" if flag.optional else flag.metavar
                 pieces.append(f"{names} {value}".rstrip())
@@ -169,6 +169,12 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     return "".join(lines)
 
 
+def _short(flag: Flag) -> str:
+    """A tool-wide flag's short spelling: its own, or the program's for `--version`
+    (`program(version_short="-V")`)."""
+    return flag.short or (PROGRAM.version_short if flag.name == "--version" else "")
+
+
 def _flags_help() -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
     parser = _new_parser(f"{PROGRAM.name} help flags")
@@ -184,7 +190,8 @@ def _flags_help() -> str:
     for group, members in grouped(flags_at(True, PROGRAM.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
-            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+            short = _short(flag)
+            _add_flag(section, flag, (short, flag.name) if short else (flag.name,))
         formatter.start_section(group)
         formatter.add_arguments(section._group_actions)
         formatter.end_section()

@@ -64,9 +64,12 @@ def _help_line(text: str, limit: int = 80) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
-def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+def _tool_options(
+    path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
+) -> list[_Opt]:
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags."""
+    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
+    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -76,7 +79,8 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
             values = list(flag.choices)
         else:
             values = "file" if flag.kind == "path" else "none"
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        short = flag.short or (version_short if flag.name == "--version" else "")
+        names = (short, flag.name) if short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
@@ -133,7 +137,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         taken = {name for flags, *_ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text, takes)
-            for names, key, values, text, takes in _tool_options(path, not path, config, False)
+            for names, key, values, text, takes in _tool_options(
+                path, not path, config, False, table.get("version_short", "")
+            )
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))

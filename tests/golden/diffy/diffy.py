@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o diffy.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1098: the first handler from handlers.py
-#     line 1139: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12364: the tables (commands, groups, errors, result shapes)
+#     line 1102: the first handler from handlers.py
+#     line 1143: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12393: the tables (commands, groups, errors, result shapes)
 """Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."""
 
 from __future__ import annotations
@@ -178,6 +178,7 @@ if TYPE_CHECKING:
         name: str
         version: str
         distribution: str
+        version_short: str
         description: str
         requires_python: str
         debug_env: str
@@ -215,6 +216,7 @@ if TYPE_CHECKING:
             *,
             name: str,
             version: str,
+            version_short: str,
             distribution: str,
             description: str,
             requires_python: str,
@@ -326,6 +328,7 @@ else:
 
 PROGRAM_NAME = "diffy"
 VERSION = "1.0.0"
+VERSION_SHORT = ""
 DISTRIBUTION = ""
 DESCRIPTION = "Diffy: compares texts line by line, the way diff does (exit 1 when they differ)."
 REQUIRES_PYTHON = ">=3.9"
@@ -1045,6 +1048,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_keep_argv_secrets",
         "_new_parser",
         "_reaches_root",
+        "_tool_flag",
         "_tool_flags",
     ),
     "batch": ("_batch",),
@@ -2397,6 +2401,7 @@ class Program:
         "shadows",
         "shared",
         "version",
+        "version_short",
     )
 
     #: The program's name, as its command line and messages spell it.
@@ -2404,6 +2409,8 @@ class Program:
     version: str
     #: The distribution whose installed version `--version` prefers ("": `version` is it).
     distribution: str
+    #: `program(version_short="-V")`: the short spelling of `--version` ("" for none).
+    version_short: str
     description: str
     #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
     requires_python: str
@@ -2488,6 +2495,7 @@ class Program:
         *,
         name: str,
         version: str,
+        version_short: str,
         distribution: str,
         description: str,
         requires_python: str,
@@ -7353,7 +7361,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name, reads_config)
+            flag = None if name in shadowed else _tool_flag(name, program)
             if flag is None:
                 self.rest.append(token)
                 if token[:1] != "-" and (not shadowed or passing is None):
@@ -7443,11 +7451,19 @@ def _reaches_root(tokens: list[str], program: Program) -> bool:
             )
             return not (named or word in program.extra_commands or word in _TOOL_WORDS)
         name, has_value, _ = word.partition("=")
-        flag = _flag(name, program.config)
+        flag = _tool_flag(name, program)
         valued = flag is not None and flag.metavar != "" and not has_value
         if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
             index += 1
     return True
+
+
+def _tool_flag(name: str, program: Program) -> Flag | None:
+    """The tool-wide flag `name` spells in `program`: its short `--version` too
+    (`program(version_short="-V")`), `--config` where it reads a config file."""
+    if name and name == program.version_short:
+        name = "--version"
+    return _flag(name, program.config)
 
 
 # ---- burgee: end of argparse ----
@@ -8399,9 +8415,12 @@ def _help_line(text: str, limit: int = 80) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
-def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+def _tool_options(
+    path: str, root: bool, config: bool, confirm: bool, version_short: str = ""
+) -> list[_Opt]:
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
-    first has `--yes`), from `FLAGS`, then the help flags."""
+    first has `--yes`), from `FLAGS`, then the help flags; `version_short`: the program's
+    short spelling of `--version` (`program(version_short="-V")`)."""
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
@@ -8411,7 +8430,8 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
             values = list(flag.choices)
         else:
             values = "file" if flag.kind == "path" else "none"
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        short = flag.short or (version_short if flag.name == "--version" else "")
+        names = (short, flag.name) if short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help), ""))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit", ""))
     return found
@@ -8468,7 +8488,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         taken = {name for flags, *_ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text, takes)
-            for names, key, values, text, takes in _tool_options(path, not path, config, False)
+            for names, key, values, text, takes in _tool_options(
+                path, not path, config, False, table.get("version_short", "")
+            )
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))
@@ -11753,7 +11775,7 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     for group, members in grouped(flags):
         pieces = []
         for flag in members:
-            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            names = "/".join(n for n in (_short(flag), flag.name) if n and n not in shadowed)
             if names:
                 value = f"[{flag.metavar}]" if flag.optional else flag.metavar
                 pieces.append(f"{names} {value}".rstrip())
@@ -11773,6 +11795,12 @@ def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
     return "".join(lines)
 
 
+def _short(flag: Flag) -> str:
+    """A tool-wide flag's short spelling: its own, or the program's for `--version`
+    (`program(version_short="-V")`)."""
+    return flag.short or (PROGRAM.version_short if flag.name == "--version" else "")
+
+
 def _flags_help() -> str:
     """`PROG help flags`: every tool-wide flag explained, in its group."""
     parser = _new_parser(f"{PROGRAM.name} help flags")
@@ -11788,7 +11816,8 @@ def _flags_help() -> str:
     for group, members in grouped(flags_at(True, PROGRAM.config, True)):
         section = parser.add_argument_group(group)
         for flag in members:
-            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+            short = _short(flag)
+            _add_flag(section, flag, (short, flag.name) if short else (flag.name,))
         formatter.start_section(group)
         formatter.add_arguments(section._group_actions)
         formatter.end_section()
@@ -12435,6 +12464,7 @@ def _complete_values(words: list[str]) -> list[str]:
 PROGRAM = Program(
     name=PROGRAM_NAME,
     version=VERSION,
+    version_short=VERSION_SHORT,
     distribution=DISTRIBUTION,
     description=DESCRIPTION,
     requires_python=REQUIRES_PYTHON,
