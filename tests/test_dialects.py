@@ -499,7 +499,7 @@ from click_default_group import DefaultGroup
 
 
 @click.group(cls=DefaultGroup, default="query")
-@click.version_option("1.2.3")
+@click.version_option("1.2.3", "-V", "--version")
 def cli():
     """Query a database."""
 
@@ -523,7 +523,8 @@ def tables(name, counts):
 
 def test_a_default_group_runs_its_default_command(tmp_path: Path) -> None:
     """click-default-group's DefaultGroup: a line that names no command runs the default one,
-    as the original's parser reads it; `version_option`'s version is the tool's."""
+    as the original's parser reads it; `version_option`'s version is the tool's, and its
+    `-V` the tool's short `--version` (`program(version_short=)`)."""
     namespace: dict[str, Any] = {}
     exec(compile(DEFAULT_GROUP, "app.py", "exec"), namespace)  # noqa: S102
     tool = import_tool(
@@ -533,6 +534,7 @@ def test_a_default_group_runs_its_default_command(tmp_path: Path) -> None:
     for line in (
         "query 'select 1'", "'select 1'", "'select 1' --limit 3", "--limit 3 'select 1'",
         "query 'select 1' --limit x", "tables t", "tables t --counts", "tables", "--version",
+        "-V",
     ):  # fmt: skip
         same, want, got = port.agree(*_split(line))
         assert same, f"{line!r}: q said {want}, the tool {got.exit_code} {got.envelope}"
