@@ -909,3 +909,41 @@ def test_a_typer_apps_auto_envvar_prefix(tmp_path: Path) -> None:
         "SHIP_CRATE_PACK_UP_SIZE=3 crate pack-up", "SHIP_SEND_SIZE=4 send", "SHIP_SIZE=5 send",
         "SHIP_CRATE_PACK_UP_FRAGILE=1 crate pack-up", "SHIP_SEND_SIZE=x send",
     ))  # fmt: skip
+
+
+DOCS_CLICK = '''\
+import click
+from click_default_group import DefaultGroup
+
+
+@click.group(cls=DefaultGroup, default="show")
+def cli():
+    """Read the docs."""
+
+
+@cli.command()
+@click.argument("topic", default="index")
+@click.option("-o", "--open-page", is_flag=True)
+@click.option("--license_url", default="none")
+def show(topic, open_page, license_url):
+    """Show a topic."""
+    return {"topic": topic, "open_page": open_page, "license_url": license_url}
+
+
+@cli.command()
+@click.option("--strict", is_flag=True)
+def build(strict):
+    """Build the docs."""
+    return {"strict": strict}
+'''
+
+
+def test_a_root_commands_own_o_and_a_flag_spelled_with_underscores(tmp_path: Path) -> None:
+    """Issue 45 items 4 and 5 against Click itself: the default (root) command beside others
+    takes the tool-wide `-o` over where the line reaches it, and `--license_url` is taken as
+    written (`--license-url` is unknown to both)."""
+    port = _port(tmp_path, DOCS_CLICK, "docs")
+    assert not _disagree(port, (
+        "-o", "intro -o", "-o intro", "show intro --open-page", "show -o", "build --strict",
+        "show --license_url x", "--license_url x intro", "show --license-url x", "build",
+    ))  # fmt: skip
