@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1204: the first handler from handlers.py
 #     line 1316: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12794: the tables (commands, groups, errors, result shapes)
+#     line 12799: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -7234,6 +7234,12 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
     return len(words)
 
 
+def _flag_like(word: str) -> bool:
+    """Whether a word ends the words of an option of several (`nargs="+"`), as argparse reads
+    a line: a flag, not `-` nor a negative number (its secrets, its completion)."""
+    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
+
+
 def _positional(word: str, recorder: _Recorder) -> bool:
     """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
     `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv_parser._new_parser`) or holds a space,
@@ -7902,8 +7908,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         # takes it out first.
         if count < 0:
             count = next(
-                (n for n, w in enumerate(argv[index:]) if w[:1] == "-" and w != "-"),
-                len(argv) - index,
+                (n for n, w in enumerate(argv[index:]) if _flag_like(w)), len(argv) - index
             )
         values = [value] if has_value else argv[index : index + count]
         for text in values:

@@ -30,7 +30,7 @@ from burgee.runtime.commandline.flags import (
     _flag,
     confirm_flags,
 )
-from burgee.runtime.commandline.quickargs import _pass_start, _recorded, _Recorder
+from burgee.runtime.commandline.quickargs import _flag_like, _pass_start, _recorded, _Recorder
 from burgee.runtime.commandline.shells import _TOOL_WORDS
 from burgee.runtime.commandline.wording import _expected, _one_of
 from burgee.runtime.execution.context import _secret
@@ -376,8 +376,7 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         # takes it out first.
         if count < 0:
             count = next(
-                (n for n, w in enumerate(argv[index:]) if w[:1] == "-" and w != "-"),
-                len(argv) - index,
+                (n for n, w in enumerate(argv[index:]) if _flag_like(w)), len(argv) - index
             )
         values = [value] if has_value else argv[index : index + count]
         for text in values:

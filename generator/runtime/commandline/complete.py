@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.agents.embedded import _document
 from burgee.runtime.commandline.argv import _hoisted, _named
 from burgee.runtime.commandline.flags import HELP_FLAGS, _flag
+from burgee.runtime.commandline.quickargs import _flag_like
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script
 from burgee.runtime.execution.errors import UsageError, _from_ctrl_c, _invoked_as
 from burgee.runtime.execution.jsonread import _load_json
@@ -217,12 +218,6 @@ def _candidates(words: list[str]) -> list[str]:
         sys.stdout.close()
         sys.stdout = stdout
     return [value + (f"\t{text}" if text else "") for value, text in offered]
-
-
-def _flag_like(word: str) -> bool:
-    """Whether a word ends the words of an option of several, as argparse reads it: a flag,
-    not `-` nor a negative number."""
-    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
 
 
 def _offered(

@@ -274,6 +274,12 @@ def _pass_start(recorder: _Recorder, words: list[str]) -> int:
     return len(words)
 
 
+def _flag_like(word: str) -> bool:
+    """Whether a word ends the words of an option of several (`nargs="+"`), as argparse reads
+    a line: a flag, not `-` nor a negative number (its secrets, its completion)."""
+    return word[:1] == "-" and word[1:2] not in ("", ".", *"0123456789")
+
+
 def _positional(word: str, recorder: _Recorder) -> bool:
     """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
     `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv_parser._new_parser`) or holds a space,
