@@ -482,7 +482,7 @@ def test_an_option_of_several_words_before_a_pass_through(tmp_path: Path) -> Non
     argparse's reading does, so the app's words (and the tool's flags, `--help`) begin where
     argparse begins them (it counted the option's first word only)."""
     tool = load_tool(tmp_path, PASS, "argv_pass")
-    recorder = tool._recorded(tool._command("run"))
+    recorder = tool._recorded(tool._command(tool.PROGRAM, "run"))
     for words, start in (
         (["-f", "a", "b", "app", "x"], 5),
         (["--skip", "app", "x"], 3),

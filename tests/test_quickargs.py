@@ -44,7 +44,7 @@ MODULES = {program: _load(program) for program in PROGRAMS}
 
 def _recorder(program: str, path: str) -> Any:
     module = MODULES[program]
-    return module._recorded(module._command(path))
+    return module._recorded(module._command(module.PROGRAM, path))
 
 
 CASES = [
@@ -57,8 +57,10 @@ CASES = [
 
 def _argparse(module: ModuleType, path: str, words: list[str]) -> dict[str, Any] | None:
     """What the command's real parser makes of `words`; None for an error or help."""
-    command = module._command(path)
-    parser = module._new_parser(f"{module.PROGRAM.name} {path}", command.description)
+    command = module._command(module.PROGRAM, path)
+    parser = module._new_parser(
+        module.PROGRAM, f"{module.PROGRAM.name} {path}", command.description
+    )
     command.build(parser)
     out = io.StringIO()
     try:
@@ -71,7 +73,7 @@ def _argparse(module: ModuleType, path: str, words: list[str]) -> dict[str, Any]
 
 
 def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     names = sorted(recorder.options)
     values = ["x", "", "-", "-5", "1", "a b", "-x y", "--", "-h", "--help", "=", "true"]
     for argument in [*recorder.options.values(), *recorder.positionals]:
@@ -91,7 +93,7 @@ def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
 def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.DataObject) -> None:
     module = MODULES[program]
     words = data.draw(_words(module, path))
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     quick = module._quick_parse(recorder, list(words))
     parsed = _argparse(module, path, list(words))
     if quick is not None:
@@ -105,7 +107,7 @@ def _begins_as_argparse_begins(module: ModuleType, path: str, words: list[str]) 
     it (`_pass_start`), is where argparse's own REMAINDER begins them."""
     passed = _remainder(module, path, words)
     if passed is not None:
-        start = module._pass_start(module._recorded(module._command(path)), words)
+        start = module._pass_start(module._recorded(module._command(module.PROGRAM, path)), words)
         assert words[start:] == passed, words
 
 
@@ -123,7 +125,7 @@ def test_a_pass_through_begins_where_argparse_begins_it(
     several words (`nargs="+"`) takes them all, so the app's words begin after the next flag's
     (`--with a b -p 3 app x`: `x`), on the quick path and argparse alike."""
     module = MODULES[program]
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     plain = st.lists(st.sampled_from(["x", "app", "7"]), max_size=3)
     option = st.tuples(st.sampled_from(sorted(recorder.options)), plain)
     segments = data.draw(st.lists(option, max_size=4))
@@ -141,9 +143,11 @@ def _remainder(module: ModuleType, path: str, words: list[str]) -> list[str] | N
     the tool on purpose (`--`, intermixed positionals)."""
     if "--" in words:
         return None
-    command = module._command(path)
+    command = module._command(module.PROGRAM, path)
     recorder = module._recorded(command)
-    parser = module._new_parser(f"{module.PROGRAM.name} {path}", command.description)
+    parser = module._new_parser(
+        module.PROGRAM, f"{module.PROGRAM.name} {path}", command.description
+    )
     command.build(parser)
     for action in parser._actions:
         if action.dest == recorder.passthrough.dest:
@@ -160,7 +164,7 @@ def _remainder(module: ModuleType, path: str, words: list[str]) -> list[str] | N
 def _plain_line(module: ModuleType, path: str) -> list[str]:
     """A valid line: a word for each positional (a choice where there are choices), then
     every option with its value(s) (or the switch on)."""
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     words: list[str] = []
     for argument in recorder.positionals:
         words.append(argument.choices[0] if argument.choices else "word")
@@ -180,11 +184,13 @@ def _plain_line(module: ModuleType, path: str) -> list[str]:
 @pytest.mark.parametrize(("program", "path"), CASES)
 def test_plain_lines_are_read_quickly(program: str, path: str) -> None:
     module = MODULES[program]
-    recorder = module._recorded(module._command(path))
+    recorder = module._recorded(module._command(module.PROGRAM, path))
     if not recorder.plain:
         pytest.skip(f"{path} uses an argparse feature the quick reading leaves to argparse")
     words = _plain_line(module, path)
-    quick = module._quick_parse(module._recorded(module._command(path)), list(words))
+    quick = module._quick_parse(
+        module._recorded(module._command(module.PROGRAM, path)), list(words)
+    )
     assert quick is not None, words
     assert quick == _argparse(module, path, list(words))
 
@@ -193,7 +199,9 @@ def test_most_golden_commands_take_the_quick_path() -> None:
     plain = [
         path
         for program, path in CASES
-        if MODULES[program]._recorded(MODULES[program]._command(path)).plain
+        if MODULES[program]
+        ._recorded(MODULES[program]._command(MODULES[program].PROGRAM, path))
+        .plain
     ]
     assert len(plain) >= len(CASES) * 3 // 4, sorted(set(p for _, p in CASES) - set(plain))
 
@@ -202,7 +210,9 @@ def test_a_plain_run_imports_neither_argparse_nor_enum(tmp_path: Any) -> None:
     """The point of it all: a plain, valid line runs without argparse (nor re, nor enum).
     (`-S`: what site-packages import at start-up is not the tool's doing.)"""
     module = MODULES["minimal"]
-    path = next(p for p in module.COMMANDS if module._recorded(module._command(p)).plain)
+    path = next(
+        p for p in module.COMMANDS if module._recorded(module._command(module.PROGRAM, p)).plain
+    )
     words = [*path.split(), *_plain_line(module, path)]
     tool = golden_output(GOLDEN / "minimal")
     proc = subprocess.run(
@@ -241,7 +251,7 @@ def test_a_shadowing_command_reads_its_own_flags(
     words = data.draw(st.lists(word, max_size=8))
     command = path.split()
     try:
-        invocation = module._Invocation([*command, *words])
+        invocation = module._Invocation([*command, *words], module.PROGRAM)
     except module.UsageError:
         return
     before = words[: words.index("--")] if "--" in words else words
@@ -253,6 +263,6 @@ def test_a_shadowing_command_reads_its_own_flags(
             assert spelling in rest, (words, rest)
     assert invocation.json == ("--json" in before), words
     assert invocation.version is False
-    quick = module._quick_parse(module._recorded(module._command(path)), list(rest))
+    quick = module._quick_parse(module._recorded(module._command(module.PROGRAM, path)), list(rest))
     if quick is not None:
         assert _argparse(module, path, list(rest)) == quick, rest
