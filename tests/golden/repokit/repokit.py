@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1161: the first handler from handlers.py
 #     line 1246: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13031: the tables (commands, groups, errors, result shapes)
+#     line 13034: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -9140,8 +9140,11 @@ def _candidates(words: list[str], program: Program) -> list[str]:
         return []
     partial, before = words[-1], words[:-1]
     if program.shared:
+
+        def named(path: str) -> str:
+            return _named(path, program)
+
         # NOTE: the shared options given before the command are its own (`argv._hoisted`).
-        named = lambda path: _named(path, program)  # noqa: E731
         before = _hoisted(before, program.config, program.shared, named, program.root, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
