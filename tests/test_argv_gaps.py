@@ -179,6 +179,20 @@ def test_json_and_help_of_a_several_word_option(lint: Any) -> None:
     assert "--point POINT POINT" in shown
 
 
+@pytest.mark.parametrize("points", [[1], [1, 2, 3]])
+def test_json_input_gives_whole_groups_of_an_n_word_option(lint: Any, points: list[int]) -> None:
+    """`--point` takes 2 words each time: JSON input (and MCP) cannot give what no command
+    line can, so a list of 1 or 3 is the usage error `--point 1` is, not a 1-point call."""
+    given = json.dumps({"target": "t", "point": points})
+    done = lint.invoke(["run", "--json", given])
+    assert done.exit_code == 2
+    assert done.envelope["error"]["message"] == (
+        f"point: {len(points)} value(s), not whole groups of 2 (each --point takes 2)"
+    )
+    whole = lint.invoke(["run", "--json", json.dumps({"target": "t", "point": [1, 2, 3, 4]})])
+    assert whole.envelope["data"]["point"] == [1, 2, 3, 4]
+
+
 HOOKS = '''\
 """A hooks tool that runs its hooks when given no command, as pre-commit does."""
 from typing import Annotated

@@ -106,19 +106,53 @@ def test_json_input_breaking_a_field_constraint_is_a_usage_error_naming_it() -> 
     )
 
 
-@pytest.mark.parametrize("words", [["--help"], ["place", "--help"], ["schema"], ["--llms"]])
-def test_describing_the_tool_never_imports_pydantic(words: list[str], tmp_path: Path) -> None:
-    """help, schema and --llms read the models statically: pydantic is imported (and the
-    model classes made) only when a command runs."""
+def _imported(words: list[str], cache: Path, given: str = "") -> set[str]:
+    """The modules a run of the shop tool imports (`-X importtime`), its input `given`."""
     result = subprocess.run(
         [sys.executable, "-X", "importtime", str(TOOL), *words],
         capture_output=True,
         check=False,
-        env={"BURGEE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""},
+        input=given.encode(),
+        env={"BURGEE_CACHE_DIR": str(cache), "PATH": ""},
     )
     assert result.returncode == 0, result.stderr
-    imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
+    return {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--help"],
+        ["place", "--help"],
+        ["schema"],
+        ["--llms"],
+        ["completion", "bash"],
+        ["__complete", "place", ""],
+    ],
+)
+def test_describing_the_tool_never_imports_pydantic(words: list[str], tmp_path: Path) -> None:
+    """help, schema, --llms and completion read the models statically: pydantic is imported
+    (and the model classes made) only when a command runs."""
+    imported = _imported(words, tmp_path / "cache")
     assert not {name for name in imported if name.startswith("pydantic")}
+
+
+def test_mcps_lists_never_import_pydantic_and_a_call_does(tmp_path: Path) -> None:
+    """An MCP session's `initialize` and lists are answered from what gen read statically;
+    the first `tools/call` of a command that takes a model imports pydantic."""
+    from tests.mcp_wire import INIT  # noqa: PLC0415
+
+    asked = [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    asked += [
+        {"jsonrpc": "2.0", "id": n, "method": f"{kind}/list", "params": {}}
+        for n, kind in enumerate(("tools", "prompts", "resources"), 1)
+    ]
+    lines = "".join(json.dumps(message) + "\n" for message in asked)
+    imported = _imported(["--mcp"], tmp_path / "cache", lines)
+    assert not {name for name in imported if name.startswith("pydantic")}
+    call = {"name": "find", "arguments": {"sku": "sku-1"}}
+    lines += json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": call})
+    assert "pydantic" in _imported(["--mcp"], tmp_path / "cache", lines + "\n")
 
 
 def _untitled(node: object) -> object:
@@ -223,3 +257,212 @@ def test_a_field_burgee_refuses_is_not_told_again_by_pydantic() -> None:
     done = in_process(TOOL).run("quote", "--json", '{"item": "", "qty": ""}')
     message = json.loads(done.out)["error"]["message"]
     assert message == "qty: expected an integer, got ''"
+
+
+# Records: a dataclass or TypedDict parameter takes leaf options as a model does (the golden
+# `kitchen`'s `draw`: a dataclass `Shape` holding an Optional dataclass `Anchor`, which holds a
+# TypedDict `Point`; a list of points given as JSON, whole).
+
+KITCHEN = GOLDEN / "kitchen" / "kitchen.py"
+SHAPE = {
+    "name": "tri",
+    "anchor": {"at": {"x": 1, "y": 2}, "fixed": True},
+    "color": "red",
+    "origin": {"x": 0, "y": -3},
+    "label": "big",
+    "corners": [{"x": 1, "y": 1}],
+}
+
+
+def _drawn(*words: str) -> object:
+    done = in_process(KITCHEN).run("draw", *words, "--json")
+    assert done.code == 0, done.err
+    return json.loads(done.out)["data"]
+
+
+def test_a_records_leaf_fields_are_options_and_json_input_gives_the_same_record() -> None:
+    by_flags = _drawn(
+        "--shape.name",
+        "tri",
+        "--shape.anchor.at.x",
+        "1",
+        "--shape.anchor.at.y",
+        "2",
+        "--shape.anchor.fixed",
+        "--shape.color",
+        "red",
+        "--shape.origin.x",
+        "0",
+        "--shape.origin.y",
+        "-3",
+        "--shape.label",
+        "big",
+        "--shape.corners",
+        '{"x": 1, "y": 1}',
+    )
+    done = in_process(KITCHEN).run("draw", "--json", json.dumps({"shape": SHAPE}))
+    assert done.code == 0, done.err
+    assert by_flags == json.loads(done.out)["data"]
+    assert by_flags == {
+        **SHAPE,
+        "corners": [{"x": 1.0, "y": 1.0}],
+        "command": "draw",
+    }
+
+
+def test_a_records_defaults_are_its_own() -> None:
+    """A field not given keeps the record's default (a factory's too); the whole object its
+    own flag gives still works, leaves over it."""
+    assert _drawn("--shape.name", "dot") == {
+        "name": "dot",
+        "anchor": None,
+        "corners": [],
+        "color": None,
+        "origin": None,
+        "label": "shape",
+        "command": "draw",
+    }
+    data = _drawn("--shape", '{"name": "dot", "label": "a"}', "--shape.label", "b")
+    assert data["label"] == "b"  # type: ignore[index]
+
+
+def test_help_lists_a_records_leaves() -> None:
+    done = in_process(KITCHEN).run("draw", "--help")
+    assert done.code == 0
+    text = " ".join(done.out.split())
+    assert "--shape.name NAME What it is called. (required)" in text
+    assert "--shape.label LABEL Printed beside it. (default: shape)" in text
+    assert "--shape.anchor.at.x X" in text
+    assert "--shape.color {red,green,blue}" in text
+    # NOTE: a list of records is given as JSON only, which help says.
+    assert "--shape.corners JSON Its corners. (a JSON object each) (repeatable)" in text
+    assert "--shape JSON" not in text
+
+
+def test_a_record_field_missing_is_named_by_its_flag() -> None:
+    done = in_process(KITCHEN).run("draw", "--shape.label", "x")
+    assert done.code == 2
+    assert done.err.splitlines()[0] == "kitchen: error: --shape.name (shape.name): Field required"
+    done = in_process(KITCHEN).run("draw", "--shape.name", "a", "--shape.anchor.at.x", "1")
+    assert done.err.splitlines()[0] == (
+        "kitchen: error: --shape.anchor.at.y (shape.anchor.at.y): Field required"
+    )
+    done = in_process(KITCHEN).run("draw", "--shape.name", "a", "--shape.origin.x", "one")
+    assert done.err.splitlines()[0] == (
+        "kitchen: error: --shape.origin.x: expected an integer, got 'one'"
+    )
+
+
+#: Golden programs without a record parameter (a record may still be a result).
+_NO_RECORD_INPUT = ["minimal", "settings", "clikit", "diffy", "repokit", "media", "taskr", "pantry"]
+
+
+@pytest.mark.parametrize("program", _NO_RECORD_INPUT)
+def test_a_tool_without_record_parameters_carries_none_of_their_code(program: str) -> None:
+    """The code that gathers a record's leaf options and builds records (`runtime/execution/
+    records.py`) is joined only into a tool that takes a record: no other tool runs it."""
+    from burgee.runtime.catalog import parse  # noqa: PLC0415
+
+    text = (GOLDEN / program / f"{program}.py").read_text("utf-8")
+    names = {name for chunk in parse("records")[0] for name in chunk.binds}
+    assert names >= {"_Leaves", "_fields", "_model", "_merged", "_Named", "_placed"}
+    defined = {name for name in names if f"def {name}(" in text or f"class {name}(" in text}
+    assert defined | {n for n in names if f"class {n}:" in text} == set()
+
+
+POST = """
+    from dataclasses import dataclass
+
+    from pydantic import BaseModel
+
+    from burgee import command, program
+
+    program(name="post", env_prefix="POST", config=True, dependencies=["pydantic>=2"])
+
+
+    @dataclass
+    class Box:
+        width: int
+        label: str = "box"
+
+
+    class Address(BaseModel):
+        city: str
+        zip_code: str = "00000"
+
+
+    @command(effects="read_only")
+    def send(box: Box, to: Address) -> dict:
+        return {"width": box.width, "label": box.label, "city": to.city, "zip": to.zip_code}
+"""
+
+
+def test_leaf_options_read_env_vars_and_config_files(tmp_path: Path) -> None:
+    """A record's leaf option is an option like any other: its env var (the program's prefix
+    and its dotted name, `POST_BOX_LABEL`) and its key in the config file (`box.width`, or
+    `width` in a `[send.box]` table, as TOML nests it) give it a value; a flag wins."""
+    from tests.helpers import generate  # noqa: PLC0415
+
+    tool = generate(tmp_path, POST)
+    (tmp_path / "post.toml").write_text('[send]\nbox.width = 3\n[send.to]\ncity = "Oslo"\n')
+    env = {"POST_BOX_LABEL": "crate", "POST_TO_ZIP_CODE": "12345"}
+    done = in_process(tool).run("send", "--config", "post.toml", "--json", env=env)
+    assert done.code == 0, done.err
+    assert "warning" not in done.err
+    assert json.loads(done.out)["data"] == {
+        "width": 3,
+        "label": "crate",
+        "city": "Oslo",
+        "zip": "12345",
+    }
+    done = in_process(tool).run(
+        "send", "--config", "post.toml", "--box.width", "4", "--json", env=env
+    )
+    assert json.loads(done.out)["data"]["width"] == 4
+    done = in_process(tool).run("send", "--config", "post.toml", "--explain", "box.width")
+    assert done.out.splitlines()[0].startswith("box.width = 3   from config ")
+    (tmp_path / "post.toml").write_text("[send.box]\nwidht = 3\n")
+    done = in_process(tool).run("send", "--config", "post.toml", "--box.width", "3")
+    assert done.err.splitlines()[0].endswith("no command reads 'send.box.widht'")
+    done = in_process(tool).run("send", "--help")
+    assert "POST_BOX_WIDTH" in done.out
+
+
+def test_the_models_are_written_once_where_type_checkers_read_them() -> None:
+    """The tool makes the models from the lines type checkers read (under `if
+    TYPE_CHECKING:`), when its first command needs them: each class is in the file once."""
+    text = TOOL.read_text("utf-8")
+    for model in ("Geo", "Address", "Line", "Order", "Quote"):
+        assert text.count(f"class {model}(BaseModel):") == 1, model
+    assert _data("quote", "--item", "pen", "--json") == {"sku": "pen", "qty": 1}
+
+
+def test_a_models_code_failing_points_at_its_line_of_the_tool(tmp_path: Path) -> None:
+    """The models run where they stand in the file: a traceback names their own line."""
+    from tests.helpers import generate  # noqa: PLC0415
+
+    tool = generate(
+        tmp_path,
+        """
+        from pydantic import BaseModel
+
+        from burgee import command, program
+
+        program(name="oops", dependencies=["pydantic>=2"])
+
+
+        class Item(BaseModel):
+            name: str
+            size: int = 1 // 0
+
+
+        @command(effects="read_only")
+        def show(item: Item) -> str:
+            return item.name
+        """,
+    )
+    done = in_process(tool).run("show", "--name", "a", "--debug")
+    assert "ZeroDivisionError" in done.err
+    lines = tool.read_text("utf-8").splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if "1 // 0" in line)
+    assert f'File "{tool}", line {number}' in done.err

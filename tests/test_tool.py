@@ -311,6 +311,9 @@ def test_json_input_from_stdin_and_records(kitchen: InProcessTool) -> None:
         "name": "tri",
         "corners": [{"x": 2.0, "y": 4.0}],
         "color": "red",
+        "anchor": None,
+        "origin": None,
+        "label": "shape",
         "command": "draw",
     }
     nested = kitchen.run("draw", "--json", '{"shape": {"name": "sq", "corners": [{"x": 1}]}}')

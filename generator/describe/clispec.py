@@ -10,7 +10,8 @@ clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, 
 other names, an option's other long flags), `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key; a model's leaf option: its dotted
 place in the JSON input), `burgee_off` (a bool option's off
-forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
+forms, when not the usual `--no-`), `burgee_metavar`, `burgee_nargs` (the words one flag
+takes: argparse's `nargs`), `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
 `burgee_prompt`, `burgee_path` (`click.Path`'s checks that are not its defaults, by its
 names), `burgee_passthrough` (an argument that takes every word from its first one,
@@ -118,6 +119,9 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["burgee_passthrough"] = True
     if param.metavar:
         entry["burgee_metavar"] = param.metavar
+    if param.nargs is not None:
+        # NOTE: the words one flag takes (`--size 1 2`), where a list's flag takes one.
+        entry["burgee_nargs"] = param.nargs
     if param.deprecated is not None:
         entry["burgee_deprecated"] = param.deprecated or True
     if param.off is not None:

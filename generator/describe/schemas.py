@@ -254,8 +254,14 @@ def input_schema(command: Command, program: Program) -> dict[str, Any]:
 def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
     whole = next((p for p in command.inputs if p.whole_input and p.part_of is None), None)
     if whole is not None and whole.type is not None:
-        # NOTE: fireargs' input model: the command's JSON input is the model's object.
-        return {"type": "object", **schemas.of(whole.type, "validation")}
+        # NOTE: fireargs' input model: the command's JSON input is the model's object. Its
+        # unknown keys are refused as any command's are (`execute._unknown_keys`), where
+        # pydantic would ignore them: the schema says so, as for every other command.
+        return {
+            "type": "object",
+            **schemas.of(whole.type, "validation"),
+            "additionalProperties": False,
+        }
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param in command.inputs:

@@ -77,6 +77,12 @@ def cli_word(identifier: str) -> str:
     return (identifier.rstrip("_") or identifier).replace("_", "-")
 
 
+def env_word(name: str) -> str:
+    """A parameter's name as an env var spells it (`Program.env_of`): `max_rows` is
+    `MAX_ROWS`, a record's leaf option `ship_to.city` is `SHIP_TO_CITY`."""
+    return cli_word(name).replace("-", "_").replace(".", "_").upper()
+
+
 class Node(BaseModel):
     """Base of every IR node: immutable, no unknown fields."""
 
@@ -615,7 +621,9 @@ class Program(Node):
         if not self.env_prefix:
             return None
         prefix = self.env_prefix if self.env_prefix.endswith("_") else self.env_prefix + "_"
-        return prefix + cli_word(param.name).replace("-", "_").upper()  # NOTE: `_env_word`
+        # NOTE: a whole input's leaf (`--item` of `request.item`) is named as its flag is.
+        whole = param.whole_input and param.part_of is not None and param.long is not None
+        return prefix + env_word(param.long[2:] if whole else param.name)  # type: ignore[index]
 
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`errors.BUILTIN_ERRORS`) with this program's moved

@@ -11,16 +11,15 @@ from __future__ import annotations
 import ast
 import copy
 
-from burgee.model.ir import EnumDecl, Field, Record, Scalar, TypeRef
+from burgee.model.ir import EnumDecl, Scalar, TypeRef
 from burgee.read import docstrings
 from burgee.read.annotations import (
     MODEL_BASES,
     NotLiteral,
-    UnsupportedType,
     has_control_characters,
     resolve,
 )
-from burgee.read.models import read_model
+from burgee.read.models import read_fields
 from burgee.read.reader import Reader
 
 
@@ -125,62 +124,10 @@ def read_enum(reader: Reader, node: ast.ClassDef) -> None:
 
 def read_record(reader: Reader, node: ast.ClassDef) -> None:
     """Read a dataclass's, TypedDict's or pydantic model's annotated fields."""
-    name = node.name
     bases = [reader.names.qualify(base) or "" for base in node.bases]
-    is_typeddict = any(base.endswith(".TypedDict") for base in bases)
     if any(base in MODEL_BASES for base in bases):
-        read_model(reader, node, read_type)
-        return
-    total = True
-    for keyword in node.keywords:
-        if keyword.arg == "total":
-            total = reader.code(keyword.value) != "False"
-    doc = docstrings.parse(ast.get_docstring(node))
-    # NOTE: registered before its fields are resolved, so a record may refer to itself.
-    reader.records[name] = Record(name=name, style="dataclass", fields=(), span=reader.span(node))
-    fields: list[Field] = []
-    for small in node.body:
-        if not isinstance(small, ast.AnnAssign) or not isinstance(small.target, ast.Name):
-            continue
-        annotation = small.annotation
-        if reader.names.is_typing(
-            annotation.value if isinstance(annotation, ast.Subscript) else annotation,
-            "ClassVar",
-        ):
-            continue
-        field_name = small.target.id
-        if any(field.name == field_name for field in fields):
-            reader.error(small, f"field {name}.{field_name} is declared twice")
-            continue
-        try:
-            type_ref = read_type(reader, annotation, "field")
-        except UnsupportedType as exc:
-            reader.error(exc.node, f"field {name}.{field_name}: {exc.message}")
-            continue
-        not_required = isinstance(annotation, ast.Subscript) and reader.names.is_typing(
-            annotation.value, "NotRequired"
-        )
-        required = not not_required and (
-            (is_typeddict and total) or (not is_typeddict and small.value is None)
-        )
-        if (
-            is_typeddict
-            and isinstance(annotation, ast.Subscript)
-            and reader.names.is_typing(annotation.value, "Required")
-        ):
-            required = True
-        fields.append(
-            Field(
-                name=field_name,
-                type=type_ref,
-                required=required,
-                help=doc.params.get(field_name, ""),
-            )
-        )
-    reader.records[name] = Record(
-        name=name,
-        style="typeddict" if is_typeddict else "dataclass",
-        fields=tuple(fields),
-        doc=doc.description,
-        span=reader.span(node),
-    )
+        read_fields(reader, node, "model", read_type)
+    elif any(base.endswith(".TypedDict") for base in bases):
+        read_fields(reader, node, "typeddict", read_type)
+    else:
+        read_fields(reader, node, "dataclass", read_type)

@@ -1,20 +1,21 @@
-"""Read a pydantic model's fields statically: each field's type, its default, and what its
-`Field(...)` says (in the default, or in `Annotated[T, Field(...)]`), never importing pydantic
-nor the handlers file.
+"""Read a record's fields statically (a dataclass's, a TypedDict's, a pydantic model's): each
+field's type, whether it is required, its literal default, and what a model's `Field(...)`
+says (in the default, or in `Annotated[T, Field(...)]`), never importing pydantic nor the
+handlers file.
 
-A pydantic model read statically (`read_model()`: each field's type, literal default and
-`Field(...)`); `with_leaves()`: a model option's one option per leaf field (`--ship-to.city`,
-`Param.part_of`/`key_path`; a command's only, required model: unprefixed, `whole_input`);
-`model_classes()`: the classes the tool makes in `_import_handlers`, never at start-up.
+`read_fields()`: a record's fields, one loop for the three styles; `with_leaves()`: a record
+option's one option per leaf field (`--ship-to.city`, `Param.part_of`/`key_path`; a command's
+only, required pydantic model: unprefixed, `whole_input`); `model_classes()`: the model
+classes the tool makes in `_import_handlers`, never at start-up.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
-from burgee.model.ir import FIELD_KEYWORDS, Field, Param, Record, TypeRef, cli_word
+from burgee.model.ir import FIELD_KEYWORDS, Field, Param, Record, TypeRef, cli_word, env_word
 from burgee.read import docstrings
 from burgee.read.annotations import (
     MODEL_BASES,
@@ -31,23 +32,29 @@ _KEYWORDS = {"description": "help", **FIELD_KEYWORDS}
 _IGNORED = frozenset(("title", "examples", "default_factory", "default"))
 
 
-def read_model(
-    reader: Reader, node: ast.ClassDef, read_type: Callable[[Reader, ast.expr, str], TypeRef]
+def read_fields(
+    reader: Reader,
+    node: ast.ClassDef,
+    style: Literal["dataclass", "typeddict", "model"],
+    read_type: Callable[[Reader, ast.expr, str], TypeRef],
 ) -> None:
-    """Read a `BaseModel` subclass's annotated fields into a `Record` of style "model"."""
+    """Read a record's annotated fields (a dataclass's, a TypedDict's or a pydantic
+    model's) into a `Record`: each field's type, whether it is required, its literal default,
+    and what a model's `Field(...)` says."""
     name = node.name
     doc = docstrings.parse(ast.get_docstring(node))
-    # NOTE: registered before its fields are resolved, so a model may refer to itself.
-    reader.records[name] = Record(name=name, style="model", fields=(), span=reader.span(node))
+    total = not any(k.arg == "total" and reader.code(k.value) == "False" for k in node.keywords)
+    # NOTE: registered before its fields are resolved, so a record may refer to itself.
+    reader.records[name] = Record(name=name, style=style, fields=(), span=reader.span(node))
     fields: list[Field] = []
     for small in node.body:
         if not isinstance(small, ast.AnnAssign) or not isinstance(small.target, ast.Name):
             continue
         field_name = small.target.id
         annotation = small.annotation
-        if field_name.startswith("_") or reader.names.is_typing(
-            annotation.value if isinstance(annotation, ast.Subscript) else annotation,
-            "ClassVar",
+        wrapper = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        if (style == "model" and field_name.startswith("_")) or reader.names.is_typing(
+            wrapper, "ClassVar"
         ):
             continue
         if any(field.name == field_name for field in fields):
@@ -58,31 +65,54 @@ def read_model(
         except UnsupportedType as exc:
             reader.error(exc.node, f"field {name}.{field_name}: {exc.message}")
             continue
-        calls = _annotated_fields(reader, annotation)
-        default: ast.expr | None = small.value
-        if default is not None and _is_field(reader, default):
-            assert isinstance(default, ast.Call)
-            calls.append(default)
-            default = _field_default(default)
         said: dict[str, Any] = {"help": doc.params.get(field_name, "")}
-        factory = False
-        for call in calls:
-            said.update(_field_keywords(reader, call, f"{name}.{field_name}"))
-            factory = factory or any(k.arg == "default_factory" for k in call.keywords)
-        required = default is None and not factory
-        if default is not None and not factory:
-            said.update(_default(reader, default, type_ref))
+        if style == "typeddict":
+            required = reader.names.is_typing(wrapper, "Required") or (
+                total and not reader.names.is_typing(wrapper, "NotRequired")
+            )
+        else:
+            where = f"{name}.{field_name}"
+            default, factory = _written_default(reader, small, where, said, style)
+            required = default is None and not factory
+            if default is not None and not factory:
+                said.update(_default(reader, default, type_ref))
         fields.append(Field(name=field_name, type=type_ref, required=required, **said))
     reader.records[name] = Record(
-        name=name, style="model", fields=tuple(fields), doc=doc.description, span=reader.span(node)
+        name=name, style=style, fields=tuple(fields), doc=doc.description, span=reader.span(node)
     )
 
 
-def _is_field(reader: Reader, node: ast.expr) -> bool:
-    """`Field(...)` or `pydantic.Field(...)`."""
+def _written_default(
+    reader: Reader, small: ast.AnnAssign, where: str, said: dict[str, Any], style: str
+) -> tuple[ast.expr | None, bool]:
+    """A dataclass's or a model's field's default as written (None: none) and whether a
+    factory makes it; a model's `Field(...)` (in the default, or in `Annotated[T, Field(...)]`)
+    says more, into `said`."""
+    value = small.value
+    calls = _annotated_fields(reader, small.annotation) if style == "model" else []
+    if value is not None and _is_field(reader, value, style):
+        assert isinstance(value, ast.Call)
+        calls.append(value)
+        value = _field_default(value)
+    factory = False
+    for call in calls:
+        if style == "model":
+            said.update(_field_keywords(reader, call, where))
+        factory = factory or any(k.arg == "default_factory" for k in call.keywords)
+    return value, factory
+
+
+#: The calls that give a field's default and say more of it, by the record's style.
+_FIELD_CALLS = {
+    "model": ("pydantic.Field", "pydantic.fields.Field"),
+    "dataclass": ("dataclasses.field",),
+}
+
+
+def _is_field(reader: Reader, node: ast.expr, style: str = "model") -> bool:
+    """A model's `Field(...)` (`pydantic.Field(...)`), a dataclass's `field(...)`."""
     return isinstance(node, ast.Call) and (reader.names.qualify(node.func) or "") in (
-        "pydantic.Field",
-        "pydantic.fields.Field",
+        _FIELD_CALLS.get(style, ())
     )
 
 
@@ -152,39 +182,57 @@ def _default(reader: Reader, node: ast.expr, type_ref: TypeRef) -> dict[str, Any
 _METAVARS: dict[str, str | None] = {"bool": None, "choice": None, "enum": None}
 
 
+def _metavar(field: Field) -> str | None:
+    """How help shows a leaf option's value: JSON for records (a list of them, or one that
+    holds itself), its own values for a choice, else its field's name."""
+    inner = (field.type, field.type.item, field.type.value)
+    if any(ref is not None and ref.kind == "record" for ref in inner):
+        return "JSON"
+    return _METAVARS.get(field.type.kind, field.name.upper())
+
+
 def with_leaves(reader: Reader, params: list[Param]) -> list[Param]:
-    """`params` with each option typed as a pydantic model followed by one option per leaf
-    field (`--ship-to.city`; a nested model's: `--ship-to.geo.lat`). A list or dict of
-    models is no leaf's: it is given as JSON, whole. The parameter itself keeps a flag that
-    takes the whole object as JSON, which help leaves out. A command's only parameter, a
-    required model, is its whole input (fireargs' input model): its leaves are unprefixed
-    (`--item`), and its JSON input is the model's object."""
+    """`params` with each option typed as a record (a pydantic model, a dataclass, a
+    TypedDict) followed by one option per leaf field (`--ship-to.city`; a nested record's:
+    `--ship-to.geo.lat`). A list or dict of records is no leaf's: it is given as JSON,
+    whole. The parameter itself keeps a flag that takes the whole object as JSON, which help
+    leaves out. A command's only parameter, a required pydantic model, is its whole input
+    (fireargs' input model): its leaves are unprefixed (`--item`), and its JSON input is the
+    model's object; a dataclass or TypedDict keeps its name there."""
     found: list[Param] = []
     inputs = [p for p in params if p.role != "context"]
     for param in params:
-        record = _model_of(reader, param.type)
+        record = _record_of(reader, param.type)
         if param.role != "option" or record is None:
             found.append(param)
             continue
         required = param.type is not None and not param.type.nullable
-        whole = inputs == [param] and required
+        # NOTE: a dataclass or TypedDict parameter keeps its name in JSON input, as before.
+        whole = inputs == [param] and required and record.style == "model"
         found.append(param.model_copy(update={"hidden": True, "whole_input": whole}))
         found += _leaves(reader, param, record, (), (), seen=(), required=required, whole=whole)
     return found
 
 
 def _leaf_help(field: Field, *, required: bool) -> str:
-    """A leaf option's help: its field's description, and "(required)" when the model needs
-    it and every model above is required."""
+    """A leaf option's help: its field's description, and "(required)" when the record needs
+    it and every record above is required."""
     return f"{field.help} (required)".strip() if required and field.required else field.help
 
 
-def _model_of(reader: Reader, ref: TypeRef | None) -> Record | None:
-    """The model record `ref` names (Optional too), or None."""
+def _leaf_env(param: Param, path: tuple[str, ...]) -> str | None:
+    """A leaf option's env var: under its record's own (`ADDR_CITY` of `env="ADDR"`), none
+    when the record has none (`env=False`), else the program's prefix and its name."""
+    if param.env:
+        return "_".join((param.env, *(env_word(word) for word in path)))
+    return None if param.env is None else ""
+
+
+def _record_of(reader: Reader, ref: TypeRef | None) -> Record | None:
+    """The record `ref` names (Optional too), or None."""
     if ref is None or ref.kind != "record":
         return None
-    record = reader.records.get(ref.name or "")
-    return record if record is not None and record.style == "model" else None
+    return reader.records.get(ref.name or "")
 
 
 def _leaves(
@@ -204,7 +252,7 @@ def _leaves(
     field the model requires is required on the command line too)."""
     found: list[Param] = []
     for field in record.fields:
-        inner = _model_of(reader, field.type)
+        inner = _record_of(reader, field.type)
         path, key_path = (*names, field.name), (*keys, field.key)
         if inner is not None and inner.name not in (*seen, record.name):
             needed = required and field.required and not field.type.nullable
@@ -227,10 +275,10 @@ def _leaves(
                 role="option",
                 type=field.type,
                 help=_leaf_help(field, required=required),
-                metavar=_METAVARS.get(field.type.kind, field.name.upper()),
+                metavar=_metavar(field),
                 long="--"
                 + ".".join(cli_word(word) for word in (path if whole else (param.name, *path))),
-                env="",
+                env=_leaf_env(param, path),
                 hidden=param.hidden,
                 minimum=minimum,
                 maximum=maximum,

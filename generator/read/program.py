@@ -27,7 +27,7 @@ from burgee.model.ir import (
     Group,
     Param,
     Program,
-    cli_word,
+    env_word,
 )
 from burgee.model.reserved import FREE_NAMES, RESERVED_FLAGS
 from burgee.read import docstrings
@@ -534,7 +534,7 @@ def per_command_env(commands: tuple[Command, ...], prefix: str) -> tuple[Command
     for command in commands:
         words = "_".join(command.path).upper().replace("-", "_")
         params = tuple(
-            param.model_copy(update={"env": f"{stem}{words}_{_env_word(param.name)}"})
+            param.model_copy(update={"env": f"{stem}{words}_{env_word(param.name)}"})
             if param.name in differ and param.env is None and param.shared is None
             else param
             for param in command.params
@@ -543,11 +543,6 @@ def per_command_env(commands: tuple[Command, ...], prefix: str) -> tuple[Command
         fields = {key: getattr(command, key) for key in Command.model_fields}
         changed.append(Command(**{**fields, "params": params}))
     return tuple(changed)
-
-
-def _env_word(name: str) -> str:
-    """A parameter's name as an env var spells it (`Program.env_of`): `max_rows` → `MAX_ROWS`."""
-    return cli_word(name).replace("-", "_").upper()
 
 
 #: File names that say what a file is, not what the program is called: its folder's name is.

@@ -396,6 +396,8 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
             details.append(("context", str(index) if param.positional_only else py(param.name)))
     if command.exclusive:
         details.append(("apart", "_apart"))
+    if any(param.part_of for param in command.inputs):
+        details.append(("leaves", "_Leaves"))
     if command.is_async:
         details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":
@@ -556,6 +558,8 @@ def render(
         *(_converter_code(p) for c in program.commands for p in c.inputs),
         # NOTE: a model parameter's converter names each of its leaves (`_input_row`).
         *(["_model_input"] if any(p.part_of for c in program.commands for p in c.inputs) else []),
+        # NOTE: `_import_handlers` defines the pydantic models with it.
+        *(["_run_models"] if program.user_models else []),
         *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
         *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
         "x = {" + "\n".join(prompts + resources + completions) + "}",

@@ -39,6 +39,7 @@ from burgee.render.join import Joined
 from burgee.render.stubs import stubs
 from burgee.runtime.catalog import BOOT, parse, stand_ins
 from burgee.runtime.execution.frameworks import STAND_INS
+from burgee.runtime.execution.records import MODELS_BEGIN
 
 #: The runtime's names a user's tests of the tool call (`tool.invoke([...])`, `tool.main()`):
 #: type checkers see them in the default form too, where the runtime is in the string.
@@ -149,8 +150,8 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
     plain, guarded = third_party(program, shown)
     eager = ImportBlock.of(plain)
     models = model_names(program)
-    bound = sorted(block.bound()) + models
-    free = free_completers(program, set(bound))
+    bound = sorted(block.bound())
+    free = free_completers(program, {*bound, *models})
     lines = [
         "def _import_handlers() -> None:",
         '    """The handlers\' imports that only their functions use, and their pydantic models:',
@@ -159,20 +160,11 @@ def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tupl
         *_globals(bound),
         *(line for line in eager.render(indent="    ").splitlines() if line and plain.strip()),
         *(f"    {line}" for line in guarded),
-        *([""] if models else []),
-        *(indented(program.user_models).splitlines()),
+        # NOTE: the models are written once, below, where type checkers read them.
+        *(["    _run_models(globals())"] if models else []),
         "",
         "",
-        *(
-            [
-                "if TYPE_CHECKING:  # NOTE: the models, as type checkers read them",
-                *indented(program.user_models).splitlines(),
-                "",
-                "",
-            ]
-            if models
-            else []
-        ),
+        *([MODELS_BEGIN, *indented(program.user_models).splitlines(), "", ""] if models else []),
         "#: The `complete=` functions that use none of those imports: a TAB press runs them alone.",
         f"_FREE_COMPLETERS: frozenset[str] = frozenset({_names(free)})",
     ]

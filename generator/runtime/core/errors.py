@@ -623,6 +623,14 @@ class _Missing(Exception, metaclass=_Absent):
 class _Invalid(ValueError):
     """A value that does not fit its parameter's type; the message says why."""
 
+    #: Whether the message names its places itself (a record's fields): no label added.
+    placed = False
+
+    def within(self, key: str, items: list[Any], convert: Any, flag: str | None) -> _Invalid:
+        """The problem of a list parameter `key` whose `items` `convert` refused: itself (a
+        record's problems are each told at its item: `records._Problems`)."""
+        return self
+
 
 class _Explained(Exception):
     """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""

@@ -140,6 +140,16 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
             where = (*prefix, key)
             if isinstance(value, dict) and any(found[: len(where)] == where for found in under):
                 scopes.append((where, value))
+            elif isinstance(value, dict) and any(name.startswith(f"{key}.") for name in known):
+                # NOTE: a record's leaf options as TOML nests them (`[add.ship_to]`, `city`).
+                inner = [(f"{key}.{k}", v) for k, v in value.items()]
+                while inner:
+                    dotted, found_value = inner.pop()
+                    deeper = any(name.startswith(f"{dotted}.") for name in known)
+                    if isinstance(found_value, dict) and deeper:
+                        inner += [(f"{dotted}.{k}", v) for k, v in found_value.items()]
+                    elif dotted not in known:
+                        stray.append(repr(".".join((*prefix, dotted))))
             elif key not in known:
                 import difflib
 
@@ -295,6 +305,14 @@ class _Sources:
             for name in (key, flag.lstrip("-")):
                 if name in scope:
                     return scope[name], prefix + name
+                if "." in name:
+                    # NOTE: a record's leaf option (`ship_to.city`), as TOML nests a dotted
+                    # key or a table (`[place.ship_to]`).
+                    inner: Any = scope
+                    for part in name.split("."):
+                        inner = inner.get(part, _REQUIRED) if isinstance(inner, dict) else _REQUIRED
+                    if inner is not _REQUIRED:
+                        return inner, prefix + name
         return _REQUIRED, ""
 
     @staticmethod

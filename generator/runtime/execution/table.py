@@ -22,7 +22,8 @@ A command's details are pairs too: `_Command`'s keywords, and how to call the ha
 (`context`: the keyword, or the position, of its injected `Context`; `await_with`: `_await`,
 which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
 returns; `apart`: `values._apart`, which checks the groups of options given apart that
-`_Command.exclusive` holds).
+`_Command.exclusive` holds; `leaves`: `records._Leaves`, a command's record parameters given
+leaf by leaf, `--ship-to.city`).
 
 The command table as data: `_command(path)` makes the `_Command` of a row of `COMMANDS` the
 first time a run asks for it (`_from_row`): `_builder` gives argparse (and `_quick_parse`) each
@@ -43,7 +44,6 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.answers.deliver import _OUTPUT_WORD
 from burgee.runtime.answers.spill import _PAGE, _read_spill
 from burgee.runtime.core.context import _Command
-from burgee.runtime.core.jsonread import _load_json
 from burgee.runtime.core.kinds import _Any, _Int, _Str
 from burgee.runtime.execution.quickargs import _BOOL_ACTION, _HIDDEN, _long, _negatives
 from burgee.runtime.execution.values import _REQUIRED, _within
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 #: reader's.
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
 #: asks for it.
@@ -87,25 +87,13 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    leaves = how.get("leaves")
+    if leaves is not None:
+        how["leaves"] = leaves = leaves(inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = _keys(inputs)
+    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
-
-
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
-    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
-    out (JSON input gives the model's object); for a command whose whole input is a model,
-    the model's own keys (each field has a leaf option, its key the first of its place)."""
-    keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
-        if whole and part is not None:
-            keys[part[1][0]] = None
-        elif not whole and part is None:
-            keys[name] = None
-    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -178,49 +166,6 @@ def _import_once(program: Program) -> None:
             _IMPORTED.append(True)
 
 
-def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
-    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
-    for key in keys[:-1]:
-        inner = into.get(key)
-        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
-    into[keys[-1]] = value
-
-
-def _gathered(
-    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
-) -> None:
-    """A model parameter's object on the command line: its leaf options' values (`pieces`)
-    over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag. A command's `whole` input
-    (its only parameter, a model): JSON input is the model's object itself."""
-    if whole and call.source != "flag":
-        call.raw[name] = dict(call.raw)
-        if call.refused:
-            call.refused.add(name)  # NOTE: the input schema refused a field already
-        return
-    if call.source != "flag" or not (pieces or required):
-        return
-    given = call.raw.get(name)
-    if isinstance(given, str):
-        try:
-            given = _load_json(given)
-        except (ValueError, RecursionError):
-            return  # NOTE: the model's converter says what is wrong with it
-    if given is not None and not isinstance(given, dict):
-        return
-    call.raw[name] = _merged(given or {}, pieces or {})
-
-
-def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """`whole` with `pieces` over it, object by object."""
-    merged = dict(whole)
-    for key, value in pieces.items():
-        inner = merged.get(key)
-        both = isinstance(value, dict) and isinstance(inner, dict)
-        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
-    return merged
-
-
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -256,14 +201,21 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
-                bool(named.get("whole")),
-                named.get("part"),
             )
         )
-    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
-    plan.sort(key=lambda step: step[-1] is None)
-    parents = {step[-1][0] for step in plan if step[-1] is not None}
+    leaves = how.get("leaves")
+    if leaves is not None:
+        plan = leaves.first(plan)
 
+    #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
+    #: input gives holds whole groups of N, as the command line can only give them.
+    groups = {
+        name: nargs
+        for name, _, _, _, options in inputs
+        if dict(options).get("action") == "extend"
+        for key, nargs in options
+        if key == "nargs" and isinstance(nargs, int) and nargs > 1
+    }
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
@@ -275,7 +227,7 @@ def _reader(
             )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
-        pieces: dict[str, dict[str, Any]] = {}
+        pieces: dict[str, Any] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -291,11 +243,9 @@ def _reader(
             env,
             secret,
             prompt,
-            whole,
-            part,
         ) in plan:
-            if name in parents:
-                _gathered(call, name, pieces.get(name), written is ..., whole)
+            if leaves is not None and name in leaves.parents:
+                leaves.gather(call, name, pieces.get(name), written is ...)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -317,13 +267,15 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if part is not None:
-                if len(call.problems) > problems:
-                    # NOTE: its model is not made: pydantic would tell the same field again.
-                    call.refused.add(part[0])
-                elif value is not None:
-                    _put(pieces.setdefault(part[0], {}), part[1], value)
-            elif positional:
+            if many and name in groups and isinstance(value, list) and len(value) % groups[name]:
+                each = groups[name]
+                call.problems.append(
+                    f"{call._label(name, typed)}: {len(value)} value(s), not whole groups of"
+                    f" {each} (each {flag or name} takes {each})"
+                )
+            if leaves is not None and leaves.take(call, name, value, problems, pieces):
+                continue  # NOTE: a record's leaf option, in its record's object
+            if positional:
                 args.append(value)
             else:
                 given[name] = value

@@ -11,7 +11,7 @@ files `unread`; with none given, two from env vars or config files are a problem
 `one_of` group; for flags, `--json` input and MCP alike), `_apart_text` (a group as help, the
 skill and `--llms` word it); `_confirmation`: a command that asks first asks its question
 (`_question`: the values filled in) the same way, or stops with `action_required` and the line
-with `--yes` and the structured converters (`_choice`, `_member`, `_items`, `_fields`,
+with `--yes` and the structured converters (`_choice`, `_member`, `_items`,
 `_within`, `_tuple`, `_pairs` (`KEY=VALUE`), `_matching` (pattern, lengths), …); `_keep_secret`:
 a secret option's value registered as given and as the tool writes it.
 """
@@ -170,7 +170,8 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
+            placed = getattr(error, "placed", False)
+            self.problems.append(str(error) if placed else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -210,18 +211,10 @@ class _Call:
                 raise _Invalid("needs at least one value")
             try:
                 return [convert(item) for item in found]
-            except _ModelInvalid:
-                pass  # NOTE: a model an item holds: each problem named at its item
-            named = flag if self.source == "flag" else None
-            problems = []
-            for index, item in enumerate(found):
-                try:
-                    convert(item)
-                except _ModelInvalid as error:
-                    problems += [
-                        _placed((key, index, *at), named, why) for at, why in error.problems
-                    ]
-            raise _Named("; ".join(problems))
+            except _Invalid as error:
+                # NOTE: a record an item holds: each problem named at its item.
+                named = flag if self.source == "flag" else None
+                raise error.within(key, found, convert, named) from None
 
         return self.value(
             key,
@@ -432,97 +425,6 @@ def _member(enum: type[_E]) -> Callable[[object], _E]:
         raise _Invalid(_expected(_one_of([member.value for member in enum]), value))
 
     return convert
-
-
-def _fields(
-    value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
-) -> dict[str, Any]:
-    """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
-    if isinstance(value, str):
-        try:
-            value = _load_json(value)
-        except (ValueError, RecursionError):
-            raise _Invalid(_expected("a JSON object", value)) from None
-    if not isinstance(value, dict):
-        raise _Invalid(_expected(_JSON_EXPECTED["object"], value))
-    unknown = sorted(set(value) - set(converters))
-    if unknown:
-        raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
-    missing = [key for key in required if key not in value]
-    if missing:
-        raise _Invalid(f"missing field {missing[0]!r}")
-    fields = {}
-    for key, item in value.items():
-        try:
-            fields[key] = converters[key](item)
-        except ValueError as error:
-            raise _Invalid(f"{key}: {error}") from None
-    return fields
-
-
-class _ModelInvalid(_Invalid):
-    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
-    keys as in JSON) and what is wrong there."""
-
-    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
-        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
-        self.problems = problems
-
-
-class _Named(_Invalid):
-    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
-    no label."""
-
-
-def _json_path(keys: tuple[Any, ...]) -> str:
-    """`ship_to.lines[0].qty`: a place in a JSON object."""
-    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
-
-
-def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
-    """One field's problem, named by its flag (when it has one) and its JSON path."""
-    where = _json_path(place)
-    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
-
-
-def _model(model: Any, value: object) -> Any:
-    """A pydantic model made by pydantic itself from a JSON object (a dict, or JSON text on
-    the command line); its `ValidationError` becomes `_ModelInvalid`, every failing field
-    kept."""
-    if isinstance(value, str):
-        try:
-            value = _load_json(value)
-        except (ValueError, RecursionError):
-            raise _Invalid(_expected("a JSON object", value)) from None
-    try:
-        return model.model_validate(value)
-    except ValueError as error:
-        found = getattr(error, "errors", None)
-        if not callable(found):
-            raise
-        problems = [(tuple(e["loc"]), str(e["msg"])) for e in found(include_url=False)]
-        raise _ModelInvalid(problems) from None
-
-
-def _model_input(
-    convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
-) -> Callable[[object], _T]:
-    """The converter of a model parameter `key` ("": a command's whole input): each field
-    pydantic refuses is named by its flag (`flags`: a leaf's place under `key`, dotted -> its
-    flag) and its JSON path."""
-    named = dict(flags)
-
-    def convert_model(value: object) -> _T:
-        try:
-            return convert(value)
-        except _ModelInvalid as error:
-            problems = [
-                _placed((key, *loc) if key else loc, named.get(".".join(map(str, loc))), msg)
-                for loc, msg in error.problems
-            ]
-            raise _Named("; ".join(problems)) from None
-
-    return convert_model
 
 
 def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]:

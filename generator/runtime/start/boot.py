@@ -258,13 +258,12 @@ def _order(code: str) -> "dict[str, str]":
     return order
 
 
-def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
-    """The module's code, and the empty lines that put it at its place in the file: read
-    from the file (or from its loader: a zip archive has no file to open)."""
-    text = None
+def _file_text(path: str, namespace: "dict[str, Any]") -> "str | None":
+    """The module's text: read from the file (or from its loader: a zip archive has no file
+    to open); None when neither has it."""
     try:
         with open(path, encoding="utf-8") as source:
-            text = source.read()
+            return source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
         # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
@@ -272,9 +271,15 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
         spec = namespace.get("__spec__")
         name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(name) if get_source else None
+            return get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
-            text = None
+            return None
+
+
+def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o clikit.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1315: the first handler from handlers.py
-#     line 1466: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13291: the tables (commands, groups, errors, result shapes)
+#     line 1320: the first handler from handlers.py
+#     line 1471: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13242: the tables (commands, groups, errors, result shapes)
 """Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
 
 A root command, aliases, any flag name, confirmation of destructive commands and an async
@@ -683,13 +683,12 @@ def _order(code: str) -> dict[str, str]:
     return order
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read
-    from the file (or from its loader: a zip archive has no file to open)."""
-    text = None
+def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
+    """The module's text: read from the file (or from its loader: a zip archive has no file
+    to open); None when neither has it."""
     try:
         with open(path, encoding="utf-8") as source:
-            text = source.read()
+            return source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
         # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
@@ -697,9 +696,15 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
         spec = namespace.get("__spec__")
         name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(name) if get_source else None
+            return get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
-            text = None
+            return None
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
@@ -1013,7 +1018,7 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjoxMTAyLGlucHV0czoxMTc3LGxsbXM6MjMzMixtY3BfdG9vbHM6MTk2OCxzY2hlbWE6NTM4Myxza2ls"
+    "Y29tcGxldGlvbjoxMTAyLGlucHV0czoxMTc3LGxsbXM6MjMzMixtY3BfdG9vbHM6MTk2OCxzY2hlbWE6NTM5Nixza2ls"
     "bDoyMjg4CnicrVbbbttGEP2VAV/ioqTQ9tFGHgzHvTqNEbkxAkGAVuRI3Gi5S+wuTatFgX5NPyxfkpkhV6JV+yFA82By"
     "lzNnbmeO8le29a5rQ3a+WGRZTn+2HjFmefYTPyG4Bp3FC/CdDdDXaCHWCKVrGmUrMNoiWNVgAOvS7Sxb5ous1v8DiCGM"
     "Gx2i2OuITYCNdw0UhTy6FqKjQ3SjOZkWYvaVfl9pX6HBiOTzRl6kwFhru70AFXbkq32IOTgPFrEK5LlHKdxToW7tqj2U"
@@ -1109,118 +1114,118 @@ _DATA = (
     "1j4Y8IhNsfFyaIjxaMQ+4AZZVsyWn2n85eccSV1YtNzRdRbhb+lmULYdIgMPTjz3MJoyBAKnQMrnuni3nlgk11coiEqE"
     "kCwDywfoAxlSkzrApZ0hXFKOu6vsSi9O6lcm+a/rexNnsXfsiL09fjnBbCIQxLFZg/Bt13e1S7lUZOKOJcPakuE+/Wl+"
     "Zoy7Q/Q7XPUtG8mW8s5ruy/FFWow0H6h+wAQJlwjRwNtnEtpQqseshy4lT5uRxm9OQRcQh4JdTg9YLSmPNarKjpo+bxL"
-    "fUbpkqX9pdaljjv49otb5iAv6L9arCX9+Ou/oZATLHic7V2Nbhs5kn4VQlhg7ENLlu3M3I6cCWB4Mru+cTJG7N3FwNHK"
-    "VDclddxq9ja75WiyBvZp7sHuSbaqSPa/pZbiDTwX3eImVv+QVcVifR/JavJTxw18FQm3M+j0e8cdpxPyuYAfcPnOT+D3"
-    "QsTKlyFcOuy96PXhyjiNp0KMYvGP1I+FGkXLZEYPvPrhuPc9POAJ5cZ+lOjXzqikAbuf8YRdLyMROwyuuXeMhx47W7qB"
-    "jBLFUgUVMfERZEmYnDDOXDmfwyPdwA8FS6QMeu/D9+Epi6VM7E2H8cDnSij4I1yyScCnDDVw4IFw4sdzjlJgeSBUEqdu"
-    "4i+EfVmRBDxkXC1D9304g5+BiHuggkyTKE06g0+dJFmCEon4iMaI/Eh49ueD05kGcsyDEY+nqjO4+WSN1+1+UKC700lA"
-    "XfgNNfvhFH4bm0EREx4oUTUVD9W9iNm9n8yYBKX/5+qXt0yECwEmEnCFqcQDyU70E5wteJAKtidj1mUT+C/c9sN9hyUz"
-    "wfwQFADN4DEqRo4/oGXvxFJ4bLxkEY9B2ASqI6EfnIL0Rnuno2YyTvCSbFBGhOkctO5YXdEmw7U66rJRXGgbh+HLDETH"
-    "t9meJyY8DcBZ8Od+k1DdiR+IXJiIJ7P1dr2P/USQVYyFZyIGFwnBjxJpjDqg++NlIhS5X8j8OZ/CUzz1fIkiivlYeB5Y"
-    "D5xeprELlucMek/yjWIhig9NprDAy9PrP3ePHNbr9Rzmg2+TcllN0EAChKT6jCMV1PTEOJ3mCo7B7wUP1+sITXXPkpi7"
-    "YszdO9LBD6F5Qx4wEccyVuV6En8uJDWyqQlacyzi9RW5PHRFQNKbfsT4BP0omfmKzbEbKgG9D7oX2OfW1HOrhai06Zx/"
-    "zJ3NyIFST1sJAm5UaFOwby6BOwP3dkEqpXvDJA0C3QyKL6AJsbfcGld89/qnW7bXH4A/QHPOfehf0PAhtNtU6Bow+EAj"
-    "G+/UD1U0UZEfBF3Pjzf2TfTFiow6/GH31aqBViR2pUp3JuZ8C1eJoANrxUzwZ5500zmoTLEEI49p2W/UPniRSgT3UKg4"
-    "DUPs+yUxJr4IvM1jHYUwrYLDrDLYzbrdIJirAdNSyjBYkqgQr8AeiW5jTyYJtCJZuCQM4EfA/S1Cr65NNwb0fUnXoc11"
-    "iHWhfDaJ5XytNcY8cWeb+gCUZNyWBwGoTgH7wsdw8sn3nBzsKKg/aEl+Or94Te1loz62WwYWBJqCuzO2Zz0YQ5EIJmTS"
-    "ivd+kGO1RQ+kNjQ6DxgGINIiBgN1qeFIHzQUtpwMMWTaTvRiv5VkXHVB+ygApPK2cPWyhBoHyCoWamcCAn2CPQylXraT"
-    "KQjkfbdAKD5bMLRQI0EBSdqJROpszTiwhn+kIACSpbenb16Xw7sCPNmLRSR4wseB2D8xHSWUY+lhK4dsLPAxAT56C3EX"
-    "irH80LslgqG02cFHy4IvhSryjOUWpjQ6LDX4FgSH7iuAvi7x1gEEd6vhgLpKgnyUVAOeqBJsA0XEShJvugP7sb1QCET8"
-    "mrq6TuPCWWtRoxaJ52i8jLhSSBArDYYx7vNCd8ZhkcayN2eX5CPqABkJ9kN/Atq2cp65G21DOES8EDVRMjmYBNNTbGrn"
-    "waRZl4y3Df0x/QlUschh8A1RTZeaxnow0EYaO+r5nBYyZdAgQ3z027UF+F0QbF0tOMIpUhd2hcWwvaufzy8uenNvf70Q"
-    "wNwteBaAlL3USPgKRx/ZkAzYyFKZToH8tgqSezgOcxCMzDgMfkTLKJY0BAHIMiCgxaKBIUg2hvBywtLQE0gCaGCAsios"
-    "NvZBXYA/BkMW3oOSFiJEHpoPRzVlwxEbkMqRHb+96MP/gTWhc7vcmOo0LFBG7MtksT3wXMdGZIeGJIUQiHDqGHJmpXM0"
-    "euBjoKkfy5AolI52ttx9FshwSiEWLpE4BXJKA1MIqsiU86CVK+Do2nKazN46rE/sNYQYto+45eLYBSthOugD48UQoAe3"
-    "cx6R2VDIue/B8BarioGfxx6MBQXehUdhVKggqpNxja2EZ4qhuK3JKEABvDtx6M8yfcYKbN+3t273gaFNwRg4IilTXBxj"
-    "K4hRif+bbZY30oNhBbhLEkMRibwTIYlO7pE1E6I0gNHLf/rzkUqAE/7zlcNuzt9eXQ8d9vLl1a9Xr17RyAt8C0O2SGFM"
-    "BIoIjwZ4fszGYPs7AYqNwQrgWoGUdwDp/p0ojRqUzAZoYFj0d6wa4Y+093HMhxGOa1FRoRRET1VCMwTX+N5YJPcCXORl"
-    "dmeE9jGN+4oKennwyE2kuegaXNsUa9e9izMz/CQEQ0FwHKuLGOA8CnYmrt/WTaUlnUjkLcRgiWdIbV9fN4ZwY4H9p3PK"
-    "9N9VDmzUjYAFxPQiUj0t7IC91O8MkDu8wvI0D84YMbtBujo0zbeO3+ppGeyi6hFW62isRd/16T0z3wFuDULulXnjAK0B"
-    "jbkEpA99NQNPRzlGFYoKheCkSBCAG+5pTszewrOcntHWBg8J0aMVeA6MRKDTEW3g0P9wqsCMg7Wg6GHQU3VzgEbmV35b"
-    "P+7TvEfO/WgWgUQzmFajmyAThfLDo291CKKpL+4HwuvhrJTF4+KU1DQWIqnNzf0Jr5IyUOuJoUA2qBVjn4lqQKLMVWxj"
-    "MZlAPEefycwJV10ew3gEOhRNnCmwEU3YVOfI6J9WfJWgAiFexjTQLKvwt5nEOK71K0PprDS/sRJKTR2N0KqNBN7h8shP"
-    "4IkeoaWezBmZUTjgzh/sn51ZkkRqcHCAKGFGtj0ZTw+8GJr84Kh/1O8eHh1k43ew/S8Tso0RVc/V4XxjDF4fJ74gYJN3"
-    "+F+IkApEBWcQ0NbYyWmasmRHuIGxvHDDFAk3cKqqcIPHMcdmg5HRXNVfqMpgmr+xSvSchhsPRYvfZCUMH6p3QD+j0BAb"
-    "cgNjULs9YJvwJFWNwtH003r9gPY3KwfurwCCGu9BIEgab0BIjJeIGYW71g+x8aCN/KDB6lXLkFS5DMPn34za3MOHoTU9"
-    "dv5OZWhocWKkgxf81H+MKDKOIByhRmYW0/4Zp5GeC5j7CqPLyIOBKZDG0KXBo4jnEH3MbEE2x5lquyHH5YgKqJ+JSFlo"
-    "PPWwM9q4gYJbaqmXGPDZmY+F2BUQKU1HzC4RDOtYdaciTgSV6h6ZiqkUvbiiYxaDallWKeoYPU1UWe0AOkpWG3llcK3H"
-    "4gcauadJg3e3CKLVuIt+xD3Pxzd4cFkQ197Ogjsy06529WpFFzj8pQUQvK0ZU7dL/6QRKtPtJrIteo0lDke8BvjSRTbN"
-    "mWVzGZOVUNOvCn6N/JhmIlBy8u/Qn+MSSz9zL+Dp8CTWPKrM5ssmUR6v/bha+y8hTrEa0wXcSIF2gsGHFuOw339+uFeN"
-    "d1b5B6ccGXeIuEPEHSK2RMRSeM0i3dEjmBjgU0EBFzcCQRh8mfB89AXhT4fQetjYKCjnsRyjjWxRXLsoW4zTG4CiJ3C0"
-    "W6vzR7qcj1hPCpPeNL+Ec9zYCDiB/shEdxkvQ3BY3xPzSCYiTJ5wyKepVJWCcFo7N9o9PwRqbp2GKFLDnR0g7QDpmQDS"
-    "I4tWnXyJ7plDVhb8YhEh/3aM4AXIygNYeel2G9TS1TFdGTNVPbvBWzlyVnyAChm2RpdYqIYJxHd4Va+yErg4tRVU41k/"
-    "/IQF7j8NkHS7uHSx2YinNt76s01XABNhcc9xVm8NttQHOztw2YHLs2jG39FoR0e2JwaKLwcGFArXDz3q4a40gGk/zJgI"
-    "neFWARvuJ5QjECIahAkuq0aUe2nHECdMZ44GOv84y0CltTFKFnlzdvnZy0qYQBvwQhrRqrRWq32vERxoTR2sdQ+q0RKj"
-    "SWvtVYaB2dDt20pua3yXi9EuEfCUYXqzXmqc4ho1rn7S+lttVQ5cXjmYc0fLsmB8QaL9XjBMD/V2qLVDrefUjL8j1LJh"
-    "OA94/d5hEcU2Gs9QacyUxaikLwZgWv686bKI/RQhuRzmsUdgWEY7hksT2vSnKHmMrrpWQbAgoAD71EG7ICTWsclCGB+L"
-    "oGHKD39hSi6jBwaUupcCKuvEPM6SFBwA//B8N8F/QXd0WJPkhakzKaaAGbmeAJY3z/eY60T+qrEDsF7cdbkSDV8ugVnH"
-    "UhUqIrU7hVW5xWajxCvoDnMZY3IM5T9T7h1eqOSa+L8VKrVh7fF6bg6dw5oj/c338LMuaIGZ8KezpFdZ4+PThr6UKRas"
-    "rPDTQ7W2n1//+sNfTy/+8nqNavI+bJdZbuKOqRKio5vIeEksWl+xJdXXmOGOokS0HX3Z0ZcdffkK6IsFru5iQSTGBNAj"
-    "+H/8CpmiWSL4/AcXA9K2tIZqYVAH0zWwI3bMupiCnJX8zCZt6/jmdAw2w92/3/Dub0P8T7/7fXf4X3/oENe5EOEUqMvg"
-    "qF/Dzwf6gpswsWmOoLyc2Q74Kguf1HIDSrs/1/3giMrNf0SxmPj25k1NikLYyS4Na1i6Diqr4IpzogCY2y/QbYCXJZyF"
-    "gjTQtZigz5Gv8O1zRr7sx2mYlruvG8u29OEGHFH36Mq8fUpTNTyKMDf6NvKjj1jNLfOkUAPz2dQ9fiSgk5RPLy8x05w+"
-    "t42ib5Rjv9DAJuh2ZyLA3Cr5NNP7UMNKvtG0THytJcPBAepbUJ9KrxR3M1zNzmrU7Noqjg3GoEj6XFblk4K4YpbMYplO"
-    "Z5ZCFD9u0lsk1JXK2Fu0mgsf11oQJbqkYo3O6Cm4+FJmb76SAW//7WQpH69YDpX8uVZ8g/nvELPv6KsQEBu/RcDcekpG"
-    "6FTS3LDK0Y4R7hjhjhF+DYxQV+PKe0UWzPZQodCIeddbckAMjbpUi1ndiOk87i/E/BDP1pKBGoAZw9RTXGuEpZkiPQ5Z"
-    "hQgNhdjte9oI2Aw4ZaCCIjPQqXe3OsiYOL+9omtRpahvpZNg07TPgQjktGFK6kJOoUqbVidj80GrYqZn4N4HnJkeEdgP"
-    "cO+A2818DzpMJSliu4QI3D5pFb9IGxiUpS4xEE586FeZNu0GRLJuTMiosNPLc2ZfF+ECLp9dnP98fj26/uXn12879rPD"
-    "lQLlZeyowI4K7KjAV0AFbJzNwho3n2bZWKKOKWxsPS2E5TNdOuP0/ZUOyLbcL0YNSL9GxCNN14JyNUJWGt6iAt1sj3Pi"
-    "o8mhLFf2mi7T8hY6tUNY4VEKOS3Z4e4v3HzdDRfPrv7K9nB3knga8VgJ3NkgTVJA5iUTH90gVf5CvA+nMGgGgyJKzqXS"
-    "xdvdD6Dt3AQet1XuP8FCFLVb6ctgs+6XYeWH5mFtaeqGdhIiTTFjvjgPgNMznzqeH4/kHa5rmvdx7yEddwhDSgjrqkWj"
-    "RK2EQDOTDKUi2y+3VTke2hl3tKvxgFhM8hJb7xFVLNIu7GazjodlMwDsc3ebT7Z3zGDHDHbM4CtgBhkyZREuz/fHsA0l"
-    "9GjeYA01sJmeFoaot9tKShiRR+dhLQyh5+cvGYF0oBxWx0cYoh4lJFotpsvIvir4wHJ1vhgjwUJG5pvup8uRqeAlbkKE"
-    "STMOs7DI/Anlw3zEPYf2i4N2yogBfFeL/5RYGYLWa7WLdnmVm1ZRhdR6HeguTVU0rNIdblZfnkhVsaUB2hbTM2gDWbF6"
-    "MYBk7pK3EAFC7UsTrSfda1oXNbBOtjA1D9svcdFedDW+epXtUKf3AtijbafBMLfd2S3N1OC9mVSUAaVTyXSKmUmTwlyo"
-    "nLyG2NUH70OFq2M8oOUxu4kPElR86SkIKgq0aipn1mn6CrfbHSPw1INUcXZuMDhsnif0vBjwCifPqJTy0k95S9PC2k8m"
-    "0v1Kita8nIb9X+lkPix/RTqV6QhbLdrdZwvF1Na0WLybSNrRxR1d/BroosUFipn9Hv2PKJqNabwXYdFj/Gfb2SS9EWp3"
-    "xkwFzBTPsHCmi/5i9I3Ao91iUyXmV3EC3UVv4vdZS1CVMF9dfbLZQ233cWkd42vLPi2phCujei1ncNFosldgBLdX7856"
-    "vR778er6dpDv6UB5MyZbJoHHRfJE373qfR/XZbOs2kXBaGfcHIFkwWOkSu/OigispV45f9RcC+1lL5tqAButSdXOOWjL"
-    "ZO3G+SbMW6MtS81BEUYQOZmQI+yQf4f8O+T//4/8JtDxXkIH94zNv/hB79ZAj2UyKpFReUyX9sWw3Yb/7QG5AgN5lu4h"
-    "vqmD/lrykEX5h6bc4sc2AKzG5fo8Q9HdCkinpWq/eJUZs1z/pdmXnU4P0aednLBbc+zI2Zsf/+9f/4snFYBX32NCLlqp"
-    "cBDKZw/rbc9qkULZjFE0M5L5kzm4peeJhfGeg0W/d6wnCx+aubAua1i0VXb2TnVXD+41bNptzkXKzowAX7rntAG5/oJs"
-    "KkyqC/RQTYdAaPAVPPfDxy2j34f5eT20z3l8hwuwuJ12WNl8vAevfrbRSytWj3CY8rdOk4kq8p5WG4uUz3XAs4E2K+AQ"
-    "N4V/hlsrrn7TzFrW4o8xYSOTD0z2esMUZ8PAwbodeIp+kb74zPdop72ukzJi5nJYKH10WrXdVKpWBz0fXZeO+UJHP2H4"
-    "TnHDbyD+vRqeagfMvMro79jj5EjG4Y7X7XjdM+J1deTIUKJ/eHT84tvv/vuP3/Ox6+np/Aa6ZA6GqD7NbHxlOEVCgZLp"
-    "2NfEobaIPk39N0eg0olqejv7vVsKMvYQAzzJYr+3Moit2ABSR/6VrxzWo35DwFhHdYYF8m37QJFQ49kAI1d6gioseHXz"
-    "liMhS0N97CaeiwcunuKRBaHyPbSZORPzxC5K+uZMyXE61Z8nm/o1Fy9VftSicmAZnj61U8ZZjjLtSmlPtzRnv2GmVuVM"
-    "llh8IKFLctQHIwWJXqyX6LpQgd4YkwPNd306yQfFAv5DVejs4hOmhIaFm2FJjsZxTEGU775vYx2T1VxSW0tljv0wqc7C"
-    "04LQ/Be4QkmUfMBU9IyjDY0R81BvXVreuIcIoN3Xp1RtZRBYqvvbFsongPrc5IPRARx0KqI9T0SXe0IngNBeC+ZIIt+d"
-    "mUOFliVpGsagJYm+a2cN0x3QGk7p8CLP9/CYGNrfYWwOpiSpdcWaKQwK9HnqL3BrpBlSbaLS+OUdtekEz6MDtexxZU6V"
-    "dLsyDTx6dCxoAT0RmH7OSAF9iAd20yn3w5INyiPtovrH/fXqn+dvs72zJA66Z+yAXZ3/6fzt9f4JNNOIDiVBpfUJpGCj"
-    "sh8WR/HF2l8ctzB+9jLbgzqvX797s6LS4cO/ASsmfEZ4nK1YbVMbORL+7l/R53zA1Hl8CeRStfbuVlGEpbIXXgrY2w+5"
-    "LUaekW2FmdGspAF8Yf/7Pd2SjQlO+HKVCrZmpFa/PP10t7Ms6zWq1mPqF5W5MaHfK7UvnGmDsQ2eHsrTMd0tVKCrZavd"
-    "kPCsuCHVlHS4LCrbBk+d186Tvm91EcjOSFFh6xpbsso0moK11Yh+8/i2MJ78jakqiNQNNgblb6jRuvQUVaDB3GkdhlQZ"
-    "HzITdO2HVOpKBz0kpz2/mulQLLBDTXWFh12D73Zu8PGfbu/13rvdMT8kCLszYUFZ9tnbRlR2WpVkodOvl2enpJtbDQv0"
-    "qN+Dwq0KZmoqE5aw/EL/2RlcR+fLsMDh/dEPf4chIjcqikO1DqpUQY17RLdwQXTam9Hb0et+L4Nzf/xbltGxbrRTQZc0"
-    "XdK0c3OtaeZsTQtoVOHYqF1OqLTU2EC6hGRo/HOv9ypd1Ov9H8PQ6x2Qs7govRqSqozyGk5WzZJmlZoTQ2KIDc3MuFox"
-    "FFgakBFcVwRzq1eHvdyv4Fq/bIpesgd3vHpFh7YJThXQPqOLGAzlKW+jO5ML22UeXWGg/sxWpXY00JXXQIeDDnO+LCzg"
-    "L1PpHU8I0QLB5d2ts5/ZTtP4oKrKw3srtSDJEbvxd5bCNwN1aR+iwGrE+/Mh+wwXqDBKaj5TkA7PTk4OTt/TaDRKSMpp"
-    "gAvyzJKsoJAPpe3kGn0Pm6vlc4wNKf/Stzf9McGLWPUZOFhB7F85tpPvikL76NLV1pmCL7BXO2cd1l/6N6Yp4yk8rrFf"
-    "zfV6vTBNSCKjzJkyVef0iM7W38VaEoFr3Vhx3GTF1ZXygQQwCDoMw1Z2zjGHYo2oHXZo20lM16ba6ToikmYzgZMff8ep"
-    "KTV3vvQZdND9VlWd/msHLr7RS2gFhVvl8C4AGrzHT+D5eCrLJZ89R1hQBG1Ns8vaPr/RFwtdq9XFOfADZ/knFlmhPc4E"
-    "N+9qLa8RDEQ2WcpWTiKH4MqpBs40EGSa+TY5oxfBhFStlGno7Pzqw9lpTl7BZIE+J1UUA3niEypgfDRzwG4dcvSMsw0r"
-    "ii3OqGm1Stu5JAwhxKWeqa4Ku8KEjFEQWMMKc6iTyhOELEawtqUmDSpbPmKjUM4ZECEf8KwD5w8z3wgpeKsb1RQ6H3FQ"
-    "Frpqc7qz7sZHIWIKh+PUgvlxKU7UYKrxo7siHGMBUNC2MMyiAlYf2TtHQuHRtYuMXAIa+h7uf7sr0eEy4TetEez6FVc3"
-    "+p4RSTl/yVmXA9QKDljj7wApIL+AVwbgNijoh0key6lVyygX2bUpQW27sWotbbcGgfLCf3MOAtzN1SxqnWW1us8Sdk7z"
-    "cfIZkr8puBjkm5p3Qfi33IKYJOHi6BcAxs5mKIAQh6SYw8ipQg0QfuxQUgNMZAtPmMkLIUX41iI+21Iwy6YKZXSVQxL/"
-    "j+I6sI95JJnkVqz7eNDHE8l8ZqNENI+5l+oBezbywhpFQihacdkW/zCF54aDubWuMCDYhzDC3mUbW/LdGEOvCwdPfJUj"
-    "DcOOVNtq5SR20Xsw/8d4YHx6cHL0cx5L1BHDqADkfa/3IF/oITEj0ywWtVaSLA+9B5Tz9X/sfo23D2vO5idvsM7BKdo1"
-    "qsqxOGioa2I1hjEr+gU7mpKZNFVL5pPWurACEzqE+UgE7rHAjglepCHYZazPjLPEUENZJOsZCCBLdAH8dDMlnP4sWkTB"
-    "b1nws6x6oKuNE88yku9BfOUU2MX5MEEQtCTYpz+i4Hc/sOTaeKbE61K3uil1Uyyj/i3ACmOeKBavMV56n3WJjpJ5H1e0"
-    "KPvNnqgdTK0R1K/VddCt5cKVZWmHQPEOHi2YoFjqSs4/WY5g/5qDEm0/QM3TLIBRy7kTG6iUJBQ3TgS2AuVE1Qbv5KLF"
-    "ciX+HYuP+6/VDHC4Rsqv9E1BZ32H6aCS0JemRAox9odAQIhOYjWiJBJJYwlBJC5ujbBYMA8Jh5ZWRzfOuOGBnn92SBtE"
-    "a7hxSnYWtqtK2TrVdOdMCLqZwFjkB4gf2kpFVXOUpmTU/us1uF3XhuiyD49LGhwGV2WH9A+6/HD84fRqdwJHXgtPsxXM"
-    "U56NTvLe7ksstatNo5K4q/WKBhBydXRx8j0psceMdNHbWvFljqBPnPF/gH+PZekt0NHoSTRT6Pzr2hHbjI1+coT2/uhe"
-    "1W21lUjjPQclo8Vzjc23qvM4z0CZj1jIxfIgMmiWyUfXcu0Cju0L94Le05G97TfGqYnYAbjyfVyxA6QYT7hY+ZjKQiMx"
-    "F7NsqVdNSGOntuRSssLPCxqlCxOhiaTtmskcB50u+DP2CqLTcN2mQDcm3kGaQn76hTvhb7R2Mg5C2u/KcP4y3CESBbmy"
-    "th2ym1f6Tx7ZgIexp2RhuXacHJ6/YKTchqMwVi3p9ejNN8LNw6m4nQfqKTO+PIq9TwftYheHEbhruXED15oi8CemHK4i"
-    "sZgyCFHCoHBq5V5CBV9C2e0to9H8V6OM7FPGzYGqfyrQsH4jIuiVDs7P6dPBxfEl6jpnDM9DHPq2jaObae9JuIypZpz6"
-    "RLR7iZ3kvIkdDc7sgMk2Ju/YHvIQ+oIBMmHbOxDs6njWog58w8s89mMfj7702+XRhSTODQJ+dfavI267Pto5CssK7IB5"
-    "ZFxPqUxxi4QYRPKpaMDaRwkL9Hyax4nv+3tTAyUkEI/7fW44tquNroAzZJBlzDWSoWDALHN6xp3eLvQ+ilu4HDFHDIWV"
-    "SsnTrp4iO3l0T20bHh5e/psG3D+4ubQAaInqLnRgTb6tqDCloL+aO9u13H4HtPqp2MUWafhkcuUbxfA49W3uno1TWLi3"
-    "5QgX/pa/vuCmZHEyeMUQn/n2kUzR24c27dDyjemSPzf4ciC/fsDGPEMDO0vdzsJ6yR+0epa5nNv8lGScSY+eafAdXvCM"
-    "YMScIewThtlGPvNS2EUzyhYgAPkHy+6kU1D8dsq/bGy1qLD4c3lxyAPg+8sr2HbIT3hcg1kbOuZPNq0Hc0m3lGQB23V4"
-    "SVO5EYMH5qCp/OVuOu/1zuKU+uSHoq2WfjU4808f35nnZQgc9f4HH0/1nA=="
+    "fUbpkqX9pdaljjv49otb5iAv6L9arCX9+Ou/oZATLHic7V2Nbhs5kn4VQlhg7NuWLNuZuRs5E8DwZHZ942SM2LuLgaOV"
+    "qW5K6rjV7G12y9FkDdzT3IPdk2xVkex/Sy3FG3guusVNrP4hq4rF+j6S1eSnjhv4KhJuZ9Dp9447TifkcwE/4PKdn8Dv"
+    "hYiVL0O4dNh70evDlXEaT4UYxeIfqR8LNYqWyYweePXDce97eMATyo39KNGvnVFJA3Y/4wm7XkYidhhcc+8YDz12tnQD"
+    "GSWKpQoqYuIjyJIwOWGcuXI+h0e6gR8KlkgZ9N6H78NTFkuZ2JsO44HPlVDwR7hkk4BPGWrgwAPhxI/nHKXA8kCoJE7d"
+    "xF8I+7IiCXjIuFqG7vtwBj8DEfdABZkmUZp0Bp86SbIEJRLxEY0R+ZHw7M8HpzMN5JgHIx5PVWdw88kar9v9oEB3p5OA"
+    "uvAbavbDKfw2NoMiJjxQomoqHqp7EbN7P5kxCUr/99Uvb5kIFwJMJOAKU4kHkp3oJzhb8CAVbE/GrMsm8F+47Yf7Dktm"
+    "gvkhKACawWNUjBx/QMveiaXw2HjJIh6DsAlUR0I/OAXpjfZOR81knOAl2aCMCNM5aN2xuqJNhmt11GWjuNA2DsOXGYiO"
+    "b7M9T0x4GoCz4M/9JqG6Ez8QuTART2br7Xof+4kgqxgLz0QMLhKCHyXSGHVA98fLRChyv5D5cz6Fp3jq+RJFFPOx8Dyw"
+    "Hji9TGMXLM8Z9J7kG8VCFB+aTGGBl6fXf+4eOazX6znMB98m5bKaoIEECEn1GUcqqOmJcTrNFRyD3wsertcRmuqeJTF3"
+    "xZi7d6SDH0LzhjxgIo5lrMr1JP5cSGpkUxO05ljE6ytyeeiKgKQ3/YjxCfpRMvMVm2M3VAJ6H3QvsM+tqedWC1Fp0zn/"
+    "mDubkQOlnrYSBNyo0KZg31wCdwbu7YJUSveGSRoEuhkUX0ATYm+5Na747vVPt2yvPwB/gOac+9C/oOFDaLep0DVg8IFG"
+    "Nt6pH6pooiI/CLqeH2/sm+iLFRl1+MPuq1UDrUjsSpXuTMz5Fq4SQQfWipngzzzppnNQmWIJRh7Tst+offAilQjuoVBx"
+    "GobY90tiTHwReJvHOgphWgWHWWWwm3W7QTBXA6allGGwJFEhXoE9Et3GnkwSaEWycEkYwI+A+1uEXl2bbgzo+5KuQ5vr"
+    "EOtC+WwSy/laa4x54s429QEoybgtDwJQnQL2hY/h5JPvOTnYUVB/0JL8dH7xmtrLRn1stwwsCDQFd2dsz3owhiIRTMik"
+    "Fe/9IMdqix5IbWh0HjAMQKRFDAbqUsORPmgobDkZYsi0nejFfivJuOqC9lEASOVt4eplCTUOkFUs1M4EBPoEexhKvWwn"
+    "UxDI+26BUHy2YGihRoICkrQTidTZmnFgDf9IQQAkS29P37wuh3cFeLIXi0jwhI8DsX9iOkoox9LDVg7ZWOBjAnz0FuIu"
+    "FGP5oXdLBENps4OPlgVfClXkGcstTGl0WGrwLQgO3VcAfV3irQMI7lbDAXWVBPkoqQY8USXYBoqIlSTedAf2Y3uhEIj4"
+    "NXV1ncaFs9aiRi0Sz9F4GXGlkCBWGgxj3OeF7ozDIo1lb84uyUfUATIS7If+BLRt5TxzN9qGcIh4IWqiZHIwCaan2NTO"
+    "g0mzLhlvG/pj+hOoYpHD4Buimi41jfVgoI00dtTzOS1kyqBBhvjot2sL8Lsg2LpacIRTpC7sCothe1c/n19c9Obe/noh"
+    "gLlb8CwAKXupkfAVjj6yIRmwkaUynQL5bRUk93Ac5iAYmXEY/IiWUSxpCAKQZUBAi0UDQ5BsDOHlhKWhJ5AE0MAAZVVY"
+    "bOyDugB/DIYsvAclLUSIPDQfjmrKhiM2IJUjO3570Yf/A2tC53a5MdVpWKCM2JfJYnvguY6NyA4NSQohEOHUMeTMSudo"
+    "9MDHQFM/liFRKB3tbLn7LJDhlEIsXCJxCuSUBqYQVJEp50ErV8DRteU0mb11WJ/YawgxbB9xy8WxC1bCdNAHxoshQA9u"
+    "5zwis6GQc9+D4S1WFQM/jz0YCwq8C4/CqFBBVCfjGlsJzxRDcVuTUYACeHfi0J9l+owV2L5vb93uA0ObgjFwRFKmuDjG"
+    "VhCjEv832yxvpAfDCnCXJIYiEnknQhKd3CNrJkRpAKOX//TnI5UAJ/znK4fdnL+9uh467OXLq1+vXr2ikRf4FoZskcKY"
+    "CBQRHg3w/JiNwfZ3AhQbgxXAtQIp7wDS/TtRGjUomQ3QwLDo71g1wh9p7+OYDyMc16KiQimInqqEZgiu8b2xSO4FuMjL"
+    "7M4I7WMa9xUV9PLgkZtIc9E1uLYp1q57F2dm+EkIhoLgOFYXMcB5FOxMXL+tm0pLOpHIW4jBEs+Q2r6+bgzhxgL7T+eU"
+    "6b+rHNioGwELiOlFpHpa2AF7qd8ZIHd4heVpHpwxYnaDdHVomm8dv9XTMthF1SOs1tFYi77r03tmvgPcGoTcK/PGAVoD"
+    "GnMJSB/6agaejnKMKhQVCsFJkSAAN9zTnJi9hWc5PaOtDR4Sokcr8BwYiUCnI9rAof/hVIEZB2tB0cOgp+rmAI3Mr/y2"
+    "ftyneY+c+9EsAolmMK1GN0EmCuWHR9/qEERTX9wPhNfDWSmLx8UpqWksRFKbm/sTXiVloNYTQ4FsUCvGPhPVgESZq9jG"
+    "YjKBeI4+k5kTrro8hvEIdCiaOFNgI5qwqc6R0T+t+CpBBUK8jGmgWVbhbzOJcVzrV4bSWWl+YyWUmjoaoVUbCbzD5ZGf"
+    "wBM9Qks9mTMyo3DAnT/YPzuzJInU4OAAUcKMbHsynh54MTT5wVH/qN89PDrIxu9g+18mZBsjqp6rw/nGGLw+TnxBwCbv"
+    "8L8QIRWICs4goK2xk9M0ZcmOcANjeeGGKRJu4FRV4QaPY47NBiOjuaq/UJXBNH9jleg5DTceiha/yUoYPlTvgH5GoSE2"
+    "5AbGoHZ7wDbhSaoahaPpp/X6Ae1vVg7cXwEENd6DQJA03oCQGC8RMwp3rR9i40Eb+UGD1auWIalyGYbPvxm1uYcPQ2t6"
+    "7PydytDQ4sRIBy/4qf8YUWQcQThCjcwspv0zTiM9FzD3FUaXkQcDUyCNoUuDRxHPIfqY2YJsjjPVdkOOyxEVUD8TkbLQ"
+    "eOphZ7RxAwW31FIvMeCzMx8LsSsgUpqOmF0iGNax6k5FnAgq1T0yFVMpenFFxywG1bKsUtQxepqostoBdJSsNvLK4FqP"
+    "xQ80ck+TBu9uEUSrcRf9iHuej2/w4LIgrr2dBXdkpl3t6tWKLnD4SwsgeFszpm6X/kkjVKbbTWRb9BpLHI54DfCli2ya"
+    "M8vmMiYroaZfFfwa+THNRKDk5N+hP8clln7mXsDT4UmseVSZzZdNojxe+3G19l9CnGI1pgu4kQLtBIMPLcZhv//8cK8a"
+    "76zyD045Mu4QcYeIO0RsiYil8JpFuqNHMDHAp4ICLm4EgjD4MuH56AvCnw6h9bCxUVDOYzlGG9miuHZRthinNwBFT+Bo"
+    "t1bnj3Q5H7GeFCa9aX4J57ixEXAC/ZGJ7jJehuCwvifmkUxEmDzhkE9TqSoF4bR2brR7fgjU3DoNUaSGOztA2gHSMwGk"
+    "RxatOvkS3TOHrCz4xSJC/u0YwQuQlQew8tLtNqilq2O6MmaqenaDt3LkrPgAFTJsjS6xUA0TiO/wql5lJXBxaiuoxrN+"
+    "+AkL3H8aIOl2celisxFPbbz1Z5uuACbC4p7jrN4abKkPdnbgsgOXZ9GMv6PRjo5sTwwUXw4MKBSuH3rUw11pANN+mDER"
+    "OsOtAjbcTyhHIEQ0CBNcVo0o99KOIU6YzhwNdP5xloFKa2OULPLm7PKzl5UwgTbghTSiVWmtVvteIzjQmjpY6x5UoyVG"
+    "k9baqwwDs6Hbt5Xc1vguF6NdIuApw/RmvdQ4xTVqXP2k9bfaqhy4vHIw546WZcH4gkT7vWCYHurtUGuHWs+pGX9HqGXD"
+    "cB7w+r3DIoptNJ6h0pgpi1FJXwzAtPx502UR+ylCcjnMY4/AsIx2DJcmtOlPUfIYXXWtgmBBQAH2qYN2QUisY5OFMD4W"
+    "QcOUH/7ClFxGDwwodS8FVNaJeZwlKTgA/uH5boL/gu7osCbJC1NnUkwBM3I9ASxvnu8x14n8VWMHYL2463IlGr5cArOO"
+    "pSpURGp3Cqtyi81GiVfQHeYyxuQYyn+m3Du8UMk18X8rVGrD2uP13Bw6hzVH+pvv4Wdd0AIz4U9nSa+yxsenDX0pUyxY"
+    "WeGnh2ptP7/+9Ye/nl785fUa1eR92C6z3MQdUyVERzeR8ZJYtL5iS6qvMcMdRYloO/qyoy87+vIV0BcLXN3FgkiMCaBH"
+    "8P/4FTJFs0Tw+Q8uBqRtaQ3VwqAOpmtgR+yYdTEFOSv5mU3a1vHN6Rhshrt/v+Hd34b4n373++7wP/7QIa5zIcIpUJfB"
+    "Ub+Gnw/0BTdhYtMcQXk5sx3wVRY+qeUGlHZ/rvvBEZWb/4hiMfHtzZuaFIWwk10a1rB0HVRWwRXnRAEwt1+g2wAvSzgL"
+    "BWmgazFBnyNf4dvnjHzZj9MwLXdfN5Zt6cMNOKLu0ZV5+5SmangUYW70beRHH7GaW+ZJoQbms6l7/EhAJymfXl5ipjl9"
+    "bhtF3yjHfqGBTdDtzkSAuVXyaab3oYaVfKNpmfhaS4aDA9S3oD6VXinuZriandWo2bVVHBuMQZH0uazKJwVxxSyZxTKd"
+    "ziyFKH7cpLdIqCuVsbdoNRc+rrUgSnRJxRqd0VNw8aXM3nwlA97+28lSPl6xHCr5c634BvPfIWbf0VchIDZ+i4C59ZSM"
+    "0KmkuWGVo/xiqN2k88cdSdyRxB1J/BpIoq7GlfeKLJhtq0LRElOxt6SFGC11qRbGuhHTqd1fiAwixK3lBzVMM4apZ73W"
+    "OEwza3ocxQpBGwqxO/q0EbAZg8rYBUVmOFTvbnXcMaF/e0XXAk1R30onwaZpnxYRyGnDLNWFnEKVNtNOxuYbV8VMz8Dt"
+    "EDgzPSKw3+TeAd2b+R50mEqexHY5Erij0irKkTaQKstmYuCg+NCvMm3aIIhk3ZijUWGnl+fMvi7CBVw+uzj/+fx6dP3L"
+    "z6/fduyXiCsFysvYUYEdFdhRga+ACtg4m4U1br7WsrFEHVPY2HqmCMtnunTG6ZMsHZBtuV+MGpB+jYhHmq4F5WqErDS8"
+    "RQW62R7nxEeTVlmu7DVdphUvdGqHsMKjrHJaxcMNYbj54Bsunl39le3hhiXxNOKxErjZQZqkgMxLJj66Qar8hXgfTmEc"
+    "DQZFlJxLpYu3GyJA27kJPG6r3H+CtSlqt9LHwmYpMMPKD80j3dJsDm0uRJpiEn1xagBnbD51PD8eyTtc6jTv43ZEOu4Q"
+    "hpQQ1lWLRolaCYFmJhlKRbZfgatyPLQzbnJX4wGxmOQltt42qlikXevNJiIPy2YA2OfuNl9x75jBjhnsmMFXwAwyZMoi"
+    "XP4JAIZtKKFH8wZrqIFN/rQwRL3dVlLCiDw6D2thCD0/f8kIpAPlsDo+whD1KCHRajFdRvahwQeWq/PFGAkWMjKfeT9d"
+    "2kwFL3FfIsyjcZiFReZPKEXmI25DtF8ctFOSDOC7Wvy7xMoQtF6rXcfLq9y0iiqk1utAd2mqomHh7nCz+vLcqootDdC2"
+    "mJ5BG8iK1YsBJHOXvIUIEGofn2g96V7TUqmBdbKFqXnYftWLtqer8dWrbNM6vT3AHu1EDYa57c5uaaYG782koqQonV2m"
+    "s85M5hSmR+XkldYkBu9DhQtmPKAVM7uvDxJUfOkpCCoKtGoqZ9Zp+jC32x0j8NSDVHF2bjA4bJ4n9LwY8Aonz6iU8mpQ"
+    "eZfTwnJQJtL9SorWvMKG/V/p/D5dfn3p5/GkK9M3tlrau8+Wk6n5aUm5Vv3RjlLuKOWOUn4FlNJiB8XVfo/+RzTOxiXe"
+    "i7DoMf6z7YyT3j+1O2OmAmaKZ1g400V/MYpHANNuQaqCC1UsQXfRe/991jJVDQrKK1Q26ajt9i8bBP3K0lBLuuHKqF7L"
+    "GVw0muwVWMPt1buzXq/Hfry6vh3kW0FQuo1JskngcZE80eeyervIdUkwqzZfMNoZN0cgWfAY6dS7syIka6lXzjE110Jb"
+    "4MumGsBGazK8c57aMse7cU4K091op1NzvoQRRE4m5Ag75N8h/w75//8jvwl0vJfQeT9j8y9+B7w10GOZjEpkVB7TpX0x"
+    "bLfhf3tArsBAntx7iG/qoL+WPGRR/qEpJfmxfQOrcbk+F1F0twLSaanaL3BlxizXf2m2c6dDR/QhKSfs1pxWcvbmx//7"
+    "n//FAw7Aq+8xjxetVDg/5bOH/rZntci8bMYomj3J/Mmc99LzxMJ4z8Gi3zvWE4oPzVxYlzUs2io7sqe6GQj3Gvb6Nscp"
+    "ZUdNgC/dc9q3XH94NhUmHQZ6qKZDIDT4Ch4X4uNO0+/D/Jgf2h49vsNFWtyFO6zsWd6DVz/b6KVVrUc4TPkTqclEFXlP"
+    "q/1IysdB4JFCmxVwiHvJP8MdGVe/aWY2a/HHmLCRyQcm6b1hGrRh4GDdDjxFv0gfiuZbu9MW2UkZMXM5LJQ+OvXabrpV"
+    "q4Oej65Lp4Oho58wfKe4TzgQ/14NT7UDZl5l9HfsKXQk43DH63a87hnxujpyZCjRPzw6fvHtd//5X9/zsevpKf8GumTO"
+    "k6g+zWx8ZThFQoGS6djXxKG2iD5N/TdHoNJBbHoX/L1bCjL27AM8AGO/tzKIrdg3Ukf+la8c1qN+Q8BYR3WGBfJt+0CR"
+    "UOORAiNXeoIqLHh1804lIUtDfVonHqcHLp7iSQeh8j20mTlK88QuXPrmKMpxOtVfNZv6NRcvVX7UonJgGZ4+7FPGWR4z"
+    "bWZpD8U0R8ZhNlflKJdYfCChS3LUByMFiV6sl+i6UIHeT5MDzXd9OgAIxQL+Q1XoDOQTpoSGhZthSY7GcUxBlO++b2Md"
+    "k/lcUltLZU4LMenQwtOC0PwXuEJJlHzAVPSMow2NEfNQ73ha3u+HCKDdDqhUbWUQWKr72xbKJ4D63OSM0bkddJiiPYZE"
+    "l3tCB4fQFg3mJCPfnZmziJYlaRrGoCWJvmtnDdMd0BpO6cwjz/fwdBnaFmJszrMkqXXFmikMCvR56i9wR6UZUm2i0vjB"
+    "HrXpBI+xA7XsKWdOlXS7Mg08enQsaJE9EZiizkgBffYHdtMp98OSDcoj7aL6x/316p/nb7O9syQOumfsgF2d/+n87fX+"
+    "CTTTiM4yQaX1waVgo7IfFkfxxdpfHLcwfvYy24M6r1+/e7Oi0uHDvwCz4Y4weJytWG1TGzkS/u5f0ed8wNR5fAnkUrX2"
+    "7lZRhKWyF14K2NsPuS1GnpFthZnRrKQBfGH/+z3dko0JTvhylQq2ZqRWvzz9dLezLOs1qtZj6heVuTGh3yu1L5xpg7EN"
+    "nh7K0zHdLVSgq2Wr3ZDwrLgh1ZR0uCwq2wZPndfOk75vdRHIzkhRYesaW7LKNJqCtdWIfvP4tjCe/I2pKojUDTYG5W+o"
+    "0br0FFWgwdxpHYZUGR8yE3Tth1TqSgc9JKc9v5rpUCywQ011hYddg+92bvDxn27v9d673TE/JAi7M2FBWfbZ20ZUdlqV"
+    "ZKHTr5dnp6SbWw0L9Kjfg8KtCmZqKhOWsPxC/9kZXEfny7DA4f3RD3+HISI3KopDtQ6qVEGNe0S3cEF02pvR29Hrfi+D"
+    "c3/8W5bRsW60U0GXNF3StHNzrWnmbE0LaFTh2KhdTqi01NhAuoRkaPxzr/cqXdTr/R/D0OsdkLO4KL0akqqM8hpOVs2S"
+    "ZpWaE0NiiA3NzLhaMRRYGpARXFcEc6tXh73cr+Bav2yKXrIHd7x6RYe2CU4V0D6jixgM5SlvozuTC9tlHl1hoP7MVqV2"
+    "NNCV10CHgw5zviws4C9T6R1PCNECweXdrbOf2U7T+KCqysN7K7UgyRG78XeWwjcDdWkfosBqxPvzIfsMF6gwSmo+U5AO"
+    "z05ODk7f02g0SkjKaYAL8sySrKCQD6Xt5Bp9D5ur5XOMDSn/0rc3/THBi1j1GThYQexfObaT74pC++jS1daZgi+wVztn"
+    "HdZf+jemKeMpPK6xX831er0wTUgio8yZMlXn9IjO1t/FWhKBa91YcdxkxdWV8oEEMAg6DMNWds4xh2KNqB12aNtJTNem"
+    "2uk6IpJmM4GTH3/HqSk1d770GXTQ/VZVnf5rBy6+0UtoBYVb5fAuABq8x0/g+XgqyyWfPUdYUARtTbPL2j6/0RcLXavV"
+    "xTnwA2f5JxZZoT3OBDfvai2vEQxENlnKVk4ih+DKqQbONBBkmvk2OaMXwYRUrZRp6Oz86sPZaU5ewWSBPidVFAN54hMq"
+    "YHw0c8BuHXL0jLMNK4otzqhptUrbuSQMIcSlnqmuCrvChIxREFjDCnOok8oThCxGsLalJg0qWz5io1DOGRAhH/CsA+cP"
+    "M98IKXirG9UUOh9xUBa6anO6s+7GRyFiCofj1IL5cSlO1GCq8aO7IhxjAVDQtjDMogJWH9k7R0Lh0bWLjFwCGvoe7n+7"
+    "K9HhMuE3rRHs+hVXN/qeEUk5f8lZlwPUCg5Y4+8AKSC/gFcG4DYo6IdJHsupVcsoF9m1KUFtu7FqLW23BoHywn9zDgLc"
+    "zdUsap1ltbrPEnZO83HyGZK/KbgY5Juad0H4t9yCmCTh4ugXAMbOZiiAEIekmMPIqUINEH7sUFIDTGQLT5jJCyFF+NYi"
+    "PttSMMumCmV0lUMS/4/iOrCPeSSZ5Fas+3jQxxPJfGajRDSPuZfqAXs28sIaRUIoWnHZFv8wheeGg7m1rjAg2Icwwt5l"
+    "G1vy3RhDrwsHT3yVIw3DjlTbauUkdtF7MP/HeGB8enBy9HMeS9QRw6gA5H2v9yBf6CExI9MsFrVWkiwPvQeU8/V/7H6N"
+    "tw9rzuYnb7DOwSnaNarKsThoqGtiNYYxK/oFO5qSmTRVS+aT1rqwAhM6hPlIBO6xwI4JXqQh2GWsz4yzxFBDWSTrGQgg"
+    "S3QB/HQzJZz+LFpEwW9Z8LOseqCrjRPPMpLvQXzlFNjF+TBBELQk2Kc/ouB3P7Dk2nimxOtSt7opdVMso/4twApjnigW"
+    "rzFeep91iY6SeR9XtCj7zZ6oHUytEdSv1XXQreXClWVph0DxDh4tmKBY6krOP1mOYP+agxJtP0DN0yyAUcu5ExuolCQU"
+    "N04EtgLlRNUG7+SixXIl/h2Lj/uv1QxwuEbKr/RNQWd9h+mgktCXpkQKMfaHQECITmI1oiQSSWMJQSQubo2wWDAPCYeW"
+    "Vkc3zrjhgZ5/dkgbRGu4cUp2FrarStk61XTnTAi6mcBY5AeIH9pKRVVzlKZk1P7rNbhd14bosg+PSxocBldlh/QPuvxw"
+    "/OH0ancCR14LT7MVzFOejU7y3u5LLLWrTaOSuKv1igYQcnV0cfI9KbHHjHTR21rxZY6gT5zxf4B/j2XpLdDR6Ek0U+j8"
+    "69oR24yNfnKE9v7oXtVttZVI4z0HJaPFc43Nt6rzOM9AmY9YyMXyIDJolslH13LtAo7tC/eC3tORve03xqmJ2AG48n1c"
+    "sQOkGE+4WPmYykIjMRezbKlXTUhjp7bkUrLCzwsapQsToYmk7ZrJHAedLvgz9gqi03DdpkA3Jt5BmkJ++oU74W+0djIO"
+    "QtrvynD+MtwhEgW5srYdsptX+k8e2YCHsadkYbl2nByev2Ck3IajMFYt6fXozTfCzcOpuJ0H6ikzvjyKvU8H7WIXhxG4"
+    "a7lxA9eaIvAnphyuIrGYMghRwqBwauVeQgVfQtntLaPR/FejjOxTxs2Bqn8q0LB+IyLolQ7Oz+nTwcXxJeo6ZwzPQxz6"
+    "to2jm2nvSbiMqWac+kS0e4md5LyJHQ3O7IDJNibv2B7yEPqCATJh2zsQ7Op41qIOfMPLPPZjH4++9Nvl0YUkzg0CfnX2"
+    "ryNuuz7aOQrLCuyAeWRcT6lMcYuEGETyqWjA2kcJC/R8mseJ7/t7UwMlJBCP+31uOLarja6AM2SQZcw1kqFgwCxzesad"
+    "3i70PopbuBwxRwyFlUrJ066eIjt5dE9tGx4eXv6bBtw/uLm0AGiJ6i50YE2+ragwpaC/mjvbtdx+B7T6qdjFFmn4ZHLl"
+    "G8XwOPVt7p6NU1i4t+UIF/6Wv77gpmRxMnjFEJ/59pFM0duHNu3Q8o3pkj83+HIgv37AxjxDAztL3c7CeskftHqWuZzb"
+    "/JRknEmPnmnwHV7wjGDEnCHsE4bZRj7zUthFM8oWIAD5B8vupFNQ/HbKv2xstaiw+HN5ccgD4PvLK9h2yE94XINZGzrm"
+    "TzatB3NJt5RkAdt1eElTuRGDB+agqfzlbjrv9c7ilPrkh6Ktln41OPNPH9+Z52UIHPX+Bx9P9Zw="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1996,6 +2001,14 @@ class _MissingDependency(CommandError):
 
 class _Invalid(ValueError):
     """A value that does not fit its parameter's type; the message says why."""
+
+    #: Whether the message names its places itself (a record's fields): no label added.
+    placed = False
+
+    def within(self, key: str, items: list[Any], convert: Any, flag: str | None) -> _Invalid:
+        """The problem of a list parameter `key` whose `items` `convert` refused: itself (a
+        record's problems are each told at its item: `records._Problems`)."""
+        return self
 
 
 class _Explained(Exception):
@@ -3911,7 +3924,8 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
+            placed = getattr(error, "placed", False)
+            self.problems.append(str(error) if placed else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -3951,18 +3965,10 @@ class _Call:
                 raise _Invalid("needs at least one value")
             try:
                 return [convert(item) for item in found]
-            except _ModelInvalid:
-                pass  # NOTE: a model an item holds: each problem named at its item
-            named = flag if self.source == "flag" else None
-            problems = []
-            for index, item in enumerate(found):
-                try:
-                    convert(item)
-                except _ModelInvalid as error:
-                    problems += [
-                        _placed((key, index, *at), named, why) for at, why in error.problems
-                    ]
-            raise _Named("; ".join(problems))
+            except _Invalid as error:
+                # NOTE: a record an item holds: each problem named at its item.
+                named = flag if self.source == "flag" else None
+                raise error.within(key, found, convert, named) from None
 
         return self.value(
             key,
@@ -4151,31 +4157,6 @@ def _within(
         return cast("_T", number)
 
     return check
-
-
-class _ModelInvalid(_Invalid):
-    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
-    keys as in JSON) and what is wrong there."""
-
-    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
-        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
-        self.problems = problems
-
-
-class _Named(_Invalid):
-    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
-    no label."""
-
-
-def _json_path(keys: tuple[Any, ...]) -> str:
-    """`ship_to.lines[0].qty`: a place in a JSON object."""
-    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
-
-
-def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
-    """One field's problem, named by its flag (when it has one) and its JSON path."""
-    where = _json_path(place)
-    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
 
 
 def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
@@ -6154,6 +6135,16 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
             where = (*prefix, key)
             if isinstance(value, dict) and any(found[: len(where)] == where for found in under):
                 scopes.append((where, value))
+            elif isinstance(value, dict) and any(name.startswith(f"{key}.") for name in known):
+                # NOTE: a record's leaf options as TOML nests them (`[add.ship_to]`, `city`).
+                inner = [(f"{key}.{k}", v) for k, v in value.items()]
+                while inner:
+                    dotted, found_value = inner.pop()
+                    deeper = any(name.startswith(f"{dotted}.") for name in known)
+                    if isinstance(found_value, dict) and deeper:
+                        inner += [(f"{dotted}.{k}", v) for k, v in found_value.items()]
+                    elif dotted not in known:
+                        stray.append(repr(".".join((*prefix, dotted))))
             elif key not in known:
                 import difflib
 
@@ -6309,6 +6300,14 @@ class _Sources:
             for name in (key, flag.lstrip("-")):
                 if name in scope:
                     return scope[name], prefix + name
+                if "." in name:
+                    # NOTE: a record's leaf option (`ship_to.city`), as TOML nests a dotted
+                    # key or a table (`[place.ship_to]`).
+                    inner: Any = scope
+                    for part in name.split("."):
+                        inner = inner.get(part, _REQUIRED) if isinstance(inner, dict) else _REQUIRED
+                    if inner is not _REQUIRED:
+                        return inner, prefix + name
         return _REQUIRED, ""
 
     @staticmethod
@@ -6865,7 +6864,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
 
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
@@ -6894,25 +6893,13 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    leaves = how.get("leaves")
+    if leaves is not None:
+        how["leaves"] = leaves = leaves(inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = _keys(inputs)
+    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
-
-
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
-    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
-    out (JSON input gives the model's object); for a command whose whole input is a model,
-    the model's own keys (each field has a leaf option, its key the first of its place)."""
-    keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
-        if whole and part is not None:
-            keys[part[1][0]] = None
-        elif not whole and part is None:
-            keys[name] = None
-    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -6987,49 +6974,6 @@ def _import_once(program: Program) -> None:
             _IMPORTED.append(True)
 
 
-def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
-    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
-    for key in keys[:-1]:
-        inner = into.get(key)
-        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
-    into[keys[-1]] = value
-
-
-def _gathered(
-    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
-) -> None:
-    """A model parameter's object on the command line: its leaf options' values (`pieces`)
-    over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag. A command's `whole` input
-    (its only parameter, a model): JSON input is the model's object itself."""
-    if whole and call.source != "flag":
-        call.raw[name] = dict(call.raw)
-        if call.refused:
-            call.refused.add(name)  # NOTE: the input schema refused a field already
-        return
-    if call.source != "flag" or not (pieces or required):
-        return
-    given = call.raw.get(name)
-    if isinstance(given, str):
-        try:
-            given = _load_json(given)
-        except (ValueError, RecursionError):
-            return  # NOTE: the model's converter says what is wrong with it
-    if given is not None and not isinstance(given, dict):
-        return
-    call.raw[name] = _merged(given or {}, pieces or {})
-
-
-def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """`whole` with `pieces` over it, object by object."""
-    merged = dict(whole)
-    for key, value in pieces.items():
-        inner = merged.get(key)
-        both = isinstance(value, dict) and isinstance(inner, dict)
-        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
-    return merged
-
-
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -7065,14 +7009,21 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
-                bool(named.get("whole")),
-                named.get("part"),
             )
         )
-    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
-    plan.sort(key=lambda step: step[-1] is None)
-    parents = {step[-1][0] for step in plan if step[-1] is not None}
+    leaves = how.get("leaves")
+    if leaves is not None:
+        plan = leaves.first(plan)
 
+    #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
+    #: input gives holds whole groups of N, as the command line can only give them.
+    groups = {
+        name: nargs
+        for name, _, _, _, options in inputs
+        if dict(options).get("action") == "extend"
+        for key, nargs in options
+        if key == "nargs" and isinstance(nargs, int) and nargs > 1
+    }
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
@@ -7084,7 +7035,7 @@ def _reader(
             )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
-        pieces: dict[str, dict[str, Any]] = {}
+        pieces: dict[str, Any] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -7100,11 +7051,9 @@ def _reader(
             env,
             secret,
             prompt,
-            whole,
-            part,
         ) in plan:
-            if name in parents:
-                _gathered(call, name, pieces.get(name), written is ..., whole)
+            if leaves is not None and name in leaves.parents:
+                leaves.gather(call, name, pieces.get(name), written is ...)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -7126,13 +7075,15 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if part is not None:
-                if len(call.problems) > problems:
-                    # NOTE: its model is not made: pydantic would tell the same field again.
-                    call.refused.add(part[0])
-                elif value is not None:
-                    _put(pieces.setdefault(part[0], {}), part[1], value)
-            elif positional:
+            if many and name in groups and isinstance(value, list) and len(value) % groups[name]:
+                each = groups[name]
+                call.problems.append(
+                    f"{call._label(name, typed)}: {len(value)} value(s), not whole groups of"
+                    f" {each} (each {flag or name} takes {each})"
+                )
+            if leaves is not None and leaves.take(call, name, value, problems, pieces):
+                continue  # NOTE: a record's leaf option, in its record's object
+            if positional:
                 args.append(value)
             else:
                 given[name] = value

@@ -44,12 +44,37 @@ class Point(TypedDict):
 
 
 @dataclass
+class Anchor:
+    """Where a shape is pinned.
+
+    Args:
+        at: The point it is pinned at.
+        fixed: Whether it stays there.
+    """
+
+    at: Point
+    fixed: bool = False
+
+
+@dataclass
 class Shape:
-    """A shape with a name and corners."""
+    """A shape with a name and corners: each leaf field is an option (`--shape.name`).
+
+    Args:
+        name: What it is called.
+        anchor: Where it is pinned, if anywhere.
+        corners: Its corners.
+        color: Its color.
+        origin: Where it starts.
+        label: Printed beside it.
+    """
 
     name: str
+    anchor: Anchor | None = None
     corners: list[Point] = field(default_factory=list)
     color: Color | None = None
+    origin: Point | None = None
+    label: str = "shape"
 
 
 @dataclass
@@ -133,16 +158,19 @@ def types(
 
 @cmd(effects="non_idempotent", name="draw")
 def draw_shape(shape: Shape, scale: float = 1.0, ctx: Ctx = None) -> dict[str, Any]:
-    """Draw a shape given as JSON.
+    """Draw a shape, given by its fields or as JSON.
 
     Args:
-        shape: The shape, as a JSON object.
+        shape: The shape.
         scale: How much to scale it.
     """
     return {
         "name": shape.name,
         "corners": [{"x": p["x"] * scale, "y": p["y"] * scale} for p in shape.corners],
         "color": shape.color,
+        "anchor": shape.anchor,
+        "origin": shape.origin,
+        "label": shape.label,
         "command": ctx.command,
     }
 

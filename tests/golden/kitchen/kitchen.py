@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o kitchen.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1403: the first handler from handlers.py
-#     line 1580: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13632: the tables (commands, groups, errors, result shapes)
+#     line 1444: the first handler from handlers.py
+#     line 1631: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13814: the tables (commands, groups, errors, result shapes)
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
 from __future__ import annotations
@@ -373,17 +373,96 @@ if TYPE_CHECKING:
 
     _E = TypeVar("_E", bound=enum.Enum)
 
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: Any
+        spill_dir: str | None
+        bound: int
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+        unshown: bool
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: Any
+        ) -> None: ...
+
+        def _settled(self, key: str, value: _T, secret: bool) -> _T: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+            paths: bool = False,
+        ) -> list[_T]: ...
+
+        def check(self) -> None: ...
+
     def _choice(*choices: Any) -> Callable[[object], Any]: ...
 
     def _member(enum: type[_E]) -> Callable[[object], _E]: ...
+
+    def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]: ...
+
+    def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]: ...
+
+    class _Leaves:
+        parents: Any
+        parts: dict[str, tuple[str, tuple[str, ...]]]
+        wholes: set[str]
+
+        def __init__(self, inputs: tuple[tuple[Any, ...], ...]) -> None: ...
+
+        def keys(self, inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]: ...
+
+        def first(self, plan: list[Any]) -> list[Any]: ...
+
+        def gather(
+            self, call: _Call, name: str, pieces: dict[str, Any] | None, required: bool
+        ) -> None: ...
+
+        def take(
+            self, call: _Call, name: str, value: object, before: int, pieces: dict[str, Any]
+        ) -> bool: ...
 
     def _fields(
         value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
     ) -> dict[str, Any]: ...
 
-    def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]: ...
-
-    def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]: ...
+    def _model_input(
+        convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
+    ) -> Callable[[object], _T]: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
@@ -648,13 +727,12 @@ def _order(code: str) -> dict[str, str]:
     return order
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read
-    from the file (or from its loader: a zip archive has no file to open)."""
-    text = None
+def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
+    """The module's text: read from the file (or from its loader: a zip archive has no file
+    to open); None when neither has it."""
     try:
         with open(path, encoding="utf-8") as source:
-            text = source.read()
+            return source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
         # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
@@ -662,9 +740,15 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
         spec = namespace.get("__spec__")
         name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(name) if get_source else None
+            return get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
-            text = None
+            return None
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
@@ -978,273 +1062,205 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjo3NjAsaW5wdXRzOjEwOTcsbGxtczoyMDU5LHNjaGVtYTo1MDY5LHNraWxsOjIwMTYKeJx1VE2P0zAQ"
-    "/SujSEggpbDLEU6IDyEO7GoXaQ9VD24yaUwdO9jOVgHx33kep0n2g0udep7ffL75Uxy8G/pQvNtui6LETxx7DkVZfK5a"
-    "R3zPfqQw9L3zkWtKRtqr6lhS5SyMuHxd7MptUXt1wqtPOEhRaBWAB33PllSgb7dX3zOsUdoA9gUHaUuxZTqpkUY3AHek"
-    "xvmMC9F5BvA2uupIrmevonY2wLpb2RFvaNk0QF5ZJvkm1wivQDLbSfeJ7A7HYnqfPAZqtA+RXm42IwcKR90HgfwaOCSP"
-    "rzJDr6sjGK5xUHAdx1bbAzXedZIt3Gacxysn0Jv8dTa/w0dj1IF6pX1JyiLMJuULAuMsl2f7SceWrJvNDzKmKVvkXbnB"
-    "Rvj5mE4yHCP7kGrKqgKB6qbcrepTHQ1zX6bM0BAbTuzhQ5IQ/l0Jvq5Tts6TMA3BdldewNe22Gyk/iAsLIIF4QdE61Qs"
-    "6fLi4kUquY7iL2FTHoBsNtbl711pB2PSo71zhpG8ZJmRb2bcTNCr2CZfjTbJ1/m6VuMqgvNth3agEk8N6rlLXf8H3Ek9"
-    "n6OveRrdkOodjDsl2NleOeP81Psa9oNntjj3ZuA1zkBLRnCXsL5dmzo17vmpay011JG7le2Ge1aROuAFla8bZQJLt1d/"
-    "d4suV40Uaa4IfyQ9pLsyKVWJVsntf3K1NDRUyqzffHUn6gaMWXQkttx9oHeLyLPPnbjtdAiYtVSWIYw4Kq9Ci7P3Wqq+"
-    "ijgPepYsnl9OcUMLFc9TJX/OY7V4XomEJoEsYUzRRz/wE0mRyGRdJsaCgxrWXXnoJa+E5UmQ4PJiSqhOaZkDbMvEctdq"
-    "FGw2iw/9W6paj5CrrqbC7vVhma3nZxI1cw/0IfczzZNizltpleAjjruW/bwcsbawDrAP04KbnN7m9FplkgDSd42VMvfg"
-    "yppRnuMJ9pEXkYgjtOuskQy9NqgMGbVnE+aV8aChy+5s8H9aeis6bLhH3X8me+TmnYvYZ4XU6O8/57kwf3iczVdtb9s2"
-    "EP7c/gpC6IB0tWw5wAbMX4Jh6LANQxO0A/bB9lZaOkVsKVIlqTpe5/++O8pJaEm2tWAGFgSQTPEe3utzx+duU4F9Nv8S"
-    "vbBpASWPZlHhXGVnk8kHq1XcrI61uZ1khuducplcJvH0crLbPooIAaX06gOkDn9XRldgnAAbzb5EDu6cfza7rDNC3eKu"
-    "DGxqROWEVrj8PVtEn2rtIFtEjETYWriCcbZYsBVPP1rJbRFtR5GqyxWYAFAoB7e40kFU7P4TihmOy4HUDqarRi41dyM2"
-    "TZKvmM6ZcGO/Kee1RDOm428QLJf8NsBaaS2Bqx6w3ZfGljgmuUkcK+3f9oBzLi0gdMVdQdC5NiXH9WZh1OO9nWA0JvMy"
-    "vtmTyriDo1IYxG/jZIr/JF7qEpSPEleb6zyazVtYsRNlF3A7CvwpZbRdBkfQCkLzQ7BPRhTZYV3rWmRPU7PUdRt1P1UI"
-    "BYPhwFBs/5i/ipdXF/Mk/m75arEYX/m3r//G12bt5cUcXi/9rt3C1YuuZqEmUTKeJk00MiBNAE9GRaKcWyorK/U6Wh4L"
-    "qt+IAKmW2pdIOx8rI0puNsxvoPy7P8IAue3WAFAar2QN/iThJB31g8c7djLJ48ESPoMMVJ+OLgOYX/3XUV/h3pcXWc83"
-    "K+gNxGM5D0gSByWB0NP2sMX2QQ1uDBZPu3bfQgXcMZ+iD9jz5ZaoBD7VggxGv3lyeyAl1INnmSAILm8CFtxV93y5fI4c"
-    "uj4j29qCV433DivStvW3ApiXGzFukXJ/eXf9hjX4484BipfQpXOfdEaBsXtO/xdKYHJqDA7TijnUp5JcQff0u/5QbvqW"
-    "W6G6i2hfkI43dF7Hoe3ECMvpMSPPWljd/G7b4oMQ4LzzUe8xxaZcwum295Nes7JOC+Y08yLdvpe0dWgybUjK51zIM6Z8"
-    "gbQYsGUprG3oaVVbKuzU0OhAUhTvXgJt+wLdQEp3cqhoGPikxRZSAy62vE7hfJZvh2jitAGcP6oz6kHtN4UDA9HefDNc"
-    "Y1uAzLGcsCmfUXGqI9vXJh5p7WiXeEPylC1eUfxcCvVzAzXtq1k7LHsCDyhenbNbQKpVZvsJYhe5pCn9gVpXIv141vaG"
-    "Tjl9m2g6Gm0lDiTF9hiCC0/GeK04TQe/FwJ5scEIJx4PQujir55+2EcqK7E/M5WQCVTIN5jd7Hl8MsJlfWDu7b0lnJ6T"
-    "OpROLhueogbw+b+L93/jpv0cALSWxhJvL1Y7lX1udBl1J0/si1I2LenE/fBayY1HRSScfAwKBXDO1BAOHyfAbiQmJJN8"
-    "BdL2wByj6P25tzGRsxzN2Tm1556q9J8pxxgOZP0nZplPkmdz8qxf0LWrat8QjqeNgYFJgxsxtCoFNDitHePKrsEwz9Xs"
-    "4r33QXPojL19/eP7l/62rfPcQn/BYgMQJdFMElIoXY1EKU6ITMN6T+iv7Tqya4Dj/gHQEwYDeJzNWW2P2zYS/iuEcIfs"
-    "XmWfN8AVOG/RoOilaA9FEyQF8mHtq2hpZLOmSIWk1nH3/N87Q0q2bGn9stjkLgiwFsV54czzDIfUQ+S0ljYa3z1EihcQ"
-    "jaMFyDKKowxsakTphFY4+C+dVgUox+mZkUzMlHYs5VLymYQhe83TBUu8trvpkHQlTFjmFsBsyVMYWCi54Q4yluqi4Cpj"
-    "JXcLpnOcgxNLo+eGF0P2k7rXS2DcW2HcsqRcuwVaXQqXLkANyzX7hvR/ywaD3y2+ePHNPZcVfPsiYSuBKpP6OUEl/37/"
-    "5hemZ79D6ljBUYFQczTInVf/ArULVVbuPWoueHLLhGNc2RUYy7SCIA7qHqQuAUeYdZmuXMySh0mkl5NozJypIGaTKOOO"
-    "0/NwONwkMVsttAWW0GgSLAMaQ9mdNXbFmQFbSRc8wihQTLlqHMaBkIYZRo0igUaDwNYQBdhgtDCcOLs2J5wFmV8P2Xcs"
-    "50JWfkJY1M7vnEvrHQdjtKERfLUUKptENFqAtXwO4QGjhiY3mzrAHP1Ugz/AaAafMGKpzuCWJZPIIkAqS7omEU8JK78Z"
-    "+FgJA6g1ocRjEEKOFHxyd1MMFCGkQYQUCic4zUylGM0Y9mXf1uFrYmMZ3INZN1piWj/zq7I+MFsfLUVEakRACAeFLK0c"
-    "uyrA8SEmUqUE0Ns+oyFz7N3rHxIE7hyNzni69N7nlZTMobfXve4OBjNKf0KLsggFtfa0seOArp/9mikvog59vY7w4OGJ"
-    "sU9q9AkVe2RuQUkxY4DsGyJrW2COxg+RW5dE6QAnfI0kK8E4Acj4h80mjtp4PENgE2/LBM20nTrxOl3oOhu2KkttiO80"
-    "1Ucrxiyg2zR4qbMRxbc1yzqDTO7Y/w4j9rHSjvDmU9IAdjLxHljJ7SLChauqmIFpKUSEwxxHOhoVa16hmKEC2JKq1XTd"
-    "yKXmWCZuRqO/UokTbugn5RzJG41vhv9AZbnk85auGRYk4KpHWf0mrGUwILm/DwZK+197ij2pUTWVVlKda4O1B5X4gbgn"
-    "erVgNKTlZXy9J4XlBI5KvRy9/HowusH/JF5o2iNIA4L8Te53lT1dAyeKrkJC1TaeUkabacsEjaBq/pjaJ2sU2eO+VpXI"
-    "nuZmoatDrftQIS2YDAeGcvufu68G01dXd6PBP6dfTSbDV/7X3/6LP8PY9dUdvJ76WfXAq790PWt7Eo2GN6OQjQzIE0DL"
-    "6EiUc0u0slKvoumxpPqJqCDVUnuKHOKxNKLgvuDiBMJfYwLrPD7NDQDBeIabsLcknCRT33t9xyyTPBqWWEFky/Wb+GVL"
-    "zc/+bdxH3IZetHq+nkFvInZ0PgMkDgpSQn9tT7XYbN3gxiB5Drn7DkrAnd1DdKv7bkqlt9kYKW6+uG2LEvrBs0yQCi7f"
-    "tqpgw+7Dqn1k9qFDH6jRSHzxTpqmYHhmsT1WNh+vjY8XurPr1LmVaa8EnVV46rpyqprsisWpEtGqAM/O8h2lOy++DFWf"
-    "Ss0n0rHmn72EgMeZ1YC0hmTcwC3z1K2x40HRpHyb0Dr4TaibSDQra1xtBQO5j/3PLhp1Y0MYUdjn+6OUX5IBnr1Rcv2j"
-    "IOD48wTlEX9gC30PYbhmM3pVlNjfKLeb3W7LMsNX3dMbDmIPZBccG7E5qlR0mqDu8+I2zOu4sOb8SmdAkovJ7N6ZrFt6"
-    "wjp6IW4UFqs9MFzgBFJBY8Soi6aevZRcQdf6p36IrfuGD5D2KaJ5rfy/JXt96d8HbIu8O258Zhp3mHawFp+Elp73Pus9"
-    "S7F4koFuzT8M/o96xYoqXdDRzot0G+LRoQ8Bac+0FwZSXUbEHYzOYmJwqEVFOnp3IvEDDuKBwmNwxddsrSskxZLlIa0X"
-    "cXGBjVyrvyuEtaGhmlWW6llq6LBDUuRgb8t3mCTMj3f7MBmL0DNelorj3oeLjB6qH5iu500/b920ThvMiCihE5cPOBju"
-    "sWjOLaXLslwY69jVYLDGw7tdijJcdX2s0D6KXV+cTARA2mZS+zS4d7jbPA8j+rqx5+FHSMRJeoSI2wXIHMta2GL3A/89"
-    "jTIJ1EZZIg3dcjASvzi6JNTbR+z2l6N9/C8kT+xoPC2E+imouukrnvbzseXE5vdIpTvaJH1JipUiXXbC+xYHmcX2y/n7"
-    "2dzowvcriI0ndCgodfqmKDQlNJW2MXJtr5Zy4fdTjs6eLJwfFgJxGXS0T7NeCWkXf/S0NH3ldyb2z8MFZAId8j1Cfao4"
-    "furFYf3IncYjJ6tTZ+DOrkwh+x/uys+BQcS70z0wfBfGG+iN8QedE1jJhYn9vXye006N4JRaUTsb3vt7OaW3r78IZp8n"
-    "1fs4pk8J9U6HYQjX9UTG6BAVMbVnUoYG5MT9JeUu3JMbjfXc6FVbnc9Qqwc+oeytRFIxyWcgbY+aY7tof6b95X0Ias89"
-    "qtK/pbjpnLsx/18x5cL+9ZAqwbGeyPGs59MHXXIjQervKv5z1or7ryvEEvpgwnCIM7pgGXtRAznCTaVAX2GEmigaDPIv"
-    "6DOJWaIi/11Lsf3vM0MUvZhiKHMewXZ+cf9xqF6S39XZVeJXHGIz9l+Drv3NOVLfQn+BxlZBFLStjFqQGdFdiijECZGb"
-    "dn0f0b/u3v0EkD0hVMfW6O+F1Dxc5Z34nvJrGzWY6CAYU5bTBTc8df5GklqWRy8h6xcX3uweehGWEz5Ag//a6HF6y0iG"
-    "8dx5IAMWG4uH1b64b0OyXX+8vXCiP5+hoUKTJagP2shsr6+ebv4E43/zHXic7V3djtvIcn6VhnAWq8mhNJqxvSercbww"
-    "vN7s5Nhew2NgEcwomhbZkmhRbC6bnLGOd4C8yLk9QIDc5Da3eZMgyHOkqrr516QkSrNrjBGtF7ZENrurqqu/+ml26VPH"
-    "DXwVCbcz7Az6jzpOJ+RLAV8WfuLORQgXbkSsfBnCtdP+SX/Qi93+CVyepPFMiHEsfkn9WKhxtErm1OrZPzzqfwsNPKHc"
-    "2I8S/eyfdX9DJqC/FUtWkXAYZ6FQifDYLJZp5DBPuAGP4buIYxkraBB6bC5V4geCJeJj0r8Kr8IfRRDRN7ZMVcJUGt/4"
-    "N4JddTyZTqDhL6lMhLrqOOxr5Yez/MrXDrTBPwmQVWqHf5yrcMLdxdWVCriaCxj60yf2wQ8/cHZ3B1++YpNAugvFvoJv"
-    "J4PBVyzwExHzgEUidkWYGGJDGfaeX7w4Px8yl0//698c9r9//Y//+c9/74NAZJpEadIZfuokyQpEgizA5ciPhJd9vXM6"
-    "s0BOeDDm8Ux1hpefsgnp9T4oifOBooPvCrgIZ/DdzAB0MeWBErbgeahuRcxu/WTOZCjYP1389IaJ8EYEMhJwhakE5Jac"
-    "6Rac3fAgFawrY9ZjU/gbbvvhkcOSuWB+CAwwrqAZdSMnH4SbsIVYwZxNViziMRALcmFE9J1Tot5w73TUXMYJXpINzIgw"
-    "XQLXnYxXlMloK4+6byR3yROH4cMMSCcd6XpiytMgGdLXoyaielPQr4KYiCfz7XK9jUEBSCpGwnMRg0qHMmGJNEId0v3J"
-    "CtSMySk0ZP6Sz1DxU8+XSKJYToTngfRgCckUNIl1OaiWSr5WsDaAfJgyhR2+ff7+x96pw/r9vsP8RGnm8pFgggQQSeMZ"
-    "RSqx6YlJOisYnEgZCB5u5xGm6pYlMXcFLg7iwQ9hekPQe71Eq+Mk/lJImmQzEszmRMTbB3J56IqAqHflcokriU9Rj5K5"
-    "rxh8XzElXBl6CuVzbca51kRYc7rkHwtlM3Qg1bNWhIAaleYU5FtQ4M5BvV2gSunVME2DQE+D4jcwhbharo0qvnv5wzXr"
-    "DoagDzCdSx/WF0w8wASbCT1CApMAk2y0UzeyOFGRHwQ9z4931k3URYtG1D+G7BnWgCsi2xoSQHrJ91CVCBawZswYFOZJ"
-    "N10Cy4QliDxmZr9WR6BFAPvcQ6LiNAxx7VfImPoi8HbHOoIwzYLDMmZwmfV6QbBUQ6aplGGwIlIBr0AeiZ5jTyZoikjC"
-    "FWLExyjg/h7Qq0fTkwFrX9J1mHMNsS70z6axXG6VxoSD7dxVB6Ano7Y8CIB1AuxXPsLJJ99zstlwNKjfaUp+OH/1kuYr"
-    "Q32ct9xYBD5+4+6cdTMNRigSwZREamnvBzlRe6xAmkPD85AhABEXMQioRxNH/KCgcOZkiJCZLaLHR60o46oH3IMLAPO9"
-    "h6pXKdR2gKSSmVrwc2B0XGFI9aodTUEgbwGoQbdSNwF/5t6EoYRK/WUTjtZEtiOJ2Nnb48ARfkmBALjK3jx//bIK7wrs"
-    "STcWkeAJB6/t6MwslFBOpIezHLKJwGYCdPQacBe6ybxN75ocDKXFDjpaJXwlVNnPWO0hSsPDShvfEuGwfLUHC7eOAdwz"
-    "Doe0VJI5TzRrUz8G3xTmQJFjJclvWoD8WDcUAi1+jV09plHhfLZoUsH0QYfg3KAQJquIK4UOojVhiHH3g+5sUHTxQvb6"
-    "xVvSEXWMHgmuQ38K3LZSnqUb7eNwiPhG1EjJ6WASRE/Y1E6DibMeCW8f98esJ2AlsxzGvqFV072mMc1JK2qyQOo+M2T6"
-    "oFhDfPTbzQXoXRDsPSwownN0XdgFdsO6F38+f/Wqv/SOthMBnntmPEuGlD3VlvAZRh88RwTFV8osCvRvbSPZnQZ85qAx"
-    "cozsHRatolhSCAImyxgBTdYtLkSgbALwcsbS0BPoBFBggLQq7Db2gV0wfwxCFt6Hnm5EiH5oEdxqlw0jNnAqx1n89ngA"
-    "/4E0YXG73IjqeVhyGXEtk8S6oLlOhsgOhSQlCERz6hjnLKPO0dYDmwGnfixDcqE02mX9HrFAhjOCWLhE5JScU3QjPABV"
-    "9JQL0CoYcPRohZvM3jhsQN4rRK/iCO2Wi7ELDsI06IPHixCgSLZLHpHYkMil73kBBS0x+OexB7GgwLvQFKJCBahOwjWy"
-    "Ep7phnBbO6NgCuDZqQ6fq+4zDpCt/ezW9RF4aDMQBkYkVRcXY2wFGJX4f8mm5bX0IKwAdUli6CKRCxES6aQe+TShlQZj"
-    "9PRXfzlWCfiEvz5z2OX5m4v3I4c9fXrxzxfPnlHkBbqFkC1SiImAEeFRgOfHbAKyXwhgbAJSANUKpFyASfcXohI1KJkH"
-    "aCBY1HccGs0fce9jzIcIxzWpyFAKpKeYIwFu3uNzE5HcClCRp/mdMcrHTO4z6ujp8Zqb6OaianAtUxxdry7OTPhJFgwJ"
-    "wThWdzFkqcI1iVCMT5tMB1E6lei3kAdLfobU8vX1ZAg3Frh+Os+Z/mz7wIbdCLyAmB5EV08TO2RP9TND9B2eYX/aD849"
-    "YnaJ7urITN82/5Y0jZaoWuPVOtrWou769JzJd4BaA5Hdqt84RGnAZK7A0oe+moOmIx1jy0WFTjApEgSghl3tE7M30JZT"
-    "Gy1t0JAQNVqB5kAkAouO3AYO6w9TBSYO1oSihsFK1dMBHJlvxW3d3Ke8R+H7URaBSDM2reZuAk0E5SenTzQE4UxMuR8I"
-    "r49Zqcwel1NSaE9ULdP30p1L4yOpNIrACYNlj01pyRJ4w80E+wXzMJ0CfKOK5NKDqy6PIfyA9UN5Mp3Eg8t2Sswk0Na7"
-    "p8Bczag9Z1cdyvx5Vx29Ek3i6+qKCKQEYNl+5jmMDZFM40Ahy5pWrDF5DO1SJGTQOsOT/pM6F9NAYq6LcpGYl0n6VggN"
-    "5rKlzTfDNPoAz5l5NNMc7Pe41wslfbIGNaHp1kDVjNixHvd4yVcHqBGbnz4dnH7TG5zA/5bvKdFoVnvClFG9t2q8U3qk"
-    "RXPwHsqDpKnvbRtgKdMKXcL1lzzYzOSgfzKw2fPERrWv9THlKiklV81XBRDQGVW6dmUgW0Z8Wd8xxdBZ1/rbLBa0dTAB"
-    "jLdGCAAZgs2Lqab+efcnzunIyvWtJqJFb9WJS8Sy9szlqBwy+hsJuhzZq+QdxbEMc95wT6dkxyaXBt7jH7KPnXmSRGp4"
-    "fIy+nslP9WU8O/ZiAO5jUOhB7+T0OM/CAW7/NCXIM9TqjDvuGsRgu+LEF+SeygX+DcgKE0tgBIiNphqvcs/zkUwevC09"
-    "07jYf0ZzdE2wfp0Zy35tMILd4SdLSWBEA2XFrQL/Ohr1ilumLdwhoCpuZEgFdwg/4I7O6xeAUhsYcaPczkBHrZ0BBrtp"
-    "z6z2WntebbuumUaCcksDBvUONQJAU2AFE+lw918u/9gbfde9HPS+Hf3x6qr/HX36u1/ho7521L0UL0fUylz47g/N3AEu"
-    "NM2LXtVwx4Z2CPCWHOw0NehvWcYwop8E2POLRpSAgfTihoFK67V47FXz0kfKaRmjroarqr6XLWiuORDM3o1Q7rCQSSPz"
-    "D/WuzRUex6Ajd3flZX2ZORCFCTam2dhOo27aKuVGhcxEBv45pBtQzgA0g7kMoDSFJWEAYiDWONbCRmEIvW5rN8LqutMs"
-    "OTXm10CEceAaFQQdvoYblrSyHkZ39h2AH4M3o9JEtcEqg84wJE9S1Ugc7fFs52/hr2EOImcFcV7jPfC2m6EM4o54hYFZ"
-    "MzJ5MEd+0CB1WzJEVUHD6OFPoxb3iBaY2eODW1b+NQvGxjpCoIyJQi709zFFIWMIY5Axs2OYfYzTSOfdl75S2r0wn8Ye"
-    "mNEQVpZLbqCIlxAEmBx9vrOYakFiZoljLEawoQODPCCZCwhv4F98n6FwuAf9JzQBJrlD0S1m+WS8UBGnvA91PjY9Kz2B"
-    "9N4CBTCKUcfsETOdMuoS+Yp+G3u/ee6bDe++Ac56c70xkllnyVtFKNWgZr3x3zkKscOY1t6DHY208yXWRiElF6OwZa2c"
-    "Ddu+lYbAK7k30tDt3j3mjktDp2tcmBZk5j5OzZrnTt/v4P+MGoKm3CVqjHw2TSo1/Gyukx1P7etKlZfXnm5Vg5JguLSD"
-    "k7U+NqqEUJt9MaBjQ9xyV4rnAElva2N+DxcxpznnkWAz/wbzWTpFWE06hWDTYBEsI4BLcuNaZp56Peq6AbE354Te494D"
-    "PunU3qKyUiHK5eV3klpliQb2cD/i7nnqzuk9IexQp4m+kBBVC/DgHx/844c0jV+Mf7yLm/v5fFiNm7ulpTaipj2ARtDG"
-    "LEgciriaL9iBCDD5Ur88pl8dC3go6qN/bDaQq6bLlnZ97GC7kpF/i+M1ZQiqOY2Sk1LY+d8501NLxli80CSU+rlotJaI"
-    "a2TmtgYTzYasavxsGrSmtXckcGnWBv4BLmZ73bd8xVYyxfd4cLf83ttXc3nb4AnaDkQ2UQUaGChxY4zjHP2WRqeWkkaR"
-    "gbSIq4dn8Rus0MGqH6z6wap/mVYdoawUZm/Hqs0prAp2WdM116F7S1DXr5D0FE9d0ZBVmvseCD57V4TemVUOm6T5KzD4"
-    "upL9psKGgHEi8VUzrwD7Bwe89oIr1pHtVRwQ+YDIB0Teax+igjqlLYdZCvI33JdwY4QKgECU+XwPEuTv2oNugu+k3fpR"
-    "HXJ/hov6DVxsc1Z+V75LL+4ztfAjVTk8cPRb5ezAaXfbnquobCY8OBRvnogmhDikzw6w/pCmsQzra061dIozPF8c8COq"
-    "QRuDfZqNkgEoUKx60muvLekCZpkZ6LP5+xpJ67pbQ85djYaa4/ER17xUU7UdL/AqC0RCpxz8UJ8iwMfbpmJq7nnxki8e"
-    "sLCzMfRO4OYNnTd0MANiFU3yw7MUW1Kda/ZYDrHAwWg8oGn8YmKBB+m4G3BrH/xvATmUTXiuuzppyvyrXRI0JdgPeVQb"
-    "+yIQIqJ6C/kJu1DSKZnfbCdfF5YopNhir33QHzw8qK9syRww+4DZB8y+pxtPsNTBmlhRsxePbyPOdamS/ONDzuF0MrAr"
-    "w0W+41oCt1399sh3FzXsfgsXS6cas4OmKNR7b55mU7Nt+7TpTQJ8svqylZlvu7P8PJDaaA06S10eJt/+0F/xZdv6vuzP"
-    "cx+iFj1ilQj/Lzse61oKz0+XNbHj7snEt2rIuNWjZ63OXVVPTYVJ6dRi89G+h2cTD2+WHSzmwWJ+Potp7ACPyLI5Bayp"
-    "JQe3dO/jF4WVYbpvpntmpt/P+P4aWo/aVG8yNEY4w0/rDMTmrsoGo2Z0sHcU8FaCMqPQYD8oE5tWluOaF8rJBgwbjwus"
-    "OZppvyhmv15urQMtsl2jx1jAvw3+xzt9PfM5hvABT4uwiPuxQxXZplMqGpnXWtD36YxJKPPbrbf/fzdvJV81aKJueIyB"
-    "8Y8vX/0wxtoYnZ3tdF3FsnqBWmBYw0SRv9Y08vfn7yzPZU7lJDoNO2u5B3Wx0dVo4v6nrEof0IFFWmgAQwzMDKoLVrYU"
-    "kXXCPJT2MfY2G31NFLylakUBn4hAFWMvBE51NoRNUD56lah9tx7XqzSVvbG0Q1NRFwcHbNtrcKvfg3t3cO8O7t3/Y/eu"
-    "sLQlD48w2LGw7z5uXpyBXObp4Qis3P+Ddvd+Gy+ptX22z+tl1rh5d3arha1YxLvS4YItnVnG0u5m045xCwNXO90byrE2"
-    "a+02oe/lZGaqYjFsijJS6WBd6viMXZuawy9ef//f//o3LFMKK/0WC+Lh/kmpCvK9E2AZ2mzes96QlonFtLRaTNXmvidu"
-    "zNo4vhn0H/WpEPtdMyjovkZlWeWFt+1Z5V5DxT5TFD0vGMsTdsup+iD64ljnD2v8coYgpWupA9GwFLDor4+vAFyFRbFu"
-    "KnIYL7CeHNbSC63Kg3149N5CR5lt8+KrBeanUyV2zLsNqgWTsDD4jok7rAj5cDeo1jxJ+thgfI0I68HpHZ6SDmf6lH9D"
-    "4GoDdK52oCn6QSryVxRopPP/66sbmRs7Hqa2qdDsoOaj6lKNf1T0M4bPlKv9cYVndS3s0gqYa5Xh38lPT9PvJRx83YOv"
-    "+4B83brlyK3E4OT00eMn3/zp77/lExfwi3iru4emKqzdmmX4ygbMACXT2NfkIe6BPk3rt7BAlZ9T0BV6u9cEMlkFUyxj"
-    "e9TfCGL0MoW/xLzgoGoDOhr5Nz5yUkf9BsDY5uqMSgFJtgbK0QUWBh27VErjpKLVzQdlQ5aCeoIzgYU/MW5JsV5pqHwP"
-    "ZTYHtQlEjOVSsQKWqSvL2SQ1xSTN+DocqQx+2mJw8DI8ncWT4AjEM/LLqORx9tM25ocfFEyaVZA5Fh+I6AodRTBVouTR"
-    "dkpQV/S+pzkzan4hJKutiy59ZaB6JFga8HG7ATNOsMQ8ChUrTFK9cOQfHC0aQr9vf8aU0PbnctTEcDVmLJHyzbdtpgFC"
-    "vQX6b0mNKiMALBmMdXE9TQi2QyCtkGJi39Lgf3pSGbwxaxqvGJ9xKt8LItAFeSrdFjFvWbNPd5RxzLG2r0pY/rs3uvI4"
-    "OrD0czaBpUlWYF8Z+0kLmeK7rzgeRRFYPZh+0iUrhqz7PaPyxVTS2NRT9+mHKbAi+qpCTUNCoULRN+2kYZYzSsOpVF73"
-    "fA9rXIeeOVBHioBU64G1pzMsuf+mTMscQwUKBTwptKpM8cc0gK3sQIhjBw2uTAOPmk4E/SBHIsIzqisODOhqyggzqBQV"
-    "GVTTJmX2Hw22s39ePM26L5I46L1gx+zi/B/P37w/OoNpGlNFZWRa/3wSyKiqh+VETHn0x23wJX+YdWHM9y/fvd4w6Oju"
-    "/wDROZq1eJytV9FOJLkVfa+vuOnRCFC6OjAzu9HCaiXCMjMkC4yA1URKIspd5e42VNk1tgvowHxKPiBSXvKa1/xKlO/I"
-    "uddVDTsws/uQB0TZbV/fe+6559p5nmdWNXqbRpcmlgttR1mlQ+lNG42zmP5Dmt4mfaX9kuKy1WNSZHWIuqK5d107pkqX"
-    "tfIYa++dD1hgK1q4EE2tKeqbOKEfA74WJlC4NHVN17AJM1GFS9jSVaD+fFrnI2Ci8up6TDNl6jGF6Lyma8Nnp++w0PWM"
-    "StfZOEy1prwcvj3cc+Xlxjb5zpKJ2BsXlOcXwVlxzmtVkbOafn96fETaXunatXoyykrXtCqaqalNXCL+E/2hMzBH75Zx"
-    "gc0vJ9/8mqITu73L2NXoqCoV1XZGBJxCwu7FZGuymftysjXKciD97a/ynN5oq71i8KZLmnZ+rjXNvGtoAb9q7J20yx2q"
-    "HFkXSVcG2OX5d1n2bDguy/5POcmyt7pu5ZuaLkQKnb8yV5pGleumWPWhc1GH0ZjWgrHz1cTamEajUQRH7teMRuNsqsrL"
-    "P4daITc47vaWLoy9UPTxIwbPaVojIYGeY7S1ufmcgC9wqKnVvtQ29g5aZ/Pd072Dg20q1ezffx/Tf//2z//86x9w9tkz"
-    "2nM2elXGLMvpJCVWBSralJohHe2ySIiaGGjm6kp7Wtd10CCdB1JzjjEuADugWAuEfC/AFF7denehy0jGhqjqOsAfkKxp"
-    "2LWZ88TZeM9W+GiQuV8HlNmP3oFiTJ2wXQHj5OhjF2nv+PBw9+h7mkwmPTELWscRRe5IRnApRGRCDtI3CLtePqbsmIrb"
-    "kbscbVP0HUYjpiFGMPuxwHIktSx1CILusHSmgAbWCjUwvkX12yrtwnSD9WquV+OFsbE3mWxyVXZeT+h49S3hJq6tfGPH"
-    "cZITsMGLiKTDfzfjwLCU0XnDyVADyGsMadtJWlehuukqJ1K1M5rVah62v4RqX+prtyOWNzh/pepOf1wDxpd6CbdYMJTH"
-    "b2Ah8ZqwA+jTrrwQfQicZCES3DV2g9194siAj0YNJxfgEOAKP4nJiZoyxf28a7T8jHQgt32sHOdOEiWcOdUzFrGOq+4p"
-    "O5Of55O+aWtlLB2/Ozs4PiooKAQt/MfJvR0YFFRQaU2vQeuM7JgTaLyz7CmWeKOgBmP4YWdmLlVDyHKlZ6qr44ZoK9MU"
-    "kmjZY8527/MOspaS2LhK93q1okepvDeQVt4Q2AcuIpbSCerwSltlS11MOC1Q+7aga+ehIGJEQuGEHDl0FRyKHU0bQYoV"
-    "XomRqbkolkPDsix8DakfFKgpTJ37pPEVyKFvgP+rDUlPbUIMD6MR+oZB/S3rJsIr+KNgX3apdpwxG65BKpC/BCrrAUpp"
-    "50h+ssd2GtUy0cV2YyrI/kbqiEvXrVigeC2hDpEEwM2dMnmd5426yXvyHBXbPWaof1tyYykeet4NyvoEZXoTJ/uvwRg3"
-    "mwXN9lAXc0TJap5UskO/Tg0jp0Nll8gbSyPAdUjQk2WY51OFwVBHwoAfBDxIkLlXmh5YjEeYQKcZSfmzJPVqc19/EkXC"
-    "NonDikeiKlqVi3FCiJW8MJxO3GUAC7J8tUpiEEowiojCXecPlhQbKYtBlx5QfFIllolHqm218pK9BB/i/zZt2D7aPdz/"
-    "rkitap+JVIL0Icvu5IPuenlkrcWg0UrK5S67w+Vg9YfVm/j1biXcPLOFcQFZ0d6qusBg11IH3rUQRgQzaDAk0lQsp/1d"
-    "giWldT4OdMJ9Yz4Rgy/YYMcqL9aQ7UpUVZjWi9RYBn30zAQIZgAEmH1YFF5fiBfJ8Es23JjA2sWmzxZy70OczG2QWPed"
-    "NMgFJ0ody85XvPNRRSYLw1mPqpk9BDNkF5TJh7iD9Gkpzj/9JRn++psHPp1XutW20rZcpshb8Bww/CSkdEzv4qrHJ8u8"
-    "jhtisv3br9j2tAti7Qzqpuasu0xXaB7DmBZuvZD4omk0ePNpXB5BtNwg87xfIWy/RtJKVkE+frCTTuTyOue8J5B20Vs1"
-    "G+DC4PrkNqmGOqS0cEcqQ6ql7wcGv8lBi+Vg/ms2n9afqxkYdw5dGfztecX+jvuNSthVmQpVyuU1BsliQpPdSJZILG1L"
-    "rpI68iUMgwWLnQh15XTCe8ZXK/j5oUNlIq3jB7tkJW79dSVLp3gUeBOjtjsIFiUI/OGtNG7JQx/Uy81V/fiujQmyg/sh"
-    "re9FX+d79Bs6PXhzcHS2sQMgz6UZcBSshYGD7u29EpZje2Os6s2drUa0DiNn+yeHX7KSrrNJkbKnLxbyEKKz/T+e0dGP"
-    "h7/bP4HU75cL17fR0LVc2ziPF4peS4/Gj1yNeIns36gGd/QnFToZR1+tHWo2z/EkMY42J18VTzvDzzEsCwvVpmsZnPme"
-    "5xSluT6hSew/c1ViMtDb4/fY+5o/+xZ4rZaDOrA2fO6etXoEYvt7/Ev3Bp7d4a0h1T+t5/lSyzuzTT1wINLGz2FyfwKJ"
-    "jc9A8egFSiz8p2hYcGxPJmoNUqYuwX1JLphfDIsfr3T6dv+H17DxjgcB4pGEU1qgSgf+shDEGjpVDRyQM/NXuNuAgV8M"
-    "qH8zJy/OOSS4ctJP9sfz9UraRKuMl8LEtYFzBgdx95FnqPwufRiPp+HnX+b34MLK9UrrFv+sy0tXO19k2XG6Aid56+Xz"
-    "aYufXMv5afWl94JcMSfZ/wCYQttW"
+    "Y29tcGxldGlvbjo4ODIsaW5wdXRzOjExNjEsbGxtczoyMTMzLG1jcF90b29sczoxNzcwLHNjaGVtYTo1MzQ1LHNraWxs"
+    "OjIwMjcKeJx9VU2P2zYQ/SsDAQUSQN7u9pieirRF20N3kT34YPhASyOLMEUqJBVHLfrf+ziULHntBFgsZc6bN5zvf4uj"
+    "d0Mfig+7XVGU+BfHnkNRFr9VrSP+wn6kMPS985FrSkI6qOpUUuUshLh8KPblrqi9OkPrVxykKLSq55KO+gtbOoykY6BG"
+    "s6kDOU8q0F+vz39nxUZpA8XfcZC2FFumsxppdANwJ2qcz7gQnWcAX6OrTuR69ipqZwOk+5UcHoSWTQPks2WSb3KN8Aok"
+    "s511n8i2OBbRz8lieqgPkd5tNiMHCifdB4F8Hjgki+8zQ6+rExhecFBwHcdW2yM13nXiP8xmnIeWE+in/DWLP+CjMepI"
+    "vdK+JGXxzCb5CwLjLMI3yc86tmTdRXzlMU3ewu/KDTbCzsd0kuEY2YcUU1YVCFQ3+W5Vn+JomPsyeWZhO5zZw4Y4Ifz7"
+    "Enxdp2yda2Mqi92+fIStXbHZSPxBWFg8FoS/4LVOxZKeHh9/SCHXUewlbPIDkM3Guvy9L+1gTFI6OGcYzouXGfnjBXch"
+    "6FVsk61Gm2Rrvq7VuHrBfNshHYjErUDdu9T1N8CdxPMefc1T6YYU72DcOcFmeeWM81Pua8iPntniPJiB1ziD7jKCe4L0"
+    "p7WoU+OBb01riaGO3K1kn7hnFakDXlD5ulEmsGR79XO/dOoqkdKsD6k+VqzbFpwaf4EqZQzanN55/jxo+PR+fmbWVBaj"
+    "wj+o+PD1TrTeYu4l7ArT6K8SNimCO5K5dLYteg5Vi0eGqEZp0qm9F87KeYsuWNn8E6Nour3Bfj9vWdNMA2nRc14ftf2O"
+    "8xPg254bdZBKmKUvXts0bg8cUJ3rRgpIxjpNf7gzdQPaOzoSWQYDvV+Ga871XtLd6RDQ48mtIYw4Kq9Ci7NPNsG8qpQ8"
+    "YPKohPrTVC+YQRVfull+zDlZLK+GE02DaXnG9ProB74ZZSTjaV2ejFVTh6vgXVvJo3hRCfK4vBASqlNa8oi9lVi2rUbA"
+    "LmKxof+RqNYj2kBXU2AP+rj09P1ZgJi5q7kk9xeam2BetsHKwTcc21TG81LCusAYxh5Ki2Uy+prda9GW7izfNUb5JQfP"
+    "1oyiDhXsAS/DSQwhXXONZ+iLQWRIqi9cRvVVQped1eD3tGxWdNgsb7J/x3v45p2L2COFxOi//wHLeLDgeJzVWG1v2zYQ"
+    "/tz+CkLogHS1bDnABsxfgmLosAHDGnQF+sH2Vlo6WWwpUiWpOV7n/947yklkibG1YAa6IIBlivfwXp87+qnbVmCfzD9H"
+    "z2xaQMmjWVQ4V9nZZPLBahU3q2Nt1pPM8NxNLpPLJJ5eTvbbRxEhoJRefYDU4ffK6AqME2Cj2efIwY3zn80u64xQa9yV"
+    "gU2NqJzQCpdfskX0qdYOskXESIRthCsYZ4sFW/H0o5XcFtFuFKm6XIFpAQrlYI0rPUTFbl+hmOG43JLaw/TVyKXmbsSm"
+    "SfIN0zkTbuw35byWaMZ0/B2C5ZKvW1grrSVwFQDbv2lsiWOSm8Sx0v7pADjn0gJCV9wVBJ1rU3JcbxZGAe/tBaMxmZfx"
+    "7YFUxh0clcIgfh8nU/wn8VKXoHyUuNq+zqPZvIMVO1H2AXejlj+ljHbL1hG0gtD8IdhHI4rsYV3rWmSPU7PUdRf1MFUI"
+    "BYPhwFBs/5i/iJdXF/Mk/mH5YrEYX/mnb//Bx2bt+cUcXi39rv3C1bO+Zm1NomQ8TZpoZECaAJ6MikQ5t1RWVupNtDwW"
+    "VL8RAVIttS+Rbj5WRpTcbJnfQPl3e4QBctvaAFAar2QN/iThJB31o8c7djLJ48ES/gLZUn06umzB/OrfjkKFe1teZD3f"
+    "riAYiPtyHpAkDkoCoU8bYIvdnRrcGCyebu2+gQq4Yz5F77Dnyx1RCXyqBRmMfvPkdkdKqAfPMkEQXF63WHBf3fPl8ily"
+    "6OaMbGsLXjXee1iRrq1vC2BebtyDU7yEPnlTvai0aHLsPkz/4sh3BRhAdvfHMmFZJZSCrK/Anj6GI2OSawwy04o5tKuS"
+    "XAXsugmnxDa03An5TUT7Wml9Tef1AkNtQtyQSK9PdBHRxhbcy8azfbxu0vtCNwqMPUj0/6evDoqxTWH36XVWMgu6Vxux"
+    "FurRSf71uDdgm+Srhqo7fugc4QmgdcLvnl8CAbQpl22qeGDA+llvWFmnBXOaeZH+hJV0dWg4bQi55lzIM5JrgQ241ZdL"
+    "YW3TCFe1pRaSGhpSSYrCEGzVXV+gG0jpnt+LpteftNhCasDFltcpnM/y3RBNnEZK34jqjHrQoJdCgFJ7k/RwjW0BMkcS"
+    "wfHvjIpTHdnQQHLfUo/OI7+RPGWLVxRfl0L90kBNQzVrh2VPywOKV+ecSyDVKrNhgthHLmlKf6DWlUg/nnWQQqecvrc2"
+    "sxNtJQ4kxQ4YggvfgvACe5oO3hUCebHBaM/WHoTQxd+BWSxEKitxOJ2XkAlUyLfV/S3n+AyOy/qBG1bwPnp6Iu9ROrls"
+    "eIoawM+vLt7/jZv6czFNC95erHYq+9zoMurfcbAvStm0pBO/RLxWcutREQkHEoNCLThnamiPXCfAriUmJPPzgw3AHKPo"
+    "wxtWYyJnOZqzd2rgFxGl/0w5xnAg6z8yy3ySPJmTZ/2Crl1V+4ZwPG0MDEwa3IihVSndetLaMa7sBgzzXM0u3nsfNIfO"
+    "2JtXP71/7n/X0XluIVyw2ABESTSTtCmUJjtRihMi03a9J/TXdR3ZNcBxXwDbq9l/eJzVWm2P2zYS/iuEcIfsXm2fN8AV"
+    "OG/RIOilaA9FEyQF8mHtq2iJsllTpEJS63X3/N87M5Rs2ZLfFptcLwgQm+YMhzPPPDMk8xh5Y5SLRnePkea5iEbRXKgi"
+    "6kWpcImVhZdGw+C/TFLmQnuO3xnK9Jg2niVcKT5VYsDe8GTOYtJ2NxmgrphJx/xcMFfwRPSdKLjlXqQsMXnOdcoK7ufM"
+    "ZDAHJhbWzCzPB+xHfW8WgnFahXHH4mLl57DqQvpkLvSgWLFvUP+3rN//zcEPL76556oU376I2VKCyrj6HoOSf394+zMz"
+    "099E4lnOQYHUM1iQe1L/ArRLXZT+A2jOeXzLpGdcu6WwjhktgrjQ90KZQsAIcz41pe+x+HEcmcU4GjFvS9Fj4yjlnuP3"
+    "wWCwjntsOTdOsBhH47CygMVAdrsau+LMClcqHywCL6BPua4NhoEQhil4DT0BiwaBzULoYAveAnfC7Go56Z1Q2fWAvWYZ"
+    "l6qkCWFTW7szrhwZLqw1Fkfgp4XU6TjC0Vw4x2cifAGvwZLrdeVgDnbq/u/CGiYewGOJScUti8eRA4CUDnWNI54gVn61"
+    "4lMprQCtMQYenBBipMWDv5uAoxAhNSKU1DDBG2ZLzXDGoCv6rnJf7RvHxL2wq1pLD/fPaFeOHLOx0aFHlAEEBHegy5LS"
+    "s6tceD6AQOoEAXrbtWiIHHv/5vsYgDuDRac8WZD1WakU82Dtdae5/f4Uwx/jphxAQa8obdwooOsn2jPGRVaur/YRvhA8"
+    "wfdxhT6pe4TMDSjRZ0xA9g0gaxtgjkaPkV8VmNIBTvAzJFkhrJcCMv5xve5FTTyeIbDubWgCZ7oWT7xJ5qaKhiuLwljM"
+    "d5xK3upBFMBsHLzU2Aj925jlvIVMbq3/Gjz2qTQe8UYhqQE7HpMFTnE3j2DjusynwjYUAsLFDEZaGjWrfwIxiwTYkKrU"
+    "tM3IlOFAEzfD4V+R4qQf0KSMQ/JGo5vBP0BZpvisoWsKhCS47lBW/RL20u+j3N/7fW3o045iSmpQjdSKqjNjgXtACQ30"
+    "OrxXCUYD3F7KVztSQCfiqNTL4cuv+8Mb+IviucEagRoA5G8zqio7uvpe5m2FiKqNP5WK1pPGEjgCqvkhtU/WKNPDtpal"
+    "TJ9mZm7Kfa27UEEtEAwvLMb2P3df9Sevru6G/X9OvhqPB6/o09/+Cx/D2PXVnXgzoVnVwKu/tC1rWhINBzfDEI1UoCUC"
+    "VgZDoow7TCunzDKaHAsqTQQFiVGGUmQfj4WVOSfChQmIv3oJ4Hn4NrNCIIynUIRpJekVLvUd6Tu2MsrDwgoYRDVMv+m9"
+    "bKj5iX7tdSVunV64e76ais5AbNP5DJB4kaMS/Nd1sMV6Ywa3FpJnP3ffi0JAZSeIbnTfTZB668KIfiNy25AS2MHTVKIK"
+    "rt41WLDO7n3WPjJ736CP2GjERN5x3RQMziTbY7R5mBsPE93ZPHUuM+1Q0FnEU/HKKTbZksUpimgwwLNn+TalWz98mVR9"
+    "amo+MR2r/HOXJODxzKpBWkGyV8MtpdStsEOgqEO+CWjl/NrVtSfqndWmNpwBuQ/9z9YbVWODGNHQ59NRirZkBU/farX6"
+    "QSJw6DyBcYQP0ELfizBcZTNYlRfQ32i/nd1sy1LLl+3TGwxCD+TmvICOfwY6NZuuqE3OpFApnHUsni+wH724MSOtF7LQ"
+    "L3gqRLk29YR9dECca+gt7S6ELiI+OieFZbHxL6TWoQ/dNaDqNM7XDElmIBbYn+NpoFBcd+zroRu8q67hPQw/RDivgax3"
+    "uF4XsDL5gCJtpt3TCHtsqHsdPNvW15GQibEaSsZOSv5/+mqXNhoUuoXXZybTDvcaK2dSPxnkfx73duxN8WkoHXt+2FuC"
+    "CKCxwgfil44AOjhFN6niwFnsB7NkeZnM8VqBRNqHseG+DYHTnqkPC4R+WRHYRvesKhAMapQBvPZpeeJ7GITDLEFjyVds"
+    "ZUpg/QXLApgvYv05HCIaZ4tcOhea+WnpsJYmFg/aKIUGdh439oME8SGz94MxD+eVy0Jx3PpwiXYai9W8yeet2c4bKE1L"
+    "WYiWXz7CYLhDxTm3GC6s2dZ5dtXvr4RjbiGLcM36qYT1Qez64mACABLRUTZaFwvr58mIrpPA8+RHCMTJ9Aged3OhMiDz"
+    "0N7tOv47HGVKYAvvMGnwho2h+MXeRaHOHnbb2xw9Q/6M8pgdtaW51D8GVTdd5Ok+X7acKPkHmO5og/4lU6yQyaLl3ncw"
+    "yBy0/p7eBjJrcmoTARtP6IVB6vQtZWh/cSqWMTRth0u5pC6Cg7EnifPjXAIug47mTQopQe3y9452uot+p3L3LiYXqQSD"
+    "qDOqTrTHb1xg2By4Tztwqj91/9Kqyuiy/2FVfg4MAt696YDh+zBeQ28EH/CMygoubY/ehLIMKzWAUxkNx7jqd7oT1mbz"
+    "8xfB7POEun08qyoduCE8FWEyRvuo6GF7plRoQE7cnWPswhuNNcDn1iyb6ihCjc7/hLJ3CpKKURvrOtQcq6LdkaaHo+DU"
+    "jjt8bX5NoOicW5j/VJlyYf+6nyrBsA7P8bTj2Q0fWCBBqjc9ekpdcnrZwyzBxzoGQ5zh5d6IRK3IAG46oYsAqccaB4P8"
+    "C3yiswtQRG+qmu2+DQ5A9OIUA5nzEmxrF6eHyWpLVNXZVUw7Dr4Z0UvkNb3aQOo70U3Q0CrIHMvKsAGZIR7GZC5PiNw0"
+    "+X2If9q1+wkge4Krju2R7iT1LFwjn3jL+6WJGgh0EOxhlJM5tzzxdBuOLcvBC/DqhwtfFfatCNsJ//lB0Es34fSWoQzj"
+    "mScgCyAbB4fVLr9vXLLZf29z2Yn/fIaGCpYshP5orEp3+urJ+g/JPszXeJzVWetv2zYQ/1cIYcPSVfacAhuw9ENRbC22"
+    "YWiDtkA+JF5DS5TFRSJVkqrjdf7fd0dKNvXwQ66zdUWBWCTveI/fPUh+CoyUmQ4urj8FguYsuAjMsmA6CAPDTYbfL6JU"
+    "EvaRqSXRZVFIZVhMcBGZ0eguJJEUMAmDYyCKmY4ULwyXYigpF0Vp3kYpy2lw8cmKASzk7E8WGZgulCxgLQfZcJbdG2+V"
+    "NoqLeWf/5+Qm+FBK2OAmIEhCFtykhJKbGyuBzqhOg1UYiDKfMeUx5MKwOYx0OApSTwGZojDsUVVsumIkmaQmJOeTyddE"
+    "JoQbZ6uElhmocT7+HpglGZ17vGbgF0ZFD7NqxukyGiHdd6ORkPZXg3FCM82AdUFNiqwTqXIK424g7LFeRRiMUb2YLhtU"
+    "MTVsJ9WTyZMfRpNz+I/kucyZsF6iYvk6sRhr8BoZnncZrkLPnlkWrKbeFjgCrOk2tkdz5PF2WcuSx8eJmcuyzbUJFeQC"
+    "zjBMoW//uH48mj47u56Mfpw+vrkZP7O/vv0bfrqxR2fX7MXUrqoGnn3VlcyXJJiMzyfOGzFDSRjsDIIECdUYVjqTi2C6"
+    "y6l2ITCIZCZtiLTxWCieUwhxuwDxV2+hGJptrhhDGM+yktmdqrzyk+W3a2ekh40zyCCZJ/p5+MRj87udDfsCtw4v1J4u"
+    "Z6zXEZtwPgAkhuXIBP/qnmyxWotBlYLgacfuG1YwaoiF6Jr39XSFqYR9KDkqDHazyW2dlEAOGsccWdDs0suCdXTL0jQy"
+    "547VbYGuUhDn1mb8W0KFXjClxwcm211pc3tu3J7oDs5Th2amRgo6KPFUeWVfNtkki30pwssAJ4/yTUh3Jv6dUD02NI8M"
+    "xyr+9JAA3B1ZNUgrSIY13GIbuhV2LChql68dWhm/NnVtiVqzWlTPGBD70P9srFE1NogRIaRBQYRVSTEavxbZ8heOwDGq"
+    "dFELPyLDPzI3XEUzSJUX0N8Is1m9QtNVvVys6MJr5X6GT+h+dEoLFpI5cBNktoR2RJOEsyzWRCpCNfnt7etX3W5uKPWg"
+    "hs5yHZi93qXMSdNNWU7/ntCgAnpS1YTeoITJFKuNQLgmBRfC9a9NAaoO5XDOEJwSfEikIAb0KjIqevS67wf9sm+4hf37"
+    "ANd5iLzE/foAmfB7JOlm6BZH0NFj99xZtsuvJ5AjqQSUmkYo/z9t1Uw3XurdwOuBk3CPeaXicy6OBvmXY94e3TI6cyWn"
+    "ZYfWFjYBeDu8tfmlx4E6opmfKrac4X6RC5KXUUqMJJake4ibtGVwOe1E/ZsrBMOKx8a7B1UPJ5BXPhLKM698vIRPOP5a"
+    "UCzokixlCfn+jiQOxk2D7Vk8qDikcEbxji4519qdFWalxlIdKTzHIxXq0XuaafsS3Gi1a/ssdcehYR7bLb1i2iJkH2Sr"
+    "ddOHbQk0ixQzI03LiHm+fU5SHkOPA1kpz6mIL4gqhQ7JrDRY5kAcknHde8sziHSI31cP5Yd2+7hpD3Z2j4c6aGDYdTxk"
+    "pGLvF7zw/XMFnzaW7OxTDCVsu5Q25Gw0WjJN9B0vtF3yoYSdQbRHXV8dzWZQvEKMR6yngehcTQ32cP/qvrPkaTKli7W9"
+    "idK5TKcsS95H1QFhU7fhm2QMj38aMyKjUEaQsOue3WsH+QCJes9KW8DeFuUV0mOarPXJufjVsTrvK7b64dLmnhZxS2U8"
+    "SSh/Zq61sCh4dOfh4RI+iYbDpUnBDyRRMrcHCsBOFxB7Fg88YgHV/ktzd6rCpdgdoQaN2ku5bU4p6LS30F6lHODrePgX"
+    "e5YJcud/9ZzS+sr1jDevBnMWcxDINtzVBcvuC0AYlluud7dcMu27Duw0e2iy/7DZOwVUISyMbKD1jRupQXcBP/CyhBSU"
+    "q5BQQWSSYE8HsMykYGE9bx8nhFxPd6F9Ss4PHgengU/3JqEqxWAGaJ4g32KAB22khXiSyDLXBO95HkI8WK7ACUqJkguf"
+    "nfW6d0jdw+wyg0Al9sSle9jsKvP9nk5AncqoPc9UQr6PoN4d2jl8UdH3mT2fE6wRdzS2b5TOmWg3+4ApEwwNd1UPU9TA"
+    "4UqTqDR9ATaQBYZYQeeMwBAlePl9YUkVSwCrIrIXXlzcCBx09N9oklN1B4yg8ceGBSoVHYN2IqLY8QPp4PgEmsOicyMX"
+    "RfFrlWw3Qs5urcbOsBfkzYuXt4/sqybkDc36Kwa0ODzHOjfx8DbBSwee8z0k537BmeC/bs9xBEKPMNUuHe2dvZi7Z5Y9"
+    "b93vfNSAox1hiF6OUqpoZOxrEbZaWx+IqomBr25tKZw6CFxEHjK1OH1KkIbQxFggM8hUGuKgz+5rk6z1D9ePAfjnARpB"
+    "2LJg4kqqLG6cGqarfwCr44AVeJztXVtvG0l2/isFYgcj7TYpSrZnM7TjgeLxZJS1PYZlwFlYjFTsLpJtNbt7urolcz0C"
+    "9o/sa4AAeclrXvNPgiC/I+dSfS+SLWrGkBHuLGbEvlSdOnXqO985delPPTfwdazc3qg3HDzoOb1QLhT8uPRTd65CuHCl"
+    "Eu1HIVw7GhwOhv3EHRzC5UmWzJQ6T9TPmZ8ofR4v0zk99fTvHwy+hQc8pd3Ej1N+909c3kgoKG8p0mWsHCFFqHSqPDFL"
+    "oix2hKfcQCbwWyVJlGh4IPTEPNKpHyiRqo/p4Cw8C39UQUy/xCLTqdBZcuVfKXHW86JsAg/+nEWp0mc9R3yt/XBWXPna"
+    "gWfwnxTEqjyH/zhn4US6l2dnOpB6rqDqT5/EBz/8IMXNDfz4SkyCyL3U4iv4dTgcfiUCP1WJDESsEleFqRE2jML+8emz"
+    "k5ORcOX0v/7NEf/7t//4n//89wEoJMrSOEt7o0+9NF2CSrAJcDn2Y+XlP2+c3iyIJjI4l8lM90bvP+Ud0u9/0BH2B6oO"
+    "fmtoRTiD36YHoIipDLRqKl6G+lol4tpP5yIKlfin059eCRVeqSCKFVwROgW9pY/5CSmuZJApsRcloi+m8G+47Yf7jkjn"
+    "SvghNEBIDY9RMdHkg3JTcamW0GeTpYhlAsKCXgQJfeNUpDetd3p6HiUpXoosjVFhtoBW9/K2ok7GG9vIZaO4C5k6Al8W"
+    "IDrZyJ6npjIL0hH93LcJ1Z+CfZXCxDKdb9brdQIGQFoxGp6rBEw6jFKRRkapI7o/WYKZiWgKDwp/IWdo+JnnRyiiWkyU"
+    "54H2YAhFGViS2JNgWjr9WsPYAPGhyzQW+Pr47Y/9I0cMBgNH+KnmxhU1QQcpEJLqM4ZUaaanJtmsbOAkigIlw81thK66"
+    "FmkiXYWDg9rgh9C9Idg9D9F6Pam/UBF1sqkJenOiks0VuTJ0VUDSu9FigSNJTtGO0rmvBfxeCq3cKPQ06ufC1HPBQjT6"
+    "dCE/lsZm5ECpZ50EATOq9Cnot5TAnYN5uyCV5tEwzYKAu0HLK+hCHC0XxhTfPP/hQuwNR2AP0J0LH8YXdDzAhJgpriGF"
+    "ToBONtbJDzVaomM/CPqen9zaNtEWGzKi/QlsnmkatIrEblQJIL2QW5hKDAOYG2YcivAiN1tAkwlLEHlMz36t98GKAPal"
+    "h0IlWRji2K+JMfVV4N0e6wjCuAmOyBuDw6zfD4KFHgmWMgqDJYkKeAX6SLmPvShFV0QargmjPsaB9LeAXq6NOwPGfkTX"
+    "oc8ZYl0oX0yTaLFRGxMJvvO2NgAlGbOVQQBNJ8B+4SOcfPI9J+8Nh0H9hiX54eTFc+qvHPWx3wpnEfj4S7pzsZdbMEKR"
+    "Cqak0ob1fogmeosRSH1o2jwSCEDUigQU1KeOo/agorDnohAhMx9ED/c7SSZ1H1oPFAD6ewtTr0vIfoC0krta4DlQO44w"
+    "lHrZTaYgiK4BqMG2MjcFPnNnwVBDlfLyDkdvEnUTiZqzNePAGn7OQAC4Kl4dv3xeh3cN/mQvUbGSqQTWtv/YDJQwmkQe"
+    "9nIoJgofU2CjF4C7UEzONr0LIhia1Q42Whd8qXSVZyy3UKVpw5Kdb0VwGL7MYOHWAYB73sIRDZV0LlNu2tRPgJtCH2gi"
+    "VhHxpkvQn9gLlUKP32ou12lMuOgt6lRwfVAgkBtUwmQZS62RIDY6DDHubtCdV4oULxQvn70mG9EHyEhwHPpTaG0n41m4"
+    "8TaEQyVXqiVKIYeIQPWETd0smFrWJ+VtQ3/MeIKm5J7D+Df0alxqllCfdJImD6Tu0kOmDIo11Ee/W1+A3QXB1tWCIRwj"
+    "dRGnWIzYO/3TyYsXg4W3v1kIYO6586w4UvGEPeFTjD5kgQhaLrUZFMhvm05ybxrImYPOyDG6d0S8jJOIQhBwWcYJsFjX"
+    "OBBBsgnAy2ORhZ5CEkCBAcqqsdjEh+aC+xMQssgBlHSlQuShZXDLlA0jNiCV53n89nAI/wNtwuB2pVHVcVihjDiWSWN7"
+    "YLlOjsgOhSQVCER36hhylkvnsPfAx6ClfhKFRKEY7fJy90UQhTOCWLhE4lTIKdIID0AVmXIJWmUDHK6tpMnilSOGxF4h"
+    "elX76LdcjF2wEsGgD4wXIUCTbhcyJrWhkAvf8wIKWhLg54kHsaDCu/AoRIUaUJ2Ua3SlPFMM4TaTUXAF8O6Uw+c6fcYK"
+    "8rGf37rYB4Y2A2VgRFKnuBhja8Co1P9L3i0vIw/CCjCXNIEi0uhShSQ6mUfRTeilwRk9+cVfnOsUOOEvTx3x/uTV6dux"
+    "I548Of3z6dOnFHmBbSFkqwxiImiI8ijA8xMxAd1fKmjYBLQAphVE0SW4dP9S1aIGHRUBGigW7R2rRvdHrfcx5kOEkywq"
+    "NigD0TPMkUBr3uJ7E5VeKzCRJ8Wdc9SP6dynVNCTgxU3keaiaUjWKdbOo0sKE36SB0NBMI7lIkYi0zgmEYrxbZPpIEmn"
+    "EfIWYrDEMyLWr8+dodxE4fjpHQv+u8mBTXNjYAEJvYhUj4UdiSf8zgi5w1Msj3lwwYjFe6SrY9N9m/gtWRoNUb2C1Trs"
+    "a9F2fXrP5DvArEHIvTpvHKE2oDOX4OlDX8/B0lGO8wZFhUIwKRIEYIZ7zInFK3hW0jOsbbCQEC1ag+VAJAKDjmiDhPGH"
+    "qQITB7OgaGEwUrk7oEXmV3mbH/cp71FyP8oikGjGp7XoJshEUH549IghCHtiKv1AeQPMSuX+uJqSQn+iW5m+5+48MhxJ"
+    "Z3EMJAyGPT5KQ5bAG26mWC64h+kU4BtNpNAeXHVlAuEHjB/Kk3ESDy43U2ImgbaankLjWk7tWJz1KPPnnfV4JJrE19kZ"
+    "CUgJwKr/LHIYayIZa0WhyB+teWNiDN1SJOTQeqPDwaN2K6ZBhLkuykViXiYdNEJocJcdfb6pxsoBjoV5NbccLPeg3w8j"
+    "+qtRqQlNNwaqpsZe43VPVrg6QI1a//bR8Oib/vAQ/t/gnhE6zXpJmDJql1aPdyqvdHgc2EO1kizzvU0VLKKsJpdy/YUM"
+    "1jdyODgcNpvnqbVm3ypjKnVaSa6anxogoDeuFe1GQdQx4svLTiiGzovmX7NE0dTBBDC+UUMAyBCsH0wt8y+KP3SOxo1c"
+    "33KiOpRW77hULVrvvB9XQ0Z/rUDvx81R8obiWIE5b7jHKdlzk0sD9vi7/M/ePE1jPTo4QK5n8lODKJkdeAkA9wEY9LB/"
+    "eHRQZOEAt3+aEuQZaTnjjrMGCfiuJPUV0dPoEv8NyAodS2AEiI2uGq9Kz/NRTBm8rrxjHezv0B1dEKxf5M5y0KqMYHf0"
+    "qWEkUKOBsvJWiX89Rr3ylnkW7hBQlTdypII7hB9wh/P6JaC0KkbcqD5noKP1nAGG5qN9M9pbz8v6s6seYySoPmnAoF0g"
+    "IwA8Ck3BRDrc/Zf3f+iPv9t7P+x/O/7D2dngO/rr97/An3xtf++9ej6mp8yF735nbx3ggq1feFTDnSa0Q4C3kOCn6YHB"
+    "hmEMNfppgCU/s6IEVMSDGyqqjNfytRf2oY+S0zBGWw2XdXuvetDCciCYvRmj3mEgk0UWf7SLNldkkoCN3NxUh/X7nECU"
+    "Lti4ZuM7jbmxVyqcCrmJHPwLSDegnANoDnM5QLGEFWUAYiDWOI2BjcpQPG5bN8L6uOMmOa3Gr4AIQ+CsBoKEz3Kjoa28"
+    "hPFN8w7Aj8GbcaWjumCVQWeoUqaZtgpHczyb23fpr2gcRM4a4jzrPWDbdiiDuCNZYmBmRyYP+sgPLFpvaoakKmUY3/9u"
+    "ZHWPaYCZOT641ci/5sHYOUcIlDHR2Ar+fU5RyDmEMdgwM2OY/5lkMefdF77WTC/MX+ceuNEQRpZLNFAlCwgCTI6+mFnM"
+    "WJGYWZIYixFscGBQBCRzBeEN/BfXM5SEezh4RB1gkjsU3WKWL0oudSwp70OFn5uSNXcgrVugAEYLKlg8EKZQQUViu+Jf"
+    "x9+v73u74902wFntrtdGMqs8eacIpR7UrHb+t45CmmFMZ/bQjEa6cYmVUUiFYpS+rBPZaPq3ShV4pWAjlmK3LrEgLpZC"
+    "V1CYDmIWHKflzQvS9xvwn7ElaCookTXyWdep9OBno07NeGpbKlUdXlvSKouRYLh0C5K1OjaqhVDruRjIsSZuuanEc4Ck"
+    "1606v4eLmNOcS1xmNvOvAMEnS0rt0dICjTlwyUnDehoqBC8Hw2IRA4ASseuYi+r3qTILhq/PEr3F2Qh8E8WY+56HLpwj"
+    "uGbZA/p56+nYd2YqBNP6mIj0Bjjvyq/s9wp3eKmofdWKzB0kpFcSRkEPM7E9i2AydCFyHsh08LFTaG+psl5Eq+Z/Xl/t"
+    "8u7VLm3V/nlNtVP/Y+flA+sybO/mKp1zzpbnBPAXmcNqeblui2xulIQQtDfNkLIbG+zkBAaHeX1F5WXhLUXhQLLL0zGh"
+    "tB4+bZIa3LXKiZVapIkSf+aH2xtp5f1uFmpe2No8K+93s81ATqqOoUsCL8etuo5f49wvrupUGuDQkDeLhHmFLfFeHP/D"
+    "8xfNxWWyus6yU+Z72BTsR1wRlLlzWvuIBXLq+wtJu7EL2MX8u5j/PnXjFxPz3yZ0/3xxOSPo7VLtNd5XL47x0tLX7Pzr"
+    "hP5W2X1aiMrVIh2M/TDkadi6ACbQ7F4yhEMRL6zlZbWBDC3t+mgPHpa2yw0rRY+7rMZRr7E+W/aUmZFlADdKlGm1uGPW"
+    "bLs8S9Y5Z0HVkOjL1FU9N14Jdkvz+o1nDCzqZcqztZHfH/Va2sZkaSNaEwBUaji1RpboQYlQbUzF2SlTnWY1ZWBM6x6G"
+    "oxNoVfwDXMxXil3LpVhGGa6CxbVmd178MY+u1/JcZlq5eZZ+xzgtN8EsqMNrHNshBqoMtEWtun/c0sJ3dvxxxx93/PHL"
+    "5I8IZZUk9WasWj8BVMOuRnfNOfHdEdR5AWZfy8xtZwiOBacr85WWtONEO2KSFQtIcbFvc53fmuTqJMKF2l4J9vcOeJsD"
+    "rhxHTS61Q+QdIu8QeatZ/BrqVCbsZxno37S+ghvj+rzJPQX5m+6gm+KK7mvfkpR9Bxd5/wo+87i602yPtr0JfenHurb1"
+    "bv/Xmt8C0u523ZVYm4q/dyhu7wgbQuwStTtYv0/dWIX1FXtCe+UO2C8O+BHV4BmDfdyMigMoUay+T3qrBV0lzApT0Wfj"
+    "+4ykbdttIedtnYae4+ZL1yxJrfuOZ3hVBCqlPYJ+yHvw8PWuqZgWPS+3yOD2xGY2pjHnbFv88Iq2NUKswiLfP0+xIcG7"
+    "YjZvFwvsnMY96sYvJha4l8TdgFv34H8DyKFuwhMu6tCW+de3SdBUYD+Ucavu00CpmE4rKvanhxHtMf3VVr3xsUylFjus"
+    "6hgOhvcP6muTNTvM3mH2DrPvSOMJlnp4omRsZ/G4ln/OB30Vf97nHE4vB7sqXBQzrhVwuy1vj333soXdr+Fi5UyA/JgG"
+    "VOqdJ0/zrtk0fWpbs4Jv1pf1mf5uFlbsptVrvUFvwYerFdMf/BO3qrTnZd/NfYhauMa6EP5fbrkpeqE8P1u01I6zJxO/"
+    "cQKbW9+43WnXcn3PcZhW9vzbN8bfP5+4W8O485g7j/n5PKbxAzImz+aUsKYXEmjp1psXSy8juGzBJQtT7mdcKYneo9XV"
+    "6xyNUc7o0yoHsb6oqsNoOR0sHRW8UaDcKVj8B2Vis9pwXLEdi3zAyLrZbsXBBs0lZM3NWY1xwCq7bfSYKPivhX+84es5"
+    "5xjBH7jXUsTSTxw6z3Q6pSOXi5OK+D7t0Ayj4nbn6f/fjK1Ydiec/vj8xQ/n7f1MXfy0fV2tmZYDheEJYJr4mq3m70/e"
+    "tDZu4GFMPcvMWsGgTtdSDVvrf8rPuAU58IgzqsAIAz2D5oLnQqu4cT5LGDUPgeky0WeT4DWd9UdLHitbhnjvSF5FU6Ci"
+    "9rpQ2049rjZpOjSuYR0sRVsdErBtq8ob5e7o3Y7e7ejd/2N6V3raCsMjDHYa2HcXmpfkIJczPaxBVMu/13Tv12FJnf1z"
+    "c7d77o3ts7MbPWzNI95UtlRsKKzhLJvFrJsx7uDgWmdjhNE5u7Vuk9B3Ipm5qVj2l+YH7/OHAh6LC3Ni/7OX3//3X/8V"
+    "D/mGkX6Nx8ni/EnlGwJ3ToDlaLN+znpNWiZR08poMd88GHjqyoyNg6vh4MGAPmNyYwcFLmtc1VXx2Ypmr0rPct6t+aRI"
+    "cdy6TMW1pLN7kYvjKbl4Qr4UCFL8JRIQGoYCHpnv4xKAs7D81AUdEZxc4mmseBJt2Di3dwCv3lnpqLNNLL7+eZbpVKtb"
+    "5t2G9eMG8bMat0zc4XnK93eCasWbZI8W52tU2A5Ob/CMkXDGZ+RYAtcmQBdmB5bCL9IRueXxxnR6zuqzAc2NWx5F0pSC"
+    "m4OWj6ZLX8hBQ38s8J3qWblS467wBnaxARZWZdrvFGeP0NeGdlx3x3XvEddte47CSwwPjx48fPTNH//uWzlxAb+obW16"
+    "aM5Ubz4tcnwVQ2GAUjD22RjiFuhjG7+lB6p9jIjPt9+7IJDJz//GQ+D3B2tBjBZT+AvMCw7rPqDHyL/2lcM26lsAYxPV"
+    "GVcCknwMVKMLPFb73KWDqA5rVm3fvxqKDMwTyASevoFxS4anfYd0CocUczCbQCV42DieH2lOZZdikpmjmE39HI7UKj/q"
+    "UDmwDI+zeHg+UjIjXkYfDMg/DGc+m6Sh0xqfM0jUBxK6JkcZTFUkebBZErQVnvc0e0bN97Xyk+n5iJxKRe1IsFLhw24V"
+    "5i3BD7SgUvF8ZvraBrYfiBZVwevtHwut2P+8H9saXI8ZK6J8822XboBQ7xL5W9qSyigAD9ynw5xYEHwOgbQmiol9K5X/"
+    "8VGtcmvWNFkKOZN0+D2ogI+zqxVbxrxVyz66pY4TiSfj61QUX43j73YggaWPwQUNS2oE9rW6H3XQKa59xfooisCz9+mD"
+    "aPmnBLjcx3RCGH0QwHyNxKfPOuH3RJY1aSwJhZpE33TThhnOqA2n9t0Sz/fwNKjQMxvqyBBQaq6Ymc6oQv/5jDM5x1CB"
+    "QgEvUmwqUzz7C5qVbwhxmkGDG2WBR49OFH3OKlXhY/oqBzSAv0WAMINGUdNBPW1Sbf6D4ebmn5Rvi71naRL0n4kDcXry"
+    "jyev3u4/hm46p+8RYKP544Ogo7odVhMx1dofdsGX4mWxB3W+ff7m5ZpKxzf/BwdbE1l4nK1X0U4kuRV9r6+46dEIULo6"
+    "MDO70cJqJcIyMyQLjIDVREoiyl3l7jZU2TW2C+jAfEo+IFJe8prX/EqU78i511UNOzCz+5AHRNltX9977rnn2nmeZ1Y1"
+    "eptGlyaWC21HWaVD6U0bjbOY/kOa3iZ9pf2S4rLVY1JkdYi6orl3XTumSpe18hhr750PWGArWrgQTa0p6ps4oR8DvhYm"
+    "ULg0dU3XsAkzUYVL2NJVoP58WucjYKLy6npMM2XqMYXovKZrw2en77DQ9YxK19k4TLWmvBy+Pdxz5eXGNvnOkonYGxeU"
+    "5xfBWXHOa1WRs5p+f3p8RNpe6dq1ejLKSte0KpqpqU1cIv4T/aEzMEfvlnGBzS8n3/yaohO7vcvY1eioKhXVdkYEnELC"
+    "7sVka7KZ+3KyNcpyIP3tr/Kc3mirvWLwpkuadn6uNc28a2gBv2rsnbTLHaocWRdJVwbY5fl3WfZsOC7L/k85ybK3um7l"
+    "m5ouRAqdvzJXmkaV66ZY9aFzUYfRmNaCsfPVxNqYRqNRBEfu14xG42yqyss/h1ohNzju9pYujL1Q9PEjBs9pWiMhgZ5j"
+    "tLW5+ZyAL3CoqdW+1Db2Dlpn893TvYODbSrV7N9/H9N///bP//zrH3D22TPaczZ6VcYsy+kkJVYFKtqUmiEd7bJIiJoY"
+    "aObqSnta13XQIJ0HUnOOMS4AO6BYC4R8L8AUXt16d6HLSMaGqOo6wB+QrGnYtZnzxNl4z1b4aJC5XweU2Y/egWJMnbBd"
+    "AePk6GMXae/48HD36HuaTCY9MQtaxxFF7khGcClEZEIO0jcIu14+puyYituRuxxtU/QdRiOmIUYw+7HAciS1LHUIgu6w"
+    "dKaABtYKNTC+RfXbKu3CdIP1aq5X44WxsTeZbHJVdl5P6Hj1LeEmrq18Y8dxkhOwwYuIpMN/N+PAsJTRecPJUAPIawxp"
+    "20laV6G66SonUrUzmtVqHra/hGpf6mu3I5Y3OH+l6k5/XAPGl3oJt1gwlMdvYCHxmrAD6NOuvBB9CJxkIRLcNXaD3X3i"
+    "yICPRg0nF+AQ4Ao/icmJmjLF/bxrtPyMdCC3fawc504SJZw51TMWsY6r7ik7k5/nk75pa2UsHb87Ozg+KigoBC38x8m9"
+    "HRgUVFBpTa9B64zsmBNovLPsKZZ4o6AGY/hhZ2YuVUPIcqVnqqvjhmgr0xSSaNljznbv8w6ylpLYuEr3erWiR6m8N5BW"
+    "3hDYBy4iltIJ6vBKW2VLXUw4LVD7tqBr56EgYkRC4YQcOXQVHIodTRtBihVeiZGpuSiWQ8OyLHwNqR8UqClMnfuk8RXI"
+    "oW+A/6sNSU9tQgwPoxH6hkH9Lesmwiv4o2Bfdql2nDEbrkEqkL8EKusBSmnnSH6yx3Ya1TLRxXZjKsj+RuqIS9etWKB4"
+    "LaEOkQTAzZ0yeZ3njbrJe/IcFds9Zqh/W3JjKR563g3K+gRlehMn+6/BGDebBc32UBdzRMlqnlSyQ79ODSOnQ2WXyBtL"
+    "I8B1SNCTZZjnU4XBUEfCgB8EPEiQuVeaHliMR5hApxlJ+bMk9WpzX38SRcI2icOKR6IqWpWLcUKIlbwwnE7cZQALsny1"
+    "SmIQSjCKiMJd5w+WFBspi0GXHlB8UiWWiUeqbbXykr0EH+L/Nm3YPto93P+uSK1qn4lUgvQhy+7kg+56eWStxaDRSsrl"
+    "LrvD5WD1h9Wb+PVuJdw8s4VxAVnR3qq6wGDXUgfetRBGBDNoMCTSVCyn/V2CJaV1Pg50wn1jPhGDL9hgxyov1pDtSlRV"
+    "mNaL1FgGffTMBAhmAASYfVgUXl+IF8nwSzbcmMDaxabPFnLvQ5zMbZBY9500yAUnSh3Lzle881FFJgvDWY+qmT0EM2QX"
+    "lMmHuIP0aSnOP/0lGf76mwc+nVe61bbStlymyFvwHDD8JKR0TO/iqscny7yOG2Ky/duv2Pa0C2LtDOqm5qy7TFdoHsOY"
+    "Fm69kPiiaTR482lcHkG03CDzvF8hbL9G0kpWQT5+sJNO5PI657wnkHbRWzUb4MLg+uQ2qYY6pLRwRypDqqXvBwa/yUGL"
+    "5WD+azaf1p+rGRh3Dl0Z/O15xf6O+41K2FWZClXK5TUGyWJCk91IlkgsbUuukjryJQyDBYudCHXldMJ7xlcr+PmhQ2Ui"
+    "reMHu2Qlbv11JUuneBR4E6O2OwgWJQj84a00bslDH9TLzVX9+K6NCbKD+yGt70Vf53v0Gzo9eHNwdLaxAyDPpRlwFKyF"
+    "gYPu7b0SlmN7Y6zqzZ2tRrQOI2f7J4dfspKus0mRsqcvFvIQorP9P57R0Y+Hv9s/gdTvlwvXt9HQtVzbOI8Xil5Lj8aP"
+    "XI14iezfqAZ39CcVOhlHX60dajbP8SQxjjYnXxVPO8PPMSwLC9Wmaxmc+Z7nFMncuM8oHjVy7Ta6RglJ35Lln7k8MT3o"
+    "7fF7WHvNn31TvFbLQS9YLT5381o9C7H9Pf6lmwTP7vDWkBSB1vN8qeXl2aauOFBr4+dQuj+BxMZnwHn0JiVuBadoYXBs"
+    "TyZqDZqmvsGdSq6cXwyLn7N0+nb/h9ew8Y4HAXKSpFSaokoH/rIQxBp6Vw0ckEXzV7jbgJNfDKh/RScvzjkkuHLST/bH"
+    "84VLGkerjJdSxUWCcwYHcRuSh6n8Lp0Zz6nh51/m9+DCyvVK6xb/rMtLVztfZNlxuhQnwesF9WmLn1zU+bH1pReEXDon"
+    "2f8AJBHhhQ=="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
-_MCP_LISTS: dict[str, str] = {
-    "mcp_tools": (
-        '{"tools":[{"name":"types","title":"Echo every supported type back, converted.","'
-        'description":"Echo every supported type back, converted.","inputSchema":{"type":'
-        '"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text '
-        'with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ra'
-        'tio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag"'
-        ':{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":fa'
-        'lse},"path":{"format":"path","type":"string","default":"."},"day":{"format":"dat'
-        'e","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-ti'
-        'me","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"'
-        'time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"form'
-        'at":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":['
-        '{"type":"number"},{"pattern":"^[+-]?([0-9]+\\\\.?[0-9]*|\\\\.[0-9]+)([eE][+-]?[0-9]+'
-        ')?$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"'
-        'string","default":"fast"},"color":{"description":"A primary color.","enum":["red'
-        '","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enu'
-        'm":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type"'
-        ':"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},'
-        '"type":"array","description":"Repeat me","default":[]}},"required":["text","numb'
-        'er"],"additionalProperties":false},"outputSchema":{"additionalProperties":false,'
-        '"description":"What `types` answers.","properties":{"text":{"type":"string"},"nu'
-        'mber":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"pa'
-        'th":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"m'
-        'oment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"stri'
-        'ng"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^[+-]?([0-9]'
-        '+\\\\.?[0-9]*|\\\\.[0-9]+)([eE][+-]?[0-9]+)?$","type":"string"},"mode":{"type":"stri'
-        'ng"},"color":{"description":"A primary color.","enum":["red","green","blue"],"ti'
-        'tle":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"inte'
-        'ger"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"'
-        'type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","pa'
-        'th","day","moment","at","ident","amount","mode","color","level","maybe","items"]'
-        ',"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructi'
-        'veHint":false,"idempotentHint":true}},{"name":"draw","title":"Draw a shape given'
-        ' as JSON.","description":"Draw a shape given as JSON.","inputSchema":{"type":"ob'
-        'ject","properties":{"shape":{"additionalProperties":false,"description":"The sha'
-        'pe, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items"'
-        ':{"additionalProperties":false,"description":"A point on the plane.","properties'
-        '":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"'
-        'Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A prim'
-        'ary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"typ'
-        'e":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"typ'
-        'e":"number","description":"How much to scale it.","default":1.0}},"required":["s'
-        'hape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true'
-        ',"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"i'
-        'dempotentHint":false}},{"name":"fail","title":"Fail in the way you ask for.","de'
-        'scription":"Fail in the way you ask for.","inputSchema":{"type":"object","proper'
-        'ties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","descrip'
-        'tion":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSc'
-        'hema":{"type":"object","properties":{"result":{"type":"string"}},"required":["re'
-        'sult"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHi'
-        'nt":true}},{"name":"secret-sauce","title":"A hidden command: runs, but is not li'
-        'sted.","description":"A hidden command: runs, but is not listed.","inputSchema":'
-        '{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"'
-        'type":"object","properties":{"result":{"items":{"type":"string"},"type":"array"}'
-        '},"required":["result"]},"annotations":{"readOnlyHint":false,"destructiveHint":f'
-        'alse,"idempotentHint":true}},{"name":"store_wipe","title":"Wipe the store; asks '
-        'first (--yes skips the question).","description":"Wipe the store; asks first (--'
-        'yes skips the question).","inputSchema":{"type":"object","properties":{"force":{'
-        '"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":'
-        '{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"read'
-        'OnlyHint":false,"destructiveHint":true,"idempotentHint":false}},{"name":"store_s'
-        'helf_count","title":"Count letters in each name.","description":"Count letters i'
-        'n each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"ty'
-        'pe":"string"},"type":"array","description":"Names to count","minItems":1}},"requ'
-        'ired":["names"],"additionalProperties":false},"outputSchema":{"type":"object","p'
-        'roperties":{"result":{"items":{"additionalProperties":true,"type":"object"},"typ'
-        'e":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destruct'
-        'iveHint":false,"idempotentHint":true}},{"name":"store_pick","title":"Pick someth'
-        'ing from a shelf.","description":"Pick something from a shelf.","inputSchema":{"'
-        'type":"object","properties":{"shelf":{"type":"string","description":"The shelf"}'
-        ',"store":{"enum":["main","back"],"type":"string","description":"Which store","de'
-        'fault":"main"},"size":{"type":"string","description":"How big","default":"medium'
-        '"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","typ'
-        'e":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalP'
-        'roperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"'
-        'annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}'
-        '},{"name":"store_restock","title":"Restock a shelf: a flag pair, an off form alo'
-        'ne, a flag with no off form.","description":"Restock a shelf: a flag pair, an of'
-        'f form alone, a flag with no off form.","inputSchema":{"type":"object","properti'
-        'es":{"shelf":{"type":"string","description":"The shelf"},"into":{"anyOf":[{"form'
-        'at":"path","type":"string"},{"type":"null"}],"description":"Where the stock come'
-        's from","default":null},"shallow":{"type":"boolean","description":"Only the fron'
-        't row","default":true},"color":{"type":"boolean","description":"Plain labels","d'
-        'efault":true},"force":{"type":"boolean","description":"Restock a full shelf","de'
-        'fault":false},"no_cache":{"type":"boolean","default":false}},"required":["shelf"'
-        '],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"typ'
-        'e":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempo'
-        'tentHint":true}},{"name":"output","title":"Read back the full text of an answer '
-        'that was cut.","description":"Read back the full text of an answer that was cut,'
-        " a page at a time: the reference is in\\nthe answer's marker and in meta.truncate"
-        'd.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","des'
-        'cription":"The reference a cut answer names (`full output: REF`)."},"offset":{"t'
-        'ype":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"d'
-        'efault":100000}},"required":["ref"],"additionalProperties":false},"outputSchema"'
-        ':{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"intege'
-        'r"},"length":{"type":"integer","description":"The full text\'s length, in charact'
-        'ers."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"nul'
-        'l"}],"description":"The offset of the next page; null after the last."}},"requir'
-        'ed":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,'
-        '"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
-    ),
-}
+_MCP_LISTS: dict[str, str] = {}
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
 #: that get a stand-in until their section has run.
@@ -1356,12 +1372,37 @@ class Point(TypedDict):
 
 
 @dataclass
+class Anchor:
+    """Where a shape is pinned.
+
+    Args:
+        at: The point it is pinned at.
+        fixed: Whether it stays there.
+    """
+
+    at: Point
+    fixed: bool = False
+
+
+@dataclass
 class Shape:
-    """A shape with a name and corners."""
+    """A shape with a name and corners: each leaf field is an option (`--shape.name`).
+
+    Args:
+        name: What it is called.
+        anchor: Where it is pinned, if anywhere.
+        corners: Its corners.
+        color: Its color.
+        origin: Where it starts.
+        label: Printed beside it.
+    """
 
     name: str
+    anchor: Anchor | None = None
     corners: list[Point] = field(default_factory=list)
     color: Color | None = None
+    origin: Point | None = None
+    label: str = "shape"
 
 
 @dataclass
@@ -1443,16 +1484,19 @@ def types(
 
 
 def draw_shape(shape: Shape, scale: float = 1.0, ctx: Ctx = INJECTED) -> dict[str, Any]:
-    """Draw a shape given as JSON.
+    """Draw a shape, given by its fields or as JSON.
 
     Args:
-        shape: The shape, as a JSON object.
+        shape: The shape.
         scale: How much to scale it.
     """
     return {
         "name": shape.name,
         "corners": [{"x": p["x"] * scale, "y": p["y"] * scale} for p in shape.corners],
         "color": shape.color,
+        "anchor": shape.anchor,
+        "origin": shape.origin,
+        "label": shape.label,
         "command": ctx.command,
     }
 
@@ -1541,6 +1585,10 @@ def restock(
 # ---- The inputs that are JSON objects: their converters ----
 
 
+def _to_Anchor(value: object) -> Anchor:
+    return Anchor(**_fields(value, {"at": _to_Point, "fixed": _Bool.convert}, ("at",)))
+
+
 def _to_Point(value: object) -> Point:
     return cast("Point", _fields(value, {"x": _Int.convert, "y": _Int.convert}, ("x", "y")))
 
@@ -1551,8 +1599,11 @@ def _to_Shape(value: object) -> Shape:
             value,
             {
                 "name": _Str.convert,
+                "anchor": _optional(_to_Anchor),
                 "corners": _items(_to_Point),
                 "color": _optional(_member(Color)),
+                "origin": _optional(_to_Point),
+                "label": _Str.convert,
             },
             ("name",),
         )
@@ -1580,13 +1631,13 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import datetime as _datetime
 import decimal as _decimal
 import pathlib as _pathlib
 import uuid as _uuid
 
 if TYPE_CHECKING:
     import argparse
+    import datetime as _datetime
     import enum
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -2115,6 +2166,14 @@ class _MissingDependency(CommandError):
 
 class _Invalid(ValueError):
     """A value that does not fit its parameter's type; the message says why."""
+
+    #: Whether the message names its places itself (a record's fields): no label added.
+    placed = False
+
+    def within(self, key: str, items: list[Any], convert: Any, flag: str | None) -> _Invalid:
+        """The problem of a list parameter `key` whose `items` `convert` refused: itself (a
+        record's problems are each told at its item: `records._Problems`)."""
+        return self
 
 
 class _Explained(Exception):
@@ -3915,6 +3974,8 @@ class _Date(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.date:
+        import datetime as _datetime
+
         if type(value) is _datetime.date:
             return value  # a TOML date
         if isinstance(value, str) and _shaped(value, "####-##-##"):
@@ -3939,6 +4000,8 @@ class _DateTime(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.datetime:
+        import datetime as _datetime
+
         if isinstance(value, _datetime.datetime):
             return value  # a TOML date-time
         if type(value) is _datetime.date:
@@ -3968,6 +4031,8 @@ class _Time(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.time:
+        import datetime as _datetime
+
         if isinstance(value, _datetime.time):
             return value  # a TOML time
         time = _iso_time(value) if isinstance(value, str) else None
@@ -4206,7 +4271,8 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
+            placed = getattr(error, "placed", False)
+            self.problems.append(str(error) if placed else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -4246,18 +4312,10 @@ class _Call:
                 raise _Invalid("needs at least one value")
             try:
                 return [convert(item) for item in found]
-            except _ModelInvalid:
-                pass  # NOTE: a model an item holds: each problem named at its item
-            named = flag if self.source == "flag" else None
-            problems = []
-            for index, item in enumerate(found):
-                try:
-                    convert(item)
-                except _ModelInvalid as error:
-                    problems += [
-                        _placed((key, index, *at), named, why) for at, why in error.problems
-                    ]
-            raise _Named("; ".join(problems))
+            except _Invalid as error:
+                # NOTE: a record an item holds: each problem named at its item.
+                named = flag if self.source == "flag" else None
+                raise error.within(key, found, convert, named) from None
 
         return self.value(
             key,
@@ -4431,57 +4489,6 @@ def _member(enum: type[_E]) -> Callable[[object], _E]:
     return convert
 
 
-def _fields(
-    value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
-) -> dict[str, Any]:
-    """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
-    if isinstance(value, str):
-        try:
-            value = _load_json(value)
-        except (ValueError, RecursionError):
-            raise _Invalid(_expected("a JSON object", value)) from None
-    if not isinstance(value, dict):
-        raise _Invalid(_expected(_JSON_EXPECTED["object"], value))
-    unknown = sorted(set(value) - set(converters))
-    if unknown:
-        raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
-    missing = [key for key in required if key not in value]
-    if missing:
-        raise _Invalid(f"missing field {missing[0]!r}")
-    fields = {}
-    for key, item in value.items():
-        try:
-            fields[key] = converters[key](item)
-        except ValueError as error:
-            raise _Invalid(f"{key}: {error}") from None
-    return fields
-
-
-class _ModelInvalid(_Invalid):
-    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
-    keys as in JSON) and what is wrong there."""
-
-    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
-        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
-        self.problems = problems
-
-
-class _Named(_Invalid):
-    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
-    no label."""
-
-
-def _json_path(keys: tuple[Any, ...]) -> str:
-    """`ship_to.lines[0].qty`: a place in a JSON object."""
-    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
-
-
-def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
-    """One field's problem, named by its flag (when it has one) and its JSON path."""
-    where = _json_path(place)
-    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
-
-
 def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]:
     """A converter of a JSON array whose items `convert` converts."""
 
@@ -4500,6 +4507,211 @@ def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
         return None if value is None else convert(value)
 
     return convert_or_none
+
+
+# -- module: burgee.runtime.execution.records
+class _Given:
+    """A leaf option's value, converted and checked already: a record's converter takes it as
+    it is (a `Path` is no JSON a converter reads), and pydantic is given the value. Wherever
+    the tool writes it as data (`--explain`), it is its value, as an enum member is
+    (`output._jsonable` reads `_value_`)."""
+
+    __slots__ = ("_value_",)
+
+    def __init__(self, value: object) -> None:
+        self._value_ = value
+
+
+class _Leaves:
+    """A command's record parameters with leaf options: which input is whose leaf, at which
+    keys (`part`), and the record a command's whole JSON input is (`whole`)."""
+
+    def __init__(self, inputs: tuple[tuple[Any, ...], ...]) -> None:
+        self.parts: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.wholes: set[str] = set()
+        for name, *_, options in inputs:
+            named = dict(options)
+            if "part" in named:
+                self.parts[name] = named["part"]
+            if named.get("whole"):
+                self.wholes.add(name)
+        self.parents = {parent for parent, _ in self.parts.values()}
+
+    def keys(self, inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+        """The keys of the command's JSON input: its inputs' names but the leaf options (JSON
+        input gives the record's object); for a whole input, the model's own keys (each field
+        has a leaf option, its key the first of its place)."""
+        keys: dict[str, None] = {}
+        for name, *_ in inputs:
+            part = self.parts.get(name)
+            if self.wholes and part is not None:
+                keys[part[1][0]] = None
+            elif not self.wholes and part is None:
+                keys[name] = None
+        return tuple(keys)
+
+    def first(self, plan: list[Any]) -> list[Any]:
+        """`plan` (one step per input, its name first) with the leaves read before the records
+        they make."""
+        return sorted(plan, key=lambda step: step[0] not in self.parts)
+
+    def gather(self, call: _Call, name: str, pieces: dict[str, Any] | None, required: bool) -> None:
+        """A record parameter's object on the command line: its leaf options' values
+        (`pieces`) over the whole object its own flag gave; a required record given no leaf
+        is an empty object, so its converter names each field it needs by its flag. A whole
+        input: JSON input is the model's object itself."""
+        if name in self.wholes and call.source != "flag":
+            call.raw[name] = dict(call.raw)
+            if call.refused:
+                call.refused.add(name)  # NOTE: the input schema refused a field already
+            return
+        if call.source != "flag" or not (pieces or required):
+            return
+        given = call.raw.get(name)
+        if isinstance(given, str):
+            try:
+                given = _load_json(given)
+            except (ValueError, RecursionError):
+                return  # NOTE: the record's converter says what is wrong with it
+        if given is not None and not isinstance(given, dict):
+            return
+        call.raw[name] = _merged(given or {}, pieces or {})
+
+    def take(
+        self, call: _Call, name: str, value: object, before: int, pieces: dict[str, Any]
+    ) -> bool:
+        """Whether `name` is a leaf option: then its `value` goes to its record's object in
+        `pieces`, unless it was refused (`before`: the call's problems before it was read):
+        then the record is not made, which would tell the same field again."""
+        part = self.parts.get(name)
+        if part is None:
+            return False
+        if len(call.problems) > before:
+            call.refused.add(part[0])
+        elif value is not None:
+            into = pieces.setdefault(part[0], {})
+            *above, last = part[1]
+            for key in above:
+                inner = into.get(key)
+                into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
+            into[last] = _Given(value)
+        return True
+
+
+def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """`whole` with `pieces` over it, object by object."""
+    merged = dict(whole)
+    for key, value in pieces.items():
+        inner = merged.get(key)
+        both = isinstance(value, dict) and isinstance(inner, dict)
+        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
+    return merged
+
+
+class _Problems(_Invalid):
+    """A record refused its input: each failing field's place (its keys as in JSON, as
+    pydantic's `loc`) and what is wrong there."""
+
+    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
+        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
+        self.problems = problems
+
+    def within(
+        self, key: str, items: list[Any], convert: Callable[[Any], Any], flag: str | None
+    ) -> _Invalid:
+        """The problems of every item of a list parameter `key`, each at its index."""
+        found = []
+        for index, item in enumerate(items):
+            try:
+                convert(item)
+            except _Problems as error:
+                found += [_placed((key, index, *at), flag, why) for at, why in error.problems]
+        return _Named("; ".join(found))
+
+
+class _Named(_Invalid):
+    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
+    no label."""
+
+    placed = True
+
+
+def _json_path(keys: tuple[Any, ...]) -> str:
+    """`ship_to.lines[0].qty`: a place in a JSON object."""
+    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
+
+
+def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
+    """One field's problem, named by its flag (when it has one) and its JSON path."""
+    where = _json_path(place)
+    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
+
+
+def _object(value: object) -> dict[str, Any]:
+    """A record's JSON object: a dict, or JSON text on the command line."""
+    if isinstance(value, str):
+        try:
+            value = _load_json(value)
+        except (ValueError, RecursionError):
+            raise _Invalid(_expected("a JSON object", value)) from None
+    if not isinstance(value, dict):
+        raise _Invalid(_expected(_JSON_EXPECTED["object"], value))
+    return value
+
+
+def _fields(
+    value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
+) -> dict[str, Any]:
+    """The converted fields of a dataclass's or a TypedDict's JSON object; every field
+    missing or refused is told, at its place, as pydantic tells a model's."""
+    value = _object(value)
+    unknown = sorted(set(value) - set(converters))
+    if unknown:
+        raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
+    problems = [((key,), "Field required") for key in required if key not in value]
+    fields = {}
+    for key, item in value.items():
+        if type(item) is _Given:
+            fields[key] = item._value_
+            continue
+        try:
+            fields[key] = converters[key](item)
+        except _Problems as error:
+            problems += [((key, *loc), why) for loc, why in error.problems]
+        except ValueError as error:
+            problems.append(((key,), str(error)))
+    if problems:
+        raise _Problems(problems)
+    return fields
+
+
+def _model_input(
+    convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
+) -> Callable[[object], _T]:
+    """The converter of a record parameter `key` ("": a command's whole input): each field
+    refused is named by its flag (`flags`: a leaf's place under `key`, dotted -> its flag; a
+    place with no leaf of its own, a record missing whole: the flags of the leaves under it)
+    and its JSON path."""
+    named = dict(flags)
+
+    def flag_of(loc: tuple[Any, ...]) -> str | None:
+        dotted = ".".join(map(str, loc))
+        if dotted in named:
+            return named[dotted]
+        under = [flag for place, flag in flags if place.startswith(dotted + ".")]
+        return ", ".join(under) or None
+
+    def convert_record(value: object) -> _T:
+        try:
+            return convert(value)
+        except _Problems as error:
+            problems = [
+                _placed((key, *loc) if key else loc, flag_of(loc), msg)
+                for loc, msg in error.problems
+            ]
+            raise _Named("; ".join(problems)) from None
+
+    return convert_record
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -6355,6 +6567,16 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
             where = (*prefix, key)
             if isinstance(value, dict) and any(found[: len(where)] == where for found in under):
                 scopes.append((where, value))
+            elif isinstance(value, dict) and any(name.startswith(f"{key}.") for name in known):
+                # NOTE: a record's leaf options as TOML nests them (`[add.ship_to]`, `city`).
+                inner = [(f"{key}.{k}", v) for k, v in value.items()]
+                while inner:
+                    dotted, found_value = inner.pop()
+                    deeper = any(name.startswith(f"{dotted}.") for name in known)
+                    if isinstance(found_value, dict) and deeper:
+                        inner += [(f"{dotted}.{k}", v) for k, v in found_value.items()]
+                    elif dotted not in known:
+                        stray.append(repr(".".join((*prefix, dotted))))
             elif key not in known:
                 import difflib
 
@@ -6510,6 +6732,14 @@ class _Sources:
             for name in (key, flag.lstrip("-")):
                 if name in scope:
                     return scope[name], prefix + name
+                if "." in name:
+                    # NOTE: a record's leaf option (`ship_to.city`), as TOML nests a dotted
+                    # key or a table (`[place.ship_to]`).
+                    inner: Any = scope
+                    for part in name.split("."):
+                        inner = inner.get(part, _REQUIRED) if isinstance(inner, dict) else _REQUIRED
+                    if inner is not _REQUIRED:
+                        return inner, prefix + name
         return _REQUIRED, ""
 
     @staticmethod
@@ -7024,7 +7254,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
 
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
@@ -7053,25 +7283,13 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    leaves = how.get("leaves")
+    if leaves is not None:
+        how["leaves"] = leaves = leaves(inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = _keys(inputs)
+    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
-
-
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
-    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
-    out (JSON input gives the model's object); for a command whose whole input is a model,
-    the model's own keys (each field has a leaf option, its key the first of its place)."""
-    keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
-        if whole and part is not None:
-            keys[part[1][0]] = None
-        elif not whole and part is None:
-            keys[name] = None
-    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -7146,49 +7364,6 @@ def _import_once(program: Program) -> None:
             _IMPORTED.append(True)
 
 
-def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
-    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
-    for key in keys[:-1]:
-        inner = into.get(key)
-        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
-    into[keys[-1]] = value
-
-
-def _gathered(
-    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
-) -> None:
-    """A model parameter's object on the command line: its leaf options' values (`pieces`)
-    over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag. A command's `whole` input
-    (its only parameter, a model): JSON input is the model's object itself."""
-    if whole and call.source != "flag":
-        call.raw[name] = dict(call.raw)
-        if call.refused:
-            call.refused.add(name)  # NOTE: the input schema refused a field already
-        return
-    if call.source != "flag" or not (pieces or required):
-        return
-    given = call.raw.get(name)
-    if isinstance(given, str):
-        try:
-            given = _load_json(given)
-        except (ValueError, RecursionError):
-            return  # NOTE: the model's converter says what is wrong with it
-    if given is not None and not isinstance(given, dict):
-        return
-    call.raw[name] = _merged(given or {}, pieces or {})
-
-
-def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """`whole` with `pieces` over it, object by object."""
-    merged = dict(whole)
-    for key, value in pieces.items():
-        inner = merged.get(key)
-        both = isinstance(value, dict) and isinstance(inner, dict)
-        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
-    return merged
-
-
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -7224,14 +7399,21 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
-                bool(named.get("whole")),
-                named.get("part"),
             )
         )
-    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
-    plan.sort(key=lambda step: step[-1] is None)
-    parents = {step[-1][0] for step in plan if step[-1] is not None}
+    leaves = how.get("leaves")
+    if leaves is not None:
+        plan = leaves.first(plan)
 
+    #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
+    #: input gives holds whole groups of N, as the command line can only give them.
+    groups = {
+        name: nargs
+        for name, _, _, _, options in inputs
+        if dict(options).get("action") == "extend"
+        for key, nargs in options
+        if key == "nargs" and isinstance(nargs, int) and nargs > 1
+    }
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
@@ -7243,7 +7425,7 @@ def _reader(
             )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
-        pieces: dict[str, dict[str, Any]] = {}
+        pieces: dict[str, Any] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -7259,11 +7441,9 @@ def _reader(
             env,
             secret,
             prompt,
-            whole,
-            part,
         ) in plan:
-            if name in parents:
-                _gathered(call, name, pieces.get(name), written is ..., whole)
+            if leaves is not None and name in leaves.parents:
+                leaves.gather(call, name, pieces.get(name), written is ...)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -7285,13 +7465,15 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if part is not None:
-                if len(call.problems) > problems:
-                    # NOTE: its model is not made: pydantic would tell the same field again.
-                    call.refused.add(part[0])
-                elif value is not None:
-                    _put(pieces.setdefault(part[0], {}), part[1], value)
-            elif positional:
+            if many and name in groups and isinstance(value, list) and len(value) % groups[name]:
+                each = groups[name]
+                call.problems.append(
+                    f"{call._label(name, typed)}: {len(value)} value(s), not whole groups of"
+                    f" {each} (each {flag or name} takes {each})"
+                )
+            if leaves is not None and leaves.take(call, name, value, problems, pieces):
+                continue  # NOTE: a record's leaf option, in its record's object
+            if positional:
                 args.append(value)
             else:
                 given[name] = value
@@ -13653,10 +13835,19 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("maybe", ("--maybe",), "_Int", None, (("nullable", True),)),
         ("item", ("-i", "--item"), "_Int", list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
     ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
-    "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
-        ("shape", ("--shape",), "_to_Shape", ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
+    "draw": (draw_shape, "Draw a shape, given by its fields or as JSON.", ("map", _Any), (
+        ("shape", ("--shape",), ("_model_input", "_to_Shape", "shape", (("name", "--shape.name"), ("anchor.at.x", "--shape.anchor.at.x"), ("anchor.at.y", "--shape.anchor.at.y"), ("anchor.fixed", "--shape.anchor.fixed"), ("corners", "--shape.corners"), ("color", "--shape.color"), ("origin.x", "--shape.origin.x"), ("origin.y", "--shape.origin.y"), ("label", "--shape.label"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="))),
+        ("shape.name", ("--shape.name",), "_Str", None, (("metavar", "NAME"), ("help", "What it is called. (required)"), ("part", ("shape", ("name",))))),
+        ("shape.anchor.at.x", ("--shape.anchor.at.x",), "_Int", None, (("metavar", "X"), ("part", ("shape", ("anchor", "at", "x"))))),
+        ("shape.anchor.at.y", ("--shape.anchor.at.y",), "_Int", None, (("metavar", "Y"), ("part", ("shape", ("anchor", "at", "y"))))),
+        ("shape.anchor.fixed", ("--shape.anchor.fixed",), "_Bool", None, (("action", "boolean_optional"), ("help", "Whether it stays there. (default: off)"), ("part", ("shape", ("anchor", "fixed"))))),
+        ("shape.corners", ("--shape.corners",), "_to_Point", None, (("action", "append"), ("metavar", "JSON"), ("help", "Its corners. (a JSON object each) (repeatable)"), ("many", True), ("part", ("shape", ("corners",))))),
+        ("shape.color", ("--shape.color",), ("_member", "Color"), None, (("choices", ("red", "green", "blue")), ("help", "Its color."), ("nullable", True), ("part", ("shape", ("color",))))),
+        ("shape.origin.x", ("--shape.origin.x",), "_Int", None, (("metavar", "X"), ("part", ("shape", ("origin", "x"))))),
+        ("shape.origin.y", ("--shape.origin.y",), "_Int", None, (("metavar", "Y"), ("part", ("shape", ("origin", "y"))))),
+        ("shape.label", ("--shape.label",), "_Str", None, (("metavar", "LABEL"), ("help", "Printed beside it. (default: shape)"), ("part", ("shape", ("label",))))),
         ("scale", ("--scale",), "_Float", 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
-    ), (("effects", "non_idempotent"), ("context", "ctx"))),
+    ), (("effects", "non_idempotent"), ("context", "ctx"), ("leaves", _Leaves))),
     "fail": (fail, "Fail in the way you ask for.", _Str, (
         ("how", (), ("_choice", "missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
     ), ()),
@@ -13695,7 +13886,7 @@ PROMPTS: dict[str, _Command] = {}
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
     "": (
         ("types", "Echo every supported type back, converted."),
-        ("draw", "Draw a shape given as JSON."),
+        ("draw", "Draw a shape, given by its fields or as JSON."),
         ("fail", "Fail in the way you ask for."),
         ("store", "Stock operations."),
     ),

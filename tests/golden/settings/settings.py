@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o settings.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1179: the first handler from handlers.py
-#     line 1259: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12857: the tables (commands, groups, errors, result shapes)
+#     line 1184: the first handler from handlers.py
+#     line 1264: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 12808: the tables (commands, groups, errors, result shapes)
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
 from __future__ import annotations
@@ -581,13 +581,12 @@ def _order(code: str) -> dict[str, str]:
     return order
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read
-    from the file (or from its loader: a zip archive has no file to open)."""
-    text = None
+def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
+    """The module's text: read from the file (or from its loader: a zip archive has no file
+    to open); None when neither has it."""
     try:
         with open(path, encoding="utf-8") as source:
-            text = source.read()
+            return source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
         # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
@@ -595,9 +594,15 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
         spec = namespace.get("__spec__")
         name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(name) if get_source else None
+            return get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
-            text = None
+            return None
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
@@ -1788,6 +1793,14 @@ class _MissingDependency(CommandError):
 
 class _Invalid(ValueError):
     """A value that does not fit its parameter's type; the message says why."""
+
+    #: Whether the message names its places itself (a record's fields): no label added.
+    placed = False
+
+    def within(self, key: str, items: list[Any], convert: Any, flag: str | None) -> _Invalid:
+        """The problem of a list parameter `key` whose `items` `convert` refused: itself (a
+        record's problems are each told at its item: `records._Problems`)."""
+        return self
 
 
 class _Explained(Exception):
@@ -3672,7 +3685,8 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
+            placed = getattr(error, "placed", False)
+            self.problems.append(str(error) if placed else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -3712,18 +3726,10 @@ class _Call:
                 raise _Invalid("needs at least one value")
             try:
                 return [convert(item) for item in found]
-            except _ModelInvalid:
-                pass  # NOTE: a model an item holds: each problem named at its item
-            named = flag if self.source == "flag" else None
-            problems = []
-            for index, item in enumerate(found):
-                try:
-                    convert(item)
-                except _ModelInvalid as error:
-                    problems += [
-                        _placed((key, index, *at), named, why) for at, why in error.problems
-                    ]
-            raise _Named("; ".join(problems))
+            except _Invalid as error:
+                # NOTE: a record an item holds: each problem named at its item.
+                named = flag if self.source == "flag" else None
+                raise error.within(key, found, convert, named) from None
 
         return self.value(
             key,
@@ -3882,31 +3888,6 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
         raise _Invalid(_expected(_one_of(choices), value))
 
     return convert
-
-
-class _ModelInvalid(_Invalid):
-    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
-    keys as in JSON) and what is wrong there."""
-
-    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
-        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
-        self.problems = problems
-
-
-class _Named(_Invalid):
-    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
-    no label."""
-
-
-def _json_path(keys: tuple[Any, ...]) -> str:
-    """`ship_to.lines[0].qty`: a place in a JSON object."""
-    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
-
-
-def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
-    """One field's problem, named by its flag (when it has one) and its JSON path."""
-    where = _json_path(place)
-    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -5762,6 +5743,16 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
             where = (*prefix, key)
             if isinstance(value, dict) and any(found[: len(where)] == where for found in under):
                 scopes.append((where, value))
+            elif isinstance(value, dict) and any(name.startswith(f"{key}.") for name in known):
+                # NOTE: a record's leaf options as TOML nests them (`[add.ship_to]`, `city`).
+                inner = [(f"{key}.{k}", v) for k, v in value.items()]
+                while inner:
+                    dotted, found_value = inner.pop()
+                    deeper = any(name.startswith(f"{dotted}.") for name in known)
+                    if isinstance(found_value, dict) and deeper:
+                        inner += [(f"{dotted}.{k}", v) for k, v in found_value.items()]
+                    elif dotted not in known:
+                        stray.append(repr(".".join((*prefix, dotted))))
             elif key not in known:
                 import difflib
 
@@ -5917,6 +5908,14 @@ class _Sources:
             for name in (key, flag.lstrip("-")):
                 if name in scope:
                     return scope[name], prefix + name
+                if "." in name:
+                    # NOTE: a record's leaf option (`ship_to.city`), as TOML nests a dotted
+                    # key or a table (`[place.ship_to]`).
+                    inner: Any = scope
+                    for part in name.split("."):
+                        inner = inner.get(part, _REQUIRED) if isinstance(inner, dict) else _REQUIRED
+                    if inner is not _REQUIRED:
+                        return inner, prefix + name
         return _REQUIRED, ""
 
     @staticmethod
@@ -6431,7 +6430,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
 
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
@@ -6460,25 +6459,13 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    leaves = how.get("leaves")
+    if leaves is not None:
+        how["leaves"] = leaves = leaves(inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = _keys(inputs)
+    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
-
-
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
-    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
-    out (JSON input gives the model's object); for a command whose whole input is a model,
-    the model's own keys (each field has a leaf option, its key the first of its place)."""
-    keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
-        if whole and part is not None:
-            keys[part[1][0]] = None
-        elif not whole and part is None:
-            keys[name] = None
-    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -6553,49 +6540,6 @@ def _import_once(program: Program) -> None:
             _IMPORTED.append(True)
 
 
-def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
-    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
-    for key in keys[:-1]:
-        inner = into.get(key)
-        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
-    into[keys[-1]] = value
-
-
-def _gathered(
-    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
-) -> None:
-    """A model parameter's object on the command line: its leaf options' values (`pieces`)
-    over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag. A command's `whole` input
-    (its only parameter, a model): JSON input is the model's object itself."""
-    if whole and call.source != "flag":
-        call.raw[name] = dict(call.raw)
-        if call.refused:
-            call.refused.add(name)  # NOTE: the input schema refused a field already
-        return
-    if call.source != "flag" or not (pieces or required):
-        return
-    given = call.raw.get(name)
-    if isinstance(given, str):
-        try:
-            given = _load_json(given)
-        except (ValueError, RecursionError):
-            return  # NOTE: the model's converter says what is wrong with it
-    if given is not None and not isinstance(given, dict):
-        return
-    call.raw[name] = _merged(given or {}, pieces or {})
-
-
-def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """`whole` with `pieces` over it, object by object."""
-    merged = dict(whole)
-    for key, value in pieces.items():
-        inner = merged.get(key)
-        both = isinstance(value, dict) and isinstance(inner, dict)
-        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
-    return merged
-
-
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -6631,14 +6575,21 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
-                bool(named.get("whole")),
-                named.get("part"),
             )
         )
-    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
-    plan.sort(key=lambda step: step[-1] is None)
-    parents = {step[-1][0] for step in plan if step[-1] is not None}
+    leaves = how.get("leaves")
+    if leaves is not None:
+        plan = leaves.first(plan)
 
+    #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
+    #: input gives holds whole groups of N, as the command line can only give them.
+    groups = {
+        name: nargs
+        for name, _, _, _, options in inputs
+        if dict(options).get("action") == "extend"
+        for key, nargs in options
+        if key == "nargs" and isinstance(nargs, int) and nargs > 1
+    }
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
@@ -6650,7 +6601,7 @@ def _reader(
             )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
-        pieces: dict[str, dict[str, Any]] = {}
+        pieces: dict[str, Any] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -6666,11 +6617,9 @@ def _reader(
             env,
             secret,
             prompt,
-            whole,
-            part,
         ) in plan:
-            if name in parents:
-                _gathered(call, name, pieces.get(name), written is ..., whole)
+            if leaves is not None and name in leaves.parents:
+                leaves.gather(call, name, pieces.get(name), written is ...)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -6692,13 +6641,15 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if part is not None:
-                if len(call.problems) > problems:
-                    # NOTE: its model is not made: pydantic would tell the same field again.
-                    call.refused.add(part[0])
-                elif value is not None:
-                    _put(pieces.setdefault(part[0], {}), part[1], value)
-            elif positional:
+            if many and name in groups and isinstance(value, list) and len(value) % groups[name]:
+                each = groups[name]
+                call.problems.append(
+                    f"{call._label(name, typed)}: {len(value)} value(s), not whole groups of"
+                    f" {each} (each {flag or name} takes {each})"
+                )
+            if leaves is not None and leaves.take(call, name, value, problems, pieces):
+                continue  # NOTE: a record's leaf option, in its record's object
+            if positional:
                 args.append(value)
             else:
                 given[name] = value

@@ -3,9 +3,9 @@
 # To change this tool, edit handlers.py and regenerate it:
 #     burgee gen handlers.py -o shop.py
 # Where its parts begin (a traceback's line number is a line of this file):
-#     line 1311: the first handler from handlers.py
-#     line 1376: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13099: the tables (commands, groups, errors, result shapes)
+#     line 1361: the first handler from handlers.py
+#     line 1426: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
+#     line 13280: the tables (commands, groups, errors, result shapes)
 # /// script
 # requires-python = ">=3.9"
 # dependencies = [
@@ -338,14 +338,64 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
 
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: Any
+        spill_dir: str | None
+        bound: int
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+        unshown: bool
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: Any
+        ) -> None: ...
+
+        def _settled(self, key: str, value: _T, secret: bool) -> _T: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+            paths: bool = False,
+        ) -> list[_T]: ...
+
+        def check(self) -> None: ...
+
     def _within(
         convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
-    ) -> Callable[[object], _T]: ...
-
-    def _model(model: Any, value: object) -> Any: ...
-
-    def _model_input(
-        convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
     ) -> Callable[[object], _T]: ...
 
     def _matching(
@@ -354,6 +404,33 @@ if TYPE_CHECKING:
         min_length: int | None,
         max_length: int | None,
     ) -> Callable[[object], str]: ...
+
+    def _run_models(namespace: dict[str, Any]) -> None: ...
+
+    class _Leaves:
+        parents: Any
+        parts: dict[str, tuple[str, tuple[str, ...]]]
+        wholes: set[str]
+
+        def __init__(self, inputs: tuple[tuple[Any, ...], ...]) -> None: ...
+
+        def keys(self, inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]: ...
+
+        def first(self, plan: list[Any]) -> list[Any]: ...
+
+        def gather(
+            self, call: _Call, name: str, pieces: dict[str, Any] | None, required: bool
+        ) -> None: ...
+
+        def take(
+            self, call: _Call, name: str, value: object, before: int, pieces: dict[str, Any]
+        ) -> bool: ...
+
+    def _model(model: Any, value: object) -> Any: ...
+
+    def _model_input(
+        convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
+    ) -> Callable[[object], _T]: ...
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
@@ -613,13 +690,12 @@ def _order(code: str) -> dict[str, str]:
     return order
 
 
-def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
-    """The module's code, and the empty lines that put it at its place in the file: read
-    from the file (or from its loader: a zip archive has no file to open)."""
-    text = None
+def _file_text(path: str, namespace: dict[str, Any]) -> str | None:
+    """The module's text: read from the file (or from its loader: a zip archive has no file
+    to open); None when neither has it."""
     try:
         with open(path, encoding="utf-8") as source:
-            text = source.read()
+            return source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
         # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
@@ -627,9 +703,15 @@ def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
         spec = namespace.get("__spec__")
         name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(name) if get_source else None
+            return get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
-            text = None
+            return None
+
+
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
+    """The module's code, and the empty lines that put it at its place in the file: read as
+    `_file_text` reads it."""
+    text = _file_text(path, namespace)
     # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
     # show the opening's text (a description of burgee's layout), and the code, a raw string
     # without ''', cannot hold it.
@@ -943,126 +1025,126 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `shop schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "Y29tcGxldGlvbjozNTksaW5wdXRzOjY5MixsbG1zOjE1NjQsc2NoZW1hOjM4ODQsc2tpbGw6MTY2OQp4nL1SQU7DMBD8"
+    "Y29tcGxldGlvbjozNTksaW5wdXRzOjY5NCxsbG1zOjE1NjMsc2NoZW1hOjM4ODQsc2tpbGw6MTY2OQp4nL1SQU7DMBD8"
     "ysoXQHIqzn0DUpFA4hD1YBInsXC8qb0+FITEa3gYL2FtF+S2SHAihzjanZnsjPdFjB7jEsS6bYWQ/Fqs6rSQ4jadoByg"
     "77Vfia1sxS4i5Z43VQ8e9YBeQ2IaN4KhNdCkocN5Vq6/CIDO7mFRXs2aGG8CKJix11ZCQDAfb+9Z3hqnA8vfM3kwPhDk"
     "CuBQ9BQpi2PUa6Zbw21uZJlQxhuM65m+cToTJY8HDl3CO9gsZNApWxhM4EeKw4zF/8F6u5XXnEQrmsaQnllaJBVWfpgU"
     "AWEVSQKFySwN4aoztK/AyUUqwaXXu2i87q9OGc98dDxOxTqFjBpXVlGFuFFkKGbSORLdD1ol1+PJsgW+mtz7tuJjmBjQ"
     "NA7L91a6aK0Ud/wTvlg236t9Co9Tqjbi98iWvDLnUeyOMvtjpP+e45fdw4ZWdjuMjn7Elm2soOEpngO54BGJ90/k4usn"
-    "w0UkBXic7VZNj9MwED3v/grLWgmQ0jathER72wNwKVq+JA5VYd1k0ng3sbP2GLZU/e/YTrtxk0BBYk/QS2Vn/ObNeN5L"
-    "zquCJXC22NILneRQMjqjOWKlZ6PRjZZiUO8OpVqPUsUyHE3iSTwYT0b78IjipgJ7Sq5uIEG7rpSsQCEHTWdbyhFK97+P"
-    "0qi4WNuoFHSieIVcCrv9KWdIUBKpUlBDuouoznn1BaU72g4FBYQjWUvQw06+hOOme+hjDsQ/iWjJxRzEGnM6G0ctWjbv"
-    "d17VxzNmCrSPYvdzaRgiKAf2eREPpsvt890F7QFYgyfNxOYqo7NFm8kl8R0nUhC0pEpWdWsoGHZLmDPkaFJwJbB7Xhrb"
-    "1mns66kXA7fa0xGmXIFydAp3OKgnHsYBwPjFEYJftiAshoI7wxWkthzPbWmDOBYu6rWttj0Cu2jbgBQF3S2jJr/baWP6"
-    "mwlAL9NUgdY9wLTgopkr3e3SlQDiYojMCBOHeWo3WN+a7kxa9LvD7OzJ2gGB+6Qwmn+FNw89i+Nw+9C8pnNcIKx7Wuey"
-    "BlXOLc2+EvcbTCm26QjFDbIv6on2dXoFPPBdLF1Ko/OgupWUBTDRQfpgBeZkhDJlmyOUjBUa2uS9jhtZ2jpYmnKHxYq3"
-    "QXPrw9FiuTy/MxL/rrX0mAYjPg3hmjB9CynJZM+FH1yo33UqxZO9rg7WMIl7pN0zHo0Up4GQxt1ZOHK0n5lD7W2WkYv9"
-    "723/lrf9IbAf6QD4nZMBrZXnneERX+qJNAIDjzlMeUB54vietIiMi/QRefb7fL8tn+Ra5zxbuMvwG9JgZdDR/zULBdnp"
-    "LyCnYhto9S+sghhJjPU2ob+BIoKVoMnT68wmJnXSGXn/8tX1M/+lJLNMQ/9tlMHLqVGJf42W/MSRcXBk7I2i3ThX1280"
-    "7gcUHny/eJztWG1v2zYQ/iuEMCAtIAtOgQGrUxQosO4N3dK1Bfoh9ipaOlmsKVIlqSRu4P++O1KyZUttmmHFsLb+Jpq8"
-    "l4fPPTzyJnJaSxvNLm4ixSuIZlEJso7iKAebGVE7oRUO/qizpgLlOH0zWhMzpR3LuJR8KSFhT3lWstRbu1gkZCtlwjJX"
-    "ArM1z2BioeaGO8hZpquKq5zV3JVMFzgHJ9ZGrwyvEvarutRrYNx7YdyytN64Er3aUtdJvWGPyPhjNpm8tTh68uiSywYe"
-    "n6TsSqC9tP1O0cJvL8//YHr5FjLHKu6yUqgVeuPO2z5B00LVjXuZlVDx9IwJx7iyV2As0wrCclCXIHUNjCJwuW5czNKb"
-    "eaTX82jGnGkgZvMo547Td5Ik2zRmV6W2wFIaTYNnQGe4du+N3ePMgG2kCxEhBAQoV13AOBD2YImQEQzoNCzYOSJ0DUKF"
-    "WOLs1p1wFmRxP2FPWMGFbPyEkNQ+7oJL6wMHY7ShEfxrLVQ+j2i0Amv5CsIHooYut9sWYI5xqsl7MJrBNSKW6RzOWDqP"
-    "LLKjsWRrHvGMiPLGwLtGGECrKe06ghD2SMG1u1ggUESPjg5SKJzgNDONYjQjGWy9bbHrgLEMLsFsOhMxJc98StajsgvQ"
-    "EhxS4/YHLAivrHHsXgWOJ7iLKiNqng08hj1jL57+lCJfV+hxybO1j7topGQO47w/DHQyWdKup5SLRQaojS8VOwukeuZT"
-    "pe0QLeJtBuHDsxIhT1vSCRV7Qu64SFAxwIpLsFJ7HI5mN5Hb1FTGgUX4NxZWDcYJwCq/2W7jqE/DT1iwjXfSUEss5IE2"
-    "PKdRT1yTg7lrRJFwUPVmWWewSgdOXoeq7XxgGrYU9RunaenxVCoK3PiVxn0f+MuE2wwXvSIi0j9xVAn1DNTKldHsND4K"
-    "C/2+F3VYXnCsRfxrSj9yw50DQ8b+uphOHi5uvt9+F40YWIEPGjlxXnjhPYzkCfMw09YTyypeD3OQ3A1TeIbi7JqcNqji"
-    "16JqENaHU59P+JjQVxuOaqolGApH0uJePtNk2jNw+sOBBf95ZAJtdHWO6fjYFjhJOEmzfsZs4yMKEKV2RqSMtot4759G"
-    "jm36nekZfZLnKIV2xHDkVaTjlR2idK7a8sGDp8/ZQ4DtuhlyEq2/67jTBosEgetMNlZcwu87zKbT/nAH3h45FFRYjUBH"
-    "XntZkkqMpdgOcGP4ZlAoRGSfFB5vHosk6oF7sSCXjS172S3xLASuBpZeYoFRGTmd882BFX96HAfv63hflpgHz3NBtrh8"
-    "3gM3LB7K0FEVtFsTiiEf7tC4bNyuC6ghNOObLnzThS9aF/D7qgR1yKhCm4ooQv0qjHDwjvAPS74L8ZzgG4uRK+xy/S3C"
-    "42mA5+dKbn7B1Ftp8DKEHRl2kJdwMC5yqGrt8BrSG+73J+8a7Ub6EyN6/QlbAqIAvpjoOiDcrN+FnlDrLzeM7irYG4ZO"
-    "kbMKe0i88lhNHeZcFQJkjuOkJ4drr9CNdxwaUOpHfcfnW6LuQuSt0WwPyyd0TCO9EGc+Wx+eXeMVAbP6sEqON1M1IRNk"
-    "oVO2B9MRZRph915JHvZ04HRI5QNB/pC2fZPmr1ia/4no9Az/6Yv+1obiC9D3j2qnf4n4ZOmk2X3lDKfjWC9ZCGNdezf3"
-    "bzVYdNxxqVcNzFCFpMC/8Q+vafbOt79MN8r1pnUQ9UjwgOC6Wy/5cZ/hFeVr6gWObLQALD4vpwqh8gGlOmhjRJUekohD"
-    "ip3XYW8Di+5MovGdGAfu8xDpQyfD/59Jx+r833Ap7MuATS/QxciDXIt2+9Tnn1evuH/wi1Gx6BmP+Q7KiQpC92egwA5E"
-    "Zb6fEmquaDCsP6H3O7NGQ76hU+zwyTDBpXcmLK65/cnr1UFc3L9XtikRKpbdS33GAZuZf6O875/GdFFYGFfVqsePff/g"
-    "70eVuGXJaW/JqW+hhmQo/v0aG4HqYzlSLm0vOHqqDA64jjX0YOIXxrTLWYk3gAy7Q+shpQmjcaj2j70CDOIZa3AGTzY+"
-    "ne6EJaOep2eM1jBeOE9kFBNu8cIwhvsOkl3+bdRtjJ+hQtFlDeq1NjI/uJEttn8DKTELAHic7Vz9biO3EX8VQggQG1jJ"
-    "su8uzcnuAcbl0rr1xyU2UKSOKlO7lMTzarlHcu1TLgb6NH2wPklnhlztpy3Zlz/cRPnj4t3lkvM9v5kl9bkTxtKkIuwM"
-    "Ov3ei07QSfhcwIWZqRSuboQ2UiVwY7fX7/XhzjjTUyFGWnzMpBZmlC7sjAa8+fOL3msYEAkTapla99o5zDNgacxDYZjS"
-    "EczXg0Eqs2lmO4PPHWsXMMyKTxZupzIVUX55F3SmsRrzeMT11HQGl59z4rrdDwZmDzp2kRKxVstkCteeKphiwmMj6sTw"
-    "xNwKzW6lnTGVCPa387NTJpIbEatUwB1mbASU7bsRnN3wOBNsS2nWZRP4Fx7LZDtgdiaYTIABxg0Mo2nU+IMILbsWCxGx"
-    "8YKlXAOxFpYjou+CEvWe+wClrC3eUi3MiCSbA9ednFeUyXAlj25uJHfObcDwZZA7w7fZViQmPIvtgC6324jqTmQsCmJS"
-    "bmer5XqrpRUkFS/hmdAiYImyzCov1AE9Hy8s2sEEBjI551MYxbNIKiRRzMciikB6YFYq0yFInjOwTvu1YQmSDyozOOH7"
-    "w4u/dvcC1uv1AiatccwtVwIFCSCS1vOGVGIzEuNsWjA4VioWPFnNI6jqllkNdjzm4TXxIBNQb8JjJrRW2lTXsXIuFCnZ"
-    "rwTaHAu9eqGQJ6GIifpQzec8iRifoB3ZmTQMrhfMiFAlkUH5XPl1rhwRNZ3O+afC2DwdSPV0LULAjEo6BfkWFIQzMO8Q"
-    "qDLOGyZZHDs1GH4DKkRvufKm+OO776/YVn8A9gDqnEvwL1B8AnqbCreCBSWAkr11ukE1Tkwq47gbSf1o20RbrNGI9seQ"
-    "Pc8acEVk15YMZ2LOn2AqKTiwY8wHVxapMJsDyxRLMPJ4zX5ttsGKjBU8QqJ0liTo+xUyJlLE0eNjHYUwx0LAcmbQzbrd"
-    "OJ4biMlEpUriBZEK8QrkYZ2OI2UtaJEkXCFGfIJQLp8Qet1qThng+4rug85diA1hfjbRar5SGmNuw9ljbQBm8mbL4xhY"
-    "p4B9LDGcfJZRkGsjcEH9zlHy/dHxO9JXHvVRb8tkEUu84uGMbeUWjKFIxBMSac16P6ixeYIHkg49zwOGAYi40CCgLimO"
-    "+EFBoeZUgiEzd6KX22tRxk0XuE9jyFTRE0y9SqHLAySVPNXOBAR6ix6GVC/WoymO1S0EarCtLLTyRnwxYSih0ny5wjGb"
-    "qPVIInaejDhwhY8ZEAB32enhybtqeDeQT7a0SAW3fByL7X3vKIkaqwi1nLCxwGECbPQK4i5MkyOw6IoAhnFiBxutEr4Q"
-    "powzFk8Qpedh4ZJviXBwXwEAcYGPdiC45xwOyFXsjFvH2kRqY1EHhoCVItx0DfJjW4kQmPEb7Lo1vQkvtUVKhdQHEwK4"
-    "QSGMFyk3BgFiTWEY474sdOeLIsRL2Mnb92QjZgcRCfqhnAC3axnPPEyfAjiEvhENUpZ0MAWip9i0ngUTZ10S3lPgj/cn"
-    "YCXPHD6/YVZzs2aadLIWNXld8SUa8nMwdCHxSa6nC7C7OH7ysmAIhwhd2DlOw7bO/350fNybR9uriQDknifPUiJlBy4T"
-    "vsHqgy8jguEL450C8W09SW5NYj4NMBkFXvYBSxepVlSCQMryScCRdYuOCJSNIbzssyyBGoy5CorEaHBaLYFdSH8MShbe"
-    "g5luRII4tCj4HGTDig1A5Siv31724T+QJjh3yL2oDpMSZERfJoltgeUGeUQOqCQphUBMp4EHZzl1gcseOAw4lVolBKFc"
-    "tMvn3WaxSqYUYuEWkVMCpwgjIgiqiJSLoFUwELjVCpjMTgPWJ/SaQAzbxrwVYu2CizAX9AHxYggwJNs5T0lsSORcRlFM"
-    "RYsGfK4jqAUFPoWhUBUaiOokXC8rEflpKG47MAqpAN6dBPRnFT7jArnv54+utgGhTUEYWJFUIS7W2AZilJW/5Go5URGU"
-    "FWAuVsMUVl2LhEgn81iqCbM0JKODX+V8ZCxgwl/fBOzy6PT8Yhiwg4Pzn87fvKHKC2wLQ7bIoCYCRkREBZ7UbAyyvxbA"
-    "2BikAKYVK3UNKV1ei0rVYNSyQAPBor3j0pj+iHuJNR9GOO5IRYYyID0zljoEF/jeWNhbASZysHwyQvl45b6hiQ527nmI"
-    "MBdNgzuZ4urOuzjz5SdlMCQE61g3xYBlBn0SQzG+7VTlKJ0oxC2EYAlnKCdf6ZQhQi3QfzqHzP1dx8Ce3RRQgKYXEeo5"
-    "YgfswL0zQOzwBudzOHiJiNklwtWhV98qfEuWRi5q7kG1gcu1aLuS3vP9DurgsK0qbhygNECZC8j0iTQzsHSkY1SDqDAJ"
-    "NkXiGMxwy2FidgpjOY1x0gYLSdCiDVgOVCLgdAQbOPgftgp8HewIRQsDT3XqAI78VfHYDZfU9yiwH3URiDSf0xpwE2ii"
-    "UL6798qFINTEhMtYRD3sSuX5uNySog5Xo/v1Hu9SvYNyQ72JyQRiNNoBBJgRRN15qiw4HjwKuYZCAzyFOmIGmKdOTLP5"
-    "BSB7/iAUBUYaCewfKF6rckqqSXEm064t9aBcM2uNOV2GYlMlqK03gxAoEje4bYVeiMw9GkVfYKaANxEku4HbRWKC2Ert"
-    "GZmOigX8Mwy4N1zD87dHFz+1Mt37Bf4XQmxcjyzKq9gsxf/uIwKmbKPhn0fvR2/PvnvXTsdUqF7Mn9AwOoYIbzNiYA7+"
-    "N8euYfc1ZGVIa+4KL1oJLdZsEHt8ePEAnWXo9hCdXlz9Xr9M3O63Zero6n7yaKkmeWenNcCPLl+34Mvhg2RdDtssjTwE"
-    "wjLNWPMUyAKl7sOD6NGv0aqyc2AQ/caqiC96BA5d73Lkm04As77K/+zMrE3NYGcHQZFv5PSUnu5EGiLczl5/r9/d3dtZ"
-    "tqsgwJ1NKGLUvRlwXSq0lYJwnLrGfwEQGJt7bAdzGt6tknvoA5jr40e9xlQUkQafaw50F+SabE7pQgf2bGFEc0Jy48ZL"
-    "eRxwln4skqmFHLhbd1xYFz2QXq/7a8otNm3hzr8u+93Xw8+v7r5qeD5+eRBENER+L8uaRJwomMfQAAObPKBjNVgoO2vZ"
-    "PaueW/UsIAe9oMyPc6iKB9XcqzbFXdlGL4k2MDqgJcZRfxHN4I92v5wEaqa7Ycmq8U59TtJMadLDKNLCNHyS2CFn9YZj"
-    "mlI6SzwWcV8KltmzKmBznbUa3cfcdjyxu1h6hXFmILefLGWGdUtxOxdev9Glq7OJq5a4RJjVxqK/wbXmC7xGIFG1KPeJ"
-    "BsaA0zWzz6PF71FB7nElEs9QfG00YjgtSbB4gJ9bSg8cE0GhrYcDi8dHrbrJxVB7UDclP8Pwrv4EgpaPUsOShNaJcBSI"
-    "MSRZbjPTShx9QlnN37W8hzkoTA2UUa3PAMza1gcA6/UC657S0zyxYEQGHcm4Rep1yRBVBQ3D569GJ+7h3TAXPeLcTq29"
-    "mdc6IwfA4dL9MSJ0P4LyADnyX+LyP3WWun72XBoE0qNIpCIBaBoS+hQagiX3He/ld7rMyW0JNqjkw9aX0tcmdfCexozE"
-    "J46lj3EIgiqj3yJxP6yO9hy7EuavSsEl9L5JwZsU/LtNwWsg/UplgEsi2G8G5RVgvo79V+dpHkUS5+Lx+5Jw85eX1cfH"
-    "TNmWFoOWpRZD3gRB18DuifT7LormJ3U+is0pEjewzLE1SC05ac3PCX1xNtTfq717m3+5dd1PbA9Rr8k1h6Rxnoiz4WhS"
-    "RLXpsewLPabfgdITxrZEyHp74t7+w8qWSWuZlgfTlGR8f/PBz94oUo8u3p1U68eP5fbHg9+BC8dZRpXdcsB6XaPhY3vf"
-    "44f72h5f1onZtF827Zfn3rX4HWSwTYG2KdA2BdqzLdBa0AJnBNMIV+F+HfyWfH+/9AG44aqTvMDa67cUSC0hqoIPysCh"
-    "Ho8qdeF9JdamSfsHrhCf0n4sTfwDVSvl+iX/QtM0F7dBzH20hWRNRQdkkFhNMzFgbhM4PqDKwqxbUYwV7nWJWkuKEJ6t"
-    "uyfaM733/PDOH6R03wChDRDaAKE2IORxDiVBF+N8lEVCPUqCGGqM57IUH58RjKorM6vYXxGbS6H4bu2u2cQZW3uEpP1/"
-    "uNNvgIHyLHXzuTzzGzSuMNit2qfz/LLKfXDq/z+t1CHNJrFsEssmsTznCnud2NIeCtZMD8uVG19VkuVZOHd2b59d+UN0"
-    "b0+++++//4PnbkBjt8Z9+ykf6/vi1JFbTS15tG1na88fWkxKwvfHEHuRuPGi3rnp91706GTxXSuM8HMNy7JaniStyupH"
-    "3Dnd3ILu08TyBBS37JbTdvoASjrcuM6oX4LW5z5SAdFCCzzFJnED9M9JcfqUdu3ra9wgjd+dktpW+h68+sVCR5mtzNaV"
-    "E9OTiRGPrCL7tU2Lc/nICXapSfL8UMPDb5I9tgRRL8Im2sN2im8dtSLBRgshNzv8nEsv0q714sQB7YWw1WxQ0JGniQL7"
-    "NOhp64c0PigTO3kPgw6to6HvM3ynvH2dG9trRC5ngEur8vwH+Y8jEI0bzLLBLM8JszQzxzJL9Hf3Xrx89c2fvn3NxyHE"
-    "L+KtgR7yH6yoj2Z5fGV95gMlc7Gv0wI4nhB92vy3yECV3wdwR862rijI5Edy8FzWdu/BIFbq9/arOaDjIv+Dr+w2o35L"
-    "wFgFdYYlYJn7QBks4kmXEX2AxwVLVt36sfswYRmYJ4AJPMCGMDTDPWSJkRHKbAZmEwuN539Spa0/KMXZOJu6jfR+fYcz"
-    "K4vvrbE4oAxYNOZTLNvB3giXUQ2f/1aL/yUDA0qrnTDU4gMRXaGjCbRLFL1cTdFFaQE8yoy8RiKUdC4VyQL8Q0u4Fvc+"
-    "M8KlhcthhY5WjF4i5ZvX60gHAPo1wirboMofYsOjaXj+KnKE4DiMbxVSimKgbBl7jxSG5njYy1i2/CEUdxQVASD9vklc"
-    "00StwKms/WoN5i1kfVyPUDgeJ6Pf+MhPx7l592nDErUw/AFbSb9UgEdkFxVqWuqrCkXfrCcN7w4ojaByFDeSER56TCIT"
-    "gG/4s9RItVvYIYVBCT5P5Q2eQ5sh1CYoHSnhdDrBX1cAtvLD90EddIcqiyMaOhb0Cw1WJPt00BQYcMfr0E2nXCYVGVSr"
-    "yDL7L/qr2T8q3mZbb62Ou2/ZDjs/+svR6cX2PqhpREfskGn3ezogo6odlivU8uovX6wh/OXLbAvWvHj348kDiw7v/geI"
-    "XKoYeJyFV01vGzcQvetXTJVDbFSr5qsBIgcFjNQN3NZ2kDjooSi81O5IYrxLbkiubSHOf++b4Up2bKc9BBG55PDNzJs3"
-    "46IoRs60PKNxXPluPKo5VsF2yXqHvQ/Ym1HXmIoj+VBziFP6GJnSykaK57Zp6HLFjgwlE8/JMdfYxy3a0VsT+tz7hP8a"
-    "6zhOaGFdvTuj0DuyiS5tWlFRfIoeFlxNgU1N3jH9/uHkmNhdcOM7no5HlW87k+zcNjatges9f+5tAKZ367TC5efTVz9S"
-    "8mpXXseVlpOpTTKzEdEFcGeHnk6fTJ+MRwXcfv1DUdBbdhxM4prma5r3YclMi+BbWgFPI+526z2qPTmfiGubpsD7y2j0"
-    "SJ8ZjR4KEL4+ojfepWCqNBoV9D57ayKVXcarGLt1md+yKdLCN7hMO9xERkQDQra0FxJoALINP46ECKwQOzndBf+Jq0TW"
-    "xWSaJgIeIUatBHHhAwnOv8SKvItMDefgpoCQ18sJ9ZpHk6YDxDvg6M3J0dH+8a80nU6HJJW0A+Nl4UlXABNT7Xt9gq/g"
-    "bbO+n74JlV/G/nw8oxR6rMaSFaxg9mtJ8l5fIXpRGbA5ujCIA85yCD5g/WV8DubkW9hucd4sebteWZcGk9nmwtimDzyl"
-    "k+1v9ZXU4BabAMdLXsPcmJiUp+QX4hiOSmjeShrMJryPJZhdr9ncuurn22wogxe0aMwyzr4b0oHzj7+MpfiA/MI0PX99"
-    "jACf8xqYALczAd8SSCFn4h7inm8VpRZKlNwqf4DVul3Beve9WK24NZtnS/AGgYrfeOO11lGaJiz7lvUzEoGsDl6Kh3u5"
-    "NPHgnMEvBnesWz5kZ/o/NOIrFIt1dPLu9PDkuKRo4K4SHs8ORmBN40EVHM8u7khAJ5I3G7wTmDgSrJk3YEnl3cIutUxQ"
-    "g1TzwvRN2lV5EXZCFZzAlSQPgPeQrJy71tdMDIVY37CiMiFYFLRciIJBqkYEZYrCu2BnXMXlVBKy4qYr6dKH85iNqCuS"
-    "imMPjcSjuNF2CVzYBisTMUulAdrKijgpTWOWxBKlhK2zkGWuBi34CsF/sau5aWxM8bY3WV03Auj4SrhIpfwoBcs+NV7S"
-    "5eIl6ATOV4jKTkxgwzJOBntipzWd8Fttt7aGAu5mfV/7fksBI2cJ5YckINyi+xl1UbTmqhiYc1zOhpih7F0lGlveRt4n"
-    "4ZyU/B2+DPffH/wGuvjFIrIYQzks4eLcVOdZE3u0ngQHxb8j49ZImgghIuuRnfulVxRzk6rVpnY0939q2KA59kZahpBi"
-    "PcbGGDta76JBg7zc1Jziz1HNarBlkMoIm2o1ybER0S6tJBINFgFBfi+26YtKBokfXPCXxa0j5W7OX+QqIA536sMJ5ch0"
-    "HZugecuxg/Ov84XZ8f7RwS9lbkkHQqEKdI+j0bX+oOtBD0VcsWjZaKFcj67RIbf/cPoJvl5vlVp2nmJdQk04ONOUWOw7"
-    "6sG4DkoIZzaiC020tejn0FBFSTof0oZIaLrLqRp8JgZ7kXW1hlTXKqPKsUGbJroYvBcaQCQjQoDd2+UQ+JOiyIZfiOF7"
-    "FXVNp7du3KtGeQf51VtQlhDTHpLAWlx//5MNv3wlllsbRQzPau7Y1eyqdcbfgapw5htg+RkbdZzYNuVsWc5JH8u2nz5T"
-    "2Mm2jKTehRuArZN2VRTDCaXiJSJaiTiJ1Y2dn8WOcv9MkpJ930enYzEgrJXKkaZlNkVC+eCe0lapPMi0xTd9aLXemH8p"
-    "5vP5M7MAHc5Q7hu8Q9IF72S4aDT1ta1RQsL9CRiQcpAERrZEammmKciiJcMQFivRINXP2nMO40JGHOD83KNskK3JrVt6"
-    "svJ9U+vROdNlsCmx24OzqA+IPtBqJzVLtKXBqedPtuQOfZdyyA5vlrTzJoWmeEM/0YfDt4fHp7t7COSZarR4ISoVxenB"
-    "3ovnmksOrXVmMHe6XdEOjJwevD/6Lyt5psxyMXqg0+sIivzZxC0dnh4c4Xdc2a5AUxCtgxq/0yPSZWVOfWhc0FkdF6VK"
-    "EMztxWBvXdyMAPKiiIWF3tziuIwCDnPgzfgiM5a22WZCGLV02rXc1HnMuXP1cjME5IYkh1Wq89Blc/NQY3Ja566HPNGG"
-    "COinOj6HYbCLwvJMNVSeX/YsbVmaknxQq/Eha/JXi8TzvKcPf3yE2ROXJV71yKGGlKonCtw02RJE92TwRGtrcPJ+Z7o7"
-    "pMmI/d25UQeO6ehfvhauZg=="
+    "w0UkBXic7VZdb9MwFH3efoVlTQKktE0rIdG+7QF4KRpf0h6qwrzkpvGW2Kl9DStV/zu20y5eEuiQ2BP0pYpzfe451/dc"
+    "57QqWAIniy0900kOJaMzmiNWejYa3WgpBvXqUKrVKFUsw9EknsSD8WS0D48obiqwu+T1DSRonyslK1DIQdPZlnKE0v3v"
+    "ozQqLlY2KgWdKF4hl8IuX+YMCUoiVQpqSHcR1TmvvqJ0W9uhoIBwJCsJetjJl3DcdDd9zoH4NxEtuZiDWGFOZ+OoRcvm"
+    "/cGrenvGTIH2Vex+Lg1DBOXAviziwXS5fbk7oz0AK/CkmdhcZHS2aDM5J77iRAqCllTJqq6GgmFXwpwhR5OCk8DueGls"
+    "Waex11M/DNzTno4w5TUoR6dwmwM98TAOAMavHiD4xxaExVCwNlxBauV4bksbxLFwUW+t2nYL7KJtA1IUdLeMmvxupY3p"
+    "TyYAPU9TBVr3ANOCi6avdLdKFwKIiyEyI0wc+qldYH1ruj1p0deH3tmTtQ0Cd0lhNP8G7+5rFsfh8qF4TeW4QFj1lM5l"
+    "DVTOLc0+ifsFphTbdIziGtmLeqa9Tu+Ae76LpUtpdB6ou5ayACY6SJ+swZyNUKZs8wAlY4WGNnnv48aWVgdLU+6wWPE+"
+    "KG69OVosl6drI/HvjpaeocGIT0O4JkzfQkoy2XPghynUP3UqxZO9rw6jYRL3WLunPRorTgMjjbu98GCi/Wo41LPNMnKx"
+    "/2fbvzXb/hDYt3QA/MHZgD7Cln5sPOGNn0gjMBhABwsEeiZOzFGiGRfpE/LsvwT6Z/ZRrnXOk4U7Kb8gDVYGHf3fs1CQ"
+    "Hf88cha3gXY4CGsvRhJjB5/Q30ERwUrQ5PlVZhOTOumMfHz95uqF/4ySWaah/zTK4OZqLOTv2JIf2TIOtoz9FGkXzul6"
+    "ROF+Aprnh7p4nO1Y247bNhD9FUIosAkgC94ABRpvECBA0xvSbm5AHtZuREsjizFFKiS1u87C/94ZUrJlS7ls26BoEr+J"
+    "JudyeOZwyJvIaS1tNLu4iRSvIJpFJcg6iqMcbGZE7YRWOPijzpoKlOP0zWhNzJR2LONS8qWEhD3mWclSb+1ikZCtlAnL"
+    "XAnM1jyDiYWaG+4gZ5muKq5yVnNXMl3gHJxYG70yvErYr+pSr4Fx74Vxy9J640r0aktdJ/WGPSDjD9lk8sbi6MmDSy4b"
+    "eHiSsiuB9tL2O0ULv704/4Pp5RvIHKu4y0qhVuiNO2/7BE0LVTfuRVZCxdMzJhzjyl6BsUwrCMtBXYLUNTCKwOW6cTFL"
+    "b+aRXs+jGXOmgZjNo5w7Tt9JkmzTmF2V2gJLaTQNngGd4dq9N3aHMwO2kS5EhBAQoFx1AeNA2IMlQkYwoNOwYOeI0DUI"
+    "FWKJs1t3wlmQxd2EPWIFF7LxE0JS+7gLLq0PHIzRhkbwr7VQ+Tyi0Qqs5SsIH4gautxuW4A5xqkm78BoBteIWKZzOGPp"
+    "PLLIjsaSrXnEMyLKawNvG2EAraa06whC2CMF1+5igUARPTo6SKFwgtPMNIrRjGSw9bbFrgPGMrgEs+lMxJQ88ylZj8ou"
+    "QEtwSI3bH7AgvLLGsTsVOJ7gLqqMqHk28Bj2jD1//FOKfF2hxyXP1j7uopGSOYzz7jDQyWRJu55SLhYZoDa+VOwskOqJ"
+    "T5W2Q7SItxmED89KhDxtSSdU7Am54yJBxQArLsFK7XE4mt1EblNTGQcW4d9YWDUYJwCr/Ga7jaM+DT9hwTbeSUMtsZAH"
+    "2vCURj1xTQ7mthFFwkHVm2WdwSodOHkVqrbzgWnYUtSvnaalx1OpKHDjVxr3feAvE24zXPSSiEj/xFEl1BNQK1dGs9P4"
+    "KCz0+07UYXnBsRbxryn9yA13DgwZ+/NiOrm/uPl++100YmAFPmjkxHnhhfcwkkfMw0xbTyyreD3MQXI3TOEJirNrctqg"
+    "il+LqkFY7099PuFjQl9tOKqplmAoHEmLe/lMk2nPwOkPBxb855EJtNHVOabjY1vgJOEkzfoZs42PKECU2hmRMtou4r1/"
+    "Gjm26XemZ/RRnqMU2hHDkVeRjld2iNK5assHD54+Zw8BtutmyEm0/rbjThssEgSuM9lYcQm/7zCbTvvDHXh75FBQYTUC"
+    "HXntZUkqMZZiO8CN4ZtBoRCRfVJ4vHkskqgH7sWCXDa27GW3xLMQuBpYeoEFRmXkdM43B1b86XEcvK/jfVliHjzPBdni"
+    "8mkP3LB4KENHVdBuTSiGfLhD47LxcV1ADaEZ33Thmy580bqA31clqENGFdpURBHqV2GEg7eEf1jyXYjnBN9YjFxhl+tv"
+    "ER5PAzw/V3LzC6beSoOXIezIsIO8hINxkUNVa4fXkN5wvz9522g30p8Y0etP2BIQBfDFRNcB4Wb9LvSEWn+5YXRXwd4w"
+    "dIqcVdhD4pXHauow56oQIHMcJz05XHuFbrzj0IBSP+o7Pt8SdRcib41me1g+oWMa6YU489n68OwarwiY1ftVcryZqgmZ"
+    "IAudst2bjijTCLv3SnK/pwOnQyofCPL7tO2bNH/F0vx3RKdn+Flb9P+k2/gCxP+DwuqfKT5ZV2l2X1bD0TnWaBbCWNde"
+    "3P1DDlYkd1zqVQMzlCgp8G/8wwuevfXVMNONcr1pHUQ9htwjuG639R/2GZ5YvqZG4chGC8Di83KqECofUKqDNkZU6ZWJ"
+    "OKTYeR32NrDo1iQa34lx4D4Pkd53bPz/mXQs3f8Nl8K+DNj0HF2MvNa1aLfvgP7t9Yr718AYFYve+Jhvr5yoILSGBgps"
+    "T1Tmmy2h5ooGw/oTetwzazTkuz3FDt8TE1x6a8Limo+/h708iIv7x8w2JULFsjupzzhgM/MPmHf9u5kuCgvjqlr1+LFv"
+    "LvzlqRIfWXLaW3Lq+6shGYp/v8ZGoPpQjpRL2yiOniqDA65jDb2m+IUx7XJW4vUgw9bRekhpwmgcqv1jrwCDeMa6n8F7"
+    "jk+nO2HJqOfpGaM1jBfOExnFhFu8TYzhvoNkl38bdRvjZ6hQdFmDeqWNzA+ua4vtX01vFft4nO1c/W4jtxF/FUIIEBtY"
+    "ybLvLs3J7gHG5dK69cclNlCkjipTu5TE82q5R3LtUy4G+jR9sD5JZ4Zc7act2Zc/3ET54+Ld5ZLzPb+ZJfW5E8bSpCLs"
+    "DDr93otO0En4XMCFmakUrm6ENlIlcGO31+/14c4401MhRlp8zKQWZpQu7IwGvPnzi95rGBAJE2qZWvfaOcwzYGnMQ2GY"
+    "0hHM14NBKrNpZjuDzx1rFzDMik8WbqcyFVF+eRd0prEa83jE9dR0Bpefc+K63Q8GZg86dpESsVbLZArXniqYYsJjI+rE"
+    "8MTcCs1upZ0xlQj2t/OzUyaSGxGrVMAdZmwElO27EZzd8DgTbEtp1mUT+Bcey2Q7YHYmmEyAAcYNDKNp1PiDCC27FgsR"
+    "sfGCpVwDsRaWI6LvghL1nvsApawt3lItzIgkmwPXnZxXlMlwJY9ubiR3zm3A8GWQO8O32VYkJjyL7YAut9uI6k5kLApi"
+    "Um5nq+V6q6UVJBUv4ZnQImCJsswqL9QBPR8vLNrBBAYyOedTGMWzSCokUczHIopAemBWKtMhSJ4zsE77tWEJkg8qMzjh"
+    "+8OLv3b3Atbr9QImrXHMLVcCBQkgktbzhlRiMxLjbFowOFYqFjxZzSOo6pZZDXY85uE18SATUG/CYya0VtpU17FyLhQp"
+    "2a8E2hwLvXqhkCehiIn6UM3nPIkYn6Ad2Zk0DK4XzIhQJZFB+Vz5da4cETWdzvmnwtg8HUj1dC1CwIxKOgX5FhSEMzDv"
+    "EKgyzhsmWRw7NRh+AypEb7nypvjju++v2FZ/APYA6pxL8C9QfAJ6mwq3ggUlgJK9dbpBNU5MKuO4G0n9aNtEW6zRiPbH"
+    "kD3PGnBFZNeWDGdizp9gKik4sGPMB1cWqTCbA8sUSzDyeM1+bbbBiowVPEKidJYk6PsVMiZSxNHjYx2FMMdCwHJm0M26"
+    "3TieG4jJRKVK4gWRCvEK5GGdjiNlLWiRJFwhRnyCUC6fEHrdak4Z4PuK7oPOXYgNYX420Wq+UhpjbsPZY20AZvJmy+MY"
+    "WKeAfSwxnHyWUZBrI3BB/c5R8v3R8TvSVx71UW/LZBFLvOLhjG3lFoyhSMQTEmnNej+osXmCB5IOPc8DhgGIuNAgoC4p"
+    "jvhBQaHmVIIhM3eil9trUcZNF7hPY8hU0RNMvUqhywMklTzVzgQEeosehlQv1qMpjtUtBGqwrSy08kZ8MWEoodJ8ucIx"
+    "m6j1SCJ2now4cIWPGRAAd9np4cm7ang3kE+2tEgFt3wci+197yiJGqsItZywscBhAmz0CuIuTJMjsOiKAIZxYgcbrRK+"
+    "EKaMMxZPEKXnYeGSb4lwcF8BAHGBj3YguOccDshV7Ixbx9pEamNRB4aAlSLcdA3yY1uJEJjxG+y6Nb0JL7VFSoXUBxMC"
+    "uEEhjBcpNwYBYk1hGOO+LHTniyLES9jJ2/dkI2YHEQn6oZwAt2sZzzxMnwI4hL4RDVKWdDAFoqfYtJ4FE2ddEt5T4I/3"
+    "J2Alzxw+v2FWc7NmmnSyFjV5XfElGvJzMHQh8Umupwuwuzh+8rJgCIcIXdg5TsO2zv9+dHzcm0fbq4kA5J4nz1IiZQcu"
+    "E77B6oMvI4LhC+OdAvFtPUluTWI+DTAZBV72AUsXqVZUgkDK8knAkXWLjgiUjSG87LMsgRqMuQqKxGhwWi2BXUh/DEoW"
+    "3oOZbkSCOLQo+Bxkw4oNQOUor99e9uE/kCY4d8i9qA6TEmREXyaJbYHlBnlEDqgkKYVATKeBB2c5dYHLHjgMOJVaJQSh"
+    "XLTL591msUqmFGLhFpFTAqcIIyIIqoiUi6BVMBC41QqYzE4D1if0mkAM28a8FWLtgoswF/QB8WIIMCTbOU9JbEjkXEZR"
+    "TEWLBnyuI6gFBT6FoVAVGojqJFwvKxH5aShuOzAKqQDenQT0ZxU+4wK57+ePrrYBoU1BGFiRVCEu1tgGYpSVv+RqOVER"
+    "lBVgLlbDFFZdi4RIJ/NYqgmzNCSjg1/lfGQsYMJf3wTs8uj0/GIYsIOD85/O37yhygtsC0O2yKAmAkZERAWe1GwMsr8W"
+    "wNgYpACmFSt1DSldXotK1WDUskADwaK949KY/oh7iTUfRjjuSEWGMiA9M5Y6BBf43ljYWwEmcrB8MkL5eOW+oYkOdu55"
+    "iDAXTYM7meLqzrs48+UnZTAkBOtYN8WAZQZ9EkMxvu1U5SidKMQthGAJZygnX+mUIUIt0H86h8z9XcfAnt0UUICmFxHq"
+    "OWIH7MC9M0Ds8Abnczh4iYjZJcLVoVffKnxLlkYuau5BtYHLtWi7kt7z/Q7q4LCtKm4coDRAmQvI9Ik0M7B0pGNUg6gw"
+    "CTZF4hjMcMthYnYKYzmNcdIGC0nQog1YDlQi4HQEGzj4H7YKfB3sCEULA0916gCO/FXx2A2X1PcosB91EYg0n9MacBNo"
+    "olC+u/fKhSDUxITLWEQ97Erl+bjckqIOV6P79R7vUr2DckO9ickEYjTaAQSYEUTdeaosOB48CrmGQgM8hTpiBpinTkyz"
+    "+QUge/4gFAVGGgnsHyheq3JKqklxJtOuLfWgXDNrjTldhmJTJaitN4MQKBI3uG2FXojMPRpFX2CmgDcRJLuB20VigthK"
+    "7RmZjooF/DMMuDdcw/O3Rxc/tTLd+wX+F0JsXI8syqvYLMX/7iMCpmyj4Z9H70dvz757107HVKhezJ/QMDqGCG8zYmAO"
+    "/jfHrmH3NWRlSGvuCi9aCS3WbBB7fHjxAJ1l6PYQnV5c/V6/TNzut2Xq6Op+8mipJnlnpzXAjy5ft+DL4YNkXQ7bLI08"
+    "BMIyzVjzFMgCpe7Dg+jRr9GqsnNgEP3GqogvegQOXe9y5JtOALO+yv/szKxNzWBnB0GRb+T0lJ7uRBoi3M5ef6/f3d3b"
+    "WbarIMCdTShi1L0ZcF0qtJWCcJy6xn8BEBibe2wHcxrerZJ76AOY6+NHvcZUFJEGn2sOdBfkmmxO6UIH9mxhRHNCcuPG"
+    "S3kccJZ+LJKphRy4W3dcWBc9kF6v+2vKLTZt4c6/Lvvd18PPr+6+ang+fnkQRDREfi/LmkScKJjH0AADmzygYzVYKDtr"
+    "2T2rnlv1LCAHvaDMj3OoigfV3Ks2xV3ZRi+JNjA6oCXGUX8RzeCPdr+cBGqmu2HJqvFOfU7STGnSwyjSwjR8ktghZ/WG"
+    "Y5pSOks8FnFfCpbZsypgc521Gt3H3HY8sbtYeoVxZiC3nyxlhnVLcTsXXr/RpauziauWuESY1caiv8G15gu8RiBRtSj3"
+    "iQbGgNM1s8+jxe9RQe5xJRLPUHxtNGI4LUmweICfW0oPHBNBoa2HA4vHR626ycVQe1A3JT/D8K7+BIKWj1LDkoTWiXAU"
+    "iDEkWW4z00ocfUJZzd+1vIc5KEwNlFGtzwDM2tYHAOv1Auue0tM8sWBEBh3JuEXqdckQVQUNw+evRifu4d0wFz3i3E6t"
+    "vZnXOiMHwOHS/TEidD+C8gA58l/i8j91lrp+9lwaBNKjSKQiAWgaEvoUGoIl9x3v5Xe6zMltCTao5MPWl9LXJnXwnsaM"
+    "xCeOpY9xCIIqo98icT+sjvYcuxLmr0rBJfS+ScGbFPy7TcFrIP1KZYBLIthvBuUVYL6O/VfnaR5FEufi8fuScPOXl9XH"
+    "x0zZlhaDlqUWQ94EQdfA7on0+y6K5id1PorNKRI3sMyxNUgtOWnNzwl9cTbU36u9e5t/uXXdT2wPUa/JNYekcZ6Is+Fo"
+    "UkS16bHsCz2m34HSE8a2RMh6e+Le/sPKlklrmZYH05RkfH/zwc/eKFKPLt6dVOvHj+X2x4PfgQvHWUaV3XLAel2j4WN7"
+    "3+OH+9oeX9aJ2bRfNu2X5961+B1ksE2BtinQNgXasy3QWtACZwTTCFfhfh38lnx/v/QBuOGqk7zA2uu3FEgtIaqCD8rA"
+    "oR6PKnXhfSXWpkn7B64Qn9J+LE38g69W1ixu8s83TVtyu8fcF13I5FSRQHqJ1TQTA+Z2iOMDKjvMuuXGWOFGmKi13gjh"
+    "2bobpr1E9p4fGPqD1PUblLRBSRuU1IaSPAiiDOlinI+ySKiHUBBDjfFcluLjM8JYdWVmFfsrYnMpFN+tnXUmztjaIyRt"
+    "DsRtgAMMlGepm8/lmd+gq4XBbtUmnueXVe7DWv//aaWOdzaJZZNYNonlOZff68SW9lCwZnpYrtz45JIsD8q5g3377Mqf"
+    "sHt78t1///0fPJQDGrs17sNQ+czfF6eO3GpqyaNtr1t7/tBiUhK+P6PYi8SNF/XOTb/3okfHju9aYYSfa1iW1fKYaVVW"
+    "P+K26ub+dJ8mlsejuGW3nPbaB1DS4a52Rs0UtD73BQuIFlrgETeJu6N/ToqjqbSlX1/j7mn8KJXU9tn34NUvFjrKbGW2"
+    "rhynnkyMeGQV2a/taJzLR06wSx2U54caHn6T7LEliHoRNtEe9lp8X6kVCTZaCLnZ4bdeepG2tBfHEWijhK1mg4KOPE0U"
+    "2KdBT1uzpPG1mdjJexh0oh0NfZ/hO+W97dzYXiNyOQNcWpXnP8h/OYFo3GCWDWZ5TpilmTmWWaK/u/fi5atv/vTtaz4O"
+    "IX4Rbw30kP+aRX00y+Mr6zMfKJmLfZ0WwPGE6NPmv0UGqvx4gDuPtnVFQSY/r4OHtrZ7DwaxUjO4X80BHRf5H3xltxn1"
+    "WwLGKqgzLAHL3AfKYBGPwYzo6zwuWLLq1i/hhwnLwDwBTODpNoShGW4wS4yMUGYzMJtYaDwclCpt/SkqzsbZ1O2y9+s7"
+    "nFlZfG+NxQFlwKIxn2LZDvZGuIxq+PyHXPzPHBhQWu34oRYfiOgKHU2gXaLo5WqKLkoL4Dln5DUSoaRDq0gW4B9awrW4"
+    "95kRLi1cDit0tGL0EinfvF5HOgDQrxFW2QZV/oQbnlvDw1mRIwTHYXyrkFIUA2XL2HukMDTHk2DGsuWvpLhzqggA6cdP"
+    "4pomagVOZe1XazBvIevjeoTC8awZ/QBIfnTOzbtPu5moheFP30r6GQM8P7uoUNNSX1Uo+mY9aXh3QGkElXO6kYzwRGQS"
+    "mQB8wx+0Rqrdwg4pDErweSpv8JDaDKE2QelICafTCf70ArCVn8wP6qA7VFkc0dCxoJ9vsCLZp1OowIA7e4duOuUyqcig"
+    "WkWW2X/RX83+UfE223prddx9y3bY+dFfjk4vtvdBTSM6f4dMux/bARlV7bBcoZZXf/liDeEvX2ZbsObFux9PHlh0ePc/"
+    "q9y1E3ichVdNbxs3EL3rV0yVQ2xUq+arASIHBYzUDdzWdpA46KEovNTuSGK8S25Irm0hzn/vm+FKdmynPQQRueTwzcyb"
+    "N+OiKEbOtDyjcVz5bjyqOVbBdsl6h70P2JtR15iKI/lQc4hT+hiZ0spGiue2aehyxY4MJRPPyTHX2Mct2tFbE/rc+4T/"
+    "Gus4TmhhXb07o9A7sokubVpRUXyKHhZcTYFNTd4x/f7h5JjYXXDjO56OR5VvO5Ps3DY2rYHrPX/ubQCmd+u0wuXn01c/"
+    "UvJqV17HlZaTqU0ysxHRBXBnh55On0yfjEcF3H79Q1HQW3YcTOKa5mua92HJTIvgW1oBTyPudus9qj05n4hrm6bA+8to"
+    "9EifGY0eChC+PqI33qVgqjQaFfQ+e2silV3Gqxi7dZnfsinSwje4TDvcREZEA0K2tBcSaACyDT+OhAisEDs53QX/iatE"
+    "1sVkmiYCHiFGrQRx4QMJzr/EiryLTA3n4KaAkNfLCfWaR5OmA8Q74OjNydHR/vGvNJ1OhySVtAPjZeFJVwATU+17fYKv"
+    "4G2zvp++CZVfxv58PKMUeqzGkhWsYPZrSfJeXyF6URmwObowiAPOcgg+YP1lfA7m5FvYbnHeLHm7XlmXBpPZ5sLYpg88"
+    "pZPtb/WV1OAWmwDHS17D3JiYlKfkF+IYjkpo3koazCa8jyWYXa/Z3Lrq59tsKIMXtGjMMs6+G9KB84+/jKX4gPzCND1/"
+    "fYwAn/MamAC3MwHfEkghZ+Ie4p5vFaUWSpTcKn+A1bpdwXr3vVituDWbZ0vwBoGK33jjtdZRmiYs+5b1MxKBrA5eiod7"
+    "uTTx4JzBLwZ3rFs+ZGf6PzTiKxSLdXTy7vTw5LikaOCuEh7PDkZgTeNBFRzPLu5IQCeSNxu8E5g4EqyZN2BJ5d3CLrVM"
+    "UINU88L0TdpVeRF2QhWcwJUkD4D3kKycu9bXTAyFWN+wojIhWBS0XIiCQapGBGWKwrtgZ1zF5VQSsuKmK+nSh/OYjagr"
+    "kopjD43Eo7jRdglc2AYrEzFLpQHayoo4KU1jlsQSpYSts5BlrgYt+ArBf7GruWlsTPG2N1ldNwLo+Eq4SKX8KAXLPjVe"
+    "0uXiJegEzleIyk5MYMMyTgZ7Yqc1nfBbbbe2hgLuZn1f+35LASNnCeWHJCDcovsZdVG05qoYmHNczoaYoexdJRpb3kbe"
+    "J+GclPwdvgz33x/8Brr4xSKyGEM5LOHi3FTnWRN7tJ4EB8W/I+PWSJoIISLrkZ37pVcUc5Oq1aZ2NPd/atigOfZGWoaQ"
+    "Yj3Gxhg7Wu+iQYO83NSc4s9RzWqwZZDKCJtqNcmxEdEurSQSDRYBQX4vtumLSgaJH1zwl8WtI+Vuzl/kKiAOd+rDCeXI"
+    "dB2boHnLsYPzr/OF2fH+0cEvZW5JB0KhCnSPo9G1/qDrQQ9FXLFo2WihXI+u0SG3/3D6Cb5eb5Vadp5iXUJNODjTlFjs"
+    "O+rBuA5KCGc2ogtNtLXo59BQRUk6H9KGSGi6y6kafCYGe5F1tYZU1yqjyrFBmya6GLwXGkAkI0KA3dvlEPiTosiGX4jh"
+    "exV1Tae3btyrRnkH+dVbUJYQ0x6SwFpcf/+TDb98JZZbG0UMz2ru2NXsqnXG34GqcOYbYPkZG3Wc2DblbFnOSR/Ltp8+"
+    "U9jJtoyk3oUbgK2TdlUUwwml4iUiWok4idWNnZ/FjnL/TJKSfd9Hp2MxIKyVypGmZTZFQvngntJWqTzItMU3fWi13ph/"
+    "Kebz+TOzAB3OUO4bvEPSBe9kuGg09bWtUULC/QkYkHKQBEa2RGpppinIoiXDEBYr0SDVz9pzDuNCRhzg/NyjbJCtya1b"
+    "erLyfVPr0TnTZbApsduDs6gPiD7Qaic1S7SlwannT7bkDn2XcsgOb5a08yaFpnhDP9GHw7eHx6e7ewjkmWq0eCEqFcXp"
+    "wd6L55pLDq11ZjB3ul3RDoycHrw/+i8reabMcjF6oNPrCIr82cQtHZ4eHOF3XNmuQFMQrYMav9Mj0mVlTn1oXNBZHRel"
+    "ShDM7cVgb13cjADyooiFhd7c4riMAg5z4M34IjOWttlmQhi1dNq13NR5zLlz9XIzBOSGJIdVqvPQZXPzUGNyWueuhzzR"
+    "hgjopzo+h2Gwi8LyTDVUnl/2LG1ZmpJ8UKvxIWvyV4vE87ynD398hNkTlyVe9cihhpSqJwrcNNkSRPdk8ERra3Dyfme6"
+    "O6TJiP3duVEHjunoX74WrmY="
 )
 #: The MCP lists (`tools/list`, ...) as plain JSON when they are short, read without decoding
 #: `_DATA`; empty when they are in it.
@@ -1111,39 +1193,40 @@ _MCP_LISTS: dict[str, str] = {
         '0,"minimum":-180,"type":"number"}},"required":["lat"],"title":"Geo","type":"obje'
         'ct"},{"type":"null"}],"default":null}},"required":["city"],"title":"Address","ty'
         'pe":"object"},{"type":"null"}],"default":null}},"required":["item"],"title":"Quo'
-        'te"},"outputSchema":{"description":"One line of an order.","properties":{"sku":{'
-        '"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,'
-        '"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"annotatio'
-        'ns":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name"'
-        ':"lines","title":"The first lines of the catalogue: a list of models.","descript'
-        'ion":"The first lines of the catalogue: a list of models.","inputSchema":{"type"'
-        ':"object","properties":{"count":{"type":"integer","default":2}},"additionalPrope'
-        'rties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"'
-        'description":"One line of an order.","properties":{"sku":{"type":"string"},"qty"'
-        ':{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"re'
-        'quired":["sku"],"title":"Line","type":"object"},"type":"array"}},"required":["re'
-        'sult"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHi'
-        'nt":true}},{"name":"find","title":"One line, or none: an Optional model.","descr'
-        'iption":"One line, or none: an Optional model.","inputSchema":{"type":"object","'
-        'properties":{"sku":{"type":"string"}},"required":["sku"],"additionalProperties":'
-        'false},"outputSchema":{"type":"object","properties":{"result":{"anyOf":[{"descri'
-        'ption":"One line of an order.","properties":{"sku":{"type":"string"},"qty":{"def'
-        'ault":1,"exclusiveMaximum":100,"exclusiveMinimum":0,"type":"integer"}},"required'
-        '":["sku"],"title":"Line","type":"object"},{"type":"null"}]}},"required":["result'
-        '"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":'
-        'true}},{"name":"output","title":"Read back the full text of an answer that was c'
-        'ut.","description":"Read back the full text of an answer that was cut, a page at'
-        ' a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","i'
-        'nputSchema":{"type":"object","properties":{"ref":{"type":"string","description":'
-        '"The reference a cut answer names (`full output: REF`)."},"offset":{"type":"inte'
-        'ger","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":10'
-        '0000}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"'
-        'object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"lengt'
-        'h":{"type":"integer","description":"The full text\'s length, in characters."},"te'
-        'xt":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"desc'
-        'ription":"The offset of the next page; null after the last."}},"required":["ref"'
-        ',"offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructi'
-        'veHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
+        'te","additionalProperties":false},"outputSchema":{"description":"One line of an '
+        'order.","properties":{"sku":{"type":"string"},"qty":{"default":1,"exclusiveMaxim'
+        'um":100,"exclusiveMinimum":0,"type":"integer"}},"required":["sku"],"title":"Line'
+        '","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"i'
+        'dempotentHint":true}},{"name":"lines","title":"The first lines of the catalogue:'
+        ' a list of models.","description":"The first lines of the catalogue: a list of m'
+        'odels.","inputSchema":{"type":"object","properties":{"count":{"type":"integer","'
+        'default":2}},"additionalProperties":false},"outputSchema":{"type":"object","prop'
+        'erties":{"result":{"items":{"description":"One line of an order.","properties":{'
+        '"sku":{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMini'
+        'mum":0,"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},"ty'
+        'pe":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destruc'
+        'tiveHint":false,"idempotentHint":true}},{"name":"find","title":"One line, or non'
+        'e: an Optional model.","description":"One line, or none: an Optional model.","in'
+        'putSchema":{"type":"object","properties":{"sku":{"type":"string"}},"required":["'
+        'sku"],"additionalProperties":false},"outputSchema":{"type":"object","properties"'
+        ':{"result":{"anyOf":[{"description":"One line of an order.","properties":{"sku":'
+        '{"type":"string"},"qty":{"default":1,"exclusiveMaximum":100,"exclusiveMinimum":0'
+        ',"type":"integer"}},"required":["sku"],"title":"Line","type":"object"},{"type":"'
+        'null"}]}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructive'
+        'Hint":false,"idempotentHint":true}},{"name":"output","title":"Read back the full'
+        ' text of an answer that was cut.","description":"Read back the full text of an a'
+        "nswer that was cut, a page at a time: the reference is in\\nthe answer's marker a"
+        'nd in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"'
+        'type":"string","description":"The reference a cut answer names (`full output: RE'
+        'F`)."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"inte'
+        'ger","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":fa'
+        'lse},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offs'
+        'et":{"type":"integer"},"length":{"type":"integer","description":"The full text\'s'
+        ' length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"int'
+        'eger"},{"type":"null"}],"description":"The offset of the next page; null after t'
+        'he last."}},"required":["ref","offset","length","text","next"]},"annotations":{"'
+        'readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint"'
+        ":false}}]}"
     ),
 }
 
@@ -1220,7 +1303,7 @@ def _import_handlers() -> None:
     """The handlers' imports that only their functions use, and their pydantic models:
     run once, before the first command or `complete=` function that needs them (not
     for help or schema)."""
-    global Annotated, BaseModel, Field, date, Geo, Address, Line, Order, Quote
+    global Annotated, BaseModel, Field, date
     from datetime import date
     from typing import Annotated
 
@@ -1228,43 +1311,10 @@ def _import_handlers() -> None:
         from pydantic import BaseModel, Field
     except ImportError as _import_error:
         BaseModel = Field = _Missing("pydantic", "pydantic>=2", _import_error)  # type: ignore
-
-    class Geo(BaseModel):
-        """A place on the map."""
-
-        lat: float = Field(ge=-90, le=90, description="Latitude")
-        lon: float = Field(0.0, ge=-180, le=180)
-
-    class Address(BaseModel):
-        """Where to ship."""
-
-        city: str = Field(description="The city", min_length=1)
-        zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$", alias="zip")] = "00000"
-        geo: Geo | None = None
-
-    class Line(BaseModel):
-        """One line of an order."""
-
-        sku: str
-        qty: int = Field(1, gt=0, lt=100)
-
-    class Order(BaseModel):
-        """An order placed."""
-
-        item: str
-        ship_to: Address
-        lines: list[Line] = Field(default_factory=list)
-        when: date | None = None
-
-    class Quote(BaseModel):
-        """What a quote is asked for."""
-
-        item: str = Field(description="What to price", max_length=20)
-        qty: int = Field(1, ge=1, le=99)
-        ship_to: Address | None = None
+    _run_models(globals())
 
 
-if TYPE_CHECKING:  # NOTE: the models, as type checkers read them
+if TYPE_CHECKING:  # NOTE: the models; _import_handlers runs these lines
 
     class Geo(BaseModel):
         """A place on the map."""
@@ -1376,10 +1426,10 @@ if __name__ == "__main__":
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
 import _thread
-import datetime as _datetime
 
 if TYPE_CHECKING:
     import argparse
+    import datetime as _datetime
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
@@ -1954,6 +2004,14 @@ class _Missing(Exception, metaclass=_Absent):
 
 class _Invalid(ValueError):
     """A value that does not fit its parameter's type; the message says why."""
+
+    #: Whether the message names its places itself (a record's fields): no label added.
+    placed = False
+
+    def within(self, key: str, items: list[Any], convert: Any, flag: str | None) -> _Invalid:
+        """The problem of a list parameter `key` whose `items` `convert` refused: itself (a
+        record's problems are each told at its item: `records._Problems`)."""
+        return self
 
 
 class _Explained(Exception):
@@ -3699,6 +3757,8 @@ class _Date(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.date:
+        import datetime as _datetime
+
         if type(value) is _datetime.date:
             return value  # a TOML date
         if isinstance(value, str) and _shaped(value, "####-##-##"):
@@ -3867,7 +3927,8 @@ class _Call:
             reason: object = "not a valid value (secret, not shown)" if secret else error
             if self.unshown and not secret and flag is None and source == "flag":
                 reason = _unquoted(str(error), raw if isinstance(raw, list) else [raw])
-            self.problems.append(str(error) if type(error) is _Named else f"{label}: {reason}")
+            placed = getattr(error, "placed", False)
+            self.problems.append(str(error) if placed else f"{label}: {reason}")
             return fallback
         if secret:
             _keep_secret(converted, key)
@@ -3907,18 +3968,10 @@ class _Call:
                 raise _Invalid("needs at least one value")
             try:
                 return [convert(item) for item in found]
-            except _ModelInvalid:
-                pass  # NOTE: a model an item holds: each problem named at its item
-            named = flag if self.source == "flag" else None
-            problems = []
-            for index, item in enumerate(found):
-                try:
-                    convert(item)
-                except _ModelInvalid as error:
-                    problems += [
-                        _placed((key, index, *at), named, why) for at, why in error.problems
-                    ]
-            raise _Named("; ".join(problems))
+            except _Invalid as error:
+                # NOTE: a record an item holds: each problem named at its item.
+                named = flag if self.source == "flag" else None
+                raise error.within(key, found, convert, named) from None
 
         return self.value(
             key,
@@ -4066,71 +4119,6 @@ def _within(
     return check
 
 
-class _ModelInvalid(_Invalid):
-    """A pydantic model refused its input: each failing field's place (pydantic's `loc`, its
-    keys as in JSON) and what is wrong there."""
-
-    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
-        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
-        self.problems = problems
-
-
-class _Named(_Invalid):
-    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
-    no label."""
-
-
-def _json_path(keys: tuple[Any, ...]) -> str:
-    """`ship_to.lines[0].qty`: a place in a JSON object."""
-    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
-
-
-def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
-    """One field's problem, named by its flag (when it has one) and its JSON path."""
-    where = _json_path(place)
-    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
-
-
-def _model(model: Any, value: object) -> Any:
-    """A pydantic model made by pydantic itself from a JSON object (a dict, or JSON text on
-    the command line); its `ValidationError` becomes `_ModelInvalid`, every failing field
-    kept."""
-    if isinstance(value, str):
-        try:
-            value = _load_json(value)
-        except (ValueError, RecursionError):
-            raise _Invalid(_expected("a JSON object", value)) from None
-    try:
-        return model.model_validate(value)
-    except ValueError as error:
-        found = getattr(error, "errors", None)
-        if not callable(found):
-            raise
-        problems = [(tuple(e["loc"]), str(e["msg"])) for e in found(include_url=False)]
-        raise _ModelInvalid(problems) from None
-
-
-def _model_input(
-    convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
-) -> Callable[[object], _T]:
-    """The converter of a model parameter `key` ("": a command's whole input): each field
-    pydantic refuses is named by its flag (`flags`: a leaf's place under `key`, dotted -> its
-    flag) and its JSON path."""
-    named = dict(flags)
-
-    def convert_model(value: object) -> _T:
-        try:
-            return convert(value)
-        except _ModelInvalid as error:
-            problems = [
-                _placed((key, *loc) if key else loc, named.get(".".join(map(str, loc))), msg)
-                for loc, msg in error.problems
-            ]
-            raise _Named("; ".join(problems)) from None
-
-    return convert_model
-
-
 def _matching(
     convert: Callable[[Any], str],
     pattern: str | None,
@@ -4149,6 +4137,229 @@ def _matching(
         return text
 
     return check
+
+
+# -- module: burgee.runtime.execution.records
+#: The line above the handlers' pydantic models in a tool: type checkers read them there, and
+#: `_run_models` runs the same lines when the first command needs them.
+MODELS_BEGIN = "if TYPE_CHECKING:  # NOTE: the models; _import_handlers runs these lines"
+
+
+def _run_models(namespace: dict[str, Any]) -> None:
+    """Define the handlers' pydantic models in `namespace` (the tool's), when the first command
+    needs them: the lines under `MODELS_BEGIN` in the tool's file, compiled where they stand
+    (a traceback names their lines), never at start-up (pydantic's import is most of it)."""
+    path = str(namespace.get("__file__"))
+    text = _file_text(path, namespace) or ""
+    at = text.find("\n" + MODELS_BEGIN + "\n")
+    if at < 0:
+        raise SystemExit(f"{path}: the pydantic models are not there (line {MODELS_BEGIN!r})")
+    lines = text[at + len(MODELS_BEGIN) + 2 :].split("\n")
+    end = next((n for n, line in enumerate(lines) if line[:1] not in ("", " ")), len(lines))
+    # NOTE: `if True:` in the place of the opening line: the lines stay where they are.
+    padding = "\n" * text.count("\n", 0, at + 1)
+    code = f"{padding}if True:\n" + "\n".join(lines[:end])
+    exec(compile(code, path, "exec", _ANNOTATIONS, dont_inherit=True), namespace)  # noqa: S102
+
+
+class _Given:
+    """A leaf option's value, converted and checked already: a record's converter takes it as
+    it is (a `Path` is no JSON a converter reads), and pydantic is given the value. Wherever
+    the tool writes it as data (`--explain`), it is its value, as an enum member is
+    (`output._jsonable` reads `_value_`)."""
+
+    __slots__ = ("_value_",)
+
+    def __init__(self, value: object) -> None:
+        self._value_ = value
+
+
+class _Leaves:
+    """A command's record parameters with leaf options: which input is whose leaf, at which
+    keys (`part`), and the record a command's whole JSON input is (`whole`)."""
+
+    def __init__(self, inputs: tuple[tuple[Any, ...], ...]) -> None:
+        self.parts: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.wholes: set[str] = set()
+        for name, *_, options in inputs:
+            named = dict(options)
+            if "part" in named:
+                self.parts[name] = named["part"]
+            if named.get("whole"):
+                self.wholes.add(name)
+        self.parents = {parent for parent, _ in self.parts.values()}
+
+    def keys(self, inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+        """The keys of the command's JSON input: its inputs' names but the leaf options (JSON
+        input gives the record's object); for a whole input, the model's own keys (each field
+        has a leaf option, its key the first of its place)."""
+        keys: dict[str, None] = {}
+        for name, *_ in inputs:
+            part = self.parts.get(name)
+            if self.wholes and part is not None:
+                keys[part[1][0]] = None
+            elif not self.wholes and part is None:
+                keys[name] = None
+        return tuple(keys)
+
+    def first(self, plan: list[Any]) -> list[Any]:
+        """`plan` (one step per input, its name first) with the leaves read before the records
+        they make."""
+        return sorted(plan, key=lambda step: step[0] not in self.parts)
+
+    def gather(self, call: _Call, name: str, pieces: dict[str, Any] | None, required: bool) -> None:
+        """A record parameter's object on the command line: its leaf options' values
+        (`pieces`) over the whole object its own flag gave; a required record given no leaf
+        is an empty object, so its converter names each field it needs by its flag. A whole
+        input: JSON input is the model's object itself."""
+        if name in self.wholes and call.source != "flag":
+            call.raw[name] = dict(call.raw)
+            if call.refused:
+                call.refused.add(name)  # NOTE: the input schema refused a field already
+            return
+        if call.source != "flag" or not (pieces or required):
+            return
+        given = call.raw.get(name)
+        if isinstance(given, str):
+            try:
+                given = _load_json(given)
+            except (ValueError, RecursionError):
+                return  # NOTE: the record's converter says what is wrong with it
+        if given is not None and not isinstance(given, dict):
+            return
+        call.raw[name] = _merged(given or {}, pieces or {})
+
+    def take(
+        self, call: _Call, name: str, value: object, before: int, pieces: dict[str, Any]
+    ) -> bool:
+        """Whether `name` is a leaf option: then its `value` goes to its record's object in
+        `pieces`, unless it was refused (`before`: the call's problems before it was read):
+        then the record is not made, which would tell the same field again."""
+        part = self.parts.get(name)
+        if part is None:
+            return False
+        if len(call.problems) > before:
+            call.refused.add(part[0])
+        elif value is not None:
+            into = pieces.setdefault(part[0], {})
+            *above, last = part[1]
+            for key in above:
+                inner = into.get(key)
+                into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
+            into[last] = _Given(value)
+        return True
+
+
+def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
+    """`whole` with `pieces` over it, object by object."""
+    merged = dict(whole)
+    for key, value in pieces.items():
+        inner = merged.get(key)
+        both = isinstance(value, dict) and isinstance(inner, dict)
+        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
+    return merged
+
+
+class _Problems(_Invalid):
+    """A record refused its input: each failing field's place (its keys as in JSON, as
+    pydantic's `loc`) and what is wrong there."""
+
+    def __init__(self, problems: list[tuple[tuple[Any, ...], str]]) -> None:
+        super().__init__("; ".join(f"{_json_path(loc)}: {msg}" for loc, msg in problems))
+        self.problems = problems
+
+    def within(
+        self, key: str, items: list[Any], convert: Callable[[Any], Any], flag: str | None
+    ) -> _Invalid:
+        """The problems of every item of a list parameter `key`, each at its index."""
+        found = []
+        for index, item in enumerate(items):
+            try:
+                convert(item)
+            except _Problems as error:
+                found += [_placed((key, index, *at), flag, why) for at, why in error.problems]
+        return _Named("; ".join(found))
+
+
+class _Named(_Invalid):
+    """A problem whose text names its places itself (flags, JSON paths): `_Call.value` adds
+    no label."""
+
+    placed = True
+
+
+def _json_path(keys: tuple[Any, ...]) -> str:
+    """`ship_to.lines[0].qty`: a place in a JSON object."""
+    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in keys).lstrip(".")
+
+
+def _placed(place: tuple[Any, ...], flag: str | None, problem: str) -> str:
+    """One field's problem, named by its flag (when it has one) and its JSON path."""
+    where = _json_path(place)
+    return f"{flag} ({where}): {problem}" if flag else f"{where}: {problem}"
+
+
+def _object(value: object) -> dict[str, Any]:
+    """A record's JSON object: a dict, or JSON text on the command line."""
+    if isinstance(value, str):
+        try:
+            value = _load_json(value)
+        except (ValueError, RecursionError):
+            raise _Invalid(_expected("a JSON object", value)) from None
+    if not isinstance(value, dict):
+        raise _Invalid(_expected(_JSON_EXPECTED["object"], value))
+    return value
+
+
+def _unwrapped(value: object) -> object:
+    """A record's object with each leaf option's value as itself, for pydantic."""
+    if type(value) is _Given:
+        return value._value_
+    if isinstance(value, dict):
+        return {key: _unwrapped(item) for key, item in value.items()}
+    return value
+
+
+def _model(model: Any, value: object) -> Any:
+    """A pydantic model made by pydantic itself from a JSON object (a dict, or JSON text on
+    the command line); its `ValidationError` becomes `_Problems`, every failing field kept."""
+    try:
+        return model.model_validate(_unwrapped(_object(value) if isinstance(value, str) else value))
+    except ValueError as error:
+        found = getattr(error, "errors", None)
+        if not callable(found):
+            raise
+        problems = [(tuple(e["loc"]), str(e["msg"])) for e in found(include_url=False)]
+        raise _Problems(problems) from None
+
+
+def _model_input(
+    convert: Callable[[Any], _T], key: str, flags: tuple[tuple[str, str], ...]
+) -> Callable[[object], _T]:
+    """The converter of a record parameter `key` ("": a command's whole input): each field
+    refused is named by its flag (`flags`: a leaf's place under `key`, dotted -> its flag; a
+    place with no leaf of its own, a record missing whole: the flags of the leaves under it)
+    and its JSON path."""
+    named = dict(flags)
+
+    def flag_of(loc: tuple[Any, ...]) -> str | None:
+        dotted = ".".join(map(str, loc))
+        if dotted in named:
+            return named[dotted]
+        under = [flag for place, flag in flags if place.startswith(dotted + ".")]
+        return ", ".join(under) or None
+
+    def convert_record(value: object) -> _T:
+        try:
+            return convert(value)
+        except _Problems as error:
+            problems = [
+                _placed((key, *loc) if key else loc, flag_of(loc), msg)
+                for loc, msg in error.problems
+            ]
+            raise _Named("; ".join(problems)) from None
+
+    return convert_record
 
 
 # ---- burgee: loaded on first use: confirm ----
@@ -6004,6 +6215,16 @@ def _stray_keys(table: dict[str, Any], program: Program) -> list[str]:
             where = (*prefix, key)
             if isinstance(value, dict) and any(found[: len(where)] == where for found in under):
                 scopes.append((where, value))
+            elif isinstance(value, dict) and any(name.startswith(f"{key}.") for name in known):
+                # NOTE: a record's leaf options as TOML nests them (`[add.ship_to]`, `city`).
+                inner = [(f"{key}.{k}", v) for k, v in value.items()]
+                while inner:
+                    dotted, found_value = inner.pop()
+                    deeper = any(name.startswith(f"{dotted}.") for name in known)
+                    if isinstance(found_value, dict) and deeper:
+                        inner += [(f"{dotted}.{k}", v) for k, v in found_value.items()]
+                    elif dotted not in known:
+                        stray.append(repr(".".join((*prefix, dotted))))
             elif key not in known:
                 import difflib
 
@@ -6159,6 +6380,14 @@ class _Sources:
             for name in (key, flag.lstrip("-")):
                 if name in scope:
                     return scope[name], prefix + name
+                if "." in name:
+                    # NOTE: a record's leaf option (`ship_to.city`), as TOML nests a dotted
+                    # key or a table (`[place.ship_to]`).
+                    inner: Any = scope
+                    for part in name.split("."):
+                        inner = inner.get(part, _REQUIRED) if isinstance(inner, dict) else _REQUIRED
+                    if inner is not _REQUIRED:
+                        return inner, prefix + name
         return _REQUIRED, ""
 
     @staticmethod
@@ -6673,7 +6902,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard", "apart")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart", "leaves")
 
 
 #: Each command's `_Command`, by its program and path, made from its row the first time a run
@@ -6702,25 +6931,13 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    leaves = how.get("leaves")
+    if leaves is not None:
+        how["leaves"] = leaves = leaves(inputs)
     run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
-    keys = _keys(inputs)
+    keys = tuple(name for name, *_ in inputs) if leaves is None else leaves.keys(inputs)
     secret = any(("secret", True) in options for *_, options in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
-
-
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
-    """The keys of a command's JSON input: its inputs' names, a model's leaf options left
-    out (JSON input gives the model's object); for a command whose whole input is a model,
-    the model's own keys (each field has a leaf option, its key the first of its place)."""
-    keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
-        if whole and part is not None:
-            keys[part[1][0]] = None
-        elif not whole and part is None:
-            keys[name] = None
-    return tuple(keys)
 
 
 def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
@@ -6795,49 +7012,6 @@ def _import_once(program: Program) -> None:
             _IMPORTED.append(True)
 
 
-def _put(into: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
-    """`value` at `keys` in nested objects (`("geo", "lat")`: `into["geo"]["lat"]`)."""
-    for key in keys[:-1]:
-        inner = into.get(key)
-        into = into.setdefault(key, {}) if not isinstance(inner, dict) else inner
-    into[keys[-1]] = value
-
-
-def _gathered(
-    call: _Call, name: str, pieces: dict[str, Any] | None, required: bool, whole: bool
-) -> None:
-    """A model parameter's object on the command line: its leaf options' values (`pieces`)
-    over the whole object its own flag gave; a required model given no leaf is an empty
-    object, so pydantic names each field it needs by its flag. A command's `whole` input
-    (its only parameter, a model): JSON input is the model's object itself."""
-    if whole and call.source != "flag":
-        call.raw[name] = dict(call.raw)
-        if call.refused:
-            call.refused.add(name)  # NOTE: the input schema refused a field already
-        return
-    if call.source != "flag" or not (pieces or required):
-        return
-    given = call.raw.get(name)
-    if isinstance(given, str):
-        try:
-            given = _load_json(given)
-        except (ValueError, RecursionError):
-            return  # NOTE: the model's converter says what is wrong with it
-    if given is not None and not isinstance(given, dict):
-        return
-    call.raw[name] = _merged(given or {}, pieces or {})
-
-
-def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
-    """`whole` with `pieces` over it, object by object."""
-    merged = dict(whole)
-    for key, value in pieces.items():
-        inner = merged.get(key)
-        both = isinstance(value, dict) and isinstance(inner, dict)
-        merged[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
-    return merged
-
-
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -6873,14 +7047,21 @@ def _reader(
                 named.get("env"),
                 bool(named.get("secret")),
                 named.get("prompt"),
-                bool(named.get("whole")),
-                named.get("part"),
             )
         )
-    # NOTE: a model's leaf options (`--ship-to.city`) are read before the model they make.
-    plan.sort(key=lambda step: step[-1] is None)
-    parents = {step[-1][0] for step in plan if step[-1] is not None}
+    leaves = how.get("leaves")
+    if leaves is not None:
+        plan = leaves.first(plan)
 
+    #: The options whose flag takes N words (`nargs=N`) and may be repeated: the list JSON
+    #: input gives holds whole groups of N, as the command line can only give them.
+    groups = {
+        name: nargs
+        for name, _, _, _, options in inputs
+        if dict(options).get("action") == "extend"
+        for key, nargs in options
+        if key == "nargs" and isinstance(nargs, int) and nargs > 1
+    }
     #: Each option's long flag, for what a group's problem names.
     longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
 
@@ -6892,7 +7073,7 @@ def _reader(
             )  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
-        pieces: dict[str, dict[str, Any]] = {}
+        pieces: dict[str, Any] = {}
         if apart is not None:
             apart(call, exclusive, longs, False)
         for (
@@ -6908,11 +7089,9 @@ def _reader(
             env,
             secret,
             prompt,
-            whole,
-            part,
         ) in plan:
-            if name in parents:
-                _gathered(call, name, pieces.get(name), written is ..., whole)
+            if leaves is not None and name in leaves.parents:
+                leaves.gather(call, name, pieces.get(name), written is ...)
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
@@ -6934,13 +7113,15 @@ def _reader(
                 secret=secret,
                 prompt=prompt,
             )
-            if part is not None:
-                if len(call.problems) > problems:
-                    # NOTE: its model is not made: pydantic would tell the same field again.
-                    call.refused.add(part[0])
-                elif value is not None:
-                    _put(pieces.setdefault(part[0], {}), part[1], value)
-            elif positional:
+            if many and name in groups and isinstance(value, list) and len(value) % groups[name]:
+                each = groups[name]
+                call.problems.append(
+                    f"{call._label(name, typed)}: {len(value)} value(s), not whole groups of"
+                    f" {each} (each {flag or name} takes {each})"
+                )
+            if leaves is not None and leaves.take(call, name, value, problems, pieces):
+                continue  # NOTE: a record's leaf option, in its record's object
+            if positional:
                 args.append(value)
             else:
                 given[name] = value
@@ -13112,7 +13293,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("ship_to", ("geo", "lon"))))),
         ("lines", ("--lines",), "_to_Line", list, (("action", "append"), ("metavar", "JSON"), ("help", "The order's lines. (a JSON object each) (repeatable)"), ("many", True), ("fresh", True))),
         ("rush", ("--rush",), "_Bool", False, (("action", "boolean_optional"), ("help", "Ship it today. (default: off)"))),
-    ), (("effects", "non_idempotent"),)),
+    ), (("effects", "non_idempotent"), ("leaves", _Leaves))),
     "quote": (quote, "Price an order before placing it: the command's only parameter is a model, so its fields are the command's own options and its JSON input is the model's object.", ("record", "Line"), (
         ("request", ("--request",), ("_model_input", "_to_Quote", "", (("item", "--item"), ("qty", "--qty"), ("ship_to.city", "--ship-to.city"), ("ship_to.zip", "--ship-to.zip-code"), ("ship_to.geo.lat", "--ship-to.geo.lat"), ("ship_to.geo.lon", "--ship-to.geo.lon"))), ..., (("metavar", "JSON"), ("help", "==SUPPRESS=="), ("whole", True))),
         ("request.item", ("--item",), ("_matching", "_Str", None, None, 20), None, (("dest", "request.item"), ("metavar", "ITEM"), ("help", "What to price (required) (at most 20 characters)"), ("part", ("request", ("item",))))),
@@ -13121,7 +13302,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("request.ship_to.zip_code", ("--ship-to.zip-code",), ("_matching", "_Str", "^[0-9]{5}$", None, None), None, (("dest", "request.ship_to.zip_code"), ("metavar", "ZIP_CODE"), ("help", "(default: 00000) (matching ^[0-9]{5}$)"), ("part", ("request", ("ship_to", "zip"))))),
         ("request.ship_to.geo.lat", ("--ship-to.geo.lat",), ("_within", "_Float", -90, 90), None, (("dest", "request.ship_to.geo.lat"), ("metavar", "LAT"), ("help", "Latitude (at least -90 and at most 90)"), ("part", ("request", ("ship_to", "geo", "lat"))))),
         ("request.ship_to.geo.lon", ("--ship-to.geo.lon",), ("_within", "_Float", -180, 180), None, (("dest", "request.ship_to.geo.lon"), ("metavar", "LON"), ("help", "(default: 0.0) (at least -180 and at most 180)"), ("part", ("request", ("ship_to", "geo", "lon"))))),
-    ), (("description", "Price an order before placing it: the command's only parameter is a model, so its\nfields are the command's own options and its JSON input is the model's object."),)),
+    ), (("description", "Price an order before placing it: the command's only parameter is a model, so its\nfields are the command's own options and its JSON input is the model's object."), ("leaves", _Leaves))),
     "lines": (lines, "The first lines of the catalogue: a list of models.", ("list", ("record", "Line")), (
         ("count", ("--count",), "_Int", 2, (("help", "(default: 2)"),)),
     ), ()),
