@@ -105,45 +105,19 @@ def _yields(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
 
 def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Param | None:
     name = param.name
-    span = reader.span(param)
-    annotation = param.annotation
-    if annotation is None:
+    if param.annotation is None:
         reader.error(param, f"parameter {name!r} of {fn} needs a type annotation")
         return None
-    #: An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
-    #: where the tool's copy has already lost its marker.
-    bare = without_none(annotation, reader.names)
-    named = bare.id if isinstance(bare, ast.Name) else ""
-    alias = reader.aliases.get(named)
-    if alias is not None:
-        reader.alias_uses[(fn, name)] = named
-        if bare is not annotation:
-            # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
-            elements = subscript_elements(alias)
-            nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
-            wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
-            alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
-        annotation = alias
-    base, marker = annotation, None
-    if isinstance(annotation, ast.Subscript) and reader.names.is_typing(
-        annotation.value, "Annotated"
-    ):
-        elements = subscript_elements(annotation)
-        base = elements[0]
-        others = [e for e in elements[1:] if not _is_marker(reader, e)]
-        markers = [e for e in elements[1:] if _is_marker(reader, e)]
-        if len(markers) > 1:
-            reader.error(markers[1], f"parameter {name!r} has more than one Argument/Option")
-            return None
-        marker = markers[0] if markers else None
-        if marker is not None and alias is None:
-            plain = reader.code(base) if not others else _without(reader, annotation, marker)
-            reader.removals.replace(reader.text, annotation, plain)
+    annotation, alias = _aliased(reader, param.annotation, fn, name)
+    split = _split_marker(reader, annotation, alias is not None, name)
+    if split is None:
+        return None
+    base, marker = split
     # NOTE: `Optional[Context]` is the spelling a type checker accepts with the default None;
     # a string annotation ("Context | None") names the same.
     shown = without_none(quoted(base) or base, reader.names)
     if reader.api_name(quoted(shown) or shown) == "Context":
-        return _context_param(reader, param, name, span)
+        return _context_param(reader, param, name, reader.span(param))
     role = "option"
     settings: dict[str, object] = {}
     #: Where each setting is written, for a problem with it.
@@ -153,6 +127,81 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         if read is None:
             return None
         role, settings, written = read
+    type_ref = _param_type(reader, param, base, settings=settings, written=written, fn=fn)
+    if type_ref is None:
+        return None
+    defaults = _param_default(reader, param, settings, type_ref)
+    if defaults is None:
+        return None
+    return _param_from_settings(
+        reader,
+        param,
+        doc,
+        role=role,
+        settings=settings,
+        written=written,
+        type_ref=type_ref,
+        defaults=defaults,
+    )
+
+
+def _aliased(
+    reader: Reader, annotation: ast.expr, fn: str, name: str
+) -> tuple[ast.expr, ast.Subscript | None]:
+    """An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
+    where the tool's copy has already lost its marker. The annotation to read, and the alias'
+    own when it is one."""
+    bare = without_none(annotation, reader.names)
+    named = bare.id if isinstance(bare, ast.Name) else ""
+    alias = reader.aliases.get(named)
+    if alias is None:
+        return annotation, None
+    reader.alias_uses[(fn, name)] = named
+    if bare is not annotation:
+        # NOTE: `Optional[Verbose]`: the alias' `Annotated[T | None, ...]`, in its place.
+        elements = subscript_elements(alias)
+        nullable = ast.BinOp(left=elements[0], op=ast.BitOr(), right=ast.Constant(None))
+        wrapped = ast.Tuple(elts=[ast.copy_location(nullable, annotation), *elements[1:]])
+        alias = ast.copy_location(ast.Subscript(value=alias.value, slice=wrapped), alias)
+    return alias, alias
+
+
+def _split_marker(
+    reader: Reader, annotation: ast.expr, aliased: bool, name: str
+) -> tuple[ast.expr, ast.expr | None] | None:
+    """`Annotated[T, Option(...)]`: the type and its marker (None when it has none); the tool's
+    copy keeps the type without the marker. None after an error."""
+    if not (
+        isinstance(annotation, ast.Subscript)
+        and reader.names.is_typing(annotation.value, "Annotated")
+    ):
+        return annotation, None
+    elements = subscript_elements(annotation)
+    base = elements[0]
+    others = [e for e in elements[1:] if not _is_marker(reader, e)]
+    markers = [e for e in elements[1:] if _is_marker(reader, e)]
+    if len(markers) > 1:
+        reader.error(markers[1], f"parameter {name!r} has more than one Argument/Option")
+        return None
+    marker = markers[0] if markers else None
+    if marker is not None and not aliased:
+        plain = reader.code(base) if not others else _without(reader, annotation, marker)
+        reader.removals.replace(reader.text, annotation, plain)
+    return base, marker
+
+
+def _param_type(
+    reader: Reader,
+    param: Parameter,
+    base: ast.expr,
+    *,
+    settings: dict[str, object],
+    written: dict[str, ast.expr],
+    fn: str,
+) -> TypeRef | None:
+    """The parameter's type, as the settings that need a type of their own (count=,
+    passthrough=, secret=) take it; None after an error."""
+    name = param.name
     try:
         type_ref = read_type(reader, base, "param")
     except UnsupportedType as exc:
@@ -182,6 +231,15 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
                 f"{unfit} cannot hold; take it as str (pattern= can keep it to digits)",
             )
             return None
+    return type_ref
+
+
+def _param_default(
+    reader: Reader, param: Parameter, settings: dict[str, object], type_ref: TypeRef
+) -> tuple[str | None, object, bool] | None:
+    """The default as code, its value and whether the parameter is required; None after an
+    error."""
+    name = param.name
     default_code, default, required = None, None, True
     factory = settings.get("default_factory")
     if factory is not None and _is_ellipsis(param.default):
@@ -199,6 +257,24 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default_code, required = f"{factory}()", False
     elif type_ref.kind == "count":
         default_code, default, required = "0", 0, False
+    return default_code, default, required
+
+
+def _param_from_settings(
+    reader: Reader,
+    param: Parameter,
+    doc: Docstring,
+    *,
+    role: str,
+    settings: dict[str, object],
+    written: dict[str, ast.expr],
+    type_ref: TypeRef,
+    defaults: tuple[str | None, object, bool],
+) -> Param | None:
+    """The settings checked against the type and default, one after another, then the `Param`;
+    None after the first error."""
+    name = param.name
+    default_code, default, required = defaults
     text_rules = read_text_rules(reader, param, settings, type_ref, name)
     if text_rules is None:
         return None
@@ -259,7 +335,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         max_length=text_rules[2],
         path=path,
         prompt=prompt or None,
-        default_factory=factory,  # type: ignore[arg-type]
+        default_factory=settings.get("default_factory"),  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         passthrough=settings.get("passthrough") is True,
         off=off,
@@ -269,7 +345,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         required=required,
         default_code=default_code,
         default=default,
-        span=span,
+        span=reader.span(param),
     )
 
 
