@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1199: the first handler from handlers.py
 #     line 1311: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12545: the tables (commands, groups, errors, result shapes)
+#     line 12578: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -7277,6 +7277,32 @@ def _new_parser(
     asks first, so `--yes` is one of the flags an unknown one may have meant."""
     import argparse
 
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    parser = _parser_class(secret=secret, confirm=confirm)(
+        prog=prog,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+    parser.register("action", _BOOL_ACTION, _switch_class())
+    import re
+
+    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
+    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+    return parser
+
+
+def _parser_class(*, secret: bool, confirm: bool) -> type[argparse.ArgumentParser]:
+    """`_new_parser`'s class: argparse, with its errors usage errors and the line read
+    intermixed (`secret`, `confirm`: as `_new_parser` takes them)."""
+    import argparse
+
     class Parser(argparse.ArgumentParser):
         #: The command's arguments as `_quick_parse` reads them: where a pass-through
         #: argument begins (`_pass_start`) is found the same way on both paths.
@@ -7315,24 +7341,7 @@ def _new_parser(
                 assert self.recorded.passthrough is not None
                 setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
-                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
-                shown = [
-                    flag
-                    for flag, action in self._option_string_actions.items()
-                    if action.help != _HIDDEN
-                ]
-                given = given[:start]
-                # NOTE: the words left after `--` are values: no flag is suggested for them.
-                after = given[given.index("--") + 1 :] if "--" in given else []
-                ending = 0
-                while ending < min(len(extras), len(after)) and (
-                    extras[-1 - ending] == after[-1 - ending]
-                ):
-                    ending += 1
-                hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
-                if not hint and ending:
-                    hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(_unrecognized(extras, secret), hint=hint or self._for_usage())
+                raise _unknown_words(self, given[:start], extras, secret=secret, confirm=confirm)
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -7348,15 +7357,8 @@ def _new_parser(
 
         def _check_value(self, action: argparse.Action, value: Any) -> None:
             value = _unmasked(value)
-            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
-            # long flag or the key named), not in argparse's words.
             if action.choices is not None and value not in action.choices:
-                label = action.option_strings[-1] if action.option_strings else action.dest
-                wanted = _one_of(list(action.choices))
-                problem = _expected(wanted, value)
-                if secret and not action.option_strings:
-                    problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
-                raise UsageError(f"{label}: {problem}", hint=self._for_usage())
+                raise _not_a_choice(self, action, value, secret=secret)
 
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
@@ -7367,25 +7369,58 @@ def _new_parser(
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=self._for_usage())
+            raise UsageError(message, hint=_for_usage(self))
 
-        def _for_usage(self) -> str:
-            words = self.prog.removeprefix(PROGRAM.name).strip()
-            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
+    return Parser
 
-    width = _terminal_width()
 
-    def formatter(prog: str) -> argparse.HelpFormatter:
-        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+def _for_usage(parser: argparse.ArgumentParser) -> str:
+    words = parser.prog.removeprefix(PROGRAM.name).strip()
+    return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
-    parser = Parser(
-        prog=prog,
-        description=_as_written(description) or None,
-        epilog=_as_written(epilog) or None,
-        formatter_class=formatter,
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
-    )
+
+def _not_a_choice(
+    parser: argparse.ArgumentParser, action: argparse.Action, value: Any, *, secret: bool
+) -> UsageError:
+    """A choice that is not one says so as a converter does (`_expected`, the long flag or the
+    key named), not in argparse's words."""
+    assert action.choices is not None
+    label = action.option_strings[-1] if action.option_strings else action.dest
+    wanted = _one_of(list(action.choices))
+    problem = _expected(wanted, value)
+    if secret and not action.option_strings:
+        problem = f"expected {wanted} (the word given is not shown, {_SECRET_SAYS})"
+    return UsageError(f"{label}: {problem}", hint=_for_usage(parser))
+
+
+def _unknown_words(
+    parser: argparse.ArgumentParser,
+    given: list[str],
+    extras: list[str],
+    *,
+    secret: bool,
+    confirm: bool,
+) -> UsageError:
+    """The usage error of the words argparse left (`given`: the line up to a pass-through
+    argument's words), with the closest flag as its hint."""
+    # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
+    shown = [
+        flag for flag, action in parser._option_string_actions.items() if action.help != _HIDDEN
+    ]
+    # NOTE: the words left after `--` are values: no flag is suggested for them.
+    after = given[given.index("--") + 1 :] if "--" in given else []
+    ending = 0
+    while ending < min(len(extras), len(after)) and (extras[-1 - ending] == after[-1 - ending]):
+        ending += 1
+    hint = _closest_flag(extras[: len(extras) - ending], shown, confirm=confirm)
+    if not hint and ending:
+        hint = "every word after '--' is an argument, not a flag"
+    return UsageError(_unrecognized(extras, secret), hint=hint or _for_usage(parser))
+
+
+def _switch_class() -> type[argparse.Action]:
+    """The action of a bool option (`_BOOL_ACTION`)."""
+    import argparse
 
     class Switch(argparse.Action):
         """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
@@ -7418,12 +7453,7 @@ def _new_parser(
                 return self.option_strings[0]
             return " | ".join(self.option_strings)
 
-    parser.register("action", _BOOL_ACTION, Switch)
-    import re
-
-    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
-    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-    return parser
+    return Switch
 
 
 def _closest_flag(
@@ -10322,8 +10352,6 @@ def _handler_class(endpoint: _Endpoint) -> Any:
     endpoint's `_Exchange`, and writes the answer."""
     import http.server
     import io
-    import socket
-    import time
 
     debug = endpoint.debug
     Reads = _reads_class()
@@ -10357,38 +10385,13 @@ def _handler_class(endpoint: _Endpoint) -> Any:
         dispatch = _handler_dispatch
         watch = _handler_watch
         connected = _handler_connected
+        handle_one_request = _handler_handle_one_request
 
         def setup(self) -> None:
             super().setup()
             self.rfile.close()
             self.reads = Reads(self.connection)
             self.rfile = io.BufferedReader(self.reads)
-
-        def handle_one_request(self) -> None:
-            """http.server's, with the deadline of the head: on a connection kept alive, the
-            wait for the next request counts: an idle connection ends as a slow one does.
-            (Either holds a thread, never a slot.)"""
-            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
-            self.whole = False
-            self.fields = {}
-            try:
-                self.raw_requestline = line = self.rfile.readline(_HTTP_LINE + 1)
-                if len(line) > _HTTP_LINE:
-                    self.requestline = self.request_version = self.command = ""
-                    self.send_error(414)
-                    return
-                if not line:
-                    self.close_connection = True
-                    return
-                if not self.parse_request():
-                    return
-                if self.command not in _METHODS:
-                    self.send_error(501, f"Unsupported method ({self.command!r})")
-                    return
-                self.do_GET()
-            except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
-                self.log_error("Request timed out: %r", error)
-                self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
@@ -10406,6 +10409,36 @@ def _handler_class(endpoint: _Endpoint) -> Any:
             self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
 
     return Handler
+
+
+def _handler_handle_one_request(handler: Any) -> None:
+    """http.server's, with the deadline of the head: on a connection kept alive, the
+    wait for the next request counts: an idle connection ends as a slow one does.
+    (Either holds a thread, never a slot.)"""
+    import socket
+    import time
+
+    handler.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
+    handler.whole = False
+    handler.fields = {}
+    try:
+        handler.raw_requestline = line = handler.rfile.readline(_HTTP_LINE + 1)
+        if len(line) > _HTTP_LINE:
+            handler.requestline = handler.request_version = handler.command = ""
+            handler.send_error(414)
+            return
+        if not line:
+            handler.close_connection = True
+            return
+        if not handler.parse_request():
+            return
+        if handler.command not in _METHODS:
+            handler.send_error(501, f"Unsupported method ({handler.command!r})")
+            return
+        handler.do_GET()
+    except socket.timeout as error:  # noqa: UP041 (3.9: not yet TimeoutError)
+        handler.log_error("Request timed out: %r", error)
+        handler.close_connection = True
 
 
 def _handler_parse_request(handler: Any) -> bool:

@@ -278,21 +278,12 @@ def _param_from_settings(
     text_rules = read_text_rules(reader, param, settings, type_ref, name)
     if text_rules is None:
         return None
-    prompt = settings.get("prompt", False)
-    if prompt is True:
-        prompt = str(settings.get("help") or doc.params.get(name) or name.replace("_", " "))
-    if not isinstance(prompt, str):
-        prompt = None
+    prompt = _prompt(settings, doc, name)
     help_text = settings.get("help")
     if help_text is None:
         help_text = doc.params.get(name, "")
-    env = settings.get("env")
+    env = _env(reader, param, settings)
     if env is False:
-        env = ""
-    elif env is not None and (not isinstance(env, str) or not _ENV.match(env)):
-        reader.error(
-            param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
-        )
         return None
     short, long, aliases = names(reader, param, settings, name)
     off = off_forms(reader, param, settings, type_ref, (short, long))
@@ -347,6 +338,31 @@ def _param_from_settings(
         default=default,
         span=reader.span(param),
     )
+
+
+def _prompt(settings: dict[str, object], doc: Docstring, name: str) -> str | None:
+    """`Option(prompt=...)`: the question asked for a missing value; prompt=True asks with the
+    parameter's help (or its name)."""
+    prompt = settings.get("prompt", False)
+    if prompt is True:
+        prompt = str(settings.get("help") or doc.params.get(name) or name.replace("_", " "))
+    return prompt if isinstance(prompt, str) else None
+
+
+def _env(
+    reader: Reader, param: Parameter, settings: dict[str, object]
+) -> str | Literal[False] | None:
+    """`Option(env=...)`: the variable's name, "" for env=False (none, not even the tool's
+    prefix), None when unset; False after an error."""
+    env = settings.get("env")
+    if env is False:
+        return ""
+    if env is not None and (not isinstance(env, str) or not _ENV.match(env)):
+        reader.error(
+            param, f"env={env!r} of {param.name!r} must be a variable name (letters, digits, '_')"
+        )
+        return False
+    return env
 
 
 def _nargs(
@@ -589,69 +605,9 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
         ok = False
     positionals = [p for p in params if p.role == "argument"]
     for index, param in enumerate(positionals):
-        assert param.type is not None
-        kind = param.type.kind
-        if kind in ("bool", "record"):
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn}: a {kind} cannot be positional; "
-                    "make it an option",
-                )
-            )
-            ok = False
-        if kind == "tuple" and not param.required:
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn}: a tuple with a default cannot be "
-                    "positional (it takes all its items or none); make it an option",
-                )
-            )
-            ok = False
-        item = param.type.item
-        if kind == "list" and item is not None and item.kind == "tuple":
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn}: a list of tuples cannot be positional "
-                    "(nothing would tell where one tuple ends); make it an option, repeated "
-                    f"as --{cli_word(param.name)} {' '.join(['VALUE'] * len(item.items))}",
-                )
-            )
-            ok = False
-        later = positionals[index + 1 :]
-        if param.passthrough and later:
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"pass-through argument {param.name!r} of {fn} must be the last argument: "
-                    "every word from its first one is its",
-                )
-            )
-            ok = False
-        elif kind == "list" and later and not _singles(later):
-            # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
-            # the last words for the single arguments after it; after a list, any other
-            # argument (a list, a tuple, an optional one) would be a guess.
-            after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"list argument {param.name!r} of {fn} must be the last argument: "
-                    f"make {after} an option, or move the list last",
-                )
-            )
-            ok = False
-        if not param.required and any(p.required for p in later):
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"argument {param.name!r} of {fn} has a default, so every "
-                    "argument after it needs one too",
-                )
-            )
-            ok = False
+        problems = _argument_problems(param, positionals[index + 1 :], fn)
+        reader.diagnostics += [_diag(param, problem) for problem in problems]
+        ok = ok and not problems
     # NOTE: every word an option answers to is its own: a short, a long flag, a bool's off form.
     spelled: dict[str, str] = {}
     for param in params:
@@ -665,6 +621,49 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 ok = False
             spelled[word] = param.name
     return ok
+
+
+def _argument_problems(param: Param, later: list[Param], fn: str) -> list[str]:
+    """What keeps an argument from being read by position, given the arguments after it."""
+    problems: list[str] = []
+    assert param.type is not None
+    kind = param.type.kind
+    if kind in ("bool", "record"):
+        problems.append(
+            f"argument {param.name!r} of {fn}: a {kind} cannot be positional; make it an option"
+        )
+    if kind == "tuple" and not param.required:
+        problems.append(
+            f"argument {param.name!r} of {fn}: a tuple with a default cannot be "
+            "positional (it takes all its items or none); make it an option"
+        )
+    item = param.type.item
+    if kind == "list" and item is not None and item.kind == "tuple":
+        problems.append(
+            f"argument {param.name!r} of {fn}: a list of tuples cannot be positional "
+            "(nothing would tell where one tuple ends); make it an option, repeated "
+            f"as --{cli_word(param.name)} {' '.join(['VALUE'] * len(item.items))}"
+        )
+    if param.passthrough and later:
+        problems.append(
+            f"pass-through argument {param.name!r} of {fn} must be the last argument: "
+            "every word from its first one is its"
+        )
+    elif kind == "list" and later and not _singles(later):
+        # NOTE: argparse's `copy SRC... DST` (and Click's `nargs=-1` before another) leave
+        # the last words for the single arguments after it; after a list, any other
+        # argument (a list, a tuple, an optional one) would be a guess.
+        after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
+        problems.append(
+            f"list argument {param.name!r} of {fn} must be the last argument: "
+            f"make {after} an option, or move the list last"
+        )
+    if not param.required and any(p.required for p in later):
+        problems.append(
+            f"argument {param.name!r} of {fn} has a default, so every "
+            "argument after it needs one too"
+        )
+    return problems
 
 
 def _diag(param: Param, message: str) -> Diagnostic:

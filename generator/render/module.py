@@ -64,7 +64,7 @@ import ast
 import inspect
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from burgee import __version__
@@ -484,6 +484,22 @@ def script_block(program: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class _Rows:
+    """The tables' rows as code (each a line of the template), and the converters of the
+    records the commands take."""
+
+    converters: list[str]
+    commands: list[str]
+    prompts: list[str]
+    resources: list[str]
+    completions: list[str]
+    extra_methods: list[str]
+    extra_commands: list[str]
+    media: str
+    shapes: list[str]
+
+
 def render(
     program: Program,
     regenerate: str,
@@ -494,90 +510,17 @@ def render(
     """The complete source of the generated module; `plain`: its plain form (`gen --plain`),
     every line ordinary code, nothing compiled from a string or cached. `meanwhile`: work
     done while ruff formats it (gen's checks)."""
-    refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
-    records = {r.name: r for r in program.records}
-    # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
-    forms = [TypeRef(kind="record", source=name, name=name) for name in program.forms]
-    input_records = _input_records(refs + forms, records)
-    refs += [f.type for r in input_records for f in r.fields]
-    errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
-    constants = [
-        f"PROGRAM_NAME = {py(program.name)}",
-        f"VERSION = {py(program.version)}",
-        f"DISTRIBUTION = {py(program.distribution or '')}",
-        f"DESCRIPTION = {py(program.description)}",
-        f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
-        f"DEBUG_ENV = {py(program.debug_env)}",
-        "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
-        *_root_constants(program),
-        "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
-    ]
-    texts = documents.embedded(program)
-    commands = [f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands]
-    prompts, resources = surface_entries(program)
-    extra_methods, extra_commands = extra_tables(program)
-    media = "()"
-    if any(has_media(c.returns) for c in program.commands):
-        media = "(_write_media, _media_text, _bytes_for_terminal, _media_total)"
-    lists = surfaces(program)
-    converters = [record_converter(r) for r in input_records]
-    shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
+    rows = _rows(program)
     completion = template_values(program)
-    completions = surface_slots(program)
     mcp = mcp_view(program)
-    data = encode(
-        {
-            "schema": texts["schema"],
-            "llms": texts["llms"],
-            "inputs": texts["inputs"],
-            "mcp_tools": mcp.tools_json,
-            **{
-                f"mcp_{name}": documents.compact({key: lists[key]})
-                for name, key in (
-                    ("prompts", "prompts"),
-                    ("resources", "resources"),
-                    ("templates", "resourceTemplates"),
-                )
-                if key in lists
-            },
-            **completion.pop("documents"),  # type: ignore[dict-item]
-            **({"forms": documents.compact(forms_document(program))} if program.forms else {}),
-        }
-    )
-    # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
-    own = [
-        *third_party(program, program.user_imports)[1],
-        deferred_imports(program)[0],
-        *(f"{local} = {api}" for local, api in program.aliases),
-        *converters,
-        "x = {" + "\n".join(commands) + "}",
-        # NOTE: the rows name their converters as data; as code, they say what the tool needs.
-        *(_converter_code(p) for c in program.commands for p in c.inputs),
-        # NOTE: a model parameter's converter names each of its leaves (`_input_row`).
-        *(["_model_input"] if any(p.part_of for c in program.commands for p in c.inputs) else []),
-        *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
-        *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
-        "x = {" + "\n".join(prompts + resources + completions) + "}",
-        "x = {" + "\n".join(extra_methods + extra_commands) + "}",
-        f"x = {media}",
-        "x = _framework_call" if program.frameworks else "",
-        "x = {" + "\n".join(shapes) + "}",
-        *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
-        # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
-        "_complete_values = _candidates" if completion["slot_tables"] else "",
-    ]
-    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any", "Program"}
-    if plain:
-        roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
-    # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
-    roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
-    roots -= FREE_NAMES - set(program.kept)
+    data = _data(program, mcp.tools_json, completion.pop("documents"))  # type: ignore[arg-type]
+    roots = _runtime_roots(program, rows, completion, plain=plain)
     joined = join(roots, plain=plain)
     if not plain:
         # NOTE: the tables are a section of the compiled-once code, run where they stood.
         joined = replace(joined, lazy=dict(sorted({**joined.lazy, "tables": ("_tables",)}.items())))
     blocks = placed(program, joined, roots, plain=plain)
-
+    errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
         burgee_version=__version__,
@@ -592,7 +535,7 @@ def render(
             ImportBlock.of(program.user_deferred).bound() & code_names(program.user_code)
         ),
         docstring=docstring(program.description),
-        constants=constants,
+        constants=_constants(program),
         imports=blocks.top,
         runtime_imports=blocks.runtime,
         runtime_checking=blocks.runtime_checking,
@@ -605,16 +548,16 @@ def render(
         ),
         type_checking=blocks.checking,
         runtime=joined,
-        input_records=[{"converter": c} for c in converters],
-        commands=commands,
-        prompts=prompts,
-        resources=resources,
-        mcp_completions=completions,
-        extra_methods=extra_methods,
-        extra_commands=extra_commands,
-        media=media,
+        input_records=[{"converter": c} for c in rows.converters],
+        commands=rows.commands,
+        prompts=rows.prompts,
+        resources=rows.resources,
+        mcp_completions=rows.completions,
+        extra_methods=rows.extra_methods,
+        extra_commands=rows.extra_commands,
+        media=rows.media,
         frameworks="_framework_call" if program.frameworks else "None",
-        records=shapes,
+        records=rows.shapes,
         max_output=py(program.max_output),
         data=data,
         groups=[{"table_entry": e} for e in _group_entries(program)],
@@ -626,8 +569,8 @@ def render(
         shadows=py(shadows(program)),
         shared=py(program.shared),
         program_facts=_facts(
-            resources=bool(resources),
-            mcp_completions=bool(completions),
+            resources=bool(rows.resources),
+            mcp_completions=bool(rows.completions),
             completion_slots=bool(completion["slot_tables"]),
         ),
         **completion,
@@ -635,6 +578,104 @@ def render(
     )
     text = formatted(source, f"{program.name.replace('-', '_')}.py", meanwhile)
     return mapped(text if plain else wrap(text), program.source_name)
+
+
+def _constants(program: Program) -> list[str]:
+    """The constants before the start-up code (which alone reads them, for a start stopped
+    by a second Ctrl-C)."""
+    return [
+        f"PROGRAM_NAME = {py(program.name)}",
+        f"VERSION = {py(program.version)}",
+        f"DISTRIBUTION = {py(program.distribution or '')}",
+        f"DESCRIPTION = {py(program.description)}",
+        f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
+        f"DEBUG_ENV = {py(program.debug_env)}",
+        "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
+        *_root_constants(program),
+        "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
+    ]
+
+
+def _rows(program: Program) -> _Rows:
+    refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
+    records = {r.name: r for r in program.records}
+    # NOTE: a form's answers are built by its converter (`_to_FORM`), as JSON input is.
+    forms = [TypeRef(kind="record", source=name, name=name) for name in program.forms]
+    prompts, resources = surface_entries(program)
+    extra_methods, extra_commands = extra_tables(program)
+    media = "()"
+    if any(has_media(c.returns) for c in program.commands):
+        media = "(_write_media, _media_text, _bytes_for_terminal, _media_total)"
+    return _Rows(
+        converters=[record_converter(r) for r in _input_records(refs + forms, records)],
+        commands=[f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands],
+        prompts=prompts,
+        resources=resources,
+        completions=surface_slots(program),
+        extra_methods=extra_methods,
+        extra_commands=extra_commands,
+        media=media,
+        shapes=[f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)],
+    )
+
+
+def _data(program: Program, mcp_tools: str, completion_documents: dict[str, str]) -> str:
+    """`_DATA`: the tool's documents, encoded once into the module."""
+    texts = documents.embedded(program)
+    lists = surfaces(program)
+    return encode(
+        {
+            "schema": texts["schema"],
+            "llms": texts["llms"],
+            "inputs": texts["inputs"],
+            "mcp_tools": mcp_tools,
+            **{
+                f"mcp_{name}": documents.compact({key: lists[key]})
+                for name, key in (
+                    ("prompts", "prompts"),
+                    ("resources", "resources"),
+                    ("templates", "resourceTemplates"),
+                )
+                if key in lists
+            },
+            **completion_documents,
+            **({"forms": documents.compact(forms_document(program))} if program.forms else {}),
+        }
+    )
+
+
+def _runtime_roots(
+    program: Program, rows: _Rows, completion: dict[str, Any], *, plain: bool
+) -> set[str]:
+    """The runtime's names the tool starts from: the names the program's own code uses
+    decide which parts of the runtime it gets."""
+    own = [
+        *third_party(program, program.user_imports)[1],
+        deferred_imports(program)[0],
+        *(f"{local} = {api}" for local, api in program.aliases),
+        *rows.converters,
+        "x = {" + "\n".join(rows.commands) + "}",
+        # NOTE: the rows name their converters as data; as code, they say what the tool needs.
+        *(_converter_code(p) for c in program.commands for p in c.inputs),
+        # NOTE: a model parameter's converter names each of its leaves (`_input_row`).
+        *(["_model_input"] if any(p.part_of for c in program.commands for p in c.inputs) else []),
+        *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
+        *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
+        "x = {" + "\n".join(rows.prompts + rows.resources + rows.completions) + "}",
+        "x = {" + "\n".join(rows.extra_methods + rows.extra_commands) + "}",
+        f"x = {rows.media}",
+        "x = _framework_call" if program.frameworks else "",
+        "x = {" + "\n".join(rows.shapes) + "}",
+        *(row for _, rows_ in completion["slot_tables"] for row in rows_),
+        # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
+        "_complete_values = _candidates" if completion["slot_tables"] else "",
+    ]
+    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any", "Program"}
+    if plain:
+        roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
+    # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
+    roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
+    return roots - (FREE_NAMES - set(program.kept))
 
 
 def _facts(**written: bool) -> list[tuple[str, str]]:
