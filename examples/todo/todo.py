@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1199: the first handler from handlers.py
 #     line 1311: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12578: the tables (commands, groups, errors, result shapes)
+#     line 12644: the tables (commands, groups, errors, result shapes)
 """Todo: a tiny task list kept in a JSON file.
 
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
@@ -1322,6 +1322,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _F = TypeVar("_F")
+    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1680,8 +1681,8 @@ def _variable(name: str, infix: str = "", command: str = "") -> str:
     rows = PROGRAM.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
-        for option, _, _, _, settings in row[3]:
-            env = dict(settings).get("env") if option == name else None
+        for each in _CommandRow(row).inputs:
+            env = dict(each.options).get("env") if each.name == name else None
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = PROGRAM.debug_env[: -len("DEBUG")]
@@ -2684,6 +2685,66 @@ class Program:
 
     def __repr__(self) -> str:
         return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
+
+
+# -- module: burgee.runtime.rows
+def _row(cls: type[_Row]) -> type[_Row]:
+    """Give a row class a property for each of its fields (its annotations, in order); a field
+    named in `_nested` holds rows of that class, each made one when the field is read."""
+    nested = dict(cls.__dict__.get("_nested", ()))
+    # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
+    for index, each_field in enumerate(cls.__annotations__):
+        setattr(cls, each_field, property(_field_reader(index, nested.get(each_field))))
+    return cls
+
+
+def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]], Any]:
+    if inner is None:
+
+        def read(row: tuple[Any, ...]) -> Any:
+            return row[index]
+
+        return read
+
+    def read_rows(row: tuple[Any, ...]) -> Any:
+        return tuple(map(inner, row[index]))
+
+    return read_rows
+
+
+@_row
+class _InputRow(tuple):  # type: ignore[type-arg]
+    """One input of a command (`table.py`): all constants, so Python loads a command's inputs as
+    one."""
+
+    __slots__ = ()
+
+    name: str
+    #: `()` for an argument (its name is the one argparse gets).
+    flags: tuple[str, ...]
+    #: What converts its values, by name (`table._converter`).
+    converter: Any
+    #: `...` when the input is required; with the option `fresh`, the function that makes it.
+    default: Any
+    #: `(keyword, value)` pairs: `add_argument`'s own and the reader's (`table.py`).
+    options: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _CommandRow(tuple):  # type: ignore[type-arg]
+    """One command of `COMMANDS` (and of `PROMPTS` and `RESOURCES`), made into a `_Command`
+    the first time a run asks for it (`table._from_row`)."""
+
+    __slots__ = ()
+    _nested = (("inputs", _InputRow),)
+
+    handler: Callable[..., Any]
+    summary: str
+    #: The result's shape (`output._conform`).
+    returns: Any
+    inputs: tuple[_InputRow, ...]
+    #: `(keyword, value)` pairs: `_Command`'s keywords, and how to call the handler.
+    details: tuple[tuple[str, Any], ...]
 
 
 # -- module: burgee.runtime.commandline.flags
@@ -5791,13 +5852,13 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in PROGRAM.commands.items():
+    for path, row in PROGRAM.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
-            for name, flags, *_ in entry[3]
-            if flags
-            for spelling in (name, _long(flags).lstrip("-"))
+            for each in _CommandRow(row).inputs
+            if each.flags
+            for spelling in (each.name, _long(each.flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6499,39 +6560,42 @@ def _command(path: str) -> _Command | None:
 def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
     """The `_Command` of one row of a generated table (see the module's docstring); the names
     its converters use are the tool's own (`names`: where else to find them)."""
-    handler, summary, returns, inputs, details = row
-    keywords = dict(details)
+    named = _CommandRow(row)
+    inputs = named.inputs
+    keywords = dict(named.details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
-    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
-    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    converters = tuple(_converter(each.converter, found) for each in inputs)
+    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = _keys(inputs)
-    secret = any(("secret", True) in options for *_, options in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+    secret = any(("secret", True) in each.options for each in inputs)
+    build = _builder(inputs)
+    return _Command(named.summary, keys, build, run, named.returns, secret=secret, **keywords)
 
 
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+def _keys(inputs: tuple[_InputRow, ...]) -> tuple[str, ...]:
     """The keys of a command's JSON input: its inputs' names, a model's leaf options left
     out (JSON input gives the model's object); for a command whose whole input is a model,
     the model's own keys (each field has a leaf option, its key the first of its place)."""
     keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
+    whole = any(("whole", True) in each.options for each in inputs)
+    for each in inputs:
+        part = dict(each.options).get("part")
         if whole and part is not None:
             keys[part[1][0]] = None
         elif not whole and part is None:
-            keys[name] = None
+            keys[each.name] = None
     return tuple(keys)
 
 
-def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser], None]:
     """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
 
     def build(parser: argparse.ArgumentParser) -> None:
-        for name, flags, _, _, options in inputs:
-            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+        for each in inputs:
+            flags = each.flags
+            keywords = {key: value for key, value in each.options if key in _PARSER_KEYWORDS}
             if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
@@ -6539,7 +6603,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
                 # object. argparse is loaded whenever it is its parser being built (the quick
                 # reading's `_Recorder` needs no argparse, and takes the string as it is).
                 keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
-            parser.add_argument(*(flags or (name,)), **keywords)
+            parser.add_argument(*(flags or (each.name,)), **keywords)
 
     return build
 
@@ -6643,7 +6707,7 @@ def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
 
 def _reader(
     handler: Callable[..., Any],
-    inputs: tuple[tuple[Any, ...], ...],
+    inputs: tuple[_InputRow, ...],
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
@@ -6659,14 +6723,14 @@ def _reader(
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
-    for index, (name, flags, _, written, options) in enumerate(inputs):
-        named = dict(options)
+    for index, each in enumerate(inputs):
+        flags, named = each.flags, dict(each.options)
         off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
-                name,
+                each.name,
                 converters[index],
-                written,
+                each.default,
                 named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
@@ -6685,7 +6749,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {i.name: _long(i.flags) for i in inputs if i.flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -7847,12 +7911,12 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
     for row in PROGRAM.commands.values():
-        for name, flags, _, _, options in row[3]:
-            settings = dict(options)
+        for each in _CommandRow(row).inputs:
+            settings = dict(each.options)
             if settings.get("secret"):
                 nargs = settings.get("nargs")
-                for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                for flag in each.flags:
+                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else 1)
     if not takes:
         return
     index = 0
@@ -8142,9 +8206,9 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            _long(flags)
-            for _, flags, _, _, options in (row[3] if row else ())
-            if flags and ("help", _HIDDEN) not in options
+            _long(each.flags)
+            for each in (_CommandRow(row).inputs if row else ())
+            if each.flags and ("help", _HIDDEN) not in each.options
         ]
         raise UsageError(
             f"{call.context.command} has no option {option!r}",
@@ -10120,11 +10184,11 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     if stream is not None and not stream.asking():
         return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
-    slot: list[Any] = []
+    reply: list[Any] = []
     with server.lock:
         server.asked += 1
         key = f'"elicit-{server.asked}"'
-        server.awaited[key] = (done, slot)
+        server.awaited[key] = (done, reply)
         if server.gone:
             done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
@@ -10153,7 +10217,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
-    if not slot and server.gone:
+    if not reply and server.gone:
         # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
         where = (
             f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
@@ -10161,7 +10225,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             else "the client's input ended"
         )
         raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
-    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    result = reply[0].get("result") if reply and isinstance(reply[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
 
@@ -11898,17 +11962,17 @@ def _shared_help(group: str) -> str:
     (here) or after it."""
     scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
     spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
-    under = [
-        row[3]
+    commands = [
+        _CommandRow(row).inputs
         for path, row in PROGRAM.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
-        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
+    under = [inputs for inputs in commands if any(spellings.intersection(i.flags) for i in inputs)]
     if not under:
         return ""
     rows = []
-    for _, flags, _, _, options in under[0]:
-        settings = dict(options)
+    for each in under[0]:
+        flags, settings = each.flags, dict(each.options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
         words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
@@ -12019,9 +12083,9 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: _long(flags)
-            for name, flags, _, _, options in PROGRAM.commands[path][3]
-            if flags and ("help", _HIDDEN) not in options
+            each.name: _long(each.flags)
+            for each in _CommandRow(PROGRAM.commands[path]).inputs
+            if each.flags and ("help", _HIDDEN) not in each.options
         }
         parts.append(
             "".join(
@@ -12043,7 +12107,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     shadowed = PROGRAM.shadows.get(path, ())
     row = PROGRAM.commands.get(path)
     required = (
-        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+        {each.name for each in _CommandRow(row).inputs if each.flags and each.default is ...}
+        if row
+        else ()
     )
     for action in parser._actions:
         if action.dest in required:

@@ -32,6 +32,7 @@ from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script, _help_line
 from burgee.runtime.commandline.wording import _choice_text
+from burgee.runtime.rows import _McpSlotRow, _row_of, _SlotRow
 
 SHELLS: tuple[str, ...] = _SHELLS
 
@@ -182,11 +183,8 @@ def arities(user_code: str) -> dict[str, int]:
 
 
 def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
-    """Per command with a `complete=` parameter: its path and the Python source of its slots.
-
-    A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
-    `flag` (True), `off` (a bool's off form: False), `value` or `append`.
-    """
+    """Per command with a `complete=` parameter: its path and the Python source of its slots
+    (`runtime/rows._SlotRow`, whose fields order them)."""
     tables = []
     counts: dict[str, int] | None = None
     for command in program.commands:
@@ -208,23 +206,46 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
                 # NOTE: its off form is a slot of its own, the only one of a `--no-input`.
                 flags = tuple(name for name in param.spellings if name not in param.negatives)
                 mode = "flag"
-                off.append(f"({py(param.name)}, {py(param.negatives)}, 'off', None, None, 0)")
+                off.append(
+                    _slot(
+                        name=py(param.name),
+                        flags=py(param.negatives),
+                        mode="'off'",
+                        convert="None",
+                        complete="None",
+                        arity="0",
+                    )
+                )
             else:
                 flags = param.flags
                 mode = "append" if ref.kind == "list" else "value"
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
             code = converter(item)
-            rows.append(f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity})")
+            rows.append(
+                _slot(
+                    name=py(param.name),
+                    flags=py(flags),
+                    mode=py(mode),
+                    convert=code,
+                    complete=fn,
+                    arity=str(arity),
+                )
+            )
             rows.extend(off)
         tables.append((command.name, rows))
     return tables
 
 
+def _slot(**fields: str) -> str:
+    """A completion slot's row, as code."""
+    return f"({', '.join(_row_of(_SlotRow, **fields))})"
+
+
 def surface_slots(program: Program) -> list[str]:
     """The entries of `_MCP_COMPLETIONS` (`completion/complete`): per prompt or resource
-    template with an argument that completes, each argument as (name, convert, `complete=`
-    function, its arity, choices)."""
+    template with an argument that completes, each argument's row (`runtime/rows._McpSlotRow`,
+    whose fields order it)."""
     entries = []
     counts: dict[str, int] | None = None
     for surface in completing(program):
@@ -240,8 +261,14 @@ def surface_slots(program: Program) -> list[str]:
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
             choices = py(tuple(_choices(param.type)))
-            rows.append(
-                f"        ({py(param.name)}, {converter(param.type)}, {fn}, {arity}, {choices}),\n"
+            row = _row_of(
+                _McpSlotRow,
+                name=py(param.name),
+                convert=converter(param.type),
+                complete=fn,
+                arity=str(arity),
+                choices=choices,
             )
+            rows.append(f"        ({', '.join(row)}),\n")
         entries.append(f"    {py(key)}: (\n{''.join(rows)}    ),")
     return entries

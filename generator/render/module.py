@@ -91,6 +91,7 @@ from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 from burgee.runtime.commandline.wording import _characters, _choice_text, _number
 from burgee.runtime.execution.context import _Command
 from burgee.runtime.program import TABLES
+from burgee.runtime.rows import _CommandRow, _InputRow, _row_of
 
 
 def docstring(text: str) -> str:
@@ -282,8 +283,8 @@ def _default(param: Param) -> tuple[str, bool]:
 
 
 def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -> str:
-    """One input's row: `(name, flags, converter, default, options)` (`table.py`); a model
-    parameter's converter names each of its leaf options (`inputs`) by its place."""
+    """One input's row (`runtime/rows._InputRow`, whose fields order it; read in `table.py`);
+    a model parameter's converter names each of its leaf options (`inputs`) by its place."""
     assert param.type is not None
     ref = param.type
     flags, parser = parser_arguments(param, program)
@@ -308,7 +309,14 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
         ("whole", param.whole_input and param.part_of is None),
     ]
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
-    row = [py(param.name), py(flags), py(spec), default, _tuple(options)]
+    row = _row_of(
+        _InputRow,
+        name=py(param.name),
+        flags=py(flags),
+        converter=py(spec),
+        default=default,
+        options=_tuple(options),
+    )
     return f"({', '.join(row)})"
 
 
@@ -361,8 +369,8 @@ _ROW_DEFAULTS = {
 
 
 def command_row(command: Command, program: Program, indent: str = "    ") -> str:
-    """One command's row of its table: `(handler, summary, result shape, inputs, details)`
-    (see `table.py`), each input on a line of its own (the table is left as written by
+    """One command's row of its table (`runtime/rows._CommandRow`, whose fields order it;
+    read in `table.py`), each input on a line of its own (the table is left as written by
     the formatter), indented under a row that starts at `indent`."""
     details: list[tuple[str, str]] = []
     description = command.description
@@ -401,13 +409,22 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
     elif command.returns is not None and command.returns.kind == "none":
         details.append(("discard", "True"))
     pairs = _tuple([f"({py(key)}, {value})" for key, value in details]) if details else "()"
-    head = f"({command.function}, {py(command.summary)}, {shape(command.returns)}, "
-    if not command.inputs:
-        return f"{head}(), {pairs})"
-    inputs = "".join(
-        f"{indent}    {_input_row(param, program, command.inputs)},\n" for param in command.inputs
+    inputs = "()"
+    if command.inputs:
+        lines = "".join(
+            f"{indent}    {_input_row(param, program, command.inputs)},\n"
+            for param in command.inputs
+        )
+        inputs = f"(\n{lines}{indent})"
+    row = _row_of(
+        _CommandRow,
+        handler=command.function,
+        summary=py(command.summary),
+        returns=shape(command.returns),
+        inputs=inputs,
+        details=pairs,
     )
-    return f"{head}(\n{inputs}{indent}), {pairs})"
+    return f"({', '.join(row)})"
 
 
 def surface_command(surface: Prompt | Resource) -> Command:

@@ -40,6 +40,7 @@ from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_io import _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_methods import _MCP_READ_CACHE, _mcp_page
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _McpSlotRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -289,17 +290,18 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         for name, text in (given.items() if isinstance(given, dict) else ())
         if name != wanted and name in keys and isinstance(text, str)
     }
-    slots = {slot[0]: slot for slot in PROGRAM.mcp_completions.get(key, ())}
+    slots = {slot.name: slot for slot in map(_McpSlotRow, PROGRAM.mcp_completions.get(key, ()))}
     values: list[str] = []
-    slot = slots.get(wanted)
+    slot = slots.get(str(wanted))  # NOTE: one of `keys`, so a string
     if slot is not None:
         # NOTE: the context a shell's completer gets: the other values, converted where they
         # convert (`complete._coerce`), and as typed.
-        options = {name: _coerce(slots[name][1], text) for name, text in raw.items()}
+        options = {name: _coerce(slots[name].convert, text) for name, text in raw.items()}
         context = {"path": key, "options": options, "positionals": [], "raw": raw}
-        values = [choice for choice in slot[4] if choice.startswith(partial)]
-        if slot[2] is not None:
-            values += [value for value, _ in _offered(slot[2], slot[3], partial, context)]
+        values = [choice for choice in slot.choices if choice.startswith(partial)]
+        if slot.complete is not None:
+            offered = _offered(slot.complete, slot.arity, partial, context)
+            values += [value for value, _ in offered]
         values = list(dict.fromkeys(values))
     found: dict[str, Any] = {"values": values[:_MCP_MOST_VALUES], "total": len(values)}
     found["hasMore"] = len(values) > _MCP_MOST_VALUES

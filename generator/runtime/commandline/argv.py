@@ -38,6 +38,7 @@ from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.table import _command
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -344,12 +345,12 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
     for row in PROGRAM.commands.values():
-        for name, flags, _, _, options in row[3]:
-            settings = dict(options)
+        for each in _CommandRow(row).inputs:
+            settings = dict(each.options)
             if settings.get("secret"):
                 nargs = settings.get("nargs")
-                for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                for flag in each.flags:
+                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else 1)
     if not takes:
         return
     index = 0

@@ -26,6 +26,7 @@ from burgee.runtime.commandline.shells import _BUILTIN_COMMANDS
 from burgee.runtime.execution.errors import _builtin_errors
 from burgee.runtime.execution.values import _apart_text, _question_lines
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     import argparse
@@ -80,17 +81,17 @@ def _shared_help(group: str) -> str:
     (here) or after it."""
     scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
     spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
-    under = [
-        row[3]
+    commands = [
+        _CommandRow(row).inputs
         for path, row in PROGRAM.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
-        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
+    under = [inputs for inputs in commands if any(spellings.intersection(i.flags) for i in inputs)]
     if not under:
         return ""
     rows = []
-    for _, flags, _, _, options in under[0]:
-        settings = dict(options)
+    for each in under[0]:
+        flags, settings = each.flags, dict(each.options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
         words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
@@ -201,9 +202,9 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: _long(flags)
-            for name, flags, _, _, options in PROGRAM.commands[path][3]
-            if flags and ("help", _HIDDEN) not in options
+            each.name: _long(each.flags)
+            for each in _CommandRow(PROGRAM.commands[path]).inputs
+            if each.flags and ("help", _HIDDEN) not in each.options
         }
         parts.append(
             "".join(
@@ -225,7 +226,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     shadowed = PROGRAM.shadows.get(path, ())
     row = PROGRAM.commands.get(path)
     required = (
-        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+        {each.name for each in _CommandRow(row).inputs if each.flags and each.default is ...}
+        if row
+        else ()
     )
     for action in parser._actions:
         if action.dest in required:

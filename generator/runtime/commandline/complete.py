@@ -24,6 +24,7 @@ from burgee.runtime.execution.errors import UsageError, _from_ctrl_c, _invoked_a
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.table import _IMPORTED, _import_once
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _SlotRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -152,8 +153,9 @@ def _candidates(words: list[str]) -> list[str]:
     slots = slotted(node) if slotted is not None and node in PROGRAM.commands else ()
     if not slots:
         return []
-    by_flag = {flag: slot for slot in slots for flag in slot[1]}
-    arguments = [slot for slot in slots if slot[2] in ("arg", "args") and not sharing]
+    named = tuple(map(_SlotRow, slots))
+    by_flag = {flag: slot for slot in named for flag in slot.flags}
+    arguments = [slot for slot in named if slot.mode in ("arg", "args") and not sharing]
     options: dict[str, Any] = {}
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
@@ -171,7 +173,7 @@ def _candidates(words: list[str]) -> list[str]:
             want = None
         elif rest or not token.startswith("-") or token == "-":
             slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
-            positionals.append(_coerce(slot[3], token) if slot else token)
+            positionals.append(_coerce(slot.convert, token) if slot else token)
             if slot is not None:
                 _remember(slot, token, options, raw, into=False)
         elif token == "--":
@@ -183,8 +185,8 @@ def _candidates(words: list[str]) -> list[str]:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
                 pending = _flag(flag, PROGRAM.config) if not has_value else None
                 continue
-            if slot[2] in ("flag", "off"):
-                options[slot[0]] = slot[2] == "flag"
+            if slot.mode in ("flag", "off"):
+                options[slot.name] = slot.mode == "flag"
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
@@ -196,16 +198,16 @@ def _candidates(words: list[str]) -> list[str]:
         want = by_flag.get(flag)
     elif want is None and not (partial.startswith("-") and not rest) and arguments:
         want = arguments[min(len(positionals), len(arguments) - 1)]
-        if want[2] == "arg" and len(positionals) >= len(arguments):
+        if want.mode == "arg" and len(positionals) >= len(arguments):
             want = None
-    if want is None or want[4] is None:
+    if want is None or want.complete is None:
         return []
     context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
     stdout = sys.stdout
     # NOTE: a completer's prints must not reach the shell.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
-        offered = _offered(want[4], want[5], partial, context)
+        offered = _offered(want.complete, want.arity, partial, context)
     finally:
         sys.stdout.close()
         sys.stdout = stdout
@@ -244,8 +246,11 @@ def _offered(
     return found
 
 
-def _coerce(convert: Callable[[str], Any], text: str) -> Any:
-    """A typed value converted as a run converts it, or as typed where that fails."""
+def _coerce(convert: Callable[[str], Any] | None, text: str) -> Any:
+    """A typed value converted as a run converts it, or as typed where that fails (or where
+    nothing converts it: a bool's off form)."""
+    if convert is None:
+        return text
     try:
         return convert(text)
     except (ValueError, TypeError):
@@ -253,19 +258,19 @@ def _coerce(convert: Callable[[str], Any], text: str) -> Any:
 
 
 def _remember(
-    slot: tuple[Any, ...],
+    slot: _SlotRow,
     text: str,
     options: dict[str, Any],
     raw: dict[str, Any],
     into: bool = True,
 ) -> None:
     """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
-    name, mode = slot[0], slot[2]
-    if mode in ("append", "args"):
+    name = slot.name
+    if slot.mode in ("append", "args"):
         raw.setdefault(name, []).append(text)
         if into:
-            options.setdefault(name, []).append(_coerce(slot[3], text))
+            options.setdefault(name, []).append(_coerce(slot.convert, text))
     else:
         raw[name] = text
         if into:
-            options[name] = _coerce(slot[3], text)
+            options[name] = _coerce(slot.convert, text)

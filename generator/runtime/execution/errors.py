@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _CommandRow
 from burgee.runtime.start.boot import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
@@ -404,8 +405,8 @@ def _variable(name: str, infix: str = "", command: str = "") -> str:
     rows = PROGRAM.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
-        for option, _, _, _, settings in row[3]:
-            env = dict(settings).get("env") if option == name else None
+        for each in _CommandRow(row).inputs:
+            env = dict(each.options).get("env") if each.name == name else None
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = PROGRAM.debug_env[: -len("DEBUG")]

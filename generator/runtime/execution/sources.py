@@ -21,6 +21,7 @@ from burgee.runtime.execution.errors import UsageError
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _REQUIRED
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -116,13 +117,13 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in PROGRAM.commands.items():
+    for path, row in PROGRAM.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
-            for name, flags, *_ in entry[3]
-            if flags
-            for spelling in (name, _long(flags).lstrip("-"))
+            for each in _CommandRow(row).inputs
+            if each.flags
+            for spelling in (each.name, _long(each.flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.

@@ -46,12 +46,14 @@ from burgee.runtime.execution.context import _Command
 from burgee.runtime.execution.jsonread import _load_json
 from burgee.runtime.execution.values import _REQUIRED
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _CommandRow
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.rows import _InputRow
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
@@ -78,39 +80,42 @@ def _command(path: str) -> _Command | None:
 def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
     """The `_Command` of one row of a generated table (see the module's docstring); the names
     its converters use are the tool's own (`names`: where else to find them)."""
-    handler, summary, returns, inputs, details = row
-    keywords = dict(details)
+    named = _CommandRow(row)
+    inputs = named.inputs
+    keywords = dict(named.details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
-    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
-    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    converters = tuple(_converter(each.converter, found) for each in inputs)
+    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = _keys(inputs)
-    secret = any(("secret", True) in options for *_, options in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+    secret = any(("secret", True) in each.options for each in inputs)
+    build = _builder(inputs)
+    return _Command(named.summary, keys, build, run, named.returns, secret=secret, **keywords)
 
 
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+def _keys(inputs: tuple[_InputRow, ...]) -> tuple[str, ...]:
     """The keys of a command's JSON input: its inputs' names, a model's leaf options left
     out (JSON input gives the model's object); for a command whose whole input is a model,
     the model's own keys (each field has a leaf option, its key the first of its place)."""
     keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
+    whole = any(("whole", True) in each.options for each in inputs)
+    for each in inputs:
+        part = dict(each.options).get("part")
         if whole and part is not None:
             keys[part[1][0]] = None
         elif not whole and part is None:
-            keys[name] = None
+            keys[each.name] = None
     return tuple(keys)
 
 
-def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser], None]:
     """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
 
     def build(parser: argparse.ArgumentParser) -> None:
-        for name, flags, _, _, options in inputs:
-            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+        for each in inputs:
+            flags = each.flags
+            keywords = {key: value for key, value in each.options if key in _PARSER_KEYWORDS}
             if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
@@ -118,7 +123,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
                 # object. argparse is loaded whenever it is its parser being built (the quick
                 # reading's `_Recorder` needs no argparse, and takes the string as it is).
                 keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
-            parser.add_argument(*(flags or (name,)), **keywords)
+            parser.add_argument(*(flags or (each.name,)), **keywords)
 
     return build
 
@@ -220,7 +225,7 @@ def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
 
 def _reader(
     handler: Callable[..., Any],
-    inputs: tuple[tuple[Any, ...], ...],
+    inputs: tuple[_InputRow, ...],
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
@@ -236,14 +241,14 @@ def _reader(
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
-    for index, (name, flags, _, written, options) in enumerate(inputs):
-        named = dict(options)
+    for index, each in enumerate(inputs):
+        flags, named = each.flags, dict(each.options)
         off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
-                name,
+                each.name,
                 converters[index],
-                written,
+                each.default,
                 named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
@@ -262,7 +267,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {i.name: _long(i.flags) for i in inputs if i.flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:

@@ -179,11 +179,11 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     if stream is not None and not stream.asking():
         return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
-    slot: list[Any] = []
+    reply: list[Any] = []
     with server.lock:
         server.asked += 1
         key = f'"elicit-{server.asked}"'
-        server.awaited[key] = (done, slot)
+        server.awaited[key] = (done, reply)
         if server.gone:
             done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
@@ -212,7 +212,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
-    if not slot and server.gone:
+    if not reply and server.gone:
         # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
         where = (
             f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
@@ -220,7 +220,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             else "the client's input ended"
         )
         raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
-    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    result = reply[0].get("result") if reply and isinstance(reply[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
 

@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1155: the first handler from handlers.py
 #     line 1240: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 12628: the tables (commands, groups, errors, result shapes)
+#     line 12718: the tables (commands, groups, errors, result shapes)
 """Repokit: options many commands share, given before the command or after it.
 
 A Click group's options, a Typer callback's, argparse's `parents=`: declared once as an
@@ -1249,6 +1249,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _F = TypeVar("_F")
+    _Row = TypeVar("_Row")
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
@@ -1607,8 +1608,8 @@ def _variable(name: str, infix: str = "", command: str = "") -> str:
     rows = PROGRAM.commands
     first = [rows[command]] if command in rows else []
     for row in [*first, *rows.values()]:
-        for option, _, _, _, settings in row[3]:
-            env = dict(settings).get("env") if option == name else None
+        for each in _CommandRow(row).inputs:
+            env = dict(each.options).get("env") if each.name == name else None
             if isinstance(env, str) and env and not infix:
                 return env
     prefix = PROGRAM.debug_env[: -len("DEBUG")]
@@ -2607,6 +2608,86 @@ class Program:
 
     def __repr__(self) -> str:
         return f"Program(name={self.name!r}, commands={list(self.commands)!r})"
+
+
+# -- module: burgee.runtime.rows
+def _row(cls: type[_Row]) -> type[_Row]:
+    """Give a row class a property for each of its fields (its annotations, in order); a field
+    named in `_nested` holds rows of that class, each made one when the field is read."""
+    nested = dict(cls.__dict__.get("_nested", ()))
+    # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
+    for index, each_field in enumerate(cls.__annotations__):
+        setattr(cls, each_field, property(_field_reader(index, nested.get(each_field))))
+    return cls
+
+
+def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]], Any]:
+    if inner is None:
+
+        def read(row: tuple[Any, ...]) -> Any:
+            return row[index]
+
+        return read
+
+    def read_rows(row: tuple[Any, ...]) -> Any:
+        return tuple(map(inner, row[index]))
+
+    return read_rows
+
+
+@_row
+class _InputRow(tuple):  # type: ignore[type-arg]
+    """One input of a command (`table.py`): all constants, so Python loads a command's inputs as
+    one."""
+
+    __slots__ = ()
+
+    name: str
+    #: `()` for an argument (its name is the one argparse gets).
+    flags: tuple[str, ...]
+    #: What converts its values, by name (`table._converter`).
+    converter: Any
+    #: `...` when the input is required; with the option `fresh`, the function that makes it.
+    default: Any
+    #: `(keyword, value)` pairs: `add_argument`'s own and the reader's (`table.py`).
+    options: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _CommandRow(tuple):  # type: ignore[type-arg]
+    """One command of `COMMANDS` (and of `PROMPTS` and `RESOURCES`), made into a `_Command`
+    the first time a run asks for it (`table._from_row`)."""
+
+    __slots__ = ()
+    _nested = (("inputs", _InputRow),)
+
+    handler: Callable[..., Any]
+    summary: str
+    #: The result's shape (`output._conform`).
+    returns: Any
+    inputs: tuple[_InputRow, ...]
+    #: `(keyword, value)` pairs: `_Command`'s keywords, and how to call the handler.
+    details: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _SlotRow(tuple):  # type: ignore[type-arg]
+    """One input of a command that has `complete=` inputs, as its shell completion reads it
+    (`PROGRAM.completion_slots`, `complete._candidates`); a bool's off form is one of its own."""
+
+    __slots__ = ()
+
+    name: str
+    #: The flags that give it (`()` for an argument).
+    flags: tuple[str, ...]
+    #: `arg`, `args`, `flag` (True), `off` (a bool's off form: False), `value` or `append`.
+    mode: str
+    #: Its converter, for the values typed before (`complete._coerce`); None for an off form.
+    convert: Callable[[str], Any] | None
+    #: Its `complete=` function, or None.
+    complete: Callable[..., Any] | None
+    #: How many arguments the `complete=` function takes (`complete._offered`).
+    arity: int
 
 
 # -- module: burgee.runtime.commandline.flags
@@ -5674,13 +5755,13 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
     if not table:
         return []
     options: dict[tuple[str, ...], set[str]] = {}
-    for path, entry in PROGRAM.commands.items():
+    for path, row in PROGRAM.commands.items():
         # NOTE: as `_lookup` reads them: an option's name or its long flag (positionals never).
         options[tuple(path.split())] = {
             spelling
-            for name, flags, *_ in entry[3]
-            if flags
-            for spelling in (name, _long(flags).lstrip("-"))
+            for each in _CommandRow(row).inputs
+            if each.flags
+            for spelling in (each.name, _long(each.flags).lstrip("-"))
         }
     for name, prompt in PROGRAM.prompts.items():
         # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
@@ -6382,39 +6463,42 @@ def _command(path: str) -> _Command | None:
 def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
     """The `_Command` of one row of a generated table (see the module's docstring); the names
     its converters use are the tool's own (`names`: where else to find them)."""
-    handler, summary, returns, inputs, details = row
-    keywords = dict(details)
+    named = _CommandRow(row)
+    inputs = named.inputs
+    keywords = dict(named.details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
-    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
-    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
+    converters = tuple(_converter(each.converter, found) for each in inputs)
+    run = _reader(named.handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = _keys(inputs)
-    secret = any(("secret", True) in options for *_, options in inputs)
-    return _Command(summary, keys, _builder(inputs), run, returns, secret=secret, **keywords)
+    secret = any(("secret", True) in each.options for each in inputs)
+    build = _builder(inputs)
+    return _Command(named.summary, keys, build, run, named.returns, secret=secret, **keywords)
 
 
-def _keys(inputs: tuple[tuple[Any, ...], ...]) -> tuple[str, ...]:
+def _keys(inputs: tuple[_InputRow, ...]) -> tuple[str, ...]:
     """The keys of a command's JSON input: its inputs' names, a model's leaf options left
     out (JSON input gives the model's object); for a command whose whole input is a model,
     the model's own keys (each field has a leaf option, its key the first of its place)."""
     keys: dict[str, None] = {}
-    whole = any(("whole", True) in options for *_, options in inputs)
-    for name, *_, options in inputs:
-        part = dict(options).get("part")
+    whole = any(("whole", True) in each.options for each in inputs)
+    for each in inputs:
+        part = dict(each.options).get("part")
         if whole and part is not None:
             keys[part[1][0]] = None
         elif not whole and part is None:
-            keys[name] = None
+            keys[each.name] = None
     return tuple(keys)
 
 
-def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+def _builder(inputs: tuple[_InputRow, ...]) -> Callable[[argparse.ArgumentParser], None]:
     """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
 
     def build(parser: argparse.ArgumentParser) -> None:
-        for name, flags, _, _, options in inputs:
-            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+        for each in inputs:
+            flags = each.flags
+            keywords = {key: value for key, value in each.options if key in _PARSER_KEYWORDS}
             if "choices" in keywords and not flags and keywords.get("nargs") in ("?", "*"):
                 keywords["choices"] = _Choices(keywords["choices"])
             if keywords.get("help") == _HIDDEN:
@@ -6422,7 +6506,7 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
                 # object. argparse is loaded whenever it is its parser being built (the quick
                 # reading's `_Recorder` needs no argparse, and takes the string as it is).
                 keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
-            parser.add_argument(*(flags or (name,)), **keywords)
+            parser.add_argument(*(flags or (each.name,)), **keywords)
 
     return build
 
@@ -6526,7 +6610,7 @@ def _merged(whole: dict[str, Any], pieces: dict[str, Any]) -> dict[str, Any]:
 
 def _reader(
     handler: Callable[..., Any],
-    inputs: tuple[tuple[Any, ...], ...],
+    inputs: tuple[_InputRow, ...],
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
@@ -6542,14 +6626,14 @@ def _reader(
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
-    for index, (name, flags, _, written, options) in enumerate(inputs):
-        named = dict(options)
+    for index, each in enumerate(inputs):
+        flags, named = each.flags, dict(each.options)
         off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
-                name,
+                each.name,
                 converters[index],
-                written,
+                each.default,
                 named.get("many") or False,
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
@@ -6568,7 +6652,7 @@ def _reader(
     parents = {step[-1][0] for step in plan if step[-1] is not None}
 
     #: Each option's long flag, for what a group's problem names.
-    longs = {name: _long(flags) for name, flags, *_ in inputs if flags} if apart is not None else {}
+    longs = {i.name: _long(i.flags) for i in inputs if i.flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
         if PROGRAM.import_handlers is not None and not _IMPORTED:
@@ -7730,12 +7814,12 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
     secret as it converts it (`values._keep_secret`)."""
     takes: dict[str, tuple[str, int]] = {}
     for row in PROGRAM.commands.values():
-        for name, flags, _, _, options in row[3]:
-            settings = dict(options)
+        for each in _CommandRow(row).inputs:
+            settings = dict(each.options)
             if settings.get("secret"):
                 nargs = settings.get("nargs")
-                for flag in flags:
-                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+                for flag in each.flags:
+                    takes[flag] = (each.name, nargs if isinstance(nargs, int) else 1)
     if not takes:
         return
     index = 0
@@ -8025,9 +8109,9 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         # explain, and a hidden option is not shown).
         row = PROGRAM.commands.get(call.context.command)
         flags = [
-            _long(flags)
-            for _, flags, _, _, options in (row[3] if row else ())
-            if flags and ("help", _HIDDEN) not in options
+            _long(each.flags)
+            for each in (_CommandRow(row).inputs if row else ())
+            if each.flags and ("help", _HIDDEN) not in each.options
         ]
         raise UsageError(
             f"{call.context.command} has no option {option!r}",
@@ -8987,8 +9071,9 @@ def _candidates(words: list[str]) -> list[str]:
     slots = slotted(node) if slotted is not None and node in PROGRAM.commands else ()
     if not slots:
         return []
-    by_flag = {flag: slot for slot in slots for flag in slot[1]}
-    arguments = [slot for slot in slots if slot[2] in ("arg", "args") and not sharing]
+    named = tuple(map(_SlotRow, slots))
+    by_flag = {flag: slot for slot in named for flag in slot.flags}
+    arguments = [slot for slot in named if slot.mode in ("arg", "args") and not sharing]
     options: dict[str, Any] = {}
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
@@ -9006,7 +9091,7 @@ def _candidates(words: list[str]) -> list[str]:
             want = None
         elif rest or not token.startswith("-") or token == "-":
             slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
-            positionals.append(_coerce(slot[3], token) if slot else token)
+            positionals.append(_coerce(slot.convert, token) if slot else token)
             if slot is not None:
                 _remember(slot, token, options, raw, into=False)
         elif token == "--":
@@ -9018,8 +9103,8 @@ def _candidates(words: list[str]) -> list[str]:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
                 pending = _flag(flag, PROGRAM.config) if not has_value else None
                 continue
-            if slot[2] in ("flag", "off"):
-                options[slot[0]] = slot[2] == "flag"
+            if slot.mode in ("flag", "off"):
+                options[slot.name] = slot.mode == "flag"
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
@@ -9031,16 +9116,16 @@ def _candidates(words: list[str]) -> list[str]:
         want = by_flag.get(flag)
     elif want is None and not (partial.startswith("-") and not rest) and arguments:
         want = arguments[min(len(positionals), len(arguments) - 1)]
-        if want[2] == "arg" and len(positionals) >= len(arguments):
+        if want.mode == "arg" and len(positionals) >= len(arguments):
             want = None
-    if want is None or want[4] is None:
+    if want is None or want.complete is None:
         return []
     context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
     stdout = sys.stdout
     # NOTE: a completer's prints must not reach the shell.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
-        offered = _offered(want[4], want[5], partial, context)
+        offered = _offered(want.complete, want.arity, partial, context)
     finally:
         sys.stdout.close()
         sys.stdout = stdout
@@ -9079,8 +9164,11 @@ def _offered(
     return found
 
 
-def _coerce(convert: Callable[[str], Any], text: str) -> Any:
-    """A typed value converted as a run converts it, or as typed where that fails."""
+def _coerce(convert: Callable[[str], Any] | None, text: str) -> Any:
+    """A typed value converted as a run converts it, or as typed where that fails (or where
+    nothing converts it: a bool's off form)."""
+    if convert is None:
+        return text
     try:
         return convert(text)
     except (ValueError, TypeError):
@@ -9088,22 +9176,22 @@ def _coerce(convert: Callable[[str], Any], text: str) -> Any:
 
 
 def _remember(
-    slot: tuple[Any, ...],
+    slot: _SlotRow,
     text: str,
     options: dict[str, Any],
     raw: dict[str, Any],
     into: bool = True,
 ) -> None:
     """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
-    name, mode = slot[0], slot[2]
-    if mode in ("append", "args"):
+    name = slot.name
+    if slot.mode in ("append", "args"):
         raw.setdefault(name, []).append(text)
         if into:
-            options.setdefault(name, []).append(_coerce(slot[3], text))
+            options.setdefault(name, []).append(_coerce(slot.convert, text))
     else:
         raw[name] = text
         if into:
-            options[name] = _coerce(slot[3], text)
+            options[name] = _coerce(slot.convert, text)
 
 
 # ---- burgee: end of describe ----
@@ -10170,11 +10258,11 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     if stream is not None and not stream.asking():
         return {}  # NOTE: as many wait already as may: asked of nobody (no action: unanswered)
     done = threading.Event()
-    slot: list[Any] = []
+    reply: list[Any] = []
     with server.lock:
         server.asked += 1
         key = f'"elicit-{server.asked}"'
-        server.awaited[key] = (done, slot)
+        server.awaited[key] = (done, reply)
         if server.gone:
             done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
@@ -10203,7 +10291,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             server.awaited.pop(key, None)
         if stream is not None:
             stream.answered()
-    if not slot and server.gone:
+    if not reply and server.gone:
         # NOTE: nobody declined or cancelled: the client is lost, and its session is named.
         where = (
             f"the session {server.session} ended (a DELETE, or dropped as the least recently used)"
@@ -10211,7 +10299,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
             else "the client's input ended"
         )
         raise _AfterRun(f"{message} (no answer can come: {where}; nothing more ran)")
-    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    result = reply[0].get("result") if reply and isinstance(reply[0], dict) else None
     # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
     return result if isinstance(result, dict) else {"action": "cancel"}
 
@@ -11948,17 +12036,17 @@ def _shared_help(group: str) -> str:
     (here) or after it."""
     scopes = [scope for scope in PROGRAM.shared if f"{group} ".startswith(f"{scope} ".lstrip())]
     spellings = {spelling for scope in scopes for spelling in PROGRAM.shared[scope]}
-    under = [
-        row[3]
+    commands = [
+        _CommandRow(row).inputs
         for path, row in PROGRAM.commands.items()
         if f"{path} ".startswith(f"{group} ".lstrip())
-        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
     ]
+    under = [inputs for inputs in commands if any(spellings.intersection(i.flags) for i in inputs)]
     if not under:
         return ""
     rows = []
-    for _, flags, _, _, options in under[0]:
-        settings = dict(options)
+    for each in under[0]:
+        flags, settings = each.flags, dict(each.options)
         if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
             continue
         words = settings.get("metavar", _long(flags)[2:].upper().replace("-", "_"))
@@ -12069,9 +12157,9 @@ def _command_epilog(path: str, command: _Command) -> str:
     if command.exclusive:
         # NOTE: a hidden option stays out of help here too.
         longs = {
-            name: _long(flags)
-            for name, flags, _, _, options in PROGRAM.commands[path][3]
-            if flags and ("help", _HIDDEN) not in options
+            each.name: _long(each.flags)
+            for each in _CommandRow(PROGRAM.commands[path]).inputs
+            if each.flags and ("help", _HIDDEN) not in each.options
         }
         parts.append(
             "".join(
@@ -12093,7 +12181,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     shadowed = PROGRAM.shadows.get(path, ())
     row = PROGRAM.commands.get(path)
     required = (
-        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+        {each.name for each in _CommandRow(row).inputs if each.flags and each.default is ...}
+        if row
+        else ()
     )
     for action in parser._actions:
         if action.dest in required:

@@ -1,0 +1,132 @@
+# burgee: joins tail 12
+"""The rows of the generated file's tables, each read by the names of its fields.
+
+A generated file writes a table's rows as plain tuples: constants Python loads in one step,
+nothing built at start-up for the commands a run never names. The runtime reads a row through
+its class here, made from the plain tuple where it is read (`_CommandRow(row)`): a tuple whose
+fields are properties (`_row`), so nothing is copied into attributes and the class costs a few
+microseconds to make, once. Each class is the one declaration of its row's shape, its fields in
+order with their types: `burgee gen` writes a row's values in that order (`_row_fields`, read
+by `render/module.py` and `render/completions.py`), and the runtime reads them by name.
+
+Imports no other runtime module, as `program.py`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    _Row = TypeVar("_Row")
+
+
+def _row(cls: type[_Row]) -> type[_Row]:
+    """Give a row class a property for each of its fields (its annotations, in order); a field
+    named in `_nested` holds rows of that class, each made one when the field is read."""
+    nested = dict(cls.__dict__.get("_nested", ()))
+    # NOTE: no loop variable a handlers file may import (`field`): the tool is one module.
+    for index, each_field in enumerate(cls.__annotations__):
+        setattr(cls, each_field, property(_field_reader(index, nested.get(each_field))))
+    return cls
+
+
+def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]], Any]:
+    if inner is None:
+
+        def read(row: tuple[Any, ...]) -> Any:
+            return row[index]
+
+        return read
+
+    def read_rows(row: tuple[Any, ...]) -> Any:
+        return tuple(map(inner, row[index]))
+
+    return read_rows
+
+
+def _row_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a row class, in the order a row holds them."""
+    return tuple(cls.__annotations__)
+
+
+def _row_of(cls: type[_Row], **values: Any) -> _Row:
+    """A row made by the names of its fields, every one given (how `burgee gen` makes one, as
+    code or as values)."""
+    fields = _row_fields(cls)
+    if set(values) != set(fields):
+        raise TypeError(f"{cls.__name__} has the fields {fields}, not {tuple(values)}")
+    return cls(values[field] for field in fields)  # type: ignore[call-arg]
+
+
+@_row
+class _InputRow(tuple):  # type: ignore[type-arg]
+    """One input of a command (`table.py`): all constants, so Python loads a command's inputs as
+    one."""
+
+    __slots__ = ()
+
+    name: str
+    #: `()` for an argument (its name is the one argparse gets).
+    flags: tuple[str, ...]
+    #: What converts its values, by name (`table._converter`).
+    converter: Any
+    #: `...` when the input is required; with the option `fresh`, the function that makes it.
+    default: Any
+    #: `(keyword, value)` pairs: `add_argument`'s own and the reader's (`table.py`).
+    options: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _CommandRow(tuple):  # type: ignore[type-arg]
+    """One command of `COMMANDS` (and of `PROMPTS` and `RESOURCES`), made into a `_Command`
+    the first time a run asks for it (`table._from_row`)."""
+
+    __slots__ = ()
+    _nested = (("inputs", _InputRow),)
+
+    handler: Callable[..., Any]
+    summary: str
+    #: The result's shape (`output._conform`).
+    returns: Any
+    inputs: tuple[_InputRow, ...]
+    #: `(keyword, value)` pairs: `_Command`'s keywords, and how to call the handler.
+    details: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _SlotRow(tuple):  # type: ignore[type-arg]
+    """One input of a command that has `complete=` inputs, as its shell completion reads it
+    (`PROGRAM.completion_slots`, `complete._candidates`); a bool's off form is one of its own."""
+
+    __slots__ = ()
+
+    name: str
+    #: The flags that give it (`()` for an argument).
+    flags: tuple[str, ...]
+    #: `arg`, `args`, `flag` (True), `off` (a bool's off form: False), `value` or `append`.
+    mode: str
+    #: Its converter, for the values typed before (`complete._coerce`); None for an off form.
+    convert: Callable[[str], Any] | None
+    #: Its `complete=` function, or None.
+    complete: Callable[..., Any] | None
+    #: How many arguments the `complete=` function takes (`complete._offered`).
+    arity: int
+
+
+@_row
+class _McpSlotRow(tuple):  # type: ignore[type-arg]
+    """One argument of a prompt or resource template that has one that completes, as MCP's
+    `completion/complete` reads it (`PROGRAM.mcp_completions`, `surfaces._mcp_complete`)."""
+
+    __slots__ = ()
+
+    name: str
+    convert: Callable[[str], Any]
+    #: Its `complete=` function, or None.
+    complete: Callable[..., Any] | None
+    arity: int
+    #: The values its type allows (an enum's, a Literal's), offered first.
+    choices: tuple[str, ...]
