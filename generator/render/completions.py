@@ -32,7 +32,7 @@ from burgee.render.converters import converter
 from burgee.runtime.catalog import code_tree
 from burgee.runtime.commandline.shells import _SHELLS, _completion_script, _help_line
 from burgee.runtime.commandline.wording import _choice_text
-from burgee.runtime.rows import _McpSlotRow, _row_of, _SlotRow
+from burgee.runtime.rows import _CompletionRow, _McpSlotRow, _row_of, _SlotRow
 
 SHELLS: tuple[str, ...] = _SHELLS
 
@@ -64,7 +64,7 @@ def _option_row(param: Param) -> list[Any]:
 
 
 def _command_row(command: Command) -> list[Any]:
-    """One command's row: path, alias paths, whether it asks first, options, positionals."""
+    """One command's row (`runtime/rows._CompletionRow`)."""
     options: list[Any] = []
     positionals: list[Any] = []
     for param in command.inputs:
@@ -74,7 +74,22 @@ def _command_row(command: Command) -> list[Any]:
         elif not param.hidden:
             options.append(_option_row(param))
     aliases = [" ".join((*command.path[:-1], alias)) for alias in command.aliases]
-    return [command.name, aliases, int(command.yes), options, positionals]
+    return _completion_row(command.name, aliases, int(command.yes), options, positionals)
+
+
+def _completion_row(
+    path: str, aliases: list[str], confirm: int, options: list[Any], positionals: list[Any]
+) -> list[Any]:
+    """A row of the completion table's commands, in the order `_CompletionRow` declares."""
+    row = _row_of(
+        _CompletionRow,
+        path=path,
+        aliases=aliases,
+        confirm=confirm,
+        options=options,
+        positionals=positionals,
+    )
+    return list(row)
 
 
 def table(program: Program) -> dict[str, Any]:
@@ -108,11 +123,11 @@ def table(program: Program) -> dict[str, Any]:
                 for a in prompt.params
                 if a.role != "context"
             ]
-            commands.append([f"prompt {prompt.name}", [], 0, options, []])
+            commands.append(_completion_row(f"prompt {prompt.name}", [], 0, options, []))
     if program.resources:
         uris = [r.uri for r in program.resources if "{" not in r.uri]
         groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
-        commands.append([RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]])
+        commands.append(_completion_row(RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]))
     found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
     shared = _shared(program)
     if shared:

@@ -91,7 +91,14 @@ from burgee.runtime.commandline.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 from burgee.runtime.commandline.wording import _characters, _choice_text, _number
 from burgee.runtime.execution.context import _Command
 from burgee.runtime.program import TABLES
-from burgee.runtime.rows import _CommandRow, _InputRow, _row_of
+from burgee.runtime.rows import (
+    _CommandRow,
+    _InputRow,
+    _MediaRow,
+    _RecordRow,
+    _ResourceRow,
+    _row_of,
+)
 
 
 def docstring(text: str) -> str:
@@ -309,7 +316,7 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
         ("whole", param.whole_input and param.part_of is None),
     ]
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
-    row = _row_of(
+    return _code(
         _InputRow,
         name=py(param.name),
         flags=py(flags),
@@ -317,7 +324,6 @@ def _input_row(param: Param, program: Program, inputs: tuple[Param, ...] = ()) -
         default=default,
         options=_tuple(options),
     )
-    return f"({', '.join(row)})"
 
 
 def input_spec(param: Param) -> str | tuple[object, ...]:
@@ -354,6 +360,11 @@ def _bounded(convert: str, param: Param) -> str:
     if param.path is not None:
         convert = call("_checked_path", (convert, *map(repr, dict(param.path).values())))
     return convert
+
+
+def _code(row: type[tuple[Any, ...]], **fields: str) -> str:
+    """A row of a table (`runtime/rows.py`), as code: each field's code, in the row's order."""
+    return f"({', '.join(_row_of(row, **fields))})"
 
 
 def _tuple(items: list[str]) -> str:
@@ -416,7 +427,7 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
             for param in command.inputs
         )
         inputs = f"(\n{lines}{indent})"
-    row = _row_of(
+    return _code(
         _CommandRow,
         handler=command.function,
         summary=py(command.summary),
@@ -424,7 +435,6 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         inputs=inputs,
         details=pairs,
     )
-    return f"({', '.join(row)})"
 
 
 def surface_command(surface: Prompt | Resource) -> Command:
@@ -449,8 +459,13 @@ def surface_entries(program: Program) -> tuple[list[str], list[str]]:
         for p in program.prompts
     ]
     resources = [
-        f"    {py(r.uri)}: ({py(r.mime_type)}, "
-        f"_from_row({command_row(surface_command(r), program)})),"
+        f"    {py(r.uri)}: "
+        + _code(
+            _ResourceRow,
+            mime=py(r.mime_type),
+            command=f"_from_row({command_row(surface_command(r), program)})",
+        )
+        + ","
         for r in program.resources
     ]
     return prompts, resources
@@ -622,7 +637,13 @@ def _rows(program: Program) -> _Rows:
     extra_methods, extra_commands = extra_tables(program)
     media = "()"
     if any(has_media(c.returns) for c in program.commands):
-        media = "(_write_media, _media_text, _bytes_for_terminal, _media_total)"
+        media = _code(
+            _MediaRow,
+            write="_write_media",
+            text="_media_text",
+            for_terminal="_bytes_for_terminal",
+            total="_media_total",
+        )
     return _Rows(
         converters=[record_converter(r) for r in _input_records(refs + forms, records)],
         commands=[f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands],
@@ -736,7 +757,8 @@ def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Reco
 def _record_shape(record: Record) -> str:
     """A record's entry in RECORDS: each field's shape, and the required fields."""
     fields = "{" + ", ".join(f"{py(f.key)}: {shape(f.type)}" for f in record.fields) + "}"
-    return f"({fields}, {py(tuple(f.key for f in record.fields if f.required))})"
+    required = py(tuple(f.key for f in record.fields if f.required))
+    return _code(_RecordRow, fields=fields, required=required)
 
 
 def _output_records(program: Program) -> list[Record]:

@@ -97,6 +97,86 @@ class _CommandRow(tuple):  # type: ignore[type-arg]
 
 
 @_row
+class _RecordRow(tuple):  # type: ignore[type-arg]
+    """A record's result shape, in `RECORDS` (`output._conform`, `truncate.py`)."""
+
+    __slots__ = ()
+
+    #: Each field's key -> its shape.
+    fields: dict[str, Any]
+    #: The keys of the fields every value has.
+    required: tuple[str, ...]
+
+
+@_row
+class _ResourceRow(tuple):  # type: ignore[type-arg]
+    """A resource of `RESOURCES`, by its URI or URI template."""
+
+    __slots__ = ()
+
+    mime: str | None
+    #: The `_Command` its reads run (`surfaces.py`).
+    command: Any
+
+
+@_row
+class _ToolRow(tuple):  # type: ignore[type-arg]
+    """An MCP tool of `_MCP_NAMES`, by the tool's name (`mcp_call.py`)."""
+
+    __slots__ = ()
+
+    #: The path of the command it runs.
+    command: str
+    #: Whether `structuredContent` wraps the data as `{"result": ...}`.
+    wrapped: bool
+
+
+@_row
+class _ExtraCommandRow(tuple):  # type: ignore[type-arg]
+    """A built-in command a program adds (`prompt`, `resource`), in `_EXTRA_COMMANDS`."""
+
+    __slots__ = ()
+
+    help: str
+    run: Callable[..., Any]
+
+
+@_row
+class _MediaRow(tuple):  # type: ignore[type-arg]
+    """`_MEDIA` of a program whose commands return images or audio (`media.py`); `()` in any
+    other, which nothing reads."""
+
+    __slots__ = ()
+
+    #: How text mode writes an answer's media (`_write_media`).
+    write: Callable[..., Any]
+    #: How an MCP answer carries them (`_media_text`).
+    text: Callable[..., Any]
+    #: Text mode's refusal before a call whose bytes could go nowhere (`_bytes_for_terminal`).
+    for_terminal: Callable[..., Any]
+    #: The check of one answer's total (`_media_total`).
+    total: Callable[..., Any]
+
+
+@_row
+class _CompletionRow(tuple):  # type: ignore[type-arg]
+    """A command of the completion table (`_DATA`'s `completion`, JSON: a list), as
+    `shells._completion_nodes` reads it."""
+
+    __slots__ = ()
+
+    path: str
+    #: The paths of its aliases.
+    aliases: list[str]
+    #: 1 when it asks first (so `--yes` is offered), else 0.
+    confirm: int
+    #: `[spellings, how its value completes, help]` each.
+    options: list[list[Any]]
+    #: `[how it completes, variadic]` each.
+    positionals: list[list[Any]]
+
+
+@_row
 class _SlotRow(tuple):  # type: ignore[type-arg]
     """One input of a command that has `complete=` inputs, as its shell completion reads it
     (`PROGRAM.completion_slots`, `complete._candidates`); a bool's off form is one of its own."""

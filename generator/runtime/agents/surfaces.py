@@ -40,7 +40,7 @@ from burgee.runtime.execution.values import _Call
 from burgee.runtime.mcpserver.mcp_io import _arguments, _McpError
 from burgee.runtime.mcpserver.mcp_methods import _MCP_READ_CACHE, _mcp_page
 from burgee.runtime.program import PROGRAM
-from burgee.runtime.rows import _McpSlotRow
+from burgee.runtime.rows import _McpSlotRow, _ResourceRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -152,7 +152,8 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
     if found is None:
         return None
     template, values = found
-    mime, command = PROGRAM.resources[template]
+    resource = _ResourceRow(PROGRAM.resources[template])
+    mime, command = resource.mime, resource.command
     kept: list[object] = []
 
     def run(call: _Call) -> object:
@@ -274,7 +275,7 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         uri = ref.get("uri")
         if not isinstance(uri, str) or "{" not in uri or uri not in PROGRAM.resources:
             raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
-        key, keys = f"resource {uri}", PROGRAM.resources[uri][1].keys
+        key, keys = f"resource {uri}", _ResourceRow(PROGRAM.resources[uri]).command.keys
         what = f"resource template {uri!r}"
     else:
         raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")

@@ -30,6 +30,7 @@ from burgee.runtime.execution.context import _SECRETS
 from burgee.runtime.execution.jsonread import _Exact
 from burgee.runtime.execution.kinds import _Type
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _RecordRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -171,8 +172,9 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if problem:
                 return problem
         return None
-    fields, required = PROGRAM.records[shape[1]]
-    for key in required:
+    record = _RecordRow(PROGRAM.records[shape[1]])
+    fields = record.fields
+    for key in record.required:
         if key not in data:
             return f"{path}: missing field {key!r}"
     for key, item in data.items():

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.execution.kinds import _is_media
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _RecordRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -294,7 +295,7 @@ def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map")
-    fields = PROGRAM.records[found[1]][0]
+    fields = _RecordRow(PROGRAM.records[found[1]]).fields
     return map(fields.get, keys) if _truncate_has_map(found) else None
 
 
@@ -360,7 +361,7 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form in ("null", "list"):
         return _truncate_has_map(inner, seen)
     if form == "record" and inner not in seen:
-        fields = PROGRAM.records[inner][0].values()
+        fields = _RecordRow(PROGRAM.records[inner]).fields.values()
         return any(_truncate_has_map(field, seen | {inner}) for field in fields)
     return False
 

@@ -26,7 +26,7 @@ from burgee.runtime.commandline.shells import _BUILTIN_COMMANDS
 from burgee.runtime.execution.errors import _builtin_errors
 from burgee.runtime.execution.values import _apart_text, _question_lines
 from burgee.runtime.program import PROGRAM
-from burgee.runtime.rows import _CommandRow
+from burgee.runtime.rows import _CommandRow, _ExtraCommandRow
 
 if TYPE_CHECKING:
     import argparse
@@ -59,7 +59,8 @@ def _group_help(group: str) -> str:
         rows.append((label, summary + (" (the default command)" if path == PROGRAM.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in PROGRAM.extra_commands.items()]
+        extra = PROGRAM.extra_commands.items()
+        rows += [(word, _ExtraCommandRow(row).help) for word, row in extra]
     shared = _shared_help(group) if PROGRAM.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():

@@ -24,6 +24,7 @@ from burgee.runtime.commandline.completion_scripts import (
     _ZSH_SCRIPT,
 )
 from burgee.runtime.commandline.flags import HELP_FLAGS, flags_at
+from burgee.runtime.rows import _CompletionRow
 
 #: The shells a tool writes completion scripts for.
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
@@ -94,7 +95,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
-    commands = {row[0]: row for row in table["commands"]}
+    commands = {row.path: row for row in map(_CompletionRow, table["commands"])}
     root, mode = table.get("root", ("", ""))
     if mode == "empty":
         root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
@@ -108,9 +109,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # NOTE: the root command's options and positionals are the program's own
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
-                _, _, _, options, positionals = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
-                places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+                row = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in row.options]
+                places = [(i, v, variadic) for i, (v, variadic) in enumerate(row.positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
         for scope, command, options in table.get("shared", ()):
@@ -128,7 +129,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))
-    for path, aliases, confirm, options, positionals in commands.values():
+    for row in commands.values():
+        path, aliases, confirm = row.path, row.aliases, row.confirm
+        options, positionals = row.options, row.positionals
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
         own = [

@@ -38,6 +38,7 @@ from burgee.runtime.execution.errors import (
 from burgee.runtime.execution.inputs import _input_problems
 from burgee.runtime.execution.sources import _meta
 from burgee.runtime.program import PROGRAM
+from burgee.runtime.rows import _MediaRow
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -130,7 +131,8 @@ def _execute(
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
     if PROGRAM.media:
-        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
+        # NOTE: one answer's media, at most `_MEDIA_TOTAL` together.
+        _MediaRow(PROGRAM.media).total(result)
     try:
         data = _jsonable(result)
         problem = None if early else _conform(data, command.returns)

@@ -10,19 +10,21 @@ the `_Command` of the command a run names, once: its parser builder gives each i
 reader takes each value through `_Call` (converted, checked, from a flag, JSON, an env var, a
 config file or its default) and calls the handler.
 
-An input: `(name, flags, converter, default, options)`, all constants (Python loads a command's
-inputs as one). `flags` is `()` for an argument (its name is the one argparse gets); `converter`
-names what converts its values (`_converter`); `default` is `...` when the input is required;
-`options` are `(keyword, value)` pairs: `add_argument`'s own (`_PARSER_KEYWORDS`) and the
-reader's (`env`, `secret`, `prompt`, `nullable` for `_Call.value`; `many`: a list, read with
-`_Call.values`; `fresh`: the default is a function that makes it anew for every call (then the
-inputs are not all constants); `positional`: the handler takes it by position only).
+An input (`rows._InputRow`: name, flags, converter, default, options, read by those names) is
+all constants (Python loads a command's inputs as one). `flags` is `()` for an argument (its
+name is the one argparse gets); `converter` names what converts its values (`_converter`);
+`default` is `...` when the input is required; `options` are `(keyword, value)` pairs:
+`add_argument`'s own (`_PARSER_KEYWORDS`) and the reader's (`env`, `secret`, `prompt`,
+`nullable` for `_Call.value`; `many`: a list, read with `_Call.values`; `fresh`: the default is
+a function that makes it anew for every call (then the inputs are not all constants);
+`positional`: the handler takes it by position only).
 
-A command's details are pairs too: `_Command`'s keywords, and how to call the handler
-(`context`: the keyword, or the position, of its injected `Context`; `await_with`: `_await`,
-which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
-returns; `apart`: `values._apart`, which checks the groups of options given apart that
-`_Command.exclusive` holds).
+A command's row is `rows._CommandRow` (handler, summary, returns, inputs, details); its details
+are pairs too: `_Command`'s keywords, and how to call the handler (`context`: the keyword, or
+the position, of its injected `Context`; `await_with`: `_await`, which runs an `async def`
+handler's coroutine; `discard`: it returns None whatever its body returns; `apart`:
+`values._apart`, which checks the groups of options given apart that `_Command.exclusive`
+holds).
 
 The command table as data: `_command(path)` makes the `_Command` of a row of `COMMANDS` the
 first time a run asks for it (`_from_row`): `_builder` gives argparse (and `_quick_parse`) each

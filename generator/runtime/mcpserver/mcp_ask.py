@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from burgee.runtime.execution.context import _Command
     from burgee.runtime.execution.values import _Call
+    from burgee.runtime.mcpserver.mcp_io import _Server
 
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
@@ -59,9 +60,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    # NOTE: `server` is the call's `mcp_wire._McpWire`, `request` its `mcp_call._Request`,
-    # typed Any here as below: those modules import this one.
-    def answer(self, server: Any, request: Any) -> None:
+    def answer(self, server: _Server, request: Any) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -74,7 +73,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: Any) -> str:
+    def result(self, server: _Server) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -107,7 +106,7 @@ def _state(text: object) -> dict[str, Any]:
 
 
 def _asking(
-    server: Any,
+    server: _Server,
     request: Any,
     params: dict[str, Any],
     modern: bool,
@@ -132,7 +131,7 @@ def _asking(
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
 
 
-def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
+def _confirming(server: _Server, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
@@ -164,7 +163,9 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
     return ask
 
 
-def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _elicited(
+    server: _Server, request: Any, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
@@ -225,7 +226,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
     return result if isinstance(result, dict) else {"action": "cancel"}
 
 
-def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _Server, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -234,7 +235,7 @@ def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
         waiting[0].set()
 
 
-def _nobody_answers(server: Any) -> None:
+def _nobody_answers(server: _Server) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True

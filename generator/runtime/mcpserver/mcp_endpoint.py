@@ -40,6 +40,8 @@ from burgee.runtime.mcpserver.mcp_io import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from burgee.runtime.mcpserver.mcp_io import _WholeServer
+
     #: An answer: status, JSON body (or ""), headers.
     _Answer = tuple[int, str, dict[str, str]]
 
@@ -164,7 +166,7 @@ class _Endpoint:
 
     def run(
         self,
-        server: Any,
+        server: _WholeServer,
         message: object,
         sink: Callable[[str], None],
         stream: bool = True,
@@ -189,7 +191,7 @@ class _Endpoint:
             server.unstreamed.discard(thread)
             server.streams.pop(thread, None)
 
-    def serving(self, server: Any) -> _Busy:
+    def serving(self, server: _WholeServer) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
         return _Busy(self, server)
 
@@ -234,7 +236,7 @@ class _Stream:
 class _Busy:
     """`_Endpoint.serving`: counts the server as busy while the block runs."""
 
-    def __init__(self, endpoint: _Endpoint, server: Any) -> None:
+    def __init__(self, endpoint: _Endpoint, server: _WholeServer) -> None:
         self.endpoint, self.server = endpoint, server
 
     def __enter__(self) -> None:
@@ -256,7 +258,12 @@ class _Routed:
     (2026-07-28)."""
 
     def __init__(
-        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+        self,
+        server: _WholeServer,
+        message: object,
+        stream: bool,
+        headers: dict[str, str],
+        watch: bool,
     ) -> None:
         self.server = server
         self.message = message

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from burgee.runtime.mcpserver.mcp_endpoint import _Answer
-    from burgee.runtime.mcpserver.mcp_io import _McpOptions
+    from burgee.runtime.mcpserver.mcp_io import _McpOptions, _Server
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a
 #: connection kept alive, counted from the previous answer), and then its body: one deadline
@@ -507,7 +507,7 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
         handler.close_connection = True
 
 
-def _handler_watch(handler: Any, server: Any, done: threading.Event) -> None:
+def _handler_watch(handler: Any, server: _Server, done: threading.Event) -> None:
     """Until `done`: the client closing its connection abandons the server's calls."""
     while not done.wait(0.1):
         if not handler.connected():

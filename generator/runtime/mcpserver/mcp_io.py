@@ -31,7 +31,44 @@ from burgee.runtime.execution.jsonread import _json_scanner, _load_json, _refuse
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable
+    from typing import Protocol
+
+    class _Server(Protocol):
+        """The MCP server (`mcp._McpServer`) as the modules it imports take it (questions,
+        methods, the HTTP endpoint): they cannot import its class, which imports them."""
+
+        lock: threading.Lock
+        config: str | None
+        session: str | None
+        version: str
+        elicits: bool
+        gone: bool
+        asked: int
+        inflight: dict[str, Any]
+        awaited: dict[str, tuple[Any, list[Any]]]
+        batches: dict[int, list[str]]
+        sinks: dict[int, Callable[[str], None]]
+        streams: dict[int, Any]
+        unstreamed: set[int]
+
+        def thread(self) -> int: ...
+
+        def write(self, text: str) -> None: ...
+
+        def dumps(self, value: object) -> str: ...
+
+        def complete(self, result: str, meta: str = "") -> str: ...
+
+        def abandon(self) -> None: ...
+
+    class _WholeServer(_Server, Protocol):
+        """The server with its reading of messages (`mcp._McpServer.read`), as the HTTP
+        endpoint takes it."""
+
+        def read(self, message: object) -> None: ...
+
 
 #: The one protocol version with JSON-RPC batches (added in it, removed in the next).
 _MCP_BATCHES = "2025-03-26"

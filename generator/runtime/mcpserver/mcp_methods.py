@@ -9,12 +9,15 @@ returns its result as JSON text, as every entry of `mcp._MCP_METHODS` does.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.agents.embedded import _document
 from burgee.runtime.mcpserver.mcp_ask import _NO_ELICITATION
 from burgee.runtime.mcpserver.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
 from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from burgee.runtime.mcpserver.mcp_io import _Server
 
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
@@ -25,7 +28,7 @@ _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 
 # NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
-def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_initialize(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
     if PROGRAM.description:
@@ -48,13 +51,13 @@ def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: boo
     return text
 
 
-def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_ping(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if modern:
         raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
     return "{}"
 
 
-def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_discover(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
     discover: dict[str, Any] = {
@@ -82,11 +85,11 @@ def _capabilities(modern: bool) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     return _mcp_page(server, params, modern, _document("mcp_tools"))
 
 
-def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
     """A `*/list` result (one page, embedded as JSON text)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":

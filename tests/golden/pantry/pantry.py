@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1512: the first handler from handlers.py
 #     line 1624: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13358: the tables (commands, groups, errors, result shapes)
+#     line 13487: the tables (commands, groups, errors, result shapes)
 """A pantry served to agents: tools, prompts, resources, a command that logs and one that
 asks.
 """
@@ -1630,7 +1630,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
+    from typing import BinaryIO, ClassVar, NoReturn, Protocol, TypeVar, cast
 
     _F = TypeVar("_F")
     _Row = TypeVar("_Row")
@@ -1639,6 +1639,41 @@ if TYPE_CHECKING:
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
+
+    class _Server(Protocol):
+        """The MCP server (`mcp._McpServer`) as the modules it imports take it (questions,
+        methods, the HTTP endpoint): they cannot import its class, which imports them."""
+
+        lock: threading.Lock
+        config: str | None
+        session: str | None
+        version: str
+        elicits: bool
+        gone: bool
+        asked: int
+        inflight: dict[str, Any]
+        awaited: dict[str, tuple[Any, list[Any]]]
+        batches: dict[int, list[str]]
+        sinks: dict[int, Callable[[str], None]]
+        streams: dict[int, Any]
+        unstreamed: set[int]
+
+        def thread(self) -> int: ...
+
+        def write(self, text: str) -> None: ...
+
+        def dumps(self, value: object) -> str: ...
+
+        def complete(self, result: str, meta: str = "") -> str: ...
+
+        def abandon(self) -> None: ...
+
+    class _WholeServer(_Server, Protocol):
+        """The server with its reading of messages (`mcp._McpServer.read`), as the HTTP
+        endpoint takes it."""
+
+        def read(self, message: object) -> None: ...
+
     _Answer = tuple[int, str, dict[str, str]]
 
 
@@ -3056,6 +3091,86 @@ class _CommandRow(tuple):  # type: ignore[type-arg]
     inputs: tuple[_InputRow, ...]
     #: `(keyword, value)` pairs: `_Command`'s keywords, and how to call the handler.
     details: tuple[tuple[str, Any], ...]
+
+
+@_row
+class _RecordRow(tuple):  # type: ignore[type-arg]
+    """A record's result shape, in `RECORDS` (`output._conform`, `truncate.py`)."""
+
+    __slots__ = ()
+
+    #: Each field's key -> its shape.
+    fields: dict[str, Any]
+    #: The keys of the fields every value has.
+    required: tuple[str, ...]
+
+
+@_row
+class _ResourceRow(tuple):  # type: ignore[type-arg]
+    """A resource of `RESOURCES`, by its URI or URI template."""
+
+    __slots__ = ()
+
+    mime: str | None
+    #: The `_Command` its reads run (`surfaces.py`).
+    command: Any
+
+
+@_row
+class _ToolRow(tuple):  # type: ignore[type-arg]
+    """An MCP tool of `_MCP_NAMES`, by the tool's name (`mcp_call.py`)."""
+
+    __slots__ = ()
+
+    #: The path of the command it runs.
+    command: str
+    #: Whether `structuredContent` wraps the data as `{"result": ...}`.
+    wrapped: bool
+
+
+@_row
+class _ExtraCommandRow(tuple):  # type: ignore[type-arg]
+    """A built-in command a program adds (`prompt`, `resource`), in `_EXTRA_COMMANDS`."""
+
+    __slots__ = ()
+
+    help: str
+    run: Callable[..., Any]
+
+
+@_row
+class _MediaRow(tuple):  # type: ignore[type-arg]
+    """`_MEDIA` of a program whose commands return images or audio (`media.py`); `()` in any
+    other, which nothing reads."""
+
+    __slots__ = ()
+
+    #: How text mode writes an answer's media (`_write_media`).
+    write: Callable[..., Any]
+    #: How an MCP answer carries them (`_media_text`).
+    text: Callable[..., Any]
+    #: Text mode's refusal before a call whose bytes could go nowhere (`_bytes_for_terminal`).
+    for_terminal: Callable[..., Any]
+    #: The check of one answer's total (`_media_total`).
+    total: Callable[..., Any]
+
+
+@_row
+class _CompletionRow(tuple):  # type: ignore[type-arg]
+    """A command of the completion table (`_DATA`'s `completion`, JSON: a list), as
+    `shells._completion_nodes` reads it."""
+
+    __slots__ = ()
+
+    path: str
+    #: The paths of its aliases.
+    aliases: list[str]
+    #: 1 when it asks first (so `--yes` is offered), else 0.
+    confirm: int
+    #: `[spellings, how its value completes, help]` each.
+    options: list[list[Any]]
+    #: `[how it completes, variadic]` each.
+    positionals: list[list[Any]]
 
 
 @_row
@@ -4537,8 +4652,9 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if problem:
                 return problem
         return None
-    fields, required = PROGRAM.records[shape[1]]
-    for key in required:
+    record = _RecordRow(PROGRAM.records[shape[1]])
+    fields = record.fields
+    for key in record.required:
         if key not in data:
             return f"{path}: missing field {key!r}"
     for key, item in data.items():
@@ -5207,7 +5323,7 @@ def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
     found = _truncate_form(shape)
     if found is None or found[0] != "record":
         return _truncate_inner(shape, "map")
-    fields = PROGRAM.records[found[1]][0]
+    fields = _RecordRow(PROGRAM.records[found[1]]).fields
     return map(fields.get, keys) if _truncate_has_map(found) else None
 
 
@@ -5273,7 +5389,7 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     if form in ("null", "list"):
         return _truncate_has_map(inner, seen)
     if form == "record" and inner not in seen:
-        fields = PROGRAM.records[inner][0].values()
+        fields = _RecordRow(PROGRAM.records[inner]).fields.values()
         return any(_truncate_has_map(field, seen | {inner}) for field in fields)
     return False
 
@@ -6658,7 +6774,8 @@ def _execute(
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
     if PROGRAM.media:
-        PROGRAM.media[3](result)  # NOTE: one answer's media, at most `_MEDIA_TOTAL` together
+        # NOTE: one answer's media, at most `_MEDIA_TOTAL` together.
+        _MediaRow(PROGRAM.media).total(result)
     try:
         data = _jsonable(result)
         problem = None if early else _conform(data, command.returns)
@@ -8992,7 +9109,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
-    commands = {row[0]: row for row in table["commands"]}
+    commands = {row.path: row for row in map(_CompletionRow, table["commands"])}
     root, mode = table.get("root", ("", ""))
     if mode == "empty":
         root = ""  # NOTE: a default command (`program(default=)`) takes no word without its name
@@ -9006,9 +9123,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 # NOTE: the root command's options and positionals are the program's own
                 # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
                 # first positional.
-                _, _, _, options, positionals = commands[root]
-                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
-                places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+                row = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in row.options]
+                places = [(i, v, variadic) for i, (v, variadic) in enumerate(row.positionals)]
         # NOTE: the options the program's and this group's commands share (`options=`)
         # come before the command too.
         for scope, command, options in table.get("shared", ()):
@@ -9026,7 +9143,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
             if set(names) - taken
         ]
         found.append((path, named, own + tool, places))
-    for path, aliases, confirm, options, positionals in commands.values():
+    for row in commands.values():
+        path, aliases, confirm = row.path, row.aliases, row.confirm
+        options, positionals = row.options, row.positionals
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
         own = [
@@ -10015,7 +10134,7 @@ class _Endpoint:
 
     def run(
         self,
-        server: Any,
+        server: _WholeServer,
         message: object,
         sink: Callable[[str], None],
         stream: bool = True,
@@ -10040,7 +10159,7 @@ class _Endpoint:
             server.unstreamed.discard(thread)
             server.streams.pop(thread, None)
 
-    def serving(self, server: Any) -> _Busy:
+    def serving(self, server: _WholeServer) -> _Busy:
         """While a request's messages run: `stop` finds the server and cancels its calls."""
         return _Busy(self, server)
 
@@ -10085,7 +10204,7 @@ class _Stream:
 class _Busy:
     """`_Endpoint.serving`: counts the server as busy while the block runs."""
 
-    def __init__(self, endpoint: _Endpoint, server: Any) -> None:
+    def __init__(self, endpoint: _Endpoint, server: _WholeServer) -> None:
         self.endpoint, self.server = endpoint, server
 
     def __enter__(self) -> None:
@@ -10107,7 +10226,12 @@ class _Routed:
     (2026-07-28)."""
 
     def __init__(
-        self, server: Any, message: object, stream: bool, headers: dict[str, str], watch: bool
+        self,
+        server: _WholeServer,
+        message: object,
+        stream: bool,
+        headers: dict[str, str],
+        watch: bool,
     ) -> None:
         self.server = server
         self.message = message
@@ -10359,9 +10483,7 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
-    # NOTE: `server` is the call's `mcp_wire._McpWire`, `request` its `mcp_call._Request`,
-    # typed Any here as below: those modules import this one.
-    def answer(self, server: Any, request: Any) -> None:
+    def answer(self, server: _Server, request: Any) -> None:
         """Answer the call with its `input_required` result, unless it was cancelled."""
         with server.lock:
             if not request.cancelled:
@@ -10374,7 +10496,7 @@ class _InputRequired(BaseException):
                 )
             del server.inflight[request.key]
 
-    def result(self, server: Any) -> str:
+    def result(self, server: _Server) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
 
@@ -10415,7 +10537,7 @@ def _state(text: object) -> dict[str, Any]:
 
 # ---- burgee: loaded on first use: mcp ----
 def _asking(
-    server: Any,
+    server: _Server,
     request: Any,
     params: dict[str, Any],
     modern: bool,
@@ -10444,7 +10566,7 @@ def _asking(
 
 
 # ---- burgee: loaded on first use: elicit, after mcp ----
-def _confirming(server: Any, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
+def _confirming(server: _Server, call: _Call, command: _Command, arguments: dict[str, Any]) -> None:
     """A command that asks first: a client that can ask its user is asked the command's
     question; any other approves the call itself (the tool's `destructiveHint`)."""
     context = call.context
@@ -10476,7 +10598,9 @@ def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dic
     return ask
 
 
-def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _elicited(
+    server: _Server, request: Any, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
     """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
     for the client's answer, which `_handed_back` hands over from the thread that reads it."""
     import threading
@@ -10541,7 +10665,7 @@ def _elicited(server: Any, request: Any, message: str, schema: dict[str, Any]) -
 
 
 # ---- burgee: loaded on first use: mcp ----
-def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
+def _handed_back(server: _Server, ident: str, message: dict[str, Any]) -> None:
     """A client's answer to one of the server's requests: to the call waiting for it."""
     with server.lock:
         waiting = server.awaited.get(ident)
@@ -10550,7 +10674,7 @@ def _handed_back(server: Any, ident: str, message: dict[str, Any]) -> None:
         waiting[0].set()
 
 
-def _nobody_answers(server: Any) -> None:
+def _nobody_answers(server: _Server) -> None:
     """The client is gone (the end of stdin): every question waiting for an answer gets none."""
     with server.lock:
         server.gone = True
@@ -11032,7 +11156,7 @@ def _handler_dispatch(handler: Any, exchange: _Exchange, routed: _Routed) -> Non
         handler.close_connection = True
 
 
-def _handler_watch(handler: Any, server: Any, done: threading.Event) -> None:
+def _handler_watch(handler: Any, server: _Server, done: threading.Event) -> None:
     """Until `done`: the client closing its connection abandons the server's calls."""
     while not done.wait(0.1):
         if not handler.connected():
@@ -11071,7 +11195,7 @@ _MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 
 # NOTE: each method is given the `mcp._McpServer` it answers for (that module imports this one).
-def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_initialize(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     info: dict[str, Any] = {"name": PROGRAM.name, "version": PROGRAM.version}
     if PROGRAM.description:
@@ -11094,13 +11218,13 @@ def _mcp_initialize(server: Any, ident: str, params: dict[str, Any], modern: boo
     return text
 
 
-def _mcp_ping(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_ping(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if modern:
         raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
     return "{}"
 
 
-def _mcp_discover(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_discover(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     if not modern:
         raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
     discover: dict[str, Any] = {
@@ -11128,11 +11252,11 @@ def _capabilities(modern: bool) -> dict[str, Any]:
     return found
 
 
-def _mcp_tools_list(server: Any, ident: str, params: dict[str, Any], modern: bool) -> str:
+def _mcp_tools_list(server: _Server, ident: str, params: dict[str, Any], modern: bool) -> str:
     return _mcp_page(server, params, modern, _document("mcp_tools"))
 
 
-def _mcp_page(server: Any, params: dict[str, Any], modern: bool, text: str) -> str:
+def _mcp_page(server: _Server, params: dict[str, Any], modern: bool, text: str) -> str:
     """A `*/list` result (one page, embedded as JSON text)."""
     cursor = params.get("cursor")
     if cursor is not None and cursor != "":
@@ -11555,9 +11679,10 @@ class _McpCalls(_McpWire):
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = PROGRAM.mcp_names.get(name)
-        if entry is None:
+        found = PROGRAM.mcp_names.get(name)
+        if found is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
+        tool = _ToolRow(found)
         arguments = _arguments(params)
         meta = params.get("_meta")
         token = None
@@ -11565,9 +11690,9 @@ class _McpCalls(_McpWire):
             token = meta.get("progressToken")
             if isinstance(token, bool) or not isinstance(token, (str, int)):
                 token = None
-        command = _command(entry[0])
+        command = _command(tool.command)
         assert command is not None  # NOTE: every tool name maps to a command
-        context = Context(entry[0], True)
+        context = Context(tool.command, True)
         if self.debug:
             context._verbose = True
         request = _Request(self, ident, context, token, command)
@@ -11576,7 +11701,7 @@ class _McpCalls(_McpWire):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
-        _asking(self, request, params, modern, entry[0], arguments)
+        _asking(self, request, params, modern, tool.command, arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -11585,7 +11710,7 @@ class _McpCalls(_McpWire):
                 if ident in self.inflight:
                     raise _McpError(*_DUPLICATE)
                 self.inflight[ident] = request
-            self.run(request, command, entry[1], arguments, modern)
+            self.run(request, command, tool.wrapped, arguments, modern)
             return
         with self.lock:
             if ident in self.inflight:
@@ -11595,7 +11720,7 @@ class _McpCalls(_McpWire):
                 self.begin()
         if not inline:
             try:
-                self.submit(lambda: self.run(request, command, entry[1], arguments, modern))
+                self.submit(lambda: self.run(request, command, tool.wrapped, arguments, modern))
             except RuntimeError as error:  # no thread could be started
                 with self.lock:
                     del self.inflight[ident]
@@ -11603,7 +11728,7 @@ class _McpCalls(_McpWire):
             return
         self.watchdog()
         try:
-            self.run(request, command, entry[1], arguments, modern)
+            self.run(request, command, tool.wrapped, arguments, modern)
         finally:
             with self.lock:
                 self.running = 0
@@ -11680,7 +11805,7 @@ class _McpCalls(_McpWire):
         outcome = ""
         try:
             string = self.codec.string
-            media = PROGRAM.media[1](envelope) if PROGRAM.media else None
+            media = _MediaRow(PROGRAM.media).text(envelope) if PROGRAM.media else None
             if media is not None:
                 # NOTE: images, audio and resources as content items; the text says where.
                 whole = self.codec.envelope(media[0])
@@ -12328,7 +12453,8 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
     if found is None:
         return None
     template, values = found
-    mime, command = PROGRAM.resources[template]
+    resource = _ResourceRow(PROGRAM.resources[template])
+    mime, command = resource.mime, resource.command
     kept: list[object] = []
 
     def run(call: _Call) -> object:
@@ -12450,7 +12576,7 @@ def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern
         uri = ref.get("uri")
         if not isinstance(uri, str) or "{" not in uri or uri not in PROGRAM.resources:
             raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
-        key, keys = f"resource {uri}", PROGRAM.resources[uri][1].keys
+        key, keys = f"resource {uri}", _ResourceRow(PROGRAM.resources[uri]).command.keys
         what = f"resource template {uri!r}"
     else:
         raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")
@@ -12654,7 +12780,8 @@ def _group_help(group: str) -> str:
         rows.append((label, summary + (" (the default command)" if path == PROGRAM.root else "")))
     if not group:
         rows += _BUILTIN_COMMANDS.items()
-        rows += [(word, summary) for word, (summary, _) in PROGRAM.extra_commands.items()]
+        extra = PROGRAM.extra_commands.items()
+        rows += [(word, _ExtraCommandRow(row).help) for word, row in extra]
     shared = _shared_help(group) if PROGRAM.shared else ""
     parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
@@ -12882,7 +13009,7 @@ def run(invocation: _Invocation) -> object:
         return described
     if invocation.rest and invocation.rest[0] in PROGRAM.extra_commands:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
-        return PROGRAM.extra_commands[invocation.rest[0]][1](invocation)
+        return _ExtraCommandRow(PROGRAM.extra_commands[invocation.rest[0]]).run(invocation)
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
@@ -12988,7 +13115,8 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else _success(explained)
         if PROGRAM.media and not invocation.json:
             # NOTE: bytes that could go nowhere: refused before the handler runs.
-            PROGRAM.media[2](command.returns, _output_file(invocation), sys.stdout)
+            media = _MediaRow(PROGRAM.media)
+            media.for_terminal(command.returns, _output_file(invocation), sys.stdout)
         if _output_file(invocation) is not None:
             _writable(invocation.asked["--output-file"])
         envelope = _execute(command, call, invocation.timeout, invocation.json)
@@ -13167,7 +13295,8 @@ def _write_answer(data: object, output_file: str | None) -> None:
     """The answer in text mode: on stdout, or in `--output-file`; the bytes of an image, audio
     or embedded resource as `media._write_media` says (a program whose commands return some:
     `PROGRAM.media`)."""
-    text = PROGRAM.media[0](data, output_file, sys.stdout) if PROGRAM.media else None
+    media = _MediaRow(PROGRAM.media)
+    text = media.write(data, output_file, sys.stdout) if media else None
     if text is None and output_file is not None:
         try:
             with open(output_file, "w", encoding="utf-8") as file:
