@@ -5,7 +5,7 @@
 # Where its parts begin (a traceback's line number is a line of this file):
 #     line 1266: the first handler from commands.py
 #     line 1517: burgee's runtime (each module begins `# -- module: burgee.runtime.NAME`)
-#     line 13048: the tables (commands, groups, errors, result shapes)
+#     line 13102: the tables (commands, groups, errors, result shapes)
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
 from __future__ import annotations
@@ -2353,10 +2353,20 @@ def _answer_name(question: str) -> str:
 # ---- burgee: loaded on first use: confirm ----
 def _question_field(
     name: str, question: str, default: object, choices: Sequence[str] | None, boolean: bool
-) -> tuple[Any, ...]:
+) -> _FieldRow:
     """The one field of a question (`ctx.confirm`, `ctx.ask`, `prompt=`, a confirmation)."""
-    kind = "boolean" if boolean else "string"
-    return (name, question, "", kind, False, tuple(choices or ()), (), True, default)
+    return _row_of(
+        _FieldRow,
+        name=name,
+        title=question,
+        description="",
+        kind="boolean" if boolean else "string",
+        several=False,
+        choices=tuple(choices or ()),
+        titles=(),
+        required=True,
+        default=default,
+    )
 
 
 def _answer(
@@ -2437,15 +2447,15 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
     values: dict[str, Any] = {}
     missing = []
     for entry in fields:
-        given = context._given(entry[0])
+        given = context._given(entry.name)
         if given is None:
             missing.append(entry)
         else:
-            values[entry[0]] = _checked(given, entry)
+            values[entry.name] = _checked(given, entry)
     if missing:
         answers = _ask_fields(context, form.__name__, message, missing, False, legacy)
         if answers is _UNANSWERED:
-            names = ", ".join(entry[0] for entry in missing)
+            names = ", ".join(entry.name for entry in missing)
             raise _ActionRequired(
                 "answer",
                 f"{message} (no terminal to ask at and no answer given: --answer FIELD=VALUE"
@@ -2463,7 +2473,7 @@ def _forming(context: Context, message: str, form: type, legacy: tuple[str, ...]
 
 # ---- burgee: loaded on first use: confirm ----
 def _answer_steps(
-    context: Context, fields: Sequence[tuple[Any, ...]], secret: bool = False
+    context: Context, fields: Sequence[_FieldRow], secret: bool = False
 ) -> list[dict[str, str]]:
     """The `next` steps of questions nobody could answer: the call again with each answer
     (a secret's never shown: `VALUE`): a question's every choice, or a form's fields at once."""
@@ -2471,16 +2481,17 @@ def _answer_steps(
         return []
     if len(fields) > 1:
         given = {
-            entry[0]: "VALUE" if entry[8] is None else _answer_text(entry[8]) for entry in fields
+            entry.name: "VALUE" if entry.default is None else _answer_text(entry.default)
+            for entry in fields
         }
         when = "as it is, or with other answers in place of the defaults shown"
         if "VALUE" in given.values():
             when = "with the answers in place of VALUE"
-            if any(entry[8] is not None for entry in fields):
+            if any(entry.default is not None for entry in fields):
                 when += " (and of the defaults shown, as you wish)"
         return [{"command": context._rerun(given), "when": when}]
-    name, default, choices = fields[0][0], fields[0][8], fields[0][5]
-    if fields[0][3] == "boolean":
+    name, default, choices = fields[0].name, fields[0].default, fields[0].choices
+    if fields[0].kind == "boolean":
         values = ["yes", "no"]
     else:
         shown = default if isinstance(default, str) and default and not secret else "VALUE"
@@ -2513,7 +2524,7 @@ def _ask_fields(
     context: Context,
     key: str,
     message: str,
-    fields: Sequence[tuple[Any, ...]],
+    fields: Sequence[_FieldRow],
     secret: bool = False,
     legacy: Sequence[str] = (),
 ) -> Any:
@@ -2524,8 +2535,8 @@ def _ask_fields(
     question is no; cancelled, any stops (`action_required`, reason `declined`/`cancelled`,
     with no `next`: nothing may answer for the person)."""
     if context._elicit is not None and not secret:
-        properties = {entry[0]: _field_schema(entry, entry[0] in legacy) for entry in fields}
-        required = [entry[0] for entry in fields if entry[7]]
+        properties = {entry.name: _field_schema(entry, entry.name in legacy) for entry in fields}
+        required = [entry.name for entry in fields if entry.required]
         schema = {"type": "object", "properties": properties, "required": required}
         result = context._elicit(key, message, schema)
         action = result.get("action")
@@ -2536,15 +2547,15 @@ def _ask_fields(
             content = content if isinstance(content, dict) else {}
             answers: dict[str, object] = {}
             for entry in fields:
-                value = content.get(entry[0])
+                value = content.get(entry.name)
                 if value is None and (
-                    entry[8] is not None or entry[3] == "boolean" or not entry[7]
+                    entry.default is not None or entry.kind == "boolean" or not entry.required
                 ):
-                    answers[entry[0]] = None  # NOTE: the default (a field the client left out)
+                    answers[entry.name] = None  # NOTE: the default (a field the client left out)
                 else:
-                    answers[entry[0]] = _checked(value, entry)
+                    answers[entry.name] = _checked(value, entry)
             return answers
-        if action == "decline" and key == fields[0][0] and fields[0][3] == "boolean":
+        if action == "decline" and key == fields[0].name and fields[0].kind == "boolean":
             return {key: False}  # NOTE: a yes/no question (named as its field), not a form
         # NOTE: the person's no is final: no line that answers for them (`--answer`, `--yes`).
         if action == "decline":
@@ -2556,21 +2567,22 @@ def _ask_fields(
         )
     if not (context._person and _interactive()):
         return _UNANSWERED
-    if len(fields) > 1 or message != fields[0][1]:
+    if len(fields) > 1 or message != fields[0].title:
         sys.stderr.write(message + "\n")
     answers = {}
     for entry in fields:
         answer = _from_person(entry, secret)
         if answer is _UNANSWERED:
             return _UNANSWERED
-        answers[entry[0]] = answer
+        answers[entry.name] = answer
     return answers
 
 
-def _from_person(entry: tuple[Any, ...], secret: bool) -> object:
+def _from_person(entry: _FieldRow, secret: bool) -> object:
     """Ask at the terminal until the answer is one the field takes (an empty one: None, the
     default, when there is one); `_UNANSWERED` at the end of input."""
-    _, question, description, kind, several, choices, _, _, default = entry
+    question, description, kind = entry.title, entry.description, entry.kind
+    several, choices, default = entry.several, entry.choices, entry.default
     boolean = kind == "boolean"
     if description:
         question += f" ({description})"
@@ -2954,6 +2966,20 @@ def _field_reader(index: int, inner: type | None) -> Callable[[tuple[Any, ...]],
     return read_rows
 
 
+def _row_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a row class, in the order a row holds them."""
+    return tuple(cls.__annotations__)
+
+
+def _row_of(cls: type[_Row], **values: Any) -> _Row:
+    """A row made by the names of its fields, every one given (how `burgee gen` makes one, as
+    code or as values)."""
+    fields = _row_fields(cls)
+    if set(values) != set(fields):
+        raise TypeError(f"{cls.__name__} has the fields {fields}, not {tuple(values)}")
+    return cls(values[field] for field in fields)  # type: ignore[call-arg]
+
+
 @_row
 class _InputRow(tuple):  # type: ignore[type-arg]
     """One input of a command (`table.py`): all constants, so Python loads a command's inputs as
@@ -3038,6 +3064,30 @@ class _MediaRow(tuple):  # type: ignore[type-arg]
     for_terminal: Callable[..., Any]
     #: The check of one answer's total (`_media_total`).
     total: Callable[..., Any]
+
+
+@_row
+class _FieldRow(tuple):  # type: ignore[type-arg]
+    """A field a person or an MCP client is asked for: one of a form (`ctx.form`: the `forms`
+    document's row, with the default the class has added at run time, `fields._form_fields`),
+    or a question's one (`ctx.ask`, `ctx.confirm`, `prompt=`: `context._question_field`)."""
+
+    __slots__ = ()
+
+    name: str
+    #: The question asked (a form field's: its name).
+    title: str
+    description: str
+    #: Its JSON Schema type: `boolean`, `string`, `integer` or `number`.
+    kind: str
+    #: It takes several of its choices.
+    several: bool
+    choices: Sequence[str]
+    #: A title for each choice (an enum member's, as words), or none.
+    titles: Sequence[str]
+    required: bool
+    #: None: it has none.
+    default: Any
 
 
 @_row
@@ -4287,10 +4337,10 @@ _YES_NO = {
 }
 
 
-def _checked(given: object, entry: tuple[Any, ...]) -> object:
+def _checked(given: object, entry: _FieldRow) -> object:
     """An answer as its field wants it: yes or no; a whole number; a number; one of the
     choices, or several (a list, or text separated by commas); text."""
-    name, kind, several, choices = entry[0], entry[3], entry[4], entry[5]
+    name, kind, several, choices = entry.name, entry.kind, entry.several, entry.choices
     if kind == "boolean":
         if type(given) is bool:
             return given
@@ -4343,7 +4393,7 @@ def _answer_text(value: object) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _form_fields(form: type) -> list[Any]:
+def _form_fields(form: type) -> list[_FieldRow]:
     """A form's fields as gen read them (the `forms` document), with the defaults the class
     itself has (a dataclass's; an Enum member as its value)."""
     import json
@@ -4370,15 +4420,19 @@ def _form_fields(form: type) -> list[Any]:
             default = [getattr(item, "value", item) for item in default]
         elif hasattr(type(default), "_member_map_"):
             default = getattr(default, "value", default)  # NOTE: an Enum member's value
-        fields.append((*spec, default))
+        # NOTE: the document's row is the field's but its default, which the class has.
+        named = _row_fields(_FieldRow)
+        written = {named[index]: value for index, value in enumerate(spec)}
+        fields.append(_row_of(_FieldRow, **written, default=default))
     return fields
 
 
-def _field_schema(entry: tuple[Any, ...], legacy: bool) -> dict[str, Any]:
+def _field_schema(entry: _FieldRow, legacy: bool) -> dict[str, Any]:
     """A field of an elicitation's requested schema: its type, title and description, its
     choices (untitled `enum`; titled `oneOf` of `const`/`title`, or `enum` with `enumNames`
     for `legacy`; several: an array of them), its default."""
-    _, title, description, kind, several, choices, titles, _, default = entry
+    title, description, kind = entry.title, entry.description, entry.kind
+    several, choices, titles, default = entry.several, entry.choices, entry.titles, entry.default
     schema: dict[str, Any] = {"type": kind, "title": title}
     if description:
         schema["description"] = description

@@ -71,20 +71,10 @@ def test_the_check_finds_a_read_by_position() -> None:
     assert [line for line, _ in _positional_reads(tree)] == [1, 2]
 
 
-#: Rows still read by position, by module and code: a question's or form field's nine values
-#: (`context.py`, `fields.py`) and the completion table's options and positionals
-#: (`shells.py`). Reading one by name makes `test_no_row_is_read_by_position` fail: take it out.
+#: Rows still read by position, by module and code: the completion table's options and
+#: positionals (`shells.py`, lists in a JSON document). Reading one by name makes
+#: `test_no_row_is_read_by_position` fail: take it out.
 LEFT = {
-    ("context.py", "(_, question, description, kind, several, choices, _, _, default) <- entry"),
-    ("context.py", "entry[0]"),
-    ("context.py", "entry[3]"),
-    ("context.py", "entry[7]"),
-    ("context.py", "entry[8]"),
-    ("fields.py", "(_, title, description, kind, several, choices, titles, _, default) <- entry"),
-    ("fields.py", "entry[0]"),
-    ("fields.py", "entry[3]"),
-    ("fields.py", "entry[4]"),
-    ("fields.py", "entry[5]"),
     ("shells.py", "(f, v, text) <- row.options"),
     ("shells.py", "(i, (v, variadic)) <- enumerate(row.positionals)"),
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import TypeVar
 
     _Row = TypeVar("_Row")
@@ -156,6 +156,30 @@ class _MediaRow(tuple):  # type: ignore[type-arg]
     for_terminal: Callable[..., Any]
     #: The check of one answer's total (`_media_total`).
     total: Callable[..., Any]
+
+
+@_row
+class _FieldRow(tuple):  # type: ignore[type-arg]
+    """A field a person or an MCP client is asked for: one of a form (`ctx.form`: the `forms`
+    document's row, with the default the class has added at run time, `fields._form_fields`),
+    or a question's one (`ctx.ask`, `ctx.confirm`, `prompt=`: `context._question_field`)."""
+
+    __slots__ = ()
+
+    name: str
+    #: The question asked (a form field's: its name).
+    title: str
+    description: str
+    #: Its JSON Schema type: `boolean`, `string`, `integer` or `number`.
+    kind: str
+    #: It takes several of its choices.
+    several: bool
+    choices: Sequence[str]
+    #: A title for each choice (an enum member's, as words), or none.
+    titles: Sequence[str]
+    required: bool
+    #: None: it has none.
+    default: Any
 
 
 @_row
